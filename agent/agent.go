@@ -1,0 +1,158 @@
+// Package agent is finbot's pipeline: history in, a route decision, the scenario's handler,
+// history out. It declares the interfaces it needs (deps.go) and owns the vocabulary the front
+// ends speak (types.go).
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/finbot/finbot/integrations/history"
+)
+
+const (
+	roleUser      = "user"
+	roleAssistant = "assistant"
+)
+
+// MaxQuestionRunes bounds a question; Telegram itself allows 4096 characters.
+const MaxQuestionRunes = 4096
+
+// Deps are the agent's collaborators. LLM may be nil: the agent then routes and answers
+// deterministically.
+type Deps struct {
+	LLM     LLM
+	History History
+}
+
+// Options tune the agent.
+type Options struct {
+	Logger *slog.Logger
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+	// RouteTimeout bounds the LLM route decision; the rules decide when it runs out (default 15s).
+	RouteTimeout time.Duration
+}
+
+// Agent answers messages. It is safe for concurrent use; the front end serialises the messages
+// of one conversation.
+type Agent struct {
+	llm     LLM
+	history History
+	log     *slog.Logger
+	now     func() time.Time
+	opts    Options
+}
+
+// New builds an agent.
+func New(d Deps, o Options) *Agent {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.RouteTimeout <= 0 {
+		o.RouteTimeout = 15 * time.Second
+	}
+	if d.History == nil {
+		panic("agent: Deps.History is required")
+	}
+	return &Agent{llm: d.LLM, history: d.History, log: o.Logger, now: o.Now, opts: o}
+}
+
+// HasLLM reports whether an LLM is configured.
+func (a *Agent) HasLLM() bool { return a.llm != nil }
+
+// ConversationKey is the history key of a request: one per private chat, one per (chat, user)
+// in groups, so colleagues in a group do not share a dialog.
+func ConversationKey(r Request) string {
+	if r.Group {
+		return fmt.Sprintf("chat:%d:user:%d", r.ChatID, r.UserID)
+	}
+	return fmt.Sprintf("chat:%d", r.ChatID)
+}
+
+// Answer routes one message and answers it. History failures degrade the answer (no context)
+// but never stop it.
+func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
+	start := a.now()
+	text := strings.TrimSpace(strings.ToValidUTF8(req.Text, "\uFFFD"))
+	if text == "" {
+		return Answer{}, ErrEmpty
+	}
+	if utf8.RuneCountInString(text) > MaxQuestionRunes {
+		return Answer{}, ErrTooLong
+	}
+	key := ConversationKey(req)
+	var degraded []string
+	hist, err := a.history.Load(ctx, key)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Answer{}, ctx.Err()
+		}
+		a.log.WarnContext(ctx, "history load failed", "chat_id", req.ChatID, "err", err)
+		degraded = append(degraded, "history_unavailable")
+		hist = nil
+	}
+
+	route := a.route(ctx, text, hist)
+	ans, err := a.handle(ctx, route, text, hist)
+	if err != nil {
+		return Answer{}, err
+	}
+	ans.Scenario, ans.Intent = route.Scenario, route.Intent
+	if ans.Sources == nil {
+		ans.Sources = []Source{}
+	}
+	ans.Debug.Route = route
+	ans.Debug.LLM = a.llm != nil
+	ans.Debug.HistoryTurns = len(hist)
+	ans.Debug.Degraded = append(degraded, ans.Debug.Degraded...)
+
+	now := a.now()
+	if err := a.history.Append(ctx, key,
+		history.Turn{Role: roleUser, Text: text, At: start},
+		history.Turn{Role: roleAssistant, Text: ans.Text, At: now},
+	); err != nil {
+		if ctx.Err() != nil {
+			return Answer{}, ctx.Err()
+		}
+		a.log.WarnContext(ctx, "history append failed", "chat_id", req.ChatID, "err", err)
+		ans.Debug.Degraded = append(ans.Debug.Degraded, "history_not_saved")
+	}
+	ans.Debug.Elapsed = a.now().Sub(start)
+	return ans, nil
+}
+
+// Reset forgets the dialog of the request's conversation.
+func (a *Agent) Reset(ctx context.Context, req Request) error {
+	if err := a.history.Reset(ctx, ConversationKey(req)); err != nil {
+		return fmt.Errorf("%w: reset history: %w", ErrUnavailable, err)
+	}
+	return nil
+}
+
+// route asks the LLM when there is one and falls back to the rules, recording why.
+func (a *Agent) route(ctx context.Context, text string, hist []history.Turn) RouteDecision {
+	if a.llm == nil {
+		return routeByRules(text)
+	}
+	rctx, cancel := context.WithTimeout(ctx, a.opts.RouteTimeout)
+	defer cancel()
+	d, err := a.routeWithLLM(rctx, text, hist)
+	if err == nil {
+		return d
+	}
+	if !errors.Is(err, context.Canceled) {
+		a.log.WarnContext(ctx, "llm route failed; rules decide", "err", err)
+	}
+	d = routeByRules(text)
+	d.LLMError = err.Error()
+	return d
+}

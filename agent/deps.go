@@ -1,0 +1,20 @@
+package agent
+
+import (
+	"context"
+
+	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/integrations/llm"
+)
+
+// LLM completes chats. *llm.Client satisfies it.
+type LLM interface {
+	Complete(ctx context.Context, msgs []llm.Message, call llm.Call) (string, error)
+}
+
+// History keeps dialogs. *history.Redis and *history.Memory satisfy it.
+type History interface {
+	Load(ctx context.Context, key string) ([]history.Turn, error)
+	Append(ctx context.Context, key string, turns ...history.Turn) error
+	Reset(ctx context.Context, key string) error
+}

@@ -1,0 +1,138 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/prompts"
+)
+
+// unavailable says, per scenario and intent, which capability is not connected yet. The
+// handlers answer these honestly instead of guessing.
+var unavailable = map[string]string{
+	string(S1Search):   "Поиск по вашим документам пока не подключён: загрузка договоров, актов и счетов появится в ближайшем обновлении.",
+	string(S3Full):     "Ответы по выбранным документам пока не подключены.",
+	string(S4Retrieve): "Ответы по выбранным документам пока не подключены.",
+	string(Address):    "Запросы к данным 1С:Бухгалтерии (кто нам должен, кому должны мы, остатки по счетам, документы контрагента) пока не подключены в этой версии.",
+	IntentRates:        "Курсы валют Банка России пока не подключены в этой версии, поэтому назвать курс я не могу — не хочу гадать с цифрами.",
+	IntentKeyRate:      "Ключевая ставка Банка России пока не подключена в этой версии, поэтому назвать её я не могу — не хочу гадать с цифрами.",
+	IntentNews:         "Финансовые новости пока не подключены в этой версии.",
+	IntentKB:           "Корпоративная база знаний пока не подключена, поэтому ответить по регламентам и нормативке со ссылкой на источник я пока не могу.",
+}
+
+// unavailableList is what the small-talk prompt tells the model is not connected yet.
+const unavailableList = "поиск по документам пользователя, база знаний, курсы и ключевая ставка ЦБ, финансовые новости, запросы к 1С"
+
+// handle runs the scenario's handler.
+func (a *Agent) handle(ctx context.Context, route RouteDecision, text string, hist []history.Turn) (Answer, error) {
+	switch {
+	case route.Scenario == S5Clarify:
+		return a.clarify(ctx, route, text), nil
+	case route.Scenario == S2General && route.Intent == IntentSmallTalk:
+		return a.smallTalk(ctx, text, hist), nil
+	}
+	msg, ok := unavailable[string(route.Scenario)]
+	if !ok {
+		msg, ok = unavailable[route.Intent]
+	}
+	if !ok {
+		msg = unavailable[IntentKB]
+	}
+	return Answer{Text: msg + "\n\nСейчас я могу поговорить и помочь сформулировать вопрос. Список команд — /help."}, nil
+}
+
+// smallTalk answers greetings and questions about the bot: with the LLM when there is one,
+// from templates otherwise or when it fails.
+func (a *Agent) smallTalk(ctx context.Context, text string, hist []history.Turn) Answer {
+	if a.llm == nil {
+		return Answer{Text: templateSmallTalk(text)}
+	}
+	out, err := a.smallTalkLLM(ctx, text, hist)
+	if err == nil {
+		return Answer{Text: out}
+	}
+	if !errors.Is(err, context.Canceled) {
+		a.log.WarnContext(ctx, "llm small talk failed; template answers", "err", err)
+	}
+	ans := Answer{Text: templateSmallTalk(text)}
+	ans.Debug.Degraded = []string{"llm_unavailable"}
+	return ans
+}
+
+func (a *Agent) smallTalkLLM(ctx context.Context, text string, hist []history.Turn) (string, error) {
+	system, err := prompts.SmallTalk(prompts.SmallTalkData{Today: a.now().Format("02.01.2006"), Unavailable: unavailableList})
+	if err != nil {
+		return "", err
+	}
+	msgs := []llm.Message{{Role: "system", Content: system}}
+	for _, t := range hist {
+		msgs = append(msgs, llm.Message{Role: t.Role, Content: t.Text})
+	}
+	msgs = append(msgs, llm.Message{Role: "user", Content: text})
+	return a.llm.Complete(ctx, msgs, llm.Call{MaxTokens: 4000, Temperature: 0.4})
+}
+
+// capabilities is the short self-description used by the templates.
+const capabilities = `Я *finbot* — помощник бухгалтерии и финансовой службы. Задавайте вопросы по-русски, например:
+- «Кто нам должен на 31 марта?»
+- «Курс евро на вчера»
+- «Найди договор с Техснабом»
+
+Команды — /help, начать разговор заново — /reset.`
+
+func templateSmallTalk(text string) string {
+	n := " " + normalize(text) + " "
+	switch {
+	case strings.Contains(n, "спасибо") || strings.Contains(n, "благодар"):
+		return "Пожалуйста! Если появятся ещё вопросы — пишите."
+	case strings.Contains(n, " пока ") || strings.Contains(n, "до свидания") || strings.Contains(n, "всего доброго"):
+		return "До встречи! Буду рад помочь снова."
+	case strings.Contains(n, "как дела") || strings.Contains(n, "как у тебя дела"):
+		return "Всё в порядке, готов к работе. " + capabilities
+	case strings.Contains(n, "привет") || strings.Contains(n, "здравств") || strings.Contains(n, "добр"):
+		return "Здравствуйте! " + capabilities
+	default:
+		return capabilities
+	}
+}
+
+// suggestions are the clarification choices offered as buttons.
+var suggestions = []Button{
+	{Text: "Кто нам должен?"},
+	{Text: "Кому должны мы?"},
+	{Text: "Курс доллара сегодня"},
+	{Text: "Ключевая ставка"},
+	{Text: "Найти договор"},
+}
+
+// clarify asks one precise question (S5).
+func (a *Agent) clarify(ctx context.Context, route RouteDecision, text string) Answer {
+	ans := Answer{Buttons: suggestions}
+	if route.Clarification != "" {
+		ans.Text = route.Clarification
+		return ans
+	}
+	if a.llm != nil {
+		out, err := a.clarifyLLM(ctx, text)
+		if err == nil {
+			ans.Text = truncateRunes(out, 500)
+			return ans
+		}
+		a.log.WarnContext(ctx, "llm clarification failed; template question", "err", err)
+		ans.Debug.Degraded = []string{"llm_unavailable"}
+	}
+	ans.Text = "Уточните, пожалуйста, что нужно: данные 1С (кто нам должен, кому должны мы, остатки по счёту), " +
+		"курс валюты или ключевая ставка, новости или поиск в ваших документах? Можно выбрать кнопкой ниже."
+	return ans
+}
+
+func (a *Agent) clarifyLLM(ctx context.Context, text string) (string, error) {
+	prompt, err := prompts.Clarify(prompts.ClarifyData{Question: text})
+	if err != nil {
+		return "", err
+	}
+	return a.llm.Complete(ctx, []llm.Message{{Role: "user", Content: prompt}}, llm.Call{MaxTokens: 200, Temperature: 0.2})
+}

@@ -1,0 +1,83 @@
+package agent
+
+import "time"
+
+// Scenario is where a message is routed.
+type Scenario string
+
+// The scenarios of the design (seed 002 §4) plus the address-query lane to 1C.
+const (
+	S1Search   Scenario = "S1" // search all the user's documents
+	S2General  Scenario = "S2" // knowledge base, rates, news, small talk
+	S3Full     Scenario = "S3" // selected documents in full
+	S4Retrieve Scenario = "S4" // selected documents by retrieval
+	S5Clarify  Scenario = "S5" // ask a clarifying question
+	Address    Scenario = "address"
+	Command    Scenario = "command" // handled by the front end, never routed
+)
+
+// Intents within S2 and the address lane.
+const (
+	IntentSmallTalk = "smalltalk"
+	IntentKB        = "kb"
+	IntentRates     = "rates"
+	IntentKeyRate   = "key_rate"
+	IntentNews      = "news"
+	IntentUnknown   = "unknown"
+)
+
+// Request is one incoming message.
+type Request struct {
+	UserID int64
+	ChatID int64
+	// Group is true in groups and supergroups, where history is kept per (chat, user).
+	Group bool
+	// Text is the message with any mention of the bot removed.
+	Text string
+}
+
+// Answer is what the agent replies: Markdown text plus what the front end needs to show it.
+type Answer struct {
+	Scenario Scenario `json:"scenario"`
+	Intent   string   `json:"intent,omitempty"`
+	// Text is Russian Markdown; the front end converts it for Telegram or the console.
+	Text    string   `json:"text"`
+	Sources []Source `json:"sources"`
+	// Buttons are suggested replies (clarification choices); pressing one sends its Text back.
+	Buttons []Button `json:"buttons,omitempty"`
+	Debug   Debug    `json:"debug"`
+}
+
+// Source is a footnote of an answer.
+type Source struct {
+	Title string `json:"title"`
+	URL   string `json:"url,omitempty"`
+}
+
+// Button is a suggested reply.
+type Button struct {
+	Text string `json:"text"`
+}
+
+// Debug explains how an answer was produced.
+type Debug struct {
+	Route        RouteDecision `json:"route"`
+	LLM          bool          `json:"llm"`
+	HistoryTurns int           `json:"history_turns"`
+	// Degraded lists what went wrong without stopping the answer (history unavailable, LLM down…).
+	Degraded []string      `json:"degraded,omitempty"`
+	Elapsed  time.Duration `json:"elapsed_ns"`
+}
+
+// RouteDecision is the router's verdict and its reasons.
+type RouteDecision struct {
+	Scenario      Scenario `json:"scenario"`
+	Intent        string   `json:"intent"`
+	Confidence    float64  `json:"confidence"`
+	Reasons       []string `json:"reasons"`
+	Source        string   `json:"source"` // "llm" or "rules"
+	Clarification string   `json:"clarification,omitempty"`
+	// FallbackRuleHit names the deterministic rule that decided when the LLM did not.
+	FallbackRuleHit string `json:"fallback_rule_hit,omitempty"`
+	LLMError        string `json:"llm_error,omitempty"`
+}

@@ -1,0 +1,420 @@
+// Package bot is finbot's front end: Telegram (long polling or webhook) and the console. It
+// turns updates into agent requests, keeps per-chat order and per-user limits, formats answers
+// for Telegram, and is the one place where errors become user text.
+package bot
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"strings"
+	"time"
+
+	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/bot/tgmd"
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+)
+
+// Deduper remembers handled update IDs. *history.RedisDedupe and *history.MemoryDedupe
+// satisfy it.
+type Deduper interface {
+	FirstSeen(ctx context.Context, updateID int64) (bool, error)
+}
+
+// Options configure the Telegram bot.
+type Options struct {
+	Token      string
+	APIURL     string       // Bot API base; https://api.telegram.org when empty
+	HTTPClient *http.Client // optional
+
+	PollTimeout time.Duration // long-poll timeout (default 30s)
+	// PollIdle is the pause after an empty getUpdates answer that came back at once (a server
+	// that ignores the long-poll timeout, such as an emulator); default 1s.
+	PollIdle time.Duration
+
+	WebhookURL    string // set = webhook mode
+	WebhookListen string // address of the webhook server (default :8443)
+	WebhookSecret string // expected X-Telegram-Bot-Api-Secret-Token
+
+	Access         Access
+	UserRatePerMin int // 0 disables the flood guard
+	UserRateBurst  int
+
+	AnswerTimeout   time.Duration // ceiling per answer (default 90s)
+	ShutdownTimeout time.Duration // how long Run waits for answers in flight (default 30s)
+	TypingInterval  time.Duration // default 4s
+
+	Dedupe  Deduper // nil: no de-duplication
+	Metrics *Metrics
+	Logger  *slog.Logger
+	// Status adds lines to /status (dependency health); optional.
+	Status func(ctx context.Context) []string
+}
+
+// Bot is the Telegram front end.
+type Bot struct {
+	tg     *telegram
+	core   *core
+	disp   *dispatcher
+	limits *sendLimits
+	opts   Options
+	log    *slog.Logger
+	me     identity
+	// side tracks goroutines outside the dispatcher (/cancel replies).
+	side sync.WaitGroup
+}
+
+// New connects to the Bot API (getMe) and prepares the bot; Run starts it.
+func New(ctx context.Context, a Answerer, o Options) (*Bot, error) {
+	if o.PollTimeout <= 0 {
+		o.PollTimeout = 30 * time.Second
+	}
+	if o.PollIdle <= 0 {
+		o.PollIdle = time.Second
+	}
+	if o.WebhookListen == "" {
+		o.WebhookListen = ":8443"
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Metrics == nil {
+		o.Metrics = NewMetrics(nil)
+	}
+	client := o.HTTPClient
+	if client == nil {
+		client = &http.Client{Timeout: o.PollTimeout + 15*time.Second}
+	}
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	tg, err := newTelegram(cctx, o.Token, o.APIURL, client)
+	if err != nil {
+		return nil, err
+	}
+	b := &Bot{tg: tg, opts: o, log: o.Logger, limits: newSendLimits()}
+	b.me = identity{id: tg.self().ID, username: tg.self().UserName}
+	b.core = newCore(a, b, o.Logger, o.Metrics, coreOptions{
+		access: o.Access, perMin: o.UserRatePerMin, burst: o.UserRateBurst,
+		answerTimeout: o.AnswerTimeout, typingInterval: o.TypingInterval, status: o.Status,
+	})
+	b.disp = newDispatcher(b.core.handle)
+	return b, nil
+}
+
+// Username returns the bot's @username (without @).
+func (b *Bot) Username() string { return b.me.username }
+
+// Run serves updates until ctx is done, then stops taking updates and waits up to
+// ShutdownTimeout for answers in flight before cancelling them.
+func (b *Bot) Run(ctx context.Context) error {
+	b.setCommands(ctx)
+	// Answers outlive ctx (SIGTERM) but not the shutdown deadline.
+	work, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWork()
+
+	var err error
+	if b.opts.WebhookURL != "" {
+		err = b.serveWebhook(ctx, work)
+	} else {
+		err = b.poll(ctx, work)
+	}
+
+	done := make(chan struct{})
+	go func() { b.disp.wait(); b.side.Wait(); close(done) }()
+	timeout := b.opts.ShutdownTimeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	select {
+	case <-done:
+	case <-time.After(timeout):
+		b.log.Warn("shutdown deadline passed; cancelling answers in flight", "pending", b.disp.pending())
+		stopWork()
+		<-done
+	}
+	return err
+}
+
+// accept de-duplicates and queues one update.
+func (b *Bot) accept(ctx, work context.Context, u tgbotapi.Update) {
+	in, ok := parseUpdate(u, b.me, b.core.known)
+	if !ok {
+		b.core.metrics.updates.WithLabelValues("ignored").Inc()
+		return
+	}
+	if b.opts.Dedupe != nil {
+		first, err := b.opts.Dedupe.FirstSeen(ctx, in.updateID)
+		switch {
+		case err != nil:
+			// Better to risk a second answer than to lose the message.
+			b.log.WarnContext(ctx, "dedupe unavailable", "update_id", in.updateID, "err", err)
+		case !first:
+			b.core.metrics.updates.WithLabelValues("duplicate").Inc()
+			return
+		}
+	}
+	b.core.metrics.updates.WithLabelValues("accepted").Inc()
+	if in.callbackID != "" {
+		b.answerCallback(ctx, in.callbackID)
+	}
+	if in.command == "cancel" {
+		// /cancel jumps the queue: it must reach the request it stops.
+		b.disp.dropPending(in.chatID, in.userID)
+		b.side.Go(func() { b.core.handle(work, in) })
+		return
+	}
+	if !b.disp.submit(work, in) {
+		b.core.metrics.updates.WithLabelValues("overflow").Inc()
+		b.log.WarnContext(ctx, "chat queue full; message dropped", "chat_id", in.chatID, "update_id", in.updateID)
+	}
+}
+
+// poll is the long-polling loop over getUpdates; it owns the offset and backs off on errors.
+func (b *Bot) poll(ctx, work context.Context) error {
+	if _, err := b.tg.call(ctx, "deleteWebhook", nil); err != nil && ctx.Err() == nil {
+		b.log.WarnContext(ctx, "deleteWebhook failed", "err", err)
+	}
+	b.log.InfoContext(ctx, "polling for updates", "bot", b.me.username)
+	offset, failures := 0, 0
+	for ctx.Err() == nil {
+		started := time.Now()
+		ups, err := b.tg.getUpdates(ctx, offset, b.opts.PollTimeout)
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			failures++
+			delay := backoff(failures)
+			if e, ok := apiError(err); ok && e.RetryAfter > 0 {
+				delay = time.Duration(e.RetryAfter) * time.Second
+			}
+			b.core.metrics.errors.WithLabelValues("poll").Inc()
+			b.log.WarnContext(ctx, "getUpdates failed", "err", err, "retry_in", delay)
+			sleep(ctx, delay)
+			continue
+		}
+		failures = 0
+		for _, u := range ups {
+			if u.UpdateID >= offset {
+				offset = u.UpdateID + 1
+			}
+			b.accept(ctx, work, u)
+		}
+		if len(ups) == 0 && time.Since(started) < b.opts.PollIdle {
+			sleep(ctx, b.opts.PollIdle) // the server did not long-poll: do not spin
+		}
+	}
+	return nil
+}
+
+// backoff is exponential with full jitter, capped at 30 s.
+func backoff(failures int) time.Duration {
+	d := time.Second << min(failures-1, 5)
+	d = min(d, 30*time.Second)
+	return d/2 + rand.N(d/2+1)
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// serveWebhook registers the webhook and serves it until ctx is done.
+func (b *Bot) serveWebhook(ctx, work context.Context) error {
+	u, err := url.Parse(b.opts.WebhookURL)
+	if err != nil {
+		return fmt.Errorf("webhook url: %w", err)
+	}
+	path := u.Path
+	if path == "" {
+		path = "/"
+	}
+	mux := http.NewServeMux()
+	mux.Handle("POST "+path, b.webhookHandler(ctx, work))
+	srv := &http.Server{Addr: b.opts.WebhookListen, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	ln, err := net.Listen("tcp", b.opts.WebhookListen)
+	if err != nil {
+		return fmt.Errorf("webhook listen: %w", err)
+	}
+	if _, err := b.tg.call(ctx, "setWebhook", map[string]string{
+		"url":             b.opts.WebhookURL,
+		"secret_token":    b.opts.WebhookSecret,
+		"allowed_updates": `["message","callback_query"]`,
+	}); err != nil {
+		ln.Close()
+		return fmt.Errorf("setWebhook: %w", err)
+	}
+	b.log.InfoContext(ctx, "serving webhook", "listen", ln.Addr().String(), "path", path)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("webhook server: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("webhook shutdown: %w", err)
+	}
+	return nil
+}
+
+// webhookHandler accepts updates POSTed by Telegram. It answers 200 as soon as the update is
+// queued; a re-delivered update is recognised by the deduper.
+func (b *Bot) webhookHandler(ctx, work context.Context) http.Handler {
+	secret := []byte(b.opts.WebhookSecret)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := []byte(r.Header.Get("X-Telegram-Bot-Api-Secret-Token"))
+		if subtle.ConstantTimeCompare(got, secret) != 1 {
+			b.core.metrics.updates.WithLabelValues("forbidden").Inc()
+			http.Error(w, "forbidden", http.StatusUnauthorized)
+			return
+		}
+		var u tgbotapi.Update
+		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&u); err != nil {
+			http.Error(w, "bad update", http.StatusBadRequest)
+			return
+		}
+		b.accept(ctx, work, u)
+		w.WriteHeader(http.StatusOK)
+	})
+}
+
+// setCommands publishes the command menu; failures only cost the menu.
+func (b *Bot) setCommands(ctx context.Context) {
+	var cmds []tgbotapi.BotCommand
+	for _, c := range b.core.commands {
+		if !c.adminOnly {
+			cmds = append(cmds, tgbotapi.BotCommand{Command: c.name, Description: c.description})
+		}
+	}
+	if err := b.tg.request(ctx, tgbotapi.NewSetMyCommands(cmds...)); err != nil {
+		b.log.WarnContext(ctx, "setMyCommands failed", "err", err)
+	}
+}
+
+func (b *Bot) answerCallback(ctx context.Context, id string) {
+	if err := b.tg.request(ctx, tgbotapi.NewCallback(id, "")); err != nil {
+		b.log.DebugContext(ctx, "answerCallbackQuery failed", "err", err)
+	}
+}
+
+// typing shows "typing…"; its failures never block a reply.
+func (b *Bot) typing(ctx context.Context, chatID int64) {
+	if err := b.tg.request(ctx, tgbotapi.NewChatAction(chatID, tgbotapi.ChatTyping)); err != nil && ctx.Err() == nil {
+		b.log.DebugContext(ctx, "sendChatAction failed", "chat_id", chatID, "err", err)
+	}
+}
+
+// send delivers every part of a reply in order, within Telegram's limits.
+func (b *Bot) send(ctx context.Context, out outgoing) error {
+	for i, p := range out.parts {
+		cfg := tgbotapi.NewMessage(out.chatID, p.Text)
+		cfg.DisableWebPagePreview = true
+		cfg.Entities = toEntities(p.Entities)
+		if i == 0 && out.replyTo != 0 {
+			cfg.ReplyToMessageID = out.replyTo
+			cfg.AllowSendingWithoutReply = true
+		}
+		if i == len(out.parts)-1 {
+			if kb := keyboard(out.buttons); kb != nil {
+				cfg.ReplyMarkup = kb
+			}
+		}
+		if err := b.sendOne(ctx, cfg); err != nil {
+			if errors.Is(err, errBlocked) {
+				return nil
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// errBlocked means the user blocked the bot: nothing more can be delivered.
+var errBlocked = errors.New("bot: blocked by the user")
+
+const maxSendAttempts = 5
+
+func (b *Bot) sendOne(ctx context.Context, cfg tgbotapi.MessageConfig) error {
+	for attempt := 1; ; attempt++ {
+		if err := b.limits.wait(ctx, cfg.ChatID); err != nil {
+			return err
+		}
+		_, err := b.tg.sendMessage(ctx, cfg)
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil || attempt >= maxSendAttempts {
+			return err
+		}
+		e, isAPI := apiError(err)
+		switch {
+		case isAPI && e.Code == http.StatusTooManyRequests:
+			wait := time.Duration(max(e.RetryAfter, 1)) * time.Second
+			b.core.metrics.errors.WithLabelValues("telegram_429").Inc()
+			b.log.WarnContext(ctx, "telegram flood control", "chat_id", cfg.ChatID, "retry_after", wait)
+			sleep(ctx, wait)
+		case isAPI && e.Code == http.StatusBadRequest && len(cfg.Entities) > 0 && isParseError(e.Message):
+			b.log.WarnContext(ctx, "telegram rejected formatting; sending plain", "chat_id", cfg.ChatID, "err", err)
+			cfg.Entities, cfg.ParseMode = nil, ""
+		case isAPI && e.Code == http.StatusForbidden:
+			b.log.InfoContext(ctx, "cannot deliver: bot blocked or removed", "chat_id", cfg.ChatID, "err", err)
+			return errBlocked
+		case isAPI && e.Code >= 400 && e.Code < 500:
+			return err
+		default: // 5xx, transport errors
+			sleep(ctx, backoff(attempt))
+		}
+	}
+}
+
+func isParseError(description string) bool {
+	// Telegram's only signal is its description text ("Bad Request: can't parse entities: …").
+	return containsFold(description, "can't parse entities") || containsFold(description, "can't parse message text")
+}
+
+func toEntities(es []tgmd.Entity) []tgbotapi.MessageEntity {
+	if len(es) == 0 {
+		return nil
+	}
+	out := make([]tgbotapi.MessageEntity, len(es))
+	for i, e := range es {
+		out[i] = tgbotapi.MessageEntity{Type: e.Type, Offset: e.Offset, Length: e.Length, URL: e.URL, Language: e.Language}
+	}
+	return out
+}
+
+// keyboard turns suggested replies into an inline keyboard, one button per row. Buttons whose
+// text does not fit Telegram's 64-byte callback data are left out.
+func keyboard(buttons []agent.Button) *tgbotapi.InlineKeyboardMarkup {
+	var rows [][]tgbotapi.InlineKeyboardButton
+	for _, bt := range buttons {
+		data := callbackPrefix + bt.Text
+		if len(data) > 64 {
+			continue
+		}
+		rows = append(rows, tgbotapi.NewInlineKeyboardRow(tgbotapi.NewInlineKeyboardButtonData(bt.Text, data)))
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	kb := tgbotapi.NewInlineKeyboardMarkup(rows...)
+	return &kb
+}
+
+func containsFold(s, sub string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(sub)) }

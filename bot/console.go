@@ -1,0 +1,115 @@
+package bot
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/finbot/finbot/agent"
+)
+
+// Console is the terminal front end: the same commands, agent and formatting as Telegram,
+// with replies printed as the user would read them.
+type Console struct {
+	core   *core
+	w      io.Writer
+	userID int64
+	chatID int64
+	group  bool
+	// last is the agent's answer behind the most recent reply (for `ask --json`).
+	last *agent.Answer
+	// replies collects what Ask printed.
+	replies []string
+}
+
+// ConsoleOptions configure a console session.
+type ConsoleOptions struct {
+	UserID, ChatID int64 // the identity the session speaks as (chat = user when 0)
+	Group          bool
+	Logger         *slog.Logger
+	Status         func(ctx context.Context) []string
+}
+
+// NewConsole creates a console session writing replies to w.
+func NewConsole(a Answerer, w io.Writer, o ConsoleOptions) *Console {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.ChatID == 0 {
+		o.ChatID = o.UserID
+	}
+	c := &Console{w: w, userID: o.UserID, chatID: o.ChatID, group: o.Group}
+	c.core = newCore(a, c, o.Logger, NewMetrics(nil), coreOptions{
+		access: Access{Admins: []int64{o.UserID}}, status: o.Status,
+	})
+	return c
+}
+
+// Ask handles one message (a question or a /command). It returns the agent's answer when the
+// message was a question that got one, and the texts of every reply sent.
+func (c *Console) Ask(ctx context.Context, text string) (*agent.Answer, []string) {
+	c.last, c.replies = nil, nil
+	in := incoming{chatID: c.chatID, userID: c.userID, group: c.group, text: strings.TrimSpace(text)}
+	if strings.HasPrefix(in.text, "/") {
+		name, args, _ := strings.Cut(in.text[1:], " ")
+		name, _, _ = strings.Cut(name, "@")
+		in.command, in.text = strings.ToLower(name), strings.TrimSpace(args)
+	}
+	c.core.handle(ctx, in)
+	return c.last, c.replies
+}
+
+// Run reads messages line by line until EOF or ctx is done.
+func (c *Console) Run(ctx context.Context, r io.Reader) error {
+	fmt.Fprintln(c.w, "finbot — консольный чат. Пишите вопросы; /help — команды, Ctrl+D — выход.")
+	lines := make(chan string)
+	errc := make(chan error, 1)
+	go func() { // owned: exits at EOF or when the reader fails
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64*1024), 1<<20)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			case <-ctx.Done():
+				return
+			}
+		}
+		errc <- sc.Err()
+		close(lines)
+	}()
+	for {
+		fmt.Fprint(c.w, "> ")
+		select {
+		case <-ctx.Done():
+			fmt.Fprintln(c.w)
+			return nil
+		case line, ok := <-lines:
+			if !ok {
+				fmt.Fprintln(c.w)
+				return <-errc
+			}
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			c.Ask(ctx, line)
+		}
+	}
+}
+
+func (c *Console) send(_ context.Context, out outgoing) error {
+	if out.answer != nil {
+		c.last = out.answer
+	}
+	text := plainText(out.parts)
+	c.replies = append(c.replies, text)
+	fmt.Fprintln(c.w, text)
+	for i, b := range out.buttons {
+		fmt.Fprintf(c.w, "  [%d] %s\n", i+1, b.Text)
+	}
+	return nil
+}
+
+func (c *Console) typing(context.Context, int64) {}

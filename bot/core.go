@@ -1,0 +1,209 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/bot/tgmd"
+)
+
+// Answerer is the agent as the bot uses it. *agent.Agent satisfies it.
+type Answerer interface {
+	Answer(ctx context.Context, req agent.Request) (agent.Answer, error)
+	Reset(ctx context.Context, req agent.Request) error
+}
+
+// outgoing is one reply, ready for any front end.
+type outgoing struct {
+	chatID  int64
+	replyTo int // message to reply to in groups; 0 = none
+	parts   []tgmd.Message
+	buttons []agent.Button
+	// answer is the agent's answer behind the reply, when there is one (for `ask --json`).
+	answer *agent.Answer
+}
+
+// sender delivers replies. The Telegram and console front ends implement it.
+type sender interface {
+	send(ctx context.Context, out outgoing) error
+	typing(ctx context.Context, chatID int64)
+}
+
+// core handles messages the same way for every front end: access, flood control, commands,
+// questions, formatting and the one error-to-text mapping.
+type core struct {
+	answerer Answerer
+	out      sender
+	log      *slog.Logger
+	metrics  *Metrics
+	access   Access
+	flood    *floodGuard
+	users    *userSlots
+	commands []command
+	// status reports the health of dependencies for /status.
+	status         func(ctx context.Context) []string
+	typingInterval time.Duration
+	answerTimeout  time.Duration
+	started        time.Time
+}
+
+type coreOptions struct {
+	access         Access
+	perMin, burst  int
+	answerTimeout  time.Duration
+	typingInterval time.Duration
+	status         func(ctx context.Context) []string
+}
+
+func newCore(a Answerer, out sender, log *slog.Logger, m *Metrics, o coreOptions) *core {
+	if o.answerTimeout <= 0 {
+		o.answerTimeout = 90 * time.Second
+	}
+	if o.typingInterval <= 0 {
+		o.typingInterval = 4 * time.Second
+	}
+	return &core{
+		answerer: a, out: out, log: log, metrics: m, access: o.access,
+		flood: newFloodGuard(o.perMin, o.burst), users: newUserSlots(), commands: commands(),
+		status: o.status, typingInterval: o.typingInterval, answerTimeout: o.answerTimeout, started: time.Now(),
+	}
+}
+
+// handle answers one incoming message. It never panics and logs each error once.
+func (c *core) handle(ctx context.Context, in incoming) {
+	start := time.Now()
+	defer func() {
+		if p := recover(); p != nil {
+			c.log.ErrorContext(ctx, "handler panic", "update_id", in.updateID, "chat_id", in.chatID, "panic", fmt.Sprint(p))
+			c.metrics.errors.WithLabelValues("panic").Inc()
+			c.reply(context.WithoutCancel(ctx), in, userMessage(errors.New("panic")))
+		}
+	}()
+	if !c.access.allows(in.userID, in.chatID) {
+		c.metrics.updates.WithLabelValues("refused").Inc()
+		if c.flood.allow(in.userID, time.Now()) == floodOK {
+			c.reply(ctx, in, "Извините, этот бот доступен только сотрудникам компании. Чтобы получить доступ, обратитесь к администратору.")
+		}
+		return
+	}
+	switch c.flood.allow(in.userID, time.Now()) {
+	case floodNotify:
+		c.metrics.updates.WithLabelValues("flood").Inc()
+		c.reply(ctx, in, "Слишком много сообщений подряд. Подождите немного — на следующие вопросы я отвечу.")
+		return
+	case floodSilent:
+		c.metrics.updates.WithLabelValues("flood").Inc()
+		return
+	}
+
+	kind := "question"
+	var err error
+	if in.command != "" {
+		kind = "command"
+		err = c.runCommand(ctx, in)
+	} else {
+		err = c.answer(ctx, in)
+	}
+	c.metrics.latency.WithLabelValues(kind).Observe(time.Since(start).Seconds())
+	if err != nil {
+		c.log.ErrorContext(ctx, "handle update", "update_id", in.updateID, "chat_id", in.chatID, "kind", kind, "err", err)
+		c.metrics.errors.WithLabelValues(kind).Inc()
+		c.reply(context.WithoutCancel(ctx), in, userMessage(err))
+	}
+}
+
+func (c *core) runCommand(ctx context.Context, in incoming) error {
+	c.metrics.routes.WithLabelValues(string(agent.Command), in.command).Inc()
+	cmd, ok := c.lookup(in.command)
+	if !ok {
+		c.reply(ctx, in, "Не знаю такой команды. Список команд — /help.")
+		return nil
+	}
+	if cmd.adminOnly && !c.access.isAdmin(in.userID) {
+		c.reply(ctx, in, "Эта команда доступна только администраторам бота.")
+		return nil
+	}
+	return cmd.handle(ctx, c, in)
+}
+
+// answer runs a question through the agent, one request per user at a time, with the
+// "typing…" indicator on while it is prepared.
+func (c *core) answer(ctx context.Context, in incoming) error {
+	if strings.TrimSpace(in.text) == "" {
+		if in.group {
+			c.reply(ctx, in, "Я здесь. Напишите вопрос в том же сообщении, что и упоминание, — например, «кто нам должен на 31 марта?».")
+			return nil
+		}
+		return agent.ErrEmpty
+	}
+	ctx, release, err := c.users.acquire(ctx, in.userID)
+	if err != nil {
+		return err
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(ctx, c.answerTimeout)
+	defer cancel()
+
+	typingCtx, stopTyping := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { keepTyping(typingCtx, c.typingInterval, func(ctx context.Context) { c.out.typing(ctx, in.chatID) }) })
+	ans, err := c.answerer.Answer(ctx, agent.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group, Text: in.text})
+	stopTyping()
+	wg.Wait()
+	if err != nil {
+		if cause := context.Cause(ctx); errors.Is(cause, errCanceled) {
+			return errCanceled
+		}
+		return err
+	}
+	c.metrics.routes.WithLabelValues(string(ans.Scenario), ans.Intent).Inc()
+	out := outgoing{chatID: in.chatID, parts: render(ans), buttons: ans.Buttons, answer: &ans}
+	if in.group {
+		out.replyTo = in.messageID
+	}
+	// The answer is ready: deliver it even if the user cancels now or the deadline passes.
+	return c.send(context.WithoutCancel(ctx), out)
+}
+
+// reply sends a short service text (Markdown).
+func (c *core) reply(ctx context.Context, in incoming, markdown string) {
+	out := outgoing{chatID: in.chatID, parts: tgmd.Split(tgmd.Convert(markdown), maxMessageUnits)}
+	if in.group {
+		out.replyTo = in.messageID
+	}
+	if err := c.send(ctx, out); err != nil {
+		c.log.ErrorContext(ctx, "send reply", "chat_id", in.chatID, "err", err)
+	}
+}
+
+func (c *core) send(ctx context.Context, out outgoing) error {
+	if err := c.out.send(ctx, out); err != nil {
+		c.metrics.errors.WithLabelValues("send").Inc()
+		return fmt.Errorf("send: %w", err)
+	}
+	c.metrics.replies.Add(float64(len(out.parts)))
+	return nil
+}
+
+// keepTyping calls send now and every interval until ctx is done.
+func keepTyping(ctx context.Context, interval time.Duration, send func(context.Context)) {
+	if interval <= 0 {
+		return
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		send(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

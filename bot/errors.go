@@ -1,0 +1,30 @@
+package bot
+
+import (
+	"context"
+	"errors"
+
+	"github.com/finbot/finbot/agent"
+)
+
+// errCanceled marks an answer the user stopped with /cancel.
+var errCanceled = errors.New("bot: canceled by the user")
+
+// userMessage is the only place where an error turns into words a user reads. Raw error text
+// never reaches a chat.
+func userMessage(err error) string {
+	switch {
+	case errors.Is(err, errCanceled):
+		return "Остановил подготовку ответа."
+	case errors.Is(err, agent.ErrEmpty):
+		return "Напишите вопрос текстом — например, «Кто нам должен на 31 марта?»."
+	case errors.Is(err, agent.ErrTooLong):
+		return "Сообщение слишком длинное. Сформулируйте вопрос короче — до 4096 символов."
+	case errors.Is(err, agent.ErrUnavailable):
+		return "Источник данных сейчас недоступен. Попробуйте чуть позже."
+	case errors.Is(err, context.DeadlineExceeded):
+		return "Не успел подготовить ответ вовремя. Попробуйте ещё раз или упростите вопрос."
+	default:
+		return "Что-то пошло не так при подготовке ответа. Попробуйте ещё раз чуть позже."
+	}
+}

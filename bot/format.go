@@ -1,0 +1,59 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/bot/tgmd"
+)
+
+// maxMessageUnits is Telegram's limit on one message: 4096 UTF-16 units after entity parsing.
+const maxMessageUnits = 4096
+
+// render turns an answer into Telegram messages: Markdown converted to entities, sources as
+// numbered footnotes at the end, split under the limit at block boundaries so the footnotes
+// land in the last part.
+func render(ans agent.Answer) []tgmd.Message {
+	return tgmd.Split(tgmd.Convert(markdown(ans)), maxMessageUnits)
+}
+
+// markdown is the answer's full Markdown: text plus its footnotes.
+func markdown(ans agent.Answer) string {
+	if len(ans.Sources) == 0 {
+		return ans.Text
+	}
+	var b strings.Builder
+	b.WriteString(strings.TrimSpace(ans.Text))
+	b.WriteString("\n\n**Источники**\n")
+	for i, s := range ans.Sources {
+		title := escapeMarkdown(s.Title)
+		if s.URL != "" {
+			fmt.Fprintf(&b, "\n%d. [%s](%s)", i+1, title, strings.ReplaceAll(s.URL, ")", "%29"))
+		} else {
+			fmt.Fprintf(&b, "\n%d. %s", i+1, title)
+		}
+	}
+	return b.String()
+}
+
+// escapeMarkdown makes a dynamic value (a document title, a counterparty name) literal in Markdown.
+func escapeMarkdown(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune("\\`*_{}[]()#+-.!|<>~", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// plainText is how a reply reads without formatting (console, logs of tests).
+func plainText(parts []tgmd.Message) string {
+	texts := make([]string, len(parts))
+	for i, p := range parts {
+		texts[i] = p.Text
+	}
+	return strings.Join(texts, "\n\n")
+}

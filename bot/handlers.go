@@ -1,0 +1,67 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/finbot/finbot/agent"
+)
+
+const welcome = `Здравствуйте! Я *finbot* — помощник бухгалтерии и финансовой службы.
+
+Спрашивайте обычными словами, например:
+- «Кто нам должен на 31 марта?»
+- «Курс евро на вчера»
+- «Найди договор с Техснабом»
+
+В группе обращайтесь ко мне через упоминание или ответом на моё сообщение.`
+
+func handleStart(ctx context.Context, c *core, in incoming) error {
+	c.reply(ctx, in, welcome+"\n\nВсе команды — /help.")
+	return nil
+}
+
+func handleHelp(ctx context.Context, c *core, in incoming) error {
+	var b strings.Builder
+	b.WriteString("*Команды*\n\n")
+	for _, cmd := range c.commands {
+		if cmd.adminOnly && !c.access.isAdmin(in.userID) {
+			continue
+		}
+		fmt.Fprintf(&b, "- /%s — %s\n", cmd.name, cmd.description)
+	}
+	b.WriteString("\n*Вопросы* задавайте обычным текстом: о долгах контрагентов и остатках в 1С, курсах валют и ключевой ставке, ")
+	b.WriteString("новостях, терминах учёта. В группе — через упоминание бота или ответом на его сообщение.")
+	c.reply(ctx, in, b.String())
+	return nil
+}
+
+func handleReset(ctx context.Context, c *core, in incoming) error {
+	if err := c.answerer.Reset(ctx, agent.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group}); err != nil {
+		return err
+	}
+	c.reply(ctx, in, "Историю диалога очистил. Начнём заново.")
+	return nil
+}
+
+func handleCancel(ctx context.Context, c *core, in incoming) error {
+	if c.users.cancel(in.userID) {
+		return nil // the stopped request replies "Остановил подготовку ответа."
+	}
+	c.reply(ctx, in, "Сейчас я ничего для вас не готовлю — отменять нечего.")
+	return nil
+}
+
+func handleStatus(ctx context.Context, c *core, in incoming) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "*Состояние finbot*\n\n- работает: %s\n", time.Since(c.started).Round(time.Second))
+	if c.status != nil {
+		for _, line := range c.status(ctx) {
+			fmt.Fprintf(&b, "- %s\n", line)
+		}
+	}
+	c.reply(ctx, in, b.String())
+	return nil
+}

@@ -1,0 +1,150 @@
+package bot
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf16"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+)
+
+// incoming is one message the bot must answer, independent of the front end.
+type incoming struct {
+	updateID  int64
+	chatID    int64
+	userID    int64
+	group     bool
+	messageID int
+	// text is the message without the bot's mention; for commands, the arguments.
+	text string
+	// command is the command name without slash and @suffix, lower case; empty for questions.
+	command string
+	// callbackID is set when the message came from pressing an inline button.
+	callbackID string
+}
+
+// identity is what the bot knows of itself, for mentions and command suffixes.
+type identity struct {
+	id       int64
+	username string // without @
+}
+
+// parseUpdate turns a Telegram update into an incoming message. ok is false for updates the bot
+// deliberately ignores: group chatter not addressed to it, other bots' commands, edits,
+// channel posts, messages from bots.
+func parseUpdate(u tgbotapi.Update, me identity, known func(string) bool) (incoming, bool) {
+	if cq := u.CallbackQuery; cq != nil {
+		return parseCallback(u.UpdateID, cq)
+	}
+	m := u.Message
+	if m == nil || m.From == nil || m.From.IsBot || m.Chat == nil {
+		return incoming{}, false
+	}
+	in := incoming{
+		updateID:  int64(u.UpdateID),
+		chatID:    m.Chat.ID,
+		userID:    m.From.ID,
+		messageID: m.MessageID,
+		text:      m.Text,
+	}
+	switch m.Chat.Type {
+	case "private":
+	case "group", "supergroup":
+		in.group = true
+	default:
+		return incoming{}, false
+	}
+	if in.text == "" {
+		return incoming{}, false
+	}
+
+	addressed := !in.group
+	if m.ReplyToMessage != nil && m.ReplyToMessage.From != nil && m.ReplyToMessage.From.ID == me.id {
+		addressed = true
+	}
+	for _, e := range m.Entities {
+		switch {
+		case e.Type == "bot_command" && e.Offset == 0:
+			name, suffix, _ := strings.Cut(utf16Slice(m.Text, 0, e.Length)[1:], "@")
+			name = strings.ToLower(name)
+			switch {
+			case suffix != "" && !strings.EqualFold(suffix, me.username):
+				return incoming{}, false // another bot's command
+			case suffix == "" && in.group && !known(name):
+				return incoming{}, false // a bare command meant for some other bot in the group
+			}
+			in.command = name
+			in.text = strings.TrimSpace(utf16Cut(m.Text, 0, e.Length))
+			return in, true
+		case e.Type == "mention" && strings.EqualFold(utf16Slice(m.Text, e.Offset, e.Length), "@"+me.username):
+			addressed = true
+		case e.Type == "text_mention" && e.User != nil && e.User.ID == me.id:
+			addressed = true
+		}
+	}
+	if !addressed {
+		return incoming{}, false
+	}
+	in.text = stripMentions(m.Text, m.Entities, me)
+	return in, true
+}
+
+// callbackPrefix marks buttons that send their text back as a question.
+const callbackPrefix = "q:"
+
+func parseCallback(updateID int, cq *tgbotapi.CallbackQuery) (incoming, bool) {
+	if cq.From == nil || cq.Message == nil || cq.Message.Chat == nil {
+		return incoming{}, false
+	}
+	in := incoming{
+		updateID:   int64(updateID),
+		chatID:     cq.Message.Chat.ID,
+		userID:     cq.From.ID,
+		group:      cq.Message.Chat.Type == "group" || cq.Message.Chat.Type == "supergroup",
+		callbackID: cq.ID,
+	}
+	// Unknown or forged data is treated like a question typed by this user: it carries no
+	// privilege the user did not already have.
+	in.text = strings.TrimSpace(strings.TrimPrefix(cq.Data, callbackPrefix))
+	return in, true
+}
+
+// stripMentions removes the bot's @mentions (and text_mentions) and the punctuation that
+// addressed it ("@finbot, курс евро" → "курс евро").
+func stripMentions(text string, ents []tgbotapi.MessageEntity, me identity) string {
+	// Remove from the end so earlier offsets stay valid.
+	for i := len(ents) - 1; i >= 0; i-- {
+		e := ents[i]
+		mine := (e.Type == "mention" && strings.EqualFold(utf16Slice(text, e.Offset, e.Length), "@"+me.username)) ||
+			(e.Type == "text_mention" && e.User != nil && e.User.ID == me.id)
+		if mine {
+			text = utf16Cut(text, e.Offset, e.Length)
+		}
+	}
+	text = strings.TrimFunc(text, func(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == ':' })
+	return strings.Join(strings.Fields(text), " ")
+}
+
+// utf16Slice returns the part of s at Telegram's UTF-16 offset and length; out-of-range
+// parts are clipped.
+func utf16Slice(s string, off, n int) string {
+	u := utf16.Encode([]rune(s))
+	off, end := clip(off, len(u)), clip(off+n, len(u))
+	if end < off {
+		return ""
+	}
+	return string(utf16.Decode(u[off:end]))
+}
+
+// utf16Cut returns s without the UTF-16 range [off, off+n).
+func utf16Cut(s string, off, n int) string {
+	u := utf16.Encode([]rune(s))
+	off, end := clip(off, len(u)), clip(off+n, len(u))
+	if end < off {
+		return s
+	}
+	out := append(append([]uint16{}, u[:off]...), u[end:]...)
+	return string(utf16.Decode(out))
+}
+
+func clip(i, n int) int { return max(0, min(i, n)) }

@@ -1,0 +1,39 @@
+package bot
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// Metrics are the bot's Prometheus series.
+type Metrics struct {
+	updates *prometheus.CounterVec
+	replies prometheus.Counter
+	errors  *prometheus.CounterVec
+	latency *prometheus.HistogramVec
+	routes  *prometheus.CounterVec
+}
+
+// NewMetrics creates the series and registers them with reg (nil: not registered, for tests
+// and the console).
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		updates: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "finbot_updates_total", Help: "Telegram updates by outcome (accepted, ignored, duplicate, refused, flood).",
+		}, []string{"outcome"}),
+		replies: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "finbot_replies_total", Help: "Messages sent to users.",
+		}),
+		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "finbot_errors_total", Help: "Errors by where they happened.",
+		}, []string{"kind"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "finbot_answer_seconds", Help: "Time from accepting a message to the reply being sent.",
+			Buckets: []float64{0.005, 0.025, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120},
+		}, []string{"kind"}),
+		routes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "finbot_routes_total", Help: "Answered messages by scenario and intent.",
+		}, []string{"scenario", "intent"}),
+	}
+	if reg != nil {
+		reg.MustRegister(m.updates, m.replies, m.errors, m.latency, m.routes)
+	}
+	return m
+}

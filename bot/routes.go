@@ -1,0 +1,37 @@
+package bot
+
+import "context"
+
+// command is one entry of the command menu.
+type command struct {
+	name        string
+	description string // Russian, shown in the Telegram menu and /help
+	adminOnly   bool
+	handle      func(ctx context.Context, c *core, in incoming) error
+}
+
+// commands is every command the bot understands, in menu order. /help and setMyCommands are
+// built from it, so the two can never disagree.
+func commands() []command {
+	return []command{
+		{name: "start", description: "Начать работу и узнать, что я умею", handle: handleStart},
+		{name: "help", description: "Список команд и примеры вопросов", handle: handleHelp},
+		{name: "reset", description: "Забыть историю диалога и начать заново", handle: handleReset},
+		{name: "cancel", description: "Остановить подготовку текущего ответа", handle: handleCancel},
+		{name: "status", description: "Состояние сервисов (для администраторов)", adminOnly: true, handle: handleStatus},
+	}
+}
+
+func (c *core) lookup(name string) (command, bool) {
+	for _, cmd := range c.commands {
+		if cmd.name == name {
+			return cmd, true
+		}
+	}
+	return command{}, false
+}
+
+func (c *core) known(name string) bool {
+	_, ok := c.lookup(name)
+	return ok
+}

@@ -1,0 +1,72 @@
+package bot
+
+import (
+	"context"
+	"sync"
+)
+
+// userSlots lets each user have one request in flight at a time, and lets /cancel stop it.
+type userSlots struct {
+	mu    sync.Mutex
+	slots map[int64]*userSlot
+}
+
+type userSlot struct {
+	sem     chan struct{} // capacity 1: held while a request runs
+	cancel  context.CancelCauseFunc
+	holders int // requests running or waiting; the slot is dropped at zero
+}
+
+func newUserSlots() *userSlots { return &userSlots{slots: make(map[int64]*userSlot)} }
+
+// acquire waits for the user's turn and returns a context that /cancel cancels.
+func (u *userSlots) acquire(ctx context.Context, userID int64) (context.Context, func(), error) {
+	u.mu.Lock()
+	s, ok := u.slots[userID]
+	if !ok {
+		s = &userSlot{sem: make(chan struct{}, 1)}
+		u.slots[userID] = s
+	}
+	s.holders++
+	u.mu.Unlock()
+
+	drop := func() {
+		u.mu.Lock()
+		s.holders--
+		if s.holders == 0 {
+			delete(u.slots, userID)
+		}
+		u.mu.Unlock()
+	}
+	select {
+	case s.sem <- struct{}{}:
+	case <-ctx.Done():
+		drop()
+		return nil, nil, ctx.Err()
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	u.mu.Lock()
+	s.cancel = cancel
+	u.mu.Unlock()
+	release := func() {
+		cancel(nil)
+		u.mu.Lock()
+		s.cancel = nil
+		u.mu.Unlock()
+		<-s.sem
+		drop()
+	}
+	return ctx, release, nil
+}
+
+// cancel stops the user's running request; false when nothing runs.
+func (u *userSlots) cancel(userID int64) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	s, ok := u.slots[userID]
+	if !ok || s.cancel == nil {
+		return false
+	}
+	s.cancel(errCanceled)
+	return true
+}

@@ -1,0 +1,294 @@
+// Package config reads finbot's settings from the environment once, reports every problem at
+// the same time and keeps secrets out of every log and printout.
+//
+// It imports nothing of the project: main maps Config fields onto each component's options.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Secret is a credential. It never prints: not via fmt, not via slog's text or JSON handlers,
+// not via encoding/json.
+type Secret string
+
+// String hides the value from fmt.
+func (Secret) String() string { return "[redacted]" }
+
+// GoString hides the value from %#v.
+func (Secret) GoString() string { return "[redacted]" }
+
+// LogValue hides the value from slog.
+func (Secret) LogValue() slog.Value { return slog.StringValue("[redacted]") }
+
+// MarshalText hides the value from encoding/json and slog's JSON handler on nested structs.
+func (Secret) MarshalText() ([]byte, error) { return []byte("[redacted]"), nil }
+
+// Reveal returns the secret itself, for the one place that must hand it to a client.
+func (s Secret) Reveal() string { return string(s) }
+
+// Config is every setting finbot reads. Zero values are never used: Load fills defaults.
+type Config struct {
+	// Telegram.
+	TelegramToken  Secret        // TELEGRAM_TOKEN: BotFather token; required by `serve` only
+	TelegramAPIURL string        // TELEGRAM_API_URL: Bot API base, e.g. a local Bot API server or an emulator
+	WebhookURL     string        // WEBHOOK_URL: public HTTPS URL; when set, serve uses a webhook instead of long polling
+	WebhookListen  string        // WEBHOOK_LISTEN: address the webhook server listens on
+	WebhookSecret  Secret        // WEBHOOK_SECRET: checked against X-Telegram-Bot-Api-Secret-Token
+	PollTimeout    time.Duration // TELEGRAM_POLL_TIMEOUT: long-poll timeout of getUpdates
+
+	// Access.
+	AllowedUserIDs []int64 // ALLOWED_USER_IDS: empty = everyone
+	AllowedChatIDs []int64 // ALLOWED_CHAT_IDS: empty = every chat
+	AdminUserIDs   []int64 // ADMIN_USER_IDS: may use /status; always allowed
+
+	// Storage.
+	RedisURL         string        // REDIS_URL: empty = in-memory history
+	RedisPrefix      string        // REDIS_PREFIX: namespace of every key
+	HistoryMaxTurns  int           // HISTORY_MAX_TURNS
+	HistoryMaxChars  int           // HISTORY_MAX_CHARS
+	HistoryTTL       time.Duration // HISTORY_TTL
+	DedupeTTL        time.Duration // DEDUPE_TTL: how long a handled update_id is remembered
+	MemoryChatsLimit int           // MEMORY_MAX_CHATS: conversations kept by the in-memory store
+
+	// LLM.
+	LLMBaseURL string        // LLM_BASE_URL: OpenAI-compatible API base
+	LLMAPIKey  Secret        // LLM_API_KEY: empty = no LLM; routing and answers stay deterministic
+	LLMModel   string        // LLM_MODEL
+	LLMTimeout time.Duration // LLM_TIMEOUT: one LLM call
+
+	// Behaviour.
+	AnswerTimeout   time.Duration // ANSWER_TIMEOUT: ceiling for one answer
+	UserRatePerMin  int           // USER_RATE_PER_MIN: messages a user may send per minute
+	UserRateBurst   int           // USER_RATE_BURST
+	ShutdownTimeout time.Duration // SHUTDOWN_TIMEOUT: how long SIGTERM waits for answers in flight
+
+	// Operations.
+	MetricsAddr string     // METRICS_ADDR: /healthz and /metrics; empty disables
+	LogLevel    slog.Level // LOG_LEVEL: debug, info, warn, error
+}
+
+// Default values, documented in the README.
+const (
+	DefaultLLMBaseURL = "https://openrouter.ai/api/v1"
+	DefaultLLMModel   = "openai/gpt-4o-mini"
+)
+
+// Var describes one environment variable for the README and `finbot help`.
+type Var struct {
+	Name, Default, Description string
+}
+
+// Vars lists every variable Load reads, in README order.
+func Vars() []Var {
+	return []Var{
+		{"TELEGRAM_TOKEN", "", "Bot token from @BotFather. Needed by `serve` only."},
+		{"TELEGRAM_API_URL", "https://api.telegram.org", "Bot API base URL (local Bot API server, emulator)."},
+		{"TELEGRAM_POLL_TIMEOUT", "30s", "Long-polling timeout of getUpdates."},
+		{"WEBHOOK_URL", "", "Public HTTPS URL of the webhook; set = webhook mode, empty = long polling."},
+		{"WEBHOOK_LISTEN", ":8443", "Address the webhook HTTP server listens on."},
+		{"WEBHOOK_SECRET", "", "Secret token Telegram sends in X-Telegram-Bot-Api-Secret-Token (1–256 of A-Z a-z 0-9 _ -). Required with WEBHOOK_URL."},
+		{"ALLOWED_USER_IDS", "", "Comma-separated Telegram user IDs allowed to use the bot; empty = everyone."},
+		{"ALLOWED_CHAT_IDS", "", "Comma-separated chat IDs (groups are negative) where everyone may use the bot; empty = every chat."},
+		{"ADMIN_USER_IDS", "", "Comma-separated user IDs of administrators (/status); always allowed."},
+		{"REDIS_URL", "", "redis://[user:pass@]host:port/db; empty = in-memory history that lives as long as the process."},
+		{"REDIS_PREFIX", "finbot:", "Prefix of every Redis key."},
+		{"HISTORY_MAX_TURNS", "20", "Messages (user + bot) kept per dialog."},
+		{"HISTORY_MAX_CHARS", "8000", "Characters of history handed to the agent per answer."},
+		{"HISTORY_TTL", "168h", "A dialog idle this long is forgotten."},
+		{"DEDUPE_TTL", "24h", "How long a handled update_id is remembered."},
+		{"MEMORY_MAX_CHATS", "10000", "Dialogs kept by the in-memory store (LRU)."},
+		{"LLM_BASE_URL", DefaultLLMBaseURL, "OpenAI-compatible API base (OpenRouter by default)."},
+		{"LLM_API_KEY", "", "API key of the LLM service; empty = no LLM (deterministic routing and answers)."},
+		{"LLM_MODEL", DefaultLLMModel, "Model name as the LLM service spells it."},
+		{"LLM_TIMEOUT", "30s", "Deadline of one LLM call."},
+		{"ANSWER_TIMEOUT", "90s", "Ceiling for preparing one answer."},
+		{"USER_RATE_PER_MIN", "20", "Messages one user may send per minute before a flood notice."},
+		{"USER_RATE_BURST", "5", "Messages one user may send at once."},
+		{"SHUTDOWN_TIMEOUT", "30s", "On SIGTERM, how long answers in flight may take to finish."},
+		{"METRICS_ADDR", ":9090", "Address of /healthz and /metrics for `serve`; empty disables."},
+		{"LOG_LEVEL", "info", "debug, info, warn or error."},
+	}
+}
+
+// Load reads the configuration through getenv, applying defaults, and reports every invalid
+// value at once.
+func Load(getenv func(string) string) (Config, error) {
+	defaults := make(map[string]string)
+	for _, v := range Vars() {
+		defaults[v.Name] = v.Default
+	}
+	r := reader{getenv: getenv, defaults: defaults}
+	c := Config{
+		TelegramToken:  Secret(r.str("TELEGRAM_TOKEN")),
+		TelegramAPIURL: strings.TrimRight(r.url("TELEGRAM_API_URL"), "/"),
+		PollTimeout:    r.duration("TELEGRAM_POLL_TIMEOUT", 0, time.Hour),
+		WebhookURL:     r.url("WEBHOOK_URL"),
+		WebhookListen:  r.str("WEBHOOK_LISTEN"),
+		WebhookSecret:  Secret(r.str("WEBHOOK_SECRET")),
+
+		AllowedUserIDs: r.ids("ALLOWED_USER_IDS"),
+		AllowedChatIDs: r.ids("ALLOWED_CHAT_IDS"),
+		AdminUserIDs:   r.ids("ADMIN_USER_IDS"),
+
+		RedisURL:         r.str("REDIS_URL"),
+		RedisPrefix:      r.str("REDIS_PREFIX"),
+		HistoryMaxTurns:  r.integer("HISTORY_MAX_TURNS", 2, 1000),
+		HistoryMaxChars:  r.integer("HISTORY_MAX_CHARS", 200, 1_000_000),
+		HistoryTTL:       r.duration("HISTORY_TTL", time.Minute, 0),
+		DedupeTTL:        r.duration("DEDUPE_TTL", time.Minute, 0),
+		MemoryChatsLimit: r.integer("MEMORY_MAX_CHATS", 1, 10_000_000),
+
+		LLMBaseURL: strings.TrimRight(r.url("LLM_BASE_URL"), "/"),
+		LLMAPIKey:  Secret(r.str("LLM_API_KEY")),
+		LLMModel:   r.str("LLM_MODEL"),
+		LLMTimeout: r.duration("LLM_TIMEOUT", time.Second, 10*time.Minute),
+
+		AnswerTimeout:   r.duration("ANSWER_TIMEOUT", time.Second, time.Hour),
+		UserRatePerMin:  r.integer("USER_RATE_PER_MIN", 1, 10_000),
+		UserRateBurst:   r.integer("USER_RATE_BURST", 1, 1000),
+		ShutdownTimeout: r.duration("SHUTDOWN_TIMEOUT", 0, time.Hour),
+
+		MetricsAddr: r.str("METRICS_ADDR"),
+		LogLevel:    r.level("LOG_LEVEL"),
+	}
+	if c.RedisURL != "" && !strings.HasPrefix(c.RedisURL, "redis://") && !strings.HasPrefix(c.RedisURL, "rediss://") && !strings.HasPrefix(c.RedisURL, "unix://") {
+		r.fail("REDIS_URL", "must start with redis://, rediss:// or unix://")
+	}
+	if c.WebhookURL != "" {
+		if !strings.HasPrefix(c.WebhookURL, "https://") {
+			r.fail("WEBHOOK_URL", "must be an https:// URL (Telegram only calls HTTPS webhooks)")
+		}
+		if c.WebhookSecret == "" {
+			r.fail("WEBHOOK_SECRET", "is required with WEBHOOK_URL, so that only Telegram can post updates")
+		}
+	}
+	if s := string(c.WebhookSecret); s != "" && !validWebhookSecret(s) {
+		r.fail("WEBHOOK_SECRET", "must be 1–256 characters of A-Z, a-z, 0-9, _ and -")
+	}
+	if c.LLMAPIKey != "" && c.LLMModel == "" {
+		r.fail("LLM_MODEL", "is empty while LLM_API_KEY is set")
+	}
+	return c, errors.Join(r.errs...)
+}
+
+// HasLLM reports whether an LLM is configured.
+func (c Config) HasLLM() bool { return c.LLMAPIKey != "" }
+
+// Secrets returns the configured secret values, for log redaction.
+func (c Config) Secrets() []string {
+	var out []string
+	for _, s := range []Secret{c.TelegramToken, c.WebhookSecret, c.LLMAPIKey} {
+		if len(s) >= 4 {
+			out = append(out, string(s))
+		}
+	}
+	if u, err := url.Parse(c.RedisURL); err == nil && u.User != nil {
+		if p, ok := u.User.Password(); ok && len(p) >= 4 {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+func validWebhookSecret(s string) bool {
+	if len(s) > 256 {
+		return false
+	}
+	for _, r := range s {
+		ok := r == '_' || r == '-' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+type reader struct {
+	getenv   func(string) string
+	defaults map[string]string
+	errs     []error
+}
+
+func (r *reader) fail(key, msg string) {
+	r.errs = append(r.errs, fmt.Errorf("%s %s", key, msg))
+}
+
+func (r *reader) str(key string) string {
+	if v := strings.TrimSpace(r.getenv(key)); v != "" {
+		return v
+	}
+	return r.defaults[key]
+}
+
+func (r *reader) url(key string) string {
+	v := r.str(key)
+	if v == "" {
+		return ""
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		r.fail(key, fmt.Sprintf("must be an http(s) URL, got %q", v))
+		return ""
+	}
+	return v
+}
+
+func (r *reader) integer(key string, lo, hi int) int {
+	v := r.str(key)
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		r.fail(key, fmt.Sprintf("must be a whole number, got %q", v))
+		return 0
+	}
+	if n < lo || n > hi {
+		r.fail(key, fmt.Sprintf("must be between %d and %d, got %d", lo, hi, n))
+	}
+	return n
+}
+
+func (r *reader) duration(key string, lo, hi time.Duration) time.Duration {
+	v := r.str(key)
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		r.fail(key, fmt.Sprintf("must be a duration such as 30s or 2m, got %q", v))
+		return 0
+	}
+	if d < lo || (hi > 0 && d > hi) {
+		r.fail(key, fmt.Sprintf("is out of range: %s", d))
+	}
+	return d
+}
+
+func (r *reader) ids(key string) []int64 {
+	v := r.str(key)
+	if v == "" {
+		return nil
+	}
+	var out []int64
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
+		id, err := strconv.ParseInt(f, 10, 64)
+		if err != nil || id == 0 {
+			r.fail(key, fmt.Sprintf("must list numeric Telegram IDs, got %q", f))
+			continue
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+func (r *reader) level(key string) slog.Level {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(r.str(key))); err != nil {
+		r.fail(key, fmt.Sprintf("must be debug, info, warn or error, got %q", r.str(key)))
+	}
+	return l
+}

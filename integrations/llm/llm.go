@@ -1,0 +1,172 @@
+// Package llm talks to an OpenAI-compatible chat completions API (OpenRouter by default).
+//
+// It is the only package that imports go-openai. Every call goes through a circuit breaker and
+// has its own deadline; failures are translated into a small vocabulary of errors
+// (ErrRateLimited, ErrUnavailable, ErrBadResponse) that callers match with errors.Is.
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+	"github.com/sony/gobreaker/v2"
+)
+
+// Errors callers may rely on. The original error stays matchable too.
+var (
+	// ErrRateLimited means the service answered 429.
+	ErrRateLimited = errors.New("llm: rate limited")
+	// ErrUnavailable means the service could not be reached, failed, or its breaker is open.
+	ErrUnavailable = errors.New("llm: unavailable")
+	// ErrBadResponse means the service answered, but not with a usable completion.
+	ErrBadResponse = errors.New("llm: bad response")
+)
+
+// Message is one chat message sent to the model.
+type Message struct {
+	Role    string // "system", "user" or "assistant"
+	Content string
+}
+
+// Call tunes one completion.
+type Call struct {
+	// JSON asks for a JSON object (response_format json_object).
+	JSON bool
+	// MaxTokens bounds the completion; 0 leaves the service default.
+	MaxTokens int
+	// Temperature of sampling.
+	Temperature float32
+}
+
+// Options configure a Client.
+type Options struct {
+	BaseURL    string        // e.g. https://openrouter.ai/api/v1
+	APIKey     string        // sent as Authorization: Bearer
+	Model      string        // e.g. openai/gpt-4o-mini
+	Timeout    time.Duration // deadline of one call (default 30s)
+	HTTPClient *http.Client  // optional; its Transport is reused
+	// BreakerTimeout is how long the breaker stays open before probing again (default 30s).
+	BreakerTimeout time.Duration
+	// AppURL and AppTitle are OpenRouter's optional attribution headers.
+	AppURL, AppTitle string
+}
+
+// Client completes chats. It is safe for concurrent use.
+type Client struct {
+	api     *openai.Client
+	model   string
+	timeout time.Duration
+	cb      *gobreaker.CircuitBreaker[string]
+}
+
+// New builds a client; it makes no network call.
+func New(o Options) *Client {
+	if o.Timeout <= 0 {
+		o.Timeout = 30 * time.Second
+	}
+	if o.BreakerTimeout <= 0 {
+		o.BreakerTimeout = 30 * time.Second
+	}
+	base := http.DefaultTransport
+	if o.HTTPClient != nil && o.HTTPClient.Transport != nil {
+		base = o.HTTPClient.Transport
+	}
+	cfg := openai.DefaultConfig(o.APIKey)
+	cfg.BaseURL = strings.TrimRight(o.BaseURL, "/")
+	cfg.HTTPClient = &http.Client{
+		Timeout:   o.Timeout + 5*time.Second, // backstop; the ctx deadline is the real one
+		Transport: &errorInBody{base: base, referer: o.AppURL, title: o.AppTitle},
+	}
+	c := &Client{api: openai.NewClientWithConfig(cfg), model: o.Model, timeout: o.Timeout}
+	c.cb = gobreaker.NewCircuitBreaker[string](gobreaker.Settings{
+		Name:    "llm",
+		Timeout: o.BreakerTimeout,
+		ReadyToTrip: func(c gobreaker.Counts) bool {
+			return c.ConsecutiveFailures >= 3
+		},
+		// A caller that gave up is no evidence about the service.
+		IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) },
+		// A request the service rejected as malformed says nothing about its health.
+		IsSuccessful: func(err error) bool {
+			var apiErr *openai.APIError
+			if errors.As(err, &apiErr) && apiErr.HTTPStatusCode == http.StatusBadRequest {
+				return true
+			}
+			return err == nil
+		},
+	})
+	return c
+}
+
+// Model returns the configured model name.
+func (c *Client) Model() string { return c.model }
+
+// State reports the breaker state: "closed", "half-open" or "open".
+func (c *Client) State() string { return c.cb.State().String() }
+
+// Complete returns the assistant's reply to msgs.
+func (c *Client) Complete(ctx context.Context, msgs []Message, call Call) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	req := openai.ChatCompletionRequest{
+		Model:       c.model,
+		Messages:    make([]openai.ChatCompletionMessage, 0, len(msgs)),
+		MaxTokens:   call.MaxTokens,
+		Temperature: call.Temperature,
+	}
+	for _, m := range msgs {
+		req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: m.Role, Content: m.Content})
+	}
+	if call.JSON {
+		req.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
+	}
+	out, err := c.cb.Execute(func() (string, error) {
+		resp, err := c.api.CreateChatCompletion(ctx, req)
+		if err != nil {
+			return "", err
+		}
+		if len(resp.Choices) == 0 {
+			return "", fmt.Errorf("%w: no choices", ErrBadResponse)
+		}
+		text := strings.TrimSpace(resp.Choices[0].Message.Content)
+		if text == "" {
+			return "", fmt.Errorf("%w: empty content (finish_reason %q)", ErrBadResponse, resp.Choices[0].FinishReason)
+		}
+		return text, nil
+	})
+	if err != nil {
+		return "", classify(err)
+	}
+	return out, nil
+}
+
+// classify maps library and transport errors onto the package's vocabulary.
+func classify(err error) error {
+	if errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests) {
+		return fmt.Errorf("%w: breaker: %w", ErrUnavailable, err)
+	}
+	if errors.Is(err, ErrBadResponse) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	var apiErr *openai.APIError
+	if errors.As(err, &apiErr) {
+		switch {
+		case apiErr.HTTPStatusCode == http.StatusTooManyRequests:
+			return fmt.Errorf("%w: %w", ErrRateLimited, err)
+		case apiErr.HTTPStatusCode >= 500 || apiErr.HTTPStatusCode == http.StatusRequestTimeout:
+			return fmt.Errorf("%w: %w", ErrUnavailable, err)
+		default:
+			return fmt.Errorf("%w: %w", ErrBadResponse, err)
+		}
+	}
+	var reqErr *openai.RequestError
+	if errors.As(err, &reqErr) && reqErr.HTTPStatusCode == http.StatusTooManyRequests {
+		return fmt.Errorf("%w: %w", ErrRateLimited, err)
+	}
+	return fmt.Errorf("%w: %w", ErrUnavailable, err)
+}

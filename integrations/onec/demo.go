@@ -1,0 +1,180 @@
+// Package onec reads 1C:Accounting data. This file holds the demo ledger: a synthetic company
+// embedded in the binary, which is the 1C default when no 1C proxy is configured.
+package onec
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"time"
+)
+
+// demoFS is a byte-for-byte copy of shared/demo-ledger/data (a test checks it).
+//
+//go:embed demodata/*.json
+var demoFS embed.FS
+
+// DemoFiles returns the embedded demo ledger files (demodata/*.json).
+func DemoFiles() fs.FS {
+	sub, err := fs.Sub(demoFS, "demodata")
+	if err != nil {
+		panic(err) // the embed pattern guarantees the folder
+	}
+	return sub
+}
+
+// Organization is our own legal entity (Справочник.Организации).
+type Organization struct {
+	Ref     string `json:"ref"`
+	Name    string `json:"name"`
+	INN     string `json:"inn"`
+	KPP     string `json:"kpp"`
+	Default bool   `json:"default"`
+}
+
+// Counterparty is Справочник.Контрагенты.
+type Counterparty struct {
+	Ref          string `json:"ref"`
+	Name         string `json:"name"`
+	FullName     string `json:"full_name"`
+	INN          string `json:"inn"`
+	KPP          string `json:"kpp"`
+	Kind         string `json:"kind"`
+	Role         string `json:"role"`
+	DeletionMark bool   `json:"deletion_mark"`
+}
+
+// Contract is Справочник.ДоговорыКонтрагентов.
+type Contract struct {
+	Ref             string `json:"ref"`
+	OwnerRef        string `json:"owner_ref"`
+	OrganizationRef string `json:"organization_ref"`
+	Number          string `json:"number"`
+	Date            string `json:"date"`
+	Name            string `json:"name"`
+	Kind            string `json:"kind"`
+	Currency        string `json:"currency"`
+	DeletionMark    bool   `json:"deletion_mark"`
+}
+
+// Document is a document of any type.
+type Document struct {
+	Ref             string    `json:"ref"`
+	Type            string    `json:"type"`
+	Journal         *string   `json:"journal"`
+	Number          string    `json:"number"`
+	Date            LocalTime `json:"date"`
+	Posted          bool      `json:"posted"`
+	DeletionMark    bool      `json:"deletion_mark"`
+	OrganizationRef string    `json:"organization_ref"`
+	CounterpartyRef string    `json:"counterparty_ref"`
+	ContractRef     string    `json:"contract_ref"`
+	Amount          Kopecks   `json:"amount"`
+	VATAmount       Kopecks   `json:"vat_amount"`
+	BankAccount     *string   `json:"bank_account"`
+	Purpose         string    `json:"purpose"`
+}
+
+// Subconto is one analytic dimension of a register record.
+type Subconto struct {
+	Kind string `json:"kind"`
+	Ref  string `json:"ref"`
+}
+
+// Movement is one record of РегистрБухгалтерии.Хозрасчетный.
+type Movement struct {
+	Period          LocalTime  `json:"period"`
+	RecorderRef     string     `json:"recorder_ref"`
+	RecorderType    string     `json:"recorder_type"`
+	Line            int        `json:"line"`
+	OrganizationRef string     `json:"organization_ref"`
+	AccountDr       string     `json:"account_dr"`
+	AccountCr       string     `json:"account_cr"`
+	SubcontoDr      []Subconto `json:"subconto_dr"`
+	SubcontoCr      []Subconto `json:"subconto_cr"`
+	Amount          Kopecks    `json:"amount"`
+	Content         string     `json:"content"`
+}
+
+// Account is one account of ПланСчетов.Хозрасчетный.
+type Account struct {
+	Code     string   `json:"code"`
+	Name     string   `json:"name"`
+	Type     string   `json:"type"`
+	Subconto []string `json:"subconto"`
+}
+
+// Ledger is a whole 1C company in memory.
+type Ledger struct {
+	Organizations  []Organization
+	Counterparties []Counterparty
+	Contracts      []Contract
+	Documents      []Document
+	Movements      []Movement
+	Accounts       []Account
+}
+
+// LocalTime is a 1C local datetime without a zone ("2024-12-31T23:59:59").
+type LocalTime struct{ time.Time }
+
+// UnmarshalJSON reads "2006-01-02T15:04:05" or "2006-01-02" as a local (zone-less) time.
+func (t *LocalTime) UnmarshalJSON(b []byte) error {
+	s := string(b)
+	if s == "null" {
+		return nil
+	}
+	if len(s) < 2 || s[0] != '"' {
+		return fmt.Errorf("date %s is not a string", s)
+	}
+	s = s[1 : len(s)-1]
+	for _, layout := range []string{"2006-01-02T15:04:05", time.DateOnly} {
+		if v, err := time.Parse(layout, s); err == nil {
+			t.Time = v
+			return nil
+		}
+	}
+	return fmt.Errorf("date %q is not YYYY-MM-DD[THH:MM:SS]", s)
+}
+
+// LoadLedger parses a ledger from a folder holding the six JSON files.
+func LoadLedger(fsys fs.FS) (*Ledger, error) {
+	var l Ledger
+	files := []struct {
+		name string
+		dst  any
+	}{
+		{"organizations.json", &l.Organizations},
+		{"counterparties.json", &l.Counterparties},
+		{"contracts.json", &l.Contracts},
+		{"documents.json", &l.Documents},
+		{"movements.json", &l.Movements},
+		{"chart_of_accounts.json", &l.Accounts},
+	}
+	for _, f := range files {
+		b, err := fs.ReadFile(fsys, f.name)
+		if err != nil {
+			return nil, fmt.Errorf("onec: ledger: %w", err)
+		}
+		if err := json.Unmarshal(b, f.dst); err != nil {
+			return nil, fmt.Errorf("onec: ledger: %s: %w", f.name, err)
+		}
+	}
+	if len(l.Organizations) == 0 {
+		return nil, fmt.Errorf("onec: ledger: no organizations")
+	}
+	return &l, nil
+}
+
+// LoadDemo parses the embedded demo ledger.
+func LoadDemo() (*Ledger, error) { return LoadLedger(DemoFiles()) }
+
+// DefaultOrganization returns the organization marked default (or the first one).
+func (l *Ledger) DefaultOrganization() Organization {
+	for _, o := range l.Organizations {
+		if o.Default {
+			return o
+		}
+	}
+	return l.Organizations[0]
+}

@@ -1,0 +1,107 @@
+package onec
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Kopecks is an exact amount of money in kopecks (1/100 of a rouble). Sums never go through
+// floating point.
+type Kopecks int64
+
+// ParseKopecks reads a decimal amount such as "148530.91", "-5" or "0.5" exactly.
+func ParseKopecks(s string) (Kopecks, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, errors.New("empty amount")
+	}
+	neg := false
+	switch s[0] {
+	case '-':
+		neg, s = true, s[1:]
+	case '+':
+		s = s[1:]
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	if whole == "" && frac == "" {
+		return 0, fmt.Errorf("amount %q has no digits", s)
+	}
+	if len(frac) > 2 {
+		// Trailing zeros beyond kopecks are fine ("0.10" written as "0.100"); anything else is not exact.
+		if strings.Trim(frac[2:], "0") != "" {
+			return 0, fmt.Errorf("amount %q has fractions of a kopeck", s)
+		}
+		frac = frac[:2]
+	}
+	for len(frac) < 2 {
+		frac += "0"
+	}
+	if whole == "" {
+		whole = "0"
+	}
+	for _, part := range []string{whole, frac} {
+		for _, r := range part {
+			if r < '0' || r > '9' {
+				return 0, fmt.Errorf("amount %q is not a decimal number", s)
+			}
+		}
+	}
+	rub, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil || rub > (1<<62)/100 {
+		return 0, fmt.Errorf("amount %q is out of range", s)
+	}
+	kop, _ := strconv.ParseInt(frac, 10, 64)
+	v := Kopecks(rub*100 + kop)
+	if neg {
+		v = -v
+	}
+	return v, nil
+}
+
+// UnmarshalJSON reads a JSON number (or a numeric string) exactly.
+func (k *Kopecks) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(string(b), `"`)
+	if s == "null" {
+		*k = 0
+		return nil
+	}
+	v, err := ParseKopecks(s)
+	if err != nil {
+		return err
+	}
+	*k = v
+	return nil
+}
+
+// MarshalJSON writes the amount as a JSON number with two decimals.
+func (k Kopecks) MarshalJSON() ([]byte, error) { return []byte(k.Decimal()), nil }
+
+// Decimal formats the amount as "-1234.50".
+func (k Kopecks) Decimal() string {
+	sign := ""
+	v := int64(k)
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, v/100, v%100)
+}
+
+// String formats the amount the Russian way: "1 234 567,89 ₽" with thin no-break spaces.
+func (k Kopecks) String() string {
+	sign := ""
+	v := int64(k)
+	if v < 0 {
+		sign, v = "−", -v
+	}
+	digits := strconv.FormatInt(v/100, 10)
+	var b strings.Builder
+	for i, r := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteRune('\u00a0')
+		}
+		b.WriteRune(r)
+	}
+	return fmt.Sprintf("%s%s,%02d\u00a0₽", sign, b.String(), v%100)
+}

@@ -1,0 +1,66 @@
+// Package prompts holds finbot's LLM prompts as embedded text templates and renders them
+// through typed functions, so a renamed field fails loudly and every prompt change shows up as
+// a diff of golden files.
+package prompts
+
+import (
+	"embed"
+	"fmt"
+	"strings"
+	"text/template"
+)
+
+//go:embed *.tmpl
+var files embed.FS
+
+var templates = template.Must(template.New("").Option("missingkey=error").
+	Funcs(template.FuncMap{"data": data}).ParseFS(files, "*.tmpl"))
+
+// data neutralises the delimiters that fence user text in the prompts, so a message cannot
+// close its own fence and pose as instructions.
+func data(s string) string {
+	return strings.NewReplacer("<<<", "‹‹‹", ">>>", "›››").Replace(s)
+}
+
+// Turn is one line of dialog history shown to the model.
+type Turn struct {
+	Role string // "Пользователь" or "Ассистент"
+	Text string
+}
+
+// RouterData fills router.tmpl: the route decision prompt.
+type RouterData struct {
+	Question      string
+	History       []Turn
+	SelectedDocs  string // titles of selected documents, comma-separated; empty when none
+	SelectedChars int
+}
+
+// Router renders the prompt that asks the model for a JSON route decision.
+func Router(d RouterData) (string, error) { return render("router.tmpl", d) }
+
+// SmallTalkData fills smalltalk.tmpl: the system prompt of conversational answers.
+type SmallTalkData struct {
+	Today       string // e.g. "22.11.2026"
+	Unavailable string // capabilities not connected yet, comma-separated
+}
+
+// SmallTalk renders the system prompt of small-talk answers.
+func SmallTalk(d SmallTalkData) (string, error) { return render("smalltalk.tmpl", d) }
+
+// ClarifyData fills clarify.tmpl.
+type ClarifyData struct {
+	Question string
+	Hint     string // the router's suggested clarification, if any
+}
+
+// Clarify renders the prompt that asks the model for one clarifying question.
+func Clarify(d ClarifyData) (string, error) { return render("clarify.tmpl", d) }
+
+func render(name string, data any) (string, error) {
+	var b strings.Builder
+	if err := templates.ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("prompts: %s: %w", name, err)
+	}
+	return b.String(), nil
+}
