@@ -15,8 +15,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"sync"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/finbot/finbot/agent"
@@ -417,4 +417,6 @@ func keyboard(buttons []agent.Button) *tgbotapi.InlineKeyboardMarkup {
 	return &kb
 }
 
-func containsFold(s, sub string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(sub)) }
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}

@@ -152,7 +152,9 @@ func (c *core) answer(ctx context.Context, in incoming) error {
 
 	typingCtx, stopTyping := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	wg.Go(func() { keepTyping(typingCtx, c.typingInterval, func(ctx context.Context) { c.out.typing(ctx, in.chatID) }) })
+	wg.Go(func() {
+		keepTyping(typingCtx, c.typingInterval, func(ctx context.Context) { c.out.typing(ctx, in.chatID) })
+	})
 	ans, err := c.answerer.Answer(ctx, agent.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group, Text: in.text})
 	stopTyping()
 	wg.Wait()

@@ -75,7 +75,9 @@ type redactedError struct {
 	token string
 }
 
-func (e *redactedError) Error() string { return strings.ReplaceAll(e.err.Error(), e.token, "[redacted]") }
+func (e *redactedError) Error() string {
+	return strings.ReplaceAll(e.err.Error(), e.token, "[redacted]")
+}
 
 // Is keeps context errors matchable without exposing the original text through Unwrap.
 func (e *redactedError) Is(target error) bool { return errors.Is(e.err, target) }

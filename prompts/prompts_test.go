@@ -34,7 +34,9 @@ func TestPrompts(t *testing.T) {
 			return SmallTalk(SmallTalkData{Today: "22.11.2026", Unavailable: "поиск по документам, курсы ЦБ"})
 		}},
 		{"smalltalk_all", func() (string, error) { return SmallTalk(SmallTalkData{Today: "01.01.2027"}) }},
-		{"clarify", func() (string, error) { return Clarify(ClarifyData{Question: "помоги", Hint: "какой отчёт нужен?"}) }},
+		{"clarify", func() (string, error) {
+			return Clarify(ClarifyData{Question: "помоги", Hint: "какой отчёт нужен?"})
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
