@@ -95,6 +95,15 @@ func (t *telegram) getUpdates(ctx context.Context, offset int, timeout time.Dura
 // request calls a method that returns true (sendChatAction, answerCallbackQuery, …).
 func (t *telegram) request(ctx context.Context, c tgbotapi.Chattable) error {
 	_, err := t.with(ctx).Request(c)
+	return explain(err)
+}
+
+// explain gives a name to the library's empty error, which it returns when a response is not
+// a Bot API object at all (an emulator's "method not supported", a proxy's error page).
+func explain(err error) error {
+	if e, ok := apiError(err); ok && e.Code == 0 && e.Message == "" {
+		return fmt.Errorf("telegram: response is not a Bot API object (method unsupported?): %w", err)
+	}
 	return err
 }
 
@@ -102,7 +111,7 @@ func (t *telegram) request(ctx context.Context, c tgbotapi.Chattable) error {
 func (t *telegram) call(ctx context.Context, method string, params map[string]string) (json.RawMessage, error) {
 	resp, err := t.with(ctx).MakeRequest(method, tgbotapi.Params(params))
 	if err != nil {
-		return nil, err
+		return nil, explain(err)
 	}
 	return resp.Result, nil
 }

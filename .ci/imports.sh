@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Imports flow one way: main → bot → agent → {prompts, integrations/*}. Integrations, prompts and
+# config import nothing of the project; agent never imports bot; bot never imports integrations.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mod=$(go list -m)
+fail=0
+check() { # package pattern, forbidden import regexp, explanation
+  local bad
+  bad=$(go list -f '{{.ImportPath}}: {{join .Imports " "}}' $1 | grep -E " $mod/($2)( |/|$)" || true)
+  if [ -n "$bad" ]; then echo "forbidden import ($3):"; echo "$bad"; fail=1; fi
+}
+check "./integrations/..." "agent|bot|config|prompts|integrations/[a-z]+" "integrations are leaves"
+check "./prompts/... ./config/..." "[a-z]" "prompts and config import nothing of the project"
+check "./agent/..." "bot|config" "agent must not import bot or config"
+check "./bot/..." "integrations|config|prompts" "bot talks to integrations only through the agent"
+[ $fail = 0 ] && echo "import direction ok"
+exit $fail

@@ -1,0 +1,453 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf16"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// End-to-end: the real `serve` wiring (run) against telegram-test-api, a Bot API emulator,
+// with real Redis and an OpenAI-compatible LLM stand-in. The test command (.ci/test.sh)
+// installs the emulator and sets TGEMU_DIR and FINBOT_E2E=1.
+
+const e2eToken = "123456:E2E-SECRET-TOKEN-value"
+
+// emulator is a running telegram-test-api.
+type emulator struct {
+	url string
+}
+
+func startEmulator(t *testing.T) *emulator {
+	t.Helper()
+	dir := os.Getenv("TGEMU_DIR")
+	if dir == "" {
+		if os.Getenv("FINBOT_E2E") == "1" {
+			t.Fatal("FINBOT_E2E=1 but TGEMU_DIR is not set")
+		}
+		t.Skip("telegram-test-api not installed; run the test command from README.md (bash .ci/test.sh)")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+
+	script, _ := filepath.Abs(filepath.Join("testdata", "tgemu.js"))
+	cmd := exec.Command("node", script, fmt.Sprint(port))
+	cmd.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(dir, "node_modules"))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start emulator: %v", err)
+	}
+	t.Cleanup(func() {
+		stdin.Close() // the script exits when its stdin closes
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	ready := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "READY") {
+				ready <- true
+			}
+		}
+		ready <- false
+	}()
+	select {
+	case ok := <-ready:
+		if !ok {
+			t.Fatal("emulator exited before it was ready")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("emulator did not start in 30s")
+	}
+	return &emulator{url: fmt.Sprintf("http://127.0.0.1:%d", port)}
+}
+
+type tgUser struct {
+	ID        int64  `json:"id"`
+	FirstName string `json:"first_name"`
+	Username  string `json:"username,omitempty"`
+	IsBot     bool   `json:"is_bot"`
+}
+
+type tgChat struct {
+	ID    int64  `json:"id"`
+	Type  string `json:"type"`
+	Title string `json:"title,omitempty"`
+}
+
+type tgEntity struct {
+	Type   string `json:"type"`
+	Offset int    `json:"offset"`
+	Length int    `json:"length"`
+}
+
+func (e *emulator) post(t *testing.T, path string, body any, out any) {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	resp, err := http.Post(e.url+path, "application/json", bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("POST %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("POST %s: %s: %s", path, resp.Status, raw)
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			t.Fatalf("POST %s: decode %s: %v", path, raw, err)
+		}
+	}
+}
+
+// say sends a user message to the bot; a leading /command gets its bot_command entity.
+func (e *emulator) say(t *testing.T, from tgUser, chat tgChat, text string, ents ...tgEntity) {
+	t.Helper()
+	if strings.HasPrefix(text, "/") && len(ents) == 0 {
+		cmd, _, _ := strings.Cut(text, " ")
+		ents = []tgEntity{{Type: "bot_command", Offset: 0, Length: len(utf16.Encode([]rune(cmd)))}}
+	}
+	msg := map[string]any{"botToken": e2eToken, "date": time.Now().Unix(), "from": from, "chat": chat, "text": text}
+	if len(ents) > 0 {
+		msg["entities"] = ents
+	}
+	e.post(t, "/sendMessage", msg, nil)
+}
+
+type botMessage struct {
+	Text     string     `json:"text"`
+	ChatID   string     `json:"chat_id"`
+	ReplyTo  string     `json:"reply_to_message_id"`
+	Entities []tgEntity `json:"entities"`
+}
+
+// replies waits until the bot has sent n unread messages to chatID and returns them; it
+// fails after a generous deadline (this is synchronisation, not a timing assertion).
+func (e *emulator) replies(t *testing.T, chatID int64, n int) []botMessage {
+	t.Helper()
+	var got []botMessage
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		var resp struct {
+			Result []struct {
+				Message botMessage `json:"message"`
+			} `json:"result"`
+		}
+		e.post(t, "/getUpdates", map[string]any{"token": e2eToken, "chatId": chatID}, &resp)
+		for _, r := range resp.Result {
+			got = append(got, r.Message)
+		}
+		if len(got) >= n {
+			return got
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("chat %d: got %d bot messages, want %d: %+v", chatID, len(got), n, got)
+	return nil
+}
+
+// llmStandIn speaks OpenAI's chat completions wire format. It routes everything to small talk
+// and answers with the number of history messages it was given, so a test can see what the
+// agent remembered; "длинный" asks for a 10,000-character answer.
+type llmStandIn struct {
+	mu       sync.Mutex
+	requests []chatRequest
+}
+
+type chatRequest struct {
+	Messages []struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	} `json:"messages"`
+	ResponseFormat *struct {
+		Type string `json:"type"`
+	} `json:"response_format"`
+}
+
+func (l *llmStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/chat/completions" || r.Header.Get("Authorization") != "Bearer e2e-llm-key" {
+		w.WriteHeader(http.StatusUnauthorized)
+		io.WriteString(w, `{"error":{"code":401,"message":"No auth credentials found"}}`)
+		return
+	}
+	var req chatRequest
+	json.NewDecoder(r.Body).Decode(&req)
+	l.mu.Lock()
+	l.requests = append(l.requests, req)
+	l.mu.Unlock()
+	last := req.Messages[len(req.Messages)-1].Content
+	var content string
+	switch {
+	case req.ResponseFormat != nil && req.ResponseFormat.Type == "json_object":
+		content = `{"scenario":"S2","intent":"smalltalk","confidence":0.9,"reasons":["разговор"]}`
+	case strings.Contains(last, "длинный"):
+		var b strings.Builder
+		for i := 1; b.Len() < 20000; i++ { // ~10,000 Cyrillic characters
+			fmt.Fprintf(&b, "## Раздел %d\n\nСчёт 62.01 «Расчёты с покупателями» — *пример* абзаца номер %d с **выделением**.\n\n", i, i)
+		}
+		content = b.String()
+	default:
+		content = fmt.Sprintf("Ответ LLM: в истории %d сообщений.", len(req.Messages)-2)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{
+		"id": "gen-1", "object": "chat.completion", "created": time.Now().Unix(), "model": "test/model",
+		"choices": []map[string]any{{"index": 0, "message": map[string]any{"role": "assistant", "content": content}, "finish_reason": "stop"}},
+		"usage":   map[string]int{"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+	})
+}
+
+// historyContains reports whether some request the LLM got carried text in its history.
+func (l *llmStandIn) sawInHistory(text string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, r := range l.requests {
+		for _, m := range r.Messages[:max(len(r.Messages)-1, 0)] {
+			if m.Role == "user" && strings.Contains(m.Content, text) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func redisForTest(t *testing.T) (*redis.Client, string) {
+	t.Helper()
+	url := os.Getenv("REDIS_URL")
+	if url == "" {
+		url = "redis://127.0.0.1:6379/0"
+	}
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opts)
+	t.Cleanup(func() { rdb.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		if os.Getenv("FINBOT_REQUIRE_REDIS") == "1" {
+			t.Fatalf("redis at %s: %v", url, err)
+		}
+		t.Skipf("no redis at %s (%v); the test command starts one", url, err)
+	}
+	return rdb, url
+}
+
+// syncBuffer collects logs written from several goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// startBot runs `finbot serve` in process and returns a function that stops it (SIGTERM-like)
+// and waits for it to return.
+func startBot(t *testing.T, env map[string]string, logs io.Writer) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { errc <- run(ctx, []string{"serve"}, func(k string) string { return env[k] }, nil, io.Discard, logs) }()
+	stopped := false
+	stop = func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		select {
+		case err := <-errc:
+			if err != nil {
+				t.Errorf("serve returned %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Error("serve did not stop within 30s of cancellation")
+		}
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+func TestE2ETelegram(t *testing.T) {
+	emu := startEmulator(t)
+	rdb, redisURL := redisForTest(t)
+	llm := &llmStandIn{}
+	llmSrv := httptest.NewServer(llm)
+	t.Cleanup(llmSrv.Close)
+
+	prefix := fmt.Sprintf("e2e:%d:", time.Now().UnixNano())
+	t.Cleanup(func() {
+		keys, _ := rdb.Keys(context.Background(), prefix+"*").Result()
+		if len(keys) > 0 {
+			rdb.Del(context.Background(), keys...)
+		}
+	})
+	env := map[string]string{
+		"TELEGRAM_TOKEN":        e2eToken,
+		"TELEGRAM_API_URL":      emu.url,
+		"TELEGRAM_POLL_TIMEOUT": "1s",
+		"REDIS_URL":             redisURL,
+		"REDIS_PREFIX":          prefix,
+		"LLM_BASE_URL":          llmSrv.URL,
+		"LLM_API_KEY":           "e2e-llm-key",
+		"LLM_MODEL":             "test/model",
+		"METRICS_ADDR":          "127.0.0.1:0",
+		"USER_RATE_PER_MIN":     "600",
+		"USER_RATE_BURST":       "50",
+		"LOG_LEVEL":             "debug",
+	}
+	logs := &syncBuffer{}
+	top := t
+	stop := startBot(top, env, logs)
+
+	alice := tgUser{ID: 1001, FirstName: "Алиса", Username: "alice"}
+	bob := tgUser{ID: 1002, FirstName: "Борис"}
+	private := tgChat{ID: alice.ID, Type: "private"}
+	group := tgChat{ID: -100123, Type: "supergroup", Title: "Бухгалтерия «Север»"}
+
+	t.Run("private message gets a reply", func(t *testing.T) {
+		emu.say(t, alice, private, "Привет! Меня зовут Алиса.")
+		got := emu.replies(t, private.ID, 1)
+		if !strings.Contains(got[0].Text, "Ответ LLM") {
+			t.Errorf("reply = %q, want the LLM's small talk", got[0].Text)
+		}
+	})
+
+	t.Run("group: silence without a mention, a reply with one", func(t *testing.T) {
+		emu.say(t, bob, group, "Коллеги, кто брал степлер?")
+		emu.say(t, bob, group, "/help@OtherBot")
+		mention := "@TestNameBot"
+		emu.say(t, bob, group, mention+", привет", tgEntity{Type: "mention", Offset: 0, Length: len(mention)})
+		// Messages of one chat are answered in order, so had the first two been answered,
+		// those replies would come first.
+		got := emu.replies(t, group.ID, 1)
+		if len(got) != 1 || !strings.Contains(got[0].Text, "Ответ LLM") {
+			t.Fatalf("group replies = %+v, want exactly the answer to the mention", got)
+		}
+		if got[0].ReplyTo == "" {
+			t.Errorf("group reply does not reply to the question")
+		}
+		emu.say(t, bob, group, "/help@TestNameBot")
+		if got := emu.replies(t, group.ID, 1); !strings.Contains(got[0].Text, "/reset") {
+			t.Errorf("/help@TestNameBot reply = %q", got[0].Text)
+		}
+	})
+
+	histKey := prefix + "hist:chat:" + fmt.Sprint(private.ID)
+	t.Run("restart keeps the dialog", func(t *testing.T) {
+		if n, _ := rdb.LLen(t.Context(), histKey).Result(); n < 2 {
+			t.Fatalf("history in Redis has %d turns before restart, want ≥ 2", n)
+		}
+		stop()
+		stop = startBot(top, env, logs) // owned by the whole test, not this subtest
+		emu.say(t, alice, private, "Как меня зовут?")
+		got := emu.replies(t, private.ID, 1)
+		if !strings.Contains(got[0].Text, "в истории 2 сообщений") {
+			t.Errorf("reply after restart = %q, want the LLM to have seen the 2 earlier messages", got[0].Text)
+		}
+		if !llm.sawInHistory("Меня зовут Алиса") {
+			t.Error("after restart the LLM never saw the earlier message in its history")
+		}
+	})
+
+	t.Run("long answer arrives in several messages under the limit", func(t *testing.T) {
+		emu.say(t, alice, private, "Дай длинный ответ")
+		deadline := time.Now().Add(30 * time.Second)
+		var parts []botMessage
+		for time.Now().Before(deadline) {
+			parts = append(parts, emu.replies(t, private.ID, 1)...)
+			total := 0
+			for _, p := range parts {
+				total += len([]rune(p.Text))
+			}
+			if total > 9000 {
+				break
+			}
+		}
+		if len(parts) < 3 {
+			t.Fatalf("long answer came in %d messages, want ≥ 3", len(parts))
+		}
+		for i, p := range parts {
+			if n := len(utf16.Encode([]rune(p.Text))); n > 4096 || n == 0 {
+				t.Errorf("part %d has %d UTF-16 units", i, n)
+			}
+		}
+		if !strings.HasPrefix(parts[0].Text, "Раздел 1") {
+			t.Errorf("first part starts %q", parts[0].Text[:min(40, len(parts[0].Text))])
+		}
+	})
+
+	t.Run("/reset empties the history in Redis", func(t *testing.T) {
+		emu.say(t, alice, private, "/reset")
+		got := emu.replies(t, private.ID, 1)
+		if !strings.Contains(got[0].Text, "очистил") {
+			t.Errorf("/reset reply = %q", got[0].Text)
+		}
+		if n, err := rdb.Exists(t.Context(), histKey).Result(); err != nil || n != 0 {
+			t.Errorf("history key exists after /reset (n=%d, err=%v)", n, err)
+		}
+	})
+
+	t.Run("group history is kept per user", func(t *testing.T) {
+		key := fmt.Sprintf("%shist:chat:%d:user:%d", prefix, group.ID, bob.ID)
+		if n, _ := rdb.LLen(t.Context(), key).Result(); n < 2 {
+			t.Errorf("group history %s has %d turns, want ≥ 2", key, n)
+		}
+	})
+
+	stop()
+	if t.Failed() {
+		t.Logf("bot logs:\n%s", logs.String())
+	}
+	if strings.Contains(logs.String(), e2eToken) || strings.Contains(logs.String(), "e2e-llm-key") {
+		t.Error("a secret appeared in the logs")
+	}
+	if !strings.Contains(logs.String(), "finbot started") {
+		t.Errorf("logs lack the start line:\n%s", logs.String())
+	}
+}
