@@ -292,7 +292,9 @@ func startBot(t *testing.T, env map[string]string, logs io.Writer) (stop func())
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
-	go func() { errc <- run(ctx, []string{"serve"}, func(k string) string { return env[k] }, nil, io.Discard, logs) }()
+	go func() {
+		errc <- run(ctx, []string{"serve"}, func(k string) string { return env[k] }, nil, io.Discard, logs)
+	}()
 	stopped := false
 	stop = func() {
 		if stopped {

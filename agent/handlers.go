@@ -76,7 +76,7 @@ func (a *Agent) smallTalkLLM(ctx context.Context, text string, hist []history.Tu
 }
 
 // capabilities is the short self-description used by the templates.
-const capabilities = `Я *finbot* — помощник бухгалтерии и финансовой службы. Задавайте вопросы по-русски, например:
+const capabilities = `Я **finbot** — помощник бухгалтерии и финансовой службы. Задавайте вопросы по-русски, например:
 - «Кто нам должен на 31 марта?»
 - «Курс евро на вчера»
 - «Найди договор с Техснабом»

@@ -26,7 +26,7 @@ type rule struct {
 // spaces), so they are written in that form. Stems rather than words keep them short.
 var rules = []rule{
 	{"address_receivables", Address, "receivables",
-		regexp.MustCompile(`(кто|кто-то|какие).{0,20}(нам|нас) (долж|задолж)|должн\S* нам|нам должн|дебитор|дебиторк|задолженност\S* (покупател|заказчик|клиент)`),
+		regexp.MustCompile(`(кто|кто-то|какие).{0,20}(нам|нас) (долж|задолж)|долж\S* нам|нам долж|дебитор|дебиторк|задолженност\S* (покупател|заказчик|клиент)`),
 		"вопрос о том, кто должен нам"},
 	{"address_payables", Address, "payables",
 		regexp.MustCompile(`(кому|перед кем).{0,20}(мы )?долж|мы должн|наш\S* (долг|задолж)|кредитор|кредиторк|задолженност\S* (перед )?поставщик`),

@@ -9,7 +9,7 @@ import (
 	"github.com/finbot/finbot/agent"
 )
 
-const welcome = `Здравствуйте! Я *finbot* — помощник бухгалтерии и финансовой службы.
+const welcome = `Здравствуйте! Я **finbot** — помощник бухгалтерии и финансовой службы.
 
 Спрашивайте обычными словами, например:
 - «Кто нам должен на 31 марта?»
@@ -25,14 +25,14 @@ func handleStart(ctx context.Context, c *core, in incoming) error {
 
 func handleHelp(ctx context.Context, c *core, in incoming) error {
 	var b strings.Builder
-	b.WriteString("*Команды*\n\n")
+	b.WriteString("**Команды**\n\n")
 	for _, cmd := range c.commands {
 		if cmd.adminOnly && !c.access.isAdmin(in.userID) {
 			continue
 		}
 		fmt.Fprintf(&b, "- /%s — %s\n", cmd.name, cmd.description)
 	}
-	b.WriteString("\n*Вопросы* задавайте обычным текстом: о долгах контрагентов и остатках в 1С, курсах валют и ключевой ставке, ")
+	b.WriteString("\n**Вопросы** задавайте обычным текстом: о долгах контрагентов и остатках в 1С, курсах валют и ключевой ставке, ")
 	b.WriteString("новостях, терминах учёта. В группе — через упоминание бота или ответом на его сообщение.")
 	c.reply(ctx, in, b.String())
 	return nil
@@ -56,7 +56,7 @@ func handleCancel(ctx context.Context, c *core, in incoming) error {
 
 func handleStatus(ctx context.Context, c *core, in incoming) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "*Состояние finbot*\n\n- работает: %s\n", time.Since(c.started).Round(time.Second))
+	fmt.Fprintf(&b, "**Состояние finbot**\n\n- работает: %s\n", time.Since(c.started).Round(time.Second))
 	if c.status != nil {
 		for _, line := range c.status(ctx) {
 			fmt.Fprintf(&b, "- %s\n", line)

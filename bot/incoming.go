@@ -118,11 +118,29 @@ func stripMentions(text string, ents []tgbotapi.MessageEntity, me identity) stri
 		mine := (e.Type == "mention" && strings.EqualFold(utf16Slice(text, e.Offset, e.Length), "@"+me.username)) ||
 			(e.Type == "text_mention" && e.User != nil && e.User.ID == me.id)
 		if mine {
-			text = utf16Cut(text, e.Offset, e.Length)
+			text = utf16Cut(text, e.Offset, e.Length+addressTail(text, e.Offset+e.Length))
 		}
 	}
 	text = strings.TrimFunc(text, func(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == ':' })
 	return strings.Join(strings.Fields(text), " ")
+}
+
+// addressTail counts the UTF-16 units of the "," or ":" and spaces that follow a mention
+// ("@finbot, курс" → ", "), which go away with it.
+func addressTail(s string, at int) int {
+	u := utf16.Encode([]rune(s))
+	n := 0
+	for i := at; i < len(u) && i >= 0; i++ {
+		switch c := u[i]; {
+		case (c == ',' || c == ':') && n == 0:
+			n++
+		case c == ' ':
+			n++
+		default:
+			return n
+		}
+	}
+	return n
 }
 
 // utf16Slice returns the part of s at Telegram's UTF-16 offset and length; out-of-range

@@ -1,0 +1,270 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/integrations/llm"
+)
+
+func newMemoryAgent(t *testing.T, model LLM) (*Agent, *history.Memory) {
+	t.Helper()
+	h := history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour})
+	return New(Deps{LLM: model, History: h}, Options{}), h
+}
+
+func TestAnswerWithoutLLM(t *testing.T) {
+	tests := []struct {
+		text     string
+		scenario Scenario
+		contains string
+		buttons  bool
+	}{
+		{"Привет", S2General, "finbot", false},
+		{"спасибо!", S2General, "Пожалуйста", false},
+		{"помоги", S5Clarify, "Уточните", true},
+		{"Кто нам должен на 31 марта?", Address, "1С", false},
+		{"курс евро на вчера", S2General, "не могу", false},
+		{"Найди договор с Техснабом", S1Search, "документам", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			a, _ := newMemoryAgent(t, nil)
+			ans, err := a.Answer(t.Context(), Request{UserID: 7, ChatID: 7, Text: tt.text})
+			if err != nil {
+				t.Fatalf("Answer(%q) error: %v", tt.text, err)
+			}
+			if ans.Scenario != tt.scenario || !strings.Contains(ans.Text, tt.contains) {
+				t.Errorf("Answer(%q) = %s %q, want %s containing %q", tt.text, ans.Scenario, ans.Text, tt.scenario, tt.contains)
+			}
+			if (len(ans.Buttons) > 0) != tt.buttons {
+				t.Errorf("Answer(%q) buttons = %v, want buttons: %v", tt.text, ans.Buttons, tt.buttons)
+			}
+			if ans.Debug.Route.FallbackRuleHit == "" || ans.Debug.LLM {
+				t.Errorf("debug = %+v, want a fallback rule and llm=false", ans.Debug)
+			}
+			if ans.Sources == nil {
+				t.Error("Sources is nil; JSON must show []")
+			}
+		})
+	}
+}
+
+// The unavailable answers must never state a figure: no rate, no sum.
+func TestUnavailableAnswersHaveNoFigures(t *testing.T) {
+	a, _ := newMemoryAgent(t, nil)
+	for _, q := range []string{"курс доллара", "ключевая ставка", "кто нам должен", "сальдо 62"} {
+		ans, err := a.Answer(t.Context(), Request{UserID: 1, ChatID: 1, Text: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.ContainsAny(strings.ReplaceAll(ans.Text, "1С", "С"), "0123456789") {
+			t.Errorf("Answer(%q) = %q: an unavailable capability must not show numbers", q, ans.Text)
+		}
+	}
+}
+
+func TestHistoryRoundTripAndKeys(t *testing.T) {
+	a, h := newMemoryAgent(t, nil)
+	ctx := t.Context()
+	private := Request{UserID: 5, ChatID: 5, Text: "Привет"}
+	groupAlice := Request{UserID: 5, ChatID: -100, Group: true, Text: "Привет"}
+	groupBob := Request{UserID: 6, ChatID: -100, Group: true, Text: "Привет"}
+	for _, r := range []Request{private, private, groupAlice, groupBob} {
+		if _, err := a.Answer(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	counts := map[string]int{}
+	for _, key := range []string{"chat:5", "chat:-100:user:5", "chat:-100:user:6"} {
+		turns, err := h.Load(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts[key] = len(turns)
+	}
+	want := map[string]int{"chat:5": 4, "chat:-100:user:5": 2, "chat:-100:user:6": 2}
+	if diff := cmp.Diff(want, counts); diff != "" {
+		t.Errorf("turns per conversation (-want +got):\n%s", diff)
+	}
+	ans, _ := a.Answer(ctx, private)
+	if ans.Debug.HistoryTurns != 4 {
+		t.Errorf("HistoryTurns = %d, want 4", ans.Debug.HistoryTurns)
+	}
+	if err := a.Reset(ctx, private); err != nil {
+		t.Fatal(err)
+	}
+	if turns, _ := h.Load(ctx, "chat:5"); len(turns) != 0 {
+		t.Errorf("after Reset: %d turns", len(turns))
+	}
+	if turns, _ := h.Load(ctx, "chat:-100:user:5"); len(turns) != 2 {
+		t.Errorf("Reset of the private chat touched the group dialog: %d turns", len(turns))
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	a, _ := newMemoryAgent(t, nil)
+	if _, err := a.Answer(t.Context(), Request{Text: "   "}); !errors.Is(err, ErrEmpty) {
+		t.Errorf("empty: error = %v, want ErrEmpty", err)
+	}
+	if _, err := a.Answer(t.Context(), Request{Text: strings.Repeat("я", MaxQuestionRunes+1)}); !errors.Is(err, ErrTooLong) {
+		t.Errorf("too long: error = %v, want ErrTooLong", err)
+	}
+	ans, err := a.Answer(t.Context(), Request{Text: "привет \xff\xfe"})
+	if err != nil || ans.Scenario != S2General {
+		t.Errorf("invalid UTF-8: %v, %v", ans.Scenario, err)
+	}
+}
+
+// With Redis unreachable, the answer still comes, marked degraded.
+func TestHistoryUnavailableDegrades(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	rdb := redis.NewClient(&redis.Options{Addr: addr, ContextTimeoutEnabled: true, MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
+	t.Cleanup(func() { rdb.Close() })
+	a := New(Deps{History: history.NewRedis(rdb, "test:", history.Limits{})}, Options{})
+	ans, err := a.Answer(t.Context(), Request{UserID: 1, ChatID: 1, Text: "Привет"})
+	if err != nil {
+		t.Fatalf("Answer with Redis down: %v", err)
+	}
+	want := []string{"history_unavailable", "history_not_saved"}
+	if diff := cmp.Diff(want, ans.Debug.Degraded); diff != "" {
+		t.Errorf("Degraded (-want +got):\n%s", diff)
+	}
+	if err := a.Reset(t.Context(), Request{ChatID: 1}); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("Reset with Redis down = %v, want ErrUnavailable", err)
+	}
+}
+
+// openRouter is an OpenAI-compatible stand-in: route decisions come from routeJSON, other
+// completions from reply; it records the requests.
+type openRouter struct {
+	mu        sync.Mutex
+	routeJSON string
+	reply     string
+	status    int
+	calls     int
+}
+
+func (o *openRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.calls++
+	body, _ := io.ReadAll(r.Body)
+	w.Header().Set("Content-Type", "application/json")
+	if o.status != 0 {
+		w.WriteHeader(o.status)
+		fmt.Fprintf(w, `{"error":{"code":%d,"message":"Provider returned error"}}`, o.status)
+		return
+	}
+	content := o.reply
+	if strings.Contains(string(body), `"json_object"`) {
+		content = o.routeJSON
+	}
+	fmt.Fprintf(w, `{"id":"gen-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}]}`, content)
+}
+
+func llmAgent(t *testing.T, o *openRouter) *Agent {
+	t.Helper()
+	srv := httptest.NewServer(o)
+	t.Cleanup(srv.Close)
+	c := llm.New(llm.Options{BaseURL: srv.URL, APIKey: "k", Model: "m", Timeout: 2 * time.Second})
+	a, _ := newMemoryAgent(t, c)
+	return a
+}
+
+func TestLLMRouting(t *testing.T) {
+	tests := []struct {
+		name         string
+		routeJSON    string
+		text         string
+		wantScenario Scenario
+		wantSource   string
+		wantRule     string
+	}{
+		{"valid decision", `{"scenario":"S2","intent":"smalltalk","confidence":0.92,"reasons":["приветствие"]}`,
+			"Добрый вечер", S2General, "llm", ""},
+		{"decision in a code fence", "```json\n{\"scenario\":\"address\",\"intent\":\"payables\",\"confidence\":0.8,\"reasons\":[\"долги\"]}\n```",
+			"Сколько мы должны Гранит-М?", Address, "llm", ""},
+		{"unknown scenario", `{"scenario":"S9","intent":"x","confidence":0.9}`,
+			"Кто нам должен?", Address, "rules", "address_receivables"},
+		{"S3 without selected documents", `{"scenario":"S3","intent":"","confidence":0.9}`,
+			"Кто нам должен?", Address, "rules", "address_receivables"},
+		{"intent outside scenario", `{"scenario":"S2","intent":"payables","confidence":0.9}`,
+			"Привет", S2General, "rules", "smalltalk"},
+		{"low confidence", `{"scenario":"S2","intent":"news","confidence":0.2}`,
+			"курс евро", S2General, "rules", "rates"},
+		{"not JSON", `Конечно! Вот ответ.`, "курс евро", S2General, "rules", "rates"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := llmAgent(t, &openRouter{routeJSON: tt.routeJSON, reply: "Добрый вечер! Чем помочь?"})
+			ans, err := a.Answer(t.Context(), Request{UserID: 1, ChatID: 1, Text: tt.text})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := ans.Debug.Route
+			if r.Scenario != tt.wantScenario || r.Source != tt.wantSource || r.FallbackRuleHit != tt.wantRule {
+				t.Errorf("route = %+v, want %s from %s (rule %q)", r, tt.wantScenario, tt.wantSource, tt.wantRule)
+			}
+			if tt.wantSource == "rules" && r.LLMError == "" {
+				t.Error("fallback without the LLM's error recorded")
+			}
+		})
+	}
+}
+
+func TestLLMDownDegradesToTemplates(t *testing.T) {
+	o := &openRouter{status: http.StatusBadGateway}
+	a := llmAgent(t, o)
+	ans, err := a.Answer(t.Context(), Request{UserID: 1, ChatID: 1, Text: "Привет"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Debug.Route.Source != "rules" || !strings.Contains(ans.Text, "finbot") {
+		t.Errorf("answer with LLM down = %q via %s", ans.Text, ans.Debug.Route.Source)
+	}
+	if diff := cmp.Diff([]string{"llm_unavailable"}, ans.Debug.Degraded); diff != "" {
+		t.Errorf("Degraded (-want +got):\n%s", diff)
+	}
+}
+
+func TestLLMSmallTalkSeesHistory(t *testing.T) {
+	o := &openRouter{routeJSON: `{"scenario":"S2","intent":"smalltalk","confidence":0.9}`, reply: "Приятно познакомиться!"}
+	a := llmAgent(t, o)
+	ctx := context.Background()
+	a.Answer(ctx, Request{UserID: 1, ChatID: 1, Text: "Меня зовут Ольга"})
+	ans, err := a.Answer(ctx, Request{UserID: 1, ChatID: 1, Text: "Как меня зовут?"})
+	if err != nil || ans.Text != "Приятно познакомиться!" || ans.Debug.HistoryTurns != 2 {
+		t.Errorf("second answer = %q, history %d, err %v", ans.Text, ans.Debug.HistoryTurns, err)
+	}
+}
+
+func TestClarificationFromRouter(t *testing.T) {
+	o := &openRouter{routeJSON: `{"scenario":"S5","intent":"","confidence":0.8,"clarification":"За какой период нужен отчёт?"}`}
+	a := llmAgent(t, o)
+	ans, err := a.Answer(t.Context(), Request{UserID: 1, ChatID: 1, Text: "сделай отчёт"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Scenario != S5Clarify || ans.Text != "За какой период нужен отчёт?" || len(ans.Buttons) == 0 {
+		t.Errorf("clarification = %s %q %v", ans.Scenario, ans.Text, ans.Buttons)
+	}
+}

@@ -1,0 +1,375 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/finbot/finbot/agent"
+)
+
+func TestPrivateMessageGetsAnswer(t *testing.T) {
+	f := newFakeAPI(t)
+	startBot(t, f, echoAgent(), Options{})
+	f.push(privateText(10, "Привет"))
+	got := f.waitSent(1)
+	if got[0].Text != "эхо: Привет" || got[0].ChatID != "10" {
+		t.Errorf("sent %+v", got[0])
+	}
+	if f.count("setMyCommands") != 1 || f.count("deleteWebhook") != 1 {
+		t.Errorf("start-up calls: setMyCommands %d, deleteWebhook %d", f.count("setMyCommands"), f.count("deleteWebhook"))
+	}
+}
+
+func TestRetriesAfter429(t *testing.T) {
+	f := newFakeAPI(t)
+	var failures atomic.Int32
+	f.fail = func(method string, _ map[string]string) (int, string, bool) {
+		if method == "sendMessage" && failures.Add(1) == 1 {
+			return 429, `{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 1","parameters":{"retry_after":1}}`, true
+		}
+		return 0, "", false
+	}
+	startBot(t, f, echoAgent(), Options{})
+	f.push(privateText(10, "курс"))
+	got := f.waitSent(1)
+	if got[0].Text != "эхо: курс" || f.count("sendMessage") != 2 {
+		t.Errorf("after a 429: sent %+v, sendMessage calls %d (want 2)", got, f.count("sendMessage"))
+	}
+}
+
+func TestParseErrorFallsBackToPlainText(t *testing.T) {
+	f := newFakeAPI(t)
+	f.fail = func(method string, form map[string]string) (int, string, bool) {
+		if method == "sendMessage" && form["entities"] != "" && form["entities"] != "null" {
+			return 400, `{"ok":false,"error_code":400,"description":"Bad Request: can't parse entities: Can't find end of the entity starting at byte offset 5"}`, true
+		}
+		return 0, "", false
+	}
+	a := &fakeAgent{AnswerFunc: func(context.Context, agent.Request) (agent.Answer, error) {
+		return agent.Answer{Text: "**Итого**: 100 ₽"}, nil
+	}}
+	startBot(t, f, a, Options{})
+	f.push(privateText(10, "итог"))
+	got := f.waitSent(1)
+	if got[0].Text != "Итого: 100 ₽" {
+		t.Errorf("plain re-send = %q", got[0].Text)
+	}
+}
+
+func TestBlockedUserIsDroppedQuietly(t *testing.T) {
+	f := newFakeAPI(t)
+	f.fail = func(method string, form map[string]string) (int, string, bool) {
+		if method == "sendMessage" && form["chat_id"] == "10" {
+			return 403, `{"ok":false,"error_code":403,"description":"Forbidden: bot was blocked by the user"}`, true
+		}
+		return 0, "", false
+	}
+	var logs bytes.Buffer
+	b := startBot(t, f, echoAgent(), Options{Logger: slog.New(slog.NewJSONHandler(&syncWriter{w: &logs}, nil))})
+	f.push(privateText(10, "привет"))
+	f.push(privateText(11, "привет"))
+	f.waitSent(1) // user 11 still gets an answer
+	f.waitCalls("sendMessage", 2)
+	b.disp.wait()
+	if n := f.count("sendMessage"); n != 2 {
+		t.Errorf("sendMessage calls = %d, want 2 (no retry for a 403)", n)
+	}
+}
+
+func TestChatActionFailureDoesNotBlockReply(t *testing.T) {
+	f := newFakeAPI(t)
+	f.fail = func(method string, _ map[string]string) (int, string, bool) {
+		if method == "sendChatAction" {
+			return 500, `{"message":"API method 'sendChatAction' is not supported"}`, true
+		}
+		return 0, "", false
+	}
+	startBot(t, f, echoAgent(), Options{})
+	f.push(privateText(10, "вопрос"))
+	if got := f.waitSent(1); got[0].Text != "эхо: вопрос" {
+		t.Errorf("sent %+v", got)
+	}
+}
+
+func TestDuplicateUpdateAnsweredOnce(t *testing.T) {
+	f := newFakeAPI(t)
+	dedupe := &memDedupe{seen: map[int64]bool{}}
+	b := startBot(t, f, echoAgent(), Options{Dedupe: dedupe})
+	u := privateText(10, "раз")
+	u.UpdateID = 5
+	f.push(u)
+	f.waitSent(1)
+	// The same update delivered again (a webhook retry) must not be answered twice.
+	b.accept(t.Context(), t.Context(), u)
+	f.push(privateText(10, "два"))
+	got := f.waitSent(2)
+	if len(got) != 2 || got[1].Text != "эхо: два" {
+		t.Errorf("sent %+v, want one answer per distinct update", got)
+	}
+}
+
+type memDedupe struct {
+	seen map[int64]bool
+}
+
+func (d *memDedupe) FirstSeen(_ context.Context, id int64) (bool, error) {
+	if d.seen[id] {
+		return false, nil
+	}
+	d.seen[id] = true
+	return true, nil
+}
+
+func TestMessagesOfOneChatStayInOrder(t *testing.T) {
+	f := newFakeAPI(t)
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+		if r.Text == "1" {
+			time.Sleep(50 * time.Millisecond) // the first answer is the slowest
+		}
+		return agent.Answer{Text: "ответ " + r.Text}, nil
+	}}
+	startBot(t, f, a, Options{})
+	for _, s := range []string{"1", "2", "3"} {
+		f.push(privateText(10, s))
+	}
+	got := f.waitSent(3)
+	for i, want := range []string{"ответ 1", "ответ 2", "ответ 3"} {
+		if got[i].Text != want {
+			t.Errorf("message %d = %q, want %q", i, got[i].Text, want)
+		}
+	}
+}
+
+func TestCancelStopsRunningAnswer(t *testing.T) {
+	f := newFakeAPI(t)
+	started := make(chan struct{})
+	a := &fakeAgent{AnswerFunc: func(ctx context.Context, r agent.Request) (agent.Answer, error) {
+		close(started)
+		<-ctx.Done()
+		return agent.Answer{}, ctx.Err()
+	}}
+	startBot(t, f, a, Options{})
+	f.push(privateText(10, "долгий вопрос"))
+	<-started
+	f.push(privateText(10, "/cancel"))
+	got := f.waitSent(1)
+	if !strings.Contains(got[0].Text, "Остановил") {
+		t.Errorf("after /cancel: %q", got[0].Text)
+	}
+}
+
+func TestCancelWithNothingRunning(t *testing.T) {
+	f := newFakeAPI(t)
+	startBot(t, f, echoAgent(), Options{})
+	f.push(privateText(10, "/cancel"))
+	if got := f.waitSent(1); !strings.Contains(got[0].Text, "отменять нечего") {
+		t.Errorf("reply = %q", got[0].Text)
+	}
+}
+
+func TestAccessControl(t *testing.T) {
+	f := newFakeAPI(t)
+	startBot(t, f, echoAgent(), Options{Access: Access{Users: []int64{10}}})
+	f.push(privateText(99, "пусти"))
+	f.push(privateText(10, "привет"))
+	got := byChat(f.waitSent(2))
+	if !strings.Contains(got["99"][0], "только сотрудникам") || got["10"][0] != "эхо: привет" {
+		t.Errorf("sent %+v", got)
+	}
+}
+
+func TestFloodGetsOneNotice(t *testing.T) {
+	f := newFakeAPI(t)
+	b := startBot(t, f, echoAgent(), Options{UserRatePerMin: 1, UserRateBurst: 2})
+	for i := range 6 {
+		f.push(privateText(10, fmt.Sprint("сообщение ", i)))
+	}
+	f.push(privateText(11, "другой пользователь"))
+	f.settle(b)
+	got := f.waitSent(4)
+	notices := 0
+	for _, m := range got {
+		if strings.Contains(m.Text, "Слишком много") {
+			notices++
+		}
+	}
+	if len(got) != 4 || notices != 1 {
+		t.Errorf("sent %d messages with %d flood notices, want 4 with 1: %+v", len(got), notices, got)
+	}
+}
+
+func TestHelpListsEveryCommand(t *testing.T) {
+	f := newFakeAPI(t)
+	startBot(t, f, echoAgent(), Options{})
+	f.push(privateText(10, "/help"))
+	got := f.waitSent(1)
+	for _, c := range commands() {
+		if !c.adminOnly && !strings.Contains(got[0].Text, "/"+c.name) {
+			t.Errorf("/help lacks /%s:\n%s", c.name, got[0].Text)
+		}
+	}
+	if strings.Contains(got[0].Text, "/status") {
+		t.Error("/help shows the admin command to a non-admin")
+	}
+}
+
+func TestUnknownAndAdminCommands(t *testing.T) {
+	f := newFakeAPI(t)
+	startBot(t, f, echoAgent(), Options{Access: Access{Admins: []int64{1}}, Status: func(context.Context) []string { return []string{"Redis — в порядке"} }})
+	f.push(privateText(10, "/foo"))
+	f.push(privateText(10, "/status"))
+	f.push(privateText(1, "/status"))
+	got := byChat(f.waitSent(3))
+	if len(got["10"]) != 2 || !strings.Contains(got["10"][0], "Не знаю такой команды") || !strings.Contains(got["10"][1], "только администраторам") ||
+		!strings.Contains(got["1"][0], "Redis — в порядке") {
+		t.Errorf("sent %+v", got)
+	}
+}
+
+func TestButtonsBecomeInlineKeyboardAndCallbacksAsk(t *testing.T) {
+	f := newFakeAPI(t)
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+		if r.Text == "помоги" {
+			return agent.Answer{Scenario: agent.S5Clarify, Text: "Что нужно?", Buttons: []agent.Button{{Text: "Ключевая ставка"}}}, nil
+		}
+		return agent.Answer{Text: "ответ на " + r.Text}, nil
+	}}
+	startBot(t, f, a, Options{})
+	f.push(privateText(10, "помоги"))
+	got := f.waitSent(1)
+	if !strings.Contains(got[0].Markup, `"callback_data":"q:Ключевая ставка"`) {
+		t.Fatalf("markup = %s", got[0].Markup)
+	}
+	f.push(tgbotapi.Update{CallbackQuery: &tgbotapi.CallbackQuery{
+		ID: "cb1", From: &tgbotapi.User{ID: 10}, Data: "q:Ключевая ставка",
+		Message: &tgbotapi.Message{MessageID: 5, Chat: &tgbotapi.Chat{ID: 10, Type: "private"}},
+	}})
+	got = f.waitSent(2)
+	if got[1].Text != "ответ на Ключевая ставка" || f.count("answerCallbackQuery") != 1 {
+		t.Errorf("callback answer = %q, answerCallbackQuery calls %d", got[1].Text, f.count("answerCallbackQuery"))
+	}
+}
+
+func TestPanicInAgentBecomesAReply(t *testing.T) {
+	f := newFakeAPI(t)
+	a := &fakeAgent{AnswerFunc: func(context.Context, agent.Request) (agent.Answer, error) { panic("boom") }}
+	startBot(t, f, a, Options{})
+	f.push(privateText(10, "упади"))
+	f.push(privateText(10, "ещё"))
+	got := f.waitSent(2)
+	if !strings.Contains(got[0].Text, "Что-то пошло не так") || strings.Contains(got[0].Text, "boom") {
+		t.Errorf("panic reply = %q", got[0].Text)
+	}
+}
+
+func TestAgentErrorsBecomeRussianText(t *testing.T) {
+	for _, err := range []error{agent.ErrEmpty, agent.ErrTooLong, agent.ErrUnavailable, context.DeadlineExceeded, errors.New("redis: i/o timeout 10.0.0.1")} {
+		msg := userMessage(fmt.Errorf("wrapped: %w", err))
+		if msg == "" || strings.Contains(msg, "redis") || strings.Contains(msg, "wrapped") {
+			t.Errorf("userMessage(%v) = %q", err, msg)
+		}
+	}
+}
+
+func TestShutdownWaitsForAnswerInFlight(t *testing.T) {
+	f := newFakeAPI(t)
+	started := make(chan struct{})
+	a := &fakeAgent{AnswerFunc: func(ctx context.Context, r agent.Request) (agent.Answer, error) {
+		close(started)
+		time.Sleep(300 * time.Millisecond)
+		return agent.Answer{Text: "успел"}, ctx.Err()
+	}}
+	b, err := New(t.Context(), a, Options{Token: testToken, APIURL: f.srv.URL, PollTimeout: time.Second, ShutdownTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- b.Run(ctx) }()
+	f.push(privateText(10, "вопрос"))
+	<-started
+	cancel() // SIGTERM while the answer is being prepared
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.sent) != 1 || f.sent[0].Text != "успел" {
+		t.Errorf("after shutdown: sent %+v, want the answer in flight delivered", f.sent)
+	}
+}
+
+func TestWebhookChecksSecret(t *testing.T) {
+	f := newFakeAPI(t)
+	b, err := New(t.Context(), echoAgent(), Options{Token: testToken, APIURL: f.srv.URL, WebhookSecret: "s3cr3t_token"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := b.webhookHandler(t.Context(), t.Context())
+	body, _ := json.Marshal(privateText(10, "через вебхук"))
+	for _, tt := range []struct {
+		secret string
+		want   int
+	}{{"", http.StatusUnauthorized}, {"wrong", http.StatusUnauthorized}, {"s3cr3t_token", http.StatusOK}} {
+		req := httptest.NewRequest(http.MethodPost, "/hook", bytes.NewReader(body))
+		if tt.secret != "" {
+			req.Header.Set("X-Telegram-Bot-Api-Secret-Token", tt.secret)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != tt.want {
+			t.Errorf("secret %q: status %d, want %d", tt.secret, rec.Code, tt.want)
+		}
+	}
+	got := f.waitSent(1)
+	b.disp.wait()
+	if len(got) != 1 || got[0].Text != "эхо: через вебхук" {
+		t.Errorf("sent %+v, want exactly one answer (only the authenticated update)", got)
+	}
+}
+
+func TestTokenNeverInErrors(t *testing.T) {
+	// A Bot API that cannot be reached: the transport error quotes the URL with the token.
+	_, err := New(t.Context(), echoAgent(), Options{Token: testToken, APIURL: "http://127.0.0.1:1"})
+	if err == nil {
+		t.Fatal("New against a closed port succeeded")
+	}
+	if strings.Contains(err.Error(), testToken) || !strings.Contains(err.Error(), "[redacted]") {
+		t.Errorf("error = %q: the token must be redacted", err)
+	}
+}
+
+// syncWriter serialises writes from the bot's goroutines.
+type syncWriter struct {
+	mu sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+// byChat groups sent texts by chat: chats are answered concurrently, so only the order within
+// a chat is defined.
+func byChat(sent []sentMessage) map[string][]string {
+	out := map[string][]string{}
+	for _, m := range sent {
+		out[m.ChatID] = append(out[m.ChatID], m.Text)
+	}
+	return out
+}

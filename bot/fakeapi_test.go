@@ -1,0 +1,263 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/finbot/finbot/agent"
+)
+
+const testToken = "42:TEST-token-secret"
+
+// fakeAPI plays the Bot API on httptest: getMe, long-polled getUpdates, sendMessage and the
+// methods telegram-test-api lacks (sendChatAction, 429s, parse errors). Hooks let a test make
+// a method fail.
+type fakeAPI struct {
+	t   *testing.T
+	srv *httptest.Server
+
+	mu      sync.Mutex
+	updates []tgbotapi.Update
+	nextID  int
+	sent    []sentMessage
+	actions int
+	calls   map[string]int
+	// fail, when set, may answer a method call itself (status and body) instead of the default.
+	fail    func(method string, form map[string]string) (status int, body string, handled bool)
+	arrived chan struct{}
+}
+
+type sentMessage struct {
+	ChatID   string
+	Text     string
+	Entities string
+	ReplyTo  string
+	Markup   string
+}
+
+func newFakeAPI(t *testing.T) *fakeAPI {
+	f := &fakeAPI{t: t, nextID: 1, calls: map[string]int{}, arrived: make(chan struct{}, 1000)}
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
+	prefix := "/bot" + testToken + "/"
+	if !strings.HasPrefix(r.URL.Path, prefix) {
+		w.WriteHeader(http.StatusUnauthorized)
+		fmt.Fprint(w, `{"ok":false,"error_code":401,"description":"Unauthorized"}`)
+		return
+	}
+	method := strings.TrimPrefix(r.URL.Path, prefix)
+	r.ParseForm()
+	form := map[string]string{}
+	for k := range r.PostForm {
+		form[k] = r.PostForm.Get(k)
+	}
+	f.mu.Lock()
+	f.calls[method]++
+	hook := f.fail
+	f.mu.Unlock()
+	if hook != nil {
+		if status, body, ok := hook(method, form); ok {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			fmt.Fprint(w, body)
+			return
+		}
+	}
+	switch method {
+	case "getMe":
+		ok(w, `{"id":777,"is_bot":true,"first_name":"finbot","username":"finbot_test_bot"}`)
+	case "getUpdates":
+		f.getUpdates(w, r, form)
+	case "sendMessage":
+		f.mu.Lock()
+		f.sent = append(f.sent, sentMessage{ChatID: form["chat_id"], Text: form["text"], Entities: form["entities"],
+			ReplyTo: form["reply_to_message_id"], Markup: form["reply_markup"]})
+		id := len(f.sent)
+		f.mu.Unlock()
+		f.arrived <- struct{}{}
+		ok(w, fmt.Sprintf(`{"message_id":%d,"date":1,"chat":{"id":%s,"type":"private"},"text":"x"}`, 1000+id, form["chat_id"]))
+	case "sendChatAction":
+		f.mu.Lock()
+		f.actions++
+		f.mu.Unlock()
+		ok(w, `true`)
+	case "setMyCommands", "deleteWebhook", "setWebhook", "answerCallbackQuery":
+		ok(w, `true`)
+	default:
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprintf(w, `{"ok":false,"error_code":404,"description":"Not Found: method %s"}`, method)
+	}
+}
+
+func ok(w http.ResponseWriter, result string) {
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"ok":true,"result":%s}`, result)
+}
+
+// getUpdates honours offset and long-polls briefly, like the real API.
+func (f *fakeAPI) getUpdates(w http.ResponseWriter, r *http.Request, form map[string]string) {
+	var offset int
+	fmt.Sscan(form["offset"], &offset)
+	deadline := time.Now().Add(200 * time.Millisecond)
+	for {
+		f.mu.Lock()
+		kept := f.updates[:0]
+		var out []tgbotapi.Update
+		for _, u := range f.updates {
+			if u.UpdateID >= offset {
+				kept = append(kept, u)
+				out = append(out, u)
+			}
+		}
+		f.updates = kept
+		f.mu.Unlock()
+		if len(out) > 0 || time.Now().After(deadline) || r.Context().Err() != nil {
+			b, _ := json.Marshal(out)
+			if out == nil {
+				b = []byte("[]")
+			}
+			ok(w, string(b))
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// push queues an update and returns its update_id.
+func (f *fakeAPI) push(u tgbotapi.Update) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if u.UpdateID == 0 {
+		u.UpdateID = f.nextID
+	}
+	f.nextID = max(f.nextID, u.UpdateID) + 1
+	f.updates = append(f.updates, u)
+	return u.UpdateID
+}
+
+// waitSent waits until n messages have been sent in total and returns them all.
+func (f *fakeAPI) waitSent(n int) []sentMessage {
+	f.t.Helper()
+	timeout := time.After(20 * time.Second)
+	for {
+		f.mu.Lock()
+		if len(f.sent) >= n {
+			out := append([]sentMessage(nil), f.sent...)
+			f.mu.Unlock()
+			return out
+		}
+		f.mu.Unlock()
+		select {
+		case <-f.arrived:
+		case <-timeout:
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			f.t.Fatalf("sent %d messages, want %d: %+v", len(f.sent), n, f.sent)
+			return nil
+		}
+	}
+}
+
+func (f *fakeAPI) count(method string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.calls[method]
+}
+
+func privateText(userID int64, text string) tgbotapi.Update {
+	return tgbotapi.Update{Message: &tgbotapi.Message{
+		MessageID: 1, From: &tgbotapi.User{ID: userID, FirstName: "U"},
+		Chat: &tgbotapi.Chat{ID: userID, Type: "private"}, Text: text, Date: 1,
+		Entities: commandEntity(text),
+	}}
+}
+
+func commandEntity(text string) []tgbotapi.MessageEntity {
+	if !strings.HasPrefix(text, "/") {
+		return nil
+	}
+	cmd, _, _ := strings.Cut(text, " ")
+	return []tgbotapi.MessageEntity{{Type: "bot_command", Offset: 0, Length: len([]rune(cmd))}}
+}
+
+// fakeAgent is a function-field Answerer.
+type fakeAgent struct {
+	AnswerFunc func(ctx context.Context, r agent.Request) (agent.Answer, error)
+	resets     int
+	mu         sync.Mutex
+}
+
+func (f *fakeAgent) Answer(ctx context.Context, r agent.Request) (agent.Answer, error) {
+	return f.AnswerFunc(ctx, r)
+}
+
+func (f *fakeAgent) Reset(context.Context, agent.Request) error {
+	f.mu.Lock()
+	f.resets++
+	f.mu.Unlock()
+	return nil
+}
+
+func echoAgent() *fakeAgent {
+	return &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+		return agent.Answer{Scenario: agent.S2General, Text: "эхо: " + r.Text}, nil
+	}}
+}
+
+// startBot runs a bot against f until the test ends.
+func startBot(t *testing.T, f *fakeAPI, a Answerer, o Options) *Bot {
+	t.Helper()
+	o.Token, o.APIURL = testToken, f.srv.URL
+	if o.PollTimeout == 0 {
+		o.PollTimeout = time.Second
+	}
+	b, err := New(t.Context(), a, o)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	b.limits.perChat, b.limits.chatBurst = 1000, 1000 // tests are not about pacing unless they say so
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- b.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+	return b
+}
+
+// waitCalls waits until method has been called n times.
+func (f *fakeAPI) waitCalls(method string, n int) {
+	f.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for f.count(method) < n {
+		if time.Now().After(deadline) {
+			f.t.Fatalf("%s called %d times, want %d", method, f.count(method), n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// settle returns once every update pushed so far has been fetched and fully handled: a
+// getUpdates call that starts after the pushes has returned (so they were all accepted), and
+// the dispatcher's workers have drained.
+func (f *fakeAPI) settle(b *Bot) {
+	f.t.Helper()
+	f.waitCalls("getUpdates", f.count("getUpdates")+2)
+	b.disp.wait()
+}

@@ -1,0 +1,153 @@
+package bot
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+	"time"
+	"unicode/utf16"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+	"github.com/google/go-cmp/cmp"
+)
+
+func u16(s string) int { return len(utf16.Encode([]rune(s))) }
+
+func TestParseUpdate(t *testing.T) {
+	me := identity{id: 777, username: "finbot_test_bot"}
+	known := func(name string) bool { return name == "help" || name == "reset" }
+	user := &tgbotapi.User{ID: 5, FirstName: "Ольга"}
+	group := &tgbotapi.Chat{ID: -100, Type: "supergroup", Title: "Бухгалтерия"}
+	private := &tgbotapi.Chat{ID: 5, Type: "private"}
+	msg := func(chat *tgbotapi.Chat, text string, ents ...tgbotapi.MessageEntity) tgbotapi.Update {
+		return tgbotapi.Update{UpdateID: 1, Message: &tgbotapi.Message{MessageID: 9, From: user, Chat: chat, Text: text, Entities: ents}}
+	}
+	mention := "@finbot_test_bot"
+	prefix := "📈 Коллеги, " // an emoji (2 UTF-16 units) and Cyrillic before the mention
+	tests := []struct {
+		name   string
+		update tgbotapi.Update
+		want   *incoming // nil: ignored
+	}{
+		{"private text", msg(private, "Курс евро"), &incoming{text: "Курс евро"}},
+		{"private command", msg(private, "/reset", tgbotapi.MessageEntity{Type: "bot_command", Length: 6}), &incoming{command: "reset"}},
+		{"command with args", msg(private, "/help сейчас", tgbotapi.MessageEntity{Type: "bot_command", Length: 5}), &incoming{command: "help", text: "сейчас"}},
+		{"private command for another bot", msg(private, "/start@OtherBot", tgbotapi.MessageEntity{Type: "bot_command", Length: 15}), nil},
+		{"group chatter", msg(group, "Кто брал степлер?"), nil},
+		{"group mention after emoji and Cyrillic", msg(group, prefix+mention+", курс евро",
+			tgbotapi.MessageEntity{Type: "mention", Offset: u16(prefix), Length: u16(mention)}),
+			&incoming{group: true, text: "📈 Коллеги, курс евро"}},
+		{"group mention in the middle", msg(group, "Скажи "+mention+": кто нам должен?",
+			tgbotapi.MessageEntity{Type: "mention", Offset: u16("Скажи "), Length: u16(mention)}),
+			&incoming{group: true, text: "Скажи кто нам должен?"}},
+		{"group mention of someone else", msg(group, "@ivan курс евро", tgbotapi.MessageEntity{Type: "mention", Offset: 0, Length: 5}), nil},
+		{"group text_mention", msg(group, "Финбот, привет", tgbotapi.MessageEntity{Type: "text_mention", Offset: 0, Length: 6, User: &tgbotapi.User{ID: 777}}),
+			&incoming{group: true, text: "привет"}},
+		{"group /cmd@thisbot", msg(group, "/help@finbot_test_bot", tgbotapi.MessageEntity{Type: "bot_command", Length: u16("/help@finbot_test_bot")}),
+			&incoming{group: true, command: "help"}},
+		{"group /cmd@otherbot", msg(group, "/help@OtherBot", tgbotapi.MessageEntity{Type: "bot_command", Length: 14}), nil},
+		{"group bare known command", msg(group, "/help", tgbotapi.MessageEntity{Type: "bot_command", Length: 5}), &incoming{group: true, command: "help"}},
+		{"group bare unknown command", msg(group, "/roll", tgbotapi.MessageEntity{Type: "bot_command", Length: 5}), nil},
+		{"message from a bot", tgbotapi.Update{Message: &tgbotapi.Message{From: &tgbotapi.User{ID: 8, IsBot: true}, Chat: private, Text: "x"}}, nil},
+		{"channel post", tgbotapi.Update{ChannelPost: &tgbotapi.Message{Chat: &tgbotapi.Chat{ID: -5, Type: "channel"}, Text: "x"}}, nil},
+		{"edited message", tgbotapi.Update{EditedMessage: &tgbotapi.Message{From: user, Chat: private, Text: "x"}}, nil},
+		{"sticker without text", msg(private, ""), nil},
+	}
+	reply := msg(group, "а в долларах?")
+	reply.Message.ReplyToMessage = &tgbotapi.Message{From: &tgbotapi.User{ID: 777, IsBot: true}}
+	tests = append(tests, struct {
+		name   string
+		update tgbotapi.Update
+		want   *incoming
+	}{"group reply to the bot", reply, &incoming{group: true, text: "а в долларах?"}})
+
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := parseUpdate(tt.update, me, known)
+			if tt.want == nil {
+				if ok {
+					t.Errorf("parseUpdate accepted %+v, want it ignored", got)
+				}
+				return
+			}
+			if !ok {
+				t.Fatal("parseUpdate ignored the update")
+			}
+			want := *tt.want
+			want.updateID, want.messageID, want.userID = 1, 9, 5
+			want.chatID = tt.update.Message.Chat.ID
+			if diff := cmp.Diff(want, got, cmp.AllowUnexported(incoming{})); diff != "" {
+				t.Errorf("parseUpdate (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestUTF16Helpers(t *testing.T) {
+	s := "💶 Счёт №62"
+	if got := utf16Slice(s, 3, 4); got != "Счёт" {
+		t.Errorf("utf16Slice = %q", got)
+	}
+	if got := utf16Cut(s, 0, 3); got != "Счёт №62" {
+		t.Errorf("utf16Cut = %q", got)
+	}
+	if got := utf16Slice(s, 50, 10); got != "" {
+		t.Errorf("out of range slice = %q", got)
+	}
+	if got := utf16Slice(s, -3, 2); got != "" {
+		t.Errorf("negative offset slice = %q", got)
+	}
+}
+
+func TestKeepTyping(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		sends, done := 0, make(chan struct{})
+		go func() { keepTyping(ctx, 4*time.Second, func(context.Context) { sends++ }); close(done) }()
+		time.Sleep(9 * time.Second)
+		cancel()
+		<-done
+		if sends != 3 { // at 0s, 4s and 8s
+			t.Errorf("keepTyping sent %d times in 9s, want 3", sends)
+		}
+	})
+}
+
+func TestSendLimitsPace(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		l := newSendLimits()
+		start := time.Now()
+		for range 6 {
+			if err := l.wait(t.Context(), 10); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Burst 3, then one a second: the 6th message goes out 3s after the first.
+		if got := time.Since(start); got != 3*time.Second {
+			t.Errorf("6 messages to one chat took %s, want 3s", got)
+		}
+		start = time.Now()
+		for range 7 {
+			l.wait(t.Context(), -100)
+		}
+		// Groups: burst 5, then 20 a minute (one per 3s).
+		if got := time.Since(start); got != 6*time.Second {
+			t.Errorf("7 messages to one group took %s, want 6s", got)
+		}
+	})
+}
+
+func TestFloodGuard(t *testing.T) {
+	g := newFloodGuard(60, 2) // one a second, burst 2
+	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	var got []floodVerdict
+	for range 5 {
+		got = append(got, g.allow(1, now))
+	}
+	got = append(got, g.allow(2, now))                  // another user is unaffected
+	got = append(got, g.allow(1, now.Add(time.Second))) // a token came back
+	want := []floodVerdict{floodOK, floodOK, floodNotify, floodSilent, floodSilent, floodOK, floodOK}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("verdicts (-want +got):\n%s", diff)
+	}
+}
