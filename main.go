@@ -130,10 +130,12 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger) (*app, erro
 	var hist agent.History
 	var ping func(context.Context) error
 	if cfg.RedisURL != "" {
-		opts, err := redis.ParseURL(cfg.RedisURL)
+		opts, err := redis.ParseURL(cfg.RedisURL.Reveal())
 		if err != nil {
-			return nil, fmt.Errorf("REDIS_URL: %w", err)
+			return nil, fmt.Errorf("REDIS_URL: %w", err) // go-redis does not quote the URL
 		}
+		// go-redis logs through a package-level logger; route it into ours (JSON, redacted).
+		redis.SetLogger(redisLogger{log})
 		opts.ContextTimeoutEnabled = true
 		opts.MaxRetries = 1
 		opts.DialTimeout = 2 * time.Second

@@ -50,7 +50,7 @@ type Config struct {
 	AdminUserIDs   []int64 // ADMIN_USER_IDS: may use /status; always allowed
 
 	// Storage.
-	RedisURL         string        // REDIS_URL: empty = in-memory history
+	RedisURL         Secret        // REDIS_URL: empty = in-memory history; a Secret because it may carry a password
 	RedisPrefix      string        // REDIS_PREFIX: namespace of every key
 	HistoryMaxTurns  int           // HISTORY_MAX_TURNS
 	HistoryMaxChars  int           // HISTORY_MAX_CHARS
@@ -138,7 +138,7 @@ func Load(getenv func(string) string) (Config, error) {
 		AllowedChatIDs: r.ids("ALLOWED_CHAT_IDS"),
 		AdminUserIDs:   r.ids("ADMIN_USER_IDS"),
 
-		RedisURL:         r.str("REDIS_URL"),
+		RedisURL:         Secret(r.str("REDIS_URL")),
 		RedisPrefix:      r.str("REDIS_PREFIX"),
 		HistoryMaxTurns:  r.integer("HISTORY_MAX_TURNS", 2, 1000),
 		HistoryMaxChars:  r.integer("HISTORY_MAX_CHARS", 200, 1_000_000),
@@ -159,7 +159,7 @@ func Load(getenv func(string) string) (Config, error) {
 		MetricsAddr: r.str("METRICS_ADDR"),
 		LogLevel:    r.level("LOG_LEVEL"),
 	}
-	if c.RedisURL != "" && !strings.HasPrefix(c.RedisURL, "redis://") && !strings.HasPrefix(c.RedisURL, "rediss://") && !strings.HasPrefix(c.RedisURL, "unix://") {
+	if u := string(c.RedisURL); u != "" && !strings.HasPrefix(u, "redis://") && !strings.HasPrefix(u, "rediss://") && !strings.HasPrefix(u, "unix://") {
 		r.fail("REDIS_URL", "must start with redis://, rediss:// or unix://")
 	}
 	if c.WebhookURL != "" {
@@ -190,7 +190,7 @@ func (c Config) Secrets() []string {
 			out = append(out, string(s))
 		}
 	}
-	if u, err := url.Parse(c.RedisURL); err == nil && u.User != nil {
+	if u, err := url.Parse(string(c.RedisURL)); err == nil && u.User != nil {
 		if p, ok := u.User.Password(); ok && len(p) >= 4 {
 			out = append(out, p)
 		}

@@ -1,0 +1,96 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestDefaults(t *testing.T) {
+	c, err := Load(env(nil))
+	if err != nil {
+		t.Fatalf("Load with no configuration: %v", err)
+	}
+	if c.HasLLM() || c.RedisURL != "" || c.LLMBaseURL != DefaultLLMBaseURL || c.HistoryMaxTurns != 20 ||
+		c.HistoryTTL != 168*time.Hour || c.PollTimeout != 30*time.Second || c.MetricsAddr != ":9090" {
+		t.Errorf("defaults = %+v", c)
+	}
+}
+
+func TestEveryVarHasADefaultThatLoads(t *testing.T) {
+	seen := map[string]bool{}
+	for _, v := range Vars() {
+		if seen[v.Name] {
+			t.Errorf("%s listed twice", v.Name)
+		}
+		seen[v.Name] = true
+		if v.Description == "" {
+			t.Errorf("%s has no description", v.Name)
+		}
+	}
+}
+
+func TestErrorsAreAllReported(t *testing.T) {
+	_, err := Load(env(map[string]string{
+		"HISTORY_MAX_TURNS": "много",
+		"LLM_TIMEOUT":       "10",
+		"ALLOWED_USER_IDS":  "12, abc",
+		"REDIS_URL":         "localhost:6379",
+		"WEBHOOK_URL":       "http://example.com/hook",
+		"LOG_LEVEL":         "loud",
+		"TELEGRAM_API_URL":  "ftp://x",
+	}))
+	if err == nil {
+		t.Fatal("Load accepted invalid values")
+	}
+	for _, key := range []string{"HISTORY_MAX_TURNS", "LLM_TIMEOUT", "ALLOWED_USER_IDS", "REDIS_URL", "WEBHOOK_URL", "WEBHOOK_SECRET", "LOG_LEVEL", "TELEGRAM_API_URL"} {
+		if !strings.Contains(err.Error(), key) {
+			t.Errorf("error does not mention %s:\n%v", key, err)
+		}
+	}
+}
+
+func TestIDs(t *testing.T) {
+	c, err := Load(env(map[string]string{"ALLOWED_USER_IDS": "1, 2;3", "ALLOWED_CHAT_IDS": "-1001234567890"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(c.AllowedUserIDs) != "[1 2 3]" || fmt.Sprint(c.AllowedChatIDs) != "[-1001234567890]" {
+		t.Errorf("ids = %v %v", c.AllowedUserIDs, c.AllowedChatIDs)
+	}
+}
+
+// Secrets must not leak through fmt, slog (text and JSON, nested) or encoding/json.
+func TestSecretsNeverPrint(t *testing.T) {
+	c, err := Load(env(map[string]string{
+		"TELEGRAM_TOKEN": "123456:AAH-super-secret", "LLM_API_KEY": "sk-or-v1-deadbeef",
+		"WEBHOOK_URL": "https://bot.example.com/tg", "WEBHOOK_SECRET": "hook_secret_1",
+		"REDIS_URL": "redis://user:redispass@localhost:6379/0",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "%v %+v %#v %s\n", c, c, c, c.TelegramToken)
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("config", "cfg", c, "token", c.TelegramToken)
+	slog.New(slog.NewTextHandler(&buf, nil)).Info("config", "cfg", c, "key", c.LLMAPIKey)
+	b, _ := json.Marshal(c)
+	buf.Write(b)
+	for _, s := range []string{"AAH-super-secret", "sk-or-v1-deadbeef", "hook_secret_1", "redispass"} {
+		if strings.Contains(buf.String(), s) {
+			t.Errorf("secret %q leaked:\n%s", s, buf.String())
+		}
+	}
+	if got := c.Secrets(); len(got) != 4 {
+		t.Errorf("Secrets() = %d values, want 4 (token, webhook secret, LLM key, Redis password)", len(got))
+	}
+	if c.TelegramToken.Reveal() != "123456:AAH-super-secret" {
+		t.Error("Reveal lost the value")
+	}
+}

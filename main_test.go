@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+)
+
+func getenv(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestNoConfigurationAsk(t *testing.T) {
+	var out, errs bytes.Buffer
+	err := run(t.Context(), []string{"ask", "--json", "Кто нам должен на 31 марта?"}, getenv(nil), nil, &out, &errs)
+	if err != nil {
+		t.Fatalf("ask: %v\n%s", err, errs.String())
+	}
+	var res struct {
+		Scenario string            `json:"scenario"`
+		Text     string            `json:"text"`
+		Sources  []json.RawMessage `json:"sources"`
+		Debug    struct {
+			Route struct {
+				Scenario        string   `json:"scenario"`
+				Reasons         []string `json:"reasons"`
+				FallbackRuleHit string   `json:"fallback_rule_hit"`
+			} `json:"route"`
+		} `json:"debug"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("ask --json output is not JSON: %v\n%s", err, out.String())
+	}
+	if res.Scenario != "address" || res.Debug.Route.FallbackRuleHit != "address_receivables" || res.Sources == nil || res.Text == "" {
+		t.Errorf("ask --json = %s", out.String())
+	}
+}
+
+func TestAskPlainAndCommands(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(t.Context(), []string{"ask", "Привет"}, getenv(nil), nil, &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "Здравствуйте!") || strings.Contains(out.String(), "**") {
+		t.Errorf("plain ask printed %q: want the text as a user reads it, no Markdown markers", out.String())
+	}
+	out.Reset()
+	if err := run(t.Context(), []string{"ask", "/help"}, getenv(nil), nil, &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "/reset") {
+		t.Errorf("ask /help printed %q", out.String())
+	}
+}
+
+func TestAskPersistsHistoryInRedis(t *testing.T) {
+	rdb, url := redisForTest(t)
+	prefix := fmt.Sprintf("asktest:%d:", time.Now().UnixNano())
+	t.Cleanup(func() {
+		keys, _ := rdb.Keys(context.Background(), prefix+"*").Result()
+		if len(keys) > 0 {
+			rdb.Del(context.Background(), keys...)
+		}
+	})
+	env := getenv(map[string]string{"REDIS_URL": url, "REDIS_PREFIX": prefix})
+	turns := func() int {
+		var out bytes.Buffer
+		if err := run(t.Context(), []string{"ask", "--json", "--user", "77", "Привет"}, env, nil, &out, &bytes.Buffer{}); err != nil {
+			t.Fatal(err)
+		}
+		var res struct {
+			Debug struct {
+				HistoryTurns int `json:"history_turns"`
+			} `json:"debug"`
+		}
+		json.Unmarshal(out.Bytes(), &res)
+		return res.Debug.HistoryTurns
+	}
+	if first, second := turns(), turns(); first != 0 || second != 2 {
+		t.Errorf("history turns seen by two ask calls = %d, %d; want 0, 2", first, second)
+	}
+}
+
+func TestChatConsole(t *testing.T) {
+	var out bytes.Buffer
+	in := strings.NewReader("Привет\nпомоги\n/reset\n")
+	if err := run(t.Context(), []string{"chat"}, getenv(nil), in, &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Здравствуйте!", "Уточните", "[1] Кто нам должен?", "Историю диалога очистил"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("console output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{nil, nil, "no subcommand"},
+		{[]string{"fly"}, nil, "unknown subcommand"},
+		{[]string{"serve"}, nil, "TELEGRAM_TOKEN is not set"},
+		{[]string{"ask"}, nil, "no message"},
+		{[]string{"ask", "x"}, map[string]string{"HISTORY_TTL": "вечно"}, "HISTORY_TTL"},
+	}
+	for _, tt := range tests {
+		err := run(t.Context(), tt.args, getenv(tt.env), nil, &bytes.Buffer{}, &bytes.Buffer{})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("run(%q) error = %v, want it to mention %q", tt.args, err, tt.want)
+		}
+	}
+}
+
+// A Bot API that cannot be reached makes the transport quote the URL with the token; neither
+// the returned error nor the logs may show it.
+func TestServeNeverLeaksToken(t *testing.T) {
+	const token = "987654:LEAK-CHECK-secret"
+	var logs bytes.Buffer
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	err := run(ctx, []string{"serve"}, getenv(map[string]string{
+		"TELEGRAM_TOKEN": token, "TELEGRAM_API_URL": "http://127.0.0.1:1", "METRICS_ADDR": "",
+		"LLM_API_KEY": "sk-or-v1-leakcheck", "LOG_LEVEL": "debug",
+	}), nil, &bytes.Buffer{}, &logs)
+	if err == nil {
+		t.Fatal("serve against a closed port succeeded")
+	}
+	for _, s := range []string{token, "sk-or-v1-leakcheck"} {
+		if strings.Contains(err.Error(), s) || strings.Contains(logs.String(), s) {
+			t.Errorf("secret %q leaked: err=%v logs=%s", s, err, logs.String())
+		}
+	}
+}
+
+func TestRedactor(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(newRedactor(slog.NewJSONHandler(&buf, nil), []string{"tok-123456"}))
+	log.With("url", "https://api/bottok-123456/x").Error("failed tok-123456",
+		"err", errors.New(`Post "https://api.telegram.org/bottok-123456/getUpdates": EOF`),
+		slog.Group("req", "path", "/bottok-123456/send"), "any", struct{ U string }{"tok-123456"})
+	if strings.Contains(buf.String(), "tok-123456") || strings.Count(buf.String(), "[redacted]") != 5 {
+		t.Errorf("redacted log = %s", buf.String())
+	}
+}
