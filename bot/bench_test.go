@@ -1,0 +1,92 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/integrations/history"
+)
+
+// discardSender is an in-process Bot API: it accepts every message and typing action.
+type discardSender struct{ sent atomic.Int64 }
+
+func (d *discardSender) send(_ context.Context, out outgoing) error {
+	d.sent.Add(int64(len(out.parts)))
+	return nil
+}
+func (d *discardSender) typing(context.Context, int64) {}
+
+// BenchmarkUpdate measures the bot's own work for one update through the whole pipeline:
+// parse, de-duplicate, access and flood checks, the per-user slot, routing, history load and
+// append, the handler, Markdown → entities, splitting and the (in-process) send. No LLM.
+func BenchmarkUpdate(b *testing.B) {
+	b.Run("memory", func(b *testing.B) {
+		h := history.NewMemory(100_000, history.Limits{})
+		benchPipeline(b, h, history.NewMemoryDedupe(1_000_000, time.Hour))
+	})
+	b.Run("redis", func(b *testing.B) {
+		url := os.Getenv("REDIS_URL")
+		if url == "" {
+			url = "redis://127.0.0.1:6379/0"
+		}
+		opts, _ := redis.ParseURL(url)
+		opts.ContextTimeoutEnabled = true
+		rdb := redis.NewClient(opts)
+		defer rdb.Close()
+		if err := rdb.Ping(context.Background()).Err(); err != nil {
+			b.Skipf("no redis: %v", err)
+		}
+		prefix := fmt.Sprintf("bench:%d:", time.Now().UnixNano())
+		defer func() {
+			keys, _ := rdb.Keys(context.Background(), prefix+"*").Result()
+			for i := 0; i < len(keys); i += 1000 {
+				rdb.Del(context.Background(), keys[i:min(i+1000, len(keys))]...)
+			}
+		}()
+		benchPipeline(b, history.NewRedis(rdb, prefix, history.Limits{}), history.NewRedisDedupe(rdb, prefix, time.Hour))
+	})
+}
+
+func benchPipeline(b *testing.B, h agent.History, d Deduper) {
+	a := agent.New(agent.Deps{History: h}, agent.Options{})
+	out := &discardSender{}
+	c := newCore(a, out, slog.New(slog.DiscardHandler), NewMetrics(nil), coreOptions{})
+	me := identity{id: 777, username: "finbot_test_bot"}
+	texts := []string{"Привет!", "Кто нам должен на 31 марта?", "курс евро на вчера", "помоги", "Что такое НДС?"}
+	ctx := context.Background()
+	var id atomic.Int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			n := id.Add(1)
+			user := 1000 + n%500 // 500 chats, so history grows to its bound like in real use
+			u := tgbotapi.Update{UpdateID: int(n), Message: &tgbotapi.Message{
+				MessageID: int(n), From: &tgbotapi.User{ID: user}, Chat: &tgbotapi.Chat{ID: user, Type: "private"},
+				Text: texts[n%int64(len(texts))],
+			}}
+			in, ok := parseUpdate(u, me, c.known)
+			if !ok {
+				b.Fatal("update ignored")
+			}
+			if first, err := d.FirstSeen(ctx, in.updateID); err != nil || !first {
+				b.Fatalf("dedupe: %v %v", first, err)
+			}
+			c.handle(ctx, in)
+		}
+	})
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "updates/s")
+	if out.sent.Load() < int64(b.N) {
+		b.Fatalf("sent %d replies for %d updates", out.sent.Load(), b.N)
+	}
+}
