@@ -1,6 +1,6 @@
 module github.com/finbot/finbot
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/go-telegram-bot-api/telegram-bot-api/v5 v5.5.1

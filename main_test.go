@@ -7,9 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/finbot/finbot/config"
 )
 
 func getenv(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -147,5 +150,18 @@ func TestRedactor(t *testing.T) {
 		slog.Group("req", "path", "/bottok-123456/send"), "any", struct{ U string }{"tok-123456"})
 	if strings.Contains(buf.String(), "tok-123456") || strings.Count(buf.String(), "[redacted]") != 5 {
 		t.Errorf("redacted log = %s", buf.String())
+	}
+}
+
+// The README's configuration table must list every variable the code reads.
+func TestReadmeListsEveryVariable(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range config.Vars() {
+		if !strings.Contains(string(readme), "| `"+v.Name+"` |") {
+			t.Errorf("README.md does not document %s", v.Name)
+		}
 	}
 }
