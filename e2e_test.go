@@ -442,6 +442,24 @@ func TestE2ETelegram(t *testing.T) {
 		}
 	})
 
+	t.Run("healthz and metrics", func(t *testing.T) {
+		addr := opsAddr(t, logs.String())
+		for path, want := range map[string]string{
+			"/healthz": `"status":"ok"`,
+			"/metrics": `finbot_routes_total{intent="smalltalk",scenario="S2"}`,
+		} {
+			resp, err := http.Get("http://" + addr + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), want) {
+				t.Errorf("GET %s = %s, want it to contain %s:\n%.2000s", path, resp.Status, want, body)
+			}
+		}
+	})
+
 	stop()
 	if t.Failed() {
 		t.Logf("bot logs:\n%s", logs.String())
@@ -452,4 +470,23 @@ func TestE2ETelegram(t *testing.T) {
 	if !strings.Contains(logs.String(), "finbot started") {
 		t.Errorf("logs lack the start line:\n%s", logs.String())
 	}
+}
+
+// opsAddr finds the address of the newest ops server in the JSON logs.
+func opsAddr(t *testing.T, logs string) string {
+	t.Helper()
+	addr := ""
+	for _, line := range strings.Split(logs, "\n") {
+		var rec struct {
+			Msg  string `json:"msg"`
+			Addr string `json:"addr"`
+		}
+		if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "ops server listening" {
+			addr = rec.Addr
+		}
+	}
+	if addr == "" {
+		t.Fatal("no ops server address in the logs")
+	}
+	return addr
 }

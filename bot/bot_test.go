@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -372,4 +373,54 @@ func byChat(sent []sentMessage) map[string][]string {
 		out[m.ChatID] = append(out[m.ChatID], m.Text)
 	}
 	return out
+}
+
+func TestWebhookMode(t *testing.T) {
+	f := newFakeAPI(t)
+	var setWebhook map[string]string
+	f.fail = func(method string, form map[string]string) (int, string, bool) {
+		if method == "setWebhook" {
+			f.mu.Lock()
+			setWebhook = form
+			f.mu.Unlock()
+		}
+		return 0, "", false
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	startBot(t, f, echoAgent(), Options{WebhookURL: "http://" + addr + "/tg/hook", WebhookListen: addr, WebhookSecret: "hook_secret"})
+	body, _ := json.Marshal(privateText(10, "вебхук"))
+	deadline := time.Now().Add(10 * time.Second)
+	var resp *http.Response
+	for { // the server starts listening right after setWebhook
+		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/tg/hook", bytes.NewReader(body))
+		req.Header.Set("X-Telegram-Bot-Api-Secret-Token", "hook_secret")
+		resp, err = http.DefaultClient.Do(req)
+		if err == nil || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("webhook POST: %s", resp.Status)
+	}
+	if got := f.waitSent(1); got[0].Text != "эхо: вебхук" {
+		t.Errorf("sent %+v", got)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if setWebhook["secret_token"] != "hook_secret" || setWebhook["url"] != "http://"+addr+"/tg/hook" {
+		t.Errorf("setWebhook form = %v", setWebhook)
+	}
+	if f.calls["getUpdates"] != 0 {
+		t.Errorf("getUpdates called %d times in webhook mode", f.calls["getUpdates"])
+	}
 }

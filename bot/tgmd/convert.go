@@ -11,10 +11,10 @@ import (
 	"github.com/yuin/goldmark/text"
 )
 
-// markdown is the shared goldmark instance: CommonMark plus GFM (tables,
+// gm is the shared goldmark instance: CommonMark plus GFM (tables,
 // strikethrough, linkify and task lists). Raw HTML is parsed but never
 // interpreted.
-var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM))
+var gm = goldmark.New(goldmark.WithExtensions(extension.GFM))
 
 // maxIndent caps the indentation of nested lists so that deeply nested input
 // cannot make the output grow quadratically.
@@ -43,7 +43,7 @@ func Convert(markdown string) (m Message) {
 }
 
 func parseMarkdown(src []byte) ast.Node {
-	return markdown.Parser().Parse(text.NewReader(src))
+	return gm.Parser().Parse(text.NewReader(src))
 }
 
 // normalizeInput makes the input valid UTF-8 without NUL bytes and with
