@@ -29,7 +29,7 @@ func markdown(ans agent.Answer) string {
 	for i, s := range ans.Sources {
 		title := escapeMarkdown(s.Title)
 		if s.URL != "" {
-			fmt.Fprintf(&b, "\n%d. [%s](%s)", i+1, title, strings.ReplaceAll(s.URL, ")", "%29"))
+			fmt.Fprintf(&b, "\n%d. [%s](%s)", i+1, title, strings.NewReplacer("(", "%28", ")", "%29", " ", "%20").Replace(s.URL))
 		} else {
 			fmt.Fprintf(&b, "\n%d. %s", i+1, title)
 		}
