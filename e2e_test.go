@@ -490,3 +490,34 @@ func opsAddr(t *testing.T, logs string) string {
 	}
 	return addr
 }
+
+// Redis unreachable at runtime: replies still go out, /reset says it could not, nothing crashes.
+func TestE2ERedisUnreachable(t *testing.T) {
+	emu := startEmulator(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadAddr := ln.Addr().String()
+	ln.Close()
+	logs := &syncBuffer{}
+	stop := startBot(t, map[string]string{
+		"TELEGRAM_TOKEN": e2eToken, "TELEGRAM_API_URL": emu.url, "TELEGRAM_POLL_TIMEOUT": "1s",
+		"REDIS_URL": "redis://" + deadAddr + "/0", "METRICS_ADDR": "",
+	}, logs)
+	user := tgUser{ID: 2001, FirstName: "Вера"}
+	chat := tgChat{ID: user.ID, Type: "private"}
+
+	emu.say(t, user, chat, "Привет")
+	if got := emu.replies(t, chat.ID, 1); !strings.Contains(got[0].Text, "finbot") {
+		t.Errorf("reply with Redis down = %q", got[0].Text)
+	}
+	emu.say(t, user, chat, "/reset")
+	if got := emu.replies(t, chat.ID, 1); !strings.Contains(got[0].Text, "недоступен") {
+		t.Errorf("/reset with Redis down = %q", got[0].Text)
+	}
+	stop()
+	if !strings.Contains(logs.String(), "history load failed") {
+		t.Errorf("the Redis failure was not logged:\n%s", logs.String())
+	}
+}

@@ -37,6 +37,9 @@ type Options struct {
 	Now func() time.Time
 	// RouteTimeout bounds the LLM route decision; the rules decide when it runs out (default 15s).
 	RouteTimeout time.Duration
+	// HistoryTimeout bounds each history read and write, so an unreachable store costs an
+	// answer its context, not its promptness (default 2s).
+	HistoryTimeout time.Duration
 }
 
 // Agent answers messages. It is safe for concurrent use; the front end serialises the messages
@@ -59,6 +62,9 @@ func New(d Deps, o Options) *Agent {
 	}
 	if o.RouteTimeout <= 0 {
 		o.RouteTimeout = 15 * time.Second
+	}
+	if o.HistoryTimeout <= 0 {
+		o.HistoryTimeout = 2 * time.Second
 	}
 	if d.History == nil {
 		panic("agent: Deps.History is required")
@@ -91,7 +97,9 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	}
 	key := ConversationKey(req)
 	var degraded []string
-	hist, err := a.history.Load(ctx, key)
+	hctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
+	hist, err := a.history.Load(hctx, key)
+	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
 			return Answer{}, ctx.Err()
@@ -115,11 +123,13 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	ans.Debug.HistoryTurns = len(hist)
 	ans.Debug.Degraded = append(degraded, ans.Debug.Degraded...)
 
-	now := a.now()
-	if err := a.history.Append(ctx, key,
+	hctx, cancel = context.WithTimeout(ctx, a.opts.HistoryTimeout)
+	err = a.history.Append(hctx, key,
 		history.Turn{Role: roleUser, Text: text, At: start},
-		history.Turn{Role: roleAssistant, Text: ans.Text, At: now},
-	); err != nil {
+		history.Turn{Role: roleAssistant, Text: ans.Text, At: a.now()},
+	)
+	cancel()
+	if err != nil {
 		if ctx.Err() != nil {
 			return Answer{}, ctx.Err()
 		}

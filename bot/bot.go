@@ -144,6 +144,9 @@ func (b *Bot) Run(ctx context.Context) error {
 	return err
 }
 
+// dedupeTimeout bounds the de-duplication check: a slow store must not stall the poll loop.
+const dedupeTimeout = time.Second
+
 // accept de-duplicates and queues one update.
 func (b *Bot) accept(ctx, work context.Context, u tgbotapi.Update) {
 	in, ok := parseUpdate(u, b.me, b.core.known)
@@ -152,7 +155,9 @@ func (b *Bot) accept(ctx, work context.Context, u tgbotapi.Update) {
 		return
 	}
 	if b.opts.Dedupe != nil {
-		first, err := b.opts.Dedupe.FirstSeen(ctx, in.updateID)
+		dctx, cancel := context.WithTimeout(ctx, dedupeTimeout)
+		first, err := b.opts.Dedupe.FirstSeen(dctx, in.updateID)
+		cancel()
 		switch {
 		case err != nil:
 			// Better to risk a second answer than to lose the message.
