@@ -33,18 +33,22 @@ import (
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/bot"
 	"github.com/finbot/finbot/config"
+	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/integrations/tavily"
 )
 
 // The wiring point proves every concrete type fits the interfaces its consumer declares.
 var (
-	_ agent.LLM     = (*llm.Client)(nil)
-	_ agent.History = (*history.Redis)(nil)
-	_ agent.History = (*history.Memory)(nil)
-	_ bot.Answerer  = (*agent.Agent)(nil)
-	_ bot.Deduper   = (*history.RedisDedupe)(nil)
-	_ bot.Deduper   = (*history.MemoryDedupe)(nil)
+	_ agent.LLM        = (*llm.Client)(nil)
+	_ agent.History    = (*history.Redis)(nil)
+	_ agent.History    = (*history.Memory)(nil)
+	_ agent.Rates      = (*cbr.Client)(nil)
+	_ agent.NewsSearch = (*tavily.Client)(nil)
+	_ bot.Answerer     = (*agent.Agent)(nil)
+	_ bot.Deduper      = (*history.RedisDedupe)(nil)
+	_ bot.Deduper      = (*history.MemoryDedupe)(nil)
 )
 
 func main() {
@@ -117,10 +121,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 
 // app holds what every subcommand shares.
 type app struct {
-	agent  *agent.Agent
-	dedupe bot.Deduper
-	status func(ctx context.Context) []string
-	close  func()
+	agent    *agent.Agent
+	breakers map[string]func() string // name → state ("closed", "half-open", "open")
+	dedupe   bot.Deduper
+	status   func(ctx context.Context) []string
+	close    func()
 }
 
 // build wires the integrations into the agent.
@@ -164,7 +169,13 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger) (*app, erro
 		})
 		model = llmClient
 	}
-	a.agent = agent.New(agent.Deps{LLM: model, History: hist}, agent.Options{Logger: log})
+	rates := cbr.New(cbr.Options{BaseURL: cfg.CBRURL, Timeout: cfg.CBRTimeout, UserAgent: cfg.CBRUserAgent})
+	news := tavily.New(tavily.Options{BaseURL: cfg.TavilyURL, APIKey: cfg.TavilyAPIKey.Reveal(), Timeout: cfg.TavilyTimeout})
+	a.agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news}, agent.Options{Logger: log})
+	a.breakers = map[string]func() string{"cbr": rates.State, "tavily": news.State}
+	if llmClient != nil {
+		a.breakers["llm"] = llmClient.State
+	}
 	a.status = func(ctx context.Context) []string {
 		var lines []string
 		switch {
@@ -180,6 +191,12 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger) (*app, erro
 		} else {
 			lines = append(lines, fmt.Sprintf("LLM: %s, предохранитель %s", llmClient.Model(), llmClient.State()))
 		}
+		lines = append(lines, "Банк России: предохранитель "+rates.State())
+		if news.Configured() {
+			lines = append(lines, "поиск новостей (Tavily): предохранитель "+news.State())
+		} else {
+			lines = append(lines, "поиск новостей (Tavily): не настроен")
+		}
 		lines = append(lines, "1С: встроенная демо-база")
 		return lines
 	}
@@ -193,6 +210,12 @@ func serve(ctx context.Context, cfg config.Config, a *app, log *slog.Logger) err
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := bot.NewMetrics(reg)
+	for name, state := range a.breakers {
+		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "finbot_breaker_state", Help: "Circuit breaker state: 0 closed, 1 half-open, 2 open.",
+			ConstLabels: prometheus.Labels{"breaker": name},
+		}, func() float64 { return breakerValue(state()) }))
+	}
 
 	b, err := bot.New(ctx, a.agent, bot.Options{
 		Token: cfg.TelegramToken.Reveal(), APIURL: cfg.TelegramAPIURL, PollTimeout: cfg.PollTimeout,
@@ -216,6 +239,17 @@ func serve(ctx context.Context, cfg config.Config, a *app, log *slog.Logger) err
 	err = b.Run(ctx)
 	log.Info("finbot stopped")
 	return err
+}
+
+func breakerValue(state string) float64 {
+	switch state {
+	case "half-open":
+		return 1
+	case "open":
+		return 2
+	default:
+		return 0
+	}
 }
 
 // serveOps serves /healthz and /metrics; the returned function stops the server.
@@ -254,6 +288,7 @@ type askResult struct {
 	Text     string         `json:"text"`
 	Sources  []agent.Source `json:"sources"`
 	Buttons  []agent.Button `json:"buttons,omitempty"`
+	Chart    *agent.Chart   `json:"chart,omitempty"`
 	Debug    *agent.Debug   `json:"debug"`
 	// Replies are the messages as the user would read them.
 	Replies []string `json:"replies"`
@@ -284,7 +319,7 @@ func ask(ctx context.Context, args []string, a *app, stdout io.Writer, log *slog
 	res := askResult{Scenario: agent.Command, Text: strings.Join(replies, "\n\n"), Sources: []agent.Source{}, Replies: replies}
 	if ans != nil {
 		res = askResult{Scenario: ans.Scenario, Intent: ans.Intent, Text: ans.Text, Sources: ans.Sources,
-			Buttons: ans.Buttons, Debug: &ans.Debug, Replies: replies}
+			Buttons: ans.Buttons, Chart: ans.Chart, Debug: &ans.Debug, Replies: replies}
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)

@@ -28,6 +28,10 @@ const MaxQuestionRunes = 4096
 type Deps struct {
 	LLM     LLM
 	History History
+	// Rates is the Bank of Russia; nil = rates, the key rate and its news are not connected.
+	Rates Rates
+	// News searches finance news on the web; nil or unconfigured = only the Bank of Russia's news.
+	News NewsSearch
 }
 
 // Options tune the agent.
@@ -47,6 +51,8 @@ type Options struct {
 type Agent struct {
 	llm     LLM
 	history History
+	cbr     Rates
+	search  NewsSearch
 	log     *slog.Logger
 	now     func() time.Time
 	opts    Options
@@ -69,7 +75,7 @@ func New(d Deps, o Options) *Agent {
 	if d.History == nil {
 		panic("agent: Deps.History is required")
 	}
-	return &Agent{llm: d.LLM, history: d.History, log: o.Logger, now: o.Now, opts: o}
+	return &Agent{llm: d.LLM, history: d.History, cbr: d.Rates, search: d.News, log: o.Logger, now: o.Now, opts: o}
 }
 
 // HasLLM reports whether an LLM is configured.
@@ -89,7 +95,7 @@ func ConversationKey(r Request) string {
 func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	start := a.now()
 	text := strings.TrimSpace(strings.ToValidUTF8(req.Text, "\uFFFD"))
-	if text == "" {
+	if text == "" && req.Command == "" {
 		return Answer{}, ErrEmpty
 	}
 	if utf8.RuneCountInString(text) > MaxQuestionRunes {
@@ -109,7 +115,12 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 		hist = nil
 	}
 
-	route := a.route(ctx, text, hist)
+	var route RouteDecision
+	if req.Command != "" {
+		route = commandRoute(req.Command)
+	} else {
+		route = a.route(ctx, text, hist)
+	}
 	ans, err := a.handle(ctx, route, text, hist)
 	if err != nil {
 		return Answer{}, err
@@ -125,7 +136,7 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 
 	hctx, cancel = context.WithTimeout(ctx, a.opts.HistoryTimeout)
 	err = a.history.Append(hctx, key,
-		history.Turn{Role: roleUser, Text: text, At: start},
+		history.Turn{Role: roleUser, Text: userTurn(req.Command, text), At: start},
 		history.Turn{Role: roleAssistant, Text: ans.Text, At: a.now()},
 	)
 	cancel()
@@ -165,4 +176,13 @@ func (a *Agent) route(ctx context.Context, text string, hist []history.Turn) Rou
 	d = routeByRules(text)
 	d.LLMError = err.Error()
 	return d
+}
+
+// userTurn is how a message is remembered: commands keep their slash so a follow-up reads
+// naturally ("/rate EUR", then "а в юанях?").
+func userTurn(command, text string) string {
+	if command == "" {
+		return text
+	}
+	return strings.TrimSpace("/" + command + " " + text)
 }

@@ -37,7 +37,7 @@ func TestAnswerWithoutLLM(t *testing.T) {
 		{"спасибо!", S2General, "Пожалуйста", false},
 		{"помоги", S5Clarify, "Уточните", true},
 		{"Кто нам должен на 31 марта?", Address, "1С", false},
-		{"курс евро на вчера", S2General, "не могу", false},
+		{"курс евро на вчера", S2General, "не подключены", false},
 		{"Найди договор с Техснабом", S1Search, "документам", false},
 	}
 	for _, tt := range tests {

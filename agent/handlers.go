@@ -17,14 +17,11 @@ var unavailable = map[string]string{
 	string(S3Full):     "Ответы по выбранным документам пока не подключены.",
 	string(S4Retrieve): "Ответы по выбранным документам пока не подключены.",
 	string(Address):    "Запросы к данным 1С:Бухгалтерии (кто нам должен, кому должны мы, остатки по счетам, документы контрагента) пока не подключены в этой версии.",
-	IntentRates:        "Курсы валют Банка России пока не подключены в этой версии, поэтому назвать курс я не могу — не хочу гадать с цифрами.",
-	IntentKeyRate:      "Ключевая ставка Банка России пока не подключена в этой версии, поэтому назвать её я не могу — не хочу гадать с цифрами.",
-	IntentNews:         "Финансовые новости пока не подключены в этой версии.",
 	IntentKB:           "Корпоративная база знаний пока не подключена, поэтому ответить по регламентам и нормативке со ссылкой на источник я пока не могу.",
 }
 
 // unavailableList is what the small-talk prompt tells the model is not connected yet.
-const unavailableList = "поиск по документам пользователя, база знаний, курсы и ключевая ставка ЦБ, финансовые новости, запросы к 1С"
+const unavailableList = "поиск по документам пользователя, база знаний, запросы к 1С"
 
 // handle runs the scenario's handler.
 func (a *Agent) handle(ctx context.Context, route RouteDecision, text string, hist []history.Turn) (Answer, error) {
@@ -33,6 +30,12 @@ func (a *Agent) handle(ctx context.Context, route RouteDecision, text string, hi
 		return a.clarify(ctx, route, text), nil
 	case route.Scenario == S2General && route.Intent == IntentSmallTalk:
 		return a.smallTalk(ctx, text, hist), nil
+	case route.Scenario == S2General && route.Intent == IntentRates:
+		return a.rates(ctx, text)
+	case route.Scenario == S2General && route.Intent == IntentKeyRate:
+		return a.keyRate(ctx, text)
+	case route.Scenario == S2General && route.Intent == IntentNews:
+		return a.news(ctx, text)
 	}
 	msg, ok := unavailable[string(route.Scenario)]
 	if !ok {
@@ -135,4 +138,18 @@ func (a *Agent) clarifyLLM(ctx context.Context, text string) (string, error) {
 		return "", err
 	}
 	return a.llm.Complete(ctx, []llm.Message{{Role: "user", Content: prompt}}, llm.Call{MaxTokens: 200, Temperature: 0.2})
+}
+
+// commandIntents maps deterministic commands to S2 intents.
+var commandIntents = map[string]string{"rate": IntentRates, "keyrate": IntentKeyRate, "news": IntentNews}
+
+// commandRoute is the decision for a command: no router, no LLM.
+func commandRoute(cmd string) RouteDecision {
+	intent, ok := commandIntents[cmd]
+	if !ok {
+		return RouteDecision{Scenario: S5Clarify, Intent: IntentUnknown, Confidence: 1, Source: "command",
+			Reasons: []string{"неизвестная команда /" + cmd}}
+	}
+	return RouteDecision{Scenario: S2General, Intent: intent, Confidence: 1, Source: "command",
+		Reasons: []string{"команда /" + cmd}}
 }

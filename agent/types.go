@@ -32,8 +32,11 @@ type Request struct {
 	ChatID int64
 	// Group is true in groups and supergroups, where history is kept per (chat, user).
 	Group bool
-	// Text is the message with any mention of the bot removed.
+	// Text is the message with any mention of the bot removed; for a command, its arguments.
 	Text string
+	// Command is a deterministic command ("rate", "keyrate", "news") that skips the router;
+	// empty for questions.
+	Command string
 }
 
 // Answer is what the agent replies: Markdown text plus what the front end needs to show it.
@@ -45,7 +48,16 @@ type Answer struct {
 	Sources []Source `json:"sources"`
 	// Buttons are suggested replies (clarification choices); pressing one sends its Text back.
 	Buttons []Button `json:"buttons,omitempty"`
-	Debug   Debug    `json:"debug"`
+	// Chart is a picture that goes with the text (a rate series), sent as a photo.
+	Chart *Chart `json:"chart,omitempty"`
+	Debug Debug  `json:"debug"`
+}
+
+// Chart is a rendered PNG with its caption (Markdown, under 1024 characters).
+type Chart struct {
+	PNG     []byte `json:"-"`
+	Caption string `json:"caption"`
+	Bytes   int    `json:"bytes"`
 }
 
 // Source is a footnote of an answer.
@@ -61,9 +73,11 @@ type Button struct {
 
 // Debug explains how an answer was produced.
 type Debug struct {
-	Route        RouteDecision `json:"route"`
-	LLM          bool          `json:"llm"`
-	HistoryTurns int           `json:"history_turns"`
+	Route RouteDecision `json:"route"`
+	// Calls lists the data sources consulted and how each answered.
+	Calls        []Call `json:"calls,omitempty"`
+	LLM          bool   `json:"llm"`
+	HistoryTurns int    `json:"history_turns"`
 	// Degraded lists what went wrong without stopping the answer (history unavailable, LLM down…).
 	Degraded []string      `json:"degraded,omitempty"`
 	Elapsed  time.Duration `json:"elapsed_ns"`
@@ -75,9 +89,17 @@ type RouteDecision struct {
 	Intent        string   `json:"intent"`
 	Confidence    float64  `json:"confidence"`
 	Reasons       []string `json:"reasons"`
-	Source        string   `json:"source"` // "llm" or "rules"
+	Source        string   `json:"source"` // "llm", "rules" or "command"
 	Clarification string   `json:"clarification,omitempty"`
 	// FallbackRuleHit names the deterministic rule that decided when the LLM did not.
 	FallbackRuleHit string `json:"fallback_rule_hit,omitempty"`
 	LLMError        string `json:"llm_error,omitempty"`
+}
+
+// Call records one data-source call behind an answer.
+type Call struct {
+	Source string `json:"source"` // "cbr.DailyRates", "tavily.Search", …
+	Args   string `json:"args,omitempty"`
+	Result string `json:"result"` // "ok", "empty", "stale", "error: …"
+	Rows   int    `json:"rows"`
 }

@@ -149,6 +149,11 @@ const dedupeTimeout = time.Second
 
 // accept de-duplicates and queues one update.
 func (b *Bot) accept(ctx, work context.Context, u tgbotapi.Update) {
+	if q := u.InlineQuery; q != nil && q.From != nil {
+		b.core.metrics.updates.WithLabelValues("inline").Inc()
+		b.side.Go(func() { b.answerInline(work, q) })
+		return
+	}
 	in, ok := parseUpdate(u, b.me, b.core.known)
 	if !ok {
 		b.core.metrics.updates.WithLabelValues("ignored").Inc()
@@ -257,7 +262,7 @@ func (b *Bot) serveWebhook(ctx, work context.Context) error {
 	if _, err := b.tg.call(ctx, "setWebhook", map[string]string{
 		"url":             b.opts.WebhookURL,
 		"secret_token":    b.opts.WebhookSecret,
-		"allowed_updates": `["message","callback_query"]`,
+		"allowed_updates": `["message","callback_query","inline_query"]`,
 	}); err != nil {
 		ln.Close()
 		return fmt.Errorf("setWebhook: %w", err)
@@ -312,6 +317,44 @@ func (b *Bot) setCommands(ctx context.Context) {
 	}
 }
 
+// inlineTimeout bounds an inline answer: Telegram drops answers that come too late.
+const inlineTimeout = 8 * time.Second
+
+// answerInline offers public figures (rates, key rate) for "@finbot usd" typed in any chat.
+// Refused users and failures get an empty list: inline mode has no place for error text.
+func (b *Bot) answerInline(ctx context.Context, q *tgbotapi.InlineQuery) {
+	ctx, cancel := context.WithTimeout(ctx, inlineTimeout)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.ErrorContext(ctx, "inline panic", "panic", fmt.Sprint(p))
+		}
+	}()
+	var results []any
+	if b.core.access.allows(q.From.ID, 0) {
+		offers, err := b.core.answerer.Inline(ctx, q.Query)
+		if err != nil {
+			b.log.WarnContext(ctx, "inline query", "err", err)
+		}
+		for _, o := range offers {
+			msg := tgmd.Convert(o.Text)
+			results = append(results, tgbotapi.InlineQueryResultArticle{
+				Type: "article", ID: o.ID, Title: o.Title, Description: o.Description,
+				InputMessageContent: tgbotapi.InputTextMessageContent{
+					Text: msg.Text, Entities: toEntities(msg.Entities), DisableWebPagePreview: true,
+				},
+			})
+		}
+	}
+	cfg := tgbotapi.InlineConfig{InlineQueryID: q.ID, Results: results, CacheTime: 60}
+	if cfg.Results == nil {
+		cfg.Results = []any{}
+	}
+	if err := b.tg.request(ctx, cfg); err != nil {
+		b.log.WarnContext(ctx, "answerInlineQuery failed", "err", err)
+	}
+}
+
 func (b *Bot) answerCallback(ctx context.Context, id string) {
 	if err := b.tg.request(ctx, tgbotapi.NewCallback(id, "")); err != nil {
 		b.log.DebugContext(ctx, "answerCallbackQuery failed", "err", err)
@@ -325,7 +368,7 @@ func (b *Bot) typing(ctx context.Context, chatID int64) {
 	}
 }
 
-// send delivers every part of a reply in order, within Telegram's limits.
+// send delivers every part of a reply in order, then its chart, within Telegram's limits.
 func (b *Bot) send(ctx context.Context, out outgoing) error {
 	for i, p := range out.parts {
 		cfg := tgbotapi.NewMessage(out.chatID, p.Text)
@@ -340,14 +383,28 @@ func (b *Bot) send(ctx context.Context, out outgoing) error {
 				cfg.ReplyMarkup = kb
 			}
 		}
-		if err := b.sendOne(ctx, cfg); err != nil {
-			if errors.Is(err, errBlocked) {
-				return nil
-			}
-			return err
+		plain := func() tgbotapi.Chattable { cfg.Entities = nil; return cfg }
+		if err := b.deliver(ctx, out.chatID, cfg, plain); err != nil {
+			return ignoreBlocked(err)
+		}
+	}
+	if out.photo != nil {
+		pc := tgbotapi.NewPhoto(out.chatID, tgbotapi.FileBytes{Name: "chart.png", Bytes: out.photo.png})
+		pc.Caption = out.photo.caption.Text
+		pc.CaptionEntities = toEntities(out.photo.caption.Entities)
+		plain := func() tgbotapi.Chattable { pc.CaptionEntities = nil; return pc }
+		if err := b.deliver(ctx, out.chatID, pc, plain); err != nil {
+			return ignoreBlocked(err)
 		}
 	}
 	return nil
+}
+
+func ignoreBlocked(err error) error {
+	if errors.Is(err, errBlocked) {
+		return nil
+	}
+	return err
 }
 
 // errBlocked means the user blocked the bot: nothing more can be delivered.
@@ -355,12 +412,16 @@ var errBlocked = errors.New("bot: blocked by the user")
 
 const maxSendAttempts = 5
 
-func (b *Bot) sendOne(ctx context.Context, cfg tgbotapi.MessageConfig) error {
+// deliver sends one message or photo: it waits for the chat's and the global send budget,
+// waits out 429s, resends without formatting when Telegram cannot parse it (plain builds that
+// version), drops what a user who blocked the bot can't receive, and retries server errors.
+func (b *Bot) deliver(ctx context.Context, chatID int64, c tgbotapi.Chattable, plain func() tgbotapi.Chattable) error {
+	formatted := true
 	for attempt := 1; ; attempt++ {
-		if err := b.limits.wait(ctx, cfg.ChatID); err != nil {
+		if err := b.limits.wait(ctx, chatID); err != nil {
 			return err
 		}
-		_, err := b.tg.sendMessage(ctx, cfg)
+		err := b.tg.send(ctx, c)
 		if err == nil {
 			return nil
 		}
@@ -372,13 +433,13 @@ func (b *Bot) sendOne(ctx context.Context, cfg tgbotapi.MessageConfig) error {
 		case isAPI && e.Code == http.StatusTooManyRequests:
 			wait := time.Duration(max(e.RetryAfter, 1)) * time.Second
 			b.core.metrics.errors.WithLabelValues("telegram_429").Inc()
-			b.log.WarnContext(ctx, "telegram flood control", "chat_id", cfg.ChatID, "retry_after", wait)
+			b.log.WarnContext(ctx, "telegram flood control", "chat_id", chatID, "retry_after", wait)
 			sleep(ctx, wait)
-		case isAPI && e.Code == http.StatusBadRequest && len(cfg.Entities) > 0 && isParseError(e.Message):
-			b.log.WarnContext(ctx, "telegram rejected formatting; sending plain", "chat_id", cfg.ChatID, "err", err)
-			cfg.Entities, cfg.ParseMode = nil, ""
+		case isAPI && e.Code == http.StatusBadRequest && formatted && isParseError(e.Message):
+			b.log.WarnContext(ctx, "telegram rejected formatting; sending plain", "chat_id", chatID, "err", err)
+			c, formatted = plain(), false
 		case isAPI && e.Code == http.StatusForbidden:
-			b.log.InfoContext(ctx, "cannot deliver: bot blocked or removed", "chat_id", cfg.ChatID, "err", err)
+			b.log.InfoContext(ctx, "cannot deliver: bot blocked or removed", "chat_id", chatID, "err", err)
 			return errBlocked
 		case isAPI && e.Code >= 400 && e.Code < 500:
 			return err

@@ -424,3 +424,49 @@ func TestWebhookMode(t *testing.T) {
 		t.Errorf("getUpdates called %d times in webhook mode", f.calls["getUpdates"])
 	}
 }
+
+func TestChartIsSentAsPhotoAfterText(t *testing.T) {
+	f := newFakeAPI(t)
+	png := []byte("\x89PNG\r\n\x1a\nfake-chart-bytes")
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+		if r.Command != "rate" || r.Text != "CNY март 2026" {
+			t.Errorf("request = %+v, want command rate with its arguments", r)
+		}
+		return agent.Answer{Text: "**Юань** за март", Chart: &agent.Chart{PNG: png, Caption: "CNY, 02.03 – 31.03.2026: **+1,2%**"}}, nil
+	}}
+	startBot(t, f, a, Options{})
+	f.push(privateText(10, "/rate CNY март 2026"))
+	f.waitSent(1)
+	f.waitCalls("sendPhoto", 1)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.photos) != 1 || !bytes.Equal(f.photos[0].PNG, png) || f.photos[0].ChatID != "10" {
+		t.Fatalf("photos = %+v", f.photos)
+	}
+	if f.photos[0].Caption != "CNY, 02.03 – 31.03.2026: +1,2%" || !strings.Contains(f.photos[0].Entities, `"bold"`) {
+		t.Errorf("caption %q entities %s", f.photos[0].Caption, f.photos[0].Entities)
+	}
+}
+
+func TestInlineQueryOffersFigures(t *testing.T) {
+	f := newFakeAPI(t)
+	a := &fakeAgent{InlineFunc: func(_ context.Context, q string) ([]agent.InlineResult, error) {
+		return []agent.InlineResult{{ID: "rate-USD", Title: "USD: 81,1234 ₽", Description: "ЦБ РФ", Text: "USD: **81,1234 ₽**"}}, nil
+	}}
+	startBot(t, f, a, Options{Access: Access{Users: []int64{10}}})
+	f.push(tgbotapi.Update{InlineQuery: &tgbotapi.InlineQuery{ID: "iq1", From: &tgbotapi.User{ID: 10}, Query: "usd"}})
+	f.push(tgbotapi.Update{InlineQuery: &tgbotapi.InlineQuery{ID: "iq2", From: &tgbotapi.User{ID: 99}, Query: "usd"}})
+	f.waitCalls("answerInlineQuery", 2)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	byID := map[string]string{}
+	for _, form := range f.inline {
+		byID[form["inline_query_id"]] = form["results"]
+	}
+	if !strings.Contains(byID["iq1"], `"message_text":"USD: 81,1234 ₽"`) || !strings.Contains(byID["iq1"], `"type":"bold"`) {
+		t.Errorf("allowed user's results = %s", byID["iq1"])
+	}
+	if byID["iq2"] != "[]" {
+		t.Errorf("refused user's results = %s, want none", byID["iq2"])
+	}
+}

@@ -3,9 +3,11 @@ package bot
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 
 	"github.com/finbot/finbot/agent"
@@ -108,6 +110,20 @@ func (c *Console) send(_ context.Context, out outgoing) error {
 	fmt.Fprintln(c.w, text)
 	for i, b := range out.buttons {
 		fmt.Fprintf(c.w, "  [%d] %s\n", i+1, b.Text)
+	}
+	if out.photo != nil {
+		// A terminal cannot show the chart: save it where the user can open it.
+		f, err := os.CreateTemp("", "finbot-chart-*.png")
+		if err != nil {
+			return fmt.Errorf("save chart: %w", err)
+		}
+		_, werr := f.Write(out.photo.png)
+		if err := errors.Join(werr, f.Close()); err != nil {
+			return fmt.Errorf("save chart: %w", err)
+		}
+		line := fmt.Sprintf("📈 %s\n   график: %s", out.photo.caption.Text, f.Name())
+		c.replies = append(c.replies, line)
+		fmt.Fprintln(c.w, line)
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 type Answerer interface {
 	Answer(ctx context.Context, req agent.Request) (agent.Answer, error)
 	Reset(ctx context.Context, req agent.Request) error
+	Inline(ctx context.Context, query string) ([]agent.InlineResult, error)
 }
 
 // outgoing is one reply, ready for any front end.
@@ -27,6 +28,14 @@ type outgoing struct {
 	buttons []agent.Button
 	// answer is the agent's answer behind the reply, when there is one (for `ask --json`).
 	answer *agent.Answer
+	// photo is a chart sent after the text.
+	photo *photo
+}
+
+// photo is a PNG with its caption.
+type photo struct {
+	png     []byte
+	caption tgmd.Message
 }
 
 // sender delivers replies. The Telegram and console front ends implement it.
@@ -132,8 +141,7 @@ func (c *core) runCommand(ctx context.Context, in incoming) error {
 	return cmd.handle(ctx, c, in)
 }
 
-// answer runs a question through the agent, one request per user at a time, with the
-// "typing…" indicator on while it is prepared.
+// answer runs a question through the agent.
 func (c *core) answer(ctx context.Context, in incoming) error {
 	if strings.TrimSpace(in.text) == "" {
 		if in.group {
@@ -142,6 +150,12 @@ func (c *core) answer(ctx context.Context, in incoming) error {
 		}
 		return agent.ErrEmpty
 	}
+	return c.ask(ctx, in, agent.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group, Text: in.text})
+}
+
+// ask runs one agent request, one per user at a time, with the "typing…" indicator on while
+// it is prepared, and delivers the answer (text, then its chart).
+func (c *core) ask(ctx context.Context, in incoming, req agent.Request) error {
 	ctx, release, err := c.users.acquire(ctx, in.userID)
 	if err != nil {
 		return err
@@ -155,7 +169,7 @@ func (c *core) answer(ctx context.Context, in incoming) error {
 	wg.Go(func() {
 		keepTyping(typingCtx, c.typingInterval, func(ctx context.Context) { c.out.typing(ctx, in.chatID) })
 	})
-	ans, err := c.answerer.Answer(ctx, agent.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group, Text: in.text})
+	ans, err := c.answerer.Answer(ctx, req)
 	stopTyping()
 	wg.Wait()
 	if err != nil {
@@ -166,6 +180,9 @@ func (c *core) answer(ctx context.Context, in incoming) error {
 	}
 	c.metrics.routes.WithLabelValues(string(ans.Scenario), ans.Intent).Inc()
 	out := outgoing{chatID: in.chatID, parts: render(ans), buttons: ans.Buttons, answer: &ans}
+	if ans.Chart != nil && len(ans.Chart.PNG) > 0 {
+		out.photo = &photo{png: ans.Chart.PNG, caption: caption(ans.Chart.Caption)}
+	}
 	if in.group {
 		out.replyTo = in.messageID
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -30,10 +31,17 @@ type fakeAPI struct {
 	nextID  int
 	sent    []sentMessage
 	actions int
+	photos  []sentPhoto
+	inline  []map[string]string
 	calls   map[string]int
 	// fail, when set, may answer a method call itself (status and body) instead of the default.
 	fail    func(method string, form map[string]string) (status int, body string, handled bool)
 	arrived chan struct{}
+}
+
+type sentPhoto struct {
+	ChatID, Caption, Entities string
+	PNG                       []byte
 }
 
 type sentMessage struct {
@@ -59,10 +67,25 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	method := strings.TrimPrefix(r.URL.Path, prefix)
-	r.ParseForm()
 	form := map[string]string{}
-	for k := range r.PostForm {
-		form[k] = r.PostForm.Get(k)
+	var upload []byte
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
+		if err := r.ParseMultipartForm(32 << 20); err != nil {
+			f.t.Errorf("%s: bad multipart body: %v", method, err)
+		}
+		for k, v := range r.MultipartForm.Value {
+			form[k] = v[0]
+		}
+		for _, fh := range r.MultipartForm.File {
+			file, _ := fh[0].Open()
+			upload, _ = io.ReadAll(file)
+			file.Close()
+		}
+	} else {
+		r.ParseForm()
+		for k := range r.PostForm {
+			form[k] = r.PostForm.Get(k)
+		}
 	}
 	f.mu.Lock()
 	f.calls[method]++
@@ -89,6 +112,18 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		f.mu.Unlock()
 		f.arrived <- struct{}{}
 		ok(w, fmt.Sprintf(`{"message_id":%d,"date":1,"chat":{"id":%s,"type":"private"},"text":"x"}`, 1000+id, form["chat_id"]))
+	case "sendPhoto":
+		f.mu.Lock()
+		f.photos = append(f.photos, sentPhoto{ChatID: form["chat_id"], Caption: form["caption"], Entities: form["caption_entities"], PNG: upload})
+		f.mu.Unlock()
+		f.arrived <- struct{}{}
+		ok(w, `{"message_id":5000,"date":1,"chat":{"id":1,"type":"private"},"photo":[{"file_id":"x","file_unique_id":"y","width":1200,"height":675}]}`)
+	case "answerInlineQuery":
+		f.mu.Lock()
+		f.inline = append(f.inline, form)
+		f.mu.Unlock()
+		f.arrived <- struct{}{}
+		ok(w, `true`)
 	case "sendChatAction":
 		f.mu.Lock()
 		f.actions++
@@ -196,12 +231,20 @@ func commandEntity(text string) []tgbotapi.MessageEntity {
 // fakeAgent is a function-field Answerer.
 type fakeAgent struct {
 	AnswerFunc func(ctx context.Context, r agent.Request) (agent.Answer, error)
+	InlineFunc func(ctx context.Context, q string) ([]agent.InlineResult, error)
 	resets     int
 	mu         sync.Mutex
 }
 
 func (f *fakeAgent) Answer(ctx context.Context, r agent.Request) (agent.Answer, error) {
 	return f.AnswerFunc(ctx, r)
+}
+
+func (f *fakeAgent) Inline(ctx context.Context, q string) ([]agent.InlineResult, error) {
+	if f.InlineFunc == nil {
+		return nil, nil
+	}
+	return f.InlineFunc(ctx, q)
 }
 
 func (f *fakeAgent) Reset(context.Context, agent.Request) error {

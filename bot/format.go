@@ -11,6 +11,18 @@ import (
 // maxMessageUnits is Telegram's limit on one message: 4096 UTF-16 units after entity parsing.
 const maxMessageUnits = 4096
 
+// maxCaptionUnits is Telegram's limit on a photo caption.
+const maxCaptionUnits = 1024
+
+// caption converts a chart caption, keeping only what fits a photo caption.
+func caption(markdown string) tgmd.Message {
+	parts := tgmd.Split(tgmd.Convert(markdown), maxCaptionUnits)
+	if len(parts) == 0 {
+		return tgmd.Message{}
+	}
+	return parts[0]
+}
+
 // render turns an answer into Telegram messages: Markdown converted to entities, sources as
 // numbered footnotes at the end, split under the limit at block boundaries so the footnotes
 // land in the last part.
@@ -27,24 +39,12 @@ func markdown(ans agent.Answer) string {
 	b.WriteString(strings.TrimSpace(ans.Text))
 	b.WriteString("\n\n**Источники**\n")
 	for i, s := range ans.Sources {
-		title := escapeMarkdown(s.Title)
+		title := agent.EscapeMarkdown(s.Title)
 		if s.URL != "" {
 			fmt.Fprintf(&b, "\n%d. [%s](%s)", i+1, title, strings.NewReplacer("(", "%28", ")", "%29", " ", "%20").Replace(s.URL))
 		} else {
 			fmt.Fprintf(&b, "\n%d. %s", i+1, title)
 		}
-	}
-	return b.String()
-}
-
-// escapeMarkdown makes a dynamic value (a document title, a counterparty name) literal in Markdown.
-func escapeMarkdown(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune("\\`*_{}[]()#+-.!|<>~", r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
 	}
 	return b.String()
 }

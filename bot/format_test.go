@@ -16,9 +16,9 @@ func TestEscapeMarkdownRoundTrip(t *testing.T) {
 		"`code` **bold**", `1. не список`, `# не заголовок`, `АО "Звезда & Ко"`, `_*[]()~>#+-=|{}.!`,
 	}
 	for _, name := range names {
-		got := tgmd.Convert(escapeMarkdown(name))
+		got := tgmd.Convert(agent.EscapeMarkdown(name))
 		if got.Text != name || len(got.Entities) != 0 {
-			t.Errorf("Convert(escapeMarkdown(%q)) = %q with %d entities", name, got.Text, len(got.Entities))
+			t.Errorf("Convert(EscapeMarkdown(%q)) = %q with %d entities", name, got.Text, len(got.Entities))
 		}
 	}
 }

@@ -14,7 +14,7 @@ const welcome = `Здравствуйте! Я **finbot** — помощник б
 Спрашивайте обычными словами, например:
 - «Кто нам должен на 31 марта?»
 - «Курс евро на вчера»
-- «Найди договор с Техснабом»
+- «Динамика юаня за март»
 
 В группе обращайтесь ко мне через упоминание или ответом на моё сообщение.`
 
@@ -36,6 +36,12 @@ func handleHelp(ctx context.Context, c *core, in incoming) error {
 	b.WriteString("новостях, терминах учёта. В группе — через упоминание бота или ответом на его сообщение.")
 	c.reply(ctx, in, b.String())
 	return nil
+}
+
+// handleAgentCommand runs a deterministic agent command (/rate, /keyrate, /news) through the
+// same path as a question: user slot, typing, deadline, charts.
+func handleAgentCommand(ctx context.Context, c *core, in incoming) error {
+	return c.ask(ctx, in, agent.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group, Text: in.text, Command: in.command})
 }
 
 func handleReset(ctx context.Context, c *core, in incoming) error {

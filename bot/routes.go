@@ -16,6 +16,9 @@ func commands() []command {
 	return []command{
 		{name: "start", description: "Начать работу и узнать, что я умею", handle: handleStart},
 		{name: "help", description: "Список команд и примеры вопросов", handle: handleHelp},
+		{name: "rate", description: "Курсы ЦБ: /rate, /rate EUR, /rate USD 15.01.2026, /rate CNY март 2026", handle: handleAgentCommand},
+		{name: "keyrate", description: "Ключевая ставка ЦБ: /keyrate, /keyrate 2025", handle: handleAgentCommand},
+		{name: "news", description: "Новости: /news НДС; без слов — новости Банка России", handle: handleAgentCommand},
 		{name: "reset", description: "Забыть историю диалога и начать заново", handle: handleReset},
 		{name: "cancel", description: "Остановить подготовку текущего ответа", handle: handleCancel},
 		{name: "status", description: "Состояние сервисов (для администраторов)", adminOnly: true, handle: handleStatus},

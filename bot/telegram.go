@@ -87,7 +87,7 @@ func (t *telegram) getUpdates(ctx context.Context, offset int, timeout time.Dura
 	cfg := tgbotapi.NewUpdate(offset)
 	cfg.Timeout = int(timeout / time.Second)
 	cfg.Limit = 100
-	cfg.AllowedUpdates = []string{"message", "callback_query"}
+	cfg.AllowedUpdates = []string{"message", "callback_query", "inline_query"}
 	ups, err := t.with(ctx).GetUpdates(cfg)
 	return ups, err
 }
@@ -116,13 +116,10 @@ func (t *telegram) call(ctx context.Context, method string, params map[string]st
 	return resp.Result, nil
 }
 
-// sendMessage sends one message and returns its message_id.
-func (t *telegram) sendMessage(ctx context.Context, m tgbotapi.MessageConfig) (int, error) {
-	msg, err := t.with(ctx).Send(m)
-	if err != nil {
-		return 0, err
-	}
-	return msg.MessageID, nil
+// send sends a message or a photo.
+func (t *telegram) send(ctx context.Context, c tgbotapi.Chattable) error {
+	_, err := t.with(ctx).Send(c)
+	return explain(err)
 }
 
 // apiError extracts Telegram's error object, if err is one.

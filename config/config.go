@@ -64,6 +64,14 @@ type Config struct {
 	LLMModel   string        // LLM_MODEL
 	LLMTimeout time.Duration // LLM_TIMEOUT: one LLM call
 
+	// Bank of Russia and news.
+	CBRURL        string        // CBR_URL: DailyInfo SOAP endpoint
+	CBRTimeout    time.Duration // CBR_TIMEOUT: one call to the Bank of Russia
+	CBRUserAgent  string        // CBR_USER_AGENT
+	TavilyURL     string        // TAVILY_URL
+	TavilyAPIKey  Secret        // TAVILY_API_KEY: empty = web news search off
+	TavilyTimeout time.Duration // TAVILY_TIMEOUT: one attempt
+
 	// Behaviour.
 	AnswerTimeout   time.Duration // ANSWER_TIMEOUT: ceiling for one answer
 	UserRatePerMin  int           // USER_RATE_PER_MIN: messages a user may send per minute
@@ -109,6 +117,12 @@ func Vars() []Var {
 		{"LLM_API_KEY", "", "API key of the LLM service; empty = no LLM (deterministic routing and answers)."},
 		{"LLM_MODEL", DefaultLLMModel, "Model name as the LLM service spells it."},
 		{"LLM_TIMEOUT", "30s", "Deadline of one LLM call."},
+		{"CBR_URL", "https://www.cbr.ru/DailyInfoWebServ/DailyInfo.asmx", "Bank of Russia DailyInfo SOAP endpoint."},
+		{"CBR_TIMEOUT", "10s", "Deadline of one call to the Bank of Russia."},
+		{"CBR_USER_AGENT", "finbot/1.0 (+https://github.com/finbot/finbot)", "User-Agent sent to the Bank of Russia (it blocks clients without one)."},
+		{"TAVILY_URL", "https://api.tavily.com", "Tavily search API base."},
+		{"TAVILY_API_KEY", "", "Tavily key (tvly-…); empty = /news searches only the Bank of Russia's news."},
+		{"TAVILY_TIMEOUT", "10s", "Deadline of one Tavily attempt (up to 3 attempts)."},
 		{"ANSWER_TIMEOUT", "90s", "Ceiling for preparing one answer."},
 		{"USER_RATE_PER_MIN", "20", "Messages one user may send per minute before a flood notice."},
 		{"USER_RATE_BURST", "5", "Messages one user may send at once."},
@@ -151,6 +165,13 @@ func Load(getenv func(string) string) (Config, error) {
 		LLMModel:   r.str("LLM_MODEL"),
 		LLMTimeout: r.duration("LLM_TIMEOUT", time.Second, 10*time.Minute),
 
+		CBRURL:        r.url("CBR_URL"),
+		CBRTimeout:    r.duration("CBR_TIMEOUT", 100*time.Millisecond, 5*time.Minute),
+		CBRUserAgent:  r.str("CBR_USER_AGENT"),
+		TavilyURL:     strings.TrimRight(r.url("TAVILY_URL"), "/"),
+		TavilyAPIKey:  Secret(r.str("TAVILY_API_KEY")),
+		TavilyTimeout: r.duration("TAVILY_TIMEOUT", 100*time.Millisecond, 5*time.Minute),
+
 		AnswerTimeout:   r.duration("ANSWER_TIMEOUT", time.Second, time.Hour),
 		UserRatePerMin:  r.integer("USER_RATE_PER_MIN", 1, 10_000),
 		UserRateBurst:   r.integer("USER_RATE_BURST", 1, 1000),
@@ -185,7 +206,7 @@ func (c Config) HasLLM() bool { return c.LLMAPIKey != "" }
 // Secrets returns the configured secret values, for log redaction.
 func (c Config) Secrets() []string {
 	var out []string
-	for _, s := range []Secret{c.TelegramToken, c.WebhookSecret, c.LLMAPIKey} {
+	for _, s := range []Secret{c.TelegramToken, c.WebhookSecret, c.LLMAPIKey, c.TavilyAPIKey} {
 		if len(s) >= 4 {
 			out = append(out, string(s))
 		}

@@ -1,0 +1,51 @@
+package agent
+
+import (
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// EscapeMarkdown makes a dynamic value (a counterparty name, a document title, a currency name
+// from the Bank of Russia) literal inside the agent's Markdown.
+func EscapeMarkdown(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune("\\`*_{}[]()#+-.!|<>~", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// formatDecimal writes d the Russian way: a comma before the fraction, no-break spaces between
+// thousands, exactly places digits after the comma ("1 234,5000").
+func formatDecimal(d decimal.Decimal, places int32) string {
+	s := d.StringFixed(places)
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "−", s[1:]
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteRune('\u00a0')
+		}
+		b.WriteRune(r)
+	}
+	if frac != "" {
+		b.WriteString(",")
+		b.WriteString(frac)
+	}
+	return sign + b.String()
+}
+
+// formatSigned is formatDecimal with an explicit sign: "+0,5600", "−1,2000", "0,0000".
+func formatSigned(d decimal.Decimal, places int32) string {
+	if d.Round(places).IsPositive() {
+		return "+" + formatDecimal(d, places)
+	}
+	return formatDecimal(d, places)
+}

@@ -1,0 +1,220 @@
+package ru
+
+import (
+	"fmt"
+	"time"
+)
+
+// Ranges with two ends («с 1 по 15 марта») and open ranges that end today («с 1 марта»).
+
+// matchOpenRange reads «с 1 марта», «с марта», «с 2025 года», «с начала года»: from that
+// day to today.
+func (p *parser) matchOpenRange(i int) (result, bool) {
+	j := p.prefix(i, []string{"начиная"})
+	if !openWords[p.word(j)] {
+		return result{}, false
+	}
+	e, ok := p.endpoint(j + 1)
+	if !ok {
+		return result{}, false
+	}
+	var from time.Time
+	reason := ""
+	switch e.kind {
+	case epDay, epFixed:
+		from, reason = p.dayOf(e)
+	case epMonth:
+		y := e.y
+		if y == 0 {
+			y = recentMonthYear(e.m, p.today)
+		}
+		from = date(y, time.Month(e.m), 1)
+	case epYear:
+		if !e.yearWord {
+			return result{}, false
+		}
+		from = date(e.y, time.January, 1)
+	default:
+		return result{}, false
+	}
+	if reason != "" {
+		return errResult(e.end, reason), true
+	}
+	if from.After(p.today) {
+		return errResult(e.end, fmt.Sprintf("начало периода (%s) позже сегодняшнего дня (%s)",
+			formatDate(from), formatDate(p.today))), true
+	}
+	kind := KindRange
+	if e.start {
+		kind = KindRelative
+	}
+	return result{from: from, to: p.today, kind: kind, end: e.end}, true
+}
+
+// matchRange reads «с 1 по 15 марта», «с 1 марта по 15 апреля», «с 01.03.2026 по
+// 15.03.2026», «01.03.2026 — 31.03.2026», «01.03.2026-31.03.2026», «2026-03-01..2026-03-31»,
+// «1-15 марта», «с марта по май», «с 2020 по 2025 год».
+func (p *parser) matchRange(i int) (result, bool) {
+	j := p.prefix(i, periodPreps...)
+	hasFrom := fromWords[p.word(j)]
+	if hasFrom {
+		j++
+	}
+	var a, b endpoint
+	if j < len(p.toks) && p.toks[j].kind == tNum && len(p.toks[j].parts) > 1 && len(p.toks[j].parts) != 3 {
+		var ok bool
+		if a, b, ok = p.chainRange(j); !ok {
+			return result{}, false
+		}
+	} else {
+		var ok bool
+		if a, ok = p.endpoint(j); !ok || (a.kind == epYear && !hasFrom) {
+			return result{}, false
+		}
+		k := a.end
+		if s := p.punct(k); toWords[p.word(k)] || s == "-" || s == ".." {
+			k++
+		} else {
+			return result{}, false
+		}
+		if b, ok = p.endpoint(k); !ok || b.kind == epBare {
+			return result{}, false
+		}
+	}
+	return p.combine(a, b)
+}
+
+// chainRange reads a range written as one token: «01.03.2026-31.03.2026»,
+// «2026-03-01..2026-03-31», «1-15 марта», «2020-2025 гг.».
+func (p *parser) chainRange(j int) (a, b endpoint, ok bool) {
+	t := p.toks[j]
+	switch {
+	case len(t.parts) == 6 && (t.seps[2] == "-" || t.seps[2] == ".."):
+		d1, m1, y1, ok1 := numericDate(t.parts[:3], t.seps[:2], p.today)
+		d2, m2, y2, ok2 := numericDate(t.parts[3:], t.seps[3:], p.today)
+		if !ok1 || !ok2 {
+			return a, b, false
+		}
+		end := p.yearWord(j + 1)
+		return endpoint{kind: epDay, d: d1, m: m1, y: y1, end: end}, endpoint{kind: epDay, d: d2, m: m2, y: y2, end: end}, true
+	case len(t.parts) == 2 && t.seps[0] == "-":
+		l0, l1 := len(t.parts[0]), len(t.parts[1])
+		v0, v1 := atoi(t.parts[0]), atoi(t.parts[1])
+		if l0 <= 2 && l1 <= 2 && v0 >= 1 && v0 <= 31 {
+			m, k := p.monthAfterDay(p.ordinal(j + 1))
+			if m == 0 {
+				return a, b, false
+			}
+			y, end := p.optYear(k)
+			return endpoint{kind: epBare, d: v0, end: end}, endpoint{kind: epDay, d: v1, m: m, y: y, end: end}, true
+		}
+		if l0 == 4 && l1 == 4 && v0 >= minYear && v0 <= maxYear && v1 >= minYear && v1 <= maxYear {
+			end := p.yearWord(j + 1)
+			if end == j+1 {
+				return a, b, false
+			}
+			return endpoint{kind: epYear, y: v0, end: end}, endpoint{kind: epYear, y: v1, end: end}, true
+		}
+	}
+	return a, b, false
+}
+
+// combine turns two endpoints into a range, inferring missing years: the start is the
+// most recent such day or month, the end follows it; a written year on either side
+// carries over to the other.
+func (p *parser) combine(a, b endpoint) (result, bool) {
+	if (a.kind == epYear) != (b.kind == epYear) {
+		return result{}, false
+	}
+	bad := func(reason string) (result, bool) { return errResult(b.end, reason), true }
+	if a.reason != "" {
+		return bad(a.reason)
+	}
+	if b.reason != "" {
+		return bad(b.reason)
+	}
+	var from, to time.Time
+	if a.kind == epYear {
+		from, _ = yearRange(a.y)
+		_, to = yearRange(b.y)
+	} else {
+		shared := a.kind == epBare
+		if shared {
+			if b.kind != epDay {
+				return result{}, false
+			}
+			a = endpoint{kind: epDay, d: a.d, m: b.m, y: b.y, end: a.end}
+		}
+		ay, by := a.y, b.y
+		if a.kind == epFixed {
+			ay = a.from.Year()
+		}
+		if b.kind == epFixed {
+			by = b.to.Year()
+		}
+		keyA, keyB := a.m*100+a.d, b.m*100+b.d
+		switch a.kind {
+		case epMonth:
+			keyA = a.m*100 + 1
+		case epFixed:
+			keyA = int(a.from.Month())*100 + a.from.Day()
+		}
+		switch b.kind {
+		case epMonth:
+			keyB = b.m*100 + 31
+		case epFixed:
+			keyB = int(b.to.Month())*100 + b.to.Day()
+		}
+		switch {
+		case ay == 0 && by == 0:
+			if a.kind == epMonth {
+				ay = recentMonthYear(a.m, p.today)
+			} else {
+				d, reason := recentDay(a.d, a.m, p.today)
+				if reason != "" {
+					return bad(reason)
+				}
+				ay = d.Year()
+			}
+			by = ay
+			if !shared && keyB < keyA {
+				by++
+			}
+		case by == 0:
+			by = ay
+			if !shared && keyB < keyA {
+				by++
+			}
+		case ay == 0:
+			ay = by
+			if !shared && keyA > keyB {
+				ay--
+			}
+		}
+		var reason string
+		switch a.kind {
+		case epMonth:
+			from, _ = monthRange(ay, time.Month(a.m))
+		case epFixed:
+			from = a.from
+		default:
+			if from, reason = checkDate(a.d, a.m, ay); reason != "" {
+				return bad(reason)
+			}
+		}
+		switch b.kind {
+		case epMonth:
+			_, to = monthRange(by, time.Month(b.m))
+		case epFixed:
+			to = b.to
+		default:
+			if to, reason = checkDate(b.d, b.m, by); reason != "" {
+				return bad(reason)
+			}
+		}
+	}
+	if from.After(to) {
+		return bad(fmt.Sprintf("начало периода (%s) позже его конца (%s)", formatDate(from), formatDate(to)))
+	}
+	return result{from: from, to: to, kind: KindRange, end: b.end}, true
+}

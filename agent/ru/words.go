@@ -1,0 +1,146 @@
+package ru
+
+import "strings"
+
+// Vocabulary of dates and periods. Every word is in the normalized form of normWord:
+// lower case, ё written as е.
+
+// forms expands stems with endings into a set.
+func forms(set map[string]int, v int, stems []string, endings ...string) {
+	for _, s := range stems {
+		for _, e := range endings {
+			set[s+e] = v
+		}
+	}
+}
+
+var (
+	softMonth = []string{"ь", "я", "е", "ю", "ем"}
+	hardMonth = []string{"", "а", "е", "у", "ом"}
+)
+
+// monthWords maps every case form of a month name to its number: март, марта, марте…
+var monthWords = func() map[string]int {
+	w := map[string]int{}
+	forms(w, 1, []string{"январ"}, softMonth...)
+	forms(w, 2, []string{"феврал"}, softMonth...)
+	forms(w, 3, []string{"март"}, hardMonth...)
+	forms(w, 4, []string{"апрел"}, softMonth...)
+	forms(w, 5, []string{"ма"}, "й", "я", "е", "ю", "ем")
+	forms(w, 6, []string{"июн"}, softMonth...)
+	forms(w, 7, []string{"июл"}, softMonth...)
+	forms(w, 8, []string{"август"}, hardMonth...)
+	forms(w, 9, []string{"сентябр"}, softMonth...)
+	forms(w, 10, []string{"октябр"}, softMonth...)
+	forms(w, 11, []string{"ноябр"}, softMonth...)
+	forms(w, 12, []string{"декабр"}, softMonth...)
+	return w
+}()
+
+// monthAbbr are abbreviations accepted only right after a day number: «1 янв», «15 дек.».
+var monthAbbr = map[string]int{"янв": 1, "фев": 2, "февр": 2, "мар": 3, "апр": 4, "июн": 6,
+	"июл": 7, "авг": 8, "сен": 9, "сент": 9, "окт": 10, "ноя": 11, "нояб": 11, "дек": 12}
+
+// yearWords follow a year number: «2025 г.», «2025 года», «2025гг».
+var yearWords = set("г", "гг", "год", "года", "году", "годом", "годы", "годах")
+
+// Units of relative periods.
+const (
+	uDay = iota + 1
+	uWeek
+	uMonth
+	uQuarter
+	uYear
+)
+
+// unitWords maps case forms of день, неделя, месяц, квартал, год to a unit.
+var unitWords = func() map[string]int {
+	w := map[string]int{}
+	forms(w, uDay, []string{"д"}, "ень", "ня", "ней", "ню", "нем", "ни", "нях")
+	forms(w, uDay, []string{"сут"}, "ки", "ок", "кам")
+	forms(w, uWeek, []string{"недел"}, "я", "и", "е", "ю", "ей", "ь", "ям", "ях")
+	forms(w, uMonth, []string{"месяц"}, "", "а", "е", "у", "ем", "ы", "ев", "ам", "ах")
+	forms(w, uQuarter, []string{"квартал"}, "", "а", "е", "у", "ом", "ы", "ов", "ам", "ах")
+	w["кв"] = uQuarter
+	w["мес"] = uMonth
+	forms(w, uYear, []string{"год"}, "", "а", "у", "ом", "ы", "ам", "ах")
+	w["лет"] = uYear
+	return w
+}()
+
+// numberWords are the number words of «за последние две недели».
+var numberWords = map[string]int{"один": 1, "одна": 1, "одну": 1, "два": 2, "две": 2, "три": 3,
+	"четыре": 4, "пять": 5, "шесть": 6, "семь": 7, "восемь": 8, "девять": 9, "десять": 10,
+	"одиннадцать": 11, "двенадцать": 12, "пятнадцать": 15, "двадцать": 20, "тридцать": 30,
+	"сорок": 40, "шестьдесят": 60, "девяносто": 90, "сто": 100}
+
+// relOffset reads прошлый/этот/следующий in any case and gender as an offset in units.
+func relOffset(w string) (int, bool) {
+	switch {
+	case strings.HasPrefix(w, "позапрошл"):
+		return -2, true
+	case strings.HasPrefix(w, "прошл"), strings.HasPrefix(w, "предыдущ"), strings.HasPrefix(w, "прошедш"):
+		return -1, true
+	case strings.HasPrefix(w, "текущ"), strings.HasPrefix(w, "нынешн"), thisWords[w]:
+		return 0, true
+	case strings.HasPrefix(w, "следующ"), strings.HasPrefix(w, "будущ"):
+		return 1, true
+	}
+	return 0, false
+}
+
+var thisWords = set("этот", "этого", "этом", "этому", "этим", "эта", "этой", "эту", "это", "этою")
+
+// ordinalWord reads первый…четвертый in any case: «первого квартала».
+func ordinalWord(w string) int {
+	for i, p := range []string{"перв", "втор", "трет", "четверт"} {
+		if strings.HasPrefix(w, p) && len(w) <= len(p)+6 {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// romanQuarter reads I–IV (Latin letters, or Ukrainian і).
+var romanQuarter = map[string]int{"i": 1, "ii": 2, "iii": 3, "iv": 4, "і": 1, "іі": 2, "ііі": 3, "іv": 4}
+
+// ordSuffix are endings written after a number: «1-го», «1-е», «2-й», «3й».
+var ordSuffix = set("го", "е", "ое", "ого", "й", "ый", "ий", "м", "ом", "му", "ому", "я", "ая", "ю", "ую")
+
+// dayWords are the named days with their offset from today.
+var dayWords = map[string]int{"сегодня": 0, "вчера": -1, "позавчера": -2, "завтра": 1, "послезавтра": 2}
+
+// dayAdjectives are «сегодняшний», «вчерашний»… read by prefix, with their offset.
+var dayAdjectives = []struct {
+	prefix string
+	off    int
+}{{"сегодняшн", 0}, {"позавчерашн", -2}, {"вчерашн", -1}, {"послезавтрашн", 2}, {"завтрашн", 1}}
+
+// edgeWords are «конец» and «начало» in any case: true for the end.
+var edgeWords = map[string]bool{"конец": true, "конца": true, "концу": true, "конце": true,
+	"концом": true, "окончание": true, "окончания": true,
+	"начало": false, "начала": false, "началу": false, "начале": false, "началом": false}
+
+// quantityPrefixes start the words that make the number before them an amount, not a
+// year: «за 2000 рублей», «2025 шт.».
+var quantityPrefixes = []string{"руб", "р", "коп", "тыс", "т", "млн", "млрд", "шт", "доллар", "долар",
+	"евро", "юан", "процент", "чел", "ед", "ч", "час", "мин", "сек", "км", "кг", "м"}
+
+// isQuantityWord reports whether w makes the number before it an amount.
+func isQuantityWord(w string) bool {
+	for _, p := range quantityPrefixes {
+		if w == p || (len(p) > 2 && strings.HasPrefix(w, p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// set builds a set of words.
+func set(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}

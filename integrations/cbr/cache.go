@@ -1,0 +1,152 @@
+package cbr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+	"github.com/hashicorp/golang-lru/v2/expirable"
+)
+
+// entry is a cached value and when it was fetched.
+type entry struct {
+	val     any
+	fetched time.Time
+}
+
+// store holds fresh values in two TTL caches and the last known value of every key for
+// stale-if-error. All three are built once, in New: each expirable.LRU owns a cleanup
+// goroutine that never exits (golang-lru v2.0.7).
+type store struct {
+	fresh, past       *expirable.LRU[string, entry]
+	freshTTL, pastTTL time.Duration
+	last              *lru.Cache[string, entry] // no TTL: bounded by size only
+}
+
+func newStore(freshTTL, pastTTL time.Duration) *store {
+	last, err := lru.New[string, entry](1024)
+	if err != nil {
+		panic(err) // only for a non-positive size
+	}
+	return &store{
+		fresh:    expirable.NewLRU[string, entry](1024, nil, freshTTL),
+		past:     expirable.NewLRU[string, entry](4096, nil, pastTTL),
+		freshTTL: freshTTL,
+		pastTTL:  pastTTL,
+		last:     last,
+	}
+}
+
+// get returns a value fetched less than its TTL before now. The expirable caches evict by
+// the wall clock; the check against now (Options.Now) is what decides freshness, so an
+// injected clock works too.
+func (s *store) get(key string, past bool, now time.Time) (entry, bool) {
+	c, ttl := s.fresh, s.freshTTL
+	if past {
+		c, ttl = s.past, s.pastTTL
+	}
+	e, ok := c.Get(key)
+	if !ok || now.Sub(e.fetched) >= ttl {
+		return entry{}, false
+	}
+	return e, true
+}
+
+func (s *store) put(key string, past bool, e entry) {
+	if past {
+		s.past.Add(key, e)
+	} else {
+		s.fresh.Add(key, e)
+	}
+	s.last.Add(key, e)
+}
+
+// lastKnown returns the best last known value among the keys with prefix: the one with the
+// highest score, ties going to the most recently fetched. Values with ok false are skipped.
+func lastKnown[T any](s *store, prefix string, score func(T) (int64, bool)) (entry, bool) {
+	var best entry
+	var bestScore int64
+	found := false
+	for _, k := range s.last.Keys() {
+		if !strings.HasPrefix(k, prefix) {
+			continue
+		}
+		e, ok := s.last.Peek(k)
+		if !ok {
+			continue
+		}
+		v, ok := e.val.(T)
+		if !ok {
+			continue
+		}
+		sc, ok := score(v)
+		if !ok {
+			continue
+		}
+		if !found || sc > bestScore || (sc == bestScore && e.fetched.After(best.fetched)) {
+			best, bestScore, found = e, sc, true
+		}
+	}
+	return best, found
+}
+
+// query describes one cached operation call.
+type query[T any] struct {
+	what  string // operation and parameters for error messages: "GetCursOnDate 2026-03-15"
+	key   string // cache and singleflight key: operation + parameters
+	past  bool   // the value can no longer change: cache it for PastTTL
+	fetch func(ctx context.Context) (T, error)
+	// fallback finds a last known value to serve when this key was never fetched; optional.
+	fallback func() (entry, bool)
+}
+
+// load returns q's value from the cache or, through singleflight, from the service; when
+// the service fails it serves the last known value, marked stale.
+//
+// The fetch runs detached from the caller's cancellation, bounded by Options.Timeout, so one
+// caller giving up does not fail the others waiting on the same flight.
+func load[T any](ctx context.Context, c *Client, q query[T]) (T, Meta, error) {
+	if e, ok := c.store.get(q.key, q.past, c.now()); ok {
+		return e.val.(T), Meta{FetchedAt: e.fetched}, nil
+	}
+	ch := c.flight.DoChan(q.key, func() (any, error) {
+		if e, ok := c.store.get(q.key, q.past, c.now()); ok {
+			return e, nil // filled by a flight that ended after our first look
+		}
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
+		defer cancel()
+		v, err := q.fetch(fctx)
+		if err != nil {
+			return nil, err
+		}
+		e := entry{val: v, fetched: c.now()}
+		c.store.put(q.key, q.past, e)
+		return e, nil
+	})
+	var err error
+	select {
+	case r := <-ch:
+		if r.Err == nil {
+			e := r.Val.(entry)
+			return e.val.(T), Meta{FetchedAt: e.fetched}, nil
+		}
+		err = r.Err
+	case <-ctx.Done():
+		err = context.Cause(ctx)
+	}
+	err = fmt.Errorf("cbr: %s: %w", q.what, err)
+	if !errors.Is(err, context.Canceled) { // a caller who gave up wants no answer
+		e, ok := c.store.last.Peek(q.key)
+		if !ok && q.fallback != nil {
+			e, ok = q.fallback()
+		}
+		if ok {
+			return e.val.(T), Meta{Stale: true, FetchedAt: e.fetched, Cause: err}, nil
+		}
+	}
+	var zero T
+	return zero, Meta{}, err
+}
