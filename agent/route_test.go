@@ -25,6 +25,8 @@ func TestRouteByRules(t *testing.T) {
 		{"USD/RUB", S2General, IntentRates, "rates"},
 		{"сколько стоит доллар", S2General, IntentRates, "rates"},
 		{"новости про НДС", S2General, IntentNews, "news"},
+		{"новости про ключевую ставку", S2General, IntentNews, "news"},
+		{"что нового по курсу рубля", S2General, IntentNews, "news"},
 		{"Привет!", S2General, IntentSmallTalk, "smalltalk"},
 		{"спасибо", S2General, IntentSmallTalk, "smalltalk"},
 		{"Что ты умеешь?", S2General, IntentSmallTalk, "smalltalk"},

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// cbrStandIn serves the recorded SOAP responses of integrations/cbr/testdata by SOAPAction.
+func cbrStandIn(t *testing.T) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
+	files := map[string]string{
+		"GetCursOnDate": "curs_on_date_full.xml", "GetCursDynamic": "curs_dynamic.xml",
+		"KeyRate": "key_rate.xml", "NewsInfo": "news_info.xml", "EnumValutes": "enum_valutes.xml",
+	}
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		op := strings.TrimPrefix(strings.Trim(r.Header.Get("SOAPAction"), `"`), "http://web.cbr.ru/")
+		name, ok := files[op]
+		if !ok {
+			t.Errorf("unexpected SOAPAction %q", op)
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		body, err := os.ReadFile(filepath.Join("integrations", "cbr", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &calls
+}
+
+func askJSON(t *testing.T, env map[string]string, args ...string) askResult {
+	t.Helper()
+	var out, errs bytes.Buffer
+	if err := run(t.Context(), append([]string{"ask", "--json"}, args...), getenv(env), nil, &out, &errs); err != nil {
+		t.Fatalf("ask %q: %v\n%s", args, err, errs.String())
+	}
+	var res askResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("ask --json: %v\n%s", err, out.String())
+	}
+	return res
+}
+
+// The whole wiring: ask → agent → cbr client → SOAP stand-in, and tavily → its stand-in.
+func TestAskRatesAndNewsThroughStandIns(t *testing.T) {
+	cbrSrv, _ := cbrStandIn(t)
+	tav := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer tvly-test-key" {
+			w.WriteHeader(http.StatusUnauthorized)
+			w.Write([]byte(`{"detail":{"error":"Unauthorized: missing or invalid API key."}}`))
+			return
+		}
+		body, _ := os.ReadFile(filepath.Join("integrations", "tavily", "testdata", "search_ok.json"))
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	}))
+	t.Cleanup(tav.Close)
+	env := map[string]string{"CBR_URL": cbrSrv.URL, "TAVILY_URL": tav.URL, "TAVILY_API_KEY": "tvly-test-key"}
+
+	tests := []struct {
+		args   []string
+		intent string
+		want   []string
+		chart  bool
+	}{
+		{[]string{"/rate"}, "rates", []string{"Курсы Банка России на 14.03.2026", "**USD** — доллар США", "**EUR**", "**CNY**"}, false},
+		{[]string{"курс иены"}, "rates", []string{"**JPY**", "за 100"}, false},
+		{[]string{"/rate", "USD", "01.02.2026-10.03.2026"}, "rates", []string{"за 01.02.2026 – 10.03.2026", "минимум", "максимум", "изменение"}, true},
+		{[]string{"/rate", "XYZ"}, "rates", []string{"«XYZ» — не валюта"}, false},
+		{[]string{"какая сейчас ключевая ставка"}, "key_rate", []string{"Ключевая ставка Банка России: 15,50%", "действует с 16.02.2026"}, false},
+		{[]string{"/keyrate", "2025"}, "key_rate", []string{"за 01.01.2025 – 31.12.2025", "с 09.06.2025: **20,00%**"}, true},
+		{[]string{"/news"}, "news", []string{"Новости Банка России"}, false},
+		{[]string{"новости", "про", "ключевую", "ставку"}, "news", []string{"**Новости:"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			res := askJSON(t, env, tt.args...)
+			if res.Intent != tt.intent {
+				t.Errorf("intent = %q, want %q", res.Intent, tt.intent)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(res.Text, w) {
+					t.Errorf("text lacks %q:\n%s", w, res.Text)
+				}
+			}
+			if (res.Chart != nil) != tt.chart {
+				t.Errorf("chart = %+v, want chart: %v", res.Chart, tt.chart)
+			}
+			if len(res.Sources) == 0 && !strings.Contains(res.Text, "не валюта") {
+				t.Error("answer without a source footnote")
+			}
+		})
+	}
+}
