@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"sync/atomic"
 	"testing"
@@ -13,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/history"
 )
 
@@ -88,5 +91,55 @@ func benchPipeline(b *testing.B, h agent.History, d Deduper) {
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "updates/s")
 	if out.sent.Load() < int64(b.N) {
 		b.Fatalf("sent %d replies for %d updates", out.sent.Load(), b.N)
+	}
+}
+
+// BenchmarkRateCached measures a cached "/rate" (USD, EUR, CNY today with the change against
+// the previous publication) through the whole pipeline: parse, dedupe, access, command, agent,
+// the Bank of Russia client's cache, formatting and the in-process send.
+func BenchmarkRateCached(b *testing.B) {
+	body, err := os.ReadFile("../integrations/cbr/testdata/curs_on_date_full.xml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var upstream atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		upstream.Add(1)
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		w.Write(body)
+	}))
+	defer srv.Close()
+	rates := cbr.New(cbr.Options{BaseURL: srv.URL})
+	a := agent.New(agent.Deps{History: history.NewMemory(100_000, history.Limits{}), Rates: rates}, agent.Options{})
+	out := &discardSender{}
+	c := newCore(a, out, slog.New(slog.DiscardHandler), NewMetrics(nil), coreOptions{})
+	me := identity{id: 777, username: "finbot_test_bot"}
+	d := history.NewMemoryDedupe(10_000_000, time.Hour)
+	ctx := context.Background()
+	run := func(n int64) {
+		u := tgbotapi.Update{UpdateID: int(n), Message: &tgbotapi.Message{
+			MessageID: int(n), From: &tgbotapi.User{ID: 1000 + n%500}, Chat: &tgbotapi.Chat{ID: 1000 + n%500, Type: "private"},
+			Text: "/rate", Entities: []tgbotapi.MessageEntity{{Type: "bot_command", Offset: 0, Length: 5}},
+		}}
+		in, ok := parseUpdate(u, me, c.known)
+		if !ok {
+			b.Fatal("update ignored")
+		}
+		d.FirstSeen(ctx, in.updateID)
+		c.handle(ctx, in)
+	}
+	run(0) // warm the cache
+	warm := upstream.Load()
+	var id atomic.Int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			run(id.Add(1))
+		}
+	})
+	b.StopTimer()
+	if got := upstream.Load(); got != warm {
+		b.Fatalf("cached /rate reached the Bank of Russia %d more times", got-warm)
 	}
 }
