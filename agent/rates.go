@@ -62,7 +62,7 @@ func (a *Agent) parseRateRequest(text string) (rateRequest, string) {
 		if sug := ru.Suggest(u); len(sug) > 0 {
 			var names []string
 			for _, c := range sug {
-				names = append(names, fmt.Sprintf("%s (%s)", c.Code, EscapeMarkdown(strings.ToLower(c.Name))))
+				names = append(names, fmt.Sprintf("%s (%s)", c.Code, EscapeMarkdown(lowerFirst(c.Name))))
 			}
 			msg += " Возможно, вы имели в виду: " + strings.Join(names, ", ") + "."
 		}
