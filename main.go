@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -31,11 +32,13 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/bot"
 	"github.com/finbot/finbot/config"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/tavily"
 )
 
@@ -46,6 +49,9 @@ var (
 	_ agent.History    = (*history.Memory)(nil)
 	_ agent.Rates      = (*cbr.Client)(nil)
 	_ agent.NewsSearch = (*tavily.Client)(nil)
+	_ agent.Ledger     = (*address.Lane)(nil)
+	_ address.Source   = (*onec.Demo)(nil)
+	_ address.Source   = (*onec.Proxy)(nil)
 	_ bot.Answerer     = (*agent.Agent)(nil)
 	_ bot.Deduper      = (*history.RedisDedupe)(nil)
 	_ bot.Deduper      = (*history.MemoryDedupe)(nil)
@@ -102,7 +108,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	log := slog.New(newRedactor(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}), cfg.Secrets()))
 
-	app, err := build(ctx, cfg, log)
+	app, err := build(ctx, cfg, log, sub != "serve")
 	if err != nil {
 		return err
 	}
@@ -129,7 +135,9 @@ type app struct {
 }
 
 // build wires the integrations into the agent.
-func build(ctx context.Context, cfg config.Config, log *slog.Logger) (*app, error) {
+// cli is true for `chat` and `ask`: the operator at the terminal already holds the
+// configuration, so ledger access is not restricted there.
+func build(ctx context.Context, cfg config.Config, log *slog.Logger, cli bool) (*app, error) {
 	limits := history.Limits{MaxTurns: cfg.HistoryMaxTurns, MaxChars: cfg.HistoryMaxChars, TTL: cfg.HistoryTTL}
 	a := &app{close: func() {}}
 	var hist agent.History
@@ -171,8 +179,25 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger) (*app, erro
 	}
 	rates := cbr.New(cbr.Options{BaseURL: cfg.CBRURL, Timeout: cfg.CBRTimeout, UserAgent: cfg.CBRUserAgent})
 	news := tavily.New(tavily.Options{BaseURL: cfg.TavilyURL, APIKey: cfg.TavilyAPIKey.Reveal(), Timeout: cfg.TavilyTimeout})
-	a.agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news}, agent.Options{Logger: log})
 	a.breakers = map[string]func() string{"cbr": rates.State, "tavily": news.State}
+	var source address.Source
+	if cfg.OneCURL != "" {
+		proxy, err := onec.NewProxy(onec.ProxyOptions{URL: cfg.OneCURL, Channel: cfg.OneCChannel, Token: cfg.OneCToken.Reveal(), Timeout: cfg.OneCTimeout})
+		if err != nil {
+			return nil, fmt.Errorf("ONEC_URL: %w", err)
+		}
+		source = proxy
+		a.breakers["onec"] = proxy.State
+	} else {
+		demo, err := onec.DemoDefault()
+		if err != nil {
+			return nil, fmt.Errorf("demo ledger: %w", err)
+		}
+		source = demo
+	}
+	lane := address.NewLane(source, model, address.Options{Logger: log, QueryTimeout: cfg.OneCTimeout})
+	a.agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: lane},
+		agent.Options{Logger: log, LedgerAccess: ledgerAccess(cfg, cli)})
 	if llmClient != nil {
 		a.breakers["llm"] = llmClient.State
 	}
@@ -197,10 +222,20 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger) (*app, erro
 		} else {
 			lines = append(lines, "поиск новостей (Tavily): не настроен")
 		}
-		lines = append(lines, "1С: встроенная демо-база")
+		lines = append(lines, "1С: "+lane.SourceName())
 		return lines
 	}
 	return a, nil
+}
+
+// ledgerAccess decides who sees 1C data. The demo ledger is synthetic, so with no lists it is
+// open; a real 1C with no lists is closed to everyone.
+func ledgerAccess(cfg config.Config, cli bool) func(userID, chatID int64) bool {
+	users, chats := cfg.LedgerAllowUsers, cfg.LedgerAllowChats
+	open := cli || (len(users) == 0 && len(chats) == 0 && cfg.OneCURL == "")
+	return func(userID, chatID int64) bool {
+		return open || slices.Contains(users, userID) || slices.Contains(chats, chatID)
+	}
 }
 
 func serve(ctx context.Context, cfg config.Config, a *app, log *slog.Logger) error {

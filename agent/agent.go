@@ -12,6 +12,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/integrations/history"
 )
 
@@ -32,6 +35,8 @@ type Deps struct {
 	Rates Rates
 	// News searches finance news on the web; nil or unconfigured = only the Bank of Russia's news.
 	News NewsSearch
+	// Ledger is the address-query lane to 1C (or the demo ledger); nil = not connected.
+	Ledger Ledger
 }
 
 // Options tune the agent.
@@ -44,6 +49,8 @@ type Options struct {
 	// HistoryTimeout bounds each history read and write, so an unreachable store costs an
 	// answer its context, not its promptness (default 2s).
 	HistoryTimeout time.Duration
+	// LedgerAccess says who may see 1C data; nil = nobody.
+	LedgerAccess func(userID, chatID int64) bool
 }
 
 // Agent answers messages. It is safe for concurrent use; the front end serialises the messages
@@ -53,6 +60,9 @@ type Agent struct {
 	history History
 	cbr     Rates
 	search  NewsSearch
+	lane    Ledger
+	// lastLedger is each conversation's last 1C result, for "Выгрузить в Excel".
+	lastLedger *lru.Cache[string, address.Result]
 	log     *slog.Logger
 	now     func() time.Time
 	opts    Options
@@ -75,7 +85,12 @@ func New(d Deps, o Options) *Agent {
 	if d.History == nil {
 		panic("agent: Deps.History is required")
 	}
-	return &Agent{llm: d.LLM, history: d.History, cbr: d.Rates, search: d.News, log: o.Logger, now: o.Now, opts: o}
+	if o.LedgerAccess == nil {
+		o.LedgerAccess = func(int64, int64) bool { return false }
+	}
+	last, _ := lru.New[string, address.Result](10_000) // size > 0: cannot fail
+	return &Agent{llm: d.LLM, history: d.History, cbr: d.Rates, search: d.News, lane: d.Ledger, lastLedger: last,
+		log: o.Logger, now: o.Now, opts: o}
 }
 
 // HasLLM reports whether an LLM is configured.
@@ -121,11 +136,14 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	} else {
 		route = a.route(ctx, text, hist)
 	}
-	ans, err := a.handle(ctx, route, text, hist)
+	ans, err := a.handle(ctx, req, route, text, hist)
 	if err != nil {
 		return Answer{}, err
 	}
-	ans.Scenario, ans.Intent = route.Scenario, route.Intent
+	ans.Scenario = route.Scenario
+	if ans.Intent == "" {
+		ans.Intent = route.Intent
+	}
 	if ans.Sources == nil {
 		ans.Sources = []Source{}
 	}

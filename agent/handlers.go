@@ -16,16 +16,17 @@ var unavailable = map[string]string{
 	string(S1Search):   "Поиск по вашим документам пока не подключён: загрузка договоров, актов и счетов появится в ближайшем обновлении.",
 	string(S3Full):     "Ответы по выбранным документам пока не подключены.",
 	string(S4Retrieve): "Ответы по выбранным документам пока не подключены.",
-	string(Address):    "Запросы к данным 1С:Бухгалтерии (кто нам должен, кому должны мы, остатки по счетам, документы контрагента) пока не подключены в этой версии.",
 	IntentKB:           "Корпоративная база знаний пока не подключена, поэтому ответить по регламентам и нормативке со ссылкой на источник я пока не могу.",
 }
 
 // unavailableList is what the small-talk prompt tells the model is not connected yet.
-const unavailableList = "поиск по документам пользователя, база знаний, запросы к 1С"
+const unavailableList = "поиск по документам пользователя, база знаний"
 
 // handle runs the scenario's handler.
-func (a *Agent) handle(ctx context.Context, route RouteDecision, text string, hist []history.Turn) (Answer, error) {
+func (a *Agent) handle(ctx context.Context, req Request, route RouteDecision, text string, hist []history.Turn) (Answer, error) {
 	switch {
+	case route.Scenario == Address:
+		return a.ledger(ctx, req, text)
 	case route.Scenario == S5Clarify:
 		return a.clarify(ctx, route, text), nil
 	case route.Scenario == S2General && route.Intent == IntentSmallTalk:
@@ -145,6 +146,10 @@ var commandIntents = map[string]string{"rate": IntentRates, "keyrate": IntentKey
 
 // commandRoute is the decision for a command: no router, no LLM.
 func commandRoute(cmd string) RouteDecision {
+	if i, ok := ledgerCommands[cmd]; ok || cmd == "drill" {
+		return RouteDecision{Scenario: Address, Intent: string(i), Confidence: 1, Source: "command",
+			Reasons: []string{"команда /" + cmd}}
+	}
 	intent, ok := commandIntents[cmd]
 	if !ok {
 		return RouteDecision{Scenario: S5Clarify, Intent: IntentUnknown, Confidence: 1, Source: "command",

@@ -4,20 +4,13 @@ import (
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/finbot/finbot/agent/md"
 )
 
 // EscapeMarkdown makes a dynamic value (a counterparty name, a document title, a currency name
 // from the Bank of Russia) literal inside the agent's Markdown.
-func EscapeMarkdown(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune("\\`*_{}[]()#+-.!|<>~", r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+func EscapeMarkdown(s string) string { return md.Escape(s) }
 
 // formatDecimal writes d the Russian way: a comma before the fraction, no-break spaces between
 // thousands, exactly places digits after the comma ("1 234,5000").

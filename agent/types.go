@@ -1,6 +1,10 @@
 package agent
 
-import "time"
+import (
+	"time"
+
+	"github.com/finbot/finbot/agent/address"
+)
 
 // Scenario is where a message is routed.
 type Scenario string
@@ -50,6 +54,8 @@ type Answer struct {
 	Buttons []Button `json:"buttons,omitempty"`
 	// Chart is a picture that goes with the text (a rate series), sent as a photo.
 	Chart *Chart `json:"chart,omitempty"`
+	// Document is a file sent after the text.
+	Document *Document `json:"document,omitempty"`
 	Debug Debug  `json:"debug"`
 }
 
@@ -66,9 +72,18 @@ type Source struct {
 	URL   string `json:"url,omitempty"`
 }
 
-// Button is a suggested reply.
+// Button is a suggested reply. Pressing it sends Text back as a question, or, when Data is set,
+// Data as a compact command the agent re-validates (a drilldown, an export).
 type Button struct {
 	Text string `json:"text"`
+	Data string `json:"data,omitempty"`
+}
+
+// Document is a file that goes with an answer (an Excel export).
+type Document struct {
+	Name    string `json:"name"`
+	Bytes   []byte `json:"-"`
+	Caption string `json:"caption,omitempty"`
 }
 
 // Debug explains how an answer was produced.
@@ -81,6 +96,10 @@ type Debug struct {
 	// Degraded lists what went wrong without stopping the answer (history unavailable, LLM down…).
 	Degraded []string      `json:"degraded,omitempty"`
 	Elapsed  time.Duration `json:"elapsed_ns"`
+	// Address is the address lane's debug payload (seed 001), for 1C answers.
+	Address *address.Debug `json:"address,omitempty"`
+	// Result is the address lane's unified result (seed 000 §5), for 1C answers.
+	Result *address.Result `json:"result,omitempty"`
 }
 
 // RouteDecision is the router's verdict and its reasons.

@@ -308,7 +308,7 @@ func (b *Bot) webhookHandler(ctx, work context.Context) http.Handler {
 func (b *Bot) setCommands(ctx context.Context) {
 	var cmds []tgbotapi.BotCommand
 	for _, c := range b.core.commands {
-		if !c.adminOnly {
+		if !c.adminOnly && !c.hidden {
 			cmds = append(cmds, tgbotapi.BotCommand{Command: c.name, Description: c.description})
 		}
 	}
@@ -385,6 +385,13 @@ func (b *Bot) send(ctx context.Context, out outgoing) error {
 		}
 		plain := func() tgbotapi.Chattable { cfg.Entities = nil; return cfg }
 		if err := b.deliver(ctx, out.chatID, cfg, plain); err != nil {
+			return ignoreBlocked(err)
+		}
+	}
+	for _, d := range out.documents {
+		dc := tgbotapi.NewDocument(out.chatID, tgbotapi.FileBytes{Name: d.name, Bytes: d.data})
+		dc.Caption = d.caption
+		if err := b.deliver(ctx, out.chatID, dc, func() tgbotapi.Chattable { return dc }); err != nil {
 			return ignoreBlocked(err)
 		}
 	}
@@ -471,6 +478,9 @@ func keyboard(buttons []agent.Button) *tgbotapi.InlineKeyboardMarkup {
 	var rows [][]tgbotapi.InlineKeyboardButton
 	for _, bt := range buttons {
 		data := callbackPrefix + bt.Text
+		if bt.Data != "" {
+			data = bt.Data
+		}
 		if len(data) > 64 {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/finbot/finbot/agent"
@@ -25,6 +26,8 @@ type Console struct {
 	last *agent.Answer
 	// replies collects what Ask printed.
 	replies []string
+	// buttons are the last reply's buttons: typing their number presses them.
+	buttons []agent.Button
 }
 
 // ConsoleOptions configure a console session.
@@ -55,6 +58,15 @@ func NewConsole(a Answerer, w io.Writer, o ConsoleOptions) *Console {
 func (c *Console) Ask(ctx context.Context, text string) (*agent.Answer, []string) {
 	c.last, c.replies = nil, nil
 	in := incoming{chatID: c.chatID, userID: c.userID, group: c.group, text: strings.TrimSpace(text)}
+	if n, err := strconv.Atoi(in.text); err == nil && n >= 1 && n <= len(c.buttons) {
+		b := c.buttons[n-1] // a number presses the button, as a tap would in Telegram
+		in.text = b.Text
+		if b.Data != "" {
+			in.command, in.text = "drill", b.Data
+		}
+		c.core.handle(ctx, in)
+		return c.last, c.replies
+	}
 	if strings.HasPrefix(in.text, "/") {
 		name, args, _ := strings.Cut(in.text[1:], " ")
 		name, _, _ = strings.Cut(name, "@")
@@ -111,21 +123,40 @@ func (c *Console) send(_ context.Context, out outgoing) error {
 	for i, b := range out.buttons {
 		fmt.Fprintf(c.w, "  [%d] %s\n", i+1, b.Text)
 	}
+	c.buttons = out.buttons
+	for _, d := range out.documents {
+		path, err := saveTemp("finbot-*-"+d.name, d.data)
+		if err != nil {
+			return err
+		}
+		line := fmt.Sprintf("📎 %s: %s", d.name, path)
+		c.replies = append(c.replies, line)
+		fmt.Fprintln(c.w, line)
+	}
 	if out.photo != nil {
 		// A terminal cannot show the chart: save it where the user can open it.
-		f, err := os.CreateTemp("", "finbot-chart-*.png")
+		path, err := saveTemp("finbot-chart-*.png", out.photo.png)
 		if err != nil {
-			return fmt.Errorf("save chart: %w", err)
+			return err
 		}
-		_, werr := f.Write(out.photo.png)
-		if err := errors.Join(werr, f.Close()); err != nil {
-			return fmt.Errorf("save chart: %w", err)
-		}
-		line := fmt.Sprintf("📈 %s\n   график: %s", out.photo.caption.Text, f.Name())
+		line := fmt.Sprintf("📈 %s\n   график: %s", out.photo.caption.Text, path)
 		c.replies = append(c.replies, line)
 		fmt.Fprintln(c.w, line)
 	}
 	return nil
+}
+
+// saveTemp writes data to a new temporary file and returns its path.
+func saveTemp(pattern string, data []byte) (string, error) {
+	f, err := os.CreateTemp("", pattern)
+	if err != nil {
+		return "", fmt.Errorf("save file: %w", err)
+	}
+	_, werr := f.Write(data)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		return "", fmt.Errorf("save file: %w", err)
+	}
+	return f.Name(), nil
 }
 
 func (c *Console) typing(context.Context, int64) {}

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -30,6 +31,14 @@ type outgoing struct {
 	answer *agent.Answer
 	// photo is a chart sent after the text.
 	photo *photo
+	// documents are files sent after the text (an Excel export, debug.json).
+	documents []document
+}
+
+// document is a file with its caption.
+type document struct {
+	name, caption string
+	data          []byte
 }
 
 // photo is a PNG with its caption.
@@ -60,6 +69,9 @@ type core struct {
 	typingInterval time.Duration
 	answerTimeout  time.Duration
 	started        time.Time
+
+	debugMu    sync.Mutex
+	debugChats map[int64]bool // chats where admins turned /debug on
 }
 
 type coreOptions struct {
@@ -81,6 +93,7 @@ func newCore(a Answerer, out sender, log *slog.Logger, m *Metrics, o coreOptions
 		answerer: a, out: out, log: log, metrics: m, access: o.access,
 		flood: newFloodGuard(o.perMin, o.burst), users: newUserSlots(), commands: commands(),
 		status: o.status, typingInterval: o.typingInterval, answerTimeout: o.answerTimeout, started: time.Now(),
+		debugChats: map[int64]bool{},
 	}
 }
 
@@ -183,11 +196,25 @@ func (c *core) ask(ctx context.Context, in incoming, req agent.Request) error {
 	if ans.Chart != nil && len(ans.Chart.PNG) > 0 {
 		out.photo = &photo{png: ans.Chart.PNG, caption: caption(ans.Chart.Caption)}
 	}
+	if d := ans.Document; d != nil && len(d.Bytes) > 0 {
+		out.documents = append(out.documents, document{name: d.Name, caption: d.Caption, data: d.Bytes})
+	}
+	if c.debugOn(in.chatID) && c.access.isAdmin(in.userID) && ans.Debug.Address != nil {
+		if data, err := json.MarshalIndent(ans.Debug, "", "  "); err == nil {
+			out.documents = append(out.documents, document{name: "debug.json", caption: "debug: " + ans.Intent, data: data})
+		}
+	}
 	if in.group {
 		out.replyTo = in.messageID
 	}
 	// The answer is ready: deliver it even if the user cancels now or the deadline passes.
 	return c.send(context.WithoutCancel(ctx), out)
+}
+
+func (c *core) debugOn(chatID int64) bool {
+	c.debugMu.Lock()
+	defer c.debugMu.Unlock()
+	return c.debugChats[chatID]
 }
 
 // reply sends a short service text (Markdown).

@@ -27,7 +27,7 @@ func handleHelp(ctx context.Context, c *core, in incoming) error {
 	var b strings.Builder
 	b.WriteString("**Команды**\n\n")
 	for _, cmd := range c.commands {
-		if cmd.adminOnly && !c.access.isAdmin(in.userID) {
+		if cmd.hidden || (cmd.adminOnly && !c.access.isAdmin(in.userID)) {
 			continue
 		}
 		fmt.Fprintf(&b, "- /%s — %s\n", cmd.name, cmd.description)
@@ -69,5 +69,24 @@ func handleStatus(ctx context.Context, c *core, in incoming) error {
 		}
 	}
 	c.reply(ctx, in, b.String())
+	return nil
+}
+
+// handleDebug turns the address lane's debug payload on or off for this chat.
+func handleDebug(ctx context.Context, c *core, in incoming) error {
+	on := strings.EqualFold(strings.TrimSpace(in.text), "on")
+	off := strings.EqualFold(strings.TrimSpace(in.text), "off")
+	if !on && !off {
+		c.reply(ctx, in, "Использование: /debug on или /debug off.")
+		return nil
+	}
+	c.debugMu.Lock()
+	c.debugChats[in.chatID] = on
+	c.debugMu.Unlock()
+	if on {
+		c.reply(ctx, in, "Отладка включена: к ответам по данным 1С будет приложен debug.json.")
+	} else {
+		c.reply(ctx, in, "Отладка выключена.")
+	}
 	return nil
 }

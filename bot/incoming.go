@@ -103,8 +103,13 @@ func parseCallback(updateID int, cq *tgbotapi.CallbackQuery) (incoming, bool) {
 		group:      cq.Message.Chat.Type == "group" || cq.Message.Chat.Type == "supergroup",
 		callbackID: cq.ID,
 	}
-	// Unknown or forged data is treated like a question typed by this user: it carries no
+	// Drilldown and export payloads go to the agent, which re-validates them. Anything else,
+	// forged data included, is treated like a question typed by this user: it carries no
 	// privilege the user did not already have.
+	if strings.HasPrefix(cq.Data, "a:") || strings.HasPrefix(cq.Data, "x:") {
+		in.command, in.text = "drill", cq.Data
+		return in, true
+	}
 	in.text = strings.TrimSpace(strings.TrimPrefix(cq.Data, callbackPrefix))
 	return in, true
 }

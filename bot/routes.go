@@ -7,6 +7,7 @@ type command struct {
 	name        string
 	description string // Russian, shown in the Telegram menu and /help
 	adminOnly   bool
+	hidden      bool // not in the menu or /help (button payloads)
 	handle      func(ctx context.Context, c *core, in incoming) error
 }
 
@@ -19,9 +20,14 @@ func commands() []command {
 		{name: "rate", description: "Курсы ЦБ: /rate, /rate EUR, /rate USD 15.01.2026, /rate CNY март 2026", handle: handleAgentCommand},
 		{name: "keyrate", description: "Ключевая ставка ЦБ: /keyrate, /keyrate 2025", handle: handleAgentCommand},
 		{name: "news", description: "Новости: /news НДС; без слов — новости Банка России", handle: handleAgentCommand},
+		{name: "debts", description: "Кто нам должен: /debts, /debts 31.03.2026", handle: handleAgentCommand},
+		{name: "payables", description: "Кому должны мы: /payables, /payables на конец февраля", handle: handleAgentCommand},
+		{name: "balance", description: "Остаток по счёту: /balance 51, /balance 62.01 31.03.2026", handle: handleAgentCommand},
 		{name: "reset", description: "Забыть историю диалога и начать заново", handle: handleReset},
 		{name: "cancel", description: "Остановить подготовку текущего ответа", handle: handleCancel},
 		{name: "status", description: "Состояние сервисов (для администраторов)", adminOnly: true, handle: handleStatus},
+		{name: "debug", description: "Отладка ответов 1С: /debug on, /debug off (для администраторов)", adminOnly: true, handle: handleDebug},
+		{name: "drill", hidden: true, handle: handleAgentCommand},
 	}
 }
 

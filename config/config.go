@@ -72,6 +72,14 @@ type Config struct {
 	TavilyAPIKey  Secret        // TAVILY_API_KEY: empty = web news search off
 	TavilyTimeout time.Duration // TAVILY_TIMEOUT: one attempt
 
+	// 1C.
+	OneCURL          string        // ONEC_URL: MCP toolkit proxy; empty = the embedded demo ledger
+	OneCChannel      string        // ONEC_CHANNEL
+	OneCToken        Secret        // ONEC_TOKEN
+	OneCTimeout      time.Duration // ONEC_TIMEOUT
+	LedgerAllowUsers []int64       // LEDGER_ALLOWED_USER_IDS
+	LedgerAllowChats []int64       // LEDGER_ALLOWED_CHAT_IDS
+
 	// Behaviour.
 	AnswerTimeout   time.Duration // ANSWER_TIMEOUT: ceiling for one answer
 	UserRatePerMin  int           // USER_RATE_PER_MIN: messages a user may send per minute
@@ -123,6 +131,12 @@ func Vars() []Var {
 		{"TAVILY_URL", "https://api.tavily.com", "Tavily search API base."},
 		{"TAVILY_API_KEY", "", "Tavily key (tvly-…); empty = /news searches only the Bank of Russia's news."},
 		{"TAVILY_TIMEOUT", "10s", "Deadline of one Tavily attempt (up to 3 attempts)."},
+		{"ONEC_URL", "", "1C MCP toolkit proxy, e.g. http://1c-host:6003 (set RESPONSE_FORMAT=json on it); empty = the embedded demo ledger."},
+		{"ONEC_CHANNEL", "default", "Proxy channel of the infobase ([a-zA-Z0-9_-]{1,64})."},
+		{"ONEC_TOKEN", "", "Bearer token of the proxy, if it requires one."},
+		{"ONEC_TIMEOUT", "30s", "Deadline of one 1C query."},
+		{"LEDGER_ALLOWED_USER_IDS", "", "Users allowed to see 1C data. With a real 1C and both ledger lists empty, nobody is; with the demo ledger, everyone is."},
+		{"LEDGER_ALLOWED_CHAT_IDS", "", "Chats (groups) whose members may see 1C data."},
 		{"ANSWER_TIMEOUT", "90s", "Ceiling for preparing one answer."},
 		{"USER_RATE_PER_MIN", "20", "Messages one user may send per minute before a flood notice."},
 		{"USER_RATE_BURST", "5", "Messages one user may send at once."},
@@ -172,6 +186,13 @@ func Load(getenv func(string) string) (Config, error) {
 		TavilyAPIKey:  Secret(r.str("TAVILY_API_KEY")),
 		TavilyTimeout: r.duration("TAVILY_TIMEOUT", 100*time.Millisecond, 5*time.Minute),
 
+		OneCURL:          r.url("ONEC_URL"),
+		OneCChannel:      r.str("ONEC_CHANNEL"),
+		OneCToken:        Secret(r.str("ONEC_TOKEN")),
+		OneCTimeout:      r.duration("ONEC_TIMEOUT", 100*time.Millisecond, 10*time.Minute),
+		LedgerAllowUsers: r.ids("LEDGER_ALLOWED_USER_IDS"),
+		LedgerAllowChats: r.ids("LEDGER_ALLOWED_CHAT_IDS"),
+
 		AnswerTimeout:   r.duration("ANSWER_TIMEOUT", time.Second, time.Hour),
 		UserRatePerMin:  r.integer("USER_RATE_PER_MIN", 1, 10_000),
 		UserRateBurst:   r.integer("USER_RATE_BURST", 1, 1000),
@@ -206,7 +227,7 @@ func (c Config) HasLLM() bool { return c.LLMAPIKey != "" }
 // Secrets returns the configured secret values, for log redaction.
 func (c Config) Secrets() []string {
 	var out []string
-	for _, s := range []Secret{c.TelegramToken, c.WebhookSecret, c.LLMAPIKey, c.TavilyAPIKey} {
+	for _, s := range []Secret{c.TelegramToken, c.WebhookSecret, c.LLMAPIKey, c.TavilyAPIKey, c.OneCToken} {
 		if len(s) >= 4 {
 			out = append(out, string(s))
 		}

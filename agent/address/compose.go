@@ -1,0 +1,212 @@
+package address
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/finbot/finbot/agent/md"
+)
+
+// shownInSummary is how many top rows a FACTUAL_SUMMARY shows.
+const shownInSummary = 10
+
+// titles name each recipe's answer; %s is the date or period.
+var titles = map[Intent]string{
+	IntentReceivables:          "Кто должен нам на %s",
+	IntentPayables:             "Кому должны мы на %s",
+	IntentAccountBalance:       "Остаток по счёту на %s",
+	IntentOpenItemsByParty:     "Открытые позиции на %s",
+	IntentOpenItemsByContract:  "Открытые позиции по договору на %s",
+	IntentOpenContracts:        "Незакрытые договоры на %s",
+	IntentDocumentsByParty:     "Документы контрагента %s",
+	IntentDocumentsByContract:  "Документы договора %s",
+	IntentBankOpsByParty:       "Банковские операции контрагента %s",
+	IntentDocumentsFormBalance: "Расшифровка остатка до документов на %s",
+}
+
+// documentTypeNames are the Russian names of the whitelisted document types.
+var documentTypeNames = map[string]string{
+	"ПоступлениеНаРасчетныйСчет": "Поступление на расчётный счёт",
+	"СписаниеСРасчетногоСчета":   "Списание с расчётного счёта",
+	"РеализацияТоваровУслуг":     "Реализация товаров и услуг",
+	"ПоступлениеТоваровУслуг":    "Поступление товаров и услуг",
+	"АктСверкиВзаиморасчетов":    "Акт сверки взаиморасчётов",
+	"ВводОстатков":               "Ввод остатков",
+}
+
+// Markdown renders the result deterministically in Russian. Every figure comes from the rows;
+// nothing is phrased by a model.
+func (r Result) Markdown() string {
+	var b strings.Builder
+	if r.ResultMode == Limited {
+		b.WriteString(r.Message)
+		for i, c := range r.Candidates {
+			if i == 8 {
+				break
+			}
+			fmt.Fprintf(&b, "\n- %s", md.Escape(candidateLabel(c)))
+		}
+		if r.Source != "" && r.LimitedReason == ReasonEmptyMatch {
+			fmt.Fprintf(&b, "\n\n_%s_", md.Escape(r.scopeLine()))
+		}
+		return b.String()
+	}
+	fmt.Fprintf(&b, "**%s**\n", md.Escape(r.title()))
+	fmt.Fprintf(&b, "_%s_\n\n", md.Escape(r.scopeLine()))
+	for _, n := range append(r.Notes, r.Limitations...) {
+		b.WriteString(md.Escape(n) + "\n\n")
+	}
+	rows := r.Rows
+	if r.ResultMode == FactualSummary && len(rows) > shownInSummary {
+		rows = rows[:shownInSummary]
+	}
+	for i, row := range rows {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, r.rowLine(row))
+	}
+	if rest := r.Summary.Rows - len(rows); rest > 0 {
+		fmt.Fprintf(&b, "\n…и ещё %d. Полный список — кнопкой «Выгрузить в Excel»; можно и сузить запрос: по контрагенту, счёту или дате.\n", rest)
+	}
+	if total := r.totalLine(); total != "" {
+		b.WriteString("\n" + total)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func candidateLabel(e Entity) string {
+	switch {
+	case e.Number != "":
+		return fmt.Sprintf("%s (№ %s)", e.Name, e.Number)
+	case e.INN != "":
+		return fmt.Sprintf("%s, ИНН %s", e.Name, e.INN)
+	default:
+		return e.Name
+	}
+}
+
+func (r Result) title() string {
+	t := titles[r.Intent]
+	when := ""
+	switch {
+	case !r.AsOf.IsZero():
+		when = ruDay(r.AsOf)
+	case !r.From.IsZero() && !r.To.IsZero():
+		when = fmt.Sprintf("за %s – %s", ruDay(r.From), ruDay(r.To))
+	default:
+		when = "за всё время"
+	}
+	title := fmt.Sprintf(t, when)
+	switch {
+	case r.Contract != "" && (r.Intent == IntentOpenItemsByContract || r.Intent == IntentDocumentsByContract):
+		title += ": " + r.Contract
+	case r.Party != "":
+		title += ": " + r.Party
+	}
+	return title
+}
+
+// scopeLine states organization, account and source, so no figure is read out of context.
+func (r Result) scopeLine() string {
+	parts := []string{"Организация: " + r.Organization}
+	if r.OrgDefaulted {
+		parts[0] += " (основная; другую можно указать в вопросе)"
+	}
+	if r.Account != "" {
+		parts = append(parts, "счёт "+r.Account)
+	}
+	parts = append(parts, "источник: "+r.Source)
+	return strings.Join(parts, "; ") + "."
+}
+
+func (r Result) rowLine(row Row) string {
+	name := md.Escape(row.Name)
+	switch r.Intent {
+	case IntentReceivables, IntentPayables:
+		return fmt.Sprintf("%s — **%s** (документов: %d)", name, row.Amount, row.Count)
+	case IntentAccountBalance:
+		return fmt.Sprintf("Счёт %s %s: дебет **%s**, кредит **%s**, сальдо %s", row.Account, md.Escape(row.Name), row.Debit, row.Credit, row.Amount)
+	case IntentOpenContracts:
+		return fmt.Sprintf("%s — %s: дебет %s, кредит %s, сальдо **%s**", name, md.Escape(row.Party), row.Debit, row.Credit, row.Amount)
+	case IntentOpenItemsByParty, IntentOpenItemsByContract, IntentDocumentsFormBalance:
+		return fmt.Sprintf("%s № %s от %s: дебет %s, кредит %s, остаток **%s**", typeName(row.Type), md.Escape(row.Number), shortDate(row.Date), row.Debit, row.Credit, row.Amount)
+	default: // documents, bank operations
+		line := fmt.Sprintf("%s № %s от %s — **%s**", typeName(row.Type), md.Escape(row.Number), shortDate(row.Date), row.Amount)
+		if row.Posted != nil && !*row.Posted {
+			line += " _(не проведён)_"
+		}
+		if row.Hint != "" {
+			line += " — р/с " + md.Escape(row.Hint)
+		}
+		return line
+	}
+}
+
+func (r Result) totalLine() string {
+	switch r.Intent {
+	case IntentReceivables:
+		return fmt.Sprintf("**Итого нам должны: %s** — %d %s.", r.Summary.TotalAmount, r.Summary.Rows, plural(r.Summary.Rows, "контрагент", "контрагента", "контрагентов"))
+	case IntentPayables:
+		return fmt.Sprintf("**Итого мы должны: %s** — %d %s.", r.Summary.TotalAmount, r.Summary.Rows, plural(r.Summary.Rows, "контрагенту", "контрагентам", "контрагентам"))
+	case IntentAccountBalance:
+		return ""
+	case IntentOpenItemsByParty, IntentOpenItemsByContract:
+		return fmt.Sprintf("**Итого открыто: %s** по %d %s.", r.Summary.TotalAmount, r.Summary.Rows, plural(r.Summary.Rows, "документу", "документам", "документам"))
+	case IntentOpenContracts:
+		return fmt.Sprintf("**Итого сальдо: %s** по %d %s.", r.Summary.TotalAmount, r.Summary.Rows, plural(r.Summary.Rows, "договору", "договорам", "договорам"))
+	case IntentDocumentsFormBalance:
+		return fmt.Sprintf("**Итого остаток: %s** — %d %s.", r.Summary.TotalAmount, r.Summary.Rows, plural(r.Summary.Rows, "документ", "документа", "документов"))
+	default:
+		return fmt.Sprintf("**Всего: %d %s, проведённых на %s.**", r.Summary.Rows, plural(r.Summary.Rows, "документ", "документа", "документов"), r.Summary.TotalAmount)
+	}
+}
+
+// emptyMessage is the LIMITED answer when nothing matched.
+func emptyMessage(r *Result, rec Recipe) string {
+	when := ruDay(r.AsOf)
+	switch rec.Intent {
+	case IntentReceivables:
+		return fmt.Sprintf("На %s по счёту %s никто нам не должен.", when, r.Account)
+	case IntentPayables:
+		return fmt.Sprintf("На %s по счёту %s мы никому не должны.", when, r.Account)
+	case IntentAccountBalance:
+		return fmt.Sprintf("На %s по счёту %s нет остатка.", when, r.Account)
+	case IntentOpenItemsByParty, IntentOpenItemsByContract:
+		return fmt.Sprintf("На %s открытых позиций нет: все расчёты закрыты.", when)
+	case IntentOpenContracts:
+		return fmt.Sprintf("На %s незакрытых договоров нет.", when)
+	case IntentDocumentsFormBalance:
+		return fmt.Sprintf("На %s остаток по счёту %s не формируют никакие документы.", when, r.Account)
+	default:
+		return "За этот период документов не найдено."
+	}
+}
+
+func typeName(t string) string {
+	if n, ok := documentTypeNames[t]; ok {
+		return n
+	}
+	return md.Escape(t)
+}
+
+func shortDate(d string) string {
+	t, err := time.Parse(time.DateOnly, d)
+	if err != nil {
+		return d
+	}
+	return ruDay(t)
+}
+
+// plural picks the Russian form for n: 1 контрагент, 2 контрагента, 5 контрагентов.
+func plural(n int, one, few, many string) string {
+	n %= 100
+	switch {
+	case n >= 11 && n <= 14:
+		return many
+	case n%10 == 1:
+		return one
+	case n%10 >= 2 && n%10 <= 4:
+		return few
+	default:
+		return many
+	}
+}

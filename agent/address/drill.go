@@ -1,0 +1,145 @@
+package address
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Drill is a drilldown offer: a button that runs a catalog recipe on a row's anchor.
+type Drill struct {
+	Text string // the button label
+	Data string // compact callback data, under Telegram's 64 bytes; re-validated on return
+}
+
+// drillPrefix marks drilldown callback data: "a:<recipe index>:<anchor ref prefix>:<yyyymmdd>".
+const drillPrefix = "a:"
+
+// refPrefixLen is how much of a reference the callback carries; Drill re-checks that it
+// names exactly one catalog entry.
+const refPrefixLen = 12
+
+// maxDrills bounds the offers under one answer.
+const maxDrills = 5
+
+// ErrBadDrill means callback data that does not name a valid drilldown (forged or stale).
+var ErrBadDrill = errors.New("address: invalid drilldown")
+
+// Drills offers the recipe's drilldown targets for the top rows of a factual result.
+func (r Result) Drills() []Drill {
+	if r.ResultMode == Limited || r.AsOf.IsZero() && r.To.IsZero() {
+		return nil
+	}
+	rec, ok := RecipeByID(r.RecipeID)
+	if !ok || len(rec.Drilldowns) == 0 {
+		return nil
+	}
+	target, _ := RecipeByID(rec.Drilldowns[0])
+	idx := slices.IndexFunc(Catalog, func(c Recipe) bool { return c.ID == target.ID })
+	date := r.AsOf
+	if date.IsZero() {
+		date = r.To
+	}
+	var out []Drill
+	for _, row := range r.Rows {
+		anchor, label := "", ""
+		switch {
+		case slices.Contains(target.Required, FilterCounterparty) && row.Ref != "" && (r.Intent == IntentReceivables || r.Intent == IntentPayables):
+			anchor, label = row.Ref, row.Name
+		case slices.Contains(target.Required, FilterCounterparty) && row.PartyID != "":
+			anchor, label = row.PartyID, row.Party
+		case slices.Contains(target.Required, FilterContract) && row.DealID != "":
+			anchor, label = row.DealID, row.Deal
+		case slices.Contains(target.Required, FilterAccount) && row.Account != "":
+			anchor, label = "acct-"+row.Account, "счёт "+row.Account
+		}
+		if anchor == "" || slices.ContainsFunc(out, func(d Drill) bool { return strings.Contains(d.Data, short(anchor)) }) {
+			continue
+		}
+		out = append(out, Drill{
+			Text: truncate(fmt.Sprintf("%s: %s", target.Purpose, label), 60),
+			Data: fmt.Sprintf("%s%d:%s:%s", drillPrefix, idx, short(anchor), date.Format("20060102")),
+		})
+		if len(out) == maxDrills {
+			break
+		}
+	}
+	return out
+}
+
+func short(ref string) string {
+	if strings.HasPrefix(ref, "acct-") || len(ref) <= refPrefixLen {
+		return ref
+	}
+	return ref[:refPrefixLen]
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// IsDrill reports whether callback data is a drilldown.
+func IsDrill(data string) bool { return strings.HasPrefix(data, drillPrefix) }
+
+// Drill re-validates callback data and runs the drilldown: the recipe index must exist, the
+// anchor prefix must name exactly one non-deleted catalog entry, the date must be real.
+func (l *Lane) Drill(ctx context.Context, data string) (Result, error) {
+	parts := strings.Split(strings.TrimPrefix(data, drillPrefix), ":")
+	if !IsDrill(data) || len(parts) != 3 || len(data) > 64 {
+		return Result{}, ErrBadDrill
+	}
+	idx, err := strconv.Atoi(parts[0])
+	if err != nil || idx < 0 || idx >= len(Catalog) {
+		return Result{}, ErrBadDrill
+	}
+	when, err := time.Parse("20060102", parts[2])
+	if err != nil {
+		return Result{}, ErrBadDrill
+	}
+	rec := Catalog[idx]
+	d := Decomposition{QuestionMode: ModeAddress, ModeConfidence: 1, QueryShape: "list", QueryShapeConfidence: 1,
+		Intent: rec.Intent, IntentConfidence: 1, FallbackRuleHit: "drilldown", Reasons: []string{"переход по кнопке"}}
+	if slices.Contains(rec.Required, FilterAsOfDate) {
+		d.Filters.AsOfDate = when.Format(time.DateOnly)
+	} else {
+		d.Filters.PeriodFrom = when.AddDate(0, -3, 0).Format(time.DateOnly)
+		d.Filters.PeriodTo = when.Format(time.DateOnly)
+	}
+	anchor := parts[1]
+	if acct, ok := strings.CutPrefix(anchor, "acct-"); ok {
+		d.Filters.Account = acct
+		return l.Run(ctx, d), nil
+	}
+	var dbg Debug
+	cats, err := l.catalogsFor(ctx, &dbg)
+	if err != nil {
+		return l.Run(ctx, d), nil // Run reports the outage
+	}
+	pool := cats.parties
+	if slices.Contains(rec.Required, FilterContract) {
+		pool = cats.contracts
+	}
+	var hits []Entity
+	for _, e := range pool {
+		if !e.Deleted && strings.HasPrefix(e.Ref, anchor) {
+			hits = append(hits, e)
+		}
+	}
+	if len(hits) != 1 || len(anchor) < 8 {
+		return Result{}, ErrBadDrill
+	}
+	if slices.Contains(rec.Required, FilterContract) {
+		d.Filters.Contract = hits[0].Ref
+	} else {
+		d.Filters.Counterparty = hits[0].Ref
+	}
+	return l.Run(ctx, d), nil
+}

@@ -1,0 +1,551 @@
+package address
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/finbot/finbot/integrations/onec"
+)
+
+// listMax is the largest result rendered in full (FACTUAL_LIST); longer ones become a
+// FACTUAL_SUMMARY with the top rows.
+const listMax = 15
+
+const (
+	refOrg      = "СправочникСсылка.Организации"
+	refParty    = "СправочникСсылка.Контрагенты"
+	refContract = "СправочникСсылка.ДоговорыКонтрагентов"
+)
+
+// anchors are the resolved references bound into the query parameters.
+type anchors struct {
+	org, party, contract Entity
+}
+
+// resolveAnchors turns organization, counterparty and contract text into references. stop is
+// true when the result is already decided (ambiguity, absence).
+func (l *Lane) resolveAnchors(res *Result, cats *catalogs, r Recipe, f Filters) (anchors, bool) {
+	dbg := &res.Debug
+	var a anchors
+	note := func(rs Resolution) {
+		dbg.AnchorType, dbg.AnchorValueRaw, dbg.AnchorValueResolved = rs.AnchorType, rs.Raw, rs.Resolved
+		dbg.ResolverConfidence, dbg.AmbiguityCount = rs.Confidence, rs.AmbiguityCount
+	}
+	stopWith := func(rs Resolution, what string) (anchors, bool) {
+		note(rs)
+		if rs.Ambiguous() {
+			res.AnchorType, res.Candidates = rs.AnchorType, rs.Candidates
+			*res = res.limited(ReasonMissingAnchor, fmt.Sprintf("Под «%s» подходит несколько %s. Выберите нужный:", rs.Raw, what))
+			return a, true
+		}
+		*res = res.limited(ReasonMissingAnchor, fmt.Sprintf("Не нашёл в 1С %s «%s». Проверьте название или укажите ИНН.", strings.TrimSuffix(what, "ов"), rs.Raw))
+		return a, true
+	}
+	if f.Organization != "" {
+		rs := ResolveOrganization(f.Organization, cats.orgs)
+		if !rs.Found() {
+			return stopWith(rs, "организаций")
+		}
+		a.org = entityByRef(cats.orgs, rs.ResolvedRef)
+	} else {
+		a.org, res.OrgDefaulted = cats.defaultOrg, true
+	}
+	res.Organization = a.org.Name
+	uses := func(key string) bool { return slices.Contains(r.Required, key) || slices.Contains(r.Optional, key) }
+	if uses(FilterCounterparty) && (f.Counterparty != "" || f.INN != "") {
+		rs := ResolveCounterparty(f.Counterparty, f.INN, cats.parties)
+		note(rs)
+		if !rs.Found() {
+			return stopWith(rs, "контрагентов")
+		}
+		a.party = entityByRef(cats.parties, rs.ResolvedRef)
+		res.Party = a.party.Name
+	}
+	if uses(FilterContract) && f.Contract != "" {
+		rs := ResolveContract(f.Contract, cats.contracts, a.party.Ref)
+		note(rs)
+		if !rs.Found() {
+			return stopWith(rs, "договоров")
+		}
+		a.contract = entityByRef(cats.contracts, rs.ResolvedRef)
+		res.Contract = a.contract.Name
+	}
+	return a, false
+}
+
+func entityByRef(list []Entity, ref string) Entity {
+	for _, e := range list {
+		if e.Ref == ref {
+			return e
+		}
+	}
+	return Entity{Ref: ref}
+}
+
+func refParam(e Entity, typ string) any {
+	if e.Ref == "" {
+		return nil
+	}
+	return objectRef(e.Ref, typ)
+}
+
+// execute runs the recipe's template and the runtime stages.
+func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recipe, f Filters, a anchors) Result {
+	dbg := &res.Debug
+	params := map[string]any{"Организация": refParam(a.org, refOrg)}
+	asOf, _ := parseDay(f.AsOfDate)
+	res.AsOf = asOf
+	var tokens []string
+	var fields []string
+	switch r.Intent {
+	case IntentReceivables, IntentPayables, IntentAccountBalance, IntentDocumentsFormBalance:
+		token := f.Account
+		if token == "" {
+			token = map[Intent]string{IntentReceivables: "62", IntentPayables: "60"}[r.Intent]
+		}
+		tokens = []string{token}
+		params["НаДату"], params["СчетКод"], params["СчетМаска"] = boundary(asOf), token, token+".%"
+		fields = []string{"Счет"}
+		if r.Intent == IntentDocumentsFormBalance {
+			params["Контрагент"], params["Договор"] = refParam(a.party, refParty), refParam(a.contract, refContract)
+			fields = []string{"СчетДт", "СчетКт"}
+		}
+	case IntentOpenItemsByParty, IntentOpenItemsByContract, IntentOpenContracts:
+		params["НаДату"] = boundary(asOf)
+		params["Контрагент"] = refParam(a.party, refParty)
+		tokens = []string{"60", "62"}
+		if r.Intent == IntentOpenContracts {
+			tokens = []string{"60", "62", "76"}
+		} else {
+			params["Договор"] = refParam(a.contract, refContract)
+		}
+		if f.Account != "" {
+			tokens = []string{f.Account}
+		}
+		fields = []string{"Счет"}
+	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+		params["НачалоПериода"], params["КонецПериода"] = nil, nil
+		if from, ok := parseDay(f.PeriodFrom); ok {
+			params["НачалоПериода"] = from.Format("2006-01-02T15:04:05")
+			res.From = from
+		}
+		if to, ok := parseDay(f.PeriodTo); ok {
+			params["КонецПериода"] = to.Format("2006-01-02") + "T23:59:59"
+			res.To = to
+		}
+		if r.Intent == IntentDocumentsByContract {
+			params["Договор"] = refParam(a.contract, refContract)
+		} else {
+			params["Контрагент"] = refParam(a.party, refParty)
+		}
+		if r.Intent != IntentBankOpsByParty {
+			params["ТипДокумента"] = f.DocumentType
+		}
+	}
+	if len(tokens) > 0 {
+		res.Account = strings.Join(tokens, ", ")
+	}
+	dbg.AccountTokenRaw = f.Account
+	dbg.AccountTokenNormalized = tokens
+	dbg.AccountScopeFieldsChecked = fields
+	if len(tokens) > 0 {
+		dbg.AccountScopeMatchStrategy = "code_or_subaccount"
+	} else {
+		dbg.AccountScopeMatchStrategy = "not_applicable"
+	}
+
+	raw, err := l.exec(ctx, dbg, r.ID, params)
+	if err != nil {
+		l.opts.Logger.WarnContext(ctx, "1C recipe failed", "recipe", r.ID, "err", err)
+		dbg.MCPCallStatus, dbg.MCPCallStatusLegacy = StageError, StageError
+		dbg.MatchFailureStage, dbg.MatchFailureReason = "execute", err.Error()
+		dbg.RuntimeReadiness = ReadyUnknown
+		return res.limited(ReasonExecutionError, sourceDown(l.src.Name()))
+	}
+	dbg.RowsFetched = len(raw)
+	received := raw[:0:0]
+	for _, row := range raw {
+		if row != nil {
+			received = append(received, row)
+		}
+	}
+	dbg.RawRowsReceived = len(received)
+	if len(received) > 0 {
+		dbg.RawRowKeysSample = rowKeys(received[0])
+	}
+	if len(raw) >= l.opts.MaxRows {
+		res.Limitations = append(res.Limitations, fmt.Sprintf("Выборка из 1С достигла предела в %d строк: итоги могут быть неполными — уточните фильтр.", l.opts.MaxRows))
+		dbg.RuntimeReadiness = ReadyLiveLimited
+	}
+	scoped := l.scope(dbg, r.Scope, received, fields, tokens)
+
+	var out []Row
+	var matched, afterFilter, materialized int
+	var drops map[string]int
+	switch r.Intent {
+	case IntentReceivables, IntentPayables:
+		rows, d := materializeBalance(scoped)
+		materialized, drops = len(rows), d
+		out, afterFilter = partyTotals(rows, r.Intent == IntentPayables)
+	case IntentAccountBalance:
+		rows, d := materializeBalance(scoped)
+		materialized, drops = len(rows), d
+		out, afterFilter = balanceSnapshot(rows, tokens[0], cats)
+	case IntentOpenItemsByParty, IntentOpenItemsByContract:
+		rows, d := materializeTurnover(scoped)
+		materialized, drops = len(rows), d
+		out, afterFilter = openItems(rows, a, f.Status)
+	case IntentOpenContracts:
+		rows, d := materializeTurnover(scoped)
+		materialized, drops = len(rows), d
+		out, afterFilter = openContracts(rows, a)
+	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+		rows, d := materializeDocuments(scoped)
+		materialized, drops = len(rows), d
+		out, afterFilter = documents(rows, r.Intent, a, f.DocumentType)
+	case IntentDocumentsFormBalance:
+		rows, d := materializeMovements(scoped)
+		materialized, drops = len(rows), d
+		out, afterFilter = drilldown(rows, tokens, a)
+	}
+	matched = len(out)
+	dbg.RowsMaterialized, dbg.RowsAfterRecipeFilter, dbg.RowsMatched = materialized, afterFilter, matched
+	if dbg.MaterializationDropReason == DropNone {
+		dbg.MaterializationDropReason = dominantDrop(drops)
+	}
+
+	switch {
+	case dbg.RawRowsReceived == 0:
+		dbg.MCPCallStatus, dbg.MatchFailureStage, dbg.MatchFailureReason = StageNoRawRows, "execute", "no rows for the filters"
+	case materialized == 0:
+		dbg.MCPCallStatus, dbg.MatchFailureStage, dbg.MatchFailureReason = StageNotMaterialized, "materialize", dbg.MaterializationDropReason
+	case afterFilter == 0:
+		dbg.MCPCallStatus, dbg.MatchFailureStage, dbg.MatchFailureReason = StageNotAnchorMatched, "anchor", "no rows of the anchor"
+	case matched == 0:
+		dbg.MCPCallStatus, dbg.MatchFailureStage, dbg.MatchFailureReason = StageFilteredOutByRecipe, "recipe_filter", "all rows balanced or filtered out"
+	default:
+		dbg.MCPCallStatus = StageMatched
+	}
+	dbg.MCPCallStatusLegacy = legacyStatus(dbg.MCPCallStatus)
+	if matched == 0 { // a factual answer needs rows_matched > 0
+		return res.limited(ReasonEmptyMatch, emptyMessage(res, r))
+	}
+	sortRows(out, r, f.Sort)
+	var total onec.Kopecks
+	for _, row := range out {
+		if row.Posted == nil || *row.Posted { // unposted documents are listed but not summed
+			total += row.Amount
+		}
+	}
+	res.Summary = Summary{Rows: matched, TotalAmount: total, Currency: "RUB"}
+	res.ResultMode = FactualList
+	if matched > listMax {
+		res.ResultMode = FactualSummary
+	}
+	res.All = out
+	if len(out) > f.Limit {
+		out = out[:f.Limit]
+	}
+	res.Rows = out
+	dbg.ResponseType = res.ResultMode
+	dbg.Limitations = res.Limitations
+	return *res
+}
+
+// scope applies the account scope (seed 000 §8): strict is a hard filter; preferred falls
+// back to the raw rows when the scope leaves none.
+func (l *Lane) scope(dbg *Debug, mode ScopeMode, raw []map[string]any, fields, tokens []string) []map[string]any {
+	if len(tokens) == 0 || len(fields) == 0 {
+		dbg.RowsAfterAccountScope = len(raw)
+		return raw
+	}
+	kept := make([]map[string]any, 0, len(raw))
+	for _, row := range raw {
+		for _, field := range fields {
+			if anyAccountMatches(str(row[field]), tokens) {
+				kept = append(kept, row)
+				break
+			}
+		}
+	}
+	if dropped := len(raw) - len(kept); dropped > 0 {
+		dbg.AccountScopeDropReason = DropByAccountScope
+	}
+	if len(kept) == 0 && len(raw) > 0 && mode == ScopePreferred {
+		dbg.AccountScopeFallbackApplied = true
+		dbg.RowsAfterAccountScope = len(raw)
+		return raw
+	}
+	if len(kept) == 0 && len(raw) > 0 {
+		dbg.MaterializationDropReason = DropByAccountScope
+	}
+	dbg.RowsAfterAccountScope = len(kept)
+	return kept
+}
+
+// partyTotals is receivables (saldo > 0) or payables (−saldo > 0) per counterparty, with the
+// number of settlement documents whose own saldo is not zero.
+func partyTotals(rows []balanceRow, payables bool) ([]Row, int) {
+	type acc struct {
+		party Ref
+		saldo onec.Kopecks
+		docs  map[string]onec.Kopecks
+	}
+	by := map[string]*acc{}
+	filtered := 0
+	for _, r := range rows {
+		if r.party.ID == "" {
+			continue
+		}
+		filtered++
+		a := by[r.party.ID]
+		if a == nil {
+			a = &acc{party: r.party, docs: map[string]onec.Kopecks{}}
+			by[r.party.ID] = a
+		}
+		a.saldo += r.net
+		a.docs[r.doc.ID] += r.net
+	}
+	var out []Row
+	for _, a := range by {
+		amount := a.saldo
+		if payables {
+			amount = -amount
+		}
+		if amount <= 0 {
+			continue
+		}
+		n := 0
+		for id, v := range a.docs {
+			if id != "" && v != 0 {
+				n++
+			}
+		}
+		out = append(out, Row{Ref: a.party.ID, Name: a.party.Name, Amount: amount, Count: n})
+	}
+	return out, filtered
+}
+
+// balanceSnapshot is the expanded balance for accounts with counterparty subconto and the
+// collapsed balance otherwise.
+func balanceSnapshot(rows []balanceRow, token string, cats *catalogs) ([]Row, int) {
+	expanded := false
+	for code, a := range cats.accounts {
+		if accountMatches(code, token) && a.partySubconto {
+			expanded = true
+		}
+	}
+	var net onec.Kopecks
+	parties := map[string]onec.Kopecks{}
+	for _, r := range rows {
+		net += r.net
+		parties[r.party.ID] += r.net
+	}
+	if len(rows) == 0 {
+		return nil, 0
+	}
+	row := Row{Account: token, Name: cats.accounts[token].name}
+	if expanded {
+		for _, v := range parties {
+			if v > 0 {
+				row.Debit += v
+			} else {
+				row.Credit -= v
+			}
+		}
+	} else if net > 0 {
+		row.Debit = net
+	} else {
+		row.Credit = -net
+	}
+	row.Amount = row.Debit - row.Credit
+	return []Row{row}, len(rows)
+}
+
+// openItems are settlement documents with a non-zero saldo: turnovers up to the date.
+func openItems(rows []turnoverRow, a anchors, status string) ([]Row, int) {
+	type acc struct {
+		doc           Ref
+		date          time.Time
+		number        string
+		party, deal   Ref
+		debit, credit onec.Kopecks
+	}
+	by := map[string]*acc{}
+	var order []string
+	anchored := 0
+	for _, r := range rows {
+		if a.party.Ref != "" && r.party.ID != a.party.Ref {
+			continue
+		}
+		if a.contract.Ref != "" && r.contract.ID != a.contract.Ref {
+			continue
+		}
+		anchored++
+		key := r.doc.ID
+		x := by[key]
+		if x == nil {
+			x = &acc{doc: r.doc, date: r.docDate, number: r.docNumber, party: r.party, deal: r.contract}
+			by[key] = x
+			order = append(order, key)
+		}
+		x.debit += r.debit
+		x.credit += r.credit
+	}
+	var out []Row
+	for _, key := range order {
+		x := by[key]
+		open := x.debit - x.credit
+		switch {
+		case status == "closed" && open != 0, status != "closed" && status != "all" && open == 0:
+			continue
+		}
+		out = append(out, Row{Ref: x.doc.ID, Name: x.doc.Name, Type: x.doc.Kind(), Number: x.number, Date: day(x.date),
+			Debit: x.debit, Credit: x.credit, Amount: open, Party: x.party.Name, PartyID: x.party.ID, Deal: x.deal.Name, DealID: x.deal.ID})
+	}
+	return out, anchored
+}
+
+// openContracts are contracts whose settlement saldo is not zero.
+func openContracts(rows []turnoverRow, a anchors) ([]Row, int) {
+	type acc struct {
+		deal, party   Ref
+		debit, credit onec.Kopecks
+	}
+	by := map[string]*acc{}
+	var order []string
+	anchored := 0
+	for _, r := range rows {
+		if r.contract.ID == "" || (a.party.Ref != "" && r.party.ID != a.party.Ref) {
+			continue
+		}
+		anchored++
+		x := by[r.contract.ID]
+		if x == nil {
+			x = &acc{deal: r.contract, party: r.party}
+			by[r.contract.ID] = x
+			order = append(order, r.contract.ID)
+		}
+		x.debit += r.debit
+		x.credit += r.credit
+	}
+	var out []Row
+	for _, id := range order {
+		x := by[id]
+		if saldo := x.debit - x.credit; saldo != 0 {
+			out = append(out, Row{Ref: id, Name: x.deal.Name, Debit: x.debit, Credit: x.credit, Amount: saldo, Party: x.party.Name, PartyID: x.party.ID, DealID: id, Deal: x.deal.Name})
+		}
+	}
+	return out, anchored
+}
+
+// documents lists documents of a counterparty or contract: deletion-marked ones never,
+// unposted ones marked.
+func documents(rows []documentRow, intent Intent, a anchors, docType string) ([]Row, int) {
+	var out []Row
+	anchored := 0
+	for _, r := range rows {
+		if intent == IntentDocumentsByContract && r.contract.ID != a.contract.Ref {
+			continue
+		}
+		if intent != IntentDocumentsByContract && r.party.ID != a.party.Ref {
+			continue
+		}
+		anchored++
+		kind := r.ref.Kind()
+		if r.deleted || !slices.Contains(DocumentTypes, kind) || (docType != "" && kind != docType) {
+			continue
+		}
+		if intent == IntentBankOpsByParty && !slices.Contains(BankDocumentTypes, kind) {
+			continue
+		}
+		posted := r.posted
+		out = append(out, Row{Ref: r.ref.ID, Name: r.ref.Name, Type: kind, Number: r.number, Date: day(r.date), Amount: r.amount,
+			Posted: &posted, Party: r.party.Name, PartyID: r.party.ID, Deal: r.contract.Name, DealID: r.contract.ID, Hint: r.bankAccount})
+	}
+	return out, anchored
+}
+
+// drilldown decomposes an account balance into the documents that form it.
+func drilldown(rows []movementRow, tokens []string, a anchors) ([]Row, int) {
+	type acc struct {
+		reg           Ref
+		date          time.Time
+		number        string
+		debit, credit onec.Kopecks
+	}
+	by := map[string]*acc{}
+	var order []string
+	anchored := 0
+	for _, r := range rows {
+		dr, cr := anyAccountMatches(r.accountDr, tokens), anyAccountMatches(r.accountCr, tokens)
+		if a.party.Ref != "" && !(dr && r.partyDr.ID == a.party.Ref) && !(cr && r.partyCr.ID == a.party.Ref) {
+			continue
+		}
+		if a.contract.Ref != "" && !(dr && r.contractDr.ID == a.contract.Ref) && !(cr && r.contractCr.ID == a.contract.Ref) {
+			continue
+		}
+		anchored++
+		x := by[r.registrar.ID]
+		if x == nil {
+			x = &acc{reg: r.registrar, date: r.period, number: r.number}
+			by[r.registrar.ID] = x
+			order = append(order, r.registrar.ID)
+		}
+		if dr && (a.party.Ref == "" || r.partyDr.ID == a.party.Ref) {
+			x.debit += r.amount
+		}
+		if cr && (a.party.Ref == "" || r.partyCr.ID == a.party.Ref) {
+			x.credit += r.amount
+		}
+	}
+	var out []Row
+	for _, id := range order {
+		x := by[id]
+		if delta := x.debit - x.credit; delta != 0 {
+			out = append(out, Row{Ref: id, Name: x.reg.Name, Type: x.reg.Kind(), Number: x.number, Date: day(x.date), Debit: x.debit, Credit: x.credit, Amount: delta})
+		}
+	}
+	return out, anchored
+}
+
+func day(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(time.DateOnly)
+}
+
+// sortRows applies the requested sort, or the recipe's default; ties by name, then ref, so
+// output is deterministic.
+func sortRows(rows []Row, r Recipe, requested string) {
+	s := requested
+	if s == "" {
+		s = r.DefaultSort
+	}
+	abs := func(k onec.Kopecks) onec.Kopecks { return max(k, -k) }
+	slices.SortStableFunc(rows, func(a, b Row) int {
+		var c int
+		switch s {
+		case "date_desc", "document_date_desc":
+			c = cmp.Compare(b.Date, a.Date)
+		case "name_asc", "account_asc":
+			c = cmp.Compare(a.Name+a.Account, b.Name+b.Account)
+		case "saldo_desc":
+			c = cmp.Compare(abs(b.Amount), abs(a.Amount))
+		default: // amount_desc, receivable_amount_desc, payable_amount_desc
+			c = cmp.Compare(b.Amount, a.Amount)
+		}
+		if c == 0 {
+			c = cmp.Compare(a.Name, b.Name)
+		}
+		if c == 0 {
+			c = cmp.Compare(a.Ref, b.Ref)
+		}
+		return c
+	})
+}

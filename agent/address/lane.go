@@ -1,0 +1,186 @@
+package address
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/integrations/onec"
+)
+
+// Source runs whitelisted 1C query templates: *onec.Demo and *onec.Proxy satisfy it.
+type Source interface {
+	Name() string
+	Execute(ctx context.Context, query string, params map[string]any, limit int) ([]map[string]any, error)
+}
+
+// Options tune the lane.
+type Options struct {
+	Logger *slog.Logger
+	Now    func() time.Time
+	// MaxRows is the row limit sent with each query (the proxy accepts 1..1000). A result of
+	// exactly MaxRows rows may be truncated and is reported as such.
+	MaxRows int
+	// QueryTimeout bounds one query (default 20s).
+	QueryTimeout time.Duration
+	// CatalogTTL is how long catalogs (organizations, counterparties, contracts, accounts) are
+	// reused (default 10m).
+	CatalogTTL time.Duration
+}
+
+// Lane is the address-query lane over one source.
+type Lane struct {
+	src  Source
+	llm  LLM
+	opts Options
+
+	mu     sync.Mutex
+	cats   *catalogs
+	catsAt time.Time
+}
+
+// NewLane builds the lane. llm may be nil.
+func NewLane(src Source, llm LLM, o Options) *Lane {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.MaxRows <= 0 {
+		o.MaxRows = 1000
+	}
+	if o.QueryTimeout <= 0 {
+		o.QueryTimeout = 20 * time.Second
+	}
+	if o.CatalogTTL <= 0 {
+		o.CatalogTTL = 10 * time.Minute
+	}
+	return &Lane{src: src, llm: llm, opts: o}
+}
+
+// SourceName says where the figures come from.
+func (l *Lane) SourceName() string { return l.src.Name() }
+
+// Answer decomposes a Russian question (with the LLM when there is one, falling back to the
+// rules) and runs it.
+func (l *Lane) Answer(ctx context.Context, text string) Result {
+	now := l.opts.Now()
+	d := Decompose(text, now)
+	if l.llm != nil && d.QuestionMode == ModeAddress { // rules already refuse writes and injections
+		ld, err := DecomposeLLM(ctx, l.llm, text, now)
+		if err == nil {
+			ld.Sanitized = d.Sanitized
+			d = ld
+		} else {
+			d.LLMAttempted = true
+			d.LLMReason = err.Error()
+		}
+	}
+	return l.Run(ctx, d)
+}
+
+// catalogs are the reference lists the resolver chooses from.
+type catalogs struct {
+	orgs, parties, contracts []Entity
+	defaultOrg               Entity
+	accounts                 map[string]account
+}
+
+type account struct {
+	code, name    string
+	partySubconto bool // carries Контрагенты subconto: balances are expanded by counterparty
+}
+
+// catalogsFor loads (or reuses) the catalogs through the whitelisted catalog templates.
+func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cats != nil && l.opts.Now().Sub(l.catsAt) < l.opts.CatalogTTL {
+		return l.cats, nil
+	}
+	c := &catalogs{accounts: map[string]account{}}
+	load := func(id string) ([]map[string]any, error) {
+		return l.exec(ctx, dbg, id, map[string]any{})
+	}
+	rows, err := load("catalog.organizations")
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		ref, _ := refOf(r["Ссылка"])
+		e := Entity{Ref: ref.ID, Name: str(r["Наименование"]), INN: str(r["ИНН"])}
+		c.orgs = append(c.orgs, e)
+		if boolOf(r["Основная"]) {
+			c.defaultOrg = e
+		}
+	}
+	if c.defaultOrg.Ref == "" && len(c.orgs) > 0 {
+		c.defaultOrg = c.orgs[0]
+	}
+	if rows, err = load("catalog.counterparties"); err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		ref, _ := refOf(r["Ссылка"])
+		c.parties = append(c.parties, Entity{Ref: ref.ID, Name: str(r["Наименование"]), FullName: str(r["НаименованиеПолное"]),
+			INN: str(r["ИНН"]), Deleted: boolOf(r["ПометкаУдаления"])})
+	}
+	if rows, err = load("catalog.contracts"); err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		ref, _ := refOf(r["Ссылка"])
+		owner, _ := refOf(r["Владелец"])
+		org, _ := refOf(r["Организация"])
+		date, _ := dateOf(r["Дата"])
+		c.contracts = append(c.contracts, Entity{Ref: ref.ID, Name: str(r["Наименование"]), Number: str(r["Номер"]),
+			OwnerRef: owner.ID, OrgRef: org.ID, Date: date.Format(time.DateOnly), Deleted: boolOf(r["ПометкаУдаления"])})
+	}
+	if rows, err = load("catalog.accounts"); err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		code := str(r["Код"])
+		c.accounts[code] = account{code: code, name: str(r["Наименование"]), partySubconto: strings.Contains(str(r["ВидыСубконто"]), "Контрагенты")}
+	}
+	if len(c.orgs) == 0 {
+		return nil, errors.New("1C returned no organizations")
+	}
+	l.cats, l.catsAt = c, l.opts.Now()
+	return c, nil
+}
+
+// exec runs one whitelisted template by ID with bound parameters.
+func (l *Lane) exec(ctx context.Context, dbg *Debug, id string, params map[string]any) ([]map[string]any, error) {
+	text, ok := onec.Query(id)
+	if !ok {
+		return nil, fmt.Errorf("no whitelisted query %q", id) // a programming error: never reached by user input
+	}
+	ctx, cancel := context.WithTimeout(ctx, l.opts.QueryTimeout)
+	defer cancel()
+	dbg.QueriesSent = append(dbg.QueriesSent, id)
+	rows, err := l.src.Execute(ctx, text, params, l.opts.MaxRows)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", id, err)
+	}
+	return rows, nil
+}
+
+// boundary is the moment Остатки(&НаДату) must be taken at to include the whole as-of day:
+// 00:00:00 of the next day.
+func boundary(asOf time.Time) string {
+	return asOf.AddDate(0, 0, 1).Format("2006-01-02T15:04:05")
+}
+
+func parseDay(s string) (time.Time, bool) {
+	t, err := time.ParseInLocation(time.DateOnly, s, ru.Moscow)
+	return t, err == nil
+}
+
+func ruDay(t time.Time) string { return t.Format("02.01.2006") }

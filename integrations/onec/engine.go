@@ -1,0 +1,367 @@
+package onec
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Demo answers the whitelisted queries over an in-memory ledger, computing what 1C would
+// return for them. It recognises only the exact template texts (see Query), checks parameters
+// the way 1C does, and returns rows shaped as the MCP toolkit serialises them: references as
+// object descriptions, amounts as json.Number with two decimals, datetimes as
+// "YYYY-MM-DDTHH:MM:SS". It is safe for concurrent use.
+type Demo struct {
+	l *Ledger
+
+	orgs, cps, ctrs, docs *refTable
+
+	// Per document index (catalog entries only; unknown documents have zero values).
+	docSrc    []*Document
+	docDate   []int64
+	docNumber []string
+	docType   []string
+	docOrg    []int32
+	docCp     []int32
+	docCtr    []int32
+
+	accounts []string         // account codes: the chart, then codes only the register uses
+	accIdx   map[string]int16 // code → index into accounts
+
+	movs  []mov        // register records of posted documents, by Период
+	byAcc [][2][]int32 // account → [Дт, Кт] → records with the account on that side, by Период
+	byCp  [][]int32    // counterparty → records whose analytics carry it on either side
+	byCtr [][]int32    // contract → records whose analytics carry it on either side
+
+	docsByCp  [][]int32 // counterparty → its documents
+	docsByCtr [][]int32 // contract → its documents
+}
+
+// mov is one register record, with references interned.
+type mov struct {
+	period int64
+	amount Kopecks
+	rec    int32 // recorder (docs index)
+	line   int32
+	org    int32
+	acc    [2]int16    // [Дт, Кт]
+	side   [2]analytic // analytics of the debit and the credit side
+}
+
+// analytic holds one side's settlement analytics; -1 where the side lacks that kind.
+type analytic struct{ cp, ctr, doc int32 }
+
+const (
+	dt = 0 // debit side
+	kt = 1 // credit side
+
+	subcontoCounterparty = "Контрагенты"
+	subcontoContract     = "ДоговорыКонтрагентов"
+	subcontoDocument     = "ДокументыРасчетовСКонтрагентами"
+)
+
+// NewDemo indexes the ledger once: records by account and side, by counterparty and by
+// contract, documents by counterparty and by contract. The ledger must not change afterwards.
+func NewDemo(l *Ledger) *Demo {
+	d := &Demo{
+		l:      l,
+		orgs:   newRefTable(len(l.Organizations)),
+		cps:    newRefTable(len(l.Counterparties)),
+		ctrs:   newRefTable(len(l.Contracts)),
+		docs:   newRefTable(len(l.Documents)),
+		accIdx: make(map[string]int16, len(l.Accounts)),
+	}
+	for _, o := range l.Organizations {
+		d.orgs.add(normUUID(o.Ref), TypeOrganization, o.Name)
+	}
+	for _, c := range l.Counterparties {
+		d.cps.add(normUUID(c.Ref), TypeCounterparty, c.Name)
+	}
+	for _, c := range l.Contracts {
+		d.ctrs.add(normUUID(c.Ref), TypeContract, c.Name)
+	}
+	for _, a := range l.Accounts {
+		d.account(a.Code)
+	}
+	for _, doc := range l.Documents {
+		d.docs.add(normUUID(doc.Ref), TypeDocumentPrefix+doc.Type, documentPresentation(doc.Type, doc.Number, doc.Date.Time))
+	}
+	d.internMovements()
+	d.indexDocuments()
+	d.indexMovements()
+	return d
+}
+
+// internMovements converts the register records of posted documents, interning every
+// reference; the reference tables are complete afterwards.
+func (d *Demo) internMovements() {
+	posted := make(map[string]bool, len(d.l.Documents))
+	for _, doc := range d.l.Documents {
+		posted[normUUID(doc.Ref)] = doc.Posted
+	}
+	d.movs = make([]mov, 0, len(d.l.Movements))
+	for _, m := range d.l.Movements {
+		rec := normUUID(m.RecorderRef)
+		if p, known := posted[rec]; known && !p {
+			continue // an unposted document has no register records in 1C
+		}
+		d.movs = append(d.movs, mov{
+			period: m.Period.Unix(),
+			amount: m.Amount,
+			rec:    d.docs.intern(rec, TypeDocumentPrefix+m.RecorderType),
+			line:   int32(m.Line),
+			org:    d.ref(d.orgs, m.OrganizationRef, TypeOrganization),
+			acc:    [2]int16{d.account(m.AccountDr), d.account(m.AccountCr)},
+			side:   [2]analytic{d.analytic(m.SubcontoDr), d.analytic(m.SubcontoCr)},
+		})
+	}
+	slices.SortStableFunc(d.movs, func(a, b mov) int { return cmp.Compare(a.period, b.period) })
+}
+
+// indexDocuments fills the per-document columns and the document lists. Documents are
+// interned after the register, so their own references may still extend the tables.
+func (d *Demo) indexDocuments() {
+	for _, doc := range d.l.Documents {
+		d.ref(d.orgs, doc.OrganizationRef, TypeOrganization)
+		d.ref(d.cps, doc.CounterpartyRef, TypeCounterparty)
+		d.ref(d.ctrs, doc.ContractRef, TypeContract)
+	}
+	for _, c := range d.l.Contracts {
+		d.ref(d.cps, c.OwnerRef, TypeCounterparty)
+		d.ref(d.orgs, c.OrganizationRef, TypeOrganization)
+	}
+	n := len(d.docs.uuids)
+	d.docSrc = make([]*Document, n)
+	d.docDate, d.docNumber, d.docType = make([]int64, n), make([]string, n), make([]string, n)
+	d.docOrg, d.docCp, d.docCtr = make([]int32, n), make([]int32, n), make([]int32, n)
+	for i := range n {
+		d.docOrg[i], d.docCp[i], d.docCtr[i] = -1, -1, -1
+	}
+	for k := range d.l.Documents {
+		doc := &d.l.Documents[k]
+		i := d.docs.idx[normUUID(doc.Ref)]
+		d.docSrc[i] = doc
+		d.docDate[i], d.docNumber[i], d.docType[i] = doc.Date.Unix(), doc.Number, doc.Type
+		d.docOrg[i] = d.ref(d.orgs, doc.OrganizationRef, TypeOrganization)
+		d.docCp[i] = d.ref(d.cps, doc.CounterpartyRef, TypeCounterparty)
+		d.docCtr[i] = d.ref(d.ctrs, doc.ContractRef, TypeContract)
+	}
+	d.docsByCp = make([][]int32, len(d.cps.uuids))
+	d.docsByCtr = make([][]int32, len(d.ctrs.uuids))
+	for i := range int32(d.docs.known) {
+		if cp := d.docCp[i]; cp >= 0 {
+			d.docsByCp[cp] = append(d.docsByCp[cp], i)
+		}
+		if ctr := d.docCtr[i]; ctr >= 0 {
+			d.docsByCtr[ctr] = append(d.docsByCtr[ctr], i)
+		}
+	}
+}
+
+// indexMovements lists the records by account and side, by counterparty and by contract.
+func (d *Demo) indexMovements() {
+	d.byAcc = make([][2][]int32, len(d.accounts))
+	d.byCp = make([][]int32, len(d.cps.uuids))
+	d.byCtr = make([][]int32, len(d.ctrs.uuids))
+	for i := range d.movs {
+		m, mi := &d.movs[i], int32(i)
+		for s := dt; s <= kt; s++ {
+			d.byAcc[m.acc[s]][s] = append(d.byAcc[m.acc[s]][s], mi)
+		}
+		addOnce(d.byCp, m.side[dt].cp, m.side[kt].cp, mi)
+		addOnce(d.byCtr, m.side[dt].ctr, m.side[kt].ctr, mi)
+	}
+}
+
+// addOnce lists record mi under the references of both sides, once per reference.
+func addOnce(index [][]int32, a, b, mi int32) {
+	if a >= 0 {
+		index[a] = append(index[a], mi)
+	}
+	if b >= 0 && b != a {
+		index[b] = append(index[b], mi)
+	}
+}
+
+// account interns an account code.
+func (d *Demo) account(code string) int16 {
+	if i, ok := d.accIdx[code]; ok {
+		return i
+	}
+	i := int16(len(d.accounts))
+	d.accounts = append(d.accounts, code)
+	d.accIdx[code] = i
+	return i
+}
+
+// ref interns a reference that may be empty (-1). Only NewDemo calls it: the tables are
+// read-only afterwards.
+func (d *Demo) ref(t *refTable, uuid, typ string) int32 {
+	if strings.TrimSpace(uuid) == "" {
+		return -1
+	}
+	return t.intern(normUUID(uuid), typ)
+}
+
+// lookup finds an interned reference (-1 for an empty or unknown one).
+func lookup(t *refTable, uuid string) int32 {
+	if i, ok := t.idx[normUUID(uuid)]; ok {
+		return i
+	}
+	return -1
+}
+
+func (d *Demo) analytic(subs []Subconto) analytic {
+	a := analytic{-1, -1, -1}
+	for _, s := range subs {
+		switch s.Kind {
+		case subcontoCounterparty:
+			a.cp = d.ref(d.cps, s.Ref, TypeCounterparty)
+		case subcontoContract:
+			a.ctr = d.ref(d.ctrs, s.Ref, TypeContract)
+		case subcontoDocument:
+			a.doc = d.ref(d.docs, s.Ref, TypeDocumentPrefix+"ДокументРасчетовСКонтрагентами")
+		}
+	}
+	return a
+}
+
+// Name says where the answers come from.
+func (d *Demo) Name() string { return "демо-база 1С (встроенная)" }
+
+// runners compute each template; they return at most limit rows in the template's order.
+var runners = map[string]func(d *Demo, ctx context.Context, a *args, limit int) ([]map[string]any, error){
+	idReceivables: func(d *Demo, ctx context.Context, a *args, n int) ([]map[string]any, error) {
+		return d.balances(ctx, a, n, true)
+	},
+	idPayables: func(d *Demo, ctx context.Context, a *args, n int) ([]map[string]any, error) {
+		return d.balances(ctx, a, n, true)
+	},
+	idBalanceSnapshot: func(d *Demo, ctx context.Context, a *args, n int) ([]map[string]any, error) {
+		return d.balances(ctx, a, n, false)
+	},
+	idOpenItemsByParty: func(d *Demo, ctx context.Context, a *args, n int) ([]map[string]any, error) {
+		return d.openItems(ctx, a, n, false)
+	},
+	idOpenItemsByTreaty: func(d *Demo, ctx context.Context, a *args, n int) ([]map[string]any, error) {
+		return d.openItems(ctx, a, n, true)
+	},
+	idOpenContracts:    (*Demo).openContracts,
+	idBalanceDrilldown: (*Demo).drilldown,
+	idDocumentsByParty: func(d *Demo, ctx context.Context, a *args, n int) ([]map[string]any, error) {
+		return d.documents(ctx, a, n, documentsByParty)
+	},
+	idDocumentsByTreaty: func(d *Demo, ctx context.Context, a *args, n int) ([]map[string]any, error) {
+		return d.documents(ctx, a, n, documentsByContract)
+	},
+	idBankOpsByParty: func(d *Demo, ctx context.Context, a *args, n int) ([]map[string]any, error) {
+		return d.documents(ctx, a, n, bankOpsByParty)
+	},
+	idCatalogOrgs: func(d *Demo, _ context.Context, _ *args, n int) ([]map[string]any, error) {
+		return d.organizations(n), nil
+	},
+	idCatalogParties: func(d *Demo, _ context.Context, _ *args, n int) ([]map[string]any, error) {
+		return d.counterparties(n), nil
+	},
+	idCatalogContracts: func(d *Demo, _ context.Context, _ *args, n int) ([]map[string]any, error) { return d.contracts(n), nil },
+	idCatalogAccounts:  func(d *Demo, _ context.Context, _ *args, n int) ([]map[string]any, error) { return d.chart(n), nil },
+}
+
+// Execute runs a whitelisted query. Any other text is a *QueryError (a syntax error, as far as
+// this base is concerned); so are a missing parameter and a parameter of the wrong type. A
+// limit outside 1..1000 or an empty query is ErrRejected, as the proxy rejects them.
+func (d *Demo) Execute(ctx context.Context, query string, params map[string]any, limit int) ([]map[string]any, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("onec: demo: %w", err)
+	}
+	if limit < 1 || limit > 1000 {
+		return nil, fmt.Errorf("%w: limit %d is outside 1..1000", ErrRejected, limit)
+	}
+	if strings.TrimSpace(query) == "" {
+		return nil, fmt.Errorf("%w: empty query", ErrRejected)
+	}
+	t, ok := templateByText[query]
+	if !ok {
+		return nil, syntaxError(query)
+	}
+	a, err := d.bind(t, params)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := runners[t.id](d, ctx, a, limit)
+	if err != nil {
+		return nil, fmt.Errorf("onec: demo: %s: %w", t.id, err)
+	}
+	return rows, nil
+}
+
+// syntaxError points at the first character where text leaves the closest template.
+func syntaxError(text string) *QueryError {
+	best := 0
+	var closest string
+	for _, t := range templates {
+		n := commonPrefix(text, t.text)
+		if n > best {
+			best, closest = n, t.text
+		}
+	}
+	line, col := position(text, best)
+	snippet := text[best:]
+	if utf8.RuneCountInString(snippet) > 24 {
+		snippet = string([]rune(snippet)[:24]) + "…"
+	}
+	msg := fmt.Sprintf("{(%d, %d)}: Синтаксическая ошибка %q: запрос не входит в белый список демо-базы", line, col, snippet)
+	if closest != "" && best == len(text) {
+		msg = fmt.Sprintf("{(%d, %d)}: Синтаксическая ошибка: неожиданный конец запроса (запрос не входит в белый список демо-базы)", line, col)
+	}
+	return &QueryError{Message: msg}
+}
+
+// commonPrefix is the byte length of the common prefix, cut back to a character boundary.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	for n > 0 && n < len(a) && !utf8.RuneStart(a[n]) {
+		n--
+	}
+	return n
+}
+
+var demoDefault struct {
+	once sync.Once
+	d    *Demo
+	err  error
+}
+
+// DemoDefault returns the Demo over the embedded demo ledger, loaded once per process.
+func DemoDefault() (*Demo, error) {
+	demoDefault.once.Do(func() {
+		l, err := LoadDemo()
+		if err != nil {
+			demoDefault.err = err
+			return
+		}
+		demoDefault.d = NewDemo(l)
+	})
+	return demoDefault.d, demoDefault.err
+}
+
+// checker polls ctx every few thousand iterations of a hot loop.
+type checker struct {
+	ctx context.Context
+	n   int
+}
+
+func (c *checker) tick() error {
+	c.n++
+	if c.n&0xfff == 0 {
+		return c.ctx.Err()
+	}
+	return nil
+}

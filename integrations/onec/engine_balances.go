@@ -1,0 +1,310 @@
+package onec
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// settlementKey is one row of Остатки or Обороты: the account, the organization and the
+// settlement analytics of the account's side (-1 where absent).
+type settlementKey struct {
+	acc               int16
+	org, cp, ctr, doc int32
+}
+
+// settlementRow is a key with its two sums (balance Дт/Кт or turnover Дт/Кт).
+type settlementRow struct {
+	settlementKey
+	dt, kt Kopecks
+}
+
+// cutoff is the number of records of list (ordered by Период) with Период < asOf.
+func (d *Demo) cutoff(list []int32, asOf int64) int {
+	return sort.Search(len(list), func(i int) bool { return d.movs[list[i]].period >= asOf })
+}
+
+// matchAccounts lists the accounts with Код = code ИЛИ Код ПОДОБНО mask.
+func (d *Demo) matchAccounts(code, mask string) []int16 {
+	var out []int16
+	for i, c := range d.accounts {
+		if c == code || like(c, mask) {
+			out = append(out, int16(i))
+		}
+	}
+	return out
+}
+
+// balances answers the Остатки templates: per account, organization and analytics, the net of
+// the records before НаДату, as Дт when positive and Кт when negative; zero rows are left out.
+// counterpartyOnly keeps the rows whose analytics carry a counterparty.
+func (d *Demo) balances(ctx context.Context, a *args, limit int, counterpartyOnly bool) ([]map[string]any, error) {
+	if a.org == refNothing {
+		return []map[string]any{}, nil
+	}
+	sums := make(map[settlementKey]Kopecks)
+	c := checker{ctx: ctx}
+	for _, acc := range d.matchAccounts(a.accCode, a.accMask) {
+		for s := dt; s <= kt; s++ {
+			list := d.byAcc[acc][s]
+			for _, mi := range list[:d.cutoff(list, a.asOf)] {
+				if err := c.tick(); err != nil {
+					return nil, err
+				}
+				m := &d.movs[mi]
+				an := m.side[s]
+				if m.org != a.org || (counterpartyOnly && an.cp < 0) {
+					continue
+				}
+				k := settlementKey{acc, m.org, an.cp, an.ctr, an.doc}
+				if s == dt {
+					sums[k] += m.amount
+				} else {
+					sums[k] -= m.amount
+				}
+			}
+		}
+	}
+	rows := make([]settlementRow, 0, len(sums))
+	for k, net := range sums {
+		switch {
+		case net > 0:
+			rows = append(rows, settlementRow{k, net, 0})
+		case net < 0:
+			rows = append(rows, settlementRow{k, 0, -net})
+		}
+	}
+	return d.settlementRows(rows, limit, false, "СуммаОстатокДт", "СуммаОстатокКт"), nil
+}
+
+// openItems answers the Обороты templates of one counterparty or one contract: turnovers
+// before НаДату per account and settlement document, on every account whose side carries the
+// anchor.
+func (d *Demo) openItems(ctx context.Context, a *args, limit int, byContract bool) ([]map[string]any, error) {
+	anchor, index := a.cp, d.byCp
+	if byContract {
+		anchor, index = a.ctr, d.byCtr
+	}
+	if a.org == refNothing || anchor < 0 {
+		return []map[string]any{}, nil
+	}
+	list := index[anchor]
+	sums := make(map[settlementKey]*settlementRow)
+	c := checker{ctx: ctx}
+	for _, mi := range list[:d.cutoff(list, a.asOf)] {
+		if err := c.tick(); err != nil {
+			return nil, err
+		}
+		m := &d.movs[mi]
+		if m.org != a.org {
+			continue
+		}
+		for s := dt; s <= kt; s++ {
+			an := m.side[s]
+			if !matchRef(an.cp, a.cp) || !matchRef(an.ctr, a.ctr) {
+				continue
+			}
+			addTurnover(sums, settlementKey{m.acc[s], m.org, an.cp, an.ctr, an.doc}, s, m.amount)
+		}
+	}
+	return d.settlementRows(collect(sums), limit, true, "СуммаОборотДт", "СуммаОборотКт"), nil
+}
+
+// openContracts answers address.open_contracts.by_asof: turnovers before НаДату per account
+// (60, 62, 76 and sub-accounts), organization, counterparty and contract.
+func (d *Demo) openContracts(ctx context.Context, a *args, limit int) ([]map[string]any, error) {
+	if a.org == refNothing || a.cp == refNothing {
+		return []map[string]any{}, nil
+	}
+	settlement := make([]bool, len(d.accounts))
+	for i, code := range d.accounts {
+		for _, root := range []string{"60", "62", "76"} {
+			if code == root || strings.HasPrefix(code, root+".") {
+				settlement[i] = true
+			}
+		}
+	}
+	sums := make(map[settlementKey]*settlementRow)
+	c := checker{ctx: ctx}
+	visit := func(mi int32, s int) error {
+		if err := c.tick(); err != nil {
+			return err
+		}
+		m := &d.movs[mi]
+		an := m.side[s]
+		if m.org != a.org || !settlement[m.acc[s]] || an.ctr < 0 || !matchRef(an.cp, a.cp) {
+			return nil
+		}
+		addTurnover(sums, settlementKey{m.acc[s], m.org, an.cp, an.ctr, -1}, s, m.amount)
+		return nil
+	}
+	if a.cp >= 0 { // one counterparty: its own records
+		list := d.byCp[a.cp]
+		for _, mi := range list[:d.cutoff(list, a.asOf)] {
+			for s := dt; s <= kt; s++ {
+				if err := visit(mi, s); err != nil {
+					return nil, err
+				}
+			}
+		}
+	} else {
+		for acc, ok := range settlement {
+			for s := dt; ok && s <= kt; s++ {
+				list := d.byAcc[acc][s]
+				for _, mi := range list[:d.cutoff(list, a.asOf)] {
+					if err := visit(mi, s); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+	}
+	return d.settlementRows(collect(sums), limit, true, "СуммаОборотДт", "СуммаОборотКт"), nil
+}
+
+// matchRef applies an anchor: refAny matches everything, an index only itself.
+func matchRef(have, want int32) bool { return want == refAny || have == want }
+
+func addTurnover(sums map[settlementKey]*settlementRow, k settlementKey, side int, amount Kopecks) {
+	r := sums[k]
+	if r == nil {
+		r = &settlementRow{settlementKey: k}
+		sums[k] = r
+	}
+	if side == dt {
+		r.dt += amount
+	} else {
+		r.kt += amount
+	}
+}
+
+func collect(sums map[settlementKey]*settlementRow) []settlementRow {
+	rows := make([]settlementRow, 0, len(sums))
+	for _, r := range sums {
+		rows = append(rows, *r)
+	}
+	return rows
+}
+
+// settlementRows orders rows by account, organization, counterparty and contract names, then
+// the settlement document's date and number, keeps the first limit and renders them.
+// withDocFields adds ДокументРасчетовДата and ДокументРасчетовНомер (the Обороты templates).
+func (d *Demo) settlementRows(rows []settlementRow, limit int, withDocFields bool, dtKey, ktKey string) []map[string]any {
+	slices.SortFunc(rows, func(x, y settlementRow) int {
+		return cmp.Or(
+			strings.Compare(d.accounts[x.acc], d.accounts[y.acc]),
+			strings.Compare(d.orgs.name(x.org), d.orgs.name(y.org)),
+			strings.Compare(d.cps.name(x.cp), d.cps.name(y.cp)),
+			strings.Compare(d.ctrs.name(x.ctr), d.ctrs.name(y.ctr)),
+			cmp.Compare(d.docDateOf(x.doc), d.docDateOf(y.doc)),
+			strings.Compare(d.docNumberOf(x.doc), d.docNumberOf(y.doc)),
+			cmp.Compare(x.cp, y.cp), cmp.Compare(x.ctr, y.ctr), cmp.Compare(x.doc, y.doc),
+		)
+	})
+	rows = rows[:min(len(rows), limit)]
+	out := make([]map[string]any, len(rows))
+	for i, r := range rows {
+		row := map[string]any{
+			"Счет":             d.accounts[r.acc],
+			"Организация":      d.orgs.value(r.org),
+			"Контрагент":       d.cps.value(r.cp),
+			"Договор":          d.ctrs.value(r.ctr),
+			"ДокументРасчетов": d.docs.value(r.doc),
+			dtKey:              money(r.dt),
+			ktKey:              money(r.kt),
+		}
+		if withDocFields {
+			row["ДокументРасчетовДата"], row["ДокументРасчетовНомер"] = nil, nil
+			if r.doc >= 0 && r.doc < d.docs.known {
+				row["ДокументРасчетовДата"] = dateTime(d.docDate[r.doc])
+				row["ДокументРасчетовНомер"] = d.docNumber[r.doc]
+			}
+		}
+		out[i] = row
+	}
+	return out
+}
+
+// drilldown answers address.balance.drilldown_documents: the records before НаДату with the
+// account on a side whose analytics fit the anchors; newest first.
+func (d *Demo) drilldown(ctx context.Context, a *args, limit int) ([]map[string]any, error) {
+	if a.org == refNothing || a.cp == refNothing || a.ctr == refNothing {
+		return []map[string]any{}, nil
+	}
+	var hits []int32
+	c := checker{ctx: ctx}
+	for _, acc := range d.matchAccounts(a.accCode, a.accMask) {
+		for s := dt; s <= kt; s++ {
+			list := d.byAcc[acc][s]
+			for _, mi := range list[:d.cutoff(list, a.asOf)] {
+				if err := c.tick(); err != nil {
+					return nil, err
+				}
+				m := &d.movs[mi]
+				if m.org == a.org && matchRef(m.side[s].cp, a.cp) && matchRef(m.side[s].ctr, a.ctr) {
+					hits = append(hits, mi)
+				}
+			}
+		}
+	}
+	slices.Sort(hits)
+	hits = slices.Compact(hits) // a record may match on both sides
+	slices.SortFunc(hits, func(x, y int32) int {
+		mx, my := &d.movs[x], &d.movs[y]
+		return cmp.Or(
+			cmp.Compare(my.period, mx.period),
+			strings.Compare(d.docNumberOf(my.rec), d.docNumberOf(mx.rec)),
+			cmp.Compare(mx.line, my.line),
+			strings.Compare(d.docs.uuids[mx.rec], d.docs.uuids[my.rec]),
+		)
+	})
+	hits = hits[:min(len(hits), limit)]
+	out := make([]map[string]any, len(hits))
+	for i, mi := range hits {
+		m := &d.movs[mi]
+		var number any
+		if m.rec < d.docs.known {
+			number = d.docNumber[m.rec]
+		}
+		out[i] = map[string]any{
+			"Период":           dateTime(m.period),
+			"Регистратор":      d.docs.value(m.rec),
+			"РегистраторНомер": number,
+			"НомерСтроки":      json.Number(strconv.Itoa(int(m.line))),
+			"СчетДт":           d.accounts[m.acc[dt]],
+			"СчетКт":           d.accounts[m.acc[kt]],
+			"Сумма":            money(m.amount),
+			"КонтрагентДт":     d.cps.value(m.side[dt].cp),
+			"КонтрагентКт":     d.cps.value(m.side[kt].cp),
+			"ДоговорДт":        d.ctrs.value(m.side[dt].ctr),
+			"ДоговорКт":        d.ctrs.value(m.side[kt].ctr),
+		}
+	}
+	return out, nil
+}
+
+// docDateOf and docNumberOf are sort keys of a settlement document (zero for none or unknown).
+func (d *Demo) docDateOf(i int32) int64 {
+	if i < 0 || i >= d.docs.known {
+		return 0
+	}
+	return d.docDate[i]
+}
+
+func (d *Demo) docNumberOf(i int32) string {
+	if i < 0 || i >= d.docs.known {
+		return ""
+	}
+	return d.docNumber[i]
+}
+
+// money renders an amount as the toolkit does: a JSON number with two decimals.
+func money(k Kopecks) json.Number { return json.Number(k.Decimal()) }
+
+// dateTime renders Unix seconds of a zone-less time as "YYYY-MM-DDTHH:MM:SS".
+func dateTime(sec int64) string { return time.Unix(sec, 0).UTC().Format(dateTimeLayout) }

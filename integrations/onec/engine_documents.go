@@ -1,0 +1,192 @@
+package onec
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+)
+
+// documentQuery tells documents which template it answers.
+type documentQuery int
+
+const (
+	documentsByParty documentQuery = iota
+	documentsByContract
+	bankOpsByParty
+)
+
+// documents answers the document templates: documents of the whitelisted types within the
+// period (inclusive), deletion-marked ones left out, newest first.
+func (d *Demo) documents(ctx context.Context, a *args, limit int, q documentQuery) ([]map[string]any, error) {
+	types := documentTypes
+	var list []int32
+	switch q {
+	case documentsByParty, bankOpsByParty:
+		if a.cp >= 0 {
+			list = d.docsByCp[a.cp]
+		}
+		if q == bankOpsByParty {
+			types = bankDocumentTypes
+		}
+	case documentsByContract:
+		if a.ctr >= 0 {
+			list = d.docsByCtr[a.ctr]
+		}
+	}
+	if a.org == refNothing {
+		list = nil
+	}
+	var hits []int32
+	c := checker{ctx: ctx}
+	for _, i := range list {
+		if err := c.tick(); err != nil {
+			return nil, err
+		}
+		doc := d.docSrc[i]
+		switch {
+		case doc.DeletionMark, d.docOrg[i] != a.org,
+			d.docDate[i] < a.from, d.docDate[i] > a.to,
+			!slices.Contains(types, doc.Type),
+			q != bankOpsByParty && a.docType != "" && a.docType != doc.Type:
+			continue
+		}
+		hits = append(hits, i)
+	}
+	slices.SortFunc(hits, func(x, y int32) int {
+		return cmp.Or(
+			cmp.Compare(d.docDate[y], d.docDate[x]),
+			strings.Compare(d.docNumber[y], d.docNumber[x]),
+			strings.Compare(d.docType[x], d.docType[y]),
+			strings.Compare(d.docs.uuids[x], d.docs.uuids[y]),
+		)
+	})
+	hits = hits[:min(len(hits), limit)]
+	out := make([]map[string]any, len(hits))
+	for n, i := range hits {
+		doc := d.docSrc[i]
+		var account any
+		if isBankDocument(doc.Type) && doc.BankAccount != nil {
+			account = *doc.BankAccount
+		}
+		out[n] = map[string]any{
+			"Ссылка":            d.docs.value(i),
+			"Номер":             doc.Number,
+			"Дата":              dateTime(d.docDate[i]),
+			"Проведен":          doc.Posted,
+			"ПометкаУдаления":   doc.DeletionMark,
+			"Организация":       d.orgs.value(d.docOrg[i]),
+			"Контрагент":        d.cps.value(d.docCp[i]),
+			"Договор":           d.ctrs.value(d.docCtr[i]),
+			"СуммаДокумента":    money(doc.Amount),
+			"БанковскийСчет":    account,
+			"НазначениеПлатежа": doc.Purpose,
+		}
+	}
+	return out, nil
+}
+
+// organizations answers catalog.organizations, by name.
+func (d *Demo) organizations(limit int) []map[string]any {
+	orgs := slices.Clone(d.l.Organizations)
+	slices.SortStableFunc(orgs, func(x, y Organization) int { return strings.Compare(x.Name, y.Name) })
+	out := make([]map[string]any, 0, min(len(orgs), limit))
+	for _, o := range orgs[:min(len(orgs), limit)] {
+		out = append(out, map[string]any{
+			"Ссылка":       d.orgs.value(lookup(d.orgs, o.Ref)),
+			"Наименование": o.Name,
+			"ИНН":          o.INN,
+			"КПП":          o.KPP,
+			"Основная":     o.Default,
+		})
+	}
+	return out
+}
+
+// legalForms maps the ledger's kinds onto the ЮрФизЛицо column.
+var legalForms = map[string]string{"legal": "ЮрЛицо", "individual_entrepreneur": "ИндивидуальныйПредприниматель"}
+
+// counterparties answers catalog.counterparties, by name, deletion-marked ones included.
+func (d *Demo) counterparties(limit int) []map[string]any {
+	cps := slices.Clone(d.l.Counterparties)
+	slices.SortStableFunc(cps, func(x, y Counterparty) int { return strings.Compare(x.Name, y.Name) })
+	out := make([]map[string]any, 0, min(len(cps), limit))
+	for _, c := range cps[:min(len(cps), limit)] {
+		form, ok := legalForms[c.Kind]
+		if !ok {
+			form = "ЮрЛицо" // the query's ИНАЧЕ branch
+		}
+		out = append(out, map[string]any{
+			"Ссылка":             d.cps.value(lookup(d.cps, c.Ref)),
+			"Наименование":       c.Name,
+			"НаименованиеПолное": c.FullName,
+			"ИНН":                c.INN,
+			"КПП":                c.KPP,
+			"ЮрФизЛицо":          form,
+			"ПометкаУдаления":    c.DeletionMark,
+		})
+	}
+	return out
+}
+
+// contractKinds maps the ledger's kinds onto the ВидДоговора column.
+var contractKinds = map[string]string{"with_customer": "СПокупателем", "with_supplier": "СПоставщиком"}
+
+// contracts answers catalog.contracts, by owner name, date and number.
+func (d *Demo) contracts(limit int) []map[string]any {
+	ctrs := slices.Clone(d.l.Contracts)
+	owner := func(c Contract) string { return d.cps.name(lookup(d.cps, c.OwnerRef)) }
+	slices.SortStableFunc(ctrs, func(x, y Contract) int {
+		return cmp.Or(strings.Compare(owner(x), owner(y)), strings.Compare(x.Date, y.Date), strings.Compare(x.Number, y.Number))
+	})
+	out := make([]map[string]any, 0, min(len(ctrs), limit))
+	for _, c := range ctrs[:min(len(ctrs), limit)] {
+		kind, ok := contractKinds[c.Kind]
+		if !ok {
+			kind = "Прочее"
+		}
+		out = append(out, map[string]any{
+			"Ссылка":               d.ctrs.value(lookup(d.ctrs, c.Ref)),
+			"Владелец":             d.cps.value(lookup(d.cps, c.OwnerRef)),
+			"Организация":          d.orgs.value(lookup(d.orgs, c.OrganizationRef)),
+			"Номер":                c.Number,
+			"Дата":                 contractDate(c.Date),
+			"Наименование":         c.Name,
+			"ВидДоговора":          kind,
+			"ВалютаВзаиморасчетов": c.Currency,
+			"ПометкаУдаления":      c.DeletionMark,
+		})
+	}
+	return out
+}
+
+// contractDate renders a contract's date ("2024-02-06") as a 1C datetime.
+func contractDate(s string) string {
+	if len(s) == len("2006-01-02") {
+		return s + "T00:00:00"
+	}
+	return s
+}
+
+// accountKinds maps the ledger's types onto the Вид column.
+var accountKinds = map[string]string{"active": "Активный", "passive": "Пассивный", "active_passive": "АктивноПассивный"}
+
+// chart answers catalog.accounts, by code.
+func (d *Demo) chart(limit int) []map[string]any {
+	accs := slices.Clone(d.l.Accounts)
+	slices.SortStableFunc(accs, func(x, y Account) int { return strings.Compare(x.Code, y.Code) })
+	out := make([]map[string]any, 0, min(len(accs), limit))
+	for _, a := range accs[:min(len(accs), limit)] {
+		kind, ok := accountKinds[a.Type]
+		if !ok {
+			kind = "АктивноПассивный"
+		}
+		out = append(out, map[string]any{
+			"Код":          a.Code,
+			"Наименование": a.Name,
+			"Вид":          kind,
+			"ВидыСубконто": strings.Join(a.Subconto, ","),
+		})
+	}
+	return out
+}

@@ -1,0 +1,317 @@
+// Package onectest runs a stand-in of the 1C MCP Toolkit proxy for tests: the wire format of
+// POST /api/execute_query (shared/reference/wire-formats.md §5.2) in front of any executor,
+// usually an *onec.Demo, so that onec.Proxy and its callers can be tested end to end.
+package onectest
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/finbot/finbot/integrations/onec"
+)
+
+// Executor runs a query; *onec.Demo and *onec.Proxy satisfy it.
+type Executor interface {
+	Execute(ctx context.Context, query string, params map[string]any, limit int) ([]map[string]any, error)
+}
+
+// Server is a stand-in proxy with one 1C base connected on one channel.
+type Server struct {
+	// URL is the proxy's base URL (ONEC_URL), e.g. http://127.0.0.1:41234.
+	URL string
+
+	srv     *httptest.Server
+	exec    Executor
+	token   string
+	channel string
+
+	mu      sync.Mutex
+	queries []string
+	fail    func(w http.ResponseWriter, r *http.Request) bool
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithToken makes /api/* require "Authorization: Bearer <tok>", as when a token is set in the
+// 1C processing form.
+func WithToken(tok string) Option { return func(s *Server) { s.token = tok } }
+
+// WithChannel connects the 1C base on channel ch instead of "default". Queries sent to any
+// other channel wait in vain, as on the real proxy, and get its timeout error at once.
+func WithChannel(ch string) Option { return func(s *Server) { s.channel = ch } }
+
+// NewServer starts a stand-in proxy that answers with exec; it stops when the test ends.
+func NewServer(t testing.TB, exec Executor, opts ...Option) *Server {
+	t.Helper()
+	s := &Server{exec: exec, channel: "default"}
+	for _, o := range opts {
+		o(s)
+	}
+	s.srv = httptest.NewServer(s)
+	s.URL = s.srv.URL
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+// Queries returns every query text received on /api/execute_query, in order.
+func (s *Server) Queries() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.queries)
+}
+
+// Fail injects a failure: f sees every subsequent request first and returns true when it has
+// answered it itself. Fail(nil) restores normal service.
+func (s *Server) Fail(f func(w http.ResponseWriter, r *http.Request) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fail = f
+}
+
+// ServeHTTP routes like the proxy: GET /health without auth, POST /api/execute_query.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	fail := s.fail
+	s.mu.Unlock()
+	if fail != nil && fail(w, r) {
+		return
+	}
+	switch r.URL.Path {
+	case "/health":
+		if r.Method != http.MethodGet {
+			http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"status": "healthy", "pending_commands": 0, "mcp_endpoint": "/mcp"})
+	case "/api/execute_query":
+		if r.Method != http.MethodPost {
+			http.Error(w, "Method Not Allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		s.executeQuery(w, r)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+var channelPattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// executeQuery checks in the proxy's order: auth (401), Content-Type (415), JSON (400),
+// validation (422); then the channel, then the executor.
+func (s *Server) executeQuery(w http.ResponseWriter, r *http.Request) {
+	if s.token != "" {
+		want := "Bearer " + s.token
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), []byte(want)) != 1 {
+			fail(w, http.StatusUnauthorized, "Требуется авторизация: неверный или отсутствующий Bearer-токен / Unauthorized")
+			return
+		}
+	}
+	if !strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "application/json") {
+		fail(w, http.StatusUnsupportedMediaType, "Content-Type должен быть application/json / Content-Type must be application/json")
+		return
+	}
+	raw, err := io.ReadAll(io.LimitReader(r.Body, 10<<20))
+	if err != nil {
+		fail(w, http.StatusBadRequest, "Ошибка разбора JSON: "+err.Error())
+		return
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	var body any
+	if err := dec.Decode(&body); err != nil || dec.More() {
+		fail(w, http.StatusBadRequest, fmt.Sprintf("Ошибка разбора JSON: %v / JSON parse error: %v", err, err))
+		return
+	}
+	obj, ok := body.(map[string]any)
+	if !ok {
+		fail(w, http.StatusBadRequest, "Тело запроса должно быть JSON объектом / Request body must be a JSON object")
+		return
+	}
+	if q, ok := obj["query"].(string); ok {
+		s.mu.Lock()
+		s.queries = append(s.queries, q)
+		s.mu.Unlock()
+	}
+	req, msg := validate(obj)
+	if msg != "" {
+		fail(w, http.StatusUnprocessableEntity, "Ошибка валидации параметров: "+msg+" / Parameter validation failed: "+msg)
+		return
+	}
+
+	channel := r.URL.Query().Get("channel")
+	if !channelPattern.MatchString(channel) {
+		channel = "default" // the proxy normalises a missing or invalid channel
+	}
+	if channel != s.channel {
+		fail(w, http.StatusOK, fmt.Sprintf("Таймаут ожидания ответа от 1С на канале '%s' (>180.0с). "+
+			"Убедитесь, что клиент 1С подключён с тем же channel ID.", channel))
+		return
+	}
+
+	rows, err := s.exec.Execute(r.Context(), req.query, req.params, req.limit)
+	var qe *onec.QueryError
+	switch {
+	case errors.As(err, &qe):
+		fail(w, http.StatusOK, qe.Message)
+		return
+	case err != nil:
+		fail(w, http.StatusOK, "Внутренняя ошибка прокси: "+err.Error()+" / Internal proxy error")
+		return
+	}
+	if rows == nil {
+		rows = []map[string]any{}
+	}
+	out := map[string]any{"success": true, "data": rows, "count": len(rows)}
+	if req.includeSchema {
+		out["schema"] = schema(rows)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// request is a validated execute_query body.
+type request struct {
+	query         string
+	params        map[string]any
+	limit         int
+	includeSchema bool
+}
+
+// validate mirrors the proxy's pydantic model (query: str, min 1, not blank, stripped;
+// params: dict | None; limit: int 1..1000, default 100; include_schema: StrictBool) and
+// reports the first failing field the way the proxy does.
+func validate(obj map[string]any) (request, string) {
+	req := request{params: map[string]any{}, limit: 100}
+	switch q, present := obj["query"]; {
+	case !present:
+		return req, "Field 'query': Field required"
+	case !isString(q):
+		return req, "Field 'query': Input should be a valid string"
+	case q.(string) == "":
+		return req, "Field 'query': String should have at least 1 character"
+	case strings.TrimSpace(q.(string)) == "":
+		return req, "Field 'query': Value error, Query cannot be empty or whitespace only"
+	default:
+		req.query = strings.TrimSpace(q.(string))
+	}
+	if p, present := obj["params"]; present && p != nil {
+		m, ok := p.(map[string]any)
+		if !ok {
+			return req, "Field 'params': Input should be a valid dictionary"
+		}
+		req.params = m
+	}
+	if l, present := obj["limit"]; present {
+		n, ok := integer(l)
+		switch {
+		case !ok:
+			return req, "Field 'limit': Input should be a valid integer"
+		case n < 1:
+			return req, "Field 'limit': Input should be greater than or equal to 1"
+		case n > 1000:
+			return req, "Field 'limit': Input should be less than or equal to 1000"
+		}
+		req.limit = int(n)
+	}
+	if v, present := obj["include_schema"]; present {
+		b, ok := v.(bool)
+		if !ok {
+			return req, "Field 'include_schema': Input should be a valid boolean"
+		}
+		req.includeSchema = b
+	}
+	return req, ""
+}
+
+func isString(v any) bool { _, ok := v.(string); return ok }
+
+// integer accepts what pydantic's lax int does: whole JSON numbers and numeric strings.
+func integer(v any) (int64, bool) {
+	var n json.Number
+	switch x := v.(type) {
+	case json.Number:
+		n = x
+	case string:
+		n = json.Number(strings.TrimSpace(x))
+	default:
+		return 0, false
+	}
+	if i, err := n.Int64(); err == nil {
+		return i, true
+	}
+	f, err := n.Float64()
+	if err != nil || f != float64(int64(f)) {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// schema describes the columns the way include_schema does (names sorted, 1C type names).
+func schema(rows []map[string]any) map[string]any {
+	types := map[string][]string{}
+	for _, row := range rows {
+		for k, v := range row {
+			if t := typeName(v); !slices.Contains(types[k], t) {
+				types[k] = append(types[k], t)
+			}
+		}
+	}
+	names := make([]string, 0, len(types))
+	for k := range types {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	cols := make([]map[string]any, len(names))
+	for i, k := range names {
+		cols[i] = map[string]any{"name": k, "types": types[k]}
+	}
+	return map[string]any{"columns": cols}
+}
+
+var dateTimePattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$`)
+
+func typeName(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "Null"
+	case bool:
+		return "Булево"
+	case json.Number, float64, int:
+		return "Число"
+	case string:
+		if dateTimePattern.MatchString(x) {
+			return "Дата"
+		}
+		return "Строка"
+	case map[string]any:
+		if r, ok := onec.RefOf(x); ok {
+			return r.Type
+		}
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// fail writes the proxy's error envelope.
+func fail(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]any{"success": false, "error": msg})
+}
+
+// writeJSON encodes v keeping json.Number values exactly as they are.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v) // the client went away; nothing to do
+}

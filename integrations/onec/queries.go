@@ -1,0 +1,153 @@
+package onec
+
+import "slices"
+
+// The whitelist: the only 1C query texts finbot ever sends. Each is read-only 1C:Enterprise
+// query language for BP 3.0 with bound &Parameters only; its first line names it
+// ("// finbot: <id>"), so 1C's logs show which template ran. The texts are assembled from the
+// fragments below once, at package initialisation, and never change afterwards: a template is
+// recognised by its exact bytes.
+
+// paramKind is the value type a template parameter must have.
+type paramKind int
+
+const (
+	kindDate   paramKind = iota // a string exactly YYYY-MM-DDTHH:MM:SS (the toolkit makes it a Дата)
+	kindRef                     // an object reference of refType
+	kindString                  // a string
+)
+
+// paramSpec is one &Parameter of a template.
+type paramSpec struct {
+	name     string
+	kind     paramKind
+	refType  string // for kindRef
+	nullable bool   // JSON null means "no filter" (or, for a date, "no bound")
+}
+
+// Template parameters, shared by several templates.
+var (
+	pAsOf     = paramSpec{name: "НаДату", kind: kindDate}
+	pFrom     = paramSpec{name: "НачалоПериода", kind: kindDate}
+	pTo       = paramSpec{name: "КонецПериода", kind: kindDate}
+	pFromOpt  = paramSpec{name: "НачалоПериода", kind: kindDate, nullable: true}
+	pToOpt    = paramSpec{name: "КонецПериода", kind: kindDate, nullable: true}
+	pOrg      = paramSpec{name: "Организация", kind: kindRef, refType: TypeOrganization}
+	pCp       = paramSpec{name: "Контрагент", kind: kindRef, refType: TypeCounterparty}
+	pCpOpt    = paramSpec{name: "Контрагент", kind: kindRef, refType: TypeCounterparty, nullable: true}
+	pCtr      = paramSpec{name: "Договор", kind: kindRef, refType: TypeContract}
+	pCtrOpt   = paramSpec{name: "Договор", kind: kindRef, refType: TypeContract, nullable: true}
+	pAccCode  = paramSpec{name: "СчетКод", kind: kindString}
+	pAccMask  = paramSpec{name: "СчетМаска", kind: kindString}
+	pDocTypes = paramSpec{name: "ТипДокумента", kind: kindString}
+)
+
+// template is one whitelisted query.
+type template struct {
+	id     string
+	text   string
+	params []paramSpec
+}
+
+// Recipe and catalog query IDs (recipe IDs are those of agent/address/catalog.go).
+const (
+	idOpenContracts     = "address.open_contracts.by_asof"
+	idPayables          = "address.payables.counterparty_totals"
+	idReceivables       = "address.receivables.counterparty_totals"
+	idBalanceSnapshot   = "address.account.balance_snapshot"
+	idOpenItemsByParty  = "address.open_items.by_counterparty"
+	idOpenItemsByTreaty = "address.open_items.by_contract"
+	idDocumentsByParty  = "address.documents.by_counterparty"
+	idBankOpsByParty    = "address.bank_ops.by_counterparty"
+	idDocumentsByTreaty = "address.documents.by_contract"
+	idBalanceDrilldown  = "address.balance.drilldown_documents"
+	idCatalogOrgs       = "catalog.organizations"
+	idCatalogParties    = "catalog.counterparties"
+	idCatalogContracts  = "catalog.contracts"
+	idCatalogAccounts   = "catalog.accounts"
+)
+
+// templates in the order QueryIDs reports them: the recipe catalog's order, then the catalogs.
+var templates = []template{
+	{idOpenContracts, openContractsText, []paramSpec{pAsOf, pOrg, pCpOpt}},
+	{idPayables, payablesText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}},
+	{idReceivables, receivablesText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}},
+	{idBalanceSnapshot, balanceSnapshotText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}},
+	{idOpenItemsByParty, openItemsByPartyText, []paramSpec{pAsOf, pOrg, pCp, pCtrOpt}},
+	{idOpenItemsByTreaty, openItemsByContractText, []paramSpec{pAsOf, pOrg, pCtr, pCpOpt}},
+	{idDocumentsByParty, documentsByPartyText, []paramSpec{pFrom, pTo, pOrg, pCp, pDocTypes}},
+	{idBankOpsByParty, bankOpsByPartyText, []paramSpec{pFromOpt, pToOpt, pOrg, pCp}},
+	{idDocumentsByTreaty, documentsByContractText, []paramSpec{pFrom, pTo, pOrg, pCtr, pDocTypes}},
+	{idBalanceDrilldown, drilldownText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask, pCpOpt, pCtrOpt}},
+	{idCatalogOrgs, organizationsText, nil},
+	{idCatalogParties, counterpartiesText, nil},
+	{idCatalogContracts, contractsText, nil},
+	{idCatalogAccounts, accountsText, nil},
+}
+
+var (
+	templateByID   = indexTemplates(func(t *template) string { return t.id })
+	templateByText = indexTemplates(func(t *template) string { return t.text })
+)
+
+func indexTemplates(key func(*template) string) map[string]*template {
+	m := make(map[string]*template, len(templates))
+	for i := range templates {
+		m[key(&templates[i])] = &templates[i]
+	}
+	return m
+}
+
+// Query returns the text of a whitelisted query.
+func Query(id string) (text string, ok bool) {
+	t, ok := templateByID[id]
+	if !ok {
+		return "", false
+	}
+	return t.text, true
+}
+
+// QueryIDs lists the whitelisted queries: the ten recipes of agent/address, then the four
+// catalog lookups.
+func QueryIDs() []string {
+	ids := make([]string, len(templates))
+	for i, t := range templates {
+		ids[i] = t.id
+	}
+	return ids
+}
+
+// QueryID recognises a whitelisted query by its exact text.
+func QueryID(text string) (id string, ok bool) {
+	t, ok := templateByText[text]
+	if !ok {
+		return "", false
+	}
+	return t.id, true
+}
+
+// QueryParams lists the &Parameters of a whitelisted query. The runtime passes every one of
+// them; an optional anchor is passed as nil (JSON null).
+func QueryParams(id string) (names []string, ok bool) {
+	t, ok := templateByID[id]
+	if !ok {
+		return nil, false
+	}
+	names = make([]string, len(t.params))
+	for i, p := range t.params {
+		names[i] = p.name
+	}
+	return names, true
+}
+
+// documentTypes are the document types the document templates read (agent/address's
+// DocumentTypes), in the order of their ОБЪЕДИНИТЬ ВСЕ branches.
+var documentTypes = []string{
+	"ПоступлениеНаРасчетныйСчет", "СписаниеСРасчетногоСчета", "РеализацияТоваровУслуг",
+	"ПоступлениеТоваровУслуг", "АктСверкиВзаиморасчетов", "ВводОстатков",
+}
+
+// bankDocumentTypes are the types of bank operations.
+var bankDocumentTypes = []string{"ПоступлениеНаРасчетныйСчет", "СписаниеСРасчетногоСчета"}
+
+func isBankDocument(typ string) bool { return slices.Contains(bankDocumentTypes, typ) }

@@ -1,0 +1,224 @@
+package onec_test
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/finbot/finbot/integrations/onec"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from current output")
+
+// The recipe IDs of agent/address/catalog.go (integrations never import agent, so they are
+// repeated here) and the catalog lookups.
+var wantIDs = []string{
+	"address.open_contracts.by_asof", "address.payables.counterparty_totals", "address.receivables.counterparty_totals",
+	"address.account.balance_snapshot", "address.open_items.by_counterparty", "address.open_items.by_contract",
+	"address.documents.by_counterparty", "address.bank_ops.by_counterparty", "address.documents.by_contract",
+	"address.balance.drilldown_documents",
+	"catalog.organizations", "catalog.counterparties", "catalog.contracts", "catalog.accounts",
+}
+
+// wantParams and the row keys of each template: the contract with the runtime.
+var wantParams = map[string][]string{
+	"address.open_contracts.by_asof":          {"НаДату", "Организация", "Контрагент"},
+	"address.payables.counterparty_totals":    {"НаДату", "Организация", "СчетКод", "СчетМаска"},
+	"address.receivables.counterparty_totals": {"НаДату", "Организация", "СчетКод", "СчетМаска"},
+	"address.account.balance_snapshot":        {"НаДату", "Организация", "СчетКод", "СчетМаска"},
+	"address.open_items.by_counterparty":      {"НаДату", "Организация", "Контрагент", "Договор"},
+	"address.open_items.by_contract":          {"НаДату", "Организация", "Договор", "Контрагент"},
+	"address.documents.by_counterparty":       {"НачалоПериода", "КонецПериода", "Организация", "Контрагент", "ТипДокумента"},
+	"address.bank_ops.by_counterparty":        {"НачалоПериода", "КонецПериода", "Организация", "Контрагент"},
+	"address.documents.by_contract":           {"НачалоПериода", "КонецПериода", "Организация", "Договор", "ТипДокумента"},
+	"address.balance.drilldown_documents":     {"НаДату", "Организация", "СчетКод", "СчетМаска", "Контрагент", "Договор"},
+	"catalog.organizations":                   {},
+	"catalog.counterparties":                  {},
+	"catalog.contracts":                       {},
+	"catalog.accounts":                        {},
+}
+
+var movementKeys = []string{"ДоговорДт", "ДоговорКт", "КонтрагентДт", "КонтрагентКт", "НомерСтроки", "Период", "Регистратор",
+	"РегистраторНомер", "Сумма", "СчетДт", "СчетКт"}
+
+var wantKeys = map[string][]string{
+	"address.open_contracts.by_asof":          turnoverKeys,
+	"address.payables.counterparty_totals":    balanceKeys,
+	"address.receivables.counterparty_totals": balanceKeys,
+	"address.account.balance_snapshot":        balanceKeys,
+	"address.open_items.by_counterparty":      turnoverKeys,
+	"address.open_items.by_contract":          turnoverKeys,
+	"address.documents.by_counterparty":       documentKeys,
+	"address.bank_ops.by_counterparty":        documentKeys,
+	"address.documents.by_contract":           documentKeys,
+	"address.balance.drilldown_documents":     movementKeys,
+	"catalog.organizations":                   {"ИНН", "КПП", "Наименование", "Основная", "Ссылка"},
+	"catalog.counterparties":                  {"ИНН", "КПП", "Наименование", "НаименованиеПолное", "ПометкаУдаления", "Ссылка", "ЮрФизЛицо"},
+	"catalog.contracts": {"ВалютаВзаиморасчетов", "ВидДоговора", "Владелец", "Дата", "Наименование", "Номер", "Организация",
+		"ПометкаУдаления", "Ссылка"},
+	"catalog.accounts": {"Вид", "ВидыСубконто", "Код", "Наименование"},
+}
+
+func TestQueryRegistry(t *testing.T) {
+	if diff := gocmp.Diff(wantIDs, onec.QueryIDs()); diff != "" {
+		t.Fatalf("QueryIDs() (-want +got):\n%s", diff)
+	}
+	paramRef := regexp.MustCompile(`&([\p{L}\p{N}_]+)`)
+	seen := map[string]string{}
+	for _, id := range wantIDs {
+		text, ok := onec.Query(id)
+		if !ok {
+			t.Fatalf("Query(%q) missing", id)
+		}
+		if got, ok := onec.QueryID(text); !ok || got != id {
+			t.Errorf("QueryID(Query(%q)) = %q, %v", id, got, ok)
+		}
+		if other, dup := seen[text]; dup {
+			t.Errorf("%s and %s share a text", id, other)
+		}
+		seen[text] = id
+		if !strings.HasPrefix(text, "// finbot: "+id+"\n") || strings.TrimSpace(text) != text {
+			t.Errorf("%s: text must start with its header line and carry no outer whitespace", id)
+		}
+		// Parameters are bound, never spliced in: no concatenation next to a parameter.
+		if regexp.MustCompile(`\+\s*&|&[\p{L}_]+\s*\+`).MatchString(text) {
+			t.Errorf("%s concatenates a parameter", id)
+		}
+		params, _ := onec.QueryParams(id)
+		if diff := gocmp.Diff(wantParams[id], params, cmpEmpty); diff != "" {
+			t.Errorf("QueryParams(%s) (-want +got):\n%s", id, diff)
+		}
+		var used []string
+		for _, m := range paramRef.FindAllStringSubmatch(text, -1) {
+			if !slices.Contains(used, m[1]) {
+				used = append(used, m[1])
+			}
+		}
+		slices.Sort(used)
+		declared := slices.Sorted(slices.Values(params))
+		if diff := gocmp.Diff(declared, used, cmpEmpty); diff != "" {
+			t.Errorf("%s: &parameters in the text differ from QueryParams (-declared +used):\n%s", id, diff)
+		}
+		for _, key := range wantKeys[id] {
+			if !strings.Contains(text, "КАК "+key+",") && !strings.Contains(text, "КАК "+key+"\n") {
+				t.Errorf("%s: no column aliased КАК %s", id, key)
+			}
+		}
+	}
+	if _, ok := onec.Query("address.nonexistent"); ok {
+		t.Error("Query of an unknown ID succeeded")
+	}
+	if _, ok := onec.QueryID("ВЫБРАТЬ 1"); ok {
+		t.Error("QueryID of an unknown text succeeded")
+	}
+}
+
+var cmpEmpty = gocmp.Transformer("nilToEmpty", func(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+})
+
+// The templates as reviewers read them: go test -update rewrites testdata/queries.golden.
+func TestQueryTextsGolden(t *testing.T) {
+	var b strings.Builder
+	for _, id := range onec.QueryIDs() {
+		text, _ := onec.Query(id)
+		params, _ := onec.QueryParams(id)
+		b.WriteString("==== " + id + " (" + strings.Join(params, ", ") + ")\n" + text + "\n\n")
+	}
+	golden(t, "queries.golden", b.String())
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden (run go test -update to create it): %v", err)
+	}
+	if diff := gocmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
+	}
+}
+
+// Every template answers with exactly its declared row keys.
+func TestRowKeys(t *testing.T) {
+	l, d, _ := fixture(t)
+	org := l.DefaultOrganization()
+	// The busiest contract of the default organization, so that every template has rows.
+	docs := map[string]int{}
+	for _, doc := range l.Documents {
+		docs[doc.ContractRef]++
+	}
+	var ctr onec.Contract
+	for _, c := range l.Contracts {
+		if c.OrganizationRef == org.Ref && docs[c.Ref] > docs[ctr.Ref] {
+			ctr = c
+		}
+	}
+	params := map[string]any{ // a template ignores the parameters it does not use, as 1C does
+		"НаДату": "2026-01-01T00:00:00", "НачалоПериода": "2025-01-01T00:00:00", "КонецПериода": "2025-12-31T23:59:59",
+		"Организация": ref(onec.TypeOrganization, org.Ref), "Контрагент": ref(onec.TypeCounterparty, ctr.OwnerRef),
+		"Договор": ref(onec.TypeContract, ctr.Ref), "СчетКод": "62", "СчетМаска": "62.%", "ТипДокумента": "",
+	}
+	for _, id := range wantIDs {
+		rows := run(t, d, id, params)
+		if len(rows) == 0 {
+			t.Errorf("%s: no rows; pick another anchor", id)
+			continue
+		}
+		for _, row := range rows {
+			if diff := gocmp.Diff(sortedKeys(wantKeys[id]), rowKeys(row)); diff != "" {
+				t.Fatalf("%s keys (-want +got):\n%s", id, diff)
+			}
+		}
+	}
+}
+
+func TestDemoRejectsAnyOtherText(t *testing.T) {
+	_, d, _ := fixture(t)
+	receivables, _ := onec.Query("address.receivables.counterparty_totals")
+	catalog, _ := onec.Query("catalog.organizations")
+	tests := []struct {
+		name, text string
+	}{
+		{"foreign query", "ВЫБРАТЬ * ИЗ Справочник.Пользователи"},
+		{"one extra space", strings.Replace(receivables, "ИЗ\n", "ИЗ \n", 1)},
+		{"trailing space", catalog + " "},
+		{"leading newline", "\n" + catalog},
+		{"truncated", catalog[:len(catalog)-5]},
+		{"a write", "УДАЛИТЬ ИЗ Справочник.Контрагенты"},
+		{"case changed", strings.Replace(catalog, "ВЫБРАТЬ", "выбрать", 1)},
+		{"template plus a second query", catalog + ";\nВЫБРАТЬ * ИЗ Справочник.Пользователи"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rows, err := d.Execute(context.Background(), tt.text, nil, 10)
+			var qe *onec.QueryError
+			if !errors.As(err, &qe) || !strings.Contains(qe.Message, "Синтаксическая ошибка") || rows != nil {
+				t.Fatalf("Execute = %d rows, %v; want a syntax QueryError", len(rows), err)
+			}
+			if !regexp.MustCompile(`^\{\(\d+, \d+\)\}: `).MatchString(qe.Message) {
+				t.Errorf("message %q lacks 1C's {(line, column)} position", qe.Message)
+			}
+		})
+	}
+}

@@ -1,0 +1,169 @@
+package onec
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ТипОбъекта values of the catalog references the query templates take as parameters.
+const (
+	TypeOrganization = "СправочникСсылка.Организации"
+	TypeCounterparty = "СправочникСсылка.Контрагенты"
+	TypeContract     = "СправочникСсылка.ДоговорыКонтрагентов"
+	// TypeDocumentPrefix starts the ТипОбъекта of a document, e.g. "ДокументСсылка.ВводОстатков".
+	TypeDocumentPrefix = "ДокументСсылка."
+)
+
+// dateTimeLayout is the only string form the MCP toolkit turns into a 1C Дата.
+const dateTimeLayout = "2006-01-02T15:04:05"
+
+// Ref is a 1C reference as the MCP toolkit serialises it: {"_objectRef": true,
+// "УникальныйИдентификатор": …, "ТипОбъекта": …, "Представление": …}.
+type Ref struct {
+	UUID         string // "УникальныйИдентификатор"
+	Type         string // "ТипОбъекта", e.g. TypeCounterparty
+	Presentation string // "Представление": a name, or "Ввод остатков СВ00-000001 от 31.12.2024 23:59:59"
+}
+
+// Param returns the reference in the form a query parameter takes (without the presentation).
+func (r Ref) Param() map[string]any {
+	return map[string]any{"_objectRef": true, "УникальныйИдентификатор": r.UUID, "ТипОбъекта": r.Type}
+}
+
+// RefOf reads a reference value of a result row; ok is false for null and for anything else
+// that is not an object reference.
+func RefOf(v any) (r Ref, ok bool) {
+	m, isMap := v.(map[string]any)
+	if !isMap {
+		return Ref{}, false
+	}
+	if flag, _ := m["_objectRef"].(bool); !flag {
+		return Ref{}, false
+	}
+	r.UUID, _ = m["УникальныйИдентификатор"].(string)
+	r.Type, _ = m["ТипОбъекта"].(string)
+	r.Presentation, _ = m["Представление"].(string)
+	return r, r.UUID != ""
+}
+
+// KopecksOf reads an amount of a result row (a json.Number such as "148530.91") exactly.
+func KopecksOf(v any) (Kopecks, error) {
+	switch n := v.(type) {
+	case json.Number:
+		return ParseKopecks(n.String())
+	case nil:
+		return 0, nil
+	default:
+		return 0, fmt.Errorf("amount %v (%T) is not a json.Number", v, v)
+	}
+}
+
+// DateTimeParam formats t the way the MCP toolkit turns a string into a 1C Дата.
+func DateTimeParam(t time.Time) string { return t.Format(dateTimeLayout) }
+
+// AsOfParam is НаДату for balances at the end of day: 00:00:00 of the next day, because
+// Остатки(&НаДату) is the balance at the start of that moment.
+func AsOfParam(day time.Time) string {
+	y, m, d := day.Date()
+	return DateTimeParam(time.Date(y, m, d+1, 0, 0, 0, 0, time.UTC))
+}
+
+// PeriodStartParam is НачалоПериода: 00:00:00 of the day.
+func PeriodStartParam(day time.Time) string {
+	y, m, d := day.Date()
+	return DateTimeParam(time.Date(y, m, d, 0, 0, 0, 0, time.UTC))
+}
+
+// PeriodEndParam is КонецПериода: 23:59:59 of the day, so that the whole day is included.
+func PeriodEndParam(day time.Time) string {
+	y, m, d := day.Date()
+	return DateTimeParam(time.Date(y, m, d, 23, 59, 59, 0, time.UTC))
+}
+
+// refTable interns the references of one kind. Entries below known come from the ledger's
+// catalog; entries past it are references the register mentions but the catalog lacks (1C
+// shows those as "<Объект не найден>").
+type refTable struct {
+	idx   map[string]int32
+	uuids []string
+	types []string
+	pres  []string
+	known int32
+}
+
+func newRefTable(n int) *refTable {
+	return &refTable{idx: make(map[string]int32, n)}
+}
+
+// add registers a catalog entry; it must be called for every catalog row before lookups.
+func (t *refTable) add(uuid, typ, pres string) int32 {
+	if i, ok := t.idx[uuid]; ok {
+		return i
+	}
+	i := int32(len(t.uuids))
+	t.idx[uuid] = i
+	t.uuids = append(t.uuids, uuid)
+	t.types = append(t.types, typ)
+	t.pres = append(t.pres, pres)
+	t.known = i + 1
+	return i
+}
+
+// intern returns the index of uuid, registering an unknown reference of type typ if needed.
+func (t *refTable) intern(uuid, typ string) int32 {
+	if i, ok := t.idx[uuid]; ok {
+		return i
+	}
+	i := int32(len(t.uuids))
+	t.idx[uuid] = i
+	t.uuids = append(t.uuids, uuid)
+	t.types = append(t.types, typ)
+	t.pres = append(t.pres, "<Объект не найден> ("+uuid+")")
+	return i
+}
+
+// value is the row value of entry i: an object description, or nil for i < 0.
+func (t *refTable) value(i int32) any {
+	if i < 0 {
+		return nil
+	}
+	return map[string]any{
+		"_objectRef": true,
+		"УникальныйИдентификатор": t.uuids[i],
+		"ТипОбъекта":              t.types[i],
+		"Представление":           t.pres[i],
+	}
+}
+
+// name is the sort key of entry i ("" for none, which sorts first like NULL in 1C).
+func (t *refTable) name(i int32) string {
+	if i < 0 {
+		return ""
+	}
+	return t.pres[i]
+}
+
+// documentSynonyms are the metadata synonyms 1C puts in front of a document's presentation.
+var documentSynonyms = map[string]string{
+	"ПоступлениеНаРасчетныйСчет": "Поступление на расчетный счет",
+	"СписаниеСРасчетногоСчета":   "Списание с расчетного счета",
+	"РеализацияТоваровУслуг":     "Реализация товаров и услуг",
+	"ПоступлениеТоваровУслуг":    "Поступление товаров и услуг",
+	"АктСверкиВзаиморасчетов":    "Акт сверки взаиморасчетов",
+	"ВводОстатков":               "Ввод остатков",
+	"КорректировкаДолга":         "Корректировка долга",
+}
+
+// documentPresentation is "Реализация товаров и услуг СВ00-000123 от 15.03.2026 12:00:00".
+func documentPresentation(typ, number string, date time.Time) string {
+	syn, ok := documentSynonyms[typ]
+	if !ok {
+		syn = typ
+	}
+	return syn + " " + number + " от " + date.Format("02.01.2006 15:04:05")
+}
+
+// normUUID makes a UUID parameter comparable with the ledger's lower-case references.
+func normUUID(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
