@@ -429,7 +429,7 @@ func TestDrilldownMatchesOracle(t *testing.T) {
 	l, d, o := fixture(t)
 	type anchors struct{ cp, ctr string }
 	cases := []anchors{{}}
-	for _, ctr := range l.Contracts[:8] {
+	for _, ctr := range l.Contracts[:4] {
 		cases = append(cases, anchors{cp: ctr.OwnerRef}, anchors{ctr: ctr.Ref}, anchors{cp: ctr.OwnerRef, ctr: ctr.Ref})
 	}
 	for _, token := range []string{"60", "62", "62.02", "51", "19.03", "90"} {
@@ -450,16 +450,16 @@ func TestDrilldownMatchesOracle(t *testing.T) {
 							CtrDr: uuidOf(t, row["ДоговорДт"], onec.TypeContract), CtrCr: uuidOf(t, row["ДоговорКт"], onec.TypeContract),
 						})
 					}
-					for _, m := range l.Movements {
+					for i, m := range l.Movements {
 						if !o.counts(m, org.Ref, day(t, ds)) {
 							continue
 						}
 						hit := false
-						for _, s := range sides(m) {
+						sd := o.sides[i]
+						for _, s := range sd {
 							hit = hit || accountMatches(s.acc, token) && (a.cp == "" || s.cp == a.cp) && (a.ctr == "" || s.ctr == a.ctr)
 						}
 						if hit {
-							sd := sides(m)
 							want = append(want, movement{
 								Period: m.Period.Format("2006-01-02T15:04:05"), Recorder: m.RecorderRef, Number: o.docs[m.RecorderRef].Number,
 								Line: m.Line, AccDr: m.AccountDr, AccCr: m.AccountCr, Amount: m.Amount,

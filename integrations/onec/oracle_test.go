@@ -22,6 +22,7 @@ type oracle struct {
 	posted map[string]bool
 	docs   map[string]onec.Document
 	chart  map[string]onec.Account
+	sides  [][2]side // per movement, computed once
 }
 
 var (
@@ -50,6 +51,9 @@ func fixture(t testing.TB) (*onec.Ledger, *onec.Demo, *oracle) {
 	}
 	for _, a := range ledger.Accounts {
 		o.chart[a.Code] = a
+	}
+	for _, m := range ledger.Movements {
+		o.sides = append(o.sides, sides(m))
 	}
 	return ledger, demo, o
 }
@@ -101,11 +105,11 @@ type settlement struct{ Acc, Org, Cp, Ctr, Doc string }
 // balanceSums: net (debit − credit) per account and analytics, for accounts matching token.
 func (o *oracle) balanceSums(org string, day time.Time, token string) map[settlement]onec.Kopecks {
 	out := map[settlement]onec.Kopecks{}
-	for _, m := range o.l.Movements {
+	for i, m := range o.l.Movements {
 		if !o.counts(m, org, day) {
 			continue
 		}
-		for _, s := range sides(m) {
+		for _, s := range o.sides[i] {
 			if accountMatches(s.acc, token) {
 				out[settlement{s.acc, org, s.cp, s.ctr, s.doc}] += s.sign * m.Amount
 			}
@@ -117,11 +121,11 @@ func (o *oracle) balanceSums(org string, day time.Time, token string) map[settle
 // counterpartySaldo is the README's "counterparty saldo" at D on the account token.
 func (o *oracle) counterpartySaldo(org string, day time.Time, token string) (saldo map[string]onec.Kopecks, docSaldo map[[2]string]onec.Kopecks) {
 	saldo, docSaldo = map[string]onec.Kopecks{}, map[[2]string]onec.Kopecks{}
-	for _, m := range o.l.Movements {
+	for i, m := range o.l.Movements {
 		if !o.counts(m, org, day) {
 			continue
 		}
-		for _, s := range sides(m) {
+		for _, s := range o.sides[i] {
 			if accountMatches(s.acc, token) && s.cp != "" {
 				saldo[s.cp] += s.sign * m.Amount
 				if s.doc != "" {
@@ -139,11 +143,11 @@ type turnover struct{ Dt, Kt onec.Kopecks }
 // turnovers per account and analytics of the sides that keep(side) accepts.
 func (o *oracle) turnovers(org string, day time.Time, keep func(s side) bool, perContract bool) map[settlement]turnover {
 	out := map[settlement]turnover{}
-	for _, m := range o.l.Movements {
+	for i, m := range o.l.Movements {
 		if !o.counts(m, org, day) {
 			continue
 		}
-		for _, s := range sides(m) {
+		for _, s := range o.sides[i] {
 			if !keep(s) {
 				continue
 			}
