@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -24,6 +25,9 @@ var ledgerCommands = map[string]address.Intent{
 	"payables": address.IntentPayables,
 	"balance":  address.IntentAccountBalance,
 }
+
+// accountToken is an account code argument: 51, 62.01.
+var accountToken = regexp.MustCompile(`^\d{2}(\.\d{2})?$`)
 
 // exportData is the callback data of "Выгрузить в Excel": the export is of the conversation's
 // own last result, so nothing in the data can point at another user's figures.
@@ -52,6 +56,12 @@ func (a *Agent) ledger(ctx context.Context, req Request, text string) (Answer, e
 		res = r
 	case ledgerCommands[req.Command] != "":
 		d := address.Decompose(text, a.now())
+		if req.Command == "balance" {
+			// "/balance 51 31.03.2026": the first argument is the account.
+			if first, _, _ := strings.Cut(strings.TrimSpace(text), " "); accountToken.MatchString(first) {
+				d.Filters.Account = first
+			}
+		}
 		d.QuestionMode, d.Intent, d.IntentConfidence = address.ModeAddress, ledgerCommands[req.Command], 1
 		d.FallbackRuleHit = "command_" + req.Command
 		d.Missing = address.MissingFilters(d.Intent, d.Filters)
@@ -65,7 +75,10 @@ func (a *Agent) ledger(ctx context.Context, req Request, text string) (Answer, e
 
 // ledgerAnswer turns a lane result into an answer with buttons and the debug payload.
 func ledgerAnswer(res address.Result) Answer {
-	ans := Answer{Intent: string(res.Intent), Text: res.Markdown(), Sources: []Source{{Title: "Данные: " + res.Source}}}
+	ans := Answer{Intent: string(res.Intent), Text: res.Markdown()}
+	if res.ResultMode != address.Limited || res.LimitedReason == address.ReasonEmptyMatch {
+		ans.Sources = []Source{{Title: "Данные: " + res.Source}} // figures always name their source
+	}
 	for _, c := range res.Candidates {
 		ans.Buttons = append(ans.Buttons, Button{Text: candidateQuestion(res, c)})
 	}

@@ -25,6 +25,9 @@ type rule struct {
 // rules route without an LLM. The patterns run on normalised text (lower case, ё→е, single
 // spaces), so they are written in that form. Stems rather than words keep them short.
 var rules = []rule{
+	{"address_write", Address, "write",
+		regexp.MustCompile(`^ (удали|удалить|проведи|провести|перепроведи|отмени|создай|создать|измени|изменить|исправь|запиши|загрузи)\S* |(отмени|отменить) проведени`),
+		"просьба изменить данные 1С — только чтение"},
 	{"address_receivables", Address, "receivables",
 		regexp.MustCompile(`(кто|кто-то|какие).{0,20}(нам|нас) (долж|задолж)|долж\S* нам|нам долж|дебитор|дебиторк|задолженност\S* (покупател|заказчик|клиент)`),
 		"вопрос о том, кто должен нам"},

@@ -19,6 +19,8 @@ func TestRouteByRules(t *testing.T) {
 		{"открытые позиции по Альфе", Address, "open_items", "address_open_items"},
 		{"документы по контрагенту ООО «Гранит»", Address, "documents", "address_documents"},
 		{"Найди договор с Техснабом", S1Search, "", "doc_search"},
+		{"удали документ", Address, "write", "address_write"},
+		{"Проведи платёжку Альфе", Address, "write", "address_write"},
 		{"какой срок оплаты в договоре поставки?", S1Search, "", "doc_search"},
 		{"Какая сейчас ключевая ставка?", S2General, IntentKeyRate, "key_rate"},
 		{"курс евро на вчера", S2General, IntentRates, "rates"},

@@ -297,7 +297,7 @@ func TestDecomposeReadsAreNotWrites(t *testing.T) {
 	}
 }
 
-func TestDateProblem(t *testing.T) {
+func TestDecomposeDateProblem(t *testing.T) {
 	tests := []struct {
 		text, want string
 	}{
@@ -327,7 +327,7 @@ func TestDecomposeContractDateIsNotAsOf(t *testing.T) {
 	}
 }
 
-func TestMissingFilters(t *testing.T) {
+func TestDecomposeMissingFilters(t *testing.T) {
 	tests := []struct {
 		intent Intent
 		f      Filters

@@ -1,0 +1,90 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/integrations/onec"
+)
+
+func ledgerAgent(t *testing.T, access func(u, c int64) bool) *Agent {
+	t.Helper()
+	d, err := onec.DemoDefault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
+	lane := address.NewLane(d, nil, address.Options{Now: now})
+	return New(Deps{History: history.NewMemory(100, history.Limits{}), Ledger: lane}, Options{Now: now, LedgerAccess: access})
+}
+
+func TestLedgerAccess(t *testing.T) {
+	a := ledgerAgent(t, func(u, c int64) bool { return u == 7 || c == -100 })
+	for _, tt := range []struct {
+		req     Request
+		allowed bool
+	}{
+		{Request{UserID: 7, ChatID: 7, Text: "кто нам должен на 31.03.2026"}, true},
+		{Request{UserID: 8, ChatID: 8, Text: "кто нам должен на 31.03.2026"}, false},
+		{Request{UserID: 8, ChatID: -100, Group: true, Text: "кто нам должен на 31.03.2026"}, true},
+		{Request{UserID: 8, ChatID: -200, Group: true, Command: "debts"}, false},
+	} {
+		ans, err := a.Answer(t.Context(), tt.req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hasFigures := strings.Contains(ans.Text, "₽")
+		if hasFigures != tt.allowed || (!tt.allowed && !strings.Contains(ans.Text, "только сотрудникам с доступом")) {
+			t.Errorf("user %d chat %d: allowed=%v but answer %q", tt.req.UserID, tt.req.ChatID, tt.allowed, ans.Text)
+		}
+	}
+}
+
+func TestLedgerAnswerCarriesDebugButtonsAndExport(t *testing.T) {
+	a := ledgerAgent(t, func(int64, int64) bool { return true })
+	ctx := context.Background()
+	req := Request{UserID: 1, ChatID: 1, Text: "кто нам должен на 31.03.2026"}
+	ans, err := a.Answer(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbg := ans.Debug.Address
+	if ans.Scenario != Address || dbg == nil || dbg.SelectedRecipe != "address.receivables.counterparty_totals" || dbg.RowsMatched != 18 {
+		t.Fatalf("scenario %s debug %+v", ans.Scenario, dbg)
+	}
+	var drill, export string
+	for _, b := range ans.Buttons {
+		switch {
+		case strings.HasPrefix(b.Data, "a:") && drill == "":
+			drill = b.Data
+		case b.Data == exportData:
+			export = b.Data
+		}
+	}
+	if drill == "" || export == "" {
+		t.Fatalf("buttons = %+v, want a drilldown and the export", ans.Buttons)
+	}
+	next, _ := a.Answer(ctx, Request{UserID: 1, ChatID: 1, Command: "drill", Text: drill})
+	if next.Debug.Address == nil || next.Debug.Address.SelectedRecipe != "address.open_items.by_counterparty" {
+		t.Errorf("drilldown answer = %q", next.Text)
+	}
+	// The export is of the conversation's last result: the drilldown now.
+	file, _ := a.Answer(ctx, Request{UserID: 1, ChatID: 1, Command: "drill", Text: export})
+	if file.Document == nil || !strings.HasSuffix(file.Document.Name, ".xlsx") || len(file.Document.Bytes) < 1000 {
+		t.Errorf("export = %+v", file)
+	}
+	// Another chat has nothing to export: data never crosses conversations.
+	other, _ := a.Answer(ctx, Request{UserID: 2, ChatID: 2, Command: "drill", Text: export})
+	if other.Document != nil {
+		t.Error("another user's chat exported the first user's result")
+	}
+	forged, _ := a.Answer(ctx, Request{UserID: 1, ChatID: 1, Command: "drill", Text: "a:3:deadbeef0000:20260331"})
+	if !strings.Contains(forged.Text, "устарела или повреждена") {
+		t.Errorf("forged drilldown = %q", forged.Text)
+	}
+}
