@@ -63,9 +63,9 @@ type Agent struct {
 	lane    Ledger
 	// lastLedger is each conversation's last 1C result, for "Выгрузить в Excel".
 	lastLedger *lru.Cache[string, address.Result]
-	log     *slog.Logger
-	now     func() time.Time
-	opts    Options
+	log        *slog.Logger
+	now        func() time.Time
+	opts       Options
 }
 
 // New builds an agent.

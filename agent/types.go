@@ -56,7 +56,7 @@ type Answer struct {
 	Chart *Chart `json:"chart,omitempty"`
 	// Document is a file sent after the text.
 	Document *Document `json:"document,omitempty"`
-	Debug Debug  `json:"debug"`
+	Debug    Debug     `json:"debug"`
 }
 
 // Chart is a rendered PNG with its caption (Markdown, under 1024 characters).

@@ -41,28 +41,28 @@ const (
 
 // Materialization drop reasons (seed 001).
 const (
-	DropNone               = "none"
-	DropByAccountScope     = "dropped_by_account_scope_filter"
-	DropNoPeriodRegistrar  = "missing_period_and_registrator_fields"
-	DropNoPeriod           = "missing_period_field"
-	DropNoRegistrar        = "missing_registrator_field"
-	DropUnknownShape       = "unknown_row_shape"
+	DropNone              = "none"
+	DropByAccountScope    = "dropped_by_account_scope_filter"
+	DropNoPeriodRegistrar = "missing_period_and_registrator_fields"
+	DropNoPeriod          = "missing_period_field"
+	DropNoRegistrar       = "missing_registrator_field"
+	DropUnknownShape      = "unknown_row_shape"
 )
 
 // Debug is the debug payload of seed 001, field for field.
 type Debug struct {
 	// Core detection.
-	DetectedMode               Mode    `json:"detected_mode"`
-	DetectedModeConfidence     float64 `json:"detected_mode_confidence"`
-	QueryShape                 string  `json:"query_shape"`
-	QueryShapeConfidence       float64 `json:"query_shape_confidence"`
-	DetectedIntent             Intent  `json:"detected_intent"`
-	DetectedIntentConfidence   float64 `json:"detected_intent_confidence"`
+	DetectedMode             Mode    `json:"detected_mode"`
+	DetectedModeConfidence   float64 `json:"detected_mode_confidence"`
+	QueryShape               string  `json:"query_shape"`
+	QueryShapeConfidence     float64 `json:"query_shape_confidence"`
+	DetectedIntent           Intent  `json:"detected_intent"`
+	DetectedIntentConfidence float64 `json:"detected_intent_confidence"`
 
 	// Filter + recipe.
-	ExtractedFilters        Filters  `json:"extracted_filters"`
-	MissingRequiredFilters  []string `json:"missing_required_filters"`
-	SelectedRecipe          string   `json:"selected_recipe"`
+	ExtractedFilters       Filters  `json:"extracted_filters"`
+	MissingRequiredFilters []string `json:"missing_required_filters"`
+	SelectedRecipe         string   `json:"selected_recipe"`
 
 	// Resolver block.
 	AnchorType          string  `json:"anchor_type"`
@@ -72,27 +72,27 @@ type Debug struct {
 	AmbiguityCount      int     `json:"ambiguity_count"`
 
 	// MCP / evidence flow.
-	MCPCallStatus            string   `json:"mcp_call_status"`
-	MCPCallStatusLegacy      string   `json:"mcp_call_status_legacy"`
-	MatchFailureStage        string   `json:"match_failure_stage"`
-	MatchFailureReason       string   `json:"match_failure_reason"`
-	RowsFetched              int      `json:"rows_fetched"`
-	RawRowsReceived          int      `json:"raw_rows_received"`
-	RowsAfterAccountScope    int      `json:"rows_after_account_scope"`
-	RowsMaterialized         int      `json:"rows_materialized"`
-	RowsAfterRecipeFilter    int      `json:"rows_after_recipe_filter"`
-	RowsMatched              int      `json:"rows_matched"`
-	RawRowKeysSample         []string `json:"raw_row_keys_sample"`
-	MaterializationDropReason string  `json:"materialization_drop_reason"`
+	MCPCallStatus             string   `json:"mcp_call_status"`
+	MCPCallStatusLegacy       string   `json:"mcp_call_status_legacy"`
+	MatchFailureStage         string   `json:"match_failure_stage"`
+	MatchFailureReason        string   `json:"match_failure_reason"`
+	RowsFetched               int      `json:"rows_fetched"`
+	RawRowsReceived           int      `json:"raw_rows_received"`
+	RowsAfterAccountScope     int      `json:"rows_after_account_scope"`
+	RowsMaterialized          int      `json:"rows_materialized"`
+	RowsAfterRecipeFilter     int      `json:"rows_after_recipe_filter"`
+	RowsMatched               int      `json:"rows_matched"`
+	RawRowKeysSample          []string `json:"raw_row_keys_sample"`
+	MaterializationDropReason string   `json:"materialization_drop_reason"`
 
 	// Account-scope audit.
-	AccountScopeMode             ScopeMode `json:"account_scope_mode"`
-	AccountScopeFallbackApplied  bool      `json:"account_scope_fallback_applied"`
-	AccountTokenRaw              string    `json:"account_token_raw"`
-	AccountTokenNormalized       []string  `json:"account_token_normalized"`
-	AccountScopeFieldsChecked    []string  `json:"account_scope_fields_checked"`
-	AccountScopeMatchStrategy    string    `json:"account_scope_match_strategy"`
-	AccountScopeDropReason       string    `json:"account_scope_drop_reason"`
+	AccountScopeMode            ScopeMode `json:"account_scope_mode"`
+	AccountScopeFallbackApplied bool      `json:"account_scope_fallback_applied"`
+	AccountTokenRaw             string    `json:"account_token_raw"`
+	AccountTokenNormalized      []string  `json:"account_token_normalized"`
+	AccountScopeFieldsChecked   []string  `json:"account_scope_fields_checked"`
+	AccountScopeMatchStrategy   string    `json:"account_scope_match_strategy"`
+	AccountScopeDropReason      string    `json:"account_scope_drop_reason"`
 
 	// Result block.
 	RuntimeReadiness      string   `json:"runtime_readiness"`

@@ -116,13 +116,13 @@ type turnoverRow struct {
 
 // movementRow is a materialised MOVEMENT row.
 type movementRow struct {
-	period                       time.Time
-	registrar                    Ref
-	number                       string
-	accountDr, accountCr         string
-	partyDr, partyCr             Ref
-	contractDr, contractCr       Ref
-	amount                       onec.Kopecks
+	period                 time.Time
+	registrar              Ref
+	number                 string
+	accountDr, accountCr   string
+	partyDr, partyCr       Ref
+	contractDr, contractCr Ref
+	amount                 onec.Kopecks
 }
 
 // documentRow is a materialised DOCUMENT row.

@@ -14,13 +14,13 @@ import (
 // Result is one answer of the lane: the unified result schema (seed 000 §5) plus what the
 // renderer and the front end need.
 type Result struct {
-	QuestionMode Mode    `json:"question_mode"`
-	Intent       Intent  `json:"intent"`
-	RecipeID     string  `json:"recipe_id"`
-	Filters      Filters `json:"filters"`
-	ResultMode   string  `json:"result_mode"`
-	Summary      Summary `json:"summary"`
-	Rows         []Row   `json:"rows"`
+	QuestionMode Mode     `json:"question_mode"`
+	Intent       Intent   `json:"intent"`
+	RecipeID     string   `json:"recipe_id"`
+	Filters      Filters  `json:"filters"`
+	ResultMode   string   `json:"result_mode"`
+	Summary      Summary  `json:"summary"`
+	Rows         []Row    `json:"rows"`
 	Limitations  []string `json:"limitations"`
 
 	// LimitedReason is the taxonomy code when ResultMode is LIMITED_WITH_REASON; Message says it in Russian.

@@ -418,11 +418,11 @@ func TestOpenContracts(t *testing.T) {
 
 // movement is one MOVEMENT row.
 type movement struct {
-	Period, Recorder, Number  string
-	Line                      int
-	AccDr, AccCr              string
-	Amount                    onec.Kopecks
-	CpDr, CpCr, CtrDr, CtrCr  string
+	Period, Recorder, Number string
+	Line                     int
+	AccDr, AccCr             string
+	Amount                   onec.Kopecks
+	CpDr, CpCr, CtrDr, CtrCr string
 }
 
 func TestDrilldownMatchesOracle(t *testing.T) {

@@ -154,12 +154,13 @@ func TestProxyErrors(t *testing.T) {
 		fail    func(http.ResponseWriter, *http.Request) bool
 		ctx     context.Context
 		query   string
+		noParam bool
 		limit   int
 		want    error // a sentinel, or nil for *QueryError
 		wantMsg string
 	}{
 		{name: "1C query error is HTTP 200 success:false", query: "ВЫБРАТЬ * ИЗ Справочник.Пользователи", wantMsg: "Синтаксическая ошибка"},
-		{name: "missing parameter", query: receivables, wantMsg: "Параметр не задан"},
+		{name: "missing parameter", noParam: true, wantMsg: "Параметр не задан"},
 		{name: "401 without token", server: []onectest.Option{onectest.WithToken(testToken)}, want: onec.ErrUnauthorized},
 		{name: "401 wrong token", server: []onectest.Option{onectest.WithToken(testToken)}, opts: onec.ProxyOptions{Token: "wrong"}, want: onec.ErrUnauthorized},
 		{name: "415", fail: onectest.Respond(415, "application/json", `{"success":false,"error":"Content-Type должен быть application/json"}`), want: onec.ErrRejected, wantMsg: "Content-Type"},
@@ -186,9 +187,6 @@ func TestProxyErrors(t *testing.T) {
 			if o.URL == "" {
 				o.URL = srv.URL
 			}
-			if tt.server != nil && o.Token == "" && tt.name != "401 without token" {
-				o.Token = testToken
-			}
 			ctx, query, limit, p := tt.ctx, tt.query, tt.limit, newProxy(t, o)
 			if ctx == nil {
 				ctx = context.Background()
@@ -200,7 +198,7 @@ func TestProxyErrors(t *testing.T) {
 				limit = 10
 			}
 			qp := params
-			if tt.wantMsg == "Параметр не задан" {
+			if tt.noParam {
 				qp = nil
 			}
 			rows, err := p.Execute(ctx, query, qp, limit)
@@ -262,9 +260,9 @@ func TestProxyBreakerIgnoresClientSideErrors(t *testing.T) {
 	cancel()
 	catalog, _ := onec.Query("catalog.accounts")
 	for range 6 {
-		_, _ = p.Execute(context.Background(), "ВЫБРАТЬ 1", nil, 10)   // QueryError
-		_, _ = p.Execute(context.Background(), catalog, nil, 0)        // 422 → ErrRejected
-		_, _ = p.Execute(canceled, catalog, nil, 10)                   // context.Canceled
+		_, _ = p.Execute(context.Background(), "ВЫБРАТЬ 1", nil, 10) // QueryError
+		_, _ = p.Execute(context.Background(), catalog, nil, 0)      // 422 → ErrRejected
+		_, _ = p.Execute(canceled, catalog, nil, 10)                 // context.Canceled
 	}
 	if p.State() != "closed" {
 		t.Fatalf("State() = %q, want closed", p.State())
