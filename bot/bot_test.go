@@ -19,6 +19,7 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/address"
 )
 
 func TestPrivateMessageGetsAnswer(t *testing.T) {
@@ -468,5 +469,53 @@ func TestInlineQueryOffersFigures(t *testing.T) {
 	}
 	if byID["iq2"] != "[]" {
 		t.Errorf("refused user's results = %s, want none", byID["iq2"])
+	}
+}
+
+func TestDrilldownButtonsExportAndDebug(t *testing.T) {
+	f := newFakeAPI(t)
+	var got []agent.Request
+	var mu sync.Mutex
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+		mu.Lock()
+		got = append(got, r)
+		mu.Unlock()
+		ans := agent.Answer{Scenario: agent.Address, Intent: "list_receivables_counterparties", Text: "**Кто должен нам**"}
+		ans.Debug.Address = &address.Debug{SelectedRecipe: "address.receivables.counterparty_totals"}
+		switch r.Text {
+		case "x:last":
+			ans.Document = &agent.Document{Name: "receivables.xlsx", Bytes: []byte("PK-xlsx")}
+		default:
+			ans.Buttons = []agent.Button{{Text: "Открытые позиции: ООО «Альфа»", Data: "a:4:cb61f26ca4d1:20260331"}, {Text: "Выгрузить в Excel", Data: "x:last"}}
+		}
+		return ans, nil
+	}}
+	startBot(t, f, a, Options{Access: Access{Admins: []int64{10}}})
+	f.push(privateText(10, "/debug on"))
+	f.push(privateText(10, "кто нам должен"))
+	f.waitSent(2)
+	f.waitCalls("sendDocument", 1) // debug.json, because /debug is on
+	sent := f.waitSent(2)
+	if !strings.Contains(sent[1].Markup, `"callback_data":"a:4:cb61f26ca4d1:20260331"`) || !strings.Contains(sent[1].Markup, `"callback_data":"x:last"`) {
+		t.Fatalf("markup = %s", sent[1].Markup)
+	}
+	for _, data := range []string{"a:4:cb61f26ca4d1:20260331", "x:last"} {
+		f.push(tgbotapi.Update{CallbackQuery: &tgbotapi.CallbackQuery{ID: "cb-" + data, From: &tgbotapi.User{ID: 10}, Data: data,
+			Message: &tgbotapi.Message{MessageID: 5, Chat: &tgbotapi.Chat{ID: 10, Type: "private"}}}})
+	}
+	f.waitCalls("sendDocument", 4) // debug.json after each answer, plus the export
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 3 || got[1].Command != "drill" || got[1].Text != "a:4:cb61f26ca4d1:20260331" || got[2].Text != "x:last" {
+		t.Errorf("agent requests = %+v", got)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	names := ""
+	for _, d := range f.docs {
+		names += string(d.PNG[:2]) + " "
+	}
+	if !strings.Contains(names, "PK") {
+		t.Errorf("no xlsx among sent documents: %q", names)
 	}
 }

@@ -32,6 +32,7 @@ type fakeAPI struct {
 	sent    []sentMessage
 	actions int
 	photos  []sentPhoto
+	docs    []sentPhoto
 	inline  []map[string]string
 	calls   map[string]int
 	// fail, when set, may answer a method call itself (status and body) instead of the default.
@@ -118,6 +119,12 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		f.mu.Unlock()
 		f.arrived <- struct{}{}
 		ok(w, `{"message_id":5000,"date":1,"chat":{"id":1,"type":"private"},"photo":[{"file_id":"x","file_unique_id":"y","width":1200,"height":675}]}`)
+	case "sendDocument":
+		f.mu.Lock()
+		f.docs = append(f.docs, sentPhoto{ChatID: form["chat_id"], Caption: form["caption"], PNG: upload})
+		f.mu.Unlock()
+		f.arrived <- struct{}{}
+		ok(w, `{"message_id":6000,"date":1,"chat":{"id":1,"type":"private"},"document":{"file_id":"d","file_unique_id":"u"}}`)
 	case "answerInlineQuery":
 		f.mu.Lock()
 		f.inline = append(f.inline, form)
