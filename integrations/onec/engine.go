@@ -275,28 +275,34 @@ var runners = map[string]func(d *Demo, ctx context.Context, a *args, limit int) 
 // this base is concerned); so are a missing parameter and a parameter of the wrong type. A
 // limit outside 1..1000 or an empty query is ErrRejected, as the proxy rejects them.
 func (d *Demo) Execute(ctx context.Context, query string, params map[string]any, limit int) ([]map[string]any, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("onec: demo: %w", err)
+	t, known := templateByText[query]
+	op := "onec: demo"
+	if known {
+		op += " " + t.id
 	}
-	if limit < 1 || limit > 1000 {
+	rows, err := d.execute(ctx, t, query, params, limit)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	return rows, nil
+}
+
+func (d *Demo) execute(ctx context.Context, t *template, query string, params map[string]any, limit int) ([]map[string]any, error) {
+	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case limit < 1 || limit > 1000:
 		return nil, fmt.Errorf("%w: limit %d is outside 1..1000", ErrRejected, limit)
-	}
-	if strings.TrimSpace(query) == "" {
+	case strings.TrimSpace(query) == "":
 		return nil, fmt.Errorf("%w: empty query", ErrRejected)
-	}
-	t, ok := templateByText[query]
-	if !ok {
+	case t == nil:
 		return nil, syntaxError(query)
 	}
 	a, err := d.bind(t, params)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := runners[t.id](d, ctx, a, limit)
-	if err != nil {
-		return nil, fmt.Errorf("onec: demo: %s: %w", t.id, err)
-	}
-	return rows, nil
+	return runners[t.id](d, ctx, a, limit)
 }
 
 // syntaxError points at the first character where text leaves the closest template.

@@ -219,6 +219,7 @@ func TestProxyErrors(t *testing.T) {
 			if strings.Contains(err.Error(), testToken) {
 				t.Errorf("error %q echoes the token", err)
 			}
+			t.Logf("error: %.200v", err)
 		})
 	}
 }

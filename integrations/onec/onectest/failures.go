@@ -1,6 +1,7 @@
 package onectest
 
 import (
+	"io"
 	"net"
 	"net/http"
 )
@@ -24,8 +25,10 @@ func TOONData(w http.ResponseWriter, r *http.Request) bool {
 		`{"success":true,"data":"[1]{Код,Наименование}:\n  \"51\",Расчетные счета","count":1}`)(w, r)
 }
 
-// Hang never answers: it holds the request until the client gives up.
+// Hang never answers: it holds the request until the client gives up (or the server stops).
 func Hang(_ http.ResponseWriter, r *http.Request) bool {
+	// The server notices a client hanging up only once the body has been read.
+	_, _ = io.Copy(io.Discard, r.Body)
 	<-r.Context().Done()
 	return true
 }

@@ -61,7 +61,10 @@ func NewServer(t testing.TB, exec Executor, opts ...Option) *Server {
 	}
 	s.srv = httptest.NewServer(s)
 	s.URL = s.srv.URL
-	t.Cleanup(s.srv.Close)
+	t.Cleanup(func() {
+		s.srv.CloseClientConnections() // release handlers still holding a request (Hang)
+		s.srv.Close()
+	})
 	return s
 }
 

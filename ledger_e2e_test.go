@@ -1,0 +1,68 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/integrations/onec/onectest"
+)
+
+// The 1C path end to end: ask → agent → address lane → proxy client → a stand-in of the MCP
+// toolkit proxy backed by the demo ledger. The answer names its source; the debug payload has
+// every field of seed 001.
+func TestAskLedgerThroughProxyStandIn(t *testing.T) {
+	demo, err := onec.DemoDefault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := onectest.NewServer(t, demo, onectest.WithToken("onec-secret-token"))
+	env := map[string]string{"ONEC_URL": srv.URL, "ONEC_TOKEN": "onec-secret-token"}
+
+	res := askJSON(t, env, "кто нам должен на 31.03.2026")
+	plain := strings.ReplaceAll(strings.Join(res.Replies, " "), "\u00a0", " ")
+	if res.Scenario != "address" || !strings.Contains(plain, "35 987 887,75") || !strings.Contains(plain, "1С (MCP toolkit") {
+		t.Fatalf("answer:\n%s", res.Text)
+	}
+	raw, _ := json.Marshal(res.Debug)
+	var dbg map[string]any
+	json.Unmarshal(raw, &dbg)
+	addr, _ := dbg["address"].(map[string]any)
+	for _, key := range []string{
+		"detected_mode", "detected_mode_confidence", "query_shape", "query_shape_confidence", "detected_intent",
+		"detected_intent_confidence", "extracted_filters", "missing_required_filters", "selected_recipe", "anchor_type",
+		"anchor_value_raw", "anchor_value_resolved", "resolver_confidence", "ambiguity_count", "mcp_call_status",
+		"mcp_call_status_legacy", "match_failure_stage", "match_failure_reason", "rows_fetched", "raw_rows_received",
+		"rows_after_account_scope", "rows_materialized", "rows_after_recipe_filter", "rows_matched", "raw_row_keys_sample",
+		"materialization_drop_reason", "account_scope_mode", "account_scope_fallback_applied", "account_token_raw",
+		"account_token_normalized", "account_scope_fields_checked", "account_scope_match_strategy", "account_scope_drop_reason",
+		"runtime_readiness", "limited_reason_category", "response_type", "limitations", "reasons",
+		"llm_decomposition_attempted", "llm_decomposition_applied", "llm_provider_used", "llm_decomposition_trace_id",
+		"llm_decomposition_effective_message", "llm_decomposition_reason", "fallback_rule_hit", "sanitized_user_message",
+		"tool_gate_decision", "tool_gate_reason", "execution_lane",
+	} {
+		if _, ok := addr[key]; !ok {
+			t.Errorf("debug payload lacks %s", key)
+		}
+	}
+	if addr["mcp_call_status"] != "matched_non_empty" || addr["rows_matched"] != float64(18) {
+		t.Errorf("status %v rows %v", addr["mcp_call_status"], addr["rows_matched"])
+	}
+	result, _ := dbg["result"].(map[string]any)
+	if result["recipe_id"] != "address.receivables.counterparty_totals" || result["result_mode"] != "FACTUAL_SUMMARY" {
+		t.Errorf("unified result = %v", result)
+	}
+	for _, q := range srv.Queries() {
+		if _, ok := onec.QueryID(q); !ok {
+			t.Errorf("non-whitelisted query sent: %q", q)
+		}
+	}
+
+	// A wrong token: the answer says 1C is unavailable and never falls back to the demo ledger.
+	env["ONEC_TOKEN"] = "wrong"
+	res = askJSON(t, env, "кто нам должен на 31.03.2026")
+	if strings.Contains(res.Text, "₽") || !strings.Contains(res.Text, "другой источник я подставлять не буду") {
+		t.Errorf("with a rejected token:\n%s", res.Text)
+	}
+}
