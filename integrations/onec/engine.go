@@ -93,6 +93,13 @@ func NewDemo(l *Ledger) *Demo {
 	d.internMovements()
 	d.indexDocuments()
 	d.indexMovements()
+	d.orgs.rankBy(d.orgs.byName)
+	d.cps.rankBy(d.cps.byName)
+	d.ctrs.rankBy(d.ctrs.byName)
+	d.docs.rankBy(func(a, b int32) int { // settlement documents by date, then number
+		return cmp.Or(cmp.Compare(d.docDateOf(a), d.docDateOf(b)), strings.Compare(d.docNumberOf(a), d.docNumberOf(b)),
+			strings.Compare(d.docs.uuids[a], d.docs.uuids[b]))
+	})
 	return d
 }
 

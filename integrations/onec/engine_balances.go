@@ -198,12 +198,10 @@ func (d *Demo) settlementRows(rows []settlementRow, limit int, withDocFields boo
 	slices.SortFunc(rows, func(x, y settlementRow) int {
 		return cmp.Or(
 			strings.Compare(d.accounts[x.acc], d.accounts[y.acc]),
-			strings.Compare(d.orgs.name(x.org), d.orgs.name(y.org)),
-			strings.Compare(d.cps.name(x.cp), d.cps.name(y.cp)),
-			strings.Compare(d.ctrs.name(x.ctr), d.ctrs.name(y.ctr)),
-			cmp.Compare(d.docDateOf(x.doc), d.docDateOf(y.doc)),
-			strings.Compare(d.docNumberOf(x.doc), d.docNumberOf(y.doc)),
-			cmp.Compare(x.cp, y.cp), cmp.Compare(x.ctr, y.ctr), cmp.Compare(x.doc, y.doc),
+			cmp.Compare(d.orgs.rankOf(x.org), d.orgs.rankOf(y.org)),
+			cmp.Compare(d.cps.rankOf(x.cp), d.cps.rankOf(y.cp)),
+			cmp.Compare(d.ctrs.rankOf(x.ctr), d.ctrs.rankOf(y.ctr)),
+			cmp.Compare(d.docs.rankOf(x.doc), d.docs.rankOf(y.doc)),
 		)
 	})
 	rows = rows[:min(len(rows), limit)]

@@ -1,8 +1,10 @@
 package onec
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -91,6 +93,7 @@ type refTable struct {
 	types []string
 	pres  []string
 	known int32
+	rank  []int32 // position in the table's sort order (see rankBy); -1 sorts before all
 }
 
 func newRefTable(n int) *refTable {
@@ -135,6 +138,32 @@ func (t *refTable) value(i int32) any {
 		"ТипОбъекта":              t.types[i],
 		"Представление":           t.pres[i],
 	}
+}
+
+// rankBy fixes the sort order of the entries, so that sorting rows compares integers.
+func (t *refTable) rankBy(cmp func(a, b int32) int) {
+	order := make([]int32, len(t.uuids))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, cmp)
+	t.rank = make([]int32, len(order))
+	for r, i := range order {
+		t.rank[i] = int32(r)
+	}
+}
+
+// byName orders entries by presentation, then UUID.
+func (t *refTable) byName(a, b int32) int {
+	return cmp.Or(strings.Compare(t.pres[a], t.pres[b]), strings.Compare(t.uuids[a], t.uuids[b]))
+}
+
+// rankOf is the sort rank of entry i (-1 for none, which sorts first like NULL in 1C).
+func (t *refTable) rankOf(i int32) int32 {
+	if i < 0 {
+		return -1
+	}
+	return t.rank[i]
 }
 
 // name is the sort key of entry i ("" for none, which sorts first like NULL in 1C).
