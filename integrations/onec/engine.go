@@ -222,6 +222,7 @@ func lookup(t *refTable, uuid string) int32 {
 	return -1
 }
 
+// analytic reads one side's settlement analytics by kind.
 func (d *Demo) analytic(subs []Subconto) analytic {
 	a := analytic{-1, -1, -1}
 	for _, s := range subs {
@@ -240,42 +241,37 @@ func (d *Demo) analytic(subs []Subconto) analytic {
 // Name says where the answers come from.
 func (d *Demo) Name() string { return "демо-база 1С (встроенная)" }
 
-// runners compute each template; they return at most limit rows in the template's order.
-var runners = map[string]func(d *Demo, ctx context.Context, a *args, limit int) ([]map[string]any, error){
-	idReceivables: func(d *Demo, ctx context.Context, a *args, n int) ([]map[string]any, error) {
-		return d.balances(ctx, a, n, true)
-	},
-	idPayables: func(d *Demo, ctx context.Context, a *args, n int) ([]map[string]any, error) {
-		return d.balances(ctx, a, n, true)
-	},
-	idBalanceSnapshot: func(d *Demo, ctx context.Context, a *args, n int) ([]map[string]any, error) {
-		return d.balances(ctx, a, n, false)
-	},
-	idOpenItemsByParty: func(d *Demo, ctx context.Context, a *args, n int) ([]map[string]any, error) {
-		return d.openItems(ctx, a, n, false)
-	},
-	idOpenItemsByTreaty: func(d *Demo, ctx context.Context, a *args, n int) ([]map[string]any, error) {
-		return d.openItems(ctx, a, n, true)
-	},
-	idOpenContracts:    (*Demo).openContracts,
-	idBalanceDrilldown: (*Demo).drilldown,
-	idDocumentsByParty: func(d *Demo, ctx context.Context, a *args, n int) ([]map[string]any, error) {
-		return d.documents(ctx, a, n, documentsByParty)
-	},
-	idDocumentsByTreaty: func(d *Demo, ctx context.Context, a *args, n int) ([]map[string]any, error) {
-		return d.documents(ctx, a, n, documentsByContract)
-	},
-	idBankOpsByParty: func(d *Demo, ctx context.Context, a *args, n int) ([]map[string]any, error) {
-		return d.documents(ctx, a, n, bankOpsByParty)
-	},
-	idCatalogOrgs: func(d *Demo, _ context.Context, _ *args, n int) ([]map[string]any, error) {
-		return d.organizations(n), nil
-	},
-	idCatalogParties: func(d *Demo, _ context.Context, _ *args, n int) ([]map[string]any, error) {
-		return d.counterparties(n), nil
-	},
-	idCatalogContracts: func(d *Demo, _ context.Context, _ *args, n int) ([]map[string]any, error) { return d.contracts(n), nil },
-	idCatalogAccounts:  func(d *Demo, _ context.Context, _ *args, n int) ([]map[string]any, error) { return d.chart(n), nil },
+// run computes a template; it returns at most limit rows in the template's order.
+func (d *Demo) run(ctx context.Context, id string, a *args, limit int) ([]map[string]any, error) {
+	switch id {
+	case idReceivables, idPayables:
+		return d.balances(ctx, a, limit, true)
+	case idBalanceSnapshot:
+		return d.balances(ctx, a, limit, false)
+	case idOpenItemsByParty:
+		return d.openItems(ctx, a, limit, false)
+	case idOpenItemsByTreaty:
+		return d.openItems(ctx, a, limit, true)
+	case idOpenContracts:
+		return d.openContracts(ctx, a, limit)
+	case idBalanceDrilldown:
+		return d.drilldown(ctx, a, limit)
+	case idDocumentsByParty:
+		return d.documents(ctx, a, limit, documentsByParty)
+	case idDocumentsByTreaty:
+		return d.documents(ctx, a, limit, documentsByContract)
+	case idBankOpsByParty:
+		return d.documents(ctx, a, limit, bankOpsByParty)
+	case idCatalogOrgs:
+		return d.organizations(limit), nil
+	case idCatalogParties:
+		return d.counterparties(limit), nil
+	case idCatalogContracts:
+		return d.contracts(limit), nil
+	case idCatalogAccounts:
+		return d.chart(limit), nil
+	}
+	return nil, fmt.Errorf("no engine for template %s", id) // a template added without one
 }
 
 // Execute runs a whitelisted query. Any other text is a *QueryError (a syntax error, as far as
@@ -309,7 +305,7 @@ func (d *Demo) execute(ctx context.Context, t *template, query string, params ma
 	if err != nil {
 		return nil, err
 	}
-	return runners[t.id](d, ctx, a, limit)
+	return d.run(ctx, t.id, a, limit)
 }
 
 // syntaxError points at the first character where text leaves the closest template.
