@@ -181,7 +181,9 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, cli bool) (
 	news := tavily.New(tavily.Options{BaseURL: cfg.TavilyURL, APIKey: cfg.TavilyAPIKey.Reveal(), Timeout: cfg.TavilyTimeout})
 	a.breakers = map[string]func() string{"cbr": rates.State, "tavily": news.State}
 	var source address.Source
+	maxRows := onec.MaxDemoRows
 	if cfg.OneCURL != "" {
+		maxRows = onec.MaxProxyRows
 		proxy, err := onec.NewProxy(onec.ProxyOptions{URL: cfg.OneCURL, Channel: cfg.OneCChannel, Token: cfg.OneCToken.Reveal(), Timeout: cfg.OneCTimeout})
 		if err != nil {
 			return nil, fmt.Errorf("ONEC_URL: %w", err)
@@ -195,7 +197,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, cli bool) (
 		}
 		source = demo
 	}
-	lane := address.NewLane(source, model, address.Options{Logger: log, QueryTimeout: cfg.OneCTimeout})
+	lane := address.NewLane(source, model, address.Options{Logger: log, QueryTimeout: cfg.OneCTimeout, MaxRows: maxRows})
 	a.agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: lane},
 		agent.Options{Logger: log, LedgerAccess: ledgerAccess(cfg, cli)})
 	if llmClient != nil {

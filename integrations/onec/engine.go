@@ -238,6 +238,12 @@ func (d *Demo) analytic(subs []Subconto) analytic {
 	return a
 }
 
+// Row limits of one query.
+const (
+	MaxProxyRows = 1000      // the MCP toolkit proxy accepts limit 1..1000 and truncates silently
+	MaxDemoRows  = 1_000_000 // the in-process demo engine
+)
+
 // Name says where the answers come from.
 func (d *Demo) Name() string { return "демо-база 1С (встроенная)" }
 
@@ -276,7 +282,9 @@ func (d *Demo) run(ctx context.Context, id string, a *args, limit int) ([]map[st
 
 // Execute runs a whitelisted query. Any other text is a *QueryError (a syntax error, as far as
 // this base is concerned); so are a missing parameter and a parameter of the wrong type. A
-// limit outside 1..1000 or an empty query is ErrRejected, as the proxy rejects them.
+// limit outside 1..MaxDemoRows or an empty query is ErrRejected. In process there is no
+// transport to protect, so the demo accepts far more rows than the proxy's 1..1000
+// (MaxProxyRows); the proxy stand-in still enforces the proxy's own limit.
 func (d *Demo) Execute(ctx context.Context, query string, params map[string]any, limit int) ([]map[string]any, error) {
 	t, known := templateByText[query]
 	op := "onec: demo"
@@ -294,8 +302,8 @@ func (d *Demo) execute(ctx context.Context, t *template, query string, params ma
 	switch {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
-	case limit < 1 || limit > 1000:
-		return nil, fmt.Errorf("%w: limit %d is outside 1..1000", ErrRejected, limit)
+	case limit < 1 || limit > MaxDemoRows:
+		return nil, fmt.Errorf("%w: limit %d is outside 1..%d", ErrRejected, limit, MaxDemoRows)
 	case strings.TrimSpace(query) == "":
 		return nil, fmt.Errorf("%w: empty query", ErrRejected)
 	case t == nil:

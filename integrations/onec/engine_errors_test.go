@@ -115,7 +115,7 @@ func TestExecuteRequestErrors(t *testing.T) {
 		want  error
 	}{
 		{"limit 0", context.Background(), receivables, 0, onec.ErrRejected},
-		{"limit 1001", context.Background(), receivables, 1001, onec.ErrRejected},
+		{"limit over MaxDemoRows", context.Background(), receivables, onec.MaxDemoRows + 1, onec.ErrRejected},
 		{"blank query", context.Background(), "  \n", 10, onec.ErrRejected},
 		{"canceled", canceled, receivables, 10, context.Canceled},
 	}
