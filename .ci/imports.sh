@@ -10,7 +10,13 @@ check() { # package pattern, forbidden import regexp, explanation
   bad=$(go list -f '{{.ImportPath}}: {{join .Imports " "}}' $1 | grep -E " $mod/($2)( |/|$)" || true)
   if [ -n "$bad" ]; then echo "forbidden import ($3):"; echo "$bad"; fail=1; fi
 }
-check "./integrations/..." "agent|bot|config|prompts|integrations/[a-z]+" "integrations are leaves"
+check "./integrations/..." "agent|bot|config|prompts" "integrations are leaves"
+# …and no integration imports another one (its own test-helper subpackage may import it).
+bad=$(go list -f '{{.ImportPath}}: {{join .Imports " "}}' ./integrations/... | awk -v mod="$mod" '{
+  split($1, p, "/integrations/"); split(p[2], own, "/"); own_pkg = mod "/integrations/" own[1]
+  for (i = 2; i <= NF; i++) if (index($i, mod "/integrations/") == 1 && index($i, own_pkg) != 1) print $0
+}' | sort -u || true)
+if [ -n "$bad" ]; then echo "forbidden import (an integration imports another):"; echo "$bad"; fail=1; fi
 check "./prompts/... ./config/..." "[a-z]" "prompts and config import nothing of the project"
 check "./agent/..." "bot|config" "agent must not import bot or config"
 check "./bot/..." "integrations|config|prompts" "bot talks to integrations only through the agent"
