@@ -156,7 +156,18 @@ func (r Result) totalLine() string {
 	case IntentDocumentsFormBalance:
 		return fmt.Sprintf("**Итого остаток: %s** — %d %s.", r.Summary.TotalAmount, r.Summary.Rows, plural(r.Summary.Rows, "документ", "документа", "документов"))
 	default:
-		return fmt.Sprintf("**Всего: %d %s, проведённых на %s.**", r.Summary.Rows, plural(r.Summary.Rows, "документ", "документа", "документов"), r.Summary.TotalAmount)
+		// Sales and payments are different things: their sum would mean nothing, so only counts.
+		posted := 0
+		for _, row := range r.All {
+			if row.Posted == nil || *row.Posted {
+				posted++
+			}
+		}
+		line := fmt.Sprintf("**Всего: %d %s.**", r.Summary.Rows, plural(r.Summary.Rows, "документ", "документа", "документов"))
+		if posted < r.Summary.Rows {
+			line += fmt.Sprintf(" Проведено: %d, не проведено: %d.", posted, r.Summary.Rows-posted)
+		}
+		return line
 	}
 }
 

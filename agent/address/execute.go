@@ -73,6 +73,12 @@ func (l *Lane) resolveAnchors(res *Result, cats *catalogs, r Recipe, f Filters) 
 		}
 		a.contract = entityByRef(cats.contracts, rs.ResolvedRef)
 		res.Contract = a.contract.Name
+		// A contract belongs to one of our organizations: unless the user named another, that
+		// organization is the scope (not the default one, which would find nothing).
+		if f.Organization == "" && a.contract.OrgRef != "" && a.contract.OrgRef != a.org.Ref {
+			a.org, res.OrgDefaulted = entityByRef(cats.orgs, a.contract.OrgRef), false
+			res.Organization = a.org.Name
+		}
 	}
 	return a, false
 }

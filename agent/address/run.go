@@ -138,7 +138,9 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 	dbg.RuntimeReadiness = ReadyLive
 
 	if msg := DateProblem(d); msg != "" {
-		return res.limited(ReasonMissingFilters, msg)
+		r := []rune(msg)
+		r[0] = []rune(strings.ToUpper(string(r[0])))[0]
+		return res.limited(ReasonMissingFilters, string(r)+". Укажите дату в формате ДД.ММ.ГГГГ, например 31.03.2026.")
 	}
 	f, notes, problem := l.normalizeFilters(recipe, d.Filters)
 	res.Filters, res.Notes = f, notes
