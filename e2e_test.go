@@ -424,6 +424,14 @@ func TestE2ETelegram(t *testing.T) {
 		}
 	})
 
+	t.Run("1C figures by command", func(t *testing.T) {
+		emu.say(t, alice, private, "/debts 31.03.2026")
+		got := emu.replies(t, private.ID, 1)
+		if !strings.Contains(got[0].Text, "Кто должен нам на 31.03.2026") || !strings.Contains(got[0].Text, "Итого нам должны: 35\u00a0987\u00a0887,75\u00a0₽") {
+			t.Errorf("/debts reply = %q", got[0].Text)
+		}
+	})
+
 	t.Run("/reset empties the history in Redis", func(t *testing.T) {
 		emu.say(t, alice, private, "/reset")
 		got := emu.replies(t, private.ID, 1)
