@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/prompts"
@@ -63,26 +64,8 @@ var rules = []rule{
 		"вопрос о терминах, учёте или нормативке"},
 }
 
-var spaces = regexp.MustCompile(`\s+`)
-
-// normalize prepares text for the rules: lower case, ё→е, punctuation other than that of
-// numbers and account codes turned into spaces, single spaces.
-func normalize(s string) string {
-	s = strings.ToLower(strings.ReplaceAll(strings.ReplaceAll(s, "ё", "е"), "Ё", "Е"))
-	s = strings.Map(func(r rune) rune {
-		switch {
-		case unicode.IsLetter(r), unicode.IsDigit(r), r == '.', r == '-', r == '/', r == '№':
-			return r
-		default:
-			return ' '
-		}
-	}, s)
-	s = strayDots.ReplaceAllString(s, "$1 $2")
-	return strings.TrimSpace(spaces.ReplaceAllString(s, " "))
-}
-
-// strayDots matches a dot that is not inside a number such as 62.01 or 15.01.2026.
-var strayDots = regexp.MustCompile(`(\D|^)\.+|\.+(\D|$)`)
+// normalize prepares text for the rules (see ru.Fold).
+func normalize(s string) string { return ru.Fold(s) }
 
 // routeByRules is the deterministic router: it always decides, and says which rule did.
 func routeByRules(text string) RouteDecision {

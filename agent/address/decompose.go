@@ -223,8 +223,6 @@ func questionShape(i Intent, rules string, compound bool) (string, float64) {
 
 var aggregateRe = regexp.MustCompile(` (сколько всего|итого|итог|всего|общ\S* сумм\S*|сумм\S* всех|в сумме|суммарн\S*|совокупн\S*) `)
 
-// ruleStrayDots matches a dot that is not inside a number such as 62.01 or 15.01.2026.
-var ruleStrayDots = regexp.MustCompile(`(\D|^)\.+|\.+(\D|$)`)
 
 // questionScan is what the extraction found, before the intent decides where dates go.
 type questionScan struct {

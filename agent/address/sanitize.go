@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/finbot/finbot/agent/ru"
 )
 
 // Sanitize removes control characters, zero-width and bidi formatting characters and
@@ -80,17 +82,7 @@ func foldAligned(s string) string {
 // and one space at each end, so a pattern can use spaces as Cyrillic word boundaries (Go's \b
 // knows only ASCII letters).
 func foldForRules(s string) string {
-	s = foldAligned(s)
-	s = strings.Map(func(r rune) rune {
-		switch {
-		case unicode.IsLetter(r), unicode.IsDigit(r), r == '.', r == '-', r == '/', r == '№':
-			return r
-		default:
-			return ' '
-		}
-	}, s)
-	s = ruleStrayDots.ReplaceAllString(s, "$1 $2")
-	return " " + strings.Join(strings.Fields(s), " ") + " "
+	return " " + ru.Fold(foldAligned(s)) + " "
 }
 
 // clipRunes cuts s to at most n runes.
