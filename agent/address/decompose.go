@@ -223,7 +223,6 @@ func questionShape(i Intent, rules string, compound bool) (string, float64) {
 
 var aggregateRe = regexp.MustCompile(` (сколько всего|итого|итог|всего|общ\S* сумм\S*|сумм\S* всех|в сумме|суммарн\S*|совокупн\S*) `)
 
-
 // questionScan is what the extraction found, before the intent decides where dates go.
 type questionScan struct {
 	filters   Filters
