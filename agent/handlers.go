@@ -36,7 +36,7 @@ func (a *Agent) handle(ctx context.Context, req Request, route RouteDecision, te
 	case route.Scenario == S2General && route.Intent == IntentKeyRate:
 		return a.keyRate(ctx, text)
 	case route.Scenario == S2General && route.Intent == IntentNews:
-		return a.news(ctx, text)
+		return a.news(ctx, req.UserID, text)
 	}
 	msg, ok := unavailable[string(route.Scenario)]
 	if !ok {

@@ -46,7 +46,7 @@ func newsQuery(text string) string {
 
 // news answers "/news <query>" with a web search, and "/news" alone (or a search that cannot
 // run) with the Bank of Russia's own news.
-func (a *Agent) news(ctx context.Context, text string) (Answer, error) {
+func (a *Agent) news(ctx context.Context, userID int64, text string) (Answer, error) {
 	query := newsQuery(text)
 	if query == "" {
 		return a.cbrNews(ctx, "")
@@ -54,7 +54,7 @@ func (a *Agent) news(ctx context.Context, text string) (Answer, error) {
 	if a.search == nil || !a.search.Configured() {
 		return a.cbrNews(ctx, "Поиск новостей в интернете не настроен, поэтому показываю новости Банка России.")
 	}
-	q := tavily.Query{Text: query, Topic: "news", MaxResults: maxNewsItems, TimeRange: "week"}
+	q := tavily.Query{Text: query, Topic: "news", MaxResults: maxNewsItems, TimeRange: "week", UserID: userID}
 	if p, ok, err := ru.ParsePeriod(text, a.now()); err == nil && ok && !p.Single() {
 		q.TimeRange, q.StartDate, q.EndDate = "", p.From.Format("2006-01-02"), p.To.Format("2006-01-02")
 	}

@@ -231,7 +231,7 @@ func TestNews(t *testing.T) {
 	}}
 	a := ratesAgent(t, cbrNews, search)
 	ans, _ := a.Answer(t.Context(), Request{UserID: 1, ChatID: 1, Text: "новости про НДС"})
-	if gotQuery.Text != "НДС" || gotQuery.Topic != "news" {
+	if gotQuery.Text != "НДС" || gotQuery.Topic != "news" || gotQuery.UserID != 1 {
 		t.Errorf("query = %+v", gotQuery)
 	}
 	if !strings.Contains(ans.Text, `1. Ставка НДС \[2026\]: что \*изменилось\* (10.03.2026) — С 1 января ставка НДС выросла до 22%\. [1]`) || len(ans.Sources) != 2 {
