@@ -27,7 +27,7 @@ var ledgerCommands = map[string]address.Intent{
 }
 
 // accountToken is an account code argument: 51, 62.01.
-var accountToken = regexp.MustCompile(`^\d{2}(\.\d{2})?$`)
+var accountToken = regexp.MustCompile(`^\d{2,3}(\.\d{1,2}){0,2}$`)
 
 // exportData is the callback data of "Выгрузить в Excel": the export is of the conversation's
 // own last result, so nothing in the data can point at another user's figures.

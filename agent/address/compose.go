@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/integrations/onec"
 )
 
 // shownInSummary is how many top rows a FACTUAL_SUMMARY shows.
@@ -75,6 +76,8 @@ func (r Result) Markdown() string {
 
 func candidateLabel(e Entity) string {
 	switch {
+	case e.Number != "" && e.Date != "":
+		return fmt.Sprintf("%s (№ %s от %s)", e.Name, e.Number, shortDate(e.Date))
 	case e.Number != "":
 		return fmt.Sprintf("%s (№ %s)", e.Name, e.Number)
 	case e.INN != "":
@@ -152,7 +155,16 @@ func (r Result) totalLine() string {
 	case IntentOpenItemsByParty, IntentOpenItemsByContract:
 		return fmt.Sprintf("**Итого открыто: %s** по %d %s.", r.Summary.TotalAmount, r.Summary.Rows, plural(r.Summary.Rows, "документу", "документам", "документам"))
 	case IntentOpenContracts:
-		return fmt.Sprintf("**Итого сальдо: %s** по %d %s.", r.Summary.TotalAmount, r.Summary.Rows, plural(r.Summary.Rows, "договору", "договорам", "договорам"))
+		// Customer and supplier contracts would net against each other: totals by side instead.
+		var dr, cr int64
+		for _, row := range r.All {
+			if row.Amount > 0 {
+				dr += int64(row.Amount)
+			} else {
+				cr -= int64(row.Amount)
+			}
+		}
+		return fmt.Sprintf("**Дебетовое сальдо: %s, кредитовое: %s** — %d %s.", onec.Kopecks(dr), onec.Kopecks(cr), r.Summary.Rows, plural(r.Summary.Rows, "договор", "договора", "договоров"))
 	case IntentDocumentsFormBalance:
 		return fmt.Sprintf("**Итого остаток: %s** — %d %s.", r.Summary.TotalAmount, r.Summary.Rows, plural(r.Summary.Rows, "документ", "документа", "документов"))
 	default:
@@ -182,7 +194,7 @@ func emptyMessage(r *Result, rec Recipe) string {
 	case IntentAccountBalance:
 		return fmt.Sprintf("На %s по счёту %s нет остатка.", when, r.Account)
 	case IntentOpenItemsByParty, IntentOpenItemsByContract:
-		return fmt.Sprintf("На %s открытых позиций нет: все расчёты закрыты.", when)
+		return fmt.Sprintf("На %s открытых позиций нет: по этой организации расчёты закрыты или их не было.", when)
 	case IntentOpenContracts:
 		return fmt.Sprintf("На %s незакрытых договоров нет.", when)
 	case IntentDocumentsFormBalance:

@@ -3,6 +3,7 @@ package address
 import (
 	"context"
 	"errors"
+	"regexp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -16,7 +17,8 @@ type Drill struct {
 	Data string // compact callback data, under Telegram's 64 bytes; re-validated on return
 }
 
-// drillPrefix marks drilldown callback data: "a:<recipe index>:<anchor ref prefix>:<yyyymmdd>".
+// drillPrefix marks drilldown callback data:
+// "a:<recipe index>:<anchor ref prefix>:<yyyymmdd>:<organization index>:<account or empty>".
 const drillPrefix = "a:"
 
 // refPrefixLen is how much of a reference the callback carries; Drill re-checks that it
@@ -62,7 +64,7 @@ func (r Result) Drills() []Drill {
 		}
 		out = append(out, Drill{
 			Text: truncate(fmt.Sprintf("%s: %s", target.Purpose, label), 60),
-			Data: fmt.Sprintf("%s%d:%s:%s", drillPrefix, idx, short(anchor), date.Format("20060102")),
+			Data: fmt.Sprintf("%s%d:%s:%s:%d:%s", drillPrefix, idx, short(anchor), date.Format("20060102"), max(r.OrgIndex, 0), r.Filters.Account),
 		})
 		if len(out) == maxDrills {
 			break
@@ -93,7 +95,14 @@ func IsDrill(data string) bool { return strings.HasPrefix(data, drillPrefix) }
 // anchor prefix must name exactly one non-deleted catalog entry, the date must be real.
 func (l *Lane) Drill(ctx context.Context, data string) (Result, error) {
 	parts := strings.Split(strings.TrimPrefix(data, drillPrefix), ":")
-	if !IsDrill(data) || len(parts) != 3 || len(data) > 64 {
+	if !IsDrill(data) || len(parts) != 5 || len(data) > 64 {
+		return Result{}, ErrBadDrill
+	}
+	orgIdx, err := strconv.Atoi(parts[3])
+	if err != nil || orgIdx < 0 {
+		return Result{}, ErrBadDrill
+	}
+	if acct := parts[4]; acct != "" && !accountCode.MatchString(acct) {
 		return Result{}, ErrBadDrill
 	}
 	idx, err := strconv.Atoi(parts[0])
@@ -101,7 +110,7 @@ func (l *Lane) Drill(ctx context.Context, data string) (Result, error) {
 		return Result{}, ErrBadDrill
 	}
 	when, err := time.Parse("20060102", parts[2])
-	if err != nil {
+	if err != nil || when.Year() < 2000 || when.Year() > 2100 {
 		return Result{}, ErrBadDrill
 	}
 	rec := Catalog[idx]
@@ -110,18 +119,26 @@ func (l *Lane) Drill(ctx context.Context, data string) (Result, error) {
 	if slices.Contains(rec.Required, FilterAsOfDate) {
 		d.Filters.AsOfDate = when.Format(time.DateOnly)
 	} else {
-		d.Filters.PeriodFrom = when.AddDate(0, -3, 0).Format(time.DateOnly)
+		d.Filters.PeriodFrom = when.AddDate(-1, 0, 0).Format(time.DateOnly)
 		d.Filters.PeriodTo = when.Format(time.DateOnly)
-	}
-	anchor := parts[1]
-	if acct, ok := strings.CutPrefix(anchor, "acct-"); ok {
-		d.Filters.Account = acct
-		return l.Run(ctx, d), nil
 	}
 	var dbg Debug
 	cats, err := l.catalogsFor(ctx, &dbg)
 	if err != nil {
 		return l.Run(ctx, d), nil // Run reports the outage
+	}
+	if orgIdx >= len(cats.orgs) {
+		return Result{}, ErrBadDrill
+	}
+	d.Filters.Organization = cats.orgs[orgIdx].Ref // the drill keeps the scope it came from
+	d.Filters.Account = parts[4]
+	anchor := parts[1]
+	if acct, ok := strings.CutPrefix(anchor, "acct-"); ok {
+		if !accountCode.MatchString(acct) {
+			return Result{}, ErrBadDrill
+		}
+		d.Filters.Account = acct
+		return l.Run(ctx, d), nil
 	}
 	pool := cats.parties
 	if slices.Contains(rec.Required, FilterContract) {
@@ -138,8 +155,14 @@ func (l *Lane) Drill(ctx context.Context, data string) (Result, error) {
 	}
 	if slices.Contains(rec.Required, FilterContract) {
 		d.Filters.Contract = hits[0].Ref
+		if from, err := time.Parse(time.DateOnly, hits[0].Date); err == nil && d.Filters.PeriodFrom != "" {
+			d.Filters.PeriodFrom = from.Format(time.DateOnly) // the contract's whole life, not a window
+		}
 	} else {
 		d.Filters.Counterparty = hits[0].Ref
 	}
 	return l.Run(ctx, d), nil
 }
+
+// accountCode is an account of the chart: 51, 62.01, 000, 90.01.1.
+var accountCode = regexp.MustCompile(`^\d{2,3}(\.\d{1,2}){0,2}$`)

@@ -35,14 +35,20 @@ func (l *Lane) resolveAnchors(res *Result, cats *catalogs, r Recipe, f Filters) 
 		dbg.AnchorType, dbg.AnchorValueRaw, dbg.AnchorValueResolved = rs.AnchorType, rs.Raw, rs.Resolved
 		dbg.ResolverConfidence, dbg.AmbiguityCount = rs.Confidence, rs.AmbiguityCount
 	}
+	words := map[string][3]string{ // ambiguous list, "not found" noun, hint
+		"организаций":  {"организаций. Выберите нужную:", "организацию", "Проверьте название нашей организации."},
+		"контрагентов": {"контрагентов. Выберите нужного:", "контрагента", "Проверьте название или укажите ИНН."},
+		"договоров":    {"договоров. Выберите нужный:", "договор", "Проверьте номер договора, например П-15/2025."},
+	}
 	stopWith := func(rs Resolution, what string) (anchors, bool) {
 		note(rs)
+		w := words[what]
 		if rs.Ambiguous() {
 			res.AnchorType, res.Candidates = rs.AnchorType, rs.Candidates
-			*res = res.limited(ReasonMissingAnchor, fmt.Sprintf("Под «%s» подходит несколько %s. Выберите нужный:", rs.Raw, what))
+			*res = res.limited(ReasonMissingAnchor, fmt.Sprintf("Под «%s» подходит несколько %s", rs.Raw, w[0]))
 			return a, true
 		}
-		*res = res.limited(ReasonMissingAnchor, fmt.Sprintf("Не нашёл в 1С %s «%s». Проверьте название или укажите ИНН.", strings.TrimSuffix(what, "ов"), rs.Raw))
+		*res = res.limited(ReasonMissingAnchor, fmt.Sprintf("Не нашёл в 1С %s «%s». %s", w[1], rs.Raw, w[2]))
 		return a, true
 	}
 	if f.Organization != "" {
@@ -55,6 +61,7 @@ func (l *Lane) resolveAnchors(res *Result, cats *catalogs, r Recipe, f Filters) 
 		a.org, res.OrgDefaulted = cats.defaultOrg, true
 	}
 	res.Organization = a.org.Name
+	defer func() { res.OrgIndex = slices.IndexFunc(cats.orgs, func(e Entity) bool { return e.Ref == a.org.Ref }) }()
 	uses := func(key string) bool { return slices.Contains(r.Required, key) || slices.Contains(r.Optional, key) }
 	if uses(FilterCounterparty) && (f.Counterparty != "" || f.INN != "") {
 		rs := ResolveCounterparty(f.Counterparty, f.INN, cats.parties)
@@ -187,7 +194,16 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 		res.Limitations = append(res.Limitations, fmt.Sprintf("Выборка из 1С достигла предела в %d строк: итоги могут быть неполными — уточните фильтр.", l.opts.MaxRows))
 		dbg.RuntimeReadiness = ReadyLiveLimited
 	}
-	scoped := l.scope(dbg, r.Scope, received, fields, tokens)
+	mode := r.Scope
+	if f.Account != "" {
+		mode = ScopeStrict // an account the user named is never silently widened
+	}
+	dbg.AccountScopeMode = mode
+	scoped := l.scope(dbg, mode, received, fields, tokens)
+	if dbg.AccountScopeFallbackApplied {
+		res.Notes = append(res.Notes, fmt.Sprintf("По счетам %s строк нет — показываю по всем счетам расчётов.", res.Account))
+		res.Account = "все счета расчётов"
+	}
 
 	var out []Row
 	var matched, afterFilter, materialized int
@@ -242,8 +258,8 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 	}
 	sortRows(out, r, f.Sort)
 	var total onec.Kopecks
-	for _, row := range out {
-		if row.Posted == nil || *row.Posted { // unposted documents are listed but not summed
+	if !slices.Contains([]Intent{IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty}, r.Intent) {
+		for _, row := range out { // document lists mix sales, payments and acts: no total for them
 			total += row.Amount
 		}
 	}

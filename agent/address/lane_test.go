@@ -284,7 +284,9 @@ func TestDrilldownsRoundTrip(t *testing.T) {
 	if next.Summary.TotalAmount != res.Rows[0].Amount {
 		t.Errorf("open items total %s ≠ receivable %s of %s", next.Summary.TotalAmount, res.Rows[0].Amount, res.Rows[0].Name)
 	}
-	for _, forged := range []string{"a:99:abc:20260331", "a:4:00000000aaaa:20260331", "a:4:" + res.Rows[0].Ref[:12] + ":20261399", "a:x", "q:1"} {
+	ref := res.Rows[0].Ref[:12]
+	for _, forged := range []string{"a:99:abc:20260331:0:", "a:4:00000000aaaa:20260331:0:", "a:4:" + ref + ":20261399:0:",
+		"a:4:" + ref + ":99991231:0:", "a:4:" + ref + ":20260331:7:", "a:4:" + ref + ":20260331:0:62; УДАЛИТЬ", "a:4:" + ref + ":20260331", "a:x", "q:1"} {
 		if _, err := lane.Drill(t.Context(), forged); err == nil {
 			t.Errorf("forged %q accepted", forged)
 		}
@@ -300,5 +302,33 @@ func TestXLSXExport(t *testing.T) {
 	data, err := res.XLSX()
 	if err != nil || len(data) < 1000 || string(data[:2]) != "PK" {
 		t.Fatalf("XLSX: %d bytes, %v", len(data), err)
+	}
+}
+
+// A drilldown keeps the organization (and account) of the answer it came from.
+func TestDrilldownKeepsScope(t *testing.T) {
+	lane, _ := newTestLane(t)
+	res := lane.Answer(t.Context(), "кто нам должен на 31.03.2026 по организации Северный ветер Трейд")
+	if res.Organization != "ООО «Северный ветер Трейд»" || len(res.Drills()) == 0 {
+		t.Fatalf("org %q drills %v", res.Organization, res.Drills())
+	}
+	next, err := lane.Drill(t.Context(), res.Drills()[0].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.Organization != res.Organization || next.Summary.TotalAmount != res.Rows[0].Amount {
+		t.Errorf("drill: org %q total %s; want %q and %s", next.Organization, next.Summary.TotalAmount, res.Organization, res.Rows[0].Amount)
+	}
+}
+
+// An account the user named is never silently widened.
+func TestExplicitAccountIsStrict(t *testing.T) {
+	lane, _ := newTestLane(t)
+	res := lane.Answer(t.Context(), "открытые позиции по Альфе по счету 60 на 31.03.2026")
+	if res.Debug.AccountScopeFallbackApplied || res.Debug.AccountScopeMode != ScopeStrict {
+		t.Errorf("scope %s fallback %v", res.Debug.AccountScopeMode, res.Debug.AccountScopeFallbackApplied)
+	}
+	if res.ResultMode != Limited {
+		t.Errorf("Альфа has no items on 60, got %s:\n%s", res.ResultMode, res.Markdown())
 	}
 }

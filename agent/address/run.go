@@ -37,6 +37,8 @@ type Result struct {
 	Party        string    `json:"counterparty,omitempty"`
 	Contract     string    `json:"contract,omitempty"`
 	Source       string    `json:"source"`
+	// OrgIndex is the position of the organization in the catalog, for drilldown data.
+	OrgIndex int `json:"-"`
 	// Candidates are the choices when an anchor is ambiguous.
 	AnchorType string   `json:"-"`
 	Candidates []Entity `json:"-"`
@@ -199,7 +201,7 @@ func (l *Lane) normalizeFilters(r Recipe, f Filters) (Filters, []string, string)
 	}
 	if f.Limit < MinLimit || f.Limit > MaxLimit {
 		clamped := min(max(f.Limit, MinLimit), MaxLimit)
-		notes = append(notes, fmt.Sprintf("Показываю не больше %d строк: это предел одного ответа.", clamped))
+		notes = append(notes, fmt.Sprintf("Показываю не больше %d %s: это предел одного ответа.", clamped, plural(clamped, "строки", "строк", "строк")))
 		f.Limit = clamped
 	}
 	if f.Sort != "" && !slices.Contains(Sorts, f.Sort) {

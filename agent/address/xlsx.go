@@ -36,7 +36,7 @@ func (r Result) XLSX() ([]byte, error) {
 	if err := set(1, 2, r.scopeLine()); err != nil {
 		return nil, err
 	}
-	money, err := f.NewStyle(&excelize.Style{CustomNumFmt: ptr("# ##0.00")})
+	money, err := f.NewStyle(&excelize.Style{CustomNumFmt: ptr("#,##0.00")})
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func (r Result) XLSX() ([]byte, error) {
 		}
 	}
 	totalRow := 5 + len(cells) + 1
-	if err := set(1, totalRow, fmt.Sprintf("Итого: %d строк, %s", len(cells), r.Summary.TotalAmount)); err != nil {
+	if err := set(1, totalRow, r.exportTotal(len(cells))); err != nil {
 		return nil, err
 	}
 	f.SetColWidth(s, "A", "A", 48)
@@ -122,4 +122,14 @@ func (r Result) table() ([]string, [][]any) {
 		}
 	}
 	return header, cells
+}
+
+// exportTotal is the last line of an export: a total only where adding the rows means something.
+func (r Result) exportTotal(n int) string {
+	rows := fmt.Sprintf("%d %s", n, plural(n, "строка", "строки", "строк"))
+	switch r.Intent {
+	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+		return "Итого: " + rows
+	}
+	return fmt.Sprintf("Итого: %s, %s", rows, r.Summary.TotalAmount)
 }
