@@ -236,7 +236,11 @@ func ledgerAccess(cfg config.Config, cli bool) func(userID, chatID int64) bool {
 	users, chats := cfg.LedgerAllowUsers, cfg.LedgerAllowChats
 	open := cli || (len(users) == 0 && len(chats) == 0 && cfg.OneCURL == "")
 	return func(userID, chatID int64) bool {
-		return open || slices.Contains(users, userID) || slices.Contains(chats, chatID)
+		if open || slices.Contains(chats, chatID) {
+			return true
+		}
+		// In a group everyone reads the answer: an allowed user is not enough, the chat must be.
+		return chatID > 0 && slices.Contains(users, userID)
 	}
 }
 

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
-	"time"
 
 	"github.com/finbot/finbot/agent/address"
 )
@@ -49,6 +49,10 @@ func (a *Agent) ledger(ctx context.Context, req Request, text string) (Answer, e
 		if text == exportData {
 			return a.exportLast(req)
 		}
+		if strings.HasPrefix(text, choiceData) {
+			ans, _ := a.choose(ctx, req, text)
+			return ans, nil
+		}
 		r, err := a.lane.Drill(ctx, text)
 		if errors.Is(err, address.ErrBadDrill) {
 			return Answer{Text: "Эта кнопка устарела или повреждена. Задайте вопрос заново — например, «кто нам должен на сегодня»."}, nil
@@ -79,8 +83,8 @@ func ledgerAnswer(res address.Result) Answer {
 	if res.ResultMode != address.Limited || res.LimitedReason == address.ReasonEmptyMatch {
 		ans.Sources = []Source{{Title: "Данные: " + res.Source}} // figures always name their source
 	}
-	for _, c := range res.Candidates {
-		ans.Buttons = append(ans.Buttons, Button{Text: candidateQuestion(res, c)})
+	for i, c := range res.Candidates {
+		ans.Buttons = append(ans.Buttons, Button{Text: candidateLabel(c), Data: fmt.Sprintf("%s%d", choiceData, i)})
 	}
 	for _, d := range res.Drills() {
 		ans.Buttons = append(ans.Buttons, Button{Text: d.Text, Data: d.Data})
@@ -94,31 +98,48 @@ func ledgerAnswer(res address.Result) Answer {
 	return ans
 }
 
-// candidateQuestion is the question a clarification button asks: the original request with
-// the exact name of one candidate, so the answer re-runs through the whole lane.
-func candidateQuestion(res address.Result, c address.Entity) string {
-	what := map[address.Intent]string{
-		address.IntentOpenItemsByParty: "открытые позиции по", address.IntentOpenItemsByContract: "открытые позиции по договору",
-		address.IntentDocumentsByParty: "документы по", address.IntentBankOpsByParty: "банковские операции по",
-		address.IntentDocumentsByContract: "документы по договору", address.IntentOpenContracts: "незакрытые договоры по",
-		address.IntentDocumentsFormBalance: "расшифровка остатка по",
-	}[res.Intent]
-	if what == "" {
-		what = "данные по"
+// choiceData prefixes a clarification button: "c:<candidate index>" picks one candidate of the
+// conversation's last ambiguous result, which the agent re-runs with that reference.
+const choiceData = "c:"
+
+// candidateLabel is a button label that tells near-duplicates apart.
+func candidateLabel(c address.Entity) string {
+	label := c.Name
+	switch {
+	case c.Number != "" && c.Date != "":
+		label = fmt.Sprintf("№ %s от %s", c.Number, c.Date)
+	case c.INN != "":
+		label = fmt.Sprintf("%s, ИНН %s", c.Name, c.INN)
 	}
-	anchor := c.Name
-	if c.Number != "" {
-		anchor = "№ " + c.Number
-	} else if c.INN != "" {
-		anchor = "ИНН " + c.INN
+	if r := []rune(label); len(r) > 60 {
+		label = string(r[:59]) + "…"
 	}
-	q := fmt.Sprintf("%s %s", what, anchor)
-	if !res.AsOf.IsZero() {
-		q += " на " + res.AsOf.Format("02.01.2006")
-	} else if d, err := time.Parse(time.DateOnly, res.Filters.AsOfDate); err == nil {
-		q += " на " + d.Format("02.01.2006")
+	return label
+}
+
+// choose re-runs the conversation's last ambiguous request with the chosen candidate.
+func (a *Agent) choose(ctx context.Context, req Request, data string) (Answer, bool) {
+	i, err := strconv.Atoi(strings.TrimPrefix(data, choiceData))
+	last, ok := a.lastLedger.Get(ConversationKey(req))
+	if err != nil || !ok || i < 0 || i >= len(last.Candidates) {
+		return Answer{Text: "Эта кнопка устарела. Задайте вопрос заново."}, false
 	}
-	return q
+	ref := last.Candidates[i].Ref
+	f := last.Filters
+	switch last.AnchorType {
+	case "organization":
+		f.Organization = ref
+	case "contract":
+		f.Contract = ref
+	default:
+		f.Counterparty, f.INN = ref, ""
+	}
+	d := address.Decomposition{QuestionMode: address.ModeAddress, ModeConfidence: 1, Intent: last.Intent, IntentConfidence: 1,
+		Filters: f, FallbackRuleHit: "clarification_choice", Reasons: []string{"выбор из кандидатов"}}
+	d.Missing = address.MissingFilters(d.Intent, d.Filters)
+	res := a.lane.Run(ctx, d)
+	a.lastLedger.Add(ConversationKey(req), res)
+	return ledgerAnswer(res), true
 }
 
 // exportLast sends the conversation's last ledger result as an Excel file.

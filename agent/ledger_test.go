@@ -88,3 +88,22 @@ func TestLedgerAnswerCarriesDebugButtonsAndExport(t *testing.T) {
 		t.Errorf("forged drilldown = %q", forged.Text)
 	}
 }
+
+func TestClarificationChoice(t *testing.T) {
+	a := ledgerAgent(t, func(int64, int64) bool { return true })
+	ctx := context.Background()
+	req := Request{UserID: 1, ChatID: 1, Text: "открытые позиции по Сев на 31.03.2026"}
+	ans, _ := a.Answer(ctx, req)
+	if len(ans.Buttons) < 2 || ans.Buttons[1].Data != "c:1" || len(ans.Buttons[1].Data) > 64 {
+		t.Fatalf("buttons = %+v", ans.Buttons)
+	}
+	picked, _ := a.Answer(ctx, Request{UserID: 1, ChatID: 1, Command: "drill", Text: "c:1"})
+	if picked.Debug.Address == nil || picked.Debug.Address.SelectedRecipe != "address.open_items.by_counterparty" ||
+		!strings.Contains(picked.Text, "Северсталь") {
+		t.Errorf("choice answer:\n%s", picked.Text)
+	}
+	stale, _ := a.Answer(ctx, Request{UserID: 2, ChatID: 2, Command: "drill", Text: "c:0"})
+	if !strings.Contains(stale.Text, "устарела") {
+		t.Errorf("another chat's choice = %q", stale.Text)
+	}
+}

@@ -106,7 +106,7 @@ func parseCallback(updateID int, cq *tgbotapi.CallbackQuery) (incoming, bool) {
 	// Drilldown and export payloads go to the agent, which re-validates them. Anything else,
 	// forged data included, is treated like a question typed by this user: it carries no
 	// privilege the user did not already have.
-	if strings.HasPrefix(cq.Data, "a:") || strings.HasPrefix(cq.Data, "x:") {
+	if strings.HasPrefix(cq.Data, "a:") || strings.HasPrefix(cq.Data, "x:") || strings.HasPrefix(cq.Data, "c:") {
 		in.command, in.text = "drill", cq.Data
 		return in, true
 	}

@@ -3,8 +3,8 @@ package address
 import (
 	"context"
 	"errors"
-	"regexp"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"

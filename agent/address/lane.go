@@ -13,6 +13,10 @@ import (
 	"github.com/finbot/finbot/integrations/onec"
 )
 
+// ErrCatalogTruncated means a catalog reached the row limit of one query, so anchors cannot be
+// resolved reliably.
+var ErrCatalogTruncated = errors.New("catalog reached the query row limit")
+
 // Source runs whitelisted 1C query templates: *onec.Demo and *onec.Proxy satisfy it.
 type Source interface {
 	Name() string
@@ -106,7 +110,12 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 	}
 	c := &catalogs{accounts: map[string]account{}}
 	load := func(id string) ([]map[string]any, error) {
-		return l.exec(ctx, dbg, id, map[string]any{})
+		rows, err := l.exec(ctx, dbg, id, map[string]any{})
+		if err == nil && len(rows) >= l.opts.MaxRows {
+			// A truncated catalog would make real entries look absent: refuse rather than mislead.
+			return nil, fmt.Errorf("%s: %w", id, ErrCatalogTruncated)
+		}
+		return rows, err
 	}
 	rows, err := load("catalog.organizations")
 	if err != nil {

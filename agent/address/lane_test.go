@@ -332,3 +332,12 @@ func TestExplicitAccountIsStrict(t *testing.T) {
 		t.Errorf("Альфа has no items on 60, got %s:\n%s", res.ResultMode, res.Markdown())
 	}
 }
+
+func TestTruncatedCatalogIsNotMistakenForAbsence(t *testing.T) {
+	d, _ := demo(t)
+	lane := NewLane(d, nil, Options{Now: fixedNow, MaxRows: 10}) // fewer than the 33 counterparties
+	res := lane.Answer(t.Context(), "открытые позиции по Альфе на 31.03.2026")
+	if res.LimitedReason != ReasonVisibilityGap || strings.Contains(res.Message, "Не нашёл") {
+		t.Errorf("result %s %q", res.LimitedReason, res.Message)
+	}
+}

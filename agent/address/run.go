@@ -2,6 +2,7 @@ package address
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -161,6 +162,10 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 		dbg.MCPCallStatus, dbg.MCPCallStatusLegacy = StageError, StageError
 		dbg.MatchFailureStage, dbg.MatchFailureReason = "catalogs", err.Error()
 		dbg.RuntimeReadiness = ReadyUnknown
+		if errors.Is(err, ErrCatalogTruncated) {
+			dbg.RuntimeReadiness = ReadySpecialRecipe
+			return res.limited(ReasonVisibilityGap, fmt.Sprintf("Справочники в 1С больше, чем %d записей за один запрос, поэтому надёжно найти контрагента или договор я не могу. Администратору: нужен поиск по справочнику с отбором.", l.opts.MaxRows))
+		}
 		return res.limited(ReasonExecutionError, sourceDown(l.src.Name()))
 	}
 	if f.Account != "" {
