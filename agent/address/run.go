@@ -2,6 +2,8 @@ package address
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -112,6 +114,9 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 		SanitizedUserMessage: d.Sanitized, ExecutionLane: string(ModeAddress), Source: l.src.Name(),
 		Reasons: append([]string{}, d.Reasons...), Limitations: []string{}, QueriesSent: []string{},
 		MaterializationDropReason: DropNone, AccountScopeDropReason: DropNone,
+	}
+	if d.LLMAttempted {
+		dbg.LLMDecompositionTraceID = traceID()
 	}
 	if d.LLMApplied {
 		dbg.LLMProviderUsed = "llm"
@@ -256,4 +261,11 @@ func askFor(r Recipe, missing []string) string {
 		}
 	}
 	return fmt.Sprintf("Чтобы ответить «%s», уточните %s.", strings.ToLower(r.Purpose), strings.Join(parts, " и "))
+}
+
+// traceID names one LLM decomposition in logs and the debug payload.
+func traceID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return "dec-" + hex.EncodeToString(b[:])
 }
