@@ -1,0 +1,226 @@
+package retrieval
+
+import (
+	"sync"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
+	"github.com/kljensen/snowball/russian"
+)
+
+// maxWordBytes bounds the length of a word that is indexed at all: longer
+// letter runs are base64, hashes or extraction garbage, never query terms.
+const maxWordBytes = 96
+
+// stopWords holds both languages' stop words, already lower-cased with ё
+// folded to е. The Russian list is shorter than Snowball's: numerals and
+// words such as «срок», «сумма» or «нет» carry meaning in accounting
+// questions and stay indexed.
+var stopWords = makeSet(
+	// Russian: conjunctions, prepositions, particles, pronouns and the
+	// question words accountants start their questions with.
+	"и", "в", "во", "не", "ни", "что", "чтобы", "чтоб", "как", "а", "но", "да",
+	"или", "либо", "же", "ли", "бы", "то", "так", "также", "тоже", "уже", "еще",
+	"только", "даже", "вот", "ведь", "к", "ко", "у", "с", "со", "о", "об", "обо",
+	"от", "ото", "из", "изо", "за", "на", "по", "под", "подо", "над", "при",
+	"про", "для", "до", "без", "через", "перед", "между", "после", "около",
+	"я", "мы", "ты", "вы", "он", "она", "оно", "они", "его", "ее", "их", "им",
+	"ими", "ему", "ей", "ней", "нее", "него", "них", "ним", "нем", "мне", "меня",
+	"нас", "вас", "нам", "вам", "себя", "себе", "свой", "своя", "свое", "свои",
+	"своего", "своей", "своих", "своим", "мой", "моя", "наш", "наша", "наше",
+	"наши", "нашего", "нашей", "ваш", "этот", "эта", "это", "эти", "этого",
+	"этой", "этом", "этим", "этих", "эту", "тот", "та", "те", "того", "той",
+	"том", "тем", "тех", "ту", "весь", "вся", "все", "всё", "всего", "всей",
+	"всех", "всем", "всю", "который", "которая", "которое", "которые",
+	"которого", "которой", "котором", "которым", "которых", "которую",
+	"какой", "какая", "какое", "какие", "какого", "какую", "каким", "каких",
+	"какому", "каком", "каков", "какова", "каково", "каковы", "кто", "кого",
+	"кому", "кем", "чем", "чего", "чему", "где", "куда", "откуда", "когда",
+	"зачем", "почему", "сколько", "был", "была", "было", "были", "быть",
+	"будет", "будут", "есть", "является", "являются", "может", "можно",
+	"нужно", "надо", "если", "тогда", "там", "тут", "здесь", "потом", "мне",
+	"скажи", "подскажи", "подскажите", "пожалуйста",
+	// English.
+	"a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "by",
+	"at", "from", "is", "are", "was", "were", "be", "been", "it", "its",
+	"this", "that", "these", "those", "as", "but", "if", "than", "then", "so",
+	"into", "per", "via", "what", "which", "who", "whom", "how", "when",
+	"where", "do", "does", "did", "has", "have", "had", "will", "shall",
+	"would", "should", "can", "could", "may", "there", "their", "they", "we",
+	"you", "he", "she", "our", "your", "my", "me", "about",
+)
+
+// abbreviations expands common accounting abbreviations (the trailing dot is
+// a separator and never reaches this table) before stemming.
+var abbreviations = map[string]string{
+	"руб":  "рубль",
+	"тыс":  "тысяча",
+	"млн":  "миллион",
+	"млрд": "миллиард",
+	"коп":  "копейка",
+	"дн":   "день",
+	"мес":  "месяц",
+	"кв":   "квартал",
+	"ден":  "день",
+	"дог":  "договор",
+	"сч":   "счет",
+	"бух":  "бухгалтер",
+}
+
+// families folds Snowball stems of one derivational family, or plain
+// accounting synonyms, onto a single term. Keys and values are stems as
+// produced by the stemmers (words of up to three letters are not stemmed
+// and appear here verbatim). Keep this list short and general: it encodes
+// how accountants phrase things, not the test questions.
+var families = map[string]string{
+	// поставка / поставщик / поставлять / поставленный товар
+	"поставк": "постав", "поставщик": "постав", "поставля": "постав",
+	"поставлен": "постав", "постав": "постав", "поставщиц": "постав",
+	// оплата / оплачивать / платёж / платёжный / плата / уплата
+	"оплат": "оплат", "оплач": "оплат", "оплачива": "оплат", "оплачен": "оплат",
+	"платеж": "оплат", "платежн": "оплат", "плат": "оплат", "уплат": "оплат",
+	"уплачива": "оплат", "уплач": "оплат", "уплачен": "оплат",
+	// неустойка = пени + штраф
+	"неустойк": "неустойк", "пен": "неустойк", "штраф": "неустойк",
+	"штрафн": "неустойк",
+	// аренда / арендный
+	"арендн": "аренд",
+	// договор / договорный
+	"договорн": "договор",
+	// подписать / подпись / подписант
+	// («подписания» = «с даты подписания» stays apart: it is everywhere)
+	"подписа": "подпис", "подписыва": "подпис", "подписант": "подпис",
+	// день: дня / дней / дням
+	"ден": "ден", "дня": "ден", "дне": "ден", "дням": "ден", "дн": "ден",
+	// аванс / авансовый / предоплата
+	"авансов": "аванс", "предоплат": "аванс",
+	// гарантия / гарантийный
+	"гарантийн": "гарант",
+	// задолженность / долг
+	"задолжен": "долг",
+	// рубль / руб.
+	"рублев": "рубл",
+	// приёмка / принять / принятие товара
+	"приня": "приемк", "принят": "приемк", "приемочн": "приемк",
+	// счёт-фактура / фактурный
+	"фактурн": "фактур",
+	// ставка / ставки already share a stem; налог / налоговый do not
+	"налогов": "налог",
+	// бухгалтер / бухгалтерский / бухгалтерия
+	"бухгалтерск": "бухгалтер",
+	// расторгнуть / расторжение
+	"расторгнут": "расторжен", "расторга": "расторжен", "расторгнув": "расторжен",
+	// конфиденциальная информация / конфиденциальность share «конфиденциальн»
+	// месяц / ежемесячный
+	"ежемесячн": "месяц", "месячн": "месяц",
+	// квартал / ежеквартальный / квартальный
+	"ежеквартальн": "квартал", "квартальн": "квартал",
+	// остаток / осталось / оставшиеся (balance, remainder)
+	"остаток": "остат", "остатк": "остат", "оста": "остат", "оставш": "остат",
+	// удержание / удерживать (withholding)
+	"удержан": "удерж", "удержива": "удерж", "удержа": "удерж",
+	// окончание / закончить / завершение
+	"окончан": "оконч", "законч": "оконч", "оконча": "оконч", "заверш": "оконч",
+	"завершен": "оконч",
+	// перечислить / перечисление (of money)
+	"перечислен": "перечисл", "перечисля": "перечисл",
+	// сверка / сверить / сверяться
+	"сверя": "сверк", "свер": "сверк",
+	// лимит: Snowball cuts «лимит» as a verb form
+	"лим": "лимит",
+	// год / годовой / ежегодный
+	"годов": "год", "ежегодн": "год", "лет": "год",
+}
+
+// normalizeWord turns one lower-cased letter run (ё already folded) into its
+// index term, or "" when the word is dropped. cyr and lat tell whether the
+// word has Cyrillic and ASCII Latin letters.
+func normalizeWord(w []byte, cyr, lat bool) string {
+	if len(w) > maxWordBytes {
+		return ""
+	}
+	s := string(w)
+	if cyr && lat {
+		s = foldLatinLookalikes(s)
+		lat = false
+	}
+	n := utf8.RuneCountInString(s)
+	if n < 2 || stopWords[s] {
+		return ""
+	}
+	if full, ok := abbreviations[s]; ok {
+		s = full
+		n = utf8.RuneCountInString(s)
+	}
+	stem := s
+	if n > 3 {
+		switch {
+		case cyr:
+			stem = russian.Stem(s, true)
+		case lat:
+			stem = english.Stem(s, true)
+		}
+	}
+	if f, ok := families[stem]; ok {
+		stem = f
+	}
+	return stem
+}
+
+// latinLookalike maps ASCII Latin letters that print like Cyrillic ones to
+// those Cyrillic letters (lower case).
+var latinLookalike = [128]rune{
+	'a': 'а', 'b': 'в', 'c': 'с', 'e': 'е', 'h': 'н', 'k': 'к', 'm': 'м',
+	'o': 'о', 'p': 'р', 't': 'т', 'x': 'х', 'y': 'у',
+}
+
+// foldLatinLookalikes replaces Latin lookalikes in s by Cyrillic letters.
+func foldLatinLookalikes(s string) string {
+	buf := make([]byte, 0, len(s)+8)
+	for _, r := range s {
+		if r < 128 && latinLookalike[r] != 0 {
+			r = latinLookalike[r]
+		}
+		buf = utf8.AppendRune(buf, r)
+	}
+	return string(buf)
+}
+
+func makeSet(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// sharedStemLimit bounds the process-wide stem cache (about 10 MB).
+const sharedStemLimit = 1 << 17
+
+// stemCache is a process-wide word -> term cache shared by all tokenizers,
+// so building many small per-owner indexes does not run Snowball on the
+// same vocabulary again and again. Each tokenizer keeps a private cache in
+// front of it, so the lock is taken once per distinct word per tokenizer.
+type stemCache struct {
+	mu sync.RWMutex
+	m  map[string]string
+}
+
+var sharedStems = &stemCache{m: make(map[string]string, 1024)}
+
+func (c *stemCache) get(w []byte) (string, bool) {
+	c.mu.RLock()
+	term, ok := c.m[string(w)]
+	c.mu.RUnlock()
+	return term, ok
+}
+
+// put stores a term; once the cache is full it stops growing (the common
+// vocabulary is already in it by then).
+func (c *stemCache) put(w, term string) {
+	c.mu.Lock()
+	if len(c.m) < sharedStemLimit {
+		c.m[w] = term
+	}
+	c.mu.Unlock()
+}
