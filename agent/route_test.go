@@ -57,18 +57,3 @@ func TestRouteByRules(t *testing.T) {
 		})
 	}
 }
-
-func TestNormalize(t *testing.T) {
-	tests := map[string]string{
-		"Сальдо по 62.01?":       "сальдо по 62.01",
-		"Ёжик, НДС.":             "ежик ндс",
-		"счёт-фактура № 15":      "счет-фактура № 15",
-		"  много   пробелов \n ": "много пробелов",
-		"15.01.2026.":            "15.01.2026",
-	}
-	for in, want := range tests {
-		if got := normalize(in); got != want {
-			t.Errorf("normalize(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
