@@ -9,13 +9,12 @@ const (
 
 // Limited reason taxonomy (seed 001).
 const (
-	ReasonEmptyMatch       = "empty_match"
-	ReasonMissingAnchor    = "missing_anchor"
-	ReasonVisibilityGap    = "recipe_visibility_gap"
-	ReasonExecutionError   = "execution_error"
-	ReasonUnsupported      = "unsupported"
-	ReasonMissingFilters   = "missing_required_filters" // seed 000 §6 names it; seed 001 files it under missing_anchor
-	ReasonNeedsDisambiguat = "ambiguous_anchor"
+	ReasonEmptyMatch     = "empty_match"
+	ReasonMissingAnchor  = "missing_anchor"
+	ReasonVisibilityGap  = "recipe_visibility_gap"
+	ReasonExecutionError = "execution_error"
+	ReasonUnsupported    = "unsupported"
+	ReasonMissingFilters = "missing_required_filters" // seed 000 §6 names it; seed 001 files it under missing_anchor
 )
 
 // Runtime readiness statuses (seed 001).
