@@ -4,6 +4,8 @@
 //	finbot chat                          a console chat over the same pipeline
 //	finbot ask [--json] [--user ID] [--chat ID] TEXT
 //	                                     answer one message and exit
+//	finbot docs add|list|rm --user ID …  manage a user's documents
+//	finbot kb ingest FILE.csv            replace the knowledge base
 //
 // With no configuration at all every subcommand runs on embedded defaults: in-memory history,
 // the demo 1C ledger, no LLM. Settings come from the environment (see README.md).
@@ -33,9 +35,11 @@ import (
 
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/bot"
 	"github.com/finbot/finbot/config"
 	"github.com/finbot/finbot/integrations/cbr"
+	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/integrations/onec"
@@ -50,6 +54,9 @@ var (
 	_ agent.Rates      = (*cbr.Client)(nil)
 	_ agent.NewsSearch = (*tavily.Client)(nil)
 	_ agent.Ledger     = (*address.Lane)(nil)
+	_ docs.Store       = (*docstore.Redis)(nil)
+	_ docs.Store       = (*docstore.Memory)(nil)
+	_ docs.Embedder    = (*llm.Embedder)(nil)
 	_ address.Source   = (*onec.Demo)(nil)
 	_ address.Source   = (*onec.Proxy)(nil)
 	_ bot.Answerer     = (*agent.Agent)(nil)
@@ -72,6 +79,10 @@ Usage:
   finbot serve                                         run the Telegram bot
   finbot chat                                          console chat (no token needed)
   finbot ask [--json] [--user ID] [--chat ID] TEXT     answer one message and exit
+  finbot docs add --user ID [--chat ID] FILE…          add documents for a user (or a group)
+  finbot docs list --user ID [--chat ID]               list them
+  finbot docs rm --user ID [--chat ID] DOC…            delete them
+  finbot kb ingest FILE.csv | kb check FILE.csv        load or validate the knowledge base
   finbot env                                           list every environment variable
 
 Configuration is read from the environment; see README.md.`
@@ -92,7 +103,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 			fmt.Fprintf(stdout, "%-22s %-30q %s\n", v.Name, v.Default, v.Description)
 		}
 		return nil
-	case "serve", "chat", "ask":
+	case "serve", "chat", "ask", "docs", "kb":
 	default:
 		fmt.Fprintln(stderr, usage)
 		return fmt.Errorf("unknown subcommand %q", sub)
@@ -117,6 +128,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	switch sub {
 	case "serve":
 		return serve(ctx, cfg, app, log)
+	case "docs":
+		return docsCommand(ctx, args, app, stdout)
+	case "kb":
+		return kbCommand(ctx, args, app, stdout)
 	case "chat":
 		c := bot.NewConsole(app.agent, stdout, bot.ConsoleOptions{UserID: 1, Logger: log, Status: app.status})
 		return c.Run(ctx, stdin)
@@ -127,11 +142,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 
 // app holds what every subcommand shares.
 type app struct {
-	agent    *agent.Agent
-	breakers map[string]func() string // name → state ("closed", "half-open", "open")
-	dedupe   bot.Deduper
-	status   func(ctx context.Context) []string
-	close    func()
+	agent *agent.Agent
+	// docs is the users' document library; store and embedder are what it is built on.
+	docs        *docs.Library
+	store       docs.Store
+	embedder    docs.Embedder
+	durableDocs bool                     // documents live in Redis, not in this process
+	breakers    map[string]func() string // name → state ("closed", "half-open", "open")
+	dedupe      bot.Deduper
+	status      func(ctx context.Context) []string
+	close       func()
 }
 
 // build wires the integrations into the agent.
@@ -156,6 +176,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, cli bool) (
 		a.close = func() { rdb.Close() }
 		store := history.NewRedis(rdb, cfg.RedisPrefix, limits)
 		hist, ping = store, store.Ping
+		a.store, a.durableDocs = docstore.NewRedis(rdb, cfg.RedisPrefix), true
 		a.dedupe = history.NewRedisDedupe(rdb, cfg.RedisPrefix, cfg.DedupeTTL)
 		pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		if err := store.Ping(pctx); err != nil {
@@ -165,6 +186,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, cli bool) (
 		cancel()
 	} else {
 		hist = history.NewMemory(cfg.MemoryChatsLimit, limits)
+		a.store = docstore.NewMemory()
 		a.dedupe = history.NewMemoryDedupe(100_000, cfg.DedupeTTL)
 	}
 
@@ -198,7 +220,23 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, cli bool) (
 		source = demo
 	}
 	lane := address.NewLane(source, model, address.Options{Logger: log, QueryTimeout: cfg.OneCTimeout, MaxRows: maxRows})
-	a.agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: lane},
+	var embedder *llm.Embedder
+	if cfg.EmbeddingsModel != "" {
+		embedder = llm.NewEmbedder(llm.Options{
+			BaseURL: cfg.EmbeddingsBaseURL, APIKey: cfg.EmbeddingsAPIKey.Reveal(), Model: cfg.EmbeddingsModel,
+			Timeout: cfg.LLMTimeout, AppTitle: "finbot",
+		})
+		a.embedder = embedder
+		a.breakers["embeddings"] = embedder.State
+	}
+	a.docs = docs.New(a.store, a.embedder, docs.Options{
+		MaxDocs: cfg.DocsMaxPerOwner, MaxChars: cfg.DocsMaxChars, CacheOwners: cfg.DocsIndexCache, Logger: log,
+	})
+	kbLib, kbOrigin, err := knowledgeBase(ctx, cfg, a.store, a.embedder, log)
+	if err != nil {
+		return nil, err
+	}
+	a.agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: lane, Docs: a.docs, KB: kbLib},
 		agent.Options{Logger: log, LedgerAccess: ledgerAccess(cfg, cli)})
 	if llmClient != nil {
 		a.breakers["llm"] = llmClient.State
@@ -225,6 +263,17 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, cli bool) (
 			lines = append(lines, "поиск новостей (Tavily): не настроен")
 		}
 		lines = append(lines, "1С: "+lane.SourceName())
+		if a.durableDocs {
+			lines = append(lines, "документы: Redis")
+		} else {
+			lines = append(lines, "документы: в памяти процесса (REDIS_URL не задан)")
+		}
+		if embedder != nil {
+			lines = append(lines, fmt.Sprintf("эмбеддинги: %s, предохранитель %s", embedder.Model(), embedder.State()))
+		} else {
+			lines = append(lines, "эмбеддинги: не настроены (поиск BM25)")
+		}
+		lines = append(lines, "база знаний: "+kbOrigin)
 		return lines
 	}
 	return a, nil

@@ -15,6 +15,7 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/integrations/history"
 )
 
@@ -37,6 +38,10 @@ type Deps struct {
 	News NewsSearch
 	// Ledger is the address-query lane to 1C (or the demo ledger); nil = not connected.
 	Ledger Ledger
+	// Docs is the library of users' and groups' documents; nil = uploads not connected.
+	Docs *docs.Library
+	// KB is the company knowledge base (owner docs.KBOwner); nil = not connected.
+	KB *docs.Library
 }
 
 // Options tune the agent.
@@ -61,6 +66,8 @@ type Agent struct {
 	cbr     Rates
 	search  NewsSearch
 	lane    Ledger
+	docs    *docs.Library
+	kb      *docs.Library
 	// lastLedger is each conversation's last 1C result, for "Выгрузить в Excel".
 	lastLedger *lru.Cache[string, address.Result]
 	log        *slog.Logger
@@ -89,7 +96,7 @@ func New(d Deps, o Options) *Agent {
 		o.LedgerAccess = func(int64, int64) bool { return false }
 	}
 	last, _ := lru.New[string, address.Result](10_000) // size > 0: cannot fail
-	return &Agent{llm: d.LLM, history: d.History, cbr: d.Rates, search: d.News, lane: d.Ledger, lastLedger: last,
+	return &Agent{llm: d.LLM, history: d.History, cbr: d.Rates, search: d.News, lane: d.Ledger, docs: d.Docs, kb: d.KB, lastLedger: last,
 		log: o.Logger, now: o.Now, opts: o}
 }
 
@@ -131,12 +138,23 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	}
 
 	var route RouteDecision
+	var scope docScope
 	if req.Command != "" {
 		route = commandRoute(req.Command)
 	} else {
 		route = a.route(ctx, text, hist)
+		if scope, err = a.scope(ctx, req); err != nil {
+			if ctx.Err() != nil {
+				return Answer{}, ctx.Err()
+			}
+			if !errors.Is(err, docs.ErrNotFound) {
+				return Answer{}, fmt.Errorf("%w: documents: %w", ErrUnavailable, err)
+			}
+			return Answer{Scenario: S5Clarify, Text: "Этого документа больше нет среди ваших. Список — /docs.", Sources: []Source{}}, nil
+		}
+		route = docScenario(route, scope)
 	}
-	ans, err := a.handle(ctx, req, route, text, hist)
+	ans, err := a.handle(ctx, req, route, text, hist, scope)
 	if err != nil {
 		return Answer{}, err
 	}

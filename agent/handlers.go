@@ -10,21 +10,15 @@ import (
 	"github.com/finbot/finbot/prompts"
 )
 
-// unavailable says, per scenario and intent, which capability is not connected yet. The
-// handlers answer these honestly instead of guessing.
-var unavailable = map[string]string{
-	string(S1Search):   "Поиск по вашим документам пока не подключён: загрузка договоров, актов и счетов появится в ближайшем обновлении.",
-	string(S3Full):     "Ответы по выбранным документам пока не подключены.",
-	string(S4Retrieve): "Ответы по выбранным документам пока не подключены.",
-	IntentKB:           "Корпоративная база знаний пока не подключена, поэтому ответить по регламентам и нормативке со ссылкой на источник я пока не могу.",
-}
-
-// unavailableList is what the small-talk prompt tells the model is not connected yet.
-const unavailableList = "поиск по документам пользователя, база знаний"
-
 // handle runs the scenario's handler.
-func (a *Agent) handle(ctx context.Context, req Request, route RouteDecision, text string, hist []history.Turn) (Answer, error) {
+func (a *Agent) handle(ctx context.Context, req Request, route RouteDecision, text string, hist []history.Turn, scope docScope) (Answer, error) {
 	switch {
+	case route.Scenario == Command && route.Intent == "docs":
+		return a.docCommand(ctx, req, text)
+	case route.Scenario == S1Search || route.Scenario == S3Full || route.Scenario == S4Retrieve:
+		return a.documentAnswer(ctx, req, route, text, scope)
+	case route.Scenario == S2General && route.Intent == IntentKB:
+		return a.kbAnswer(ctx, text)
 	case route.Scenario == Address:
 		return a.ledger(ctx, req, text)
 	case route.Scenario == S5Clarify:
@@ -38,14 +32,22 @@ func (a *Agent) handle(ctx context.Context, req Request, route RouteDecision, te
 	case route.Scenario == S2General && route.Intent == IntentNews:
 		return a.news(ctx, req.UserID, text)
 	}
-	msg, ok := unavailable[string(route.Scenario)]
-	if !ok {
-		msg, ok = unavailable[route.Intent]
+	return a.clarify(ctx, route, text), nil
+}
+
+// unavailable lists what this installation does not have, for the small-talk prompt.
+func (a *Agent) unavailable() string {
+	var out []string
+	if a.docs == nil {
+		out = append(out, "поиск по документам пользователя")
 	}
-	if !ok {
-		msg = unavailable[IntentKB]
+	if a.kb == nil {
+		out = append(out, "база знаний")
 	}
-	return Answer{Text: msg + "\n\nСейчас я могу поговорить и помочь сформулировать вопрос. Список команд — /help."}, nil
+	if a.lane == nil {
+		out = append(out, "данные 1С")
+	}
+	return strings.Join(out, ", ")
 }
 
 // smallTalk answers greetings and questions about the bot: with the LLM when there is one,
@@ -67,7 +69,7 @@ func (a *Agent) smallTalk(ctx context.Context, text string, hist []history.Turn)
 }
 
 func (a *Agent) smallTalkLLM(ctx context.Context, text string, hist []history.Turn) (string, error) {
-	system, err := prompts.SmallTalk(prompts.SmallTalkData{Today: a.now().Format("02.01.2006"), Unavailable: unavailableList})
+	system, err := prompts.SmallTalk(prompts.SmallTalkData{Today: a.now().Format("02.01.2006"), Unavailable: a.unavailable()})
 	if err != nil {
 		return "", err
 	}
@@ -146,6 +148,10 @@ var commandIntents = map[string]string{"rate": IntentRates, "keyrate": IntentKey
 
 // commandRoute is the decision for a command: no router, no LLM.
 func commandRoute(cmd string) RouteDecision {
+	if cmd == "docs" || cmd == "doc" {
+		return RouteDecision{Scenario: Command, Intent: "docs", Confidence: 1, Source: "command",
+			Reasons: []string{"команда /" + cmd}}
+	}
 	if i, ok := ledgerCommands[cmd]; ok || cmd == "drill" {
 		return RouteDecision{Scenario: Address, Intent: string(i), Confidence: 1, Source: "command",
 			Reasons: []string{"команда /" + cmd}}

@@ -35,7 +35,7 @@ func TestRouteByRules(t *testing.T) {
 		{"Привет!", S2General, IntentSmallTalk, "smalltalk"},
 		{"спасибо", S2General, IntentSmallTalk, "smalltalk"},
 		{"Что ты умеешь?", S2General, IntentSmallTalk, "smalltalk"},
-		{"Что такое НДС?", S2General, IntentKB, "kb"},
+		{"Что такое НДС?", S2General, IntentKB, "kb_definition"},
 		{"Как отразить аванс от покупателя проводками", S2General, IntentKB, "kb"},
 		{"ставка НДС.", S2General, IntentKB, "kb"},
 		{"помоги", S5Clarify, IntentUnknown, "vague"},

@@ -41,6 +41,11 @@ type Request struct {
 	// Command is a deterministic command ("rate", "keyrate", "news") that skips the router;
 	// empty for questions.
 	Command string
+	// ReplyTo is the bot's own message this one replies to (0 = none); replying to an upload
+	// receipt selects that document.
+	ReplyTo int
+	// OnlyDoc restricts this one question to a document of the requester (a file's caption).
+	OnlyDoc string
 }
 
 // Answer is what the agent replies: Markdown text plus what the front end needs to show it.
@@ -56,7 +61,10 @@ type Answer struct {
 	Chart *Chart `json:"chart,omitempty"`
 	// Document is a file sent after the text.
 	Document *Document `json:"document,omitempty"`
-	Debug    Debug     `json:"debug"`
+	// Receipt is the id of a document this answer acknowledges; the front end reports the
+	// message it sent with Agent.RememberReceipt.
+	Receipt string `json:"receipt,omitempty"`
+	Debug   Debug  `json:"debug"`
 }
 
 // Chart is a rendered PNG with its caption (Markdown, under 1024 characters).
@@ -77,6 +85,8 @@ type Source struct {
 type Button struct {
 	Text string `json:"text"`
 	Data string `json:"data,omitempty"`
+	// SameRow puts the button on the row of the previous one.
+	SameRow bool `json:"same_row,omitempty"`
 }
 
 // Document is a file that goes with an answer (an Excel export).
@@ -100,6 +110,8 @@ type Debug struct {
 	Address *address.Debug `json:"address,omitempty"`
 	// Result is the address lane's unified result (seed 000 §5), for 1C answers.
 	Result *address.Result `json:"result,omitempty"`
+	// Docs explains answers from documents and the knowledge base.
+	Docs *DocsDebug `json:"docs,omitempty"`
 }
 
 // RouteDecision is the router's verdict and its reasons.

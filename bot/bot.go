@@ -103,6 +103,7 @@ func New(ctx context.Context, a Answerer, o Options) (*Bot, error) {
 	b := &Bot{tg: tg, opts: o, log: o.Logger, limits: newSendLimits()}
 	b.me = identity{id: tg.self().ID, username: tg.self().UserName}
 	b.core = newCore(a, b, o.Logger, o.Metrics, coreOptions{
+		files:  b,
 		access: o.Access, perMin: o.UserRatePerMin, burst: o.UserRateBurst,
 		answerTimeout: o.AnswerTimeout, typingInterval: o.TypingInterval, status: o.Status,
 	})
@@ -361,6 +362,11 @@ func (b *Bot) answerCallback(ctx context.Context, id string) {
 	}
 }
 
+// fetch downloads a file a user sent, for the core.
+func (b *Bot) fetch(ctx context.Context, fileID string, limit int64) ([]byte, error) {
+	return b.tg.download(ctx, fileID, limit)
+}
+
 // typing shows "typing…"; its failures never block a reply.
 func (b *Bot) typing(ctx context.Context, chatID int64) {
 	if err := b.tg.request(ctx, tgbotapi.NewChatAction(chatID, tgbotapi.ChatTyping)); err != nil && ctx.Err() == nil {
@@ -378,20 +384,25 @@ func (b *Bot) send(ctx context.Context, out outgoing) error {
 			cfg.ReplyToMessageID = out.replyTo
 			cfg.AllowSendingWithoutReply = true
 		}
-		if i == len(out.parts)-1 {
+		last := i == len(out.parts)-1
+		if last {
 			if kb := keyboard(out.buttons); kb != nil {
 				cfg.ReplyMarkup = kb
 			}
 		}
 		plain := func() tgbotapi.Chattable { cfg.Entities = nil; return cfg }
-		if err := b.deliver(ctx, out.chatID, cfg, plain); err != nil {
+		id, err := b.deliver(ctx, out.chatID, cfg, plain)
+		if err != nil {
 			return ignoreBlocked(err)
+		}
+		if last && out.sent != nil {
+			out.sent(id)
 		}
 	}
 	for _, d := range out.documents {
 		dc := tgbotapi.NewDocument(out.chatID, tgbotapi.FileBytes{Name: d.name, Bytes: d.data})
 		dc.Caption = d.caption
-		if err := b.deliver(ctx, out.chatID, dc, func() tgbotapi.Chattable { return dc }); err != nil {
+		if _, err := b.deliver(ctx, out.chatID, dc, func() tgbotapi.Chattable { return dc }); err != nil {
 			return ignoreBlocked(err)
 		}
 	}
@@ -400,7 +411,7 @@ func (b *Bot) send(ctx context.Context, out outgoing) error {
 		pc.Caption = out.photo.caption.Text
 		pc.CaptionEntities = toEntities(out.photo.caption.Entities)
 		plain := func() tgbotapi.Chattable { pc.CaptionEntities = nil; return pc }
-		if err := b.deliver(ctx, out.chatID, pc, plain); err != nil {
+		if _, err := b.deliver(ctx, out.chatID, pc, plain); err != nil {
 			return ignoreBlocked(err)
 		}
 	}
@@ -422,18 +433,18 @@ const maxSendAttempts = 5
 // deliver sends one message or photo: it waits for the chat's and the global send budget,
 // waits out 429s, resends without formatting when Telegram cannot parse it (plain builds that
 // version), drops what a user who blocked the bot can't receive, and retries server errors.
-func (b *Bot) deliver(ctx context.Context, chatID int64, c tgbotapi.Chattable, plain func() tgbotapi.Chattable) error {
+func (b *Bot) deliver(ctx context.Context, chatID int64, c tgbotapi.Chattable, plain func() tgbotapi.Chattable) (int, error) {
 	formatted := true
 	for attempt := 1; ; attempt++ {
 		if err := b.limits.wait(ctx, chatID); err != nil {
-			return err
+			return 0, err
 		}
-		err := b.tg.send(ctx, c)
+		id, err := b.tg.send(ctx, c)
 		if err == nil {
-			return nil
+			return id, nil
 		}
 		if ctx.Err() != nil || attempt >= maxSendAttempts {
-			return err
+			return 0, err
 		}
 		e, isAPI := apiError(err)
 		switch {
@@ -447,9 +458,9 @@ func (b *Bot) deliver(ctx context.Context, chatID int64, c tgbotapi.Chattable, p
 			c, formatted = plain(), false
 		case isAPI && e.Code == http.StatusForbidden:
 			b.log.InfoContext(ctx, "cannot deliver: bot blocked or removed", "chat_id", chatID, "err", err)
-			return errBlocked
+			return 0, errBlocked
 		case isAPI && e.Code >= 400 && e.Code < 500:
-			return err
+			return 0, err
 		default: // 5xx, transport errors
 			sleep(ctx, backoff(attempt))
 		}
@@ -472,8 +483,9 @@ func toEntities(es []tgmd.Entity) []tgbotapi.MessageEntity {
 	return out
 }
 
-// keyboard turns suggested replies into an inline keyboard, one button per row. Buttons whose
-// text does not fit Telegram's 64-byte callback data are left out.
+// keyboard turns suggested replies into an inline keyboard: one button per row unless a
+// button asks to share the previous one's row. Buttons whose data does not fit Telegram's
+// 64-byte callback data are left out.
 func keyboard(buttons []agent.Button) *tgbotapi.InlineKeyboardMarkup {
 	var rows [][]tgbotapi.InlineKeyboardButton
 	for _, bt := range buttons {
@@ -484,7 +496,12 @@ func keyboard(buttons []agent.Button) *tgbotapi.InlineKeyboardMarkup {
 		if len(data) > 64 {
 			continue
 		}
-		rows = append(rows, tgbotapi.NewInlineKeyboardRow(tgbotapi.NewInlineKeyboardButtonData(bt.Text, data)))
+		btn := tgbotapi.NewInlineKeyboardButtonData(bt.Text, data)
+		if bt.SameRow && len(rows) > 0 && len(rows[len(rows)-1]) < 8 {
+			rows[len(rows)-1] = append(rows[len(rows)-1], btn)
+			continue
+		}
+		rows = append(rows, tgbotapi.NewInlineKeyboardRow(btn))
 	}
 	if len(rows) == 0 {
 		return nil

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -48,7 +49,7 @@ func NewConsole(a Answerer, w io.Writer, o ConsoleOptions) *Console {
 	}
 	c := &Console{w: w, userID: o.UserID, chatID: o.ChatID, group: o.Group}
 	c.core = newCore(a, c, o.Logger, NewMetrics(nil), coreOptions{
-		access: Access{Admins: []int64{o.UserID}}, status: o.Status,
+		access: Access{Admins: []int64{o.UserID}}, status: o.Status, files: c,
 	})
 	return c
 }
@@ -61,8 +62,8 @@ func (c *Console) Ask(ctx context.Context, text string) (*agent.Answer, []string
 	if n, err := strconv.Atoi(in.text); err == nil && n >= 1 && n <= len(c.buttons) {
 		b := c.buttons[n-1] // a number presses the button, as a tap would in Telegram
 		in.text = b.Text
-		if b.Data != "" {
-			in.command, in.text = "drill", b.Data
+		if cmd := buttonCommand(b.Data); cmd != "" {
+			in.command, in.text = cmd, b.Data
 		}
 		c.core.handle(ctx, in)
 		return c.last, c.replies
@@ -71,6 +72,21 @@ func (c *Console) Ask(ctx context.Context, text string) (*agent.Answer, []string
 		name, args, _ := strings.Cut(in.text[1:], " ")
 		name, _, _ = strings.Cut(name, "@")
 		in.command, in.text = strings.ToLower(name), strings.TrimSpace(args)
+	}
+	if in.command == "upload" {
+		// "/upload PATH": the console's way of sending a file; the path stands in for file_id.
+		path := in.text
+		in.command, in.text = "", ""
+		if path == "" {
+			c.core.reply(ctx, in, "Использование: /upload путь/к/файлу.pdf")
+			return c.last, c.replies
+		}
+		st, err := os.Stat(path)
+		if err != nil || !st.Mode().IsRegular() {
+			c.core.reply(ctx, in, "Не нашёл такого файла: "+agent.EscapeMarkdown(path))
+			return c.last, c.replies
+		}
+		in.file = &fileRef{id: path, name: filepath.Base(path), size: st.Size()}
 	}
 	c.core.handle(ctx, in)
 	return c.last, c.replies
@@ -160,3 +176,20 @@ func saveTemp(pattern string, data []byte) (string, error) {
 }
 
 func (c *Console) typing(context.Context, int64) {}
+
+// fetch reads a local file for /upload (fileID is its path), at most limit bytes.
+func (c *Console) fetch(_ context.Context, path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, errFileTooBig
+	}
+	return data, nil
+}

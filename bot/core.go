@@ -19,6 +19,13 @@ type Answerer interface {
 	Answer(ctx context.Context, req agent.Request) (agent.Answer, error)
 	Reset(ctx context.Context, req agent.Request) error
 	Inline(ctx context.Context, query string) ([]agent.InlineResult, error)
+	Upload(ctx context.Context, req agent.Request, f agent.File) (agent.Answer, error)
+	RememberReceipt(ctx context.Context, req agent.Request, messageID int, docID string) error
+}
+
+// fetcher downloads files users send. The Telegram front end implements it.
+type fetcher interface {
+	fetch(ctx context.Context, fileID string, limit int64) ([]byte, error)
 }
 
 // outgoing is one reply, ready for any front end.
@@ -33,6 +40,8 @@ type outgoing struct {
 	photo *photo
 	// documents are files sent after the text (an Excel export, debug.json).
 	documents []document
+	// sent, when set, learns the id of the last text message delivered (an upload receipt).
+	sent func(messageID int)
 }
 
 // document is a file with its caption.
@@ -58,6 +67,7 @@ type sender interface {
 type core struct {
 	answerer Answerer
 	out      sender
+	files    fetcher // nil: this front end cannot receive files
 	log      *slog.Logger
 	metrics  *Metrics
 	access   Access
@@ -75,6 +85,7 @@ type core struct {
 }
 
 type coreOptions struct {
+	files          fetcher
 	access         Access
 	perMin, burst  int
 	answerTimeout  time.Duration
@@ -90,7 +101,7 @@ func newCore(a Answerer, out sender, log *slog.Logger, m *Metrics, o coreOptions
 		o.typingInterval = 4 * time.Second
 	}
 	return &core{
-		answerer: a, out: out, log: log, metrics: m, access: o.access,
+		answerer: a, out: out, files: o.files, log: log, metrics: m, access: o.access,
 		flood: newFloodGuard(o.perMin, o.burst), users: newUserSlots(), commands: commands(),
 		status: o.status, typingInterval: o.typingInterval, answerTimeout: o.answerTimeout, started: time.Now(),
 		debugChats: map[int64]bool{},
@@ -126,10 +137,14 @@ func (c *core) handle(ctx context.Context, in incoming) {
 
 	kind := "question"
 	var err error
-	if in.command != "" {
+	switch {
+	case in.file != nil:
+		kind = "upload"
+		err = c.upload(ctx, in)
+	case in.command != "":
 		kind = "command"
 		err = c.runCommand(ctx, in)
-	} else {
+	default:
 		err = c.answer(ctx, in)
 	}
 	c.metrics.latency.WithLabelValues(kind).Observe(time.Since(start).Seconds())
@@ -163,7 +178,82 @@ func (c *core) answer(ctx context.Context, in incoming) error {
 		}
 		return agent.ErrEmpty
 	}
-	return c.ask(ctx, in, agent.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group, Text: in.text})
+	return c.ask(ctx, in, agent.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group, Text: in.text, ReplyTo: in.replyTo})
+}
+
+// upload takes a document the user sent: download within Telegram's limit, hand it to the
+// agent, send the receipt and remember which message it is. A caption is then answered as a
+// question about that document.
+func (c *core) upload(ctx context.Context, in incoming) error {
+	if c.files == nil {
+		c.reply(ctx, in, "Здесь файлы не принимаю. Загрузить документ можно в Telegram или командой `finbot docs add`.")
+		return nil
+	}
+	req := agent.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group}
+	docID, err := c.receive(ctx, in, req)
+	if err != nil || docID == "" || strings.TrimSpace(in.text) == "" {
+		return err
+	}
+	req.Text, req.OnlyDoc = in.text, docID
+	return c.ask(ctx, in, req)
+}
+
+// receive runs the upload in the user's slot and returns the stored document's id ("" when
+// the file was refused).
+func (c *core) receive(ctx context.Context, in incoming, req agent.Request) (string, error) {
+	ctx, release, err := c.users.acquire(ctx, in.userID)
+	if err != nil {
+		return "", err
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(ctx, c.answerTimeout)
+	defer cancel()
+	typingCtx, stopTyping := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		keepTyping(typingCtx, c.typingInterval, func(ctx context.Context) { c.out.typing(ctx, in.chatID) })
+	})
+	defer func() { stopTyping(); wg.Wait() }()
+
+	f := agent.File{Name: in.file.name, Size: in.file.size}
+	if f.Size <= agent.MaxUploadBytes {
+		data, err := c.files.fetch(ctx, in.file.id, agent.MaxUploadBytes)
+		switch {
+		case errors.Is(err, errFileTooBig):
+			f.Size = agent.MaxUploadBytes + 1
+		case err != nil:
+			if cause := context.Cause(ctx); errors.Is(cause, errCanceled) {
+				return "", errCanceled
+			}
+			return "", fmt.Errorf("%w: download: %w", errDownload, err)
+		default:
+			f.Data = data
+		}
+	}
+	ans, err := c.answerer.Upload(ctx, req, f)
+	if err != nil {
+		if cause := context.Cause(ctx); errors.Is(cause, errCanceled) {
+			return "", errCanceled
+		}
+		return "", err
+	}
+	c.metrics.routes.WithLabelValues(string(ans.Scenario), ans.Intent).Inc()
+	out := outgoing{chatID: in.chatID, parts: render(ans), buttons: ans.Buttons, answer: &ans}
+	if in.group {
+		out.replyTo = in.messageID
+	}
+	if ans.Receipt != "" {
+		sctx := context.WithoutCancel(ctx)
+		out.sent = func(messageID int) {
+			if err := c.answerer.RememberReceipt(sctx, req, messageID, ans.Receipt); err != nil {
+				c.log.WarnContext(sctx, "remember receipt", "chat_id", in.chatID, "err", err)
+			}
+		}
+	}
+	if err := c.send(context.WithoutCancel(ctx), out); err != nil {
+		return "", err
+	}
+	return ans.Receipt, nil
 }
 
 // ask runs one agent request, one per user at a time, with the "typing…" indicator on while
@@ -182,6 +272,9 @@ func (c *core) ask(ctx context.Context, in incoming, req agent.Request) error {
 	wg.Go(func() {
 		keepTyping(typingCtx, c.typingInterval, func(ctx context.Context) { c.out.typing(ctx, in.chatID) })
 	})
+	if req.ReplyTo == 0 {
+		req.ReplyTo = in.replyTo
+	}
 	ans, err := c.answerer.Answer(ctx, req)
 	stopTyping()
 	wg.Wait()

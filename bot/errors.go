@@ -10,6 +10,9 @@ import (
 // errCanceled marks an answer the user stopped with /cancel.
 var errCanceled = errors.New("bot: canceled by the user")
 
+// errDownload marks a file Telegram did not let the bot download.
+var errDownload = errors.New("bot: file download failed")
+
 // userMessage is the only place where an error turns into words a user reads. Raw error text
 // never reaches a chat.
 func userMessage(err error) string {
@@ -20,6 +23,8 @@ func userMessage(err error) string {
 		return "Напишите вопрос текстом — например, «Кто нам должен на 31 марта?»."
 	case errors.Is(err, agent.ErrTooLong):
 		return "Сообщение слишком длинное. Сформулируйте вопрос короче — до 4096 символов."
+	case errors.Is(err, errDownload):
+		return "Не получилось скачать файл с серверов Telegram. Пришлите его ещё раз чуть позже."
 	case errors.Is(err, agent.ErrUnavailable):
 		return "Источник данных сейчас недоступен. Попробуйте чуть позже."
 	case errors.Is(err, context.DeadlineExceeded):

@@ -38,6 +38,10 @@ type fakeAPI struct {
 	// fail, when set, may answer a method call itself (status and body) instead of the default.
 	fail    func(method string, form map[string]string) (status int, body string, handled bool)
 	arrived chan struct{}
+	// files are the documents users "sent": file_id → content, served by getFile and
+	// /file/bot<token>/<file_path> like the real Bot API.
+	files     map[string][]byte
+	downloads int
 }
 
 type sentPhoto struct {
@@ -54,13 +58,27 @@ type sentMessage struct {
 }
 
 func newFakeAPI(t *testing.T) *fakeAPI {
-	f := &fakeAPI{t: t, nextID: 1, calls: map[string]int{}, arrived: make(chan struct{}, 1000)}
+	f := &fakeAPI{t: t, nextID: 1, calls: map[string]int{}, arrived: make(chan struct{}, 1000), files: map[string][]byte{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
 }
 
 func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
+	if path, ok := strings.CutPrefix(r.URL.Path, "/file/bot"+testToken+"/documents/"); ok {
+		f.mu.Lock()
+		data, found := f.files[path]
+		f.downloads++
+		f.mu.Unlock()
+		if !found {
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, `{"ok":false,"error_code":404,"description":"Not Found"}`)
+			return
+		}
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Write(data)
+		return
+	}
 	prefix := "/bot" + testToken + "/"
 	if !strings.HasPrefix(r.URL.Path, prefix) {
 		w.WriteHeader(http.StatusUnauthorized)
@@ -136,6 +154,17 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		f.actions++
 		f.mu.Unlock()
 		ok(w, `true`)
+	case "getFile":
+		f.mu.Lock()
+		data, found := f.files[form["file_id"]]
+		f.mu.Unlock()
+		if !found {
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"ok":false,"error_code":400,"description":"Bad Request: invalid file_id"}`)
+			return
+		}
+		ok(w, fmt.Sprintf(`{"file_id":%q,"file_unique_id":"u-%s","file_size":%d,"file_path":"documents/%s"}`,
+			form["file_id"], form["file_id"], len(data), form["file_id"]))
 	case "setMyCommands", "deleteWebhook", "setWebhook", "answerCallbackQuery":
 		ok(w, `true`)
 	default:
@@ -253,6 +282,12 @@ func (f *fakeAgent) Inline(ctx context.Context, q string) ([]agent.InlineResult,
 	}
 	return f.InlineFunc(ctx, q)
 }
+
+func (f *fakeAgent) Upload(ctx context.Context, r agent.Request, file agent.File) (agent.Answer, error) {
+	return agent.Answer{Text: "не поддерживается"}, nil
+}
+
+func (f *fakeAgent) RememberReceipt(context.Context, agent.Request, int, string) error { return nil }
 
 func (f *fakeAgent) Reset(context.Context, agent.Request) error {
 	f.mu.Lock()

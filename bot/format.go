@@ -24,7 +24,7 @@ func caption(markdown string) tgmd.Message {
 }
 
 // render turns an answer into Telegram messages: Markdown converted to entities, sources as
-// numbered footnotes at the end, split under the limit at block boundaries so the footnotes
+// footnotes «[1] Договор поставки № 15, стр. 3» at the end, split under the limit at block boundaries so the footnotes
 // land in the last part.
 func render(ans agent.Answer) []tgmd.Message {
 	return tgmd.Split(tgmd.Convert(markdown(ans)), maxMessageUnits)
@@ -41,9 +41,9 @@ func markdown(ans agent.Answer) string {
 	for i, s := range ans.Sources {
 		title := agent.EscapeMarkdown(s.Title)
 		if s.URL != "" {
-			fmt.Fprintf(&b, "\n%d. [%s](%s)", i+1, title, strings.NewReplacer("(", "%28", ")", "%29", " ", "%20").Replace(s.URL))
+			fmt.Fprintf(&b, "\n\\[%d\\] [%s](%s)", i+1, title, strings.NewReplacer("(", "%28", ")", "%29", " ", "%20").Replace(s.URL))
 		} else {
-			fmt.Fprintf(&b, "\n%d. %s", i+1, title)
+			fmt.Fprintf(&b, "\n\\[%d\\] %s", i+1, title)
 		}
 	}
 	return b.String()

@@ -42,7 +42,7 @@ func TestRenderPutsFootnotesInLastPart(t *testing.T) {
 		}
 	}
 	last := parts[len(parts)-1]
-	for _, want := range []string{"Источники", "1. Договор № П-15/2025 (ООО «Альфа»)", "2. База знаний: учёт авансов"} {
+	for _, want := range []string{"Источники", "[1] Договор № П-15/2025 (ООО «Альфа»)", "[2] База знаний: учёт авансов"} {
 		if !strings.Contains(last.Text, want) {
 			t.Errorf("last part lacks %q:\n%s", want, last.Text)
 		}

@@ -21,6 +21,17 @@ type incoming struct {
 	command string
 	// callbackID is set when the message came from pressing an inline button.
 	callbackID string
+	// replyTo is the bot's own message this one replies to, 0 if none.
+	replyTo int
+	// file is a document sent to the bot; text is then its caption.
+	file *fileRef
+}
+
+// fileRef is a document attached to a message.
+type fileRef struct {
+	id   string // Telegram file_id, for getFile
+	name string
+	size int64 // as Telegram reports it, 0 if unknown
 }
 
 // identity is what the bot knows of itself, for mentions and command suffixes.
@@ -47,6 +58,14 @@ func parseUpdate(u tgbotapi.Update, me identity, known func(string) bool) (incom
 		messageID: m.MessageID,
 		text:      m.Text,
 	}
+	entities := m.Entities
+	if d := m.Document; d != nil {
+		in.file = &fileRef{id: d.FileID, name: d.FileName, size: int64(d.FileSize)}
+		if in.file.name == "" {
+			in.file.name = "документ"
+		}
+		in.text, entities = m.Caption, m.CaptionEntities
+	}
 	switch m.Chat.Type {
 	case "private":
 	case "group", "supergroup":
@@ -54,17 +73,18 @@ func parseUpdate(u tgbotapi.Update, me identity, known func(string) bool) (incom
 	default:
 		return incoming{}, false
 	}
-	if in.text == "" {
+	if in.text == "" && in.file == nil {
 		return incoming{}, false
 	}
 
 	addressed := !in.group
 	if m.ReplyToMessage != nil && m.ReplyToMessage.From != nil && m.ReplyToMessage.From.ID == me.id {
 		addressed = true
+		in.replyTo = m.ReplyToMessage.MessageID
 	}
-	for _, e := range m.Entities {
+	for _, e := range entities {
 		switch {
-		case e.Type == "bot_command" && e.Offset == 0:
+		case e.Type == "bot_command" && e.Offset == 0 && in.file == nil:
 			name, suffix, _ := strings.Cut(utf16Slice(m.Text, 0, e.Length)[1:], "@")
 			name = strings.ToLower(name)
 			switch {
@@ -76,7 +96,7 @@ func parseUpdate(u tgbotapi.Update, me identity, known func(string) bool) (incom
 			in.command = name
 			in.text = strings.TrimSpace(utf16Cut(m.Text, 0, e.Length))
 			return in, true
-		case e.Type == "mention" && strings.EqualFold(utf16Slice(m.Text, e.Offset, e.Length), "@"+me.username):
+		case e.Type == "mention" && strings.EqualFold(utf16Slice(in.text, e.Offset, e.Length), "@"+me.username):
 			addressed = true
 		case e.Type == "text_mention" && e.User != nil && e.User.ID == me.id:
 			addressed = true
@@ -85,8 +105,20 @@ func parseUpdate(u tgbotapi.Update, me identity, known func(string) bool) (incom
 	if !addressed {
 		return incoming{}, false
 	}
-	in.text = stripMentions(m.Text, m.Entities, me)
+	in.text = stripMentions(in.text, entities, me)
 	return in, true
+}
+
+// buttonCommand is the hidden command a button's data goes to: "doc" for the document
+// buttons, "drill" for drilldowns, exports and choices, "" for a question typed by a tap.
+func buttonCommand(data string) string {
+	switch {
+	case strings.HasPrefix(data, "d:"):
+		return "doc"
+	case strings.HasPrefix(data, "a:"), strings.HasPrefix(data, "x:"), strings.HasPrefix(data, "c:"):
+		return "drill"
+	}
+	return ""
 }
 
 // callbackPrefix marks buttons that send their text back as a question.
@@ -106,8 +138,8 @@ func parseCallback(updateID int, cq *tgbotapi.CallbackQuery) (incoming, bool) {
 	// Drilldown and export payloads go to the agent, which re-validates them. Anything else,
 	// forged data included, is treated like a question typed by this user: it carries no
 	// privilege the user did not already have.
-	if strings.HasPrefix(cq.Data, "a:") || strings.HasPrefix(cq.Data, "x:") || strings.HasPrefix(cq.Data, "c:") {
-		in.command, in.text = "drill", cq.Data
+	if cmd := buttonCommand(cq.Data); cmd != "" {
+		in.command, in.text = cmd, cq.Data
 		return in, true
 	}
 	in.text = strings.TrimSpace(strings.TrimPrefix(cq.Data, callbackPrefix))

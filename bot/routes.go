@@ -23,11 +23,13 @@ func commands() []command {
 		{name: "debts", description: "Кто нам должен: /debts, /debts 31.03.2026", handle: handleAgentCommand},
 		{name: "payables", description: "Кому должны мы: /payables, /payables на конец февраля", handle: handleAgentCommand},
 		{name: "balance", description: "Остаток по счёту: /balance 51, /balance 62.01 31.03.2026", handle: handleAgentCommand},
+		{name: "docs", description: "Мои документы: выбрать для вопросов, снять выбор, удалить", handle: handleAgentCommand},
 		{name: "reset", description: "Забыть историю диалога и начать заново", handle: handleReset},
 		{name: "cancel", description: "Остановить подготовку текущего ответа", handle: handleCancel},
 		{name: "status", description: "Состояние сервисов (для администраторов)", adminOnly: true, handle: handleStatus},
 		{name: "debug", description: "Отладка ответов 1С: /debug on, /debug off (для администраторов)", adminOnly: true, handle: handleDebug},
 		{name: "drill", hidden: true, handle: handleAgentCommand},
+		{name: "doc", hidden: true, handle: handleAgentCommand},
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -20,6 +21,7 @@ type telegram struct {
 	api   *tgbotapi.BotAPI
 	http  *http.Client
 	token string
+	base  string // Bot API base URL without the trailing slash
 }
 
 // newTelegram connects (getMe) and returns the adapter. apiURL is the Bot API base, e.g.
@@ -28,8 +30,8 @@ func newTelegram(ctx context.Context, token, apiURL string, client *http.Client)
 	if apiURL == "" {
 		apiURL = "https://api.telegram.org"
 	}
-	t := &telegram{http: client, token: token}
-	endpoint := strings.TrimRight(apiURL, "/") + "/bot%s/%s"
+	t := &telegram{http: client, token: token, base: strings.TrimRight(apiURL, "/")}
+	endpoint := t.base + "/bot%s/%s"
 	api, err := tgbotapi.NewBotAPIWithClient(token, endpoint, t.doer(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("telegram: getMe: %w", t.redact(err))
@@ -116,10 +118,48 @@ func (t *telegram) call(ctx context.Context, method string, params map[string]st
 	return resp.Result, nil
 }
 
-// send sends a message or a photo.
-func (t *telegram) send(ctx context.Context, c tgbotapi.Chattable) error {
-	_, err := t.with(ctx).Send(c)
-	return explain(err)
+// send sends a message or a photo and returns the id of the message sent.
+func (t *telegram) send(ctx context.Context, c tgbotapi.Chattable) (int, error) {
+	m, err := t.with(ctx).Send(c)
+	return m.MessageID, explain(err)
+}
+
+// errFileTooBig means a file is larger than the caller's limit.
+var errFileTooBig = errors.New("telegram: file too big")
+
+// download fetches a file a user sent: getFile for its path, then GET <base>/file/bot<token>/<path>.
+// At most limit bytes are read; more is errFileTooBig. The token never appears in errors.
+func (t *telegram) download(ctx context.Context, fileID string, limit int64) ([]byte, error) {
+	f, err := t.with(ctx).GetFile(tgbotapi.FileConfig{FileID: fileID})
+	if err != nil {
+		return nil, fmt.Errorf("getFile: %w", explain(err))
+	}
+	if f.FileSize > 0 && int64(f.FileSize) > limit {
+		return nil, errFileTooBig
+	}
+	if f.FilePath == "" || strings.Contains(f.FilePath, "..") {
+		return nil, fmt.Errorf("getFile: unusable file_path %q", f.FilePath)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.base+"/file/bot"+t.token+"/"+f.FilePath, nil)
+	if err != nil {
+		return nil, fmt.Errorf("download: %w", t.redact(err))
+	}
+	resp, err := t.http.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("download: %w", t.redact(err))
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("download: HTTP %d", resp.StatusCode)
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("download: %w", t.redact(err))
+	}
+	if int64(len(data)) > limit {
+		return nil, errFileTooBig
+	}
+	return data, nil
 }
 
 // apiError extracts Telegram's error object, if err is one.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -80,6 +81,15 @@ type Config struct {
 	LedgerAllowUsers []int64       // LEDGER_ALLOWED_USER_IDS
 	LedgerAllowChats []int64       // LEDGER_ALLOWED_CHAT_IDS
 
+	// Documents and the knowledge base.
+	EmbeddingsModel   string // EMBEDDINGS_MODEL: empty = lexical search only
+	EmbeddingsBaseURL string // EMBEDDINGS_BASE_URL (defaults to LLM_BASE_URL)
+	EmbeddingsAPIKey  Secret // EMBEDDINGS_API_KEY (defaults to LLM_API_KEY)
+	DocsMaxPerOwner   int    // DOCS_MAX_PER_OWNER
+	DocsMaxChars      int    // DOCS_MAX_CHARS
+	DocsIndexCache    int    // DOCS_INDEX_CACHE
+	KBCSV             string // KB_CSV: knowledge base file used when the store has none
+
 	// Behaviour.
 	AnswerTimeout   time.Duration // ANSWER_TIMEOUT: ceiling for one answer
 	UserRatePerMin  int           // USER_RATE_PER_MIN: messages a user may send per minute
@@ -137,6 +147,13 @@ func Vars() []Var {
 		{"ONEC_TIMEOUT", "30s", "Deadline of one 1C query."},
 		{"LEDGER_ALLOWED_USER_IDS", "", "Users allowed to see 1C data. With a real 1C and both ledger lists empty, nobody is; with the demo ledger, everyone is."},
 		{"LEDGER_ALLOWED_CHAT_IDS", "", "Chats (groups) whose members may see 1C data."},
+		{"EMBEDDINGS_MODEL", "", "Embeddings model (e.g. openai/text-embedding-3-small) for dense document search; empty = lexical BM25 only."},
+		{"EMBEDDINGS_BASE_URL", "", "OpenAI-compatible API base of the embeddings; empty = LLM_BASE_URL."},
+		{"EMBEDDINGS_API_KEY", "", "Key of the embeddings API; empty = LLM_API_KEY."},
+		{"DOCS_MAX_PER_OWNER", "200", "Documents one user (or one group) may keep."},
+		{"DOCS_MAX_CHARS", "20000000", "Characters of text one user (or one group) may keep."},
+		{"DOCS_INDEX_CACHE", "256", "Owners whose search index is kept in memory (LRU); others are rebuilt from storage on use."},
+		{"KB_CSV", "", "Knowledge base CSV loaded at start instead of the embedded sample when Redis holds none (see `finbot kb ingest`)."},
 		{"ANSWER_TIMEOUT", "90s", "Ceiling for preparing one answer."},
 		{"USER_RATE_PER_MIN", "20", "Messages one user may send per minute before a flood notice."},
 		{"USER_RATE_BURST", "5", "Messages one user may send at once."},
@@ -193,6 +210,14 @@ func Load(getenv func(string) string) (Config, error) {
 		LedgerAllowUsers: r.ids("LEDGER_ALLOWED_USER_IDS"),
 		LedgerAllowChats: r.ids("LEDGER_ALLOWED_CHAT_IDS"),
 
+		EmbeddingsModel:   r.str("EMBEDDINGS_MODEL"),
+		EmbeddingsBaseURL: strings.TrimRight(r.url("EMBEDDINGS_BASE_URL"), "/"),
+		EmbeddingsAPIKey:  Secret(r.str("EMBEDDINGS_API_KEY")),
+		DocsMaxPerOwner:   r.integer("DOCS_MAX_PER_OWNER", 1, 100_000),
+		DocsMaxChars:      r.integer("DOCS_MAX_CHARS", 1000, 2_000_000_000),
+		DocsIndexCache:    r.integer("DOCS_INDEX_CACHE", 1, 1_000_000),
+		KBCSV:             r.str("KB_CSV"),
+
 		AnswerTimeout:   r.duration("ANSWER_TIMEOUT", time.Second, time.Hour),
 		UserRatePerMin:  r.integer("USER_RATE_PER_MIN", 1, 10_000),
 		UserRateBurst:   r.integer("USER_RATE_BURST", 1, 1000),
@@ -215,6 +240,15 @@ func Load(getenv func(string) string) (Config, error) {
 	if s := string(c.WebhookSecret); s != "" && !validWebhookSecret(s) {
 		r.fail("WEBHOOK_SECRET", "must be 1–256 characters of A-Z, a-z, 0-9, _ and -")
 	}
+	if c.EmbeddingsBaseURL == "" {
+		c.EmbeddingsBaseURL = c.LLMBaseURL
+	}
+	if c.EmbeddingsAPIKey == "" {
+		c.EmbeddingsAPIKey = c.LLMAPIKey
+	}
+	if c.EmbeddingsModel != "" && c.EmbeddingsAPIKey == "" {
+		r.fail("EMBEDDINGS_MODEL", "is set but neither EMBEDDINGS_API_KEY nor LLM_API_KEY is")
+	}
 	if c.LLMAPIKey != "" && c.LLMModel == "" {
 		r.fail("LLM_MODEL", "is empty while LLM_API_KEY is set")
 	}
@@ -227,7 +261,7 @@ func (c Config) HasLLM() bool { return c.LLMAPIKey != "" }
 // Secrets returns the configured secret values, for log redaction.
 func (c Config) Secrets() []string {
 	var out []string
-	for _, s := range []Secret{c.TelegramToken, c.WebhookSecret, c.LLMAPIKey, c.TavilyAPIKey, c.OneCToken} {
+	for _, s := range []Secret{c.TelegramToken, c.WebhookSecret, c.LLMAPIKey, c.TavilyAPIKey, c.OneCToken, c.EmbeddingsAPIKey} {
 		if len(s) >= 4 {
 			out = append(out, string(s))
 		}
@@ -237,7 +271,8 @@ func (c Config) Secrets() []string {
 			out = append(out, p)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) || len(out[i]) == len(out[j]) && out[i] < out[j] })
+	out = slices.Compact(out) // the embeddings key usually is the LLM key
 	return out
 }
 

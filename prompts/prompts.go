@@ -57,6 +57,32 @@ type ClarifyData struct {
 // Clarify renders the prompt that asks the model for one clarifying question.
 func Clarify(d ClarifyData) (string, error) { return render("clarify.tmpl", d) }
 
+// DocSource is one numbered source shown to the answering model.
+type DocSource struct {
+	N     int
+	Title string // "Договор поставки № 15, стр. 3"
+	Text  string
+}
+
+// DocsAnswerData fills docs_answer.tmpl.
+type DocsAnswerData struct {
+	Question string
+	Sources  []DocSource
+	// FullText is true when the sources are whole documents (S3), false for passages.
+	FullText bool
+	// KB is true when the sources are knowledge-base articles.
+	KB bool
+}
+
+// DocsAnswer renders the prompt that answers a question only from the given sources.
+func DocsAnswer(d DocsAnswerData) (string, error) { return render("docs_answer.tmpl", d) }
+
+// ExpandData fills expand.tmpl.
+type ExpandData struct{ Question string }
+
+// Expand renders the prompt that rewrites a question into a few search queries (JSON).
+func Expand(d ExpandData) (string, error) { return render("expand.tmpl", d) }
+
 func render(name string, data any) (string, error) {
 	var b strings.Builder
 	if err := templates.ExecuteTemplate(&b, name, data); err != nil {

@@ -72,6 +72,13 @@ func New(o Options) *Client {
 	if o.BreakerTimeout <= 0 {
 		o.BreakerTimeout = 30 * time.Second
 	}
+	c := &Client{api: newAPI(o), model: o.Model, timeout: o.Timeout}
+	c.cb = gobreaker.NewCircuitBreaker[string](breakerSettings("llm", o.BreakerTimeout))
+	return c
+}
+
+// newAPI builds the go-openai client with the repairing transport.
+func newAPI(o Options) *openai.Client {
 	base := http.DefaultTransport
 	if o.HTTPClient != nil && o.HTTPClient.Transport != nil {
 		base = o.HTTPClient.Transport
@@ -82,10 +89,13 @@ func New(o Options) *Client {
 		Timeout:   o.Timeout + 5*time.Second, // backstop; the ctx deadline is the real one
 		Transport: &errorInBody{base: base, referer: o.AppURL, title: o.AppTitle},
 	}
-	c := &Client{api: openai.NewClientWithConfig(cfg), model: o.Model, timeout: o.Timeout}
-	c.cb = gobreaker.NewCircuitBreaker[string](gobreaker.Settings{
-		Name:    "llm",
-		Timeout: o.BreakerTimeout,
+	return openai.NewClientWithConfig(cfg)
+}
+
+func breakerSettings(name string, timeout time.Duration) gobreaker.Settings {
+	return gobreaker.Settings{
+		Name:    name,
+		Timeout: timeout,
 		ReadyToTrip: func(c gobreaker.Counts) bool {
 			return c.ConsecutiveFailures >= 3
 		},
@@ -99,8 +109,7 @@ func New(o Options) *Client {
 			}
 			return err == nil
 		},
-	})
-	return c
+	}
 }
 
 // Model returns the configured model name.

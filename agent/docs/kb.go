@@ -1,0 +1,71 @@
+package docs
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/integrations/extract"
+	"github.com/finbot/finbot/integrations/kb"
+)
+
+// KBOwner is the owner of the shared, read-only knowledge base. Users' owners are "u:<id>" and
+// groups' "g:<id>", so no user action can ever address it.
+const KBOwner = "kb"
+
+// Ingest makes articles the whole content of owner (the knowledge base): each article becomes
+// one Markdown document, chunked and, with an embedder, embedded. The replacement is atomic:
+// readers see the old set or the new one.
+func (l *Library) Ingest(ctx context.Context, owner string, articles []kb.Article) (chunks int, degraded []string, err error) {
+	docs := make([]docstore.Doc, 0, len(articles))
+	for _, a := range articles {
+		d, err := l.articleDoc(ctx, a)
+		if err != nil {
+			return 0, nil, fmt.Errorf("docs: article %q: %w", a.Title, err)
+		}
+		docs = append(docs, d)
+		chunks += len(d.Chunks)
+	}
+	if l.emb != nil {
+		for i := range docs {
+			vecs, err := l.emb.Embed(ctx, embedTexts(docs[i].Meta.Title, docs[i].Chunks))
+			if err != nil {
+				if ctx.Err() != nil {
+					return 0, nil, ctx.Err()
+				}
+				degraded = []string{"embeddings_unavailable"}
+				for j := range docs {
+					docs[j].Vectors, docs[j].Meta.Dims = nil, 0
+				}
+				break
+			}
+			docs[i].Vectors, docs[i].Meta.Dims = vecs, len(vecs[0])
+		}
+	}
+	if err := l.store.Replace(ctx, owner, docs); err != nil {
+		return 0, nil, fmt.Errorf("docs: replace %s: %w", owner, err)
+	}
+	l.cache.Remove(owner)
+	return chunks, degraded, nil
+}
+
+// articleDoc turns a knowledge-base article into a stored document.
+func (l *Library) articleDoc(ctx context.Context, a kb.Article) (docstore.Doc, error) {
+	text := a.Markdown()
+	doc, err := extract.Extract(ctx, a.ID+".md", []byte(text), l.opts.Limits)
+	if err != nil {
+		return docstore.Doc{}, err
+	}
+	parts := extract.Chunks(doc, l.opts.Chunking)
+	chunks := make([]docstore.Chunk, len(parts))
+	for i, p := range parts {
+		chunks[i] = docstore.Chunk{N: i, Page: 0, Heading: p.Heading, Text: p.Text}
+	}
+	meta := docstore.Meta{
+		ID: a.ID, Title: a.Title, FileName: a.ID + ".md", Format: "kb", Pages: 1, Chars: doc.Chars,
+		Chunks: len(chunks), Bytes: int64(len(text)), Topic: a.Topic, Jurisdiction: a.Jurisdiction,
+		Updated: a.Updated, Added: time.Time{},
+	}
+	return docstore.Doc{Meta: meta, Chunks: chunks, Text: doc.Text()}, nil
+}

@@ -1,0 +1,693 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/integrations/extract"
+	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/prompts"
+)
+
+// FullContextChars is the most text of selected documents answered in full (S3); above it
+// the answer is built from retrieved passages (S4). Seed 002 §1.
+const FullContextChars = 50_000
+
+// MaxUploadBytes is Telegram's limit on files a bot may download (20 MB).
+const MaxUploadBytes = extract.DefaultMaxBytes
+
+// File is a document a user sent.
+type File struct {
+	Name string
+	// Size is the size Telegram reported, checked before Data is fetched.
+	Size int64
+	Data []byte
+}
+
+// DocsDebug explains a document answer.
+type DocsDebug struct {
+	Owner      string          `json:"-"`
+	Selected   []string        `json:"selected,omitempty"`
+	Chars      int             `json:"chars,omitempty"` // characters of the selected documents
+	Expansions []string        `json:"expansions,omitempty"`
+	Search     docs.SearchInfo `json:"search"`
+	Passages   []docs.Passage  `json:"passages,omitempty"`
+}
+
+// Owner is whose documents a request reads and writes: the group's shared set in a group, the
+// user's private set otherwise. It is derived from the request only, never from user input.
+func Owner(req Request) string { return owner(req) }
+
+func owner(req Request) string {
+	if req.Group {
+		return fmt.Sprintf("g:%d", req.ChatID)
+	}
+	return fmt.Sprintf("u:%d", req.UserID)
+}
+
+// Upload adds a file to the requester's library and returns the receipt (or the reason it
+// was refused). The front end remembers the receipt message with RememberReceipt.
+func (a *Agent) Upload(ctx context.Context, req Request, f File) (Answer, error) {
+	if a.docs == nil {
+		return Answer{Text: "Загрузка документов в этой установке не подключена."}, nil
+	}
+	ans := Answer{Scenario: Command, Intent: "upload", Sources: []Source{}}
+	if f.Size > MaxUploadBytes || int64(len(f.Data)) > MaxUploadBytes {
+		ans.Text = fmt.Sprintf("Файл «%s» больше 20 МБ — это предел, который Telegram разрешает ботам скачивать. "+
+			"Разделите документ на части или пришлите только нужные страницы.", EscapeMarkdown(f.Name))
+		return ans, nil
+	}
+	added, err := a.docs.Add(ctx, owner(req), req.UserID, f.Name, f.Data)
+	if err != nil {
+		if msg := docs.UserMessage(err); msg != "" {
+			a.log.InfoContext(ctx, "document refused", "chat_id", req.ChatID, "reason", err)
+			ans.Text = fmt.Sprintf("Не смог загрузить «%s». %s", EscapeMarkdown(f.Name), msg)
+			return ans, nil
+		}
+		return Answer{}, fmt.Errorf("%w: upload: %w", ErrUnavailable, err)
+	}
+	m := added.Meta
+	switch {
+	case added.Duplicate:
+		ans.Text = fmt.Sprintf("Этот файл уже загружен как «%s» (%s). Повторно сохранять не стал.",
+			EscapeMarkdown(m.Title), a.metaLine(m))
+	default:
+		ans.Text = fmt.Sprintf("📄 Загрузил «%s»\n\n%s, %s.\n\nСпрашивайте — я буду искать ответ во всех ваших документах. "+
+			"Чтобы отвечать только по этому, нажмите «Выбрать» или ответьте на это сообщение вопросом. Все документы — /docs.",
+			EscapeMarkdown(m.Title), a.metaLine(m), plural(m.Chunks, "фрагмент", "фрагмента", "фрагментов"))
+	}
+	ans.Receipt = m.ID
+	ans.Buttons = []Button{{Text: "Выбрать для вопросов", Data: "d:s:" + m.ID}, {Text: "Мои документы", Data: "d:p:0", SameRow: true}}
+	ans.Debug.Degraded = added.Degraded
+	a.remember(ctx, req, "[файл] "+f.Name, ans.Text)
+	return ans, nil
+}
+
+// RememberReceipt records that the bot's message messageID is the receipt of document id, so
+// that replying to it selects the document.
+func (a *Agent) RememberReceipt(ctx context.Context, req Request, messageID int, id string) error {
+	if a.docs == nil {
+		return nil
+	}
+	return a.docs.SetReceipt(ctx, owner(req), req.ChatID, messageID, id)
+}
+
+// metaLine is "PDF, 3 стр., 12 345 знаков".
+func (a *Agent) metaLine(m docstore.Meta) string {
+	parts := []string{strings.ToUpper(m.Format)}
+	if m.Format == "pdf" || m.Pages > 1 {
+		unit := "стр."
+		if m.Format == "xlsx" {
+			unit = plural(m.Pages, "лист", "листа", "листов")
+			parts = append(parts, unit)
+		} else {
+			parts = append(parts, fmt.Sprintf("%d %s", m.Pages, unit))
+		}
+	}
+	parts = append(parts, plural(m.Chars, "знак", "знака", "знаков"))
+	return strings.Join(parts, ", ")
+}
+
+// plural writes n with the Russian form of the noun: 1 фрагмент, 3 фрагмента, 5 фрагментов.
+func plural(n int, one, few, many string) string {
+	num := strconv.Itoa(n)
+	if n >= 10_000 {
+		num = formatInt(n)
+	}
+	n10, n100 := n%10, n%100
+	switch {
+	case n10 == 1 && n100 != 11:
+		return num + " " + one
+	case n10 >= 2 && n10 <= 4 && (n100 < 12 || n100 > 14):
+		return num + " " + few
+	default:
+		return num + " " + many
+	}
+}
+
+func formatInt(n int) string {
+	s := strconv.Itoa(n)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteRune('\u00a0')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// remember appends a non-question exchange (an upload) to the dialog, best effort.
+func (a *Agent) remember(ctx context.Context, req Request, user, bot string) {
+	hctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
+	defer cancel()
+	now := a.now()
+	if err := a.history.Append(hctx, ConversationKey(req),
+		history.Turn{Role: roleUser, Text: user, At: now}, history.Turn{Role: roleAssistant, Text: bot, At: now}); err != nil {
+		a.log.WarnContext(ctx, "history append failed", "chat_id", req.ChatID, "err", err)
+	}
+}
+
+// docsPageSize is how many documents one /docs page lists.
+const docsPageSize = 8
+
+// docCommand answers /docs and the document buttons ("d:<op>:<arg>"). Every id is looked up
+// within the requester's own library, so a forged button can name nothing else.
+func (a *Agent) docCommand(ctx context.Context, req Request, text string) (Answer, error) {
+	if a.docs == nil {
+		return Answer{Text: "Загрузка документов в этой установке не подключена."}, nil
+	}
+	own := owner(req)
+	op, arg := "p", "0"
+	if req.Command == "doc" {
+		parts := strings.SplitN(text, ":", 3)
+		if len(parts) != 3 || parts[0] != "d" {
+			return Answer{Text: staleButton}, nil
+		}
+		op, arg = parts[1], parts[2]
+	}
+	var note string
+	switch op {
+	case "p": // list page
+	case "s", "u": // select, unselect
+		m, err := a.docs.Get(ctx, own, arg)
+		if err != nil {
+			return a.docError(err)
+		}
+		if err := a.docs.Select(ctx, own, req.UserID, m.ID, op == "s"); err != nil {
+			return a.docError(err)
+		}
+		if op == "s" {
+			note = fmt.Sprintf("Выбрал «%s»: следующие вопросы — только по выбранным документам.", EscapeMarkdown(m.Title))
+		} else {
+			note = fmt.Sprintf("Снял выбор с «%s».", EscapeMarkdown(m.Title))
+		}
+		arg = "0"
+	case "c": // clear selection
+		if err := a.docs.ClearSelection(ctx, own, req.UserID); err != nil {
+			return a.docError(err)
+		}
+		note, arg = "Выбор снят: отвечаю по всем вашим документам.", "0"
+	case "x": // ask to confirm deletion
+		m, err := a.docs.Get(ctx, own, arg)
+		if err != nil {
+			return a.docError(err)
+		}
+		if ans, ok := a.mayDelete(req, m); !ok {
+			return ans, nil
+		}
+		return Answer{Text: fmt.Sprintf("Удалить «%s»? Текст документа и все его фрагменты будут удалены без возможности восстановления.",
+			EscapeMarkdown(m.Title)),
+			Buttons: []Button{{Text: "Да, удалить", Data: "d:X:" + m.ID}, {Text: "Отмена", Data: "d:p:0", SameRow: true}}}, nil
+	case "X": // delete
+		m, err := a.docs.Get(ctx, own, arg)
+		if err != nil {
+			return a.docError(err)
+		}
+		if ans, ok := a.mayDelete(req, m); !ok {
+			return ans, nil
+		}
+		if _, err := a.docs.Remove(ctx, own, m.ID); err != nil {
+			return a.docError(err)
+		}
+		note, arg = fmt.Sprintf("Удалил «%s».", EscapeMarkdown(m.Title)), "0"
+	default:
+		return Answer{Text: staleButton}, nil
+	}
+	page, err := strconv.Atoi(arg)
+	if err != nil || page < 0 || page > 1000 {
+		page = 0
+	}
+	return a.docList(ctx, req, page, note)
+}
+
+const staleButton = "Эта кнопка устарела или повреждена. Список документов — /docs."
+
+// mayDelete: in a group, only the person who uploaded a document may delete it.
+func (a *Agent) mayDelete(req Request, m docstore.Meta) (Answer, bool) {
+	if req.Group && m.UploadedBy != req.UserID {
+		return Answer{Text: "Удалить документ группы может только тот, кто его загрузил."}, false
+	}
+	return Answer{}, true
+}
+
+func (a *Agent) docError(err error) (Answer, error) {
+	if msg := docs.UserMessage(err); msg != "" {
+		return Answer{Text: msg}, nil
+	}
+	return Answer{}, fmt.Errorf("%w: documents: %w", ErrUnavailable, err)
+}
+
+// docList is one page of /docs with its buttons.
+func (a *Agent) docList(ctx context.Context, req Request, page int, note string) (Answer, error) {
+	own := owner(req)
+	all, err := a.docs.List(ctx, own)
+	if err != nil {
+		return a.docError(err)
+	}
+	sel, err := a.docs.Selected(ctx, own, req.UserID)
+	if err != nil {
+		return a.docError(err)
+	}
+	selected := map[string]bool{}
+	for _, m := range sel {
+		selected[m.ID] = true
+	}
+	var b strings.Builder
+	if note != "" {
+		b.WriteString(note + "\n\n")
+	}
+	if len(all) == 0 {
+		where := "У вас пока нет загруженных документов."
+		if req.Group {
+			where = "В этой группе пока нет загруженных документов."
+		}
+		b.WriteString(where + " Пришлите файл — PDF с текстом, DOCX, XLSX, TXT, MD или CSV до 20 МБ, " +
+			"и я отвечу на вопросы по нему со ссылками на страницы.")
+		return Answer{Text: b.String()}, nil
+	}
+	// Newest first: the document just sent is on the first page.
+	ordered := make([]docstore.Meta, len(all))
+	for i, m := range all {
+		ordered[len(all)-1-i] = m
+	}
+	pages := (len(ordered) + docsPageSize - 1) / docsPageSize
+	page = min(page, pages-1)
+	title := "Ваши документы"
+	if req.Group {
+		title = "Документы группы"
+	}
+	fmt.Fprintf(&b, "**%s** (%d)\n\n", title, len(all))
+	var buttons []Button
+	first := page * docsPageSize
+	for i, m := range ordered[first:min(first+docsPageSize, len(ordered))] {
+		n := first + i + 1
+		mark := ""
+		if selected[m.ID] {
+			mark = "✅ "
+		}
+		fmt.Fprintf(&b, "%d. %s**%s** — %s, %s\n", n, mark, EscapeMarkdown(m.Title), a.metaLine(m), m.Added.In(ru.Moscow).Format("02.01.2006"))
+		short := truncateRunes(m.Title, 28)
+		if selected[m.ID] {
+			buttons = append(buttons, Button{Text: fmt.Sprintf("✅ %d. %s", n, short), Data: "d:u:" + m.ID})
+		} else {
+			buttons = append(buttons, Button{Text: fmt.Sprintf("%d. %s", n, short), Data: "d:s:" + m.ID})
+		}
+		buttons = append(buttons, Button{Text: "🗑", Data: "d:x:" + m.ID, SameRow: true})
+	}
+	if len(sel) > 0 {
+		fmt.Fprintf(&b, "\n✅ — выбрано %s: отвечаю только по ним.", plural(len(sel), "документ", "документа", "документов"))
+		buttons = append(buttons, Button{Text: "Снять выбор со всех", Data: "d:c:0"})
+	} else {
+		b.WriteString("\nНажмите на документ, чтобы отвечать только по нему; 🗑 — удалить. Без выбора ищу во всех документах.")
+	}
+	if pages > 1 {
+		fmt.Fprintf(&b, "\nСтраница %d из %d.", page+1, pages)
+		nav := false
+		if page > 0 {
+			buttons = append(buttons, Button{Text: "◀ Назад", Data: fmt.Sprintf("d:p:%d", page-1)})
+			nav = true
+		}
+		if page < pages-1 {
+			buttons = append(buttons, Button{Text: "Дальше ▶", Data: fmt.Sprintf("d:p:%d", page+1), SameRow: nav})
+		}
+	}
+	return Answer{Text: b.String(), Buttons: buttons}, nil
+}
+
+// docScope is what documents a question is asked over.
+type docScope struct {
+	owner    string
+	selected []docstore.Meta
+	note     string // "Выбрал «…»" after a reply to a receipt
+}
+
+// scope resolves the question's documents: a reply to a receipt selects that document; a
+// one-shot document (a file's caption) overrides the selection.
+func (a *Agent) scope(ctx context.Context, req Request) (docScope, error) {
+	s := docScope{owner: owner(req)}
+	if a.docs == nil {
+		return s, nil
+	}
+	if req.OnlyDoc != "" {
+		m, err := a.docs.Get(ctx, s.owner, req.OnlyDoc)
+		if err != nil {
+			return s, err
+		}
+		s.selected = []docstore.Meta{m}
+		return s, nil
+	}
+	if req.ReplyTo != 0 {
+		m, err := a.docs.Receipt(ctx, s.owner, req.ChatID, req.ReplyTo)
+		switch {
+		case err == nil:
+			if err := a.docs.Select(ctx, s.owner, req.UserID, m.ID, true); err != nil {
+				return s, err
+			}
+			s.note = fmt.Sprintf("_Выбрал документ «%s» — отвечаю по выбранным документам. Снять выбор — /docs._", EscapeMarkdown(m.Title))
+		case !errors.Is(err, docs.ErrNotFound):
+			return s, err
+		}
+	}
+	sel, err := a.docs.Selected(ctx, s.owner, req.UserID)
+	if err != nil {
+		return s, err
+	}
+	s.selected = sel
+	return s, nil
+}
+
+// docScenario turns a route into S3/S4 when documents are selected and the question is not
+// about rates, news, 1C or small talk.
+func docScenario(route RouteDecision, s docScope) RouteDecision {
+	if len(s.selected) == 0 {
+		return route
+	}
+	switch {
+	case route.Scenario == S1Search, route.Scenario == S2General && route.Intent == IntentKB,
+		route.Scenario == S5Clarify && route.FallbackRuleHit != "too_short":
+	default:
+		return route
+	}
+	chars := 0
+	for _, m := range s.selected {
+		chars += m.Chars
+	}
+	route.Scenario, route.Intent = S4Retrieve, ""
+	reason := fmt.Sprintf("выбраны документы (%d), %d знаков > %d", len(s.selected), chars, FullContextChars)
+	if chars <= FullContextChars {
+		route.Scenario = S3Full
+		reason = fmt.Sprintf("выбраны документы (%d), %d знаков ≤ %d", len(s.selected), chars, FullContextChars)
+	}
+	route.Reasons = append(route.Reasons, reason)
+	return route
+}
+
+// documentAnswer answers S1, S3 and S4.
+func (a *Agent) documentAnswer(ctx context.Context, req Request, route RouteDecision, text string, s docScope) (Answer, error) {
+	if a.docs == nil {
+		return Answer{Text: "Поиск по документам в этой установке не подключён."}, nil
+	}
+	dbg := &DocsDebug{Owner: s.owner}
+	var ids []string
+	for _, m := range s.selected {
+		ids = append(ids, m.ID)
+		dbg.Selected = append(dbg.Selected, m.Title)
+		dbg.Chars += m.Chars
+	}
+	if route.Scenario == S1Search {
+		all, err := a.docs.List(ctx, s.owner)
+		if err != nil {
+			return a.docError(err)
+		}
+		if len(all) == 0 {
+			msg := "У вас пока нет загруженных документов, искать мне негде. Пришлите файл — договор, акт или счёт " +
+				"(PDF с текстом, DOCX, XLSX, TXT, MD, CSV до 20 МБ), и задайте вопрос по нему."
+			if req.Group {
+				msg = "В этой группе пока нет загруженных документов. Пришлите файл с упоминанием бота — он станет доступен всем участникам группы."
+			}
+			return Answer{Text: msg}, nil
+		}
+	}
+	var ans Answer
+	var err error
+	if route.Scenario == S3Full && a.llm != nil {
+		ans, err = a.fullContextAnswer(ctx, s, ids, text, dbg)
+	} else {
+		ans, err = a.passageAnswer(ctx, a.docs, s.owner, ids, text, false, dbg)
+	}
+	if err != nil {
+		return Answer{}, err
+	}
+	if s.note != "" {
+		ans.Text = s.note + "\n\n" + ans.Text
+	}
+	ans.Debug.Docs = dbg
+	return ans, nil
+}
+
+// kbAnswer answers from the shared knowledge base.
+func (a *Agent) kbAnswer(ctx context.Context, text string) (Answer, error) {
+	if a.kb == nil {
+		return Answer{Text: "Корпоративная база знаний в этой установке не подключена."}, nil
+	}
+	dbg := &DocsDebug{Owner: docs.KBOwner}
+	ans, err := a.passageAnswer(ctx, a.kb, docs.KBOwner, nil, text, true, dbg)
+	if err != nil {
+		return Answer{}, err
+	}
+	ans.Debug.Docs = dbg
+	return ans, nil
+}
+
+// passageAnswer searches (with query expansion when there is an LLM) and answers from the
+// passages found: by the LLM when there is one, extractively otherwise or when it fails.
+func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string, ids []string, text string, kb bool, dbg *DocsDebug) (Answer, error) {
+	var degraded []string
+	if a.llm != nil {
+		ex, err := a.expand(ctx, text)
+		if err != nil && ctx.Err() == nil {
+			a.log.WarnContext(ctx, "query expansion failed; searching the question alone", "err", err)
+			degraded = append(degraded, "query_expansion_failed")
+		}
+		dbg.Expansions = ex
+	}
+	passages, info, err := lib.Search(ctx, own, docs.Query{Text: text, Expansions: dbg.Expansions, DocIDs: ids, TopK: 5})
+	if err != nil {
+		if ctx.Err() != nil {
+			return Answer{}, ctx.Err()
+		}
+		return a.docError(err)
+	}
+	dbg.Search, dbg.Passages = info, passages
+	degraded = append(degraded, info.Degraded...)
+	if len(passages) == 0 {
+		ans := Answer{Text: nothingFound(kb, len(ids) > 0)}
+		ans.Debug.Degraded = degraded
+		return ans, nil
+	}
+	srcs, numbers := passageSources(passages, kb)
+	var ans Answer
+	if a.llm != nil {
+		ps := make([]prompts.DocSource, len(passages))
+		for i, p := range passages {
+			ps[i] = prompts.DocSource{N: numbers[i], Title: srcs[numbers[i]-1].Title, Text: p.Text}
+		}
+		out, err := a.answerFromSources(ctx, prompts.DocsAnswerData{Question: text, Sources: ps, KB: kb}, len(srcs))
+		if err == nil {
+			ans = Answer{Text: out, Sources: srcs}
+		} else {
+			if ctx.Err() != nil {
+				return Answer{}, ctx.Err()
+			}
+			a.log.WarnContext(ctx, "llm answer over passages failed; extractive answer", "err", err)
+			degraded = append(degraded, "llm_unavailable")
+		}
+	}
+	if ans.Text == "" {
+		ans = Answer{Text: extractive(passages, numbers, text, kb), Sources: srcs}
+	}
+	if kb {
+		ans.Text = "_Основывается на корпоративной базе знаний._\n\n" + ans.Text
+	}
+	ans.Debug.Degraded = degraded
+	return ans, nil
+}
+
+// fullContextAnswer is S3 with an LLM: the selected documents in full, as Markdown.
+func (a *Agent) fullContextAnswer(ctx context.Context, s docScope, ids []string, text string, dbg *DocsDebug) (Answer, error) {
+	full, err := a.docs.Full(ctx, s.owner, ids)
+	if err != nil {
+		return a.docError(err)
+	}
+	srcs := make([]Source, len(full))
+	ps := make([]prompts.DocSource, len(full))
+	for i, d := range full {
+		srcs[i] = Source{Title: d.Meta.Title}
+		ps[i] = prompts.DocSource{N: i + 1, Title: d.Meta.Title, Text: serialize(d)}
+	}
+	out, err := a.answerFromSources(ctx, prompts.DocsAnswerData{Question: text, Sources: ps, FullText: true}, len(srcs))
+	if err != nil {
+		if ctx.Err() != nil {
+			return Answer{}, ctx.Err()
+		}
+		a.log.WarnContext(ctx, "llm full-context answer failed; extractive answer", "err", err)
+		ans, err := a.passageAnswer(ctx, a.docs, s.owner, ids, text, false, dbg)
+		ans.Debug.Degraded = append(ans.Debug.Degraded, "llm_unavailable")
+		return ans, err
+	}
+	return Answer{Text: out, Sources: srcs}, nil
+}
+
+// serialize writes a document as Markdown with its metadata and table of contents (seed 002 §5.4).
+func serialize(d docstore.Doc) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n_Файл: %s · формат: %s · страниц: %d · знаков: %d_\n\n", d.Meta.Title, d.Meta.FileName,
+		strings.ToUpper(d.Meta.Format), d.Meta.Pages, d.Meta.Chars)
+	var toc []string
+	for _, c := range d.Chunks {
+		if c.Heading != "" && !containsStr(toc, c.Heading) {
+			toc = append(toc, c.Heading)
+		}
+	}
+	if len(toc) > 1 {
+		b.WriteString("Оглавление:\n")
+		for _, h := range toc {
+			fmt.Fprintf(&b, "- %s\n", h)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(d.Text)
+	return b.String()
+}
+
+func containsStr(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// citation matches the model's footnote marks.
+var citation = regexp.MustCompile(`\[(\d{1,2})\]`)
+
+// answerFromSources asks the model and checks its answer: it must be non-empty, cite only
+// sources that exist, and carry no source list of its own (the code appends it).
+func (a *Agent) answerFromSources(ctx context.Context, d prompts.DocsAnswerData, n int) (string, error) {
+	prompt, err := prompts.DocsAnswer(d)
+	if err != nil {
+		return "", err
+	}
+	out, err := a.llm.Complete(ctx, []llm.Message{{Role: "user", Content: prompt}}, llm.Call{MaxTokens: 1500, Temperature: 0.1})
+	if err != nil {
+		return "", err
+	}
+	out = stripSourceList(strings.TrimSpace(out))
+	for _, m := range citation.FindAllStringSubmatch(out, -1) {
+		if k, _ := strconv.Atoi(m[1]); k < 1 || k > n {
+			return "", fmt.Errorf("%w: answer cites source [%d] of %d", llm.ErrBadResponse, k, n)
+		}
+	}
+	if out == "" {
+		return "", fmt.Errorf("%w: empty answer", llm.ErrBadResponse)
+	}
+	return out, nil
+}
+
+// sourceListHeading finds a source list the model wrote despite being told not to.
+var sourceListHeading = regexp.MustCompile(`(?im)^\s*(\*\*|#+\s*)?(источники|список источников|sources)\s*:?\s*(\*\*)?\s*$`)
+
+func stripSourceList(s string) string {
+	if loc := sourceListHeading.FindStringIndex(s); loc != nil {
+		return strings.TrimSpace(s[:loc[0]])
+	}
+	return s
+}
+
+// expand asks the model for a few sub-queries (seed 002 §5.2).
+func (a *Agent) expand(ctx context.Context, text string) ([]string, error) {
+	prompt, err := prompts.Expand(prompts.ExpandData{Question: text})
+	if err != nil {
+		return nil, err
+	}
+	ectx, cancel := context.WithTimeout(ctx, a.opts.RouteTimeout)
+	defer cancel()
+	out, err := a.llm.Complete(ectx, []llm.Message{{Role: "user", Content: prompt}}, llm.Call{JSON: true, MaxTokens: 200, Temperature: 0.2})
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Queries []string `json:"queries"`
+	}
+	if err := json.Unmarshal([]byte(extractJSON(out)), &r); err != nil {
+		return nil, fmt.Errorf("%w: expansion is not JSON: %w", llm.ErrBadResponse, err)
+	}
+	var qs []string
+	for _, q := range r.Queries {
+		q = strings.TrimSpace(q)
+		if q != "" && utf8.RuneCountInString(q) <= 300 && len(qs) < 3 {
+			qs = append(qs, q)
+		}
+	}
+	return qs, nil
+}
+
+// passageSources numbers the sources of passages: one footnote per (document, page).
+// numbers[i] is the 1-based footnote of passages[i].
+func passageSources(ps []docs.Passage, kb bool) ([]Source, []int) {
+	var srcs []Source
+	numbers := make([]int, len(ps))
+	index := map[string]int{}
+	for i, p := range ps {
+		title := p.Title
+		switch {
+		case kb && !p.Meta.Updated.IsZero():
+			title = fmt.Sprintf("%s (база знаний, обновлено %s)", p.Title, p.Meta.Updated.Format("02.01.2006"))
+		case kb:
+			title = p.Title + " (база знаний)"
+		case p.Page > 0 && p.Meta.Format == "xlsx":
+			title = fmt.Sprintf("%s, лист %d", p.Title, p.Page)
+		case p.Page > 0 && (p.Meta.Format == "pdf" || p.Meta.Pages > 1):
+			title = fmt.Sprintf("%s, стр. %d", p.Title, p.Page)
+		}
+		n, ok := index[title]
+		if !ok {
+			srcs = append(srcs, Source{Title: title})
+			n = len(srcs)
+			index[title] = n
+		}
+		numbers[i] = n
+	}
+	return srcs, numbers
+}
+
+// excerptRunes bounds each quoted passage of an extractive answer.
+const excerptRunes = 450
+
+// extractive quotes the best passages, each with its footnote.
+func extractive(ps []docs.Passage, numbers []int, question string, kb bool) string {
+	var b strings.Builder
+	if kb {
+		b.WriteString("Вот что об этом сказано в базе знаний:\n\n")
+	} else {
+		b.WriteString("Вот что нашёл в документах:\n\n")
+	}
+	shown := 0
+	for i, p := range ps {
+		if shown == 3 {
+			break
+		}
+		ex := docs.Excerpt(p.Text, question, excerptRunes)
+		if ex == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "> %s [%d]\n\n", EscapeMarkdown(ex), numbers[i])
+		shown++
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func nothingFound(kb, selected bool) string {
+	switch {
+	case kb:
+		return "В корпоративной базе знаний ответа на этот вопрос нет. Если речь о ваших документах, данных 1С, " +
+			"курсах или новостях — уточните вопрос, например: «найди в договоре с Техснабом срок оплаты»."
+	case selected:
+		return "В выбранных документах ответа на этот вопрос не нашёл. Переформулируйте вопрос или снимите выбор в /docs, чтобы искать во всех документах."
+	default:
+		return "В ваших документах ответа на этот вопрос не нашёл. Попробуйте назвать документ или контрагента, " +
+			"например: «срок оплаты по договору с Техснабом». Список документов — /docs."
+	}
+}

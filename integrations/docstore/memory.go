@@ -1,0 +1,351 @@
+package docstore
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+)
+
+// Memory keeps documents in process memory, with the same semantics as
+// [Redis]. It is safe for concurrent use. Values it returns are copies.
+type Memory struct {
+	mu     sync.RWMutex
+	owners map[string]*memOwner
+}
+
+// memOwner is everything stored for one owner.
+type memOwner struct {
+	docs     map[string]Doc                // id → document, as decoded from its stored form
+	ver      int64                         // bumped by Put, Delete and Replace
+	sel      map[int64]map[string]struct{} // selector → selected ids
+	receipts map[string]string             // receiptField → id
+	sha      map[string]string             // SHA-256 → id
+}
+
+// NewMemory returns an empty in-memory store.
+func NewMemory() *Memory {
+	return &Memory{owners: make(map[string]*memOwner)}
+}
+
+// owner returns the state of owner, creating it when create is set; it
+// returns nil for an unknown owner otherwise. The caller holds m.mu.
+func (m *Memory) owner(owner string, create bool) *memOwner {
+	o := m.owners[owner]
+	if o == nil && create {
+		o = &memOwner{
+			docs:     make(map[string]Doc),
+			sel:      make(map[int64]map[string]struct{}),
+			receipts: make(map[string]string),
+			sha:      make(map[string]string),
+		}
+		m.owners[owner] = o
+	}
+	return o
+}
+
+// metas returns the metadata of every document of o.
+func (o *memOwner) metas() []Meta {
+	ms := make([]Meta, 0, len(o.docs))
+	for _, d := range o.docs {
+		ms = append(ms, d.Meta)
+	}
+	return ms
+}
+
+// unindexSHA moves the SHA-256 index entry of sha away from id, which no
+// longer has that hash (or no longer exists).
+func (o *memOwner) unindexSHA(sha, id string) {
+	if sha == "" || o.sha[sha] != id {
+		return
+	}
+	if next, ok := shaSuccessor(o.metas(), sha, id); ok {
+		o.sha[sha] = next
+	} else {
+		delete(o.sha, sha)
+	}
+}
+
+// Put stores d under owner, replacing any document with the same ID, and
+// bumps the owner's version.
+func (m *Memory) Put(_ context.Context, owner string, d Doc) error {
+	if err := checkOwner(owner); err != nil {
+		return err
+	}
+	e, err := encode(d)
+	if err != nil {
+		return err
+	}
+	stored, err := decodeDoc(e.metaJSON, e.chunks, e.vec, e.text)
+	if err != nil {
+		return fmt.Errorf("docstore: put %q/%q: %w", owner, e.meta.ID, err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	o := m.owner(owner, true)
+	id := e.meta.ID
+	old, found := o.docs[id]
+	o.docs[id] = stored
+	if found && old.Meta.SHA256 != e.meta.SHA256 {
+		o.unindexSHA(old.Meta.SHA256, id)
+	}
+	if e.meta.SHA256 != "" {
+		o.sha[e.meta.SHA256] = id
+	}
+	o.ver++
+	return nil
+}
+
+// List returns the metadata of owner's documents sorted by Added, then ID.
+func (m *Memory) List(_ context.Context, owner string) ([]Meta, error) {
+	if err := checkOwner(owner); err != nil {
+		return nil, err
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	o := m.owner(owner, false)
+	if o == nil {
+		return []Meta{}, nil
+	}
+	ms := o.metas()
+	slices.SortFunc(ms, compareMeta)
+	return ms, nil
+}
+
+// Get returns the metadata of owner's document id, or ErrNotFound.
+func (m *Memory) Get(_ context.Context, owner, id string) (Meta, error) {
+	if err := checkIDs(owner, []string{id}); err != nil {
+		return Meta{}, err
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if o := m.owner(owner, false); o != nil {
+		if d, ok := o.docs[id]; ok {
+			return d.Meta, nil
+		}
+	}
+	return Meta{}, notFound(owner, id)
+}
+
+// Load returns owner's documents with the given ids (all of them when ids
+// is nil) with their chunks, vectors and text, in List order. Unknown ids
+// are skipped.
+func (m *Memory) Load(_ context.Context, owner string, ids []string) ([]Doc, error) {
+	if err := checkIDs(owner, ids); err != nil {
+		return nil, err
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	o := m.owner(owner, false)
+	if o == nil {
+		return []Doc{}, nil
+	}
+	if ids == nil {
+		ids = slices.Collect(maps.Keys(o.docs))
+	}
+	docs := make([]Doc, 0, len(ids))
+	for _, id := range uniq(ids) {
+		if d, ok := o.docs[id]; ok {
+			docs = append(docs, cloneDoc(d))
+		}
+	}
+	sortDocs(docs)
+	return docs, nil
+}
+
+// Delete removes owner's document id with its content, unselects it and
+// drops its receipts, and bumps the owner's version. It returns ErrNotFound
+// when there is no such document.
+func (m *Memory) Delete(_ context.Context, owner, id string) error {
+	if err := checkIDs(owner, []string{id}); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	o := m.owner(owner, false)
+	if o == nil {
+		return notFound(owner, id)
+	}
+	d, ok := o.docs[id]
+	if !ok {
+		return notFound(owner, id)
+	}
+	delete(o.docs, id)
+	o.unindexSHA(d.Meta.SHA256, id)
+	for _, s := range o.sel {
+		delete(s, id)
+	}
+	maps.DeleteFunc(o.receipts, func(_, v string) bool { return v == id })
+	o.ver++
+	return nil
+}
+
+// FindSHA returns the metadata of an owner's document whose original file
+// has the given SHA-256, or ErrNotFound.
+func (m *Memory) FindSHA(_ context.Context, owner, sha string) (Meta, error) {
+	if err := checkOwner(owner); err != nil {
+		return Meta{}, err
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if o := m.owner(owner, false); o != nil && sha != "" {
+		if d, ok := o.docs[o.sha[sha]]; ok && d.Meta.SHA256 == sha {
+			return d.Meta, nil
+		}
+	}
+	return Meta{}, fmt.Errorf("%w: no document with sha256 %q in %q", ErrNotFound, sha, owner)
+}
+
+// Version returns a number that changes on every Put, Delete and Replace
+// of owner; it is 0 when nothing was ever stored.
+func (m *Memory) Version(_ context.Context, owner string) (int64, error) {
+	if err := checkOwner(owner); err != nil {
+		return 0, err
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if o := m.owner(owner, false); o != nil {
+		return o.ver, nil
+	}
+	return 0, nil
+}
+
+// Select adds ids to (on) or removes them from (!on) selector's selection
+// within owner. Selecting an id that owner does not have returns
+// ErrNotFound and changes nothing.
+func (m *Memory) Select(_ context.Context, owner string, selector int64, ids []string, on bool) error {
+	if err := checkIDs(owner, ids); err != nil {
+		return err
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	o := m.owner(owner, false)
+	if !on {
+		if o != nil {
+			for _, id := range ids {
+				delete(o.sel[selector], id)
+			}
+		}
+		return nil
+	}
+	for _, id := range ids {
+		if o == nil {
+			return notFound(owner, id)
+		}
+		if _, ok := o.docs[id]; !ok {
+			return notFound(owner, id)
+		}
+	}
+	s := o.sel[selector]
+	if s == nil {
+		s = make(map[string]struct{})
+		o.sel[selector] = s
+	}
+	for _, id := range ids {
+		s[id] = struct{}{}
+	}
+	return nil
+}
+
+// ClearSelection empties selector's selection within owner.
+func (m *Memory) ClearSelection(_ context.Context, owner string, selector int64) error {
+	if err := checkOwner(owner); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if o := m.owner(owner, false); o != nil {
+		delete(o.sel, selector)
+	}
+	return nil
+}
+
+// Selection returns the ids selector selected within owner that still
+// exist, in List order.
+func (m *Memory) Selection(_ context.Context, owner string, selector int64) ([]string, error) {
+	if err := checkOwner(owner); err != nil {
+		return nil, err
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	o := m.owner(owner, false)
+	if o == nil {
+		return []string{}, nil
+	}
+	var ms []Meta
+	for id := range o.sel[selector] {
+		if d, ok := o.docs[id]; ok {
+			ms = append(ms, d.Meta)
+		}
+	}
+	return sortedIDs(ms), nil
+}
+
+// SetReceipt remembers that the bot's message (chatID, messageID) is the
+// receipt of owner's document id. It returns ErrNotFound when owner has no
+// such document.
+func (m *Memory) SetReceipt(_ context.Context, owner string, chatID int64, messageID int, id string) error {
+	if err := checkIDs(owner, []string{id}); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	o := m.owner(owner, false)
+	if o == nil {
+		return notFound(owner, id)
+	}
+	if _, ok := o.docs[id]; !ok {
+		return notFound(owner, id)
+	}
+	o.receipts[receiptField(chatID, messageID)] = id
+	return nil
+}
+
+// Receipt returns the id of the document whose receipt is the bot's message
+// (chatID, messageID). It returns ErrNotFound when the message is unknown
+// or the document was deleted.
+func (m *Memory) Receipt(_ context.Context, owner string, chatID int64, messageID int) (string, error) {
+	if err := checkOwner(owner); err != nil {
+		return "", err
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if o := m.owner(owner, false); o != nil {
+		id, ok := o.receipts[receiptField(chatID, messageID)]
+		if _, exists := o.docs[id]; ok && exists {
+			return id, nil
+		}
+	}
+	return "", receiptNotFound(owner, chatID, messageID)
+}
+
+// Replace makes owner's documents exactly docs, atomically, and bumps the
+// owner's version. Selections and receipts are left alone.
+func (m *Memory) Replace(_ context.Context, owner string, docs []Doc) error {
+	if err := checkOwner(owner); err != nil {
+		return err
+	}
+	es, err := encodeAll(docs)
+	if err != nil {
+		return err
+	}
+	stored := make(map[string]Doc, len(es))
+	for _, e := range es {
+		d, err := decodeDoc(e.metaJSON, e.chunks, e.vec, e.text)
+		if err != nil {
+			return fmt.Errorf("docstore: replace %q: %w", owner, err)
+		}
+		stored[e.meta.ID] = d
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	o := m.owner(owner, true)
+	o.docs = stored
+	o.sha = shaIndex(es)
+	o.ver++
+	return nil
+}

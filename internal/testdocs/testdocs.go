@@ -1,0 +1,103 @@
+// Package testdocs makes real documents (PDF with a Cyrillic text layer, DOCX, XLSX) for tests
+// of the upload pipeline across packages. Only tests import it.
+package testdocs
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"html"
+	"strings"
+
+	"codeberg.org/go-fonts/liberation/liberationsansbold"
+	"codeberg.org/go-fonts/liberation/liberationsansregular"
+	"codeberg.org/go-pdf/fpdf"
+	"github.com/xuri/excelize/v2"
+)
+
+// Section is a heading with its text; in a PDF every section starts a page.
+type Section struct {
+	Heading string
+	Body    string
+}
+
+// PDF returns an A4 PDF whose title metadata is title and whose pages are sections, in an
+// embedded TrueType font with a ToUnicode map, as office suites write them.
+func PDF(title string, sections ...Section) []byte {
+	f := fpdf.New("P", "mm", "A4", "")
+	f.AddUTF8FontFromBytes("lib", "", liberationsansregular.TTF)
+	f.AddUTF8FontFromBytes("lib", "B", liberationsansbold.TTF)
+	f.SetTitle(title, true)
+	for _, s := range sections {
+		f.AddPage()
+		f.SetFont("lib", "B", 14)
+		f.MultiCell(0, 8, s.Heading, "", "", false)
+		f.Ln(4)
+		f.SetFont("lib", "", 11)
+		f.MultiCell(0, 6, s.Body, "", "", false)
+	}
+	var buf bytes.Buffer
+	if err := f.Output(&buf); err != nil {
+		panic(fmt.Sprintf("testdocs: pdf: %v", err))
+	}
+	return buf.Bytes()
+}
+
+// DOCX returns a Word document: the title as a Heading1 paragraph, then each section as a
+// Heading2 and its body paragraphs (split at blank lines).
+func DOCX(title string, sections ...Section) []byte {
+	para := func(style, text string) string {
+		p := "<w:p>"
+		if style != "" {
+			p += `<w:pPr><w:pStyle w:val="` + style + `"/></w:pPr>`
+		}
+		return p + `<w:r><w:t xml:space="preserve">` + html.EscapeString(text) + `</w:t></w:r></w:p>`
+	}
+	var body strings.Builder
+	body.WriteString(para("Heading1", title))
+	for _, s := range sections {
+		body.WriteString(para("Heading2", s.Heading))
+		for _, p := range strings.Split(s.Body, "\n\n") {
+			body.WriteString(para("", p))
+		}
+	}
+	files := map[string]string{
+		"[Content_Types].xml": `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+		"_rels/.rels": `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
+		"word/document.xml": `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` + body.String() + `</w:body></w:document>`,
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, name := range []string{"[Content_Types].xml", "_rels/.rels", "word/document.xml"} {
+		w, err := zw.Create(name)
+		if err != nil {
+			panic(err)
+		}
+		w.Write([]byte(files[name]))
+	}
+	if err := zw.Close(); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}
+
+// XLSX returns a workbook with one sheet of rows.
+func XLSX(sheet string, rows [][]any) []byte {
+	f := excelize.NewFile()
+	defer f.Close()
+	f.SetSheetName("Sheet1", sheet)
+	for i, r := range rows {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := f.SetSheetRow(sheet, cell, &r); err != nil {
+			panic(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := f.Write(&buf); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}
