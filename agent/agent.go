@@ -142,7 +142,6 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	if req.Command != "" {
 		route = commandRoute(req.Command)
 	} else {
-		route = a.route(ctx, text, hist)
 		if scope, err = a.scope(ctx, req); err != nil {
 			if ctx.Err() != nil {
 				return Answer{}, ctx.Err()
@@ -152,15 +151,17 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 			}
 			return Answer{Scenario: S5Clarify, Text: "Этого документа больше нет среди ваших. Список — /docs.", Sources: []Source{}}, nil
 		}
-		route = docScenario(route, scope)
+		route = docScenario(a.route(ctx, text, hist, scope), &scope)
 	}
 	ans, err := a.handle(ctx, req, route, text, hist, scope)
 	if err != nil {
 		return Answer{}, err
 	}
-	ans.Scenario = route.Scenario
-	if ans.Intent == "" {
-		ans.Intent = route.Intent
+	if ans.Scenario == "" { // a handler may settle elsewhere (a KB question answered from the user's documents)
+		ans.Scenario = route.Scenario
+		if ans.Intent == "" {
+			ans.Intent = route.Intent
+		}
 	}
 	if ans.Sources == nil {
 		ans.Sources = []Source{}
@@ -196,13 +197,13 @@ func (a *Agent) Reset(ctx context.Context, req Request) error {
 }
 
 // route asks the LLM when there is one and falls back to the rules, recording why.
-func (a *Agent) route(ctx context.Context, text string, hist []history.Turn) RouteDecision {
+func (a *Agent) route(ctx context.Context, text string, hist []history.Turn, scope docScope) RouteDecision {
 	if a.llm == nil {
 		return routeByRules(text)
 	}
 	rctx, cancel := context.WithTimeout(ctx, a.opts.RouteTimeout)
 	defer cancel()
-	d, err := a.routeWithLLM(rctx, text, hist)
+	d, err := a.routeWithLLM(rctx, text, hist, scope)
 	if err == nil {
 		return d
 	}

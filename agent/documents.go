@@ -1,11 +1,13 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -330,6 +332,9 @@ type docScope struct {
 	owner    string
 	selected []docstore.Meta
 	note     string // "Выбрал «…»" after a reply to a receipt
+	// kbFallback: the question looked like a knowledge-base one; if the selected documents
+	// hold no answer, the knowledge base is asked instead.
+	kbFallback bool
 }
 
 // scope resolves the question's documents: a reply to a receipt selects that document; a
@@ -368,14 +373,17 @@ func (a *Agent) scope(ctx context.Context, req Request) (docScope, error) {
 }
 
 // docScenario turns a route into S3/S4 when documents are selected and the question is not
-// about rates, news, 1C or small talk.
-func docScenario(route RouteDecision, s docScope) RouteDecision {
+// about rates, news, 1C or small talk, nor a definition («что такое …») or a knowledge-base
+// question the LLM chose knowing the selection.
+func docScenario(route RouteDecision, s *docScope) RouteDecision {
 	if len(s.selected) == 0 {
 		return route
 	}
+	kb := route.Scenario == S2General && route.Intent == IntentKB
 	switch {
-	case route.Scenario == S1Search, route.Scenario == S2General && route.Intent == IntentKB,
-		route.Scenario == S5Clarify && route.FallbackRuleHit != "too_short":
+	case route.Scenario == S1Search, route.Scenario == S5Clarify && route.FallbackRuleHit != "too_short":
+	case kb && route.Source == "rules" && route.FallbackRuleHit != "kb_definition":
+		s.kbFallback = true
 	default:
 		return route
 	}
@@ -429,12 +437,56 @@ func (a *Agent) documentAnswer(ctx context.Context, req Request, route RouteDeci
 	if err != nil {
 		return Answer{}, err
 	}
+	if s.kbFallback && (ans.Debug.Docs == nil && len(dbg.Passages) == 0 && !usedFullText(route, a.llm != nil) ||
+		usedFullText(route, a.llm != nil) && strings.Contains(ans.Text, noAnswerPhrase)) {
+		kbAns, err := a.kbAnswer(ctx, text)
+		if err != nil {
+			return Answer{}, err
+		}
+		if len(kbAns.Sources) > 0 {
+			kbAns.Text = "_В выбранных документах об этом ничего нет._\n\n" + kbAns.Text
+			kbAns.Scenario, kbAns.Intent = S2General, IntentKB
+			return kbAns, nil
+		}
+	}
 	if s.note != "" {
 		ans.Text = s.note + "\n\n" + ans.Text
 	}
 	ans.Debug.Docs = dbg
 	return ans, nil
 }
+
+// generalAnswer answers a terminology or rules question. When the rules (not a definition
+// pattern, not an LLM that knew the user's library) routed it and the user has documents, a
+// relevant passage of their own documents wins: «какие пени за просрочку оплаты?» after
+// uploading a contract is about that contract. Otherwise the knowledge base answers.
+func (a *Agent) generalAnswer(ctx context.Context, req Request, route RouteDecision, text string) (Answer, error) {
+	if a.docs != nil && route.Source == "rules" && route.FallbackRuleHit != "kb_definition" {
+		own := owner(req)
+		all, err := a.docs.List(ctx, own)
+		if err != nil && ctx.Err() != nil {
+			return Answer{}, ctx.Err()
+		}
+		if err == nil && len(all) > 0 {
+			dbg := &DocsDebug{Owner: own}
+			ans, err := a.passageAnswer(ctx, a.docs, own, nil, text, false, dbg)
+			if err != nil {
+				return Answer{}, err
+			}
+			if len(dbg.Passages) > 0 {
+				ans.Scenario, ans.Intent, ans.Debug.Docs = S1Search, "", dbg
+				return ans, nil
+			}
+		}
+	}
+	return a.kbAnswer(ctx, text)
+}
+
+// noAnswerPhrase is what the answer prompt tells the model to say when the sources are silent.
+const noAnswerPhrase = "ответа на этот вопрос нет"
+
+// usedFullText reports whether an S3 answer went to the model with whole documents.
+func usedFullText(route RouteDecision, llm bool) bool { return route.Scenario == S3Full && llm }
 
 // kbAnswer answers from the shared knowledge base.
 func (a *Agent) kbAnswer(ctx context.Context, text string) (Answer, error) {
@@ -462,7 +514,13 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string
 		}
 		dbg.Expansions = ex
 	}
-	passages, info, err := lib.Search(ctx, own, docs.Query{Text: text, Expansions: dbg.Expansions, DocIDs: ids, TopK: 5})
+	q := docs.Query{Text: text, Expansions: dbg.Expansions, DocIDs: ids, TopK: 5}
+	if len(ids) > 0 {
+		// The user chose these documents: the answer is expected to be in them, so a passage
+		// sharing fewer of the question's words still qualifies.
+		q.MinOverlap = selectedOverlap
+	}
+	passages, info, err := lib.Search(ctx, own, q)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Answer{}, ctx.Err()
@@ -475,6 +533,9 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string
 		ans := Answer{Text: nothingFound(kb, len(ids) > 0)}
 		ans.Debug.Degraded = degraded
 		return ans, nil
+	}
+	if a.llm == nil && len(passages) > extractiveQuotes {
+		passages = passages[:extractiveQuotes] // only what is quoted gets a footnote
 	}
 	srcs, numbers := passageSources(passages, kb)
 	var ans Answer
@@ -653,10 +714,18 @@ func passageSources(ps []docs.Passage, kb bool) ([]Source, []int) {
 	return srcs, numbers
 }
 
-// excerptRunes bounds each quoted passage of an extractive answer.
-const excerptRunes = 450
+// excerptRunes bounds each quoted passage of an extractive answer; extractiveQuotes is how
+// many passages it quotes.
+const (
+	excerptRunes     = 450
+	extractiveQuotes = 3
+)
 
-// extractive quotes the best passages, each with its footnote.
+// selectedOverlap is the relevance floor within documents the user selected.
+const selectedOverlap = 0.3
+
+// extractive quotes the best passages, each with its footnote: documents in the order of
+// their best passage, passages of one document in reading order, overlapping ones once.
 func extractive(ps []docs.Passage, numbers []int, question string, kb bool) string {
 	var b strings.Builder
 	if kb {
@@ -664,19 +733,69 @@ func extractive(ps []docs.Passage, numbers []int, question string, kb bool) stri
 	} else {
 		b.WriteString("Вот что нашёл в документах:\n\n")
 	}
-	shown := 0
+	order := make([]int, len(ps))
+	rank := map[string]int{}
 	for i, p := range ps {
-		if shown == 3 {
-			break
+		order[i] = i
+		if _, ok := rank[p.DocID]; !ok {
+			rank[p.DocID] = len(rank)
 		}
-		ex := docs.Excerpt(p.Text, question, excerptRunes)
-		if ex == "" {
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		if c := cmp.Compare(rank[ps[x].DocID], rank[ps[y].DocID]); c != 0 {
+			return c
+		}
+		return cmp.Compare(ps[x].N, ps[y].N)
+	})
+	var shown []string
+	for _, i := range order {
+		p := ps[i]
+		text := strings.TrimSpace(p.Text)
+		heading := ""
+		if h := lastLine(p.Heading); h != "" && strings.HasPrefix(text, h) {
+			heading, text = h, strings.TrimSpace(strings.TrimPrefix(text, h))
+		}
+		ex := docs.Excerpt(docs.PlainText(text), question, excerptRunes)
+		if ex == "" || repeats(ex, shown) {
 			continue
 		}
+		shown = append(shown, ex)
+		if heading != "" {
+			fmt.Fprintf(&b, "**%s**\n", EscapeMarkdown(heading))
+		}
 		fmt.Fprintf(&b, "> %s [%d]\n\n", EscapeMarkdown(ex), numbers[i])
-		shown++
 	}
 	return strings.TrimSpace(b.String())
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndex(s, "\n"); i >= 0 {
+		return strings.TrimSpace(s[i+1:])
+	}
+	return s
+}
+
+// repeats reports whether most words of ex already appeared in a shown excerpt (overlapping
+// chunks quote the same sentences).
+func repeats(ex string, shown []string) bool {
+	words := strings.Fields(ex)
+	for _, prev := range shown {
+		seen := map[string]bool{}
+		for _, w := range strings.Fields(prev) {
+			seen[w] = true
+		}
+		n := 0
+		for _, w := range words {
+			if seen[w] {
+				n++
+			}
+		}
+		if n*2 > len(words) {
+			return true
+		}
+	}
+	return false
 }
 
 func nothingFound(kb, selected bool) string {

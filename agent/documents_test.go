@@ -476,3 +476,31 @@ func TestPromptInjectionInADocument(t *testing.T) {
 		t.Errorf("answer %q lacks the balance", ans.Text)
 	}
 }
+
+// A rules-routed knowledge question is answered from the user's own documents when they hold
+// a relevant passage, from the knowledge base otherwise; definitions always go to the
+// knowledge base; a selection without the answer falls back to it, saying so.
+func TestOwnDocumentsBeforeTheKnowledgeBase(t *testing.T) {
+	a := docAgent(t, docstore.NewMemory(), nil)
+	me := Request{UserID: 17, ChatID: 17}
+	rc := upload(t, a, me, "dogovor.pdf", contract())
+
+	own := ask(t, a, me, "какие пени за просрочку поставки?")
+	if own.Scenario != S1Search || len(own.Sources) == 0 || !strings.HasPrefix(own.Sources[0].Title, "Договор поставки") {
+		t.Errorf("penalty question: %s %+v, want the contract", own.Scenario, own.Sources)
+	}
+	def := ask(t, a, me, "что такое акт сверки")
+	if def.Scenario != S2General || !strings.HasPrefix(def.Text, "_Основывается") {
+		t.Errorf("definition: %s %q, want the knowledge base", def.Scenario, def.Text)
+	}
+
+	press(t, a, me, "d:s:"+rc.Receipt)
+	vat := ask(t, a, me, "ставка НДС в 2026 году")
+	if !strings.HasPrefix(vat.Text, "_В выбранных документах об этом ничего нет._") || len(vat.Sources) == 0 ||
+		!strings.Contains(vat.Sources[0].Title, "база знаний") || !strings.Contains(vat.Text, "22%") {
+		t.Errorf("VAT question with a contract selected: %q %+v", vat.Text, vat.Sources)
+	}
+	if strings.Contains(vat.Text, "**22%**") {
+		t.Errorf("quoted knowledge-base Markdown leaked into the answer: %q", vat.Text)
+	}
+}

@@ -18,7 +18,7 @@ func (a *Agent) handle(ctx context.Context, req Request, route RouteDecision, te
 	case route.Scenario == S1Search || route.Scenario == S3Full || route.Scenario == S4Retrieve:
 		return a.documentAnswer(ctx, req, route, text, scope)
 	case route.Scenario == S2General && route.Intent == IntentKB:
-		return a.kbAnswer(ctx, text)
+		return a.generalAnswer(ctx, req, route, text)
 	case route.Scenario == Address:
 		return a.ledger(ctx, req, text)
 	case route.Scenario == S5Clarify:

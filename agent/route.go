@@ -122,7 +122,8 @@ var validIntents = map[Scenario][]string{
 	S2General: {IntentKB, IntentRates, IntentKeyRate, IntentNews, IntentSmallTalk},
 	S5Clarify: nil,
 	Address:   {"receivables", "payables", "account_balance", "open_items", "documents", IntentUnknown},
-	// S3 and S4 need selected documents, which this version does not offer yet.
+	// S3 and S4 are accepted only with selected documents (then read as S1 and sized by
+	// docScenario); without a selection they are invalid.
 }
 
 // minLLMConfidence is the confidence under which the rules decide instead of the model.
@@ -130,8 +131,15 @@ const minLLMConfidence = 0.5
 
 // routeWithLLM asks the model for a decision and validates it. Any failure is returned so the
 // caller can fall back to the rules and say why.
-func (a *Agent) routeWithLLM(ctx context.Context, text string, hist []history.Turn) (RouteDecision, error) {
-	prompt, err := prompts.Router(prompts.RouterData{Question: text, History: promptTurns(hist)})
+func (a *Agent) routeWithLLM(ctx context.Context, text string, hist []history.Turn, scope docScope) (RouteDecision, error) {
+	data := prompts.RouterData{Question: text, History: promptTurns(hist)}
+	var titles []string
+	for _, m := range scope.selected {
+		titles = append(titles, "«"+truncateRunes(m.Title, 80)+"»")
+		data.SelectedChars += m.Chars
+	}
+	data.SelectedDocs = strings.Join(titles, ", ")
+	prompt, err := prompts.Router(data)
 	if err != nil {
 		return RouteDecision{}, err
 	}
@@ -142,6 +150,10 @@ func (a *Agent) routeWithLLM(ctx context.Context, text string, hist []history.Tu
 	var r llmRoute
 	if err := json.Unmarshal([]byte(extractJSON(out)), &r); err != nil {
 		return RouteDecision{}, fmt.Errorf("route decision is not JSON: %w", err)
+	}
+	if (r.Scenario == S3Full || r.Scenario == S4Retrieve) && len(scope.selected) > 0 {
+		// Which of the two depends on the size of the selection; docScenario decides.
+		r.Scenario, r.Intent = S1Search, ""
 	}
 	intents, ok := validIntents[r.Scenario]
 	if !ok {

@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -104,4 +105,24 @@ func isAbbrev(before []rune) bool {
 		return true
 	}
 	return false
+}
+
+// markdownMarks finds the Markdown a quoted passage must not carry: heading hashes and list
+// markers at line starts, bold and italic markers around words, inline code ticks.
+var (
+	lineMarks     = regexp.MustCompile(`(?m)^[ \t]*(#{1,6}[ \t]+|[-*+][ \t]+|>[ \t]?)`)
+	emphasisMarks = regexp.MustCompile(`\*\*|__|` + "`")
+)
+
+// PlainText removes Markdown markup from a passage (knowledge-base articles and .md uploads
+// are Markdown), so a quote reads as text: list items become «• item».
+func PlainText(s string) string {
+	s = lineMarks.ReplaceAllStringFunc(s, func(m string) string {
+		t := strings.TrimSpace(m)
+		if t == "-" || t == "*" || t == "+" {
+			return "• "
+		}
+		return ""
+	})
+	return emphasisMarks.ReplaceAllString(s, "")
 }

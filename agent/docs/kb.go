@@ -52,7 +52,9 @@ func (l *Library) Ingest(ctx context.Context, owner string, articles []kb.Articl
 
 // articleDoc turns a knowledge-base article into a stored document.
 func (l *Library) articleDoc(ctx context.Context, a kb.Article) (docstore.Doc, error) {
-	text := a.Markdown()
+	// Indexed and quoted: the title and the body. Topic, jurisdiction and date are metadata
+	// the answer cites, not text to quote.
+	text := "# " + a.Title + "\n\n" + a.Content
 	doc, err := extract.Extract(ctx, a.ID+".md", []byte(text), l.opts.Limits)
 	if err != nil {
 		return docstore.Doc{}, err

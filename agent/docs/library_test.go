@@ -258,3 +258,11 @@ func TestKnowledgeBaseRecall(t *testing.T) {
 		t.Errorf("recall@5 = %.3f, want ≥ 0.85", r5)
 	}
 }
+
+func TestPlainText(t *testing.T) {
+	in := "## Ставки\n\n- **22%** — общая ставка;\n- 10% — `льготная`.\n> цитата\nобычный_текст"
+	want := "Ставки\n\n• 22% — общая ставка;\n• 10% — льготная.\nцитата\nобычный_текст"
+	if got := PlainText(in); got != want {
+		t.Errorf("PlainText = %q, want %q", got, want)
+	}
+}

@@ -24,6 +24,9 @@ type Query struct {
 	DocIDs []string
 	// TopK is how many passages to return (default 5).
 	TopK int
+	// MinOverlap is the relevance floor: the share of the question's terms a passage (with
+	// its document title) must contain; 0 means the default 0.5.
+	MinOverlap float64
 }
 
 // Passage is one retrieved chunk with its source.
@@ -70,6 +73,9 @@ func (l *Library) Search(ctx context.Context, owner string, q Query) ([]Passage,
 	var info SearchInfo
 	if q.TopK <= 0 {
 		q.TopK = 5
+	}
+	if q.MinOverlap <= 0 {
+		q.MinOverlap = minOverlap
 	}
 	idx, err := l.index(ctx, owner)
 	if err != nil {
@@ -125,7 +131,7 @@ func (l *Library) Search(ctx context.Context, owner string, q Query) ([]Passage,
 		p := Passage{DocID: h.Chunk.DocID, Title: meta.Title, Page: h.Chunk.Page, Heading: h.Chunk.Heading,
 			Text: h.Chunk.Text, N: idx.chunkN[h.Chunk.ID], Score: h.Score, Dense: dense[h.Chunk.ID], Meta: meta}
 		p.Overlap = overlap(terms, meta.Title+"\n"+h.Chunk.Heading+"\n"+h.Chunk.Text)
-		if p.Overlap >= minOverlap || p.Dense >= minDense {
+		if p.Overlap >= q.MinOverlap || p.Dense >= minDense {
 			out = append(out, p)
 		}
 		if len(out) == q.TopK {
