@@ -126,6 +126,9 @@ func (l *Library) Add(ctx context.Context, owner string, uploader int64, name st
 	sum := sha256.Sum256(data)
 	sha := hex.EncodeToString(sum[:])
 	if m, err := l.store.FindSHA(ctx, owner, sha); err == nil {
+		if l.emb != nil && m.Dims == 0 && m.Chunks > 0 {
+			return l.embedStored(ctx, owner, m)
+		}
 		return Added{Meta: m, Duplicate: true}, nil
 	} else if !errors.Is(err, docstore.ErrNotFound) {
 		return Added{}, fmt.Errorf("docs: find duplicate: %w", err)
@@ -207,6 +210,33 @@ func pageChunks(doc extract.Document, o extract.ChunkOptions) []docstore.Chunk {
 		}
 	}
 	return out
+}
+
+// embedStored adds vectors to a document stored before embeddings were configured (sent
+// again by its owner).
+func (l *Library) embedStored(ctx context.Context, owner string, m docstore.Meta) (Added, error) {
+	out := Added{Meta: m, Duplicate: true}
+	ds, err := l.store.Load(ctx, owner, []string{m.ID})
+	if err != nil || len(ds) != 1 {
+		return Added{}, fmt.Errorf("docs: load %s for embedding: %w", m.ID, errors.Join(err, ErrNotFound))
+	}
+	vecs, err := l.emb.Embed(ctx, embedTexts(m.Title, ds[0].Chunks))
+	if err != nil {
+		if ctx.Err() != nil {
+			return Added{}, ctx.Err()
+		}
+		l.log.WarnContext(ctx, "embeddings failed; document stays lexical-only", "err", err)
+		out.Degraded = []string{"embeddings_unavailable"}
+		return out, nil
+	}
+	d := ds[0]
+	d.Vectors, d.Meta.Dims = vecs, len(vecs[0])
+	if err := l.store.Put(ctx, owner, d); err != nil {
+		return Added{}, fmt.Errorf("docs: store: %w", err)
+	}
+	l.cache.Remove(owner)
+	out.Meta = d.Meta
+	return out, nil
 }
 
 // embedTexts is what gets embedded per chunk: the document title and heading give a clause

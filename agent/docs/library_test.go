@@ -266,3 +266,18 @@ func TestPlainText(t *testing.T) {
 		t.Errorf("PlainText = %q, want %q", got, want)
 	}
 }
+
+// A document stored before embeddings were configured gets vectors when sent again.
+func TestResendAddsVectors(t *testing.T) {
+	store := docstore.NewMemory()
+	ctx := context.Background()
+	data := []byte("Договор аренды офиса\n\nАрендная плата вносится ежемесячно до 5 числа.")
+	first, err := New(store, nil, Options{}).Add(ctx, "u:8", 8, "a.txt", data)
+	if err != nil || first.Meta.Dims != 0 {
+		t.Fatalf("first add: %+v %v", first, err)
+	}
+	again, err := New(store, &fakeEmbedder{}, Options{}).Add(ctx, "u:8", 8, "a.txt", data)
+	if err != nil || !again.Duplicate || again.Meta.Dims != 3 || again.Meta.ID != first.Meta.ID {
+		t.Errorf("resend with embeddings: %+v %v", again, err)
+	}
+}
