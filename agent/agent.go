@@ -142,14 +142,22 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	if req.Command != "" {
 		route = commandRoute(req.Command)
 	} else {
-		if scope, err = a.scope(ctx, req); err != nil {
-			if ctx.Err() != nil {
-				return Answer{}, ctx.Err()
-			}
-			if !errors.Is(err, docs.ErrNotFound) {
-				return Answer{}, fmt.Errorf("%w: documents: %w", ErrUnavailable, err)
-			}
+		sctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
+		scope, err = a.scope(sctx, req)
+		cancel()
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			return Answer{}, ctx.Err()
+		case errors.Is(err, docs.ErrNotFound):
 			return Answer{Scenario: S5Clarify, Text: "Этого документа больше нет среди ваших. Список — /docs.", Sources: []Source{}}, nil
+		case req.OnlyDoc != "":
+			return Answer{}, fmt.Errorf("%w: documents: %w", ErrUnavailable, err)
+		default:
+			// The store is down: answer without a selection rather than not at all.
+			a.log.WarnContext(ctx, "document selection unavailable", "chat_id", req.ChatID, "err", err)
+			degraded = append(degraded, "documents_unavailable")
+			scope = docScope{owner: owner(req)}
 		}
 		route = docScenario(a.route(ctx, text, hist, scope), &scope)
 	}

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -502,5 +503,25 @@ func TestOwnDocumentsBeforeTheKnowledgeBase(t *testing.T) {
 	}
 	if strings.Contains(vat.Text, "**22%**") {
 		t.Errorf("quoted knowledge-base Markdown leaked into the answer: %q", vat.Text)
+	}
+}
+
+// With the document store down, questions that do not need documents are still answered, and
+// document questions get the unavailability error instead of a wrong «нет документов».
+func TestDocumentStoreDown(t *testing.T) {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
+	defer rdb.Close()
+	a := docAgent(t, docstore.NewRedis(rdb, "down:"), nil)
+	me := Request{UserID: 18, ChatID: 18, Text: "Привет"}
+	ans, err := a.Answer(t.Context(), me)
+	if err != nil || !strings.Contains(ans.Text, "finbot") || !contains(ans.Debug.Degraded, "documents_unavailable") {
+		t.Errorf("small talk with the store down: %q %v %v", ans.Text, ans.Debug.Degraded, err)
+	}
+	me.Text = "найди договор с Техснабом"
+	if _, err := a.Answer(t.Context(), me); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("document question with the store down: err %v, want ErrUnavailable", err)
+	}
+	if _, err := a.Upload(t.Context(), me, File{Name: "a.txt", Size: 5, Data: []byte("текст")}); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("upload with the store down: err %v, want ErrUnavailable", err)
 	}
 }
