@@ -1,0 +1,139 @@
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/finbot/finbot/agent/address"
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from current output")
+
+// golden compares got with testdata/name, rewriting it under -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden (run go test -update to create it): %v", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
+	}
+}
+
+func TestSchema(t *testing.T) {
+	s := Schema()
+	var doc map[string]any
+	if err := json.Unmarshal(s, &doc); err != nil {
+		t.Fatalf("Schema() is not valid JSON: %v", err)
+	}
+	if doc["$ref"] != "#/$defs/QueryPlan" {
+		t.Errorf("Schema() $ref = %v, want #/$defs/QueryPlan", doc["$ref"])
+	}
+	text := string(s)
+	for _, i := range Intents() {
+		if !strings.Contains(text, `"`+string(i)+`"`) {
+			t.Errorf("Schema() does not mention intent %s", i)
+		}
+	}
+	for _, tool := range Tools() {
+		if !strings.Contains(text, `"`+string(tool)+`"`) {
+			t.Errorf("Schema() does not mention tool %s", tool)
+		}
+	}
+	for _, r := range address.Intents() {
+		if !strings.Contains(text, `"`+string(r)+`"`) {
+			t.Errorf("Schema() does not mention recipe %s", r)
+		}
+	}
+	for _, st := range Styles() {
+		if !strings.Contains(text, `"`+string(st)+`"`) {
+			t.Errorf("Schema() does not mention style %s", st)
+		}
+	}
+	// Every $ref points at a definition.
+	defs, _ := doc["$defs"].(map[string]any)
+	for _, ref := range refs(doc) {
+		if _, ok := defs[strings.TrimPrefix(ref, "#/$defs/")]; !ok {
+			t.Errorf("Schema() has dangling $ref %s", ref)
+		}
+	}
+	if !bytes.Equal(s, Schema()) {
+		t.Error("Schema() differs between calls")
+	}
+	s[0] = 'x' // the caller's copy
+	if Schema()[0] != '{' {
+		t.Error("Schema() returned shared memory")
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, Schema(), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "schema.golden", out.String()+"\n")
+}
+
+func refs(v any) []string {
+	var out []string
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if s, ok := x.(string); ok && k == "$ref" {
+				out = append(out, s)
+			}
+			out = append(out, refs(x)...)
+		}
+	case []any:
+		for _, x := range v {
+			out = append(out, refs(x)...)
+		}
+	}
+	return out
+}
+
+// Every field of address.Filters is explained to the model.
+func TestFilterMeanings(t *testing.T) {
+	var f map[string]any
+	b, _ := json.Marshal(address.Filters{PeriodFrom: "x", PeriodTo: "x", AsOfDate: "x", Organization: "x",
+		Counterparty: "x", Contract: "x", Account: "x", DocumentType: "x", DocumentRef: "x", Status: "x",
+		Limit: 1, Sort: "x", INN: "x"})
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	for key := range f {
+		if filterMeaning(key) == "" {
+			t.Errorf("filter %q has no meaning in filterMeanings", key)
+		}
+	}
+	if len(filterMeanings) != len(f) {
+		t.Errorf("filterMeanings has %d entries, address.Filters %d fields", len(filterMeanings), len(f))
+	}
+}
+
+func TestEnums(t *testing.T) {
+	if n := len(Intents()); n != 11 {
+		t.Errorf("len(Intents()) = %d, want 11", n)
+	}
+	if n := len(Tools()); n != 15 {
+		t.Errorf("len(Tools()) = %d, want 15", n)
+	}
+	for _, tool := range Tools() {
+		if argsFor(tool) == nil {
+			t.Errorf("argsFor(%s) = nil", tool)
+		}
+	}
+	if argsFor("web_search") != nil {
+		t.Error("argsFor(web_search) != nil")
+	}
+}

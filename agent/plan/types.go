@@ -1,0 +1,197 @@
+// Package plan is the planner stage of the agent: one LLM call turns the user's question into a
+// QueryPlan (strict JSON: intents, entities, tool calls, limits, render style), which is decoded,
+// normalized and validated here; one repair call fixes an invalid plan, and an emergency default
+// plan (seed 004 §6.4, no keyword rules) stands in when the model cannot produce a valid one.
+//
+// The package only plans. Executing the tool calls, checking document ids against the user's
+// library and talking to 1C belong to the executor.
+package plan
+
+import (
+	"encoding/json"
+
+	"github.com/finbot/finbot/agent/address"
+)
+
+// Intent is what the user asks for; a plan may carry several.
+type Intent string
+
+// The intents of the planner.
+const (
+	IntentDocSearch   Intent = "DOC_SEARCH"           // find something in the user's documents
+	IntentDocQA       Intent = "DOC_QA"               // answer about the selected documents
+	IntentKBTerm      Intent = "KB_TERM"              // a term, rule or regulation (knowledge base)
+	IntentCBRRate     Intent = "CBR_RATE"             // official exchange rates
+	IntentCBRKeyRate  Intent = "CBR_KEY_RATE"         // the key rate
+	IntentFinanceNews Intent = "FINANCE_NEWS"         // finance news
+	IntentSmallTalk   Intent = "SMALL_TALK"           // greeting, thanks, questions about the bot
+	IntentLedgerFact  Intent = "LEDGER_FACT"          // a fact from 1C through an address recipe
+	IntentLedgerDeep  Intent = "LEDGER_DEEP_ANALYSIS" // analysis over 1C through guarded discovery
+	IntentClarify     Intent = "CLARIFY"              // the question needs a clarification first
+	IntentGeneral     Intent = "GENERAL_UNSTRUCTURED" // no structure recognised: broad search
+)
+
+// Intents lists every intent in a stable order.
+func Intents() []Intent {
+	return []Intent{IntentDocSearch, IntentDocQA, IntentKBTerm, IntentCBRRate, IntentCBRKeyRate,
+		IntentFinanceNews, IntentSmallTalk, IntentLedgerFact, IntentLedgerDeep, IntentClarify, IntentGeneral}
+}
+
+// Tool is a tool the executor can call.
+type Tool string
+
+// The tools. The discovery primitives serve LEDGER_DEEP_ANALYSIS only.
+const (
+	ToolSearchUserDocuments Tool = "search_user_documents"
+	ToolLoadDocumentsFull   Tool = "load_documents_full"
+	ToolSearchGeneralKB     Tool = "search_general_kb"
+	ToolFetchCBRData        Tool = "fetch_cbr_data"
+	ToolFetchFinanceNews    Tool = "fetch_finance_news"
+	ToolAddressQuery        Tool = "address_query"
+
+	ToolSearchBusinessEntity    Tool = "search_business_entity"
+	ToolInspect1CMetadata       Tool = "inspect_1c_metadata"
+	ToolResolveEntityReference  Tool = "resolve_entity_reference"
+	ToolQueryMovements          Tool = "query_movements"
+	ToolQueryDocuments          Tool = "query_documents"
+	ToolAggregateByAxis         Tool = "aggregate_by_axis"
+	ToolDrilldownRelatedObjects Tool = "drilldown_related_objects"
+	ToolProbeCoverage           Tool = "probe_coverage"
+	ToolExplainEvidenceBasis    Tool = "explain_evidence_basis"
+)
+
+// Tools lists every tool in a stable order: the scenario tools, then the discovery primitives.
+func Tools() []Tool {
+	return append([]Tool{ToolSearchUserDocuments, ToolLoadDocumentsFull, ToolSearchGeneralKB,
+		ToolFetchCBRData, ToolFetchFinanceNews, ToolAddressQuery}, DiscoveryPrimitives()...)
+}
+
+// DiscoveryPrimitives lists the tools of guarded 1C discovery.
+func DiscoveryPrimitives() []Tool {
+	return []Tool{ToolSearchBusinessEntity, ToolInspect1CMetadata, ToolResolveEntityReference,
+		ToolQueryMovements, ToolQueryDocuments, ToolAggregateByAxis, ToolDrilldownRelatedObjects,
+		ToolProbeCoverage, ToolExplainEvidenceBasis}
+}
+
+// Discovery reports whether t is a discovery primitive.
+func (t Tool) Discovery() bool {
+	for _, d := range DiscoveryPrimitives() {
+		if t == d {
+			return true
+		}
+	}
+	return false
+}
+
+// Style is how the answer is laid out.
+type Style string
+
+// Render styles (seed 004 §8.1).
+const (
+	StyleBullets        Style = "BULLETS"
+	StyleGroupedBullets Style = "GROUPED_BULLETS"
+	StyleShort          Style = "SHORT"
+	StyleTable          Style = "TABLE"
+)
+
+// Styles lists every render style.
+func Styles() []Style { return []Style{StyleBullets, StyleGroupedBullets, StyleShort, StyleTable} }
+
+// Answer styles and question modes.
+const (
+	AnswerNaturalRU  = "NATURAL_RU"
+	ModeDirect       = "direct"
+	ModeDeepAnalysis = "deep_analysis"
+)
+
+// Fallback triggers.
+const (
+	WhenNoResults   = "NO_RESULTS"
+	WhenLowCoverage = "LOW_COVERAGE"
+)
+
+// EntityTypes are the values of Entity.Type.
+var EntityTypes = []string{"counterparty", "contract", "organization", "currency", "account", "date",
+	"period", "document", "topic"}
+
+// Axes are the aggregation axes of discovery.
+var Axes = []string{"counterparty", "contract", "account", "document_type", "month"}
+
+// QueryPlan is the planner's output: what the question asks and which tools answer it.
+type QueryPlan struct {
+	Intents     []Intent   `json:"intents" jsonschema:"required,minItems=1" jsonschema_description:"Намерения запроса; можно несколько."`
+	Entities    []Entity   `json:"entities,omitempty" jsonschema_description:"Сущности, названные в вопросе."`
+	ToolCalls   []ToolCall `json:"tool_calls" jsonschema:"required" jsonschema_description:"Вызовы инструментов по порядку; пусто только для SMALL_TALK и CLARIFY."`
+	Fallback    Fallback   `json:"fallback" jsonschema_description:"Запасной вызов, если основные ничего не нашли."`
+	Limits      Limits     `json:"limits" jsonschema_description:"Лимиты ответа; 0 — по умолчанию."`
+	RenderStyle Style      `json:"render_style" jsonschema:"required"`
+	AnswerStyle string     `json:"answer_style,omitempty" jsonschema:"enum=NATURAL_RU"`
+	Confidence  float64    `json:"confidence" jsonschema:"required,minimum=0,maximum=1" jsonschema_description:"Уверенность в плане, от 0 до 1."`
+	// QuestionMode is "direct" or "deep_analysis" (the latter only with LEDGER_DEEP_ANALYSIS).
+	QuestionMode string `json:"question_mode,omitempty" jsonschema:"enum=direct,enum=deep_analysis"`
+	// Address is the 1C recipe and its filters, for LEDGER_FACT.
+	Address *AddressPlan `json:"address,omitempty" jsonschema_description:"Рецепт 1С и фильтры, для LEDGER_FACT."`
+	// Discovery is the proposal that guards LEDGER_DEEP_ANALYSIS.
+	Discovery *DiscoveryProposal `json:"discovery,omitempty" jsonschema_description:"Предложение для LEDGER_DEEP_ANALYSIS."`
+	// Clarification is the question put to the user (CLARIFY); options become buttons.
+	Clarification        string   `json:"clarification,omitempty" jsonschema:"maxLength=300" jsonschema_description:"Уточняющий вопрос пользователю (для CLARIFY)."`
+	ClarificationOptions []string `json:"clarification_options,omitempty" jsonschema:"maxItems=5" jsonschema_description:"До 5 коротких вариантов ответа — кнопки."`
+}
+
+// Entity is something the question names.
+type Entity struct {
+	Type  string `json:"type" jsonschema:"required,enum=counterparty,enum=contract,enum=organization,enum=currency,enum=account,enum=date,enum=period,enum=document,enum=topic"`
+	Name  string `json:"name" jsonschema:"required" jsonschema_description:"Как названо в вопросе."`
+	Value string `json:"value,omitempty" jsonschema_description:"Нормализованное значение: дата ГГГГ-ММ-ДД, код валюты, номер счёта."`
+}
+
+// ToolCall is one tool invocation. Calls without dependencies may run concurrently.
+type ToolCall struct {
+	Tool Tool `json:"tool" jsonschema:"required"`
+	// Args are the tool's arguments; their shape depends on Tool (see the *Args types).
+	Args json.RawMessage `json:"args" jsonschema:"required" jsonschema_description:"Аргументы инструмента; набор полей зависит от tool."`
+	// DependsOn are indexes of earlier calls whose results this one needs.
+	DependsOn []int `json:"depends_on,omitempty" jsonschema_description:"Индексы более ранних вызовов, результаты которых нужны этому."`
+}
+
+// Fallback is the call made when the main calls find nothing or too little.
+type Fallback struct {
+	Enabled bool            `json:"enabled"`
+	Tool    Tool            `json:"tool,omitempty"`
+	Args    json.RawMessage `json:"args,omitempty"`
+	When    []string        `json:"when,omitempty" jsonschema:"enum=NO_RESULTS,enum=LOW_COVERAGE"`
+}
+
+// Limits bound the answer; zero means the default (filled by Normalize).
+type Limits struct {
+	MaxItems      int `json:"max_items,omitempty" jsonschema:"minimum=0,maximum=50" jsonschema_description:"Пунктов в списке (1–50, по умолчанию 10)."`
+	MaxGroups     int `json:"max_groups,omitempty" jsonschema:"minimum=0,maximum=10" jsonschema_description:"Групп (1–10, по умолчанию 4)."`
+	MaxParagraphs int `json:"max_paragraphs,omitempty" jsonschema:"minimum=0,maximum=6" jsonschema_description:"Абзацев (1–6, по умолчанию 4)."`
+}
+
+// AddressPlan is the 1C recipe of a LEDGER_FACT question and its filters.
+type AddressPlan struct {
+	Recipe  address.Intent  `json:"recipe" jsonschema:"required"`
+	Filters address.Filters `json:"filters"`
+}
+
+// DiscoveryProposal guards LEDGER_DEEP_ANALYSIS: the model states what data it needs and which
+// primitives it proposes before any of them may run.
+type DiscoveryProposal struct {
+	SemanticDataNeed   string      `json:"semantic_data_need" jsonschema:"required" jsonschema_description:"Какие данные нужны, одной фразой."`
+	TurnMeaning        TurnMeaning `json:"turn_meaning" jsonschema:"required"`
+	ProposedPrimitives []Tool      `json:"proposed_primitives" jsonschema:"required,minItems=1" jsonschema_description:"Примитивы discovery, которые предлагается вызвать."`
+	RequiredAxes       []string    `json:"required_axes,omitempty" jsonschema:"enum=counterparty,enum=contract,enum=account,enum=document_type,enum=month"`
+	ClarificationGaps  []string    `json:"clarification_gaps,omitempty" jsonschema_description:"Чего не хватает для уверенного анализа."`
+}
+
+// TurnMeaning is the model's reading of the question for discovery.
+type TurnMeaning struct {
+	AskedDomainFamily         string   `json:"asked_domain_family" jsonschema:"required" jsonschema_description:"Область: расчёты с контрагентами, банк, продажи, закупки, остатки…"`
+	AskedActionFamily         string   `json:"asked_action_family" jsonschema:"required" jsonschema_description:"Действие: сравнить, объяснить, найти причину, оценить динамику…"`
+	AskedAggregationAxis      string   `json:"asked_aggregation_axis,omitempty" jsonschema:"enum=counterparty,enum=contract,enum=account,enum=document_type,enum=month"`
+	ExplicitEntityCandidates  []string `json:"explicit_entity_candidates,omitempty"`
+	ExplicitOrganizationScope string   `json:"explicit_organization_scope,omitempty"`
+	ExplicitDateScope         string   `json:"explicit_date_scope,omitempty"`
+	MeaningConfidence         float64  `json:"meaning_confidence" jsonschema:"required,minimum=0,maximum=1"`
+}
