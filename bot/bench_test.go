@@ -82,10 +82,13 @@ func benchPipeline(b *testing.B, h agent.History, d Deduper) {
 			if !ok {
 				b.Fatal("update ignored")
 			}
-			if first, err := d.FirstSeen(ctx, in.updateID); err != nil || !first {
+			if first, _, err := d.Claim(ctx, in.updateID, time.Minute); err != nil || !first {
 				b.Fatalf("dedupe: %v %v", first, err)
 			}
 			c.handle(ctx, in)
+			if err := d.Done(ctx, in.updateID); err != nil {
+				b.Fatalf("dedupe: %v", err)
+			}
 		}
 	})
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "updates/s")
@@ -125,8 +128,9 @@ func BenchmarkRateCached(b *testing.B) {
 		if !ok {
 			b.Fatal("update ignored")
 		}
-		d.FirstSeen(ctx, in.updateID)
+		d.Claim(ctx, in.updateID, time.Minute)
 		c.handle(ctx, in)
+		d.Done(ctx, in.updateID)
 	}
 	run(0) // warm the cache
 	warm := upstream.Load()

@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/finbot/finbot/agent"
@@ -24,10 +25,19 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 )
 
-// Deduper remembers handled update IDs. *history.RedisDedupe and *history.MemoryDedupe
-// satisfy it.
+// Deduper makes sure an update is answered once, even when Telegram delivers it again and even
+// across a restart between receiving it and replying. *history.RedisDedupe and
+// *history.MemoryDedupe satisfy it (see their package for the states an update goes through).
 type Deduper interface {
-	FirstSeen(ctx context.Context, updateID int64) (bool, error)
+	// Claim takes updateID for this instance for lease. ok means the caller answers it.
+	// Otherwise wait is zero when the update is answered or is being answered by this instance
+	// (drop it), and how long another instance's claim still holds when there is one (claim
+	// again after that: the other instance has answered it by then, or it died).
+	Claim(ctx context.Context, updateID int64, lease time.Duration) (ok bool, wait time.Duration, err error)
+	// Done marks updateID answered.
+	Done(ctx context.Context, updateID int64) error
+	// Release gives up this instance's claim on updateID, unanswered.
+	Release(ctx context.Context, updateID int64) error
 }
 
 // Options configure the Telegram bot.
@@ -53,7 +63,12 @@ type Options struct {
 	ShutdownTimeout time.Duration // how long Run waits for answers in flight (default 30s)
 	TypingInterval  time.Duration // default 4s
 
-	Dedupe  Deduper // nil: no de-duplication
+	Dedupe Deduper // nil: no de-duplication
+	// ClaimLease is how long this instance's claim on an update holds without Done: when it
+	// dies, another instance may answer the update that much later. It must cover queueing,
+	// the answer and its delivery; default AnswerTimeout + 1 minute.
+	ClaimLease time.Duration
+
 	Metrics *Metrics
 	Logger  *slog.Logger
 	// Status adds lines to /status (dependency health); optional.
@@ -69,8 +84,14 @@ type Bot struct {
 	opts   Options
 	log    *slog.Logger
 	me     identity
-	// side tracks goroutines outside the dispatcher (/cancel replies).
+	// side tracks goroutines outside the dispatcher (/cancel replies, inline answers, updates
+	// waiting for another instance's claim).
 	side sync.WaitGroup
+	// polled is the offset of the latest getUpdates sent: Telegram counts every update below it
+	// as delivered and will not deliver it again.
+	polled atomic.Int64
+	// dedupeDown is when (Unix ns) the bot may try the deduper again after it failed.
+	dedupeDown atomic.Int64
 }
 
 // New connects to the Bot API (getMe) and prepares the bot; Run starts it.
@@ -107,7 +128,10 @@ func New(ctx context.Context, a Answerer, o Options) (*Bot, error) {
 		access: o.Access, perMin: o.UserRatePerMin, burst: o.UserRateBurst,
 		answerTimeout: o.AnswerTimeout, typingInterval: o.TypingInterval, status: o.Status,
 	})
-	b.disp = newDispatcher(b.core.handle)
+	if b.opts.ClaimLease <= 0 {
+		b.opts.ClaimLease = b.core.answerTimeout + time.Minute
+	}
+	b.disp = newDispatcher(b.handle)
 	return b, nil
 }
 
@@ -115,12 +139,14 @@ func New(ctx context.Context, a Answerer, o Options) (*Bot, error) {
 func (b *Bot) Username() string { return b.me.username }
 
 // Run serves updates until ctx is done, then stops taking updates and waits up to
-// ShutdownTimeout for answers in flight before cancelling them.
+// ShutdownTimeout for answers in flight before cancelling them. The update of a cancelled
+// answer is left to the next instance when Telegram will deliver it again; otherwise its user
+// is told to ask again.
 func (b *Bot) Run(ctx context.Context) error {
 	b.setCommands(ctx)
 	// Answers outlive ctx (SIGTERM) but not the shutdown deadline.
-	work, stopWork := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopWork()
+	work, stopWork := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer stopWork(errShutdown)
 
 	var err error
 	if b.opts.WebhookURL != "" {
@@ -139,14 +165,21 @@ func (b *Bot) Run(ctx context.Context) error {
 	case <-done:
 	case <-time.After(timeout):
 		b.log.Warn("shutdown deadline passed; cancelling answers in flight", "pending", b.disp.pending())
-		stopWork()
+		stopWork(errShutdown)
 		<-done
 	}
 	return err
 }
 
-// dedupeTimeout bounds the de-duplication check: a slow store must not stall the poll loop.
+// dedupeTimeout bounds each call to the deduper: a slow store must not stall the poll loop.
 const dedupeTimeout = time.Second
+
+// dedupeCooldown is how long the bot answers updates without claiming them after the deduper
+// failed. While its store is down every claim would stall the poll loop for dedupeTimeout.
+const dedupeCooldown = 5 * time.Second
+
+// maxClaimWaits bounds how many times an update claimed by another instance is waited for.
+const maxClaimWaits = 3
 
 // accept de-duplicates and queues one update.
 func (b *Bot) accept(ctx, work context.Context, u tgbotapi.Update) {
@@ -161,18 +194,73 @@ func (b *Bot) accept(ctx, work context.Context, u tgbotapi.Update) {
 		return
 	}
 	if b.opts.Dedupe != nil {
-		dctx, cancel := context.WithTimeout(ctx, dedupeTimeout)
-		first, err := b.opts.Dedupe.FirstSeen(dctx, in.updateID)
-		cancel()
+		ok, wait := b.claim(ctx, in)
 		switch {
-		case err != nil:
-			// Better to risk a second answer than to lose the message.
-			b.log.WarnContext(ctx, "dedupe unavailable", "update_id", in.updateID, "err", err)
-		case !first:
+		case wait > 0:
+			// Another instance claimed it: it is answering, or it died. Dropping the update now
+			// would lose it in the second case (it counts as delivered once we poll again).
+			b.core.metrics.updates.WithLabelValues("deferred").Inc()
+			b.log.InfoContext(ctx, "update claimed by another instance; waiting for its claim", "update_id", in.updateID, "wait", wait)
+			b.side.Go(func() { b.awaitClaim(ctx, work, in, wait) })
+			return
+		case !ok:
 			b.core.metrics.updates.WithLabelValues("duplicate").Inc()
 			return
 		}
 	}
+	b.start(ctx, work, in)
+}
+
+// claim claims an update. When the deduper fails, the update is answered anyway: better to risk
+// a second answer than to lose the message.
+func (b *Bot) claim(ctx context.Context, in incoming) (ok bool, wait time.Duration) {
+	if time.Now().UnixNano() < b.dedupeDown.Load() {
+		return true, 0
+	}
+	// Not cancelled by shutdown: an update taken from a batch is claimed properly.
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dedupeTimeout)
+	defer cancel()
+	ok, wait, err := b.opts.Dedupe.Claim(dctx, in.updateID, b.opts.ClaimLease)
+	if err != nil {
+		b.dedupeDown.Store(time.Now().Add(dedupeCooldown).UnixNano())
+		b.core.metrics.errors.WithLabelValues("dedupe").Inc()
+		b.log.WarnContext(ctx, "dedupe unavailable; answering updates unclaimed for a while",
+			"update_id", in.updateID, "for", dedupeCooldown, "err", err)
+		return true, 0
+	}
+	return ok, wait
+}
+
+// awaitClaim waits out another instance's claim on an update, then claims it again: it is done
+// by then (drop it) or its claim lapsed because that instance died (answer it).
+func (b *Bot) awaitClaim(ctx, work context.Context, in incoming, wait time.Duration) {
+	for range maxClaimWaits {
+		sleep(ctx, wait+50*time.Millisecond) // a little past the lease, so that it has lapsed
+		if ctx.Err() != nil {
+			b.log.WarnContext(ctx, "stopped while waiting for another instance's claim; update not answered here",
+				"update_id", in.updateID)
+			return
+		}
+		ok, next := b.claim(ctx, in)
+		switch {
+		case ok:
+			b.log.InfoContext(ctx, "took over an update whose claim lapsed", "update_id", in.updateID)
+			b.core.metrics.updates.WithLabelValues("accepted").Inc()
+			// Answered here rather than queued: on shutdown, Run may be done waiting for the
+			// dispatcher but still waits for this goroutine.
+			b.handle(work, in)
+			return
+		case next == 0:
+			b.core.metrics.updates.WithLabelValues("duplicate").Inc()
+			return
+		}
+		wait = next
+	}
+	b.log.WarnContext(ctx, "another instance keeps claiming an update; leaving it to that instance", "update_id", in.updateID)
+}
+
+// start queues an accepted, claimed update.
+func (b *Bot) start(ctx, work context.Context, in incoming) {
 	b.core.metrics.updates.WithLabelValues("accepted").Inc()
 	if in.callbackID != "" {
 		b.answerCallback(ctx, in.callbackID)
@@ -180,12 +268,54 @@ func (b *Bot) accept(ctx, work context.Context, u tgbotapi.Update) {
 	if in.command == "cancel" {
 		// /cancel jumps the queue: it must reach the request it stops.
 		b.disp.dropPending(in.chatID, in.userID)
-		b.side.Go(func() { b.core.handle(work, in) })
+		b.side.Go(func() { b.handle(work, in) })
 		return
 	}
 	if !b.disp.submit(work, in) {
 		b.core.metrics.updates.WithLabelValues("overflow").Inc()
 		b.log.WarnContext(ctx, "chat queue full; message dropped", "chat_id", in.chatID, "update_id", in.updateID)
+		b.settle(ctx, in, true)
+	}
+}
+
+// handle answers one update and settles its claim. An answer that shutdown cancelled before
+// anything was sent is left to the next instance when Telegram will deliver the update again
+// (the offset that confirms it was never sent); otherwise the user is told to ask again.
+func (b *Bot) handle(ctx context.Context, in incoming) {
+	abandoned := errors.Is(context.Cause(ctx), errShutdown) || b.core.handle(ctx, in)
+	if abandoned && !b.delivered(in.updateID) {
+		b.core.metrics.updates.WithLabelValues("released").Inc()
+		b.log.InfoContext(ctx, "shutdown: update left to the next instance", "update_id", in.updateID)
+		b.settle(ctx, in, false)
+		return
+	}
+	if abandoned {
+		b.core.reply(context.WithoutCancel(ctx), in, userMessage(errShutdown))
+	}
+	b.settle(ctx, in, true)
+}
+
+// delivered reports whether Telegram counts the update as delivered, so that it will not
+// deliver it again. Webhook updates are delivered once the handler has answered; polled ones
+// once a getUpdates with a higher offset was sent (whether or not it arrived: when in doubt,
+// the user is asked to repeat rather than left waiting).
+func (b *Bot) delivered(updateID int64) bool {
+	return b.opts.WebhookURL != "" || updateID < b.polled.Load()
+}
+
+// settle marks an update done, or releases this instance's claim on it.
+func (b *Bot) settle(ctx context.Context, in incoming, done bool) {
+	if b.opts.Dedupe == nil {
+		return
+	}
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dedupeTimeout)
+	defer cancel()
+	op, settle := "done", b.opts.Dedupe.Done
+	if !done {
+		op, settle = "release", b.opts.Dedupe.Release
+	}
+	if err := settle(dctx, in.updateID); err != nil {
+		b.log.WarnContext(ctx, "dedupe unavailable", "op", op, "update_id", in.updateID, "err", err)
 	}
 }
 
@@ -198,6 +328,7 @@ func (b *Bot) poll(ctx, work context.Context) error {
 	offset, failures := 0, 0
 	for ctx.Err() == nil {
 		started := time.Now()
+		b.polled.Store(int64(offset))
 		ups, err := b.tg.getUpdates(ctx, offset, b.opts.PollTimeout)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -215,6 +346,11 @@ func (b *Bot) poll(ctx, work context.Context) error {
 		}
 		failures = 0
 		for _, u := range ups {
+			if ctx.Err() != nil {
+				// Stopping: the rest of the batch stays unconfirmed, and Telegram delivers it to
+				// the next instance.
+				break
+			}
 			if u.UpdateID >= offset {
 				offset = u.UpdateID + 1
 			}

@@ -123,17 +123,24 @@ func TestDuplicateUpdateAnsweredOnce(t *testing.T) {
 	}
 }
 
+// memDedupe remembers every update it was asked to claim; it never forgets nor releases.
 type memDedupe struct {
+	mu   sync.Mutex
 	seen map[int64]bool
 }
 
-func (d *memDedupe) FirstSeen(_ context.Context, id int64) (bool, error) {
+func (d *memDedupe) Claim(_ context.Context, id int64, _ time.Duration) (bool, time.Duration, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	if d.seen[id] {
-		return false, nil
+		return false, 0, nil
 	}
 	d.seen[id] = true
-	return true, nil
+	return true, 0, nil
 }
+
+func (d *memDedupe) Done(context.Context, int64) error    { return nil }
+func (d *memDedupe) Release(context.Context, int64) error { return nil }
 
 func TestMessagesOfOneChatStayInOrder(t *testing.T) {
 	f := newFakeAPI(t)

@@ -79,6 +79,7 @@ type core struct {
 	typingInterval time.Duration
 	answerTimeout  time.Duration
 	started        time.Time
+	stream         streamConfig
 
 	debugMu    sync.Mutex
 	debugChats map[int64]bool // chats where admins turned /debug on
@@ -104,12 +105,14 @@ func newCore(a Answerer, out sender, log *slog.Logger, m *Metrics, o coreOptions
 		answerer: a, out: out, files: o.files, log: log, metrics: m, access: o.access,
 		flood: newFloodGuard(o.perMin, o.burst), users: newUserSlots(), commands: commands(),
 		status: o.status, typingInterval: o.typingInterval, answerTimeout: o.answerTimeout, started: time.Now(),
-		debugChats: map[int64]bool{},
+		debugChats: map[int64]bool{}, stream: defaultStreamConfig(),
 	}
 }
 
-// handle answers one incoming message. It never panics and logs each error once.
-func (c *core) handle(ctx context.Context, in incoming) {
+// handle answers one incoming message. It never panics and logs each error once. It reports
+// abandoned when shutdown cancelled the answer (the cause of ctx is errShutdown) before any
+// reply: the caller decides whether the user hears about it or the next instance answers.
+func (c *core) handle(ctx context.Context, in incoming) (abandoned bool) {
 	start := time.Now()
 	defer func() {
 		if p := recover(); p != nil {
@@ -148,11 +151,20 @@ func (c *core) handle(ctx context.Context, in incoming) {
 		err = c.answer(ctx, in)
 	}
 	c.metrics.latency.WithLabelValues(kind).Observe(time.Since(start).Seconds())
+	if err != nil && errors.Is(context.Cause(ctx), errShutdown) {
+		c.log.WarnContext(ctx, "answer cancelled by shutdown", "update_id", in.updateID, "chat_id", in.chatID, "kind", kind, "err", err)
+		if kind != "upload" {
+			return true
+		}
+		// The document may be stored and its receipt sent already: not to be redone elsewhere.
+		err = errShutdown
+	}
 	if err != nil {
 		c.log.ErrorContext(ctx, "handle update", "update_id", in.updateID, "chat_id", in.chatID, "kind", kind, "err", err)
 		c.metrics.errors.WithLabelValues(kind).Inc()
 		c.reply(context.WithoutCancel(ctx), in, userMessage(err))
 	}
+	return false
 }
 
 func (c *core) runCommand(ctx context.Context, in incoming) error {
@@ -275,10 +287,18 @@ func (c *core) ask(ctx context.Context, in incoming, req agent.Request) error {
 	if req.ReplyTo == 0 {
 		req.ReplyTo = in.replyTo
 	}
+	// The answer shows up while it is written, where the front end can edit messages.
+	s := c.newStreamer(ctx, in)
+	if s != nil {
+		req.Progress = s.progress
+	}
+	defer s.stop()
 	ans, err := c.answerer.Answer(ctx, req)
 	stopTyping()
 	wg.Wait()
+	s.stop()
 	if err != nil {
+		s.discard(context.WithoutCancel(ctx)) // a partial text must not stand as the answer
 		if cause := context.Cause(ctx); errors.Is(cause, errCanceled) {
 			return errCanceled
 		}
@@ -301,7 +321,7 @@ func (c *core) ask(ctx context.Context, in incoming, req agent.Request) error {
 		out.replyTo = in.messageID
 	}
 	// The answer is ready: deliver it even if the user cancels now or the deadline passes.
-	return c.send(context.WithoutCancel(ctx), out)
+	return c.sendAnswer(context.WithoutCancel(ctx), out, s)
 }
 
 func (c *core) debugOn(chatID int64) bool {

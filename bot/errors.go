@@ -10,6 +10,10 @@ import (
 // errCanceled marks an answer the user stopped with /cancel.
 var errCanceled = errors.New("bot: canceled by the user")
 
+// errShutdown is the cause with which shutdown cancels answers still running after
+// SHUTDOWN_TIMEOUT.
+var errShutdown = errors.New("bot: shutting down")
+
 // errDownload marks a file Telegram did not let the bot download.
 var errDownload = errors.New("bot: file download failed")
 
@@ -19,6 +23,8 @@ func userMessage(err error) string {
 	switch {
 	case errors.Is(err, errCanceled):
 		return "Остановил подготовку ответа."
+	case errors.Is(err, errShutdown):
+		return "Бот перезапускается и не успел ответить. Повторите вопрос через минуту."
 	case errors.Is(err, agent.ErrEmpty):
 		return "Напишите вопрос текстом — например, «Кто нам должен на 31 марта?»."
 	case errors.Is(err, agent.ErrTooLong):

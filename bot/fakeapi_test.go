@@ -42,6 +42,16 @@ type fakeAPI struct {
 	// /file/bot<token>/<file_path> like the real Bot API.
 	files     map[string][]byte
 	downloads int
+	// edits are the editMessageText calls that succeeded; deleted the message ids deleted.
+	edits   []editedMessage
+	deleted []string
+	// shown is what each message sent so far shows (text and entities), by message_id: edits
+	// of unknown messages fail and edits that change nothing get "message is not modified".
+	shown map[string]string
+}
+
+type editedMessage struct {
+	ChatID, MessageID, Text, Entities, Markup string
 }
 
 type sentPhoto struct {
@@ -58,7 +68,8 @@ type sentMessage struct {
 }
 
 func newFakeAPI(t *testing.T) *fakeAPI {
-	f := &fakeAPI{t: t, nextID: 1, calls: map[string]int{}, arrived: make(chan struct{}, 1000), files: map[string][]byte{}}
+	f := &fakeAPI{t: t, nextID: 1, calls: map[string]int{}, arrived: make(chan struct{}, 1000), files: map[string][]byte{},
+		shown: map[string]string{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -128,9 +139,26 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		f.sent = append(f.sent, sentMessage{ChatID: form["chat_id"], Text: form["text"], Entities: form["entities"],
 			ReplyTo: form["reply_to_message_id"], Markup: form["reply_markup"]})
 		id := len(f.sent)
+		f.shown[fmt.Sprint(1000+id)] = form["text"] + "\x00" + form["entities"]
 		f.mu.Unlock()
 		f.arrived <- struct{}{}
 		ok(w, fmt.Sprintf(`{"message_id":%d,"date":1,"chat":{"id":%s,"type":"private"},"text":"x"}`, 1000+id, form["chat_id"]))
+	case "editMessageText":
+		f.editMessageText(w, form)
+	case "deleteMessage":
+		f.mu.Lock()
+		_, found := f.shown[form["message_id"]]
+		delete(f.shown, form["message_id"])
+		if found {
+			f.deleted = append(f.deleted, form["message_id"])
+		}
+		f.mu.Unlock()
+		if !found {
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"ok":false,"error_code":400,"description":"Bad Request: message to delete not found"}`)
+			return
+		}
+		ok(w, `true`)
 	case "sendPhoto":
 		f.mu.Lock()
 		f.photos = append(f.photos, sentPhoto{ChatID: form["chat_id"], Caption: form["caption"], Entities: form["caption_entities"], PNG: upload})
@@ -171,6 +199,33 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotFound)
 		fmt.Fprintf(w, `{"ok":false,"error_code":404,"description":"Not Found: method %s"}`, method)
 	}
+}
+
+// editMessageText answers like Telegram: 400 for an unknown message or an edit that changes
+// nothing, the edited message otherwise.
+func (f *fakeAPI) editMessageText(w http.ResponseWriter, form map[string]string) {
+	id, now := form["message_id"], form["text"]+"\x00"+form["entities"]
+	f.mu.Lock()
+	before, found := f.shown[id]
+	modified := before != now || form["reply_markup"] != ""
+	if found && modified {
+		f.shown[id] = now
+		f.edits = append(f.edits, editedMessage{ChatID: form["chat_id"], MessageID: id, Text: form["text"],
+			Entities: form["entities"], Markup: form["reply_markup"]})
+	}
+	f.mu.Unlock()
+	switch {
+	case !found:
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprint(w, `{"ok":false,"error_code":400,"description":"Bad Request: message to edit not found"}`)
+		return
+	case !modified:
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprint(w, `{"ok":false,"error_code":400,"description":"Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message"}`)
+		return
+	}
+	f.arrived <- struct{}{}
+	ok(w, fmt.Sprintf(`{"message_id":%s,"date":1,"chat":{"id":%s,"type":"private"},"text":"x"}`, id, form["chat_id"]))
 }
 
 func ok(w http.ResponseWriter, result string) {

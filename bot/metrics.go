@@ -9,6 +9,8 @@ type Metrics struct {
 	errors  *prometheus.CounterVec
 	latency *prometheus.HistogramVec
 	routes  *prometheus.CounterVec
+	// streamEdits counts edits of messages that show answers while they are written.
+	streamEdits prometheus.Counter
 }
 
 // NewMetrics creates the series and registers them with reg (nil: not registered, for tests
@@ -16,7 +18,7 @@ type Metrics struct {
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		updates: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "finbot_updates_total", Help: "Telegram updates by outcome (accepted, ignored, duplicate, refused, flood).",
+			Name: "finbot_updates_total", Help: "Telegram updates by outcome (accepted, ignored, duplicate, deferred, released, refused, flood).",
 		}, []string{"outcome"}),
 		replies: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "finbot_replies_total", Help: "Messages sent to users.",
@@ -31,9 +33,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		routes: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "finbot_routes_total", Help: "Answered messages by scenario and intent.",
 		}, []string{"scenario", "intent"}),
+		streamEdits: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "finbot_stream_edits_total", Help: "Edits of messages that show answers while they are written, the final formatted edit included.",
+		}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.updates, m.replies, m.errors, m.latency, m.routes)
+		reg.MustRegister(m.updates, m.replies, m.errors, m.latency, m.routes, m.streamEdits)
 	}
 	return m
 }

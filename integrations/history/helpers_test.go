@@ -22,7 +22,9 @@ type store interface {
 
 // dedupe is the behaviour shared by RedisDedupe and MemoryDedupe.
 type dedupe interface {
-	FirstSeen(ctx context.Context, updateID int64) (bool, error)
+	Claim(ctx context.Context, updateID int64, lease time.Duration) (ok bool, wait time.Duration, err error)
+	Done(ctx context.Context, updateID int64) error
+	Release(ctx context.Context, updateID int64) error
 }
 
 var (

@@ -8,8 +8,10 @@
 // most MaxChars characters (dropping the oldest turns first), and an idle
 // conversation expires after TTL.
 //
-// [RedisDedupe] and [MemoryDedupe] remember handled Telegram update_ids so a
-// re-delivered update is never answered twice.
+// [RedisDedupe] and [MemoryDedupe] claim Telegram updates and mark them
+// answered, so that an update is answered once even when Telegram delivers it
+// again, including after a restart between receiving it and replying (see
+// dedupe.go).
 //
 // Conversation keys are opaque to this package: the caller builds them (for
 // example from a chat id) and they must never contain user text.
