@@ -149,6 +149,7 @@ func (e *emulator) say(t *testing.T, from tgUser, chat tgChat, text string, ents
 }
 
 type botMessage struct {
+	ID       int        `json:"-"` // the emulator's messageId, beside the message
 	Text     string     `json:"text"`
 	ChatID   string     `json:"chat_id"`
 	ReplyTo  string     `json:"reply_to_message_id"`
@@ -164,11 +165,13 @@ func (e *emulator) replies(t *testing.T, chatID int64, n int) []botMessage {
 	for time.Now().Before(deadline) {
 		var resp struct {
 			Result []struct {
-				Message botMessage `json:"message"`
+				MessageID int        `json:"messageId"`
+				Message   botMessage `json:"message"`
 			} `json:"result"`
 		}
 		e.post(t, "/getUpdates", map[string]any{"token": e2eToken, "chatId": chatID}, &resp)
 		for _, r := range resp.Result {
+			r.Message.ID = r.MessageID
 			got = append(got, r.Message)
 		}
 		if len(got) >= n {
@@ -180,7 +183,33 @@ func (e *emulator) replies(t *testing.T, chatID int64, n int) []botMessage {
 	return nil
 }
 
-// llmStandIn speaks OpenAI's chat completions wire format. It routes everything to small talk
+// final returns the messages as they stand now, after the bot's edits: a streamed answer is
+// first sent as a plain draft and then edited into its formatted first part.
+func (e *emulator) final(t *testing.T, msgs []botMessage) []botMessage {
+	t.Helper()
+	var resp struct {
+		Result []struct {
+			MessageID int        `json:"messageId"`
+			Message   botMessage `json:"message"`
+		} `json:"result"`
+	}
+	e.post(t, "/getUpdatesHistory", map[string]any{"token": e2eToken}, &resp)
+	byID := map[int]botMessage{}
+	for _, r := range resp.Result {
+		r.Message.ID = r.MessageID
+		byID[r.MessageID] = r.Message
+	}
+	out := make([]botMessage, len(msgs))
+	for i, m := range msgs {
+		out[i] = m
+		if f, ok := byID[m.ID]; ok && f.ChatID == m.ChatID {
+			out[i] = f
+		}
+	}
+	return out
+}
+
+// llmStandIn speaks OpenAI's chat completions wire format. It plans everything as small talk
 // and answers with the number of history messages it was given, so a test can see what the
 // agent remembered; "длинный" asks for a 10,000-character answer.
 type llmStandIn struct {
@@ -212,6 +241,8 @@ func (l *llmStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	last := req.Messages[len(req.Messages)-1].Content
 	var content string
 	switch {
+	case req.ResponseFormat != nil && req.ResponseFormat.Type == "json_schema": // the planner
+		content = `{"intents":["SMALL_TALK"],"tool_calls":[],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.9}`
 	case req.ResponseFormat != nil && req.ResponseFormat.Type == "json_object":
 		content = `{"scenario":"S2","intent":"smalltalk","confidence":0.9,"reasons":["разговор"]}`
 	case strings.Contains(last, "длинный"):
@@ -413,6 +444,13 @@ func TestE2ETelegram(t *testing.T) {
 		}
 		if len(parts) < 3 {
 			t.Fatalf("long answer came in %d messages, want ≥ 3", len(parts))
+		}
+		// A streamed answer starts as a plain draft that the final, formatted first part
+		// replaces by an edit: wait for that edit (synchronisation, not an assertion).
+		for wait := time.Now().Add(10 * time.Second); time.Now().Before(wait); time.Sleep(50 * time.Millisecond) {
+			if parts = emu.final(t, parts); !strings.HasPrefix(parts[0].Text, "##") {
+				break
+			}
 		}
 		for i, p := range parts {
 			if n := len(utf16.Encode([]rune(p.Text))); n > 4096 || n == 0 {

@@ -36,6 +36,7 @@ import (
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/bot"
 	"github.com/finbot/finbot/config"
 	"github.com/finbot/finbot/integrations/cbr"
@@ -195,18 +196,21 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, cli bool) (
 	if cfg.HasLLM() {
 		llmClient = llm.New(llm.Options{
 			BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey.Reveal(), Model: cfg.LLMModel, Timeout: cfg.LLMTimeout,
-			AppTitle: "finbot",
+			BreakerTimeout: cfg.LLMBreakerTimeout, AppTitle: "finbot",
 		})
 		model = llmClient
 	}
-	rates := cbr.New(cbr.Options{BaseURL: cfg.CBRURL, Timeout: cfg.CBRTimeout, UserAgent: cfg.CBRUserAgent})
-	news := tavily.New(tavily.Options{BaseURL: cfg.TavilyURL, APIKey: cfg.TavilyAPIKey.Reveal(), Timeout: cfg.TavilyTimeout})
+	rates := cbr.New(cbr.Options{BaseURL: cfg.CBRURL, Timeout: cfg.CBRTimeout, UserAgent: cfg.CBRUserAgent,
+		BreakerTimeout: cfg.CBRBreakerTimeout})
+	news := tavily.New(tavily.Options{BaseURL: cfg.TavilyURL, APIKey: cfg.TavilyAPIKey.Reveal(), Timeout: cfg.TavilyTimeout,
+		BreakerTimeout: cfg.TavilyBreakerTimeout})
 	a.breakers = map[string]func() string{"cbr": rates.State, "tavily": news.State}
 	var source address.Source
 	maxRows := onec.MaxDemoRows
 	if cfg.OneCURL != "" {
 		maxRows = onec.MaxProxyRows
-		proxy, err := onec.NewProxy(onec.ProxyOptions{URL: cfg.OneCURL, Channel: cfg.OneCChannel, Token: cfg.OneCToken.Reveal(), Timeout: cfg.OneCTimeout})
+		proxy, err := onec.NewProxy(onec.ProxyOptions{URL: cfg.OneCURL, Channel: cfg.OneCChannel, Token: cfg.OneCToken.Reveal(), Timeout: cfg.OneCTimeout,
+			BreakerTimeout: cfg.OneCBreakerTimeout})
 		if err != nil {
 			return nil, fmt.Errorf("ONEC_URL: %w", err)
 		}
@@ -224,7 +228,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, cli bool) (
 	if cfg.EmbeddingsModel != "" {
 		embedder = llm.NewEmbedder(llm.Options{
 			BaseURL: cfg.EmbeddingsBaseURL, APIKey: cfg.EmbeddingsAPIKey.Reveal(), Model: cfg.EmbeddingsModel,
-			Timeout: cfg.LLMTimeout, AppTitle: "finbot",
+			Timeout: cfg.LLMTimeout, BreakerTimeout: cfg.LLMBreakerTimeout, AppTitle: "finbot",
 		})
 		a.embedder = embedder
 		a.breakers["embeddings"] = embedder.State
@@ -236,8 +240,15 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, cli bool) (
 	if err != nil {
 		return nil, err
 	}
-	a.agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: lane, Docs: a.docs, KB: kbLib},
-		agent.Options{Logger: log, LedgerAccess: ledgerAccess(cfg, cli)})
+	var planner agent.Planner
+	if llmClient != nil {
+		planner = plan.NewPlanner(llmClient, plan.Options{Model: cfg.PlannerModel, JSONObject: cfg.PlannerResponseFormat == "json_object",
+			Temperature: float32(cfg.PlannerTemperature), MaxTokens: cfg.PlannerMaxTokens, Timeout: cfg.LLMTimeout})
+	}
+	a.agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: lane, Docs: a.docs, KB: kbLib, Planner: planner},
+		agent.Options{Logger: log, LedgerAccess: ledgerAccess(cfg, cli), PlanConfidence: cfg.PlanConfidenceThreshold,
+			MaxToolCalls: cfg.MaxToolCalls, AnswerModel: cfg.AnswerModel, AnswerTemperature: float32(cfg.AnswerTemperature),
+			PlanCacheTTL: cfg.PlanCacheTTL})
 	if llmClient != nil {
 		a.breakers["llm"] = llmClient.State
 	}

@@ -16,7 +16,9 @@ import (
 
 	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/integrations/llm"
 )
 
 const (
@@ -42,6 +44,9 @@ type Deps struct {
 	Docs *docs.Library
 	// KB is the company knowledge base (owner docs.KBOwner); nil = not connected.
 	KB *docs.Library
+	// Planner plans questions (issue #6); nil = the router decides (the LLM router when LLM is
+	// set, the rules otherwise).
+	Planner Planner
 }
 
 // Options tune the agent.
@@ -56,6 +61,20 @@ type Options struct {
 	HistoryTimeout time.Duration
 	// LedgerAccess says who may see 1C data; nil = nobody.
 	LedgerAccess func(userID, chatID int64) bool
+	// PlanConfidence is the lowest plan confidence accepted without repair
+	// (PLAN_CONFIDENCE_THRESHOLD; default plan.DefaultConfidenceThreshold).
+	PlanConfidence float64
+	// MaxToolCalls bounds the tool calls of one plan (MAX_TOOL_CALLS; default 4).
+	MaxToolCalls int
+	// ToolTimeout is each tool call's own deadline (default 20s).
+	ToolTimeout time.Duration
+	// AnswerModel and AnswerTemperature tune the answer LLM (ANSWER_MODEL, ANSWER_TEMPERATURE);
+	// an empty model is the client's default.
+	AnswerModel       string
+	AnswerTemperature float32
+	// PlanCacheTTL is how long a plan is reused for the same question and context (default
+	// 10m; negative = no cache).
+	PlanCacheTTL time.Duration
 }
 
 // Agent answers messages. It is safe for concurrent use; the front end serialises the messages
@@ -70,9 +89,14 @@ type Agent struct {
 	kb      *docs.Library
 	// lastLedger is each conversation's last 1C result, for "Выгрузить в Excel".
 	lastLedger *lru.Cache[string, address.Result]
-	log        *slog.Logger
-	now        func() time.Time
-	opts       Options
+	planner    Planner
+	// plans caches valid plans by question and context, each for Options.PlanCacheTTL. (The
+	// expirable LRU of golang-lru starts a goroutine it never stops; a timestamp checked on
+	// read needs none.)
+	plans *lru.Cache[string, cachedPlan]
+	log   *slog.Logger
+	now   func() time.Time
+	opts  Options
 }
 
 // New builds an agent.
@@ -95,8 +119,22 @@ func New(d Deps, o Options) *Agent {
 	if o.LedgerAccess == nil {
 		o.LedgerAccess = func(int64, int64) bool { return false }
 	}
+	if o.MaxToolCalls <= 0 {
+		o.MaxToolCalls = plan.DefaultMaxToolCalls
+	}
+	if o.PlanConfidence <= 0 {
+		o.PlanConfidence = plan.DefaultConfidenceThreshold
+	}
+	if o.ToolTimeout <= 0 {
+		o.ToolTimeout = defaultToolTimeout
+	}
+	if o.PlanCacheTTL == 0 {
+		o.PlanCacheTTL = defaultPlanCacheTTL
+	}
 	last, _ := lru.New[string, address.Result](10_000) // size > 0: cannot fail
+	plans, _ := lru.New[string, cachedPlan](defaultPlanCacheSize)
 	return &Agent{llm: d.LLM, history: d.History, cbr: d.Rates, search: d.News, lane: d.Ledger, docs: d.Docs, kb: d.KB, lastLedger: last,
+		planner: d.Planner, plans: plans,
 		log: o.Logger, now: o.Now, opts: o}
 }
 
@@ -116,6 +154,11 @@ func ConversationKey(r Request) string {
 // but never stop it.
 func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	start := a.now()
+	usage := new(llm.Usage)
+	ctx = llm.WithUsage(ctx, usage)
+	if req.Progress != nil {
+		ctx = context.WithValue(ctx, progressKey{}, req.Progress)
+	}
 	text := strings.TrimSpace(strings.ToValidUTF8(req.Text, "\uFFFD"))
 	if text == "" && req.Command == "" {
 		return Answer{}, ErrEmpty
@@ -159,9 +202,13 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 			degraded = append(degraded, "documents_unavailable")
 			scope = docScope{owner: owner(req)}
 		}
-		route = docScenario(a.route(ctx, text, hist, scope), &scope)
 	}
-	ans, err := a.handle(ctx, req, route, text, hist, scope)
+	var ans Answer
+	if req.Command != "" {
+		ans, err = a.handle(ctx, req, route, text, hist, scope)
+	} else {
+		ans, route, err = a.question(ctx, req, text, hist, scope)
+	}
 	if err != nil {
 		return Answer{}, err
 	}
@@ -176,6 +223,7 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	}
 	ans.Debug.Route = route
 	ans.Debug.LLM = a.llm != nil
+	ans.Debug.LLMCalls, ans.Debug.PromptTokens, ans.Debug.CompletionTokens = usage.Calls(), usage.PromptTokens(), usage.CompletionTokens()
 	ans.Debug.HistoryTurns = len(hist)
 	ans.Debug.Degraded = append(degraded, ans.Debug.Degraded...)
 

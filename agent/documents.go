@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/extract"
@@ -506,7 +508,9 @@ func (a *Agent) kbAnswer(ctx context.Context, text string) (Answer, error) {
 // passages found: by the LLM when there is one, extractively otherwise or when it fails.
 func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string, ids []string, text string, kb bool, dbg *DocsDebug) (Answer, error) {
 	var degraded []string
-	if a.llm != nil {
+	if qs, ok := ctx.Value(plannedQueriesKey{}).([]string); ok {
+		dbg.Expansions = qs // the planner already wrote the sub-queries: no expansion call
+	} else if a.llm != nil {
 		ex, err := a.expand(ctx, text)
 		if err != nil && ctx.Err() == nil {
 			a.log.WarnContext(ctx, "query expansion failed; searching the question alone", "err", err)
@@ -625,26 +629,46 @@ func containsStr(list []string, s string) bool {
 var citation = regexp.MustCompile(`\[(\d{1,2})\]`)
 
 // answerFromSources asks the model and checks its answer: it must be non-empty, cite only
-// sources that exist, and carry no source list of its own (the code appends it).
+// sources that exist, carry no source list of its own (the code appends it) and pass the
+// post-check against the sources (no artifacts, no figure the sources do not hold). A refused
+// answer is regenerated once with stricter instructions; a second refusal is an error, and the
+// caller answers extractively.
 func (a *Agent) answerFromSources(ctx context.Context, d prompts.DocsAnswerData, n int) (string, error) {
-	prompt, err := prompts.DocsAnswer(d)
-	if err != nil {
-		return "", err
+	var ref facts.Payload
+	for _, s := range d.Sources {
+		ref.Items = append(ref.Items, facts.Item{Section: facts.UserDocuments, Title: s.Title, Text: s.Text})
 	}
-	out, err := a.llm.Complete(ctx, []llm.Message{{Role: "user", Content: prompt}}, llm.Call{MaxTokens: 1500, Temperature: 0.1})
-	if err != nil {
-		return "", err
-	}
-	out = stripSourceList(strings.TrimSpace(out))
-	for _, m := range citation.FindAllStringSubmatch(out, -1) {
-		if k, _ := strconv.Atoi(m[1]); k < 1 || k > n {
-			return "", fmt.Errorf("%w: answer cites source [%d] of %d", llm.ErrBadResponse, k, n)
+	var last error
+	for range 2 {
+		prompt, err := prompts.DocsAnswer(d)
+		if err != nil {
+			return "", err
 		}
+		out, err := a.complete(ctx, []llm.Message{{Role: "user", Content: prompt}},
+			llm.Call{Model: a.opts.AnswerModel, MaxTokens: 1500, Temperature: a.opts.AnswerTemperature})
+		if err != nil {
+			return "", err
+		}
+		out = stripSourceList(strings.TrimSpace(out))
+		if out == "" {
+			return "", fmt.Errorf("%w: empty answer", llm.ErrBadResponse)
+		}
+		var bad []postcheck.Violation
+		for _, m := range citation.FindAllStringSubmatch(out, -1) {
+			if k, _ := strconv.Atoi(m[1]); k < 1 || k > n {
+				bad = append(bad, postcheck.Violation{Kind: postcheck.Artifact,
+					Detail: fmt.Sprintf("ссылка [%d] на источник, которого нет (источников %d)", k, n)})
+			}
+		}
+		bad = append(bad, postcheck.Check(out, ref, d.Question)...)
+		if len(bad) == 0 {
+			return out, nil
+		}
+		last = fmt.Errorf("%w: post-check: %s: %s", llm.ErrBadResponse, bad[0].Kind, bad[0].Detail)
+		a.log.InfoContext(ctx, "document answer refused by the post-check", "violations", len(bad), "first", bad[0].Detail)
+		d.Stricter = postcheck.Instructions(bad)
 	}
-	if out == "" {
-		return "", fmt.Errorf("%w: empty answer", llm.ErrBadResponse)
-	}
-	return out, nil
+	return "", last
 }
 
 // sourceListHeading finds a source list the model wrote despite being told not to.

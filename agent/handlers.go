@@ -78,7 +78,7 @@ func (a *Agent) smallTalkLLM(ctx context.Context, text string, hist []history.Tu
 		msgs = append(msgs, llm.Message{Role: t.Role, Content: t.Text})
 	}
 	msgs = append(msgs, llm.Message{Role: "user", Content: text})
-	return a.llm.Complete(ctx, msgs, llm.Call{MaxTokens: 4000, Temperature: 0.4})
+	return a.complete(ctx, msgs, llm.Call{Model: a.opts.AnswerModel, MaxTokens: 4000, Temperature: 0.4})
 }
 
 // capabilities is the short self-description used by the templates.
@@ -121,7 +121,7 @@ func (a *Agent) clarify(ctx context.Context, route RouteDecision, text string) A
 		ans.Text = route.Clarification
 		return ans
 	}
-	if a.llm != nil {
+	if a.llm != nil && route.FallbackRuleHit != "too_short" { // nothing to clarify in «?»
 		out, err := a.clarifyLLM(ctx, text)
 		if err == nil {
 			ans.Text = truncateRunes(out, 500)

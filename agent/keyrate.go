@@ -29,10 +29,19 @@ func (a *Agent) keyRate(ctx context.Context, text string) (Answer, error) {
 	if err != nil {
 		return Answer{Text: dateProblem(err)}, nil
 	}
-	today := a.today()
 	if !dated {
+		today := a.today()
 		p = ru.Period{From: today, To: today, Kind: "day"}
 	}
+	return a.answerKeyRate(ctx, p)
+}
+
+// answerKeyRate answers the key rate on a day or over a period.
+func (a *Agent) answerKeyRate(ctx context.Context, p ru.Period) (Answer, error) {
+	if a.cbr == nil {
+		return Answer{Text: "Данные Банка России в этой установке не подключены."}, nil
+	}
+	today := a.today()
 	if p.From.After(today) {
 		return Answer{Text: fmt.Sprintf("На %s ключевой ставки ещё нет: Банк России объявляет её решением совета директоров, будущее значение неизвестно.", day(p.From))}, nil
 	}

@@ -16,6 +16,8 @@ type Ledger interface {
 	Answer(ctx context.Context, text string) address.Result
 	Run(ctx context.Context, d address.Decomposition) address.Result
 	Drill(ctx context.Context, data string) (address.Result, error)
+	// Probe runs one guarded-discovery primitive as a fixed read-only query (deep.go).
+	Probe(ctx context.Context, primitive string, args address.ProbeArgs) (address.ProbeOutcome, error)
 	SourceName() string
 }
 
@@ -35,6 +37,15 @@ const exportData = "x:last"
 
 // ledger answers an address-query question, a ledger command or a drilldown.
 func (a *Agent) ledger(ctx context.Context, req Request, text string) (Answer, error) {
+	return a.ledgerWith(ctx, req, text, nil)
+}
+
+// ledgerRun answers with a decomposition made elsewhere (the planner's recipe and filters).
+func (a *Agent) ledgerRun(ctx context.Context, req Request, d address.Decomposition) (Answer, error) {
+	return a.ledgerWith(ctx, req, "", &d)
+}
+
+func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planned *address.Decomposition) (Answer, error) {
 	if a.lane == nil {
 		return Answer{Text: "Данные 1С в этой установке не подключены."}, nil
 	}
@@ -45,6 +56,8 @@ func (a *Agent) ledger(ctx context.Context, req Request, text string) (Answer, e
 	}
 	var res address.Result
 	switch {
+	case req.Command == "" && planned != nil:
+		res = a.lane.Run(ctx, *planned)
 	case req.Command == "drill":
 		if text == exportData {
 			return a.exportLast(req)

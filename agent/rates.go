@@ -106,6 +106,14 @@ func (a *Agent) rates(ctx context.Context, text string) (Answer, error) {
 	if problem != "" {
 		return Answer{Text: problem}, nil
 	}
+	return a.answerRates(ctx, req)
+}
+
+// answerRates answers a parsed rates request (from text, a plan or a follow-up).
+func (a *Agent) answerRates(ctx context.Context, req rateRequest) (Answer, error) {
+	if a.cbr == nil {
+		return Answer{Text: "Курсы Банка России в этой установке не подключены."}, nil
+	}
 	today := a.today()
 	tomorrow := today.AddDate(0, 0, 1)
 	p := req.period

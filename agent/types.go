@@ -46,6 +46,11 @@ type Request struct {
 	ReplyTo int
 	// OnlyDoc restricts this one question to a document of the requester (a file's caption).
 	OnlyDoc string
+	// Progress, when set, receives the answer's text so far while the answer LLM streams it:
+	// plain text (no Markdown), each call the whole text up to now. It is advisory: the Answer
+	// returned at the end is what must be shown, and it may differ (post-check, fallback).
+	// Called from the answering goroutine; it must not block for long.
+	Progress func(partial string)
 }
 
 // Answer is what the agent replies: Markdown text plus what the front end needs to show it.
@@ -100,9 +105,14 @@ type Document struct {
 type Debug struct {
 	Route RouteDecision `json:"route"`
 	// Calls lists the data sources consulted and how each answered.
-	Calls        []Call `json:"calls,omitempty"`
-	LLM          bool   `json:"llm"`
-	HistoryTurns int    `json:"history_turns"`
+	Calls []Call `json:"calls,omitempty"`
+	LLM   bool   `json:"llm"`
+	// LLMCalls and the tokens are what this answer cost at the LLM service (every LLM call made
+	// under the answer's context: planner, repair, answer, regeneration, lane decomposition).
+	LLMCalls         int `json:"llm_calls"`
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	HistoryTurns     int `json:"history_turns"`
 	// Degraded lists what went wrong without stopping the answer (history unavailable, LLM down…).
 	Degraded []string      `json:"degraded,omitempty"`
 	Elapsed  time.Duration `json:"elapsed_ns"`
@@ -112,6 +122,8 @@ type Debug struct {
 	Result *address.Result `json:"result,omitempty"`
 	// Docs explains answers from documents and the knowledge base.
 	Docs *DocsDebug `json:"docs,omitempty"`
+	// Plan explains answers the planner planned.
+	Plan *PlanDebug `json:"plan,omitempty"`
 }
 
 // RouteDecision is the router's verdict and its reasons.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/url"
 	"slices"
 	"sort"
@@ -65,6 +66,17 @@ type Config struct {
 	LLMModel   string        // LLM_MODEL
 	LLMTimeout time.Duration // LLM_TIMEOUT: one LLM call
 
+	// Planner and answer (issue #6).
+	PlannerModel            string        // PLANNER_MODEL: empty = LLM_MODEL
+	AnswerModel             string        // ANSWER_MODEL: empty = LLM_MODEL
+	PlannerTemperature      float64       // PLANNER_TEMPERATURE
+	AnswerTemperature       float64       // ANSWER_TEMPERATURE
+	PlannerMaxTokens        int           // PLANNER_MAX_TOKENS
+	PlannerResponseFormat   string        // PLANNER_RESPONSE_FORMAT: json_schema or json_object
+	PlanConfidenceThreshold float64       // PLAN_CONFIDENCE_THRESHOLD
+	MaxToolCalls            int           // MAX_TOOL_CALLS
+	PlanCacheTTL            time.Duration // PLAN_CACHE_TTL
+
 	// Bank of Russia and news.
 	CBRURL        string        // CBR_URL: DailyInfo SOAP endpoint
 	CBRTimeout    time.Duration // CBR_TIMEOUT: one call to the Bank of Russia
@@ -80,6 +92,12 @@ type Config struct {
 	OneCTimeout      time.Duration // ONEC_TIMEOUT
 	LedgerAllowUsers []int64       // LEDGER_ALLOWED_USER_IDS
 	LedgerAllowChats []int64       // LEDGER_ALLOWED_CHAT_IDS
+
+	// Circuit breakers: how long an open breaker waits before letting one probe call through.
+	LLMBreakerTimeout    time.Duration // LLM_BREAKER_TIMEOUT (the embeddings' breaker too)
+	CBRBreakerTimeout    time.Duration // CBR_BREAKER_TIMEOUT
+	TavilyBreakerTimeout time.Duration // TAVILY_BREAKER_TIMEOUT
+	OneCBreakerTimeout   time.Duration // ONEC_BREAKER_TIMEOUT
 
 	// Documents and the knowledge base.
 	EmbeddingsModel   string // EMBEDDINGS_MODEL: empty = lexical search only
@@ -135,16 +153,29 @@ func Vars() []Var {
 		{"LLM_API_KEY", "", "API key of the LLM service; empty = no LLM (deterministic routing and answers)."},
 		{"LLM_MODEL", DefaultLLMModel, "Model name as the LLM service spells it."},
 		{"LLM_TIMEOUT", "30s", "Deadline of one LLM call."},
+		{"LLM_BREAKER_TIMEOUT", "30s", "After 3 failed LLM calls in a row its circuit breaker opens and answers go on without the LLM; this long later one probe call may close it. The embeddings' breaker too."},
+		{"PLANNER_MODEL", "", "Model of the planner (the JSON query plan); empty = LLM_MODEL."},
+		{"ANSWER_MODEL", "", "Model that phrases the answer from the collected facts; empty = LLM_MODEL."},
+		{"PLANNER_TEMPERATURE", "0.1", "Sampling temperature of the planner (0–2)."},
+		{"ANSWER_TEMPERATURE", "0.2", "Sampling temperature of the answer LLM (0–2)."},
+		{"PLANNER_MAX_TOKENS", "1200", "Completion tokens the planner may spend on one plan."},
+		{"PLANNER_RESPONSE_FORMAT", "json_schema", "json_schema sends the plan's JSON Schema (structured outputs); json_object only asks for JSON, for models without structured outputs."},
+		{"PLAN_CONFIDENCE_THRESHOLD", "0.5", "Plans below this confidence (0–1) get one repair call, then the safe default plan."},
+		{"MAX_TOOL_CALLS", "4", "Tool calls one plan may make, its fallback included (1–10)."},
+		{"PLAN_CACHE_TTL", "10m", "How long a plan is reused for the same question in the same context."},
 		{"CBR_URL", "https://www.cbr.ru/DailyInfoWebServ/DailyInfo.asmx", "Bank of Russia DailyInfo SOAP endpoint."},
 		{"CBR_TIMEOUT", "10s", "Deadline of one call to the Bank of Russia."},
 		{"CBR_USER_AGENT", "finbot/1.0 (+https://github.com/finbot/finbot)", "User-Agent sent to the Bank of Russia (it blocks clients without one)."},
+		{"CBR_BREAKER_TIMEOUT", "60s", "After 5 failed calls in a row the Bank of Russia's circuit breaker opens and the last fetched data is served, marked stale; this long later one probe call may close it."},
 		{"TAVILY_URL", "https://api.tavily.com", "Tavily search API base."},
 		{"TAVILY_API_KEY", "", "Tavily key (tvly-…); empty = /news searches only the Bank of Russia's news."},
 		{"TAVILY_TIMEOUT", "10s", "Deadline of one Tavily attempt (up to 3 attempts)."},
+		{"TAVILY_BREAKER_TIMEOUT", "60s", "After 5 failed searches in a row Tavily's circuit breaker opens; this long later one probe search may close it."},
 		{"ONEC_URL", "", "1C MCP toolkit proxy, e.g. http://1c-host:6003 (set RESPONSE_FORMAT=json on it); empty = the embedded demo ledger."},
 		{"ONEC_CHANNEL", "default", "Proxy channel of the infobase ([a-zA-Z0-9_-]{1,64})."},
 		{"ONEC_TOKEN", "", "Bearer token of the proxy, if it requires one."},
 		{"ONEC_TIMEOUT", "30s", "Deadline of one 1C query."},
+		{"ONEC_BREAKER_TIMEOUT", "60s", "After 5 failed 1C queries in a row (timeouts, resets, 5xx; not errors in the query) its circuit breaker opens; this long later one probe query may close it."},
 		{"LEDGER_ALLOWED_USER_IDS", "", "Users allowed to see 1C data. With a real 1C and both ledger lists empty, nobody is; with the demo ledger, everyone is."},
 		{"LEDGER_ALLOWED_CHAT_IDS", "", "Chats (groups) whose members may see 1C data."},
 		{"EMBEDDINGS_MODEL", "", "Embeddings model (e.g. openai/text-embedding-3-small) for dense document search; empty = lexical BM25 only."},
@@ -196,6 +227,16 @@ func Load(getenv func(string) string) (Config, error) {
 		LLMModel:   r.str("LLM_MODEL"),
 		LLMTimeout: r.duration("LLM_TIMEOUT", time.Second, 10*time.Minute),
 
+		PlannerModel:            r.str("PLANNER_MODEL"),
+		AnswerModel:             r.str("ANSWER_MODEL"),
+		PlannerTemperature:      r.float("PLANNER_TEMPERATURE", 0, 2),
+		AnswerTemperature:       r.float("ANSWER_TEMPERATURE", 0, 2),
+		PlannerMaxTokens:        r.integer("PLANNER_MAX_TOKENS", 200, 32_000),
+		PlannerResponseFormat:   r.str("PLANNER_RESPONSE_FORMAT"),
+		PlanConfidenceThreshold: r.float("PLAN_CONFIDENCE_THRESHOLD", 0, 1),
+		MaxToolCalls:            r.integer("MAX_TOOL_CALLS", 1, 10),
+		PlanCacheTTL:            r.duration("PLAN_CACHE_TTL", time.Second, 24*time.Hour),
+
 		CBRURL:        r.url("CBR_URL"),
 		CBRTimeout:    r.duration("CBR_TIMEOUT", 100*time.Millisecond, 5*time.Minute),
 		CBRUserAgent:  r.str("CBR_USER_AGENT"),
@@ -209,6 +250,11 @@ func Load(getenv func(string) string) (Config, error) {
 		OneCTimeout:      r.duration("ONEC_TIMEOUT", 100*time.Millisecond, 10*time.Minute),
 		LedgerAllowUsers: r.ids("LEDGER_ALLOWED_USER_IDS"),
 		LedgerAllowChats: r.ids("LEDGER_ALLOWED_CHAT_IDS"),
+
+		LLMBreakerTimeout:    r.duration("LLM_BREAKER_TIMEOUT", 100*time.Millisecond, time.Hour),
+		CBRBreakerTimeout:    r.duration("CBR_BREAKER_TIMEOUT", 100*time.Millisecond, time.Hour),
+		TavilyBreakerTimeout: r.duration("TAVILY_BREAKER_TIMEOUT", 100*time.Millisecond, time.Hour),
+		OneCBreakerTimeout:   r.duration("ONEC_BREAKER_TIMEOUT", 100*time.Millisecond, time.Hour),
 
 		EmbeddingsModel:   r.str("EMBEDDINGS_MODEL"),
 		EmbeddingsBaseURL: strings.TrimRight(r.url("EMBEDDINGS_BASE_URL"), "/"),
@@ -248,6 +294,9 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.EmbeddingsModel != "" && c.EmbeddingsAPIKey == "" {
 		r.fail("EMBEDDINGS_MODEL", "is set but neither EMBEDDINGS_API_KEY nor LLM_API_KEY is")
+	}
+	if f := c.PlannerResponseFormat; f != "json_schema" && f != "json_object" {
+		r.fail("PLANNER_RESPONSE_FORMAT", fmt.Sprintf("must be json_schema or json_object, got %q", f))
 	}
 	if c.LLMAPIKey != "" && c.LLMModel == "" {
 		r.fail("LLM_MODEL", "is empty while LLM_API_KEY is set")
@@ -330,6 +379,19 @@ func (r *reader) integer(key string, lo, hi int) int {
 		r.fail(key, fmt.Sprintf("must be between %d and %d, got %d", lo, hi, n))
 	}
 	return n
+}
+
+func (r *reader) float(key string, lo, hi float64) float64 {
+	v := r.str(key)
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(f) {
+		r.fail(key, fmt.Sprintf("must be a number such as 0.5, got %q", v))
+		return 0
+	}
+	if f < lo || f > hi {
+		r.fail(key, fmt.Sprintf("must be between %g and %g, got %g", lo, hi, f))
+	}
+	return f
 }
 
 func (r *reader) duration(key string, lo, hi time.Duration) time.Duration {

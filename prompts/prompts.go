@@ -72,6 +72,8 @@ type DocsAnswerData struct {
 	FullText bool
 	// KB is true when the sources are knowledge-base articles.
 	KB bool
+	// Stricter lists what the post-check refused in the previous attempt; empty on the first.
+	Stricter string
 }
 
 // DocsAnswer renders the prompt that answers a question only from the given sources.
@@ -90,3 +92,19 @@ func render(name string, data any) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// AnswerData fills answer.tmpl: the answer LLM's prompt over the rendered facts.
+type AnswerData struct {
+	Question string
+	// Summary is the memory gate's summary of the previous turn; empty when none.
+	Summary string
+	// Context is render.Context of the facts: sections, items with [n] marks, limitations,
+	// sources.
+	Context  string
+	MaxItems int
+	// Stricter lists what the post-check refused in the previous attempt; empty on the first.
+	Stricter string
+}
+
+// Answer renders the prompt that phrases the collected facts as the reply.
+func Answer(d AnswerData) (string, error) { return render("answer.tmpl", d) }

@@ -54,6 +54,11 @@ type Trace struct {
 
 // Options tune the planner.
 type Options struct {
+	// Model overrides the LLM client's model for planning (PLANNER_MODEL); empty = the client's.
+	Model string
+	// JSONObject asks only for a JSON object (response_format json_object) instead of sending
+	// the plan's JSON Schema (json_schema), for models without structured outputs.
+	JSONObject  bool
 	Temperature float32       // 0 means the default, 0.1
 	MaxTokens   int           // default 1200
 	Timeout     time.Duration // deadline of one LLM call (default 20s)
@@ -143,7 +148,11 @@ func (p *Planner) attempt(ctx context.Context, msgs []llm.Message, r Rules, tr *
 	tr.Attempts++
 	cctx, cancel := context.WithTimeout(ctx, p.o.Timeout)
 	defer cancel()
-	raw, err := p.m.Complete(cctx, msgs, llm.Call{JSON: true, MaxTokens: p.o.MaxTokens, Temperature: p.o.Temperature})
+	call := llm.Call{JSON: true, MaxTokens: p.o.MaxTokens, Temperature: p.o.Temperature, Model: p.o.Model}
+	if !p.o.JSONObject {
+		call.Schema, call.SchemaName = Schema(), "query_plan"
+	}
+	raw, err := p.m.Complete(cctx, msgs, call)
 	if err == nil {
 		err = ctx.Err() // a reply that raced the caller's cancellation is not used
 	}

@@ -107,8 +107,9 @@ func TestPlanner(t *testing.T) {
 				t.Errorf("Plan() intents = %v, want the model's", got.Intents)
 			}
 			for i, c := range m.calls {
-				if want := (llm.Call{JSON: true, MaxTokens: 1200, Temperature: 0.1}); c != want {
-					t.Errorf("call %d options = %+v, want %+v", i, c, want)
+				want := llm.Call{JSON: true, MaxTokens: 1200, Temperature: 0.1, Schema: Schema(), SchemaName: "query_plan"}
+				if diff := cmp.Diff(want, c); diff != "" {
+					t.Errorf("call %d options (-want +got):\n%s", i, diff)
 				}
 			}
 			if len(m.msgs) == 2 {

@@ -7,6 +7,7 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -35,8 +36,15 @@ type Message struct {
 
 // Call tunes one completion.
 type Call struct {
+	// Model overrides the client's model for this call; empty means the client's.
+	Model string
 	// JSON asks for a JSON object (response_format json_object).
 	JSON bool
+	// Schema, when set, asks for JSON that follows this JSON Schema (response_format json_schema,
+	// not strict). It takes precedence over JSON. It must be valid JSON; it is sent verbatim.
+	Schema json.RawMessage
+	// SchemaName names Schema for the service ("response" when empty).
+	SchemaName string
 	// MaxTokens bounds the completion; 0 leaves the service default.
 	MaxTokens int
 	// Temperature of sampling.
@@ -118,27 +126,23 @@ func (c *Client) Model() string { return c.model }
 // State reports the breaker state: "closed", "half-open" or "open".
 func (c *Client) State() string { return c.cb.State().String() }
 
-// Complete returns the assistant's reply to msgs.
+// Complete returns the assistant's reply to msgs. It adds the call and its tokens to the
+// Usage in ctx, if any.
 func (c *Client) Complete(ctx context.Context, msgs []Message, call Call) (string, error) {
+	req, err := c.request(msgs, call)
+	if err != nil {
+		return "", err
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	req := openai.ChatCompletionRequest{
-		Model:       c.model,
-		Messages:    make([]openai.ChatCompletionMessage, 0, len(msgs)),
-		MaxTokens:   call.MaxTokens,
-		Temperature: call.Temperature,
-	}
-	for _, m := range msgs {
-		req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: m.Role, Content: m.Content})
-	}
-	if call.JSON {
-		req.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
-	}
+	usage := UsageFrom(ctx)
 	out, err := c.cb.Execute(func() (string, error) {
+		usage.addCall()
 		resp, err := c.api.CreateChatCompletion(ctx, req)
 		if err != nil {
 			return "", err
 		}
+		usage.addTokens(resp.Usage.PromptTokens, resp.Usage.CompletionTokens)
 		if len(resp.Choices) == 0 {
 			return "", fmt.Errorf("%w: no choices", ErrBadResponse)
 		}
@@ -152,6 +156,40 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, call Call) (strin
 		return "", classify(err)
 	}
 	return out, nil
+}
+
+// request builds the chat request for one call. An invalid Schema is the caller's mistake: it
+// is reported before anything is sent and never reaches the breaker.
+func (c *Client) request(msgs []Message, call Call) (openai.ChatCompletionRequest, error) {
+	req := openai.ChatCompletionRequest{
+		Model:       c.model,
+		Messages:    make([]openai.ChatCompletionMessage, 0, len(msgs)),
+		MaxTokens:   call.MaxTokens,
+		Temperature: call.Temperature,
+	}
+	if call.Model != "" {
+		req.Model = call.Model
+	}
+	for _, m := range msgs {
+		req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: m.Role, Content: m.Content})
+	}
+	switch {
+	case len(call.Schema) > 0:
+		name := call.SchemaName
+		if name == "" {
+			name = "response"
+		}
+		if !json.Valid(call.Schema) {
+			return req, fmt.Errorf("llm: schema %q is not valid JSON", name)
+		}
+		req.ResponseFormat = &openai.ChatCompletionResponseFormat{
+			Type:       openai.ChatCompletionResponseFormatTypeJSONSchema,
+			JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{Name: name, Schema: call.Schema, Strict: false},
+		}
+	case call.JSON:
+		req.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
+	}
+	return req, nil
 }
 
 // classify maps library and transport errors onto the package's vocabulary.

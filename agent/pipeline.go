@@ -1,0 +1,736 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/executor"
+	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/postcheck"
+	"github.com/finbot/finbot/agent/render"
+	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/prompts"
+)
+
+// Planner turns a question into a validated plan; *plan.Planner satisfies it.
+type Planner interface {
+	Plan(ctx context.Context, in plan.Input) (plan.QueryPlan, plan.Trace)
+}
+
+// streamer is an LLM that can stream its reply; *llm.Client satisfies it.
+type streamer interface {
+	Stream(ctx context.Context, msgs []llm.Message, call llm.Call, onDelta func(text string)) (string, error)
+}
+
+// PlanDebug explains an answer the planner planned.
+type PlanDebug struct {
+	Plan plan.QueryPlan `json:"plan"`
+	// Source is how the plan was obtained: "llm", "repair", "default" or "cache".
+	Source   string           `json:"source"`
+	Attempts int              `json:"attempts"`
+	Problems [][]plan.Problem `json:"problems,omitempty"`
+	Errors   []string         `json:"errors,omitempty"`
+	// Summary is the memory gate's summary of the previous turn given to the planner.
+	Summary string `json:"memory_summary,omitempty"`
+	// Handler is what answered: "clarify", "smalltalk", "ledger", "rates", "key_rate",
+	// "cbr_news", "news", "documents", "kb", "facts".
+	Handler string            `json:"handler"`
+	Records []executor.Record `json:"records,omitempty"`
+	Trigger string            `json:"fallback_trigger,omitempty"`
+	// Answer is how the "facts" handler worded the reply: "llm", "llm_regenerated",
+	// "deterministic".
+	Answer string `json:"answer,omitempty"`
+	// PostCheck lists what the post-check refused, per attempt.
+	PostCheck [][]string `json:"post_check,omitempty"`
+}
+
+// Planner defaults.
+const (
+	defaultPlanCacheTTL  = 10 * time.Minute
+	defaultPlanCacheSize = 10_000
+	defaultToolTimeout   = 20 * time.Second
+	answerMaxTokens      = 2000
+)
+
+// question answers a message that is not a command: through the planner when there is one,
+// else through the router (LLM or rules).
+func (a *Agent) question(ctx context.Context, req Request, text string, hist []history.Turn, scope docScope) (Answer, RouteDecision, error) {
+	if ans, route, ok := a.followUpByRules(ctx, text, hist); ok && (a.planner == nil || a.llmDown()) {
+		return ans, route, nil
+	}
+	if a.planner == nil {
+		route := docScenario(a.route(ctx, text, hist, scope), &scope)
+		ans, err := a.handle(ctx, req, route, text, hist, scope)
+		return ans, route, err
+	}
+	if route, ok := shortcut(text); ok {
+		route = docScenario(route, &scope)
+		route.Reasons = append(route.Reasons, "однозначный запрос — без планировщика")
+		ans, err := a.handle(ctx, req, route, text, hist, scope)
+		return ans, route, err
+	}
+	return a.planned(ctx, req, text, hist, scope)
+}
+
+// llmDown reports whether the LLM's breaker is open, so planning would fail at once.
+func (a *Agent) llmDown() bool {
+	s, ok := a.llm.(interface{ State() string })
+	return ok && s.State() == "open"
+}
+
+// shortcutRe is an unambiguous rates or key-rate question: it starts with the subject.
+var shortcutRe = regexp.MustCompile(`^(какой |какая |каков\S* |скажи |покажи |дай |подскажи )?(сегодняшн\S* |сегодня |сейчас |текущ\S* |официальн\S* |действующ\S* )?(курс|ключев\S* ставк)`)
+
+// shortcut decides the messages that need no planner: too short to be a question, a bare
+// greeting, and rates or key-rate questions that begin with their subject («курс доллара»,
+// «ключевая ставка на 1 марта»). The deterministic handlers answer them exactly as the planned
+// path would, without an LLM call.
+func shortcut(text string) (RouteDecision, bool) {
+	norm := normalize(text)
+	if followUpRe.MatchString(norm) {
+		return RouteDecision{}, false
+	}
+	words := len(strings.Fields(norm))
+	d := routeByRules(text)
+	switch d.FallbackRuleHit {
+	case "too_short":
+		return d, true
+	case "smalltalk":
+		return d, words <= 3
+	case "rates", "key_rate":
+		return d, words <= 8 && shortcutRe.MatchString(norm) && !strings.Contains(norm, "договор") && !strings.Contains(norm, "документ")
+	}
+	return RouteDecision{}, false
+}
+
+// followUpRe is an explicit follow-up: «а по Альфе?», «а в евро?», «и на конец февраля».
+var followUpRe = regexp.MustCompile(`^(а|и|ну а|а если|а что|а теперь|а еще|и еще|тоже|то же самое|также)( |$)`)
+
+// maxFollowUpWords bounds a follow-up: a longer message is a question of its own.
+const maxFollowUpWords = 8
+
+// maxChain bounds how far back a chain of follow-ups is followed.
+const maxChain = 5
+
+// questionChain returns the previous user questions back to the last one that stands on its
+// own, oldest first («курс евро на 15 января», «а на конец февраля?»), and the reply to the
+// newest of them.
+func questionChain(hist []history.Turn) (chain []string, reply string) {
+	for i := len(hist) - 1; i >= 0 && len(chain) < maxChain; i-- {
+		if hist[i].Role != roleUser {
+			continue
+		}
+		if len(chain) == 0 && i+1 < len(hist) && hist[i+1].Role == roleAssistant {
+			reply = hist[i+1].Text
+		}
+		chain = append(chain, hist[i].Text)
+		if !isFollowUp(hist[i].Text) {
+			break
+		}
+	}
+	slices.Reverse(chain)
+	return chain, reply
+}
+
+// isFollowUp reports whether text explicitly continues the previous turn.
+func isFollowUp(text string) bool {
+	norm := normalize(text)
+	return followUpRe.MatchString(norm) && len(strings.Fields(norm)) <= maxFollowUpWords
+}
+
+// memoryGate is seed 004 §5.1 step 2: an explicit follow-up gets a short summary of the
+// previous turn (and of the questions it continued); anything doubtful is planned on its own
+// (empty summary).
+func memoryGate(text string, hist []history.Turn) string {
+	if !isFollowUp(text) {
+		return ""
+	}
+	chain, r := questionChain(hist)
+	if len(chain) == 0 {
+		return ""
+	}
+	var qs []string
+	for _, q := range chain {
+		qs = append(qs, "«"+truncateRunes(q, 200)+"»")
+	}
+	s := "Предыдущий вопрос: " + strings.Join(qs, " → ")
+	if r != "" {
+		s += "\nНачало ответа на него: " + truncateRunes(strings.Join(strings.Fields(r), " "), 400)
+	}
+	return s
+}
+
+// followUpByRules continues a rates or key-rate question without an LLM: «а на конец
+// февраля?» after «курс евро на 15 января» keeps the currency and takes the new date; «а в
+// юанях?» then keeps that date and takes the new currency.
+func (a *Agent) followUpByRules(ctx context.Context, text string, hist []history.Turn) (Answer, RouteDecision, bool) {
+	if a.cbr == nil || !isFollowUp(text) {
+		return Answer{}, RouteDecision{}, false
+	}
+	chain, _ := questionChain(hist)
+	if len(chain) == 0 {
+		return Answer{}, RouteDecision{}, false
+	}
+	cur := routeByRules(text)
+	if cur.FallbackRuleHit != "rates" && cur.FallbackRuleHit != "key_rate" && cur.Scenario != S5Clarify &&
+		cur.FallbackRuleHit != "default_general" {
+		return Answer{}, RouteDecision{}, false
+	}
+	base := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(chain[0], "/rate"), "/keyrate")) // remembered commands
+	kind := routeByRules(base).FallbackRuleHit
+	if strings.HasPrefix(chain[0], "/rate") {
+		kind = "rates"
+	} else if strings.HasPrefix(chain[0], "/keyrate") {
+		kind = "key_rate"
+	}
+	route := RouteDecision{Scenario: S2General, Confidence: 0.7, Source: "rules", FallbackRuleHit: "follow_up",
+		Reasons: []string{"уточнение предыдущего вопроса: «" + truncateRunes(base, 80) + "»"}}
+	switch {
+	case kind == "key_rate" && cur.FallbackRuleHit != "rates":
+		p, dated, err := ru.ParsePeriod(text, a.now())
+		if err != nil {
+			route.Intent = IntentKeyRate
+			return Answer{Text: dateProblem(err)}, route, true
+		}
+		if !dated {
+			return Answer{}, RouteDecision{}, false
+		}
+		route.Intent = IntentKeyRate
+		ans, err := a.answerKeyRate(ctx, p)
+		return ans, route, err == nil
+	case kind == "rates":
+		req, problem := a.parseRateRequest(base)
+		if problem != "" {
+			return Answer{}, RouteDecision{}, false
+		}
+		changed := false
+		for _, f := range append(chain[1:], text) {
+			found, _ := ru.FindCurrencies(f)
+			p, dated, err := ru.ParsePeriod(f, a.now())
+			if err != nil {
+				route.Intent = IntentRates
+				return Answer{Text: dateProblem(err)}, route, true
+			}
+			if len(found) > 0 {
+				req.codes = nil
+				for _, c := range found {
+					req.codes = append(req.codes, c.Code)
+				}
+			}
+			if dated {
+				req.period, req.dated = p, true
+			}
+			changed = changed || len(found) > 0 || dated
+		}
+		if !changed {
+			return Answer{}, RouteDecision{}, false
+		}
+		route.Intent = IntentRates
+		ans, err := a.answerRates(ctx, req)
+		return ans, route, err == nil
+	}
+	return Answer{}, RouteDecision{}, false
+}
+
+// planned asks the planner and answers by the plan. When the LLM cannot be reached (transport
+// failure, open breaker) the deterministic routing decides instead; an invalid plan the model
+// could not repair gives way to the safe default plan.
+func (a *Agent) planned(ctx context.Context, req Request, text string, hist []history.Turn, scope docScope) (Answer, RouteDecision, error) {
+	summary := memoryGate(text, hist)
+	in := plan.Input{Question: text, Summary: summary, Today: a.now().In(ru.Moscow), Rules: a.planRules(ctx, req)}
+	var ids []string
+	for _, m := range scope.selected {
+		in.SelectedDocs = append(in.SelectedDocs, truncateRunes(m.Title, 80))
+		ids = append(ids, m.ID)
+	}
+	key := planKey(text, summary, in, ids)
+	p, ok := a.cachedPlan(key)
+	dbg := &PlanDebug{Source: "cache", Summary: summary}
+	if !ok {
+		var tr plan.Trace
+		p, tr = a.planner.Plan(ctx, in)
+		if ctx.Err() != nil {
+			return Answer{}, RouteDecision{}, ctx.Err()
+		}
+		dbg.Source, dbg.Attempts, dbg.Problems, dbg.Errors = tr.Source, tr.Attempts, tr.Problems, tr.Errors
+		if planLLMFailed(tr) {
+			// No plan from a model that cannot be reached: route as if there were no LLM.
+			a.log.WarnContext(ctx, "planner unavailable; rules decide", "err", strings.Join(tr.Errors, "; "))
+			route := docScenario(routeByRules(text), &scope)
+			route.LLMError = strings.Join(tr.Errors, "; ")
+			ans, err := a.handle(ctx, req, route, text, hist, scope)
+			ans.Debug.Degraded = append(ans.Debug.Degraded, "planner_unavailable")
+			return ans, route, err
+		}
+		if tr.Source != plan.SourceDefault {
+			a.plans.Add(key, cachedPlan{plan: p, at: a.now()})
+		}
+	}
+	dbg.Plan = p
+	route := planRoute(p, dbg.Source)
+	ans, err := a.runPlan(ctx, req, text, summary, hist, scope, p, &route, dbg)
+	if err != nil {
+		return Answer{}, RouteDecision{}, err
+	}
+	ans.Debug.Plan = dbg
+	return ans, route, nil
+}
+
+// cachedPlan is a plan and when it was made.
+type cachedPlan struct {
+	plan plan.QueryPlan
+	at   time.Time
+}
+
+// cachedPlan returns the plan cached under key unless it has expired.
+func (a *Agent) cachedPlan(key string) (plan.QueryPlan, bool) {
+	c, ok := a.plans.Get(key)
+	if !ok || a.opts.PlanCacheTTL < 0 {
+		return plan.QueryPlan{}, false
+	}
+	if a.now().Sub(c.at) >= a.opts.PlanCacheTTL {
+		a.plans.Remove(key)
+		return plan.QueryPlan{}, false
+	}
+	return c.plan, true
+}
+
+// planLLMFailed reports whether the planner fell back to the default plan only because the
+// model could not be reached: no reply was refused for its content.
+func planLLMFailed(tr plan.Trace) bool {
+	if tr.Source != plan.SourceDefault || len(tr.Errors) == 0 {
+		return false
+	}
+	for _, ps := range tr.Problems {
+		if len(ps) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// planRules are the planner's rules for this requester.
+func (a *Agent) planRules(ctx context.Context, req Request) plan.Rules {
+	r := plan.Rules{ConfidenceThreshold: a.opts.PlanConfidence, MaxToolCalls: a.opts.MaxToolCalls,
+		HasLedger:  a.lane != nil && a.opts.LedgerAccess(req.UserID, req.ChatID),
+		HasLLMNews: a.search != nil && a.search.Configured()}
+	if a.docs != nil {
+		lctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
+		all, err := a.docs.List(lctx, owner(req))
+		cancel()
+		r.HasDocuments = err != nil || len(all) > 0 // unknown: let the model try
+	}
+	return r
+}
+
+// planKey is the plan cache key: the normalised question and everything else the planner saw.
+func planKey(text, summary string, in plan.Input, ids []string) string {
+	r := in.Rules
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%t%t%t%t", normalize(text), summary, in.Today.Format(time.DateOnly),
+		strings.Join(ids, ","), r.HasDocuments, r.HasSelection, r.HasLedger, r.HasLLMNews)
+}
+
+// planRoute is the route decision a plan amounts to, for the debug payload and the scenario.
+func planRoute(p plan.QueryPlan, source string) RouteDecision {
+	d := RouteDecision{Confidence: p.Confidence, Source: "planner"}
+	if source != plan.SourceLLM {
+		d.Source = "planner_" + source
+	}
+	var names []string
+	for _, in := range p.Intents {
+		names = append(names, string(in))
+	}
+	d.Reasons = []string{"план: " + strings.Join(names, ", ")}
+	d.Scenario, d.Intent = S2General, IntentKB
+	if len(p.Intents) == 0 {
+		return d
+	}
+	switch p.Intents[0] {
+	case plan.IntentClarify:
+		d.Scenario, d.Intent = S5Clarify, IntentUnknown
+	case plan.IntentSmallTalk:
+		d.Intent = IntentSmallTalk
+	case plan.IntentLedgerFact, plan.IntentLedgerDeep:
+		d.Scenario, d.Intent = Address, IntentUnknown
+		if p.Address != nil {
+			d.Intent = string(p.Address.Recipe)
+		}
+	case plan.IntentCBRRate:
+		d.Intent = IntentRates
+	case plan.IntentCBRKeyRate:
+		d.Intent = IntentKeyRate
+	case plan.IntentFinanceNews:
+		d.Intent = IntentNews
+	case plan.IntentDocSearch, plan.IntentDocQA:
+		d.Scenario, d.Intent = S1Search, ""
+	}
+	if len(p.Intents) > 1 {
+		d.Intent = "composite"
+	}
+	return d
+}
+
+// only reports whether every call of p uses one of tools (and there is at least one).
+func only(p plan.QueryPlan, tools ...plan.Tool) bool {
+	if len(p.ToolCalls) == 0 {
+		return false
+	}
+	for _, c := range p.ToolCalls {
+		if !slices.Contains(tools, c.Tool) {
+			return false
+		}
+	}
+	return true
+}
+
+// runPlan answers by the plan. Plans that one deterministic handler answers completely (a 1C
+// recipe, Bank of Russia data, documents, the knowledge base, news) go to it with the plan's
+// arguments: their answers are exact and need no answer LLM. Other plans (several intents,
+// general questions) run through the executor, and the answer LLM phrases the collected facts
+// under the post-check.
+func (a *Agent) runPlan(ctx context.Context, req Request, text, summary string, hist []history.Turn, scope docScope,
+	p plan.QueryPlan, route *RouteDecision, dbg *PlanDebug) (Answer, error) {
+	question := text
+	if summary != "" {
+		if q := planQuery(p); q != "" {
+			question = q // the follow-up resolved into a whole question
+		}
+	}
+	switch {
+	case len(p.ToolCalls) == 0 && slices.Contains(p.Intents, plan.IntentClarify):
+		dbg.Handler = "clarify"
+		return a.planClarify(ctx, p, text), nil
+	case len(p.ToolCalls) == 0 && slices.Contains(p.Intents, plan.IntentSmallTalk):
+		dbg.Handler = "smalltalk"
+		return a.smallTalk(ctx, text, hist), nil
+	case slices.Contains(p.Intents, plan.IntentLedgerDeep) && !only(p, plan.ToolAddressQuery):
+		dbg.Handler = "ledger"
+		return a.ledger(ctx, req, question)
+	case only(p, plan.ToolAddressQuery) && len(p.ToolCalls) == 1:
+		dbg.Handler = "ledger"
+		return a.ledgerPlanned(ctx, req, p, question)
+	case only(p, plan.ToolFetchCBRData) && len(p.ToolCalls) == 1:
+		if ans, handler, ok := a.cbrPlanned(ctx, p.ToolCalls[0]); ok {
+			dbg.Handler = handler
+			return ans, nil
+		}
+	case only(p, plan.ToolSearchUserDocuments, plan.ToolLoadDocumentsFull):
+		dbg.Handler = "documents"
+		scope.kbFallback = p.Fallback.Enabled && p.Fallback.Tool == plan.ToolSearchGeneralKB
+		*route = docScenario(RouteDecision{Scenario: S1Search, Confidence: route.Confidence, Source: route.Source,
+			Reasons: route.Reasons}, &scope)
+		return a.documentAnswer(withPlannedQueries(ctx, p, plan.ToolSearchUserDocuments, question), req, *route, question, scope)
+	case only(p, plan.ToolSearchGeneralKB) && len(p.ToolCalls) == 1:
+		dbg.Handler = "kb"
+		return a.generalAnswer(withPlannedQueries(ctx, p, plan.ToolSearchGeneralKB, question), req, *route, question)
+	case only(p, plan.ToolFetchFinanceNews) && len(p.ToolCalls) == 1:
+		var args plan.FetchFinanceNewsArgs
+		if json.Unmarshal(p.ToolCalls[0].Args, &args) == nil && args.Query != "" {
+			dbg.Handler = "news"
+			return a.news(ctx, req.UserID, "новости "+args.Query)
+		}
+	case len(p.ToolCalls) == 0:
+		dbg.Handler = "clarify"
+		return a.planClarify(ctx, p, text), nil
+	}
+	dbg.Handler = "facts"
+	return a.factsAnswer(ctx, req, question, summary, scope, p, dbg)
+}
+
+// plannedQueriesKey carries the plan's search queries to the document handlers, which then
+// search them instead of asking the LLM for expansions: a planned answer costs at most the
+// planner and the answer call.
+type plannedQueriesKey struct{}
+
+// withPlannedQueries puts the queries of the plan's calls of tool other than question into ctx.
+func withPlannedQueries(ctx context.Context, p plan.QueryPlan, tool plan.Tool, question string) context.Context {
+	qs := []string{}
+	for _, c := range p.ToolCalls {
+		var q struct {
+			Query string `json:"query"`
+		}
+		if c.Tool == tool && json.Unmarshal(c.Args, &q) == nil {
+			if q.Query = strings.TrimSpace(q.Query); q.Query != "" && q.Query != question && !slices.Contains(qs, q.Query) {
+				qs = append(qs, q.Query)
+			}
+		}
+	}
+	return context.WithValue(ctx, plannedQueriesKey{}, qs)
+}
+
+// planQuery is the first search query of the plan: what a follow-up means as a whole question.
+func planQuery(p plan.QueryPlan) string {
+	for _, c := range p.ToolCalls {
+		var q struct {
+			Query string `json:"query"`
+		}
+		if json.Unmarshal(c.Args, &q) == nil && strings.TrimSpace(q.Query) != "" {
+			return strings.TrimSpace(q.Query)
+		}
+	}
+	return ""
+}
+
+// planClarify asks the plan's clarifying question, its options as buttons.
+func (a *Agent) planClarify(ctx context.Context, p plan.QueryPlan, text string) Answer {
+	if strings.TrimSpace(p.Clarification) == "" {
+		return a.clarify(ctx, RouteDecision{}, text)
+	}
+	ans := Answer{Text: EscapeMarkdown(strings.TrimSpace(p.Clarification))}
+	for _, o := range p.ClarificationOptions {
+		if o = strings.TrimSpace(o); o != "" {
+			ans.Buttons = append(ans.Buttons, Button{Text: truncateRunes(o, 60)})
+		}
+	}
+	return ans
+}
+
+// ledgerPlanned runs the plan's 1C recipe with its filters. A plan without a recipe goes to
+// the lane's own decomposition of the question.
+func (a *Agent) ledgerPlanned(ctx context.Context, req Request, p plan.QueryPlan, question string) (Answer, error) {
+	var args plan.AddressQueryArgs
+	_ = json.Unmarshal(p.ToolCalls[0].Args, &args) // Validate checked the shape
+	recipe, filters := args.Recipe, args.Filters
+	if p.Address != nil {
+		if recipe == "" {
+			recipe = p.Address.Recipe
+		}
+		if filters == (address.Filters{}) {
+			filters = p.Address.Filters
+		}
+	}
+	if recipe == "" {
+		return a.ledger(ctx, req, question)
+	}
+	d := address.Decomposition{QuestionMode: address.ModeAddress, ModeConfidence: 1, Intent: recipe, IntentConfidence: p.Confidence,
+		Filters: filters, FallbackRuleHit: "planner", Reasons: []string{"рецепт и фильтры выбрал планировщик"}}
+	d.Missing = address.MissingFilters(d.Intent, d.Filters)
+	return a.ledgerRun(ctx, req, d)
+}
+
+// cbrPlanned answers a single Bank of Russia call with the deterministic handlers, from the
+// plan's arguments. ok is false when the arguments do not make a request (the executor then
+// reports the problem).
+func (a *Agent) cbrPlanned(ctx context.Context, call plan.ToolCall) (Answer, string, bool) {
+	var args plan.FetchCBRDataArgs
+	if json.Unmarshal(call.Args, &args) != nil {
+		return Answer{}, "", false
+	}
+	day := func(s string) (time.Time, bool) {
+		if s == "" {
+			return a.today(), true
+		}
+		t, err := time.ParseInLocation(time.DateOnly, s, ru.Moscow)
+		return t, err == nil
+	}
+	switch args.Mode {
+	case plan.CBRCurrency, plan.CBRDynamic:
+		var req rateRequest
+		for _, c := range args.Codes {
+			if _, ok := ru.LookupCurrency(c); ok {
+				req.codes = append(req.codes, strings.ToUpper(c))
+			} else {
+				req.notes = append(req.notes, fmt.Sprintf("«%s» — не валюта, курс которой устанавливает Банк России.", EscapeMarkdown(c)))
+			}
+		}
+		switch {
+		case len(req.codes) == 0 && len(req.notes) > 0:
+			return Answer{Text: strings.Join(req.notes, "\n\n")}, "rates", true
+		case len(req.codes) == 0:
+			req.codes = defaultCurrencies
+		}
+		if args.Mode == plan.CBRCurrency {
+			on, ok := day(args.Date)
+			if !ok {
+				return Answer{}, "", false
+			}
+			req.period, req.dated = ru.Period{From: on, To: on, Kind: ru.KindDay}, args.Date != ""
+		} else {
+			from, ok1 := day(args.From)
+			to, ok2 := day(args.To)
+			if !ok1 || !ok2 || to.Before(from) {
+				return Answer{}, "", false
+			}
+			req.period, req.dated = ru.Period{From: from, To: to, Kind: ru.KindRange}, true
+		}
+		ans, err := a.answerRates(ctx, req)
+		return ans, "rates", err == nil
+	case plan.CBRKeyRate:
+		p := ru.Period{Kind: ru.KindDay}
+		var ok bool
+		if args.From != "" || args.To != "" {
+			var ok1, ok2 bool
+			p.From, ok1 = day(args.From)
+			p.To, ok2 = day(args.To)
+			p.Kind, ok = ru.KindRange, ok1 && ok2 && !p.To.Before(p.From)
+		} else {
+			p.From, ok = day(args.Date)
+			p.To = p.From
+		}
+		if !ok {
+			return Answer{}, "", false
+		}
+		ans, err := a.answerKeyRate(ctx, p)
+		return ans, "key_rate", err == nil
+	case plan.CBRNews:
+		ans, err := a.cbrNews(ctx, "")
+		return ans, "cbr_news", err == nil
+	}
+	return Answer{}, "", false
+}
+
+// factsAnswer runs the plan's calls, then has the answer LLM phrase the facts under the
+// post-check; without a usable LLM answer the deterministic rendering is the reply.
+func (a *Agent) factsAnswer(ctx context.Context, req Request, question, summary string, scope docScope, p plan.QueryPlan, dbg *PlanDebug) (Answer, error) {
+	res := executor.Run(ctx, p, a.tools(req, scope, question), executor.Options{MaxToolCalls: a.opts.MaxToolCalls,
+		CallTimeout: a.opts.ToolTimeout})
+	if ctx.Err() != nil {
+		return Answer{}, ctx.Err()
+	}
+	dbg.Records, dbg.Trigger = res.Records, res.Trigger
+	var ans Answer
+	for _, err := range res.Errors {
+		a.log.WarnContext(ctx, "tool failed", "err", err)
+	}
+	for _, r := range res.Records {
+		ans.Debug.Calls = append(ans.Debug.Calls, Call{Source: string(r.Tool), Result: recordResult(r), Rows: r.Items})
+	}
+	f := res.Facts
+	if !f.Found {
+		var limited *ledgerLimited
+		for _, err := range res.Errors {
+			if errors.As(err, &limited) {
+				// 1C asks for a choice or a missing filter: its own answer, with the buttons.
+				la := ledgerAnswer(limited.res)
+				la.Debug.Calls = ans.Debug.Calls
+				return la, nil
+			}
+		}
+		ans.Text = notFoundText(res)
+		if len(res.Errors) > 0 {
+			ans.Debug.Degraded = append(ans.Debug.Degraded, "tools_failed")
+		}
+		return ans, nil
+	}
+	style, _ := render.ParseStyle(string(p.RenderStyle))
+	limits := render.Limits{MaxItems: p.Limits.MaxItems, MaxGroups: p.Limits.MaxGroups, MaxParagraphs: p.Limits.MaxParagraphs}
+	text, how, checks := a.phrase(ctx, req, question, summary, f, style, limits)
+	if ctx.Err() != nil {
+		return Answer{}, ctx.Err()
+	}
+	dbg.Answer, dbg.PostCheck = how, checks
+	if how == "deterministic" && a.llm != nil {
+		ans.Debug.Degraded = append(ans.Debug.Degraded, "answer_llm_refused")
+	}
+	ans.Text = text
+	for _, s := range f.Sources {
+		ans.Sources = append(ans.Sources, Source{Title: s.Title, URL: s.URL})
+	}
+	return ans, nil
+}
+
+func recordResult(r executor.Record) string {
+	if r.Error != "" {
+		return r.Status + ": " + r.Error
+	}
+	return r.Status
+}
+
+// notFoundText says that nothing was found, or which sources failed.
+func notFoundText(res executor.Result) string {
+	failed := 0
+	for _, r := range res.Records {
+		if r.Status == executor.StatusError || r.Status == executor.StatusTimeout {
+			failed++
+		}
+	}
+	if failed > 0 && failed == len(res.Records) {
+		for _, err := range res.Errors {
+			if errors.Is(err, errLedgerDenied) {
+				return "Данные 1С доступны только сотрудникам с доступом к учёту. Если он вам нужен, обратитесь к администратору бота."
+			}
+		}
+		return "Источники данных сейчас не отвечают, поэтому ответить не могу. Попробуйте через несколько минут."
+	}
+	return render.NotFound
+}
+
+// phrase writes the reply from the facts: the answer LLM's text when it passes the post-check
+// (one regeneration with stricter instructions is allowed), else the deterministic rendering.
+// how is "llm", "llm_regenerated" or "deterministic"; checks are the refused attempts'
+// violations.
+func (a *Agent) phrase(ctx context.Context, req Request, question, summary string, f facts.Payload, style render.Style,
+	limits render.Limits) (text, how string, checks [][]string) {
+	fallback := func() (string, string, [][]string) {
+		return render.Facts(f, style, limits), "deterministic", checks
+	}
+	if a.llm == nil {
+		return fallback()
+	}
+	context, _ := render.Context(f, render.DefaultContextChars)
+	maxItems := limits.MaxItems
+	if maxItems <= 0 {
+		maxItems = render.DefaultMaxItems
+	}
+	var stricter string
+	for attempt := range 2 {
+		prompt, err := prompts.Answer(prompts.AnswerData{Question: question, Summary: summary, Context: context,
+			MaxItems: maxItems, Stricter: stricter})
+		if err != nil {
+			a.log.ErrorContext(ctx, "answer prompt", "err", err)
+			return fallback()
+		}
+		out, err := a.complete(ctx, []llm.Message{{Role: "user", Content: prompt}},
+			llm.Call{Model: a.opts.AnswerModel, Temperature: a.opts.AnswerTemperature, MaxTokens: answerMaxTokens})
+		if err != nil {
+			if ctx.Err() == nil {
+				a.log.WarnContext(ctx, "answer llm failed; deterministic rendering", "err", err)
+			}
+			return fallback()
+		}
+		out = stripSourceList(out)
+		vs := postcheck.Check(out, f, question)
+		if len(vs) == 0 {
+			if attempt == 0 {
+				return out, "llm", checks
+			}
+			return out, "llm_regenerated", checks
+		}
+		var got []string
+		for _, v := range vs {
+			got = append(got, string(v.Kind)+": "+v.Detail)
+		}
+		checks = append(checks, got)
+		a.log.InfoContext(ctx, "answer refused by the post-check", "attempt", attempt+1, "violations", got)
+		stricter = postcheck.Instructions(vs)
+	}
+	return fallback()
+}
+
+// progressKey carries Request.Progress to the answer LLM calls of one answer.
+type progressKey struct{}
+
+// complete calls the answer LLM, streaming into the request's Progress when both sides can.
+func (a *Agent) complete(ctx context.Context, msgs []llm.Message, call llm.Call) (string, error) {
+	s, ok := a.llm.(streamer)
+	progress, _ := ctx.Value(progressKey{}).(func(string))
+	if !ok || progress == nil {
+		return a.llm.Complete(ctx, msgs, call)
+	}
+	return s.Stream(ctx, msgs, call, func(text string) { progress(plainProgress(text)) })
+}
+
+// plainProgress turns partial Markdown into the plain text shown while streaming.
+var progressMarks = strings.NewReplacer("**", "", "__", "", "`", "", "\\", "")
+
+func plainProgress(s string) string { return progressMarks.Replace(s) }

@@ -1,0 +1,98 @@
+package agent
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/pkoukk/tiktoken-go"
+	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
+)
+
+// o200k counts tokens as GPT-4o-class models do (the o200k_base encoding, embedded offline), so
+// the stand-in reports the usage a real service would bill for the same prompts.
+func o200k(b *testing.B) func(string) int {
+	tiktoken.SetBpeLoader(tiktokenloader.NewOfflineLoader())
+	enc, err := tiktoken.GetEncoding("o200k_base")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func(s string) int { return len(enc.Encode(s, nil, nil)) }
+}
+
+// BenchmarkPipeline measures one answer per scenario through the whole agent with the planner
+// and the answer LLM behind an instant OpenAI-compatible stand-in: own-ms/op is the bot's own
+// latency around the LLM calls (planning prompt, plan validation, tools, rendering,
+// post-check, history, the client's HTTP over loopback), i.e. ns/op minus the time spent inside
+// the stand-in, which counts tokens; llm-calls/op and the token metrics are what one answer
+// costs at the LLM service (tokens counted with o200k_base, GPT-4o's encoding). The plan cache
+// is off, so every planned answer pays for its plan.
+//
+//	go test -run '^$' -bench BenchmarkPipeline -benchtime 200x ./agent/
+func BenchmarkPipeline(b *testing.B) {
+	composite := `{"intents":["CBR_RATE","CBR_KEY_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-14"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`
+	kbPlan := `{"intents":["KB_TERM"],"tool_calls":[{"tool":"search_general_kb","args":{"query":"акт сверки взаимных расчётов"}}],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.9}`
+	cases := []struct {
+		name    string
+		req     Request
+		before  string // asked once before, for follow-ups
+		plan    string
+		answer  string
+		docs    bool
+		command bool
+	}{
+		{name: "command /rate", req: Request{Command: "rate", Text: "USD"}},
+		{name: "shortcut курс доллара", req: Request{Text: "курс доллара"}},
+		{name: "1C recipe (planned)", req: Request{Text: "кто нам должен на 31 марта"}, plan: receivablesPlan},
+		{name: "follow-up а на конец февраля", req: Request{Text: "а на конец февраля?"}, before: "курс евро на 15 января", plan: eurFebPlan},
+		{name: "documents S1", req: Request{Text: "что в договоре с Техснабом про штрафы"}, plan: penaltiesPlan, docs: true,
+			answer: "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки, но не более 10% стоимости партии [1]."},
+		{name: "knowledge base", req: Request{Text: "что такое акт сверки"}, plan: kbPlan,
+			answer: "Акт сверки — документ, которым стороны подтверждают состояние взаимных расчётов [1]."},
+		{name: "facts + answer LLM", req: Request{Text: "какой курс доллара и ключевая ставка на 14 марта?"}, plan: composite,
+			answer: "**Курс и ставка**\n\nКурс доллара — 81,1134 ₽ [1], ключевая ставка — 15,50% [2]."},
+	}
+	count := o200k(b)
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			s := newScripted(map[string][]reply{"plan": {{content: c.plan}}, "answer": {{content: c.answer}}, "docs": {{content: c.answer}}})
+			s.tokens = count
+			a := pipelineAgent(b, s, func(o *Options) { o.PlanCacheTTL = -1 })
+			req := c.req
+			req.UserID, req.ChatID = 21, 21
+			ctx := context.Background()
+			if c.docs {
+				if _, err := a.Upload(ctx, req, File{Name: "dogovor.pdf", Size: int64(len(contract())), Data: contract()}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if c.before != "" {
+				if _, err := a.Answer(ctx, Request{UserID: 21, ChatID: 21, Text: c.before}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			var calls, prompt, completion int
+			s.mu.Lock()
+			s.spent = 0
+			s.mu.Unlock()
+			start := time.Now()
+			for b.Loop() {
+				ans, err := a.Answer(ctx, req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				calls += ans.Debug.LLMCalls
+				prompt += ans.Debug.PromptTokens
+				completion += ans.Debug.CompletionTokens
+			}
+			elapsed := time.Since(start)
+			n := float64(b.N)
+			s.mu.Lock()
+			b.ReportMetric(float64((elapsed-s.spent).Microseconds())/n/1000, "own-ms/op")
+			s.mu.Unlock()
+			b.ReportMetric(float64(calls)/n, "llm-calls/op")
+			b.ReportMetric(float64(prompt)/n, "prompt-tokens/op")
+			b.ReportMetric(float64(completion)/n, "completion-tokens/op")
+		})
+	}
+}

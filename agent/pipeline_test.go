@@ -1,0 +1,583 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/integrations/cbr"
+	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/integrations/kb"
+	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/integrations/onec"
+)
+
+// reply is one scripted response of the OpenAI-compatible stand-in.
+type reply struct {
+	content string        // the assistant's message content (status 200)
+	status  int           // non-200: an OpenRouter error body with this code
+	errIn   int           // 200 with an {"error":{"code":errIn}} body
+	raw     string        // the whole body as is (invalid JSON, odd shapes)
+	delay   time.Duration // answer after this long (beyond a deadline = timeout)
+	header  map[string]string
+}
+
+// scripted is an OpenAI-compatible stand-in that replays scripted replies by the kind of call it
+// recognises from the prompt: "plan" (the planner and its repair), "answer" (the answer LLM over
+// facts), "docs" (the document answer over passages), "other". A kind whose script is used up
+// repeats its last reply. It records every request.
+type scripted struct {
+	// tokens, when set, counts tokens for the usage of each reply (else a fixed 100/20).
+	tokens func(string) int
+	// spent is the time the stand-in itself took (token counting included), for benchmarks
+	// that measure the bot's own latency around it.
+	spent   time.Duration
+	mu      sync.Mutex
+	script  map[string][]reply
+	calls   map[string]int
+	prompts map[string][]string
+	bodies  []string
+}
+
+func newScripted(script map[string][]reply) *scripted {
+	return &scripted{script: script, calls: map[string]int{}, prompts: map[string][]string{}}
+}
+
+func callKind(prompt string) string {
+	switch {
+	case strings.Contains(prompt, "Ты — планировщик"):
+		return "plan"
+	case strings.Contains(prompt, "\nФакты:\n"):
+		return "answer"
+	case strings.Contains(prompt, "Источник [1]"):
+		return "docs"
+	}
+	return "other"
+}
+
+func (s *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	defer func() {
+		s.mu.Lock()
+		s.spent += time.Since(start)
+		s.mu.Unlock()
+	}()
+	body, _ := io.ReadAll(r.Body)
+	var req struct {
+		Messages []struct{ Content string } `json:"messages"`
+	}
+	json.Unmarshal(body, &req)
+	kind := "other"
+	if len(req.Messages) > 0 {
+		kind = callKind(req.Messages[0].Content)
+	}
+	s.mu.Lock()
+	s.bodies = append(s.bodies, string(body))
+	if len(req.Messages) > 0 {
+		s.prompts[kind] = append(s.prompts[kind], req.Messages[len(req.Messages)-1].Content)
+	}
+	n := s.calls[kind]
+	s.calls[kind]++
+	var rep reply
+	if list := s.script[kind]; len(list) > 0 {
+		rep = list[min(n, len(list)-1)]
+	} else {
+		rep = reply{content: "Готов помочь."}
+	}
+	s.mu.Unlock()
+	if rep.delay > 0 {
+		select {
+		case <-time.After(rep.delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	for k, v := range rep.header {
+		w.Header().Set(k, v)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	switch {
+	case rep.raw != "":
+		io.WriteString(w, rep.raw)
+	case rep.status != 0:
+		w.WriteHeader(rep.status)
+		fmt.Fprintf(w, `{"error":{"code":%d,"message":"Provider returned error"}}`, rep.status)
+	case rep.errIn != 0:
+		fmt.Fprintf(w, `{"error":{"code":%d,"message":"Upstream error from provider","metadata":{"provider_name":"X"}}}`, rep.errIn)
+	case strings.Contains(string(body), `"stream":true`):
+		// Server-sent events as OpenRouter streams them: a keep-alive comment, the content in
+		// three chunks, the usage chunk, [DONE].
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, ": OPENROUTER PROCESSING\n\n")
+		r := []rune(rep.content)
+		for i := range 3 {
+			part := string(r[i*len(r)/3 : (i+1)*len(r)/3])
+			fmt.Fprintf(w, "data: {\"id\":\"gen-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%q},\"finish_reason\":null}]}\n\n", part)
+			if f, ok := w.(http.Flusher); ok {
+				f.Flush()
+			}
+		}
+		io.WriteString(w, "data: {\"id\":\"gen-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":20,\"total_tokens\":120}}\n\ndata: [DONE]\n\n")
+	default:
+		pt, ct := 100, 20
+		if s.tokens != nil {
+			pt, ct = 0, s.tokens(rep.content)
+			for _, m := range req.Messages {
+				pt += s.tokens(m.Content) + 4 // the chat format's per-message overhead
+			}
+		}
+		fmt.Fprintf(w, `{"id":"gen-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`, rep.content, pt, ct, pt+ct)
+	}
+}
+
+func (s *scripted) count(kind string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls[kind]
+}
+
+func (s *scripted) prompt(kind string, i int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i < 0 {
+		i += len(s.prompts[kind])
+	}
+	if i < 0 || i >= len(s.prompts[kind]) {
+		return ""
+	}
+	return s.prompts[kind][i]
+}
+
+// pipelineNow is the clock of the pipeline tests: Thursday 30.04.2026, noon in Moscow.
+var pipelineNow = func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
+
+var keyRatePoints = []cbr.KeyRatePoint{
+	{Date: msk(2025, 10, 27), Rate: dec("16.50")}, {Date: msk(2026, 2, 16), Rate: dec("15.50")},
+	{Date: msk(2026, 4, 27), Rate: dec("15.50")},
+}
+
+// pipelineRates is the Bank of Russia of the pipeline tests.
+var pipelineRates = fakeRates{
+	DailyFunc: func(_ context.Context, d time.Time) (cbr.Daily, error) {
+		if d.After(msk(2026, 3, 15)) {
+			d = msk(2026, 3, 14) // the fake's data ends there; the date is not what these tests check
+		}
+		return daily(d)
+	},
+	KeyRateFunc: func(_ context.Context, from, to time.Time) (cbr.KeyRates, error) {
+		var in []cbr.KeyRatePoint
+		for _, p := range keyRatePoints {
+			if !p.Date.Before(from) && !p.Date.After(to) {
+				in = append(in, p)
+			}
+		}
+		return cbr.KeyRates{From: from, To: to, Points: in}, nil
+	},
+	NewsFunc: func(context.Context, time.Time, time.Time) (cbr.News, error) { return cbr.News{}, nil },
+}
+
+// pipelineAgent is the whole agent as main builds it with an LLM: planner, answer LLM, the
+// demo ledger, the Bank of Russia fake, documents and the sample knowledge base, all talking
+// to one scripted stand-in through the real LLM client.
+func pipelineAgent(t testing.TB, s *scripted, opts ...func(*Options)) *Agent {
+	t.Helper()
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	c := llm.New(llm.Options{BaseURL: srv.URL, APIKey: "k", Model: "m", Timeout: 2 * time.Second, BreakerTimeout: time.Minute})
+	d, err := onec.DemoDefault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lane := address.NewLane(d, c, address.Options{Now: pipelineNow})
+	kbLib := docs.New(docstore.NewMemory(), nil, docs.Options{})
+	if _, _, err := kbLib.Ingest(t.Context(), docs.KBOwner, kb.Sample()); err != nil {
+		t.Fatal(err)
+	}
+	h := history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour})
+	o := Options{Now: pipelineNow, LedgerAccess: func(int64, int64) bool { return true }, ToolTimeout: time.Second}
+	for _, f := range opts {
+		f(&o)
+	}
+	return New(Deps{LLM: c, History: h, Rates: pipelineRates, Ledger: lane, Docs: docs.New(docstore.NewMemory(), nil, docs.Options{}),
+		KB: kbLib, Planner: plan.NewPlanner(c, plan.Options{Timeout: time.Second})}, o)
+}
+
+// planJSON is a scripted planner reply.
+func planJSON(intent plan.Intent, calls string, extra string) string {
+	return fmt.Sprintf(`{"intents":[%q],"tool_calls":[%s],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","answer_style":"NATURAL_RU","confidence":0.9%s}`,
+		intent, calls, extra)
+}
+
+const (
+	receivablesPlan = `{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"address_query","args":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}}],"fallback":{"enabled":false},"limits":{},"render_style":"TABLE","confidence":0.93,"question_mode":"direct","address":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}}`
+	eurFebPlan      = `{"intents":["CBR_RATE"],"entities":[{"type":"currency","name":"евро","value":"EUR"}],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-02-28","codes":["EUR"]}}],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.9}`
+	penaltiesPlan   = `{"intents":["DOC_SEARCH"],"tool_calls":[{"tool":"search_user_documents","args":{"query":"штрафы и пени по договору с Техснабом"}},{"tool":"search_user_documents","args":{"query":"неустойка за просрочку поставки"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.88}`
+)
+
+// The regression set of seed 004 §10.2, translated to this product: with scripted plans the
+// whole pipeline gives stable answers, and each costs at most the planner and the answer call.
+func TestRegressionSet(t *testing.T) {
+	s := newScripted(map[string][]reply{
+		"docs": {{content: "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки, но не более 10% стоимости партии [1]."}},
+	})
+	a := pipelineAgent(t, s)
+	me := Request{UserID: 5, ChatID: 5}
+	upload(t, a, me, "dogovor.pdf", contract())
+
+	// The deterministic /debts answer is what the planned one must equal.
+	want, err := a.Answer(t.Context(), Request{UserID: 99, ChatID: 99, Command: "debts", Text: "31.03.2026"})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	steps := []struct {
+		text      string
+		plan      string // the planner's scripted reply; "" = no planner call expected
+		scenario  Scenario
+		contains  []string
+		llmCalls  int
+		handler   string
+		equalText string
+	}{
+		{"кто нам должен на 31 марта", receivablesPlan, Address, []string{"₽"}, 1, "ledger", want.Text},
+		{"курс евро на 15 января", "", S2General, []string{"EUR", "88,1000"}, 0, "", ""},
+		{"а на конец февраля?", eurFebPlan, S2General, []string{"EUR", "28.02.2026", "88,1000"}, 1, "rates", ""},
+		{"что в договоре с Техснабом про штрафы", penaltiesPlan, S1Search, []string{"0,1%", "10%"}, 2, "documents", ""},
+		{"какая ключевая ставка", "", S2General, []string{"15,50%", "16.02.2026"}, 0, "", ""},
+	}
+	for _, st := range steps {
+		if st.plan != "" {
+			s.mu.Lock()
+			s.script["plan"] = []reply{{content: st.plan}}
+			s.mu.Unlock()
+		}
+		before := s.count("plan")
+		ans := ask(t, a, me, st.text)
+		if ans.Scenario != st.scenario {
+			t.Errorf("%q: scenario %s, want %s", st.text, ans.Scenario, st.scenario)
+		}
+		for _, w := range st.contains {
+			if !strings.Contains(ans.Text, w) {
+				t.Errorf("%q: answer lacks %q:\n%s", st.text, w, ans.Text)
+			}
+		}
+		if ans.Debug.LLMCalls != st.llmCalls {
+			t.Errorf("%q: %d LLM calls, want %d", st.text, ans.Debug.LLMCalls, st.llmCalls)
+		}
+		if planned := s.count("plan") - before; (st.plan != "") != (planned == 1) || planned > 1 {
+			t.Errorf("%q: %d planner calls", st.text, planned)
+		}
+		if st.handler != "" && (ans.Debug.Plan == nil || ans.Debug.Plan.Handler != st.handler) {
+			t.Errorf("%q: plan debug %+v, want handler %s", st.text, ans.Debug.Plan, st.handler)
+		}
+		if st.equalText != "" && unescape(st.equalText) != ans.Text {
+			t.Errorf("%q: planned answer differs from /debts:\n%s\n---\n%s", st.text, ans.Text, unescape(st.equalText))
+		}
+		if len(ans.Sources) == 0 {
+			t.Errorf("%q: no sources", st.text)
+		}
+	}
+	// The follow-up reached the planner with the previous turn summarised.
+	if p := s.prompt("plan", 1); !strings.Contains(p, "курс евро на 15 января") {
+		t.Errorf("the follow-up's planner prompt lacks the previous question:\n%s", p)
+	}
+	// The standalone question was planned without a summary.
+	if p := s.prompt("plan", 0); strings.Contains(p, "Предыдущий вопрос") {
+		t.Error("a standalone question was given a previous-turn summary")
+	}
+	// The document answer searched the plan's queries, without an expansion call.
+	if s.count("other") != 0 {
+		t.Errorf("%d calls of other kinds (expansion?), want 0", s.count("other"))
+	}
+}
+
+// The same question in the same context reuses its plan.
+func TestPlanCache(t *testing.T) {
+	s := newScripted(map[string][]reply{"plan": {{content: receivablesPlan}}})
+	a := pipelineAgent(t, s)
+	for range 3 {
+		ask(t, a, Request{UserID: 1, ChatID: 1}, "Кто нам должен на 31 марта?")
+	}
+	if n := s.count("plan"); n != 1 {
+		t.Errorf("planner called %d times for the same question, want 1", n)
+	}
+	ans := ask(t, a, Request{UserID: 1, ChatID: 1}, "кто нам должен на 31 марта")
+	if ans.Debug.Plan == nil || ans.Debug.Plan.Source != "cache" {
+		t.Errorf("normalised repeat: plan debug %+v, want source cache", ans.Debug.Plan)
+	}
+}
+
+// The planner's misbehaviours: every one still yields a correct reply.
+func TestPlannerMisbehaviour(t *testing.T) {
+	invalid := `{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"drop_table","args":{}}],"render_style":"BULLETS","confidence":0.9}`
+	tests := []struct {
+		name       string
+		plans      []reply
+		wantSource string // Debug.Route.Source
+		wantCalls  int    // planner calls
+	}{
+		{"invalid JSON, then repaired", []reply{{content: "Вот план: {intents: LEDGER"}, {content: receivablesPlan}}, "planner_repair", 2},
+		{"unknown tool twice: the default plan", []reply{{content: invalid}}, "planner_default", 2},
+		{"low confidence twice: the default plan", []reply{{content: strings.Replace(receivablesPlan, "0.93", "0.2", 1)}}, "planner_default", 2},
+		{"200 with an error object: the rules", []reply{{errIn: 502}}, "rules", 1},
+		{"429 with Retry-After: the rules", []reply{{status: 429, header: map[string]string{"Retry-After": "7"}}}, "rules", 1},
+		{"503: the rules", []reply{{status: 503}}, "rules", 1},
+		{"timeout: the rules", []reply{{delay: 3 * time.Second}}, "rules", 1},
+		{"no choices: repaired", []reply{{raw: `{"id":"gen-1","object":"chat.completion","choices":[]}`}, {content: receivablesPlan}}, "planner_repair", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newScripted(map[string][]reply{"plan": tt.plans})
+			a := pipelineAgent(t, s)
+			ans := ask(t, a, Request{UserID: 1, ChatID: 1}, "Кто нам должен на 31 марта?")
+			if ans.Debug.Route.Source != tt.wantSource {
+				t.Errorf("route source %q, want %q (plan debug %+v)", ans.Debug.Route.Source, tt.wantSource, ans.Debug.Plan)
+			}
+			if n := s.count("plan"); n != tt.wantCalls {
+				t.Errorf("%d planner calls, want %d", n, tt.wantCalls)
+			}
+			if strings.TrimSpace(ans.Text) == "" {
+				t.Fatal("empty reply")
+			}
+			if tt.wantSource != "planner_default" && !strings.Contains(ans.Text, "₽") {
+				t.Errorf("reply lacks the ledger figures:\n%s", ans.Text)
+			}
+			if tt.wantSource == "rules" && !contains(ans.Debug.Degraded, "planner_unavailable") {
+				t.Errorf("degraded %v, want planner_unavailable", ans.Debug.Degraded)
+			}
+		})
+	}
+}
+
+// The default plan of a question the model cannot plan searches broadly and says what it found.
+func TestDefaultPlanAnswers(t *testing.T) {
+	s := newScripted(map[string][]reply{"plan": {{content: "не знаю"}}, "answer": {{content: "**НДС**\n\nСтавка НДС — 22% [1]."}}})
+	a := pipelineAgent(t, s)
+	ans := ask(t, a, Request{UserID: 1, ChatID: 1}, "расскажи про ставку НДС в 2026 году")
+	if ans.Debug.Route.Source != "planner_default" {
+		t.Fatalf("route %+v", ans.Debug.Route)
+	}
+	if strings.TrimSpace(ans.Text) == "" {
+		t.Error("empty reply")
+	}
+}
+
+// A composite plan runs through the executor; the answer LLM phrases the facts under the
+// post-check: an invented figure gets one regeneration, then the deterministic rendering.
+func TestFactsAnswerPostCheck(t *testing.T) {
+	composite := `{"intents":["CBR_RATE","CBR_KEY_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-14"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`
+	good := "**Курс и ставка**\n\nКурс доллара — 81,1134 ₽ [1], ключевая ставка — 15,50% [2]."
+	bad := "**Курс и ставка**\n\nКурс доллара — 95,0000 ₽ [1], ключевая ставка — 15,50% [2]."
+	tests := []struct {
+		name    string
+		answers []reply
+		how     string
+		calls   int
+	}{
+		{"passes", []reply{{content: good}}, "llm", 2},
+		{"invented figure, regenerated", []reply{{content: bad}, {content: good}}, "llm_regenerated", 3},
+		{"invented figure twice: deterministic", []reply{{content: bad}, {content: bad}}, "deterministic", 3},
+		{"answer LLM down: deterministic", []reply{{status: 502}}, "deterministic", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newScripted(map[string][]reply{"plan": {{content: composite}}, "answer": tt.answers})
+			a := pipelineAgent(t, s)
+			ans := ask(t, a, Request{UserID: 1, ChatID: 1}, "какой курс доллара и ключевая ставка на 14 марта?")
+			if ans.Debug.Plan == nil || ans.Debug.Plan.Handler != "facts" {
+				t.Fatalf("plan debug %+v, want the facts handler", ans.Debug.Plan)
+			}
+			if ans.Debug.Plan.Answer != tt.how {
+				t.Errorf("answer by %q, want %q (post-check %v)", ans.Debug.Plan.Answer, tt.how, ans.Debug.Plan.PostCheck)
+			}
+			if strings.Contains(ans.Text, "95,0000") {
+				t.Errorf("an invented figure reached the user:\n%s", ans.Text)
+			}
+			for _, w := range []string{"81,1134", "15,50"} {
+				if !strings.Contains(ans.Text, w) {
+					t.Errorf("answer lacks %q:\n%s", w, ans.Text)
+				}
+			}
+			if len(ans.Sources) < 1 {
+				t.Errorf("sources %v: footnotes are appended by code", ans.Sources)
+			}
+			if ans.Debug.LLMCalls != tt.calls {
+				t.Errorf("%d LLM calls, want %d", ans.Debug.LLMCalls, tt.calls)
+			}
+			if tt.how == "llm_regenerated" && !strings.Contains(s.prompt("answer", 1), "95,0000") {
+				t.Errorf("the regeneration prompt does not name the refused figure:\n%s", s.prompt("answer", 1))
+			}
+		})
+	}
+}
+
+// A vague question gets one precise clarifying question with the plan's options as buttons.
+func TestPlanClarification(t *testing.T) {
+	clarify := `{"intents":["CLARIFY"],"tool_calls":[],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.8,"clarification":"Какой отчёт нужен: по дебиторке или по кредиторке?","clarification_options":["Кто нам должен","Кому должны мы"]}`
+	s := newScripted(map[string][]reply{"plan": {{content: clarify}}})
+	a := pipelineAgent(t, s)
+	ans := ask(t, a, Request{UserID: 1, ChatID: 1}, "сделай отчёт по долгам")
+	if ans.Scenario != S5Clarify || !strings.Contains(ans.Text, "по дебиторке или по кредиторке") || len(ans.Buttons) != 2 || ans.Buttons[0].Text != "Кто нам должен" {
+		t.Errorf("clarification = %s %q %+v", ans.Scenario, ans.Text, ans.Buttons)
+	}
+}
+
+// Shortcuts and commands never call the LLM.
+func TestShortcutsSkipThePlanner(t *testing.T) {
+	s := newScripted(nil)
+	a := pipelineAgent(t, s)
+	for _, req := range []Request{
+		{UserID: 1, ChatID: 1, Text: "курс доллара"},
+		{UserID: 1, ChatID: 1, Text: "Ключевая ставка"},
+		{UserID: 1, ChatID: 1, Text: "какой курс юаня на 1 марта"},
+		{UserID: 1, ChatID: 1, Command: "rate", Text: "USD"},
+		{UserID: 1, ChatID: 1, Command: "debts", Text: "31.03.2026"},
+		{UserID: 1, ChatID: 1, Text: "?"},
+	} {
+		ans, err := a.Answer(t.Context(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ans.Debug.LLMCalls != 0 || strings.TrimSpace(ans.Text) == "" {
+			t.Errorf("%+v: %d LLM calls, answer %q", req, ans.Debug.LLMCalls, ans.Text)
+		}
+	}
+}
+
+func TestShortcut(t *testing.T) {
+	for text, want := range map[string]bool{
+		"курс доллара":                  true,
+		"Какой курс евро на 15 января?": true,
+		"ключевая ставка":               true,
+		"привет":                        true,
+		"а в евро?":                     false, // a follow-up: planned with the previous turn
+		"какой курс указан в договоре поставки":                                false,
+		"кто нам должен на 31 марта":                                           false,
+		"что такое акт сверки":                                                 false,
+		"курс доллара и ставка НДС по договору с Техснабом и новости по рынку": false,
+	} {
+		if _, got := shortcut(text); got != want {
+			t.Errorf("shortcut(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// The memory gate: explicit follow-ups get the previous turn; doubtful ones do not.
+func TestMemoryGate(t *testing.T) {
+	hist := []history.Turn{
+		{Role: roleUser, Text: "кто нам должен на 31 марта"},
+		{Role: roleAssistant, Text: "**Дебиторская задолженность на 31.03.2026**\n\n- ООО «Альфа» — 120 000,00 ₽"},
+	}
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"а по Альфе?", true},
+		{"а в евро?", true},
+		{"А на конец февраля?", true},
+		{"и ещё по Бете", true},
+		{"по Альфе", false},
+		{"какая ключевая ставка", false},
+		{"а теперь расскажи подробно, как в бухгалтерском учёте отражается поступление товаров от поставщика", false},
+	} {
+		s := memoryGate(tt.text, hist)
+		if (s != "") != tt.want {
+			t.Errorf("memoryGate(%q) = %q, want summary: %v", tt.text, s, tt.want)
+		}
+		if s != "" && (!strings.Contains(s, "кто нам должен на 31 марта") || !strings.Contains(s, "Альфа")) {
+			t.Errorf("summary %q lacks the previous turn", s)
+		}
+	}
+	if s := memoryGate("а по Альфе?", nil); s != "" {
+		t.Errorf("a follow-up without history got %q", s)
+	}
+}
+
+// Without an LLM, a rates follow-up keeps what the previous question said.
+func TestFollowUpWithoutLLM(t *testing.T) {
+	a := New(Deps{History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}), Rates: pipelineRates},
+		Options{Now: pipelineNow})
+	me := Request{UserID: 3, ChatID: 3}
+	ask(t, a, me, "курс евро на 15 января")
+	ans := ask(t, a, me, "а на конец февраля?")
+	for _, w := range []string{"EUR", "28.02.2026"} {
+		if !strings.Contains(ans.Text, w) {
+			t.Errorf("follow-up answer lacks %q:\n%s", w, ans.Text)
+		}
+	}
+	if strings.Contains(ans.Text, "USD") {
+		t.Errorf("follow-up lost the currency:\n%s", ans.Text)
+	}
+	ans = ask(t, a, me, "а в юанях?")
+	for _, w := range []string{"CNY", "28.02.2026"} {
+		if !strings.Contains(ans.Text, w) {
+			t.Errorf("second follow-up lacks %q:\n%s", w, ans.Text)
+		}
+	}
+}
+
+// With a Progress callback the answer LLM streams: the callback sees the text grow, as plain
+// text, and the final answer is the checked one.
+func TestAnswerStreamsIntoProgress(t *testing.T) {
+	composite := `{"intents":["CBR_RATE","CBR_KEY_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-14"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`
+	good := "**Курс и ставка**\n\nКурс доллара — 81,1134 ₽ [1], ключевая ставка — 15,50% [2]."
+	bad := "**Курс и ставка**\n\nКурс доллара — 95,0000 ₽ [1], ключевая ставка — 15,50% [2]."
+	for _, tt := range []struct {
+		name    string
+		answers []reply
+		final   string
+	}{
+		{"checked answer", []reply{{content: good}}, good},
+		{"refused twice: the deterministic rendering replaces the stream", []reply{{content: bad}}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newScripted(map[string][]reply{"plan": {{content: composite}}, "answer": tt.answers})
+			a := pipelineAgent(t, s)
+			var mu sync.Mutex
+			var partials []string
+			req := Request{UserID: 1, ChatID: 1, Text: "какой курс доллара и ключевая ставка на 14 марта?", Progress: func(p string) {
+				mu.Lock()
+				partials = append(partials, p)
+				mu.Unlock()
+			}}
+			ans, err := a.Answer(t.Context(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(partials) < 2 {
+				t.Fatalf("progress called %d times, want the text growing", len(partials))
+			}
+			for i, p := range partials {
+				if strings.Contains(p, "**") {
+					t.Errorf("partial %d %q carries Markdown marks", i, p)
+				}
+				if i > 0 && tt.final != "" && !strings.HasPrefix(p, partials[i-1]) { // a regeneration restarts the text
+					t.Errorf("partial %d %q does not extend %q", i, p, partials[i-1])
+				}
+			}
+			if tt.final != "" && ans.Text != tt.final {
+				t.Errorf("final %q, want %q", ans.Text, tt.final)
+			}
+			if tt.final == "" && (strings.Contains(ans.Text, "95,0000") || ans.Debug.Plan.Answer != "deterministic") {
+				t.Errorf("final %q by %q, want the deterministic rendering", ans.Text, ans.Debug.Plan.Answer)
+			}
+			if ans.Debug.PromptTokens == 0 {
+				t.Error("streamed usage not counted")
+			}
+		})
+	}
+}

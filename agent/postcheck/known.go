@@ -1,0 +1,132 @@
+package postcheck
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/finbot/finbot/agent/facts"
+)
+
+// known is what the answer's numbers may be: everything the facts and the question mention,
+// and the counts of the payload.
+type known struct {
+	values    map[string]bool // numbers, normalised
+	dates     map[string]bool // 2026-03-31
+	dayMonths map[string]bool // --03-31, of every date and of numbers like «31.03»
+	years     map[string]bool // years of the dates
+	times     map[string]bool // 13:30
+	codes     map[string]bool // №СВ00-000050
+	counts    map[string]bool // see addCounts
+}
+
+func newKnown(p facts.Payload, question string) *known {
+	k := &known{
+		values: map[string]bool{}, dates: map[string]bool{}, dayMonths: map[string]bool{},
+		years: map[string]bool{}, times: map[string]bool{}, codes: map[string]bool{},
+		counts: map[string]bool{},
+	}
+	for _, s := range factTexts(p) {
+		k.add(s)
+	}
+	k.add(question)
+	k.addCounts(p)
+	return k
+}
+
+// add records the numbers of a fact text or the question, read leniently (scan).
+func (k *known) add(text string) {
+	for _, t := range scan(unescape(text), false) {
+		switch t.kind {
+		case tNumber:
+			k.values[t.norm] = true
+			if t.alt != "" {
+				k.dayMonths[t.alt] = true
+			}
+		case tDate:
+			k.dates[t.norm] = true
+			if len(t.norm) == len("2026-03-31") && t.norm[4] == '-' {
+				k.dayMonths["-"+t.norm[4:]] = true
+				k.years[t.norm[:4]] = true
+			}
+		case tDayMonth:
+			k.dayMonths[t.norm] = true
+		case tTime:
+			k.times[t.norm] = true
+		case tCode:
+			k.codes[t.norm] = true
+		}
+	}
+}
+
+// addCounts allows the numbers the model may count itself: the number of items, of sources,
+// of groups and of items in each group, the total before the limit and how many items the
+// limit left out («ещё 5 (по запросу могу вывести)», seed 004 §8.3).
+func (k *known) addCounts(p facts.Payload) {
+	n := []int{len(p.Items), len(p.Sources), p.Count()}
+	if p.Count() > len(p.Items) {
+		n = append(n, p.Count()-len(p.Items))
+	}
+	groups := map[string]int{}
+	for _, it := range p.Items {
+		if it.Group != "" {
+			groups[it.Group]++
+		}
+	}
+	if len(groups) > 0 {
+		n = append(n, len(groups))
+		for _, c := range groups {
+			n = append(n, c)
+		}
+	}
+	for _, c := range n {
+		k.counts[strconv.Itoa(c)] = true
+	}
+}
+
+// has reports whether an answer token is known:
+//   - a number is in the facts or the question, or is one of the counts, or is a year
+//     1990–2100 of a date in the facts or the question, or (written «31.03») is the day and
+//     month of such a date;
+//   - a date is a date of the facts or the question, in any format;
+//   - a day-month without a year («31 марта») is the day and month of any such date;
+//   - a time is a time of the facts or the question;
+//   - a document number or code is one of the facts or the question, or, all digits
+//     («№ 15»), is a number of them.
+func (k *known) has(t token) bool {
+	switch t.kind {
+	case tNumber:
+		return k.values[t.norm] || k.counts[t.norm] || isYear(t.norm) && k.years[t.norm] ||
+			t.alt != "" && k.dayMonths[t.alt]
+	case tDate:
+		return k.dates[t.norm]
+	case tDayMonth:
+		return k.dayMonths[t.norm]
+	case tTime:
+		return k.times[t.norm]
+	case tCode:
+		if k.codes[t.norm] {
+			return true
+		}
+		code := strings.TrimPrefix(t.norm, "№")
+		return code != "" && asciiDigits(code) == len(code) && k.values[decimal(code, "", 0)]
+	}
+	return false
+}
+
+func isYear(norm string) bool {
+	y, err := strconv.Atoi(norm)
+	return err == nil && len(norm) == 4 && y >= 1990 && y <= 2100
+}
+
+// inventedNumbers reports the answer's numbers, dates, times and document numbers that are
+// not known, except inside skip (artifacts and the model's own source list, reported already).
+func inventedNumbers(text string, skip []span, k *known) []Violation {
+	var vs []Violation
+	for _, t := range scan(text, true) {
+		if overlaps(t.span, skip) || k.has(t) {
+			continue
+		}
+		vs = append(vs, Violation{InventedNumber, t.detail()})
+	}
+	return vs
+}

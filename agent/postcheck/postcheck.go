@@ -1,0 +1,319 @@
+// Package postcheck is the deterministic check of an answer the answer LLM wrote, made before
+// the answer is sent (seed 004 §5.1 step 8, §2, §8.2).
+//
+// The model may only phrase the facts it was given (facts.Payload). Check finds what it must not
+// do: technical artifacts (confidence scores, internal ids, «[1] – …» link lines, raw JSON),
+// forbidden phrases, «других упоминаний не найдено» tails about things nobody asked about, a
+// source list of its own (code appends the sources) and numbers or dates that are not in the
+// facts. Instructions turns what Check found into extra instructions for one regeneration.
+//
+// The rules, each documented where it is implemented:
+//   - empty: nothing but white space and Markdown marks (Check);
+//   - artifact: artifactRules (artifacts.go) — «(confidence: …)», «уверенность: 0.8», «doc_id»,
+//     «chunk», «чанк», «фрагмент № 2», «u:123», base32 document ids, UUIDs and 1C GUIDs,
+//     «kb-» ids, e1cib links, «[1] – …» at a line start, raw JSON; ids quoted from the facts or
+//     the question and ids inside URLs are allowed;
+//   - source_list: sourceLists (phrases.go) — «Источники:», «Список источников», «Sources:»,
+//     lines «[1] Банк России…»;
+//   - forbidden_phrase: forbiddenTable (phrases.go), one table;
+//   - negative_tail: negativeTails (phrases.go) — denials of things the question does not name;
+//   - invented_number: Numbers (numbers.go) says how numbers, dates, times and document
+//     numbers are read and what is ignored; known.has (known.go) says when one is in the facts.
+//
+// The check is plain text matching, no model: it errs on the side of letting an answer through
+// where a rule would have to guess (see each rule's comment), and the phrase rules are
+// case-insensitive and treat ё as е.
+package postcheck
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/finbot/finbot/agent/facts"
+)
+
+// Kind names the rule an answer broke.
+type Kind string
+
+// The rules, in the order Check reports them.
+const (
+	// Empty: the answer has no letters or digits at all.
+	Empty Kind = "empty"
+	// Artifact: confidence scores, internal ids, «[1] – …» link lines, raw JSON, mentions of
+	// fragments and chunks of the context (artifacts.go).
+	Artifact Kind = "artifact"
+	// SourceList: the model wrote its own «Источники:» list (phrases.go).
+	SourceList Kind = "source_list"
+	// ForbiddenPhrase: a phrase from the forbidden table (phrases.go).
+	ForbiddenPhrase Kind = "forbidden_phrase"
+	// NegativeTail: «других упоминаний не найдено» about something the user did not ask about
+	// (phrases.go).
+	NegativeTail Kind = "negative_tail"
+	// InventedNumber: a number, date, time or document number the facts do not contain
+	// (numbers.go, known.go).
+	InventedNumber Kind = "invented_number"
+)
+
+// Violation is one broken rule. Detail says in Russian what exactly matched: the phrase, the
+// sentence, the id or the number as the answer wrote it. It goes to logs and, through
+// Instructions, into the stricter regeneration prompt.
+type Violation struct {
+	Kind   Kind
+	Detail string
+}
+
+// Check returns every violation of answer against the facts it had to phrase, nil when there
+// are none. question is the user's question: its numbers and dates may be repeated, and a
+// negative statement about something it asks about is allowed.
+//
+// The answer is Markdown as the model wrote it; Telegram MarkdownV2 escapes («31\.03\.2026»)
+// are undone before checking. Violations come in the order of the Kind constants, each kind in
+// the order of the answer's text, and the same violation is reported once.
+func Check(answer string, p facts.Payload, question string) []Violation {
+	if !hasAlnum(answer) {
+		return []Violation{{Empty, "ответ пустой"}}
+	}
+	text := unescape(answer)
+	ref := reference(p, question)
+	arts, skip := artifacts(text, ref)
+	srcs, srcSkip := sourceLists(text)
+	skip = append(skip, srcSkip...)
+
+	flat := flatten(text)
+	sents := sentences(flat)
+
+	var vs []Violation
+	vs = append(vs, arts...)
+	vs = append(vs, srcs...)
+	vs = append(vs, forbiddenPhrases(flat, sents, ref)...)
+	vs = append(vs, negativeTails(sents, p, question)...)
+	vs = append(vs, inventedNumbers(text, skip, newKnown(p, question))...)
+	return dedup(vs)
+}
+
+// Instructions turns violations into extra instructions for one regeneration of the answer:
+// a heading and «- …» lines. Artifacts, forbidden phrases and negative tails are each listed on
+// one line; every invented number gets its own («Число 15 000 отсутствует в фактах — убери его
+// или возьми из фактов.»). Lines follow the order of vs. It returns "" for no violations.
+func Instructions(vs []Violation) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	var order []string             // lines and grouped kinds, in order of first appearance
+	details := map[Kind][]string{} // grouped kinds' distinct details
+	seen := map[string]bool{}
+	for _, v := range vs {
+		switch v.Kind {
+		case Artifact, ForbiddenPhrase, NegativeTail:
+			key := "\x00" + string(v.Kind)
+			if !seen[key] {
+				seen[key] = true
+				order = append(order, key)
+			}
+			if !slices.Contains(details[v.Kind], v.Detail) {
+				details[v.Kind] = append(details[v.Kind], v.Detail)
+			}
+		default:
+			if line := instruction(v); !seen[line] {
+				seen[line] = true
+				order = append(order, line)
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString("Предыдущий вариант ответа не прошёл проверку. Напиши ответ заново по тем же фактам и исправь:")
+	for _, line := range order {
+		if kind, grouped := strings.CutPrefix(line, "\x00"); grouped {
+			line = groupInstruction(Kind(kind), details[Kind(kind)])
+		}
+		b.WriteString("\n- ")
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// groupInstruction is the one line for all artifacts, forbidden phrases or negative tails.
+func groupInstruction(k Kind, details []string) string {
+	switch k {
+	case Artifact:
+		return "Не пиши служебные пометки и идентификаторы: " + strings.Join(details, "; ") + "."
+	case ForbiddenPhrase:
+		return "Не пиши " + strings.Join(details, ", ") + " и подобные фразы."
+	}
+	return "Не пиши " + strings.Join(details, ", ") + " — не сообщай, что чего-то не нашлось, если пользователь об этом не спрашивал."
+}
+
+// instruction is the line for a violation that gets a line of its own.
+func instruction(v Violation) string {
+	switch v.Kind {
+	case Empty:
+		return "Ответ оказался пустым — напиши ответ по фактам."
+	case SourceList:
+		return "Не пиши свой список источников (" + v.Detail + "): программа добавит его сама."
+	case InventedNumber:
+		pronoun := "его"
+		if strings.HasPrefix(v.Detail, "дата") {
+			pronoun = "её"
+		}
+		return upperFirst(v.Detail) + " отсутствует в фактах — убери " + pronoun + " или возьми из фактов."
+	}
+	return "Исправь: " + v.Detail + "."
+}
+
+func dedup(vs []Violation) []Violation {
+	if len(vs) == 0 {
+		return nil
+	}
+	seen := map[Violation]bool{}
+	out := vs[:0]
+	for _, v := range vs {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// reference is every text the answer may quote — the payload's item titles, texts, groups and
+// fields, limitations and source titles, and the question — one per line.
+func reference(p facts.Payload, question string) string {
+	var b strings.Builder
+	add := func(s string) {
+		if s != "" {
+			b.WriteString(s)
+			b.WriteByte('\n')
+		}
+	}
+	for _, s := range factTexts(p) {
+		add(s)
+	}
+	add(question)
+	return b.String()
+}
+
+// factTexts lists the payload's texts in which the model may find numbers: item titles,
+// texts, groups, field names and values, limitations and source titles (not URLs).
+func factTexts(p facts.Payload) []string {
+	var out []string
+	for _, it := range p.Items {
+		out = append(out, it.Title, it.Text, it.Group)
+		for _, f := range it.Fields {
+			out = append(out, f.Name, f.Value)
+		}
+	}
+	out = append(out, p.Limitations...)
+	for _, s := range p.Sources {
+		out = append(out, s.Title)
+	}
+	return out
+}
+
+// hasAlnum reports whether s has a letter or a digit.
+func hasAlnum(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+const asciiPunct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+
+// unescape undoes Markdown backslash escapes: a backslash before ASCII punctuation is dropped
+// («31\.03\.2026» → «31.03.2026», «\[1\] \- …» → «[1] - …»).
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(asciiPunct, s[i+1]) >= 0 {
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// flatten prepares text for the phrase rules: Markdown emphasis and code marks are removed,
+// runs of horizontal white space (tabs, no-break and thin spaces included) become one space;
+// line breaks stay.
+func flatten(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		switch {
+		case r == '*' || r == '_' || r == '`' || r == '~':
+			continue
+		case r == '\n':
+			b.WriteByte('\n')
+			space = false
+			continue
+		case unicode.IsSpace(r):
+			space = true
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// fold lower-cases s and turns ё into е without changing any rune's byte length, so offsets in
+// the result point at the same text in s.
+func fold(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		l := unicode.ToLower(r)
+		if l == 'ё' {
+			l = 'е'
+		}
+		if utf8.RuneLen(l) != utf8.RuneLen(r) {
+			l = r
+		}
+		b.WriteRune(l)
+	}
+	return b.String()
+}
+
+func upperFirst(s string) string {
+	r, w := utf8.DecodeRuneInString(s)
+	if w == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[w:]
+}
+
+// clip shortens s to at most n runes for a detail, with «…» when cut, on one line.
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}
+
+// quote puts s in Russian quotes for a detail.
+func quote(s string) string { return "«" + clip(s, 80) + "»" }
+
+// span is a byte range [start, end) of the checked text.
+type span struct{ start, end int }
+
+func overlaps(a span, spans []span) bool {
+	for _, b := range spans {
+		if a.start < b.end && b.start < a.end {
+			return true
+		}
+	}
+	return false
+}

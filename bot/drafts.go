@@ -1,0 +1,96 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+)
+
+// The Telegram side of streaming: plain drafts, their edits, and the final formatted edit.
+var _ drafter = (*Bot)(nil)
+
+// draft sends a plain message, within the chat's send budget.
+func (b *Bot) draft(ctx context.Context, chatID int64, replyTo int, text string) (int, error) {
+	cfg := tgbotapi.NewMessage(chatID, text)
+	cfg.DisableWebPagePreview = true
+	if replyTo != 0 {
+		cfg.ReplyToMessageID = replyTo
+		cfg.AllowSendingWithoutReply = true
+	}
+	if err := b.limits.wait(ctx, chatID); err != nil {
+		return 0, err
+	}
+	return b.tg.send(ctx, cfg)
+}
+
+// redraft edits a draft once, within the chat's send budget; the streamer decides about
+// retries.
+func (b *Bot) redraft(ctx context.Context, chatID int64, messageID int, text string) error {
+	cfg := tgbotapi.NewEditMessageText(chatID, messageID, text)
+	cfg.DisableWebPagePreview = true
+	if err := b.limits.wait(ctx, chatID); err != nil {
+		return err
+	}
+	if _, err := b.tg.send(ctx, cfg); err != nil && !isNotModified(err) {
+		return err
+	}
+	return nil
+}
+
+// sendOver turns the draft into the first part of the formatted reply (with the keyboard when
+// it is also the last part) and sends the rest as usual. If the edit fails, the reply is sent
+// as new messages and the stale draft deleted.
+func (b *Bot) sendOver(ctx context.Context, out outgoing, messageID int) error {
+	if len(out.parts) == 0 {
+		b.discard(ctx, out.chatID, messageID)
+		return b.send(ctx, out)
+	}
+	p, single := out.parts[0], len(out.parts) == 1
+	cfg := tgbotapi.NewEditMessageText(out.chatID, messageID, p.Text)
+	cfg.Entities = toEntities(p.Entities)
+	cfg.DisableWebPagePreview = true
+	if single {
+		cfg.ReplyMarkup = keyboard(out.buttons)
+	}
+	plain := func() tgbotapi.Chattable { cfg.Entities = nil; return cfg }
+	_, err := b.deliver(ctx, out.chatID, cfg, plain)
+	switch {
+	case err == nil || isNotModified(err):
+		b.core.metrics.streamEdits.Inc()
+	case errors.Is(err, errBlocked):
+		return nil
+	case ctx.Err() != nil:
+		return err
+	default:
+		b.core.metrics.errors.WithLabelValues("stream_final_edit").Inc()
+		b.log.WarnContext(ctx, "streaming: final edit failed; sending the answer anew",
+			"chat_id", out.chatID, "message_id", messageID, "err", err)
+		if err := b.send(ctx, out); err != nil {
+			return err
+		}
+		b.discard(ctx, out.chatID, messageID)
+		return nil
+	}
+	if single && out.sent != nil {
+		out.sent(messageID)
+	}
+	rest := out
+	rest.parts, rest.replyTo = out.parts[1:], 0 // the draft already is the reply
+	return b.send(ctx, rest)
+}
+
+// discard deletes a message the bot sent; a message that is already gone is fine.
+func (b *Bot) discard(ctx context.Context, chatID int64, messageID int) {
+	if err := b.tg.request(ctx, tgbotapi.NewDeleteMessage(chatID, messageID)); err != nil {
+		b.log.DebugContext(ctx, "deleteMessage failed", "chat_id", chatID, "message_id", messageID, "err", err)
+	}
+}
+
+// isNotModified reports Telegram's answer to an edit that changes nothing.
+func isNotModified(err error) bool {
+	e, ok := apiError(err)
+	// Telegram's only signal is its description text ("Bad Request: message is not modified: …").
+	return ok && e.Code == http.StatusBadRequest && containsFold(e.Message, "message is not modified")
+}
