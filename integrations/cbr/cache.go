@@ -8,7 +8,6 @@ import (
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
-	"github.com/hashicorp/golang-lru/v2/expirable"
 )
 
 // entry is a cached value and when it was fetched.
@@ -17,39 +16,47 @@ type entry struct {
 	fetched time.Time
 }
 
-// store holds fresh values in two TTL caches and the last known value of every key for
-// stale-if-error. All three are built once, in New: each expirable.LRU owns a cleanup
-// goroutine that never exits (golang-lru v2.0.7).
+// store holds fresh values in two size-bounded caches, each with its TTL, and the last known
+// value of every key for stale-if-error. Expiry is checked on read against the client's clock
+// and an expired entry is dropped then. golang-lru's expirable.LRU is not used: in v2.0.7 each
+// one starts a cleanup goroutine that never exits, one more for every Client built.
 type store struct {
-	fresh, past       *expirable.LRU[string, entry]
+	fresh, past       *lru.Cache[string, entry]
 	freshTTL, pastTTL time.Duration
 	last              *lru.Cache[string, entry] // no TTL: bounded by size only
 }
 
 func newStore(freshTTL, pastTTL time.Duration) *store {
-	last, err := lru.New[string, entry](1024)
-	if err != nil {
-		panic(err) // only for a non-positive size
-	}
 	return &store{
-		fresh:    expirable.NewLRU[string, entry](1024, nil, freshTTL),
-		past:     expirable.NewLRU[string, entry](4096, nil, pastTTL),
+		fresh:    mustLRU(1024),
+		past:     mustLRU(4096),
 		freshTTL: freshTTL,
 		pastTTL:  pastTTL,
-		last:     last,
+		last:     mustLRU(1024),
 	}
 }
 
-// get returns a value fetched less than its TTL before now. The expirable caches evict by
-// the wall clock; the check against now (Options.Now) is what decides freshness, so an
-// injected clock works too.
+func mustLRU(size int) *lru.Cache[string, entry] {
+	c, err := lru.New[string, entry](size)
+	if err != nil {
+		panic(err) // only for a non-positive size
+	}
+	return c
+}
+
+// get returns a value fetched less than its TTL before now (Options.Now, so an injected clock
+// works too). An expired entry is removed; the last known value stays for stale-if-error.
 func (s *store) get(key string, past bool, now time.Time) (entry, bool) {
 	c, ttl := s.fresh, s.freshTTL
 	if past {
 		c, ttl = s.past, s.pastTTL
 	}
 	e, ok := c.Get(key)
-	if !ok || now.Sub(e.fetched) >= ttl {
+	if !ok {
+		return entry{}, false
+	}
+	if now.Sub(e.fetched) >= ttl {
+		c.Remove(key)
 		return entry{}, false
 	}
 	return e, true

@@ -72,7 +72,9 @@ func TestDailyRatesErrors(t *testing.T) {
 				serveBytes(w, tt.status, ct, tt.body)
 				return true
 			})
-			c, _ := newTestClient(t, s)
+			// The replies are immediate; a generous deadline keeps a 10 MB body under -race on
+			// a loaded machine from turning into a timeout.
+			c, _ := newTestClient(t, s, func(o *Options) { o.Timeout = time.Minute })
 			got, err := c.DailyRates(t.Context(), day(2026, time.March, 15))
 			if err == nil {
 				t.Fatalf("DailyRates = %+v, want an error", got)

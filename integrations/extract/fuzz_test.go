@@ -38,8 +38,11 @@ func FuzzExtract(f *testing.F) {
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
 		start := time.Now()
 		d, err := Extract(context.Background(), name, data, fuzzLimits)
-		if el := time.Since(start); el > fuzzLimits.Timeout+time.Second {
-			t.Fatalf("took %v", el)
+		// A hang detector, not a speed assertion: Extract must give up near its Timeout, and
+		// only a run far beyond it (a loop that ignores the deadline) fails, even under -race on
+		// a loaded machine. Speed is measured by the benchmarks.
+		if el := time.Since(start); el > 10*fuzzLimits.Timeout+10*time.Second {
+			t.Fatalf("took %v with a %v timeout", el, fuzzLimits.Timeout)
 		}
 		if err != nil {
 			ok := false

@@ -18,7 +18,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/golang-lru/v2/expirable"
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/sony/gobreaker/v2"
 	"golang.org/x/sync/singleflight"
 )
@@ -70,7 +70,7 @@ type Client struct {
 	baseBackoff time.Duration
 	ttl         time.Duration
 
-	cache   *expirable.LRU[string, cacheEntry]
+	cache   *lru.Cache[string, cacheEntry]
 	flights singleflight.Group
 	cb      *gobreaker.CircuitBreaker[Response]
 
@@ -79,8 +79,9 @@ type Client struct {
 	jitter func(ceiling time.Duration) time.Duration
 }
 
-// cacheEntry remembers when it expires by c.now, so tests can move time without sleeping;
-// the LRU's own TTL (real clock) only frees the memory.
+// cacheEntry remembers when it expires by c.now, so tests can move time without sleeping. The
+// cache is a plain size-bounded LRU that drops an expired entry when it is read: golang-lru's
+// expirable.LRU (v2.0.7) starts a cleanup goroutine per cache that never exits.
 type cacheEntry struct {
 	resp    Response
 	expires time.Time
@@ -121,7 +122,7 @@ func New(o Options) *Client {
 		maxAttempts: o.MaxAttempts,
 		baseBackoff: o.BaseBackoff,
 		ttl:         o.CacheTTL,
-		cache:       expirable.NewLRU[string, cacheEntry](cacheSize, nil, o.CacheTTL),
+		cache:       mustLRU(cacheSize),
 		now:         time.Now,
 		jitter:      fullJitter,
 	}
@@ -182,10 +183,14 @@ func (c *Client) Search(ctx context.Context, q Query) (Response, error) {
 	}
 }
 
-// cached returns a fresh cache entry for key.
+// cached returns a fresh cache entry for key; an expired one is removed.
 func (c *Client) cached(key string) (Response, bool) {
 	e, ok := c.cache.Get(key)
-	if !ok || !c.now().Before(e.expires) {
+	if !ok {
+		return Response{}, false
+	}
+	if !c.now().Before(e.expires) {
+		c.cache.Remove(key)
 		return Response{}, false
 	}
 	resp := e.resp
@@ -208,6 +213,14 @@ func (c *Client) fetch(ctx context.Context, key string, req searchRequest) (Resp
 	}
 	c.cache.Add(key, cacheEntry{resp: resp, expires: c.now().Add(c.ttl)})
 	return resp, nil
+}
+
+func mustLRU(size int) *lru.Cache[string, cacheEntry] {
+	c, err := lru.New[string, cacheEntry](size)
+	if err != nil {
+		panic(err) // only for a non-positive size
+	}
+	return c
 }
 
 // callerGaveUp tells the caller's own context ending from a Tavily timeout (ErrUnavailable).

@@ -1,0 +1,258 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// llmStandIn speaks OpenAI's chat completions (as OpenRouter does, streaming included). It
+// recognises each call by its prompt — the planner, the answer over facts, the document
+// answer, small talk, the clarifying question, the 1C decomposition, the router, query
+// expansion — and answers each the way a good model would: the planner with a plan that fits
+// the question, the answer LLM only with figures from its facts. Every answer waits latency
+// before its first byte; a streamed one then arrives in chunks, gap apart.
+type llmStandIn struct {
+	key      string
+	latency  time.Duration
+	chunks   int
+	chunkGap time.Duration
+	srv      *httptest.Server
+	conns    atomic.Int64 // connections opened by clients
+
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+func newLLMStandIn(key string, latency time.Duration, chunks int, gap time.Duration) *llmStandIn {
+	s := &llmStandIn{key: key, latency: latency, chunks: max(chunks, 1), chunkGap: gap, calls: map[string]int{}}
+	s.srv = newServer(s, &s.conns)
+	return s
+}
+
+func (s *llmStandIn) URL() string { return s.srv.URL }
+func (s *llmStandIn) Close()      { s.srv.Close() }
+
+func (s *llmStandIn) counts() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]int, len(s.calls))
+	for k, v := range s.calls {
+		out[k] = v
+	}
+	return out
+}
+
+type chatRequest struct {
+	Messages []struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	} `json:"messages"`
+	Stream bool `json:"stream"`
+}
+
+func (s *llmStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !strings.HasSuffix(r.URL.Path, "/chat/completions") || r.Header.Get("Authorization") != "Bearer "+s.key {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		io.WriteString(w, `{"error":{"code":401,"message":"No auth credentials found"}}`)
+		return
+	}
+	var req chatRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Messages) == 0 {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"error":{"code":400,"message":"invalid request"}}`)
+		return
+	}
+	var all strings.Builder
+	for _, m := range req.Messages {
+		all.WriteString(m.Content)
+		all.WriteString("\n")
+	}
+	kind, content := respond(all.String())
+	s.mu.Lock()
+	s.calls[kind]++
+	s.mu.Unlock()
+
+	t := time.NewTimer(s.latency)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.Context().Done():
+		return
+	}
+	if !req.Stream {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"gen-load","object":"chat.completion","created":%d,"model":"load/model","choices":[{"index":0,"message":{"role":"assistant","content":%s},"finish_reason":"stop"}],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`,
+			time.Now().Unix(), quote(content), all.Len()/4, len(content)/4, all.Len()/4+len(content)/4)
+		return
+	}
+	// Server-sent events as OpenRouter sends them: a keep-alive comment, the content in chunks,
+	// a chunk with finish_reason and usage, then [DONE].
+	w.Header().Set("Content-Type", "text/event-stream")
+	flush := func() {
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+	}
+	io.WriteString(w, ": OPENROUTER PROCESSING\n\n")
+	runes := []rune(content)
+	for i := range s.chunks {
+		part := string(runes[i*len(runes)/s.chunks : (i+1)*len(runes)/s.chunks])
+		fmt.Fprintf(w, "data: {\"id\":\"gen-load\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"load/model\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%s},\"finish_reason\":null}]}\n\n", quote(part))
+		flush()
+		if i < s.chunks-1 && s.chunkGap > 0 {
+			g := time.NewTimer(s.chunkGap)
+			select {
+			case <-g.C:
+			case <-r.Context().Done():
+				g.Stop()
+				return
+			}
+		}
+	}
+	fmt.Fprintf(w, "data: {\"id\":\"gen-load\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"load/model\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":%d,\"completion_tokens\":%d,\"total_tokens\":%d}}\n\ndata: [DONE]\n\n",
+		all.Len()/4, len(content)/4, all.Len()/4+len(content)/4)
+	flush()
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+var (
+	questionRe = regexp.MustCompile(`(?s)Вопрос пользователя:\s*<<<\s*(.*?)\s*>>>`)
+	summaryRe  = regexp.MustCompile(`(?s)Контекст предыдущего хода:\s*<<<\s*(.*?)\s*>>>`)
+	factsRe    = regexp.MustCompile(`(?s)\nФакты:\s*<<<\s*(.*?)\s*>>>`)
+	messageRe  = regexp.MustCompile(`(?s)<<<\s*(.*?)\s*>>>`)
+	todayRe    = regexp.MustCompile(`Сегодня (\d{4}-\d{2}-\d{2})`)
+)
+
+// respond names the kind of call and gives the content a sensible model would return.
+func respond(prompt string) (kind, content string) {
+	switch {
+	case strings.Contains(prompt, "Ты — планировщик"):
+		return "planner", planFor(lastMatch(questionRe, prompt), lastMatch(summaryRe, prompt), today(prompt))
+	case strings.Contains(prompt, "Ты — модуль разбора вопросов к данным 1С"):
+		return "decompose", decompositionFor(lastMatch(messageRe, prompt))
+	case strings.Contains(prompt, "Ты — маршрутизатор"):
+		return "router", `{"scenario":"S2","intent":"smalltalk","confidence":0.9,"reasons":["разговор"]}`
+	case strings.Contains(prompt, "\nФакты:"):
+		return "answer", answerFromFacts(lastMatch(factsRe, prompt))
+	case strings.Contains(prompt, "Источник [1]"):
+		return "docs", "Коротко: определение, назначение и порядок оформления приведены в статье базы знаний [1]. Подробности — по ссылке на источник."
+	case strings.Contains(prompt, "слишком общее"):
+		return "clarify", "Уточните, пожалуйста, что нужно: курс валюты, ключевая ставка, долги по данным 1С или термин учёта?"
+	case strings.Contains(prompt, "Ты помогаешь искать ответ в документах"):
+		return "expand", `{"queries":["акт сверки взаиморасчётов","сверка расчётов с контрагентом"]}`
+	case strings.Contains(prompt, "Ты — finbot"):
+		return "smalltalk", "Здравствуйте! Я finbot: подскажу официальные курсы и ключевую ставку Банка России, долги контрагентов по данным 1С и термины учёта."
+	}
+	return "other", "Готов помочь."
+}
+
+func lastMatch(re *regexp.Regexp, s string) string {
+	all := re.FindAllStringSubmatch(s, -1)
+	if len(all) == 0 {
+		return ""
+	}
+	return all[len(all)-1][1]
+}
+
+func today(prompt string) string {
+	if m := todayRe.FindStringSubmatch(prompt); m != nil {
+		return m[1]
+	}
+	return time.Now().Format(time.DateOnly)
+}
+
+const planTail = `"fallback":{"enabled":false},"limits":{}`
+
+// planFor is the plan a good planner makes for the load's questions (the shapes of the plans
+// in agent/pipeline_test.go and the planner prompt's own examples).
+func planFor(question, summary, day string) string {
+	q := strings.ToLower(question)
+	switch {
+	case strings.Contains(q, "долж") || strings.Contains(q, "долг") || strings.Contains(q, "дебитор"):
+		recipe := "list_receivables_counterparties"
+		if strings.Contains(q, "кому") || strings.Contains(q, "мы долж") {
+			recipe = "list_payables_counterparties"
+		}
+		filters := "{}"
+		if strings.Contains(q, "31 марта") {
+			filters = `{"as_of_date":"2026-03-31"}`
+		}
+		return fmt.Sprintf(`{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"address_query","args":{"recipe":%q,"filters":%s}}],%s,"render_style":"TABLE","confidence":0.93,"question_mode":"direct","address":{"recipe":%q,"filters":%s}}`,
+			recipe, filters, planTail, recipe, filters)
+	case currency(q) != "" || strings.Contains(q, "курс") || (summary != "" && currency(strings.ToLower(summary)) != ""):
+		code := currency(q)
+		if code == "" {
+			code = currency(strings.ToLower(summary))
+		}
+		if code == "" {
+			code = "USD"
+		}
+		date := day
+		if strings.Contains(q, "конец февраля") {
+			date = "2026-02-28"
+		}
+		return fmt.Sprintf(`{"intents":["CBR_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":%q,"codes":[%q]}}],%s,"render_style":"SHORT","confidence":0.9}`,
+			date, code, planTail)
+	case strings.Contains(q, "ставк"):
+		return `{"intents":["CBR_KEY_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"key_rate"}}],` + planTail + `,"render_style":"SHORT","confidence":0.95}`
+	case strings.Contains(q, "что такое") || strings.Contains(q, "чем отлича") || strings.Contains(q, "акт сверки"):
+		return fmt.Sprintf(`{"intents":["KB_TERM"],"tool_calls":[{"tool":"search_general_kb","args":{"query":%q}}],%s,"render_style":"SHORT","confidence":0.9}`, question, planTail)
+	case strings.Contains(q, "помоги") || strings.Contains(q, "отчёт") || strings.Contains(q, "отчет") || strings.Contains(q, "справк"):
+		return `{"intents":["CLARIFY"],"tool_calls":[],` + planTail + `,"render_style":"SHORT","confidence":0.8,"clarification":"Что именно нужно: курс валюты, ключевая ставка или данные 1С?","clarification_options":["Курс доллара","Ключевая ставка","Кто нам должен"]}`
+	}
+	return `{"intents":["SMALL_TALK"],"tool_calls":[],` + planTail + `,"render_style":"SHORT","confidence":0.9}`
+}
+
+func currency(q string) string {
+	for word, code := range map[string]string{"доллар": "USD", "евро": "EUR", "юан": "CNY", "usd": "USD", "eur": "EUR", "cny": "CNY"} {
+		if strings.Contains(q, word) {
+			return code
+		}
+	}
+	return ""
+}
+
+func decompositionFor(question string) string {
+	q := strings.ToLower(question)
+	intent := "list_receivables_counterparties"
+	if strings.Contains(q, "кому") || strings.Contains(q, "мы долж") {
+		intent = "list_payables_counterparties"
+	}
+	filters := "{}"
+	if strings.Contains(q, "31 марта") {
+		filters = `{"as_of_date":"2026-03-31"}`
+	}
+	return fmt.Sprintf(`{"question_mode":"address_query","address_intent":%q,"extracted_filters":%s,"confidence":0.9}`, intent, filters)
+}
+
+// answerFromFacts phrases the facts without inventing anything: a heading, then the facts'
+// own lines, so every figure in it is one the post-check can find.
+func answerFromFacts(facts string) string {
+	var lines []string
+	for _, l := range strings.Split(facts, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+		if len(lines) == 6 {
+			break
+		}
+	}
+	if len(lines) == 0 {
+		return "**Ответ**\n\nДанных для ответа нет."
+	}
+	return "**Ответ**\n\n" + strings.Join(lines, "\n")
+}

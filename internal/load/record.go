@@ -1,0 +1,264 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// message is one message a simulated user sends, and what became of it.
+type message struct {
+	idx      int
+	user     *user
+	chat     *chat
+	scenario string
+	text     string // as typed, mention and command included
+	want     string // what the agent must be asked: the text without the mention, or the command's arguments
+	command  string // the command without slash and @suffix; "" for questions
+	chatter  bool   // group talk not addressed to the bot: no reply is expected
+
+	// Set when the fake Bot API queues it.
+	updateID  int
+	messageID int
+
+	// Guarded by recorder.mu.
+	queued      time.Time // put in the getUpdates queue
+	handedOut   time.Time // first returned by getUpdates
+	answerStart time.Time // the agent was asked
+	answerEnd   time.Time
+	answerErr   error
+	agentScen   string // the agent's scenario and intent
+	intent      string
+	llmCalls    int
+	firstReply  time.Time // the first sendMessage, sendPhoto or sendDocument attributed to it
+	lastSend    time.Time
+	sends       int // sendMessage, sendPhoto, sendDocument
+	edits       int // editMessageText
+	standIn     []span
+	replied     chan struct{} // closed at the first reply
+	replyTexts  []string      // texts of the messages sent (drafts included), for the report's samples
+	gaveUp      bool          // the user stopped waiting for a reply
+}
+
+// span is time spent waiting for one stand-in call (request written to body read).
+type span struct {
+	kind     string
+	from, to time.Time
+}
+
+// chat is a private chat or a group, with its messages in the order the bot receives them.
+type chat struct {
+	id    int64
+	group bool
+	title string
+	msgs  []*message // addressed messages in update order
+	next  int        // msgs[next:] have not been matched to an Answer call yet
+	// current is the message whose Answer call started last: the bot handles a chat's
+	// messages one at a time, so every send to the chat until the next Answer call is its.
+	current *message
+}
+
+// sendRecord is one call of the Bot API that puts something in a chat.
+type sendRecord struct {
+	at     time.Time
+	method string
+	chatID int64
+	group  bool
+}
+
+// recorder attributes what the fake Bot API sees and what the agent is asked to the
+// messages of the run.
+type recorder struct {
+	mu       sync.Mutex
+	chats    map[int64]*chat
+	byUpdate map[int]*message
+
+	sends      []sendRecord // sendMessage, editMessageText, sendPhoto, sendDocument
+	actions    []sendRecord // sendChatAction
+	deletes    int
+	rejected   map[string]int // Bot API calls answered with an error, by method and description
+	unknown    map[string]int // methods the fake does not serve
+	orphanSend int            // message-producing calls with no message being answered in that chat
+	unexpected []string       // Answer calls that match no message the bot should answer
+	skipped    int            // messages passed over by a later Answer call in their chat
+	replyToBad int            // group replies whose reply_to_message_id is not the attributed message
+	otherStand map[string]time.Duration
+	started    time.Time
+}
+
+func newRecorder() *recorder {
+	return &recorder{
+		chats: map[int64]*chat{}, byUpdate: map[int]*message{},
+		rejected: map[string]int{}, unknown: map[string]int{}, otherStand: map[string]time.Duration{},
+		started: time.Now(),
+	}
+}
+
+func (r *recorder) addChat(c *chat) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.chats[c.id] = c
+}
+
+// queued registers m under its update_id; the fake calls it in update_id order, holding its
+// own lock, so each chat's list is in the order the bot will see the messages.
+func (r *recorder) queued(m *message) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m.queued = time.Now()
+	r.byUpdate[m.updateID] = m
+	if !m.chatter {
+		m.chat.msgs = append(m.chat.msgs, m)
+	}
+}
+
+// handedOut notes the first time getUpdates returned each update.
+func (r *recorder) handedOut(ids []int, at time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, id := range ids {
+		if m := r.byUpdate[id]; m != nil && m.handedOut.IsZero() {
+			m.handedOut = at
+		}
+	}
+}
+
+// answerStarted matches an Answer call to the first pending message of its chat with the same
+// user, text and command, and makes it the chat's current message. It returns nil for a call
+// that matches nothing.
+func (r *recorder) answerStarted(chatID, userID int64, command, text string) *message {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c := r.chats[chatID]
+	if c == nil {
+		r.unexpected = append(r.unexpected, fmt.Sprintf("chat %d (unknown): /%s %q", chatID, command, text))
+		return nil
+	}
+	text = strings.TrimSpace(text)
+	for i := c.next; i < len(c.msgs); i++ {
+		m := c.msgs[i]
+		if m.user.id != userID || m.command != command || m.want != text {
+			continue
+		}
+		r.skipped += i - c.next
+		c.next = i + 1
+		c.current = m
+		m.answerStart = time.Now()
+		return m
+	}
+	c.current = nil
+	r.unexpected = append(r.unexpected, fmt.Sprintf("chat %d user %d: /%s %q", chatID, userID, command, text))
+	return nil
+}
+
+func (r *recorder) answerEnded(m *message, scenario, intent string, llmCalls int, err error) {
+	if m == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m.answerEnd = time.Now()
+	m.answerErr, m.agentScen, m.intent, m.llmCalls = err, scenario, intent, llmCalls
+}
+
+// sent records a call that puts something in a chat and attributes it to the chat's current
+// message. replyTo is the reply_to_message_id of a new message (0 if none).
+func (r *recorder) sent(method string, chatID int64, replyTo int, text string) {
+	now := time.Now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c := r.chats[chatID]
+	rec := sendRecord{at: now, method: method, chatID: chatID, group: chatID < 0}
+	if method == "sendChatAction" {
+		r.actions = append(r.actions, rec)
+		return
+	}
+	r.sends = append(r.sends, rec)
+	if c == nil || c.current == nil {
+		r.orphanSend++
+		return
+	}
+	m := c.current
+	m.lastSend = now
+	if method == "editMessageText" {
+		m.edits++
+		return
+	}
+	m.sends++
+	if len(m.replyTexts) < 3 {
+		m.replyTexts = append(m.replyTexts, text)
+	}
+	if c.group && replyTo != 0 && replyTo != m.messageID {
+		r.replyToBad++
+	}
+	if m.firstReply.IsZero() {
+		m.firstReply = now
+		close(m.replied)
+	}
+}
+
+func (r *recorder) deleted() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.deletes++
+}
+
+func (r *recorder) reject(method, description string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.rejected[method+": "+description]++
+}
+
+func (r *recorder) unknownMethod(method string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.unknown[method]++
+}
+
+// standIn records time spent waiting for a stand-in on behalf of m (nil: not attributable).
+func (r *recorder) standIn(m *message, kind string, from, to time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if m == nil {
+		r.otherStand[kind] += to.Sub(from)
+		return
+	}
+	m.standIn = append(m.standIn, span{kind: kind, from: from, to: to})
+}
+
+// idle reports whether every message the agent started has finished and nothing was sent for
+// quiet.
+func (r *recorder) idle(quiet time.Duration) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, c := range r.chats {
+		for _, m := range c.msgs[:c.next] {
+			if m.answerEnd.IsZero() {
+				return false
+			}
+		}
+	}
+	n := len(r.sends)
+	return n == 0 || time.Since(r.sends[n-1].at) >= quiet
+}
+
+func (r *recorder) gaveUp(m *message) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m.gaveUp = true
+}
+
+// progress counts the messages replied to and the Bot API sends so far.
+func (r *recorder) progress() (replied, sends int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, c := range r.chats {
+		for _, m := range c.msgs {
+			if !m.firstReply.IsZero() {
+				replied++
+			}
+		}
+	}
+	return replied, len(r.sends)
+}
