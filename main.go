@@ -153,6 +153,18 @@ type app struct {
 	dedupe      bot.Deduper
 	status      func(ctx context.Context) []string
 	close       func()
+	// http is the connection pool of every outgoing client (Bot API, LLM, Bank of Russia,
+	// Tavily, 1C): http.DefaultTransport keeps only 2 idle connections per host, so answers
+	// running concurrently would open (and TLS-handshake) a new connection for most calls.
+	http *http.Transport
+}
+
+// newTransport is http.DefaultTransport with room for concurrent answers per host.
+func newTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = 256
+	t.MaxIdleConnsPerHost = 64
+	return t
 }
 
 // build wires the integrations into the agent.
@@ -160,7 +172,9 @@ type app struct {
 // configuration, so ledger access is not restricted there.
 func build(ctx context.Context, cfg config.Config, log *slog.Logger, cli bool) (*app, error) {
 	limits := history.Limits{MaxTurns: cfg.HistoryMaxTurns, MaxChars: cfg.HistoryMaxChars, TTL: cfg.HistoryTTL}
-	a := &app{close: func() {}}
+	a := &app{http: newTransport()}
+	a.close = a.http.CloseIdleConnections
+	pooled := &http.Client{Transport: a.http}
 	var hist agent.History
 	var ping func(context.Context) error
 	if cfg.RedisURL != "" {
@@ -174,7 +188,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, cli bool) (
 		opts.MaxRetries = 1
 		opts.DialTimeout = 2 * time.Second
 		rdb := redis.NewClient(opts)
-		a.close = func() { rdb.Close() }
+		a.close = func() { rdb.Close(); a.http.CloseIdleConnections() }
 		store := history.NewRedis(rdb, cfg.RedisPrefix, limits)
 		hist, ping = store, store.Ping
 		a.store, a.durableDocs = docstore.NewRedis(rdb, cfg.RedisPrefix), true
@@ -196,21 +210,21 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, cli bool) (
 	if cfg.HasLLM() {
 		llmClient = llm.New(llm.Options{
 			BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey.Reveal(), Model: cfg.LLMModel, Timeout: cfg.LLMTimeout,
-			BreakerTimeout: cfg.LLMBreakerTimeout, AppTitle: "finbot",
+			BreakerTimeout: cfg.LLMBreakerTimeout, AppTitle: "finbot", HTTPClient: pooled,
 		})
 		model = llmClient
 	}
 	rates := cbr.New(cbr.Options{BaseURL: cfg.CBRURL, Timeout: cfg.CBRTimeout, UserAgent: cfg.CBRUserAgent,
-		BreakerTimeout: cfg.CBRBreakerTimeout})
+		BreakerTimeout: cfg.CBRBreakerTimeout, HTTPClient: pooled})
 	news := tavily.New(tavily.Options{BaseURL: cfg.TavilyURL, APIKey: cfg.TavilyAPIKey.Reveal(), Timeout: cfg.TavilyTimeout,
-		BreakerTimeout: cfg.TavilyBreakerTimeout})
+		BreakerTimeout: cfg.TavilyBreakerTimeout, HTTPClient: pooled})
 	a.breakers = map[string]func() string{"cbr": rates.State, "tavily": news.State}
 	var source address.Source
 	maxRows := onec.MaxDemoRows
 	if cfg.OneCURL != "" {
 		maxRows = onec.MaxProxyRows
 		proxy, err := onec.NewProxy(onec.ProxyOptions{URL: cfg.OneCURL, Channel: cfg.OneCChannel, Token: cfg.OneCToken.Reveal(), Timeout: cfg.OneCTimeout,
-			BreakerTimeout: cfg.OneCBreakerTimeout})
+			BreakerTimeout: cfg.OneCBreakerTimeout, HTTPClient: pooled})
 		if err != nil {
 			return nil, fmt.Errorf("ONEC_URL: %w", err)
 		}
@@ -228,7 +242,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, cli bool) (
 	if cfg.EmbeddingsModel != "" {
 		embedder = llm.NewEmbedder(llm.Options{
 			BaseURL: cfg.EmbeddingsBaseURL, APIKey: cfg.EmbeddingsAPIKey.Reveal(), Model: cfg.EmbeddingsModel,
-			Timeout: cfg.LLMTimeout, BreakerTimeout: cfg.LLMBreakerTimeout, AppTitle: "finbot",
+			Timeout: cfg.LLMTimeout, BreakerTimeout: cfg.LLMBreakerTimeout, AppTitle: "finbot", HTTPClient: pooled,
 		})
 		a.embedder = embedder
 		a.breakers["embeddings"] = embedder.State
@@ -320,6 +334,7 @@ func serve(ctx context.Context, cfg config.Config, a *app, log *slog.Logger) err
 
 	b, err := bot.New(ctx, a.agent, bot.Options{
 		Token: cfg.TelegramToken.Reveal(), APIURL: cfg.TelegramAPIURL, PollTimeout: cfg.PollTimeout,
+		HTTPClient: &http.Client{Transport: a.http, Timeout: cfg.PollTimeout + 15*time.Second},
 		WebhookURL: cfg.WebhookURL, WebhookListen: cfg.WebhookListen, WebhookSecret: cfg.WebhookSecret.Reveal(),
 		Access:         bot.Access{Users: cfg.AllowedUserIDs, Chats: cfg.AllowedChatIDs, Admins: cfg.AdminUserIDs},
 		UserRatePerMin: cfg.UserRatePerMin, UserRateBurst: cfg.UserRateBurst,

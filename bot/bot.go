@@ -181,8 +181,51 @@ const dedupeCooldown = 5 * time.Second
 // maxClaimWaits bounds how many times an update claimed by another instance is waited for.
 const maxClaimWaits = 3
 
-// accept de-duplicates and queues one update.
-func (b *Bot) accept(ctx, work context.Context, u tgbotapi.Update) {
+// claimResult is a claim taken ahead of accept, for a whole batch at once.
+type claimResult struct {
+	ok   bool
+	wait time.Duration
+}
+
+// maxConcurrentClaims bounds the claims of one batch in flight at once.
+const maxConcurrentClaims = 16
+
+// preclaim claims the updates of a batch that will be answered, concurrently: one by one, a
+// slow store would hold up intake for every chat by a round trip per update (up to
+// dedupeTimeout each, 100 updates a batch).
+func (b *Bot) preclaim(ctx context.Context, ups []tgbotapi.Update) map[int]claimResult {
+	if b.opts.Dedupe == nil || len(ups) < 2 {
+		return nil
+	}
+	var (
+		mu  sync.Mutex
+		out = make(map[int]claimResult, len(ups))
+		wg  sync.WaitGroup
+		sem = make(chan struct{}, maxConcurrentClaims)
+	)
+	for _, u := range ups {
+		if u.InlineQuery != nil {
+			continue
+		}
+		in, ok := parseUpdate(u, b.me, b.core.known)
+		if !ok {
+			continue
+		}
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			ok, wait := b.claim(ctx, in)
+			mu.Lock()
+			out[u.UpdateID] = claimResult{ok: ok, wait: wait}
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// accept de-duplicates and queues one update. pre is its claim when preclaim took it.
+func (b *Bot) accept(ctx, work context.Context, u tgbotapi.Update, pre *claimResult) {
 	if q := u.InlineQuery; q != nil && q.From != nil {
 		b.core.metrics.updates.WithLabelValues("inline").Inc()
 		b.side.Go(func() { b.answerInline(work, q) })
@@ -194,7 +237,13 @@ func (b *Bot) accept(ctx, work context.Context, u tgbotapi.Update) {
 		return
 	}
 	if b.opts.Dedupe != nil {
-		ok, wait := b.claim(ctx, in)
+		var ok bool
+		var wait time.Duration
+		if pre != nil {
+			ok, wait = pre.ok, pre.wait
+		} else {
+			ok, wait = b.claim(ctx, in)
+		}
 		switch {
 		case wait > 0:
 			// Another instance claimed it: it is answering, or it died. Dropping the update now
@@ -345,22 +394,37 @@ func (b *Bot) poll(ctx, work context.Context) error {
 			continue
 		}
 		failures = 0
-		for _, u := range ups {
+		claims := b.preclaim(ctx, ups)
+		for i, u := range ups {
 			if ctx.Err() != nil {
 				// Stopping: the rest of the batch stays unconfirmed, and Telegram delivers it to
-				// the next instance.
+				// the next instance, which must be able to claim it.
+				b.releaseClaims(work, ups[i:], claims)
 				break
 			}
 			if u.UpdateID >= offset {
 				offset = u.UpdateID + 1
 			}
-			b.accept(ctx, work, u)
+			var pre *claimResult
+			if c, ok := claims[u.UpdateID]; ok {
+				pre = &c
+			}
+			b.accept(ctx, work, u, pre)
 		}
 		if len(ups) == 0 && time.Since(started) < b.opts.PollIdle {
 			sleep(ctx, b.opts.PollIdle) // the server did not long-poll: do not spin
 		}
 	}
 	return nil
+}
+
+// releaseClaims gives up the claims preclaim took on updates that will not be accepted here.
+func (b *Bot) releaseClaims(ctx context.Context, ups []tgbotapi.Update, claims map[int]claimResult) {
+	for _, u := range ups {
+		if c, ok := claims[u.UpdateID]; ok && c.ok {
+			b.settle(ctx, incoming{updateID: int64(u.UpdateID)}, false)
+		}
+	}
 }
 
 // backoff is exponential with full jitter, capped at 30 s.
@@ -436,7 +500,7 @@ func (b *Bot) webhookHandler(ctx, work context.Context) http.Handler {
 			http.Error(w, "bad update", http.StatusBadRequest)
 			return
 		}
-		b.accept(ctx, work, u)
+		b.accept(ctx, work, u, nil)
 		w.WriteHeader(http.StatusOK)
 	})
 }

@@ -115,7 +115,7 @@ func TestDuplicateUpdateAnsweredOnce(t *testing.T) {
 	f.push(u)
 	f.waitSent(1)
 	// The same update delivered again (a webhook retry) must not be answered twice.
-	b.accept(t.Context(), t.Context(), u)
+	b.accept(t.Context(), t.Context(), u, nil)
 	f.push(privateText(10, "два"))
 	got := f.waitSent(2)
 	if len(got) != 2 || got[1].Text != "эхо: два" {
@@ -141,6 +141,46 @@ func (d *memDedupe) Claim(_ context.Context, id int64, _ time.Duration) (bool, t
 
 func (d *memDedupe) Done(context.Context, int64) error    { return nil }
 func (d *memDedupe) Release(context.Context, int64) error { return nil }
+
+// slowDedupe is memDedupe with a round trip of delay, counting the claims in flight at once.
+type slowDedupe struct {
+	memDedupe
+	delay             time.Duration
+	inflight, maxSeen atomic.Int32
+}
+
+func (d *slowDedupe) Claim(ctx context.Context, id int64, lease time.Duration) (bool, time.Duration, error) {
+	n := d.inflight.Add(1)
+	defer d.inflight.Add(-1)
+	for {
+		m := d.maxSeen.Load()
+		if n <= m || d.maxSeen.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	time.Sleep(d.delay)
+	return d.memDedupe.Claim(ctx, id, lease)
+}
+
+// TestBatchClaimedConcurrently: a slow de-duplication store costs a batch one round trip, not
+// one per update, and every update of it is still answered once.
+func TestBatchClaimedConcurrently(t *testing.T) {
+	f := newFakeAPI(t)
+	dedupe := &slowDedupe{memDedupe: memDedupe{seen: map[int64]bool{}}, delay: 50 * time.Millisecond}
+	const n = 8
+	for i := range n {
+		f.push(privateText(int64(100+i), fmt.Sprintf("вопрос %d", i))) // one batch: queued before the bot polls
+	}
+	b := startBot(t, f, echoAgent(), Options{Dedupe: dedupe})
+	f.waitSent(n)
+	f.settle(b)
+	if got := len(f.snapshot().sent); got != n {
+		t.Errorf("%d replies to %d updates", got, n)
+	}
+	if m := dedupe.maxSeen.Load(); m < 2 {
+		t.Errorf("at most %d claim in flight at once, want the batch's claims concurrent", m)
+	}
+}
 
 func TestMessagesOfOneChatStayInOrder(t *testing.T) {
 	f := newFakeAPI(t)

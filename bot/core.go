@@ -77,6 +77,7 @@ type core struct {
 	// status reports the health of dependencies for /status.
 	status         func(ctx context.Context) []string
 	typingInterval time.Duration
+	typingDelay    time.Duration
 	answerTimeout  time.Duration
 	started        time.Time
 	stream         streamConfig
@@ -104,7 +105,7 @@ func newCore(a Answerer, out sender, log *slog.Logger, m *Metrics, o coreOptions
 	return &core{
 		answerer: a, out: out, files: o.files, log: log, metrics: m, access: o.access,
 		flood: newFloodGuard(o.perMin, o.burst), users: newUserSlots(), commands: commands(),
-		status: o.status, typingInterval: o.typingInterval, answerTimeout: o.answerTimeout, started: time.Now(),
+		status: o.status, typingInterval: o.typingInterval, typingDelay: typingDelay, answerTimeout: o.answerTimeout, started: time.Now(),
 		debugChats: map[int64]bool{}, stream: defaultStreamConfig(),
 	}
 }
@@ -220,12 +221,7 @@ func (c *core) receive(ctx context.Context, in incoming, req agent.Request) (str
 	defer release()
 	ctx, cancel := context.WithTimeout(ctx, c.answerTimeout)
 	defer cancel()
-	typingCtx, stopTyping := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		keepTyping(typingCtx, c.typingInterval, func(ctx context.Context) { c.out.typing(ctx, in.chatID) })
-	})
-	defer func() { stopTyping(); wg.Wait() }()
+	defer c.startTyping(ctx, in.chatID)()
 
 	f := agent.File{Name: in.file.name, Size: in.file.size}
 	if f.Size <= agent.MaxUploadBytes {
@@ -279,11 +275,10 @@ func (c *core) ask(ctx context.Context, in incoming, req agent.Request) error {
 	ctx, cancel := context.WithTimeout(ctx, c.answerTimeout)
 	defer cancel()
 
-	typingCtx, stopTyping := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		keepTyping(typingCtx, c.typingInterval, func(ctx context.Context) { c.out.typing(ctx, in.chatID) })
-	})
+	// "typing…" stays on until the reply is delivered: under load the reply may wait for
+	// Telegram's send budget well after the answer is ready.
+	stopTyping := c.startTyping(ctx, in.chatID)
+	defer stopTyping()
 	if req.ReplyTo == 0 {
 		req.ReplyTo = in.replyTo
 	}
@@ -294,8 +289,6 @@ func (c *core) ask(ctx context.Context, in incoming, req agent.Request) error {
 	}
 	defer s.stop()
 	ans, err := c.answerer.Answer(ctx, req)
-	stopTyping()
-	wg.Wait()
 	s.stop()
 	if err != nil {
 		s.discard(context.WithoutCancel(ctx)) // a partial text must not stand as the answer
@@ -321,7 +314,9 @@ func (c *core) ask(ctx context.Context, in incoming, req agent.Request) error {
 		out.replyTo = in.messageID
 	}
 	// The answer is ready: deliver it even if the user cancels now or the deadline passes.
-	return c.sendAnswer(context.WithoutCancel(ctx), out, s)
+	err = c.sendAnswer(context.WithoutCancel(ctx), out, s)
+	stopTyping()
+	return err
 }
 
 func (c *core) debugOn(chatID int64) bool {
@@ -350,10 +345,23 @@ func (c *core) send(ctx context.Context, out outgoing) error {
 	return nil
 }
 
-// keepTyping calls send now and every interval until ctx is done.
-func keepTyping(ctx context.Context, interval time.Duration, send func(context.Context)) {
+// typingDelay is how long an answer may take before "typing…" is shown: most commands and
+// cached answers are out before then, and each sendChatAction is a call to Telegram.
+const typingDelay = 800 * time.Millisecond
+
+// keepTyping calls send after delay and then every interval until ctx is done.
+func keepTyping(ctx context.Context, delay, interval time.Duration, send func(context.Context)) {
 	if interval <= 0 {
 		return
+	}
+	if delay > 0 {
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
 	}
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -365,4 +373,15 @@ func keepTyping(ctx context.Context, interval time.Duration, send func(context.C
 		case <-t.C:
 		}
 	}
+}
+
+// startTyping shows "typing…" in chatID from typingDelay on, until the returned stop is
+// called; stop waits for the loop to end.
+func (c *core) startTyping(ctx context.Context, chatID int64) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		keepTyping(ctx, c.typingDelay, c.typingInterval, func(ctx context.Context) { c.out.typing(ctx, chatID) })
+	})
+	return func() { cancel(); wg.Wait() }
 }

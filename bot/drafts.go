@@ -11,6 +11,9 @@ import (
 // The Telegram side of streaming: plain drafts, their edits, and the final formatted edit.
 var _ drafter = (*Bot)(nil)
 
+// errBusy: no draft while the send budget is in use.
+var errBusy = errors.New("bot: sends are queueing; no draft")
+
 // draft sends a plain message, within the chat's send budget.
 func (b *Bot) draft(ctx context.Context, chatID int64, replyTo int, text string) (int, error) {
 	cfg := tgbotapi.NewMessage(chatID, text)
@@ -18,6 +21,11 @@ func (b *Bot) draft(ctx context.Context, chatID int64, replyTo int, text string)
 	if replyTo != 0 {
 		cfg.ReplyToMessageID = replyTo
 		cfg.AllowSendingWithoutReply = true
+	}
+	// A draft is a nicety: while answers queue for the send budget it would only delay them
+	// (and the final edit after it costs another send), so none is sent then.
+	if !b.limits.idle(chatID) {
+		return 0, errBusy
 	}
 	if err := b.limits.wait(ctx, chatID); err != nil {
 		return 0, err

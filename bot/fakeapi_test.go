@@ -67,6 +67,9 @@ type sentMessage struct {
 	Markup   string
 }
 
+// unpaced is a private chat's send limit for tests that are not about pacing.
+var unpaced = SendLimit{Name: "unpaced", Window: time.Second, Max: 1000, Rate: 1000, Burst: 1000}
+
 func newFakeAPI(t *testing.T) *fakeAPI {
 	f := &fakeAPI{t: t, nextID: 1, calls: map[string]int{}, arrived: make(chan struct{}, 1000), files: map[string][]byte{},
 		shown: map[string]string{}}
@@ -368,7 +371,7 @@ func startBot(t *testing.T, f *fakeAPI, a Answerer, o Options) *Bot {
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	b.limits.perChat, b.limits.chatBurst = 1000, 1000 // tests are not about pacing unless they say so
+	b.limits.private = unpaced // tests are not about pacing unless they say so
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()

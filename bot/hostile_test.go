@@ -260,7 +260,7 @@ func TestHostileMessages(t *testing.T) {
 			start := time.Now()
 			for _, u := range tt.updates {
 				if tt.direct {
-					b.accept(t.Context(), t.Context(), u)
+					b.accept(t.Context(), t.Context(), u, nil)
 				} else {
 					f.push(u)
 				}

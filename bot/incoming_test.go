@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+	"slices"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -9,6 +11,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/time/rate"
 )
 
 func u16(s string) int { return len(utf16.Encode([]rune(s))) }
@@ -103,12 +106,20 @@ func TestKeepTyping(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		sends, done := 0, make(chan struct{})
-		go func() { keepTyping(ctx, 4*time.Second, func(context.Context) { sends++ }); close(done) }()
-		time.Sleep(9 * time.Second)
+		go func() { keepTyping(ctx, time.Second, 4*time.Second, func(context.Context) { sends++ }); close(done) }()
+		time.Sleep(10 * time.Second)
 		cancel()
 		<-done
-		if sends != 3 { // at 0s, 4s and 8s
-			t.Errorf("keepTyping sent %d times in 9s, want 3", sends)
+		if sends != 3 { // at 1s, 5s and 9s
+			t.Errorf("keepTyping sent %d times in 10s, want 3", sends)
+		}
+		// An answer faster than the delay shows no "typing…".
+		ctx, cancel = context.WithTimeout(t.Context(), 999*time.Millisecond)
+		defer cancel()
+		sends = 0
+		keepTyping(ctx, time.Second, 4*time.Second, func(context.Context) { sends++ })
+		if sends != 0 {
+			t.Errorf("keepTyping sent %d times for an answer of 999ms, want 0", sends)
 		}
 	})
 }
@@ -122,17 +133,119 @@ func TestSendLimitsPace(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		// Burst 3, then one a second: the 6th message goes out 3s after the first.
-		if got := time.Since(start); got != 3*time.Second {
-			t.Errorf("6 messages to one chat took %s, want 3s", got)
+		// Burst 2, then one a second: the 6th message goes out 4s after the first.
+		if got := time.Since(start); got != 4*time.Second {
+			t.Errorf("6 messages to one chat took %s, want 4s", got)
 		}
 		start = time.Now()
 		for range 7 {
-			l.wait(t.Context(), -100)
+			if err := l.wait(t.Context(), -100); err != nil {
+				t.Fatal(err)
+			}
 		}
-		// Groups: burst 5, then 20 a minute (one per 3s).
-		if got := time.Since(start); got != 6*time.Second {
-			t.Errorf("7 messages to one group took %s, want 6s", got)
+		// Groups: one, then 19 a minute (one per 60/19 s).
+		if got, want := time.Since(start), 6*(time.Minute/19); got < want-time.Millisecond || got > want+time.Millisecond {
+			t.Errorf("7 messages to one group took %s, want %s", got, want)
+		}
+	})
+}
+
+// sendTimes runs n senders at once, each to chatOf(i), and returns when each was let through.
+func sendTimes(t *testing.T, l *sendLimits, n int, chatOf func(i int) int64) []time.Time {
+	t.Helper()
+	var mu sync.Mutex
+	var times []time.Time
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			if err := l.wait(t.Context(), chatOf(i)); err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			times = append(times, time.Now())
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	return times
+}
+
+// mostInWindow is the most times in any half-open window of length w.
+func mostInWindow(times []time.Time, w time.Duration) int {
+	slices.SortFunc(times, time.Time.Compare)
+	best, i := 0, 0
+	for j := range times {
+		for times[j].Sub(times[i]) >= w {
+			i++
+		}
+		best = max(best, j-i+1)
+	}
+	return best
+}
+
+func TestSendLimitsWindows(t *testing.T) {
+	tests := []struct {
+		name   string
+		open   func(l *sendLimits) // widen the buckets: only the windows are left to hold
+		n      int
+		chatOf func(i int) int64
+		window time.Duration
+		max    int
+	}{
+		{"global, buckets as configured", func(*sendLimits) {}, 200, func(i int) int64 { return int64(i + 1) }, time.Second, 30},
+		// A stalled process wakes every overdue sender at once: the buckets have already let
+		// them all through. The window still holds the line.
+		{"global, after a stall", func(l *sendLimits) { l.global.bucket.SetLimit(rate.Inf) }, 200,
+			func(i int) int64 { return int64(i + 1) }, time.Second, 30},
+		{"one group, buckets as configured", func(*sendLimits) {}, 45, func(int) int64 { return -100 }, time.Minute, 20},
+		{"one group, after a stall", func(l *sendLimits) { l.group.Rate, l.group.Burst = rate.Inf, 100 }, 45,
+			func(int) int64 { return -100 }, time.Minute, 20},
+		{"one private chat, after a stall", func(l *sendLimits) { l.private.Rate, l.private.Burst = rate.Inf, 100 }, 10,
+			func(int) int64 { return 7 }, time.Second, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				l := newSendLimits()
+				tt.open(l)
+				times := sendTimes(t, l, tt.n, tt.chatOf)
+				if len(times) != tt.n {
+					t.Fatalf("%d of %d sends went out", len(times), tt.n)
+				}
+				// At most the limit, and not far below it: pacing must not waste the budget.
+				if got := mostInWindow(times, tt.window); got > tt.max || got < tt.max-1 {
+					t.Errorf("most sends in any %s = %d, want %d or %d", tt.window, got, tt.max-1, tt.max)
+				}
+			})
+		})
+	}
+}
+
+func TestSendLimitsIdle(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		l := newSendLimits()
+		if !l.idle(5) {
+			t.Fatal("a fresh bot is not idle")
+		}
+		for range 2 {
+			if err := l.wait(t.Context(), 5); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if l.idle(5) {
+			t.Error("idle right after the chat's burst: a draft would wait")
+		}
+		if !l.idle(6) {
+			t.Error("another chat is not idle")
+		}
+		sendTimes(t, l, 5, func(i int) int64 { return int64(100 + i) }) // the global bucket drains
+		if l.idle(6) {
+			t.Error("idle while the global bucket is drained")
+		}
+		time.Sleep(time.Second)
+		if !l.idle(5) || !l.idle(6) {
+			t.Error("not idle a second later")
 		}
 	})
 }

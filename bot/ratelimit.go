@@ -60,45 +60,158 @@ func (g *floodGuard) allow(userID int64, now time.Time) floodVerdict {
 	return floodNotify
 }
 
-// sendLimits keeps outgoing messages within Telegram's limits: about one message a second per
-// chat, 20 a minute per group, 30 a second overall.
+// SendLimit is one of Telegram's limits on what a bot sends (core.telegram.org/bots/faq): at
+// most Max messages in any Window. The bot paces its sends with a token bucket of Rate and
+// Burst (smooth, first come first served) and, at the moment of sending, checks an exact
+// sliding window of Max sends per Window, so that neither a bucket's burst nor a stalled
+// process (every overdue sender waking at once) can exceed the limit.
+type SendLimit struct {
+	Name   string
+	Window time.Duration
+	Max    int
+	Rate   rate.Limit // bucket refill, tokens per second
+	Burst  int
+}
+
+// Telegram's limits as the bot keeps them. The buckets refill a little slower than the limits
+// allow so that the windows, which are exact, rarely have to hold a send back.
+var (
+	// PrivateChatLimit: about one message a second per chat; Telegram tolerates short bursts,
+	// so the two parts of a long answer go out together.
+	PrivateChatLimit = SendLimit{Name: "per private chat", Window: time.Second, Max: 2, Rate: 1, Burst: 2}
+	// GroupLimit: 20 messages a minute per group.
+	GroupLimit = SendLimit{Name: "per group", Window: time.Minute, Max: 20, Rate: rate.Limit(19.0 / 60), Burst: 1}
+	// GlobalLimit: 30 messages a second over all chats.
+	GlobalLimit = SendLimit{Name: "global", Window: time.Second, Max: 30, Rate: 25, Burst: 5}
+)
+
+// sendLimits keeps outgoing messages within Telegram's limits, per chat, per group and
+// overall.
 type sendLimits struct {
-	global *rate.Limiter
+	global *gate
 	mu     sync.Mutex
-	chats  *lru.Cache[int64, *rate.Limiter]
-	// perChat and perGroup are the per-chat rates; tests shrink them.
-	perChat, perGroup rate.Limit
-	chatBurst         int
-	groupBurst        int
+	chats  *lru.Cache[int64, *gate]
+	// private and group are the per-chat limits; tests widen them.
+	private, group SendLimit
 }
 
 func newSendLimits() *sendLimits {
-	chats, _ := lru.New[int64, *rate.Limiter](100_000)
-	return &sendLimits{
-		global:     rate.NewLimiter(30, 30),
-		chats:      chats,
-		perChat:    1,
-		chatBurst:  3,
-		perGroup:   rate.Limit(20.0 / 60),
-		groupBurst: 5,
+	chats, _ := lru.New[int64, *gate](100_000) // size > 0: cannot fail
+	return &sendLimits{global: newGate(GlobalLimit), chats: chats, private: PrivateChatLimit, group: GroupLimit}
+}
+
+func (l *sendLimits) chat(chatID int64) *gate {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	g, ok := l.chats.Get(chatID)
+	if !ok {
+		if chatID < 0 { // groups and channels have negative IDs
+			g = newGate(l.group)
+		} else {
+			g = newGate(l.private)
+		}
+		l.chats.Add(chatID, g)
+	}
+	return g
+}
+
+// wait blocks until a message may be sent to chatID now, and counts it as sent.
+func (l *sendLimits) wait(ctx context.Context, chatID int64) error {
+	c := l.chat(chatID)
+	if err := c.bucket.Wait(ctx); err != nil {
+		return err
+	}
+	if err := l.global.bucket.Wait(ctx); err != nil {
+		return err
+	}
+	// The windows are taken together, at the moment of sending: a send counted in the chat's
+	// window while it still waits for the global one would hold back the chat's next message
+	// for nothing.
+	for {
+		now := time.Now()
+		d := max(c.win.delay(now), l.global.win.delay(now))
+		if d == 0 && l.takeBoth(c, now) {
+			return nil
+		}
+		if err := sleepCtx(ctx, max(d, time.Millisecond)); err != nil {
+			return err
+		}
 	}
 }
 
-// wait blocks until a message may be sent to chatID.
-func (l *sendLimits) wait(ctx context.Context, chatID int64) error {
-	l.mu.Lock()
-	lim, ok := l.chats.Get(chatID)
-	if !ok {
-		if chatID < 0 { // groups and channels have negative IDs
-			lim = rate.NewLimiter(l.perGroup, l.groupBurst)
-		} else {
-			lim = rate.NewLimiter(l.perChat, l.chatBurst)
-		}
-		l.chats.Add(chatID, lim)
+// takeBoth records a send in the chat's and the global window if both have room at now.
+func (l *sendLimits) takeBoth(c *gate, now time.Time) bool {
+	// Lock order: the chat's window, then the global one.
+	c.win.mu.Lock()
+	defer c.win.mu.Unlock()
+	l.global.win.mu.Lock()
+	defer l.global.win.mu.Unlock()
+	if c.win.delayLocked(now) > 0 || l.global.win.delayLocked(now) > 0 {
+		return false
 	}
-	l.mu.Unlock()
-	if err := lim.Wait(ctx); err != nil {
-		return err
+	c.win.addLocked(now)
+	l.global.win.addLocked(now)
+	return true
+}
+
+// idle reports whether a message to chatID could go out now without waiting: streaming
+// drafts are a nicety, sent only while the bot is not queueing real answers.
+func (l *sendLimits) idle(chatID int64) bool {
+	c := l.chat(chatID)
+	now := time.Now()
+	return c.bucket.TokensAt(now) >= 1 && l.global.bucket.TokensAt(now) >= float64(l.global.bucket.Burst())/2 &&
+		c.win.delay(now) == 0 && l.global.win.delay(now) == 0
+}
+
+// gate is one limit's bucket and window.
+type gate struct {
+	bucket *rate.Limiter
+	win    *window
+}
+
+func newGate(s SendLimit) *gate {
+	return &gate{bucket: rate.NewLimiter(s.Rate, max(s.Burst, 1)), win: newWindow(s.Max, s.Window)}
+}
+
+// window counts sends exactly: at most n in any span, kept as the times of the last n sends.
+type window struct {
+	mu    sync.Mutex
+	span  time.Duration
+	times []time.Time // a ring; times[next] is the oldest
+	next  int
+}
+
+func newWindow(n int, span time.Duration) *window {
+	return &window{span: span, times: make([]time.Time, max(n, 1))}
+}
+
+// delay is how long until a send fits in the window; 0 if it fits now.
+func (w *window) delay(now time.Time) time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.delayLocked(now)
+}
+
+func (w *window) delayLocked(now time.Time) time.Duration {
+	oldest := w.times[w.next]
+	if oldest.IsZero() {
+		return 0
 	}
-	return l.global.Wait(ctx)
+	return max(0, oldest.Add(w.span).Sub(now))
+}
+
+func (w *window) addLocked(now time.Time) {
+	w.times[w.next] = now
+	w.next = (w.next + 1) % len(w.times)
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-t.C:
+		return nil
+	}
 }

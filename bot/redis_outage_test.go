@@ -81,7 +81,7 @@ func TestRedisOutageWhileMessagesFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.limits.perChat, b.limits.chatBurst = 1000, 1000
+	b.limits.private = unpaced
 	runErr := make(chan error, 1)
 	go func() { runErr <- b.Run(ctx) }()
 	stopped := false

@@ -183,7 +183,7 @@ func TestLiveClaimIsNotAnsweredTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.accept(t.Context(), t.Context(), u)
+	b.accept(t.Context(), t.Context(), u, nil)
 	close(gate) // A answers well within its lease
 	f.waitSent(1)
 	b.side.Wait() // B waited for A's claim, then found the update done

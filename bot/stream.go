@@ -34,12 +34,14 @@ type drafter interface {
 // minute per group, and edits count against both.
 type streamConfig struct {
 	interval      time.Duration // between edits in private chats; negative turns streaming off
-	groupInterval time.Duration // between edits in groups
+	groupInterval time.Duration // between edits in groups; negative turns streaming off there
 	minChars      int           // visible characters before the first message is worth sending
 }
 
+// defaultStreamConfig streams in private chats only: in a group a draft and its final edit
+// cost two of the group's 20 messages a minute, which its members' next answers need more.
 func defaultStreamConfig() streamConfig {
-	return streamConfig{interval: time.Second, groupInterval: 3 * time.Second, minChars: 20}
+	return streamConfig{interval: time.Second, groupInterval: -1, minChars: 20}
 }
 
 // streamer shows one answer while it is written: the first progress sends a plain message,
@@ -74,7 +76,7 @@ type streamer struct {
 // drafts or streaming is off. ctx bounds its sends and edits.
 func (c *core) newStreamer(ctx context.Context, in incoming) *streamer {
 	d, ok := c.out.(drafter)
-	if !ok || c.stream.interval < 0 {
+	if !ok || c.stream.interval < 0 || in.group && c.stream.groupInterval < 0 {
 		return nil
 	}
 	s := &streamer{

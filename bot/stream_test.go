@@ -274,7 +274,9 @@ func TestStreamerPacing(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				d := &fakeDrafter{}
-				s := newTestCore(d).newStreamer(t.Context(), tt.in)
+				c := newTestCore(d)
+				c.stream.groupInterval = 3 * time.Second // off by default
+				s := c.newStreamer(t.Context(), tt.in)
 				text := func(n int) string {
 					return "Ответ растёт понемногу:" + strings.Repeat(" слово", n)
 				}
@@ -318,6 +320,18 @@ func TestStreamerPacing(t *testing.T) {
 				d.check(t, "progress after stop", []string{text(1)}, []string{text(2), text(3)})
 			})
 		})
+	}
+}
+
+// TestNoStreamingInGroupsByDefault: a group's draft and final edit would cost two of its 20
+// messages a minute.
+func TestNoStreamingInGroupsByDefault(t *testing.T) {
+	c := newTestCore(&fakeDrafter{})
+	if s := c.newStreamer(t.Context(), incoming{chatID: -100, userID: 10, messageID: 7, group: true}); s != nil {
+		t.Error("a group question gets a streamer by default")
+	}
+	if s := c.newStreamer(t.Context(), incoming{chatID: 10, userID: 10}); s == nil {
+		t.Error("a private question gets no streamer by default")
 	}
 }
 
@@ -488,7 +502,7 @@ func startStreamBot(t *testing.T, f *fakeAPI, a Answerer, cfg streamConfig) *Bot
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	b.limits.perChat, b.limits.chatBurst = 1000, 1000
+	b.limits.private = unpaced
 	b.core.stream = cfg
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
