@@ -193,17 +193,18 @@ const maxConcurrentClaims = 16
 // preclaim claims the updates of a batch that will be answered, concurrently: one by one, a
 // slow store would hold up intake for every chat by a round trip per update (up to
 // dedupeTimeout each, 100 updates a batch).
-func (b *Bot) preclaim(ctx context.Context, ups []tgbotapi.Update) map[int]claimResult {
+// The result is indexed like ups (an update may come twice in one batch); nil where none was
+// taken.
+func (b *Bot) preclaim(ctx context.Context, ups []tgbotapi.Update) []*claimResult {
 	if b.opts.Dedupe == nil || len(ups) < 2 {
 		return nil
 	}
 	var (
-		mu  sync.Mutex
-		out = make(map[int]claimResult, len(ups))
+		out = make([]*claimResult, len(ups))
 		wg  sync.WaitGroup
 		sem = make(chan struct{}, maxConcurrentClaims)
 	)
-	for _, u := range ups {
+	for i, u := range ups {
 		if u.InlineQuery != nil {
 			continue
 		}
@@ -215,9 +216,7 @@ func (b *Bot) preclaim(ctx context.Context, ups []tgbotapi.Update) map[int]claim
 		wg.Go(func() {
 			defer func() { <-sem }()
 			ok, wait := b.claim(ctx, in)
-			mu.Lock()
-			out[u.UpdateID] = claimResult{ok: ok, wait: wait}
-			mu.Unlock()
+			out[i] = &claimResult{ok: ok, wait: wait} // each goroutine writes its own element
 		})
 	}
 	wg.Wait()
@@ -399,15 +398,15 @@ func (b *Bot) poll(ctx, work context.Context) error {
 			if ctx.Err() != nil {
 				// Stopping: the rest of the batch stays unconfirmed, and Telegram delivers it to
 				// the next instance, which must be able to claim it.
-				b.releaseClaims(work, ups[i:], claims)
+				b.releaseClaims(work, ups[i:], claims[min(i, len(claims)):])
 				break
 			}
 			if u.UpdateID >= offset {
 				offset = u.UpdateID + 1
 			}
 			var pre *claimResult
-			if c, ok := claims[u.UpdateID]; ok {
-				pre = &c
+			if i < len(claims) {
+				pre = claims[i]
 			}
 			b.accept(ctx, work, u, pre)
 		}
@@ -419,9 +418,9 @@ func (b *Bot) poll(ctx, work context.Context) error {
 }
 
 // releaseClaims gives up the claims preclaim took on updates that will not be accepted here.
-func (b *Bot) releaseClaims(ctx context.Context, ups []tgbotapi.Update, claims map[int]claimResult) {
-	for _, u := range ups {
-		if c, ok := claims[u.UpdateID]; ok && c.ok {
+func (b *Bot) releaseClaims(ctx context.Context, ups []tgbotapi.Update, claims []*claimResult) {
+	for i, u := range ups {
+		if i < len(claims) && claims[i] != nil && claims[i].ok {
 			b.settle(ctx, incoming{updateID: int64(u.UpdateID)}, false)
 		}
 	}
