@@ -96,7 +96,7 @@ func (a *Agent) deepAnalysis(ctx context.Context, req Request, question, summary
 	if err != nil {
 		return Answer{}, err
 	}
-	dbg.Records = dd.records()
+	dbg.Records, dbg.Discovery = dd.records(), dd
 	return ans, nil
 }
 
@@ -150,13 +150,13 @@ func (a *Agent) discover(ctx context.Context, req Request, question, summary str
 	f := a.discoveryFacts(ev, dd.Probes, outcomes, source)
 	style, _ := render.ParseStyle(string(p.RenderStyle))
 	limits := render.Limits{MaxItems: p.Limits.MaxItems, MaxGroups: p.Limits.MaxGroups, MaxParagraphs: p.Limits.MaxParagraphs}
-	text, how, checks := a.phrase(ctx, req, question, summary, f, style, limits)
+	text, how, checks, degraded := a.phrase(ctx, req, question, summary, f, style, limits)
 	if ctx.Err() != nil {
 		return Answer{}, nil, ctx.Err()
 	}
 	dbg.Answer, dbg.PostCheck = how, checks
-	if how == "deterministic" && a.llm != nil {
-		ans.Debug.Degraded = append(ans.Debug.Degraded, "answer_llm_refused")
+	if degraded != "" {
+		ans.Debug.Degraded = append(ans.Debug.Degraded, degraded)
 	}
 	// The permission is stated by code, before whatever the model wrote.
 	lead := "**" + sentence(ev.Wording()) + ".**"

@@ -556,7 +556,7 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string
 				return Answer{}, ctx.Err()
 			}
 			a.log.WarnContext(ctx, "llm answer over passages failed; extractive answer", "err", err)
-			degraded = append(degraded, "llm_unavailable")
+			degraded = append(degraded, sourcesDegraded(err))
 		}
 	}
 	if ans.Text == "" {
@@ -587,9 +587,11 @@ func (a *Agent) fullContextAnswer(ctx context.Context, s docScope, ids []string,
 			return Answer{}, ctx.Err()
 		}
 		a.log.WarnContext(ctx, "llm full-context answer failed; extractive answer", "err", err)
-		ans, err := a.passageAnswer(ctx, a.docs, s.owner, ids, text, false, dbg)
-		ans.Debug.Degraded = append(ans.Debug.Degraded, "llm_unavailable")
-		return ans, err
+		ans, perr := a.passageAnswer(ctx, a.docs, s.owner, ids, text, false, dbg)
+		if !slices.Contains(ans.Debug.Degraded, sourcesDegraded(err)) {
+			ans.Debug.Degraded = append(ans.Debug.Degraded, sourcesDegraded(err))
+		}
+		return ans, perr
 	}
 	return Answer{Text: out, Sources: srcs}, nil
 }
@@ -628,11 +630,29 @@ func containsStr(list []string, s string) bool {
 // citation matches the model's footnote marks.
 var citation = regexp.MustCompile(`\[(\d{1,2})\]`)
 
-// answerFromSources asks the model and checks its answer: it must be non-empty, cite only
+// errAnswerRefused marks an answer the model did give but the checks refused twice: the LLM
+// was reached, so the answer is degraded as refused, not as the LLM being unavailable.
+var errAnswerRefused = errors.New("answer refused by the checks")
+
+// uncited is the violation of an answer over sources that cites none of them and does not say
+// that the sources hold no answer: nothing in it is grounded.
+const uncited postcheck.Kind = "uncited"
+
+// sourcesDegraded is the Degraded tag for an answer over sources that the model did not write:
+// refused by the checks, or the model could not be reached.
+func sourcesDegraded(err error) string {
+	if errors.Is(err, errAnswerRefused) {
+		return degradedAnswerRefused
+	}
+	return degradedLLMUnavailable
+}
+
+// answerFromSources asks the model and checks its answer: it must be non-empty, cite at least
+// one source (or say that the sources hold no answer, as the prompt tells it to) and only
 // sources that exist, carry no source list of its own (the code appends it) and pass the
 // post-check against the sources (no artifacts, no figure the sources do not hold). A refused
-// answer is regenerated once with stricter instructions; a second refusal is an error, and the
-// caller answers extractively.
+// answer is regenerated once with stricter instructions; a second refusal is errAnswerRefused,
+// and the caller answers extractively.
 func (a *Agent) answerFromSources(ctx context.Context, d prompts.DocsAnswerData, n int) (string, error) {
 	var ref facts.Payload
 	for _, s := range d.Sources {
@@ -650,21 +670,23 @@ func (a *Agent) answerFromSources(ctx context.Context, d prompts.DocsAnswerData,
 			return "", err
 		}
 		out = stripSourceList(strings.TrimSpace(out))
-		if out == "" {
-			return "", fmt.Errorf("%w: empty answer", llm.ErrBadResponse)
-		}
 		var bad []postcheck.Violation
-		for _, m := range citation.FindAllStringSubmatch(out, -1) {
+		cites := citation.FindAllStringSubmatch(out, -1)
+		for _, m := range cites {
 			if k, _ := strconv.Atoi(m[1]); k < 1 || k > n {
 				bad = append(bad, postcheck.Violation{Kind: postcheck.Artifact,
 					Detail: fmt.Sprintf("ссылка [%d] на источник, которого нет (источников %d)", k, n)})
 			}
 		}
+		if len(cites) == 0 && out != "" && !strings.Contains(strings.ToLower(out), noAnswerPhrase) {
+			bad = append(bad, postcheck.Violation{Kind: uncited,
+				Detail: "в ответе нет ни одной ссылки на источник — поставь номер источника после каждого утверждения или скажи одной фразой, что ответа в источниках нет"})
+		}
 		bad = append(bad, postcheck.Check(out, ref, d.Question)...)
 		if len(bad) == 0 {
 			return out, nil
 		}
-		last = fmt.Errorf("%w: post-check: %s: %s", llm.ErrBadResponse, bad[0].Kind, bad[0].Detail)
+		last = fmt.Errorf("%w: %w: %s: %s", errAnswerRefused, llm.ErrBadResponse, bad[0].Kind, bad[0].Detail)
 		a.log.InfoContext(ctx, "document answer refused by the post-check", "violations", len(bad), "first", bad[0].Detail)
 		d.Stricter = postcheck.Instructions(bad)
 	}

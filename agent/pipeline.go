@@ -42,13 +42,15 @@ type PlanDebug struct {
 	Errors   []string         `json:"errors,omitempty"`
 	// Summary is the memory gate's summary of the previous turn given to the planner.
 	Summary string `json:"memory_summary,omitempty"`
-	// Handler is what answered: "clarify", "smalltalk", "ledger", "rates", "key_rate",
-	// "cbr_news", "news", "documents", "kb", "facts".
+	// Handler is what answered: "clarify", "smalltalk", "ledger", "deep_analysis", "rates",
+	// "key_rate", "cbr_news", "news", "documents", "kb", "facts".
 	Handler string            `json:"handler"`
 	Records []executor.Record `json:"records,omitempty"`
-	Trigger string            `json:"fallback_trigger,omitempty"`
-	// Answer is how the "facts" handler worded the reply: "llm", "llm_regenerated",
-	// "deterministic".
+	// Discovery is the runtime plan, the evidence and the probes of a "deep_analysis" answer.
+	Discovery *DiscoveryDebug `json:"discovery,omitempty"`
+	Trigger   string          `json:"fallback_trigger,omitempty"`
+	// Answer is how the "facts" and "deep_analysis" handlers worded the reply: "llm",
+	// "llm_regenerated", "deterministic".
 	Answer string `json:"answer,omitempty"`
 	// PostCheck lists what the post-check refused, per attempt.
 	PostCheck [][]string `json:"post_check,omitempty"`
@@ -272,7 +274,8 @@ func (a *Agent) planned(ctx context.Context, req Request, text string, hist []hi
 			ans.Debug.Degraded = append(ans.Debug.Degraded, "planner_unavailable")
 			return ans, route, err
 		}
-		if tr.Source != plan.SourceDefault {
+		if tr.Source != plan.SourceDefault && a.opts.PlanCacheTTL > 0 {
+			// The default plan is never cached: the next ask gets the model another chance.
 			a.plans.Add(key, cachedPlan{plan: p, at: a.now()})
 		}
 	}
@@ -414,8 +417,10 @@ func (a *Agent) runPlan(ctx context.Context, req Request, text, summary string, 
 		dbg.Handler = "smalltalk"
 		return a.smallTalk(ctx, text, hist), nil
 	case slices.Contains(p.Intents, plan.IntentLedgerDeep) && !only(p, plan.ToolAddressQuery):
-		dbg.Handler = "ledger"
-		return a.ledger(ctx, req, question)
+		// A question outside the recipe catalog: guarded discovery runs the plan's primitives.
+		// The lane's own decomposition would refuse it as an analytical question.
+		dbg.Handler = "deep_analysis"
+		return a.deepAnalysis(ctx, req, question, summary, p, dbg)
 	case only(p, plan.ToolAddressQuery) && len(p.ToolCalls) == 1:
 		dbg.Handler = "ledger"
 		return a.ledgerPlanned(ctx, req, p, question)
@@ -624,13 +629,13 @@ func (a *Agent) factsAnswer(ctx context.Context, req Request, question, summary 
 	}
 	style, _ := render.ParseStyle(string(p.RenderStyle))
 	limits := render.Limits{MaxItems: p.Limits.MaxItems, MaxGroups: p.Limits.MaxGroups, MaxParagraphs: p.Limits.MaxParagraphs}
-	text, how, checks := a.phrase(ctx, req, question, summary, f, style, limits)
+	text, how, checks, degraded := a.phrase(ctx, req, question, summary, f, style, limits)
 	if ctx.Err() != nil {
 		return Answer{}, ctx.Err()
 	}
 	dbg.Answer, dbg.PostCheck = how, checks
-	if how == "deterministic" && a.llm != nil {
-		ans.Debug.Degraded = append(ans.Debug.Degraded, "answer_llm_refused")
+	if degraded != "" {
+		ans.Debug.Degraded = append(ans.Debug.Degraded, degraded)
 	}
 	ans.Text = text
 	for _, s := range f.Sources {
@@ -665,17 +670,28 @@ func notFoundText(res executor.Result) string {
 	return render.NotFound
 }
 
+// Degraded tags of an answer whose LLM text was not used.
+const (
+	// degradedLLMUnavailable: the LLM could not be reached or gave no usable reply (an error
+	// status, a 200 with an error object, a timeout, a cut stream).
+	degradedLLMUnavailable = "llm_unavailable"
+	// degradedAnswerRefused: the LLM answered, but the post-check refused the answer and its
+	// regeneration.
+	degradedAnswerRefused = "answer_llm_refused"
+)
+
 // phrase writes the reply from the facts: the answer LLM's text when it passes the post-check
 // (one regeneration with stricter instructions is allowed), else the deterministic rendering.
 // how is "llm", "llm_regenerated" or "deterministic"; checks are the refused attempts'
-// violations.
+// violations; degraded says why an LLM's text was not used (degradedAnswerRefused or
+// degradedLLMUnavailable), "" when it was or there is no LLM.
 func (a *Agent) phrase(ctx context.Context, req Request, question, summary string, f facts.Payload, style render.Style,
-	limits render.Limits) (text, how string, checks [][]string) {
-	fallback := func() (string, string, [][]string) {
-		return render.Facts(f, style, limits), "deterministic", checks
+	limits render.Limits) (text, how string, checks [][]string, degraded string) {
+	fallback := func(why string) (string, string, [][]string, string) {
+		return render.Facts(f, style, limits), "deterministic", checks, why
 	}
 	if a.llm == nil {
-		return fallback()
+		return fallback("")
 	}
 	context, _ := render.Context(f, render.DefaultContextChars)
 	maxItems := limits.MaxItems
@@ -688,7 +704,7 @@ func (a *Agent) phrase(ctx context.Context, req Request, question, summary strin
 			MaxItems: maxItems, Stricter: stricter})
 		if err != nil {
 			a.log.ErrorContext(ctx, "answer prompt", "err", err)
-			return fallback()
+			return fallback(degradedLLMUnavailable)
 		}
 		out, err := a.complete(ctx, []llm.Message{{Role: "user", Content: prompt}},
 			llm.Call{Model: a.opts.AnswerModel, Temperature: a.opts.AnswerTemperature, MaxTokens: answerMaxTokens})
@@ -696,15 +712,15 @@ func (a *Agent) phrase(ctx context.Context, req Request, question, summary strin
 			if ctx.Err() == nil {
 				a.log.WarnContext(ctx, "answer llm failed; deterministic rendering", "err", err)
 			}
-			return fallback()
+			return fallback(degradedLLMUnavailable)
 		}
 		out = stripSourceList(out)
 		vs := postcheck.Check(out, f, question)
 		if len(vs) == 0 {
 			if attempt == 0 {
-				return out, "llm", checks
+				return out, "llm", checks, ""
 			}
-			return out, "llm_regenerated", checks
+			return out, "llm_regenerated", checks, ""
 		}
 		var got []string
 		for _, v := range vs {
@@ -714,7 +730,7 @@ func (a *Agent) phrase(ctx context.Context, req Request, question, summary strin
 		a.log.InfoContext(ctx, "answer refused by the post-check", "attempt", attempt+1, "violations", got)
 		stricter = postcheck.Instructions(vs)
 	}
-	return fallback()
+	return fallback(degradedAnswerRefused)
 }
 
 // progressKey carries Request.Progress to the answer LLM calls of one answer.

@@ -7,12 +7,18 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/discovery"
 	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/ru"
@@ -32,6 +38,9 @@ type reply struct {
 	raw     string        // the whole body as is (invalid JSON, odd shapes)
 	delay   time.Duration // answer after this long (beyond a deadline = timeout)
 	header  map[string]string
+	// cut ends the reply early: a stream stops after its first chunk, without the usage chunk
+	// and "data: [DONE]"; a plain reply stops in the middle of its JSON.
+	cut bool
 }
 
 // scripted is an OpenAI-compatible stand-in that replays scripted replies by the kind of call it
@@ -128,8 +137,14 @@ func (s *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if f, ok := w.(http.Flusher); ok {
 				f.Flush()
 			}
+			if rep.cut {
+				return // the connection closes mid-stream
+			}
 		}
 		io.WriteString(w, "data: {\"id\":\"gen-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":20,\"total_tokens\":120}}\n\ndata: [DONE]\n\n")
+	case rep.cut:
+		b := fmt.Sprintf(`{"id":"gen-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":%q`, rep.content)
+		io.WriteString(w, b[:len(b)/2])
 	default:
 		pt, ct := 100, 20
 		if s.tokens != nil {
@@ -146,6 +161,13 @@ func (s *scripted) count(kind string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.calls[kind]
+}
+
+// streamed reports whether any request asked for a stream.
+func (s *scripted) streamed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.ContainsFunc(s.bodies, func(b string) bool { return strings.Contains(b, `"stream":true`) })
 }
 
 func (s *scripted) prompt(kind string, i int) string {
@@ -228,11 +250,30 @@ const (
 
 // The regression set of seed 004 §10.2, translated to this product: with scripted plans the
 // whole pipeline gives stable answers, and each costs at most the planner and the answer call.
+// Stable means the same: the set runs twice, on fresh agents without the plan cache, and the
+// answers must be identical word for word.
 func TestRegressionSet(t *testing.T) {
+	var runs [2][]string
+	for i := range runs {
+		runs[i] = regressionSet(t)
+	}
+	if len(runs[0]) == 0 {
+		t.Fatal("the regression set answered nothing")
+	}
+	if diff := cmp.Diff(runs[0], runs[1]); diff != "" {
+		t.Errorf("answers differ between two runs (-first +second):\n%s", diff)
+	}
+}
+
+// regressionSet asks the regression set of a fresh agent without the plan cache, checks each
+// answer and returns their texts.
+func regressionSet(t *testing.T) []string {
+	t.Helper()
 	s := newScripted(map[string][]reply{
 		"docs": {{content: "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки, но не более 10% стоимости партии [1]."}},
 	})
-	a := pipelineAgent(t, s)
+	a := pipelineAgent(t, s, func(o *Options) { o.PlanCacheTTL = -1 })
+	var texts []string
 	me := Request{UserID: 5, ChatID: 5}
 	upload(t, a, me, "dogovor.pdf", contract())
 
@@ -265,6 +306,7 @@ func TestRegressionSet(t *testing.T) {
 		}
 		before := s.count("plan")
 		ans := ask(t, a, me, st.text)
+		texts = append(texts, ans.Text)
 		if ans.Scenario != st.scenario {
 			t.Errorf("%q: scenario %s, want %s", st.text, ans.Scenario, st.scenario)
 		}
@@ -301,6 +343,7 @@ func TestRegressionSet(t *testing.T) {
 	if s.count("other") != 0 {
 		t.Errorf("%d calls of other kinds (expansion?), want 0", s.count("other"))
 	}
+	return texts
 }
 
 // The same question in the same context reuses its plan.
@@ -319,27 +362,33 @@ func TestPlanCache(t *testing.T) {
 	}
 }
 
-// The planner's misbehaviours: every one still yields a correct reply.
+// The planner's misbehaviours: every one still yields a correct reply. A plan the model cannot
+// repair gives way to the safe default plan (seed 004 §6.4): a search of the knowledge base,
+// whose answer is grounded in it (the model's text only when it cites it and passes the
+// post-check; else quotes) and never the stand-in's filler or a figure the model made up.
 func TestPlannerMisbehaviour(t *testing.T) {
 	invalid := `{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"drop_table","args":{}}],"render_style":"BULLETS","confidence":0.9}`
+	const invented = "1 234 567,89"
 	tests := []struct {
 		name       string
 		plans      []reply
-		wantSource string // Debug.Route.Source
-		wantCalls  int    // planner calls
+		docs       []reply // the answer over the knowledge base; none = the stand-in's filler
+		wantSource string  // Debug.Route.Source
+		wantCalls  int     // planner calls
 	}{
-		{"invalid JSON, then repaired", []reply{{content: "Вот план: {intents: LEDGER"}, {content: receivablesPlan}}, "planner_repair", 2},
-		{"unknown tool twice: the default plan", []reply{{content: invalid}}, "planner_default", 2},
-		{"low confidence twice: the default plan", []reply{{content: strings.Replace(receivablesPlan, "0.93", "0.2", 1)}}, "planner_default", 2},
-		{"200 with an error object: the rules", []reply{{errIn: 502}}, "rules", 1},
-		{"429 with Retry-After: the rules", []reply{{status: 429, header: map[string]string{"Retry-After": "7"}}}, "rules", 1},
-		{"503: the rules", []reply{{status: 503}}, "rules", 1},
-		{"timeout: the rules", []reply{{delay: 3 * time.Second}}, "rules", 1},
-		{"no choices: repaired", []reply{{raw: `{"id":"gen-1","object":"chat.completion","choices":[]}`}, {content: receivablesPlan}}, "planner_repair", 2},
+		{"invalid JSON, then repaired", []reply{{content: "Вот план: {intents: LEDGER"}, {content: receivablesPlan}}, nil, "planner_repair", 2},
+		{"unknown tool twice: the default plan", []reply{{content: invalid}}, nil, "planner_default", 2},
+		{"low confidence twice: the default plan", []reply{{content: strings.Replace(receivablesPlan, "0.93", "0.2", 1)}},
+			[]reply{{content: "ООО «Альфа» должна нам " + invented + " ₽ [1]."}}, "planner_default", 2},
+		{"200 with an error object: the rules", []reply{{errIn: 502}}, nil, "rules", 1},
+		{"429 with Retry-After: the rules", []reply{{status: 429, header: map[string]string{"Retry-After": "7"}}}, nil, "rules", 1},
+		{"503: the rules", []reply{{status: 503}}, nil, "rules", 1},
+		{"timeout: the rules", []reply{{delay: 3 * time.Second}}, nil, "rules", 1},
+		{"no choices: repaired", []reply{{raw: `{"id":"gen-1","object":"chat.completion","choices":[]}`}, {content: receivablesPlan}}, nil, "planner_repair", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newScripted(map[string][]reply{"plan": tt.plans})
+			s := newScripted(map[string][]reply{"plan": tt.plans, "docs": tt.docs})
 			a := pipelineAgent(t, s)
 			ans := ask(t, a, Request{UserID: 1, ChatID: 1}, "Кто нам должен на 31 марта?")
 			if ans.Debug.Route.Source != tt.wantSource {
@@ -348,16 +397,86 @@ func TestPlannerMisbehaviour(t *testing.T) {
 			if n := s.count("plan"); n != tt.wantCalls {
 				t.Errorf("%d planner calls, want %d", n, tt.wantCalls)
 			}
-			if strings.TrimSpace(ans.Text) == "" {
-				t.Fatal("empty reply")
-			}
-			if tt.wantSource != "planner_default" && !strings.Contains(ans.Text, "₽") {
-				t.Errorf("reply lacks the ledger figures:\n%s", ans.Text)
-			}
 			if tt.wantSource == "rules" && !contains(ans.Debug.Degraded, "planner_unavailable") {
 				t.Errorf("degraded %v, want planner_unavailable", ans.Debug.Degraded)
 			}
+			if tt.wantSource != "planner_default" {
+				if !strings.Contains(ans.Text, "₽") {
+					t.Errorf("reply lacks the ledger figures:\n%s", ans.Text)
+				}
+				return
+			}
+			// The default plan: the knowledge base answers, as scenario S2.
+			if ans.Debug.Plan == nil || ans.Debug.Plan.Source != "default" || ans.Debug.Plan.Handler != "kb" {
+				t.Fatalf("plan debug %+v, want the default plan answered by the kb handler", ans.Debug.Plan)
+			}
+			if ans.Scenario != S2General || ans.Intent != IntentKB {
+				t.Errorf("scenario %s/%s, want %s/%s", ans.Scenario, ans.Intent, S2General, IntentKB)
+			}
+			if strings.Contains(ans.Text, "Готов помочь") || strings.Contains(ans.Text, invented) {
+				t.Errorf("an ungrounded model answer reached the user:\n%s", ans.Text)
+			}
+			kbGrounded(t, ans)
+			if len(ans.Debug.Docs.Passages) > 0 {
+				// The model's answer was refused and regenerated once, then the quotes replaced it.
+				if n := s.count("docs"); n != 2 {
+					t.Errorf("%d answer calls, want 2 (one regeneration)", n)
+				}
+				if !contains(ans.Debug.Degraded, "answer_llm_refused") || contains(ans.Debug.Degraded, "llm_unavailable") {
+					t.Errorf("degraded %v, want answer_llm_refused only", ans.Debug.Degraded)
+				}
+			}
 		})
+	}
+}
+
+// kbGrounded checks a knowledge-base answer without the model's text: the «not found» message
+// when nothing was found, else quotes, each from a passage found, with footnotes to its
+// sources.
+func kbGrounded(t *testing.T, ans Answer) {
+	t.Helper()
+	const lead = "_Основывается на корпоративной базе знаний._\n\n"
+	if !strings.HasPrefix(ans.Text, lead) || ans.Debug.Docs == nil {
+		t.Fatalf("not a knowledge-base answer (docs debug %v):\n%s", ans.Debug.Docs != nil, ans.Text)
+	}
+	if len(ans.Debug.Docs.Passages) == 0 {
+		if want := lead + nothingFound(true, false); ans.Text != want {
+			t.Errorf("nothing found, answer:\n%s\nwant:\n%s", ans.Text, want)
+		}
+		return
+	}
+	body := strings.TrimPrefix(ans.Text, lead)
+	if !strings.HasPrefix(body, "Вот что об этом сказано в базе знаний:") {
+		t.Errorf("answer is not the extractive one:\n%s", ans.Text)
+	}
+	quotes := 0
+	for _, line := range strings.Split(body, "\n") {
+		q, ok := strings.CutPrefix(line, "> ")
+		if !ok {
+			continue
+		}
+		quotes++
+		m := regexp.MustCompile(` \[(\d+)\]$`).FindStringSubmatch(q)
+		if m == nil {
+			t.Errorf("quote without a footnote: %q", line)
+			continue
+		}
+		if n, _ := strconv.Atoi(m[1]); n < 1 || n > len(ans.Sources) {
+			t.Errorf("footnote [%s] of %d sources", m[1], len(ans.Sources))
+		}
+		q = strings.Trim(unescape(strings.TrimSuffix(q, m[0])), "… ")
+		found := false
+		for _, p := range ans.Debug.Docs.Passages {
+			if strings.Contains(strings.Join(strings.Fields(docs.PlainText(p.Text)), " "), q) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("quote %q is in no passage found", q)
+		}
+	}
+	if quotes == 0 {
+		t.Errorf("no quotes in the answer:\n%s", ans.Text)
 	}
 }
 
@@ -579,5 +698,303 @@ func TestAnswerStreamsIntoProgress(t *testing.T) {
 				t.Error("streamed usage not counted")
 			}
 		})
+	}
+}
+
+// A planned LEDGER_DEEP_ANALYSIS question goes through guarded discovery: the plan's
+// primitives run on the demo ledger, the evidence gate confirms, and the code states it before
+// the model's text; an answer with an invented figure gives way to the deterministic rendering
+// under the same lead.
+func TestDeepAnalysisPlanned(t *testing.T) {
+	const entity = "ООО «Альфа»"
+	deep := deepPlan(alfaProposal(entity, plan.ToolResolveEntityReference, plan.ToolAggregateByAxis),
+		probeCall(plan.ToolResolveEntityReference, plan.DiscoveryArgs{Entity: entity}),
+		probeCall(plan.ToolAggregateByAxis, withEntity(plan.DiscoveryArgs{Axis: "month", DateFrom: q1.DateFrom, DateTo: q1.DateTo}, entity)))
+	raw, err := json.Marshal(deep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const invented = "999 999,99"
+	tests := []struct {
+		name     string
+		answers  []reply
+		how      string
+		llmCalls int
+		degraded []string
+	}{
+		{"phrased by the answer LLM", []reply{{content: "**Продажи ООО «Альфа» в первом квартале**\n\nПродажи по контрагенту шли в каждом месяце квартала [1]."}},
+			"llm", 2, nil},
+		{"invented figure twice: deterministic", []reply{{content: "**Продажи**\n\nЗа январь продано на " + invented + " ₽ [1]."}},
+			"deterministic", 3, []string{"answer_llm_refused"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newScripted(map[string][]reply{"plan": {{content: string(raw)}}, "answer": tt.answers})
+			a := pipelineAgent(t, s)
+			ans := ask(t, a, Request{UserID: 1, ChatID: 1}, "как менялись продажи ООО «Альфа» по месяцам первого квартала?")
+			pd := ans.Debug.Plan
+			if pd == nil || pd.Handler != "deep_analysis" || pd.Source != "llm" || pd.Discovery == nil {
+				t.Fatalf("plan debug %+v, want the deep_analysis handler with its discovery debug", pd)
+			}
+			if ans.Scenario != Address || ans.Intent != plan.ModeDeepAnalysis {
+				t.Errorf("scenario %s/%s, want %s/%s", ans.Scenario, ans.Intent, Address, plan.ModeDeepAnalysis)
+			}
+			dd := pd.Discovery
+			if dd.Plan.PlanStatus != discovery.PlanAllowed || dd.Evidence.EvidenceStatus != discovery.EvidenceConfirmed ||
+				dd.Evidence.AnswerPermission != discovery.AnswerConfirmed {
+				t.Errorf("plan %s, evidence %s/%s %v", dd.Plan.PlanStatus, dd.Evidence.EvidenceStatus, dd.Evidence.AnswerPermission, dd.Evidence.ReasonCodes)
+			}
+			if !strings.HasPrefix(ans.Text, "**Подтверждено данными 1С.**\n\n") || strings.Contains(ans.Text, "аналитический вопрос") {
+				t.Errorf("answer does not open with the confirmation:\n%s", ans.Text)
+			}
+			// Both primitives ran, in plan order, on the lane.
+			var records, calls []string
+			for _, r := range pd.Records {
+				records = append(records, string(r.Tool)+":"+r.Status)
+			}
+			for _, c := range ans.Debug.Calls {
+				calls = append(calls, c.Source+":"+c.Result)
+			}
+			if want := []string{"resolve_entity_reference:ok", "aggregate_by_axis:ok"}; !slices.Equal(records, want) {
+				t.Errorf("plan records %v, want %v", records, want)
+			}
+			if want := []string{"1c.resolve_entity_reference:ok", "1c.aggregate_by_axis:ok"}; !slices.Equal(calls, want) {
+				t.Errorf("calls %v, want %v", calls, want)
+			}
+			if pd.Answer != tt.how || ans.Debug.LLMCalls != tt.llmCalls {
+				t.Errorf("answer by %q with %d LLM calls, want %q with %d (post-check %v)", pd.Answer, ans.Debug.LLMCalls, tt.how, tt.llmCalls, pd.PostCheck)
+			}
+			if !slices.Equal(ans.Debug.Degraded, tt.degraded) {
+				t.Errorf("degraded %v, want %v", ans.Debug.Degraded, tt.degraded)
+			}
+			if strings.Contains(ans.Text, invented) {
+				t.Errorf("an invented figure reached the user:\n%s", ans.Text)
+			}
+			if tt.how == "deterministic" && !amountRe.MatchString(ans.Text) {
+				t.Errorf("the deterministic rendering lacks the ledger's figures:\n%s", ans.Text)
+			}
+			if len(ans.Sources) == 0 || !strings.HasPrefix(ans.Sources[0].Title, "Данные: ") {
+				t.Errorf("sources %+v, want the 1C source", ans.Sources)
+			}
+		})
+	}
+
+	// Without access to 1C the same question reaches no 1C data, as the recipe path.
+	for _, p := range []string{string(raw), receivablesPlan} {
+		s := newScripted(map[string][]reply{"plan": {{content: p}}})
+		a := pipelineAgent(t, s, func(o *Options) { o.LedgerAccess = func(int64, int64) bool { return false } })
+		ans := ask(t, a, Request{UserID: 2, ChatID: 2}, "как менялись продажи ООО «Альфа» по месяцам первого квартала?")
+		for _, c := range ans.Debug.Calls {
+			if strings.HasPrefix(c.Source, "1c.") {
+				t.Errorf("a user without access reached 1C: %+v", ans.Debug.Calls)
+			}
+		}
+		if strings.Contains(ans.Text, "Подтверждено") || amountRe.MatchString(ans.Text) {
+			t.Errorf("a user without access got 1C data:\n%s", ans.Text)
+		}
+	}
+}
+
+// The document answer under the post-check: an invented figure is regenerated once; invented
+// again, the extractive answer replaces it. The model was reached, so the answer is degraded
+// as refused, not as the LLM being unavailable.
+func TestDocumentAnswerPostCheck(t *testing.T) {
+	const invented = "0,5%"
+	good := "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки, но не более 10% стоимости партии [1]."
+	bad := "За просрочку поставки Поставщик уплачивает пени " + invented + " за каждый день просрочки [1]."
+	tests := []struct {
+		name     string
+		answers  []reply
+		want     string // the answer's text; "" = the extractive answer
+		degraded []string
+	}{
+		{"invented figure, regenerated", []reply{{content: bad}, {content: good}}, good, nil},
+		{"invented figure twice: extractive", []reply{{content: bad}}, "", []string{"answer_llm_refused"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newScripted(map[string][]reply{"plan": {{content: penaltiesPlan}}, "docs": tt.answers})
+			a := pipelineAgent(t, s)
+			me := Request{UserID: 5, ChatID: 5}
+			upload(t, a, me, "dogovor.pdf", contract())
+			ans := ask(t, a, me, "что в договоре с Техснабом про штрафы")
+			if n := s.count("docs"); n != 2 {
+				t.Errorf("%d answer calls, want 2", n)
+			}
+			if strings.Contains(ans.Text, invented) {
+				t.Errorf("the invented figure reached the user:\n%s", ans.Text)
+			}
+			if !strings.Contains(s.prompt("docs", 1), invented) {
+				t.Errorf("the regeneration prompt does not name the invented figure:\n%s", s.prompt("docs", 1))
+			}
+			if tt.want != "" && ans.Text != tt.want {
+				t.Errorf("answer:\n%s\nwant:\n%s", ans.Text, tt.want)
+			}
+			if tt.want == "" {
+				docsExtractive(t, ans)
+			}
+			if !slices.Equal(ans.Debug.Degraded, tt.degraded) {
+				t.Errorf("degraded %v, want %v", ans.Debug.Degraded, tt.degraded)
+			}
+		})
+	}
+}
+
+// docsExtractive checks the extractive answer over the contract: the quote of its penalty
+// clause, with the footnote to it.
+func docsExtractive(t *testing.T, ans Answer) {
+	t.Helper()
+	if !strings.HasPrefix(ans.Text, "Вот что нашёл в документах:") || !strings.Contains(unescape(ans.Text), "0,1%") ||
+		!strings.Contains(ans.Text, "[1]") {
+		t.Errorf("not the extractive answer with the penalty clause:\n%s", ans.Text)
+	}
+	if len(ans.Sources) == 0 || !strings.HasPrefix(ans.Sources[0].Title, "Договор поставки") {
+		t.Errorf("sources %+v, want the contract", ans.Sources)
+	}
+}
+
+// The answer LLM misbehaving while the planner works: 429 with Retry-After, a reply past the
+// LLM deadline, a 200 with an error object, a stream cut before its end. Each still yields a
+// correct reply — the deterministic rendering of the facts, the extractive answer over the
+// documents — with one answer call (a service that failed is not asked again) and the answer
+// degraded as the LLM being unavailable.
+func TestAnswerLLMMisbehaviour(t *testing.T) {
+	composite := `{"intents":["CBR_RATE","CBR_KEY_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-14"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`
+	factsGood := "**Курс и ставка**\n\nКурс доллара — 81,1134 ₽ [1], ключевая ставка — 15,50% [2]."
+	docsGood := "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки [1]."
+	misbehaviours := []struct {
+		name   string
+		rep    func(content string) reply
+		stream bool
+	}{
+		{"429 with Retry-After", func(string) reply { return reply{status: 429, header: map[string]string{"Retry-After": "7"}} }, false},
+		{"timeout", func(c string) reply { return reply{content: c, delay: 3 * time.Second} }, false},
+		{"200 with an error object", func(string) reply { return reply{errIn: 502} }, false},
+		{"cut stream", func(c string) reply { return reply{content: c, cut: true} }, true},
+	}
+	for _, m := range misbehaviours {
+		t.Run("facts/"+m.name, func(t *testing.T) {
+			s := newScripted(map[string][]reply{"plan": {{content: composite}}, "answer": {m.rep(factsGood)}})
+			a := pipelineAgent(t, s)
+			ans := answerWith(t, a, Request{UserID: 1, ChatID: 1, Text: "какой курс доллара и ключевая ставка на 14 марта?"}, m.stream)
+			if got := s.streamed(); got != m.stream {
+				t.Errorf("streamed %v, want %v", got, m.stream)
+			}
+			if ans.Debug.Plan == nil || ans.Debug.Plan.Handler != "facts" || ans.Debug.Plan.Answer != "deterministic" {
+				t.Fatalf("plan debug %+v, want the facts handler's deterministic rendering", ans.Debug.Plan)
+			}
+			for _, w := range []string{"81,1134", "15,50"} {
+				if !strings.Contains(ans.Text, w) {
+					t.Errorf("answer lacks %q:\n%s", w, ans.Text)
+				}
+			}
+			if len(ans.Sources) == 0 {
+				t.Error("no sources")
+			}
+			if !slices.Equal(ans.Debug.Degraded, []string{"llm_unavailable"}) {
+				t.Errorf("degraded %v, want [llm_unavailable]", ans.Debug.Degraded)
+			}
+			if n := s.count("plan") + s.count("answer"); n != 2 {
+				t.Errorf("%d LLM calls, want the planner and one answer call", n)
+			}
+		})
+		t.Run("documents/"+m.name, func(t *testing.T) {
+			s := newScripted(map[string][]reply{"plan": {{content: penaltiesPlan}}, "docs": {m.rep(docsGood)}})
+			a := pipelineAgent(t, s)
+			me := Request{UserID: 5, ChatID: 5}
+			upload(t, a, me, "dogovor.pdf", contract())
+			me.Text = "что в договоре с Техснабом про штрафы"
+			ans := answerWith(t, a, me, m.stream)
+			if got := s.streamed(); got != m.stream {
+				t.Errorf("streamed %v, want %v", got, m.stream)
+			}
+			if ans.Debug.Plan == nil || ans.Debug.Plan.Handler != "documents" {
+				t.Fatalf("plan debug %+v, want the documents handler", ans.Debug.Plan)
+			}
+			docsExtractive(t, ans)
+			if !slices.Equal(ans.Debug.Degraded, []string{"llm_unavailable"}) {
+				t.Errorf("degraded %v, want [llm_unavailable]", ans.Debug.Degraded)
+			}
+			if n := s.count("plan") + s.count("docs"); n != 2 {
+				t.Errorf("%d LLM calls, want the planner and one answer call", n)
+			}
+		})
+	}
+}
+
+// answerWith asks req, streaming the answer into a Progress callback when stream is set.
+func answerWith(t *testing.T, a *Agent, req Request, stream bool) Answer {
+	t.Helper()
+	if stream {
+		req.Progress = func(string) {}
+	}
+	ans, err := a.Answer(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ans
+}
+
+// A cached plan lives PLAN_CACHE_TTL on the agent's clock: reused until then, asked for again
+// once it has expired, and the new plan is cached in turn.
+func TestPlanCacheExpires(t *testing.T) {
+	var mu sync.Mutex
+	now := pipelineNow()
+	clock := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return now
+	}
+	s := newScripted(map[string][]reply{"plan": {{content: receivablesPlan}}})
+	a := pipelineAgent(t, s, func(o *Options) { o.Now, o.PlanCacheTTL = clock, 5*time.Minute })
+	steps := []struct {
+		after  time.Duration // since the previous question
+		source string
+		calls  int // planner calls so far
+	}{
+		{0, "llm", 1},
+		{5*time.Minute - time.Second, "cache", 1},
+		{time.Second, "llm", 2}, // the TTL since the plan was made: expired
+		{4 * time.Minute, "cache", 2},
+	}
+	for i, st := range steps {
+		mu.Lock()
+		now = now.Add(st.after)
+		mu.Unlock()
+		ans := ask(t, a, Request{UserID: 1, ChatID: 1}, "Кто нам должен на 31 марта?")
+		if ans.Debug.Plan == nil || ans.Debug.Plan.Source != st.source {
+			t.Errorf("step %d: plan debug %+v, want source %s", i, ans.Debug.Plan, st.source)
+		}
+		if n := s.count("plan"); n != st.calls {
+			t.Errorf("step %d: %d planner calls, want %d", i, n, st.calls)
+		}
+	}
+}
+
+// The default plan is never cached: the same question asks the model again, and once it plans
+// validly that plan is cached.
+func TestDefaultPlanIsNotCached(t *testing.T) {
+	s := newScripted(map[string][]reply{"plan": {{content: "не план"}}})
+	a := pipelineAgent(t, s)
+	me := Request{UserID: 1, ChatID: 1}
+	for i := range 2 {
+		ans := ask(t, a, me, "Кто нам должен на 31 марта?")
+		if ans.Debug.Plan == nil || ans.Debug.Plan.Source != "default" {
+			t.Errorf("ask %d: plan debug %+v, want the default plan", i, ans.Debug.Plan)
+		}
+	}
+	if n := s.count("plan"); n != 4 {
+		t.Errorf("%d planner calls, want 4 (a call and a repair per question)", n)
+	}
+	s.mu.Lock()
+	s.script["plan"] = []reply{{content: receivablesPlan}}
+	s.mu.Unlock()
+	for _, want := range []string{"llm", "cache"} {
+		if ans := ask(t, a, me, "Кто нам должен на 31 марта?"); ans.Debug.Plan == nil || ans.Debug.Plan.Source != want {
+			t.Errorf("plan debug %+v, want source %s", ans.Debug.Plan, want)
+		}
+	}
+	if n := s.count("plan"); n != 5 {
+		t.Errorf("%d planner calls, want 5", n)
 	}
 }

@@ -102,7 +102,12 @@ func Run(ctx context.Context, p plan.QueryPlan, reg Registry, o Options) Result 
 				select {
 				case <-done[d]:
 				case <-ctx.Done():
+					// Call d may still be running and writing its record: do not read it.
+					records[i].Status = StatusSkipped
+					records[i].Error = fmt.Sprintf("cancelled while waiting for call %d: %v", d, ctx.Err())
+					return
 				}
+				// done[d] is closed: call d has finished writing its record.
 				if records[d].Status != StatusOK {
 					records[i].Status = StatusSkipped
 					records[i].Error = fmt.Sprintf("depends on call %d (%s)", d, records[d].Status)

@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -132,5 +133,38 @@ func TestCallerCancellation(t *testing.T) {
 	res := Run(ctx, plan.QueryPlan{ToolCalls: calls(plan.ToolSearchUserDocuments)}, reg, Options{})
 	if len(res.Errors) != 1 || !errors.Is(res.Errors[0], context.Canceled) {
 		t.Errorf("errors %v, want the cancellation", res.Errors)
+	}
+}
+
+// A dependent call whose parent context ends while it waits is skipped without reading the
+// record of the call it depends on: that call may still be running and writing it (the race
+// detector caught the read; run with -race).
+func TestCancelledWhileWaitingOnADependency(t *testing.T) {
+	var dependentRan atomic.Bool
+	reg := Registry{
+		// A tool that notices the cancellation late and still returns its result.
+		plan.ToolFetchCBRData: func(ctx context.Context, _ plan.ToolCall) (facts.Payload, error) {
+			<-ctx.Done()
+			<-time.After(20 * time.Millisecond)
+			return item("курс"), nil
+		},
+		plan.ToolSearchGeneralKB: func(context.Context, plan.ToolCall) (facts.Payload, error) {
+			dependentRan.Store(true)
+			return item("статья"), nil
+		},
+	}
+	p := plan.QueryPlan{ToolCalls: calls(plan.ToolFetchCBRData, plan.ToolSearchGeneralKB)}
+	p.ToolCalls[1].DependsOn = []int{0}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
+	defer cancel()
+	res := Run(ctx, p, reg, Options{CallTimeout: time.Second})
+	if dependentRan.Load() {
+		t.Error("the dependent call ran after the run was cancelled")
+	}
+	if got := res.Records[1]; got.Status != StatusSkipped || !strings.Contains(got.Error, "cancelled while waiting for call 0") {
+		t.Errorf("dependent record = %+v, want skipped as cancelled", got)
+	}
+	if got := res.Records[0]; got.Status != StatusOK {
+		t.Errorf("parent record = %+v, want its own outcome", got)
 	}
 }

@@ -18,7 +18,8 @@
 //   - forbidden_phrase: forbiddenTable (phrases.go), one table;
 //   - negative_tail: negativeTails (phrases.go) — denials of things the question does not name;
 //   - invented_number: Numbers (numbers.go) says how numbers, dates, times and document
-//     numbers are read and what is ignored; known.has (known.go) says when one is in the facts.
+//     numbers are read and what is ignored; known.has (known.go) says when one is in the facts
+//     (of the question, only dates and the parts of dates and periods count).
 //
 // The check is plain text matching, no model: it errs on the side of letting an answer through
 // where a rule would have to guess (see each rule's comment), and the phrase rules are
@@ -65,8 +66,10 @@ type Violation struct {
 }
 
 // Check returns every violation of answer against the facts it had to phrase, nil when there
-// are none. question is the user's question: its numbers and dates may be repeated, and a
-// negative statement about something it asks about is allowed.
+// are none. question is the user's question: its dates and the parts of its dates and periods
+// may be repeated (a sum, rate, count, time or number the user typed may not, unless the facts
+// have it: see known.addQuestion), ids quoted from it are not artifacts, and a negative
+// statement about something it asks about is allowed.
 //
 // The answer is Markdown as the model wrote it; Telegram MarkdownV2 escapes («31\.03\.2026»)
 // are undone before checking. Violations come in the order of the Kind constants, each kind in

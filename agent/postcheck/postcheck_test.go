@@ -75,8 +75,6 @@ func TestCheckPasses(t *testing.T) {
 		{"counts, groups and the rest", groupedPayload(), "кто нам должен и кому должны мы",
 			"Показаны 3 контрагента из 8, в 2 группах:\n\n**Поставщики** (2)\n- ООО «Вектор» — 120 000,00 ₽\n- ООО «Гранит» — 45 300,00 ₽\n\n" +
 				"**Покупатели** (1)\n- ООО «Альфа» — 1,25 млн ₽ (счёт 62)\n\nЕщё 5 (по запросу могу вывести).", nil},
-		{"numbers from the question", ratesPayload(), "сколько рублей за 250 долларов по курсу на 31.03.2026?",
-			"Курс доллара на 31.03.2026 — 90,5012 ₽ [1], пересчитайте 250 долларов по нему.", nil},
 		{"lease", leasePayload(), leaseQuestion, leaseOK, nil},
 		{"document number from facts", leasePayload(), leaseQuestion,
 			"Да, договор аренды № 12/2025 предусматривает пени 0,1 % в день [1].", nil},
@@ -93,7 +91,7 @@ func TestCheckInventedNumbers(t *testing.T) {
 			[]Violation{v(InventedNumber, "число 90,50")}},
 		{"computed amount", ratesPayload(), "сколько рублей за 250 долларов?",
 			"250 долларов по курсу 90,5012 ₽ — это 22 625,30 ₽.",
-			[]Violation{v(InventedNumber, "число 22 625,30")}},
+			[]Violation{v(InventedNumber, "число 250"), v(InventedNumber, "число 22 625,30")}},
 		{"dates not in facts", ratesPayload(), ratesQuestion,
 			"Курс доллара 90,5012 ₽ установлен 30.03.2026 и действует до 1 апреля (2026-04-01).",
 			[]Violation{v(InventedNumber, "дата 30.03.2026"), v(InventedNumber, "дата 1 апреля"), v(InventedNumber, "дата 2026-04-01")}},
@@ -118,6 +116,46 @@ func TestCheckInventedNumbers(t *testing.T) {
 	})
 }
 
+// The question's dates and the parts of its dates and periods may be repeated; a sum, a rate,
+// a count, a time or a number the user typed is not a fact and must come from the facts.
+func TestCheckQuestionNumbers(t *testing.T) {
+	runChecks(t, []checkCase{
+		{"date", ratesPayload(), "как менялся курс доллара с 15.01.2026 по 31.03.2026?",
+			"С 15.01.2026 данные не загружены; на 31.03.2026 курс доллара — 90,5012 ₽ [1].", nil},
+		{"date in words", ratesPayload(), "курс доллара на 15 января 2026 года",
+			"Курс на 15 января 2026 г. не загружен, на 31.03.2026 — 90,5012 ₽ [1].", nil},
+		{"day and month", ratesPayload(), "курс доллара на 15 января",
+			"На 15 января курса нет, на 31 марта — 90,5012 ₽ [1].", nil},
+		{"day and month as a number", ratesPayload(), "курс доллара на 15.01",
+			"На 15.01 курса нет, на 31.03.2026 — 90,5012 ₽ [1].", nil},
+		{"year", ratesPayload(), "курс доллара в 2025 году",
+			"В 2025 году курса нет; на 31.03.2026 — 90,5012 ₽ [1].", nil},
+		{"period length", ratesPayload(), "как менялся курс доллара за последние 2 месяца?",
+			"За последние 2 месяца есть курс на 31.03.2026: 90,5012 ₽ [1].", nil},
+		{"period length reused as a count", ratesPayload(), "как менялся курс доллара за последние 2 месяца?",
+			"Курс доллара на 31.03.2026 — 90,5012 ₽, изменился 2 раза [1].",
+			[]Violation{v(InventedNumber, "число 2")}},
+		{"sum", ratesPayload(), "сколько рублей за 250 долларов по курсу на 31.03.2026?",
+			"Курс доллара на 31.03.2026 — 90,5012 ₽ [1], пересчитайте 250 долларов по нему.",
+			[]Violation{v(InventedNumber, "число 250")}},
+		{"rate", ratesPayload(), "правда, что доллар на 31 марта стоит 95,5 ₽?",
+			"Нет: не 95,5 ₽, а 90,5012 ₽ [1].",
+			[]Violation{v(InventedNumber, "число 95,5")}},
+		{"count", ratesPayload(), "покажи 5 валют на 31 марта",
+			"Вот 5 валют: USD — 90,5012 ₽ [1].",
+			[]Violation{v(InventedNumber, "число 5")}},
+		{"percent", keyRatePayload(), "ключевая ставка всё ещё 16 % годовых?",
+			"Нет, ставка — 21% годовых [1], а не 16 %.",
+			[]Violation{v(InventedNumber, "число 16 %")}},
+		{"time", ratesPayload(), "курс доллара на 31.03.2026 в 15:00",
+			"В 15:00 курс доллара — 90,5012 ₽ [1].",
+			[]Violation{v(InventedNumber, "время 15:00")}},
+		{"document number", ledgerPayload(), "что по счёту № 4471?",
+			"Счёт № 4471 не найден; открыта реализация № СВ00-000050 на 461 036,40 ₽.",
+			[]Violation{v(InventedNumber, "номер 4471")}},
+	})
+}
+
 func TestCheckArtifacts(t *testing.T) {
 	art := func(detail string) []Violation { return []Violation{v(Artifact, detail)} }
 	base := "Курс доллара на 31.03.2026 — 90,5012 ₽ [1]"
@@ -139,8 +177,10 @@ func TestCheckArtifacts(t *testing.T) {
 		{"link line en dash", ratesPayload(), ratesQuestion, base + ".\n\n[1] – Банк России, курсы валют", art("сноска-ссылка в начале строки «[1] – Банк России, курсы валют»")},
 		{"link line escaped hyphen", ratesPayload(), ratesQuestion, base + "\\.\n\n\\[1\\] \\- cbr\\.ru", art("сноска-ссылка в начале строки «[1] - cbr.ru»")},
 		{"json", ratesPayload(), ratesQuestion, base + ".\n\n```json\n{\"currency\": \"USD\", \"rate\": 90.5012, \"rank\": 3}\n```", art("фрагмент JSON «{\"currency\": \"USD\", \"rate\": 90.5012, \"rank\": 3}»")},
+		// Not an artifact, but not a fact either: an id the user typed is not in the facts.
 		{"guid the user asked about", ledgerPayload(), "что за документ 14d1b307-ca1d-4008-8f7a-4383b855c7b1?",
-			"Документ 14d1b307-ca1d-4008-8f7a-4383b855c7b1 — реализация № СВ00-000050 от 18.03.2026 на 461 036,40 ₽.", nil},
+			"Документ 14d1b307-ca1d-4008-8f7a-4383b855c7b1 — реализация № СВ00-000050 от 18.03.2026 на 461 036,40 ₽.",
+			[]Violation{v(InventedNumber, "номер 14d1b307-ca1d-4008-8f7a-4383b855c7b1")}},
 		{"prose is not an artifact", ratesPayload(), ratesQuestion,
 			base + ". С уверенностью можно сказать, что курс вырос: фрагмент отчёта ЦБ это подтверждает. ИНН:7707083893 не нужен.",
 			[]Violation{v(InventedNumber, "число 7707083893")}},
