@@ -3,7 +3,9 @@
 # them. Idempotent; safe to run again.
 #   - installs the Bot API emulator telegram-test-api into .cache/tgemu (npm, local folder)
 #   - uses the Redis at $REDIS_URL (default redis://127.0.0.1:6379/0), or starts one
-#   - checks formatting, vet and the import direction, then runs go test -race ./...
+#   - installs redis-server when missing (the fault tests stop and start one of their own)
+#   - checks formatting, vet and the import direction, runs go test -race ./..., then fuzzes
+#     every fuzz target for FUZZTIME (default 2s)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -28,6 +30,13 @@ export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"
 hostport=${REDIS_URL#*://}; hostport=${hostport#*@}; hostport=${hostport%%/*}
 rhost=${hostport%:*}; rport=${hostport##*:}
 redis_up() { (exec 3<>"/dev/tcp/$rhost/$rport" && printf 'PING\r\n' >&3 && timeout 2 head -c 5 <&3 | grep -q PONG) 2>/dev/null; }
+# The fault tests start and stop a redis-server of their own, so the binary is needed even
+# when a Redis already answers.
+if ! command -v redis-server >/dev/null; then
+  echo "installing redis-server"
+  if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq redis-server >/dev/null
+  else sudo apt-get update -qq && sudo apt-get install -y -qq redis-server >/dev/null; fi
+fi
 if ! redis_up; then
   if ! command -v redis-server >/dev/null; then
     echo "no Redis answers on $rhost:$rport; installing redis-server"
@@ -52,3 +61,8 @@ bash .ci/imports.sh
 say "go test -race ./..."
 export TGEMU_DIR="$emu" FINBOT_E2E=1 FINBOT_REQUIRE_REDIS=1
 go test -race -count=1 "$@" ./...
+
+# Fuzzing for seconds per target (minutes outside CI: bash .ci/fuzz.sh 5m). A failing input is
+# written under the package's testdata/fuzz/ and fails the run.
+say "fuzz targets, ${FUZZTIME:-2s} each"
+bash .ci/fuzz.sh "${FUZZTIME:-2s}"

@@ -80,7 +80,10 @@ type redisServer struct {
 func startRedisServer(t *testing.T) *redisServer {
 	t.Helper()
 	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Skip("redis-server is not installed (the test command installs it when it has to start a Redis)")
+		if os.Getenv("FINBOT_REQUIRE_REDIS") != "" {
+			t.Fatal("redis-server is not installed; the test command (.ci/test.sh) installs it")
+		}
+		t.Skip("redis-server is not installed (the test command installs it)")
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -85,7 +85,11 @@ func parseUpdate(u tgbotapi.Update, me identity, known func(string) bool) (incom
 	for _, e := range entities {
 		switch {
 		case e.Type == "bot_command" && e.Offset == 0 && in.file == nil:
-			name, suffix, _ := strings.Cut(utf16Slice(m.Text, 0, e.Length)[1:], "@")
+			cmd := utf16Slice(m.Text, 0, e.Length)
+			if len(cmd) < 2 || cmd[0] != '/' {
+				continue // a malformed entity (a forged update) is no command
+			}
+			name, suffix, _ := strings.Cut(cmd[1:], "@")
 			name = strings.ToLower(name)
 			switch {
 			case suffix != "" && !strings.EqualFold(suffix, me.username):

@@ -156,8 +156,17 @@ func TestRedisOutageWhileMessagesFlow(t *testing.T) {
 	f.settle(b)
 	mu.Lock()
 	for chat, n := range asked {
-		if got := f.sentTo(chat); len(got) != n {
+		got := f.sentTo(chat)
+		if len(got) != n {
 			t.Errorf("chat %d: %d messages, %d replies", chat, n, len(got))
+		}
+		// Redis holds history, documents and claims, none of which a thank-you needs: every
+		// reply is the answer itself, never an error text.
+		for _, m := range got {
+			if !strings.HasPrefix(m, "Пожалуйста!") {
+				t.Errorf("chat %d: reply %q, want the answer to a thank-you", chat, m)
+				break
+			}
 		}
 	}
 	rec.mu.Lock()

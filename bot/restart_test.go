@@ -2,11 +2,15 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/integrations/history"
@@ -197,4 +201,78 @@ func TestLiveClaimIsNotAnsweredTwice(t *testing.T) {
 		}
 	}
 	t.Logf("took %v", time.Since(began).Round(time.Millisecond))
+}
+
+// A rolling restart while messages keep coming: instance A gets SIGTERM mid-stream with answers
+// queued and in flight, finishes them within its shutdown timeout, and instance B takes over
+// the stream. Every message gets exactly one reply, its answer: none is lost, none is answered
+// twice, nobody is asked to repeat.
+func TestRestartWhileMessagesFlow(t *testing.T) {
+	began := time.Now()
+	rdb, prefix := sharedRedis(t)
+	f := newFakeAPI(t)
+	slow := &fakeAgent{AnswerFunc: func(ctx context.Context, r agent.Request) (agent.Answer, error) {
+		select {
+		case <-ctx.Done():
+			return agent.Answer{}, ctx.Err()
+		case <-time.After(40 * time.Millisecond):
+			return agent.Answer{Text: "эхо: " + r.Text}, nil
+		}
+	}}
+	ctxA, stopA := context.WithCancel(context.Background())
+	defer stopA()
+	a, err := New(t.Context(), slow, Options{Token: testToken, APIURL: f.srv.URL, PollTimeout: time.Second, PollIdle: 10 * time.Millisecond,
+		ShutdownTimeout: 10 * time.Second, Dedupe: history.NewRedisDedupe(rdb, prefix, time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.limits.private = unpaced
+	runA := make(chan error, 1)
+	go func() { runA <- a.Run(ctxA) }()
+
+	const chats, total = 4, 80
+	text := func(i int) string { return fmt.Sprintf("вопрос %d", i) }
+	var pushed atomic.Int32
+	wait := flow(f, total, 25*time.Millisecond, func(i int) tgbotapi.Update {
+		pushed.Add(1)
+		return privateText(int64(200+i%chats), text(i))
+	})
+	waitFor(t, "A to answer part of the stream", func() bool { return len(f.waitSent(0)) >= 10 })
+	stopA()
+	if err := <-runA; err != nil {
+		t.Fatalf("A: Run: %v", err)
+	}
+	stoppedAt := pushed.Load()
+	b := startBot(t, f, slow, Options{Dedupe: history.NewRedisDedupe(rdb, prefix, time.Hour), PollIdle: 10 * time.Millisecond})
+	wait()
+	f.waitSent(total)
+	f.settle(b)
+	b.side.Wait()
+
+	answers, notices := 0, 0
+	replies := f.sentTexts()
+	for i := range total {
+		chat := strconv.Itoa(200 + i%chats)
+		switch n := replies[chat+"|эхо: "+text(i)]; n {
+		case 0:
+		case 1:
+			answers++
+		default:
+			t.Errorf("%q answered %d times", text(i), n)
+		}
+	}
+	for key, n := range replies {
+		if strings.HasSuffix(key, "|"+userMessage(errShutdown)) {
+			notices += n
+		}
+	}
+	if answers+notices != total || len(f.waitSent(0)) != total {
+		t.Errorf("%d messages: %d answers, %d asked to repeat, %d sends in all; want one reply each",
+			total, answers, notices, len(f.waitSent(0)))
+	}
+	if notices > 0 {
+		t.Errorf("%d users asked to repeat; A had time to finish what it had taken", notices)
+	}
+	t.Logf("A stopped after %d of %d messages; %d answered, %d asked to repeat; took %v",
+		stoppedAt, total, answers, notices, time.Since(began).Round(time.Millisecond))
 }
