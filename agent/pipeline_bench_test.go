@@ -2,10 +2,13 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
 	"github.com/pkoukk/tiktoken-go"
+
+	"github.com/finbot/finbot/agent/plan"
 	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
 )
 
@@ -32,6 +35,14 @@ func o200k(b *testing.B) func(string) int {
 func BenchmarkPipeline(b *testing.B) {
 	composite := `{"intents":["CBR_RATE","CBR_KEY_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-14"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`
 	kbPlan := `{"intents":["KB_TERM"],"tool_calls":[{"tool":"search_general_kb","args":{"query":"акт сверки взаимных расчётов"}}],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.9}`
+	deep := deepPlan(alfaProposal("ООО «Альфа»", "resolve_entity_reference", "aggregate_by_axis"),
+		probeCall("resolve_entity_reference", plan.DiscoveryArgs{Entity: "ООО «Альфа»"}),
+		probeCall("aggregate_by_axis", withEntity(plan.DiscoveryArgs{Axis: "month", DateFrom: q1.DateFrom, DateTo: q1.DateTo}, "ООО «Альфа»")))
+	deepJSON, err := json.Marshal(deep)
+	if err != nil {
+		b.Fatal(err)
+	}
+	clarify := `{"intents":["CLARIFY"],"tool_calls":[],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.8,"clarification":"Какой отчёт нужен: по дебиторке или по кредиторке?","clarification_options":["Кто нам должен","Кому должны мы"]}`
 	cases := []struct {
 		name    string
 		req     Request
@@ -49,6 +60,11 @@ func BenchmarkPipeline(b *testing.B) {
 			answer: "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки, но не более 10% стоимости партии [1]."},
 		{name: "knowledge base", req: Request{Text: "что такое акт сверки"}, plan: kbPlan,
 			answer: "Акт сверки — документ, которым стороны подтверждают состояние взаимных расчётов [1]."},
+		{name: "1C deep analysis (guarded discovery)", req: Request{Text: "как менялись продажи ООО «Альфа» по месяцам первого квартала?"},
+			plan: string(deepJSON), answer: "**Продажи ООО «Альфа» в первом квартале**\n\nПродажи по контрагенту шли в каждом месяце квартала [1]."},
+		{name: "clarification (S5)", req: Request{Text: "сделай отчёт по долгам"}, plan: clarify},
+		{name: "bad plan twice: repair, then the default plan", req: Request{Text: "расскажи про ставку НДС в 2026 году"}, plan: "не знаю",
+			answer: "Ставка НДС с 2026 года — 22% [1]."},
 		{name: "facts + answer LLM", req: Request{Text: "какой курс доллара и ключевая ставка на 14 марта?"}, plan: composite,
 			answer: "**Курс и ставка**\n\nКурс доллара — 81,1134 ₽ [1], ключевая ставка — 15,50% [2]."},
 	}
