@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -278,6 +279,40 @@ type llmFake struct {
 	mu    sync.Mutex
 	mode  string // "", "slow", "5xx", "429", "error in 200", "invalid JSON", "invented figure"
 	calls map[string]int
+	// sent429 is when each 429 went out; early lists the requests that came while the
+	// Retry-After of one of them still ran (see llmRetryAfter).
+	sent429 []time.Time
+	early   []string
+}
+
+// The "429" fault answers with Retry-After: 2. A request that arrives between llmInFlight and
+// llmRetryAfter after a 429 went out ignored it: a request the client had sent before it read
+// the 429 arrives within llmInFlight (generous on a loaded machine). A client that ignores
+// Retry-After is caught by its breaker's half-open probes, 500 ms apart (LLM_BREAKER_TIMEOUT),
+// if not by the stream's requests, 100 ms apart.
+const (
+	llmRetryAfter = 2 * time.Second
+	llmInFlight   = 500 * time.Millisecond
+)
+
+// waitRetryAfter keeps the 429 fault on until its 429s span more than one Retry-After, so that
+// requests keep coming while one runs.
+func (l *llmFake) waitRetryAfter(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		l.mu.Lock()
+		n := len(l.sent429)
+		spanned := n > 1 && l.sent429[n-1].Sub(l.sent429[0]) > llmRetryAfter
+		l.mu.Unlock()
+		if spanned {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("[429] %d 429s in 30 s: the LLM is no longer asked", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 const (
@@ -324,12 +359,22 @@ func (l *llmFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			question = strings.ToLower(m[1])
 		}
 	}
+	arrived := time.Now()
 	l.mu.Lock()
 	mode := l.mode
 	if l.calls == nil {
 		l.calls = map[string]int{}
 	}
 	l.calls[kind]++
+	if mode == "429" {
+		for _, sent := range l.sent429 {
+			if d := arrived.Sub(sent); d >= llmInFlight && d < llmRetryAfter {
+				l.early = append(l.early, fmt.Sprintf("a %s request %v after a 429 with Retry-After: %d", kind,
+					d.Round(time.Millisecond), int(llmRetryAfter/time.Second)))
+			}
+		}
+		l.sent429 = append(l.sent429, time.Now()) // before the reply is written: the client cannot read it earlier
+	}
 	l.mu.Unlock()
 
 	w.Header().Set("Content-Type", "application/json")
@@ -345,7 +390,7 @@ func (l *llmFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"error":{"code":502,"message":"Provider returned error","metadata":{"provider_name":"X"}}}`)
 		return
 	case "429":
-		w.Header().Set("Retry-After", "1")
+		w.Header().Set("Retry-After", strconv.Itoa(int(llmRetryAfter/time.Second)))
 		w.WriteHeader(http.StatusTooManyRequests)
 		io.WriteString(w, `{"error":{"code":429,"message":"Rate limit exceeded: free-models-per-min"}}`)
 		return
@@ -417,6 +462,8 @@ func (l *llmFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // questions are then routed by the rules, small talk gets its template, an answer that fails
 // the post-check is replaced by the deterministic rendering of the facts; every message gets a
 // right reply; the breaker opens on the failures (not on the invented figure) and closes after.
+// While a 429's Retry-After runs no request reaches the LLM: the messages meanwhile are
+// answered at once without it.
 func TestFaultLLM(t *testing.T) {
 	model := &llmFake{}
 	llmSrv := newStandIn(t, model)
@@ -462,6 +509,10 @@ func TestFaultLLM(t *testing.T) {
 		r.probe(composite(), byRules)
 		r.probe(ledger[1], debts)
 		r.probe("Привет, как дела?", template)
+		if f == "429" {
+			model.waitRetryAfter(t)
+			r.probe(composite(), byRules) // still answered at once, without the LLM
+		}
 		model.setMode("")
 		r.setPhase("after " + f)
 		r.waitBreaker("llm", 0)
@@ -487,5 +538,14 @@ func TestFaultLLM(t *testing.T) {
 	}
 	if s := r.watch.states("invented figure", "llm"); slices.ContainsFunc(s, func(v float64) bool { return v != 0 }) {
 		t.Errorf("an answer refused by the post-check moved the llm breaker: %v", s)
+	}
+	model.mu.Lock()
+	sent429, early := len(model.sent429), model.early
+	model.mu.Unlock()
+	if sent429 < 2 {
+		t.Errorf("the stand-in answered 429 %d times: Retry-After was not exercised", sent429)
+	}
+	for _, e := range early {
+		t.Errorf("Retry-After ignored: %s", e)
 	}
 }

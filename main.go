@@ -248,7 +248,8 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, cli bool) (
 		a.breakers["embeddings"] = embedder.State
 	}
 	a.docs = docs.New(a.store, a.embedder, docs.Options{
-		MaxDocs: cfg.DocsMaxPerOwner, MaxChars: cfg.DocsMaxChars, CacheOwners: cfg.DocsIndexCache, Logger: log,
+		MaxDocs: cfg.DocsMaxPerOwner, MaxChars: cfg.DocsMaxChars, CacheOwners: cfg.DocsIndexCache,
+		CacheBytes: int64(cfg.DocsIndexCacheMB) << 20, Logger: log,
 	})
 	kbLib, kbOrigin, err := knowledgeBase(ctx, cfg, a.store, a.embedder, log)
 	if err != nil {

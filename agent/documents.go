@@ -658,6 +658,12 @@ func (a *Agent) answerFromSources(ctx context.Context, d prompts.DocsAnswerData,
 	for _, s := range d.Sources {
 		ref.Items = append(ref.Items, facts.Item{Section: facts.UserDocuments, Title: s.Title, Text: s.Text})
 	}
+	chk := postcheck.New(ref, d.Question) // the same sources for every attempt and every streamed part
+	// A streamed part is shown only if it cites no missing source and passes the post-check;
+	// whether it cites at all can be judged only once the answer is whole.
+	partOK := func(settled string) bool {
+		return len(missingSources(settled, n)) == 0 && chk.CheckPartial(settled) == nil
+	}
 	var last error
 	for range 2 {
 		prompt, err := prompts.DocsAnswer(d)
@@ -665,24 +671,17 @@ func (a *Agent) answerFromSources(ctx context.Context, d prompts.DocsAnswerData,
 			return "", err
 		}
 		out, err := a.complete(ctx, []llm.Message{{Role: "user", Content: prompt}},
-			llm.Call{Model: a.opts.AnswerModel, MaxTokens: 1500, Temperature: a.opts.AnswerTemperature})
+			llm.Call{Model: a.opts.AnswerModel, MaxTokens: 1500, Temperature: a.opts.AnswerTemperature}, partOK)
 		if err != nil {
 			return "", err
 		}
 		out = stripSourceList(strings.TrimSpace(out))
-		var bad []postcheck.Violation
-		cites := citation.FindAllStringSubmatch(out, -1)
-		for _, m := range cites {
-			if k, _ := strconv.Atoi(m[1]); k < 1 || k > n {
-				bad = append(bad, postcheck.Violation{Kind: postcheck.Artifact,
-					Detail: fmt.Sprintf("ссылка [%d] на источник, которого нет (источников %d)", k, n)})
-			}
-		}
-		if len(cites) == 0 && out != "" && !strings.Contains(strings.ToLower(out), noAnswerPhrase) {
+		bad := missingSources(out, n)
+		if !citation.MatchString(out) && out != "" && !strings.Contains(strings.ToLower(out), noAnswerPhrase) {
 			bad = append(bad, postcheck.Violation{Kind: uncited,
 				Detail: "в ответе нет ни одной ссылки на источник — поставь номер источника после каждого утверждения или скажи одной фразой, что ответа в источниках нет"})
 		}
-		bad = append(bad, postcheck.Check(out, ref, d.Question)...)
+		bad = append(bad, chk.Check(out)...)
 		if len(bad) == 0 {
 			return out, nil
 		}
@@ -691,6 +690,18 @@ func (a *Agent) answerFromSources(ctx context.Context, d prompts.DocsAnswerData,
 		d.Stricter = postcheck.Instructions(bad)
 	}
 	return "", last
+}
+
+// missingSources reports the footnote marks of text that point at none of the n sources.
+func missingSources(text string, n int) []postcheck.Violation {
+	var bad []postcheck.Violation
+	for _, m := range citation.FindAllStringSubmatch(text, -1) {
+		if k, _ := strconv.Atoi(m[1]); k < 1 || k > n {
+			bad = append(bad, postcheck.Violation{Kind: postcheck.Artifact,
+				Detail: fmt.Sprintf("ссылка [%d] на источник, которого нет (источников %d)", k, n)})
+		}
+	}
+	return bad
 }
 
 // sourceListHeading finds a source list the model wrote despite being told not to.

@@ -78,7 +78,7 @@ func (a *Agent) smallTalkLLM(ctx context.Context, text string, hist []history.Tu
 		msgs = append(msgs, llm.Message{Role: t.Role, Content: t.Text})
 	}
 	msgs = append(msgs, llm.Message{Role: "user", Content: text})
-	return a.complete(ctx, msgs, llm.Call{Model: a.opts.AnswerModel, MaxTokens: 4000, Temperature: 0.4})
+	return a.complete(ctx, msgs, llm.Call{Model: a.opts.AnswerModel, MaxTokens: 4000, Temperature: 0.4}, nil)
 }
 
 // capabilities is the short self-description used by the templates.

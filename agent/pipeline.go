@@ -84,10 +84,14 @@ func (a *Agent) question(ctx context.Context, req Request, text string, hist []h
 	return a.planned(ctx, req, text, hist, scope)
 }
 
-// llmDown reports whether the LLM's breaker is open, so planning would fail at once.
+// llmDown reports whether planning would fail at once: the LLM's breaker is open, or the
+// service asked with a 429's Retry-After not to be called yet.
 func (a *Agent) llmDown() bool {
-	s, ok := a.llm.(interface{ State() string })
-	return ok && s.State() == "open"
+	if s, ok := a.llm.(interface{ State() string }); ok && s.State() == "open" {
+		return true
+	}
+	r, ok := a.llm.(interface{ RetryAfter() time.Time })
+	return ok && !r.RetryAfter().IsZero()
 }
 
 // shortcutRe is an unambiguous rates or key-rate question: it starts with the subject.
@@ -698,6 +702,7 @@ func (a *Agent) phrase(ctx context.Context, req Request, question, summary strin
 	if maxItems <= 0 {
 		maxItems = render.DefaultMaxItems
 	}
+	chk := postcheck.New(f, question) // the same facts for every attempt and every streamed part
 	var stricter string
 	for attempt := range 2 {
 		prompt, err := prompts.Answer(prompts.AnswerData{Question: question, Summary: summary, Context: context,
@@ -707,7 +712,8 @@ func (a *Agent) phrase(ctx context.Context, req Request, question, summary strin
 			return fallback(degradedLLMUnavailable)
 		}
 		out, err := a.complete(ctx, []llm.Message{{Role: "user", Content: prompt}},
-			llm.Call{Model: a.opts.AnswerModel, Temperature: a.opts.AnswerTemperature, MaxTokens: answerMaxTokens})
+			llm.Call{Model: a.opts.AnswerModel, Temperature: a.opts.AnswerTemperature, MaxTokens: answerMaxTokens},
+			func(settled string) bool { return chk.CheckPartial(settled) == nil })
 		if err != nil {
 			if ctx.Err() == nil {
 				a.log.WarnContext(ctx, "answer llm failed; deterministic rendering", "err", err)
@@ -715,7 +721,7 @@ func (a *Agent) phrase(ctx context.Context, req Request, question, summary strin
 			return fallback(degradedLLMUnavailable)
 		}
 		out = stripSourceList(out)
-		vs := postcheck.Check(out, f, question)
+		vs := chk.Check(out)
 		if len(vs) == 0 {
 			if attempt == 0 {
 				return out, "llm", checks, ""
@@ -737,14 +743,57 @@ func (a *Agent) phrase(ctx context.Context, req Request, question, summary strin
 type progressKey struct{}
 
 // complete calls the answer LLM, streaming into the request's Progress when both sides can.
-func (a *Agent) complete(ctx context.Context, msgs []llm.Message, call llm.Call) (string, error) {
+//
+// check, when not nil, gates the stream: the answer's final text is post-checked, so nothing
+// of it may be shown before it passes the same check. Each partial text is cut to its settled
+// part (postcheck.Settled, after any source list of the model's own is dropped, as the final
+// text's is), and that part is shown only if check accepts it; after the first refusal nothing
+// more of this call is shown, and the draft keeps the last accepted text until the final answer
+// replaces it. With check nil (small talk, which has no post-check) the text is shown as it
+// comes.
+func (a *Agent) complete(ctx context.Context, msgs []llm.Message, call llm.Call, check func(settled string) bool) (string, error) {
 	s, ok := a.llm.(streamer)
 	progress, _ := ctx.Value(progressKey{}).(func(string))
 	if !ok || progress == nil {
 		return a.llm.Complete(ctx, msgs, call)
 	}
-	return s.Stream(ctx, msgs, call, func(text string) { progress(plainProgress(text)) })
+	onDelta := func(text string) { progress(plainProgress(text)) }
+	if check != nil {
+		onDelta = checkedProgress(progress, check)
+	}
+	return s.Stream(ctx, msgs, call, onDelta)
 }
+
+// checkedProgress is the gated onDelta of complete for one call: it forwards the settled part
+// of a partial text while check accepts every settled part so far, and nothing after the
+// first refusal. The check reads the whole text with dozens of regular expressions (about 1 ms
+// per 1,000 characters), so it does not run for every token: the first settled part is checked
+// at once, later ones once they have grown by progressStep bytes or a tenth of their length.
+// The checks of one answer then cost about ten final checks, and a long answer's draft still
+// moves every few hundred characters. What is forwarded is always exactly what was checked.
+func checkedProgress(progress func(string), check func(settled string) bool) func(string) {
+	var last string
+	refused := false
+	return func(text string) {
+		if refused {
+			return
+		}
+		settled := postcheck.Settled(stripSourceList(text))
+		if settled == "" || last != "" && len(settled)-len(last) < max(progressStep, len(last)/10) {
+			return
+		}
+		if !check(settled) {
+			refused = true
+			return
+		}
+		last = settled
+		progress(plainProgress(settled))
+	}
+}
+
+// progressStep is the least growth, in bytes, of a streamed answer's settled text before it is
+// checked and shown again.
+const progressStep = 64
 
 // plainProgress turns partial Markdown into the plain text shown while streaming.
 var progressMarks = strings.NewReplacer("**", "", "__", "", "`", "", "\\", "")

@@ -41,6 +41,8 @@ type reply struct {
 	// cut ends the reply early: a stream stops after its first chunk, without the usage chunk
 	// and "data: [DONE]"; a plain reply stops in the middle of its JSON.
 	cut bool
+	// chunks is how many chunks a stream sends the content in (default 3).
+	chunks int
 }
 
 // scripted is an OpenAI-compatible stand-in that replays scripted replies by the kind of call it
@@ -131,8 +133,12 @@ func (s *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		io.WriteString(w, ": OPENROUTER PROCESSING\n\n")
 		r := []rune(rep.content)
-		for i := range 3 {
-			part := string(r[i*len(r)/3 : (i+1)*len(r)/3])
+		n := rep.chunks
+		if n <= 0 {
+			n = 3
+		}
+		for i := range n {
+			part := string(r[i*len(r)/n : (i+1)*len(r)/n])
 			fmt.Fprintf(w, "data: {\"id\":\"gen-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%q},\"finish_reason\":null}]}\n\n", part)
 			if f, ok := w.(http.Flusher); ok {
 				f.Flush()
@@ -430,6 +436,35 @@ func TestPlannerMisbehaviour(t *testing.T) {
 	}
 }
 
+// After a 429 with Retry-After the LLM is not asked again until then: the next questions are
+// answered at once, by the rules and the deterministic handlers, as when the LLM is
+// unavailable, and no request reaches the service.
+func TestRetryAfterDegradesAtOnce(t *testing.T) {
+	s := newScripted(map[string][]reply{"plan": {{status: 429, header: map[string]string{"Retry-After": "30"}}, {content: receivablesPlan}}})
+	a := pipelineAgent(t, s)
+	me := Request{UserID: 1, ChatID: 1}
+	for i, q := range []struct{ text, want string }{
+		{"Кто нам должен на 31 марта?", "₽"},
+		{"Скажи, кто нам должен на 31.03.2026", "₽"},
+		{"курс евро на 15 января", "EUR"},
+		// A follow-up the rules can continue is not planned while the LLM waits.
+		{"а на конец февраля?", "28.02.2026"},
+	} {
+		ans := ask(t, a, me, q.text)
+		if ans.Debug.Route.Source == "planner" || !strings.Contains(ans.Text, q.want) {
+			t.Errorf("question %d %q: route %q, reply lacks %q:\n%s", i, q.text, ans.Debug.Route.Source, q.want, ans.Text)
+		}
+		if i < 2 && !contains(ans.Debug.Degraded, "planner_unavailable") {
+			t.Errorf("question %d: degraded %v, want planner_unavailable", i, ans.Debug.Degraded)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.bodies) != 1 {
+		t.Errorf("the LLM got %d requests, want only the one answered 429", len(s.bodies))
+	}
+}
+
 // kbGrounded checks a knowledge-base answer without the model's text: the «not found» message
 // when nothing was found, else quotes, each from a passage found, with footnotes to its
 // sources.
@@ -696,6 +731,98 @@ func TestAnswerStreamsIntoProgress(t *testing.T) {
 			}
 			if ans.Debug.PromptTokens == 0 {
 				t.Error("streamed usage not counted")
+			}
+		})
+	}
+}
+
+// Nothing unchecked is shown while the answer streams (issue #6): an answer that states an
+// invented figure midway, streamed a rune at a time, never shows any of that figure — nor of
+// the figure's regeneration — in a progress call; the final answer is the deterministic
+// fallback. A correct answer streamed the same way shows a growing prefix of itself. Both the
+// facts answer and the document answer are gated.
+func TestStreamShowsOnlyCheckedText(t *testing.T) {
+	composite := `{"intents":["CBR_RATE","CBR_KEY_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-14"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`
+	const (
+		factsGood = "**Курс и ставка**\n\nКурс доллара — 81,1134 ₽ [1], ключевая ставка — 15,50% [2]. Данные Банка России на 14 марта."
+		// The invented figures stand midway, with text after them, and differ per attempt.
+		factsBad1 = "**Курс и ставка**\n\nКурс доллара — 95 432,10 ₽ [1], ключевая ставка — 15,50% [2]. Данные Банка России на 14 марта."
+		factsBad2 = "**Курс и ставка**\n\nКурс доллара — 81,1134 ₽ [1], ключевая ставка — 17,25% [2]. Данные Банка России на 14 марта."
+		docsGood  = "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки [1], но не более 10% стоимости партии [1]."
+		docsBad   = "За просрочку поставки Поставщик уплачивает пени 0,7% за каждый день просрочки [1], но не более 10% стоимости партии [1]."
+		docsGhost = "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки [3], но не более 10% стоимости партии [1]."
+	)
+	type run struct {
+		name    string
+		script  map[string][]reply
+		docs    bool
+		final   string   // "" = the fallback answer
+		invents []string // what no progress call may show
+	}
+	each := func(content string) reply { return reply{content: content, chunks: len([]rune(content))} }
+	runs := []run{
+		{"facts/invented", map[string][]reply{"plan": {{content: composite}}, "answer": {each(factsBad1), each(factsBad2)}}, false, "",
+			[]string{"95", "17,2", "17"}},
+		{"facts/checked", map[string][]reply{"plan": {{content: composite}}, "answer": {each(factsGood)}}, false, factsGood, nil},
+		{"documents/invented", map[string][]reply{"plan": {{content: penaltiesPlan}}, "docs": {each(docsBad)}}, true, "", []string{"0,7"}},
+		{"documents/missing source", map[string][]reply{"plan": {{content: penaltiesPlan}}, "docs": {each(docsGhost)}}, true, "", []string{"[3]"}},
+		{"documents/checked", map[string][]reply{"plan": {{content: penaltiesPlan}}, "docs": {each(docsGood)}}, true, docsGood, nil},
+	}
+	for _, tt := range runs {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newScripted(tt.script)
+			a := pipelineAgent(t, s)
+			req := Request{UserID: 1, ChatID: 1, Text: "какой курс доллара и ключевая ставка на 14 марта?"}
+			if tt.docs {
+				upload(t, a, req, "dogovor.pdf", contract())
+				req.Text = "что в договоре с Техснабом про штрафы"
+			}
+			var mu sync.Mutex
+			var partials []string
+			req.Progress = func(p string) {
+				mu.Lock()
+				partials = append(partials, p)
+				mu.Unlock()
+			}
+			ans, err := a.Answer(t.Context(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(partials) == 0 {
+				t.Fatal("nothing streamed")
+			}
+			for i, p := range partials {
+				for _, bad := range tt.invents {
+					if strings.Contains(p, bad) {
+						t.Errorf("progress %d shows %q before any check could pass it: %q", i, bad, p)
+					}
+				}
+			}
+			if tt.final != "" {
+				if ans.Text != tt.final {
+					t.Errorf("final %q, want %q", ans.Text, tt.final)
+				}
+				for i, p := range partials {
+					if !strings.HasPrefix(plainProgress(tt.final), p) || i > 0 && !strings.HasPrefix(p, partials[i-1]) {
+						t.Errorf("progress %d %q is not a growing prefix of the answer", i, p)
+					}
+				}
+				if last := partials[len(partials)-1]; len([]rune(last)) < len([]rune(plainProgress(tt.final)))/2 {
+					t.Errorf("the last progress %q shows too little of the answer", last)
+				}
+				return
+			}
+			if tt.docs {
+				docsExtractive(t, ans)
+			} else if ans.Debug.Plan == nil || ans.Debug.Plan.Answer != "deterministic" || !strings.Contains(ans.Text, "81,1134") {
+				t.Errorf("final %q, want the deterministic rendering", ans.Text)
+			}
+			for _, bad := range tt.invents {
+				if strings.Contains(ans.Text, bad) {
+					t.Errorf("final answer shows %q:\n%s", bad, ans.Text)
+				}
 			}
 		})
 	}

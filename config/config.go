@@ -106,6 +106,7 @@ type Config struct {
 	DocsMaxPerOwner   int    // DOCS_MAX_PER_OWNER
 	DocsMaxChars      int    // DOCS_MAX_CHARS
 	DocsIndexCache    int    // DOCS_INDEX_CACHE
+	DocsIndexCacheMB  int    // DOCS_INDEX_CACHE_MB
 	KBCSV             string // KB_CSV: knowledge base file used when the store has none
 
 	// Behaviour.
@@ -184,6 +185,7 @@ func Vars() []Var {
 		{"DOCS_MAX_PER_OWNER", "200", "Documents one user (or one group) may keep."},
 		{"DOCS_MAX_CHARS", "20000000", "Characters of text one user (or one group) may keep."},
 		{"DOCS_INDEX_CACHE", "256", "Owners whose search index is kept in memory (LRU); others are rebuilt from storage on use."},
+		{"DOCS_INDEX_CACHE_MB", "512", "Memory for those indexes (text, postings, vectors; estimated); least recently used owners are dropped first. The knowledge base has a budget of its own."},
 		{"KB_CSV", "", "Knowledge base CSV loaded at start instead of the embedded sample when Redis holds none (see `finbot kb ingest`)."},
 		{"ANSWER_TIMEOUT", "90s", "Ceiling for preparing one answer."},
 		{"USER_RATE_PER_MIN", "20", "Messages one user may send per minute before a flood notice."},
@@ -262,6 +264,7 @@ func Load(getenv func(string) string) (Config, error) {
 		DocsMaxPerOwner:   r.integer("DOCS_MAX_PER_OWNER", 1, 100_000),
 		DocsMaxChars:      r.integer("DOCS_MAX_CHARS", 1000, 2_000_000_000),
 		DocsIndexCache:    r.integer("DOCS_INDEX_CACHE", 1, 1_000_000),
+		DocsIndexCacheMB:  r.integer("DOCS_INDEX_CACHE_MB", 1, 1_000_000),
 		KBCSV:             r.str("KB_CSV"),
 
 		AnswerTimeout:   r.duration("ANSWER_TIMEOUT", time.Second, time.Hour),

@@ -55,7 +55,7 @@ func BenchmarkIndexRebuild(b *testing.B) {
 	lib, _ := benchLibrary(b, 200)
 	ctx := context.Background()
 	for b.Loop() {
-		lib.cache.Purge()
+		lib.cache.purge()
 		if _, _, err := lib.Search(ctx, "u:1", Query{Text: "срок оплаты"}); err != nil {
 			b.Fatal(err)
 		}

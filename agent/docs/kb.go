@@ -46,7 +46,7 @@ func (l *Library) Ingest(ctx context.Context, owner string, articles []kb.Articl
 	if err := l.store.Replace(ctx, owner, docs); err != nil {
 		return 0, nil, fmt.Errorf("docs: replace %s: %w", owner, err)
 	}
-	l.cache.Remove(owner)
+	l.cache.remove(owner)
 	return chunks, degraded, nil
 }
 

@@ -7,9 +7,10 @@
 // the in-process index of an owner is built only from that owner's stored chunks, and nothing
 // in this package takes a document id without the owner it belongs to.
 //
-// Indexes are built on first use from the store and cached in a bounded LRU keyed by owner;
-// each search checks the owner's version in the store (one round trip) and rebuilds when
-// another replica added or removed a document.
+// Indexes are built on first use from the store and cached in an LRU keyed by owner, bounded
+// by the number of owners and by the indexes' estimated memory (Options.CacheOwners,
+// Options.CacheBytes); each search checks the owner's version in the store (one round trip)
+// and rebuilds when another replica added or removed a document, or the index was evicted.
 package docs
 
 import (
@@ -26,7 +27,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	lru "github.com/hashicorp/golang-lru/v2"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/finbot/finbot/integrations/docstore"
@@ -70,12 +70,16 @@ type Options struct {
 	// MaxDocs and MaxChars bound one owner's library (defaults 200 and 20,000,000).
 	MaxDocs  int
 	MaxChars int
-	// CacheOwners bounds the in-process index cache (default 256 owners).
+	// CacheOwners bounds the in-process index cache by owners (default DefaultCacheOwners, 256).
 	CacheOwners int
-	Limits      extract.Limits
-	Chunking    extract.ChunkOptions
-	Logger      *slog.Logger
-	Now         func() time.Time
+	// CacheBytes bounds it by the indexes' estimated memory — chunk texts, postings and
+	// vectors (4 bytes a dimension) — evicting least recently used owners (default
+	// DefaultCacheBytes, 512 MiB). An owner whose index alone is larger is not cached.
+	CacheBytes int64
+	Limits     extract.Limits
+	Chunking   extract.ChunkOptions
+	Logger     *slog.Logger
+	Now        func() time.Time
 }
 
 // Library adds, lists, removes and searches documents.
@@ -84,7 +88,7 @@ type Library struct {
 	emb   Embedder
 	opts  Options
 	log   *slog.Logger
-	cache *lru.Cache[string, *ownerIndex]
+	cache *indexCache
 	build singleflight.Group
 }
 
@@ -97,7 +101,10 @@ func New(store Store, emb Embedder, o Options) *Library {
 		o.MaxChars = 20_000_000
 	}
 	if o.CacheOwners <= 0 {
-		o.CacheOwners = 256
+		o.CacheOwners = DefaultCacheOwners
+	}
+	if o.CacheBytes <= 0 {
+		o.CacheBytes = DefaultCacheBytes
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -105,8 +112,7 @@ func New(store Store, emb Embedder, o Options) *Library {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	cache, _ := lru.New[string, *ownerIndex](o.CacheOwners) // size > 0: cannot fail
-	return &Library{store: store, emb: emb, opts: o, log: o.Logger, cache: cache}
+	return &Library{store: store, emb: emb, opts: o, log: o.Logger, cache: newIndexCache(o.CacheOwners, o.CacheBytes)}
 }
 
 // Dense reports whether the library embeds chunks and queries.
@@ -181,7 +187,7 @@ func (l *Library) put(ctx context.Context, owner string, meta docstore.Meta, doc
 		return Added{}, fmt.Errorf("docs: store: %w", err)
 	}
 	out.Meta = d.Meta
-	l.cache.Remove(owner)
+	l.cache.remove(owner)
 	return out, nil
 }
 
@@ -234,7 +240,7 @@ func (l *Library) embedStored(ctx context.Context, owner string, m docstore.Meta
 	if err := l.store.Put(ctx, owner, d); err != nil {
 		return Added{}, fmt.Errorf("docs: store: %w", err)
 	}
-	l.cache.Remove(owner)
+	l.cache.remove(owner)
 	out.Meta = d.Meta
 	return out, nil
 }
@@ -284,7 +290,7 @@ func (l *Library) Remove(ctx context.Context, owner, id string) (docstore.Meta, 
 	if err := l.store.Delete(ctx, owner, id); err != nil {
 		return docstore.Meta{}, fmt.Errorf("docs: delete: %w", err)
 	}
-	l.cache.Remove(owner)
+	l.cache.remove(owner)
 	return m, nil
 }
 

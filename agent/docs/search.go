@@ -202,6 +202,8 @@ type ownerIndex struct {
 	// vecs are unit-length vectors of vecChunks, for cosine search.
 	vecs      [][]float32
 	vecChunks []retrieval.Chunk
+	// bytes estimates the memory the index holds (see chunkBytes), for the cache's budget.
+	bytes int64
 }
 
 // index returns the owner's index, rebuilding it when the stored version moved on.
@@ -210,7 +212,7 @@ func (l *Library) index(ctx context.Context, owner string) (*ownerIndex, error) 
 	if err != nil {
 		return nil, fmt.Errorf("docs: version: %w", err)
 	}
-	if idx, ok := l.cache.Get(owner); ok && idx.version == v {
+	if idx, ok := l.cache.get(owner); ok && idx.version == v {
 		return idx, nil
 	}
 	res, err, _ := l.build.Do(fmt.Sprintf("%s@%d", owner, v), func() (any, error) {
@@ -219,8 +221,9 @@ func (l *Library) index(ctx context.Context, owner string) (*ownerIndex, error) 
 			return nil, err
 		}
 		idx := buildIndex(v, docs)
-		if cur, ok := l.cache.Get(owner); !ok || cur.version <= v {
-			l.cache.Add(owner, idx)
+		if !l.cache.add(owner, idx) && idx.bytes > l.opts.CacheBytes {
+			l.log.WarnContext(ctx, "document index larger than the whole index cache; rebuilt on every search", "owner", owner,
+				"owner_chunks", idx.ix.Len(), "index_bytes", idx.bytes, "cache_bytes", l.opts.CacheBytes)
 		}
 		return idx, nil
 	})
@@ -235,6 +238,7 @@ func buildIndex(version int64, docs []docstore.Doc) *ownerIndex {
 	var chunks []retrieval.Chunk
 	for _, d := range docs {
 		idx.metas[d.Meta.ID] = d.Meta
+		idx.bytes += docOverhead + int64(len(d.Meta.Title)+len(d.Meta.FileName))
 		withVectors := len(d.Vectors) == len(d.Chunks)
 		for i, c := range d.Chunks {
 			rc := retrievalChunk(d.Meta.ID, c)
@@ -243,10 +247,12 @@ func buildIndex(version int64, docs []docstore.Doc) *ownerIndex {
 			rc.Heading = strings.TrimSpace(d.Meta.Title + "\n" + c.Heading)
 			chunks = append(chunks, rc)
 			idx.chunkN[rc.ID] = c.N
+			idx.bytes += chunkBytes(rc)
 			if withVectors {
 				if v := unit(d.Vectors[i]); v != nil {
 					idx.vecs = append(idx.vecs, v)
 					idx.vecChunks = append(idx.vecChunks, rc)
+					idx.bytes += vectorBytes(len(v))
 				}
 			}
 		}

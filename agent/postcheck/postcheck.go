@@ -6,6 +6,8 @@
 // forbidden phrases, «других упоминаний не найдено» tails about things nobody asked about, a
 // source list of its own (code appends the sources) and numbers or dates that are not in the
 // facts. Instructions turns what Check found into extra instructions for one regeneration.
+// A Checker (New) checks several answers against the same facts; its CheckPartial judges the
+// Settled part of an answer still being streamed, so that nothing unchecked is shown.
 //
 // The rules, each documented where it is implemented:
 //   - empty: nothing but white space and Markdown marks (Check);
@@ -27,6 +29,7 @@
 package postcheck
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -75,12 +78,48 @@ type Violation struct {
 // are undone before checking. Violations come in the order of the Kind constants, each kind in
 // the order of the answer's text, and the same violation is reported once.
 func Check(answer string, p facts.Payload, question string) []Violation {
+	return New(p, question).Check(answer)
+}
+
+// Checker is Check for one set of facts and one question, prepared once: the texts the answer
+// may quote and the numbers it may state. An answer, its regeneration and every partial text of
+// a streamed answer are then checked against exactly the same facts. A Checker is read-only
+// after New and safe for concurrent use.
+type Checker struct {
+	p        facts.Payload
+	question string
+	ref      string
+	known    *known
+}
+
+// New prepares the check of answers to question over the facts p.
+func New(p facts.Payload, question string) *Checker {
+	return &Checker{p: p, question: question, ref: reference(p, question), known: newKnown(p, question)}
+}
+
+// Check is the package-level Check against the Checker's facts and question.
+func (c *Checker) Check(answer string) []Violation {
 	if !hasAlnum(answer) {
 		return []Violation{{Empty, "ответ пустой"}}
 	}
+	return c.rules(answer)
+}
+
+// CheckPartial checks the settled part of an answer that is still being written (streamed):
+// settled is Settled of the text so far. Every rule but Empty applies, so what a settled part
+// breaks, the whole answer breaks as well; nil for a part with nothing to judge yet. The
+// caller shows settled, never more of the text, and only while nothing has been found.
+func (c *Checker) CheckPartial(settled string) []Violation {
+	if !hasAlnum(settled) {
+		return nil
+	}
+	return c.rules(settled)
+}
+
+// rules applies every rule but Empty.
+func (c *Checker) rules(answer string) []Violation {
 	text := unescape(answer)
-	ref := reference(p, question)
-	arts, skip := artifacts(text, ref)
+	arts, skip := artifacts(text, c.ref)
 	srcs, srcSkip := sourceLists(text)
 	skip = append(skip, srcSkip...)
 
@@ -90,10 +129,73 @@ func Check(answer string, p facts.Payload, question string) []Violation {
 	var vs []Violation
 	vs = append(vs, arts...)
 	vs = append(vs, srcs...)
-	vs = append(vs, forbiddenPhrases(flat, sents, ref)...)
-	vs = append(vs, negativeTails(sents, p, question)...)
-	vs = append(vs, inventedNumbers(text, skip, newKnown(p, question))...)
+	vs = append(vs, forbiddenPhrases(flat, sents, c.ref)...)
+	vs = append(vs, negativeTails(sents, c.p, c.question)...)
+	vs = append(vs, inventedNumbers(text, skip, c.known)...)
 	return dedup(vs)
+}
+
+// numberReach is how many words without digits may stand between two parts of one number,
+// date or range: «1 500 000», «31 марта 2026», «с 1 по 31 марта», «1,5 млн руб.».
+const numberReach = 2
+
+// Settled returns the part of a streamed, unfinished answer that the words still to come
+// cannot change: the text up to its last white space (the last word may be cut), less a
+// trailing run of words with digits that a following word could still join into another
+// number or date: «120» may become «120 000,00», «31» the date «31 марта 2026», «с 1 по» the
+// range «с 1 по 31 марта». A run ends at a line break or after numberReach words without
+// digits; a settled run is judged whole. Settled(s) is a prefix of s.
+// footnoteWordRe is a footnote mark as a word, with the punctuation after it: «[1],», «[2].».
+var footnoteWordRe = regexp.MustCompile(`^\[\d{1,3}(?:[,;–—-]\d{1,3})*\][.,;:)]*$`)
+
+func Settled(partial string) string {
+	end := strings.LastIndexFunc(partial, unicode.IsSpace)
+	if end < 0 {
+		return ""
+	}
+	_, w := utf8.DecodeRuneInString(partial[end:])
+	settled := strings.TrimRightFunc(partial[:end], unicode.IsSpace)
+	if strings.ContainsRune(partial[len(settled):end+w], '\n') {
+		return settled // a line break ends every number before it
+	}
+	line := strings.LastIndexByte(settled, '\n') + 1
+	type word struct {
+		start int
+		digit bool
+	}
+	var words []word
+	for i := line; i < len(settled); {
+		r, n := utf8.DecodeRuneInString(settled[i:])
+		if unicode.IsSpace(r) {
+			i += n
+			continue
+		}
+		wd := word{start: i}
+		for i < len(settled) {
+			r, n = utf8.DecodeRuneInString(settled[i:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			wd.digit = wd.digit || unicode.IsDigit(r)
+			i += n
+		}
+		if footnoteWordRe.MatchString(settled[wd.start:i]) {
+			wd.digit = false // «[1],» ends a number, it does not continue one
+		}
+		words = append(words, wd)
+	}
+	cut, gap := -1, 0
+	for k := len(words) - 1; k >= 0 && gap <= numberReach; k-- {
+		if words[k].digit {
+			cut, gap = words[k].start, 0
+		} else {
+			gap++
+		}
+	}
+	if cut < 0 {
+		return settled
+	}
+	return strings.TrimRightFunc(settled[:cut], unicode.IsSpace)
 }
 
 // Instructions turns violations into extra instructions for one regeneration of the answer:

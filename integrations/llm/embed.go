@@ -14,12 +14,15 @@ import (
 const MaxEmbedBatch = 64
 
 // Embedder turns texts into vectors through an OpenAI-compatible POST /embeddings (OpenRouter
-// has one). Like Client, every request has its own deadline and goes through a breaker.
+// has one). Like Client, every request has its own deadline and goes through a breaker, and
+// after a 429 with Retry-After none goes out until then (its own pause: the two may use
+// different services).
 type Embedder struct {
 	api     *openai.Client
 	model   string
 	timeout time.Duration
 	cb      *gobreaker.CircuitBreaker[[][]float32]
+	pause   *pause
 }
 
 // NewEmbedder builds an embedder for o.Model; it makes no network call.
@@ -30,8 +33,9 @@ func NewEmbedder(o Options) *Embedder {
 	if o.BreakerTimeout <= 0 {
 		o.BreakerTimeout = 30 * time.Second
 	}
+	p := newPause(o.MaxRetryAfter)
 	return &Embedder{
-		api: newAPI(o), model: o.Model, timeout: o.Timeout,
+		api: newAPI(o, p), model: o.Model, timeout: o.Timeout, pause: p,
 		cb: gobreaker.NewCircuitBreaker[[][]float32](breakerSettings("embeddings", o.BreakerTimeout)),
 	}
 }
@@ -61,6 +65,9 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 }
 
 func (e *Embedder) batch(ctx context.Context, texts []string) ([][]float32, error) {
+	if err := e.pause.err(); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, e.timeout)
 	defer cancel()
 	vecs, err := e.cb.Execute(func() ([][]float32, error) {

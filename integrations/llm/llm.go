@@ -2,7 +2,9 @@
 //
 // It is the only package that imports go-openai. Every call goes through a circuit breaker and
 // has its own deadline; failures are translated into a small vocabulary of errors
-// (ErrRateLimited, ErrUnavailable, ErrBadResponse) that callers match with errors.Is.
+// (ErrRateLimited, ErrUnavailable, ErrBadResponse) that callers match with errors.Is. After a
+// 429 with Retry-After no request goes out until that time has passed (at most
+// Options.MaxRetryAfter): calls fail at once with a *RetryAfterError.
 package llm
 
 import (
@@ -62,6 +64,9 @@ type Options struct {
 	BreakerTimeout time.Duration
 	// AppURL and AppTitle are OpenRouter's optional attribution headers.
 	AppURL, AppTitle string
+	// MaxRetryAfter caps the pause a 429's Retry-After imposes (default DefaultMaxRetryAfter,
+	// 60s); a negative value ignores Retry-After.
+	MaxRetryAfter time.Duration
 }
 
 // Client completes chats. It is safe for concurrent use.
@@ -70,6 +75,7 @@ type Client struct {
 	model   string
 	timeout time.Duration
 	cb      *gobreaker.CircuitBreaker[string]
+	pause   *pause
 }
 
 // New builds a client; it makes no network call.
@@ -80,13 +86,14 @@ func New(o Options) *Client {
 	if o.BreakerTimeout <= 0 {
 		o.BreakerTimeout = 30 * time.Second
 	}
-	c := &Client{api: newAPI(o), model: o.Model, timeout: o.Timeout}
+	p := newPause(o.MaxRetryAfter)
+	c := &Client{api: newAPI(o, p), model: o.Model, timeout: o.Timeout, pause: p}
 	c.cb = gobreaker.NewCircuitBreaker[string](breakerSettings("llm", o.BreakerTimeout))
 	return c
 }
 
-// newAPI builds the go-openai client with the repairing transport.
-func newAPI(o Options) *openai.Client {
+// newAPI builds the go-openai client with the repairing transport, which reports 429s to p.
+func newAPI(o Options, p *pause) *openai.Client {
 	base := http.DefaultTransport
 	if o.HTTPClient != nil && o.HTTPClient.Transport != nil {
 		base = o.HTTPClient.Transport
@@ -95,7 +102,7 @@ func newAPI(o Options) *openai.Client {
 	cfg.BaseURL = strings.TrimRight(o.BaseURL, "/")
 	cfg.HTTPClient = &http.Client{
 		Timeout:   o.Timeout + 5*time.Second, // backstop; the ctx deadline is the real one
-		Transport: &errorInBody{base: base, referer: o.AppURL, title: o.AppTitle},
+		Transport: &errorInBody{base: base, referer: o.AppURL, title: o.AppTitle, pause: p},
 	}
 	return openai.NewClientWithConfig(cfg)
 }
@@ -126,11 +133,18 @@ func (c *Client) Model() string { return c.model }
 // State reports the breaker state: "closed", "half-open" or "open".
 func (c *Client) State() string { return c.cb.State().String() }
 
+// RetryAfter returns until when the service asked, with a 429 and Retry-After, not to be
+// called; zero when it may be called now. Calls before then fail at once.
+func (c *Client) RetryAfter() time.Time { return c.pause.untilTime() }
+
 // Complete returns the assistant's reply to msgs. It adds the call and its tokens to the
 // Usage in ctx, if any.
 func (c *Client) Complete(ctx context.Context, msgs []Message, call Call) (string, error) {
 	req, err := c.request(msgs, call)
 	if err != nil {
+		return "", err
+	}
+	if err := c.pause.err(); err != nil {
 		return "", err
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)

@@ -20,7 +20,7 @@ import (
 // returns the whole reply, trimmed.
 //
 // The client's timeout bounds the whole stream, the breaker and error vocabulary are those of
-// Complete, and an error event in the middle of the stream is an error, not a short reply. A
+// Complete (a *RetryAfterError at once while a Retry-After runs), and an error event in the middle of the stream is an error, not a short reply. A
 // stream that ends without text is ErrBadResponse; one cut before "data: [DONE]" is
 // ErrUnavailable. The call and the tokens of the final usage chunk go to the Usage in ctx.
 func (c *Client) Stream(ctx context.Context, msgs []Message, call Call, onDelta func(text string)) (string, error) {
@@ -29,6 +29,9 @@ func (c *Client) Stream(ctx context.Context, msgs []Message, call Call, onDelta 
 		return "", err
 	}
 	req.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
+	if err := c.pause.err(); err != nil {
+		return "", err
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	usage := UsageFrom(ctx)

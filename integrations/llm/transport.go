@@ -16,10 +16,12 @@ const maxBody = 8 << 20
 // errorInBody turns OpenRouter's "HTTP 200 with an error object" into an HTTP error status, so
 // go-openai reports it as an *openai.APIError instead of an empty completion. OpenRouter returns
 // 200 when the failure happens after the model started producing output. An event stream is
-// never buffered: it passes through sseBody, line by line.
+// never buffered: it passes through sseBody, line by line. Every 429, as a status or as the
+// code of an error object, goes to pause with its Retry-After.
 type errorInBody struct {
 	base           http.RoundTripper
 	referer, title string
+	pause          *pause
 }
 
 func (t *errorInBody) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -30,8 +32,12 @@ func (t *errorInBody) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Header.Set("X-Title", t.title)
 	}
 	resp, err := t.base.RoundTrip(req)
-	if err != nil || resp.StatusCode != http.StatusOK {
+	if err != nil {
 		return resp, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.pause.observe(resp)
+		return resp, nil
 	}
 	ct := resp.Header.Get("Content-Type")
 	if strings.HasPrefix(ct, "text/event-stream") {
@@ -77,6 +83,7 @@ func (t *errorInBody) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp.StatusCode = status
 	resp.Status = fmt.Sprintf("%d %s", status, http.StatusText(status))
+	t.pause.observe(resp)
 	return resp, nil
 }
 
