@@ -47,9 +47,11 @@ type Request struct {
 	// OnlyDoc restricts this one question to a document of the requester (a file's caption).
 	OnlyDoc string
 	// Progress, when set, receives the answer's text so far while the answer LLM streams it:
-	// plain text (no Markdown), each call the whole text up to now. It is advisory: the Answer
-	// returned at the end is what must be shown, and it may differ (post-check, fallback).
-	// Called from the answering goroutine; it must not block for long.
+	// plain text (no Markdown), each call the whole text up to now. Of a post-checked answer
+	// (facts, documents) only text that passed the post-check is sent, up to the last whole
+	// word, and nothing more once a part failed it (postcheck.Settled, Agent.complete). It is
+	// advisory: the Answer returned at the end is what must be shown, and it may differ
+	// (post-check, fallback). Called from the answering goroutine; it must not block for long.
 	Progress func(partial string)
 }
 
