@@ -30,22 +30,8 @@ func (p *prober) aggregateByAxis(ctx context.Context) {
 		if !p.loadCatalogs(ctx) {
 			return
 		}
-		a, ok := p.anchor(false)
+		hits, _, _, ok := p.entityDocuments(ctx)
 		if !ok {
-			return
-		}
-		orgs, ok := p.organizations(a)
-		if !ok {
-			return
-		}
-		p.setScope(false, orgs, nil)
-		hits, ok := p.collectDocuments(ctx, a, orgs)
-		if !ok {
-			return
-		}
-		p.out.RowsMatched = len(hits)
-		if len(hits) == 0 {
-			p.unknown(fmt.Sprintf("документов %s за период нет", a.name()))
 			return
 		}
 		p.rows = documentGroups(hits, axis)

@@ -21,22 +21,8 @@ func (p *prober) queryDocuments(ctx context.Context) {
 	if !p.entityNeeded("контрагент или договор") || !p.loadCatalogs(ctx) {
 		return
 	}
-	a, ok := p.anchor(false)
+	hits, _, _, ok := p.entityDocuments(ctx)
 	if !ok {
-		return
-	}
-	orgs, ok := p.organizations(a)
-	if !ok {
-		return
-	}
-	p.setScope(false, orgs, nil)
-	hits, ok := p.collectDocuments(ctx, a, orgs)
-	if !ok {
-		return
-	}
-	p.out.RowsMatched = len(hits)
-	if len(hits) == 0 {
-		p.unknown(fmt.Sprintf("документов %s за период нет", a.name()))
 		return
 	}
 	p.summary = append(p.summary, docTypeTotals(hits)...)
@@ -52,6 +38,28 @@ type docHit struct {
 }
 
 // collectDocuments runs the documents template of the anchor for each organization.
+// entityDocuments resolves the probe's entity, scopes the probe to the organizations it
+// belongs to and collects its documents for the period. ok is false when the probe already has
+// its outcome: nothing resolved, an error, or no documents (reported as unknown).
+func (p *prober) entityDocuments(ctx context.Context) (hits []docHit, a probeAnchor, orgs []Entity, ok bool) {
+	if a, ok = p.anchor(false); !ok {
+		return nil, a, nil, false
+	}
+	if orgs, ok = p.organizations(a); !ok {
+		return nil, a, nil, false
+	}
+	p.setScope(false, orgs, nil)
+	if hits, ok = p.collectDocuments(ctx, a, orgs); !ok {
+		return nil, a, orgs, false
+	}
+	p.out.RowsMatched = len(hits)
+	if len(hits) == 0 {
+		p.unknown(fmt.Sprintf("документов %s за период нет", a.name()))
+		return nil, a, orgs, false
+	}
+	return hits, a, orgs, true
+}
+
 func (p *prober) collectDocuments(ctx context.Context, a probeAnchor, orgs []Entity) ([]docHit, bool) {
 	intent, key, ref := IntentDocumentsByParty, "Контрагент", refParam(a.party, refParty)
 	if a.contract.Ref != "" {
