@@ -71,3 +71,28 @@ func TestNoDraftWhileSendsQueue(t *testing.T) {
 		t.Errorf("sent %+v and %d edits, want the two answers as plain messages and no draft", snap.sent, len(snap.edits))
 	}
 }
+
+// TestTypingWithinItsBudget: fifty answers being prepared at once refresh "typing…" within the
+// bot's budget for chat actions, not fifty times per interval.
+func TestTypingWithinItsBudget(t *testing.T) {
+	f := newFakeAPI(t)
+	release := make(chan struct{})
+	slow := &fakeAgent{AnswerFunc: func(ctx context.Context, r agent.Request) (agent.Answer, error) {
+		<-release
+		return agent.Answer{Text: "эхо: " + r.Text}, nil
+	}}
+	b := startBot(t, f, slow, Options{TypingInterval: 100 * time.Millisecond})
+	b.core.typingDelay = 0
+	const chats = 50
+	for i := range chats {
+		f.push(privateText(int64(300+i), "вопрос"))
+	}
+	time.Sleep(time.Second)
+	n := f.count("sendChatAction")
+	close(release)
+	f.waitSent(chats)
+	// 50 chats × 10 refreshes a second unbounded; the budget lets through its burst and rate.
+	if limit := 2*actionsPerSecond + 2; n > limit || n == 0 {
+		t.Errorf("%d typing actions in about a second for %d chats, want 1 to %d", n, chats, limit)
+	}
+}

@@ -73,22 +73,29 @@ type SendLimit struct {
 	Burst  int
 }
 
-// Telegram's limits as the bot keeps them. The buckets refill a little slower than the limits
-// allow so that the windows, which are exact, rarely have to hold a send back.
+// Telegram's limits as the bot keeps them. The buckets refill at the limits' own rates with a
+// burst of one, so that sends are spread evenly; the windows, which are exact, hold back the
+// rare send that rounding (or a stall) would put over the limit.
 var (
 	// PrivateChatLimit: about one message a second per chat; Telegram tolerates short bursts,
 	// so the two parts of a long answer go out together.
 	PrivateChatLimit = SendLimit{Name: "per private chat", Window: time.Second, Max: 2, Rate: 1, Burst: 2}
 	// GroupLimit: 20 messages a minute per group.
-	GroupLimit = SendLimit{Name: "per group", Window: time.Minute, Max: 20, Rate: rate.Limit(19.0 / 60), Burst: 1}
+	GroupLimit = SendLimit{Name: "per group", Window: time.Minute, Max: 20, Rate: rate.Limit(20.0 / 60), Burst: 1}
 	// GlobalLimit: 30 messages a second over all chats.
-	GlobalLimit = SendLimit{Name: "global", Window: time.Second, Max: 30, Rate: 25, Burst: 5}
+	GlobalLimit = SendLimit{Name: "global", Window: time.Second, Max: 30, Rate: 30, Burst: 1}
 )
 
+// actionsPerSecond bounds sendChatAction calls overall. "typing…" is repeated every few seconds
+// while an answer is prepared and delivered; when answers queue for the send budget, thousands
+// of chats would repeat it at once. It is a nicety: a refresh over the budget is skipped.
+const actionsPerSecond = 10
+
 // sendLimits keeps outgoing messages within Telegram's limits, per chat, per group and
-// overall.
+// overall, and chat actions within their own budget.
 type sendLimits struct {
-	global *gate
+	actions *rate.Limiter
+	global  *gate
 	mu     sync.Mutex
 	chats  *lru.Cache[int64, *gate]
 	// private and group are the per-chat limits; tests widen them.
@@ -97,7 +104,8 @@ type sendLimits struct {
 
 func newSendLimits() *sendLimits {
 	chats, _ := lru.New[int64, *gate](100_000) // size > 0: cannot fail
-	return &sendLimits{global: newGate(GlobalLimit), chats: chats, private: PrivateChatLimit, group: GroupLimit}
+	return &sendLimits{actions: rate.NewLimiter(actionsPerSecond, actionsPerSecond), global: newGate(GlobalLimit), chats: chats,
+		private: PrivateChatLimit, group: GroupLimit}
 }
 
 func (l *sendLimits) chat(chatID int64) *gate {
@@ -159,8 +167,8 @@ func (l *sendLimits) takeBoth(c *gate, now time.Time) bool {
 func (l *sendLimits) idle(chatID int64) bool {
 	c := l.chat(chatID)
 	now := time.Now()
-	return c.bucket.TokensAt(now) >= 1 && l.global.bucket.TokensAt(now) >= float64(l.global.bucket.Burst())/2 &&
-		c.win.delay(now) == 0 && l.global.win.delay(now) == 0
+	// Busy overall: half the global budget of the last second is spent.
+	return c.bucket.TokensAt(now) >= 1 && c.win.delay(now) == 0 && l.global.win.count(now) < l.global.win.len()/2
 }
 
 // gate is one limit's bucket and window.
@@ -199,6 +207,21 @@ func (w *window) delayLocked(now time.Time) time.Duration {
 	}
 	return max(0, oldest.Add(w.span).Sub(now))
 }
+
+// count is how many sends the window holds at now.
+func (w *window) count(now time.Time) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := 0
+	for _, t := range w.times {
+		if !t.IsZero() && now.Sub(t) < w.span {
+			n++
+		}
+	}
+	return n
+}
+
+func (w *window) len() int { return len(w.times) }
 
 func (w *window) addLocked(now time.Time) {
 	w.times[w.next] = now

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -266,5 +267,37 @@ func TestStreamFromANonStreamingServer(t *testing.T) {
 	}
 	if u.Calls() != 1 || u.PromptTokens() != 12 || u.CompletionTokens() != 7 {
 		t.Errorf("usage %d calls %d/%d tokens", u.Calls(), u.PromptTokens(), u.CompletionTokens())
+	}
+}
+
+// A finished stream leaves its connection to the pool: twenty answers in a row open one, even
+// when the end of the response comes a moment after "data: [DONE]", as it does over a network.
+func TestStreamReusesConnections(t *testing.T) {
+	events := sseEvents(t, "stream_ok.sse")
+	var conns atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, ev := range events {
+			io.WriteString(w, ev)
+			w.(http.Flusher).Flush()
+		}
+		time.Sleep(20 * time.Millisecond) // the chunked encoding's end arrives later
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	c := newClient(srv.URL)
+	for range 20 {
+		if _, err := c.Stream(t.Context(), []Message{{Role: "user", Content: "Курс доллара на 1 марта?"}}, Call{}, func(string) {}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := conns.Load(); n > 2 {
+		t.Errorf("20 streamed answers opened %d connections, want 1", n)
 	}
 }

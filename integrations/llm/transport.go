@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // maxBody bounds what is read of one response.
@@ -126,7 +127,18 @@ func (b *sseBody) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func (b *sseBody) Close() error { return b.body.Close() }
+// Close closes the stream. After "data: [DONE]" it first reads what is left of the body (the
+// blank line and the end of the chunked encoding, normally; at most 4 KiB and 100 ms), so that
+// the connection goes back to the pool: a body closed unread costs the next call a new TCP and
+// TLS handshake.
+func (b *sseBody) Close() error {
+	if b.done {
+		stop := time.AfterFunc(100*time.Millisecond, func() { b.body.Close() })
+		io.Copy(io.Discard, io.LimitReader(b.r, 4<<10))
+		stop.Stop()
+	}
+	return b.body.Close()
+}
 
 // completionAsStream rewrites a chat.completion body as the event stream of one chunk.
 func completionAsStream(body []byte) ([]byte, bool) {

@@ -8,9 +8,9 @@ import (
 )
 
 // A small load through the real wiring: every message is answered, nothing answers the group
-// chatter, every send is accounted for and within the bot's own buckets (allowing 2 s of
-// lateness, for loaded CI machines), and shutdown leaves none of the bot's goroutines behind.
-// No timings are asserted.
+// chatter, every send is accounted for and within the bot's send limits (allowing 100 ms of
+// delay after the limiter, or the worst scheduling delay measured, for loaded CI machines),
+// and shutdown leaves none of the bot's goroutines behind. No timings are asserted.
 func TestSmallLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 60 messages through the whole bot")
@@ -24,7 +24,7 @@ func TestSmallLoad(t *testing.T) {
 			s, err := parse([]string{"-users=20", "-messages=3", "-groups=1", "-group-size=2", "-chatter=0.5", "-seed=7",
 				"-think-min=50ms", "-think-max=150ms", "-ramp=500ms",
 				"-llm-latency=20ms", "-llm-chunks=4", "-llm-chunk-gap=5ms", "-cbr-latency=10ms",
-				"-reply-timeout=2m", "-drain=1m", "-timeout=4m", "-jitter=2s", st.flag}, func(string) string { return "" }, os.Stderr)
+				"-reply-timeout=2m", "-drain=1m", "-timeout=4m", "-jitter=100ms", st.flag}, func(string) string { return "" }, os.Stderr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,9 +46,7 @@ func TestSmallLoad(t *testing.T) {
 			if res.store == "" || !strings.Contains(report, "100.00%") {
 				t.Errorf("report lacks the reply rate:\n%s", report)
 			}
-			// Whatever the bot, its HTTP clients and the driver started must have exited. (At commit
-			// d187491 golang-lru's expirable caches in cbr.New and tavily.New leave three cleanup
-			// goroutines, created by golang-lru itself; they do not grow with load.)
+			// Whatever the bot, its HTTP clients and the driver started must have exited.
 			var left []string
 			for _, l := range res.leftover {
 				if strings.Contains(l.what, "github.com/finbot/finbot/") || strings.Contains(l.what, "net/http.") {

@@ -54,7 +54,7 @@ type settings struct {
 	memory              bool
 	replyTimeout, drain time.Duration
 	timeout             time.Duration
-	jitter              time.Duration // allowed lateness when replaying the bot's buckets
+	jitter              time.Duration // how late a send's hand-off may be stamped after the limiter let it go
 	out, logPath, dump  string
 	env                 map[string]string
 	command             string // as given, for the report
@@ -100,7 +100,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (setting
 	fs.DurationVar(&s.replyTimeout, "reply-timeout", 5*time.Minute, "a user stops waiting for a reply after this")
 	fs.DurationVar(&s.drain, "drain", 2*time.Minute, "after the last user, how long to wait for answers still being sent")
 	fs.DurationVar(&s.timeout, "timeout", 30*time.Minute, "the whole run")
-	fs.DurationVar(&s.jitter, "jitter", 250*time.Millisecond, "lateness a send may have when the run checks it against the bot's own buckets")
+	fs.DurationVar(&s.jitter, "jitter", 5*time.Millisecond, "how late after the bot's send limiter let a send go its hand-off to the HTTP client may be stamped, when the run checks the bot's limits (the worst scheduling delay measured counts if larger)")
 	fs.StringVar(&s.out, "out", "", "also write the report to this file")
 	fs.StringVar(&s.logPath, "log", "", "write the bot's JSON log here (default: only counted)")
 	fs.StringVar(&s.dump, "dump", "", "write one tab-separated line per message here (timings, route, first reply)")

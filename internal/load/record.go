@@ -61,10 +61,11 @@ type chat struct {
 
 // sendRecord is one call of the Bot API that puts something in a chat.
 type sendRecord struct {
-	at     time.Time
-	method string
-	chatID int64
-	group  bool
+	at      time.Time // the fake Bot API received it: what Telegram counts
+	handoff time.Time // the bot's HTTP client was handed the request, just after the send limiter let it go
+	method  string
+	chatID  int64
+	group   bool
 }
 
 // recorder attributes what the fake Bot API sees and what the agent is asked to the
@@ -162,14 +163,17 @@ func (r *recorder) answerEnded(m *message, scenario, intent string, llmCalls int
 	m.answerErr, m.agentScen, m.intent, m.llmCalls = err, scenario, intent, llmCalls
 }
 
-// sent records a call that puts something in a chat and attributes it to the chat's current
-// message. replyTo is the reply_to_message_id of a new message (0 if none).
-func (r *recorder) sent(method string, chatID int64, replyTo int, text string) {
-	now := time.Now()
+// sent records a call that puts something in a chat, received at now and handed to the bot's
+// HTTP client at handoff (zero if unknown), and attributes it to the chat's current message.
+// replyTo is the reply_to_message_id of a new message (0 if none).
+func (r *recorder) sent(now, handoff time.Time, method string, chatID int64, replyTo int, text string) {
+	if handoff.IsZero() || handoff.After(now) {
+		handoff = now
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	c := r.chats[chatID]
-	rec := sendRecord{at: now, method: method, chatID: chatID, group: chatID < 0}
+	rec := sendRecord{at: now, handoff: handoff, method: method, chatID: chatID, group: chatID < 0}
 	if method == "sendChatAction" {
 		r.actions = append(r.actions, rec)
 		return

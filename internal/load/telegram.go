@@ -150,7 +150,18 @@ func entities(text, mention string) []tgEntity {
 
 func utf16Len(s string) int { return len(utf16.Encode([]rune(s))) }
 
+// handoffHeader carries the moment the bot's HTTP client was handed a request (Unix
+// nanoseconds), set by the driver's wrapper around that client's transport (wire.go).
+const handoffHeader = "X-Load-Handoff"
+
+// arrival is when a request reached the fake, and when the bot handed it to its HTTP client.
+type arrival struct{ at, handoff time.Time }
+
 func (f *fakeTelegram) serve(w http.ResponseWriter, r *http.Request) {
+	in := arrival{at: time.Now()} // before the body is read: Telegram counts a request when it arrives
+	if ns, err := strconv.ParseInt(r.Header.Get(handoffHeader), 10, 64); err == nil {
+		in.handoff = time.Unix(0, ns)
+	}
 	method, ok := strings.CutPrefix(r.URL.Path, "/bot"+f.token+"/")
 	if !ok {
 		apiError(w, http.StatusUnauthorized, "Unauthorized")
@@ -169,16 +180,16 @@ func (f *fakeTelegram) serve(w http.ResponseWriter, r *http.Request) {
 	case "deleteWebhook", "setMyCommands", "answerCallbackQuery":
 		okResult(w, true)
 	case "sendChatAction":
-		f.rec.sent(method, chatID(form), 0, "")
+		f.rec.sent(in.at, in.handoff, method, chatID(form), 0, "")
 		okResult(w, true)
 	case "sendMessage":
-		f.sendMessage(w, form)
+		f.sendMessage(w, in, form)
 	case "editMessageText":
-		f.editMessageText(w, form)
+		f.editMessageText(w, in, form)
 	case "deleteMessage":
 		f.deleteMessage(w, form)
 	case "sendPhoto", "sendDocument":
-		f.sendFile(w, method, form)
+		f.sendFile(w, in, method, form)
 	default:
 		f.rec.unknownMethod(method)
 		apiError(w, http.StatusNotFound, "Not Found: method "+method)
@@ -286,10 +297,10 @@ func check(text, entitiesJSON string, maxUnits int) string {
 	return ""
 }
 
-func (f *fakeTelegram) sendMessage(w http.ResponseWriter, form map[string]string) {
+func (f *fakeTelegram) sendMessage(w http.ResponseWriter, in arrival, form map[string]string) {
 	chat := chatID(form)
 	replyTo, _ := strconv.Atoi(form["reply_to_message_id"])
-	f.rec.sent("sendMessage", chat, replyTo, form["text"]) // Telegram counts attempts against the limits too
+	f.rec.sent(in.at, in.handoff, "sendMessage", chat, replyTo, form["text"]) // Telegram counts attempts against the limits too
 	if problem := check(form["text"], form["entities"], 4096); problem != "" {
 		f.rec.reject("sendMessage", problem)
 		apiError(w, http.StatusBadRequest, problem)
@@ -302,11 +313,11 @@ func (f *fakeTelegram) sendMessage(w http.ResponseWriter, form map[string]string
 	f.message(w, chat, id, form["text"])
 }
 
-func (f *fakeTelegram) editMessageText(w http.ResponseWriter, form map[string]string) {
+func (f *fakeTelegram) editMessageText(w http.ResponseWriter, in arrival, form map[string]string) {
 	chat := chatID(form)
 	key := fmt.Sprint(chat, ":", form["message_id"])
 	now := form["text"] + "\x00" + form["entities"] + "\x00" + form["reply_markup"]
-	f.rec.sent("editMessageText", chat, 0, form["text"])
+	f.rec.sent(in.at, in.handoff, "editMessageText", chat, 0, form["text"])
 	if problem := check(form["text"], form["entities"], 4096); problem != "" {
 		f.rec.reject("editMessageText", problem)
 		apiError(w, http.StatusBadRequest, problem)
@@ -347,10 +358,10 @@ func (f *fakeTelegram) deleteMessage(w http.ResponseWriter, form map[string]stri
 	okResult(w, true)
 }
 
-func (f *fakeTelegram) sendFile(w http.ResponseWriter, method string, form map[string]string) {
+func (f *fakeTelegram) sendFile(w http.ResponseWriter, in arrival, method string, form map[string]string) {
 	chat := chatID(form)
 	replyTo, _ := strconv.Atoi(form["reply_to_message_id"])
-	f.rec.sent(method, chat, replyTo, "["+method+"] "+form["caption"])
+	f.rec.sent(in.at, in.handoff, method, chat, replyTo, "["+method+"] "+form["caption"])
 	if problem := check(form["caption"], form["caption_entities"], 1024); problem != "" {
 		f.rec.reject(method, problem)
 		apiError(w, http.StatusBadRequest, problem)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
@@ -29,11 +30,13 @@ import (
 )
 
 // The wiring below repeats what build and serve in the repository's main.go do for
-// `finbot serve` (main's functions cannot be imported). Differences, all for measurement:
-// the LLM, CBR and Bot API clients get their own copies of http.DefaultTransport (the same
-// settings main gets by default), the LLM and CBR ones wrapped to time each call for the
-// message it serves; the agent is wrapped to see which message each Answer call is for;
-// the knowledge base is always the built-in sample; there is no ops server.
+// `finbot serve` (main's functions cannot be imported), including its one pooled
+// *http.Transport (main's newTransport) shared by every client and closed when the run ends.
+// Differences, all for measurement: the LLM and CBR clients' requests go through a wrapper
+// that times each call for the message it serves, and the Bot API client's through one that
+// stamps the moment each request was handed to it (handoffHeader); the agent is wrapped to
+// see which message each Answer call is for; the knowledge base is always the built-in
+// sample; there is no ops server.
 var (
 	_ bot.Answerer = observed{}
 	_ agent.LLM    = (*llm.Client)(nil)
@@ -42,11 +45,11 @@ var (
 
 // wired is a bot built the way `finbot serve` builds it.
 type wired struct {
-	bot        *bot.Bot
-	reg        *prometheus.Registry
-	store      string // where history lives, for the report
-	transports []*http.Transport
-	closers    []func()
+	bot     *bot.Bot
+	reg     *prometheus.Registry
+	store   string          // where history lives, for the report
+	http    *http.Transport // the connection pool of every client, as in main
+	closers []func()
 }
 
 // close releases what wire opened; call it after the bot has stopped.
@@ -54,20 +57,23 @@ func (w *wired) close() {
 	for i := len(w.closers) - 1; i >= 0; i-- {
 		w.closers[i]()
 	}
-	for _, t := range w.transports {
-		t.CloseIdleConnections()
-	}
+	w.http.CloseIdleConnections()
+}
+
+// newTransport is main's newTransport: http.DefaultTransport with room for concurrent
+// answers per host.
+func newTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = 256
+	t.MaxIdleConnsPerHost = 64
+	return t
 }
 
 type messageKey struct{}
 
 func wire(ctx context.Context, cfg config.Config, log *slog.Logger, rec *recorder) (*wired, error) {
-	w := &wired{reg: prometheus.NewRegistry()}
-	transport := func() *http.Transport {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		w.transports = append(w.transports, t)
-		return t
-	}
+	w := &wired{reg: prometheus.NewRegistry(), http: newTransport()}
+	pooled := &http.Client{Transport: w.http}
 	limits := history.Limits{MaxTurns: cfg.HistoryMaxTurns, MaxChars: cfg.HistoryMaxChars, TTL: cfg.HistoryTTL}
 	var (
 		hist   agent.History
@@ -115,11 +121,13 @@ func wire(ctx context.Context, cfg config.Config, log *slog.Logger, rec *recorde
 
 	llmClient := llm.New(llm.Options{
 		BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey.Reveal(), Model: cfg.LLMModel, Timeout: cfg.LLMTimeout,
-		AppTitle: "finbot", HTTPClient: &http.Client{Transport: timed{base: transport(), kind: "llm", rec: rec}},
+		BreakerTimeout: cfg.LLMBreakerTimeout, AppTitle: "finbot",
+		HTTPClient: &http.Client{Transport: timed{base: w.http, kind: "llm", rec: rec}},
 	})
 	rates := cbr.New(cbr.Options{BaseURL: cfg.CBRURL, Timeout: cfg.CBRTimeout, UserAgent: cfg.CBRUserAgent,
-		HTTPClient: &http.Client{Transport: timed{base: transport(), kind: "cbr", rec: rec}}})
-	news := tavily.New(tavily.Options{BaseURL: cfg.TavilyURL, APIKey: cfg.TavilyAPIKey.Reveal(), Timeout: cfg.TavilyTimeout})
+		BreakerTimeout: cfg.CBRBreakerTimeout, HTTPClient: &http.Client{Transport: timed{base: w.http, kind: "cbr", rec: rec}}})
+	news := tavily.New(tavily.Options{BaseURL: cfg.TavilyURL, APIKey: cfg.TavilyAPIKey.Reveal(), Timeout: cfg.TavilyTimeout,
+		BreakerTimeout: cfg.TavilyBreakerTimeout, HTTPClient: pooled})
 	demo, err := onec.DemoDefault()
 	if err != nil {
 		return nil, fmt.Errorf("demo ledger: %w", err)
@@ -141,7 +149,7 @@ func wire(ctx context.Context, cfg config.Config, log *slog.Logger, rec *recorde
 
 	b, err := bot.New(ctx, observed{Agent: a, rec: rec}, bot.Options{
 		Token: cfg.TelegramToken.Reveal(), APIURL: cfg.TelegramAPIURL, PollTimeout: cfg.PollTimeout,
-		HTTPClient:     &http.Client{Timeout: cfg.PollTimeout + 15*time.Second, Transport: transport()},
+		HTTPClient:     &http.Client{Timeout: cfg.PollTimeout + 15*time.Second, Transport: stamped{base: w.http}},
 		Access:         bot.Access{Users: cfg.AllowedUserIDs, Chats: cfg.AllowedChatIDs, Admins: cfg.AdminUserIDs},
 		UserRatePerMin: cfg.UserRatePerMin, UserRateBurst: cfg.UserRateBurst,
 		AnswerTimeout: cfg.AnswerTimeout, ShutdownTimeout: cfg.ShutdownTimeout,
@@ -167,6 +175,16 @@ func (o observed) Answer(ctx context.Context, req agent.Request) (agent.Answer, 
 	ans, err := o.Agent.Answer(context.WithValue(ctx, messageKey{}, m), req)
 	o.rec.answerEnded(m, string(ans.Scenario), ans.Intent, ans.Debug.LLMCalls, err)
 	return ans, err
+}
+
+// stamped tells the fake Bot API when the bot handed it each request: for a send, a few
+// microseconds of request building after the bot's limiter let it go.
+type stamped struct{ base http.RoundTripper }
+
+func (s stamped) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context()) // a RoundTripper must not modify the caller's request
+	r.Header.Set(handoffHeader, strconv.FormatInt(time.Now().UnixNano(), 10))
+	return s.base.RoundTrip(r)
 }
 
 // timed measures each call to a stand-in, from sending the request to the end of its body,
