@@ -96,8 +96,8 @@ const actionsPerSecond = 10
 type sendLimits struct {
 	actions *rate.Limiter
 	global  *gate
-	mu     sync.Mutex
-	chats  *lru.Cache[int64, *gate]
+	mu      sync.Mutex
+	chats   *lru.Cache[int64, *gate]
 	// private and group are the per-chat limits; tests widen them.
 	private, group SendLimit
 }
