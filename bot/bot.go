@@ -569,8 +569,7 @@ func (b *Bot) fetch(ctx context.Context, fileID string, limit int64) ([]byte, er
 // typing shows "typing…"; its failures never block a reply.
 func (b *Bot) typing(ctx context.Context, chatID int64) {
 	if !b.limits.actions.Allow() {
-		b.core.metrics.errors.WithLabelValues("typing_skipped").Inc()
-		return
+		return // a refresh over the budget is skipped: "typing…" shows 5 s anyway
 	}
 	if err := b.tg.request(ctx, tgbotapi.NewChatAction(chatID, tgbotapi.ChatTyping)); err != nil && ctx.Err() == nil {
 		b.log.DebugContext(ctx, "sendChatAction failed", "chat_id", chatID, "err", err)

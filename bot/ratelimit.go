@@ -69,21 +69,25 @@ type SendLimit struct {
 	Name   string
 	Window time.Duration
 	Max    int
-	Rate   rate.Limit // bucket refill, tokens per second
-	Burst  int
+	// Guard lengthens the window the bot keeps: a send may reach Telegram a few milliseconds
+	// later than the one before it (scheduling, the network), and a window measured on
+	// arrival must still hold at most Max.
+	Guard time.Duration
+	Rate  rate.Limit // bucket refill, tokens per second
+	Burst int
 }
 
-// Telegram's limits as the bot keeps them. The buckets refill at the limits' own rates with a
-// burst of one, so that sends are spread evenly; the windows, which are exact, hold back the
-// rare send that rounding (or a stall) would put over the limit.
+// Telegram's limits as the bot keeps them. The buckets refill at the rate the guarded windows
+// allow, with a burst of one (two in a private chat), so that sends are spread evenly; the
+// windows, which are exact, hold back the rare send that rounding (or a stall) would put over.
 var (
 	// PrivateChatLimit: about one message a second per chat; Telegram tolerates short bursts,
 	// so the two parts of a long answer go out together.
-	PrivateChatLimit = SendLimit{Name: "per private chat", Window: time.Second, Max: 2, Rate: 1, Burst: 2}
+	PrivateChatLimit = SendLimit{Name: "per private chat", Window: time.Second, Max: 2, Guard: 50 * time.Millisecond, Rate: 1, Burst: 2}
 	// GroupLimit: 20 messages a minute per group.
-	GroupLimit = SendLimit{Name: "per group", Window: time.Minute, Max: 20, Rate: rate.Limit(20.0 / 60), Burst: 1}
+	GroupLimit = SendLimit{Name: "per group", Window: time.Minute, Max: 20, Guard: time.Second, Rate: rate.Limit(20.0 / 61), Burst: 1}
 	// GlobalLimit: 30 messages a second over all chats.
-	GlobalLimit = SendLimit{Name: "global", Window: time.Second, Max: 30, Rate: 30, Burst: 1}
+	GlobalLimit = SendLimit{Name: "global", Window: time.Second, Max: 30, Guard: 50 * time.Millisecond, Rate: 28.5, Burst: 1}
 )
 
 // actionsPerSecond bounds sendChatAction calls overall. "typing…" is repeated every few seconds
@@ -178,7 +182,7 @@ type gate struct {
 }
 
 func newGate(s SendLimit) *gate {
-	return &gate{bucket: rate.NewLimiter(s.Rate, max(s.Burst, 1)), win: newWindow(s.Max, s.Window)}
+	return &gate{bucket: rate.NewLimiter(s.Rate, max(s.Burst, 1)), win: newWindow(s.Max, s.Window+s.Guard)}
 }
 
 // window counts sends exactly: at most n in any span, kept as the times of the last n sends.

@@ -70,9 +70,13 @@ func TestProblemsFlagSendsOverALimit(t *testing.T) {
 		{"group: 21 in a minute", burst(group, bot.GroupLimit.Max+1, 2*time.Second), bot.GroupLimit.Name},
 		{"global: 31 in a second", global, bot.GlobalLimit.Name},
 		// Handed off a second apart, but the first took 4 ms longer to arrive: 3 in a second
-		// at receipt, which the 5 ms tolerance explains.
+		// at receipt. The limiter's own windows are longer by a guard for exactly this, so
+		// what Telegram would count over the limit fails the run even when the hand-off
+		// times are explained.
 		{"private chat: jitter between hand-off and receipt",
-			[]sendRecord{send(t0, private, 0, 5*ms), send(t0, private, 10*ms, ms), send(t0, private, 1000*ms, ms)}, ""},
+			[]sendRecord{send(t0, private, 0, 5*ms), send(t0, private, 10*ms, ms), send(t0, private, 1000*ms, ms)}, bot.PrivateChatLimit.Name},
+		{"private chat: the guard absorbs the jitter",
+			[]sendRecord{send(t0, private, 0, 5*ms), send(t0, private, 10*ms, ms), send(t0, private, 1000*ms+bot.PrivateChatLimit.Guard, ms)}, ""},
 		// The limiter let the third go 10 ms early: more than the tolerance explains.
 		{"private chat: 10 ms early at hand-off",
 			[]sendRecord{send(t0, private, 0, ms), send(t0, private, 10*ms, ms), send(t0, private, 990*ms, ms)}, bot.PrivateChatLimit.Name},

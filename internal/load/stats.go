@@ -300,6 +300,12 @@ func (r *result) problems() []string {
 		out = append(out, fmt.Sprintf("%d group replies quote another message than the one answered", r.rec.replyToBad))
 	}
 	for _, lr := range r.limitResults() {
+		// What Telegram counts: the bot's windows carry a guard (bot.SendLimit.Guard) for
+		// exactly this, so a send arriving over the limit is a failure too.
+		if lr.overAtReceipt > 0 && lr.unexplained == 0 {
+			out = append(out, fmt.Sprintf("%s: %d sends over the limit of %d per %s at receipt (most in a window: %d); the limiter's guard of %s did not cover the delay to the Bot API",
+				lr.Name, lr.overAtReceipt, lr.Max, lr.Window, lr.maxAtReceipt, lr.Guard))
+		}
 		if lr.unexplained > 0 {
 			out = append(out, fmt.Sprintf("%s: %d sends over the limit of %d per %s (most in a window: %d at receipt, %d at hand-off; allowing %s of delay after the limiter)",
 				lr.Name, lr.unexplained, lr.Max, lr.Window, lr.maxAtReceipt, lr.maxAtHandoff, dur(r.tolerance())))
