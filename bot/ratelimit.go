@@ -78,8 +78,10 @@ type SendLimit struct {
 }
 
 // Telegram's limits as the bot keeps them. The buckets refill at the rate the guarded windows
-// allow, with a burst of one (two in a private chat), so that sends are spread evenly; the
-// windows, which are exact, hold back the rare send that rounding (or a stall) would put over.
+// allow, so that sends are spread evenly. Their bursts are small: two in a private chat (a
+// long answer's two parts), one in a group, five overall (answers that finish together go out
+// together instead of 35 ms apart). The windows, which are exact, hold back whatever a burst,
+// rounding or a stall would put over the limit.
 var (
 	// PrivateChatLimit: about one message a second per chat; Telegram tolerates short bursts,
 	// so the two parts of a long answer go out together.
@@ -87,7 +89,7 @@ var (
 	// GroupLimit: 20 messages a minute per group.
 	GroupLimit = SendLimit{Name: "per group", Window: time.Minute, Max: 20, Guard: time.Second, Rate: rate.Limit(20.0 / 61), Burst: 1}
 	// GlobalLimit: 30 messages a second over all chats.
-	GlobalLimit = SendLimit{Name: "global", Window: time.Second, Max: 30, Guard: 50 * time.Millisecond, Rate: 28.5, Burst: 1}
+	GlobalLimit = SendLimit{Name: "global", Window: time.Second, Max: 30, Guard: 50 * time.Millisecond, Rate: 28.5, Burst: 5}
 )
 
 // actionsPerSecond bounds sendChatAction calls overall. "typing…" is repeated every few seconds

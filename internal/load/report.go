@@ -160,7 +160,7 @@ func (r *result) markdown() string {
 		}
 	}
 	p("\n")
-	p("\nSustained: global max %d sends in any 10 s (%.1f/s), %d in any 60 s (%.1f/s). sendChatAction, not paced by the bot: %d in the busiest second.\n\n",
+	p("\nSustained: global max %d sends in any 10 s (%.1f/s), %d in any 60 s (%.1f/s). sendChatAction (the bot skips refreshes over 10 a second, burst 10): %d in the busiest second.\n\n",
 		maxIn(r.rec.sends, 10*time.Second), float64(maxIn(r.rec.sends, 10*time.Second))/10,
 		maxIn(r.rec.sends, time.Minute), float64(maxIn(r.rec.sends, time.Minute))/60, maxIn(r.rec.actions, time.Second))
 
