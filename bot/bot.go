@@ -315,7 +315,7 @@ func (b *Bot) start(ctx, work context.Context, in incoming) {
 	}
 	if in.command == "cancel" {
 		// /cancel jumps the queue: it must reach the request it stops.
-		b.disp.dropPending(in.chatID, in.userID)
+		b.disp.dropPending(in)
 		b.side.Go(func() { b.handle(work, in) })
 		return
 	}

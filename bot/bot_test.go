@@ -182,6 +182,35 @@ func TestBatchClaimedConcurrently(t *testing.T) {
 	}
 }
 
+// In a group, members' questions are separate conversations: one member's slow answer does not
+// hold up another's, while each member's own questions stay in order.
+func TestGroupMembersAreAnsweredIndependently(t *testing.T) {
+	f := newFakeAPI(t)
+	release := make(chan struct{})
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+		if strings.HasSuffix(r.Text, "медленно") {
+			<-release
+		}
+		return agent.Answer{Text: "ответ: " + r.Text}, nil
+	}}
+	startBot(t, f, a, Options{})
+	f.push(hostileMention(1, "медленно"))
+	f.push(hostileMention(1, "потом"))
+	f.push(hostileMention(2, "быстро"))
+	if got := f.waitSent(1); !strings.Contains(got[0].Text, "быстро") {
+		t.Fatalf("first reply %q, want the other member's, not held up by a slow answer", got[0].Text)
+	}
+	close(release)
+	got := f.waitSent(3)
+	var first []string
+	for _, m := range got[1:] {
+		first = append(first, m.Text)
+	}
+	if !strings.Contains(first[0], "медленно") || !strings.Contains(first[1], "потом") {
+		t.Errorf("member 1's replies %q, want their two questions in order", first)
+	}
+}
+
 func TestMessagesOfOneChatStayInOrder(t *testing.T) {
 	f := newFakeAPI(t)
 	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {

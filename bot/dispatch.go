@@ -5,70 +5,85 @@ import (
 	"sync"
 )
 
-// maxQueuedPerChat bounds the messages waiting in one chat; the flood guard normally keeps
-// queues far shorter.
+// maxQueuedPerChat bounds the messages waiting in one conversation; the flood guard normally
+// keeps queues far shorter.
 const maxQueuedPerChat = 64
 
-// dispatcher runs messages of one chat in order, different chats concurrently. Every worker
-// goroutine is owned: wait returns when all have exited.
+// conversation is what the dispatcher keeps in order: a private chat, or one member of a
+// group. Members' questions are independent (each has their own dialog, and each reply quotes
+// its question), so one member's answer waiting for the send budget does not hold up the next
+// member's.
+type conversation struct{ chatID, userID int64 }
+
+func conversationOf(in incoming) conversation {
+	if in.group {
+		return conversation{in.chatID, in.userID}
+	}
+	return conversation{chatID: in.chatID}
+}
+
+// dispatcher runs the messages of one conversation in order, different conversations
+// concurrently. Every worker goroutine is owned: wait returns when all have exited.
 type dispatcher struct {
 	run func(ctx context.Context, in incoming)
 
 	mu     sync.Mutex
-	queues map[int64][]incoming
+	queues map[conversation][]incoming
 	wg     sync.WaitGroup
 }
 
 func newDispatcher(run func(ctx context.Context, in incoming)) *dispatcher {
-	return &dispatcher{run: run, queues: make(map[int64][]incoming)}
+	return &dispatcher{run: run, queues: make(map[conversation][]incoming)}
 }
 
-// submit queues in behind earlier messages of its chat. ctx is the workers' context: it is
-// what shutdown cancels when answers take too long. It reports false when the chat's queue
-// is full and the message was dropped.
+// submit queues in behind earlier messages of its conversation. ctx is the workers' context:
+// it is what shutdown cancels when answers take too long. It reports false when the
+// conversation's queue is full and the message was dropped.
 func (d *dispatcher) submit(ctx context.Context, in incoming) bool {
+	c := conversationOf(in)
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	q, running := d.queues[in.chatID]
+	q, running := d.queues[c]
 	if len(q) >= maxQueuedPerChat {
 		return false
 	}
-	d.queues[in.chatID] = append(q, in)
+	d.queues[c] = append(q, in)
 	if !running {
 		d.wg.Add(1)
-		go d.work(ctx, in.chatID)
+		go d.work(ctx, c)
 	}
 	return true
 }
 
-// dropPending removes the queued (not yet running) messages of a user in a chat: /cancel
-// means "stop", not "stop this one and start the next".
-func (d *dispatcher) dropPending(chatID, userID int64) int {
+// dropPending removes the queued (not yet running) messages of in's user in its conversation:
+// /cancel means "stop", not "stop this one and start the next".
+func (d *dispatcher) dropPending(in incoming) int {
+	c := conversationOf(in)
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	q, ok := d.queues[chatID]
+	q, ok := d.queues[c]
 	if !ok || len(q) == 0 {
 		return 0
 	}
 	// q[0] is the message being handled; keep it.
 	kept := q[:1]
-	for _, in := range q[1:] {
-		if in.userID != userID {
-			kept = append(kept, in)
+	for _, m := range q[1:] {
+		if m.userID != in.userID {
+			kept = append(kept, m)
 		}
 	}
 	n := len(q) - len(kept)
-	d.queues[chatID] = kept
+	d.queues[c] = kept
 	return n
 }
 
-func (d *dispatcher) work(ctx context.Context, chatID int64) {
+func (d *dispatcher) work(ctx context.Context, c conversation) {
 	defer d.wg.Done()
 	for {
 		d.mu.Lock()
-		q := d.queues[chatID]
+		q := d.queues[c]
 		if len(q) == 0 {
-			delete(d.queues, chatID)
+			delete(d.queues, c)
 			d.mu.Unlock()
 			return
 		}
@@ -78,7 +93,7 @@ func (d *dispatcher) work(ctx context.Context, chatID int64) {
 		d.run(ctx, in)
 
 		d.mu.Lock()
-		d.queues[chatID] = d.queues[chatID][1:]
+		d.queues[c] = d.queues[c][1:]
 		d.mu.Unlock()
 	}
 }
