@@ -166,10 +166,22 @@ func (b *Bot) Run(ctx context.Context) error {
 	case <-time.After(timeout):
 		b.log.Warn("shutdown deadline passed; cancelling answers in flight", "pending", b.disp.pending())
 		stopWork(errShutdown)
-		<-done
+		select {
+		case <-done:
+		case <-time.After(sendGrace):
+			// Ready replies and "ask again" notices still queue for the send budget (a group
+			// allows one every 3 s): stop waiting for it rather than be killed mid-send.
+			b.log.Warn("replies still waiting for Telegram's send budget; giving up on them", "pending", b.disp.pending())
+			b.limits.abort()
+			<-done
+		}
 	}
 	return err
 }
+
+// sendGrace is how long Run waits, after the shutdown deadline cancelled the answers still
+// running, for replies that queue for the send budget.
+const sendGrace = 5 * time.Second
 
 // dedupeTimeout bounds each call to the deduper: a slow store must not stall the poll loop.
 const dedupeTimeout = time.Second
@@ -185,6 +197,9 @@ const maxClaimWaits = 3
 type claimResult struct {
 	ok   bool
 	wait time.Duration
+	// held: the store granted the claim (ok is also true when the store failed and the update
+	// is answered unclaimed); only a held claim is released.
+	held bool
 }
 
 // maxConcurrentClaims bounds the claims of one batch in flight at once.
@@ -215,8 +230,8 @@ func (b *Bot) preclaim(ctx context.Context, ups []tgbotapi.Update) []*claimResul
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			ok, wait := b.claim(ctx, in)
-			out[i] = &claimResult{ok: ok, wait: wait} // each goroutine writes its own element
+			ok, wait, held := b.claim(ctx, in)
+			out[i] = &claimResult{ok: ok, wait: wait, held: held} // each goroutine writes its own element
 		})
 	}
 	wg.Wait()
@@ -241,7 +256,7 @@ func (b *Bot) accept(ctx, work context.Context, u tgbotapi.Update, pre *claimRes
 		if pre != nil {
 			ok, wait = pre.ok, pre.wait
 		} else {
-			ok, wait = b.claim(ctx, in)
+			ok, wait, _ = b.claim(ctx, in)
 		}
 		switch {
 		case wait > 0:
@@ -261,9 +276,10 @@ func (b *Bot) accept(ctx, work context.Context, u tgbotapi.Update, pre *claimRes
 
 // claim claims an update. When the deduper fails, the update is answered anyway: better to risk
 // a second answer than to lose the message.
-func (b *Bot) claim(ctx context.Context, in incoming) (ok bool, wait time.Duration) {
+// held reports that the store granted the claim.
+func (b *Bot) claim(ctx context.Context, in incoming) (ok bool, wait time.Duration, held bool) {
 	if time.Now().UnixNano() < b.dedupeDown.Load() {
-		return true, 0
+		return true, 0, false
 	}
 	// Not cancelled by shutdown: an update taken from a batch is claimed properly.
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dedupeTimeout)
@@ -274,9 +290,9 @@ func (b *Bot) claim(ctx context.Context, in incoming) (ok bool, wait time.Durati
 		b.core.metrics.errors.WithLabelValues("dedupe").Inc()
 		b.log.WarnContext(ctx, "dedupe unavailable; answering updates unclaimed for a while",
 			"update_id", in.updateID, "for", dedupeCooldown, "err", err)
-		return true, 0
+		return true, 0, false
 	}
-	return ok, wait
+	return ok, wait, ok
 }
 
 // awaitClaim waits out another instance's claim on an update, then claims it again: it is done
@@ -289,7 +305,7 @@ func (b *Bot) awaitClaim(ctx, work context.Context, in incoming, wait time.Durat
 				"update_id", in.updateID)
 			return
 		}
-		ok, next := b.claim(ctx, in)
+		ok, next, _ := b.claim(ctx, in)
 		switch {
 		case ok:
 			b.log.InfoContext(ctx, "took over an update whose claim lapsed", "update_id", in.updateID)
@@ -417,13 +433,16 @@ func (b *Bot) poll(ctx, work context.Context) error {
 	return nil
 }
 
-// releaseClaims gives up the claims preclaim took on updates that will not be accepted here.
+// releaseClaims gives up the claims preclaim took on updates that will not be accepted here,
+// concurrently: each release is bounded by dedupeTimeout, and stopping waits for them.
 func (b *Bot) releaseClaims(ctx context.Context, ups []tgbotapi.Update, claims []*claimResult) {
+	var wg sync.WaitGroup
 	for i, u := range ups {
-		if i < len(claims) && claims[i] != nil && claims[i].ok {
-			b.settle(ctx, incoming{updateID: int64(u.UpdateID)}, false)
+		if i < len(claims) && claims[i] != nil && claims[i].held {
+			wg.Go(func() { b.settle(ctx, incoming{updateID: int64(u.UpdateID)}, false) })
 		}
 	}
+	wg.Wait()
 }
 
 // backoff is exponential with full jitter, capped at 30 s.

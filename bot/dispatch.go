@@ -12,11 +12,13 @@ const maxQueuedPerChat = 64
 // conversation is what the dispatcher keeps in order: a private chat, or one member of a
 // group. Members' questions are independent (each has their own dialog, and each reply quotes
 // its question), so one member's answer waiting for the send budget does not hold up the next
-// member's.
+// member's. What changes the group's shared document library (uploads, /docs and its buttons)
+// stays in the group's own order: two uploads at once could both pass the duplicate and quota
+// checks.
 type conversation struct{ chatID, userID int64 }
 
 func conversationOf(in incoming) conversation {
-	if in.group {
+	if in.group && in.file == nil && in.command != "docs" && in.command != "doc" {
 		return conversation{in.chatID, in.userID}
 	}
 	return conversation{chatID: in.chatID}

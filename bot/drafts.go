@@ -38,6 +38,9 @@ func (b *Bot) draft(ctx context.Context, chatID int64, replyTo int, text string)
 func (b *Bot) redraft(ctx context.Context, chatID int64, messageID int, text string) error {
 	cfg := tgbotapi.NewEditMessageText(chatID, messageID, text)
 	cfg.DisableWebPagePreview = true
+	if !b.limits.idle(chatID) {
+		return errBusy // skipped: the final answer will show the text anyway
+	}
 	if err := b.limits.wait(ctx, chatID); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/finbot/finbot/agent"
@@ -94,5 +95,58 @@ func TestTypingWithinItsBudget(t *testing.T) {
 	// 50 chats × 10 refreshes a second unbounded; the budget lets through its burst and rate.
 	if limit := 2*actionsPerSecond + 2; n > limit || n == 0 {
 		t.Errorf("%d typing actions in about a second for %d chats, want 1 to %d", n, chats, limit)
+	}
+}
+
+// TestSendWaitsAbort: shutdown's last resort ends every wait for the send budget, even one
+// whose context cannot be cancelled (a ready reply is sent with context.WithoutCancel).
+func TestSendWaitsAbort(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		l := newSendLimits()
+		ctx := context.WithoutCancel(t.Context())
+		if err := l.wait(ctx, -100); err != nil { // the group's one send for the next 3 s
+			t.Fatal(err)
+		}
+		errc := make(chan error, 1)
+		go func() { errc <- l.wait(ctx, -100) }()
+		time.Sleep(time.Second)
+		synctest.Wait()
+		select {
+		case err := <-errc:
+			t.Fatalf("the second send to the group did not wait: %v", err)
+		default:
+		}
+		start := time.Now()
+		l.abort()
+		if err := <-errc; err == nil {
+			t.Error("an aborted wait reported success")
+		}
+		if d := time.Since(start); d != 0 {
+			t.Errorf("the aborted wait returned after %s, want at once", d)
+		}
+	})
+}
+
+// A group member's questions are a conversation of their own; what changes the group's shared
+// documents stays in the group's one queue.
+func TestConversationOf(t *testing.T) {
+	file := &fileRef{id: "f", name: "dogovor.pdf"}
+	tests := []struct {
+		name string
+		in   incoming
+		want conversation
+	}{
+		{"private question", incoming{chatID: 10, userID: 10}, conversation{chatID: 10}},
+		{"private upload", incoming{chatID: 10, userID: 10, file: file}, conversation{chatID: 10}},
+		{"group question", incoming{chatID: -100, userID: 7, group: true}, conversation{-100, 7}},
+		{"group command", incoming{chatID: -100, userID: 7, group: true, command: "rate"}, conversation{-100, 7}},
+		{"group upload", incoming{chatID: -100, userID: 7, group: true, file: file}, conversation{chatID: -100}},
+		{"group /docs", incoming{chatID: -100, userID: 7, group: true, command: "docs"}, conversation{chatID: -100}},
+		{"group document button", incoming{chatID: -100, userID: 8, group: true, command: "doc"}, conversation{chatID: -100}},
+	}
+	for _, tt := range tests {
+		if got := conversationOf(tt.in); got != tt.want {
+			t.Errorf("%s: conversation %+v, want %+v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -100,6 +100,10 @@ const actionsPerSecond = 10
 // sendLimits keeps outgoing messages within Telegram's limits, per chat, per group and
 // overall, and chat actions within their own budget.
 type sendLimits struct {
+	// aborted ends every wait for the send budget: shutdown's last resort, when replies
+	// still queue for it after the deadline.
+	aborted context.Context
+	abort   context.CancelFunc
 	actions *rate.Limiter
 	global  *gate
 	mu      sync.Mutex
@@ -110,8 +114,9 @@ type sendLimits struct {
 
 func newSendLimits() *sendLimits {
 	chats, _ := lru.New[int64, *gate](100_000) // size > 0: cannot fail
-	return &sendLimits{actions: rate.NewLimiter(actionsPerSecond, actionsPerSecond), global: newGate(GlobalLimit), chats: chats,
-		private: PrivateChatLimit, group: GroupLimit}
+	aborted, abort := context.WithCancel(context.Background())
+	return &sendLimits{aborted: aborted, abort: abort, actions: rate.NewLimiter(actionsPerSecond, actionsPerSecond),
+		global: newGate(GlobalLimit), chats: chats, private: PrivateChatLimit, group: GroupLimit}
 }
 
 func (l *sendLimits) chat(chatID int64) *gate {
@@ -129,8 +134,12 @@ func (l *sendLimits) chat(chatID int64) *gate {
 	return g
 }
 
-// wait blocks until a message may be sent to chatID now, and counts it as sent.
+// wait blocks until a message may be sent to chatID now, and counts it as sent. It returns
+// early when ctx is done or the waits are aborted.
 func (l *sendLimits) wait(ctx context.Context, chatID int64) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(l.aborted, cancel)()
 	c := l.chat(chatID)
 	if err := c.bucket.Wait(ctx); err != nil {
 		return err

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -184,6 +185,11 @@ func (s *streamer) run() {
 		if text == "" || text == s.shown {
 			continue
 		}
+		select {
+		case <-s.quit: // the answer is ready: it is sent instead of one more draft or edit
+			return
+		default:
+		}
 		if s.messageID == 0 {
 			id, err := s.d.draft(s.ctx, s.chatID, s.replyTo, text)
 			if err != nil {
@@ -198,6 +204,10 @@ func (s *streamer) run() {
 		if err == nil {
 			s.edits.Inc()
 			s.shown, next = text, time.Now().Add(s.interval)
+			continue
+		}
+		if errors.Is(err, errBusy) {
+			next = time.Now().Add(s.interval) // skipped; the next progress tries again
 			continue
 		}
 		wait, retry := retryDelay(err)
