@@ -54,8 +54,11 @@ type chat struct {
 	title string
 	msgs  []*message // addressed messages in update order
 	next  int        // msgs[next:] have not been matched to an Answer call yet
-	// current is the message whose Answer call started last: the bot handles a chat's
-	// messages one at a time, so every send to the chat until the next Answer call is its.
+	// current is the message whose Answer call started last: the bot handles a private chat's
+	// messages one at a time, so every send to the chat until the next Answer call is its. In
+	// a group each member is a conversation of their own, so answers overlap; a group reply is
+	// attributed by the message it quotes (reply_to_message_id), current only when it quotes
+	// none.
 	current *message
 }
 
@@ -137,7 +140,17 @@ func (r *recorder) answerStarted(chatID, userID int64, command, text string) *me
 		return nil
 	}
 	text = strings.TrimSpace(text)
-	for i := c.next; i < len(c.msgs); i++ {
+	if c.group {
+		// Members' questions run concurrently: the member's first question not yet started.
+		for _, m := range c.msgs {
+			if m.user.id == userID && m.command == command && m.want == text && m.answerStart.IsZero() {
+				c.current = m
+				m.answerStart = time.Now()
+				return m
+			}
+		}
+	}
+	for i := c.next; !c.group && i < len(c.msgs); i++ {
 		m := c.msgs[i]
 		if m.user.id != userID || m.command != command || m.want != text {
 			continue
@@ -184,6 +197,13 @@ func (r *recorder) sent(now, handoff time.Time, method string, chatID int64, rep
 		return
 	}
 	m := c.current
+	if c.group && replyTo != 0 {
+		if q := c.byMessageID(replyTo); q != nil {
+			m = q
+		} else {
+			r.replyToBad++
+		}
+	}
 	m.lastSend = now
 	if method == "editMessageText" {
 		m.edits++
@@ -192,9 +212,6 @@ func (r *recorder) sent(now, handoff time.Time, method string, chatID int64, rep
 	m.sends++
 	if len(m.replyTexts) < 3 {
 		m.replyTexts = append(m.replyTexts, text)
-	}
-	if c.group && replyTo != 0 && replyTo != m.messageID {
-		r.replyToBad++
 	}
 	if m.firstReply.IsZero() {
 		m.firstReply = now
@@ -237,8 +254,8 @@ func (r *recorder) idle(quiet time.Duration) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, c := range r.chats {
-		for _, m := range c.msgs[:c.next] {
-			if m.answerEnd.IsZero() {
+		for _, m := range c.msgs {
+			if !m.answerStart.IsZero() && m.answerEnd.IsZero() {
 				return false
 			}
 		}
@@ -265,4 +282,14 @@ func (r *recorder) progress() (replied, sends int) {
 		}
 	}
 	return replied, len(r.sends)
+}
+
+// byMessageID is the chat's addressed message with that message_id, nil if none.
+func (c *chat) byMessageID(id int) *message {
+	for _, m := range c.msgs {
+		if m.messageID == id {
+			return m
+		}
+	}
+	return nil
 }
