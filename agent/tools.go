@@ -861,11 +861,7 @@ func ledgerRow(res address.Result, row address.Row) facts.Item {
 
 // ledgerDocument names a document row: «Реализация товаров и услуг № 15 от 10.01.2026».
 func ledgerDocument(row address.Row) string {
-	name := row.Type
-	if n, ok := documentTypeNames[row.Type]; ok {
-		name = n
-	}
-	s := name
+	s := address.DocumentTypeName(row.Type)
 	if row.Number != "" {
 		s += " № " + row.Number
 	}
@@ -875,17 +871,6 @@ func ledgerDocument(row address.Row) string {
 		s += " от " + row.Date
 	}
 	return strings.TrimSpace(s)
-}
-
-// documentTypeNames mirror address's Russian names of the whitelisted document types, which
-// that package does not export.
-var documentTypeNames = map[string]string{
-	"ПоступлениеНаРасчетныйСчет": "Поступление на расчётный счёт",
-	"СписаниеСРасчетногоСчета":   "Списание с расчётного счёта",
-	"РеализацияТоваровУслуг":     "Реализация товаров и услуг",
-	"ПоступлениеТоваровУслуг":    "Поступление товаров и услуг",
-	"АктСверкиВзаиморасчетов":    "Акт сверки взаиморасчётов",
-	"ВводОстатков":               "Ввод остатков",
 }
 
 // ledgerTotal is the result's total as the lane's own answer states it: a sum where adding

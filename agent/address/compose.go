@@ -204,6 +204,12 @@ func emptyMessage(r *Result, rec Recipe) string {
 	}
 }
 
+// DocumentTypeName is the Russian name of a whitelisted document type («Реализация товаров и
+// услуг»), or t itself when it is none of them.
+func DocumentTypeName(t string) string {
+	return orDefault(documentTypeNames[t], t)
+}
+
 func typeName(t string) string {
 	if n, ok := documentTypeNames[t]; ok {
 		return n

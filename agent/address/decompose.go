@@ -47,7 +47,7 @@ func Decompose(text string, now time.Time) Decomposition {
 	if why := writeIntentReason(full); why != "" {
 		return guarded(d, ModeUnsupported, RuleWriteIntent, why)
 	}
-	if why := injectionReason(full, foldAligned(san)); why != "" {
+	if why := injectionReason(full, ru.FoldAligned(san)); why != "" {
 		return guarded(d, ModeUnsupported, RuleInjection, why)
 	}
 
@@ -241,7 +241,7 @@ type questionScan struct {
 // «договор П-15/2025 от 01.03.2025» is not an as-of date and «ООО «Март»» is not a month.
 func scanQuestion(san string, now time.Time) questionScan {
 	var sc questionScan
-	low := foldAligned(san)
+	low := ru.FoldAligned(san)
 	mask := []byte(low)
 	blank := func(start, end int) {
 		for i := start; i < end && i < len(mask); i++ {

@@ -39,17 +39,8 @@ func (p *prober) aggregateByAxis(ctx context.Context) {
 			plural(len(hits), "документ", "документа", "документов"), len(p.rows))))
 		return
 	}
-	a, orgs, tokens, ok := p.movementScope(ctx)
+	hits, tokens, ok := p.scopedMovements(ctx)
 	if !ok {
-		return
-	}
-	hits, ok := p.collectMovements(ctx, a, orgs, tokens)
-	if !ok {
-		return
-	}
-	p.out.RowsMatched = len(hits)
-	if len(hits) == 0 {
-		p.unknown(fmt.Sprintf("проводок по счетам %s%s за период нет", strings.Join(tokens, ", "), a.suffix()))
 		return
 	}
 	groups, debit, credit := movementGroups(hits, axis)

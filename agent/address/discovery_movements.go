@@ -18,17 +18,8 @@ import (
 // settlement accounts) for the period, on the side that carries the anchor, with the debit and
 // credit turnover of each (sub-)account.
 func (p *prober) queryMovements(ctx context.Context) {
-	a, orgs, tokens, ok := p.movementScope(ctx)
+	hits, _, ok := p.scopedMovements(ctx)
 	if !ok {
-		return
-	}
-	hits, ok := p.collectMovements(ctx, a, orgs, tokens)
-	if !ok {
-		return
-	}
-	p.out.RowsMatched = len(hits)
-	if len(hits) == 0 {
-		p.unknown(fmt.Sprintf("проводок по счетам %s%s за период нет", strings.Join(tokens, ", "), a.suffix()))
 		return
 	}
 	type acc struct {
@@ -110,6 +101,25 @@ type movHit struct {
 // collectMovements runs the register-record template per organization and account, keeps the
 // records of the period whose account side fits the anchor, and merges the records that two
 // accounts both read (Дт 60 Кт 62 is read for 60 and for 62, and is one record).
+// scopedMovements reads the register records in the probe's scope (movementScope) and returns
+// them with the account tokens read. ok is false when the probe already has its outcome:
+// nothing resolved, an error, or no records (reported as unknown).
+func (p *prober) scopedMovements(ctx context.Context) (hits []movHit, tokens []string, ok bool) {
+	a, orgs, tokens, ok := p.movementScope(ctx)
+	if !ok {
+		return nil, nil, false
+	}
+	if hits, ok = p.collectMovements(ctx, a, orgs, tokens); !ok {
+		return nil, nil, false
+	}
+	p.out.RowsMatched = len(hits)
+	if len(hits) == 0 {
+		p.unknown(fmt.Sprintf("проводок по счетам %s%s за период нет", strings.Join(tokens, ", "), a.suffix()))
+		return nil, nil, false
+	}
+	return hits, tokens, true
+}
+
 func (p *prober) collectMovements(ctx context.Context, a probeAnchor, orgs []Entity, tokens []string) ([]movHit, bool) {
 	var hits []movHit
 	for _, org := range orgs {

@@ -58,31 +58,12 @@ func invisibleFiller(r rune) bool {
 	return false
 }
 
-// foldAligned lower-cases s and turns ё into е without changing any rune's byte length, so
-// byte offsets found in the result point at the same text in s. A rune whose lower case has
-// another length (there are a few outside Cyrillic and Latin) is left as it is.
-func foldAligned(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		l := unicode.ToLower(r)
-		if l == 'ё' {
-			l = 'е'
-		}
-		if utf8.RuneLen(l) != utf8.RuneLen(r) {
-			l = r
-		}
-		b.WriteRune(l)
-	}
-	return b.String()
-}
-
 // foldForRules prepares text for the word rules, as agent/route.go does: lower case, ё→е,
 // punctuation other than that of numbers and account codes turned into spaces, single spaces,
 // and one space at each end, so a pattern can use spaces as Cyrillic word boundaries (Go's \b
 // knows only ASCII letters).
 func foldForRules(s string) string {
-	return " " + ru.Fold(foldAligned(s)) + " "
+	return " " + ru.Fold(ru.FoldAligned(s)) + " "
 }
 
 // clipRunes cuts s to at most n runes.
@@ -195,5 +176,5 @@ func injectionReason(rules, aligned string) string {
 // looksLikeQuery reports whether a filter value carries query text or instructions rather
 // than a name, a number or a date.
 func looksLikeQuery(value string) bool {
-	return injectionReason(foldForRules(value), foldAligned(value)) != "" || strings.ContainsAny(value, ";{}<>`")
+	return injectionReason(foldForRules(value), ru.FoldAligned(value)) != "" || strings.ContainsAny(value, ";{}<>`")
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/ru"
 )
 
 // forbidden is one entry of the forbidden-phrase table.
@@ -61,8 +62,8 @@ var forbiddenRes = func() []*regexp.Regexp {
 // forbiddenPhrases finds the table's phrases in flat (the flattened answer), in the order of
 // the text; tail phrases count only when they start in one of the last two sentences.
 func forbiddenPhrases(flat string, sents []sentence, ref string) []Violation {
-	folded := fold(flat)
-	fref := fold(flatten(ref))
+	folded := ru.FoldAligned(flat)
+	fref := ru.FoldAligned(flatten(ref))
 	tailStart := 0
 	if n := len(sents); n > 0 {
 		tailStart = sents[max(0, n-2)].start
@@ -194,12 +195,12 @@ var aboutQuestion = []string{"запрос", "вопрос", "теме", "тем
 // answer is that one sentence and the payload found nothing: then it is the answer.
 func negativeTails(sents []sentence, p facts.Payload, question string) []Violation {
 	var qstems []string
-	for _, w := range words(fold(question)) {
+	for _, w := range words(ru.FoldAligned(question)) {
 		qstems = append(qstems, stem(w))
 	}
 	var vs []Violation
 	for _, s := range sents {
-		f := fold(s.text)
+		f := ru.FoldAligned(s.text)
 		if !denialRe.MatchString(f) || !dataNounRe.MatchString(f) {
 			continue
 		}

@@ -373,24 +373,6 @@ func flatten(s string) string {
 	return b.String()
 }
 
-// fold lower-cases s and turns ё into е without changing any rune's byte length, so offsets in
-// the result point at the same text in s.
-func fold(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		l := unicode.ToLower(r)
-		if l == 'ё' {
-			l = 'е'
-		}
-		if utf8.RuneLen(l) != utf8.RuneLen(r) {
-			l = r
-		}
-		b.WriteRune(l)
-	}
-	return b.String()
-}
-
 func upperFirst(s string) string {
 	r, w := utf8.DecodeRuneInString(s)
 	if w == 0 {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Fold prepares Russian text for word rules: lower case, ё→е, punctuation other than that of
@@ -26,3 +27,22 @@ func Fold(s string) string {
 
 // strayDots matches a dot that is not inside a number such as 62.01 or 15.01.2026.
 var strayDots = regexp.MustCompile(`(\D|^)\.+|\.+(\D|$)`)
+
+// FoldAligned lower-cases s and turns ё into е without changing any rune's byte length, so
+// byte offsets found in the result point at the same text in s. A rune whose lower case has
+// another length (there are a few outside Cyrillic and Latin) is left as it is.
+func FoldAligned(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		l := unicode.ToLower(r)
+		if l == 'ё' {
+			l = 'е'
+		}
+		if utf8.RuneLen(l) != utf8.RuneLen(r) {
+			l = r
+		}
+		b.WriteRune(l)
+	}
+	return b.String()
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -42,11 +43,7 @@ func (s *cbrStandIn) Close()      { s.srv.Close() }
 func (s *cbrStandIn) counts() map[string]int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make(map[string]int, len(s.calls))
-	for k, v := range s.calls {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(s.calls)
 }
 
 var (
