@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -20,6 +19,8 @@ import (
 	"unicode/utf16"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/finbot/finbot/internal/testnet"
 )
 
 // End-to-end: the real `serve` wiring (run) against telegram-test-api, a Bot API emulator,
@@ -42,12 +43,7 @@ func startEmulator(t *testing.T) *emulator {
 		}
 		t.Skip("telegram-test-api not installed; run the test command from README.md (bash .ci/test.sh)")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	port := testnet.Port(t) // reserved until the test ends: no other process can take it first
 
 	script, _ := filepath.Abs(filepath.Join("testdata", "tgemu.js"))
 	cmd := exec.Command("node", script, fmt.Sprint(port))
@@ -540,12 +536,7 @@ func opsAddr(t *testing.T, logs string) string {
 // Redis unreachable at runtime: replies still go out, /reset says it could not, nothing crashes.
 func TestE2ERedisUnreachable(t *testing.T) {
 	emu := startEmulator(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	deadAddr := ln.Addr().String()
-	ln.Close()
+	deadAddr := testnet.Addr(t) // reserved and never listened on: every connection is refused
 	logs := &syncBuffer{}
 	stop := startBot(t, map[string]string{
 		"TELEGRAM_TOKEN": e2eToken, "TELEGRAM_API_URL": emu.url, "TELEGRAM_POLL_TIMEOUT": "1s",

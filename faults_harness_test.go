@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf16"
+
+	"github.com/finbot/finbot/internal/testnet"
 )
 
 // The harness of the fault-injection tests (faults_test.go): an in-process Bot API, stand-ins
@@ -202,7 +204,7 @@ func (f *fakeBotAPI) shown(chat int64, from, to int) string {
 }
 
 // standIn is an httptest server that a test can take down (connection refused) and bring back
-// on the same address, or put into a fault: a hook that sees every request first and answers it
+// on the same address, which stays reserved for it meanwhile (testnet.Addr), or put into a fault: a hook that sees every request first and answers it
 // when it returns true.
 type standIn struct {
 	t    *testing.T
@@ -215,7 +217,7 @@ type standIn struct {
 }
 
 func newStandIn(t *testing.T, h http.Handler) *standIn {
-	s := &standIn{t: t, h: h}
+	s := &standIn{t: t, h: h, addr: testnet.Addr(t)}
 	s.start()
 	t.Cleanup(s.down)
 	return s
@@ -225,17 +227,15 @@ func (s *standIn) URL() string { return "http://" + s.addr }
 
 func (s *standIn) start() {
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
-	if s.addr != "" {
-		srv.Listener.Close()
-		ln, err := net.Listen("tcp", s.addr)
-		if err != nil {
-			s.t.Fatalf("stand-in back on %s: %v", s.addr, err)
-		}
-		srv.Listener = ln
+	srv.Listener.Close()
+	ln, err := net.Listen("tcp", s.addr)
+	if err != nil {
+		s.t.Fatalf("stand-in on %s: %v", s.addr, err)
 	}
+	srv.Listener = ln
 	srv.Start()
 	s.mu.Lock()
-	s.srv, s.addr = srv, srv.Listener.Addr().String()
+	s.srv = srv
 	s.mu.Unlock()
 }
 

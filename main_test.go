@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/config"
+	"github.com/finbot/finbot/internal/testnet"
 )
 
 func getenv(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -129,7 +130,7 @@ func TestServeNeverLeaksToken(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	err := run(ctx, []string{"serve"}, getenv(map[string]string{
-		"TELEGRAM_TOKEN": token, "TELEGRAM_API_URL": "http://127.0.0.1:1", "METRICS_ADDR": "",
+		"TELEGRAM_TOKEN": token, "TELEGRAM_API_URL": "http://" + testnet.Addr(t), "METRICS_ADDR": "",
 		"LLM_API_KEY": "sk-or-v1-leakcheck", "LOG_LEVEL": "debug",
 	}), nil, &bytes.Buffer{}, &logs)
 	if err == nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/internal/testnet"
 )
 
 func newMemoryAgent(t *testing.T, model LLM) (*Agent, *history.Memory) {
@@ -131,12 +131,7 @@ func TestBadInput(t *testing.T) {
 
 // With Redis unreachable, the answer still comes, marked degraded.
 func TestHistoryUnavailableDegrades(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testnet.Addr(t) // nothing listens there, and nothing else may start to
 	rdb := redis.NewClient(&redis.Options{Addr: addr, ContextTimeoutEnabled: true, MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
 	t.Cleanup(func() { rdb.Close() })
 	a := New(Deps{History: history.NewRedis(rdb, "test:", history.Limits{})}, Options{})

@@ -23,6 +23,7 @@ import (
 	"github.com/finbot/finbot/integrations/kb"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/internal/testdocs"
+	"github.com/finbot/finbot/internal/testnet"
 )
 
 // contract is a two-page supply contract; the penalty clause is on page 2. It is made once:
@@ -59,7 +60,7 @@ func stores(t *testing.T) map[string]func(t *testing.T) docs.Store {
 	}
 	addr := opts.Addr
 	rdb := redis.NewClient(opts)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second) // a bound, generous on a loaded machine
 	defer cancel()
 	if err := rdb.Ping(ctx).Err(); err != nil {
 		rdb.Close()
@@ -511,7 +512,7 @@ func TestOwnDocumentsBeforeTheKnowledgeBase(t *testing.T) {
 // With the document store down, questions that do not need documents are still answered, and
 // document questions get the unavailability error instead of a wrong «нет документов».
 func TestDocumentStoreDown(t *testing.T) {
-	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
+	rdb := redis.NewClient(&redis.Options{Addr: testnet.Addr(t), MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
 	defer rdb.Close()
 	a := docAgent(t, docstore.NewRedis(rdb, "down:"), nil)
 	me := Request{UserID: 18, ChatID: 18, Text: "Привет"}

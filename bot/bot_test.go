@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/internal/testnet"
 )
 
 func TestPrivateMessageGetsAnswer(t *testing.T) {
@@ -421,7 +421,7 @@ func TestWebhookChecksSecret(t *testing.T) {
 
 func TestTokenNeverInErrors(t *testing.T) {
 	// A Bot API that cannot be reached: the transport error quotes the URL with the token.
-	_, err := New(t.Context(), echoAgent(), Options{Token: testToken, APIURL: "http://127.0.0.1:1"})
+	_, err := New(t.Context(), echoAgent(), Options{Token: testToken, APIURL: "http://" + testnet.Addr(t)})
 	if err == nil {
 		t.Fatal("New against a closed port succeeded")
 	}
@@ -463,25 +463,13 @@ func TestWebhookMode(t *testing.T) {
 		}
 		return 0, "", false
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testnet.Addr(t) // the bot listens on it; nothing else can take it meanwhile
 	startBot(t, f, echoAgent(), Options{WebhookURL: "http://" + addr + "/tg/hook", WebhookListen: addr, WebhookSecret: "hook_secret"})
 	body, _ := json.Marshal(privateText(10, "вебхук"))
-	deadline := time.Now().Add(10 * time.Second)
-	var resp *http.Response
-	for { // the server starts listening right after setWebhook
-		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/tg/hook", bytes.NewReader(body))
-		req.Header.Set("X-Telegram-Bot-Api-Secret-Token", "hook_secret")
-		resp, err = http.DefaultClient.Do(req)
-		if err == nil || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	f.waitCalls("setWebhook", 1) // the bot listens before it registers the webhook
+	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/tg/hook", bytes.NewReader(body))
+	req.Header.Set("X-Telegram-Bot-Api-Secret-Token", "hook_secret")
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

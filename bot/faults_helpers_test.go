@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"runtime"
@@ -16,6 +15,8 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/finbot/finbot/internal/testnet"
 )
 
 // outcomes reads the count of one outcome of finbot_updates_total.
@@ -67,7 +68,7 @@ func sharedRedis(t *testing.T) (*redis.Client, string) {
 	return rdb, prefix
 }
 
-// redisServer is a redis-server of the test's own, on a free port, that the test may stop and
+// redisServer is a redis-server of the test's own, on a port reserved for it, that the test may stop and
 // start again: no persistence, so a restart comes back empty, as after a crash.
 type redisServer struct {
 	t    *testing.T
@@ -85,12 +86,9 @@ func startRedisServer(t *testing.T) *redisServer {
 		}
 		t.Skip("redis-server is not installed (the test command installs it)")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &redisServer{t: t, port: ln.Addr().(*net.TCPAddr).Port}
-	ln.Close()
+	// The port stays reserved while the server is down: nothing else can take it before the
+	// restart.
+	s := &redisServer{t: t, port: testnet.Port(t)}
 	s.start()
 	t.Cleanup(func() {
 		if s.running() {

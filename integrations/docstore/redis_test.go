@@ -3,7 +3,6 @@ package docstore
 import (
 	"context"
 	"errors"
-	"net"
 	"slices"
 	"strings"
 	"syscall"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/finbot/finbot/internal/testnet"
 )
 
 // openRedis returns a Redis store under a fresh prefix, its client and the
@@ -231,18 +232,11 @@ func TestRedisCorruptData(t *testing.T) {
 	})
 }
 
-// closedAddr returns an address nobody listens on.
+// closedAddr returns a TCP address nothing listens on: reserved for the test, so that no other
+// process can start listening there meanwhile, and every connection to it is refused.
 func closedAddr(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	if err := ln.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return addr
+	return testnet.Addr(t)
 }
 
 func TestRedisUnavailable(t *testing.T) {
@@ -269,7 +263,9 @@ func TestRedisUnavailable(t *testing.T) {
 	}
 	for name, op := range ops {
 		t.Run(name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+			// Only a bound: the refusal comes at once, and a deadline that passed first on a
+			// loaded machine would hide it.
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 			defer cancel()
 			err := op(ctx)
 			if !errors.Is(err, ErrUnavailable) || !errors.Is(err, syscall.ECONNREFUSED) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"sort"
 	"strings"
 	"sync"
@@ -14,6 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/finbot/finbot/internal/testnet"
 )
 
 func TestTruncateText(t *testing.T) {
@@ -400,18 +401,11 @@ func TestMemoryLoadReturnsCopy(t *testing.T) {
 	}
 }
 
-// closedAddr returns a TCP address nothing listens on.
+// closedAddr returns a TCP address nothing listens on: reserved for the test, so that no other
+// process can start listening there meanwhile, and every connection to it is refused.
 func closedAddr(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	if err := ln.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return addr
+	return testnet.Addr(t)
 }
 
 func TestRedisUnavailable(t *testing.T) {
@@ -422,11 +416,14 @@ func TestRedisUnavailable(t *testing.T) {
 		dialerRetries int // pool dial attempts; 0 keeps the default (5)
 		// original is the underlying error that must stay matchable.
 		original func(error) bool
+		// deadline is each call's context deadline: what ends the call with retries, and only a
+		// bound without (the refusal comes at once, however loaded the machine).
+		deadline time.Duration
 	}{
 		// go-redis retries the dial until the context deadline.
-		{"default retries", 0, 0, func(err error) bool { return errors.Is(err, context.DeadlineExceeded) }},
+		{"default retries", 0, 0, func(err error) bool { return errors.Is(err, context.DeadlineExceeded) }, 300 * time.Millisecond},
 		// Without retries the refused connection itself comes through.
-		{"no retries", -1, 1, func(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) }},
+		{"no retries", -1, 1, func(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) }, 10 * time.Second},
 	}
 	for _, c := range clients {
 		t.Run(c.name, func(t *testing.T) {
@@ -449,7 +446,7 @@ func TestRedisUnavailable(t *testing.T) {
 			}
 			for _, op := range ops {
 				t.Run(op.name, func(t *testing.T) {
-					ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+					ctx, cancel := context.WithTimeout(t.Context(), c.deadline)
 					defer cancel()
 					start := time.Now()
 					err := op.call(ctx)

@@ -2,12 +2,12 @@ package tavily_test
 
 import (
 	"errors"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/finbot/finbot/integrations/tavily"
+	"github.com/finbot/finbot/internal/testnet"
 )
 
 func TestSearchErrors(t *testing.T) {
@@ -93,9 +93,7 @@ func TestSearchWrongKey(t *testing.T) {
 }
 
 func TestSearchUnreachable(t *testing.T) {
-	srv := httptest.NewServer(nil)
-	url := srv.URL
-	srv.Close() // nothing listens there any more
+	url := "http://" + testnet.Addr(t) // nothing listens there, and nothing else may start to
 	c := tavily.New(tavily.Options{BaseURL: url, APIKey: testKey, BaseBackoff: time.Millisecond, Timeout: time.Second})
 	_, err := c.Search(t.Context(), tavily.Query{Text: "ключевая ставка"})
 	if !errors.Is(err, tavily.ErrUnavailable) {
