@@ -48,6 +48,8 @@ type fakeAPI struct {
 	// shown is what each message sent so far shows (text and entities), by message_id: edits
 	// of unknown messages fail and edits that change nothing get "message is not modified".
 	shown map[string]string
+	// kicks ends the long polls in progress: each getUpdates returns once it changes.
+	kicks int
 }
 
 type editedMessage struct {
@@ -67,8 +69,16 @@ type sentMessage struct {
 	Markup   string
 }
 
-// unpaced is a private chat's send limit for tests that are not about pacing.
+// unpaced is a send limit for tests that are not about pacing.
 var unpaced = SendLimit{Name: "unpaced", Window: time.Second, Max: 1000, Rate: 1000, Burst: 1000}
+
+// unpace lifts Telegram's send limits off b before it runs: per private chat, per group (one
+// message every 3 s would have every group test sit out seconds of real time) and overall.
+// Tests that are about pacing say so (slowChat); the limits themselves are tested on a fake
+// clock (pacing_test.go, incoming_test.go).
+func unpace(b *Bot) {
+	b.limits.private, b.limits.group, b.limits.global = unpaced, unpaced, newGate(unpaced)
+}
 
 func newFakeAPI(t *testing.T) *fakeAPI {
 	f := &fakeAPI{t: t, nextID: 1, calls: map[string]int{}, arrived: make(chan struct{}, 1000), files: map[string][]byte{},
@@ -241,8 +251,12 @@ func (f *fakeAPI) getUpdates(w http.ResponseWriter, r *http.Request, form map[st
 	var offset int
 	fmt.Sscan(form["offset"], &offset)
 	deadline := time.Now().Add(200 * time.Millisecond)
+	f.mu.Lock()
+	kicks := f.kicks
+	f.mu.Unlock()
 	for {
 		f.mu.Lock()
+		kicked := f.kicks != kicks
 		kept := f.updates[:0]
 		var out []tgbotapi.Update
 		for _, u := range f.updates {
@@ -253,7 +267,7 @@ func (f *fakeAPI) getUpdates(w http.ResponseWriter, r *http.Request, form map[st
 		}
 		f.updates = kept
 		f.mu.Unlock()
-		if len(out) > 0 || time.Now().After(deadline) || r.Context().Err() != nil {
+		if len(out) > 0 || kicked || time.Now().After(deadline) || r.Context().Err() != nil {
 			b, _ := json.Marshal(out)
 			if out == nil {
 				b = []byte("[]")
@@ -367,11 +381,14 @@ func startBot(t *testing.T, f *fakeAPI, a Answerer, o Options) *Bot {
 	if o.PollTimeout == 0 {
 		o.PollTimeout = time.Second
 	}
+	if o.PollIdle == 0 {
+		o.PollIdle = 10 * time.Millisecond // settle ends long polls early: no second-long pause after them
+	}
 	b, err := New(t.Context(), a, o)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	b.limits.private = unpaced // tests are not about pacing unless they say so
+	unpace(b) // tests are not about pacing unless they say so
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()
@@ -397,10 +414,21 @@ func (f *fakeAPI) waitCalls(method string, n int) {
 }
 
 // settle returns once every update pushed so far has been fetched and fully handled: a
-// getUpdates call that starts after the pushes has returned (so they were all accepted), and
-// the dispatcher's workers have drained.
+// getUpdates call that starts after the pushes has returned and the bot has polled again (so
+// the batch was accepted: the bot accepts a batch before it polls again), and the dispatcher's
+// workers have drained. It ends the long polls meanwhile rather than wait them out.
 func (f *fakeAPI) settle(b *Bot) {
 	f.t.Helper()
-	f.waitCalls("getUpdates", f.count("getUpdates")+2)
+	want := f.count("getUpdates") + 2
+	deadline := time.Now().Add(20 * time.Second)
+	for n := f.count("getUpdates"); n < want; n = f.count("getUpdates") {
+		if time.Now().After(deadline) {
+			f.t.Fatalf("getUpdates called %d times, want %d", n, want)
+		}
+		f.mu.Lock()
+		f.kicks++
+		f.mu.Unlock()
+		time.Sleep(time.Millisecond)
+	}
 	b.disp.wait()
 }

@@ -81,7 +81,7 @@ func TestRedisOutageWhileMessagesFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.limits.private = unpaced
+	unpace(b)
 	runErr := make(chan error, 1)
 	go func() { runErr <- b.Run(ctx) }()
 	stopped := false

@@ -226,7 +226,7 @@ func TestRestartWhileMessagesFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.limits.private = unpaced
+	unpace(a)
 	runA := make(chan error, 1)
 	go func() { runA <- a.Run(ctxA) }()
 

@@ -497,12 +497,13 @@ func newTestCore(out sender) *core {
 // startStreamBot is startBot with the streaming pace set before the bot runs.
 func startStreamBot(t *testing.T, f *fakeAPI, a Answerer, cfg streamConfig) *Bot {
 	t.Helper()
-	o := Options{Token: testToken, APIURL: f.srv.URL, PollTimeout: time.Second, Metrics: NewMetrics(prometheus.NewRegistry())}
+	o := Options{Token: testToken, APIURL: f.srv.URL, PollTimeout: time.Second, PollIdle: 10 * time.Millisecond,
+		Metrics: NewMetrics(prometheus.NewRegistry())}
 	b, err := New(t.Context(), a, o)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	b.limits.private = unpaced
+	unpace(b)
 	b.core.stream = cfg
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

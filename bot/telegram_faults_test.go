@@ -240,7 +240,7 @@ func TestDuplicatedUpdatesAnsweredOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b.limits.private = unpaced // not about pacing
+		unpace(b) // not about pacing
 		srv := httptest.NewServer(b.webhookHandler(t.Context(), t.Context()))
 		defer srv.Close()
 		post := func(u tgbotapi.Update) {
