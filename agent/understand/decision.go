@@ -1,0 +1,121 @@
+// Package understand turns a message into one typed Decision: what the user asks for (a
+// scenario or the 1C lane with its recipe) and the slots it names (date or period, currency and
+// nominal, account, counterparty, contract, organization), each with where it came from.
+//
+// A deterministic parser decides first, from a reviewed lexicon of the trade's words
+// (lexicon.tsv), the Russian calendar of agent/ru and the ledger's catalogs. Its decision is
+// exact about what it found and says when it is unsure; only then may an LLM add to it, and
+// whatever the LLM proposes is validated into the same types (see Merge). A slot the parser
+// found is never replaced by a guess.
+package understand
+
+import (
+	"time"
+
+	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ru"
+)
+
+// Kind is what the message asks for.
+type Kind string
+
+// The kinds of a Decision. S1–S5 of the seeds map onto them: docs is S1 (S3/S4 by the size
+// of the selection), rate, key_rate, news, kb and smalltalk are S2, clarify is S5; ledger and
+// ledger_write are the 1C lane.
+const (
+	KindRate          Kind = "rate"
+	KindKeyRate       Kind = "key_rate"
+	KindNews          Kind = "news"
+	KindKB            Kind = "kb"
+	KindSmallTalk     Kind = "smalltalk"
+	KindDocs          Kind = "docs"
+	KindLedger        Kind = "ledger"
+	KindLedgerWrite   Kind = "ledger_write"
+	KindClarify       Kind = "clarify"
+	KindUnknownEntity Kind = "unknown_entity"
+)
+
+// Source says where a slot's value came from.
+type Source string
+
+// Slot sources.
+const (
+	FromText    Source = "text"    // written in the message
+	FromLexicon Source = "lexicon" // implied by a term («авансы полученные» → 62.02)
+	FromCatalog Source = "catalog" // a name or INN found in the ledger's catalogs
+	FromDialog  Source = "dialog"  // kept from the previous question
+	FromLLM     Source = "llm"     // proposed by the planner and validated
+)
+
+// Slot is one understood value: where it came from and the words it was read from.
+type Slot[T any] struct {
+	Value  T
+	Source Source
+	Text   string // as written, e.g. «на 1.05», «по вектору»
+	Set    bool
+}
+
+func slot[T any](v T, src Source, text string) Slot[T] {
+	return Slot[T]{Value: v, Source: src, Text: text, Set: true}
+}
+
+// Decision is how one message is understood.
+type Decision struct {
+	Kind   Kind
+	Recipe address.Intent // KindLedger only
+
+	// Date is the as-of date (balances, debts, rates, the key rate); Period a range of days
+	// (documents, payments, rate dynamics). Both are in ru.Moscow at midnight.
+	Date   Slot[time.Time]
+	Period Slot[ru.Period]
+	// DateError is set when the message names a date that does not exist («31.02»): the
+	// answer says so instead of guessing.
+	DateError string
+
+	Currencies Slot[[]string] // ISO codes
+	Nominal    Slot[int]      // «100 тенге» → 100
+	// UnknownCurrencies are codes the message names that the Bank of Russia does not quote.
+	UnknownCurrencies []string
+
+	Account Slot[string] // chart code, «62.01»
+	// UnknownAccount is an account code the message names that the chart does not have.
+	UnknownAccount string
+
+	Counterparty Slot[address.Entity]
+	Contract     Slot[address.Entity]
+	Organization Slot[address.Entity]
+	// Candidates are the counterparties a name matches equally well (KindClarify).
+	Candidates []address.Entity
+	// Unknown is a name the message gives that no catalog entry matches (KindUnknownEntity),
+	// with the closest names to offer.
+	Unknown string
+	Closest []address.Entity
+
+	// Sure is false when the parser could not tell what is asked; an LLM may then be asked.
+	Sure bool
+	// Reasons explain the decision in Russian, for the debug payload.
+	Reasons []string
+	// Rule names the parser's rule that decided.
+	Rule string
+}
+
+// Catalogs are the ledger's reference data the parser resolves names against. Entities with
+// Deleted set are never chosen.
+type Catalogs struct {
+	Counterparties []address.Entity
+	Contracts      []address.Entity
+	Organizations  []address.Entity
+	// Accounts are the chart's codes («62», «62.01», «90.01.1»).
+	Accounts []string
+}
+
+// Input is one message and what the parser may know around it.
+type Input struct {
+	Text string
+	Now  time.Time
+	// Docs are the titles of the user's uploaded documents.
+	Docs []string
+	// Catalogs are the ledger's catalogs; nil when the user has no access to 1C or the
+	// catalogs cannot be loaded (names are then not resolved).
+	Catalogs *Catalogs
+}

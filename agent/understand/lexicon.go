@@ -1,0 +1,278 @@
+package understand
+
+import (
+	"bufio"
+	_ "embed"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/russian"
+
+	"github.com/finbot/finbot/agent/ru"
+)
+
+// Concept is what a lexicon phrase means (lexicon.tsv lists them with their meaning).
+type Concept string
+
+// The concepts of lexicon.tsv.
+const (
+	CReceivables Concept = "receivables"
+	CPayables    Concept = "payables"
+	CDebt        Concept = "debt"
+	COwesUs      Concept = "owes_us"
+	CWeOwe       Concept = "we_owe"
+	CBalance     Concept = "balance"
+	COpenItems   Concept = "open_items"
+	CDocuments   Concept = "documents"
+	CBankOps     Concept = "bank_ops"
+	CContracts   Concept = "contracts"
+	CNotClosed   Concept = "not_closed"
+	CForming     Concept = "forming"
+	CAccount     Concept = "account"
+	CAccountWord Concept = "account_word"
+	CWrite       Concept = "write"
+	CRate        Concept = "rate"
+	CKeyRate     Concept = "key_rate"
+	CNews        Concept = "news"
+	CSmallTalk   Concept = "smalltalk"
+	CKBQuestion  Concept = "kb_question"
+	CKBTopic     Concept = "kb_topic"
+	CMyDocs      Concept = "my_docs"
+	CDocTerms    Concept = "doc_terms"
+	COrg         Concept = "organization"
+)
+
+var knownConcepts = map[Concept]bool{CReceivables: true, CPayables: true, CDebt: true, COwesUs: true, CWeOwe: true,
+	CBalance: true, COpenItems: true, CDocuments: true, CBankOps: true, CContracts: true, CNotClosed: true,
+	CForming: true, CAccount: true, CAccountWord: true, CWrite: true, CRate: true, CKeyRate: true, CNews: true,
+	CSmallTalk: true, CKBQuestion: true, CKBTopic: true, CMyDocs: true, CDocTerms: true, COrg: true}
+
+//go:embed lexicon.tsv
+var lexiconTSV string
+
+// Entry is one line of the lexicon.
+type Entry struct {
+	Phrase  string
+	Concept Concept
+	Value   string
+	Line    int
+	words   []string // folded and stemmed
+}
+
+// Lexicon maps the trade's words to concepts.
+type Lexicon struct {
+	entries []Entry
+	byFirst map[string][]int // first word → entries
+}
+
+// LoadLexicon parses a lexicon in the format of lexicon.tsv.
+func LoadLexicon(src string) (*Lexicon, error) {
+	lx := &Lexicon{byFirst: map[string][]int{}}
+	sc := bufio.NewScanner(strings.NewReader(src))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimRight(sc.Text(), " \r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) < 2 || len(f) > 3 || strings.TrimSpace(f[0]) == "" {
+			return nil, fmt.Errorf("lexicon line %d: want phrase<TAB>concept[<TAB>value], got %q", n, line)
+		}
+		e := Entry{Phrase: strings.TrimSpace(f[0]), Concept: Concept(strings.TrimSpace(f[1])), Line: n}
+		if len(f) == 3 {
+			e.Value = strings.TrimSpace(f[2])
+		}
+		if !knownConcepts[e.Concept] {
+			return nil, fmt.Errorf("lexicon line %d: unknown concept %q", n, e.Concept)
+		}
+		if e.Concept == CAccount && e.Value == "" {
+			return nil, fmt.Errorf("lexicon line %d: an account term needs its code", n)
+		}
+		e.words = stemAll(words(e.Phrase))
+		if len(e.words) == 0 {
+			return nil, fmt.Errorf("lexicon line %d: no words in %q", n, e.Phrase)
+		}
+		lx.byFirst[e.words[0]] = append(lx.byFirst[e.words[0]], len(lx.entries))
+		lx.entries = append(lx.entries, e)
+	}
+	return lx, sc.Err()
+}
+
+// DefaultLexicon is lexicon.tsv, loaded once.
+var DefaultLexicon = func() *Lexicon {
+	lx, err := LoadLexicon(lexiconTSV)
+	if err != nil {
+		panic(err) // embedded and tested: a broken file is a build defect
+	}
+	return lx
+}()
+
+// Entries returns the lexicon's entries in file order.
+func (lx *Lexicon) Entries() []Entry { return lx.entries }
+
+// Hit is a lexicon phrase found in a message: tokens [Start, End).
+type Hit struct {
+	Concept    Concept
+	Value      string
+	Start, End int
+	Phrase     string
+	Typo       bool
+}
+
+// Find returns the phrases found in the message's tokens. A hit inside a longer one is dropped
+// («кто нам должен» keeps owes_us, not also debt for «должен»).
+func (lx *Lexicon) Find(toks []Token) []Hit {
+	var hits []Hit
+	for i := range toks {
+		cands := lx.byFirst[toks[i].Stem]
+		if len(cands) == 0 && typoEligible(toks[i].Stem) {
+			for j, e := range lx.entries {
+				if typoEligible(e.words[0]) && within1(toks[i].Stem, e.words[0]) {
+					cands = append(cands, j)
+				}
+			}
+		}
+		for _, j := range cands {
+			e := lx.entries[j]
+			if end, typo, ok := matchAt(toks, i, e.words); ok {
+				hits = append(hits, Hit{Concept: e.Concept, Value: e.Value, Start: i, End: end, Phrase: e.Phrase, Typo: typo})
+			}
+		}
+	}
+	out := hits[:0:0]
+	for _, h := range hits {
+		inside := false
+		for _, g := range hits {
+			if g.End-g.Start > h.End-h.Start && g.Start <= h.Start && h.End <= g.End {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// matchAt matches words at toks[i:]; one typo per long word is tolerated.
+func matchAt(toks []Token, i int, ws []string) (end int, typo, ok bool) {
+	if i+len(ws) > len(toks) {
+		return 0, false, false
+	}
+	for k, w := range ws {
+		t := toks[i+k].Stem
+		switch {
+		case t == w:
+		case typoEligible(w) && within1(t, w):
+			typo = true
+		default:
+			return 0, false, false
+		}
+	}
+	return i + len(ws), typo, true
+}
+
+// Token is one word of a message: as folded, and its stem.
+type Token struct {
+	Text string // folded: lower case, ё→е
+	Stem string
+	// Start and End are the token's byte offsets in the folded message.
+	Start, End int
+}
+
+// Tokenize folds text and splits it into words with their stems.
+func Tokenize(text string) []Token {
+	folded := ru.Fold(text)
+	var toks []Token
+	off := 0
+	for _, w := range strings.Split(folded, " ") {
+		if w == "" {
+			continue
+		}
+		start := strings.Index(folded[off:], w) + off
+		toks = append(toks, Token{Text: w, Stem: stem(w), Start: start, End: start + len(w)})
+		off = start + len(w)
+	}
+	return toks
+}
+
+// words splits a lexicon phrase like a message.
+func words(s string) []string { return strings.Fields(ru.Fold(s)) }
+
+func stemAll(ws []string) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = stem(w)
+	}
+	return out
+}
+
+// stem is the Snowball stem of a Cyrillic word; other tokens (numbers, codes, «р/с», Latin)
+// stay as they are.
+func stem(w string) string {
+	for _, r := range w {
+		if !unicode.Is(unicode.Cyrillic, r) {
+			return w
+		}
+	}
+	if utf8.RuneCountInString(w) <= 3 {
+		return w
+	}
+	return russian.Stem(w, false)
+}
+
+// typoEligible reports whether a stem is long enough to be matched with one typo.
+func typoEligible(s string) bool { return utf8.RuneCountInString(s) >= 5 && isLetters(s) }
+
+func isLetters(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// within1 reports whether a and b differ by at most one edit (insertion, deletion,
+// substitution or transposition of neighbours), with the same first letter.
+func within1(a, b string) bool {
+	if a == b {
+		return true
+	}
+	x, y := []rune(a), []rune(b)
+	if len(x) == 0 || len(y) == 0 || x[0] != y[0] {
+		return false
+	}
+	if d := len(x) - len(y); d > 1 || d < -1 {
+		return false
+	}
+	return osa(x, y) <= 1
+}
+
+// osa is the optimal string alignment distance.
+func osa(a, b []rune) int {
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
