@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -36,20 +37,22 @@ func TestPrivateMessageGetsAnswer(t *testing.T) {
 }
 
 func TestRetriesAfter429(t *testing.T) {
-	f := newFakeAPI(t)
-	var failures atomic.Int32
-	f.fail = func(method string, _ map[string]string) (int, string, bool) {
-		if method == "sendMessage" && failures.Add(1) == 1 {
-			return 429, `{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 1","parameters":{"retry_after":1}}`, true
+	synctest.Test(t, func(t *testing.T) {
+		f := newInProcessAPI(t)
+		var failures atomic.Int32
+		f.fail = func(method string, _ map[string]string) (int, string, bool) {
+			if method == "sendMessage" && failures.Add(1) == 1 {
+				return 429, `{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 1","parameters":{"retry_after":1}}`, true
+			}
+			return 0, "", false
 		}
-		return 0, "", false
-	}
-	startBot(t, f, echoAgent(), Options{})
-	f.push(privateText(10, "курс"))
-	got := f.waitSent(1)
-	if got[0].Text != "эхо: курс" || f.count("sendMessage") != 2 {
-		t.Errorf("after a 429: sent %+v, sendMessage calls %d (want 2)", got, f.count("sendMessage"))
-	}
+		startBot(t, f, echoAgent(), Options{})
+		f.push(privateText(10, "курс"))
+		got := f.waitSent(1)
+		if got[0].Text != "эхо: курс" || f.count("sendMessage") != 2 {
+			t.Errorf("after a 429: sent %+v, sendMessage calls %d (want 2)", got, f.count("sendMessage"))
+		}
+	})
 }
 
 func TestParseErrorFallsBackToPlainText(t *testing.T) {

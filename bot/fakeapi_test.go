@@ -81,12 +81,63 @@ func unpace(b *Bot) {
 }
 
 func newFakeAPI(t *testing.T) *fakeAPI {
-	f := &fakeAPI{t: t, nextID: 1, calls: map[string]int{}, arrived: make(chan struct{}, 1000), files: map[string][]byte{},
-		shown: map[string]string{}}
+	f := newInProcessAPI(t)
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
 }
+
+// newInProcessAPI is the fake Bot API without a listener: startBot connects the bot to it
+// through an http.Client that calls it in process. A bubble of testing/synctest cannot wait on
+// sockets, so this is what lets a test run the whole bot on the fake clock: pacing, retry-after
+// and back-off then take no real time and depend on no scheduling.
+func newInProcessAPI(t *testing.T) *fakeAPI {
+	return &fakeAPI{t: t, nextID: 1, calls: map[string]int{}, arrived: make(chan struct{}, 1000), files: map[string][]byte{},
+		shown: map[string]string{}}
+}
+
+// inProcessURL is the Bot API base of an in-process fake; nothing resolves it.
+const inProcessURL = "http://bot-api.invalid"
+
+// url is the Bot API base the bot is given.
+func (f *fakeAPI) url() string {
+	if f.srv == nil {
+		return inProcessURL
+	}
+	return f.srv.URL
+}
+
+// client is the HTTP client the bot is given: nil (the bot's own) for a fake that listens.
+func (f *fakeAPI) client() *http.Client {
+	if f.srv != nil {
+		return nil
+	}
+	return &http.Client{Transport: inProcess{f}}
+}
+
+// inProcess is a RoundTripper that has a handler answer each request, as a server would.
+type inProcess struct{ h http.Handler }
+
+func (p inProcess) RoundTrip(r *http.Request) (*http.Response, error) {
+	if err := r.Context().Err(); err != nil {
+		return nil, err
+	}
+	body := r.Body
+	if body == nil {
+		body = http.NoBody
+	}
+	defer body.Close() // a transport closes the request body
+	sr := httptest.NewRequest(r.Method, r.URL.String(), body).WithContext(r.Context())
+	sr.Header = r.Header.Clone()
+	sr.ContentLength = r.ContentLength
+	rec := httptest.NewRecorder()
+	p.h.ServeHTTP(rec, sr)
+	resp := rec.Result()
+	resp.Request = r
+	return resp, nil
+}
+
+func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) { f.serve(w, r) }
 
 func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	if path, ok := strings.CutPrefix(r.URL.Path, "/file/bot"+testToken+"/documents/"); ok {
@@ -377,7 +428,10 @@ func echoAgent() *fakeAgent {
 // startBot runs a bot against f until the test ends.
 func startBot(t *testing.T, f *fakeAPI, a Answerer, o Options) *Bot {
 	t.Helper()
-	o.Token, o.APIURL = testToken, f.srv.URL
+	o.Token, o.APIURL = testToken, f.url()
+	if o.HTTPClient == nil {
+		o.HTTPClient = f.client()
+	}
 	if o.PollTimeout == 0 {
 		o.PollTimeout = time.Second
 	}

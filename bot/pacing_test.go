@@ -19,24 +19,28 @@ func slowChat(b *Bot) {
 
 // TestTypingStaysOnUntilDelivered: an answer that is ready but waits for Telegram's send
 // budget keeps "typing…" on until it is sent, instead of leaving the user looking at nothing.
+// The bot runs on synctest's fake clock (the fake Bot API in process): on a loaded machine the
+// second question could otherwise reach the bot so late that its reply no longer waits.
 func TestTypingStaysOnUntilDelivered(t *testing.T) {
-	f := newFakeAPI(t)
-	b := startBot(t, f, echoAgent(), Options{TypingInterval: 100 * time.Millisecond})
-	b.core.typingDelay = 0
-	slowChat(b)
-	f.push(privateText(10, "первый"))
-	f.waitSent(1)
-	before := f.count("sendChatAction")
-	f.push(privateText(10, "второй")) // its reply waits about a second for the chat's budget
-	got := f.waitSent(2)
-	if got[1].Text != "эхо: второй" {
-		t.Fatalf("second reply = %q", got[1].Text)
-	}
-	// Every 100 ms while it waited; the answer itself took no time, so with the indicator
-	// stopped when the answer was ready there would be one at most.
-	if n := f.count("sendChatAction") - before; n < 3 {
-		t.Errorf("%d typing actions while the reply waited about a second, want at least 3", n)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		f := newInProcessAPI(t)
+		b := startBot(t, f, echoAgent(), Options{TypingInterval: 100 * time.Millisecond})
+		b.core.typingDelay = 0
+		slowChat(b)
+		f.push(privateText(10, "первый"))
+		f.waitSent(1)
+		before := f.count("sendChatAction")
+		f.push(privateText(10, "второй")) // its reply waits about a second for the chat's budget
+		got := f.waitSent(2)
+		if got[1].Text != "эхо: второй" {
+			t.Fatalf("second reply = %q", got[1].Text)
+		}
+		// Every 100 ms while it waited; the answer itself took no time, so with the indicator
+		// stopped when the answer was ready there would be one at most.
+		if n := f.count("sendChatAction") - before; n < 3 {
+			t.Errorf("%d typing actions while the reply waited about a second, want at least 3", n)
+		}
+	})
 }
 
 // TestNoTypingForFastAnswers: an answer out within the typing delay costs no sendChatAction.
@@ -53,49 +57,55 @@ func TestNoTypingForFastAnswers(t *testing.T) {
 
 // TestNoDraftWhileSendsQueue: when the chat's send budget is spent, a streamed answer sends no
 // draft (it would only wait, then cost an edit too); the final answer goes out as one message.
+// On the fake clock: on a loaded machine the second answer could come after the budget was back.
 func TestNoDraftWhileSendsQueue(t *testing.T) {
-	f := newFakeAPI(t)
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
-		if r.Text == "второй" && r.Progress != nil {
-			r.Progress("Дебиторская задолженность на 31 марта составляет")
+	synctest.Test(t, func(t *testing.T) {
+		f := newInProcessAPI(t)
+		a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+			if r.Text == "второй" && r.Progress != nil {
+				r.Progress("Дебиторская задолженность на 31 марта составляет")
+			}
+			return agent.Answer{Scenario: agent.S2General, Text: "эхо: " + r.Text}, nil
+		}}
+		b := startStreamBot(t, f, a, streamConfig{interval: 0, groupInterval: 0, minChars: 20})
+		slowChat(b)
+		f.push(privateText(10, "первый"))
+		f.push(privateText(10, "второй"))
+		got := f.waitSent(2)
+		f.settle(b)
+		snap := f.snapshot()
+		if got[1].Text != "эхо: второй" || len(snap.sent) != 2 || len(snap.edits) != 0 {
+			t.Errorf("sent %+v and %d edits, want the two answers as plain messages and no draft", snap.sent, len(snap.edits))
 		}
-		return agent.Answer{Scenario: agent.S2General, Text: "эхо: " + r.Text}, nil
-	}}
-	b := startStreamBot(t, f, a, streamConfig{interval: 0, groupInterval: 0, minChars: 20})
-	slowChat(b)
-	f.push(privateText(10, "первый"))
-	f.push(privateText(10, "второй"))
-	got := f.waitSent(2)
-	f.settle(b)
-	snap := f.snapshot()
-	if got[1].Text != "эхо: второй" || len(snap.sent) != 2 || len(snap.edits) != 0 {
-		t.Errorf("sent %+v and %d edits, want the two answers as plain messages and no draft", snap.sent, len(snap.edits))
-	}
+	})
 }
 
 // TestTypingWithinItsBudget: fifty answers being prepared at once refresh "typing…" within the
-// bot's budget for chat actions, not fifty times per interval.
+// bot's budget for chat actions, not fifty times per interval. On the fake clock, "a second" is
+// one: on a loaded machine a real second can stretch past what the bound allows.
 func TestTypingWithinItsBudget(t *testing.T) {
-	f := newFakeAPI(t)
-	release := make(chan struct{})
-	slow := &fakeAgent{AnswerFunc: func(ctx context.Context, r agent.Request) (agent.Answer, error) {
-		<-release
-		return agent.Answer{Text: "эхо: " + r.Text}, nil
-	}}
-	b := startBot(t, f, slow, Options{TypingInterval: 100 * time.Millisecond})
-	b.core.typingDelay = 0
-	const chats = 50
-	for i := range chats {
-		f.push(privateText(int64(300+i), "вопрос"))
-	}
-	time.Sleep(time.Second)
-	n := f.count("sendChatAction")
-	close(release)
-	f.waitSent(chats)
-	// 50 chats × 10 refreshes a second unbounded; the budget lets through its burst and rate.
-	if limit := 2*actionsPerSecond + 2; n > limit || n == 0 {
-		t.Errorf("%d typing actions in about a second for %d chats, want 1 to %d", n, chats, limit)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		f := newInProcessAPI(t)
+		release := make(chan struct{})
+		slow := &fakeAgent{AnswerFunc: func(ctx context.Context, r agent.Request) (agent.Answer, error) {
+			<-release
+			return agent.Answer{Text: "эхо: " + r.Text}, nil
+		}}
+		b := startBot(t, f, slow, Options{TypingInterval: 100 * time.Millisecond})
+		b.core.typingDelay = 0
+		const chats = 50
+		for i := range chats {
+			f.push(privateText(int64(300+i), "вопрос"))
+		}
+		time.Sleep(time.Second)
+		n := f.count("sendChatAction")
+		close(release)
+		f.waitSent(chats)
+		// 50 chats × 10 refreshes a second unbounded; the budget lets through its burst and rate.
+		if limit := 2*actionsPerSecond + 2; n > limit || n == 0 {
+			t.Errorf("%d typing actions in about a second for %d chats, want 1 to %d", n, chats, limit)
+		}
+	})
 }
 
 // TestSendWaitsAbort: shutdown's last resort ends every wait for the send budget, even one

@@ -46,6 +46,27 @@ func (d *stopOnClaim) Release(ctx context.Context, id int64) error {
 	return d.Deduper.Release(ctx, id)
 }
 
+// claimsAfter is a deduper whose claims after the first `first` ones wait for wait() first.
+type claimsAfter struct {
+	Deduper
+	first int
+	wait  func()
+
+	mu     sync.Mutex
+	claims int
+}
+
+func (d *claimsAfter) Claim(ctx context.Context, id int64, lease time.Duration) (bool, time.Duration, error) {
+	d.mu.Lock()
+	d.claims++
+	n := d.claims
+	d.mu.Unlock()
+	if n > d.first {
+		d.wait()
+	}
+	return d.Deduper.Claim(ctx, id, lease)
+}
+
 // hangingAgent blocks every answer until ctx is done; started is closed at the first call.
 func hangingAgent() (*fakeAgent, <-chan struct{}) {
 	started := make(chan struct{})
@@ -61,7 +82,7 @@ func waitClosed(t *testing.T, c <-chan struct{}, what string) {
 	t.Helper()
 	select {
 	case <-c:
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second): // a generous ceiling, not a timing assertion
 		t.Fatalf("timed out waiting for %s", what)
 	}
 }
@@ -107,6 +128,13 @@ func TestRestartBeforeReplyAnswersOnce(t *testing.T) {
 			state := rdb.Get(t.Context(), key).Val()
 			if tt.crash != strings.HasPrefix(state, "processing:") {
 				t.Fatalf("after A stopped the update's state is %q", state)
+			}
+			if tt.crash {
+				// A "crashes" now: its claim holds for its whole lease from here, however long
+				// A's shutdown took on a loaded machine, so B finds it live.
+				if err := rdb.PExpire(t.Context(), key, tt.lease).Err(); err != nil {
+					t.Fatal(err)
+				}
 			}
 
 			// Instance B gets the update again from Telegram and answers it, once.
@@ -176,19 +204,38 @@ func TestLiveClaimIsNotAnsweredTwice(t *testing.T) {
 		<-gate
 		return agent.Answer{Text: "ответ A: " + r.Text}, nil
 	}}
-	startBot(t, f, slow, Options{Dedupe: history.NewRedisDedupe(rdb, prefix, time.Hour), ClaimLease: time.Second})
+	const lease = time.Second
+	startBot(t, f, slow, Options{Dedupe: history.NewRedisDedupe(rdb, prefix, time.Hour), ClaimLease: lease})
 	u := privateText(10, "вопрос")
 	u.UpdateID = f.push(u)
+	key := prefix + "upd:" + strconv.Itoa(u.UpdateID)
 	waitClosed(t, started, "A to start answering")
 
-	// B (not polling: the fake Bot API serves one poller) gets the same update.
+	// B (not polling: the fake Bot API serves one poller) gets the same update. A answers well
+	// within its lease: B claims again (once A's lease has run out) only after A marked the
+	// update done, however slow a loaded machine makes A.
+	aDone := func() {
+		deadline := time.Now().Add(30 * time.Second)
+		for rdb.Get(context.Background(), key).Val() != "done" {
+			if time.Now().After(deadline) {
+				t.Error("A never marked the update done")
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
 	b, err := New(t.Context(), echoAgent(), Options{Token: testToken, APIURL: f.srv.URL,
-		Dedupe: history.NewRedisDedupe(rdb, prefix, time.Hour)})
+		Dedupe: &claimsAfter{Deduper: history.NewRedisDedupe(rdb, prefix, time.Hour), first: 1, wait: aDone}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A's claim holds for its whole lease from now, however long A took to get here on a
+	// loaded machine: B's first claim finds it live.
+	if err := rdb.PExpire(t.Context(), key, lease).Err(); err != nil {
+		t.Fatal(err)
+	}
 	b.accept(t.Context(), t.Context(), u, nil)
-	close(gate) // A answers well within its lease
+	close(gate)
 	f.waitSent(1)
 	b.side.Wait() // B waited for A's claim, then found the update done
 	b.disp.wait()

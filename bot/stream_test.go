@@ -497,7 +497,7 @@ func newTestCore(out sender) *core {
 // startStreamBot is startBot with the streaming pace set before the bot runs.
 func startStreamBot(t *testing.T, f *fakeAPI, a Answerer, cfg streamConfig) *Bot {
 	t.Helper()
-	o := Options{Token: testToken, APIURL: f.srv.URL, PollTimeout: time.Second, PollIdle: 10 * time.Millisecond,
+	o := Options{Token: testToken, APIURL: f.url(), HTTPClient: f.client(), PollTimeout: time.Second, PollIdle: 10 * time.Millisecond,
 		Metrics: NewMetrics(prometheus.NewRegistry())}
 	b, err := New(t.Context(), a, o)
 	if err != nil {

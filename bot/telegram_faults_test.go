@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -42,54 +43,57 @@ func checkAnsweredOnce(t *testing.T, f *fakeAPI, want map[int64][]string) {
 }
 
 // A burst of 429s: each reply waits the retry_after Telegram asked for, then goes out, once.
+// On synctest's fake clock (the fake Bot API in process): the waits take no real time.
 func TestFloodControlBurst(t *testing.T) {
-	began := time.Now()
-	f := newFakeAPI(t)
-	const limited = 8 // the first 8 sendMessage calls are refused
-	var (
-		mu      sync.Mutex
-		refused int
-		until   = map[string]time.Time{} // chat → end of the retry_after it was given
-		early   []string
-	)
-	f.fail = func(method string, form map[string]string) (int, string, bool) {
-		if method != "sendMessage" {
+	synctest.Test(t, func(t *testing.T) {
+		began := time.Now()
+		f := newInProcessAPI(t)
+		const limited = 8 // the first 8 sendMessage calls are refused
+		var (
+			mu      sync.Mutex
+			refused int
+			until   = map[string]time.Time{} // chat → end of the retry_after it was given
+			early   []string
+		)
+		f.fail = func(method string, form map[string]string) (int, string, bool) {
+			if method != "sendMessage" {
+				return 0, "", false
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			now, chat := time.Now(), form["chat_id"]
+			if end, ok := until[chat]; ok && now.Before(end) {
+				early = append(early, fmt.Sprintf("chat %s retried %v before retry_after ended", chat, end.Sub(now)))
+			}
+			if refused < limited {
+				refused++
+				until[chat] = now.Add(time.Second)
+				return 429, `{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 1","parameters":{"retry_after":1}}`, true
+			}
 			return 0, "", false
 		}
+		startBot(t, f, echoAgent(), Options{PollIdle: 10 * time.Millisecond})
+		want := map[int64][]string{}
+		const chats, each = 4, 3
+		for i := range chats * each {
+			chat := int64(10 + i%chats)
+			want[chat] = append(want[chat], fmt.Sprintf("эхо: сообщение %d", i))
+		}
+		flow(f, chats*each, 25*time.Millisecond, func(i int) tgbotapi.Update {
+			return privateText(int64(10+i%chats), fmt.Sprintf("сообщение %d", i))
+		})()
+		f.waitSent(chats * each)
+		checkAnsweredOnce(t, f, want)
 		mu.Lock()
 		defer mu.Unlock()
-		now, chat := time.Now(), form["chat_id"]
-		if end, ok := until[chat]; ok && now.Before(end) {
-			early = append(early, fmt.Sprintf("chat %s retried %v before retry_after ended", chat, end.Sub(now)))
+		if len(early) > 0 {
+			t.Errorf("retries faster than retry_after:\n%s", strings.Join(early, "\n"))
 		}
-		if refused < limited {
-			refused++
-			until[chat] = now.Add(time.Second)
-			return 429, `{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 1","parameters":{"retry_after":1}}`, true
+		if n := f.count("sendMessage"); n != chats*each+limited {
+			t.Errorf("sendMessage calls = %d, want %d (each refusal retried once)", n, chats*each+limited)
 		}
-		return 0, "", false
-	}
-	startBot(t, f, echoAgent(), Options{PollIdle: 10 * time.Millisecond})
-	want := map[int64][]string{}
-	const chats, each = 4, 3
-	for i := range chats * each {
-		chat := int64(10 + i%chats)
-		want[chat] = append(want[chat], fmt.Sprintf("эхо: сообщение %d", i))
-	}
-	flow(f, chats*each, 25*time.Millisecond, func(i int) tgbotapi.Update {
-		return privateText(int64(10+i%chats), fmt.Sprintf("сообщение %d", i))
-	})()
-	f.waitSent(chats * each)
-	checkAnsweredOnce(t, f, want)
-	mu.Lock()
-	defer mu.Unlock()
-	if len(early) > 0 {
-		t.Errorf("retries faster than retry_after:\n%s", strings.Join(early, "\n"))
-	}
-	if n := f.count("sendMessage"); n != chats*each+limited {
-		t.Errorf("sendMessage calls = %d, want %d (each refusal retried once)", n, chats*each+limited)
-	}
-	t.Logf("took %v", time.Since(began).Round(time.Millisecond))
+		t.Logf("took %v", time.Since(began).Round(time.Millisecond))
+	})
 }
 
 // "can't parse entities": the reply is sent again as plain text; other replies keep their
@@ -140,54 +144,56 @@ func TestParseErrorsInStream(t *testing.T) {
 }
 
 // 5xx (a proxy's HTML 502, Telegram's JSON 500) on sendMessage: retried with back-off, then
-// delivered, once.
+// delivered, once. On synctest's fake clock: the back-off takes no real time.
 func TestServerErrorsOnSendAreRetried(t *testing.T) {
-	began := time.Now()
-	f := newFakeAPI(t)
-	var (
-		mu       sync.Mutex
-		attempts = map[string][]time.Time{} // reply text → when each attempt arrived
-	)
-	f.fail = func(method string, form map[string]string) (int, string, bool) {
-		if method != "sendMessage" {
+	synctest.Test(t, func(t *testing.T) {
+		began := time.Now()
+		f := newInProcessAPI(t)
+		var (
+			mu       sync.Mutex
+			attempts = map[string][]time.Time{} // reply text → when each attempt arrived
+		)
+		f.fail = func(method string, form map[string]string) (int, string, bool) {
+			if method != "sendMessage" {
+				return 0, "", false
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			text := form["text"]
+			attempts[text] = append(attempts[text], time.Now())
+			switch n := len(attempts[text]); {
+			case n == 1 && strings.HasSuffix(text, "0"):
+				return 502, "<html><body><h1>502 Bad Gateway</h1></body></html>", true
+			case n == 1:
+				return 500, `{"ok":false,"error_code":500,"description":"Internal Server Error"}`, true
+			case n == 2 && strings.HasSuffix(text, "5"):
+				return 503, `{"ok":false,"error_code":503,"description":"Service Unavailable"}`, true
+			}
 			return 0, "", false
 		}
+		startBot(t, f, echoAgent(), Options{PollIdle: 10 * time.Millisecond})
+		const n = 6
+		want := map[int64][]string{}
+		for i := range n {
+			want[int64(30+i%3)] = append(want[int64(30+i%3)], fmt.Sprintf("эхо: вопрос %d", i*5))
+		}
+		flow(f, n, 20*time.Millisecond, func(i int) tgbotapi.Update {
+			return privateText(int64(30+i%3), fmt.Sprintf("вопрос %d", i*5))
+		})()
+		f.waitSent(n)
+		checkAnsweredOnce(t, f, want)
 		mu.Lock()
 		defer mu.Unlock()
-		text := form["text"]
-		attempts[text] = append(attempts[text], time.Now())
-		switch n := len(attempts[text]); {
-		case n == 1 && strings.HasSuffix(text, "0"):
-			return 502, "<html><body><h1>502 Bad Gateway</h1></body></html>", true
-		case n == 1:
-			return 500, `{"ok":false,"error_code":500,"description":"Internal Server Error"}`, true
-		case n == 2 && strings.HasSuffix(text, "5"):
-			return 503, `{"ok":false,"error_code":503,"description":"Service Unavailable"}`, true
-		}
-		return 0, "", false
-	}
-	startBot(t, f, echoAgent(), Options{PollIdle: 10 * time.Millisecond})
-	const n = 6
-	want := map[int64][]string{}
-	for i := range n {
-		want[int64(30+i%3)] = append(want[int64(30+i%3)], fmt.Sprintf("эхо: вопрос %d", i*5))
-	}
-	flow(f, n, 20*time.Millisecond, func(i int) tgbotapi.Update {
-		return privateText(int64(30+i%3), fmt.Sprintf("вопрос %d", i*5))
-	})()
-	f.waitSent(n)
-	checkAnsweredOnce(t, f, want)
-	mu.Lock()
-	defer mu.Unlock()
-	for text, at := range attempts {
-		for i := 1; i < len(at); i++ {
-			// backoff(k) waits at least half of 1s << (k-1).
-			if gap, least := at[i].Sub(at[i-1]), (time.Second<<(i-1))/2; gap < least {
-				t.Errorf("%q: attempt %d came %v after the failure, want a back-off of at least %v", text, i+1, gap, least)
+		for text, at := range attempts {
+			for i := 1; i < len(at); i++ {
+				// backoff(k) waits at least half of 1s << (k-1).
+				if gap, least := at[i].Sub(at[i-1]), (time.Second<<(i-1))/2; gap < least {
+					t.Errorf("%q: attempt %d came %v after the failure, want a back-off of at least %v", text, i+1, gap, least)
+				}
 			}
 		}
-	}
-	t.Logf("took %v", time.Since(began).Round(time.Millisecond))
+		t.Logf("took %v", time.Since(began).Round(time.Millisecond))
+	})
 }
 
 // The same update_id delivered twice is answered once: twice in one getUpdates batch, again in a
