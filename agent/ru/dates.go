@@ -142,6 +142,17 @@ func recentDay(d, m int, today time.Time) (time.Time, string) {
 	return time.Time{}, checkDayMonth(d, m) // unreachable: some leap year is within 8 years
 }
 
+// recentDayOfMonth returns the most recent day d (1..31) of a month that is not after
+// today: «на 1 число» is the first of this month, «на 31 число» on 25 April is 31 March.
+func recentDayOfMonth(d int, today time.Time) time.Time {
+	for k := 0; ; k-- {
+		first := date(today.Year(), today.Month()+time.Month(k), 1)
+		if t := first.AddDate(0, 0, d-1); t.Month() == first.Month() && !t.After(today) {
+			return t
+		}
+	}
+}
+
 // recentMonthYear returns the year of the most recent month m that has started.
 func recentMonthYear(m int, today time.Time) int {
 	if time.Month(m) <= today.Month() {

@@ -19,6 +19,7 @@ const (
 	epMonth                   // a month, year maybe unknown: «март», «марта 2026»
 	epYear                    // a year: «2025», «2025 года»
 	epFixed                   // a known day: «вчера», «конец февраля»
+	epDom                     // a day of the month, month not named: «на 1 число», «на 1-е»
 )
 
 // endpoint is a date-like phrase that can stand alone or bound a range.
@@ -27,9 +28,10 @@ type endpoint struct {
 	d, m, y  int // y == 0: not written
 	from, to time.Time
 	end      int
-	reason   string // not a valid date
-	start    bool   // «начала …»: an anchor of «с начала года»
-	yearWord bool   // epYear followed by «год», «г.»
+	reason   string    // not a valid date
+	start    bool      // «начала …»: an anchor of «с начала года»
+	recent   time.Time // «конец …» standing alone: the day it means, see [parser.target]
+	yearWord bool      // epYear followed by «год», «г.»
 }
 
 // endpoint reads a day, a month, a year or a named day at i, without a preposition.
@@ -41,10 +43,16 @@ func (p *parser) endpoint(i int) (endpoint, bool) {
 	switch {
 	case t.kind == tNum && len(t.parts) == 3:
 		d, m, y, ok := numericDate(t.parts, t.seps, p.today)
-		if !ok {
+		if !ok || (len(t.parts[2]) == 2 && p.accountPos(i)) { // «сч 10.01.12» is a subaccount
 			return endpoint{}, false
 		}
 		return endpoint{kind: epDay, d: d, m: m, y: y, end: p.yearWord(i + 1)}, true
+	case t.kind == tNum && len(t.parts) == 2:
+		d, m, ok := p.shortDate(i)
+		if !ok {
+			return endpoint{}, false
+		}
+		return endpoint{kind: epDay, d: d, m: m, end: i + 1}, true
 	case t.kind == tNum && len(t.parts) == 1:
 		v, n := p.num(i)
 		if n == 4 {
@@ -58,17 +66,12 @@ func (p *parser) endpoint(i int) (endpoint, bool) {
 			return endpoint{}, false
 		}
 		j := p.ordinal(i + 1)
-		m, k := p.monthAfterDay(j)
-		if m == 0 {
-			if v < 1 || v > 31 {
-				return endpoint{}, false
-			}
-			return endpoint{kind: epBare, d: v, end: j}, true
-		}
-		y, end := p.optYear(k)
-		return endpoint{kind: epDay, d: v, m: m, y: y, end: end}, true
+		return p.dayAt(i, v, j, j > i+1)
 	case t.kind == tWord:
 		w := t.s
+		if v, j := p.dayOrdinal(i); v != 0 {
+			return p.dayAt(i, v, j, true)
+		}
 		if off, ok := dayWords[w]; ok {
 			d := p.today.AddDate(0, 0, off)
 			return endpoint{kind: epFixed, from: d, to: d, end: i + 1}, true
@@ -84,35 +87,94 @@ func (p *parser) endpoint(i int) (endpoint, bool) {
 			}
 		}
 		if isEnd, ok := edgeWords[w]; ok {
-			from, to, end, reason, ok := p.target(i + 1)
+			from, to, last, end, reason, ok := p.target(i + 1)
 			if !ok {
 				return endpoint{}, false
 			}
-			d := from
+			e := endpoint{kind: epFixed, from: from, to: from, end: end, reason: reason, start: !isEnd}
 			if isEnd {
-				d = to
+				e.from, e.to, e.recent = to, to, last
 			}
-			return endpoint{kind: epFixed, from: d, to: d, end: end, reason: reason, start: !isEnd}, true
+			return e, true
 		}
-		if m := monthWords[w]; m != 0 {
-			y, end := p.optYear(i + 1)
+		if m, k := p.monthAlone(i); m != 0 {
+			y, end := p.optYear(k)
 			return endpoint{kind: epMonth, m: m, y: y, end: end}, true
 		}
 	}
 	return endpoint{}, false
 }
 
-// monthAfterDay reads a month name or abbreviation after a day number and returns the
-// month and the index after it, or 0.
-func (p *parser) monthAfterDay(j int) (int, int) {
-	w := p.word(j)
+// dayAt finishes a day number v written at i with the tokens up to j: with a month after
+// it, it is a day («1 марта», «первое мая»); with «число» in a date slot, or as an
+// ordinal («1-е», «первое») that ends a phrase in a date slot or the whole text, it is a
+// day of a month not named («на 1 число», «на 1ое»); otherwise a bare number that may
+// start a range («с 1 по 15 марта»).
+func (p *parser) dayAt(i, v, j int, ordinal bool) (endpoint, bool) {
+	if m, k := p.month(j); m != 0 {
+		y, end := p.optYear(k)
+		return endpoint{kind: epDay, d: v, m: m, y: y, end: end}, true
+	}
+	if v < 1 || v > 31 {
+		return endpoint{}, false
+	}
+	if w := p.word(j); (w == "число" || w == "числа" || w == "числу") && p.dateSlot(i) {
+		return endpoint{kind: epDom, d: v, end: j + 1}, true
+	}
+	if ordinal && (j >= len(p.toks) || p.toks[j].kind == tPunct && p.toks[j].s != "-") && (p.dateSlot(i) || p.alone(i, j)) {
+		return endpoint{kind: epDom, d: v, end: j}, true
+	}
+	return endpoint{kind: epBare, d: v, end: j}, true
+}
+
+// dayOrdinal reads the ordinal word of a day, «первое», «двадцать пятого», at i and
+// returns its number and the index after it, or 0.
+func (p *parser) dayOrdinal(i int) (int, int) {
+	if v := dayOrdinals[p.word(i)]; v != 0 {
+		return v, i + 1
+	}
+	if tens := numberWords[p.word(i)]; tens == 20 || tens == 30 {
+		if v := dayOrdinals[p.word(i+1)]; v >= 1 && v <= 9 && tens+v <= 31 {
+			return tens + v, i + 2
+		}
+	}
+	return 0, i
+}
+
+// month reads a month name in any case or its abbreviation with an optional dot at i and
+// returns the month and the index after it, or 0.
+func (p *parser) month(i int) (int, int) {
+	w := p.word(i)
 	if m := monthWords[w]; m != 0 {
-		return m, j + 1
+		return m, i + 1
 	}
 	if m := monthAbbr[w]; m != 0 {
-		return m, p.dot(j + 1)
+		return m, p.dot(i + 1)
 	}
-	return 0, j
+	return 0, i
+}
+
+// monthAlone is month for a month not after a day number. There an abbreviation is a
+// month only after a preposition, next to another month across a dash, or before a
+// year: «за янв», «янв-фев», «дек. 2024», but not «Сен-Мишель».
+func (p *parser) monthAlone(i int) (int, int) {
+	m, k := p.month(i)
+	if m == 0 || monthWords[p.word(i)] != 0 {
+		return m, k
+	}
+	isMonth := func(j int) bool { return monthWords[p.word(j)] != 0 || monthAbbr[p.word(j)] != 0 }
+	dash := func(j int) bool { s := p.punct(j); return s == "-" || s == ".." }
+	w := p.word(i - 1)
+	if slotWords[w] || w == "в" || w == "во" {
+		return m, k
+	}
+	if dash(i-1) && (isMonth(i-2) || p.punct(i-2) == "." && isMonth(i-3)) {
+		return m, k
+	}
+	if _, ok := p.yearAt(k, minYear); ok || dash(k) && isMonth(k+1) {
+		return m, k
+	}
+	return 0, i
 }
 
 // numericDate reads dd.mm.yyyy, d.m.yyyy, dd.mm.yy, dd/mm/yyyy, dd-mm-yyyy and
@@ -142,41 +204,70 @@ func (p *parser) dayOf(e endpoint) (time.Time, string) {
 	}
 	switch e.kind {
 	case epFixed:
+		if !e.recent.IsZero() {
+			return e.recent, ""
+		}
 		return e.from, ""
 	case epDay:
 		if e.y != 0 {
 			return checkDate(e.d, e.m, e.y)
 		}
 		return recentDay(e.d, e.m, p.today)
+	case epDom:
+		return recentDayOfMonth(e.d, p.today), ""
 	}
 	return time.Time{}, "не дата"
 }
 
 // target reads the period after «конец»/«начало»: a month, quarter, year, «прошлого
 // месяца» or a bare unit («квартала» — the current one). The period is not clamped.
-func (p *parser) target(i int) (from, to time.Time, end int, reason string, ok bool) {
+//
+// last is the end of the most recent such period that has ended by today, for a period
+// named without a year or an offset: «на конец квартала» on 25 April 2026 is 31 March
+// 2026, «на конец 2 кв» is 30 June 2025, «на конец года» is 31 December 2025. A range
+// end does not use it: «с 1 апреля по конец месяца» ends on 30 April. With a year or
+// an offset («конец 2026 года», «конец текущего квартала») last is to.
+func (p *parser) target(i int) (from, to, last time.Time, end int, reason string, ok bool) {
 	if from, to, end, reason, ok := p.quarterCore(i); ok {
-		return from, to, end, reason, true
+		return from, to, p.lastEnd(i, end, to), end, reason, true
 	}
 	if from, to, end, _, ok := p.relCore(i); ok {
-		return from, to, end, "", true
+		return from, to, to, end, "", true
 	}
 	if from, to, end, ok := p.monthCore(i); ok {
-		return from, to, end, "", true
+		return from, to, p.lastEnd(i, end, to), end, "", true
 	}
 	if y, ok := p.yearAt(i, minYear); ok {
 		from, to := yearRange(y)
-		return from, to, p.yearWord(i + 1), "", true
+		return from, to, to, p.yearWord(i + 1), "", true
 	}
 	if u := unitWords[p.word(i)]; u >= uWeek {
 		from, to := p.current(u, 0)
+		last := to
+		if to.After(p.today) {
+			_, last = p.current(u, -1)
+		}
 		end := i + 1
 		if p.word(i) == "кв" {
 			end = p.dot(end)
 		}
-		return from, to, end, "", true
+		return from, to, last, end, "", true
 	}
-	return time.Time{}, time.Time{}, i, "", false
+	return time.Time{}, time.Time{}, time.Time{}, i, "", false
+}
+
+// lastEnd returns to, or the end of the same month a year earlier when to is after today
+// and the tokens [i, end) name no year.
+func (p *parser) lastEnd(i, end int, to time.Time) time.Time {
+	if !to.After(p.today) {
+		return to
+	}
+	for k := i; k < end; k++ {
+		if _, n := p.num(k); n == 4 {
+			return to
+		}
+	}
+	return date(to.Year()-1, to.Month()+1, 0)
 }
 
 // current returns the week, month, quarter or year off units away from today's.
@@ -199,11 +290,11 @@ func (p *parser) current(u, off int) (time.Time, time.Time) {
 
 // monthCore reads «март», «марта 2026», «марте 2025 года».
 func (p *parser) monthCore(i int) (from, to time.Time, end int, ok bool) {
-	m := monthWords[p.word(i)]
+	m, k := p.monthAlone(i)
 	if m == 0 {
 		return time.Time{}, time.Time{}, i, false
 	}
-	y, end := p.optYear(i + 1)
+	y, end := p.optYear(k)
 	if y == 0 {
 		y = recentMonthYear(m, p.today)
 	}

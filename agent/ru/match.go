@@ -23,7 +23,7 @@ func (p *parser) matchDay(i int) (result, bool) {
 		}
 	}
 	e, ok := p.endpoint(j)
-	if !ok || (e.kind != epDay && e.kind != epFixed) {
+	if !ok || (e.kind != epDay && e.kind != epFixed && e.kind != epDom) {
 		return result{}, false
 	}
 	d, reason := p.dayOf(e)

@@ -137,10 +137,7 @@ func (p *parser) yearAt(i, lo int) (int, bool) {
 	if n != 4 || v < lo || v > maxYear {
 		return 0, false
 	}
-	if w := p.word(i + 1); w != "" && !yearWords[w] && isQuantityWord(w) {
-		return 0, false
-	}
-	if s := p.punct(i + 1); s == "%" || s == "₽" || s == "$" || s == "€" {
+	if p.amountAt(i + 1) {
 		return 0, false
 	}
 	return v, true

@@ -74,16 +74,23 @@ func (e *DateError) Error() string {
 // false and p is the zero Period.
 //
 // now decides "today" (its calendar date in [Moscow]). A day and month without a year
-// mean the most recent such date that is not after today; a month or quarter without a
-// year means the most recent one that has started. In a range the end follows the start
-// («с 1 декабря по 15 января» crosses the new year) and a year written on one end carries
-// over to the other.
+// («1 мая», «на 1.05», «на первое мая») mean the most recent such date that is not after
+// today; a day alone («на 1 число», «на 1ое») is this month's or, when still ahead, the
+// previous month's; a month or quarter without a year means the most recent one that has
+// started. «На конец» a period named without a year or an offset is the most recent end
+// that is not after today («на конец квартала» on 25 April is 31 March); «на начало» is
+// the start of the current one. In a range the end follows the start («с 1 декабря по 15
+// января» crosses the new year) and a year written on one end carries over to the other.
 //
 // A 4-digit number is a year only with «г.»/«год…», after a month or quarter, after «за»
 // or «в» when it is not an amount («за 2025», but not «за 2000 рублей»), or when it is the
-// whole text («2025», the argument of /keyrate). Other numbers — sums, account codes such
-// as «62.01», INNs, contract numbers, times — are not dates: a numeric date needs a day,
-// a month and a year («01.03.2026», «01.03.26», «2026-03-01»).
+// whole text («2025», the argument of /keyrate). A full numeric date («01.03.2026»,
+// «01.03.26», «2026-03-01») is a date anywhere but in «сч 10.01.12». A day and month
+// alone («1.05», «01/05») is a date only right after a date preposition («на», «за», «с»,
+// «по», «к», «до», «от») or as the whole text, and never right after an account word: in
+// «сальдо 62.01 на 1.05» 62.01 is an account and 1 May the date. The full rule, with
+// amounts and clock times, is in slots.go. Other numbers — sums, INNs, contract numbers —
+// are not dates.
 func ParsePeriod(text string, now time.Time) (p Period, ok bool, err error) {
 	ps := newParser(text, now)
 	r, found := ps.parse()

@@ -21,7 +21,7 @@ func (p *parser) matchOpenRange(i int) (result, bool) {
 	var from time.Time
 	reason := ""
 	switch e.kind {
-	case epDay, epFixed:
+	case epDay, epFixed, epDom:
 		from, reason = p.dayOf(e)
 	case epMonth:
 		y := e.y
@@ -53,21 +53,19 @@ func (p *parser) matchOpenRange(i int) (result, bool) {
 
 // matchRange reads «с 1 по 15 марта», «с 1 марта по 15 апреля», «с 01.03.2026 по
 // 15.03.2026», «01.03.2026 — 31.03.2026», «01.03.2026-31.03.2026», «2026-03-01..2026-03-31»,
-// «1-15 марта», «с марта по май», «с 2020 по 2025 год».
+// «1-15 марта», «с марта по май», «с 2020 по 2025 год», «с 1.02 по 15.03», «за янв-фев»,
+// «за 1-2 кв».
 func (p *parser) matchRange(i int) (result, bool) {
 	j := p.prefix(i, periodPreps...)
 	hasFrom := fromWords[p.word(j)]
 	if hasFrom {
 		j++
 	}
-	var a, b endpoint
-	if j < len(p.toks) && p.toks[j].kind == tNum && len(p.toks[j].parts) > 1 && len(p.toks[j].parts) != 3 {
-		var ok bool
-		if a, b, ok = p.chainRange(j); !ok {
-			return result{}, false
-		}
-	} else {
-		var ok bool
+	if from, to, end, ok := p.quarterPair(j); ok {
+		return result{from: from, to: to, kind: KindRange, end: end}, true
+	}
+	a, b, ok := p.chainRange(j)
+	if !ok {
 		if a, ok = p.endpoint(j); !ok || (a.kind == epYear && !hasFrom) {
 			return result{}, false
 		}
@@ -84,11 +82,62 @@ func (p *parser) matchRange(i int) (result, bool) {
 	return p.combine(a, b)
 }
 
+// quarterPair reads «1-2 кв», «1–3 квартал 2025» at j: from the start of the first
+// quarter to the end of the last. Without a year the first is the most recent that has
+// started.
+func (p *parser) quarterPair(j int) (from, to time.Time, end int, ok bool) {
+	if j >= len(p.toks) {
+		return from, to, j, false
+	}
+	t := p.toks[j]
+	if t.kind != tNum || len(t.parts) != 2 || t.seps[0] != "-" || len(t.parts[0]) != 1 || len(t.parts[1]) != 1 {
+		return from, to, j, false
+	}
+	qa, qb := atoi(t.parts[0]), atoi(t.parts[1])
+	if qa < 1 || qb > 4 || qa >= qb || unitWords[p.word(j+1)] != uQuarter {
+		return from, to, j, false
+	}
+	k := j + 2
+	if p.word(j+1) == "кв" {
+		k = p.dot(k)
+	}
+	y, end := p.optYear(k)
+	if y == 0 && k < len(p.toks) && p.toks[k].kind == tNum {
+		return from, to, j, false // a flat, as in quarterCore
+	}
+	if y == 0 {
+		y = recentQuarterYear(qa, p.today)
+	}
+	from, _ = quarterRange(y, qa)
+	_, to = quarterRange(y, qb)
+	return from, to, end, true
+}
+
 // chainRange reads a range written as one token: «01.03.2026-31.03.2026»,
-// «2026-03-01..2026-03-31», «1-15 марта», «2020-2025 гг.».
+// «2026-03-01..2026-03-31», «1-15 марта», «2020-2025 гг.», and, where a short date is a
+// date (see slots.go), «1.02-15.03» and «1.02-15.03.2026».
 func (p *parser) chainRange(j int) (a, b endpoint, ok bool) {
+	if j >= len(p.toks) || p.toks[j].kind != tNum {
+		return a, b, false
+	}
 	t := p.toks[j]
 	switch {
+	case (len(t.parts) == 4 || len(t.parts) == 5) && (t.seps[1] == "-" || t.seps[1] == ".."):
+		if (t.seps[0] != "." && t.seps[0] != "/") || !(p.dateSlot(j) || p.alone(j, j+1)) {
+			return a, b, false
+		}
+		d1, m1, clock1, ok1 := shortParts(t.parts[0], t.parts[1])
+		d2, m2, y2, clock2, ok2 := 0, 0, 0, false, false
+		if len(t.parts) == 4 && t.seps[2] == t.seps[0] {
+			d2, m2, clock2, ok2 = shortParts(t.parts[2], t.parts[3])
+		} else if len(t.parts) == 5 {
+			d2, m2, y2, ok2 = numericDate(t.parts[2:], t.seps[2:], p.today)
+		}
+		if !ok1 || !ok2 || clock1 || clock2 {
+			return a, b, false
+		}
+		end := j + 1
+		return endpoint{kind: epDay, d: d1, m: m1, end: end}, endpoint{kind: epDay, d: d2, m: m2, y: y2, end: end}, true
 	case len(t.parts) == 6 && (t.seps[2] == "-" || t.seps[2] == ".."):
 		d1, m1, y1, ok1 := numericDate(t.parts[:3], t.seps[:2], p.today)
 		d2, m2, y2, ok2 := numericDate(t.parts[3:], t.seps[3:], p.today)
@@ -101,7 +150,7 @@ func (p *parser) chainRange(j int) (a, b endpoint, ok bool) {
 		l0, l1 := len(t.parts[0]), len(t.parts[1])
 		v0, v1 := atoi(t.parts[0]), atoi(t.parts[1])
 		if l0 <= 2 && l1 <= 2 && v0 >= 1 && v0 <= 31 {
-			m, k := p.monthAfterDay(p.ordinal(j + 1))
+			m, k := p.month(p.ordinal(j + 1))
 			if m == 0 {
 				return a, b, false
 			}
@@ -132,6 +181,16 @@ func (p *parser) combine(a, b endpoint) (result, bool) {
 	}
 	if b.reason != "" {
 		return bad(b.reason)
+	}
+	if b.kind == epDom && (a.kind == epBare || a.kind == epDom) {
+		// «с 1 по 15 число»: days of the month of the start, the most recent one.
+		first := recentDayOfMonth(a.d, p.today)
+		month := date(first.Year(), first.Month(), 1)
+		if b.d < a.d {
+			month = month.AddDate(0, 1, 0)
+		}
+		a = endpoint{kind: epDay, d: a.d, m: int(first.Month()), y: first.Year(), end: a.end}
+		b = endpoint{kind: epDay, d: b.d, m: int(month.Month()), y: month.Year(), end: b.end}
 	}
 	var from, to time.Time
 	if a.kind == epYear {

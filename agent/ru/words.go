@@ -37,7 +37,8 @@ var monthWords = func() map[string]int {
 	return w
 }()
 
-// monthAbbr are abbreviations accepted only right after a day number: «1 янв», «15 дек.».
+// monthAbbr are the abbreviations of months, with or without a dot: «1 янв», «за дек.»,
+// «янв-фев».
 var monthAbbr = map[string]int{"янв": 1, "фев": 2, "февр": 2, "мар": 3, "апр": 4, "июн": 6,
 	"июл": 7, "авг": 8, "сен": 9, "сент": 9, "окт": 10, "ноя": 11, "нояб": 11, "дек": 12}
 
@@ -104,6 +105,36 @@ func ordinalWord(w string) int {
 // romanQuarter reads I–IV (Latin letters, or Ukrainian і).
 var romanQuarter = map[string]int{"i": 1, "ii": 2, "iii": 3, "iv": 4, "і": 1, "іі": 2, "ііі": 3, "іv": 4}
 
+// dayOrdinals maps the ordinal words of days 1–20 and 30 in the cases a date takes
+// («первое», «пятнадцатого», «третьему») to their number; 21–29 and 31 are «двадцать»
+// or «тридцать» before one of the first nine.
+var dayOrdinals = func() map[string]int {
+	w := map[string]int{}
+	stems := []string{"перв", "втор", "трет", "четверт", "пят", "шест", "седьм", "восьм", "девят",
+		"десят", "одиннадцат", "двенадцат", "тринадцат", "четырнадцат", "пятнадцат",
+		"шестнадцат", "семнадцат", "восемнадцат", "девятнадцат", "двадцат"}
+	for i, s := range stems {
+		forms(w, i+1, []string{s}, "ое", "ого", "ому", "ье", "ьего", "ьему")
+	}
+	forms(w, 30, []string{"тридцат"}, "ое", "ого", "ому")
+	return w
+}()
+
+// accountWord reports whether w names an account or a report on one, after which a
+// number is an account code, not a date: «счёт», «сч», «субсчёт», «сальдо», «остаток»,
+// «оборот», «оборотка», «ОСВ» in any case.
+func accountWord(w string) bool {
+	if w == "сч" || w == "осв" || w == "сальдо" {
+		return true
+	}
+	for _, p := range []string{"счет", "субсчет", "остат", "оборот"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // ordSuffix are endings written after a number: «1-го», «1-е», «2-й», «3й».
 var ordSuffix = set("го", "е", "ое", "ого", "й", "ый", "ий", "м", "ом", "му", "ому", "я", "ая", "ю", "ую")
 
@@ -124,7 +155,7 @@ var edgeWords = map[string]bool{"конец": true, "конца": true, "кон�
 // quantityPrefixes start the words that make the number before them an amount, not a
 // year: «за 2000 рублей», «2025 шт.».
 var quantityPrefixes = []string{"руб", "р", "коп", "тыс", "т", "млн", "млрд", "шт", "доллар", "долар",
-	"евро", "юан", "процент", "чел", "ед", "ч", "час", "мин", "сек", "км", "кг", "м"}
+	"евро", "юан", "процент", "пункт", "п", "пп", "чел", "ед", "ч", "час", "мин", "сек", "км", "кг", "м"}
 
 // isQuantityWord reports whether w makes the number before it an amount.
 func isQuantityWord(w string) bool {
