@@ -180,7 +180,7 @@ func llmAgent(t *testing.T, o *openRouter) *Agent {
 	t.Helper()
 	srv := httptest.NewServer(o)
 	t.Cleanup(srv.Close)
-	c := llm.New(llm.Options{BaseURL: srv.URL, APIKey: "k", Model: "m", Timeout: 2 * time.Second})
+	c := llm.New(llm.Options{BaseURL: srv.URL, APIKey: "k", Model: "m", Timeout: testDeadline})
 	a, _ := newMemoryAgent(t, c)
 	return a
 }

@@ -439,7 +439,7 @@ func TestLLMAnswersOnlyFromPassages(t *testing.T) {
 			stand := &docsLLM{answer: tt.reply}
 			srv := httptest.NewServer(stand)
 			defer srv.Close()
-			a := docAgent(t, docstore.NewMemory(), llm.New(llm.Options{BaseURL: srv.URL, APIKey: "k", Model: "m", Timeout: 2 * time.Second}))
+			a := docAgent(t, docstore.NewMemory(), llm.New(llm.Options{BaseURL: srv.URL, APIKey: "k", Model: "m", Timeout: testDeadline}))
 			me := Request{UserID: 15, ChatID: 15}
 			upload(t, a, me, "dogovor.pdf", contract())
 			ans := ask(t, a, me, "что в договоре с Техснабом про штрафы?")

@@ -46,7 +46,7 @@ func obedientPlanner(t *testing.T, s *scripted, ledgerAccess func(userID, chatID
 	t.Helper()
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	c := llm.New(llm.Options{BaseURL: srv.URL, APIKey: "k", Model: "m", Timeout: 2 * time.Second, BreakerTimeout: time.Minute})
+	c := llm.New(llm.Options{BaseURL: srv.URL, APIKey: "k", Model: "m", Timeout: testDeadline, BreakerTimeout: time.Minute})
 	d, err := onec.DemoDefault()
 	if err != nil {
 		t.Fatal(err)
@@ -58,8 +58,8 @@ func obedientPlanner(t *testing.T, s *scripted, ledgerAccess func(userID, chatID
 	}
 	a := New(Deps{LLM: c, History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
 		Rates: pipelineRates, Ledger: address.NewLane(src, c, address.Options{Now: pipelineNow}),
-		Docs: docs.New(docstore.NewMemory(), nil, docs.Options{}), KB: kbLib, Planner: plan.NewPlanner(c, plan.Options{Timeout: time.Second})},
-		Options{Now: pipelineNow, LedgerAccess: ledgerAccess, ToolTimeout: time.Second, PlanCacheTTL: -1})
+		Docs: docs.New(docstore.NewMemory(), nil, docs.Options{}), KB: kbLib, Planner: plan.NewPlanner(c, plan.Options{Timeout: testDeadline})},
+		Options{Now: pipelineNow, LedgerAccess: ledgerAccess, ToolTimeout: testDeadline, PlanCacheTTL: -1})
 	return a, src
 }
 

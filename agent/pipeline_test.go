@@ -216,14 +216,27 @@ var pipelineRates = fakeRates{
 	NewsFunc: func(context.Context, time.Time, time.Time) (cbr.News, error) { return cbr.News{}, nil },
 }
 
+// testDeadline is the deadline of the stand-in LLM calls, the planner and the tools in the
+// agent's tests that expect them to succeed. It is generous: a call that missed its deadline
+// on a loaded machine would change the route or the answer a test checks. Tests of a timeout
+// shorten a deadline (pipelineAgentDeadlines) and script a reply that comes after it.
+const testDeadline = 30 * time.Second
+
 // pipelineAgent is the whole agent as main builds it with an LLM: planner, answer LLM, the
 // demo ledger, the Bank of Russia fake, documents and the sample knowledge base, all talking
 // to one scripted stand-in through the real LLM client.
 func pipelineAgent(t testing.TB, s *scripted, opts ...func(*Options)) *Agent {
 	t.Helper()
+	return pipelineAgentDeadlines(t, s, testDeadline, testDeadline, opts...)
+}
+
+// pipelineAgentDeadlines is pipelineAgent with the LLM client's deadline of each call and the
+// planner's own deadline set, for the tests of a timeout.
+func pipelineAgentDeadlines(t testing.TB, s *scripted, llmDeadline, planDeadline time.Duration, opts ...func(*Options)) *Agent {
+	t.Helper()
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	c := llm.New(llm.Options{BaseURL: srv.URL, APIKey: "k", Model: "m", Timeout: 2 * time.Second, BreakerTimeout: time.Minute})
+	c := llm.New(llm.Options{BaseURL: srv.URL, APIKey: "k", Model: "m", Timeout: llmDeadline, BreakerTimeout: time.Minute})
 	d, err := onec.DemoDefault()
 	if err != nil {
 		t.Fatal(err)
@@ -234,12 +247,12 @@ func pipelineAgent(t testing.TB, s *scripted, opts ...func(*Options)) *Agent {
 		t.Fatal(err)
 	}
 	h := history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour})
-	o := Options{Now: pipelineNow, LedgerAccess: func(int64, int64) bool { return true }, ToolTimeout: time.Second}
+	o := Options{Now: pipelineNow, LedgerAccess: func(int64, int64) bool { return true }, ToolTimeout: testDeadline}
 	for _, f := range opts {
 		f(&o)
 	}
 	return New(Deps{LLM: c, History: h, Rates: pipelineRates, Ledger: lane, Docs: docs.New(docstore.NewMemory(), nil, docs.Options{}),
-		KB: kbLib, Planner: plan.NewPlanner(c, plan.Options{Timeout: time.Second})}, o)
+		KB: kbLib, Planner: plan.NewPlanner(c, plan.Options{Timeout: planDeadline})}, o)
 }
 
 // planJSON is a scripted planner reply.
@@ -389,13 +402,17 @@ func TestPlannerMisbehaviour(t *testing.T) {
 		{"200 with an error object: the rules", []reply{{errIn: 502}}, nil, "rules", 1},
 		{"429 with Retry-After: the rules", []reply{{status: 429, header: map[string]string{"Retry-After": "7"}}}, nil, "rules", 1},
 		{"503: the rules", []reply{{status: 503}}, nil, "rules", 1},
-		{"timeout: the rules", []reply{{delay: 3 * time.Second}}, nil, "rules", 1},
+		{"timeout: the rules", []reply{{delay: time.Hour}}, nil, "rules", 1}, // the planner's deadline is 1 s
 		{"no choices: repaired", []reply{{raw: `{"id":"gen-1","object":"chat.completion","choices":[]}`}, {content: receivablesPlan}}, nil, "planner_repair", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newScripted(map[string][]reply{"plan": tt.plans, "docs": tt.docs})
-			a := pipelineAgent(t, s)
+			planDeadline := testDeadline
+			if slices.ContainsFunc(tt.plans, func(r reply) bool { return r.delay > 0 }) {
+				planDeadline = time.Second
+			}
+			a := pipelineAgentDeadlines(t, s, testDeadline, planDeadline)
 			ans := ask(t, a, Request{UserID: 1, ChatID: 1}, "Кто нам должен на 31 марта?")
 			if ans.Debug.Route.Source != tt.wantSource {
 				t.Errorf("route source %q, want %q (plan debug %+v)", ans.Debug.Route.Source, tt.wantSource, ans.Debug.Plan)
@@ -995,14 +1012,14 @@ func TestAnswerLLMMisbehaviour(t *testing.T) {
 		stream bool
 	}{
 		{"429 with Retry-After", func(string) reply { return reply{status: 429, header: map[string]string{"Retry-After": "7"}} }, false},
-		{"timeout", func(c string) reply { return reply{content: c, delay: 3 * time.Second} }, false},
+		{"timeout", func(c string) reply { return reply{content: c, delay: time.Hour} }, false}, // the LLM's deadline is 2 s
 		{"200 with an error object", func(string) reply { return reply{errIn: 502} }, false},
 		{"cut stream", func(c string) reply { return reply{content: c, cut: true} }, true},
 	}
 	for _, m := range misbehaviours {
 		t.Run("facts/"+m.name, func(t *testing.T) {
 			s := newScripted(map[string][]reply{"plan": {{content: composite}}, "answer": {m.rep(factsGood)}})
-			a := pipelineAgent(t, s)
+			a := misbehaviourAgent(t, s, m.rep(""))
 			ans := answerWith(t, a, Request{UserID: 1, ChatID: 1, Text: "какой курс доллара и ключевая ставка на 14 марта?"}, m.stream)
 			if got := s.streamed(); got != m.stream {
 				t.Errorf("streamed %v, want %v", got, m.stream)
@@ -1027,7 +1044,7 @@ func TestAnswerLLMMisbehaviour(t *testing.T) {
 		})
 		t.Run("documents/"+m.name, func(t *testing.T) {
 			s := newScripted(map[string][]reply{"plan": {{content: penaltiesPlan}}, "docs": {m.rep(docsGood)}})
-			a := pipelineAgent(t, s)
+			a := misbehaviourAgent(t, s, m.rep(""))
 			me := Request{UserID: 5, ChatID: 5}
 			upload(t, a, me, "dogovor.pdf", contract())
 			me.Text = "что в договоре с Техснабом про штрафы"
@@ -1047,6 +1064,16 @@ func TestAnswerLLMMisbehaviour(t *testing.T) {
 			}
 		})
 	}
+}
+
+// misbehaviourAgent is pipelineAgent, with a 2 s deadline on each LLM call when the answer's
+// reply comes late (the planner's call, answered at once, has the same deadline: one client).
+func misbehaviourAgent(t *testing.T, s *scripted, answer reply) *Agent {
+	t.Helper()
+	if answer.delay > 0 {
+		return pipelineAgentDeadlines(t, s, 2*time.Second, testDeadline)
+	}
+	return pipelineAgent(t, s)
 }
 
 // answerWith asks req, streaming the answer into a Progress callback when stream is set.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/finbot/finbot/agent/facts"
@@ -138,8 +139,15 @@ func TestCallerCancellation(t *testing.T) {
 
 // A dependent call whose parent context ends while it waits is skipped without reading the
 // record of the call it depends on: that call may still be running and writing it (the race
-// detector caught the read; run with -race).
+// detector caught the read; run with -race). On synctest's fake clock the dependent is surely
+// waiting when the context ends, and call 0 surely still running: with real time, a dependent
+// goroutine scheduled more than 25 ms late found both done and, picking either at random, could
+// run.
 func TestCancelledWhileWaitingOnADependency(t *testing.T) {
+	synctest.Test(t, cancelledWhileWaitingOnADependency)
+}
+
+func cancelledWhileWaitingOnADependency(t *testing.T) {
 	var dependentRan atomic.Bool
 	reg := Registry{
 		// A tool that notices the cancellation late and still returns its result.
