@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ru"
 )
 
 // ledgerFigures are the concepts that ask for a figure of the ledger.
@@ -27,29 +28,37 @@ func (p *Parser) decide(s *scan, d *Decision) {
 	ledgerAsk := s.is(ledgerFigures...) || s.is(CContracts) && s.is(CNotClosed) ||
 		d.Counterparty.Set || d.Contract.Set || len(d.Candidates) > 0 ||
 		s.is(CDocuments) && (d.Counterparty.Set || d.Contract.Set || d.Unknown != "")
-	kbAsk := s.is(CKBQuestion) && s.first(CKBQuestion) <= 1
+	dated := d.Date.Set || d.Period.Set
+	named := d.Counterparty.Set || d.Contract.Set
+	// A how-to or what-is question asks about rules, not figures, unless it names a company or
+	// a date; a rules topic («проводки», «срок давности») with debt words and neither is one too.
+	kbAsk := s.is(CKBQuestion) && (s.first(CKBQuestion) <= 1 || !dated) && !named ||
+		s.is(CKBTopic) && !dated && !named && !s.is(CSmallTalk)
+	followUp := s.first(CFollowUp) == 0 && len(s.toks) <= 6
 	switch {
 	case letters < 2:
 		set(KindClarify, "too_short", "в сообщении нет вопроса", true)
 	case s.is(CWrite) && s.first(CWrite) <= 1 && !kbAsk:
 		set(KindLedgerWrite, "write", "просьба изменить данные 1С — бот только читает", true)
-	case s.is(CSmallTalk) && !ledgerAsk && !s.is(CRate, CKeyRate, CNews, CKBQuestion, CKBTopic, CMyDocs, CDocTerms) && len(s.toks) <= 6:
+	case followUp:
+		set(KindClarify, "follow_up_without_context", "продолжение вопроса, которого нет", false)
+	case s.is(CSmallTalk) && !ledgerAsk && !s.is(CRate, CKeyRate, CNews, CKBQuestion, CKBTopic, CMyDocs, CDocTerms) && len(s.toks) <= 8:
 		set(KindSmallTalk, "smalltalk", "приветствие или разговор о боте", true)
 	case p.aboutMyDocs(s, d):
 		set(KindDocs, "docs", "вопрос о загруженных документах", true)
-	case kbAsk && !s.is(CKeyRate) && !(d.Currencies.Set && s.is(CRate)):
+	case kbAsk && !(d.Currencies.Set && s.is(CRate)) && !s.is(CNews):
 		set(KindKB, "kb_question", "вопрос о правилах учёта, а не о цифрах 1С", true)
+	case s.is(CNews) && !ledgerAsk:
+		set(KindNews, "news", "запрос финансовых новостей", true)
 	case s.keyRate(d, ledgerAsk):
 		set(KindKeyRate, "key_rate", "вопрос о ключевой ставке", true)
 	case (d.Currencies.Set || s.is(CRate)) && !ledgerAsk:
 		set(KindRate, "rate", "вопрос о курсе валют", d.Currencies.Set || s.is(CRate))
-	case s.is(CNews) && !ledgerAsk:
-		set(KindNews, "news", "запрос финансовых новостей", true)
 	case ledgerAsk || d.Account.Set || d.UnknownAccount != "" || d.Unknown != "" && s.is(CDocuments):
 		p.ledger(s, d)
 	case s.is(CKBTopic, CKBQuestion, CDocTerms):
 		set(KindKB, "kb_topic", "вопрос о терминах, учёте или нормативке", true)
-	case len(s.toks) <= 2:
+	case len(s.toks) <= 4 && !s.is(CKBTopic, CKBQuestion):
 		set(KindClarify, "vague", "слишком общий запрос", false)
 	default:
 		set(KindKB, "default", "нет признаков документа, курса, новостей или 1С", false)
@@ -78,10 +87,11 @@ func (s *scan) keyRate(d *Decision, ledgerAsk bool) bool {
 	return false
 }
 
-// aboutMyDocs reports whether the question is about the user's uploaded documents: it says
-// so («в моём договоре», «в загруженном акте»), or asks for a contract's terms and names one of
-// the documents (its number or a party in its title). A question for ledger figures stays
-// with the ledger.
+// aboutMyDocs reports whether the question is about the user's uploaded documents: it says so
+// («в моём договоре», «в загруженном акте»), or names one of them — its kind together with
+// something of its own («акт сверки с гранитом», «договор поставки от 10 марта»), or its number
+// («15-П») — or asks for a contract's terms of a company one of them is with. A question that
+// names an account or asks for the list of debtors stays with the ledger.
 func (p *Parser) aboutMyDocs(s *scan, d *Decision) bool {
 	if len(s.in.Docs) == 0 {
 		return false
@@ -96,33 +106,65 @@ func (p *Parser) aboutMyDocs(s *scan, d *Decision) bool {
 			}
 		}
 	}
-	figures := s.is(CReceivables, CPayables, CBalance, COpenItems, CBankOps, COwesUs, CWeOwe, CForming)
-	if strong && !figures {
+	if strong {
 		return true
 	}
-	named := s.namesUploaded()
-	if s.is(CDocTerms) && !figures && (weak || named || s.is(CContracts)) {
+	if d.Account.Set || s.is(CReceivables, CPayables, CByParty) {
+		return false
+	}
+	kind, own, number := s.uploadedRefs(d)
+	switch {
+	case number:
+		return true
+	case kind && (own || weak):
+		return true
+	case weak && own:
+		return true
+	case s.is(CDocTerms) && own && !s.is(CBalance, COpenItems, CBankOps, COwesUs, CWeOwe, CForming):
 		return true
 	}
-	return named && !figures && !s.is(CDocuments, CDebt)
+	return false
 }
 
-// namesUploaded reports whether the message names an uploaded document: a number from its
-// title («15-П») or a word of a company named in it («Техснаб»).
-func (s *scan) namesUploaded() bool {
+// docKinds are the nouns that begin a document's title and say what kind of document it is.
+var docKinds = map[string]bool{"договор": true, "акт": true, "счет": true, "накладн": true, "соглашен": true,
+	"спецификац": true, "дополнительн": true, "приложен": true, "упд": true}
+
+// uploadedRefs reports what the message names of the uploaded documents: the kind of one
+// («акт сверки»: its first two words), something of its own (a company in its title, a number
+// of its title, its date), and its number («15-П», a number with a dash or slash).
+func (s *scan) uploadedRefs(d *Decision) (kind, own, number bool) {
 	for _, title := range s.in.Docs {
 		tt := Tokenize(title)
+		if len(tt) >= 2 && docKinds[tt[0].Stem] && s.hasBigram(tt[0].Stem, tt[1].Stem) {
+			kind = true
+		}
+		if per, ok, _ := ru.ParsePeriod(title, s.in.Now); ok && d.Date.Set && per.Single() && per.From.Equal(d.Date.Value) {
+			own = true
+		}
 		for _, t := range tt {
-			long := len([]rune(t.Text)) >= 5 && !genericTitleWord(t.Stem)
-			num := strings.ContainsAny(t.Text, "0123456789") && strings.ContainsAny(t.Text, "-/")
-			if !long && !num {
-				continue
-			}
+			isNum := strings.ContainsAny(t.Text, "0123456789")
 			for _, m := range s.toks {
-				if m.Stem == t.Stem || long && typoEligible(m.Stem) && within1(m.Stem, t.Stem) {
-					return true
+				switch {
+				case isNum && strings.ContainsAny(t.Text, "-/") && m.Text == t.Text:
+					number = true
+				case isNum && m.Text == t.Text && !strings.Contains(t.Text, "."):
+					own = own || len(t.Text) <= 2 && kind // «за 1 квартал»
+				case !isNum && len([]rune(t.Text)) >= 5 && !genericTitleWord(t.Stem) && !docKinds[t.Stem] &&
+					(m.Text == t.Text || declined(m.Text, t.Text) || typoEligible(m.Stem) && within1(m.Stem, t.Stem)):
+					own = true
 				}
 			}
+		}
+	}
+	return kind, own, number
+}
+
+// hasBigram reports whether two stems follow each other in the message.
+func (s *scan) hasBigram(a, b string) bool {
+	for i := 0; i+1 < len(s.toks); i++ {
+		if s.toks[i].Stem == a && s.toks[i+1].Stem == b {
+			return true
 		}
 	}
 	return false
@@ -134,6 +176,17 @@ func genericTitleWord(stem string) bool {
 	case "договор", "поставк", "сверк", "квартал", "оказан", "услуг", "аренд", "подряд", "выполнен", "работ",
 		"соглашен", "дополнительн", "приложен", "спецификац", "счет", "накладн":
 		return true
+	}
+	return false
+}
+
+// saysToUs reports whether a phrase of the message says outright that the debt is to us
+// («нам должен», «должны нам»).
+func (s *scan) saysToUs() bool {
+	for _, h := range s.hits {
+		if h.Concept == COwesUs && (strings.Contains(h.Phrase, "нам") || strings.Contains(h.Phrase, "кто")) {
+			return true
+		}
 	}
 	return false
 }
@@ -156,29 +209,45 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		d.Reasons = append(d.Reasons, "контрагента с таким названием нет в справочнике")
 		return
 	}
+	// Which side of a debt: «нам должен» says it outright; «поставщики» or «покупатели» decide
+	// a debt, an open item or an unpaid bill that does not.
+	toUs := s.is(CReceivables) || s.saysToUs()
+	fromUs := s.is(CPayables, CWeOwe)
+	if !toUs && !fromUs || s.is(COwesUs) && !s.saysToUs() {
+		switch {
+		case s.is(CSuppliers) && !s.is(CCustomers):
+			toUs, fromUs = false, true
+		case s.is(CCustomers) && !s.is(CSuppliers):
+			toUs, fromUs = true, false
+		case s.is(COwesUs):
+			toUs = true
+		}
+	}
 	switch {
-	case s.is(CForming):
+	case s.is(CForming) && !s.is(CByParty):
 		set(address.IntentDocumentsFormBalance, "forming", "какие документы формируют остаток")
-	case s.is(CContracts) && s.is(CNotClosed) && !s.is(CDocuments, CBankOps):
+	case s.is(CContracts) && s.is(CNotClosed) && !d.Contract.Set && !s.is(CDocuments, CBankOps):
 		set(address.IntentOpenContracts, "open_contracts", "незакрытые договоры")
+	case d.Contract.Set && s.is(CDocuments, CBankOps) && !s.is(COpenItems, CDebt, CNotClosed):
+		set(address.IntentDocumentsByContract, "documents_by_contract", "документы по договору")
+	case d.Contract.Set:
+		set(address.IntentOpenItemsByContract, "open_items_by_contract", "открытые позиции по договору")
 	case s.is(CBankOps) && !s.is(COpenItems) && (party || !s.is(CDebt, CReceivables, CPayables, COwesUs, CWeOwe)):
 		set(address.IntentBankOpsByParty, "bank_ops", "банковские операции с контрагентом")
-	case s.is(CDocuments) && d.Contract.Set && !s.is(COpenItems, CDebt):
-		set(address.IntentDocumentsByContract, "documents_by_contract", "документы по договору")
 	case s.is(CDocuments) && !s.is(COpenItems, CDebt, CReceivables, CPayables, COwesUs, CWeOwe):
 		set(address.IntentDocumentsByParty, "documents", "документы контрагента")
-	case d.Contract.Set && !party:
-		set(address.IntentOpenItemsByContract, "open_items_by_contract", "открытые позиции по договору")
 	case party:
 		set(address.IntentOpenItemsByParty, "open_items_by_counterparty", "расчёты с одним контрагентом")
-	case s.is(CReceivables, COwesUs):
+	case toUs && !fromUs:
 		set(address.IntentReceivables, "receivables", "кто должен нам")
-	case s.is(CPayables, CWeOwe):
+	case fromUs && !toUs:
 		set(address.IntentPayables, "payables", "кому должны мы")
-	case s.is(CBalance) || d.Account.Set || d.UnknownAccount != "":
+	case d.Account.Set || d.UnknownAccount != "":
 		set(address.IntentAccountBalance, "balance", "остаток по счёту")
-	case s.is(COpenItems):
-		set(address.IntentOpenItemsByParty, "open_items", "открытые позиции")
+	case s.is(CBalance):
+		d.Kind, d.Rule, d.Sure = KindClarify, "balance_without_account", false
+		d.Reasons = append(d.Reasons, "не назван счёт")
+		return
 	default:
 		d.Kind, d.Rule, d.Sure = KindClarify, "debt_direction", false
 		d.Reasons = append(d.Reasons, "непонятно, чей долг: нам или наш")

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/address"
@@ -17,6 +18,7 @@ var legalForms = map[string]bool{"ооо": true, "ао": true, "пао": true, "
 // nameKey is a catalog name as words to match: folded and stemmed, legal form and quotes gone.
 type nameKey struct {
 	words []string
+	raw   []string // the words as folded, before stemming
 	// surname is set for an individual entrepreneur's surname alone.
 	surname bool
 	// person: the words are a person's names, whose stems differ by declension («смирн» for
@@ -41,19 +43,20 @@ func keysOf(e address.Entity) []nameKey {
 		return nil
 	}
 	person := strings.HasPrefix(ru.Fold(e.Name), "ип ")
-	keys := []nameKey{{words: stemAll(ws), person: person}}
+	keys := []nameKey{{words: stemAll(ws), raw: ws, person: person}}
 	if strings.Contains(strings.Join(ws, " "), "-") {
 		var split []string
 		for _, w := range ws {
 			split = append(split, strings.FieldsFunc(w, func(r rune) bool { return r == '-' })...)
 		}
-		keys = append(keys, nameKey{words: stemAll(split)})
+		keys = append(keys, nameKey{words: stemAll(split), raw: split})
 	}
 	if len(ws) > 1 {
-		keys = append(keys, nameKey{words: []string{stem(strings.ReplaceAll(strings.Join(ws, ""), "-", ""))}, glued: true})
+		g := strings.ReplaceAll(strings.Join(ws, ""), "-", "")
+		keys = append(keys, nameKey{words: []string{stem(g)}, raw: []string{g}, glued: true})
 	}
 	if person {
-		keys = append(keys, nameKey{words: []string{stem(ws[0])}, surname: true, person: true})
+		keys = append(keys, nameKey{words: []string{stem(ws[0])}, raw: ws[:1], surname: true, person: true})
 	}
 	return keys
 }
@@ -66,8 +69,12 @@ type nameMatch struct {
 	words      int  // name words matched
 }
 
-// matchNames finds the entities of es named in toks. skip marks tokens that belong to the
-// lexicon (a term is not a name).
+// genericNameWords are words of company names that name no company on their own.
+var genericNameWords = map[string]bool{"групп": true, "центр": true, "плюс": true, "сервис": true, "трейд": true,
+	"систем": true, "ко": true, "и": true, "инвест": true, "м": true}
+
+// matchNames finds the entities of es named in toks, the best match of each. skip marks tokens
+// that belong to the lexicon: a term starts no partial match.
 func matchNames(toks []Token, es []address.Entity, skip []bool) []nameMatch {
 	var out []nameMatch
 	for _, e := range es {
@@ -77,7 +84,11 @@ func matchNames(toks []Token, es []address.Entity, skip []bool) []nameMatch {
 		best := nameMatch{}
 		for _, k := range keysOf(e) {
 			for i := range toks {
-				if m, ok := matchKey(toks, i, k, skip); ok && m.words > best.words {
+				m, ok := matchKey(toks, i, k)
+				if !ok || !m.full && skip != nil && skip[i] {
+					continue
+				}
+				if m.full && !best.full || m.full == best.full && m.words > best.words {
 					m.e = e
 					best = m
 				}
@@ -90,49 +101,73 @@ func matchNames(toks []Token, es []address.Entity, skip []bool) []nameMatch {
 	return out
 }
 
-// matchKey matches a name at toks[i:]. A name's first word must match; then as many of its
-// words as follow (a partial match names the entity only when nothing matches fully). Tokens
-// glued together in the message («строй маркет») match a one-word name.
-func matchKey(toks []Token, i int, k nameKey, skip []bool) (nameMatch, bool) {
-	n := 0
-	j := i
-	for n < len(k.words) && j < len(toks) {
-		if !nameWordEq(toks[j].Stem, k.words[n], k) {
-			if n == 0 && j+1 < len(toks) && len(k.words) == 1 && !k.surname {
-				glued := stem(toks[j].Text + toks[j+1].Text)
-				if glued == k.words[0] {
-					return nameMatch{start: j, end: j + 2, full: true, words: 1}, true
-				}
-			}
-			break
-		}
+// matchKey matches a name at toks[i:]: its words in order from the first (a full match, or a
+// partial one when only the first words are there), any one distinctive word of it alone
+// (partial), or an adjective made of its first word («гранитовские», partial). Tokens glued
+// together in the message («строй маркет») match a one-word name.
+func matchKey(toks []Token, i int, k nameKey) (nameMatch, bool) {
+	n, j := 0, i
+	for n < len(k.words) && j < len(toks) && nameWordEq(toks[j], k, n) {
 		n, j = n+1, j+1
 	}
-	if n == 0 {
+	if n == 0 && len(k.words) == 1 && !k.surname && i+1 < len(toks) && stem(toks[i].Text+toks[i+1].Text) == k.words[0] {
+		return nameMatch{start: i, end: i + 2, full: true, words: 1}, true
+	}
+	if n > 0 {
+		if k.surname && !isSurnameToken(toks[i].Text) {
+			return nameMatch{}, false
+		}
+		return nameMatch{start: i, end: j, full: n == len(k.words), words: n}, true
+	}
+	if k.glued || k.surname {
 		return nameMatch{}, false
 	}
-	if skip != nil && n == 1 && skip[i] && len(k.words) > 1 {
-		return nameMatch{}, false
+	for n, w := range k.words[1:] {
+		if utf8.RuneCountInString(w) >= 5 && !genericNameWords[w] && nameWordEq(toks[i], k, n+1) {
+			return nameMatch{start: i, end: i + 1, words: 1}, true
+		}
 	}
-	if k.surname && !isSurnameToken(toks[i].Text) {
-		return nameMatch{}, false
+	if f := k.raw[0]; utf8.RuneCountInString(f) >= 4 && strings.HasPrefix(toks[i].Text, f) {
+		rest := strings.TrimPrefix(toks[i].Text, f)
+		for _, suf := range []string{"ов", "ев", "ин", "ск"} {
+			if strings.HasPrefix(rest, suf) {
+				return nameMatch{start: i, end: i + 1, words: 1}, true
+			}
+		}
 	}
-	return nameMatch{start: i, end: j, full: n == len(k.words), words: n}, true
+	return nameMatch{}, false
 }
 
 func isSurnameToken(w string) bool { return utf8.RuneCountInString(w) >= 4 }
 
-// nameWordEq compares a message word with a name word of key k: equal stems, or one typo in
-// a long word; a person's name also when one stem extends the other by a declension ending.
-func nameWordEq(t, w string, k nameKey) bool {
+// nameWordEq compares a message word with a name word of key k: equal stems, a typo (one in a
+// word of four letters or more, two in one of eight or more), a Latin name written in Cyrillic
+// («дельта трейд»), or, for a person, a declension ending more or less («смирн», «смирнову»).
+func nameWordEq(tok Token, k nameKey, n int) bool {
+	t, w := tok.Stem, k.words[n]
 	switch {
-	case t == w:
+	case t == w || tok.Text == k.raw[n]:
 		return true
 	case k.glued:
 		return false
-	case typoEligible(w) && typoEligible(t) && within1(t, w):
+	case declined(tok.Text, k.raw[n]):
 		return true
-	case k.person:
+	}
+	tl, wl := utf8.RuneCountInString(t), utf8.RuneCountInString(w)
+	if min(tl, wl) >= 4 && max(tl, wl) >= 5 && isLetters(t) && isLetters(w) {
+		if within1(t, w) {
+			return true
+		}
+		if min(tl, wl) >= 8 && []rune(t)[0] == []rune(w)[0] && osa([]rune(t), []rune(w)) <= 2 {
+			return true
+		}
+	}
+	if isLatin(w) && !isLatin(t) {
+		if sk := skeleton(w); len(sk) >= 2 && sk == skeleton(translit(t)) {
+			return true
+		}
+	}
+	if k.person {
 		short, long := []rune(t), []rune(w)
 		if len(short) > len(long) {
 			short, long = long, short
@@ -142,58 +177,114 @@ func nameWordEq(t, w string, k nameKey) bool {
 	return false
 }
 
-// Resolution of the counterparty a message names.
+// endings are Russian inflection endings of nouns and adjectives.
+var endings = map[string]bool{"": true, "а": true, "я": true, "у": true, "ю": true, "е": true, "и": true, "ы": true,
+	"о": true, "ом": true, "ем": true, "ой": true, "ей": true, "ам": true, "ям": true, "ах": true, "ях": true,
+	"ами": true, "ями": true, "ов": true, "ев": true, "ого": true, "его": true, "ому": true, "ему": true, "ым": true,
+	"им": true, "ую": true, "юю": true, "ая": true, "яя": true, "ое": true, "ее": true, "ые": true, "ие": true,
+	"ых": true, "их": true, "ыми": true, "ими": true, "ый": true, "ий": true, "ь": true, "ью": true}
+
+// declined reports whether two folded words are one word in two cases: a common part of four
+// letters or more, the rest of each an inflection ending («гранит», «гранита»; «северный»,
+// «северному»). Snowball's stems of names are not reliable for this («гранит» → «гран»).
+func declined(a, b string) bool {
+	x, y := []rune(a), []rune(b)
+	p := 0
+	for p < len(x) && p < len(y) && x[p] == y[p] {
+		p++
+	}
+	return p >= 4 && endings[string(x[p:])] && endings[string(y[p:])]
+}
+
+func isLatin(s string) bool {
+	for _, r := range s {
+		if !unicode.In(r, unicode.Latin) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// translitTable writes Cyrillic letters in Latin, the way Russian speakers spell Latin names.
+var translitTable = map[rune]string{'а': "a", 'б': "b", 'в': "v", 'г': "g", 'д': "d", 'е': "e", 'ж': "zh", 'з': "z",
+	'и': "i", 'й': "i", 'к': "k", 'л': "l", 'м': "m", 'н': "n", 'о': "o", 'п': "p", 'р': "r", 'с': "s", 'т': "t",
+	'у': "u", 'ф': "f", 'х': "h", 'ц': "c", 'ч': "ch", 'ш': "sh", 'щ': "sh", 'ы': "y", 'э': "e", 'ю': "yu", 'я': "ya"}
+
+func translit(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if l, ok := translitTable[r]; ok {
+			b.WriteString(l)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// skeleton is a Latin word's consonants with doubles merged: «delta» and «дельта» are both
+// «dlt», «trade» and «трейд» both «trd».
+func skeleton(s string) string {
+	var b []rune
+	for _, r := range strings.ToLower(s) {
+		if strings.ContainsRune("aeiouyj", r) || !unicode.IsLetter(r) {
+			continue
+		}
+		if len(b) > 0 && b[len(b)-1] == r {
+			continue
+		}
+		b = append(b, r)
+	}
+	return string(b)
+}
+
+// partyResult is the counterparty a message names, or the candidates when it is unclear.
 type partyResult struct {
 	match      *nameMatch
 	candidates []address.Entity
 }
 
-// resolveParty picks the counterparty: a full match over the longest span wins; several equal
-// ones are candidates; a partial match counts when it is the only one.
+// resolveParty picks the counterparty. Full matches come first: the one over the longest span
+// wins, unless another entity is also named in full elsewhere in the message («вектор или
+// вектор плюс») or several fit the same span; partial matches count only without a full one,
+// and only when a single entity fits.
 func resolveParty(ms []nameMatch) partyResult {
-	if len(ms) == 0 {
+	var full, part []nameMatch
+	for _, m := range ms {
+		if m.full {
+			full = append(full, m)
+		} else {
+			part = append(part, m)
+		}
+	}
+	tier := full
+	if len(tier) == 0 {
+		tier = part
+	}
+	if len(tier) == 0 {
 		return partyResult{}
 	}
-	best := func(filter func(nameMatch) bool) []nameMatch {
-		var top []nameMatch
-		for _, m := range ms {
-			if !filter(m) {
-				continue
-			}
-			switch {
-			case len(top) == 0 || m.end-m.start > top[0].end-top[0].start:
-				top = []nameMatch{m}
-			case m.end-m.start == top[0].end-top[0].start:
-				top = append(top, m)
-			}
+	slices.SortStableFunc(tier, func(a, b nameMatch) int { return (b.end - b.start) - (a.end - a.start) })
+	top := tier[:1]
+	for _, m := range tier[1:] {
+		overlaps := m.start < top[0].end && top[0].start < m.end
+		if m.end-m.start == top[0].end-top[0].start || !overlaps {
+			top = append(top, m)
 		}
-		return top
 	}
-	top := best(func(m nameMatch) bool { return m.full })
-	if len(top) == 0 {
-		top = best(func(m nameMatch) bool { return true })
-	}
-	top = dedupeSameParty(top)
 	if len(top) == 1 {
 		return partyResult{match: &top[0]}
 	}
 	var c []address.Entity
 	for _, m := range top {
-		c = append(c, m.e)
+		if !slices.ContainsFunc(c, func(e address.Entity) bool { return e.Ref == m.e.Ref }) {
+			c = append(c, m.e)
+		}
+	}
+	if len(c) == 1 {
+		return partyResult{match: &top[0]}
 	}
 	return partyResult{candidates: c}
-}
-
-// dedupeSameParty keeps one match per INN: a renamed duplicate of a live entity is the same party.
-func dedupeSameParty(ms []nameMatch) []nameMatch {
-	var out []nameMatch
-	for _, m := range ms {
-		if slices.ContainsFunc(out, func(o nameMatch) bool { return o.e.Ref == m.e.Ref }) {
-			continue
-		}
-		out = append(out, m)
-	}
-	return out
 }
 
 // innRe is a 10- or 12-digit number.
@@ -221,9 +312,10 @@ func findINN(text string, es []address.Entity) (inn string, found []address.Enti
 // contractRe is a document number: letters and digits joined by - or /, with a digit.
 var contractRe = regexp.MustCompile(`(?i)[\p{L}\d]+(?:[-/][\p{L}\d]+)+|№\s*[\p{L}\d][\p{L}\d/-]*`)
 
-// findContract returns the contract the text names by its number: exact («П-77/2024») or
-// without the year («П-77») when that is unique.
-func findContract(text string, es []address.Entity) (address.Entity, string, bool) {
+// findContract returns the contract the text names by its number: exact («П-77/2024»),
+// without the year («П-77») or without its letters («77/2024») when that is unique. owner,
+// when not empty, narrows several contracts of one number to the counterparty's.
+func findContract(text string, es []address.Entity, owner string) (address.Entity, string, bool) {
 	for _, raw := range contractRe.FindAllString(text, -1) {
 		num := strings.ToLower(strings.TrimSpace(strings.TrimLeft(raw, "№")))
 		if num == "" || !strings.ContainsAny(num, "0123456789") {
@@ -231,14 +323,14 @@ func findContract(text string, es []address.Entity) (address.Entity, string, boo
 		}
 		var exact, prefix []address.Entity
 		for _, e := range es {
-			if e.Deleted || e.Number == "" {
+			if e.Deleted || e.Number == "" || owner != "" && e.OwnerRef != owner {
 				continue
 			}
 			n := strings.ToLower(e.Number)
 			switch {
 			case n == num:
 				exact = append(exact, e)
-			case strings.HasPrefix(n, num+"/"):
+			case strings.HasPrefix(n, num+"/"), strings.HasSuffix(n, "-"+num):
 				prefix = append(prefix, e)
 			}
 		}

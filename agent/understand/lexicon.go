@@ -42,12 +42,17 @@ const (
 	CMyDocs      Concept = "my_docs"
 	CDocTerms    Concept = "doc_terms"
 	COrg         Concept = "organization"
+	CCustomers   Concept = "customers"
+	CSuppliers   Concept = "suppliers"
+	CByParty     Concept = "by_party"
+	CFollowUp    Concept = "follow_up"
 )
 
 var knownConcepts = map[Concept]bool{CReceivables: true, CPayables: true, CDebt: true, COwesUs: true, CWeOwe: true,
 	CBalance: true, COpenItems: true, CDocuments: true, CBankOps: true, CContracts: true, CNotClosed: true,
 	CForming: true, CAccount: true, CAccountWord: true, CWrite: true, CRate: true, CKeyRate: true, CNews: true,
-	CSmallTalk: true, CKBQuestion: true, CKBTopic: true, CMyDocs: true, CDocTerms: true, COrg: true}
+	CSmallTalk: true, CKBQuestion: true, CKBTopic: true, CMyDocs: true, CDocTerms: true, COrg: true,
+	CCustomers: true, CSuppliers: true, CByParty: true, CFollowUp: true}
 
 //go:embed lexicon.tsv
 var lexiconTSV string
@@ -129,14 +134,14 @@ func (lx *Lexicon) Find(toks []Token) []Hit {
 		cands := lx.byFirst[toks[i].Stem]
 		if len(cands) == 0 && typoEligible(toks[i].Stem) {
 			for j, e := range lx.entries {
-				if typoEligible(e.words[0]) && within1(toks[i].Stem, e.words[0]) {
+				if typoEligible(e.words[0]) && e.Concept != CWrite && isTypo(toks[i].Stem, e.words[0]) {
 					cands = append(cands, j)
 				}
 			}
 		}
 		for _, j := range cands {
 			e := lx.entries[j]
-			if end, typo, ok := matchAt(toks, i, e.words); ok {
+			if end, typo, ok := matchAt(toks, i, e.words); ok && !(typo && e.Concept == CWrite) {
 				hits = append(hits, Hit{Concept: e.Concept, Value: e.Value, Start: i, End: end, Phrase: e.Phrase, Typo: typo})
 			}
 		}
@@ -166,7 +171,7 @@ func matchAt(toks []Token, i int, ws []string) (end int, typo, ok bool) {
 		t := toks[i+k].Stem
 		switch {
 		case t == w:
-		case typoEligible(w) && within1(t, w):
+		case typoEligible(w) && isTypo(t, w):
 			typo = true
 		default:
 			return 0, false, false
@@ -222,6 +227,12 @@ func stem(w string) string {
 		return w
 	}
 	return russian.Stem(w, false)
+}
+
+// isTypo reports whether t is w with one typo. A word that extends the other is another
+// word, not a typo («приходн» is not «приход»).
+func isTypo(t, w string) bool {
+	return t != w && !strings.HasPrefix(t, w) && !strings.HasPrefix(w, t) && within1(t, w)
 }
 
 // typoEligible reports whether a stem is long enough to be matched with one typo.

@@ -78,20 +78,31 @@ func (p *Parser) accounts(s *scan, d *Decision) {
 		if !accountRe.MatchString(t.Text) {
 			continue
 		}
-		prev := ""
+		prev, next := "", ""
 		if i > 0 {
 			prev = s.toks[i-1].Text
 		}
-		cue := s.coveredBy(i-1, CAccountWord, CBalance) ||
-			(prev == "по" || prev == "на" || prev == "к") && s.coveredBy(i-2, CAccountWord, CBalance)
-		if datePreps[prev] && !cue {
-			// «на 1.05», «за 01.03»: a date. «сальдо на 62»? no such date: an account below.
-			if couldBeDate(t.Text) {
-				continue
-			}
+		if i+1 < len(s.toks) {
+			next = s.toks[i+1].Text
 		}
+		dotted := strings.Contains(t.Text, ".")
+		// Right after an account word or a balance term: «сч 62.01», «сальдо 60».
+		cue := s.coveredBy(i-1, CAccountWord, CBalance) || s.coveredBy(i+1, CAccountWord)
+		// After «по» or «на» that follow such a term («остаток по 51», «сальдо на 62»), or
+		// in a question about debts or balances: only a code that cannot be a date.
+		ledgerCtx := s.is(CBalance, CDebt, CReceivables, CPayables, COwesUs, CWeOwe, COpenItems, CForming, CAccountWord) ||
+			i == 0 || s.toks[0].Text == "сколько"
 		switch {
-		case cue, !couldBeDate(t.Text), len(t.Text) == 2 && s.is(CBalance, CDebt, CReceivables, CPayables, COpenItems, CForming) && !datePreps[prev]:
+		case nextIsMonth(s.toks, i) || strings.HasPrefix(next, "процент") || strings.HasPrefix(next, "%"):
+			continue // «31 декабря», «20 процентов»
+		case dotted && couldBeDate(t.Text) && (datePreps[prev] || !cue):
+			continue // «на 1.05», «сальдо на 25.04»: a date
+		case cue:
+		case dotted:
+			// «62.01» cannot be a date.
+		case prev == "с" || prev == "за" || prev == "до" || prev == "от" || prev == "к":
+			continue // «с 10 по 20»: days
+		case ledgerCtx && s.knownCode(t.Text):
 		default:
 			continue
 		}
@@ -106,6 +117,25 @@ func (p *Parser) accounts(s *scan, d *Decision) {
 		}
 		d.Account = slot(code, FromText, t.Text)
 	}
+}
+
+// knownCode reports whether a bare number is an account of the chart (any two digits when the
+// chart is not known).
+func (s *scan) knownCode(code string) bool {
+	if s.in.Catalogs == nil || len(s.in.Catalogs.Accounts) == 0 {
+		return true
+	}
+	return knownAccount(code, s.in.Catalogs.Accounts)
+}
+
+// nextIsMonth reports whether the token after i names a month («62 на 1 марта» has 1, not 62,
+// before one; «31 декабря» is a date).
+func nextIsMonth(toks []Token, i int) bool {
+	if i+1 >= len(toks) {
+		return false
+	}
+	w := toks[i+1].Text
+	return calendarWord(w) && !strings.HasPrefix(w, "числ") || w == "числа" || w == "число"
 }
 
 // coveredBy reports whether token i belongs to a hit of one of cs.
@@ -147,7 +177,7 @@ func knownAccount(code string, chart []string) bool {
 
 // dates reads the date or period with the account codes masked out.
 func (p *Parser) dates(s *scan, d *Decision) {
-	text := s.in.Text
+	text := bankAccountRe.ReplaceAllStringFunc(s.in.Text, func(m string) string { return strings.Repeat(" ", len(m)) })
 	for _, code := range s.named {
 		text = maskCode(text, code)
 	}
@@ -165,6 +195,9 @@ func (p *Parser) dates(s *scan, d *Decision) {
 		d.Period = slot(per, FromText, per.Text)
 	}
 }
+
+// bankAccountRe is «р/с», «р/сч»: its «с» is no preposition of a date.
+var bankAccountRe = regexp.MustCompile(`(?i)р\s*/\s*сч?`)
 
 // maskCode blanks the first occurrence of an account code that stands as a word.
 func maskCode(text, code string) string {
@@ -210,7 +243,9 @@ func (p *Parser) currencies(s *scan, d *Decision) {
 	}
 }
 
-// entities resolves the counterparty, contract and organization against the catalogs.
+// entities resolves the counterparty, contract and organization against the catalogs. Our own
+// organization is read first: its words are then no counterparty's («кредиторка северного
+// ветра трейд» is a list for that organization, not the debt of a customer «Северный ветер»).
 func (p *Parser) entities(s *scan, d *Decision) {
 	c := s.in.Catalogs
 	if c == nil {
@@ -222,8 +257,9 @@ func (p *Parser) entities(s *scan, d *Decision) {
 			skip[i] = true
 		}
 	}
-	if inn, es := findINN(s.in.Text, c.Counterparties); len(es) > 0 {
-		d.Counterparty = slot(es[0], FromCatalog, inn)
+	inn, byINN := findINN(s.in.Text, c.Counterparties)
+	if len(byINN) > 0 {
+		d.Counterparty = slot(byINN[0], FromCatalog, inn)
 	} else if inn != "" {
 		if orgs := innOwners(inn, c.Organizations); len(orgs) > 0 {
 			d.Organization = slot(orgs[0], FromCatalog, inn)
@@ -231,33 +267,40 @@ func (p *Parser) entities(s *scan, d *Decision) {
 			d.Unknown = "ИНН " + inn
 		}
 	}
-	if e, raw, ok := findContract(s.in.Text, c.Contracts); ok {
-		d.Contract = slot(e, FromCatalog, raw)
-	}
-	orgs := matchNames(s.toks, c.Organizations, skip)
-	orgSpan := map[[2]int]bool{}
-	if len(orgs) > 0 {
-		r := resolveParty(orgs)
-		if r.match != nil && (s.is(COrg) || r.match.full && len(r.match.e.Name) > 0 && !partyNamed(s, c, r.match)) {
-			d.Organization = slot(r.match.e, FromCatalog, s.span(r.match.start, r.match.end))
-			orgSpan[[2]int{r.match.start, r.match.end}] = true
+	var orgSpan *nameMatch
+	var orgFull []nameMatch
+	for _, m := range matchNames(s.toks, c.Organizations, skip) {
+		if m.full {
+			orgFull = append(orgFull, m)
 		}
 	}
+	if r := resolveParty(orgFull); r.match != nil && (s.is(COrg) || !partyNamed(c, r.match)) {
+		d.Organization = slot(r.match.e, FromCatalog, s.span(r.match.start, r.match.end))
+		orgSpan = r.match
+	}
+	if !d.Counterparty.Set {
+		var parties []nameMatch
+		for _, m := range matchNames(s.toks, c.Counterparties, skip) {
+			if orgSpan == nil || m.end <= orgSpan.start || orgSpan.end <= m.start {
+				parties = append(parties, m)
+			}
+		}
+		r := resolveParty(parties)
+		switch {
+		case r.match != nil:
+			d.Counterparty = slot(r.match.e, FromCatalog, s.span(r.match.start, r.match.end))
+		case len(r.candidates) > 1:
+			d.Candidates = r.candidates
+		}
+	}
+	owner := ""
 	if d.Counterparty.Set {
-		return
+		owner = d.Counterparty.Value.Ref
 	}
-	var parties []nameMatch
-	for _, m := range matchNames(s.toks, c.Counterparties, skip) {
-		if !orgSpan[[2]int{m.start, m.end}] {
-			parties = append(parties, m)
-		}
-	}
-	r := resolveParty(parties)
-	switch {
-	case r.match != nil:
-		d.Counterparty = slot(r.match.e, FromCatalog, s.span(r.match.start, r.match.end))
-	case len(r.candidates) > 1:
-		d.Candidates = r.candidates
+	if e, raw, ok := findContract(s.in.Text, c.Contracts, owner); ok {
+		d.Contract = slot(e, FromCatalog, raw)
+	} else if e, raw, ok := findContract(s.in.Text, c.Contracts, ""); ok && owner == "" {
+		d.Contract = slot(e, FromCatalog, raw)
 	}
 	if !d.Counterparty.Set && len(d.Candidates) == 0 && d.Unknown == "" {
 		if name := s.unknownName(); name != "" {
@@ -269,7 +312,7 @@ func (p *Parser) entities(s *scan, d *Decision) {
 
 // partyNamed reports whether the organization's name is also a counterparty's and the message
 // does not say it means our organization (one customer is named like our company).
-func partyNamed(s *scan, c *Catalogs, m *nameMatch) bool {
+func partyNamed(c *Catalogs, m *nameMatch) bool {
 	for _, e := range c.Counterparties {
 		if !e.Deleted && sameCore(e.Name, m.e.Name) {
 			return true
@@ -329,7 +372,8 @@ func (s *scan) unknownName() string {
 			continue
 		}
 		legal := legalForms[s.toks[i].Text]
-		if !legal && !capitalized(raw, s.toks[j].Text) {
+		afterDebt := s.coveredBy(i, CDebt, COwesUs, CWeOwe) || s.toks[i].Text == "перед"
+		if !legal && !capitalized(raw, s.toks[j].Text) && !(afterDebt && !notName[s.toks[j].Stem] && len([]rune(s.toks[j].Text)) >= 4) {
 			continue
 		}
 		end := j + 1
@@ -350,6 +394,14 @@ func quoted(text string) string {
 	}
 	return ""
 }
+
+// notName are words that follow «должны», «перед» without being a name.
+var notName = map[string]bool{"всег": true, "вообщ": true, "сейчас": true, "итог": true, "примерн": true, "точн": true,
+	"кажд": true, "бюджет": true, "налогов": true, "банк": true, "сотрудник": true, "работник": true, "персона": true,
+	"заплат": true, "оплат": true, "верн": true, "получ": true, "перевест": true, "был": true, "будет": true, "ещ": true,
+	"уж": true, "денег": true, "деньг": true, "рубл": true, "сумм": true, "покупател": true, "поставщик": true,
+	"контрагент": true, "клиент": true, "заказчик": true, "подрядчик": true, "фнс": true, "нам": true, "мы": true,
+	"больш": true, "меньш": true, "сколько": true, "скольк": true, "там": true, "тут": true, "теб": true}
 
 var pronoun = map[string]bool{"нам": true, "нас": true, "мы": true, "нами": true, "вас": true, "вам": true, "них": true,
 	"кого": true, "кому": true, "ним": true, "нему": true, "ней": true, "всем": true, "всех": true, "каким": true, "какой": true,
@@ -377,13 +429,21 @@ func capitalized(raw []string, w string) bool {
 	return false
 }
 
-var calendarWords = []string{"январ", "феврал", "март", "апрел", "ма", "июн", "июл", "август", "сентябр", "октябр",
-	"ноябр", "декабр", "квартал", "год", "месяц", "недел", "сегодн", "вчер", "конец", "конц", "начал", "состоян", "числ"}
+// calendarRoots begin the words of the calendar; calendarWords are whole calendar words.
+var (
+	calendarRoots = []string{"январ", "феврал", "март", "апрел", "июн", "июл", "август", "сентябр", "октябр", "ноябр",
+		"декабр", "квартал", "месяц", "недел", "сегодн", "вчер", "позавчер", "состояни", "числ", "полугод"}
+	calendarWords = map[string]bool{"май": true, "мая": true, "мае": true, "год": true, "года": true, "году": true,
+		"конец": true, "конца": true, "начало": true, "начала": true, "янв": true, "фев": true, "мар": true, "апр": true,
+		"авг": true, "сен": true, "сент": true, "окт": true, "ноя": true, "нояб": true, "дек": true, "кв": true}
+)
 
 func calendarWord(w string) bool {
-	st := stem(w)
-	for _, c := range calendarWords {
-		if st == c || len(c) > 3 && strings.HasPrefix(st, c) {
+	if calendarWords[w] {
+		return true
+	}
+	for _, r := range calendarRoots {
+		if strings.HasPrefix(w, r) {
 			return true
 		}
 	}
