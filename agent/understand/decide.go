@@ -1,6 +1,7 @@
 package understand
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -109,18 +110,19 @@ func (p *Parser) aboutMyDocs(s *scan, d *Decision) bool {
 	if strong {
 		return true
 	}
-	if d.Account.Set || s.is(CReceivables, CPayables, CByParty) {
-		return false
+	if d.Account.Set || d.Contract.Set || s.is(CReceivables, CPayables, CByParty) {
+		return false // the uploaded contract is not in 1C: a 1C contract number is the ledger's
 	}
-	kind, own, number := s.uploadedRefs(d)
+	kind, noun, own, number := s.uploadedRefs(d)
+	figures := s.is(CBalance, COpenItems, CBankOps, COwesUs, CWeOwe, CForming, CDebt)
 	switch {
 	case number:
 		return true
 	case kind && (own || weak):
 		return true
-	case weak && own:
+	case (weak || noun) && own && !figures:
 		return true
-	case s.is(CDocTerms) && own && !s.is(CBalance, COpenItems, CBankOps, COwesUs, CWeOwe, CForming):
+	case s.is(CDocTerms) && (own || weak) && !figures:
 		return true
 	}
 	return false
@@ -133,11 +135,14 @@ var docKinds = map[string]bool{"договор": true, "акт": true, "счет
 // uploadedRefs reports what the message names of the uploaded documents: the kind of one
 // («акт сверки»: its first two words), something of its own (a company in its title, a number
 // of its title, its date), and its number («15-П», a number with a dash or slash).
-func (s *scan) uploadedRefs(d *Decision) (kind, own, number bool) {
+func (s *scan) uploadedRefs(d *Decision) (kind, noun, own, number bool) {
 	for _, title := range s.in.Docs {
 		tt := Tokenize(title)
 		if len(tt) >= 2 && docKinds[tt[0].Stem] && s.hasBigram(tt[0].Stem, tt[1].Stem) {
 			kind = true
+		}
+		if len(tt) >= 1 && docKinds[tt[0].Stem] && slices.ContainsFunc(s.toks, func(t Token) bool { return t.Stem == tt[0].Stem }) {
+			noun = true
 		}
 		if per, ok, _ := ru.ParsePeriod(title, s.in.Now); ok && d.Date.Set && per.Single() && per.From.Equal(d.Date.Value) {
 			own = true
@@ -157,7 +162,7 @@ func (s *scan) uploadedRefs(d *Decision) (kind, own, number bool) {
 			}
 		}
 	}
-	return kind, own, number
+	return kind, noun, own, number
 }
 
 // hasBigram reports whether two stems follow each other in the message.

@@ -71,7 +71,9 @@ type nameMatch struct {
 
 // genericNameWords are words of company names that name no company on their own.
 var genericNameWords = map[string]bool{"групп": true, "центр": true, "плюс": true, "сервис": true, "трейд": true,
-	"систем": true, "ко": true, "и": true, "инвест": true, "м": true}
+	"систем": true, "ко": true, "и": true, "инвест": true, "м": true, "поставк": true, "поставка": true, "торг": true,
+	"строй": true, "маркет": true, "софт": true, "снаб": true, "комплект": true, "бумаг": true, "бумага": true,
+	"ветер": true, "северн": true, "северный": true, "энерг": true}
 
 // matchNames finds the entities of es named in toks, the best match of each. skip marks tokens
 // that belong to the lexicon: a term starts no partial match.
@@ -107,7 +109,7 @@ func matchNames(toks []Token, es []address.Entity, skip []bool) []nameMatch {
 // together in the message («строй маркет») match a one-word name.
 func matchKey(toks []Token, i int, k nameKey) (nameMatch, bool) {
 	n, j := 0, i
-	for n < len(k.words) && j < len(toks) && nameWordEq(toks[j], k, n) {
+	for n < len(k.words) && j < len(toks) && (nameWordEq(toks[j], k, n) || abbreviated(toks, j, k, n)) {
 		n, j = n+1, j+1
 	}
 	if n == 0 && len(k.words) == 1 && !k.surname && i+1 < len(toks) && stem(toks[i].Text+toks[i+1].Text) == k.words[0] {
@@ -127,7 +129,7 @@ func matchKey(toks []Token, i int, k nameKey) (nameMatch, bool) {
 			return nameMatch{start: i, end: i + 1, words: 1}, true
 		}
 	}
-	if f := k.raw[0]; utf8.RuneCountInString(f) >= 4 && strings.HasPrefix(toks[i].Text, f) {
+	if f := strings.TrimRight(k.raw[0], "аяоеиыуюь"); utf8.RuneCountInString(f) >= 4 && strings.HasPrefix(toks[i].Text, f) {
 		rest := strings.TrimPrefix(toks[i].Text, f)
 		for _, suf := range []string{"ов", "ев", "ин", "ск"} {
 			if strings.HasPrefix(rest, suf) {
@@ -136,6 +138,16 @@ func matchKey(toks []Token, i int, k nameKey) (nameMatch, bool) {
 		}
 	}
 	return nameMatch{}, false
+}
+
+// abbreviated reports whether toks[j] shortens word n of a name of several words and the
+// next word follows in full («сев ветер трейд» for «Северный ветер Трейд»).
+func abbreviated(toks []Token, j int, k nameKey, n int) bool {
+	t := []rune(toks[j].Text)
+	if n+1 >= len(k.words) || j+1 >= len(toks) || len(t) < 3 || !isLetters(toks[j].Text) {
+		return false
+	}
+	return strings.HasPrefix(k.raw[n], toks[j].Text) && nameWordEq(toks[j+1], k, n+1)
 }
 
 func isSurnameToken(w string) bool { return utf8.RuneCountInString(w) >= 4 }

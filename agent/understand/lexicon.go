@@ -63,7 +63,10 @@ type Entry struct {
 	Concept Concept
 	Value   string
 	Line    int
-	words   []string // folded and stemmed
+	words   []string // folded and stemmed; for a write request folded only
+	// exact: matched word for word as written, no stemming nor typos. Requests to change data
+	// are imperatives: «проведи» asks to post, «проведено» asks what is posted.
+	exact bool
 }
 
 // Lexicon maps the trade's words to concepts.
@@ -95,7 +98,12 @@ func LoadLexicon(src string) (*Lexicon, error) {
 		if e.Concept == CAccount && e.Value == "" {
 			return nil, fmt.Errorf("lexicon line %d: an account term needs its code", n)
 		}
-		e.words = stemAll(words(e.Phrase))
+		e.exact = e.Concept == CWrite
+		if e.exact {
+			e.words = words(e.Phrase)
+		} else {
+			e.words = stemAll(words(e.Phrase))
+		}
 		if len(e.words) == 0 {
 			return nil, fmt.Errorf("lexicon line %d: no words in %q", n, e.Phrase)
 		}
@@ -132,16 +140,25 @@ func (lx *Lexicon) Find(toks []Token) []Hit {
 	var hits []Hit
 	for i := range toks {
 		cands := lx.byFirst[toks[i].Stem]
+		if toks[i].Text != toks[i].Stem {
+			cands = append(cands, lx.byFirst[toks[i].Text]...)
+		}
 		if len(cands) == 0 && typoEligible(toks[i].Stem) {
 			for j, e := range lx.entries {
-				if typoEligible(e.words[0]) && e.Concept != CWrite && isTypo(toks[i].Stem, e.words[0]) {
+				if !e.exact && typoEligible(e.words[0]) && isTypo(toks[i].Stem, e.words[0]) {
 					cands = append(cands, j)
 				}
 			}
 		}
 		for _, j := range cands {
 			e := lx.entries[j]
-			if end, typo, ok := matchAt(toks, i, e.words); ok && !(typo && e.Concept == CWrite) {
+			if e.exact {
+				if end, ok := matchExact(toks, i, e.words); ok {
+					hits = append(hits, Hit{Concept: e.Concept, Value: e.Value, Start: i, End: end, Phrase: e.Phrase})
+				}
+				continue
+			}
+			if end, typo, ok := matchAt(toks, i, e.words); ok {
 				hits = append(hits, Hit{Concept: e.Concept, Value: e.Value, Start: i, End: end, Phrase: e.Phrase, Typo: typo})
 			}
 		}
@@ -160,6 +177,19 @@ func (lx *Lexicon) Find(toks []Token) []Hit {
 		}
 	}
 	return out
+}
+
+// matchExact matches words at toks[i:] as written.
+func matchExact(toks []Token, i int, ws []string) (int, bool) {
+	if i+len(ws) > len(toks) {
+		return 0, false
+	}
+	for k, w := range ws {
+		if toks[i+k].Text != w {
+			return 0, false
+		}
+	}
+	return i + len(ws), true
 }
 
 // matchAt matches words at toks[i:]; one typo per long word is tolerated.

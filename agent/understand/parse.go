@@ -24,6 +24,8 @@ func NewParser() *Parser { return &Parser{Lexicon: DefaultLexicon} }
 // scan is what the parser found in one message.
 type scan struct {
 	in    Input
+	// spans are the tokens [start, end) that name a catalog entity: no unknown name is read there.
+	spans [][2]int
 	toks  []Token
 	hits  []Hit
 	has   map[Concept]int // concept → index of its first hit
@@ -277,6 +279,7 @@ func (p *Parser) entities(s *scan, d *Decision) {
 	if r := resolveParty(orgFull); r.match != nil && (s.is(COrg) || !partyNamed(c, r.match)) {
 		d.Organization = slot(r.match.e, FromCatalog, s.span(r.match.start, r.match.end))
 		orgSpan = r.match
+		s.spans = append(s.spans, [2]int{r.match.start, r.match.end})
 	}
 	if !d.Counterparty.Set {
 		var parties []nameMatch
@@ -286,6 +289,9 @@ func (p *Parser) entities(s *scan, d *Decision) {
 			}
 		}
 		r := resolveParty(parties)
+		for _, m := range parties {
+			s.spans = append(s.spans, [2]int{m.start, m.end})
+		}
 		switch {
 		case r.match != nil:
 			d.Counterparty = slot(r.match.e, FromCatalog, s.span(r.match.start, r.match.end))
@@ -359,6 +365,11 @@ func (s *scan) unknownName() string {
 	covered := make([]bool, len(s.toks))
 	for _, h := range s.hits {
 		for i := h.Start; i < h.End; i++ {
+			covered[i] = true
+		}
+	}
+	for _, sp := range s.spans {
+		for i := sp[0]; i < sp[1]; i++ {
 			covered[i] = true
 		}
 	}
