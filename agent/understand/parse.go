@@ -23,7 +23,7 @@ func NewParser() *Parser { return &Parser{Lexicon: DefaultLexicon} }
 
 // scan is what the parser found in one message.
 type scan struct {
-	in    Input
+	in Input
 	// spans are the tokens [start, end) that name a catalog entity: no unknown name is read there.
 	spans [][2]int
 	toks  []Token
