@@ -383,7 +383,9 @@ func (s *scan) unknownName() string {
 			continue
 		}
 		legal := legalForms[s.toks[i].Text]
-		afterDebt := s.coveredBy(i, CDebt, COwesUs, CWeOwe) || s.toks[i].Text == "перед"
+		cue := s.toks[i].Text
+		afterDebt := s.coveredBy(i, CDebt, COwesUs, CWeOwe) ||
+			(cue == "перед" || cue == "у" || cue == "от" || cue == "для") && s.is(ledgerFigures...)
 		if !legal && !capitalized(raw, s.toks[j].Text) && !(afterDebt && !notName[s.toks[j].Stem] && len([]rune(s.toks[j].Text)) >= 4) {
 			continue
 		}
@@ -412,7 +414,7 @@ var notName = map[string]bool{"всег": true, "вообщ": true, "сейча�
 	"заплат": true, "оплат": true, "верн": true, "получ": true, "перевест": true, "был": true, "будет": true, "ещ": true,
 	"уж": true, "денег": true, "деньг": true, "рубл": true, "сумм": true, "покупател": true, "поставщик": true,
 	"контрагент": true, "клиент": true, "заказчик": true, "подрядчик": true, "фнс": true, "нам": true, "мы": true,
-	"больш": true, "меньш": true, "сколько": true, "скольк": true, "там": true, "тут": true, "теб": true}
+	"больш": true, "компани": true, "фирм": true, "организац": true, "меньш": true, "сколько": true, "скольк": true, "там": true, "тут": true, "теб": true}
 
 var pronoun = map[string]bool{"нам": true, "нас": true, "мы": true, "нами": true, "вас": true, "вам": true, "них": true,
 	"кого": true, "кому": true, "ним": true, "нему": true, "ней": true, "всем": true, "всех": true, "каким": true, "какой": true,
