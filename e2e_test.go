@@ -443,7 +443,7 @@ func TestE2ETelegram(t *testing.T) {
 		}
 		// A streamed answer starts as a plain draft that the final, formatted first part
 		// replaces by an edit: wait for that edit (synchronisation, not an assertion).
-		for wait := time.Now().Add(10 * time.Second); time.Now().Before(wait); time.Sleep(50 * time.Millisecond) {
+		for wait := time.Now().Add(30 * time.Second); time.Now().Before(wait); time.Sleep(50 * time.Millisecond) {
 			if parts = emu.final(t, parts); !strings.HasPrefix(parts[0].Text, "##") {
 				break
 			}

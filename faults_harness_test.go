@@ -581,20 +581,21 @@ func (r *faultRun) probe(text string, c replyCheck) int64 {
 }
 
 // eventually waits until the bot answers as it should, as once a fault is over: it asks next()
-// from a new user until a reply passes want. A reply that passes meanwhile (a designed fallback:
-// the breaker has not closed yet, a call timed out on a loaded machine) means ask again; any
-// other reply fails the test.
-func (r *faultRun) eventually(next func() string, want, meanwhile replyCheck) {
+// from a new user until a reply passes want, and returns that user. A reply that passes
+// meanwhile (a designed fallback: the breaker has not closed yet, a call timed out on a loaded
+// machine) means ask again; any other reply fails the test.
+func (r *faultRun) eventually(next func() string, want, meanwhile replyCheck) (user int64) {
 	r.t.Helper()
 	for range 50 {
 		q := r.ask(next(), oneOf(want, meanwhile))
 		r.await(q)
 		if want(r.tg.shown(q.chat, q.from, -1)) == nil {
-			return
+			return q.chat
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	r.t.Fatalf("[%s] the bot still answers as during the fault", r.phase)
+	return 0
 }
 
 // probeAs is probe for a user who has asked before; the earlier question must be answered.
