@@ -162,12 +162,12 @@ func settledGoroutines() int {
 	return n
 }
 
-// waitGoroutines waits up to a few seconds for the goroutine count to come back to before (a
-// Redis pool and keep-alive connections take a moment to wind down), and fails with every
-// goroutine's stack if it does not.
+// waitGoroutines waits up to 15 seconds (generous for a loaded machine) for the goroutine count
+// to come back to before (a Redis pool and keep-alive connections take a moment to wind down),
+// and fails with every goroutine's stack if it does not.
 func waitGoroutines(t *testing.T, before int, closeIdle func()) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(15 * time.Second)
 	for {
 		closeIdle()
 		n := runtime.NumGoroutine()

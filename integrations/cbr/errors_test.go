@@ -151,7 +151,7 @@ func TestSlowServiceTimesOut(t *testing.T) {
 	if !errors.Is(err, ErrUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("error = %v, want ErrUnavailable wrapping context.DeadlineExceeded", err)
 	}
-	if elapsed > 2*time.Second {
+	if elapsed > 10*time.Second { // a hang detector (the stand-in never answers), generous for a loaded machine
 		t.Errorf("DailyRates took %v with a 100ms Timeout", elapsed)
 	}
 }
