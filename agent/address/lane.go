@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -99,6 +100,28 @@ type catalogs struct {
 type account struct {
 	code, name    string
 	partySubconto bool // carries Контрагенты subconto: balances are expanded by counterparty
+}
+
+// Catalogs are the reference lists a question's names are resolved against.
+type Catalogs struct {
+	Organizations, Counterparties, Contracts []Entity
+	// Accounts are the chart's codes: «62», «62.01», «90.01.1».
+	Accounts []string
+}
+
+// Catalogs returns the catalogs, loaded through the whitelisted catalog queries and cached for
+// Options.CatalogTTL, so that a question can be understood against them before it is run.
+func (l *Lane) Catalogs(ctx context.Context) (Catalogs, error) {
+	c, err := l.catalogsFor(ctx, &Debug{})
+	if err != nil {
+		return Catalogs{}, err
+	}
+	out := Catalogs{Organizations: c.orgs, Counterparties: c.parties, Contracts: c.contracts}
+	for code := range c.accounts {
+		out.Accounts = append(out.Accounts, code)
+	}
+	slices.Sort(out.Accounts)
+	return out, nil
 }
 
 // catalogsFor loads (or reuses) the catalogs through the whitelisted catalog templates.

@@ -2,6 +2,7 @@ package understand_test
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -89,27 +90,18 @@ func loadCorpus(t testing.TB, dir string) []corpusLine {
 	return out
 }
 
-// demoCatalogs are the demo ledger's catalogs, as the 1C lane loads them.
-func demoCatalogs(t testing.TB) *understand.Catalogs {
+// demoCatalogs are the demo ledger's catalogs, loaded the way the bot loads them: by the 1C
+// lane through its whitelisted catalog queries.
+func demoCatalogs(t testing.TB) *address.Catalogs {
 	l, err := onec.LoadDemo()
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &understand.Catalogs{}
-	for _, o := range l.Organizations {
-		c.Organizations = append(c.Organizations, address.Entity{Ref: o.Ref, Name: o.Name, INN: o.INN})
+	c, err := address.NewLane(onec.NewDemo(l), nil, address.Options{}).Catalogs(context.Background())
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, p := range l.Counterparties {
-		c.Counterparties = append(c.Counterparties, address.Entity{Ref: p.Ref, Name: p.Name, FullName: p.FullName, INN: p.INN, Deleted: p.DeletionMark})
-	}
-	for _, k := range l.Contracts {
-		c.Contracts = append(c.Contracts, address.Entity{Ref: k.Ref, Name: k.Name, Number: k.Number, OwnerRef: k.OwnerRef,
-			OrgRef: k.OrganizationRef, Date: k.Date, Deleted: k.DeletionMark})
-	}
-	for _, a := range l.Accounts {
-		c.Accounts = append(c.Accounts, a.Code)
-	}
-	return c
+	return &c
 }
 
 // check compares a decision with what the line wants; it returns the differences.

@@ -99,16 +99,6 @@ type Decision struct {
 	Rule string
 }
 
-// Catalogs are the ledger's reference data the parser resolves names against. Entities with
-// Deleted set are never chosen.
-type Catalogs struct {
-	Counterparties []address.Entity
-	Contracts      []address.Entity
-	Organizations  []address.Entity
-	// Accounts are the chart's codes («62», «62.01», «90.01.1»).
-	Accounts []string
-}
-
 // Input is one message and what the parser may know around it.
 type Input struct {
 	Text string
@@ -117,5 +107,5 @@ type Input struct {
 	Docs []string
 	// Catalogs are the ledger's catalogs; nil when the user has no access to 1C or the
 	// catalogs cannot be loaded (names are then not resolved).
-	Catalogs *Catalogs
+	Catalogs *address.Catalogs
 }

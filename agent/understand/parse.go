@@ -318,7 +318,7 @@ func (p *Parser) entities(s *scan, d *Decision) {
 
 // partyNamed reports whether the organization's name is also a counterparty's and the message
 // does not say it means our organization (one customer is named like our company).
-func partyNamed(c *Catalogs, m *nameMatch) bool {
+func partyNamed(c *address.Catalogs, m *nameMatch) bool {
 	for _, e := range c.Counterparties {
 		if !e.Deleted && sameCore(e.Name, m.e.Name) {
 			return true
