@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench.sh reproduces every benchmark in docs/benchmarks.md with one command:
 #
-#   bash bench.sh                 # everything, light: about 6 minutes on 2 CPUs
-#   bash bench.sh --full          # the full bleve comparison (≈ 14 min, ≈ 8 GB RAM) and the
+#   bash bench.sh                 # everything, light: about 8 minutes on 2 CPUs
+#   bash bench.sh --full          # the full bleve comparison (≈ 15–19 min, ≈ 8 GB RAM) and the
 #                                 # full load run (1,000 users × 10 messages, ≈ 9 min)
 #   bash bench.sh --full-load     # only the load run full
 #   bash bench.sh --full-bleve    # only the bleve comparison full
@@ -83,7 +83,10 @@ section docs bench -bench . ./agent/docs/ ./integrations/extract/ ./integrations
 section retrieval bench -bench . ./integrations/retrieval/
 # Issue #6: one answer per scenario through the agent, LLM behind an instant stand-in.
 section pipeline bench -bench BenchmarkPipeline -benchtime 100x ./agent/
-# Issue #5: finbot's retrieval against bleve v2 (a separate module).
+# Issue #5: finbot's retrieval against bleve v2 (a separate module): scorch, bleve's default
+# index, and the in-memory upsidedown one. By default the short form: recall@5 on the evaluation
+# corpus, build and query p50/p99 over 10,000 synthetic chunks (≈ 1–2 min); --full-bleve: the same
+# over 100,000 chunks (≈ 15–19 min, most of it the upsidedown index).
 if [ "$full_bleve" = 1 ]; then
 	section bleve integrations/retrieval/blevebench/run.sh
 else
