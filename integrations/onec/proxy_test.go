@@ -17,6 +17,7 @@ import (
 
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/onec/onectest"
+	"github.com/finbot/finbot/internal/testnet"
 )
 
 const testToken = "s3cr3t-token-never-echoed"
@@ -143,8 +144,7 @@ func TestProxyErrors(t *testing.T) {
 	l, d, _ := fixture(t)
 	receivables, _ := onec.Query("address.receivables.counterparty_totals")
 	params := sampleCalls(l)["address.receivables.counterparty_totals"]
-	closed := httptest.NewServer(http.NotFoundHandler())
-	closed.Close()
+	closed := "http://" + testnet.Addr(t) // nothing listens there, and nothing else may start to
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
 	tests := []struct {
@@ -175,7 +175,7 @@ func TestProxyErrors(t *testing.T) {
 		{name: "body over 32 MB", fail: onectest.Respond(200, "application/json", `{"success":true,"data":[],"pad":"`+strings.Repeat("x", 32<<20)+`"}`), want: onec.ErrBadResponse},
 		{name: "timeout", opts: onec.ProxyOptions{Timeout: 50 * time.Millisecond}, fail: onectest.Hang, want: onec.ErrUnavailable, wantMsg: "no answer within"},
 		{name: "connection reset mid-body", fail: onectest.ResetMidBody, want: onec.ErrUnavailable},
-		{name: "nothing listening", opts: onec.ProxyOptions{URL: closed.URL}, want: onec.ErrUnavailable},
+		{name: "nothing listening", opts: onec.ProxyOptions{URL: closed}, want: onec.ErrUnavailable},
 		{name: "no 1C on the channel", opts: onec.ProxyOptions{Channel: "other"}, want: onec.ErrUnavailable, wantMsg: "Таймаут ожидания ответа от 1С"},
 		{name: "caller canceled", ctx: canceled, want: context.Canceled},
 	}
