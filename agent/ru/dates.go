@@ -57,6 +57,12 @@ func quarterRange(y, q int) (time.Time, time.Time) {
 	return date(y, first, 1), date(y, first+2, daysIn(y, first+2))
 }
 
+// halfRange returns the first and last day of half-year h (1..2) of year y.
+func halfRange(y, h int) (time.Time, time.Time) {
+	first := time.Month(6*(h-1) + 1)
+	return date(y, first, 1), date(y, first+5, daysIn(y, first+5))
+}
+
 // yearRange returns 1 January and 31 December of year y.
 func yearRange(y int) (time.Time, time.Time) {
 	return date(y, time.January, 1), date(y, time.December, 31)
@@ -64,6 +70,9 @@ func yearRange(y int) (time.Time, time.Time) {
 
 // quarterOf returns the quarter (1..4) of month m.
 func quarterOf(m time.Month) int { return (int(m)-1)/3 + 1 }
+
+// halfOf returns the half-year (1..2) of month m.
+func halfOf(m time.Month) int { return (int(m)-1)/6 + 1 }
 
 // weekStart returns the Monday of the week of t.
 func weekStart(t time.Time) time.Time {
@@ -164,6 +173,14 @@ func recentMonthYear(m int, today time.Time) int {
 // recentQuarterYear returns the year of the most recent quarter q that has started.
 func recentQuarterYear(q int, today time.Time) int {
 	if q <= quarterOf(today.Month()) {
+		return today.Year()
+	}
+	return today.Year() - 1
+}
+
+// recentHalfYear returns the year of the most recent half-year h that has started.
+func recentHalfYear(h int, today time.Time) int {
+	if h <= halfOf(today.Month()) {
 		return today.Year()
 	}
 	return today.Year() - 1

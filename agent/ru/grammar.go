@@ -86,7 +86,11 @@ func (p *parser) endpoint(i int) (endpoint, bool) {
 				return endpoint{kind: epFixed, from: d, to: d, end: end}, true
 			}
 		}
-		if isEnd, ok := edgeWords[w]; ok {
+		isEnd, edge := edgeWords[w]
+		if !edge && p.word(i-1) == "на" {
+			isEnd, edge = edgeTypo(w) // «на начло месяца», «на конц марта»
+		}
+		if edge {
 			from, to, last, end, reason, ok := p.target(i + 1)
 			if !ok {
 				return endpoint{}, false
@@ -219,16 +223,21 @@ func (p *parser) dayOf(e endpoint) (time.Time, string) {
 	return time.Time{}, "не дата"
 }
 
-// target reads the period after «конец»/«начало»: a month, quarter, year, «прошлого
-// месяца» or a bare unit («квартала» — the current one). The period is not clamped.
+// target reads the period after «конец»/«начало»: a month, quarter, half-year, year,
+// «прошлого месяца» or a bare unit («квартала», «полугодия» — the current one). The
+// period is not clamped.
 //
 // last is the end of the most recent such period that has ended by today, for a period
 // named without a year or an offset: «на конец квартала» on 25 April 2026 is 31 March
-// 2026, «на конец 2 кв» is 30 June 2025, «на конец года» is 31 December 2025. A range
+// 2026, «на конец 2 кв» is 30 June 2025, «на конец года» is 31 December 2025, «на конец
+// полугодия» is 31 December 2025, «на конец 1 полугодия» is 30 June 2025. A range
 // end does not use it: «с 1 апреля по конец месяца» ends on 30 April. With a year or
 // an offset («конец 2026 года», «конец текущего квартала») last is to.
 func (p *parser) target(i int) (from, to, last time.Time, end int, reason string, ok bool) {
 	if from, to, end, reason, ok := p.quarterCore(i); ok {
+		return from, to, p.lastEnd(i, end, to), end, reason, true
+	}
+	if from, to, end, reason, ok := p.halfCore(i); ok {
 		return from, to, p.lastEnd(i, end, to), end, reason, true
 	}
 	if from, to, end, _, ok := p.relCore(i); ok {
@@ -247,11 +256,7 @@ func (p *parser) target(i int) (from, to, last time.Time, end int, reason string
 		if to.After(p.today) {
 			_, last = p.current(u, -1)
 		}
-		end := i + 1
-		if p.word(i) == "кв" {
-			end = p.dot(end)
-		}
-		return from, to, last, end, "", true
+		return from, to, last, p.unitEnd(i), "", true
 	}
 	return time.Time{}, time.Time{}, time.Time{}, i, "", false
 }
@@ -270,7 +275,7 @@ func (p *parser) lastEnd(i, end int, to time.Time) time.Time {
 	return date(to.Year()-1, to.Month()+1, 0)
 }
 
-// current returns the week, month, quarter or year off units away from today's.
+// current returns the week, month, quarter, half-year or year off units away from today's.
 func (p *parser) current(u, off int) (time.Time, time.Time) {
 	t := p.today
 	switch u {
@@ -283,6 +288,9 @@ func (p *parser) current(u, off int) (time.Time, time.Time) {
 	case uQuarter:
 		idx := t.Year()*4 + quarterOf(t.Month()) - 1 + off
 		return quarterRange(idx/4, idx%4+1)
+	case uHalf:
+		idx := t.Year()*2 + halfOf(t.Month()) - 1 + off
+		return halfRange(idx/2, idx%2+1)
 	default:
 		return yearRange(t.Year() + off)
 	}
@@ -349,17 +357,80 @@ func (p *parser) quarterCore(i int) (from, to time.Time, end int, reason string,
 	return from, to, end, "", true
 }
 
-// relCore reads «прошлый месяц», «этом квартале», «позапрошлого года», «следующую неделю».
+// halfCore reads a half-year as quarterCore reads a quarter: «1 полугодие», «1-е
+// полугодие 2025», «первого полугодия», «во втором полугодии», «II полугодие», «1 полуг.
+// 2025» and, only before a year, «1 пол. 2025». Without a year it is the most recent such
+// half-year that has started. «Полугодие 2025 года» with no number is the first half, the
+// reporting period of that name (January–June); without a year it is no period here,
+// as «за квартал» is not: «за полугодие» may be the report or the last six months.
+func (p *parser) halfCore(i int) (from, to time.Time, end int, reason string, ok bool) {
+	fail := func() (time.Time, time.Time, int, string, bool) { return time.Time{}, time.Time{}, i, "", false }
+	if w := p.word(i); unitWords[w] == uHalf && w != "полуг" {
+		// «полугодие 2025 года»: the first half-year.
+		y, end := p.optYear(i + 1)
+		if y == 0 {
+			return fail()
+		}
+		from, to = halfRange(y, 1)
+		return from, to, end, "", true
+	}
+	h, j, numeric, roman := 0, i+1, false, false
+	if r, found := romanQuarter[p.word(i)]; found {
+		h, roman = r, true
+	} else if o := ordinalWord(p.word(i)); o != 0 {
+		h = o
+	} else if v, n := p.num(i); n >= 1 && n <= 2 {
+		h, j, numeric = v, p.ordinal(i+1), true
+	}
+	w := p.word(j)
+	short := w == halfAbbr
+	if (h == 0 && !numeric) || (unitWords[w] != uHalf && !short) || (short && !numeric && !roman) {
+		return fail()
+	}
+	abbr := short || w == "полуг"
+	if short {
+		j = p.dot(j + 1)
+	} else {
+		j = p.unitEnd(j)
+	}
+	y, end := p.optYear(j)
+	if short && y == 0 {
+		return fail() // «1 пол.» without a year may be a floor
+	}
+	if abbr && y == 0 && j < len(p.toks) && p.toks[j].kind == tNum {
+		return fail()
+	}
+	if h < 1 || h > 2 {
+		if abbr {
+			return fail()
+		}
+		return time.Time{}, time.Time{}, end, fmt.Sprintf("в году два полугодия, полугодия %d нет", h), true
+	}
+	if y == 0 {
+		y = recentHalfYear(h, p.today)
+	}
+	from, to = halfRange(y, h)
+	return from, to, end, "", true
+}
+
+// unitEnd returns the index after the unit word at k, with the dot of an abbreviation
+// («кв.», «мес.», «полуг.»).
+func (p *parser) unitEnd(k int) int {
+	if abbrUnits[p.word(k)] {
+		return p.dot(k + 1)
+	}
+	return k + 1
+}
+
+// relCore reads «прошлый месяц», «этом квартале», «позапрошлого года», «следующую неделю»,
+// «прошлое полугодие».
 func (p *parser) relCore(i int) (from, to time.Time, end, unit int, ok bool) {
 	off, found := relOffset(p.word(i))
 	u := unitWords[p.word(i+1)]
 	if !found || u < uWeek {
 		return time.Time{}, time.Time{}, i, 0, false
 	}
-	end = i + 2
-	if p.word(i+1) == "кв" {
-		end = p.dot(end)
-	}
+	end = p.unitEnd(i + 1)
 	from, to = p.current(u, off)
 	return from, to, end, u, true
 }

@@ -3,23 +3,20 @@ package ru
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
-// The matchers of single periods: one day, a month, a quarter, a year.
+// The matchers of single periods: one day, a month, a quarter, a half-year, a year.
 
 // matchDay reads one day with an optional preposition: «на 1 марта», «за вчера»,
-// «01.03.2026», «по состоянию на конец квартала», «неделю назад».
+// «01.03.2026», «по состоянию на конец квартала», «неделю назад», «полгода назад».
 func (p *parser) matchDay(i int) (result, bool) {
 	j := p.prefix(i, dayPreps...)
-	if n, k := p.count(j); p.word(k+1) == "назад" {
-		if u := unitWords[p.word(k)]; u != 0 {
-			if n == 0 {
-				n = 1
-			}
-			if d, ok := p.back(n, u); ok {
-				d = d.AddDate(0, 0, -1)
-				return result{from: d, to: d, kind: KindDay, end: k + 2}, true
-			}
+	n, k := p.count(j)
+	if u, mult, end := p.windowUnit(k); u != 0 && p.word(end) == "назад" {
+		if d, ok := p.back(max(n, 1)*mult, u); ok {
+			d = d.AddDate(0, 0, -1)
+			return result{from: d, to: d, kind: KindDay, end: end + 1}, true
 		}
 	}
 	e, ok := p.endpoint(j)
@@ -49,17 +46,29 @@ func (p *parser) matchMonth(i int) (result, bool) {
 
 // matchQuarter reads «I квартал», «за 2 кв. 2025», «в этом квартале».
 func (p *parser) matchQuarter(i int) (result, bool) {
+	return p.matchPart(i, p.quarterCore, uQuarter, KindQuarter)
+}
+
+// matchHalf reads «за 1 полугодие 2025», «во втором полугодии», «1 пол. 2025», «за
+// прошлое полугодие», «в этом полугодии».
+func (p *parser) matchHalf(i int) (result, bool) {
+	return p.matchPart(i, p.halfCore, uHalf, KindHalf)
+}
+
+// matchPart reads a numbered part of a year — a quarter or a half-year, read by core —
+// or the current, previous or next one of unit u, with an optional preposition.
+func (p *parser) matchPart(i int, core func(int) (time.Time, time.Time, int, string, bool), u int, kind string) (result, bool) {
 	j := p.prefix(i, periodPreps...)
-	if from, to, end, reason, ok := p.quarterCore(j); ok {
+	if from, to, end, reason, ok := core(j); ok {
 		if reason != "" {
 			return errResult(end, reason), true
 		}
 		from, to = p.clamp(from, to)
-		return result{from: from, to: to, kind: KindQuarter, end: end}, true
+		return result{from: from, to: to, kind: kind, end: end}, true
 	}
-	if from, to, end, u, ok := p.relCore(j); ok && u == uQuarter {
+	if from, to, end, unit, ok := p.relCore(j); ok && unit == u {
 		from, to = p.clamp(from, to)
-		return result{from: from, to: to, kind: KindQuarter, end: end}, true
+		return result{from: from, to: to, kind: kind, end: end}, true
 	}
 	return result{}, false
 }

@@ -33,6 +33,7 @@ func (p *parser) parse() (result, bool) {
 		p.matchRange,
 		p.matchOpenRange,
 		p.matchQuarter,
+		p.matchHalf,
 		p.matchYear,
 		p.matchRelative,
 		p.matchDay,

@@ -13,6 +13,7 @@ const (
 	KindRange    = "range"    // explicit bounds: «с 1 по 15 марта», «01.03.2026-31.03.2026», «с 1 марта» (to today)
 	KindMonth    = "month"    // a calendar month: «за март», «в прошлом месяце»
 	KindQuarter  = "quarter"  // a calendar quarter: «I квартал 2026», «за прошлый квартал»
+	KindHalf     = "half"     // a calendar half-year: «за 1 полугодие 2025», «во втором полугодии», «1 пол. 2025»
 	KindYear     = "year"     // a calendar year: «за 2025 год», «в прошлом году»
 	KindRelative = "relative" // a window counted from today: «за последние 30 дней», «за прошлую неделю», «с начала года»
 )
@@ -20,13 +21,17 @@ const (
 // Period is a closed range of calendar days [From, To], both at midnight Moscow.
 // A single date has From == To.
 //
-// A month, quarter or year that contains today ends today, not at its calendar end.
+// A month, quarter, half-year or year that contains today ends today, not at its
+// calendar end.
 // A period that lies in the future is returned as it is: the caller decides what
 // the future means (no rates yet, say).
 type Period struct {
 	From, To time.Time
-	// Kind is one of "day", "range", "month", "quarter", "year", "relative" (KindDay…KindRelative).
-	// Every single-day result, including «на конец февраля» and «вчера», is "day".
+	// Kind is one of "day", "range", "month", "quarter", "half", "year", "relative"
+	// (KindDay…KindRelative). Every single-day result, including «на конец февраля» and
+	// «вчера», is "day". A half-year has its own kind rather than "range" so that callers
+	// can name it as they name a quarter; «за полгода» (six months back from today) is
+	// "relative", like «за последние 6 месяцев».
 	Kind string
 	// Text is the matched phrase as written, with its preposition: "за март", "на 1 марта",
 	// "01.03.2026-31.03.2026".
@@ -76,10 +81,16 @@ func (e *DateError) Error() string {
 // now decides "today" (its calendar date in [Moscow]). A day and month without a year
 // («1 мая», «на 1.05», «на первое мая») mean the most recent such date that is not after
 // today; a day alone («на 1 число», «на 1ое») is this month's or, when still ahead, the
-// previous month's; a month or quarter without a year means the most recent one that has
-// started. «На конец» a period named without a year or an offset is the most recent end
-// that is not after today («на конец квартала» on 25 April is 31 March); «на начало» is
-// the start of the current one. In a range the end follows the start («с 1 декабря по 15
+// previous month's; a month, quarter or half-year without a year means the most recent
+// one that has started. «На конец» a period named without a year or an offset is the most
+// recent end that is not after today («на конец квартала» on 25 April is 31 March, «на
+// конец полугодия» is 31 December); «на начало» is the start of the current one. Right
+// after «на», «начало» and «конец» are read with one typo («на начло месяца»).
+//
+// Half-years are written as accountants write them: «за 1 полугодие 2025», «во втором
+// полугодии», «за I полугодие», «1 пол. 2025» («пол.» only with a year), «за прошлое
+// полугодие», «полугодие 2025 года» (the first half, the reporting period). «За полгода»
+// and «полгода назад» count six months back from today. In a range the end follows the start («с 1 декабря по 15
 // января» crosses the new year) and a year written on one end carries over to the other.
 //
 // A 4-digit number is a year only with «г.»/«год…», after a month or quarter, after «за»

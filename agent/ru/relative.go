@@ -44,6 +44,11 @@ func (p *parser) back(n, u int) (time.Time, bool) {
 			return time.Time{}, false
 		}
 		return addMonths(t, -3*n).AddDate(0, 0, 1), true
+	case uHalf:
+		if n > 200 {
+			return time.Time{}, false
+		}
+		return addMonths(t, -6*n).AddDate(0, 0, 1), true
 	case uYear:
 		if n > 99 {
 			return time.Time{}, false
@@ -53,11 +58,28 @@ func (p *parser) back(n, u int) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// windowUnit reads the unit of a window at k: a unit word («дней», «мес.», «полугодие»)
+// or «полгода», «пол года», which are six months. It returns the unit, how many of it one
+// word counts and the index after it, or 0 when there is none.
+func (p *parser) windowUnit(k int) (u, mult, end int) {
+	switch w := p.word(k); {
+	case w == "полгода":
+		return uMonth, 6, k + 1
+	case w == halfAbbr && p.word(k+1) == "года":
+		return uMonth, 6, k + 2
+	case unitWords[w] != 0:
+		return unitWords[w], 1, p.unitEnd(k)
+	}
+	return 0, 0, k
+}
+
 // weekPreps come before «прошлую неделю», «этой неделе».
 var weekPreps = append(words("за", "в", "во", "на"), []string{"в", "течение"})
 
 // matchRelative reads «за последние 30 дней», «за последнюю неделю», «за неделю»,
-// «за 3 месяца», «за полгода», «за прошлую неделю», «на этой неделе».
+// «за 3 месяца», «за полгода», «за последние полгода», «за последнее полугодие», «за
+// прошлую неделю», «на этой неделе». «За квартал» and «за полугодие» without a number are
+// not windows: an accountant may mean the reporting period.
 func (p *parser) matchRelative(i int) (result, bool) {
 	j := p.prefix(i, []string{"за"}, []string{"в", "течение"})
 	window := func(n, u, end int) (result, bool) {
@@ -67,28 +89,16 @@ func (p *parser) matchRelative(i int) (result, bool) {
 		}
 		return result{from: from, to: p.today, kind: KindRelative, end: end}, true
 	}
-	unitEnd := func(k int) int {
-		if w := p.word(k); w == "кв" || w == "мес" {
-			return p.dot(k + 1)
-		}
-		return k + 1
-	}
 	if strings.HasPrefix(p.word(j), "последн") {
 		n, k := p.count(j + 1)
-		if p.word(k) == "полгода" {
-			return window(6*max(n, 1), uMonth, k+1)
-		}
-		if u := unitWords[p.word(k)]; u != 0 {
-			return window(max(n, 1), u, unitEnd(k))
+		if u, mult, end := p.windowUnit(k); u != 0 {
+			return window(max(n, 1)*mult, u, end)
 		}
 	}
 	if j > i {
 		n, k := p.count(j)
-		if p.word(k) == "полгода" {
-			return window(6*max(n, 1), uMonth, k+1)
-		}
-		if u := unitWords[p.word(k)]; u != 0 && (n > 0 || u != uQuarter) {
-			return window(max(n, 1), u, unitEnd(k))
+		if u, mult, end := p.windowUnit(k); u != 0 && (n > 0 || (u != uQuarter && u != uHalf)) {
+			return window(max(n, 1)*mult, u, end)
 		}
 	}
 	j = p.prefix(i, weekPreps...)

@@ -51,10 +51,11 @@ const (
 	uWeek
 	uMonth
 	uQuarter
+	uHalf // a half-year, «полугодие»; «полгода» is six months, see [parser.windowUnit]
 	uYear
 )
 
-// unitWords maps case forms of день, неделя, месяц, квартал, год to a unit.
+// unitWords maps case forms of день, неделя, месяц, квартал, полугодие, год to a unit.
 var unitWords = func() map[string]int {
 	w := map[string]int{}
 	forms(w, uDay, []string{"д"}, "ень", "ня", "ней", "ню", "нем", "ни", "нях")
@@ -64,10 +65,20 @@ var unitWords = func() map[string]int {
 	forms(w, uQuarter, []string{"квартал"}, "", "а", "е", "у", "ом", "ы", "ов", "ам", "ах")
 	w["кв"] = uQuarter
 	w["мес"] = uMonth
+	forms(w, uHalf, []string{"полугоди"}, "е", "я", "ю", "ем", "и", "й", "ям", "ями", "ях")
+	w["полуг"] = uHalf
 	forms(w, uYear, []string{"год"}, "", "а", "у", "ом", "ы", "ам", "ах")
 	w["лет"] = uYear
 	return w
 }()
+
+// abbrUnits are the unit abbreviations that may take a dot: «кв.», «мес.», «полуг.».
+var abbrUnits = set("кв", "мес", "полуг")
+
+// halfAbbr is the short abbreviation of «полугодие», «1 пол. 2025». As «пол» is also a
+// floor, it is read only after a number or a Roman numeral and before a year, see
+// [parser.halfCore].
+const halfAbbr = "пол"
 
 // numberWords are the number words of «за последние две недели».
 var numberWords = map[string]int{"один": 1, "одна": 1, "одну": 1, "два": 2, "две": 2, "три": 3,
@@ -102,7 +113,7 @@ func ordinalWord(w string) int {
 	return 0
 }
 
-// romanQuarter reads I–IV (Latin letters, or Ukrainian і).
+// romanQuarter reads I–IV (Latin letters, or Ukrainian і), of quarters and half-years.
 var romanQuarter = map[string]int{"i": 1, "ii": 2, "iii": 3, "iv": 4, "і": 1, "іі": 2, "ііі": 3, "іv": 4}
 
 // dayOrdinals maps the ordinal words of days 1–20 and 30 in the cases a date takes
@@ -151,6 +162,65 @@ var dayAdjectives = []struct {
 var edgeWords = map[string]bool{"конец": true, "конца": true, "концу": true, "конце": true,
 	"концом": true, "окончание": true, "окончания": true,
 	"начало": false, "начала": false, "началу": false, "начале": false, "началом": false}
+
+// edgeTypo reads w as a form of «конец» or «начало» with one typo — a letter missing,
+// extra or wrong, or two neighbours swapped — but the first letter right and at least
+// four letters: «конц», «начло», «нaчала». It returns true for the end. Callers take it
+// only right after «на» and before a period (see [parser.endpoint]), where no other word
+// of that shape fits.
+func edgeTypo(w string) (isEnd, ok bool) {
+	r := []rune(w)
+	if len(r) < 4 {
+		return false, false
+	}
+	for form, end := range edgeWords {
+		f := []rune(form)
+		if f[0] == r[0] && f[0] != 'о' && oneEdit(r, f) {
+			return end, true
+		}
+	}
+	return false, false
+}
+
+// oneEdit reports whether a and b differ by exactly one insertion, deletion,
+// substitution or swap of neighbouring letters.
+func oneEdit(a, b []rune) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	switch len(b) - len(a) {
+	case 0:
+		var diff []int
+		for i := range a {
+			if a[i] != b[i] {
+				diff = append(diff, i)
+				if len(diff) > 2 {
+					return false
+				}
+			}
+		}
+		switch len(diff) {
+		case 1:
+			return true
+		case 2:
+			i, j := diff[0], diff[1]
+			return j == i+1 && a[i] == b[j] && a[j] == b[i]
+		}
+		return false
+	case 1:
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		for ; i < len(a); i++ {
+			if a[i] != b[i+1] {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
 
 // quantityPrefixes start the words that make the number before them an amount, not a
 // year: «за 2000 рублей», «2025 шт.».
