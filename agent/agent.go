@@ -17,6 +17,7 @@ import (
 	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
 )
@@ -54,7 +55,7 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
-	// RouteTimeout bounds the LLM route decision; the rules decide when it runs out (default 15s).
+	// RouteTimeout bounds the LLM query expansion of a document search (default 15s).
 	RouteTimeout time.Duration
 	// HistoryTimeout bounds each history read and write, so an unreachable store costs an
 	// answer its context, not its promptness (default 2s).
@@ -90,6 +91,8 @@ type Agent struct {
 	// lastLedger is each conversation's last 1C result, for "Выгрузить в Excel".
 	lastLedger *lru.Cache[string, address.Result]
 	planner    Planner
+	// parser understands each message once (agent/understand).
+	parser *understand.Parser
 	// plans caches valid plans by question and context, each for Options.PlanCacheTTL. (The
 	// expirable LRU of golang-lru starts a goroutine it never stops; a timestamp checked on
 	// read needs none.)
@@ -134,7 +137,7 @@ func New(d Deps, o Options) *Agent {
 	last, _ := lru.New[string, address.Result](10_000) // size > 0: cannot fail
 	plans, _ := lru.New[string, cachedPlan](defaultPlanCacheSize)
 	return &Agent{llm: d.LLM, history: d.History, cbr: d.Rates, search: d.News, lane: d.Ledger, docs: d.Docs, kb: d.KB, lastLedger: last,
-		planner: d.Planner, plans: plans,
+		planner: d.Planner, plans: plans, parser: understand.NewParser(),
 		log: o.Logger, now: o.Now, opts: o}
 }
 
@@ -250,25 +253,6 @@ func (a *Agent) Reset(ctx context.Context, req Request) error {
 		return fmt.Errorf("%w: reset history: %w", ErrUnavailable, err)
 	}
 	return nil
-}
-
-// route asks the LLM when there is one and falls back to the rules, recording why.
-func (a *Agent) route(ctx context.Context, text string, hist []history.Turn, scope docScope) RouteDecision {
-	if a.llm == nil {
-		return routeByRules(text)
-	}
-	rctx, cancel := context.WithTimeout(ctx, a.opts.RouteTimeout)
-	defer cancel()
-	d, err := a.routeWithLLM(rctx, text, hist, scope)
-	if err == nil {
-		return d
-	}
-	if !errors.Is(err, context.Canceled) {
-		a.log.WarnContext(ctx, "llm route failed; rules decide", "err", err)
-	}
-	d = routeByRules(text)
-	d.LLMError = err.Error()
-	return d
 }
 
 // userTurn is how a message is remembered: commands keep their slash so a follow-up reads

@@ -185,42 +185,30 @@ func llmAgent(t *testing.T, o *openRouter) *Agent {
 	return a
 }
 
-func TestLLMRouting(t *testing.T) {
+// The LLM never routes: whatever a model would answer to a routing prompt, each message is
+// understood by the parser alone, and the LLM only phrases (small talk here).
+func TestLLMNeverRoutes(t *testing.T) {
 	tests := []struct {
-		name         string
-		routeJSON    string
 		text         string
 		wantScenario Scenario
-		wantSource   string
 		wantRule     string
 	}{
-		{"valid decision", `{"scenario":"S2","intent":"smalltalk","confidence":0.92,"reasons":["приветствие"]}`,
-			"Добрый вечер", S2General, "llm", ""},
-		{"decision in a code fence", "```json\n{\"scenario\":\"address\",\"intent\":\"payables\",\"confidence\":0.8,\"reasons\":[\"долги\"]}\n```",
-			"Сколько мы должны Гранит-М?", Address, "llm", ""},
-		{"unknown scenario", `{"scenario":"S9","intent":"x","confidence":0.9}`,
-			"Кто нам должен?", Address, "rules", "address_receivables"},
-		{"S3 without selected documents", `{"scenario":"S3","intent":"","confidence":0.9}`,
-			"Кто нам должен?", Address, "rules", "address_receivables"},
-		{"intent outside scenario", `{"scenario":"S2","intent":"payables","confidence":0.9}`,
-			"Привет", S2General, "rules", "smalltalk"},
-		{"low confidence", `{"scenario":"S2","intent":"news","confidence":0.2}`,
-			"курс евро", S2General, "rules", "rates"},
-		{"not JSON", `Конечно! Вот ответ.`, "курс евро", S2General, "rules", "rates"},
+		{"Добрый вечер", S2General, "smalltalk"},
+		{"Сколько мы должны Гранит-М?", Address, "payables"}, // no access to 1C here: names are not resolved
+		{"Кто нам должен?", Address, "receivables"},
+		{"курс евро", S2General, "rate"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			a := llmAgent(t, &openRouter{routeJSON: tt.routeJSON, reply: "Добрый вечер! Чем помочь?"})
+		t.Run(tt.text, func(t *testing.T) {
+			o := &openRouter{routeJSON: `{"scenario":"S9","intent":"news","confidence":0.99}`, reply: "Добрый вечер! Чем помочь?"}
+			a := llmAgent(t, o)
 			ans, err := a.Answer(t.Context(), Request{UserID: 1, ChatID: 1, Text: tt.text})
 			if err != nil {
 				t.Fatal(err)
 			}
 			r := ans.Debug.Route
-			if r.Scenario != tt.wantScenario || r.Source != tt.wantSource || r.FallbackRuleHit != tt.wantRule {
-				t.Errorf("route = %+v, want %s from %s (rule %q)", r, tt.wantScenario, tt.wantSource, tt.wantRule)
-			}
-			if tt.wantSource == "rules" && r.LLMError == "" {
-				t.Error("fallback without the LLM's error recorded")
+			if r.Scenario != tt.wantScenario || r.Source != "rules" || r.FallbackRuleHit != tt.wantRule {
+				t.Errorf("route = %+v, want %s from rules (rule %q)", r, tt.wantScenario, tt.wantRule)
 			}
 		})
 	}
@@ -249,17 +237,5 @@ func TestLLMSmallTalkSeesHistory(t *testing.T) {
 	ans, err := a.Answer(ctx, Request{UserID: 1, ChatID: 1, Text: "Как меня зовут?"})
 	if err != nil || ans.Text != "Приятно познакомиться!" || ans.Debug.HistoryTurns != 2 {
 		t.Errorf("second answer = %q, history %d, err %v", ans.Text, ans.Debug.HistoryTurns, err)
-	}
-}
-
-func TestClarificationFromRouter(t *testing.T) {
-	o := &openRouter{routeJSON: `{"scenario":"S5","intent":"","confidence":0.8,"clarification":"За какой период нужен отчёт?"}`}
-	a := llmAgent(t, o)
-	ans, err := a.Answer(t.Context(), Request{UserID: 1, ChatID: 1, Text: "сделай отчёт"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ans.Scenario != S5Clarify || ans.Text != "За какой период нужен отчёт?" || len(ans.Buttons) == 0 {
-		t.Errorf("clarification = %s %q %v", ans.Scenario, ans.Text, ans.Buttons)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/agent/render"
 	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/prompts"
@@ -64,24 +65,19 @@ const (
 	answerMaxTokens      = 2000
 )
 
-// question answers a message that is not a command: through the planner when there is one,
-// else through the router (LLM or rules).
+// question answers a message that is not a command. The message is understood once, by the
+// deterministic parser (agent/understand). A decision it is sure of is answered at once, with
+// no LLM; only when it is unsure does the planner get to add, and when the planner fails or
+// returns nothing valid the parser's decision stands.
 func (a *Agent) question(ctx context.Context, req Request, text string, hist []history.Turn, scope docScope) (Answer, RouteDecision, error) {
 	if ans, route, ok := a.followUpByRules(ctx, text, hist); ok && (a.planner == nil || a.llmDown()) {
 		return ans, route, nil
 	}
-	if a.planner == nil {
-		route := docScenario(a.route(ctx, text, hist, scope), &scope)
-		ans, err := a.handle(ctx, req, route, text, hist, scope)
-		return ans, route, err
+	d := a.understand(ctx, req, text, scope)
+	if d.Sure || a.planner == nil || a.llmDown() {
+		return a.answerDecision(ctx, req, d, text, hist, scope)
 	}
-	if route, ok := shortcut(text); ok {
-		route = docScenario(route, &scope)
-		route.Reasons = append(route.Reasons, "однозначный запрос — без планировщика")
-		ans, err := a.handle(ctx, req, route, text, hist, scope)
-		return ans, route, err
-	}
-	return a.planned(ctx, req, text, hist, scope)
+	return a.planned(ctx, req, text, hist, scope, d)
 }
 
 // llmDown reports whether planning would fail at once: the LLM's breaker is open, or the
@@ -92,31 +88,6 @@ func (a *Agent) llmDown() bool {
 	}
 	r, ok := a.llm.(interface{ RetryAfter() time.Time })
 	return ok && !r.RetryAfter().IsZero()
-}
-
-// shortcutRe is an unambiguous rates or key-rate question: it starts with the subject.
-var shortcutRe = regexp.MustCompile(`^(какой |какая |каков\S* |скажи |покажи |дай |подскажи )?(сегодняшн\S* |сегодня |сейчас |текущ\S* |официальн\S* |действующ\S* )?(курс|ключев\S* ставк)`)
-
-// shortcut decides the messages that need no planner: too short to be a question, a bare
-// greeting, and rates or key-rate questions that begin with their subject («курс доллара»,
-// «ключевая ставка на 1 марта»). The deterministic handlers answer them exactly as the planned
-// path would, without an LLM call.
-func shortcut(text string) (RouteDecision, bool) {
-	norm := normalize(text)
-	if followUpRe.MatchString(norm) {
-		return RouteDecision{}, false
-	}
-	words := len(strings.Fields(norm))
-	d := routeByRules(text)
-	switch d.FallbackRuleHit {
-	case "too_short":
-		return d, true
-	case "smalltalk":
-		return d, words <= 3
-	case "rates", "key_rate":
-		return d, words <= 8 && shortcutRe.MatchString(norm) && !strings.Contains(norm, "договор") && !strings.Contains(norm, "документ")
-	}
-	return RouteDecision{}, false
 }
 
 // followUpRe is an explicit follow-up: «а по Альфе?», «а в евро?», «и на конец февраля».
@@ -187,22 +158,23 @@ func (a *Agent) followUpByRules(ctx context.Context, text string, hist []history
 	if len(chain) == 0 {
 		return Answer{}, RouteDecision{}, false
 	}
-	cur := routeByRules(text)
-	if cur.FallbackRuleHit != "rates" && cur.FallbackRuleHit != "key_rate" && cur.Scenario != S5Clarify &&
-		cur.FallbackRuleHit != "default_general" {
+	now := a.now()
+	cur := a.parser.Parse(understand.Input{Text: text, Now: now}).Kind
+	if cur != understand.KindRate && cur != understand.KindKeyRate && cur != understand.KindClarify && cur != understand.KindKB {
 		return Answer{}, RouteDecision{}, false
 	}
 	base := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(chain[0], "/rate"), "/keyrate")) // remembered commands
-	kind := routeByRules(base).FallbackRuleHit
-	if strings.HasPrefix(chain[0], "/rate") {
+	kind := "other"
+	switch k := a.parser.Parse(understand.Input{Text: base, Now: now}).Kind; {
+	case strings.HasPrefix(chain[0], "/rate"), k == understand.KindRate:
 		kind = "rates"
-	} else if strings.HasPrefix(chain[0], "/keyrate") {
+	case strings.HasPrefix(chain[0], "/keyrate"), k == understand.KindKeyRate:
 		kind = "key_rate"
 	}
 	route := RouteDecision{Scenario: S2General, Confidence: 0.7, Source: "rules", FallbackRuleHit: "follow_up",
 		Reasons: []string{"уточнение предыдущего вопроса: «" + truncateRunes(base, 80) + "»"}}
 	switch {
-	case kind == "key_rate" && cur.FallbackRuleHit != "rates":
+	case kind == "key_rate" && cur != understand.KindRate:
 		p, dated, err := ru.ParsePeriod(text, a.now())
 		if err != nil {
 			route.Intent = IntentKeyRate
@@ -251,7 +223,8 @@ func (a *Agent) followUpByRules(ctx context.Context, text string, hist []history
 // planned asks the planner and answers by the plan. When the LLM cannot be reached (transport
 // failure, open breaker) the deterministic routing decides instead; an invalid plan the model
 // could not repair gives way to the safe default plan.
-func (a *Agent) planned(ctx context.Context, req Request, text string, hist []history.Turn, scope docScope) (Answer, RouteDecision, error) {
+func (a *Agent) planned(ctx context.Context, req Request, text string, hist []history.Turn, scope docScope,
+	parsed understand.Decision) (Answer, RouteDecision, error) {
 	summary := memoryGate(text, hist)
 	in := plan.Input{Question: text, Summary: summary, Today: a.now().In(ru.Moscow), Rules: a.planRules(ctx, req)}
 	var ids []string
@@ -269,17 +242,21 @@ func (a *Agent) planned(ctx context.Context, req Request, text string, hist []hi
 			return Answer{}, RouteDecision{}, ctx.Err()
 		}
 		dbg.Source, dbg.Attempts, dbg.Problems, dbg.Errors = tr.Source, tr.Attempts, tr.Problems, tr.Errors
-		if planLLMFailed(tr) {
-			// No plan from a model that cannot be reached: route as if there were no LLM.
-			a.log.WarnContext(ctx, "planner unavailable; rules decide", "err", strings.Join(tr.Errors, "; "))
-			route := docScenario(routeByRules(text), &scope)
+		if tr.Source == plan.SourceDefault {
+			// No valid plan (the model could not be reached, or its plans failed validation
+			// and repair): the parser's decision stands. The seed's default plan, a broad
+			// search, would answer a rates or 1C question worse than the parser does.
+			tag := "planner_invalid"
+			if planLLMFailed(tr) {
+				tag = "planner_unavailable"
+			}
+			a.log.WarnContext(ctx, "no valid plan; the parser decides", "why", tag, "err", strings.Join(tr.Errors, "; "))
+			ans, route, err := a.answerDecision(ctx, req, parsed, text, hist, scope)
 			route.LLMError = strings.Join(tr.Errors, "; ")
-			ans, err := a.handle(ctx, req, route, text, hist, scope)
-			ans.Debug.Degraded = append(ans.Debug.Degraded, "planner_unavailable")
+			ans.Debug.Degraded = append(ans.Debug.Degraded, tag)
 			return ans, route, err
 		}
-		if tr.Source != plan.SourceDefault && a.opts.PlanCacheTTL > 0 {
-			// The default plan is never cached: the next ask gets the model another chance.
+		if a.opts.PlanCacheTTL > 0 {
 			a.plans.Add(key, cachedPlan{plan: p, at: a.now()})
 		}
 	}

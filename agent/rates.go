@@ -47,6 +47,9 @@ type rateRequest struct {
 	period ru.Period
 	dated  bool     // the text named a date or period
 	notes  []string // Markdown lines said before the figures (unknown currencies, clamping)
+	// amount is how many units the question asks about («почём 100 тенге»): the answer also
+	// gives their price in roubles, to the kopeck. 0 or 1: the rate alone.
+	amount int
 }
 
 // parseRateRequest reads currencies and a date or period. A non-empty reply means the request
@@ -121,7 +124,7 @@ func (a *Agent) answerRates(ctx context.Context, req rateRequest) (Answer, error
 		return Answer{Text: fmt.Sprintf("Курсов на %s ещё нет: Банк России устанавливает курс не раньше чем накануне, после 15:30 МСК.", day(p.From))}, nil
 	}
 	if p.Single() {
-		return a.ratesOnDay(ctx, req.codes, p.From, req.notes)
+		return a.ratesOnDay(ctx, req, p.From)
 	}
 	if p.To.After(today) {
 		p.To = today
@@ -134,7 +137,8 @@ func (a *Agent) answerRates(ctx context.Context, req rateRequest) (Answer, error
 	return a.ratesOverPeriod(ctx, req.codes, p, req.notes)
 }
 
-func (a *Agent) ratesOnDay(ctx context.Context, codes []string, on time.Time, notes []string) (Answer, error) {
+func (a *Agent) ratesOnDay(ctx context.Context, req rateRequest, on time.Time) (Answer, error) {
+	codes, notes := req.codes, req.notes
 	ans := Answer{Sources: []Source{ratesSource}}
 	d, err := a.cbr.DailyRates(ctx, on)
 	ans.Debug.Calls = append(ans.Debug.Calls, callRecord("cbr.DailyRates", day(on), len(d.Rates), d.Meta, err))
@@ -174,6 +178,10 @@ func (a *Agent) ratesOnDay(ctx context.Context, codes []string, on time.Time, no
 		fmt.Fprintf(&b, "- **%s** — %s: **%s ₽**", r.CharCode, EscapeMarkdown(lowerFirst(r.Name)), formatRate(r.Value))
 		if r.Nominal != 1 {
 			fmt.Fprintf(&b, " за %d (%s ₽ за 1)", r.Nominal, formatRate(r.UnitRate))
+		}
+		if req.amount > 1 {
+			price := r.UnitRate.Mul(decimal.NewFromInt(int64(req.amount))).Round(2)
+			fmt.Fprintf(&b, "; %d %s = **%s ₽**", req.amount, r.CharCode, formatDecimal(price, 2))
 		}
 		if pr, ok := prev.Find(code); ok && !pr.UnitRate.IsZero() {
 			diff := r.UnitRate.Sub(pr.UnitRate).Mul(decimal.NewFromInt(int64(r.Nominal)))

@@ -22,23 +22,6 @@ func data(s string) string {
 	return strings.NewReplacer("<<<", "‹‹‹", ">>>", "›››").Replace(s)
 }
 
-// Turn is one line of dialog history shown to the model.
-type Turn struct {
-	Role string // "Пользователь" or "Ассистент"
-	Text string
-}
-
-// RouterData fills router.tmpl: the route decision prompt.
-type RouterData struct {
-	Question      string
-	History       []Turn
-	SelectedDocs  string // titles of selected documents, comma-separated; empty when none
-	SelectedChars int
-}
-
-// Router renders the prompt that asks the model for a JSON route decision.
-func Router(d RouterData) (string, error) { return render("router.tmpl", d) }
-
 // SmallTalkData fills smalltalk.tmpl: the system prompt of conversational answers.
 type SmallTalkData struct {
 	Today       string // e.g. "22.11.2026"

@@ -65,7 +65,8 @@ var decomposeCases = []decomposeCase{
 	addr("остаток на 62-м счете за прошлый квартал", IntentAccountBalance, "account_balance", Filters{AsOfDate: "2025-12-31", Account: "62"}),
 	addr("остаток 50 000 руб на счете 51", IntentAccountBalance, "account_balance", Filters{Account: "51"}),
 	addr("сколько денег на расчетном счете", IntentAccountBalance, "account_balance", Filters{Account: "51"}),
-	addr("Сальдо 62 на 01.04", IntentAccountBalance, "account_balance", Filters{Account: "62"}),
+	// A day and month without a year: the most recent such date, not today (it was ignored once, and today answered).
+	addr("Сальдо 62 на 01.04", IntentAccountBalance, "account_balance", Filters{Account: "62", AsOfDate: "2025-04-01"}),
 	addr("сальдо 51 в ООО «Северный ветер Трейд» на 01.03.2026", IntentAccountBalance, "account_balance",
 		Filters{AsOfDate: "2026-03-01", Organization: "ООО «Северный ветер Трейд»", Account: "51"}),
 	addr("62.01", IntentAccountBalance, "account_only", Filters{Account: "62.01"}),

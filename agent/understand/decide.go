@@ -48,7 +48,14 @@ func (p *Parser) decide(s *scan, d *Decision) {
 	case p.aboutMyDocs(s, d):
 		set(KindDocs, "docs", "вопрос о загруженных документах", true)
 	case kbAsk && !(d.Currencies.Set && s.is(CRate)) && !s.is(CNews):
-		set(KindKB, "kb_question", "вопрос о правилах учёта, а не о цифрах 1С", true)
+		switch {
+		case s.hasValue(CKBQuestion, "definition"):
+			set(KindKB, "kb_definition", "вопрос-определение: термин или правило учёта", true)
+		case s.is(CKBQuestion):
+			set(KindKB, "kb_question", "вопрос о правилах учёта, а не о цифрах 1С", true)
+		default:
+			set(KindKB, "kb_topic", "вопрос о терминах, учёте или нормативке", true)
+		}
 	case s.is(CNews) && !ledgerAsk:
 		set(KindNews, "news", "запрос финансовых новостей", true)
 	case s.keyRate(d, ledgerAsk):
@@ -64,6 +71,16 @@ func (p *Parser) decide(s *scan, d *Decision) {
 	default:
 		set(KindKB, "default", "нет признаков документа, курса, новостей или 1С", false)
 	}
+}
+
+// hasValue reports whether a hit of concept c carries value v.
+func (s *scan) hasValue(c Concept, v string) bool {
+	for _, h := range s.hits {
+		if h.Concept == c && h.Value == v {
+			return true
+		}
+	}
+	return false
 }
 
 // first returns the token index where concept c is first found, or a large number.
@@ -94,21 +111,27 @@ func (s *scan) keyRate(d *Decision, ledgerAsk bool) bool {
 // («15-П») — or asks for a contract's terms of a company one of them is with. A question that
 // names an account or asks for the list of debtors stays with the ledger.
 func (p *Parser) aboutMyDocs(s *scan, d *Decision) bool {
-	if len(s.in.Docs) == 0 {
-		return false
-	}
-	strong, weak := false, false
+	strong, weak, search := false, false, false
 	for _, h := range s.hits {
 		if h.Concept == CMyDocs {
-			if h.Value == "weak" {
+			switch h.Value {
+			case "weak":
 				weak = true
-			} else {
+			case "search":
+				search = true
+			default:
 				strong = true
 			}
 		}
 	}
+	if search && !s.is(ledgerFigures...) && !s.is(CRate, CKeyRate, CNews) && !d.Currencies.Set && !d.Account.Set {
+		return true // «найди премию главному бухгалтеру»
+	}
 	if strong {
-		return true
+		return true // «найди договор», «в моём договоре»: even with nothing uploaded, the answer says so
+	}
+	if len(s.in.Docs) == 0 {
+		return false
 	}
 	if d.Account.Set || d.Contract.Set || s.is(CReceivables, CPayables, CByParty) {
 		return false // the uploaded contract is not in 1C: a 1C contract number is the ledger's
@@ -209,10 +232,15 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		d.Kind, d.Rule, d.Sure = KindClarify, "ambiguous_counterparty", true
 		d.Reasons = append(d.Reasons, "название подходит нескольким контрагентам")
 		return
-	case !single && d.Unknown != "":
-		d.Kind, d.Rule, d.Sure = KindUnknownEntity, "unknown_counterparty", true
-		d.Reasons = append(d.Reasons, "контрагента с таким названием нет в справочнике")
-		return
+	}
+	if !single && d.Unknown != "" {
+		// Pick the recipe as if the company were known, so the 1C lane can still try the name
+		// with its own resolver; the decision says no catalog entry matched it.
+		defer func() {
+			d.Kind, d.Rule, d.Sure = KindUnknownEntity, "unknown_counterparty", true
+			d.Reasons = append(d.Reasons, "контрагента с таким названием нет в справочнике")
+		}()
+		party = true
 	}
 	// Which side of a debt: «нам должен» says it outright; «поставщики» or «покупатели» decide
 	// a debt, an open item or an unpaid bill that does not.

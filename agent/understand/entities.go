@@ -220,7 +220,7 @@ func isLatin(s string) bool {
 // translitTable writes Cyrillic letters in Latin, the way Russian speakers spell Latin names.
 var translitTable = map[rune]string{'а': "a", 'б': "b", 'в': "v", 'г': "g", 'д': "d", 'е': "e", 'ж': "zh", 'з': "z",
 	'и': "i", 'й': "i", 'к': "k", 'л': "l", 'м': "m", 'н': "n", 'о': "o", 'п': "p", 'р': "r", 'с': "s", 'т': "t",
-	'у': "u", 'ф': "f", 'х': "h", 'ц': "c", 'ч': "ch", 'ш': "sh", 'щ': "sh", 'ы': "y", 'э': "e", 'ю': "yu", 'я': "ya"}
+	'у': "u", 'ф': "f", 'х': "h", 'ц': "c", 'ч': "ch", 'ш': "sh", 'щ': "sh", 'ы': "y", 'э': "e", 'ю': "yu", 'я': "ya", 'ь': "", 'ъ': ""}
 
 func translit(s string) string {
 	var b strings.Builder

@@ -21,6 +21,32 @@ type Parser struct {
 // NewParser returns a parser over the default lexicon.
 func NewParser() *Parser { return &Parser{Lexicon: DefaultLexicon} }
 
+// ParseLazy understands a message, loading the catalogs only when names may matter: a first
+// reading without them settles what needs no name (rates, the key rate, news, the knowledge
+// base, small talk, documents, a request to change data); a question for 1C, or one the first
+// reading is unsure of, is read again with the catalogs. So a question that is not for 1C sends
+// 1C nothing. load returns nil when the catalogs cannot be had; names then stay unresolved.
+func (p *Parser) ParseLazy(in Input, load func() *address.Catalogs) Decision {
+	in.Catalogs = nil
+	d := p.Parse(in)
+	if !NeedsCatalogs(d) {
+		return d
+	}
+	if in.Catalogs = load(); in.Catalogs == nil {
+		return d
+	}
+	return p.Parse(in)
+}
+
+// NeedsCatalogs reports whether a decision made without the catalogs may change with them.
+func NeedsCatalogs(d Decision) bool {
+	switch d.Kind {
+	case KindLedger, KindUnknownEntity, KindClarify:
+		return true
+	}
+	return !d.Sure
+}
+
 // scan is what the parser found in one message.
 type scan struct {
 	in Input
@@ -57,6 +83,7 @@ func (p *Parser) Parse(in Input) Decision {
 	p.entities(s, &d)
 	p.decide(s, &d)
 	p.settleDates(&d)
+	p.doubt(s, &d)
 	return d
 }
 
@@ -414,7 +441,7 @@ var notName = map[string]bool{"всег": true, "вообщ": true, "сейча�
 	"заплат": true, "оплат": true, "верн": true, "получ": true, "перевест": true, "был": true, "будет": true, "ещ": true,
 	"уж": true, "денег": true, "деньг": true, "рубл": true, "сумм": true, "покупател": true, "поставщик": true,
 	"контрагент": true, "клиент": true, "заказчик": true, "подрядчик": true, "фнс": true, "нам": true, "мы": true,
-	"больш": true, "компани": true, "фирм": true, "организац": true, "меньш": true, "сколько": true, "скольк": true, "там": true, "тут": true, "теб": true}
+	"больш": true, "компани": true, "компан": true, "фирм": true, "организац": true, "меньш": true, "сколько": true, "скольк": true, "там": true, "тут": true, "теб": true}
 
 var pronoun = map[string]bool{"нам": true, "нас": true, "мы": true, "нами": true, "вас": true, "вам": true, "них": true,
 	"кого": true, "кому": true, "ним": true, "нему": true, "ней": true, "всем": true, "всех": true, "каким": true, "какой": true,
@@ -493,6 +520,35 @@ func closest(name string, es []address.Entity, n int) []address.Entity {
 		out = append(out, s.e)
 	}
 	return out
+}
+
+// doubt marks a decision the parser cannot answer whole: a question that asks for two things
+// at once («курс доллара и ключевая ставка»), or for a trend or comparison over the ledger that
+// a single recipe only approximates («как менялись продажи Альфы по месяцам»). The decision
+// still answers its first part when no planner may add (no LLM, or the LLM fails).
+func (p *Parser) doubt(s *scan, d *Decision) {
+	if d.Kind != KindRate && d.Kind != KindKeyRate && d.Kind != KindLedger && d.Kind != KindUnknownEntity {
+		return // news about the key rate, a rule about debts: one topic
+	}
+	parts := 0
+	for _, on := range []bool{
+		d.Currencies.Set && s.is(CRate) || d.Kind == KindRate,
+		s.hasValue(CKeyRate, "strong"),
+		s.is(CNews),
+		d.Kind == KindLedger,
+	} {
+		if on {
+			parts++
+		}
+	}
+	switch {
+	case parts > 1:
+		d.Sure, d.Rule = false, d.Rule+"+compound"
+		d.Reasons = append(d.Reasons, "в вопросе несколько тем")
+	case s.is(CAnalysis) && (d.Kind == KindLedger || d.Kind == KindUnknownEntity):
+		d.Sure = false
+		d.Reasons = append(d.Reasons, "нужен анализ, а не один отчёт")
+	}
 }
 
 // settleDates puts the date where the decision needs it: an as-of date for balances, debts,

@@ -1,0 +1,94 @@
+package agent
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/integrations/kb"
+	"github.com/finbot/finbot/integrations/onec"
+)
+
+// corpusQuestions reads the messages of the user-side corpus (agent/understand/testdata).
+func corpusQuestions(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("understand", "testdata", "corpus", "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("corpus: %v (%d files)", err, len(files))
+	}
+	var qs []string
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		for sc.Scan() {
+			var l struct {
+				Q string `json:"q"`
+			}
+			if json.Unmarshal(sc.Bytes(), &l) == nil && l.Q != "" {
+				qs = append(qs, l.Q)
+			}
+		}
+		fh.Close()
+	}
+	return qs
+}
+
+// noLLMAgent is pipelineAgent's agent without an LLM: the same ledger, rates and knowledge base.
+func noLLMAgent(t *testing.T) *Agent {
+	t.Helper()
+	d, err := onec.DemoDefault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kbLib := docs.New(docstore.NewMemory(), nil, docs.Options{})
+	if _, _, err := kbLib.Ingest(t.Context(), docs.KBOwner, kb.Sample()); err != nil {
+		t.Fatal(err)
+	}
+	return New(Deps{History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
+		Rates: pipelineRates, Ledger: address.NewLane(d, nil, address.Options{Now: pipelineNow}),
+		Docs: docs.New(docstore.NewMemory(), nil, docs.Options{}), KB: kbLib},
+		Options{Now: pipelineNow, LedgerAccess: func(int64, int64) bool { return true }, ToolTimeout: testDeadline})
+}
+
+// TestGarbageLLMNeverLowers asks every corpus message of an agent with no LLM and of one whose
+// LLM answers every call with filler (no plan, no JSON): each is understood the same, and every
+// answer from 1C or the Bank of Russia is the same word for word. An LLM that talks nonsense
+// adds nothing and takes nothing away.
+func TestGarbageLLMNeverLowers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("asks the whole corpus twice")
+	}
+	plain := noLLMAgent(t)
+	s := newScripted(nil) // every call gets the stand-in's filler
+	garbage := pipelineAgent(t, s)
+	deterministic := map[Scenario]bool{Address: true}
+	for i, q := range corpusQuestions(t) {
+		req := Request{UserID: int64(1000 + i), ChatID: int64(1000 + i)}
+		want := ask(t, plain, req, q)
+		got := ask(t, garbage, req, q)
+		w, g := want.Debug.Route, got.Debug.Route
+		if w.Scenario != g.Scenario || w.Intent != g.Intent {
+			t.Errorf("%q: with a garbage LLM %s/%s, without an LLM %s/%s", q, g.Scenario, g.Intent, w.Scenario, w.Intent)
+			continue
+		}
+		if (deterministic[w.Scenario] || w.Intent == IntentRates || w.Intent == IntentKeyRate) && got.Text != want.Text {
+			t.Errorf("%q: the answer changed with a garbage LLM:\n%s\n--- without an LLM:\n%s", q, got.Text, want.Text)
+		}
+	}
+	// The test proves something only if the garbage reached the pipeline: the planner was asked
+	// for the messages the parser was unsure of, and the answer model for the rest.
+	if s.count("plan") == 0 {
+		t.Error("the planner was never asked: no garbage plan was tested")
+	}
+	t.Logf("garbage LLM calls: %d planner, %d answer, %d docs, %d other", s.count("plan"), s.count("answer"), s.count("docs"), s.count("other"))
+}

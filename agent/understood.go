@@ -1,0 +1,259 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/agent/understand"
+	"github.com/finbot/finbot/integrations/history"
+)
+
+// catalogSource is a ledger that can give its catalogs for understanding names; *address.Lane
+// is one.
+type catalogSource interface {
+	Catalogs(ctx context.Context) (address.Catalogs, error)
+}
+
+// understandTimeout bounds loading what the parser reads around a message (catalogs, titles).
+const understandTimeout = 5 * time.Second
+
+// understand reads a message once, into a typed decision. Names are resolved against the 1C
+// catalogs only for a user with access to 1C; the titles of the user's documents tell a
+// question about an uploaded contract from one for 1C.
+func (a *Agent) understand(ctx context.Context, req Request, text string, scope docScope) understand.Decision {
+	in := understand.Input{Text: text, Now: a.now()}
+	lctx, cancel := context.WithTimeout(ctx, understandTimeout)
+	defer cancel()
+	load := func() *address.Catalogs {
+		cs, ok := a.lane.(catalogSource)
+		if !ok || !a.opts.LedgerAccess(req.UserID, req.ChatID) {
+			return nil
+		}
+		c, err := cs.Catalogs(lctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				a.log.WarnContext(ctx, "1C catalogs unavailable; names are not resolved", "err", err)
+			}
+			return nil
+		}
+		return &c
+	}
+	if a.docs != nil {
+		metas, err := a.docs.List(lctx, owner(req))
+		if err == nil {
+			for _, m := range metas {
+				in.Docs = append(in.Docs, m.Title)
+			}
+		}
+	}
+	for _, m := range scope.selected {
+		in.Docs = append(in.Docs, m.Title)
+	}
+	return a.parser.ParseLazy(in, load)
+}
+
+// decisionRoute is the route a decision amounts to, for the debug payload and the metrics.
+func decisionRoute(d understand.Decision) RouteDecision {
+	r := RouteDecision{Source: "rules", FallbackRuleHit: d.Rule, Reasons: d.Reasons, Confidence: 0.9}
+	if !d.Sure {
+		r.Confidence = 0.4
+	}
+	switch d.Kind {
+	case understand.KindRate:
+		r.Scenario, r.Intent = S2General, IntentRates
+	case understand.KindKeyRate:
+		r.Scenario, r.Intent = S2General, IntentKeyRate
+	case understand.KindNews:
+		r.Scenario, r.Intent = S2General, IntentNews
+	case understand.KindKB:
+		r.Scenario, r.Intent = S2General, IntentKB
+	case understand.KindSmallTalk:
+		r.Scenario, r.Intent = S2General, IntentSmallTalk
+	case understand.KindDocs:
+		r.Scenario = S1Search
+	case understand.KindLedger:
+		r.Scenario, r.Intent = Address, string(d.Recipe)
+	case understand.KindLedgerWrite:
+		r.Scenario, r.Intent = Address, "write"
+	case understand.KindUnknownEntity:
+		r.Scenario, r.Intent = Address, IntentUnknown
+	default:
+		r.Scenario, r.Intent = S5Clarify, IntentUnknown
+	}
+	return r
+}
+
+// answerDecision runs the skill a decision names with its slots. Nothing here reads the text
+// again for what the decision already holds: the date, the currency, the account and the
+// names come from the decision only.
+func (a *Agent) answerDecision(ctx context.Context, req Request, d understand.Decision, text string, hist []history.Turn,
+	scope docScope) (Answer, RouteDecision, error) {
+	route := decisionRoute(d)
+	if d.DateError != "" && (d.Kind == understand.KindLedger || d.Kind == understand.KindRate || d.Kind == understand.KindKeyRate) {
+		return Answer{Text: d.DateError[:1] + "" + strings.TrimPrefix(d.DateError, d.DateError[:1]) +
+			". Укажите дату в формате ДД.ММ.ГГГГ, например 15.01.2026."}, route, nil
+	}
+	if len(scope.selected) > 0 && (d.Kind == understand.KindKB || d.Kind == understand.KindClarify || d.Kind == understand.KindDocs) {
+		// Documents are selected (a reply to an upload, a caption, the /docs buttons): a question
+		// that is not for 1C, the Bank of Russia or small talk is about them.
+		if r := docScenario(route, &scope); r.Scenario == S3Full || r.Scenario == S4Retrieve {
+			ans, err := a.documentAnswer(ctx, req, r, text, scope)
+			return ans, r, err
+		}
+	}
+	var ans Answer
+	var err error
+	switch d.Kind {
+	case understand.KindRate:
+		ans, err = a.rateDecision(ctx, d)
+	case understand.KindKeyRate:
+		ans, err = a.answerKeyRate(ctx, a.decisionPeriod(d))
+	case understand.KindNews:
+		ans, err = a.news(ctx, req.UserID, text)
+	case understand.KindKB:
+		ans, err = a.generalAnswer(ctx, req, route, text)
+	case understand.KindSmallTalk:
+		ans = a.smallTalk(ctx, text, hist)
+	case understand.KindDocs:
+		route = docScenario(route, &scope)
+		ans, err = a.documentAnswer(ctx, req, route, text, scope)
+	case understand.KindLedger:
+		ans, err = a.ledgerRun(ctx, req, ledgerDecomposition(d))
+	case understand.KindLedgerWrite:
+		ans = Answer{Text: "Я только читаю данные 1С и ничего в ней не меняю: провести, удалить или исправить документ можно " +
+			"только в самой 1С. Могу показать, например, документы контрагента, его долг или остаток по счёту."}
+	case understand.KindUnknownEntity:
+		if d.Recipe == "" || d.Unknown == "" || strings.HasPrefix(d.Unknown, "ИНН ") {
+			ans = unknownEntityAnswer(d, text)
+			break
+		}
+		// The 1C lane's resolver tries the name as written (a prefix, another spelling) and
+		// says what it found: one company, a choice, or nothing.
+		dec := ledgerDecomposition(d)
+		dec.Filters.Counterparty = d.Unknown
+		dec.Missing = address.MissingFilters(dec.Intent, dec.Filters)
+		ans, err = a.ledgerRun(ctx, req, dec)
+	default:
+		if len(d.Candidates) > 1 {
+			ans = candidatesAnswer(d, text)
+		} else {
+			ans = a.clarify(ctx, route, text)
+		}
+	}
+	return ans, route, err
+}
+
+// decisionPeriod is the date or period of a Bank of Russia question: today when none is named.
+func (a *Agent) decisionPeriod(d understand.Decision) ru.Period {
+	switch {
+	case d.Period.Set:
+		return d.Period.Value
+	case d.Date.Set:
+		return ru.Period{From: d.Date.Value, To: d.Date.Value, Kind: ru.KindDay, Text: d.Date.Text}
+	}
+	t := a.today()
+	return ru.Period{From: t, To: t, Kind: ru.KindDay}
+}
+
+// rateDecision answers a rates question from the decision's currencies, nominal and date.
+func (a *Agent) rateDecision(ctx context.Context, d understand.Decision) (Answer, error) {
+	if a.cbr == nil {
+		return Answer{Text: "Курсы Банка России в этой установке не подключены."}, nil
+	}
+	r := rateRequest{codes: d.Currencies.Value, period: a.decisionPeriod(d), dated: d.Date.Set || d.Period.Set, amount: d.Nominal.Value}
+	for _, u := range d.UnknownCurrencies {
+		msg := fmt.Sprintf("«%s» — не валюта, курс которой устанавливает Банк России.", EscapeMarkdown(u))
+		if sug := ru.Suggest(u); len(sug) > 0 {
+			var names []string
+			for _, c := range sug {
+				names = append(names, fmt.Sprintf("%s (%s)", c.Code, EscapeMarkdown(lowerFirst(c.Name))))
+			}
+			msg += " Возможно, вы имели в виду: " + strings.Join(names, ", ") + "."
+		}
+		r.notes = append(r.notes, msg)
+	}
+	if len(r.codes) == 0 {
+		if len(r.notes) > 0 {
+			return Answer{Text: strings.Join(r.notes, "\n\n")}, nil
+		}
+		r.codes = defaultCurrencies
+	}
+	return a.answerRates(ctx, r)
+}
+
+// ledgerDecomposition is the 1C lane's input contract for a decision: its recipe and the slots
+// as filters. Names go by their catalog reference, so the lane's resolver cannot pick another.
+func ledgerDecomposition(d understand.Decision) address.Decomposition {
+	f := address.Filters{}
+	if d.Date.Set {
+		f.AsOfDate = d.Date.Value.Format(time.DateOnly)
+	}
+	if d.Period.Set {
+		f.PeriodFrom, f.PeriodTo = d.Period.Value.From.Format(time.DateOnly), d.Period.Value.To.Format(time.DateOnly)
+	}
+	if d.Account.Set {
+		f.Account = d.Account.Value
+	} else if d.UnknownAccount != "" {
+		f.Account = d.UnknownAccount // the lane says the chart has no such account
+	}
+	if d.Counterparty.Set {
+		f.Counterparty = d.Counterparty.Value.Ref
+	}
+	if d.Contract.Set {
+		f.Contract = d.Contract.Value.Ref
+	}
+	if d.Organization.Set {
+		f.Organization = d.Organization.Value.Ref
+	}
+	dec := address.Decomposition{QuestionMode: address.ModeAddress, ModeConfidence: 1, Intent: d.Recipe, IntentConfidence: 0.9,
+		Filters: f, FallbackRuleHit: "understand:" + d.Rule, Reasons: d.Reasons, QueryShape: "list", QueryShapeConfidence: 0.9}
+	dec.Missing = address.MissingFilters(dec.Intent, dec.Filters)
+	return dec
+}
+
+// unknownEntityAnswer says that no counterparty has the name and offers the closest ones.
+func unknownEntityAnswer(d understand.Decision, text string) Answer {
+	ans := Answer{Text: fmt.Sprintf("Контрагента «%s» в справочнике 1С не нашёл.", EscapeMarkdown(d.Unknown))}
+	if len(d.Closest) == 0 {
+		ans.Text += " Проверьте название или укажите ИНН."
+		return ans
+	}
+	var names []string
+	for _, e := range d.Closest {
+		names = append(names, EscapeMarkdown(e.Name))
+		ans.Buttons = append(ans.Buttons, Button{Text: withName(text, d.Unknown, e.Name)})
+	}
+	ans.Text += " Похожие названия: " + strings.Join(names, ", ") + ". Выберите, если имели в виду одного из них."
+	return ans
+}
+
+// candidatesAnswer asks which of several equally matching counterparties is meant; each
+// button asks the same question with that name, so the date and account are kept.
+func candidatesAnswer(d understand.Decision, text string) Answer {
+	ans := Answer{Text: "Под это название подходят несколько контрагентов. Уточните, какой нужен:"}
+	for _, e := range d.Candidates {
+		label := e.Name
+		if e.INN != "" {
+			label += ", ИНН " + e.INN
+		}
+		ans.Text += "\n- " + EscapeMarkdown(label)
+		ans.Buttons = append(ans.Buttons, Button{Text: withName(text, "", e.Name)})
+	}
+	return ans
+}
+
+// withName is the question with the name as written replaced by a catalog name (or, when the
+// name as written is not known, the catalog name added): pressing the button asks it again
+// about that company.
+func withName(text, written, name string) string {
+	if written != "" {
+		if i := strings.Index(strings.ToLower(text), strings.ToLower(written)); i >= 0 {
+			return text[:i] + name + text[i+len(written):]
+		}
+	}
+	return strings.TrimSpace(text) + " — " + name
+}
