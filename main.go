@@ -237,7 +237,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, cli bool) (
 		}
 		source = demo
 	}
-	lane := address.NewLane(source, model, address.Options{Logger: log, QueryTimeout: cfg.OneCTimeout, MaxRows: maxRows})
+	lane := address.NewLane(source, address.Options{Logger: log, QueryTimeout: cfg.OneCTimeout, MaxRows: maxRows})
 	var embedder *llm.Embedder
 	if cfg.EmbeddingsModel != "" {
 		embedder = llm.NewEmbedder(llm.Options{

@@ -51,7 +51,7 @@ func deepAgent(t *testing.T, access bool) (*Agent, *address.Lane, *countingSourc
 		t.Fatal(err)
 	}
 	src := &countingSource{Source: d}
-	lane := address.NewLane(src, nil, address.Options{Now: deepNow})
+	lane := address.NewLane(src, address.Options{Now: deepNow})
 	a := New(Deps{History: history.NewMemory(100, history.Limits{}), Ledger: lane},
 		Options{Now: deepNow, LedgerAccess: func(int64, int64) bool { return access }})
 	return a, lane, src
@@ -374,7 +374,7 @@ func TestDeepSourceDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lane := address.NewLane(failingSource{d}, nil, address.Options{Now: deepNow})
+	lane := address.NewLane(failingSource{d}, address.Options{Now: deepNow})
 	a := New(Deps{History: history.NewMemory(10, history.Limits{}), Ledger: lane},
 		Options{Now: deepNow, LedgerAccess: func(int64, int64) bool { return true }})
 	ans, dd := discoverOK(t, a, deepPlan(alfaProposal("ООО «Альфа»", plan.ToolQueryDocuments),

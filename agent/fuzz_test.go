@@ -30,7 +30,7 @@ func FuzzCallbackData(f *testing.F) {
 	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
 	lib := docs.New(docstore.NewMemory(), nil, docs.Options{})
 	a := New(Deps{History: history.NewMemory(1000, history.Limits{}), Docs: lib,
-		Ledger: address.NewLane(d, nil, address.Options{Now: now})},
+		Ledger: address.NewLane(d, address.Options{Now: now})},
 		Options{Now: now, LedgerAccess: func(int64, int64) bool { return true }})
 
 	victim := Request{UserID: 1, ChatID: 1}

@@ -55,7 +55,7 @@ func noLLMAgent(t *testing.T) *Agent {
 		t.Fatal(err)
 	}
 	return New(Deps{History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
-		Rates: pipelineRates, Ledger: address.NewLane(d, nil, address.Options{Now: pipelineNow}),
+		Rates: pipelineRates, Ledger: address.NewLane(d, address.Options{Now: pipelineNow}),
 		Docs: docs.New(docstore.NewMemory(), nil, docs.Options{}), KB: kbLib},
 		Options{Now: pipelineNow, LedgerAccess: func(int64, int64) bool { return true }, ToolTimeout: testDeadline})
 }

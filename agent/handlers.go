@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/prompts"
@@ -26,9 +27,9 @@ func (a *Agent) handle(ctx context.Context, req Request, route RouteDecision, te
 	case route.Scenario == S2General && route.Intent == IntentSmallTalk:
 		return a.smallTalk(ctx, text, hist), nil
 	case route.Scenario == S2General && route.Intent == IntentRates:
-		return a.rates(ctx, text)
+		return a.commandDecision(ctx, req, understand.KindRate, text, hist, scope)
 	case route.Scenario == S2General && route.Intent == IntentKeyRate:
-		return a.keyRate(ctx, text)
+		return a.commandDecision(ctx, req, understand.KindKeyRate, text, hist, scope)
 	case route.Scenario == S2General && route.Intent == IntentNews:
 		return a.news(ctx, req.UserID, text)
 	}

@@ -57,7 +57,7 @@ func obedientPlanner(t *testing.T, s *scripted, ledgerAccess func(userID, chatID
 		t.Fatal(err)
 	}
 	a := New(Deps{LLM: c, History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
-		Rates: pipelineRates, Ledger: address.NewLane(src, c, address.Options{Now: pipelineNow}),
+		Rates: pipelineRates, Ledger: address.NewLane(src, address.Options{Now: pipelineNow}),
 		Docs: docs.New(docstore.NewMemory(), nil, docs.Options{}), KB: kbLib, Planner: plan.NewPlanner(c, plan.Options{Timeout: testDeadline})},
 		Options{Now: pipelineNow, LedgerAccess: ledgerAccess, ToolTimeout: testDeadline, PlanCacheTTL: -1})
 	return a, src

@@ -20,22 +20,6 @@ const keyRateLookback = 3 * 366
 // maxKeyRateChanges bounds the list of decisions printed for a period.
 const maxKeyRateChanges = 30
 
-// keyRate answers "какая ключевая ставка", "/keyrate", "/keyrate 2025", "ставка на 1 марта 2025".
-func (a *Agent) keyRate(ctx context.Context, text string) (Answer, error) {
-	if a.cbr == nil {
-		return Answer{Text: "Данные Банка России в этой установке не подключены."}, nil
-	}
-	p, dated, err := ru.ParsePeriod(text, a.now())
-	if err != nil {
-		return Answer{Text: dateProblem(err)}, nil
-	}
-	if !dated {
-		today := a.today()
-		p = ru.Period{From: today, To: today, Kind: "day"}
-	}
-	return a.answerKeyRate(ctx, p)
-}
-
 // answerKeyRate answers the key rate on a day or over a period.
 func (a *Agent) answerKeyRate(ctx context.Context, p ru.Period) (Answer, error) {
 	if a.cbr == nil {

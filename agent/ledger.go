@@ -13,7 +13,6 @@ import (
 
 // Ledger is the address-query lane to 1C. *address.Lane satisfies it.
 type Ledger interface {
-	Answer(ctx context.Context, text string) address.Result
 	Run(ctx context.Context, d address.Decomposition) address.Result
 	Drill(ctx context.Context, data string) (address.Result, error)
 	// Probe runs one guarded-discovery primitive as a fixed read-only query (deep.go).
@@ -72,19 +71,18 @@ func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planne
 		}
 		res = r
 	case ledgerCommands[req.Command] != "":
-		d := address.Decompose(text, a.now())
+		d := a.ledgerCommandDecision(ctx, req, ledgerCommands[req.Command], text)
 		if req.Command == "balance" {
 			// "/balance 51 31.03.2026": the first argument is the account.
 			if first, _, _ := strings.Cut(strings.TrimSpace(text), " "); accountToken.MatchString(first) {
 				d.Filters.Account = first
 			}
 		}
-		d.QuestionMode, d.Intent, d.IntentConfidence = address.ModeAddress, ledgerCommands[req.Command], 1
-		d.FallbackRuleHit = "command_" + req.Command
 		d.Missing = address.MissingFilters(d.Intent, d.Filters)
 		res = a.lane.Run(ctx, d)
 	default:
-		res = a.lane.Answer(ctx, text)
+		// A question reaches 1C only as a decision (answerDecision, ledgerPlanned).
+		return Answer{Text: "Не понял, что показать из 1С. Спросите, например: «кто нам должен на 31.03», «остаток по 51 на 1.04», «документы Альфы за март»."}, nil
 	}
 	a.lastLedger.Add(ConversationKey(req), res)
 	return ledgerAnswer(res), nil

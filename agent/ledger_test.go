@@ -19,7 +19,7 @@ func ledgerAgent(t *testing.T, access func(u, c int64) bool) *Agent {
 		t.Fatal(err)
 	}
 	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
-	lane := address.NewLane(d, nil, address.Options{Now: now})
+	lane := address.NewLane(d, address.Options{Now: now})
 	return New(Deps{History: history.NewMemory(100, history.Limits{}), Ledger: lane}, Options{Now: now, LedgerAccess: access})
 }
 

@@ -187,9 +187,13 @@ func (a *Agent) followUpByRules(ctx context.Context, text string, hist []history
 		ans, err := a.answerKeyRate(ctx, p)
 		return ans, route, err == nil
 	case kind == "rates":
-		req, problem := a.parseRateRequest(base)
-		if problem != "" {
+		bd := a.parser.Parse(understand.Input{Text: base, Now: now})
+		if bd.DateError != "" || len(bd.UnknownCurrencies) > 0 && !bd.Currencies.Set {
 			return Answer{}, RouteDecision{}, false
+		}
+		req := rateRequest{codes: bd.Currencies.Value, period: a.decisionPeriod(bd), dated: bd.Date.Set || bd.Period.Set, amount: bd.Nominal.Value}
+		if len(req.codes) == 0 {
+			req.codes = defaultCurrencies
 		}
 		changed := false
 		for _, f := range append(chain[1:], text) {
@@ -496,7 +500,13 @@ func (a *Agent) ledgerPlanned(ctx context.Context, req Request, p plan.QueryPlan
 		}
 	}
 	if recipe == "" {
-		return a.ledger(ctx, req, question)
+		// A plan for 1C without a recipe: the parser reads the question; it picks recipes only
+		// from the whitelist and names only from the catalogs.
+		d := a.understand(ctx, req, question, docScope{})
+		if d.Kind != understand.KindLedger {
+			return a.clarify(ctx, RouteDecision{}, question), nil
+		}
+		return a.ledgerRun(ctx, req, ledgerDecomposition(d))
 	}
 	d := address.Decomposition{QuestionMode: address.ModeAddress, ModeConfidence: 1, Intent: recipe, IntentConfidence: p.Confidence,
 		Filters: filters, FallbackRuleHit: "planner", Reasons: []string{"рецепт и фильтры выбрал планировщик"}}

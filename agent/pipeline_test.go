@@ -242,7 +242,7 @@ func pipelineAgentDeadlines(t testing.TB, s *scripted, llmDeadline, planDeadline
 	if err != nil {
 		t.Fatal(err)
 	}
-	lane := address.NewLane(d, c, address.Options{Now: pipelineNow})
+	lane := address.NewLane(d, address.Options{Now: pipelineNow})
 	kbLib := docs.New(docstore.NewMemory(), nil, docs.Options{})
 	if _, _, err := kbLib.Ingest(t.Context(), docs.KBOwner, kb.Sample()); err != nil {
 		t.Fatal(err)

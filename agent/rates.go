@@ -52,43 +52,6 @@ type rateRequest struct {
 	amount int
 }
 
-// parseRateRequest reads currencies and a date or period. A non-empty reply means the request
-// cannot be answered as asked and reply says why, precisely.
-func (a *Agent) parseRateRequest(text string) (rateRequest, string) {
-	var r rateRequest
-	found, unknown := ru.FindCurrencies(text)
-	for _, c := range found {
-		r.codes = append(r.codes, c.Code)
-	}
-	for _, u := range unknown {
-		msg := fmt.Sprintf("«%s» — не валюта, курс которой устанавливает Банк России.", EscapeMarkdown(u))
-		if sug := ru.Suggest(u); len(sug) > 0 {
-			var names []string
-			for _, c := range sug {
-				names = append(names, fmt.Sprintf("%s (%s)", c.Code, EscapeMarkdown(lowerFirst(c.Name))))
-			}
-			msg += " Возможно, вы имели в виду: " + strings.Join(names, ", ") + "."
-		}
-		r.notes = append(r.notes, msg)
-	}
-	if len(r.codes) == 0 {
-		if len(unknown) > 0 {
-			return r, strings.Join(r.notes, "\n\n")
-		}
-		r.codes = defaultCurrencies
-	}
-	p, ok, err := ru.ParsePeriod(text, a.now())
-	if err != nil {
-		return r, dateProblem(err)
-	}
-	today := a.today()
-	if !ok {
-		p = ru.Period{From: today, To: today, Kind: "day"}
-	}
-	r.period, r.dated = p, ok
-	return r, ""
-}
-
 // dateProblem explains an invalid date.
 func dateProblem(err error) string {
 	var de *ru.DateError
@@ -97,19 +60,6 @@ func dateProblem(err error) string {
 			EscapeMarkdown(de.Text), de.Reason)
 	}
 	return "Не понял дату. Укажите её в формате ДД.ММ.ГГГГ, например 15.01.2026."
-}
-
-// rates answers a currency question: one date ⇒ the rates and their change against the
-// previous publication; a period ⇒ statistics and a chart.
-func (a *Agent) rates(ctx context.Context, text string) (Answer, error) {
-	if a.cbr == nil {
-		return Answer{Text: "Курсы Банка России в этой установке не подключены."}, nil
-	}
-	req, problem := a.parseRateRequest(text)
-	if problem != "" {
-		return Answer{Text: problem}, nil
-	}
-	return a.answerRates(ctx, req)
 }
 
 // answerRates answers a parsed rates request (from text, a plan or a follow-up).

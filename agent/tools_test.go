@@ -129,7 +129,7 @@ func TestToolsRegistryHasOnlyConnectedTools(t *testing.T) {
 	}
 	lib := docs.New(docstore.NewMemory(), nil, docs.Options{})
 	full := Deps{History: history.NewMemory(10, history.Limits{}), Rates: toolRates(nil), News: fakeSearch{configured: true},
-		Ledger: address.NewLane(d, nil, address.Options{}), Docs: lib, KB: lib}
+		Ledger: address.NewLane(d, address.Options{}), Docs: lib, KB: lib}
 	tests := []struct {
 		name string
 		deps Deps
@@ -164,7 +164,7 @@ func TestToolsRefuseBadArguments(t *testing.T) {
 	}
 	lib := docs.New(docstore.NewMemory(), nil, docs.Options{})
 	a := New(Deps{History: history.NewMemory(10, history.Limits{}), Rates: toolRates(nil), News: fakeSearch{configured: true},
-		Ledger: address.NewLane(d, nil, address.Options{}), Docs: lib, KB: lib},
+		Ledger: address.NewLane(d, address.Options{}), Docs: lib, KB: lib},
 		Options{LedgerAccess: func(int64, int64) bool { return true }})
 	reg := a.tools(Request{UserID: 1, ChatID: 1}, docScope{owner: "u:1"}, "вопрос")
 	tests := []struct {
@@ -670,7 +670,7 @@ func TestToolAddressQueryLimited(t *testing.T) {
 	}
 
 	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
-	down := New(Deps{History: history.NewMemory(10, history.Limits{}), Ledger: address.NewLane(downLedger{}, nil, address.Options{Now: now})},
+	down := New(Deps{History: history.NewMemory(10, history.Limits{}), Ledger: address.NewLane(downLedger{}, address.Options{Now: now})},
 		Options{Now: now, LedgerAccess: func(int64, int64) bool { return true }})
 	_, err := runTool(t, down.tools(me, docScope{owner: owner(me)}, ""), plan.ToolAddressQuery, `{"recipe": "list_receivables_counterparties"}`)
 	var lim *ledgerLimited

@@ -28,20 +28,7 @@ func (a *Agent) understand(ctx context.Context, req Request, text string, scope 
 	in := understand.Input{Text: text, Now: a.now()}
 	lctx, cancel := context.WithTimeout(ctx, understandTimeout)
 	defer cancel()
-	load := func() *address.Catalogs {
-		cs, ok := a.lane.(catalogSource)
-		if !ok || !a.opts.LedgerAccess(req.UserID, req.ChatID) {
-			return nil
-		}
-		c, err := cs.Catalogs(lctx)
-		if err != nil {
-			if ctx.Err() == nil {
-				a.log.WarnContext(ctx, "1C catalogs unavailable; names are not resolved", "err", err)
-			}
-			return nil
-		}
-		return &c
-	}
+	load := func() *address.Catalogs { return a.catalogs(lctx, req) }
 	if a.docs != nil {
 		metas, err := a.docs.List(lctx, owner(req))
 		if err == nil {
@@ -54,6 +41,23 @@ func (a *Agent) understand(ctx context.Context, req Request, text string, scope 
 		in.Docs = append(in.Docs, m.Title)
 	}
 	return a.parser.ParseLazy(in, load)
+}
+
+// catalogs are the 1C catalogs for a user with access to 1C; nil without access or when they
+// cannot be loaded (names then stay unresolved and the answer says what was not found).
+func (a *Agent) catalogs(ctx context.Context, req Request) *address.Catalogs {
+	cs, ok := a.lane.(catalogSource)
+	if !ok || !a.opts.LedgerAccess(req.UserID, req.ChatID) {
+		return nil
+	}
+	c, err := cs.Catalogs(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			a.log.WarnContext(ctx, "1C catalogs unavailable; names are not resolved", "err", err)
+		}
+		return nil
+	}
+	return &c
 }
 
 // decisionRoute is the route a decision amounts to, for the debug payload and the metrics.
@@ -94,8 +98,7 @@ func (a *Agent) answerDecision(ctx context.Context, req Request, d understand.De
 	scope docScope) (Answer, RouteDecision, error) {
 	route := decisionRoute(d)
 	if d.DateError != "" && (d.Kind == understand.KindLedger || d.Kind == understand.KindRate || d.Kind == understand.KindKeyRate) {
-		return Answer{Text: d.DateError[:1] + "" + strings.TrimPrefix(d.DateError, d.DateError[:1]) +
-			". Укажите дату в формате ДД.ММ.ГГГГ, например 15.01.2026."}, route, nil
+		return Answer{Text: EscapeMarkdown(d.DateError) + " Укажите дату в формате ДД.ММ.ГГГГ, например 15.01.2026."}, route, nil
 	}
 	if len(scope.selected) > 0 && (d.Kind == understand.KindKB || d.Kind == understand.KindClarify || d.Kind == understand.KindDocs) {
 		// Documents are selected (a reply to an upload, a caption, the /docs buttons): a question
@@ -256,4 +259,37 @@ func withName(text, written, name string) string {
 		}
 	}
 	return strings.TrimSpace(text) + " — " + name
+}
+
+// commandDecision answers /rate and /keyrate: their arguments are read by the same parser as a
+// question («/rate USD 01.05», «/keyrate 2025»), and the command fixes what is asked.
+func (a *Agent) commandDecision(ctx context.Context, req Request, kind understand.Kind, args string, hist []history.Turn,
+	scope docScope) (Answer, error) {
+	d := a.parser.Parse(understand.Input{Text: args, Now: a.now()})
+	d.Kind = kind
+	ans, _, err := a.answerDecision(ctx, req, d, args, hist, scope)
+	return ans, err
+}
+
+// ledgerCommandDecision reads the arguments of /debts, /payables and /balance with the parser
+// («/balance 51 31.03.2026», «/debts Альфа на 1.03»): the command fixes the recipe, the
+// arguments give the date, the account and the names.
+func (a *Agent) ledgerCommandDecision(ctx context.Context, req Request, recipe address.Intent, args string) address.Decomposition {
+	d := a.understand(ctx, req, args, docScope{})
+	if d.Kind != understand.KindLedger && d.Kind != understand.KindUnknownEntity {
+		// The arguments alone are no question: read them again with the catalogs.
+		d = a.parser.Parse(understand.Input{Text: args, Now: a.now(), Catalogs: a.catalogs(ctx, req)})
+	}
+	d.Kind, d.Recipe = understand.KindLedger, recipe
+	if d.Period.Set && !d.Date.Set {
+		d.Date = understand.Slot[time.Time]{Value: d.Period.Value.To, Source: d.Period.Source, Text: d.Period.Text, Set: true}
+		d.Period = understand.Slot[ru.Period]{}
+	}
+	dec := ledgerDecomposition(d)
+	dec.FallbackRuleHit = "command_" + req.Command
+	if d.Unknown != "" && !d.Counterparty.Set {
+		dec.Filters.Counterparty = d.Unknown // the lane's resolver tries the name as written
+		dec.Missing = address.MissingFilters(dec.Intent, dec.Filters)
+	}
+	return dec
 }

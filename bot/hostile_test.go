@@ -56,7 +56,7 @@ func hostileAgent(t *testing.T) (*agent.Agent, *docs.Library) {
 	a := agent.New(agent.Deps{
 		History: history.NewMemory(1000, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
 		Rates:   cbr.New(cbr.Options{BaseURL: cbrSrv.URL}),
-		Ledger:  address.NewLane(demo, nil, address.Options{Now: now}),
+		Ledger:  address.NewLane(demo, address.Options{Now: now}),
 		Docs:    lib,
 		KB:      kbLib,
 	}, agent.Options{Now: now, LedgerAccess: func(int64, int64) bool { return true }})

@@ -30,7 +30,7 @@ func BenchmarkLaneReceivables(b *testing.B) {
 		{"scale50", scale50},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			lane := NewLane(tc.src(b), nil, Options{Now: fixedNow, MaxRows: onec.MaxDemoRows})
+			lane := NewLane(tc.src(b), Options{Now: fixedNow, MaxRows: onec.MaxDemoRows})
 			warm := lane.Answer(b.Context(), "кто нам должен на 31.03.2026")
 			if warm.ResultMode == Limited {
 				b.Fatalf("no answer: %s", warm.Message)

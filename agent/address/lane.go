@@ -41,7 +41,6 @@ type Options struct {
 // Lane is the address-query lane over one source.
 type Lane struct {
 	src  Source
-	llm  LLM
 	opts Options
 
 	mu     sync.Mutex
@@ -49,8 +48,9 @@ type Lane struct {
 	catsAt time.Time
 }
 
-// NewLane builds the lane. llm may be nil.
-func NewLane(src Source, llm LLM, o Options) *Lane {
+// NewLane builds the lane. It has no LLM: questions are understood before they reach it
+// (agent/understand), and it runs a decomposition against the whitelist.
+func NewLane(src Source, o Options) *Lane {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -66,28 +66,17 @@ func NewLane(src Source, llm LLM, o Options) *Lane {
 	if o.CatalogTTL <= 0 {
 		o.CatalogTTL = 10 * time.Minute
 	}
-	return &Lane{src: src, llm: llm, opts: o}
+	return &Lane{src: src, opts: o}
 }
 
 // SourceName says where the figures come from.
 func (l *Lane) SourceName() string { return l.src.Name() }
 
-// Answer decomposes a Russian question (with the LLM when there is one, falling back to the
-// rules) and runs it.
+// Answer decomposes a question with the lane's own rules (Decompose) and runs it. The bot does
+// not use it — it understands questions once, in agent/understand — but the lane's golden files,
+// benchmarks and the demo tests drive the lane by text through it.
 func (l *Lane) Answer(ctx context.Context, text string) Result {
-	now := l.opts.Now()
-	d := Decompose(text, now)
-	if l.llm != nil && d.QuestionMode == ModeAddress { // rules already refuse writes and injections
-		ld, err := DecomposeLLM(ctx, l.llm, text, now)
-		if err == nil {
-			ld.Sanitized = d.Sanitized
-			d = ld
-		} else {
-			d.LLMAttempted = true
-			d.LLMReason = err.Error()
-		}
-	}
-	return l.Run(ctx, d)
+	return l.Run(ctx, Decompose(text, l.opts.Now()))
 }
 
 // catalogs are the reference lists the resolver chooses from.

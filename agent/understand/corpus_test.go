@@ -97,7 +97,7 @@ func demoCatalogs(t testing.TB) *address.Catalogs {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := address.NewLane(onec.NewDemo(l), nil, address.Options{}).Catalogs(context.Background())
+	c, err := address.NewLane(onec.NewDemo(l), address.Options{}).Catalogs(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,7 +69,7 @@ type Decision struct {
 	Date   Slot[time.Time]
 	Period Slot[ru.Period]
 	// DateError is set when the message names a date that does not exist («31.02»): the
-	// answer says so instead of guessing.
+	// answer says so instead of guessing. A Russian sentence: «31.02» — такой даты нет: ….
 	DateError string
 
 	Currencies Slot[[]string] // ISO codes

@@ -2,6 +2,7 @@ package understand
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -214,7 +215,7 @@ func (p *Parser) dates(s *scan, d *Decision) {
 	var de *ru.DateError
 	switch {
 	case errors.As(err, &de):
-		d.DateError = de.Error()
+		d.DateError = fmt.Sprintf("«%s» — такой даты нет: %s.", de.Text, de.Reason)
 	case err != nil:
 		d.DateError = err.Error()
 	case !ok:

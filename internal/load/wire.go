@@ -132,7 +132,7 @@ func wire(ctx context.Context, cfg config.Config, log *slog.Logger, rec *recorde
 	if err != nil {
 		return nil, fmt.Errorf("demo ledger: %w", err)
 	}
-	lane := address.NewLane(demo, llmClient, address.Options{Logger: log, QueryTimeout: cfg.OneCTimeout, MaxRows: onec.MaxDemoRows})
+	lane := address.NewLane(demo, address.Options{Logger: log, QueryTimeout: cfg.OneCTimeout, MaxRows: onec.MaxDemoRows})
 	library := docs.New(store, nil, docs.Options{
 		MaxDocs: cfg.DocsMaxPerOwner, MaxChars: cfg.DocsMaxChars, CacheOwners: cfg.DocsIndexCache, Logger: log,
 	})
