@@ -200,8 +200,31 @@ func emptyMessage(r *Result, rec Recipe) string {
 	case IntentDocumentsFormBalance:
 		return fmt.Sprintf("На %s остаток по счёту %s не формируют никакие документы.", when, r.Account)
 	default:
-		return "За этот период документов не найдено."
+		return "Документов " + periodPhrase(r.Filters) + " не найдено."
 	}
+}
+
+// periodPhrase names the period of a documents query, as the reply must: «за 01.03.2026 –
+// 31.03.2026», «с 01.03.2026», «по 31.03.2026»; «за всё время», when none was given.
+func periodPhrase(f Filters) string {
+	day := func(s string) string {
+		t, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			return s
+		}
+		return t.Format("02.01.2006")
+	}
+	switch {
+	case f.PeriodFrom != "" && f.PeriodTo != "" && f.PeriodFrom == f.PeriodTo:
+		return "за " + day(f.PeriodFrom)
+	case f.PeriodFrom != "" && f.PeriodTo != "":
+		return "за " + day(f.PeriodFrom) + " – " + day(f.PeriodTo)
+	case f.PeriodFrom != "":
+		return "с " + day(f.PeriodFrom)
+	case f.PeriodTo != "":
+		return "по " + day(f.PeriodTo)
+	}
+	return "за всё время"
 }
 
 // DocumentTypeName is the Russian name of a whitelisted document type («Реализация товаров и

@@ -418,9 +418,12 @@ func (s *scan) unknownName() string {
 			continue
 		}
 		end := j + 1
-		for end < len(s.toks) && end < j+3 && !covered[end] && isWordToken(s.toks[end].Text) && !calendarWord(s.toks[end].Text) &&
-			(capitalized(raw, s.toks[end].Text) || s.toks[end].Text == "и") {
+		for end < len(s.toks) && end < j+3 && (!covered[end] || s.toks[end].Text == "и") && !calendarWord(s.toks[end].Text) &&
+			!pronoun[s.toks[end].Text] && !notName[s.toks[end].Stem] && (isWordToken(s.toks[end].Text) || s.toks[end].Text == "и") {
 			end++
+		}
+		for end > j+1 && s.toks[end-1].Text == "и" {
+			end-- // «рога и» is no name; «рога и копыта» is
 		}
 		return s.span(j, end)
 	}
