@@ -57,16 +57,22 @@ say "gofmt, import direction"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.cache/*'))
 [ -z "$unformatted" ] || { echo "gofmt would change: $unformatted"; exit 1; }
 
-# Three builds run at once: the race build of the tests (foreground), go vet's, and the fuzz
-# targets' coverage-instrumented one (both in the background, logs shown if they fail). The race
-# tests spend much of their time waiting (fault injection, the load run), and the other two
-# builds fill it; on 2 CPUs that saves about a minute against running them one after another.
-mkdir -p "$root/.cache/ci"
-bash .ci/fuzz.sh --build >"$root/.cache/ci/fuzz-build.log" 2>&1 &
-fuzz_build=$!
-go vet ./... >"$root/.cache/ci/vet.log" 2>&1 &
+# Everything CPU-bound runs at once, so that it fills the time the race tests spend waiting
+# (fault injection, the load run): the race tests in the foreground; in the background go vet,
+# the fuzz script's self-test, and the fuzz targets — first their coverage-instrumented build,
+# then each target for its budget of executions (.ci/fuzz-budgets.tsv; counts, not seconds, so
+# Go's coordinator race golang/go#75804 cannot fail the run; a failing input is written under the
+# package's testdata/fuzz/ and fails it). Their logs are printed after the tests, in this order.
+# Longer fuzzing outside CI: FUZZ_SCALE=50 bash .ci/fuzz.sh.
+logs="$root/.cache/ci"
+mkdir -p "$logs"
+go vet ./... >"$logs/vet.log" 2>&1 &
 vet=$!
-trap 'pkill -P $fuzz_build 2>/dev/null; kill $fuzz_build $vet 2>/dev/null || true' EXIT
+bash .ci/fuzz-selftest.sh >"$logs/fuzz-selftest.log" 2>&1 &
+selftest=$!
+(bash .ci/fuzz.sh --build && bash .ci/fuzz.sh) >"$logs/fuzz.log" 2>&1 &
+fuzz=$!
+trap 'pkill -P $fuzz 2>/dev/null; kill $vet $selftest $fuzz 2>/dev/null || true' EXIT
 bash .ci/imports.sh
 
 say "go test -race ./..."
@@ -76,27 +82,26 @@ export TGEMU_DIR="$emu" FINBOT_E2E=1 FINBOT_REQUIRE_REDIS=1
 mod=$(go list -m)
 slow=("$mod" "$mod/internal/load" "$mod/agent")
 rest=$(go list ./... | grep -vxF -e "$mod" -e "$mod/internal/load" -e "$mod/agent")
-go test -race -count=1 -p 4 "$@" "${slow[@]}" $rest
+tests=0
+go test -race -count=1 -p 4 "$@" "${slow[@]}" $rest || tests=$?
 
-say "go vet"
-if ! wait $vet; then
-  cat "$root/.cache/ci/vet.log"
-  echo "go vet failed"
-  exit 1
-fi
-echo "go vet ok"
-
-# Fuzzing: each target for its budget of executions (.ci/fuzz-budgets.tsv; counts, not seconds,
-# so Go's coordinator race golang/go#75804 cannot fail the run). A failing input is written under
-# the package's testdata/fuzz/ and fails the run. Longer: FUZZ_SCALE=50 bash .ci/fuzz.sh.
-say "fuzz targets"
-if ! wait $fuzz_build; then
-  cat "$root/.cache/ci/fuzz-build.log"
-  echo "building the fuzz targets failed"
-  exit 1
-fi
+failed=()
+[ "$tests" = 0 ] || failed+=("go test")
+# stage NAME PID LOG: waits for a background stage and prints its log.
+stage() {
+  say "$1"
+  local rc=0
+  wait "$2" || rc=$?
+  cat "$3"
+  [ "$rc" = 0 ] || failed+=("$1")
+}
+stage "go vet" $vet "$logs/vet.log"
+stage "fuzz self-test" $selftest "$logs/fuzz-selftest.log"
+stage "fuzz targets" $fuzz "$logs/fuzz.log"
 trap - EXIT
-bash .ci/fuzz-selftest.sh
-bash .ci/fuzz.sh
 
+if [ ${#failed[@]} -gt 0 ]; then
+  say "FAILED: ${failed[*]}"
+  exit 1
+fi
 say "done"
