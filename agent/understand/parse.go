@@ -53,10 +53,12 @@ type scan struct {
 	in Input
 	// spans are the tokens [start, end) that name a catalog entity: no unknown name is read there.
 	spans [][2]int
-	toks  []Token
-	hits  []Hit
-	has   map[Concept]int // concept → index of its first hit
-	named []string        // account codes written in the message, as written
+	// dateText is a date phrase that named a contract («от 06.02.2024»).
+	dateText string
+	toks     []Token
+	hits     []Hit
+	has      map[Concept]int // concept → index of its first hit
+	named    []string        // account codes written in the message, as written
 }
 
 func (s *scan) is(cs ...Concept) bool {
@@ -335,6 +337,13 @@ func (p *Parser) entities(s *scan, d *Decision) {
 		d.Contract = slot(e, FromCatalog, raw)
 	} else if e, raw, ok := findContract(s.in.Text, c.Contracts, ""); ok && owner == "" {
 		d.Contract = slot(e, FromCatalog, raw)
+	} else if e, ok := s.contractByDate(d, c.Contracts, owner); ok {
+		// «договор с Альфой от 06.02.2024»: the date names the contract, not the as-of day;
+		// another date in the message («на 1.03») is read again without it.
+		d.Contract = slot(e, FromCatalog, "договор "+d.Date.Text)
+		d.Date = Slot[time.Time]{}
+		s.in.Text = blank(s.in.Text, s.dateText)
+		p.dates(s, d)
 	}
 	if !d.Counterparty.Set && len(d.Candidates) == 0 && d.Unknown == "" {
 		if name := s.unknownName(); name != "" {
@@ -368,6 +377,45 @@ func innOwners(inn string, es []address.Entity) []address.Entity {
 		}
 	}
 	return out
+}
+
+// contractByDate returns the one live contract dated as the message's date when that date is
+// written as a contract's («договор … от 06.02.2024») — of the named counterparty when there is
+// one.
+func (s *scan) contractByDate(d *Decision, contracts []address.Entity, owner string) (address.Entity, bool) {
+	if !s.hasStem("договор", "дог") || !d.Date.Set || !strings.HasPrefix(d.Date.Text, "от ") {
+		return address.Entity{}, false
+	}
+	day := d.Date.Value.Format(time.DateOnly)
+	var found []address.Entity
+	for _, e := range contracts {
+		if !e.Deleted && e.Date == day && (owner == "" || e.OwnerRef == owner) {
+			found = append(found, e)
+		}
+	}
+	if len(found) != 1 {
+		return address.Entity{}, false
+	}
+	s.dateText = d.Date.Text
+	return found[0], true
+}
+
+// hasStem reports whether a word of the message has one of the stems.
+func (s *scan) hasStem(stems ...string) bool {
+	for _, t := range s.toks {
+		if slices.Contains(stems, t.Stem) {
+			return true
+		}
+	}
+	return false
+}
+
+// blank replaces the first occurrence of phrase in text with spaces.
+func blank(text, phrase string) string {
+	if i := strings.Index(text, phrase); i >= 0 {
+		return text[:i] + strings.Repeat(" ", len(phrase)) + text[i+len(phrase):]
+	}
+	return text
 }
 
 // span returns the folded words of tokens [i, j).

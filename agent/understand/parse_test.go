@@ -1,0 +1,40 @@
+package understand_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/finbot/finbot/agent/understand"
+)
+
+// Cases the corpus does not hold, each with what must be understood.
+func TestParseCases(t *testing.T) {
+	cats := demoCatalogs(t)
+	p := understand.NewParser()
+	day := func(d understand.Decision) string {
+		if !d.Date.Set {
+			return ""
+		}
+		return d.Date.Value.Format(time.DateOnly)
+	}
+	tests := []struct {
+		text, kind, recipe, contract, counterparty, date string
+	}{
+		// A contract named by its date: the date is the contract's, not the as-of day.
+		{"открытые позиции по договору с альфой от 06.02.2024", "ledger", "open_items_by_contract", "П-77/2024", "ООО «Альфа»", ""},
+		{"по договору с альфой от 06.02.2024 что не оплачено на 1.03", "ledger", "open_items_by_contract", "П-77/2024", "ООО «Альфа»", "2026-03-01"},
+		// A date that names no contract stays a date.
+		{"документы альфы от 07.02.2024", "ledger", "documents_by_counterparty", "", "ООО «Альфа»", ""},
+		// A contract number without its letters, and the unknown company of a quoted name.
+		{"долг по дог 77/2024", "ledger", "open_items_by_contract", "П-77/2024", "", ""},
+		{"сколько должен «Рога и копыта»", "unknown_entity", "open_items_by_counterparty", "", "", ""},
+	}
+	for _, tt := range tests {
+		d := p.Parse(understand.Input{Text: tt.text, Now: corpusToday, Catalogs: cats})
+		if string(d.Kind) != tt.kind || string(d.Recipe) != tt.recipe || d.Contract.Value.Number != tt.contract ||
+			d.Counterparty.Value.Name != tt.counterparty || day(d) != tt.date {
+			t.Errorf("%q: %s %s contract %q counterparty %q date %q; want %s %s %q %q %q", tt.text, d.Kind, d.Recipe,
+				d.Contract.Value.Number, d.Counterparty.Value.Name, day(d), tt.kind, tt.recipe, tt.contract, tt.counterparty, tt.date)
+		}
+	}
+}
