@@ -266,12 +266,74 @@ func (a *Agent) planned(ctx context.Context, req Request, text string, hist []hi
 	}
 	dbg.Plan = p
 	route := planRoute(p, dbg.Source)
+	p = keepParsedSlots(p, parsed, summary != "")
 	ans, err := a.runPlan(ctx, req, text, summary, hist, scope, p, &route, dbg)
 	if err != nil {
 		return Answer{}, RouteDecision{}, err
 	}
 	ans.Debug.Plan = dbg
 	return ans, route, nil
+}
+
+// keepParsedSlots makes the planner only add to what the parser read: where the message itself
+// named a date or a company the parser resolved, a 1C or Bank of Russia call of the plan uses the
+// parser's values, whatever the model wrote (a model may read «на 1.05» as the coming May, or
+// a name as another company). A follow-up (summary) is left to the plan: its slots come from
+// the previous question.
+func keepParsedSlots(p plan.QueryPlan, d understand.Decision, followUp bool) plan.QueryPlan {
+	if followUp || !d.Date.Set && !d.Period.Set && !d.Counterparty.Set {
+		return p
+	}
+	day := func(t time.Time) string { return t.Format(time.DateOnly) }
+	calls := slices.Clone(p.ToolCalls)
+	for i, c := range calls {
+		switch c.Tool {
+		case plan.ToolAddressQuery:
+			var args plan.AddressQueryArgs
+			if json.Unmarshal(c.Args, &args) != nil {
+				continue
+			}
+			f := &args.Filters
+			if d.Date.Set && f.AsOfDate != "" {
+				f.AsOfDate = day(d.Date.Value)
+			}
+			if d.Period.Set && (f.PeriodFrom != "" || f.PeriodTo != "") {
+				f.PeriodFrom, f.PeriodTo = day(d.Period.Value.From), day(d.Period.Value.To)
+			}
+			if d.Counterparty.Set && f.Counterparty != "" {
+				f.Counterparty, f.INN = d.Counterparty.Value.Ref, ""
+			}
+			if b, err := json.Marshal(args); err == nil {
+				calls[i].Args = b
+			}
+		case plan.ToolFetchCBRData:
+			var args plan.FetchCBRDataArgs
+			if json.Unmarshal(c.Args, &args) != nil {
+				continue
+			}
+			if d.Date.Set && args.Date != "" {
+				args.Date = day(d.Date.Value)
+			}
+			if d.Period.Set && (args.From != "" || args.To != "") {
+				args.From, args.To = day(d.Period.Value.From), day(d.Period.Value.To)
+			}
+			if b, err := json.Marshal(args); err == nil {
+				calls[i].Args = b
+			}
+		}
+	}
+	p.ToolCalls = calls
+	if p.Address != nil {
+		a := *p.Address
+		if d.Date.Set && a.Filters.AsOfDate != "" {
+			a.Filters.AsOfDate = day(d.Date.Value)
+		}
+		if d.Counterparty.Set && a.Filters.Counterparty != "" {
+			a.Filters.Counterparty, a.Filters.INN = d.Counterparty.Value.Ref, ""
+		}
+		p.Address = &a
+	}
+	return p
 }
 
 // cachedPlan is a plan and when it was made.
