@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hbollon/go-edlib"
 )
 
 // Suggest returns up to 3 currencies of the table closest to an unknown code or name,
@@ -39,14 +41,14 @@ func Suggest(s string) []Currency {
 	if isASCIILetters(s) {
 		up := strings.ToUpper(s)
 		for _, c := range table {
-			if d := levenshtein(up, c.Code); d <= 2 {
+			if d := edlib.LevenshteinDistance(up, c.Code); d <= 2 {
 				consider(c.Code, d, commonPrefix(up, c.Code))
 			}
 		}
 	} else {
 		limit := max(1, utf8.RuneCountInString(q)/3)
 		for _, a := range aliases {
-			if d := levenshtein(q, a.word); d <= limit {
+			if d := edlib.LevenshteinDistance(q, a.word); d <= limit {
 				consider(a.code, d+a.penalty, commonPrefix(q, a.word))
 			}
 		}
@@ -96,28 +98,6 @@ var aliases = func() []alias {
 	}
 	return out
 }()
-
-// levenshtein returns the edit distance between a and b, counted in runes.
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
 
 // commonPrefix counts the runes a and b share at the start.
 func commonPrefix(a, b string) int {

@@ -7,6 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/hbollon/go-edlib"
+
 	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/ru"
 )
@@ -170,7 +172,7 @@ func nameWordEq(tok Token, k nameKey, n int) bool {
 		if within1(t, w) {
 			return true
 		}
-		if min(tl, wl) >= 8 && []rune(t)[0] == []rune(w)[0] && osa([]rune(t), []rune(w)) <= 2 {
+		if min(tl, wl) >= 8 && []rune(t)[0] == []rune(w)[0] && edlib.OSADamerauLevenshteinDistance(t, w) <= 2 {
 			return true
 		}
 	}

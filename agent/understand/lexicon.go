@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/hbollon/go-edlib"
 	"github.com/kljensen/snowball/russian"
 
 	"github.com/finbot/finbot/agent/ru"
@@ -291,30 +292,5 @@ func within1(a, b string) bool {
 	if d := len(x) - len(y); d > 1 || d < -1 {
 		return false
 	}
-	return osa(x, y) <= 1
-}
-
-// osa is the optimal string alignment distance.
-func osa(a, b []rune) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
+	return edlib.OSADamerauLevenshteinDistance(a, b) <= 1
 }

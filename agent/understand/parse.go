@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/hbollon/go-edlib"
+
 	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/ru"
 )
@@ -559,7 +561,7 @@ func closest(name string, es []address.Entity, n int) []address.Entity {
 			if len(k.words) == 0 || len(q) == 0 {
 				continue
 			}
-			best = min(best, osa([]rune(q[0]), []rune(k.words[0])))
+			best = min(best, edlib.OSADamerauLevenshteinDistance(q[0], k.words[0]))
 		}
 		all = append(all, scored{e, best})
 	}
