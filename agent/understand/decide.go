@@ -35,7 +35,10 @@ func (p *Parser) decide(s *scan, d *Decision) {
 	// a date; a rules topic («проводки», «срок давности») with debt words and neither is one too.
 	kbAsk := s.is(CKBQuestion) && (s.first(CKBQuestion) <= 1 || !dated) && !named ||
 		s.is(CKBTopic) && !dated && !named && !s.is(CSmallTalk)
-	followUp := s.first(CFollowUp) == 0 && len(s.toks) <= 6
+	// «а за март?», «и по другому?»: a continuation with nothing of its own to answer. «а что по
+	// курсу юаня» names its currency and its subject: a question of its own.
+	selfContained := d.Currencies.Set && s.is(CRate) || s.hasValue(CKeyRate, "strong") || s.is(CNews)
+	followUp := s.first(CFollowUp) == 0 && len(s.toks) <= 6 && !selfContained
 	switch {
 	case letters < 2:
 		set(KindClarify, "too_short", "в сообщении нет вопроса", true)
