@@ -275,11 +275,7 @@ func (a *Agent) commandDecision(ctx context.Context, req Request, kind understan
 // («/balance 51 31.03.2026», «/debts Альфа на 1.03»): the command fixes the recipe, the
 // arguments give the date, the account and the names.
 func (a *Agent) ledgerCommandDecision(ctx context.Context, req Request, recipe address.Intent, args string) address.Decomposition {
-	d := a.understand(ctx, req, args, docScope{})
-	if d.Kind != understand.KindLedger && d.Kind != understand.KindUnknownEntity {
-		// The arguments alone are no question: read them again with the catalogs.
-		d = a.parser.Parse(understand.Input{Text: args, Now: a.now(), Catalogs: a.catalogs(ctx, req)})
-	}
+	d := a.parser.Parse(understand.Input{Text: args, Now: a.now(), Catalogs: a.catalogs(ctx, req)})
 	d.Kind, d.Recipe = understand.KindLedger, recipe
 	if d.Period.Set && !d.Date.Set {
 		d.Date = understand.Slot[time.Time]{Value: d.Period.Value.To, Source: d.Period.Source, Text: d.Period.Text, Set: true}

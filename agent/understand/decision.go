@@ -43,8 +43,6 @@ const (
 	FromText    Source = "text"    // written in the message
 	FromLexicon Source = "lexicon" // implied by a term («авансы полученные» → 62.02)
 	FromCatalog Source = "catalog" // a name or INN found in the ledger's catalogs
-	FromDialog  Source = "dialog"  // kept from the previous question
-	FromLLM     Source = "llm"     // proposed by the planner and validated
 )
 
 // Slot is one understood value: where it came from and the words it was read from.

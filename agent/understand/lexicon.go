@@ -133,7 +133,6 @@ type Hit struct {
 	Value      string
 	Start, End int
 	Phrase     string
-	Typo       bool
 }
 
 // Find returns the phrases found in the message's tokens. A hit inside a longer one is dropped
@@ -160,8 +159,8 @@ func (lx *Lexicon) Find(toks []Token) []Hit {
 				}
 				continue
 			}
-			if end, typo, ok := matchAt(toks, i, e.words); ok {
-				hits = append(hits, Hit{Concept: e.Concept, Value: e.Value, Start: i, End: end, Phrase: e.Phrase, Typo: typo})
+			if end, ok := matchAt(toks, i, e.words); ok {
+				hits = append(hits, Hit{Concept: e.Concept, Value: e.Value, Start: i, End: end, Phrase: e.Phrase})
 			}
 		}
 	}
@@ -195,21 +194,16 @@ func matchExact(toks []Token, i int, ws []string) (int, bool) {
 }
 
 // matchAt matches words at toks[i:]; one typo per long word is tolerated.
-func matchAt(toks []Token, i int, ws []string) (end int, typo, ok bool) {
+func matchAt(toks []Token, i int, ws []string) (end int, ok bool) {
 	if i+len(ws) > len(toks) {
-		return 0, false, false
+		return 0, false
 	}
 	for k, w := range ws {
-		t := toks[i+k].Stem
-		switch {
-		case t == w:
-		case typoEligible(w) && isTypo(t, w):
-			typo = true
-		default:
-			return 0, false, false
+		if t := toks[i+k].Stem; t != w && !(typoEligible(w) && isTypo(t, w)) {
+			return 0, false
 		}
 	}
-	return i + len(ws), typo, true
+	return i + len(ws), true
 }
 
 // Token is one word of a message: as folded, and its stem.
