@@ -20,6 +20,10 @@ type Demo struct {
 
 	orgs, cps, ctrs, docs *refTable
 
+	// Settlement accounts of our organizations (catalog.bank_accounts), in the template's order.
+	banks    *refTable
+	bankOrgs []int32 // bank account → its organization
+
 	// Per document index (catalog entries only; unknown documents have zero values).
 	docSrc    []*Document
 	docDate   []int64
@@ -73,6 +77,7 @@ func NewDemo(l *Ledger) *Demo {
 		cps:    newRefTable(len(l.Counterparties)),
 		ctrs:   newRefTable(len(l.Contracts)),
 		docs:   newRefTable(len(l.Documents)),
+		banks:  newRefTable(len(l.Organizations)),
 		accIdx: make(map[string]int16, len(l.Accounts)),
 	}
 	for _, o := range l.Organizations {
@@ -94,6 +99,7 @@ func NewDemo(l *Ledger) *Demo {
 	d.indexDocuments()
 	d.indexMovements()
 	d.orgs.rankBy(d.orgs.byName)
+	d.indexBankAccounts()
 	d.cps.rankBy(d.cps.byName)
 	d.ctrs.rankBy(d.ctrs.byName)
 	d.docs.rankBy(func(a, b int32) int { // settlement documents by date, then number
@@ -276,6 +282,8 @@ func (d *Demo) run(ctx context.Context, id string, a *args, limit int) ([]map[st
 		return d.contracts(limit), nil
 	case idCatalogAccounts:
 		return d.chart(limit), nil
+	case idCatalogBanks:
+		return d.bankAccounts(limit), nil
 	}
 	return nil, fmt.Errorf("no engine for template %s", id) // a template added without one
 }

@@ -26,6 +26,7 @@ func TestDemoGolden(t *testing.T) {
 	}{
 		{"organizations", "catalog.organizations", nil, 10},
 		{"accounts", "catalog.accounts", nil, 100},
+		{"bank_accounts", "catalog.bank_accounts", nil, 10},
 		{"receivables_2025-12-31", "address.receivables.counterparty_totals",
 			map[string]any{"НаДату": "2026-01-01T00:00:00", "Организация": org, "СчетКод": "62", "СчетМаска": "62.%"}, 5},
 		{"snapshot_51_2025-12-31", "address.account.balance_snapshot",

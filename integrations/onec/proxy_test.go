@@ -59,6 +59,7 @@ func sampleCalls(l *onec.Ledger) map[string]map[string]any {
 		"catalog.counterparties":                  nil,
 		"catalog.contracts":                       nil,
 		"catalog.accounts":                        nil,
+		"catalog.bank_accounts":                   nil,
 	}
 }
 

@@ -65,6 +65,7 @@ const (
 	idCatalogParties    = "catalog.counterparties"
 	idCatalogContracts  = "catalog.contracts"
 	idCatalogAccounts   = "catalog.accounts"
+	idCatalogBanks      = "catalog.bank_accounts"
 )
 
 // templates in the order QueryIDs reports them: the recipe catalog's order, then the catalogs.
@@ -83,6 +84,7 @@ var templates = []template{
 	{idCatalogParties, counterpartiesText, nil},
 	{idCatalogContracts, contractsText, nil},
 	{idCatalogAccounts, accountsText, nil},
+	{idCatalogBanks, bankAccountsText, nil},
 }
 
 var (
@@ -107,7 +109,7 @@ func Query(id string) (text string, ok bool) {
 	return t.text, true
 }
 
-// QueryIDs lists the whitelisted queries: the ten recipes of agent/address, then the four
+// QueryIDs lists the whitelisted queries: the ten recipes of agent/address, then the five
 // catalog lookups.
 func QueryIDs() []string {
 	ids := make([]string, len(templates))

@@ -141,6 +141,26 @@ const contractsText = `// finbot: catalog.contracts
 	Дата,
 	Номер`
 
+// bankAccountsText: the settlement accounts of our own organizations (Справочник.БанковскиеСчета
+// is owned by Организации, Контрагенты or ФизическиеЛица; only the first are read), deletion-
+// marked ones included and flagged. The catalog is not hierarchical, so it has no groups. Банк
+// is Справочник.Банки; an account entered without one gives "" rather than NULL.
+const bankAccountsText = `// finbot: catalog.bank_accounts
+ВЫБРАТЬ
+	Счета.Ссылка КАК Ссылка,
+	Счета.НомерСчета КАК НомерСчета,
+	Счета.Владелец КАК Владелец,
+	ЕСТЬNULL(Счета.Банк.Наименование, "") КАК Банк,
+	ЕСТЬNULL(Счета.ВалютаДенежныхСредств.Наименование, "") КАК ВалютаДенежныхСредств,
+	Счета.ПометкаУдаления КАК ПометкаУдаления
+ИЗ
+	Справочник.БанковскиеСчета КАК Счета
+ГДЕ
+	Счета.Владелец ССЫЛКА Справочник.Организации
+УПОРЯДОЧИТЬ ПО
+	Счета.Владелец.Наименование,
+	НомерСчета`
+
 // accountsText: the chart of accounts with its analytics kinds joined by commas.
 const accountsText = `// finbot: catalog.accounts
 ВЫБРАТЬ

@@ -25,7 +25,7 @@ var wantIDs = []string{
 	"address.account.balance_snapshot", "address.open_items.by_counterparty", "address.open_items.by_contract",
 	"address.documents.by_counterparty", "address.bank_ops.by_counterparty", "address.documents.by_contract",
 	"address.balance.drilldown_documents",
-	"catalog.organizations", "catalog.counterparties", "catalog.contracts", "catalog.accounts",
+	"catalog.organizations", "catalog.counterparties", "catalog.contracts", "catalog.accounts", "catalog.bank_accounts",
 }
 
 // wantParams and the row keys of each template: the contract with the runtime.
@@ -44,6 +44,7 @@ var wantParams = map[string][]string{
 	"catalog.counterparties":                  {},
 	"catalog.contracts":                       {},
 	"catalog.accounts":                        {},
+	"catalog.bank_accounts":                   {},
 }
 
 var movementKeys = []string{"ДоговорДт", "ДоговорКт", "КонтрагентДт", "КонтрагентКт", "НомерСтроки", "Период", "Регистратор",
@@ -64,7 +65,8 @@ var wantKeys = map[string][]string{
 	"catalog.counterparties":                  {"ИНН", "КПП", "Наименование", "НаименованиеПолное", "ПометкаУдаления", "Ссылка", "ЮрФизЛицо"},
 	"catalog.contracts": {"ВалютаВзаиморасчетов", "ВидДоговора", "Владелец", "Дата", "Наименование", "Номер", "Организация",
 		"ПометкаУдаления", "Ссылка"},
-	"catalog.accounts": {"Вид", "ВидыСубконто", "Код", "Наименование"},
+	"catalog.accounts":      {"Вид", "ВидыСубконто", "Код", "Наименование"},
+	"catalog.bank_accounts": {"Банк", "ВалютаДенежныхСредств", "Владелец", "НомерСчета", "ПометкаУдаления", "Ссылка"},
 }
 
 func TestQueryRegistry(t *testing.T) {

@@ -14,6 +14,7 @@ const (
 	TypeOrganization = "СправочникСсылка.Организации"
 	TypeCounterparty = "СправочникСсылка.Контрагенты"
 	TypeContract     = "СправочникСсылка.ДоговорыКонтрагентов"
+	TypeBankAccount  = "СправочникСсылка.БанковскиеСчета"
 	// TypeDocumentPrefix starts the ТипОбъекта of a document, e.g. "ДокументСсылка.ВводОстатков".
 	TypeDocumentPrefix = "ДокументСсылка."
 )
