@@ -81,7 +81,7 @@ func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planne
 		d.Missing = address.MissingFilters(d.Intent, d.Filters)
 		res = a.lane.Run(ctx, d)
 	default:
-		// A question reaches 1C only as a decision (answerDecision, ledgerPlanned).
+		// A question reaches 1C only as a decision (answerDecision, also for a plan: understand.Parser.FromPlan).
 		return Answer{Text: "Не понял, что показать из 1С. Спросите, например: «кто нам должен на 31.03», «остаток по 51 на 1.04», «документы Альфы за март»."}, nil
 	}
 	a.lastLedger.Add(ConversationKey(req), res)

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -10,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/executor"
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/plan"
@@ -265,8 +263,18 @@ func (a *Agent) planned(ctx context.Context, req Request, text string, hist []hi
 		}
 	}
 	dbg.Plan = p
+	if d, ok := a.fromPlan(ctx, req, p, parsed, text, summary, hist); ok {
+		// One skill with typed slots: answered like the parser's own decisions.
+		dbg.Handler = handlerOf(d)
+		ans, route, err := a.answerDecision(ctx, req, d, text, hist, scope)
+		if err != nil {
+			return Answer{}, RouteDecision{}, err
+		}
+		route.Source = planRoute(p, dbg.Source).Source
+		ans.Debug.Plan = dbg
+		return ans, route, nil
+	}
 	route := planRoute(p, dbg.Source)
-	p = keepParsedSlots(p, parsed, summary != "")
 	ans, err := a.runPlan(ctx, req, text, summary, hist, scope, p, &route, dbg)
 	if err != nil {
 		return Answer{}, RouteDecision{}, err
@@ -275,65 +283,40 @@ func (a *Agent) planned(ctx context.Context, req Request, text string, hist []hi
 	return ans, route, nil
 }
 
-// keepParsedSlots makes the planner only add to what the parser read: where the message itself
-// named a date or a company the parser resolved, a 1C or Bank of Russia call of the plan uses the
-// parser's values, whatever the model wrote (a model may read «на 1.05» as the coming May, or
-// a name as another company). A follow-up (summary) is left to the plan: its slots come from
-// the previous question.
-func keepParsedSlots(p plan.QueryPlan, d understand.Decision, followUp bool) plan.QueryPlan {
-	if followUp || !d.Date.Set && !d.Period.Set && !d.Counterparty.Set {
-		return p
+// fromPlan reads a plan that is one skill (a 1C recipe, rates, the key rate) into a typed
+// decision, validated as the parser's own (understand.Parser.FromPlan): what the parser read
+// from the message stays, names must be in the catalogs and in the message, dates must be
+// real. A follow-up's names and dates may come from the questions it continues.
+func (a *Agent) fromPlan(ctx context.Context, req Request, p plan.QueryPlan, parsed understand.Decision, text, summary string,
+	hist []history.Turn) (understand.Decision, bool) {
+	if slices.Contains(p.Intents, plan.IntentLedgerDeep) && !only(p, plan.ToolAddressQuery) {
+		return understand.Decision{}, false
 	}
-	day := func(t time.Time) string { return t.Format(time.DateOnly) }
-	calls := slices.Clone(p.ToolCalls)
-	for i, c := range calls {
-		switch c.Tool {
-		case plan.ToolAddressQuery:
-			var args plan.AddressQueryArgs
-			if json.Unmarshal(c.Args, &args) != nil {
-				continue
-			}
-			f := &args.Filters
-			if d.Date.Set && f.AsOfDate != "" {
-				f.AsOfDate = day(d.Date.Value)
-			}
-			if d.Period.Set && (f.PeriodFrom != "" || f.PeriodTo != "") {
-				f.PeriodFrom, f.PeriodTo = day(d.Period.Value.From), day(d.Period.Value.To)
-			}
-			if d.Counterparty.Set && f.Counterparty != "" {
-				f.Counterparty, f.INN = d.Counterparty.Value.Ref, ""
-			}
-			if b, err := json.Marshal(args); err == nil {
-				calls[i].Args = b
-			}
-		case plan.ToolFetchCBRData:
-			var args plan.FetchCBRDataArgs
-			if json.Unmarshal(c.Args, &args) != nil {
-				continue
-			}
-			if d.Date.Set && args.Date != "" {
-				args.Date = day(d.Date.Value)
-			}
-			if d.Period.Set && (args.From != "" || args.To != "") {
-				args.From, args.To = day(d.Period.Value.From), day(d.Period.Value.To)
-			}
-			if b, err := json.Marshal(args); err == nil {
-				calls[i].Args = b
-			}
-		}
+	in := understand.Input{Text: text, Now: a.now()}
+	if only(p, plan.ToolAddressQuery) {
+		lctx, cancel := context.WithTimeout(ctx, understandTimeout)
+		in.Catalogs = a.catalogs(lctx, req)
+		cancel()
 	}
-	p.ToolCalls = calls
-	if p.Address != nil {
-		a := *p.Address
-		if d.Date.Set && a.Filters.AsOfDate != "" {
-			a.Filters.AsOfDate = day(d.Date.Value)
-		}
-		if d.Counterparty.Set && a.Filters.Counterparty != "" {
-			a.Filters.Counterparty, a.Filters.INN = d.Counterparty.Value.Ref, ""
-		}
-		p.Address = &a
+	context := ""
+	if summary != "" {
+		chain, _ := questionChain(hist)
+		context = strings.Join(chain, " ")
 	}
-	return p
+	return a.parser.FromPlan(p, parsed, in, context)
+}
+
+// handlerOf names the handler a decision goes to, for the debug payload.
+func handlerOf(d understand.Decision) string {
+	switch d.Kind {
+	case understand.KindRate:
+		return "rates"
+	case understand.KindKeyRate:
+		return "key_rate"
+	case understand.KindLedger, understand.KindUnknownEntity:
+		return "ledger"
+	}
+	return "clarify"
 }
 
 // cachedPlan is a plan and when it was made.
@@ -468,14 +451,9 @@ func (a *Agent) runPlan(ctx context.Context, req Request, text, summary string, 
 		// The lane's own decomposition would refuse it as an analytical question.
 		dbg.Handler = "deep_analysis"
 		return a.deepAnalysis(ctx, req, question, summary, p, dbg)
-	case only(p, plan.ToolAddressQuery) && len(p.ToolCalls) == 1:
-		dbg.Handler = "ledger"
-		return a.ledgerPlanned(ctx, req, p, question)
-	case only(p, plan.ToolFetchCBRData) && len(p.ToolCalls) == 1:
-		if ans, handler, ok := a.cbrPlanned(ctx, p.ToolCalls[0]); ok {
-			dbg.Handler = handler
-			return ans, nil
-		}
+	case only(p, plan.ToolFetchCBRData) && len(p.ToolCalls) == 1 && isCBRNews(p.ToolCalls[0]):
+		dbg.Handler = "cbr_news"
+		return a.cbrNews(ctx, "")
 	case only(p, plan.ToolSearchUserDocuments, plan.ToolLoadDocumentsFull):
 		dbg.Handler = "documents"
 		scope.kbFallback = p.Fallback.Enabled && p.Fallback.Tool == plan.ToolSearchGeneralKB
@@ -486,10 +464,9 @@ func (a *Agent) runPlan(ctx context.Context, req Request, text, summary string, 
 		dbg.Handler = "kb"
 		return a.generalAnswer(withPlannedQueries(ctx, p, plan.ToolSearchGeneralKB, question), req, *route, question)
 	case only(p, plan.ToolFetchFinanceNews) && len(p.ToolCalls) == 1:
-		var args plan.FetchFinanceNewsArgs
-		if json.Unmarshal(p.ToolCalls[0].Args, &args) == nil && args.Query != "" {
+		if q := p.ToolCalls[0].Query(); q != "" {
 			dbg.Handler = "news"
-			return a.news(ctx, req.UserID, "новости "+args.Query)
+			return a.news(ctx, req.UserID, "новости "+q)
 		}
 	case len(p.ToolCalls) == 0:
 		dbg.Handler = "clarify"
@@ -508,13 +485,8 @@ type plannedQueriesKey struct{}
 func withPlannedQueries(ctx context.Context, p plan.QueryPlan, tool plan.Tool, question string) context.Context {
 	qs := []string{}
 	for _, c := range p.ToolCalls {
-		var q struct {
-			Query string `json:"query"`
-		}
-		if c.Tool == tool && json.Unmarshal(c.Args, &q) == nil {
-			if q.Query = strings.TrimSpace(q.Query); q.Query != "" && q.Query != question && !slices.Contains(qs, q.Query) {
-				qs = append(qs, q.Query)
-			}
+		if q := c.Query(); c.Tool == tool && q != "" && q != question && !slices.Contains(qs, q) {
+			qs = append(qs, q)
 		}
 	}
 	return context.WithValue(ctx, plannedQueriesKey{}, qs)
@@ -523,15 +495,15 @@ func withPlannedQueries(ctx context.Context, p plan.QueryPlan, tool plan.Tool, q
 // planQuery is the first search query of the plan: what a follow-up means as a whole question.
 func planQuery(p plan.QueryPlan) string {
 	for _, c := range p.ToolCalls {
-		var q struct {
-			Query string `json:"query"`
-		}
-		if json.Unmarshal(c.Args, &q) == nil && strings.TrimSpace(q.Query) != "" {
-			return strings.TrimSpace(q.Query)
+		if q := c.Query(); q != "" {
+			return q
 		}
 	}
 	return ""
 }
+
+// isCBRNews reports whether a call asks for the Bank of Russia's news.
+func isCBRNews(c plan.ToolCall) bool { return c.CBRMode() == plan.CBRNews }
 
 // planClarify asks the plan's clarifying question, its options as buttons.
 func (a *Agent) planClarify(ctx context.Context, p plan.QueryPlan, text string) Answer {
@@ -545,106 +517,6 @@ func (a *Agent) planClarify(ctx context.Context, p plan.QueryPlan, text string) 
 		}
 	}
 	return ans
-}
-
-// ledgerPlanned runs the plan's 1C recipe with its filters. A plan without a recipe goes to
-// the lane's own decomposition of the question.
-func (a *Agent) ledgerPlanned(ctx context.Context, req Request, p plan.QueryPlan, question string) (Answer, error) {
-	var args plan.AddressQueryArgs
-	_ = json.Unmarshal(p.ToolCalls[0].Args, &args) // Validate checked the shape
-	recipe, filters := args.Recipe, args.Filters
-	if p.Address != nil {
-		if recipe == "" {
-			recipe = p.Address.Recipe
-		}
-		if filters == (address.Filters{}) {
-			filters = p.Address.Filters
-		}
-	}
-	if recipe == "" {
-		// A plan for 1C without a recipe: the parser reads the question; it picks recipes only
-		// from the whitelist and names only from the catalogs.
-		d := a.understand(ctx, req, question, docScope{})
-		if d.Kind != understand.KindLedger {
-			return a.clarify(ctx, RouteDecision{}, question), nil
-		}
-		return a.ledgerRun(ctx, req, ledgerDecomposition(d))
-	}
-	d := address.Decomposition{QuestionMode: address.ModeAddress, ModeConfidence: 1, Intent: recipe, IntentConfidence: p.Confidence,
-		Filters: filters, FallbackRuleHit: "planner", Reasons: []string{"рецепт и фильтры выбрал планировщик"}}
-	d.Missing = address.MissingFilters(d.Intent, d.Filters)
-	return a.ledgerRun(ctx, req, d)
-}
-
-// cbrPlanned answers a single Bank of Russia call with the deterministic handlers, from the
-// plan's arguments. ok is false when the arguments do not make a request (the executor then
-// reports the problem).
-func (a *Agent) cbrPlanned(ctx context.Context, call plan.ToolCall) (Answer, string, bool) {
-	var args plan.FetchCBRDataArgs
-	if json.Unmarshal(call.Args, &args) != nil {
-		return Answer{}, "", false
-	}
-	day := func(s string) (time.Time, bool) {
-		if s == "" {
-			return a.today(), true
-		}
-		t, err := time.ParseInLocation(time.DateOnly, s, ru.Moscow)
-		return t, err == nil
-	}
-	switch args.Mode {
-	case plan.CBRCurrency, plan.CBRDynamic:
-		var req rateRequest
-		for _, c := range args.Codes {
-			if _, ok := ru.LookupCurrency(c); ok {
-				req.codes = append(req.codes, strings.ToUpper(c))
-			} else {
-				req.notes = append(req.notes, fmt.Sprintf("«%s» — не валюта, курс которой устанавливает Банк России.", EscapeMarkdown(c)))
-			}
-		}
-		switch {
-		case len(req.codes) == 0 && len(req.notes) > 0:
-			return Answer{Text: strings.Join(req.notes, "\n\n")}, "rates", true
-		case len(req.codes) == 0:
-			req.codes = defaultCurrencies
-		}
-		if args.Mode == plan.CBRCurrency {
-			on, ok := day(args.Date)
-			if !ok {
-				return Answer{}, "", false
-			}
-			req.period, req.dated = ru.Period{From: on, To: on, Kind: ru.KindDay}, args.Date != ""
-		} else {
-			from, ok1 := day(args.From)
-			to, ok2 := day(args.To)
-			if !ok1 || !ok2 || to.Before(from) {
-				return Answer{}, "", false
-			}
-			req.period, req.dated = ru.Period{From: from, To: to, Kind: ru.KindRange}, true
-		}
-		ans, err := a.answerRates(ctx, req)
-		return ans, "rates", err == nil
-	case plan.CBRKeyRate:
-		p := ru.Period{Kind: ru.KindDay}
-		var ok bool
-		if args.From != "" || args.To != "" {
-			var ok1, ok2 bool
-			p.From, ok1 = day(args.From)
-			p.To, ok2 = day(args.To)
-			p.Kind, ok = ru.KindRange, ok1 && ok2 && !p.To.Before(p.From)
-		} else {
-			p.From, ok = day(args.Date)
-			p.To = p.From
-		}
-		if !ok {
-			return Answer{}, "", false
-		}
-		ans, err := a.answerKeyRate(ctx, p)
-		return ans, "key_rate", err == nil
-	case plan.CBRNews:
-		ans, err := a.cbrNews(ctx, "")
-		return ans, "cbr_news", err == nil
-	}
-	return Answer{}, "", false
 }
 
 // factsAnswer runs the plan's calls, then has the answer LLM phrase the facts under the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/finbot/finbot/agent/address"
 )
@@ -139,4 +140,32 @@ func encodeArgs(v any) json.RawMessage {
 		panic(fmt.Sprintf("plan: marshal %T: %v", v, err))
 	}
 	return b
+}
+
+// Query is the search query of a search call (the user's documents, the knowledge base,
+// news), trimmed; "" for other tools or arguments that do not decode.
+func (c ToolCall) Query() string {
+	args := argsFor(c.Tool)
+	if args == nil || c.Decode(args) != nil {
+		return ""
+	}
+	switch a := args.(type) {
+	case *SearchUserDocumentsArgs:
+		return strings.TrimSpace(a.Query)
+	case *SearchGeneralKBArgs:
+		return strings.TrimSpace(a.Query)
+	case *FetchFinanceNewsArgs:
+		return strings.TrimSpace(a.Query)
+	}
+	return ""
+}
+
+// CBRMode is the mode of a fetch_cbr_data call ("" for other tools or arguments that do not
+// decode).
+func (c ToolCall) CBRMode() string {
+	var a FetchCBRDataArgs
+	if c.Tool != ToolFetchCBRData || c.Decode(&a) != nil {
+		return ""
+	}
+	return a.Mode
 }

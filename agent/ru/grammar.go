@@ -69,8 +69,10 @@ func (p *parser) endpoint(i int) (endpoint, bool) {
 		return p.dayAt(i, v, j, j > i+1)
 	case t.kind == tWord:
 		w := t.s
-		if v, j := p.dayOrdinal(i); v != 0 {
-			return p.dayAt(i, v, j, true)
+		if _, ok := p.edgeDay(i); !ok {
+			if v, j := p.dayOrdinal(i); v != 0 {
+				return p.dayAt(i, v, j, true)
+			}
 		}
 		if off, ok := dayWords[w]; ok {
 			d := p.today.AddDate(0, 0, off)
@@ -90,8 +92,13 @@ func (p *parser) endpoint(i int) (endpoint, bool) {
 		if !edge && p.word(i-1) == "на" {
 			isEnd, edge = edgeTypo(w) // «на начло месяца», «на конц марта»
 		}
+		at := i + 1
+		if e, ok := p.edgeDay(i); ok {
+			// «последний день квартала», «на первое число года»: an end or a start, like «конец».
+			isEnd, edge, at = e, true, i+2
+		}
 		if edge {
-			from, to, last, end, reason, ok := p.target(i + 1)
+			from, to, last, end, reason, ok := p.target(at)
 			if !ok {
 				return endpoint{}, false
 			}
@@ -433,4 +440,25 @@ func (p *parser) relCore(i int) (from, to time.Time, end, unit int, ok bool) {
 	end = p.unitEnd(i + 1)
 	from, to = p.current(u, off)
 	return from, to, end, u, true
+}
+
+// edgeDay reads «последний день», «последнее число», «первый день», «первое число» at i
+// when a period follows («последний день прошлого квартала», «первый день года»): the end
+// (true) or the start of that period.
+func (p *parser) edgeDay(i int) (isEnd, ok bool) {
+	w, next := p.word(i), p.word(i+1)
+	if unitWords[next] != uDay && next != "число" && next != "числа" && next != "числу" {
+		return false, false
+	}
+	switch {
+	case strings.HasPrefix(w, "последн"):
+		isEnd = true
+	case strings.HasPrefix(w, "перв"):
+	default:
+		return false, false
+	}
+	if _, _, _, _, _, found := p.target(i + 2); !found {
+		return false, false
+	}
+	return isEnd, true
 }

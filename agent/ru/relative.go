@@ -89,6 +89,9 @@ func (p *parser) matchRelative(i int) (result, bool) {
 		}
 		return result{from: from, to: p.today, kind: KindRelative, end: end}, true
 	}
+	if _, edge := p.edgeDay(j); edge {
+		return result{}, false // «в последний день квартала»: a day of that quarter, not a window
+	}
 	if strings.HasPrefix(p.word(j), "последн") {
 		n, k := p.count(j + 1)
 		if u, mult, end := p.windowUnit(k); u != 0 {
