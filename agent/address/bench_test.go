@@ -18,9 +18,9 @@ func scale50(b *testing.B) *onec.Demo {
 	return onec.NewDemo(l)
 }
 
-// BenchmarkLaneReceivables is one whole answer to «кто нам должен на 31.03.2026» in process:
-// decompose, catalogs (cached after the first answer, as in the bot), resolve, the recipe's
-// query on the demo engine, the runtime stages and the Markdown. It reports p50 and p95.
+// BenchmarkLaneReceivables is one whole answer to «кто нам должен на 31.03.2026» in process,
+// from its decomposition: catalogs (cached after the first answer, as in the bot), resolve, the
+// recipe's query on the demo engine, the runtime stages and the Markdown. It reports p50 and p95.
 func BenchmarkLaneReceivables(b *testing.B) {
 	for _, tc := range []struct {
 		name string
@@ -31,7 +31,8 @@ func BenchmarkLaneReceivables(b *testing.B) {
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			lane := NewLane(tc.src(b), Options{Now: fixedNow, MaxRows: onec.MaxDemoRows})
-			warm := lane.Answer(b.Context(), "кто нам должен на 31.03.2026")
+			d := ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"})
+			warm := lane.Run(b.Context(), d)
 			if warm.ResultMode == Limited {
 				b.Fatalf("no answer: %s", warm.Message)
 			}
@@ -40,7 +41,7 @@ func BenchmarkLaneReceivables(b *testing.B) {
 			b.ResetTimer()
 			for b.Loop() {
 				start := time.Now()
-				res := lane.Answer(b.Context(), "кто нам должен на 31.03.2026")
+				res := lane.Run(b.Context(), d)
 				_ = res.Markdown()
 				durations = append(durations, time.Since(start))
 			}

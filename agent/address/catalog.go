@@ -1,5 +1,7 @@
 package address
 
+import "strconv"
+
 // ScopeMode is the account-scope strategy of a recipe (seed 000 §8).
 type ScopeMode string
 
@@ -76,6 +78,62 @@ func RecipeFor(i Intent) (Recipe, bool) {
 		}
 	}
 	return Recipe{}, false
+}
+
+// MissingFilters lists the recipe's required filters absent from f (as_of_date included — the
+// lane defaults it to today and says so).
+//
+// The list is never nil, so it encodes as [] in JSON; it is empty for IntentUnknown. An INN
+// counts as a counterparty.
+func MissingFilters(i Intent, f Filters) []string {
+	missing := []string{}
+	r, ok := RecipeFor(i)
+	if !ok {
+		return missing
+	}
+	for _, key := range r.Required {
+		if filterKeyValue(f, key) == "" {
+			missing = append(missing, key)
+		}
+	}
+	return missing
+}
+
+// filterKeyValue returns the value of a filter-catalog key as text, "" when it is unset.
+func filterKeyValue(f Filters, key string) string {
+	switch key {
+	case FilterPeriodFrom:
+		return f.PeriodFrom
+	case FilterPeriodTo:
+		return f.PeriodTo
+	case FilterAsOfDate:
+		return f.AsOfDate
+	case FilterOrganization:
+		return f.Organization
+	case FilterCounterparty:
+		if f.Counterparty == "" {
+			return f.INN
+		}
+		return f.Counterparty
+	case FilterContract:
+		return f.Contract
+	case FilterAccount:
+		return f.Account
+	case FilterDocumentType:
+		return f.DocumentType
+	case FilterDocumentRef:
+		return f.DocumentRef
+	case FilterStatus:
+		return f.Status
+	case FilterLimit:
+		if f.Limit == 0 {
+			return ""
+		}
+		return strconv.Itoa(f.Limit)
+	case FilterSort:
+		return f.Sort
+	}
+	return ""
 }
 
 // RecipeByID returns a recipe by its ID.

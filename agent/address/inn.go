@@ -1,7 +1,5 @@
 package address
 
-import "regexp"
-
 // ValidINN reports whether s is a Russian INN with valid check digits (10 digits for legal entities, 12 for individuals/IP).
 //
 // The check digits are those of the Federal Tax Service: a weighted sum of the preceding
@@ -33,24 +31,4 @@ func innCheckDigit(digits, weights []int) int {
 		sum += digits[i] * w
 	}
 	return sum % 11 % 10
-}
-
-// innCandidate is a 10- or 12-digit number in a question, with its byte span.
-type innCandidate struct {
-	digits     string
-	start, end int
-	valid      bool
-}
-
-// innDigitsRe matches a run of 10 or 12 digits that is not part of a longer number.
-var innDigitsRe = regexp.MustCompile(`(?:^|[^\d.,])(\d{12}|\d{10})(?:[^\d]|$)`)
-
-// findINNs returns the INN-like numbers of text in order; valid tells whether the check digits hold.
-func findINNs(text string) []innCandidate {
-	var out []innCandidate
-	for _, m := range innDigitsRe.FindAllStringSubmatchIndex(text, -1) {
-		digits := text[m[2]:m[3]]
-		out = append(out, innCandidate{digits: digits, start: m[2], end: m[3], valid: ValidINN(digits)})
-	}
-	return out
 }

@@ -72,13 +72,6 @@ func NewLane(src Source, o Options) *Lane {
 // SourceName says where the figures come from.
 func (l *Lane) SourceName() string { return l.src.Name() }
 
-// Answer decomposes a question with the lane's own rules (Decompose) and runs it. The bot does
-// not use it — it understands questions once, in agent/understand — but the lane's golden files,
-// benchmarks and the demo tests drive the lane by text through it.
-func (l *Lane) Answer(ctx context.Context, text string) Result {
-	return l.Run(ctx, Decompose(text, l.opts.Now()))
-}
-
 // catalogs are the reference lists the resolver chooses from.
 type catalogs struct {
 	orgs, parties, contracts []Entity

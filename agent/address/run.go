@@ -145,11 +145,6 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 	dbg.AccountScopeMode = recipe.Scope
 	dbg.RuntimeReadiness = ReadyLive
 
-	if msg := DateProblem(d); msg != "" {
-		r := []rune(msg)
-		r[0] = []rune(strings.ToUpper(string(r[0])))[0]
-		return res.limited(ReasonMissingFilters, string(r)+". Укажите дату в формате ДД.ММ.ГГГГ, например 31.03.2026.")
-	}
 	f, notes, problem := l.normalizeFilters(recipe, d.Filters)
 	res.Filters, res.Notes = f, notes
 	dbg.ExtractedFilters = f
@@ -185,12 +180,19 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 	return l.execute(ctx, &res, cats, recipe, f, bound)
 }
 
+// FallbackRuleHit values of a decomposition refused as unsupported: a request to change data
+// in 1C, and query text or an attempt to override instructions. Run says which it refused.
+const (
+	RuleWriteIntent = "write_intent"
+	RuleInjection   = "query_injection"
+)
+
 // unsupportedMessage explains a refusal without echoing what was asked.
 func unsupportedMessage(d Decomposition) string {
 	switch d.FallbackRuleHit {
-	case "write_intent":
+	case RuleWriteIntent:
 		return "Я только читаю данные 1С: создавать, изменять, проводить или удалять документы я не могу и не буду."
-	case "query_injection":
+	case RuleInjection:
 		return "Я выполняю только заранее утверждённые запросы к 1С и не выполняю присланный текст запросов или инструкций."
 	default:
 		return "Такой запрос к 1С я не выполняю: он не входит в перечень утверждённых запросов."
