@@ -1,0 +1,359 @@
+#!/usr/bin/env python3
+"""Independent oracle over the demo 1C ledger (shared/demo-ledger).
+
+Implements the definitions of shared/demo-ledger/README.md ("What the figures mean")
+directly over data/*.json, with Decimal arithmetic only. It shares no code with the bot.
+
+Library use (build.py):   from oracle import Ledger; L = Ledger(data_dir)
+Command line:             python3 oracle.py [--data DIR] [--org NAME] COMMAND ...
+  receivables  --date D [--account 62]
+  payables     --date D [--account 60]
+  snapshot     --date D --account A
+  saldo        --date D --cp NAME|INN [--account 62]
+  open-items   --date D (--cp NAME|INN | --contract NUMBER [--cp ...]) [--account A]
+  documents    --from D1 --to D2 (--cp ... | --contract ...) [--type T ...]
+  bank-ops     --from D1 --to D2 --cp ... [--direction in|out]
+Dates are YYYY-MM-DD; a balance "at D" includes everything up to the end of day D.
+"""
+import argparse
+import json
+import os
+import sys
+from collections import defaultdict
+from decimal import Decimal
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_DATA = os.path.normpath(os.path.join(HERE, "../../../../shared/demo-ledger/data"))
+
+CP = "Контрагенты"
+CONTRACT = "ДоговорыКонтрагентов"
+SETTLEMENT_DOC = "ДокументыРасчетовСКонтрагентами"
+BANK_IN = "ПоступлениеНаРасчетныйСчет"
+BANK_OUT = "СписаниеСРасчетногоСчета"
+BANK_TYPES = (BANK_IN, BANK_OUT)
+ZERO = Decimal("0")
+
+
+def money(x):
+    """JSON number (parsed as Decimal, never float) -> Decimal exact to the kopeck."""
+    return Decimal(str(x)).quantize(Decimal("0.01"))
+
+
+def fmt(x):
+    """Decimal -> '1234567.89' (plain dot decimal, 2 places)."""
+    return str(Decimal(x).quantize(Decimal("0.01")))
+
+
+def matches(code, account):
+    """README 'Account match': 62 matches 62, 62.01, 62.02; 62.01 matches 62.01 and 62.01.x."""
+    return code == account or code.startswith(account + ".")
+
+
+def end_of_day(date):
+    return date + "T23:59:59"
+
+
+def _load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f, parse_float=Decimal)
+
+
+class Ledger:
+    def __init__(self, data_dir=DEFAULT_DATA):
+        self.data_dir = data_dir
+        self.orgs = _load(os.path.join(data_dir, "organizations.json"))
+        self.cps = _load(os.path.join(data_dir, "counterparties.json"))
+        self.contracts = _load(os.path.join(data_dir, "contracts.json"))
+        self.docs = _load(os.path.join(data_dir, "documents.json"))
+        self.chart = {a["code"]: a for a in _load(os.path.join(data_dir, "chart_of_accounts.json"))}
+        self.doc_by_ref = {d["ref"]: d for d in self.docs}
+        self.cp_by_ref = {c["ref"]: c for c in self.cps}
+        self.contract_by_ref = {c["ref"]: c for c in self.contracts}
+        self.default_org = next(o for o in self.orgs if o["default"])
+        # Only movements of posted documents count (README); the join makes that explicit
+        # even though the committed data has movements for posted documents only.
+        self.moves = []
+        for m in _load(os.path.join(data_dir, "movements.json")):
+            doc = self.doc_by_ref.get(m["recorder_ref"])
+            if doc is None or not doc["posted"] or doc["deletion_mark"]:
+                continue
+            m = dict(m)
+            m["amount"] = money(m["amount"])
+            self.moves.append(m)
+
+    # ---------------------------------------------------------------- lookups
+    def org(self, name=None):
+        """Organization ref: the default one when name is None."""
+        if name is None:
+            return self.default_org["ref"]
+        for o in self.orgs:
+            if o["name"] == name or o["inn"] == name or o["ref"] == name:
+                return o["ref"]
+        raise KeyError("no organization %r" % name)
+
+    def cp(self, key):
+        """Counterparty ref by exact catalog name, INN (live record preferred) or ref."""
+        hits = [c for c in self.cps if key in (c["name"], c["ref"], c["inn"])]
+        live = [c for c in hits if not c["deletion_mark"]]
+        hits = live or hits
+        if len(hits) != 1:
+            raise KeyError("counterparty %r: %d matches" % (key, len(hits)))
+        return hits[0]["ref"]
+
+    def cp_name(self, ref):
+        return self.cp_by_ref[ref]["name"]
+
+    def contract(self, number, cp=None, org=None):
+        """Contract ref by number (and owner when the number is shared)."""
+        hits = [c for c in self.contracts if c["number"] == number]
+        if cp is not None:
+            cpref = self.cp(cp)
+            hits = [c for c in hits if c["owner_ref"] == cpref]
+        if org is not None:
+            hits = [c for c in hits if c["organization_ref"] == self.org(org)]
+        if len(hits) != 1:
+            raise KeyError("contract %r: %d matches" % (number, len(hits)))
+        return hits[0]["ref"]
+
+    # ------------------------------------------------------------- internals
+    @staticmethod
+    def _sub(subconto, kind):
+        for s in subconto:
+            if s["kind"] == kind:
+                return s["ref"]
+        return None
+
+    def _sides(self, account, date, org):
+        """Yield (sign, subconto, movement) for every side of a movement on a matched account,
+        in scope, up to the end of day `date`. sign is +1 debit, -1 credit."""
+        limit = end_of_day(date)
+        orgref = self.org(org)
+        for m in self.moves:
+            if m["organization_ref"] != orgref or m["period"] > limit:
+                continue
+            if matches(m["account_dr"], account):
+                yield 1, m["subconto_dr"], m
+            if matches(m["account_cr"], account):
+                yield -1, m["subconto_cr"], m
+
+    def has_cp_subconto(self, account):
+        """60, 62, 76 and their sub-accounts (README); decided from the chart of accounts."""
+        root = account.split(".")[0]
+        return root in ("60", "62", "76")
+
+    # ------------------------------------------------------------- figures
+    def balance(self, account, date, org=None):
+        """Collapsed balance at D: debit minus credit. Positive = debit balance."""
+        return sum((s * m["amount"] for s, _, m in self._sides(account, date, org)), ZERO)
+
+    def cp_saldos(self, account, date, org=None):
+        """Counterparty saldo on the account: movements whose side carries the counterparty."""
+        out = defaultdict(lambda: ZERO)
+        for s, sub, m in self._sides(account, date, org):
+            ref = self._sub(sub, CP)
+            if ref is not None:
+                out[ref] += s * m["amount"]
+        return dict(out)
+
+    def cp_saldo(self, cp, account, date, org=None):
+        return self.cp_saldos(account, date, org).get(self.cp(cp), ZERO)
+
+    def doc_turnovers(self, account, date, org=None, cp=None, contract=None):
+        """Per settlement document: [debit turnover, credit turnover] up to D."""
+        cpref = self.cp(cp) if cp is not None else None
+        out = defaultdict(lambda: [ZERO, ZERO])
+        for s, sub, m in self._sides(account, date, org):
+            if cpref is not None and self._sub(sub, CP) != cpref:
+                continue
+            if contract is not None and self._sub(sub, CONTRACT) != contract:
+                continue
+            doc = self._sub(sub, SETTLEMENT_DOC)
+            if doc is None:
+                continue
+            out[(doc, self._sub(sub, CP))][0 if s > 0 else 1] += m["amount"]
+        return dict(out)
+
+    def _doc_counts(self, account, date, org):
+        counts = defaultdict(int)
+        for (doc, cpref), (dr, cr) in self.doc_turnovers(account, date, org).items():
+            if dr - cr != ZERO:
+                counts[cpref] += 1
+        return counts
+
+    def receivables(self, date, account="62", org=None):
+        """Debtors: counterparties with saldo > 0, biggest first."""
+        counts = self._doc_counts(account, date, org)
+        rows = [
+            {"counterparty": self.cp_name(ref), "amount": v, "doc_count": counts.get(ref, 0)}
+            for ref, v in self.cp_saldos(account, date, org).items() if v > 0
+        ]
+        rows.sort(key=lambda r: (-r["amount"], r["counterparty"]))
+        return {"rows": rows, "total": sum((r["amount"] for r in rows), ZERO)}
+
+    def payables(self, date, account="60", org=None):
+        """Creditors: counterparties with -saldo > 0, biggest first."""
+        counts = self._doc_counts(account, date, org)
+        rows = [
+            {"counterparty": self.cp_name(ref), "amount": -v, "doc_count": counts.get(ref, 0)}
+            for ref, v in self.cp_saldos(account, date, org).items() if v < 0
+        ]
+        rows.sort(key=lambda r: (-r["amount"], r["counterparty"]))
+        return {"rows": rows, "total": sum((r["amount"] for r in rows), ZERO)}
+
+    def snapshot(self, account, date, org=None):
+        """Account balance snapshot: expanded by counterparty for 60/62/76, collapsed otherwise."""
+        if self.has_cp_subconto(account):
+            saldos = self.cp_saldos(account, date, org).values()
+            debit = sum((v for v in saldos if v > 0), ZERO)
+            credit = -sum((v for v in saldos if v < 0), ZERO)
+            # Movements on the account without a counterparty would be lost by the expansion;
+            # the data has none, but check rather than assume.
+            assert debit - credit == self.balance(account, date, org), account
+        else:
+            net = self.balance(account, date, org)
+            debit, credit = (net, ZERO) if net >= 0 else (ZERO, -net)
+        return {"debit_balance": debit, "credit_balance": credit, "net_balance": debit - credit}
+
+    def snapshot_by_subaccount(self, account, date, org=None):
+        """Alternative reading (1C ОСВ 'по субсчетам'): expand each sub-account separately
+        and add up. Used only to flag where it differs from the README's reading."""
+        subs = sorted({m["account_dr"] for m in self.moves if matches(m["account_dr"], account)} |
+                      {m["account_cr"] for m in self.moves if matches(m["account_cr"], account)})
+        leaves = [a for a in subs if not any(b != a and b.startswith(a + ".") for b in subs)]
+        debit = credit = ZERO
+        for a in leaves:
+            s = self.snapshot(a, date, org)
+            debit += s["debit_balance"]
+            credit += s["credit_balance"]
+        return {"debit_balance": debit, "credit_balance": credit, "net_balance": debit - credit}
+
+    def open_items(self, date, cp=None, contract=None, accounts=("60", "62"), org=None):
+        """Open items: per settlement document with a saldo other than zero on the account."""
+        items = []
+        for acc in accounts:
+            for (doc, _), (dr, cr) in self.doc_turnovers(acc, date, org, cp=cp, contract=contract).items():
+                if dr - cr != ZERO:
+                    d = self.doc_by_ref[doc]
+                    items.append({"account": acc, "doc": doc, "type": d["type"], "number": d["number"],
+                                  "date": d["date"][:10], "debit": dr, "credit": cr, "open_amount": dr - cr})
+        items.sort(key=lambda i: (i["account"], i["date"], i["number"]))
+        per_account = defaultdict(lambda: ZERO)
+        for i in items:
+            per_account[i["account"]] += i["open_amount"]
+        return {"items": items, "count": len(items), "by_account": dict(per_account)}
+
+    def documents(self, date_from, date_to, cp=None, contract=None, types=None, org=None):
+        """Documents of a counterparty / a contract over [from, to] (whole days),
+        deletion-marked left out, unposted kept."""
+        cpref = self.cp(cp) if cp is not None else None
+        orgref = self.org(org)
+        out = []
+        for d in self.docs:
+            if d["deletion_mark"] or d["organization_ref"] != orgref:
+                continue
+            if not (date_from <= d["date"][:10] <= date_to):
+                continue
+            if cpref is not None and d["counterparty_ref"] != cpref:
+                continue
+            if contract is not None and d["contract_ref"] != contract:
+                continue
+            if types is not None and d["type"] not in types:
+                continue
+            out.append(d)
+        out.sort(key=lambda d: (d["date"], d["number"]))
+        return out
+
+    def bank_ops(self, date_from, date_to, cp=None, contract=None, direction=None, org=None):
+        """Bank operations (ПоступлениеНаРасчетныйСчет / СписаниеСРасчетногоСчета)."""
+        types = {"in": (BANK_IN,), "out": (BANK_OUT,), None: BANK_TYPES}[direction]
+        docs = self.documents(date_from, date_to, cp=cp, contract=contract, types=types, org=org)
+        s_in = sum((money(d["amount"]) for d in docs if d["type"] == BANK_IN), ZERO)
+        s_out = sum((money(d["amount"]) for d in docs if d["type"] == BANK_OUT), ZERO)
+        return {"docs": docs, "count": len(docs), "sum": s_in + s_out, "sum_in": s_in, "sum_out": s_out,
+                "count_in": sum(1 for d in docs if d["type"] == BANK_IN),
+                "count_out": sum(1 for d in docs if d["type"] == BANK_OUT)}
+
+
+# --------------------------------------------------------------------- CLI
+def _jsonable(x):
+    if isinstance(x, Decimal):
+        return fmt(x)
+    if isinstance(x, dict):
+        return {k: _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    return x
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--data", default=DEFAULT_DATA)
+    p.add_argument("--org", default=None, help="organization name or INN (default: the default one)")
+    p.add_argument("command", choices=["receivables", "payables", "snapshot", "saldo", "open-items",
+                                       "documents", "bank-ops", "check"])
+    p.add_argument("--date")
+    p.add_argument("--from", dest="date_from")
+    p.add_argument("--to", dest="date_to")
+    p.add_argument("--account")
+    p.add_argument("--cp")
+    p.add_argument("--contract")
+    p.add_argument("--type", action="append")
+    p.add_argument("--direction", choices=["in", "out"])
+    a = p.parse_args(argv)
+    L = Ledger(a.data)
+    org = a.org
+    contract = L.contract(a.contract, a.cp, org) if a.contract else None
+    if a.command == "receivables":
+        r = L.receivables(a.date, a.account or "62", org)
+    elif a.command == "payables":
+        r = L.payables(a.date, a.account or "60", org)
+    elif a.command == "snapshot":
+        r = L.snapshot(a.account, a.date, org)
+    elif a.command == "saldo":
+        r = {"saldo": L.cp_saldo(a.cp, a.account or "62", a.date, org)}
+    elif a.command == "open-items":
+        accs = (a.account,) if a.account else ("60", "62")
+        r = L.open_items(a.date, cp=None if contract else a.cp, contract=contract, accounts=accs, org=org)
+    elif a.command == "documents":
+        docs = L.documents(a.date_from, a.date_to, cp=None if contract else a.cp, contract=contract,
+                           types=a.type, org=org)
+        r = {"count": len(docs), "docs": [{k: d[k] for k in ("type", "number", "date", "posted", "amount")}
+                                          for d in docs]}
+    elif a.command == "bank-ops":
+        r = L.bank_ops(a.date_from, a.date_to, cp=a.cp, direction=a.direction, org=org)
+        r["docs"] = [{k: d[k] for k in ("type", "number", "date", "amount")} for d in r["docs"]]
+    else:
+        r = sanity(L)
+    json.dump(_jsonable(r), sys.stdout, ensure_ascii=False, indent=1)
+    sys.stdout.write("\n")
+
+
+def sanity(L):
+    """Cross-checks between figures that must agree by definition."""
+    out = []
+    for org in (None, "ООО «Северный ветер Трейд»"):
+        for date in ("2024-12-31", "2025-06-30", "2025-12-31", "2026-01-01", "2026-03-31", "2026-04-25"):
+            for acc in ("62", "62.01", "62.02", "60", "60.01", "60.02", "76"):
+                snap = L.snapshot(acc, date, org)
+                rec = L.receivables(date, acc, org)["total"]
+                pay = L.payables(date, acc, org)["total"]
+                assert rec == snap["debit_balance"], (org, date, acc)
+                assert pay == snap["credit_balance"], (org, date, acc)
+                assert snap["net_balance"] == L.balance(acc, date, org)
+            # the whole register balances: all accounts together net to zero
+            roots = {c.split(".")[0] for c in L.chart}
+            total = sum((L.balance(r, date, org) for r in roots), ZERO)
+            assert total == ZERO, (org, date, total)
+            # open items add up to the counterparty saldo
+            for c in L.cps:
+                if c["deletion_mark"]:
+                    continue
+                oi = L.open_items(date, cp=c["ref"], org=org)
+                for acc in ("60", "62"):
+                    assert oi["by_account"].get(acc, ZERO) == L.cp_saldo(c["ref"], acc, date, org), (c["name"], acc)
+            out.append("ok %s %s" % (org or "default", date))
+    return out
+
+
+if __name__ == "__main__":
+    main()
