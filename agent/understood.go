@@ -212,7 +212,18 @@ func ledgerDecomposition(d understand.Decision) address.Decomposition {
 	if d.Organization.Set {
 		f.Organization = d.Organization.Value.Ref
 	}
-	dec := address.Decomposition{QuestionMode: address.ModeAddress, ModeConfidence: 1, Intent: d.Recipe, IntentConfidence: 0.9,
+	recipe := d.Recipe
+	if recipe == address.IntentDocumentsFormBalance && f.Account == "" {
+		// «из чего складывается долг Альфы»: the documents that make up a counterparty's or a
+		// contract's balance on 60 and 62 are its open items; the drilldown needs one account.
+		switch {
+		case d.Contract.Set:
+			recipe = address.IntentOpenItemsByContract
+		case d.Counterparty.Set:
+			recipe = address.IntentOpenItemsByParty
+		}
+	}
+	dec := address.Decomposition{QuestionMode: address.ModeAddress, ModeConfidence: 1, Intent: recipe, IntentConfidence: 0.9,
 		Filters: f, FallbackRuleHit: "understand:" + d.Rule, Reasons: d.Reasons, QueryShape: "list", QueryShapeConfidence: 0.9}
 	dec.Missing = address.MissingFilters(dec.Intent, dec.Filters)
 	return dec

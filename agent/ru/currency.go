@@ -194,7 +194,7 @@ var nouns = func() map[string]*noun {
 	add(&noun{def: "GBP"}, []string{"стерлинг"}, hardNoun...)
 	add(&noun{def: "JPY"}, []string{"иен", "йен"}, femNoun...)
 	add(&noun{def: "CHF"}, []string{"франк"}, hardNoun...)
-	add(&noun{adj: []adjective{{"белорусск", "BYN"}}}, []string{"рубл"}, softNoun...)
+	add(&noun{adj: []adjective{{"белорусск", "BYN"}, {"бел", "BYN"}}}, []string{"рубл"}, softNoun...)
 	add(&noun{def: "KZT"}, []string{"тенге"}, "")
 	add(&noun{def: "GEL"}, []string{"лари"}, "")
 	add(&noun{def: "TJS"}, []string{"сомони"}, "")
@@ -241,10 +241,14 @@ func nounCode(toks []token, text string, i int) string {
 		((i > 0 && toks[i-1].kind == tWord) || (i+1 < len(toks) && toks[i+1].kind == tWord && isCapitalized(text[toks[i+1].start:toks[i+1].end]))) {
 		return ""
 	}
-	if i > 0 && toks[i-1].kind == tWord {
-		prev := toks[i-1].s
+	// The adjective before the noun («белорусский рубль», «бел рубль»), or after it («вон
+	// южнокорейских», «крона шведская»).
+	for _, k := range []int{i - 1, i + 1} {
+		if k < 0 || k >= len(toks) || toks[k].kind != tWord {
+			continue
+		}
 		for _, a := range n.adj {
-			if strings.HasPrefix(prev, a.prefix) {
+			if strings.HasPrefix(toks[k].s, a.prefix) {
 				return a.code
 			}
 		}

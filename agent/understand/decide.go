@@ -248,7 +248,7 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 	// Which side of a debt: «нам должен» says it outright; «поставщики» or «покупатели» decide
 	// a debt, an open item or an unpaid bill that does not.
 	toUs := s.is(CReceivables) || s.saysToUs()
-	fromUs := s.is(CPayables, CWeOwe)
+	fromUs := s.is(CPayables, CWeOwe) || len(s.toks) > 0 && s.toks[0].Text == "кому" && s.hasStemPrefix("должн")
 	if !toUs && !fromUs || s.is(COwesUs) && !s.saysToUs() {
 		switch {
 		case s.is(CSuppliers) && !s.is(CCustomers):
@@ -270,14 +270,29 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		set(address.IntentOpenItemsByContract, "open_items_by_contract", "открытые позиции по договору")
 	case s.is(CBankOps) && !s.is(COpenItems) && (party || !s.is(CDebt, CReceivables, CPayables, COwesUs, CWeOwe)):
 		set(address.IntentBankOpsByParty, "bank_ops", "банковские операции с контрагентом")
-	case s.is(CDocuments) && !s.is(COpenItems, CDebt, CReceivables, CPayables, COwesUs, CWeOwe):
+	case s.is(CDocuments) && !s.is(COpenItems, CDebt, CReceivables, CPayables, COwesUs, CWeOwe, CNotClosed) &&
+		!(party && s.is(CBalance)): // «незакрытые доки по X», «сальдо по X для акта сверки»: its open items
 		set(address.IntentDocumentsByParty, "documents", "документы контрагента")
 	case party:
 		set(address.IntentOpenItemsByParty, "open_items_by_counterparty", "расчёты с одним контрагентом")
 	case toUs && !fromUs:
 		set(address.IntentReceivables, "receivables", "кто должен нам")
+		if s.is(CSuppliers) && !s.is(CCustomers) && !d.Account.Set && d.UnknownAccount == "" {
+			// «кто из поставщиков нам должен»: advances paid to suppliers, debit balances of 60.
+			d.Account = slot("60", FromLexicon, "поставщики нам должны")
+		}
 	case fromUs && !toUs:
 		set(address.IntentPayables, "payables", "кому должны мы")
+		if s.is(CCustomers) && !s.is(CSuppliers) && !d.Account.Set && d.UnknownAccount == "" {
+			// «кому из покупателей мы должны»: advances received, credit balances of 62.
+			d.Account = slot("62", FromLexicon, "мы должны покупателям")
+		}
+	case d.Account.Set && d.Account.Source == FromLexicon && d.Account.Value == "60.02" && !s.is(CBalance):
+		// «авансы выданные на 31.12»: whom we prepaid, by supplier, with the total.
+		set(address.IntentReceivables, "advances_issued", "авансы выданные по контрагентам")
+	case d.Account.Set && d.Account.Source == FromLexicon && d.Account.Value == "62.02" && !s.is(CBalance):
+		// «авансы полученные на 31.03»: who prepaid us, by customer, with the total.
+		set(address.IntentPayables, "advances_received", "авансы полученные по контрагентам")
 	case d.Account.Set || d.UnknownAccount != "":
 		set(address.IntentAccountBalance, "balance", "остаток по счёту")
 	case s.is(CBalance):
@@ -288,4 +303,14 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		d.Kind, d.Rule, d.Sure = KindClarify, "debt_direction", false
 		d.Reasons = append(d.Reasons, "непонятно, чей долг: нам или наш")
 	}
+}
+
+// hasStemPrefix reports whether a word of the message starts with prefix («должны», «должен»).
+func (s *scan) hasStemPrefix(prefix string) bool {
+	for _, t := range s.toks {
+		if strings.HasPrefix(t.Text, prefix) {
+			return true
+		}
+	}
+	return false
 }

@@ -75,7 +75,7 @@ func (s *scan) is(cs ...Concept) bool {
 // Parse understands one message.
 func (p *Parser) Parse(in Input) Decision {
 	s := &scan{in: in, toks: Tokenize(in.Text), has: map[Concept]int{}}
-	s.hits = p.Lexicon.Find(s.toks)
+	s.hits = dropNameTypos(p.Lexicon.Find(s.toks), s.toks, in.Catalogs)
 	for i, h := range s.hits {
 		if _, ok := s.has[h.Concept]; !ok {
 			s.has[h.Concept] = i
@@ -127,10 +127,12 @@ func (p *Parser) accounts(s *scan, d *Decision) {
 		ledgerCtx := s.is(CBalance, CDebt, CReceivables, CPayables, COwesUs, CWeOwe, COpenItems, CForming, CAccountWord) ||
 			i == 0 || s.toks[0].Text == "сколько"
 		switch {
-		case nextIsMonth(s.toks, i) || strings.HasPrefix(next, "процент") || strings.HasPrefix(next, "%"):
+		case !dotted && nextIsMonth(s.toks, i) || strings.HasPrefix(next, "процент") || strings.HasPrefix(next, "%"):
 			continue // «31 декабря», «20 процентов»
 		case dotted && couldBeDate(t.Text) && (datePreps[prev] || !cue):
 			continue // «на 1.05», «сальдо на 25.04»: a date
+		case dotted && mistypedDate(t.Text):
+			continue // «на 32.01»: no account starts with 3; the calendar says the date is wrong
 		case cue:
 		case dotted:
 			// «62.01» cannot be a date.
@@ -169,8 +171,14 @@ func nextIsMonth(toks []Token, i int) bool {
 		return false
 	}
 	w := toks[i+1].Text
+	if dayWord[w] {
+		return false // «сальдо 60 вчера»: a day, not a month after a day number
+	}
 	return calendarWord(w) && !strings.HasPrefix(w, "числ") || w == "числа" || w == "число"
 }
+
+// dayWord are the days named relative to today.
+var dayWord = map[string]bool{"вчера": true, "сегодня": true, "позавчера": true, "завтра": true, "сейчас": true}
 
 // coveredBy reports whether token i belongs to a hit of one of cs.
 func (s *scan) coveredBy(i int, cs ...Concept) bool {
@@ -183,6 +191,15 @@ func (s *scan) coveredBy(i int, cs ...Concept) bool {
 		}
 	}
 	return false
+}
+
+// mistypedDate reports whether a code like «32.01» is a day and month with a day past 31: the
+// chart has no accounts 30–39, so it is a mistyped date, not an account.
+func mistypedDate(code string) bool {
+	a, b, ok := strings.Cut(code, ".")
+	day, err1 := strconv.Atoi(a)
+	mon, err2 := strconv.Atoi(b)
+	return ok && err1 == nil && err2 == nil && len(a) == 2 && day >= 32 && day <= 39 && mon >= 1 && mon <= 12
 }
 
 // couldBeDate reports whether a code like «10.01» could be a day and month.
@@ -312,6 +329,10 @@ func (p *Parser) entities(s *scan, d *Decision) {
 		d.Organization = slot(r.match.e, FromCatalog, s.span(r.match.start, r.match.end))
 		orgSpan = r.match
 		s.spans = append(s.spans, [2]int{r.match.start, r.match.end})
+	} else if m, ok := s.orgByOwnWord(c, skip); ok {
+		d.Organization = slot(m.e, FromCatalog, s.span(m.start, m.end))
+		orgSpan = &m
+		s.spans = append(s.spans, [2]int{m.start, m.end})
 	}
 	if !d.Counterparty.Set {
 		var parties []nameMatch
@@ -325,6 +346,9 @@ func (p *Parser) entities(s *scan, d *Decision) {
 			s.spans = append(s.spans, [2]int{m.start, m.end})
 		}
 		switch {
+		case r.match != nil && s.unsureOfName() && len(overlapping(parties, r.match)) > 1:
+			// «вектор какой-то, не помню какой»: the user says the name may be another's.
+			d.Candidates = overlapping(parties, r.match)
 		case r.match != nil:
 			d.Counterparty = slot(r.match.e, FromCatalog, s.span(r.match.start, r.match.end))
 		case len(r.candidates) > 1:
@@ -353,6 +377,119 @@ func (p *Parser) entities(s *scan, d *Decision) {
 			d.Closest = closest(name, c.Counterparties, 3)
 		}
 	}
+}
+
+// dropNameTypos drops the lexicon's typo readings of a word that is a word of a catalog name:
+// «трейд» of «Северный ветер Трейд» is no misspelt «тренд».
+func dropNameTypos(hits []Hit, toks []Token, c *address.Catalogs) []Hit {
+	if c == nil {
+		return hits
+	}
+	var names map[string]bool
+	return slices.DeleteFunc(hits, func(h Hit) bool {
+		if h.End-h.Start != 1 || strings.Contains(ru.Fold(h.Phrase), toks[h.Start].Text) {
+			return false
+		}
+		if names == nil {
+			names = map[string]bool{}
+			for _, es := range [][]address.Entity{c.Organizations, c.Counterparties} {
+				for _, e := range es {
+					for _, k := range keysOf(e) {
+						for _, w := range k.words {
+							names[w] = true
+						}
+					}
+				}
+			}
+		}
+		return names[toks[h.Start].Stem]
+	})
+}
+
+// orgByOwnWord finds one of our organizations by the word of its name that no other of our
+// organizations has — «трейд» of «Северный ветер Трейд» in «кредиторка ветер трейд», «сколько
+// должна трейду» — where that word is no part of a counterparty's name in the message («Delta
+// Trade»). The span takes in the other words of the name around it («ветер трейд»).
+func (s *scan) orgByOwnWord(c *address.Catalogs, skip []bool) (nameMatch, bool) {
+	if len(c.Organizations) < 2 {
+		return nameMatch{}, false
+	}
+	taken := make([]bool, len(s.toks))
+	for _, m := range matchNames(s.toks, c.Counterparties, skip) {
+		for i := m.start; i < m.end && m.full; i++ {
+			taken[i] = true // «дельта трейд» is Delta Trade; «трейд» alone is not
+		}
+	}
+	var found []nameMatch
+	for _, org := range c.Organizations {
+		keys := keysOf(org)
+		if len(keys) == 0 {
+			continue
+		}
+		own := slices.Clone(keys[0].words)
+		for _, other := range c.Organizations {
+			if other.Ref == org.Ref {
+				continue
+			}
+			if ok := keysOf(other); len(ok) > 0 {
+				own = slices.DeleteFunc(own, func(w string) bool { return slices.Contains(ok[0].words, w) })
+			}
+		}
+		if len(own) == 0 {
+			continue
+		}
+		for i, t := range s.toks {
+			if skip[i] || taken[i] || t.Stem != own[0] && !declined(t.Text, own[0]) {
+				continue
+			}
+			start, end := i, i+1
+			for start > 0 && !taken[start-1] && slices.Contains(keys[0].words, s.toks[start-1].Stem) {
+				start--
+			}
+			for end < len(s.toks) && !taken[end] && slices.Contains(keys[0].words, s.toks[end].Stem) {
+				end++
+			}
+			found = append(found, nameMatch{e: org, start: start, end: end})
+			break
+		}
+	}
+	if len(found) != 1 {
+		return nameMatch{}, false
+	}
+	return found[0], true
+}
+
+// unsureOfName reports whether the message says the user is not sure which company it is:
+// «какой-то», «не помню», «не уверен», «то ли», «вроде».
+func (s *scan) unsureOfName() bool {
+	for i, t := range s.toks {
+		next := ""
+		if i+1 < len(s.toks) {
+			next = s.toks[i+1].Text
+		}
+		switch {
+		case t.Text == "какой-то" || t.Text == "какая-то" || t.Text == "какое-то" || t.Text == "вроде":
+			return true
+		case (t.Text == "какой" || t.Text == "какая" || t.Text == "какое") && next == "то":
+			return true
+		case t.Text == "не" && (strings.HasPrefix(next, "помн") || strings.HasPrefix(next, "уверен") || next == "знаю"):
+			return true
+		case t.Text == "то" && next == "ли":
+			return true
+		}
+	}
+	return false
+}
+
+// overlapping are the entities matched over the same words as m, m's first: its namesakes.
+func overlapping(ms []nameMatch, m *nameMatch) []address.Entity {
+	out := []address.Entity{m.e}
+	for _, o := range ms {
+		if o.start < m.end && m.start < o.end && !o.e.Deleted && !slices.ContainsFunc(out, func(e address.Entity) bool { return e.Ref == o.e.Ref }) {
+			out = append(out, o.e)
+		}
+	}
+	return out
 }
 
 // partyNamed reports whether the organization's name is also a counterparty's and the message
@@ -463,7 +600,8 @@ func (s *scan) unknownName() string {
 		legal := legalForms[s.toks[i].Text]
 		cue := s.toks[i].Text
 		afterDebt := s.coveredBy(i, CDebt, COwesUs, CWeOwe) ||
-			(cue == "перед" || cue == "у" || cue == "от" || cue == "для") && s.is(ledgerFigures...)
+			(cue == "перед" || cue == "у" || cue == "от" || cue == "для") && s.is(ledgerFigures...) ||
+			cue == "по" && s.coveredBy(i-1, ledgerFigures...) // «кредиторка по лукойлу»
 		if !legal && !capitalized(raw, s.toks[j].Text) && !(afterDebt && !notName[s.toks[j].Stem] && len([]rune(s.toks[j].Text)) >= 4) {
 			continue
 		}
@@ -495,7 +633,10 @@ var notName = map[string]bool{"всег": true, "вообщ": true, "сейча�
 	"заплат": true, "оплат": true, "верн": true, "получ": true, "перевест": true, "был": true, "будет": true, "ещ": true,
 	"уж": true, "денег": true, "деньг": true, "рубл": true, "сумм": true, "покупател": true, "поставщик": true,
 	"контрагент": true, "клиент": true, "заказчик": true, "подрядчик": true, "фнс": true, "нам": true, "мы": true,
-	"больш": true, "компани": true, "компан": true, "фирм": true, "организац": true, "меньш": true, "сколько": true, "скольк": true, "там": true, "тут": true, "теб": true}
+	"больш": true, "компани": true, "компан": true, "фирм": true, "организац": true, "меньш": true, "сколько": true, "скольк": true, "больше": true, "меньше": true, "там": true, "тут": true, "теб": true,
+	// «по прочим 76», «по шестьдесят второму»: words before an account, numerals.
+	"проч": true, "всем": true, "остальн": true, "разн": true, "шестьдесят": true, "пятьдесят": true, "семьдесят": true,
+	"восемьдесят": true, "девяност": true, "сорок": true, "перв": true, "втор": true, "трет": true, "счет": true, "счёт": true}
 
 var pronoun = map[string]bool{"нам": true, "нас": true, "мы": true, "нами": true, "вас": true, "вам": true, "них": true,
 	"кого": true, "кому": true, "ним": true, "нему": true, "ней": true, "всем": true, "всех": true, "каким": true, "какой": true,

@@ -127,7 +127,41 @@ func (p *Parser) ledgerFromPlan(args plan.AddressQueryArgs, parsed Decision, in 
 		d.Kind = KindUnknownEntity // no such company: say so (the lane tries the name as written)
 	}
 	p.settleDates(&d)
+	if parsed.Kind == KindLedger && d.Kind == KindLedger && lacks(d) && !lacks(parsed) {
+		// The plan's recipe needs what the message does not give (a company, a contract, an
+		// account, a period) while the parser's runs as it is: the parser's stands.
+		return parsed
+	}
 	return d
+}
+
+// lacks reports whether a ledger decision misses a slot its recipe requires.
+func lacks(d Decision) bool {
+	rc, ok := address.RecipeFor(d.Recipe)
+	if !ok {
+		return true
+	}
+	for _, f := range rc.Required {
+		switch f {
+		case address.FilterCounterparty:
+			if !d.Counterparty.Set {
+				return true
+			}
+		case address.FilterContract:
+			if !d.Contract.Set {
+				return true
+			}
+		case address.FilterAccount:
+			if !d.Account.Set && d.UnknownAccount == "" {
+				return true
+			}
+		case address.FilterPeriodFrom, address.FilterPeriodTo:
+			if !d.Period.Set {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // cbrFromPlan is the decision of a plan's Bank of Russia call: rates on a day or over a
