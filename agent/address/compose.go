@@ -41,7 +41,7 @@ var documentTypeNames = map[string]string{
 func (r Result) Markdown() string {
 	var b strings.Builder
 	if r.ResultMode == Limited {
-		b.WriteString(r.Message)
+		b.WriteString(md.Escape(r.Message)) // it quotes names as the user wrote them
 		for i, c := range r.Candidates {
 			if i == 8 {
 				break
@@ -101,7 +101,7 @@ func (r Result) title() string {
 	title := fmt.Sprintf(t, when)
 	switch {
 	case r.Contract != "" && (r.Intent == IntentOpenItemsByContract || r.Intent == IntentDocumentsByContract):
-		title += ": " + r.Contract
+		title += ": " + r.contractLabel()
 	case r.Party != "":
 		title += ": " + r.Party
 	}
@@ -131,7 +131,11 @@ func (r Result) rowLine(row Row) string {
 	case IntentOpenContracts:
 		return fmt.Sprintf("%s — %s: дебет %s, кредит %s, сальдо **%s**", name, md.Escape(row.Party), row.Debit, row.Credit, row.Amount)
 	case IntentOpenItemsByParty, IntentOpenItemsByContract, IntentDocumentsFormBalance:
-		return fmt.Sprintf("%s № %s от %s: дебет %s, кредит %s, остаток **%s**", typeName(row.Type), md.Escape(row.Number), shortDate(row.Date), row.Debit, row.Credit, row.Amount)
+		line := fmt.Sprintf("%s № %s от %s: дебет %s, кредит %s, остаток **%s**", typeName(row.Type), md.Escape(row.Number), shortDate(row.Date), row.Debit, row.Credit, row.Amount)
+		if len(r.Summary.Subtotals) > 1 && row.Account != "" { // which rows are whose debt
+			line += " — счёт " + md.Escape(row.Account)
+		}
+		return line
 	default: // documents, bank operations
 		line := fmt.Sprintf("%s № %s от %s — **%s**", typeName(row.Type), md.Escape(row.Number), shortDate(row.Date), row.Amount)
 		if row.Posted != nil && !*row.Posted {
@@ -153,6 +157,9 @@ func (r Result) totalLine() string {
 	case IntentAccountBalance:
 		return ""
 	case IntentOpenItemsByParty, IntentOpenItemsByContract:
+		if len(r.Summary.Subtotals) > 0 {
+			return openItemsTotal(r.Summary.Subtotals)
+		}
 		return fmt.Sprintf("**Итого открыто: %s** по %d %s.", r.Summary.TotalAmount, r.Summary.Rows, plural(r.Summary.Rows, "документу", "документам", "документам"))
 	case IntentOpenContracts:
 		// Customer and supplier contracts would net against each other: totals by side instead.
@@ -167,20 +174,12 @@ func (r Result) totalLine() string {
 		return fmt.Sprintf("**Дебетовое сальдо: %s, кредитовое: %s** — %d %s.", onec.Kopecks(dr), onec.Kopecks(cr), r.Summary.Rows, plural(r.Summary.Rows, "договор", "договора", "договоров"))
 	case IntentDocumentsFormBalance:
 		return fmt.Sprintf("**Итого остаток: %s** — %d %s.", r.Summary.TotalAmount, r.Summary.Rows, plural(r.Summary.Rows, "документ", "документа", "документов"))
-	default:
-		// Sales and payments are different things: their sum would mean nothing, so only counts.
-		posted := 0
-		for _, row := range r.All {
-			if row.Posted == nil || *row.Posted {
-				posted++
-			}
-		}
-		line := fmt.Sprintf("**Всего: %d %s.**", r.Summary.Rows, plural(r.Summary.Rows, "документ", "документа", "документов"))
-		if posted < r.Summary.Rows {
-			line += fmt.Sprintf(" Проведено: %d, не проведено: %d.", posted, r.Summary.Rows-posted)
-		}
-		return line
+	case IntentBankOpsByParty:
+		return bankOpsTotal(r.Summary.Rows, r.Summary.Subtotals)
+	case IntentDocumentsByParty, IntentDocumentsByContract:
+		return documentsTotal(r.Summary.Rows, r.Summary.Subtotals)
 	}
+	return ""
 }
 
 // emptyMessage is the LIMITED answer when nothing matched.

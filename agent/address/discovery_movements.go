@@ -238,19 +238,22 @@ func (p *prober) drilldownRelated(ctx context.Context) {
 		rows, drops := materializeTurnover(raw)
 		p.dropped(drops)
 		rows = slices.DeleteFunc(rows, func(r turnoverRow) bool { return !anyAccountMatches(r.account, tokens) })
-		items, _ := openItems(rows, anchors{org: org, party: a.party, contract: a.contract}, "")
+		items, _ := openItems(rows, tokens, anchors{org: org, party: a.party, contract: a.contract}, "")
 		open = append(open, items...)
 	}
 	p.out.RowsMatched += len(open)
 	if len(open) == 0 {
 		p.unknown(fmt.Sprintf("открытых расчётов%s на %s нет", a.suffix(), ruDate(p.to)))
 	} else {
-		var saldo onec.Kopecks
-		for _, r := range open {
-			saldo += r.Amount
+		// Per account: a customer's debt on 62 and our debt to the same company on 60 do not net.
+		fields := []facts.Field{field("Документов", strconv.Itoa(len(open)))}
+		var parts []string
+		for _, s := range accountSubtotals(open, nil) {
+			parts = append(parts, fmt.Sprintf("по счёту %s — %s (%d)", s.Key, saldoMeaning(s.Key, s.Amount), s.Rows))
+			fields = append(fields, field("Сальдо "+s.Key, s.Amount.String()))
 		}
-		p.summary = append(p.summary, fact("Открытые расчёты", fmt.Sprintf("документов расчётов%s на %s: %d, сальдо (дебет − кредит) %s",
-			a.suffix(), ruDate(p.to), len(open), saldo), field("Документов", strconv.Itoa(len(open))), field("Сальдо", saldo.String())))
+		p.summary = append(p.summary, fact("Открытые расчёты", fmt.Sprintf("документов расчётов%s на %s: %d; %s",
+			a.suffix(), ruDate(p.to), len(open), strings.Join(parts, "; ")), fields...))
 	}
 	slices.SortStableFunc(open, func(x, y Row) int { return cmp.Compare(y.Date, x.Date) })
 	for _, r := range open {

@@ -79,7 +79,8 @@ func (l *Lane) resolveAnchors(res *Result, cats *catalogs, r Recipe, f Filters) 
 			return stopWith(rs, "договоров")
 		}
 		a.contract = entityByRef(cats.contracts, rs.ResolvedRef)
-		res.Contract = a.contract.Name
+		res.Contract, res.ContractNumber, res.ContractDate = a.contract.Name, a.contract.Number, a.contract.Date
+		res.ContractParty = entityByRef(cats.parties, a.contract.OwnerRef).Name
 		// A contract belongs to one of our organizations: unless the user named another, that
 		// organization is the scope (not the default one, which would find nothing).
 		if f.Organization == "" && a.contract.OrgRef != "" && a.contract.OrgRef != a.org.Ref {
@@ -220,7 +221,7 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 	case IntentOpenItemsByParty, IntentOpenItemsByContract:
 		rows, d := materializeTurnover(scoped)
 		materialized, drops = len(rows), d
-		out, afterFilter = openItems(rows, a, f.Status)
+		out, afterFilter = openItems(rows, tokens, a, f.Status)
 	case IntentOpenContracts:
 		rows, d := materializeTurnover(scoped)
 		materialized, drops = len(rows), d
@@ -264,6 +265,16 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 		}
 	}
 	res.Summary = Summary{Rows: matched, TotalAmount: total, Currency: "RUB"}
+	switch r.Intent {
+	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+		res.Summary.Subtotals = typeSubtotals(out)
+	case IntentOpenItemsByParty, IntentOpenItemsByContract:
+		names := map[string]string{}
+		for code, acc := range cats.accounts {
+			names[code] = acc.name
+		}
+		res.Summary.Subtotals = accountSubtotals(out, names)
+	}
 	res.ResultMode = FactualList
 	if matched > listMax {
 		res.ResultMode = FactualSummary
@@ -388,9 +399,13 @@ func balanceSnapshot(rows []balanceRow, token string, cats *catalogs) ([]Row, in
 	return []Row{row}, len(rows)
 }
 
-// openItems are settlement documents with a non-zero saldo: turnovers up to the date.
-func openItems(rows []turnoverRow, a anchors, status string) ([]Row, int) {
+// openItems are settlement documents with a non-zero saldo: turnovers up to the date, per
+// account of tokens (60 and 62 are not netted against each other: a counterparty can be both
+// a customer and a supplier). A row outside tokens (the scope fell back to every account)
+// keeps its own account.
+func openItems(rows []turnoverRow, tokens []string, a anchors, status string) ([]Row, int) {
 	type acc struct {
+		account       string
 		doc           Ref
 		date          time.Time
 		number        string
@@ -408,10 +423,14 @@ func openItems(rows []turnoverRow, a anchors, status string) ([]Row, int) {
 			continue
 		}
 		anchored++
-		key := r.doc.ID
+		account := r.account
+		if i := slices.IndexFunc(tokens, func(t string) bool { return accountMatches(r.account, t) }); i >= 0 {
+			account = tokens[i]
+		}
+		key := account + "\x00" + r.doc.ID
 		x := by[key]
 		if x == nil {
-			x = &acc{doc: r.doc, date: r.docDate, number: r.docNumber, party: r.party, deal: r.contract}
+			x = &acc{account: account, doc: r.doc, date: r.docDate, number: r.docNumber, party: r.party, deal: r.contract}
 			by[key] = x
 			order = append(order, key)
 		}
@@ -427,7 +446,8 @@ func openItems(rows []turnoverRow, a anchors, status string) ([]Row, int) {
 			continue
 		}
 		out = append(out, Row{Ref: x.doc.ID, Name: x.doc.Name, Type: x.doc.Kind(), Number: x.number, Date: day(x.date),
-			Debit: x.debit, Credit: x.credit, Amount: open, Party: x.party.Name, PartyID: x.party.ID, Deal: x.deal.Name, DealID: x.deal.ID})
+			Debit: x.debit, Credit: x.credit, Amount: open, Party: x.party.Name, PartyID: x.party.ID, Deal: x.deal.Name, DealID: x.deal.ID,
+			Account: x.account})
 	}
 	return out, anchored
 }

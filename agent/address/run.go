@@ -39,7 +39,13 @@ type Result struct {
 	Account      string    `json:"account,omitempty"`
 	Party        string    `json:"counterparty,omitempty"`
 	Contract     string    `json:"contract,omitempty"`
-	Source       string    `json:"source"`
+	// ContractParty is the counterparty the contract is with, ContractNumber and ContractDate
+	// (YYYY-MM-DD) its details from the catalog: a question by contract number is answered
+	// naming the company.
+	ContractParty  string `json:"contract_counterparty,omitempty"`
+	ContractNumber string `json:"-"`
+	ContractDate   string `json:"-"`
+	Source         string `json:"source"`
 	// OrgIndex is the position of the organization in the catalog, for drilldown data.
 	OrgIndex int `json:"-"`
 	// Candidates are the choices when an anchor is ambiguous.
@@ -55,6 +61,9 @@ type Summary struct {
 	Rows        int          `json:"rows"`
 	TotalAmount onec.Kopecks `json:"total_amount"`
 	Currency    string       `json:"currency"`
+	// Subtotals split the figures where one total would mean nothing: documents by type (bank
+	// operations by direction), open items by settlement account. Over every matched row.
+	Subtotals []Subtotal `json:"subtotals,omitempty"`
 }
 
 // Row is one output row; which fields are set depends on the recipe's output schema.
