@@ -273,6 +273,10 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 	case s.is(CDocuments) && !s.is(COpenItems, CDebt, CReceivables, CPayables, COwesUs, CWeOwe, CNotClosed) &&
 		!(party && s.is(CBalance)): // «незакрытые доки по X», «сальдо по X для акта сверки»: its open items
 		set(address.IntentDocumentsByParty, "documents", "документы контрагента")
+	case party && d.Period.Set && d.Period.Value.From.Before(d.Period.Value.To) &&
+		!s.is(CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CReceivables, CPayables, CNotClosed):
+		// «что было по Энергии с начала года»: what happened over a period is its documents.
+		set(address.IntentDocumentsByParty, "documents_over_period", "документы контрагента за период")
 	case party:
 		set(address.IntentOpenItemsByParty, "open_items_by_counterparty", "расчёты с одним контрагентом")
 	case toUs && !fromUs:
