@@ -213,7 +213,7 @@ func TestAnswerSet(t *testing.T) {
 		t.Logf("%s: %d lines: right %d (%.1f %%), honest %d, wrong %d", v.name, len(lines), counts["right"],
 			100*float64(counts["right"])/float64(len(lines)), counts["honest"], counts["wrong"])
 	}
-	// The floor is the figure measured when the set was adopted (222 of 228 on 2026-11-26, docs/benchmarks.md)
+	// The floor is the figure measured when the set was adopted (226 of 228 on 2026-11-26, docs/benchmarks.md)
 	// less a margin for a reading that is honestly ambiguous: a change that answers fewer of
 	// these right is a regression.
 	if min := len(lines) * 95 / 100; right["no LLM"] < min {

@@ -182,9 +182,17 @@ func (r Result) totalLine() string {
 	return ""
 }
 
-// emptyMessage is the LIMITED answer when nothing matched.
-func emptyMessage(r *Result, rec Recipe) string {
+// emptyMessage is the LIMITED answer when nothing matched. It names the counterparty or the
+// contract asked about, so that «нет» is visibly about the right company.
+func emptyMessage(r *Result, rec Recipe, a anchors) string {
 	when := ruDay(r.AsOf)
+	of := ""
+	switch {
+	case a.contract.Ref != "":
+		of = " по договору " + a.contract.Name
+	case a.party.Ref != "":
+		of = " по " + a.party.Name
+	}
 	switch rec.Intent {
 	case IntentReceivables:
 		return fmt.Sprintf("На %s по счёту %s никто нам не должен.", when, r.Account)
@@ -193,13 +201,13 @@ func emptyMessage(r *Result, rec Recipe) string {
 	case IntentAccountBalance:
 		return fmt.Sprintf("На %s по счёту %s нет остатка.", when, r.Account)
 	case IntentOpenItemsByParty, IntentOpenItemsByContract:
-		return fmt.Sprintf("На %s открытых позиций нет: по этой организации расчёты закрыты или их не было.", when)
+		return fmt.Sprintf("На %s открытых позиций%s нет: в этой организации расчёты закрыты или их не было.", when, of)
 	case IntentOpenContracts:
 		return fmt.Sprintf("На %s незакрытых договоров нет.", when)
 	case IntentDocumentsFormBalance:
 		return fmt.Sprintf("На %s остаток по счёту %s не формируют никакие документы.", when, r.Account)
 	default:
-		return "Документов " + periodPhrase(r.Filters) + " не найдено."
+		return "Документов" + of + " " + periodPhrase(r.Filters) + " не найдено."
 	}
 }
 

@@ -255,7 +255,7 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 	}
 	dbg.MCPCallStatusLegacy = legacyStatus(dbg.MCPCallStatus)
 	if matched == 0 { // a factual answer needs rows_matched > 0
-		return res.limited(ReasonEmptyMatch, emptyMessage(res, r))
+		return res.limited(ReasonEmptyMatch, emptyMessage(res, r, a))
 	}
 	sortRows(out, r, f.Sort)
 	var total onec.Kopecks
