@@ -5,6 +5,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -231,10 +232,11 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	ans.Debug.Degraded = append(degraded, ans.Debug.Degraded...)
 
 	hctx, cancel = context.WithTimeout(ctx, a.opts.HistoryTimeout)
-	err = a.history.Append(hctx, key,
-		history.Turn{Role: roleUser, Text: userTurn(req.Command, text), At: start},
-		history.Turn{Role: roleAssistant, Text: ans.Text, At: a.now()},
-	)
+	reply := history.Turn{Role: roleAssistant, Text: ans.Text, At: a.now()}
+	if ans.state != nil {
+		reply.State, _ = json.Marshal(ans.state)
+	}
+	err = a.history.Append(hctx, key, history.Turn{Role: roleUser, Text: userTurn(req.Command, text), At: start}, reply)
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -68,10 +69,18 @@ const (
 // no LLM; only when it is unsure does the planner get to add, and when the planner fails or
 // returns nothing valid the parser's decision stands.
 func (a *Agent) question(ctx context.Context, req Request, text string, hist []history.Turn, scope docScope) (Answer, RouteDecision, error) {
-	if ans, route, ok := a.followUpByRules(ctx, text, hist); ok && (a.planner == nil || a.llmDown()) {
-		return ans, route, nil
-	}
 	d := a.understand(ctx, req, text, scope)
+	if prev, ok := lastState(hist); ok {
+		in := understand.Input{Text: text, Now: a.now()}
+		if understand.NeedsCatalogs(d) || prev.Kind == understand.KindLedger {
+			lctx, cancel := context.WithTimeout(ctx, understandTimeout)
+			in.Catalogs = a.catalogs(lctx, req)
+			cancel()
+		}
+		if f, ok := a.parser.FollowUp(in, d, prev); ok {
+			d = f
+		}
+	}
 	if d.Sure || a.planner == nil || a.llmDown() {
 		return a.answerDecision(ctx, req, d, text, hist, scope)
 	}
@@ -145,81 +154,21 @@ func memoryGate(text string, hist []history.Turn) string {
 	return s
 }
 
-// followUpByRules continues a rates or key-rate question without an LLM: «а на конец
-// февраля?» after «курс евро на 15 января» keeps the currency and takes the new date; «а в
-// юанях?» then keeps that date and takes the new currency.
-func (a *Agent) followUpByRules(ctx context.Context, text string, hist []history.Turn) (Answer, RouteDecision, bool) {
-	if a.cbr == nil || !isFollowUp(text) {
-		return Answer{}, RouteDecision{}, false
+// lastState is the dialog state the last answer left: the understanding of the question it
+// answered. A last answer without one (knowledge base, documents, small talk) leaves none, so
+// a follow-up after it is a question of its own.
+func lastState(hist []history.Turn) (understand.State, bool) {
+	for i := len(hist) - 1; i >= 0; i-- {
+		if hist[i].Role != roleAssistant {
+			continue
+		}
+		var st understand.State
+		if len(hist[i].State) == 0 || json.Unmarshal(hist[i].State, &st) != nil || st.Kind == "" {
+			return understand.State{}, false
+		}
+		return st, true
 	}
-	chain, _ := questionChain(hist)
-	if len(chain) == 0 {
-		return Answer{}, RouteDecision{}, false
-	}
-	now := a.now()
-	cur := a.parser.Parse(understand.Input{Text: text, Now: now}).Kind
-	if cur != understand.KindRate && cur != understand.KindKeyRate && cur != understand.KindClarify && cur != understand.KindKB {
-		return Answer{}, RouteDecision{}, false
-	}
-	base := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(chain[0], "/rate"), "/keyrate")) // remembered commands
-	kind := "other"
-	switch k := a.parser.Parse(understand.Input{Text: base, Now: now}).Kind; {
-	case strings.HasPrefix(chain[0], "/rate"), k == understand.KindRate:
-		kind = "rates"
-	case strings.HasPrefix(chain[0], "/keyrate"), k == understand.KindKeyRate:
-		kind = "key_rate"
-	}
-	route := RouteDecision{Scenario: S2General, Confidence: 0.7, Source: "rules", FallbackRuleHit: "follow_up",
-		Reasons: []string{"уточнение предыдущего вопроса: «" + truncateRunes(base, 80) + "»"}}
-	switch {
-	case kind == "key_rate" && cur != understand.KindRate:
-		p, dated, err := ru.ParsePeriod(text, a.now())
-		if err != nil {
-			route.Intent = IntentKeyRate
-			return Answer{Text: dateProblem(err)}, route, true
-		}
-		if !dated {
-			return Answer{}, RouteDecision{}, false
-		}
-		route.Intent = IntentKeyRate
-		ans, err := a.answerKeyRate(ctx, p)
-		return ans, route, err == nil
-	case kind == "rates":
-		bd := a.parser.Parse(understand.Input{Text: base, Now: now})
-		if bd.DateError != "" || len(bd.UnknownCurrencies) > 0 && !bd.Currencies.Set {
-			return Answer{}, RouteDecision{}, false
-		}
-		req := rateRequest{codes: bd.Currencies.Value, period: a.decisionPeriod(bd), dated: bd.Date.Set || bd.Period.Set, amount: bd.Nominal.Value}
-		if len(req.codes) == 0 {
-			req.codes = defaultCurrencies
-		}
-		changed := false
-		for _, f := range append(chain[1:], text) {
-			found, _ := ru.FindCurrencies(f)
-			p, dated, err := ru.ParsePeriod(f, a.now())
-			if err != nil {
-				route.Intent = IntentRates
-				return Answer{Text: dateProblem(err)}, route, true
-			}
-			if len(found) > 0 {
-				req.codes = nil
-				for _, c := range found {
-					req.codes = append(req.codes, c.Code)
-				}
-			}
-			if dated {
-				req.period, req.dated = p, true
-			}
-			changed = changed || len(found) > 0 || dated
-		}
-		if !changed {
-			return Answer{}, RouteDecision{}, false
-		}
-		route.Intent = IntentRates
-		ans, err := a.answerRates(ctx, req)
-		return ans, route, err == nil
-	}
-	return Answer{}, RouteDecision{}, false
+	return understand.State{}, false
 }
 
 // planned asks the planner and answers by the plan. When the LLM cannot be reached (transport

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/understand"
 )
 
 // Scenario is where a message is routed.
@@ -72,6 +73,9 @@ type Answer struct {
 	// message it sent with Agent.RememberReceipt.
 	Receipt string `json:"receipt,omitempty"`
 	Debug   Debug  `json:"debug"`
+
+	// state is what the dialog keeps of the question this answer answered, for a follow-up.
+	state *understand.State
 }
 
 // Chart is a rendered PNG with its caption (Markdown, under 1024 characters).

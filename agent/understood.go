@@ -97,6 +97,16 @@ func decisionRoute(d understand.Decision) RouteDecision {
 func (a *Agent) answerDecision(ctx context.Context, req Request, d understand.Decision, text string, hist []history.Turn,
 	scope docScope) (Answer, RouteDecision, error) {
 	route := decisionRoute(d)
+	ans, route, err := a.answerDecisionOnce(ctx, req, d, text, hist, scope, route)
+	if st, ok := understand.StateOf(d, text); ok && err == nil {
+		ans.state = &st
+	}
+	return ans, route, err
+}
+
+// answerDecisionOnce is answerDecision without the dialog state.
+func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understand.Decision, text string, hist []history.Turn,
+	scope docScope, route RouteDecision) (Answer, RouteDecision, error) {
 	if d.DateError != "" && (d.Kind == understand.KindLedger || d.Kind == understand.KindRate || d.Kind == understand.KindKeyRate) {
 		return Answer{Text: EscapeMarkdown(d.DateError) + " Укажите дату в формате ДД.ММ.ГГГГ, например 15.01.2026."}, route, nil
 	}
@@ -141,9 +151,12 @@ func (a *Agent) answerDecision(ctx context.Context, req Request, d understand.De
 		dec.Missing = address.MissingFilters(dec.Intent, dec.Filters)
 		ans, err = a.ledgerRun(ctx, req, dec)
 	default:
-		if len(d.Candidates) > 1 {
+		switch {
+		case len(d.Candidates) > 1:
 			ans = candidatesAnswer(d, text)
-		} else {
+		case d.Ask != "":
+			ans = Answer{Text: EscapeMarkdown(d.Ask)}
+		default:
 			ans = a.clarify(ctx, route, text)
 		}
 	}

@@ -89,6 +89,10 @@ type Decision struct {
 	Unknown string
 	Closest []address.Entity
 
+	// Ask is the question back of a clarify decision that knows what is missing (a follow-up
+	// the dialog cannot complete), a Russian sentence; "" for the general question back.
+	Ask string
+
 	// Sure is false when the parser could not tell what is asked; an LLM may then be asked.
 	Sure bool
 	// Reasons explain the decision in Russian, for the debug payload.

@@ -18,6 +18,7 @@
 package history
 
 import (
+	"encoding/json"
 	"errors"
 	"time"
 	"unicode/utf8"
@@ -44,6 +45,10 @@ type Turn struct {
 	Role string    `json:"role"` // "user" or "assistant"
 	Text string    `json:"text"`
 	At   time.Time `json:"at"`
+	// State is what the caller keeps of the dialog with this turn (the understanding of the
+	// question an assistant turn answered), opaque to this package; it is not counted in
+	// MaxChars.
+	State json.RawMessage `json:"state,omitempty"`
 }
 
 // Limits bound what is kept per conversation. Zero or negative fields take

@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -75,6 +76,17 @@ func TestStoreBehaviour(t *testing.T) {
 				return mustLoad(ctx, t, s, key)
 			},
 			want: []Turn{u1, a1, u2, a2},
+		},
+		{
+			name:   "a turn keeps its state",
+			limits: Limits{},
+			run: func(ctx context.Context, t *testing.T, s store, key string) []Turn {
+				st := a1
+				st.State = json.RawMessage(`{"kind":"rate","currencies":["EUR"]}`)
+				mustAppend(ctx, t, s, key, u1, st)
+				return mustLoad(ctx, t, s, key)
+			},
+			want: []Turn{u1, {Role: "assistant", Text: "hello", At: a1.At, State: json.RawMessage(`{"kind":"rate","currencies":["EUR"]}`)}},
 		},
 		{
 			name:   "append nothing is a no-op",

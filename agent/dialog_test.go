@@ -1,0 +1,133 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/integrations/onec"
+)
+
+// dialogRedis is a Redis client for the dialog tests, or nil when none answers (CI requires one:
+// FINBOT_REQUIRE_REDIS=1).
+func dialogRedis(t *testing.T) *redis.Client {
+	t.Helper()
+	url := os.Getenv("REDIS_URL")
+	if url == "" {
+		url = "redis://127.0.0.1:6379/0"
+	}
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatalf("REDIS_URL: %v", err)
+	}
+	rdb := redis.NewClient(opts)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		rdb.Close()
+		if os.Getenv("FINBOT_REQUIRE_REDIS") == "1" {
+			t.Fatalf("redis at %s: %v", opts.Addr, err)
+		}
+		return nil
+	}
+	t.Cleanup(func() { rdb.Close() })
+	return rdb
+}
+
+// dialogAgent is an agent over the demo ledger with its history in h and no LLM.
+func dialogAgent(t *testing.T, h History) *Agent {
+	t.Helper()
+	d, err := onec.DemoDefault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(Deps{History: h, Rates: pipelineRates, Ledger: address.NewLane(d, address.Options{Now: answersNow})},
+		Options{Now: answersNow, LedgerAccess: func(int64, int64) bool { return true }, ToolTimeout: testDeadline})
+}
+
+// Conversations of two and three turns, with no LLM: a follow-up replaces the slots it names
+// and keeps the rest; a new topic starts fresh; what the dialog cannot give is asked for. The
+// dialog state lives with the history: in Redis it survives a restart (a new agent on the same
+// store continues the dialog), and it is per chat and user.
+func TestDialogFollowUps(t *testing.T) {
+	stores := map[string]func() History{
+		"memory": func() History { return history.NewMemory(100, history.Limits{}) },
+	}
+	if rdb := dialogRedis(t); rdb != nil {
+		prefix := fmt.Sprintf("finbot-dialog-test:%d:", time.Now().UnixNano())
+		t.Cleanup(func() {
+			keys, _ := rdb.Keys(context.Background(), prefix+"*").Result()
+			if len(keys) > 0 {
+				rdb.Del(context.Background(), keys...)
+			}
+		})
+		shared := history.NewRedis(rdb, prefix, history.Limits{})
+		stores["redis"] = func() History { return shared }
+	}
+	dialogs := []struct {
+		name  string
+		turns []string
+		want  []string // in the last answer
+		not   []string // never in the last answer
+	}{
+		{"rates: a new date keeps the currency", []string{"курс евро на 15 января", "а на конец февраля?"},
+			[]string{"EUR", "28.02.2026"}, []string{"USD"}},
+		{"rates: a new currency keeps the date", []string{"курс евро на 15 января", "а на конец февраля?", "а в юанях?"},
+			[]string{"CNY", "28.02.2026"}, []string{"EUR"}},
+		{"1C: a new date keeps the list", []string{"кто нам должен на 31.03", "а на начало года?"},
+			[]string{"Кто должен нам на 01.01.2026", "Итого нам должны"}, []string{"31.03.2026"}},
+		{"1C: a company after a list is its debt on the same date", []string{"кредиторка на 31.03", "а по техснабу?"},
+			[]string{"ООО «Техснаб»", "31.03.2026"}, []string{"Итого мы должны"}},
+		{"1C: another company keeps the date", []string{"долг ромашки на 31.03", "а у гранита?"},
+			[]string{"ООО «Гранит»", "31.03.2026"}, []string{"Ромашка"}},
+		{"1C: documents over another period", []string{"документы альфы за март", "а за февраль?"},
+			[]string{"ООО «Альфа»", "01.02.2026", "28.02.2026"}, []string{"31.03.2026"}},
+		{"1C: the other organization", []string{"кредиторка на 31.03", "а по трейду?"},
+			[]string{"Северный ветер Трейд", "31.03.2026"}, nil},
+		{"1C: another subject keeps the date", []string{"дебиторка на 1.03", "а кредиторка?"},
+			[]string{"Кому должны мы на 01.03.2026"}, nil},
+		{"a new topic starts fresh", []string{"долг ромашки на 31.03", "курс евро"},
+			[]string{"EUR"}, []string{"Ромашка"}},
+		{"another company unnamed is asked for", []string{"долг ромашки на 31.03", "а по другому контрагенту?"},
+			[]string{"по какому контрагенту"}, []string{"₽"}},
+		{"a currency after a 1C figure is asked about", []string{"долг ромашки на 31.03", "а в евро?"},
+			[]string{"курс евро"}, []string{"₽"}},
+		{"an ambiguous name keeps the question", []string{"долг ромашки на 31.03", "а гранитовские?"},
+			[]string{"ООО «Гранит»", "ООО «Гранит-М»"}, []string{"₽"}},
+		{"a follow-up with nothing before it is asked about", []string{"что такое акт сверки", "а за март?"},
+			[]string{"Уточните"}, []string{"₽"}},
+	}
+	for name, open := range stores {
+		t.Run(name, func(t *testing.T) {
+			for i, dlg := range dialogs {
+				t.Run(dlg.name, func(t *testing.T) {
+					req := Request{UserID: int64(700 + i), ChatID: int64(700 + i)}
+					var ans Answer
+					h := open()
+					for _, q := range dlg.turns {
+						// Every turn is asked of a new agent on the same store, as after a restart.
+						ans = ask(t, dialogAgent(t, h), req, q)
+					}
+					text := unescape(ans.Text)
+					for _, w := range dlg.want {
+						if !strings.Contains(text, w) {
+							t.Errorf("%q: the answer lacks %q:\n%s", dlg.turns, w, text)
+						}
+					}
+					for _, n := range dlg.not {
+						if strings.Contains(text, n) {
+							t.Errorf("%q: the answer has %q:\n%s", dlg.turns, n, text)
+						}
+					}
+				})
+			}
+		})
+	}
+}
