@@ -2,6 +2,7 @@ package understand
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,6 +26,9 @@ type State struct {
 	Counterparty *address.Entity `json:"counterparty,omitempty"`
 	Contract     *address.Entity `json:"contract,omitempty"`
 	Organization *address.Entity `json:"organization,omitempty"`
+	// Candidates are the counterparties a question back offered: the answer may name one by
+	// any word of its name («центр»).
+	Candidates []address.Entity `json:"candidates,omitempty"`
 	// Question is the message the state answered, for the planner's summary of a follow-up.
 	Question string `json:"question,omitempty"`
 }
@@ -64,6 +68,9 @@ func StateOf(d Decision, question string) (State, bool) {
 		e := d.Organization.Value
 		s.Organization = &e
 	}
+	if d.Kind == KindClarify {
+		s.Candidates = d.Candidates
+	}
 	return s, true
 }
 
@@ -98,39 +105,87 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 			s.has[h.Concept] = i
 		}
 	}
-	cue := s.first(CFollowUp) == 0 || s.startsWith("то же", "тоже", "теперь", "тогда", "ну а", "а для", "и для")
+	same := s.startsWith("то же", "тоже самое", "то же самое") || s.hasPhrase("ту же", "тот же", "то же", "эту дату", "эту же",
+		"этот же", "этому счету", "этому счёту", "по нему", "по ним", "тогда")
+	cue := s.first(CFollowUp) == 0 || same || s.startsWith("теперь", "ну а", "а для", "и для")
 	subject := s.is(subjectConcepts...)
 	ledgerPrev := prev.Kind == KindLedger
+	// own is the message read without its opening «а»: the parser takes «а кредиторка?» for a
+	// bare continuation, and «а что ты умеешь?» for one too.
+	own := cur
+	if cur.Rule == "follow_up_without_context" {
+		own = p.Parse(Input{Text: strings.Join(s.rawAfterCue(), " "), Now: in.Now, Catalogs: in.Catalogs, Docs: in.Docs})
+	}
+	fresh := func() (Decision, bool) {
+		if own.Rule != cur.Rule {
+			return own, true // a question of its own, read without its «а»
+		}
+		return Decision{}, false
+	}
+	cbr := func(k Kind) bool { return k == KindRate || k == KindKeyRate }
 	switch {
-	case len(s.toks) > 10:
+	case len(s.toks) > 12:
 		return Decision{}, false // a question of its own
-	case subject && !cue:
-		return Decision{}, false
+	case len(prev.Candidates) > 1 && !subject:
+		if e, ok := pickCandidate(s, prev.Candidates); ok {
+			// «центр» after «Логистик Центр или Северсталь-Логистик?»: the answer to the question back.
+			cur.Counterparty = slot(e, FromCatalog, e.Name)
+			cur.Candidates, cur.Unknown, cur.Kind = nil, "", KindLedger
+		}
+	case subject && s.is(CNews, CSmallTalk, CKBQuestion, CMyDocs, CDocTerms, CWrite):
+		return fresh()
+	case subject && s.is(CKBTopic) && !s.is(ledgerSubjects...) && !s.is(CRate, CKeyRate):
+		return fresh()
+	case subject && !cue && !(ledgerPrev && lacks(own) && s.is(ledgerSubjects...)):
+		return Decision{}, false // a complete question of its own
 	case subject && ledgerPrev && !s.is(ledgerSubjects...) && !s.is(CAccount, CAccountWord):
-		return Decision{}, false // «а курс евро?» after a 1C figure: a new topic
+		return fresh() // «а курс евро?» after a 1C figure: a new topic
 	case subject && !ledgerPrev && s.is(ledgerSubjects...):
-		return Decision{}, false // «а кто нам должен?» after a rate: a new topic
-	case subject && s.is(CNews, CSmallTalk, CKBQuestion, CKBTopic, CMyDocs, CDocTerms, CWrite):
-		return Decision{}, false
+		return fresh() // «а кто нам должен?» after a rate: a new topic
 	case !subject && !cue && !slotsOnly(s, cur):
 		return Decision{}, false
 	}
 	d := prev.decision()
 	d.Rule, d.Sure = "follow_up", true
 	d.Reasons = []string{"продолжение вопроса «" + clip(prev.Question, 80) + "»"}
-	if subject && cur.Rule == "follow_up_without_context" {
-		// «а кредиторка?»: the parser took it for a bare continuation; read its own subject.
-		own := p.Parse(Input{Text: strings.Join(s.rawAfterCue(), " "), Now: in.Now, Catalogs: in.Catalogs, Docs: in.Docs})
-		cur.Kind, cur.Recipe = own.Kind, own.Recipe
-	}
-	if subject && cur.Kind == prev.Kind && cur.Recipe != "" {
-		d.Recipe = cur.Recipe // «дебиторка на 1.03» → «а кредиторка?»
+	switch {
+	case subject && ledgerPrev && own.Recipe != "":
+		d.Recipe = own.Recipe // «дебиторка на 1.03» → «а кредиторка?»; «а отгрузки?»
 		if !takesParty(d.Recipe) {
 			d.Counterparty, d.Contract = Slot[address.Entity]{}, Slot[address.Entity]{}
 		}
+		if isListRecipe(prev.Recipe) && !own.Account.Set && d.Account.Source == FromDialog && own.Recipe != prev.Recipe {
+			d.Account = Slot[string]{} // «дебиторка по 62» → «а кредиторка?»: its own default account
+		}
+	case subject && ledgerPrev && s.is(CBankOps):
+		d.Recipe = address.IntentBankOpsByParty // «а платежи?»
+	case subject && ledgerPrev && s.is(CDocuments) && !s.is(CForming):
+		d.Recipe = address.IntentDocumentsByParty // «а отгрузки?», «а документы по нему?»
+	case subject && ledgerPrev && s.is(CBalance):
+		d.Recipe = address.IntentAccountBalance // «а остаток по этому счёту?»
+	case subject && ledgerPrev && s.is(CForming):
+		d.Recipe = address.IntentDocumentsFormBalance
+	case !ledgerPrev && cbr(own.Kind) && own.Kind != prev.Kind:
+		d.Kind = own.Kind // «курс евро на 1.03» → «а ключевая?»; «ключевая на 31.03» → «а евро тогда?»
+		if d.Kind == KindKeyRate {
+			d.Currencies, d.Nominal = Slot[[]string]{}, Slot[int]{}
+		}
+	}
+	if !ledgerPrev && !cbr(d.Kind) {
+		return fresh()
+	}
+	if !subject && ledgerPrev && isListRecipe(d.Recipe) {
+		switch {
+		case s.hasToken("кому"):
+			d.Recipe = address.IntentPayables // «кто нам должен» → «а мы кому?»
+		case s.hasToken("нам") && (s.hasToken("кто") || s.hasToken("сколько")):
+			d.Recipe = address.IntentReceivables
+		}
 	}
 	other := s.hasStemPrefix("друг")
-	switch {
+	switch shift, ok := s.dateShift(); {
+	case ok:
+		d.Date, d.Period = shiftSlots(d, shift, in.Now)
 	case cur.DateError != "":
 		d.DateError = cur.DateError
 	case cur.Period.Set && d.Kind == KindLedger && asOfRecipe(d.Recipe):
@@ -143,15 +198,26 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 		d.Date = Slot[time.Time]{}
 	case cur.Date.Set:
 		d.Date, d.Period = cur.Date, Slot[ru.Period]{}
+	case s.hasToken("сейчас") || s.hasToken("сегодня") || s.hasPhrase("на текущий момент", "на сегодня"):
+		d.Date, d.Period = Slot[time.Time]{}, Slot[ru.Period]{} // «а сейчас?»: today
 	}
 	if cur.Currencies.Set || len(cur.UnknownCurrencies) > 0 {
 		if d.Kind != KindRate {
 			return clarifyFollowUp(d, "Пересчитывать суммы из 1С в другую валюту я не умею. Курс можно спросить отдельно, например «курс евро на 31.03»."), true
 		}
-		d.Currencies, d.UnknownCurrencies = cur.Currencies, cur.UnknownCurrencies
+		codes := cur.Currencies.Value
+		if s.hasToken("тоже") || s.hasToken("также") || s.hasPhrase("и еще", "и ещё") {
+			codes = append(slices.Clone(d.Currencies.Value), codes...) // «и евро тоже»
+		}
+		d.Currencies, d.UnknownCurrencies = slot(slices.Compact(codes), FromText, cur.Currencies.Text), cur.UnknownCurrencies
 	}
-	if cur.Nominal.Set {
+	switch {
+	case cur.Nominal.Set:
 		d.Nominal = cur.Nominal
+	case d.Kind == KindRate && !cur.Date.Set && !cur.Period.Set:
+		if n, ok := s.bareAmount(); ok {
+			d.Nominal = slot(n, FromText, strconv.Itoa(n)) // «сколько стоят 100 евро» → «а 500?»
+		}
 	}
 	if d.Kind != KindLedger {
 		if cur.Counterparty.Set || cur.Account.Set || len(cur.Candidates) > 0 || other {
@@ -162,8 +228,21 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 	if cur.Organization.Set {
 		d.Organization = cur.Organization
 	}
-	if cur.Account.Set || cur.UnknownAccount != "" {
-		d.Account, d.UnknownAccount = cur.Account, cur.UnknownAccount
+	if cur.Counterparty.Set && in.Catalogs != nil && prev.Organization != nil {
+		// «дебиторка трейда» → «а у северного ветра?»: our other organization, not the customer
+		// that has its name.
+		for _, o := range in.Catalogs.Organizations {
+			if sameCore(o.Name, cur.Counterparty.Value.Name) && o.Ref != prev.Organization.Ref {
+				d.Organization, cur.Counterparty = slot(o, FromCatalog, cur.Counterparty.Text), Slot[address.Entity]{}
+			}
+		}
+	}
+	account, accountOK := cur.Account, cur.Account.Set
+	if !accountOK && cur.UnknownAccount == "" {
+		account, accountOK = s.bareAccount(in.Catalogs, cur) // «а 62?», «теперь по 60»
+	}
+	if accountOK || cur.UnknownAccount != "" {
+		d.Account, d.UnknownAccount = account, cur.UnknownAccount
 		if !cur.Counterparty.Set && (d.Recipe == address.IntentOpenItemsByParty || d.Recipe == address.IntentOpenItemsByContract) {
 			// «остаток 51 на 1.04» after a company's debt: the account's balance.
 			d.Recipe = address.IntentAccountBalance
@@ -179,12 +258,6 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 		d.Recipe = partyRecipe(d.Recipe)
 	case cur.Contract.Set:
 		d.Contract, d.Counterparty = cur.Contract, cur.Counterparty
-		if d.Recipe != address.IntentDocumentsByContract {
-			d.Recipe = address.IntentOpenItemsByContract
-			if d.Period.Set {
-				d.Recipe = address.IntentDocumentsByContract
-			}
-		}
 	case cur.Counterparty.Set:
 		d.Counterparty, d.Contract = cur.Counterparty, Slot[address.Entity]{}
 		d.Recipe = partyRecipe(d.Recipe)
@@ -193,8 +266,147 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 	case other && s.hasStemPrefix("организац"):
 		return clarifyFollowUp(d, "Уточните, по какой из наших организаций."), true
 	}
+	if d.Contract.Set {
+		// A contract's documents and debt are read by the contract.
+		switch d.Recipe {
+		case address.IntentDocumentsByParty, address.IntentBankOpsByParty:
+			d.Recipe = address.IntentDocumentsByContract
+		case address.IntentOpenItemsByParty, address.IntentReceivables, address.IntentPayables, address.IntentAccountBalance:
+			d.Recipe = address.IntentOpenItemsByContract
+		}
+	}
 	p.settleDates(&d)
 	return d, true
+}
+
+// isListRecipe reports whether r lists counterparties by a debt's direction.
+func isListRecipe(r address.Intent) bool {
+	return r == address.IntentReceivables || r == address.IntentPayables
+}
+
+// pickCandidate is the one candidate of a question back that the answer names by a word of
+// its name that the other candidates do not have («центр» of «Логистик Центр»).
+func pickCandidate(s *scan, cands []address.Entity) (address.Entity, bool) {
+	var found []address.Entity
+	for i, c := range cands {
+		keys := keysOf(c)
+		if len(keys) == 0 {
+			continue
+		}
+		own := slices.Clone(keys[0].words)
+		for j, o := range cands {
+			if j != i {
+				if ok := keysOf(o); len(ok) > 0 {
+					own = slices.DeleteFunc(own, func(w string) bool { return slices.Contains(ok[0].words, w) })
+				}
+			}
+		}
+		for _, t := range s.toks {
+			if slices.Contains(own, t.Stem) || slices.ContainsFunc(own, func(w string) bool { return declined(t.Text, w) }) {
+				found = append(found, c)
+				break
+			}
+		}
+	}
+	if len(found) != 1 {
+		return address.Entity{}, false
+	}
+	return found[0], true
+}
+
+// dateShift reads a shift of the previous question's date: «месяцем раньше», «за месяц до
+// этого», «годом раньше», «в прошлом году на ту же дату», «неделей раньше», «днём раньше».
+func (s *scan) dateShift() (shift [3]int, ok bool) {
+	before := s.hasToken("раньше") || s.hasPhrase("до этого", "до того", "назад")
+	switch {
+	case s.hasPhrase("в прошлом году на ту же дату", "год назад на ту же дату", "на ту же дату прошлого года",
+		"на ту же дату в прошлом году"):
+		return [3]int{-1, 0, 0}, true
+	case !before:
+		return shift, false
+	case s.hasToken("месяцем") || s.hasPhrase("за месяц", "месяц до"):
+		return [3]int{0, -1, 0}, true
+	case s.hasToken("годом") || s.hasPhrase("за год", "год до"):
+		return [3]int{-1, 0, 0}, true
+	case s.hasToken("неделей") || s.hasPhrase("за неделю", "неделю до"):
+		return [3]int{0, 0, -7}, true
+	case s.hasToken("днем") || s.hasToken("днём") || s.hasPhrase("за день", "день до"):
+		return [3]int{0, 0, -1}, true
+	}
+	return shift, false
+}
+
+// shiftSlots moves the decision's date or period by shift (years, months, days): a month
+// moves to the same day of the other month, a whole month's period to the whole other month.
+func shiftSlots(d Decision, shift [3]int, now time.Time) (Slot[time.Time], Slot[ru.Period]) {
+	move := func(t time.Time) time.Time {
+		y, m, day := t.Date()
+		first := time.Date(y+shift[0], m+time.Month(shift[1]), 1, 0, 0, 0, 0, ru.Moscow)
+		last := first.AddDate(0, 1, -1).Day()
+		return time.Date(first.Year(), first.Month(), min(day, last), 0, 0, 0, 0, ru.Moscow).AddDate(0, 0, shift[2])
+	}
+	if d.Period.Set {
+		per := d.Period.Value
+		from, to := move(per.From), move(per.To)
+		if per.Kind == ru.KindMonth || per.From.Day() == 1 && per.To.AddDate(0, 0, 1).Day() == 1 {
+			to = time.Date(from.Year(), from.Month()+time.Month(monthsIn(per)), 1, 0, 0, 0, 0, ru.Moscow).AddDate(0, 0, -1)
+		}
+		per.From, per.To, per.Text = from, to, ""
+		return Slot[time.Time]{}, slot(per, FromText, "")
+	}
+	day := now.In(ru.Moscow)
+	if d.Date.Set {
+		day = d.Date.Value
+	}
+	day = time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, ru.Moscow)
+	return slot(move(day), FromText, ""), Slot[ru.Period]{}
+}
+
+// monthsIn is the number of whole months a period spans.
+func monthsIn(p ru.Period) int {
+	return (p.To.Year()-p.From.Year())*12 + int(p.To.Month()-p.From.Month()) + 1
+}
+
+// bareAccount reads an account code written alone in a follow-up («а 62?», «теперь по 60»):
+// a code of the chart that is not part of a date the message names.
+func (s *scan) bareAccount(c *address.Catalogs, cur Decision) (Slot[string], bool) {
+	for _, t := range s.toks {
+		if !accountRe.MatchString(t.Text) || cur.Date.Set && strings.Contains(cur.Date.Text, t.Text) ||
+			cur.Period.Set && strings.Contains(cur.Period.Text, t.Text) {
+			continue
+		}
+		if c != nil && len(c.Accounts) > 0 && !knownAccount(t.Text, c.Accounts) {
+			continue
+		}
+		return slot(t.Text, FromText, t.Text), true
+	}
+	return Slot[string]{}, false
+}
+
+// bareAmount reads a nominal written alone («а 500?»).
+func (s *scan) bareAmount() (int, bool) {
+	for _, t := range s.toks {
+		if n, err := strconv.Atoi(t.Text); err == nil && n > 0 && n <= 1_000_000 {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// hasToken reports whether the message has the word w (folded).
+func (s *scan) hasToken(w string) bool {
+	return slices.ContainsFunc(s.toks, func(t Token) bool { return t.Text == w })
+}
+
+// hasPhrase reports whether the folded message contains one of the phrases as whole words.
+func (s *scan) hasPhrase(phrases ...string) bool {
+	text := " " + strings.Join(words(s.in.Text), " ") + " "
+	for _, p := range phrases {
+		if strings.Contains(text, " "+p+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // slotsOnly reports whether a message without a cue word gives only slots the previous
@@ -218,10 +430,13 @@ func clarifyFollowUp(d Decision, ask string) Decision {
 // list or a balance becomes that company's debt; documents and payments stay what they are.
 func partyRecipe(r address.Intent) address.Intent {
 	switch r {
-	case address.IntentDocumentsByParty, address.IntentBankOpsByParty, address.IntentOpenItemsByParty:
-		return r
 	case address.IntentDocumentsByContract:
 		return address.IntentDocumentsByParty
+	case address.IntentOpenItemsByContract:
+		return address.IntentOpenItemsByParty
+	}
+	if takesParty(r) {
+		return r // documents, payments, open items, open contracts, a balance's documents
 	}
 	return address.IntentOpenItemsByParty
 }

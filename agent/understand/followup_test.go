@@ -1,0 +1,70 @@
+package understand_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/understand"
+)
+
+// minFollowUps is the least share of follow-up dialogs whose last message is understood exactly.
+const minFollowUps = 0.90
+
+// TestFollowUps runs the follow-up dialogs (testdata/followups: two and three turns, written
+// from the user's side by a hand that did not read the parser): each turn is read as the agent
+// reads it — the parser, then FollowUp with the state the previous turn left — and the last
+// turn's decision must be the one the line wants.
+func TestFollowUps(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "followups", "followups.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cats := demoCatalogs(t)
+	p := understand.NewParser()
+	var ok, all int
+	var misses []string
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		var l struct {
+			Turns []string `json:"turns"`
+			Want  want     `json:"want"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("followups.jsonl:%d: %v", n, err)
+		}
+		var st understand.State
+		var d understand.Decision
+		for _, q := range l.Turns {
+			in := understand.Input{Text: q, Now: corpusToday, Docs: corpusDocs}
+			d = p.ParseLazy(in, func() *address.Catalogs { return cats })
+			in.Catalogs = cats
+			if f, ok := p.FollowUp(in, d, st); ok {
+				d = f
+			}
+			st, _ = understand.StateOf(d, q)
+		}
+		all++
+		if diff := check(d, l.Want); len(diff) == 0 {
+			ok++
+		} else {
+			misses = append(misses, fmt.Sprintf("followups.jsonl:%d %q: %s", n, l.Turns, strings.Join(diff, "; ")))
+		}
+	}
+	acc := float64(ok) / float64(all)
+	t.Logf("follow-ups: %d/%d dialogs understood exactly (%.1f %%), no LLM", ok, all, 100*acc)
+	if *showMisses {
+		for _, m := range misses {
+			t.Log(m)
+		}
+	}
+	if acc < minFollowUps {
+		t.Errorf("follow-up accuracy %.1f %% < %.0f %%", 100*acc, 100*minFollowUps)
+	}
+}
