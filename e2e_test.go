@@ -466,6 +466,30 @@ func TestE2ETelegram(t *testing.T) {
 		}
 	})
 
+	t.Run("a dialog of follow-ups survives a restart", func(t *testing.T) {
+		emu.say(t, alice, private, "кто нам должен на 31.03.2026")
+		if got := emu.replies(t, private.ID, 1); !strings.Contains(got[0].Text, "Кто должен нам на 31.03.2026") {
+			t.Fatalf("first turn = %q", got[0].Text)
+		}
+		stop()
+		stop = startBot(top, env, logs) // the dialog state is in Redis, with the history
+		emu.say(t, alice, private, "а на 01.03.2026?")
+		if got := emu.replies(t, private.ID, 1); !strings.Contains(got[0].Text, "Кто должен нам на 01.03.2026") ||
+			!strings.Contains(got[0].Text, "Итого нам должны: 36\u00a0917\u00a0964,03\u00a0₽") {
+			t.Errorf("follow-up after a restart = %q, want the list on 01.03.2026", got[0].Text)
+		}
+		emu.say(t, alice, private, "а по ромашке?")
+		if got := emu.replies(t, private.ID, 1); !strings.Contains(got[0].Text, "Ромашка") || !strings.Contains(got[0].Text, "01.03.2026") {
+			t.Errorf("third turn = %q, want Ромашка's debt on 01.03.2026", got[0].Text)
+		}
+		// Another user in the group has a dialog of their own.
+		mention := "@TestNameBot"
+		emu.say(t, bob, group, mention+" а по ромашке?", tgEntity{Type: "mention", Offset: 0, Length: len(mention)})
+		if got := emu.replies(t, group.ID, 1); strings.Contains(got[0].Text, "01.03.2026") {
+			t.Errorf("another user's follow-up continued Alice's dialog: %q", got[0].Text)
+		}
+	})
+
 	t.Run("/reset empties the history in Redis", func(t *testing.T) {
 		emu.say(t, alice, private, "/reset")
 		got := emu.replies(t, private.ID, 1)

@@ -102,6 +102,22 @@ func TestChatConsole(t *testing.T) {
 	}
 }
 
+// A dialog in the console: follow-ups continue the previous question, with no LLM.
+func TestChatConsoleDialog(t *testing.T) {
+	var out bytes.Buffer
+	in := strings.NewReader("кто нам должен на 31.03.2026\nа на 01.03.2026?\nа по ромашке?\nа в евро?\n")
+	if err := run(t.Context(), []string{"chat"}, getenv(nil), in, &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, want := range []string{"Кто должен нам на 31.03.2026", "Кто должен нам на 01.03.2026",
+		"Открытые позиции на 01.03.2026: ООО \"Ромашка\"", "418\u00a0645,81", "курс евро"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("console dialog lacks %q:\n%s", want, text)
+		}
+	}
+}
+
 func TestRunErrors(t *testing.T) {
 	tests := []struct {
 		args []string
