@@ -140,6 +140,8 @@ func (a *Agent) choose(ctx context.Context, req Request, data string) (Answer, b
 	switch last.AnchorType {
 	case "organization":
 		f.Organization = ref
+	case "bank_account":
+		f.Organization = "" // the account's organization is the scope
 	case "contract":
 		f.Contract = ref
 	default:
@@ -147,6 +149,9 @@ func (a *Agent) choose(ctx context.Context, req Request, data string) (Answer, b
 	}
 	d := address.Decomposition{QuestionMode: address.ModeAddress, ModeConfidence: 1, Intent: last.Intent, IntentConfidence: 1,
 		Filters: f, FallbackRuleHit: "clarification_choice", Reasons: []string{"выбор из кандидатов"}}
+	if last.AnchorType == "bank_account" {
+		d.BankAccount = ref
+	}
 	d.Missing = address.MissingFilters(d.Intent, d.Filters)
 	res := a.lane.Run(ctx, d)
 	a.lastLedger.Add(ConversationKey(req), res)

@@ -140,6 +140,11 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 		ans = Answer{Text: "Я только читаю данные 1С и ничего в ней не меняю: провести, удалить или исправить документ можно " +
 			"только в самой 1С. Могу показать, например, документы контрагента, его долг или остаток по счёту."}
 	case understand.KindUnknownEntity:
+		if d.UnknownBankAccount != "" && d.Recipe != "" {
+			// The lane says that none of our organizations has the account and lists ours.
+			ans, err = a.ledgerRun(ctx, req, ledgerDecomposition(d))
+			break
+		}
 		if d.Recipe == "" || d.Unknown == "" || strings.HasPrefix(d.Unknown, "ИНН ") {
 			ans = unknownEntityAnswer(d, text)
 			break
@@ -152,6 +157,8 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 		ans, err = a.ledgerRun(ctx, req, dec)
 	default:
 		switch {
+		case len(d.BankAccountCandidates) > 1:
+			ans = bankAccountsAnswer(d, text)
 		case len(d.Candidates) > 1:
 			ans = candidatesAnswer(d, text)
 		case d.Ask != "":
@@ -238,6 +245,13 @@ func ledgerDecomposition(d understand.Decision) address.Decomposition {
 	}
 	dec := address.Decomposition{QuestionMode: address.ModeAddress, ModeConfidence: 1, Intent: recipe, IntentConfidence: 0.9,
 		Filters: f, FallbackRuleHit: "understand:" + d.Rule, Reasons: d.Reasons, QueryShape: "list", QueryShapeConfidence: 0.9}
+	// A settlement account goes as its number: the lane scopes the answer to its organization
+	// and names it (no recipe filters by the account itself; see address.Decomposition).
+	if d.BankAccount.Set {
+		dec.BankAccount = d.BankAccount.Value.Number
+	} else if d.UnknownBankAccount != "" {
+		dec.BankAccount = d.UnknownBankAccount // the lane says none of ours has it and lists ours
+	}
 	dec.Missing = address.MissingFilters(dec.Intent, dec.Filters)
 	return dec
 }
@@ -269,6 +283,17 @@ func candidatesAnswer(d understand.Decision, text string) Answer {
 		}
 		ans.Text += "\n- " + EscapeMarkdown(label)
 		ans.Buttons = append(ans.Buttons, Button{Text: withName(text, "", e.Name)})
+	}
+	return ans
+}
+
+// bankAccountsAnswer asks which of our settlement accounts ending alike is meant; each button
+// asks the same question with the whole number.
+func bankAccountsAnswer(d understand.Decision, text string) Answer {
+	ans := Answer{Text: "Так оканчиваются несколько расчётных счетов наших организаций. Уточните, какой нужен:"}
+	for _, b := range d.BankAccountCandidates {
+		ans.Text += "\n- " + EscapeMarkdown(b.Number+" — "+b.OrgName)
+		ans.Buttons = append(ans.Buttons, Button{Text: withName(text, "", b.Number)})
 	}
 	return ans
 }

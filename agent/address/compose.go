@@ -114,6 +114,9 @@ func (r Result) scopeLine() string {
 	if r.OrgDefaulted {
 		parts[0] += " (основная; другую можно указать в вопросе)"
 	}
+	if r.BankAccount != "" {
+		parts = append(parts, "р/с "+r.BankAccount)
+	}
 	if r.Account != "" {
 		parts = append(parts, "счёт "+r.Account)
 	}

@@ -24,6 +24,7 @@ const (
 // anchors are the resolved references bound into the query parameters.
 type anchors struct {
 	org, party, contract Entity
+	bank                 BankAccount
 }
 
 // resolveAnchors turns organization, counterparty and contract text into references. stop is
@@ -502,7 +503,7 @@ func documents(rows []documentRow, intent Intent, a anchors, docType string) ([]
 		if r.deleted || !slices.Contains(DocumentTypes, kind) || (docType != "" && kind != docType) {
 			continue
 		}
-		if intent == IntentBankOpsByParty && !slices.Contains(BankDocumentTypes, kind) {
+		if intent == IntentBankOpsByParty && (!slices.Contains(BankDocumentTypes, kind) || a.bank.Number != "" && r.bankAccount != a.bank.Number) {
 			continue
 		}
 		posted := r.posted

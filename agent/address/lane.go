@@ -33,8 +33,8 @@ type Options struct {
 	MaxRows int
 	// QueryTimeout bounds one query (default 20s).
 	QueryTimeout time.Duration
-	// CatalogTTL is how long catalogs (organizations, counterparties, contracts, accounts) are
-	// reused (default 10m).
+	// CatalogTTL is how long catalogs (organizations, counterparties, contracts, accounts, bank
+	// accounts) are reused (default 10m).
 	CatalogTTL time.Duration
 }
 
@@ -77,6 +77,7 @@ type catalogs struct {
 	orgs, parties, contracts []Entity
 	defaultOrg               Entity
 	accounts                 map[string]account
+	banks                    []BankAccount
 }
 
 type account struct {
@@ -89,6 +90,8 @@ type Catalogs struct {
 	Organizations, Counterparties, Contracts []Entity
 	// Accounts are the chart's codes: «62», «62.01», «90.01.1».
 	Accounts []string
+	// BankAccounts are our organizations' settlement accounts.
+	BankAccounts []BankAccount
 }
 
 // Catalogs returns the catalogs, loaded through the whitelisted catalog queries and cached for
@@ -98,7 +101,7 @@ func (l *Lane) Catalogs(ctx context.Context) (Catalogs, error) {
 	if err != nil {
 		return Catalogs{}, err
 	}
-	out := Catalogs{Organizations: c.orgs, Counterparties: c.parties, Contracts: c.contracts}
+	out := Catalogs{Organizations: c.orgs, Counterparties: c.parties, Contracts: c.contracts, BankAccounts: c.banks}
 	for code := range c.accounts {
 		out.Accounts = append(out.Accounts, code)
 	}
@@ -163,6 +166,10 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 		code := str(r["Код"])
 		c.accounts[code] = account{code: code, name: str(r["Наименование"]), partySubconto: strings.Contains(str(r["ВидыСубконто"]), "Контрагенты")}
 	}
+	if rows, err = load("catalog.bank_accounts"); err != nil {
+		return nil, err
+	}
+	c.banks = bankAccountsFrom(rows, c.orgs)
 	if len(c.orgs) == 0 {
 		return nil, errors.New("1C returned no organizations")
 	}

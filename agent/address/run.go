@@ -45,6 +45,7 @@ type Result struct {
 	ContractParty  string `json:"contract_counterparty,omitempty"`
 	ContractNumber string `json:"-"`
 	ContractDate   string `json:"-"`
+	BankAccount    string `json:"bank_account,omitempty"` // its number, and its bank when 1C names one
 	Source         string `json:"source"`
 	// OrgIndex is the position of the organization in the catalog, for drilldown data.
 	OrgIndex int `json:"-"`
@@ -160,7 +161,10 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 	if problem != "" {
 		return res.limited(ReasonMissingFilters, problem)
 	}
-	if missing := MissingFilters(d.Intent, f); len(missing) > 0 {
+	// A settlement account is looked up before anything is asked for: one that none of ours has
+	// is said first.
+	missing := MissingFilters(d.Intent, f)
+	if len(missing) > 0 && d.BankAccount == "" {
 		dbg.MissingRequiredFilters = missing
 		return res.limited(ReasonMissingFilters, askFor(recipe, missing))
 	}
@@ -183,8 +187,12 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 		}
 	}
 	bound, stop := l.resolveAnchors(&res, cats, recipe, f)
-	if stop {
+	if stop || d.BankAccount != "" && bankAnchor(&res, cats, recipe, d.BankAccount, &bound) {
 		return res
+	}
+	if len(missing) > 0 {
+		dbg.MissingRequiredFilters = missing
+		return res.limited(ReasonMissingFilters, askFor(recipe, missing))
 	}
 	return l.execute(ctx, &res, cats, recipe, f, bound)
 }

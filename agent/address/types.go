@@ -85,6 +85,10 @@ type Decomposition struct {
 	IntentConfidence     float64  `json:"detected_intent_confidence"`
 	Filters              Filters  `json:"extracted_filters"`
 	Missing              []string `json:"missing_required_filters"`
+	// BankAccount is a settlement account of ours the question names (its number, or a tail of
+	// it): its organization is the scope, and the answer names it. It is no filter of the
+	// recipes (no template filters by the account; see bankAnchor), so it is not in Filters.
+	BankAccount string `json:"bank_account,omitempty"`
 	// FallbackRuleHit names the deterministic rule that decided (empty when the LLM did).
 	FallbackRuleHit string `json:"fallback_rule_hit,omitempty"`
 	// Reasons explain the decision in Russian, for the debug payload.

@@ -44,6 +44,7 @@ type want struct {
 	Counterparty string   `json:"counterparty"`
 	Contract     string   `json:"contract"`
 	Organization string   `json:"organization"`
+	BankAccount  string   `json:"bank_account"`
 	Candidates   []string `json:"candidates"`
 }
 
@@ -160,6 +161,9 @@ func check(d understand.Decision, w want) []string {
 	}
 	if w.Organization != "" {
 		add("organization", d.Organization.Value.Name, w.Organization)
+	}
+	if w.BankAccount != "" {
+		add("bank_account", d.BankAccount.Value.Number, w.BankAccount)
 	}
 	if len(w.Candidates) > 0 {
 		var got []string

@@ -21,13 +21,16 @@ func (p *Parser) decide(s *scan, d *Decision) {
 		d.Reasons = append(d.Reasons, why)
 	}
 	letters := 0
-	for _, r := range s.in.Text {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			letters++
+	for _, t := range s.toks { // not s.in.Text: settlement accounts are blanked out of it
+		for _, r := range t.Text {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				letters++
+			}
 		}
 	}
 	ledgerAsk := s.is(ledgerFigures...) || s.is(CContracts) && s.is(CNotClosed) ||
 		d.Counterparty.Set || d.Contract.Set || len(d.Candidates) > 0 ||
+		d.BankAccount.Set || d.UnknownBankAccount != "" || len(d.BankAccountCandidates) > 0 ||
 		s.is(CDocuments) && (d.Counterparty.Set || d.Contract.Set || d.Unknown != "")
 	dated := d.Date.Set || d.Period.Set
 	named := d.Counterparty.Set || d.Contract.Set
@@ -235,6 +238,17 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		d.Kind, d.Rule, d.Sure = KindClarify, "ambiguous_counterparty", true
 		d.Reasons = append(d.Reasons, "название подходит нескольким контрагентам")
 		return
+	case len(d.BankAccountCandidates) > 1:
+		d.Kind, d.Rule, d.Sure = KindClarify, "ambiguous_bank_account", true
+		d.Reasons = append(d.Reasons, "так оканчиваются несколько расчётных счетов")
+		return
+	}
+	if d.UnknownBankAccount != "" {
+		// The recipe is picked as if the account were known; the 1C lane says it is not ours.
+		defer func() {
+			d.Kind, d.Rule, d.Sure = KindUnknownEntity, "unknown_bank_account", true
+			d.Reasons = append(d.Reasons, "такого расчётного счёта нет у наших организаций")
+		}()
 	}
 	if !single && d.Unknown != "" {
 		// Pick the recipe as if the company were known, so the 1C lane can still try the name

@@ -82,6 +82,17 @@ type Decision struct {
 	Counterparty Slot[address.Entity]
 	Contract     Slot[address.Entity]
 	Organization Slot[address.Entity]
+	// BankAccount is a settlement account of one of our organizations the message names: by
+	// its number, its tail («р/с 8153», «...0187») or «р/с» and an organization that has one.
+	// Its organization is the Organization, and account 51 the Account, unless the message
+	// names others.
+	BankAccount Slot[address.BankAccount]
+	// UnknownBankAccount is a settlement account the message names (its digits: the number or
+	// a tail) that none of our organizations has (KindUnknownEntity).
+	UnknownBankAccount string
+	// BankAccountCandidates are our accounts that end with the tail the message gives, when
+	// several do (KindClarify).
+	BankAccountCandidates []address.BankAccount
 	// Candidates are the counterparties a name matches equally well (KindClarify).
 	Candidates []address.Entity
 	// Unknown is a name the message gives that no catalog entry matches (KindUnknownEntity),

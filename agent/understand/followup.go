@@ -15,17 +15,18 @@ import (
 // the slots it names and keeps the rest. It is kept with the dialog's history (as JSON, in Redis
 // when configured), per chat and user, so it survives a restart.
 type State struct {
-	Kind         Kind            `json:"kind"`
-	Recipe       address.Intent  `json:"recipe,omitempty"`
-	Date         *time.Time      `json:"date,omitempty"`
-	DateText     string          `json:"date_text,omitempty"`
-	Period       *ru.Period      `json:"period,omitempty"`
-	Currencies   []string        `json:"currencies,omitempty"`
-	Nominal      int             `json:"nominal,omitempty"`
-	Account      string          `json:"account,omitempty"`
-	Counterparty *address.Entity `json:"counterparty,omitempty"`
-	Contract     *address.Entity `json:"contract,omitempty"`
-	Organization *address.Entity `json:"organization,omitempty"`
+	Kind         Kind                 `json:"kind"`
+	Recipe       address.Intent       `json:"recipe,omitempty"`
+	Date         *time.Time           `json:"date,omitempty"`
+	DateText     string               `json:"date_text,omitempty"`
+	Period       *ru.Period           `json:"period,omitempty"`
+	Currencies   []string             `json:"currencies,omitempty"`
+	Nominal      int                  `json:"nominal,omitempty"`
+	Account      string               `json:"account,omitempty"`
+	Counterparty *address.Entity      `json:"counterparty,omitempty"`
+	Contract     *address.Entity      `json:"contract,omitempty"`
+	Organization *address.Entity      `json:"organization,omitempty"`
+	BankAccount  *address.BankAccount `json:"bank_account,omitempty"`
 	// Candidates are the counterparties a question back offered: the answer may name one by
 	// any word of its name («центр»).
 	Candidates []address.Entity `json:"candidates,omitempty"`
@@ -67,6 +68,10 @@ func StateOf(d Decision, question string) (State, bool) {
 	if d.Organization.Set {
 		e := d.Organization.Value
 		s.Organization = &e
+	}
+	if d.BankAccount.Set {
+		b := d.BankAccount.Value
+		s.BankAccount = &b
 	}
 	if d.Kind == KindClarify {
 		s.Candidates = d.Candidates
@@ -227,6 +232,18 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 	}
 	if cur.Organization.Set {
 		d.Organization = cur.Organization
+		d.BankAccount = Slot[address.BankAccount]{} // another organization's answer is not the account's
+	}
+	switch {
+	case cur.BankAccount.Set:
+		d.BankAccount, d.Organization, d.UnknownBankAccount = cur.BankAccount, cur.Organization, ""
+		if !d.Account.Set {
+			d.Account = cur.Account
+		}
+	case cur.UnknownBankAccount != "":
+		d.Kind, d.UnknownBankAccount, d.BankAccount = KindUnknownEntity, cur.UnknownBankAccount, Slot[address.BankAccount]{}
+	case len(cur.BankAccountCandidates) > 1:
+		d.Kind, d.BankAccountCandidates = KindClarify, cur.BankAccountCandidates
 	}
 	if cur.Counterparty.Set && in.Catalogs != nil && prev.Organization != nil {
 		// «дебиторка трейда» → «а у северного ветра?»: our other organization, not the customer
@@ -475,6 +492,9 @@ func (st State) decision() Decision {
 	}
 	if st.Organization != nil {
 		d.Organization = slot(*st.Organization, FromDialog, st.Organization.Name)
+	}
+	if st.BankAccount != nil {
+		d.BankAccount = slot(*st.BankAccount, FromDialog, st.BankAccount.Number)
 	}
 	return d
 }

@@ -61,6 +61,7 @@ type scan struct {
 	hits     []Hit
 	has      map[Concept]int // concept → index of its first hit
 	named    []string        // account codes written in the message, as written
+	banks    []bankMention   // settlement accounts written in the message
 }
 
 func (s *scan) is(cs ...Concept) bool {
@@ -83,9 +84,11 @@ func (p *Parser) Parse(in Input) Decision {
 	}
 	var d Decision
 	p.accounts(s, &d)
+	s.findBankMentions()
 	p.dates(s, &d)
 	p.currencies(s, &d)
 	p.entities(s, &d)
+	p.bankAccount(s, &d)
 	p.decide(s, &d)
 	p.settleDates(&d)
 	p.doubt(s, &d)
@@ -740,10 +743,21 @@ func (p *Parser) doubt(s *scan, d *Decision) {
 	case parts > 1:
 		d.Sure, d.Rule = false, d.Rule+"+compound"
 		d.Reasons = append(d.Reasons, "в вопросе несколько тем")
-	case s.is(CAnalysis) && (d.Kind == KindLedger || d.Kind == KindUnknownEntity):
+	case s.outsideNames(CAnalysis) && (d.Kind == KindLedger || d.Kind == KindUnknownEntity):
 		d.Sure = false
 		d.Reasons = append(d.Reasons, "нужен анализ, а не один отчёт")
 	}
+}
+
+// outsideNames reports whether a hit of concept c lies outside the names of the catalogs: the
+// «трейд» of «Северный ветер Трейд» is no misspelt «тренд».
+func (s *scan) outsideNames(c Concept) bool {
+	for _, h := range s.hits {
+		if h.Concept == c && !slices.ContainsFunc(s.spans, func(sp [2]int) bool { return sp[0] <= h.Start && h.End <= sp[1] }) {
+			return true
+		}
+	}
+	return false
 }
 
 // settleDates puts the date where the decision needs it: an as-of date for balances, debts,
