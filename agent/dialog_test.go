@@ -131,3 +131,27 @@ func TestDialogFollowUps(t *testing.T) {
 		})
 	}
 }
+
+// A question back about several equal names offers buttons; pressing one continues the same
+// question: the date of the dialog is kept, the company is the one on the button.
+func TestDialogButtonContinues(t *testing.T) {
+	a := dialogAgent(t, history.NewMemory(100, history.Limits{}))
+	req := Request{UserID: 801, ChatID: 801}
+	ask(t, a, req, "долг ромашки на 31.03")
+	q := ask(t, a, req, "а гранитовские?")
+	if len(q.Buttons) != 2 {
+		t.Fatalf("buttons %+v, want two candidates:\n%s", q.Buttons, q.Text)
+	}
+	for _, b := range q.Buttons {
+		if strings.Contains(b.Text, "Гранит-М") {
+			continue
+		}
+		ans := ask(t, a, req, b.Text)
+		text := unescape(ans.Text)
+		if !strings.Contains(text, "ООО «Гранит»") || !strings.Contains(text, "31.03.2026") || strings.Contains(text, "Гранит-М") {
+			t.Errorf("button %q: the answer is not ООО «Гранит» on 31.03.2026:\n%s", b.Text, text)
+		}
+		return
+	}
+	t.Errorf("no button for ООО «Гранит»: %+v", q.Buttons)
+}
