@@ -15,15 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/finbot/finbot/agent/address"
-	"github.com/finbot/finbot/agent/docs"
-	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/ru"
-	"github.com/finbot/finbot/integrations/docstore"
-	"github.com/finbot/finbot/integrations/history"
-	"github.com/finbot/finbot/integrations/kb"
-	"github.com/finbot/finbot/integrations/llm"
-	"github.com/finbot/finbot/integrations/onec"
 )
 
 var answerMisses = flag.Bool("answer-misses", false, "print every line of the answer set that is not answered right")
@@ -66,25 +58,7 @@ func answersNow() time.Time { return time.Date(2026, 4, 25, 12, 0, 0, 0, ru.Mosc
 
 // answersAgent is an agent over the demo ledger on the answer set's today, with the LLM at url
 // ("" for none).
-func answersAgent(t *testing.T, url string) *Agent {
-	t.Helper()
-	d, err := onec.DemoDefault()
-	if err != nil {
-		t.Fatal(err)
-	}
-	kbLib := docs.New(docstore.NewMemory(), nil, docs.Options{})
-	if _, _, err := kbLib.Ingest(t.Context(), docs.KBOwner, kb.Sample()); err != nil {
-		t.Fatal(err)
-	}
-	deps := Deps{History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
-		Rates: pipelineRates, Ledger: address.NewLane(d, address.Options{Now: answersNow}),
-		Docs: docs.New(docstore.NewMemory(), nil, docs.Options{}), KB: kbLib}
-	if url != "" {
-		c := llm.New(llm.Options{BaseURL: url, APIKey: "k", Model: "m", Timeout: testDeadline, BreakerTimeout: time.Minute})
-		deps.LLM, deps.Planner = c, plan.NewPlanner(c, plan.Options{Timeout: testDeadline})
-	}
-	return New(deps, Options{Now: answersNow, LedgerAccess: func(int64, int64) bool { return true }, ToolTimeout: testDeadline})
-}
+func answersAgent(t *testing.T, url string) *Agent { return demoAgent(t, answersNow, url) }
 
 // lyingPlan is a valid plan that reads every question as another company's open items on
 // another date over another account: what a confident but wrong model would say.

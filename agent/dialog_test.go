@@ -15,9 +15,9 @@ import (
 	"github.com/finbot/finbot/integrations/onec"
 )
 
-// dialogRedis is a Redis client for the dialog tests, or nil when none answers (CI requires one:
-// FINBOT_REQUIRE_REDIS=1).
-func dialogRedis(t *testing.T) *redis.Client {
+// testRedis is a Redis client for the agent's tests (REDIS_URL, default the local one), or nil
+// when none answers (CI requires one: FINBOT_REQUIRE_REDIS=1).
+func testRedis(t *testing.T) *redis.Client {
 	t.Helper()
 	url := os.Getenv("REDIS_URL")
 	if url == "" {
@@ -60,7 +60,7 @@ func TestDialogFollowUps(t *testing.T) {
 	stores := map[string]func() History{
 		"memory": func() History { return history.NewMemory(100, history.Limits{}) },
 	}
-	if rdb := dialogRedis(t); rdb != nil {
+	if rdb := testRedis(t); rdb != nil {
 		prefix := fmt.Sprintf("finbot-dialog-test:%d:", time.Now().UnixNano())
 		t.Cleanup(func() {
 			keys, _ := rdb.Keys(context.Background(), prefix+"*").Result()

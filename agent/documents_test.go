@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -50,23 +49,8 @@ func stores(t *testing.T) map[string]func(t *testing.T) docs.Store {
 	out := map[string]func(t *testing.T) docs.Store{
 		"memory": func(*testing.T) docs.Store { return docstore.NewMemory() },
 	}
-	url := os.Getenv("REDIS_URL")
-	if url == "" {
-		url = "redis://127.0.0.1:6379/0"
-	}
-	opts, err := redis.ParseURL(url)
-	if err != nil {
-		t.Fatalf("REDIS_URL: %v", err)
-	}
-	addr := opts.Addr
-	rdb := redis.NewClient(opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second) // a bound, generous on a loaded machine
-	defer cancel()
-	if err := rdb.Ping(ctx).Err(); err != nil {
-		rdb.Close()
-		if os.Getenv("FINBOT_REQUIRE_REDIS") == "1" {
-			t.Fatalf("redis at %s: %v", addr, err)
-		}
+	rdb := testRedis(t)
+	if rdb == nil {
 		return out
 	}
 	out["redis"] = func(t *testing.T) docs.Store {
@@ -79,7 +63,6 @@ func stores(t *testing.T) map[string]func(t *testing.T) docs.Store {
 		})
 		return docstore.NewRedis(rdb, prefix)
 	}
-	t.Cleanup(func() { rdb.Close() })
 	return out
 }
 

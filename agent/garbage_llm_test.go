@@ -10,9 +10,11 @@ import (
 
 	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/kb"
+	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/integrations/onec"
 )
 
@@ -44,7 +46,11 @@ func corpusQuestions(t *testing.T) []string {
 }
 
 // noLLMAgent is pipelineAgent's agent without an LLM: the same ledger, rates and knowledge base.
-func noLLMAgent(t *testing.T) *Agent {
+func noLLMAgent(t *testing.T) *Agent { return demoAgent(t, pipelineNow, "") }
+
+// demoAgent is an agent over the demo ledger, the rates stand-in and the sample knowledge base on
+// the day now gives, with the LLM (planner and answers) at llmURL, or none for "".
+func demoAgent(t *testing.T, now func() time.Time, llmURL string) *Agent {
 	t.Helper()
 	d, err := onec.DemoDefault()
 	if err != nil {
@@ -54,10 +60,14 @@ func noLLMAgent(t *testing.T) *Agent {
 	if _, _, err := kbLib.Ingest(t.Context(), docs.KBOwner, kb.Sample()); err != nil {
 		t.Fatal(err)
 	}
-	return New(Deps{History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
-		Rates: pipelineRates, Ledger: address.NewLane(d, address.Options{Now: pipelineNow}),
-		Docs: docs.New(docstore.NewMemory(), nil, docs.Options{}), KB: kbLib},
-		Options{Now: pipelineNow, LedgerAccess: func(int64, int64) bool { return true }, ToolTimeout: testDeadline})
+	deps := Deps{History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
+		Rates: pipelineRates, Ledger: address.NewLane(d, address.Options{Now: now}),
+		Docs: docs.New(docstore.NewMemory(), nil, docs.Options{}), KB: kbLib}
+	if llmURL != "" {
+		c := llm.New(llm.Options{BaseURL: llmURL, APIKey: "k", Model: "m", Timeout: testDeadline, BreakerTimeout: time.Minute})
+		deps.LLM, deps.Planner = c, plan.NewPlanner(c, plan.Options{Timeout: testDeadline})
+	}
+	return New(deps, Options{Now: now, LedgerAccess: func(int64, int64) bool { return true }, ToolTimeout: testDeadline})
 }
 
 // TestGarbageLLMNeverLowers asks every corpus message of an agent with no LLM and of one whose
