@@ -29,7 +29,8 @@ type Query struct {
 	MinOverlap float64
 	// MinEvidence, when positive, is the answer gate (see KBMinEvidence): a passage is
 	// returned only when it also has at least this much lexical evidence for Text, and
-	// similarity of meaning alone no longer lets it in.
+	// similarity of meaning alone no longer lets it in. An index of fewer than 20 chunks is
+	// not gated (see minGateChunks).
 	MinEvidence float64
 }
 
@@ -147,7 +148,7 @@ func (l *Library) Search(ctx context.Context, owner string, q Query) ([]Passage,
 			Text: h.Chunk.Text, N: idx.chunkN[h.Chunk.ID], Score: h.Score, Dense: dense[h.Chunk.ID], Meta: meta}
 		p.Overlap = overlap(terms, meta.Title+"\n"+h.Chunk.Heading+"\n"+h.Chunk.Text)
 		p.Evidence = lexical[h.Chunk.ID] / idx.ix.MaxIDF()
-		if relevant(p, q) {
+		if relevant(p, q, info.Chunks) {
 			out = append(out, p)
 		}
 		if len(out) == q.TopK {
