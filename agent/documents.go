@@ -16,6 +16,7 @@ import (
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/extract"
 	"github.com/finbot/finbot/integrations/history"
@@ -45,7 +46,10 @@ type DocsDebug struct {
 	Chars      int             `json:"chars,omitempty"` // characters of the selected documents
 	Expansions []string        `json:"expansions,omitempty"`
 	Search     docs.SearchInfo `json:"search"`
-	Passages   []docs.Passage  `json:"passages,omitempty"`
+	// Gate is the evidence a knowledge-base passage needed to answer (see kbGate); 0 for the
+	// user's documents.
+	Gate     float64        `json:"gate,omitempty"`
+	Passages []docs.Passage `json:"passages,omitempty"`
 }
 
 // Owner is whose documents a request reads and writes: the group's shared set in a group, the
@@ -434,14 +438,14 @@ func (a *Agent) documentAnswer(ctx context.Context, req Request, route RouteDeci
 	if route.Scenario == S3Full && a.llm != nil {
 		ans, err = a.fullContextAnswer(ctx, s, ids, text, dbg)
 	} else {
-		ans, err = a.passageAnswer(ctx, a.docs, s.owner, ids, text, false, dbg)
+		ans, err = a.passageAnswer(ctx, a.docs, s.owner, ids, text, false, 0, dbg)
 	}
 	if err != nil {
 		return Answer{}, err
 	}
 	if s.kbFallback && (ans.Debug.Docs == nil && len(dbg.Passages) == 0 && !usedFullText(route, a.llm != nil) ||
 		usedFullText(route, a.llm != nil) && strings.Contains(ans.Text, noAnswerPhrase)) {
-		kbAns, err := a.kbAnswer(ctx, text)
+		kbAns, err := a.kbAnswer(ctx, req, text)
 		if err != nil {
 			return Answer{}, err
 		}
@@ -471,7 +475,7 @@ func (a *Agent) generalAnswer(ctx context.Context, req Request, route RouteDecis
 		}
 		if err == nil && len(all) > 0 {
 			dbg := &DocsDebug{Owner: own}
-			ans, err := a.passageAnswer(ctx, a.docs, own, nil, text, false, dbg)
+			ans, err := a.passageAnswer(ctx, a.docs, own, nil, text, false, 0, dbg)
 			if err != nil {
 				return Answer{}, err
 			}
@@ -481,7 +485,7 @@ func (a *Agent) generalAnswer(ctx context.Context, req Request, route RouteDecis
 			}
 		}
 	}
-	return a.kbAnswer(ctx, text)
+	return a.kbAnswer(ctx, req, text)
 }
 
 // noAnswerPhrase is what the answer prompt tells the model to say when the sources are silent.
@@ -490,23 +494,44 @@ const noAnswerPhrase = "ответа на этот вопрос нет"
 // usedFullText reports whether an S3 answer went to the model with whole documents.
 func usedFullText(route RouteDecision, llm bool) bool { return route.Scenario == S3Full && llm }
 
-// kbAnswer answers from the shared knowledge base.
-func (a *Agent) kbAnswer(ctx context.Context, text string) (Answer, error) {
+// kbAnswer answers from the shared knowledge base, with the passages that pass its answer
+// gate (kbGate); when none does, it says what was not understood and offers the likeliest
+// readings (kbRefusal) instead of an article on something else.
+func (a *Agent) kbAnswer(ctx context.Context, req Request, text string) (Answer, error) {
 	if a.kb == nil {
 		return Answer{Text: "Корпоративная база знаний в этой установке не подключена."}, nil
 	}
-	dbg := &DocsDebug{Owner: docs.KBOwner}
-	ans, err := a.passageAnswer(ctx, a.kb, docs.KBOwner, nil, text, true, dbg)
+	d := a.understand(ctx, req, text, docScope{})
+	dbg := &DocsDebug{Owner: docs.KBOwner, Gate: kbGate(d)}
+	ans, err := a.passageAnswer(ctx, a.kb, docs.KBOwner, nil, text, true, dbg.Gate, dbg)
 	if err != nil {
 		return Answer{}, err
+	}
+	if len(dbg.Passages) == 0 {
+		degraded := ans.Debug.Degraded
+		ans = a.kbRefusal(ctx, req, text, d)
+		ans.Debug.Degraded = degraded
 	}
 	ans.Debug.Docs = dbg
 	return ans, nil
 }
 
+// kbGate is the evidence a knowledge-base passage needs to answer a message the parser read as
+// d: less for what it recognised as a question about rules (docs.KBMinEvidenceRules), more
+// for anything else (docs.KBMinEvidence) — a message nothing in it was understood, a 1C
+// question the planner sent to the knowledge base, a query the planner wrote.
+func kbGate(d understand.Decision) float64 {
+	if d.Kind == understand.KindKB && d.Sure {
+		return docs.KBMinEvidenceRules
+	}
+	return docs.KBMinEvidence
+}
+
 // passageAnswer searches (with query expansion when there is an LLM) and answers from the
-// passages found: by the LLM when there is one, extractively otherwise or when it fails.
-func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string, ids []string, text string, kb bool, dbg *DocsDebug) (Answer, error) {
+// passages found: by the LLM when there is one, extractively otherwise or when it fails. A
+// positive gate is the evidence each passage needs (docs.Query.MinEvidence).
+func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string, ids []string, text string, kb bool, gate float64,
+	dbg *DocsDebug) (Answer, error) {
 	var degraded []string
 	if qs, ok := ctx.Value(plannedQueriesKey{}).([]string); ok {
 		dbg.Expansions = qs // the planner already wrote the sub-queries: no expansion call
@@ -518,7 +543,7 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string
 		}
 		dbg.Expansions = ex
 	}
-	q := docs.Query{Text: text, Expansions: dbg.Expansions, DocIDs: ids, TopK: 5}
+	q := docs.Query{Text: text, Expansions: dbg.Expansions, DocIDs: ids, TopK: 5, MinEvidence: gate}
 	if len(ids) > 0 {
 		// The user chose these documents: the answer is expected to be in them, so a passage
 		// sharing fewer of the question's words still qualifies.
@@ -534,7 +559,7 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string
 	dbg.Search, dbg.Passages = info, passages
 	degraded = append(degraded, info.Degraded...)
 	if len(passages) == 0 {
-		ans := Answer{Text: nothingFound(kb, len(ids) > 0)}
+		ans := Answer{Text: nothingFound(len(ids) > 0)}
 		ans.Debug.Degraded = degraded
 		return ans, nil
 	}
@@ -587,7 +612,7 @@ func (a *Agent) fullContextAnswer(ctx context.Context, s docScope, ids []string,
 			return Answer{}, ctx.Err()
 		}
 		a.log.WarnContext(ctx, "llm full-context answer failed; extractive answer", "err", err)
-		ans, perr := a.passageAnswer(ctx, a.docs, s.owner, ids, text, false, dbg)
+		ans, perr := a.passageAnswer(ctx, a.docs, s.owner, ids, text, false, 0, dbg)
 		if !slices.Contains(ans.Debug.Degraded, sourcesDegraded(err)) {
 			ans.Debug.Degraded = append(ans.Debug.Degraded, sourcesDegraded(err))
 		}
@@ -855,11 +880,10 @@ func repeats(ex string, shown []string) bool {
 	return false
 }
 
-func nothingFound(kb, selected bool) string {
+// nothingFound is the answer when the user's documents hold no relevant passage (the knowledge
+// base says so with kbRefusal).
+func nothingFound(selected bool) string {
 	switch {
-	case kb:
-		return "В корпоративной базе знаний ответа на этот вопрос нет. Если речь о ваших документах, данных 1С, " +
-			"курсах или новостях — уточните вопрос, например: «найди в договоре с Техснабом срок оплаты»."
 	case selected:
 		return "В выбранных документах ответа на этот вопрос не нашёл. Переформулируйте вопрос или снимите выбор в /docs, чтобы искать во всех документах."
 	default:

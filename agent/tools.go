@@ -17,6 +17,7 @@ import (
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/onec"
@@ -184,7 +185,8 @@ func (a *Agent) searchKB(ctx context.Context, args plan.SearchGeneralKBArgs) (fa
 	if query == "" {
 		return facts.Payload{}, badToolArgs("search_general_kb: empty query")
 	}
-	q := docs.Query{Text: query, TopK: args.TopK}
+	// The same gate as kbAnswer, the query read as the planner wrote it.
+	q := docs.Query{Text: query, TopK: args.TopK, MinEvidence: kbGate(a.parser.Parse(understand.Input{Text: query, Now: a.now()}))}
 	if t := strings.TrimSpace(args.Topic); t != "" {
 		q.Expansions = []string{t} // widens recall; relevance is still judged against the query
 	}

@@ -27,6 +27,11 @@ type Query struct {
 	// MinOverlap is the relevance floor: the share of the question's terms a passage (with
 	// its document title) must contain; 0 means the default 0.5.
 	MinOverlap float64
+	// MinEvidence, when positive, is the answer gate (see KBMinEvidence): a passage is
+	// returned only when it also has at least this much lexical evidence for Text, and
+	// similarity of meaning alone no longer lets it in. An index of fewer than 20 chunks is
+	// not gated (see minGateChunks).
+	MinEvidence float64
 }
 
 // Passage is one retrieved chunk with its source.
@@ -39,7 +44,11 @@ type Passage struct {
 	N       int     `json:"n"`
 	Score   float64 `json:"score"`    // fused RRF score
 	Overlap float64 `json:"coverage"` // share of the question's terms found in the passage and its document title
-	Dense   float64 `json:"dense,omitempty"`
+	// Evidence is the passage's BM25 score for the question itself (not its expansions) in
+	// units of the index's largest term weight: about how many distinctive terms of the
+	// question it matches. 0 when only the dense search found it.
+	Evidence float64 `json:"evidence"`
+	Dense    float64 `json:"dense,omitempty"`
 	// Meta is the document the passage comes from.
 	Meta docstore.Meta `json:"-"`
 }
@@ -92,9 +101,16 @@ func (l *Library) Search(ctx context.Context, owner string, q Query) ([]Passage,
 		}
 	}
 	var lists [][]retrieval.Hit
-	for _, text := range queries {
-		if hits := idx.ix.Search(retrieval.Query{Text: text, TopK: candidates, DocIDs: q.DocIDs}); len(hits) > 0 {
+	lexical := map[string]float64{} // chunk → BM25 score for the question itself
+	for i, text := range queries {
+		hits := idx.ix.Search(retrieval.Query{Text: text, TopK: candidates, DocIDs: q.DocIDs})
+		if len(hits) > 0 {
 			lists = append(lists, hits)
+		}
+		if i == 0 {
+			for _, h := range hits {
+				lexical[h.Chunk.ID] = h.Score
+			}
 		}
 	}
 	dense := map[string]float64{}
@@ -131,7 +147,8 @@ func (l *Library) Search(ctx context.Context, owner string, q Query) ([]Passage,
 		p := Passage{DocID: h.Chunk.DocID, Title: meta.Title, Page: h.Chunk.Page, Heading: h.Chunk.Heading,
 			Text: h.Chunk.Text, N: idx.chunkN[h.Chunk.ID], Score: h.Score, Dense: dense[h.Chunk.ID], Meta: meta}
 		p.Overlap = overlap(terms, meta.Title+"\n"+h.Chunk.Heading+"\n"+h.Chunk.Text)
-		if p.Overlap >= q.MinOverlap || p.Dense >= minDense {
+		p.Evidence = lexical[h.Chunk.ID] / idx.ix.MaxIDF()
+		if relevant(p, q, info.Chunks) {
 			out = append(out, p)
 		}
 		if len(out) == q.TopK {

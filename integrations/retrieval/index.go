@@ -254,6 +254,16 @@ func (ix *Index) buildDocPostings(parts []*tokenized, pTF []uint16) {
 // Len returns the number of chunks in the index.
 func (ix *Index) Len() int { return len(ix.chunks) }
 
+// MaxIDF returns the largest weight a term can have in this index, that of a term no chunk
+// contains: ln(1 + (N + 0.5)/0.5) for N chunks. A BM25 score divided by it reads as «about
+// this many distinctive terms matched», which compares across indexes of different sizes.
+func (ix *Index) MaxIDF() float64 {
+	if ix == nil {
+		return 0
+	}
+	return math.Log(1 + (float64(len(ix.chunks))+0.5)/0.5)
+}
+
 // tokenized is one worker's share of Build: chunks [first, first+len(length)).
 type tokenized struct {
 	first    int

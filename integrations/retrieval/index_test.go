@@ -238,3 +238,25 @@ func TestSearchConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestMaxIDF(t *testing.T) {
+	ix := Build([]Chunk{
+		{ID: "a#0", DocID: "a", Text: "Срок оплаты по договору поставки."},
+		{ID: "a#1", DocID: "a", Text: "Неустойка за просрочку поставки."},
+		{ID: "b#0", DocID: "b", Text: "Арендная плата в месяц."},
+		{ID: "b#1", DocID: "b", Text: "Договор аренды."},
+	})
+	if got, want := ix.MaxIDF(), math.Log(10); math.Abs(got-want) > 1e-12 {
+		t.Errorf("MaxIDF() = %v, want ln(1 + 4.5/0.5) = %v", got, want)
+	}
+	// A term of one chunk weighs less than a term of none: one matched rare term scores below
+	// MaxIDF × (k1 + 1) × (1 + DocWeight), the most a single term can add.
+	hits := ix.Search(Query{Text: "неустойка", TopK: 1})
+	if len(hits) != 1 || hits[0].Score >= ix.MaxIDF()*2.2*1.5 {
+		t.Errorf("one rare term scored %v, want below %v", hits, ix.MaxIDF()*2.2*1.5)
+	}
+	var empty *Index
+	if empty.MaxIDF() != 0 {
+		t.Errorf("nil index MaxIDF = %v, want 0", empty.MaxIDF())
+	}
+}
