@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/hbollon/go-edlib"
 
@@ -76,7 +77,12 @@ func (s *scan) is(cs ...Concept) bool {
 // Parse understands one message.
 func (p *Parser) Parse(in Input) Decision {
 	s := &scan{in: in, toks: Tokenize(in.Text), has: map[Concept]int{}}
-	s.hits = dropNameTypos(p.Lexicon.Find(s.toks), s.toks, in.Catalogs)
+	s.hits = dropObligations(dropNameTypos(p.Lexicon.Find(s.toks), s.toks, in.Catalogs), s.toks)
+	// «сколько стоит» asks a price: a rate only of a currency («почём 100 тенге»), not of a
+	// ticket or a laptop.
+	if found, unknown := ru.FindCurrencies(in.Text); len(found) == 0 && len(unknown) == 0 {
+		s.hits = slices.DeleteFunc(s.hits, func(h Hit) bool { return h.Concept == CRate && h.Value == "price" })
+	}
 	for i, h := range s.hits {
 		if _, ok := s.has[h.Concept]; !ok {
 			s.has[h.Concept] = i
@@ -380,6 +386,24 @@ func (p *Parser) entities(s *scan, d *Decision) {
 			d.Closest = closest(name, c.Counterparties, 3)
 		}
 	}
+}
+
+// dropObligations drops a debt reading of «должен», «должны» followed by a verb in the
+// infinitive: «кто должен подписать акт сверки», «когда покупатель должен платить» ask who is
+// obliged to do something, not who owes money.
+func dropObligations(hits []Hit, toks []Token) []Hit {
+	return slices.DeleteFunc(hits, func(h Hit) bool {
+		if h.Concept != COwesUs && h.Concept != CWeOwe && h.Concept != CDebt {
+			return false
+		}
+		last := toks[h.End-1].Text
+		if !strings.HasPrefix(last, "долж") && !strings.HasPrefix(last, "обязан") || h.End >= len(toks) {
+			return false
+		}
+		next := toks[h.End].Text
+		return utf8.RuneCountInString(next) > 3 && (strings.HasSuffix(next, "ть") || strings.HasSuffix(next, "ти") ||
+			strings.HasSuffix(next, "чь") || strings.HasSuffix(next, "ться") || strings.HasSuffix(next, "тись"))
+	})
 }
 
 // dropNameTypos drops the lexicon's typo readings of a word that is a word of a catalog name:
