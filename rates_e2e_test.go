@@ -79,7 +79,7 @@ func TestAskRatesAndNewsThroughStandIns(t *testing.T) {
 		{[]string{"курс иены"}, "rates", []string{"**JPY**", "за 100"}, false},
 		{[]string{"/rate", "USD", "01.02.2026-10.03.2026"}, "rates", []string{"за 01.02.2026 – 10.03.2026", "минимум", "максимум", "изменение"}, true},
 		{[]string{"/rate", "XYZ"}, "rates", []string{"«XYZ» — не валюта"}, false},
-		{[]string{"какая сейчас ключевая ставка"}, "key_rate", []string{"Ключевая ставка Банка России: 15,50%", "действует с 16.02.2026"}, false},
+		{[]string{"какая сейчас ключевая ставка"}, "key_rate", []string{"Ключевая ставка Банка России на ", ": 15,50%** [1]", "действует с 16.02.2026"}, false},
 		{[]string{"/keyrate", "2025"}, "key_rate", []string{"за 01.01.2025 – 31.12.2025", "с 09.06.2025: **20,00%**"}, true},
 		{[]string{"/news"}, "news", []string{"Новости Банка России"}, false},
 		{[]string{"новости", "про", "ключевую", "ставку"}, "news", []string{"**Новости:"}, false},

@@ -735,7 +735,7 @@ func (a *Agent) addressQuery(ctx context.Context, req Request, question string, 
 		return facts.Payload{}, ctx.Err()
 	}
 	p := facts.Payload{Coverage: 1}
-	src := p.AddSource(facts.Source{Title: a.lane.SourceName()})
+	src := p.AddSource(facts.Source{Title: res.SourceTitle()}) // the recipe, the organization and the base, as ledgerAnswer cites it
 	if res.ResultMode == address.Limited {
 		if res.LimitedReason != address.ReasonEmptyMatch {
 			return facts.Payload{}, &ledgerLimited{res}
