@@ -560,7 +560,7 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string
 		}
 	}
 	if ans.Text == "" {
-		ans = Answer{Text: extractive(passages, numbers, text, kb), Sources: srcs}
+		ans.Text, ans.Sources = extractive(passages, text, kb)
 	}
 	if kb {
 		ans.Text = "_Основывается на корпоративной базе знаний._\n\n" + ans.Text
@@ -782,8 +782,9 @@ const (
 const selectedOverlap = 0.3
 
 // extractive quotes the best passages, each with its footnote: documents in the order of
-// their best passage, passages of one document in reading order, overlapping ones once.
-func extractive(ps []docs.Passage, numbers []int, question string, kb bool) string {
+// their best passage, passages of one document in reading order, overlapping ones once; of a
+// user's documents only the clauses that answer best. Only what is quoted gets a footnote.
+func extractive(ps []docs.Passage, question string, kb bool) (string, []Source) {
 	var b strings.Builder
 	if kb {
 		b.WriteString("Вот что об этом сказано в базе знаний:\n\n")
@@ -804,25 +805,76 @@ func extractive(ps []docs.Passage, numbers []int, question string, kb bool) stri
 		}
 		return cmp.Compare(ps[x].N, ps[y].N)
 	})
-	var shown []string
+	type quote struct {
+		docs.Quote
+		heading string
+		i       int
+	}
+	var quotes []quote
+	best := 0.0
 	for _, i := range order {
-		p := ps[i]
-		text := strings.TrimSpace(p.Text)
-		heading := ""
-		if h := lastLine(p.Heading); h != "" && strings.HasPrefix(text, h) {
-			heading, text = h, strings.TrimSpace(strings.TrimPrefix(text, h))
-		}
-		ex := docs.Excerpt(docs.PlainText(text), question, excerptRunes)
-		if ex == "" || repeats(ex, shown) {
+		q, heading := passageQuote(ps[i], question, kb)
+		quotes = append(quotes, quote{q, heading, i})
+		best = max(best, q.Score)
+	}
+	var shown []string
+	var kept []quote
+	for _, q := range quotes {
+		if q.Text == "" || repeats(q.Text, shown) {
 			continue
 		}
-		shown = append(shown, ex)
-		if heading != "" {
-			fmt.Fprintf(&b, "**%s**\n", EscapeMarkdown(heading))
+		if !kb && q.Score < best*weakerQuote {
+			continue // another clause answers better: «2.2. …оплачивает… в течение 20 дней», not «1.1. …оплатить…»
 		}
-		fmt.Fprintf(&b, "> %s [%d]\n\n", EscapeMarkdown(ex), numbers[i])
+		shown = append(shown, q.Text)
+		kept = append(kept, q)
 	}
-	return strings.TrimSpace(b.String())
+	// Footnotes are numbered in the order of the passages' relevance, as passageSources does.
+	byRank := slices.Clone(kept)
+	slices.SortStableFunc(byRank, func(x, y quote) int { return cmp.Compare(x.i, y.i) })
+	quoted := make([]docs.Passage, len(byRank))
+	for k, q := range byRank {
+		quoted[k] = ps[q.i]
+	}
+	srcs, numbers := passageSources(quoted, kb)
+	footnote := map[int]int{}
+	for k, q := range byRank {
+		footnote[q.i] = numbers[k]
+	}
+	for _, q := range kept {
+		if q.heading != "" {
+			fmt.Fprintf(&b, "**%s**\n", EscapeMarkdown(q.heading))
+		}
+		fmt.Fprintf(&b, "> %s [%d]\n\n", EscapeMarkdown(q.Text), footnote[q.i])
+	}
+	return strings.TrimSpace(b.String()), srcs
+}
+
+// weakerQuote: a document quote matching less than this share of the best quote's terms is
+// left out of an extractive answer.
+const weakerQuote = 0.75
+
+// passageQuote is what an answer quotes of a passage and the heading it stands under. A
+// knowledge-base article is quoted by its best sentences; a user's document by the numbered
+// clause that answers (docs.Clause), under the heading of its section — the one the passage
+// holds before the clause, else the passage's own, which is the nearest before its start.
+func passageQuote(p docs.Passage, question string, kb bool) (docs.Quote, string) {
+	text := strings.TrimSpace(p.Text)
+	heading, own := "", lastLine(p.Heading)
+	if own != "" && strings.HasPrefix(text, own) {
+		heading, text = own, strings.TrimSpace(strings.TrimPrefix(text, own))
+	}
+	if kb {
+		return docs.Quote{Text: docs.Excerpt(docs.PlainText(text), question, excerptRunes)}, heading
+	}
+	q := docs.Clause(text, question, excerptRunes)
+	switch {
+	case q.Section != "":
+		heading = q.Section
+	case q.Clause != "":
+		heading = own
+	}
+	return q, heading
 }
 
 func lastLine(s string) string {
