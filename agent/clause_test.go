@@ -52,6 +52,12 @@ func supplyContract(format string) []byte {
 	return []byte(text)
 }
 
+// servicesContract has no clause on penalties, delivery or warranties.
+var servicesContract = []byte("ДОГОВОР ОКАЗАНИЯ УСЛУГ № 7\n\n1. Предмет договора\n\n1.1. Исполнитель оказывает Заказчику услуги по уборке помещений.\n\n" +
+	"2. Стоимость и оплата\n\n2.1. Стоимость услуг составляет 50 000,00 руб. в месяц.\n\n" +
+	"2.2. Заказчик оплачивает услуги в течение 5 рабочих дней с даты подписания акта.\n\n" +
+	"3. Прочие условия\n\n3.1. Споры решаются в Арбитражном суде г. Москвы.\n")
+
 // A document answer quotes the numbered clause that holds the answer, under its section's
 // heading — not the contract's opening, whose words every question about it shares — and
 // footnotes only what it quotes.
@@ -105,5 +111,69 @@ func TestDocumentAnswerQuotesTheClause(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A document without a clause on what is asked says so, naming the document, whether the
+// question is routed to the documents, asked of a selected document or (with a contract
+// uploaded) to the knowledge base; a clause it has is quoted.
+func TestDocumentWithoutTheClause(t *testing.T) {
+	for name, store := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			a := docAgent(t, store(t), nil)
+			me := Request{UserID: 21, ChatID: 21}
+			rc := upload(t, a, me, "uslugi.txt", servicesContract)
+			tests := []struct {
+				q, want string
+				kb      bool // the knowledge base follows
+			}{
+				{"какая неустойка по договору", "В договоре «ДОГОВОР ОКАЗАНИЯ УСЛУГ № 7» [1] нет пункта о неустойке.", false},
+				{"какая неустойка", "В договоре «ДОГОВОР ОКАЗАНИЯ УСЛУГ № 7» [1] нет пункта о неустойке.", true},
+				{"какой срок поставки по договору", "В договоре «ДОГОВОР ОКАЗАНИЯ УСЛУГ № 7» [1] нет пункта о сроке поставки.", false},
+				{"какие гарантии по договору", "В договоре «ДОГОВОР ОКАЗАНИЯ УСЛУГ № 7» [1] нет пункта о гарантии.", false},
+				{"какой срок оплаты по договору", "**2. Стоимость и оплата**\n> 2.2. Заказчик оплачивает услуги в течение 5 рабочих дней с даты подписания акта. [1]", false},
+				{"где решаются споры по договору", "> 3.1. Споры решаются в Арбитражном суде г. Москвы. [1]", false},
+			}
+			for _, tt := range tests {
+				ans := ask(t, a, me, tt.q)
+				if !strings.HasPrefix(ans.Text, tt.want) && !strings.Contains(ans.Text, tt.want) {
+					t.Errorf("%q:\n%s\nwant %q", tt.q, ans.Text, tt.want)
+				}
+				if len(ans.Sources) == 0 || ans.Sources[0].Title != "ДОГОВОР ОКАЗАНИЯ УСЛУГ № 7" {
+					t.Errorf("%q: sources %+v, want the contract first", tt.q, ans.Sources)
+				}
+				if kb := strings.Contains(ans.Text, "базе знаний"); kb != tt.kb {
+					t.Errorf("%q: knowledge base = %v, want %v:\n%s", tt.q, kb, tt.kb, ans.Text)
+				}
+				checkCited(t, ans)
+			}
+			// Selected, the document is what is asked about; the knowledge base may follow.
+			press(t, a, me, "d:s:"+rc.Receipt)
+			ans := ask(t, a, me, "какая неустойка")
+			if !strings.HasPrefix(ans.Text, "В договоре «ДОГОВОР ОКАЗАНИЯ УСЛУГ № 7» [1] нет пункта о неустойке.") || strings.Contains(ans.Text, "ничего нет") {
+				t.Errorf("selected:\n%s", ans.Text)
+			}
+			checkCited(t, ans)
+		})
+	}
+}
+
+// Several documents, none with the clause: each is named.
+func TestDocumentsWithoutTheClause(t *testing.T) {
+	a := docAgent(t, docstore.NewMemory(), nil)
+	me := Request{UserID: 22, ChatID: 22}
+	upload(t, a, me, "uslugi.txt", servicesContract)
+	upload(t, a, me, "memo.docx", secret())
+	ans := ask(t, a, me, "какая неустойка по договору")
+	want := "Ни в одном из документов — «ДОГОВОР ОКАЗАНИЯ УСЛУГ № 7» [1], «Служебная записка о премии» [2] — нет пункта о неустойке."
+	if !strings.Contains(ans.Text, want) && !strings.Contains(ans.Text, "«Служебная записка о премии» [1], «ДОГОВОР ОКАЗАНИЯ УСЛУГ № 7» [2]") {
+		t.Errorf("answer:\n%s\nwant %q", ans.Text, want)
+	}
+	checkCited(t, ans)
+	// With a contract that has one, its clause is quoted.
+	upload(t, a, me, "dogovor.txt", supplyContract("txt"))
+	ans = ask(t, a, me, "какая неустойка по договору")
+	if !strings.Contains(ans.Text, "5.2. За просрочку оплаты") || strings.Contains(ans.Text, "нет пункта") {
+		t.Errorf("with a penalty clause:\n%s", ans.Text)
 	}
 }

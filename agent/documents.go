@@ -429,6 +429,21 @@ func (a *Agent) documentAnswer(ctx context.Context, req Request, route RouteDeci
 			return Answer{Text: msg}, nil
 		}
 	}
+	if miss, ok := a.missingClause(ctx, s.owner, s.selected, text, false); ok {
+		// The documents, read whole, have no clause on what is asked: say so rather than quote
+		// the clause that comes closest («В договоре … нет пункта о неустойке»).
+		if s.kbFallback {
+			if kbAns, err := a.withKB(ctx, miss, text); err != nil || len(kbAns.Sources) > len(miss.Sources) {
+				kbAns.Scenario, kbAns.Intent = S2General, IntentKB
+				return kbAns, err
+			}
+		}
+		miss.Debug.Docs = dbg
+		if s.note != "" {
+			miss.Text = s.note + "\n\n" + miss.Text
+		}
+		return miss, nil
+	}
 	var ans Answer
 	var err error
 	if route.Scenario == S3Full && a.llm != nil {
@@ -479,9 +494,108 @@ func (a *Agent) generalAnswer(ctx context.Context, req Request, route RouteDecis
 				ans.Scenario, ans.Intent, ans.Debug.Docs = S1Search, "", dbg
 				return ans, nil
 			}
+			// «какая неустойка?» after uploading a contract without one: say so, then what the
+			// knowledge base says of penalties in general.
+			if miss, ok := a.missingClause(ctx, own, nil, text, true); ok {
+				return a.withKB(ctx, miss, text)
+			}
 		}
 	}
 	return a.kbAnswer(ctx, text)
+}
+
+// maxClauseCheck and maxClauseCheckChars bound the documents read whole to tell that none of
+// them has the clause a question asks for.
+const (
+	maxClauseCheck      = 5
+	maxClauseCheckChars = 4 * FullContextChars
+)
+
+// missingClause is the answer that the documents in scope (selected, else all the owner's;
+// only contracts when contractsOnly) have no clause on what question asks about: «В договоре
+// «…» нет пункта о неустойке [1].» It is given only when the question names a standard clause
+// (docs.TopicOf) and none of the documents, read whole, has anything on it: a search that
+// found nothing proves nothing. ok is false otherwise, and when there is more to read than
+// maxClauseCheck documents or maxClauseCheckChars characters.
+func (a *Agent) missingClause(ctx context.Context, own string, selected []docstore.Meta, question string, contractsOnly bool) (Answer, bool) {
+	topic, ok := docs.TopicOf(question)
+	if !ok {
+		return Answer{}, false
+	}
+	scope := selected
+	if len(scope) == 0 {
+		all, err := a.docs.List(ctx, own)
+		if err != nil {
+			return Answer{}, false
+		}
+		for _, m := range all {
+			if !contractsOnly || docs.IsContract(m.Title) {
+				scope = append(scope, m)
+			}
+		}
+	}
+	chars := 0
+	for _, m := range scope {
+		chars += m.Chars
+	}
+	if len(scope) == 0 || len(scope) > maxClauseCheck || chars > maxClauseCheckChars {
+		return Answer{}, false
+	}
+	full, err := a.docs.Full(ctx, own, docIDs(scope))
+	if err != nil || len(full) == 0 {
+		if err != nil && ctx.Err() == nil {
+			a.log.WarnContext(ctx, "documents not read for a missing clause", "err", err)
+		}
+		return Answer{}, false
+	}
+	var ans Answer
+	var named []string
+	for i, d := range full {
+		text := d.Text
+		if text == "" {
+			text = joinChunkTexts(d.Chunks)
+		}
+		if topic.In(text) {
+			return Answer{}, false
+		}
+		ans.Sources = append(ans.Sources, Source{Title: d.Meta.Title})
+		named = append(named, fmt.Sprintf("«%s» [%d]", EscapeMarkdown(d.Meta.Title), i+1))
+	}
+	switch {
+	case len(full) > 1:
+		ans.Text = fmt.Sprintf("Ни в одном из документов — %s — нет пункта %s.", strings.Join(named, ", "), topic.About)
+	case docs.IsContract(full[0].Meta.Title):
+		ans.Text = fmt.Sprintf("В договоре %s нет пункта %s.", named[0], topic.About)
+	default:
+		ans.Text = fmt.Sprintf("В документе %s нет пункта %s.", named[0], topic.About)
+	}
+	return ans, true
+}
+
+func joinChunkTexts(cs []docstore.Chunk) string {
+	texts := make([]string, len(cs))
+	for i, c := range cs {
+		texts[i] = c.Text
+	}
+	return strings.Join(texts, "\n\n")
+}
+
+// withKB follows an answer about the user's documents with what the knowledge base says, its
+// footnotes numbered after the answer's own.
+func (a *Agent) withKB(ctx context.Context, ans Answer, question string) (Answer, error) {
+	kbAns, err := a.kbAnswer(ctx, question)
+	if err != nil || len(kbAns.Sources) == 0 {
+		return ans, err
+	}
+	shift := len(ans.Sources)
+	kbAns.Text = citation.ReplaceAllStringFunc(kbAns.Text, func(m string) string {
+		n, _ := strconv.Atoi(strings.Trim(m, "[]"))
+		return fmt.Sprintf("[%d]", n+shift)
+	})
+	ans.Text += "\n\n" + kbAns.Text
+	ans.Sources = append(ans.Sources, kbAns.Sources...)
+	ans.Debug.Docs, ans.Debug.Degraded = kbAns.Debug.Docs, append(ans.Debug.Degraded, kbAns.Debug.Degraded...)
+	return ans, nil
 }
 
 // noAnswerPhrase is what the answer prompt tells the model to say when the sources are silent.

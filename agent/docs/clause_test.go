@@ -80,3 +80,32 @@ func TestClauseWithoutClauses(t *testing.T) {
 		t.Errorf("Clause over the budget = %+v", got)
 	}
 }
+
+func TestTopicOf(t *testing.T) {
+	tests := map[string]string{
+		"какая неустойка":                   "о неустойке",
+		"неустойка за просрочку оплаты":     "о неустойке",
+		"какой срок оплаты по договору":     "о сроке оплаты",
+		"когда платить":                     "о сроке оплаты",
+		"какой срок поставки":               "о сроке поставки",
+		"до какого числа действует договор": "о сроке действия договора",
+		"где решаются споры":                "о разрешении споров",
+		"какая цена договора":               "о цене",
+		"кто подписал договор":              "",
+		"реквизиты поставщика":              "",
+	}
+	for q, want := range tests {
+		got, ok := TopicOf(q)
+		if got.About != want || ok != (want != "") {
+			t.Errorf("TopicOf(%q) = %q, %v; want %q", q, got.About, ok, want)
+		}
+	}
+	penalty, _ := TopicOf("какая неустойка")
+	if !penalty.In(contractText) || penalty.In("1.1. Исполнитель оказывает услуги. 2.1. Оплата в течение 5 дней.") {
+		t.Error("Topic.In: the penalty clause is in the supply contract only")
+	}
+	term, _ := TopicOf("до какого числа действует договор")
+	if !term.In("Договор вступает в силу с даты подписания.") || term.In(contractText) {
+		t.Error("Topic.In: a contract's term is said by «вступает в силу», «действует до»")
+	}
+}
