@@ -66,7 +66,7 @@ func Clause(text, query string, maxRunes int) Quote {
 		}
 		return n
 	}
-	for i, longest := best, 0; i < len(units); i++ {
+	for i, longest := best, 0; bestScore > 0 && i < len(units); i++ {
 		if units[i].heading || scores[i] != bestScore || i > 0 && !units[i-1].heading && scores[i-1] == bestScore && sections[i-1] == sections[i] {
 			continue // not the first of a run
 		}
