@@ -126,7 +126,7 @@ func TestFaultCBR(t *testing.T) {
 		r.eventually(rate, fresh, stale)
 	}
 	r.setPhase("end")
-	r.eventually(func() string { return "/keyrate" }, says("Ключевая ставка Банка России: 15,50%"), nothingCached)
+	r.eventually(func() string { return "/keyrate" }, says("Ключевая ставка Банка России на ", ": 15,50%"), nothingCached)
 	stop()
 	r.finish()
 }

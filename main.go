@@ -36,6 +36,7 @@ import (
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/bot"
 	"github.com/finbot/finbot/config"
@@ -402,11 +403,13 @@ func serveOps(ctx context.Context, addr string, reg *prometheus.Registry, a *app
 type askResult struct {
 	Scenario agent.Scenario `json:"scenario"`
 	Intent   string         `json:"intent,omitempty"`
-	Text     string         `json:"text"`
-	Sources  []agent.Source `json:"sources"`
-	Buttons  []agent.Button `json:"buttons,omitempty"`
-	Chart    *agent.Chart   `json:"chart,omitempty"`
-	Debug    *agent.Debug   `json:"debug"`
+	// Text is the answer's Markdown as a reader reads it: without the escapes that only keep
+	// names literal for the Telegram converter («31.03.2026», not «31\.03\.2026»).
+	Text    string         `json:"text"`
+	Sources []agent.Source `json:"sources"`
+	Buttons []agent.Button `json:"buttons,omitempty"`
+	Chart   *agent.Chart   `json:"chart,omitempty"`
+	Debug   *agent.Debug   `json:"debug"`
 	// Replies are the messages as the user would read them.
 	Replies []string `json:"replies"`
 }
@@ -435,7 +438,7 @@ func ask(ctx context.Context, args []string, a *app, stdout io.Writer, log *slog
 	}
 	res := askResult{Scenario: agent.Command, Text: strings.Join(replies, "\n\n"), Sources: []agent.Source{}, Replies: replies}
 	if ans != nil {
-		res = askResult{Scenario: ans.Scenario, Intent: ans.Intent, Text: ans.Text, Sources: ans.Sources,
+		res = askResult{Scenario: ans.Scenario, Intent: ans.Intent, Text: md.Unescape(ans.Text), Sources: ans.Sources,
 			Buttons: ans.Buttons, Chart: ans.Chart, Debug: &ans.Debug, Replies: replies}
 	}
 	enc := json.NewEncoder(stdout)

@@ -79,7 +79,7 @@ func TestAskRatesAndNewsThroughStandIns(t *testing.T) {
 		{[]string{"курс иены"}, "rates", []string{"**JPY**", "за 100"}, false},
 		{[]string{"/rate", "USD", "01.02.2026-10.03.2026"}, "rates", []string{"за 01.02.2026 – 10.03.2026", "минимум", "максимум", "изменение"}, true},
 		{[]string{"/rate", "XYZ"}, "rates", []string{"«XYZ» — не валюта"}, false},
-		{[]string{"какая сейчас ключевая ставка"}, "key_rate", []string{"Ключевая ставка Банка России: 15,50%", "действует с 16.02.2026"}, false},
+		{[]string{"какая сейчас ключевая ставка"}, "key_rate", []string{"Ключевая ставка Банка России на ", ": 15,50%** [1]", "действует с 16.02.2026"}, false},
 		{[]string{"/keyrate", "2025"}, "key_rate", []string{"за 01.01.2025 – 31.12.2025", "с 09.06.2025: **20,00%**"}, true},
 		{[]string{"/news"}, "news", []string{"Новости Банка России"}, false},
 		{[]string{"новости", "про", "ключевую", "ставку"}, "news", []string{"**Новости:"}, false},
@@ -102,5 +102,53 @@ func TestAskRatesAndNewsThroughStandIns(t *testing.T) {
 				t.Error("answer without a source footnote")
 			}
 		})
+	}
+}
+
+// `ask` shows what a terminal can: a footnote with its address (a link entity cannot be opened
+// there), /news footnotes with their headline, site and page; `ask --json` gives the answer's
+// Markdown without the escapes that only the Telegram converter needs.
+func TestAskFootnotesAndReadableJSON(t *testing.T) {
+	cbrSrv, _ := cbrStandIn(t)
+	env := map[string]string{"CBR_URL": cbrSrv.URL}
+	askPlain := func(args ...string) string {
+		t.Helper()
+		var out, errs bytes.Buffer
+		if err := run(t.Context(), append([]string{"ask"}, args...), getenv(env), nil, &out, &errs); err != nil {
+			t.Fatalf("ask %q: %v\n%s", args, err, errs.String())
+		}
+		return out.String()
+	}
+	plain := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"/rate", "EUR", "14.03.2026"}, []string{"Курсы Банка России на 14.03.2026 [1]",
+			"[1] Банк России, курсы на 14.03.2026 (https://www.cbr.ru/currency_base/daily/?UniDbQuery.Posted=True&UniDbQuery.To=14.03.2026)"}},
+		{[]string{"/news"}, []string{"[1]\n", "[1] Банк России принял решение сохранить ключевую ставку на уровне 15,50% годовых — cbr.ru (https://www.cbr.ru/press/pr/?file=13032026_133000Key.htm)"}},
+		{[]string{"кто нам должен на 31.03.2026"}, []string{"18 контрагентов. [1]", "[1] 1С: Кто должен нам, ООО «Северный ветер», демо-база (встроенная)"}},
+	}
+	for _, tt := range plain {
+		got := askPlain(tt.args...)
+		for _, w := range tt.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("ask %q lacks %q:\n%s", tt.args, w, got)
+			}
+		}
+	}
+	for _, args := range [][]string{{"кто нам должен на 31.03.2026"}, {"/rate", "EUR", "14.03.2026"}, {"документы Гранит-М за март 2026"}} {
+		res := askJSON(t, env, args...)
+		if strings.Contains(res.Text, `\.`) || strings.Contains(res.Text, `\-`) || strings.Contains(res.Text, `\(`) {
+			t.Errorf("ask --json %q text carries escapes:\n%s", args, res.Text)
+		}
+		if !strings.Contains(res.Text, "[1]") || len(res.Sources) != 1 {
+			t.Errorf("ask --json %q: text without its footnote mark or source:\n%s\n%+v", args, res.Text, res.Sources)
+		}
+	}
+	res := askJSON(t, env, "кто нам должен на 31.03.2026")
+	for _, w := range []string{"**Кто должен нам на 31.03.2026**", "_Организация: ООО «Северный ветер» (основная; другую можно указать в вопросе); счёт 62; источник: демо-база 1С (встроенная)._", "ООО «Гранит-М» — **"} {
+		if !strings.Contains(res.Text, w) {
+			t.Errorf("ask --json text lacks %q:\n%s", w, res.Text)
+		}
 	}
 }

@@ -433,6 +433,21 @@ func (a *Agent) documentAnswer(ctx context.Context, req Request, route RouteDeci
 			return Answer{Text: msg}, nil
 		}
 	}
+	if miss, ok := a.missingClause(ctx, s.owner, s.selected, text, false); ok {
+		// The documents, read whole, have no clause on what is asked: say so rather than quote
+		// the clause that comes closest («В договоре … нет пункта о неустойке»).
+		if s.kbFallback {
+			if kbAns, err := a.withKB(ctx, req, miss, text); err != nil || len(kbAns.Sources) > len(miss.Sources) {
+				kbAns.Scenario, kbAns.Intent = S2General, IntentKB
+				return kbAns, err
+			}
+		}
+		miss.Debug.Docs = dbg
+		if s.note != "" {
+			miss.Text = s.note + "\n\n" + miss.Text
+		}
+		return miss, nil
+	}
 	var ans Answer
 	var err error
 	if route.Scenario == S3Full && a.llm != nil {
@@ -483,9 +498,110 @@ func (a *Agent) generalAnswer(ctx context.Context, req Request, route RouteDecis
 				ans.Scenario, ans.Intent, ans.Debug.Docs = S1Search, "", dbg
 				return ans, nil
 			}
+			// «какая неустойка?» after uploading a contract without one: say so, then what the
+			// knowledge base says of penalties in general.
+			if miss, ok := a.missingClause(ctx, own, nil, text, true); ok {
+				return a.withKB(ctx, req, miss, text)
+			}
 		}
 	}
 	return a.kbAnswer(ctx, req, text)
+}
+
+// maxClauseCheck and maxClauseCheckChars bound the documents read whole to tell that none of
+// them has the clause a question asks for.
+const (
+	maxClauseCheck      = 5
+	maxClauseCheckChars = 4 * FullContextChars
+)
+
+// missingClause is the answer that the documents in scope (selected, else all the owner's;
+// only contracts when contractsOnly) have no clause on what question asks about: «В договоре
+// «…» нет пункта о неустойке [1].» It is given only when the question names a standard clause
+// (docs.TopicOf) and none of the documents, read whole, has anything on it: a search that
+// found nothing proves nothing. ok is false otherwise, and when there is more to read than
+// maxClauseCheck documents or maxClauseCheckChars characters.
+func (a *Agent) missingClause(ctx context.Context, own string, selected []docstore.Meta, question string, contractsOnly bool) (Answer, bool) {
+	topic, ok := docs.TopicOf(question)
+	if !ok {
+		return Answer{}, false
+	}
+	scope := selected
+	if len(scope) == 0 {
+		all, err := a.docs.List(ctx, own)
+		if err != nil {
+			return Answer{}, false
+		}
+		for _, m := range all {
+			if !contractsOnly || docs.IsContract(m.Title) {
+				scope = append(scope, m)
+			}
+		}
+	}
+	chars := 0
+	for _, m := range scope {
+		chars += m.Chars
+	}
+	if len(scope) == 0 || len(scope) > maxClauseCheck || chars > maxClauseCheckChars {
+		return Answer{}, false
+	}
+	full, err := a.docs.Full(ctx, own, docIDs(scope))
+	if err != nil || len(full) == 0 {
+		if err != nil && ctx.Err() == nil {
+			a.log.WarnContext(ctx, "documents not read for a missing clause", "err", err)
+		}
+		return Answer{}, false
+	}
+	var ans Answer
+	var named []string
+	for i, d := range full {
+		text := d.Text
+		if text == "" {
+			text = joinChunkTexts(d.Chunks)
+		}
+		if topic.In(text) {
+			return Answer{}, false
+		}
+		ans.Sources = append(ans.Sources, Source{Title: d.Meta.Title})
+		named = append(named, fmt.Sprintf("«%s» [%d]", EscapeMarkdown(d.Meta.Title), i+1))
+	}
+	switch {
+	case len(full) > 1:
+		ans.Text = fmt.Sprintf("Ни в одном из документов — %s — нет пункта %s.", strings.Join(named, ", "), topic.About)
+	case docs.IsContract(full[0].Meta.Title):
+		ans.Text = fmt.Sprintf("В договоре %s нет пункта %s.", named[0], topic.About)
+	default:
+		ans.Text = fmt.Sprintf("В документе %s нет пункта %s.", named[0], topic.About)
+	}
+	return ans, true
+}
+
+func joinChunkTexts(cs []docstore.Chunk) string {
+	texts := make([]string, len(cs))
+	for i, c := range cs {
+		texts[i] = c.Text
+	}
+	return strings.Join(texts, "\n\n")
+}
+
+// withKB follows an answer about the user's documents with what the knowledge base says, its
+// footnotes numbered after the answer's own.
+func (a *Agent) withKB(ctx context.Context, req Request, ans Answer, question string) (Answer, error) {
+	// The question asks for a standard clause (docs.TopicOf): a question about rules, whatever
+	// the parser made of it beside the user's documents.
+	kbAns, err := a.kbAnswer(context.WithValue(ctx, rulesQuestionKey{}, true), req, question)
+	if err != nil || len(kbAns.Sources) == 0 {
+		return ans, err
+	}
+	shift := len(ans.Sources)
+	kbAns.Text = citation.ReplaceAllStringFunc(kbAns.Text, func(m string) string {
+		n, _ := strconv.Atoi(strings.Trim(m, "[]"))
+		return fmt.Sprintf("[%d]", n+shift)
+	})
+	ans.Text += "\n\n" + kbAns.Text
+	ans.Sources = append(ans.Sources, kbAns.Sources...)
+	ans.Debug.Docs, ans.Debug.Degraded = kbAns.Debug.Docs, append(ans.Debug.Degraded, kbAns.Debug.Degraded...)
+	return ans, nil
 }
 
 // noAnswerPhrase is what the answer prompt tells the model to say when the sources are silent.
@@ -503,6 +619,9 @@ func (a *Agent) kbAnswer(ctx context.Context, req Request, text string) (Answer,
 	}
 	d := a.understand(ctx, req, text, docScope{})
 	dbg := &DocsDebug{Owner: docs.KBOwner, Gate: kbGate(d)}
+	if rules, _ := ctx.Value(rulesQuestionKey{}).(bool); rules {
+		dbg.Gate = docs.KBMinEvidenceRules
+	}
 	ans, err := a.passageAnswer(ctx, a.kb, docs.KBOwner, nil, text, true, dbg.Gate, dbg)
 	if err != nil {
 		return Answer{}, err
@@ -515,6 +634,10 @@ func (a *Agent) kbAnswer(ctx context.Context, req Request, text string) (Answer,
 	ans.Debug.Docs = dbg
 	return ans, nil
 }
+
+// rulesQuestionKey marks a knowledge-base search for a question known to be about rules (a
+// contract's standard clause the user's documents lack): it needs the rules question's evidence.
+type rulesQuestionKey struct{}
 
 // kbGate is the evidence a knowledge-base passage needs to answer a message the parser read as
 // d: less for what it recognised as a question about rules (docs.KBMinEvidenceRules), more
@@ -585,7 +708,7 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string
 		}
 	}
 	if ans.Text == "" {
-		ans = Answer{Text: extractive(passages, numbers, text, kb), Sources: srcs}
+		ans.Text, ans.Sources = extractive(passages, text, kb)
 	}
 	if kb {
 		ans.Text = "_Основывается на корпоративной базе знаний._\n\n" + ans.Text
@@ -807,8 +930,9 @@ const (
 const selectedOverlap = 0.3
 
 // extractive quotes the best passages, each with its footnote: documents in the order of
-// their best passage, passages of one document in reading order, overlapping ones once.
-func extractive(ps []docs.Passage, numbers []int, question string, kb bool) string {
+// their best passage, passages of one document in reading order, overlapping ones once; of a
+// user's documents only the clauses that answer best. Only what is quoted gets a footnote.
+func extractive(ps []docs.Passage, question string, kb bool) (string, []Source) {
 	var b strings.Builder
 	if kb {
 		b.WriteString("Вот что об этом сказано в базе знаний:\n\n")
@@ -829,25 +953,76 @@ func extractive(ps []docs.Passage, numbers []int, question string, kb bool) stri
 		}
 		return cmp.Compare(ps[x].N, ps[y].N)
 	})
-	var shown []string
+	type quote struct {
+		docs.Quote
+		heading string
+		i       int
+	}
+	var quotes []quote
+	best := 0.0
 	for _, i := range order {
-		p := ps[i]
-		text := strings.TrimSpace(p.Text)
-		heading := ""
-		if h := lastLine(p.Heading); h != "" && strings.HasPrefix(text, h) {
-			heading, text = h, strings.TrimSpace(strings.TrimPrefix(text, h))
-		}
-		ex := docs.Excerpt(docs.PlainText(text), question, excerptRunes)
-		if ex == "" || repeats(ex, shown) {
+		q, heading := passageQuote(ps[i], question, kb)
+		quotes = append(quotes, quote{q, heading, i})
+		best = max(best, q.Score)
+	}
+	var shown []string
+	var kept []quote
+	for _, q := range quotes {
+		if q.Text == "" || repeats(q.Text, shown) {
 			continue
 		}
-		shown = append(shown, ex)
-		if heading != "" {
-			fmt.Fprintf(&b, "**%s**\n", EscapeMarkdown(heading))
+		if !kb && q.Score < best*weakerQuote {
+			continue // another clause answers better: «2.2. …оплачивает… в течение 20 дней», not «1.1. …оплатить…»
 		}
-		fmt.Fprintf(&b, "> %s [%d]\n\n", EscapeMarkdown(ex), numbers[i])
+		shown = append(shown, q.Text)
+		kept = append(kept, q)
 	}
-	return strings.TrimSpace(b.String())
+	// Footnotes are numbered in the order of the passages' relevance, as passageSources does.
+	byRank := slices.Clone(kept)
+	slices.SortStableFunc(byRank, func(x, y quote) int { return cmp.Compare(x.i, y.i) })
+	quoted := make([]docs.Passage, len(byRank))
+	for k, q := range byRank {
+		quoted[k] = ps[q.i]
+	}
+	srcs, numbers := passageSources(quoted, kb)
+	footnote := map[int]int{}
+	for k, q := range byRank {
+		footnote[q.i] = numbers[k]
+	}
+	for _, q := range kept {
+		if q.heading != "" {
+			fmt.Fprintf(&b, "**%s**\n", EscapeMarkdown(q.heading))
+		}
+		fmt.Fprintf(&b, "> %s [%d]\n\n", EscapeMarkdown(q.Text), footnote[q.i])
+	}
+	return strings.TrimSpace(b.String()), srcs
+}
+
+// weakerQuote: a document quote matching less than this share of the best quote's terms is
+// left out of an extractive answer.
+const weakerQuote = 0.75
+
+// passageQuote is what an answer quotes of a passage and the heading it stands under. A
+// knowledge-base article is quoted by its best sentences; a user's document by the numbered
+// clause that answers (docs.Clause), under the heading of its section — the one the passage
+// holds before the clause, else the passage's own, which is the nearest before its start.
+func passageQuote(p docs.Passage, question string, kb bool) (docs.Quote, string) {
+	text := strings.TrimSpace(p.Text)
+	heading, own := "", lastLine(p.Heading)
+	if own != "" && strings.HasPrefix(text, own) {
+		heading, text = own, strings.TrimSpace(strings.TrimPrefix(text, own))
+	}
+	if kb {
+		return docs.Quote{Text: docs.Excerpt(docs.PlainText(text), question, excerptRunes)}, heading
+	}
+	q := docs.Clause(text, question, excerptRunes)
+	switch {
+	case q.Section != "":
+		heading = q.Section
+	case q.Clause != "":
+		heading = own
+	}
+	return q, heading
 }
 
 func lastLine(s string) string {

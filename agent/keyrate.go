@@ -32,16 +32,16 @@ func (a *Agent) answerKeyRate(ctx context.Context, p ru.Period) (Answer, error) 
 	if p.To.After(today) {
 		p.To = today
 	}
-	ans := Answer{Sources: []Source{keyRateSource}}
+	ans := Answer{Sources: []Source{keyRateSourceFor(p)}}
 	kr, err := a.cbr.KeyRate(ctx, p.From.AddDate(0, 0, -keyRateLookback), p.To)
 	ans.Debug.Calls = append(ans.Debug.Calls, callRecord("cbr.KeyRate", day(p.From)+"–"+day(p.To), len(kr.Points), kr.Meta, err))
 	if err != nil {
-		ans.Text = sourceDown("ключевую ставку", err)
+		ans.Text = sourceDown("ключевую ставку", err) + checkOnSite
 		ans.Debug.Degraded = []string{"cbr_unavailable"}
 		return ans, nil
 	}
 	if len(kr.Points) == 0 {
-		ans.Text = fmt.Sprintf("За период до %s у Банка России нет данных о ключевой ставке.", day(p.To))
+		ans.Text = fmt.Sprintf("За период до %s у Банка России нет данных о ключевой ставке [1].", day(p.To))
 		return ans, nil
 	}
 	runs := keyRateRuns(kr.Points)
@@ -49,19 +49,19 @@ func (a *Agent) answerKeyRate(ctx context.Context, p ru.Period) (Answer, error) 
 	if p.Single() {
 		r, ok := runAt(runs, p.From)
 		if !ok {
-			ans.Text = fmt.Sprintf("На %s у Банка России нет данных о ключевой ставке.", day(p.From))
+			ans.Text = fmt.Sprintf("На %s у Банка России нет данных о ключевой ставке [1].", day(p.From))
 			return ans, nil
 		}
 		if sameDay(p.From, today) {
-			fmt.Fprintf(&b, "**Ключевая ставка Банка России: %s%%** — действует с %s.", formatDecimal(r.rate, 2), day(r.since))
+			fmt.Fprintf(&b, "**Ключевая ставка Банка России на %s: %s%%** [1] — действует с %s.", day(p.From), formatDecimal(r.rate, 2), day(r.since))
 		} else {
-			fmt.Fprintf(&b, "**Ключевая ставка Банка России на %s: %s%%** (действовала с %s).", day(p.From), formatDecimal(r.rate, 2), day(r.since))
+			fmt.Fprintf(&b, "**Ключевая ставка Банка России на %s: %s%%** [1] (действовала с %s).", day(p.From), formatDecimal(r.rate, 2), day(r.since))
 		}
 		if prev, ok := runAt(runs, r.since.AddDate(0, 0, -1)); ok {
 			fmt.Fprintf(&b, "\n\nДо этого — %s%% (с %s).", formatDecimal(prev.rate, 2), day(prev.since))
 		}
 	} else {
-		fmt.Fprintf(&b, "**Ключевая ставка Банка России за %s – %s**\n\n", day(p.From), day(p.To))
+		fmt.Fprintf(&b, "**Ключевая ставка Банка России за %s – %s** [1]\n\n", day(p.From), day(p.To))
 		start, ok := runAt(runs, p.From)
 		if ok {
 			fmt.Fprintf(&b, "- на %s: **%s%%** (с %s)\n", day(p.From), formatDecimal(start.rate, 2), day(start.since))

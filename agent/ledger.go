@@ -92,7 +92,10 @@ func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planne
 func ledgerAnswer(res address.Result) Answer {
 	ans := Answer{Intent: string(res.Intent), Text: res.Markdown()}
 	if res.ResultMode != address.Limited || res.LimitedReason == address.ReasonEmptyMatch {
-		ans.Sources = []Source{{Title: "Данные: " + res.Source}} // figures always name their source
+		// Figures always name their source: the recipe, the organization and the base, marked
+		// where the figures are read.
+		ans.Text = res.MarkdownCited("[1]")
+		ans.Sources = []Source{{Title: res.SourceTitle()}}
 	}
 	for i, c := range res.Candidates {
 		ans.Buttons = append(ans.Buttons, Button{Text: candidateLabel(c), Data: fmt.Sprintf("%s%d", choiceData, i)})

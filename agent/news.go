@@ -107,7 +107,8 @@ func (a *Agent) cbrNews(ctx context.Context, note string) (Answer, error) {
 	ans := Answer{}
 	ans.Debug.Calls = []Call{callRecord("cbr.News", fmt.Sprintf("%d дней", cbrNewsDays), len(n.Items), n.Meta, err)}
 	if err != nil {
-		ans.Text = sourceDown("новости", err)
+		ans.Text = sourceDown("новости", err) + " Посмотреть их можно на сайте Банка России [1]."
+		ans.Sources = []Source{cbrNewsSource}
 		ans.Debug.Degraded = []string{"cbr_unavailable"}
 		return ans, nil
 	}
@@ -116,7 +117,7 @@ func (a *Agent) cbrNews(ctx context.Context, note string) (Answer, error) {
 		b.WriteString(note + "\n\n")
 	}
 	if len(n.Items) == 0 {
-		fmt.Fprintf(&b, "За последние %d дней Банк России новостей не публиковал.", cbrNewsDays)
+		fmt.Fprintf(&b, "За последние %d дней Банк России новостей не публиковал [1].", cbrNewsDays)
 		ans.Text = b.String()
 		ans.Sources = []Source{cbrNewsSource}
 		return ans, nil

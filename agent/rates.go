@@ -27,6 +27,34 @@ var (
 	cbrNewsSource = Source{Title: "Банк России — новости (cbr.ru)", URL: "https://www.cbr.ru/news/"}
 )
 
+// ratesOnSource is the footnote of the rates set on a day: the Bank of Russia's page of that
+// day, so that a figure can be checked where it was published.
+func ratesOnSource(on time.Time) Source {
+	return Source{Title: "Банк России, курсы на " + day(on),
+		URL: "https://www.cbr.ru/currency_base/daily/?UniDbQuery.Posted=True&UniDbQuery.To=" + day(on)}
+}
+
+// ratesPeriodSource is the footnote of rate series over a period.
+func ratesPeriodSource(p ru.Period) Source {
+	return Source{Title: fmt.Sprintf("Банк России, динамика курсов за %s – %s", day(p.From), day(p.To)),
+		URL: "https://www.cbr.ru/currency_base/dynamics/"}
+}
+
+// keyRateSourceFor is the footnote of the key rate on a day or over a period: the Bank of
+// Russia's table for those dates.
+func keyRateSourceFor(p ru.Period) Source {
+	title := "Банк России, ключевая ставка на " + day(p.From)
+	if !p.Single() {
+		title = fmt.Sprintf("Банк России, ключевая ставка за %s – %s", day(p.From), day(p.To))
+	}
+	return Source{Title: title, URL: fmt.Sprintf("https://www.cbr.ru/hd_base/KeyRate/?UniDbQuery.Posted=True&UniDbQuery.From=%s&UniDbQuery.To=%s",
+		day(p.From), day(p.To))}
+}
+
+// checkOnSite follows an answer that has no figures because the Bank of Russia did not give
+// them: where to look, marked with the footnote of the page.
+const checkOnSite = " Официальные данные — на сайте Банка России [1]."
+
 // today is the current date at midnight in Moscow, where the Bank of Russia sets its rates.
 func (a *Agent) today() time.Time {
 	n := a.now().In(ru.Moscow)
@@ -89,22 +117,23 @@ func (a *Agent) answerRates(ctx context.Context, req rateRequest) (Answer, error
 
 func (a *Agent) ratesOnDay(ctx context.Context, req rateRequest, on time.Time) (Answer, error) {
 	codes, notes := req.codes, req.notes
-	ans := Answer{Sources: []Source{ratesSource}}
+	ans := Answer{Sources: []Source{ratesOnSource(on)}}
 	d, err := a.cbr.DailyRates(ctx, on)
 	ans.Debug.Calls = append(ans.Debug.Calls, callRecord("cbr.DailyRates", day(on), len(d.Rates), d.Meta, err))
 	if err != nil {
-		ans.Text = sourceDown("курсы валют", err)
+		ans.Text = sourceDown("курсы валют", err) + checkOnSite
 		ans.Debug.Degraded = []string{"cbr_unavailable"}
 		return ans, nil
 	}
 	if len(d.Rates) == 0 {
 		if on.After(a.today()) {
-			ans.Text = fmt.Sprintf("Курсы на %s Банк России ещё не установил: обычно они появляются после 15:30 МСК накануне.", day(on))
+			ans.Text = fmt.Sprintf("Курсы на %s Банк России ещё не установил: обычно они появляются после 15:30 МСК накануне.", day(on)) + checkOnSite
 		} else {
-			ans.Text = fmt.Sprintf("На %s у Банка России нет опубликованных курсов.", day(on))
+			ans.Text = fmt.Sprintf("На %s у Банка России нет опубликованных курсов [1].", day(on))
 		}
 		return ans, nil
 	}
+	ans.Sources = []Source{ratesOnSource(d.OnDate)}
 	// The previous publication, for the change; best effort.
 	var prev cbr.Daily
 	if p, err := a.cbr.DailyRates(ctx, d.OnDate.AddDate(0, 0, -1)); err == nil && len(p.Rates) > 0 && p.OnDate.Before(d.OnDate) {
@@ -112,7 +141,7 @@ func (a *Agent) ratesOnDay(ctx context.Context, req rateRequest, on time.Time) (
 	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Курсы Банка России на %s**\n\n", day(d.OnDate))
+	fmt.Fprintf(&b, "**Курсы Банка России на %s** [1]\n\n", day(d.OnDate))
 	if !sameDay(d.OnDate, on) {
 		fmt.Fprintf(&b, "_На %s новых курсов нет — действуют курсы, установленные на %s._\n\n", dayWithWeekday(on), dayWithWeekday(d.OnDate))
 	}
@@ -146,9 +175,9 @@ func (a *Agent) ratesOnDay(ctx context.Context, req rateRequest, on time.Time) (
 }
 
 func (a *Agent) ratesOverPeriod(ctx context.Context, codes []string, p ru.Period, notes []string) (Answer, error) {
-	ans := Answer{Sources: []Source{ratesSource}}
+	ans := Answer{Sources: []Source{ratesPeriodSource(p)}}
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Курсы Банка России за %s – %s**\n\n", day(p.From), day(p.To))
+	fmt.Fprintf(&b, "**Курсы Банка России за %s – %s** [1]\n\n", day(p.From), day(p.To))
 	for _, n := range notes {
 		b.WriteString(n + "\n\n")
 	}
@@ -161,7 +190,7 @@ func (a *Agent) ratesOverPeriod(ctx context.Context, codes []string, p ru.Period
 			fmt.Fprintf(&b, "**%s**: Банк России не устанавливает курс этой валюты.\n\n", code)
 			continue
 		case err != nil:
-			ans.Text = sourceDown("динамику курса", err)
+			ans.Text = sourceDown("динамику курса", err) + checkOnSite
 			ans.Debug.Degraded = []string{"cbr_unavailable"}
 			return ans, nil
 		case len(dyn.Points) == 0:

@@ -192,7 +192,7 @@ func TestKeyRate(t *testing.T) {
 	}}
 	a := ratesAgent(t, r, nil)
 	ans, _ := a.Answer(t.Context(), Request{UserID: 1, ChatID: 1, Text: "какая сейчас ключевая ставка"})
-	if !strings.Contains(ans.Text, "**Ключевая ставка Банка России: 16,50%** — действует с 27.10.2025") || !strings.Contains(ans.Text, "До этого — 17,00% (с 15.09.2025)") {
+	if !strings.Contains(ans.Text, "**Ключевая ставка Банка России на 15.03.2026: 16,50%** [1] — действует с 27.10.2025") || !strings.Contains(ans.Text, "До этого — 17,00% (с 15.09.2025)") {
 		t.Errorf("current key rate:\n%s", ans.Text)
 	}
 	ans, _ = a.Answer(t.Context(), Request{UserID: 1, ChatID: 1, Command: "keyrate", Text: "2025"})

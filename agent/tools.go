@@ -214,7 +214,7 @@ func (a *Agent) passages(ctx context.Context, lib *docs.Library, own string, q d
 	p := facts.Payload{Coverage: lowCoverage}
 	var shown []string
 	for i, ps := range found {
-		text := passageExcerpt(ps, q.Text)
+		text := passageExcerpt(ps, q.Text, kb)
 		if text == "" || repeats(text, shown) {
 			continue
 		}
@@ -239,14 +239,11 @@ func (a *Agent) passages(ctx context.Context, lib *docs.Library, own string, q d
 	return p, nil
 }
 
-// passageExcerpt is what an extractive answer quotes of a passage: its text without the
-// leading heading, cut to the sentences that answer query (the body of extractive's loop).
-func passageExcerpt(p docs.Passage, query string) string {
-	text := strings.TrimSpace(p.Text)
-	if h := lastLine(p.Heading); h != "" && strings.HasPrefix(text, h) {
-		text = strings.TrimSpace(strings.TrimPrefix(text, h))
-	}
-	return docs.Excerpt(docs.PlainText(text), query, excerptRunes)
+// passageExcerpt is what an extractive answer quotes of a passage: the clause of a document
+// that answers query, the sentences of a knowledge-base article (passageQuote).
+func passageExcerpt(p docs.Passage, query string, kb bool) string {
+	q, _ := passageQuote(p, query, kb)
+	return q.Text
 }
 
 // resolveDocs returns the owner's documents that refs name, by id or by title as the planner
@@ -737,7 +734,7 @@ func (a *Agent) addressQuery(ctx context.Context, req Request, question string, 
 		return facts.Payload{}, ctx.Err()
 	}
 	p := facts.Payload{Coverage: 1}
-	src := p.AddSource(facts.Source{Title: a.lane.SourceName()})
+	src := p.AddSource(facts.Source{Title: res.SourceTitle()}) // the recipe, the organization and the base, as ledgerAnswer cites it
 	if res.ResultMode == address.Limited {
 		if res.LimitedReason != address.ReasonEmptyMatch {
 			return facts.Payload{}, &ledgerLimited{res}

@@ -625,7 +625,7 @@ func TestToolAddressQuery(t *testing.T) {
 	if diff := cmp.Diff(wantLims, p.Limitations); diff != "" {
 		t.Errorf("limitations (-want +got):\n%s", diff)
 	}
-	if want := []facts.Source{{Title: a.lane.SourceName()}}; !cmp.Equal(want, p.Sources) {
+	if want := []facts.Source{{Title: "1С: Кто должен нам, ООО «Северный ветер», " + strings.ReplaceAll(a.lane.SourceName(), " 1С", "")}}; !cmp.Equal(want, p.Sources) {
 		t.Errorf("sources = %+v, want %+v", p.Sources, want)
 	}
 	// The result is the conversation's last one: "Выгрузить в Excel" exports it.

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/finbot/finbot/agent"
@@ -49,11 +50,44 @@ func markdown(ans agent.Answer) string {
 	return b.String()
 }
 
-// plainText is how a reply reads without formatting (console, logs of tests).
+// plainText is how a reply reads without formatting (console, `ask`, logs of tests). A
+// terminal cannot open a link entity, so a link's address follows its text: «[1] Банк России,
+// курсы на 14.03.2026 (https://www.cbr.ru/…)», a news footnote's headline and site then its
+// page.
 func plainText(parts []tgmd.Message) string {
 	texts := make([]string, len(parts))
 	for i, p := range parts {
-		texts[i] = p.Text
+		texts[i] = withAddresses(p)
 	}
 	return strings.Join(texts, "\n\n")
+}
+
+// withAddresses is m's text with each text link's URL written after the link, unless the
+// link's text already shows it.
+func withAddresses(m tgmd.Message) string {
+	var links []tgmd.Entity
+	for _, e := range m.Entities {
+		if e.Type == "text_link" && e.URL != "" && !strings.Contains(tgmd.UTF16Slice(m.Text, e.Offset, e.Length), e.URL) {
+			links = append(links, e)
+		}
+	}
+	if len(links) == 0 {
+		return m.Text
+	}
+	slices.SortStableFunc(links, func(a, b tgmd.Entity) int { return (a.Offset + a.Length) - (b.Offset + b.Length) })
+	var b strings.Builder
+	u16 := 0
+	addresses := func() {
+		for len(links) > 0 && links[0].Offset+links[0].Length <= u16 {
+			b.WriteString(" (" + links[0].URL + ")")
+			links = links[1:]
+		}
+	}
+	for _, r := range m.Text {
+		addresses()
+		b.WriteRune(r)
+		u16 += tgmd.UTF16Len(string(r))
+	}
+	addresses()
+	return b.String()
 }

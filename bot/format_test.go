@@ -1,11 +1,13 @@
 package bot
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"unicode/utf16"
 
 	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/bot/tgmd"
 )
 
@@ -53,5 +55,64 @@ func TestRenderPutsFootnotesInLastPart(t *testing.T) {
 	}
 	if !link {
 		t.Errorf("footnote link missing: %+v", last.Entities)
+	}
+}
+
+// In the console and `ask` a footnote shows its address: a terminal cannot open the link
+// entity Telegram would carry it in. A news footnote keeps its headline and site, then the page.
+func TestConsoleFootnotesShowTheirAddress(t *testing.T) {
+	tests := []struct {
+		name string
+		ans  agent.Answer
+		want string
+	}{
+		{"rates", agent.Answer{Text: "**Курсы Банка России на 14\\.03\\.2026** [1]\n\n- **EUR** — евро: **88,1000 ₽**",
+			Sources: []agent.Source{{Title: "Банк России, курсы на 14.03.2026", URL: "https://www.cbr.ru/currency_base/daily/?UniDbQuery.Posted=True&UniDbQuery.To=14.03.2026"}}},
+			"Курсы Банка России на 14.03.2026 [1]\n\n• EUR — евро: 88,1000 ₽\n\nИсточники\n\n" +
+				"[1] Банк России, курсы на 14.03.2026 (https://www.cbr.ru/currency_base/daily/?UniDbQuery.Posted=True&UniDbQuery.To=14.03.2026)"},
+		{"news", agent.Answer{Text: "1. 13.03.2026 — Банк России сохранил ставку [1]\n2. 12.03.2026 — Ставка НДС \\(2026\\) [2]",
+			Sources: []agent.Source{
+				{Title: "Банк России сохранил ставку — cbr.ru", URL: "https://www.cbr.ru/press/pr/?file=13032026.htm"},
+				{Title: "Ставка НДС (2026) — klerk.ru", URL: "https://www.klerk.ru/buh/news/1 (2)/"},
+			}},
+			"1. 13.03.2026 — Банк России сохранил ставку [1]\n2. 12.03.2026 — Ставка НДС (2026) [2]\n\nИсточники\n\n" +
+				"[1] Банк России сохранил ставку — cbr.ru (https://www.cbr.ru/press/pr/?file=13032026.htm)\n" +
+				"[2] Ставка НДС (2026) — klerk.ru (https://www.klerk.ru/buh/news/1%20%282%29/)"},
+		{"1C without an address", agent.Answer{Text: "**Итого нам должны: 1 000,00 ₽** [1]",
+			Sources: []agent.Source{{Title: "1С: Кто должен нам, ООО «Северный ветер», демо-база (встроенная)"}}},
+			"Итого нам должны: 1 000,00 ₽ [1]\n\nИсточники\n\n[1] 1С: Кто должен нам, ООО «Северный ветер», демо-база (встроенная)"},
+		{"a link in the text", agent.Answer{Text: "См\\. [ст\\. 330 ГК РФ](https://www.consultant.ru/330) и https://www.cbr.ru/"},
+			"См. ст. 330 ГК РФ (https://www.consultant.ru/330) и https://www.cbr.ru/"},
+		{"emoji before the link", agent.Answer{Text: "📄 [договор](https://example.com/d) 📈"}, "📄 договор (https://example.com/d) 📈"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ans := tt.ans
+			a := &fakeAgent{AnswerFunc: func(context.Context, agent.Request) (agent.Answer, error) { return ans, nil }}
+			var out strings.Builder
+			_, replies := NewConsole(a, &out, ConsoleOptions{UserID: 1}).Ask(t.Context(), "вопрос")
+			if len(replies) != 1 || replies[0] != tt.want {
+				t.Errorf("reply:\n%q\nwant:\n%q", replies, tt.want)
+			}
+			if !strings.Contains(out.String(), tt.want) {
+				t.Errorf("console printed:\n%s", out.String())
+			}
+		})
+	}
+}
+
+// What the agent escapes and `ask --json` unescapes still converts to the literal value: no
+// name becomes formatting once the escapes a reader does not need are gone.
+func TestUnescapedMarkdownKeepsNamesLiteral(t *testing.T) {
+	names := []string{
+		`ООО «Рога_и*Копыта»`, `ИП Иванов [И.И.] (филиал #2)`, `A\B_C*D~E|F{G}H.I!J+K-L=M>N<O`,
+		"`code` **bold**", `1. не список`, `# не заголовок`, `- не список`, `> не цитата`, `12) не список`,
+		`АО "Звезда & Ко"`, `_*[]()~>#+-=|{}.!`, `31.03.2026`, `ООО «Гранит-М» (основная)`,
+	}
+	for _, name := range names {
+		got := tgmd.Convert(md.Unescape(agent.EscapeMarkdown(name)))
+		if got.Text != name || len(got.Entities) != 0 {
+			t.Errorf("Convert(Unescape(EscapeMarkdown(%q))) = %q with %d entities", name, got.Text, len(got.Entities))
+		}
 	}
 }

@@ -38,10 +38,63 @@ var documentTypeNames = map[string]string{
 
 // Markdown renders the result deterministically in Russian. Every figure comes from the rows;
 // nothing is phrased by a model.
-func (r Result) Markdown() string {
+func (r Result) Markdown() string { return r.markdown("") }
+
+// MarkdownCited is Markdown with a footnote mark («[1]», pointing at SourceTitle) after the
+// line the figures are read from: the total when the recipe has one, else the title; for an
+// empty match, its message. A LIMITED result that is no answer carries no mark.
+func (r Result) MarkdownCited(mark string) string { return r.markdown(mark) }
+
+// SourceTitle names where the figures come from, for the answer's footnote: the recipe, the
+// organization and the base — «1С: Кто должен нам, ООО «Северный ветер», демо-база (встроенная)».
+func (r Result) SourceTitle() string {
+	parts := []string{"1С: " + r.RecipeName()}
+	if r.Organization != "" {
+		parts = append(parts, r.Organization)
+	}
+	if base := baseName(r.Source); base != "" {
+		parts = append(parts, base)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// RecipeName is the recipe's name as the answer's title says it, without the date: «Кто должен
+// нам», «Остаток по счёту», «Документы контрагента».
+func (r Result) RecipeName() string {
+	t, ok := titles[r.Intent]
+	if !ok {
+		if rec, found := RecipeFor(r.Intent); found {
+			return rec.Purpose
+		}
+		return string(r.Intent)
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(t, " %s"), " на")
+}
+
+// baseName is the 1C base without the «1С» the footnote already says: «демо-база
+// (встроенная)», «MCP toolkit, канал main».
+func baseName(source string) string {
+	s := strings.TrimSpace(strings.Join(strings.Fields(strings.NewReplacer(" 1С", "", "1С ", "").Replace(source)), " "))
+	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") && strings.Count(s, "(") == 1 {
+		s = s[1 : len(s)-1]
+	}
+	return s
+}
+
+func (r Result) markdown(mark string) string {
+	cite := func(line string) string {
+		if mark == "" {
+			return line
+		}
+		return line + " " + mark
+	}
 	var b strings.Builder
 	if r.ResultMode == Limited {
-		b.WriteString(md.Escape(r.Message)) // it quotes names as the user wrote them
+		msg := md.Escape(r.Message) // it quotes names as the user wrote them
+		if r.LimitedReason == ReasonEmptyMatch && r.Source != "" {
+			msg = cite(msg)
+		}
+		b.WriteString(msg)
 		for i, c := range r.Candidates {
 			if i == 8 {
 				break
@@ -53,7 +106,12 @@ func (r Result) Markdown() string {
 		}
 		return b.String()
 	}
-	fmt.Fprintf(&b, "**%s**\n", md.Escape(r.title()))
+	total := r.totalLine()
+	title := fmt.Sprintf("**%s**", md.Escape(r.title()))
+	if total == "" {
+		title = cite(title)
+	}
+	b.WriteString(title + "\n")
 	fmt.Fprintf(&b, "_%s_\n\n", md.Escape(r.scopeLine()))
 	for _, n := range append(r.Notes, r.Limitations...) {
 		b.WriteString(md.Escape(n) + "\n\n")
@@ -68,8 +126,8 @@ func (r Result) Markdown() string {
 	if rest := r.Summary.Rows - len(rows); rest > 0 {
 		fmt.Fprintf(&b, "\n…и ещё %d. Полный список — кнопкой «Выгрузить в Excel»; можно и сузить запрос: по контрагенту, счёту или дате.\n", rest)
 	}
-	if total := r.totalLine(); total != "" {
-		b.WriteString("\n" + total)
+	if total != "" {
+		b.WriteString("\n" + cite(total))
 	}
 	return strings.TrimSpace(b.String())
 }

@@ -232,20 +232,31 @@ func (c *chunker) allowed(p int) bool {
 	return i == len(c.spans) || !(c.spans[i][0] < p)
 }
 
-// priority of a cut at p: 4 paragraph, 3 line, 2 sentence, 1 word, 0 inside a word, -1 forbidden.
+// Priorities of a cut (chunker.priority).
+const (
+	cutForbidden = -1
+	cutInWord    = 0
+	cutWord      = 1
+	cutSentence  = 2
+	cutLine      = 3
+	cutClause    = 4 // before a numbered clause («5.2. За просрочку…»), which keeps its number
+	cutParagraph = 5
+)
+
+// priority of a cut at p, from cutParagraph down to cutForbidden.
 func (c *chunker) priority(p int) int {
 	t := c.text
 	if p <= 0 || p >= len(t) {
-		return 4
+		return cutParagraph
 	}
 	if !c.allowed(p) {
-		return -1
+		return cutForbidden
 	}
 	if unicode.IsSpace(t[p]) || !unicode.IsSpace(t[p-1]) {
 		if unicode.Is(unicode.Mn, t[p]) {
-			return -1
+			return cutForbidden
 		}
-		return 0
+		return cutInWord
 	}
 	// p starts a token after whitespace: look at the whitespace run.
 	k := p - 1
@@ -258,13 +269,67 @@ func (c *chunker) priority(p int) int {
 	}
 	switch {
 	case nl >= 2:
-		return 4
+		return cutParagraph
+	case nl == 1 && c.clauseStart(p, k):
+		return cutClause
 	case nl == 1:
-		return 3
+		return cutLine
 	case k >= 0 && sentenceEnd(t, k) && startsSentence(t[p]):
-		return 2
+		if c.clauseStart(p, k) {
+			return cutClause
+		}
+		return cutSentence
 	}
-	return 1
+	return cutWord
+}
+
+// clauseStart reports whether a numbered clause starts at p, which follows a line break or a
+// sentence's end whose last rune is at k: one to four levels of one- or two-digit numbers (one
+// level needs its dot: «20 дней» is no clause), then a capital letter or a quote. A number
+// after «п.», «ст.», «пункт» is a reference, not a clause.
+func (c *chunker) clauseStart(p, k int) bool {
+	t := c.text
+	i, levels, dot := p, 0, false
+	for levels < 4 {
+		j := i
+		for j < len(t) && j-i < 3 && t[j] >= '0' && t[j] <= '9' {
+			j++
+		}
+		if j == i || j-i > 2 || j < len(t) && t[j] >= '0' && t[j] <= '9' {
+			return false
+		}
+		levels++
+		i, dot = j, false
+		if i < len(t) && t[i] == '.' {
+			i++
+			dot = true
+			if i < len(t) && t[i] >= '0' && t[i] <= '9' {
+				continue
+			}
+		}
+		break
+	}
+	if levels == 1 && !dot || i >= len(t) || !unicode.IsSpace(t[i]) {
+		return false
+	}
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	if i >= len(t) || !(unicode.IsUpper(t[i]) || strings.ContainsRune("«\"", t[i])) {
+		return false
+	}
+	s := k
+	for s >= 0 && !unicode.IsSpace(t[s]) {
+		s--
+	}
+	return k < 0 || !clauseReferences[strings.ToLower(strings.Trim(string(t[s+1:k+1]), ".(«\""))]
+}
+
+// clauseReferences are the words after which a number refers to a clause instead of starting
+// one: «согласно п.\n5.2. Договора».
+var clauseReferences = map[string]bool{
+	"п": true, "пп": true, "пункт": true, "пункта": true, "пункту": true, "пунктом": true, "пункте": true,
+	"ст": true, "статья": true, "статьи": true, "ч": true, "раздел": true, "раздела": true, "№": true,
 }
 
 var abbreviations = map[string]bool{
@@ -319,7 +384,7 @@ func (c *chunker) cut(start int) int {
 		pr := c.priority(p)
 		if pr > bestPrio {
 			best, bestPrio = p, pr
-			if pr == 4 {
+			if pr == cutParagraph {
 				break
 			}
 		}
@@ -336,21 +401,37 @@ func (c *chunker) resume(start, end, overlap int) int {
 		return end
 	}
 	lo := max(end-overlap, start+1)
+	// The start of the last clause the chunk holds: the next one then has that clause whole,
+	// with its number, however the chunk was cut.
+	for p := end - 1; p >= lo; p-- {
+		if pr := c.priority(p); pr == cutClause || pr == cutParagraph && c.clauseStart(p, lastNonSpace(c.text, p)) {
+			return p
+		}
+	}
 	// A sentence (or line/paragraph) start giving at least a quarter of the overlap.
 	for p := lo; p <= end-overlap/4 && p < end; p++ {
-		if c.priority(p) >= 2 {
+		if c.priority(p) >= cutSentence {
 			return p
 		}
 	}
 	for p := lo; p < end; p++ {
-		if c.priority(p) >= 1 {
+		if c.priority(p) >= cutWord {
 			return p
 		}
 	}
 	for p := lo; p < end; p++ {
-		if c.priority(p) == 0 && !unicode.IsSpace(c.text[p]) {
+		if c.priority(p) == cutInWord && !unicode.IsSpace(c.text[p]) {
 			return p
 		}
 	}
 	return end
+}
+
+// lastNonSpace is the index of the last non-space rune before p, -1 if none.
+func lastNonSpace(t []rune, p int) int {
+	k := p - 1
+	for k >= 0 && unicode.IsSpace(t[k]) {
+		k--
+	}
+	return k
 }

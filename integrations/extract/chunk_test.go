@@ -195,3 +195,49 @@ func TestChunksOptions(t *testing.T) {
 		t.Errorf("docx chunks: %+v", chunks)
 	}
 }
+
+// A contract's text layer wraps its clauses over lines, as a PDF does. Chunks are cut before a
+// clause's number and the next chunk starts at the last clause the previous one holds, so every
+// clause lies whole, with its number, in some chunk (answers quote it by its number).
+func TestChunksKeepClausesWhole(t *testing.T) {
+	wrap := func(s string) string {
+		var lines []string
+		line := ""
+		for _, w := range strings.Fields(s) {
+			if line != "" && len([]rune(line))+1+len([]rune(w)) > 90 {
+				lines, line = append(lines, line), w
+				continue
+			}
+			line = strings.TrimSpace(line + " " + w)
+		}
+		return strings.Join(append(lines, line), "\n")
+	}
+	var b strings.Builder
+	var clauses []string
+	for sec := 1; sec <= 6; sec++ {
+		fmt.Fprintf(&b, "%d. Раздел номер %d\n", sec, sec)
+		for c := 1; c <= 4; c++ {
+			clause := fmt.Sprintf("%d.%d. Стороны договорились, что условие действует в полном объёме: Покупатель оплачивает товар "+
+				"в течение %d банковских дней, а Поставщик обязуется поставить товар надлежащего качества в согласованные сроки "+
+				"(п. 5.2. Договора) и по ценам спецификации.", sec, c, sec*c+2)
+			clauses = append(clauses, clause)
+			b.WriteString(wrap(clause) + "\n")
+		}
+	}
+	d := Document{Pages: []Page{{Number: 1, Text: b.String()}}}
+	chunks := checkChunks(t, d, ChunkOptions{})
+	for _, clause := range clauses {
+		whole := false
+		for _, c := range chunks {
+			whole = whole || strings.Contains(strings.Join(strings.Fields(c.Text), " "), clause)
+		}
+		if !whole {
+			t.Errorf("no chunk holds %q whole", clause[:30])
+		}
+	}
+	for _, c := range chunks[1:] {
+		if !regexp.MustCompile(`^\d\.(\d\.)? `).MatchString(c.Text) {
+			t.Errorf("chunk %d starts inside a clause: %q", c.Index, c.Text[:40])
+		}
+	}
+}
