@@ -14,7 +14,7 @@ import (
 	"github.com/finbot/finbot/agent/executor"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/render"
-	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/ru"
 )
 
 // Guarded discovery (issue #6, seed 003) answers 1C questions outside the recipe catalog

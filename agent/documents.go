@@ -15,13 +15,13 @@ import (
 	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/postcheck"
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/extract"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/prompts"
+	"github.com/finbot/finbot/ru"
 )
 
 // FullContextChars is the most text of selected documents answered in full (S3); above it

@@ -3,7 +3,7 @@ package agent
 import (
 	"strings"
 
-	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/ru"
 )
 
 // normalize prepares text for word rules (see ru.Fold).

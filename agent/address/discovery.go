@@ -11,7 +11,7 @@ import (
 
 	"github.com/finbot/finbot/agent/discovery"
 	"github.com/finbot/finbot/agent/facts"
-	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/ru"
 )
 
 // The discovery primitives of guarded 1C discovery (issue #6, seed 003) as fixed read-only

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
 )
 
 // Result is one answer of the lane: the unified result schema (seed 000 §5) plus what the

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/address"
-	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/ru"
 )
 
 // State is what a dialog remembers of its last answered question: the kind, the recipe and the
