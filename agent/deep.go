@@ -354,7 +354,7 @@ func (a *Agent) runProbes(ctx context.Context, calls []discoveryCall, dp discove
 		case ran >= budget.MaxProbeCount:
 			pr.Status = probeOverBudget
 			results = append(results, discovery.ProbeResult{PrimitiveID: pr.Primitive, Status: discovery.ProbeSkipped,
-				Limitation: fmt.Sprintf("Лимит в %s исчерпан: «%s» не выполнялась.", plural(budget.MaxProbeCount, "проверку", "проверки", "проверок"),
+				Limitation: fmt.Sprintf("Лимит в %s исчерпан: «%s» не выполнялась.", ru.Count(budget.MaxProbeCount, "проверку", "проверки", "проверок"),
 					primitiveName(pr.Primitive))})
 		default:
 			ran++

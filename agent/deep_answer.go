@@ -8,6 +8,7 @@ import (
 	"github.com/finbot/finbot/agent/discovery"
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/ru"
 )
 
 // How a deep-analysis answer is worded: the facts it may phrase, what it says when the
@@ -95,7 +96,7 @@ func checked(pr DiscoveryProbe) (what, result string) {
 	}
 	switch pr.Status {
 	case string(address.ProbeOK):
-		result = plural(pr.RowsMatched, "подходящая строка", "подходящие строки", "подходящих строк")
+		result = ru.Count(pr.RowsMatched, "подходящая строка", "подходящие строки", "подходящих строк")
 	case string(address.ProbeEmpty):
 		result = "ничего не найдено"
 	case string(address.ProbeError), probeTimeout:

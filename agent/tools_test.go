@@ -615,7 +615,7 @@ func TestToolAddressQuery(t *testing.T) {
 		t.Errorf("first row = %q", got)
 	}
 	total := p.Items[5]
-	if total.Kind != "ledger_total" || nbspToSpace(total.Text) != "Итого нам должны: "+nbspToSpace(res.Summary.TotalAmount.String())+" — "+plural(res.Summary.Rows, "контрагент", "контрагента", "контрагентов")+"." {
+	if total.Kind != "ledger_total" || nbspToSpace(total.Text) != "Итого нам должны: "+nbspToSpace(res.Summary.TotalAmount.String())+" — "+ru.Count(res.Summary.Rows, "контрагент", "контрагента", "контрагентов")+"." {
 		t.Errorf("total = %+v", total)
 	}
 	wantLims := []string{

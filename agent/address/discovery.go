@@ -308,6 +308,6 @@ func (p *prober) dropped(drops map[string]int) {
 	}
 	if n > 0 {
 		p.inferred = true
-		p.note(fmt.Sprintf("%d %s из 1С не удалось разобрать: итоги без них.", n, plural(n, "строку", "строки", "строк")))
+		p.note(fmt.Sprintf("%d %s из 1С не удалось разобрать: итоги без них.", n, ru.Plural(n, "строку", "строки", "строк")))
 	}
 }

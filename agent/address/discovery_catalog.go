@@ -8,6 +8,7 @@ import (
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
 )
 
 // Catalog primitives: search_business_entity, resolve_entity_reference, inspect_1c_metadata,
@@ -203,7 +204,7 @@ func (p *prober) probeCoverage(ctx context.Context) {
 		p.out.RowsReceived, p.out.RowsMatched = n, n
 		text := fmt.Sprintf("организаций — %d, контрагентов — %d", len(c.orgs), live)
 		if deleted > 0 {
-			text += fmt.Sprintf(" (и ещё %d %s на удаление)", deleted, plural(deleted, "помечен", "помечены", "помечены"))
+			text += fmt.Sprintf(" (и ещё %d %s на удаление)", deleted, ru.Plural(deleted, "помечен", "помечены", "помечены"))
 		}
 		text += fmt.Sprintf(", договоров — %d, счетов в плане счетов — %d", contracts, len(c.accounts))
 		p.summary = append(p.summary, fact("Справочники 1С", text, field("Организаций", strconv.Itoa(len(c.orgs))),
@@ -239,7 +240,7 @@ func (p *prober) probeCoverage(ctx context.Context) {
 		}
 		for _, t := range DocumentTypes {
 			if n := counts[t]; n > 0 {
-				p.rows = append(p.rows, fact(documentTypeNames[t], fmt.Sprintf("%d %s", n, plural(n, "документ", "документа", "документов")), field("Документов", strconv.Itoa(n))))
+				p.rows = append(p.rows, fact(documentTypeNames[t], fmt.Sprintf("%d %s", n, ru.Plural(n, "документ", "документа", "документов")), field("Документов", strconv.Itoa(n))))
 			}
 		}
 		if len(orgs) > 1 {

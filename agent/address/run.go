@@ -230,7 +230,7 @@ func (l *Lane) normalizeFilters(r Recipe, f Filters) (Filters, []string, string)
 	}
 	if f.Limit < MinLimit || f.Limit > MaxLimit {
 		clamped := min(max(f.Limit, MinLimit), MaxLimit)
-		notes = append(notes, fmt.Sprintf("Показываю не больше %d %s: это предел одного ответа.", clamped, plural(clamped, "строки", "строк", "строк")))
+		notes = append(notes, fmt.Sprintf("Показываю не больше %d %s: это предел одного ответа.", clamped, ru.Plural(clamped, "строки", "строк", "строк")))
 		f.Limit = clamped
 	}
 	if f.Sort != "" && !slices.Contains(Sorts, f.Sort) {
