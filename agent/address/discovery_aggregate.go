@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/integrations/onec"
@@ -214,9 +215,6 @@ func documentGroups(hits []docHit, axis string) []facts.Item {
 	return out
 }
 
-var monthNames = [13]string{"", "январь", "февраль", "март", "апрель", "май", "июнь", "июль", "август", "сентябрь",
-	"октябрь", "ноябрь", "декабрь"}
-
 func monthKey(date string) string {
 	if len(date) < 7 {
 		return ""
@@ -231,7 +229,7 @@ func monthLabel(date string) string {
 	if err != nil || m < 1 || m > 12 {
 		return "без даты"
 	}
-	return monthNames[m] + " " + k[:4]
+	return ru.MonthName(time.Month(m)) + " " + k[:4]
 }
 
 func orDefault(s, def string) string {
