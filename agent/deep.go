@@ -116,7 +116,7 @@ func (a *Agent) discover(ctx context.Context, req Request, question, summary str
 		ans.Text = EscapeMarkdown(clarifyingQuestion(p, dp))
 		for _, o := range p.ClarificationOptions {
 			if o = strings.TrimSpace(o); o != "" {
-				ans.Buttons = append(ans.Buttons, Button{Text: truncateRunes(o, 60)})
+				ans.Buttons = append(ans.Buttons, Button{Text: ru.Truncate(o, 60)})
 			}
 		}
 		return ans, dd, nil

@@ -86,7 +86,7 @@ func checked(pr DiscoveryProbe) (what, result string) {
 	what = sentence(primitiveName(pr.Primitive))
 	var args []string
 	if pr.Args.Entity != "" {
-		args = append(args, "«"+truncateRunes(pr.Args.Entity, 80)+"»")
+		args = append(args, "«"+ru.Truncate(pr.Args.Entity, 80)+"»")
 	}
 	if pr.Args.Account != "" {
 		args = append(args, "счёт "+pr.Args.Account)

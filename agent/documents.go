@@ -276,7 +276,7 @@ func (a *Agent) docList(ctx context.Context, req Request, page int, note string)
 			mark = "✅ "
 		}
 		fmt.Fprintf(&b, "%d. %s**%s** — %s, %s\n", n, mark, EscapeMarkdown(m.Title), a.metaLine(m), m.Added.In(ru.Moscow).Format("02.01.2006"))
-		short := truncateRunes(m.Title, 28)
+		short := ru.Truncate(m.Title, 28)
 		if selected[m.ID] {
 			buttons = append(buttons, Button{Text: fmt.Sprintf("✅ %d. %s", n, short), Data: "d:u:" + m.ID})
 		} else {

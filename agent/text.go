@@ -26,11 +26,3 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
-
-func truncateRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
-}

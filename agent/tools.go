@@ -281,7 +281,7 @@ func (a *Agent) resolveDocs(ctx context.Context, s docScope, refs []string) ([]d
 		i := slices.IndexFunc(ordered, func(m docstore.Meta) bool { return strings.EqualFold(m.ID, ref) })
 		if i < 0 {
 			i = slices.IndexFunc(ordered, func(m docstore.Meta) bool {
-				return strings.EqualFold(m.Title, ref) || strings.EqualFold(truncateRunes(m.Title, selectedTitleRunes), ref) ||
+				return strings.EqualFold(m.Title, ref) || strings.EqualFold(ru.Truncate(m.Title, selectedTitleRunes), ref) ||
 					m.FileName != "" && strings.EqualFold(m.FileName, ref)
 			})
 		}

@@ -170,7 +170,7 @@ func (p *prober) prepare() bool {
 	if a.DateTo != "" {
 		t, ok := parseDay(a.DateTo)
 		if !ok {
-			return p.unsupported(fmt.Sprintf("Дата «%s» не в формате ГГГГ-ММ-ДД.", quoteClip(a.DateTo, 40)))
+			return p.unsupported(fmt.Sprintf("Дата «%s» не в формате ГГГГ-ММ-ДД.", ru.Truncate(a.DateTo, 40)))
 		}
 		p.toTime = t
 	}
@@ -178,7 +178,7 @@ func (p *prober) prepare() bool {
 	if a.DateFrom != "" {
 		t, ok := parseDay(a.DateFrom)
 		if !ok {
-			return p.unsupported(fmt.Sprintf("Дата «%s» не в формате ГГГГ-ММ-ДД.", quoteClip(a.DateFrom, 40)))
+			return p.unsupported(fmt.Sprintf("Дата «%s» не в формате ГГГГ-ММ-ДД.", ru.Truncate(a.DateFrom, 40)))
 		}
 		if t.After(p.toTime) {
 			return p.unsupported("Начало периода позже его конца.")
@@ -186,10 +186,10 @@ func (p *prober) prepare() bool {
 		p.from = t.Format(time.DateOnly)
 	}
 	if a.Account != "" && !probeAccountRe.MatchString(a.Account) {
-		return p.unsupported(fmt.Sprintf("«%s» — не номер счёта: нужен счёт вида 60 или 62.01.", quoteClip(a.Account, 40)))
+		return p.unsupported(fmt.Sprintf("«%s» — не номер счёта: нужен счёт вида 60 или 62.01.", ru.Truncate(a.Account, 40)))
 	}
 	if a.DocumentType != "" && !slices.Contains(DocumentTypes, a.DocumentType) {
-		return p.unsupported(fmt.Sprintf("Вид документа «%s» не входит в список, который я читаю.", quoteClip(a.DocumentType, 60)))
+		return p.unsupported(fmt.Sprintf("Вид документа «%s» не входит в список, который я читаю.", ru.Truncate(a.DocumentType, 60)))
 	}
 	return true
 }
@@ -290,14 +290,6 @@ func ruDate(iso string) string {
 		return iso
 	}
 	return ruDay(t)
-}
-
-// quoteClip shortens a value the user or the model wrote before it is quoted back.
-func quoteClip(s string, n int) string {
-	if c := clipRunes(s, n); c != s {
-		return c + "…"
-	}
-	return s
 }
 
 // dropped notes rows 1C returned in a shape the lane cannot read.

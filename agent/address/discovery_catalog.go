@@ -38,19 +38,19 @@ func (p *prober) searchEntity(ctx context.Context) {
 			p.rows = append(p.rows, k.describe(entityByRef(k.list, k.rs.ResolvedRef)))
 			if k.rs.Method == "fuzzy" {
 				p.inferred = true
-				p.note(fmt.Sprintf("«%s» сопоставлено с «%s» по сходству названия.", quoteClip(raw, 80), k.rs.Resolved))
+				p.note(fmt.Sprintf("«%s» сопоставлено с «%s» по сходству названия.", ru.Truncate(raw, 80), k.rs.Resolved))
 			}
 		case k.rs.Ambiguous():
 			p.inferred = true
 			for _, e := range k.rs.Candidates {
 				p.rows = append(p.rows, k.describe(e))
 			}
-			p.note(fmt.Sprintf("Под «%s» подходит несколько %s (%d): уточните, какой нужен.", quoteClip(raw, 80), k.what, k.rs.AmbiguityCount))
+			p.note(fmt.Sprintf("Под «%s» подходит несколько %s (%d): уточните, какой нужен.", ru.Truncate(raw, 80), k.what, k.rs.AmbiguityCount))
 		}
 	}
 	p.out.RowsMatched = len(p.rows)
 	if len(p.rows) == 0 {
-		p.unknown(fmt.Sprintf("«%s» нет в справочниках 1С (контрагенты, договоры, организации)", quoteClip(raw, 80)))
+		p.unknown(fmt.Sprintf("«%s» нет в справочниках 1С (контрагенты, договоры, организации)", ru.Truncate(raw, 80)))
 	}
 }
 
@@ -76,7 +76,7 @@ func (p *prober) resolveReference(ctx context.Context) {
 		it = p.orgFact(a.org)
 	}
 	how := matchMethods[a.method]
-	it.Text = fmt.Sprintf("%s; «%s» сопоставлено %s", it.Text, quoteClip(p.args.Entity, 80), how)
+	it.Text = fmt.Sprintf("%s; «%s» сопоставлено %s", it.Text, ru.Truncate(p.args.Entity, 80), how)
 	it.Fields = append(it.Fields, field("Сопоставлено", how))
 	p.rows = append(p.rows, it)
 	p.out.RowsMatched = 1
