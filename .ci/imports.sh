@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Imports flow one way: main → bot → agent → {prompts, integrations/*}. Integrations, prompts and
-# config import nothing of the project; agent never imports bot; bot never imports integrations.
+# Imports flow one way: main → bot → agent → {prompts, integrations/*}. Integrations, prompts,
+# config and ru import nothing of the project (anyone may import ru); agent never imports bot;
+# bot never imports integrations.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mod=$(go list -m)
@@ -17,7 +18,7 @@ bad=$(go list -f '{{.ImportPath}}: {{join .Imports " "}}' ./integrations/... | a
   for (i = 2; i <= NF; i++) if (index($i, mod "/integrations/") == 1 && index($i, own_pkg) != 1) print $0
 }' | sort -u || true)
 if [ -n "$bad" ]; then echo "forbidden import (an integration imports another):"; echo "$bad"; fail=1; fi
-check "./prompts/... ./config/..." "[a-z]" "prompts and config import nothing of the project"
+check "./prompts/... ./config/... ./ru/..." "[a-z]" "prompts, config and ru import nothing of the project"
 check "./agent/..." "bot|config" "agent must not import bot or config"
 check "./bot/..." "integrations|config|prompts" "bot talks to integrations only through the agent"
 [ $fail = 0 ] && echo "import direction ok"

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/ru"
 )
 
 var answerMisses = flag.Bool("answer-misses", false, "print every line of the answer set that is not answered right")

@@ -14,7 +14,7 @@ import (
 	"github.com/finbot/finbot/agent/executor"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/render"
-	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/ru"
 )
 
 // Guarded discovery (issue #6, seed 003) answers 1C questions outside the recipe catalog
@@ -116,7 +116,7 @@ func (a *Agent) discover(ctx context.Context, req Request, question, summary str
 		ans.Text = EscapeMarkdown(clarifyingQuestion(p, dp))
 		for _, o := range p.ClarificationOptions {
 			if o = strings.TrimSpace(o); o != "" {
-				ans.Buttons = append(ans.Buttons, Button{Text: truncateRunes(o, 60)})
+				ans.Buttons = append(ans.Buttons, Button{Text: ru.Truncate(o, 60)})
 			}
 		}
 		return ans, dd, nil
@@ -354,7 +354,7 @@ func (a *Agent) runProbes(ctx context.Context, calls []discoveryCall, dp discove
 		case ran >= budget.MaxProbeCount:
 			pr.Status = probeOverBudget
 			results = append(results, discovery.ProbeResult{PrimitiveID: pr.Primitive, Status: discovery.ProbeSkipped,
-				Limitation: fmt.Sprintf("Лимит в %s исчерпан: «%s» не выполнялась.", plural(budget.MaxProbeCount, "проверку", "проверки", "проверок"),
+				Limitation: fmt.Sprintf("Лимит в %s исчерпан: «%s» не выполнялась.", ru.Count(budget.MaxProbeCount, "проверку", "проверки", "проверок"),
 					primitiveName(pr.Primitive))})
 		default:
 			ran++

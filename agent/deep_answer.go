@@ -8,6 +8,7 @@ import (
 	"github.com/finbot/finbot/agent/discovery"
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/ru"
 )
 
 // How a deep-analysis answer is worded: the facts it may phrase, what it says when the
@@ -85,7 +86,7 @@ func checked(pr DiscoveryProbe) (what, result string) {
 	what = sentence(primitiveName(pr.Primitive))
 	var args []string
 	if pr.Args.Entity != "" {
-		args = append(args, "«"+truncateRunes(pr.Args.Entity, 80)+"»")
+		args = append(args, "«"+ru.Truncate(pr.Args.Entity, 80)+"»")
 	}
 	if pr.Args.Account != "" {
 		args = append(args, "счёт "+pr.Args.Account)
@@ -95,7 +96,7 @@ func checked(pr DiscoveryProbe) (what, result string) {
 	}
 	switch pr.Status {
 	case string(address.ProbeOK):
-		result = plural(pr.RowsMatched, "подходящая строка", "подходящие строки", "подходящих строк")
+		result = ru.Count(pr.RowsMatched, "подходящая строка", "подходящие строки", "подходящих строк")
 	case string(address.ProbeEmpty):
 		result = "ничего не найдено"
 	case string(address.ProbeError), probeTimeout:

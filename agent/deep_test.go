@@ -14,9 +14,9 @@ import (
 	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/discovery"
 	"github.com/finbot/finbot/agent/plan"
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
 )
 
 // countingSource counts the queries sent to 1C.

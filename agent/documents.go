@@ -15,13 +15,13 @@ import (
 	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/postcheck"
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/extract"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/prompts"
+	"github.com/finbot/finbot/ru"
 )
 
 // FullContextChars is the most text of selected documents answered in full (S3); above it
@@ -92,7 +92,7 @@ func (a *Agent) Upload(ctx context.Context, req Request, f File) (Answer, error)
 	default:
 		ans.Text = fmt.Sprintf("📄 Загрузил «%s»\n\n%s, %s.\n\nСпрашивайте — я буду искать ответ во всех ваших документах. "+
 			"Чтобы отвечать только по этому, нажмите «Выбрать» или ответьте на это сообщение вопросом. Все документы — /docs.",
-			EscapeMarkdown(m.Title), a.metaLine(m), plural(m.Chunks, "фрагмент", "фрагмента", "фрагментов"))
+			EscapeMarkdown(m.Title), a.metaLine(m), ru.Count(m.Chunks, "фрагмент", "фрагмента", "фрагментов"))
 	}
 	ans.Receipt = m.ID
 	ans.Buttons = []Button{{Text: "Выбрать для вопросов", Data: "d:s:" + m.ID}, {Text: "Мои документы", Data: "d:p:0", SameRow: true}}
@@ -116,43 +116,14 @@ func (a *Agent) metaLine(m docstore.Meta) string {
 	if m.Format == "pdf" || m.Pages > 1 {
 		unit := "стр."
 		if m.Format == "xlsx" {
-			unit = plural(m.Pages, "лист", "листа", "листов")
+			unit = ru.Count(m.Pages, "лист", "листа", "листов")
 			parts = append(parts, unit)
 		} else {
 			parts = append(parts, fmt.Sprintf("%d %s", m.Pages, unit))
 		}
 	}
-	parts = append(parts, plural(m.Chars, "знак", "знака", "знаков"))
+	parts = append(parts, ru.Count(m.Chars, "знак", "знака", "знаков"))
 	return strings.Join(parts, ", ")
-}
-
-// plural writes n with the Russian form of the noun: 1 фрагмент, 3 фрагмента, 5 фрагментов.
-func plural(n int, one, few, many string) string {
-	num := strconv.Itoa(n)
-	if n >= 10_000 {
-		num = formatInt(n)
-	}
-	n10, n100 := n%10, n%100
-	switch {
-	case n10 == 1 && n100 != 11:
-		return num + " " + one
-	case n10 >= 2 && n10 <= 4 && (n100 < 12 || n100 > 14):
-		return num + " " + few
-	default:
-		return num + " " + many
-	}
-}
-
-func formatInt(n int) string {
-	s := strconv.Itoa(n)
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteRune('\u00a0')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // remember appends a non-question exchange (an upload) to the dialog, best effort.
@@ -305,7 +276,7 @@ func (a *Agent) docList(ctx context.Context, req Request, page int, note string)
 			mark = "✅ "
 		}
 		fmt.Fprintf(&b, "%d. %s**%s** — %s, %s\n", n, mark, EscapeMarkdown(m.Title), a.metaLine(m), m.Added.In(ru.Moscow).Format("02.01.2006"))
-		short := truncateRunes(m.Title, 28)
+		short := ru.Truncate(m.Title, 28)
 		if selected[m.ID] {
 			buttons = append(buttons, Button{Text: fmt.Sprintf("✅ %d. %s", n, short), Data: "d:u:" + m.ID})
 		} else {
@@ -314,7 +285,7 @@ func (a *Agent) docList(ctx context.Context, req Request, page int, note string)
 		buttons = append(buttons, Button{Text: "🗑", Data: "d:x:" + m.ID, SameRow: true})
 	}
 	if len(sel) > 0 {
-		fmt.Fprintf(&b, "\n✅ — выбрано %s: отвечаю только по ним.", plural(len(sel), "документ", "документа", "документов"))
+		fmt.Fprintf(&b, "\n✅ — выбрано %s: отвечаю только по ним.", ru.Count(len(sel), "документ", "документа", "документов"))
 		buttons = append(buttons, Button{Text: "Снять выбор со всех", Data: "d:c:0"})
 	} else {
 		b.WriteString("\nНажмите на документ, чтобы отвечать только по нему; 🗑 — удалить. Без выбора ищу во всех документах.")

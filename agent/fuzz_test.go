@@ -9,11 +9,11 @@ import (
 
 	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/docs"
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/internal/testdocs"
+	"github.com/finbot/finbot/ru"
 )
 
 // FuzzCallbackData plays an attacker who presses buttons with forged data. The bot routes

@@ -9,6 +9,7 @@ import (
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/prompts"
+	"github.com/finbot/finbot/ru"
 )
 
 // handle runs the scenario's handler.
@@ -125,7 +126,7 @@ func (a *Agent) clarify(ctx context.Context, route RouteDecision, text string) A
 	if a.llm != nil && route.FallbackRuleHit != "too_short" { // nothing to clarify in «?»
 		out, err := a.clarifyLLM(ctx, text)
 		if err == nil {
-			ans.Text = truncateRunes(out, 500)
+			ans.Text = ru.Truncate(out, 500)
 			return ans
 		}
 		a.log.WarnContext(ctx, "llm clarification failed; template question", "err", err)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/ru"
 )
 
 // InlineResult is one offer of inline mode ("@finbot usd" in any chat): public figures only —

@@ -9,8 +9,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/finbot/finbot/agent/chart"
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/integrations/cbr"
+	"github.com/finbot/finbot/ru"
 )
 
 // keyRateLookback is how far back the current rate's start date is searched for: the key

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/ru"
 )
 
 // Ledger is the address-query lane to 1C. *address.Lane satisfies it.
@@ -125,10 +126,7 @@ func candidateLabel(c address.Entity) string {
 	case c.INN != "":
 		label = fmt.Sprintf("%s, ИНН %s", c.Name, c.INN)
 	}
-	if r := []rune(label); len(r) > 60 {
-		label = string(r[:59]) + "…"
-	}
-	return label
+	return ru.Truncate(label, 60)
 }
 
 // choose re-runs the conversation's last ambiguous request with the chosen candidate.

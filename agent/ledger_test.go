@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/address"
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
 )
 
 func ledgerAgent(t *testing.T, access func(u, c int64) bool) *Agent {

@@ -1,11 +1,10 @@
 package agent
 
 import (
-	"strings"
-
 	"github.com/shopspring/decimal"
 
 	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/ru"
 )
 
 // EscapeMarkdown makes a dynamic value (a counterparty name, a document title, a currency name
@@ -14,26 +13,7 @@ func EscapeMarkdown(s string) string { return md.Escape(s) }
 
 // formatDecimal writes d the Russian way: a comma before the fraction, no-break spaces between
 // thousands, exactly places digits after the comma ("1 234,5000").
-func formatDecimal(d decimal.Decimal, places int32) string {
-	s := d.StringFixed(places)
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "−", s[1:]
-	}
-	whole, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteRune('\u00a0')
-		}
-		b.WriteRune(r)
-	}
-	if frac != "" {
-		b.WriteString(",")
-		b.WriteString(frac)
-	}
-	return sign + b.String()
-}
+func formatDecimal(d decimal.Decimal, places int32) string { return ru.Decimal(d.StringFixed(places)) }
 
 // formatSigned is formatDecimal with an explicit sign: "+0,5600", "−1,2000", "0,0000".
 func formatSigned(d decimal.Decimal, places int32) string {

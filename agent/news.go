@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/integrations/tavily"
+	"github.com/finbot/finbot/ru"
 )
 
 // cbrNewsDays is how far back "/news" looks for the Bank of Russia's own news.
@@ -163,17 +162,7 @@ func publishedDay(s string) string {
 }
 
 // snippet cuts text to at most n characters at a word boundary, on one line.
-func snippet(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)[:n]
-	if i := strings.LastIndexByte(string(r), ' '); i > n/2 {
-		return string(r)[:i] + "…"
-	}
-	return string(r) + "…"
-}
+func snippet(s string, n int) string { return ru.Truncate(strings.Join(strings.Fields(s), " "), n) }
 
 // sourceTitle is a short footnote title: the site and the headline.
 func sourceTitle(title, url string) string {

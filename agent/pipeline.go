@@ -15,11 +15,11 @@ import (
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/agent/render"
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/prompts"
+	"github.com/finbot/finbot/ru"
 )
 
 // Planner turns a question into a validated plan; *plan.Planner satisfies it.
@@ -145,11 +145,11 @@ func memoryGate(text string, hist []history.Turn) string {
 	}
 	var qs []string
 	for _, q := range chain {
-		qs = append(qs, "«"+truncateRunes(q, 200)+"»")
+		qs = append(qs, "«"+ru.Truncate(q, 200)+"»")
 	}
 	s := "Предыдущий вопрос: " + strings.Join(qs, " → ")
 	if r != "" {
-		s += "\nНачало ответа на него: " + truncateRunes(strings.Join(strings.Fields(r), " "), 400)
+		s += "\nНачало ответа на него: " + ru.Truncate(strings.Join(strings.Fields(r), " "), 400)
 	}
 	return s
 }
@@ -180,7 +180,7 @@ func (a *Agent) planned(ctx context.Context, req Request, text string, hist []hi
 	in := plan.Input{Question: text, Summary: summary, Today: a.now().In(ru.Moscow), Rules: a.planRules(ctx, req)}
 	var ids []string
 	for _, m := range scope.selected {
-		in.SelectedDocs = append(in.SelectedDocs, truncateRunes(m.Title, 80))
+		in.SelectedDocs = append(in.SelectedDocs, ru.Truncate(m.Title, 80))
 		ids = append(ids, m.ID)
 	}
 	key := planKey(text, summary, in, ids)
@@ -462,7 +462,7 @@ func (a *Agent) planClarify(ctx context.Context, p plan.QueryPlan, text string) 
 	ans := Answer{Text: EscapeMarkdown(strings.TrimSpace(p.Clarification))}
 	for _, o := range p.ClarificationOptions {
 		if o = strings.TrimSpace(o); o != "" {
-			ans.Buttons = append(ans.Buttons, Button{Text: truncateRunes(o, 60)})
+			ans.Buttons = append(ans.Buttons, Button{Text: ru.Truncate(o, 60)})
 		}
 	}
 	return ans

@@ -21,7 +21,6 @@ import (
 	"github.com/finbot/finbot/agent/discovery"
 	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/agent/plan"
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/docstore"
@@ -29,6 +28,7 @@ import (
 	"github.com/finbot/finbot/integrations/kb"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
 )
 
 // reply is one scripted response of the OpenAI-compatible stand-in.

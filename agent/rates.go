@@ -10,8 +10,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/finbot/finbot/agent/chart"
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/integrations/cbr"
+	"github.com/finbot/finbot/ru"
 )
 
 // defaultCurrencies answer "/rate" and "курс" without a currency.

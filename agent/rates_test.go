@@ -9,10 +9,10 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/tavily"
+	"github.com/finbot/finbot/ru"
 )
 
 // fakeRates is a function-field Rates.

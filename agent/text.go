@@ -3,7 +3,7 @@ package agent
 import (
 	"strings"
 
-	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/ru"
 )
 
 // normalize prepares text for word rules (see ru.Fold).
@@ -25,12 +25,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func truncateRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }

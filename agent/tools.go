@@ -16,12 +16,12 @@ import (
 	"github.com/finbot/finbot/agent/executor"
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/plan"
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/tavily"
+	"github.com/finbot/finbot/ru"
 )
 
 // The tools of the planned path (issue #6). Each runs one plan.ToolCall against one source and
@@ -162,7 +162,7 @@ func (a *Agent) loadDocumentsFull(ctx context.Context, s docScope, question stri
 			return facts.Payload{}, err
 		}
 		p.Limitations = append(p.Limitations, fmt.Sprintf("Документы слишком велики, чтобы прочитать их целиком (%s при пределе %s): ответ основан на самых подходящих фрагментах.",
-			plural(chars, "знак", "знака", "знаков"), formatInt(FullContextChars)))
+			ru.Count(chars, "знак", "знака", "знаков"), ru.Number(FullContextChars)))
 		return p, nil
 	}
 	full, err := a.docs.Full(ctx, s.owner, docIDs(ms))
@@ -278,7 +278,7 @@ func (a *Agent) resolveDocs(ctx context.Context, s docScope, refs []string) ([]d
 		i := slices.IndexFunc(ordered, func(m docstore.Meta) bool { return strings.EqualFold(m.ID, ref) })
 		if i < 0 {
 			i = slices.IndexFunc(ordered, func(m docstore.Meta) bool {
-				return strings.EqualFold(m.Title, ref) || strings.EqualFold(truncateRunes(m.Title, selectedTitleRunes), ref) ||
+				return strings.EqualFold(m.Title, ref) || strings.EqualFold(ru.Truncate(m.Title, selectedTitleRunes), ref) ||
 					m.FileName != "" && strings.EqualFold(m.FileName, ref)
 			})
 		}
@@ -884,18 +884,18 @@ func ledgerTotal(res address.Result) facts.Item {
 	}
 	switch res.Intent {
 	case address.IntentReceivables:
-		parties := plural(n, "контрагент", "контрагента", "контрагентов")
+		parties := ru.Count(n, "контрагент", "контрагента", "контрагентов")
 		it.Text = fmt.Sprintf("Итого нам должны: %s — %s.", sum, parties)
 		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Контрагентов", Value: strconv.Itoa(n)}}
 	case address.IntentPayables:
-		parties := plural(n, "контрагенту", "контрагентам", "контрагентам")
+		parties := ru.Count(n, "контрагенту", "контрагентам", "контрагентам")
 		it.Text = fmt.Sprintf("Итого мы должны: %s — %s.", sum, parties)
 		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Контрагентов", Value: strconv.Itoa(n)}}
 	case address.IntentOpenItemsByParty, address.IntentOpenItemsByContract:
-		it.Text = fmt.Sprintf("Итого открыто: %s по %s.", sum, plural(n, "документу", "документам", "документам"))
+		it.Text = fmt.Sprintf("Итого открыто: %s по %s.", sum, ru.Count(n, "документу", "документам", "документам"))
 		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Документов", Value: strconv.Itoa(n)}}
 	case address.IntentDocumentsFormBalance:
-		it.Text = fmt.Sprintf("Итого остаток: %s — %s.", sum, plural(n, "документ", "документа", "документов"))
+		it.Text = fmt.Sprintf("Итого остаток: %s — %s.", sum, ru.Count(n, "документ", "документа", "документов"))
 		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Документов", Value: strconv.Itoa(n)}}
 	case address.IntentOpenContracts:
 		var dr, cr int64
@@ -907,7 +907,7 @@ func ledgerTotal(res address.Result) facts.Item {
 			}
 		}
 		debit, credit := onec.Kopecks(dr), onec.Kopecks(cr)
-		it.Text = fmt.Sprintf("Дебетовое сальдо: %s, кредитовое: %s — %s.", debit, credit, plural(n, "договор", "договора", "договоров"))
+		it.Text = fmt.Sprintf("Дебетовое сальдо: %s, кредитовое: %s — %s.", debit, credit, ru.Count(n, "договор", "договора", "договоров"))
 		it.Fields = []facts.Field{{Name: "Дебетовое сальдо", Value: debit.String()}, {Name: "Кредитовое сальдо", Value: credit.String()},
 			{Name: "Договоров", Value: strconv.Itoa(n)}}
 	case address.IntentAccountBalance:
@@ -920,7 +920,7 @@ func ledgerTotal(res address.Result) facts.Item {
 				posted++
 			}
 		}
-		it.Text = fmt.Sprintf("Всего: %s.", plural(n, "документ", "документа", "документов"))
+		it.Text = fmt.Sprintf("Всего: %s.", ru.Count(n, "документ", "документа", "документов"))
 		it.Fields = []facts.Field{{Name: "Документов", Value: strconv.Itoa(n)}}
 		if posted < n {
 			it.Text += fmt.Sprintf(" Проведено: %d, не проведено: %d.", posted, n-posted)

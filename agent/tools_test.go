@@ -18,13 +18,13 @@ import (
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/postcheck"
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/kb"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/tavily"
+	"github.com/finbot/finbot/ru"
 )
 
 // runTool calls one tool of reg; args is raw JSON when a string, else marshalled.
@@ -615,7 +615,7 @@ func TestToolAddressQuery(t *testing.T) {
 		t.Errorf("first row = %q", got)
 	}
 	total := p.Items[5]
-	if total.Kind != "ledger_total" || nbspToSpace(total.Text) != "Итого нам должны: "+nbspToSpace(res.Summary.TotalAmount.String())+" — "+plural(res.Summary.Rows, "контрагент", "контрагента", "контрагентов")+"." {
+	if total.Kind != "ledger_total" || nbspToSpace(total.Text) != "Итого нам должны: "+nbspToSpace(res.Summary.TotalAmount.String())+" — "+ru.Count(res.Summary.Rows, "контрагент", "контрагента", "контрагентов")+"." {
 		t.Errorf("total = %+v", total)
 	}
 	wantLims := []string{

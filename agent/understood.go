@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/address"
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/ru"
 )
 
 // catalogSource is a ledger that can give its catalogs for understanding names; *address.Lane

@@ -20,13 +20,13 @@ import (
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/docs"
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/kb"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/internal/testdocs"
+	"github.com/finbot/finbot/ru"
 )
 
 // hostileAgent is the real agent with every tool a prompt injection could aim at and no LLM:

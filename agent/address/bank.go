@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/finbot/finbot/ru"
 )
 
 // BankAccount is a settlement account of one of our organizations (Справочник.БанковскиеСчета
@@ -107,7 +109,7 @@ func bankAnchor(res *Result, cats *catalogs, r Recipe, number string, a *anchors
 	res.OrgIndex = slices.IndexFunc(cats.orgs, func(e Entity) bool { return e.Ref == b.OrgRef })
 	if n := liveAccountsOf(cats.banks, b.OrgRef); n > 1 && (r.Intent == IntentAccountBalance || r.Intent == IntentDocumentsFormBalance) {
 		res.Notes = append(res.Notes, fmt.Sprintf("У %s %d %s: остаток по счёту 51 — по всем вместе; по одному счёту утверждённые запросы к 1С его не считают.",
-			b.OrgName, n, plural(n, "расчётный счёт", "расчётных счёта", "расчётных счетов")))
+			b.OrgName, n, ru.Plural(n, "расчётный счёт", "расчётных счёта", "расчётных счетов")))
 	}
 	return false
 }

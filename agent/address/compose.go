@@ -7,6 +7,7 @@ import (
 
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
 )
 
 // shownInSummary is how many top rows a FACTUAL_SUMMARY shows.
@@ -212,16 +213,16 @@ func (r Result) rowLine(row Row) string {
 func (r Result) totalLine() string {
 	switch r.Intent {
 	case IntentReceivables:
-		return fmt.Sprintf("**Итого нам должны: %s** — %d %s.", r.Summary.TotalAmount, r.Summary.Rows, plural(r.Summary.Rows, "контрагент", "контрагента", "контрагентов"))
+		return fmt.Sprintf("**Итого нам должны: %s** — %d %s.", r.Summary.TotalAmount, r.Summary.Rows, ru.Plural(r.Summary.Rows, "контрагент", "контрагента", "контрагентов"))
 	case IntentPayables:
-		return fmt.Sprintf("**Итого мы должны: %s** — %d %s.", r.Summary.TotalAmount, r.Summary.Rows, plural(r.Summary.Rows, "контрагенту", "контрагентам", "контрагентам"))
+		return fmt.Sprintf("**Итого мы должны: %s** — %d %s.", r.Summary.TotalAmount, r.Summary.Rows, ru.Plural(r.Summary.Rows, "контрагенту", "контрагентам", "контрагентам"))
 	case IntentAccountBalance:
 		return ""
 	case IntentOpenItemsByParty, IntentOpenItemsByContract:
 		if len(r.Summary.Subtotals) > 0 {
 			return openItemsTotal(r.Summary.Subtotals)
 		}
-		return fmt.Sprintf("**Итого открыто: %s** по %d %s.", r.Summary.TotalAmount, r.Summary.Rows, plural(r.Summary.Rows, "документу", "документам", "документам"))
+		return fmt.Sprintf("**Итого открыто: %s** по %d %s.", r.Summary.TotalAmount, r.Summary.Rows, ru.Plural(r.Summary.Rows, "документу", "документам", "документам"))
 	case IntentOpenContracts:
 		// Customer and supplier contracts would net against each other: totals by side instead.
 		var dr, cr int64
@@ -232,9 +233,9 @@ func (r Result) totalLine() string {
 				cr -= int64(row.Amount)
 			}
 		}
-		return fmt.Sprintf("**Дебетовое сальдо: %s, кредитовое: %s** — %d %s.", onec.Kopecks(dr), onec.Kopecks(cr), r.Summary.Rows, plural(r.Summary.Rows, "договор", "договора", "договоров"))
+		return fmt.Sprintf("**Дебетовое сальдо: %s, кредитовое: %s** — %d %s.", onec.Kopecks(dr), onec.Kopecks(cr), r.Summary.Rows, ru.Plural(r.Summary.Rows, "договор", "договора", "договоров"))
 	case IntentDocumentsFormBalance:
-		return fmt.Sprintf("**Итого остаток: %s** — %d %s.", r.Summary.TotalAmount, r.Summary.Rows, plural(r.Summary.Rows, "документ", "документа", "документов"))
+		return fmt.Sprintf("**Итого остаток: %s** — %d %s.", r.Summary.TotalAmount, r.Summary.Rows, ru.Plural(r.Summary.Rows, "документ", "документа", "документов"))
 	case IntentBankOpsByParty:
 		return bankOpsTotal(r.Summary.Rows, r.Summary.Subtotals)
 	case IntentDocumentsByParty, IntentDocumentsByContract:
@@ -314,19 +315,4 @@ func shortDate(d string) string {
 		return d
 	}
 	return ruDay(t)
-}
-
-// plural picks the Russian form for n: 1 контрагент, 2 контрагента, 5 контрагентов.
-func plural(n int, one, few, many string) string {
-	n %= 100
-	switch {
-	case n >= 11 && n <= 14:
-		return many
-	case n%10 == 1:
-		return one
-	case n%10 >= 2 && n%10 <= 4:
-		return few
-	default:
-		return many
-	}
 }

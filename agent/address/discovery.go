@@ -11,7 +11,7 @@ import (
 
 	"github.com/finbot/finbot/agent/discovery"
 	"github.com/finbot/finbot/agent/facts"
-	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/ru"
 )
 
 // The discovery primitives of guarded 1C discovery (issue #6, seed 003) as fixed read-only
@@ -170,7 +170,7 @@ func (p *prober) prepare() bool {
 	if a.DateTo != "" {
 		t, ok := parseDay(a.DateTo)
 		if !ok {
-			return p.unsupported(fmt.Sprintf("Дата «%s» не в формате ГГГГ-ММ-ДД.", quoteClip(a.DateTo, 40)))
+			return p.unsupported(fmt.Sprintf("Дата «%s» не в формате ГГГГ-ММ-ДД.", ru.Truncate(a.DateTo, 40)))
 		}
 		p.toTime = t
 	}
@@ -178,7 +178,7 @@ func (p *prober) prepare() bool {
 	if a.DateFrom != "" {
 		t, ok := parseDay(a.DateFrom)
 		if !ok {
-			return p.unsupported(fmt.Sprintf("Дата «%s» не в формате ГГГГ-ММ-ДД.", quoteClip(a.DateFrom, 40)))
+			return p.unsupported(fmt.Sprintf("Дата «%s» не в формате ГГГГ-ММ-ДД.", ru.Truncate(a.DateFrom, 40)))
 		}
 		if t.After(p.toTime) {
 			return p.unsupported("Начало периода позже его конца.")
@@ -186,10 +186,10 @@ func (p *prober) prepare() bool {
 		p.from = t.Format(time.DateOnly)
 	}
 	if a.Account != "" && !probeAccountRe.MatchString(a.Account) {
-		return p.unsupported(fmt.Sprintf("«%s» — не номер счёта: нужен счёт вида 60 или 62.01.", quoteClip(a.Account, 40)))
+		return p.unsupported(fmt.Sprintf("«%s» — не номер счёта: нужен счёт вида 60 или 62.01.", ru.Truncate(a.Account, 40)))
 	}
 	if a.DocumentType != "" && !slices.Contains(DocumentTypes, a.DocumentType) {
-		return p.unsupported(fmt.Sprintf("Вид документа «%s» не входит в список, который я читаю.", quoteClip(a.DocumentType, 60)))
+		return p.unsupported(fmt.Sprintf("Вид документа «%s» не входит в список, который я читаю.", ru.Truncate(a.DocumentType, 60)))
 	}
 	return true
 }
@@ -292,14 +292,6 @@ func ruDate(iso string) string {
 	return ruDay(t)
 }
 
-// quoteClip shortens a value the user or the model wrote before it is quoted back.
-func quoteClip(s string, n int) string {
-	if c := clipRunes(s, n); c != s {
-		return c + "…"
-	}
-	return s
-}
-
 // dropped notes rows 1C returned in a shape the lane cannot read.
 func (p *prober) dropped(drops map[string]int) {
 	n := 0
@@ -308,6 +300,6 @@ func (p *prober) dropped(drops map[string]int) {
 	}
 	if n > 0 {
 		p.inferred = true
-		p.note(fmt.Sprintf("%d %s из 1С не удалось разобрать: итоги без них.", n, plural(n, "строку", "строки", "строк")))
+		p.note(fmt.Sprintf("%d %s из 1С не удалось разобрать: итоги без них.", n, ru.Plural(n, "строку", "строки", "строк")))
 	}
 }

@@ -7,9 +7,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
 )
 
 // aggregate_by_axis: documents or register records grouped in Go, with exact sums.
@@ -36,7 +38,7 @@ func (p *prober) aggregateByAxis(ctx context.Context) {
 		}
 		p.rows = documentGroups(hits, axis)
 		p.summary = append(p.summary, fact("Всего", fmt.Sprintf("%d %s, групп: %d", len(hits),
-			plural(len(hits), "документ", "документа", "документов"), len(p.rows))))
+			ru.Plural(len(hits), "документ", "документа", "документов"), len(p.rows))))
 		return
 	}
 	hits, tokens, ok := p.scopedMovements(ctx)
@@ -201,7 +203,7 @@ func documentGroups(hits []docHit, axis string) []facts.Item {
 			parts = append(parts, fmt.Sprintf("%s — %d на %s", documentTypeNames[t], s.n, s.sum))
 			fs = append(fs, field(documentTypeNames[t], fmt.Sprintf("%d на %s", s.n, s.sum)))
 		}
-		text := fmt.Sprintf("%d %s", x.n, plural(x.n, "документ", "документа", "документов"))
+		text := fmt.Sprintf("%d %s", x.n, ru.Plural(x.n, "документ", "документа", "документов"))
 		if axis == "document_type" {
 			s := x.byType[x.key]
 			text += " на " + s.sum.String()
@@ -212,9 +214,6 @@ func documentGroups(hits []docHit, axis string) []facts.Item {
 	}
 	return out
 }
-
-var monthNames = [13]string{"", "январь", "февраль", "март", "апрель", "май", "июнь", "июль", "август", "сентябрь",
-	"октябрь", "ноябрь", "декабрь"}
 
 func monthKey(date string) string {
 	if len(date) < 7 {
@@ -230,7 +229,7 @@ func monthLabel(date string) string {
 	if err != nil || m < 1 || m > 12 {
 		return "без даты"
 	}
-	return monthNames[m] + " " + k[:4]
+	return ru.MonthName(time.Month(m)) + " " + k[:4]
 }
 
 func orDefault(s, def string) string {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
 )
 
 // Catalog primitives: search_business_entity, resolve_entity_reference, inspect_1c_metadata,
@@ -37,19 +38,19 @@ func (p *prober) searchEntity(ctx context.Context) {
 			p.rows = append(p.rows, k.describe(entityByRef(k.list, k.rs.ResolvedRef)))
 			if k.rs.Method == "fuzzy" {
 				p.inferred = true
-				p.note(fmt.Sprintf("«%s» сопоставлено с «%s» по сходству названия.", quoteClip(raw, 80), k.rs.Resolved))
+				p.note(fmt.Sprintf("«%s» сопоставлено с «%s» по сходству названия.", ru.Truncate(raw, 80), k.rs.Resolved))
 			}
 		case k.rs.Ambiguous():
 			p.inferred = true
 			for _, e := range k.rs.Candidates {
 				p.rows = append(p.rows, k.describe(e))
 			}
-			p.note(fmt.Sprintf("Под «%s» подходит несколько %s (%d): уточните, какой нужен.", quoteClip(raw, 80), k.what, k.rs.AmbiguityCount))
+			p.note(fmt.Sprintf("Под «%s» подходит несколько %s (%d): уточните, какой нужен.", ru.Truncate(raw, 80), k.what, k.rs.AmbiguityCount))
 		}
 	}
 	p.out.RowsMatched = len(p.rows)
 	if len(p.rows) == 0 {
-		p.unknown(fmt.Sprintf("«%s» нет в справочниках 1С (контрагенты, договоры, организации)", quoteClip(raw, 80)))
+		p.unknown(fmt.Sprintf("«%s» нет в справочниках 1С (контрагенты, договоры, организации)", ru.Truncate(raw, 80)))
 	}
 }
 
@@ -75,7 +76,7 @@ func (p *prober) resolveReference(ctx context.Context) {
 		it = p.orgFact(a.org)
 	}
 	how := matchMethods[a.method]
-	it.Text = fmt.Sprintf("%s; «%s» сопоставлено %s", it.Text, quoteClip(p.args.Entity, 80), how)
+	it.Text = fmt.Sprintf("%s; «%s» сопоставлено %s", it.Text, ru.Truncate(p.args.Entity, 80), how)
 	it.Fields = append(it.Fields, field("Сопоставлено", how))
 	p.rows = append(p.rows, it)
 	p.out.RowsMatched = 1
@@ -203,7 +204,7 @@ func (p *prober) probeCoverage(ctx context.Context) {
 		p.out.RowsReceived, p.out.RowsMatched = n, n
 		text := fmt.Sprintf("организаций — %d, контрагентов — %d", len(c.orgs), live)
 		if deleted > 0 {
-			text += fmt.Sprintf(" (и ещё %d %s на удаление)", deleted, plural(deleted, "помечен", "помечены", "помечены"))
+			text += fmt.Sprintf(" (и ещё %d %s на удаление)", deleted, ru.Plural(deleted, "помечен", "помечены", "помечены"))
 		}
 		text += fmt.Sprintf(", договоров — %d, счетов в плане счетов — %d", contracts, len(c.accounts))
 		p.summary = append(p.summary, fact("Справочники 1С", text, field("Организаций", strconv.Itoa(len(c.orgs))),
@@ -239,7 +240,7 @@ func (p *prober) probeCoverage(ctx context.Context) {
 		}
 		for _, t := range DocumentTypes {
 			if n := counts[t]; n > 0 {
-				p.rows = append(p.rows, fact(documentTypeNames[t], fmt.Sprintf("%d %s", n, plural(n, "документ", "документа", "документов")), field("Документов", strconv.Itoa(n))))
+				p.rows = append(p.rows, fact(documentTypeNames[t], fmt.Sprintf("%d %s", n, ru.Plural(n, "документ", "документа", "документов")), field("Документов", strconv.Itoa(n))))
 			}
 		}
 		if len(orgs) > 1 {

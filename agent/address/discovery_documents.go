@@ -10,6 +10,7 @@ import (
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
 )
 
 // Document primitives: query_documents and the documents behind aggregate_by_axis and
@@ -112,7 +113,7 @@ func docTypeTotals(hits []docHit) []facts.Item {
 			continue
 		}
 		name := documentTypeNames[t]
-		text := fmt.Sprintf("%d %s на %s", x.n, plural(x.n, "документ", "документа", "документов"), x.sum)
+		text := fmt.Sprintf("%d %s на %s", x.n, ru.Plural(x.n, "документ", "документа", "документов"), x.sum)
 		if x.unposted > 0 {
 			text += fmt.Sprintf(" (не проведено: %d)", x.unposted)
 		}

@@ -3,6 +3,8 @@ package address
 import (
 	"fmt"
 	"strings"
+
+	"github.com/finbot/finbot/ru"
 )
 
 // What a probe reads: its anchor, organizations, accounts and period.
@@ -48,17 +50,17 @@ func (p *prober) anchor(withOrgs bool) (probeAnchor, bool) {
 			a.method = rs.Method
 			if rs.Method == "fuzzy" {
 				p.inferred = true
-				p.note(fmt.Sprintf("«%s» сопоставлено с «%s» по сходству названия.", quoteClip(raw, 80), rs.Resolved))
+				p.note(fmt.Sprintf("«%s» сопоставлено с «%s» по сходству названия.", ru.Truncate(raw, 80), rs.Resolved))
 			}
 			return a, true
 		case rs.Ambiguous():
 			p.inferred = true
-			p.note(fmt.Sprintf("Под «%s» подходит несколько %s: %s.", quoteClip(raw, 80), s.what, candidateNames(rs)))
-			p.unknown(fmt.Sprintf("какой именно из %s «%s» имеется в виду", s.what, quoteClip(raw, 80)))
+			p.note(fmt.Sprintf("Под «%s» подходит несколько %s: %s.", ru.Truncate(raw, 80), s.what, candidateNames(rs)))
+			p.unknown(fmt.Sprintf("какой именно из %s «%s» имеется в виду", s.what, ru.Truncate(raw, 80)))
 			return a, false
 		}
 	}
-	p.unknown(fmt.Sprintf("«%s» нет в справочниках 1С", quoteClip(raw, 80)))
+	p.unknown(fmt.Sprintf("«%s» нет в справочниках 1С", ru.Truncate(raw, 80)))
 	return a, false
 }
 
@@ -82,9 +84,9 @@ func (p *prober) organizations(a probeAnchor) ([]Entity, bool) {
 		rs := ResolveOrganization(name, c.orgs)
 		if !rs.Found() {
 			if rs.Ambiguous() {
-				p.note(fmt.Sprintf("Под «%s» подходит несколько наших организаций: %s.", quoteClip(name, 80), candidateNames(rs)))
+				p.note(fmt.Sprintf("Под «%s» подходит несколько наших организаций: %s.", ru.Truncate(name, 80), candidateNames(rs)))
 			}
-			p.unknown(fmt.Sprintf("организации «%s» нет среди наших организаций в 1С", quoteClip(name, 80)))
+			p.unknown(fmt.Sprintf("организации «%s» нет среди наших организаций в 1С", ru.Truncate(name, 80)))
 			return nil, false
 		}
 		return []Entity{entityByRef(c.orgs, rs.ResolvedRef)}, true

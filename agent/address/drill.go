@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/finbot/finbot/ru"
 )
 
 // Drill is a drilldown offer: a button that runs a catalog recipe on a row's anchor.
@@ -63,7 +65,7 @@ func (r Result) Drills() []Drill {
 			continue
 		}
 		out = append(out, Drill{
-			Text: truncate(fmt.Sprintf("%s: %s", target.Purpose, label), 60),
+			Text: ru.Truncate(fmt.Sprintf("%s: %s", target.Purpose, label), 60),
 			Data: fmt.Sprintf("%s%d:%s:%s:%d:%s", drillPrefix, idx, short(anchor), date.Format("20060102"), max(r.OrgIndex, 0), r.Filters.Account),
 		})
 		if len(out) == maxDrills {
@@ -78,14 +80,6 @@ func short(ref string) string {
 		return ref
 	}
 	return ref[:refPrefixLen]
-}
-
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // IsDrill reports whether callback data is a drilldown.

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
 )
 
 // ErrCatalogTruncated means a catalog reached the row limit of one query, so anchors cannot be

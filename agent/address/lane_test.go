@@ -15,9 +15,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/onec/onectest"
+	"github.com/finbot/finbot/ru"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/lane/*.golden from current output")

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
 )
 
 // Result is one answer of the lane: the unified result schema (seed 000 §5) plus what the
@@ -230,7 +230,7 @@ func (l *Lane) normalizeFilters(r Recipe, f Filters) (Filters, []string, string)
 	}
 	if f.Limit < MinLimit || f.Limit > MaxLimit {
 		clamped := min(max(f.Limit, MinLimit), MaxLimit)
-		notes = append(notes, fmt.Sprintf("Показываю не больше %d %s: это предел одного ответа.", clamped, plural(clamped, "строки", "строк", "строк")))
+		notes = append(notes, fmt.Sprintf("Показываю не больше %d %s: это предел одного ответа.", clamped, ru.Plural(clamped, "строки", "строк", "строк")))
 		f.Limit = clamped
 	}
 	if f.Sort != "" && !slices.Contains(Sorts, f.Sort) {

@@ -53,11 +53,3 @@ func invisibleFiller(r rune) bool {
 	}
 	return false
 }
-
-// clipRunes cuts s to at most n runes.
-func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n])
-}

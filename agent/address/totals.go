@@ -8,6 +8,7 @@ import (
 
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
 )
 
 // Subtotal is one part of a result's totals, counted over every matched row, not only the
@@ -93,7 +94,7 @@ func openItemsTotal(subs []Subtotal) string {
 			what += " (" + md.Escape(p) + ")"
 		}
 		lines = append(lines, fmt.Sprintf("**%s: %s** по %d %s.", what, saldoMeaning(s.Key, s.Amount), s.Rows,
-			plural(s.Rows, "документу", "документам", "документам")))
+			ru.Plural(s.Rows, "документу", "документам", "документам")))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -181,7 +182,7 @@ func bankOpsTotal(all int, subs []Subtotal) string {
 		if s.Rows > 0 {
 			n := fmt.Sprint(s.Rows)
 			if len(moved) == 0 {
-				n += " " + plural(s.Rows, "проведённая операция", "проведённые операции", "проведённых операций")
+				n += " " + ru.Plural(s.Rows, "проведённая операция", "проведённые операции", "проведённых операций")
 			}
 			moved = append(moved, fmt.Sprintf("%s: %s на %s", d.moved, n, s.Amount))
 		}
@@ -202,7 +203,7 @@ func bankOpsTotal(all int, subs []Subtotal) string {
 
 // countLine counts the listed documents and, when some are not posted, how many.
 func countLine(all, unposted int) string {
-	line := fmt.Sprintf("**Всего: %d %s.**", all, plural(all, "документ", "документа", "документов"))
+	line := fmt.Sprintf("**Всего: %d %s.**", all, ru.Plural(all, "документ", "документа", "документов"))
 	if unposted > 0 {
 		line += fmt.Sprintf(" Проведено: %d, не проведено: %d.", all-unposted, unposted)
 	}

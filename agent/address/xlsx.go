@@ -7,6 +7,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
 )
 
 // XLSX renders every matched row of a factual result as an Excel workbook: a title, the scope,
@@ -126,7 +127,7 @@ func (r Result) table() ([]string, [][]any) {
 
 // exportTotal is the last line of an export: a total only where adding the rows means something.
 func (r Result) exportTotal(n int) string {
-	rows := fmt.Sprintf("%d %s", n, plural(n, "строка", "строки", "строк"))
+	rows := fmt.Sprintf("%d %s", n, ru.Plural(n, "строка", "строки", "строк"))
 	switch r.Intent {
 	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
 		return "Итого: " + rows

@@ -7,14 +7,14 @@ import (
 	"time"
 
 	"gonum.org/v1/plot"
+
+	"github.com/finbot/finbot/ru"
 )
 
 const secondsPerDay = 24 * 60 * 60
 
 // maxTicks bounds every tick loop, whatever the input.
 const maxTicks = 500
-
-var monthsRu = [12]string{"янв", "фев", "мар", "апр", "май", "июн", "июл", "авг", "сен", "окт", "ноя", "дек"}
 
 // wallSeconds returns the wall-clock time of t (in its own location) read as
 // UTC, in Unix seconds. Plotting in this coordinate keeps a publication date
@@ -127,7 +127,7 @@ func (t monthTicks) Ticks(lo, hi float64) []plot.Tick {
 			}
 			continue
 		}
-		label := monthsRu[m%12]
+		label := ru.MonthAbbr(time.Month(m%12 + 1))
 		if !labelled || m%12 == 0 {
 			label += " " + strconv.Itoa(m/12)
 		}
@@ -226,20 +226,9 @@ func formatValue(v float64, dec int) string {
 		return s
 	}
 	s := strconv.FormatFloat(math.Abs(v), 'f', dec, 64)
-	intPart, frac, _ := strings.Cut(s, ".")
-	if len(intPart) > 4 {
-		var b strings.Builder
-		for i, r := range intPart {
-			if i > 0 && (len(intPart)-i)%3 == 0 {
-				b.WriteRune('\u00a0')
-			}
-			b.WriteRune(r)
-		}
-		intPart = b.String()
-	}
-	out := intPart
-	if frac != "" {
-		out += "," + frac
+	out := strings.Replace(s, ".", ",", 1)
+	if intPart, _, _ := strings.Cut(s, "."); len(intPart) > 4 {
+		out = ru.Decimal(s) // four-digit values stay whole: «9999,5», «10 000»
 	}
 	if v < 0 && strings.ContainsAny(s, "123456789") {
 		out = "−" + out

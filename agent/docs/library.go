@@ -32,6 +32,7 @@ import (
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/extract"
 	"github.com/finbot/finbot/integrations/retrieval"
+	"github.com/finbot/finbot/ru"
 )
 
 // Store keeps documents per owner. *docstore.Redis and *docstore.Memory satisfy it; a
@@ -415,9 +416,7 @@ func cleanName(name string) string {
 		}
 		return r
 	}, name)
-	if utf8.RuneCountInString(name) > 120 {
-		name = string([]rune(name)[:120])
-	}
+	name = ru.Clip(name, 120)
 	if name == "." || name == "/" || name == "" {
 		return "документ"
 	}

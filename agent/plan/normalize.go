@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/ru"
 )
 
 // Default limits, filled by Normalize.
@@ -119,7 +120,7 @@ func normalizeArgs(t Tool, raw json.RawMessage, addr *AddressPlan) json.RawMessa
 // briefly. It uses no keyword rules and always passes Validate with the same rules.
 func Default(question string, r Rules) QueryPlan {
 	r = r.withDefaults()
-	q := clipRunes(strings.TrimSpace(question), maxQueryRunes)
+	q := strings.TrimSpace(ru.Clip(strings.TrimSpace(question), maxQueryRunes))
 	p := QueryPlan{RenderStyle: StyleShort, Confidence: 1, ToolCalls: []ToolCall{}}
 	if q == "" {
 		p.Intents = []Intent{IntentClarify}
@@ -137,12 +138,4 @@ func Default(question string, r Rules) QueryPlan {
 	}
 	Normalize(&p)
 	return p
-}
-
-// clipRunes cuts s to at most n runes.
-func clipRunes(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return strings.TrimSpace(string(r[:n]))
-	}
-	return s
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/prompts"
+	"github.com/finbot/finbot/ru"
 )
 
 // Model completes chats; *llm.Client satisfies it.
@@ -127,7 +128,7 @@ func (p *Planner) Plan(ctx context.Context, in Input) (QueryPlan, Trace) {
 		return emergency()
 	}
 
-	repair, err := prompts.PlannerRepair(prompts.PlannerRepairData{Raw: clipRunes(raw, maxRepairRawRunes),
+	repair, err := prompts.PlannerRepair(prompts.PlannerRepairData{Raw: ru.Clip(raw, maxRepairRawRunes),
 		Problems: problemLines(probs)})
 	if err != nil {
 		tr.Errors = append(tr.Errors, err.Error())

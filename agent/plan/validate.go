@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/finbot/finbot/ru"
 )
 
 // Rules tune validation to the user's situation and the bot's configuration.
@@ -302,10 +304,4 @@ func join[T ~string](vs []T) string {
 }
 
 // clip shortens a value the model wrote before it is quoted back to it.
-func clip(s string) string {
-	const max = 60
-	if utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	return string([]rune(s)[:max]) + "…"
-}
+func clip(s string) string { return ru.Truncate(s, 60) }

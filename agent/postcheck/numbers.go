@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/finbot/finbot/ru"
 )
 
 // Numbers returns the normalised numbers mentioned in text, each once, in the order of their
@@ -84,7 +86,7 @@ var (
 	isoRe      = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})`)
 	dmyRe      = regexp.MustCompile(`^(\d{1,2})\.(\d{1,2})\.(\d{4})`)
 	// textDateRe is «31 марта», «1–31 марта», «с 1 по 31 марта» (from the first number).
-	textDateRe  = regexp.MustCompile(`(?i)^(\d{1,2})(?:[ \x{a0}\x{202f}]*(?:–|—|-|по|и)[ \x{a0}\x{202f}]*(\d{1,2}))?[ \x{a0}\x{202f}]+(января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря)`)
+	textDateRe  = regexp.MustCompile(`(?i)^(\d{1,2})(?:[ \x{a0}\x{202f}]*(?:–|—|-|по|и)[ \x{a0}\x{202f}]*(\d{1,2}))?[ \x{a0}\x{202f}]+(` + strings.Join(genitives[1:], "|") + `)`)
 	yearAfterRe = regexp.MustCompile(`^[ \x{a0}\x{202f}]+(\d{4})`)
 	timeRe      = regexp.MustCompile(`^(\d{1,2}):(\d{2})(?::(\d{2}))?`)
 	// runRe is a word or code: letters and digits joined by «-», «/», «_».
@@ -96,10 +98,22 @@ var (
 	urlStartRe = regexp.MustCompile(`(?i)^(?:https?://|www\.)[^\s<>"«»)\]]+`)
 )
 
-var months = map[string]time.Month{
-	"января": 1, "февраля": 2, "марта": 3, "апреля": 4, "мая": 5, "июня": 6, "июля": 7,
-	"августа": 8, "сентября": 9, "октября": 10, "ноября": 11, "декабря": 12,
-}
+// genitives are the months as a date names them, «31 марта»; index 0 is no month.
+var genitives = func() (g [13]string) {
+	for m := time.January; m <= time.December; m++ {
+		g[m] = ru.MonthGenitive(m)
+	}
+	return g
+}()
+
+// months maps the genitive of a month to it.
+var months = func() map[string]time.Month {
+	w := map[string]time.Month{}
+	for m := time.January; m <= time.December; m++ {
+		w[genitives[m]] = m
+	}
+	return w
+}()
 
 // multipliers are the powers of ten of «тыс», «млн», «млрд», «трлн» and their words.
 var multipliers = map[string]int{

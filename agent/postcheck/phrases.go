@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/facts"
-	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/ru"
 )
 
 // forbidden is one entry of the forbidden-phrase table.

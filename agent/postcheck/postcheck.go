@@ -36,6 +36,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/ru"
 )
 
 // Kind names the rule an answer broke.
@@ -381,17 +382,10 @@ func upperFirst(s string) string {
 	return string(unicode.ToUpper(r)) + s[w:]
 }
 
-// clip shortens s to at most n runes for a detail, with «…» when cut, on one line.
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n]) + "…"
+// quote puts s in Russian quotes for a detail, on one line and shortened.
+func quote(s string) string {
+	return "«" + ru.Truncate(strings.Join(strings.Fields(s), " "), 80) + "»"
 }
-
-// quote puts s in Russian quotes for a detail.
-func quote(s string) string { return "«" + clip(s, 80) + "»" }
 
 // span is a byte range [start, end) of the checked text.
 type span struct{ start, end int }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/ru"
 )
 
 // Style is how Facts lays the items out (seed 004 §8.1).
@@ -228,7 +229,7 @@ func grouped(es []entry, count int, l Limits) []string {
 		blocks = append(blocks, list...)
 	}
 	if rest := len(order) - l.MaxGroups; rest > 0 {
-		blocks = append(blocks, "ещё "+formatCount(rest)+" "+plural(rest, "группа", "группы", "групп")+moreTail)
+		blocks = append(blocks, "ещё "+ru.Count(rest, "группа", "группы", "групп")+moreTail)
 	}
 	if rest := count - len(es); rest > 0 {
 		blocks = append(blocks, more(rest))
@@ -300,33 +301,7 @@ func limitations(ls []string) string {
 const moreTail = " (по запросу могу вывести)"
 
 // more is the line that stands for n items not listed (seed 004 §8.3).
-func more(n int) string { return "ещё " + formatCount(n) + moreTail }
-
-// formatCount writes n for people: from 10 000 on with no-break spaces between thousands.
-func formatCount(n int) string {
-	s := strconv.Itoa(n)
-	if n < 10000 {
-		return s
-	}
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteRune('\u00a0')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func plural(n int, one, few, many string) string {
-	switch n10, n100 := n%10, n%100; {
-	case n10 == 1 && n100 != 11:
-		return one
-	case n10 >= 2 && n10 <= 4 && (n100 < 12 || n100 > 14):
-		return few
-	}
-	return many
-}
+func more(n int) string { return "ещё " + ru.Number(n) + moreTail }
 
 // endsSentence reports whether s already ends like a sentence.
 func endsSentence(s string) bool {

@@ -309,17 +309,6 @@ func TestParseStyle(t *testing.T) {
 	}
 }
 
-func TestFormatCount(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 7: "7", 9999: "9999", 10000: "10 000", 1234567: "1 234 567", 123456: "123 456"} {
-		if got := strings.ReplaceAll(formatCount(n), nbsp, " "); got != want {
-			t.Errorf("formatCount(%d) = %q, want %q", n, got, want)
-		}
-		if n >= 10000 && strings.Contains(formatCount(n), " ") {
-			t.Errorf("formatCount(%d) has a breaking space", n)
-		}
-	}
-}
-
 func TestEscKeepsNoBreakSpaces(t *testing.T) {
 	in := "Сумма\n\t 1" + nbsp + "250" + nbsp + "000,00" + nbsp + "₽  к\u2028оплате "
 	want := "Сумма 1" + nbsp + "250" + nbsp + "000,00" + nbsp + "₽ к оплате"
@@ -464,13 +453,5 @@ func TestFactsItemShapes(t *testing.T) {
 	want := "## General Facts\n- Только заголовок [1]\n- Только текст без заголовка [1]\n- == значение без имени\n- Карточка — === строка текста; Поле: 1\n\n## Sources\n[1] База знаний: Акт сверки взаиморасчётов"
 	if ctx != want {
 		t.Errorf("Context:\n got %q\nwant %q", ctx, want)
-	}
-}
-
-func TestPlural(t *testing.T) {
-	for n, want := range map[int]string{1: "группа", 2: "группы", 4: "группы", 5: "групп", 11: "групп", 12: "групп", 21: "группа", 22: "группы", 111: "групп"} {
-		if got := plural(n, "группа", "группы", "групп"); got != want {
-			t.Errorf("plural(%d) = %q, want %q", n, got, want)
-		}
 	}
 }

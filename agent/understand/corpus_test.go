@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/address"
-	"github.com/finbot/finbot/agent/ru"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
 )
 
 // The corpus is written from the user's side (testdata/corpus/README.md): each line a message

@@ -6,7 +6,7 @@ import (
 	"unicode"
 
 	"github.com/finbot/finbot/agent/address"
-	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/ru"
 )
 
 // ledgerFigures are the concepts that ask for a figure of the ledger.

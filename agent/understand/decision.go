@@ -3,7 +3,7 @@
 // nominal, account, counterparty, contract, organization), each with where it came from.
 //
 // A deterministic parser decides first, from a reviewed lexicon of the trade's words
-// (lexicon.tsv), the Russian calendar of agent/ru and the ledger's catalogs. Its decision is
+// (lexicon.tsv), the Russian calendar of ru and the ledger's catalogs. Its decision is
 // exact about what it found and says when it is unsure; only then may an LLM add to it, and
 // whatever the LLM proposes is validated into the same types (see Merge). A slot the parser
 // found is never replaced by a guess.
@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/address"
-	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/ru"
 )
 
 // Kind is what the message asks for.

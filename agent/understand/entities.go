@@ -10,7 +10,7 @@ import (
 	"github.com/hbollon/go-edlib"
 
 	"github.com/finbot/finbot/agent/address"
-	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/ru"
 )
 
 // legalForms are the legal-form words stripped from a catalog name before matching.

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/address"
-	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/ru"
 )
 
 // State is what a dialog remembers of its last answered question: the kind, the recipe and the
@@ -152,7 +152,7 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 	}
 	d := prev.decision()
 	d.Rule, d.Sure = "follow_up", true
-	d.Reasons = []string{"продолжение вопроса «" + clip(prev.Question, 80) + "»"}
+	d.Reasons = []string{"продолжение вопроса «" + ru.Truncate(prev.Question, 80) + "»"}
 	switch {
 	case subject && ledgerPrev && own.Recipe != "":
 		d.Recipe = own.Recipe // «дебиторка на 1.03» → «а кредиторка?»; «а отгрузки?»
@@ -511,13 +511,6 @@ func (s *scan) startsWith(phrases ...string) bool {
 		}
 	}
 	return false
-}
-
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }
 
 // rawAfterCue is the message without its opening cue word («а», «и», «а если»).

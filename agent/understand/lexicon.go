@@ -11,7 +11,7 @@ import (
 	"github.com/hbollon/go-edlib"
 	"github.com/kljensen/snowball/russian"
 
-	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/ru"
 )
 
 // Concept is what a lexicon phrase means (lexicon.tsv lists them with their meaning).

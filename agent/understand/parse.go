@@ -14,7 +14,7 @@ import (
 	"github.com/hbollon/go-edlib"
 
 	"github.com/finbot/finbot/agent/address"
-	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/ru"
 )
 
 // Parser is the deterministic understanding step.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/plan"
-	"github.com/finbot/finbot/agent/ru"
+	"github.com/finbot/finbot/ru"
 )
 
 // FromPlanner marks a slot the planner LLM proposed and FromPlan validated.

@@ -22,6 +22,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/finbot/finbot/ru"
 )
 
 // Limits bounds the work Extract does for one file. Zero fields take their defaults.
@@ -486,8 +488,5 @@ func cleanTitle(s string) string {
 	if letters == 0 {
 		return ""
 	}
-	if r := []rune(s); len(r) > 200 {
-		s = strings.TrimSpace(string(r[:200])) + "…"
-	}
-	return s
+	return ru.Truncate(s, 200)
 }

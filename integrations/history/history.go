@@ -22,6 +22,8 @@ import (
 	"errors"
 	"time"
 	"unicode/utf8"
+
+	"github.com/finbot/finbot/ru"
 )
 
 // Default limits applied when a [Limits] field is zero or negative.
@@ -30,9 +32,6 @@ const (
 	DefaultMaxChars = 8000
 	DefaultTTL      = 7 * 24 * time.Hour
 )
-
-// ellipsis marks a turn whose text was truncated to fit MaxChars.
-const ellipsis = "…"
 
 // ErrUnavailable wraps every failure of the backing store (connection
 // refused, timeout, server error, …). The original error is wrapped as well,
@@ -79,29 +78,12 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// truncateText shortens s to at most maxChars runes, the last of which is
-// "…" when s was cut. maxChars must be positive.
-func truncateText(s string, maxChars int) string {
-	if utf8.RuneCountInString(s) <= maxChars {
-		return s
-	}
-	keep := maxChars - utf8.RuneCountInString(ellipsis)
-	n := 0
-	for i := range s {
-		if n == keep {
-			return s[:i] + ellipsis
-		}
-		n++
-	}
-	return s + ellipsis // unreachable: s has more than maxChars runes
-}
-
 // truncateTurns returns turns with every text longer than maxChars
 // truncated. The input slice is not modified.
 func truncateTurns(turns []Turn, maxChars int) []Turn {
 	out := make([]Turn, len(turns))
 	for i, t := range turns {
-		t.Text = truncateText(t.Text, maxChars)
+		t.Text = ru.Truncate(t.Text, maxChars)
 		out[i] = t
 	}
 	return out
@@ -122,7 +104,7 @@ func fitChars(turns []Turn, maxChars int) []Turn {
 	}
 	if start == len(turns) && len(turns) > 0 {
 		last := turns[len(turns)-1]
-		last.Text = truncateText(last.Text, maxChars)
+		last.Text = ru.Truncate(last.Text, maxChars)
 		return []Turn{last}
 	}
 	out := make([]Turn, len(turns)-start)

@@ -18,25 +18,6 @@ import (
 	"github.com/finbot/finbot/internal/testnet"
 )
 
-func TestTruncateText(t *testing.T) {
-	tests := []struct {
-		in   string
-		max  int
-		want string
-	}{
-		{"", 5, ""},
-		{"hello", 5, "hello"},
-		{"hello!", 5, "hell…"},
-		{"привет мир", 4, "при…"},
-		{"ab", 1, "…"},
-	}
-	for _, tt := range tests {
-		if got := truncateText(tt.in, tt.max); got != tt.want {
-			t.Errorf("truncateText(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
-		}
-	}
-}
-
 func TestLimitsDefaults(t *testing.T) {
 	got := Limits{MaxTurns: -1}.withDefaults()
 	want := Limits{MaxTurns: DefaultMaxTurns, MaxChars: DefaultMaxChars, TTL: DefaultTTL}

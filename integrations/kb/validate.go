@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/finbot/finbot/ru"
 )
 
 // dateLayouts are the accepted forms of updated_at: ISO and the Russian
@@ -69,12 +71,12 @@ func (v *validator) row(row int, fields [len(columns)]string) {
 	} else if t, ok := parseDate(d); ok {
 		a.Updated = t
 	} else {
-		v.problem(row, "дата «%s» не распознана (updated_at): нужна дата вида 2026-01-15 или 15.01.2026", clip(d, 40))
+		v.problem(row, "дата «%s» не распознана (updated_at): нужна дата вида 2026-01-15 или 15.01.2026", ru.Truncate(d, 40))
 	}
 	if a.Title != "" {
 		a.ID = ArticleID(a.Title)
 		if first, ok := v.seen[a.ID]; ok {
-			v.problem(row, "заголовок «%s» уже есть в строке %d", clip(a.Title, 80), first)
+			v.problem(row, "заголовок «%s» уже есть в строке %d", ru.Truncate(a.Title, 80), first)
 		} else if len(v.problems) == before {
 			v.seen[a.ID] = row
 		}
@@ -91,12 +93,4 @@ func parseDate(s string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
-}
-
-// clip shortens s to at most n runes for quoting in a problem.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
 }

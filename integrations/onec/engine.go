@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/finbot/finbot/ru"
 )
 
 // Demo answers the whitelisted queries over an in-memory ledger, computing what 1C would
@@ -335,10 +337,7 @@ func syntaxError(text string) *QueryError {
 		}
 	}
 	line, col := position(text, best)
-	snippet := text[best:]
-	if utf8.RuneCountInString(snippet) > 24 {
-		snippet = string([]rune(snippet)[:24]) + "…"
-	}
+	snippet := ru.Truncate(text[best:], 25)
 	msg := fmt.Sprintf("{(%d, %d)}: Синтаксическая ошибка %q: запрос не входит в белый список демо-базы", line, col, snippet)
 	if closest != "" && best == len(text) {
 		msg = fmt.Sprintf("{(%d, %d)}: Синтаксическая ошибка: неожиданный конец запроса (запрос не входит в белый список демо-базы)", line, col)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/finbot/finbot/ru"
 )
 
 // Kopecks is an exact amount of money in kopecks (1/100 of a rouble). Sums never go through
@@ -88,20 +90,6 @@ func (k Kopecks) Decimal() string {
 	return fmt.Sprintf("%s%d.%02d", sign, v/100, v%100)
 }
 
-// String formats the amount the Russian way: "1 234 567,89 ₽" with thin no-break spaces.
-func (k Kopecks) String() string {
-	sign := ""
-	v := int64(k)
-	if v < 0 {
-		sign, v = "−", -v
-	}
-	digits := strconv.FormatInt(v/100, 10)
-	var b strings.Builder
-	for i, r := range digits {
-		if i > 0 && (len(digits)-i)%3 == 0 {
-			b.WriteRune('\u00a0')
-		}
-		b.WriteRune(r)
-	}
-	return fmt.Sprintf("%s%s,%02d\u00a0₽", sign, b.String(), v%100)
-}
+// String formats the amount the Russian way, exactly: "1 234 567,89 ₽" with no-break spaces
+// ([ru.Money]).
+func (k Kopecks) String() string { return ru.Money(int64(k)) }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/sony/gobreaker/v2"
+
+	"github.com/finbot/finbot/ru"
 )
 
 // ProxyOptions configure a Proxy.
@@ -243,11 +245,7 @@ func errorText(raw []byte) string {
 			return s
 		}
 	}
-	s := strings.Join(strings.Fields(string(raw)), " ")
-	if r := []rune(s); len(r) > 120 {
-		s = string(r[:120]) + "…"
-	}
-	return s
+	return ru.Truncate(strings.Join(strings.Fields(string(raw)), " "), 120)
 }
 
 // jsonText is a JSON string's value, "" for null or nothing, or the raw JSON of anything else.

@@ -1,19 +1,22 @@
 package retrieval
 
 import (
+	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/finbot/finbot/ru"
 )
 
 // months maps Russian month names (genitive, as in «1 марта», and
 // nominative) to month numbers.
-var months = map[string]int{
-	"января": 1, "январь": 1, "февраля": 2, "февраль": 2, "марта": 3, "март": 3,
-	"апреля": 4, "апрель": 4, "мая": 5, "май": 5, "июня": 6, "июнь": 6,
-	"июля": 7, "июль": 7, "августа": 8, "август": 8, "сентября": 9,
-	"сентябрь": 9, "октября": 10, "октябрь": 10, "ноября": 11, "ноябрь": 11,
-	"декабря": 12, "декабрь": 12,
-}
+var months = func() map[string]int {
+	w := map[string]int{}
+	for m := time.January; m <= time.December; m++ {
+		w[ru.MonthGenitive(m)], w[ru.MonthName(m)] = int(m), int(m)
+	}
+	return w
+}()
 
 // emitDate recognises numeric dates in a digit-only token — «01.03.2026»,
 // «1.3.26», «01/03/2026», «2026-03-01» — and emits "2026-03-01" and the

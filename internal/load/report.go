@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/finbot/finbot/bot"
+	"github.com/finbot/finbot/ru"
 )
 
 func (r *result) markdown() string {
@@ -251,11 +251,7 @@ func topCounts(m map[string]int, k int) string {
 
 func clip(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
-	s = strings.ReplaceAll(s, "|", "\\|")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n]) + "…"
+	return ru.Truncate(strings.ReplaceAll(s, "|", "\\|"), n)
 }
 
 func trimFloat(f float64) string {

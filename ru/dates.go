@@ -12,10 +12,6 @@ const (
 	minBareYear = 1990 // a text that is only a number, or «за 2025»
 )
 
-// monthPrep is the prepositional form of each month for reasons: «в феврале».
-var monthPrep = [13]string{"", "январе", "феврале", "марте", "апреле", "мае", "июне",
-	"июле", "августе", "сентябре", "октябре", "ноябре", "декабре"}
-
 // date returns midnight Moscow of the given calendar day (normalizing overflow).
 func date(y int, m time.Month, d int) time.Time {
 	return time.Date(y, m, d, 0, 0, 0, 0, Moscow)
@@ -82,22 +78,7 @@ func weekStart(t time.Time) time.Time {
 // formatDate writes a date as dd.mm.yyyy.
 func formatDate(t time.Time) string { return t.Format("02.01.2006") }
 
-// plural picks the Russian form of a noun for n: one (1, 21), few (2–4, 22–24), many.
-func plural(n int, one, few, many string) string {
-	n %= 100
-	if n >= 11 && n <= 14 {
-		return many
-	}
-	switch n % 10 {
-	case 1:
-		return one
-	case 2, 3, 4:
-		return few
-	}
-	return many
-}
-
-func days(n int) string { return fmt.Sprintf("%d %s", n, plural(n, "день", "дня", "дней")) }
+func days(n int) string { return Count(n, "день", "дня", "дней") }
 
 // checkDate validates a day, month and explicitly known year and returns the date or a
 // reason why it is not one.
@@ -112,7 +93,7 @@ func checkDate(d, m, y int) (time.Time, string) {
 		return time.Time{}, fmt.Sprintf("числа %d не бывает: дни месяца нумеруются с 1", d)
 	}
 	if n := daysIn(y, time.Month(m)); d > n {
-		return time.Time{}, fmt.Sprintf("в %s %d года %s", monthPrep[m], y, days(n))
+		return time.Time{}, fmt.Sprintf("в %s %d года %s", MonthPrepositional(time.Month(m)), y, days(n))
 	}
 	return date(y, time.Month(m), d), ""
 }
@@ -129,7 +110,7 @@ func checkDayMonth(d, m int) string {
 		if m == 2 {
 			return "в феврале не больше 29 дней"
 		}
-		return fmt.Sprintf("в %s %s", monthPrep[m], days(n))
+		return fmt.Sprintf("в %s %s", MonthPrepositional(time.Month(m)), days(n))
 	}
 	return ""
 }
