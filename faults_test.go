@@ -40,11 +40,14 @@ func faultFixture(t *testing.T, name string) string {
 	return string(b)
 }
 
-// dateSeq hands out consecutive dates from first on, "DD.MM.YYYY", each once: questions about
-// dates never asked before always reach the service past every cache.
+// dateSeq hands out consecutive dates from first on, "DD.MM.YYYY", each once within 250 days:
+// questions about dates not asked for minutes always reach the service past every cache. The
+// days cycle after 250, so that however many messages a run gets to send (that depends on the
+// machine's speed) no date reaches the future, where the Bank of Russia has no rates yet and
+// the answers differ.
 func dateSeq(first time.Time) func() string {
 	var n atomic.Int32
-	return func() string { return first.AddDate(0, 0, int(n.Add(1))-1).Format("02.01.2006") }
+	return func() string { return first.AddDate(0, 0, (int(n.Add(1))-1)%250).Format("02.01.2006") }
 }
 
 var onDateParam = regexp.MustCompile(`<On_date>(\d{4})-(\d{2})-(\d{2})`)
