@@ -14,9 +14,9 @@ import (
 
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/docs/kb"
 	"github.com/finbot/finbot/config"
 	"github.com/finbot/finbot/integrations/docstore"
-	"github.com/finbot/finbot/integrations/kb"
 )
 
 // knowledgeBase returns the library of the company knowledge base: the one ingested into the

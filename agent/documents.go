@@ -13,11 +13,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/docs/extract"
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/docstore"
-	"github.com/finbot/finbot/integrations/extract"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/prompts"

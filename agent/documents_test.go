@@ -17,9 +17,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/docs/kb"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
-	"github.com/finbot/finbot/integrations/kb"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/internal/testdocs"
 	"github.com/finbot/finbot/internal/testnet"

@@ -11,10 +11,10 @@ import (
 
 	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/docs/kb"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
-	"github.com/finbot/finbot/integrations/kb"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/integrations/onec"
 )

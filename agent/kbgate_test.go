@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/docs/kb"
 	"github.com/finbot/finbot/integrations/docstore"
-	"github.com/finbot/finbot/integrations/kb"
 )
 
 var (
@@ -293,14 +293,14 @@ func firstAbove(ps []docs.Passage, th float64) string {
 }
 
 // TestKBGateOtherSets runs the gate over sets written by other hands for other purposes: the
-// knowledge base's retrieval set (integrations/kb/testdata/questions.json, each with its
+// knowledge base's retrieval set (agent/docs/kb/testdata/questions.json, each with its
 // article), the knowledge-base questions of the understanding corpus and held-out set (all
 // answerable by intent, not all by the sample), and their other messages — 1C figures, rates,
 // news, small talk, document questions — none of which the knowledge base should answer. The
 // parser routes most of those elsewhere; this measures the gate alone.
 func TestKBGateOtherSets(t *testing.T) {
 	a := answersAgent(t, "")
-	raw, err := os.ReadFile(filepath.Join("..", "integrations", "kb", "testdata", "questions.json"))
+	raw, err := os.ReadFile(filepath.Join("docs", "kb", "testdata", "questions.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/docs/kb"
 	"github.com/finbot/finbot/agent/executor"
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/plan"
@@ -21,7 +22,6 @@ import (
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
-	"github.com/finbot/finbot/integrations/kb"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/tavily"
 	"github.com/finbot/finbot/ru"

@@ -7,7 +7,7 @@ import (
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 
-	"github.com/finbot/finbot/integrations/retrieval"
+	"github.com/finbot/finbot/agent/docs/retrieval"
 )
 
 // Cache defaults.

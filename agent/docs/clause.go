@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/finbot/finbot/integrations/retrieval"
+	"github.com/finbot/finbot/agent/docs/retrieval"
 )
 
 // Quote is the part of a document passage that answers a question.

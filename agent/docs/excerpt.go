@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/finbot/finbot/integrations/retrieval"
+	"github.com/finbot/finbot/agent/docs/retrieval"
 )
 
 // Excerpt returns the part of text (at most maxRunes) that answers query best: the sentence

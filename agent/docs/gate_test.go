@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/finbot/finbot/agent/docs/kb"
 	"github.com/finbot/finbot/integrations/docstore"
-	"github.com/finbot/finbot/integrations/kb"
 )
 
 // TestGate: with MinEvidence, a passage needs that much evidence as well as the overlap floor,

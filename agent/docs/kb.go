@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/finbot/finbot/agent/docs/extract"
+	"github.com/finbot/finbot/agent/docs/kb"
 	"github.com/finbot/finbot/integrations/docstore"
-	"github.com/finbot/finbot/integrations/extract"
-	"github.com/finbot/finbot/integrations/kb"
 )
 
 // KBOwner is the owner of the shared, read-only knowledge base. Users' owners are "u:<id>" and

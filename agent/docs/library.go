@@ -29,9 +29,9 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"github.com/finbot/finbot/agent/docs/extract"
+	"github.com/finbot/finbot/agent/docs/retrieval"
 	"github.com/finbot/finbot/integrations/docstore"
-	"github.com/finbot/finbot/integrations/extract"
-	"github.com/finbot/finbot/integrations/retrieval"
 	"github.com/finbot/finbot/ru"
 )
 

@@ -9,13 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/finbot/finbot/agent/docs/kb"
 	"github.com/finbot/finbot/integrations/docstore"
-	"github.com/finbot/finbot/integrations/kb"
 )
 
 // corpusDir is the retrieval evaluation corpus: synthetic documents of ООО «Финвектор» and
 // the questions that each have one answering passage.
-const corpusDir = "../../integrations/retrieval/testdata"
+const corpusDir = "retrieval/testdata"
 
 type question struct {
 	Question string `json:"question"`
@@ -215,13 +215,13 @@ func TestExcerpt(t *testing.T) {
 }
 
 // TestKnowledgeBaseRecall: the shipped knowledge base answers accountants' questions with the
-// right article (integrations/kb/testdata/questions.json).
+// right article (agent/docs/kb/testdata/questions.json).
 func TestKnowledgeBaseRecall(t *testing.T) {
 	lib := New(docstore.NewMemory(), nil, Options{})
 	if _, _, err := lib.Ingest(context.Background(), KBOwner, kb.Sample()); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile("../../integrations/kb/testdata/questions.json")
+	raw, err := os.ReadFile("kb/testdata/questions.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/finbot/finbot/integrations/retrieval"
+	"github.com/finbot/finbot/agent/docs/retrieval"
 )
 
 // Topic is a standard clause of a contract that a question asks for: «какая неустойка» asks

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/finbot/finbot/integrations/kb"
+	"github.com/finbot/finbot/agent/docs/kb"
 )
 
 func ExampleParse() {

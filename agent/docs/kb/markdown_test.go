@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/finbot/finbot/integrations/kb"
+	"github.com/finbot/finbot/agent/docs/kb"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from current output")

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/finbot/finbot/integrations/kb"
+	"github.com/finbot/finbot/agent/docs/kb"
 )
 
 const header = "title,content,topic,jurisdiction,updated_at\n"

@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/finbot/finbot/integrations/kb"
+	"github.com/finbot/finbot/agent/docs/kb"
 )
 
 // FuzzParse feeds arbitrary bytes to Parse. It must not panic, every error
