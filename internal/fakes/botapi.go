@@ -29,9 +29,10 @@ type BotAPI struct {
 
 	mu      sync.Mutex
 	changed chan struct{} // closed (and replaced) whenever a call was answered or an update queued
-	fault   Fault
-	calls   map[string]int
-	log     []Call
+	fault    Fault
+	received map[string]int // calls by method, counted when they arrive
+	answered map[string]int // calls by method, counted once answered
+	log      []Call
 
 	queue  []queued // updates not yet confirmed by an offset
 	nextID int      // the next update_id
@@ -134,7 +135,7 @@ func NewBotAPI(opts BotAPIOptions) *BotAPI {
 	if opts.Username == "" {
 		opts.Username = "finbot_test_bot"
 	}
-	f := &BotAPI{opts: opts, changed: make(chan struct{}), calls: map[string]int{}, nextID: 1,
+	f := &BotAPI{opts: opts, changed: make(chan struct{}), received: map[string]int{}, answered: map[string]int{}, nextID: 1,
 		nextMsg: map[int64]int{}, msgs: map[msgKey]*message{}, byChat: map[int64][]*message{}, files: map[string][]byte{}}
 	f.srv = newServer(http.HandlerFunc(f.serve), opts.InProcess)
 	return f
@@ -227,6 +228,7 @@ func (f *BotAPI) serve(w http.ResponseWriter, r *http.Request) {
 		rep = fail(http.StatusBadRequest, "Bad Request: "+err.Error())
 	} else {
 		f.mu.Lock()
+		f.received[method]++
 		hook := f.fault
 		f.mu.Unlock()
 		handled := false
@@ -274,7 +276,7 @@ func (f *BotAPI) record(c Call) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.calls[c.Method]++
+	f.answered[c.Method]++
 	if !f.opts.Unrecorded {
 		f.log = append(f.log, c)
 	}
@@ -345,11 +347,12 @@ func readForm(r *http.Request) (map[string]string, []byte, error) {
 	return form, nil, nil
 }
 
-// Count is how many calls of method were answered.
+// Count is how many calls of method have arrived, answered or not yet (a long poll in
+// progress counts).
 func (f *BotAPI) Count(method string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.calls[method]
+	return f.received[method]
 }
 
 // Calls returns the calls of method answered so far, in order.
@@ -424,11 +427,12 @@ func (f *BotAPI) WaitSent(t testing.TB, n int) []Message {
 	return f.Sent()
 }
 
-// WaitCalls waits until method has been answered n times.
+// WaitCalls waits until method has been answered n times: what those calls did shows in
+// Calls, Sent and the rest.
 func (f *BotAPI) WaitCalls(t testing.TB, method string, n int) {
 	t.Helper()
-	f.wait(t, func() bool { return f.calls[method] >= n }, func() string {
-		return fmt.Sprintf("%s called %d times, want %d", method, f.calls[method], n)
+	f.wait(t, func() bool { return f.answered[method] >= n }, func() string {
+		return fmt.Sprintf("%s answered %d times, want %d", method, f.answered[method], n)
 	})
 }
 
