@@ -157,6 +157,19 @@ func (l *LLM) Conns() int64 { return l.srv.conns.Load() }
 // Close stops the stand-in; replies still waiting end.
 func (l *LLM) Close() { l.srv.close() }
 
+// SetReplies replaces the script of kind. The calls of kind counted so far stay counted: the
+// next call gets the last of replies unless more calls are to come than were made.
+func (l *LLM) SetReplies(kind string, replies ...Reply) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	script := maps.Clone(l.opts.Script)
+	if script == nil {
+		script = map[string][]Reply{}
+	}
+	script[kind] = replies
+	l.opts.Script = script
+}
+
 // Count is how many calls of kind the stand-in got.
 func (l *LLM) Count(kind string) int {
 	l.mu.Lock()
