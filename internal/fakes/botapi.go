@@ -27,8 +27,8 @@ type BotAPI struct {
 	opts BotAPIOptions
 	srv  *server
 
-	mu      sync.Mutex
-	changed chan struct{} // closed (and replaced) whenever a call was answered or an update queued
+	mu       sync.Mutex
+	changed  chan struct{} // closed (and replaced) whenever a call was answered or an update queued
 	fault    Fault
 	received map[string]int // calls by method, counted when they arrive
 	answered map[string]int // calls by method, counted once answered

@@ -48,6 +48,10 @@ type LLMOptions struct {
 	ChunkGap time.Duration
 	// Usage counts the tokens of a call and its reply's content; nil counts 100 and 20.
 	Usage func(r *Request, content string) (prompt, completion int)
+	// InProcess runs the stand-in without a listener: reach it through Client, or serve it
+	// (an LLM is an http.Handler) from a server of your own, one a test takes down and brings
+	// back, say.
+	InProcess bool
 	// Unrecorded keeps no requests (Requests is empty; counts are kept): for long runs that
 	// measure memory.
 	Unrecorded bool
@@ -137,7 +141,7 @@ func NewLLM(opts LLMOptions) *LLM {
 		opts.Chunks = 3
 	}
 	l := &LLM{opts: opts, calls: map[string]int{}}
-	l.srv = newServer(l, false)
+	l.srv = newServer(l, opts.InProcess)
 	return l
 }
 
@@ -150,6 +154,10 @@ func NewTestLLM(t testing.TB, opts LLMOptions) *LLM {
 
 // URL is the base URL to give the client (requests go to URL/chat/completions).
 func (l *LLM) URL() string { return l.srv.url() }
+
+// Client is the HTTP client to give the client: nil for a stand-in that listens (any client
+// reaches it), one that calls the stand-in directly for one in process.
+func (l *LLM) Client() *http.Client { return l.srv.client() }
 
 // Conns is how many connections clients have opened to the stand-in.
 func (l *LLM) Conns() int64 { return l.srv.conns.Load() }
