@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,9 +22,12 @@ import (
 // unknown message or one that changes nothing, a deletion of an unknown message. A fault hook
 // (SetFault) answers calls in its stead: flood control (RetryAfter), blocked users, server
 // errors. It records every call and every message the bot sent.
+//
+// The bot's requests go to URL()/bot<token>/<method>, its file downloads to
+// URL()/file/bot<token>/<file_path>.
 type BotAPI struct {
+	*server
 	opts BotAPIOptions
-	srv  *server
 
 	mu       sync.Mutex
 	changed  chan struct{} // closed (and replaced) whenever a call was answered or an update queued
@@ -137,7 +139,7 @@ func NewBotAPI(opts BotAPIOptions) *BotAPI {
 	}
 	f := &BotAPI{opts: opts, changed: make(chan struct{}), received: map[string]int{}, answered: map[string]int{}, nextID: 1,
 		nextMsg: map[int64]int{}, msgs: map[msgKey]*message{}, byChat: map[int64][]*message{}, files: map[string][]byte{}}
-	f.srv = newServer(http.HandlerFunc(f.serve), opts.InProcess)
+	f.server = newServer(http.HandlerFunc(f.serve), opts.InProcess)
 	return f
 }
 
@@ -147,19 +149,6 @@ func NewTestBotAPI(t testing.TB, opts BotAPIOptions) *BotAPI {
 	t.Cleanup(f.Close)
 	return f
 }
-
-// URL is the Bot API base to give the bot (its requests go to URL/bot<token>/<method>).
-func (f *BotAPI) URL() string { return f.srv.url() }
-
-// Client is the HTTP client to give the bot: nil for a fake that listens (any client reaches
-// it), one that calls the fake directly for a fake in process.
-func (f *BotAPI) Client() *http.Client { return f.srv.client() }
-
-// Conns is how many connections clients have opened to the fake.
-func (f *BotAPI) Conns() int64 { return f.srv.conns.Load() }
-
-// Close stops the fake; long polls in progress return.
-func (f *BotAPI) Close() { f.srv.close() }
 
 // SetFault installs a hook that sees every call first; nil restores normal service.
 func (f *BotAPI) SetFault(h Fault) {
@@ -369,39 +358,19 @@ func (f *BotAPI) Calls(method string) []Call {
 }
 
 // Sent returns the messages sent with sendMessage, as sent, in order.
-func (f *BotAPI) Sent() []Message {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.sent)
-}
+func (f *BotAPI) Sent() []Message { return cloneLocked(&f.mu, &f.sent) }
 
 // Photos returns the photos sent, in order.
-func (f *BotAPI) Photos() []Message {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.photos)
-}
+func (f *BotAPI) Photos() []Message { return cloneLocked(&f.mu, &f.photos) }
 
 // Documents returns the documents sent, in order.
-func (f *BotAPI) Documents() []Message {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.docs)
-}
+func (f *BotAPI) Documents() []Message { return cloneLocked(&f.mu, &f.docs) }
 
 // Edits returns the successful editMessageText calls, in order.
-func (f *BotAPI) Edits() []Edit {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.edits)
-}
+func (f *BotAPI) Edits() []Edit { return cloneLocked(&f.mu, &f.edits) }
 
 // Deleted returns the message_ids deleted, in order.
-func (f *BotAPI) Deleted() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.deleted)
-}
+func (f *BotAPI) Deleted() []string { return cloneLocked(&f.mu, &f.deleted) }
 
 // Chat returns every message the bot sent to chat, in the order sent, as the chat shows it
 // now: the text after its edits, Deleted set on those deleted.

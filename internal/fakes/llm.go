@@ -18,9 +18,11 @@ import (
 // 200. Each call is classified into a kind (Classify: by default by finbot's prompts, CallKind)
 // and answered from the kind's script, or by Respond. A reply may come late, be cut off, or be
 // any body at all. It records every request.
+//
+// The client's requests go to URL()/chat/completions.
 type LLM struct {
+	*server
 	opts LLMOptions
-	srv  *server
 
 	mu       sync.Mutex
 	calls    map[string]int
@@ -141,7 +143,7 @@ func NewLLM(opts LLMOptions) *LLM {
 		opts.Chunks = 3
 	}
 	l := &LLM{opts: opts, calls: map[string]int{}}
-	l.srv = newServer(l, opts.InProcess)
+	l.server = newServer(l, opts.InProcess)
 	return l
 }
 
@@ -151,19 +153,6 @@ func NewTestLLM(t testing.TB, opts LLMOptions) *LLM {
 	t.Cleanup(l.Close)
 	return l
 }
-
-// URL is the base URL to give the client (requests go to URL/chat/completions).
-func (l *LLM) URL() string { return l.srv.url() }
-
-// Client is the HTTP client to give the client: nil for a stand-in that listens (any client
-// reaches it), one that calls the stand-in directly for one in process.
-func (l *LLM) Client() *http.Client { return l.srv.client() }
-
-// Conns is how many connections clients have opened to the stand-in.
-func (l *LLM) Conns() int64 { return l.srv.conns.Load() }
-
-// Close stops the stand-in; replies still waiting end.
-func (l *LLM) Close() { l.srv.close() }
 
 // SetReplies replaces the script of kind. The calls of kind counted so far stay counted: the
 // next call gets the last of replies unless more calls are to come than were made.
@@ -193,11 +182,7 @@ func (l *LLM) Counts() map[string]int {
 }
 
 // Requests returns every request so far, in order.
-func (l *LLM) Requests() []Request {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return slices.Clone(l.requests)
-}
+func (l *LLM) Requests() []Request { return cloneLocked(&l.mu, &l.requests) }
 
 // Prompt is the last message of the i-th call of kind (from the end if i < 0); "" if there is
 // no such call.

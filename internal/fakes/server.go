@@ -12,11 +12,13 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"sync"
 	"sync/atomic"
 )
 
 // server is where a fake answers: an httptest server that counts the connections clients open
-// to it, or no listener at all for a fake called in process.
+// to it, or no listener at all for a fake called in process. The fakes embed it.
 type server struct {
 	h     http.Handler
 	srv   *httptest.Server // nil in process
@@ -41,29 +43,41 @@ func newServer(h http.Handler, inProcess bool) *server {
 	return s
 }
 
-func (s *server) url() string {
+// URL is the base URL to give the client: the fake's address, or one nothing resolves for a
+// fake in process.
+func (s *server) URL() string {
 	if s.srv == nil {
 		return inProcessURL
 	}
 	return s.srv.URL
 }
 
-// client is nil for a fake that listens (any client reaches it) and one that calls the handler
-// directly for a fake in process.
-func (s *server) client() *http.Client {
+// Client is the HTTP client to give the client: nil for a fake that listens (any client
+// reaches it), one that calls the fake directly for a fake in process.
+func (s *server) Client() *http.Client {
 	if s.srv != nil {
 		return nil
 	}
 	return &http.Client{Transport: inProcess{s.h}}
 }
 
-// close cuts the connections still open (a handler holding a request returns once its
-// client is gone) and stops the server.
-func (s *server) close() {
+// Conns is how many connections clients have opened to the fake.
+func (s *server) Conns() int64 { return s.conns.Load() }
+
+// Close stops the fake. It cuts the connections still open first: a handler holding a request
+// (a long poll, a late reply) returns once its client is gone.
+func (s *server) Close() {
 	if s.srv != nil {
 		s.srv.CloseClientConnections()
 		s.srv.Close()
 	}
+}
+
+// cloneLocked copies a record a fake keeps under mu.
+func cloneLocked[T any](mu *sync.Mutex, s *[]T) []T {
+	mu.Lock()
+	defer mu.Unlock()
+	return slices.Clone(*s)
 }
 
 // inProcess is a RoundTripper that has a handler answer each request, as a server would. A
