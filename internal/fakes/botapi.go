@@ -26,7 +26,7 @@ import (
 // The bot's requests go to URL()/bot<token>/<method>, its file downloads to
 // URL()/file/bot<token>/<file_path>.
 type BotAPI struct {
-	*server
+	*Server
 	opts BotAPIOptions
 
 	mu       sync.Mutex
@@ -139,7 +139,7 @@ func NewBotAPI(opts BotAPIOptions) *BotAPI {
 	}
 	f := &BotAPI{opts: opts, changed: make(chan struct{}), received: map[string]int{}, answered: map[string]int{}, nextID: 1,
 		nextMsg: map[int64]int{}, msgs: map[msgKey]*message{}, byChat: map[int64][]*message{}, files: map[string][]byte{}}
-	f.server = newServer(http.HandlerFunc(f.serve), opts.InProcess)
+	f.Server = newServer(http.HandlerFunc(f.serve), opts.InProcess)
 	return f
 }
 

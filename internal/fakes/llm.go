@@ -21,7 +21,7 @@ import (
 //
 // The client's requests go to URL()/chat/completions.
 type LLM struct {
-	*server
+	*Server
 	opts LLMOptions
 
 	mu       sync.Mutex
@@ -143,7 +143,7 @@ func NewLLM(opts LLMOptions) *LLM {
 		opts.Chunks = 3
 	}
 	l := &LLM{opts: opts, calls: map[string]int{}}
-	l.server = newServer(l, opts.InProcess)
+	l.Server = newServer(l, opts.InProcess)
 	return l
 }
 

@@ -17,9 +17,10 @@ import (
 	"sync/atomic"
 )
 
-// server is where a fake answers: an httptest server that counts the connections clients open
-// to it, or no listener at all for a fake called in process. The fakes embed it.
-type server struct {
+// Server is where a fake answers: an httptest server that counts the connections clients open
+// to it, or no listener at all for a fake called in process. The fakes embed it; Serve serves
+// a stand-in of another service the same way.
+type Server struct {
 	h     http.Handler
 	srv   *httptest.Server // nil in process
 	conns atomic.Int64
@@ -28,8 +29,11 @@ type server struct {
 // inProcessURL is the base URL of a fake called in process; nothing resolves it.
 const inProcessURL = "http://fake.invalid"
 
-func newServer(h http.Handler, inProcess bool) *server {
-	s := &server{h: h}
+// Serve starts a server for h that counts the connections clients open to it; Close stops it.
+func Serve(h http.Handler) *Server { return newServer(h, false) }
+
+func newServer(h http.Handler, inProcess bool) *Server {
+	s := &Server{h: h}
 	if inProcess {
 		return s
 	}
@@ -45,7 +49,7 @@ func newServer(h http.Handler, inProcess bool) *server {
 
 // URL is the base URL to give the client: the fake's address, or one nothing resolves for a
 // fake in process.
-func (s *server) URL() string {
+func (s *Server) URL() string {
 	if s.srv == nil {
 		return inProcessURL
 	}
@@ -54,7 +58,7 @@ func (s *server) URL() string {
 
 // Client is the HTTP client to give the client: nil for a fake that listens (any client
 // reaches it), one that calls the fake directly for a fake in process.
-func (s *server) Client() *http.Client {
+func (s *Server) Client() *http.Client {
 	if s.srv != nil {
 		return nil
 	}
@@ -62,11 +66,11 @@ func (s *server) Client() *http.Client {
 }
 
 // Conns is how many connections clients have opened to the fake.
-func (s *server) Conns() int64 { return s.conns.Load() }
+func (s *Server) Conns() int64 { return s.conns.Load() }
 
 // Close stops the fake. It cuts the connections still open first: a handler holding a request
 // (a long poll, a late reply) returns once its client is gone.
-func (s *server) Close() {
+func (s *Server) Close() {
 	if s.srv != nil {
 		s.srv.CloseClientConnections()
 		s.srv.Close()
