@@ -58,12 +58,8 @@ func TestRetriesAfter429(t *testing.T) {
 
 func TestParseErrorFallsBackToPlainText(t *testing.T) {
 	f := newFakeAPI(t)
-	f.SetFault(func(method string, form map[string]string) (int, string, bool) {
-		if method == "sendMessage" && form["entities"] != "" && form["entities"] != "null" {
-			return 400, fakes.Error(400, "Bad Request: can't parse entities: Can't find end of the entity starting at byte offset 5"), true
-		}
-		return 0, "", false
-	})
+	f.SetFault(fakes.Refuse("sendMessage", 400, "Bad Request: can't parse entities: Can't find end of the entity starting at byte offset 5",
+		func(form map[string]string) bool { return form["entities"] != "" && form["entities"] != "null" }))
 	a := &fakeAgent{AnswerFunc: func(context.Context, agent.Request) (agent.Answer, error) {
 		return agent.Answer{Text: "**Итого**: 100 ₽"}, nil
 	}}
@@ -77,12 +73,8 @@ func TestParseErrorFallsBackToPlainText(t *testing.T) {
 
 func TestBlockedUserIsDroppedQuietly(t *testing.T) {
 	f := newFakeAPI(t)
-	f.SetFault(func(method string, form map[string]string) (int, string, bool) {
-		if method == "sendMessage" && form["chat_id"] == "10" {
-			return 403, fakes.Error(403, "Forbidden: bot was blocked by the user"), true
-		}
-		return 0, "", false
-	})
+	f.SetFault(fakes.Refuse("sendMessage", 403, "Forbidden: bot was blocked by the user",
+		func(form map[string]string) bool { return form["chat_id"] == "10" }))
 	var logs bytes.Buffer
 	b := startBot(t, f, echoAgent(), Options{Logger: slog.New(slog.NewJSONHandler(&syncWriter{w: &logs}, nil))})
 	f.Push(privateText(10, "привет"))

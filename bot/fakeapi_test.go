@@ -94,8 +94,8 @@ func echoAgent() *fakeAgent {
 	}}
 }
 
-// startBot runs a bot against f until the test ends.
-func startBot(t *testing.T, f *fakes.BotAPI, a Answerer, o Options) *Bot {
+// startBot runs a bot against f until the test ends; setup sees the bot before it runs.
+func startBot(t *testing.T, f *fakes.BotAPI, a Answerer, o Options, setup ...func(*Bot)) *Bot {
 	t.Helper()
 	o.Token, o.APIURL = testToken, f.URL()
 	if o.HTTPClient == nil {
@@ -112,6 +112,9 @@ func startBot(t *testing.T, f *fakes.BotAPI, a Answerer, o Options) *Bot {
 		t.Fatalf("New: %v", err)
 	}
 	unpace(b) // tests are not about pacing unless they say so
+	for _, f := range setup {
+		f(b)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()

@@ -159,18 +159,9 @@ func TestStreamedLongAnswerEditsFirstPartAndSendsTheRest(t *testing.T) {
 
 func TestStreamedFinalEditFailureSendsAnew(t *testing.T) {
 	f := newFakeAPI(t)
-	f.SetFault(func(method string, _ map[string]string) (int, string, bool) {
-		if method == "editMessageText" { // the draft was deleted by hand, say
-			return 400, fakes.Error(400, "Bad Request: message to edit not found"), true
-		}
-		return 0, "", false
-	})
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
-		r.Progress("Остаток на счёте 51 на 1 апреля")
-		waitUntil(t, "the draft is sent", func() bool { return f.Count("sendMessage") == 1 })
-		return agent.Answer{Text: "Остаток на счёте 51 на 1 апреля — **5 000 ₽**."}, nil
-	}}
-	b := startStreamBot(t, f, a, streamConfig{interval: time.Hour, groupInterval: time.Hour, minChars: 20})
+	// The draft was deleted by hand, say.
+	f.SetFault(fakes.Refuse("editMessageText", 400, "Bad Request: message to edit not found", nil))
+	b := startStreamBot(t, f, balanceAgent(t, f), streamConfig{interval: time.Hour, groupInterval: time.Hour, minChars: 20})
 	f.Push(privateText(10, "остаток 51"))
 	got := f.WaitSent(t, 2)
 	b.disp.wait()
@@ -184,20 +175,21 @@ func TestStreamedFinalEditFailureSendsAnew(t *testing.T) {
 	waitNoStreamers(t)
 }
 
-func TestStreamedFinalEditParseErrorGoesPlain(t *testing.T) {
-	f := newFakeAPI(t)
-	f.SetFault(func(method string, form map[string]string) (int, string, bool) {
-		if method == "editMessageText" && hasEntities(form["entities"]) {
-			return 400, fakes.Error(400, "Bad Request: can't parse entities: Can't find end of the entity starting at byte offset 5"), true
-		}
-		return 0, "", false
-	})
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+// balanceAgent streams a draft of the balance on account 51, waits until the draft is sent,
+// then answers with the balance formatted.
+func balanceAgent(t *testing.T, f *fakes.BotAPI) *fakeAgent {
+	return &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
 		r.Progress("Остаток на счёте 51 на 1 апреля")
 		waitUntil(t, "the draft is sent", func() bool { return f.Count("sendMessage") == 1 })
 		return agent.Answer{Text: "Остаток на счёте 51 на 1 апреля — **5 000 ₽**."}, nil
 	}}
-	b := startStreamBot(t, f, a, streamConfig{interval: time.Hour, groupInterval: time.Hour, minChars: 20})
+}
+
+func TestStreamedFinalEditParseErrorGoesPlain(t *testing.T) {
+	f := newFakeAPI(t)
+	f.SetFault(fakes.Refuse("editMessageText", 400, "Bad Request: can't parse entities: Can't find end of the entity starting at byte offset 5",
+		func(form map[string]string) bool { return hasEntities(form["entities"]) }))
+	b := startStreamBot(t, f, balanceAgent(t, f), streamConfig{interval: time.Hour, groupInterval: time.Hour, minChars: 20})
 	f.Push(privateText(10, "остаток 51"))
 	waitUntil(t, "the plain final edit", func() bool { return len(f.Edits()) == 1 })
 	b.disp.wait()
@@ -495,27 +487,11 @@ func newTestCore(out sender) *core {
 	return newCore(echoAgent(), out, slog.New(slog.DiscardHandler), NewMetrics(nil), coreOptions{})
 }
 
-// startStreamBot is startBot with the streaming pace set before the bot runs.
+// startStreamBot is startBot with metrics of its own and the streaming pace set before the bot
+// runs.
 func startStreamBot(t *testing.T, f *fakes.BotAPI, a Answerer, cfg streamConfig) *Bot {
 	t.Helper()
-	o := Options{Token: testToken, APIURL: f.URL(), HTTPClient: f.Client(), PollTimeout: time.Second, PollIdle: 10 * time.Millisecond,
-		Metrics: NewMetrics(prometheus.NewRegistry())}
-	b, err := New(t.Context(), a, o)
-	if err != nil {
-		t.Fatalf("New: %v", err)
-	}
-	unpace(b)
-	b.core.stream = cfg
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- b.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	})
-	return b
+	return startBot(t, f, a, Options{Metrics: NewMetrics(prometheus.NewRegistry())}, func(b *Bot) { b.core.stream = cfg })
 }
 
 // waitUntil polls cond for up to 20 s. It may run on any goroutine: it reports a timeout

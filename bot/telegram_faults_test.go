@@ -100,12 +100,10 @@ func TestFloodControlBurst(t *testing.T) {
 func TestParseErrorsInStream(t *testing.T) {
 	began := time.Now()
 	f := newFakeAPI(t)
-	f.SetFault(func(method string, form map[string]string) (int, string, bool) {
-		if method == "sendMessage" && strings.Contains(form["text"], "сломано") && hasEntities(form["entities"]) {
-			return 400, fakes.Error(400, "Bad Request: can't parse entities: Can't find end of the entity starting at byte offset 0"), true
-		}
-		return 0, "", false
-	})
+	f.SetFault(fakes.Refuse("sendMessage", 400, "Bad Request: can't parse entities: Can't find end of the entity starting at byte offset 0",
+		func(form map[string]string) bool {
+			return strings.Contains(form["text"], "сломано") && hasEntities(form["entities"])
+		}))
 	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
 		return agent.Answer{Text: "**" + r.Text + "**: готово"}, nil
 	}}

@@ -78,6 +78,18 @@ type BotAPIOptions struct {
 // false to let the fake answer. Bodies: Error, RetryAfter, or anything (a proxy's HTML page).
 type Fault func(method string, form map[string]string) (status int, body string, handled bool)
 
+// Refuse is a Fault that answers the calls of method for which when is true (every one if when
+// is nil) with Telegram's error: Refuse("sendMessage", 403, "Forbidden: bot was blocked by the
+// user", nil).
+func Refuse(method string, status int, description string, when func(form map[string]string) bool) Fault {
+	return func(m string, form map[string]string) (int, string, bool) {
+		if m != method || (when != nil && !when(form)) {
+			return 0, "", false
+		}
+		return status, Error(status, description), true
+	}
+}
+
 // Call is one Bot API call as the fake received and answered it.
 type Call struct {
 	Method string

@@ -119,6 +119,14 @@ func TestBotAPIFault(t *testing.T) {
 		if len(calls) != 1 || calls[0].Status != 429 || calls[0].Description != "Too Many Requests: retry after 3" || calls[0].Form["text"] != "привет" {
 			t.Errorf("calls = %+v", calls)
 		}
+		f.SetFault(fakes.Refuse("sendMessage", http.StatusForbidden, "Forbidden: bot was blocked by the user",
+			func(form map[string]string) bool { return form["chat_id"] == "10" }))
+		if _, err := api.Send(tgbotapi.NewMessage(10, "привет")); !isAPIError(err, 403, "bot was blocked") {
+			t.Errorf("a blocked user: %v", err)
+		}
+		if _, err := api.Send(tgbotapi.NewMessage(11, "привет")); err != nil {
+			t.Errorf("another user: %v", err)
+		}
 		f.SetFault(nil)
 		if _, err := api.Send(tgbotapi.NewMessage(10, "привет")); err != nil {
 			t.Errorf("after the fault: %v", err)
