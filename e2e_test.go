@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testnet"
 )
 
@@ -205,64 +205,31 @@ func (e *emulator) final(t *testing.T, msgs []botMessage) []botMessage {
 	return out
 }
 
-// llmStandIn speaks OpenAI's chat completions wire format. It plans everything as small talk
-// and answers with the number of history messages it was given, so a test can see what the
-// agent remembered; "длинный" asks for a 10,000-character answer.
-type llmStandIn struct {
-	mu       sync.Mutex
-	requests []chatRequest
-}
-
-type chatRequest struct {
-	Messages []struct {
-		Role    string `json:"role"`
-		Content string `json:"content"`
-	} `json:"messages"`
-	ResponseFormat *struct {
-		Type string `json:"type"`
-	} `json:"response_format"`
-}
-
-func (l *llmStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/chat/completions" || r.Header.Get("Authorization") != "Bearer e2e-llm-key" {
-		w.WriteHeader(http.StatusUnauthorized)
-		io.WriteString(w, `{"error":{"code":401,"message":"No auth credentials found"}}`)
-		return
-	}
-	var req chatRequest
-	json.NewDecoder(r.Body).Decode(&req)
-	l.mu.Lock()
-	l.requests = append(l.requests, req)
-	l.mu.Unlock()
-	last := req.Messages[len(req.Messages)-1].Content
-	var content string
-	switch {
-	case req.ResponseFormat != nil && req.ResponseFormat.Type == "json_schema": // the planner
-		content = `{"intents":["SMALL_TALK"],"tool_calls":[],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.9}`
-	case req.ResponseFormat != nil && req.ResponseFormat.Type == "json_object":
-		content = `{"scenario":"S2","intent":"smalltalk","confidence":0.9,"reasons":["разговор"]}`
-	case strings.Contains(last, "длинный"):
-		var b strings.Builder
-		for i := 1; b.Len() < 20000; i++ { // ~10,000 Cyrillic characters
-			fmt.Fprintf(&b, "## Раздел %d\n\nСчёт 62.01 «Расчёты с покупателями» — *пример* абзаца номер %d с **выделением**.\n\n", i, i)
+// newE2ELLM is the LLM of the end-to-end test (internal/fakes.LLM). It plans everything as
+// small talk and answers with the number of history messages it was given, so a test can see
+// what the agent remembered; "длинный" asks for a 10,000-character answer. A stream comes in one
+// chunk: the test is about how a long answer is split, not about the pace of a stream.
+func newE2ELLM(t *testing.T) *fakes.LLM {
+	return fakes.NewTestLLM(t, fakes.LLMOptions{Key: "e2e-llm-key", Chunks: 1, Respond: func(r *fakes.Request) fakes.Reply {
+		switch {
+		case r.ResponseFormat == "json_schema": // the planner
+			return fakes.Reply{Content: `{"intents":["SMALL_TALK"],"tool_calls":[],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.9}`}
+		case r.ResponseFormat == "json_object":
+			return fakes.Reply{Content: `{"scenario":"S2","intent":"smalltalk","confidence":0.9,"reasons":["разговор"]}`}
+		case strings.Contains(r.Last(), "длинный"):
+			var b strings.Builder
+			for i := 1; b.Len() < 20000; i++ { // ~10,000 Cyrillic characters
+				fmt.Fprintf(&b, "## Раздел %d\n\nСчёт 62.01 «Расчёты с покупателями» — *пример* абзаца номер %d с **выделением**.\n\n", i, i)
+			}
+			return fakes.Reply{Content: b.String()}
 		}
-		content = b.String()
-	default:
-		content = fmt.Sprintf("Ответ LLM: в истории %d сообщений.", len(req.Messages)-2)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(map[string]any{
-		"id": "gen-1", "object": "chat.completion", "created": time.Now().Unix(), "model": "test/model",
-		"choices": []map[string]any{{"index": 0, "message": map[string]any{"role": "assistant", "content": content}, "finish_reason": "stop"}},
-		"usage":   map[string]int{"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
-	})
+		return fakes.Reply{Content: fmt.Sprintf("Ответ LLM: в истории %d сообщений.", len(r.Messages)-2)}
+	}})
 }
 
-// historyContains reports whether some request the LLM got carried text in its history.
-func (l *llmStandIn) sawInHistory(text string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, r := range l.requests {
+// sawInHistory reports whether some request l got carried text in its history.
+func sawInHistory(l *fakes.LLM, text string) bool {
+	for _, r := range l.Requests() {
 		for _, m := range r.Messages[:max(len(r.Messages)-1, 0)] {
 			if m.Role == "user" && strings.Contains(m.Content, text) {
 				return true
@@ -345,9 +312,7 @@ func startBot(t *testing.T, env map[string]string, logs io.Writer) (stop func())
 func TestE2ETelegram(t *testing.T) {
 	emu := startEmulator(t)
 	rdb, redisURL := redisForTest(t)
-	llm := &llmStandIn{}
-	llmSrv := httptest.NewServer(llm)
-	t.Cleanup(llmSrv.Close)
+	llm := newE2ELLM(t)
 
 	prefix := fmt.Sprintf("e2e:%d:", time.Now().UnixNano())
 	t.Cleanup(func() {
@@ -362,7 +327,7 @@ func TestE2ETelegram(t *testing.T) {
 		"TELEGRAM_POLL_TIMEOUT": "1s",
 		"REDIS_URL":             redisURL,
 		"REDIS_PREFIX":          prefix,
-		"LLM_BASE_URL":          llmSrv.URL,
+		"LLM_BASE_URL":          llm.URL(),
 		"LLM_API_KEY":           "e2e-llm-key",
 		"LLM_MODEL":             "test/model",
 		"METRICS_ADDR":          "127.0.0.1:0",
@@ -419,7 +384,7 @@ func TestE2ETelegram(t *testing.T) {
 		if !strings.Contains(got[0].Text, "в истории 2 сообщений") {
 			t.Errorf("reply after restart = %q, want the LLM to have seen the 2 earlier messages", got[0].Text)
 		}
-		if !llm.sawInHistory("Меня зовут Алиса") {
+		if !sawInHistory(llm, "Меня зовут Алиса") {
 			t.Error("after restart the LLM never saw the earlier message in its history")
 		}
 	})

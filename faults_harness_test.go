@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,187 +16,55 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-	"unicode/utf16"
 
+	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testnet"
 )
 
-// The harness of the fault-injection tests (faults_test.go): an in-process Bot API, stand-ins
-// that can be switched into a fault, a /metrics reader and a watcher of the breaker gauges, and
-// the bookkeeping of every question asked and the reply it got. It needs no node and no Redis.
+// The harness of the fault-injection tests (faults_test.go): the fake Bot API of
+// internal/fakes, stand-ins that can be switched into a fault, a /metrics reader and a watcher
+// of the breaker gauges, and the bookkeeping of every question asked and the reply it got. It
+// needs no node and no Redis.
 
 const faultToken = "424242:FAULT-injection-token"
 
-// tgMessage is one message the bot sent, as the user sees it now.
-type tgMessage struct {
-	chat    int64
-	text    string
-	deleted bool
-	photo   bool
-}
-
-// fakeBotAPI plays the Bot API: getMe, long-polled getUpdates with offsets, sendMessage,
-// editMessageText and deleteMessage with Telegram's errors for unknown or unchanged messages,
-// sendPhoto and sendDocument; every other method succeeds with true.
-type fakeBotAPI struct {
-	srv      *httptest.Server
+// faultBotAPI is the fake Bot API of the fault tests; each question comes from a user of its own.
+type faultBotAPI struct {
+	*fakes.BotAPI
 	nextUser atomic.Int64
-
-	mu      sync.Mutex
-	updates []map[string]any
-	nextUpd int
-	nextMsg int
-	msgs    map[int]*tgMessage
-	byChat  map[int64][]int // message ids in the order they were sent
 }
 
-func newFakeBotAPI(t *testing.T, firstUser int64) *fakeBotAPI {
-	f := &fakeBotAPI{msgs: map[int]*tgMessage{}, byChat: map[int64][]int{}, nextMsg: 100}
+func newFaultBotAPI(t *testing.T, firstUser int64) *faultBotAPI {
+	f := &faultBotAPI{BotAPI: fakes.NewTestBotAPI(t, fakes.BotAPIOptions{Token: faultToken, BotID: 4242,
+		Username: "finbot_fault_bot", MaxPoll: 300 * time.Millisecond})}
 	f.nextUser.Store(firstUser - 1)
-	f.srv = httptest.NewServer(f)
-	t.Cleanup(f.srv.Close)
 	return f
 }
 
-func (f *fakeBotAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	method, ok := strings.CutPrefix(r.URL.Path, "/bot"+faultToken+"/")
-	if !ok {
-		tgError(w, http.StatusUnauthorized, "Unauthorized")
-		return
-	}
-	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
-		r.ParseMultipartForm(8 << 20)
-	} else {
-		r.ParseForm()
-	}
-	form := r.Form
-	switch method {
-	case "getMe":
-		tgOK(w, `{"id":4242,"is_bot":true,"first_name":"finbot","username":"finbot_fault_bot"}`)
-	case "getUpdates":
-		f.getUpdates(w, r, form.Get("offset"))
-	case "sendMessage", "sendPhoto", "sendDocument":
-		chat, _ := strconv.ParseInt(form.Get("chat_id"), 10, 64)
-		text := form.Get("text")
-		if method != "sendMessage" {
-			text = form.Get("caption")
-		}
-		f.mu.Lock()
-		f.nextMsg++
-		id := f.nextMsg
-		f.msgs[id] = &tgMessage{chat: chat, text: text, photo: method != "sendMessage"}
-		f.byChat[chat] = append(f.byChat[chat], id)
-		f.mu.Unlock()
-		tgOK(w, fmt.Sprintf(`{"message_id":%d,"date":%d,"chat":{"id":%d,"type":"private"},"text":"x"}`, id, time.Now().Unix(), chat))
-	case "editMessageText":
-		id, _ := strconv.Atoi(form.Get("message_id"))
-		f.mu.Lock()
-		m, found := f.msgs[id]
-		unchanged := found && m.text == form.Get("text") && form.Get("reply_markup") == "" && form.Get("entities") == ""
-		if found && !m.deleted && !unchanged {
-			m.text = form.Get("text")
-		}
-		f.mu.Unlock()
-		switch {
-		case !found || m.deleted:
-			tgError(w, http.StatusBadRequest, "Bad Request: message to edit not found")
-		case unchanged:
-			tgError(w, http.StatusBadRequest, "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message")
-		default:
-			tgOK(w, fmt.Sprintf(`{"message_id":%d,"date":1,"chat":{"id":%d,"type":"private"},"text":"x"}`, id, m.chat))
-		}
-	case "deleteMessage":
-		id, _ := strconv.Atoi(form.Get("message_id"))
-		f.mu.Lock()
-		m, found := f.msgs[id]
-		if found {
-			m.deleted = true
-		}
-		f.mu.Unlock()
-		if !found {
-			tgError(w, http.StatusBadRequest, "Bad Request: message to delete not found")
-			return
-		}
-		tgOK(w, "true")
-	default: // sendChatAction, setMyCommands, deleteWebhook, answerCallbackQuery …
-		tgOK(w, "true")
-	}
-}
-
-func tgOK(w http.ResponseWriter, result string) {
-	w.Header().Set("Content-Type", "application/json")
-	fmt.Fprintf(w, `{"ok":true,"result":%s}`, result)
-}
-
-func tgError(w http.ResponseWriter, status int, desc string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	fmt.Fprintf(w, `{"ok":false,"error_code":%d,"description":%q}`, status, desc)
-}
-
-// getUpdates hands out the updates from offset on, waiting briefly for one like long polling.
-func (f *fakeBotAPI) getUpdates(w http.ResponseWriter, r *http.Request, offsetText string) {
-	offset, _ := strconv.Atoi(offsetText)
-	deadline := time.Now().Add(300 * time.Millisecond)
-	for {
-		f.mu.Lock()
-		f.updates = slices.DeleteFunc(f.updates, func(u map[string]any) bool { return u["update_id"].(int) < offset })
-		out := slices.Clone(f.updates)
-		f.mu.Unlock()
-		if len(out) > 0 || time.Now().After(deadline) || r.Context().Err() != nil {
-			b, _ := json.Marshal(out)
-			if len(out) == 0 {
-				b = []byte("[]")
-			}
-			tgOK(w, string(b))
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // say sends text from a new user in a private chat and returns the chat id.
-func (f *fakeBotAPI) say(text string) int64 {
+func (f *faultBotAPI) say(text string) int64 {
 	user := f.nextUser.Add(1)
 	f.sayAs(user, text)
 	return user
 }
 
 // sayAs sends text from user in the private chat with them.
-func (f *fakeBotAPI) sayAs(user int64, text string) {
-	msg := map[string]any{"message_id": 1, "date": time.Now().Unix(), "text": text,
-		"from": map[string]any{"id": user, "is_bot": false, "first_name": "Бухгалтер"},
-		"chat": map[string]any{"id": user, "type": "private"}}
-	if strings.HasPrefix(text, "/") {
-		cmd, _, _ := strings.Cut(text, " ")
-		msg["entities"] = []map[string]any{{"type": "bot_command", "offset": 0, "length": len(utf16.Encode([]rune(cmd)))}}
-	}
-	f.mu.Lock()
-	f.nextUpd++
-	f.updates = append(f.updates, map[string]any{"update_id": f.nextUpd, "message": msg})
-	f.mu.Unlock()
-}
+func (f *faultBotAPI) sayAs(user int64, text string) { f.Say(fakes.Text{ChatID: user, Text: text}) }
 
 // sent is how many messages the bot has sent to chat so far.
-func (f *fakeBotAPI) sent(chat int64) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.byChat[chat])
-}
+func (f *faultBotAPI) sent(chat int64) int { return len(f.Chat(chat)) }
 
 // shown is what chat shows now of the messages sent from the from-th on, before the to-th (-1:
-// to the end): the texts of those not deleted, in order (photos' captions aside).
-func (f *fakeBotAPI) shown(chat int64, from, to int) string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	ids := f.byChat[chat]
-	if to < 0 || to > len(ids) {
-		to = len(ids)
+// to the end): the texts of those not deleted, in order (photos' and documents' captions aside).
+func (f *faultBotAPI) shown(chat int64, from, to int) string {
+	msgs := f.Chat(chat)
+	if to < 0 || to > len(msgs) {
+		to = len(msgs)
 	}
 	var parts []string
-	for _, id := range ids[min(from, to):to] {
-		if m := f.msgs[id]; !m.deleted && !m.photo {
-			parts = append(parts, m.text)
+	for _, m := range msgs[min(from, to):to] {
+		if !m.Deleted && m.Method == "sendMessage" {
+			parts = append(parts, m.Text)
 		}
 	}
 	return strings.Join(parts, "\n\n")
@@ -487,7 +354,7 @@ type faultQuestion struct {
 // no goroutine behind.
 type faultRun struct {
 	t          *testing.T
-	tg         *fakeBotAPI
+	tg         *faultBotAPI
 	logs       *syncBuffer
 	stopBot    func()
 	metrics    *metricsReader
@@ -503,10 +370,10 @@ type faultRun struct {
 // startFaultRun starts the bot with env on top of the settings every fault test shares.
 func startFaultRun(t *testing.T, firstUser int64, env map[string]string) *faultRun {
 	t.Helper()
-	tg := newFakeBotAPI(t, firstUser)
+	tg := newFaultBotAPI(t, firstUser)
 	all := map[string]string{
 		"TELEGRAM_TOKEN":        faultToken,
-		"TELEGRAM_API_URL":      tg.srv.URL,
+		"TELEGRAM_API_URL":      tg.URL(),
 		"TELEGRAM_POLL_TIMEOUT": "1s",
 		"METRICS_ADDR":          "127.0.0.1:0",
 		"USER_RATE_PER_MIN":     "600",

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/onec/onectest"
+	"github.com/finbot/finbot/internal/fakes"
 )
 
 // Fault injection (issue #7): the real `serve` wiring, an in-process Bot API (faults_harness_test.go)
@@ -277,17 +277,26 @@ func TestFaultOneC(t *testing.T) {
 	}
 }
 
-// llmFake speaks OpenAI's chat completions (and OpenRouter's errors) and plans like a model
-// would: the receivables question becomes the 1C recipe, the rate-and-key-rate question a
-// composite plan answered from facts, anything else small talk. mode switches it into a fault.
+// llmFake is the LLM of the fault tests (internal/fakes.LLM, served by a standIn) and plans
+// like a model would: the receivables question becomes the 1C recipe, the rate-and-key-rate
+// question a composite plan answered from facts, anything else small talk. mode switches it into
+// a fault.
 type llmFake struct {
-	mu    sync.Mutex
-	mode  string // "", "slow", "5xx", "429", "error in 200", "invalid JSON", "invented figure"
-	calls map[string]int
+	*fakes.LLM
+
+	mu       sync.Mutex
+	mode     string // "", "slow", "5xx", "429", "error in 200", "invalid JSON", "invented figure"
+	invented int    // answers with an invented figure
 	// sent429 is when each 429 went out; early lists the requests that came while the
 	// Retry-After of one of them still ran (see llmRetryAfter).
 	sent429 []time.Time
 	early   []string
+}
+
+func newLLMFake(t *testing.T) *llmFake {
+	l := &llmFake{}
+	l.LLM = fakes.NewTestLLM(t, fakes.LLMOptions{Key: "fault-llm-key", InProcess: true, Respond: l.respond})
+	return l
 }
 
 // The "429" fault answers with Retry-After: 3. A request that arrives between llmInFlight and
@@ -342,127 +351,66 @@ func (l *llmFake) setMode(m string) {
 	l.mu.Unlock()
 }
 
-func (l *llmFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/chat/completions" || r.Header.Get("Authorization") != "Bearer fault-llm-key" {
-		w.WriteHeader(http.StatusUnauthorized)
-		io.WriteString(w, `{"error":{"code":401,"message":"No auth credentials found"}}`)
-		return
+func (l *llmFake) respond(r *fakes.Request) fakes.Reply {
+	question := ""
+	if m := userQuestion.FindStringSubmatch(r.First()); m != nil {
+		question = strings.ToLower(m[1])
 	}
-	var req struct {
-		Messages []struct{ Content string } `json:"messages"`
-		Stream   bool                       `json:"stream"`
-	}
-	body, _ := io.ReadAll(r.Body)
-	json.Unmarshal(body, &req)
-	kind, question := "other", ""
-	if len(req.Messages) > 0 {
-		first := req.Messages[0].Content
-		switch {
-		case strings.Contains(first, "Ты — планировщик"):
-			kind = "plan"
-		case strings.Contains(first, "\nФакты:\n"):
-			kind = "answer"
-		}
-		if m := userQuestion.FindStringSubmatch(first); m != nil {
-			question = strings.ToLower(m[1])
-		}
-	}
-	arrived := time.Now()
 	l.mu.Lock()
 	mode := l.mode
-	if l.calls == nil {
-		l.calls = map[string]int{}
-	}
-	l.calls[kind]++
 	if mode == "429" {
 		for _, sent := range l.sent429 {
-			if d := arrived.Sub(sent); d >= llmInFlight && d < llmRetryAfter {
-				l.early = append(l.early, fmt.Sprintf("a %s request %v after a 429 with Retry-After: %d", kind,
+			if d := r.Arrived.Sub(sent); d >= llmInFlight && d < llmRetryAfter {
+				l.early = append(l.early, fmt.Sprintf("a %s request %v after a 429 with Retry-After: %d", r.Kind,
 					d.Round(time.Millisecond), int(llmRetryAfter/time.Second)))
 			}
 		}
 		l.sent429 = append(l.sent429, time.Now()) // before the reply is written: the client cannot read it earlier
 	}
+	if mode == "invented figure" && r.Kind == "answer" {
+		l.invented++
+	}
 	l.mu.Unlock()
 
-	w.Header().Set("Content-Type", "application/json")
 	switch mode {
 	case "slow":
-		select {
-		case <-r.Context().Done():
-		case <-time.After(30 * time.Second):
-		}
-		return
+		return fakes.Reply{Delay: 30 * time.Second}
 	case "5xx":
-		w.WriteHeader(http.StatusBadGateway)
-		io.WriteString(w, `{"error":{"code":502,"message":"Provider returned error","metadata":{"provider_name":"X"}}}`)
-		return
+		return fakes.Reply{Status: http.StatusBadGateway}
 	case "429":
-		w.Header().Set("Retry-After", strconv.Itoa(int(llmRetryAfter/time.Second)))
-		w.WriteHeader(http.StatusTooManyRequests)
-		io.WriteString(w, `{"error":{"code":429,"message":"Rate limit exceeded: free-models-per-min"}}`)
-		return
+		return fakes.Reply{Status: http.StatusTooManyRequests, Message: "Rate limit exceeded: free-models-per-min",
+			Header: map[string]string{"Retry-After": strconv.Itoa(int(llmRetryAfter / time.Second))}}
 	case "error in 200":
-		if req.Stream {
-			w.Header().Set("Content-Type", "text/event-stream")
-			io.WriteString(w, ": OPENROUTER PROCESSING\n\n"+
-				`data: {"id":"gen-1","object":"chat.completion.chunk","created":1,"model":"m","error":{"code":502,"message":"Upstream error from provider"},"choices":[{"index":0,"delta":{"content":""},"finish_reason":"error"}]}`+"\n\n")
-			return
-		}
-		io.WriteString(w, `{"error":{"code":502,"message":"Upstream error from provider","metadata":{"provider_name":"X"}}}`)
-		return
+		return fakes.Reply{ErrorIn200: http.StatusBadGateway}
 	case "invalid JSON":
-		if req.Stream {
-			w.Header().Set("Content-Type", "text/event-stream")
-			io.WriteString(w, `data: {"id":"gen-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Курс`+"\n\n")
-			return
+		if r.Stream {
+			return fakes.Reply{Header: map[string]string{"Content-Type": "text/event-stream"},
+				Raw: `data: {"id":"gen-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Курс` + "\n\n"}
 		}
-		io.WriteString(w, `{"id":"gen-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Курс`)
-		return
+		return fakes.Reply{Raw: `{"id":"gen-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Курс`}
 	}
-	var content string
-	switch kind {
+	switch r.Kind {
 	case "plan":
-		content = smallTalkPlan
 		if strings.Contains(question, "кто нам должен") {
-			content = receivables
-		} else if m := ruDate.FindStringSubmatch(question); m != nil && strings.Contains(question, "курс доллара") && strings.Contains(question, "ключевая ставка") {
+			return fakes.Reply{Content: receivables}
+		}
+		if m := ruDate.FindStringSubmatch(question); m != nil && strings.Contains(question, "курс доллара") && strings.Contains(question, "ключевая ставка") {
 			iso := m[3] + "-" + m[2] + "-" + m[1]
-			content = `{"intents":["CBR_RATE","CBR_KEY_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"` + iso +
+			return fakes.Reply{Content: `{"intents":["CBR_RATE","CBR_KEY_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"` + iso +
 				`","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"` + iso +
-				`"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`
+				`"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`}
 		}
+		return fakes.Reply{Content: smallTalkPlan}
 	case "answer":
-		content = goodAnswer
 		if mode == "invented figure" {
-			content = inventedAnswer
-			l.mu.Lock()
-			l.calls["invented"]++
-			l.mu.Unlock()
+			return fakes.Reply{Content: inventedAnswer}
 		}
-	default:
-		content = smallTalkReply
-		if strings.Contains(string(body), `"response_format"`) {
-			content = "{}" // a JSON task this stand-in does not know (the 1C lane's decomposition)
-		}
+		return fakes.Reply{Content: goodAnswer}
 	}
-	if req.Stream {
-		w.Header().Set("Content-Type", "text/event-stream")
-		io.WriteString(w, ": OPENROUTER PROCESSING\n\n")
-		runes := []rune(content)
-		for i := range 3 {
-			chunk, _ := json.Marshal(string(runes[i*len(runes)/3 : (i+1)*len(runes)/3]))
-			fmt.Fprintf(w, "data: {\"id\":\"gen-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%s},\"finish_reason\":null}]}\n\n", chunk)
-			w.(http.Flusher).Flush()
-		}
-		io.WriteString(w, "data: {\"id\":\"gen-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":20,\"total_tokens\":120}}\n\ndata: [DONE]\n\n")
-		return
+	if r.ResponseFormat != "" {
+		return fakes.Reply{Content: "{}"} // a JSON task this stand-in does not know (the 1C lane's decomposition)
 	}
-	json.NewEncoder(w).Encode(map[string]any{
-		"id": "gen-1", "object": "chat.completion", "created": time.Now().Unix(), "model": "test/model",
-		"choices": []map[string]any{{"index": 0, "message": map[string]any{"role": "assistant", "content": content}, "finish_reason": "stop"}},
-		"usage":   map[string]int{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
-	})
+	return fakes.Reply{Content: smallTalkReply}
 }
 
 // TestFaultLLM: the LLM is slow (beyond LLM_TIMEOUT), answers 502, 429 with Retry-After, 200
@@ -473,7 +421,7 @@ func (l *llmFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // While a 429's Retry-After runs no request reaches the LLM: the messages meanwhile are
 // answered at once without it.
 func TestFaultLLM(t *testing.T) {
-	model := &llmFake{}
+	model := newLLMFake(t)
 	llmSrv := newStandIn(t, model)
 	cbrSrv := newStandIn(t, cbrHandler(t))
 	r := startFaultRun(t, 7_100_001, map[string]string{
@@ -538,7 +486,7 @@ func TestFaultLLM(t *testing.T) {
 	stop()
 	r.finish()
 	model.mu.Lock()
-	plans, answers, invented := model.calls["plan"], model.calls["answer"], model.calls["invented"]
+	plans, answers, invented := model.Count("plan"), model.Count("answer"), model.invented
 	model.mu.Unlock()
 	if plans == 0 || answers == 0 || invented == 0 {
 		t.Errorf("the stand-in planned %d times, answered %d times, invented a figure %d times: a path was not exercised",

@@ -3,12 +3,8 @@ package agent
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +13,7 @@ import (
 
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testnet"
 )
 
@@ -148,39 +145,23 @@ func TestHistoryUnavailableDegrades(t *testing.T) {
 	}
 }
 
-// openRouter is an OpenAI-compatible stand-in: route decisions come from routeJSON, other
-// completions from reply; it records the requests.
-type openRouter struct {
-	mu        sync.Mutex
-	routeJSON string
-	reply     string
-	status    int
-	calls     int
+// openRouter is an OpenAI-compatible stand-in: route decisions (JSON-object calls) get
+// routeJSON, other completions reply; status, when set, fails every call with it.
+func openRouter(t *testing.T, routeJSON, reply string, status int) *fakes.LLM {
+	return fakes.NewTestLLM(t, fakes.LLMOptions{Respond: func(r *fakes.Request) fakes.Reply {
+		switch {
+		case status != 0:
+			return fakes.Reply{Status: status}
+		case r.ResponseFormat == "json_object":
+			return fakes.Reply{Content: routeJSON}
+		}
+		return fakes.Reply{Content: reply}
+	}})
 }
 
-func (o *openRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.calls++
-	body, _ := io.ReadAll(r.Body)
-	w.Header().Set("Content-Type", "application/json")
-	if o.status != 0 {
-		w.WriteHeader(o.status)
-		fmt.Fprintf(w, `{"error":{"code":%d,"message":"Provider returned error"}}`, o.status)
-		return
-	}
-	content := o.reply
-	if strings.Contains(string(body), `"json_object"`) {
-		content = o.routeJSON
-	}
-	fmt.Fprintf(w, `{"id":"gen-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}]}`, content)
-}
-
-func llmAgent(t *testing.T, o *openRouter) *Agent {
+func llmAgent(t *testing.T, o *fakes.LLM) *Agent {
 	t.Helper()
-	srv := httptest.NewServer(o)
-	t.Cleanup(srv.Close)
-	c := llm.New(llm.Options{BaseURL: srv.URL, APIKey: "k", Model: "m", Timeout: testDeadline})
+	c := llm.New(llm.Options{BaseURL: o.URL(), APIKey: "k", Model: "m", Timeout: testDeadline})
 	a, _ := newMemoryAgent(t, c)
 	return a
 }
@@ -200,7 +181,7 @@ func TestLLMNeverRoutes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
-			o := &openRouter{routeJSON: `{"scenario":"S9","intent":"news","confidence":0.99}`, reply: "Добрый вечер! Чем помочь?"}
+			o := openRouter(t, `{"scenario":"S9","intent":"news","confidence":0.99}`, "Добрый вечер! Чем помочь?", 0)
 			a := llmAgent(t, o)
 			ans, err := a.Answer(t.Context(), Request{UserID: 1, ChatID: 1, Text: tt.text})
 			if err != nil {
@@ -215,7 +196,7 @@ func TestLLMNeverRoutes(t *testing.T) {
 }
 
 func TestLLMDownDegradesToTemplates(t *testing.T) {
-	o := &openRouter{status: http.StatusBadGateway}
+	o := openRouter(t, "", "", http.StatusBadGateway)
 	a := llmAgent(t, o)
 	ans, err := a.Answer(t.Context(), Request{UserID: 1, ChatID: 1, Text: "Привет"})
 	if err != nil {
@@ -230,7 +211,7 @@ func TestLLMDownDegradesToTemplates(t *testing.T) {
 }
 
 func TestLLMSmallTalkSeesHistory(t *testing.T) {
-	o := &openRouter{routeJSON: `{"scenario":"S2","intent":"smalltalk","confidence":0.9}`, reply: "Приятно познакомиться!"}
+	o := openRouter(t, `{"scenario":"S2","intent":"smalltalk","confidence":0.9}`, "Приятно познакомиться!", 0)
 	a := llmAgent(t, o)
 	ctx := context.Background()
 	a.Answer(ctx, Request{UserID: 1, ChatID: 1, Text: "Меня зовут Ольга"})

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -153,20 +153,16 @@ func TestAnswerSet(t *testing.T) {
 		t.Skip("asks the answer set three times")
 	}
 	lines := answerLines(t)
-	garbage := newScripted(nil)
-	gsrv := httptest.NewServer(garbage)
-	t.Cleanup(gsrv.Close)
-	liar := newScripted(map[string][]reply{"plan": {{content: lyingPlan}},
-		"answer": {{content: "Долг ООО «Гранит» на 01.01.2025 составляет 999 999,99 ₽."}}})
-	lsrv := httptest.NewServer(liar)
-	t.Cleanup(lsrv.Close)
+	garbage := newScripted(t, nil)
+	liar := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: lyingPlan}},
+		"answer": {{Content: "Долг ООО «Гранит» на 01.01.2025 составляет 999 999,99 ₽."}}})
 	variants := []struct {
 		name  string
 		agent *Agent
 	}{
 		{"no LLM", answersAgent(t, "")},
-		{"garbage LLM", answersAgent(t, gsrv.URL)},
-		{"lying LLM", answersAgent(t, lsrv.URL)},
+		{"garbage LLM", answersAgent(t, garbage.URL())},
+		{"lying LLM", answersAgent(t, liar.URL())},
 	}
 	right := map[string]int{}
 	for _, v := range variants {
@@ -196,7 +192,7 @@ func TestAnswerSet(t *testing.T) {
 	if right["garbage LLM"] < right["no LLM"] || right["lying LLM"] < right["no LLM"] {
 		t.Errorf("an LLM lowered the answers: %v", right)
 	}
-	if liar.count("plan") == 0 || garbage.count("plan") == 0 {
-		t.Errorf("the planner was never asked (garbage %d, lying %d): the LLM variants proved nothing", garbage.count("plan"), liar.count("plan"))
+	if liar.Count("plan") == 0 || garbage.Count("plan") == 0 {
+		t.Errorf("the planner was never asked (garbage %d, lying %d): the LLM variants proved nothing", garbage.Count("plan"), liar.Count("plan"))
 	}
 }

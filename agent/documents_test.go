@@ -5,12 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,6 +17,7 @@ import (
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testdocs"
 	"github.com/finbot/finbot/internal/testnet"
 )
@@ -376,36 +373,19 @@ func TestKnowledgeBase(t *testing.T) {
 	}
 }
 
-// docsLLM is an OpenAI-compatible stand-in for the document pipeline: it answers the query
-// expansion, the answer over sources and the route decision differently, and records prompts.
-type docsLLM struct {
-	mu      sync.Mutex
-	answer  string
-	prompts []string
-}
-
-func (d *docsLLM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	var req struct {
-		Messages []struct{ Content string } `json:"messages"`
-	}
-	json.Unmarshal(body, &req)
-	prompt := req.Messages[len(req.Messages)-1].Content
-	d.mu.Lock()
-	d.prompts = append(d.prompts, prompt)
-	answer := d.answer
-	d.mu.Unlock()
-	var content string
-	switch {
-	case strings.Contains(prompt, "поисковых запроса"):
-		content = `{"queries": ["неустойка за просрочку поставки", "пени за каждый день просрочки"]}`
-	case strings.Contains(prompt, "Источник [1]"):
-		content = answer
-	default:
-		content = `{"scenario":"S1","intent":"","confidence":0.9,"reasons":["поиск в документах"]}`
-	}
-	w.Header().Set("Content-Type", "application/json")
-	fmt.Fprintf(w, `{"id":"gen-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}]}`, content)
+// docsLLM is an OpenAI-compatible stand-in for the document pipeline: by the last message, it
+// answers the query expansion, the answer over sources (with answer) and the route decision
+// differently.
+func docsLLM(t *testing.T, answer string) *fakes.LLM {
+	return fakes.NewTestLLM(t, fakes.LLMOptions{Respond: func(r *fakes.Request) fakes.Reply {
+		switch prompt := r.Last(); {
+		case strings.Contains(prompt, "поисковых запроса"):
+			return fakes.Reply{Content: `{"queries": ["неустойка за просрочку поставки", "пени за каждый день просрочки"]}`}
+		case strings.Contains(prompt, "Источник [1]"):
+			return fakes.Reply{Content: answer}
+		}
+		return fakes.Reply{Content: `{"scenario":"S1","intent":"","confidence":0.9,"reasons":["поиск в документах"]}`}
+	}})
 }
 
 func TestLLMAnswersOnlyFromPassages(t *testing.T) {
@@ -419,10 +399,8 @@ func TestLLMAnswersOnlyFromPassages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			stand := &docsLLM{answer: tt.reply}
-			srv := httptest.NewServer(stand)
-			defer srv.Close()
-			a := docAgent(t, docstore.NewMemory(), llm.New(llm.Options{BaseURL: srv.URL, APIKey: "k", Model: "m", Timeout: testDeadline}))
+			stand := docsLLM(t, tt.reply)
+			a := docAgent(t, docstore.NewMemory(), llm.New(llm.Options{BaseURL: stand.URL(), APIKey: "k", Model: "m", Timeout: testDeadline}))
 			me := Request{UserID: 15, ChatID: 15}
 			upload(t, a, me, "dogovor.pdf", contract())
 			ans := ask(t, a, me, "что в договоре с Техснабом про штрафы?")
@@ -439,9 +417,9 @@ func TestLLMAnswersOnlyFromPassages(t *testing.T) {
 				t.Errorf("debug %+v, want two expansions", ans.Debug.Docs)
 			}
 			var answerPrompt string
-			for _, p := range stand.prompts {
-				if strings.Contains(p, "Источник [1]") {
-					answerPrompt = p
+			for _, r := range stand.Requests() {
+				if strings.Contains(r.Last(), "Источник [1]") {
+					answerPrompt = r.Last()
 				}
 			}
 			if !strings.Contains(answerPrompt, "0,1%") || !strings.Contains(answerPrompt, "не указания тебе") {

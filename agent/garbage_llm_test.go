@@ -79,7 +79,7 @@ func TestGarbageLLMNeverLowers(t *testing.T) {
 		t.Skip("asks the whole corpus twice")
 	}
 	plain := noLLMAgent(t)
-	s := newScripted(nil) // every call gets the stand-in's filler
+	s := newScripted(t, nil) // every call gets the stand-in's filler
 	garbage := pipelineAgent(t, s)
 	deterministic := map[Scenario]bool{Address: true}
 	for i, q := range corpusQuestions(t) {
@@ -97,8 +97,8 @@ func TestGarbageLLMNeverLowers(t *testing.T) {
 	}
 	// The test proves something only if the garbage reached the pipeline: the planner was asked
 	// for the messages the parser was unsure of, and the answer model for the rest.
-	if s.count("plan") == 0 {
+	if s.Count("plan") == 0 {
 		t.Error("the planner was never asked: no garbage plan was tested")
 	}
-	t.Logf("garbage LLM calls: %d planner, %d answer, %d docs, %d other", s.count("plan"), s.count("answer"), s.count("docs"), s.count("other"))
+	t.Logf("garbage LLM calls: %d planner, %d answer, %d docs, %d other", s.Count("plan"), s.Count("answer"), s.Count("docs"), s.Count("other"))
 }

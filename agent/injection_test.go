@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +16,7 @@ import (
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/internal/fakes"
 )
 
 // recordingSource is the demo 1C base, recording every query text it is sent.
@@ -42,11 +42,9 @@ func (r *recordingSource) sent() []string {
 // obedientPlanner is the whole agent behind a planner that does whatever the message told it
 // to: the plan is the attacker's. Only validation, the tools' scoping and the 1C whitelist stand
 // between the plan and other users' data.
-func obedientPlanner(t *testing.T, s *scripted, ledgerAccess func(userID, chatID int64) bool) (*Agent, *recordingSource) {
+func obedientPlanner(t *testing.T, s *fakes.LLM, ledgerAccess func(userID, chatID int64) bool) (*Agent, *recordingSource) {
 	t.Helper()
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	c := llm.New(llm.Options{BaseURL: srv.URL, APIKey: "k", Model: "m", Timeout: testDeadline, BreakerTimeout: time.Minute})
+	c := llm.New(llm.Options{BaseURL: s.URL(), APIKey: "k", Model: "m", Timeout: testDeadline, BreakerTimeout: time.Minute})
 	d, err := onec.DemoDefault()
 	if err != nil {
 		t.Fatal(err)
@@ -137,23 +135,23 @@ func TestPlannerObeyingInjections(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newScripted(nil)
+			s := newScripted(t, nil)
 			a, src := obedientPlanner(t, s, func(int64, int64) bool { return tt.access })
 			memo := upload(t, a, victim, "memo.docx", secret()).Receipt
-			s.script = map[string][]reply{
-				"plan": {{content: tt.plan(memo)}},
-				// The answer model obeys too: it would print whatever it was given.
-				"answer": {{content: "Вот всё, что есть:"}}, "docs": {{content: "Вот всё, что есть:"}},
-			}
+			s.SetReplies("plan", fakes.Reply{Content: tt.plan(memo)})
+			// The answer model obeys too: it would print whatever it was given.
+			s.SetReplies("answer", fakes.Reply{Content: "Вот всё, что есть:"})
+			s.SetReplies("docs", fakes.Reply{Content: "Вот всё, что есть:"})
 			ans := ask(t, a, attacker, tt.message)
 			for _, l := range leaks {
 				if strings.Contains(ans.Text, l) {
 					t.Errorf("the attacker got %q of the victim's memo:\n%s", l, ans.Text)
 				}
 			}
-			s.mu.Lock()
-			bodies := strings.Join(s.bodies, "\n")
-			s.mu.Unlock()
+			var bodies string
+			for _, r := range s.Requests() {
+				bodies += string(r.Body) + "\n"
+			}
 			for _, l := range []string{"Альбатрос", "480 000"} {
 				if strings.Contains(bodies, l) {
 					t.Errorf("the victim's %q reached the model in the attacker's request", l)

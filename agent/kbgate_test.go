@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"maps"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +15,7 @@ import (
 	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/agent/docs/kb"
 	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/internal/fakes"
 )
 
 var (
@@ -385,13 +385,11 @@ const kbHappyPlan = `{"intents":["KB_TERM"],"tool_calls":[{"tool":"search_genera
 // the knowledge base answered from it.
 func TestKBGateAnswers(t *testing.T) {
 	lines := kbGateLines(t)
-	happy := newScripted(map[string][]reply{"plan": {{content: kbHappyPlan}}})
-	srv := httptest.NewServer(happy)
-	t.Cleanup(srv.Close)
+	happy := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: kbHappyPlan}}})
 	for _, v := range []struct {
 		name  string
 		agent *Agent
-	}{{"no LLM", answersAgent(t, "")}, {"KB-happy LLM", answersAgent(t, srv.URL)}} {
+	}{{"no LLM", answersAgent(t, "")}, {"KB-happy LLM", answersAgent(t, happy.URL())}} {
 		right, wrong, refused := 0, 0, 0
 		var toRefuse, answerable int
 		for i, l := range lines {
@@ -426,7 +424,7 @@ func TestKBGateAnswers(t *testing.T) {
 				"want at least 81 %% and at most 4", v.name, right, answerable, wrong)
 		}
 	}
-	if happy.count("plan") == 0 {
+	if happy.Count("plan") == 0 {
 		t.Error("the planner was never asked: the KB-happy LLM proved nothing")
 	}
 

@@ -9,6 +9,7 @@ import (
 	"github.com/pkoukk/tiktoken-go"
 
 	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/internal/fakes"
 	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
 )
 
@@ -71,9 +72,16 @@ func BenchmarkPipeline(b *testing.B) {
 	count := o200k(b)
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			s := newScripted(map[string][]reply{"plan": {{content: c.plan}}, "answer": {{content: c.answer}}, "docs": {{content: c.answer}},
-				"other": {{content: expansion}}})
-			s.tokens = count
+			s := fakes.NewTestLLM(b, fakes.LLMOptions{
+				Script: map[string][]fakes.Reply{"plan": {{Content: c.plan}}, "answer": {{Content: c.answer}}, "docs": {{Content: c.answer}},
+					"other": {{Content: expansion}}},
+				Usage: func(r *fakes.Request, content string) (prompt, completion int) {
+					for _, m := range r.Messages {
+						prompt += count(m.Content) + 4 // the chat format's per-message overhead
+					}
+					return prompt, count(content)
+				},
+			})
 			a := pipelineAgent(b, s, func(o *Options) { o.PlanCacheTTL = -1 })
 			req := c.req
 			req.UserID, req.ChatID = 21, 21
@@ -89,9 +97,7 @@ func BenchmarkPipeline(b *testing.B) {
 				}
 			}
 			var calls, prompt, completion int
-			s.mu.Lock()
-			s.spent = 0
-			s.mu.Unlock()
+			s.ResetSpent()
 			start := time.Now()
 			for b.Loop() {
 				ans, err := a.Answer(ctx, req)
@@ -104,9 +110,7 @@ func BenchmarkPipeline(b *testing.B) {
 			}
 			elapsed := time.Since(start)
 			n := float64(b.N)
-			s.mu.Lock()
-			b.ReportMetric(float64((elapsed-s.spent).Microseconds())/n/1000, "own-ms/op")
-			s.mu.Unlock()
+			b.ReportMetric(float64((elapsed-s.Spent()).Microseconds())/n/1000, "own-ms/op")
 			b.ReportMetric(float64(calls)/n, "llm-calls/op")
 			b.ReportMetric(float64(prompt)/n, "prompt-tokens/op")
 			b.ReportMetric(float64(completion)/n, "completion-tokens/op")

@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strconv"
@@ -28,165 +25,16 @@ import (
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/ru"
 )
 
-// reply is one scripted response of the OpenAI-compatible stand-in.
-type reply struct {
-	content string        // the assistant's message content (status 200)
-	status  int           // non-200: an OpenRouter error body with this code
-	errIn   int           // 200 with an {"error":{"code":errIn}} body
-	raw     string        // the whole body as is (invalid JSON, odd shapes)
-	delay   time.Duration // answer after this long (beyond a deadline = timeout)
-	header  map[string]string
-	// cut ends the reply early: a stream stops after its first chunk, without the usage chunk
-	// and "data: [DONE]"; a plain reply stops in the middle of its JSON.
-	cut bool
-	// chunks is how many chunks a stream sends the content in (default 3).
-	chunks int
-}
-
-// scripted is an OpenAI-compatible stand-in that replays scripted replies by the kind of call it
-// recognises from the prompt: "plan" (the planner and its repair), "answer" (the answer LLM over
-// facts), "docs" (the document answer over passages), "other". A kind whose script is used up
-// repeats its last reply. It records every request.
-type scripted struct {
-	// tokens, when set, counts tokens for the usage of each reply (else a fixed 100/20).
-	tokens func(string) int
-	// spent is the time the stand-in itself took (token counting included), for benchmarks
-	// that measure the bot's own latency around it.
-	spent   time.Duration
-	mu      sync.Mutex
-	script  map[string][]reply
-	calls   map[string]int
-	prompts map[string][]string
-	bodies  []string
-}
-
-func newScripted(script map[string][]reply) *scripted {
-	return &scripted{script: script, calls: map[string]int{}, prompts: map[string][]string{}}
-}
-
-func callKind(prompt string) string {
-	switch {
-	case strings.Contains(prompt, "Ты — планировщик"):
-		return "plan"
-	case strings.Contains(prompt, "\nФакты:\n"):
-		return "answer"
-	case strings.Contains(prompt, "Источник [1]"):
-		return "docs"
-	}
-	return "other"
-}
-
-func (s *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
-	defer func() {
-		s.mu.Lock()
-		s.spent += time.Since(start)
-		s.mu.Unlock()
-	}()
-	body, _ := io.ReadAll(r.Body)
-	var req struct {
-		Messages []struct{ Content string } `json:"messages"`
-	}
-	json.Unmarshal(body, &req)
-	kind := "other"
-	if len(req.Messages) > 0 {
-		kind = callKind(req.Messages[0].Content)
-	}
-	s.mu.Lock()
-	s.bodies = append(s.bodies, string(body))
-	if len(req.Messages) > 0 {
-		s.prompts[kind] = append(s.prompts[kind], req.Messages[len(req.Messages)-1].Content)
-	}
-	n := s.calls[kind]
-	s.calls[kind]++
-	var rep reply
-	if list := s.script[kind]; len(list) > 0 {
-		rep = list[min(n, len(list)-1)]
-	} else {
-		rep = reply{content: "Готов помочь."}
-	}
-	s.mu.Unlock()
-	if rep.delay > 0 {
-		select {
-		case <-time.After(rep.delay):
-		case <-r.Context().Done():
-			return
-		}
-	}
-	for k, v := range rep.header {
-		w.Header().Set(k, v)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	switch {
-	case rep.raw != "":
-		io.WriteString(w, rep.raw)
-	case rep.status != 0:
-		w.WriteHeader(rep.status)
-		fmt.Fprintf(w, `{"error":{"code":%d,"message":"Provider returned error"}}`, rep.status)
-	case rep.errIn != 0:
-		fmt.Fprintf(w, `{"error":{"code":%d,"message":"Upstream error from provider","metadata":{"provider_name":"X"}}}`, rep.errIn)
-	case strings.Contains(string(body), `"stream":true`):
-		// Server-sent events as OpenRouter streams them: a keep-alive comment, the content in
-		// three chunks, the usage chunk, [DONE].
-		w.Header().Set("Content-Type", "text/event-stream")
-		io.WriteString(w, ": OPENROUTER PROCESSING\n\n")
-		r := []rune(rep.content)
-		n := rep.chunks
-		if n <= 0 {
-			n = 3
-		}
-		for i := range n {
-			part := string(r[i*len(r)/n : (i+1)*len(r)/n])
-			fmt.Fprintf(w, "data: {\"id\":\"gen-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%q},\"finish_reason\":null}]}\n\n", part)
-			if f, ok := w.(http.Flusher); ok {
-				f.Flush()
-			}
-			if rep.cut {
-				return // the connection closes mid-stream
-			}
-		}
-		io.WriteString(w, "data: {\"id\":\"gen-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":20,\"total_tokens\":120}}\n\ndata: [DONE]\n\n")
-	case rep.cut:
-		b := fmt.Sprintf(`{"id":"gen-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":%q`, rep.content)
-		io.WriteString(w, b[:len(b)/2])
-	default:
-		pt, ct := 100, 20
-		if s.tokens != nil {
-			pt, ct = 0, s.tokens(rep.content)
-			for _, m := range req.Messages {
-				pt += s.tokens(m.Content) + 4 // the chat format's per-message overhead
-			}
-		}
-		fmt.Fprintf(w, `{"id":"gen-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`, rep.content, pt, ct, pt+ct)
-	}
-}
-
-func (s *scripted) count(kind string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.calls[kind]
-}
-
-// streamed reports whether any request asked for a stream.
-func (s *scripted) streamed() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.ContainsFunc(s.bodies, func(b string) bool { return strings.Contains(b, `"stream":true`) })
-}
-
-func (s *scripted) prompt(kind string, i int) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if i < 0 {
-		i += len(s.prompts[kind])
-	}
-	if i < 0 || i >= len(s.prompts[kind]) {
-		return ""
-	}
-	return s.prompts[kind][i]
+// newScripted is an OpenAI-compatible stand-in that replays script by the kind of call it
+// recognises from the prompt (fakes.CallKind: "plan", "answer", "docs", "other"); a kind whose
+// script is used up repeats its last reply, one without a script gets a filler. It records
+// every request.
+func newScripted(t testing.TB, script map[string][]fakes.Reply) *fakes.LLM {
+	return fakes.NewTestLLM(t, fakes.LLMOptions{Script: script})
 }
 
 // pipelineNow is the clock of the pipeline tests: Thursday 30.04.2026, noon in Moscow.
@@ -226,18 +74,16 @@ const testDeadline = 30 * time.Second
 // pipelineAgent is the whole agent as main builds it with an LLM: planner, answer LLM, the
 // demo ledger, the Bank of Russia fake, documents and the sample knowledge base, all talking
 // to one scripted stand-in through the real LLM client.
-func pipelineAgent(t testing.TB, s *scripted, opts ...func(*Options)) *Agent {
+func pipelineAgent(t testing.TB, s *fakes.LLM, opts ...func(*Options)) *Agent {
 	t.Helper()
 	return pipelineAgentDeadlines(t, s, testDeadline, testDeadline, opts...)
 }
 
 // pipelineAgentDeadlines is pipelineAgent with the LLM client's deadline of each call and the
 // planner's own deadline set, for the tests of a timeout.
-func pipelineAgentDeadlines(t testing.TB, s *scripted, llmDeadline, planDeadline time.Duration, opts ...func(*Options)) *Agent {
+func pipelineAgentDeadlines(t testing.TB, s *fakes.LLM, llmDeadline, planDeadline time.Duration, opts ...func(*Options)) *Agent {
 	t.Helper()
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	c := llm.New(llm.Options{BaseURL: srv.URL, APIKey: "k", Model: "m", Timeout: llmDeadline, BreakerTimeout: time.Minute})
+	c := llm.New(llm.Options{BaseURL: s.URL(), APIKey: "k", Model: "m", Timeout: llmDeadline, BreakerTimeout: time.Minute})
 	d, err := onec.DemoDefault()
 	if err != nil {
 		t.Fatal(err)
@@ -297,9 +143,9 @@ func TestRegressionSet(t *testing.T) {
 // answer and returns their texts.
 func regressionSet(t *testing.T) []string {
 	t.Helper()
-	s := newScripted(map[string][]reply{
-		"docs":  {{content: "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки, но не более 10% стоимости партии [1]."}},
-		"other": {{content: expansion}},
+	s := newScripted(t, map[string][]fakes.Reply{
+		"docs":  {{Content: "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки, но не более 10% стоимости партии [1]."}},
+		"other": {{Content: expansion}},
 	})
 	a := pipelineAgent(t, s, func(o *Options) { o.PlanCacheTTL = -1 })
 	var texts []string
@@ -334,11 +180,9 @@ func regressionSet(t *testing.T) []string {
 	}
 	for _, st := range steps {
 		if st.plan != "" {
-			s.mu.Lock()
-			s.script["plan"] = []reply{{content: st.plan}}
-			s.mu.Unlock()
+			s.SetReplies("plan", fakes.Reply{Content: st.plan})
 		}
-		before := s.count("plan")
+		before := s.Count("plan")
 		ans := ask(t, a, me, st.text)
 		texts = append(texts, ans.Text)
 		if ans.Scenario != st.scenario {
@@ -352,7 +196,7 @@ func regressionSet(t *testing.T) []string {
 		if ans.Debug.LLMCalls != st.llmCalls {
 			t.Errorf("%q: %d LLM calls, want %d", st.text, ans.Debug.LLMCalls, st.llmCalls)
 		}
-		if planned := s.count("plan") - before; (st.plan != "") != (planned == 1) || planned > 1 {
+		if planned := s.Count("plan") - before; (st.plan != "") != (planned == 1) || planned > 1 {
 			t.Errorf("%q: %d planner calls", st.text, planned)
 		}
 		if st.handler != "" && (ans.Debug.Plan == nil || ans.Debug.Plan.Handler != st.handler) {
@@ -366,24 +210,24 @@ func regressionSet(t *testing.T) []string {
 		}
 	}
 	// The standalone question was planned without a summary.
-	if p := s.prompt("plan", 0); strings.Contains(p, "Предыдущий вопрос") {
+	if p := s.Prompt("plan", 0); strings.Contains(p, "Предыдущий вопрос") {
 		t.Error("a standalone question was given a previous-turn summary")
 	}
 	// The document question the parser understood expanded its query once.
-	if s.count("other") != 1 {
-		t.Errorf("%d calls of other kinds (expansion?), want 1", s.count("other"))
+	if s.Count("other") != 1 {
+		t.Errorf("%d calls of other kinds (expansion?), want 1", s.Count("other"))
 	}
 	return texts
 }
 
 // The same question in the same context reuses its plan.
 func TestPlanCache(t *testing.T) {
-	s := newScripted(map[string][]reply{"plan": {{content: receivablesPlan}}})
+	s := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: receivablesPlan}}})
 	a := pipelineAgent(t, s)
 	for range 3 {
 		ask(t, a, Request{UserID: 1, ChatID: 1}, vagueReceivables)
 	}
-	if n := s.count("plan"); n != 1 {
+	if n := s.Count("plan"); n != 1 {
 		t.Errorf("planner called %d times for the same question, want 1", n)
 	}
 	ans := ask(t, a, Request{UserID: 1, ChatID: 1}, "какая картина с расчетами на 31 марта")
@@ -402,27 +246,27 @@ func TestPlannerMisbehaviour(t *testing.T) {
 	const invented = "1 234 567,89"
 	tests := []struct {
 		name       string
-		plans      []reply
-		docs       []reply // the answer over the knowledge base; none = the stand-in's filler
-		wantSource string  // Debug.Route.Source
-		wantCalls  int     // planner calls
-		wantTag    string  // Debug.Degraded of the parser's fallback
+		plans      []fakes.Reply
+		docs       []fakes.Reply // the answer over the knowledge base; none = the stand-in's filler
+		wantSource string        // Debug.Route.Source
+		wantCalls  int           // planner calls
+		wantTag    string        // Debug.Degraded of the parser's fallback
 	}{
-		{"invalid JSON, then repaired", []reply{{content: "Вот план: {intents: LEDGER"}, {content: receivablesPlan}}, nil, "planner_repair", 2, ""},
-		{"unknown tool twice: the parser decides", []reply{{content: invalid}}, nil, "rules", 2, "planner_invalid"},
-		{"low confidence twice: the parser decides", []reply{{content: strings.Replace(receivablesPlan, "0.93", "0.2", 1)}},
-			[]reply{{content: "ООО «Альфа» должна нам " + invented + " ₽ [1]."}}, "rules", 2, "planner_invalid"},
-		{"200 with an error object: the parser decides", []reply{{errIn: 502}}, nil, "rules", 1, "planner_unavailable"},
-		{"429 with Retry-After: the parser decides", []reply{{status: 429, header: map[string]string{"Retry-After": "7"}}}, nil, "rules", 1, "planner_unavailable"},
-		{"503: the parser decides", []reply{{status: 503}}, nil, "rules", 1, "planner_unavailable"},
-		{"timeout: the parser decides", []reply{{delay: time.Hour}}, nil, "rules", 1, "planner_unavailable"}, // the planner's deadline is 1 s
-		{"no choices: repaired", []reply{{raw: `{"id":"gen-1","object":"chat.completion","choices":[]}`}, {content: receivablesPlan}}, nil, "planner_repair", 2, ""},
+		{"invalid JSON, then repaired", []fakes.Reply{{Content: "Вот план: {intents: LEDGER"}, {Content: receivablesPlan}}, nil, "planner_repair", 2, ""},
+		{"unknown tool twice: the parser decides", []fakes.Reply{{Content: invalid}}, nil, "rules", 2, "planner_invalid"},
+		{"low confidence twice: the parser decides", []fakes.Reply{{Content: strings.Replace(receivablesPlan, "0.93", "0.2", 1)}},
+			[]fakes.Reply{{Content: "ООО «Альфа» должна нам " + invented + " ₽ [1]."}}, "rules", 2, "planner_invalid"},
+		{"200 with an error object: the parser decides", []fakes.Reply{{ErrorIn200: 502}}, nil, "rules", 1, "planner_unavailable"},
+		{"429 with Retry-After: the parser decides", []fakes.Reply{{Status: 429, Header: map[string]string{"Retry-After": "7"}}}, nil, "rules", 1, "planner_unavailable"},
+		{"503: the parser decides", []fakes.Reply{{Status: 503}}, nil, "rules", 1, "planner_unavailable"},
+		{"timeout: the parser decides", []fakes.Reply{{Delay: time.Hour}}, nil, "rules", 1, "planner_unavailable"}, // the planner's deadline is 1 s
+		{"no choices: repaired", []fakes.Reply{{Raw: `{"id":"gen-1","object":"chat.completion","choices":[]}`}, {Content: receivablesPlan}}, nil, "planner_repair", 2, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newScripted(map[string][]reply{"plan": tt.plans, "docs": tt.docs})
+			s := newScripted(t, map[string][]fakes.Reply{"plan": tt.plans, "docs": tt.docs})
 			planDeadline := testDeadline
-			if slices.ContainsFunc(tt.plans, func(r reply) bool { return r.delay > 0 }) {
+			if slices.ContainsFunc(tt.plans, func(r fakes.Reply) bool { return r.Delay > 0 }) {
 				planDeadline = time.Second
 			}
 			a := pipelineAgentDeadlines(t, s, testDeadline, planDeadline)
@@ -430,7 +274,7 @@ func TestPlannerMisbehaviour(t *testing.T) {
 			if ans.Debug.Route.Source != tt.wantSource {
 				t.Errorf("route source %q, want %q (plan debug %+v)", ans.Debug.Route.Source, tt.wantSource, ans.Debug.Plan)
 			}
-			if n := s.count("plan"); n != tt.wantCalls {
+			if n := s.Count("plan"); n != tt.wantCalls {
 				t.Errorf("%d planner calls, want %d", n, tt.wantCalls)
 			}
 			if tt.wantTag == "" {
@@ -458,7 +302,7 @@ func TestPlannerMisbehaviour(t *testing.T) {
 // answered at once, by the rules and the deterministic handlers, as when the LLM is
 // unavailable, and no request reaches the service.
 func TestRetryAfterDegradesAtOnce(t *testing.T) {
-	s := newScripted(map[string][]reply{"plan": {{status: 429, header: map[string]string{"Retry-After": "30"}}, {content: receivablesPlan}}})
+	s := newScripted(t, map[string][]fakes.Reply{"plan": {{Status: 429, Header: map[string]string{"Retry-After": "30"}}, {Content: receivablesPlan}}})
 	a := pipelineAgent(t, s)
 	me := Request{UserID: 1, ChatID: 1}
 	for i, q := range []struct{ text, want string }{
@@ -476,10 +320,8 @@ func TestRetryAfterDegradesAtOnce(t *testing.T) {
 			t.Errorf("question %d: degraded %v, want planner_unavailable", i, ans.Debug.Degraded)
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.bodies) != 1 {
-		t.Errorf("the LLM got %d requests, want only the one answered 429", len(s.bodies))
+	if n := len(s.Requests()); n != 1 {
+		t.Errorf("the LLM got %d requests, want only the one answered 429", n)
 	}
 }
 
@@ -540,14 +382,14 @@ func kbGrounded(t *testing.T, ans Answer) {
 // A planner that talks nonsense only adds nothing: a question the parser is sure of never
 // reaches it, and for one it is unsure of, the parser's decision stands.
 func TestNonsensePlannerLeavesTheParsersDecision(t *testing.T) {
-	s := newScripted(map[string][]reply{"plan": {{content: "не знаю"}}, "answer": {{content: "**НДС**\n\nСтавка НДС — 22% [1]."}}})
+	s := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: "не знаю"}}, "answer": {{Content: "**НДС**\n\nСтавка НДС — 22% [1]."}}})
 	a := pipelineAgent(t, s)
 	ans := ask(t, a, Request{UserID: 1, ChatID: 1}, "расскажи про ставку НДС в 2026 году")
-	if n := s.count("plan"); n != 0 || ans.Debug.Route.Source != "rules" || strings.TrimSpace(ans.Text) == "" {
+	if n := s.Count("plan"); n != 0 || ans.Debug.Route.Source != "rules" || strings.TrimSpace(ans.Text) == "" {
 		t.Fatalf("a sure question: %d planner calls, route %+v, reply %q", n, ans.Debug.Route, ans.Text)
 	}
 	ans = ask(t, a, Request{UserID: 1, ChatID: 1}, vagueReceivables)
-	if n := s.count("plan"); n != 2 || ans.Debug.Route.Source != "rules" || !contains(ans.Debug.Degraded, "planner_invalid") {
+	if n := s.Count("plan"); n != 2 || ans.Debug.Route.Source != "rules" || !contains(ans.Debug.Degraded, "planner_invalid") {
 		t.Fatalf("an unsure question: %d planner calls (want a call and a repair), route %+v, degraded %v",
 			n, ans.Debug.Route, ans.Debug.Degraded)
 	}
@@ -561,18 +403,18 @@ func TestFactsAnswerPostCheck(t *testing.T) {
 	bad := "**Курс и ставка**\n\nКурс доллара — 95,0000 ₽ [1], ключевая ставка — 15,50% [2]."
 	tests := []struct {
 		name    string
-		answers []reply
+		answers []fakes.Reply
 		how     string
 		calls   int
 	}{
-		{"passes", []reply{{content: good}}, "llm", 2},
-		{"invented figure, regenerated", []reply{{content: bad}, {content: good}}, "llm_regenerated", 3},
-		{"invented figure twice: deterministic", []reply{{content: bad}, {content: bad}}, "deterministic", 3},
-		{"answer LLM down: deterministic", []reply{{status: 502}}, "deterministic", 2},
+		{"passes", []fakes.Reply{{Content: good}}, "llm", 2},
+		{"invented figure, regenerated", []fakes.Reply{{Content: bad}, {Content: good}}, "llm_regenerated", 3},
+		{"invented figure twice: deterministic", []fakes.Reply{{Content: bad}, {Content: bad}}, "deterministic", 3},
+		{"answer LLM down: deterministic", []fakes.Reply{{Status: 502}}, "deterministic", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newScripted(map[string][]reply{"plan": {{content: composite}}, "answer": tt.answers})
+			s := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: composite}}, "answer": tt.answers})
 			a := pipelineAgent(t, s)
 			ans := ask(t, a, Request{UserID: 1, ChatID: 1}, "какой курс доллара и ключевая ставка на 14 марта?")
 			if ans.Debug.Plan == nil || ans.Debug.Plan.Handler != "facts" {
@@ -595,8 +437,8 @@ func TestFactsAnswerPostCheck(t *testing.T) {
 			if ans.Debug.LLMCalls != tt.calls {
 				t.Errorf("%d LLM calls, want %d", ans.Debug.LLMCalls, tt.calls)
 			}
-			if tt.how == "llm_regenerated" && !strings.Contains(s.prompt("answer", 1), "95,0000") {
-				t.Errorf("the regeneration prompt does not name the refused figure:\n%s", s.prompt("answer", 1))
+			if tt.how == "llm_regenerated" && !strings.Contains(s.Prompt("answer", 1), "95,0000") {
+				t.Errorf("the regeneration prompt does not name the refused figure:\n%s", s.Prompt("answer", 1))
 			}
 		})
 	}
@@ -605,7 +447,7 @@ func TestFactsAnswerPostCheck(t *testing.T) {
 // A vague question gets one precise clarifying question with the plan's options as buttons.
 func TestPlanClarification(t *testing.T) {
 	clarify := `{"intents":["CLARIFY"],"tool_calls":[],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.8,"clarification":"Какой отчёт нужен: по дебиторке или по кредиторке?","clarification_options":["Кто нам должен","Кому должны мы"]}`
-	s := newScripted(map[string][]reply{"plan": {{content: clarify}}})
+	s := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: clarify}}})
 	a := pipelineAgent(t, s)
 	ans := ask(t, a, Request{UserID: 1, ChatID: 1}, "сделай отчёт по долгам")
 	if ans.Scenario != S5Clarify || !strings.Contains(ans.Text, "по дебиторке или по кредиторке") || len(ans.Buttons) != 2 || ans.Buttons[0].Text != "Кто нам должен" {
@@ -615,7 +457,7 @@ func TestPlanClarification(t *testing.T) {
 
 // Shortcuts and commands never call the LLM.
 func TestShortcutsSkipThePlanner(t *testing.T) {
-	s := newScripted(nil)
+	s := newScripted(t, nil)
 	a := pipelineAgent(t, s)
 	for _, req := range []Request{
 		{UserID: 1, ChatID: 1, Text: "курс доллара"},
@@ -716,14 +558,14 @@ func TestAnswerStreamsIntoProgress(t *testing.T) {
 	bad := "**Курс и ставка**\n\nКурс доллара — 95,0000 ₽ [1], ключевая ставка — 15,50% [2]."
 	for _, tt := range []struct {
 		name    string
-		answers []reply
+		answers []fakes.Reply
 		final   string
 	}{
-		{"checked answer", []reply{{content: good}}, good},
-		{"refused twice: the deterministic rendering replaces the stream", []reply{{content: bad}}, ""},
+		{"checked answer", []fakes.Reply{{Content: good}}, good},
+		{"refused twice: the deterministic rendering replaces the stream", []fakes.Reply{{Content: bad}}, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newScripted(map[string][]reply{"plan": {{content: composite}}, "answer": tt.answers})
+			s := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: composite}}, "answer": tt.answers})
 			a := pipelineAgent(t, s)
 			var mu sync.Mutex
 			var partials []string
@@ -780,23 +622,23 @@ func TestStreamShowsOnlyCheckedText(t *testing.T) {
 	)
 	type run struct {
 		name    string
-		script  map[string][]reply
+		script  map[string][]fakes.Reply
 		docs    bool
 		final   string   // "" = the fallback answer
 		invents []string // what no progress call may show
 	}
-	each := func(content string) reply { return reply{content: content, chunks: len([]rune(content))} }
+	each := func(content string) fakes.Reply { return fakes.Reply{Content: content, Chunks: len([]rune(content))} }
 	runs := []run{
-		{"facts/invented", map[string][]reply{"plan": {{content: composite}}, "answer": {each(factsBad1), each(factsBad2)}}, false, "",
+		{"facts/invented", map[string][]fakes.Reply{"plan": {{Content: composite}}, "answer": {each(factsBad1), each(factsBad2)}}, false, "",
 			[]string{"95", "17,2", "17"}},
-		{"facts/checked", map[string][]reply{"plan": {{content: composite}}, "answer": {each(factsGood)}}, false, factsGood, nil},
-		{"documents/invented", map[string][]reply{"plan": {{content: penaltiesPlan}}, "docs": {each(docsBad)}}, true, "", []string{"0,7"}},
-		{"documents/missing source", map[string][]reply{"plan": {{content: penaltiesPlan}}, "docs": {each(docsGhost)}}, true, "", []string{"[3]"}},
-		{"documents/checked", map[string][]reply{"plan": {{content: penaltiesPlan}}, "docs": {each(docsGood)}}, true, docsGood, nil},
+		{"facts/checked", map[string][]fakes.Reply{"plan": {{Content: composite}}, "answer": {each(factsGood)}}, false, factsGood, nil},
+		{"documents/invented", map[string][]fakes.Reply{"plan": {{Content: penaltiesPlan}}, "docs": {each(docsBad)}}, true, "", []string{"0,7"}},
+		{"documents/missing source", map[string][]fakes.Reply{"plan": {{Content: penaltiesPlan}}, "docs": {each(docsGhost)}}, true, "", []string{"[3]"}},
+		{"documents/checked", map[string][]fakes.Reply{"plan": {{Content: penaltiesPlan}}, "docs": {each(docsGood)}}, true, docsGood, nil},
 	}
 	for _, tt := range runs {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newScripted(tt.script)
+			s := newScripted(t, tt.script)
 			a := pipelineAgent(t, s)
 			req := Request{UserID: 1, ChatID: 1, Text: "какой курс доллара и ключевая ставка на 14 марта?"}
 			if tt.docs {
@@ -870,19 +712,19 @@ func TestDeepAnalysisPlanned(t *testing.T) {
 	const invented = "999 999,99"
 	tests := []struct {
 		name     string
-		answers  []reply
+		answers  []fakes.Reply
 		how      string
 		llmCalls int
 		degraded []string
 	}{
-		{"phrased by the answer LLM", []reply{{content: "**Продажи ООО «Альфа» в первом квартале**\n\nПродажи по контрагенту шли в каждом месяце квартала [1]."}},
+		{"phrased by the answer LLM", []fakes.Reply{{Content: "**Продажи ООО «Альфа» в первом квартале**\n\nПродажи по контрагенту шли в каждом месяце квартала [1]."}},
 			"llm", 2, nil},
-		{"invented figure twice: deterministic", []reply{{content: "**Продажи**\n\nЗа январь продано на " + invented + " ₽ [1]."}},
+		{"invented figure twice: deterministic", []fakes.Reply{{Content: "**Продажи**\n\nЗа январь продано на " + invented + " ₽ [1]."}},
 			"deterministic", 3, []string{"answer_llm_refused"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newScripted(map[string][]reply{"plan": {{content: string(raw)}}, "answer": tt.answers})
+			s := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: string(raw)}}, "answer": tt.answers})
 			a := pipelineAgent(t, s)
 			ans := ask(t, a, Request{UserID: 1, ChatID: 1}, "как менялись продажи ООО «Альфа» по месяцам первого квартала?")
 			pd := ans.Debug.Plan
@@ -934,7 +776,7 @@ func TestDeepAnalysisPlanned(t *testing.T) {
 
 	// Without access to 1C the same question reaches no 1C data, as the recipe path.
 	for _, p := range []string{string(raw), receivablesPlan} {
-		s := newScripted(map[string][]reply{"plan": {{content: p}}})
+		s := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: p}}})
 		a := pipelineAgent(t, s, func(o *Options) { o.LedgerAccess = func(int64, int64) bool { return false } })
 		ans := ask(t, a, Request{UserID: 2, ChatID: 2}, "как менялись продажи ООО «Альфа» по месяцам первого квартала?")
 		for _, c := range ans.Debug.Calls {
@@ -957,28 +799,28 @@ func TestDocumentAnswerPostCheck(t *testing.T) {
 	bad := "За просрочку поставки Поставщик уплачивает пени " + invented + " за каждый день просрочки [1]."
 	tests := []struct {
 		name     string
-		answers  []reply
+		answers  []fakes.Reply
 		want     string // the answer's text; "" = the extractive answer
 		degraded []string
 	}{
-		{"invented figure, regenerated", []reply{{content: bad}, {content: good}}, good, nil},
-		{"invented figure twice: extractive", []reply{{content: bad}}, "", []string{"answer_llm_refused"}},
+		{"invented figure, regenerated", []fakes.Reply{{Content: bad}, {Content: good}}, good, nil},
+		{"invented figure twice: extractive", []fakes.Reply{{Content: bad}}, "", []string{"answer_llm_refused"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newScripted(map[string][]reply{"other": {{content: expansion}}, "docs": tt.answers})
+			s := newScripted(t, map[string][]fakes.Reply{"other": {{Content: expansion}}, "docs": tt.answers})
 			a := pipelineAgent(t, s)
 			me := Request{UserID: 5, ChatID: 5}
 			upload(t, a, me, "dogovor.pdf", contract())
 			ans := ask(t, a, me, "что в договоре с Техснабом про штрафы")
-			if n := s.count("docs"); n != 2 {
+			if n := s.Count("docs"); n != 2 {
 				t.Errorf("%d answer calls, want 2", n)
 			}
 			if strings.Contains(ans.Text, invented) {
 				t.Errorf("the invented figure reached the user:\n%s", ans.Text)
 			}
-			if !strings.Contains(s.prompt("docs", 1), invented) {
-				t.Errorf("the regeneration prompt does not name the invented figure:\n%s", s.prompt("docs", 1))
+			if !strings.Contains(s.Prompt("docs", 1), invented) {
+				t.Errorf("the regeneration prompt does not name the invented figure:\n%s", s.Prompt("docs", 1))
 			}
 			if tt.want != "" && ans.Text != tt.want {
 				t.Errorf("answer:\n%s\nwant:\n%s", ans.Text, tt.want)
@@ -1017,20 +859,22 @@ func TestAnswerLLMMisbehaviour(t *testing.T) {
 	docsGood := "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки [1]."
 	misbehaviours := []struct {
 		name   string
-		rep    func(content string) reply
+		rep    func(content string) fakes.Reply
 		stream bool
 	}{
-		{"429 with Retry-After", func(string) reply { return reply{status: 429, header: map[string]string{"Retry-After": "7"}} }, false},
-		{"timeout", func(c string) reply { return reply{content: c, delay: time.Hour} }, false}, // the LLM's deadline is 2 s
-		{"200 with an error object", func(string) reply { return reply{errIn: 502} }, false},
-		{"cut stream", func(c string) reply { return reply{content: c, cut: true} }, true},
+		{"429 with Retry-After", func(string) fakes.Reply {
+			return fakes.Reply{Status: 429, Header: map[string]string{"Retry-After": "7"}}
+		}, false},
+		{"timeout", func(c string) fakes.Reply { return fakes.Reply{Content: c, Delay: time.Hour} }, false}, // the LLM's deadline is 2 s
+		{"200 with an error object", func(string) fakes.Reply { return fakes.Reply{ErrorIn200: 502} }, false},
+		{"cut stream", func(c string) fakes.Reply { return fakes.Reply{Content: c, Cut: true} }, true},
 	}
 	for _, m := range misbehaviours {
 		t.Run("facts/"+m.name, func(t *testing.T) {
-			s := newScripted(map[string][]reply{"plan": {{content: composite}}, "answer": {m.rep(factsGood)}})
+			s := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: composite}}, "answer": {m.rep(factsGood)}})
 			a := misbehaviourAgent(t, s, m.rep(""))
 			ans := answerWith(t, a, Request{UserID: 1, ChatID: 1, Text: "какой курс доллара и ключевая ставка на 14 марта?"}, m.stream)
-			if got := s.streamed(); got != m.stream {
+			if got := s.Streamed(); got != m.stream {
 				t.Errorf("streamed %v, want %v", got, m.stream)
 			}
 			if ans.Debug.Plan == nil || ans.Debug.Plan.Handler != "facts" || ans.Debug.Plan.Answer != "deterministic" {
@@ -1047,20 +891,20 @@ func TestAnswerLLMMisbehaviour(t *testing.T) {
 			if !slices.Equal(ans.Debug.Degraded, []string{"llm_unavailable"}) {
 				t.Errorf("degraded %v, want [llm_unavailable]", ans.Debug.Degraded)
 			}
-			if n := s.count("plan") + s.count("answer"); n != 2 {
+			if n := s.Count("plan") + s.Count("answer"); n != 2 {
 				t.Errorf("%d LLM calls, want the planner and one answer call", n)
 			}
 		})
 		t.Run("documents/"+m.name, func(t *testing.T) {
 			// The parser understands the question as the user's document: no planner; the
 			// query expansion is answered, the answer call misbehaves.
-			s := newScripted(map[string][]reply{"other": {{content: expansion}}, "docs": {m.rep(docsGood)}})
+			s := newScripted(t, map[string][]fakes.Reply{"other": {{Content: expansion}}, "docs": {m.rep(docsGood)}})
 			a := misbehaviourAgent(t, s, m.rep(""))
 			me := Request{UserID: 5, ChatID: 5}
 			upload(t, a, me, "dogovor.pdf", contract())
 			me.Text = "что в договоре с Техснабом про штрафы"
 			ans := answerWith(t, a, me, m.stream)
-			if got := s.streamed(); got != m.stream {
+			if got := s.Streamed(); got != m.stream {
 				t.Errorf("streamed %v, want %v", got, m.stream)
 			}
 			if ans.Scenario != S1Search || ans.Debug.Docs == nil || ans.Debug.Plan != nil {
@@ -1070,7 +914,7 @@ func TestAnswerLLMMisbehaviour(t *testing.T) {
 			if !slices.Equal(ans.Debug.Degraded, []string{"llm_unavailable"}) {
 				t.Errorf("degraded %v, want [llm_unavailable]", ans.Debug.Degraded)
 			}
-			if n := s.count("plan") + s.count("other") + s.count("docs"); n != 2 {
+			if n := s.Count("plan") + s.Count("other") + s.Count("docs"); n != 2 {
 				t.Errorf("%d LLM calls, want the expansion and one answer call", n)
 			}
 		})
@@ -1079,9 +923,9 @@ func TestAnswerLLMMisbehaviour(t *testing.T) {
 
 // misbehaviourAgent is pipelineAgent, with a 2 s deadline on each LLM call when the answer's
 // reply comes late (the planner's call, answered at once, has the same deadline: one client).
-func misbehaviourAgent(t *testing.T, s *scripted, answer reply) *Agent {
+func misbehaviourAgent(t *testing.T, s *fakes.LLM, answer fakes.Reply) *Agent {
 	t.Helper()
-	if answer.delay > 0 {
+	if answer.Delay > 0 {
 		return pipelineAgentDeadlines(t, s, 2*time.Second, testDeadline)
 	}
 	return pipelineAgent(t, s)
@@ -1110,7 +954,7 @@ func TestPlanCacheExpires(t *testing.T) {
 		defer mu.Unlock()
 		return now
 	}
-	s := newScripted(map[string][]reply{"plan": {{content: receivablesPlan}}})
+	s := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: receivablesPlan}}})
 	a := pipelineAgent(t, s, func(o *Options) { o.Now, o.PlanCacheTTL = clock, 5*time.Minute })
 	steps := []struct {
 		after  time.Duration // since the previous question
@@ -1130,7 +974,7 @@ func TestPlanCacheExpires(t *testing.T) {
 		if ans.Debug.Plan == nil || ans.Debug.Plan.Source != st.source {
 			t.Errorf("step %d: plan debug %+v, want source %s", i, ans.Debug.Plan, st.source)
 		}
-		if n := s.count("plan"); n != st.calls {
+		if n := s.Count("plan"); n != st.calls {
 			t.Errorf("step %d: %d planner calls, want %d", i, n, st.calls)
 		}
 	}
@@ -1139,7 +983,7 @@ func TestPlanCacheExpires(t *testing.T) {
 // The default plan is never cached: the same question asks the model again, and once it plans
 // validly that plan is cached.
 func TestDefaultPlanIsNotCached(t *testing.T) {
-	s := newScripted(map[string][]reply{"plan": {{content: "не план"}}})
+	s := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: "не план"}}})
 	a := pipelineAgent(t, s)
 	me := Request{UserID: 1, ChatID: 1}
 	for i := range 2 {
@@ -1148,18 +992,16 @@ func TestDefaultPlanIsNotCached(t *testing.T) {
 			t.Errorf("ask %d: plan debug %+v, degraded %v: want the parser's decision", i, ans.Debug.Plan, ans.Debug.Degraded)
 		}
 	}
-	if n := s.count("plan"); n != 4 {
+	if n := s.Count("plan"); n != 4 {
 		t.Errorf("%d planner calls, want 4 (a call and a repair per question)", n)
 	}
-	s.mu.Lock()
-	s.script["plan"] = []reply{{content: receivablesPlan}}
-	s.mu.Unlock()
+	s.SetReplies("plan", fakes.Reply{Content: receivablesPlan})
 	for _, want := range []string{"llm", "cache"} {
 		if ans := ask(t, a, me, vagueReceivables); ans.Debug.Plan == nil || ans.Debug.Plan.Source != want {
 			t.Errorf("plan debug %+v, want source %s", ans.Debug.Plan, want)
 		}
 	}
-	if n := s.count("plan"); n != 5 {
+	if n := s.Count("plan"); n != 5 {
 		t.Errorf("%d planner calls, want 5", n)
 	}
 }

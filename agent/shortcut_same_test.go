@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/finbot/finbot/internal/fakes"
 )
 
 // A sure decision saves the planner call, not the answer: the same rates question, answered from
@@ -19,13 +21,13 @@ func TestSureDecisionAnswersAsThePlannedPath(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.shortcut, func(t *testing.T) {
-			s := newScripted(map[string][]reply{"plan": {{content: tt.plan}}})
+			s := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: tt.plan}}})
 			short := ask(t, pipelineAgent(t, s), Request{UserID: 1, ChatID: 1}, tt.shortcut)
-			if n := s.count("plan"); n != 0 {
+			if n := s.Count("plan"); n != 0 {
 				t.Fatalf("the sure decision called the planner %d times", n)
 			}
 			planned := ask(t, pipelineAgent(t, s), Request{UserID: 1, ChatID: 1}, tt.paraphrase)
-			if n := s.count("plan"); n != 1 || planned.Debug.LLMCalls != 1 {
+			if n := s.Count("plan"); n != 1 || planned.Debug.LLMCalls != 1 {
 				t.Fatalf("the paraphrase: %d planner calls, %d LLM calls in all; want the planner only", n, planned.Debug.LLMCalls)
 			}
 			if diff := cmp.Diff(short.Text, planned.Text); diff != "" {

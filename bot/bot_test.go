@@ -20,19 +20,20 @@ import (
 
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testnet"
 )
 
 func TestPrivateMessageGetsAnswer(t *testing.T) {
 	f := newFakeAPI(t)
 	startBot(t, f, echoAgent(), Options{})
-	f.push(privateText(10, "Привет"))
-	got := f.waitSent(1)
+	f.Push(privateText(10, "Привет"))
+	got := f.WaitSent(t, 1)
 	if got[0].Text != "эхо: Привет" || got[0].ChatID != "10" {
 		t.Errorf("sent %+v", got[0])
 	}
-	if f.count("setMyCommands") != 1 || f.count("deleteWebhook") != 1 {
-		t.Errorf("start-up calls: setMyCommands %d, deleteWebhook %d", f.count("setMyCommands"), f.count("deleteWebhook"))
+	if f.Count("setMyCommands") != 1 || f.Count("deleteWebhook") != 1 {
+		t.Errorf("start-up calls: setMyCommands %d, deleteWebhook %d", f.Count("setMyCommands"), f.Count("deleteWebhook"))
 	}
 }
 
@@ -40,35 +41,31 @@ func TestRetriesAfter429(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newInProcessAPI(t)
 		var failures atomic.Int32
-		f.fail = func(method string, _ map[string]string) (int, string, bool) {
+		f.SetFault(func(method string, _ map[string]string) (int, string, bool) {
 			if method == "sendMessage" && failures.Add(1) == 1 {
-				return 429, `{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 1","parameters":{"retry_after":1}}`, true
+				return 429, fakes.RetryAfter(1), true
 			}
 			return 0, "", false
-		}
+		})
 		startBot(t, f, echoAgent(), Options{})
-		f.push(privateText(10, "курс"))
-		got := f.waitSent(1)
-		if got[0].Text != "эхо: курс" || f.count("sendMessage") != 2 {
-			t.Errorf("after a 429: sent %+v, sendMessage calls %d (want 2)", got, f.count("sendMessage"))
+		f.Push(privateText(10, "курс"))
+		got := f.WaitSent(t, 1)
+		if got[0].Text != "эхо: курс" || f.Count("sendMessage") != 2 {
+			t.Errorf("after a 429: sent %+v, sendMessage calls %d (want 2)", got, f.Count("sendMessage"))
 		}
 	})
 }
 
 func TestParseErrorFallsBackToPlainText(t *testing.T) {
 	f := newFakeAPI(t)
-	f.fail = func(method string, form map[string]string) (int, string, bool) {
-		if method == "sendMessage" && form["entities"] != "" && form["entities"] != "null" {
-			return 400, `{"ok":false,"error_code":400,"description":"Bad Request: can't parse entities: Can't find end of the entity starting at byte offset 5"}`, true
-		}
-		return 0, "", false
-	}
+	f.SetFault(fakes.Refuse("sendMessage", 400, "Bad Request: can't parse entities: Can't find end of the entity starting at byte offset 5",
+		func(form map[string]string) bool { return form["entities"] != "" && form["entities"] != "null" }))
 	a := &fakeAgent{AnswerFunc: func(context.Context, agent.Request) (agent.Answer, error) {
 		return agent.Answer{Text: "**Итого**: 100 ₽"}, nil
 	}}
 	startBot(t, f, a, Options{})
-	f.push(privateText(10, "итог"))
-	got := f.waitSent(1)
+	f.Push(privateText(10, "итог"))
+	got := f.WaitSent(t, 1)
 	if got[0].Text != "Итого: 100 ₽" {
 		t.Errorf("plain re-send = %q", got[0].Text)
 	}
@@ -76,35 +73,31 @@ func TestParseErrorFallsBackToPlainText(t *testing.T) {
 
 func TestBlockedUserIsDroppedQuietly(t *testing.T) {
 	f := newFakeAPI(t)
-	f.fail = func(method string, form map[string]string) (int, string, bool) {
-		if method == "sendMessage" && form["chat_id"] == "10" {
-			return 403, `{"ok":false,"error_code":403,"description":"Forbidden: bot was blocked by the user"}`, true
-		}
-		return 0, "", false
-	}
+	f.SetFault(fakes.Refuse("sendMessage", 403, "Forbidden: bot was blocked by the user",
+		func(form map[string]string) bool { return form["chat_id"] == "10" }))
 	var logs bytes.Buffer
 	b := startBot(t, f, echoAgent(), Options{Logger: slog.New(slog.NewJSONHandler(&syncWriter{w: &logs}, nil))})
-	f.push(privateText(10, "привет"))
-	f.push(privateText(11, "привет"))
-	f.waitSent(1) // user 11 still gets an answer
-	f.waitCalls("sendMessage", 2)
+	f.Push(privateText(10, "привет"))
+	f.Push(privateText(11, "привет"))
+	f.WaitSent(t, 1) // user 11 still gets an answer
+	f.WaitCalls(t, "sendMessage", 2)
 	b.disp.wait()
-	if n := f.count("sendMessage"); n != 2 {
+	if n := f.Count("sendMessage"); n != 2 {
 		t.Errorf("sendMessage calls = %d, want 2 (no retry for a 403)", n)
 	}
 }
 
 func TestChatActionFailureDoesNotBlockReply(t *testing.T) {
 	f := newFakeAPI(t)
-	f.fail = func(method string, _ map[string]string) (int, string, bool) {
+	f.SetFault(func(method string, _ map[string]string) (int, string, bool) {
 		if method == "sendChatAction" {
 			return 500, `{"message":"API method 'sendChatAction' is not supported"}`, true
 		}
 		return 0, "", false
-	}
+	})
 	startBot(t, f, echoAgent(), Options{})
-	f.push(privateText(10, "вопрос"))
-	if got := f.waitSent(1); got[0].Text != "эхо: вопрос" {
+	f.Push(privateText(10, "вопрос"))
+	if got := f.WaitSent(t, 1); got[0].Text != "эхо: вопрос" {
 		t.Errorf("sent %+v", got)
 	}
 }
@@ -115,12 +108,12 @@ func TestDuplicateUpdateAnsweredOnce(t *testing.T) {
 	b := startBot(t, f, echoAgent(), Options{Dedupe: dedupe})
 	u := privateText(10, "раз")
 	u.UpdateID = 5
-	f.push(u)
-	f.waitSent(1)
+	f.Push(u)
+	f.WaitSent(t, 1)
 	// The same update delivered again (a webhook retry) must not be answered twice.
 	b.accept(t.Context(), t.Context(), u, nil)
-	f.push(privateText(10, "два"))
-	got := f.waitSent(2)
+	f.Push(privateText(10, "два"))
+	got := f.WaitSent(t, 2)
 	if len(got) != 2 || got[1].Text != "эхо: два" {
 		t.Errorf("sent %+v, want one answer per distinct update", got)
 	}
@@ -172,12 +165,12 @@ func TestBatchClaimedConcurrently(t *testing.T) {
 	dedupe := &slowDedupe{memDedupe: memDedupe{seen: map[int64]bool{}}, delay: 50 * time.Millisecond}
 	const n = 8
 	for i := range n {
-		f.push(privateText(int64(100+i), fmt.Sprintf("вопрос %d", i))) // one batch: queued before the bot polls
+		f.Push(privateText(int64(100+i), fmt.Sprintf("вопрос %d", i))) // one batch: queued before the bot polls
 	}
 	b := startBot(t, f, echoAgent(), Options{Dedupe: dedupe})
-	f.waitSent(n)
-	f.settle(b)
-	if got := len(f.snapshot().sent); got != n {
+	f.WaitSent(t, n)
+	settle(t, f, b)
+	if got := len(f.Sent()); got != n {
 		t.Errorf("%d replies to %d updates", got, n)
 	}
 	if m := dedupe.maxSeen.Load(); m < 2 {
@@ -197,14 +190,14 @@ func TestGroupMembersAreAnsweredIndependently(t *testing.T) {
 		return agent.Answer{Text: "ответ: " + r.Text}, nil
 	}}
 	startBot(t, f, a, Options{})
-	f.push(hostileMention(1, "медленно"))
-	f.push(hostileMention(1, "потом"))
-	f.push(hostileMention(2, "быстро"))
-	if got := f.waitSent(1); !strings.Contains(got[0].Text, "быстро") {
+	f.Push(hostileMention(1, "медленно"))
+	f.Push(hostileMention(1, "потом"))
+	f.Push(hostileMention(2, "быстро"))
+	if got := f.WaitSent(t, 1); !strings.Contains(got[0].Text, "быстро") {
 		t.Fatalf("first reply %q, want the other member's, not held up by a slow answer", got[0].Text)
 	}
 	close(release)
-	got := f.waitSent(3)
+	got := f.WaitSent(t, 3)
 	var first []string
 	for _, m := range got[1:] {
 		first = append(first, m.Text)
@@ -224,9 +217,9 @@ func TestMessagesOfOneChatStayInOrder(t *testing.T) {
 	}}
 	startBot(t, f, a, Options{})
 	for _, s := range []string{"1", "2", "3"} {
-		f.push(privateText(10, s))
+		f.Push(privateText(10, s))
 	}
-	got := f.waitSent(3)
+	got := f.WaitSent(t, 3)
 	for i, want := range []string{"ответ 1", "ответ 2", "ответ 3"} {
 		if got[i].Text != want {
 			t.Errorf("message %d = %q, want %q", i, got[i].Text, want)
@@ -243,10 +236,10 @@ func TestCancelStopsRunningAnswer(t *testing.T) {
 		return agent.Answer{}, ctx.Err()
 	}}
 	startBot(t, f, a, Options{})
-	f.push(privateText(10, "долгий вопрос"))
+	f.Push(privateText(10, "долгий вопрос"))
 	<-started
-	f.push(privateText(10, "/cancel"))
-	got := f.waitSent(1)
+	f.Push(privateText(10, "/cancel"))
+	got := f.WaitSent(t, 1)
 	if !strings.Contains(got[0].Text, "Остановил") {
 		t.Errorf("after /cancel: %q", got[0].Text)
 	}
@@ -255,8 +248,8 @@ func TestCancelStopsRunningAnswer(t *testing.T) {
 func TestCancelWithNothingRunning(t *testing.T) {
 	f := newFakeAPI(t)
 	startBot(t, f, echoAgent(), Options{})
-	f.push(privateText(10, "/cancel"))
-	if got := f.waitSent(1); !strings.Contains(got[0].Text, "отменять нечего") {
+	f.Push(privateText(10, "/cancel"))
+	if got := f.WaitSent(t, 1); !strings.Contains(got[0].Text, "отменять нечего") {
 		t.Errorf("reply = %q", got[0].Text)
 	}
 }
@@ -264,9 +257,9 @@ func TestCancelWithNothingRunning(t *testing.T) {
 func TestAccessControl(t *testing.T) {
 	f := newFakeAPI(t)
 	startBot(t, f, echoAgent(), Options{Access: Access{Users: []int64{10}}})
-	f.push(privateText(99, "пусти"))
-	f.push(privateText(10, "привет"))
-	got := byChat(f.waitSent(2))
+	f.Push(privateText(99, "пусти"))
+	f.Push(privateText(10, "привет"))
+	got := byChat(f.WaitSent(t, 2))
 	if !strings.Contains(got["99"][0], "только сотрудникам") || got["10"][0] != "эхо: привет" {
 		t.Errorf("sent %+v", got)
 	}
@@ -276,11 +269,11 @@ func TestFloodGetsOneNotice(t *testing.T) {
 	f := newFakeAPI(t)
 	b := startBot(t, f, echoAgent(), Options{UserRatePerMin: 1, UserRateBurst: 2})
 	for i := range 6 {
-		f.push(privateText(10, fmt.Sprint("сообщение ", i)))
+		f.Push(privateText(10, fmt.Sprint("сообщение ", i)))
 	}
-	f.push(privateText(11, "другой пользователь"))
-	f.settle(b)
-	got := f.waitSent(4)
+	f.Push(privateText(11, "другой пользователь"))
+	settle(t, f, b)
+	got := f.WaitSent(t, 4)
 	notices := 0
 	for _, m := range got {
 		if strings.Contains(m.Text, "Слишком много") {
@@ -295,8 +288,8 @@ func TestFloodGetsOneNotice(t *testing.T) {
 func TestHelpListsEveryCommand(t *testing.T) {
 	f := newFakeAPI(t)
 	startBot(t, f, echoAgent(), Options{})
-	f.push(privateText(10, "/help"))
-	got := f.waitSent(1)
+	f.Push(privateText(10, "/help"))
+	got := f.WaitSent(t, 1)
 	for _, c := range commands() {
 		if !c.adminOnly && !c.hidden && !strings.Contains(got[0].Text, "/"+c.name) {
 			t.Errorf("/help lacks /%s:\n%s", c.name, got[0].Text)
@@ -310,10 +303,10 @@ func TestHelpListsEveryCommand(t *testing.T) {
 func TestUnknownAndAdminCommands(t *testing.T) {
 	f := newFakeAPI(t)
 	startBot(t, f, echoAgent(), Options{Access: Access{Admins: []int64{1}}, Status: func(context.Context) []string { return []string{"Redis — в порядке"} }})
-	f.push(privateText(10, "/foo"))
-	f.push(privateText(10, "/status"))
-	f.push(privateText(1, "/status"))
-	got := byChat(f.waitSent(3))
+	f.Push(privateText(10, "/foo"))
+	f.Push(privateText(10, "/status"))
+	f.Push(privateText(1, "/status"))
+	got := byChat(f.WaitSent(t, 3))
 	if len(got["10"]) != 2 || !strings.Contains(got["10"][0], "Не знаю такой команды") || !strings.Contains(got["10"][1], "только администраторам") ||
 		!strings.Contains(got["1"][0], "Redis — в порядке") {
 		t.Errorf("sent %+v", got)
@@ -329,18 +322,18 @@ func TestButtonsBecomeInlineKeyboardAndCallbacksAsk(t *testing.T) {
 		return agent.Answer{Text: "ответ на " + r.Text}, nil
 	}}
 	startBot(t, f, a, Options{})
-	f.push(privateText(10, "помоги"))
-	got := f.waitSent(1)
+	f.Push(privateText(10, "помоги"))
+	got := f.WaitSent(t, 1)
 	if !strings.Contains(got[0].Markup, `"callback_data":"q:Ключевая ставка"`) {
 		t.Fatalf("markup = %s", got[0].Markup)
 	}
-	f.push(tgbotapi.Update{CallbackQuery: &tgbotapi.CallbackQuery{
+	f.Push(tgbotapi.Update{CallbackQuery: &tgbotapi.CallbackQuery{
 		ID: "cb1", From: &tgbotapi.User{ID: 10}, Data: "q:Ключевая ставка",
 		Message: &tgbotapi.Message{MessageID: 5, Chat: &tgbotapi.Chat{ID: 10, Type: "private"}},
 	}})
-	got = f.waitSent(2)
-	if got[1].Text != "ответ на Ключевая ставка" || f.count("answerCallbackQuery") != 1 {
-		t.Errorf("callback answer = %q, answerCallbackQuery calls %d", got[1].Text, f.count("answerCallbackQuery"))
+	got = f.WaitSent(t, 2)
+	if got[1].Text != "ответ на Ключевая ставка" || f.Count("answerCallbackQuery") != 1 {
+		t.Errorf("callback answer = %q, answerCallbackQuery calls %d", got[1].Text, f.Count("answerCallbackQuery"))
 	}
 }
 
@@ -348,9 +341,9 @@ func TestPanicInAgentBecomesAReply(t *testing.T) {
 	f := newFakeAPI(t)
 	a := &fakeAgent{AnswerFunc: func(context.Context, agent.Request) (agent.Answer, error) { panic("boom") }}
 	startBot(t, f, a, Options{})
-	f.push(privateText(10, "упади"))
-	f.push(privateText(10, "ещё"))
-	got := f.waitSent(2)
+	f.Push(privateText(10, "упади"))
+	f.Push(privateText(10, "ещё"))
+	got := f.WaitSent(t, 2)
 	if !strings.Contains(got[0].Text, "Что-то пошло не так") || strings.Contains(got[0].Text, "boom") {
 		t.Errorf("panic reply = %q", got[0].Text)
 	}
@@ -373,29 +366,27 @@ func TestShutdownWaitsForAnswerInFlight(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 		return agent.Answer{Text: "успел"}, ctx.Err()
 	}}
-	b, err := New(t.Context(), a, Options{Token: testToken, APIURL: f.srv.URL, PollTimeout: time.Second, ShutdownTimeout: 10 * time.Second})
+	b, err := New(t.Context(), a, Options{Token: testToken, APIURL: f.URL(), PollTimeout: time.Second, ShutdownTimeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()
-	f.push(privateText(10, "вопрос"))
+	f.Push(privateText(10, "вопрос"))
 	<-started
 	cancel() // SIGTERM while the answer is being prepared
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.sent) != 1 || f.sent[0].Text != "успел" {
-		t.Errorf("after shutdown: sent %+v, want the answer in flight delivered", f.sent)
+	if sent := f.Sent(); len(sent) != 1 || sent[0].Text != "успел" {
+		t.Errorf("after shutdown: sent %+v, want the answer in flight delivered", sent)
 	}
 }
 
 func TestWebhookChecksSecret(t *testing.T) {
 	f := newFakeAPI(t)
-	b, err := New(t.Context(), echoAgent(), Options{Token: testToken, APIURL: f.srv.URL, WebhookSecret: "s3cr3t_token"})
+	b, err := New(t.Context(), echoAgent(), Options{Token: testToken, APIURL: f.URL(), WebhookSecret: "s3cr3t_token"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -415,7 +406,7 @@ func TestWebhookChecksSecret(t *testing.T) {
 			t.Errorf("secret %q: status %d, want %d", tt.secret, rec.Code, tt.want)
 		}
 	}
-	got := f.waitSent(1)
+	got := f.WaitSent(t, 1)
 	b.disp.wait()
 	if len(got) != 1 || got[0].Text != "эхо: через вебхук" {
 		t.Errorf("sent %+v, want exactly one answer (only the authenticated update)", got)
@@ -447,7 +438,7 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 
 // byChat groups sent texts by chat: chats are answered concurrently, so only the order within
 // a chat is defined.
-func byChat(sent []sentMessage) map[string][]string {
+func byChat(sent []fakes.Message) map[string][]string {
 	out := map[string][]string{}
 	for _, m := range sent {
 		out[m.ChatID] = append(out[m.ChatID], m.Text)
@@ -457,19 +448,10 @@ func byChat(sent []sentMessage) map[string][]string {
 
 func TestWebhookMode(t *testing.T) {
 	f := newFakeAPI(t)
-	var setWebhook map[string]string
-	f.fail = func(method string, form map[string]string) (int, string, bool) {
-		if method == "setWebhook" {
-			f.mu.Lock()
-			setWebhook = form
-			f.mu.Unlock()
-		}
-		return 0, "", false
-	}
 	addr := testnet.Addr(t) // the bot listens on it; nothing else can take it meanwhile
 	startBot(t, f, echoAgent(), Options{WebhookURL: "http://" + addr + "/tg/hook", WebhookListen: addr, WebhookSecret: "hook_secret"})
 	body, _ := json.Marshal(privateText(10, "вебхук"))
-	f.waitCalls("setWebhook", 1) // the bot listens before it registers the webhook
+	f.WaitCalls(t, "setWebhook", 1) // the bot listens before it registers the webhook
 	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/tg/hook", bytes.NewReader(body))
 	req.Header.Set("X-Telegram-Bot-Api-Secret-Token", "hook_secret")
 	resp, err := http.DefaultClient.Do(req)
@@ -480,16 +462,14 @@ func TestWebhookMode(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("webhook POST: %s", resp.Status)
 	}
-	if got := f.waitSent(1); got[0].Text != "эхо: вебхук" {
+	if got := f.WaitSent(t, 1); got[0].Text != "эхо: вебхук" {
 		t.Errorf("sent %+v", got)
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if setWebhook["secret_token"] != "hook_secret" || setWebhook["url"] != "http://"+addr+"/tg/hook" {
+	if setWebhook := f.Calls("setWebhook")[0].Form; setWebhook["secret_token"] != "hook_secret" || setWebhook["url"] != "http://"+addr+"/tg/hook" {
 		t.Errorf("setWebhook form = %v", setWebhook)
 	}
-	if f.calls["getUpdates"] != 0 {
-		t.Errorf("getUpdates called %d times in webhook mode", f.calls["getUpdates"])
+	if n := f.Count("getUpdates"); n != 0 {
+		t.Errorf("getUpdates called %d times in webhook mode", n)
 	}
 }
 
@@ -503,16 +483,15 @@ func TestChartIsSentAsPhotoAfterText(t *testing.T) {
 		return agent.Answer{Text: "**Юань** за март", Chart: &agent.Chart{PNG: png, Caption: "CNY, 02.03 – 31.03.2026: **+1,2%**"}}, nil
 	}}
 	startBot(t, f, a, Options{})
-	f.push(privateText(10, "/rate CNY март 2026"))
-	f.waitSent(1)
-	f.waitCalls("sendPhoto", 1)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.photos) != 1 || !bytes.Equal(f.photos[0].PNG, png) || f.photos[0].ChatID != "10" {
-		t.Fatalf("photos = %+v", f.photos)
+	f.Push(privateText(10, "/rate CNY март 2026"))
+	f.WaitSent(t, 1)
+	f.WaitCalls(t, "sendPhoto", 1)
+	photos := f.Photos()
+	if len(photos) != 1 || !bytes.Equal(photos[0].File, png) || photos[0].ChatID != "10" {
+		t.Fatalf("photos = %+v", photos)
 	}
-	if f.photos[0].Caption != "CNY, 02.03 – 31.03.2026: +1,2%" || !strings.Contains(f.photos[0].Entities, `"bold"`) {
-		t.Errorf("caption %q entities %s", f.photos[0].Caption, f.photos[0].Entities)
+	if photos[0].Text != "CNY, 02.03 – 31.03.2026: +1,2%" || !strings.Contains(photos[0].Entities, `"bold"`) {
+		t.Errorf("caption %q entities %s", photos[0].Text, photos[0].Entities)
 	}
 }
 
@@ -522,14 +501,12 @@ func TestInlineQueryOffersFigures(t *testing.T) {
 		return []agent.InlineResult{{ID: "rate-USD", Title: "USD: 81,1234 ₽", Description: "ЦБ РФ", Text: "USD: **81,1234 ₽**"}}, nil
 	}}
 	startBot(t, f, a, Options{Access: Access{Users: []int64{10}}})
-	f.push(tgbotapi.Update{InlineQuery: &tgbotapi.InlineQuery{ID: "iq1", From: &tgbotapi.User{ID: 10}, Query: "usd"}})
-	f.push(tgbotapi.Update{InlineQuery: &tgbotapi.InlineQuery{ID: "iq2", From: &tgbotapi.User{ID: 99}, Query: "usd"}})
-	f.waitCalls("answerInlineQuery", 2)
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.Push(tgbotapi.Update{InlineQuery: &tgbotapi.InlineQuery{ID: "iq1", From: &tgbotapi.User{ID: 10}, Query: "usd"}})
+	f.Push(tgbotapi.Update{InlineQuery: &tgbotapi.InlineQuery{ID: "iq2", From: &tgbotapi.User{ID: 99}, Query: "usd"}})
+	f.WaitCalls(t, "answerInlineQuery", 2)
 	byID := map[string]string{}
-	for _, form := range f.inline {
-		byID[form["inline_query_id"]] = form["results"]
+	for _, c := range f.Calls("answerInlineQuery") {
+		byID[c.Form["inline_query_id"]] = c.Form["results"]
 	}
 	if !strings.Contains(byID["iq1"], `"message_text":"USD: 81,1234 ₽"`) || !strings.Contains(byID["iq1"], `"type":"bold"`) {
 		t.Errorf("allowed user's results = %s", byID["iq1"])
@@ -558,29 +535,27 @@ func TestDrilldownButtonsExportAndDebug(t *testing.T) {
 		return ans, nil
 	}}
 	startBot(t, f, a, Options{Access: Access{Admins: []int64{10}}})
-	f.push(privateText(10, "/debug on"))
-	f.push(privateText(10, "кто нам должен"))
-	f.waitSent(2)
-	f.waitCalls("sendDocument", 1) // debug.json, because /debug is on
-	sent := f.waitSent(2)
+	f.Push(privateText(10, "/debug on"))
+	f.Push(privateText(10, "кто нам должен"))
+	f.WaitSent(t, 2)
+	f.WaitCalls(t, "sendDocument", 1) // debug.json, because /debug is on
+	sent := f.WaitSent(t, 2)
 	if !strings.Contains(sent[1].Markup, `"callback_data":"a:4:cb61f26ca4d1:20260331"`) || !strings.Contains(sent[1].Markup, `"callback_data":"x:last"`) {
 		t.Fatalf("markup = %s", sent[1].Markup)
 	}
 	for _, data := range []string{"a:4:cb61f26ca4d1:20260331", "x:last"} {
-		f.push(tgbotapi.Update{CallbackQuery: &tgbotapi.CallbackQuery{ID: "cb-" + data, From: &tgbotapi.User{ID: 10}, Data: data,
+		f.Push(tgbotapi.Update{CallbackQuery: &tgbotapi.CallbackQuery{ID: "cb-" + data, From: &tgbotapi.User{ID: 10}, Data: data,
 			Message: &tgbotapi.Message{MessageID: 5, Chat: &tgbotapi.Chat{ID: 10, Type: "private"}}}})
 	}
-	f.waitCalls("sendDocument", 4) // debug.json after each answer, plus the export
+	f.WaitCalls(t, "sendDocument", 4) // debug.json after each answer, plus the export
 	mu.Lock()
 	defer mu.Unlock()
 	if len(got) != 3 || got[1].Command != "drill" || got[1].Text != "a:4:cb61f26ca4d1:20260331" || got[2].Text != "x:last" {
 		t.Errorf("agent requests = %+v", got)
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	names := ""
-	for _, d := range f.docs {
-		names += string(d.PNG[:2]) + " "
+	for _, d := range f.Documents() {
+		names += string(d.File[:2]) + " "
 	}
 	if !strings.Contains(names, "PK") {
 		t.Errorf("no xlsx among sent documents: %q", names)

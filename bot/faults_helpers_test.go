@@ -16,6 +16,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testnet"
 )
 
@@ -185,14 +186,14 @@ func waitGoroutines(t *testing.T, before int, closeIdle func()) {
 
 // flow pushes n updates to f, one every interval, from a goroutine, the way users keep writing
 // while a fault is on. The returned function waits until all are pushed.
-func flow(f *fakeAPI, n int, every time.Duration, next func(i int) tgbotapi.Update) (wait func()) {
+func flow(f *fakes.BotAPI, n int, every time.Duration, next func(i int) tgbotapi.Update) (wait func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		tick := time.NewTicker(every)
 		defer tick.Stop()
 		for i := range n {
-			f.push(next(i))
+			f.Push(next(i))
 			<-tick.C
 		}
 	}()
@@ -200,22 +201,18 @@ func flow(f *fakeAPI, n int, every time.Duration, next func(i int) tgbotapi.Upda
 }
 
 // sentTexts counts the messages sent to each chat by text.
-func (f *fakeAPI) sentTexts() map[string]int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+func sentTexts(f *fakes.BotAPI) map[string]int {
 	n := map[string]int{}
-	for _, m := range f.sent {
+	for _, m := range f.Sent() {
 		n[m.ChatID+"|"+m.Text]++
 	}
 	return n
 }
 
 // sentTo returns the texts sent to chat, in order.
-func (f *fakeAPI) sentTo(chat int64) []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+func sentTo(f *fakes.BotAPI, chat int64) []string {
 	var out []string
-	for _, m := range f.sent {
+	for _, m := range f.Sent() {
 		if m.ChatID == fmt.Sprint(chat) {
 			out = append(out, m.Text)
 		}

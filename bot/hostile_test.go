@@ -25,6 +25,7 @@ import (
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testdocs"
 	"github.com/finbot/finbot/ru"
 )
@@ -121,7 +122,7 @@ func markupBomb(n int) string {
 
 // sane checks that a sent message is one Telegram accepts: non-empty valid UTF-8 within 4096
 // UTF-16 units, entities inside the text, buttons with at most 64 bytes of data.
-func checkSane(t *testing.T, m sentMessage) {
+func checkSane(t *testing.T, m fakes.Message) {
 	t.Helper()
 	n := u16(m.Text)
 	if strings.TrimSpace(m.Text) == "" || !utf8.ValidString(m.Text) || n > maxMessageUnits {
@@ -170,8 +171,8 @@ func TestHostileMessages(t *testing.T) {
 	b := startBot(t, f, a, Options{PollIdle: 10 * time.Millisecond, Logger: slog.New(slog.NewJSONHandler(&syncWriter{w: &logs}, nil))})
 
 	big := strings.Repeat("кто нам должен на 31 марта; ", 20<<20/len("кто нам должен на 31 марта; ")+1)[:20<<20] // one line
-	f.files["oneline20mb"] = []byte(big)
-	f.files["liar"] = append([]byte(big), '!') // Telegram said 1 KB; it is 20 MB + 1 byte
+	f.AddFile("oneline20mb", []byte(big))
+	f.AddFile("liar", append([]byte(big), '!')) // Telegram said 1 KB; it is 20 MB + 1 byte
 
 	type hostile struct {
 		name    string
@@ -254,7 +255,7 @@ func TestHostileMessages(t *testing.T) {
 
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			before := len(f.waitSent(0))
+			before := len(f.WaitSent(t, 0))
 			var m0 runtime.MemStats
 			runtime.ReadMemStats(&m0)
 			start := time.Now()
@@ -262,14 +263,14 @@ func TestHostileMessages(t *testing.T) {
 				if tt.direct {
 					b.accept(t.Context(), t.Context(), u, nil)
 				} else {
-					f.push(u)
+					f.Push(u)
 				}
 			}
-			f.settle(b)
+			settle(t, f, b)
 			took := time.Since(start)
 			var m1 runtime.MemStats
 			runtime.ReadMemStats(&m1)
-			got := f.waitSent(0)[before:]
+			got := f.WaitSent(t, 0)[before:]
 			var text strings.Builder
 			for _, m := range got {
 				checkSane(t, m)
@@ -323,8 +324,8 @@ func TestHostileMessages(t *testing.T) {
 			case chat != hostileAttacker:
 				normal.Message.Chat.ID = chat
 			}
-			f.push(normal)
-			after := f.waitSent(before + len(got) + 1)[before+len(got):]
+			f.Push(normal)
+			after := f.WaitSent(t, before+len(got)+1)[before+len(got):]
 			checkSane(t, after[0])
 			if !strings.Contains(after[0].Text, hostileAnswer) || !strings.Contains(after[0].Text, "₽") || after[0].ChatID != hostileChatID(chat) {
 				t.Errorf("normal question afterwards in chat %d answered in chat %s: %.300q", chat, after[0].ChatID, after[0].Text)

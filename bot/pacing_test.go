@@ -27,17 +27,17 @@ func TestTypingStaysOnUntilDelivered(t *testing.T) {
 		b := startBot(t, f, echoAgent(), Options{TypingInterval: 100 * time.Millisecond})
 		b.core.typingDelay = 0
 		slowChat(b)
-		f.push(privateText(10, "первый"))
-		f.waitSent(1)
-		before := f.count("sendChatAction")
-		f.push(privateText(10, "второй")) // its reply waits about a second for the chat's budget
-		got := f.waitSent(2)
+		f.Push(privateText(10, "первый"))
+		f.WaitSent(t, 1)
+		before := f.Count("sendChatAction")
+		f.Push(privateText(10, "второй")) // its reply waits about a second for the chat's budget
+		got := f.WaitSent(t, 2)
 		if got[1].Text != "эхо: второй" {
 			t.Fatalf("second reply = %q", got[1].Text)
 		}
 		// Every 100 ms while it waited; the answer itself took no time, so with the indicator
 		// stopped when the answer was ready there would be one at most.
-		if n := f.count("sendChatAction") - before; n < 3 {
+		if n := f.Count("sendChatAction") - before; n < 3 {
 			t.Errorf("%d typing actions while the reply waited about a second, want at least 3", n)
 		}
 	})
@@ -47,10 +47,10 @@ func TestTypingStaysOnUntilDelivered(t *testing.T) {
 func TestNoTypingForFastAnswers(t *testing.T) {
 	f := newFakeAPI(t)
 	b := startBot(t, f, echoAgent(), Options{})
-	f.push(privateText(10, "вопрос"))
-	f.waitSent(1)
-	f.settle(b)
-	if n := f.count("sendChatAction"); n != 0 {
+	f.Push(privateText(10, "вопрос"))
+	f.WaitSent(t, 1)
+	settle(t, f, b)
+	if n := f.Count("sendChatAction"); n != 0 {
 		t.Errorf("%d typing actions for an instant answer, want 0", n)
 	}
 }
@@ -69,13 +69,13 @@ func TestNoDraftWhileSendsQueue(t *testing.T) {
 		}}
 		b := startStreamBot(t, f, a, streamConfig{interval: 0, groupInterval: 0, minChars: 20})
 		slowChat(b)
-		f.push(privateText(10, "первый"))
-		f.push(privateText(10, "второй"))
-		got := f.waitSent(2)
-		f.settle(b)
-		snap := f.snapshot()
-		if got[1].Text != "эхо: второй" || len(snap.sent) != 2 || len(snap.edits) != 0 {
-			t.Errorf("sent %+v and %d edits, want the two answers as plain messages and no draft", snap.sent, len(snap.edits))
+		f.Push(privateText(10, "первый"))
+		f.Push(privateText(10, "второй"))
+		got := f.WaitSent(t, 2)
+		settle(t, f, b)
+		sent, edits := f.Sent(), f.Edits()
+		if got[1].Text != "эхо: второй" || len(sent) != 2 || len(edits) != 0 {
+			t.Errorf("sent %+v and %d edits, want the two answers as plain messages and no draft", sent, len(edits))
 		}
 	})
 }
@@ -95,12 +95,12 @@ func TestTypingWithinItsBudget(t *testing.T) {
 		b.core.typingDelay = 0
 		const chats = 50
 		for i := range chats {
-			f.push(privateText(int64(300+i), "вопрос"))
+			f.Push(privateText(int64(300+i), "вопрос"))
 		}
 		time.Sleep(time.Second)
-		n := f.count("sendChatAction")
+		n := f.Count("sendChatAction")
 		close(release)
-		f.waitSent(chats)
+		f.WaitSent(t, chats)
 		// 50 chats × 10 refreshes a second unbounded; the budget lets through its burst and rate.
 		if limit := 2*actionsPerSecond + 2; n > limit || n == 0 {
 			t.Errorf("%d typing actions in about a second for %d chats, want 1 to %d", n, chats, limit)

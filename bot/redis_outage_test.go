@@ -73,7 +73,7 @@ func TestRedisOutageWhileMessagesFlow(t *testing.T) {
 	}
 	var logs bytes.Buffer
 	ctx, stop := context.WithCancel(context.Background())
-	b, err := New(ctx, rec, Options{Token: testToken, APIURL: f.srv.URL, PollTimeout: time.Second, PollIdle: 10 * time.Millisecond,
+	b, err := New(ctx, rec, Options{Token: testToken, APIURL: f.URL(), PollTimeout: time.Second, PollIdle: 10 * time.Millisecond,
 		HTTPClient: &http.Client{Transport: transport, Timeout: 30 * time.Second},
 		Dedupe:     history.NewRedisDedupe(rdb, "", time.Hour),
 		Logger:     slog.New(slog.NewJSONHandler(&syncWriter{w: &logs}, &slog.HandlerOptions{Level: slog.LevelDebug})),
@@ -121,7 +121,7 @@ func TestRedisOutageWhileMessagesFlow(t *testing.T) {
 			asked[chat]++
 			phases[phase]++
 			mu.Unlock()
-			f.push(privateText(chat, fmt.Sprintf("Спасибо, %d", i)))
+			f.Push(privateText(chat, fmt.Sprintf("Спасибо, %d", i)))
 			pushed.Add(1)
 			select {
 			case <-quit:
@@ -131,7 +131,7 @@ func TestRedisOutageWhileMessagesFlow(t *testing.T) {
 		}
 	}()
 	setPhase := func(p string) { mu.Lock(); phase = p; mu.Unlock() }
-	answered := func() int { f.mu.Lock(); defer f.mu.Unlock(); return len(f.sent) }
+	answered := func() int { return len(f.Sent()) }
 	more := func(n int32) {
 		target := pushed.Load() + n
 		waitFor(t, fmt.Sprintf("%d more messages", n), func() bool { return pushed.Load() >= target })
@@ -152,11 +152,11 @@ func TestRedisOutageWhileMessagesFlow(t *testing.T) {
 	<-streamDone
 
 	total := int(pushed.Load())
-	f.waitSent(total)
-	f.settle(b)
+	f.WaitSent(t, total)
+	settle(t, f, b)
 	mu.Lock()
 	for chat, n := range asked {
-		got := f.sentTo(chat)
+		got := sentTo(f, chat)
 		if len(got) != n {
 			t.Errorf("chat %d: %d messages, %d replies", chat, n, len(got))
 		}
@@ -181,9 +181,9 @@ func TestRedisOutageWhileMessagesFlow(t *testing.T) {
 		chat := 100 + u
 		first, second := fmt.Sprintf("Спасибо, после %d", u), fmt.Sprintf("Спасибо, снова %d", u)
 		for _, text := range []string{first, second} {
-			n := len(f.sentTo(chat))
-			f.push(privateText(chat, text))
-			waitFor(t, "the reply to "+text, func() bool { return len(f.sentTo(chat)) > n })
+			n := len(sentTo(f, chat))
+			f.Push(privateText(chat, text))
+			waitFor(t, "the reply to "+text, func() bool { return len(sentTo(f, chat)) > n })
 		}
 		t1, ok1 := rec.historyTurns(chat, first)
 		t2, ok2 := rec.historyTurns(chat, second)

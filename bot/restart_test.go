@@ -100,14 +100,14 @@ func TestRestartBeforeReplyAnswersOnce(t *testing.T) {
 			began := time.Now()
 			rdb, prefix := sharedRedis(t)
 			f := newFakeAPI(t)
-			id := f.push(privateText(10, "вопрос"))
+			id := f.Push(privateText(10, "вопрос"))
 
 			// Instance A takes the update and stops before answering it.
 			hang, started := hangingAgent()
 			ctxA, stopA := context.WithCancel(context.Background())
 			defer stopA()
 			dedupeA := &stopOnClaim{Deduper: history.NewRedisDedupe(rdb, prefix, time.Hour), id: int64(id), stop: stopA, crash: tt.crash}
-			a, err := New(t.Context(), hang, Options{Token: testToken, APIURL: f.srv.URL, PollTimeout: time.Second,
+			a, err := New(t.Context(), hang, Options{Token: testToken, APIURL: f.URL(), PollTimeout: time.Second,
 				ShutdownTimeout: 200 * time.Millisecond, Dedupe: dedupeA, ClaimLease: tt.lease})
 			if err != nil {
 				t.Fatal(err)
@@ -118,10 +118,10 @@ func TestRestartBeforeReplyAnswersOnce(t *testing.T) {
 			if err := <-runA; err != nil {
 				t.Fatalf("A: Run: %v", err)
 			}
-			if n := f.count("getUpdates"); n != 1 {
+			if n := f.Count("getUpdates"); n != 1 {
 				t.Fatalf("A polled %d times, want 1: it must stop before the poll that confirms the update", n)
 			}
-			if sent := f.sentTo(10); len(sent) != 0 {
+			if sent := sentTo(f, 10); len(sent) != 0 {
 				t.Fatalf("A sent %q; it stopped before answering and must send nothing", sent)
 			}
 			key := prefix + "upd:" + strconv.Itoa(id)
@@ -139,10 +139,10 @@ func TestRestartBeforeReplyAnswersOnce(t *testing.T) {
 
 			// Instance B gets the update again from Telegram and answers it, once.
 			b := startBot(t, f, echoAgent(), Options{Dedupe: history.NewRedisDedupe(rdb, prefix, time.Hour), PollIdle: 10 * time.Millisecond})
-			got := f.waitSent(1)
-			f.settle(b)
+			got := f.WaitSent(t, 1)
+			settle(t, f, b)
 			b.side.Wait()
-			if sent := f.sentTo(10); len(sent) != 1 || got[0].Text != "эхо: вопрос" {
+			if sent := sentTo(f, 10); len(sent) != 1 || got[0].Text != "эхо: вопрос" {
 				t.Errorf("the user got %q, want exactly one answer, from B", sent)
 			}
 			if state := rdb.Get(t.Context(), key).Val(); state != "done" {
@@ -163,9 +163,9 @@ func TestRestartAfterConfirmingPollTellsUser(t *testing.T) {
 	began := time.Now()
 	rdb, prefix := sharedRedis(t)
 	f := newFakeAPI(t)
-	id := f.push(privateText(10, "вопрос"))
+	id := f.Push(privateText(10, "вопрос"))
 	hang, started := hangingAgent()
-	a, err := New(t.Context(), hang, Options{Token: testToken, APIURL: f.srv.URL, PollTimeout: time.Second,
+	a, err := New(t.Context(), hang, Options{Token: testToken, APIURL: f.URL(), PollTimeout: time.Second,
 		ShutdownTimeout: 100 * time.Millisecond, Dedupe: history.NewRedisDedupe(rdb, prefix, time.Hour)})
 	if err != nil {
 		t.Fatal(err)
@@ -174,14 +174,14 @@ func TestRestartAfterConfirmingPollTellsUser(t *testing.T) {
 	runA := make(chan error, 1)
 	go func() { runA <- a.Run(ctxA) }()
 	waitClosed(t, started, "A to start answering")
-	f.waitCalls("getUpdates", 2) // the poll with offset id+1 went out
+	f.WaitCalls(t, "getUpdates", 2) // the poll with offset id+1 went out
 	stopA()
 	if err := <-runA; err != nil {
 		t.Fatal(err)
 	}
 	b := startBot(t, f, echoAgent(), Options{Dedupe: history.NewRedisDedupe(rdb, prefix, time.Hour), PollIdle: 10 * time.Millisecond})
-	f.settle(b)
-	sent := f.sentTo(10)
+	settle(t, f, b)
+	sent := sentTo(f, 10)
 	if len(sent) != 1 || !strings.Contains(sent[0], "перезапускается") {
 		t.Errorf("the user got %q, want one message saying the bot restarted", sent)
 	}
@@ -207,7 +207,7 @@ func TestLiveClaimIsNotAnsweredTwice(t *testing.T) {
 	const lease = time.Second
 	startBot(t, f, slow, Options{Dedupe: history.NewRedisDedupe(rdb, prefix, time.Hour), ClaimLease: lease})
 	u := privateText(10, "вопрос")
-	u.UpdateID = f.push(u)
+	u.UpdateID = f.Push(u)
 	key := prefix + "upd:" + strconv.Itoa(u.UpdateID)
 	waitClosed(t, started, "A to start answering")
 
@@ -224,7 +224,7 @@ func TestLiveClaimIsNotAnsweredTwice(t *testing.T) {
 			time.Sleep(5 * time.Millisecond)
 		}
 	}
-	b, err := New(t.Context(), echoAgent(), Options{Token: testToken, APIURL: f.srv.URL,
+	b, err := New(t.Context(), echoAgent(), Options{Token: testToken, APIURL: f.URL(),
 		Dedupe: &claimsAfter{Deduper: history.NewRedisDedupe(rdb, prefix, time.Hour), first: 1, wait: aDone}})
 	if err != nil {
 		t.Fatal(err)
@@ -236,10 +236,10 @@ func TestLiveClaimIsNotAnsweredTwice(t *testing.T) {
 	}
 	b.accept(t.Context(), t.Context(), u, nil)
 	close(gate)
-	f.waitSent(1)
+	f.WaitSent(t, 1)
 	b.side.Wait() // B waited for A's claim, then found the update done
 	b.disp.wait()
-	if sent := f.sentTo(10); len(sent) != 1 || sent[0] != "ответ A: вопрос" {
+	if sent := sentTo(f, 10); len(sent) != 1 || sent[0] != "ответ A: вопрос" {
 		t.Errorf("the user got %q, want A's answer only", sent)
 	}
 	for outcome, want := range map[string]float64{"deferred": 1, "duplicate": 1, "accepted": 0} {
@@ -268,7 +268,7 @@ func TestRestartWhileMessagesFlow(t *testing.T) {
 	}}
 	ctxA, stopA := context.WithCancel(context.Background())
 	defer stopA()
-	a, err := New(t.Context(), slow, Options{Token: testToken, APIURL: f.srv.URL, PollTimeout: time.Second, PollIdle: 10 * time.Millisecond,
+	a, err := New(t.Context(), slow, Options{Token: testToken, APIURL: f.URL(), PollTimeout: time.Second, PollIdle: 10 * time.Millisecond,
 		ShutdownTimeout: 10 * time.Second, Dedupe: history.NewRedisDedupe(rdb, prefix, time.Hour)})
 	if err != nil {
 		t.Fatal(err)
@@ -284,7 +284,7 @@ func TestRestartWhileMessagesFlow(t *testing.T) {
 		pushed.Add(1)
 		return privateText(int64(200+i%chats), text(i))
 	})
-	waitFor(t, "A to answer part of the stream", func() bool { return len(f.waitSent(0)) >= 10 })
+	waitFor(t, "A to answer part of the stream", func() bool { return len(f.WaitSent(t, 0)) >= 10 })
 	stopA()
 	if err := <-runA; err != nil {
 		t.Fatalf("A: Run: %v", err)
@@ -292,12 +292,12 @@ func TestRestartWhileMessagesFlow(t *testing.T) {
 	stoppedAt := pushed.Load()
 	b := startBot(t, f, slow, Options{Dedupe: history.NewRedisDedupe(rdb, prefix, time.Hour), PollIdle: 10 * time.Millisecond})
 	wait()
-	f.waitSent(total)
-	f.settle(b)
+	f.WaitSent(t, total)
+	settle(t, f, b)
 	b.side.Wait()
 
 	answers, notices := 0, 0
-	replies := f.sentTexts()
+	replies := sentTexts(f)
 	for i := range total {
 		chat := strconv.Itoa(200 + i%chats)
 		switch n := replies[chat+"|эхо: "+text(i)]; n {
@@ -313,9 +313,9 @@ func TestRestartWhileMessagesFlow(t *testing.T) {
 			notices += n
 		}
 	}
-	if answers+notices != total || len(f.waitSent(0)) != total {
+	if answers+notices != total || len(f.WaitSent(t, 0)) != total {
 		t.Errorf("%d messages: %d answers, %d asked to repeat, %d sends in all; want one reply each",
-			total, answers, notices, len(f.waitSent(0)))
+			total, answers, notices, len(f.WaitSent(t, 0)))
 	}
 	if notices > 0 {
 		t.Errorf("%d users asked to repeat; A had time to finish what it had taken", notices)

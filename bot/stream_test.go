@@ -17,6 +17,7 @@ import (
 
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/bot/tgmd"
+	"github.com/finbot/finbot/internal/fakes"
 )
 
 // The integration tests below run the bot against the fake Bot API. Their pacing is either 0
@@ -34,32 +35,32 @@ func TestStreamingEditsOneMessage(t *testing.T) {
 		}
 		r.Progress("Дебиторская") // too short to be worth a message
 		r.Progress(start)
-		waitUntil(t, "the draft is sent", func() bool { return f.count("sendMessage") == 1 })
+		waitUntil(t, "the draft is sent", func() bool { return f.Count("sendMessage") == 1 })
 		r.Progress(start + " составляет")
-		waitUntil(t, "1st edit", func() bool { return len(f.snapshot().edits) == 1 })
+		waitUntil(t, "1st edit", func() bool { return len(f.Edits()) == 1 })
 		r.Progress(start + " составляет  ") // the same text to a reader: no edit
 		r.Progress(start + " составляет 1 200 000 ₽.")
-		waitUntil(t, "2nd edit", func() bool { return len(f.snapshot().edits) == 2 })
+		waitUntil(t, "2nd edit", func() bool { return len(f.Edits()) == 2 })
 		return agent.Answer{
 			Text:    start + " составляет **1 200 000 ₽**.",
 			Buttons: []agent.Button{{Text: "По контрагентам"}},
 		}, nil
 	}}
 	b := startStreamBot(t, f, a, streamConfig{interval: 0, groupInterval: 0, minChars: 20})
-	f.push(privateText(10, "кто нам должен?"))
-	waitUntil(t, "the final edit", func() bool { return len(f.snapshot().edits) == 3 })
+	f.Push(privateText(10, "кто нам должен?"))
+	waitUntil(t, "the final edit", func() bool { return len(f.Edits()) == 3 })
 	b.disp.wait()
 
-	got := f.snapshot()
-	if len(got.sent) != 1 {
-		t.Fatalf("sendMessage %d times, want 1 (the draft only): %+v", len(got.sent), got.sent)
+	sent, edits := f.Sent(), f.Edits()
+	if len(sent) != 1 {
+		t.Fatalf("sendMessage %d times, want 1 (the draft only): %+v", len(sent), sent)
 	}
-	if d := got.sent[0]; d.Text != start || hasEntities(d.Entities) || d.ReplyTo != "" {
+	if d := sent[0]; d.Text != start || hasEntities(d.Entities) || d.ReplyTo != "" {
 		t.Errorf("draft = %+v, want the first long enough text, plain, no reply-to in a private chat", d)
 	}
 	wantTexts := []string{start + " составляет", start + " составляет 1 200 000 ₽.", start + " составляет 1 200 000 ₽."}
 	var texts []string
-	for _, e := range got.edits {
+	for _, e := range edits {
 		texts = append(texts, e.Text)
 		if e.MessageID != "1001" || e.ChatID != "10" {
 			t.Errorf("edit of message %s in chat %s, want the draft 1001 in chat 10", e.MessageID, e.ChatID)
@@ -68,12 +69,12 @@ func TestStreamingEditsOneMessage(t *testing.T) {
 	if diff := cmp.Diff(wantTexts, texts); diff != "" {
 		t.Errorf("edited texts (-want +got):\n%s", diff)
 	}
-	for _, e := range got.edits[:2] {
+	for _, e := range edits[:2] {
 		if hasEntities(e.Entities) || e.Markup != "" {
 			t.Errorf("streaming edit %q carries formatting %s %s, want plain text", e.Text, e.Entities, e.Markup)
 		}
 	}
-	final := got.edits[2]
+	final := edits[2]
 	if !strings.Contains(final.Entities, `"bold"`) {
 		t.Errorf("final edit entities = %s, want the bold amount", final.Entities)
 	}
@@ -90,23 +91,23 @@ func TestStreamingEditsAreThrottled(t *testing.T) {
 	f := newFakeAPI(t)
 	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
 		r.Progress("Курс доллара на сегодня по данным ЦБ")
-		waitUntil(t, "the draft is sent", func() bool { return f.count("sendMessage") == 1 })
+		waitUntil(t, "the draft is sent", func() bool { return f.Count("sendMessage") == 1 })
 		for _, more := range []string{" —", " — 90", " — 90,50 ₽"} {
 			r.Progress("Курс доллара на сегодня по данным ЦБ" + more)
 		}
 		return agent.Answer{Text: "Курс доллара на сегодня по данным ЦБ — **90,50 ₽**."}, nil
 	}}
 	b := startStreamBot(t, f, a, streamConfig{interval: time.Hour, groupInterval: time.Hour, minChars: 20})
-	f.push(privateText(10, "курс доллара"))
-	waitUntil(t, "the final edit", func() bool { return len(f.snapshot().edits) == 1 })
+	f.Push(privateText(10, "курс доллара"))
+	waitUntil(t, "the final edit", func() bool { return len(f.Edits()) == 1 })
 	b.disp.wait()
 
-	got := f.snapshot()
-	if len(got.sent) != 1 || f.count("editMessageText") != 1 {
+	sent, edits := f.Sent(), f.Edits()
+	if len(sent) != 1 || f.Count("editMessageText") != 1 {
 		t.Errorf("sendMessage %d, editMessageText %d; want 1 and 1 (no edit before the interval passed)",
-			len(got.sent), f.count("editMessageText"))
+			len(sent), f.Count("editMessageText"))
 	}
-	if e := got.edits[0]; e.Text != "Курс доллара на сегодня по данным ЦБ — 90,50 ₽." || !hasEntities(e.Entities) {
+	if e := edits[0]; e.Text != "Курс доллара на сегодня по данным ЦБ — 90,50 ₽." || !hasEntities(e.Entities) {
 		t.Errorf("final edit = %+v, want the formatted answer", e)
 	}
 	waitNoStreamers(t)
@@ -122,26 +123,26 @@ func TestStreamedLongAnswerEditsFirstPartAndSendsTheRest(t *testing.T) {
 	}
 	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
 		r.Progress(strings.Repeat("очень длинный ответ ", 300)) // longer than a message
-		waitUntil(t, "the draft is sent", func() bool { return f.count("sendMessage") == 1 })
+		waitUntil(t, "the draft is sent", func() bool { return f.Count("sendMessage") == 1 })
 		return ans, nil
 	}}
 	b := startStreamBot(t, f, a, streamConfig{interval: time.Hour, groupInterval: time.Hour, minChars: 20})
-	f.push(privateText(10, "подробно"))
-	f.waitSent(len(parts))
+	f.Push(privateText(10, "подробно"))
+	f.WaitSent(t, len(parts))
 	b.disp.wait()
 
-	got := f.snapshot()
-	if n := tgmd.UTF16Len(got.sent[0].Text); n > maxMessageUnits || !strings.HasSuffix(got.sent[0].Text, "…") {
+	sent, edits := f.Sent(), f.Edits()
+	if n := tgmd.UTF16Len(sent[0].Text); n > maxMessageUnits || !strings.HasSuffix(sent[0].Text, "…") {
 		t.Errorf("draft of a too long text: %d UTF-16 units, ends %q; want ≤ %d ending with …",
-			n, got.sent[0].Text[len(got.sent[0].Text)-10:], maxMessageUnits)
+			n, sent[0].Text[len(sent[0].Text)-10:], maxMessageUnits)
 	}
-	if len(got.edits) != 1 || got.edits[0].Text != parts[0].Text || !hasEntities(got.edits[0].Entities) {
-		t.Fatalf("edits = %d, want one: the first part, formatted", len(got.edits))
+	if len(edits) != 1 || edits[0].Text != parts[0].Text || !hasEntities(edits[0].Entities) {
+		t.Fatalf("edits = %d, want one: the first part, formatted", len(edits))
 	}
-	if got.edits[0].Markup != "" {
-		t.Errorf("first part carries the keyboard %s; it belongs on the last part", got.edits[0].Markup)
+	if edits[0].Markup != "" {
+		t.Errorf("first part carries the keyboard %s; it belongs on the last part", edits[0].Markup)
 	}
-	rest := got.sent[1:]
+	rest := sent[1:]
 	if len(rest) != len(parts)-1 {
 		t.Fatalf("sent %d more messages after the edit, want %d", len(rest), len(parts)-1)
 	}
@@ -158,64 +159,56 @@ func TestStreamedLongAnswerEditsFirstPartAndSendsTheRest(t *testing.T) {
 
 func TestStreamedFinalEditFailureSendsAnew(t *testing.T) {
 	f := newFakeAPI(t)
-	f.fail = func(method string, _ map[string]string) (int, string, bool) {
-		if method == "editMessageText" { // the draft was deleted by hand, say
-			return 400, `{"ok":false,"error_code":400,"description":"Bad Request: message to edit not found"}`, true
-		}
-		return 0, "", false
-	}
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
-		r.Progress("Остаток на счёте 51 на 1 апреля")
-		waitUntil(t, "the draft is sent", func() bool { return f.count("sendMessage") == 1 })
-		return agent.Answer{Text: "Остаток на счёте 51 на 1 апреля — **5 000 ₽**."}, nil
-	}}
-	b := startStreamBot(t, f, a, streamConfig{interval: time.Hour, groupInterval: time.Hour, minChars: 20})
-	f.push(privateText(10, "остаток 51"))
-	got := f.waitSent(2)
+	// The draft was deleted by hand, say.
+	f.SetFault(fakes.Refuse("editMessageText", 400, "Bad Request: message to edit not found", nil))
+	b := startStreamBot(t, f, balanceAgent(t, f), streamConfig{interval: time.Hour, groupInterval: time.Hour, minChars: 20})
+	f.Push(privateText(10, "остаток 51"))
+	got := f.WaitSent(t, 2)
 	b.disp.wait()
 
 	if m := got[1]; m.Text != "Остаток на счёте 51 на 1 апреля — 5 000 ₽." || !hasEntities(m.Entities) {
 		t.Errorf("fallback message = %+v, want the formatted answer", m)
 	}
-	if d := f.snapshot().deleted; !cmp.Equal(d, []string{"1001"}) {
+	if d := f.Deleted(); !cmp.Equal(d, []string{"1001"}) {
 		t.Errorf("deleted %v, want the stale draft 1001", d)
 	}
 	waitNoStreamers(t)
 }
 
-func TestStreamedFinalEditParseErrorGoesPlain(t *testing.T) {
-	f := newFakeAPI(t)
-	f.fail = func(method string, form map[string]string) (int, string, bool) {
-		if method == "editMessageText" && hasEntities(form["entities"]) {
-			return 400, `{"ok":false,"error_code":400,"description":"Bad Request: can't parse entities: Can't find end of the entity starting at byte offset 5"}`, true
-		}
-		return 0, "", false
-	}
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+// balanceAgent streams a draft of the balance on account 51, waits until the draft is sent,
+// then answers with the balance formatted.
+func balanceAgent(t *testing.T, f *fakes.BotAPI) *fakeAgent {
+	return &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
 		r.Progress("Остаток на счёте 51 на 1 апреля")
-		waitUntil(t, "the draft is sent", func() bool { return f.count("sendMessage") == 1 })
+		waitUntil(t, "the draft is sent", func() bool { return f.Count("sendMessage") == 1 })
 		return agent.Answer{Text: "Остаток на счёте 51 на 1 апреля — **5 000 ₽**."}, nil
 	}}
-	b := startStreamBot(t, f, a, streamConfig{interval: time.Hour, groupInterval: time.Hour, minChars: 20})
-	f.push(privateText(10, "остаток 51"))
-	waitUntil(t, "the plain final edit", func() bool { return len(f.snapshot().edits) == 1 })
+}
+
+func TestStreamedFinalEditParseErrorGoesPlain(t *testing.T) {
+	f := newFakeAPI(t)
+	f.SetFault(fakes.Refuse("editMessageText", 400, "Bad Request: can't parse entities: Can't find end of the entity starting at byte offset 5",
+		func(form map[string]string) bool { return hasEntities(form["entities"]) }))
+	b := startStreamBot(t, f, balanceAgent(t, f), streamConfig{interval: time.Hour, groupInterval: time.Hour, minChars: 20})
+	f.Push(privateText(10, "остаток 51"))
+	waitUntil(t, "the plain final edit", func() bool { return len(f.Edits()) == 1 })
 	b.disp.wait()
 
-	got := f.snapshot()
-	if len(got.sent) != 1 || got.edits[0].Text != "Остаток на счёте 51 на 1 апреля — 5 000 ₽." || hasEntities(got.edits[0].Entities) {
-		t.Errorf("sent %d, edits %+v; want the draft edited once more, as plain text", len(got.sent), got.edits)
+	sent, edits := f.Sent(), f.Edits()
+	if len(sent) != 1 || edits[0].Text != "Остаток на счёте 51 на 1 апреля — 5 000 ₽." || hasEntities(edits[0].Entities) {
+		t.Errorf("sent %d, edits %+v; want the draft edited once more, as plain text", len(sent), edits)
 	}
 }
 
 func TestAnswerWithoutProgressIsSentAsBefore(t *testing.T) {
 	f := newFakeAPI(t)
 	b := startStreamBot(t, f, echoAgent(), defaultStreamConfig())
-	f.push(privateText(10, "привет"))
-	got := f.waitSent(1)
+	f.Push(privateText(10, "привет"))
+	got := f.WaitSent(t, 1)
 	b.disp.wait()
-	if got[0].Text != "эхо: привет" || f.count("editMessageText") != 0 || f.count("deleteMessage") != 0 {
+	if got[0].Text != "эхо: привет" || f.Count("editMessageText") != 0 || f.Count("deleteMessage") != 0 {
 		t.Errorf("sent %+v, editMessageText %d, deleteMessage %d; want one plain send",
-			got, f.count("editMessageText"), f.count("deleteMessage"))
+			got, f.Count("editMessageText"), f.Count("deleteMessage"))
 	}
 }
 
@@ -223,17 +216,17 @@ func TestStreamedAnswerThatFailsDeletesTheDraft(t *testing.T) {
 	f := newFakeAPI(t)
 	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
 		r.Progress("Сейчас посмотрю данные 1С за март")
-		waitUntil(t, "the draft is sent", func() bool { return f.count("sendMessage") == 1 })
+		waitUntil(t, "the draft is sent", func() bool { return f.Count("sendMessage") == 1 })
 		return agent.Answer{}, agent.ErrUnavailable
 	}}
 	b := startStreamBot(t, f, a, defaultStreamConfig())
-	f.push(privateText(10, "выручка за март"))
-	got := f.waitSent(2)
+	f.Push(privateText(10, "выручка за март"))
+	got := f.WaitSent(t, 2)
 	b.disp.wait()
 	if want := userMessage(agent.ErrUnavailable); got[1].Text != want {
 		t.Errorf("error reply = %q, want %q", got[1].Text, want)
 	}
-	if d := f.snapshot().deleted; !cmp.Equal(d, []string{"1001"}) {
+	if d := f.Deleted(); !cmp.Equal(d, []string{"1001"}) {
 		t.Errorf("deleted %v, want the partial draft 1001", d)
 	}
 	waitNoStreamers(t)
@@ -494,43 +487,11 @@ func newTestCore(out sender) *core {
 	return newCore(echoAgent(), out, slog.New(slog.DiscardHandler), NewMetrics(nil), coreOptions{})
 }
 
-// startStreamBot is startBot with the streaming pace set before the bot runs.
-func startStreamBot(t *testing.T, f *fakeAPI, a Answerer, cfg streamConfig) *Bot {
+// startStreamBot is startBot with metrics of its own and the streaming pace set before the bot
+// runs.
+func startStreamBot(t *testing.T, f *fakes.BotAPI, a Answerer, cfg streamConfig) *Bot {
 	t.Helper()
-	o := Options{Token: testToken, APIURL: f.url(), HTTPClient: f.client(), PollTimeout: time.Second, PollIdle: 10 * time.Millisecond,
-		Metrics: NewMetrics(prometheus.NewRegistry())}
-	b, err := New(t.Context(), a, o)
-	if err != nil {
-		t.Fatalf("New: %v", err)
-	}
-	unpace(b)
-	b.core.stream = cfg
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- b.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	})
-	return b
-}
-
-type apiSnapshot struct {
-	sent    []sentMessage
-	edits   []editedMessage
-	deleted []string
-}
-
-func (f *fakeAPI) snapshot() apiSnapshot {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return apiSnapshot{
-		sent:    append([]sentMessage(nil), f.sent...),
-		edits:   append([]editedMessage(nil), f.edits...),
-		deleted: append([]string(nil), f.deleted...),
-	}
+	return startBot(t, f, a, Options{Metrics: NewMetrics(prometheus.NewRegistry())}, func(b *Bot) { b.core.stream = cfg })
 }
 
 // waitUntil polls cond for up to 20 s. It may run on any goroutine: it reports a timeout

@@ -18,6 +18,7 @@ import (
 
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/internal/fakes"
 )
 
 // Telegram-side faults while a steady stream of messages flows: flood control, formatting that
@@ -26,19 +27,17 @@ import (
 
 // checkAnsweredOnce checks that every want text reached its chat exactly once and in the order
 // given, and that nothing else was sent.
-func checkAnsweredOnce(t *testing.T, f *fakeAPI, want map[int64][]string) {
+func checkAnsweredOnce(t *testing.T, f *fakes.BotAPI, want map[int64][]string) {
 	t.Helper()
 	total := 0
 	for chat, texts := range want {
 		total += len(texts)
-		if got := f.sentTo(chat); strings.Join(got, "\n") != strings.Join(texts, "\n") {
+		if got := sentTo(f, chat); strings.Join(got, "\n") != strings.Join(texts, "\n") {
 			t.Errorf("chat %d got %q,\nwant %q", chat, got, texts)
 		}
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.sent) != total {
-		t.Errorf("%d messages sent, want %d", len(f.sent), total)
+	if n := len(f.Sent()); n != total {
+		t.Errorf("%d messages sent, want %d", n, total)
 	}
 }
 
@@ -55,7 +54,7 @@ func TestFloodControlBurst(t *testing.T) {
 			until   = map[string]time.Time{} // chat → end of the retry_after it was given
 			early   []string
 		)
-		f.fail = func(method string, form map[string]string) (int, string, bool) {
+		f.SetFault(func(method string, form map[string]string) (int, string, bool) {
 			if method != "sendMessage" {
 				return 0, "", false
 			}
@@ -68,10 +67,10 @@ func TestFloodControlBurst(t *testing.T) {
 			if refused < limited {
 				refused++
 				until[chat] = now.Add(time.Second)
-				return 429, `{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 1","parameters":{"retry_after":1}}`, true
+				return 429, fakes.RetryAfter(1), true
 			}
 			return 0, "", false
-		}
+		})
 		startBot(t, f, echoAgent(), Options{PollIdle: 10 * time.Millisecond})
 		want := map[int64][]string{}
 		const chats, each = 4, 3
@@ -82,14 +81,14 @@ func TestFloodControlBurst(t *testing.T) {
 		flow(f, chats*each, 25*time.Millisecond, func(i int) tgbotapi.Update {
 			return privateText(int64(10+i%chats), fmt.Sprintf("сообщение %d", i))
 		})()
-		f.waitSent(chats * each)
+		f.WaitSent(t, chats*each)
 		checkAnsweredOnce(t, f, want)
 		mu.Lock()
 		defer mu.Unlock()
 		if len(early) > 0 {
 			t.Errorf("retries faster than retry_after:\n%s", strings.Join(early, "\n"))
 		}
-		if n := f.count("sendMessage"); n != chats*each+limited {
+		if n := f.Count("sendMessage"); n != chats*each+limited {
 			t.Errorf("sendMessage calls = %d, want %d (each refusal retried once)", n, chats*each+limited)
 		}
 		t.Logf("took %v", time.Since(began).Round(time.Millisecond))
@@ -101,12 +100,10 @@ func TestFloodControlBurst(t *testing.T) {
 func TestParseErrorsInStream(t *testing.T) {
 	began := time.Now()
 	f := newFakeAPI(t)
-	f.fail = func(method string, form map[string]string) (int, string, bool) {
-		if method == "sendMessage" && strings.Contains(form["text"], "сломано") && hasEntities(form["entities"]) {
-			return 400, `{"ok":false,"error_code":400,"description":"Bad Request: can't parse entities: Can't find end of the entity starting at byte offset 0"}`, true
-		}
-		return 0, "", false
-	}
+	f.SetFault(fakes.Refuse("sendMessage", 400, "Bad Request: can't parse entities: Can't find end of the entity starting at byte offset 0",
+		func(form map[string]string) bool {
+			return strings.Contains(form["text"], "сломано") && hasEntities(form["entities"])
+		}))
 	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
 		return agent.Answer{Text: "**" + r.Text + "**: готово"}, nil
 	}}
@@ -128,16 +125,14 @@ func TestParseErrorsInStream(t *testing.T) {
 		}
 		return privateText(int64(20+i%3), fmt.Sprintf("%s %d", word, i))
 	})()
-	f.waitSent(n)
+	f.WaitSent(t, n)
 	checkAnsweredOnce(t, f, want)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, m := range f.sent {
+	for _, m := range f.Sent() {
 		if broken := strings.HasPrefix(m.Text, "сломано"); broken == hasEntities(m.Entities) {
 			t.Errorf("%q went out with entities %s; want plain only for the rejected ones", m.Text, m.Entities)
 		}
 	}
-	if got := f.calls["sendMessage"]; got != n+n/2 {
+	if got := f.Count("sendMessage"); got != n+n/2 {
 		t.Errorf("sendMessage calls = %d, want %d (one plain re-send per rejected reply)", got, n+n/2)
 	}
 	t.Logf("took %v", time.Since(began).Round(time.Millisecond))
@@ -153,7 +148,7 @@ func TestServerErrorsOnSendAreRetried(t *testing.T) {
 			mu       sync.Mutex
 			attempts = map[string][]time.Time{} // reply text → when each attempt arrived
 		)
-		f.fail = func(method string, form map[string]string) (int, string, bool) {
+		f.SetFault(func(method string, form map[string]string) (int, string, bool) {
 			if method != "sendMessage" {
 				return 0, "", false
 			}
@@ -165,12 +160,12 @@ func TestServerErrorsOnSendAreRetried(t *testing.T) {
 			case n == 1 && strings.HasSuffix(text, "0"):
 				return 502, "<html><body><h1>502 Bad Gateway</h1></body></html>", true
 			case n == 1:
-				return 500, `{"ok":false,"error_code":500,"description":"Internal Server Error"}`, true
+				return 500, fakes.Error(500, "Internal Server Error"), true
 			case n == 2 && strings.HasSuffix(text, "5"):
-				return 503, `{"ok":false,"error_code":503,"description":"Service Unavailable"}`, true
+				return 503, fakes.Error(503, "Service Unavailable"), true
 			}
 			return 0, "", false
-		}
+		})
 		startBot(t, f, echoAgent(), Options{PollIdle: 10 * time.Millisecond})
 		const n = 6
 		want := map[int64][]string{}
@@ -180,7 +175,7 @@ func TestServerErrorsOnSendAreRetried(t *testing.T) {
 		flow(f, n, 20*time.Millisecond, func(i int) tgbotapi.Update {
 			return privateText(int64(30+i%3), fmt.Sprintf("вопрос %d", i*5))
 		})()
-		f.waitSent(n)
+		f.WaitSent(t, n)
 		checkAnsweredOnce(t, f, want)
 		mu.Lock()
 		defer mu.Unlock()
@@ -203,7 +198,7 @@ func TestDuplicatedUpdatesAnsweredOnce(t *testing.T) {
 	t.Run("polling", func(t *testing.T) {
 		f := newFakeAPI(t)
 		var resend atomic.Pointer[[]tgbotapi.Update]
-		f.fail = func(method string, _ map[string]string) (int, string, bool) {
+		f.SetFault(func(method string, _ map[string]string) (int, string, bool) {
 			if method != "getUpdates" {
 				return 0, "", false
 			}
@@ -212,20 +207,20 @@ func TestDuplicatedUpdatesAnsweredOnce(t *testing.T) {
 				return 200, `{"ok":true,"result":` + string(body) + `}`, true
 			}
 			return 0, "", false
-		}
+		})
 		startBot(t, f, echoAgent(), Options{Dedupe: history.NewMemoryDedupe(100, time.Hour), PollIdle: 10 * time.Millisecond})
 		dup := privateText(40, "дубль")
 		dup.UpdateID = 100
-		f.push(dup)
-		f.push(dup) // the same update twice in one batch
+		f.Push(dup)
+		f.Push(dup) // the same update twice in one batch
 		wait := flow(f, 5, 20*time.Millisecond, func(i int) tgbotapi.Update { return privateText(41, fmt.Sprint("поток ", i)) })
-		waitFor(t, "the first answer in chat 40", func() bool { return len(f.sentTo(40)) == 1 })
+		waitFor(t, "the first answer in chat 40", func() bool { return len(sentTo(f, 40)) == 1 })
 		// Telegram sends update 100 again, in a later batch.
 		resend.Store(&[]tgbotapi.Update{dup})
 		waitFor(t, "the batch with the old update to be fetched", func() bool { return resend.Load() == nil })
-		f.push(privateText(40, "новое"))
+		f.Push(privateText(40, "новое"))
 		wait()
-		f.waitSent(7)
+		f.WaitSent(t, 7)
 		checkAnsweredOnce(t, f, map[int64][]string{
 			40: {"эхо: дубль", "эхо: новое"},
 			41: {"эхо: поток 0", "эхо: поток 1", "эхо: поток 2", "эхо: поток 3", "эхо: поток 4"},
@@ -241,7 +236,7 @@ func TestDuplicatedUpdatesAnsweredOnce(t *testing.T) {
 			}
 			return agent.Answer{Text: "эхо: " + r.Text}, nil
 		}}
-		b, err := New(t.Context(), a, Options{Token: testToken, APIURL: f.srv.URL, WebhookURL: "https://bot.example/hook",
+		b, err := New(t.Context(), a, Options{Token: testToken, APIURL: f.URL(), WebhookURL: "https://bot.example/hook",
 			WebhookSecret: "s3cr3t", Dedupe: history.NewMemoryDedupe(100, time.Hour)})
 		if err != nil {
 			t.Fatal(err)
@@ -280,7 +275,7 @@ func TestDuplicatedUpdatesAnsweredOnce(t *testing.T) {
 		})
 		wg.Wait()
 		close(gate)
-		f.waitSent(5)
+		f.WaitSent(t, 5)
 		post(slow) // and once more after the answer went out
 		b.disp.wait()
 		checkAnsweredOnce(t, f, map[int64][]string{

@@ -39,10 +39,10 @@ func documentUpdate(chatID, userID int64, chatType, fileID, name string, size in
 func TestUploadThroughBotAPI(t *testing.T) {
 	f := newFakeAPI(t)
 	pdf := contractPDF()
-	f.files["doc1"] = pdf
+	f.AddFile("doc1", pdf)
 	b := startBot(t, f, docsAgent(), Options{})
-	f.push(documentUpdate(50, 50, "private", "doc1", "dogovor.pdf", len(pdf), "", nil))
-	sent := f.waitSent(1)
+	f.Push(documentUpdate(50, 50, "private", "doc1", "dogovor.pdf", len(pdf), "", nil))
+	sent := f.WaitSent(t, 1)
 	receipt := sent[0]
 	if !strings.Contains(receipt.Text, "Загрузил «Договор поставки № П-15/2025»") || !strings.Contains(receipt.Text, "PDF, 2 стр.") {
 		t.Fatalf("receipt = %q", receipt.Text)
@@ -50,16 +50,16 @@ func TestUploadThroughBotAPI(t *testing.T) {
 	if !strings.Contains(receipt.Markup, `"callback_data":"d:s:`) {
 		t.Errorf("receipt keyboard = %s, want a select button", receipt.Markup)
 	}
-	if f.count("getFile") != 1 || f.downloads != 1 {
-		t.Errorf("getFile %d, downloads %d; want 1 and 1", f.count("getFile"), f.downloads)
+	if f.Count("getFile") != 1 || f.Downloads() != 1 {
+		t.Errorf("getFile %d, downloads %d; want 1 and 1", f.Count("getFile"), f.Downloads())
 	}
-	f.settle(b)
+	settle(t, f, b)
 
-	// The fake numbers sent messages 1000+n: the receipt is message 1001.
+	// The fake numbers the messages of each chat from 1001 on: the receipt is message 1001.
 	reply := privateText(50, "какие пени за просрочку поставки?")
 	reply.Message.ReplyToMessage = &tgbotapi.Message{MessageID: 1001, From: &tgbotapi.User{ID: 777, IsBot: true}, Chat: reply.Message.Chat}
-	f.push(reply)
-	sent = f.waitSent(2)
+	f.Push(reply)
+	sent = f.WaitSent(t, 2)
 	if !strings.Contains(sent[1].Text, "Выбрал документ") || !strings.Contains(sent[1].Text, "0,1%") {
 		t.Errorf("reply to the receipt answered %q", sent[1].Text)
 	}
@@ -69,10 +69,10 @@ func TestUploadThroughBotAPI(t *testing.T) {
 func TestUploadWithCaptionAnswersIt(t *testing.T) {
 	f := newFakeAPI(t)
 	pdf := contractPDF()
-	f.files["doc2"] = pdf
+	f.AddFile("doc2", pdf)
 	startBot(t, f, docsAgent(), Options{})
-	f.push(documentUpdate(51, 51, "private", "doc2", "dogovor.pdf", len(pdf), "какой срок оплаты?", nil))
-	sent := f.waitSent(2)
+	f.Push(documentUpdate(51, 51, "private", "doc2", "dogovor.pdf", len(pdf), "какой срок оплаты?", nil))
+	sent := f.WaitSent(t, 2)
 	if !strings.Contains(sent[0].Text, "Загрузил") || !strings.Contains(sent[1].Text, "20 банковских дней") {
 		t.Errorf("replies %q / %q", sent[0].Text, sent[1].Text)
 	}
@@ -83,27 +83,28 @@ func TestUploadWithCaptionAnswersIt(t *testing.T) {
 func TestUploadRefusalsAndGroups(t *testing.T) {
 	f := newFakeAPI(t)
 	b := startBot(t, f, docsAgent(), Options{})
-	f.push(documentUpdate(52, 52, "private", "huge", "big.pdf", 25<<20, "", nil))
-	sent := f.waitSent(1)
-	if !strings.Contains(sent[0].Text, "больше 20 МБ") || f.count("getFile") != 0 {
-		t.Errorf("oversized file: %q, getFile called %d times", sent[0].Text, f.count("getFile"))
+	f.Push(documentUpdate(52, 52, "private", "huge", "big.pdf", 25<<20, "", nil))
+	sent := f.WaitSent(t, 1)
+	if !strings.Contains(sent[0].Text, "больше 20 МБ") || f.Count("getFile") != 0 {
+		t.Errorf("oversized file: %q, getFile called %d times", sent[0].Text, f.Count("getFile"))
 	}
-	f.push(documentUpdate(53, 53, "private", "missing", "lost.pdf", 1000, "", nil))
-	sent = f.waitSent(2)
+	f.Push(documentUpdate(53, 53, "private", "missing", "lost.pdf", 1000, "", nil))
+	sent = f.WaitSent(t, 2)
 	if !strings.Contains(sent[1].Text, "Не получилось скачать") || strings.Contains(sent[1].Text, testToken) {
 		t.Errorf("failed download: %q", sent[1].Text)
 	}
 
-	f.files["g1"] = contractPDF()
-	f.push(documentUpdate(-100500, 54, "supergroup", "g1", "dogovor.pdf", len(f.files["g1"]), "", nil))
-	f.settle(b)
-	if got := len(f.waitSent(2)); got != 2 || f.count("getFile") != 1 {
-		t.Errorf("a group file not addressed to the bot was taken: %d messages, getFile %d", got, f.count("getFile"))
+	g1 := contractPDF()
+	f.AddFile("g1", g1)
+	f.Push(documentUpdate(-100500, 54, "supergroup", "g1", "dogovor.pdf", len(g1), "", nil))
+	settle(t, f, b)
+	if got := len(f.WaitSent(t, 2)); got != 2 || f.Count("getFile") != 1 {
+		t.Errorf("a group file not addressed to the bot was taken: %d messages, getFile %d", got, f.Count("getFile"))
 	}
 	mention := "@finbot_test_bot сохрани"
-	f.push(documentUpdate(-100500, 54, "supergroup", "g1", "dogovor.pdf", len(f.files["g1"]), mention,
+	f.Push(documentUpdate(-100500, 54, "supergroup", "g1", "dogovor.pdf", len(g1), mention,
 		[]tgbotapi.MessageEntity{{Type: "mention", Offset: 0, Length: len("@finbot_test_bot")}}))
-	sent = f.waitSent(3)
+	sent = f.WaitSent(t, 3)
 	if !strings.Contains(sent[2].Text, "Загрузил") || sent[2].ReplyTo != "40" {
 		t.Errorf("addressed group file: %q (reply to %q)", sent[2].Text, sent[2].ReplyTo)
 	}
