@@ -2,9 +2,8 @@ package agent
 
 import (
 	"context"
-	"time"
 
-	"github.com/finbot/finbot/integrations/cbr"
+	"github.com/finbot/finbot/agent/rates"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/integrations/tavily"
@@ -22,13 +21,8 @@ type History interface {
 	Reset(ctx context.Context, key string) error
 }
 
-// Rates is the Bank of Russia. *cbr.Client satisfies it.
-type Rates interface {
-	DailyRates(ctx context.Context, day time.Time) (cbr.Daily, error)
-	Dynamic(ctx context.Context, charCode string, from, to time.Time) (cbr.Dynamic, error)
-	KeyRate(ctx context.Context, from, to time.Time) (cbr.KeyRates, error)
-	News(ctx context.Context, from, to time.Time) (cbr.News, error)
-}
+// Rates is the Bank of Russia, as the rates skill asks it. *cbr.Client satisfies it.
+type Rates = rates.Bank
 
 // NewsSearch finds finance news on the web. *tavily.Client satisfies it.
 type NewsSearch interface {

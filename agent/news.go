@@ -7,12 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/tavily"
 	"github.com/finbot/finbot/ru"
 )
-
-// cbrNewsDays is how far back "/news" looks for the Bank of Russia's own news.
-const cbrNewsDays = 14
 
 // maxNewsItems is how many news items one answer lists.
 const maxNewsItems = 5
@@ -86,50 +84,12 @@ func (a *Agent) news(ctx context.Context, userID int64, text string) (Answer, er
 		if d := publishedDay(r.PublishedDate); d != "" {
 			fmt.Fprintf(&b, " (%s)", d)
 		}
-		if s := snippet(r.Content, 160); s != "" {
+		if s := skill.Snippet(r.Content, 160); s != "" {
 			fmt.Fprintf(&b, " — %s", EscapeMarkdown(s))
 		}
 		fmt.Fprintf(&b, " [%d]\n", i+1)
-		ans.Sources = append(ans.Sources, Source{Title: sourceTitle(r.Title, r.URL), URL: r.URL})
+		ans.Sources = append(ans.Sources, Source{Title: skill.SourceTitle(r.Title, r.URL), URL: r.URL})
 	}
-	ans.Text = strings.TrimSpace(b.String())
-	return ans, nil
-}
-
-// cbrNews lists the Bank of Russia's recent news, after an optional note.
-func (a *Agent) cbrNews(ctx context.Context, note string) (Answer, error) {
-	if a.cbr == nil {
-		return Answer{Text: "Новости сейчас недоступны: ни поиск новостей, ни Банк России в этой установке не подключены."}, nil
-	}
-	today := a.today()
-	n, err := a.cbr.News(ctx, today.AddDate(0, 0, -cbrNewsDays), today)
-	ans := Answer{}
-	ans.Debug.Calls = []Call{callRecord("cbr.News", fmt.Sprintf("%d дней", cbrNewsDays), len(n.Items), n.Meta, err)}
-	if err != nil {
-		ans.Text = sourceDown("новости", err) + " Посмотреть их можно на сайте Банка России [1]."
-		ans.Sources = []Source{cbrNewsSource}
-		ans.Debug.Degraded = []string{"cbr_unavailable"}
-		return ans, nil
-	}
-	var b strings.Builder
-	if note != "" {
-		b.WriteString(note + "\n\n")
-	}
-	if len(n.Items) == 0 {
-		fmt.Fprintf(&b, "За последние %d дней Банк России новостей не публиковал [1].", cbrNewsDays)
-		ans.Text = b.String()
-		ans.Sources = []Source{cbrNewsSource}
-		return ans, nil
-	}
-	b.WriteString("**Новости Банка России**\n\n")
-	for i, item := range n.Items {
-		if i == maxNewsItems {
-			break
-		}
-		fmt.Fprintf(&b, "%d. %s — %s [%d]\n", i+1, day(item.Date), EscapeMarkdown(item.Title), i+1)
-		ans.Sources = append(ans.Sources, Source{Title: sourceTitle(item.Title, item.URL), URL: item.URL})
-	}
-	b.WriteString(staleNote(n.Meta, "Банк России"))
 	ans.Text = strings.TrimSpace(b.String())
 	return ans, nil
 }
@@ -155,21 +115,8 @@ func newsProblem(err error) string {
 func publishedDay(s string) string {
 	for _, layout := range []string{"2006-01-02T15:04:05Z07:00", "2006-01-02T15:04:05", "2006-01-02", "Mon, 02 Jan 2006 15:04:05 MST", "Mon, 02 Jan 2006 15:04:05 -0700"} {
 		if t, err := time.Parse(layout, s); err == nil {
-			return day(t)
+			return t.In(ru.Moscow).Format("02.01.2006")
 		}
 	}
 	return ""
-}
-
-// snippet cuts text to at most n characters at a word boundary, on one line.
-func snippet(s string, n int) string { return ru.Truncate(strings.Join(strings.Fields(s), " "), n) }
-
-// sourceTitle is a short footnote title: the site and the headline.
-func sourceTitle(title, url string) string {
-	host := url
-	if _, rest, ok := strings.Cut(url, "://"); ok {
-		host, _, _ = strings.Cut(rest, "/")
-	}
-	host = strings.TrimPrefix(host, "www.")
-	return snippet(title, 80) + " — " + host
 }

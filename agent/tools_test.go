@@ -18,6 +18,8 @@ import (
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/postcheck"
+	"github.com/finbot/finbot/agent/rates"
+	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
@@ -89,7 +91,7 @@ func toolRates(asked *[]string) fakeRates {
 		DailyFunc: func(_ context.Context, d time.Time) (cbr.Daily, error) { return daily(d) },
 		DynamicFunc: func(_ context.Context, code string, from, to time.Time) (cbr.Dynamic, error) {
 			if asked != nil {
-				*asked = append(*asked, code+" "+day(from)+" "+day(to))
+				*asked = append(*asked, code+" "+from.Format("02.01.2006")+" "+to.Format("02.01.2006"))
 			}
 			if code == "XDR" {
 				return cbr.Dynamic{}, cbr.ErrUnknownCurrency
@@ -192,8 +194,8 @@ func TestToolsRefuseBadArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := runTool(t, reg, tt.tool, tt.args)
-			if !errors.Is(err, errToolArgs) {
-				t.Errorf("%s(%s) error = %v, want errToolArgs", tt.tool, tt.args, err)
+			if !errors.Is(err, skill.ErrArgs) {
+				t.Errorf("%s(%s) error = %v, want skill.ErrArgs", tt.tool, tt.args, err)
 			}
 			if len(p.Items) != 0 || len(p.Sources) != 0 {
 				t.Errorf("%s(%s) returned facts with its error: %+v", tt.tool, tt.args, p)
@@ -238,7 +240,7 @@ func TestToolCBRCurrency(t *testing.T) {
 			if diff := cmp.Diff(tt.limitations, p.Limitations); diff != "" {
 				t.Errorf("limitations (-want +got):\n%s", diff)
 			}
-			if want := []facts.Source{factsSource(ratesSource)}; !cmp.Equal(want, p.Sources) {
+			if want := []facts.Source{rates.DailySource}; !cmp.Equal(want, p.Sources) {
 				t.Errorf("sources = %+v, want %+v", p.Sources, want)
 			}
 			for _, it := range p.Items {
@@ -333,7 +335,7 @@ func TestToolCBRKeyRate(t *testing.T) {
 		itemField(it, "Ставка") != "16,50%" || itemField(it, "Действует с") != "27.10.2025" || itemField(it, "Предыдущее значение") != "17,00% (с 15.09.2025)" {
 		t.Errorf("key rate today = %+v", it)
 	}
-	if want := []facts.Source{factsSource(keyRateSource)}; !cmp.Equal(want, p.Sources) {
+	if want := []facts.Source{rates.KeyRateSource}; !cmp.Equal(want, p.Sources) {
 		t.Errorf("sources = %+v", p.Sources)
 	}
 
