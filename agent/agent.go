@@ -17,6 +17,7 @@ import (
 
 	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/news"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/rates"
 	"github.com/finbot/finbot/agent/understand"
@@ -86,7 +87,7 @@ type Agent struct {
 	llm     LLM
 	history History
 	rates   *rates.Skill // nil = the Bank of Russia is not connected
-	search  NewsSearch
+	news    *news.Skill  // nil = no web news search
 	lane    Ledger
 	docs    *docs.Library
 	kb      *docs.Library
@@ -142,7 +143,11 @@ func New(d Deps, o Options) *Agent {
 	if d.Rates != nil {
 		cbr = rates.New(d.Rates, rates.Options{Now: o.Now, Logger: o.Logger})
 	}
-	return &Agent{llm: d.LLM, history: d.History, rates: cbr, search: d.News, lane: d.Ledger, docs: d.Docs, kb: d.KB, lastLedger: last,
+	var web *news.Skill
+	if d.News != nil {
+		web = news.New(d.News, news.Options{Now: o.Now})
+	}
+	return &Agent{llm: d.LLM, history: d.History, rates: cbr, news: web, lane: d.Ledger, docs: d.Docs, kb: d.KB, lastLedger: last,
 		planner: d.Planner, plans: plans, parser: understand.NewParser(),
 		log: o.Logger, now: o.Now, opts: o}
 }

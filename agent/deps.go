@@ -3,10 +3,10 @@ package agent
 import (
 	"context"
 
+	"github.com/finbot/finbot/agent/news"
 	"github.com/finbot/finbot/agent/rates"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
-	"github.com/finbot/finbot/integrations/tavily"
 )
 
 // LLM completes chats. *llm.Client satisfies it.
@@ -24,8 +24,5 @@ type History interface {
 // Rates is the Bank of Russia, as the rates skill asks it. *cbr.Client satisfies it.
 type Rates = rates.Bank
 
-// NewsSearch finds finance news on the web. *tavily.Client satisfies it.
-type NewsSearch interface {
-	Search(ctx context.Context, q tavily.Query) (tavily.Response, error)
-	Configured() bool
-}
+// NewsSearch finds finance news on the web, as the news skill asks it. *tavily.Client satisfies it.
+type NewsSearch = news.Searcher

@@ -305,7 +305,7 @@ func planLLMFailed(tr plan.Trace) bool {
 func (a *Agent) planRules(ctx context.Context, req Request) plan.Rules {
 	r := plan.Rules{ConfidenceThreshold: a.opts.PlanConfidence, MaxToolCalls: a.opts.MaxToolCalls,
 		HasLedger:  a.lane != nil && a.opts.LedgerAccess(req.UserID, req.ChatID),
-		HasLLMNews: a.search != nil && a.search.Configured()}
+		HasLLMNews: a.news != nil && a.news.Configured()}
 	if a.docs != nil {
 		lctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
 		all, err := a.docs.List(lctx, owner(req))
@@ -415,7 +415,7 @@ func (a *Agent) runPlan(ctx context.Context, req Request, text, summary string, 
 	case only(p, plan.ToolFetchFinanceNews) && len(p.ToolCalls) == 1:
 		if q := p.ToolCalls[0].Query(); q != "" {
 			dbg.Handler = "news"
-			return a.news(ctx, req.UserID, "новости "+q)
+			return a.answerNews(ctx, req.UserID, "новости "+q)
 		}
 	case len(p.ToolCalls) == 0:
 		dbg.Handler = "clarify"

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 
+	"github.com/finbot/finbot/agent/news"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/ru"
 )
@@ -25,6 +26,19 @@ func (a *Agent) answerKeyRate(ctx context.Context, p ru.Period) Answer {
 		return Answer{Text: "Данные Банка России в этой установке не подключены."}
 	}
 	return answer(a.rates.KeyRate(ctx, p).Reply())
+}
+
+// answerNews answers "/news <query>" with a web search, and "/news" alone (or a search that
+// cannot run) with the Bank of Russia's own news.
+func (a *Agent) answerNews(ctx context.Context, userID int64, text string) (Answer, error) {
+	query := news.Query(text)
+	if query == "" {
+		return a.cbrNews(ctx, "")
+	}
+	if a.news == nil || !a.news.Configured() {
+		return a.cbrNews(ctx, "Поиск новостей в интернете не настроен, поэтому показываю новости Банка России.")
+	}
+	return answer(a.news.Search(ctx, news.Request{Query: query, UserID: userID, Question: text}).Reply()), nil
 }
 
 // cbrNews lists the Bank of Russia's recent news, after an optional note.

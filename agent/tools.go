@@ -18,7 +18,6 @@ import (
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/onec"
-	"github.com/finbot/finbot/integrations/tavily"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -44,8 +43,6 @@ const (
 	lowCoverage = 0.3
 	// fullFallbackTopK is how many passages stand in for documents too large to load whole.
 	fullFallbackTopK = 8
-	// newsSnippetRunes bounds a news item's text (the chat list shows 160; the answer LLM may use more).
-	newsSnippetRunes = 300
 	// selectedTitleRunes is how long a selected document's title is when the planner sees it.
 	selectedTitleRunes = 80
 )
@@ -68,9 +65,9 @@ func (a *Agent) tools(req Request, s docScope, question string) executor.Registr
 	if a.rates != nil {
 		reg[plan.ToolFetchCBRData] = typedTool(a.rates.Fetch)
 	}
-	if a.search != nil && a.search.Configured() {
+	if a.news != nil && a.news.Configured() {
 		reg[plan.ToolFetchFinanceNews] = typedTool(func(ctx context.Context, args plan.FetchFinanceNewsArgs) (facts.Payload, error) {
-			return a.financeNews(ctx, req, question, args)
+			return a.news.Fetch(ctx, req.UserID, question, args)
 		})
 	}
 	if a.lane != nil {
@@ -276,51 +273,6 @@ func docIDs(ms []docstore.Meta) []string {
 		ids[i] = m.ID
 	}
 	return ids
-}
-
-// ---- finance news on the web ----
-
-// financeNews searches the web for finance news as news does.
-func (a *Agent) financeNews(ctx context.Context, req Request, question string, args plan.FetchFinanceNewsArgs) (facts.Payload, error) {
-	query := newsQuery(args.Query)
-	if query == "" {
-		query = strings.TrimSpace(args.Query)
-	}
-	if query == "" {
-		return facts.Payload{}, skill.BadArgs("fetch_finance_news: empty query")
-	}
-	limit := args.MaxResults
-	if limit <= 0 || limit > 10 {
-		limit = maxNewsItems
-	}
-	q := tavily.Query{Text: query, Topic: "news", MaxResults: limit, TimeRange: "week", UserID: req.UserID}
-	if per, ok, err := ru.ParsePeriod(question, a.now()); err == nil && ok && !per.Single() {
-		q.TimeRange, q.StartDate, q.EndDate = "", per.From.Format(time.DateOnly), per.To.Format(time.DateOnly)
-	}
-	res, err := a.search.Search(ctx, q)
-	if err != nil {
-		if ctx.Err() != nil {
-			return facts.Payload{}, ctx.Err()
-		}
-		return facts.Payload{}, skill.Unavailable("news search", err)
-	}
-	p := facts.Payload{Coverage: 1}
-	for i, r := range res.Results {
-		if i == limit {
-			break
-		}
-		it := facts.Item{Section: facts.External, Kind: "news", Title: r.Title, Text: skill.Snippet(r.Content, newsSnippetRunes),
-			Source: p.AddSource(facts.Source{Title: skill.SourceTitle(r.Title, r.URL), URL: r.URL})}
-		if d := publishedDay(r.PublishedDate); d != "" {
-			it.Fields = []facts.Field{{Name: "Дата", Value: d}}
-		}
-		p.Items = append(p.Items, it)
-	}
-	if len(p.Items) == 0 {
-		return facts.Payload{}, nil
-	}
-	p.Found = true
-	return p, nil
 }
 
 // ---- 1C ----

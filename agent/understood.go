@@ -127,7 +127,7 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 	case understand.KindKeyRate:
 		ans = a.answerKeyRate(ctx, a.decisionPeriod(d))
 	case understand.KindNews:
-		ans, err = a.news(ctx, req.UserID, text)
+		ans, err = a.answerNews(ctx, req.UserID, text)
 	case understand.KindKB:
 		ans, err = a.generalAnswer(ctx, req, route, text)
 	case understand.KindSmallTalk:
