@@ -12,6 +12,7 @@ import (
 
 	"github.com/finbot/finbot/agent/executor"
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/agent/render"
@@ -486,11 +487,11 @@ func (a *Agent) factsAnswer(ctx context.Context, req Request, question, summary 
 	}
 	f := res.Facts
 	if !f.Found {
-		var limited *ledgerLimited
+		var limited *ledger.Limited
 		for _, err := range res.Errors {
 			if errors.As(err, &limited) {
 				// 1C asks for a choice or a missing filter: its own answer, with the buttons.
-				la := ledgerAnswer(limited.res)
+				la := ledgerAnswer(limited.Result)
 				la.Debug.Calls = ans.Debug.Calls
 				return la, nil
 			}

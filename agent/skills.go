@@ -14,7 +14,10 @@ import (
 func answer(r skill.Reply) Answer {
 	ans := Answer{Text: r.Text, Chart: r.Chart}
 	for _, s := range r.Sources {
-		ans.Sources = append(ans.Sources, Source{Title: s.Title, URL: s.URL})
+		ans.Sources = append(ans.Sources, Source(s))
+	}
+	for _, b := range r.Buttons {
+		ans.Buttons = append(ans.Buttons, Button(b))
 	}
 	ans.Debug.Calls, ans.Debug.Degraded = r.Calls, r.Degraded
 	return ans

@@ -16,6 +16,7 @@ import (
 	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/agent/executor"
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/agent/rates"
@@ -658,12 +659,12 @@ func TestToolAddressQueryLimited(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := runTool(t, reg, plan.ToolAddressQuery, tt.args)
-			var lim *ledgerLimited
+			var lim *ledger.Limited
 			if !errors.As(err, &lim) || len(p.Items) != 0 {
-				t.Fatalf("payload %+v error %v, want a *ledgerLimited", p, err)
+				t.Fatalf("payload %+v error %v, want a *ledger.Limited", p, err)
 			}
-			if err.Error() != tt.want || lim.res.LimitedReason != tt.reason || len(lim.res.Candidates) != tt.candidates {
-				t.Errorf("error %q (reason %s, %d candidates), want %q (%s, %d)", err, lim.res.LimitedReason, len(lim.res.Candidates), tt.want, tt.reason, tt.candidates)
+			if err.Error() != tt.want || lim.Result.LimitedReason != tt.reason || len(lim.Result.Candidates) != tt.candidates {
+				t.Errorf("error %q (reason %s, %d candidates), want %q (%s, %d)", err, lim.Result.LimitedReason, len(lim.Result.Candidates), tt.want, tt.reason, tt.candidates)
 			}
 			if errors.Is(err, ErrUnavailable) {
 				t.Errorf("%q matches ErrUnavailable: the user must be asked, not told 1C is down", err)
@@ -675,9 +676,9 @@ func TestToolAddressQueryLimited(t *testing.T) {
 	down := New(Deps{History: history.NewMemory(10, history.Limits{}), Ledger: address.NewLane(downLedger{}, address.Options{Now: now})},
 		Options{Now: now, LedgerAccess: func(int64, int64) bool { return true }})
 	_, err := runTool(t, down.tools(me, docScope{owner: owner(me)}, ""), plan.ToolAddressQuery, `{"recipe": "list_receivables_counterparties"}`)
-	var lim *ledgerLimited
+	var lim *ledger.Limited
 	if !errors.As(err, &lim) || !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "1С (тест) сейчас не отвечает") {
-		t.Errorf("1C down: %v, want a *ledgerLimited matching ErrUnavailable", err)
+		t.Errorf("1C down: %v, want a *ledger.Limited matching ErrUnavailable", err)
 	}
 }
 

@@ -1,4 +1,4 @@
-// Package skill is what the skills under agent/ (rates, news, …) share with the agent that
+// Package skill is what the skills under agent/ (rates, news, ledger) share with the agent that
 // calls them. A skill answers one kind of question from one source, in two shapes: facts
 // (agent/facts) for the planned path, and a [Reply] for the deterministic one, with the [Call]
 // records behind it. A planner tool of a skill fails with the errors below, which the agent's
@@ -41,10 +41,21 @@ type Reply struct {
 	Sources []facts.Source
 	// Chart goes with the text (a rate series).
 	Chart *Chart
+	// Buttons are suggested replies: a choice, a drilldown, an export.
+	Buttons []Button
 	// Calls are the source calls behind the reply.
 	Calls []Call
 	// Degraded lists what went wrong without stopping the reply ("cbr_unavailable").
 	Degraded []string
+}
+
+// Button is a suggested reply. Pressing it sends Text back as a question, or, when Data is set,
+// Data as a compact command the agent re-validates (a drilldown, an export).
+type Button struct {
+	Text string `json:"text"`
+	Data string `json:"data,omitempty"`
+	// SameRow puts the button on the row of the previous one.
+	SameRow bool `json:"same_row,omitempty"`
 }
 
 // Chart is a rendered PNG with its caption (Markdown, under 1024 characters).
