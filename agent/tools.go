@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -21,10 +20,6 @@ import (
 // returns its findings as facts: every figure already written as people read it («1 250 000,00 ₽»,
 // «92,5000 ₽», «16,50%», «15.01.2026»), in Item.Text or a Field value, because the post-check
 // accepts an answer's number only when the facts' text contains it.
-
-// errLedgerDenied: the requester may not see 1C data. The tool returns it before touching the
-// lane, so nothing of 1C reaches the facts.
-var errLedgerDenied = errors.New("agent: 1C data is not available to this user")
 
 // Relevance floors of docs.Library.Search (its minOverlap and minDense): a passage that clears
 // one of them answers the question; one let in only by the lower floor of selected documents
