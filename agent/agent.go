@@ -17,7 +17,9 @@ import (
 
 	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/news"
 	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/rates"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
@@ -84,8 +86,8 @@ type Options struct {
 type Agent struct {
 	llm     LLM
 	history History
-	cbr     Rates
-	search  NewsSearch
+	rates   *rates.Skill // nil = the Bank of Russia is not connected
+	news    *news.Skill  // nil = no web news search
 	lane    Ledger
 	docs    *docs.Library
 	kb      *docs.Library
@@ -137,7 +139,15 @@ func New(d Deps, o Options) *Agent {
 	}
 	last, _ := lru.New[string, address.Result](10_000) // size > 0: cannot fail
 	plans, _ := lru.New[string, cachedPlan](defaultPlanCacheSize)
-	return &Agent{llm: d.LLM, history: d.History, cbr: d.Rates, search: d.News, lane: d.Ledger, docs: d.Docs, kb: d.KB, lastLedger: last,
+	var cbr *rates.Skill
+	if d.Rates != nil {
+		cbr = rates.New(d.Rates, rates.Options{Now: o.Now, Logger: o.Logger})
+	}
+	var web *news.Skill
+	if d.News != nil {
+		web = news.New(d.News, news.Options{Now: o.Now})
+	}
+	return &Agent{llm: d.LLM, history: d.History, rates: cbr, news: web, lane: d.Ledger, docs: d.Docs, kb: d.KB, lastLedger: last,
 		planner: d.Planner, plans: plans, parser: understand.NewParser(),
 		log: o.Logger, now: o.Now, opts: o}
 }

@@ -2,12 +2,11 @@ package agent
 
 import (
 	"context"
-	"time"
 
-	"github.com/finbot/finbot/integrations/cbr"
+	"github.com/finbot/finbot/agent/news"
+	"github.com/finbot/finbot/agent/rates"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
-	"github.com/finbot/finbot/integrations/tavily"
 )
 
 // LLM completes chats. *llm.Client satisfies it.
@@ -22,16 +21,8 @@ type History interface {
 	Reset(ctx context.Context, key string) error
 }
 
-// Rates is the Bank of Russia. *cbr.Client satisfies it.
-type Rates interface {
-	DailyRates(ctx context.Context, day time.Time) (cbr.Daily, error)
-	Dynamic(ctx context.Context, charCode string, from, to time.Time) (cbr.Dynamic, error)
-	KeyRate(ctx context.Context, from, to time.Time) (cbr.KeyRates, error)
-	News(ctx context.Context, from, to time.Time) (cbr.News, error)
-}
+// Rates is the Bank of Russia, as the rates skill asks it. *cbr.Client satisfies it.
+type Rates = rates.Bank
 
-// NewsSearch finds finance news on the web. *tavily.Client satisfies it.
-type NewsSearch interface {
-	Search(ctx context.Context, q tavily.Query) (tavily.Response, error)
-	Configured() bool
-}
+// NewsSearch finds finance news on the web, as the news skill asks it. *tavily.Client satisfies it.
+type NewsSearch = news.Searcher

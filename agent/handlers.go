@@ -32,7 +32,7 @@ func (a *Agent) handle(ctx context.Context, req Request, route RouteDecision, te
 	case route.Scenario == S2General && route.Intent == IntentKeyRate:
 		return a.commandDecision(ctx, req, understand.KindKeyRate, text, hist, scope)
 	case route.Scenario == S2General && route.Intent == IntentNews:
-		return a.news(ctx, req.UserID, text)
+		return a.answerNews(ctx, req.UserID, text)
 	}
 	return a.clarify(ctx, route, text), nil
 }

@@ -1,12 +1,6 @@
 package agent
 
-import (
-	"context"
-	"fmt"
-	"strings"
-
-	"github.com/finbot/finbot/ru"
-)
+import "context"
 
 // InlineResult is one offer of inline mode ("@finbot usd" in any chat): public figures only —
 // ledger data never appears here.
@@ -17,89 +11,14 @@ type InlineResult struct {
 	Text        string // Markdown sent to the chat when the result is chosen
 }
 
-// maxInlineCurrencies bounds the offers for one query.
-const maxInlineCurrencies = 6
-
 // Inline answers an inline query with today's Bank of Russia rates and the key rate.
 func (a *Agent) Inline(ctx context.Context, query string) ([]InlineResult, error) {
-	if a.cbr == nil {
+	if a.rates == nil {
 		return nil, nil
 	}
-	norm := " " + normalize(query) + " "
-	wantKey := strings.Contains(norm, "ключев") || strings.Contains(norm, "ставк") || strings.Contains(norm, " кс ")
-	found, _ := ru.FindCurrencies(query)
-	var codes []string
-	for _, c := range found {
-		codes = append(codes, c.Code)
-	}
-	if len(codes) == 0 && !wantKey {
-		codes, wantKey = defaultCurrencies, true
-	}
-	if len(codes) > maxInlineCurrencies {
-		codes = codes[:maxInlineCurrencies]
-	}
-
 	var out []InlineResult
-	if wantKey {
-		if r, ok := a.inlineKeyRate(ctx); ok {
-			out = append(out, r)
-		}
-	}
-	if len(codes) == 0 {
-		return out, nil
-	}
-	today := a.today()
-	d, err := a.cbr.DailyRates(ctx, today)
-	if err != nil || len(d.Rates) == 0 {
-		return out, nil // inline offers are best effort; nothing to offer is an empty list
-	}
-	note := ""
-	if d.Stale {
-		note = " (последние доступные данные)"
-	}
-	var all []string
-	for _, code := range codes {
-		r, ok := d.Find(code)
-		if !ok {
-			continue
-		}
-		value := formatRate(r.Value) + " ₽"
-		if r.Nominal != 1 {
-			value += fmt.Sprintf(" за %d", r.Nominal)
-		}
-		line := fmt.Sprintf("%s — %s: **%s** (курс ЦБ РФ на %s%s)", r.CharCode, EscapeMarkdown(lowerFirst(r.Name)), value, day(d.OnDate), note)
-		all = append(all, "- "+line)
-		out = append(out, InlineResult{
-			ID:          "rate-" + r.CharCode + "-" + d.OnDate.Format("20060102"),
-			Title:       fmt.Sprintf("%s: %s", r.CharCode, value),
-			Description: fmt.Sprintf("%s, курс ЦБ РФ на %s%s", lowerFirst(r.Name), day(d.OnDate), note),
-			Text:        line + "\n\n[Источник: cbr.ru](https://www.cbr.ru/currency_base/daily/)",
-		})
-	}
-	if len(all) > 1 {
-		out = append(out, InlineResult{
-			ID:          "rates-" + strings.Join(codes, "-") + "-" + d.OnDate.Format("20060102"),
-			Title:       "Все курсы: " + strings.Join(codes, ", "),
-			Description: "Курсы ЦБ РФ на " + day(d.OnDate) + note,
-			Text:        fmt.Sprintf("**Курсы ЦБ РФ на %s**\n\n%s\n\n[Источник: cbr.ru](https://www.cbr.ru/currency_base/daily/)", day(d.OnDate), strings.Join(all, "\n")),
-		})
+	for _, o := range a.rates.Offers(ctx, query) {
+		out = append(out, InlineResult(o))
 	}
 	return out, nil
-}
-
-func (a *Agent) inlineKeyRate(ctx context.Context) (InlineResult, bool) {
-	today := a.today()
-	kr, err := a.cbr.KeyRate(ctx, today.AddDate(0, 0, -keyRateLookback), today)
-	if err != nil || len(kr.Points) == 0 {
-		return InlineResult{}, false
-	}
-	runs := keyRateRuns(kr.Points)
-	r := runs[len(runs)-1]
-	value := formatDecimal(r.rate, 2) + "%"
-	return InlineResult{
-		ID:          "keyrate-" + r.since.Format("20060102") + "-" + r.rate.String(),
-		Title:       "Ключевая ставка: " + value,
-		Description: "Банк России, действует с " + day(r.since),
-		Text:        fmt.Sprintf("Ключевая ставка Банка России: **%s** — действует с %s.\n\n[Источник: cbr.ru](https://www.cbr.ru/hd_base/KeyRate/)", value, day(r.since)),
-	}, true
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/agent/understand"
+	"github.com/finbot/finbot/ru"
 )
 
 // kbRefusal is the answer when no passage of the knowledge base answers the message (the gate
@@ -86,7 +87,7 @@ func (a *Agent) askable(ctx context.Context, ledger bool) string {
 	if ledger {
 		lines = append(lines, "- данные 1С: кто нам должен и кому должны мы, долг, документы и оплаты контрагента, остаток по счёту;")
 	}
-	if a.cbr != nil {
+	if a.rates != nil {
 		lines = append(lines, "- курсы валют и ключевая ставка Банка России;")
 	}
 	if topics := a.kbTopics(ctx); topics != "" {
@@ -122,8 +123,8 @@ func (a *Agent) kbTopics(ctx context.Context) string {
 	var topics []string
 	for _, m := range metas {
 		t := strings.TrimSpace(m.Topic)
-		if t != "" && !containsStr(topics, lowerFirst(t)) && len(topics) < maxTopics {
-			topics = append(topics, lowerFirst(t))
+		if t != "" && !containsStr(topics, ru.LowerFirst(t)) && len(topics) < maxTopics {
+			topics = append(topics, ru.LowerFirst(t))
 		}
 	}
 	return EscapeMarkdown(strings.Join(topics, ", "))
@@ -136,7 +137,7 @@ func (a *Agent) exampleButtons(ledger bool) []Button {
 	if ledger {
 		out = append(out, Button{Text: "Кто нам должен?"})
 	}
-	if a.cbr != nil {
+	if a.rates != nil {
 		out = append(out, Button{Text: "Курс доллара сегодня"}, Button{Text: "Ключевая ставка"})
 	}
 	return out[:min(len(out), 2)]

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/finbot/finbot/agent/address"
-	"github.com/finbot/finbot/ru"
+	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/ledger"
+	"github.com/finbot/finbot/agent/plan"
 )
 
 // Ledger is the address-query lane to 1C. *address.Lane satisfies it.
@@ -30,10 +31,6 @@ var ledgerCommands = map[string]address.Intent{
 
 // accountToken is an account code argument: 51, 62.01.
 var accountToken = regexp.MustCompile(`^\d{2,3}(\.\d{1,2}){0,2}$`)
-
-// exportData is the callback data of "Выгрузить в Excel": the export is of the conversation's
-// own last result, so nothing in the data can point at another user's figures.
-const exportData = "x:last"
 
 // ledger answers an address-query question, a ledger command or a drilldown.
 func (a *Agent) ledger(ctx context.Context, req Request, text string) (Answer, error) {
@@ -59,10 +56,10 @@ func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planne
 	case req.Command == "" && planned != nil:
 		res = a.lane.Run(ctx, *planned)
 	case req.Command == "drill":
-		if text == exportData {
+		if text == ledger.ExportData {
 			return a.exportLast(req)
 		}
-		if strings.HasPrefix(text, choiceData) {
+		if strings.HasPrefix(text, ledger.ChoiceData) {
 			ans, _ := a.choose(ctx, req, text)
 			return ans, nil
 		}
@@ -89,74 +86,49 @@ func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planne
 	return ledgerAnswer(res), nil
 }
 
-// ledgerAnswer turns a lane result into an answer with buttons and the debug payload.
+// ledgerAnswer is a lane result as the answer, with the debug payload.
 func ledgerAnswer(res address.Result) Answer {
-	ans := Answer{Intent: string(res.Intent), Text: res.Markdown()}
-	if res.ResultMode != address.Limited || res.LimitedReason == address.ReasonEmptyMatch {
-		// Figures always name their source: the recipe, the organization and the base, marked
-		// where the figures are read.
-		ans.Text = res.MarkdownCited("[1]")
-		ans.Sources = []Source{{Title: res.SourceTitle()}}
-	}
-	for i, c := range res.Candidates {
-		ans.Buttons = append(ans.Buttons, Button{Text: candidateLabel(c), Data: fmt.Sprintf("%s%d", choiceData, i)})
-	}
-	for _, d := range res.Drills() {
-		ans.Buttons = append(ans.Buttons, Button{Text: d.Text, Data: d.Data})
-	}
-	if res.ResultMode == address.FactualSummary || res.Summary.Rows > len(res.Rows) {
-		ans.Buttons = append(ans.Buttons, Button{Text: "Выгрузить в Excel", Data: exportData})
-	}
+	ans := answer(ledger.Reply(res))
+	ans.Intent = string(res.Intent)
 	dbg := res.Debug
 	ans.Debug.Address = &dbg
 	ans.Debug.Result = &res
 	return ans
 }
 
-// choiceData prefixes a clarification button: "c:<candidate index>" picks one candidate of the
-// conversation's last ambiguous result, which the agent re-runs with that reference.
-const choiceData = "c:"
-
-// candidateLabel is a button label that tells near-duplicates apart.
-func candidateLabel(c address.Entity) string {
-	label := c.Name
-	switch {
-	case c.Number != "" && c.Date != "":
-		label = fmt.Sprintf("№ %s от %s", c.Number, c.Date)
-	case c.INN != "":
-		label = fmt.Sprintf("%s, ИНН %s", c.Name, c.INN)
-	}
-	return ru.Truncate(label, 60)
-}
-
 // choose re-runs the conversation's last ambiguous request with the chosen candidate.
 func (a *Agent) choose(ctx context.Context, req Request, data string) (Answer, bool) {
-	i, err := strconv.Atoi(strings.TrimPrefix(data, choiceData))
 	last, ok := a.lastLedger.Get(ConversationKey(req))
-	if err != nil || !ok || i < 0 || i >= len(last.Candidates) {
+	d, chosen := ledger.Choice(last, data)
+	if !ok || !chosen {
 		return Answer{Text: "Эта кнопка устарела. Задайте вопрос заново."}, false
 	}
-	ref := last.Candidates[i].Ref
-	f := last.Filters
-	switch last.AnchorType {
-	case "organization":
-		f.Organization = ref
-	case "bank_account":
-		f.Organization = "" // the account's organization is the scope
-	case "contract":
-		f.Contract = ref
-	default:
-		f.Counterparty, f.INN = ref, ""
-	}
-	d := address.Decomposition{QuestionMode: address.ModeAddress, ModeConfidence: 1, Intent: last.Intent, IntentConfidence: 1,
-		Filters: f, FallbackRuleHit: "clarification_choice", Reasons: []string{"выбор из кандидатов"}}
-	if last.AnchorType == "bank_account" {
-		d.BankAccount = ref
-	}
-	d.Missing = address.MissingFilters(d.Intent, d.Filters)
 	res := a.lane.Run(ctx, d)
 	a.lastLedger.Add(ConversationKey(req), res)
 	return ledgerAnswer(res), true
+}
+
+// errLedgerDenied: the requester may not see 1C data. The address_query tool returns it before
+// touching the lane, so nothing of 1C reaches the facts.
+var errLedgerDenied = errors.New("agent: 1C data is not available to this user")
+
+// addressQuery is the planner's address_query tool: one whitelisted 1C recipe with the plan's
+// filters, run as the ledger commands run, read as facts (the rows, their total and the scope
+// of the figures).
+func (a *Agent) addressQuery(ctx context.Context, req Request, question string, args plan.AddressQueryArgs) (facts.Payload, error) {
+	if !a.opts.LedgerAccess(req.UserID, req.ChatID) {
+		return facts.Payload{}, errLedgerDenied
+	}
+	d, err := ledger.Decompose(question, args)
+	if err != nil {
+		return facts.Payload{}, err
+	}
+	res := a.lane.Run(ctx, d)
+	a.lastLedger.Add(ConversationKey(req), res) // for "Выгрузить в Excel" and the choice buttons, as ledger does
+	if ctx.Err() != nil {
+		return facts.Payload{}, ctx.Err()
+	}
+	return ledger.Facts(res)
 }
 
 // exportLast sends the conversation's last ledger result as an Excel file.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
@@ -62,7 +63,7 @@ func TestLedgerAnswerCarriesDebugButtonsAndExport(t *testing.T) {
 		switch {
 		case strings.HasPrefix(b.Data, "a:") && drill == "":
 			drill = b.Data
-		case b.Data == exportData:
+		case b.Data == ledger.ExportData:
 			export = b.Data
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/finbot/finbot/agent/executor"
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/agent/render"
@@ -305,7 +306,7 @@ func planLLMFailed(tr plan.Trace) bool {
 func (a *Agent) planRules(ctx context.Context, req Request) plan.Rules {
 	r := plan.Rules{ConfidenceThreshold: a.opts.PlanConfidence, MaxToolCalls: a.opts.MaxToolCalls,
 		HasLedger:  a.lane != nil && a.opts.LedgerAccess(req.UserID, req.ChatID),
-		HasLLMNews: a.search != nil && a.search.Configured()}
+		HasLLMNews: a.news != nil && a.news.Configured()}
 	if a.docs != nil {
 		lctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
 		all, err := a.docs.List(lctx, owner(req))
@@ -415,7 +416,7 @@ func (a *Agent) runPlan(ctx context.Context, req Request, text, summary string, 
 	case only(p, plan.ToolFetchFinanceNews) && len(p.ToolCalls) == 1:
 		if q := p.ToolCalls[0].Query(); q != "" {
 			dbg.Handler = "news"
-			return a.news(ctx, req.UserID, "новости "+q)
+			return a.answerNews(ctx, req.UserID, "новости "+q)
 		}
 	case len(p.ToolCalls) == 0:
 		dbg.Handler = "clarify"
@@ -486,11 +487,11 @@ func (a *Agent) factsAnswer(ctx context.Context, req Request, question, summary 
 	}
 	f := res.Facts
 	if !f.Found {
-		var limited *ledgerLimited
+		var limited *ledger.Limited
 		for _, err := range res.Errors {
 			if errors.As(err, &limited) {
 				// 1C asks for a choice or a missing filter: its own answer, with the buttons.
-				la := ledgerAnswer(limited.res)
+				la := ledgerAnswer(limited.Result)
 				la.Debug.Calls = ans.Debug.Calls
 				return la, nil
 			}

@@ -138,7 +138,7 @@ func TestRatesStaleAndDown(t *testing.T) {
 func TestRatesOverPeriod(t *testing.T) {
 	var asked []string
 	r := fakeRates{DynamicFunc: func(_ context.Context, code string, from, to time.Time) (cbr.Dynamic, error) {
-		asked = append(asked, code+" "+day(from)+" "+day(to))
+		asked = append(asked, code+" "+from.Format("02.01.2006")+" "+to.Format("02.01.2006"))
 		if code == "XDR" {
 			return cbr.Dynamic{}, cbr.ErrUnknownCurrency
 		}

@@ -17,8 +17,11 @@ import (
 	"github.com/finbot/finbot/agent/docs/kb"
 	"github.com/finbot/finbot/agent/executor"
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/postcheck"
+	"github.com/finbot/finbot/agent/rates"
+	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
@@ -89,7 +92,7 @@ func toolRates(asked *[]string) fakeRates {
 		DailyFunc: func(_ context.Context, d time.Time) (cbr.Daily, error) { return daily(d) },
 		DynamicFunc: func(_ context.Context, code string, from, to time.Time) (cbr.Dynamic, error) {
 			if asked != nil {
-				*asked = append(*asked, code+" "+day(from)+" "+day(to))
+				*asked = append(*asked, code+" "+from.Format("02.01.2006")+" "+to.Format("02.01.2006"))
 			}
 			if code == "XDR" {
 				return cbr.Dynamic{}, cbr.ErrUnknownCurrency
@@ -192,8 +195,8 @@ func TestToolsRefuseBadArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := runTool(t, reg, tt.tool, tt.args)
-			if !errors.Is(err, errToolArgs) {
-				t.Errorf("%s(%s) error = %v, want errToolArgs", tt.tool, tt.args, err)
+			if !errors.Is(err, skill.ErrArgs) {
+				t.Errorf("%s(%s) error = %v, want skill.ErrArgs", tt.tool, tt.args, err)
 			}
 			if len(p.Items) != 0 || len(p.Sources) != 0 {
 				t.Errorf("%s(%s) returned facts with its error: %+v", tt.tool, tt.args, p)
@@ -238,7 +241,7 @@ func TestToolCBRCurrency(t *testing.T) {
 			if diff := cmp.Diff(tt.limitations, p.Limitations); diff != "" {
 				t.Errorf("limitations (-want +got):\n%s", diff)
 			}
-			if want := []facts.Source{factsSource(ratesSource)}; !cmp.Equal(want, p.Sources) {
+			if want := []facts.Source{rates.DailySource}; !cmp.Equal(want, p.Sources) {
 				t.Errorf("sources = %+v, want %+v", p.Sources, want)
 			}
 			for _, it := range p.Items {
@@ -333,7 +336,7 @@ func TestToolCBRKeyRate(t *testing.T) {
 		itemField(it, "Ставка") != "16,50%" || itemField(it, "Действует с") != "27.10.2025" || itemField(it, "Предыдущее значение") != "17,00% (с 15.09.2025)" {
 		t.Errorf("key rate today = %+v", it)
 	}
-	if want := []facts.Source{factsSource(keyRateSource)}; !cmp.Equal(want, p.Sources) {
+	if want := []facts.Source{rates.KeyRateSource}; !cmp.Equal(want, p.Sources) {
 		t.Errorf("sources = %+v", p.Sources)
 	}
 
@@ -656,12 +659,12 @@ func TestToolAddressQueryLimited(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := runTool(t, reg, plan.ToolAddressQuery, tt.args)
-			var lim *ledgerLimited
+			var lim *ledger.Limited
 			if !errors.As(err, &lim) || len(p.Items) != 0 {
-				t.Fatalf("payload %+v error %v, want a *ledgerLimited", p, err)
+				t.Fatalf("payload %+v error %v, want a *ledger.Limited", p, err)
 			}
-			if err.Error() != tt.want || lim.res.LimitedReason != tt.reason || len(lim.res.Candidates) != tt.candidates {
-				t.Errorf("error %q (reason %s, %d candidates), want %q (%s, %d)", err, lim.res.LimitedReason, len(lim.res.Candidates), tt.want, tt.reason, tt.candidates)
+			if err.Error() != tt.want || lim.Result.LimitedReason != tt.reason || len(lim.Result.Candidates) != tt.candidates {
+				t.Errorf("error %q (reason %s, %d candidates), want %q (%s, %d)", err, lim.Result.LimitedReason, len(lim.Result.Candidates), tt.want, tt.reason, tt.candidates)
 			}
 			if errors.Is(err, ErrUnavailable) {
 				t.Errorf("%q matches ErrUnavailable: the user must be asked, not told 1C is down", err)
@@ -673,9 +676,9 @@ func TestToolAddressQueryLimited(t *testing.T) {
 	down := New(Deps{History: history.NewMemory(10, history.Limits{}), Ledger: address.NewLane(downLedger{}, address.Options{Now: now})},
 		Options{Now: now, LedgerAccess: func(int64, int64) bool { return true }})
 	_, err := runTool(t, down.tools(me, docScope{owner: owner(me)}, ""), plan.ToolAddressQuery, `{"recipe": "list_receivables_counterparties"}`)
-	var lim *ledgerLimited
+	var lim *ledger.Limited
 	if !errors.As(err, &lim) || !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "1С (тест) сейчас не отвечает") {
-		t.Errorf("1C down: %v, want a *ledgerLimited matching ErrUnavailable", err)
+		t.Errorf("1C down: %v, want a *ledger.Limited matching ErrUnavailable", err)
 	}
 }
 

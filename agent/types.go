@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
 )
 
@@ -78,12 +79,8 @@ type Answer struct {
 	state *understand.State
 }
 
-// Chart is a rendered PNG with its caption (Markdown, under 1024 characters).
-type Chart struct {
-	PNG     []byte `json:"-"`
-	Caption string `json:"caption"`
-	Bytes   int    `json:"bytes"`
-}
+// Chart is a rendered PNG with its caption (Markdown, under 1024 characters), drawn by a skill.
+type Chart = skill.Chart
 
 // Source is a footnote of an answer.
 type Source struct {
@@ -145,10 +142,5 @@ type RouteDecision struct {
 	LLMError        string `json:"llm_error,omitempty"`
 }
 
-// Call records one data-source call behind an answer.
-type Call struct {
-	Source string `json:"source"` // "cbr.DailyRates", "tavily.Search", …
-	Args   string `json:"args,omitempty"`
-	Result string `json:"result"` // "ok", "empty", "stale", "error: …"
-	Rows   int    `json:"rows"`
-}
+// Call records one data-source call behind an answer ("cbr.DailyRates", "tavily.Search", …).
+type Call = skill.Call

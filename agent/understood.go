@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/rates"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/ru"
@@ -124,9 +125,9 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 	case understand.KindRate:
 		ans, err = a.rateDecision(ctx, d)
 	case understand.KindKeyRate:
-		ans, err = a.answerKeyRate(ctx, a.decisionPeriod(d))
+		ans = a.answerKeyRate(ctx, a.decisionPeriod(d))
 	case understand.KindNews:
-		ans, err = a.news(ctx, req.UserID, text)
+		ans, err = a.answerNews(ctx, req.UserID, text)
 	case understand.KindKB:
 		ans, err = a.generalAnswer(ctx, req, route, text)
 	case understand.KindSmallTalk:
@@ -178,34 +179,34 @@ func (a *Agent) decisionPeriod(d understand.Decision) ru.Period {
 	case d.Date.Set:
 		return ru.Period{From: d.Date.Value, To: d.Date.Value, Kind: ru.KindDay, Text: d.Date.Text}
 	}
-	t := a.today()
+	t := rates.Today(a.now())
 	return ru.Period{From: t, To: t, Kind: ru.KindDay}
 }
 
 // rateDecision answers a rates question from the decision's currencies, nominal and date.
 func (a *Agent) rateDecision(ctx context.Context, d understand.Decision) (Answer, error) {
-	if a.cbr == nil {
+	if a.rates == nil {
 		return Answer{Text: "Курсы Банка России в этой установке не подключены."}, nil
 	}
-	r := rateRequest{codes: d.Currencies.Value, period: a.decisionPeriod(d), dated: d.Date.Set || d.Period.Set, amount: d.Nominal.Value}
+	r := rates.Request{Codes: d.Currencies.Value, Period: a.decisionPeriod(d), Amount: d.Nominal.Value}
 	for _, u := range d.UnknownCurrencies {
 		msg := fmt.Sprintf("«%s» — не валюта, курс которой устанавливает Банк России.", EscapeMarkdown(u))
 		if sug := ru.Suggest(u); len(sug) > 0 {
 			var names []string
 			for _, c := range sug {
-				names = append(names, fmt.Sprintf("%s (%s)", c.Code, EscapeMarkdown(lowerFirst(c.Name))))
+				names = append(names, fmt.Sprintf("%s (%s)", c.Code, EscapeMarkdown(ru.LowerFirst(c.Name))))
 			}
 			msg += " Возможно, вы имели в виду: " + strings.Join(names, ", ") + "."
 		}
-		r.notes = append(r.notes, msg)
+		r.Notes = append(r.Notes, msg)
 	}
-	if len(r.codes) == 0 {
-		if len(r.notes) > 0 {
-			return Answer{Text: strings.Join(r.notes, "\n\n")}, nil
+	if len(r.Codes) == 0 {
+		if len(r.Notes) > 0 {
+			return Answer{Text: strings.Join(r.Notes, "\n\n")}, nil
 		}
-		r.codes = defaultCurrencies
+		r.Codes = rates.DefaultCurrencies
 	}
-	return a.answerRates(ctx, r)
+	return answer(a.rates.Answer(ctx, r)), nil
 }
 
 // ledgerDecomposition is the 1C lane's input contract for a decision: its recipe and the slots

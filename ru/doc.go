@@ -17,5 +17,6 @@
 // [Plural] and [Count] agree a noun with a number («3 документа»); [Number], [Decimal] and
 // [Money] write figures with no-break spaces between thousands and a decimal comma
 // («1 234 567,89 ₽»); [MonthName], [MonthGenitive], [MonthPrepositional] and [MonthAbbr] name
-// months; [Truncate] shortens text at a word boundary with «…», [Clip] without a mark.
+// months; [Truncate] shortens text at a word boundary with «…», [Clip] without a mark;
+// [LowerFirst] puts a name inside a sentence («доллар США», «СДР»).
 package ru

@@ -1,0 +1,337 @@
+// Package ledger is the 1C skill: it reads what the address-query lane (agent/address) found
+// in 1C two ways — Facts, for the planner's address_query tool, and Reply, the lane's own
+// answer with its footnote and its buttons (a choice of candidates, drilldowns, the Excel
+// export) for the ledger commands, the questions understood as 1C ones and the buttons. Every
+// amount is written exactly, as onec.Kopecks writes it.
+package ledger
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
+)
+
+// The callback data of the buttons a reply offers and the agent reads back.
+const (
+	// ExportData is "Выгрузить в Excel": the export is of the conversation's own last result,
+	// so nothing in the data can point at another user's figures.
+	ExportData = "x:last"
+	// ChoiceData prefixes a clarification button: "c:<candidate index>" picks one candidate
+	// of the conversation's last ambiguous result, which the agent re-runs with that reference.
+	ChoiceData = "c:"
+)
+
+// Reply is a lane result as the chat shows it: the lane's Markdown, its figures footnoted
+// with the recipe, the organization and the base; a button per candidate and drilldown, and
+// the export when there are rows to export.
+func Reply(res address.Result) skill.Reply {
+	r := skill.Reply{Text: res.Markdown()}
+	if res.ResultMode != address.Limited || res.LimitedReason == address.ReasonEmptyMatch {
+		// Figures always name their source: the recipe, the organization and the base, marked
+		// where the figures are read.
+		r.Text = res.MarkdownCited("[1]")
+		r.Sources = []facts.Source{{Title: res.SourceTitle()}}
+	}
+	for i, c := range res.Candidates {
+		r.Buttons = append(r.Buttons, skill.Button{Text: candidateLabel(c), Data: fmt.Sprintf("%s%d", ChoiceData, i)})
+	}
+	for _, d := range res.Drills() {
+		r.Buttons = append(r.Buttons, skill.Button{Text: d.Text, Data: d.Data})
+	}
+	if res.ResultMode == address.FactualSummary || res.Summary.Rows > len(res.Rows) {
+		r.Buttons = append(r.Buttons, skill.Button{Text: "Выгрузить в Excel", Data: ExportData})
+	}
+	return r
+}
+
+// candidateLabel is a button label that tells near-duplicates apart.
+func candidateLabel(c address.Entity) string {
+	label := c.Name
+	switch {
+	case c.Number != "" && c.Date != "":
+		label = fmt.Sprintf("№ %s от %s", c.Number, c.Date)
+	case c.INN != "":
+		label = fmt.Sprintf("%s, ИНН %s", c.Name, c.INN)
+	}
+	return ru.Truncate(label, 60)
+}
+
+// Choice is the request of last, an ambiguous result, with the candidate that data (a
+// ChoiceData button) picks; false when data picks none of its candidates.
+func Choice(last address.Result, data string) (address.Decomposition, bool) {
+	i, err := strconv.Atoi(strings.TrimPrefix(data, ChoiceData))
+	if err != nil || i < 0 || i >= len(last.Candidates) {
+		return address.Decomposition{}, false
+	}
+	ref := last.Candidates[i].Ref
+	f := last.Filters
+	switch last.AnchorType {
+	case "organization":
+		f.Organization = ref
+	case "bank_account":
+		f.Organization = "" // the account's organization is the scope
+	case "contract":
+		f.Contract = ref
+	default:
+		f.Counterparty, f.INN = ref, ""
+	}
+	d := address.Decomposition{QuestionMode: address.ModeAddress, ModeConfidence: 1, Intent: last.Intent, IntentConfidence: 1,
+		Filters: f, FallbackRuleHit: "clarification_choice", Reasons: []string{"выбор из кандидатов"}}
+	if last.AnchorType == "bank_account" {
+		d.BankAccount = ref
+	}
+	d.Missing = address.MissingFilters(d.Intent, d.Filters)
+	return d, true
+}
+
+// Limited is the error of an address_query the lane answered with LIMITED_WITH_REASON for
+// anything but an empty match: a required filter is missing, an anchor is unknown or
+// ambiguous, the recipe cannot serve the question, or 1C failed. Error is the lane's Russian
+// message (with the candidates, when it offers a choice), which says precisely what to add or
+// why; errors.As gives the caller the whole result, and a failure of 1C also matches
+// skill.ErrUnavailable. An empty match is not an error: it is a fact («никто нам не должен»).
+type Limited struct{ Result address.Result }
+
+func (e *Limited) Error() string {
+	msg := strings.TrimSpace(e.Result.Message)
+	if len(e.Result.Candidates) == 0 {
+		return msg
+	}
+	labels := make([]string, 0, len(e.Result.Candidates))
+	for _, c := range e.Result.Candidates {
+		labels = append(labels, candidateLabel(c))
+	}
+	if !strings.HasSuffix(msg, ":") { // «Выберите нужного:» already introduces them
+		msg += " Варианты:"
+	}
+	return msg + " " + strings.Join(labels, "; ") + "."
+}
+
+func (e *Limited) Is(target error) bool {
+	return target == skill.ErrUnavailable && e.Result.LimitedReason == address.ReasonExecutionError
+}
+
+// Decompose is the lane's request for an address_query: one whitelisted recipe with the plan's
+// filters, for question.
+func Decompose(question string, args plan.AddressQueryArgs) (address.Decomposition, error) {
+	if args.Recipe == "" {
+		return address.Decomposition{}, skill.BadArgs("address_query: no recipe")
+	}
+	if _, ok := address.RecipeFor(args.Recipe); !ok {
+		return address.Decomposition{}, skill.BadArgs("address_query: unknown recipe %q", args.Recipe)
+	}
+	d := address.Decomposition{QuestionMode: address.ModeAddress, ModeConfidence: 1, Intent: args.Recipe, IntentConfidence: 1,
+		Filters: args.Filters, FallbackRuleHit: "planner_tool", Reasons: []string{"рецепт и фильтры выбрал планировщик"},
+		Sanitized: address.Sanitize(question)}
+	d.Missing = address.MissingFilters(d.Intent, d.Filters)
+	return d, nil
+}
+
+// Facts are a lane result as address_query returns it: the rows, their total and the scope
+// of the figures; a *Limited when the lane asks for more or 1C failed.
+func Facts(res address.Result) (facts.Payload, error) {
+	p := facts.Payload{Coverage: 1}
+	src := p.AddSource(facts.Source{Title: res.SourceTitle()}) // the recipe, the organization and the base, as Reply cites it
+	if res.ResultMode == address.Limited {
+		if res.LimitedReason != address.ReasonEmptyMatch {
+			return facts.Payload{}, &Limited{res}
+		}
+		p.Items = []facts.Item{{Section: facts.General, Kind: "fact", Title: subject(res), Text: res.Message, Source: src}}
+		p.Limitations = limitations(res)
+		p.Found = true
+		return p, nil
+	}
+	for _, row := range res.Rows {
+		it := rowItem(res, row)
+		it.Source = src
+		p.Items = append(p.Items, it)
+	}
+	total := totalItem(res)
+	total.Source = src
+	p.Items = append(p.Items, total)
+	// Total counts the rows left out by the limit and the total item itself, so that
+	// Count()-len(Items) is exactly the rows not shown («ещё N»).
+	p.Total = res.Summary.Rows + 1
+	p.Limitations = limitations(res)
+	if res.Summary.Rows > len(res.Rows) {
+		p.Limitations = append(p.Limitations, fmt.Sprintf("Показаны первые %d из %d строк.", len(res.Rows), res.Summary.Rows))
+	}
+	p.Found = true
+	return p, nil
+}
+
+// subject is what a result is about: the recipe's purpose and the anchor.
+func subject(res address.Result) string {
+	r, _ := address.RecipeFor(res.Intent)
+	title := r.Purpose
+	switch {
+	case res.Contract != "" && (res.Intent == address.IntentOpenItemsByContract || res.Intent == address.IntentDocumentsByContract):
+		title += ": " + res.Contract
+	case res.Party != "":
+		title += ": " + res.Party
+	}
+	return title
+}
+
+// limitations state the scope of the figures — date or period, organisation, account —
+// then the lane's notes and limitations (defaults applied, truncation).
+func limitations(res address.Result) []string {
+	var b strings.Builder
+	b.WriteString("Данные 1С")
+	switch {
+	case !res.AsOf.IsZero():
+		b.WriteString(" на " + res.AsOf.Format("02.01.2006"))
+	case !res.From.IsZero() && !res.To.IsZero():
+		fmt.Fprintf(&b, " за %s – %s", res.From.Format("02.01.2006"), res.To.Format("02.01.2006"))
+	}
+	if res.Organization != "" {
+		b.WriteString(", организация " + res.Organization)
+		if res.OrgDefaulted {
+			b.WriteString(" (основная; другую можно указать в вопросе)")
+		}
+	}
+	if res.Account != "" {
+		b.WriteString(", счёт " + res.Account)
+	}
+	b.WriteString(".")
+	out := []string{b.String()}
+	out = append(out, res.Notes...)
+	return append(out, res.Limitations...)
+}
+
+// rowItem is one row of a result with the fields its recipe outputs, amounts exact.
+func rowItem(res address.Result, row address.Row) facts.Item {
+	it := facts.Item{Section: facts.General, Kind: "ledger_row"}
+	add := func(name, value string) {
+		if value != "" {
+			it.Fields = append(it.Fields, facts.Field{Name: name, Value: value})
+		}
+	}
+	switch res.Intent {
+	case address.IntentReceivables, address.IntentPayables:
+		it.Title = row.Name
+		it.Text = fmt.Sprintf("%s — %s", row.Name, row.Amount)
+		add("Контрагент", row.Name)
+		add("Сумма", row.Amount.String())
+		if row.Count > 0 {
+			it.Text += fmt.Sprintf(" (документов: %d)", row.Count)
+			add("Документов", strconv.Itoa(row.Count))
+		}
+	case address.IntentAccountBalance:
+		it.Title = strings.TrimSpace("Счёт " + row.Account + " " + row.Name)
+		it.Text = fmt.Sprintf("%s: дебет %s, кредит %s, сальдо %s", it.Title, row.Debit, row.Credit, row.Amount)
+		add("Счёт", row.Account)
+		add("Дебет", row.Debit.String())
+		add("Кредит", row.Credit.String())
+		add("Сальдо", row.Amount.String())
+	case address.IntentOpenContracts:
+		it.Title = row.Name
+		it.Text = fmt.Sprintf("%s — %s: дебет %s, кредит %s, сальдо %s", row.Name, row.Party, row.Debit, row.Credit, row.Amount)
+		add("Договор", row.Name)
+		add("Контрагент", row.Party)
+		add("Дебет", row.Debit.String())
+		add("Кредит", row.Credit.String())
+		add("Сальдо", row.Amount.String())
+	case address.IntentOpenItemsByParty, address.IntentOpenItemsByContract, address.IntentDocumentsFormBalance:
+		it.Title = document(row)
+		it.Text = fmt.Sprintf("%s: дебет %s, кредит %s, остаток %s", it.Title, row.Debit, row.Credit, row.Amount)
+		add("Контрагент", row.Party)
+		add("Договор", row.Deal)
+		add("Дебет", row.Debit.String())
+		add("Кредит", row.Credit.String())
+		add("Остаток", row.Amount.String())
+	default: // documents, bank operations
+		it.Title = document(row)
+		it.Text = fmt.Sprintf("%s — %s", it.Title, row.Amount)
+		add("Контрагент", row.Party)
+		add("Договор", row.Deal)
+		add("Сумма", row.Amount.String())
+		if row.Posted != nil && !*row.Posted {
+			it.Text += " (не проведён)"
+			add("Проведён", "нет")
+		}
+		add("Расчётный счёт", row.Hint)
+	}
+	return it
+}
+
+// document names a document row: «Реализация товаров и услуг № 15 от 10.01.2026».
+func document(row address.Row) string {
+	s := address.DocumentTypeName(row.Type)
+	if row.Number != "" {
+		s += " № " + row.Number
+	}
+	if t, err := time.Parse(time.DateOnly, row.Date); err == nil {
+		s += " от " + t.Format("02.01.2006")
+	} else if row.Date != "" {
+		s += " от " + row.Date
+	}
+	return strings.TrimSpace(s)
+}
+
+// totalItem is the result's total as the lane's own answer states it: a sum where adding
+// the rows means something, counts where it does not (documents mix sales and payments;
+// customer and supplier contracts are totalled by side).
+func totalItem(res address.Result) facts.Item {
+	it := facts.Item{Section: facts.General, Kind: "ledger_total", Title: "Итого"}
+	n, sum := res.Summary.Rows, res.Summary.TotalAmount.String()
+	all := res.All
+	if len(all) == 0 {
+		all = res.Rows
+	}
+	switch res.Intent {
+	case address.IntentReceivables:
+		parties := ru.Count(n, "контрагент", "контрагента", "контрагентов")
+		it.Text = fmt.Sprintf("Итого нам должны: %s — %s.", sum, parties)
+		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Контрагентов", Value: strconv.Itoa(n)}}
+	case address.IntentPayables:
+		parties := ru.Count(n, "контрагенту", "контрагентам", "контрагентам")
+		it.Text = fmt.Sprintf("Итого мы должны: %s — %s.", sum, parties)
+		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Контрагентов", Value: strconv.Itoa(n)}}
+	case address.IntentOpenItemsByParty, address.IntentOpenItemsByContract:
+		it.Text = fmt.Sprintf("Итого открыто: %s по %s.", sum, ru.Count(n, "документу", "документам", "документам"))
+		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Документов", Value: strconv.Itoa(n)}}
+	case address.IntentDocumentsFormBalance:
+		it.Text = fmt.Sprintf("Итого остаток: %s — %s.", sum, ru.Count(n, "документ", "документа", "документов"))
+		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Документов", Value: strconv.Itoa(n)}}
+	case address.IntentOpenContracts:
+		var dr, cr int64
+		for _, row := range all {
+			if row.Amount > 0 {
+				dr += int64(row.Amount)
+			} else {
+				cr -= int64(row.Amount)
+			}
+		}
+		debit, credit := onec.Kopecks(dr), onec.Kopecks(cr)
+		it.Text = fmt.Sprintf("Дебетовое сальдо: %s, кредитовое: %s — %s.", debit, credit, ru.Count(n, "договор", "договора", "договоров"))
+		it.Fields = []facts.Field{{Name: "Дебетовое сальдо", Value: debit.String()}, {Name: "Кредитовое сальдо", Value: credit.String()},
+			{Name: "Договоров", Value: strconv.Itoa(n)}}
+	case address.IntentAccountBalance:
+		it.Text = fmt.Sprintf("Сальдо: %s.", sum)
+		it.Fields = []facts.Field{{Name: "Сальдо", Value: sum}, {Name: "Строк", Value: strconv.Itoa(n)}}
+	default: // documents and bank operations: counts only
+		posted := 0
+		for _, row := range all {
+			if row.Posted == nil || *row.Posted {
+				posted++
+			}
+		}
+		it.Text = fmt.Sprintf("Всего: %s.", ru.Count(n, "документ", "документа", "документов"))
+		it.Fields = []facts.Field{{Name: "Документов", Value: strconv.Itoa(n)}}
+		if posted < n {
+			it.Text += fmt.Sprintf(" Проведено: %d, не проведено: %d.", posted, n-posted)
+			it.Fields = append(it.Fields, facts.Field{Name: "Проведено", Value: strconv.Itoa(posted)},
+				facts.Field{Name: "Не проведено", Value: strconv.Itoa(n - posted)})
+		}
+	}
+	return it
+}
