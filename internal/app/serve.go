@@ -103,3 +103,15 @@ func (a *App) serveOps(ctx context.Context) (func(), error) {
 		<-done
 	}, nil
 }
+
+// SendLimit is one of the limits the bot keeps its sends to Telegram within.
+type SendLimit = bot.SendLimit
+
+// Limits are the bot's send limits: per private chat, per group and overall.
+type Limits struct{ PrivateChat, Group, Global SendLimit }
+
+// SendLimits returns the limits the bot keeps its sends within (bot/ratelimit.go), for a
+// driver that checks a run against them.
+func SendLimits() Limits {
+	return Limits{PrivateChat: bot.PrivateChatLimit, Group: bot.GroupLimit, Global: bot.GlobalLimit}
+}
