@@ -94,9 +94,9 @@ else
 fi
 # Issue #7: the load run (report in load.md).
 if [ "$full_load" = 1 ]; then
-	section load go run ./internal/load -users 1000 -messages 10 -out "$out/load.md"
+	section load go run ./cmd/finbot-load -users 1000 -messages 10 -out "$out/load.md"
 else
-	section load go run ./internal/load -users 200 -messages 10 -groups 4 -think-min 10s -think-max 20s -out "$out/load.md"
+	section load go run ./cmd/finbot-load -users 200 -messages 10 -groups 4 -think-min 10s -think-max 20s -out "$out/load.md"
 fi
 
 echo

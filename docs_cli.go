@@ -6,56 +6,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/agent/docs/kb"
-	"github.com/finbot/finbot/config"
 	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/internal/app"
 )
-
-// knowledgeBase returns the library of the company knowledge base: the one ingested into the
-// store (`finbot kb ingest`) if there is one, otherwise KB_CSV or the embedded sample, held in
-// memory.
-func knowledgeBase(ctx context.Context, cfg config.Config, store docs.Store, emb docs.Embedder, log *slog.Logger) (*docs.Library, string, error) {
-	opts := docs.Options{Logger: log, MaxDocs: 1_000_000, MaxChars: 2_000_000_000}
-	if _, isRedis := store.(*docstore.Redis); isRedis {
-		lctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-		have, err := store.List(lctx, docs.KBOwner)
-		cancel()
-		switch {
-		case err != nil:
-			log.Warn("cannot read the knowledge base from redis; using the built-in one", "err", err)
-		case len(have) > 0:
-			return docs.New(store, emb, opts), fmt.Sprintf("Redis, %d статей", len(have)), nil
-		}
-	}
-	articles, origin := kb.Sample(), "встроенный пример"
-	if cfg.KBCSV != "" {
-		f, err := os.Open(cfg.KBCSV)
-		if err != nil {
-			return nil, "", fmt.Errorf("KB_CSV: %w", err)
-		}
-		defer f.Close()
-		articles, err = kb.Parse(f)
-		if err != nil {
-			return nil, "", fmt.Errorf("KB_CSV %s: %w", cfg.KBCSV, err)
-		}
-		origin = cfg.KBCSV
-	}
-	// The in-memory copy is rebuilt at every start, so it is not embedded: no API calls at
-	// start-up; lexical search serves it.
-	lib := docs.New(docstore.NewMemory(), nil, opts)
-	if _, _, err := lib.Ingest(ctx, docs.KBOwner, articles); err != nil {
-		return nil, "", fmt.Errorf("knowledge base: %w", err)
-	}
-	return lib, fmt.Sprintf("%s, %d статей", origin, len(articles)), nil
-}
 
 const docsUsage = `usage:
   finbot docs add  --user ID [--chat ID] FILE…   extract, index and store files as that user's (or group's) documents
@@ -64,7 +24,7 @@ const docsUsage = `usage:
 A negative --chat is a group: its documents belong to the group.`
 
 // docsCommand is `finbot docs …`: the upload pipeline for administrators and bulk loading.
-func docsCommand(ctx context.Context, args []string, a *app, stdout io.Writer) error {
+func docsCommand(ctx context.Context, args []string, a *app.App, stdout io.Writer) error {
 	if len(args) == 0 {
 		return errors.New(docsUsage)
 	}
@@ -79,7 +39,7 @@ func docsCommand(ctx context.Context, args []string, a *app, stdout io.Writer) e
 	if *user == 0 {
 		return fmt.Errorf("docs %s: --user is required\n%s", op, docsUsage)
 	}
-	if !a.durableDocs {
+	if !a.DurableDocs() {
 		return errors.New("docs: documents are stored in Redis, and REDIS_URL is not set (documents in memory would vanish with this process)")
 	}
 	req := agent.Request{UserID: *user, ChatID: *chat, Group: *chat < 0}
@@ -94,7 +54,7 @@ func docsCommand(ctx context.Context, args []string, a *app, stdout io.Writer) e
 		}
 		failed := 0
 		for _, path := range fs.Args() {
-			m, err := addFile(ctx, a.docs, owner, *user, path)
+			m, err := addFile(ctx, a.Docs, owner, *user, path)
 			switch {
 			case err != nil:
 				failed++
@@ -108,7 +68,7 @@ func docsCommand(ctx context.Context, args []string, a *app, stdout io.Writer) e
 		}
 		return nil
 	case "list":
-		ms, err := a.docs.List(ctx, owner)
+		ms, err := a.Docs.List(ctx, owner)
 		if err != nil {
 			return err
 		}
@@ -123,7 +83,7 @@ func docsCommand(ctx context.Context, args []string, a *app, stdout io.Writer) e
 			return fmt.Errorf("docs rm: no document ids given\n%s", docsUsage)
 		}
 		for _, id := range fs.Args() {
-			m, err := a.docs.Remove(ctx, owner, id)
+			m, err := a.Docs.Remove(ctx, owner, id)
 			if err != nil {
 				return fmt.Errorf("docs rm %s: %w", id, err)
 			}
@@ -165,7 +125,7 @@ const kbUsage = `usage:
 CSV columns: title,content,topic,jurisdiction,updated_at (see README).`
 
 // kbCommand is `finbot kb …`.
-func kbCommand(ctx context.Context, args []string, a *app, stdout io.Writer) error {
+func kbCommand(ctx context.Context, args []string, a *app.App, stdout io.Writer) error {
 	if len(args) != 2 || (args[0] != "ingest" && args[0] != "check") {
 		return errors.New(kbUsage)
 	}
@@ -192,11 +152,7 @@ func kbCommand(ctx context.Context, args []string, a *app, stdout io.Writer) err
 		fmt.Fprintf(stdout, "Статей без ошибок: %d.\n", len(articles))
 		return perr
 	}
-	if !a.durableDocs {
-		return errors.New("kb ingest: the knowledge base is stored in Redis, and REDIS_URL is not set; without Redis set KB_CSV instead")
-	}
-	lib := docs.New(a.store, a.embedder, docs.Options{MaxDocs: 1_000_000, MaxChars: 2_000_000_000})
-	chunks, degraded, err := lib.Ingest(ctx, docs.KBOwner, articles)
+	chunks, degraded, err := a.IngestKnowledgeBase(ctx, articles)
 	if err != nil {
 		return fmt.Errorf("kb ingest: %w", err)
 	}

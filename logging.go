@@ -80,10 +80,3 @@ func (h *redactor) clean(s string) string {
 	}
 	return s
 }
-
-// redisLogger adapts slog to go-redis's internal logger (pool dial failures and the like).
-type redisLogger struct{ log *slog.Logger }
-
-func (l redisLogger) Printf(ctx context.Context, format string, v ...any) {
-	l.log.WarnContext(ctx, "redis client", "detail", fmt.Sprintf(format, v...))
-}

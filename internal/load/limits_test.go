@@ -1,28 +1,28 @@
-package main
+package load
 
 import (
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/finbot/finbot/bot"
+	"github.com/finbot/finbot/internal/app"
 )
 
 // The limits the run checks are the bot's, and the bot promises no more than Telegram
 // publishes: 20 a minute per group, 30 a second overall; per private chat Telegram asks for
 // about one a second and tolerates short bursts, and the bot's burst is two.
 func TestBotLimitsWithinTelegramFigures(t *testing.T) {
-	perSecond := func(l bot.SendLimit) float64 { return float64(l.Max) / l.Window.Seconds() }
-	if l := bot.GroupLimit; l.Window != time.Minute || l.Max > 20 {
+	perSecond := func(l app.SendLimit) float64 { return float64(l.Max) / l.Window.Seconds() }
+	if l := app.SendLimits().Group; l.Window != time.Minute || l.Max > 20 {
 		t.Errorf("GroupLimit = %d per %s, Telegram allows 20 a minute", l.Max, l.Window)
 	}
-	if l := bot.GlobalLimit; perSecond(l) > 30 || l.Window < time.Second {
+	if l := app.SendLimits().Global; perSecond(l) > 30 || l.Window < time.Second {
 		t.Errorf("GlobalLimit = %d per %s, Telegram allows 30 a second", l.Max, l.Window)
 	}
-	if l := bot.PrivateChatLimit; l.Window < time.Second || l.Max > 2 {
+	if l := app.SendLimits().PrivateChat; l.Window < time.Second || l.Max > 2 {
 		t.Errorf("PrivateChatLimit = %d per %s, Telegram asks for about 1 a second (a burst of 2 at most)", l.Max, l.Window)
 	}
-	for i, want := range []bot.SendLimit{bot.PrivateChatLimit, bot.GroupLimit, bot.GlobalLimit} {
+	for i, want := range []app.SendLimit{app.SendLimits().PrivateChat, app.SendLimits().Group, app.SendLimits().Global} {
 		if limits[i].SendLimit != want {
 			t.Errorf("limits[%d] = %+v, want the bot's %+v", i, limits[i].SendLimit, want)
 		}
@@ -54,7 +54,7 @@ func TestProblemsFlagSendsOverALimit(t *testing.T) {
 		return out
 	}
 	var global []sendRecord
-	for i := range bot.GlobalLimit.Max + 1 {
+	for i := range app.SendLimits().Global.Max + 1 {
 		global = append(global, send(t0, int64(1000+i), time.Duration(i)*10*ms, ms))
 	}
 
@@ -65,21 +65,21 @@ func TestProblemsFlagSendsOverALimit(t *testing.T) {
 	}{
 		{"private chat: the limit exactly, windows back to back",
 			[]sendRecord{send(t0, private, 0, ms), send(t0, private, 100*ms, ms), send(t0, private, time.Second, ms), send(t0, private, 1100*ms, ms)}, ""},
-		{"private chat: one send too many in a second", burst(private, bot.PrivateChatLimit.Max+1, 300*ms), bot.PrivateChatLimit.Name},
-		{"group: the limit exactly", burst(group, bot.GroupLimit.Max, time.Second), ""},
-		{"group: 21 in a minute", burst(group, bot.GroupLimit.Max+1, 2*time.Second), bot.GroupLimit.Name},
-		{"global: 31 in a second", global, bot.GlobalLimit.Name},
+		{"private chat: one send too many in a second", burst(private, app.SendLimits().PrivateChat.Max+1, 300*ms), app.SendLimits().PrivateChat.Name},
+		{"group: the limit exactly", burst(group, app.SendLimits().Group.Max, time.Second), ""},
+		{"group: 21 in a minute", burst(group, app.SendLimits().Group.Max+1, 2*time.Second), app.SendLimits().Group.Name},
+		{"global: 31 in a second", global, app.SendLimits().Global.Name},
 		// Handed off a second apart, but the first took 4 ms longer to arrive: 3 in a second
 		// at receipt. The limiter's own windows are longer by a guard for exactly this, so
 		// what Telegram would count over the limit fails the run even when the hand-off
 		// times are explained.
 		{"private chat: jitter between hand-off and receipt",
-			[]sendRecord{send(t0, private, 0, 5*ms), send(t0, private, 10*ms, ms), send(t0, private, 1000*ms, ms)}, bot.PrivateChatLimit.Name},
+			[]sendRecord{send(t0, private, 0, 5*ms), send(t0, private, 10*ms, ms), send(t0, private, 1000*ms, ms)}, app.SendLimits().PrivateChat.Name},
 		{"private chat: the guard absorbs the jitter",
-			[]sendRecord{send(t0, private, 0, 5*ms), send(t0, private, 10*ms, ms), send(t0, private, 1000*ms+bot.PrivateChatLimit.Guard, ms)}, ""},
+			[]sendRecord{send(t0, private, 0, 5*ms), send(t0, private, 10*ms, ms), send(t0, private, 1000*ms+app.SendLimits().PrivateChat.Guard, ms)}, ""},
 		// The limiter let the third go 10 ms early: more than the tolerance explains.
 		{"private chat: 10 ms early at hand-off",
-			[]sendRecord{send(t0, private, 0, ms), send(t0, private, 10*ms, ms), send(t0, private, 990*ms, ms)}, bot.PrivateChatLimit.Name},
+			[]sendRecord{send(t0, private, 0, ms), send(t0, private, 10*ms, ms), send(t0, private, 990*ms, ms)}, app.SendLimits().PrivateChat.Name},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

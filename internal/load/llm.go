@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"encoding/json"
@@ -208,10 +208,22 @@ func planFor(question, summary, day string) string {
 		return `{"intents":["CBR_KEY_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"key_rate"}}],` + planTail + `,"render_style":"SHORT","confidence":0.95}`
 	case strings.Contains(q, "что такое") || strings.Contains(q, "чем отлича") || strings.Contains(q, "акт сверки"):
 		return fmt.Sprintf(`{"intents":["KB_TERM"],"tool_calls":[{"tool":"search_general_kb","args":{"query":%q}}],%s,"render_style":"SHORT","confidence":0.9}`, question, planTail)
+	case aboutDocuments(q):
+		return fmt.Sprintf(`{"intents":["DOC_SEARCH"],"tool_calls":[{"tool":"search_user_documents","args":{"query":%q}}],%s,"render_style":"SHORT","confidence":0.88}`, question, planTail)
 	case strings.Contains(q, "помоги") || strings.Contains(q, "отчёт") || strings.Contains(q, "отчет") || strings.Contains(q, "справк"):
 		return `{"intents":["CLARIFY"],"tool_calls":[],` + planTail + `,"render_style":"SHORT","confidence":0.8,"clarification":"Что именно нужно: курс валюты, ключевая ставка или данные 1С?","clarification_options":["Курс доллара","Ключевая ставка","Кто нам должен"]}`
 	}
 	return `{"intents":["SMALL_TALK"],"tool_calls":[],` + planTail + `,"render_style":"SHORT","confidence":0.9}`
+}
+
+// aboutDocuments reports whether a question asks about the documents the load's users upload.
+func aboutDocuments(q string) bool {
+	for _, w := range []string{"договор", "документ", "акте ", "акту ", "записк", "командировк", "сальдо", "пени"} {
+		if strings.Contains(q, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func currency(q string) string {

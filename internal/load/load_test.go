@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"fmt"
@@ -8,10 +8,12 @@ import (
 	"time"
 )
 
-// A small load through the real wiring: every message is answered, nothing answers the group
-// chatter, every send is accounted for and within the bot's send limits (allowing 100 ms of
-// delay after the limiter, or the worst scheduling delay measured, for loaded CI machines),
-// and shutdown leaves none of the bot's goroutines behind. No timings are asserted.
+// A small load through the real wiring (app.New): every kind of message is played and
+// answered — uploads are fetched through getFile and their captions asked about the stored
+// document, news goes to the Tavily stand-in —, nothing answers the group chatter, every send
+// is accounted for and within the bot's send limits (allowing 100 ms of delay after the
+// limiter, or the worst scheduling delay measured, for loaded CI machines), and shutdown
+// leaves none of the bot's goroutines behind. No timings are asserted.
 func TestSmallLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 60 messages through the whole bot")
@@ -22,7 +24,7 @@ func TestSmallLoad(t *testing.T) {
 	}
 	for _, st := range stores {
 		t.Run(st.name, func(t *testing.T) {
-			s, err := parse([]string{"-users=20", "-messages=3", "-groups=1", "-group-size=2", "-chatter=0.5", "-seed=7",
+			s, err := parse([]string{"-users=20", "-messages=3", "-groups=1", "-group-size=2", "-chatter=0.5", "-seed=5",
 				"-think-min=50ms", "-think-max=150ms", "-ramp=500ms",
 				"-llm-latency=20ms", "-llm-chunks=4", "-llm-chunk-gap=5ms", "-cbr-latency=10ms",
 				"-reply-timeout=2m", "-drain=1m", "-timeout=4m", "-jitter=100ms", st.flag}, func(string) string { return "" }, os.Stderr)
@@ -43,6 +45,22 @@ func TestSmallLoad(t *testing.T) {
 			}
 			if c.chatter == 0 {
 				t.Error("no group chatter was played; the silence check did not run")
+			}
+			for _, sc := range scenarios {
+				if c.byScenario[sc.name] == 0 {
+					t.Errorf("no %s message was played (the seed's mix: %v)", sc.name, c.byScenario)
+				}
+			}
+			if res.downloads != int64(c.byScenario["upload"]) {
+				t.Errorf("the bot fetched %d files, want the %d uploaded", res.downloads, c.byScenario["upload"])
+			}
+			for _, m := range res.messages() {
+				if m.upload != nil && !m.continued {
+					t.Errorf("the caption of upload %d (%q) was not asked about the stored document", m.idx, m.text)
+				}
+			}
+			if res.tavilyCalls["search"] == 0 {
+				t.Errorf("no news search reached the Tavily stand-in: %v", res.tavilyCalls)
 			}
 			if res.store == "" || !strings.Contains(report, "100.00%") {
 				t.Errorf("report lacks the reply rate:\n%s", report)

@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"bufio"
@@ -18,6 +18,8 @@ import (
 type peaks struct {
 	goroutines int
 	heapInuse  uint64
+	sys        uint64 // memory the Go runtime holds from the OS (runtime.MemStats.Sys)
+	rssKB      int64  // resident set, sampled (VmRSS)
 	// load is the machine's 1-minute load average: the highest and the mean of the samples.
 	loadMax, loadMean float64
 	// late is how much later than asked a short sleep woke up: the worst case, and how many
@@ -44,6 +46,8 @@ func sample(ctx context.Context, every time.Duration) peaks {
 		p.goroutines = max(p.goroutines, runtime.NumGoroutine())
 		runtime.ReadMemStats(&ms)
 		p.heapInuse = max(p.heapInuse, ms.HeapInuse)
+		p.sys = max(p.sys, ms.Sys)
+		p.rssKB = max(p.rssKB, procStatusKB("VmRSS"))
 		if l, ok := loadAvg(); ok {
 			p.loadMax = max(p.loadMax, l)
 			loadSum += l
@@ -212,6 +216,9 @@ func cpuModel() string {
 	}
 	return runtime.GOARCH
 }
+
+// mibBytes is n bytes in MiB.
+func mibBytes(n uint64) string { return mib(int64(n / 1024)) }
 
 func mib(n int64) string {
 	if n <= 0 {

@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"fmt"
@@ -17,6 +17,10 @@ type message struct {
 	want     string // what the agent must be asked: the text without the mention, or the command's arguments
 	command  string // the command without slash and @suffix; "" for questions
 	chatter  bool   // group talk not addressed to the bot: no reply is expected
+	// upload is a document sent with the message, its text the caption; the bot stores it
+	// (Upload), replies with a receipt, then answers the caption about it (Answer with
+	// OnlyDoc).
+	upload *document
 
 	// Set when the fake Bot API queues it.
 	updateID  int
@@ -28,6 +32,7 @@ type message struct {
 	answerStart time.Time // the agent was asked
 	answerEnd   time.Time
 	answerErr   error
+	continued   bool   // an upload's caption was asked about the stored document
 	agentScen   string // the agent's scenario and intent
 	intent      string
 	llmCalls    int
@@ -132,18 +137,32 @@ func (r *recorder) handedOut(ids []int, at time.Time) {
 // user, text and command, and makes it the chat's current message. It returns nil for a call
 // that matches nothing.
 func (r *recorder) answerStarted(chatID, userID int64, command, text string) *message {
+	text = strings.TrimSpace(text)
+	return r.start(chatID, userID, fmt.Sprintf("/%s %q", command, text), func(m *message) bool {
+		return m.upload == nil && m.command == command && m.want == text
+	})
+}
+
+// uploadStarted matches an Upload call to the first pending message of its chat from the user
+// with a document of that name.
+func (r *recorder) uploadStarted(chatID, userID int64, name string) *message {
+	return r.start(chatID, userID, fmt.Sprintf("upload %q", name), func(m *message) bool {
+		return m.upload != nil && m.upload.name == name
+	})
+}
+
+func (r *recorder) start(chatID, userID int64, what string, match func(*message) bool) *message {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	c := r.chats[chatID]
 	if c == nil {
-		r.unexpected = append(r.unexpected, fmt.Sprintf("chat %d (unknown): /%s %q", chatID, command, text))
+		r.unexpected = append(r.unexpected, fmt.Sprintf("chat %d (unknown): %s", chatID, what))
 		return nil
 	}
-	text = strings.TrimSpace(text)
 	if c.group {
 		// Members' questions run concurrently: the member's first question not yet started.
 		for _, m := range c.msgs {
-			if m.user.id == userID && m.command == command && m.want == text && m.answerStart.IsZero() {
+			if m.user.id == userID && match(m) && m.answerStart.IsZero() {
 				c.current = m
 				m.answerStart = time.Now()
 				return m
@@ -152,7 +171,7 @@ func (r *recorder) answerStarted(chatID, userID int64, command, text string) *me
 	}
 	for i := c.next; !c.group && i < len(c.msgs); i++ {
 		m := c.msgs[i]
-		if m.user.id != userID || m.command != command || m.want != text {
+		if m.user.id != userID || !match(m) {
 			continue
 		}
 		r.skipped += i - c.next
@@ -162,7 +181,28 @@ func (r *recorder) answerStarted(chatID, userID int64, command, text string) *me
 		return m
 	}
 	c.current = nil
-	r.unexpected = append(r.unexpected, fmt.Sprintf("chat %d user %d: /%s %q", chatID, userID, command, text))
+	r.unexpected = append(r.unexpected, fmt.Sprintf("chat %d user %d: %s", chatID, userID, what))
+	return nil
+}
+
+// continued matches the Answer call for an upload's caption to that upload: the user's
+// upload with this caption whose document was stored and whose caption was not asked yet. It
+// stays the chat's current message.
+func (r *recorder) continued(chatID, userID int64, text string) *message {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	text = strings.TrimSpace(text)
+	if c := r.chats[chatID]; c != nil {
+		for _, m := range c.msgs {
+			if m.upload != nil && m.user.id == userID && m.want == text && !m.answerStart.IsZero() && !m.continued {
+				m.continued = true
+				m.answerEnd = time.Time{} // running again
+				c.current = m
+				return m
+			}
+		}
+	}
+	r.unexpected = append(r.unexpected, fmt.Sprintf("chat %d user %d: caption %q of no upload", chatID, userID, text))
 	return nil
 }
 
@@ -173,7 +213,11 @@ func (r *recorder) answerEnded(m *message, scenario, intent string, llmCalls int
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	m.answerEnd = time.Now()
-	m.answerErr, m.agentScen, m.intent, m.llmCalls = err, scenario, intent, llmCalls
+	m.llmCalls += llmCalls // an upload's caption is a second call for the same message
+	if err != nil || m.answerErr == nil {
+		m.answerErr = err
+	}
+	m.agentScen, m.intent = scenario, intent
 }
 
 // sent records a call that puts something in a chat, received at now and handed to the bot's

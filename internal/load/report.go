@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/bot"
+	"github.com/finbot/finbot/internal/app"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -26,21 +26,31 @@ func (r *result) markdown() string {
 	p("- Date: %s\n", r.started.UTC().Format("2006-01-02 15:04 MST"))
 	p("- Machine: %s, %d logical CPUs (GOMAXPROCS %d), %s %s/%s\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0),
 		runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	p("- Bot: agent, planner, address lane and bot built as `finbot serve` builds them (internal/load/wire.go), long polling an in-process fake Bot API\n")
+	p("- Bot: built by `app.New` (internal/app), as `finbot serve` builds it (ops server on a loopback port), long polling an in-process fake Bot API\n")
 	p("- History and de-duplication: %s\n", r.store)
-	p("- Stand-ins: LLM %s to the first byte, streamed answers in %d chunks %s apart; Bank of Russia SOAP %s; 1C: the embedded demo ledger; Tavily: off\n",
-		dur(s.llmLatency), s.llmChunks, dur(s.llmGap), dur(s.cbrLatency))
+	p("- Stand-ins: LLM %s to the first byte, streamed answers in %d chunks %s apart; Bank of Russia SOAP %s; Tavily /search %s; 1C: the embedded demo ledger\n",
+		dur(s.llmLatency), s.llmChunks, dur(s.llmGap), dur(s.cbrLatency), dur(s.tavilyLatency))
 	p("- Users: %d (%d in %d groups of %d, mentioning the bot; the rest in private chats); each waits for the first reply, thinks %s–%s, sends the next; starts spread over %s\n",
 		s.users, r.pop.groups*s.groupSize, r.pop.groups, s.groupSize, dur(s.thinkMin), dur(s.thinkMax), dur(s.ramp))
 	p("- Bot settings: USER_RATE_PER_MIN=%d, USER_RATE_BURST=%d, ANSWER_TIMEOUT=%s, LLM_TIMEOUT=%s\n\n",
 		r.cfg.UserRatePerMin, r.cfg.UserRateBurst, r.cfg.AnswerTimeout, r.cfg.LLMTimeout)
 
 	p("## Result\n\n| | |\n|---|---|\n")
-	p("| Messages sent to the bot | %d (%d users × %d) |\n", c.queued, s.users, s.messages)
+	p("| Messages sent to the bot | %d (%d users × %d): %s |\n", c.queued, s.users, s.messages, joinCounts(c.byScenario))
 	p("| **Replied (≥ 1 message back)** | **%d / %d = %.2f%%** |\n", c.replied, c.total, 100*float64(c.replied)/float64(max(c.total, 1)))
 	p("| Answers that were error texts | %d |\n", c.errors)
 	p("| Group chatter not addressed to the bot | %d messages, %d answered (must be 0) |\n", c.chatter, len(r.rec.unexpected))
 	p("| Users who gave up waiting (%s) | %d |\n", dur(s.replyTimeout), c.gaveUp)
+	var first []time.Duration
+	for _, m := range r.messages() {
+		if !m.firstReply.IsZero() && !m.handedOut.IsZero() {
+			first = append(first, m.firstReply.Sub(m.handedOut))
+		}
+	}
+	p("| **First reply** (hand-out → first send; below in detail) | **p50 %s, p95 %s, p99 %s** |\n", dur(pct(first, .5)), dur(pct(first, .95)), dur(pct(first, .99)))
+	p("| **Peak memory** of the process (bot, fake Bot API, stand-ins, driver) | **RSS %s** (VmHWM; %s sampled); Go heap in use %s; held by the Go runtime %s |\n",
+		mib(r.peakRSSKB), mib(r.peaks.rssKB), mibBytes(r.peaks.heapInuse), mibBytes(r.peaks.sys))
+	p("| Documents uploaded (downloaded through getFile) | %d (%d) |\n", c.byScenario["upload"], r.downloads)
 	p("| Run time (start to the last send) | %s |\n", dur(wall))
 	p("| Shutdown (cancel to `Run` returning) | %s |\n", dur(r.stopped.Sub(r.drained)))
 	sends := map[string]int{}
@@ -68,7 +78,7 @@ func (r *result) markdown() string {
 	}
 	row("End to end: hand-out → first reply", all.e2e)
 	row("End to end: hand-out → last send of the answer (final edit, last part)", all.complete)
-	row("Stand-ins (LLM, CBR) waited for in that time", all.stand)
+	row("Stand-ins (LLM, Bank of Russia, Tavily) waited for in that time", all.stand)
 	row("**Bot's own latency** = end to end − stand-ins", all.own)
 	var private, group timing
 	for _, m := range r.messages() {
@@ -147,7 +157,7 @@ func (r *result) markdown() string {
 	for _, lr := range r.limitResults() {
 		if lr.maxAtReceipt >= lr.Max && lr.maxAtReceipt > 1 {
 			p("\nFullest window %s at receipt: %d sends ending at +%s", lr.Name, lr.maxAtReceipt, dur(lr.worstAt.Sub(r.started)))
-			if lr.Name != bot.GlobalLimit.Name {
+			if lr.Name != app.SendLimits().Global.Name {
 				p(" (chat %d)", lr.worstKey)
 			}
 			p(".")
@@ -175,7 +185,8 @@ func (r *result) markdown() string {
 	p("| Goroutines before the run → after shutdown | %d → %d |\n", r.goroutinesBefore, r.goroutinesAfter)
 	p("| Connections opened to the stand-ins | %s |\n", joinCounts64(r.conns))
 	p("| LLM calls by kind | %s |\n", joinCounts(r.llmCalls))
-	p("| Bank of Russia calls | %s |\n\n", joinCounts(r.cbrCalls))
+	p("| Bank of Russia calls | %s |\n", joinCounts(r.cbrCalls))
+	p("| Tavily calls | %s |\n\n", joinCounts(r.tavilyCalls))
 	if len(r.leftover) > 0 {
 		p("Goroutines left after shutdown, by creator:\n\n")
 		for _, l := range r.leftover {

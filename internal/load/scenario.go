@@ -1,8 +1,9 @@
-package main
+package load
 
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 )
 
@@ -22,15 +23,21 @@ type scenario struct {
 }
 
 // scenarios is the mix of the run. Weights are relative; a follow-up is only asked right after
-// a rates question (otherwise that message becomes a rates question).
+// a rates question (otherwise that message becomes a rates question). An upload sends one of
+// the run's documents with a question about it as the caption; a document question asks
+// another one later, only after the user has uploaded something (otherwise that message
+// becomes an upload). Their texts come from the documents.
 var scenarios = []scenario{
-	{"rates", 18, []string{"курс доллара", "Какой курс евро на 15 января?", "курс юаня", "/rate EUR", "/rate USD"}},
-	{"key_rate", 8, []string{"какая ключевая ставка", "/keyrate"}},
-	{"ledger_1c", 20, []string{"кто нам должен на 31 марта", "Кто нам должен на 31 марта?", "/debts", "/debts 31.03.2026", "кому мы должны на 31 марта"}},
-	{"small_talk", 10, []string{"привет", "спасибо!", "как дела?", "что ты умеешь?"}},
-	{"knowledge_base", 16, []string{"что такое акт сверки", "что такое счёт-фактура", "чем отличается аванс от предоплаты"}},
-	{"follow_up", 16, []string{"а в евро?", "а в юанях?", "а на конец февраля?"}},
-	{"vague", 12, []string{"помоги", "сделай отчёт", "нужна справка"}},
+	{"rates", 16, []string{"курс доллара", "Какой курс евро на 15 января?", "курс юаня", "/rate EUR", "/rate USD"}},
+	{"key_rate", 7, []string{"какая ключевая ставка", "/keyrate"}},
+	{"ledger_1c", 18, []string{"кто нам должен на 31 марта", "Кто нам должен на 31 марта?", "/debts", "/debts 31.03.2026", "кому мы должны на 31 марта"}},
+	{"small_talk", 8, []string{"привет", "спасибо!", "как дела?", "что ты умеешь?"}},
+	{"knowledge_base", 14, []string{"что такое акт сверки", "что такое счёт-фактура", "чем отличается аванс от предоплаты"}},
+	{"follow_up", 14, []string{"а в евро?", "а в юанях?", "а на конец февраля?"}},
+	{"vague", 10, []string{"помоги", "сделай отчёт", "нужна справка"}},
+	{"news", 8, []string{"новости про ключевую ставку", "/news НДС", "какие новости по НДС?", "свежие новости о курсе рубля", "/news"}},
+	{"upload", 5, nil},
+	{"doc_question", 5, nil},
 }
 
 // chatterTexts are group messages not addressed to the bot; it must stay silent.
@@ -44,8 +51,8 @@ type population struct {
 }
 
 // populate makes n users with m messages each; the first groups×groupSize users talk in
-// groups (mentioning the bot), the rest in private chats.
-func populate(n, m, groups, groupSize int, seed uint64, botUsername string) population {
+// groups (mentioning the bot), the rest in private chats. Uploads send one of docs.
+func populate(n, m, groups, groupSize int, seed uint64, botUsername string, docs []*document) population {
 	rng := rand.New(rand.NewPCG(seed, 0x10ad))
 	total := 0
 	for _, s := range scenarios {
@@ -82,19 +89,47 @@ func populate(n, m, groups, groupSize int, seed uint64, botUsername string) popu
 			p.chats = append(p.chats, u.chat)
 		}
 		prev := ""
+		var uploaded *document // the user's last upload
 		for range m {
 			s := pick()
-			if s.name == "follow_up" && prev != "rates" {
+			switch {
+			case s.name == "follow_up" && prev != "rates":
 				s = scenarios[0]
+			case s.name == "doc_question" && uploaded == nil:
+				s = scenario{name: "upload"}
 			}
-			text := s.texts[rng.IntN(len(s.texts))]
-			u.msgs = append(u.msgs, newMessage(idx, u, s.name, text, botUsername))
+			var msg *message
+			switch s.name {
+			case "upload":
+				uploaded = newDocument(docs, u.msgs, rng)
+				msg = newMessage(idx, u, s.name, uploaded.questions[rng.IntN(len(uploaded.questions))], botUsername)
+				msg.upload = uploaded
+			case "doc_question":
+				msg = newMessage(idx, u, s.name, uploaded.questions[rng.IntN(len(uploaded.questions))], botUsername)
+			default:
+				msg = newMessage(idx, u, s.name, s.texts[rng.IntN(len(s.texts))], botUsername)
+			}
+			u.msgs = append(u.msgs, msg)
 			idx++
 			prev = s.name
 		}
 		p.users = append(p.users, u)
 	}
 	return p
+}
+
+// newDocument picks a document the user has not sent yet, any when they have sent them all.
+func newDocument(docs []*document, sent []*message, rng *rand.Rand) *document {
+	var fresh []*document
+	for _, d := range docs {
+		if !slices.ContainsFunc(sent, func(m *message) bool { return m.upload == d }) {
+			fresh = append(fresh, d)
+		}
+	}
+	if len(fresh) == 0 {
+		fresh = docs
+	}
+	return fresh[rng.IntN(len(fresh))]
 }
 
 // newMessage phrases text for u's chat: in a group, a question mentions the bot and a command

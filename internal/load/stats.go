@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"fmt"
@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/bot"
 	"github.com/finbot/finbot/config"
+	"github.com/finbot/finbot/internal/app"
 )
 
 // result is everything a run measured.
@@ -22,10 +22,11 @@ type result struct {
 	started, usersDone, drained, stopped time.Time
 	runErr                               error
 
-	llmCalls, cbrCalls map[string]int
-	conns              map[string]int64
-	metrics            map[string]float64
-	logs               []countedLine
+	llmCalls, cbrCalls, tavilyCalls map[string]int
+	downloads                       int64 // files the bot fetched from the fake Bot API
+	conns                           map[string]int64
+	metrics                         map[string]float64
+	logs                            []countedLine
 
 	goroutinesBefore, goroutinesAfter int
 	leftover                          []countedLine
@@ -34,22 +35,22 @@ type result struct {
 	cpuBefore, cpu                    time.Duration
 }
 
-// limit is one of the limits the bot keeps its sends within (bot.SendLimit, exported by
-// bot/ratelimit.go, so the check moves with the bot), beside Telegram's published figure
+// limit is one of the limits the bot keeps its sends within (app.SendLimits, the bot's own
+// from bot/ratelimit.go, so the check moves with the bot), beside Telegram's published figure
 // (core.telegram.org/bots/faq) for the report.
 type limit struct {
-	bot.SendLimit
+	app.SendLimit
 	telegram string                                // Telegram's figure, as the FAQ gives it
 	keyOf    func(sendRecord) (key int64, ok bool) // the chat (or 0) whose window a send counts in; ok false if none
 }
 
-var limits = []limit{
+var limits = []limit{ // in the order of the report
 	// The FAQ says to avoid more than one message a second per chat and that short bursts
 	// are tolerated; the bot promises PrivateChatLimit.Max in any second (the parts of a
 	// long answer go out together), and that promise is what the run checks.
-	{bot.PrivateChatLimit, "about 1 a second, short bursts tolerated", func(s sendRecord) (int64, bool) { return s.chatID, !s.group }},
-	{bot.GroupLimit, "20 a minute", func(s sendRecord) (int64, bool) { return s.chatID, s.group }},
-	{bot.GlobalLimit, "about 30 a second", func(sendRecord) (int64, bool) { return 0, true }},
+	{app.SendLimits().PrivateChat, "about 1 a second, short bursts tolerated", func(s sendRecord) (int64, bool) { return s.chatID, !s.group }},
+	{app.SendLimits().Group, "20 a minute", func(s sendRecord) (int64, bool) { return s.chatID, s.group }},
+	{app.SendLimits().Global, "about 30 a second", func(sendRecord) (int64, bool) { return 0, true }},
 }
 
 type limitResult struct {
@@ -242,10 +243,11 @@ func pct(ds []time.Duration, p float64) time.Duration {
 type counts struct {
 	total, queued, handed, answered, replied, errors, gaveUp, chatter int
 	errorsBy                                                          map[string]int
+	byScenario                                                        map[string]int // messages of each kind
 }
 
 func (r *result) counts() counts {
-	c := counts{errorsBy: map[string]int{}}
+	c := counts{errorsBy: map[string]int{}, byScenario: map[string]int{}}
 	r.rec.mu.Lock()
 	defer r.rec.mu.Unlock()
 	for _, m := range r.rec.byUpdate {
@@ -255,6 +257,7 @@ func (r *result) counts() counts {
 	}
 	for _, m := range r.messages() {
 		c.total++
+		c.byScenario[m.scenario]++
 		if m.updateID != 0 {
 			c.queued++
 		}
@@ -280,7 +283,7 @@ func (r *result) counts() counts {
 
 // problems are the reasons the run failed its bar: a message without a reply, an answer the
 // bot should not have given, a send no message accounts for, a window of sends over one of
-// the bot's limits (bot.SendLimit), a malformed send.
+// the bot's limits (app.SendLimit), a malformed send.
 func (r *result) problems() []string {
 	var out []string
 	c := r.counts()
@@ -300,7 +303,7 @@ func (r *result) problems() []string {
 		out = append(out, fmt.Sprintf("%d group replies quote another message than the one answered", r.rec.replyToBad))
 	}
 	for _, lr := range r.limitResults() {
-		// What Telegram counts: the bot's windows carry a guard (bot.SendLimit.Guard) for
+		// What Telegram counts: the bot's windows carry a guard (app.SendLimit.Guard) for
 		// exactly this, so a send arriving over the limit is a failure too.
 		if lr.overAtReceipt > 0 && lr.unexplained == 0 {
 			out = append(out, fmt.Sprintf("%s: %d sends over the limit of %d per %s at receipt (most in a window: %d); the limiter's guard of %s did not cover the delay to the Bot API",
@@ -320,7 +323,7 @@ func (r *result) problems() []string {
 		out = append(out, fmt.Sprintf("bot called %s %d× (not served by the fake)", m, n))
 	}
 	if r.runErr != nil {
-		out = append(out, "bot.Run: "+r.runErr.Error())
+		out = append(out, "Run: "+r.runErr.Error())
 	}
 	sort.Strings(out)
 	return out

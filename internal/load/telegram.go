@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"encoding/json"
@@ -32,6 +32,9 @@ type fakeTelegram struct {
 	arrived chan struct{}  // closed (and replaced) when an update is queued
 	nextMsg map[int64]int  // the last message_id used in each chat
 	shown   map[string]string
+	files   map[string][]byte // file_id → the document a user sent
+
+	downloads atomic.Int64 // files the bot fetched
 }
 
 type queuedUpdate struct {
@@ -41,7 +44,7 @@ type queuedUpdate struct {
 
 func newFakeTelegram(rec *recorder, token string, botID int64, username string) *fakeTelegram {
 	f := &fakeTelegram{rec: rec, token: token, botID: botID, username: username, nextID: 1,
-		arrived: make(chan struct{}), nextMsg: map[int64]int{}, shown: map[string]string{}}
+		arrived: make(chan struct{}), nextMsg: map[int64]int{}, shown: map[string]string{}, files: map[string][]byte{}}
 	f.srv = newServer(http.HandlerFunc(f.serve), &f.conns)
 	return f
 }
@@ -81,13 +84,29 @@ type (
 		Offset int    `json:"offset"`
 		Length int    `json:"length"`
 	}
+	tgDocument struct {
+		FileID       string `json:"file_id"`
+		FileUniqueID string `json:"file_unique_id"`
+		FileName     string `json:"file_name,omitempty"`
+		MimeType     string `json:"mime_type,omitempty"`
+		FileSize     int    `json:"file_size,omitempty"`
+	}
+	tgFile struct {
+		FileID       string `json:"file_id"`
+		FileUniqueID string `json:"file_unique_id"`
+		FileSize     int    `json:"file_size,omitempty"`
+		FilePath     string `json:"file_path,omitempty"`
+	}
 	tgMessage struct {
-		MessageID int        `json:"message_id"`
-		From      *tgUser    `json:"from,omitempty"`
-		Chat      tgChat     `json:"chat"`
-		Date      int64      `json:"date"`
-		Text      string     `json:"text,omitempty"`
-		Entities  []tgEntity `json:"entities,omitempty"`
+		MessageID       int         `json:"message_id"`
+		From            *tgUser     `json:"from,omitempty"`
+		Chat            tgChat      `json:"chat"`
+		Date            int64       `json:"date"`
+		Text            string      `json:"text,omitempty"`
+		Entities        []tgEntity  `json:"entities,omitempty"`
+		Document        *tgDocument `json:"document,omitempty"`
+		Caption         string      `json:"caption,omitempty"`
+		CaptionEntities []tgEntity  `json:"caption_entities,omitempty"`
 	}
 	tgUpdate struct {
 		UpdateID int        `json:"update_id"`
@@ -96,7 +115,8 @@ type (
 )
 
 // push queues m as a Telegram update from its user, with the entities Telegram would attach:
-// bot_command for a leading command, mention for "@bot".
+// bot_command for a leading command, mention for "@bot". A message with a document carries
+// it (to be fetched with getFile) and its text as the caption.
 func (f *fakeTelegram) push(m *message) {
 	chatType := "private"
 	if m.chat.group {
@@ -115,6 +135,12 @@ func (f *fakeTelegram) push(m *message) {
 		Date:      time.Now().Unix(),
 		Text:      m.text,
 		Entities:  entities(m.text, "@"+f.username),
+	}
+	if d := m.upload; d != nil {
+		id := fmt.Sprintf("load-file-%d", m.idx)
+		f.files[id] = d.data
+		msg.Document = &tgDocument{FileID: id, FileUniqueID: "u" + id, FileName: d.name, MimeType: d.mime, FileSize: len(d.data)}
+		msg.Caption, msg.CaptionEntities, msg.Text, msg.Entities = msg.Text, msg.Entities, "", nil
 	}
 	body, err := json.Marshal(tgUpdate{UpdateID: m.updateID, Message: msg})
 	if err != nil {
@@ -162,6 +188,10 @@ func (f *fakeTelegram) serve(w http.ResponseWriter, r *http.Request) {
 	if ns, err := strconv.ParseInt(r.Header.Get(handoffHeader), 10, 64); err == nil {
 		in.handoff = time.Unix(0, ns)
 	}
+	if path, ok := strings.CutPrefix(r.URL.Path, "/file/bot"+f.token+"/"); ok {
+		f.download(w, path)
+		return
+	}
 	method, ok := strings.CutPrefix(r.URL.Path, "/bot"+f.token+"/")
 	if !ok {
 		apiError(w, http.StatusUnauthorized, "Unauthorized")
@@ -177,6 +207,8 @@ func (f *fakeTelegram) serve(w http.ResponseWriter, r *http.Request) {
 		okResult(w, tgUser{ID: f.botID, IsBot: true, FirstName: "finbot", Username: f.username})
 	case "getUpdates":
 		f.getUpdates(w, r, form)
+	case "getFile":
+		f.getFile(w, form)
 	case "deleteWebhook", "setMyCommands", "answerCallbackQuery":
 		okResult(w, true)
 	case "sendChatAction":
@@ -264,6 +296,34 @@ func (f *fakeTelegram) getUpdates(w http.ResponseWriter, r *http.Request, form m
 			return
 		}
 	}
+}
+
+// getFile answers with the path to download a file a user sent.
+func (f *fakeTelegram) getFile(w http.ResponseWriter, form map[string]string) {
+	id := form["file_id"]
+	f.mu.Lock()
+	data, ok := f.files[id]
+	f.mu.Unlock()
+	if !ok {
+		apiError(w, http.StatusBadRequest, "Bad Request: invalid file_id")
+		return
+	}
+	okResult(w, tgFile{FileID: id, FileUniqueID: "u" + id, FileSize: len(data), FilePath: "documents/" + id})
+}
+
+// download serves GET /file/bot<token>/<file_path>.
+func (f *fakeTelegram) download(w http.ResponseWriter, path string) {
+	id, _ := strings.CutPrefix(path, "documents/")
+	f.mu.Lock()
+	data, ok := f.files[id]
+	f.mu.Unlock()
+	if !ok {
+		http.Error(w, "Not Found", http.StatusNotFound)
+		return
+	}
+	f.downloads.Add(1)
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Write(data)
 }
 
 func (f *fakeTelegram) newMessageID(chat int64) int {

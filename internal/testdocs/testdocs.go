@@ -1,5 +1,6 @@
 // Package testdocs makes real documents (PDF with a Cyrillic text layer, DOCX, XLSX) for tests
-// of the upload pipeline across packages. Only tests import it.
+// of the upload pipeline across packages. Only tests and the load driver
+// (internal/load) import it.
 package testdocs
 
 import (

@@ -1,14 +1,15 @@
-// Command load plays N users × M messages against the real finbot — the agent and the bot
-// wired as `finbot serve` wires them — through an in-process fake Bot API and stand-ins for
-// the LLM and the Bank of Russia with configurable latency, and reports replies per message,
-// the bot's own latency, peak RSS, goroutines after shutdown and the send rates against
-// Telegram's limits.
+// Package load plays N users × M messages against the real finbot — built by internal/app
+// as `finbot serve` builds it — through an in-process fake Bot API and stand-ins for the LLM,
+// the Bank of Russia and Tavily with configurable latency, and reports replies per message,
+// the bot's own latency beside the process's peak memory, goroutines after shutdown and the
+// send rates against Telegram's limits. The users ask questions, upload documents (PDF, DOCX,
+// TXT) and ask about them, and ask for news. cmd/finbot-load runs it:
 //
-//	go run ./internal/load -users 1000 -messages 10 -out docs/load-report.md
+//	go run ./cmd/finbot-load -users 1000 -messages 10 -out docs/load-report.md
 //
-// History lives in the Redis at -redis when it answers (keys under a per-run prefix, deleted
-// afterwards), else in memory. 1C is the embedded demo ledger; Tavily is off.
-package main
+// History and documents live in the Redis at -redis when it answers (keys under a per-run
+// prefix, deleted afterwards), else in memory. 1C is the embedded demo ledger.
+package load
 
 import (
 	"context"
@@ -18,26 +19,16 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/config"
+	"github.com/finbot/finbot/internal/app"
 )
-
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "load:", err)
-		os.Exit(1)
-	}
-}
 
 // settings are the run's flags.
 type settings struct {
@@ -50,6 +41,7 @@ type settings struct {
 	llmLatency, llmGap  time.Duration
 	llmChunks           int
 	cbrLatency          time.Duration
+	tavilyLatency       time.Duration
 	redisURL            string
 	memory              bool
 	replyTimeout, drain time.Duration
@@ -91,6 +83,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (setting
 	fs.IntVar(&s.llmChunks, "llm-chunks", 6, "LLM stand-in: chunks of a streamed answer")
 	fs.DurationVar(&s.llmGap, "llm-chunk-gap", 50*time.Millisecond, "LLM stand-in: pause between streamed chunks")
 	fs.DurationVar(&s.cbrLatency, "cbr-latency", 150*time.Millisecond, "Bank of Russia stand-in: time to answer")
+	fs.DurationVar(&s.tavilyLatency, "tavily-latency", 300*time.Millisecond, "Tavily stand-in: time to answer a news search")
 	redisDefault := getenv("REDIS_URL")
 	if redisDefault == "" {
 		redisDefault = "redis://127.0.0.1:6379/0"
@@ -114,11 +107,13 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (setting
 	case s.thinkMax < s.thinkMin:
 		return s, errors.New("-think-max is below -think-min")
 	}
-	s.command = "go run ./internal/load " + strings.Join(args, " ")
+	s.command = "go run ./cmd/finbot-load " + strings.Join(args, " ")
 	return s, nil
 }
 
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+// Run is the whole driver: it parses args (the flags above), plays the run, prints the report
+// to stdout (and -out) and fails when the run found problems. Progress goes to stderr.
+func Run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	s, err := parse(args, getenv, stderr)
 	if err != nil {
 		return err
@@ -150,6 +145,7 @@ const (
 	botID       = 7000000
 	botUsername = "finbot_load_bot"
 	llmKey      = "load-llm-key"
+	tavilyKey   = "tvly-load-key"
 )
 
 // play runs the whole load and returns what it measured.
@@ -163,16 +159,19 @@ func play(ctx context.Context, s settings, progress io.Writer) (*result, error) 
 	tg := newFakeTelegram(rec, botToken, botID, botUsername)
 	llmS := newLLMStandIn(llmKey, s.llmLatency, s.llmChunks, s.llmGap)
 	cbrS := newCBRStandIn(s.cbrLatency)
-	closeServers := func() { tg.Close(); llmS.Close(); cbrS.Close() }
+	tavS := newTavilyStandIn(tavilyKey, s.tavilyLatency)
+	closeServers := func() { tg.Close(); llmS.Close(); cbrS.Close(); tavS.Close() }
 
 	env := map[string]string{
 		"TELEGRAM_TOKEN": botToken, "TELEGRAM_API_URL": tg.URL(), "TELEGRAM_POLL_TIMEOUT": "10s",
 		"LLM_BASE_URL": llmS.URL(), "LLM_API_KEY": llmKey, "LLM_MODEL": "load/model",
-		"CBR_URL": cbrS.URL(), "SHUTDOWN_TIMEOUT": "60s",
+		"CBR_URL": cbrS.URL(), "TAVILY_URL": tavS.URL(), "TAVILY_API_KEY": tavilyKey,
+		"SHUTDOWN_TIMEOUT": "60s", "METRICS_ADDR": "127.0.0.1:0",
 	}
+	prefix := ""
 	if !s.memory && redisAnswers(ctx, s.redisURL) {
-		env["REDIS_URL"] = s.redisURL
-		env["REDIS_PREFIX"] = fmt.Sprintf("finbot-load:%d-%d:", os.Getpid(), time.Now().Unix())
+		prefix = fmt.Sprintf("finbot-load:%d-%d:", os.Getpid(), time.Now().Unix())
+		env["REDIS_URL"], env["REDIS_PREFIX"] = s.redisURL, prefix
 	}
 	for k, v := range s.env {
 		env[k] = v
@@ -193,14 +192,20 @@ func play(ctx context.Context, s settings, progress io.Writer) (*result, error) 
 		next = slog.NewJSONHandler(f, &slog.HandlerOptions{Level: cfg.LogLevel})
 	}
 	logs := newLogCounter(next)
-	w, err := wire(ctx, cfg, slog.New(logs), rec)
+	docs := documents()
+	a, err := app.New(ctx, cfg, app.Options{Logger: slog.New(logs), Transport: measured(rec),
+		Answerer: func(next app.Answerer) app.Answerer { return observed{Answerer: next, rec: rec} }})
 	if err != nil {
 		closeServers()
-		return nil, fmt.Errorf("wire the bot: %w", err)
+		return nil, fmt.Errorf("build the bot: %w", err)
 	}
-	res.store, res.cfg = w.store, cfg
+	res.cfg = cfg
+	res.store = "in memory (history.Memory, MemoryDedupe, docstore.Memory)"
+	if cfg.RedisURL != "" {
+		res.store = fmt.Sprintf("Redis %s (keys under %q, deleted after the run)", redisAddr(cfg.RedisURL.Reveal()), cfg.RedisPrefix)
+	}
 
-	pop := populate(s.users, s.messages, s.groups, s.groupSize, s.seed, botUsername)
+	pop := populate(s.users, s.messages, s.groups, s.groupSize, s.seed, botUsername, docs)
 	res.pop = pop
 	for _, c := range pop.chats {
 		rec.addChat(c)
@@ -209,14 +214,14 @@ func play(ctx context.Context, s settings, progress io.Writer) (*result, error) 
 	botCtx, stopBot := context.WithCancel(ctx)
 	defer stopBot()
 	runDone := make(chan error, 1)
-	go func() { runDone <- w.bot.Run(botCtx) }()
+	go func() { runDone <- a.Run(botCtx) }()
 
 	samplerCtx, stopSampler := context.WithCancel(context.Background())
 	sampled := make(chan peaks, 1)
 	go func() { sampled <- sample(samplerCtx, 200*time.Millisecond) }()
 
 	fmt.Fprintf(progress, "load: %d users × %d messages (%d groups of %d), history %s\n",
-		s.users, s.messages, pop.groups, s.groupSize, w.store)
+		s.users, s.messages, pop.groups, s.groupSize, res.store)
 	stopProgress := reportProgress(ctx, progress, rec, s.users*s.messages)
 
 	var wg sync.WaitGroup
@@ -245,12 +250,16 @@ func play(ctx context.Context, s settings, progress io.Writer) (*result, error) 
 	res.peaks = <-sampled
 	res.cpu = cpuTime() - res.cpuBefore
 
-	res.llmCalls, res.cbrCalls = llmS.counts(), cbrS.counts()
-	res.conns = map[string]int64{"Bot API": tg.conns.Load(), "LLM": llmS.conns.Load(), "CBR": cbrS.conns.Load()}
-	res.metrics = gather(w.reg)
+	res.llmCalls, res.cbrCalls, res.tavilyCalls = llmS.counts(), cbrS.counts(), tavS.counts()
+	res.downloads = tg.downloads.Load()
+	res.conns = map[string]int64{"Bot API": tg.conns.Load(), "LLM": llmS.conns.Load(), "CBR": cbrS.conns.Load(), "Tavily": tavS.conns.Load()}
+	res.metrics = gather(a.Metrics)
 	res.logs = logs.top()
 	closeServers()
-	w.close()
+	a.Close()
+	if prefix != "" {
+		deleteKeys(s.redisURL, prefix) // the run's keys go with it
+	}
 
 	// Goroutines after the run: everything stopped, idle connections closed, a moment to exit.
 	time.Sleep(time.Second)
@@ -304,6 +313,39 @@ func sleep(ctx context.Context, d time.Duration) bool {
 		return false
 	case <-t.C:
 		return true
+	}
+}
+
+// redisAddr is the host:port of a Redis URL, for the report.
+func redisAddr(url string) string {
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		return "?"
+	}
+	return opts.Addr
+}
+
+// deleteKeys unlinks every key under prefix.
+func deleteKeys(url, prefix string) {
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		return
+	}
+	rdb := redis.NewClient(opts)
+	defer rdb.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	iter := rdb.Scan(ctx, 0, prefix+"*", 1000).Iterator()
+	var keys []string
+	for iter.Next(ctx) {
+		keys = append(keys, iter.Val())
+		if len(keys) == 1000 {
+			rdb.Unlink(ctx, keys...)
+			keys = keys[:0]
+		}
+	}
+	if len(keys) > 0 {
+		rdb.Unlink(ctx, keys...)
 	}
 }
 

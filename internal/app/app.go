@@ -1,0 +1,338 @@
+// Package app builds finbot: the integrations from the configuration, the agent over them,
+// and, when it serves Telegram, the bot with its metrics and the ops server. `finbot`, the
+// load driver (cmd/finbot-load) and the end-to-end tests all build the system with New, so
+// there is one wiring to read and to change.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/bot"
+	"github.com/finbot/finbot/config"
+	"github.com/finbot/finbot/integrations/cbr"
+	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/integrations/tavily"
+)
+
+// The wiring point proves every concrete type fits the interfaces its consumer declares.
+var (
+	_ agent.LLM        = (*llm.Client)(nil)
+	_ agent.History    = (*history.Redis)(nil)
+	_ agent.History    = (*history.Memory)(nil)
+	_ agent.Rates      = (*cbr.Client)(nil)
+	_ agent.NewsSearch = (*tavily.Client)(nil)
+	_ agent.Ledger     = (*address.Lane)(nil)
+	_ docs.Store       = (*docstore.Redis)(nil)
+	_ docs.Store       = (*docstore.Memory)(nil)
+	_ docs.Embedder    = (*llm.Embedder)(nil)
+	_ address.Source   = (*onec.Demo)(nil)
+	_ address.Source   = (*onec.Proxy)(nil)
+	_ Answerer         = (*agent.Agent)(nil)
+	_ bot.Deduper      = (*history.RedisDedupe)(nil)
+	_ bot.Deduper      = (*history.MemoryDedupe)(nil)
+)
+
+// Answerer is the agent as a front end (the Telegram bot, the console) asks it.
+type Answerer = bot.Answerer
+
+// Names of the outgoing HTTP clients, as Options.Transport receives them.
+const (
+	ClientTelegram   = "telegram"
+	ClientLLM        = "llm"
+	ClientEmbeddings = "embeddings"
+	ClientCBR        = "cbr"
+	ClientTavily     = "tavily"
+	ClientOneC       = "onec"
+)
+
+// Options are what the configuration does not say: how the process runs the system.
+type Options struct {
+	// Logger receives every component's log; nil discards it.
+	Logger *slog.Logger
+	// Console builds the system for an operator at the terminal (chat, ask, docs, kb): no
+	// Telegram bot, no metrics, and the ledger open to them, since they already hold the
+	// configuration. Otherwise New builds the bot, which needs TELEGRAM_TOKEN and reaches
+	// the Bot API (getMe).
+	Console bool
+	// Transport, when set, is what each outgoing client sends through: it receives the
+	// client's name (ClientTelegram, ClientLLM, …) and the shared connection pool, and returns
+	// the pool or a RoundTripper over it. The load driver times calls this way.
+	Transport func(client string, pool http.RoundTripper) http.RoundTripper
+	// Answerer, when set, wraps the agent before a front end gets it.
+	Answerer func(Answerer) Answerer
+}
+
+// App is finbot built from one configuration.
+type App struct {
+	// Agent answers; every front end asks it.
+	Agent *agent.Agent
+	// Docs is the users' document library.
+	Docs *docs.Library
+	// Bot is the Telegram front end; nil for the console.
+	Bot *bot.Bot
+	// Metrics holds the bot's counters, the breakers' states and the Go runtime's; nil for
+	// the console.
+	Metrics *prometheus.Registry
+
+	cfg      config.Config
+	opts     Options
+	log      *slog.Logger
+	answerer Answerer // Agent, wrapped by Options.Answerer
+	// pool is the connection pool of every outgoing client (Bot API, LLM, Bank of Russia,
+	// Tavily, 1C): http.DefaultTransport keeps only 2 idle connections per host, so answers
+	// running concurrently would open (and TLS-handshake) a new connection for most calls.
+	pool        *http.Transport
+	store       docs.Store
+	embedder    docs.Embedder
+	durableDocs bool                     // documents live in Redis, not in this process
+	breakers    map[string]func() string // name → state ("closed", "half-open", "open")
+	dedupe      bot.Deduper
+	status      func(ctx context.Context) []string
+	closers     []func() // in the order opened; Close runs them backwards
+}
+
+// New builds the system cfg describes. Redis that does not answer yet is not an error (history
+// degrades until it does); an unusable setting, the demo ledger failing to load or, for the
+// bot, the Bot API refusing the token is. Close releases what New opened.
+func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) {
+	if !o.Console && cfg.TelegramToken == "" {
+		return nil, errors.New("TELEGRAM_TOKEN is not set: get one from @BotFather, or try `finbot chat` without a token")
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	a := &App{cfg: cfg, opts: o, log: o.Logger, pool: newTransport(), breakers: map[string]func() string{}}
+	a.closers = append(a.closers, a.pool.CloseIdleConnections)
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
+	hist, ping, err := a.stores(ctx)
+	if err != nil {
+		return nil, err
+	}
+
+	var model agent.LLM
+	var llmClient *llm.Client
+	if cfg.HasLLM() {
+		llmClient = llm.New(llm.Options{
+			BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey.Reveal(), Model: cfg.LLMModel, Timeout: cfg.LLMTimeout,
+			BreakerTimeout: cfg.LLMBreakerTimeout, AppTitle: "finbot", HTTPClient: a.client(ClientLLM),
+		})
+		model = llmClient
+		a.breakers["llm"] = llmClient.State
+	}
+	rates := cbr.New(cbr.Options{BaseURL: cfg.CBRURL, Timeout: cfg.CBRTimeout, UserAgent: cfg.CBRUserAgent,
+		BreakerTimeout: cfg.CBRBreakerTimeout, HTTPClient: a.client(ClientCBR)})
+	news := tavily.New(tavily.Options{BaseURL: cfg.TavilyURL, APIKey: cfg.TavilyAPIKey.Reveal(), Timeout: cfg.TavilyTimeout,
+		BreakerTimeout: cfg.TavilyBreakerTimeout, HTTPClient: a.client(ClientTavily)})
+	a.breakers["cbr"], a.breakers["tavily"] = rates.State, news.State
+	lane, err := a.ledger()
+	if err != nil {
+		return nil, err
+	}
+	var embedder *llm.Embedder
+	if cfg.EmbeddingsModel != "" {
+		embedder = llm.NewEmbedder(llm.Options{
+			BaseURL: cfg.EmbeddingsBaseURL, APIKey: cfg.EmbeddingsAPIKey.Reveal(), Model: cfg.EmbeddingsModel,
+			Timeout: cfg.LLMTimeout, BreakerTimeout: cfg.LLMBreakerTimeout, AppTitle: "finbot", HTTPClient: a.client(ClientEmbeddings),
+		})
+		a.embedder = embedder
+		a.breakers["embeddings"] = embedder.State
+	}
+	a.Docs = docs.New(a.store, a.embedder, docs.Options{
+		MaxDocs: cfg.DocsMaxPerOwner, MaxChars: cfg.DocsMaxChars, CacheOwners: cfg.DocsIndexCache,
+		CacheBytes: int64(cfg.DocsIndexCacheMB) << 20, Logger: a.log,
+	})
+	kbLib, kbOrigin, err := a.knowledgeBase(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var planner agent.Planner
+	if llmClient != nil {
+		planner = plan.NewPlanner(llmClient, plan.Options{Model: cfg.PlannerModel, JSONObject: cfg.PlannerResponseFormat == "json_object",
+			Temperature: float32(cfg.PlannerTemperature), MaxTokens: cfg.PlannerMaxTokens, Timeout: cfg.LLMTimeout})
+	}
+	a.Agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: lane, Docs: a.Docs, KB: kbLib, Planner: planner},
+		agent.Options{Logger: a.log, LedgerAccess: ledgerAccess(cfg, o.Console), PlanConfidence: cfg.PlanConfidenceThreshold,
+			MaxToolCalls: cfg.MaxToolCalls, AnswerModel: cfg.AnswerModel, AnswerTemperature: float32(cfg.AnswerTemperature),
+			PlanCacheTTL: cfg.PlanCacheTTL})
+	a.answerer = a.Agent
+	if o.Answerer != nil {
+		a.answerer = o.Answerer(a.Agent)
+	}
+	a.status = func(ctx context.Context) []string {
+		var lines []string
+		switch {
+		case ping == nil:
+			lines = append(lines, "история: в памяти процесса (REDIS_URL не задан)")
+		case ping(ctx) != nil:
+			lines = append(lines, "история: Redis недоступен")
+		default:
+			lines = append(lines, "история: Redis — в порядке")
+		}
+		if llmClient == nil {
+			lines = append(lines, "LLM: не настроена (ответы детерминированные)")
+		} else {
+			lines = append(lines, fmt.Sprintf("LLM: %s, предохранитель %s", llmClient.Model(), llmClient.State()))
+		}
+		lines = append(lines, "Банк России: предохранитель "+rates.State())
+		if news.Configured() {
+			lines = append(lines, "поиск новостей (Tavily): предохранитель "+news.State())
+		} else {
+			lines = append(lines, "поиск новостей (Tavily): не настроен")
+		}
+		lines = append(lines, "1С: "+lane.SourceName())
+		if a.durableDocs {
+			lines = append(lines, "документы: Redis")
+		} else {
+			lines = append(lines, "документы: в памяти процесса (REDIS_URL не задан)")
+		}
+		if embedder != nil {
+			lines = append(lines, fmt.Sprintf("эмбеддинги: %s, предохранитель %s", embedder.Model(), embedder.State()))
+		} else {
+			lines = append(lines, "эмбеддинги: не настроены (поиск BM25)")
+		}
+		lines = append(lines, "база знаний: "+kbOrigin)
+		return lines
+	}
+	if !o.Console {
+		if err := a.newBot(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// Close releases what New opened: the Redis connections and the idle HTTP connections. Call
+// it after Run has returned.
+func (a *App) Close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+	a.closers = nil
+}
+
+// Status is what /status and /healthz report: one line per dependency, in Russian.
+func (a *App) Status(ctx context.Context) []string { return a.status(ctx) }
+
+// DurableDocs reports whether documents live in Redis (and so outlive the process).
+func (a *App) DurableDocs() bool { return a.durableDocs }
+
+// newTransport is http.DefaultTransport with room for concurrent answers per host.
+func newTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = 256
+	t.MaxIdleConnsPerHost = 64
+	return t
+}
+
+// client is the HTTP client of the named integration: the shared pool, through
+// Options.Transport when set. The integrations set their own timeouts.
+func (a *App) client(name string) *http.Client {
+	return &http.Client{Transport: a.transport(name)}
+}
+
+func (a *App) transport(name string) http.RoundTripper {
+	if a.opts.Transport != nil {
+		return a.opts.Transport(name, a.pool)
+	}
+	return a.pool
+}
+
+// stores opens history, documents and de-duplication: in Redis when REDIS_URL is set, else in
+// memory. ping checks Redis for the status lines (nil without it).
+func (a *App) stores(ctx context.Context) (hist agent.History, ping func(context.Context) error, err error) {
+	cfg := a.cfg
+	limits := history.Limits{MaxTurns: cfg.HistoryMaxTurns, MaxChars: cfg.HistoryMaxChars, TTL: cfg.HistoryTTL}
+	if cfg.RedisURL == "" {
+		a.store = docstore.NewMemory()
+		a.dedupe = history.NewMemoryDedupe(100_000, cfg.DedupeTTL)
+		return history.NewMemory(cfg.MemoryChatsLimit, limits), nil, nil
+	}
+	opts, err := redis.ParseURL(cfg.RedisURL.Reveal())
+	if err != nil {
+		return nil, nil, fmt.Errorf("REDIS_URL: %w", err) // go-redis does not quote the URL
+	}
+	// go-redis logs through a package-level logger; route it into ours (JSON, redacted).
+	redis.SetLogger(redisLogger{a.log})
+	opts.ContextTimeoutEnabled = true
+	opts.MaxRetries = 1
+	opts.DialTimeout = 2 * time.Second
+	rdb := redis.NewClient(opts)
+	a.closers = append(a.closers, func() { rdb.Close() })
+	store := history.NewRedis(rdb, cfg.RedisPrefix, limits)
+	a.store, a.durableDocs = docstore.NewRedis(rdb, cfg.RedisPrefix), true
+	a.dedupe = history.NewRedisDedupe(rdb, cfg.RedisPrefix, cfg.DedupeTTL)
+	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	if err := store.Ping(pctx); err != nil {
+		// Not fatal: replies still go out, history degrades until Redis answers.
+		a.log.Warn("redis does not answer yet; continuing", "err", err)
+	}
+	return store, store.Ping, nil
+}
+
+// ledger is the 1C address lane: over the 1C proxy at ONEC_URL, else over the embedded demo
+// ledger.
+func (a *App) ledger() (*address.Lane, error) {
+	cfg := a.cfg
+	var source address.Source
+	maxRows := onec.MaxDemoRows
+	if cfg.OneCURL != "" {
+		maxRows = onec.MaxProxyRows
+		proxy, err := onec.NewProxy(onec.ProxyOptions{URL: cfg.OneCURL, Channel: cfg.OneCChannel, Token: cfg.OneCToken.Reveal(), Timeout: cfg.OneCTimeout,
+			BreakerTimeout: cfg.OneCBreakerTimeout, HTTPClient: a.client(ClientOneC)})
+		if err != nil {
+			return nil, fmt.Errorf("ONEC_URL: %w", err)
+		}
+		source = proxy
+		a.breakers["onec"] = proxy.State
+	} else {
+		demo, err := onec.DemoDefault()
+		if err != nil {
+			return nil, fmt.Errorf("demo ledger: %w", err)
+		}
+		source = demo
+	}
+	return address.NewLane(source, address.Options{Logger: a.log, QueryTimeout: cfg.OneCTimeout, MaxRows: maxRows}), nil
+}
+
+// ledgerAccess decides who sees 1C data. The demo ledger is synthetic, so with no lists it is
+// open; a real 1C with no lists is closed to everyone. The console is open: its operator
+// already holds the configuration.
+func ledgerAccess(cfg config.Config, console bool) func(userID, chatID int64) bool {
+	users, chats := cfg.LedgerAllowUsers, cfg.LedgerAllowChats
+	open := console || (len(users) == 0 && len(chats) == 0 && cfg.OneCURL == "")
+	return func(userID, chatID int64) bool {
+		if open || slices.Contains(chats, chatID) {
+			return true
+		}
+		// In a group everyone reads the answer: an allowed user is not enough, the chat must be.
+		return chatID > 0 && slices.Contains(users, userID)
+	}
+}
+
+// redisLogger adapts slog to go-redis's internal logger (pool dial failures and the like).
+type redisLogger struct{ log *slog.Logger }
+
+func (l redisLogger) Printf(ctx context.Context, format string, v ...any) {
+	l.log.WarnContext(ctx, "redis client", "detail", fmt.Sprintf(format, v...))
+}

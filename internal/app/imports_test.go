@@ -1,0 +1,281 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Imports flow one way (issue #16):
+//
+//	main, cmd/*, internal/load → internal/app → bot → agent → agent/* → integrations/*
+//
+// config, prompts and ru (agent/ru until it moves) are leaves: anyone may import them and they
+// import nothing of the project. An import may skip layers downwards; nothing imports back up.
+// Besides:
+//   - the commands and the load driver reach the bot only through internal/app, tests
+//     included (one constructor of the application);
+//   - agent/* packages may import each other (the skills), never the agent itself;
+//   - an integration imports no other integration (its own subpackages aside);
+//   - internal/testdocs, internal/testnet and any other internal/ package are test support:
+//     only tests, the load driver and other test support import them;
+//   - the narrower rules of .ci/imports.sh, for non-test code: the bot imports no integration,
+//     config or prompts (it talks to integrations through the agent); agent and agent/* do not
+//     import config; integrations import neither config nor prompts.
+//
+// knownViolations are imports that break these rules today and are someone else's to fix; the
+// test fails on any other, and on a known one that is gone (so the list only shrinks).
+//
+// TODO(issue #16): none are known at the moment. The one there was, internal/load importing
+// bot (and repeating main's wiring in internal/load/wire.go), went with internal/app. Add an
+// entry here only with the issue that will remove it.
+var knownViolations = []string{}
+
+// pkg is what `go list -json` says of a package of the module.
+type pkg struct {
+	ImportPath   string
+	Imports      []string
+	TestImports  []string
+	XTestImports []string
+}
+
+func TestImportDirection(t *testing.T) {
+	mod, pkgs := listModule(t)
+	rel := func(path string) (string, bool) {
+		if path == mod {
+			return "", true
+		}
+		r, ok := strings.CutPrefix(path, mod+"/")
+		return r, ok
+	}
+	var got []string
+	for _, p := range pkgs {
+		from, _ := rel(p.ImportPath)
+		check := func(imports []string, test bool) {
+			for _, imp := range imports {
+				to, ours := rel(imp)
+				if !ours {
+					continue // the standard library and modules
+				}
+				if to == from {
+					continue // an external test package importing the package it tests
+				}
+				if why := forbidden(from, to, test); why != "" {
+					got = append(got, fmt.Sprintf("%s → %s: %s", display(from), display(to), why))
+				}
+			}
+		}
+		check(p.Imports, false)
+		check(slices.Concat(p.TestImports, p.XTestImports), true)
+	}
+	slices.Sort(got)
+	got = slices.Compact(got)
+	for _, v := range got {
+		if !slices.Contains(knownViolations, v) {
+			t.Errorf("forbidden import: %s", v)
+		}
+	}
+	for _, v := range knownViolations {
+		if !slices.Contains(got, v) {
+			t.Errorf("known violation no longer occurs, remove it from knownViolations: %s", v)
+		}
+	}
+	if t.Failed() {
+		t.Logf("imports flow main, cmd/*, internal/load → internal/app → bot → agent → agent/* → integrations/*; config, prompts and ru are leaves (see the comment above knownViolations)")
+	}
+}
+
+// The rules themselves, on paths relative to the module: a few imports that must pass and a
+// few that must not.
+func TestForbidden(t *testing.T) {
+	tests := []struct {
+		from, to string
+		test     bool
+		want     bool // forbidden
+	}{
+		{"", "internal/app", false, false},
+		{"", "agent", false, false},
+		{"", "bot", false, true},
+		{"cmd/finbot-load", "internal/load", false, false},
+		{"cmd/finbot-load", "bot", false, true},
+		{"agent", "internal/testdocs", true, false},
+		{"agent", "internal/testdocs", false, true},
+		{"internal/load", "internal/app", false, false},
+		{"internal/load", "bot", false, true},
+		{"internal/load", "bot", true, true},
+		{"internal/load", "internal/testdocs", false, false},
+		{"internal/app", "bot", false, false},
+		{"internal/app", "internal/load", false, true},
+		{"bot", "internal/app", false, true},
+		{"bot", "agent", false, false},
+		{"bot", "bot/tgmd", false, false},
+		{"bot", "integrations/history", false, true},
+		{"bot", "integrations/history", true, false},
+		{"bot", "config", false, true},
+		{"bot", "ru", false, false},
+		{"bot", "internal/testnet", false, true},
+		{"bot", "internal/testnet", true, false},
+		{"agent", "bot", false, true},
+		{"agent", "agent/plan", false, false},
+		{"agent", "config", false, true},
+		{"agent/plan", "agent/address", false, false},
+		{"agent/plan", "agent", false, true},
+		{"agent/plan", "prompts", false, false},
+		{"agent/understand", "agent/ru", false, false},
+		{"agent/ru", "agent/plan", false, true},
+		{"integrations/onec", "integrations/onec/ledgergen", true, false},
+		{"integrations/onec/onectest", "integrations/onec", false, false},
+		{"integrations/docstore", "integrations/extract", false, true},
+		{"integrations/llm", "agent/plan", false, true},
+		{"integrations/llm", "prompts", false, true},
+		{"config", "prompts", false, true},
+		{"ru", "config", false, true},
+		{"prompts", "ru", false, true},
+	}
+	for _, tt := range tests {
+		why := forbidden(tt.from, tt.to, tt.test)
+		if (why != "") != tt.want {
+			t.Errorf("forbidden(%q, %q, test %v) = %q, want forbidden: %v", tt.from, tt.to, tt.test, why, tt.want)
+		}
+	}
+}
+
+// layer ranks a package: an import goes to a lower rank, or to a leaf.
+func layer(p string) int {
+	switch {
+	case isLeaf(p):
+		return 0
+	case p == "" || under(p, "cmd"):
+		return 7
+	case under(p, "internal/load"):
+		return 6
+	case under(p, "internal/app"):
+		return 5
+	case isTestSupport(p):
+		return 4 // below app and the drivers, and only imported from tests
+	case under(p, "bot"):
+		return 4
+	case p == "agent":
+		return 3
+	case under(p, "agent"):
+		return 2
+	case under(p, "integrations"):
+		return 1
+	}
+	return 7 // a new top-level package: it has to find its place here before others import it
+}
+
+func isLeaf(p string) bool {
+	return under(p, "config") || under(p, "prompts") || under(p, "ru") || under(p, "agent/ru")
+}
+
+func isTestSupport(p string) bool {
+	return under(p, "internal") && !under(p, "internal/app") && !under(p, "internal/load")
+}
+
+// under reports whether p is dir or inside it.
+func under(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
+
+// integration is the integration p belongs to ("integrations/onec" for its subpackages).
+func integration(p string) string {
+	parts := strings.SplitN(p, "/", 3)
+	if len(parts) < 2 || parts[0] != "integrations" {
+		return ""
+	}
+	return parts[0] + "/" + parts[1]
+}
+
+// forbidden says why from may not import to ("" if it may); test is an import of from's test
+// files.
+func forbidden(from, to string, test bool) string {
+	driver := from == "" || under(from, "cmd") || under(from, "internal/load")
+	switch {
+	case isLeaf(from):
+		return "config, prompts and ru import nothing of the project"
+	case isTestSupport(to):
+		if test || under(from, "internal/load") || isTestSupport(from) {
+			return "" // test support stands beside the layers, for tests
+		}
+		return "test support is imported only by tests and the load driver"
+	case driver && under(to, "bot"):
+		return "the commands and the load driver reach the bot through internal/app"
+	case isLeaf(to) && !test && under(from, "bot") && under(to, "config"):
+		return "the bot does not read the configuration (internal/app hands it its options)"
+	case isLeaf(to) && !test && under(from, "bot") && under(to, "prompts"):
+		return "the bot has no prompts (the agent does)"
+	case isLeaf(to) && !test && under(from, "agent") && under(to, "config"):
+		return "the agent does not read the configuration (internal/app hands it its options)"
+	case isLeaf(to) && !test && under(from, "integrations") && (under(to, "config") || under(to, "prompts")):
+		return "integrations take their options from internal/app and have no prompts"
+	case isLeaf(to):
+		return ""
+	case !test && under(from, "bot") && under(to, "integrations"):
+		return "the bot talks to integrations only through the agent"
+	case integration(from) != "" && integration(to) != "":
+		if integration(from) != integration(to) {
+			return "an integration imports no other integration"
+		}
+		return ""
+	case under(from, "bot") && under(to, "bot"):
+		return ""
+	case layer(from) == 2 && layer(to) == 2:
+		return "" // the agent's skills use each other
+	case layer(to) >= layer(from):
+		return "imports flow main → internal/app → bot → agent → agent/* → integrations/*, never back"
+	}
+	return ""
+}
+
+func display(p string) string {
+	if p == "" {
+		return "main (the module root)"
+	}
+	return p
+}
+
+// listModule runs `go list -json ./...` at the module's root.
+func listModule(t *testing.T) (mod string, pkgs []pkg) {
+	t.Helper()
+	root, err := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Dir}}").Output()
+	if err != nil {
+		t.Fatalf("go list -m: %v", stderrOf(err))
+	}
+	mod, dir, ok := strings.Cut(strings.TrimSpace(string(root)), " ")
+	if !ok {
+		t.Fatalf("go list -m printed %q", root)
+	}
+	cmd := exec.Command("go", "list", "-json=ImportPath,Imports,TestImports,XTestImports", "./...")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list ./...: %v", stderrOf(err))
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p pkg
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("go list ./... output: %v", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) < 10 {
+		t.Fatalf("go list ./... found %d packages; is this the finbot module?", len(pkgs))
+	}
+	return mod, pkgs
+}
+
+func stderrOf(err error) error {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && len(ee.Stderr) > 0 {
+		return fmt.Errorf("%w: %s", err, ee.Stderr)
+	}
+	return err
+}
