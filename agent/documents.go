@@ -484,80 +484,16 @@ func (a *Agent) generalAnswer(ctx context.Context, req Request, route RouteDecis
 	return a.kbAnswer(ctx, req, text)
 }
 
-// maxClauseCheck and maxClauseCheckChars bound the documents read whole to tell that none of
-// them has the clause a question asks for.
-const (
-	maxClauseCheck      = 5
-	maxClauseCheckChars = 4 * FullContextChars
-)
-
-// missingClause is the answer that the documents in scope (selected, else all the owner's;
-// only contracts when contractsOnly) have no clause on what question asks about: «В договоре
-// «…» нет пункта о неустойке [1].» It is given only when the question names a standard clause
-// (docs.TopicOf) and none of the documents, read whole, has anything on it: a search that
-// found nothing proves nothing. ok is false otherwise, and when there is more to read than
-// maxClauseCheck documents or maxClauseCheckChars characters.
+// missingClause is doclookup.MissingClause as the answer, logging documents it could not read.
 func (a *Agent) missingClause(ctx context.Context, own string, selected []docstore.Meta, question string, contractsOnly bool) (Answer, bool) {
-	topic, ok := docs.TopicOf(question)
+	r, ok, err := doclookup.MissingClause(ctx, a.docs, own, selected, question, contractsOnly)
+	if err != nil && ctx.Err() == nil {
+		a.log.WarnContext(ctx, "documents not read for a missing clause", "err", err)
+	}
 	if !ok {
 		return Answer{}, false
 	}
-	scope := selected
-	if len(scope) == 0 {
-		all, err := a.docs.List(ctx, own)
-		if err != nil {
-			return Answer{}, false
-		}
-		for _, m := range all {
-			if !contractsOnly || docs.IsContract(m.Title) {
-				scope = append(scope, m)
-			}
-		}
-	}
-	chars := 0
-	for _, m := range scope {
-		chars += m.Chars
-	}
-	if len(scope) == 0 || len(scope) > maxClauseCheck || chars > maxClauseCheckChars {
-		return Answer{}, false
-	}
-	full, err := a.docs.Full(ctx, own, doclookup.IDs(scope))
-	if err != nil || len(full) == 0 {
-		if err != nil && ctx.Err() == nil {
-			a.log.WarnContext(ctx, "documents not read for a missing clause", "err", err)
-		}
-		return Answer{}, false
-	}
-	var ans Answer
-	var named []string
-	for i, d := range full {
-		text := d.Text
-		if text == "" {
-			text = joinChunkTexts(d.Chunks)
-		}
-		if topic.In(text) {
-			return Answer{}, false
-		}
-		ans.Sources = append(ans.Sources, Source{Title: d.Meta.Title})
-		named = append(named, fmt.Sprintf("«%s» [%d]", EscapeMarkdown(d.Meta.Title), i+1))
-	}
-	switch {
-	case len(full) > 1:
-		ans.Text = fmt.Sprintf("Ни в одном из документов — %s — нет пункта %s.", strings.Join(named, ", "), topic.About)
-	case docs.IsContract(full[0].Meta.Title):
-		ans.Text = fmt.Sprintf("В договоре %s нет пункта %s.", named[0], topic.About)
-	default:
-		ans.Text = fmt.Sprintf("В документе %s нет пункта %s.", named[0], topic.About)
-	}
-	return ans, true
-}
-
-func joinChunkTexts(cs []docstore.Chunk) string {
-	texts := make([]string, len(cs))
-	for i, c := range cs {
-		texts[i] = c.Text
-	}
-	return strings.Join(texts, "\n\n")
+	return Answer{Text: r.Text, Sources: sources(r.Sources)}, true
 }
 
 // withKB follows an answer about the user's documents with what the knowledge base says, its
@@ -724,15 +660,6 @@ func (a *Agent) fullContextAnswer(ctx context.Context, s docScope, ids []string,
 		return ans, perr
 	}
 	return Answer{Text: out, Sources: srcs}, nil
-}
-
-func containsStr(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // citation matches the model's footnote marks.

@@ -109,3 +109,29 @@ func TestSearchKB(t *testing.T) {
 		t.Errorf("SearchKB() = %+v, want knowledge-base articles", p)
 	}
 }
+
+// A standard clause the contract, read whole, lacks is said to be missing; one it has is not.
+func TestMissingClause(t *testing.T) {
+	lib, _ := library(t)
+	r, ok, err := MissingClause(t.Context(), lib, "u:1", nil, "что в договоре про форс-мажор?", true)
+	if err != nil || !ok || !strings.Contains(r.Text, "» [1] нет пункта о форс-мажоре") || len(r.Sources) != 1 {
+		t.Errorf("MissingClause(форс-мажор) = %+v, %v, %v; want the contract footnoted as lacking it", r, ok, err)
+	}
+	if r, ok, err := MissingClause(t.Context(), lib, "u:1", nil, "какой срок оплаты по договору?", true); ok || err != nil {
+		t.Errorf("MissingClause(срок оплаты) = %+v, %v, %v; the contract has it", r, ok, err)
+	}
+}
+
+func TestTopics(t *testing.T) {
+	lib := docs.New(docstore.NewMemory(), nil, docs.Options{})
+	if got, err := Topics(t.Context(), lib); got != "" || err != nil {
+		t.Errorf("Topics(empty) = %q, %v; want none", got, err)
+	}
+	if _, _, err := lib.Ingest(t.Context(), docs.KBOwner, kb.Sample()); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Topics(t.Context(), lib)
+	if err != nil || got == "" || len(strings.Split(got, ", ")) > maxTopics {
+		t.Errorf("Topics() = %q, %v; want at most %d topics", got, err, maxTopics)
+	}
+}
