@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/finbot/finbot/agent/doclookup"
 	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/agent/docs/extract"
 	"github.com/finbot/finbot/agent/facts"
@@ -26,7 +26,7 @@ import (
 
 // FullContextChars is the most text of selected documents answered in full (S3); above it
 // the answer is built from retrieved passages (S4). Seed 002 §1.
-const FullContextChars = 50_000
+const FullContextChars = doclookup.FullContextChars
 
 // MaxUploadBytes is Telegram's limit on files a bot may download (20 MB).
 const MaxUploadBytes = extract.DefaultMaxBytes
@@ -314,6 +314,11 @@ type docScope struct {
 	kbFallback bool
 }
 
+// lookup is the scope as the documents skill reads it.
+func (s docScope) lookup() doclookup.Scope {
+	return doclookup.Scope{Owner: s.owner, Selected: s.selected}
+}
+
 // scope resolves the question's documents: a reply to a receipt selects that document; a
 // one-shot document (a file's caption) overrides the selection.
 func (a *Agent) scope(ctx context.Context, req Request) (docScope, error) {
@@ -479,80 +484,16 @@ func (a *Agent) generalAnswer(ctx context.Context, req Request, route RouteDecis
 	return a.kbAnswer(ctx, req, text)
 }
 
-// maxClauseCheck and maxClauseCheckChars bound the documents read whole to tell that none of
-// them has the clause a question asks for.
-const (
-	maxClauseCheck      = 5
-	maxClauseCheckChars = 4 * FullContextChars
-)
-
-// missingClause is the answer that the documents in scope (selected, else all the owner's;
-// only contracts when contractsOnly) have no clause on what question asks about: «В договоре
-// «…» нет пункта о неустойке [1].» It is given only when the question names a standard clause
-// (docs.TopicOf) and none of the documents, read whole, has anything on it: a search that
-// found nothing proves nothing. ok is false otherwise, and when there is more to read than
-// maxClauseCheck documents or maxClauseCheckChars characters.
+// missingClause is doclookup.MissingClause as the answer, logging documents it could not read.
 func (a *Agent) missingClause(ctx context.Context, own string, selected []docstore.Meta, question string, contractsOnly bool) (Answer, bool) {
-	topic, ok := docs.TopicOf(question)
+	r, ok, err := doclookup.MissingClause(ctx, a.docs, own, selected, question, contractsOnly)
+	if err != nil && ctx.Err() == nil {
+		a.log.WarnContext(ctx, "documents not read for a missing clause", "err", err)
+	}
 	if !ok {
 		return Answer{}, false
 	}
-	scope := selected
-	if len(scope) == 0 {
-		all, err := a.docs.List(ctx, own)
-		if err != nil {
-			return Answer{}, false
-		}
-		for _, m := range all {
-			if !contractsOnly || docs.IsContract(m.Title) {
-				scope = append(scope, m)
-			}
-		}
-	}
-	chars := 0
-	for _, m := range scope {
-		chars += m.Chars
-	}
-	if len(scope) == 0 || len(scope) > maxClauseCheck || chars > maxClauseCheckChars {
-		return Answer{}, false
-	}
-	full, err := a.docs.Full(ctx, own, docIDs(scope))
-	if err != nil || len(full) == 0 {
-		if err != nil && ctx.Err() == nil {
-			a.log.WarnContext(ctx, "documents not read for a missing clause", "err", err)
-		}
-		return Answer{}, false
-	}
-	var ans Answer
-	var named []string
-	for i, d := range full {
-		text := d.Text
-		if text == "" {
-			text = joinChunkTexts(d.Chunks)
-		}
-		if topic.In(text) {
-			return Answer{}, false
-		}
-		ans.Sources = append(ans.Sources, Source{Title: d.Meta.Title})
-		named = append(named, fmt.Sprintf("«%s» [%d]", EscapeMarkdown(d.Meta.Title), i+1))
-	}
-	switch {
-	case len(full) > 1:
-		ans.Text = fmt.Sprintf("Ни в одном из документов — %s — нет пункта %s.", strings.Join(named, ", "), topic.About)
-	case docs.IsContract(full[0].Meta.Title):
-		ans.Text = fmt.Sprintf("В договоре %s нет пункта %s.", named[0], topic.About)
-	default:
-		ans.Text = fmt.Sprintf("В документе %s нет пункта %s.", named[0], topic.About)
-	}
-	return ans, true
-}
-
-func joinChunkTexts(cs []docstore.Chunk) string {
-	texts := make([]string, len(cs))
-	for i, c := range cs {
-		texts[i] = c.Text
-	}
-	return strings.Join(texts, "\n\n")
+	return Answer{Text: r.Text, Sources: sources(r.Sources)}, true
 }
 
 // withKB follows an answer about the user's documents with what the knowledge base says, its
@@ -621,6 +562,11 @@ func kbGate(d understand.Decision) float64 {
 	return docs.KBMinEvidence
 }
 
+// queryGate is kbGate of a query the planner wrote, read as the parser reads a message.
+func (a *Agent) queryGate(query string) float64 {
+	return kbGate(a.parser.Parse(understand.Input{Text: query, Now: a.now()}))
+}
+
 // passageAnswer searches (with query expansion when there is an LLM) and answers from the
 // passages found: by the LLM when there is one, extractively otherwise or when it fails. A
 // positive gate is the evidence each passage needs (docs.Query.MinEvidence).
@@ -641,7 +587,7 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string
 	if len(ids) > 0 {
 		// The user chose these documents: the answer is expected to be in them, so a passage
 		// sharing fewer of the question's words still qualifies.
-		q.MinOverlap = selectedOverlap
+		q.MinOverlap = doclookup.SelectedOverlap
 	}
 	passages, info, err := lib.Search(ctx, own, q)
 	if err != nil {
@@ -653,14 +599,14 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string
 	dbg.Search, dbg.Passages = info, passages
 	degraded = append(degraded, info.Degraded...)
 	if len(passages) == 0 {
-		ans := Answer{Text: nothingFound(len(ids) > 0)}
+		ans := Answer{Text: doclookup.NothingFound(len(ids) > 0)}
 		ans.Debug.Degraded = degraded
 		return ans, nil
 	}
-	if a.llm == nil && len(passages) > extractiveQuotes {
-		passages = passages[:extractiveQuotes] // only what is quoted gets a footnote
+	if a.llm == nil && len(passages) > doclookup.ExtractiveQuotes {
+		passages = passages[:doclookup.ExtractiveQuotes] // only what is quoted gets a footnote
 	}
-	srcs, numbers := passageSources(passages, kb)
+	srcs, numbers := doclookup.Sources(passages, kb)
 	var ans Answer
 	if a.llm != nil {
 		ps := make([]prompts.DocSource, len(passages))
@@ -669,7 +615,7 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string
 		}
 		out, err := a.answerFromSources(ctx, prompts.DocsAnswerData{Question: text, Sources: ps, KB: kb}, len(srcs))
 		if err == nil {
-			ans = Answer{Text: out, Sources: srcs}
+			ans = Answer{Text: out, Sources: sources(srcs)}
 		} else {
 			if ctx.Err() != nil {
 				return Answer{}, ctx.Err()
@@ -679,7 +625,8 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string
 		}
 	}
 	if ans.Text == "" {
-		ans.Text, ans.Sources = extractive(passages, text, kb)
+		r := doclookup.Extractive(passages, text, kb)
+		ans.Text, ans.Sources = r.Text, sources(r.Sources)
 	}
 	if kb {
 		ans.Text = "_Основывается на корпоративной базе знаний._\n\n" + ans.Text
@@ -698,7 +645,7 @@ func (a *Agent) fullContextAnswer(ctx context.Context, s docScope, ids []string,
 	ps := make([]prompts.DocSource, len(full))
 	for i, d := range full {
 		srcs[i] = Source{Title: d.Meta.Title}
-		ps[i] = prompts.DocSource{N: i + 1, Title: d.Meta.Title, Text: serialize(d)}
+		ps[i] = prompts.DocSource{N: i + 1, Title: d.Meta.Title, Text: doclookup.Serialize(d)}
 	}
 	out, err := a.answerFromSources(ctx, prompts.DocsAnswerData{Question: text, Sources: ps, FullText: true}, len(srcs))
 	if err != nil {
@@ -713,37 +660,6 @@ func (a *Agent) fullContextAnswer(ctx context.Context, s docScope, ids []string,
 		return ans, perr
 	}
 	return Answer{Text: out, Sources: srcs}, nil
-}
-
-// serialize writes a document as Markdown with its metadata and table of contents (seed 002 §5.4).
-func serialize(d docstore.Doc) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n_Файл: %s · формат: %s · страниц: %d · знаков: %d_\n\n", d.Meta.Title, d.Meta.FileName,
-		strings.ToUpper(d.Meta.Format), d.Meta.Pages, d.Meta.Chars)
-	var toc []string
-	for _, c := range d.Chunks {
-		if c.Heading != "" && !containsStr(toc, c.Heading) {
-			toc = append(toc, c.Heading)
-		}
-	}
-	if len(toc) > 1 {
-		b.WriteString("Оглавление:\n")
-		for _, h := range toc {
-			fmt.Fprintf(&b, "- %s\n", h)
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString(d.Text)
-	return b.String()
-}
-
-func containsStr(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // citation matches the model's footnote marks.
@@ -859,181 +775,4 @@ func (a *Agent) expand(ctx context.Context, text string) ([]string, error) {
 		}
 	}
 	return qs, nil
-}
-
-// passageSources numbers the sources of passages: one footnote per (document, page).
-// numbers[i] is the 1-based footnote of passages[i].
-func passageSources(ps []docs.Passage, kb bool) ([]Source, []int) {
-	var srcs []Source
-	numbers := make([]int, len(ps))
-	index := map[string]int{}
-	for i, p := range ps {
-		title := p.Title
-		switch {
-		case kb && !p.Meta.Updated.IsZero():
-			title = fmt.Sprintf("%s (база знаний, обновлено %s)", p.Title, p.Meta.Updated.Format("02.01.2006"))
-		case kb:
-			title = p.Title + " (база знаний)"
-		case p.Page > 0 && p.Meta.Format == "xlsx":
-			title = fmt.Sprintf("%s, лист %d", p.Title, p.Page)
-		case p.Page > 0 && (p.Meta.Format == "pdf" || p.Meta.Pages > 1):
-			title = fmt.Sprintf("%s, стр. %d", p.Title, p.Page)
-		}
-		n, ok := index[title]
-		if !ok {
-			srcs = append(srcs, Source{Title: title})
-			n = len(srcs)
-			index[title] = n
-		}
-		numbers[i] = n
-	}
-	return srcs, numbers
-}
-
-// excerptRunes bounds each quoted passage of an extractive answer; extractiveQuotes is how
-// many passages it quotes.
-const (
-	excerptRunes     = 450
-	extractiveQuotes = 3
-)
-
-// selectedOverlap is the relevance floor within documents the user selected.
-const selectedOverlap = 0.3
-
-// extractive quotes the best passages, each with its footnote: documents in the order of
-// their best passage, passages of one document in reading order, overlapping ones once; of a
-// user's documents only the clauses that answer best. Only what is quoted gets a footnote.
-func extractive(ps []docs.Passage, question string, kb bool) (string, []Source) {
-	var b strings.Builder
-	if kb {
-		b.WriteString("Вот что об этом сказано в базе знаний:\n\n")
-	} else {
-		b.WriteString("Вот что нашёл в документах:\n\n")
-	}
-	order := make([]int, len(ps))
-	rank := map[string]int{}
-	for i, p := range ps {
-		order[i] = i
-		if _, ok := rank[p.DocID]; !ok {
-			rank[p.DocID] = len(rank)
-		}
-	}
-	slices.SortStableFunc(order, func(x, y int) int {
-		if c := cmp.Compare(rank[ps[x].DocID], rank[ps[y].DocID]); c != 0 {
-			return c
-		}
-		return cmp.Compare(ps[x].N, ps[y].N)
-	})
-	type quote struct {
-		docs.Quote
-		heading string
-		i       int
-	}
-	var quotes []quote
-	best := 0.0
-	for _, i := range order {
-		q, heading := passageQuote(ps[i], question, kb)
-		quotes = append(quotes, quote{q, heading, i})
-		best = max(best, q.Score)
-	}
-	var shown []string
-	var kept []quote
-	for _, q := range quotes {
-		if q.Text == "" || repeats(q.Text, shown) {
-			continue
-		}
-		if !kb && q.Score < best*weakerQuote {
-			continue // another clause answers better: «2.2. …оплачивает… в течение 20 дней», not «1.1. …оплатить…»
-		}
-		shown = append(shown, q.Text)
-		kept = append(kept, q)
-	}
-	// Footnotes are numbered in the order of the passages' relevance, as passageSources does.
-	byRank := slices.Clone(kept)
-	slices.SortStableFunc(byRank, func(x, y quote) int { return cmp.Compare(x.i, y.i) })
-	quoted := make([]docs.Passage, len(byRank))
-	for k, q := range byRank {
-		quoted[k] = ps[q.i]
-	}
-	srcs, numbers := passageSources(quoted, kb)
-	footnote := map[int]int{}
-	for k, q := range byRank {
-		footnote[q.i] = numbers[k]
-	}
-	for _, q := range kept {
-		if q.heading != "" {
-			fmt.Fprintf(&b, "**%s**\n", EscapeMarkdown(q.heading))
-		}
-		fmt.Fprintf(&b, "> %s [%d]\n\n", EscapeMarkdown(q.Text), footnote[q.i])
-	}
-	return strings.TrimSpace(b.String()), srcs
-}
-
-// weakerQuote: a document quote matching less than this share of the best quote's terms is
-// left out of an extractive answer.
-const weakerQuote = 0.75
-
-// passageQuote is what an answer quotes of a passage and the heading it stands under. A
-// knowledge-base article is quoted by its best sentences; a user's document by the numbered
-// clause that answers (docs.Clause), under the heading of its section — the one the passage
-// holds before the clause, else the passage's own, which is the nearest before its start.
-func passageQuote(p docs.Passage, question string, kb bool) (docs.Quote, string) {
-	text := strings.TrimSpace(p.Text)
-	heading, own := "", lastLine(p.Heading)
-	if own != "" && strings.HasPrefix(text, own) {
-		heading, text = own, strings.TrimSpace(strings.TrimPrefix(text, own))
-	}
-	if kb {
-		return docs.Quote{Text: docs.Excerpt(docs.PlainText(text), question, excerptRunes)}, heading
-	}
-	q := docs.Clause(text, question, excerptRunes)
-	switch {
-	case q.Section != "":
-		heading = q.Section
-	case q.Clause != "":
-		heading = own
-	}
-	return q, heading
-}
-
-func lastLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.LastIndex(s, "\n"); i >= 0 {
-		return strings.TrimSpace(s[i+1:])
-	}
-	return s
-}
-
-// repeats reports whether most words of ex already appeared in a shown excerpt (overlapping
-// chunks quote the same sentences).
-func repeats(ex string, shown []string) bool {
-	words := strings.Fields(ex)
-	for _, prev := range shown {
-		seen := map[string]bool{}
-		for _, w := range strings.Fields(prev) {
-			seen[w] = true
-		}
-		n := 0
-		for _, w := range words {
-			if seen[w] {
-				n++
-			}
-		}
-		if n*2 > len(words) {
-			return true
-		}
-	}
-	return false
-}
-
-// nothingFound is the answer when the user's documents hold no relevant passage (the knowledge
-// base says so with kbRefusal).
-func nothingFound(selected bool) string {
-	switch {
-	case selected:
-		return "В выбранных документах ответа на этот вопрос не нашёл. Переформулируйте вопрос или снимите выбор в /docs, чтобы искать во всех документах."
-	default:
-		return "В ваших документах ответа на этот вопрос не нашёл. Попробуйте назвать документ или контрагента, " +
-			"например: «срок оплаты по договору с Техснабом». Список документов — /docs."
-	}
 }

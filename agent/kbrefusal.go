@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/doclookup"
 	"github.com/finbot/finbot/agent/understand"
-	"github.com/finbot/finbot/ru"
 )
 
 // kbRefusal is the answer when no passage of the knowledge base answers the message (the gate
@@ -104,30 +103,20 @@ func (a *Agent) askable(ctx context.Context, ledger bool) string {
 	return "Спросить можно о таком:\n" + strings.Join(lines, "\n")
 }
 
-// maxTopics bounds the knowledge base's topics listed in a refusal.
-const maxTopics = 12
-
-// kbTopics lists the knowledge base's topics in the order of its articles, «» when it has none
-// or cannot be read.
+// kbTopics lists the knowledge base's topics (doclookup.Topics), «» when it has none or
+// cannot be read.
 func (a *Agent) kbTopics(ctx context.Context) string {
 	if a.kb == nil {
 		return ""
 	}
-	metas, err := a.kb.List(ctx, docs.KBOwner)
+	topics, err := doclookup.Topics(ctx, a.kb)
 	if err != nil {
 		if ctx.Err() == nil {
 			a.log.WarnContext(ctx, "knowledge base topics unavailable", "err", err)
 		}
 		return ""
 	}
-	var topics []string
-	for _, m := range metas {
-		t := strings.TrimSpace(m.Topic)
-		if t != "" && !containsStr(topics, ru.LowerFirst(t)) && len(topics) < maxTopics {
-			topics = append(topics, ru.LowerFirst(t))
-		}
-	}
-	return EscapeMarkdown(strings.Join(topics, ", "))
+	return topics
 }
 
 // exampleButtons are two questions this installation answers, for a message nothing in it

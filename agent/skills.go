@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 
+	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/news"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/ru"
@@ -12,15 +13,21 @@ import (
 
 // answer is a skill's reply as the agent's answer.
 func answer(r skill.Reply) Answer {
-	ans := Answer{Text: r.Text, Chart: r.Chart}
-	for _, s := range r.Sources {
-		ans.Sources = append(ans.Sources, Source(s))
-	}
+	ans := Answer{Text: r.Text, Chart: r.Chart, Sources: sources(r.Sources)}
 	for _, b := range r.Buttons {
 		ans.Buttons = append(ans.Buttons, Button(b))
 	}
 	ans.Debug.Calls, ans.Debug.Degraded = r.Calls, r.Degraded
 	return ans
+}
+
+// sources are a skill's footnotes as the answer's.
+func sources(fs []facts.Source) []Source {
+	var out []Source
+	for _, s := range fs {
+		out = append(out, Source(s))
+	}
+	return out
 }
 
 // answerKeyRate answers the key rate on a day or over a period.
