@@ -77,7 +77,7 @@ section components bench -bench . ./bot/tgmd/ ./integrations/history/
 # Issue #3: Bank of Russia SOAP parsing and caches, Tavily's cache, the chart.
 section rates bench -bench . -benchtime 2s ./integrations/cbr/ ./integrations/tavily/ ./agent/chart/
 # Issue #4: the 1C address lane at scale 1 and 50 (generated in process), the engine alone.
-section 1c bench -bench . -benchtime 3s ./agent/address/ ./integrations/onec/ ./integrations/onec/ledgergen/
+section 1c bench -bench . -benchtime 3s ./agent/ledger/lane/ ./integrations/onec/ ./integrations/onec/ledgergen/
 # Issue #5: the document library, extraction, storage.
 section docs bench -bench . ./agent/docs/ ./agent/docs/extract/ ./integrations/docstore/
 section retrieval bench -bench . ./agent/docs/retrieval/

@@ -15,8 +15,8 @@ import (
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
-	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/news"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/rates"
@@ -92,7 +92,7 @@ type Agent struct {
 	docs    *docs.Library
 	kb      *docs.Library
 	// lastLedger is each conversation's last 1C result, for "Выгрузить в Excel".
-	lastLedger *lru.Cache[string, address.Result]
+	lastLedger *lru.Cache[string, lane.Result]
 	planner    Planner
 	// parser understands each message once (agent/understand).
 	parser *understand.Parser
@@ -137,7 +137,7 @@ func New(d Deps, o Options) *Agent {
 	if o.PlanCacheTTL == 0 {
 		o.PlanCacheTTL = defaultPlanCacheTTL
 	}
-	last, _ := lru.New[string, address.Result](10_000) // size > 0: cannot fail
+	last, _ := lru.New[string, lane.Result](10_000) // size > 0: cannot fail
 	plans, _ := lru.New[string, cachedPlan](defaultPlanCacheSize)
 	var cbr *rates.Skill
 	if d.Rates != nil {

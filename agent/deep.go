@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/discovery"
 	"github.com/finbot/finbot/agent/executor"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/render"
 	"github.com/finbot/finbot/ru"
@@ -50,9 +50,9 @@ type DiscoveryDebug struct {
 type DiscoveryProbe struct {
 	// Index is the call's position in the plan's tool_calls; -1 for a call made from the
 	// proposal alone.
-	Index     int               `json:"index"`
-	Primitive string            `json:"primitive"`
-	Args      address.ProbeArgs `json:"args"`
+	Index     int            `json:"index"`
+	Primitive string         `json:"primitive"`
+	Args      lane.ProbeArgs `json:"args"`
 	// Status is the lane's (ok, empty, error, unsupported), timeout, or why the call did not
 	// run: not_allowed, bad_args, over_budget.
 	Status       string        `json:"status"`
@@ -128,7 +128,7 @@ func (a *Agent) discover(ctx context.Context, req Request, question, summary str
 	}
 	ev := discovery.ResolveEvidence(evidenceInput(dp, dd.Probes, outcomes, results))
 	dd.Evidence = ev
-	if slices.ContainsFunc(dd.Probes, func(p DiscoveryProbe) bool { return p.Status == string(address.ProbeError) || p.Status == probeTimeout }) {
+	if slices.ContainsFunc(dd.Probes, func(p DiscoveryProbe) bool { return p.Status == string(lane.ProbeError) || p.Status == probeTimeout }) {
 		ans.Debug.Degraded = append(ans.Debug.Degraded, "tools_failed")
 	}
 
@@ -174,7 +174,7 @@ func (a *Agent) discover(ctx context.Context, req Request, question, summary str
 // probes that ran as confirmed (plain readings of matched rows) or inferred facts, with their
 // unknowns, scopes and limitations. explain_evidence_basis only describes the others: it is no
 // evidence of its own.
-func evidenceInput(dp discovery.Plan, probes []DiscoveryProbe, outcomes map[int]address.ProbeOutcome, results []discovery.ProbeResult) discovery.EvidenceInput {
+func evidenceInput(dp discovery.Plan, probes []DiscoveryProbe, outcomes map[int]lane.ProbeOutcome, results []discovery.ProbeResult) discovery.EvidenceInput {
 	in := discovery.EvidenceInput{Plan: dp, ProbeResults: results}
 	var rowsSummary []string
 	for i, pr := range probes {
@@ -259,7 +259,7 @@ func turnMeaningRef(m plan.TurnMeaning) *discovery.TurnMeaningRef {
 type discoveryCall struct {
 	index int
 	tool  plan.Tool
-	args  address.ProbeArgs
+	args  lane.ProbeArgs
 	err   error // the arguments did not decode
 }
 
@@ -275,7 +275,7 @@ func (a *Agent) discoveryCalls(p plan.QueryPlan, dp discovery.Plan) []discoveryC
 		}
 		var da plan.DiscoveryArgs
 		err := c.Decode(&da)
-		args := address.ProbeArgs{Entity: da.Entity, Account: da.Account, DateFrom: da.DateFrom, DateTo: da.DateTo, Axis: da.Axis,
+		args := lane.ProbeArgs{Entity: da.Entity, Account: da.Account, DateFrom: da.DateFrom, DateTo: da.DateTo, Axis: da.Axis,
 			DocumentType: da.DocumentType, Organization: meaning.Organization, Limit: da.Limit}
 		if args.Axis == "" {
 			args.Axis = meaning.Axis
@@ -293,8 +293,8 @@ func (a *Agent) discoveryCalls(p plan.QueryPlan, dp discovery.Plan) []discoveryC
 
 // meaningArgs are the arguments the turn's meaning gives: its first entity, its axis, its date
 // scope (when it reads as a period) and its organization.
-func (a *Agent) meaningArgs(p plan.QueryPlan) address.ProbeArgs {
-	var args address.ProbeArgs
+func (a *Agent) meaningArgs(p plan.QueryPlan) lane.ProbeArgs {
+	var args lane.ProbeArgs
 	if p.Discovery == nil {
 		return args
 	}
@@ -322,9 +322,9 @@ func (a *Agent) meaningArgs(p plan.QueryPlan) address.ProbeArgs {
 // count of them (explain_evidence_basis runs no query, so it is not counted, and it runs last,
 // once, to describe the others), each within its own deadline and the budget's row limit. It
 // returns the outcomes by position in dd.Probes and the probe results for the evidence gate.
-func (a *Agent) runProbes(ctx context.Context, calls []discoveryCall, dp discovery.Plan, dd *DiscoveryDebug) (map[int]address.ProbeOutcome, []discovery.ProbeResult, error) {
+func (a *Agent) runProbes(ctx context.Context, calls []discoveryCall, dp discovery.Plan, dd *DiscoveryDebug) (map[int]lane.ProbeOutcome, []discovery.ProbeResult, error) {
 	budget := dp.ExecutionBudget
-	outcomes := map[int]address.ProbeOutcome{}
+	outcomes := map[int]lane.ProbeOutcome{}
 	var results []discovery.ProbeResult
 	var explain *discoveryCall
 	ran := 0
@@ -375,7 +375,7 @@ func (a *Agent) runProbes(ctx context.Context, calls []discoveryCall, dp discove
 
 // probe runs one primitive on the lane with its own deadline. The error is the answer's
 // context only.
-func (a *Agent) probe(ctx context.Context, c discoveryCall, maxRows int, pr *DiscoveryProbe) (address.ProbeOutcome, error) {
+func (a *Agent) probe(ctx context.Context, c discoveryCall, maxRows int, pr *DiscoveryProbe) (lane.ProbeOutcome, error) {
 	args := c.args
 	if args.Limit <= 0 || args.Limit > maxRows {
 		args.Limit = maxRows
@@ -392,12 +392,12 @@ func (a *Agent) probe(ctx context.Context, c discoveryCall, maxRows int, pr *Dis
 	pr.Status = string(o.Status)
 	switch {
 	case errors.Is(pctx.Err(), context.DeadlineExceeded):
-		pr.Status, o.Status = probeTimeout, address.ProbeError
+		pr.Status, o.Status = probeTimeout, lane.ProbeError
 	case err != nil: // an unknown primitive: the runtime plan lets none through
-		pr.Status, o.Status = string(address.ProbeError), address.ProbeError
+		pr.Status, o.Status = string(lane.ProbeError), lane.ProbeError
 		o.Error = err.Error()
 	}
-	if o.Status == address.ProbeError {
+	if o.Status == lane.ProbeError {
 		a.log.WarnContext(ctx, "discovery probe failed", "primitive", c.tool, "status", pr.Status, "err", o.Error)
 	}
 	pr.RowsReceived, pr.RowsMatched, pr.RowsReturned, pr.Confirmed = o.RowsReceived, o.RowsMatched, o.RowsReturned, o.Confirmed
@@ -406,12 +406,12 @@ func (a *Agent) probe(ctx context.Context, c discoveryCall, maxRows int, pr *Dis
 }
 
 // probeResult is a lane outcome as the evidence gate reads it.
-func probeResult(primitive string, o address.ProbeOutcome) discovery.ProbeResult {
+func probeResult(primitive string, o lane.ProbeOutcome) discovery.ProbeResult {
 	status := discovery.ProbeOK
 	switch o.Status {
-	case address.ProbeError:
+	case lane.ProbeError:
 		status = discovery.ProbeError
-	case address.ProbeUnsupported:
+	case lane.ProbeUnsupported:
 		status = discovery.ProbeSkipped
 	}
 	received, matched := float64(o.RowsReceived), float64(o.RowsMatched)

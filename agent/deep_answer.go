@@ -4,9 +4,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/discovery"
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/ru"
 )
@@ -16,7 +16,7 @@ import (
 
 // discoveryFacts are the findings the answer may phrase. Under a confirmed answer, findings of
 // a probe that rests on a guess say so themselves; explain_evidence_basis adds what was read.
-func (a *Agent) discoveryFacts(ev discovery.Evidence, probes []DiscoveryProbe, outcomes map[int]address.ProbeOutcome, source Source) facts.Payload {
+func (a *Agent) discoveryFacts(ev discovery.Evidence, probes []DiscoveryProbe, outcomes map[int]lane.ProbeOutcome, source Source) facts.Payload {
 	f := facts.Payload{Limitations: ev.QueryLimitations}
 	src := f.AddSource(facts.Source{Title: source.Title})
 	add := func(it facts.Item) {
@@ -95,13 +95,13 @@ func checked(pr DiscoveryProbe) (what, result string) {
 		what += " (" + strings.Join(args, ", ") + ")"
 	}
 	switch pr.Status {
-	case string(address.ProbeOK):
+	case string(lane.ProbeOK):
 		result = ru.Count(pr.RowsMatched, "подходящая строка", "подходящие строки", "подходящих строк")
-	case string(address.ProbeEmpty):
+	case string(lane.ProbeEmpty):
 		result = "ничего не найдено"
-	case string(address.ProbeError), probeTimeout:
+	case string(lane.ProbeError), probeTimeout:
 		result = "1С не ответила"
-	case string(address.ProbeUnsupported):
+	case string(lane.ProbeUnsupported):
 		result = "не выполнялась"
 		if len(pr.Limitations) > 0 {
 			result += " — " + strings.TrimSuffix(pr.Limitations[0], ".")

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/discovery"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
@@ -21,7 +21,7 @@ import (
 
 // countingSource counts the queries sent to 1C.
 type countingSource struct {
-	address.Source
+	lane.Source
 	mu sync.Mutex
 	n  int
 }
@@ -44,17 +44,17 @@ const catalogQueries = 5
 
 var deepNow = func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
 
-func deepAgent(t *testing.T, access bool) (*Agent, *address.Lane, *countingSource) {
+func deepAgent(t *testing.T, access bool) (*Agent, *lane.Lane, *countingSource) {
 	t.Helper()
 	d, err := onec.DemoDefault()
 	if err != nil {
 		t.Fatal(err)
 	}
 	src := &countingSource{Source: d}
-	lane := address.NewLane(src, address.Options{Now: deepNow})
-	a := New(Deps{History: history.NewMemory(100, history.Limits{}), Ledger: lane},
+	ln := lane.NewLane(src, lane.Options{Now: deepNow})
+	a := New(Deps{History: history.NewMemory(100, history.Limits{}), Ledger: ln},
 		Options{Now: deepNow, LedgerAccess: func(int64, int64) bool { return access }})
-	return a, lane, src
+	return a, ln, src
 }
 
 func probeCall(t plan.Tool, args plan.DiscoveryArgs) plan.ToolCall {
@@ -102,7 +102,7 @@ var amountRe = regexp.MustCompile(`−?\d{1,3}(?:\x{00a0}\d{3})*,\d{2}\x{00a0}�
 // An allowed plan over a real counterparty: confirmed, worded so by code, and every figure in
 // the answer is a figure of the demo ledger (the documents recipe's sums per month and type).
 func TestDeepConfirmed(t *testing.T) {
-	a, lane, src := deepAgent(t, true)
+	a, ln, src := deepAgent(t, true)
 	p := deepPlan(alfaProposal("ООО «Альфа»", plan.ToolResolveEntityReference, plan.ToolAggregateByAxis, plan.ToolExplainEvidenceBasis),
 		probeCall(plan.ToolResolveEntityReference, plan.DiscoveryArgs{Entity: "ООО «Альфа»"}),
 		probeCall(plan.ToolAggregateByAxis, withEntity(plan.DiscoveryArgs{Axis: "month", DateFrom: q1.DateFrom, DateTo: q1.DateTo}, "ООО «Альфа»")),
@@ -116,12 +116,12 @@ func TestDeepConfirmed(t *testing.T) {
 	if !strings.HasPrefix(ans.Text, "**Подтверждено данными 1С.**\n\n") {
 		t.Errorf("answer does not open with the confirmation:\n%s", ans.Text)
 	}
-	if len(ans.Sources) != 1 || ans.Sources[0].Title != "Данные: "+lane.SourceName() {
+	if len(ans.Sources) != 1 || ans.Sources[0].Title != "Данные: "+ln.SourceName() {
 		t.Errorf("sources = %+v", ans.Sources)
 	}
 	// The figures of the recipe: per month and document type, over the same organization.
-	res := lane.Run(t.Context(), address.Decomposition{QuestionMode: address.ModeAddress, Intent: address.IntentDocumentsByParty,
-		Filters: address.Filters{Counterparty: "ООО «Альфа»", PeriodFrom: q1.DateFrom, PeriodTo: q1.DateTo, Limit: 200}})
+	res := ln.Run(t.Context(), lane.Decomposition{QuestionMode: lane.ModeAddress, Intent: lane.IntentDocumentsByParty,
+		Filters: lane.Filters{Counterparty: "ООО «Альфа»", PeriodFrom: q1.DateFrom, PeriodTo: q1.DateTo, Limit: 200}})
 	real := map[string]bool{}
 	sums := map[string]onec.Kopecks{}
 	for _, r := range res.All {
@@ -341,7 +341,7 @@ func TestDeepCallsFromTheProposal(t *testing.T) {
 		t.Fatalf("probes = %+v", dd.Probes)
 	}
 	p := dd.Probes[0]
-	want := address.ProbeArgs{Entity: "ООО «Альфа»", DateFrom: "2026-01-01", DateTo: "2026-03-31", Axis: "month",
+	want := lane.ProbeArgs{Entity: "ООО «Альфа»", DateFrom: "2026-01-01", DateTo: "2026-03-31", Axis: "month",
 		Organization: "ООО «Северный ветер»", Limit: discovery.DefaultMaxRowsPerProbe}
 	if p.Index != -1 || p.Args != want || p.Status != "ok" {
 		t.Errorf("probe = %+v, want args %+v", p, want)
@@ -359,7 +359,7 @@ func TestDeepCancelled(t *testing.T) {
 }
 
 // failingSource answers the catalogs and fails every other query, as 1C going down mid-answer.
-type failingSource struct{ address.Source }
+type failingSource struct{ lane.Source }
 
 func (f failingSource) Execute(ctx context.Context, q string, p map[string]any, limit int) ([]map[string]any, error) {
 	if id, _ := onec.QueryID(q); !strings.HasPrefix(id, "catalog.") {
@@ -374,8 +374,8 @@ func TestDeepSourceDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lane := address.NewLane(failingSource{d}, address.Options{Now: deepNow})
-	a := New(Deps{History: history.NewMemory(10, history.Limits{}), Ledger: lane},
+	ln := lane.NewLane(failingSource{d}, lane.Options{Now: deepNow})
+	a := New(Deps{History: history.NewMemory(10, history.Limits{}), Ledger: ln},
 		Options{Now: deepNow, LedgerAccess: func(int64, int64) bool { return true }})
 	ans, dd := discoverOK(t, a, deepPlan(alfaProposal("ООО «Альфа»", plan.ToolQueryDocuments),
 		probeCall(plan.ToolQueryDocuments, withEntity(q1, "ООО «Альфа»"))))

@@ -10,7 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
 )
@@ -48,7 +48,7 @@ func dialogAgent(t *testing.T, h History) *Agent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return New(Deps{History: h, Rates: pipelineRates, Ledger: address.NewLane(d, address.Options{Now: answersNow})},
+	return New(Deps{History: h, Rates: pipelineRates, Ledger: lane.NewLane(d, lane.Options{Now: answersNow})},
 		Options{Now: answersNow, LedgerAccess: func(int64, int64) bool { return true }, ToolTimeout: testDeadline})
 }
 

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/agent/docs/kb"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
@@ -61,7 +61,7 @@ func demoAgent(t *testing.T, now func() time.Time, llmURL string) *Agent {
 		t.Fatal(err)
 	}
 	deps := Deps{History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
-		Rates: pipelineRates, Ledger: address.NewLane(d, address.Options{Now: now}),
+		Rates: pipelineRates, Ledger: lane.NewLane(d, lane.Options{Now: now}),
 		Docs: docs.New(docstore.NewMemory(), nil, docs.Options{}), KB: kbLib}
 	if llmURL != "" {
 		c := llm.New(llm.Options{BaseURL: llmURL, APIKey: "k", Model: "m", Timeout: testDeadline, BreakerTimeout: time.Minute})

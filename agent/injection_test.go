@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/agent/docs/kb"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
@@ -21,7 +21,7 @@ import (
 
 // recordingSource is the demo 1C base, recording every query text it is sent.
 type recordingSource struct {
-	address.Source
+	lane.Source
 	mu      sync.Mutex
 	queries []string
 }
@@ -55,7 +55,7 @@ func obedientPlanner(t *testing.T, s *fakes.LLM, ledgerAccess func(userID, chatI
 		t.Fatal(err)
 	}
 	a := New(Deps{LLM: c, History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
-		Rates: pipelineRates, Ledger: address.NewLane(src, address.Options{Now: pipelineNow}),
+		Rates: pipelineRates, Ledger: lane.NewLane(src, lane.Options{Now: pipelineNow}),
 		Docs: docs.New(docstore.NewMemory(), nil, docs.Options{}), KB: kbLib, Planner: plan.NewPlanner(c, plan.Options{Timeout: testDeadline})},
 		Options{Now: pipelineNow, LedgerAccess: ledgerAccess, ToolTimeout: testDeadline, PlanCacheTTL: -1})
 	return a, src

@@ -7,26 +7,26 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/ledger"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/plan"
 )
 
-// Ledger is the address-query lane to 1C. *address.Lane satisfies it.
+// Ledger is the address-query lane to 1C. *lane.Lane satisfies it.
 type Ledger interface {
-	Run(ctx context.Context, d address.Decomposition) address.Result
-	Drill(ctx context.Context, data string) (address.Result, error)
+	Run(ctx context.Context, d lane.Decomposition) lane.Result
+	Drill(ctx context.Context, data string) (lane.Result, error)
 	// Probe runs one guarded-discovery primitive as a fixed read-only query (deep.go).
-	Probe(ctx context.Context, primitive string, args address.ProbeArgs) (address.ProbeOutcome, error)
+	Probe(ctx context.Context, primitive string, args lane.ProbeArgs) (lane.ProbeOutcome, error)
 	SourceName() string
 }
 
 // ledgerCommands map bot commands to the intent they ask for.
-var ledgerCommands = map[string]address.Intent{
-	"debts":    address.IntentReceivables,
-	"payables": address.IntentPayables,
-	"balance":  address.IntentAccountBalance,
+var ledgerCommands = map[string]lane.Intent{
+	"debts":    lane.IntentReceivables,
+	"payables": lane.IntentPayables,
+	"balance":  lane.IntentAccountBalance,
 }
 
 // accountToken is an account code argument: 51, 62.01.
@@ -38,11 +38,11 @@ func (a *Agent) ledger(ctx context.Context, req Request, text string) (Answer, e
 }
 
 // ledgerRun answers with a decomposition made elsewhere (the planner's recipe and filters).
-func (a *Agent) ledgerRun(ctx context.Context, req Request, d address.Decomposition) (Answer, error) {
+func (a *Agent) ledgerRun(ctx context.Context, req Request, d lane.Decomposition) (Answer, error) {
 	return a.ledgerWith(ctx, req, "", &d)
 }
 
-func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planned *address.Decomposition) (Answer, error) {
+func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planned *lane.Decomposition) (Answer, error) {
 	if a.lane == nil {
 		return Answer{Text: "Данные 1С в этой установке не подключены."}, nil
 	}
@@ -51,7 +51,7 @@ func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planne
 		ans.Debug.Degraded = []string{"ledger_access_denied"}
 		return ans, nil
 	}
-	var res address.Result
+	var res lane.Result
 	switch {
 	case req.Command == "" && planned != nil:
 		res = a.lane.Run(ctx, *planned)
@@ -64,7 +64,7 @@ func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planne
 			return ans, nil
 		}
 		r, err := a.lane.Drill(ctx, text)
-		if errors.Is(err, address.ErrBadDrill) {
+		if errors.Is(err, lane.ErrBadDrill) {
 			return Answer{Text: "Эта кнопка устарела или повреждена. Задайте вопрос заново — например, «кто нам должен на сегодня»."}, nil
 		}
 		res = r
@@ -76,7 +76,7 @@ func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planne
 				d.Filters.Account = first
 			}
 		}
-		d.Missing = address.MissingFilters(d.Intent, d.Filters)
+		d.Missing = lane.MissingFilters(d.Intent, d.Filters)
 		res = a.lane.Run(ctx, d)
 	default:
 		// A question reaches 1C only as a decision (answerDecision, also for a plan: understand.Parser.FromPlan).
@@ -87,7 +87,7 @@ func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planne
 }
 
 // ledgerAnswer is a lane result as the answer, with the debug payload.
-func ledgerAnswer(res address.Result) Answer {
+func ledgerAnswer(res lane.Result) Answer {
 	ans := answer(ledger.Reply(res))
 	ans.Intent = string(res.Intent)
 	dbg := res.Debug
@@ -134,7 +134,7 @@ func (a *Agent) addressQuery(ctx context.Context, req Request, question string, 
 // exportLast sends the conversation's last ledger result as an Excel file.
 func (a *Agent) exportLast(req Request) (Answer, error) {
 	res, ok := a.lastLedger.Get(ConversationKey(req))
-	if !ok || res.ResultMode == address.Limited {
+	if !ok || res.ResultMode == lane.Limited {
 		return Answer{Text: "Нечего выгружать: сначала задайте вопрос к данным 1С."}, nil
 	}
 	data, err := res.XLSX()

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/ledger"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
@@ -20,8 +20,8 @@ func ledgerAgent(t *testing.T, access func(u, c int64) bool) *Agent {
 		t.Fatal(err)
 	}
 	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
-	lane := address.NewLane(d, address.Options{Now: now})
-	return New(Deps{History: history.NewMemory(100, history.Limits{}), Ledger: lane}, Options{Now: now, LedgerAccess: access})
+	ln := lane.NewLane(d, lane.Options{Now: now})
+	return New(Deps{History: history.NewMemory(100, history.Limits{}), Ledger: ln}, Options{Now: now, LedgerAccess: access})
 }
 
 func TestLedgerAccess(t *testing.T) {

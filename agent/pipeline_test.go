@@ -14,10 +14,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/discovery"
 	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/agent/docs/kb"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/cbr"
@@ -88,7 +88,7 @@ func pipelineAgentDeadlines(t testing.TB, s *fakes.LLM, llmDeadline, planDeadlin
 	if err != nil {
 		t.Fatal(err)
 	}
-	lane := address.NewLane(d, address.Options{Now: pipelineNow})
+	ln := lane.NewLane(d, lane.Options{Now: pipelineNow})
 	kbLib := docs.New(docstore.NewMemory(), nil, docs.Options{})
 	if _, _, err := kbLib.Ingest(t.Context(), docs.KBOwner, kb.Sample()); err != nil {
 		t.Fatal(err)
@@ -98,7 +98,7 @@ func pipelineAgentDeadlines(t testing.TB, s *fakes.LLM, llmDeadline, planDeadlin
 	for _, f := range opts {
 		f(&o)
 	}
-	return New(Deps{LLM: c, History: h, Rates: pipelineRates, Ledger: lane, Docs: docs.New(docstore.NewMemory(), nil, docs.Options{}),
+	return New(Deps{LLM: c, History: h, Rates: pipelineRates, Ledger: ln, Docs: docs.New(docstore.NewMemory(), nil, docs.Options{}),
 		KB: kbLib, Planner: plan.NewPlanner(c, plan.Options{Timeout: planDeadline})}, o)
 }
 

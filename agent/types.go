@@ -3,7 +3,7 @@ package agent
 import (
 	"time"
 
-	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
 )
@@ -120,9 +120,9 @@ type Debug struct {
 	Degraded []string      `json:"degraded,omitempty"`
 	Elapsed  time.Duration `json:"elapsed_ns"`
 	// Address is the address lane's debug payload (seed 001), for 1C answers.
-	Address *address.Debug `json:"address,omitempty"`
+	Address *lane.Debug `json:"address,omitempty"`
 	// Result is the address lane's unified result (seed 000 §5), for 1C answers.
-	Result *address.Result `json:"result,omitempty"`
+	Result *lane.Result `json:"result,omitempty"`
 	// Docs explains answers from documents and the knowledge base.
 	Docs *DocsDebug `json:"docs,omitempty"`
 	// Plan explains answers the planner planned.

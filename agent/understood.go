@@ -6,17 +6,17 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/rates"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/ru"
 )
 
-// catalogSource is a ledger that can give its catalogs for understanding names; *address.Lane
+// catalogSource is a ledger that can give its catalogs for understanding names; *lane.Lane
 // is one.
 type catalogSource interface {
-	Catalogs(ctx context.Context) (address.Catalogs, error)
+	Catalogs(ctx context.Context) (lane.Catalogs, error)
 }
 
 // understandTimeout bounds loading what the parser reads around a message (catalogs, titles).
@@ -29,7 +29,7 @@ func (a *Agent) understand(ctx context.Context, req Request, text string, scope 
 	in := understand.Input{Text: text, Now: a.now()}
 	lctx, cancel := context.WithTimeout(ctx, understandTimeout)
 	defer cancel()
-	load := func() *address.Catalogs { return a.catalogs(lctx, req) }
+	load := func() *lane.Catalogs { return a.catalogs(lctx, req) }
 	if a.docs != nil {
 		metas, err := a.docs.List(lctx, owner(req))
 		if err == nil {
@@ -46,7 +46,7 @@ func (a *Agent) understand(ctx context.Context, req Request, text string, scope 
 
 // catalogs are the 1C catalogs for a user with access to 1C; nil without access or when they
 // cannot be loaded (names then stay unresolved and the answer says what was not found).
-func (a *Agent) catalogs(ctx context.Context, req Request) *address.Catalogs {
+func (a *Agent) catalogs(ctx context.Context, req Request) *lane.Catalogs {
 	cs, ok := a.lane.(catalogSource)
 	if !ok || !a.opts.LedgerAccess(req.UserID, req.ChatID) {
 		return nil
@@ -154,7 +154,7 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 		// says what it found: one company, a choice, or nothing.
 		dec := ledgerDecomposition(d)
 		dec.Filters.Counterparty = d.Unknown
-		dec.Missing = address.MissingFilters(dec.Intent, dec.Filters)
+		dec.Missing = lane.MissingFilters(dec.Intent, dec.Filters)
 		ans, err = a.ledgerRun(ctx, req, dec)
 	default:
 		switch {
@@ -211,8 +211,8 @@ func (a *Agent) rateDecision(ctx context.Context, d understand.Decision) (Answer
 
 // ledgerDecomposition is the 1C lane's input contract for a decision: its recipe and the slots
 // as filters. Names go by their catalog reference, so the lane's resolver cannot pick another.
-func ledgerDecomposition(d understand.Decision) address.Decomposition {
-	f := address.Filters{}
+func ledgerDecomposition(d understand.Decision) lane.Decomposition {
+	f := lane.Filters{}
 	if d.Date.Set {
 		f.AsOfDate = d.Date.Value.Format(time.DateOnly)
 	}
@@ -234,26 +234,26 @@ func ledgerDecomposition(d understand.Decision) address.Decomposition {
 		f.Organization = d.Organization.Value.Ref
 	}
 	recipe := d.Recipe
-	if recipe == address.IntentDocumentsFormBalance && f.Account == "" {
+	if recipe == lane.IntentDocumentsFormBalance && f.Account == "" {
 		// «из чего складывается долг Альфы»: the documents that make up a counterparty's or a
 		// contract's balance on 60 and 62 are its open items; the drilldown needs one account.
 		switch {
 		case d.Contract.Set:
-			recipe = address.IntentOpenItemsByContract
+			recipe = lane.IntentOpenItemsByContract
 		case d.Counterparty.Set:
-			recipe = address.IntentOpenItemsByParty
+			recipe = lane.IntentOpenItemsByParty
 		}
 	}
-	dec := address.Decomposition{QuestionMode: address.ModeAddress, ModeConfidence: 1, Intent: recipe, IntentConfidence: 0.9,
+	dec := lane.Decomposition{QuestionMode: lane.ModeAddress, ModeConfidence: 1, Intent: recipe, IntentConfidence: 0.9,
 		Filters: f, FallbackRuleHit: "understand:" + d.Rule, Reasons: d.Reasons, QueryShape: "list", QueryShapeConfidence: 0.9}
 	// A settlement account goes as its number: the lane scopes the answer to its organization
-	// and names it (no recipe filters by the account itself; see address.Decomposition).
+	// and names it (no recipe filters by the account itself; see lane.Decomposition).
 	if d.BankAccount.Set {
 		dec.BankAccount = d.BankAccount.Value.Number
 	} else if d.UnknownBankAccount != "" {
 		dec.BankAccount = d.UnknownBankAccount // the lane says none of ours has it and lists ours
 	}
-	dec.Missing = address.MissingFilters(dec.Intent, dec.Filters)
+	dec.Missing = lane.MissingFilters(dec.Intent, dec.Filters)
 	return dec
 }
 
@@ -324,7 +324,7 @@ func (a *Agent) commandDecision(ctx context.Context, req Request, kind understan
 // ledgerCommandDecision reads the arguments of /debts, /payables and /balance with the parser
 // («/balance 51 31.03.2026», «/debts Альфа на 1.03»): the command fixes the recipe, the
 // arguments give the date, the account and the names.
-func (a *Agent) ledgerCommandDecision(ctx context.Context, req Request, recipe address.Intent, args string) address.Decomposition {
+func (a *Agent) ledgerCommandDecision(ctx context.Context, req Request, recipe lane.Intent, args string) lane.Decomposition {
 	d := a.parser.Parse(understand.Input{Text: args, Now: a.now(), Catalogs: a.catalogs(ctx, req)})
 	d.Kind, d.Recipe = understand.KindLedger, recipe
 	if d.Period.Set && !d.Date.Set {
@@ -335,7 +335,7 @@ func (a *Agent) ledgerCommandDecision(ctx context.Context, req Request, recipe a
 	dec.FallbackRuleHit = "command_" + req.Command
 	if d.Unknown != "" && !d.Counterparty.Set {
 		dec.Filters.Counterparty = d.Unknown // the lane's resolver tries the name as written
-		dec.Missing = address.MissingFilters(dec.Intent, dec.Filters)
+		dec.Missing = lane.MissingFilters(dec.Intent, dec.Filters)
 	}
 	return dec
 }

@@ -19,7 +19,7 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/finbot/finbot/agent"
-	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testnet"
 )
@@ -525,7 +525,7 @@ func TestDrilldownButtonsExportAndDebug(t *testing.T) {
 		got = append(got, r)
 		mu.Unlock()
 		ans := agent.Answer{Scenario: agent.Address, Intent: "list_receivables_counterparties", Text: "**Кто должен нам**"}
-		ans.Debug.Address = &address.Debug{SelectedRecipe: "address.receivables.counterparty_totals"}
+		ans.Debug.Address = &lane.Debug{SelectedRecipe: "address.receivables.counterparty_totals"}
 		switch r.Text {
 		case "x:last":
 			ans.Document = &agent.Document{Name: "receivables.xlsx", Bytes: []byte("PK-xlsx")}

@@ -18,9 +18,9 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/finbot/finbot/agent"
-	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/agent/docs/kb"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
@@ -57,7 +57,7 @@ func hostileAgent(t *testing.T) (*agent.Agent, *docs.Library) {
 	a := agent.New(agent.Deps{
 		History: history.NewMemory(1000, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
 		Rates:   cbr.New(cbr.Options{BaseURL: cbrSrv.URL}),
-		Ledger:  address.NewLane(demo, address.Options{Now: now}),
+		Ledger:  lane.NewLane(demo, lane.Options{Now: now}),
 		Docs:    lib,
 		KB:      kbLib,
 	}, agent.Options{Now: now, LedgerAccess: func(int64, int64) bool { return true }})

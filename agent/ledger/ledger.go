@@ -1,4 +1,4 @@
-// Package ledger is the 1C skill: it reads what the address-query lane (agent/address) found
+// Package ledger is the 1C skill: it reads what the address-query lane (agent/ledger/lane) found
 // in 1C two ways — Facts, for the planner's address_query tool, and Reply, the lane's own
 // answer with its footnote and its buttons (a choice of candidates, drilldowns, the Excel
 // export) for the ledger commands, the questions understood as 1C ones and the buttons. Every
@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/onec"
@@ -32,9 +32,9 @@ const (
 // Reply is a lane result as the chat shows it: the lane's Markdown, its figures footnoted
 // with the recipe, the organization and the base; a button per candidate and drilldown, and
 // the export when there are rows to export.
-func Reply(res address.Result) skill.Reply {
+func Reply(res lane.Result) skill.Reply {
 	r := skill.Reply{Text: res.Markdown()}
-	if res.ResultMode != address.Limited || res.LimitedReason == address.ReasonEmptyMatch {
+	if res.ResultMode != lane.Limited || res.LimitedReason == lane.ReasonEmptyMatch {
 		// Figures always name their source: the recipe, the organization and the base, marked
 		// where the figures are read.
 		r.Text = res.MarkdownCited("[1]")
@@ -46,14 +46,14 @@ func Reply(res address.Result) skill.Reply {
 	for _, d := range res.Drills() {
 		r.Buttons = append(r.Buttons, skill.Button{Text: d.Text, Data: d.Data})
 	}
-	if res.ResultMode == address.FactualSummary || res.Summary.Rows > len(res.Rows) {
+	if res.ResultMode == lane.FactualSummary || res.Summary.Rows > len(res.Rows) {
 		r.Buttons = append(r.Buttons, skill.Button{Text: "Выгрузить в Excel", Data: ExportData})
 	}
 	return r
 }
 
 // candidateLabel is a button label that tells near-duplicates apart.
-func candidateLabel(c address.Entity) string {
+func candidateLabel(c lane.Entity) string {
 	label := c.Name
 	switch {
 	case c.Number != "" && c.Date != "":
@@ -66,10 +66,10 @@ func candidateLabel(c address.Entity) string {
 
 // Choice is the request of last, an ambiguous result, with the candidate that data (a
 // ChoiceData button) picks; false when data picks none of its candidates.
-func Choice(last address.Result, data string) (address.Decomposition, bool) {
+func Choice(last lane.Result, data string) (lane.Decomposition, bool) {
 	i, err := strconv.Atoi(strings.TrimPrefix(data, ChoiceData))
 	if err != nil || i < 0 || i >= len(last.Candidates) {
-		return address.Decomposition{}, false
+		return lane.Decomposition{}, false
 	}
 	ref := last.Candidates[i].Ref
 	f := last.Filters
@@ -83,12 +83,12 @@ func Choice(last address.Result, data string) (address.Decomposition, bool) {
 	default:
 		f.Counterparty, f.INN = ref, ""
 	}
-	d := address.Decomposition{QuestionMode: address.ModeAddress, ModeConfidence: 1, Intent: last.Intent, IntentConfidence: 1,
+	d := lane.Decomposition{QuestionMode: lane.ModeAddress, ModeConfidence: 1, Intent: last.Intent, IntentConfidence: 1,
 		Filters: f, FallbackRuleHit: "clarification_choice", Reasons: []string{"выбор из кандидатов"}}
 	if last.AnchorType == "bank_account" {
 		d.BankAccount = ref
 	}
-	d.Missing = address.MissingFilters(d.Intent, d.Filters)
+	d.Missing = lane.MissingFilters(d.Intent, d.Filters)
 	return d, true
 }
 
@@ -98,7 +98,7 @@ func Choice(last address.Result, data string) (address.Decomposition, bool) {
 // message (with the candidates, when it offers a choice), which says precisely what to add or
 // why; errors.As gives the caller the whole result, and a failure of 1C also matches
 // skill.ErrUnavailable. An empty match is not an error: it is a fact («никто нам не должен»).
-type Limited struct{ Result address.Result }
+type Limited struct{ Result lane.Result }
 
 func (e *Limited) Error() string {
 	msg := strings.TrimSpace(e.Result.Message)
@@ -116,32 +116,32 @@ func (e *Limited) Error() string {
 }
 
 func (e *Limited) Is(target error) bool {
-	return target == skill.ErrUnavailable && e.Result.LimitedReason == address.ReasonExecutionError
+	return target == skill.ErrUnavailable && e.Result.LimitedReason == lane.ReasonExecutionError
 }
 
 // Decompose is the lane's request for an address_query: one whitelisted recipe with the plan's
 // filters, for question.
-func Decompose(question string, args plan.AddressQueryArgs) (address.Decomposition, error) {
+func Decompose(question string, args plan.AddressQueryArgs) (lane.Decomposition, error) {
 	if args.Recipe == "" {
-		return address.Decomposition{}, skill.BadArgs("address_query: no recipe")
+		return lane.Decomposition{}, skill.BadArgs("address_query: no recipe")
 	}
-	if _, ok := address.RecipeFor(args.Recipe); !ok {
-		return address.Decomposition{}, skill.BadArgs("address_query: unknown recipe %q", args.Recipe)
+	if _, ok := lane.RecipeFor(args.Recipe); !ok {
+		return lane.Decomposition{}, skill.BadArgs("address_query: unknown recipe %q", args.Recipe)
 	}
-	d := address.Decomposition{QuestionMode: address.ModeAddress, ModeConfidence: 1, Intent: args.Recipe, IntentConfidence: 1,
+	d := lane.Decomposition{QuestionMode: lane.ModeAddress, ModeConfidence: 1, Intent: args.Recipe, IntentConfidence: 1,
 		Filters: args.Filters, FallbackRuleHit: "planner_tool", Reasons: []string{"рецепт и фильтры выбрал планировщик"},
-		Sanitized: address.Sanitize(question)}
-	d.Missing = address.MissingFilters(d.Intent, d.Filters)
+		Sanitized: lane.Sanitize(question)}
+	d.Missing = lane.MissingFilters(d.Intent, d.Filters)
 	return d, nil
 }
 
 // Facts are a lane result as address_query returns it: the rows, their total and the scope
 // of the figures; a *Limited when the lane asks for more or 1C failed.
-func Facts(res address.Result) (facts.Payload, error) {
+func Facts(res lane.Result) (facts.Payload, error) {
 	p := facts.Payload{Coverage: 1}
 	src := p.AddSource(facts.Source{Title: res.SourceTitle()}) // the recipe, the organization and the base, as Reply cites it
-	if res.ResultMode == address.Limited {
-		if res.LimitedReason != address.ReasonEmptyMatch {
+	if res.ResultMode == lane.Limited {
+		if res.LimitedReason != lane.ReasonEmptyMatch {
 			return facts.Payload{}, &Limited{res}
 		}
 		p.Items = []facts.Item{{Section: facts.General, Kind: "fact", Title: subject(res), Text: res.Message, Source: src}}
@@ -169,11 +169,11 @@ func Facts(res address.Result) (facts.Payload, error) {
 }
 
 // subject is what a result is about: the recipe's purpose and the anchor.
-func subject(res address.Result) string {
-	r, _ := address.RecipeFor(res.Intent)
+func subject(res lane.Result) string {
+	r, _ := lane.RecipeFor(res.Intent)
 	title := r.Purpose
 	switch {
-	case res.Contract != "" && (res.Intent == address.IntentOpenItemsByContract || res.Intent == address.IntentDocumentsByContract):
+	case res.Contract != "" && (res.Intent == lane.IntentOpenItemsByContract || res.Intent == lane.IntentDocumentsByContract):
 		title += ": " + res.Contract
 	case res.Party != "":
 		title += ": " + res.Party
@@ -183,7 +183,7 @@ func subject(res address.Result) string {
 
 // limitations state the scope of the figures — date or period, organisation, account —
 // then the lane's notes and limitations (defaults applied, truncation).
-func limitations(res address.Result) []string {
+func limitations(res lane.Result) []string {
 	var b strings.Builder
 	b.WriteString("Данные 1С")
 	switch {
@@ -208,7 +208,7 @@ func limitations(res address.Result) []string {
 }
 
 // rowItem is one row of a result with the fields its recipe outputs, amounts exact.
-func rowItem(res address.Result, row address.Row) facts.Item {
+func rowItem(res lane.Result, row lane.Row) facts.Item {
 	it := facts.Item{Section: facts.General, Kind: "ledger_row"}
 	add := func(name, value string) {
 		if value != "" {
@@ -216,7 +216,7 @@ func rowItem(res address.Result, row address.Row) facts.Item {
 		}
 	}
 	switch res.Intent {
-	case address.IntentReceivables, address.IntentPayables:
+	case lane.IntentReceivables, lane.IntentPayables:
 		it.Title = row.Name
 		it.Text = fmt.Sprintf("%s — %s", row.Name, row.Amount)
 		add("Контрагент", row.Name)
@@ -225,14 +225,14 @@ func rowItem(res address.Result, row address.Row) facts.Item {
 			it.Text += fmt.Sprintf(" (документов: %d)", row.Count)
 			add("Документов", strconv.Itoa(row.Count))
 		}
-	case address.IntentAccountBalance:
+	case lane.IntentAccountBalance:
 		it.Title = strings.TrimSpace("Счёт " + row.Account + " " + row.Name)
 		it.Text = fmt.Sprintf("%s: дебет %s, кредит %s, сальдо %s", it.Title, row.Debit, row.Credit, row.Amount)
 		add("Счёт", row.Account)
 		add("Дебет", row.Debit.String())
 		add("Кредит", row.Credit.String())
 		add("Сальдо", row.Amount.String())
-	case address.IntentOpenContracts:
+	case lane.IntentOpenContracts:
 		it.Title = row.Name
 		it.Text = fmt.Sprintf("%s — %s: дебет %s, кредит %s, сальдо %s", row.Name, row.Party, row.Debit, row.Credit, row.Amount)
 		add("Договор", row.Name)
@@ -240,7 +240,7 @@ func rowItem(res address.Result, row address.Row) facts.Item {
 		add("Дебет", row.Debit.String())
 		add("Кредит", row.Credit.String())
 		add("Сальдо", row.Amount.String())
-	case address.IntentOpenItemsByParty, address.IntentOpenItemsByContract, address.IntentDocumentsFormBalance:
+	case lane.IntentOpenItemsByParty, lane.IntentOpenItemsByContract, lane.IntentDocumentsFormBalance:
 		it.Title = document(row)
 		it.Text = fmt.Sprintf("%s: дебет %s, кредит %s, остаток %s", it.Title, row.Debit, row.Credit, row.Amount)
 		add("Контрагент", row.Party)
@@ -264,8 +264,8 @@ func rowItem(res address.Result, row address.Row) facts.Item {
 }
 
 // document names a document row: «Реализация товаров и услуг № 15 от 10.01.2026».
-func document(row address.Row) string {
-	s := address.DocumentTypeName(row.Type)
+func document(row lane.Row) string {
+	s := lane.DocumentTypeName(row.Type)
 	if row.Number != "" {
 		s += " № " + row.Number
 	}
@@ -280,7 +280,7 @@ func document(row address.Row) string {
 // totalItem is the result's total as the lane's own answer states it: a sum where adding
 // the rows means something, counts where it does not (documents mix sales and payments;
 // customer and supplier contracts are totalled by side).
-func totalItem(res address.Result) facts.Item {
+func totalItem(res lane.Result) facts.Item {
 	it := facts.Item{Section: facts.General, Kind: "ledger_total", Title: "Итого"}
 	n, sum := res.Summary.Rows, res.Summary.TotalAmount.String()
 	all := res.All
@@ -288,21 +288,21 @@ func totalItem(res address.Result) facts.Item {
 		all = res.Rows
 	}
 	switch res.Intent {
-	case address.IntentReceivables:
+	case lane.IntentReceivables:
 		parties := ru.Count(n, "контрагент", "контрагента", "контрагентов")
 		it.Text = fmt.Sprintf("Итого нам должны: %s — %s.", sum, parties)
 		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Контрагентов", Value: strconv.Itoa(n)}}
-	case address.IntentPayables:
+	case lane.IntentPayables:
 		parties := ru.Count(n, "контрагенту", "контрагентам", "контрагентам")
 		it.Text = fmt.Sprintf("Итого мы должны: %s — %s.", sum, parties)
 		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Контрагентов", Value: strconv.Itoa(n)}}
-	case address.IntentOpenItemsByParty, address.IntentOpenItemsByContract:
+	case lane.IntentOpenItemsByParty, lane.IntentOpenItemsByContract:
 		it.Text = fmt.Sprintf("Итого открыто: %s по %s.", sum, ru.Count(n, "документу", "документам", "документам"))
 		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Документов", Value: strconv.Itoa(n)}}
-	case address.IntentDocumentsFormBalance:
+	case lane.IntentDocumentsFormBalance:
 		it.Text = fmt.Sprintf("Итого остаток: %s — %s.", sum, ru.Count(n, "документ", "документа", "документов"))
 		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Документов", Value: strconv.Itoa(n)}}
-	case address.IntentOpenContracts:
+	case lane.IntentOpenContracts:
 		var dr, cr int64
 		for _, row := range all {
 			if row.Amount > 0 {
@@ -315,7 +315,7 @@ func totalItem(res address.Result) facts.Item {
 		it.Text = fmt.Sprintf("Дебетовое сальдо: %s, кредитовое: %s — %s.", debit, credit, ru.Count(n, "договор", "договора", "договоров"))
 		it.Fields = []facts.Field{{Name: "Дебетовое сальдо", Value: debit.String()}, {Name: "Кредитовое сальдо", Value: credit.String()},
 			{Name: "Договоров", Value: strconv.Itoa(n)}}
-	case address.IntentAccountBalance:
+	case lane.IntentAccountBalance:
 		it.Text = fmt.Sprintf("Сальдо: %s.", sum)
 		it.Fields = []facts.Field{{Name: "Сальдо", Value: sum}, {Name: "Строк", Value: strconv.Itoa(n)}}
 	default: // documents and bank operations: counts only

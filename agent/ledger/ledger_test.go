@@ -6,31 +6,31 @@ import (
 	"testing"
 	"time"
 
-	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
 
-func lane(t *testing.T) *address.Lane {
+func newLane(t *testing.T) *lane.Lane {
 	t.Helper()
 	d, err := onec.DemoDefault()
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
-	return address.NewLane(d, address.Options{Now: now})
+	return lane.NewLane(d, lane.Options{Now: now})
 }
 
 // One lane result is read two ways, and both cite the same source.
 func TestReadTwoWays(t *testing.T) {
-	d, err := Decompose("кто нам должен на 31 марта", plan.AddressQueryArgs{Recipe: address.IntentReceivables,
-		Filters: address.Filters{AsOfDate: "2026-03-31", Limit: 5}})
+	d, err := Decompose("кто нам должен на 31 марта", plan.AddressQueryArgs{Recipe: lane.IntentReceivables,
+		Filters: lane.Filters{AsOfDate: "2026-03-31", Limit: 5}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := lane(t).Run(t.Context(), d)
+	res := newLane(t).Run(t.Context(), d)
 	r := Reply(res)
 	if !strings.Contains(r.Text, "[1]") || len(r.Sources) != 1 || r.Sources[0].Title != res.SourceTitle() {
 		t.Errorf("Reply text %q, sources %+v: want the figures footnoted with %q", r.Text, r.Sources, res.SourceTitle())
@@ -50,9 +50,9 @@ func TestReadTwoWays(t *testing.T) {
 // An ambiguous name: the tool's error lists the candidates the reply offers as buttons, and a
 // button's choice re-runs the request with that candidate.
 func TestAmbiguous(t *testing.T) {
-	l := lane(t)
-	d, err := Decompose("", plan.AddressQueryArgs{Recipe: address.IntentOpenItemsByParty,
-		Filters: address.Filters{AsOfDate: "2026-03-31", Counterparty: "Сев"}})
+	l := newLane(t)
+	d, err := Decompose("", plan.AddressQueryArgs{Recipe: lane.IntentOpenItemsByParty,
+		Filters: lane.Filters{AsOfDate: "2026-03-31", Counterparty: "Сев"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestAmbiguous(t *testing.T) {
 }
 
 func TestDecomposeRefusesBadArguments(t *testing.T) {
-	for _, recipe := range []address.Intent{"", "drop_everything"} {
+	for _, recipe := range []lane.Intent{"", "drop_everything"} {
 		if _, err := Decompose("", plan.AddressQueryArgs{Recipe: recipe}); !errors.Is(err, skill.ErrArgs) {
 			t.Errorf("Decompose(recipe %q) error = %v, want skill.ErrArgs", recipe, err)
 		}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ledger/lane"
 )
 
 // Argument bounds and defaults.
@@ -73,8 +73,8 @@ type FetchFinanceNewsArgs struct {
 // AddressQueryArgs are the arguments of address_query: one whitelisted 1C recipe and its
 // filters. Recipe may be left out when the plan's Address names it.
 type AddressQueryArgs struct {
-	Recipe  address.Intent  `json:"recipe,omitempty"`
-	Filters address.Filters `json:"filters,omitzero"`
+	Recipe  lane.Intent  `json:"recipe,omitempty"`
+	Filters lane.Filters `json:"filters,omitzero"`
 }
 
 // DiscoveryArgs are the arguments shared by the discovery primitives. Dates are "YYYY-MM-DD".

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/invopop/jsonschema"
 )
 
@@ -35,21 +35,21 @@ func enumSchema[T ~string](desc string, values []T) *jsonschema.Schema {
 }
 
 // filterMeanings explain the 1C filters, for the schema and the planner prompt. A test checks
-// that every field of address.Filters has one.
+// that every field of lane.Filters has one.
 var filterMeanings = []struct{ Key, Meaning string }{
-	{address.FilterPeriodFrom, "начало периода, ГГГГ-ММ-ДД"},
-	{address.FilterPeriodTo, "конец периода, ГГГГ-ММ-ДД"},
-	{address.FilterAsOfDate, "дата среза, ГГГГ-ММ-ДД; для «на конец февраля» — последний день месяца"},
-	{address.FilterOrganization, "наша организация, как названа"},
-	{address.FilterCounterparty, "контрагент, как назван (падеж не меняй)"},
+	{lane.FilterPeriodFrom, "начало периода, ГГГГ-ММ-ДД"},
+	{lane.FilterPeriodTo, "конец периода, ГГГГ-ММ-ДД"},
+	{lane.FilterAsOfDate, "дата среза, ГГГГ-ММ-ДД; для «на конец февраля» — последний день месяца"},
+	{lane.FilterOrganization, "наша организация, как названа"},
+	{lane.FilterCounterparty, "контрагент, как назван (падеж не меняй)"},
 	{"inn", "ИНН контрагента, 10 или 12 цифр"},
-	{address.FilterContract, "номер договора, как написан"},
-	{address.FilterAccount, "счёт учёта: 60, 62.01"},
-	{address.FilterDocumentType, "вид документа 1С"},
-	{address.FilterDocumentRef, "номер или ссылка документа"},
-	{address.FilterStatus, "open, closed или all"},
-	{address.FilterLimit, "сколько строк, 1–200"},
-	{address.FilterSort, "date_desc, amount_desc или name_asc"},
+	{lane.FilterContract, "номер договора, как написан"},
+	{lane.FilterAccount, "счёт учёта: 60, 62.01"},
+	{lane.FilterDocumentType, "вид документа 1С"},
+	{lane.FilterDocumentRef, "номер или ссылка документа"},
+	{lane.FilterStatus, "open, closed или all"},
+	{lane.FilterLimit, "сколько строк, 1–200"},
+	{lane.FilterSort, "date_desc, amount_desc или name_asc"},
 }
 
 func filterMeaning(key string) string {
@@ -93,7 +93,7 @@ func buildSchema() []byte {
 		})
 	}
 	root.Definitions["ArgsByTool"] = &jsonschema.Schema{AllOf: byTool}
-	root.Definitions["AddressRecipe"] = enumSchema("Рецепт 1С (address_query).", address.Intents())
+	root.Definitions["AddressRecipe"] = enumSchema("Рецепт 1С (address_query).", lane.Intents())
 	for _, name := range []string{"ToolCall", "Fallback"} {
 		d, ok := root.Definitions[name]
 		if !ok {
@@ -148,13 +148,13 @@ func property(key string, s *jsonschema.Schema, required bool) *jsonschema.Schem
 }
 
 func reflector() *jsonschema.Reflector {
-	addressPkg := reflect.TypeOf(address.Filters{}).PkgPath()
+	addressPkg := reflect.TypeOf(lane.Filters{}).PkgPath()
 	return &jsonschema.Reflector{
 		Anonymous:                  true,
 		RequiredFromJSONSchemaTags: true,
-		// address.Intent would collide with Intent in $defs; buildSchema adds AddressRecipe.
+		// lane.Intent would collide with Intent in $defs; buildSchema adds AddressRecipe.
 		Mapper: func(t reflect.Type) *jsonschema.Schema {
-			if t == reflect.TypeOf(address.Intent("")) {
+			if t == reflect.TypeOf(lane.Intent("")) {
 				return &jsonschema.Schema{Ref: "#/$defs/AddressRecipe"}
 			}
 			return nil
@@ -166,7 +166,7 @@ func reflector() *jsonschema.Reflector {
 			return t.Name()
 		},
 		LookupComment: func(t reflect.Type, field string) string {
-			if t != reflect.TypeOf(address.Filters{}) || field == "" {
+			if t != reflect.TypeOf(lane.Filters{}) || field == "" {
 				return ""
 			}
 			f, _ := t.FieldByName(field)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -53,7 +53,7 @@ func TestSchema(t *testing.T) {
 			t.Errorf("Schema() does not mention tool %s", tool)
 		}
 	}
-	for _, r := range address.Intents() {
+	for _, r := range lane.Intents() {
 		if !strings.Contains(text, `"`+string(r)+`"`) {
 			t.Errorf("Schema() does not mention recipe %s", r)
 		}
@@ -102,10 +102,10 @@ func refs(v any) []string {
 	return out
 }
 
-// Every field of address.Filters is explained to the model.
+// Every field of lane.Filters is explained to the model.
 func TestFilterMeanings(t *testing.T) {
 	var f map[string]any
-	b, _ := json.Marshal(address.Filters{PeriodFrom: "x", PeriodTo: "x", AsOfDate: "x", Organization: "x",
+	b, _ := json.Marshal(lane.Filters{PeriodFrom: "x", PeriodTo: "x", AsOfDate: "x", Organization: "x",
 		Counterparty: "x", Contract: "x", Account: "x", DocumentType: "x", DocumentRef: "x", Status: "x",
 		Limit: 1, Sort: "x", INN: "x"})
 	if err := json.Unmarshal(b, &f); err != nil {
@@ -117,7 +117,7 @@ func TestFilterMeanings(t *testing.T) {
 		}
 	}
 	if len(filterMeanings) != len(f) {
-		t.Errorf("filterMeanings has %d entries, address.Filters %d fields", len(filterMeanings), len(f))
+		t.Errorf("filterMeanings has %d entries, lane.Filters %d fields", len(filterMeanings), len(f))
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ledger/lane"
 )
 
 // call checks one tool call (or the fallback): the tool is known and available, and its
@@ -197,40 +197,40 @@ func (c *checker) addressArgs(call string, a AddressQueryArgs, p QueryPlan) {
 	default:
 		c.recipe(field+".recipe", a.Recipe)
 	}
-	if a.Filters != (address.Filters{}) {
+	if a.Filters != (lane.Filters{}) {
 		c.filters(field+".filters", a.Filters)
 	}
 }
 
-func (c *checker) recipe(field string, r address.Intent) {
-	if !slices.Contains(address.Intents(), r) {
-		c.add(field, "%q — неизвестный рецепт 1С; допустимы: %s", clip(string(r)), join(address.Intents()))
+func (c *checker) recipe(field string, r lane.Intent) {
+	if !slices.Contains(lane.Intents(), r) {
+		c.add(field, "%q — неизвестный рецепт 1С; допустимы: %s", clip(string(r)), join(lane.Intents()))
 	}
 }
 
-func (c *checker) filters(field string, f address.Filters) {
-	c.period(field, address.FilterPeriodFrom, address.FilterPeriodTo, f.PeriodFrom, f.PeriodTo)
-	c.date(field+"."+address.FilterAsOfDate, f.AsOfDate)
-	c.short(field+"."+address.FilterOrganization, f.Organization)
-	c.short(field+"."+address.FilterCounterparty, f.Counterparty)
-	c.short(field+"."+address.FilterContract, f.Contract)
-	c.short(field+"."+address.FilterDocumentRef, f.DocumentRef)
+func (c *checker) filters(field string, f lane.Filters) {
+	c.period(field, lane.FilterPeriodFrom, lane.FilterPeriodTo, f.PeriodFrom, f.PeriodTo)
+	c.date(field+"."+lane.FilterAsOfDate, f.AsOfDate)
+	c.short(field+"."+lane.FilterOrganization, f.Organization)
+	c.short(field+"."+lane.FilterCounterparty, f.Counterparty)
+	c.short(field+"."+lane.FilterContract, f.Contract)
+	c.short(field+"."+lane.FilterDocumentRef, f.DocumentRef)
 	if f.Account != "" && !accountRe.MatchString(f.Account) {
-		c.add(field+"."+address.FilterAccount, "%q — нужен счёт вида 60 или 62.01", clip(f.Account))
+		c.add(field+"."+lane.FilterAccount, "%q — нужен счёт вида 60 или 62.01", clip(f.Account))
 	}
-	if f.DocumentType != "" && !slices.Contains(address.DocumentTypes, f.DocumentType) {
-		c.add(field+"."+address.FilterDocumentType, "%q — допустимы: %s", clip(f.DocumentType), strings.Join(address.DocumentTypes, ", "))
+	if f.DocumentType != "" && !slices.Contains(lane.DocumentTypes, f.DocumentType) {
+		c.add(field+"."+lane.FilterDocumentType, "%q — допустимы: %s", clip(f.DocumentType), strings.Join(lane.DocumentTypes, ", "))
 	}
 	if f.Status != "" && f.Status != "open" && f.Status != "closed" && f.Status != "all" {
-		c.add(field+"."+address.FilterStatus, "%q — допустимы только open, closed, all", clip(f.Status))
+		c.add(field+"."+lane.FilterStatus, "%q — допустимы только open, closed, all", clip(f.Status))
 	}
-	if f.Sort != "" && !slices.Contains(address.Sorts, f.Sort) {
-		c.add(field+"."+address.FilterSort, "%q — допустимы: %s", clip(f.Sort), strings.Join(address.Sorts, ", "))
+	if f.Sort != "" && !slices.Contains(lane.Sorts, f.Sort) {
+		c.add(field+"."+lane.FilterSort, "%q — допустимы: %s", clip(f.Sort), strings.Join(lane.Sorts, ", "))
 	}
-	if f.Limit != 0 && (f.Limit < address.MinLimit || f.Limit > address.MaxLimit) {
-		c.add(field+"."+address.FilterLimit, "%d — нужно от %d до %d", f.Limit, address.MinLimit, address.MaxLimit)
+	if f.Limit != 0 && (f.Limit < lane.MinLimit || f.Limit > lane.MaxLimit) {
+		c.add(field+"."+lane.FilterLimit, "%d — нужно от %d до %d", f.Limit, lane.MinLimit, lane.MaxLimit)
 	}
-	if f.INN != "" && !address.ValidINN(f.INN) {
+	if f.INN != "" && !lane.ValidINN(f.INN) {
 		c.add(field+".inn", "%q — не ИНН: нужно 10 или 12 цифр с верными контрольными цифрами", clip(f.INN))
 	}
 }

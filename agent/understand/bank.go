@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ledger/lane"
 )
 
 // Settlement accounts (расчётные счета) of our organizations: «остаток на р/с
@@ -135,8 +135,8 @@ func (s *scan) uncuedTail(i int, d string) bool {
 }
 
 // accountsEnding returns the live accounts whose number is digits or ends with them.
-func accountsEnding(list []address.BankAccount, digits string) []address.BankAccount {
-	var out []address.BankAccount
+func accountsEnding(list []lane.BankAccount, digits string) []lane.BankAccount {
+	var out []lane.BankAccount
 	for _, b := range list {
 		if !b.Deleted && strings.HasSuffix(b.Number, digits) {
 			out = append(out, b)
@@ -154,7 +154,7 @@ func (p *Parser) bankAccount(s *scan, d *Decision) {
 	if c == nil {
 		return
 	}
-	var ambiguous []address.BankAccount
+	var ambiguous []lane.BankAccount
 	unknown := ""
 	for _, m := range s.banks {
 		found := accountsEnding(c.BankAccounts, m.digits)
@@ -189,7 +189,7 @@ func (p *Parser) bankAccount(s *scan, d *Decision) {
 	}
 	b := d.BankAccount.Value
 	if !d.Organization.Set {
-		if i := slices.IndexFunc(c.Organizations, func(e address.Entity) bool { return e.Ref == b.OrgRef }); i >= 0 {
+		if i := slices.IndexFunc(c.Organizations, func(e lane.Entity) bool { return e.Ref == b.OrgRef }); i >= 0 {
 			d.Organization = slot(c.Organizations[i], FromCatalog, d.BankAccount.Text)
 		}
 	}
@@ -220,7 +220,7 @@ func (p *Parser) bankAccountOfOrganization(s *scan, d *Decision) {
 	if org, end, ok := orgAt(s.toks, j, c.Organizations); ok && (!d.Organization.Set || d.Organization.Value.Ref == org.Ref) {
 		text := s.span(j, end)
 		if d.Counterparty.Set && (strings.Contains(text, d.Counterparty.Text) || strings.Contains(d.Counterparty.Text, text)) {
-			d.Counterparty = Slot[address.Entity]{} // our organization, not the customer named like it
+			d.Counterparty = Slot[lane.Entity]{} // our organization, not the customer named like it
 		}
 		if !d.Organization.Set {
 			d.Organization = slot(org, FromCatalog, text)
@@ -230,7 +230,7 @@ func (p *Parser) bankAccountOfOrganization(s *scan, d *Decision) {
 	if !d.Organization.Set {
 		return
 	}
-	var own []address.BankAccount
+	var own []lane.BankAccount
 	for _, b := range c.BankAccounts {
 		if !b.Deleted && b.OrgRef == d.Organization.Value.Ref {
 			own = append(own, b)
@@ -243,11 +243,11 @@ func (p *Parser) bankAccountOfOrganization(s *scan, d *Decision) {
 
 // orgAt finds one of our organizations named at toks[j:]: its whole name (the longest that
 // fits), or a word of its name no other of ours has («трейда»).
-func orgAt(toks []Token, j int, orgs []address.Entity) (address.Entity, int, bool) {
+func orgAt(toks []Token, j int, orgs []lane.Entity) (lane.Entity, int, bool) {
 	if j >= len(toks) {
-		return address.Entity{}, 0, false
+		return lane.Entity{}, 0, false
 	}
-	var best address.Entity
+	var best lane.Entity
 	bestEnd, tie := 0, false
 	for _, o := range orgs {
 		for _, k := range keysOf(o) {
@@ -264,7 +264,7 @@ func orgAt(toks []Token, j int, orgs []address.Entity) (address.Entity, int, boo
 	if bestEnd > 0 && !tie {
 		return best, bestEnd, true
 	}
-	var hit []address.Entity
+	var hit []lane.Entity
 	for i, o := range orgs {
 		keys := keysOf(o)
 		if len(keys) == 0 {
@@ -274,7 +274,7 @@ func orgAt(toks []Token, j int, orgs []address.Entity) (address.Entity, int, boo
 			if !ownWord(w, i, orgs) || !nameWordEq(toks[j], keys[0], n) {
 				continue
 			}
-			if !slices.ContainsFunc(hit, func(e address.Entity) bool { return e.Ref == o.Ref }) {
+			if !slices.ContainsFunc(hit, func(e lane.Entity) bool { return e.Ref == o.Ref }) {
 				hit = append(hit, o)
 			}
 		}
@@ -282,11 +282,11 @@ func orgAt(toks []Token, j int, orgs []address.Entity) (address.Entity, int, boo
 	if len(hit) == 1 {
 		return hit[0], j + 1, true
 	}
-	return address.Entity{}, 0, false
+	return lane.Entity{}, 0, false
 }
 
 // ownWord reports whether the stem w is in the name of orgs[i] only.
-func ownWord(w string, i int, orgs []address.Entity) bool {
+func ownWord(w string, i int, orgs []lane.Entity) bool {
 	for k, o := range orgs {
 		if k == i {
 			continue

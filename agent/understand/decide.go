@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -227,7 +227,7 @@ func (s *scan) saysToUs() bool {
 
 // ledger picks the recipe of a question for 1C.
 func (p *Parser) ledger(s *scan, d *Decision) {
-	set := func(r address.Intent, rule, why string) {
+	set := func(r lane.Intent, rule, why string) {
 		d.Kind, d.Recipe, d.Rule, d.Sure = KindLedger, r, rule, true
 		d.Reasons = append(d.Reasons, why)
 	}
@@ -275,44 +275,44 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 	}
 	switch {
 	case s.is(CForming) && !s.is(CByParty):
-		set(address.IntentDocumentsFormBalance, "forming", "какие документы формируют остаток")
+		set(lane.IntentDocumentsFormBalance, "forming", "какие документы формируют остаток")
 	case s.is(CContracts) && s.is(CNotClosed) && !d.Contract.Set && !s.is(CDocuments, CBankOps):
-		set(address.IntentOpenContracts, "open_contracts", "незакрытые договоры")
+		set(lane.IntentOpenContracts, "open_contracts", "незакрытые договоры")
 	case d.Contract.Set && s.is(CDocuments, CBankOps) && !s.is(COpenItems, CDebt, CNotClosed):
-		set(address.IntentDocumentsByContract, "documents_by_contract", "документы по договору")
+		set(lane.IntentDocumentsByContract, "documents_by_contract", "документы по договору")
 	case d.Contract.Set:
-		set(address.IntentOpenItemsByContract, "open_items_by_contract", "открытые позиции по договору")
+		set(lane.IntentOpenItemsByContract, "open_items_by_contract", "открытые позиции по договору")
 	case s.is(CBankOps) && !s.is(COpenItems) && (party || !s.is(CDebt, CReceivables, CPayables, COwesUs, CWeOwe)):
-		set(address.IntentBankOpsByParty, "bank_ops", "банковские операции с контрагентом")
+		set(lane.IntentBankOpsByParty, "bank_ops", "банковские операции с контрагентом")
 	case s.is(CDocuments) && !s.is(COpenItems, CDebt, CReceivables, CPayables, COwesUs, CWeOwe, CNotClosed) &&
 		!(party && s.is(CBalance)): // «незакрытые доки по X», «сальдо по X для акта сверки»: its open items
-		set(address.IntentDocumentsByParty, "documents", "документы контрагента")
+		set(lane.IntentDocumentsByParty, "documents", "документы контрагента")
 	case party && d.Period.Set && d.Period.Value.From.Before(d.Period.Value.To) &&
 		!s.is(CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CReceivables, CPayables, CNotClosed):
 		// «что было по Энергии с начала года»: what happened over a period is its documents.
-		set(address.IntentDocumentsByParty, "documents_over_period", "документы контрагента за период")
+		set(lane.IntentDocumentsByParty, "documents_over_period", "документы контрагента за период")
 	case party:
-		set(address.IntentOpenItemsByParty, "open_items_by_counterparty", "расчёты с одним контрагентом")
+		set(lane.IntentOpenItemsByParty, "open_items_by_counterparty", "расчёты с одним контрагентом")
 	case toUs && !fromUs:
-		set(address.IntentReceivables, "receivables", "кто должен нам")
+		set(lane.IntentReceivables, "receivables", "кто должен нам")
 		if s.is(CSuppliers) && !s.is(CCustomers) && !d.Account.Set && d.UnknownAccount == "" {
 			// «кто из поставщиков нам должен»: advances paid to suppliers, debit balances of 60.
 			d.Account = slot("60", FromLexicon, "поставщики нам должны")
 		}
 	case fromUs && !toUs:
-		set(address.IntentPayables, "payables", "кому должны мы")
+		set(lane.IntentPayables, "payables", "кому должны мы")
 		if s.is(CCustomers) && !s.is(CSuppliers) && !d.Account.Set && d.UnknownAccount == "" {
 			// «кому из покупателей мы должны»: advances received, credit balances of 62.
 			d.Account = slot("62", FromLexicon, "мы должны покупателям")
 		}
 	case d.Account.Set && d.Account.Source == FromLexicon && d.Account.Value == "60.02" && !s.is(CBalance):
 		// «авансы выданные на 31.12»: whom we prepaid, by supplier, with the total.
-		set(address.IntentReceivables, "advances_issued", "авансы выданные по контрагентам")
+		set(lane.IntentReceivables, "advances_issued", "авансы выданные по контрагентам")
 	case d.Account.Set && d.Account.Source == FromLexicon && d.Account.Value == "62.02" && !s.is(CBalance):
 		// «авансы полученные на 31.03»: who prepaid us, by customer, with the total.
-		set(address.IntentPayables, "advances_received", "авансы полученные по контрагентам")
+		set(lane.IntentPayables, "advances_received", "авансы полученные по контрагентам")
 	case d.Account.Set || d.UnknownAccount != "":
-		set(address.IntentAccountBalance, "balance", "остаток по счёту")
+		set(lane.IntentAccountBalance, "balance", "остаток по счёту")
 	case s.is(CBalance):
 		d.Kind, d.Rule, d.Sure = KindClarify, "balance_without_account", false
 		d.Reasons = append(d.Reasons, "не назван счёт")

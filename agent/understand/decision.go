@@ -12,7 +12,7 @@ package understand
 import (
 	"time"
 
-	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -60,7 +60,7 @@ func slot[T any](v T, src Source, text string) Slot[T] {
 // Decision is how one message is understood.
 type Decision struct {
 	Kind   Kind
-	Recipe address.Intent // KindLedger only
+	Recipe lane.Intent // KindLedger only
 
 	// Date is the as-of date (balances, debts, rates, the key rate); Period a range of days
 	// (documents, payments, rate dynamics). Both are in ru.Moscow at midnight.
@@ -79,26 +79,26 @@ type Decision struct {
 	// UnknownAccount is an account code the message names that the chart does not have.
 	UnknownAccount string
 
-	Counterparty Slot[address.Entity]
-	Contract     Slot[address.Entity]
-	Organization Slot[address.Entity]
+	Counterparty Slot[lane.Entity]
+	Contract     Slot[lane.Entity]
+	Organization Slot[lane.Entity]
 	// BankAccount is a settlement account of one of our organizations the message names: by
 	// its number, its tail («р/с 8153», «...0187») or «р/с» and an organization that has one.
 	// Its organization is the Organization, and account 51 the Account, unless the message
 	// names others.
-	BankAccount Slot[address.BankAccount]
+	BankAccount Slot[lane.BankAccount]
 	// UnknownBankAccount is a settlement account the message names (its digits: the number or
 	// a tail) that none of our organizations has (KindUnknownEntity).
 	UnknownBankAccount string
 	// BankAccountCandidates are our accounts that end with the tail the message gives, when
 	// several do (KindClarify).
-	BankAccountCandidates []address.BankAccount
+	BankAccountCandidates []lane.BankAccount
 	// Candidates are the counterparties a name matches equally well (KindClarify).
-	Candidates []address.Entity
+	Candidates []lane.Entity
 	// Unknown is a name the message gives that no catalog entry matches (KindUnknownEntity),
 	// with the closest names to offer.
 	Unknown string
-	Closest []address.Entity
+	Closest []lane.Entity
 
 	// Ask is the question back of a clarify decision that knows what is missing (a follow-up
 	// the dialog cannot complete), a Russian sentence; "" for the general question back.
@@ -120,5 +120,5 @@ type Input struct {
 	Docs []string
 	// Catalogs are the ledger's catalogs; nil when the user has no access to 1C or the
 	// catalogs cannot be loaded (names are then not resolved).
-	Catalogs *address.Catalogs
+	Catalogs *lane.Catalogs
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/hbollon/go-edlib"
 
-	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -33,7 +33,7 @@ type nameKey struct {
 // keysOf returns the ways a message may write an entity's name: «ООО «Вектор Плюс»» is
 // «вектор плюс» and «векторплюс»; «ПАО «Северсталь-Логистик»» also «северсталь логистик»;
 // «ИП Смирнов Алексей Петрович» also «смирнов».
-func keysOf(e address.Entity) []nameKey {
+func keysOf(e lane.Entity) []nameKey {
 	name := strings.NewReplacer("«", " ", "»", " ", "\"", " ", "'", " ", "(", " ", ")", " ").Replace(e.Name)
 	var ws []string
 	for _, w := range strings.Fields(ru.Fold(name)) {
@@ -65,7 +65,7 @@ func keysOf(e address.Entity) []nameKey {
 
 // nameMatch is an entity named in a message, over tokens [start, end).
 type nameMatch struct {
-	e          address.Entity
+	e          lane.Entity
 	start, end int
 	full       bool // every word of the name matched
 	words      int  // name words matched
@@ -79,7 +79,7 @@ var genericNameWords = map[string]bool{"групп": true, "центр": true, "
 
 // matchNames finds the entities of es named in toks, the best match of each. skip marks tokens
 // that belong to the lexicon: a term starts no partial match.
-func matchNames(toks []Token, es []address.Entity, skip []bool) []nameMatch {
+func matchNames(toks []Token, es []lane.Entity, skip []bool) []nameMatch {
 	var out []nameMatch
 	for _, e := range es {
 		if e.Deleted {
@@ -255,7 +255,7 @@ func skeleton(s string) string {
 // partyResult is the counterparty a message names, or the candidates when it is unclear.
 type partyResult struct {
 	match      *nameMatch
-	candidates []address.Entity
+	candidates []lane.Entity
 }
 
 // resolveParty picks the counterparty. Full matches come first: the one over the longest span
@@ -289,9 +289,9 @@ func resolveParty(ms []nameMatch) partyResult {
 	if len(top) == 1 {
 		return partyResult{match: &top[0]}
 	}
-	var c []address.Entity
+	var c []lane.Entity
 	for _, m := range top {
-		if !slices.ContainsFunc(c, func(e address.Entity) bool { return e.Ref == m.e.Ref }) {
+		if !slices.ContainsFunc(c, func(e lane.Entity) bool { return e.Ref == m.e.Ref }) {
 			c = append(c, m.e)
 		}
 	}
@@ -305,9 +305,9 @@ func resolveParty(ms []nameMatch) partyResult {
 var innRe = regexp.MustCompile(`(?:^|\D)(\d{10}|\d{12})(?:\D|$)`)
 
 // findINN returns the entities of es whose INN the text names.
-func findINN(text string, es []address.Entity) (inn string, found []address.Entity) {
+func findINN(text string, es []lane.Entity) (inn string, found []lane.Entity) {
 	for _, m := range innRe.FindAllStringSubmatch(text, -1) {
-		if !address.ValidINN(m[1]) {
+		if !lane.ValidINN(m[1]) {
 			continue
 		}
 		inn = m[1]
@@ -329,13 +329,13 @@ var contractRe = regexp.MustCompile(`(?i)[\p{L}\d]+(?:[-/][\p{L}\d]+)+|№\s*[\p
 // findContract returns the contract the text names by its number: exact («П-77/2024»),
 // without the year («П-77») or without its letters («77/2024») when that is unique. owner,
 // when not empty, narrows several contracts of one number to the counterparty's.
-func findContract(text string, es []address.Entity, owner string) (address.Entity, string, bool) {
+func findContract(text string, es []lane.Entity, owner string) (lane.Entity, string, bool) {
 	for _, raw := range contractRe.FindAllString(text, -1) {
 		num := strings.ToLower(strings.TrimSpace(strings.TrimLeft(raw, "№")))
 		if num == "" || !strings.ContainsAny(num, "0123456789") {
 			continue
 		}
-		var exact, prefix []address.Entity
+		var exact, prefix []lane.Entity
 		for _, e := range es {
 			if e.Deleted || e.Number == "" || owner != "" && e.OwnerRef != owner {
 				continue
@@ -355,5 +355,5 @@ func findContract(text string, es []address.Entity, owner string) (address.Entit
 			return prefix[0], raw, true
 		}
 	}
-	return address.Entity{}, "", false
+	return lane.Entity{}, "", false
 }

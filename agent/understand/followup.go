@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -15,21 +15,21 @@ import (
 // the slots it names and keeps the rest. It is kept with the dialog's history (as JSON, in Redis
 // when configured), per chat and user, so it survives a restart.
 type State struct {
-	Kind         Kind                 `json:"kind"`
-	Recipe       address.Intent       `json:"recipe,omitempty"`
-	Date         *time.Time           `json:"date,omitempty"`
-	DateText     string               `json:"date_text,omitempty"`
-	Period       *ru.Period           `json:"period,omitempty"`
-	Currencies   []string             `json:"currencies,omitempty"`
-	Nominal      int                  `json:"nominal,omitempty"`
-	Account      string               `json:"account,omitempty"`
-	Counterparty *address.Entity      `json:"counterparty,omitempty"`
-	Contract     *address.Entity      `json:"contract,omitempty"`
-	Organization *address.Entity      `json:"organization,omitempty"`
-	BankAccount  *address.BankAccount `json:"bank_account,omitempty"`
+	Kind         Kind              `json:"kind"`
+	Recipe       lane.Intent       `json:"recipe,omitempty"`
+	Date         *time.Time        `json:"date,omitempty"`
+	DateText     string            `json:"date_text,omitempty"`
+	Period       *ru.Period        `json:"period,omitempty"`
+	Currencies   []string          `json:"currencies,omitempty"`
+	Nominal      int               `json:"nominal,omitempty"`
+	Account      string            `json:"account,omitempty"`
+	Counterparty *lane.Entity      `json:"counterparty,omitempty"`
+	Contract     *lane.Entity      `json:"contract,omitempty"`
+	Organization *lane.Entity      `json:"organization,omitempty"`
+	BankAccount  *lane.BankAccount `json:"bank_account,omitempty"`
 	// Candidates are the counterparties a question back offered: the answer may name one by
 	// any word of its name («центр»).
-	Candidates []address.Entity `json:"candidates,omitempty"`
+	Candidates []lane.Entity `json:"candidates,omitempty"`
 	// Question is the message the state answered, for the planner's summary of a follow-up.
 	Question string `json:"question,omitempty"`
 }
@@ -157,19 +157,19 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 	case subject && ledgerPrev && own.Recipe != "":
 		d.Recipe = own.Recipe // «дебиторка на 1.03» → «а кредиторка?»; «а отгрузки?»
 		if !takesParty(d.Recipe) {
-			d.Counterparty, d.Contract = Slot[address.Entity]{}, Slot[address.Entity]{}
+			d.Counterparty, d.Contract = Slot[lane.Entity]{}, Slot[lane.Entity]{}
 		}
 		if isListRecipe(prev.Recipe) && !own.Account.Set && d.Account.Source == FromDialog && own.Recipe != prev.Recipe {
 			d.Account = Slot[string]{} // «дебиторка по 62» → «а кредиторка?»: its own default account
 		}
 	case subject && ledgerPrev && s.is(CBankOps):
-		d.Recipe = address.IntentBankOpsByParty // «а платежи?»
+		d.Recipe = lane.IntentBankOpsByParty // «а платежи?»
 	case subject && ledgerPrev && s.is(CDocuments) && !s.is(CForming):
-		d.Recipe = address.IntentDocumentsByParty // «а отгрузки?», «а документы по нему?»
+		d.Recipe = lane.IntentDocumentsByParty // «а отгрузки?», «а документы по нему?»
 	case subject && ledgerPrev && s.is(CBalance):
-		d.Recipe = address.IntentAccountBalance // «а остаток по этому счёту?»
+		d.Recipe = lane.IntentAccountBalance // «а остаток по этому счёту?»
 	case subject && ledgerPrev && s.is(CForming):
-		d.Recipe = address.IntentDocumentsFormBalance
+		d.Recipe = lane.IntentDocumentsFormBalance
 	case !ledgerPrev && cbr(own.Kind) && own.Kind != prev.Kind:
 		d.Kind = own.Kind // «курс евро на 1.03» → «а ключевая?»; «ключевая на 31.03» → «а евро тогда?»
 		if d.Kind == KindKeyRate {
@@ -182,9 +182,9 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 	if !subject && ledgerPrev && isListRecipe(d.Recipe) {
 		switch {
 		case s.hasToken("кому"):
-			d.Recipe = address.IntentPayables // «кто нам должен» → «а мы кому?»
+			d.Recipe = lane.IntentPayables // «кто нам должен» → «а мы кому?»
 		case s.hasToken("нам") && (s.hasToken("кто") || s.hasToken("сколько")):
-			d.Recipe = address.IntentReceivables
+			d.Recipe = lane.IntentReceivables
 		}
 	}
 	other := s.hasStemPrefix("друг")
@@ -232,7 +232,7 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 	}
 	if cur.Organization.Set {
 		d.Organization = cur.Organization
-		d.BankAccount = Slot[address.BankAccount]{} // another organization's answer is not the account's
+		d.BankAccount = Slot[lane.BankAccount]{} // another organization's answer is not the account's
 	}
 	switch {
 	case cur.BankAccount.Set:
@@ -241,7 +241,7 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 			d.Account = cur.Account
 		}
 	case cur.UnknownBankAccount != "":
-		d.Kind, d.UnknownBankAccount, d.BankAccount = KindUnknownEntity, cur.UnknownBankAccount, Slot[address.BankAccount]{}
+		d.Kind, d.UnknownBankAccount, d.BankAccount = KindUnknownEntity, cur.UnknownBankAccount, Slot[lane.BankAccount]{}
 	case len(cur.BankAccountCandidates) > 1:
 		d.Kind, d.BankAccountCandidates = KindClarify, cur.BankAccountCandidates
 	}
@@ -250,7 +250,7 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 		// that has its name.
 		for _, o := range in.Catalogs.Organizations {
 			if sameCore(o.Name, cur.Counterparty.Value.Name) && o.Ref != prev.Organization.Ref {
-				d.Organization, cur.Counterparty = slot(o, FromCatalog, cur.Counterparty.Text), Slot[address.Entity]{}
+				d.Organization, cur.Counterparty = slot(o, FromCatalog, cur.Counterparty.Text), Slot[lane.Entity]{}
 			}
 		}
 	}
@@ -260,23 +260,23 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 	}
 	if accountOK || cur.UnknownAccount != "" {
 		d.Account, d.UnknownAccount = account, cur.UnknownAccount
-		if !cur.Counterparty.Set && (d.Recipe == address.IntentOpenItemsByParty || d.Recipe == address.IntentOpenItemsByContract) {
+		if !cur.Counterparty.Set && (d.Recipe == lane.IntentOpenItemsByParty || d.Recipe == lane.IntentOpenItemsByContract) {
 			// «остаток 51 на 1.04» after a company's debt: the account's balance.
-			d.Recipe = address.IntentAccountBalance
+			d.Recipe = lane.IntentAccountBalance
 		}
 	}
 	switch {
 	case len(cur.Candidates) > 1:
-		d.Kind, d.Candidates, d.Counterparty, d.Contract = KindClarify, cur.Candidates, Slot[address.Entity]{}, Slot[address.Entity]{}
+		d.Kind, d.Candidates, d.Counterparty, d.Contract = KindClarify, cur.Candidates, Slot[lane.Entity]{}, Slot[lane.Entity]{}
 		d.Recipe = partyRecipe(d.Recipe)
 	case cur.Unknown != "" && !cur.Counterparty.Set:
 		d.Kind, d.Unknown, d.Closest = KindUnknownEntity, cur.Unknown, cur.Closest
-		d.Counterparty, d.Contract = Slot[address.Entity]{}, Slot[address.Entity]{}
+		d.Counterparty, d.Contract = Slot[lane.Entity]{}, Slot[lane.Entity]{}
 		d.Recipe = partyRecipe(d.Recipe)
 	case cur.Contract.Set:
 		d.Contract, d.Counterparty = cur.Contract, cur.Counterparty
 	case cur.Counterparty.Set:
-		d.Counterparty, d.Contract = cur.Counterparty, Slot[address.Entity]{}
+		d.Counterparty, d.Contract = cur.Counterparty, Slot[lane.Entity]{}
 		d.Recipe = partyRecipe(d.Recipe)
 	case other && s.hasStemPrefix("контрагент"), other && s.hasStemPrefix("компани"), other && s.hasStemPrefix("фирм"):
 		return clarifyFollowUp(d, "Уточните, по какому контрагенту: назовите его или укажите ИНН."), true
@@ -286,10 +286,10 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 	if d.Contract.Set {
 		// A contract's documents and debt are read by the contract.
 		switch d.Recipe {
-		case address.IntentDocumentsByParty, address.IntentBankOpsByParty:
-			d.Recipe = address.IntentDocumentsByContract
-		case address.IntentOpenItemsByParty, address.IntentReceivables, address.IntentPayables, address.IntentAccountBalance:
-			d.Recipe = address.IntentOpenItemsByContract
+		case lane.IntentDocumentsByParty, lane.IntentBankOpsByParty:
+			d.Recipe = lane.IntentDocumentsByContract
+		case lane.IntentOpenItemsByParty, lane.IntentReceivables, lane.IntentPayables, lane.IntentAccountBalance:
+			d.Recipe = lane.IntentOpenItemsByContract
 		}
 	}
 	p.settleDates(&d)
@@ -297,14 +297,14 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 }
 
 // isListRecipe reports whether r lists counterparties by a debt's direction.
-func isListRecipe(r address.Intent) bool {
-	return r == address.IntentReceivables || r == address.IntentPayables
+func isListRecipe(r lane.Intent) bool {
+	return r == lane.IntentReceivables || r == lane.IntentPayables
 }
 
 // pickCandidate is the one candidate of a question back that the answer names by a word of
 // its name that the other candidates do not have («центр» of «Логистик Центр»).
-func pickCandidate(s *scan, cands []address.Entity) (address.Entity, bool) {
-	var found []address.Entity
+func pickCandidate(s *scan, cands []lane.Entity) (lane.Entity, bool) {
+	var found []lane.Entity
 	for i, c := range cands {
 		keys := keysOf(c)
 		if len(keys) == 0 {
@@ -326,7 +326,7 @@ func pickCandidate(s *scan, cands []address.Entity) (address.Entity, bool) {
 		}
 	}
 	if len(found) != 1 {
-		return address.Entity{}, false
+		return lane.Entity{}, false
 	}
 	return found[0], true
 }
@@ -386,7 +386,7 @@ func monthsIn(p ru.Period) int {
 
 // bareAccount reads an account code written alone in a follow-up («а 62?», «теперь по 60»):
 // a code of the chart that is not part of a date the message names.
-func (s *scan) bareAccount(c *address.Catalogs, cur Decision) (Slot[string], bool) {
+func (s *scan) bareAccount(c *lane.Catalogs, cur Decision) (Slot[string], bool) {
 	for _, t := range s.toks {
 		if !accountRe.MatchString(t.Text) || cur.Date.Set && strings.Contains(cur.Date.Text, t.Text) ||
 			cur.Period.Set && strings.Contains(cur.Period.Text, t.Text) {
@@ -445,23 +445,23 @@ func clarifyFollowUp(d Decision, ask string) Decision {
 
 // partyRecipe is the recipe of a question about one counterparty that continues recipe r: a
 // list or a balance becomes that company's debt; documents and payments stay what they are.
-func partyRecipe(r address.Intent) address.Intent {
+func partyRecipe(r lane.Intent) lane.Intent {
 	switch r {
-	case address.IntentDocumentsByContract:
-		return address.IntentDocumentsByParty
-	case address.IntentOpenItemsByContract:
-		return address.IntentOpenItemsByParty
+	case lane.IntentDocumentsByContract:
+		return lane.IntentDocumentsByParty
+	case lane.IntentOpenItemsByContract:
+		return lane.IntentOpenItemsByParty
 	}
 	if takesParty(r) {
 		return r // documents, payments, open items, open contracts, a balance's documents
 	}
-	return address.IntentOpenItemsByParty
+	return lane.IntentOpenItemsByParty
 }
 
 // asOfRecipe reports whether a recipe reads a balance at a date (not documents over a period).
-func asOfRecipe(r address.Intent) bool {
-	return !slices.Contains([]address.Intent{address.IntentDocumentsByParty, address.IntentBankOpsByParty,
-		address.IntentDocumentsByContract}, r)
+func asOfRecipe(r lane.Intent) bool {
+	return !slices.Contains([]lane.Intent{lane.IntentDocumentsByParty, lane.IntentBankOpsByParty,
+		lane.IntentDocumentsByContract}, r)
 }
 
 // decision is the state as a decision, its slots marked as coming from the dialog.

@@ -13,7 +13,7 @@ import (
 
 	"github.com/hbollon/go-edlib"
 
-	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -30,7 +30,7 @@ func NewParser() *Parser { return &Parser{Lexicon: DefaultLexicon} }
 // base, small talk, documents, a request to change data); a question for 1C, or one the first
 // reading is unsure of, is read again with the catalogs. So a question that is not for 1C sends
 // 1C nothing. load returns nil when the catalogs cannot be had; names then stay unresolved.
-func (p *Parser) ParseLazy(in Input, load func() *address.Catalogs) Decision {
+func (p *Parser) ParseLazy(in Input, load func() *lane.Catalogs) Decision {
 	in.Catalogs = nil
 	d := p.Parse(in)
 	if !NeedsCatalogs(d) {
@@ -408,7 +408,7 @@ func dropObligations(hits []Hit, toks []Token) []Hit {
 
 // dropNameTypos drops the lexicon's typo readings of a word that is a word of a catalog name:
 // «трейд» of «Северный ветер Трейд» is no misspelt «тренд».
-func dropNameTypos(hits []Hit, toks []Token, c *address.Catalogs) []Hit {
+func dropNameTypos(hits []Hit, toks []Token, c *lane.Catalogs) []Hit {
 	if c == nil {
 		return hits
 	}
@@ -419,7 +419,7 @@ func dropNameTypos(hits []Hit, toks []Token, c *address.Catalogs) []Hit {
 		}
 		if names == nil {
 			names = map[string]bool{}
-			for _, es := range [][]address.Entity{c.Organizations, c.Counterparties} {
+			for _, es := range [][]lane.Entity{c.Organizations, c.Counterparties} {
 				for _, e := range es {
 					for _, k := range keysOf(e) {
 						for _, w := range k.words {
@@ -437,7 +437,7 @@ func dropNameTypos(hits []Hit, toks []Token, c *address.Catalogs) []Hit {
 // organizations has — «трейд» of «Северный ветер Трейд» in «кредиторка ветер трейд», «сколько
 // должна трейду» — where that word is no part of a counterparty's name in the message («Delta
 // Trade»). The span takes in the other words of the name around it («ветер трейд»).
-func (s *scan) orgByOwnWord(c *address.Catalogs, skip []bool) (nameMatch, bool) {
+func (s *scan) orgByOwnWord(c *lane.Catalogs, skip []bool) (nameMatch, bool) {
 	if len(c.Organizations) < 2 {
 		return nameMatch{}, false
 	}
@@ -509,10 +509,10 @@ func (s *scan) unsureOfName() bool {
 }
 
 // overlapping are the entities matched over the same words as m, m's first: its namesakes.
-func overlapping(ms []nameMatch, m *nameMatch) []address.Entity {
-	out := []address.Entity{m.e}
+func overlapping(ms []nameMatch, m *nameMatch) []lane.Entity {
+	out := []lane.Entity{m.e}
 	for _, o := range ms {
-		if o.start < m.end && m.start < o.end && !o.e.Deleted && !slices.ContainsFunc(out, func(e address.Entity) bool { return e.Ref == o.e.Ref }) {
+		if o.start < m.end && m.start < o.end && !o.e.Deleted && !slices.ContainsFunc(out, func(e lane.Entity) bool { return e.Ref == o.e.Ref }) {
 			out = append(out, o.e)
 		}
 	}
@@ -521,7 +521,7 @@ func overlapping(ms []nameMatch, m *nameMatch) []address.Entity {
 
 // partyNamed reports whether the organization's name is also a counterparty's and the message
 // does not say it means our organization (one customer is named like our company).
-func partyNamed(c *address.Catalogs, m *nameMatch) bool {
+func partyNamed(c *lane.Catalogs, m *nameMatch) bool {
 	for _, e := range c.Counterparties {
 		if !e.Deleted && sameCore(e.Name, m.e.Name) {
 			return true
@@ -531,12 +531,12 @@ func partyNamed(c *address.Catalogs, m *nameMatch) bool {
 }
 
 func sameCore(a, b string) bool {
-	ka, kb := keysOf(address.Entity{Name: a}), keysOf(address.Entity{Name: b})
+	ka, kb := keysOf(lane.Entity{Name: a}), keysOf(lane.Entity{Name: b})
 	return len(ka) > 0 && len(kb) > 0 && slices.Equal(ka[0].words, kb[0].words)
 }
 
-func innOwners(inn string, es []address.Entity) []address.Entity {
-	var out []address.Entity
+func innOwners(inn string, es []lane.Entity) []lane.Entity {
+	var out []lane.Entity
 	for _, e := range es {
 		if e.INN == inn {
 			out = append(out, e)
@@ -548,19 +548,19 @@ func innOwners(inn string, es []address.Entity) []address.Entity {
 // contractByDate returns the one live contract dated as the message's date when that date is
 // written as a contract's («договор … от 06.02.2024») — of the named counterparty when there is
 // one.
-func (s *scan) contractByDate(d *Decision, contracts []address.Entity, owner string) (address.Entity, bool) {
+func (s *scan) contractByDate(d *Decision, contracts []lane.Entity, owner string) (lane.Entity, bool) {
 	if !s.hasStem("договор", "дог") || !d.Date.Set || !strings.HasPrefix(d.Date.Text, "от ") {
-		return address.Entity{}, false
+		return lane.Entity{}, false
 	}
 	day := d.Date.Value.Format(time.DateOnly)
-	var found []address.Entity
+	var found []lane.Entity
 	for _, e := range contracts {
 		if !e.Deleted && e.Date == day && (owner == "" || e.OwnerRef == owner) {
 			found = append(found, e)
 		}
 	}
 	if len(found) != 1 {
-		return address.Entity{}, false
+		return lane.Entity{}, false
 	}
 	s.dateText = d.Date.Text
 	return found[0], true
@@ -713,10 +713,10 @@ func calendarWord(w string) bool {
 }
 
 // closest returns up to n live counterparties whose names are nearest to name.
-func closest(name string, es []address.Entity, n int) []address.Entity {
+func closest(name string, es []lane.Entity, n int) []lane.Entity {
 	q := stemAll(words(name))
 	type scored struct {
-		e address.Entity
+		e lane.Entity
 		d int
 	}
 	var all []scored
@@ -734,7 +734,7 @@ func closest(name string, es []address.Entity, n int) []address.Entity {
 		all = append(all, scored{e, best})
 	}
 	slices.SortStableFunc(all, func(a, b scored) int { return a.d - b.d })
-	var out []address.Entity
+	var out []lane.Entity
 	for _, s := range all {
 		if len(out) == n || s.d > 4 {
 			break
@@ -789,8 +789,8 @@ func (s *scan) outsideNames(c Concept) bool {
 // single day is a one-day period).
 func (p *Parser) settleDates(d *Decision) {
 	asOf := d.Kind == KindKeyRate || d.Kind == KindRate ||
-		d.Kind == KindLedger && !slices.Contains([]address.Intent{address.IntentDocumentsByParty,
-			address.IntentBankOpsByParty, address.IntentDocumentsByContract}, d.Recipe)
+		d.Kind == KindLedger && !slices.Contains([]lane.Intent{lane.IntentDocumentsByParty,
+			lane.IntentBankOpsByParty, lane.IntentDocumentsByContract}, d.Recipe)
 	switch {
 	case asOf && d.Period.Set && d.Kind == KindLedger:
 		end := d.Period.Value.To

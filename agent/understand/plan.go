@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/address"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/ru"
 )
@@ -45,7 +45,7 @@ func (p *Parser) FromPlan(pl plan.QueryPlan, parsed Decision, in Input, context 
 			if args.Recipe == "" {
 				args.Recipe = pl.Address.Recipe
 			}
-			if args.Filters == (address.Filters{}) {
+			if args.Filters == (lane.Filters{}) {
 				args.Filters = pl.Address.Filters
 			}
 		}
@@ -70,7 +70,7 @@ func planned(parsed Decision, k Kind, why string) Decision {
 
 // ledgerFromPlan is the decision of a plan's 1C recipe.
 func (p *Parser) ledgerFromPlan(args plan.AddressQueryArgs, parsed Decision, in Input, context string) Decision {
-	if _, ok := address.RecipeFor(args.Recipe); !ok {
+	if _, ok := lane.RecipeFor(args.Recipe); !ok {
 		// A plan for 1C without a (known) recipe: the parser's reading, or a question back.
 		if parsed.Kind == KindLedger {
 			return parsed
@@ -137,25 +137,25 @@ func (p *Parser) ledgerFromPlan(args plan.AddressQueryArgs, parsed Decision, in 
 
 // lacks reports whether a ledger decision misses a slot its recipe requires.
 func lacks(d Decision) bool {
-	rc, ok := address.RecipeFor(d.Recipe)
+	rc, ok := lane.RecipeFor(d.Recipe)
 	if !ok {
 		return true
 	}
 	for _, f := range rc.Required {
 		switch f {
-		case address.FilterCounterparty:
+		case lane.FilterCounterparty:
 			if !d.Counterparty.Set {
 				return true
 			}
-		case address.FilterContract:
+		case lane.FilterContract:
 			if !d.Contract.Set {
 				return true
 			}
-		case address.FilterAccount:
+		case lane.FilterAccount:
 			if !d.Account.Set && d.UnknownAccount == "" {
 				return true
 			}
-		case address.FilterPeriodFrom, address.FilterPeriodTo:
+		case lane.FilterPeriodFrom, lane.FilterPeriodTo:
 			if !d.Period.Set {
 				return true
 			}
@@ -203,9 +203,9 @@ func (p *Parser) cbrFromPlan(args plan.FetchCBRDataArgs, parsed Decision, in Inp
 }
 
 // takesParty reports whether a recipe filters by a counterparty.
-func takesParty(r address.Intent) bool {
-	rc, ok := address.RecipeFor(r)
-	return ok && (slices.Contains(rc.Required, address.FilterCounterparty) || slices.Contains(rc.Optional, address.FilterCounterparty))
+func takesParty(r lane.Intent) bool {
+	rc, ok := lane.RecipeFor(r)
+	return ok && (slices.Contains(rc.Required, lane.FilterCounterparty) || slices.Contains(rc.Optional, lane.FilterCounterparty))
 }
 
 // dated reports whether the parser read a date or period from the message, or refused one.
@@ -280,11 +280,11 @@ func (p *Parser) planAccount(d *Decision, code string, in Input) {
 }
 
 // defaultAccount is the account a recipe reads when none is named.
-func defaultAccount(r address.Intent) string {
+func defaultAccount(r lane.Intent) string {
 	switch r {
-	case address.IntentReceivables:
+	case lane.IntentReceivables:
 		return "62"
-	case address.IntentPayables:
+	case lane.IntentPayables:
 		return "60"
 	}
 	return ""
@@ -292,9 +292,9 @@ func defaultAccount(r address.Intent) string {
 
 // planEntity resolves a name (or an INN) of the plan against the catalog: one live entity, by
 // reference, INN or name, that the written text names too.
-func planEntity(name, inn string, es []address.Entity, written string) (address.Entity, bool) {
+func planEntity(name, inn string, es []lane.Entity, written string) (lane.Entity, bool) {
 	name = strings.TrimSpace(name)
-	var found []address.Entity
+	var found []lane.Entity
 	for _, e := range es {
 		if e.Deleted {
 			continue
@@ -310,23 +310,23 @@ func planEntity(name, inn string, es []address.Entity, written string) (address.
 		}
 	}
 	if len(found) != 1 {
-		return address.Entity{}, false
+		return lane.Entity{}, false
 	}
 	e := found[0]
 	if e.INN != "" && strings.Contains(written, e.INN) {
 		return e, true
 	}
-	for _, m := range matchNames(Tokenize(written), []address.Entity{e}, nil) {
+	for _, m := range matchNames(Tokenize(written), []lane.Entity{e}, nil) {
 		if m.e.Ref == e.Ref {
 			return e, true
 		}
 	}
-	return address.Entity{}, false
+	return lane.Entity{}, false
 }
 
 // planContract resolves a contract of the plan (a reference or a number) that the written text
 // names too.
-func planContract(ref string, es []address.Entity, owner, written string) (address.Entity, bool) {
+func planContract(ref string, es []lane.Entity, owner, written string) (lane.Entity, bool) {
 	for _, e := range es {
 		if !e.Deleted && (e.Ref == ref || e.Number == ref) {
 			if got, _, ok := findContract(written, es, owner); ok && got.Ref == e.Ref {
@@ -334,5 +334,5 @@ func planContract(ref string, es []address.Entity, owner, written string) (addre
 			}
 		}
 	}
-	return address.Entity{}, false
+	return lane.Entity{}, false
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/finbot/finbot/integrations/onec"
 )
 
-// Document types of agent/address (DocumentTypes and BankDocumentTypes).
+// Document types of agent/ledger/lane (DocumentTypes and BankDocumentTypes).
 var (
 	whitelistedTypes = []string{"ПоступлениеНаРасчетныйСчет", "СписаниеСРасчетногоСчета", "РеализацияТоваровУслуг",
 		"ПоступлениеТоваровУслуг", "АктСверкиВзаиморасчетов", "ВводОстатков"}

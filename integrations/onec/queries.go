@@ -49,7 +49,7 @@ type template struct {
 	params []paramSpec
 }
 
-// Recipe and catalog query IDs (recipe IDs are those of agent/address/catalog.go).
+// Recipe and catalog query IDs (recipe IDs are those of agent/ledger/lane/catalog.go).
 const (
 	idOpenContracts     = "address.open_contracts.by_asof"
 	idPayables          = "address.payables.counterparty_totals"
@@ -109,7 +109,7 @@ func Query(id string) (text string, ok bool) {
 	return t.text, true
 }
 
-// QueryIDs lists the whitelisted queries: the ten recipes of agent/address, then the five
+// QueryIDs lists the whitelisted queries: the ten recipes of agent/ledger/lane, then the five
 // catalog lookups.
 func QueryIDs() []string {
 	ids := make([]string, len(templates))
@@ -142,7 +142,7 @@ func QueryParams(id string) (names []string, ok bool) {
 	return names, true
 }
 
-// documentTypes are the document types the document templates read (agent/address's
+// documentTypes are the document types the document templates read (agent/ledger/lane's
 // DocumentTypes), in the order of their ОБЪЕДИНИТЬ ВСЕ branches.
 var documentTypes = []string{
 	"ПоступлениеНаРасчетныйСчет", "СписаниеСРасчетногоСчета", "РеализацияТоваровУслуг",

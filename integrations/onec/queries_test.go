@@ -18,7 +18,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from current output")
 
-// The recipe IDs of agent/address/catalog.go (integrations never import agent, so they are
+// The recipe IDs of agent/ledger/lane/catalog.go (integrations never import agent, so they are
 // repeated here) and the catalog lookups.
 var wantIDs = []string{
 	"address.open_contracts.by_asof", "address.payables.counterparty_totals", "address.receivables.counterparty_totals",

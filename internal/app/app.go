@@ -17,8 +17,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/agent"
-	"github.com/finbot/finbot/agent/address"
 	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/bot"
 	"github.com/finbot/finbot/config"
@@ -37,12 +37,12 @@ var (
 	_ agent.History    = (*history.Memory)(nil)
 	_ agent.Rates      = (*cbr.Client)(nil)
 	_ agent.NewsSearch = (*tavily.Client)(nil)
-	_ agent.Ledger     = (*address.Lane)(nil)
+	_ agent.Ledger     = (*lane.Lane)(nil)
 	_ docs.Store       = (*docstore.Redis)(nil)
 	_ docs.Store       = (*docstore.Memory)(nil)
 	_ docs.Embedder    = (*llm.Embedder)(nil)
-	_ address.Source   = (*onec.Demo)(nil)
-	_ address.Source   = (*onec.Proxy)(nil)
+	_ lane.Source      = (*onec.Demo)(nil)
+	_ lane.Source      = (*onec.Proxy)(nil)
 	_ Answerer         = (*agent.Agent)(nil)
 	_ bot.Deduper      = (*history.RedisDedupe)(nil)
 	_ bot.Deduper      = (*history.MemoryDedupe)(nil)
@@ -144,7 +144,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	news := tavily.New(tavily.Options{BaseURL: cfg.TavilyURL, APIKey: cfg.TavilyAPIKey.Reveal(), Timeout: cfg.TavilyTimeout,
 		BreakerTimeout: cfg.TavilyBreakerTimeout, HTTPClient: a.client(ClientTavily)})
 	a.breakers["cbr"], a.breakers["tavily"] = rates.State, news.State
-	lane, err := a.ledger()
+	ln, err := a.ledger()
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +170,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		planner = plan.NewPlanner(llmClient, plan.Options{Model: cfg.PlannerModel, JSONObject: cfg.PlannerResponseFormat == "json_object",
 			Temperature: float32(cfg.PlannerTemperature), MaxTokens: cfg.PlannerMaxTokens, Timeout: cfg.LLMTimeout})
 	}
-	a.Agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: lane, Docs: a.Docs, KB: kbLib, Planner: planner},
+	a.Agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: ln, Docs: a.Docs, KB: kbLib, Planner: planner},
 		agent.Options{Logger: a.log, LedgerAccess: ledgerAccess(cfg, o.Console), PlanConfidence: cfg.PlanConfidenceThreshold,
 			MaxToolCalls: cfg.MaxToolCalls, AnswerModel: cfg.AnswerModel, AnswerTemperature: float32(cfg.AnswerTemperature),
 			PlanCacheTTL: cfg.PlanCacheTTL})
@@ -199,7 +199,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		} else {
 			lines = append(lines, "поиск новостей (Tavily): не настроен")
 		}
-		lines = append(lines, "1С: "+lane.SourceName())
+		lines = append(lines, "1С: "+ln.SourceName())
 		if a.durableDocs {
 			lines = append(lines, "документы: Redis")
 		} else {
@@ -292,9 +292,9 @@ func (a *App) stores(ctx context.Context) (hist agent.History, ping func(context
 
 // ledger is the 1C address lane: over the 1C proxy at ONEC_URL, else over the embedded demo
 // ledger.
-func (a *App) ledger() (*address.Lane, error) {
+func (a *App) ledger() (*lane.Lane, error) {
 	cfg := a.cfg
-	var source address.Source
+	var source lane.Source
 	maxRows := onec.MaxDemoRows
 	if cfg.OneCURL != "" {
 		maxRows = onec.MaxProxyRows
@@ -312,7 +312,7 @@ func (a *App) ledger() (*address.Lane, error) {
 		}
 		source = demo
 	}
-	return address.NewLane(source, address.Options{Logger: a.log, QueryTimeout: cfg.OneCTimeout, MaxRows: maxRows}), nil
+	return lane.NewLane(source, lane.Options{Logger: a.log, QueryTimeout: cfg.OneCTimeout, MaxRows: maxRows}), nil
 }
 
 // ledgerAccess decides who sees 1C data. The demo ledger is synthetic, so with no lists it is

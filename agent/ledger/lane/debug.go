@@ -1,4 +1,4 @@
-package address
+package lane
 
 // Result modes of the answer contract (seed 000 §6).
 const (

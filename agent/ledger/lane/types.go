@@ -1,9 +1,9 @@
-// Package address is the address-query lane: factual answers from 1C through a whitelist of
+// Package lane is the address-query lane: factual answers from 1C through a whitelist of
 // read-only query recipes. It does not read text: a question is understood before it gets here
 // (agent/understand, or the planner), and the lane is handed a Decomposition — an intent and
 // filters, names as written or catalog references. Nothing upstream writes or alters a query.
 // Stages of Lane.Run: validate filters → Resolve → Execute → Compose (seeds 000 and 001).
-package address
+package lane
 
 // Mode is the question mode of the input contract.
 type Mode string
