@@ -17,7 +17,7 @@ import (
 type Ledger interface {
 	Run(ctx context.Context, d lane.Decomposition) lane.Result
 	Drill(ctx context.Context, data string) (lane.Result, error)
-	// Probe runs one guarded-discovery primitive as a fixed read-only query (deep.go).
+	// Probe runs one guarded-discovery primitive as a fixed read-only query (ledger_analysis.go).
 	Probe(ctx context.Context, primitive string, args lane.ProbeArgs) (lane.ProbeOutcome, error)
 	SourceName() string
 }

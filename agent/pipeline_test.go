@@ -14,9 +14,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/finbot/finbot/agent/discovery"
 	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/agent/docs/kb"
+	"github.com/finbot/finbot/agent/ledger/analysis"
 	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/understand"
@@ -735,8 +735,8 @@ func TestDeepAnalysisPlanned(t *testing.T) {
 				t.Errorf("scenario %s/%s, want %s/%s", ans.Scenario, ans.Intent, Address, plan.ModeDeepAnalysis)
 			}
 			dd := pd.Discovery
-			if dd.Plan.PlanStatus != discovery.PlanAllowed || dd.Evidence.EvidenceStatus != discovery.EvidenceConfirmed ||
-				dd.Evidence.AnswerPermission != discovery.AnswerConfirmed {
+			if dd.Plan.PlanStatus != analysis.PlanAllowed || dd.Evidence.EvidenceStatus != analysis.EvidenceConfirmed ||
+				dd.Evidence.AnswerPermission != analysis.AnswerConfirmed {
 				t.Errorf("plan %s, evidence %s/%s %v", dd.Plan.PlanStatus, dd.Evidence.EvidenceStatus, dd.Evidence.AnswerPermission, dd.Evidence.ReasonCodes)
 			}
 			if !strings.HasPrefix(ans.Text, "**Подтверждено данными 1С.**\n\n") || strings.Contains(ans.Text, "аналитический вопрос") {

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/discovery"
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/ledger/analysis"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -105,23 +105,23 @@ const (
 )
 
 // probeFuncs are the primitives. explain_evidence_basis runs no query.
-var probeFuncs = map[discovery.Primitive]func(*prober, context.Context){
-	discovery.PrimitiveSearchBusinessEntity:    (*prober).searchEntity,
-	discovery.PrimitiveInspect1CMetadata:       (*prober).inspectMetadata,
-	discovery.PrimitiveResolveEntityReference:  (*prober).resolveReference,
-	discovery.PrimitiveQueryMovements:          (*prober).queryMovements,
-	discovery.PrimitiveQueryDocuments:          (*prober).queryDocuments,
-	discovery.PrimitiveAggregateByAxis:         (*prober).aggregateByAxis,
-	discovery.PrimitiveDrilldownRelatedObjects: (*prober).drilldownRelated,
-	discovery.PrimitiveProbeCoverage:           (*prober).probeCoverage,
-	discovery.PrimitiveExplainEvidenceBasis:    (*prober).explainBasis,
+var probeFuncs = map[analysis.Primitive]func(*prober, context.Context){
+	analysis.PrimitiveSearchBusinessEntity:    (*prober).searchEntity,
+	analysis.PrimitiveInspect1CMetadata:       (*prober).inspectMetadata,
+	analysis.PrimitiveResolveEntityReference:  (*prober).resolveReference,
+	analysis.PrimitiveQueryMovements:          (*prober).queryMovements,
+	analysis.PrimitiveQueryDocuments:          (*prober).queryDocuments,
+	analysis.PrimitiveAggregateByAxis:         (*prober).aggregateByAxis,
+	analysis.PrimitiveDrilldownRelatedObjects: (*prober).drilldownRelated,
+	analysis.PrimitiveProbeCoverage:           (*prober).probeCoverage,
+	analysis.PrimitiveExplainEvidenceBasis:    (*prober).explainBasis,
 }
 
 // Probe runs one discovery primitive. An unknown primitive is ErrUnknownPrimitive and sends
 // nothing. 1C's failures are an outcome (ProbeError), not an error; the error is otherwise
 // only the context's, when it ends during the probe.
 func (l *Lane) Probe(ctx context.Context, primitive string, args ProbeArgs) (ProbeOutcome, error) {
-	run, ok := probeFuncs[discovery.Primitive(primitive)]
+	run, ok := probeFuncs[analysis.Primitive(primitive)]
 	if !ok {
 		return ProbeOutcome{}, fmt.Errorf("address: probe %q: %w", primitive, ErrUnknownPrimitive)
 	}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/finbot/finbot/agent/discovery"
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/ledger/analysis"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/onec/onectest"
 )
@@ -78,7 +78,7 @@ func TestProbesSendOnlyWhitelistedTemplates(t *testing.T) {
 		{Entity: "ООО «Альфа»", DocumentType: "РеализацияТоваровУслуг", Organization: defaultOrgName},
 	}
 	ids := onec.QueryIDs()
-	for _, p := range discovery.Primitives() {
+	for _, p := range analysis.Primitives() {
 		for _, args := range argsList {
 			o := probe(t, lane, string(p), args)
 			if o.Status == ProbeError {

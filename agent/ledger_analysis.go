@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/discovery"
 	"github.com/finbot/finbot/agent/executor"
+	"github.com/finbot/finbot/agent/ledger/analysis"
 	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/render"
@@ -18,7 +18,7 @@ import (
 )
 
 // Guarded discovery (issue #6, seed 003) answers 1C questions outside the recipe catalog
-// (LEDGER_DEEP_ANALYSIS). The model only proposes: the runtime plan of agent/discovery keeps
+// (LEDGER_DEEP_ANALYSIS). The model only proposes: the runtime plan of agent/ledger/analysis keeps
 // the whitelisted primitives and decides whether anything may run; the lane runs each allowed
 // primitive as a fixed read-only query within the plan's probe budget; the evidence gate decides
 // how strongly the answer may speak, and the code, not the model, says so up front.
@@ -41,9 +41,9 @@ const (
 // DiscoveryDebug explains a deep-analysis answer: the runtime plan, the evidence contract and
 // every primitive call of the plan.
 type DiscoveryDebug struct {
-	Plan     discovery.Plan     `json:"plan"`
-	Evidence discovery.Evidence `json:"evidence"`
-	Probes   []DiscoveryProbe   `json:"probes,omitempty"`
+	Plan     analysis.Plan     `json:"plan"`
+	Evidence analysis.Evidence `json:"evidence"`
+	Probes   []DiscoveryProbe  `json:"probes,omitempty"`
 }
 
 // DiscoveryProbe is one primitive call and what became of it.
@@ -103,16 +103,16 @@ func (a *Agent) deepAnalysis(ctx context.Context, req Request, question, summary
 // discover builds the runtime plan, runs what it allows and answers as the evidence permits.
 // It records the wording and the post-check in dbg.
 func (a *Agent) discover(ctx context.Context, req Request, question, summary string, p plan.QueryPlan, dbg *PlanDebug) (Answer, *DiscoveryDebug, error) {
-	dp := discovery.BuildPlan(discoveryInput(p))
+	dp := analysis.BuildPlan(discoveryInput(p))
 	dd := &DiscoveryDebug{Plan: dp}
 	ans := Answer{Intent: plan.ModeDeepAnalysis}
 	switch dp.PlanStatus {
-	case discovery.PlanBlocked:
-		dd.Evidence = discovery.ResolveEvidence(discovery.EvidenceInput{Plan: dp})
+	case analysis.PlanBlocked:
+		dd.Evidence = analysis.ResolveEvidence(analysis.EvidenceInput{Plan: dp})
 		ans.Text = "**" + sentence(dd.Evidence.Wording()) + ".** Предложенные способы проверки не входят в утверждённый список запросов к 1С, поэтому данные 1С не запрашивались."
 		return ans, dd, nil
-	case discovery.PlanNeedsClarification:
-		dd.Evidence = discovery.ResolveEvidence(discovery.EvidenceInput{Plan: dp})
+	case analysis.PlanNeedsClarification:
+		dd.Evidence = analysis.ResolveEvidence(analysis.EvidenceInput{Plan: dp})
 		ans.Text = EscapeMarkdown(clarifyingQuestion(p, dp))
 		for _, o := range p.ClarificationOptions {
 			if o = strings.TrimSpace(o); o != "" {
@@ -126,7 +126,7 @@ func (a *Agent) discover(ctx context.Context, req Request, question, summary str
 	if err != nil {
 		return Answer{}, nil, err
 	}
-	ev := discovery.ResolveEvidence(evidenceInput(dp, dd.Probes, outcomes, results))
+	ev := analysis.ResolveEvidence(evidenceInput(dp, dd.Probes, outcomes, results))
 	dd.Evidence = ev
 	if slices.ContainsFunc(dd.Probes, func(p DiscoveryProbe) bool { return p.Status == string(lane.ProbeError) || p.Status == probeTimeout }) {
 		ans.Debug.Degraded = append(ans.Debug.Degraded, "tools_failed")
@@ -139,7 +139,7 @@ func (a *Agent) discover(ctx context.Context, req Request, question, summary str
 		}
 	}
 	source := Source{Title: "Данные: " + a.lane.SourceName()}
-	if ev.AnswerPermission == discovery.AnswerCheckedSourcesOnly {
+	if ev.AnswerPermission == analysis.AnswerCheckedSourcesOnly {
 		ans.Text = checkedSourcesText(ev, dd.Probes)
 		if slices.ContainsFunc(dd.Probes, DiscoveryProbe.ran) {
 			ans.Sources = []Source{source}
@@ -160,7 +160,7 @@ func (a *Agent) discover(ctx context.Context, req Request, question, summary str
 	}
 	// The permission is stated by code, before whatever the model wrote.
 	lead := "**" + sentence(ev.Wording()) + ".**"
-	if ev.AnswerPermission == discovery.AnswerBoundedInference {
+	if ev.AnswerPermission == analysis.AnswerBoundedInference {
 		lead = "**" + sentence(ev.Wording()) + ":** прямого подтверждения в 1С нет, ниже — то, на что указывают связанные данные."
 	}
 	ans.Text = lead + "\n\n" + text
@@ -174,8 +174,8 @@ func (a *Agent) discover(ctx context.Context, req Request, question, summary str
 // probes that ran as confirmed (plain readings of matched rows) or inferred facts, with their
 // unknowns, scopes and limitations. explain_evidence_basis only describes the others: it is no
 // evidence of its own.
-func evidenceInput(dp discovery.Plan, probes []DiscoveryProbe, outcomes map[int]lane.ProbeOutcome, results []discovery.ProbeResult) discovery.EvidenceInput {
-	in := discovery.EvidenceInput{Plan: dp, ProbeResults: results}
+func evidenceInput(dp analysis.Plan, probes []DiscoveryProbe, outcomes map[int]lane.ProbeOutcome, results []analysis.ProbeResult) analysis.EvidenceInput {
+	in := analysis.EvidenceInput{Plan: dp, ProbeResults: results}
 	var rowsSummary []string
 	for i, pr := range probes {
 		o, ok := outcomes[i]
@@ -214,8 +214,8 @@ func evidenceInput(dp discovery.Plan, probes []DiscoveryProbe, outcomes map[int]
 // discoveryInput is what the runtime plan is built from: the plan's discovery proposal plus
 // the primitives its tool calls name. Scenario tools (address_query, search_general_kb…) are
 // not discovery proposals; a tool nobody registered is, so that the policy rejects it.
-func discoveryInput(p plan.QueryPlan) discovery.PlanInput {
-	var in discovery.PlanInput
+func discoveryInput(p plan.QueryPlan) analysis.PlanInput {
+	var in analysis.PlanInput
 	if d := p.Discovery; d != nil {
 		in.SemanticDataNeed = d.SemanticDataNeed
 		in.TurnMeaning = turnMeaningRef(d.TurnMeaning)
@@ -238,13 +238,13 @@ func isProbeCall(t plan.Tool) bool { return t.Discovery() || !slices.Contains(pl
 
 // turnMeaningRef converts the model's reading of the turn; a reading with nothing in it is
 // none (nil), as the seed's null.
-func turnMeaningRef(m plan.TurnMeaning) *discovery.TurnMeaningRef {
+func turnMeaningRef(m plan.TurnMeaning) *analysis.TurnMeaningRef {
 	if m.AskedDomainFamily == "" && m.AskedActionFamily == "" && m.AskedAggregationAxis == "" &&
 		len(m.ExplicitEntityCandidates) == 0 && m.ExplicitOrganizationScope == "" && m.ExplicitDateScope == "" && m.MeaningConfidence == 0 {
 		return nil
 	}
 	conf := m.MeaningConfidence
-	return &discovery.TurnMeaningRef{
+	return &analysis.TurnMeaningRef{
 		AskedDomainFamily:         m.AskedDomainFamily,
 		AskedActionFamily:         m.AskedActionFamily,
 		AskedAggregationAxis:      m.AskedAggregationAxis,
@@ -266,7 +266,7 @@ type discoveryCall struct {
 // discoveryCalls are the plan's discovery calls in plan order; a plan with none gets one call
 // per allowed primitive, with the arguments the turn's meaning gives. Every call reads the
 // organization the turn names, and an aggregation without an axis takes the turn's.
-func (a *Agent) discoveryCalls(p plan.QueryPlan, dp discovery.Plan) []discoveryCall {
+func (a *Agent) discoveryCalls(p plan.QueryPlan, dp analysis.Plan) []discoveryCall {
 	meaning := a.meaningArgs(p)
 	var calls []discoveryCall
 	for i, c := range p.ToolCalls {
@@ -322,10 +322,10 @@ func (a *Agent) meaningArgs(p plan.QueryPlan) lane.ProbeArgs {
 // count of them (explain_evidence_basis runs no query, so it is not counted, and it runs last,
 // once, to describe the others), each within its own deadline and the budget's row limit. It
 // returns the outcomes by position in dd.Probes and the probe results for the evidence gate.
-func (a *Agent) runProbes(ctx context.Context, calls []discoveryCall, dp discovery.Plan, dd *DiscoveryDebug) (map[int]lane.ProbeOutcome, []discovery.ProbeResult, error) {
+func (a *Agent) runProbes(ctx context.Context, calls []discoveryCall, dp analysis.Plan, dd *DiscoveryDebug) (map[int]lane.ProbeOutcome, []analysis.ProbeResult, error) {
 	budget := dp.ExecutionBudget
 	outcomes := map[int]lane.ProbeOutcome{}
-	var results []discovery.ProbeResult
+	var results []analysis.ProbeResult
 	var explain *discoveryCall
 	ran := 0
 	run := func(c discoveryCall) error {
@@ -342,7 +342,7 @@ func (a *Agent) runProbes(ctx context.Context, calls []discoveryCall, dp discove
 	for _, c := range calls {
 		pr := DiscoveryProbe{Index: c.index, Primitive: string(c.tool), Args: c.args}
 		switch {
-		case !slices.Contains(dp.AllowedPrimitives, discovery.Primitive(c.tool)):
+		case !slices.Contains(dp.AllowedPrimitives, analysis.Primitive(c.tool)):
 			pr.Status = probeNotAllowed
 		case c.err != nil:
 			pr.Status, pr.Error = probeBadArgs, c.err.Error()
@@ -353,7 +353,7 @@ func (a *Agent) runProbes(ctx context.Context, calls []discoveryCall, dp discove
 			continue
 		case ran >= budget.MaxProbeCount:
 			pr.Status = probeOverBudget
-			results = append(results, discovery.ProbeResult{PrimitiveID: pr.Primitive, Status: discovery.ProbeSkipped,
+			results = append(results, analysis.ProbeResult{PrimitiveID: pr.Primitive, Status: analysis.ProbeSkipped,
 				Limitation: fmt.Sprintf("Лимит в %s исчерпан: «%s» не выполнялась.", ru.Count(budget.MaxProbeCount, "проверку", "проверки", "проверок"),
 					primitiveName(pr.Primitive))})
 		default:
@@ -406,16 +406,16 @@ func (a *Agent) probe(ctx context.Context, c discoveryCall, maxRows int, pr *Dis
 }
 
 // probeResult is a lane outcome as the evidence gate reads it.
-func probeResult(primitive string, o lane.ProbeOutcome) discovery.ProbeResult {
-	status := discovery.ProbeOK
+func probeResult(primitive string, o lane.ProbeOutcome) analysis.ProbeResult {
+	status := analysis.ProbeOK
 	switch o.Status {
 	case lane.ProbeError:
-		status = discovery.ProbeError
+		status = analysis.ProbeError
 	case lane.ProbeUnsupported:
-		status = discovery.ProbeSkipped
+		status = analysis.ProbeSkipped
 	}
 	received, matched := float64(o.RowsReceived), float64(o.RowsMatched)
-	r := discovery.ProbeResult{PrimitiveID: primitive, Status: status, RowsReceived: &received, RowsMatched: &matched}
+	r := analysis.ProbeResult{PrimitiveID: primitive, Status: status, RowsReceived: &received, RowsMatched: &matched}
 	if len(o.Limitations) > 0 {
 		r.Limitation = o.Limitations[0]
 	}

@@ -1,4 +1,4 @@
-// Package discovery is the guarded MCP discovery policy: the runtime rules
+// Package analysis is the guarded MCP discovery policy: the runtime rules
 // that decide what a model-proposed 1C discovery may run, and what an answer
 // built from that discovery may claim.
 //
@@ -33,7 +33,7 @@
 // and numbers (*float64, so that NaN and ±Inf can also be passed).
 //
 // The package depends on the standard library only.
-package discovery
+package analysis
 
 import "slices"
 

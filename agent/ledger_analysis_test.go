@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/finbot/finbot/agent/discovery"
+	"github.com/finbot/finbot/agent/ledger/analysis"
 	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/integrations/history"
@@ -109,8 +109,8 @@ func TestDeepConfirmed(t *testing.T) {
 		probeCall(plan.ToolExplainEvidenceBasis, plan.DiscoveryArgs{}))
 	ans, dd := discoverOK(t, a, p)
 	queries := src.calls()
-	if dd.Plan.PlanStatus != discovery.PlanAllowed || dd.Evidence.EvidenceStatus != discovery.EvidenceConfirmed ||
-		dd.Evidence.AnswerPermission != discovery.AnswerConfirmed {
+	if dd.Plan.PlanStatus != analysis.PlanAllowed || dd.Evidence.EvidenceStatus != analysis.EvidenceConfirmed ||
+		dd.Evidence.AnswerPermission != analysis.AnswerConfirmed {
 		t.Fatalf("plan %s evidence %s %s %v", dd.Plan.PlanStatus, dd.Evidence.EvidenceStatus, dd.Evidence.AnswerPermission, dd.Evidence.ReasonCodes)
 	}
 	if !strings.HasPrefix(ans.Text, "**Подтверждено данными 1С.**\n\n") {
@@ -170,7 +170,7 @@ func TestDeepUnregisteredPrimitiveBlocks(t *testing.T) {
 	a, _, src := deepAgent(t, true)
 	d := alfaProposal("ООО «Альфа»", "run_raw_query")
 	ans, dd := discoverOK(t, a, deepPlan(d, plan.ToolCall{Tool: "run_raw_query", Args: json.RawMessage(`{"query":"ВЫБРАТЬ * ИЗ Справочник.Пользователи"}`)}))
-	if dd.Plan.PlanStatus != discovery.PlanBlocked || dd.Evidence.EvidenceStatus != discovery.EvidenceBlocked ||
+	if dd.Plan.PlanStatus != analysis.PlanBlocked || dd.Evidence.EvidenceStatus != analysis.EvidenceBlocked ||
 		!slices.Contains(dd.Plan.RejectedPrimitives, "run_raw_query") {
 		t.Fatalf("plan %s evidence %s rejected %v", dd.Plan.PlanStatus, dd.Evidence.EvidenceStatus, dd.Plan.RejectedPrimitives)
 	}
@@ -190,13 +190,13 @@ func TestDeepUnregisteredPrimitiveFiltered(t *testing.T) {
 	ans, dd := discoverOK(t, a, deepPlan(d,
 		plan.ToolCall{Tool: "execute_1c_query", Args: json.RawMessage(`{"text":"УДАЛИТЬ"}`)},
 		probeCall(plan.ToolQueryDocuments, withEntity(q1, "ООО «Альфа»"))))
-	if dd.Plan.PlanStatus != discovery.PlanAllowed || !slices.Contains(dd.Plan.ReasonCodes, discovery.ReasonUnregisteredPrimitive) {
+	if dd.Plan.PlanStatus != analysis.PlanAllowed || !slices.Contains(dd.Plan.ReasonCodes, analysis.ReasonUnregisteredPrimitive) {
 		t.Fatalf("plan %s reasons %v", dd.Plan.PlanStatus, dd.Plan.ReasonCodes)
 	}
 	if len(dd.Probes) != 2 || dd.Probes[0].Status != probeNotAllowed || dd.Probes[1].Status != "ok" {
 		t.Fatalf("probes = %+v", dd.Probes)
 	}
-	if dd.Evidence.EvidenceStatus != discovery.EvidenceConfirmed || !strings.HasPrefix(ans.Text, "**Подтверждено данными 1С.**") {
+	if dd.Evidence.EvidenceStatus != analysis.EvidenceConfirmed || !strings.HasPrefix(ans.Text, "**Подтверждено данными 1С.**") {
 		t.Errorf("evidence %s, answer:\n%s", dd.Evidence.EvidenceStatus, ans.Text)
 	}
 	if src.calls() != catalogQueries+1 {
@@ -227,7 +227,7 @@ func TestDeepNeedsClarification(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a, _, src := deepAgent(t, true)
 			ans, dd := discoverOK(t, a, deepPlan(tt.d, probeCall(plan.ToolQueryMovements, plan.DiscoveryArgs{Account: "62"})))
-			if dd.Plan.PlanStatus != discovery.PlanNeedsClarification {
+			if dd.Plan.PlanStatus != analysis.PlanNeedsClarification {
 				t.Fatalf("plan %s %v", dd.Plan.PlanStatus, dd.Plan.ReasonCodes)
 			}
 			if ans.Text != EscapeMarkdown(tt.want) || strings.Count(ans.Text, "?") != 1 {
@@ -251,7 +251,7 @@ func TestDeepBudget(t *testing.T) {
 			DateFrom: "2026-" + month + "-01", DateTo: "2026-" + month + "-28"}))
 	}
 	_, dd := discoverOK(t, a, deepPlan(d, calls...))
-	if dd.Plan.ExecutionBudget.MaxProbeCount != discovery.DefaultMaxProbeCount {
+	if dd.Plan.ExecutionBudget.MaxProbeCount != analysis.DefaultMaxProbeCount {
 		t.Fatalf("budget = %+v", dd.Plan.ExecutionBudget)
 	}
 	var statuses []string
@@ -269,8 +269,8 @@ func TestDeepBudget(t *testing.T) {
 		t.Errorf("evidence next %v limitations %q", dd.Evidence.RecommendedNextProbe, dd.Evidence.QueryLimitations)
 	}
 	for _, p := range dd.Probes[:3] {
-		if p.Args.Limit != discovery.DefaultMaxRowsPerProbe {
-			t.Errorf("probe limit = %d, want the budget's %d", p.Args.Limit, discovery.DefaultMaxRowsPerProbe)
+		if p.Args.Limit != analysis.DefaultMaxRowsPerProbe {
+			t.Errorf("probe limit = %d, want the budget's %d", p.Args.Limit, analysis.DefaultMaxRowsPerProbe)
 		}
 	}
 }
@@ -303,7 +303,7 @@ func TestDeepEntityMissing(t *testing.T) {
 	ans, dd := discoverOK(t, a, deepPlan(alfaProposal(entity, plan.ToolQueryDocuments, plan.ToolProbeCoverage),
 		probeCall(plan.ToolQueryDocuments, withEntity(q1, entity)),
 		probeCall(plan.ToolProbeCoverage, plan.DiscoveryArgs{Entity: entity})))
-	if dd.Evidence.EvidenceStatus != discovery.EvidenceInsufficient || dd.Evidence.AnswerPermission != discovery.AnswerCheckedSourcesOnly {
+	if dd.Evidence.EvidenceStatus != analysis.EvidenceInsufficient || dd.Evidence.AnswerPermission != analysis.AnswerCheckedSourcesOnly {
 		t.Fatalf("evidence %s %s", dd.Evidence.EvidenceStatus, dd.Evidence.AnswerPermission)
 	}
 	for _, want := range []string{"**В проверенных источниках ответа нет.**", "Что проверено:", "Документы («ООО «Рога и копыта»»): ничего не найдено",
@@ -325,7 +325,7 @@ func TestDeepInferredOnly(t *testing.T) {
 	a, _, _ := deepAgent(t, true)
 	ans, dd := discoverOK(t, a, deepPlan(alfaProposal("Альфо", plan.ToolQueryDocuments),
 		probeCall(plan.ToolQueryDocuments, withEntity(q1, "Альфо"))))
-	if dd.Evidence.EvidenceStatus != discovery.EvidenceInferredOnly {
+	if dd.Evidence.EvidenceStatus != analysis.EvidenceInferredOnly {
 		t.Fatalf("evidence %s %v", dd.Evidence.EvidenceStatus, dd.Evidence.ReasonCodes)
 	}
 	if !strings.HasPrefix(ans.Text, "**По косвенным данным:**") || !strings.Contains(ans.Text, "по сходству названия") {
@@ -342,7 +342,7 @@ func TestDeepCallsFromTheProposal(t *testing.T) {
 	}
 	p := dd.Probes[0]
 	want := lane.ProbeArgs{Entity: "ООО «Альфа»", DateFrom: "2026-01-01", DateTo: "2026-03-31", Axis: "month",
-		Organization: "ООО «Северный ветер»", Limit: discovery.DefaultMaxRowsPerProbe}
+		Organization: "ООО «Северный ветер»", Limit: analysis.DefaultMaxRowsPerProbe}
 	if p.Index != -1 || p.Args != want || p.Status != "ok" {
 		t.Errorf("probe = %+v, want args %+v", p, want)
 	}
@@ -379,7 +379,7 @@ func TestDeepSourceDown(t *testing.T) {
 		Options{Now: deepNow, LedgerAccess: func(int64, int64) bool { return true }})
 	ans, dd := discoverOK(t, a, deepPlan(alfaProposal("ООО «Альфа»", plan.ToolQueryDocuments),
 		probeCall(plan.ToolQueryDocuments, withEntity(q1, "ООО «Альфа»"))))
-	if dd.Evidence.EvidenceStatus != discovery.EvidenceInsufficient || !strings.Contains(ans.Text, "1С не ответила") ||
+	if dd.Evidence.EvidenceStatus != analysis.EvidenceInsufficient || !strings.Contains(ans.Text, "1С не ответила") ||
 		!slices.Contains(ans.Debug.Degraded, "tools_failed") || strings.Contains(ans.Text, "₽") {
 		t.Errorf("evidence %s degraded %v, answer:\n%s", dd.Evidence.EvidenceStatus, ans.Debug.Degraded, ans.Text)
 	}

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/finbot/finbot/agent/discovery"
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/ledger/analysis"
 	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/ru"
@@ -16,7 +16,7 @@ import (
 
 // discoveryFacts are the findings the answer may phrase. Under a confirmed answer, findings of
 // a probe that rests on a guess say so themselves; explain_evidence_basis adds what was read.
-func (a *Agent) discoveryFacts(ev discovery.Evidence, probes []DiscoveryProbe, outcomes map[int]lane.ProbeOutcome, source Source) facts.Payload {
+func (a *Agent) discoveryFacts(ev analysis.Evidence, probes []DiscoveryProbe, outcomes map[int]lane.ProbeOutcome, source Source) facts.Payload {
 	f := facts.Payload{Limitations: ev.QueryLimitations}
 	src := f.AddSource(facts.Source{Title: source.Title})
 	add := func(it facts.Item) {
@@ -29,8 +29,8 @@ func (a *Agent) discoveryFacts(ev discovery.Evidence, probes []DiscoveryProbe, o
 			continue
 		}
 		for _, it := range o.Facts {
-			if ev.AnswerPermission == discovery.AnswerConfirmed && !o.Confirmed && pr.Primitive != string(plan.ToolExplainEvidenceBasis) {
-				it.Text = discovery.WordingBoundedInference + ": " + it.Text
+			if ev.AnswerPermission == analysis.AnswerConfirmed && !o.Confirmed && pr.Primitive != string(plan.ToolExplainEvidenceBasis) {
+				it.Text = analysis.WordingBoundedInference + ": " + it.Text
 			}
 			add(it)
 		}
@@ -45,7 +45,7 @@ func (a *Agent) discoveryFacts(ev discovery.Evidence, probes []DiscoveryProbe, o
 	}
 	f.Found = len(f.Items) > 0
 	f.Coverage = 1
-	if ev.AnswerPermission == discovery.AnswerBoundedInference {
+	if ev.AnswerPermission == analysis.AnswerBoundedInference {
 		f.Coverage = 0.5
 	}
 	return f
@@ -53,7 +53,7 @@ func (a *Agent) discoveryFacts(ev discovery.Evidence, probes []DiscoveryProbe, o
 
 // checkedSourcesText is the answer when the evidence allows no claim: the wording, what was
 // checked and what was not found.
-func checkedSourcesText(ev discovery.Evidence, probes []DiscoveryProbe) string {
+func checkedSourcesText(ev analysis.Evidence, probes []DiscoveryProbe) string {
 	var b strings.Builder
 	b.WriteString("**" + sentence(ev.Wording()) + ".**")
 	var lines []string
@@ -139,7 +139,7 @@ func primitiveName(p string) string {
 // clarifyingQuestion is the one question that would let the discovery run: the planner's own;
 // else a gap the model named as a question; else the question the policy's reasons call for,
 // after the first gap the model named.
-func clarifyingQuestion(p plan.QueryPlan, dp discovery.Plan) string {
+func clarifyingQuestion(p plan.QueryPlan, dp analysis.Plan) string {
 	if q := strings.TrimSpace(p.Clarification); q != "" {
 		return q
 	}
@@ -151,9 +151,9 @@ func clarifyingQuestion(p plan.QueryPlan, dp discovery.Plan) string {
 	has := func(code string) bool { return slices.Contains(dp.ReasonCodes, code) }
 	q := "Что именно проверить в 1С: документы, обороты по счетам или открытые расчёты с контрагентом?"
 	switch {
-	case has(discovery.ReasonSemanticDataNeedMissing):
+	case has(analysis.ReasonSemanticDataNeedMissing):
 		q = "Какие данные 1С нужны для ответа: документы, обороты по счетам или расчёты с контрагентом?"
-	case has(discovery.ReasonTurnMeaningRefMissing), has(discovery.ReasonGroundingAxisMissing):
+	case has(analysis.ReasonTurnMeaningRefMissing), has(analysis.ReasonGroundingAxisMissing):
 		q = "По какому контрагенту, договору или счёту и за какой период посмотреть данные 1С?"
 	}
 	if len(dp.ClarificationGaps) > 0 {

@@ -1,4 +1,4 @@
-package discovery
+package analysis
 
 import (
 	"encoding/json"

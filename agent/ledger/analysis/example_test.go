@@ -1,25 +1,25 @@
-package discovery_test
+package analysis_test
 
 import (
 	"fmt"
 
-	"github.com/finbot/finbot/agent/discovery"
+	"github.com/finbot/finbot/agent/ledger/analysis"
 )
 
 func Example() {
 	maxRows := 200.0
-	plan := discovery.BuildPlan(discovery.PlanInput{
+	plan := analysis.BuildPlan(analysis.PlanInput{
 		SemanticDataNeed:   "сальдо по счёту 62 на конец марта",
-		TurnMeaning:        &discovery.TurnMeaningRef{AskedDomainFamily: "взаиморасчёты", ExplicitDateScope: "2025-03-31"},
+		TurnMeaning:        &analysis.TurnMeaningRef{AskedDomainFamily: "взаиморасчёты", ExplicitDateScope: "2025-03-31"},
 		ProposedPrimitives: []string{"query_movements", "run_raw_sql"},
 		MaxRowsPerProbe:    &maxRows,
 	})
 	fmt.Println(plan.PlanStatus, plan.AllowedPrimitives, plan.RejectedPrimitives, plan.ExecutionBudget)
 
 	rows, matched := 40.0, 3.0
-	evidence := discovery.ResolveEvidence(discovery.EvidenceInput{
+	evidence := analysis.ResolveEvidence(analysis.EvidenceInput{
 		Plan:              plan,
-		ProbeResults:      []discovery.ProbeResult{{PrimitiveID: "query_movements", Status: discovery.ProbeOK, RowsReceived: &rows, RowsMatched: &matched}},
+		ProbeResults:      []analysis.ProbeResult{{PrimitiveID: "query_movements", Status: analysis.ProbeOK, RowsReceived: &rows, RowsMatched: &matched}},
 		ConfirmedFacts:    []string{"Дебетовое сальдо 62.01 — 54 000 ₽"},
 		SourceRowsSummary: "3 из 40 строк регистра взаиморасчётов",
 	})
