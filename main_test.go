@@ -95,7 +95,7 @@ func TestChatConsole(t *testing.T) {
 	if err := run(t.Context(), []string{"chat"}, getenv(nil), in, &out, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Здравствуйте!", "Уточните", "[1] Кто нам должен?", "Историю диалога очистил"} {
+	for _, want := range []string{"Здравствуйте!", "Уточните", "1) Кто нам должен?", "Историю диалога очистил"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("console output lacks %q:\n%s", want, out.String())
 		}

@@ -136,8 +136,12 @@ func (c *Console) send(_ context.Context, out outgoing) error {
 	text := plainText(out.parts)
 	c.replies = append(c.replies, text)
 	fmt.Fprintln(c.w, text)
+	if len(out.buttons) > 0 {
+		// Numbered apart from the footnotes' [n]: a number typed alone presses the button.
+		fmt.Fprintln(c.w, "Кнопки (введите номер):")
+	}
 	for i, b := range out.buttons {
-		fmt.Fprintf(c.w, "  [%d] %s\n", i+1, b.Text)
+		fmt.Fprintf(c.w, "  %d) %s\n", i+1, b.Text)
 	}
 	c.buttons = out.buttons
 	for _, d := range out.documents {
