@@ -271,12 +271,15 @@ type Text struct {
 	UserID    int64
 	FirstName string
 	Text      string
+	// Document, when set, is a file the user sends with Text as its caption (AddFile makes its
+	// content available to getFile).
+	Document *tgbotapi.Document
 	// Queued, when set, is called with the update's and the message's ids before getUpdates
 	// can hand the update out.
 	Queued func(updateID, messageID int)
 }
 
-// Say queues a text message from a user as Telegram delivers it: the chat's next message_id,
+// Say queues a text message (or a document with a caption) from a user as Telegram delivers it: the chat's next message_id,
 // the date now, and the entities Telegram attaches (bot_command for a leading /command, spanning
 // "/cmd@bot"; mention for each "@<bot's username>"). It returns the update's and message's ids.
 func (f *BotAPI) Say(m Text) (updateID, messageID int) {
@@ -296,14 +299,19 @@ func (f *BotAPI) Say(m Text) (updateID, messageID int) {
 	if m.Queued != nil {
 		m.Queued(updateID, messageID)
 	}
-	f.push(tgbotapi.Update{UpdateID: updateID, Message: &tgbotapi.Message{
+	msg := &tgbotapi.Message{
 		MessageID: messageID,
 		From:      &tgbotapi.User{ID: m.UserID, FirstName: m.FirstName},
 		Chat:      &tgbotapi.Chat{ID: m.ChatID, Type: m.ChatType, Title: m.Title},
 		Date:      int(time.Now().Unix()),
 		Text:      m.Text,
 		Entities:  entities(m.Text, "@"+f.opts.Username),
-	}})
+	}
+	if m.Document != nil {
+		msg.Document = m.Document
+		msg.Caption, msg.CaptionEntities, msg.Text, msg.Entities = msg.Text, msg.Entities, "", nil
+	}
+	f.push(tgbotapi.Update{UpdateID: updateID, Message: msg})
 	return updateID, messageID
 }
 

@@ -210,3 +210,21 @@ func TestBotAPIFiles(t *testing.T) {
 		t.Errorf("an unknown file: %v", err)
 	}
 }
+
+// Say with a Document sends the file with the text as its caption, entities and all.
+func TestBotAPISayDocument(t *testing.T) {
+	f := fakes.NewTestBotAPI(t, fakes.BotAPIOptions{Token: token})
+	api := botClient(t, f)
+	f.Say(fakes.Text{ChatID: -100, ChatType: "supergroup", UserID: 5, Text: "@finbot_test_bot что в договоре?",
+		Document: &tgbotapi.Document{FileID: "doc1", FileUniqueID: "u1", FileName: "d.pdf"}})
+	ups, err := api.GetUpdates(tgbotapi.UpdateConfig{})
+	if err != nil || len(ups) != 1 {
+		t.Fatalf("getUpdates = %+v, %v", ups, err)
+	}
+	m := ups[0].Message
+	want := []tgbotapi.MessageEntity{{Type: "mention", Offset: 0, Length: 16}}
+	if m.Document == nil || m.Document.FileID != "doc1" || m.Text != "" || m.Caption != "@finbot_test_bot что в договоре?" ||
+		len(m.Entities) != 0 || !cmp.Equal(m.CaptionEntities, want) {
+		t.Errorf("message = %+v, want the document captioned, caption entities %+v", m, want)
+	}
+}

@@ -6,12 +6,12 @@ import (
 	"io"
 	"maps"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
+
+	"github.com/finbot/finbot/internal/fakes"
 )
 
 // The Bank of Russia's recorded DailyInfo responses, copied from integrations/cbr/testdata.
@@ -24,8 +24,7 @@ var cbrFixtures embed.FS
 // recorded rates under that date's msprop:OnDate. Every answer waits latency.
 type cbrStandIn struct {
 	latency time.Duration
-	srv     *httptest.Server
-	conns   atomic.Int64 // connections opened by clients
+	srv     *fakes.Server
 
 	mu    sync.Mutex
 	calls map[string]int
@@ -33,11 +32,11 @@ type cbrStandIn struct {
 
 func newCBRStandIn(latency time.Duration) *cbrStandIn {
 	s := &cbrStandIn{latency: latency, calls: map[string]int{}}
-	s.srv = newServer(s, &s.conns)
+	s.srv = fakes.Serve(s)
 	return s
 }
 
-func (s *cbrStandIn) URL() string { return s.srv.URL + "/DailyInfoWebServ/DailyInfo.asmx" }
+func (s *cbrStandIn) URL() string { return s.srv.URL() + "/DailyInfoWebServ/DailyInfo.asmx" }
 func (s *cbrStandIn) Close()      { s.srv.Close() }
 
 func (s *cbrStandIn) counts() map[string]int {

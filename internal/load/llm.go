@@ -1,129 +1,40 @@
 package load
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"maps"
-	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
+
+	"github.com/finbot/finbot/internal/fakes"
 )
 
-// llmStandIn speaks OpenAI's chat completions (as OpenRouter does, streaming included). It
+// newLLM starts the LLM stand-in (internal/fakes), unrecorded (a run measures memory). It
 // recognises each call by its prompt — the planner, the answer over facts, the document
 // answer, small talk, the clarifying question, the 1C decomposition, the router, query
-// expansion — and answers each the way a good model would: the planner with a plan that fits
-// the question, the answer LLM only with figures from its facts. Every answer waits latency
-// before its first byte; a streamed one then arrives in chunks, gap apart.
-type llmStandIn struct {
-	key      string
-	latency  time.Duration
-	chunks   int
-	chunkGap time.Duration
-	srv      *httptest.Server
-	conns    atomic.Int64 // connections opened by clients
-
-	mu    sync.Mutex
-	calls map[string]int
+// expansion — and answers each the way a good model would (respond): the planner with a plan
+// that fits the question, the answer LLM only with figures from its facts. Every answer waits
+// latency before its first byte; a streamed one then arrives in chunks, gap apart.
+func newLLM(latency time.Duration, chunks int, gap time.Duration) *fakes.LLM {
+	return fakes.NewLLM(fakes.LLMOptions{Key: llmKey, Latency: latency, Chunks: max(chunks, 1), ChunkGap: gap, Unrecorded: true,
+		Classify: func(r *fakes.Request) string { kind, _ := respond(prompt(r)); return kind },
+		Respond: func(r *fakes.Request) fakes.Reply {
+			_, content := respond(prompt(r))
+			return fakes.Reply{Content: content}
+		},
+		Usage: func(r *fakes.Request, content string) (int, int) {
+			return len(prompt(r)) / 4, len(content) / 4
+		}})
 }
 
-func newLLMStandIn(key string, latency time.Duration, chunks int, gap time.Duration) *llmStandIn {
-	s := &llmStandIn{key: key, latency: latency, chunks: max(chunks, 1), chunkGap: gap, calls: map[string]int{}}
-	s.srv = newServer(s, &s.conns)
-	return s
-}
-
-func (s *llmStandIn) URL() string { return s.srv.URL }
-func (s *llmStandIn) Close()      { s.srv.Close() }
-
-func (s *llmStandIn) counts() map[string]int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return maps.Clone(s.calls)
-}
-
-type chatRequest struct {
-	Messages []struct {
-		Role    string `json:"role"`
-		Content string `json:"content"`
-	} `json:"messages"`
-	Stream bool `json:"stream"`
-}
-
-func (s *llmStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !strings.HasSuffix(r.URL.Path, "/chat/completions") || r.Header.Get("Authorization") != "Bearer "+s.key {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusUnauthorized)
-		io.WriteString(w, `{"error":{"code":401,"message":"No auth credentials found"}}`)
-		return
-	}
-	var req chatRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Messages) == 0 {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		io.WriteString(w, `{"error":{"code":400,"message":"invalid request"}}`)
-		return
-	}
+// prompt is every message of a call, one after another.
+func prompt(r *fakes.Request) string {
 	var all strings.Builder
-	for _, m := range req.Messages {
+	for _, m := range r.Messages {
 		all.WriteString(m.Content)
 		all.WriteString("\n")
 	}
-	kind, content := respond(all.String())
-	s.mu.Lock()
-	s.calls[kind]++
-	s.mu.Unlock()
-
-	t := time.NewTimer(s.latency)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-r.Context().Done():
-		return
-	}
-	if !req.Stream {
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"id":"gen-load","object":"chat.completion","created":%d,"model":"load/model","choices":[{"index":0,"message":{"role":"assistant","content":%s},"finish_reason":"stop"}],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`,
-			time.Now().Unix(), quote(content), all.Len()/4, len(content)/4, all.Len()/4+len(content)/4)
-		return
-	}
-	// Server-sent events as OpenRouter sends them: a keep-alive comment, the content in chunks,
-	// a chunk with finish_reason and usage, then [DONE].
-	w.Header().Set("Content-Type", "text/event-stream")
-	flush := func() {
-		if f, ok := w.(http.Flusher); ok {
-			f.Flush()
-		}
-	}
-	io.WriteString(w, ": OPENROUTER PROCESSING\n\n")
-	runes := []rune(content)
-	for i := range s.chunks {
-		part := string(runes[i*len(runes)/s.chunks : (i+1)*len(runes)/s.chunks])
-		fmt.Fprintf(w, "data: {\"id\":\"gen-load\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"load/model\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%s},\"finish_reason\":null}]}\n\n", quote(part))
-		flush()
-		if i < s.chunks-1 && s.chunkGap > 0 {
-			g := time.NewTimer(s.chunkGap)
-			select {
-			case <-g.C:
-			case <-r.Context().Done():
-				g.Stop()
-				return
-			}
-		}
-	}
-	fmt.Fprintf(w, "data: {\"id\":\"gen-load\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"load/model\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":%d,\"completion_tokens\":%d,\"total_tokens\":%d}}\n\ndata: [DONE]\n\n",
-		all.Len()/4, len(content)/4, all.Len()/4+len(content)/4)
-	flush()
-}
-
-func quote(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
+	return all.String()
 }
 
 var (

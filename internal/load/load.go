@@ -28,6 +28,7 @@ import (
 
 	"github.com/finbot/finbot/config"
 	"github.com/finbot/finbot/internal/app"
+	"github.com/finbot/finbot/internal/fakes"
 )
 
 // settings are the run's flags.
@@ -156,8 +157,8 @@ func play(ctx context.Context, s settings, progress io.Writer) (*result, error) 
 	res := &result{s: s, goroutinesBefore: runtime.NumGoroutine(), started: time.Now(), cpuBefore: cpuTime()}
 
 	rec := newRecorder()
-	tg := newFakeTelegram(rec, botToken, botID, botUsername)
-	llmS := newLLMStandIn(llmKey, s.llmLatency, s.llmChunks, s.llmGap)
+	tg := newBotAPI(rec)
+	llmS := newLLM(s.llmLatency, s.llmChunks, s.llmGap)
 	cbrS := newCBRStandIn(s.cbrLatency)
 	tavS := newTavilyStandIn(tavilyKey, s.tavilyLatency)
 	closeServers := func() { tg.Close(); llmS.Close(); cbrS.Close(); tavS.Close() }
@@ -250,9 +251,9 @@ func play(ctx context.Context, s settings, progress io.Writer) (*result, error) 
 	res.peaks = <-sampled
 	res.cpu = cpuTime() - res.cpuBefore
 
-	res.llmCalls, res.cbrCalls, res.tavilyCalls = llmS.counts(), cbrS.counts(), tavS.counts()
-	res.downloads = tg.downloads.Load()
-	res.conns = map[string]int64{"Bot API": tg.conns.Load(), "LLM": llmS.conns.Load(), "CBR": cbrS.conns.Load(), "Tavily": tavS.conns.Load()}
+	res.llmCalls, res.cbrCalls, res.tavilyCalls = llmS.Counts(), cbrS.counts(), tavS.counts()
+	res.downloads = int64(tg.Downloads())
+	res.conns = map[string]int64{"Bot API": tg.Conns(), "LLM": llmS.Conns(), "CBR": cbrS.srv.Conns(), "Tavily": tavS.srv.Conns()}
 	res.metrics = gather(a.Metrics)
 	res.logs = logs.top()
 	closeServers()
@@ -273,7 +274,7 @@ func play(ctx context.Context, s settings, progress io.Writer) (*result, error) 
 
 // playUser sends u's messages one after another: each after the reply to the previous one
 // and a think time.
-func playUser(ctx context.Context, s settings, tg *fakeTelegram, rec *recorder, u *user) {
+func playUser(ctx context.Context, s settings, tg *fakes.BotAPI, rec *recorder, u *user) {
 	for k, m := range u.msgs {
 		if k > 0 {
 			think := s.thinkMin
@@ -285,9 +286,9 @@ func playUser(ctx context.Context, s settings, tg *fakeTelegram, rec *recorder, 
 			}
 		}
 		if u.chat.group && s.chatter > 0 && u.rng.Float64() < s.chatter {
-			tg.push(chatterFor(u))
+			push(tg, rec, chatterFor(u))
 		}
-		tg.push(m)
+		push(tg, rec, m)
 		t := time.NewTimer(s.replyTimeout)
 		select {
 		case <-m.replied:

@@ -6,11 +6,11 @@ import (
 	"io"
 	"maps"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
+
+	"github.com/finbot/finbot/internal/fakes"
 )
 
 // tavilyStandIn plays Tavily's POST /search: it checks the key, waits latency, and answers
@@ -19,8 +19,7 @@ import (
 type tavilyStandIn struct {
 	key     string
 	latency time.Duration
-	srv     *httptest.Server
-	conns   atomic.Int64 // connections opened by clients
+	srv     *fakes.Server
 
 	mu    sync.Mutex
 	calls map[string]int
@@ -28,11 +27,11 @@ type tavilyStandIn struct {
 
 func newTavilyStandIn(key string, latency time.Duration) *tavilyStandIn {
 	s := &tavilyStandIn{key: key, latency: latency, calls: map[string]int{}}
-	s.srv = newServer(s, &s.conns)
+	s.srv = fakes.Serve(s)
 	return s
 }
 
-func (s *tavilyStandIn) URL() string { return s.srv.URL }
+func (s *tavilyStandIn) URL() string { return s.srv.URL() }
 func (s *tavilyStandIn) Close()      { s.srv.Close() }
 
 func (s *tavilyStandIn) counts() map[string]int {
