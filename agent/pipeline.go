@@ -70,10 +70,10 @@ const (
 // no LLM; only when it is unsure does the planner get to add, and when the planner fails or
 // returns nothing valid the parser's decision stands.
 func (a *Agent) question(ctx context.Context, req Request, text string, hist []history.Turn, scope docScope) (Answer, RouteDecision, error) {
-	d := a.understand(ctx, req, text, scope)
+	d, in := a.understandIn(ctx, req, text, scope)
 	if prev, ok := lastState(hist); ok {
-		in := understand.Input{Text: text, Now: a.now()}
-		if understand.NeedsCatalogs(d) || prev.Kind == understand.KindLedger {
+		if in.Catalogs == nil && prev.Kind == understand.KindLedger {
+			// The message alone needed no names; the 1C question it may continue does.
 			lctx, cancel := context.WithTimeout(ctx, understandTimeout)
 			in.Catalogs = a.catalogs(lctx, req)
 			cancel()

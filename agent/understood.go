@@ -26,10 +26,21 @@ const understandTimeout = 5 * time.Second
 // catalogs only for a user with access to 1C; the titles of the user's documents tell a
 // question about an uploaded contract from one for 1C.
 func (a *Agent) understand(ctx context.Context, req Request, text string, scope docScope) understand.Decision {
+	d, _ := a.understandIn(ctx, req, text, scope)
+	return d
+}
+
+// understandIn is understand that also returns what the parser read around the message (the
+// titles, and the catalogs when they were loaded), for reading a follow-up against it.
+func (a *Agent) understandIn(ctx context.Context, req Request, text string, scope docScope) (understand.Decision, understand.Input) {
 	in := understand.Input{Text: text, Now: a.now()}
 	lctx, cancel := context.WithTimeout(ctx, understandTimeout)
 	defer cancel()
-	load := func() *lane.Catalogs { return a.catalogs(lctx, req) }
+	var loaded *lane.Catalogs
+	load := func() *lane.Catalogs {
+		loaded = a.catalogs(lctx, req)
+		return loaded
+	}
 	if a.docs != nil {
 		metas, err := a.docs.List(lctx, owner(req))
 		if err == nil {
@@ -41,7 +52,9 @@ func (a *Agent) understand(ctx context.Context, req Request, text string, scope 
 	for _, m := range scope.selected {
 		in.Docs = append(in.Docs, m.Title)
 	}
-	return a.parser.ParseLazy(in, load)
+	d := a.parser.ParseLazy(in, load)
+	in.Catalogs = loaded
+	return d, in
 }
 
 // catalogs are the 1C catalogs for a user with access to 1C; nil without access or when they

@@ -103,13 +103,7 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 	if prev.Kind == "" {
 		return Decision{}, false
 	}
-	s := &scan{in: in, toks: Tokenize(in.Text), has: map[Concept]int{}}
-	s.hits = dropNameTypos(p.Lexicon.Find(s.toks), s.toks, in.Catalogs)
-	for i, h := range s.hits {
-		if _, ok := s.has[h.Concept]; !ok {
-			s.has[h.Concept] = i
-		}
-	}
+	s := p.scan(in)
 	same := s.startsWith("то же", "тоже самое", "то же самое") || s.hasPhrase("ту же", "тот же", "то же", "эту дату", "эту же",
 		"этот же", "этому счету", "этому счёту", "по нему", "по ним", "тогда")
 	cue := s.first(CFollowUp) == 0 || same || s.startsWith("теперь", "ну а", "а для", "и для")

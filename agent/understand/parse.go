@@ -65,6 +65,25 @@ type scan struct {
 	banks    []bankMention   // settlement accounts written in the message
 }
 
+// scan reads a message's words and the lexicon's terms in it: a typo reading of a catalog
+// name's word and a debt reading of an obligation («должен подписать») are dropped.
+func (p *Parser) scan(in Input) *scan {
+	s := &scan{in: in, toks: Tokenize(in.Text), has: map[Concept]int{}}
+	s.hits = dropObligations(dropNameTypos(p.Lexicon.Find(s.toks), s.toks, in.Catalogs), s.toks)
+	s.index()
+	return s
+}
+
+// index records where each concept is first found among the hits.
+func (s *scan) index() {
+	clear(s.has)
+	for i, h := range s.hits {
+		if _, ok := s.has[h.Concept]; !ok {
+			s.has[h.Concept] = i
+		}
+	}
+}
+
 func (s *scan) is(cs ...Concept) bool {
 	for _, c := range cs {
 		if _, ok := s.has[c]; ok {
@@ -76,18 +95,7 @@ func (s *scan) is(cs ...Concept) bool {
 
 // Parse understands one message.
 func (p *Parser) Parse(in Input) Decision {
-	s := &scan{in: in, toks: Tokenize(in.Text), has: map[Concept]int{}}
-	s.hits = dropObligations(dropNameTypos(p.Lexicon.Find(s.toks), s.toks, in.Catalogs), s.toks)
-	// «сколько стоит» asks a price: a rate only of a currency («почём 100 тенге»), not of a
-	// ticket or a laptop.
-	if found, unknown := ru.FindCurrencies(in.Text); len(found) == 0 && len(unknown) == 0 {
-		s.hits = slices.DeleteFunc(s.hits, func(h Hit) bool { return h.Concept == CRate && h.Value == "price" })
-	}
-	for i, h := range s.hits {
-		if _, ok := s.has[h.Concept]; !ok {
-			s.has[h.Concept] = i
-		}
-	}
+	s := p.scan(in)
 	var d Decision
 	p.accounts(s, &d)
 	s.findBankMentions()
@@ -292,6 +300,12 @@ func (p *Parser) currencies(s *scan, d *Decision) {
 		d.Currencies = slot(codes, FromText, "")
 	}
 	d.UnknownCurrencies = unknown
+	if len(found) == 0 && len(unknown) == 0 {
+		// «сколько стоит» asks a price: a rate only of a currency («почём 100 тенге»), not of a
+		// ticket or a laptop.
+		s.hits = slices.DeleteFunc(s.hits, func(h Hit) bool { return h.Concept == CRate && h.Value == "price" })
+		s.index()
+	}
 	for _, m := range nominalRe.FindAllStringSubmatch(s.in.Text, -1) {
 		if cs, _ := ru.FindCurrencies(m[2]); len(cs) == 1 {
 			n, err := strconv.Atoi(strings.ReplaceAll(m[1], " ", ""))
