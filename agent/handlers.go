@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
@@ -154,7 +155,7 @@ func commandRoute(cmd string) RouteDecision {
 		return RouteDecision{Scenario: Command, Intent: "docs", Confidence: 1, Source: "command",
 			Reasons: []string{"команда /" + cmd}}
 	}
-	if i, ok := ledgerCommands[cmd]; ok || cmd == "drill" {
+	if i, ok := ledger.Commands[cmd]; ok || cmd == "drill" {
 		return RouteDecision{Scenario: Address, Intent: string(i), Confidence: 1, Source: "command",
 			Reasons: []string{"команда /" + cmd}}
 	}

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/understand"
 )
 
 // Ledger is the address-query lane to 1C. *lane.Lane satisfies it.
@@ -21,16 +21,6 @@ type Ledger interface {
 	Probe(ctx context.Context, primitive string, args lane.ProbeArgs) (lane.ProbeOutcome, error)
 	SourceName() string
 }
-
-// ledgerCommands map bot commands to the intent they ask for.
-var ledgerCommands = map[string]lane.Intent{
-	"debts":    lane.IntentReceivables,
-	"payables": lane.IntentPayables,
-	"balance":  lane.IntentAccountBalance,
-}
-
-// accountToken is an account code argument: 51, 62.01.
-var accountToken = regexp.MustCompile(`^\d{2,3}(\.\d{1,2}){0,2}$`)
 
 // ledger answers an address-query question, a ledger command or a drilldown.
 func (a *Agent) ledger(ctx context.Context, req Request, text string) (Answer, error) {
@@ -68,16 +58,10 @@ func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planne
 			return Answer{Text: "Эта кнопка устарела или повреждена. Задайте вопрос заново — например, «кто нам должен на сегодня»."}, nil
 		}
 		res = r
-	case ledgerCommands[req.Command] != "":
-		d := a.ledgerCommandDecision(ctx, req, ledgerCommands[req.Command], text)
-		if req.Command == "balance" {
-			// "/balance 51 31.03.2026": the first argument is the account.
-			if first, _, _ := strings.Cut(strings.TrimSpace(text), " "); accountToken.MatchString(first) {
-				d.Filters.Account = first
-			}
-		}
-		d.Missing = lane.MissingFilters(d.Intent, d.Filters)
-		res = a.lane.Run(ctx, d)
+	case ledger.Commands[req.Command] != "":
+		d := a.parser.Parse(understand.Input{Text: text, Now: a.now(), Catalogs: a.catalogs(ctx, req)})
+		dec, _ := ledger.FromCommand(req.Command, text, d)
+		res = a.lane.Run(ctx, dec)
 	default:
 		// A question reaches 1C only as a decision (answerDecision, also for a plan: understand.Parser.FromPlan).
 		return Answer{Text: "Не понял, что показать из 1С. Спросите, например: «кто нам должен на 31.03», «остаток по 51 на 1.04», «документы Альфы за март»."}, nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/rates"
 	"github.com/finbot/finbot/agent/understand"
@@ -149,14 +150,14 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 		route = docScenario(route, &scope)
 		ans, err = a.documentAnswer(ctx, req, route, text, scope)
 	case understand.KindLedger:
-		ans, err = a.ledgerRun(ctx, req, ledgerDecomposition(d))
+		ans, err = a.ledgerRun(ctx, req, ledger.FromDecision(d))
 	case understand.KindLedgerWrite:
 		ans = Answer{Text: "Я только читаю данные 1С и ничего в ней не меняю: провести, удалить или исправить документ можно " +
 			"только в самой 1С. Могу показать, например, документы контрагента, его долг или остаток по счёту."}
 	case understand.KindUnknownEntity:
 		if d.UnknownBankAccount != "" && d.Recipe != "" {
 			// The lane says that none of our organizations has the account and lists ours.
-			ans, err = a.ledgerRun(ctx, req, ledgerDecomposition(d))
+			ans, err = a.ledgerRun(ctx, req, ledger.FromDecision(d))
 			break
 		}
 		if d.Recipe == "" || d.Unknown == "" || strings.HasPrefix(d.Unknown, "ИНН ") {
@@ -165,7 +166,7 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 		}
 		// The 1C lane's resolver tries the name as written (a prefix, another spelling) and
 		// says what it found: one company, a choice, or nothing.
-		dec := ledgerDecomposition(d)
+		dec := ledger.FromDecision(d)
 		dec.Filters.Counterparty = d.Unknown
 		dec.Missing = lane.MissingFilters(dec.Intent, dec.Filters)
 		ans, err = a.ledgerRun(ctx, req, dec)
@@ -220,54 +221,6 @@ func (a *Agent) rateDecision(ctx context.Context, d understand.Decision) (Answer
 		r.Codes = rates.DefaultCurrencies
 	}
 	return answer(a.rates.Answer(ctx, r)), nil
-}
-
-// ledgerDecomposition is the 1C lane's input contract for a decision: its recipe and the slots
-// as filters. Names go by their catalog reference, so the lane's resolver cannot pick another.
-func ledgerDecomposition(d understand.Decision) lane.Decomposition {
-	f := lane.Filters{}
-	if d.Date.Set {
-		f.AsOfDate = d.Date.Value.Format(time.DateOnly)
-	}
-	if d.Period.Set {
-		f.PeriodFrom, f.PeriodTo = d.Period.Value.From.Format(time.DateOnly), d.Period.Value.To.Format(time.DateOnly)
-	}
-	if d.Account.Set {
-		f.Account = d.Account.Value
-	} else if d.UnknownAccount != "" {
-		f.Account = d.UnknownAccount // the lane says the chart has no such account
-	}
-	if d.Counterparty.Set {
-		f.Counterparty = d.Counterparty.Value.Ref
-	}
-	if d.Contract.Set {
-		f.Contract = d.Contract.Value.Ref
-	}
-	if d.Organization.Set {
-		f.Organization = d.Organization.Value.Ref
-	}
-	recipe := d.Recipe
-	if recipe == lane.IntentDocumentsFormBalance && f.Account == "" {
-		// «из чего складывается долг Альфы»: the documents that make up a counterparty's or a
-		// contract's balance on 60 and 62 are its open items; the drilldown needs one account.
-		switch {
-		case d.Contract.Set:
-			recipe = lane.IntentOpenItemsByContract
-		case d.Counterparty.Set:
-			recipe = lane.IntentOpenItemsByParty
-		}
-	}
-	dec := lane.Decomposition{QuestionMode: lane.ModeAddress, ModeConfidence: 1, Intent: recipe, IntentConfidence: 0.9,
-		Filters: f, FallbackRuleHit: "understand:" + d.Rule, Reasons: d.Reasons, QueryShape: "list", QueryShapeConfidence: 0.9}
-	// A settlement account goes as its number: the lane scopes the answer to its organization
-	// and names it (no recipe filters by the account itself; see lane.Decomposition).
-	if d.BankAccount.Set {
-		dec.BankAccount = d.BankAccount.Value.Number
-	} else if d.UnknownBankAccount != "" {
-		dec.BankAccount = d.UnknownBankAccount // the lane says none of ours has it and lists ours
-	}
-	dec.Missing = lane.MissingFilters(dec.Intent, dec.Filters)
-	return dec
 }
 
 // unknownEntityAnswer says that no counterparty has the name and offers the closest ones.
@@ -332,23 +285,4 @@ func (a *Agent) commandDecision(ctx context.Context, req Request, kind understan
 	d.Kind = kind
 	ans, _, err := a.answerDecision(ctx, req, d, args, hist, scope)
 	return ans, err
-}
-
-// ledgerCommandDecision reads the arguments of /debts, /payables and /balance with the parser
-// («/balance 51 31.03.2026», «/debts Альфа на 1.03»): the command fixes the recipe, the
-// arguments give the date, the account and the names.
-func (a *Agent) ledgerCommandDecision(ctx context.Context, req Request, recipe lane.Intent, args string) lane.Decomposition {
-	d := a.parser.Parse(understand.Input{Text: args, Now: a.now(), Catalogs: a.catalogs(ctx, req)})
-	d.Kind, d.Recipe = understand.KindLedger, recipe
-	if d.Period.Set && !d.Date.Set {
-		d.Date = understand.Slot[time.Time]{Value: d.Period.Value.To, Source: d.Period.Source, Text: d.Period.Text, Set: true}
-		d.Period = understand.Slot[ru.Period]{}
-	}
-	dec := ledgerDecomposition(d)
-	dec.FallbackRuleHit = "command_" + req.Command
-	if d.Unknown != "" && !d.Counterparty.Set {
-		dec.Filters.Counterparty = d.Unknown // the lane's resolver tries the name as written
-		dec.Missing = lane.MissingFilters(dec.Intent, dec.Filters)
-	}
-	return dec
 }

@@ -63,7 +63,7 @@ func newTestLane(t testing.TB) (*Lane, *recordingSource) {
 }
 
 // ask is the decomposition the understanding step hands the lane for a question (see
-// ledgerDecomposition in agent/understood.go): the recipe and its filters, names as written
+// ledger.FromDecision in agent/ledger/decision.go): the recipe and its filters, names as written
 // for the lane's resolver to match.
 func ask(i Intent, f Filters) Decomposition {
 	return Decomposition{QuestionMode: ModeAddress, ModeConfidence: 1, Intent: i, IntentConfidence: 0.9, Filters: f,
