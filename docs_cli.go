@@ -11,8 +11,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/finbot/finbot/agent"
-	"github.com/finbot/finbot/agent/docs"
-	"github.com/finbot/finbot/agent/docs/kb"
+	"github.com/finbot/finbot/agent/kb"
+	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/internal/app"
 )
@@ -96,7 +96,7 @@ func docsCommand(ctx context.Context, args []string, a *app.App, stdout io.Write
 }
 
 // addFile reads a file within the upload limit and adds it; refusals come back in Russian.
-func addFile(ctx context.Context, lib *docs.Library, owner string, user int64, path string) (docstore.Meta, error) {
+func addFile(ctx context.Context, lib *library.Library, owner string, user int64, path string) (docstore.Meta, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return docstore.Meta{}, err
@@ -111,7 +111,7 @@ func addFile(ctx context.Context, lib *docs.Library, owner string, user int64, p
 	}
 	added, err := lib.Add(ctx, owner, user, path, data)
 	if err != nil {
-		if msg := docs.UserMessage(err); msg != "" {
+		if msg := library.UserMessage(err); msg != "" {
 			return docstore.Meta{}, errors.New(msg)
 		}
 		return docstore.Meta{}, err

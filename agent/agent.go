@@ -15,8 +15,8 @@ import (
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
-	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/agent/news"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/rates"
@@ -44,10 +44,10 @@ type Deps struct {
 	News NewsSearch
 	// Ledger is the address-query lane to 1C (or the demo ledger); nil = not connected.
 	Ledger Ledger
-	// Docs is the library of users' and groups' documents; nil = uploads not connected.
-	Docs *docs.Library
-	// KB is the company knowledge base (owner docs.KBOwner); nil = not connected.
-	KB *docs.Library
+	// Library is the library of users' and groups' documents; nil = uploads not connected.
+	Library *library.Library
+	// KB is the company knowledge base (owner library.KBOwner); nil = not connected.
+	KB *library.Library
 	// Planner plans questions (issue #6); nil = the router decides (the LLM router when LLM is
 	// set, the rules otherwise).
 	Planner Planner
@@ -89,8 +89,8 @@ type Agent struct {
 	rates   *rates.Skill // nil = the Bank of Russia is not connected
 	news    *news.Skill  // nil = no web news search
 	lane    Ledger
-	docs    *docs.Library
-	kb      *docs.Library
+	library *library.Library
+	kb      *library.Library
 	// lastLedger is each conversation's last 1C result, for "Выгрузить в Excel".
 	lastLedger *lru.Cache[string, lane.Result]
 	planner    Planner
@@ -147,7 +147,7 @@ func New(d Deps, o Options) *Agent {
 	if d.News != nil {
 		web = news.New(d.News, news.Options{Now: o.Now})
 	}
-	return &Agent{llm: d.LLM, history: d.History, rates: cbr, news: web, lane: d.Ledger, docs: d.Docs, kb: d.KB, lastLedger: last,
+	return &Agent{llm: d.LLM, history: d.History, rates: cbr, news: web, lane: d.Ledger, library: d.Library, kb: d.KB, lastLedger: last,
 		planner: d.Planner, plans: plans, parser: understand.NewParser(),
 		log: o.Logger, now: o.Now, opts: o}
 }
@@ -206,7 +206,7 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 		case err == nil:
 		case ctx.Err() != nil:
 			return Answer{}, ctx.Err()
-		case errors.Is(err, docs.ErrNotFound):
+		case errors.Is(err, library.ErrNotFound):
 			return Answer{Scenario: S5Clarify, Text: "Этого документа больше нет среди ваших. Список — /docs.", Sources: []Source{}}, nil
 		case req.OnlyDoc != "":
 			return Answer{}, fmt.Errorf("%w: documents: %w", ErrUnavailable, err)

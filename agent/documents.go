@@ -11,10 +11,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/finbot/finbot/agent/doclookup"
-	"github.com/finbot/finbot/agent/docs"
-	"github.com/finbot/finbot/agent/docs/extract"
+	"github.com/finbot/finbot/agent/documents"
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/library"
+	"github.com/finbot/finbot/agent/library/extract"
 	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/docstore"
@@ -26,7 +26,7 @@ import (
 
 // FullContextChars is the most text of selected documents answered in full (S3); above it
 // the answer is built from retrieved passages (S4). Seed 002 §1.
-const FullContextChars = doclookup.FullContextChars
+const FullContextChars = documents.FullContextChars
 
 // MaxUploadBytes is Telegram's limit on files a bot may download (20 MB).
 const MaxUploadBytes = extract.DefaultMaxBytes
@@ -41,15 +41,15 @@ type File struct {
 
 // DocsDebug explains a document answer.
 type DocsDebug struct {
-	Owner      string          `json:"-"`
-	Selected   []string        `json:"selected,omitempty"`
-	Chars      int             `json:"chars,omitempty"` // characters of the selected documents
-	Expansions []string        `json:"expansions,omitempty"`
-	Search     docs.SearchInfo `json:"search"`
+	Owner      string             `json:"-"`
+	Selected   []string           `json:"selected,omitempty"`
+	Chars      int                `json:"chars,omitempty"` // characters of the selected documents
+	Expansions []string           `json:"expansions,omitempty"`
+	Search     library.SearchInfo `json:"search"`
 	// Gate is the evidence a knowledge-base passage needed to answer (see kbGate); 0 for the
 	// user's documents.
-	Gate     float64        `json:"gate,omitempty"`
-	Passages []docs.Passage `json:"passages,omitempty"`
+	Gate     float64           `json:"gate,omitempty"`
+	Passages []library.Passage `json:"passages,omitempty"`
 }
 
 // Owner is whose documents a request reads and writes: the group's shared set in a group, the
@@ -66,7 +66,7 @@ func owner(req Request) string {
 // Upload adds a file to the requester's library and returns the receipt (or the reason it
 // was refused). The front end remembers the receipt message with RememberReceipt.
 func (a *Agent) Upload(ctx context.Context, req Request, f File) (Answer, error) {
-	if a.docs == nil {
+	if a.library == nil {
 		return Answer{Text: "Загрузка документов в этой установке не подключена."}, nil
 	}
 	ans := Answer{Scenario: Command, Intent: "upload", Sources: []Source{}}
@@ -75,9 +75,9 @@ func (a *Agent) Upload(ctx context.Context, req Request, f File) (Answer, error)
 			"Разделите документ на части или пришлите только нужные страницы.", EscapeMarkdown(f.Name))
 		return ans, nil
 	}
-	added, err := a.docs.Add(ctx, owner(req), req.UserID, f.Name, f.Data)
+	added, err := a.library.Add(ctx, owner(req), req.UserID, f.Name, f.Data)
 	if err != nil {
-		if msg := docs.UserMessage(err); msg != "" {
+		if msg := library.UserMessage(err); msg != "" {
 			a.log.InfoContext(ctx, "document refused", "chat_id", req.ChatID, "reason", err)
 			ans.Text = fmt.Sprintf("Не смог загрузить «%s». %s", EscapeMarkdown(f.Name), msg)
 			return ans, nil
@@ -104,10 +104,10 @@ func (a *Agent) Upload(ctx context.Context, req Request, f File) (Answer, error)
 // RememberReceipt records that the bot's message messageID is the receipt of document id, so
 // that replying to it selects the document.
 func (a *Agent) RememberReceipt(ctx context.Context, req Request, messageID int, id string) error {
-	if a.docs == nil {
+	if a.library == nil {
 		return nil
 	}
-	return a.docs.SetReceipt(ctx, owner(req), req.ChatID, messageID, id)
+	return a.library.SetReceipt(ctx, owner(req), req.ChatID, messageID, id)
 }
 
 // metaLine is "PDF, 3 стр., 12 345 знаков".
@@ -143,7 +143,7 @@ const docsPageSize = 8
 // docCommand answers /docs and the document buttons ("d:<op>:<arg>"). Every id is looked up
 // within the requester's own library, so a forged button can name nothing else.
 func (a *Agent) docCommand(ctx context.Context, req Request, text string) (Answer, error) {
-	if a.docs == nil {
+	if a.library == nil {
 		return Answer{Text: "Загрузка документов в этой установке не подключена."}, nil
 	}
 	own := owner(req)
@@ -159,11 +159,11 @@ func (a *Agent) docCommand(ctx context.Context, req Request, text string) (Answe
 	switch op {
 	case "p": // list page
 	case "s", "u": // select, unselect
-		m, err := a.docs.Get(ctx, own, arg)
+		m, err := a.library.Get(ctx, own, arg)
 		if err != nil {
 			return a.docError(err)
 		}
-		if err := a.docs.Select(ctx, own, req.UserID, m.ID, op == "s"); err != nil {
+		if err := a.library.Select(ctx, own, req.UserID, m.ID, op == "s"); err != nil {
 			return a.docError(err)
 		}
 		if op == "s" {
@@ -173,12 +173,12 @@ func (a *Agent) docCommand(ctx context.Context, req Request, text string) (Answe
 		}
 		arg = "0"
 	case "c": // clear selection
-		if err := a.docs.ClearSelection(ctx, own, req.UserID); err != nil {
+		if err := a.library.ClearSelection(ctx, own, req.UserID); err != nil {
 			return a.docError(err)
 		}
 		note, arg = "Выбор снят: отвечаю по всем вашим документам.", "0"
 	case "x": // ask to confirm deletion
-		m, err := a.docs.Get(ctx, own, arg)
+		m, err := a.library.Get(ctx, own, arg)
 		if err != nil {
 			return a.docError(err)
 		}
@@ -189,14 +189,14 @@ func (a *Agent) docCommand(ctx context.Context, req Request, text string) (Answe
 			EscapeMarkdown(m.Title)),
 			Buttons: []Button{{Text: "Да, удалить", Data: "d:X:" + m.ID}, {Text: "Отмена", Data: "d:p:0", SameRow: true}}}, nil
 	case "X": // delete
-		m, err := a.docs.Get(ctx, own, arg)
+		m, err := a.library.Get(ctx, own, arg)
 		if err != nil {
 			return a.docError(err)
 		}
 		if ans, ok := a.mayDelete(req, m); !ok {
 			return ans, nil
 		}
-		if _, err := a.docs.Remove(ctx, own, m.ID); err != nil {
+		if _, err := a.library.Remove(ctx, own, m.ID); err != nil {
 			return a.docError(err)
 		}
 		note, arg = fmt.Sprintf("Удалил «%s».", EscapeMarkdown(m.Title)), "0"
@@ -221,7 +221,7 @@ func (a *Agent) mayDelete(req Request, m docstore.Meta) (Answer, bool) {
 }
 
 func (a *Agent) docError(err error) (Answer, error) {
-	if msg := docs.UserMessage(err); msg != "" {
+	if msg := library.UserMessage(err); msg != "" {
 		return Answer{Text: msg}, nil
 	}
 	return Answer{}, fmt.Errorf("%w: documents: %w", ErrUnavailable, err)
@@ -230,11 +230,11 @@ func (a *Agent) docError(err error) (Answer, error) {
 // docList is one page of /docs with its buttons.
 func (a *Agent) docList(ctx context.Context, req Request, page int, note string) (Answer, error) {
 	own := owner(req)
-	all, err := a.docs.List(ctx, own)
+	all, err := a.library.List(ctx, own)
 	if err != nil {
 		return a.docError(err)
 	}
-	sel, err := a.docs.Selected(ctx, own, req.UserID)
+	sel, err := a.library.Selected(ctx, own, req.UserID)
 	if err != nil {
 		return a.docError(err)
 	}
@@ -315,19 +315,19 @@ type docScope struct {
 }
 
 // lookup is the scope as the documents skill reads it.
-func (s docScope) lookup() doclookup.Scope {
-	return doclookup.Scope{Owner: s.owner, Selected: s.selected}
+func (s docScope) lookup() documents.Scope {
+	return documents.Scope{Owner: s.owner, Selected: s.selected}
 }
 
 // scope resolves the question's documents: a reply to a receipt selects that document; a
 // one-shot document (a file's caption) overrides the selection.
 func (a *Agent) scope(ctx context.Context, req Request) (docScope, error) {
 	s := docScope{owner: owner(req)}
-	if a.docs == nil {
+	if a.library == nil {
 		return s, nil
 	}
 	if req.OnlyDoc != "" {
-		m, err := a.docs.Get(ctx, s.owner, req.OnlyDoc)
+		m, err := a.library.Get(ctx, s.owner, req.OnlyDoc)
 		if err != nil {
 			return s, err
 		}
@@ -335,18 +335,18 @@ func (a *Agent) scope(ctx context.Context, req Request) (docScope, error) {
 		return s, nil
 	}
 	if req.ReplyTo != 0 {
-		m, err := a.docs.Receipt(ctx, s.owner, req.ChatID, req.ReplyTo)
+		m, err := a.library.Receipt(ctx, s.owner, req.ChatID, req.ReplyTo)
 		switch {
 		case err == nil:
-			if err := a.docs.Select(ctx, s.owner, req.UserID, m.ID, true); err != nil {
+			if err := a.library.Select(ctx, s.owner, req.UserID, m.ID, true); err != nil {
 				return s, err
 			}
 			s.note = fmt.Sprintf("_Выбрал документ «%s» — отвечаю по выбранным документам. Снять выбор — /docs._", EscapeMarkdown(m.Title))
-		case !errors.Is(err, docs.ErrNotFound):
+		case !errors.Is(err, library.ErrNotFound):
 			return s, err
 		}
 	}
-	sel, err := a.docs.Selected(ctx, s.owner, req.UserID)
+	sel, err := a.library.Selected(ctx, s.owner, req.UserID)
 	if err != nil {
 		return s, err
 	}
@@ -385,7 +385,7 @@ func docScenario(route RouteDecision, s *docScope) RouteDecision {
 
 // documentAnswer answers S1, S3 and S4.
 func (a *Agent) documentAnswer(ctx context.Context, req Request, route RouteDecision, text string, s docScope) (Answer, error) {
-	if a.docs == nil {
+	if a.library == nil {
 		return Answer{Text: "Поиск по документам в этой установке не подключён."}, nil
 	}
 	dbg := &DocsDebug{Owner: s.owner}
@@ -396,7 +396,7 @@ func (a *Agent) documentAnswer(ctx context.Context, req Request, route RouteDeci
 		dbg.Chars += m.Chars
 	}
 	if route.Scenario == S1Search {
-		all, err := a.docs.List(ctx, s.owner)
+		all, err := a.library.List(ctx, s.owner)
 		if err != nil {
 			return a.docError(err)
 		}
@@ -429,7 +429,7 @@ func (a *Agent) documentAnswer(ctx context.Context, req Request, route RouteDeci
 	if route.Scenario == S3Full && a.llm != nil {
 		ans, err = a.fullContextAnswer(ctx, s, ids, text, dbg)
 	} else {
-		ans, err = a.passageAnswer(ctx, a.docs, s.owner, ids, text, false, 0, dbg)
+		ans, err = a.passageAnswer(ctx, a.library, s.owner, ids, text, false, 0, dbg)
 	}
 	if err != nil {
 		return Answer{}, err
@@ -458,15 +458,15 @@ func (a *Agent) documentAnswer(ctx context.Context, req Request, route RouteDeci
 // relevant passage of their own documents wins: «какие пени за просрочку оплаты?» after
 // uploading a contract is about that contract. Otherwise the knowledge base answers.
 func (a *Agent) generalAnswer(ctx context.Context, req Request, route RouteDecision, text string) (Answer, error) {
-	if a.docs != nil && route.Source == "rules" && route.FallbackRuleHit != "kb_definition" {
+	if a.library != nil && route.Source == "rules" && route.FallbackRuleHit != "kb_definition" {
 		own := owner(req)
-		all, err := a.docs.List(ctx, own)
+		all, err := a.library.List(ctx, own)
 		if err != nil && ctx.Err() != nil {
 			return Answer{}, ctx.Err()
 		}
 		if err == nil && len(all) > 0 {
 			dbg := &DocsDebug{Owner: own}
-			ans, err := a.passageAnswer(ctx, a.docs, own, nil, text, false, 0, dbg)
+			ans, err := a.passageAnswer(ctx, a.library, own, nil, text, false, 0, dbg)
 			if err != nil {
 				return Answer{}, err
 			}
@@ -484,9 +484,9 @@ func (a *Agent) generalAnswer(ctx context.Context, req Request, route RouteDecis
 	return a.kbAnswer(ctx, req, text)
 }
 
-// missingClause is doclookup.MissingClause as the answer, logging documents it could not read.
+// missingClause is documents.MissingClause as the answer, logging documents it could not read.
 func (a *Agent) missingClause(ctx context.Context, own string, selected []docstore.Meta, question string, contractsOnly bool) (Answer, bool) {
-	r, ok, err := doclookup.MissingClause(ctx, a.docs, own, selected, question, contractsOnly)
+	r, ok, err := documents.MissingClause(ctx, a.library, own, selected, question, contractsOnly)
 	if err != nil && ctx.Err() == nil {
 		a.log.WarnContext(ctx, "documents not read for a missing clause", "err", err)
 	}
@@ -499,7 +499,7 @@ func (a *Agent) missingClause(ctx context.Context, own string, selected []docsto
 // withKB follows an answer about the user's documents with what the knowledge base says, its
 // footnotes numbered after the answer's own.
 func (a *Agent) withKB(ctx context.Context, req Request, ans Answer, question string) (Answer, error) {
-	// The question asks for a standard clause (docs.TopicOf): a question about rules, whatever
+	// The question asks for a standard clause (library.TopicOf): a question about rules, whatever
 	// the parser made of it beside the user's documents.
 	kbAns, err := a.kbAnswer(context.WithValue(ctx, rulesQuestionKey{}, true), req, question)
 	if err != nil || len(kbAns.Sources) == 0 {
@@ -530,11 +530,11 @@ func (a *Agent) kbAnswer(ctx context.Context, req Request, text string) (Answer,
 		return Answer{Text: "Корпоративная база знаний в этой установке не подключена."}, nil
 	}
 	d := a.understand(ctx, req, text, docScope{})
-	dbg := &DocsDebug{Owner: docs.KBOwner, Gate: kbGate(d)}
+	dbg := &DocsDebug{Owner: library.KBOwner, Gate: kbGate(d)}
 	if rules, _ := ctx.Value(rulesQuestionKey{}).(bool); rules {
-		dbg.Gate = docs.KBMinEvidenceRules
+		dbg.Gate = library.KBMinEvidenceRules
 	}
-	ans, err := a.passageAnswer(ctx, a.kb, docs.KBOwner, nil, text, true, dbg.Gate, dbg)
+	ans, err := a.passageAnswer(ctx, a.kb, library.KBOwner, nil, text, true, dbg.Gate, dbg)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -552,14 +552,14 @@ func (a *Agent) kbAnswer(ctx context.Context, req Request, text string) (Answer,
 type rulesQuestionKey struct{}
 
 // kbGate is the evidence a knowledge-base passage needs to answer a message the parser read as
-// d: less for what it recognised as a question about rules (docs.KBMinEvidenceRules), more
-// for anything else (docs.KBMinEvidence) — a message nothing in it was understood, a 1C
+// d: less for what it recognised as a question about rules (library.KBMinEvidenceRules), more
+// for anything else (library.KBMinEvidence) — a message nothing in it was understood, a 1C
 // question the planner sent to the knowledge base, a query the planner wrote.
 func kbGate(d understand.Decision) float64 {
 	if d.Kind == understand.KindKB && d.Sure {
-		return docs.KBMinEvidenceRules
+		return library.KBMinEvidenceRules
 	}
-	return docs.KBMinEvidence
+	return library.KBMinEvidence
 }
 
 // queryGate is kbGate of a query the planner wrote, read as the parser reads a message.
@@ -569,8 +569,8 @@ func (a *Agent) queryGate(query string) float64 {
 
 // passageAnswer searches (with query expansion when there is an LLM) and answers from the
 // passages found: by the LLM when there is one, extractively otherwise or when it fails. A
-// positive gate is the evidence each passage needs (docs.Query.MinEvidence).
-func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string, ids []string, text string, kb bool, gate float64,
+// positive gate is the evidence each passage needs (library.Query.MinEvidence).
+func (a *Agent) passageAnswer(ctx context.Context, lib *library.Library, own string, ids []string, text string, kb bool, gate float64,
 	dbg *DocsDebug) (Answer, error) {
 	var degraded []string
 	if qs, ok := ctx.Value(plannedQueriesKey{}).([]string); ok {
@@ -583,11 +583,11 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string
 		}
 		dbg.Expansions = ex
 	}
-	q := docs.Query{Text: text, Expansions: dbg.Expansions, DocIDs: ids, TopK: 5, MinEvidence: gate}
+	q := library.Query{Text: text, Expansions: dbg.Expansions, DocIDs: ids, TopK: 5, MinEvidence: gate}
 	if len(ids) > 0 {
 		// The user chose these documents: the answer is expected to be in them, so a passage
 		// sharing fewer of the question's words still qualifies.
-		q.MinOverlap = doclookup.SelectedOverlap
+		q.MinOverlap = documents.SelectedOverlap
 	}
 	passages, info, err := lib.Search(ctx, own, q)
 	if err != nil {
@@ -599,14 +599,14 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string
 	dbg.Search, dbg.Passages = info, passages
 	degraded = append(degraded, info.Degraded...)
 	if len(passages) == 0 {
-		ans := Answer{Text: doclookup.NothingFound(len(ids) > 0)}
+		ans := Answer{Text: documents.NothingFound(len(ids) > 0)}
 		ans.Debug.Degraded = degraded
 		return ans, nil
 	}
-	if a.llm == nil && len(passages) > doclookup.ExtractiveQuotes {
-		passages = passages[:doclookup.ExtractiveQuotes] // only what is quoted gets a footnote
+	if a.llm == nil && len(passages) > documents.ExtractiveQuotes {
+		passages = passages[:documents.ExtractiveQuotes] // only what is quoted gets a footnote
 	}
-	srcs, numbers := doclookup.Sources(passages, kb)
+	srcs, numbers := documents.Sources(passages, kb)
 	var ans Answer
 	if a.llm != nil {
 		ps := make([]prompts.DocSource, len(passages))
@@ -625,7 +625,7 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string
 		}
 	}
 	if ans.Text == "" {
-		r := doclookup.Extractive(passages, text, kb)
+		r := documents.Extractive(passages, text, kb)
 		ans.Text, ans.Sources = r.Text, sources(r.Sources)
 	}
 	if kb {
@@ -637,7 +637,7 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *docs.Library, own string
 
 // fullContextAnswer is S3 with an LLM: the selected documents in full, as Markdown.
 func (a *Agent) fullContextAnswer(ctx context.Context, s docScope, ids []string, text string, dbg *DocsDebug) (Answer, error) {
-	full, err := a.docs.Full(ctx, s.owner, ids)
+	full, err := a.library.Full(ctx, s.owner, ids)
 	if err != nil {
 		return a.docError(err)
 	}
@@ -645,7 +645,7 @@ func (a *Agent) fullContextAnswer(ctx context.Context, s docScope, ids []string,
 	ps := make([]prompts.DocSource, len(full))
 	for i, d := range full {
 		srcs[i] = Source{Title: d.Meta.Title}
-		ps[i] = prompts.DocSource{N: i + 1, Title: d.Meta.Title, Text: doclookup.Serialize(d)}
+		ps[i] = prompts.DocSource{N: i + 1, Title: d.Meta.Title, Text: documents.Serialize(d)}
 	}
 	out, err := a.answerFromSources(ctx, prompts.DocsAnswerData{Question: text, Sources: ps, FullText: true}, len(srcs))
 	if err != nil {
@@ -653,7 +653,7 @@ func (a *Agent) fullContextAnswer(ctx context.Context, s docScope, ids []string,
 			return Answer{}, ctx.Err()
 		}
 		a.log.WarnContext(ctx, "llm full-context answer failed; extractive answer", "err", err)
-		ans, perr := a.passageAnswer(ctx, a.docs, s.owner, ids, text, false, 0, dbg)
+		ans, perr := a.passageAnswer(ctx, a.library, s.owner, ids, text, false, 0, dbg)
 		if !slices.Contains(ans.Debug.Degraded, sourcesDegraded(err)) {
 			ans.Debug.Degraded = append(ans.Debug.Degraded, sourcesDegraded(err))
 		}

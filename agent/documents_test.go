@@ -12,8 +12,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/finbot/finbot/agent/docs"
-	"github.com/finbot/finbot/agent/docs/kb"
+	"github.com/finbot/finbot/agent/kb"
+	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
@@ -42,15 +42,15 @@ func secret() []byte {
 
 // stores returns the stores the document tests run on: always the in-memory one, and Redis
 // when one answers (required in CI).
-func stores(t *testing.T) map[string]func(t *testing.T) docs.Store {
-	out := map[string]func(t *testing.T) docs.Store{
-		"memory": func(*testing.T) docs.Store { return docstore.NewMemory() },
+func stores(t *testing.T) map[string]func(t *testing.T) library.Store {
+	out := map[string]func(t *testing.T) library.Store{
+		"memory": func(*testing.T) library.Store { return docstore.NewMemory() },
 	}
 	rdb := testRedis(t)
 	if rdb == nil {
 		return out
 	}
-	out["redis"] = func(t *testing.T) docs.Store {
+	out["redis"] = func(t *testing.T) library.Store {
 		prefix := fmt.Sprintf("finbot-test:%d:", time.Now().UnixNano())
 		t.Cleanup(func() {
 			keys, _ := rdb.Keys(context.Background(), prefix+"*").Result()
@@ -63,14 +63,14 @@ func stores(t *testing.T) map[string]func(t *testing.T) docs.Store {
 	return out
 }
 
-func docAgent(t *testing.T, store docs.Store, model LLM) *Agent {
+func docAgent(t *testing.T, store library.Store, model LLM) *Agent {
 	t.Helper()
 	h := history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour})
-	kbLib := docs.New(docstore.NewMemory(), nil, docs.Options{})
-	if _, _, err := kbLib.Ingest(t.Context(), docs.KBOwner, kb.Sample()); err != nil {
+	kbLib := library.New(docstore.NewMemory(), nil, library.Options{})
+	if _, _, err := kb.Ingest(t.Context(), kbLib, kb.Sample()); err != nil {
 		t.Fatal(err)
 	}
-	return New(Deps{LLM: model, History: h, Docs: docs.New(store, nil, docs.Options{}), KB: kbLib}, Options{})
+	return New(Deps{LLM: model, History: h, Library: library.New(store, nil, library.Options{}), KB: kbLib}, Options{})
 }
 
 // unescape removes Markdown escapes, so tests read the text as the user does.

@@ -7,8 +7,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
@@ -28,8 +28,8 @@ func FuzzCallbackData(f *testing.F) {
 		f.Fatal(err)
 	}
 	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
-	lib := docs.New(docstore.NewMemory(), nil, docs.Options{})
-	a := New(Deps{History: history.NewMemory(1000, history.Limits{}), Docs: lib,
+	lib := library.New(docstore.NewMemory(), nil, library.Options{})
+	a := New(Deps{History: history.NewMemory(1000, history.Limits{}), Library: lib,
 		Ledger: lane.NewLane(d, lane.Options{Now: now})},
 		Options{Now: now, LedgerAccess: func(int64, int64) bool { return true }})
 

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/finbot/finbot/agent/docs"
-	"github.com/finbot/finbot/agent/docs/kb"
+	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
@@ -56,13 +56,13 @@ func demoAgent(t *testing.T, now func() time.Time, llmURL string) *Agent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kbLib := docs.New(docstore.NewMemory(), nil, docs.Options{})
-	if _, _, err := kbLib.Ingest(t.Context(), docs.KBOwner, kb.Sample()); err != nil {
+	kbLib := library.New(docstore.NewMemory(), nil, library.Options{})
+	if _, _, err := kb.Ingest(t.Context(), kbLib, kb.Sample()); err != nil {
 		t.Fatal(err)
 	}
 	deps := Deps{History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
 		Rates: pipelineRates, Ledger: lane.NewLane(d, lane.Options{Now: now}),
-		Docs: docs.New(docstore.NewMemory(), nil, docs.Options{}), KB: kbLib}
+		Library: library.New(docstore.NewMemory(), nil, library.Options{}), KB: kbLib}
 	if llmURL != "" {
 		c := llm.New(llm.Options{BaseURL: llmURL, APIKey: "k", Model: "m", Timeout: testDeadline, BreakerTimeout: time.Minute})
 		deps.LLM, deps.Planner = c, plan.NewPlanner(c, plan.Options{Timeout: testDeadline})

@@ -41,7 +41,7 @@ func (a *Agent) handle(ctx context.Context, req Request, route RouteDecision, te
 // unavailable lists what this installation does not have, for the small-talk prompt.
 func (a *Agent) unavailable() string {
 	var out []string
-	if a.docs == nil {
+	if a.library == nil {
 		out = append(out, "поиск по документам пользователя")
 	}
 	if a.kb == nil {

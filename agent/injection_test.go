@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/finbot/finbot/agent/docs"
-	"github.com/finbot/finbot/agent/docs/kb"
+	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
@@ -50,13 +50,13 @@ func obedientPlanner(t *testing.T, s *fakes.LLM, ledgerAccess func(userID, chatI
 		t.Fatal(err)
 	}
 	src := &recordingSource{Source: d}
-	kbLib := docs.New(docstore.NewMemory(), nil, docs.Options{})
-	if _, _, err := kbLib.Ingest(t.Context(), docs.KBOwner, kb.Sample()); err != nil {
+	kbLib := library.New(docstore.NewMemory(), nil, library.Options{})
+	if _, _, err := kb.Ingest(t.Context(), kbLib, kb.Sample()); err != nil {
 		t.Fatal(err)
 	}
 	a := New(Deps{LLM: c, History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
 		Rates: pipelineRates, Ledger: lane.NewLane(src, lane.Options{Now: pipelineNow}),
-		Docs: docs.New(docstore.NewMemory(), nil, docs.Options{}), KB: kbLib, Planner: plan.NewPlanner(c, plan.Options{Timeout: testDeadline})},
+		Library: library.New(docstore.NewMemory(), nil, library.Options{}), KB: kbLib, Planner: plan.NewPlanner(c, plan.Options{Timeout: testDeadline})},
 		Options{Now: pipelineNow, LedgerAccess: ledgerAccess, ToolTimeout: testDeadline, PlanCacheTTL: -1})
 	return a, src
 }

@@ -12,15 +12,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/finbot/finbot/agent/docs"
-	"github.com/finbot/finbot/agent/docs/kb"
+	"github.com/finbot/finbot/agent/kb"
+	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/internal/fakes"
 )
 
 var (
 	kbgateMisses    = flag.Bool("kbgate-misses", false, "print every question of testdata/kbgate the knowledge-base gate gets wrong")
-	kbgateCalibrate = flag.Bool("kbgate-calibrate", false, "print the sweep that calibrates docs.KBMinEvidence")
+	kbgateCalibrate = flag.Bool("kbgate-calibrate", false, "print the sweep that calibrates library.KBMinEvidence")
 )
 
 // kbGateLine is one line of testdata/kbgate/questions.jsonl: a question typed as accountants
@@ -125,10 +125,10 @@ func (c gateTally) String() string {
 }
 
 // kbSampleLibrary is the sample knowledge base, lexical search only (as the tests run).
-func kbSampleLibrary(t *testing.T) *docs.Library {
+func kbSampleLibrary(t *testing.T) *library.Library {
 	t.Helper()
-	lib := docs.New(docstore.NewMemory(), nil, docs.Options{})
-	if _, _, err := lib.Ingest(t.Context(), docs.KBOwner, kb.Sample()); err != nil {
+	lib := library.New(docstore.NewMemory(), nil, library.Options{})
+	if _, _, err := kb.Ingest(t.Context(), lib, kb.Sample()); err != nil {
 		t.Fatal(err)
 	}
 	return lib
@@ -192,7 +192,7 @@ func TestKBGate(t *testing.T) {
 }
 
 // TestKBGateCalibrated recomputes the gate's thresholds from the calibration half of
-// testdata/kbgate and requires docs.KBMinEvidence and docs.KBMinEvidenceRules to be them: each
+// testdata/kbgate and requires library.KBMinEvidence and library.KBMinEvidenceRules to be them: each
 // near the midpoint of the interval of thresholds that maximise F0.5 over the lines it applies
 // to (what the parser reads as a question about rules, and the rest). Outcomes are simulated on
 // the ungated search (the first passage at or above the threshold) and checked against the
@@ -202,12 +202,12 @@ func TestKBGateCalibrated(t *testing.T) {
 	a := answersAgent(t, "")
 	type cand struct {
 		line     kbGateLine
-		passages []docs.Passage
+		passages []library.Passage
 	}
 	strata := map[float64][]cand{} // by the constant that applies: the calibration lines
 	var ungated [2]gateTally       // without the gate, as before it: the calibration half, the check half
 	for i, l := range kbGateLines(t) {
-		ps, _, err := lib.Search(t.Context(), docs.KBOwner, docs.Query{Text: l.Q, TopK: 30})
+		ps, _, err := lib.Search(t.Context(), library.KBOwner, library.Query{Text: l.Q, TopK: 30})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,7 +228,7 @@ func TestKBGateCalibrated(t *testing.T) {
 	for _, s := range []struct {
 		name  string
 		value float64
-	}{{"questions read as rules", docs.KBMinEvidenceRules}, {"other messages", docs.KBMinEvidence}} {
+	}{{"questions read as rules", library.KBMinEvidenceRules}, {"other messages", library.KBMinEvidence}} {
 		cands := strata[s.value]
 		tally := func(th float64) gateTally {
 			var c gateTally
@@ -283,7 +283,7 @@ func TestKBGateCalibrated(t *testing.T) {
 }
 
 // firstAbove is the article of the first passage with at least th of evidence, "" for none.
-func firstAbove(ps []docs.Passage, th float64) string {
+func firstAbove(ps []library.Passage, th float64) string {
 	for _, p := range ps {
 		if p.Evidence >= th {
 			return p.Title
@@ -293,14 +293,14 @@ func firstAbove(ps []docs.Passage, th float64) string {
 }
 
 // TestKBGateOtherSets runs the gate over sets written by other hands for other purposes: the
-// knowledge base's retrieval set (agent/docs/kb/testdata/questions.json, each with its
+// knowledge base's retrieval set (agent/kb/testdata/questions.json, each with its
 // article), the knowledge-base questions of the understanding corpus and held-out set (all
 // answerable by intent, not all by the sample), and their other messages — 1C figures, rates,
 // news, small talk, document questions — none of which the knowledge base should answer. The
 // parser routes most of those elsewhere; this measures the gate alone.
 func TestKBGateOtherSets(t *testing.T) {
 	a := answersAgent(t, "")
-	raw, err := os.ReadFile(filepath.Join("docs", "kb", "testdata", "questions.json"))
+	raw, err := os.ReadFile(filepath.Join("kb", "testdata", "questions.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

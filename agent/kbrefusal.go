@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/finbot/finbot/agent/doclookup"
+	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/agent/understand"
 )
 
@@ -92,7 +92,7 @@ func (a *Agent) askable(ctx context.Context, ledger bool) string {
 	if topics := a.kbTopics(ctx); topics != "" {
 		lines = append(lines, "- правила учёта из базы знаний: "+topics+";")
 	}
-	if a.docs != nil {
+	if a.library != nil {
 		lines = append(lines, "- ваши документы: пришлите файл и спросите о нём;")
 	}
 	if len(lines) == 0 {
@@ -103,13 +103,13 @@ func (a *Agent) askable(ctx context.Context, ledger bool) string {
 	return "Спросить можно о таком:\n" + strings.Join(lines, "\n")
 }
 
-// kbTopics lists the knowledge base's topics (doclookup.Topics), «» when it has none or
+// kbTopics lists the knowledge base's topics (kb.Topics), «» when it has none or
 // cannot be read.
 func (a *Agent) kbTopics(ctx context.Context) string {
 	if a.kb == nil {
 		return ""
 	}
-	topics, err := doclookup.Topics(ctx, a.kb)
+	topics, err := kb.Topics(ctx, a.kb)
 	if err != nil {
 		if ctx.Err() == nil {
 			a.log.WarnContext(ctx, "knowledge base topics unavailable", "err", err)

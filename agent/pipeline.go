@@ -307,9 +307,9 @@ func (a *Agent) planRules(ctx context.Context, req Request) plan.Rules {
 	r := plan.Rules{ConfidenceThreshold: a.opts.PlanConfidence, MaxToolCalls: a.opts.MaxToolCalls,
 		HasLedger:  a.lane != nil && a.opts.LedgerAccess(req.UserID, req.ChatID),
 		HasLLMNews: a.news != nil && a.news.Configured()}
-	if a.docs != nil {
+	if a.library != nil {
 		lctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
-		all, err := a.docs.List(lctx, owner(req))
+		all, err := a.library.List(lctx, owner(req))
 		cancel()
 		r.HasDocuments = err != nil || len(all) > 0 // unknown: let the model try
 	}

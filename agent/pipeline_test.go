@@ -14,10 +14,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/finbot/finbot/agent/docs"
-	"github.com/finbot/finbot/agent/docs/kb"
+	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/agent/ledger/analysis"
 	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/cbr"
@@ -89,8 +89,8 @@ func pipelineAgentDeadlines(t testing.TB, s *fakes.LLM, llmDeadline, planDeadlin
 		t.Fatal(err)
 	}
 	ln := lane.NewLane(d, lane.Options{Now: pipelineNow})
-	kbLib := docs.New(docstore.NewMemory(), nil, docs.Options{})
-	if _, _, err := kbLib.Ingest(t.Context(), docs.KBOwner, kb.Sample()); err != nil {
+	kbLib := library.New(docstore.NewMemory(), nil, library.Options{})
+	if _, _, err := kb.Ingest(t.Context(), kbLib, kb.Sample()); err != nil {
 		t.Fatal(err)
 	}
 	h := history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour})
@@ -98,7 +98,7 @@ func pipelineAgentDeadlines(t testing.TB, s *fakes.LLM, llmDeadline, planDeadlin
 	for _, f := range opts {
 		f(&o)
 	}
-	return New(Deps{LLM: c, History: h, Rates: pipelineRates, Ledger: ln, Docs: docs.New(docstore.NewMemory(), nil, docs.Options{}),
+	return New(Deps{LLM: c, History: h, Rates: pipelineRates, Ledger: ln, Library: library.New(docstore.NewMemory(), nil, library.Options{}),
 		KB: kbLib, Planner: plan.NewPlanner(c, plan.Options{Timeout: planDeadline})}, o)
 }
 
@@ -366,7 +366,7 @@ func kbGrounded(t *testing.T, ans Answer) {
 		q = strings.Trim(unescape(strings.TrimSuffix(q, m[0])), "… ")
 		found := false
 		for _, p := range ans.Debug.Docs.Passages {
-			if strings.Contains(strings.Join(strings.Fields(docs.PlainText(p.Text)), " "), q) {
+			if strings.Contains(strings.Join(strings.Fields(library.PlainText(p.Text)), " "), q) {
 				found = true
 			}
 		}

@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/finbot/finbot/agent/doclookup"
+	"github.com/finbot/finbot/agent/documents"
 	"github.com/finbot/finbot/agent/executor"
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
 )
@@ -20,17 +21,17 @@ import (
 // installation has (a nil dependency = the tool is absent from the map).
 func (a *Agent) tools(req Request, s docScope, question string) executor.Registry {
 	reg := executor.Registry{}
-	if a.docs != nil {
+	if a.library != nil {
 		reg[plan.ToolSearchUserDocuments] = typedTool(func(ctx context.Context, args plan.SearchUserDocumentsArgs) (facts.Payload, error) {
-			return doclookup.Search(ctx, a.docs, s.lookup(), args)
+			return documents.Search(ctx, a.library, s.lookup(), args)
 		})
 		reg[plan.ToolLoadDocumentsFull] = typedTool(func(ctx context.Context, args plan.LoadDocumentsFullArgs) (facts.Payload, error) {
-			return doclookup.LoadFull(ctx, a.docs, s.lookup(), question, args)
+			return documents.LoadFull(ctx, a.library, s.lookup(), question, args)
 		})
 	}
 	if a.kb != nil {
 		reg[plan.ToolSearchGeneralKB] = typedTool(func(ctx context.Context, args plan.SearchGeneralKBArgs) (facts.Payload, error) {
-			return doclookup.SearchKB(ctx, a.kb, args, a.queryGate)
+			return kb.Search(ctx, a.kb, args, a.queryGate)
 		})
 	}
 	if a.rates != nil {

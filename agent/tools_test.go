@@ -12,12 +12,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/finbot/finbot/agent/docs"
-	"github.com/finbot/finbot/agent/docs/kb"
 	"github.com/finbot/finbot/agent/executor"
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/agent/rates"
@@ -130,9 +130,9 @@ func TestToolsRegistryHasOnlyConnectedTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lib := docs.New(docstore.NewMemory(), nil, docs.Options{})
+	lib := library.New(docstore.NewMemory(), nil, library.Options{})
 	full := Deps{History: history.NewMemory(10, history.Limits{}), Rates: toolRates(nil), News: fakeSearch{configured: true},
-		Ledger: lane.NewLane(d, lane.Options{}), Docs: lib, KB: lib}
+		Ledger: lane.NewLane(d, lane.Options{}), Library: lib, KB: lib}
 	tests := []struct {
 		name string
 		deps Deps
@@ -165,9 +165,9 @@ func TestToolsRefuseBadArguments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lib := docs.New(docstore.NewMemory(), nil, docs.Options{})
+	lib := library.New(docstore.NewMemory(), nil, library.Options{})
 	a := New(Deps{History: history.NewMemory(10, history.Limits{}), Rates: toolRates(nil), News: fakeSearch{configured: true},
-		Ledger: lane.NewLane(d, lane.Options{}), Docs: lib, KB: lib},
+		Ledger: lane.NewLane(d, lane.Options{}), Library: lib, KB: lib},
 		Options{LedgerAccess: func(int64, int64) bool { return true }})
 	reg := a.tools(Request{UserID: 1, ChatID: 1}, docScope{owner: "u:1"}, "вопрос")
 	tests := []struct {
@@ -557,8 +557,8 @@ func TestToolLoadDocumentsFull(t *testing.T) {
 
 func TestToolSearchGeneralKB(t *testing.T) {
 	h := history.NewMemory(10, history.Limits{})
-	lib := docs.New(docstore.NewMemory(), nil, docs.Options{})
-	if _, _, err := lib.Ingest(t.Context(), docs.KBOwner, kb.Sample()); err != nil {
+	lib := library.New(docstore.NewMemory(), nil, library.Options{})
+	if _, _, err := kb.Ingest(t.Context(), lib, kb.Sample()); err != nil {
 		t.Fatal(err)
 	}
 	reg := New(Deps{History: h, KB: lib}, Options{}).tools(Request{UserID: 1, ChatID: 1}, docScope{owner: "u:1"}, "")

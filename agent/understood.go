@@ -42,8 +42,8 @@ func (a *Agent) understandIn(ctx context.Context, req Request, text string, scop
 		loaded = a.catalogs(lctx, req)
 		return loaded
 	}
-	if a.docs != nil {
-		metas, err := a.docs.List(lctx, owner(req))
+	if a.library != nil {
+		metas, err := a.library.List(lctx, owner(req))
 		if err == nil {
 			for _, m := range metas {
 				in.Docs = append(in.Docs, m.Title)

@@ -18,9 +18,9 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/finbot/finbot/agent"
-	"github.com/finbot/finbot/agent/docs"
-	"github.com/finbot/finbot/agent/docs/kb"
+	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
@@ -33,7 +33,7 @@ import (
 // hostileAgent is the real agent with every tool a prompt injection could aim at and no LLM:
 // the user's documents, the knowledge base, the demo 1C base (everyone may see it), and a Bank
 // of Russia stand-in that answers every call with the daily rates. Its clock is 30.04.2026.
-func hostileAgent(t *testing.T) (*agent.Agent, *docs.Library) {
+func hostileAgent(t *testing.T) (*agent.Agent, *library.Library) {
 	t.Helper()
 	xml, err := os.ReadFile("../integrations/cbr/testdata/curs_on_date_full.xml")
 	if err != nil {
@@ -49,16 +49,16 @@ func hostileAgent(t *testing.T) (*agent.Agent, *docs.Library) {
 		t.Fatal(err)
 	}
 	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
-	kbLib := docs.New(docstore.NewMemory(), nil, docs.Options{})
-	if _, _, err := kbLib.Ingest(t.Context(), docs.KBOwner, kb.Sample()); err != nil {
+	kbLib := library.New(docstore.NewMemory(), nil, library.Options{})
+	if _, _, err := kb.Ingest(t.Context(), kbLib, kb.Sample()); err != nil {
 		t.Fatal(err)
 	}
-	lib := docs.New(docstore.NewMemory(), nil, docs.Options{})
+	lib := library.New(docstore.NewMemory(), nil, library.Options{})
 	a := agent.New(agent.Deps{
 		History: history.NewMemory(1000, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
 		Rates:   cbr.New(cbr.Options{BaseURL: cbrSrv.URL}),
 		Ledger:  lane.NewLane(demo, lane.Options{Now: now}),
-		Docs:    lib,
+		Library: lib,
 		KB:      kbLib,
 	}, agent.Options{Now: now, LedgerAccess: func(int64, int64) bool { return true }})
 	return a, lib

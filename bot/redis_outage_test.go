@@ -15,7 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/agent"
-	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 )
@@ -67,7 +67,7 @@ func TestRedisOutageWhileMessagesFlow(t *testing.T) {
 	hist := history.NewRedis(rdb, "", history.Limits{MaxTurns: 1000, MaxChars: 1 << 20}) // room for every turn, so counts add up
 	rec := &recordingAgent{
 		// A shorter HistoryTimeout than main's 2s only makes the outage cheaper to sit through.
-		Agent: agent.New(agent.Deps{History: hist, Docs: docs.New(docstore.NewRedis(rdb, ""), nil, docs.Options{})},
+		Agent: agent.New(agent.Deps{History: hist, Library: library.New(docstore.NewRedis(rdb, ""), nil, library.Options{})},
 			agent.Options{HistoryTimeout: 500 * time.Millisecond}),
 		turns: map[string]int{}, flags: map[string]int{},
 	}

@@ -8,7 +8,7 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/finbot/finbot/agent"
-	"github.com/finbot/finbot/agent/docs"
+	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/internal/testdocs"
@@ -16,7 +16,7 @@ import (
 
 func docsAgent() *agent.Agent {
 	h := history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour})
-	return agent.New(agent.Deps{History: h, Docs: docs.New(docstore.NewMemory(), nil, docs.Options{})}, agent.Options{})
+	return agent.New(agent.Deps{History: h, Library: library.New(docstore.NewMemory(), nil, library.Options{})}, agent.Options{})
 }
 
 func contractPDF() []byte {

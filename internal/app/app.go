@@ -17,8 +17,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/agent"
-	"github.com/finbot/finbot/agent/docs"
 	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/bot"
 	"github.com/finbot/finbot/config"
@@ -38,9 +38,9 @@ var (
 	_ agent.Rates      = (*cbr.Client)(nil)
 	_ agent.NewsSearch = (*tavily.Client)(nil)
 	_ agent.Ledger     = (*lane.Lane)(nil)
-	_ docs.Store       = (*docstore.Redis)(nil)
-	_ docs.Store       = (*docstore.Memory)(nil)
-	_ docs.Embedder    = (*llm.Embedder)(nil)
+	_ library.Store    = (*docstore.Redis)(nil)
+	_ library.Store    = (*docstore.Memory)(nil)
+	_ library.Embedder = (*llm.Embedder)(nil)
 	_ lane.Source      = (*onec.Demo)(nil)
 	_ lane.Source      = (*onec.Proxy)(nil)
 	_ Answerer         = (*agent.Agent)(nil)
@@ -83,7 +83,7 @@ type App struct {
 	// Agent answers; every front end asks it.
 	Agent *agent.Agent
 	// Docs is the users' document library.
-	Docs *docs.Library
+	Docs *library.Library
 	// Bot is the Telegram front end; nil for the console.
 	Bot *bot.Bot
 	// Metrics holds the bot's counters, the breakers' states and the Go runtime's; nil for
@@ -98,8 +98,8 @@ type App struct {
 	// Tavily, 1C): http.DefaultTransport keeps only 2 idle connections per host, so answers
 	// running concurrently would open (and TLS-handshake) a new connection for most calls.
 	pool        *http.Transport
-	store       docs.Store
-	embedder    docs.Embedder
+	store       library.Store
+	embedder    library.Embedder
 	durableDocs bool                     // documents live in Redis, not in this process
 	breakers    map[string]func() string // name → state ("closed", "half-open", "open")
 	dedupe      bot.Deduper
@@ -157,7 +157,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		a.embedder = embedder
 		a.breakers["embeddings"] = embedder.State
 	}
-	a.Docs = docs.New(a.store, a.embedder, docs.Options{
+	a.Docs = library.New(a.store, a.embedder, library.Options{
 		MaxDocs: cfg.DocsMaxPerOwner, MaxChars: cfg.DocsMaxChars, CacheOwners: cfg.DocsIndexCache,
 		CacheBytes: int64(cfg.DocsIndexCacheMB) << 20, Logger: a.log,
 	})
@@ -170,7 +170,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		planner = plan.NewPlanner(llmClient, plan.Options{Model: cfg.PlannerModel, JSONObject: cfg.PlannerResponseFormat == "json_object",
 			Temperature: float32(cfg.PlannerTemperature), MaxTokens: cfg.PlannerMaxTokens, Timeout: cfg.LLMTimeout})
 	}
-	a.Agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: ln, Docs: a.Docs, KB: kbLib, Planner: planner},
+	a.Agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: ln, Library: a.Docs, KB: kbLib, Planner: planner},
 		agent.Options{Logger: a.log, LedgerAccess: ledgerAccess(cfg, o.Console), PlanConfidence: cfg.PlanConfidenceThreshold,
 			MaxToolCalls: cfg.MaxToolCalls, AnswerModel: cfg.AnswerModel, AnswerTemperature: float32(cfg.AnswerTemperature),
 			PlanCacheTTL: cfg.PlanCacheTTL})

@@ -7,30 +7,30 @@ import (
 	"os"
 	"time"
 
-	"github.com/finbot/finbot/agent/docs"
-	"github.com/finbot/finbot/agent/docs/kb"
+	"github.com/finbot/finbot/agent/kb"
+	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/integrations/docstore"
 )
 
 // kbOptions are the knowledge base's library limits: one owner, the company, with every
 // article.
-func (a *App) kbOptions() docs.Options {
-	return docs.Options{Logger: a.log, MaxDocs: 1_000_000, MaxChars: 2_000_000_000}
+func (a *App) kbOptions() library.Options {
+	return library.Options{Logger: a.log, MaxDocs: 1_000_000, MaxChars: 2_000_000_000}
 }
 
 // knowledgeBase returns the library of the company knowledge base: the one ingested into Redis
 // (`finbot kb ingest`) if there is one, otherwise KB_CSV or the embedded sample, held in
 // memory; and where it came from, for the status lines.
-func (a *App) knowledgeBase(ctx context.Context) (*docs.Library, string, error) {
+func (a *App) knowledgeBase(ctx context.Context) (*library.Library, string, error) {
 	if a.durableDocs {
 		lctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-		have, err := a.store.List(lctx, docs.KBOwner)
+		have, err := a.store.List(lctx, library.KBOwner)
 		cancel()
 		switch {
 		case err != nil:
 			a.log.Warn("cannot read the knowledge base from redis; using the built-in one", "err", err)
 		case len(have) > 0:
-			return docs.New(a.store, a.embedder, a.kbOptions()), fmt.Sprintf("Redis, %d статей", len(have)), nil
+			return library.New(a.store, a.embedder, a.kbOptions()), fmt.Sprintf("Redis, %d статей", len(have)), nil
 		}
 	}
 	articles, origin := kb.Sample(), "встроенный пример"
@@ -48,8 +48,8 @@ func (a *App) knowledgeBase(ctx context.Context) (*docs.Library, string, error) 
 	}
 	// The in-memory copy is rebuilt at every start, so it is not embedded: no API calls at
 	// start-up; lexical search serves it.
-	lib := docs.New(docstore.NewMemory(), nil, a.kbOptions())
-	if _, _, err := lib.Ingest(ctx, docs.KBOwner, articles); err != nil {
+	lib := library.New(docstore.NewMemory(), nil, a.kbOptions())
+	if _, _, err := kb.Ingest(ctx, lib, articles); err != nil {
 		return nil, "", fmt.Errorf("knowledge base: %w", err)
 	}
 	return lib, fmt.Sprintf("%s, %d статей", origin, len(articles)), nil
@@ -62,6 +62,6 @@ func (a *App) IngestKnowledgeBase(ctx context.Context, articles []kb.Article) (c
 	if !a.durableDocs {
 		return 0, nil, errors.New("the knowledge base is stored in Redis, and REDIS_URL is not set; without Redis set KB_CSV instead")
 	}
-	lib := docs.New(a.store, a.embedder, a.kbOptions())
-	return lib.Ingest(ctx, docs.KBOwner, articles)
+	lib := library.New(a.store, a.embedder, a.kbOptions())
+	return kb.Ingest(ctx, lib, articles)
 }

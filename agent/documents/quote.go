@@ -1,0 +1,213 @@
+package documents
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/library"
+	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/integrations/docstore"
+)
+
+// Sources numbers the sources of passages: one footnote per (document, page).
+// numbers[i] is the 1-based footnote of passages[i].
+func Sources(ps []library.Passage, kb bool) ([]facts.Source, []int) {
+	var srcs []facts.Source
+	numbers := make([]int, len(ps))
+	index := map[string]int{}
+	for i, p := range ps {
+		title := p.Title
+		switch {
+		case kb && !p.Meta.Updated.IsZero():
+			title = fmt.Sprintf("%s (база знаний, обновлено %s)", p.Title, p.Meta.Updated.Format("02.01.2006"))
+		case kb:
+			title = p.Title + " (база знаний)"
+		case p.Page > 0 && p.Meta.Format == "xlsx":
+			title = fmt.Sprintf("%s, лист %d", p.Title, p.Page)
+		case p.Page > 0 && (p.Meta.Format == "pdf" || p.Meta.Pages > 1):
+			title = fmt.Sprintf("%s, стр. %d", p.Title, p.Page)
+		}
+		n, ok := index[title]
+		if !ok {
+			srcs = append(srcs, facts.Source{Title: title})
+			n = len(srcs)
+			index[title] = n
+		}
+		numbers[i] = n
+	}
+	return srcs, numbers
+}
+
+// excerptRunes bounds each quoted passage of an extractive answer; ExtractiveQuotes is how
+// many passages it quotes.
+const (
+	excerptRunes     = 450
+	ExtractiveQuotes = 3
+)
+
+// SelectedOverlap is the relevance floor within documents the user selected.
+const SelectedOverlap = 0.3
+
+// Extractive quotes the best passages, each with its footnote: documents in the order of
+// their best passage, passages of one document in reading order, overlapping ones once; of a
+// user's documents only the clauses that answer best. Only what is quoted gets a footnote.
+func Extractive(ps []library.Passage, question string, kb bool) skill.Reply {
+	var b strings.Builder
+	if kb {
+		b.WriteString("Вот что об этом сказано в базе знаний:\n\n")
+	} else {
+		b.WriteString("Вот что нашёл в документах:\n\n")
+	}
+	order := make([]int, len(ps))
+	rank := map[string]int{}
+	for i, p := range ps {
+		order[i] = i
+		if _, ok := rank[p.DocID]; !ok {
+			rank[p.DocID] = len(rank)
+		}
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		if c := cmp.Compare(rank[ps[x].DocID], rank[ps[y].DocID]); c != 0 {
+			return c
+		}
+		return cmp.Compare(ps[x].N, ps[y].N)
+	})
+	type quote struct {
+		library.Quote
+		heading string
+		i       int
+	}
+	var quotes []quote
+	best := 0.0
+	for _, i := range order {
+		q, heading := Quote(ps[i], question, kb)
+		quotes = append(quotes, quote{q, heading, i})
+		best = max(best, q.Score)
+	}
+	var shown []string
+	var kept []quote
+	for _, q := range quotes {
+		if q.Text == "" || repeats(q.Text, shown) {
+			continue
+		}
+		if !kb && q.Score < best*weakerQuote {
+			continue // another clause answers better: «2.2. …оплачивает… в течение 20 дней», not «1.1. …оплатить…»
+		}
+		shown = append(shown, q.Text)
+		kept = append(kept, q)
+	}
+	// Footnotes are numbered in the order of the passages' relevance, as Sources does.
+	byRank := slices.Clone(kept)
+	slices.SortStableFunc(byRank, func(x, y quote) int { return cmp.Compare(x.i, y.i) })
+	quoted := make([]library.Passage, len(byRank))
+	for k, q := range byRank {
+		quoted[k] = ps[q.i]
+	}
+	srcs, numbers := Sources(quoted, kb)
+	footnote := map[int]int{}
+	for k, q := range byRank {
+		footnote[q.i] = numbers[k]
+	}
+	for _, q := range kept {
+		if q.heading != "" {
+			fmt.Fprintf(&b, "**%s**\n", md.Escape(q.heading))
+		}
+		fmt.Fprintf(&b, "> %s [%d]\n\n", md.Escape(q.Text), footnote[q.i])
+	}
+	return skill.Reply{Text: strings.TrimSpace(b.String()), Sources: srcs}
+}
+
+// weakerQuote: a document quote matching less than this share of the best quote's terms is
+// left out of an extractive answer.
+const weakerQuote = 0.75
+
+// Quote is what an answer quotes of a passage and the heading it stands under. A
+// knowledge-base article is quoted by its best sentences; a user's document by the numbered
+// clause that answers (library.Clause), under the heading of its section — the one the passage
+// holds before the clause, else the passage's own, which is the nearest before its start.
+func Quote(p library.Passage, question string, kb bool) (library.Quote, string) {
+	text := strings.TrimSpace(p.Text)
+	heading, own := "", lastLine(p.Heading)
+	if own != "" && strings.HasPrefix(text, own) {
+		heading, text = own, strings.TrimSpace(strings.TrimPrefix(text, own))
+	}
+	if kb {
+		return library.Quote{Text: library.Excerpt(library.PlainText(text), question, excerptRunes)}, heading
+	}
+	q := library.Clause(text, question, excerptRunes)
+	switch {
+	case q.Section != "":
+		heading = q.Section
+	case q.Clause != "":
+		heading = own
+	}
+	return q, heading
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndex(s, "\n"); i >= 0 {
+		return strings.TrimSpace(s[i+1:])
+	}
+	return s
+}
+
+// repeats reports whether most words of ex already appeared in a shown excerpt (overlapping
+// chunks quote the same sentences).
+func repeats(ex string, shown []string) bool {
+	words := strings.Fields(ex)
+	for _, prev := range shown {
+		seen := map[string]bool{}
+		for _, w := range strings.Fields(prev) {
+			seen[w] = true
+		}
+		n := 0
+		for _, w := range words {
+			if seen[w] {
+				n++
+			}
+		}
+		if n*2 > len(words) {
+			return true
+		}
+	}
+	return false
+}
+
+// Serialize writes a document as Markdown with its metadata and table of contents (seed 002 §5.4).
+func Serialize(d docstore.Doc) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n_Файл: %s · формат: %s · страниц: %d · знаков: %d_\n\n", d.Meta.Title, d.Meta.FileName,
+		strings.ToUpper(d.Meta.Format), d.Meta.Pages, d.Meta.Chars)
+	var toc []string
+	for _, c := range d.Chunks {
+		if c.Heading != "" && !slices.Contains(toc, c.Heading) {
+			toc = append(toc, c.Heading)
+		}
+	}
+	if len(toc) > 1 {
+		b.WriteString("Оглавление:\n")
+		for _, h := range toc {
+			fmt.Fprintf(&b, "- %s\n", h)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(d.Text)
+	return b.String()
+}
+
+// NothingFound is the answer when the user's documents hold no relevant passage (the agent
+// answers an unanswered knowledge-base question otherwise).
+func NothingFound(selected bool) string {
+	switch {
+	case selected:
+		return "В выбранных документах ответа на этот вопрос не нашёл. Переформулируйте вопрос или снимите выбор в /docs, чтобы искать во всех документах."
+	default:
+		return "В ваших документах ответа на этот вопрос не нашёл. Попробуйте назвать документ или контрагента, " +
+			"например: «срок оплаты по договору с Техснабом». Список документов — /docs."
+	}
+}

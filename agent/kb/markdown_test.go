@@ -1,0 +1,48 @@
+package kb_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/finbot/finbot/agent/kb"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from current output")
+
+func TestMarkdown(t *testing.T) {
+	tests := []struct {
+		name    string
+		article kb.Article
+	}{
+		{"markdown", kb.Article{
+			ID:           kb.ArticleID("Акт сверки взаиморасчётов"),
+			Title:        "Акт сверки взаиморасчётов",
+			Content:      "Акт сверки — документ, в котором стороны сопоставляют данные о расчётах.\n\n## Кто подписывает\n- главный бухгалтер;\n- руководитель или лицо по доверенности.",
+			Topic:        "Расчёты с контрагентами",
+			Jurisdiction: "РФ",
+			Updated:      time.Date(2026, time.January, 15, 0, 0, 0, 0, time.UTC),
+		}},
+		{"markdown_no_meta", kb.Article{Title: "Без метаданных", Content: "Текст."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tt.article.Markdown()
+			golden := filepath.Join("testdata", tt.name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("read golden (run go test -update to create it): %v", err)
+			}
+			if got != string(want) {
+				t.Errorf("Markdown() mismatch:\n got %q\nwant %q", got, want)
+			}
+		})
+	}
+}

@@ -1,0 +1,99 @@
+package ledger
+
+import (
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/understand"
+	"github.com/finbot/finbot/ru"
+)
+
+// FromDecision is the lane's request for a question understood as a 1C one: the decision's
+// recipe and its slots as filters. Names go by their catalog reference, so the lane's resolver
+// cannot pick another.
+func FromDecision(d understand.Decision) lane.Decomposition {
+	f := lane.Filters{}
+	if d.Date.Set {
+		f.AsOfDate = d.Date.Value.Format(time.DateOnly)
+	}
+	if d.Period.Set {
+		f.PeriodFrom, f.PeriodTo = d.Period.Value.From.Format(time.DateOnly), d.Period.Value.To.Format(time.DateOnly)
+	}
+	if d.Account.Set {
+		f.Account = d.Account.Value
+	} else if d.UnknownAccount != "" {
+		f.Account = d.UnknownAccount // the lane says the chart has no such account
+	}
+	if d.Counterparty.Set {
+		f.Counterparty = d.Counterparty.Value.Ref
+	}
+	if d.Contract.Set {
+		f.Contract = d.Contract.Value.Ref
+	}
+	if d.Organization.Set {
+		f.Organization = d.Organization.Value.Ref
+	}
+	recipe := d.Recipe
+	if recipe == lane.IntentDocumentsFormBalance && f.Account == "" {
+		// «из чего складывается долг Альфы»: the documents that make up a counterparty's or a
+		// contract's balance on 60 and 62 are its open items; the drilldown needs one account.
+		switch {
+		case d.Contract.Set:
+			recipe = lane.IntentOpenItemsByContract
+		case d.Counterparty.Set:
+			recipe = lane.IntentOpenItemsByParty
+		}
+	}
+	dec := lane.Decomposition{QuestionMode: lane.ModeAddress, ModeConfidence: 1, Intent: recipe, IntentConfidence: 0.9,
+		Filters: f, FallbackRuleHit: "understand:" + d.Rule, Reasons: d.Reasons, QueryShape: "list", QueryShapeConfidence: 0.9}
+	// A settlement account goes as its number: the lane scopes the answer to its organization
+	// and names it (no recipe filters by the account itself; see lane.Decomposition).
+	if d.BankAccount.Set {
+		dec.BankAccount = d.BankAccount.Value.Number
+	} else if d.UnknownBankAccount != "" {
+		dec.BankAccount = d.UnknownBankAccount // the lane says none of ours has it and lists ours
+	}
+	dec.Missing = lane.MissingFilters(dec.Intent, dec.Filters)
+	return dec
+}
+
+// Commands are the ledger commands and the recipe each asks for.
+var Commands = map[string]lane.Intent{
+	"debts":    lane.IntentReceivables,
+	"payables": lane.IntentPayables,
+	"balance":  lane.IntentAccountBalance,
+}
+
+// accountToken is an account code argument: 51, 62.01.
+var accountToken = regexp.MustCompile(`^\d{2,3}(\.\d{1,2}){0,2}$`)
+
+// FromCommand is the lane's request for a ledger command (/debts, /payables, /balance) whose
+// arguments the parser read into d: the command fixes the recipe, the arguments give the date
+// (a period's end), the account («/balance 51 31.03.2026»: the first argument) and the names; a
+// name the catalogs lack goes as written, for the lane's resolver to try. ok is false for a
+// command that is not a ledger one.
+func FromCommand(command, args string, d understand.Decision) (dec lane.Decomposition, ok bool) {
+	recipe, ok := Commands[command]
+	if !ok {
+		return lane.Decomposition{}, false
+	}
+	d.Kind, d.Recipe = understand.KindLedger, recipe
+	if d.Period.Set && !d.Date.Set {
+		d.Date = understand.Slot[time.Time]{Value: d.Period.Value.To, Source: d.Period.Source, Text: d.Period.Text, Set: true}
+		d.Period = understand.Slot[ru.Period]{}
+	}
+	dec = FromDecision(d)
+	dec.FallbackRuleHit = "command_" + command
+	if d.Unknown != "" && !d.Counterparty.Set {
+		dec.Filters.Counterparty = d.Unknown
+	}
+	if command == "balance" {
+		if first, _, _ := strings.Cut(strings.TrimSpace(args), " "); accountToken.MatchString(first) {
+			dec.Filters.Account = first
+		}
+	}
+	dec.Missing = lane.MissingFilters(dec.Intent, dec.Filters)
+	return dec, true
+}
