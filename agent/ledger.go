@@ -92,14 +92,14 @@ func (a *Agent) choose(ctx context.Context, req Request, data string) (Answer, b
 	return ledgerAnswer(res), true
 }
 
-// errLedgerDenied: the requester may not see 1C data. The address_query tool returns it before
+// errLedgerDenied: the requester may not see 1C data. The ledger_query tool returns it before
 // touching the lane, so nothing of 1C reaches the facts.
 var errLedgerDenied = errors.New("agent: 1C data is not available to this user")
 
-// addressQuery is the planner's address_query tool: one whitelisted 1C recipe with the plan's
+// ledgerQuery is the planner's ledger_query tool: one whitelisted 1C recipe with the plan's
 // filters, run as the ledger commands run, read as facts (the rows, their total and the scope
 // of the figures).
-func (a *Agent) addressQuery(ctx context.Context, req Request, question string, args plan.AddressQueryArgs) (facts.Payload, error) {
+func (a *Agent) ledgerQuery(ctx context.Context, req Request, question string, args plan.LedgerQueryArgs) (facts.Payload, error) {
 	if !a.opts.LedgerAccess(req.UserID, req.ChatID) {
 		return facts.Payload{}, errLedgerDenied
 	}

@@ -212,7 +212,7 @@ func evidenceInput(dp analysis.Plan, probes []DiscoveryProbe, outcomes map[int]l
 }
 
 // discoveryInput is what the runtime plan is built from: the plan's discovery proposal plus
-// the primitives its tool calls name. Scenario tools (address_query, search_general_kb…) are
+// the primitives its tool calls name. Scenario tools (ledger_query, search_general_kb…) are
 // not discovery proposals; a tool nobody registered is, so that the policy rejects it.
 func discoveryInput(p plan.QueryPlan) analysis.PlanInput {
 	var in analysis.PlanInput

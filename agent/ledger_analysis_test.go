@@ -120,7 +120,7 @@ func TestDeepConfirmed(t *testing.T) {
 		t.Errorf("sources = %+v", ans.Sources)
 	}
 	// The figures of the recipe: per month and document type, over the same organization.
-	res := ln.Run(t.Context(), lane.Decomposition{QuestionMode: lane.ModeAddress, Intent: lane.IntentDocumentsByParty,
+	res := ln.Run(t.Context(), lane.Decomposition{QuestionMode: lane.ModeLedger, Intent: lane.IntentDocumentsByParty,
 		Filters: lane.Filters{Counterparty: "ООО «Альфа»", PeriodFrom: q1.DateFrom, PeriodTo: q1.DateTo, Limit: 200}})
 	real := map[string]bool{}
 	sums := map[string]onec.Kopecks{}

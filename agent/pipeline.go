@@ -239,11 +239,11 @@ func (a *Agent) planned(ctx context.Context, req Request, text string, hist []hi
 // real. A follow-up's names and dates may come from the questions it continues.
 func (a *Agent) fromPlan(ctx context.Context, req Request, p plan.QueryPlan, parsed understand.Decision, text, summary string,
 	hist []history.Turn) (understand.Decision, bool) {
-	if slices.Contains(p.Intents, plan.IntentLedgerDeep) && !only(p, plan.ToolAddressQuery) {
+	if slices.Contains(p.Intents, plan.IntentLedgerDeep) && !only(p, plan.ToolLedgerQuery) {
 		return understand.Decision{}, false
 	}
 	in := understand.Input{Text: text, Now: a.now()}
-	if only(p, plan.ToolAddressQuery) {
+	if only(p, plan.ToolLedgerQuery) {
 		lctx, cancel := context.WithTimeout(ctx, understandTimeout)
 		in.Catalogs = a.catalogs(lctx, req)
 		cancel()
@@ -396,7 +396,7 @@ func (a *Agent) runPlan(ctx context.Context, req Request, text, summary string, 
 	case len(p.ToolCalls) == 0 && slices.Contains(p.Intents, plan.IntentSmallTalk):
 		dbg.Handler = "smalltalk"
 		return a.smallTalk(ctx, text, hist), nil
-	case slices.Contains(p.Intents, plan.IntentLedgerDeep) && !only(p, plan.ToolAddressQuery):
+	case slices.Contains(p.Intents, plan.IntentLedgerDeep) && !only(p, plan.ToolLedgerQuery):
 		// A question outside the recipe catalog: guarded discovery runs the plan's primitives.
 		// The lane's own decomposition would refuse it as an analytical question.
 		dbg.Handler = "deep_analysis"

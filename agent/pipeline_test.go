@@ -109,7 +109,7 @@ func planJSON(intent plan.Intent, calls string, extra string) string {
 }
 
 const (
-	receivablesPlan = `{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"address_query","args":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}}],"fallback":{"enabled":false},"limits":{},"render_style":"TABLE","confidence":0.93,"question_mode":"direct","address":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}}`
+	receivablesPlan = `{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}}],"fallback":{"enabled":false},"limits":{},"render_style":"TABLE","confidence":0.93,"question_mode":"direct","address":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}}`
 	eurFebPlan      = `{"intents":["CBR_RATE"],"entities":[{"type":"currency","name":"евро","value":"EUR"}],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-02-28","codes":["EUR"]}}],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.9}`
 	penaltiesPlan   = `{"intents":["DOC_SEARCH"],"tool_calls":[{"tool":"search_user_documents","args":{"query":"штрафы и пени по договору с Техснабом"}},{"tool":"search_user_documents","args":{"query":"неустойка за просрочку поставки"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.88}`
 )

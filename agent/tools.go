@@ -43,8 +43,8 @@ func (a *Agent) tools(req Request, s docScope, question string) executor.Registr
 		})
 	}
 	if a.lane != nil {
-		reg[plan.ToolAddressQuery] = typedTool(func(ctx context.Context, args plan.AddressQueryArgs) (facts.Payload, error) {
-			return a.addressQuery(ctx, req, question, args)
+		reg[plan.ToolLedgerQuery] = typedTool(func(ctx context.Context, args plan.LedgerQueryArgs) (facts.Payload, error) {
+			return a.ledgerQuery(ctx, req, question, args)
 		})
 	}
 	return reg

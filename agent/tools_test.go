@@ -140,7 +140,7 @@ func TestToolsRegistryHasOnlyConnectedTools(t *testing.T) {
 	}{
 		{"nothing", Deps{History: full.History}, nil},
 		{"everything", full, []plan.Tool{plan.ToolSearchUserDocuments, plan.ToolLoadDocumentsFull, plan.ToolSearchGeneralKB,
-			plan.ToolFetchCBRData, plan.ToolFetchFinanceNews, plan.ToolAddressQuery}},
+			plan.ToolFetchCBRData, plan.ToolFetchFinanceNews, plan.ToolLedgerQuery}},
 		{"news search without a key", Deps{History: full.History, Rates: full.Rates, News: fakeSearch{}}, []plan.Tool{plan.ToolFetchCBRData}},
 		{"knowledge base only", Deps{History: full.History, KB: lib}, []plan.Tool{plan.ToolSearchGeneralKB}},
 	}
@@ -188,9 +188,9 @@ func TestToolsRefuseBadArguments(t *testing.T) {
 		{"key rate month 13", plan.ToolFetchCBRData, `{"mode": "key_rate", "from": "2026-13-01"}`},
 		{"news until yesterday", plan.ToolFetchCBRData, `{"mode": "news", "to": "yesterday"}`},
 		{"empty news query", plan.ToolFetchFinanceNews, `{"query": ""}`},
-		{"no recipe", plan.ToolAddressQuery, `{"filters": {"as_of_date": "2026-03-31"}}`},
-		{"unknown recipe", plan.ToolAddressQuery, `{"recipe": "drop_everything"}`},
-		{"filters of the wrong type", plan.ToolAddressQuery, `{"recipe": "list_receivables_counterparties", "filters": "all"}`},
+		{"no recipe", plan.ToolLedgerQuery, `{"filters": {"as_of_date": "2026-03-31"}}`},
+		{"unknown recipe", plan.ToolLedgerQuery, `{"recipe": "drop_everything"}`},
+		{"filters of the wrong type", plan.ToolLedgerQuery, `{"recipe": "list_receivables_counterparties", "filters": "all"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -591,15 +591,15 @@ func (downLedger) Execute(context.Context, string, map[string]any, int) ([]map[s
 	return nil, errors.New("connection refused")
 }
 
-func TestToolAddressQuery(t *testing.T) {
+func TestToolLedgerQuery(t *testing.T) {
 	a := ledgerAgent(t, func(u, c int64) bool { return u == 1 })
 	me := Request{UserID: 1, ChatID: 1}
 	reg := a.tools(me, docScope{owner: owner(me)}, "кто нам должен на 31 марта")
-	args := plan.AddressQueryArgs{Recipe: lane.IntentReceivables, Filters: lane.Filters{AsOfDate: "2026-03-31", Limit: 5}}
-	p := mustRun(t, reg, plan.ToolAddressQuery, args)
+	args := plan.LedgerQueryArgs{Recipe: lane.IntentReceivables, Filters: lane.Filters{AsOfDate: "2026-03-31", Limit: 5}}
+	p := mustRun(t, reg, plan.ToolLedgerQuery, args)
 
 	// The same recipe through the lane directly: the facts carry its figures exactly.
-	d := lane.Decomposition{QuestionMode: lane.ModeAddress, Intent: args.Recipe, IntentConfidence: 1, Filters: args.Filters}
+	d := lane.Decomposition{QuestionMode: lane.ModeLedger, Intent: args.Recipe, IntentConfidence: 1, Filters: args.Filters}
 	res := a.lane.Run(t.Context(), d)
 	if res.ResultMode == lane.Limited || res.Summary.Rows <= 5 || len(res.Rows) != 5 {
 		t.Fatalf("lane result %s, %d of %d rows: the demo ledger changed", res.ResultMode, len(res.Rows), res.Summary.Rows)
@@ -637,13 +637,13 @@ func TestToolAddressQuery(t *testing.T) {
 	}
 
 	// Nothing matched is a fact, not a failure.
-	p = mustRun(t, reg, plan.ToolAddressQuery, `{"recipe": "list_payables_counterparties", "filters": {"as_of_date": "2020-01-01"}}`)
+	p = mustRun(t, reg, plan.ToolLedgerQuery, `{"recipe": "list_payables_counterparties", "filters": {"as_of_date": "2020-01-01"}}`)
 	if got := itemTexts(p); !cmp.Equal(got, []string{"На 01.01.2020 по счёту 60 мы никому не должны."}) || len(p.Limitations) == 0 {
 		t.Errorf("empty match = %q, limitations %q", got, p.Limitations)
 	}
 }
 
-func TestToolAddressQueryLimited(t *testing.T) {
+func TestToolLedgerQueryLimited(t *testing.T) {
 	a := ledgerAgent(t, func(int64, int64) bool { return true })
 	me := Request{UserID: 1, ChatID: 1}
 	reg := a.tools(me, docScope{owner: owner(me)}, "")
@@ -658,7 +658,7 @@ func TestToolAddressQueryLimited(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := runTool(t, reg, plan.ToolAddressQuery, tt.args)
+			p, err := runTool(t, reg, plan.ToolLedgerQuery, tt.args)
 			var lim *ledger.Limited
 			if !errors.As(err, &lim) || len(p.Items) != 0 {
 				t.Fatalf("payload %+v error %v, want a *ledger.Limited", p, err)
@@ -675,18 +675,18 @@ func TestToolAddressQueryLimited(t *testing.T) {
 	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
 	down := New(Deps{History: history.NewMemory(10, history.Limits{}), Ledger: lane.NewLane(downLedger{}, lane.Options{Now: now})},
 		Options{Now: now, LedgerAccess: func(int64, int64) bool { return true }})
-	_, err := runTool(t, down.tools(me, docScope{owner: owner(me)}, ""), plan.ToolAddressQuery, `{"recipe": "list_receivables_counterparties"}`)
+	_, err := runTool(t, down.tools(me, docScope{owner: owner(me)}, ""), plan.ToolLedgerQuery, `{"recipe": "list_receivables_counterparties"}`)
 	var lim *ledger.Limited
 	if !errors.As(err, &lim) || !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "1С (тест) сейчас не отвечает") {
 		t.Errorf("1C down: %v, want a *ledger.Limited matching ErrUnavailable", err)
 	}
 }
 
-func TestToolAddressQueryAccessDenied(t *testing.T) {
+func TestToolLedgerQueryAccessDenied(t *testing.T) {
 	a := ledgerAgent(t, func(u, c int64) bool { return u == 7 || c == -100 })
 	for _, req := range []Request{{UserID: 8, ChatID: 8}, {UserID: 8, ChatID: -200, Group: true}} {
 		reg := a.tools(req, docScope{owner: owner(req)}, "кто нам должен")
-		p, err := runTool(t, reg, plan.ToolAddressQuery, `{"recipe": "list_receivables_counterparties", "filters": {"as_of_date": "2026-03-31"}}`)
+		p, err := runTool(t, reg, plan.ToolLedgerQuery, `{"recipe": "list_receivables_counterparties", "filters": {"as_of_date": "2026-03-31"}}`)
 		if !errors.Is(err, errLedgerDenied) {
 			t.Errorf("user %d chat %d: error %v, want errLedgerDenied", req.UserID, req.ChatID, err)
 		}
@@ -699,7 +699,7 @@ func TestToolAddressQueryAccessDenied(t *testing.T) {
 		}
 	}
 	allowed := Request{UserID: 8, ChatID: -100, Group: true}
-	if _, err := runTool(t, a.tools(allowed, docScope{owner: owner(allowed)}, ""), plan.ToolAddressQuery,
+	if _, err := runTool(t, a.tools(allowed, docScope{owner: owner(allowed)}, ""), plan.ToolLedgerQuery,
 		`{"recipe": "list_receivables_counterparties", "filters": {"as_of_date": "2026-03-31"}}`); err != nil {
 		t.Errorf("a group with access: %v", err)
 	}
@@ -738,15 +738,15 @@ func TestToolFiguresPassThePostCheck(t *testing.T) {
 		"rates":        mustRun(t, rates, plan.ToolFetchCBRData, `{"mode": "currency", "codes": ["USD", "JPY", "EUR"]}`),
 		"dynamic":      mustRun(t, rates, plan.ToolFetchCBRData, `{"mode": "dynamic", "from": "2026-02-01", "to": "2026-02-28", "codes": ["CNY"]}`),
 		"key rate":     mustRun(t, rates, plan.ToolFetchCBRData, `{"mode": "key_rate", "from": "2025-07-01", "to": "2025-12-31"}`),
-		"receivables":  mustRun(t, lreg, plan.ToolAddressQuery, `{"recipe": "list_receivables_counterparties", "filters": {"as_of_date": "2026-03-31"}}`),
-		"contracts":    mustRun(t, lreg, plan.ToolAddressQuery, `{"recipe": "list_open_contracts", "filters": {"as_of_date": "2026-03-31"}}`),
-		"balance":      mustRun(t, lreg, plan.ToolAddressQuery, `{"recipe": "account_balance_snapshot", "filters": {"as_of_date": "2026-03-31", "account": "51"}}`),
-		"bank":         mustRun(t, lreg, plan.ToolAddressQuery, `{"recipe": "bank_ops_by_counterparty", "filters": {"counterparty": "Северсталь", "period_from": "2026-01-01", "period_to": "2026-03-31"}}`),
+		"receivables":  mustRun(t, lreg, plan.ToolLedgerQuery, `{"recipe": "list_receivables_counterparties", "filters": {"as_of_date": "2026-03-31"}}`),
+		"contracts":    mustRun(t, lreg, plan.ToolLedgerQuery, `{"recipe": "list_open_contracts", "filters": {"as_of_date": "2026-03-31"}}`),
+		"balance":      mustRun(t, lreg, plan.ToolLedgerQuery, `{"recipe": "account_balance_snapshot", "filters": {"as_of_date": "2026-03-31", "account": "51"}}`),
+		"bank":         mustRun(t, lreg, plan.ToolLedgerQuery, `{"recipe": "bank_ops_by_counterparty", "filters": {"counterparty": "Северсталь", "period_from": "2026-01-01", "period_to": "2026-03-31"}}`),
 		"documents":    mustRun(t, dreg, plan.ToolSearchUserDocuments, `{"query": "сумма договора и оплата"}`),
 		"penalty":      mustRun(t, dreg, plan.ToolSearchUserDocuments, `{"query": "пени за просрочку поставки"}`),
 		"whole":        mustRun(t, dreg, plan.ToolLoadDocumentsFull, plan.LoadDocumentsFullArgs{DocumentIDs: []string{"dogovor.pdf"}}),
 		"cbr news":     mustRun(t, rates, plan.ToolFetchCBRData, `{"mode": "news"}`),
-		"empty ledger": mustRun(t, lreg, plan.ToolAddressQuery, `{"recipe": "list_payables_counterparties", "filters": {"as_of_date": "2020-01-01"}}`),
+		"empty ledger": mustRun(t, lreg, plan.ToolLedgerQuery, `{"recipe": "list_payables_counterparties", "filters": {"as_of_date": "2020-01-01"}}`),
 	}
 	for name, p := range payloads {
 		t.Run(name, func(t *testing.T) {

@@ -46,7 +46,7 @@ func FromDecision(d understand.Decision) lane.Decomposition {
 			recipe = lane.IntentOpenItemsByParty
 		}
 	}
-	dec := lane.Decomposition{QuestionMode: lane.ModeAddress, ModeConfidence: 1, Intent: recipe, IntentConfidence: 0.9,
+	dec := lane.Decomposition{QuestionMode: lane.ModeLedger, ModeConfidence: 1, Intent: recipe, IntentConfidence: 0.9,
 		Filters: f, FallbackRuleHit: "understand:" + d.Rule, Reasons: d.Reasons, QueryShape: "list", QueryShapeConfidence: 0.9}
 	// A settlement account goes as its number: the lane scopes the answer to its organization
 	// and names it (no recipe filters by the account itself; see lane.Decomposition).

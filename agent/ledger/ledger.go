@@ -1,5 +1,5 @@
 // Package ledger is the 1C skill: it reads what the address-query lane (agent/ledger/lane) found
-// in 1C two ways — Facts, for the planner's address_query tool, and Reply, the lane's own
+// in 1C two ways — Facts, for the planner's ledger_query tool, and Reply, the lane's own
 // answer with its footnote and its buttons (a choice of candidates, drilldowns, the Excel
 // export) for the ledger commands, the questions understood as 1C ones and the buttons. Every
 // amount is written exactly, as onec.Kopecks writes it.
@@ -83,7 +83,7 @@ func Choice(last lane.Result, data string) (lane.Decomposition, bool) {
 	default:
 		f.Counterparty, f.INN = ref, ""
 	}
-	d := lane.Decomposition{QuestionMode: lane.ModeAddress, ModeConfidence: 1, Intent: last.Intent, IntentConfidence: 1,
+	d := lane.Decomposition{QuestionMode: lane.ModeLedger, ModeConfidence: 1, Intent: last.Intent, IntentConfidence: 1,
 		Filters: f, FallbackRuleHit: "clarification_choice", Reasons: []string{"выбор из кандидатов"}}
 	if last.AnchorType == "bank_account" {
 		d.BankAccount = ref
@@ -92,7 +92,7 @@ func Choice(last lane.Result, data string) (lane.Decomposition, bool) {
 	return d, true
 }
 
-// Limited is the error of an address_query the lane answered with LIMITED_WITH_REASON for
+// Limited is the error of an ledger_query the lane answered with LIMITED_WITH_REASON for
 // anything but an empty match: a required filter is missing, an anchor is unknown or
 // ambiguous, the recipe cannot serve the question, or 1C failed. Error is the lane's Russian
 // message (with the candidates, when it offers a choice), which says precisely what to add or
@@ -119,23 +119,23 @@ func (e *Limited) Is(target error) bool {
 	return target == skill.ErrUnavailable && e.Result.LimitedReason == lane.ReasonExecutionError
 }
 
-// Decompose is the lane's request for an address_query: one whitelisted recipe with the plan's
+// Decompose is the lane's request for an ledger_query: one whitelisted recipe with the plan's
 // filters, for question.
-func Decompose(question string, args plan.AddressQueryArgs) (lane.Decomposition, error) {
+func Decompose(question string, args plan.LedgerQueryArgs) (lane.Decomposition, error) {
 	if args.Recipe == "" {
-		return lane.Decomposition{}, skill.BadArgs("address_query: no recipe")
+		return lane.Decomposition{}, skill.BadArgs("ledger_query: no recipe")
 	}
 	if _, ok := lane.RecipeFor(args.Recipe); !ok {
-		return lane.Decomposition{}, skill.BadArgs("address_query: unknown recipe %q", args.Recipe)
+		return lane.Decomposition{}, skill.BadArgs("ledger_query: unknown recipe %q", args.Recipe)
 	}
-	d := lane.Decomposition{QuestionMode: lane.ModeAddress, ModeConfidence: 1, Intent: args.Recipe, IntentConfidence: 1,
+	d := lane.Decomposition{QuestionMode: lane.ModeLedger, ModeConfidence: 1, Intent: args.Recipe, IntentConfidence: 1,
 		Filters: args.Filters, FallbackRuleHit: "planner_tool", Reasons: []string{"рецепт и фильтры выбрал планировщик"},
 		Sanitized: lane.Sanitize(question)}
 	d.Missing = lane.MissingFilters(d.Intent, d.Filters)
 	return d, nil
 }
 
-// Facts are a lane result as address_query returns it: the rows, their total and the scope
+// Facts are a lane result as ledger_query returns it: the rows, their total and the scope
 // of the figures; a *Limited when the lane asks for more or 1C failed.
 func Facts(res lane.Result) (facts.Payload, error) {
 	p := facts.Payload{Coverage: 1}

@@ -25,7 +25,7 @@ func newLane(t *testing.T) *lane.Lane {
 
 // One lane result is read two ways, and both cite the same source.
 func TestReadTwoWays(t *testing.T) {
-	d, err := Decompose("кто нам должен на 31 марта", plan.AddressQueryArgs{Recipe: lane.IntentReceivables,
+	d, err := Decompose("кто нам должен на 31 марта", plan.LedgerQueryArgs{Recipe: lane.IntentReceivables,
 		Filters: lane.Filters{AsOfDate: "2026-03-31", Limit: 5}})
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +51,7 @@ func TestReadTwoWays(t *testing.T) {
 // button's choice re-runs the request with that candidate.
 func TestAmbiguous(t *testing.T) {
 	l := newLane(t)
-	d, err := Decompose("", plan.AddressQueryArgs{Recipe: lane.IntentOpenItemsByParty,
+	d, err := Decompose("", plan.LedgerQueryArgs{Recipe: lane.IntentOpenItemsByParty,
 		Filters: lane.Filters{AsOfDate: "2026-03-31", Counterparty: "Сев"}})
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +77,7 @@ func TestAmbiguous(t *testing.T) {
 
 func TestDecomposeRefusesBadArguments(t *testing.T) {
 	for _, recipe := range []lane.Intent{"", "drop_everything"} {
-		if _, err := Decompose("", plan.AddressQueryArgs{Recipe: recipe}); !errors.Is(err, skill.ErrArgs) {
+		if _, err := Decompose("", plan.LedgerQueryArgs{Recipe: recipe}); !errors.Is(err, skill.ErrArgs) {
 			t.Errorf("Decompose(recipe %q) error = %v, want skill.ErrArgs", recipe, err)
 		}
 	}

@@ -70,9 +70,9 @@ type FetchFinanceNewsArgs struct {
 	SearchDepth string `json:"search_depth,omitempty" jsonschema:"enum=basic,enum=advanced"`
 }
 
-// AddressQueryArgs are the arguments of address_query: one whitelisted 1C recipe and its
+// LedgerQueryArgs are the arguments of ledger_query: one whitelisted 1C recipe and its
 // filters. Recipe may be left out when the plan's Address names it.
-type AddressQueryArgs struct {
+type LedgerQueryArgs struct {
 	Recipe  lane.Intent  `json:"recipe,omitempty"`
 	Filters lane.Filters `json:"filters,omitzero"`
 }
@@ -101,8 +101,8 @@ func argsFor(t Tool) any {
 		return &FetchCBRDataArgs{}
 	case ToolFetchFinanceNews:
 		return &FetchFinanceNewsArgs{}
-	case ToolAddressQuery:
-		return &AddressQueryArgs{}
+	case ToolLedgerQuery:
+		return &LedgerQueryArgs{}
 	}
 	if t.Discovery() {
 		return &DiscoveryArgs{}

@@ -18,7 +18,7 @@ const (
 
 // Normalize fills the defaults a model may leave out: render and answer style, question mode,
 // limits, fallback trigger, top_k and max_results; it drops repeated intents, upper-cases
-// currency codes and carries the recipe between Address and the address_query calls. Arguments
+// currency codes and carries the recipe between Address and the ledger_query calls. Arguments
 // that do not decode are left as they are, for Validate to report.
 func Normalize(p *QueryPlan) {
 	p.Intents = dedupe(p.Intents)
@@ -49,8 +49,8 @@ func Normalize(p *QueryPlan) {
 
 	if p.Address == nil {
 		for _, c := range p.ToolCalls {
-			var a AddressQueryArgs
-			if c.Tool == ToolAddressQuery && c.Decode(&a) == nil && a.Recipe != "" {
+			var a LedgerQueryArgs
+			if c.Tool == ToolLedgerQuery && c.Decode(&a) == nil && a.Recipe != "" {
 				p.Address = &AddressPlan{Recipe: a.Recipe, Filters: a.Filters}
 				break
 			}
@@ -104,7 +104,7 @@ func normalizeArgs(t Tool, raw json.RawMessage, addr *AddressPlan) json.RawMessa
 		for i, c := range a.Codes {
 			a.Codes[i] = strings.ToUpper(strings.TrimSpace(c))
 		}
-	case *AddressQueryArgs:
+	case *LedgerQueryArgs:
 		if addr != nil && a.Recipe == "" {
 			a.Recipe = addr.Recipe
 		}

@@ -217,10 +217,10 @@ func TestPlannerPrompt(t *testing.T) {
 	m = &scripted{replies: []reply{{text: validKB}}}
 	NewPlanner(m, Options{}).Plan(t.Context(), Input{Question: "привет", Today: today})
 	prompt = m.msgs[0][0].Content
-	if !strings.Contains(prompt, "Не используй недоступные сейчас инструменты: search_user_documents, load_documents_full, fetch_finance_news, address_query, примитивы discovery.") {
+	if !strings.Contains(prompt, "Не используй недоступные сейчас инструменты: search_user_documents, load_documents_full, fetch_finance_news, ledger_query, примитивы discovery.") {
 		t.Errorf("planner prompt without capabilities does not list the unavailable tools:\n%s", prompt)
 	}
-	for _, s := range []string{"- address_query {", "- search_user_documents {", "list_receivables_counterparties —"} {
+	for _, s := range []string{"- ledger_query {", "- search_user_documents {", "list_receivables_counterparties —"} {
 		if strings.Contains(prompt, s) {
 			t.Errorf("planner prompt without capabilities contains %q", s)
 		}

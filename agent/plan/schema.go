@@ -93,7 +93,7 @@ func buildSchema() []byte {
 		})
 	}
 	root.Definitions["ArgsByTool"] = &jsonschema.Schema{AllOf: byTool}
-	root.Definitions["AddressRecipe"] = enumSchema("Рецепт 1С (address_query).", lane.Intents())
+	root.Definitions["AddressRecipe"] = enumSchema("Рецепт 1С (ledger_query).", lane.Intents())
 	for _, name := range []string{"ToolCall", "Fallback"} {
 		d, ok := root.Definitions[name]
 		if !ok {

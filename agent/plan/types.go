@@ -47,7 +47,7 @@ const (
 	ToolSearchGeneralKB     Tool = "search_general_kb"
 	ToolFetchCBRData        Tool = "fetch_cbr_data"
 	ToolFetchFinanceNews    Tool = "fetch_finance_news"
-	ToolAddressQuery        Tool = "address_query"
+	ToolLedgerQuery         Tool = "ledger_query"
 
 	ToolSearchBusinessEntity    Tool = "search_business_entity"
 	ToolInspect1CMetadata       Tool = "inspect_1c_metadata"
@@ -63,7 +63,7 @@ const (
 // Tools lists every tool in a stable order: the scenario tools, then the discovery primitives.
 func Tools() []Tool {
 	return append([]Tool{ToolSearchUserDocuments, ToolLoadDocumentsFull, ToolSearchGeneralKB,
-		ToolFetchCBRData, ToolFetchFinanceNews, ToolAddressQuery}, DiscoveryPrimitives()...)
+		ToolFetchCBRData, ToolFetchFinanceNews, ToolLedgerQuery}, DiscoveryPrimitives()...)
 }
 
 // DiscoveryPrimitives lists the tools of guarded 1C discovery.

@@ -20,7 +20,7 @@ type Rules struct {
 	HasDocuments bool
 	// HasSelection: the user has selected documents (load_documents_full, document_ids).
 	HasSelection bool
-	// HasLedger: 1C is connected and this user may see it (address_query, discovery).
+	// HasLedger: 1C is connected and this user may see it (ledger_query, discovery).
 	HasLedger bool
 	// HasLLMNews: the web news search is connected (fetch_finance_news). Without it, news come
 	// from the Bank of Russia only (fetch_cbr_data, mode news).
@@ -222,8 +222,8 @@ func (c *checker) ledger(p QueryPlan) {
 		c.recipe("address.recipe", p.Address.Recipe)
 		c.filters("address.filters", p.Address.Filters)
 	}
-	if slices.Contains(p.Intents, IntentLedgerFact) && !hasTool(p, ToolAddressQuery) {
-		c.add("tool_calls", "для LEDGER_FACT нужен вызов address_query")
+	if slices.Contains(p.Intents, IntentLedgerFact) && !hasTool(p, ToolLedgerQuery) {
+		c.add("tool_calls", "для LEDGER_FACT нужен вызов ledger_query")
 	}
 }
 

@@ -51,7 +51,7 @@ func (c *checker) call(field string, t Tool, decode func(any) error, p QueryPlan
 		if a.SearchDepth != "" && a.SearchDepth != "basic" && a.SearchDepth != "advanced" {
 			c.add(field+".search_depth", "%q — допустимы только basic и advanced", clip(a.SearchDepth))
 		}
-	case *AddressQueryArgs:
+	case *LedgerQueryArgs:
 		c.addressArgs(call, *a, p)
 	case *DiscoveryArgs:
 		c.discoveryArgs(call, t, *a, p)
@@ -67,7 +67,7 @@ func unavailable(t Tool, r Rules) string {
 		return "у пользователя нет выбранных документов: load_documents_full недоступен"
 	case t == ToolFetchFinanceNews && !r.HasLLMNews:
 		return "поиск новостей в интернете не подключён: для новостей Банка России используй fetch_cbr_data с mode news"
-	case (t == ToolAddressQuery || t.Discovery()) && !r.HasLedger:
+	case (t == ToolLedgerQuery || t.Discovery()) && !r.HasLedger:
 		return "1С не подключена или недоступна этому пользователю: " + string(t) + " недоступен"
 	}
 	return ""
@@ -181,10 +181,10 @@ func (c *checker) cbr(field string, a FetchCBRDataArgs) {
 	}
 }
 
-// addressArgs checks address_query's arguments; call is the call's field.
-func (c *checker) addressArgs(call string, a AddressQueryArgs, p QueryPlan) {
+// addressArgs checks ledger_query's arguments; call is the call's field.
+func (c *checker) addressArgs(call string, a LedgerQueryArgs, p QueryPlan) {
 	if !slices.Contains(p.Intents, IntentLedgerFact) {
-		c.add(call+".tool", "address_query вызывается только для намерения LEDGER_FACT")
+		c.add(call+".tool", "ledger_query вызывается только для намерения LEDGER_FACT")
 	}
 	field := call + ".args"
 	switch {

@@ -34,7 +34,7 @@ func ledgerPlan() QueryPlan {
 	p := docPlan()
 	p.Intents = []Intent{IntentLedgerFact}
 	p.Entities = nil
-	p.ToolCalls = []ToolCall{{Tool: ToolAddressQuery, Args: js(`{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}`)}}
+	p.ToolCalls = []ToolCall{{Tool: ToolLedgerQuery, Args: js(`{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}`)}}
 	p.RenderStyle = StyleTable
 	return p
 }
@@ -138,7 +138,7 @@ func TestValidate(t *testing.T) {
 		{"empty render style", func() QueryPlan { p := docPlan(); p.RenderStyle = ""; return p }, all, []string{"render_style"}},
 		{"answer style and question mode", func() QueryPlan {
 			p := docPlan()
-			p.AnswerStyle, p.QuestionMode = "FORMAL_EN", "address_query"
+			p.AnswerStyle, p.QuestionMode = "FORMAL_EN", "ledger_query"
 			return p
 		}, all, []string{"answer_style", "question_mode"}},
 		{"no tool calls", func() QueryPlan { p := docPlan(); p.ToolCalls = nil; return p }, all, []string{"tool_calls"}},
@@ -247,15 +247,15 @@ func TestValidate(t *testing.T) {
 		}, all, []string{"tool_calls[0].args.topic"}},
 
 		// 1C.
-		{"address_query without a recipe", func() QueryPlan { p := ledgerPlan(); p.ToolCalls[0].Args = js(`{}`); return p }, all, []string{"tool_calls[0].args.recipe"}},
-		{"address_query with an unknown recipe", func() QueryPlan {
+		{"ledger_query without a recipe", func() QueryPlan { p := ledgerPlan(); p.ToolCalls[0].Args = js(`{}`); return p }, all, []string{"tool_calls[0].args.recipe"}},
+		{"ledger_query with an unknown recipe", func() QueryPlan {
 			p := ledgerPlan()
 			p.ToolCalls[0].Args = js(`{"recipe":"select_all"}`)
 			return p
 		}, all, []string{"tool_calls[0].args.recipe"}},
-		{"address_query without LEDGER_FACT", func() QueryPlan { p := ledgerPlan(); p.Intents = []Intent{IntentGeneral}; return p }, all, []string{"tool_calls[0].tool"}},
-		{"address_query without 1C", ledgerPlan, Rules{}, []string{"tool_calls[0].tool"}},
-		{"LEDGER_FACT without address_query", func() QueryPlan {
+		{"ledger_query without LEDGER_FACT", func() QueryPlan { p := ledgerPlan(); p.Intents = []Intent{IntentGeneral}; return p }, all, []string{"tool_calls[0].tool"}},
+		{"ledger_query without 1C", ledgerPlan, Rules{}, []string{"tool_calls[0].tool"}},
+		{"LEDGER_FACT without ledger_query", func() QueryPlan {
 			p := ledgerPlan()
 			p.ToolCalls = []ToolCall{{Tool: ToolSearchGeneralKB, Args: js(`{"query":"дебиторка"}`)}}
 			return p
@@ -327,7 +327,7 @@ func TestValidate(t *testing.T) {
 			p := deepPlan()
 			p.ToolCalls = p.ToolCalls[:1]
 			p.Discovery.SemanticDataNeed = ""
-			p.Discovery.ProposedPrimitives = []Tool{ToolQueryMovements, ToolAddressQuery}
+			p.Discovery.ProposedPrimitives = []Tool{ToolQueryMovements, ToolLedgerQuery}
 			p.Discovery.RequiredAxes = []string{"week"}
 			p.Discovery.TurnMeaning.AskedAggregationAxis = "week"
 			p.Discovery.TurnMeaning.MeaningConfidence = 1.5
@@ -336,7 +336,7 @@ func TestValidate(t *testing.T) {
 			"discovery.turn_meaning.asked_aggregation_axis", "discovery.turn_meaning.meaning_confidence"}},
 		{"empty proposal", func() QueryPlan {
 			p := deepPlan()
-			p.ToolCalls = []ToolCall{{Tool: ToolAddressQuery, Args: js(`{"recipe":"list_open_contracts"}`)}}
+			p.ToolCalls = []ToolCall{{Tool: ToolLedgerQuery, Args: js(`{"recipe":"list_open_contracts"}`)}}
 			p.Intents = append(p.Intents, IntentLedgerFact)
 			p.Discovery.ProposedPrimitives = nil
 			return p
@@ -459,8 +459,8 @@ func TestNormalize(t *testing.T) {
 	p := QueryPlan{
 		Intents: []Intent{IntentLedgerFact, IntentLedgerFact, IntentCBRRate},
 		ToolCalls: []ToolCall{
-			{Tool: ToolAddressQuery, Args: js(`{"recipe":"list_payables_counterparties","filters":{"as_of_date":"2026-03-31"}}`)},
-			{Tool: ToolAddressQuery},
+			{Tool: ToolLedgerQuery, Args: js(`{"recipe":"list_payables_counterparties","filters":{"as_of_date":"2026-03-31"}}`)},
+			{Tool: ToolLedgerQuery},
 			{Tool: ToolFetchCBRData, Args: js(`{"mode":"currency","codes":[" usd","eur"]}`)},
 			{Tool: ToolSearchGeneralKB, Args: js(`{"query":" кредиторка "}`)},
 			{Tool: ToolSearchUserDocuments, Args: js(`{"query":"x","bogus":1}`)},
@@ -474,8 +474,8 @@ func TestNormalize(t *testing.T) {
 	want := QueryPlan{
 		Intents: []Intent{IntentLedgerFact, IntentCBRRate},
 		ToolCalls: []ToolCall{
-			{Tool: ToolAddressQuery, Args: js(`{"recipe":"list_payables_counterparties","filters":{"as_of_date":"2026-03-31"}}`)},
-			{Tool: ToolAddressQuery, Args: js(`{"recipe":"list_payables_counterparties","filters":{"as_of_date":"2026-03-31"}}`)},
+			{Tool: ToolLedgerQuery, Args: js(`{"recipe":"list_payables_counterparties","filters":{"as_of_date":"2026-03-31"}}`)},
+			{Tool: ToolLedgerQuery, Args: js(`{"recipe":"list_payables_counterparties","filters":{"as_of_date":"2026-03-31"}}`)},
 			{Tool: ToolFetchCBRData, Args: js(`{"mode":"currency","codes":["USD","EUR"]}`)},
 			{Tool: ToolSearchGeneralKB, Args: js(`{"query":"кредиторка","top_k":5}`)},
 			{Tool: ToolSearchUserDocuments, Args: js(`{"query":"x","bogus":1}`)}, // left for Validate

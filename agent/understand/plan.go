@@ -36,8 +36,8 @@ func (p *Parser) FromPlan(pl plan.QueryPlan, parsed Decision, in Input, context 
 	}
 	call := pl.ToolCalls[0]
 	switch call.Tool {
-	case plan.ToolAddressQuery:
-		var args plan.AddressQueryArgs
+	case plan.ToolLedgerQuery:
+		var args plan.LedgerQueryArgs
 		if call.Decode(&args) != nil {
 			return Decision{}, false
 		}
@@ -69,7 +69,7 @@ func planned(parsed Decision, k Kind, why string) Decision {
 }
 
 // ledgerFromPlan is the decision of a plan's 1C recipe.
-func (p *Parser) ledgerFromPlan(args plan.AddressQueryArgs, parsed Decision, in Input, context string) Decision {
+func (p *Parser) ledgerFromPlan(args plan.LedgerQueryArgs, parsed Decision, in Input, context string) Decision {
 	if _, ok := lane.RecipeFor(args.Recipe); !ok {
 		// A plan for 1C without a (known) recipe: the parser's reading, or a question back.
 		if parsed.Kind == KindLedger {

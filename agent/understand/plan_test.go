@@ -14,9 +14,9 @@ import (
 
 // ledgerPlan is a plan with one 1C recipe call and the given filters.
 func ledgerPlan(recipe lane.Intent, f lane.Filters) plan.QueryPlan {
-	args, _ := json.Marshal(plan.AddressQueryArgs{Recipe: recipe, Filters: f})
+	args, _ := json.Marshal(plan.LedgerQueryArgs{Recipe: recipe, Filters: f})
 	return plan.QueryPlan{Intents: []plan.Intent{plan.IntentLedgerFact},
-		ToolCalls: []plan.ToolCall{{Tool: plan.ToolAddressQuery, Args: args}}, RenderStyle: plan.StyleTable, Confidence: 0.9}
+		ToolCalls: []plan.ToolCall{{Tool: plan.ToolLedgerQuery, Args: args}}, RenderStyle: plan.StyleTable, Confidence: 0.9}
 }
 
 func cbrPlan(args plan.FetchCBRDataArgs) plan.QueryPlan {

@@ -111,7 +111,7 @@ func TestProbesSendOnlyWhitelistedTemplates(t *testing.T) {
 func TestProbeDocumentsMatchTheRecipe(t *testing.T) {
 	lane, _ := newTestLane(t)
 	f := Filters{Counterparty: "ООО «Альфа»", PeriodFrom: "2025-01-01", PeriodTo: "2026-03-31", Limit: 200}
-	res := lane.Run(t.Context(), Decomposition{QuestionMode: ModeAddress, Intent: IntentDocumentsByParty, Filters: f})
+	res := lane.Run(t.Context(), Decomposition{QuestionMode: ModeLedger, Intent: IntentDocumentsByParty, Filters: f})
 	if res.ResultMode == Limited || len(res.All) < 10 {
 		t.Fatalf("recipe: %s %s, %d rows", res.ResultMode, res.Message, len(res.All))
 	}
@@ -224,7 +224,7 @@ func TestProbeMovementsMatchTheLedger(t *testing.T) {
 func TestProbeBalanceDocumentsMatchTheSnapshot(t *testing.T) {
 	lane, _ := newTestLane(t)
 	for _, token := range []string{"60", "62"} {
-		res := lane.Run(t.Context(), Decomposition{QuestionMode: ModeAddress, Intent: IntentAccountBalance,
+		res := lane.Run(t.Context(), Decomposition{QuestionMode: ModeLedger, Intent: IntentAccountBalance,
 			Filters: Filters{Account: token, AsOfDate: "2026-03-31", Limit: 20}})
 		if len(res.Rows) != 1 {
 			t.Fatalf("snapshot %s: %s %s", token, res.ResultMode, res.Message)
@@ -241,7 +241,7 @@ func TestProbeBalanceDocumentsMatchTheSnapshot(t *testing.T) {
 func TestProbeDocumentsByMonth(t *testing.T) {
 	lane, _ := newTestLane(t)
 	f := Filters{Counterparty: "ООО «Альфа»", PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31", Limit: 200}
-	res := lane.Run(t.Context(), Decomposition{QuestionMode: ModeAddress, Intent: IntentDocumentsByParty, Filters: f})
+	res := lane.Run(t.Context(), Decomposition{QuestionMode: ModeLedger, Intent: IntentDocumentsByParty, Filters: f})
 	want := map[string]map[string]onec.Kopecks{}
 	for _, r := range res.All {
 		m := monthLabel(r.Date)

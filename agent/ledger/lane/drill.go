@@ -108,7 +108,7 @@ func (l *Lane) Drill(ctx context.Context, data string) (Result, error) {
 		return Result{}, ErrBadDrill
 	}
 	rec := Catalog[idx]
-	d := Decomposition{QuestionMode: ModeAddress, ModeConfidence: 1, QueryShape: "list", QueryShapeConfidence: 1,
+	d := Decomposition{QuestionMode: ModeLedger, ModeConfidence: 1, QueryShape: "list", QueryShapeConfidence: 1,
 		Intent: rec.Intent, IntentConfidence: 1, FallbackRuleHit: "drilldown", Reasons: []string{"переход по кнопке"}}
 	if slices.Contains(rec.Required, FilterAsOfDate) {
 		d.Filters.AsOfDate = when.Format(time.DateOnly)

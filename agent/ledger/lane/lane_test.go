@@ -66,7 +66,7 @@ func newTestLane(t testing.TB) (*Lane, *recordingSource) {
 // ledger.FromDecision in agent/ledger/decision.go): the recipe and its filters, names as written
 // for the lane's resolver to match.
 func ask(i Intent, f Filters) Decomposition {
-	return Decomposition{QuestionMode: ModeAddress, ModeConfidence: 1, Intent: i, IntentConfidence: 0.9, Filters: f,
+	return Decomposition{QuestionMode: ModeLedger, ModeConfidence: 1, Intent: i, IntentConfidence: 0.9, Filters: f,
 		Missing: MissingFilters(i, f), QueryShape: "list", QueryShapeConfidence: 0.9}
 }
 
@@ -213,7 +213,7 @@ func TestReceivablesAndPayablesMatchTheDefinitions(t *testing.T) {
 					wantTotal += s
 				}
 			}
-			res := lane.Run(t.Context(), Decomposition{QuestionMode: ModeAddress, Intent: intent, Filters: Filters{AsOfDate: date, Limit: 200}})
+			res := lane.Run(t.Context(), Decomposition{QuestionMode: ModeLedger, Intent: intent, Filters: Filters{AsOfDate: date, Limit: 200}})
 			got := map[string]onec.Kopecks{}
 			for _, r := range res.All {
 				got[r.Ref] = r.Amount

@@ -121,7 +121,7 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 		ExtractedFilters: d.Filters, MissingRequiredFilters: append([]string{}, d.Missing...),
 		LLMDecompositionAttempted: d.LLMAttempted, LLMDecompositionApplied: d.LLMApplied,
 		LLMDecompositionReason: d.LLMReason, FallbackRuleHit: d.FallbackRuleHit,
-		SanitizedUserMessage: d.Sanitized, ExecutionLane: string(ModeAddress), Source: l.src.Name(),
+		SanitizedUserMessage: d.Sanitized, ExecutionLane: string(ModeLedger), Source: l.src.Name(),
 		Reasons: append([]string{}, d.Reasons...), Limitations: []string{}, QueriesSent: []string{},
 		MaterializationDropReason: DropNone, AccountScopeDropReason: DropNone,
 	}

@@ -10,7 +10,7 @@ type Mode string
 
 // Question modes.
 const (
-	ModeAddress     Mode = "address_query"
+	ModeLedger      Mode = "ledger_query"
 	ModeDeep        Mode = "deep_analysis"
 	ModeUnsupported Mode = "unsupported"
 )
