@@ -22,13 +22,13 @@ func TestAskLedgerThroughProxyStandIn(t *testing.T) {
 
 	res := askJSON(t, env, "кто нам должен на 31.03.2026")
 	plain := strings.ReplaceAll(strings.Join(res.Replies, " "), "\u00a0", " ")
-	if res.Scenario != "address" || !strings.Contains(plain, "35 987 887,75") || !strings.Contains(plain, "1С (MCP toolkit") {
+	if res.Scenario != "1c" || !strings.Contains(plain, "35 987 887,75") || !strings.Contains(plain, "1С (MCP toolkit") {
 		t.Fatalf("answer:\n%s", res.Text)
 	}
 	raw, _ := json.Marshal(res.Debug)
 	var dbg map[string]any
 	json.Unmarshal(raw, &dbg)
-	addr, _ := dbg["address"].(map[string]any)
+	addr, _ := dbg["ledger"].(map[string]any)
 	for _, key := range []string{
 		"detected_mode", "detected_mode_confidence", "query_shape", "query_shape_confidence", "detected_intent",
 		"detected_intent_confidence", "extracted_filters", "missing_required_filters", "selected_recipe", "anchor_type",

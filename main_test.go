@@ -39,7 +39,7 @@ func TestNoConfigurationAsk(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatalf("ask --json output is not JSON: %v\n%s", err, out.String())
 	}
-	if res.Scenario != "address" || res.Debug.Route.FallbackRuleHit != "receivables" || res.Sources == nil || res.Text == "" {
+	if res.Scenario != "1c" || res.Debug.Route.FallbackRuleHit != "receivables" || res.Sources == nil || res.Text == "" {
 		t.Errorf("ask --json = %s", out.String())
 	}
 }

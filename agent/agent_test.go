@@ -33,7 +33,7 @@ func TestAnswerWithoutLLM(t *testing.T) {
 		{"Привет", S2General, "finbot", false},
 		{"спасибо!", S2General, "Пожалуйста", false},
 		{"помоги", S5Clarify, "Уточните", true},
-		{"Кто нам должен на 31 марта?", Address, "1С", false},
+		{"Кто нам должен на 31 марта?", OneC, "1С", false},
 		{"курс евро на вчера", S2General, "не подключены", false},
 		{"Найди договор с Техснабом", S1Search, "документам", false},
 	}
@@ -175,8 +175,8 @@ func TestLLMNeverRoutes(t *testing.T) {
 		wantRule     string
 	}{
 		{"Добрый вечер", S2General, "smalltalk"},
-		{"Сколько мы должны Гранит-М?", Address, "payables"}, // no access to 1C here: names are not resolved
-		{"Кто нам должен?", Address, "receivables"},
+		{"Сколько мы должны Гранит-М?", OneC, "payables"}, // no access to 1C here: names are not resolved
+		{"Кто нам должен?", OneC, "receivables"},
 		{"курс евро", S2General, "rate"},
 	}
 	for _, tt := range tests {

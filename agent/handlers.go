@@ -22,7 +22,7 @@ func (a *Agent) handle(ctx context.Context, req Request, route RouteDecision, te
 		return a.documentAnswer(ctx, req, route, text, scope)
 	case route.Scenario == S2General && route.Intent == IntentKB:
 		return a.generalAnswer(ctx, req, route, text)
-	case route.Scenario == Address:
+	case route.Scenario == OneC:
 		return a.ledger(ctx, req, text)
 	case route.Scenario == S5Clarify:
 		return a.clarify(ctx, route, text), nil
@@ -156,7 +156,7 @@ func commandRoute(cmd string) RouteDecision {
 			Reasons: []string{"команда /" + cmd}}
 	}
 	if i, ok := ledger.Commands[cmd]; ok || cmd == "drill" {
-		return RouteDecision{Scenario: Address, Intent: string(i), Confidence: 1, Source: "command",
+		return RouteDecision{Scenario: OneC, Intent: string(i), Confidence: 1, Source: "command",
 			Reasons: []string{"команда /" + cmd}}
 	}
 	intent, ok := commandIntents[cmd]

@@ -527,7 +527,7 @@ func TestKBRefusal(t *testing.T) {
 			}
 			for j, b := range got {
 				pressed := ask(t, tt.agent, Request{UserID: req.UserID, ChatID: req.ChatID*10 + int64(j)}, b)
-				if pressed.Scenario != Address && pressed.Intent != IntentRates && pressed.Intent != IntentKeyRate || len(pressed.Buttons) > 0 && pressed.Scenario != Address {
+				if pressed.Scenario != OneC && pressed.Intent != IntentRates && pressed.Intent != IntentKeyRate || len(pressed.Buttons) > 0 && pressed.Scenario != OneC {
 					t.Errorf("button %q: scenario %s/%s, not a 1C or Bank of Russia answer:\n%s", b, pressed.Scenario, pressed.Intent, pressed.Text)
 				}
 			}

@@ -75,7 +75,7 @@ func ledgerAnswer(res lane.Result) Answer {
 	ans := answer(ledger.Reply(res))
 	ans.Intent = string(res.Intent)
 	dbg := res.Debug
-	ans.Debug.Address = &dbg
+	ans.Debug.Ledger = &dbg
 	ans.Debug.Result = &res
 	return ans
 }

@@ -54,8 +54,8 @@ func TestLedgerAnswerCarriesDebugButtonsAndExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dbg := ans.Debug.Address
-	if ans.Scenario != Address || dbg == nil || dbg.SelectedRecipe != "address.receivables.counterparty_totals" || dbg.RowsMatched != 18 {
+	dbg := ans.Debug.Ledger
+	if ans.Scenario != OneC || dbg == nil || dbg.SelectedRecipe != "address.receivables.counterparty_totals" || dbg.RowsMatched != 18 {
 		t.Fatalf("scenario %s debug %+v", ans.Scenario, dbg)
 	}
 	var drill, export string
@@ -71,7 +71,7 @@ func TestLedgerAnswerCarriesDebugButtonsAndExport(t *testing.T) {
 		t.Fatalf("buttons = %+v, want a drilldown and the export", ans.Buttons)
 	}
 	next, _ := a.Answer(ctx, Request{UserID: 1, ChatID: 1, Command: "drill", Text: drill})
-	if next.Debug.Address == nil || next.Debug.Address.SelectedRecipe != "address.open_items.by_counterparty" {
+	if next.Debug.Ledger == nil || next.Debug.Ledger.SelectedRecipe != "address.open_items.by_counterparty" {
 		t.Errorf("drilldown answer = %q", next.Text)
 	}
 	// The export is of the conversation's last result: the drilldown now.
@@ -99,7 +99,7 @@ func TestClarificationChoice(t *testing.T) {
 		t.Fatalf("buttons = %+v", ans.Buttons)
 	}
 	picked, _ := a.Answer(ctx, Request{UserID: 1, ChatID: 1, Command: "drill", Text: "c:1"})
-	if picked.Debug.Address == nil || picked.Debug.Address.SelectedRecipe != "address.open_items.by_counterparty" ||
+	if picked.Debug.Ledger == nil || picked.Debug.Ledger.SelectedRecipe != "address.open_items.by_counterparty" ||
 		!strings.Contains(picked.Text, "Северсталь") {
 		t.Errorf("choice answer:\n%s", picked.Text)
 	}

@@ -344,9 +344,9 @@ func planRoute(p plan.QueryPlan, source string) RouteDecision {
 	case plan.IntentSmallTalk:
 		d.Intent = IntentSmallTalk
 	case plan.IntentLedgerFact, plan.IntentLedgerDeep:
-		d.Scenario, d.Intent = Address, IntentUnknown
-		if p.Address != nil {
-			d.Intent = string(p.Address.Recipe)
+		d.Scenario, d.Intent = OneC, IntentUnknown
+		if p.Ledger != nil {
+			d.Intent = string(p.Ledger.Recipe)
 		}
 	case plan.IntentCBRRate:
 		d.Intent = IntentRates

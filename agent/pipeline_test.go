@@ -109,7 +109,7 @@ func planJSON(intent plan.Intent, calls string, extra string) string {
 }
 
 const (
-	receivablesPlan = `{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}}],"fallback":{"enabled":false},"limits":{},"render_style":"TABLE","confidence":0.93,"question_mode":"direct","address":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}}`
+	receivablesPlan = `{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}}],"fallback":{"enabled":false},"limits":{},"render_style":"TABLE","confidence":0.93,"question_mode":"direct","ledger":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}}`
 	eurFebPlan      = `{"intents":["CBR_RATE"],"entities":[{"type":"currency","name":"евро","value":"EUR"}],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-02-28","codes":["EUR"]}}],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.9}`
 	penaltiesPlan   = `{"intents":["DOC_SEARCH"],"tool_calls":[{"tool":"search_user_documents","args":{"query":"штрафы и пени по договору с Техснабом"}},{"tool":"search_user_documents","args":{"query":"неустойка за просрочку поставки"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.88}`
 )
@@ -168,9 +168,9 @@ func regressionSet(t *testing.T) []string {
 		equalText string
 	}{
 		// The parser is sure: no LLM, the same answer as /debts.
-		{"кто нам должен на 31 марта", "", Address, []string{"₽"}, 0, "", want.Text},
+		{"кто нам должен на 31 марта", "", OneC, []string{"₽"}, 0, "", want.Text},
 		// The parser is unsure: the planner decides, with the same answer.
-		{vagueReceivables, receivablesPlan, Address, []string{"₽"}, 1, "ledger", want.Text},
+		{vagueReceivables, receivablesPlan, OneC, []string{"₽"}, 1, "ledger", want.Text},
 		{"курс евро на 15 января", "", S2General, []string{"EUR", "88,1000"}, 0, "", ""},
 		// A follow-up continues the dialog's state: the currency kept, the date replaced, no LLM.
 		{"а на конец февраля?", "", S2General, []string{"EUR", "28.02.2026", "88,1000"}, 0, "", ""},
@@ -731,8 +731,8 @@ func TestDeepAnalysisPlanned(t *testing.T) {
 			if pd == nil || pd.Handler != "deep_analysis" || pd.Source != "llm" || pd.Discovery == nil {
 				t.Fatalf("plan debug %+v, want the deep_analysis handler with its discovery debug", pd)
 			}
-			if ans.Scenario != Address || ans.Intent != plan.ModeDeepAnalysis {
-				t.Errorf("scenario %s/%s, want %s/%s", ans.Scenario, ans.Intent, Address, plan.ModeDeepAnalysis)
+			if ans.Scenario != OneC || ans.Intent != plan.ModeDeepAnalysis {
+				t.Errorf("scenario %s/%s, want %s/%s", ans.Scenario, ans.Intent, OneC, plan.ModeDeepAnalysis)
 			}
 			dd := pd.Discovery
 			if dd.Plan.PlanStatus != analysis.PlanAllowed || dd.Evidence.EvidenceStatus != analysis.EvidenceConfirmed ||

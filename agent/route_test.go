@@ -18,14 +18,14 @@ func TestDecisionRoute(t *testing.T) {
 		intent   string
 		sure     bool
 	}{
-		{"Кто нам должен на 31 марта?", Address, "list_receivables_counterparties", true},
-		{"Дебиторка на конец февраля", Address, "list_receivables_counterparties", true},
-		{"Кому мы должны?", Address, "list_payables_counterparties", true},
-		{"наша задолженность перед поставщиками", Address, "list_payables_counterparties", true},
-		{"Сальдо по счету 60.01 на 01.03.2026", Address, "account_balance_snapshot", true},
-		{"остаток на сч. 51", Address, "account_balance_snapshot", true},
-		{"незакрытые договоры на 31.03.2026", Address, "list_open_contracts", true},
-		{"удали документ", Address, "write", true},
+		{"Кто нам должен на 31 марта?", OneC, "list_receivables_counterparties", true},
+		{"Дебиторка на конец февраля", OneC, "list_receivables_counterparties", true},
+		{"Кому мы должны?", OneC, "list_payables_counterparties", true},
+		{"наша задолженность перед поставщиками", OneC, "list_payables_counterparties", true},
+		{"Сальдо по счету 60.01 на 01.03.2026", OneC, "account_balance_snapshot", true},
+		{"остаток на сч. 51", OneC, "account_balance_snapshot", true},
+		{"незакрытые договоры на 31.03.2026", OneC, "list_open_contracts", true},
+		{"удали документ", OneC, "write", true},
 		{"Какая сейчас ключевая ставка?", S2General, IntentKeyRate, true},
 		{"курс евро на вчера", S2General, IntentRates, true},
 		{"сколько стоит доллар", S2General, IntentRates, true},
@@ -39,7 +39,7 @@ func TestDecisionRoute(t *testing.T) {
 		{"?!", S5Clarify, IntentUnknown, true},
 		{"отчет", S5Clarify, IntentUnknown, false},
 		{"расскажи подробнее о возможностях бюджетирования в компании", S2General, IntentKB, false},
-		{"Ёлки, кто нам ДОЛЖЕН???", Address, "list_receivables_counterparties", true},
+		{"Ёлки, кто нам ДОЛЖЕН???", OneC, "list_receivables_counterparties", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {

@@ -13,12 +13,12 @@ type Scenario string
 
 // The scenarios of the design (seed 002 §4) plus the address-query lane to 1C.
 const (
-	S1Search   Scenario = "S1" // search all the user's documents
-	S2General  Scenario = "S2" // knowledge base, rates, news, small talk
-	S3Full     Scenario = "S3" // selected documents in full
-	S4Retrieve Scenario = "S4" // selected documents by retrieval
-	S5Clarify  Scenario = "S5" // ask a clarifying question
-	Address    Scenario = "address"
+	S1Search   Scenario = "S1"      // search all the user's documents
+	S2General  Scenario = "S2"      // knowledge base, rates, news, small talk
+	S3Full     Scenario = "S3"      // selected documents in full
+	S4Retrieve Scenario = "S4"      // selected documents by retrieval
+	S5Clarify  Scenario = "S5"      // ask a clarifying question
+	OneC       Scenario = "1c"      // a question to 1C (the ledger skill)
 	Command    Scenario = "command" // handled by the front end, never routed
 )
 
@@ -119,8 +119,8 @@ type Debug struct {
 	// Degraded lists what went wrong without stopping the answer (history unavailable, LLM down…).
 	Degraded []string      `json:"degraded,omitempty"`
 	Elapsed  time.Duration `json:"elapsed_ns"`
-	// Address is the address lane's debug payload (seed 001), for 1C answers.
-	Address *lane.Debug `json:"address,omitempty"`
+	// Ledger is the 1C lane's debug payload (seed 001), for 1C answers.
+	Ledger *lane.Debug `json:"ledger,omitempty"`
 	// Result is the address lane's unified result (seed 000 §5), for 1C answers.
 	Result *lane.Result `json:"result,omitempty"`
 	// Docs explains answers from documents and the knowledge base.

@@ -95,11 +95,11 @@ func decisionRoute(d understand.Decision) RouteDecision {
 	case understand.KindDocs:
 		r.Scenario = S1Search
 	case understand.KindLedger:
-		r.Scenario, r.Intent = Address, string(d.Recipe)
+		r.Scenario, r.Intent = OneC, string(d.Recipe)
 	case understand.KindLedgerWrite:
-		r.Scenario, r.Intent = Address, "write"
+		r.Scenario, r.Intent = OneC, "write"
 	case understand.KindUnknownEntity:
-		r.Scenario, r.Intent = Address, IntentUnknown
+		r.Scenario, r.Intent = OneC, IntentUnknown
 	default:
 		r.Scenario, r.Intent = S5Clarify, IntentUnknown
 	}

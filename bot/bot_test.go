@@ -524,8 +524,8 @@ func TestDrilldownButtonsExportAndDebug(t *testing.T) {
 		mu.Lock()
 		got = append(got, r)
 		mu.Unlock()
-		ans := agent.Answer{Scenario: agent.Address, Intent: "list_receivables_counterparties", Text: "**Кто должен нам**"}
-		ans.Debug.Address = &lane.Debug{SelectedRecipe: "address.receivables.counterparty_totals"}
+		ans := agent.Answer{Scenario: agent.OneC, Intent: "list_receivables_counterparties", Text: "**Кто должен нам**"}
+		ans.Debug.Ledger = &lane.Debug{SelectedRecipe: "address.receivables.counterparty_totals"}
 		switch r.Text {
 		case "x:last":
 			ans.Document = &agent.Document{Name: "receivables.xlsx", Bytes: []byte("PK-xlsx")}

@@ -305,7 +305,7 @@ func (c *core) ask(ctx context.Context, in incoming, req agent.Request) error {
 	if d := ans.Document; d != nil && len(d.Bytes) > 0 {
 		out.documents = append(out.documents, document{name: d.Name, caption: d.Caption, data: d.Bytes})
 	}
-	if c.debugOn(in.chatID) && c.access.isAdmin(in.userID) && ans.Debug.Address != nil {
+	if c.debugOn(in.chatID) && c.access.isAdmin(in.userID) && ans.Debug.Ledger != nil {
 		if data, err := json.MarshalIndent(ans.Debug, "", "  "); err == nil {
 			out.documents = append(out.documents, document{name: "debug.json", caption: "debug: " + ans.Intent, data: data})
 		}

@@ -44,7 +44,7 @@ func FuzzDecode(f *testing.F) {
 		`{"intents":["KB_TERM"],"tool_calls":[{"tool":"search_general_kb","args":{"query":"акт сверки"}}],"render_style":"SHORT","confidence":0.9}`,
 		`{"intents":["FINANCE_NEWS"],"tool_calls":[{"tool":"fetch_finance_news","args":{"query":"ключевая ставка","max_results":3}}],"fallback":{"enabled":true,"tool":"fetch_cbr_data","args":{"mode":"news"}},"render_style":"BULLETS","confidence":0.8}`,
 		`{"intents":["DOC_QA"],"tool_calls":[{"tool":"load_documents_full","args":{"document_ids":["abcdefgh12345678"]}},{"tool":"search_general_kb","args":{"query":"пени"},"depends_on":[0]}],"render_style":"SHORT","confidence":1}`,
-		`{"intents":["LEDGER_FACT"],"address":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}},"tool_calls":[{"tool":"ledger_query","args":{}}],"render_style":"TABLE","confidence":0.9,"limits":{"max_items":50}}`,
+		`{"intents":["LEDGER_FACT"],"ledger":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}},"tool_calls":[{"tool":"ledger_query","args":{}}],"render_style":"TABLE","confidence":0.9,"limits":{"max_items":50}}`,
 		`{"INTENTS":["CBR_KEY_RATE"],"Tool_Calls":[{"tool":"fetch_cbr_data","args":{"mode":"key_rate","from":"2026-01-01","to":"2026-03-31"}}],"render_style":"SHORT","confidence":0.7}`,
 		`{"intents":["KB_TERM"],"tool_calls":[{"tool":"search_general_kb","args":{"query":"\u0000\ud800<script>"}}],"render_style":"SHORT","confidence":1e-400}`,
 		`{"intents":["KB_TERM"],"tool_calls":[{"tool":"search_general_kb","args":{"query":"a","top_k":1e309}}],"render_style":"SHORT","confidence":0.9,"depends_on":[-1]}`,
@@ -125,9 +125,9 @@ func clonePlan(t *testing.T, p QueryPlan) QueryPlan {
 	q.Fallback.Args = append(json.RawMessage(nil), p.Fallback.Args...)
 	q.Fallback.When = append([]string(nil), p.Fallback.When...)
 	q.ClarificationOptions = append([]string(nil), p.ClarificationOptions...)
-	if p.Address != nil {
-		a := *p.Address
-		q.Address = &a
+	if p.Ledger != nil {
+		a := *p.Ledger
+		q.Ledger = &a
 	}
 	if p.Discovery != nil {
 		d := *p.Discovery

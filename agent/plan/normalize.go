@@ -47,23 +47,23 @@ func Normalize(p *QueryPlan) {
 		p.ClarificationOptions[i] = strings.TrimSpace(o)
 	}
 
-	if p.Address == nil {
+	if p.Ledger == nil {
 		for _, c := range p.ToolCalls {
 			var a LedgerQueryArgs
 			if c.Tool == ToolLedgerQuery && c.Decode(&a) == nil && a.Recipe != "" {
-				p.Address = &AddressPlan{Recipe: a.Recipe, Filters: a.Filters}
+				p.Ledger = &LedgerPlan{Recipe: a.Recipe, Filters: a.Filters}
 				break
 			}
 		}
 	}
 	for i := range p.ToolCalls {
-		p.ToolCalls[i].Args = normalizeArgs(p.ToolCalls[i].Tool, p.ToolCalls[i].Args, p.Address)
+		p.ToolCalls[i].Args = normalizeArgs(p.ToolCalls[i].Tool, p.ToolCalls[i].Args, p.Ledger)
 	}
 	if p.Fallback.Enabled {
 		if len(p.Fallback.When) == 0 {
 			p.Fallback.When = []string{WhenNoResults}
 		}
-		p.Fallback.Args = normalizeArgs(p.Fallback.Tool, p.Fallback.Args, p.Address)
+		p.Fallback.Args = normalizeArgs(p.Fallback.Tool, p.Fallback.Args, p.Ledger)
 	}
 }
 
@@ -79,7 +79,7 @@ func dedupe[T comparable](xs []T) []T {
 
 // normalizeArgs fills the argument defaults of t; arguments that do not decode come back as
 // they were.
-func normalizeArgs(t Tool, raw json.RawMessage, addr *AddressPlan) json.RawMessage {
+func normalizeArgs(t Tool, raw json.RawMessage, addr *LedgerPlan) json.RawMessage {
 	args := argsFor(t)
 	if args == nil || decodeArgs(raw, args) != nil {
 		return raw

@@ -93,7 +93,7 @@ func buildSchema() []byte {
 		})
 	}
 	root.Definitions["ArgsByTool"] = &jsonschema.Schema{AllOf: byTool}
-	root.Definitions["AddressRecipe"] = enumSchema("Рецепт 1С (ledger_query).", lane.Intents())
+	root.Definitions["LedgerRecipe"] = enumSchema("Рецепт 1С (ledger_query).", lane.Intents())
 	for _, name := range []string{"ToolCall", "Fallback"} {
 		d, ok := root.Definitions[name]
 		if !ok {
@@ -152,16 +152,16 @@ func reflector() *jsonschema.Reflector {
 	return &jsonschema.Reflector{
 		Anonymous:                  true,
 		RequiredFromJSONSchemaTags: true,
-		// lane.Intent would collide with Intent in $defs; buildSchema adds AddressRecipe.
+		// lane.Intent would collide with Intent in $defs; buildSchema adds LedgerRecipe.
 		Mapper: func(t reflect.Type) *jsonschema.Schema {
 			if t == reflect.TypeOf(lane.Intent("")) {
-				return &jsonschema.Schema{Ref: "#/$defs/AddressRecipe"}
+				return &jsonschema.Schema{Ref: "#/$defs/LedgerRecipe"}
 			}
 			return nil
 		},
 		Namer: func(t reflect.Type) string {
 			if t.PkgPath() == addressPkg {
-				return "Address" + t.Name()
+				return "Ledger" + t.Name()
 			}
 			return t.Name()
 		},

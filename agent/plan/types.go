@@ -129,8 +129,8 @@ type QueryPlan struct {
 	Confidence  float64    `json:"confidence" jsonschema:"required,minimum=0,maximum=1" jsonschema_description:"Уверенность в плане, от 0 до 1."`
 	// QuestionMode is "direct" or "deep_analysis" (the latter only with LEDGER_DEEP_ANALYSIS).
 	QuestionMode string `json:"question_mode,omitempty" jsonschema:"enum=direct,enum=deep_analysis"`
-	// Address is the 1C recipe and its filters, for LEDGER_FACT.
-	Address *AddressPlan `json:"address,omitempty" jsonschema_description:"Рецепт 1С и фильтры, для LEDGER_FACT."`
+	// Ledger is the 1C recipe and its filters, for LEDGER_FACT.
+	Ledger *LedgerPlan `json:"ledger,omitempty" jsonschema_description:"Рецепт 1С и фильтры, для LEDGER_FACT."`
 	// Discovery is the proposal that guards LEDGER_DEEP_ANALYSIS.
 	Discovery *DiscoveryProposal `json:"discovery,omitempty" jsonschema_description:"Предложение для LEDGER_DEEP_ANALYSIS."`
 	// Clarification is the question put to the user (CLARIFY); options become buttons.
@@ -169,8 +169,8 @@ type Limits struct {
 	MaxParagraphs int `json:"max_paragraphs,omitempty" jsonschema:"minimum=0,maximum=6" jsonschema_description:"Абзацев (1–6, по умолчанию 4)."`
 }
 
-// AddressPlan is the 1C recipe of a LEDGER_FACT question and its filters.
-type AddressPlan struct {
+// LedgerPlan is the 1C recipe of a LEDGER_FACT question and its filters.
+type LedgerPlan struct {
 	Recipe  lane.Intent  `json:"recipe" jsonschema:"required"`
 	Filters lane.Filters `json:"filters"`
 }

@@ -215,12 +215,12 @@ func (c *checker) clarification(p QueryPlan) {
 }
 
 func (c *checker) ledger(p QueryPlan) {
-	if p.Address != nil {
+	if p.Ledger != nil {
 		if !slices.Contains(p.Intents, IntentLedgerFact) {
-			c.add("address", "address задаётся только для намерения LEDGER_FACT")
+			c.add("ledger", "ledger задаётся только для намерения LEDGER_FACT")
 		}
-		c.recipe("address.recipe", p.Address.Recipe)
-		c.filters("address.filters", p.Address.Filters)
+		c.recipe("address.recipe", p.Ledger.Recipe)
+		c.filters("address.filters", p.Ledger.Filters)
 	}
 	if slices.Contains(p.Intents, IntentLedgerFact) && !hasTool(p, ToolLedgerQuery) {
 		c.add("tool_calls", "для LEDGER_FACT нужен вызов ledger_query")

@@ -188,12 +188,12 @@ func (c *checker) addressArgs(call string, a LedgerQueryArgs, p QueryPlan) {
 	}
 	field := call + ".args"
 	switch {
-	case a.Recipe == "" && p.Address == nil:
+	case a.Recipe == "" && p.Ledger == nil:
 		c.add(field+".recipe", "нужен рецепт 1С: в args.recipe или в address.recipe")
 	case a.Recipe == "":
 		// The plan's address names the recipe; it is checked there.
-	case p.Address != nil && p.Address.Recipe != a.Recipe:
-		c.add(field+".recipe", "%q расходится с address.recipe %q", clip(string(a.Recipe)), clip(string(p.Address.Recipe)))
+	case p.Ledger != nil && p.Ledger.Recipe != a.Recipe:
+		c.add(field+".recipe", "%q расходится с address.recipe %q", clip(string(a.Recipe)), clip(string(p.Ledger.Recipe)))
 	default:
 		c.recipe(field+".recipe", a.Recipe)
 	}

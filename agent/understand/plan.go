@@ -41,12 +41,12 @@ func (p *Parser) FromPlan(pl plan.QueryPlan, parsed Decision, in Input, context 
 		if call.Decode(&args) != nil {
 			return Decision{}, false
 		}
-		if pl.Address != nil {
+		if pl.Ledger != nil {
 			if args.Recipe == "" {
-				args.Recipe = pl.Address.Recipe
+				args.Recipe = pl.Ledger.Recipe
 			}
 			if args.Filters == (lane.Filters{}) {
-				args.Filters = pl.Address.Filters
+				args.Filters = pl.Ledger.Filters
 			}
 		}
 		return p.ledgerFromPlan(args, parsed, in, context), true

@@ -32,7 +32,7 @@ func TestConsoleOnDefaults(t *testing.T) {
 	defer a.Close()
 	var out bytes.Buffer
 	ans, replies := a.Ask(t.Context(), &out, 1, 0, "Кто нам должен на 31 марта?")
-	if ans == nil || ans.Scenario != "address" || len(replies) == 0 || !strings.Contains(out.String(), "31.03.2026") {
+	if ans == nil || ans.Scenario != "1c" || len(replies) == 0 || !strings.Contains(out.String(), "31.03.2026") {
 		t.Errorf("Ask = %+v, %q; printed %q", ans, replies, out.String())
 	}
 	if a.Bot != nil || a.Metrics != nil {

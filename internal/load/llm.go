@@ -99,7 +99,7 @@ func planFor(question, summary, day string) string {
 		if strings.Contains(q, "31 марта") {
 			filters = `{"as_of_date":"2026-03-31"}`
 		}
-		return fmt.Sprintf(`{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":%q,"filters":%s}}],%s,"render_style":"TABLE","confidence":0.93,"question_mode":"direct","address":{"recipe":%q,"filters":%s}}`,
+		return fmt.Sprintf(`{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":%q,"filters":%s}}],%s,"render_style":"TABLE","confidence":0.93,"question_mode":"direct","ledger":{"recipe":%q,"filters":%s}}`,
 			recipe, filters, planTail, recipe, filters)
 	case currency(q) != "" || strings.Contains(q, "курс") || (summary != "" && currency(strings.ToLower(summary)) != ""):
 		code := currency(q)
