@@ -21,7 +21,9 @@ func Fold(s string) string {
 			return ' '
 		}
 	}, s)
-	s = strayDots.ReplaceAllString(s, "$1 $2")
+	if strings.Contains(s, ".") {
+		s = strayDots.ReplaceAllString(s, "$1 $2")
+	}
 	return strings.Join(strings.Fields(s), " ")
 }
 

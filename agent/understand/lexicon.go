@@ -4,6 +4,7 @@ import (
 	"bufio"
 	_ "embed"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -75,11 +76,25 @@ type Entry struct {
 type Lexicon struct {
 	entries []Entry
 	byFirst map[string][]int // first word → entries
+	// byTypo: the entries whose first word may be matched with one typo, by its first letter
+	// and length in runes (a typo keeps the first letter and changes the length by at most one).
+	byTypo map[typoKey][]int
+}
+
+type typoKey struct {
+	first rune
+	runes int
+}
+
+// typoKeyOf is the key of a stem in byTypo.
+func typoKeyOf(s string) typoKey {
+	r, _ := utf8.DecodeRuneInString(s)
+	return typoKey{first: r, runes: utf8.RuneCountInString(s)}
 }
 
 // LoadLexicon parses a lexicon in the format of lexicon.tsv.
 func LoadLexicon(src string) (*Lexicon, error) {
-	lx := &Lexicon{byFirst: map[string][]int{}}
+	lx := &Lexicon{byFirst: map[string][]int{}, byTypo: map[typoKey][]int{}}
 	sc := bufio.NewScanner(strings.NewReader(src))
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimRight(sc.Text(), " \r")
@@ -110,6 +125,10 @@ func LoadLexicon(src string) (*Lexicon, error) {
 			return nil, fmt.Errorf("lexicon line %d: no words in %q", n, e.Phrase)
 		}
 		lx.byFirst[e.words[0]] = append(lx.byFirst[e.words[0]], len(lx.entries))
+		if !e.exact && typoEligible(e.words[0]) {
+			k := typoKeyOf(e.words[0])
+			lx.byTypo[k] = append(lx.byTypo[k], len(lx.entries))
+		}
 		lx.entries = append(lx.entries, e)
 	}
 	return lx, sc.Err()
@@ -145,11 +164,15 @@ func (lx *Lexicon) Find(toks []Token) []Hit {
 			cands = append(cands, lx.byFirst[toks[i].Text]...)
 		}
 		if len(cands) == 0 && typoEligible(toks[i].Stem) {
-			for j, e := range lx.entries {
-				if !e.exact && typoEligible(e.words[0]) && isTypo(toks[i].Stem, e.words[0]) {
-					cands = append(cands, j)
+			k := typoKeyOf(toks[i].Stem)
+			for _, n := range [3]int{k.runes - 1, k.runes, k.runes + 1} {
+				for _, j := range lx.byTypo[typoKey{k.first, n}] {
+					if isTypo(toks[i].Stem, lx.entries[j].words[0]) {
+						cands = append(cands, j)
+					}
 				}
 			}
+			slices.Sort(cands) // file order, as a scan of the entries gives
 		}
 		for _, j := range cands {
 			e := lx.entries[j]
