@@ -9,7 +9,7 @@ import (
 	"github.com/finbot/finbot/integrations/onec/onectest"
 )
 
-// The 1C path end to end: ask → agent → address lane → proxy client → a stand-in of the MCP
+// The 1C path end to end: ask → agent → 1C lane → proxy client → a stand-in of the MCP
 // toolkit proxy backed by the demo ledger. The answer names its source; the debug payload has
 // every field of seed 001.
 func TestAskLedgerThroughProxyStandIn(t *testing.T) {

@@ -42,7 +42,7 @@ type Deps struct {
 	Rates Rates
 	// News searches finance news on the web; nil or unconfigured = only the Bank of Russia's news.
 	News NewsSearch
-	// Ledger is the address-query lane to 1C (or the demo ledger); nil = not connected.
+	// Ledger is the 1C lane to 1C (or the demo ledger); nil = not connected.
 	Ledger Ledger
 	// Library is the library of users' and groups' documents; nil = uploads not connected.
 	Library *library.Library

@@ -13,7 +13,7 @@ import (
 	"github.com/finbot/finbot/agent/understand"
 )
 
-// Ledger is the address-query lane to 1C. *lane.Lane satisfies it.
+// Ledger is the 1C lane to 1C. *lane.Lane satisfies it.
 type Ledger interface {
 	Run(ctx context.Context, d lane.Decomposition) lane.Result
 	Drill(ctx context.Context, data string) (lane.Result, error)

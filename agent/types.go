@@ -11,7 +11,7 @@ import (
 // Scenario is where a message is routed.
 type Scenario string
 
-// The scenarios of the design (seed 002 §4) plus the address-query lane to 1C.
+// The scenarios of the design (seed 002 §4) plus the 1C lane to 1C.
 const (
 	S1Search   Scenario = "S1"      // search all the user's documents
 	S2General  Scenario = "S2"      // knowledge base, rates, news, small talk
@@ -22,7 +22,7 @@ const (
 	Command    Scenario = "command" // handled by the front end, never routed
 )
 
-// Intents within S2 and the address lane.
+// Intents within S2 and the 1C lane.
 const (
 	IntentSmallTalk = "smalltalk"
 	IntentKB        = "kb"
@@ -121,7 +121,7 @@ type Debug struct {
 	Elapsed  time.Duration `json:"elapsed_ns"`
 	// Ledger is the 1C lane's debug payload (seed 001), for 1C answers.
 	Ledger *lane.Debug `json:"ledger,omitempty"`
-	// Result is the address lane's unified result (seed 000 §5), for 1C answers.
+	// Result is the 1C lane's unified result (seed 000 §5), for 1C answers.
 	Result *lane.Result `json:"result,omitempty"`
 	// Docs explains answers from documents and the knowledge base.
 	Docs *DocsDebug `json:"docs,omitempty"`

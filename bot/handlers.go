@@ -74,7 +74,7 @@ func handleStatus(ctx context.Context, c *core, in incoming) error {
 	return nil
 }
 
-// handleDebug turns the address lane's debug payload on or off for this chat.
+// handleDebug turns the 1C lane's debug payload on or off for this chat.
 func handleDebug(ctx context.Context, c *core, in incoming) error {
 	on := strings.EqualFold(strings.TrimSpace(in.text), "on")
 	off := strings.EqualFold(strings.TrimSpace(in.text), "off")

@@ -1,6 +1,6 @@
 package prompts
 
-// PlannerRecipe is one 1C recipe of the address lane, as the planner sees it.
+// PlannerRecipe is one 1C recipe of the 1C lane, as the planner sees it.
 type PlannerRecipe struct {
 	Name     string // "list_receivables_counterparties"
 	Meaning  string // "Кто должен нам"

@@ -1,4 +1,4 @@
-// Package ledger is the 1C skill: it reads what the address-query lane (agent/ledger/lane) found
+// Package ledger is the 1C skill: it reads what the 1C lane (agent/ledger/lane) found
 // in 1C two ways — Facts, for the planner's ledger_query tool, and Reply, the lane's own
 // answer with its footnote and its buttons (a choice of candidates, drilldowns, the Excel
 // export) for the ledger commands, the questions understood as 1C ones and the buttons. Every

@@ -290,7 +290,7 @@ func (a *App) stores(ctx context.Context) (hist agent.History, ping func(context
 	return store, store.Ping, nil
 }
 
-// ledger is the 1C address lane: over the 1C proxy at ONEC_URL, else over the embedded demo
+// ledger is the 1C 1C lane: over the 1C proxy at ONEC_URL, else over the embedded demo
 // ledger.
 func (a *App) ledger() (*lane.Lane, error) {
 	cfg := a.cfg

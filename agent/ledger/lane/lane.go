@@ -38,7 +38,7 @@ type Options struct {
 	CatalogTTL time.Duration
 }
 
-// Lane is the address-query lane over one source.
+// Lane is the 1C lane over one source.
 type Lane struct {
 	src  Source
 	opts Options

@@ -1,4 +1,4 @@
-// Package lane is the address-query lane: factual answers from 1C through a whitelist of
+// Package lane is the 1C lane (the seeds' «address query» lane): factual answers from 1C through a whitelist of
 // read-only query recipes. It does not read text: a question is understood before it gets here
 // (agent/understand, or the planner), and the lane is handed a Decomposition — an intent and
 // filters, names as written or catalog references. Nothing upstream writes or alters a query.
