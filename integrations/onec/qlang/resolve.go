@@ -8,6 +8,19 @@ import (
 // ErrUnresolved is wrapped by the errors Fields returns for field paths it cannot place.
 var ErrUnresolved = errors.New("qlang: unresolved field path")
 
+// UnresolvedError is a field path Fields cannot place, and why.
+type UnresolvedError struct {
+	Path   *Path
+	Reason string
+}
+
+func (e *UnresolvedError) Error() string {
+	return fmt.Sprintf("%s: %s: %s: %v", e.Path.Pos, e.Path, e.Reason, ErrUnresolved)
+}
+
+// Unwrap makes every UnresolvedError match ErrUnresolved.
+func (e *UnresolvedError) Unwrap() error { return ErrUnresolved }
+
 // Clause says where in a query a field path occurs.
 type Clause int
 
@@ -54,7 +67,7 @@ type FieldRef struct {
 
 // Fields resolves every field path of a batch, nested queries included, in the order written.
 // Paths it cannot place (an alias no source has, an unqualified field with several sources) are
-// left out and reported in the error, which joins one error wrapping ErrUnresolved per path.
+// left out and reported in the error, which joins one *UnresolvedError per path.
 func Fields(b *Batch) ([]FieldRef, error) {
 	r := &resolver{}
 	for _, q := range b.Queries {
@@ -69,7 +82,7 @@ type resolver struct {
 }
 
 func (r *resolver) unresolved(p *Path, format string, args ...any) {
-	r.errs = append(r.errs, fmt.Errorf("%s: %s: %s: %w", p.Pos, p, fmt.Sprintf(format, args...), ErrUnresolved))
+	r.errs = append(r.errs, &UnresolvedError{Path: p, Reason: fmt.Sprintf(format, args...)})
 }
 
 func (r *resolver) query(q *Query) {
