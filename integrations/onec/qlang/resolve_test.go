@@ -138,6 +138,10 @@ func TestFields(t *testing.T) {
 				if !errors.Is(err, qlang.ErrUnresolved) {
 					t.Errorf("Fields() error does not wrap ErrUnresolved: %v", err)
 				}
+				var ue *qlang.UnresolvedError
+				if !errors.As(err, &ue) || ue.Path == nil || ue.Reason == "" {
+					t.Errorf("Fields() error holds no *UnresolvedError with its path and reason: %v", err)
+				}
 			}
 			if diff := gocmp.Diff(tt.wantErr, gotErr); diff != "" {
 				t.Errorf("Fields() error (-want +got):\n%s", diff)

@@ -265,11 +265,15 @@ func (ts *TabularSection) Field(name string) *Field { return findField(ts.Fields
 // Field returns the virtual table's field with that name, or nil.
 func (vt *VirtualTable) Field(name string) *Field { return findField(vt.Fields, name) }
 
+// findField finds a column by name; a standard column may be named in English (Ref, Date …).
 func findField(fs []*Field, name string) *Field {
 	for _, f := range fs {
 		if equalNames(f.Name, name) {
 			return f
 		}
+	}
+	if ru, ok := englishFields[strings.ToUpper(name)]; ok {
+		return findField(fs, ru)
 	}
 	return nil
 }

@@ -55,3 +55,15 @@ func oneOf(word string, words []string) bool {
 	}
 	return false
 }
+
+// englishFields maps the English names of standard columns to the Russian ones the extract
+// records.
+var englishFields = map[string]string{
+	"REF": "Ссылка", "DELETIONMARK": "ПометкаУдаления", "PREDEFINED": "Предопределенный",
+	"PREDEFINEDDATANAME": "ИмяПредопределенныхДанных", "CODE": "Код", "DESCRIPTION": "Наименование",
+	"OWNER": "Владелец", "PARENT": "Родитель", "ISFOLDER": "ЭтоГруппа", "DATE": "Дата", "NUMBER": "Номер",
+	"POSTED": "Проведен", "PRESENTATION": "Представление", "DATAVERSION": "ВерсияДанных",
+	"POINTINTIME": "МоментВремени", "LINENUMBER": "НомерСтроки", "PERIOD": "Период", "RECORDER": "Регистратор",
+	"ACTIVE": "Активность", "ACCOUNT": "Счет", "ACCOUNTDR": "СчетДт", "ACCOUNTCR": "СчетКт", "TYPE": "Вид",
+	"OFFBALANCE": "Забалансовый", "ORDER": "Порядок", "VALUETYPE": "ТипЗначения",
+}
