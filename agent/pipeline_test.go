@@ -88,7 +88,7 @@ func pipelineAgentDeadlines(t testing.TB, s *fakes.LLM, llmDeadline, planDeadlin
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln := lane.NewLane(d, lane.Options{Now: pipelineNow})
+	ln := lane.NewLane(d, lane.Options{Now: pipelineNow, Organization: d.MainOrganization()})
 	kbLib := docs.New(docstore.NewMemory(), nil, docs.Options{})
 	if _, _, err := kbLib.Ingest(t.Context(), docs.KBOwner, kb.Sample()); err != nil {
 		t.Fatal(err)

@@ -95,7 +95,7 @@ func NewDemo(l *Ledger) *Demo {
 		d.account(a.Code)
 	}
 	for _, doc := range l.Documents {
-		d.docs.add(normUUID(doc.Ref), TypeDocumentPrefix+doc.Type, documentPresentation(doc.Type, doc.Number, doc.Date.Time))
+		d.docs.add(normUUID(doc.Ref), TypeDocumentPrefix+bpDocumentType(doc.Type), documentPresentation(bpDocumentType(doc.Type), doc.Number, doc.Date.Time))
 	}
 	d.internMovements()
 	d.indexDocuments()
@@ -127,7 +127,7 @@ func (d *Demo) internMovements() {
 		d.movs = append(d.movs, mov{
 			period: m.Period.Unix(),
 			amount: m.Amount,
-			rec:    d.docs.intern(rec, TypeDocumentPrefix+m.RecorderType),
+			rec:    d.docs.intern(rec, TypeDocumentPrefix+bpDocumentType(m.RecorderType)),
 			line:   int32(m.Line),
 			org:    d.ref(d.orgs, m.OrganizationRef, TypeOrganization),
 			acc:    [2]int16{d.account(m.AccountDr), d.account(m.AccountCr)},
@@ -160,7 +160,7 @@ func (d *Demo) indexDocuments() {
 		doc := &d.l.Documents[k]
 		i := d.docs.idx[normUUID(doc.Ref)]
 		d.docSrc[i] = doc
-		d.docDate[i], d.docNumber[i], d.docType[i] = doc.Date.Unix(), doc.Number, doc.Type
+		d.docDate[i], d.docNumber[i], d.docType[i] = doc.Date.Unix(), doc.Number, bpDocumentType(doc.Type)
 		d.docOrg[i] = d.ref(d.orgs, doc.OrganizationRef, TypeOrganization)
 		d.docCp[i] = d.ref(d.cps, doc.CounterpartyRef, TypeCounterparty)
 		d.docCtr[i] = d.ref(d.ctrs, doc.ContractRef, TypeContract)

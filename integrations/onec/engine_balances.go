@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // settlementKey is one row of Остатки or Обороты: the account, the organization and the
@@ -79,7 +78,7 @@ func (d *Demo) balances(ctx context.Context, a *args, limit int, counterpartyOnl
 			rows = append(rows, settlementRow{k, 0, -net})
 		}
 	}
-	return d.settlementRows(rows, limit, false, "СуммаОстатокДт", "СуммаОстатокКт"), nil
+	return d.settlementRows(rows, limit, "СуммаОстатокДт", "СуммаОстатокКт"), nil
 }
 
 // openItems answers the Обороты templates of one counterparty or one contract: turnovers
@@ -112,7 +111,7 @@ func (d *Demo) openItems(ctx context.Context, a *args, limit int, byContract boo
 			addTurnover(sums, settlementKey{m.acc[s], m.org, an.cp, an.ctr, an.doc}, s, m.amount)
 		}
 	}
-	return d.settlementRows(collect(sums), limit, true, "СуммаОборотДт", "СуммаОборотКт"), nil
+	return d.settlementRows(collect(sums), limit, "СуммаОборотДт", "СуммаОборотКт"), nil
 }
 
 // openContracts answers address.open_contracts.by_asof: turnovers before НаДату per account
@@ -164,7 +163,7 @@ func (d *Demo) openContracts(ctx context.Context, a *args, limit int) ([]map[str
 			}
 		}
 	}
-	return d.settlementRows(collect(sums), limit, true, "СуммаОборотДт", "СуммаОборотКт"), nil
+	return d.settlementRows(collect(sums), limit, "СуммаОборотДт", "СуммаОборотКт"), nil
 }
 
 // matchRef applies an anchor: refAny matches everything, an index only itself.
@@ -192,9 +191,9 @@ func collect(sums map[settlementKey]*settlementRow) []settlementRow {
 }
 
 // settlementRows orders rows by account, organization, counterparty and contract names, then
-// the settlement document's date and number, keeps the first limit and renders them.
-// withDocFields adds ДокументРасчетовДата and ДокументРасчетовНомер (the Обороты templates).
-func (d *Demo) settlementRows(rows []settlementRow, limit int, withDocFields bool, dtKey, ktKey string) []map[string]any {
+// the settlement document's date and number, keeps the first limit and renders them with the
+// columns of settlementColumns.
+func (d *Demo) settlementRows(rows []settlementRow, limit int, dtKey, ktKey string) []map[string]any {
 	slices.SortFunc(rows, func(x, y settlementRow) int {
 		return cmp.Or(
 			strings.Compare(d.accounts[x.acc], d.accounts[y.acc]),
@@ -207,21 +206,26 @@ func (d *Demo) settlementRows(rows []settlementRow, limit int, withDocFields boo
 	rows = rows[:min(len(rows), limit)]
 	out := make([]map[string]any, len(rows))
 	for i, r := range rows {
+		// An analytic the record lacks is the NULL of the templates' ВЫБОР … ИНАЧЕ NULL (or of
+		// a subconto the account does not have); a field of a NULL, or of an object this base
+		// lacks, is NULL too.
 		row := map[string]any{
-			"Счет":             d.accounts[r.acc],
-			"Организация":      d.orgs.value(r.org),
-			"Контрагент":       d.cps.value(r.cp),
-			"Договор":          d.ctrs.value(r.ctr),
-			"ДокументРасчетов": d.docs.value(r.doc),
-			dtKey:              money(r.dt),
-			ktKey:              money(r.kt),
+			"Счет":        d.accounts[r.acc],
+			"Организация": d.orgs.value(r.org),
+			"ОрганизацияНаименование": d.orgs.nameOrNull(r.org),
+			"Контрагент":              d.cps.valueOrNull(r.cp),
+			"КонтрагентНаименование":  d.cps.nameOrNull(r.cp),
+			"Договор":                 d.ctrs.valueOrNull(r.ctr),
+			"ДоговорНаименование":     d.ctrs.nameOrNull(r.ctr),
+			"ДокументРасчетов":        d.docs.valueOrNull(r.doc),
+			"ДокументРасчетовДата":    WireNull,
+			"ДокументРасчетовНомер":   WireNull,
+			dtKey: money(r.dt),
+			ktKey: money(r.kt),
 		}
-		if withDocFields {
-			row["ДокументРасчетовДата"], row["ДокументРасчетовНомер"] = nil, nil
-			if r.doc >= 0 && r.doc < d.docs.known {
-				row["ДокументРасчетовДата"] = dateTime(d.docDate[r.doc])
-				row["ДокументРасчетовНомер"] = d.docNumber[r.doc]
-			}
+		if r.doc >= 0 && r.doc < d.docs.known {
+			row["ДокументРасчетовДата"] = WireDate(d.docDate[r.doc])
+			row["ДокументРасчетовНомер"] = d.docNumber[r.doc]
 		}
 		out[i] = row
 	}
@@ -265,22 +269,22 @@ func (d *Demo) drilldown(ctx context.Context, a *args, limit int) ([]map[string]
 	out := make([]map[string]any, len(hits))
 	for i, mi := range hits {
 		m := &d.movs[mi]
-		var number any
+		number := WireNull // Регистратор.Номер of a document this base lacks
 		if m.rec < d.docs.known {
 			number = d.docNumber[m.rec]
 		}
 		out[i] = map[string]any{
-			"Период":           dateTime(m.period),
+			"Период":           WireDate(m.period),
 			"Регистратор":      d.docs.value(m.rec),
 			"РегистраторНомер": number,
 			"НомерСтроки":      json.Number(strconv.Itoa(int(m.line))),
 			"СчетДт":           d.accounts[m.acc[dt]],
 			"СчетКт":           d.accounts[m.acc[kt]],
 			"Сумма":            money(m.amount),
-			"КонтрагентДт":     d.cps.value(m.side[dt].cp),
-			"КонтрагентКт":     d.cps.value(m.side[kt].cp),
-			"ДоговорДт":        d.ctrs.value(m.side[dt].ctr),
-			"ДоговорКт":        d.ctrs.value(m.side[kt].ctr),
+			"КонтрагентДт":     d.cps.valueOrNull(m.side[dt].cp),
+			"КонтрагентКт":     d.cps.valueOrNull(m.side[kt].cp),
+			"ДоговорДт":        d.ctrs.valueOrNull(m.side[dt].ctr),
+			"ДоговорКт":        d.ctrs.valueOrNull(m.side[kt].ctr),
 		}
 	}
 	return out, nil
@@ -301,8 +305,5 @@ func (d *Demo) docNumberOf(i int32) string {
 	return d.docNumber[i]
 }
 
-// money renders an amount as the toolkit does: a JSON number with two decimals.
-func money(k Kopecks) json.Number { return json.Number(k.Decimal()) }
-
-// dateTime renders Unix seconds of a zone-less time as "YYYY-MM-DDTHH:MM:SS".
-func dateTime(sec int64) string { return time.Unix(sec, 0).UTC().Format(dateTimeLayout) }
+// money renders an amount as the toolkit does (WireNumber).
+func money(k Kopecks) json.Number { return WireNumber(k) }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 )
 
 // documentQuery tells documents which template it answers.
@@ -47,8 +48,8 @@ func (d *Demo) documents(ctx context.Context, a *args, limit int, q documentQuer
 		switch {
 		case doc.DeletionMark, d.docOrg[i] != a.org,
 			d.docDate[i] < a.from, d.docDate[i] > a.to,
-			!slices.Contains(types, doc.Type),
-			q != bankOpsByParty && a.docType != "" && a.docType != doc.Type:
+			!slices.Contains(types, d.docType[i]),
+			q != bankOpsByParty && a.docType != "" && a.docType != d.docType[i]:
 			continue
 		}
 		hits = append(hits, i)
@@ -65,14 +66,16 @@ func (d *Demo) documents(ctx context.Context, a *args, limit int, q documentQuer
 	out := make([]map[string]any, len(hits))
 	for n, i := range hits {
 		doc := d.docSrc[i]
-		var account any
+		// NULL for the other types (the template's NULL КАК БанковскийСчет), and for a bank
+		// document without our account (СчетОрганизации.НомерСчета of an empty reference).
+		account := WireNull
 		if isBankDocument(doc.Type) && doc.BankAccount != nil {
 			account = *doc.BankAccount
 		}
 		out[n] = map[string]any{
 			"Ссылка":            d.docs.value(i),
 			"Номер":             doc.Number,
-			"Дата":              dateTime(d.docDate[i]),
+			"Дата":              WireDate(d.docDate[i]),
 			"Проведен":          doc.Posted,
 			"ПометкаУдаления":   doc.DeletionMark,
 			"Организация":       d.orgs.value(d.docOrg[i]),
@@ -97,7 +100,6 @@ func (d *Demo) organizations(limit int) []map[string]any {
 			"Наименование": o.Name,
 			"ИНН":          o.INN,
 			"КПП":          o.KPP,
-			"Основная":     o.Default,
 		})
 	}
 	return out
@@ -155,17 +157,20 @@ func (d *Demo) contracts(limit int) []map[string]any {
 			"ВидДоговора":          kind,
 			"ВалютаВзаиморасчетов": c.Currency,
 			"ПометкаУдаления":      c.DeletionMark,
+			"ВладелецНаименование": d.cps.nameOrNull(lookup(d.cps, c.OwnerRef)),
 		})
 	}
 	return out
 }
 
-// contractDate renders a contract's date ("2024-02-06") as a 1C datetime.
+// contractDate renders a contract's date ("2024-02-06") as the toolkit writes a Дата; a
+// contract without one has the empty date, "Z".
 func contractDate(s string) string {
-	if len(s) == len("2006-01-02") {
-		return s + "T00:00:00"
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return WireDate(EmptyDateSec)
 	}
-	return s
+	return WireDate(t.Unix())
 }
 
 // accountKinds maps the ledger's types onto the Вид column.

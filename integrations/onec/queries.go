@@ -146,8 +146,14 @@ func QueryParams(id string) (names []string, ok bool) {
 // DocumentTypes), in the order of their ОБЪЕДИНИТЬ ВСЕ branches.
 var documentTypes = []string{
 	"ПоступлениеНаРасчетныйСчет", "СписаниеСРасчетногоСчета", "РеализацияТоваровУслуг",
-	"ПоступлениеТоваровУслуг", "АктСверкиВзаиморасчетов", "ВводОстатков",
+	"ПоступлениеТоваровУслуг", reconciliationType, openingBalancesType,
 }
+
+// The two document types whose settlement data is not in the header (see documentsText).
+const (
+	reconciliationType  = "АктСверкиВзаиморасчетов"
+	openingBalancesType = "ВводНачальныхОстатков"
+)
 
 // bankDocumentTypes are the types of bank operations.
 var bankDocumentTypes = []string{"ПоступлениеНаРасчетныйСчет", "СписаниеСРасчетногоСчета"}

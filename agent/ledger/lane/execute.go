@@ -52,18 +52,20 @@ func (l *Lane) resolveAnchors(res *Result, cats *catalogs, r Recipe, f Filters) 
 		*res = res.limited(ReasonMissingAnchor, fmt.Sprintf("Не нашёл в 1С %s «%s». %s", w[1], rs.Raw, w[2]))
 		return a, true
 	}
+	uses := func(key string) bool { return slices.Contains(r.Required, key) || slices.Contains(r.Optional, key) }
 	if f.Organization != "" {
 		rs := ResolveOrganization(f.Organization, cats.orgs)
 		if !rs.Found() {
 			return stopWith(rs, "организаций")
 		}
 		a.org = entityByRef(cats.orgs, rs.ResolvedRef)
-	} else {
+	} else if cats.defaultOrg.Ref != "" {
 		a.org, res.OrgDefaulted = cats.defaultOrg, true
+	} else if f.Contract == "" || !uses(FilterContract) {
+		return askOrganization(res, cats) // the contract, when named, gives its own
 	}
 	res.Organization = a.org.Name
 	defer func() { res.OrgIndex = slices.IndexFunc(cats.orgs, func(e Entity) bool { return e.Ref == a.org.Ref }) }()
-	uses := func(key string) bool { return slices.Contains(r.Required, key) || slices.Contains(r.Optional, key) }
 	if uses(FilterCounterparty) && (f.Counterparty != "" || f.INN != "") {
 		rs := ResolveCounterparty(f.Counterparty, f.INN, cats.parties)
 		note(rs)
@@ -89,7 +91,19 @@ func (l *Lane) resolveAnchors(res *Result, cats *catalogs, r Recipe, f Filters) 
 			res.Organization = a.org.Name
 		}
 	}
+	if a.org.Ref == "" { // a contract without an organization, and no main one
+		return askOrganization(res, cats)
+	}
 	return a, false
+}
+
+// askOrganization ends a run that names no organization when the base has several and none is
+// the main one (Options.Organization): picking one would answer for the wrong company.
+func askOrganization(res *Result, cats *catalogs) (anchors, bool) {
+	res.AnchorType, res.Candidates = "organization", slices.Clip(cats.orgs[:min(len(cats.orgs), resolveMaxCandidates)])
+	res.Debug.AnchorType = "organization"
+	*res = res.limited(ReasonMissingAnchor, "В 1С несколько организаций, и основная не задана. Уточните, по какой организации показать:")
+	return anchors{}, true
 }
 
 func entityByRef(list []Entity, ref string) Entity {

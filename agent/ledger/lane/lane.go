@@ -36,6 +36,13 @@ type Options struct {
 	// CatalogTTL is how long catalogs (organizations, counterparties, contracts, accounts, bank
 	// accounts) are reused (default 10m).
 	CatalogTTL time.Duration
+	// Organization is the main organization (ONEC_ORGANIZATION; for the demo ledger,
+	// (*onec.Demo).MainOrganization): its INN or its name, as Справочник.Организации has it.
+	// BP keeps the main organization in each user's settings (ХранилищеОбщихНастроек, which no
+	// query reads) and Организации has no predefined element, so the lane takes this one; else
+	// the only organization of the base; else none, and a question that names no organization
+	// is asked which one it means.
+	Organization string
 }
 
 // Lane is the address-query lane over one source.
@@ -131,15 +138,9 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 	}
 	for _, r := range rows {
 		ref, _ := refOf(r["Ссылка"])
-		e := Entity{Ref: ref.ID, Name: str(r["Наименование"]), INN: str(r["ИНН"])}
-		c.orgs = append(c.orgs, e)
-		if boolOf(r["Основная"]) {
-			c.defaultOrg = e
-		}
+		c.orgs = append(c.orgs, Entity{Ref: ref.ID, Name: str(r["Наименование"]), INN: str(r["ИНН"])})
 	}
-	if c.defaultOrg.Ref == "" && len(c.orgs) > 0 {
-		c.defaultOrg = c.orgs[0]
-	}
+	c.defaultOrg = l.mainOrganization(ctx, c.orgs)
 	if rows, err = load("catalog.counterparties"); err != nil {
 		return nil, err
 	}
@@ -175,6 +176,25 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 	}
 	l.cats, l.catsAt = c, l.opts.Now()
 	return c, nil
+}
+
+// mainOrganization picks the organization a question that names none is about (see
+// Options.Organization); the zero Entity when there is no telling.
+func (l *Lane) mainOrganization(ctx context.Context, orgs []Entity) Entity {
+	want := strings.TrimSpace(l.opts.Organization)
+	if want == "" {
+		if len(orgs) == 1 {
+			return orgs[0]
+		}
+		return Entity{}
+	}
+	for _, o := range orgs {
+		if o.INN == want || strings.EqualFold(o.Name, want) {
+			return o
+		}
+	}
+	l.opts.Logger.WarnContext(ctx, "the configured main organization is not among 1C's organizations", "organization", want)
+	return Entity{}
 }
 
 // exec runs one whitelisted template by ID with bound parameters.
