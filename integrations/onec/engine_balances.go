@@ -28,11 +28,12 @@ func (d *Demo) cutoff(list []int32, asOf int64) int {
 	return sort.Search(len(list), func(i int) bool { return d.movs[list[i]].period >= asOf })
 }
 
-// matchAccounts lists the accounts with Код = code ИЛИ Код ПОДОБНО mask.
-func (d *Demo) matchAccounts(code, mask string) []int16 {
+// matchAccounts lists the accounts of the filter: all, or those whose Код is one of the codes
+// or ПОДОБНО one of the masks.
+func (d *Demo) matchAccounts(a *args) []int16 {
 	var out []int16
 	for i, c := range d.accounts {
-		if c == code || like(c, mask) {
+		if a.accAll || slices.Contains(a.accCodes, c) || slices.ContainsFunc(a.accMasks, func(m string) bool { return like(c, m) }) {
 			out = append(out, int16(i))
 		}
 	}
@@ -43,12 +44,12 @@ func (d *Demo) matchAccounts(code, mask string) []int16 {
 // the records before НаДату, as Дт when positive and Кт when negative; zero rows are left out.
 // counterpartyOnly keeps the rows whose analytics carry a counterparty.
 func (d *Demo) balances(ctx context.Context, a *args, limit int, counterpartyOnly bool) ([]map[string]any, error) {
-	if a.org == refNothing {
+	if a.none || a.org == refNothing || a.cp == refNothing || a.ctr == refNothing {
 		return []map[string]any{}, nil
 	}
 	sums := make(map[settlementKey]Kopecks)
 	c := checker{ctx: ctx}
-	for _, acc := range d.matchAccounts(a.accCode, a.accMask) {
+	for _, acc := range d.matchAccounts(a) {
 		for s := dt; s <= kt; s++ {
 			list := d.byAcc[acc][s]
 			for _, mi := range list[:d.cutoff(list, a.asOf)] {
@@ -57,7 +58,7 @@ func (d *Demo) balances(ctx context.Context, a *args, limit int, counterpartyOnl
 				}
 				m := &d.movs[mi]
 				an := m.side[s]
-				if m.org != a.org || (counterpartyOnly && an.cp < 0) {
+				if !matchRef(m.org, a.org) || !matchRef(an.cp, a.cp) || !matchRef(an.ctr, a.ctr) || (counterpartyOnly && an.cp < 0) {
 					continue
 				}
 				k := settlementKey{acc, m.org, an.cp, an.ctr, an.doc}
@@ -89,10 +90,15 @@ func (d *Demo) openItems(ctx context.Context, a *args, limit int, byContract boo
 	if byContract {
 		anchor, index = a.ctr, d.byCtr
 	}
-	if a.org == refNothing || anchor < 0 {
+	if a.none || a.org == refNothing || anchor == refNothing || a.cp == refNothing || a.ctr == refNothing {
 		return []map[string]any{}, nil
 	}
-	list := index[anchor]
+	var list []int32
+	if anchor == refAny { // no filter on the anchor: every record
+		list = d.allMovements()
+	} else {
+		list = index[anchor]
+	}
 	sums := make(map[settlementKey]*settlementRow)
 	c := checker{ctx: ctx}
 	for _, mi := range list[:d.cutoff(list, a.asOf)] {
@@ -100,7 +106,7 @@ func (d *Demo) openItems(ctx context.Context, a *args, limit int, byContract boo
 			return nil, err
 		}
 		m := &d.movs[mi]
-		if m.org != a.org {
+		if !matchRef(m.org, a.org) {
 			continue
 		}
 		for s := dt; s <= kt; s++ {
@@ -117,7 +123,7 @@ func (d *Demo) openItems(ctx context.Context, a *args, limit int, byContract boo
 // openContracts answers address.open_contracts.by_asof: turnovers before НаДату per account
 // (60, 62, 76 and sub-accounts), organization, counterparty and contract.
 func (d *Demo) openContracts(ctx context.Context, a *args, limit int) ([]map[string]any, error) {
-	if a.org == refNothing || a.cp == refNothing {
+	if a.none || a.org == refNothing || a.cp == refNothing || a.ctr == refNothing {
 		return []map[string]any{}, nil
 	}
 	settlement := make([]bool, len(d.accounts))
@@ -136,7 +142,7 @@ func (d *Demo) openContracts(ctx context.Context, a *args, limit int) ([]map[str
 		}
 		m := &d.movs[mi]
 		an := m.side[s]
-		if m.org != a.org || !settlement[m.acc[s]] || an.ctr < 0 || !matchRef(an.cp, a.cp) {
+		if !matchRef(m.org, a.org) || !settlement[m.acc[s]] || an.ctr < 0 || !matchRef(an.cp, a.cp) || !matchRef(an.ctr, a.ctr) {
 			return nil
 		}
 		addTurnover(sums, settlementKey{m.acc[s], m.org, an.cp, an.ctr, -1}, s, m.amount)
@@ -164,6 +170,15 @@ func (d *Demo) openContracts(ctx context.Context, a *args, limit int) ([]map[str
 		}
 	}
 	return d.settlementRows(collect(sums), limit, "СуммаОборотДт", "СуммаОборотКт"), nil
+}
+
+// allMovements lists every record, by Период.
+func (d *Demo) allMovements() []int32 {
+	out := make([]int32, len(d.movs))
+	for i := range out {
+		out[i] = int32(i)
+	}
+	return out
 }
 
 // matchRef applies an anchor: refAny matches everything, an index only itself.
@@ -235,20 +250,23 @@ func (d *Demo) settlementRows(rows []settlementRow, limit int, dtKey, ktKey stri
 // drilldown answers address.balance.drilldown_documents: the records before НаДату with the
 // account on a side whose analytics fit the anchors; newest first.
 func (d *Demo) drilldown(ctx context.Context, a *args, limit int) ([]map[string]any, error) {
-	if a.org == refNothing || a.cp == refNothing || a.ctr == refNothing {
+	if a.none || a.org == refNothing || a.cp == refNothing || a.ctr == refNothing {
 		return []map[string]any{}, nil
 	}
 	var hits []int32
 	c := checker{ctx: ctx}
-	for _, acc := range d.matchAccounts(a.accCode, a.accMask) {
+	for _, acc := range d.matchAccounts(a) {
 		for s := dt; s <= kt; s++ {
+			if !a.sides[s] {
+				continue
+			}
 			list := d.byAcc[acc][s]
 			for _, mi := range list[:d.cutoff(list, a.asOf)] {
 				if err := c.tick(); err != nil {
 					return nil, err
 				}
 				m := &d.movs[mi]
-				if m.org == a.org && matchRef(m.side[s].cp, a.cp) && matchRef(m.side[s].ctr, a.ctr) {
+				if matchRef(m.org, a.org) && matchRef(m.side[s].cp, a.cp) && matchRef(m.side[s].ctr, a.ctr) {
 					hits = append(hits, mi)
 				}
 			}

@@ -8,51 +8,40 @@ import (
 	"time"
 )
 
-// documentQuery tells documents which template it answers.
-type documentQuery int
-
-const (
-	documentsByParty documentQuery = iota
-	documentsByContract
-	bankOpsByParty
-)
-
-// documents answers the document templates: documents of the whitelisted types within the
-// period (inclusive), deletion-marked ones left out, newest first.
-func (d *Demo) documents(ctx context.Context, a *args, limit int, q documentQuery) ([]map[string]any, error) {
-	types := documentTypes
-	var list []int32
-	switch q {
-	case documentsByParty, bankOpsByParty:
-		if a.cp >= 0 {
-			list = d.docsByCp[a.cp]
-		}
-		if q == bankOpsByParty {
-			types = bankDocumentTypes
-		}
-	case documentsByContract:
-		if a.ctr >= 0 {
-			list = d.docsByCtr[a.ctr]
-		}
-	}
-	if a.org == refNothing {
-		list = nil
-	}
+// documents answers the document templates: each ОБЪЕДИНИТЬ branch reads one document type with
+// its own filters (plan.branches); deletion-marked documents are left out, newest first. An
+// anchor with no filter reads every document of the base.
+func (d *Demo) documents(ctx context.Context, p *plan, limit int) ([]map[string]any, error) {
 	var hits []int32
 	c := checker{ctx: ctx}
-	for _, i := range list {
-		if err := c.tick(); err != nil {
-			return nil, err
-		}
-		doc := d.docSrc[i]
-		switch {
-		case doc.DeletionMark, d.docOrg[i] != a.org,
-			d.docDate[i] < a.from, d.docDate[i] > a.to,
-			!slices.Contains(types, d.docType[i]),
-			q != bankOpsByParty && a.docType != "" && a.docType != d.docType[i]:
+	seen := map[int32]bool{}
+	for typ, a := range p.branches {
+		if a == nil || a.org == refNothing || a.cp == refNothing || a.ctr == refNothing {
 			continue
 		}
-		hits = append(hits, i)
+		var list []int32
+		switch {
+		case a.cp >= 0:
+			list = d.docsByCp[a.cp]
+		case a.ctr >= 0:
+			list = d.docsByCtr[a.ctr]
+		default:
+			list = d.allDocuments()
+		}
+		for _, i := range list {
+			if err := c.tick(); err != nil {
+				return nil, err
+			}
+			doc := d.docSrc[i]
+			switch {
+			case d.docType[i] != typ, doc.DeletionMark, !matchRef(d.docOrg[i], a.org),
+				!matchRef(d.docCp[i], a.cp), !matchRef(d.docCtr[i], a.ctr),
+				d.docDate[i] < a.from, d.docDate[i] > a.to, seen[i]:
+				continue
+			}
+			seen[i] = true
+			hits = append(hits, i)
+		}
 	}
 	slices.SortFunc(hits, func(x, y int32) int {
 		return cmp.Or(
@@ -72,7 +61,7 @@ func (d *Demo) documents(ctx context.Context, a *args, limit int, q documentQuer
 		if isBankDocument(doc.Type) && doc.BankAccount != nil {
 			account = *doc.BankAccount
 		}
-		out[n] = map[string]any{
+		row := map[string]any{
 			"Ссылка":            d.docs.value(i),
 			"Номер":             doc.Number,
 			"Дата":              WireDate(d.docDate[i]),
@@ -85,8 +74,21 @@ func (d *Demo) documents(ctx context.Context, a *args, limit int, q documentQuer
 			"БанковскийСчет":    account,
 			"НазначениеПлатежа": doc.Purpose,
 		}
+		for k, v := range p.literals[d.docType[i]] { // the branch's constant columns
+			row[k] = v
+		}
+		out[n] = row
 	}
 	return out, nil
+}
+
+// allDocuments lists every document of the catalog.
+func (d *Demo) allDocuments() []int32 {
+	out := make([]int32, d.docs.known)
+	for i := range out {
+		out[i] = int32(i)
+	}
+	return out
 }
 
 // organizations answers catalog.organizations, by name.

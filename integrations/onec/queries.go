@@ -22,7 +22,7 @@ type paramSpec struct {
 	name     string
 	kind     paramKind
 	refType  string // for kindRef
-	nullable bool   // JSON null means "no filter" (or, for a date, "no bound")
+	nullable bool   // the runtime may pass JSON null, 1C's Null (the template guards it with ЕСТЬ NULL)
 }
 
 // Template parameters, shared by several templates.
@@ -85,6 +85,16 @@ var templates = []template{
 	{idCatalogContracts, contractsText, nil},
 	{idCatalogAccounts, accountsText, nil},
 	{idCatalogBanks, bankAccountsText, nil},
+}
+
+// param returns the template's declaration of a parameter (names are case-insensitive).
+func (t *template) param(name string) (paramSpec, bool) {
+	for _, p := range t.params {
+		if foldName(p.name) == foldName(name) {
+			return p, true
+		}
+	}
+	return paramSpec{}, false
 }
 
 var (
