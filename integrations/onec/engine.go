@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -276,9 +277,9 @@ func (d *Demo) run(ctx context.Context, id string, p *plan, limit int) ([]map[st
 	case idCatalogOrgs:
 		return d.organizations(limit), nil
 	case idCatalogParties:
-		return d.counterparties(limit), nil
+		return d.counterparties(a, limit), nil
 	case idCatalogContracts:
-		return d.contracts(limit), nil
+		return d.contracts(a, limit), nil
 	case idCatalogAccounts:
 		return d.chart(limit), nil
 	case idCatalogBanks:
@@ -329,6 +330,11 @@ func (d *Demo) query(ctx context.Context, t *template, text string, params map[s
 	p, err := d.compile(t, b, params)
 	if err != nil {
 		return nil, err
+	}
+	if top := p.q.Selects[0].Top; top != "" { // ВЫБРАТЬ ПЕРВЫЕ n
+		if n, err := strconv.Atoi(top); err == nil {
+			limit = min(limit, n)
+		}
 	}
 	rows, err := d.run(ctx, t.id, p, limit)
 	if err != nil {

@@ -3,6 +3,7 @@ package onec
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -110,18 +111,30 @@ func (d *Demo) organizations(limit int) []map[string]any {
 // legalForms maps the ledger's kinds onto the ЮрФизЛицо column.
 var legalForms = map[string]string{"legal": "ЮрЛицо", "individual_entrepreneur": "ИндивидуальныйПредприниматель"}
 
-// counterparties answers catalog.counterparties, by name, deletion-marked ones included.
-func (d *Demo) counterparties(limit int) []map[string]any {
-	cps := slices.Clone(d.l.Counterparties)
-	slices.SortStableFunc(cps, func(x, y Counterparty) int { return strings.Compare(x.Name, y.Name) })
-	out := make([]map[string]any, 0, min(len(cps), limit))
-	for _, c := range cps[:min(len(cps), limit)] {
+// catalogCode is the Код of the i-th entry of a catalog of the demo ledger, which has none: BP
+// numbers new entries, unique over the whole catalog; the demo numbers them in the ledger's
+// order.
+func catalogCode(i int) string { return fmt.Sprintf("%09d", i+1) }
+
+// counterparties answers catalog.counterparties: by Код after a.after, deletion-marked ones
+// included.
+func (d *Demo) counterparties(a *args, limit int) []map[string]any {
+	out := make([]map[string]any, 0, min(len(d.l.Counterparties), limit))
+	for i, c := range d.l.Counterparties {
+		code := catalogCode(i)
+		if code <= a.after {
+			continue
+		}
+		if len(out) == limit {
+			break
+		}
 		form, ok := legalForms[c.Kind]
 		if !ok {
 			form = "ЮрЛицо" // the query's ИНАЧЕ branch
 		}
 		out = append(out, map[string]any{
 			"Ссылка":             d.cps.value(lookup(d.cps, c.Ref)),
+			"Код":                code,
 			"Наименование":       c.Name,
 			"НаименованиеПолное": c.FullName,
 			"ИНН":                c.INN,
@@ -136,30 +149,32 @@ func (d *Demo) counterparties(limit int) []map[string]any {
 // contractKinds maps the ledger's kinds onto the ВидДоговора column.
 var contractKinds = map[string]string{"with_customer": "СПокупателем", "with_supplier": "СПоставщиком"}
 
-// contracts answers catalog.contracts, by owner name, date and number.
-func (d *Demo) contracts(limit int) []map[string]any {
-	ctrs := slices.Clone(d.l.Contracts)
-	owner := func(c Contract) string { return d.cps.name(lookup(d.cps, c.OwnerRef)) }
-	slices.SortStableFunc(ctrs, func(x, y Contract) int {
-		return cmp.Or(strings.Compare(owner(x), owner(y)), strings.Compare(x.Date, y.Date), strings.Compare(x.Number, y.Number))
-	})
-	out := make([]map[string]any, 0, min(len(ctrs), limit))
-	for _, c := range ctrs[:min(len(ctrs), limit)] {
+// contracts answers catalog.contracts: by Код after a.after.
+func (d *Demo) contracts(a *args, limit int) []map[string]any {
+	out := make([]map[string]any, 0, min(len(d.l.Contracts), limit))
+	for i, c := range d.l.Contracts {
+		code := catalogCode(i)
+		if code <= a.after {
+			continue
+		}
+		if len(out) == limit {
+			break
+		}
 		kind, ok := contractKinds[c.Kind]
 		if !ok {
 			kind = "Прочее"
 		}
 		out = append(out, map[string]any{
-			"Ссылка":               d.ctrs.value(lookup(d.ctrs, c.Ref)),
-			"Владелец":             d.cps.value(lookup(d.cps, c.OwnerRef)),
-			"Организация":          d.orgs.value(lookup(d.orgs, c.OrganizationRef)),
-			"Номер":                c.Number,
-			"Дата":                 contractDate(c.Date),
-			"Наименование":         c.Name,
-			"ВидДоговора":          kind,
+			"Ссылка":       d.ctrs.value(lookup(d.ctrs, c.Ref)),
+			"Код":          code,
+			"Владелец":     d.cps.value(lookup(d.cps, c.OwnerRef)),
+			"Организация":  d.orgs.value(lookup(d.orgs, c.OrganizationRef)),
+			"Номер":        c.Number,
+			"Дата":         contractDate(c.Date),
+			"Наименование": c.Name,
+			"ВидДоговора":  kind,
 			"ВалютаВзаиморасчетов": c.Currency,
 			"ПометкаУдаления":      c.DeletionMark,
-			"ВладелецНаименование": d.cps.nameOrNull(lookup(d.cps, c.OwnerRef)),
 		})
 	}
 	return out

@@ -1,6 +1,8 @@
 package onec_test
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -216,6 +218,9 @@ func TestBankOpsByCounterparty(t *testing.T) {
 	}
 }
 
+// firstPage is the parameter of the first page of a paged catalog.
+var firstPage = map[string]any{"ПослеКода": ""}
+
 func TestCatalogs(t *testing.T) {
 	l, d, _ := fixture(t)
 	orgs := run(t, d, "catalog.organizations", nil)
@@ -229,7 +234,7 @@ func TestCatalogs(t *testing.T) {
 		}
 	}
 
-	cps := run(t, d, "catalog.counterparties", nil)
+	cps := run(t, d, "catalog.counterparties", firstPage)
 	byRef := map[string]map[string]any{}
 	for _, row := range cps {
 		byRef[uuidOf(t, row["Ссылка"], onec.TypeCounterparty)] = row
@@ -246,18 +251,18 @@ func TestCatalogs(t *testing.T) {
 		}
 	}
 
-	ctrs := run(t, d, "catalog.contracts", nil)
+	ctrs := run(t, d, "catalog.contracts", firstPage)
 	if len(ctrs) != len(l.Contracts) {
 		t.Fatalf("%d contracts, want %d", len(ctrs), len(l.Contracts))
 	}
 	for _, row := range ctrs {
 		uuid := uuidOf(t, row["Ссылка"], onec.TypeContract)
 		i := slices.IndexFunc(l.Contracts, func(c onec.Contract) bool { return c.Ref == uuid })
-		c := l.Contracts[i]
+		c := l.Contracts[i] // the demo numbers the catalog in the ledger's order
 		kind := map[string]string{"with_customer": "СПокупателем", "with_supplier": "СПоставщиком"}[c.Kind]
 		if uuidOf(t, row["Владелец"], onec.TypeCounterparty) != c.OwnerRef || uuidOf(t, row["Организация"], onec.TypeOrganization) != c.OrganizationRef ||
 			row["Номер"] != c.Number || row["Дата"] != c.Date+"T00:00:00Z" || row["ВидДоговора"] != kind || row["ВалютаВзаиморасчетов"] != "RUB" ||
-			row["ВладелецНаименование"] != l.Counterparties[slices.IndexFunc(l.Counterparties, func(cp onec.Counterparty) bool { return cp.Ref == c.OwnerRef })].Name {
+			row["Код"] != fmt.Sprintf("%09d", i+1) {
 			t.Errorf("contract %s: %v", c.Name, row)
 		}
 	}
@@ -352,6 +357,44 @@ func TestNearDuplicateNamesStaySeparate(t *testing.T) {
 					t.Errorf("%s owes %s, want %s", name, got[byName[name]].Amount.Decimal(), want.Decimal())
 				}
 			}
+		}
+	}
+}
+
+// The paged catalogs: each page starts after the last code of the page before; together the
+// pages list every entry once.
+func TestCatalogPages(t *testing.T) {
+	l, d, _ := fixture(t)
+	for _, tt := range []struct {
+		id   string
+		want int
+	}{{"catalog.counterparties", len(l.Counterparties)}, {"catalog.contracts", len(l.Contracts)}} {
+		q, _ := onec.Query(tt.id)
+		seen := map[string]bool{}
+		after, pages := "", 0
+		for {
+			rows, err := d.Execute(context.Background(), q, map[string]any{"ПослеКода": after}, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pages++
+			for _, r := range rows {
+				ref, _ := onec.RefOf(r["Ссылка"])
+				if seen[ref.UUID] {
+					t.Fatalf("%s: %s on two pages", tt.id, ref.Presentation)
+				}
+				seen[ref.UUID] = true
+				if code := r["Код"].(string); code <= after {
+					t.Fatalf("%s: code %s on the page after %s", tt.id, code, after)
+				}
+			}
+			if len(rows) < 10 {
+				break
+			}
+			after = rows[len(rows)-1]["Код"].(string)
+		}
+		if len(seen) != tt.want || pages != tt.want/10+1 {
+			t.Errorf("%s: %d entries in %d pages, want %d in %d", tt.id, len(seen), pages, tt.want, tt.want/10+1)
 		}
 	}
 }

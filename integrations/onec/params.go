@@ -27,6 +27,7 @@ type args struct {
 	accAll             bool
 	accCodes, accMasks []string
 	sides              [2]bool // the register sides (Дт, Кт) an account condition tests
+	after              string  // a catalog page: the codes after this one
 }
 
 func newArgs() *args {

@@ -58,8 +58,8 @@ func sampleCalls(l *onec.Ledger) map[string]map[string]any {
 		"address.documents.by_contract":           {"НачалоПериода": from, "КонецПериода": to, "Организация": org, "Договор": contract, "ТипДокумента": "РеализацияТоваровУслуг"},
 		"address.balance.drilldown_documents":     {"НаДату": asOf, "Организация": org, "СчетКод": "62", "СчетМаска": "62.%", "Контрагент": cp, "Договор": nil},
 		"catalog.organizations":                   nil,
-		"catalog.counterparties":                  nil,
-		"catalog.contracts":                       nil,
+		"catalog.counterparties":                  {"ПослеКода": ""},
+		"catalog.contracts":                       {"ПослеКода": ""},
 		"catalog.accounts":                        nil,
 		"catalog.bank_accounts":                   nil,
 	}

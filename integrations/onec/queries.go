@@ -40,6 +40,7 @@ var (
 	pAccCode  = paramSpec{name: "СчетКод", kind: kindString}
 	pAccMask  = paramSpec{name: "СчетМаска", kind: kindString}
 	pDocTypes = paramSpec{name: "ТипДокумента", kind: kindString}
+	pAfter    = paramSpec{name: "ПослеКода", kind: kindString} // a page of a catalog: the last code of the one before
 )
 
 // template is one whitelisted query.
@@ -81,8 +82,8 @@ var templates = []template{
 	{idDocumentsByTreaty, documentsByContractText, []paramSpec{pFrom, pTo, pOrg, pCtr, pDocTypes}},
 	{idBalanceDrilldown, drilldownText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask, pCpOpt, pCtrOpt}},
 	{idCatalogOrgs, organizationsText, nil},
-	{idCatalogParties, counterpartiesText, nil},
-	{idCatalogContracts, contractsText, nil},
+	{idCatalogParties, counterpartiesText, []paramSpec{pAfter}},
+	{idCatalogContracts, contractsText, []paramSpec{pAfter}},
 	{idCatalogAccounts, accountsText, nil},
 	{idCatalogBanks, bankAccountsText, nil},
 }
@@ -140,6 +141,9 @@ func QueryID(text string) (id string, ok bool) {
 
 // QueryParams lists the &Parameters of a whitelisted query. The runtime passes every one of
 // them; an optional anchor is passed as nil (JSON null).
+//
+// catalog.counterparties and catalog.contracts are read in pages of CatalogPage rows:
+// ПослеКода is "" for the first page, then the Код of the last row of the page before.
 func QueryParams(id string) (names []string, ok bool) {
 	t, ok := templateByID[id]
 	if !ok {
@@ -166,6 +170,9 @@ const (
 )
 
 // bankDocumentTypes are the types of bank operations.
+// CatalogPage is the page size of the paged catalogs (their ВЫБРАТЬ ПЕРВЫЕ).
+const CatalogPage = catalogPage
+
 var bankDocumentTypes = []string{"ПоступлениеНаРасчетныйСчет", "СписаниеСРасчетногоСчета"}
 
 func isBankDocument(typ string) bool { return slices.Contains(bankDocumentTypes, typ) }

@@ -156,11 +156,18 @@ const organizationsText = `// finbot: catalog.organizations
 УПОРЯДОЧИТЬ ПО
 	Наименование`
 
-// counterpartiesText: all counterparties, deletion-marked ones included and flagged, so that a
-// name resolver can say why it skipped one.
+// catalogPage is the page of the paged catalogs (ВЫБРАТЬ ПЕРВЫЕ), the toolkit's largest limit.
+const catalogPage = 1000
+
+// counterpartiesText: the counterparties, deletion-marked ones included and flagged, so that a
+// name resolver can say why it skipped one. A real catalog passes the toolkit's 1,000 rows, so
+// it is read in pages: by Код, which BP keeps unique over the whole catalog (CheckUnique,
+// CodeSeries WholeCatalog in Catalogs/Контрагенты.xml), each page after the last code of the
+// one before ("" for the first).
 const counterpartiesText = `// finbot: catalog.counterparties
-ВЫБРАТЬ
+ВЫБРАТЬ ПЕРВЫЕ 1000
 	Контрагенты.Ссылка КАК Ссылка,
+	Контрагенты.Код КАК Код,
 	Контрагенты.Наименование КАК Наименование,
 	Контрагенты.НаименованиеПолное КАК НаименованиеПолное,
 	Контрагенты.ИНН КАК ИНН,
@@ -175,13 +182,17 @@ const counterpartiesText = `// finbot: catalog.counterparties
 	Справочник.Контрагенты КАК Контрагенты
 ГДЕ
 	НЕ Контрагенты.ЭтоГруппа
+	И (&ПослеКода = ""
+			ИЛИ Контрагенты.Код > &ПослеКода)
 УПОРЯДОЧИТЬ ПО
-	Наименование`
+	Код`
 
-// contractsText: all contracts with their owner and organization.
+// contractsText: the contracts with their owner and organization, in pages by Код like the
+// counterparties (Catalogs/ДоговорыКонтрагентов.xml: unique over the whole catalog).
 const contractsText = `// finbot: catalog.contracts
-ВЫБРАТЬ
+ВЫБРАТЬ ПЕРВЫЕ 1000
 	Договоры.Ссылка КАК Ссылка,
+	Договоры.Код КАК Код,
 	Договоры.Владелец КАК Владелец,
 	Договоры.Организация КАК Организация,
 	Договоры.Номер КАК Номер,
@@ -195,16 +206,15 @@ const contractsText = `// finbot: catalog.contracts
 		ИНАЧЕ "Прочее"
 	КОНЕЦ КАК ВидДоговора,
 	Договоры.ВалютаВзаиморасчетов.Наименование КАК ВалютаВзаиморасчетов,
-	Договоры.ПометкаУдаления КАК ПометкаУдаления,
-	Договоры.Владелец.Наименование КАК ВладелецНаименование
+	Договоры.ПометкаУдаления КАК ПометкаУдаления
 ИЗ
 	Справочник.ДоговорыКонтрагентов КАК Договоры
 ГДЕ
 	НЕ Договоры.ЭтоГруппа
+	И (&ПослеКода = ""
+			ИЛИ Договоры.Код > &ПослеКода)
 УПОРЯДОЧИТЬ ПО
-	ВладелецНаименование,
-	Дата,
-	Номер`
+	Код`
 
 // bankAccountsText: the settlement accounts of our own organizations (Справочник.БанковскиеСчета
 // is owned by Организации, Контрагенты or ФизическиеЛица; only the first are read), deletion-

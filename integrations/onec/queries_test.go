@@ -42,8 +42,8 @@ var wantParams = map[string][]string{
 	"address.documents.by_contract":           {"НачалоПериода", "КонецПериода", "Организация", "Договор", "ТипДокумента"},
 	"address.balance.drilldown_documents":     {"НаДату", "Организация", "СчетКод", "СчетМаска", "Контрагент", "Договор"},
 	"catalog.organizations":                   {},
-	"catalog.counterparties":                  {},
-	"catalog.contracts":                       {},
+	"catalog.counterparties":                  {"ПослеКода"},
+	"catalog.contracts":                       {"ПослеКода"},
 	"catalog.accounts":                        {},
 	"catalog.bank_accounts":                   {},
 }
@@ -63,8 +63,8 @@ var wantKeys = map[string][]string{
 	"address.documents.by_contract":           documentKeys,
 	"address.balance.drilldown_documents":     movementKeys,
 	"catalog.organizations":                   {"ИНН", "КПП", "Наименование", "Ссылка"},
-	"catalog.counterparties":                  {"ИНН", "КПП", "Наименование", "НаименованиеПолное", "ПометкаУдаления", "Ссылка", "ЮрФизЛицо"},
-	"catalog.contracts": {"ВалютаВзаиморасчетов", "ВидДоговора", "Владелец", "ВладелецНаименование", "Дата", "Наименование", "Номер",
+	"catalog.counterparties":                  {"ИНН", "КПП", "Код", "Наименование", "НаименованиеПолное", "ПометкаУдаления", "Ссылка", "ЮрФизЛицо"},
+	"catalog.contracts": {"ВалютаВзаиморасчетов", "ВидДоговора", "Владелец", "Дата", "Код", "Наименование", "Номер",
 		"Организация", "ПометкаУдаления", "Ссылка"},
 	"catalog.accounts":      {"Вид", "ВидыСубконто", "Код", "Наименование"},
 	"catalog.bank_accounts": {"Банк", "ВалютаДенежныхСредств", "Владелец", "ВладелецНаименование", "НомерСчета", "ПометкаУдаления", "Ссылка"},
@@ -180,7 +180,7 @@ func TestRowKeys(t *testing.T) {
 	params := map[string]any{ // a template ignores the parameters it does not use, as 1C does
 		"НаДату": "2026-01-01T00:00:00", "НачалоПериода": "2025-01-01T00:00:00", "КонецПериода": "2025-12-31T23:59:59",
 		"Организация": ref(onec.TypeOrganization, org.Ref), "Контрагент": ref(onec.TypeCounterparty, ctr.OwnerRef),
-		"Договор": ref(onec.TypeContract, ctr.Ref), "СчетКод": "62", "СчетМаска": "62.%", "ТипДокумента": "",
+		"Договор": ref(onec.TypeContract, ctr.Ref), "СчетКод": "62", "СчетМаска": "62.%", "ТипДокумента": "", "ПослеКода": "",
 	}
 	for _, id := range wantIDs {
 		rows := run(t, d, id, params)

@@ -267,6 +267,7 @@ const (
 	dimCtr
 	dimAcc
 	dimDate
+	dimCode
 )
 
 type fieldDim struct {
@@ -285,6 +286,7 @@ var fieldDims = map[string]fieldDim{
 	"СУБКОНТОДТ2": {dimCtr, dt}, "СУБКОНТОКТ2": {dimCtr, kt},
 	"СЧЕТ.КОД": {dimAcc, -1}, "СЧЕТДТ.КОД": {dimAcc, dt}, "СЧЕТКТ.КОД": {dimAcc, kt},
 	"ДАТА": {dimDate, -1}, "ССЫЛКА.ДАТА": {dimDate, -1},
+	"КОД": {dimCode, -1},
 }
 
 // refTypeOf is the reference type a filtered field holds.
@@ -298,6 +300,7 @@ type term struct {
 	accLike      bool
 	hasAcc       bool
 	side         int
+	after        string // Код > after (a page of a catalog)
 }
 
 // termOf reads one conjunction of atoms.
@@ -334,6 +337,11 @@ func termOf(atoms []atom) (term, error) {
 				return t, &QueryError{Message: fmt.Sprintf("{%s}: отбор по счёту %s %s", at.pos, at.field, at.op)}
 			}
 			t.hasAcc, t.acc, t.accLike = true, v.str, at.op == "ПОДОБНО"
+		case dimCode:
+			if at.op != ">" || v.kind != kindString || t.after != "" {
+				return t, &QueryError{Message: fmt.Sprintf("{%s}: отбор по коду %s", at.pos, at.op)}
+			}
+			t.after = v.str
 		case dimDate:
 			for _, dv := range at.vals {
 				if dv.kind != kindDate {
@@ -388,8 +396,8 @@ func mergeTerms(a *args, c cond) (*args, error) {
 		}
 		if i == 0 {
 			first = t
-			a.org, a.cp, a.ctr, a.from, a.to, a.accAll = t.org, t.cp, t.ctr, t.from, t.to, !t.hasAcc
-		} else if t.org != first.org || t.cp != first.cp || t.ctr != first.ctr || t.from != first.from || t.to != first.to ||
+			a.org, a.cp, a.ctr, a.from, a.to, a.accAll, a.after = t.org, t.cp, t.ctr, t.from, t.to, !t.hasAcc, t.after
+		} else if t.org != first.org || t.cp != first.cp || t.ctr != first.ctr || t.from != first.from || t.to != first.to || t.after != first.after ||
 			t.hasAcc != first.hasAcc || (t.side < 0) != (first.side < 0) {
 			return nil, &QueryError{Message: "{(1, 1)}: ИЛИ между разными отборами (демо-база умеет только ИЛИ по счёту и стороне проводки)"}
 		}

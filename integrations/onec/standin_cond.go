@@ -38,7 +38,7 @@ type cond struct {
 // atom is one filter: a field of the data source, an operator, the parameters' values.
 type atom struct {
 	field string // the path without its source alias, e.g. "Субконто1", "Ссылка.Дата", "СчетДт.Код"
-	op    string // "=", ">=", "<=", "МЕЖДУ", "ПОДОБНО"
+	op    string // "=", ">", ">=", "<=", "МЕЖДУ", "ПОДОБНО"
 	vals  []qvalue
 	pos   qlang.Pos
 }
@@ -228,7 +228,7 @@ func (env *condEnv) evalCompare(e *qlang.Compare) (cond, error) {
 		return falseCond, nil // Null equals nothing
 	}
 	switch op {
-	case qlang.Eq, qlang.Ge, qlang.Le:
+	case qlang.Eq, qlang.Ge, qlang.Le, qlang.Gt:
 		return cond{kind: condAtom, atom: atom{field: env.field(path), op: string(op), vals: []qvalue{v}, pos: e.Pos}}, nil
 	}
 	return cond{}, shapeError(e, "оператор %s с параметром", op)

@@ -144,8 +144,8 @@ var engineOrder = func() map[string][]string {
 		idOpenContracts:    settlement[:4],
 		idDocumentsByParty: documents, idDocumentsByTreaty: documents, idBankOpsByParty: documents,
 		idBalanceDrilldown: {"Период УБЫВ", "РегистраторНомер УБЫВ", "НомерСтроки"},
-		idCatalogOrgs:      {"Наименование"}, idCatalogParties: {"Наименование"},
-		idCatalogContracts: {"ВладелецНаименование", "Дата", "Номер"},
+		idCatalogOrgs:      {"Наименование"}, idCatalogParties: {"Код"},
+		idCatalogContracts: {"Код"},
 		idCatalogAccounts:  {"Код"}, idCatalogBanks: {"ВладелецНаименование", "НомерСчета"},
 	}
 }()

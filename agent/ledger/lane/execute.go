@@ -207,8 +207,12 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 		dbg.RawRowKeysSample = rowKeys(received[0])
 	}
 	if len(raw) >= l.opts.MaxRows {
-		res.Limitations = append(res.Limitations, fmt.Sprintf("Выборка из 1С достигла предела в %d строк: итоги могут быть неполными — уточните фильтр.", l.opts.MaxRows))
+		// The toolkit stops reading at the limit and says nothing (no count, no flag): a full
+		// page may be a cut one. Totals and lists of a cut result would be wrong, so none is shown.
 		dbg.RuntimeReadiness = ReadyLiveLimited
+		dbg.MCPCallStatus, dbg.MCPCallStatusLegacy = StageMatched, legacyStatus(StageMatched)
+		return res.limited(ReasonVisibilityGap, fmt.Sprintf("Результат обрезан на %d строк — это предел одного запроса к 1С, "+
+			"и итоги по обрезанной выборке были бы неверными, поэтому я их не показываю. Уточните период, счёт, контрагента или договор.", l.opts.MaxRows))
 	}
 	mode := r.Scope
 	if f.Account != "" {

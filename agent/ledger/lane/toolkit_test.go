@@ -2,6 +2,7 @@ package lane
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -165,5 +166,60 @@ func TestMainOrganizationTheOnlyOne(t *testing.T) {
 	l = NewLane(nil, Options{Organization: "ооо «вторая»"})
 	if got := l.mainOrganization(t.Context(), two); got.Ref != "2" {
 		t.Errorf("configured by name, another case: %+v", got)
+	}
+}
+
+// A catalog longer than one query's row limit is read in pages: with a limit of 20 rows the 33
+// counterparties and 51 contracts take 2 and 3 pages, and a question about the last of them is
+// answered exactly as with no limit at all.
+func TestCatalogsBeyondOnePage(t *testing.T) {
+	d, _ := demo(t)
+	full := NewLane(d, Options{Now: fixedNow, Organization: mainOrg})
+	src := &recordingSource{Source: d}
+	paged := NewLane(src, Options{Now: fixedNow, Organization: mainOrg, MaxRows: 20})
+	for _, q := range []Decomposition{
+		ask(IntentDocumentsByContract, Filters{Contract: "П-44/2024", PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31"}),
+		ask(IntentDocumentsByParty, Filters{Counterparty: "Универсал", PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31"}),
+	} {
+		want, got := full.Run(t.Context(), q), paged.Run(t.Context(), q)
+		if got.ResultMode == Limited || got.Markdown() != want.Markdown() {
+			t.Errorf("%s with 20-row pages:\n%s\nwant:\n%s", q.Intent, got.Markdown(), want.Markdown())
+		}
+	}
+	cpText, _ := onec.Query("catalog.counterparties")
+	ctrText, _ := onec.Query("catalog.contracts")
+	var cpPages, ctrPages int
+	for _, q := range src.queries {
+		switch q {
+		case cpText:
+			cpPages++
+		case ctrText:
+			ctrPages++
+		}
+	}
+	if cpPages != 2 || ctrPages != 3 {
+		t.Errorf("pages read: %d of counterparties, %d of contracts; want 2 and 3", cpPages, ctrPages)
+	}
+}
+
+// A result as long as the row limit may have been cut (the toolkit says nothing): the lane says
+// so instead of a total of the rows that came.
+func TestCutResultShowsNoTotal(t *testing.T) {
+	d, _ := demo(t)
+	lane := NewLane(d, Options{Now: fixedNow, Organization: mainOrg, MaxRows: 20})
+	for _, q := range []Decomposition{
+		ask(IntentDocumentsFormBalance, Filters{AsOfDate: "2026-03-31", Account: "62"}),
+		ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"}),
+		ask(IntentDocumentsByParty, Filters{Counterparty: "Альфе", PeriodFrom: "2024-01-01", PeriodTo: "2026-03-31"}),
+	} {
+		res := lane.Run(t.Context(), q)
+		if res.ResultMode != Limited || res.LimitedReason != ReasonVisibilityGap || !strings.Contains(res.Message, "обрезан на 20 строк") ||
+			res.Summary.TotalAmount != 0 || len(res.Rows) != 0 {
+			t.Errorf("%s: %s %s %q, total %s, %d rows", q.Intent, res.ResultMode, res.LimitedReason, res.Message, res.Summary.TotalAmount, len(res.Rows))
+		}
+	}
+	// Under the limit the same question has its figures.
+	if res := NewLane(d, Options{Now: fixedNow, Organization: mainOrg}).Run(t.Context(), ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"})); res.ResultMode == Limited {
+		t.Errorf("receivables without a limit: %s %q", res.ResultMode, res.Message)
 	}
 }
