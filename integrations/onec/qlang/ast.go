@@ -17,8 +17,9 @@ type Query struct {
 	Selects   []*Select
 	UnionAll  []bool // UnionAll[i-1]: Selects[i] joins with ВСЕ (duplicates kept)
 	OrderBy   []*OrderItem
-	AutoOrder bool   // АВТОУПОРЯДОЧИВАНИЕ
-	Index     []Expr // ИНДЕКСИРОВАТЬ ПО, for a query that fills a temporary table
+	AutoOrder bool    // АВТОУПОРЯДОЧИВАНИЕ
+	Totals    *Totals // ИТОГИ; nil when absent
+	Index     []Expr  // ИНДЕКСИРОВАТЬ ПО, for a query that fills a temporary table
 	// ForUpdate is true for ДЛЯ ИЗМЕНЕНИЯ; ForUpdateOf lists the tables named after it.
 	ForUpdate   bool
 	ForUpdateOf [][]string
@@ -60,14 +61,27 @@ type Select struct {
 }
 
 // Sources returns the data sources of the SELECT in the order written: each FROM item and,
-// after it, the sources it joins.
+// after it, the sources joined to it (nested joins included).
 func (s *Select) Sources() []*Source {
 	var out []*Source
-	for _, src := range s.From {
+	var add func(*Source)
+	add = func(src *Source) {
 		out = append(out, src)
 		for _, j := range src.Joins {
-			out = append(out, j.Right)
+			add(j.Right)
 		}
+	}
+	for _, src := range s.From {
+		add(src)
+	}
+	return out
+}
+
+// Joins returns every join of the SELECT, nested ones included, in the order written.
+func (s *Select) Joins() []*Join {
+	var out []*Join
+	for _, src := range s.Sources() {
+		out = append(out, src.Joins...)
 	}
 	return out
 }
@@ -101,8 +115,10 @@ func (it *SelectItem) Name() string {
 }
 
 // Source is one data source in FROM: a table (an object, its tabular section, a virtual table
-// of a register, or a temporary table) or a nested query, with its alias and the sources joined
-// to it.
+// of a register, or a temporary table), a nested query, or a value table passed as a parameter
+// (ИЗ &Таблица КАК Т), with its alias and the sources joined to it. A join nested in another
+// (A СОЕДИНЕНИЕ B СОЕДИНЕНИЕ C ПО … ПО …) hangs off the source it is written after, here B; a
+// parenthesised group of joins is read as if the parentheses were not there.
 type Source struct {
 	Pos Pos
 	// Table is the table's dotted name as written, e.g. [РегистрБухгалтерии Хозрасчетный Остатки]
@@ -115,6 +131,7 @@ type Source struct {
 	HasParams bool
 	Params    []Expr
 	Subquery  *Query // a nested query; nil for a table
+	Param     string // the parameter's name for ИЗ &Таблица; "" otherwise
 	// Temp is the query of an earlier statement of the batch that filled the temporary table
 	// Table names (ПОМЕСТИТЬ); nil otherwise.
 	Temp  *Query
@@ -149,9 +166,27 @@ type Join struct {
 	On    Expr
 }
 
+// Totals is the ИТОГИ clause: the aggregates computed for each grouping, and the groupings.
+type Totals struct {
+	Pos        Pos
+	Aggregates []*SelectItem
+	Overall    bool // ОБЩИЕ
+	By         []*TotalsItem
+}
+
+// TotalsItem is one grouping of ИТОГИ ПО.
+type TotalsItem struct {
+	Pos       Pos
+	Expr      Expr
+	Hierarchy string // "", "ИЕРАРХИЯ" or "ТОЛЬКО ИЕРАРХИЯ"
+	Periods   []Expr // ПЕРИОДАМИ(unit, start, end): its arguments
+	Alias     string
+}
+
 // OrderItem is one item of УПОРЯДОЧИТЬ ПО.
 type OrderItem struct {
-	Pos  Pos
-	Expr Expr
-	Desc bool // УБЫВ
+	Pos       Pos
+	Expr      Expr
+	Desc      bool // УБЫВ
+	Hierarchy bool // ИЕРАРХИЯ: parents before their children
 }

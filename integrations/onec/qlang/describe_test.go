@@ -33,10 +33,35 @@ func describeQuery(out []string, q *qlang.Query, ind string) []string {
 	}
 	for _, o := range q.OrderBy {
 		d := ""
+		if o.Hierarchy {
+			d += " hierarchy"
+		}
 		if o.Desc {
-			d = " desc"
+			d += " desc"
 		}
 		out = append(out, ind+"order "+qlang.Format(o.Expr)+d)
+	}
+	if t := q.Totals; t != nil {
+		line := ind + "totals"
+		for _, a := range t.Aggregates {
+			line += " " + qlang.Format(a.Expr)
+		}
+		if t.Overall {
+			line += " overall"
+		}
+		for _, it := range t.By {
+			line += " by " + qlang.Format(it.Expr)
+			if it.Hierarchy != "" {
+				line += " " + it.Hierarchy
+			}
+			if it.Periods != nil {
+				line += " periods"
+				for _, e := range it.Periods {
+					line += " " + qlang.Format(e)
+				}
+			}
+		}
+		out = append(out, line)
 	}
 	for _, e := range q.Index {
 		out = append(out, ind+"index "+qlang.Format(e))
@@ -68,10 +93,6 @@ func describeSelect(out []string, s *qlang.Select, ind string) []string {
 	}
 	for _, src := range s.From {
 		out = describeSource(out, "from", src, ind+"  ")
-		for _, j := range src.Joins {
-			out = describeSource(out, "join "+j.Kind.String(), j.Right, ind+"  ")
-			out = append(out, ind+"    on "+qlang.Format(j.On))
-		}
 	}
 	if s.Where != nil {
 		out = append(out, ind+"  where "+qlang.Format(s.Where))
@@ -85,11 +106,24 @@ func describeSelect(out []string, s *qlang.Select, ind string) []string {
 	return out
 }
 
+// describeSource renders a source and, indented under it, the joins it carries.
 func describeSource(out []string, what string, src *qlang.Source, ind string) []string {
+	out = describeTable(out, what, src, ind)
+	for _, j := range src.Joins {
+		out = describeSource(out, "join "+j.Kind.String(), j.Right, ind+"  ")
+		out = append(out, ind+"    on "+qlang.Format(j.On))
+	}
+	return out
+}
+
+func describeTable(out []string, what string, src *qlang.Source, ind string) []string {
 	if src.Subquery != nil {
 		out = append(out, fmt.Sprintf("%s%s ( as %s", ind, what, src.Alias))
 		out = describeQuery(out, src.Subquery, ind+"  ")
 		return append(out, ind+")")
+	}
+	if src.Param != "" {
+		return append(out, fmt.Sprintf("%s%s &%s as %s", ind, what, src.Param, src.Alias))
 	}
 	name := src.Name()
 	if src.HasParams {

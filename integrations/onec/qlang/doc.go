@@ -12,7 +12,6 @@
 // a function is a name followed by "(" (so Количество is a field and КОЛИЧЕСТВО(…) an aggregate);
 // ЕСТЬNULL is a function, ЕСТЬ NULL an operator.
 //
-// Not supported (Parse reports an error): ИТОГИ/TOTALS, data composition extensions in braces,
-// nested join syntax (A СОЕДИНЕНИЕ B СОЕДИНЕНИЕ C ПО … ПО …) and row-value comparisons
-// ((А, Б) В (ВЫБРАТЬ …)).
+// Not supported (Parse reports an error): data composition extensions in braces ({ГДЕ …}) and
+// row-value comparisons ((А, Б) В (ВЫБРАТЬ …)).
 package qlang

@@ -191,6 +191,21 @@ type Star struct {
 	Qualifier []string // nil for a bare *
 }
 
+// Tuple is a row value, (А, Б), the left side of В with a nested query: (А, Б) В (ВЫБРАТЬ …).
+type Tuple struct {
+	Pos   Pos
+	Items []Expr
+}
+
+// TabularSelect selects columns of a tabular section as a nested table:
+// Док.Товары.(Номенклатура, Количество КАК Количество). The items' paths are relative to the
+// tabular section.
+type TabularSelect struct {
+	Pos   Pos
+	Path  *Path // Док.Товары
+	Items []*SelectItem
+}
+
 // SubqueryExpr is a nested query used as a value, the right side of В excepted (see In).
 type SubqueryExpr struct {
 	Pos   Pos
@@ -251,25 +266,33 @@ func (e *Cast) Position() Pos { return e.Pos }
 // Position returns where the Star starts.
 func (e *Star) Position() Pos { return e.Pos }
 
+// Position returns where the Tuple starts.
+func (e *Tuple) Position() Pos { return e.Pos }
+
+// Position returns where the TabularSelect starts.
+func (e *TabularSelect) Position() Pos { return e.Pos }
+
 // Position returns where the SubqueryExpr starts.
 func (e *SubqueryExpr) Position() Pos { return e.Pos }
 
-func (*Path) expr()         {}
-func (*ParamRef) expr()     {}
-func (*Literal) expr()      {}
-func (*Binary) expr()       {}
-func (*Unary) expr()        {}
-func (*Not) expr()          {}
-func (*Compare) expr()      {}
-func (*IsNull) expr()       {}
-func (*Refs) expr()         {}
-func (*In) expr()           {}
-func (*Like) expr()         {}
-func (*Between) expr()      {}
-func (*Case) expr()         {}
-func (*Call) expr()         {}
-func (*Value) expr()        {}
-func (*TypeOf) expr()       {}
-func (*Cast) expr()         {}
-func (*Star) expr()         {}
-func (*SubqueryExpr) expr() {}
+func (*Path) expr()          {}
+func (*ParamRef) expr()      {}
+func (*Literal) expr()       {}
+func (*Binary) expr()        {}
+func (*Unary) expr()         {}
+func (*Not) expr()           {}
+func (*Compare) expr()       {}
+func (*IsNull) expr()        {}
+func (*Refs) expr()          {}
+func (*In) expr()            {}
+func (*Like) expr()          {}
+func (*Between) expr()       {}
+func (*Case) expr()          {}
+func (*Call) expr()          {}
+func (*Value) expr()         {}
+func (*TypeOf) expr()        {}
+func (*Cast) expr()          {}
+func (*Star) expr()          {}
+func (*SubqueryExpr) expr()  {}
+func (*Tuple) expr()         {}
+func (*TabularSelect) expr() {}

@@ -155,6 +155,22 @@ func format(b *strings.Builder, e Expr) {
 		w("*")
 	case *SubqueryExpr:
 		w("(ВЫБРАТЬ …)")
+	case *Tuple:
+		w("(")
+		formatList(b, e.Items)
+		w(")")
+	case *TabularSelect:
+		w(e.Path.String() + ".(")
+		for i, it := range e.Items {
+			if i > 0 {
+				w(", ")
+			}
+			format(b, it.Expr)
+			if it.Alias != "" {
+				w(" КАК " + it.Alias)
+			}
+		}
+		w(")")
 	}
 }
 

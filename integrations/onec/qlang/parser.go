@@ -217,6 +217,7 @@ func (p *parser) query() (*Query, error) {
 			if it.Expr, err = p.expr(); err != nil {
 				return nil, err
 			}
+			it.Hierarchy = p.acceptKw(KwHierarchy)
 			if p.acceptKw(KwDesc) {
 				it.Desc = true
 			} else {
@@ -230,7 +231,12 @@ func (p *parser) query() (*Query, error) {
 	}
 	q.AutoOrder = p.acceptKw(KwAutoorder)
 	if p.isKw(KwTotals) {
-		return nil, p.errorf("ИТОГИ/TOTALS is not supported")
+		if q.Totals, err = p.totals(); err != nil {
+			return nil, err
+		}
+	}
+	if !q.AutoOrder {
+		q.AutoOrder = p.acceptKw(KwAutoorder) // BP writes it after ИТОГИ too
 	}
 	if p.acceptKw(KwFor) {
 		if err := p.expectKw(KwUpdate, "ИЗМЕНЕНИЯ/UPDATE"); err != nil {

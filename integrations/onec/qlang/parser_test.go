@@ -72,12 +72,12 @@ func TestParse(t *testing.T) {
 				ПРАВОЕ СОЕДИНЕНИЕ Справочник.W ПО ЛОЖЬ`,
 			want: []string{
 				"select", "  item С.Код", "  from ПланСчетов.Хозрасчетный as С",
-				"  join ЛЕВОЕ ПланСчетов.Хозрасчетный.ВидыСубконто as В1",
-				"    on ((В1.Ссылка = С.Ссылка) И (В1.НомерСтроки = 1))",
-				"  join ВНУТРЕННЕЕ Справочник.X as X", "    on (X.Ссылка = С.Ссылка)",
-				"  join ПОЛНОЕ Справочник.Y as Y", "    on ИСТИНА",
-				"  join ЛЕВОЕ Catalog.Z as Z", "    on (Z.Ref = С.Ссылка)",
-				"  join ПРАВОЕ Справочник.W as W", "    on ЛОЖЬ",
+				"    join ЛЕВОЕ ПланСчетов.Хозрасчетный.ВидыСубконто as В1",
+				"      on ((В1.Ссылка = С.Ссылка) И (В1.НомерСтроки = 1))",
+				"    join ВНУТРЕННЕЕ Справочник.X as X", "      on (X.Ссылка = С.Ссылка)",
+				"    join ПОЛНОЕ Справочник.Y as Y", "      on ИСТИНА",
+				"    join ЛЕВОЕ Catalog.Z as Z", "      on (Z.Ref = С.Ссылка)",
+				"    join ПРАВОЕ Справочник.W as W", "      on ЛОЖЬ",
 			},
 		},
 		{
@@ -169,6 +169,48 @@ func TestParse(t *testing.T) {
 			},
 		},
 		{
+			name: "nested joins, a parenthesised group, a value table parameter",
+			src: `ВЫБРАТЬ 1 ИЗ С.А КАК А
+				ЛЕВОЕ СОЕДИНЕНИЕ С.Б КАК Б
+					ВНУТРЕННЕЕ СОЕДИНЕНИЕ С.В КАК Вв ПО Вв.Х = Б.Х
+				ПО Б.Х = А.Х
+				ЛЕВОЕ СОЕДИНЕНИЕ (С.Г КАК Г ЛЕВОЕ СОЕДИНЕНИЕ &Таблица КАК Т ПО Т.Х = Г.Х) ПО Г.Х = А.Х`,
+			want: []string{
+				"select", "  item 1", "  from С.А as А",
+				"    join ЛЕВОЕ С.Б as Б",
+				"      join ВНУТРЕННЕЕ С.В as Вв", "        on (Вв.Х = Б.Х)",
+				"      on (Б.Х = А.Х)",
+				"    join ЛЕВОЕ С.Г as Г",
+				"      join ЛЕВОЕ &Таблица as Т", "        on (Т.Х = Г.Х)",
+				"      on (Г.Х = А.Х)",
+			},
+		},
+		{
+			name: "totals",
+			src: `ВЫБРАТЬ О.Счет КАК Счет, О.Период КАК Период, О.СуммаОборот КАК Сумма ИЗ Р.О КАК О
+				ИТОГИ СУММА(Сумма) ПО ОБЩИЕ, Счет ИЕРАРХИЯ, Счет ТОЛЬКО ИЕРАРХИЯ, Период ПЕРИОДАМИ(МЕСЯЦ, &Н, &К)`,
+			want: []string{
+				"select", "  item О.Счет as Счет", "  item О.Период as Период", "  item О.СуммаОборот as Сумма", "  from Р.О as О",
+				"totals СУММА(Сумма) overall by Счет ИЕРАРХИЯ by Счет ТОЛЬКО ИЕРАРХИЯ by Период periods МЕСЯЦ &Н &К",
+			},
+		},
+		{
+			name: "row values, order by hierarchy, a tabular section's nested table",
+			src: `ВЫБРАТЬ Д.Ссылка, Д.Товары.(Номенклатура, Количество КАК К) ИЗ Документ.Д КАК Д
+				ГДЕ (Д.Ссылка, Д.Дата) НЕ В (ВЫБРАТЬ Т.С, Т.Д ИЗ Т КАК Т)
+				УПОРЯДОЧИТЬ ПО Д.Ссылка ИЕРАРХИЯ УБЫВ`,
+			want: []string{
+				"select", "  item Д.Ссылка", "  item Д.Товары.(Номенклатура, Количество КАК К)", "  from Документ.Д as Д",
+				"  where ((Д.Ссылка, Д.Дата) НЕ В (ВЫБРАТЬ …))", "order Д.Ссылка hierarchy desc",
+			},
+		},
+		{
+			name: "soft keywords are names where an operand is expected",
+			src:  `ВЫБРАТЬ Изменения.Ссылка, Итоги.Индекс, СУММА(Итоги.Конец) ИЗ Р.Изменения КАК Изменения, Р.Итоги КАК Итоги`,
+			want: []string{"select", "  item Изменения.Ссылка", "  item Итоги.Индекс", "  item СУММА(Итоги.Конец)",
+				"  from Р.Изменения as Изменения", "  from Р.Итоги as Итоги"},
+		},
+		{
 			name: "star and qualified star, alias without КАК, comments",
 			src:  "// finbot: x\nВЫБРАТЬ *, К.* ИЗ Справочник.К К // tail\nДЛЯ ИЗМЕНЕНИЯ Справочник.К",
 			want: []string{"select", "  item *", "  item К.*", "  from Справочник.К as К"},
@@ -196,14 +238,15 @@ func TestParseErrors(t *testing.T) {
 		{"dangling comma", "ВЫБРАТЬ К.А, ИЗ Справочник.К КАК К", `(1, 14): expected an expression, found "ИЗ"`},
 		{"unclosed virtual table", "ВЫБРАТЬ 1 ИЗ Р.Х.Остатки(&Д, ", "(1, 30): expected an expression, found end of query"},
 		{"join without condition", "ВЫБРАТЬ 1 ИЗ С.А КАК А ЛЕВОЕ СОЕДИНЕНИЕ С.Б КАК Б ГДЕ ИСТИНА", `expected ПО/ON, found "ГДЕ"`},
-		{"nested join", "ВЫБРАТЬ 1 ИЗ С.А ЛЕВОЕ СОЕДИНЕНИЕ С.Б ЛЕВОЕ СОЕДИНЕНИЕ С.В ПО ИСТИНА ПО ИСТИНА", "nested joins are not supported"},
+		{"nested join without its outer condition", "ВЫБРАТЬ 1 ИЗ С.А ЛЕВОЕ СОЕДИНЕНИЕ С.Б ЛЕВОЕ СОЕДИНЕНИЕ С.В ПО ИСТИНА", "expected ПО/ON, found end of query"},
 		{"МЕЖДУ without И", "ВЫБРАТЬ 1 ГДЕ &А МЕЖДУ 1 ИЛИ 2", `expected И/AND in МЕЖДУ/BETWEEN, found "ИЛИ"`},
 		{"ЕСТЬ without NULL", "ВЫБРАТЬ 1 ГДЕ &А ЕСТЬ 1", `expected NULL, found "1"`},
 		{"case without when", "ВЫБРАТЬ ВЫБОР ИНАЧЕ 1 КОНЕЦ", `expected КОГДА/WHEN, found "ИНАЧЕ"`},
 		{"case without end", "ВЫБРАТЬ ВЫБОР КОГДА ИСТИНА ТОГДА 1", "expected КОНЕЦ/END, found end of query"},
-		{"totals", "ВЫБРАТЬ 1 ИТОГИ ПО ОБЩИЕ", "ИТОГИ/TOTALS is not supported"},
-		{"row values", "ВЫБРАТЬ 1 ГДЕ (&А, &Б) В (ВЫБРАТЬ 1, 2)", "row values"},
-		{"parenthesised join", "ВЫБРАТЬ 1 ИЗ (С.А КАК А)", "a parenthesised source must be a nested query"},
+		{"totals without groupings", "ВЫБРАТЬ 1 ИТОГИ СУММА(1)", `expected ПО/BY, found end of query`},
+		{"braces", "ВЫБРАТЬ 1 {ГДЕ ИСТИНА}", `unexpected character '{'`},
+		{"row value outside В", "ВЫБРАТЬ (1, 2) + 1", "a row value (a, b) must be followed by В/IN"},
+		{"unclosed join group", "ВЫБРАТЬ 1 ИЗ (С.А КАК А ЛЕВОЕ СОЕДИНЕНИЕ С.Б КАК Б ПО ИСТИНА", `expected ")", found end of query`},
 		{"trailing garbage", "ВЫБРАТЬ 1 КАК А Б", `expected ";" or the end of the query, found "Б"`},
 		{"keyword as expression", "ВЫБРАТЬ ГДЕ", `expected an expression, found "ГДЕ"`},
 		{"top without number", "ВЫБРАТЬ ПЕРВЫЕ &Н 1", "the number of rows after ПЕРВЫЕ/TOP"},

@@ -45,13 +45,34 @@ func (p *parser) parenthesised() (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.isPunct(",") {
-		return nil, p.errorf("row values ((a, b) …) are not supported")
+	if p.acceptPunct(",") {
+		t := &Tuple{Pos: pos, Items: []Expr{x}}
+		rest, err := p.exprList()
+		if err != nil {
+			return nil, err
+		}
+		t.Items = append(t.Items, rest...)
+		if err := p.expectPunct(")"); err != nil {
+			return nil, err
+		}
+		if !p.isKw(KwIn) && !(p.isKw(KwNot) && p.peekTok(1).Keyword == KwIn) {
+			return nil, p.errorf("a row value (a, b) must be followed by В/IN")
+		}
+		return t, nil
 	}
 	if err := p.expectPunct(")"); err != nil {
 		return nil, err
 	}
 	return x, nil
+}
+
+// softKeywords are reserved words that are also names where an operand is expected: Ссылка,
+// Значение and Тип are common field names, and the others are keywords only inside clauses an
+// operand never starts (Изменения is a usual alias in BP).
+var softKeywords = map[Keyword]bool{
+	KwRefs: true, KwValue: true, KwType: true, KwUpdate: true, KwOverall: true, KwOnly: true, KwPeriods: true,
+	KwHierarchy: true, KwAutoorder: true, KwEscape: true, KwIndex: true, KwDrop: true, KwOuter: true, KwTotals: true,
+	KwEnd: true,
 }
 
 var wordLiterals = map[Keyword]LiteralKind{
@@ -78,14 +99,14 @@ func (p *parser) word() (Expr, error) {
 		return p.cast()
 	case t.Keyword == KwNone && callLike:
 		return p.call()
-	case t.Keyword == KwNone, t.Keyword == KwRefs, t.Keyword == KwValue, t.Keyword == KwType:
-		// Ссылка, Значение and Тип are common field names too.
+	case t.Keyword == KwNone, softKeywords[t.Keyword]:
 		return p.path()
 	}
 	return nil, p.unexpected("an expression")
 }
 
-// path reads a field path, or Alias.* in a select list.
+// path reads a field path, Alias.* in a select list, or a tabular section's nested table
+// Alias.Section.(…).
 func (p *parser) path() (Expr, error) {
 	pos := p.tok().Pos
 	parts := []string{p.next().Text}
@@ -94,6 +115,9 @@ func (p *parser) path() (Expr, error) {
 			p.i++
 			return &Star{Pos: pos, Qualifier: parts}, nil
 		}
+		if p.isPunct("(") {
+			return p.tabularSelect(&Path{Pos: pos, Parts: parts})
+		}
 		n, err := p.name("a field name after the dot")
 		if err != nil {
 			return nil, err
@@ -101,6 +125,26 @@ func (p *parser) path() (Expr, error) {
 		parts = append(parts, n)
 	}
 	return &Path{Pos: pos, Parts: parts}, nil
+}
+
+func (p *parser) tabularSelect(path *Path) (Expr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	p.next() // "("
+	t := &TabularSelect{Pos: path.Pos, Path: path}
+	for {
+		it, err := p.selectItem()
+		if err != nil {
+			return nil, err
+		}
+		t.Items = append(t.Items, it)
+		if !p.acceptPunct(",") {
+			break
+		}
+	}
+	return t, p.expectPunct(")")
 }
 
 // nameInParens reads "(" Name{.Name} ")" after ЗНАЧЕНИЕ or ТИП.

@@ -8,6 +8,19 @@ import (
 // ErrUnresolved is wrapped by the errors Fields returns for field paths it cannot place.
 var ErrUnresolved = errors.New("qlang: unresolved field path")
 
+// UnresolvedError is a field path Fields cannot place, and why.
+type UnresolvedError struct {
+	Path   *Path
+	Reason string
+}
+
+func (e *UnresolvedError) Error() string {
+	return fmt.Sprintf("%s: %s: %s: %v", e.Path.Pos, e.Path, e.Reason, ErrUnresolved)
+}
+
+// Unwrap makes every UnresolvedError match ErrUnresolved.
+func (e *UnresolvedError) Unwrap() error { return ErrUnresolved }
+
 // Clause says where in a query a field path occurs.
 type Clause int
 
@@ -21,12 +34,13 @@ const (
 	InOrderBy
 	InIndex
 	InTableParam // a virtual table's parameter, e.g. Счет.Код = &СчетКод in Остатки(…)
+	InTotals     // ИТОГИ
 )
 
 // String names the clause in Russian, as 1C's query console does.
 func (c Clause) String() string {
 	return [...]string{"ВЫБРАТЬ", "СОЕДИНЕНИЕ ПО", "ГДЕ", "СГРУППИРОВАТЬ ПО", "ИМЕЮЩИЕ", "УПОРЯДОЧИТЬ ПО",
-		"ИНДЕКСИРОВАТЬ ПО", "параметр виртуальной таблицы"}[c]
+		"ИНДЕКСИРОВАТЬ ПО", "параметр виртуальной таблицы", "ИТОГИ"}[c]
 }
 
 // FieldRef is one field path of a query and what it reads. Exactly one of Source and Column is
@@ -53,7 +67,7 @@ type FieldRef struct {
 
 // Fields resolves every field path of a batch, nested queries included, in the order written.
 // Paths it cannot place (an alias no source has, an unqualified field with several sources) are
-// left out and reported in the error, which joins one error wrapping ErrUnresolved per path.
+// left out and reported in the error, which joins one *UnresolvedError per path.
 func Fields(b *Batch) ([]FieldRef, error) {
 	r := &resolver{}
 	for _, q := range b.Queries {
@@ -68,26 +82,38 @@ type resolver struct {
 }
 
 func (r *resolver) unresolved(p *Path, format string, args ...any) {
-	r.errs = append(r.errs, fmt.Errorf("%s: %s: %s: %w", p.Pos, p, fmt.Sprintf(format, args...), ErrUnresolved))
+	r.errs = append(r.errs, &UnresolvedError{Path: p, Reason: fmt.Sprintf(format, args...)})
 }
 
 func (r *resolver) query(q *Query) {
 	for _, s := range q.Selects {
 		r.selectScope(s)
 	}
-	if len(q.OrderBy) == 0 && len(q.Index) == 0 {
+	if len(q.OrderBy) == 0 && len(q.Index) == 0 && q.Totals == nil {
 		return
 	}
 	sc := newScope(q.Selects[0])
 	for _, o := range q.OrderBy {
 		r.walk(o.Expr, func(p *Path) { r.resultPath(q, sc, p, InOrderBy) })
 	}
+	if t := q.Totals; t != nil {
+		for _, it := range t.Aggregates {
+			r.walk(it.Expr, func(p *Path) { r.resultPath(q, sc, p, InTotals) })
+		}
+		for _, it := range t.By {
+			r.walk(it.Expr, func(p *Path) { r.resultPath(q, sc, p, InTotals) })
+			for _, e := range it.Periods {
+				r.walk(e, func(p *Path) { r.resultPath(q, sc, p, InTotals) })
+			}
+		}
+	}
 	for _, e := range q.Index {
 		r.walk(e, func(p *Path) { r.resultPath(q, sc, p, InIndex) })
 	}
 }
 
-// walk calls fn for each field path under e; a nested query gets its own scope.
+// walk calls fn for each field path under e; a nested query gets its own scope, and the items
+// of a tabular section's nested table read that section.
 func (r *resolver) walk(e Expr, fn func(*Path)) {
 	Walk(e, func(n Node) bool {
 		switch n := n.(type) {
@@ -96,9 +122,29 @@ func (r *resolver) walk(e Expr, fn func(*Path)) {
 			return false
 		case *Path:
 			fn(n)
+		case *TabularSelect:
+			r.tabular(n, fn)
+			return false
 		}
 		return true
 	})
+}
+
+func (r *resolver) tabular(t *TabularSelect, fn func(*Path)) {
+	before := len(r.refs)
+	fn(t.Path)
+	if len(r.refs) == before {
+		return // unresolved, and reported
+	}
+	section := r.refs[len(r.refs)-1]
+	for _, it := range t.Items {
+		r.walk(it.Expr, func(p *Path) {
+			ref := section
+			ref.Path = p
+			ref.Field = append(append([]string{}, section.Field...), p.Parts...)
+			r.refs = append(r.refs, ref)
+		})
+	}
 }
 
 // scope is the data sources a SELECT's paths can name, indexed by folded alias.
@@ -137,10 +183,8 @@ func (r *resolver) selectScope(s *Select) {
 	for _, it := range s.Items {
 		r.walk(it.Expr, in(InSelectList))
 	}
-	for _, src := range s.From {
-		for _, j := range src.Joins {
-			r.walk(j.On, in(InJoinOn))
-		}
+	for _, j := range s.Joins() {
+		r.walk(j.On, in(InJoinOn))
 	}
 	r.walk(s.Where, in(InWhere))
 	for _, e := range s.GroupBy {
@@ -170,7 +214,7 @@ func (r *resolver) sourcePath(sc *scope, p *Path, c Clause) {
 	r.refs = append(r.refs, ref)
 }
 
-// resultPath places an ORDER BY or ИНДЕКСИРОВАТЬ path: on a source of the only SELECT when its
+// resultPath places an ORDER BY, ИНДЕКСИРОВАТЬ or ИТОГИ path: on a source of the only SELECT when its
 // first part is that source's alias, else on a result column, else as a source field.
 func (r *resolver) resultPath(q *Query, sc *scope, p *Path, c Clause) {
 	single := len(q.Selects) == 1

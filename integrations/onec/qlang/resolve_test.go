@@ -100,6 +100,19 @@ func TestFields(t *testing.T) {
 			},
 		},
 		{
+			name: "a tabular section's nested table, totals",
+			src: `ВЫБРАТЬ Д.Товары.(Номенклатура.Код КАК Код, Количество) КАК Т, Д.Дата КАК Дата ИЗ Документ.Д КАК Д
+				ИТОГИ СУММА(Дата) ПО Дата`,
+			want: []string{
+				"ВЫБРАТЬ Д.Товары -> Д|Товары",
+				"ВЫБРАТЬ Номенклатура.Код -> Д|Товары.Номенклатура.Код",
+				"ВЫБРАТЬ Количество -> Д|Товары.Количество",
+				"ВЫБРАТЬ Д.Дата -> Д|Дата",
+				"ИТОГИ Дата -> column Дата|",
+				"ИТОГИ Дата -> column Дата|",
+			},
+		},
+		{
 			name:    "no source at all",
 			src:     `ВЫБРАТЬ Код`,
 			wantErr: []string{"(1, 9): Код: the query has no data source: qlang: unresolved field path"},
@@ -124,6 +137,10 @@ func TestFields(t *testing.T) {
 				gotErr = strings.Split(err.Error(), "\n")
 				if !errors.Is(err, qlang.ErrUnresolved) {
 					t.Errorf("Fields() error does not wrap ErrUnresolved: %v", err)
+				}
+				var ue *qlang.UnresolvedError
+				if !errors.As(err, &ue) || ue.Path == nil || ue.Reason == "" {
+					t.Errorf("Fields() error holds no *UnresolvedError with its path and reason: %v", err)
 				}
 			}
 			if diff := gocmp.Diff(tt.wantErr, gotErr); diff != "" {

@@ -6,6 +6,20 @@ func (p *parser) sourceWithJoins() (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
+	return src, p.joins(src)
+}
+
+func (p *parser) isJoinStart() bool {
+	return p.isKw(KwLeft) || p.isKw(KwRight) || p.isKw(KwFull) || p.isKw(KwInner) || p.isKw(KwJoin)
+}
+
+// joins reads the joins after src. A join whose right side is followed by another join instead
+// of ПО nests: the inner joins attach to the right side and the outer ПО comes after them.
+func (p *parser) joins(src *Source) error {
+	if err := p.enter(); err != nil {
+		return err
+	}
+	defer p.leave()
 	for {
 		j := &Join{Pos: p.tok().Pos}
 		switch {
@@ -23,22 +37,25 @@ func (p *parser) sourceWithJoins() (*Source, error) {
 		case p.isKw(KwJoin):
 			j.Kind = InnerJoin
 		default:
-			return src, nil
+			return nil
 		}
 		if err := p.expectKw(KwJoin, "СОЕДИНЕНИЕ/JOIN"); err != nil {
-			return nil, err
+			return err
 		}
+		var err error
 		if j.Right, err = p.source(); err != nil {
-			return nil, err
+			return err
 		}
-		if p.isKw(KwLeft) || p.isKw(KwRight) || p.isKw(KwFull) || p.isKw(KwInner) || p.isKw(KwJoin) {
-			return nil, p.errorf("nested joins are not supported: give each join its ПО/ON condition")
+		if p.isJoinStart() {
+			if err := p.joins(j.Right); err != nil {
+				return err
+			}
 		}
 		if err := p.expectBy(true); err != nil {
-			return nil, err
+			return err
 		}
 		if j.On, err = p.expr(); err != nil {
-			return nil, err
+			return err
 		}
 		src.Joins = append(src.Joins, j)
 	}
@@ -48,17 +65,19 @@ func (p *parser) sourceWithJoins() (*Source, error) {
 func (p *parser) source() (*Source, error) {
 	src := &Source{Pos: p.tok().Pos}
 	var err error
-	if p.acceptPunct("(") {
-		if !p.isKw(KwSelect) {
-			return nil, p.errorf("a parenthesised source must be a nested query (ВЫБРАТЬ …)")
-		}
+	switch {
+	case p.isPunct("(") && p.peekTok(1).Keyword != KwSelect:
+		return p.joinGroup()
+	case p.acceptPunct("("):
 		if src.Subquery, err = p.query(); err != nil {
 			return nil, err
 		}
 		if err := p.expectPunct(")"); err != nil {
 			return nil, err
 		}
-	} else {
+	case p.tok().Kind == Param:
+		src.Param = p.next().Text
+	default:
 		if src.Table, err = p.dotted("a table name"); err != nil {
 			return nil, err
 		}
@@ -79,6 +98,21 @@ func (p *parser) source() (*Source, error) {
 		src.Alias = src.Table[len(src.Table)-1]
 	}
 	return src, nil
+}
+
+// joinGroup reads a parenthesised source with its joins, (A СОЕДИНЕНИЕ B ПО …), as its first
+// source carrying the joins.
+func (p *parser) joinGroup() (*Source, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	p.next() // "("
+	src, err := p.sourceWithJoins()
+	if err != nil {
+		return nil, err
+	}
+	return src, p.expectPunct(")")
 }
 
 // tableParams reads a virtual table's positional parameters, "(" included. An empty position is

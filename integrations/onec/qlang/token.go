@@ -130,7 +130,7 @@ var keywords = map[string]Keyword{
 	"ИЛИ": KwOr, "OR": KwOr,
 	"НЕ": KwNot, "NOT": KwNot,
 	"В": KwIn, "IN": KwIn,
-	"ИЕРАРХИИ": KwHierarchy, "HIERARCHY": KwHierarchy,
+	"ИЕРАРХИИ": KwHierarchy, "ИЕРАРХИЯ": KwHierarchy, "HIERARCHY": KwHierarchy,
 	"ПОДОБНО": KwLike, "LIKE": KwLike,
 	"СПЕЦСИМВОЛ": KwEscape, "ESCAPE": KwEscape,
 	"МЕЖДУ": KwBetween, "BETWEEN": KwBetween,

@@ -3,7 +3,7 @@ package qlang
 import "strings"
 
 // Node is any node of the syntax tree: *Batch, *Query, *Select, *SelectItem, *Source, *Join,
-// *OrderItem, *When, or an Expr.
+// *OrderItem, *Totals, *TotalsItem, *When, or an Expr.
 type Node interface {
 	Position() Pos
 }
@@ -30,6 +30,12 @@ func (s *Source) Position() Pos { return s.Pos }
 
 // Position returns where the join's kind is written.
 func (j *Join) Position() Pos { return j.Pos }
+
+// Position returns where ИТОГИ is written.
+func (t *Totals) Position() Pos { return t.Pos }
+
+// Position returns where the grouping starts.
+func (t *TotalsItem) Position() Pos { return t.Pos }
 
 // Position returns where the order item starts.
 func (o *OrderItem) Position() Pos { return o.Pos }
@@ -80,7 +86,20 @@ func children(node Node) []Node {
 		for _, o := range n.OrderBy {
 			add(o)
 		}
+		if n.Totals != nil {
+			add(n.Totals)
+		}
 		addExprs(n.Index)
+	case *Totals:
+		for _, it := range n.Aggregates {
+			add(it)
+		}
+		for _, it := range n.By {
+			add(it)
+		}
+	case *TotalsItem:
+		add(n.Expr)
+		addExprs(n.Periods)
 	case *Select:
 		for _, it := range n.Items {
 			add(it)
@@ -137,6 +156,13 @@ func children(node Node) []Node {
 		add(n.X)
 	case *SubqueryExpr:
 		add(n.Query)
+	case *Tuple:
+		addExprs(n.Items)
+	case *TabularSelect:
+		add(n.Path)
+		for _, it := range n.Items {
+			add(it)
+		}
 	}
 	return out
 }
