@@ -14,10 +14,12 @@ import (
 )
 
 // Demo answers the whitelisted queries over an in-memory ledger, computing what 1C would
-// return for them. It recognises only the exact template texts (see Query), checks parameters
-// the way 1C does, and returns rows shaped as the MCP toolkit serialises them: references as
-// object descriptions, amounts as json.Number with two decimals, datetimes as
-// "YYYY-MM-DDTHH:MM:SS". It is safe for concurrent use.
+// return for them. It accepts only the exact template texts (see Query), reads each the way 1C
+// would (standin.go: BP 3.0's tables and document fields, the conditions evaluated with 1C's
+// Null), checks parameters the way the toolkit hands them over, and returns rows as the MCP
+// toolkit writes them (wire.go): references as object descriptions, a NULL as "", dates as
+// "YYYY-MM-DDTHH:MM:SSZ", amounts as json.Number without trailing zeros. It is safe for
+// concurrent use.
 type Demo struct {
 	l *Ledger
 
