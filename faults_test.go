@@ -227,7 +227,7 @@ func TestFaultOneC(t *testing.T) {
 		allowed = append(allowed, fmt.Sprint(firstUser+id))
 	}
 	r := startFaultRun(t, firstUser, map[string]string{
-		"ONEC_URL": srv.URL, "ONEC_TIMEOUT": "3s", "ONEC_BREAKER_TIMEOUT": "500ms",
+		"ONEC_URL": srv.URL, "ONEC_TIMEOUT": "3s", "ONEC_BREAKER_TIMEOUT": "500ms", "ONEC_ORGANIZATION": demo.MainOrganization(),
 		"LEDGER_ALLOWED_USER_IDS": strings.Join(allowed, ","),
 	})
 	right := says("Кто должен нам на 31.03.2026", "Итого нам должны: 35 987 887,75 ₽")

@@ -18,7 +18,7 @@ func TestAskLedgerThroughProxyStandIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := onectest.NewServer(t, demo, onectest.WithToken("onec-secret-token"))
-	env := map[string]string{"ONEC_URL": srv.URL, "ONEC_TOKEN": "onec-secret-token"}
+	env := map[string]string{"ONEC_URL": srv.URL, "ONEC_TOKEN": "onec-secret-token", "ONEC_ORGANIZATION": demo.MainOrganization()}
 
 	res := askJSON(t, env, "кто нам должен на 31.03.2026")
 	plain := strings.ReplaceAll(strings.Join(res.Replies, " "), "\u00a0", " ")

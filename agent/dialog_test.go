@@ -48,7 +48,7 @@ func dialogAgent(t *testing.T, h History) *Agent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return New(Deps{History: h, Rates: pipelineRates, Ledger: lane.NewLane(d, lane.Options{Now: answersNow})},
+	return New(Deps{History: h, Rates: pipelineRates, Ledger: lane.NewLane(d, lane.Options{Now: answersNow, Organization: d.MainOrganization()})},
 		Options{Now: answersNow, LedgerAccess: func(int64, int64) bool { return true }, ToolTimeout: testDeadline})
 }
 

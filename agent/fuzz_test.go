@@ -30,7 +30,7 @@ func FuzzCallbackData(f *testing.F) {
 	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
 	lib := library.New(docstore.NewMemory(), nil, library.Options{})
 	a := New(Deps{History: history.NewMemory(1000, history.Limits{}), Library: lib,
-		Ledger: lane.NewLane(d, lane.Options{Now: now})},
+		Ledger: lane.NewLane(d, lane.Options{Now: now, Organization: d.MainOrganization()})},
 		Options{Now: now, LedgerAccess: func(int64, int64) bool { return true }})
 
 	victim := Request{UserID: 1, ChatID: 1}

@@ -61,7 +61,7 @@ func demoAgent(t *testing.T, now func() time.Time, llmURL string) *Agent {
 		t.Fatal(err)
 	}
 	deps := Deps{History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
-		Rates: pipelineRates, Ledger: lane.NewLane(d, lane.Options{Now: now}),
+		Rates: pipelineRates, Ledger: lane.NewLane(d, lane.Options{Now: now, Organization: d.MainOrganization()}),
 		Library: library.New(docstore.NewMemory(), nil, library.Options{}), KB: kbLib}
 	if llmURL != "" {
 		c := llm.New(llm.Options{BaseURL: llmURL, APIKey: "k", Model: "m", Timeout: testDeadline, BreakerTimeout: time.Minute})

@@ -55,7 +55,7 @@ func obedientPlanner(t *testing.T, s *fakes.LLM, ledgerAccess func(userID, chatI
 		t.Fatal(err)
 	}
 	a := New(Deps{LLM: c, History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
-		Rates: pipelineRates, Ledger: lane.NewLane(src, lane.Options{Now: pipelineNow}),
+		Rates: pipelineRates, Ledger: lane.NewLane(src, lane.Options{Now: pipelineNow, Organization: d.MainOrganization()}),
 		Library: library.New(docstore.NewMemory(), nil, library.Options{}), KB: kbLib, Planner: plan.NewPlanner(c, plan.Options{Timeout: testDeadline})},
 		Options{Now: pipelineNow, LedgerAccess: ledgerAccess, ToolTimeout: testDeadline, PlanCacheTTL: -1})
 	return a, src

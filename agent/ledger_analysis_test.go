@@ -51,7 +51,7 @@ func deepAgent(t *testing.T, access bool) (*Agent, *lane.Lane, *countingSource) 
 		t.Fatal(err)
 	}
 	src := &countingSource{Source: d}
-	ln := lane.NewLane(src, lane.Options{Now: deepNow})
+	ln := lane.NewLane(src, lane.Options{Now: deepNow, Organization: d.MainOrganization()})
 	a := New(Deps{History: history.NewMemory(100, history.Limits{}), Ledger: ln},
 		Options{Now: deepNow, LedgerAccess: func(int64, int64) bool { return access }})
 	return a, ln, src
@@ -374,7 +374,7 @@ func TestDeepSourceDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln := lane.NewLane(failingSource{d}, lane.Options{Now: deepNow})
+	ln := lane.NewLane(failingSource{d}, lane.Options{Now: deepNow, Organization: d.MainOrganization()})
 	a := New(Deps{History: history.NewMemory(10, history.Limits{}), Ledger: ln},
 		Options{Now: deepNow, LedgerAccess: func(int64, int64) bool { return true }})
 	ans, dd := discoverOK(t, a, deepPlan(alfaProposal("ООО «Альфа»", plan.ToolQueryDocuments),

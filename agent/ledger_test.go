@@ -20,7 +20,7 @@ func ledgerAgent(t *testing.T, access func(u, c int64) bool) *Agent {
 		t.Fatal(err)
 	}
 	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
-	ln := lane.NewLane(d, lane.Options{Now: now})
+	ln := lane.NewLane(d, lane.Options{Now: now, Organization: d.MainOrganization()})
 	return New(Deps{History: history.NewMemory(100, history.Limits{}), Ledger: ln}, Options{Now: now, LedgerAccess: access})
 }
 

@@ -88,7 +88,7 @@ func pipelineAgentDeadlines(t testing.TB, s *fakes.LLM, llmDeadline, planDeadlin
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln := lane.NewLane(d, lane.Options{Now: pipelineNow})
+	ln := lane.NewLane(d, lane.Options{Now: pipelineNow, Organization: d.MainOrganization()})
 	kbLib := library.New(docstore.NewMemory(), nil, library.Options{})
 	if _, _, err := kb.Ingest(t.Context(), kbLib, kb.Sample()); err != nil {
 		t.Fatal(err)

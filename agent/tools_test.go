@@ -132,7 +132,7 @@ func TestToolsRegistryHasOnlyConnectedTools(t *testing.T) {
 	}
 	lib := library.New(docstore.NewMemory(), nil, library.Options{})
 	full := Deps{History: history.NewMemory(10, history.Limits{}), Rates: toolRates(nil), News: fakeSearch{configured: true},
-		Ledger: lane.NewLane(d, lane.Options{}), Library: lib, KB: lib}
+		Ledger: lane.NewLane(d, lane.Options{Organization: d.MainOrganization()}), Library: lib, KB: lib}
 	tests := []struct {
 		name string
 		deps Deps
@@ -167,7 +167,7 @@ func TestToolsRefuseBadArguments(t *testing.T) {
 	}
 	lib := library.New(docstore.NewMemory(), nil, library.Options{})
 	a := New(Deps{History: history.NewMemory(10, history.Limits{}), Rates: toolRates(nil), News: fakeSearch{configured: true},
-		Ledger: lane.NewLane(d, lane.Options{}), Library: lib, KB: lib},
+		Ledger: lane.NewLane(d, lane.Options{Organization: d.MainOrganization()}), Library: lib, KB: lib},
 		Options{LedgerAccess: func(int64, int64) bool { return true }})
 	reg := a.tools(Request{UserID: 1, ChatID: 1}, docScope{owner: "u:1"}, "вопрос")
 	tests := []struct {

@@ -57,7 +57,7 @@ func hostileAgent(t *testing.T) (*agent.Agent, *library.Library) {
 	a := agent.New(agent.Deps{
 		History: history.NewMemory(1000, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
 		Rates:   cbr.New(cbr.Options{BaseURL: cbrSrv.URL}),
-		Ledger:  lane.NewLane(demo, lane.Options{Now: now}),
+		Ledger:  lane.NewLane(demo, lane.Options{Now: now, Organization: demo.MainOrganization()}),
 		Library: lib,
 		KB:      kbLib,
 	}, agent.Options{Now: now, LedgerAccess: func(int64, int64) bool { return true }})

@@ -90,6 +90,7 @@ type Config struct {
 	OneCChannel      string        // ONEC_CHANNEL
 	OneCToken        Secret        // ONEC_TOKEN
 	OneCTimeout      time.Duration // ONEC_TIMEOUT
+	OneCOrganization string        // ONEC_ORGANIZATION: INN or name of the main organization
 	LedgerAllowUsers []int64       // LEDGER_ALLOWED_USER_IDS
 	LedgerAllowChats []int64       // LEDGER_ALLOWED_CHAT_IDS
 
@@ -176,6 +177,7 @@ func Vars() []Var {
 		{"ONEC_CHANNEL", "default", "Proxy channel of the infobase ([a-zA-Z0-9_-]{1,64})."},
 		{"ONEC_TOKEN", "", "Bearer token of the proxy, if it requires one."},
 		{"ONEC_TIMEOUT", "30s", "Deadline of one 1C query."},
+		{"ONEC_ORGANIZATION", "", "INN or name of the main organization, for questions that name none (BP keeps it in each user's settings, which queries cannot read). Empty: the base's only organization; with several, the bot asks which one."},
 		{"ONEC_BREAKER_TIMEOUT", "60s", "After 5 failed 1C queries in a row (timeouts, resets, 5xx; not errors in the query) its circuit breaker opens; this long later one probe query may close it."},
 		{"LEDGER_ALLOWED_USER_IDS", "", "Users allowed to see 1C data. With a real 1C and both ledger lists empty, nobody is; with the demo ledger, everyone is."},
 		{"LEDGER_ALLOWED_CHAT_IDS", "", "Chats (groups) whose members may see 1C data."},
@@ -248,6 +250,7 @@ func Load(getenv func(string) string) (Config, error) {
 
 		OneCURL:          r.url("ONEC_URL"),
 		OneCChannel:      r.str("ONEC_CHANNEL"),
+		OneCOrganization: r.str("ONEC_ORGANIZATION"),
 		OneCToken:        Secret(r.str("ONEC_TOKEN")),
 		OneCTimeout:      r.duration("ONEC_TIMEOUT", 100*time.Millisecond, 10*time.Minute),
 		LedgerAllowUsers: r.ids("LEDGER_ALLOWED_USER_IDS"),

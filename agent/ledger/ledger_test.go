@@ -20,7 +20,7 @@ func newLane(t *testing.T) *lane.Lane {
 		t.Fatal(err)
 	}
 	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
-	return lane.NewLane(d, lane.Options{Now: now})
+	return lane.NewLane(d, lane.Options{Now: now, Organization: d.MainOrganization()})
 }
 
 // One lane result is read two ways, and both cite the same source.

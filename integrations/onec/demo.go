@@ -169,6 +169,11 @@ func LoadLedger(fsys fs.FS) (*Ledger, error) {
 // LoadDemo parses the embedded demo ledger.
 func LoadDemo() (*Ledger, error) { return LoadLedger(DemoFiles()) }
 
+// MainOrganization is the INN of the demo company's main organization: what BP keeps in the
+// user's settings (which no query reads), the demo ledger marks "default". The lane is told it
+// through its Options.Organization.
+func (d *Demo) MainOrganization() string { return d.l.DefaultOrganization().INN }
+
 // DefaultOrganization returns the organization marked default (or the first one).
 func (l *Ledger) DefaultOrganization() Organization {
 	for _, o := range l.Organizations {

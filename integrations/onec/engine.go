@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -13,10 +14,12 @@ import (
 )
 
 // Demo answers the whitelisted queries over an in-memory ledger, computing what 1C would
-// return for them. It recognises only the exact template texts (see Query), checks parameters
-// the way 1C does, and returns rows shaped as the MCP toolkit serialises them: references as
-// object descriptions, amounts as json.Number with two decimals, datetimes as
-// "YYYY-MM-DDTHH:MM:SS". It is safe for concurrent use.
+// return for them. It accepts only the exact template texts (see Query), reads each the way 1C
+// would (standin.go: BP 3.0's tables and document fields, the conditions evaluated with 1C's
+// Null), checks parameters the way the toolkit hands them over, and returns rows as the MCP
+// toolkit writes them (wire.go): references as object descriptions, a NULL as "", dates as
+// "YYYY-MM-DDTHH:MM:SSZ", amounts as json.Number without trailing zeros. It is safe for
+// concurrent use.
 type Demo struct {
 	l *Ledger
 
@@ -95,7 +98,7 @@ func NewDemo(l *Ledger) *Demo {
 		d.account(a.Code)
 	}
 	for _, doc := range l.Documents {
-		d.docs.add(normUUID(doc.Ref), TypeDocumentPrefix+doc.Type, documentPresentation(doc.Type, doc.Number, doc.Date.Time))
+		d.docs.add(normUUID(doc.Ref), TypeDocumentPrefix+bpDocumentType(doc.Type), documentPresentation(bpDocumentType(doc.Type), doc.Number, doc.Date.Time))
 	}
 	d.internMovements()
 	d.indexDocuments()
@@ -127,7 +130,7 @@ func (d *Demo) internMovements() {
 		d.movs = append(d.movs, mov{
 			period: m.Period.Unix(),
 			amount: m.Amount,
-			rec:    d.docs.intern(rec, TypeDocumentPrefix+m.RecorderType),
+			rec:    d.docs.intern(rec, TypeDocumentPrefix+bpDocumentType(m.RecorderType)),
 			line:   int32(m.Line),
 			org:    d.ref(d.orgs, m.OrganizationRef, TypeOrganization),
 			acc:    [2]int16{d.account(m.AccountDr), d.account(m.AccountCr)},
@@ -160,7 +163,7 @@ func (d *Demo) indexDocuments() {
 		doc := &d.l.Documents[k]
 		i := d.docs.idx[normUUID(doc.Ref)]
 		d.docSrc[i] = doc
-		d.docDate[i], d.docNumber[i], d.docType[i] = doc.Date.Unix(), doc.Number, doc.Type
+		d.docDate[i], d.docNumber[i], d.docType[i] = doc.Date.Unix(), doc.Number, bpDocumentType(doc.Type)
 		d.docOrg[i] = d.ref(d.orgs, doc.OrganizationRef, TypeOrganization)
 		d.docCp[i] = d.ref(d.cps, doc.CounterpartyRef, TypeCounterparty)
 		d.docCtr[i] = d.ref(d.ctrs, doc.ContractRef, TypeContract)
@@ -256,7 +259,8 @@ const (
 func (d *Demo) Name() string { return "демо-база 1С (встроенная)" }
 
 // run computes a template; it returns at most limit rows in the template's order.
-func (d *Demo) run(ctx context.Context, id string, a *args, limit int) ([]map[string]any, error) {
+func (d *Demo) run(ctx context.Context, id string, p *plan, limit int) ([]map[string]any, error) {
+	a := p.a
 	switch id {
 	case idReceivables, idPayables:
 		return d.balances(ctx, a, limit, true)
@@ -270,18 +274,14 @@ func (d *Demo) run(ctx context.Context, id string, a *args, limit int) ([]map[st
 		return d.openContracts(ctx, a, limit)
 	case idBalanceDrilldown:
 		return d.drilldown(ctx, a, limit)
-	case idDocumentsByParty:
-		return d.documents(ctx, a, limit, documentsByParty)
-	case idDocumentsByTreaty:
-		return d.documents(ctx, a, limit, documentsByContract)
-	case idBankOpsByParty:
-		return d.documents(ctx, a, limit, bankOpsByParty)
+	case idDocumentsByParty, idDocumentsByTreaty, idBankOpsByParty:
+		return d.documents(ctx, p, limit)
 	case idCatalogOrgs:
 		return d.organizations(limit), nil
 	case idCatalogParties:
-		return d.counterparties(limit), nil
+		return d.counterparties(a, limit), nil
 	case idCatalogContracts:
-		return d.contracts(limit), nil
+		return d.contracts(a, limit), nil
 	case idCatalogAccounts:
 		return d.chart(limit), nil
 	case idCatalogBanks:
@@ -319,11 +319,33 @@ func (d *Demo) execute(ctx context.Context, t *template, query string, params ma
 	case t == nil:
 		return nil, syntaxError(query)
 	}
-	a, err := d.bind(t, params)
+	return d.query(ctx, t, query, params, limit)
+}
+
+// query answers text as the template t: the whitelisted text itself, or (in the package's own
+// tests) a variant of it, which the demo reads just the same.
+func (d *Demo) query(ctx context.Context, t *template, text string, params map[string]any, limit int) ([]map[string]any, error) {
+	b, err := prepare(t, text)
 	if err != nil {
 		return nil, err
 	}
-	return d.run(ctx, t.id, a, limit)
+	p, err := d.compile(t, b, params)
+	if err != nil {
+		return nil, err
+	}
+	if top := p.q.Selects[0].Top; top != "" { // ВЫБРАТЬ ПЕРВЫЕ n
+		if n, err := strconv.Atoi(top); err == nil {
+			limit = min(limit, n)
+		}
+	}
+	rows, err := d.run(ctx, t.id, p, limit)
+	if err != nil {
+		return nil, err
+	}
+	if err := applyLiterals(p.q, rows, p.literals[""]); err != nil {
+		return nil, err
+	}
+	return rows, nil
 }
 
 // syntaxError points at the first character where text leaves the closest template.

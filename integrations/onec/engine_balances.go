@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // settlementKey is one row of Остатки or Обороты: the account, the organization and the
@@ -29,11 +28,12 @@ func (d *Demo) cutoff(list []int32, asOf int64) int {
 	return sort.Search(len(list), func(i int) bool { return d.movs[list[i]].period >= asOf })
 }
 
-// matchAccounts lists the accounts with Код = code ИЛИ Код ПОДОБНО mask.
-func (d *Demo) matchAccounts(code, mask string) []int16 {
+// matchAccounts lists the accounts of the filter: all, or those whose Код is one of the codes
+// or ПОДОБНО one of the masks.
+func (d *Demo) matchAccounts(a *args) []int16 {
 	var out []int16
 	for i, c := range d.accounts {
-		if c == code || like(c, mask) {
+		if a.accAll || slices.Contains(a.accCodes, c) || slices.ContainsFunc(a.accMasks, func(m string) bool { return like(c, m) }) {
 			out = append(out, int16(i))
 		}
 	}
@@ -44,12 +44,12 @@ func (d *Demo) matchAccounts(code, mask string) []int16 {
 // the records before НаДату, as Дт when positive and Кт when negative; zero rows are left out.
 // counterpartyOnly keeps the rows whose analytics carry a counterparty.
 func (d *Demo) balances(ctx context.Context, a *args, limit int, counterpartyOnly bool) ([]map[string]any, error) {
-	if a.org == refNothing {
+	if a.none || a.org == refNothing || a.cp == refNothing || a.ctr == refNothing {
 		return []map[string]any{}, nil
 	}
 	sums := make(map[settlementKey]Kopecks)
 	c := checker{ctx: ctx}
-	for _, acc := range d.matchAccounts(a.accCode, a.accMask) {
+	for _, acc := range d.matchAccounts(a) {
 		for s := dt; s <= kt; s++ {
 			list := d.byAcc[acc][s]
 			for _, mi := range list[:d.cutoff(list, a.asOf)] {
@@ -58,7 +58,7 @@ func (d *Demo) balances(ctx context.Context, a *args, limit int, counterpartyOnl
 				}
 				m := &d.movs[mi]
 				an := m.side[s]
-				if m.org != a.org || (counterpartyOnly && an.cp < 0) {
+				if !matchRef(m.org, a.org) || !matchRef(an.cp, a.cp) || !matchRef(an.ctr, a.ctr) || (counterpartyOnly && an.cp < 0) {
 					continue
 				}
 				k := settlementKey{acc, m.org, an.cp, an.ctr, an.doc}
@@ -79,7 +79,7 @@ func (d *Demo) balances(ctx context.Context, a *args, limit int, counterpartyOnl
 			rows = append(rows, settlementRow{k, 0, -net})
 		}
 	}
-	return d.settlementRows(rows, limit, false, "СуммаОстатокДт", "СуммаОстатокКт"), nil
+	return d.settlementRows(rows, limit, "СуммаОстатокДт", "СуммаОстатокКт"), nil
 }
 
 // openItems answers the Обороты templates of one counterparty or one contract: turnovers
@@ -90,10 +90,15 @@ func (d *Demo) openItems(ctx context.Context, a *args, limit int, byContract boo
 	if byContract {
 		anchor, index = a.ctr, d.byCtr
 	}
-	if a.org == refNothing || anchor < 0 {
+	if a.none || a.org == refNothing || anchor == refNothing || a.cp == refNothing || a.ctr == refNothing {
 		return []map[string]any{}, nil
 	}
-	list := index[anchor]
+	var list []int32
+	if anchor == refAny { // no filter on the anchor: every record
+		list = d.allMovements()
+	} else {
+		list = index[anchor]
+	}
 	sums := make(map[settlementKey]*settlementRow)
 	c := checker{ctx: ctx}
 	for _, mi := range list[:d.cutoff(list, a.asOf)] {
@@ -101,7 +106,7 @@ func (d *Demo) openItems(ctx context.Context, a *args, limit int, byContract boo
 			return nil, err
 		}
 		m := &d.movs[mi]
-		if m.org != a.org {
+		if !matchRef(m.org, a.org) {
 			continue
 		}
 		for s := dt; s <= kt; s++ {
@@ -112,13 +117,13 @@ func (d *Demo) openItems(ctx context.Context, a *args, limit int, byContract boo
 			addTurnover(sums, settlementKey{m.acc[s], m.org, an.cp, an.ctr, an.doc}, s, m.amount)
 		}
 	}
-	return d.settlementRows(collect(sums), limit, true, "СуммаОборотДт", "СуммаОборотКт"), nil
+	return d.settlementRows(collect(sums), limit, "СуммаОборотДт", "СуммаОборотКт"), nil
 }
 
 // openContracts answers address.open_contracts.by_asof: turnovers before НаДату per account
 // (60, 62, 76 and sub-accounts), organization, counterparty and contract.
 func (d *Demo) openContracts(ctx context.Context, a *args, limit int) ([]map[string]any, error) {
-	if a.org == refNothing || a.cp == refNothing {
+	if a.none || a.org == refNothing || a.cp == refNothing || a.ctr == refNothing {
 		return []map[string]any{}, nil
 	}
 	settlement := make([]bool, len(d.accounts))
@@ -137,7 +142,7 @@ func (d *Demo) openContracts(ctx context.Context, a *args, limit int) ([]map[str
 		}
 		m := &d.movs[mi]
 		an := m.side[s]
-		if m.org != a.org || !settlement[m.acc[s]] || an.ctr < 0 || !matchRef(an.cp, a.cp) {
+		if !matchRef(m.org, a.org) || !settlement[m.acc[s]] || an.ctr < 0 || !matchRef(an.cp, a.cp) || !matchRef(an.ctr, a.ctr) {
 			return nil
 		}
 		addTurnover(sums, settlementKey{m.acc[s], m.org, an.cp, an.ctr, -1}, s, m.amount)
@@ -164,7 +169,16 @@ func (d *Demo) openContracts(ctx context.Context, a *args, limit int) ([]map[str
 			}
 		}
 	}
-	return d.settlementRows(collect(sums), limit, true, "СуммаОборотДт", "СуммаОборотКт"), nil
+	return d.settlementRows(collect(sums), limit, "СуммаОборотДт", "СуммаОборотКт"), nil
+}
+
+// allMovements lists every record, by Период.
+func (d *Demo) allMovements() []int32 {
+	out := make([]int32, len(d.movs))
+	for i := range out {
+		out[i] = int32(i)
+	}
+	return out
 }
 
 // matchRef applies an anchor: refAny matches everything, an index only itself.
@@ -192,9 +206,9 @@ func collect(sums map[settlementKey]*settlementRow) []settlementRow {
 }
 
 // settlementRows orders rows by account, organization, counterparty and contract names, then
-// the settlement document's date and number, keeps the first limit and renders them.
-// withDocFields adds ДокументРасчетовДата and ДокументРасчетовНомер (the Обороты templates).
-func (d *Demo) settlementRows(rows []settlementRow, limit int, withDocFields bool, dtKey, ktKey string) []map[string]any {
+// the settlement document's date and number, keeps the first limit and renders them with the
+// columns of settlementColumns.
+func (d *Demo) settlementRows(rows []settlementRow, limit int, dtKey, ktKey string) []map[string]any {
 	slices.SortFunc(rows, func(x, y settlementRow) int {
 		return cmp.Or(
 			strings.Compare(d.accounts[x.acc], d.accounts[y.acc]),
@@ -207,21 +221,26 @@ func (d *Demo) settlementRows(rows []settlementRow, limit int, withDocFields boo
 	rows = rows[:min(len(rows), limit)]
 	out := make([]map[string]any, len(rows))
 	for i, r := range rows {
+		// An analytic the record lacks is the NULL of the templates' ВЫБОР … ИНАЧЕ NULL (or of
+		// a subconto the account does not have); a field of a NULL, or of an object this base
+		// lacks, is NULL too.
 		row := map[string]any{
-			"Счет":             d.accounts[r.acc],
-			"Организация":      d.orgs.value(r.org),
-			"Контрагент":       d.cps.value(r.cp),
-			"Договор":          d.ctrs.value(r.ctr),
-			"ДокументРасчетов": d.docs.value(r.doc),
-			dtKey:              money(r.dt),
-			ktKey:              money(r.kt),
+			"Счет":        d.accounts[r.acc],
+			"Организация": d.orgs.value(r.org),
+			"ОрганизацияНаименование": d.orgs.nameOrNull(r.org),
+			"Контрагент":              d.cps.valueOrNull(r.cp),
+			"КонтрагентНаименование":  d.cps.nameOrNull(r.cp),
+			"Договор":                 d.ctrs.valueOrNull(r.ctr),
+			"ДоговорНаименование":     d.ctrs.nameOrNull(r.ctr),
+			"ДокументРасчетов":        d.docs.valueOrNull(r.doc),
+			"ДокументРасчетовДата":    WireNull,
+			"ДокументРасчетовНомер":   WireNull,
+			dtKey: money(r.dt),
+			ktKey: money(r.kt),
 		}
-		if withDocFields {
-			row["ДокументРасчетовДата"], row["ДокументРасчетовНомер"] = nil, nil
-			if r.doc >= 0 && r.doc < d.docs.known {
-				row["ДокументРасчетовДата"] = dateTime(d.docDate[r.doc])
-				row["ДокументРасчетовНомер"] = d.docNumber[r.doc]
-			}
+		if r.doc >= 0 && r.doc < d.docs.known {
+			row["ДокументРасчетовДата"] = WireDate(d.docDate[r.doc])
+			row["ДокументРасчетовНомер"] = d.docNumber[r.doc]
 		}
 		out[i] = row
 	}
@@ -231,20 +250,23 @@ func (d *Demo) settlementRows(rows []settlementRow, limit int, withDocFields boo
 // drilldown answers address.balance.drilldown_documents: the records before НаДату with the
 // account on a side whose analytics fit the anchors; newest first.
 func (d *Demo) drilldown(ctx context.Context, a *args, limit int) ([]map[string]any, error) {
-	if a.org == refNothing || a.cp == refNothing || a.ctr == refNothing {
+	if a.none || a.org == refNothing || a.cp == refNothing || a.ctr == refNothing {
 		return []map[string]any{}, nil
 	}
 	var hits []int32
 	c := checker{ctx: ctx}
-	for _, acc := range d.matchAccounts(a.accCode, a.accMask) {
+	for _, acc := range d.matchAccounts(a) {
 		for s := dt; s <= kt; s++ {
+			if !a.sides[s] {
+				continue
+			}
 			list := d.byAcc[acc][s]
 			for _, mi := range list[:d.cutoff(list, a.asOf)] {
 				if err := c.tick(); err != nil {
 					return nil, err
 				}
 				m := &d.movs[mi]
-				if m.org == a.org && matchRef(m.side[s].cp, a.cp) && matchRef(m.side[s].ctr, a.ctr) {
+				if matchRef(m.org, a.org) && matchRef(m.side[s].cp, a.cp) && matchRef(m.side[s].ctr, a.ctr) {
 					hits = append(hits, mi)
 				}
 			}
@@ -265,22 +287,22 @@ func (d *Demo) drilldown(ctx context.Context, a *args, limit int) ([]map[string]
 	out := make([]map[string]any, len(hits))
 	for i, mi := range hits {
 		m := &d.movs[mi]
-		var number any
+		number := WireNull // Регистратор.Номер of a document this base lacks
 		if m.rec < d.docs.known {
 			number = d.docNumber[m.rec]
 		}
 		out[i] = map[string]any{
-			"Период":           dateTime(m.period),
+			"Период":           WireDate(m.period),
 			"Регистратор":      d.docs.value(m.rec),
 			"РегистраторНомер": number,
 			"НомерСтроки":      json.Number(strconv.Itoa(int(m.line))),
 			"СчетДт":           d.accounts[m.acc[dt]],
 			"СчетКт":           d.accounts[m.acc[kt]],
 			"Сумма":            money(m.amount),
-			"КонтрагентДт":     d.cps.value(m.side[dt].cp),
-			"КонтрагентКт":     d.cps.value(m.side[kt].cp),
-			"ДоговорДт":        d.ctrs.value(m.side[dt].ctr),
-			"ДоговорКт":        d.ctrs.value(m.side[kt].ctr),
+			"КонтрагентДт":     d.cps.valueOrNull(m.side[dt].cp),
+			"КонтрагентКт":     d.cps.valueOrNull(m.side[kt].cp),
+			"ДоговорДт":        d.ctrs.valueOrNull(m.side[dt].ctr),
+			"ДоговорКт":        d.ctrs.valueOrNull(m.side[kt].ctr),
 		}
 	}
 	return out, nil
@@ -301,8 +323,5 @@ func (d *Demo) docNumberOf(i int32) string {
 	return d.docNumber[i]
 }
 
-// money renders an amount as the toolkit does: a JSON number with two decimals.
-func money(k Kopecks) json.Number { return json.Number(k.Decimal()) }
-
-// dateTime renders Unix seconds of a zone-less time as "YYYY-MM-DDTHH:MM:SS".
-func dateTime(sec int64) string { return time.Unix(sec, 0).UTC().Format(dateTimeLayout) }
+// money renders an amount as the toolkit does (WireNumber).
+func money(k Kopecks) json.Number { return WireNumber(k) }

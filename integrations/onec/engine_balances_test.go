@@ -52,8 +52,10 @@ func run(t testing.TB, d *onec.Demo, id string, params map[string]any) []map[str
 }
 
 var (
-	balanceKeys  = []string{"Договор", "ДокументРасчетов", "Контрагент", "Организация", "Счет", "СуммаОстатокДт", "СуммаОстатокКт"}
-	turnoverKeys = []string{"Договор", "ДокументРасчетов", "ДокументРасчетовДата", "ДокументРасчетовНомер", "Контрагент", "Организация", "Счет", "СуммаОборотДт", "СуммаОборотКт"}
+	settlementKeys = []string{"Договор", "ДоговорНаименование", "ДокументРасчетов", "ДокументРасчетовДата", "ДокументРасчетовНомер",
+		"Контрагент", "КонтрагентНаименование", "Организация", "ОрганизацияНаименование", "Счет"}
+	balanceKeys  = append([]string{"СуммаОстатокДт", "СуммаОстатокКт"}, settlementKeys...)
+	turnoverKeys = append([]string{"СуммаОборотДт", "СуммаОборотКт"}, settlementKeys...)
 )
 
 // balancesOf reads BALANCE rows into Дт/Кт per settlement, checking keys and uniqueness.

@@ -60,6 +60,7 @@ func (d *Demo) bankAccounts(limit int) []map[string]any {
 			"Банк":       "",
 			"ВалютаДенежныхСредств": "RUB",
 			"ПометкаУдаления":       false,
+			"ВладелецНаименование":  d.orgs.pres[d.bankOrgs[i]],
 		})
 	}
 	return out

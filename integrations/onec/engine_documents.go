@@ -3,55 +3,46 @@ package onec
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
-// documentQuery tells documents which template it answers.
-type documentQuery int
-
-const (
-	documentsByParty documentQuery = iota
-	documentsByContract
-	bankOpsByParty
-)
-
-// documents answers the document templates: documents of the whitelisted types within the
-// period (inclusive), deletion-marked ones left out, newest first.
-func (d *Demo) documents(ctx context.Context, a *args, limit int, q documentQuery) ([]map[string]any, error) {
-	types := documentTypes
-	var list []int32
-	switch q {
-	case documentsByParty, bankOpsByParty:
-		if a.cp >= 0 {
-			list = d.docsByCp[a.cp]
-		}
-		if q == bankOpsByParty {
-			types = bankDocumentTypes
-		}
-	case documentsByContract:
-		if a.ctr >= 0 {
-			list = d.docsByCtr[a.ctr]
-		}
-	}
-	if a.org == refNothing {
-		list = nil
-	}
+// documents answers the document templates: each ОБЪЕДИНИТЬ branch reads one document type with
+// its own filters (plan.branches); deletion-marked documents are left out, newest first. An
+// anchor with no filter reads every document of the base.
+func (d *Demo) documents(ctx context.Context, p *plan, limit int) ([]map[string]any, error) {
 	var hits []int32
 	c := checker{ctx: ctx}
-	for _, i := range list {
-		if err := c.tick(); err != nil {
-			return nil, err
-		}
-		doc := d.docSrc[i]
-		switch {
-		case doc.DeletionMark, d.docOrg[i] != a.org,
-			d.docDate[i] < a.from, d.docDate[i] > a.to,
-			!slices.Contains(types, doc.Type),
-			q != bankOpsByParty && a.docType != "" && a.docType != doc.Type:
+	seen := map[int32]bool{}
+	for typ, a := range p.branches {
+		if a == nil || a.org == refNothing || a.cp == refNothing || a.ctr == refNothing {
 			continue
 		}
-		hits = append(hits, i)
+		var list []int32
+		switch {
+		case a.cp >= 0:
+			list = d.docsByCp[a.cp]
+		case a.ctr >= 0:
+			list = d.docsByCtr[a.ctr]
+		default:
+			list = d.allDocuments()
+		}
+		for _, i := range list {
+			if err := c.tick(); err != nil {
+				return nil, err
+			}
+			doc := d.docSrc[i]
+			switch {
+			case d.docType[i] != typ, doc.DeletionMark, !matchRef(d.docOrg[i], a.org),
+				!matchRef(d.docCp[i], a.cp), !matchRef(d.docCtr[i], a.ctr),
+				d.docDate[i] < a.from, d.docDate[i] > a.to, seen[i]:
+				continue
+			}
+			seen[i] = true
+			hits = append(hits, i)
+		}
 	}
 	slices.SortFunc(hits, func(x, y int32) int {
 		return cmp.Or(
@@ -65,14 +56,16 @@ func (d *Demo) documents(ctx context.Context, a *args, limit int, q documentQuer
 	out := make([]map[string]any, len(hits))
 	for n, i := range hits {
 		doc := d.docSrc[i]
-		var account any
+		// NULL for the other types (the template's NULL КАК БанковскийСчет), and for a bank
+		// document without our account (СчетОрганизации.НомерСчета of an empty reference).
+		account := WireNull
 		if isBankDocument(doc.Type) && doc.BankAccount != nil {
 			account = *doc.BankAccount
 		}
-		out[n] = map[string]any{
+		row := map[string]any{
 			"Ссылка":            d.docs.value(i),
 			"Номер":             doc.Number,
-			"Дата":              dateTime(d.docDate[i]),
+			"Дата":              WireDate(d.docDate[i]),
 			"Проведен":          doc.Posted,
 			"ПометкаУдаления":   doc.DeletionMark,
 			"Организация":       d.orgs.value(d.docOrg[i]),
@@ -82,8 +75,21 @@ func (d *Demo) documents(ctx context.Context, a *args, limit int, q documentQuer
 			"БанковскийСчет":    account,
 			"НазначениеПлатежа": doc.Purpose,
 		}
+		for k, v := range p.literals[d.docType[i]] { // the branch's constant columns
+			row[k] = v
+		}
+		out[n] = row
 	}
 	return out, nil
+}
+
+// allDocuments lists every document of the catalog.
+func (d *Demo) allDocuments() []int32 {
+	out := make([]int32, d.docs.known)
+	for i := range out {
+		out[i] = int32(i)
+	}
+	return out
 }
 
 // organizations answers catalog.organizations, by name.
@@ -97,7 +103,6 @@ func (d *Demo) organizations(limit int) []map[string]any {
 			"Наименование": o.Name,
 			"ИНН":          o.INN,
 			"КПП":          o.KPP,
-			"Основная":     o.Default,
 		})
 	}
 	return out
@@ -106,18 +111,30 @@ func (d *Demo) organizations(limit int) []map[string]any {
 // legalForms maps the ledger's kinds onto the ЮрФизЛицо column.
 var legalForms = map[string]string{"legal": "ЮрЛицо", "individual_entrepreneur": "ИндивидуальныйПредприниматель"}
 
-// counterparties answers catalog.counterparties, by name, deletion-marked ones included.
-func (d *Demo) counterparties(limit int) []map[string]any {
-	cps := slices.Clone(d.l.Counterparties)
-	slices.SortStableFunc(cps, func(x, y Counterparty) int { return strings.Compare(x.Name, y.Name) })
-	out := make([]map[string]any, 0, min(len(cps), limit))
-	for _, c := range cps[:min(len(cps), limit)] {
+// catalogCode is the Код of the i-th entry of a catalog of the demo ledger, which has none: BP
+// numbers new entries, unique over the whole catalog; the demo numbers them in the ledger's
+// order.
+func catalogCode(i int) string { return fmt.Sprintf("%09d", i+1) }
+
+// counterparties answers catalog.counterparties: by Код after a.after, deletion-marked ones
+// included.
+func (d *Demo) counterparties(a *args, limit int) []map[string]any {
+	out := make([]map[string]any, 0, min(len(d.l.Counterparties), limit))
+	for i, c := range d.l.Counterparties {
+		code := catalogCode(i)
+		if code <= a.after {
+			continue
+		}
+		if len(out) == limit {
+			break
+		}
 		form, ok := legalForms[c.Kind]
 		if !ok {
 			form = "ЮрЛицо" // the query's ИНАЧЕ branch
 		}
 		out = append(out, map[string]any{
 			"Ссылка":             d.cps.value(lookup(d.cps, c.Ref)),
+			"Код":                code,
 			"Наименование":       c.Name,
 			"НаименованиеПолное": c.FullName,
 			"ИНН":                c.INN,
@@ -132,27 +149,30 @@ func (d *Demo) counterparties(limit int) []map[string]any {
 // contractKinds maps the ledger's kinds onto the ВидДоговора column.
 var contractKinds = map[string]string{"with_customer": "СПокупателем", "with_supplier": "СПоставщиком"}
 
-// contracts answers catalog.contracts, by owner name, date and number.
-func (d *Demo) contracts(limit int) []map[string]any {
-	ctrs := slices.Clone(d.l.Contracts)
-	owner := func(c Contract) string { return d.cps.name(lookup(d.cps, c.OwnerRef)) }
-	slices.SortStableFunc(ctrs, func(x, y Contract) int {
-		return cmp.Or(strings.Compare(owner(x), owner(y)), strings.Compare(x.Date, y.Date), strings.Compare(x.Number, y.Number))
-	})
-	out := make([]map[string]any, 0, min(len(ctrs), limit))
-	for _, c := range ctrs[:min(len(ctrs), limit)] {
+// contracts answers catalog.contracts: by Код after a.after.
+func (d *Demo) contracts(a *args, limit int) []map[string]any {
+	out := make([]map[string]any, 0, min(len(d.l.Contracts), limit))
+	for i, c := range d.l.Contracts {
+		code := catalogCode(i)
+		if code <= a.after {
+			continue
+		}
+		if len(out) == limit {
+			break
+		}
 		kind, ok := contractKinds[c.Kind]
 		if !ok {
 			kind = "Прочее"
 		}
 		out = append(out, map[string]any{
-			"Ссылка":               d.ctrs.value(lookup(d.ctrs, c.Ref)),
-			"Владелец":             d.cps.value(lookup(d.cps, c.OwnerRef)),
-			"Организация":          d.orgs.value(lookup(d.orgs, c.OrganizationRef)),
-			"Номер":                c.Number,
-			"Дата":                 contractDate(c.Date),
-			"Наименование":         c.Name,
-			"ВидДоговора":          kind,
+			"Ссылка":       d.ctrs.value(lookup(d.ctrs, c.Ref)),
+			"Код":          code,
+			"Владелец":     d.cps.value(lookup(d.cps, c.OwnerRef)),
+			"Организация":  d.orgs.value(lookup(d.orgs, c.OrganizationRef)),
+			"Номер":        c.Number,
+			"Дата":         contractDate(c.Date),
+			"Наименование": c.Name,
+			"ВидДоговора":  kind,
 			"ВалютаВзаиморасчетов": c.Currency,
 			"ПометкаУдаления":      c.DeletionMark,
 		})
@@ -160,12 +180,14 @@ func (d *Demo) contracts(limit int) []map[string]any {
 	return out
 }
 
-// contractDate renders a contract's date ("2024-02-06") as a 1C datetime.
+// contractDate renders a contract's date ("2024-02-06") as the toolkit writes a Дата; a
+// contract without one has the empty date, "Z".
 func contractDate(s string) string {
-	if len(s) == len("2006-01-02") {
-		return s + "T00:00:00"
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return WireDate(EmptyDateSec)
 	}
-	return s
+	return WireDate(t.Unix())
 }
 
 // accountKinds maps the ledger's types onto the Вид column.

@@ -135,7 +135,7 @@ func TestExecuteLimitTruncates(t *testing.T) {
 	for _, id := range []string{"address.receivables.counterparty_totals", "catalog.counterparties", "address.balance.drilldown_documents"} {
 		q, _ := onec.Query(id)
 		p := receivablesParams(l)
-		p["Контрагент"], p["Договор"] = nil, nil
+		p["Контрагент"], p["Договор"], p["ПослеКода"] = nil, nil, ""
 		all, err := d.Execute(context.Background(), q, p, 1000)
 		if err != nil || len(all) < 4 {
 			t.Fatalf("%s: %d rows, %v", id, len(all), err)
@@ -172,7 +172,7 @@ func TestDemoConcurrentUse(t *testing.T) {
 		go func() {
 			q, _ := onec.Query(id)
 			p := receivablesParams(l)
-			p["Контрагент"], p["Договор"], p["ТипДокумента"] = nil, nil, ""
+			p["Контрагент"], p["Договор"], p["ТипДокумента"], p["ПослеКода"] = nil, nil, "", ""
 			p["НачалоПериода"], p["КонецПериода"] = "2025-01-01T00:00:00", "2025-12-31T23:59:59"
 			_, err := d.Execute(context.Background(), q, p, 100)
 			done <- err

@@ -25,9 +25,9 @@ func turnoversOf(t testing.TB, o *oracle, rows []map[string]any) map[settlement]
 			t.Fatalf("two rows for %+v", k)
 		}
 		got[k] = turnover{money(t, row["СуммаОборотДт"]), money(t, row["СуммаОборотКт"])}
-		wantDate, wantNumber := any(nil), any(nil)
+		wantDate, wantNumber := any(onec.WireNull), any(onec.WireNull) // ДокументРасчетов.Дата of NULL is NULL
 		if doc, ok := o.docs[k.Doc]; ok {
-			wantDate, wantNumber = doc.Date.Format("2006-01-02T15:04:05"), doc.Number
+			wantDate, wantNumber = doc.Date.Format("2006-01-02T15:04:05")+"Z", doc.Number
 		}
 		if row["ДокументРасчетовДата"] != wantDate || row["ДокументРасчетовНомер"] != wantNumber {
 			t.Errorf("document %s: date %v number %v, want %v %v", k.Doc, row["ДокументРасчетовДата"], row["ДокументРасчетовНомер"], wantDate, wantNumber)
@@ -224,7 +224,7 @@ func TestDrilldownMatchesOracle(t *testing.T) {
 			}
 			if hit {
 				want = append(want, movement{
-					Period: m.Period.Format("2006-01-02T15:04:05"), Recorder: m.RecorderRef, Number: o.docs[m.RecorderRef].Number,
+					Period: m.Period.Format("2006-01-02T15:04:05") + "Z", Recorder: m.RecorderRef, Number: o.docs[m.RecorderRef].Number,
 					Line: m.Line, AccDr: m.AccountDr, AccCr: m.AccountCr, Amount: m.Amount,
 					CpDr: sd[0].cp, CpCr: sd[1].cp, CtrDr: sd[0].ctr, CtrCr: sd[1].ctr,
 				})

@@ -18,66 +18,7 @@ import (
 
 // knownDefects are the violations today's templates have. The test fails on any violation not
 // listed and on a listed one that no longer occurs, so the list only shrinks.
-var knownDefects = []string{
-	// issue #17: fixed on branch toolkit
-	"address.open_contracts.by_asof: УПОРЯДОЧИТЬ ПО Договор.Наименование: orders by a field of the selected column Договор; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.open_contracts.by_asof: УПОРЯДОЧИТЬ ПО Контрагент.Наименование: orders by a field of the selected column Контрагент; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.open_contracts.by_asof: УПОРЯДОЧИТЬ ПО Организация.Наименование: orders by a field of the selected column Организация; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.payables.counterparty_totals: УПОРЯДОЧИТЬ ПО Договор.Наименование: orders by a field of the selected column Договор; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.payables.counterparty_totals: УПОРЯДОЧИТЬ ПО ДокументРасчетов.Дата: orders by a field of the selected column ДокументРасчетов; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.payables.counterparty_totals: УПОРЯДОЧИТЬ ПО ДокументРасчетов.Номер: orders by a field of the selected column ДокументРасчетов; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.payables.counterparty_totals: УПОРЯДОЧИТЬ ПО Контрагент.Наименование: orders by a field of the selected column Контрагент; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.payables.counterparty_totals: УПОРЯДОЧИТЬ ПО Организация.Наименование: orders by a field of the selected column Организация; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.receivables.counterparty_totals: УПОРЯДОЧИТЬ ПО Договор.Наименование: orders by a field of the selected column Договор; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.receivables.counterparty_totals: УПОРЯДОЧИТЬ ПО ДокументРасчетов.Дата: orders by a field of the selected column ДокументРасчетов; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.receivables.counterparty_totals: УПОРЯДОЧИТЬ ПО ДокументРасчетов.Номер: orders by a field of the selected column ДокументРасчетов; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.receivables.counterparty_totals: УПОРЯДОЧИТЬ ПО Контрагент.Наименование: orders by a field of the selected column Контрагент; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.receivables.counterparty_totals: УПОРЯДОЧИТЬ ПО Организация.Наименование: orders by a field of the selected column Организация; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.account.balance_snapshot: УПОРЯДОЧИТЬ ПО Договор.Наименование: orders by a field of the selected column Договор; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.account.balance_snapshot: УПОРЯДОЧИТЬ ПО ДокументРасчетов.Дата: orders by a field of the selected column ДокументРасчетов; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.account.balance_snapshot: УПОРЯДОЧИТЬ ПО ДокументРасчетов.Номер: orders by a field of the selected column ДокументРасчетов; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.account.balance_snapshot: УПОРЯДОЧИТЬ ПО Контрагент.Наименование: orders by a field of the selected column Контрагент; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.account.balance_snapshot: УПОРЯДОЧИТЬ ПО Организация.Наименование: orders by a field of the selected column Организация; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.open_items.by_counterparty: УПОРЯДОЧИТЬ ПО Договор.Наименование: orders by a field of the selected column Договор; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.open_items.by_counterparty: УПОРЯДОЧИТЬ ПО Контрагент.Наименование: orders by a field of the selected column Контрагент; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.open_items.by_counterparty: УПОРЯДОЧИТЬ ПО Организация.Наименование: orders by a field of the selected column Организация; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.open_items.by_contract: УПОРЯДОЧИТЬ ПО Договор.Наименование: orders by a field of the selected column Договор; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.open_items.by_contract: УПОРЯДОЧИТЬ ПО Контрагент.Наименование: orders by a field of the selected column Контрагент; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.open_items.by_contract: УПОРЯДОЧИТЬ ПО Организация.Наименование: orders by a field of the selected column Организация; order by a selected column",
-	// issue #17: fixed on branch toolkit
-	"address.documents.by_counterparty: Док.СуммаДокумента: Документ.АктСверкиВзаиморасчетов has no field СуммаДокумента",
-	// issue #17: fixed on branch toolkit
-	"address.documents.by_counterparty: Документ.ВводОстатков: BP 3.0 has no Документ.ВводОстатков",
-	// issue #17: fixed on branch toolkit
-	"address.documents.by_contract: Док.СуммаДокумента: Документ.АктСверкиВзаиморасчетов has no field СуммаДокумента",
-	// issue #17: fixed on branch toolkit
-	"address.documents.by_contract: Документ.ВводОстатков: BP 3.0 has no Документ.ВводОстатков",
-	// issue #17: fixed on branch toolkit
-	"catalog.organizations: Организации.Предопределенный: Справочник.Организации has no predefined items in BP 3.0, so Предопределенный is always ЛОЖЬ",
-}
+var knownDefects = []string{}
 
 func loadExtract(t *testing.T) *bpmeta.Extract {
 	t.Helper()

@@ -169,26 +169,29 @@ func (o *oracle) turnovers(org string, day time.Time, keep func(s side) bool, pe
 
 // --- reading result rows ---
 
-var twoDecimals = regexp.MustCompile(`^-?\d+\.\d{2}$`)
+// toolkitNumber is a number as the toolkit writes it: Формат(Ч, "ЧРД=.; ЧН=; ЧГ="), a point and
+// no trailing zeros ("1000.5", "100", "0").
+var toolkitNumber = regexp.MustCompile(`^-?(0|[1-9]\d*)(\.\d?[1-9])?$`)
 
-// money reads an amount, insisting on a json.Number with exactly two decimals.
+// money reads an amount, insisting on a json.Number in the toolkit's form.
 func money(t testing.TB, v any) onec.Kopecks {
 	t.Helper()
 	n, ok := v.(json.Number)
-	if !ok || !twoDecimals.MatchString(n.String()) {
-		t.Fatalf("amount %#v is not a json.Number with two decimals", v)
+	if !ok || !toolkitNumber.MatchString(n.String()) {
+		t.Fatalf("amount %#v is not a json.Number in the toolkit's form", v)
 	}
-	k, err := onec.KopecksOf(n)
+	k, err := onec.AmountOf(n)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return k
 }
 
-// uuidOf reads a reference column ("" for null), checking its type.
+// uuidOf reads a reference column ("" for an empty reference, JSON null, and for the query's
+// NULL, the toolkit's ""), checking its type.
 func uuidOf(t testing.TB, v any, wantType string) string {
 	t.Helper()
-	if v == nil {
+	if v == nil || v == onec.WireNull {
 		return ""
 	}
 	r, ok := onec.RefOf(v)

@@ -12,17 +12,27 @@ import (
 
 // Bound reference values besides a table index.
 const (
-	refAny     int32 = -1 // a nullable anchor given as null: no filter
-	refNothing int32 = -2 // a reference no row can equal (null where one is required, another type, an unknown UUID)
+	refAny     int32 = -1 // no filter on the reference
+	refNothing int32 = -2 // a reference no row can equal (another type, an unknown UUID)
 )
 
-// args are a template's parameters, checked and bound the way 1C would see them.
+// args are the filters the engine applies: what the conditions of a template leave once its
+// parameters are known (see plan).
 type args struct {
-	asOf             int64 // records with Период < asOf count (Unix seconds of a zone-less time)
-	from, to         int64 // inclusive bounds of Дата
-	org, cp, ctr     int32 // indexes into the reference tables, or refAny / refNothing
-	accCode, accMask string
-	docType          string
+	none         bool  // the conditions are false: no row passes
+	asOf         int64 // records with Период < asOf count (Unix seconds of a zone-less time)
+	from, to     int64 // inclusive bounds of Дата
+	org, cp, ctr int32 // indexes into the reference tables, or refAny / refNothing
+	// Accounts: every account, or those with Код in accCodes or ПОДОБНО one of accMasks.
+	accAll             bool
+	accCodes, accMasks []string
+	sides              [2]bool // the register sides (Дт, Кт) an account condition tests
+	after              string  // a catalog page: the codes after this one
+}
+
+func newArgs() *args {
+	return &args{asOf: math.MaxInt64, from: math.MinInt64, to: math.MaxInt64, org: refAny, cp: refAny, ctr: refAny,
+		accAll: true, sides: [2]bool{true, true}}
 }
 
 var (
@@ -30,63 +40,80 @@ var (
 	uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 )
 
-// bind checks params against the template's parameters. Parameters the template does not use
-// are ignored, as 1C ignores them.
-func (d *Demo) bind(t *template, params map[string]any) (*args, error) {
-	a := &args{from: math.MinInt64, to: math.MaxInt64, org: refAny, cp: refAny, ctr: refAny}
-	for _, p := range t.params {
-		v, ok := params[p.name]
+// bind converts the parameters a query uses into 1C values, as the toolkit hands them over: an
+// exact YYYY-MM-DDTHH:MM:SS string becomes a Дата, an object description a reference, JSON null
+// Null. names are the parameters the text uses; one not passed is 1C's error. A parameter the
+// text does not use is ignored, as 1C ignores it.
+func (d *Demo) bind(t *template, names []string, params map[string]any) (map[string]qvalue, error) {
+	out := make(map[string]qvalue, len(names))
+	for _, name := range names {
+		v, ok := params[name]
 		if !ok {
-			return nil, queryErrorAt(t, p.name, "Параметр не задан (%s)", p.name)
+			for k, kv := range params { // 1C's names are case-insensitive
+				if foldName(k) == foldName(name) {
+					v, ok = kv, true
+				}
+			}
 		}
-		switch p.kind {
-		case kindDate:
-			sec, bounded, err := bindDate(t, p, v)
-			if err != nil {
-				return nil, err
-			}
-			switch {
-			case p.name == pAsOf.name:
-				a.asOf = sec
-			case p.name == pFrom.name && bounded:
-				a.from = sec
-			case p.name == pTo.name && bounded:
-				a.to = sec
-			}
-		case kindRef:
-			i, err := d.bindRef(t, p, v)
-			if err != nil {
-				return nil, err
-			}
-			switch p.refType {
-			case TypeOrganization:
-				a.org = i
-			case TypeCounterparty:
-				a.cp = i
-			case TypeContract:
-				a.ctr = i
-			}
-		case kindString:
-			s, isString := v.(string)
-			if !isString {
-				return nil, queryErrorAt(t, p.name, "Несовместимые типы: параметр &%s (%s) сравнивается со строкой", p.name, typeName1C(v))
-			}
-			switch p.name {
-			case pAccCode.name:
-				a.accCode = s
-			case pAccMask.name:
-				a.accMask = s
-			case pDocTypes.name:
-				a.docType = s
-			}
+		if !ok {
+			return nil, queryErrorAt(t, name, "Параметр не задан (%s)", name)
+		}
+		spec, known := t.param(name)
+		if !known {
+			spec = paramSpec{name: name, kind: guessKind(v), nullable: true}
+		}
+		q, err := d.bindValue(t, spec, v)
+		if err != nil {
+			return nil, err
+		}
+		out[foldName(name)] = q
+	}
+	return out, nil
+}
+
+// guessKind is the kind of a parameter the template does not declare.
+func guessKind(v any) paramKind {
+	switch x := v.(type) {
+	case map[string]any:
+		return kindRef
+	case string:
+		if isoDateTime.MatchString(x) {
+			return kindDate
 		}
 	}
-	return a, nil
+	return kindString
+}
+
+func (d *Demo) bindValue(t *template, p paramSpec, v any) (qvalue, error) {
+	switch p.kind {
+	case kindDate:
+		sec, bounded, err := bindDate(t, p, v)
+		if err != nil {
+			return qvalue{}, err
+		}
+		return qvalue{null: !bounded, kind: kindDate, date: sec}, nil
+	case kindRef:
+		if v == nil {
+			return qvalue{null: true, kind: kindRef}, nil
+		}
+		r, err := d.bindRef(t, p, v)
+		if err != nil {
+			return qvalue{}, err
+		}
+		return qvalue{kind: kindRef, ref: r}, nil
+	default:
+		s, isString := v.(string)
+		if !isString {
+			return qvalue{}, queryErrorAt(t, p.name, "Несовместимые типы: параметр &%s (%s) сравнивается со строкой", p.name, typeName1C(v))
+		}
+		return qvalue{kind: kindString, str: s}, nil
+	}
 }
 
 // bindDate reads a date parameter. The toolkit turns only an exact YYYY-MM-DDTHH:MM:SS string
 // into a Дата; anything else reaches 1C as a string or a number and cannot be compared with a
-// date. bounded is false for a nullable date given as null.
+// date. bounded is false for a nullable date given as null (1C's Null). A required date (a
+// virtual table's period) given as null is refused: finbot never sends one.
 func bindDate(t *template, p paramSpec, v any) (sec int64, bounded bool, err error) {
 	s, isString := v.(string)
 	switch {
@@ -106,41 +133,37 @@ func bindDate(t *template, p paramSpec, v any) (sec int64, bounded bool, err err
 	return tm.Unix(), true, nil
 }
 
-// bindRef reads a reference parameter into an index of its table. A reference of another type
-// or to an object this base lacks is no error in 1C: it simply equals nothing.
-func (d *Demo) bindRef(t *template, p paramSpec, v any) (int32, error) {
-	if v == nil {
-		if p.nullable {
-			return refAny, nil
-		}
-		return refNothing, nil // Поле = НЕОПРЕДЕЛЕНО is never true
-	}
+// bindRef reads an object description into a reference. A reference to an object this base
+// lacks is no error in 1C: it simply equals nothing.
+func (d *Demo) bindRef(t *template, p paramSpec, v any) (qref, error) {
 	m, isMap := v.(map[string]any)
 	if !isMap {
-		return 0, queryErrorAt(t, p.name, "Несовместимые типы: параметр &%s (%s) сравнивается со ссылкой", p.name, typeName1C(v))
+		return qref{}, queryErrorAt(t, p.name, "Несовместимые типы: параметр &%s (%s) сравнивается со ссылкой", p.name, typeName1C(v))
 	}
 	flag, _ := m["_objectRef"].(bool)
 	uuid, _ := m["УникальныйИдентификатор"].(string)
 	typ, _ := m["ТипОбъекта"].(string)
 	switch {
 	case !flag || !uuidPattern.MatchString(strings.TrimSpace(uuid)):
-		return 0, queryErrorAt(t, p.name, "Параметр &%s: ожидалось описание ссылки {_objectRef, УникальныйИдентификатор, ТипОбъекта}", p.name)
+		return qref{}, queryErrorAt(t, p.name, "Параметр &%s: ожидалось описание ссылки {_objectRef, УникальныйИдентификатор, ТипОбъекта}", p.name)
 	case !knownRefType(typ):
-		return 0, queryErrorAt(t, p.name, "Параметр &%s: неизвестный тип объекта %q", p.name, typ)
-	case typ != p.refType:
-		return refNothing, nil
+		return qref{}, queryErrorAt(t, p.name, "Параметр &%s: неизвестный тип объекта %q", p.name, typ)
 	}
-	table := d.orgs
-	switch p.refType {
+	var table *refTable
+	switch typ {
+	case TypeOrganization:
+		table = d.orgs
 	case TypeCounterparty:
 		table = d.cps
 	case TypeContract:
 		table = d.ctrs
+	default:
+		return qref{typ: typ, idx: refNothing}, nil
 	}
 	if i, ok := table.idx[normUUID(uuid)]; ok && i < table.known {
-		return i, nil
+		return qref{typ: typ, idx: i}, nil
 	}
-	return refNothing, nil
+	return qref{typ: typ, idx: refNothing}, nil
 }
 
 // knownRefType says whether this base has the metadata object typ refers to.

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -56,8 +58,8 @@ func sampleCalls(l *onec.Ledger) map[string]map[string]any {
 		"address.documents.by_contract":           {"НачалоПериода": from, "КонецПериода": to, "Организация": org, "Договор": contract, "ТипДокумента": "РеализацияТоваровУслуг"},
 		"address.balance.drilldown_documents":     {"НаДату": asOf, "Организация": org, "СчетКод": "62", "СчетМаска": "62.%", "Контрагент": cp, "Договор": nil},
 		"catalog.organizations":                   nil,
-		"catalog.counterparties":                  nil,
-		"catalog.contracts":                       nil,
+		"catalog.counterparties":                  {"ПослеКода": ""},
+		"catalog.contracts":                       {"ПослеКода": ""},
 		"catalog.accounts":                        nil,
 		"catalog.bank_accounts":                   nil,
 	}
@@ -330,3 +332,75 @@ func TestProxyURLPathPrefix(t *testing.T) {
 		t.Fatalf("Execute via a path prefix = %d rows, %v", len(rows), err)
 	}
 }
+
+// The client reads every shape the toolkit answers with (testdata/toolkit: bodies of the
+// shapes its source writes, see the README there).
+func TestProxyToolkitFixtures(t *testing.T) {
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("testdata", "toolkit", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	tests := []struct {
+		file   string
+		status int
+		want   error // nil: rows; errQuery: a *QueryError
+	}{
+		{"rows.json", 200, nil},
+		{"query_error.json", 200, errQuery},
+		{"channel_timeout.json", 200, onec.ErrUnavailable},
+		{"unauthorized.json", 401, onec.ErrUnauthorized},
+		{"validation_422.json", 422, onec.ErrRejected},
+		{"content_type_415.json", 415, onec.ErrRejected},
+		{"bad_json_400.json", 400, onec.ErrRejected},
+	}
+	_, d, _ := fixture(t)
+	q, _ := onec.Query("address.documents.by_counterparty")
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			srv := onectest.NewServer(t, d)
+			srv.Fail(onectest.Respond(tt.status, "application/json", read(tt.file)))
+			rows, err := newProxy(t, onec.ProxyOptions{URL: srv.URL}).Execute(context.Background(), q, nil, 10)
+			switch {
+			case tt.want == errQuery:
+				var qe *onec.QueryError
+				if !errors.As(err, &qe) || !strings.Contains(qe.Message, "Поле не найдено") {
+					t.Fatalf("error %v, want the 1C query error", err)
+				}
+				return
+			case tt.want != nil:
+				if !errors.Is(err, tt.want) {
+					t.Fatalf("error %v, want %v", err, tt.want)
+				}
+				return
+			case err != nil:
+				t.Fatal(err)
+			}
+			if len(rows) != 2 {
+				t.Fatalf("%d rows, want 2", len(rows))
+			}
+			if d, ok := onec.DateOf(rows[0]["Дата"]); !ok || !d.Equal(time.Date(2024, 12, 31, 23, 59, 59, 0, time.UTC)) {
+				t.Errorf("Дата %v read as %v, %v", rows[0]["Дата"], d, ok)
+			}
+			if _, ok := onec.DateOf(rows[1]["Дата"]); ok {
+				t.Errorf("the empty date %v read as a date", rows[1]["Дата"])
+			}
+			for i, want := range []onec.Kopecks{100050, 0} {
+				if k, err := onec.AmountOf(rows[i]["СуммаДокумента"]); err != nil || k != want {
+					t.Errorf("row %d: СуммаДокумента %v read as %v, %v; want %v", i, rows[i]["СуммаДокумента"], k, err, want)
+				}
+			}
+			if rows[0]["БанковскийСчет"] != onec.WireNull || rows[0]["Договор"] != nil {
+				t.Errorf("NULL and an empty reference: %#v, %#v", rows[0]["БанковскийСчет"], rows[0]["Договор"])
+			}
+			if k, err := onec.AmountOf(rows[0]["БанковскийСчет"]); err != nil || k != 0 {
+				t.Errorf("NULL as an amount: %v, %v; want 0", k, err)
+			}
+		})
+	}
+}
+
+// errQuery marks a case expecting a *onec.QueryError.
+var errQuery = errors.New("a 1C query error")

@@ -22,7 +22,7 @@ type paramSpec struct {
 	name     string
 	kind     paramKind
 	refType  string // for kindRef
-	nullable bool   // JSON null means "no filter" (or, for a date, "no bound")
+	nullable bool   // the runtime may pass JSON null, 1C's Null (the template guards it with ЕСТЬ NULL)
 }
 
 // Template parameters, shared by several templates.
@@ -40,6 +40,7 @@ var (
 	pAccCode  = paramSpec{name: "СчетКод", kind: kindString}
 	pAccMask  = paramSpec{name: "СчетМаска", kind: kindString}
 	pDocTypes = paramSpec{name: "ТипДокумента", kind: kindString}
+	pAfter    = paramSpec{name: "ПослеКода", kind: kindString} // a page of a catalog: the last code of the one before
 )
 
 // template is one whitelisted query.
@@ -81,10 +82,20 @@ var templates = []template{
 	{idDocumentsByTreaty, documentsByContractText, []paramSpec{pFrom, pTo, pOrg, pCtr, pDocTypes}},
 	{idBalanceDrilldown, drilldownText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask, pCpOpt, pCtrOpt}},
 	{idCatalogOrgs, organizationsText, nil},
-	{idCatalogParties, counterpartiesText, nil},
-	{idCatalogContracts, contractsText, nil},
+	{idCatalogParties, counterpartiesText, []paramSpec{pAfter}},
+	{idCatalogContracts, contractsText, []paramSpec{pAfter}},
 	{idCatalogAccounts, accountsText, nil},
 	{idCatalogBanks, bankAccountsText, nil},
+}
+
+// param returns the template's declaration of a parameter (names are case-insensitive).
+func (t *template) param(name string) (paramSpec, bool) {
+	for _, p := range t.params {
+		if foldName(p.name) == foldName(name) {
+			return p, true
+		}
+	}
+	return paramSpec{}, false
 }
 
 var (
@@ -130,6 +141,9 @@ func QueryID(text string) (id string, ok bool) {
 
 // QueryParams lists the &Parameters of a whitelisted query. The runtime passes every one of
 // them; an optional anchor is passed as nil (JSON null).
+//
+// catalog.counterparties and catalog.contracts are read in pages of CatalogPage rows:
+// ПослеКода is "" for the first page, then the Код of the last row of the page before.
 func QueryParams(id string) (names []string, ok bool) {
 	t, ok := templateByID[id]
 	if !ok {
@@ -146,10 +160,19 @@ func QueryParams(id string) (names []string, ok bool) {
 // DocumentTypes), in the order of their ОБЪЕДИНИТЬ ВСЕ branches.
 var documentTypes = []string{
 	"ПоступлениеНаРасчетныйСчет", "СписаниеСРасчетногоСчета", "РеализацияТоваровУслуг",
-	"ПоступлениеТоваровУслуг", "АктСверкиВзаиморасчетов", "ВводОстатков",
+	"ПоступлениеТоваровУслуг", reconciliationType, openingBalancesType,
 }
 
+// The two document types whose settlement data is not in the header (see documentsText).
+const (
+	reconciliationType  = "АктСверкиВзаиморасчетов"
+	openingBalancesType = "ВводНачальныхОстатков"
+)
+
 // bankDocumentTypes are the types of bank operations.
+// CatalogPage is the page size of the paged catalogs (their ВЫБРАТЬ ПЕРВЫЕ).
+const CatalogPage = catalogPage
+
 var bankDocumentTypes = []string{"ПоступлениеНаРасчетныйСчет", "СписаниеСРасчетногоСчета"}
 
 func isBankDocument(typ string) bool { return slices.Contains(bankDocumentTypes, typ) }

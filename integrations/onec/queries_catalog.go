@@ -4,65 +4,66 @@ import "strings"
 
 // Templates over documents and catalogs.
 
-// documentsWhereByParty, documentsWhereByContract and bankOpsWhere are the filters of the
-// document templates; every branch of the ОБЪЕДИНИТЬ ВСЕ repeats them.
-const (
-	documentsWhereByParty = `
-	И Док.Дата МЕЖДУ &НачалоПериода И &КонецПериода
-	И Док.Организация = &Организация
-	И Док.Контрагент = &Контрагент`
+// docFilter is one document template's filter, written once per ОБЪЕДИНИТЬ ВСЕ branch over the
+// branch's own fields: head is the document (Док, or Стр.Ссылка for a tabular section), anchor
+// the counterparty or contract field it is filtered by.
+type docFilter func(head, party, contract string) string
 
-	documentsWhereByContract = `
-	И Док.Дата МЕЖДУ &НачалоПериода И &КонецПериода
-	И Док.Организация = &Организация
-	И Док.ДоговорКонтрагента = &Договор`
+func documentsByPartyWhere(head, party, _ string) string {
+	return `
+	И ` + head + `.Дата МЕЖДУ &НачалоПериода И &КонецПериода
+	И ` + head + `.Организация = &Организация
+	И ` + party + ` = &Контрагент`
+}
 
-	bankOpsWhere = `
-	И (&НачалоПериода = НЕОПРЕДЕЛЕНО
-			ИЛИ Док.Дата >= &НачалоПериода)
-	И (&КонецПериода = НЕОПРЕДЕЛЕНО
-			ИЛИ Док.Дата <= &КонецПериода)
-	И Док.Организация = &Организация
-	И Док.Контрагент = &Контрагент`
-)
+func documentsByContractWhere(head, _, contract string) string {
+	return `
+	И ` + head + `.Дата МЕЖДУ &НачалоПериода И &КонецПериода
+	И ` + head + `.Организация = &Организация
+	И ` + contract + ` = &Договор`
+}
+
+// bankOpsWhere: a period bound not given is NULL (the toolkit passes JSON null as 1C's Null,
+// never Неопределено), and ЕСТЬ NULL is the only test a Null passes.
+func bankOpsWhere(head, party, _ string) string {
+	return `
+	И (&НачалоПериода ЕСТЬ NULL
+			ИЛИ ` + head + `.Дата >= &НачалоПериода)
+	И (&КонецПериода ЕСТЬ NULL
+			ИЛИ ` + head + `.Дата <= &КонецПериода)
+	И ` + head + `.Организация = &Организация
+	И ` + party + ` = &Контрагент`
+}
 
 var (
-	documentsByPartyText    = documentsText(idDocumentsByParty, documentTypes, documentsWhereByParty, true)
-	documentsByContractText = documentsText(idDocumentsByTreaty, documentTypes, documentsWhereByContract, true)
+	documentsByPartyText    = documentsText(idDocumentsByParty, documentTypes, documentsByPartyWhere, true)
+	documentsByContractText = documentsText(idDocumentsByTreaty, documentTypes, documentsByContractWhere, true)
 	bankOpsByPartyText      = documentsText(idBankOpsByParty, bankDocumentTypes, bankOpsWhere, false)
 )
 
 // documentsText builds one ОБЪЕДИНИТЬ ВСЕ branch per document type. Deletion-marked documents
 // are left out; unposted ones stay, with Проведен = ЛОЖЬ. Bank documents have a bank account
-// and a payment purpose; for the others the comment stands in for the purpose.
-func documentsText(id string, types []string, where string, byType bool) string {
+// and a payment purpose; for the others the comment stands in for the purpose. Two BP 3.0
+// documents differ from the rest (kassya20/buh, Documents/*.xml):
+//
+//   - ВводНачальныхОстатков has no Контрагент, ДоговорКонтрагента or СуммаДокумента in its
+//     header: the settlement balances are lines of its tabular section РасчетыСКонтрагентами,
+//     with Сумма for a debit balance and СуммаКт for a credit one. The branch reads the lines
+//     of the counterparty (or contract), one row per document, counterparty and contract.
+//   - АктСверкиВзаиморасчетов has no СуммаДокумента: an act of reconciliation moves no money,
+//     so its amount is 0 (never NULL, which the toolkit would send as "").
+func documentsText(id string, types []string, where docFilter, byType bool) string {
 	var b strings.Builder
 	b.WriteString("// finbot: " + id)
 	for i, typ := range types {
 		if i > 0 {
 			b.WriteString("\n\nОБЪЕДИНИТЬ ВСЕ\n")
 		}
-		account, purpose := "NULL", "Док.Комментарий"
-		if isBankDocument(typ) {
-			account, purpose = "Док.СчетОрганизации.НомерСчета", "Док.НазначениеПлатежа"
+		if typ == openingBalancesType {
+			b.WriteString(openingBalancesBranch(where))
+		} else {
+			b.WriteString(documentBranch(typ, where))
 		}
-		b.WriteString(`
-ВЫБРАТЬ
-	Док.Ссылка КАК Ссылка,
-	Док.Номер КАК Номер,
-	Док.Дата КАК Дата,
-	Док.Проведен КАК Проведен,
-	Док.ПометкаУдаления КАК ПометкаУдаления,
-	Док.Организация КАК Организация,
-	Док.Контрагент КАК Контрагент,
-	Док.ДоговорКонтрагента КАК Договор,
-	Док.СуммаДокумента КАК СуммаДокумента,
-	` + account + ` КАК БанковскийСчет,
-	` + purpose + ` КАК НазначениеПлатежа
-ИЗ
-	Документ.` + typ + ` КАК Док
-ГДЕ
-	НЕ Док.ПометкаУдаления` + where)
 		if byType {
 			b.WriteString(`
 	И (&ТипДокумента = ""
@@ -76,15 +77,78 @@ func documentsText(id string, types []string, where string, byType bool) string 
 	return b.String()
 }
 
-// organizationsText: our legal entities. BP keeps the main organization as a user setting; in
-// this base it is the predefined element, and the runtime uses it when a question names none.
+// documentBranch reads a document whose header carries the counterparty, the contract and the
+// amount (or, for the act of reconciliation, no amount).
+func documentBranch(typ string, where docFilter) string {
+	account, purpose, amount := "NULL", "Док.Комментарий", "Док.СуммаДокумента"
+	if isBankDocument(typ) {
+		account, purpose = "Док.СчетОрганизации.НомерСчета", "Док.НазначениеПлатежа"
+	}
+	if typ == reconciliationType {
+		amount = "0"
+	}
+	return `
+ВЫБРАТЬ
+	Док.Ссылка КАК Ссылка,
+	Док.Номер КАК Номер,
+	Док.Дата КАК Дата,
+	Док.Проведен КАК Проведен,
+	Док.ПометкаУдаления КАК ПометкаУдаления,
+	Док.Организация КАК Организация,
+	Док.Контрагент КАК Контрагент,
+	Док.ДоговорКонтрагента КАК Договор,
+	` + amount + ` КАК СуммаДокумента,
+	` + account + ` КАК БанковскийСчет,
+	` + purpose + ` КАК НазначениеПлатежа
+ИЗ
+	Документ.` + typ + ` КАК Док
+ГДЕ
+	НЕ Док.ПометкаУдаления` + where("Док", "Док.Контрагент", "Док.ДоговорКонтрагента")
+}
+
+// openingBalancesBranch reads ВводНачальныхОстатков: its settlement lines summed per document,
+// counterparty and contract in a nested query (the header's Комментарий is an unlimited
+// string, which cannot be grouped by), the header joined by dereference.
+func openingBalancesBranch(where docFilter) string {
+	return `
+ВЫБРАТЬ
+	Стр.Ссылка КАК Ссылка,
+	Стр.Ссылка.Номер КАК Номер,
+	Стр.Ссылка.Дата КАК Дата,
+	Стр.Ссылка.Проведен КАК Проведен,
+	Стр.Ссылка.ПометкаУдаления КАК ПометкаУдаления,
+	Стр.Ссылка.Организация КАК Организация,
+	Стр.Контрагент КАК Контрагент,
+	Стр.Договор КАК Договор,
+	Стр.Сумма КАК СуммаДокумента,
+	NULL КАК БанковскийСчет,
+	Стр.Ссылка.Комментарий КАК НазначениеПлатежа
+ИЗ
+	(ВЫБРАТЬ
+		Строки.Ссылка КАК Ссылка,
+		Строки.Контрагент КАК Контрагент,
+		Строки.ДоговорКонтрагента КАК Договор,
+		СУММА(Строки.Сумма + Строки.СуммаКт) КАК Сумма
+	ИЗ
+		Документ.` + openingBalancesType + `.РасчетыСКонтрагентами КАК Строки
+	СГРУППИРОВАТЬ ПО
+		Строки.Ссылка,
+		Строки.Контрагент,
+		Строки.ДоговорКонтрагента) КАК Стр
+ГДЕ
+	НЕ Стр.Ссылка.ПометкаУдаления` + where("Стр.Ссылка", "Стр.Контрагент", "Стр.Договор")
+}
+
+// organizationsText: our legal entities. BP keeps the main organization as a user setting in
+// ХранилищеОбщихНастроек (Справочники.Организации.ОрганизацияПоУмолчанию), which no query
+// reads; Организации has no predefined elements, so Предопределенный is always false. The
+// runtime takes the only organization, or the one configured (see agent/ledger/lane).
 const organizationsText = `// finbot: catalog.organizations
 ВЫБРАТЬ
 	Организации.Ссылка КАК Ссылка,
 	Организации.Наименование КАК Наименование,
 	Организации.ИНН КАК ИНН,
-	Организации.КПП КАК КПП,
-	Организации.Предопределенный КАК Основная
+	Организации.КПП КАК КПП
 ИЗ
 	Справочник.Организации КАК Организации
 ГДЕ
@@ -92,11 +156,18 @@ const organizationsText = `// finbot: catalog.organizations
 УПОРЯДОЧИТЬ ПО
 	Наименование`
 
-// counterpartiesText: all counterparties, deletion-marked ones included and flagged, so that a
-// name resolver can say why it skipped one.
+// catalogPage is the page of the paged catalogs (ВЫБРАТЬ ПЕРВЫЕ), the toolkit's largest limit.
+const catalogPage = 1000
+
+// counterpartiesText: the counterparties, deletion-marked ones included and flagged, so that a
+// name resolver can say why it skipped one. A real catalog passes the toolkit's 1,000 rows, so
+// it is read in pages: by Код, which BP keeps unique over the whole catalog (CheckUnique,
+// CodeSeries WholeCatalog in Catalogs/Контрагенты.xml), each page after the last code of the
+// one before ("" for the first).
 const counterpartiesText = `// finbot: catalog.counterparties
-ВЫБРАТЬ
+ВЫБРАТЬ ПЕРВЫЕ 1000
 	Контрагенты.Ссылка КАК Ссылка,
+	Контрагенты.Код КАК Код,
 	Контрагенты.Наименование КАК Наименование,
 	Контрагенты.НаименованиеПолное КАК НаименованиеПолное,
 	Контрагенты.ИНН КАК ИНН,
@@ -111,13 +182,17 @@ const counterpartiesText = `// finbot: catalog.counterparties
 	Справочник.Контрагенты КАК Контрагенты
 ГДЕ
 	НЕ Контрагенты.ЭтоГруппа
+	И (&ПослеКода = ""
+			ИЛИ Контрагенты.Код > &ПослеКода)
 УПОРЯДОЧИТЬ ПО
-	Наименование`
+	Код`
 
-// contractsText: all contracts with their owner and organization.
+// contractsText: the contracts with their owner and organization, in pages by Код like the
+// counterparties (Catalogs/ДоговорыКонтрагентов.xml: unique over the whole catalog).
 const contractsText = `// finbot: catalog.contracts
-ВЫБРАТЬ
+ВЫБРАТЬ ПЕРВЫЕ 1000
 	Договоры.Ссылка КАК Ссылка,
+	Договоры.Код КАК Код,
 	Договоры.Владелец КАК Владелец,
 	Договоры.Организация КАК Организация,
 	Договоры.Номер КАК Номер,
@@ -136,10 +211,10 @@ const contractsText = `// finbot: catalog.contracts
 	Справочник.ДоговорыКонтрагентов КАК Договоры
 ГДЕ
 	НЕ Договоры.ЭтоГруппа
+	И (&ПослеКода = ""
+			ИЛИ Договоры.Код > &ПослеКода)
 УПОРЯДОЧИТЬ ПО
-	Договоры.Владелец.Наименование,
-	Дата,
-	Номер`
+	Код`
 
 // bankAccountsText: the settlement accounts of our own organizations (Справочник.БанковскиеСчета
 // is owned by Организации, Контрагенты or ФизическиеЛица; only the first are read), deletion-
@@ -152,13 +227,14 @@ const bankAccountsText = `// finbot: catalog.bank_accounts
 	Счета.Владелец КАК Владелец,
 	ЕСТЬNULL(Счета.Банк.Наименование, "") КАК Банк,
 	ЕСТЬNULL(Счета.ВалютаДенежныхСредств.Наименование, "") КАК ВалютаДенежныхСредств,
-	Счета.ПометкаУдаления КАК ПометкаУдаления
+	Счета.ПометкаУдаления КАК ПометкаУдаления,
+	Счета.Владелец.Наименование КАК ВладелецНаименование
 ИЗ
 	Справочник.БанковскиеСчета КАК Счета
 ГДЕ
 	Счета.Владелец ССЫЛКА Справочник.Организации
 УПОРЯДОЧИТЬ ПО
-	Счета.Владелец.Наименование,
+	ВладелецНаименование,
 	НомерСчета`
 
 // accountsText: the chart of accounts with its analytics kinds joined by commas.

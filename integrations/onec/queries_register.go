@@ -6,83 +6,102 @@ package onec
 // document only. The ВЫБОР expressions below pick the three analytics by kind, so every row
 // has the same columns whatever the account.
 //
+// Optional anchors (a counterparty, a contract) are passed as JSON null when absent; the
+// toolkit hands 1C a Null (never Неопределено), which equals nothing, so every such filter is
+// guarded as (&Параметр ЕСТЬ NULL ИЛИ …).
+//
+// Order: only by selected columns (names of the organization, counterparty and contract, the
+// settlement document's date and number), never by a field of a select alias.
+//
 // Boundaries: Остатки(&НаДату) is the balance at the start of the moment НаДату (the runtime
 // passes 00:00:00 of the day after the as-of date). Обороты and ДвиженияССубконто include their
 // end moment, so they end one second earlier: every template sees exactly the records with
 // Период < НаДату.
 
-const balanceTail = `
-ИЗ
-	РегистрБухгалтерии.Хозрасчетный.Остатки(
-			&НаДату,
-			Счет.Код = &СчетКод
-				ИЛИ Счет.Код ПОДОБНО &СчетМаска,
-			,
-			Организация = &Организация) КАК Ост`
-
-const balanceColumns = `
+// settlementColumns reads the nested query Т of a settlement template: the references, the
+// names and settlement-document details it is ordered by, and the two sums.
+func settlementColumns(dtKey, ktKey string) string {
+	return `
 ВЫБРАТЬ
-	Ост.Счет.Код КАК Счет,
-	Ост.Организация КАК Организация,
-	ВЫБОР
-		КОГДА Ост.Субконто1 ССЫЛКА Справочник.Контрагенты
-			ТОГДА Ост.Субконто1
-		ИНАЧЕ NULL
-	КОНЕЦ КАК Контрагент,
-	ВЫБОР
-		КОГДА Ост.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов
-			ТОГДА Ост.Субконто2
-		ИНАЧЕ NULL
-	КОНЕЦ КАК Договор,
-	ВЫБОР
-		КОГДА Ост.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов
-			ТОГДА Ост.Субконто3
-		КОГДА Ост.Субконто1 ССЫЛКА Справочник.Контрагенты
-			ТОГДА Ост.Субконто2
-		ИНАЧЕ NULL
-	КОНЕЦ КАК ДокументРасчетов,
-	Ост.СуммаОстатокДт КАК СуммаОстатокДт,
-	Ост.СуммаОстатокКт КАК СуммаОстатокКт`
+	Т.Счет КАК Счет,
+	Т.Организация КАК Организация,
+	Т.Организация.Наименование КАК ОрганизацияНаименование,
+	Т.Контрагент КАК Контрагент,
+	Т.Контрагент.Наименование КАК КонтрагентНаименование,
+	Т.Договор КАК Договор,
+	Т.Договор.Наименование КАК ДоговорНаименование,
+	Т.ДокументРасчетов КАК ДокументРасчетов,
+	Т.ДокументРасчетов.Дата КАК ДокументРасчетовДата,
+	Т.ДокументРасчетов.Номер КАК ДокументРасчетовНомер,
+	Т.` + dtKey + ` КАК ` + dtKey + `,
+	Т.` + ktKey + ` КАК ` + ktKey + `
+ИЗ`
+}
 
 const settlementOrder = `
 УПОРЯДОЧИТЬ ПО
 	Счет,
-	Организация.Наименование,
-	Контрагент.Наименование,
-	Договор.Наименование,
-	ДокументРасчетов.Дата,
-	ДокументРасчетов.Номер`
+	ОрганизацияНаименование,
+	КонтрагентНаименование,
+	ДоговорНаименование,
+	ДокументРасчетовДата,
+	ДокументРасчетовНомер`
+
+// balanceNested picks the three settlement analytics of Остатки by kind; where the account
+// lacks one, the column is NULL.
+const balanceNested = `
+	(ВЫБРАТЬ
+		Ост.Счет.Код КАК Счет,
+		Ост.Организация КАК Организация,
+		ВЫБОР
+			КОГДА Ост.Субконто1 ССЫЛКА Справочник.Контрагенты
+				ТОГДА Ост.Субконто1
+			ИНАЧЕ NULL
+		КОНЕЦ КАК Контрагент,
+		ВЫБОР
+			КОГДА Ост.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов
+				ТОГДА Ост.Субконто2
+			ИНАЧЕ NULL
+		КОНЕЦ КАК Договор,
+		ВЫБОР
+			КОГДА Ост.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов
+				ТОГДА Ост.Субконто3
+			КОГДА Ост.Субконто1 ССЫЛКА Справочник.Контрагенты
+				ТОГДА Ост.Субконто2
+			ИНАЧЕ NULL
+		КОНЕЦ КАК ДокументРасчетов,
+		Ост.СуммаОстатокДт КАК СуммаОстатокДт,
+		Ост.СуммаОстатокКт КАК СуммаОстатокКт
+	ИЗ
+		РегистрБухгалтерии.Хозрасчетный.Остатки(
+				&НаДату,
+				Счет.Код = &СчетКод
+					ИЛИ Счет.Код ПОДОБНО &СчетМаска,
+				,
+				Организация = &Организация) КАК Ост`
 
 const counterpartyRowsOnly = `
-ГДЕ
-	Ост.Субконто1 ССЫЛКА Справочник.Контрагенты`
+	ГДЕ
+		Ост.Субконто1 ССЫЛКА Справочник.Контрагенты`
+
+var balanceColumns = settlementColumns("СуммаОстатокДт", "СуммаОстатокКт")
 
 // receivablesText: per settlement document, the balance of the account (62 by default).
-const receivablesText = `// finbot: address.receivables.counterparty_totals` +
-	balanceColumns + balanceTail + counterpartyRowsOnly + settlementOrder
+var receivablesText = `// finbot: address.receivables.counterparty_totals` +
+	balanceColumns + balanceNested + counterpartyRowsOnly + `) КАК Т` + settlementOrder
 
 // payablesText: the same over the suppliers' account (60 by default).
-const payablesText = `// finbot: address.payables.counterparty_totals` +
-	balanceColumns + balanceTail + counterpartyRowsOnly + settlementOrder
+var payablesText = `// finbot: address.payables.counterparty_totals` +
+	balanceColumns + balanceNested + counterpartyRowsOnly + `) КАК Т` + settlementOrder
 
 // balanceSnapshotText: every balance row of the account, with or without a counterparty
 // (51 collapses to one row per organization, 60 and 62 expand by their analytics).
-const balanceSnapshotText = `// finbot: address.account.balance_snapshot` +
-	balanceColumns + balanceTail + settlementOrder
+var balanceSnapshotText = `// finbot: address.account.balance_snapshot` +
+	balanceColumns + balanceNested + `) КАК Т` + settlementOrder
 
-// turnoverColumns reads the nested query Т and dereferences the settlement document.
-const turnoverColumns = `
-ВЫБРАТЬ
-	Т.Счет КАК Счет,
-	Т.Организация КАК Организация,
-	Т.Контрагент КАК Контрагент,
-	Т.Договор КАК Договор,
-	Т.ДокументРасчетов КАК ДокументРасчетов,
-	Т.ДокументРасчетов.Дата КАК ДокументРасчетовДата,
-	Т.ДокументРасчетов.Номер КАК ДокументРасчетовНомер,
-	Т.СуммаОборотДт КАК СуммаОборотДт,
-	Т.СуммаОборотКт КАК СуммаОборотКт
-ИЗ
+// turnoverNested reads Обороты per settlement document; its condition (the virtual table's
+// sixth parameter) follows.
+const turnoverNested = `
 	(ВЫБРАТЬ
 		Обороты.Счет.Код КАК Счет,
 		Обороты.Организация КАК Организация,
@@ -107,76 +126,79 @@ const turnoverColumns = `
 				,
 				,`
 
-const turnoverOrder = `
-УПОРЯДОЧИТЬ ПО
-	Счет,
-	Организация.Наименование,
-	Контрагент.Наименование,
-	Договор.Наименование,
-	ДокументРасчетовДата,
-	ДокументРасчетовНомер`
+var turnoverColumns = settlementColumns("СуммаОборотДт", "СуммаОборотКт")
 
 // openItemsByPartyText: turnovers per settlement document on every account whose analytics
 // carry the counterparty (60.01, 60.02, 62.01, 62.02, 19.03 …); the runtime scopes accounts.
-const openItemsByPartyText = `// finbot: address.open_items.by_counterparty` + turnoverColumns + `
+var openItemsByPartyText = `// finbot: address.open_items.by_counterparty` + turnoverColumns + turnoverNested + `
 				Организация = &Организация
 					И Субконто1 = &Контрагент
-					И (&Договор = НЕОПРЕДЕЛЕНО
+					И (&Договор ЕСТЬ NULL
 						ИЛИ Субконто2 = &Договор),
 				,
-				) КАК Обороты) КАК Т` + turnoverOrder
+				) КАК Обороты) КАК Т` + settlementOrder
 
 // openItemsByContractText: the same for one contract.
-const openItemsByContractText = `// finbot: address.open_items.by_contract` + turnoverColumns + `
+var openItemsByContractText = `// finbot: address.open_items.by_contract` + turnoverColumns + turnoverNested + `
 				Организация = &Организация
 					И Субконто2 = &Договор
-					И (&Контрагент = НЕОПРЕДЕЛЕНО
+					И (&Контрагент ЕСТЬ NULL
 						ИЛИ Субконто1 = &Контрагент),
 				,
-				) КАК Обороты) КАК Т` + turnoverOrder
+				) КАК Обороты) КАК Т` + settlementOrder
 
 // openContractsText: turnovers per contract (not per document) on 60, 62, 76 and their
 // sub-accounts; the settlement-document columns are NULL.
 const openContractsText = `// finbot: address.open_contracts.by_asof
 ВЫБРАТЬ
-	Обороты.Счет.Код КАК Счет,
-	Обороты.Организация КАК Организация,
-	Обороты.Субконто1 КАК Контрагент,
-	Обороты.Субконто2 КАК Договор,
+	Т.Счет КАК Счет,
+	Т.Организация КАК Организация,
+	Т.Организация.Наименование КАК ОрганизацияНаименование,
+	Т.Контрагент КАК Контрагент,
+	Т.Контрагент.Наименование КАК КонтрагентНаименование,
+	Т.Договор КАК Договор,
+	Т.Договор.Наименование КАК ДоговорНаименование,
 	NULL КАК ДокументРасчетов,
 	NULL КАК ДокументРасчетовДата,
 	NULL КАК ДокументРасчетовНомер,
-	СУММА(Обороты.СуммаОборотДт) КАК СуммаОборотДт,
-	СУММА(Обороты.СуммаОборотКт) КАК СуммаОборотКт
+	Т.СуммаОборотДт КАК СуммаОборотДт,
+	Т.СуммаОборотКт КАК СуммаОборотКт
 ИЗ
-	РегистрБухгалтерии.Хозрасчетный.Обороты(
-			,
-			ДОБАВИТЬКДАТЕ(&НаДату, СЕКУНДА, -1),
-			,
-			Счет.Код В ("60", "62", "76")
-				ИЛИ Счет.Код ПОДОБНО "60.%"
-				ИЛИ Счет.Код ПОДОБНО "62.%"
-				ИЛИ Счет.Код ПОДОБНО "76.%",
-			,
-			Организация = &Организация
-				И (&Контрагент = НЕОПРЕДЕЛЕНО
-					ИЛИ Субконто1 = &Контрагент),
-			,
-			) КАК Обороты
-ГДЕ
-	Обороты.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов
-	И Обороты.Субконто2 <> ЗНАЧЕНИЕ(Справочник.ДоговорыКонтрагентов.ПустаяСсылка)
-
-СГРУППИРОВАТЬ ПО
-	Обороты.Счет.Код,
-	Обороты.Организация,
-	Обороты.Субконто1,
-	Обороты.Субконто2
+	(ВЫБРАТЬ
+		Обороты.Счет.Код КАК Счет,
+		Обороты.Организация КАК Организация,
+		Обороты.Субконто1 КАК Контрагент,
+		Обороты.Субконто2 КАК Договор,
+		СУММА(Обороты.СуммаОборотДт) КАК СуммаОборотДт,
+		СУММА(Обороты.СуммаОборотКт) КАК СуммаОборотКт
+	ИЗ
+		РегистрБухгалтерии.Хозрасчетный.Обороты(
+				,
+				ДОБАВИТЬКДАТЕ(&НаДату, СЕКУНДА, -1),
+				,
+				Счет.Код В ("60", "62", "76")
+					ИЛИ Счет.Код ПОДОБНО "60.%"
+					ИЛИ Счет.Код ПОДОБНО "62.%"
+					ИЛИ Счет.Код ПОДОБНО "76.%",
+				,
+				Организация = &Организация
+					И (&Контрагент ЕСТЬ NULL
+						ИЛИ Субконто1 = &Контрагент),
+				,
+				) КАК Обороты
+	ГДЕ
+		Обороты.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов
+		И Обороты.Субконто2 <> ЗНАЧЕНИЕ(Справочник.ДоговорыКонтрагентов.ПустаяСсылка)
+	СГРУППИРОВАТЬ ПО
+		Обороты.Счет.Код,
+		Обороты.Организация,
+		Обороты.Субконто1,
+		Обороты.Субконто2) КАК Т
 УПОРЯДОЧИТЬ ПО
 	Счет,
-	Организация.Наименование,
-	Контрагент.Наименование,
-	Договор.Наименование`
+	ОрганизацияНаименование,
+	КонтрагентНаименование,
+	ДоговорНаименование`
 
 // drilldownText: every register record that touches the account on either side, newest first.
 // The counterparty and contract anchors apply to the side of the matched account.
@@ -219,15 +241,15 @@ const drilldownText = `// finbot: address.balance.drilldown_documents
 ГДЕ
 	((Движения.СчетДт.Код = &СчетКод
 				ИЛИ Движения.СчетДт.Код ПОДОБНО &СчетМаска)
-			И (&Контрагент = НЕОПРЕДЕЛЕНО
+			И (&Контрагент ЕСТЬ NULL
 				ИЛИ Движения.СубконтоДт1 = &Контрагент)
-			И (&Договор = НЕОПРЕДЕЛЕНО
+			И (&Договор ЕСТЬ NULL
 				ИЛИ Движения.СубконтоДт2 = &Договор)
 		ИЛИ (Движения.СчетКт.Код = &СчетКод
 				ИЛИ Движения.СчетКт.Код ПОДОБНО &СчетМаска)
-			И (&Контрагент = НЕОПРЕДЕЛЕНО
+			И (&Контрагент ЕСТЬ NULL
 				ИЛИ Движения.СубконтоКт1 = &Контрагент)
-			И (&Договор = НЕОПРЕДЕЛЕНО
+			И (&Договор ЕСТЬ NULL
 				ИЛИ Движения.СубконтоКт2 = &Договор))
 УПОРЯДОЧИТЬ ПО
 	Период УБЫВ,

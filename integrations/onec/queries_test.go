@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -41,8 +42,8 @@ var wantParams = map[string][]string{
 	"address.documents.by_contract":           {"НачалоПериода", "КонецПериода", "Организация", "Договор", "ТипДокумента"},
 	"address.balance.drilldown_documents":     {"НаДату", "Организация", "СчетКод", "СчетМаска", "Контрагент", "Договор"},
 	"catalog.organizations":                   {},
-	"catalog.counterparties":                  {},
-	"catalog.contracts":                       {},
+	"catalog.counterparties":                  {"ПослеКода"},
+	"catalog.contracts":                       {"ПослеКода"},
 	"catalog.accounts":                        {},
 	"catalog.bank_accounts":                   {},
 }
@@ -61,12 +62,12 @@ var wantKeys = map[string][]string{
 	"address.bank_ops.by_counterparty":        documentKeys,
 	"address.documents.by_contract":           documentKeys,
 	"address.balance.drilldown_documents":     movementKeys,
-	"catalog.organizations":                   {"ИНН", "КПП", "Наименование", "Основная", "Ссылка"},
-	"catalog.counterparties":                  {"ИНН", "КПП", "Наименование", "НаименованиеПолное", "ПометкаУдаления", "Ссылка", "ЮрФизЛицо"},
-	"catalog.contracts": {"ВалютаВзаиморасчетов", "ВидДоговора", "Владелец", "Дата", "Наименование", "Номер", "Организация",
-		"ПометкаУдаления", "Ссылка"},
+	"catalog.organizations":                   {"ИНН", "КПП", "Наименование", "Ссылка"},
+	"catalog.counterparties":                  {"ИНН", "КПП", "Код", "Наименование", "НаименованиеПолное", "ПометкаУдаления", "Ссылка", "ЮрФизЛицо"},
+	"catalog.contracts": {"ВалютаВзаиморасчетов", "ВидДоговора", "Владелец", "Дата", "Код", "Наименование", "Номер",
+		"Организация", "ПометкаУдаления", "Ссылка"},
 	"catalog.accounts":      {"Вид", "ВидыСубконто", "Код", "Наименование"},
-	"catalog.bank_accounts": {"Банк", "ВалютаДенежныхСредств", "Владелец", "НомерСчета", "ПометкаУдаления", "Ссылка"},
+	"catalog.bank_accounts": {"Банк", "ВалютаДенежныхСредств", "Владелец", "ВладелецНаименование", "НомерСчета", "ПометкаУдаления", "Ссылка"},
 }
 
 func TestQueryRegistry(t *testing.T) {
@@ -179,7 +180,7 @@ func TestRowKeys(t *testing.T) {
 	params := map[string]any{ // a template ignores the parameters it does not use, as 1C does
 		"НаДату": "2026-01-01T00:00:00", "НачалоПериода": "2025-01-01T00:00:00", "КонецПериода": "2025-12-31T23:59:59",
 		"Организация": ref(onec.TypeOrganization, org.Ref), "Контрагент": ref(onec.TypeCounterparty, ctr.OwnerRef),
-		"Договор": ref(onec.TypeContract, ctr.Ref), "СчетКод": "62", "СчетМаска": "62.%", "ТипДокумента": "",
+		"Договор": ref(onec.TypeContract, ctr.Ref), "СчетКод": "62", "СчетМаска": "62.%", "ТипДокумента": "", "ПослеКода": "",
 	}
 	for _, id := range wantIDs {
 		rows := run(t, d, id, params)
@@ -220,6 +221,128 @@ func TestDemoRejectsAnyOtherText(t *testing.T) {
 			}
 			if !regexp.MustCompile(`^\{\(\d+, \d+\)\}: `).MatchString(qe.Message) {
 				t.Errorf("message %q lacks 1C's {(line, column)} position", qe.Message)
+			}
+		})
+	}
+}
+
+// amountColumns are the money columns of the templates: never NULL, which the toolkit would send
+// as "" (a missing amount is selected as 0).
+var amountColumns = []string{"СуммаОстатокДт", "СуммаОстатокКт", "СуммаОборотДт", "СуммаОборотКт", "Сумма", "СуммаДокумента"}
+
+func TestAmountsAreNumbers(t *testing.T) {
+	l, d, _ := fixture(t)
+	calls := sampleCalls(l)
+	type call struct {
+		id     string
+		params map[string]any
+	}
+	var all []call
+	for _, id := range wantIDs {
+		all = append(all, call{id, calls[id]})
+	}
+	// Every counterparty's documents: the acts of reconciliation and the opening balances too.
+	for _, cp := range l.Counterparties {
+		all = append(all, call{"address.documents.by_counterparty", map[string]any{"НачалоПериода": "2024-01-01T00:00:00",
+			"КонецПериода": "2026-12-31T23:59:59", "Организация": ref(onec.TypeOrganization, l.DefaultOrganization().Ref),
+			"Контрагент": ref(onec.TypeCounterparty, cp.Ref), "ТипДокумента": ""}})
+	}
+	seen := map[string]bool{}
+	for _, c := range all {
+		q, _ := onec.Query(c.id)
+		rows, err := d.Execute(context.Background(), q, c.params, onec.MaxProxyRows)
+		if err != nil {
+			t.Fatalf("%s: %v", c.id, err)
+		}
+		for _, row := range rows {
+			if r, ok := onec.RefOf(row["Ссылка"]); ok {
+				seen[r.Type] = true
+			}
+			for _, col := range amountColumns {
+				if v, has := row[col]; has {
+					money(t, v) // fails unless a json.Number in the toolkit's form
+				}
+			}
+		}
+	}
+	for _, typ := range []string{"АктСверкиВзаиморасчетов", "ВводНачальныхОстатков"} {
+		if !seen[onec.TypeDocumentPrefix+typ] {
+			t.Errorf("no %s among the documents read; widen the sample", typ)
+		}
+	}
+}
+
+// Every optional parameter, given and absent (JSON null, 1C's Null): absent it filters nothing,
+// given it filters. A guard that Null does not pass (= НЕОПРЕДЕЛЕНО) empties the absent case.
+func TestOptionalParametersBothWays(t *testing.T) {
+	l, d, _ := fixture(t)
+	calls := sampleCalls(l)
+	var ctr onec.Contract
+	for _, c := range l.Contracts {
+		if c.OrganizationRef == l.DefaultOrganization().Ref && c.Kind == "with_customer" {
+			ctr = c
+			break
+		}
+	}
+	cp, contract := ref(onec.TypeCounterparty, ctr.OwnerRef), ref(onec.TypeContract, ctr.Ref)
+	var stranger map[string]any // a counterparty with no business under ctr
+	for _, c := range l.Counterparties {
+		if c.Ref != ctr.OwnerRef {
+			stranger = ref(onec.TypeCounterparty, c.Ref)
+			break
+		}
+	}
+	tests := []struct {
+		id, param string
+		given     any    // a value the rows may all carry
+		other     any    // a value that must filter rows out
+		column    string // a row column that must carry the given value ("" to skip)
+	}{
+		{"address.open_contracts.by_asof", "Контрагент", cp, stranger, "Контрагент"},
+		{"address.open_items.by_counterparty", "Договор", contract, ref(onec.TypeContract, "00000000-0000-4000-8000-000000000000"), "Договор"},
+		{"address.open_items.by_contract", "Контрагент", cp, stranger, "Контрагент"},
+		{"address.bank_ops.by_counterparty", "НачалоПериода", "2024-01-01T00:00:00", "2025-07-01T00:00:00", ""},
+		{"address.bank_ops.by_counterparty", "КонецПериода", "2026-12-31T23:59:59", "2025-03-31T23:59:59", ""},
+		{"address.balance.drilldown_documents", "Контрагент", cp, stranger, ""},
+		{"address.balance.drilldown_documents", "Договор", contract, stranger, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.id+"/"+tt.param, func(t *testing.T) {
+			q, _ := onec.Query(tt.id)
+			base := maps.Clone(calls[tt.id])
+			base["Контрагент"], base["Договор"], base["НачалоПериода"], base["КонецПериода"] = nil, nil, nil, nil
+			if tt.id == "address.open_items.by_counterparty" {
+				base["Контрагент"] = cp
+			}
+			if tt.id == "address.open_items.by_contract" {
+				base["Договор"] = contract
+			}
+			if tt.id == "address.bank_ops.by_counterparty" {
+				base["Контрагент"] = cp
+			}
+			absent, err := d.Execute(context.Background(), q, base, onec.MaxDemoRows)
+			if err != nil || len(absent) == 0 {
+				t.Fatalf("%s null: %d rows, %v; want rows (null must mean no filter)", tt.param, len(absent), err)
+			}
+			given := maps.Clone(base)
+			given[tt.param] = tt.other
+			rows, err := d.Execute(context.Background(), q, given, onec.MaxDemoRows)
+			if err != nil || len(rows) >= len(absent) {
+				t.Fatalf("%s = %v: %d rows, %v; want fewer than the %d without it", tt.param, tt.other, len(rows), err, len(absent))
+			}
+			given[tt.param] = tt.given
+			rows, err = d.Execute(context.Background(), q, given, onec.MaxDemoRows)
+			if err != nil || len(rows) == 0 {
+				t.Fatalf("%s given: %d rows, %v; want some", tt.param, len(rows), err)
+			}
+			if tt.column == "" {
+				return
+			}
+			want, _ := onec.RefOf(map[string]any(tt.given.(map[string]any)))
+			for _, row := range rows {
+				if got, _ := onec.RefOf(row[tt.column]); got.UUID != want.UUID {
+					t.Fatalf("row with %s %v, want %s", tt.column, row[tt.column], want.UUID)
+				}
 			}
 		})
 	}

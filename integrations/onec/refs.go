@@ -2,8 +2,6 @@ package onec
 
 import (
 	"cmp"
-	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -15,7 +13,8 @@ const (
 	TypeCounterparty = "СправочникСсылка.Контрагенты"
 	TypeContract     = "СправочникСсылка.ДоговорыКонтрагентов"
 	TypeBankAccount  = "СправочникСсылка.БанковскиеСчета"
-	// TypeDocumentPrefix starts the ТипОбъекта of a document, e.g. "ДокументСсылка.ВводОстатков".
+	// TypeDocumentPrefix starts the ТипОбъекта of a document, e.g.
+	// "ДокументСсылка.ВводНачальныхОстатков".
 	TypeDocumentPrefix = "ДокументСсылка."
 )
 
@@ -49,18 +48,6 @@ func RefOf(v any) (r Ref, ok bool) {
 	r.Type, _ = m["ТипОбъекта"].(string)
 	r.Presentation, _ = m["Представление"].(string)
 	return r, r.UUID != ""
-}
-
-// KopecksOf reads an amount of a result row (a json.Number such as "148530.91") exactly.
-func KopecksOf(v any) (Kopecks, error) {
-	switch n := v.(type) {
-	case json.Number:
-		return ParseKopecks(n.String())
-	case nil:
-		return 0, nil
-	default:
-		return 0, fmt.Errorf("amount %v (%T) is not a json.Number", v, v)
-	}
 }
 
 // DateTimeParam formats t the way the MCP toolkit turns a string into a 1C Дата.
@@ -141,6 +128,24 @@ func (t *refTable) value(i int32) any {
 	}
 }
 
+// valueOrNull is entry i, or the query's NULL (WireNull) for i < 0: a ВЫБОР … ИНАЧЕ NULL
+// column, or a subconto the account lacks.
+func (t *refTable) valueOrNull(i int32) any {
+	if i < 0 {
+		return WireNull
+	}
+	return t.value(i)
+}
+
+// nameOrNull is the Наименование of entry i: NULL (WireNull) for none and for an object this
+// base lacks.
+func (t *refTable) nameOrNull(i int32) string {
+	if i < 0 || i >= t.known {
+		return WireNull
+	}
+	return t.pres[i]
+}
+
 // rankBy fixes the sort order of the entries, so that sorting rows compares integers.
 func (t *refTable) rankBy(cmp func(a, b int32) int) {
 	order := make([]int32, len(t.uuids))
@@ -175,15 +180,25 @@ func (t *refTable) name(i int32) string {
 	return t.pres[i]
 }
 
-// documentSynonyms are the metadata synonyms 1C puts in front of a document's presentation.
+// documentSynonyms are the metadata synonyms 1C puts in front of a document's presentation
+// (ВводНачальныхОстатков is «Ввод остатков» in BP 3.0 too).
 var documentSynonyms = map[string]string{
 	"ПоступлениеНаРасчетныйСчет": "Поступление на расчетный счет",
 	"СписаниеСРасчетногоСчета":   "Списание с расчетного счета",
 	"РеализацияТоваровУслуг":     "Реализация товаров и услуг",
 	"ПоступлениеТоваровУслуг":    "Поступление товаров и услуг",
 	"АктСверкиВзаиморасчетов":    "Акт сверки взаиморасчетов",
-	"ВводОстатков":               "Ввод остатков",
+	"ВводНачальныхОстатков":      "Ввод остатков",
 	"КорректировкаДолга":         "Корректировка долга",
+}
+
+// bpDocumentType names a document type of the demo ledger as BP 3.0 does: the ledger's
+// opening balances (ВводОстатков) are BP's ВводНачальныхОстатков; the others already agree.
+func bpDocumentType(ledgerType string) string {
+	if ledgerType == "ВводОстатков" {
+		return openingBalancesType
+	}
+	return ledgerType
 }
 
 // documentPresentation is "Реализация товаров и услуг СВ00-000123 от 15.03.2026 12:00:00".

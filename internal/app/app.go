@@ -295,7 +295,7 @@ func (a *App) stores(ctx context.Context) (hist agent.History, ping func(context
 func (a *App) ledger() (*lane.Lane, error) {
 	cfg := a.cfg
 	var source lane.Source
-	maxRows := onec.MaxDemoRows
+	maxRows, org := onec.MaxDemoRows, cfg.OneCOrganization
 	if cfg.OneCURL != "" {
 		maxRows = onec.MaxProxyRows
 		proxy, err := onec.NewProxy(onec.ProxyOptions{URL: cfg.OneCURL, Channel: cfg.OneCChannel, Token: cfg.OneCToken.Reveal(), Timeout: cfg.OneCTimeout,
@@ -311,8 +311,11 @@ func (a *App) ledger() (*lane.Lane, error) {
 			return nil, fmt.Errorf("demo ledger: %w", err)
 		}
 		source = demo
+		if org == "" {
+			org = demo.MainOrganization()
+		}
 	}
-	return lane.NewLane(source, lane.Options{Logger: a.log, QueryTimeout: cfg.OneCTimeout, MaxRows: maxRows}), nil
+	return lane.NewLane(source, lane.Options{Logger: a.log, QueryTimeout: cfg.OneCTimeout, MaxRows: maxRows, Organization: org}), nil
 }
 
 // ledgerAccess decides who sees 1C data. The demo ledger is synthetic, so with no lists it is

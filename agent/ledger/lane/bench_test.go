@@ -30,7 +30,7 @@ func BenchmarkLaneReceivables(b *testing.B) {
 		{"scale50", scale50},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			lane := NewLane(tc.src(b), Options{Now: fixedNow, MaxRows: onec.MaxDemoRows})
+			lane := NewLane(tc.src(b), Options{Now: fixedNow, MaxRows: onec.MaxDemoRows, Organization: mainOrg})
 			d := ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"})
 			warm := lane.Run(b.Context(), d)
 			if warm.ResultMode == Limited {

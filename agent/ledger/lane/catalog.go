@@ -146,10 +146,10 @@ func RecipeByID(id string) (Recipe, bool) {
 	return Recipe{}, false
 }
 
-// DocumentTypes is the whitelist of document_type values (1C metadata names).
+// DocumentTypes is the whitelist of document_type values (BP 3.0 metadata names).
 var DocumentTypes = []string{
 	"ПоступлениеНаРасчетныйСчет", "СписаниеСРасчетногоСчета", "РеализацияТоваровУслуг",
-	"ПоступлениеТоваровУслуг", "АктСверкиВзаиморасчетов", "ВводОстатков",
+	"ПоступлениеТоваровУслуг", "АктСверкиВзаиморасчетов", "ВводНачальныхОстатков",
 }
 
 // BankDocumentTypes are the document types of bank operations.

@@ -34,7 +34,7 @@ var documentTypeNames = map[string]string{
 	"РеализацияТоваровУслуг":     "Реализация товаров и услуг",
 	"ПоступлениеТоваровУслуг":    "Поступление товаров и услуг",
 	"АктСверкиВзаиморасчетов":    "Акт сверки взаиморасчётов",
-	"ВводОстатков":               "Ввод остатков",
+	"ВводНачальныхОстатков":      "Ввод остатков",
 }
 
 // Markdown renders the result deterministically in Russian. Every figure comes from the rows;

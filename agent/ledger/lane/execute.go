@@ -53,18 +53,20 @@ func (l *Lane) resolveAnchors(res *Result, cats *catalogs, r Recipe, f Filters) 
 		*res = res.limited(ReasonMissingAnchor, fmt.Sprintf("Не нашёл в 1С %s «%s». %s", w[1], rs.Raw, w[2]))
 		return a, true
 	}
+	uses := func(key string) bool { return slices.Contains(r.Required, key) || slices.Contains(r.Optional, key) }
 	if f.Organization != "" {
 		rs := ResolveOrganization(f.Organization, cats.orgs)
 		if !rs.Found() {
 			return stopWith(rs, "организаций")
 		}
 		a.org = entityByRef(cats.orgs, rs.ResolvedRef)
-	} else {
+	} else if cats.defaultOrg.Ref != "" {
 		a.org, res.OrgDefaulted = cats.defaultOrg, true
+	} else if f.Contract == "" || !uses(FilterContract) {
+		return askOrganization(res, cats) // the contract, when named, gives its own
 	}
 	res.Organization = a.org.Name
 	defer func() { res.OrgIndex = slices.IndexFunc(cats.orgs, func(e Entity) bool { return e.Ref == a.org.Ref }) }()
-	uses := func(key string) bool { return slices.Contains(r.Required, key) || slices.Contains(r.Optional, key) }
 	if uses(FilterCounterparty) && (f.Counterparty != "" || f.INN != "") {
 		rs := ResolveCounterparty(f.Counterparty, f.INN, cats.parties)
 		note(rs)
@@ -90,7 +92,19 @@ func (l *Lane) resolveAnchors(res *Result, cats *catalogs, r Recipe, f Filters) 
 			res.Organization = a.org.Name
 		}
 	}
+	if a.org.Ref == "" { // a contract without an organization, and no main one
+		return askOrganization(res, cats)
+	}
 	return a, false
+}
+
+// askOrganization ends a run that names no organization when the base has several and none is
+// the main one (Options.Organization): picking one would answer for the wrong company.
+func askOrganization(res *Result, cats *catalogs) (anchors, bool) {
+	res.AnchorType, res.Candidates = "organization", slices.Clip(cats.orgs[:min(len(cats.orgs), resolveMaxCandidates)])
+	res.Debug.AnchorType = "organization"
+	*res = res.limited(ReasonMissingAnchor, "В 1С несколько организаций, и основная не задана. Уточните, по какой организации показать:")
+	return anchors{}, true
 }
 
 func entityByRef(list []Entity, ref string) Entity {
@@ -194,8 +208,12 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 		dbg.RawRowKeysSample = rowKeys(received[0])
 	}
 	if len(raw) >= l.opts.MaxRows {
-		res.Limitations = append(res.Limitations, fmt.Sprintf("Выборка из 1С достигла предела в %d строк: итоги могут быть неполными — уточните фильтр.", l.opts.MaxRows))
+		// The toolkit stops reading at the limit and says nothing (no count, no flag): a full
+		// page may be a cut one. Totals and lists of a cut result would be wrong, so none is shown.
 		dbg.RuntimeReadiness = ReadyLiveLimited
+		dbg.MCPCallStatus, dbg.MCPCallStatusLegacy = StageMatched, legacyStatus(StageMatched)
+		return res.limited(ReasonVisibilityGap, fmt.Sprintf("Результат обрезан на %d строк — это предел одного запроса к 1С, "+
+			"и итоги по обрезанной выборке были бы неверными, поэтому я их не показываю. Уточните период, счёт, контрагента или договор.", l.opts.MaxRows))
 	}
 	mode := r.Scope
 	if f.Account != "" {

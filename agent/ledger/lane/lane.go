@@ -36,6 +36,13 @@ type Options struct {
 	// CatalogTTL is how long catalogs (organizations, counterparties, contracts, accounts, bank
 	// accounts) are reused (default 10m).
 	CatalogTTL time.Duration
+	// Organization is the main organization (ONEC_ORGANIZATION; for the demo ledger,
+	// (*onec.Demo).MainOrganization): its INN or its name, as Справочник.Организации has it.
+	// BP keeps the main organization in each user's settings (ХранилищеОбщихНастроек, which no
+	// query reads) and Организации has no predefined element, so the lane takes this one; else
+	// the only organization of the base; else none, and a question that names no organization
+	// is asked which one it means.
+	Organization string
 }
 
 // Lane is the 1C lane over one source.
@@ -118,6 +125,9 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 	}
 	c := &catalogs{accounts: map[string]account{}}
 	load := func(id string) ([]map[string]any, error) {
+		if params, _ := onec.QueryParams(id); slices.Contains(params, "ПослеКода") {
+			return l.loadPages(ctx, dbg, id)
+		}
 		rows, err := l.exec(ctx, dbg, id, map[string]any{})
 		if err == nil && len(rows) >= l.opts.MaxRows {
 			// A truncated catalog would make real entries look absent: refuse rather than mislead.
@@ -131,15 +141,9 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 	}
 	for _, r := range rows {
 		ref, _ := refOf(r["Ссылка"])
-		e := Entity{Ref: ref.ID, Name: str(r["Наименование"]), INN: str(r["ИНН"])}
-		c.orgs = append(c.orgs, e)
-		if boolOf(r["Основная"]) {
-			c.defaultOrg = e
-		}
+		c.orgs = append(c.orgs, Entity{Ref: ref.ID, Name: str(r["Наименование"]), INN: str(r["ИНН"])})
 	}
-	if c.defaultOrg.Ref == "" && len(c.orgs) > 0 {
-		c.defaultOrg = c.orgs[0]
-	}
+	c.defaultOrg = l.mainOrganization(ctx, c.orgs)
 	if rows, err = load("catalog.counterparties"); err != nil {
 		return nil, err
 	}
@@ -177,8 +181,60 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 	return c, nil
 }
 
+// maxCatalogPages bounds the pages of one catalog: 100 pages of 1,000 counterparties.
+const maxCatalogPages = 100
+
+// loadPages reads a paged catalog (catalog.counterparties, catalog.contracts): a page of the
+// toolkit's row limit at a time, each after the last Код of the one before, until a page comes
+// back short. A real base's counterparties pass the 1,000 rows of one query.
+func (l *Lane) loadPages(ctx context.Context, dbg *Debug, id string) ([]map[string]any, error) {
+	size := min(l.opts.MaxRows, onec.CatalogPage)
+	var all []map[string]any
+	after := ""
+	for range maxCatalogPages {
+		rows, err := l.execLimit(ctx, dbg, id, map[string]any{"ПослеКода": after}, size)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, rows...)
+		if len(rows) < size {
+			return all, nil
+		}
+		last := str(rows[len(rows)-1]["Код"])
+		if last == "" || last == after { // no progress: the catalog cannot be paged
+			break
+		}
+		after = last
+	}
+	return nil, fmt.Errorf("%s: more than %d pages: %w", id, maxCatalogPages, ErrCatalogTruncated)
+}
+
+// mainOrganization picks the organization a question that names none is about (see
+// Options.Organization); the zero Entity when there is no telling.
+func (l *Lane) mainOrganization(ctx context.Context, orgs []Entity) Entity {
+	want := strings.TrimSpace(l.opts.Organization)
+	if want == "" {
+		if len(orgs) == 1 {
+			return orgs[0]
+		}
+		return Entity{}
+	}
+	for _, o := range orgs {
+		if o.INN == want || strings.EqualFold(o.Name, want) {
+			return o
+		}
+	}
+	l.opts.Logger.WarnContext(ctx, "the configured main organization is not among 1C's organizations", "organization", want)
+	return Entity{}
+}
+
 // exec runs one whitelisted template by ID with bound parameters.
 func (l *Lane) exec(ctx context.Context, dbg *Debug, id string, params map[string]any) ([]map[string]any, error) {
+	return l.execLimit(ctx, dbg, id, params, l.opts.MaxRows)
+}
+
+// execLimit is exec with a row limit of its own.
+func (l *Lane) execLimit(ctx context.Context, dbg *Debug, id string, params map[string]any, limit int) ([]map[string]any, error) {
 	text, ok := onec.Query(id)
 	if !ok {
 		return nil, fmt.Errorf("no whitelisted query %q", id) // a programming error: never reached by user input
@@ -186,7 +242,7 @@ func (l *Lane) exec(ctx context.Context, dbg *Debug, id string, params map[strin
 	ctx, cancel := context.WithTimeout(ctx, l.opts.QueryTimeout)
 	defer cancel()
 	dbg.QueriesSent = append(dbg.QueriesSent, id)
-	rows, err := l.src.Execute(ctx, text, params, l.opts.MaxRows)
+	rows, err := l.src.Execute(ctx, text, params, limit)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", id, err)
 	}

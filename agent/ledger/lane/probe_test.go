@@ -69,7 +69,7 @@ func TestProbesSendOnlyWhitelistedTemplates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lane := NewLane(proxy, Options{Now: fixedNow})
+	lane := NewLane(proxy, Options{Now: fixedNow, Organization: mainOrg})
 	argsList := []ProbeArgs{
 		{Entity: "ООО «Альфа»", DateFrom: "2026-01-01", DateTo: "2026-03-31", Axis: "month"},
 		{Entity: "П-77/2024", Account: "62", Axis: "document_type"},
@@ -368,7 +368,7 @@ func TestProbeLimitAndNames(t *testing.T) {
 // A result cut at the row limit is not a confirmed reading.
 func TestProbeTruncatedIsNotConfirmed(t *testing.T) {
 	d, _ := demo(t)
-	lane := NewLane(d, Options{Now: fixedNow, MaxRows: 10})
+	lane := NewLane(d, Options{Now: fixedNow, MaxRows: 10, Organization: mainOrg})
 	o := probe(t, lane, "inspect_1c_metadata", ProbeArgs{})
 	if o.Status != ProbeOK || o.Confirmed || !strings.Contains(strings.Join(o.Limitations, " "), "предела в 10 строк") {
 		t.Errorf("status %s confirmed %v limitations %q", o.Status, o.Confirmed, o.Limitations)
@@ -383,7 +383,7 @@ func TestProbeSourceFailure(t *testing.T) {
 		return true
 	})
 	proxy, _ := onec.NewProxy(onec.ProxyOptions{URL: srv.URL, Channel: "default", Timeout: time.Second})
-	lane := NewLane(proxy, Options{Now: fixedNow})
+	lane := NewLane(proxy, Options{Now: fixedNow, Organization: mainOrg})
 	o := probe(t, lane, "query_documents", ProbeArgs{Entity: "ООО «Альфа»"})
 	if o.Status != ProbeError || o.Error == "" || len(o.Facts) != 0 || o.Confirmed ||
 		!strings.Contains(strings.Join(o.Limitations, " "), "другой источник я подставлять не буду") {

@@ -55,13 +55,17 @@ func str(v any) string {
 }
 
 // money reads an amount exactly: json.Number or a decimal string (float64 only from foreign
-// decoders, formatted shortest-exact before parsing).
+// decoders, formatted shortest-exact before parsing). A NULL, which the toolkit writes as ""
+// (and JSON null), is zero.
 func money(v any) (onec.Kopecks, bool) {
 	var s string
 	switch x := v.(type) {
 	case json.Number:
 		s = x.String()
 	case string:
+		if x == onec.WireNull {
+			return 0, true
+		}
 		s = x
 	case float64:
 		s = strconv.FormatFloat(x, 'f', -1, 64)
@@ -78,15 +82,20 @@ func money(v any) (onec.Kopecks, bool) {
 
 func boolOf(v any) bool { b, _ := v.(bool); return b }
 
+// dateOf reads a date of a row: the toolkit's "2026-03-31T00:00:00Z" (onec.DateOf), or a bare
+// "2026-03-31". The empty date ("Z") and NULL ("") are no date.
 func dateOf(v any) (time.Time, bool) {
-	s := str(v)
-	for _, layout := range []string{"2006-01-02T15:04:05", time.DateOnly} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, true
-		}
+	if t, ok := onec.DateOf(v); ok {
+		return t, true
+	}
+	if t, err := time.Parse(time.DateOnly, str(v)); err == nil {
+		return t, true
 	}
 	return time.Time{}, false
 }
+
+// isNull reports a NULL of the query: JSON null, or the toolkit's "" (Строка(Null)).
+func isNull(v any) bool { return v == nil || v == onec.WireNull }
 
 // rowKeys is the sorted key set of a raw row, for the debug sample.
 func rowKeys(r map[string]any) []string {
@@ -145,7 +154,7 @@ func materializeBalance(raw []map[string]any) ([]balanceRow, map[string]int) {
 		dt, ok1 := money(r["СуммаОстатокДт"])
 		kt, ok2 := money(r["СуммаОстатокКт"])
 		acc := str(r["Счет"])
-		if acc == "" || !ok1 || !ok2 || (r["СуммаОстатокДт"] == nil && r["СуммаОстатокКт"] == nil) {
+		if acc == "" || !ok1 || !ok2 || (isNull(r["СуммаОстатокДт"]) && isNull(r["СуммаОстатокКт"])) {
 			drops[DropUnknownShape]++
 			continue
 		}

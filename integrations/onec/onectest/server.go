@@ -1,6 +1,15 @@
 // Package onectest runs a stand-in of the 1C MCP Toolkit proxy for tests: the wire format of
 // POST /api/execute_query (shared/reference/wire-formats.md §5.2) in front of any executor,
 // usually an *onec.Demo, so that onec.Proxy and its callers can be tested end to end.
+//
+// The shapes follow the toolkit's source (ROCTUP/1c-mcp-toolkit, commit fe12903; see
+// integrations/onec/testdata/toolkit/README.md): the Python proxy's envelope
+// {"success": true, "data": [...], "error": null} (no count: the 1C side's ВыполнитьЗапрос
+// returns none, and nothing says a result was cut at the limit), a query error as HTTP 200
+// {"success": false, "data": null, "error": "<ОписаниеОшибки()>"}, 415/400/422 from the proxy's
+// own checks, and, when a token is set (the toolkit's built-in server), 401 with
+// {"error": "Unauthorized"} and WWW-Authenticate: Bearer. The rows themselves are the
+// executor's: an *onec.Demo writes them as the 1C side does (onec.WireDate, onec.WireNull).
 package onectest
 
 import (
@@ -114,10 +123,13 @@ var channelPattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 // executeQuery checks in the proxy's order: auth (401), Content-Type (415), JSON (400),
 // validation (422); then the channel, then the executor.
 func (s *Server) executeQuery(w http.ResponseWriter, r *http.Request) {
-	if s.token != "" {
-		want := "Bearer " + s.token
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), []byte(want)) != 1 {
-			fail(w, http.StatusUnauthorized, "Требуется авторизация: неверный или отсутствующий Bearer-токен / Unauthorized")
+	if s.token != "" { // ПроверитьТокенВстроенногоСервера: the scheme is case-insensitive, the token exact
+		auth := strings.TrimSpace(r.Header.Get("Authorization"))
+		ok := len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") &&
+			subtle.ConstantTimeCompare([]byte(strings.TrimSpace(auth[7:])), []byte(s.token)) == 1
+		if !ok {
+			w.Header().Set("WWW-Authenticate", "Bearer")
+			writeJSON(w, http.StatusUnauthorized, map[string]any{"error": "Unauthorized"})
 			return
 		}
 	}
@@ -159,24 +171,26 @@ func (s *Server) executeQuery(w http.ResponseWriter, r *http.Request) {
 	}
 	if channel != s.channel {
 		fail(w, http.StatusOK, fmt.Sprintf("Таймаут ожидания ответа от 1С на канале '%s' (>180.0с). "+
-			"Убедитесь, что клиент 1С подключён с тем же channel ID.", channel))
+			"Убедитесь, что клиент 1С подключён с тем же channel ID. / "+
+			"Timeout waiting for 1C response on channel '%s' (>180.0s). Make sure 1C client is connected with the same channel ID.",
+			channel, channel))
 		return
 	}
 
 	rows, err := s.exec.Execute(r.Context(), req.query, req.params, req.limit)
 	var qe *onec.QueryError
 	switch {
-	case errors.As(err, &qe):
-		fail(w, http.StatusOK, qe.Message)
+	case errors.As(err, &qe): // the 1C side's {"success": false, "error": ОписаниеОшибки()}, relayed
+		writeJSON(w, http.StatusOK, map[string]any{"success": false, "data": nil, "error": qe.Message})
 		return
 	case err != nil:
-		fail(w, http.StatusOK, "Внутренняя ошибка прокси: "+err.Error()+" / Internal proxy error")
+		fail(w, http.StatusOK, "Внутренняя ошибка прокси: "+err.Error()+" / Internal proxy error: "+err.Error())
 		return
 	}
 	if rows == nil {
 		rows = []map[string]any{}
 	}
-	out := map[string]any{"success": true, "data": rows, "count": len(rows)}
+	out := map[string]any{"success": true, "data": rows, "error": nil}
 	if req.includeSchema {
 		out["schema"] = schema(rows)
 	}
@@ -282,12 +296,13 @@ func schema(rows []map[string]any) map[string]any {
 	return map[string]any{"columns": cols}
 }
 
-var dateTimePattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$`)
+// dateTimePattern is a Дата as the 1C side writes it ("…Z", or "Z" for the empty date).
+var dateTimePattern = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})?Z$`)
 
 func typeName(v any) string {
 	switch x := v.(type) {
 	case nil:
-		return "Null"
+		return "Неопределено" // an empty reference
 	case bool:
 		return "Булево"
 	case json.Number, float64, int:

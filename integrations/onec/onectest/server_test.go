@@ -112,12 +112,20 @@ func TestServerValidation(t *testing.T) {
 				t.Fatalf("status = %d, want %d; body %s", status, tt.wantStatus, raw)
 			}
 			if tt.wantError == "" {
-				if env["success"] != true || env["count"] != json.Number("1") {
-					t.Errorf("body %s, want success with count 1", raw)
+				// The proxy's envelope: success, data, error null, and no count.
+				data, _ := env["data"].([]any)
+				if _, hasCount := env["count"]; env["success"] != true || len(data) != 1 || env["error"] != nil || hasCount {
+					t.Errorf("body %s, want {success: true, data: [one row], error: null}", raw)
 				}
 				return
 			}
 			msg, _ := env["error"].(string)
+			if status == http.StatusUnauthorized { // the built-in server: {"error": "Unauthorized"}, no success
+				if _, has := env["success"]; has || msg != "Unauthorized" {
+					t.Errorf("body %s, want {\"error\":\"Unauthorized\"}", raw)
+				}
+				return
+			}
 			if env["success"] != false || !strings.Contains(msg, tt.wantError) {
 				t.Errorf("body %s, want success:false with an error containing %q", raw, tt.wantError)
 			}
@@ -134,7 +142,7 @@ func TestServerValidation(t *testing.T) {
 
 func TestServerAnswers(t *testing.T) {
 	exec := &fakeExec{rows: []map[string]any{{
-		"Сумма": json.Number("148530.91"), "Счет": "62.01", "Проведен": true, "Дата": "2025-03-15T12:00:00", "Договор": nil,
+		"Сумма": json.Number("148530.91"), "Счет": "62.01", "Проведен": true, "Дата": "2025-03-15T12:00:00Z", "Договор": nil,
 		"Контрагент": onec.Ref{UUID: "b5df193a-0940-4afc-991f-43edb57e86ec", Type: onec.TypeCounterparty, Presentation: "АО «Вектор»"}.Param(),
 	}}}
 	srv := onectest.NewServer(t, exec)
@@ -147,7 +155,7 @@ func TestServerAnswers(t *testing.T) {
 	}
 	var env struct {
 		Success bool
-		Count   int
+		Data    []map[string]any
 		Schema  struct {
 			Columns []struct {
 				Name  string
@@ -155,7 +163,7 @@ func TestServerAnswers(t *testing.T) {
 			}
 		}
 	}
-	if err := json.Unmarshal([]byte(raw), &env); err != nil || !env.Success || env.Count != 1 {
+	if err := json.Unmarshal([]byte(raw), &env); err != nil || !env.Success || len(env.Data) != 1 {
 		t.Fatalf("body %s: %v", raw, err)
 	}
 	types := map[string][]string{}
@@ -163,7 +171,7 @@ func TestServerAnswers(t *testing.T) {
 		types[c.Name] = c.Types
 	}
 	wantTypes := map[string][]string{"Сумма": {"Число"}, "Счет": {"Строка"}, "Проведен": {"Булево"}, "Дата": {"Дата"},
-		"Договор": {"Null"}, "Контрагент": {onec.TypeCounterparty}}
+		"Договор": {"Неопределено"}, "Контрагент": {onec.TypeCounterparty}}
 	if diff := gocmp.Diff(wantTypes, types); diff != "" {
 		t.Errorf("schema (-want +got):\n%s", diff)
 	}
@@ -175,10 +183,10 @@ func TestServerAnswers(t *testing.T) {
 		t.Errorf("Queries() (-want +got):\n%s", diff)
 	}
 
-	// A query error of 1C is HTTP 200 with success:false.
+	// A query error of 1C is HTTP 200 with success:false and data null.
 	exec.FailWith(&onec.QueryError{Message: "{(1, 1)}: Синтаксическая ошибка"})
 	status, envErr, _ := post(t, base, "application/json", "", `{"query":"ВЫБРАТЬ"}`)
-	if status != 200 || envErr["success"] != false || envErr["error"] != "{(1, 1)}: Синтаксическая ошибка" {
+	if data, has := envErr["data"]; status != 200 || envErr["success"] != false || envErr["error"] != "{(1, 1)}: Синтаксическая ошибка" || !has || data != nil {
 		t.Errorf("query error answered %d %v", status, envErr)
 	}
 }
