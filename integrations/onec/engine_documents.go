@@ -208,6 +208,7 @@ func (d *Demo) chart(limit int) []map[string]any {
 			"Наименование": a.Name,
 			"Вид":          kind,
 			"ВидыСубконто": strings.Join(a.Subconto, ","),
+			"УчетПоДокументамРасчетов": slices.Contains(a.Subconto, "ДокументыРасчетовСКонтрагентами"),
 		})
 	}
 	return out

@@ -274,7 +274,8 @@ func TestCatalogs(t *testing.T) {
 	kinds := map[string]string{"active": "Активный", "passive": "Пассивный", "active_passive": "АктивноПассивный"}
 	for _, a := range l.Accounts {
 		i := slices.IndexFunc(accs, func(r map[string]any) bool { return r["Код"] == a.Code })
-		want := map[string]any{"Код": a.Code, "Наименование": a.Name, "Вид": kinds[a.Type], "ВидыСубконто": strings.Join(a.Subconto, ",")}
+		want := map[string]any{"Код": a.Code, "Наименование": a.Name, "Вид": kinds[a.Type], "ВидыСубконто": strings.Join(a.Subconto, ","),
+			"УчетПоДокументамРасчетов": slices.Contains(a.Subconto, "ДокументыРасчетовСКонтрагентами")}
 		if diff := gocmp.Diff(want, accs[i]); diff != "" {
 			t.Errorf("account %s (-want +got):\n%s", a.Code, diff)
 		}

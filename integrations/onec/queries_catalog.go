@@ -237,7 +237,12 @@ const bankAccountsText = `// finbot: catalog.bank_accounts
 	ВладелецНаименование,
 	НомерСчета`
 
-// accountsText: the chart of accounts with its analytics kinds joined by commas.
+// accountsText: the chart of accounts with its analytics kinds joined by commas, and whether
+// settlements on it are kept by settlement document. BP decides the latter the same way
+// (БухгалтерскийУчет.НаСчетеВедетсяУчетПоДокументамРасчетов: one of the account's subconto
+// kinds is ДокументыРасчетовСКонтрагентами); a base where the setting is off has no such kind on
+// 60, 62 and 76, and 19.xx carries СФПолученные (received VAT invoices), never a settlement
+// document.
 const accountsText = `// finbot: catalog.accounts
 ВЫБРАТЬ
 	Счета.Код КАК Код,
@@ -259,7 +264,14 @@ const accountsText = `// finbot: catalog.accounts
 			КОГДА Субконто3.ВидСубконто ЕСТЬ NULL
 				ТОГДА ""
 			ИНАЧЕ "," + Субконто3.ВидСубконто.Наименование
-		КОНЕЦ КАК ВидыСубконто
+		КОНЕЦ КАК ВидыСубконто,
+	ВЫБОР
+		КОГДА Субконто1.ВидСубконто = ЗНАЧЕНИЕ(ПланВидовХарактеристик.ВидыСубконтоХозрасчетные.ДокументыРасчетовСКонтрагентами)
+				ИЛИ Субконто2.ВидСубконто = ЗНАЧЕНИЕ(ПланВидовХарактеристик.ВидыСубконтоХозрасчетные.ДокументыРасчетовСКонтрагентами)
+				ИЛИ Субконто3.ВидСубконто = ЗНАЧЕНИЕ(ПланВидовХарактеристик.ВидыСубконтоХозрасчетные.ДокументыРасчетовСКонтрагентами)
+			ТОГДА ИСТИНА
+		ИНАЧЕ ЛОЖЬ
+	КОНЕЦ КАК УчетПоДокументамРасчетов
 ИЗ
 	ПланСчетов.Хозрасчетный КАК Счета
 		ЛЕВОЕ СОЕДИНЕНИЕ ПланСчетов.Хозрасчетный.ВидыСубконто КАК Субконто1

@@ -1,10 +1,12 @@
 package onec
 
 // Templates over РегистрБухгалтерии.Хозрасчетный. In BP 3.0 the settlement accounts (60, 62,
-// 76 and their sub-accounts) carry Субконто1 = Контрагенты, Субконто2 = ДоговорыКонтрагентов,
-// Субконто3 = ДокументыРасчетовСКонтрагентами; 19.03 carries Контрагенты and the settlement
-// document only. The ВЫБОР expressions below pick the three analytics by kind, so every row
-// has the same columns whatever the account.
+// 76 and their sub-accounts) carry Субконто1 = Контрагенты, Субконто2 = Договоры and, where the
+// base keeps settlements per document, Субконто3 = ДокументыРасчетовСКонтрагентами (the lane
+// reads which from catalog.accounts, УчетПоДокументамРасчетов); 19.xx carries Контрагенты and
+// СФПолученные (a received VAT invoice, not a settlement document; the embedded demo ledger
+// gives its 19.03 a settlement document instead). The ВЫБОР expressions below pick the three
+// analytics by kind, so every row has the same columns whatever the account.
 //
 // Optional anchors (a counterparty, a contract) are passed as JSON null when absent; the
 // toolkit hands 1C a Null (never Неопределено), which equals nothing, so every such filter is

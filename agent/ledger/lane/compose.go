@@ -196,6 +196,17 @@ func (r Result) rowLine(row Row) string {
 	case IntentOpenContracts:
 		return fmt.Sprintf("%s — %s: дебет %s, кредит %s, сальдо **%s**", name, md.Escape(row.Party), row.Debit, row.Credit, row.Amount)
 	case IntentOpenItemsByParty, IntentOpenItemsByContract, IntentDocumentsFormBalance:
+		if row.Type == noDocumentsType { // the base keeps no settlement documents on the account
+			deal := row.Deal
+			if deal == "" {
+				deal = "Без договора"
+			}
+			line := fmt.Sprintf("%s: дебет %s, кредит %s, остаток **%s**", md.Escape(deal), row.Debit, row.Credit, row.Amount)
+			if len(r.Summary.Subtotals) > 1 && row.Account != "" {
+				line += " — счёт " + md.Escape(row.Account)
+			}
+			return line
+		}
 		line := fmt.Sprintf("%s № %s от %s: дебет %s, кредит %s, остаток **%s**", typeName(row.Type), md.Escape(row.Number), shortDate(row.Date), row.Debit, row.Credit, row.Amount)
 		if len(r.Summary.Subtotals) > 1 && row.Account != "" { // which rows are whose debt
 			line += " — счёт " + md.Escape(row.Account)

@@ -247,7 +247,10 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 	case IntentOpenItemsByParty, IntentOpenItemsByContract:
 		rows, d := materializeTurnover(scoped)
 		materialized, drops = len(rows), d
-		out, afterFilter = openItems(rows, tokens, a, f.Status)
+		out, afterFilter = openItems(rows, tokens, a, f.Status, cats)
+		if note := noDocumentsNote(out); note != "" {
+			res.Notes = append(res.Notes, note)
+		}
 	case IntentOpenContracts:
 		rows, d := materializeTurnover(scoped)
 		materialized, drops = len(rows), d
@@ -452,7 +455,10 @@ func balanceSnapshot(rows []balanceRow, token string, cats *catalogs) ([]Row, in
 // account of tokens (60 and 62 are not netted against each other: a counterparty can be both
 // a customer and a supplier). A row outside tokens (the scope fell back to every account)
 // keeps its own account.
-func openItems(rows []turnoverRow, tokens []string, a anchors, status string) ([]Row, int) {
+//
+// On an account whose settlements the base does not keep per document (cats.byDocuments), the
+// open items are its contracts: a row per contract, named so, never one unnamed document.
+func openItems(rows []turnoverRow, tokens []string, a anchors, status string, cats *catalogs) ([]Row, int) {
 	type acc struct {
 		account       string
 		doc           Ref
@@ -476,10 +482,14 @@ func openItems(rows []turnoverRow, tokens []string, a anchors, status string) ([
 		if i := slices.IndexFunc(tokens, func(t string) bool { return accountMatches(r.account, t) }); i >= 0 {
 			account = tokens[i]
 		}
-		key := account + "\x00" + r.doc.ID
+		doc, date, number := r.doc, r.docDate, r.docNumber
+		if !cats.byDocuments(r.account) {
+			doc, date, number = Ref{ID: r.contract.ID, Name: r.contract.Name, Type: "СправочникСсылка." + noDocumentsType}, time.Time{}, r.contract.Name
+		}
+		key := account + "\x00" + doc.ID
 		x := by[key]
 		if x == nil {
-			x = &acc{account: account, doc: r.doc, date: r.docDate, number: r.docNumber, party: r.party, deal: r.contract}
+			x = &acc{account: account, doc: doc, date: date, number: number, party: r.party, deal: r.contract}
 			by[key] = x
 			order = append(order, key)
 		}

@@ -90,6 +90,29 @@ type catalogs struct {
 type account struct {
 	code, name    string
 	partySubconto bool // carries Контрагенты subconto: balances are expanded by counterparty
+	// byDocuments: settlements are kept per settlement document (one of its subconto kinds is
+	// ДокументыРасчетовСКонтрагентами, as BP decides it); off in a base that does not keep them.
+	byDocuments bool
+}
+
+// byDocuments reports whether settlements on code are kept per settlement document, read from
+// the base's chart (the account itself, else its nearest parent there). An account the chart
+// does not list at all is taken as kept by document: the rows say what they carry.
+func (c *catalogs) byDocuments(code string) bool {
+	if c == nil {
+		return true
+	}
+	for k := code; k != ""; {
+		if a, ok := c.accounts[k]; ok {
+			return a.byDocuments
+		}
+		i := strings.LastIndexByte(k, '.')
+		if i < 0 {
+			break
+		}
+		k = k[:i]
+	}
+	return true
 }
 
 // Catalogs are the reference lists a question's names are resolved against.
@@ -168,7 +191,8 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 	}
 	for _, r := range rows {
 		code := str(r["Код"])
-		c.accounts[code] = account{code: code, name: str(r["Наименование"]), partySubconto: strings.Contains(str(r["ВидыСубконто"]), "Контрагенты")}
+		c.accounts[code] = account{code: code, name: str(r["Наименование"]), partySubconto: strings.Contains(str(r["ВидыСубконто"]), "Контрагенты"),
+			byDocuments: boolOf(r["УчетПоДокументамРасчетов"])}
 	}
 	if rows, err = load("catalog.bank_accounts"); err != nil {
 		return nil, err

@@ -238,7 +238,7 @@ func (p *prober) drilldownRelated(ctx context.Context) {
 		rows, drops := materializeTurnover(raw)
 		p.dropped(drops)
 		rows = slices.DeleteFunc(rows, func(r turnoverRow) bool { return !anyAccountMatches(r.account, tokens) })
-		items, _ := openItems(rows, tokens, anchors{org: org, party: a.party, contract: a.contract}, "")
+		items, _ := openItems(rows, tokens, anchors{org: org, party: a.party, contract: a.contract}, "", p.cats)
 		open = append(open, items...)
 	}
 	p.out.RowsMatched += len(open)

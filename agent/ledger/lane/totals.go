@@ -298,3 +298,21 @@ func (r Result) splitTotal() string {
 	}
 	return fmt.Sprintf(" (долг %s, авансы %s)", debt, advance)
 }
+
+// noDocumentsType marks an open item that is a contract, on an account whose settlements the
+// base does not keep per document.
+const noDocumentsType = "БезДокументовРасчетов"
+
+// noDocumentsNote says that some open items are contracts, not documents, and why.
+func noDocumentsNote(rows []Row) string {
+	var accounts []string
+	for _, r := range rows {
+		if r.Type == noDocumentsType && !slices.Contains(accounts, r.Account) {
+			accounts = append(accounts, r.Account)
+		}
+	}
+	if len(accounts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("На счёте %s в базе не ведётся учёт по документам расчётов: открытые позиции показаны по договорам.", strings.Join(accounts, ", "))
+}
