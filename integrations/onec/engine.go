@@ -276,6 +276,8 @@ func (d *Demo) run(ctx context.Context, id string, a *args, limit int) ([]map[st
 		return d.documents(ctx, a, limit, documentsByContract)
 	case idBankOpsByParty:
 		return d.documents(ctx, a, limit, bankOpsByParty)
+	case idSheetByAccount, idSheetByCounterparty, idSheetByContract, idCardMovements, idCardBalances:
+		return d.report(ctx, id, a, limit) // engine_reports.go
 	case idCatalogOrgs:
 		return d.organizations(limit), nil
 	case idCatalogParties:

@@ -68,7 +68,8 @@ const (
 	idCatalogBanks      = "catalog.bank_accounts"
 )
 
-// templates in the order QueryIDs reports them: the recipe catalog's order, then the catalogs.
+// templates in the order QueryIDs reports them: the recipe catalog's order, then the catalogs,
+// then the reports' templates.
 var templates = []template{
 	{idOpenContracts, openContractsText, []paramSpec{pAsOf, pOrg, pCpOpt}},
 	{idPayables, payablesText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}},
@@ -85,6 +86,11 @@ var templates = []template{
 	{idCatalogContracts, contractsText, nil},
 	{idCatalogAccounts, accountsText, nil},
 	{idCatalogBanks, bankAccountsText, nil},
+	{idSheetByAccount, sheetByAccountText, sheetParams}, // the reports: queries_reports.go
+	{idSheetByCounterparty, sheetByCounterpartyText, sheetParams},
+	{idSheetByContract, sheetByContractText, sheetParams},
+	{idCardMovements, cardMovementsText, cardParams},
+	{idCardBalances, cardBalancesText, cardParams},
 }
 
 var (
@@ -109,8 +115,8 @@ func Query(id string) (text string, ok bool) {
 	return t.text, true
 }
 
-// QueryIDs lists the whitelisted queries: the ten recipes of agent/ledger/lane, then the five
-// catalog lookups.
+// QueryIDs lists the whitelisted queries: the ten recipes of agent/ledger/lane, the five
+// catalog lookups, then the five templates of the turnover sheet and the account card.
 func QueryIDs() []string {
 	ids := make([]string, len(templates))
 	for i, t := range templates {
