@@ -132,10 +132,10 @@ const (
 // turnoverSheet answers the turnover sheet templates: the cells grouped by account, by
 // counterparty, or by counterparty and contract, each cell's net split into debit and credit.
 func (d *Demo) turnoverSheet(ctx context.Context, a *args, limit, grouping int) ([]map[string]any, error) {
-	if a.org == refNothing {
+	if a.org == refNothing || a.cp == refNothing {
 		return []map[string]any{}, nil
 	}
-	rows, err := d.periodRows(ctx, a, func(analytic) bool { return true })
+	rows, err := d.periodRows(ctx, a, func(an analytic) bool { return matchRef(an.cp, a.cp) })
 	if err != nil {
 		return nil, err
 	}

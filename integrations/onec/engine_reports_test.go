@@ -99,7 +99,7 @@ func periodParams(org string, from, to string, account string) map[string]any {
 		code, mask = "", "%"
 	}
 	return map[string]any{"НачалоПериода": from + "T00:00:00", "КонецПериода": to + "T23:59:59",
-		"Организация": ref(onec.TypeOrganization, org), "СчетКод": code, "СчетМаска": mask}
+		"Организация": ref(onec.TypeOrganization, org), "СчетКод": code, "СчетМаска": mask, "Контрагент": nil}
 }
 
 var reportPeriods = [][2]string{
@@ -443,5 +443,60 @@ func TestReportGolden(t *testing.T) {
 			}
 			golden(t, "demo_report_"+tt.name+".golden.json", b.String())
 		})
+	}
+}
+
+// The sheet of one counterparty (the records whose Субконто1 is it): by account over the whole
+// chart and by contract on one account; the guard of the null counterparty is no filter, and an
+// unknown counterparty gives no rows.
+func TestTurnoverSheetOfCounterparty(t *testing.T) {
+	l, d, o := fixture(t)
+	org := l.DefaultOrganization().Ref
+	byName := map[string]string{}
+	for _, cp := range l.Counterparties {
+		byName[cp.Name] = cp.Ref
+	}
+	for _, name := range []string{"ООО «Гранит»", "ООО «Альфа Поставка»", "ООО «Универсал»", "АО «Вектор»"} {
+		cp := byName[name]
+		keep := func(s side) bool { return s.cp == cp }
+		for _, p := range reportPeriods[:5] {
+			t.Run(name+"/"+p[0], func(t *testing.T) {
+				params := periodParams(org, p[0], p[1], "")
+				params["Контрагент"] = ref(onec.TypeCounterparty, cp)
+				want := map[string]sheetFigures{}
+				for _, top := range []string{"60", "62", "76", "19"} {
+					for acc, f := range sheetOracle(o.periodCells(org, top, day(t, p[0]), day(t, p[1]), keep), func(c cell) string { return c.Acc }) {
+						want[acc] = f
+					}
+				}
+				got := map[string]sheetFigures{}
+				for _, r := range run(t, d, "address.turnover_sheet.by_account", params) {
+					got[r["Счет"].(string)] = sheetRowFigures(t, r)
+				}
+				if diff := gocmp.Diff(want, got); diff != "" {
+					t.Errorf("by account (-oracle +demo):\n%s", diff)
+				}
+				params = periodParams(org, p[0], p[1], "62")
+				params["Контрагент"] = ref(onec.TypeCounterparty, cp)
+				want = sheetOracle(o.periodCells(org, "62", day(t, p[0]), day(t, p[1]), keep), func(c cell) string { return c.Ctr })
+				got = map[string]sheetFigures{}
+				for _, r := range run(t, d, "address.turnover_sheet.by_contract", params) {
+					if uuidOf(t, r["Контрагент"], onec.TypeCounterparty) != cp {
+						t.Errorf("a row of another counterparty: %v", r["Контрагент"])
+					}
+					got[uuidOf(t, r["Договор"], onec.TypeContract)] = sheetRowFigures(t, r)
+				}
+				if diff := gocmp.Diff(want, got); diff != "" {
+					t.Errorf("62 by contract (-oracle +demo):\n%s", diff)
+				}
+			})
+		}
+	}
+	params := periodParams(org, "2026-01-01", "2026-03-31", "")
+	params["Контрагент"] = ref(onec.TypeCounterparty, "00000000-0000-0000-0000-000000000000")
+	for _, id := range []string{"address.turnover_sheet.by_account", "address.turnover_sheet.by_counterparty", "address.turnover_sheet.by_contract"} {
+		if rows := run(t, d, id, params); len(rows) != 0 {
+			t.Errorf("%s of an unknown counterparty: %d rows, want none", id, len(rows))
+		}
 	}
 }

@@ -45,11 +45,11 @@ func sampleCalls(l *onec.Ledger) map[string]map[string]any {
 	asOf, from, to := "2026-01-01T00:00:00", "2025-01-01T00:00:00", "2025-12-31T23:59:59"
 	balance := map[string]any{"НаДату": asOf, "Организация": org, "СчетКод": "62", "СчетМаска": "62.%"}
 	sheet := map[string]any{"НачалоПериода": "2026-01-01T00:00:00", "КонецПериода": "2026-03-31T23:59:59", "Организация": org,
-		"СчетКод": "62", "СчетМаска": "62.%"}
+		"СчетКод": "62", "СчетМаска": "62.%", "Контрагент": nil}
 	card := map[string]any{"НачалоПериода": "2026-03-01T00:00:00", "КонецПериода": "2026-03-31T23:59:59", "Организация": org,
 		"СчетКод": "62", "СчетМаска": "62.%", "Контрагент": cp}
 	return map[string]map[string]any{
-		"address.turnover_sheet.by_account":       {"НачалоПериода": from, "КонецПериода": to, "Организация": org, "СчетКод": "", "СчетМаска": "%"},
+		"address.turnover_sheet.by_account":       {"НачалоПериода": from, "КонецПериода": to, "Организация": org, "СчетКод": "", "СчетМаска": "%", "Контрагент": cp},
 		"address.turnover_sheet.by_counterparty":  sheet,
 		"address.turnover_sheet.by_contract":      sheet,
 		"address.account_card.movements":          card,

@@ -86,11 +86,11 @@ var templates = []template{
 	{idCatalogContracts, contractsText, nil},
 	{idCatalogAccounts, accountsText, nil},
 	{idCatalogBanks, bankAccountsText, nil},
-	{idSheetByAccount, sheetByAccountText, sheetParams}, // the reports: queries_reports.go
-	{idSheetByCounterparty, sheetByCounterpartyText, sheetParams},
-	{idSheetByContract, sheetByContractText, sheetParams},
-	{idCardMovements, cardMovementsText, cardParams},
-	{idCardBalances, cardBalancesText, cardParams},
+	{idSheetByAccount, sheetByAccountText, reportParams}, // the reports: queries_reports.go
+	{idSheetByCounterparty, sheetByCounterpartyText, reportParams},
+	{idSheetByContract, sheetByContractText, reportParams},
+	{idCardMovements, cardMovementsText, reportParams},
+	{idCardBalances, cardBalancesText, reportParams},
 }
 
 var (

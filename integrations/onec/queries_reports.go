@@ -26,8 +26,9 @@ package onec
 // many accounts, counterparties or contracts moving in the period.
 //
 // The account filter is Код = &СчетКод ИЛИ Код ПОДОБНО &СчетМаска, as elsewhere; the whole
-// chart is СчетМаска "%". The optional counterparty of the card is null when absent and
-// guarded as (&Контрагент ЕСТЬ NULL ИЛИ …): the toolkit passes a JSON null as 1C's Null.
+// chart is СчетМаска "%". The optional counterparty (the records whose Субконто1 is it: «ОСВ по
+// Гранит», «карточка 60 по Гранит») is null when absent and guarded as (&Контрагент ЕСТЬ NULL
+// ИЛИ …): the toolkit passes a JSON null as 1C's Null, which equals nothing.
 
 // Query IDs of the reports (the lane's recipes turnover_sheet and account_card run them).
 const (
@@ -38,11 +39,8 @@ const (
 	idCardBalances        = "address.account_card.balances"
 )
 
-// Parameters of the report templates.
-var (
-	sheetParams = []paramSpec{pFrom, pTo, pOrg, pAccCode, pAccMask}
-	cardParams  = []paramSpec{pFrom, pTo, pOrg, pAccCode, pAccMask, pCpOpt}
-)
+// reportParams are the parameters of every report template.
+var reportParams = []paramSpec{pFrom, pTo, pOrg, pAccCode, pAccMask, pCpOpt}
 
 // sheetRowsNested is the nested query Строки: the virtual table's rows, each netted, with the
 // counterparty and the contract picked by kind (NULL where the account has none).
@@ -73,7 +71,9 @@ const sheetRowsNested = `
 						Счет.Код = &СчетКод
 							ИЛИ Счет.Код ПОДОБНО &СчетМаска,
 						,
-						Организация = &Организация) КАК ОиО) КАК Строки`
+						Организация = &Организация
+							И (&Контрагент ЕСТЬ NULL
+								ИЛИ Субконто1 = &Контрагент)) КАК ОиО) КАК Строки`
 
 // sheetCellsNested is the nested query Ячейки: the nets summed per account, counterparty and contract.
 const sheetCellsNested = `

@@ -32,11 +32,11 @@ var wantIDs = []string{
 
 // wantParams and the row keys of each template: the contract with the runtime.
 var wantParams = map[string][]string{
-	"address.turnover_sheet.by_account":       sheetParams,
-	"address.turnover_sheet.by_counterparty":  sheetParams,
-	"address.turnover_sheet.by_contract":      sheetParams,
-	"address.account_card.movements":          cardParams,
-	"address.account_card.balances":           cardParams,
+	"address.turnover_sheet.by_account":       reportParams,
+	"address.turnover_sheet.by_counterparty":  reportParams,
+	"address.turnover_sheet.by_contract":      reportParams,
+	"address.account_card.movements":          reportParams,
+	"address.account_card.balances":           reportParams,
 	"address.open_contracts.by_asof":          {"НаДату", "Организация", "Контрагент"},
 	"address.payables.counterparty_totals":    {"НаДату", "Организация", "СчетКод", "СчетМаска"},
 	"address.receivables.counterparty_totals": {"НаДату", "Организация", "СчетКод", "СчетМаска"},
@@ -56,8 +56,7 @@ var wantParams = map[string][]string{
 
 // The report templates' parameters and the six sums of a turnover sheet row.
 var (
-	sheetParams  = []string{"НачалоПериода", "КонецПериода", "Организация", "СчетКод", "СчетМаска"}
-	cardParams   = []string{"НачалоПериода", "КонецПериода", "Организация", "СчетКод", "СчетМаска", "Контрагент"}
+	reportParams = []string{"НачалоПериода", "КонецПериода", "Организация", "СчетКод", "СчетМаска", "Контрагент"}
 	sheetSumKeys = []string{"НачальныйОстатокДт", "НачальныйОстатокКт", "ОборотДт", "ОборотКт", "КонечныйОстатокДт", "КонечныйОстатокКт"}
 )
 

@@ -82,7 +82,8 @@ type catalogs struct {
 
 type account struct {
 	code, name    string
-	partySubconto bool // carries Контрагенты subconto: balances are expanded by counterparty
+	partySubconto bool   // carries Контрагенты subconto: balances are expanded by counterparty
+	kind          string // Вид: Активный, Пассивный, АктивноПассивный
 }
 
 // Catalogs are the reference lists a question's names are resolved against.
@@ -164,7 +165,8 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 	}
 	for _, r := range rows {
 		code := str(r["Код"])
-		c.accounts[code] = account{code: code, name: str(r["Наименование"]), partySubconto: strings.Contains(str(r["ВидыСубконто"]), "Контрагенты")}
+		c.accounts[code] = account{code: code, name: str(r["Наименование"]), partySubconto: strings.Contains(str(r["ВидыСубконто"]), "Контрагенты"),
+			kind: str(r["Вид"])}
 	}
 	if rows, err = load("catalog.bank_accounts"); err != nil {
 		return nil, err
