@@ -657,4 +657,6 @@ func periodWords(from, to time.Time) string {
 }
 
 // postingsWord is «12 проводок».
-func postingsWord(n int) string { return ru.Count(n, "проводка", "проводки", "проводок") }
+func postingsWord(n int) string {
+	return ru.Count(n, "проводка", "проводки", "проводок")
+}
