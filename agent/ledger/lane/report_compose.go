@@ -156,12 +156,14 @@ func (r Result) cardMarkdown(b *strings.Builder, cite func(string) string) {
 		fmt.Fprintf(b, "\n…и ещё %s — полностью в выгрузке в Excel.\n", postingsWord(rest))
 	case r.Summary.Rows == 0:
 		b.WriteString("Проводок за период нет.\n")
+		fmt.Fprintf(b, "%s\n", cite(fmt.Sprintf("**Сальдо на конец: %s**", md.Escape(sideAmount(t.CloseNet())))))
+		return
 	}
-	shown := ""
+	count := postingsWord(rep.Postings)
 	if rep.Cut {
-		shown = fmt.Sprintf(" (в ответе 1С — первые %s)", postingsWord(rep.Postings))
+		count = "в ответе 1С первые " + count
 	}
-	fmt.Fprintf(b, "\nОбороты за период: дебет %s, кредит %s%s.\n", md.Escape(t.Debit.String()), md.Escape(t.Credit.String()), md.Escape(shown))
+	fmt.Fprintf(b, "\nОбороты за период \\(%s\\): дебет %s, кредит %s.\n", md.Escape(count), md.Escape(t.Debit.String()), md.Escape(t.Credit.String()))
 	b.WriteString(cite(fmt.Sprintf("**Сальдо на конец: %s**", md.Escape(sideAmount(t.CloseNet())))) + "\n")
 }
 
