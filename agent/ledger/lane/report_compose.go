@@ -80,8 +80,12 @@ func turnoverWords(t Turnover) string {
 // sheetMarkdown writes the sheet's lines, its total and what its figures mean.
 func (r Result) sheetMarkdown(b *strings.Builder, cite func(string) string) {
 	rep := r.Report
+	rows := r.Rows
+	if rep.Detail != "" && len(rows) > listMax { // a long breakdown: its largest lines, the rest in the export
+		rows = rows[:shownInSummary]
+	}
 	n := 0
-	for _, row := range r.Rows {
+	for _, row := range rows {
 		label := row.Name
 		if rep.Detail == "" || r.Party != "" && r.Account == "" {
 			label = strings.TrimSpace(row.Account + " " + row.Name)
@@ -94,7 +98,7 @@ func (r Result) sheetMarkdown(b *strings.Builder, cite func(string) string) {
 		n++
 		fmt.Fprintf(b, "%d. %s\n", n, line)
 	}
-	if rest := r.Summary.Rows - len(r.Rows); rest > 0 {
+	if rest := r.Summary.Rows - len(rows); rest > 0 {
 		if r.Account == "" && r.Party == "" {
 			b.WriteString("\nСубсчета — в выгрузке в Excel.\n")
 		} else {
