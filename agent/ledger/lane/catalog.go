@@ -72,7 +72,7 @@ var Catalog = []Recipe{
 	{ID: "address.turnover_sheet.by_account", Intent: IntentTurnoverSheet, Purpose: "Оборотно-сальдовая ведомость за период",
 		Required: []string{FilterPeriodFrom, FilterPeriodTo}, Optional: []string{FilterOrganization, FilterAccount, FilterCounterparty, FilterDetail, FilterLimit},
 		Output:      []string{"account", "counterparty_name", "contract_name", "opening_debit", "opening_credit", "debit", "credit", "closing_debit", "closing_credit"},
-		DefaultSort: "account_asc", DefaultLimit: MaxLimit, Scope: ScopeStrict},
+		DefaultSort: "account_asc", DefaultLimit: MaxLimit, Drilldowns: []string{"address.account_card.movements"}, Scope: ScopeStrict},
 	{ID: "address.account_card.movements", Intent: IntentAccountCard, Purpose: "Карточка счёта за период",
 		Required: []string{FilterAccount, FilterPeriodFrom, FilterPeriodTo}, Optional: []string{FilterOrganization, FilterCounterparty, FilterLimit},
 		Output:      []string{"date", "document_ref", "document_type", "number", "corr_account", "counterparty_name", "debit", "credit", "balance"},

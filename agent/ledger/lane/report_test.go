@@ -217,3 +217,38 @@ func (f *failingReports) Execute(ctx context.Context, q string, p map[string]any
 	}
 	return f.Source.Execute(ctx, q, p, limit)
 }
+
+// The sheet offers each account's card for the same period; the button runs it, and the card
+// closes at the line's balance. Forged period anchors are refused.
+func TestSheetDrillsToCards(t *testing.T) {
+	lane, _ := newTestLane(t)
+	sheet := lane.Run(t.Context(), ask(IntentTurnoverSheet, Filters{PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31", Organization: "Северный ветер Трейд"}))
+	drills := sheet.Drills()
+	if len(drills) != maxDrills {
+		t.Fatalf("%d drills, want %d: %+v", len(drills), maxDrills, drills)
+	}
+	for i, d := range drills {
+		if len(d.Data) > 64 || !IsDrill(d.Data) {
+			t.Errorf("drill %q: bad callback data", d.Data)
+		}
+		card, err := lane.Drill(t.Context(), d.Data)
+		if err != nil {
+			t.Fatalf("Drill(%q): %v", d.Data, err)
+		}
+		row := sheet.Rows[i]
+		if card.Intent != IntentAccountCard || card.Account != row.Account || card.Organization != sheet.Organization ||
+			!card.From.Equal(sheet.From) || !card.To.Equal(sheet.To) {
+			t.Errorf("Drill(%q) = %s %s %s %v..%v", d.Data, card.Intent, card.Account, card.Organization, card.From, card.To)
+			continue
+		}
+		if card.Report.Total.CloseNet() != row.Sheet.CloseNet() || card.Report.Total.Debit != row.Sheet.Debit {
+			t.Errorf("card %s closes at %v with Дт %v; the sheet's line: %+v", row.Account, card.Report.Total.CloseNet(), card.Report.Total.Debit, *row.Sheet)
+		}
+	}
+	for _, forged := range []string{"a:11:p20260401:20260331:0:62", "a:11:p2026:20260331:0:62", "a:11:p20260101:20260331:0:",
+		"a:11:p20260101:20260331:9:62", "a:0:p20260101:20260331:0:62"} {
+		if _, err := lane.Drill(t.Context(), forged); err == nil {
+			t.Errorf("Drill(%q) accepted forged data", forged)
+		}
+	}
+}
