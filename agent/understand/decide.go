@@ -29,7 +29,8 @@ func (p *Parser) decide(s *scan, d *Decision) {
 			}
 		}
 	}
-	ledgerAsk := s.is(ledgerFigures...) || s.is(CContracts) && s.is(CNotClosed) || s.hasValue(CAccountCard, "") ||
+	ledgerAsk := s.is(ledgerFigures...) || s.is(CContracts) && s.is(CNotClosed) ||
+		s.hasValue(CAccountCard, "") || s.is(CAccountCard) && (d.Period.Set || d.Date.Set) || // «карточка за март»
 		d.Counterparty.Set || d.Contract.Set || len(d.Candidates) > 0 ||
 		d.BankAccount.Set || d.UnknownBankAccount != "" || len(d.BankAccountCandidates) > 0 ||
 		s.is(CDocuments) && (d.Counterparty.Set || d.Contract.Set || d.Unknown != "")
@@ -275,7 +276,7 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		}
 	}
 	switch {
-	case s.is(CAccountCard) && (s.hasValue(CAccountCard, "") || d.Account.Set || d.UnknownAccount != "" || single):
+	case s.is(CAccountCard) && (s.hasValue(CAccountCard, "") || d.Account.Set || d.UnknownAccount != "" || single || d.Period.Set || d.Date.Set):
 		set(lane.IntentAccountCard, "account_card", "карточка счёта за период")
 	case s.is(CTurnoverSheet) && !asOfDate(d):
 		set(lane.IntentTurnoverSheet, "turnover_sheet", "оборотно-сальдовая ведомость за период")
