@@ -365,6 +365,8 @@ type faultRun struct {
 	mu        sync.Mutex
 	phase     string
 	questions []faultQuestion
+	// phaseLogs is where each phase starts in logs, and where it ends (the next phase's start).
+	phaseLogs map[string][2]int
 }
 
 // startFaultRun starts the bot with env on top of the settings every fault test shares.
@@ -424,9 +426,32 @@ func settledGoroutines() int {
 // setPhase names what the stand-ins are doing now, for the breaker watch and the messages.
 func (r *faultRun) setPhase(p string) {
 	r.mu.Lock()
+	at := r.logs.Len()
+	if r.phaseLogs == nil {
+		r.phaseLogs = map[string][2]int{}
+	}
+	if prev, ok := r.phaseLogs[r.phase]; ok {
+		r.phaseLogs[r.phase] = [2]int{prev[0], at}
+	}
+	r.phaseLogs[p] = [2]int{at, -1}
 	r.phase = p
 	r.mu.Unlock()
 	r.watch.setPhase(p)
+}
+
+// phaseLog is what the bot logged during phase p.
+func (r *faultRun) phaseLog(p string) string {
+	r.mu.Lock()
+	span, ok := r.phaseLogs[p]
+	r.mu.Unlock()
+	logs := r.logs.String()
+	if !ok {
+		return ""
+	}
+	if span[1] < 0 {
+		span[1] = len(logs)
+	}
+	return logs[span[0]:span[1]]
 }
 
 // ask sends text from a new user; its reply is checked at the end.

@@ -614,7 +614,7 @@ func TestToolLedgerQuery(t *testing.T) {
 			t.Errorf("row %d = %+v, want %s %s", i, it, row.Name, row.Amount)
 		}
 	}
-	if got := nbspToSpace(p.Items[0].Text); got != "ООО «СтройМаркет» — 4 105 745,02 ₽ (документов: 13)" {
+	if got := nbspToSpace(p.Items[0].Text); got != "ООО «СтройМаркет» — 4 105 745,02 ₽ (документов: 13); долг 4 231 045,76 ₽, авансы 125 300,74 ₽" {
 		t.Errorf("first row = %q", got)
 	}
 	total := p.Items[5]
@@ -623,6 +623,7 @@ func TestToolLedgerQuery(t *testing.T) {
 	}
 	wantLims := []string{
 		"Данные 1С на 31.03.2026, организация ООО «Северный ветер» (основная; другую можно указать в вопросе), счёт " + res.Account + ".",
+		"Сумма — сальдо расчётов с контрагентом по всем его договорам; долг и авансы — как в отчёте БП «Задолженность покупателей»: долг и полученные авансы по счетам и договорам раздельно.",
 		"Показаны первые 5 из " + strconv.Itoa(res.Summary.Rows) + " строк.",
 	}
 	if diff := cmp.Diff(wantLims, p.Limitations); diff != "" {

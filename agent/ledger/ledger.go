@@ -227,6 +227,11 @@ func rowItem(res lane.Result, row lane.Row) facts.Item {
 			it.Text += fmt.Sprintf(" (документов: %d)", row.Count)
 			add("Документов", strconv.Itoa(row.Count))
 		}
+		if row.Advance != 0 { // BP's split of the netted balance, per account and contract
+			it.Text += fmt.Sprintf("; долг %s, авансы %s", row.Debt, row.Advance)
+			add("Долг по договорам", row.Debt.String())
+			add("Авансы по договорам", row.Advance.String())
+		}
 	case lane.IntentAccountBalance:
 		it.Title = strings.TrimSpace("Счёт " + row.Account + " " + row.Name)
 		it.Text = fmt.Sprintf("%s: дебет %s, кредит %s, сальдо %s", it.Title, row.Debit, row.Credit, row.Amount)

@@ -192,6 +192,9 @@ func (r Result) rowLine(row Row) string {
 	name := md.Escape(row.Name)
 	switch r.Intent {
 	case IntentReceivables, IntentPayables:
+		if row.Advance != 0 {
+			return fmt.Sprintf("%s — **%s** (документов: %d; долг %s, авансы %s)", name, row.Amount, row.Count, row.Debt, row.Advance)
+		}
 		return fmt.Sprintf("%s — **%s** (документов: %d)", name, row.Amount, row.Count)
 	case IntentAccountBalance:
 		return fmt.Sprintf("Счёт %s %s: дебет **%s**, кредит **%s**, сальдо %s", row.Account, md.Escape(row.Name), row.Debit, row.Credit, row.Amount)
@@ -218,9 +221,9 @@ func (r Result) rowLine(row Row) string {
 func (r Result) totalLine() string {
 	switch r.Intent {
 	case IntentReceivables:
-		return fmt.Sprintf("**Итого нам должны: %s** — %d %s.", r.Summary.TotalAmount, r.Summary.Rows, ru.Plural(r.Summary.Rows, "контрагент", "контрагента", "контрагентов"))
+		return fmt.Sprintf("**Итого нам должны: %s**%s — %d %s.", r.Summary.TotalAmount, r.splitTotal(), r.Summary.Rows, ru.Plural(r.Summary.Rows, "контрагент", "контрагента", "контрагентов"))
 	case IntentPayables:
-		return fmt.Sprintf("**Итого мы должны: %s** — %d %s.", r.Summary.TotalAmount, r.Summary.Rows, ru.Plural(r.Summary.Rows, "контрагенту", "контрагентам", "контрагентам"))
+		return fmt.Sprintf("**Итого мы должны: %s**%s — %d %s.", r.Summary.TotalAmount, r.splitTotal(), r.Summary.Rows, ru.Plural(r.Summary.Rows, "контрагенту", "контрагентам", "контрагентам"))
 	case IntentAccountBalance:
 		return ""
 	case IntentOpenItemsByParty, IntentOpenItemsByContract:

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -217,7 +218,13 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 	case IntentReceivables, IntentPayables:
 		rows, d := materializeBalance(scoped)
 		materialized, drops = len(rows), d
-		out, afterFilter = partyTotals(rows, r.Intent == IntentPayables)
+		var hidden []Row
+		out, hidden, afterFilter = partyTotals(rows, r.Intent == IntentPayables)
+		for _, note := range []string{splitNote(out, r.Intent == IntentPayables), hiddenDebtNote(hidden, r.Intent == IntentPayables)} {
+			if note != "" {
+				res.Notes = append(res.Notes, note)
+			}
+		}
 	case IntentAccountBalance:
 		rows, d := materializeBalance(scoped)
 		materialized, drops = len(rows), d
@@ -325,15 +332,20 @@ func (l *Lane) scope(dbg *Debug, mode ScopeMode, raw []map[string]any, fields, t
 }
 
 // partyTotals is receivables (saldo > 0) or payables (−saldo > 0) per counterparty, with the
-// number of settlement documents whose own saldo is not zero.
-func partyTotals(rows []balanceRow, payables bool) ([]Row, int) {
+// number of settlement documents whose own saldo is not zero. The amount is the settlement
+// balance of the demo ledger's definition: every account (62.01 with 62.02, 60.01 with 60.02)
+// and contract of the counterparty netted. BP's own reports («Задолженность покупателей», «…
+// поставщикам») show debt and advances apart, per account and contract: each row carries that
+// split too (Debt, Advance). hidden are the counterparties whose netted balance is not owed but
+// who owe (or are owed) on some contract all the same — BP lists them, the netted list doesn't.
+func partyTotals(rows []balanceRow, payables bool) (out, hidden []Row, filtered int) {
 	type acc struct {
 		party Ref
 		saldo onec.Kopecks
 		docs  map[string]onec.Kopecks
+		lines map[[2]string]onec.Kopecks // (account, contract) → saldo
 	}
 	by := map[string]*acc{}
-	filtered := 0
 	for _, r := range rows {
 		if r.party.ID == "" {
 			continue
@@ -341,20 +353,28 @@ func partyTotals(rows []balanceRow, payables bool) ([]Row, int) {
 		filtered++
 		a := by[r.party.ID]
 		if a == nil {
-			a = &acc{party: r.party, docs: map[string]onec.Kopecks{}}
+			a = &acc{party: r.party, docs: map[string]onec.Kopecks{}, lines: map[[2]string]onec.Kopecks{}}
 			by[r.party.ID] = a
 		}
 		a.saldo += r.net
 		a.docs[r.doc.ID] += r.net
+		a.lines[[2]string{r.account, r.contract.ID}] += r.net
 	}
-	var out []Row
 	for _, a := range by {
 		amount := a.saldo
+		var debt, advance onec.Kopecks
+		for _, v := range a.lines {
+			if payables {
+				v = -v
+			}
+			if v > 0 {
+				debt += v
+			} else {
+				advance -= v
+			}
+		}
 		if payables {
 			amount = -amount
-		}
-		if amount <= 0 {
-			continue
 		}
 		n := 0
 		for id, v := range a.docs {
@@ -362,9 +382,19 @@ func partyTotals(rows []balanceRow, payables bool) ([]Row, int) {
 				n++
 			}
 		}
-		out = append(out, Row{Ref: a.party.ID, Name: a.party.Name, Amount: amount, Count: n})
+		row := Row{Ref: a.party.ID, Name: a.party.Name, Amount: amount, Count: n}
+		if advance != 0 {
+			row.Debt, row.Advance = debt, advance
+		}
+		switch {
+		case amount > 0:
+			out = append(out, row)
+		case debt > 0:
+			hidden = append(hidden, row)
+		}
 	}
-	return out, filtered
+	sort.Slice(hidden, func(i, j int) bool { return hidden[i].Debt > hidden[j].Debt })
+	return out, hidden, filtered
 }
 
 // balanceSnapshot is the expanded balance for accounts with counterparty subconto and the

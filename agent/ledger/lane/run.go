@@ -87,6 +87,11 @@ type Row struct {
 	DealID  string       `json:"contract_ref,omitempty"`
 	Hint    string       `json:"bank_account_hint,omitempty"`
 	Account string       `json:"account,omitempty"`
+	// Debt and Advance split a counterparty's netted balance (Amount) as BP's reports do, per
+	// account and contract: what is owed on the contracts in debt, and the advances on the
+	// others. Set only where advances offset debt (so Amount = Debt − Advance).
+	Debt    onec.Kopecks `json:"bp_debt,omitempty"`
+	Advance onec.Kopecks `json:"bp_advance,omitempty"`
 	// The reports' columns (report.go): a turnover sheet line, a sub-account's level under its
 	// account, and a card posting's corresponding account.
 	Sheet *Turnover `json:"turnover_sheet,omitempty"`

@@ -234,3 +234,67 @@ func (r Result) contractLabel() string {
 	}
 	return label
 }
+
+// bpSplit is a counterparty's netted balance as BP's reports split it, per account and contract.
+func bpSplit(row Row, payables bool) string {
+	if payables {
+		return fmt.Sprintf("наш долг %s, выданные авансы %s", row.Debt, row.Advance)
+	}
+	return fmt.Sprintf("долг %s, полученные авансы %s", row.Debt, row.Advance)
+}
+
+// splitNote says what the figures in brackets are, once, when a row carries BP's split.
+func splitNote(rows []Row, payables bool) string {
+	for _, r := range rows {
+		if r.Advance != 0 {
+			report, adv := "«Задолженность покупателей»", "полученные"
+			if payables {
+				report, adv = "«Задолженность поставщикам»", "выданные"
+			}
+			return fmt.Sprintf("Сумма — сальдо расчётов с контрагентом по всем его договорам; долг и авансы — как в отчёте БП %s: долг и %s авансы по счетам и договорам раздельно.", report, adv)
+		}
+	}
+	return ""
+}
+
+// maxHiddenNamed bounds the counterparties a hidden-debt note names.
+const maxHiddenNamed = 5
+
+// hiddenDebtNote names the counterparties left out of a netted list whose advances on some
+// contracts cover their debt on others: BP's report shows that debt, so the answer says so.
+func hiddenDebtNote(hidden []Row, payables bool) string {
+	if len(hidden) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, h := range hidden[:min(len(hidden), maxHiddenNamed)] {
+		parts = append(parts, md.Escape(h.Name)+" — "+bpSplit(h, payables))
+	}
+	more := ""
+	if n := len(hidden) - maxHiddenNamed; n > 0 {
+		more = fmt.Sprintf(" и ещё %d", n)
+	}
+	what := "долг по одним договорам покрыт полученными авансами по другим"
+	if payables {
+		what = "наш долг по одним договорам покрыт выданными авансами по другим"
+	}
+	return fmt.Sprintf("Не в списке, потому что %s (в отчёте БП долг виден отдельно): %s%s.", what, strings.Join(parts, "; "), more)
+}
+
+// splitTotal is the list's total as BP's report splits it, « (долг …, авансы …)», when some
+// row carries the split; "" otherwise.
+func (r Result) splitTotal() string {
+	var debt, advance onec.Kopecks
+	for _, row := range r.All {
+		if row.Advance == 0 {
+			debt += row.Amount
+			continue
+		}
+		debt += row.Debt
+		advance += row.Advance
+	}
+	if advance == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (долг %s, авансы %s)", debt, advance)
+}

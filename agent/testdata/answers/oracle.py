@@ -15,6 +15,7 @@ Command line:             python3 oracle.py [--data DIR] [--org NAME] COMMAND ..
   bank-ops     --from D1 --to D2 --cp ... [--direction in|out]
   sheet        --from D1 --to D2 [--account A] [--cp ...] [--detail counterparty|contract]
   card         --from D1 --to D2 --account A [--cp ...]
+  bp-split     --date D [--account 62|60]   BP's debt/advance split per counterparty
 Dates are YYYY-MM-DD; a balance "at D" includes everything up to the end of day D.
 
 The turnover sheet (ОСВ) and the account card are not in the demo ledger's README; this oracle
@@ -209,6 +210,31 @@ class Ledger:
         ]
         rows.sort(key=lambda r: (-r["amount"], r["counterparty"]))
         return {"rows": rows, "total": sum((r["amount"] for r in rows), ZERO)}
+
+    def bp_split(self, date, account="62", org=None):
+        """BP's «Задолженность покупателей / поставщикам»: per counterparty, the balance of each
+        (sub-account, contract) pair taken apart — pairs owed to the side the report is about
+        add to debt, the others to advances (62: a debit balance is the customer's debt; 60: a
+        credit balance is our debt). Only counterparties where some advance offsets debt."""
+        payables = account.split(".")[0] == "60"
+        pairs = defaultdict(lambda: ZERO)
+        for s, sub, m in self._sides(account, date, org):
+            ref = self._sub(sub, CP)
+            if ref is None:
+                continue
+            code = m["account_dr"] if s > 0 else m["account_cr"]
+            pairs[(ref, code, self._sub(sub, CONTRACT))] += s * m["amount"]
+        out = {}
+        for (ref, _, _), v in pairs.items():
+            if payables:
+                v = -v
+            row = out.setdefault(self.cp_name(ref), {"debt": ZERO, "advance": ZERO, "saldo": ZERO})
+            row["saldo"] += v
+            if v > 0:
+                row["debt"] += v
+            else:
+                row["advance"] -= v
+        return {name: r for name, r in sorted(out.items()) if r["advance"] != ZERO}
 
     def payables(self, date, account="60", org=None):
         """Creditors: counterparties with -saldo > 0, biggest first."""
@@ -460,7 +486,7 @@ def main(argv=None):
     p.add_argument("--data", default=DEFAULT_DATA)
     p.add_argument("--org", default=None, help="organization name or INN (default: the default one)")
     p.add_argument("command", choices=["receivables", "payables", "snapshot", "saldo", "open-items",
-                                       "documents", "bank-ops", "sheet", "card", "check"])
+                                       "documents", "bank-ops", "sheet", "card", "bp-split", "check"])
     p.add_argument("--date")
     p.add_argument("--from", dest="date_from")
     p.add_argument("--to", dest="date_to")
@@ -497,6 +523,8 @@ def main(argv=None):
         r = L.sheet(a.date_from, a.date_to, a.account, org, cp=a.cp, detail=a.detail)
     elif a.command == "card":
         r = L.card(a.date_from, a.date_to, a.account, org, cp=a.cp)
+    elif a.command == "bp-split":
+        r = L.bp_split(a.date, a.account or "62", org)
     else:
         r = sanity(L)
     json.dump(_jsonable(r), sys.stdout, ensure_ascii=False, indent=1)
