@@ -32,6 +32,11 @@ func FromDecision(d understand.Decision) lane.Decomposition {
 	if d.Contract.Set {
 		f.Contract = d.Contract.Value.Ref
 	}
+	f.Detail = d.Detail
+	if d.Recipe == lane.IntentTurnoverSheet && d.Contract.Set && !d.Counterparty.Set {
+		// «осв по 62 по договору П-77/2024»: the sheet of the contract's counterparty by contract.
+		f.Counterparty = d.Contract.Value.OwnerRef
+	}
 	if d.Organization.Set {
 		f.Organization = d.Organization.Value.Ref
 	}

@@ -216,6 +216,8 @@ func rowItem(res lane.Result, row lane.Row) facts.Item {
 		}
 	}
 	switch res.Intent {
+	case lane.IntentTurnoverSheet, lane.IntentAccountCard:
+		return reportItem(res, row, it) // report.go
 	case lane.IntentReceivables, lane.IntentPayables:
 		it.Title = row.Name
 		it.Text = fmt.Sprintf("%s — %s", row.Name, row.Amount)
@@ -293,6 +295,8 @@ func totalItem(res lane.Result) facts.Item {
 		all = res.Rows
 	}
 	switch res.Intent {
+	case lane.IntentTurnoverSheet, lane.IntentAccountCard:
+		return reportTotal(res, it) // report.go
 	case lane.IntentReceivables:
 		parties := ru.Count(n, "контрагент", "контрагента", "контрагентов")
 		it.Text = fmt.Sprintf("Итого нам должны: %s — %s.", sum, parties)

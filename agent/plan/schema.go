@@ -50,6 +50,7 @@ var filterMeanings = []struct{ Key, Meaning string }{
 	{lane.FilterStatus, "open, closed или all"},
 	{lane.FilterLimit, "сколько строк, 1–200"},
 	{lane.FilterSort, "date_desc, amount_desc или name_asc"},
+	{lane.FilterDetail, "разрез оборотно-сальдовой ведомости: counterparty (по контрагентам) или contract (по договорам)"},
 }
 
 func filterMeaning(key string) string {

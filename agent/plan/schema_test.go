@@ -107,7 +107,7 @@ func TestFilterMeanings(t *testing.T) {
 	var f map[string]any
 	b, _ := json.Marshal(lane.Filters{PeriodFrom: "x", PeriodTo: "x", AsOfDate: "x", Organization: "x",
 		Counterparty: "x", Contract: "x", Account: "x", DocumentType: "x", DocumentRef: "x", Status: "x",
-		Limit: 1, Sort: "x", INN: "x"})
+		Limit: 1, Sort: "x", INN: "x", Detail: "x"})
 	if err := json.Unmarshal(b, &f); err != nil {
 		t.Fatal(err)
 	}

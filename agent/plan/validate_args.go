@@ -224,6 +224,9 @@ func (c *checker) filters(field string, f lane.Filters) {
 	if f.Status != "" && f.Status != "open" && f.Status != "closed" && f.Status != "all" {
 		c.add(field+"."+lane.FilterStatus, "%q — допустимы только open, closed, all", clip(f.Status))
 	}
+	if f.Detail != "" && f.Detail != lane.DetailCounterparty && f.Detail != lane.DetailContract {
+		c.add(field+"."+lane.FilterDetail, "%q — допустимы только %s, %s", clip(f.Detail), lane.DetailCounterparty, lane.DetailContract)
+	}
 	if f.Sort != "" && !slices.Contains(lane.Sorts, f.Sort) {
 		c.add(field+"."+lane.FilterSort, "%q — допустимы: %s", clip(f.Sort), strings.Join(lane.Sorts, ", "))
 	}

@@ -46,6 +46,7 @@ type want struct {
 	Organization string   `json:"organization"`
 	BankAccount  string   `json:"bank_account"`
 	Candidates   []string `json:"candidates"`
+	Detail       string   `json:"detail"`
 }
 
 // corpusToday is the corpus's fixed "today" (its README).
@@ -161,6 +162,9 @@ func check(d understand.Decision, w want) []string {
 	}
 	if w.Organization != "" {
 		add("organization", d.Organization.Value.Name, w.Organization)
+	}
+	if w.Detail != "" || d.Recipe == lane.IntentTurnoverSheet {
+		add("detail", d.Detail, w.Detail)
 	}
 	if w.BankAccount != "" {
 		add("bank_account", d.BankAccount.Value.Number, w.BankAccount)

@@ -9,8 +9,9 @@ import (
 	"github.com/finbot/finbot/ru"
 )
 
-// ledgerFigures are the concepts that ask for a figure of the ledger.
-var ledgerFigures = []Concept{CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CBankOps, CForming}
+// ledgerFigures are the concepts that ask for a figure of the ledger (a «карточка» alone is
+// no figure: see CAccountCard).
+var ledgerFigures = []Concept{CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CBankOps, CForming, CTurnoverSheet}
 
 // decide picks the kind and the recipe from what the scan found. The order is the order of
 // precedence: a request to change data, small talk, the user's documents, a how-to question,
@@ -29,6 +30,7 @@ func (p *Parser) decide(s *scan, d *Decision) {
 		}
 	}
 	ledgerAsk := s.is(ledgerFigures...) || s.is(CContracts) && s.is(CNotClosed) ||
+		s.hasValue(CAccountCard, "") || s.is(CAccountCard) && (d.Period.Set || d.Date.Set) || // «карточка за март»
 		d.Counterparty.Set || d.Contract.Set || len(d.Candidates) > 0 ||
 		d.BankAccount.Set || d.UnknownBankAccount != "" || len(d.BankAccountCandidates) > 0 ||
 		s.is(CDocuments) && (d.Counterparty.Set || d.Contract.Set || d.Unknown != "")
@@ -274,6 +276,16 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		}
 	}
 	switch {
+	case s.is(CAccountCard) && (s.hasValue(CAccountCard, "") || d.Account.Set || d.UnknownAccount != "" || single || d.Period.Set || d.Date.Set):
+		set(lane.IntentAccountCard, "account_card", "карточка счёта за период")
+	case s.is(CTurnoverSheet) && !asOfDate(d):
+		set(lane.IntentTurnoverSheet, "turnover_sheet", "оборотно-сальдовая ведомость за период")
+		switch {
+		case s.is(CContracts) || d.Contract.Set || s.hasStemPrefix("договор"):
+			d.Detail = lane.DetailContract // «осв по 62 по договорам», «… в разрезе договоров»
+		case s.is(CByParty):
+			d.Detail = lane.DetailCounterparty // «осв по 62 по контрагентам»
+		}
 	case s.is(CForming) && !s.is(CByParty):
 		set(lane.IntentDocumentsFormBalance, "forming", "какие документы формируют остаток")
 	case s.is(CContracts) && s.is(CNotClosed) && !d.Contract.Set && !s.is(CDocuments, CBankOps):
@@ -331,4 +343,25 @@ func (s *scan) hasStemPrefix(prefix string) bool {
 		}
 	}
 	return false
+}
+
+// asOfDate reports whether the message gives an as-of date («на 1.04», «на конец марта»): a
+// turnover sheet then asks for the account's balance at that date. A day named as a period
+// («за 15.03») is the sheet of that day.
+func asOfDate(d *Decision) bool {
+	return d.Date.Set && !strings.HasPrefix(d.Date.Text, "за ")
+}
+
+// reportWording reports whether the analysis words of the message are the report's own
+// («обороты по 51», «осв в разрезе договоров»): a turnover sheet or a card answers them whole.
+func (s *scan) reportWording(d *Decision) bool {
+	if d.Recipe != lane.IntentTurnoverSheet && d.Recipe != lane.IntentAccountCard {
+		return false
+	}
+	for _, h := range s.hits {
+		if h.Concept == CAnalysis && h.Phrase != "обороты по" && h.Phrase != "оборот по" && h.Phrase != "в разрезе" {
+			return false
+		}
+	}
+	return true
 }

@@ -76,6 +76,9 @@ type Decision struct {
 	UnknownCurrencies []string
 
 	Account Slot[string] // chart code, «62.01»
+	// Detail is the turnover sheet's breakdown: lane.DetailCounterparty («по контрагентам»),
+	// lane.DetailContract («по договорам»), or "" (by account).
+	Detail string
 	// UnknownAccount is an account code the message names that the chart does not have.
 	UnknownAccount string
 

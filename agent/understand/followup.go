@@ -23,6 +23,7 @@ type State struct {
 	Currencies   []string          `json:"currencies,omitempty"`
 	Nominal      int               `json:"nominal,omitempty"`
 	Account      string            `json:"account,omitempty"`
+	Detail       string            `json:"detail,omitempty"`
 	Counterparty *lane.Entity      `json:"counterparty,omitempty"`
 	Contract     *lane.Entity      `json:"contract,omitempty"`
 	Organization *lane.Entity      `json:"organization,omitempty"`
@@ -56,7 +57,7 @@ func StateOf(d Decision, question string) (State, bool) {
 		s.Period = &p
 	}
 	s.Currencies, s.Nominal = d.Currencies.Value, d.Nominal.Value
-	s.Account = d.Account.Value
+	s.Account, s.Detail = d.Account.Value, d.Detail
 	if d.Counterparty.Set {
 		e := d.Counterparty.Value
 		s.Counterparty = &e
@@ -83,11 +84,11 @@ func StateOf(d Decision, question string) (State, bool) {
 // «а гранит?», «в юанях») only gives slots.
 var subjectConcepts = []Concept{CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CDocuments,
 	CBankOps, CContracts, CForming, CWrite, CRate, CKeyRate, CNews, CSmallTalk, CKBQuestion, CKBTopic, CMyDocs, CDocTerms,
-	CAnalysis}
+	CAnalysis, CTurnoverSheet, CAccountCard}
 
 // ledgerSubjects are the subject concepts of a 1C question.
 var ledgerSubjects = []Concept{CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CDocuments,
-	CBankOps, CContracts, CForming}
+	CBankOps, CContracts, CForming, CTurnoverSheet, CAccountCard}
 
 // FollowUp reads a message in the light of the previous question's state. It returns the
 // decision for the message and true when the message continues that question; a message that
@@ -160,6 +161,8 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 		d.Recipe = lane.IntentBankOpsByParty // «а платежи?»
 	case subject && ledgerPrev && s.is(CDocuments) && !s.is(CForming):
 		d.Recipe = lane.IntentDocumentsByParty // «а отгрузки?», «а документы по нему?»
+	case subject && ledgerPrev && s.is(CAccountCard):
+		d.Recipe = lane.IntentAccountCard // «а карточку?» after the sheet of an account
 	case subject && ledgerPrev && s.is(CBalance):
 		d.Recipe = lane.IntentAccountBalance // «а остаток по этому счёту?»
 	case subject && ledgerPrev && s.is(CForming):
@@ -455,12 +458,12 @@ func partyRecipe(r lane.Intent) lane.Intent {
 // asOfRecipe reports whether a recipe reads a balance at a date (not documents over a period).
 func asOfRecipe(r lane.Intent) bool {
 	return !slices.Contains([]lane.Intent{lane.IntentDocumentsByParty, lane.IntentBankOpsByParty,
-		lane.IntentDocumentsByContract}, r)
+		lane.IntentDocumentsByContract, lane.IntentTurnoverSheet, lane.IntentAccountCard}, r)
 }
 
 // decision is the state as a decision, its slots marked as coming from the dialog.
 func (st State) decision() Decision {
-	d := Decision{Kind: st.Kind, Recipe: st.Recipe}
+	d := Decision{Kind: st.Kind, Recipe: st.Recipe, Detail: st.Detail}
 	if st.Date != nil {
 		d.Date = slot(st.Date.In(ru.Moscow), FromDialog, st.DateText)
 	}

@@ -138,10 +138,10 @@ func (p *Parser) accounts(s *scan, d *Decision) {
 		}
 		dotted := strings.Contains(t.Text, ".")
 		// Right after an account word or a balance term: «сч 62.01», «сальдо 60».
-		cue := s.coveredBy(i-1, CAccountWord, CBalance) || s.coveredBy(i+1, CAccountWord)
+		cue := s.coveredBy(i-1, CAccountWord, CBalance, CTurnoverSheet, CAccountCard) || s.coveredBy(i+1, CAccountWord)
 		// After «по» or «на» that follow such a term («остаток по 51», «сальдо на 62»), or
 		// in a question about debts or balances: only a code that cannot be a date.
-		ledgerCtx := s.is(CBalance, CDebt, CReceivables, CPayables, COwesUs, CWeOwe, COpenItems, CForming, CAccountWord) ||
+		ledgerCtx := s.is(CBalance, CDebt, CReceivables, CPayables, COwesUs, CWeOwe, COpenItems, CForming, CAccountWord, CTurnoverSheet, CAccountCard) ||
 			i == 0 || s.toks[0].Text == "сколько"
 		switch {
 		case !dotted && nextIsMonth(s.toks, i) || strings.HasPrefix(next, "процент") || strings.HasPrefix(next, "%"):
@@ -781,7 +781,7 @@ func (p *Parser) doubt(s *scan, d *Decision) {
 	case parts > 1:
 		d.Sure, d.Rule = false, d.Rule+"+compound"
 		d.Reasons = append(d.Reasons, "в вопросе несколько тем")
-	case s.outsideNames(CAnalysis) && (d.Kind == KindLedger || d.Kind == KindUnknownEntity):
+	case s.outsideNames(CAnalysis) && (d.Kind == KindLedger || d.Kind == KindUnknownEntity) && !s.reportWording(d):
 		d.Sure = false
 		d.Reasons = append(d.Reasons, "нужен анализ, а не один отчёт")
 	}
@@ -802,9 +802,7 @@ func (s *scan) outsideNames(c Concept) bool {
 // rates and the key rate (the end of a named period), a period for documents and payments (a
 // single day is a one-day period).
 func (p *Parser) settleDates(d *Decision) {
-	asOf := d.Kind == KindKeyRate || d.Kind == KindRate ||
-		d.Kind == KindLedger && !slices.Contains([]lane.Intent{lane.IntentDocumentsByParty,
-			lane.IntentBankOpsByParty, lane.IntentDocumentsByContract}, d.Recipe)
+	asOf := d.Kind == KindKeyRate || d.Kind == KindRate || d.Kind == KindLedger && asOfRecipe(d.Recipe)
 	switch {
 	case asOf && d.Period.Set && d.Kind == KindLedger:
 		end := d.Period.Value.To

@@ -98,6 +98,9 @@ func (p *Parser) ledgerFromPlan(args plan.LedgerQueryArgs, parsed Decision, in I
 	if !d.Account.Set && d.UnknownAccount == "" && f.Account != "" {
 		p.planAccount(&d, f.Account, in)
 	}
+	if d.Recipe == lane.IntentTurnoverSheet && d.Detail == "" && (f.Detail == lane.DetailCounterparty || f.Detail == lane.DetailContract) {
+		d.Detail = f.Detail
+	}
 	c := in.Catalogs
 	written := in.Text + " " + context
 	if c != nil && !named(parsed) {

@@ -276,6 +276,8 @@ func (d *Demo) run(ctx context.Context, id string, p *plan, limit int) ([]map[st
 		return d.drilldown(ctx, a, limit)
 	case idDocumentsByParty, idDocumentsByTreaty, idBankOpsByParty:
 		return d.documents(ctx, p, limit)
+	case idSheetByAccount, idSheetByCounterparty, idSheetByContract, idCardMovements, idCardBalances:
+		return d.report(ctx, id, a, limit) // engine_reports.go
 	case idCatalogOrgs:
 		return d.organizations(limit), nil
 	case idCatalogParties:

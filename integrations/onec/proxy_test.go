@@ -46,7 +46,16 @@ func sampleCalls(l *onec.Ledger) map[string]map[string]any {
 	cp, contract := ref(onec.TypeCounterparty, ctr.OwnerRef), ref(onec.TypeContract, ctr.Ref)
 	asOf, from, to := "2026-01-01T00:00:00", "2025-01-01T00:00:00", "2025-12-31T23:59:59"
 	balance := map[string]any{"НаДату": asOf, "Организация": org, "СчетКод": "62", "СчетМаска": "62.%"}
+	sheet := map[string]any{"НачалоПериода": "2026-01-01T00:00:00", "КонецПериода": "2026-03-31T23:59:59", "Организация": org,
+		"СчетКод": "62", "СчетМаска": "62.%", "Контрагент": nil}
+	card := map[string]any{"НачалоПериода": "2026-03-01T00:00:00", "КонецПериода": "2026-03-31T23:59:59", "Организация": org,
+		"СчетКод": "62", "СчетМаска": "62.%", "Контрагент": cp}
 	return map[string]map[string]any{
+		"address.turnover_sheet.by_account":       {"НачалоПериода": from, "КонецПериода": to, "Организация": org, "СчетКод": "", "СчетМаска": "%", "Контрагент": cp},
+		"address.turnover_sheet.by_counterparty":  sheet,
+		"address.turnover_sheet.by_contract":      sheet,
+		"address.account_card.movements":          card,
+		"address.account_card.balances":           {"НачалоПериода": from, "КонецПериода": to, "Организация": org, "СчетКод": "51", "СчетМаска": "51.%", "Контрагент": nil},
 		"address.open_contracts.by_asof":          {"НаДату": asOf, "Организация": org, "Контрагент": nil},
 		"address.payables.counterparty_totals":    {"НаДату": asOf, "Организация": org, "СчетКод": "60", "СчетМаска": "60.%"},
 		"address.receivables.counterparty_totals": balance,

@@ -69,7 +69,8 @@ const (
 	idCatalogBanks      = "catalog.bank_accounts"
 )
 
-// templates in the order QueryIDs reports them: the recipe catalog's order, then the catalogs.
+// templates in the order QueryIDs reports them: the recipe catalog's order, then the catalogs,
+// then the reports' templates.
 var templates = []template{
 	{idOpenContracts, openContractsText, []paramSpec{pAsOf, pOrg, pCpOpt}},
 	{idPayables, payablesText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}},
@@ -86,6 +87,11 @@ var templates = []template{
 	{idCatalogContracts, contractsText, []paramSpec{pAfter}},
 	{idCatalogAccounts, accountsText, nil},
 	{idCatalogBanks, bankAccountsText, nil},
+	{idSheetByAccount, sheetByAccountText, reportParams}, // the reports: queries_reports.go
+	{idSheetByCounterparty, sheetByCounterpartyText, reportParams},
+	{idSheetByContract, sheetByContractText, reportParams},
+	{idCardMovements, cardMovementsText, reportParams},
+	{idCardBalances, cardBalancesText, reportParams},
 }
 
 // param returns the template's declaration of a parameter (names are case-insensitive).
@@ -120,8 +126,8 @@ func Query(id string) (text string, ok bool) {
 	return t.text, true
 }
 
-// QueryIDs lists the whitelisted queries: the ten recipes of agent/ledger/lane, then the five
-// catalog lookups.
+// QueryIDs lists the whitelisted queries: the ten recipes of agent/ledger/lane, the five
+// catalog lookups, then the five templates of the turnover sheet and the account card.
 func QueryIDs() []string {
 	ids := make([]string, len(templates))
 	for i, t := range templates {

@@ -27,10 +27,17 @@ var wantIDs = []string{
 	"address.documents.by_counterparty", "address.bank_ops.by_counterparty", "address.documents.by_contract",
 	"address.balance.drilldown_documents",
 	"catalog.organizations", "catalog.counterparties", "catalog.contracts", "catalog.accounts", "catalog.bank_accounts",
+	"address.turnover_sheet.by_account", "address.turnover_sheet.by_counterparty", "address.turnover_sheet.by_contract",
+	"address.account_card.movements", "address.account_card.balances",
 }
 
 // wantParams and the row keys of each template: the contract with the runtime.
 var wantParams = map[string][]string{
+	"address.turnover_sheet.by_account":       reportParams,
+	"address.turnover_sheet.by_counterparty":  reportParams,
+	"address.turnover_sheet.by_contract":      reportParams,
+	"address.account_card.movements":          reportParams,
+	"address.account_card.balances":           reportParams,
 	"address.open_contracts.by_asof":          {"НаДату", "Организация", "Контрагент"},
 	"address.payables.counterparty_totals":    {"НаДату", "Организация", "СчетКод", "СчетМаска"},
 	"address.receivables.counterparty_totals": {"НаДату", "Организация", "СчетКод", "СчетМаска"},
@@ -48,10 +55,21 @@ var wantParams = map[string][]string{
 	"catalog.bank_accounts":                   {},
 }
 
+// The report templates' parameters and the six sums of a turnover sheet row.
+var (
+	reportParams = []string{"НачалоПериода", "КонецПериода", "Организация", "СчетКод", "СчетМаска", "Контрагент"}
+	sheetSumKeys = []string{"НачальныйОстатокДт", "НачальныйОстатокКт", "ОборотДт", "ОборотКт", "КонечныйОстатокДт", "КонечныйОстатокКт"}
+)
+
 var movementKeys = []string{"ДоговорДт", "ДоговорКт", "КонтрагентДт", "КонтрагентКт", "НомерСтроки", "Период", "Регистратор",
 	"РегистраторНомер", "Сумма", "СчетДт", "СчетКт"}
 
 var wantKeys = map[string][]string{
+	"address.turnover_sheet.by_account":       append([]string{"Счет", "Забалансовый"}, sheetSumKeys...),
+	"address.turnover_sheet.by_counterparty":  append([]string{"Контрагент", "КонтрагентНаименование"}, sheetSumKeys...),
+	"address.turnover_sheet.by_contract":      append([]string{"Контрагент", "КонтрагентНаименование", "Договор", "ДоговорНаименование"}, sheetSumKeys...),
+	"address.account_card.movements":          {"КонтрагентДт", "КонтрагентКт", "НомерСтроки", "Период", "Регистратор", "РегистраторНомер", "Сумма", "СчетДт", "СчетКт"},
+	"address.account_card.balances":           {"НачальноеСальдо", "ОборотДт", "ОборотКт", "КонечноеСальдо"},
 	"address.open_contracts.by_asof":          turnoverKeys,
 	"address.payables.counterparty_totals":    balanceKeys,
 	"address.receivables.counterparty_totals": balanceKeys,

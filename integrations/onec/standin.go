@@ -163,15 +163,17 @@ func virtualTable(src *qlang.Source, env *condEnv, a *args) (cond, error) {
 		}
 		return nil
 	}
-	var period, end qlang.Expr
+	var period, start, end qlang.Expr
 	var conds, empty []int
 	switch vt {
 	case "ОСТАТКИ": // (Период, УсловиеСчета, Субконто, Условие)
 		period, conds, empty = param(0), []int{1, 3}, []int{2}
 	case "ОБОРОТЫ": // (Начало, Конец, Периодичность, УсловиеСчета, Субконто, Условие, УсловиеКорСчета, КорСубконто)
 		end, conds, empty = param(1), []int{3, 5}, []int{0, 2, 4, 6, 7}
+	case "ОСТАТКИИОБОРОТЫ": // (Начало, Конец, Периодичность, МетодДополнения, УсловиеСчета, Субконто, Условие)
+		start, end, conds, empty = param(0), param(1), []int{4, 6}, []int{2, 3, 5}
 	case "ДВИЖЕНИЯССУБКОНТО": // (Начало, Конец, Условие, Порядок, Первые)
-		end, conds, empty = param(1), []int{2}, []int{0, 3, 4}
+		start, end, conds, empty = param(0), param(1), []int{2}, []int{3, 4}
 	default:
 		return cond{}, shapeError(src, "параметры таблицы %s", src.Name())
 	}
@@ -196,6 +198,16 @@ func virtualTable(src *qlang.Source, env *condEnv, a *args) (cond, error) {
 		}
 		if !null { // the end is inclusive
 			a.asOf = min(a.asOf, sec+1)
+			a.to = min(a.to, sec)
+		}
+	}
+	if start != nil { // the period's start, inclusive: what is before it is the opening balance
+		sec, null, err := env.dateExpr(start)
+		if err != nil {
+			return cond{}, err
+		}
+		if !null {
+			a.from = max(a.from, sec)
 		}
 	}
 	c := trueCond
@@ -396,7 +408,9 @@ func mergeTerms(a *args, c cond) (*args, error) {
 		}
 		if i == 0 {
 			first = t
-			a.org, a.cp, a.ctr, a.from, a.to, a.accAll, a.after = t.org, t.cp, t.ctr, t.from, t.to, !t.hasAcc, t.after
+			// Date bounds narrow what the virtual table's period already bounds.
+			a.org, a.cp, a.ctr, a.accAll, a.after = t.org, t.cp, t.ctr, !t.hasAcc, t.after
+			a.from, a.to = max(a.from, t.from), min(a.to, t.to)
 		} else if t.org != first.org || t.cp != first.cp || t.ctr != first.ctr || t.from != first.from || t.to != first.to || t.after != first.after ||
 			t.hasAcc != first.hasAcc || (t.side < 0) != (first.side < 0) {
 			return nil, &QueryError{Message: "{(1, 1)}: ИЛИ между разными отборами (демо-база умеет только ИЛИ по счёту и стороне проводки)"}

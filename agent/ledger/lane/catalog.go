@@ -68,6 +68,15 @@ var Catalog = []Recipe{
 		Required: []string{FilterAccount, FilterAsOfDate}, Optional: []string{FilterOrganization, FilterCounterparty, FilterContract, FilterLimit},
 		Output:      []string{"document_ref", "document_type", "number", "date", "debit", "credit", "delta"},
 		DefaultSort: "date_desc", DefaultLimit: 150, Drilldowns: []string{"address.documents.by_counterparty"}, Scope: ScopeStrict},
+	// The reports (report.go): each runs several templates of integrations/onec/queries_reports.go.
+	{ID: "address.turnover_sheet.by_account", Intent: IntentTurnoverSheet, Purpose: "Оборотно-сальдовая ведомость за период",
+		Required: []string{FilterPeriodFrom, FilterPeriodTo}, Optional: []string{FilterOrganization, FilterAccount, FilterCounterparty, FilterDetail, FilterLimit},
+		Output:      []string{"account", "counterparty_name", "contract_name", "opening_debit", "opening_credit", "debit", "credit", "closing_debit", "closing_credit"},
+		DefaultSort: "account_asc", DefaultLimit: MaxLimit, Drilldowns: []string{"address.account_card.movements"}, Scope: ScopeStrict},
+	{ID: "address.account_card.movements", Intent: IntentAccountCard, Purpose: "Карточка счёта за период",
+		Required: []string{FilterAccount, FilterPeriodFrom, FilterPeriodTo}, Optional: []string{FilterOrganization, FilterCounterparty, FilterLimit},
+		Output:      []string{"date", "document_ref", "document_type", "number", "corr_account", "counterparty_name", "debit", "credit", "balance"},
+		DefaultSort: "date_asc", DefaultLimit: MaxLimit, Scope: ScopeStrict},
 }
 
 // RecipeFor returns the recipe of an intent.
@@ -132,6 +141,8 @@ func filterKeyValue(f Filters, key string) string {
 		return strconv.Itoa(f.Limit)
 	case FilterSort:
 		return f.Sort
+	case FilterDetail:
+		return f.Detail
 	}
 	return ""
 }

@@ -25,6 +25,8 @@ var titles = map[Intent]string{
 	IntentDocumentsByContract:  "Документы договора %s",
 	IntentBankOpsByParty:       "Банковские операции контрагента %s",
 	IntentDocumentsFormBalance: "Расшифровка остатка до документов на %s",
+	IntentTurnoverSheet:        "Оборотно-сальдовая ведомость %s",
+	IntentAccountCard:          "Карточка счёта %s",
 }
 
 // documentTypeNames are the Russian names of the whitelisted document types.
@@ -83,6 +85,9 @@ func baseName(source string) string {
 }
 
 func (r Result) markdown(mark string) string {
+	if r.Report != nil && r.ResultMode != Limited {
+		return r.reportMarkdown(mark) // report_compose.go
+	}
 	cite := func(line string) string {
 		if mark == "" {
 			return line

@@ -38,6 +38,9 @@ func (r Result) Drills() []Drill {
 	if r.ResultMode == Limited || r.AsOf.IsZero() && r.To.IsZero() {
 		return nil
 	}
+	if r.Intent == IntentTurnoverSheet {
+		return r.sheetDrills() // report_drill.go
+	}
 	rec, ok := RecipeByID(r.RecipeID)
 	if !ok || len(rec.Drilldowns) == 0 {
 		return nil
@@ -127,6 +130,9 @@ func (l *Lane) Drill(ctx context.Context, data string) (Result, error) {
 	d.Filters.Organization = cats.orgs[orgIdx].Ref // the drill keeps the scope it came from
 	d.Filters.Account = parts[4]
 	anchor := parts[1]
+	if start, ok := strings.CutPrefix(anchor, "p"); ok {
+		return l.periodDrill(ctx, rec, d, start, when) // report_drill.go
+	}
 	if acct, ok := strings.CutPrefix(anchor, "acct-"); ok {
 		if !accountCode.MatchString(acct) {
 			return Result{}, ErrBadDrill

@@ -125,6 +125,9 @@ func refParam(e Entity, typ string) any {
 
 // execute runs the recipe's template and the runtime stages.
 func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recipe, f Filters, a anchors) Result {
+	if r.Intent == IntentTurnoverSheet || r.Intent == IntentAccountCard {
+		return l.report(ctx, res, cats, r, f, a) // report.go
+	}
 	dbg := &res.Debug
 	params := map[string]any{"Организация": refParam(a.org, refOrg)}
 	asOf, _ := parseDay(f.AsOfDate)

@@ -89,7 +89,8 @@ type catalogs struct {
 
 type account struct {
 	code, name    string
-	partySubconto bool // carries Контрагенты subconto: balances are expanded by counterparty
+	partySubconto bool   // carries Контрагенты subconto: balances are expanded by counterparty
+	kind          string // Вид: Активный, Пассивный, АктивноПассивный
 	// byDocuments: settlements are kept per settlement document (one of its subconto kinds is
 	// ДокументыРасчетовСКонтрагентами, as BP decides it); off in a base that does not keep them.
 	byDocuments bool
@@ -192,7 +193,7 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 	for _, r := range rows {
 		code := str(r["Код"])
 		c.accounts[code] = account{code: code, name: str(r["Наименование"]), partySubconto: strings.Contains(str(r["ВидыСубконто"]), "Контрагенты"),
-			byDocuments: boolOf(r["УчетПоДокументамРасчетов"])}
+			kind: str(r["Вид"]), byDocuments: boolOf(r["УчетПоДокументамРасчетов"])}
 	}
 	if rows, err = load("catalog.bank_accounts"); err != nil {
 		return nil, err

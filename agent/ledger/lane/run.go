@@ -55,6 +55,8 @@ type Result struct {
 	Debug      Debug    `json:"-"`
 	// All holds every matched row (Rows is cut to the limit), for the Excel export.
 	All []Row `json:"-"`
+	// Report is the turnover sheet's total or the account card's balances (report.go).
+	Report *Report `json:"report,omitempty"`
 }
 
 // Summary is the aggregate of a result.
@@ -90,6 +92,11 @@ type Row struct {
 	// others. Set only where advances offset debt (so Amount = Debt − Advance).
 	Debt    onec.Kopecks `json:"bp_debt,omitempty"`
 	Advance onec.Kopecks `json:"bp_advance,omitempty"`
+	// The reports' columns (report.go): a turnover sheet line, a sub-account's level under its
+	// account, and a card posting's corresponding account.
+	Sheet *Turnover `json:"turnover_sheet,omitempty"`
+	Level int       `json:"level,omitempty"`
+	Corr  string    `json:"corr_account,omitempty"`
 }
 
 // limited ends a run with an honest reason.
@@ -152,7 +159,8 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 	case d.Intent == IntentUnknown:
 		dbg.ToolGateDecision, dbg.ToolGateReason = "deny", "no catalog intent"
 		return res.limited(ReasonUnsupported, "Не понял, какие данные 1С нужны. Я умею отвечать: кто нам должен и кому должны мы на дату, "+
-			"остаток по счёту, открытые позиции по контрагенту или договору, незакрытые договоры, документы и банковские операции контрагента, расшифровка остатка до документов.")
+			"остаток по счёту, открытые позиции по контрагенту или договору, незакрытые договоры, документы и банковские операции контрагента, расшифровка остатка до документов, "+
+			"оборотно-сальдовая ведомость и карточка счёта за период.")
 	}
 	recipe, _ := RecipeFor(d.Intent)
 	res.RecipeID = recipe.ID
@@ -187,7 +195,7 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 		return res.limited(ReasonExecutionError, sourceDown(l.src.Name()))
 	}
 	if f.Account != "" {
-		if _, ok := cats.accounts[f.Account]; !ok {
+		if !cats.hasAccount(f.Account) {
 			return res.limited(ReasonMissingAnchor, fmt.Sprintf("Счёта %s нет в плане счетов 1С. Проверьте номер — например, 60, 62.01 или 51.", f.Account))
 		}
 	}
@@ -246,6 +254,9 @@ func (l *Lane) normalizeFilters(r Recipe, f Filters) (Filters, []string, string)
 	}
 	if f.Status != "" && f.Status != "open" && f.Status != "closed" && f.Status != "all" {
 		f.Status = ""
+	}
+	if f.Detail != DetailCounterparty && f.Detail != DetailContract {
+		f.Detail = ""
 	}
 	needsAsOf := slices.Contains(r.Required, FilterAsOfDate)
 	today := l.today()

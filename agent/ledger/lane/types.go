@@ -30,6 +30,8 @@ const (
 	IntentBankOpsByParty       Intent = "bank_ops_by_counterparty"
 	IntentDocumentsByContract  Intent = "documents_by_contract"
 	IntentDocumentsFormBalance Intent = "documents_forming_balance"
+	IntentTurnoverSheet        Intent = "turnover_sheet" // оборотно-сальдовая ведомость за период (report.go)
+	IntentAccountCard          Intent = "account_card"   // карточка счёта за период (report.go)
 	IntentUnknown              Intent = "unknown"
 )
 
@@ -37,7 +39,7 @@ const (
 func Intents() []Intent {
 	return []Intent{IntentOpenContracts, IntentPayables, IntentReceivables, IntentAccountBalance,
 		IntentOpenItemsByParty, IntentOpenItemsByContract, IntentDocumentsByParty, IntentBankOpsByParty,
-		IntentDocumentsByContract, IntentDocumentsFormBalance}
+		IntentDocumentsByContract, IntentDocumentsFormBalance, IntentTurnoverSheet, IntentAccountCard}
 }
 
 // Filter keys of the filter catalog (seed 000 §3).
@@ -54,6 +56,7 @@ const (
 	FilterStatus       = "status"
 	FilterLimit        = "limit"
 	FilterSort         = "sort"
+	FilterDetail       = "detail" // the turnover sheet's breakdown: DetailCounterparty or DetailContract
 )
 
 // Filters are the extracted filters. Dates are "YYYY-MM-DD"; anchors are raw text until the
@@ -73,6 +76,9 @@ type Filters struct {
 	Sort         string `json:"sort,omitempty"`   // date_desc, amount_desc, name_asc
 	// INN is set when the counterparty was named by its INN (10 or 12 digits, check digits valid).
 	INN string `json:"inn,omitempty"`
+	// Detail breaks the turnover sheet down by counterparty or by contract (DetailCounterparty,
+	// DetailContract); empty: by account.
+	Detail string `json:"detail,omitempty"`
 }
 
 // Decomposition is the input contract of seed 001 plus how it was obtained.

@@ -92,6 +92,8 @@ func (r Result) table() ([]string, [][]any) {
 	var header []string
 	var cells [][]any
 	switch r.Intent {
+	case IntentTurnoverSheet, IntentAccountCard:
+		return r.reportTable(rows) // report_compose.go
 	case IntentReceivables, IntentPayables:
 		header = []string{"Контрагент", "Сумма, ₽", "Документов"}
 		for _, x := range rows {
@@ -131,6 +133,8 @@ func (r Result) exportTotal(n int) string {
 	switch r.Intent {
 	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
 		return "Итого: " + rows
+	case IntentTurnoverSheet, IntentAccountCard:
+		return r.reportExportTotal(rows)
 	}
 	return fmt.Sprintf("Итого: %s, %s", rows, r.Summary.TotalAmount)
 }

@@ -323,6 +323,47 @@ class Builder:
                    note="; ".join(notes), recipe="bank_ops_by_counterparty", direction=direction,
                    organization=org or None)
 
+    # ------------------------------------------------------------ the reports of a period
+    @staticmethod
+    def _six(line):
+        return [line[k] for k in ("open_dt", "open_kt", "dt", "kt", "close_dt", "close_kt")]
+
+    def sheet(self, q, period, account=None, org=None, cp=None, detail=None, lines=(), note=""):
+        """The turnover sheet: the total line's six figures (zeros left out), and the named
+        lines' (an account, or for a breakdown the first line: the largest closing balance)."""
+        r = self.L.sheet(period[0], period[1], account, org, cp=cp, detail=detail)
+        six = lambda line: [fmt(abs(v)) for v in self._six(line) if v != ZERO]  # absolute: a red balance's sign is in the note
+        figs = six(r["total"])
+        for acc in lines:
+            figs += six(next(l for l in r["lines"] if l["account"] == acc))
+        if detail:
+            figs += six(r["lines"][0])
+        red = [x["account"] for l in r["lines"] for x in [l] + l.get("subaccounts", []) if "account" in x and min(self._six(x)) < ZERO]
+        if red:
+            note = "; ".join(x for x in (note, "red balance (negative debit of an active account) on %s" % ", ".join(sorted(set(red)))) if x)
+        nf = []
+        other = self.L.sheet(period[0], period[1], account, None if org else TRADE, cp=cp)["total"]
+        nf += [f for f in six(other) if f not in figs]
+        if cp in NAMESAKE:
+            twin = self.L.sheet(period[0], period[1], account, org, cp=NAMESAKE[cp])["total"]
+            nf += [f for f in six(twin) if f not in figs]
+        self._emit(q, "ledger", period=period, figures=figs, company=cp, not_figures=nf, note=note,
+                   recipe="turnover_sheet", account=account, organization=org, counterparty=cp, detail=detail)
+
+    def card(self, q, account, period, org=None, cp=None, note=""):
+        """The account card: opening and closing balance, turnovers and the number of postings."""
+        r = self.L.card(period[0], period[1], account, org, cp=cp)
+        figs = [fmt(abs(v)) for v in (r["opening"], r["debit"], r["credit"], r["closing"]) if v != ZERO]
+        nf = []
+        if cp in NAMESAKE:
+            twin = self.L.card(period[0], period[1], account, org, cp=NAMESAKE[cp])
+            nf += [fmt(abs(v)) for v in (twin["opening"], twin["closing"]) if v != ZERO and fmt(abs(v)) not in figs]
+        other = self.L.card(period[0], period[1], account, None if org else TRADE, cp=cp)
+        nf += [fmt(abs(v)) for v in (other["opening"], other["closing"]) if v != ZERO and fmt(abs(v)) not in figs]
+        self._emit(q, "ledger", period=period, figures=figs, count=r["count"], company=cp, not_figures=nf, note=note,
+                   recipe="account_card", account=account, organization=org, counterparty=cp,
+                   opening=fmt(r["opening"]), closing=fmt(r["closing"]))
+
     def other(self, q, kind, note, **meaning):
         self._emit(q, kind, figures=[], note=note, **meaning)
 
@@ -565,6 +606,55 @@ def build(b):
     b.bank("плтежи от вектор плюс за прошлый год", VEKTOR_P, Y2025, "in")
     b.bank("сколько денег пришло от меридиана за 1 кв", MERID, Q1, "in")
 
+    # ================================================================ the turnover sheet of a period
+    b.sheet("осв за март", MAR, lines=("62", "60"))
+    b.sheet("оборотка за 1 квартал", Q1, lines=("51",))
+    b.sheet("оборотно-сальдовая ведомость за 2025 год", Y2025)
+    b.sheet("осв за 4 кв", Q4_25, lines=("90",))
+    b.sheet("осв по 62 за март", MAR, account="62", lines=("62",),
+            note="BP's expanded balance: 62.01 debts and 62.02 advances apart; the collapsed balance is the "
+                 "snapshot's figure")
+    b.sheet("оборотка по 62.01 за 1 квартал", Q1, account="62.01", lines=("62.01",))
+    b.sheet("обороты по 51 за 1 кв", Q1, account="51", lines=("51",))
+    b.sheet("сальдо на начало и конец по 60 за март", MAR, account="60", lines=("60",))
+    b.sheet("обортка по 60 за февраль", FEB, account="60", lines=("60",), note="typo оборотка")
+    b.sheet("оборотка 51 с 1.02 по 15.03", FEB1_MAR15, account="51", lines=("51",))
+    b.sheet("осв по 62 по контрагентам за март", MAR, account="62", detail="counterparty")
+    b.sheet("осв 60 по договорам за 1 кв", Q1, account="60", detail="contract")
+    b.sheet("осв за прошлый месяц по ветер трейд", MAR, org=TRADE, lines=("41",),
+            note="41.01 runs red (credit balance of an active account): shown as a negative debit")
+    b.sheet("обороты по гранит за март", MAR, cp=GRANIT, lines=("62",))
+    b.sheet("осв по 62 по альфе за 1 кв", Q1, account="62", cp=ALFA, detail="contract",
+            note="one company on one account: its contracts")
+    b.sheet("остатки и обороты по 41.01 за январь", JAN, account="41.01", lines=("41.01",))
+    b.sheet("оборотно сальдовая по 90 за 2025", Y2025, account="90", lines=("90",))
+    b.sheet("входящее и исходящее сальдо по 62 за март", MAR, account="62", lines=("62",))
+    b.sheet("осв по 60.02 за 2025 год", Y2025, account="60.02", lines=("60.02",))
+    b.sheet("осв по 19.03 за 1 кв", Q1, account="19.03", lines=("19.03",))
+    b.sheet("оборотка по вектору за 2025", Y2025, cp=VEKTOR, lines=("62",))
+
+    # ================================================================ the account card of a period
+    b.card("карточка 51 за март", "51", MAR)
+    b.card("карточка счета 62 по Альфе за март", "62", MAR, cp=ALFA)
+    b.card("карточка 60 по альфа поставке за март", "60", MAR, cp=ALFA_P)
+    b.card("карточку 62.01 за прошлый месяц", "62.01", MAR)
+    b.card("карточка сч 60.02 за 4 кв", "60.02", Q4_25)
+    b.card("карточка по счету 62 вектор за февраль", "62", FEB, cp=VEKTOR)
+    b.card("карточка счета 51 за 2025 год по ветер трейд", "51", Y2025, org=TRADE)
+    b.card("карточка 41.01 за 15.03", "41.01", ("2026-03-15", "2026-03-15"))
+    b.card("карточка 90.01.1 за январь", "90.01.1", JAN)
+    b.card("кароточка 51 за февраль", "51", FEB, note="typo карточка")
+    b.card("карточка 62 по гранит за 1 кв", "62", Q1, cp=GRANIT)
+    b.card("карточка 60 за март", "60", MAR)
+    b.card("карточка 68.02 за 1 кв", "68.02", Q1)
+    b.card("карточка 19.03 за март", "19.03", MAR)
+    b.card("карточка 62.02 за 2025 год", "62.02", Y2025)
+    b.card("карточка 60 по склад-сервису за 1 кв", "60", Q1, cp=SKLAD)
+    b.card("карточка счета 51 с 1.02 по 15.03", "51", FEB1_MAR15)
+    b.card("карточка 62 по вектор плюс за март", "62", MAR, cp=VEKTOR_P)
+    b.card("карточка 62 за 31.12.24", "62", ("2024-12-31", "2024-12-31"), note="the day the opening balances were entered")
+    b.card("карточка 60.01 по промпоставке за декабрь", "60.01", DEC25, cp=PROM)
+
     # ================================================================ clarify
     b.other("сколько должны гранитовские", "clarify",
             "fits ООО «Гранит» and ООО «Гранит-М» equally", candidates=[GRANIT, GRANIT_M])
@@ -585,6 +675,9 @@ def build(b):
     b.other("а за март?", "clarify", "no earlier context")
     b.other("покажи", "clarify", "too vague")
     b.other("сколько", "clarify", "too vague")
+    b.other("осв по 62", "clarify", "turnover sheet without a period: the bot asks for one")
+    b.other("карточка за март", "clarify", "account card without an account: the bot asks for one")
+    b.other("обороты по 51 за квартал", "clarify", "which quarter is not said: the bot asks for the period")
     b.other("альфа или альфа поставка, кто-то из них нам платил в марте, сколько?", "clarify",
             "user unsure which one", candidates=[ALFA, ALFA_P])
 

@@ -13,8 +13,28 @@ Command line:             python3 oracle.py [--data DIR] [--org NAME] COMMAND ..
   open-items   --date D (--cp NAME|INN | --contract NUMBER [--cp ...]) [--account A]
   documents    --from D1 --to D2 (--cp ... | --contract ...) [--type T ...]
   bank-ops     --from D1 --to D2 --cp ... [--direction in|out]
+  sheet        --from D1 --to D2 [--account A] [--cp ...] [--detail counterparty|contract]
+  card         --from D1 --to D2 --account A [--cp ...]
   bp-split     --date D [--account 62|60]   BP's debt/advance split per counterparty
 Dates are YYYY-MM-DD; a balance "at D" includes everything up to the end of day D.
+
+The turnover sheet (ОСВ) and the account card are not in the demo ledger's README; this oracle
+computes them by BP 3.0's rules, as the answer set's README states them:
+  - period [D1, D2]: the opening balance counts movements before the start of D1, the
+    turnovers those from D1 to the end of D2, the closing balance both;
+  - a line's balance is split into debit and credit: for 60, 62, 76 and their sub-accounts by
+    each (sub-account, counterparty, contract) separately — a debit balance of one contract and
+    a credit balance of another both show ("развёрнутое сальдо"); for any other account the net
+    balance is placed by the account's kind: active -> always debit (negative when red), passive
+    -> always credit, active-passive -> on its side;
+  - a synthetic account (the code before the first dot, e.g. 90 for 90.01.1) adds its
+    sub-accounts' lines for 60/62/76, and places its own net balance by its kind otherwise (the
+    kind of the chart, or the one its sub-accounts share, else active-passive);
+  - the total adds the synthetic accounts' lines; over the whole chart its debit and credit
+    columns are equal;
+  - the card: the collapsed opening balance, every posting with the account (and the
+    counterparty, when given) on a side in date order, its running balance, and the closing
+    balance = opening + debit turnover - credit turnover.
 """
 import argparse
 import json
@@ -300,6 +320,156 @@ class Ledger:
                 "count_out": sum(1 for d in docs if d["type"] == BANK_OUT)}
 
 
+    # ----------------------------------------------------- the reports of a period
+    EXPANDED_ROOTS = ("60", "62", "76")
+
+    def _expanded(self, code):
+        return code.split(".")[0] in self.EXPANDED_ROOTS
+
+    def _kind(self, code, leaves=()):
+        if code in self.chart:
+            return self.chart[code]["type"]
+        kinds = {self.chart[l]["type"] for l in leaves if l in self.chart}
+        return kinds.pop() if len(kinds) == 1 else "active_passive"
+
+    @staticmethod
+    def _place(kind, net):
+        if kind == "active":
+            return net, ZERO
+        if kind == "passive":
+            return ZERO, -net
+        return (net, ZERO) if net > 0 else (ZERO, -net)
+
+    def period_cells(self, date_from, date_to, account=None, org=None, cp=None):
+        """Per (account, counterparty, contract) of the sides in scope: [opening net, debit
+        turnover, credit turnover] over the period."""
+        orgref = self.org(org)
+        cpref = self.cp(cp) if cp is not None else None
+        start, limit = date_from + "T00:00:00", end_of_day(date_to)
+        cells = defaultdict(lambda: [ZERO, ZERO, ZERO])
+        for m in self.moves:
+            if m["organization_ref"] != orgref or m["period"] > limit:
+                continue
+            for sign, acc, sub in ((1, m["account_dr"], m["subconto_dr"]), (-1, m["account_cr"], m["subconto_cr"])):
+                if account is not None and not matches(acc, account):
+                    continue
+                if cpref is not None and self._sub(sub, CP) != cpref:
+                    continue
+                c = cells[(acc, self._sub(sub, CP), self._sub(sub, CONTRACT))]
+                if m["period"] < start:
+                    c[0] += sign * m["amount"]
+                elif sign > 0:
+                    c[1] += m["amount"]
+                else:
+                    c[2] += m["amount"]
+        return dict(cells)
+
+    @staticmethod
+    def _line(cells, split):
+        """A sheet line from cells: balances split per cell (split=True) or netted first."""
+        line = dict(open_dt=ZERO, open_kt=ZERO, dt=ZERO, kt=ZERO, close_dt=ZERO, close_kt=ZERO)
+        for o, d, k in cells:
+            line["dt"] += d
+            line["kt"] += k
+            for key, v in (("open", o), ("close", o + d - k)):
+                if split:
+                    line[key + "_dt"] += v if v > 0 else ZERO
+                    line[key + "_kt"] += -v if v < 0 else ZERO
+                else:
+                    line[key + "_dt"] += v  # the net, placed later
+        return line
+
+    def _placed(self, line, kind):
+        for key in ("open", "close"):
+            net = line[key + "_dt"] - line[key + "_kt"]
+            line[key + "_dt"], line[key + "_kt"] = self._place(kind, net)
+        return line
+
+    def sheet(self, date_from, date_to, account=None, org=None, cp=None, detail=None):
+        """The turnover sheet: lines per synthetic account (or the account asked for) with their
+        sub-accounts, or one account's lines per counterparty or contract; and the total."""
+        cells = {k: v for k, v in self.period_cells(date_from, date_to, account, org, cp).items() if v != [ZERO, ZERO, ZERO]}
+        if detail is not None:
+            assert account is not None
+            groups = defaultdict(list)
+            for (acc, c, ctr), v in cells.items():
+                key = (self.cp_name(c) if c else None, ctr if detail == "contract" else None)
+                groups[key].append(v)
+            expanded = self._expanded(account)
+            kind = self._kind(account, [a for a, _, _ in cells])
+            lines = []
+            for (name, ctr), vs in groups.items():
+                line = self._line(vs, expanded) if expanded else self._placed(self._line(vs, False), kind)
+                line.update(counterparty=name, contract=self.contract_by_ref[ctr]["name"] if ctr else None)
+                lines.append(line)
+            lines.sort(key=lambda l: (-(abs(l["close_dt"]) + abs(l["close_kt"])), -(l["dt"] + l["kt"]), l["counterparty"] or ""))
+            total = self.sheet(date_from, date_to, account, org, cp)["total"]
+            return {"lines": lines, "total": total}
+        leaves = defaultdict(list)
+        for (acc, _, _), v in cells.items():
+            leaves[acc].append(v)
+        tops = defaultdict(list)
+        for acc in leaves:
+            tops[account if account is not None else acc.split(".")[0]].append(acc)
+        lines = []
+        total = dict(open_dt=ZERO, open_kt=ZERO, dt=ZERO, kt=ZERO, close_dt=ZERO, close_kt=ZERO)
+        for top in sorted(tops):
+            subs = sorted(tops[top])
+            sublines = []
+            for acc in subs:
+                if self._expanded(acc):
+                    line = self._line(leaves[acc], True)
+                else:
+                    line = self._placed(self._line(leaves[acc], False), self._kind(acc))
+                line["account"] = acc
+                sublines.append(line)
+            if self._expanded(top):
+                head = dict(open_dt=ZERO, open_kt=ZERO, dt=ZERO, kt=ZERO, close_dt=ZERO, close_kt=ZERO)
+                for sl in sublines:
+                    for k in head:
+                        head[k] += sl[k]
+            else:
+                head = self._placed(self._line([v for acc in subs for v in leaves[acc]], False), self._kind(top, subs))
+            head["account"] = top
+            head["subaccounts"] = [] if subs == [top] else sublines
+            lines.append(head)
+            for k in total:
+                total[k] += head[k]
+        return {"lines": lines, "total": total}
+
+    def card(self, date_from, date_to, account, org=None, cp=None):
+        """The account card: opening balance, postings with their running balance, turnovers,
+        closing balance (all collapsed: debit minus credit)."""
+        orgref = self.org(org)
+        cpref = self.cp(cp) if cp is not None else None
+        start, limit = date_from + "T00:00:00", end_of_day(date_to)
+        opening = ZERO
+        postings = []
+        for m in self.moves:
+            if m["organization_ref"] != orgref or m["period"] > limit:
+                continue
+            dr = matches(m["account_dr"], account) and (cpref is None or self._sub(m["subconto_dr"], CP) == cpref)
+            cr = matches(m["account_cr"], account) and (cpref is None or self._sub(m["subconto_cr"], CP) == cpref)
+            if not dr and not cr:
+                continue
+            debit = m["amount"] if dr else ZERO
+            credit = m["amount"] if cr else ZERO
+            if m["period"] < start:
+                opening += debit - credit
+            else:
+                doc = self.doc_by_ref[m["recorder_ref"]]
+                postings.append({"period": m["period"], "number": doc["number"], "line": m["line"], "debit": debit, "credit": credit})
+        postings.sort(key=lambda p: (p["period"], p["number"], p["line"]))
+        running = opening
+        for p in postings:
+            running += p["debit"] - p["credit"]
+            p["balance"] = running
+        dt = sum((p["debit"] for p in postings), ZERO)
+        kt = sum((p["credit"] for p in postings), ZERO)
+        return {"opening": opening, "debit": dt, "credit": kt, "closing": opening + dt - kt,
+                "count": len(postings), "postings": postings}
+
+
 # --------------------------------------------------------------------- CLI
 def _jsonable(x):
     if isinstance(x, Decimal):
@@ -316,7 +486,7 @@ def main(argv=None):
     p.add_argument("--data", default=DEFAULT_DATA)
     p.add_argument("--org", default=None, help="organization name or INN (default: the default one)")
     p.add_argument("command", choices=["receivables", "payables", "snapshot", "saldo", "open-items",
-                                       "documents", "bank-ops", "bp-split", "check"])
+                                       "documents", "bank-ops", "sheet", "card", "bp-split", "check"])
     p.add_argument("--date")
     p.add_argument("--from", dest="date_from")
     p.add_argument("--to", dest="date_to")
@@ -325,6 +495,7 @@ def main(argv=None):
     p.add_argument("--contract")
     p.add_argument("--type", action="append")
     p.add_argument("--direction", choices=["in", "out"])
+    p.add_argument("--detail", choices=["counterparty", "contract"])
     a = p.parse_args(argv)
     L = Ledger(a.data)
     org = a.org
@@ -348,6 +519,10 @@ def main(argv=None):
     elif a.command == "bank-ops":
         r = L.bank_ops(a.date_from, a.date_to, cp=a.cp, direction=a.direction, org=org)
         r["docs"] = [{k: d[k] for k in ("type", "number", "date", "amount")} for d in r["docs"]]
+    elif a.command == "sheet":
+        r = L.sheet(a.date_from, a.date_to, a.account, org, cp=a.cp, detail=a.detail)
+    elif a.command == "card":
+        r = L.card(a.date_from, a.date_to, a.account, org, cp=a.cp)
     elif a.command == "bp-split":
         r = L.bp_split(a.date, a.account or "62", org)
     else:
@@ -380,6 +555,20 @@ def sanity(L):
                 for acc in ("60", "62"):
                     assert oi["by_account"].get(acc, ZERO) == L.cp_saldo(c["ref"], acc, date, org), (c["name"], acc)
             out.append("ok %s %s" % (org or "default", date))
+        # the turnover sheet and the card: double entry, closing = opening + Дт − Кт, a card
+        # closes at the sheet's collapsed balance and at the register's balance of that day
+        for d1, d2 in (("2025-01-01", "2025-01-31"), ("2025-01-01", "2025-12-31"), ("2026-01-01", "2026-03-31"),
+                       ("2026-03-01", "2026-03-31"), ("2024-12-31", "2024-12-31")):
+            sh = L.sheet(d1, d2, org=org)
+            t = sh["total"]
+            assert t["open_dt"] == t["open_kt"] and t["dt"] == t["kt"] and t["close_dt"] == t["close_kt"], (org, d1, t)
+            for line in sh["lines"]:
+                for x in [line] + line["subaccounts"]:
+                    assert x["close_dt"] - x["close_kt"] == x["open_dt"] - x["open_kt"] + x["dt"] - x["kt"], (org, d1, x)
+                    c = L.card(d1, d2, x["account"], org)
+                    assert c["closing"] == x["close_dt"] - x["close_kt"] == L.balance(x["account"], d2, org), (org, d1, x["account"])
+                    assert c["debit"] == x["dt"] and c["credit"] == x["kt"], (org, d1, x["account"])
+            out.append("ok sheet %s %s..%s" % (org or "default", d1, d2))
     return out
 
 

@@ -1,0 +1,232 @@
+package onec
+
+// The two reports accountants ask for most, as BP 3.0 builds them from
+// РегистрБухгалтерии.Хозрасчетный: the turnover sheet (оборотно-сальдовая ведомость, «ОСВ»,
+// «оборотка») and the account card (карточка счёта).
+//
+// Period. ОстаткиИОбороты(&НачалоПериода, &КонецПериода, Периодичность, МетодДополнения,
+// УсловиеСчета, Субконто, Условие) and ДвиженияССубконто(&НачалоПериода, &КонецПериода,
+// Условие, Порядок, Первые) take both ends of the period: the opening balance is the balance
+// at the start of the moment НачалоПериода (records with Период < НачалоПериода), the
+// turnovers and the movements are those with НачалоПериода <= Период <= КонецПериода, and the
+// closing balance includes КонецПериода. The runtime passes 00:00:00 of the first day and
+// 23:59:59 of the last day, so the period's last day is in it.
+//
+// Balances. The virtual table gives one row per account and analytics (counterparty, contract,
+// settlement document). The templates net each row (Дт − Кт), sum the nets per account,
+// counterparty and contract (the «cell»), and only then split them into a debit part (the sum
+// of the positive cells) and a credit part (the sum of the negative ones). For 60, 62 and 76
+// that is BP's «развёрнутое сальдо» by Контрагенты and Договоры (the preset «Настройка с
+// развёрнутым сальдо» of the report ОборотноСальдоваяВедомость): a customer's debt and another
+// customer's advance both show. For an account without those analytics there is one cell per
+// account, its collapsed balance; the runtime places it by the account's kind (an active
+// account's balance is always debit, negative when it is «red»). So every figure is
+// aggregated in 1C: one row per account (or per counterparty, or contract), never one per
+// settlement document, and the toolkit's 1,000-row cap is reached only by a base with that
+// many accounts, counterparties or contracts moving in the period.
+//
+// The account filter is Код = &СчетКод ИЛИ Код ПОДОБНО &СчетМаска, as elsewhere; the whole
+// chart is СчетМаска "%". The optional counterparty (the records whose Субконто1 is it: «ОСВ по
+// Гранит», «карточка 60 по Гранит») is null when absent and guarded as (&Контрагент ЕСТЬ NULL
+// ИЛИ …): the toolkit passes a JSON null as 1C's Null, which equals nothing.
+
+// Query IDs of the reports (the lane's recipes turnover_sheet and account_card run them).
+const (
+	idSheetByAccount      = "address.turnover_sheet.by_account"
+	idSheetByCounterparty = "address.turnover_sheet.by_counterparty"
+	idSheetByContract     = "address.turnover_sheet.by_contract"
+	idCardMovements       = "address.account_card.movements"
+	idCardBalances        = "address.account_card.balances"
+)
+
+// reportParams are the parameters of every report template.
+var reportParams = []paramSpec{pFrom, pTo, pOrg, pAccCode, pAccMask, pCpOpt}
+
+// sheetRowsNested is the nested query Строки: the virtual table's rows, each netted, with the
+// counterparty and the contract picked by kind (NULL where the account has none).
+const sheetRowsNested = `
+			(ВЫБРАТЬ
+				ОиО.Счет.Код КАК Счет,
+				ОиО.Счет.Забалансовый КАК Забалансовый,
+				ВЫБОР
+					КОГДА ОиО.Субконто1 ССЫЛКА Справочник.Контрагенты
+						ТОГДА ОиО.Субконто1
+					ИНАЧЕ NULL
+				КОНЕЦ КАК Контрагент,
+				ВЫБОР
+					КОГДА ОиО.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов
+						ТОГДА ОиО.Субконто2
+					ИНАЧЕ NULL
+				КОНЕЦ КАК Договор,
+				ЕСТЬNULL(ОиО.СуммаНачальныйОстатокДт, 0) - ЕСТЬNULL(ОиО.СуммаНачальныйОстатокКт, 0) КАК НачальноеСальдо,
+				ЕСТЬNULL(ОиО.СуммаОборотДт, 0) КАК ОборотДт,
+				ЕСТЬNULL(ОиО.СуммаОборотКт, 0) КАК ОборотКт,
+				ЕСТЬNULL(ОиО.СуммаКонечныйОстатокДт, 0) - ЕСТЬNULL(ОиО.СуммаКонечныйОстатокКт, 0) КАК КонечноеСальдо
+			ИЗ
+				РегистрБухгалтерии.Хозрасчетный.ОстаткиИОбороты(
+						&НачалоПериода,
+						&КонецПериода,
+						,
+						,
+						Счет.Код = &СчетКод
+							ИЛИ Счет.Код ПОДОБНО &СчетМаска,
+						,
+						Организация = &Организация
+							И (&Контрагент ЕСТЬ NULL
+								ИЛИ Субконто1 = &Контрагент)) КАК ОиО) КАК Строки`
+
+// sheetCellsNested is the nested query Ячейки: the nets summed per account, counterparty and contract.
+const sheetCellsNested = `
+	(ВЫБРАТЬ
+		Строки.Счет КАК Счет,
+		Строки.Забалансовый КАК Забалансовый,
+		Строки.Контрагент КАК Контрагент,
+		Строки.Договор КАК Договор,
+		СУММА(Строки.НачальноеСальдо) КАК НачальноеСальдо,
+		СУММА(Строки.ОборотДт) КАК ОборотДт,
+		СУММА(Строки.ОборотКт) КАК ОборотКт,
+		СУММА(Строки.КонечноеСальдо) КАК КонечноеСальдо
+	ИЗ` + sheetRowsNested + `
+	СГРУППИРОВАТЬ ПО
+		Строки.Счет,
+		Строки.Забалансовый,
+		Строки.Контрагент,
+		Строки.Договор) КАК Ячейки`
+
+// sheetSums are the six columns of a sheet row: each cell's net split into its debit and
+// credit part, and the turnovers.
+const sheetSums = `
+	СУММА(ВЫБОР
+			КОГДА Ячейки.НачальноеСальдо > 0
+				ТОГДА Ячейки.НачальноеСальдо
+			ИНАЧЕ 0
+		КОНЕЦ) КАК НачальныйОстатокДт,
+	СУММА(ВЫБОР
+			КОГДА Ячейки.НачальноеСальдо < 0
+				ТОГДА -Ячейки.НачальноеСальдо
+			ИНАЧЕ 0
+		КОНЕЦ) КАК НачальныйОстатокКт,
+	СУММА(Ячейки.ОборотДт) КАК ОборотДт,
+	СУММА(Ячейки.ОборотКт) КАК ОборотКт,
+	СУММА(ВЫБОР
+			КОГДА Ячейки.КонечноеСальдо > 0
+				ТОГДА Ячейки.КонечноеСальдо
+			ИНАЧЕ 0
+		КОНЕЦ) КАК КонечныйОстатокДт,
+	СУММА(ВЫБОР
+			КОГДА Ячейки.КонечноеСальдо < 0
+				ТОГДА -Ячейки.КонечноеСальдо
+			ИНАЧЕ 0
+		КОНЕЦ) КАК КонечныйОстатокКт
+ИЗ` + sheetCellsNested
+
+// sheetByAccountText: one row per account (the register keeps sub-accounts; the runtime adds
+// the synthetic accounts and the total).
+const sheetByAccountText = `// finbot: address.turnover_sheet.by_account
+ВЫБРАТЬ
+	Ячейки.Счет КАК Счет,
+	Ячейки.Забалансовый КАК Забалансовый,` + sheetSums + `
+СГРУППИРОВАТЬ ПО
+	Ячейки.Счет,
+	Ячейки.Забалансовый
+УПОРЯДОЧИТЬ ПО
+	Счет`
+
+// sheetByCounterpartyText: one row per counterparty of the accounts (NULL: the records
+// without one).
+const sheetByCounterpartyText = `// finbot: address.turnover_sheet.by_counterparty
+ВЫБРАТЬ
+	Ячейки.Контрагент КАК Контрагент,
+	Ячейки.Контрагент.Наименование КАК КонтрагентНаименование,` + sheetSums + `
+СГРУППИРОВАТЬ ПО
+	Ячейки.Контрагент,
+	Ячейки.Контрагент.Наименование
+УПОРЯДОЧИТЬ ПО
+	КонтрагентНаименование`
+
+// sheetByContractText: one row per counterparty and contract.
+const sheetByContractText = `// finbot: address.turnover_sheet.by_contract
+ВЫБРАТЬ
+	Ячейки.Контрагент КАК Контрагент,
+	Ячейки.Контрагент.Наименование КАК КонтрагентНаименование,
+	Ячейки.Договор КАК Договор,
+	Ячейки.Договор.Наименование КАК ДоговорНаименование,` + sheetSums + `
+СГРУППИРОВАТЬ ПО
+	Ячейки.Контрагент,
+	Ячейки.Контрагент.Наименование,
+	Ячейки.Договор,
+	Ячейки.Договор.Наименование
+УПОРЯДОЧИТЬ ПО
+	КонтрагентНаименование,
+	ДоговорНаименование`
+
+// cardBalancesText: the card's opening balance, turnovers and closing balance, collapsed over
+// the accounts (and the counterparty, when one is given). An aggregate without grouping is one
+// row even over no records; ЕСТЬNULL makes its sums 0.
+const cardBalancesText = `// finbot: address.account_card.balances
+ВЫБРАТЬ
+	ЕСТЬNULL(СУММА(Строки.НачальноеСальдо), 0) КАК НачальноеСальдо,
+	ЕСТЬNULL(СУММА(Строки.ОборотДт), 0) КАК ОборотДт,
+	ЕСТЬNULL(СУММА(Строки.ОборотКт), 0) КАК ОборотКт,
+	ЕСТЬNULL(СУММА(Строки.КонечноеСальдо), 0) КАК КонечноеСальдо
+ИЗ
+	(ВЫБРАТЬ
+		ЕСТЬNULL(ОиО.СуммаНачальныйОстатокДт, 0) - ЕСТЬNULL(ОиО.СуммаНачальныйОстатокКт, 0) КАК НачальноеСальдо,
+		ЕСТЬNULL(ОиО.СуммаОборотДт, 0) КАК ОборотДт,
+		ЕСТЬNULL(ОиО.СуммаОборотКт, 0) КАК ОборотКт,
+		ЕСТЬNULL(ОиО.СуммаКонечныйОстатокДт, 0) - ЕСТЬNULL(ОиО.СуммаКонечныйОстатокКт, 0) КАК КонечноеСальдо
+	ИЗ
+		РегистрБухгалтерии.Хозрасчетный.ОстаткиИОбороты(
+				&НачалоПериода,
+				&КонецПериода,
+				,
+				,
+				Счет.Код = &СчетКод
+					ИЛИ Счет.Код ПОДОБНО &СчетМаска,
+				,
+				Организация = &Организация
+					И (&Контрагент ЕСТЬ NULL
+						ИЛИ Субконто1 = &Контрагент)) КАК ОиО) КАК Строки`
+
+// cardMovementsText: every register record of the period with the account on a side (and the
+// counterparty on that side, when one is given), oldest first: the first rows of a cut result
+// are the first of the period, so their running balance is right.
+const cardMovementsText = `// finbot: address.account_card.movements
+ВЫБРАТЬ
+	Движения.Период КАК Период,
+	Движения.Регистратор КАК Регистратор,
+	Движения.Регистратор.Номер КАК РегистраторНомер,
+	Движения.НомерСтроки КАК НомерСтроки,
+	Движения.СчетДт.Код КАК СчетДт,
+	Движения.СчетКт.Код КАК СчетКт,
+	Движения.Сумма КАК Сумма,
+	ВЫБОР
+		КОГДА Движения.СубконтоДт1 ССЫЛКА Справочник.Контрагенты
+			ТОГДА Движения.СубконтоДт1
+		ИНАЧЕ NULL
+	КОНЕЦ КАК КонтрагентДт,
+	ВЫБОР
+		КОГДА Движения.СубконтоКт1 ССЫЛКА Справочник.Контрагенты
+			ТОГДА Движения.СубконтоКт1
+		ИНАЧЕ NULL
+	КОНЕЦ КАК КонтрагентКт
+ИЗ
+	РегистрБухгалтерии.Хозрасчетный.ДвиженияССубконто(
+			&НачалоПериода,
+			&КонецПериода,
+			Организация = &Организация,
+			,
+			) КАК Движения
+ГДЕ
+	((Движения.СчетДт.Код = &СчетКод
+				ИЛИ Движения.СчетДт.Код ПОДОБНО &СчетМаска)
+			И (&Контрагент ЕСТЬ NULL
+				ИЛИ Движения.СубконтоДт1 = &Контрагент)
+		ИЛИ (Движения.СчетКт.Код = &СчетКод
+				ИЛИ Движения.СчетКт.Код ПОДОБНО &СчетМаска)
+			И (&Контрагент ЕСТЬ NULL
+				ИЛИ Движения.СубконтоКт1 = &Контрагент))
+УПОРЯДОЧИТЬ ПО
+	Период,
+	РегистраторНомер,
+	НомерСтроки`
