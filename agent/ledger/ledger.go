@@ -239,6 +239,11 @@ func rowItem(res lane.Result, row lane.Row) facts.Item {
 		add("Дебет", row.Debit.String())
 		add("Кредит", row.Credit.String())
 		add("Сальдо", row.Amount.String())
+		if row.Debt != 0 || row.Advance != 0 { // per sub-account and contract, as the turnover sheet shows it
+			it.Text += fmt.Sprintf(" (по субсчетам и договорам: дебет %s, кредит %s)", row.Debt, row.Advance)
+			add("Дебет по субсчетам и договорам", row.Debt.String())
+			add("Кредит по субсчетам и договорам", row.Advance.String())
+		}
 	case lane.IntentOpenContracts:
 		it.Title = row.Name
 		it.Text = fmt.Sprintf("%s — %s: дебет %s, кредит %s, сальдо %s", row.Name, row.Party, row.Debit, row.Credit, row.Amount)

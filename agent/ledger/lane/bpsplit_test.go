@@ -85,3 +85,27 @@ func containsNBSP(s, sub string) bool {
 	norm := func(x string) string { return strings.ReplaceAll(x, "\u00a0", " ") }
 	return strings.Contains(norm(s), norm(sub))
 }
+
+// The balance of 60 and 62 on a date carries, beside the demo ledger's per-counterparty figure,
+// the expansion the turnover sheet shows for the period ending that day: the two answers to «осв
+// по 62» agree.
+func TestSnapshotAgreesWithTheSheet(t *testing.T) {
+	l, _ := newTestLane(t)
+	for _, account := range []string{"60", "62"} {
+		for _, end := range []string{"2025-12-31", "2026-03-31"} {
+			snap := l.Run(t.Context(), ask(IntentAccountBalance, Filters{AsOfDate: end, Account: account}))
+			sheet := l.Run(t.Context(), ask(IntentTurnoverSheet, Filters{PeriodFrom: end[:8] + "01", PeriodTo: end, Account: account}))
+			if len(snap.All) != 1 || sheet.Report == nil {
+				t.Fatalf("%s %s: snapshot %d rows, sheet %+v", account, end, len(snap.All), sheet.Message)
+			}
+			row, total := snap.All[0], sheet.Report.Total
+			dt, kt := row.Debit, row.Credit
+			if row.Debt != 0 || row.Advance != 0 {
+				dt, kt = row.Debt, row.Advance
+			}
+			if dt != total.CloseDebit || kt != total.CloseCredit || row.Amount != total.CloseNet() {
+				t.Errorf("%s on %s: snapshot Дт %s Кт %s (net %s), the sheet closes Дт %s Кт %s", account, end, dt, kt, row.Amount, total.CloseDebit, total.CloseCredit)
+			}
+		}
+	}
+}

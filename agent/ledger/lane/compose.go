@@ -197,7 +197,11 @@ func (r Result) rowLine(row Row) string {
 		}
 		return fmt.Sprintf("%s — **%s** (документов: %d)", name, row.Amount, row.Count)
 	case IntentAccountBalance:
-		return fmt.Sprintf("Счёт %s %s: дебет **%s**, кредит **%s**, сальдо %s", row.Account, md.Escape(row.Name), row.Debit, row.Credit, row.Amount)
+		line := fmt.Sprintf("Счёт %s %s: дебет **%s**, кредит **%s**, сальдо %s", row.Account, md.Escape(row.Name), row.Debit, row.Credit, row.Amount)
+		if row.Debt != 0 || row.Advance != 0 {
+			line += fmt.Sprintf(" (развёрнуто по контрагентам; по субсчетам и договорам, как в ОСВ: дебет %s, кредит %s)", row.Debt, row.Advance)
+		}
+		return line
 	case IntentOpenContracts:
 		return fmt.Sprintf("%s — %s: дебет %s, кредит %s, сальдо **%s**", name, md.Escape(row.Party), row.Debit, row.Credit, row.Amount)
 	case IntentOpenItemsByParty, IntentOpenItemsByContract, IntentDocumentsFormBalance:

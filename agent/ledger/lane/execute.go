@@ -429,9 +429,11 @@ func balanceSnapshot(rows []balanceRow, token string, cats *catalogs) ([]Row, in
 	}
 	var net onec.Kopecks
 	parties := map[string]onec.Kopecks{}
+	cells := map[[3]string]onec.Kopecks{} // sub-account, counterparty, contract: BP's expansion
 	for _, r := range rows {
 		net += r.net
 		parties[r.party.ID] += r.net
+		cells[[3]string{r.account, r.party.ID, r.contract.ID}] += r.net
 	}
 	if len(rows) == 0 {
 		return nil, 0
@@ -444,6 +446,19 @@ func balanceSnapshot(rows []balanceRow, token string, cats *catalogs) ([]Row, in
 			} else {
 				row.Credit -= v
 			}
+		}
+		// The turnover sheet expands 60, 62 and 76 per sub-account and contract, as BP's does;
+		// where that differs from the per-counterparty figure, the row carries it too.
+		var dt, kt onec.Kopecks
+		for _, v := range cells {
+			if v > 0 {
+				dt += v
+			} else {
+				kt -= v
+			}
+		}
+		if dt != row.Debit {
+			row.Debt, row.Advance = dt, kt
 		}
 	} else if net > 0 {
 		row.Debit = net
