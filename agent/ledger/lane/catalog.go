@@ -70,7 +70,7 @@ var Catalog = []Recipe{
 		DefaultSort: "date_desc", DefaultLimit: 150, Drilldowns: []string{"address.documents.by_counterparty"}, Scope: ScopeStrict},
 	// The reports (report.go): each runs several templates of integrations/onec/queries_reports.go.
 	{ID: "address.turnover_sheet.by_account", Intent: IntentTurnoverSheet, Purpose: "Оборотно-сальдовая ведомость за период",
-		Required: []string{FilterPeriodFrom, FilterPeriodTo}, Optional: []string{FilterOrganization, FilterAccount, FilterCounterparty, FilterDetail, FilterLimit},
+		Required: []string{FilterPeriodFrom, FilterPeriodTo}, Optional: []string{FilterOrganization, FilterAccount, FilterCounterparty, FilterContract, FilterDetail, FilterLimit},
 		Output:      []string{"account", "counterparty_name", "contract_name", "opening_debit", "opening_credit", "debit", "credit", "closing_debit", "closing_credit"},
 		DefaultSort: "account_asc", DefaultLimit: MaxLimit, Drilldowns: []string{"address.account_card.movements"}, Scope: ScopeStrict},
 	{ID: "address.account_card.movements", Intent: IntentAccountCard, Purpose: "Карточка счёта за период",

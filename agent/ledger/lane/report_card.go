@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/integrations/onec"
 )
 
@@ -22,6 +23,17 @@ type cardPosting struct {
 
 // card runs the account card: its balances and its postings.
 func (l *Lane) card(ctx context.Context, res *Result, cats *catalogs, f Filters, a anchors, params map[string]any) Result {
+	if f.Contract != "" { // the card's templates select by account and counterparty only
+		what := "контрагенту"
+		switch {
+		case a.party.Name != "":
+			what = a.party.Name
+		case res.ContractParty != "":
+			what = res.ContractParty
+		}
+		return res.limited(ReasonUnsupported, fmt.Sprintf("Карточку счёта по отдельному договору не строю — только по счёту или по контрагенту. "+
+			"Могу показать карточку счёта %s по %s или ОСВ по счёту %s по договору за период.", f.Account, md.Escape(what), f.Account))
+	}
 	if a.party.Ref != "" && !cats.partySubconto(f.Account) {
 		return res.limited(ReasonUnsupported, fmt.Sprintf("У счёта %s нет субконто «Контрагенты», поэтому карточку по %s 1С не строит. "+
 			"Могу показать всю карточку счёта %s или банковские операции контрагента за период.", f.Account, a.party.Name, f.Account))

@@ -110,7 +110,10 @@ func (r Result) sheetMarkdown(b *strings.Builder, cite func(string) string) {
 	if r.Account != "" {
 		what = "Итого по счёту " + r.Account
 	}
-	if r.Party != "" {
+	switch {
+	case r.Contract != "" && r.Intent == IntentTurnoverSheet:
+		what += ", " + r.Contract
+	case r.Party != "":
 		what += " по " + r.Party
 	}
 	total := fmt.Sprintf("%s: сальдо на начало Дт %s, Кт %s; обороты Дт %s, Кт %s; сальдо на конец Дт %s, Кт %s.",

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/integrations/onec"
 )
 
@@ -53,6 +54,12 @@ func (l *Lane) sheet(ctx context.Context, res *Result, cats *catalogs, f Filters
 	detail := f.Detail
 	if a.party.Ref != "" && f.Account != "" && detail == "" {
 		detail = DetailContract // «осв по 62 по Гранит»: that counterparty's contracts
+	}
+	if a.contract.Ref != "" { // «осв по 62 по договору П-77/2024»: that contract's line only
+		if f.Account == "" {
+			return res.limited(ReasonMissingFilters, fmt.Sprintf("ОСВ по договору %s строится по счёту расчётов — уточните счёт: 60, 62 или 76.", md.Escape(a.contract.Name)))
+		}
+		detail = DetailContract
 	}
 	if a.party.Ref != "" && f.Account == "" {
 		detail = "" // «осв по Гранит»: the accounts of that counterparty
@@ -112,6 +119,19 @@ func (l *Lane) sheet(ctx context.Context, res *Result, cats *catalogs, f Filters
 			res.Debug.RuntimeReadiness = ReadyLiveLimited
 		}
 		rows = partyLines(raw, f.Account, detail, cats, rep)
+		if a.contract.Ref != "" {
+			rows = slices.DeleteFunc(rows, func(r Row) bool { return r.DealID != a.contract.Ref })
+			if len(rows) == 0 {
+				return l.empty(res, fetched, fmt.Sprintf("За %s – %s по счёту %s по договору %s нет ни остатков, ни оборотов.",
+					ruDay(res.From), ruDay(res.To), f.Account, md.Escape(a.contract.Name)))
+			}
+			var sum Turnover
+			for _, r := range rows {
+				sum.add(*r.Sheet)
+			}
+			rep.Total, total, cut = sum, sum, true // the total is the contract's; no check against the account's
+			res.Notes = append(res.Notes, "Итог — по одному договору ("+a.contract.Name+"), не по всему счёту.")
+		}
 		if !cut {
 			var sum Turnover
 			for _, r := range rows {

@@ -252,3 +252,30 @@ func TestSheetDrillsToCards(t *testing.T) {
 		}
 	}
 }
+
+// «осв по 62 по договору …» is that contract's line, with its own total, never the other
+// contracts of its counterparty; a contract without figures on the account says so; the card,
+// whose templates have no contract, says it cannot narrow to one.
+func TestSheetOfOneContract(t *testing.T) {
+	l, _ := newTestLane(t)
+	all := l.Run(t.Context(), ask(IntentTurnoverSheet, Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Account: "62", Counterparty: "Альфа", Detail: DetailContract, Limit: MaxLimit}))
+	if len(all.All) < 2 {
+		t.Fatalf("Альфа's contracts on 62: %d lines, want several to choose from", len(all.All))
+	}
+	want := all.All[0]
+	one := l.Run(t.Context(), ask(IntentTurnoverSheet, Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Account: "62", Contract: want.DealID, Limit: MaxLimit}))
+	if len(one.All) != 1 || one.All[0].DealID != want.DealID || *one.All[0].Sheet != *want.Sheet || one.Report.Total != *want.Sheet {
+		t.Fatalf("one contract: %+v, total %+v; want the line %+v", one.All, one.Report, want)
+	}
+	if md := one.Markdown(); !strings.Contains(md, "по одному договору") {
+		t.Errorf("the answer does not say its total is the contract's:\n%s", md)
+	}
+	noAccount := l.Run(t.Context(), ask(IntentTurnoverSheet, Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Contract: want.DealID}))
+	if noAccount.ResultMode != Limited || strings.Contains(noAccount.Markdown(), "₽") {
+		t.Errorf("a contract without an account: %s\n%s", noAccount.ResultMode, noAccount.Markdown())
+	}
+	card := l.Run(t.Context(), ask(IntentAccountCard, Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Account: "62", Contract: want.DealID}))
+	if card.ResultMode != Limited || strings.Contains(card.Markdown(), "₽") {
+		t.Errorf("a card of one contract: %s\n%s", card.ResultMode, card.Markdown())
+	}
+}
