@@ -119,6 +119,10 @@ func load[T any](ctx context.Context, c *Client, q query[T]) (T, Meta, error) {
 	if e, ok := c.store.get(q.key, q.past, c.now()); ok {
 		return e.val.(T), Meta{FetchedAt: e.fetched}, nil
 	}
+	if err := context.Cause(ctx); errors.Is(ctx.Err(), context.Canceled) { // a caller who gave up starts no fetch
+		var zero T
+		return zero, Meta{}, fmt.Errorf("cbr: %s: %w", q.what, err)
+	}
 	ch := c.flight.DoChan(q.key, func() (any, error) {
 		if e, ok := c.store.get(q.key, q.past, c.now()); ok {
 			return e, nil // filled by a flight that ended after our first look
@@ -136,11 +140,14 @@ func load[T any](ctx context.Context, c *Client, q query[T]) (T, Meta, error) {
 	var err error
 	select {
 	case r := <-ch:
-		if r.Err == nil {
+		if r.Err == nil && !errors.Is(ctx.Err(), context.Canceled) {
 			e := r.Val.(entry)
 			return e.val.(T), Meta{FetchedAt: e.fetched}, nil
 		}
 		err = r.Err
+		if err == nil { // the flight ended as the caller gave up, and a caller who gave up wants no answer
+			err = context.Cause(ctx)
+		}
 	case <-ctx.Done():
 		err = context.Cause(ctx)
 	}
