@@ -191,7 +191,7 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 		dbg.AccountScopeMatchStrategy = "not_applicable"
 	}
 
-	raw, err := l.exec(ctx, dbg, r.ID, params)
+	q, err := l.exec(ctx, dbg, r.ID, params)
 	if err != nil {
 		l.opts.Logger.WarnContext(ctx, "1C recipe failed", "recipe", r.ID, "err", err)
 		dbg.MCPCallStatus, dbg.MCPCallStatusLegacy = StageError, StageError
@@ -199,18 +199,12 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 		dbg.RuntimeReadiness = ReadyUnknown
 		return res.limited(ReasonExecutionError, sourceDown(l.src.Name()))
 	}
-	dbg.RowsFetched = len(raw)
-	received := raw[:0:0]
-	for _, row := range raw {
-		if row != nil {
-			received = append(received, row)
-		}
+	dbg.RowsFetched = q.Fetched
+	dbg.RawRowsReceived = q.Received
+	if q.Received > 0 {
+		dbg.RawRowKeysSample = q.Columns
 	}
-	dbg.RawRowsReceived = len(received)
-	if len(received) > 0 {
-		dbg.RawRowKeysSample = rowKeys(received[0])
-	}
-	if len(raw) >= l.opts.MaxRows {
+	if q.Fetched >= l.opts.MaxRows {
 		// The toolkit stops reading at the limit and says nothing (no count, no flag): a full
 		// page may be a cut one. Totals and lists of a cut result would be wrong, so none is shown.
 		dbg.RuntimeReadiness = ReadyLiveLimited
@@ -223,49 +217,54 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 		mode = ScopeStrict // an account the user named is never silently widened
 	}
 	dbg.AccountScopeMode = mode
-	scoped := l.scope(dbg, mode, received, fields, tokens)
+	// The rows onec decoded (a row it could not read is in q.Dropped), in the account scope.
+	var (
+		balances  []balanceRow
+		turnovers []turnoverRow
+		movements []movementRow
+		docs      []documentRow
+	)
+	switch r.Intent {
+	case IntentReceivables, IntentPayables, IntentAccountBalance:
+		balances = scope(dbg, mode, balanceRows(q.Balances), fields, tokens)
+	case IntentOpenItemsByParty, IntentOpenItemsByContract, IntentOpenContracts:
+		turnovers = scope(dbg, mode, turnoverRows(q.Turnovers), fields, tokens)
+	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+		docs = scope(dbg, mode, documentRows(q.Documents), fields, tokens)
+	case IntentDocumentsFormBalance:
+		movements = scope(dbg, mode, movementRows(q.Movements), fields, tokens)
+	}
 	if dbg.AccountScopeFallbackApplied {
 		res.Notes = append(res.Notes, fmt.Sprintf("По счетам %s строк нет — показываю по всем счетам расчётов.", res.Account))
 		res.Account = "все счета расчётов"
 	}
 
 	var out []Row
-	var matched, afterFilter, materialized int
-	var drops map[string]int
+	var matched, afterFilter int
+	materialized := len(balances) + len(turnovers) + len(movements) + len(docs)
+	drops := q.Dropped
 	switch r.Intent {
 	case IntentReceivables, IntentPayables:
-		rows, d := materializeBalance(scoped)
-		materialized, drops = len(rows), d
 		var hidden []Row
-		out, hidden, afterFilter = partyTotals(rows, r.Intent == IntentPayables)
+		out, hidden, afterFilter = partyTotals(balances, r.Intent == IntentPayables)
 		for _, note := range []string{splitNote(out, r.Intent == IntentPayables), hiddenDebtNote(hidden, r.Intent == IntentPayables)} {
 			if note != "" {
 				res.Notes = append(res.Notes, note)
 			}
 		}
 	case IntentAccountBalance:
-		rows, d := materializeBalance(scoped)
-		materialized, drops = len(rows), d
-		out, afterFilter = balanceSnapshot(rows, tokens[0], cats)
+		out, afterFilter = balanceSnapshot(balances, tokens[0], cats)
 	case IntentOpenItemsByParty, IntentOpenItemsByContract:
-		rows, d := materializeTurnover(scoped)
-		materialized, drops = len(rows), d
-		out, afterFilter = openItems(rows, tokens, a, f.Status, cats)
+		out, afterFilter = openItems(turnovers, tokens, a, f.Status, cats)
 		if note := noDocumentsNote(out); note != "" {
 			res.Notes = append(res.Notes, note)
 		}
 	case IntentOpenContracts:
-		rows, d := materializeTurnover(scoped)
-		materialized, drops = len(rows), d
-		out, afterFilter = openContracts(rows, a)
+		out, afterFilter = openContracts(turnovers, a)
 	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
-		rows, d := materializeDocuments(scoped)
-		materialized, drops = len(rows), d
-		out, afterFilter = documents(rows, r.Intent, a, f.DocumentType)
+		out, afterFilter = documents(docs, r.Intent, a, f.DocumentType)
 	case IntentDocumentsFormBalance:
-		rows, d := materializeMovements(scoped)
-		materialized, drops = len(rows), d
-		out, afterFilter = drilldown(rows, tokens, a)
+		out, afterFilter = drilldown(movements, tokens, a)
 	}
 	matched = len(out)
 	dbg.RowsMaterialized, dbg.RowsAfterRecipeFilter, dbg.RowsMatched = materialized, afterFilter, matched
@@ -321,31 +320,32 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 	return *res
 }
 
-// scope applies the account scope (seed 000 §8): strict is a hard filter; preferred falls
-// back to the raw rows when the scope leaves none.
-func (l *Lane) scope(dbg *Debug, mode ScopeMode, raw []map[string]any, fields, tokens []string) []map[string]any {
+// scope applies the account scope (seed 000 §8) to the rows' account fields (Счет, or СчетДт
+// and СчетКт): strict is a hard filter; preferred falls back to all the rows when the scope
+// leaves none.
+func scope[T interface{ accountField(string) string }](dbg *Debug, mode ScopeMode, rows []T, fields, tokens []string) []T {
 	if len(tokens) == 0 || len(fields) == 0 {
-		dbg.RowsAfterAccountScope = len(raw)
-		return raw
+		dbg.RowsAfterAccountScope = len(rows)
+		return rows
 	}
-	kept := make([]map[string]any, 0, len(raw))
-	for _, row := range raw {
+	kept := make([]T, 0, len(rows))
+	for _, row := range rows {
 		for _, field := range fields {
-			if anyAccountMatches(str(row[field]), tokens) {
+			if anyAccountMatches(row.accountField(field), tokens) {
 				kept = append(kept, row)
 				break
 			}
 		}
 	}
-	if dropped := len(raw) - len(kept); dropped > 0 {
+	if dropped := len(rows) - len(kept); dropped > 0 {
 		dbg.AccountScopeDropReason = DropByAccountScope
 	}
-	if len(kept) == 0 && len(raw) > 0 && mode == ScopePreferred {
+	if len(kept) == 0 && len(rows) > 0 && mode == ScopePreferred {
 		dbg.AccountScopeFallbackApplied = true
-		dbg.RowsAfterAccountScope = len(raw)
-		return raw
+		dbg.RowsAfterAccountScope = len(rows)
+		return rows
 	}
-	if len(kept) == 0 && len(raw) > 0 {
+	if len(kept) == 0 && len(rows) > 0 {
 		dbg.MaterializationDropReason = DropByAccountScope
 	}
 	dbg.RowsAfterAccountScope = len(kept)

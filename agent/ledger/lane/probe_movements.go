@@ -125,13 +125,13 @@ func (p *prober) collectMovements(ctx context.Context, a probeAnchor, orgs []Ent
 	for _, org := range orgs {
 		seen := map[string][]int{} // record key → its hits, in order of occurrence
 		for _, token := range tokens {
-			raw, ok := p.exec(ctx, idRegisterRecords, map[string]any{"НаДату": boundary(p.toTime), "Организация": refParam(org, refOrg),
+			res, ok := p.exec(ctx, idRegisterRecords, onec.Params{"НаДату": boundary(p.toTime), "Организация": refParam(org, refOrg),
 				"СчетКод": token, "СчетМаска": token + ".%", "Контрагент": refParam(a.party, refParty), "Договор": refParam(a.contract, refContract)})
 			if !ok {
 				return nil, false
 			}
-			movs, drops := materializeMovements(raw)
-			p.dropped(drops)
+			p.dropped(res.Dropped)
+			movs := movementRows(res.Movements)
 			occurrence := map[string]int{}
 			for _, m := range movs {
 				if p.from != "" && day(m.period) < p.from {
@@ -231,12 +231,12 @@ func (p *prober) drilldownRelated(ctx context.Context) {
 	for _, org := range orgs {
 		params := map[string]any{"НаДату": boundary(p.toTime), "Организация": refParam(org, refOrg),
 			"Контрагент": refParam(a.party, refParty), "Договор": refParam(a.contract, refContract)}
-		raw, ok := p.exec(ctx, id, params)
+		res, ok := p.exec(ctx, id, params)
 		if !ok {
 			return
 		}
-		rows, drops := materializeTurnover(raw)
-		p.dropped(drops)
+		p.dropped(res.Dropped)
+		rows := turnoverRows(res.Turnovers)
 		rows = slices.DeleteFunc(rows, func(r turnoverRow) bool { return !anyAccountMatches(r.account, tokens) })
 		items, _ := openItems(rows, tokens, anchors{org: org, party: a.party, contract: a.contract}, "", p.cats)
 		open = append(open, items...)
@@ -274,13 +274,13 @@ func (p *prober) balanceDocuments(ctx context.Context, orgs []Entity, tokens []s
 	var docs []Row
 	for _, org := range orgs {
 		for _, token := range tokens {
-			raw, ok := p.exec(ctx, idRegisterRecords, map[string]any{"НаДату": boundary(p.toTime), "Организация": refParam(org, refOrg),
+			res, ok := p.exec(ctx, idRegisterRecords, onec.Params{"НаДату": boundary(p.toTime), "Организация": refParam(org, refOrg),
 				"СчетКод": token, "СчетМаска": token + ".%", "Контрагент": nil, "Договор": nil})
 			if !ok {
 				return
 			}
-			movs, drops := materializeMovements(raw)
-			p.dropped(drops)
+			p.dropped(res.Dropped)
+			movs := movementRows(res.Movements)
 			rows, _ := drilldown(movs, []string{token}, anchors{org: org})
 			docs = append(docs, rows...)
 		}

@@ -188,7 +188,7 @@ func (l *Lane) empty(res *Result, fetched int, message string) Result {
 }
 
 // truncated says that 1C's answer reached the row limit.
-func (l *Lane) truncated(raw []map[string]any) bool { return len(raw) >= l.opts.MaxRows }
+func (l *Lane) truncated(q *onec.Result) bool { return q.Fetched >= l.opts.MaxRows }
 
 // sideAmount writes a collapsed balance on its side: «Дт 1 234,56 ₽», «Кт 78,00 ₽», «0,00 ₽».
 func sideAmount(net onec.Kopecks) string {
