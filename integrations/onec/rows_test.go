@@ -229,9 +229,10 @@ func mainOrgUUID(t *testing.T, d *onec.Demo) string {
 	return res.Organizations[0].Ref.UUID
 }
 
-// The boundary: nothing under agent/ handles the toolkit's wire rows. No declaration outside
-// tests there mentions []map[string]any (a wire result) and nothing calls Execute (the wire
-// entry point); the lane's Source answers in onec.Result. A go/packages-free AST walk.
+// The boundary: nothing under agent/ handles the toolkit's wire rows. No code outside tests
+// there mentions []map[string]any (a wire result), agent/ledger none of map[string]any at all
+// (a row, or parameters not typed as onec.Params), and nothing calls Execute (the wire entry
+// point); the lane's Source answers in onec.Result. A go/packages-free AST walk.
 func TestNoWireRowsPastOnec(t *testing.T) {
 	root := filepath.Join("..", "..", "agent")
 	fset := token.NewFileSet()
@@ -245,6 +246,10 @@ func TestNoWireRowsPastOnec(t *testing.T) {
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch x := n.(type) {
+			case *ast.MapType:
+				if ledger := strings.Contains(filepath.ToSlash(path), "agent/ledger/"); ledger && isIdent(x.Key, "string") && isAny(x.Value) {
+					t.Errorf("%s: map[string]any in agent/ledger: a wire row, or parameters that are not onec.Params", fset.Position(x.Pos()))
+				}
 			case *ast.ArrayType:
 				if m, ok := x.Elt.(*ast.MapType); ok && isIdent(m.Key, "string") && isAny(m.Value) {
 					t.Errorf("%s: []map[string]any: wire rows belong in integrations/onec", fset.Position(x.Pos()))

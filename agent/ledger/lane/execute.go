@@ -116,11 +116,13 @@ func entityByRef(list []Entity, ref string) Entity {
 	return Entity{Ref: ref}
 }
 
+// refParam is the parameter form of an anchor: its reference, or nil (JSON null, 1C's Null)
+// when it is absent.
 func refParam(e Entity, typ string) any {
 	if e.Ref == "" {
 		return nil
 	}
-	return objectRef(e.Ref, typ)
+	return onec.Ref{UUID: e.Ref, Type: typ}.Param()
 }
 
 // execute runs the recipe's template and the runtime stages.
@@ -129,7 +131,7 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 		return l.report(ctx, res, cats, r, f, a) // report.go
 	}
 	dbg := &res.Debug
-	params := map[string]any{"Организация": refParam(a.org, refOrg)}
+	params := onec.Params{"Организация": refParam(a.org, refOrg)}
 	asOf, _ := parseDay(f.AsOfDate)
 	res.AsOf = asOf
 	var tokens []string

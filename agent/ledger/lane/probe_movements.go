@@ -229,7 +229,7 @@ func (p *prober) drilldownRelated(ctx context.Context) {
 	}
 	var open []Row
 	for _, org := range orgs {
-		params := map[string]any{"НаДату": boundary(p.toTime), "Организация": refParam(org, refOrg),
+		params := onec.Params{"НаДату": boundary(p.toTime), "Организация": refParam(org, refOrg),
 			"Контрагент": refParam(a.party, refParty), "Договор": refParam(a.contract, refContract)}
 		res, ok := p.exec(ctx, id, params)
 		if !ok {

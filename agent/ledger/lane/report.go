@@ -139,7 +139,7 @@ func (l *Lane) report(ctx context.Context, res *Result, cats *catalogs, r Recipe
 	if f.Account != "" {
 		dbg.AccountTokenNormalized = []string{f.Account}
 	}
-	params := map[string]any{
+	params := onec.Params{
 		"НачалоПериода": onec.PeriodStartParam(from), "КонецПериода": onec.PeriodEndParam(to),
 		"Организация": refParam(a.org, refOrg), "СчетКод": f.Account, "СчетМаска": f.Account + ".%",
 		"Контрагент": refParam(a.party, refParty),

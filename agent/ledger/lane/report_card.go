@@ -10,7 +10,7 @@ import (
 // The account card (see report.go): the postings of the period with their running balance,
 // and the balances from 1C.
 // card runs the account card: its balances and its postings.
-func (l *Lane) card(ctx context.Context, res *Result, cats *catalogs, f Filters, a anchors, params map[string]any) Result {
+func (l *Lane) card(ctx context.Context, res *Result, cats *catalogs, f Filters, a anchors, params onec.Params) Result {
 	if a.party.Ref != "" && !cats.partySubconto(f.Account) {
 		return res.limited(ReasonUnsupported, fmt.Sprintf("У счёта %s нет субконто «Контрагенты», поэтому карточку по %s 1С не строит. "+
 			"Могу показать всю карточку счёта %s или банковские операции контрагента за период.", f.Account, a.party.Name, f.Account))

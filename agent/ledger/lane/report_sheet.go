@@ -39,7 +39,7 @@ func expandedAccount(code string) bool {
 }
 
 // sheet runs the turnover sheet: by account, or one account by counterparty or contract.
-func (l *Lane) sheet(ctx context.Context, res *Result, cats *catalogs, f Filters, a anchors, params map[string]any) Result {
+func (l *Lane) sheet(ctx context.Context, res *Result, cats *catalogs, f Filters, a anchors, params onec.Params) Result {
 	detail := f.Detail
 	if a.party.Ref != "" && f.Account != "" && detail == "" {
 		detail = DetailContract // «осв по 62 по Гранит»: that counterparty's contracts

@@ -20,11 +20,6 @@ func (r Ref) Kind() string {
 	return k
 }
 
-// objectRef builds the parameter form of a reference.
-func objectRef(id, typ string) map[string]any {
-	return onec.Ref{UUID: id, Type: typ}.Param()
-}
-
 // refFrom is the lane's view of a reference of a typed row.
 func refFrom(r onec.Ref) Ref { return Ref{ID: r.UUID, Type: r.Type, Name: r.Presentation} }
 
