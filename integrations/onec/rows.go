@@ -139,6 +139,9 @@ type BalanceRow struct {
 	Debit, Credit                              Kopecks // СуммаОстатокДт, СуммаОстатокКт (NULL is 0)
 }
 
+// Net is the balance Дт − Кт.
+func (r BalanceRow) Net() Kopecks { return r.Debit - r.Credit }
+
 // TurnoverRow is a settlement document's turnovers (address.open_items…, open_contracts).
 type TurnoverRow struct {
 	Account                                    string

@@ -75,7 +75,7 @@ func (p *prober) collectDocuments(ctx context.Context, a probeAnchor, orgs []Ent
 			return nil, false
 		}
 		p.dropped(res.Dropped)
-		docs := documentRows(res.Documents)
+		docs := res.Documents
 		rows, _ := documents(docs, intent, anchors{org: org, party: a.party, contract: a.contract}, p.args.DocumentType)
 		for _, row := range rows {
 			hits = append(hits, docHit{row, org.Name})

@@ -37,7 +37,7 @@ func (l *Lane) card(ctx context.Context, res *Result, cats *catalogs, f Filters,
 	for _, n := range q.Dropped {
 		drops[DropUnknownShape] += n
 	}
-	postings := movementRows(q.Movements)
+	postings := q.Movements
 	res.Debug.MaterializationDropReason = dominantDrop(drops)
 	if open == 0 && dt == 0 && kt == 0 && len(postings) == 0 {
 		of := ""
@@ -50,26 +50,26 @@ func (l *Lane) card(ctx context.Context, res *Result, cats *catalogs, f Filters,
 	running := open
 	var sumDt, sumKt onec.Kopecks
 	for _, p := range postings {
-		onDt := accountMatches(p.accountDr, f.Account) && (a.party.Ref == "" || p.partyDr.ID == a.party.Ref)
-		onKt := accountMatches(p.accountCr, f.Account) && (a.party.Ref == "" || p.partyCr.ID == a.party.Ref)
-		row := Row{Ref: p.registrar.ID, Name: p.registrar.Name, Type: p.registrar.Kind(), Number: p.number, Date: day(p.period)}
-		own, other := p.partyDr, p.partyCr
+		onDt := accountMatches(p.AccountDr, f.Account) && (a.party.Ref == "" || p.PartyDr.UUID == a.party.Ref)
+		onKt := accountMatches(p.AccountCr, f.Account) && (a.party.Ref == "" || p.PartyCr.UUID == a.party.Ref)
+		row := Row{Ref: p.Registrar.UUID, Name: p.Registrar.Presentation, Type: p.Registrar.Kind(), Number: p.Number, Date: day(p.Period)}
+		own, other := p.PartyDr, p.PartyCr
 		switch {
 		case onDt && onKt: // within the account: 62.02 against 62.01
-			row.Account, row.Corr = p.accountDr, p.accountCr
-			row.Debit, row.Credit = p.amount, p.amount
+			row.Account, row.Corr = p.AccountDr, p.AccountCr
+			row.Debit, row.Credit = p.Amount, p.Amount
 		case onDt:
-			row.Account, row.Corr, row.Debit = p.accountDr, p.accountCr, p.amount
+			row.Account, row.Corr, row.Debit = p.AccountDr, p.AccountCr, p.Amount
 		case onKt:
-			row.Account, row.Corr, row.Credit = p.accountCr, p.accountDr, p.amount
-			own, other = p.partyCr, p.partyDr
+			row.Account, row.Corr, row.Credit = p.AccountCr, p.AccountDr, p.Amount
+			own, other = p.PartyCr, p.PartyDr
 		default:
 			continue // 1C's condition already holds; a row off the account is no posting of the card
 		}
-		if own.ID == "" { // the counterparty of a bank or goods account is on the other side
+		if own.UUID == "" { // the counterparty of a bank or goods account is on the other side
 			own = other
 		}
-		row.Party, row.PartyID = own.Name, own.ID
+		row.Party, row.PartyID = own.Presentation, own.UUID
 		running += row.Debit - row.Credit
 		sumDt += row.Debit
 		sumKt += row.Credit

@@ -300,16 +300,16 @@ func partyLines(lines []onec.SheetRow, token, detail string, cats *catalogs, rep
 		} else {
 			t = t.collapsed(kind)
 		}
-		party := refFrom(r.Counterparty)
-		row := Row{Account: token, Party: party.Name, PartyID: party.ID, Name: party.Name, Sheet: &t, Debit: t.Debit, Credit: t.Credit,
+		party := r.Counterparty
+		row := Row{Account: token, Party: party.Presentation, PartyID: party.UUID, Name: party.Presentation, Sheet: &t, Debit: t.Debit, Credit: t.Credit,
 			Amount: t.CloseNet()}
-		if party.ID == "" {
+		if party.UUID == "" {
 			row.Name, row.Party = "без контрагента", "без контрагента"
 		}
 		if detail == DetailContract {
-			deal := refFrom(r.Contract)
-			row.Deal, row.DealID = deal.Name, deal.ID
-			if deal.ID == "" {
+			deal := r.Contract
+			row.Deal, row.DealID = deal.Presentation, deal.UUID
+			if deal.UUID == "" {
 				row.Deal = "без договора"
 			}
 			row.Name = row.Party + ", " + row.Deal
