@@ -141,3 +141,35 @@ func TestCutResultShowsNoTotal(t *testing.T) {
 		t.Errorf("receivables without a limit: %s %q", res.ResultMode, res.Message)
 	}
 }
+
+// Each template the lane runs answers in the family of typed rows the lane reads from it: a
+// recipe moved to a template of another family would read no rows at all, silently.
+func TestTemplatesAnswerInTheRowsTheLaneReads(t *testing.T) {
+	want := map[string]onec.RowKind{
+		idChart: onec.RowsAccount, idOpenItemsParty: onec.RowsTurnover, idOpenItemsTreaty: onec.RowsTurnover,
+		idRegisterRecords: onec.RowsMovement, qSheetByAccount: onec.RowsSheet, qSheetByCounterparty: onec.RowsSheet,
+		qSheetByContract: onec.RowsSheet, qCardMovements: onec.RowsMovement, qCardBalances: onec.RowsCardTotals,
+		"catalog.organizations": onec.RowsOrganization, "catalog.counterparties": onec.RowsCounterparty,
+		"catalog.contracts": onec.RowsContract, "catalog.bank_accounts": onec.RowsBankAccount,
+	}
+	for _, r := range Catalog {
+		switch r.Intent {
+		case IntentReceivables, IntentPayables, IntentAccountBalance:
+			want[r.ID] = onec.RowsBalance
+		case IntentOpenItemsByParty, IntentOpenItemsByContract, IntentOpenContracts:
+			want[r.ID] = onec.RowsTurnover
+		case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+			want[r.ID] = onec.RowsDocument
+		case IntentDocumentsFormBalance:
+			want[r.ID] = onec.RowsMovement
+		}
+	}
+	for id, kind := range want {
+		if got, ok := onec.RowKindOf(id); !ok || got != kind {
+			t.Errorf("%s answers in row family %d, the lane reads %d", id, got, kind)
+		}
+	}
+	if len(want) < len(onec.QueryIDs()) {
+		t.Errorf("%d templates checked of %d", len(want), len(onec.QueryIDs()))
+	}
+}
