@@ -19,18 +19,20 @@ import (
 	"github.com/finbot/finbot/internal/fakes"
 )
 
-// recordingSource is the demo 1C base, recording every query text it is sent.
+// recordingSource is the demo 1C base, recording the text of every query it is sent (the text
+// onec sends for the ID; "" for an ID outside the whitelist, which onec refuses).
 type recordingSource struct {
 	lane.Source
 	mu      sync.Mutex
 	queries []string
 }
 
-func (r *recordingSource) Execute(ctx context.Context, query string, params map[string]any, limit int) ([]map[string]any, error) {
+func (r *recordingSource) Query(ctx context.Context, id string, params onec.Params, limit int) (*onec.Result, error) {
+	query, _ := onec.Query(id)
 	r.mu.Lock()
 	r.queries = append(r.queries, query)
 	r.mu.Unlock()
-	return r.Source.Execute(ctx, query, params, limit)
+	return r.Source.Query(ctx, id, params, limit)
 }
 
 func (r *recordingSource) sent() []string {

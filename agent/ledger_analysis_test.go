@@ -26,11 +26,11 @@ type countingSource struct {
 	n  int
 }
 
-func (c *countingSource) Execute(ctx context.Context, q string, p map[string]any, limit int) ([]map[string]any, error) {
+func (c *countingSource) Query(ctx context.Context, id string, p onec.Params, limit int) (*onec.Result, error) {
 	c.mu.Lock()
 	c.n++
 	c.mu.Unlock()
-	return c.Source.Execute(ctx, q, p, limit)
+	return c.Source.Query(ctx, id, p, limit)
 }
 
 func (c *countingSource) calls() int {
@@ -361,11 +361,11 @@ func TestDeepCancelled(t *testing.T) {
 // failingSource answers the catalogs and fails every other query, as 1C going down mid-answer.
 type failingSource struct{ lane.Source }
 
-func (f failingSource) Execute(ctx context.Context, q string, p map[string]any, limit int) ([]map[string]any, error) {
-	if id, _ := onec.QueryID(q); !strings.HasPrefix(id, "catalog.") {
+func (f failingSource) Query(ctx context.Context, id string, p onec.Params, limit int) (*onec.Result, error) {
+	if !strings.HasPrefix(id, "catalog.") {
 		return nil, errors.New("502 bad gateway")
 	}
-	return f.Source.Execute(ctx, q, p, limit)
+	return f.Source.Query(ctx, id, p, limit)
 }
 
 // 1C failing is not evidence of anything: the answer says nothing was confirmed and why.

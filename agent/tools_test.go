@@ -587,7 +587,7 @@ func TestToolSearchGeneralKB(t *testing.T) {
 type downLedger struct{}
 
 func (downLedger) Name() string { return "1С (тест)" }
-func (downLedger) Execute(context.Context, string, map[string]any, int) ([]map[string]any, error) {
+func (downLedger) Query(context.Context, string, onec.Params, int) (*onec.Result, error) {
 	return nil, errors.New("connection refused")
 }
 

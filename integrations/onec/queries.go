@@ -48,6 +48,7 @@ type template struct {
 	id     string
 	text   string
 	params []paramSpec
+	rows   RowKind // the family of typed rows it answers in (rows.go)
 }
 
 // Recipe and catalog query IDs (recipe IDs are those of agent/ledger/lane/catalog.go).
@@ -72,26 +73,26 @@ const (
 // templates in the order QueryIDs reports them: the recipe catalog's order, then the catalogs,
 // then the reports' templates.
 var templates = []template{
-	{idOpenContracts, openContractsText, []paramSpec{pAsOf, pOrg, pCpOpt}},
-	{idPayables, payablesText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}},
-	{idReceivables, receivablesText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}},
-	{idBalanceSnapshot, balanceSnapshotText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}},
-	{idOpenItemsByParty, openItemsByPartyText, []paramSpec{pAsOf, pOrg, pCp, pCtrOpt}},
-	{idOpenItemsByTreaty, openItemsByContractText, []paramSpec{pAsOf, pOrg, pCtr, pCpOpt}},
-	{idDocumentsByParty, documentsByPartyText, []paramSpec{pFrom, pTo, pOrg, pCp, pDocTypes}},
-	{idBankOpsByParty, bankOpsByPartyText, []paramSpec{pFromOpt, pToOpt, pOrg, pCp}},
-	{idDocumentsByTreaty, documentsByContractText, []paramSpec{pFrom, pTo, pOrg, pCtr, pDocTypes}},
-	{idBalanceDrilldown, drilldownText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask, pCpOpt, pCtrOpt}},
-	{idCatalogOrgs, organizationsText, nil},
-	{idCatalogParties, counterpartiesText, []paramSpec{pAfter}},
-	{idCatalogContracts, contractsText, []paramSpec{pAfter}},
-	{idCatalogAccounts, accountsText, nil},
-	{idCatalogBanks, bankAccountsText, nil},
-	{idSheetByAccount, sheetByAccountText, reportParams}, // the reports: queries_reports.go
-	{idSheetByCounterparty, sheetByCounterpartyText, reportParams},
-	{idSheetByContract, sheetByContractText, reportParams},
-	{idCardMovements, cardMovementsText, reportParams},
-	{idCardBalances, cardBalancesText, reportParams},
+	{idOpenContracts, openContractsText, []paramSpec{pAsOf, pOrg, pCpOpt}, RowsTurnover},
+	{idPayables, payablesText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}, RowsBalance},
+	{idReceivables, receivablesText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}, RowsBalance},
+	{idBalanceSnapshot, balanceSnapshotText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}, RowsBalance},
+	{idOpenItemsByParty, openItemsByPartyText, []paramSpec{pAsOf, pOrg, pCp, pCtrOpt}, RowsTurnover},
+	{idOpenItemsByTreaty, openItemsByContractText, []paramSpec{pAsOf, pOrg, pCtr, pCpOpt}, RowsTurnover},
+	{idDocumentsByParty, documentsByPartyText, []paramSpec{pFrom, pTo, pOrg, pCp, pDocTypes}, RowsDocument},
+	{idBankOpsByParty, bankOpsByPartyText, []paramSpec{pFromOpt, pToOpt, pOrg, pCp}, RowsDocument},
+	{idDocumentsByTreaty, documentsByContractText, []paramSpec{pFrom, pTo, pOrg, pCtr, pDocTypes}, RowsDocument},
+	{idBalanceDrilldown, drilldownText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask, pCpOpt, pCtrOpt}, RowsMovement},
+	{idCatalogOrgs, organizationsText, nil, RowsOrganization},
+	{idCatalogParties, counterpartiesText, []paramSpec{pAfter}, RowsCounterparty},
+	{idCatalogContracts, contractsText, []paramSpec{pAfter}, RowsContract},
+	{idCatalogAccounts, accountsText, nil, RowsAccount},
+	{idCatalogBanks, bankAccountsText, nil, RowsBankAccount},
+	{idSheetByAccount, sheetByAccountText, reportParams, RowsSheet}, // the reports: queries_reports.go
+	{idSheetByCounterparty, sheetByCounterpartyText, reportParams, RowsSheet},
+	{idSheetByContract, sheetByContractText, reportParams, RowsSheet},
+	{idCardMovements, cardMovementsText, reportParams, RowsMovement},
+	{idCardBalances, cardBalancesText, reportParams, RowsCardTotals},
 }
 
 // param returns the template's declaration of a parameter (names are case-insensitive).

@@ -29,6 +29,12 @@ type Ref struct {
 	Presentation string // "Представление": a name, or "Ввод остатков СВ00-000001 от 31.12.2024 23:59:59"
 }
 
+// Kind is the metadata name after the dot: "Контрагенты", "РеализацияТоваровУслуг".
+func (r Ref) Kind() string {
+	_, k, _ := strings.Cut(r.Type, ".")
+	return k
+}
+
 // Param returns the reference in the form a query parameter takes (without the presentation).
 func (r Ref) Param() map[string]any {
 	return map[string]any{"_objectRef": true, "УникальныйИдентификатор": r.UUID, "ТипОбъекта": r.Type}

@@ -2,6 +2,7 @@ package lane
 
 import (
 	"fmt"
+	"github.com/finbot/finbot/integrations/onec"
 	"slices"
 	"strings"
 
@@ -30,17 +31,15 @@ func (b BankAccount) Label() string {
 
 // bankAccountsFrom reads the rows of catalog.bank_accounts; orgs (already loaded) name the
 // owners.
-func bankAccountsFrom(rows []map[string]any, orgs []Entity) []BankAccount {
+func bankAccountsFrom(rows []onec.BankAccountRow, orgs []Entity) []BankAccount {
 	out := make([]BankAccount, 0, len(rows))
 	for _, r := range rows {
-		ref, _ := refOf(r["Ссылка"])
-		owner, _ := refOf(r["Владелец"])
-		name := entityByRef(orgs, owner.ID).Name
+		name := entityByRef(orgs, r.Owner.UUID).Name
 		if name == "" {
-			name = owner.Name
+			name = r.Owner.Presentation
 		}
-		out = append(out, BankAccount{Ref: ref.ID, Number: strings.TrimSpace(str(r["НомерСчета"])), OrgRef: owner.ID, OrgName: name,
-			Bank: str(r["Банк"]), Currency: str(r["ВалютаДенежныхСредств"]), Deleted: boolOf(r["ПометкаУдаления"])})
+		out = append(out, BankAccount{Ref: r.Ref.UUID, Number: r.Number, OrgRef: r.Owner.UUID, OrgName: name,
+			Bank: r.Bank, Currency: r.Currency, Deleted: r.Deleted})
 	}
 	return out
 }

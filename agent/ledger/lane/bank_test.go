@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/finbot/finbot/integrations/onec"
 )
 
 // The demo's settlement accounts, one per organization.
@@ -115,11 +117,11 @@ func TestBankAccountOfAnotherOrganization(t *testing.T) {
 // Bank operations named by account are those of the account: when an organization has two,
 // the other's are left out.
 func TestBankOperationsOfOneAccount(t *testing.T) {
-	party := Ref{ID: "p", Name: "ООО «Альфа»"}
-	doc := func(n, account string) documentRow {
-		return documentRow{ref: Ref{ID: n, Type: "ДокументСсылка.ПоступлениеНаРасчетныйСчет"}, number: n, party: party, bankAccount: account}
+	party := Ref{UUID: "p", Presentation: "ООО «Альфа»"}
+	doc := func(n, account string) onec.DocumentRow {
+		return onec.DocumentRow{Ref: Ref{UUID: n, Type: "ДокументСсылка.ПоступлениеНаРасчетныйСчет"}, Number: n, Counterparty: party, BankAccount: account}
 	}
-	rows := []documentRow{doc("1", mainAccount), doc("2", "40702810500000000002"), doc("3", mainAccount)}
+	rows := []onec.DocumentRow{doc("1", mainAccount), doc("2", "40702810500000000002"), doc("3", mainAccount)}
 	a := anchors{party: Entity{Ref: "p"}, bank: BankAccount{Number: mainAccount}}
 	out, _ := documents(rows, IntentBankOpsByParty, a, "")
 	var got []string

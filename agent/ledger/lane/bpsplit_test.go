@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/finbot/finbot/integrations/onec"
 )
 
 // TestBPSplitAgainstOracle: the debt and advances each receivables and payables row carries
@@ -59,12 +61,12 @@ func TestBPSplitAgainstOracle(t *testing.T) {
 // 20, which BP shows as 100 / 80; an advance of 150 instead leaves nothing owed on balance, and
 // the counterparty is named apart because BP still shows its debt of 100.
 func TestPartyTotalsSplit(t *testing.T) {
-	alfa, beta := Ref{ID: "a", Name: "Альфа"}, Ref{ID: "b", Name: "Бета"}
-	rows := []balanceRow{
-		{account: "62.01", party: alfa, contract: Ref{ID: "a1"}, doc: Ref{ID: "d1"}, net: kop(t, "100.00")},
-		{account: "62.02", party: alfa, contract: Ref{ID: "a2"}, doc: Ref{ID: "d2"}, net: kop(t, "-80.00")},
-		{account: "62.01", party: beta, contract: Ref{ID: "b1"}, doc: Ref{ID: "d3"}, net: kop(t, "100.00")},
-		{account: "62.02", party: beta, contract: Ref{ID: "b2"}, doc: Ref{ID: "d4"}, net: kop(t, "-150.00")},
+	alfa, beta := Ref{UUID: "a", Presentation: "Альфа"}, Ref{UUID: "b", Presentation: "Бета"}
+	rows := []onec.BalanceRow{
+		{Account: "62.01", Counterparty: alfa, Contract: Ref{UUID: "a1"}, SettlementDocument: Ref{UUID: "d1"}, Debit: kop(t, "100.00")},
+		{Account: "62.02", Counterparty: alfa, Contract: Ref{UUID: "a2"}, SettlementDocument: Ref{UUID: "d2"}, Debit: kop(t, "-80.00")},
+		{Account: "62.01", Counterparty: beta, Contract: Ref{UUID: "b1"}, SettlementDocument: Ref{UUID: "d3"}, Debit: kop(t, "100.00")},
+		{Account: "62.02", Counterparty: beta, Contract: Ref{UUID: "b2"}, SettlementDocument: Ref{UUID: "d4"}, Debit: kop(t, "-150.00")},
 	}
 	out, hidden, _ := partyTotals(rows, false)
 	want := []Row{{Ref: "a", Name: "Альфа", Amount: kop(t, "20.00"), Count: 2, Debt: kop(t, "100.00"), Advance: kop(t, "80.00")}}

@@ -1,5 +1,7 @@
 package lane
 
+import "github.com/finbot/finbot/integrations/onec"
+
 // Result modes of the answer contract (seed 000 §6).
 const (
 	FactualList    = "FACTUAL_LIST"
@@ -42,10 +44,10 @@ const (
 const (
 	DropNone              = "none"
 	DropByAccountScope    = "dropped_by_account_scope_filter"
-	DropNoPeriodRegistrar = "missing_period_and_registrator_fields"
-	DropNoPeriod          = "missing_period_field"
-	DropNoRegistrar       = "missing_registrator_field"
-	DropUnknownShape      = "unknown_row_shape"
+	DropNoPeriodRegistrar = onec.DropNoPeriodRegistrar // rows onec could not decode (onec.Result.Dropped)
+	DropNoPeriod          = onec.DropNoPeriod
+	DropNoRegistrar       = onec.DropNoRegistrar
+	DropUnknownShape      = onec.DropUnknownShape
 )
 
 // Debug is the debug payload of seed 001, field for field.

@@ -116,11 +116,13 @@ func entityByRef(list []Entity, ref string) Entity {
 	return Entity{Ref: ref}
 }
 
+// refParam is the parameter form of an anchor: its reference, or nil (JSON null, 1C's Null)
+// when it is absent.
 func refParam(e Entity, typ string) any {
 	if e.Ref == "" {
 		return nil
 	}
-	return objectRef(e.Ref, typ)
+	return onec.Ref{UUID: e.Ref, Type: typ}.Param()
 }
 
 // execute runs the recipe's template and the runtime stages.
@@ -129,7 +131,7 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 		return l.report(ctx, res, cats, r, f, a) // report.go
 	}
 	dbg := &res.Debug
-	params := map[string]any{"Организация": refParam(a.org, refOrg)}
+	params := onec.Params{"Организация": refParam(a.org, refOrg)}
 	asOf, _ := parseDay(f.AsOfDate)
 	res.AsOf = asOf
 	var tokens []string
@@ -191,7 +193,7 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 		dbg.AccountScopeMatchStrategy = "not_applicable"
 	}
 
-	raw, err := l.exec(ctx, dbg, r.ID, params)
+	q, err := l.exec(ctx, dbg, r.ID, params)
 	if err != nil {
 		l.opts.Logger.WarnContext(ctx, "1C recipe failed", "recipe", r.ID, "err", err)
 		dbg.MCPCallStatus, dbg.MCPCallStatusLegacy = StageError, StageError
@@ -199,18 +201,12 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 		dbg.RuntimeReadiness = ReadyUnknown
 		return res.limited(ReasonExecutionError, sourceDown(l.src.Name()))
 	}
-	dbg.RowsFetched = len(raw)
-	received := raw[:0:0]
-	for _, row := range raw {
-		if row != nil {
-			received = append(received, row)
-		}
+	dbg.RowsFetched = q.Fetched
+	dbg.RawRowsReceived = q.Received
+	if q.Received > 0 {
+		dbg.RawRowKeysSample = q.Columns
 	}
-	dbg.RawRowsReceived = len(received)
-	if len(received) > 0 {
-		dbg.RawRowKeysSample = rowKeys(received[0])
-	}
-	if len(raw) >= l.opts.MaxRows {
+	if q.Fetched >= l.opts.MaxRows {
 		// The toolkit stops reading at the limit and says nothing (no count, no flag): a full
 		// page may be a cut one. Totals and lists of a cut result would be wrong, so none is shown.
 		dbg.RuntimeReadiness = ReadyLiveLimited
@@ -223,49 +219,54 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 		mode = ScopeStrict // an account the user named is never silently widened
 	}
 	dbg.AccountScopeMode = mode
-	scoped := l.scope(dbg, mode, received, fields, tokens)
+	// The rows onec decoded (a row it could not read is in q.Dropped), in the account scope.
+	var (
+		balances  []onec.BalanceRow
+		turnovers []onec.TurnoverRow
+		movements []onec.MovementRow
+		docs      []onec.DocumentRow
+	)
+	switch r.Intent {
+	case IntentReceivables, IntentPayables, IntentAccountBalance:
+		balances = scope(dbg, mode, q.Balances, fields, tokens, settlementAccount[onec.BalanceRow])
+	case IntentOpenItemsByParty, IntentOpenItemsByContract, IntentOpenContracts:
+		turnovers = scope(dbg, mode, q.Turnovers, fields, tokens, settlementAccount[onec.TurnoverRow])
+	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+		docs = scope(dbg, mode, q.Documents, fields, tokens, noAccount)
+	case IntentDocumentsFormBalance:
+		movements = scope(dbg, mode, q.Movements, fields, tokens, recordAccount)
+	}
 	if dbg.AccountScopeFallbackApplied {
 		res.Notes = append(res.Notes, fmt.Sprintf("По счетам %s строк нет — показываю по всем счетам расчётов.", res.Account))
 		res.Account = "все счета расчётов"
 	}
 
 	var out []Row
-	var matched, afterFilter, materialized int
-	var drops map[string]int
+	var matched, afterFilter int
+	materialized := len(balances) + len(turnovers) + len(movements) + len(docs)
+	drops := q.Dropped
 	switch r.Intent {
 	case IntentReceivables, IntentPayables:
-		rows, d := materializeBalance(scoped)
-		materialized, drops = len(rows), d
 		var hidden []Row
-		out, hidden, afterFilter = partyTotals(rows, r.Intent == IntentPayables)
+		out, hidden, afterFilter = partyTotals(balances, r.Intent == IntentPayables)
 		for _, note := range []string{splitNote(out, r.Intent == IntentPayables), hiddenDebtNote(hidden, r.Intent == IntentPayables)} {
 			if note != "" {
 				res.Notes = append(res.Notes, note)
 			}
 		}
 	case IntentAccountBalance:
-		rows, d := materializeBalance(scoped)
-		materialized, drops = len(rows), d
-		out, afterFilter = balanceSnapshot(rows, tokens[0], cats)
+		out, afterFilter = balanceSnapshot(balances, tokens[0], cats)
 	case IntentOpenItemsByParty, IntentOpenItemsByContract:
-		rows, d := materializeTurnover(scoped)
-		materialized, drops = len(rows), d
-		out, afterFilter = openItems(rows, tokens, a, f.Status, cats)
+		out, afterFilter = openItems(turnovers, tokens, a, f.Status, cats)
 		if note := noDocumentsNote(out); note != "" {
 			res.Notes = append(res.Notes, note)
 		}
 	case IntentOpenContracts:
-		rows, d := materializeTurnover(scoped)
-		materialized, drops = len(rows), d
-		out, afterFilter = openContracts(rows, a)
+		out, afterFilter = openContracts(turnovers, a)
 	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
-		rows, d := materializeDocuments(scoped)
-		materialized, drops = len(rows), d
-		out, afterFilter = documents(rows, r.Intent, a, f.DocumentType)
+		out, afterFilter = documents(docs, r.Intent, a, f.DocumentType)
 	case IntentDocumentsFormBalance:
-		rows, d := materializeMovements(scoped)
-		materialized, drops = len(rows), d
-		out, afterFilter = drilldown(rows, tokens, a)
+		out, afterFilter = drilldown(movements, tokens, a)
 	}
 	matched = len(out)
 	dbg.RowsMaterialized, dbg.RowsAfterRecipeFilter, dbg.RowsMatched = materialized, afterFilter, matched
@@ -321,31 +322,32 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 	return *res
 }
 
-// scope applies the account scope (seed 000 §8): strict is a hard filter; preferred falls
-// back to the raw rows when the scope leaves none.
-func (l *Lane) scope(dbg *Debug, mode ScopeMode, raw []map[string]any, fields, tokens []string) []map[string]any {
+// scope applies the account scope (seed 000 §8) to the rows' account columns (Счет, or СчетДт
+// and СчетКт, read by accountOf): strict is a hard filter; preferred falls back to all the rows when the scope
+// leaves none.
+func scope[T any](dbg *Debug, mode ScopeMode, rows []T, fields, tokens []string, accountOf func(T, string) string) []T {
 	if len(tokens) == 0 || len(fields) == 0 {
-		dbg.RowsAfterAccountScope = len(raw)
-		return raw
+		dbg.RowsAfterAccountScope = len(rows)
+		return rows
 	}
-	kept := make([]map[string]any, 0, len(raw))
-	for _, row := range raw {
+	kept := make([]T, 0, len(rows))
+	for _, row := range rows {
 		for _, field := range fields {
-			if anyAccountMatches(str(row[field]), tokens) {
+			if anyAccountMatches(accountOf(row, field), tokens) {
 				kept = append(kept, row)
 				break
 			}
 		}
 	}
-	if dropped := len(raw) - len(kept); dropped > 0 {
+	if dropped := len(rows) - len(kept); dropped > 0 {
 		dbg.AccountScopeDropReason = DropByAccountScope
 	}
-	if len(kept) == 0 && len(raw) > 0 && mode == ScopePreferred {
+	if len(kept) == 0 && len(rows) > 0 && mode == ScopePreferred {
 		dbg.AccountScopeFallbackApplied = true
-		dbg.RowsAfterAccountScope = len(raw)
-		return raw
+		dbg.RowsAfterAccountScope = len(rows)
+		return rows
 	}
-	if len(kept) == 0 && len(raw) > 0 {
+	if len(kept) == 0 && len(rows) > 0 {
 		dbg.MaterializationDropReason = DropByAccountScope
 	}
 	dbg.RowsAfterAccountScope = len(kept)
@@ -359,7 +361,7 @@ func (l *Lane) scope(dbg *Debug, mode ScopeMode, raw []map[string]any, fields, t
 // поставщикам») show debt and advances apart, per account and contract: each row carries that
 // split too (Debt, Advance). hidden are the counterparties whose netted balance is not owed but
 // who owe (or are owed) on some contract all the same — BP lists them, the netted list doesn't.
-func partyTotals(rows []balanceRow, payables bool) (out, hidden []Row, filtered int) {
+func partyTotals(rows []onec.BalanceRow, payables bool) (out, hidden []Row, filtered int) {
 	type acc struct {
 		party Ref
 		saldo onec.Kopecks
@@ -368,18 +370,18 @@ func partyTotals(rows []balanceRow, payables bool) (out, hidden []Row, filtered 
 	}
 	by := map[string]*acc{}
 	for _, r := range rows {
-		if r.party.ID == "" {
+		if r.Counterparty.UUID == "" {
 			continue
 		}
 		filtered++
-		a := by[r.party.ID]
+		a := by[r.Counterparty.UUID]
 		if a == nil {
-			a = &acc{party: r.party, docs: map[string]onec.Kopecks{}, lines: map[[2]string]onec.Kopecks{}}
-			by[r.party.ID] = a
+			a = &acc{party: r.Counterparty, docs: map[string]onec.Kopecks{}, lines: map[[2]string]onec.Kopecks{}}
+			by[r.Counterparty.UUID] = a
 		}
-		a.saldo += r.net
-		a.docs[r.doc.ID] += r.net
-		a.lines[[2]string{r.account, r.contract.ID}] += r.net
+		a.saldo += r.Net()
+		a.docs[r.SettlementDocument.UUID] += r.Net()
+		a.lines[[2]string{r.Account, r.Contract.UUID}] += r.Net()
 	}
 	for _, a := range by {
 		amount := a.saldo
@@ -403,7 +405,7 @@ func partyTotals(rows []balanceRow, payables bool) (out, hidden []Row, filtered 
 				n++
 			}
 		}
-		row := Row{Ref: a.party.ID, Name: a.party.Name, Amount: amount, Count: n}
+		row := Row{Ref: a.party.UUID, Name: a.party.Presentation, Amount: amount, Count: n}
 		if advance != 0 {
 			row.Debt, row.Advance = debt, advance
 		}
@@ -420,7 +422,7 @@ func partyTotals(rows []balanceRow, payables bool) (out, hidden []Row, filtered 
 
 // balanceSnapshot is the expanded balance for accounts with counterparty subconto and the
 // collapsed balance otherwise.
-func balanceSnapshot(rows []balanceRow, token string, cats *catalogs) ([]Row, int) {
+func balanceSnapshot(rows []onec.BalanceRow, token string, cats *catalogs) ([]Row, int) {
 	expanded := false
 	for code, a := range cats.accounts {
 		if accountMatches(code, token) && a.partySubconto {
@@ -431,9 +433,9 @@ func balanceSnapshot(rows []balanceRow, token string, cats *catalogs) ([]Row, in
 	parties := map[string]onec.Kopecks{}
 	cells := map[[3]string]onec.Kopecks{} // sub-account, counterparty, contract: BP's expansion
 	for _, r := range rows {
-		net += r.net
-		parties[r.party.ID] += r.net
-		cells[[3]string{r.account, r.party.ID, r.contract.ID}] += r.net
+		net += r.Net()
+		parties[r.Counterparty.UUID] += r.Net()
+		cells[[3]string{r.Account, r.Counterparty.UUID, r.Contract.UUID}] += r.Net()
 	}
 	if len(rows) == 0 {
 		return nil, 0
@@ -476,7 +478,7 @@ func balanceSnapshot(rows []balanceRow, token string, cats *catalogs) ([]Row, in
 //
 // On an account whose settlements the base does not keep per document (cats.byDocuments), the
 // open items are its contracts: a row per contract, named so, never one unnamed document.
-func openItems(rows []turnoverRow, tokens []string, a anchors, status string, cats *catalogs) ([]Row, int) {
+func openItems(rows []onec.TurnoverRow, tokens []string, a anchors, status string, cats *catalogs) ([]Row, int) {
 	type acc struct {
 		account       string
 		doc           Ref
@@ -489,30 +491,30 @@ func openItems(rows []turnoverRow, tokens []string, a anchors, status string, ca
 	var order []string
 	anchored := 0
 	for _, r := range rows {
-		if a.party.Ref != "" && r.party.ID != a.party.Ref {
+		if a.party.Ref != "" && r.Counterparty.UUID != a.party.Ref {
 			continue
 		}
-		if a.contract.Ref != "" && r.contract.ID != a.contract.Ref {
+		if a.contract.Ref != "" && r.Contract.UUID != a.contract.Ref {
 			continue
 		}
 		anchored++
-		account := r.account
-		if i := slices.IndexFunc(tokens, func(t string) bool { return accountMatches(r.account, t) }); i >= 0 {
+		account := r.Account
+		if i := slices.IndexFunc(tokens, func(t string) bool { return accountMatches(r.Account, t) }); i >= 0 {
 			account = tokens[i]
 		}
-		doc, date, number := r.doc, r.docDate, r.docNumber
-		if !cats.byDocuments(r.account) {
-			doc, date, number = Ref{ID: r.contract.ID, Name: r.contract.Name, Type: "СправочникСсылка." + noDocumentsType}, time.Time{}, r.contract.Name
+		doc, date, number := r.SettlementDocument, r.DocumentDate, r.DocumentNumber
+		if !cats.byDocuments(r.Account) {
+			doc, date, number = Ref{UUID: r.Contract.UUID, Presentation: r.Contract.Presentation, Type: "СправочникСсылка." + noDocumentsType}, time.Time{}, r.Contract.Presentation
 		}
-		key := account + "\x00" + doc.ID
+		key := account + "\x00" + doc.UUID
 		x := by[key]
 		if x == nil {
-			x = &acc{account: account, doc: doc, date: date, number: number, party: r.party, deal: r.contract}
+			x = &acc{account: account, doc: doc, date: date, number: number, party: r.Counterparty, deal: r.Contract}
 			by[key] = x
 			order = append(order, key)
 		}
-		x.debit += r.debit
-		x.credit += r.credit
+		x.debit += r.Debit
+		x.credit += r.Credit
 	}
 	var out []Row
 	for _, key := range order {
@@ -522,15 +524,15 @@ func openItems(rows []turnoverRow, tokens []string, a anchors, status string, ca
 		case status == "closed" && open != 0, status != "closed" && status != "all" && open == 0:
 			continue
 		}
-		out = append(out, Row{Ref: x.doc.ID, Name: x.doc.Name, Type: x.doc.Kind(), Number: x.number, Date: day(x.date),
-			Debit: x.debit, Credit: x.credit, Amount: open, Party: x.party.Name, PartyID: x.party.ID, Deal: x.deal.Name, DealID: x.deal.ID,
+		out = append(out, Row{Ref: x.doc.UUID, Name: x.doc.Presentation, Type: x.doc.Kind(), Number: x.number, Date: day(x.date),
+			Debit: x.debit, Credit: x.credit, Amount: open, Party: x.party.Presentation, PartyID: x.party.UUID, Deal: x.deal.Presentation, DealID: x.deal.UUID,
 			Account: x.account})
 	}
 	return out, anchored
 }
 
 // openContracts are contracts whose settlement saldo is not zero.
-func openContracts(rows []turnoverRow, a anchors) ([]Row, int) {
+func openContracts(rows []onec.TurnoverRow, a anchors) ([]Row, int) {
 	type acc struct {
 		deal, party   Ref
 		debit, credit onec.Kopecks
@@ -539,24 +541,24 @@ func openContracts(rows []turnoverRow, a anchors) ([]Row, int) {
 	var order []string
 	anchored := 0
 	for _, r := range rows {
-		if r.contract.ID == "" || (a.party.Ref != "" && r.party.ID != a.party.Ref) {
+		if r.Contract.UUID == "" || (a.party.Ref != "" && r.Counterparty.UUID != a.party.Ref) {
 			continue
 		}
 		anchored++
-		x := by[r.contract.ID]
+		x := by[r.Contract.UUID]
 		if x == nil {
-			x = &acc{deal: r.contract, party: r.party}
-			by[r.contract.ID] = x
-			order = append(order, r.contract.ID)
+			x = &acc{deal: r.Contract, party: r.Counterparty}
+			by[r.Contract.UUID] = x
+			order = append(order, r.Contract.UUID)
 		}
-		x.debit += r.debit
-		x.credit += r.credit
+		x.debit += r.Debit
+		x.credit += r.Credit
 	}
 	var out []Row
 	for _, id := range order {
 		x := by[id]
 		if saldo := x.debit - x.credit; saldo != 0 {
-			out = append(out, Row{Ref: id, Name: x.deal.Name, Debit: x.debit, Credit: x.credit, Amount: saldo, Party: x.party.Name, PartyID: x.party.ID, DealID: id, Deal: x.deal.Name})
+			out = append(out, Row{Ref: id, Name: x.deal.Presentation, Debit: x.debit, Credit: x.credit, Amount: saldo, Party: x.party.Presentation, PartyID: x.party.UUID, DealID: id, Deal: x.deal.Presentation})
 		}
 	}
 	return out, anchored
@@ -564,33 +566,33 @@ func openContracts(rows []turnoverRow, a anchors) ([]Row, int) {
 
 // documents lists documents of a counterparty or contract: deletion-marked ones never,
 // unposted ones marked.
-func documents(rows []documentRow, intent Intent, a anchors, docType string) ([]Row, int) {
+func documents(rows []onec.DocumentRow, intent Intent, a anchors, docType string) ([]Row, int) {
 	var out []Row
 	anchored := 0
 	for _, r := range rows {
-		if intent == IntentDocumentsByContract && r.contract.ID != a.contract.Ref {
+		if intent == IntentDocumentsByContract && r.Contract.UUID != a.contract.Ref {
 			continue
 		}
-		if intent != IntentDocumentsByContract && r.party.ID != a.party.Ref {
+		if intent != IntentDocumentsByContract && r.Counterparty.UUID != a.party.Ref {
 			continue
 		}
 		anchored++
-		kind := r.ref.Kind()
-		if r.deleted || !slices.Contains(DocumentTypes, kind) || (docType != "" && kind != docType) {
+		kind := r.Ref.Kind()
+		if r.Deleted || !slices.Contains(DocumentTypes, kind) || (docType != "" && kind != docType) {
 			continue
 		}
-		if intent == IntentBankOpsByParty && (!slices.Contains(BankDocumentTypes, kind) || a.bank.Number != "" && r.bankAccount != a.bank.Number) {
+		if intent == IntentBankOpsByParty && (!slices.Contains(BankDocumentTypes, kind) || a.bank.Number != "" && r.BankAccount != a.bank.Number) {
 			continue
 		}
-		posted := r.posted
-		out = append(out, Row{Ref: r.ref.ID, Name: r.ref.Name, Type: kind, Number: r.number, Date: day(r.date), Amount: r.amount,
-			Posted: &posted, Party: r.party.Name, PartyID: r.party.ID, Deal: r.contract.Name, DealID: r.contract.ID, Hint: r.bankAccount})
+		posted := r.Posted
+		out = append(out, Row{Ref: r.Ref.UUID, Name: r.Ref.Presentation, Type: kind, Number: r.Number, Date: day(r.Date), Amount: r.Amount,
+			Posted: &posted, Party: r.Counterparty.Presentation, PartyID: r.Counterparty.UUID, Deal: r.Contract.Presentation, DealID: r.Contract.UUID, Hint: r.BankAccount})
 	}
 	return out, anchored
 }
 
 // drilldown decomposes an account balance into the documents that form it.
-func drilldown(rows []movementRow, tokens []string, a anchors) ([]Row, int) {
+func drilldown(rows []onec.MovementRow, tokens []string, a anchors) ([]Row, int) {
 	type acc struct {
 		reg           Ref
 		date          time.Time
@@ -601,32 +603,32 @@ func drilldown(rows []movementRow, tokens []string, a anchors) ([]Row, int) {
 	var order []string
 	anchored := 0
 	for _, r := range rows {
-		dr, cr := anyAccountMatches(r.accountDr, tokens), anyAccountMatches(r.accountCr, tokens)
-		if a.party.Ref != "" && !(dr && r.partyDr.ID == a.party.Ref) && !(cr && r.partyCr.ID == a.party.Ref) {
+		dr, cr := anyAccountMatches(r.AccountDr, tokens), anyAccountMatches(r.AccountCr, tokens)
+		if a.party.Ref != "" && !(dr && r.PartyDr.UUID == a.party.Ref) && !(cr && r.PartyCr.UUID == a.party.Ref) {
 			continue
 		}
-		if a.contract.Ref != "" && !(dr && r.contractDr.ID == a.contract.Ref) && !(cr && r.contractCr.ID == a.contract.Ref) {
+		if a.contract.Ref != "" && !(dr && r.ContractDr.UUID == a.contract.Ref) && !(cr && r.ContractCr.UUID == a.contract.Ref) {
 			continue
 		}
 		anchored++
-		x := by[r.registrar.ID]
+		x := by[r.Registrar.UUID]
 		if x == nil {
-			x = &acc{reg: r.registrar, date: r.period, number: r.number}
-			by[r.registrar.ID] = x
-			order = append(order, r.registrar.ID)
+			x = &acc{reg: r.Registrar, date: r.Period, number: r.Number}
+			by[r.Registrar.UUID] = x
+			order = append(order, r.Registrar.UUID)
 		}
-		if dr && (a.party.Ref == "" || r.partyDr.ID == a.party.Ref) {
-			x.debit += r.amount
+		if dr && (a.party.Ref == "" || r.PartyDr.UUID == a.party.Ref) {
+			x.debit += r.Amount
 		}
-		if cr && (a.party.Ref == "" || r.partyCr.ID == a.party.Ref) {
-			x.credit += r.amount
+		if cr && (a.party.Ref == "" || r.PartyCr.UUID == a.party.Ref) {
+			x.credit += r.Amount
 		}
 	}
 	var out []Row
 	for _, id := range order {
 		x := by[id]
 		if delta := x.debit - x.credit; delta != 0 {
-			out = append(out, Row{Ref: id, Name: x.reg.Name, Type: x.reg.Kind(), Number: x.number, Date: day(x.date), Debit: x.debit, Credit: x.credit, Amount: delta})
+			out = append(out, Row{Ref: id, Name: x.reg.Presentation, Type: x.reg.Kind(), Number: x.number, Date: day(x.date), Debit: x.debit, Credit: x.credit, Amount: delta})
 		}
 	}
 	return out, anchored

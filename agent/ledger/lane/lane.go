@@ -18,10 +18,12 @@ import (
 // resolved reliably.
 var ErrCatalogTruncated = errors.New("catalog reached the query row limit")
 
-// Source runs whitelisted 1C query templates: *onec.Demo and *onec.Proxy satisfy it.
+// Source runs whitelisted 1C query templates by ID and answers in typed rows (onec.Result):
+// *onec.Demo, *onec.Proxy and *onec.Client satisfy it. The toolkit's wire rows stay in
+// integrations/onec.
 type Source interface {
 	Name() string
-	Execute(ctx context.Context, query string, params map[string]any, limit int) ([]map[string]any, error)
+	Query(ctx context.Context, id string, params onec.Params, limit int) (*onec.Result, error)
 }
 
 // Options tune the lane.
@@ -148,57 +150,49 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 		return l.cats, nil
 	}
 	c := &catalogs{accounts: map[string]account{}}
-	load := func(id string) ([]map[string]any, error) {
+	load := func(id string) (*onec.Result, error) {
 		if params, _ := onec.QueryParams(id); slices.Contains(params, "ПослеКода") {
 			return l.loadPages(ctx, dbg, id)
 		}
-		rows, err := l.exec(ctx, dbg, id, map[string]any{})
-		if err == nil && len(rows) >= l.opts.MaxRows {
+		res, err := l.exec(ctx, dbg, id, onec.Params{})
+		if err == nil && res.Fetched >= l.opts.MaxRows {
 			// A truncated catalog would make real entries look absent: refuse rather than mislead.
 			return nil, fmt.Errorf("%s: %w", id, ErrCatalogTruncated)
 		}
-		return rows, err
+		return res, err
 	}
-	rows, err := load("catalog.organizations")
+	res, err := load("catalog.organizations")
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range rows {
-		ref, _ := refOf(r["Ссылка"])
-		c.orgs = append(c.orgs, Entity{Ref: ref.ID, Name: str(r["Наименование"]), INN: str(r["ИНН"])})
+	for _, r := range res.Organizations {
+		c.orgs = append(c.orgs, Entity{Ref: r.Ref.UUID, Name: r.Name, INN: r.INN})
 	}
 	c.defaultOrg = l.mainOrganization(ctx, c.orgs)
-	if rows, err = load("catalog.counterparties"); err != nil {
+	if res, err = load("catalog.counterparties"); err != nil {
 		return nil, err
 	}
-	for _, r := range rows {
-		ref, _ := refOf(r["Ссылка"])
-		c.parties = append(c.parties, Entity{Ref: ref.ID, Name: str(r["Наименование"]), FullName: str(r["НаименованиеПолное"]),
-			INN: str(r["ИНН"]), Deleted: boolOf(r["ПометкаУдаления"])})
+	for _, r := range res.Counterparties {
+		c.parties = append(c.parties, Entity{Ref: r.Ref.UUID, Name: r.Name, FullName: r.FullName, INN: r.INN, Deleted: r.Deleted})
 	}
-	if rows, err = load("catalog.contracts"); err != nil {
+	if res, err = load("catalog.contracts"); err != nil {
 		return nil, err
 	}
-	for _, r := range rows {
-		ref, _ := refOf(r["Ссылка"])
-		owner, _ := refOf(r["Владелец"])
-		org, _ := refOf(r["Организация"])
-		date, _ := dateOf(r["Дата"])
-		c.contracts = append(c.contracts, Entity{Ref: ref.ID, Name: str(r["Наименование"]), Number: str(r["Номер"]),
-			OwnerRef: owner.ID, OrgRef: org.ID, Date: date.Format(time.DateOnly), Deleted: boolOf(r["ПометкаУдаления"])})
+	for _, r := range res.Contracts {
+		c.contracts = append(c.contracts, Entity{Ref: r.Ref.UUID, Name: r.Name, Number: r.Number,
+			OwnerRef: r.Owner.UUID, OrgRef: r.Organization.UUID, Date: r.Date.Format(time.DateOnly), Deleted: r.Deleted})
 	}
-	if rows, err = load("catalog.accounts"); err != nil {
+	if res, err = load("catalog.accounts"); err != nil {
 		return nil, err
 	}
-	for _, r := range rows {
-		code := str(r["Код"])
-		c.accounts[code] = account{code: code, name: str(r["Наименование"]), partySubconto: strings.Contains(str(r["ВидыСубконто"]), "Контрагенты"),
-			kind: str(r["Вид"]), byDocuments: boolOf(r["УчетПоДокументамРасчетов"])}
+	for _, r := range res.Accounts {
+		c.accounts[r.Code] = account{code: r.Code, name: r.Name, partySubconto: r.HasSubconto("Контрагенты"),
+			kind: r.Kind, byDocuments: r.ByDocuments}
 	}
-	if rows, err = load("catalog.bank_accounts"); err != nil {
+	if res, err = load("catalog.bank_accounts"); err != nil {
 		return nil, err
 	}
-	c.banks = bankAccountsFrom(rows, c.orgs)
+	c.banks = bankAccountsFrom(res.BankAccounts, c.orgs)
 	if len(c.orgs) == 0 {
 		return nil, errors.New("1C returned no organizations")
 	}
@@ -212,26 +206,43 @@ const maxCatalogPages = 100
 // loadPages reads a paged catalog (catalog.counterparties, catalog.contracts): a page of the
 // toolkit's row limit at a time, each after the last Код of the one before, until a page comes
 // back short. A real base's counterparties pass the 1,000 rows of one query.
-func (l *Lane) loadPages(ctx context.Context, dbg *Debug, id string) ([]map[string]any, error) {
+func (l *Lane) loadPages(ctx context.Context, dbg *Debug, id string) (*onec.Result, error) {
 	size := min(l.opts.MaxRows, onec.CatalogPage)
-	var all []map[string]any
+	var all *onec.Result
 	after := ""
 	for range maxCatalogPages {
-		rows, err := l.execLimit(ctx, dbg, id, map[string]any{"ПослеКода": after}, size)
+		page, err := l.execLimit(ctx, dbg, id, onec.Params{"ПослеКода": after}, size)
 		if err != nil {
 			return nil, err
 		}
-		all = append(all, rows...)
-		if len(rows) < size {
+		if all == nil {
+			all = page
+		} else {
+			all.Fetched += page.Fetched
+			all.Counterparties = append(all.Counterparties, page.Counterparties...)
+			all.Contracts = append(all.Contracts, page.Contracts...)
+		}
+		if page.Fetched < size {
 			return all, nil
 		}
-		last := str(rows[len(rows)-1]["Код"])
+		last := lastCode(page)
 		if last == "" || last == after { // no progress: the catalog cannot be paged
 			break
 		}
 		after = last
 	}
 	return nil, fmt.Errorf("%s: more than %d pages: %w", id, maxCatalogPages, ErrCatalogTruncated)
+}
+
+// lastCode is the Код of a catalog page's last row ("" when there is none).
+func lastCode(page *onec.Result) string {
+	switch {
+	case len(page.Counterparties) > 0:
+		return page.Counterparties[len(page.Counterparties)-1].Code
+	case len(page.Contracts) > 0:
+		return page.Contracts[len(page.Contracts)-1].Code
+	}
+	return ""
 }
 
 // mainOrganization picks the organization a question that names none is about (see
@@ -254,24 +265,23 @@ func (l *Lane) mainOrganization(ctx context.Context, orgs []Entity) Entity {
 }
 
 // exec runs one whitelisted template by ID with bound parameters.
-func (l *Lane) exec(ctx context.Context, dbg *Debug, id string, params map[string]any) ([]map[string]any, error) {
+func (l *Lane) exec(ctx context.Context, dbg *Debug, id string, params onec.Params) (*onec.Result, error) {
 	return l.execLimit(ctx, dbg, id, params, l.opts.MaxRows)
 }
 
 // execLimit is exec with a row limit of its own.
-func (l *Lane) execLimit(ctx context.Context, dbg *Debug, id string, params map[string]any, limit int) ([]map[string]any, error) {
-	text, ok := onec.Query(id)
-	if !ok {
+func (l *Lane) execLimit(ctx context.Context, dbg *Debug, id string, params onec.Params, limit int) (*onec.Result, error) {
+	if _, ok := onec.Query(id); !ok {
 		return nil, fmt.Errorf("no whitelisted query %q", id) // a programming error: never reached by user input
 	}
 	ctx, cancel := context.WithTimeout(ctx, l.opts.QueryTimeout)
 	defer cancel()
 	dbg.QueriesSent = append(dbg.QueriesSent, id)
-	rows, err := l.src.Execute(ctx, text, params, limit)
+	res, err := l.src.Query(ctx, id, params, limit)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", id, err)
 	}
-	return rows, nil
+	return res, nil
 }
 
 // boundary is the moment Остатки(&НаДату) must be taken at to include the whole as-of day:

@@ -29,11 +29,12 @@ type recordingSource struct {
 	queries []string
 }
 
-func (r *recordingSource) Execute(ctx context.Context, q string, p map[string]any, limit int) ([]map[string]any, error) {
+func (r *recordingSource) Query(ctx context.Context, id string, p onec.Params, limit int) (*onec.Result, error) {
+	q, _ := onec.Query(id)
 	r.mu.Lock()
 	r.queries = append(r.queries, q)
 	r.mu.Unlock()
-	return r.Source.Execute(ctx, q, p, limit)
+	return r.Source.Query(ctx, id, p, limit)
 }
 
 var (

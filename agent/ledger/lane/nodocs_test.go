@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/finbot/finbot/integrations/onec"
 )
@@ -13,28 +14,23 @@ import (
 // register's third subconto of those accounts is empty (the toolkit writes a query's NULL as "").
 type withoutDocuments struct{ Source }
 
-func (w withoutDocuments) Execute(ctx context.Context, q string, p map[string]any, limit int) ([]map[string]any, error) {
-	rows, err := w.Source.Execute(ctx, q, p, limit)
+func (w withoutDocuments) Query(ctx context.Context, id string, p onec.Params, limit int) (*onec.Result, error) {
+	res, err := w.Source.Query(ctx, id, p, limit)
 	if err != nil {
 		return nil, err
 	}
-	id, _ := onec.QueryID(q)
-	for _, r := range rows {
-		switch {
-		case id == "catalog.accounts":
-			if code, _ := r["Код"].(string); strings.HasPrefix(code, "60") || strings.HasPrefix(code, "62") || strings.HasPrefix(code, "76") {
-				r["УчетПоДокументамРасчетов"] = false
-				r["ВидыСубконто"] = "Контрагенты,Договоры"
-			}
-		case strings.HasPrefix(id, "address.open_items"):
-			for _, k := range []string{"ДокументРасчетов", "ДокументРасчетовДата", "ДокументРасчетовНомер"} {
-				if _, ok := r[k]; ok {
-					r[k] = ""
-				}
-			}
+	for i, a := range res.Accounts {
+		if strings.HasPrefix(a.Code, "60") || strings.HasPrefix(a.Code, "62") || strings.HasPrefix(a.Code, "76") {
+			res.Accounts[i].ByDocuments = false
+			res.Accounts[i].Subconto = []string{"Контрагенты", "Договоры"}
 		}
 	}
-	return rows, nil
+	if strings.HasPrefix(id, "address.open_items") {
+		for i := range res.Turnovers {
+			res.Turnovers[i].SettlementDocument, res.Turnovers[i].DocumentDate, res.Turnovers[i].DocumentNumber = onec.Ref{}, time.Time{}, ""
+		}
+	}
+	return res, nil
 }
 
 // Open items in a base that keeps no settlement documents are the counterparty's contracts,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/ledger/analysis"
+	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -251,24 +252,19 @@ func (p *prober) loadCatalogs(ctx context.Context) bool {
 }
 
 // exec runs one whitelisted template and counts what came back.
-func (p *prober) exec(ctx context.Context, id string, params map[string]any) ([]map[string]any, bool) {
-	raw, err := p.l.exec(ctx, &p.dbg, id, params)
+// Rows onec could not read are noted (dropped).
+func (p *prober) exec(ctx context.Context, id string, params onec.Params) (*onec.Result, bool) {
+	res, err := p.l.exec(ctx, &p.dbg, id, params)
 	if err != nil {
 		p.fail(ctx, id, err)
 		return nil, false
 	}
-	rows := make([]map[string]any, 0, len(raw))
-	for _, r := range raw {
-		if r != nil {
-			rows = append(rows, r)
-		}
-	}
-	p.out.RowsReceived += len(rows)
-	if len(raw) >= p.l.opts.MaxRows && !p.truncated {
+	p.out.RowsReceived += res.Received
+	if res.Fetched >= p.l.opts.MaxRows && !p.truncated {
 		p.truncated, p.inferred = true, true
 		p.note(fmt.Sprintf("Выборка из 1С достигла предела в %d строк: итоги могут быть неполными — уточните период, счёт или контрагента.", p.l.opts.MaxRows))
 	}
-	return rows, true
+	return res, true
 }
 
 // fact builds one finding.

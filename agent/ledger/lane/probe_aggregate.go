@@ -106,8 +106,8 @@ func movementGroups(hits []movHit, axis string) ([]facts.Item, onec.Kopecks, one
 			party, deal   Ref
 			debit, credit onec.Kopecks
 		}{
-			{h.dr, m.accountDr, m.partyDr, m.contractDr, m.amount, 0},
-			{h.cr, m.accountCr, m.partyCr, m.contractCr, 0, m.amount},
+			{h.dr, m.AccountDr, m.PartyDr, m.ContractDr, m.Amount, 0},
+			{h.cr, m.AccountCr, m.PartyCr, m.ContractCr, 0, m.Amount},
 		} {
 			if !side.on {
 				continue
@@ -115,16 +115,16 @@ func movementGroups(hits []movHit, axis string) ([]facts.Item, onec.Kopecks, one
 			var key, label string
 			switch axis {
 			case "counterparty":
-				key, label = side.party.ID, orDefault(side.party.Name, "без контрагента")
+				key, label = side.party.UUID, orDefault(side.party.Presentation, "без контрагента")
 			case "contract":
-				key, label = side.deal.ID, orDefault(side.deal.Name, "без договора")
+				key, label = side.deal.UUID, orDefault(side.deal.Presentation, "без договора")
 			case "account":
 				key, label = side.account, "Счёт "+side.account
 			case "document_type":
-				kind := m.registrar.Kind()
+				kind := m.Registrar.Kind()
 				key, label = kind, orDefault(documentTypeNames[kind], kind)
 			case "month":
-				key, label = monthKey(day(m.period)), monthLabel(day(m.period))
+				key, label = monthKey(day(m.Period)), monthLabel(day(m.Period))
 			}
 			x := g.get(key, label)
 			x.debit += side.debit

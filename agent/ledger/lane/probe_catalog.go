@@ -129,24 +129,19 @@ func (p *prober) orgFact(e Entity) facts.Item {
 // inspectMetadata (inspect_1c_metadata) reads the chart of accounts (the account and its
 // sub-accounts when Account is set) and names the document types the lane reads.
 func (p *prober) inspectMetadata(ctx context.Context) {
-	rows, ok := p.exec(ctx, idChart, map[string]any{})
+	res, ok := p.exec(ctx, idChart, onec.Params{})
 	if !ok {
 		return
 	}
 	token := p.args.Account
-	for _, r := range rows {
-		code, name := str(r["Код"]), str(r["Наименование"])
+	for _, r := range res.Accounts {
+		code, name := r.Code, r.Name
 		if code == "" || token != "" && !accountMatches(code, token) {
 			continue
 		}
 		p.out.RowsMatched++
-		kind := accountKinds[str(r["Вид"])]
-		var subs []string
-		for s := range strings.SplitSeq(str(r["ВидыСубконто"]), ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				subs = append(subs, s)
-			}
-		}
+		kind := accountKinds[r.Kind]
+		subs := r.Subconto
 		text := "«" + name + "»"
 		if kind != "" {
 			text += ": " + kind

@@ -69,13 +69,13 @@ func (p *prober) collectDocuments(ctx context.Context, a probeAnchor, orgs []Ent
 	r, _ := RecipeFor(intent)
 	var hits []docHit
 	for _, org := range orgs {
-		raw, ok := p.exec(ctx, r.ID, map[string]any{"НачалоПериода": p.fromParam(), "КонецПериода": p.toParam(),
+		res, ok := p.exec(ctx, r.ID, onec.Params{"НачалоПериода": p.fromParam(), "КонецПериода": p.toParam(),
 			"Организация": refParam(org, refOrg), key: ref, "ТипДокумента": p.args.DocumentType})
 		if !ok {
 			return nil, false
 		}
-		docs, drops := materializeDocuments(raw)
-		p.dropped(drops)
+		p.dropped(res.Dropped)
+		docs := res.Documents
 		rows, _ := documents(docs, intent, anchors{org: org, party: a.party, contract: a.contract}, p.args.DocumentType)
 		for _, row := range rows {
 			hits = append(hits, docHit{row, org.Name})

@@ -35,14 +35,14 @@ func (p *prober) queryMovements(ctx context.Context) {
 	}
 	for _, h := range hits {
 		if h.dr {
-			x := get(h.m.accountDr)
-			x.debit += h.m.amount
+			x := get(h.m.AccountDr)
+			x.debit += h.m.Amount
 			x.n++
 		}
 		if h.cr {
-			x := get(h.m.accountCr)
-			x.credit += h.m.amount
-			if !h.dr || h.m.accountCr != h.m.accountDr {
+			x := get(h.m.AccountCr)
+			x.credit += h.m.Amount
+			if !h.dr || h.m.AccountCr != h.m.AccountDr {
 				x.n++
 			}
 		}
@@ -93,7 +93,7 @@ func (p *prober) movementScope(ctx context.Context) (probeAnchor, []Entity, []st
 
 // movHit is a matched register record: which sides carry the account and the anchor.
 type movHit struct {
-	m      movementRow
+	m      onec.MovementRow
 	org    string
 	dr, cr bool
 }
@@ -125,20 +125,20 @@ func (p *prober) collectMovements(ctx context.Context, a probeAnchor, orgs []Ent
 	for _, org := range orgs {
 		seen := map[string][]int{} // record key → its hits, in order of occurrence
 		for _, token := range tokens {
-			raw, ok := p.exec(ctx, idRegisterRecords, map[string]any{"НаДату": boundary(p.toTime), "Организация": refParam(org, refOrg),
+			res, ok := p.exec(ctx, idRegisterRecords, onec.Params{"НаДату": boundary(p.toTime), "Организация": refParam(org, refOrg),
 				"СчетКод": token, "СчетМаска": token + ".%", "Контрагент": refParam(a.party, refParty), "Договор": refParam(a.contract, refContract)})
 			if !ok {
 				return nil, false
 			}
-			movs, drops := materializeMovements(raw)
-			p.dropped(drops)
+			p.dropped(res.Dropped)
+			movs := res.Movements
 			occurrence := map[string]int{}
 			for _, m := range movs {
-				if p.from != "" && day(m.period) < p.from {
+				if p.from != "" && day(m.Period) < p.from {
 					continue
 				}
-				dr := accountMatches(m.accountDr, token) && a.fits(m.partyDr, m.contractDr)
-				cr := accountMatches(m.accountCr, token) && a.fits(m.partyCr, m.contractCr)
+				dr := accountMatches(m.AccountDr, token) && a.fits(m.PartyDr, m.ContractDr)
+				cr := accountMatches(m.AccountCr, token) && a.fits(m.PartyCr, m.ContractCr)
 				if !dr && !cr {
 					continue
 				}
@@ -156,31 +156,31 @@ func (p *prober) collectMovements(ctx context.Context, a probeAnchor, orgs []Ent
 		}
 	}
 	slices.SortStableFunc(hits, func(x, y movHit) int {
-		return cmp.Or(y.m.period.Compare(x.m.period), cmp.Compare(y.m.number, x.m.number))
+		return cmp.Or(y.m.Period.Compare(x.m.Period), cmp.Compare(y.m.Number, x.m.Number))
 	})
 	return hits, true
 }
 
-func movKey(m movementRow) string {
-	return strings.Join([]string{m.registrar.ID, m.period.String(), m.number, m.accountDr, m.accountCr, m.amount.Decimal(),
-		m.partyDr.ID, m.partyCr.ID, m.contractDr.ID, m.contractCr.ID}, "\x00")
+func movKey(m onec.MovementRow) string {
+	return strings.Join([]string{m.Registrar.UUID, m.Period.String(), m.Number, m.AccountDr, m.AccountCr, m.Amount.Decimal(),
+		m.PartyDr.UUID, m.PartyCr.UUID, m.ContractDr.UUID, m.ContractCr.UUID}, "\x00")
 }
 
 func movFact(h movHit) facts.Item {
 	m := h.m
-	title := docTitle(m.registrar.Kind(), m.number, day(m.period))
-	party, deal := m.partyDr.Name, m.contractDr.Name
+	title := docTitle(m.Registrar.Kind(), m.Number, day(m.Period))
+	party, deal := m.PartyDr.Presentation, m.ContractDr.Presentation
 	if !h.dr {
-		party, deal = m.partyCr.Name, m.contractCr.Name
+		party, deal = m.PartyCr.Presentation, m.ContractCr.Presentation
 	}
-	text := fmt.Sprintf("Дт %s — Кт %s, %s", m.accountDr, m.accountCr, m.amount)
+	text := fmt.Sprintf("Дт %s — Кт %s, %s", m.AccountDr, m.AccountCr, m.Amount)
 	for _, s := range []string{party, deal} {
 		if s != "" {
 			text += ", " + s
 		}
 	}
-	return fact(title, text, field("Дата", ruDay(m.period)), field("Дебет", m.accountDr), field("Кредит", m.accountCr),
-		field("Сумма", m.amount.String()), field("Контрагент", party), field("Договор", deal), field("Организация", h.org))
+	return fact(title, text, field("Дата", ruDay(m.Period)), field("Дебет", m.AccountDr), field("Кредит", m.AccountCr),
+		field("Сумма", m.Amount.String()), field("Контрагент", party), field("Договор", deal), field("Организация", h.org))
 }
 
 // drilldownRelated (drilldown_related_objects) shows what hangs on an object as of DateTo: a
@@ -229,15 +229,15 @@ func (p *prober) drilldownRelated(ctx context.Context) {
 	}
 	var open []Row
 	for _, org := range orgs {
-		params := map[string]any{"НаДату": boundary(p.toTime), "Организация": refParam(org, refOrg),
+		params := onec.Params{"НаДату": boundary(p.toTime), "Организация": refParam(org, refOrg),
 			"Контрагент": refParam(a.party, refParty), "Договор": refParam(a.contract, refContract)}
-		raw, ok := p.exec(ctx, id, params)
+		res, ok := p.exec(ctx, id, params)
 		if !ok {
 			return
 		}
-		rows, drops := materializeTurnover(raw)
-		p.dropped(drops)
-		rows = slices.DeleteFunc(rows, func(r turnoverRow) bool { return !anyAccountMatches(r.account, tokens) })
+		p.dropped(res.Dropped)
+		rows := res.Turnovers
+		rows = slices.DeleteFunc(rows, func(r onec.TurnoverRow) bool { return !anyAccountMatches(r.Account, tokens) })
 		items, _ := openItems(rows, tokens, anchors{org: org, party: a.party, contract: a.contract}, "", p.cats)
 		open = append(open, items...)
 	}
@@ -274,13 +274,13 @@ func (p *prober) balanceDocuments(ctx context.Context, orgs []Entity, tokens []s
 	var docs []Row
 	for _, org := range orgs {
 		for _, token := range tokens {
-			raw, ok := p.exec(ctx, idRegisterRecords, map[string]any{"НаДату": boundary(p.toTime), "Организация": refParam(org, refOrg),
+			res, ok := p.exec(ctx, idRegisterRecords, onec.Params{"НаДату": boundary(p.toTime), "Организация": refParam(org, refOrg),
 				"СчетКод": token, "СчетМаска": token + ".%", "Контрагент": nil, "Договор": nil})
 			if !ok {
 				return
 			}
-			movs, drops := materializeMovements(raw)
-			p.dropped(drops)
+			p.dropped(res.Dropped)
+			movs := res.Movements
 			rows, _ := drilldown(movs, []string{token}, anchors{org: org})
 			docs = append(docs, rows...)
 		}

@@ -186,5 +186,5 @@ func (a probeAnchor) suffix() string {
 
 // fits reports whether a side's analytics fit the anchor.
 func (a probeAnchor) fits(party, contract Ref) bool {
-	return (a.party.Ref == "" || party.ID == a.party.Ref) && (a.contract.Ref == "" || contract.ID == a.contract.Ref)
+	return (a.party.Ref == "" || party.UUID == a.party.Ref) && (a.contract.Ref == "" || contract.UUID == a.contract.Ref)
 }

@@ -139,7 +139,7 @@ func (l *Lane) report(ctx context.Context, res *Result, cats *catalogs, r Recipe
 	if f.Account != "" {
 		dbg.AccountTokenNormalized = []string{f.Account}
 	}
-	params := map[string]any{
+	params := onec.Params{
 		"НачалоПериода": onec.PeriodStartParam(from), "КонецПериода": onec.PeriodEndParam(to),
 		"Организация": refParam(a.org, refOrg), "СчетКод": f.Account, "СчетМаска": f.Account + ".%",
 		"Контрагент": refParam(a.party, refParty),
@@ -188,7 +188,7 @@ func (l *Lane) empty(res *Result, fetched int, message string) Result {
 }
 
 // truncated says that 1C's answer reached the row limit.
-func (l *Lane) truncated(raw []map[string]any) bool { return len(raw) >= l.opts.MaxRows }
+func (l *Lane) truncated(q *onec.Result) bool { return q.Fetched >= l.opts.MaxRows }
 
 // sideAmount writes a collapsed balance on its side: «Дт 1 234,56 ₽», «Кт 78,00 ₽», «0,00 ₽».
 func sideAmount(net onec.Kopecks) string {

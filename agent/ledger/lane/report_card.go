@@ -3,7 +3,6 @@ package lane
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/integrations/onec"
@@ -11,18 +10,8 @@ import (
 
 // The account card (see report.go): the postings of the period with their running balance,
 // and the balances from 1C.
-// cardPosting is a row of address.account_card.movements.
-type cardPosting struct {
-	period               time.Time
-	registrar            Ref
-	number               string
-	accountDr, accountCr string
-	partyDr, partyCr     Ref
-	amount               onec.Kopecks
-}
-
 // card runs the account card: its balances and its postings.
-func (l *Lane) card(ctx context.Context, res *Result, cats *catalogs, f Filters, a anchors, params map[string]any) Result {
+func (l *Lane) card(ctx context.Context, res *Result, cats *catalogs, f Filters, a anchors, params onec.Params) Result {
 	if f.Contract != "" { // the card's templates select by account and counterparty only
 		what := "контрагенту"
 		switch {
@@ -38,43 +27,29 @@ func (l *Lane) card(ctx context.Context, res *Result, cats *catalogs, f Filters,
 		return res.limited(ReasonUnsupported, fmt.Sprintf("У счёта %s нет субконто «Контрагенты», поэтому карточку по %s 1С не строит. "+
 			"Могу показать всю карточку счёта %s или банковские операции контрагента за период.", f.Account, a.party.Name, f.Account))
 	}
-	rawBal, err := l.exec(ctx, &res.Debug, qCardBalances, params)
+	bal, err := l.exec(ctx, &res.Debug, qCardBalances, params)
 	if err != nil {
 		return l.failed(ctx, res, qCardBalances, err)
 	}
-	var open, dt, kt, closing onec.Kopecks
-	if len(rawBal) != 1 {
-		return l.failed(ctx, res, qCardBalances, fmt.Errorf("%d rows, want one", len(rawBal)))
+	if bal.Fetched != 1 {
+		return l.failed(ctx, res, qCardBalances, fmt.Errorf("%d rows, want one", bal.Fetched))
 	}
-	var ok [4]bool
-	open, ok[0] = money(rawBal[0]["НачальноеСальдо"])
-	dt, ok[1] = money(rawBal[0]["ОборотДт"])
-	kt, ok[2] = money(rawBal[0]["ОборотКт"])
-	closing, ok[3] = money(rawBal[0]["КонечноеСальдо"])
-	if ok != [4]bool{true, true, true, true} {
-		return l.failed(ctx, res, qCardBalances, fmt.Errorf("unreadable sums %v", rawBal[0]))
+	if len(bal.CardTotals) != 1 {
+		return l.failed(ctx, res, qCardBalances, fmt.Errorf("unreadable sums (columns %v)", bal.Columns))
 	}
-	raw, err := l.exec(ctx, &res.Debug, qCardMovements, params)
+	sums := bal.CardTotals[0]
+	open, dt, kt, closing := sums.Opening, sums.Debit, sums.Credit, sums.Closing
+	q, err := l.exec(ctx, &res.Debug, qCardMovements, params)
 	if err != nil {
 		return l.failed(ctx, res, qCardMovements, err)
 	}
-	fetched := len(raw) + 1
-	var postings []cardPosting
+	fetched := q.Fetched + 1
+	// A posting the card cannot read is a row of unknown shape, whatever onec found missing.
 	drops := map[string]int{}
-	for _, r := range raw {
-		p := cardPosting{number: str(r["РегистраторНомер"]), accountDr: str(r["СчетДт"]), accountCr: str(r["СчетКт"])}
-		var okPeriod, okReg, okAmount bool
-		p.period, okPeriod = dateOf(r["Период"])
-		p.registrar, okReg = refOf(r["Регистратор"])
-		p.amount, okAmount = money(r["Сумма"])
-		if !okPeriod || !okReg || !okAmount {
-			drops[DropUnknownShape]++
-			continue
-		}
-		p.partyDr, _ = refOf(r["КонтрагентДт"])
-		p.partyCr, _ = refOf(r["КонтрагентКт"])
-		postings = append(postings, p)
+	for _, n := range q.Dropped {
+		drops[DropUnknownShape] += n
 	}
+	postings := q.Movements
 	res.Debug.MaterializationDropReason = dominantDrop(drops)
 	if open == 0 && dt == 0 && kt == 0 && len(postings) == 0 {
 		of := ""
@@ -87,26 +62,26 @@ func (l *Lane) card(ctx context.Context, res *Result, cats *catalogs, f Filters,
 	running := open
 	var sumDt, sumKt onec.Kopecks
 	for _, p := range postings {
-		onDt := accountMatches(p.accountDr, f.Account) && (a.party.Ref == "" || p.partyDr.ID == a.party.Ref)
-		onKt := accountMatches(p.accountCr, f.Account) && (a.party.Ref == "" || p.partyCr.ID == a.party.Ref)
-		row := Row{Ref: p.registrar.ID, Name: p.registrar.Name, Type: p.registrar.Kind(), Number: p.number, Date: day(p.period)}
-		own, other := p.partyDr, p.partyCr
+		onDt := accountMatches(p.AccountDr, f.Account) && (a.party.Ref == "" || p.PartyDr.UUID == a.party.Ref)
+		onKt := accountMatches(p.AccountCr, f.Account) && (a.party.Ref == "" || p.PartyCr.UUID == a.party.Ref)
+		row := Row{Ref: p.Registrar.UUID, Name: p.Registrar.Presentation, Type: p.Registrar.Kind(), Number: p.Number, Date: day(p.Period)}
+		own, other := p.PartyDr, p.PartyCr
 		switch {
 		case onDt && onKt: // within the account: 62.02 against 62.01
-			row.Account, row.Corr = p.accountDr, p.accountCr
-			row.Debit, row.Credit = p.amount, p.amount
+			row.Account, row.Corr = p.AccountDr, p.AccountCr
+			row.Debit, row.Credit = p.Amount, p.Amount
 		case onDt:
-			row.Account, row.Corr, row.Debit = p.accountDr, p.accountCr, p.amount
+			row.Account, row.Corr, row.Debit = p.AccountDr, p.AccountCr, p.Amount
 		case onKt:
-			row.Account, row.Corr, row.Credit = p.accountCr, p.accountDr, p.amount
-			own, other = p.partyCr, p.partyDr
+			row.Account, row.Corr, row.Credit = p.AccountCr, p.AccountDr, p.Amount
+			own, other = p.PartyCr, p.PartyDr
 		default:
 			continue // 1C's condition already holds; a row off the account is no posting of the card
 		}
-		if own.ID == "" { // the counterparty of a bank or goods account is on the other side
+		if own.UUID == "" { // the counterparty of a bank or goods account is on the other side
 			own = other
 		}
-		row.Party, row.PartyID = own.Name, own.ID
+		row.Party, row.PartyID = own.Presentation, own.UUID
 		running += row.Debit - row.Credit
 		sumDt += row.Debit
 		sumKt += row.Credit
@@ -118,7 +93,7 @@ func (l *Lane) card(ctx context.Context, res *Result, cats *catalogs, f Filters,
 	rep.Total.Debit, rep.Total.Credit = dt, kt
 	rep.Total.CloseDebit, rep.Total.CloseCredit = place(kindBoth, closing)
 	switch {
-	case l.truncated(raw) && (sumDt != dt || sumKt != kt):
+	case l.truncated(q) && (sumDt != dt || sumKt != kt):
 		rep.Cut = true
 		res.Limitations = append(res.Limitations, fmt.Sprintf("Проводок за период больше %d — предела одного запроса к 1С: показаны первые %d. "+
 			"Обороты и сальдо на конец — по всем проводкам, из остатков и оборотов 1С.", l.opts.MaxRows, len(rows)))

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -21,21 +22,10 @@ type sheetAccount struct {
 	t          Turnover
 }
 
-// sheetTurnover reads the six sums of a sheet row.
-func sheetTurnover(r map[string]any) (Turnover, bool) {
-	var t Turnover
-	ok := true
-	for _, c := range []struct {
-		key string
-		dst *onec.Kopecks
-	}{
-		{"НачальныйОстатокДт", &t.OpenDebit}, {"НачальныйОстатокКт", &t.OpenCredit}, {"ОборотДт", &t.Debit},
-		{"ОборотКт", &t.Credit}, {"КонечныйОстатокДт", &t.CloseDebit}, {"КонечныйОстатокКт", &t.CloseCredit},
-	} {
-		v, good := money(r[c.key])
-		*c.dst, ok = v, ok && good
-	}
-	return t, ok
+// sheetTurnover is the six sums of a sheet row.
+func sheetTurnover(r onec.SheetRow) Turnover {
+	return Turnover{OpenDebit: r.OpenDebit, OpenCredit: r.OpenCredit, Debit: r.Debit, Credit: r.Credit,
+		CloseDebit: r.CloseDebit, CloseCredit: r.CloseCredit}
 }
 
 // expandedAccount reports the accounts whose balance the sheet expands, as BP's preset does:
@@ -50,7 +40,7 @@ func expandedAccount(code string) bool {
 }
 
 // sheet runs the turnover sheet: by account, or one account by counterparty or contract.
-func (l *Lane) sheet(ctx context.Context, res *Result, cats *catalogs, f Filters, a anchors, params map[string]any) Result {
+func (l *Lane) sheet(ctx context.Context, res *Result, cats *catalogs, f Filters, a anchors, params onec.Params) Result {
 	detail := f.Detail
 	if a.party.Ref != "" && f.Account != "" && detail == "" {
 		detail = DetailContract // «осв по 62 по Гранит»: that counterparty's contracts
@@ -71,26 +61,27 @@ func (l *Lane) sheet(ctx context.Context, res *Result, cats *catalogs, f Filters
 		return res.limited(ReasonUnsupported, fmt.Sprintf("У счёта %s нет субконто «Контрагенты», поэтому ОСВ по контрагентам по нему не строится. "+
 			"Могу показать ОСВ по счёту %s без разреза.", f.Account, f.Account))
 	}
-	raw, err := l.exec(ctx, &res.Debug, qSheetByAccount, params)
+	q, err := l.exec(ctx, &res.Debug, qSheetByAccount, params)
 	if err != nil {
 		return l.failed(ctx, res, qSheetByAccount, err)
 	}
 	var accounts []sheetAccount
-	drops := map[string]int{}
-	for _, r := range raw {
-		t, ok := sheetTurnover(r)
-		code := str(r["Счет"])
-		if !ok || code == "" {
+	drops := maps.Clone(q.Dropped)
+	if drops == nil {
+		drops = map[string]int{}
+	}
+	for _, r := range q.Sheet {
+		if r.Account == "" {
 			drops[DropUnknownShape]++
 			continue
 		}
-		accounts = append(accounts, sheetAccount{code: code, offBalance: boolOf(r["Забалансовый"]), t: t})
+		accounts = append(accounts, sheetAccount{code: r.Account, offBalance: r.OffBalance, t: sheetTurnover(r)})
 	}
 	res.Debug.MaterializationDropReason = dominantDrop(drops)
 	rep := &Report{Detail: detail}
 	rows, total := sheetLines(accounts, f.Account, cats, rep)
-	fetched := len(raw)
-	if l.truncated(raw) {
+	fetched := q.Fetched
+	if l.truncated(q) {
 		res.Limitations = append(res.Limitations, fmt.Sprintf("Счетов с оборотами больше %d — предела одного запроса к 1С: ведомость неполная, уточните счёт.", l.opts.MaxRows))
 		res.Debug.RuntimeReadiness = ReadyLiveLimited
 	} else if f.Account == "" && a.party.Ref == "" &&
@@ -106,19 +97,19 @@ func (l *Lane) sheet(ctx context.Context, res *Result, cats *catalogs, f Filters
 		if detail == DetailContract {
 			id = qSheetByContract
 		}
-		raw, err := l.exec(ctx, &res.Debug, id, params)
+		q, err := l.exec(ctx, &res.Debug, id, params)
 		if err != nil {
 			return l.failed(ctx, res, id, err)
 		}
-		fetched += len(raw)
-		if l.truncated(raw) {
+		fetched += q.Fetched
+		if l.truncated(q) {
 			cut = true
 			what := map[string]string{DetailCounterparty: "контрагентов", DetailContract: "договоров"}[detail]
 			res.Limitations = append(res.Limitations, fmt.Sprintf("В ответе 1С первые %d %s по алфавиту — это предел одного запроса; "+
 				"итог по счёту полный, из ведомости по счетам.", l.opts.MaxRows, what))
 			res.Debug.RuntimeReadiness = ReadyLiveLimited
 		}
-		rows = partyLines(raw, f.Account, detail, cats, rep)
+		rows = partyLines(q.Sheet, f.Account, detail, cats, rep)
 		if a.contract.Ref != "" {
 			rows = slices.DeleteFunc(rows, func(r Row) bool { return r.DealID != a.contract.Ref })
 			if len(rows) == 0 {
@@ -316,12 +307,12 @@ func accountName(code string, cats *catalogs) string {
 // expanded balance (each contract of each sub-account on its side); for another account the
 // counterparty's balance is collapsed and placed by the account's kind. Largest closing
 // balances first.
-func partyLines(raw []map[string]any, token, detail string, cats *catalogs, rep *Report) []Row {
+func partyLines(lines []onec.SheetRow, token, detail string, cats *catalogs, rep *Report) []Row {
 	kind := cats.kindOf(token, nil)
 	var rows []Row
-	for _, r := range raw {
-		t, ok := sheetTurnover(r)
-		if !ok || t.zero() {
+	for _, r := range lines {
+		t := sheetTurnover(r)
+		if t.zero() {
 			continue
 		}
 		if expandedAccount(token) {
@@ -329,16 +320,16 @@ func partyLines(raw []map[string]any, token, detail string, cats *catalogs, rep 
 		} else {
 			t = t.collapsed(kind)
 		}
-		party, _ := refOf(r["Контрагент"])
-		row := Row{Account: token, Party: party.Name, PartyID: party.ID, Name: party.Name, Sheet: &t, Debit: t.Debit, Credit: t.Credit,
+		party := r.Counterparty
+		row := Row{Account: token, Party: party.Presentation, PartyID: party.UUID, Name: party.Presentation, Sheet: &t, Debit: t.Debit, Credit: t.Credit,
 			Amount: t.CloseNet()}
-		if party.ID == "" {
+		if party.UUID == "" {
 			row.Name, row.Party = "без контрагента", "без контрагента"
 		}
 		if detail == DetailContract {
-			deal, _ := refOf(r["Договор"])
-			row.Deal, row.DealID = deal.Name, deal.ID
-			if deal.ID == "" {
+			deal := r.Contract
+			row.Deal, row.DealID = deal.Presentation, deal.UUID
+			if deal.UUID == "" {
 				row.Deal = "без договора"
 			}
 			row.Name = row.Party + ", " + row.Deal

@@ -211,11 +211,11 @@ func TestReportSourceDown(t *testing.T) {
 // failingReports answers the catalogs and fails every report template.
 type failingReports struct{ Source }
 
-func (f *failingReports) Execute(ctx context.Context, q string, p map[string]any, limit int) ([]map[string]any, error) {
-	if id, _ := onec.QueryID(q); strings.HasPrefix(id, "address.turnover_sheet") || strings.HasPrefix(id, "address.account_card") {
+func (f *failingReports) Query(ctx context.Context, id string, p onec.Params, limit int) (*onec.Result, error) {
+	if strings.HasPrefix(id, "address.turnover_sheet") || strings.HasPrefix(id, "address.account_card") {
 		return nil, fmt.Errorf("1C is down: %w", context.DeadlineExceeded)
 	}
-	return f.Source.Execute(ctx, q, p, limit)
+	return f.Source.Query(ctx, id, p, limit)
 }
 
 // The sheet offers each account's card for the same period; the button runs it, and the card

@@ -1,96 +1,14 @@
 package lane
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/onec/onectest"
 )
-
-// Rows as the MCP toolkit writes them (integrations/onec/testdata/toolkit/README.md): dates end
-// in Z and the empty date is "Z", a query NULL is "", an empty reference null, numbers have no
-// trailing zeros.
-func TestRowsReadTheToolkitsForms(t *testing.T) {
-	ref := func(typ, id, name string) map[string]any {
-		return map[string]any{"_objectRef": true, "УникальныйИдентификатор": id, "ТипОбъекта": typ, "Представление": name}
-	}
-	party := ref(refParty, "b5df193a-0940-4afc-991f-43edb57e86ec", "АО «Вектор»")
-	doc := ref("ДокументСсылка.ВводНачальныхОстатков", "3a57c56f-3325-462c-b2e6-b0030ce0fbb2", "Ввод остатков СВ00-000003 от 31.12.2024 23:59:59")
-
-	docs, drops := materializeDocuments([]map[string]any{
-		{"Ссылка": doc, "Номер": "СВ00-000003", "Дата": "2024-12-31T23:59:59Z", "Проведен": true, "ПометкаУдаления": false,
-			"Контрагент": party, "Договор": nil, "СуммаДокумента": json.Number("1000.5"), "БанковскийСчет": "", "НазначениеПлатежа": ""},
-	})
-	if len(docs) != 1 || len(drops) != 0 {
-		t.Fatalf("documents: %d rows, drops %v; want the row", len(docs), drops)
-	}
-	if got := docs[0]; !got.date.Equal(time.Date(2024, 12, 31, 23, 59, 59, 0, time.UTC)) || got.amount != 100050 || got.bankAccount != "" || got.contract.ID != "" {
-		t.Errorf("document row = %+v", got)
-	}
-
-	turns, drops := materializeTurnover([]map[string]any{
-		{"Счет": "62.01", "Контрагент": party, "Договор": "", "ДокументРасчетов": doc, "ДокументРасчетовДата": "2024-12-31T23:59:59Z",
-			"ДокументРасчетовНомер": "СВ00-000003", "СуммаОборотДт": json.Number("100"), "СуммаОборотКт": json.Number("0")},
-		{"Счет": "62.02", "Контрагент": party, "Договор": "", "ДокументРасчетов": "", "ДокументРасчетовДата": "",
-			"ДокументРасчетовНомер": "", "СуммаОборотДт": json.Number("0"), "СуммаОборотКт": json.Number("0.5")},
-	})
-	if len(turns) != 2 || len(drops) != 0 {
-		t.Fatalf("turnovers: %d rows, drops %v", len(turns), drops)
-	}
-	if !turns[0].docDate.Equal(time.Date(2024, 12, 31, 23, 59, 59, 0, time.UTC)) || turns[0].debit != 10000 {
-		t.Errorf("turnover row 0 = %+v", turns[0])
-	}
-	if !turns[1].docDate.IsZero() || turns[1].doc.ID != "" || turns[1].credit != 50 {
-		t.Errorf("turnover row without a settlement document = %+v", turns[1])
-	}
-
-	// A balance whose amounts are NULL ("") is no balance row; one with a NULL side is.
-	bal, drops := materializeBalance([]map[string]any{
-		{"Счет": "51", "СуммаОстатокДт": "", "СуммаОстатокКт": ""},
-		{"Счет": "62.01", "Контрагент": party, "СуммаОстатокДт": json.Number("5"), "СуммаОстатокКт": ""},
-	})
-	if len(bal) != 1 || bal[0].net != 500 || drops[DropUnknownShape] != 1 {
-		t.Errorf("balances = %+v, drops %v", bal, drops)
-	}
-
-	moves, drops := materializeMovements([]map[string]any{
-		{"Период": "2025-01-31T23:59:59Z", "Регистратор": doc, "РегистраторНомер": "", "СчетДт": "62.01", "СчетКт": "90.01.1",
-			"Сумма": json.Number("9"), "КонтрагентДт": party, "КонтрагентКт": "", "ДоговорДт": "", "ДоговорКт": ""},
-		{"Период": "Z", "Регистратор": doc, "Сумма": json.Number("1")},
-	})
-	if len(moves) != 1 || drops[DropNoPeriod] != 1 || !moves[0].period.Equal(time.Date(2025, 1, 31, 23, 59, 59, 0, time.UTC)) || moves[0].partyCr.ID != "" {
-		t.Errorf("movements = %+v, drops %v", moves, drops)
-	}
-}
-
-func TestDateAndMoneyOfTheWire(t *testing.T) {
-	dates := []struct {
-		in   any
-		want string
-	}{
-		{"2026-03-31T00:00:00Z", "2026-03-31"}, {"2026-03-31T00:00:00", "2026-03-31"}, {"2026-03-31", "2026-03-31"},
-		{"Z", ""}, {"", ""}, {nil, ""},
-	}
-	for _, tt := range dates {
-		got := ""
-		if d, ok := dateOf(tt.in); ok {
-			got = d.Format(time.DateOnly)
-		}
-		if got != tt.want {
-			t.Errorf("dateOf(%#v) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-	for _, in := range []any{"", nil, json.Number("0")} {
-		if k, ok := money(in); !ok || k != 0 {
-			t.Errorf("money(%#v) = %v, %v; want 0, true", in, k, ok)
-		}
-	}
-}
 
 // The main organization: BP keeps it in each user's settings, which no query reads, and
 // Организации.Предопределенный is false for every organization. With several organizations and
@@ -221,5 +139,37 @@ func TestCutResultShowsNoTotal(t *testing.T) {
 	// Under the limit the same question has its figures.
 	if res := NewLane(d, Options{Now: fixedNow, Organization: mainOrg}).Run(t.Context(), ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"})); res.ResultMode == Limited {
 		t.Errorf("receivables without a limit: %s %q", res.ResultMode, res.Message)
+	}
+}
+
+// Each template the lane runs answers in the family of typed rows the lane reads from it: a
+// recipe moved to a template of another family would read no rows at all, silently.
+func TestTemplatesAnswerInTheRowsTheLaneReads(t *testing.T) {
+	want := map[string]onec.RowKind{
+		idChart: onec.RowsAccount, idOpenItemsParty: onec.RowsTurnover, idOpenItemsTreaty: onec.RowsTurnover,
+		idRegisterRecords: onec.RowsMovement, qSheetByAccount: onec.RowsSheet, qSheetByCounterparty: onec.RowsSheet,
+		qSheetByContract: onec.RowsSheet, qCardMovements: onec.RowsMovement, qCardBalances: onec.RowsCardTotals,
+		"catalog.organizations": onec.RowsOrganization, "catalog.counterparties": onec.RowsCounterparty,
+		"catalog.contracts": onec.RowsContract, "catalog.bank_accounts": onec.RowsBankAccount,
+	}
+	for _, r := range Catalog {
+		switch r.Intent {
+		case IntentReceivables, IntentPayables, IntentAccountBalance:
+			want[r.ID] = onec.RowsBalance
+		case IntentOpenItemsByParty, IntentOpenItemsByContract, IntentOpenContracts:
+			want[r.ID] = onec.RowsTurnover
+		case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+			want[r.ID] = onec.RowsDocument
+		case IntentDocumentsFormBalance:
+			want[r.ID] = onec.RowsMovement
+		}
+	}
+	for id, kind := range want {
+		if got, ok := onec.RowKindOf(id); !ok || got != kind {
+			t.Errorf("%s answers in row family %d, the lane reads %d", id, got, kind)
+		}
+	}
+	if len(want) < len(onec.QueryIDs()) {
+		t.Errorf("%d templates checked of %d", len(want), len(onec.QueryIDs()))
 	}
 }

@@ -1,0 +1,446 @@
+package onec
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Typed rows: what a whitelisted template answers, decoded once, here. The toolkit's wire rows
+// (map[string]any in the forms of wire.go) never leave this package: a caller runs a template
+// by its ID through a Source and reads the typed rows of its family (Result). Which family a
+// template answers in is fixed by the whitelist (template.rows).
+
+// Wire runs a whitelisted query text and answers in the toolkit's wire forms: *Demo and *Proxy.
+type Wire interface {
+	Name() string
+	Execute(ctx context.Context, query string, params map[string]any, limit int) ([]map[string]any, error)
+}
+
+// Source runs a whitelisted template by ID and returns its typed rows: *Demo, *Proxy and
+// *Client satisfy it.
+type Source interface {
+	Name() string
+	Query(ctx context.Context, id string, params Params, limit int) (*Result, error)
+}
+
+// Params are a template's &Parameters, bound as the toolkit takes them: a date as
+// "YYYY-MM-DDTHH:MM:SS", a reference as Ref.Param, an absent optional anchor as nil (JSON null).
+type Params map[string]any
+
+// Client puts the typed rows on any Wire (a test double of the toolkit, say).
+type Client struct{ w Wire }
+
+// NewClient wraps a wire-level executor.
+func NewClient(w Wire) *Client { return &Client{w: w} }
+
+// Name says where the answers come from.
+func (c *Client) Name() string { return c.w.Name() }
+
+// Query runs the template and decodes its rows.
+func (c *Client) Query(ctx context.Context, id string, params Params, limit int) (*Result, error) {
+	return query(ctx, c.w, id, params, limit)
+}
+
+// Query runs a whitelisted template on the demo base and decodes its rows.
+func (d *Demo) Query(ctx context.Context, id string, params Params, limit int) (*Result, error) {
+	return query(ctx, d, id, params, limit)
+}
+
+// Query runs a whitelisted template through the toolkit proxy and decodes its rows.
+func (p *Proxy) Query(ctx context.Context, id string, params Params, limit int) (*Result, error) {
+	return query(ctx, p, id, params, limit)
+}
+
+func query(ctx context.Context, w Wire, id string, params Params, limit int) (*Result, error) {
+	t, ok := templateByID[id]
+	if !ok {
+		return nil, fmt.Errorf("onec: no whitelisted query %q", id)
+	}
+	wire, err := w.Execute(ctx, t.text, params, limit)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(id, wire)
+}
+
+// RowKind is the family of typed rows a template answers in.
+type RowKind int
+
+const (
+	rowsNone         RowKind = iota
+	RowsBalance              // BalanceRow: settlement balances (Остатки)
+	RowsTurnover             // TurnoverRow: settlement turnovers (Обороты), by settlement document
+	RowsMovement             // MovementRow: register records (Движения)
+	RowsDocument             // DocumentRow: document headers
+	RowsSheet                // SheetRow: the turnover sheet
+	RowsCardTotals           // CardTotalsRow: the account card's opening, turnovers and closing
+	RowsOrganization         // OrganizationRow
+	RowsCounterparty         // CounterpartyRow
+	RowsContract             // ContractRow
+	RowsAccount              // AccountRow
+	RowsBankAccount          // BankAccountRow
+)
+
+// RowKindOf says which family a whitelisted template answers in.
+func RowKindOf(id string) (RowKind, bool) {
+	t, ok := templateByID[id]
+	if !ok {
+		return rowsNone, false
+	}
+	return t.rows, true
+}
+
+// Reasons a wire row is not read (Result.Dropped).
+const (
+	DropNoPeriodRegistrar = "missing_period_and_registrator_fields"
+	DropNoPeriod          = "missing_period_field"
+	DropNoRegistrar       = "missing_registrator_field"
+	DropUnknownShape      = "unknown_row_shape"
+)
+
+// Result is a template's answer as typed rows: the slice of the template's family is filled.
+type Result struct {
+	ID   string
+	Kind RowKind
+	// Fetched counts the rows on the wire, JSON null ones included. The toolkit stops at the
+	// limit and says nothing: Fetched == limit may be a cut result.
+	Fetched int
+	// Received counts the rows that were not JSON null.
+	Received int
+	// Columns are the first non-null row's columns, sorted (a debug sample of the shape).
+	Columns []string
+	// Dropped counts the rows that could not be read, by reason (Drop*). Catalog rows are never
+	// dropped: an unreadable value reads as empty.
+	Dropped map[string]int
+
+	Balances       []BalanceRow
+	Turnovers      []TurnoverRow
+	Movements      []MovementRow
+	Documents      []DocumentRow
+	Sheet          []SheetRow
+	CardTotals     []CardTotalsRow
+	Organizations  []OrganizationRow
+	Counterparties []CounterpartyRow
+	Contracts      []ContractRow
+	Accounts       []AccountRow
+	BankAccounts   []BankAccountRow
+}
+
+// BalanceRow is a settlement balance (address.payables…, receivables…, account.balance_snapshot).
+type BalanceRow struct {
+	Account                                    string // Счет: its code
+	Counterparty, Contract, SettlementDocument Ref
+	Debit, Credit                              Kopecks // СуммаОстатокДт, СуммаОстатокКт (NULL is 0)
+}
+
+// Net is the balance Дт − Кт.
+func (r BalanceRow) Net() Kopecks { return r.Debit - r.Credit }
+
+// TurnoverRow is a settlement document's turnovers (address.open_items…, open_contracts).
+type TurnoverRow struct {
+	Account                                    string
+	Counterparty, Contract, SettlementDocument Ref
+	DocumentDate                               time.Time // ДокументРасчетовДата; zero when none
+	DocumentNumber                             string
+	Debit, Credit                              Kopecks // СуммаОборотДт, СуммаОборотКт
+}
+
+// MovementRow is a record of the accounting register (balance drilldown, account card).
+type MovementRow struct {
+	Period                 time.Time
+	Registrar              Ref
+	Number                 string // РегистраторНомер
+	AccountDr, AccountCr   string
+	PartyDr, PartyCr       Ref
+	ContractDr, ContractCr Ref
+	Amount                 Kopecks
+}
+
+// DocumentRow is a document header (documents and bank operations).
+type DocumentRow struct {
+	Ref                    Ref
+	Number                 string
+	Date                   time.Time
+	Posted, Deleted        bool
+	Counterparty, Contract Ref
+	Amount                 Kopecks
+	BankAccount            string
+	Purpose                string
+}
+
+// SheetRow is a line of the turnover sheet: by account (Account, OffBalance), by counterparty
+// (Counterparty) or by contract (Counterparty, Contract).
+type SheetRow struct {
+	Account                 string
+	OffBalance              bool
+	Counterparty, Contract  Ref
+	OpenDebit, OpenCredit   Kopecks
+	Debit, Credit           Kopecks
+	CloseDebit, CloseCredit Kopecks
+}
+
+// CardTotalsRow is the account card's opening balance, turnovers and closing balance.
+type CardTotalsRow struct {
+	Opening, Debit, Credit, Closing Kopecks
+}
+
+// OrganizationRow is Справочник.Организации.
+type OrganizationRow struct {
+	Ref       Ref
+	Name, INN string
+}
+
+// CounterpartyRow is Справочник.Контрагенты.
+type CounterpartyRow struct {
+	Ref                       Ref
+	Code, Name, FullName, INN string
+	Deleted                   bool
+}
+
+// ContractRow is Справочник.ДоговорыКонтрагентов.
+type ContractRow struct {
+	Ref                 Ref
+	Code, Name, Number  string
+	Owner, Organization Ref
+	Date                time.Time // zero when none
+	Deleted             bool
+}
+
+// AccountRow is an account of ПланСчетов.Хозрасчетный.
+type AccountRow struct {
+	Code, Name string
+	Kind       string   // Вид: Активный, Пассивный, АктивноПассивный
+	Subconto   []string // ВидыСубконто, in order
+	// ByDocuments: settlements are kept per settlement document (УчетПоДокументамРасчетов).
+	ByDocuments bool
+}
+
+// BankAccountRow is Справочник.БанковскиеСчета.
+type BankAccountRow struct {
+	Ref, Owner             Ref
+	Number, Bank, Currency string
+	Deleted                bool
+}
+
+// Decode reads a whitelisted template's wire rows into its typed rows. Rows that cannot be
+// read are counted in Dropped, as the lane has always counted them.
+func Decode(id string, wire []map[string]any) (*Result, error) {
+	kind, ok := RowKindOf(id)
+	if !ok {
+		return nil, fmt.Errorf("onec: no whitelisted query %q", id)
+	}
+	res := &Result{ID: id, Kind: kind, Fetched: len(wire), Dropped: map[string]int{}}
+	catalog := kind >= RowsOrganization
+	for _, r := range wire {
+		if r == nil {
+			if catalog { // an empty catalog row reads as empty, as it always has
+				res.decodeCatalog(r)
+			}
+			continue
+		}
+		if res.Received == 0 {
+			res.Columns = columns(r)
+		}
+		res.Received++
+		if catalog {
+			res.decodeCatalog(r)
+			continue
+		}
+		if reason := res.decode(r); reason != "" {
+			res.Dropped[reason]++
+		}
+	}
+	return res, nil
+}
+
+// decode reads one recipe or report row; the reason it could not, else "".
+func (res *Result) decode(r map[string]any) string {
+	switch res.Kind {
+	case RowsBalance:
+		dt, ok1 := amount(r["СуммаОстатокДт"])
+		kt, ok2 := amount(r["СуммаОстатокКт"])
+		acc := str(r["Счет"])
+		if acc == "" || !ok1 || !ok2 || (isNull(r["СуммаОстатокДт"]) && isNull(r["СуммаОстатокКт"])) {
+			return DropUnknownShape
+		}
+		res.Balances = append(res.Balances, BalanceRow{Account: acc, Debit: dt, Credit: kt,
+			Counterparty: ref(r["Контрагент"]), Contract: ref(r["Договор"]), SettlementDocument: ref(r["ДокументРасчетов"])})
+	case RowsTurnover:
+		dt, ok1 := amount(r["СуммаОборотДт"])
+		kt, ok2 := amount(r["СуммаОборотКт"])
+		acc := str(r["Счет"])
+		if acc == "" || !ok1 || !ok2 {
+			return DropUnknownShape
+		}
+		date, _ := rowDate(r["ДокументРасчетовДата"])
+		res.Turnovers = append(res.Turnovers, TurnoverRow{Account: acc, Debit: dt, Credit: kt, DocumentNumber: str(r["ДокументРасчетовНомер"]),
+			Counterparty: ref(r["Контрагент"]), Contract: ref(r["Договор"]), SettlementDocument: ref(r["ДокументРасчетов"]), DocumentDate: date})
+	case RowsMovement:
+		period, hasPeriod := rowDate(r["Период"])
+		reg, hasReg := RefOf(r["Регистратор"])
+		switch {
+		case !hasPeriod && !hasReg:
+			return DropNoPeriodRegistrar
+		case !hasPeriod:
+			return DropNoPeriod
+		case !hasReg:
+			return DropNoRegistrar
+		}
+		sum, ok := amount(r["Сумма"])
+		if !ok {
+			return DropUnknownShape
+		}
+		res.Movements = append(res.Movements, MovementRow{Period: period, Registrar: reg, Number: str(r["РегистраторНомер"]),
+			AccountDr: str(r["СчетДт"]), AccountCr: str(r["СчетКт"]), Amount: sum,
+			PartyDr: ref(r["КонтрагентДт"]), PartyCr: ref(r["КонтрагентКт"]), ContractDr: ref(r["ДоговорДт"]), ContractCr: ref(r["ДоговорКт"])})
+	case RowsDocument:
+		doc, ok := RefOf(r["Ссылка"])
+		date, okDate := rowDate(r["Дата"])
+		sum, okAmount := amount(r["СуммаДокумента"])
+		if !ok || !okDate || !okAmount {
+			return DropUnknownShape
+		}
+		res.Documents = append(res.Documents, DocumentRow{Ref: doc, Number: str(r["Номер"]), Date: date, Posted: boolOf(r["Проведен"]),
+			Deleted: boolOf(r["ПометкаУдаления"]), Amount: sum, BankAccount: str(r["БанковскийСчет"]), Purpose: str(r["НазначениеПлатежа"]),
+			Counterparty: ref(r["Контрагент"]), Contract: ref(r["Договор"])})
+	case RowsSheet:
+		row := SheetRow{Account: str(r["Счет"]), OffBalance: boolOf(r["Забалансовый"]), Counterparty: ref(r["Контрагент"]), Contract: ref(r["Договор"])}
+		if !amounts(r, map[string]*Kopecks{"НачальныйОстатокДт": &row.OpenDebit, "НачальныйОстатокКт": &row.OpenCredit,
+			"ОборотДт": &row.Debit, "ОборотКт": &row.Credit, "КонечныйОстатокДт": &row.CloseDebit, "КонечныйОстатокКт": &row.CloseCredit}) {
+			return DropUnknownShape
+		}
+		res.Sheet = append(res.Sheet, row)
+	case RowsCardTotals:
+		var row CardTotalsRow
+		if !amounts(r, map[string]*Kopecks{"НачальноеСальдо": &row.Opening, "ОборотДт": &row.Debit, "ОборотКт": &row.Credit,
+			"КонечноеСальдо": &row.Closing}) {
+			return DropUnknownShape
+		}
+		res.CardTotals = append(res.CardTotals, row)
+	default:
+		return DropUnknownShape
+	}
+	return ""
+}
+
+// decodeCatalog reads one catalog row; a catalog row is never dropped.
+func (res *Result) decodeCatalog(r map[string]any) {
+	switch res.Kind {
+	case RowsOrganization:
+		res.Organizations = append(res.Organizations, OrganizationRow{Ref: ref(r["Ссылка"]), Name: str(r["Наименование"]), INN: str(r["ИНН"])})
+	case RowsCounterparty:
+		res.Counterparties = append(res.Counterparties, CounterpartyRow{Ref: ref(r["Ссылка"]), Code: str(r["Код"]), Name: str(r["Наименование"]),
+			FullName: str(r["НаименованиеПолное"]), INN: str(r["ИНН"]), Deleted: boolOf(r["ПометкаУдаления"])})
+	case RowsContract:
+		date, _ := rowDate(r["Дата"])
+		res.Contracts = append(res.Contracts, ContractRow{Ref: ref(r["Ссылка"]), Code: str(r["Код"]), Name: str(r["Наименование"]),
+			Number: str(r["Номер"]), Owner: ref(r["Владелец"]), Organization: ref(r["Организация"]), Date: date, Deleted: boolOf(r["ПометкаУдаления"])})
+	case RowsAccount:
+		var kinds []string
+		for s := range strings.SplitSeq(str(r["ВидыСубконто"]), ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				kinds = append(kinds, s)
+			}
+		}
+		res.Accounts = append(res.Accounts, AccountRow{Code: str(r["Код"]), Name: str(r["Наименование"]), Kind: str(r["Вид"]),
+			Subconto: kinds, ByDocuments: boolOf(r["УчетПоДокументамРасчетов"])})
+	case RowsBankAccount:
+		res.BankAccounts = append(res.BankAccounts, BankAccountRow{Ref: ref(r["Ссылка"]), Owner: ref(r["Владелец"]),
+			Number: strings.TrimSpace(str(r["НомерСчета"])), Bank: str(r["Банк"]), Currency: str(r["ВалютаДенежныхСредств"]),
+			Deleted: boolOf(r["ПометкаУдаления"])})
+	}
+}
+
+// HasSubconto reports whether the account carries a subconto of the kind (a name such as
+// "Контрагенты", matched as a part of the kind's name).
+func (a AccountRow) HasSubconto(kind string) bool {
+	return slices.ContainsFunc(a.Subconto, func(s string) bool { return strings.Contains(s, kind) })
+}
+
+// columns is the sorted key set of a wire row.
+func columns(r map[string]any) []string {
+	keys := make([]string, 0, len(r))
+	for k := range r {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// ref is RefOf for an optional reference: UUID empty when there is none.
+func ref(v any) Ref {
+	r, _ := RefOf(v)
+	return r
+}
+
+func str(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	case nil:
+		return ""
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+// amount reads an amount exactly: json.Number or a decimal string (float64 only from foreign
+// decoders, formatted shortest-exact before parsing). A NULL, which the toolkit writes as ""
+// (and JSON null), is zero.
+func amount(v any) (Kopecks, bool) {
+	var s string
+	switch x := v.(type) {
+	case json.Number:
+		s = x.String()
+	case string:
+		if x == WireNull {
+			return 0, true
+		}
+		s = x
+	case float64:
+		s = strconv.FormatFloat(x, 'f', -1, 64)
+	case int:
+		return Kopecks(x) * 100, true
+	case nil:
+		return 0, true
+	default:
+		return 0, false
+	}
+	k, err := ParseKopecks(s)
+	return k, err == nil
+}
+
+// amounts reads the named amounts of a row into dst; false when any is unreadable.
+func amounts(r map[string]any, dst map[string]*Kopecks) bool {
+	ok := true
+	for key, p := range dst {
+		v, good := amount(r[key])
+		*p, ok = v, ok && good
+	}
+	return ok
+}
+
+func boolOf(v any) bool { b, _ := v.(bool); return b }
+
+// rowDate reads a date of a row: the toolkit's "2026-03-31T00:00:00Z" (DateOf), or a bare
+// "2026-03-31". The empty date ("Z") and NULL ("") are no date.
+func rowDate(v any) (time.Time, bool) {
+	if t, ok := DateOf(v); ok {
+		return t, true
+	}
+	if t, err := time.Parse(time.DateOnly, str(v)); err == nil {
+		return t, true
+	}
+	return time.Time{}, false
+}
+
+// isNull reports a NULL of the query: JSON null, or the toolkit's "" (Строка(Null)).
+func isNull(v any) bool { return v == nil || v == WireNull }
