@@ -81,7 +81,9 @@ mod=$(go list -m)
 slow=("$mod" "$mod/internal/load" "$mod/agent")
 rest=$(go list ./... | grep -vxF -e "$mod" -e "$mod/internal/load" -e "$mod/agent")
 tests=0
-go test -race -count=1 -p 4 "$@" "${slow[@]}" $rest || tests=$?
+# -timeout: the agent package takes ~4 min under -race on an idle machine and has taken 8–10 min on
+# a loaded one; 14 min still stops a hang inside the 15-minute budget.
+go test -race -count=1 -p 4 -timeout 14m "$@" "${slow[@]}" $rest || tests=$?
 
 failed=()
 [ "$tests" = 0 ] || failed+=("go test")
