@@ -286,6 +286,9 @@ func (d Day) stale() (cbr.Meta, bool) {
 // notes say which day the rates shown were set for when it is not the day asked.
 func (d Day) notes() []string {
 	on := d.setOn()
+	if on.IsZero() && len(d.Daily.Rates) > 0 {
+		on = d.Daily.OnDate
+	}
 	switch {
 	case on.IsZero(), sameDay(on, d.On):
 		return nil
