@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -187,12 +188,28 @@ func (s *Skill) Day(ctx context.Context, codes []string, on time.Time) Day {
 	if d.Daily.OnDate.After(upTo) { // never claim a rate for a day before it was set
 		d.Daily.Rates = nil
 	}
-	for _, code := range codes {
+	// The codes the publication lacks are searched at once, each in its own history.
+	type search struct {
+		e     Earlier
+		m     Missing
+		calls []skill.Call
+	}
+	found := make([]*search, len(codes))
+	var wg sync.WaitGroup
+	for i, code := range codes {
 		if _, ok := d.Daily.Find(code); ok {
 			continue
 		}
-		e, m, calls := s.earlier(ctx, code, upTo)
-		d.Calls = append(d.Calls, calls...)
+		found[i] = &search{}
+		wg.Go(func() { found[i].e, found[i].m, found[i].calls = s.earlier(ctx, code, upTo) })
+	}
+	wg.Wait()
+	for i, code := range codes {
+		if found[i] == nil {
+			continue
+		}
+		e, m := found[i].e, found[i].m
+		d.Calls = append(d.Calls, found[i].calls...)
 		if e.On.IsZero() {
 			if d.Missing == nil {
 				d.Missing = map[string]Missing{}

@@ -78,7 +78,9 @@ func TestStandInEmptyTableDay(t *testing.T) {
 		t.Errorf("sources = %+v, want the page of 31.12.2025", r.Sources)
 	}
 	// One window of two weeks per currency was enough.
-	if got := dynamicCalls(srv); !slices.Equal(got, []string{
+	got := dynamicCalls(srv)
+	slices.Sort(got) // the currencies are searched at once
+	if !slices.Equal(got, []string{
 		"GetCursDynamic 2025-12-18T00:00:00 2026-01-01T00:00:00 R01235", "GetCursDynamic 2025-12-18T00:00:00 2026-01-01T00:00:00 R01239", "GetCursDynamic 2025-12-18T00:00:00 2026-01-01T00:00:00 R01375",
 	}) {
 		t.Errorf("dynamics asked = %q", got)
@@ -92,6 +94,22 @@ func TestStandInEmptyTableDay(t *testing.T) {
 	}
 	if !slices.Contains(p.Limitations, "Курс на 01.01.2026 не устанавливался; действует курс от 31.12.2025.") {
 		t.Errorf("limitations = %q", p.Limitations)
+	}
+}
+
+// The holidays the service carries the last rates over need no search: the publication says
+// its own date.
+func TestStandInHoliday(t *testing.T) {
+	srv, c := bankOfRussia(t)
+	s := New(c, Options{Now: thursday})
+	r := s.Day(t.Context(), []string{"USD"}, msk(2026, 1, 5)).Reply(0, nil)
+	wantAll(t, r.Text, []string{
+		"**Курсы Банка России на 31.12.2025** [1]",
+		"_На 05.01.2026 (понедельник) новых курсов нет — действуют курсы, установленные на 31.12.2025 (среда)._",
+		"**USD** — доллар США: **78,2000 ₽** ▲ +0,2000 ₽ (+0,26%) к 30.12.2025",
+	}, nil)
+	if got := dynamicCalls(srv); len(got) != 0 {
+		t.Errorf("dynamics asked on a holiday: %q", got)
 	}
 }
 
