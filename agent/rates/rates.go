@@ -139,9 +139,6 @@ func notYet(on time.Time) string {
 
 // ---- the rates on a day ----
 
-// Day is the Bank of Russia's rates of some currencies on a day.
-// ---- the rates on a day ----
-
 // Day is the Bank of Russia's rates of some currencies in force on a day.
 type Day struct {
 	Codes []string
