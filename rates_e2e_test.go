@@ -10,6 +10,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/finbot/finbot/integrations/cbr/cbrtest"
 )
 
 // cbrStandIn serves the recorded SOAP responses of integrations/cbr/testdata by SOAPAction.
@@ -149,6 +152,30 @@ func TestAskFootnotesAndReadableJSON(t *testing.T) {
 	for _, w := range []string{"**Кто должен нам на 31.03.2026**", "_Организация: ООО «Северный ветер» (основная; другую можно указать в вопросе); счёт 62; источник: демо-база 1С (встроенная)._", "ООО «Гранит-М» — **"} {
 		if !strings.Contains(res.Text, w) {
 			t.Errorf("ask --json text lacks %q:\n%s", w, res.Text)
+		}
+	}
+}
+
+// A day the Bank of Russia set no rates for, asked as users ask it, through the whole wiring
+// to the SOAP stand-in: the answer gives the latest rates in force before it, with their date,
+// never the day asked as theirs. Dates are explicit: the application runs on the real clock.
+func TestAskRatesOnDayWithoutRates(t *testing.T) {
+	srv := cbrtest.New(t)
+	q := func(code, v string) cbrtest.Quote { return cbrtest.Quote{Code: code, Nominal: 1, Value: v} }
+	d := func(y int, m time.Month, day int) time.Time { return time.Date(y, m, day, 0, 0, 0, 0, cbrtest.Moscow) }
+	srv.Publish(d(2025, 12, 30), q("USD", "78.0000"), q("EUR", "91.5000"), q("CNY", "11.0000"))
+	srv.Publish(d(2025, 12, 31), q("USD", "78.2000"), q("EUR", "91.9000"), q("CNY", "11.0500"))
+	srv.Empty(d(2026, 1, 1))
+	env := map[string]string{"CBR_URL": srv.URL}
+	for _, args := range [][]string{{"/rate", "01.01.2026"}, {"курс евро на 01.01.2026"}} {
+		res := askJSON(t, env, args...)
+		for _, w := range []string{"Курсы Банка России на 31.12.2025", "Курс на 01.01.2026 не устанавливался; действует курс от 31.12.2025.", "**91,9000 ₽**"} {
+			if !strings.Contains(res.Text, w) {
+				t.Errorf("ask %q lacks %q:\n%s", args, w, res.Text)
+			}
+		}
+		if strings.Contains(res.Text, "нет опубликованных курсов") || len(res.Sources) != 1 || !strings.Contains(res.Sources[0].URL, "To=31.12.2025") {
+			t.Errorf("ask %q = %s, sources %+v", args, res.Text, res.Sources)
 		}
 	}
 }

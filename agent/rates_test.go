@@ -27,6 +27,9 @@ func (f fakeRates) DailyRates(ctx context.Context, d time.Time) (cbr.Daily, erro
 	return f.DailyFunc(ctx, d)
 }
 func (f fakeRates) Dynamic(ctx context.Context, c string, from, to time.Time) (cbr.Dynamic, error) {
+	if f.DynamicFunc == nil { // no history
+		return cbr.Dynamic{CharCode: c, From: from, To: to, Points: []cbr.Point{}}, nil
+	}
 	return f.DynamicFunc(ctx, c, from, to)
 }
 func (f fakeRates) KeyRate(ctx context.Context, from, to time.Time) (cbr.KeyRates, error) {
@@ -66,6 +69,19 @@ func daily(requested time.Time) (cbr.Daily, error) {
 	return d, nil
 }
 
+// dailyHistory is the currency history of the publications of daily: one point per day a
+// publication was set for.
+func dailyHistory(_ context.Context, code string, from, to time.Time) (cbr.Dynamic, error) {
+	dyn := cbr.Dynamic{CharCode: code, From: from, To: to, Points: []cbr.Point{}}
+	for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
+		pub, _ := daily(d)
+		if r, ok := pub.Find(code); ok && pub.OnDate.Equal(d) {
+			dyn.Points = append(dyn.Points, cbr.Point{Date: d, Nominal: r.Nominal, Value: r.Value, UnitRate: r.UnitRate})
+		}
+	}
+	return dyn, nil
+}
+
 func ratesAgent(t *testing.T, r Rates, s NewsSearch) *Agent {
 	t.Helper()
 	h := history.NewMemory(100, history.Limits{})
@@ -74,7 +90,7 @@ func ratesAgent(t *testing.T, r Rates, s NewsSearch) *Agent {
 }
 
 func TestRatesOnDay(t *testing.T) {
-	a := ratesAgent(t, fakeRates{DailyFunc: func(_ context.Context, d time.Time) (cbr.Daily, error) { return daily(d) }}, nil)
+	a := ratesAgent(t, fakeRates{DailyFunc: func(_ context.Context, d time.Time) (cbr.Daily, error) { return daily(d) }, DynamicFunc: dailyHistory}, nil)
 	tests := []struct {
 		text  string
 		want  []string
@@ -86,8 +102,9 @@ func TestRatesOnDay(t *testing.T) {
 		{"XYZ", []string{"«XYZ» — не валюта"}, []string{"Курсы"}},
 		{"USD XYZ", []string{"«XYZ» — не валюта", "**USD**"}, nil},
 		{"31.02.2026", []string{`«31\.02\.2026» — такой даты нет: в феврале 2026 года 28 дней`}, []string{"Курсы"}},
-		{"USD 20.03.2026", []string{"Курсов на 20.03.2026 ещё нет"}, nil},
-		{"USD 16.03.2026", []string{"Курсы на 16.03.2026 Банк России ещё не установил"}, nil},
+		// A day the Bank has not set rates for yet: the latest set, with its date.
+		{"USD 20.03.2026", []string{"Курсы Банка России на 14.03.2026", "Курс на 20.03.2026 Банк России ещё не установил", "последний установленный — на 14.03.2026 (суббота)", "**81,1134 ₽** ▲ +0,5600 ₽ (+0,70%) к 13.03.2026"}, []string{"на 20.03.2026** [1]"}},
+		{"USD 16.03.2026", []string{"Курсы Банка России на 14.03.2026", "Курс на 16.03.2026 Банк России ещё не установил", "**81,1134 ₽**"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -138,32 +139,87 @@ func notYet(on time.Time) string {
 
 // ---- the rates on a day ----
 
-// Day is the Bank of Russia's rates of some currencies on a day.
+// Day is the Bank of Russia's rates of some currencies in force on a day.
 type Day struct {
 	Codes []string
 	// On is the day asked for.
 	On    time.Time
 	today time.Time
-	// Daily is the publication in force on On; its OnDate is earlier after a weekend or a
-	// holiday. Prev is the publication before it, for the change (empty when unknown).
+	// Daily is the publication in force on On (on tomorrow, for a later day); its OnDate is
+	// earlier after a weekend or a holiday. Prev is the publication before it, for the change
+	// (empty when unknown).
 	Daily, Prev cbr.Daily
+	// Earlier are the rates in force on On of the codes Daily lacks (an empty table, a currency
+	// not quoted that day): the latest each had before, from its history.
+	Earlier map[string]Earlier
+	// Missing are the codes with no rate in force on On, and why.
+	Missing map[string]Missing
 	// Err is why the Bank gave no rates.
 	Err   error
 	Calls []skill.Call
 }
 
-// early reports a day after tomorrow: no rates set yet, none asked for.
-func (d Day) early() bool { return d.On.After(d.today.AddDate(0, 0, 1)) }
+// future reports a day the Bank has not set rates for yet as of today: it sets them the day
+// before, so a day after tomorrow surely, and tomorrow until the afternoon.
+func (d Day) future() bool { return d.On.After(d.today) }
 
-// Day asks for the rates of codes on a day, and for the publication before, for the change.
+// upTo is the last day whose rates may be set already: On, or tomorrow for a later day.
+func (d Day) upTo() time.Time {
+	if tomorrow := d.today.AddDate(0, 0, 1); d.On.After(tomorrow) {
+		return tomorrow
+	}
+	return d.On
+}
+
+// Day asks for the rates of codes in force on a day: the day's publication, the publication
+// before it (for the change), and, for each code the publication lacks, the latest rate it
+// had before, searched back in its history.
 func (s *Skill) Day(ctx context.Context, codes []string, on time.Time) Day {
 	d := Day{Codes: codes, On: on, today: s.today()}
-	if d.early() {
+	upTo := d.upTo()
+	d.Daily, d.Err = s.bank.DailyRates(ctx, upTo)
+	d.Calls = []skill.Call{callRecord("cbr.DailyRates", day(upTo), len(d.Daily.Rates), d.Daily.Meta, d.Err)}
+	if d.Err != nil {
 		return d
 	}
-	d.Daily, d.Err = s.bank.DailyRates(ctx, on)
-	d.Calls = []skill.Call{callRecord("cbr.DailyRates", day(on), len(d.Daily.Rates), d.Daily.Meta, d.Err)}
-	if d.Err != nil || len(d.Daily.Rates) == 0 {
+	if d.Daily.OnDate.After(upTo) { // never claim a rate for a day before it was set
+		d.Daily.Rates = nil
+	}
+	// The codes the publication lacks are searched at once, each in its own history.
+	type search struct {
+		e     Earlier
+		m     Missing
+		calls []skill.Call
+	}
+	found := make([]*search, len(codes))
+	var wg sync.WaitGroup
+	for i, code := range codes {
+		if _, ok := d.Daily.Find(code); ok {
+			continue
+		}
+		found[i] = &search{}
+		wg.Go(func() { found[i].e, found[i].m, found[i].calls = s.earlier(ctx, code, upTo) })
+	}
+	wg.Wait()
+	for i, code := range codes {
+		if found[i] == nil {
+			continue
+		}
+		e, m := found[i].e, found[i].m
+		d.Calls = append(d.Calls, found[i].calls...)
+		if e.On.IsZero() {
+			if d.Missing == nil {
+				d.Missing = map[string]Missing{}
+			}
+			d.Missing[code] = m
+			continue
+		}
+		if d.Earlier == nil {
+			d.Earlier = map[string]Earlier{}
+		}
+		d.Earlier[code] = e
+	}
+	if len(d.Daily.Rates) == 0 {
 		return d
 	}
 	// The previous publication, for the change; best effort.
@@ -173,41 +229,139 @@ func (s *Skill) Day(ctx context.Context, codes []string, on time.Time) Day {
 	return d
 }
 
+// quote is one currency's rate in force on the day asked, wherever it was found.
+type quote struct {
+	rate cbr.Rate
+	// on is the date the rate was set for.
+	on time.Time
+	// prevUnit is the unit rate set on prevOn, the publication before; zero prevOn: unknown.
+	prevUnit decimal.Decimal
+	prevOn   time.Time
+}
+
+// quote is code's rate in force on On: from the day's publication, or the latest before it.
+func (d Day) quote(code string) (quote, bool) {
+	if r, ok := d.Daily.Find(code); ok {
+		q := quote{rate: r, on: d.Daily.OnDate}
+		if pr, ok := d.Prev.Find(code); ok {
+			q.prevUnit, q.prevOn = pr.UnitRate, d.Prev.OnDate
+		}
+		return q, true
+	}
+	if e, ok := d.Earlier[code]; ok {
+		q := quote{rate: e.Rate, on: e.On}
+		if !e.Prev.Date.IsZero() {
+			q.prevUnit, q.prevOn = e.Prev.UnitRate, e.Prev.Date
+		}
+		return q, true
+	}
+	return quote{}, false
+}
+
+// change is a rate's change against the publication before: per its nominal, and in per cent.
+func (q quote) change() (diff, pct decimal.Decimal, ok bool) {
+	if q.prevOn.IsZero() || q.prevUnit.IsZero() {
+		return decimal.Decimal{}, decimal.Decimal{}, false
+	}
+	diff = q.rate.UnitRate.Sub(q.prevUnit).Mul(decimal.NewFromInt(int64(q.rate.Nominal)))
+	pct = q.rate.UnitRate.Sub(q.prevUnit).Div(q.prevUnit).Mul(decimal.NewFromInt(100))
+	return diff, pct, true
+}
+
+// setOn is the one date every rate shown was set for; zero when they differ or none is shown.
+func (d Day) setOn() time.Time {
+	var on time.Time
+	for _, code := range d.Codes {
+		q, ok := d.quote(code)
+		switch {
+		case !ok:
+		case on.IsZero():
+			on = q.on
+		case !sameDay(on, q.on):
+			return time.Time{}
+		}
+	}
+	return on
+}
+
+// stale reports that a figure shown is the last known one, served because the Bank failed.
+func (d Day) stale() (cbr.Meta, bool) {
+	if d.Daily.Stale && len(d.Daily.Rates) > 0 {
+		return d.Daily.Meta, true
+	}
+	for _, code := range d.Codes {
+		if e, ok := d.Earlier[code]; ok && e.Stale {
+			return e.Meta, true
+		}
+	}
+	return cbr.Meta{}, false
+}
+
+// notes say which day the rates shown were set for when it is not the day asked.
+func (d Day) notes() []string {
+	on := d.setOn()
+	if on.IsZero() && len(d.Daily.Rates) > 0 {
+		on = d.Daily.OnDate
+	}
+	switch {
+	case on.IsZero(), sameDay(on, d.On):
+		return nil
+	case d.future():
+		return []string{fmt.Sprintf("Курс на %s Банк России ещё не установил (он устанавливает курс накануне, после 15:30 МСК); последний установленный — на %s.",
+			day(d.On), dayWithWeekday(on))}
+	case len(d.Earlier) == 0:
+		return []string{fmt.Sprintf("На %s новых курсов нет — действуют курсы, установленные на %s.", dayWithWeekday(d.On), dayWithWeekday(on))}
+	}
+	return []string{fmt.Sprintf("Курс на %s не устанавливался; действует курс от %s.", day(d.On), day(on))}
+}
+
+// since is the Markdown-free remark after a rate set for another day than the heading's.
+func (d Day) since(q quote, heading time.Time) string {
+	if !heading.IsZero() && sameDay(q.on, heading) {
+		return ""
+	}
+	if d.future() {
+		return fmt.Sprintf("курс от %s: на %s ещё не установлен", day(q.on), day(d.On))
+	}
+	return fmt.Sprintf("курс от %s: на %s не устанавливался", day(q.on), day(d.On))
+}
+
 // Reply is the rates as the chat shows them, each with its change, after notes; amount > 1
 // adds the price of that many units.
 func (d Day) Reply(amount int, notes []string) skill.Reply {
-	if d.early() {
-		return skill.Reply{Text: notYet(d.On)}
-	}
 	r := skill.Reply{Sources: []facts.Source{ratesOnSource(d.On)}, Calls: d.Calls}
 	if d.Err != nil {
 		r.Text = sourceDown("курсы валют", d.Err) + checkOnSite
 		r.Degraded = []string{"cbr_unavailable"}
 		return r
 	}
-	if len(d.Daily.Rates) == 0 {
-		if d.On.After(d.today) {
-			r.Text = fmt.Sprintf("Курсы на %s Банк России ещё не установил: обычно они появляются после 15:30 МСК накануне.", day(d.On)) + checkOnSite
-		} else {
-			r.Text = fmt.Sprintf("На %s у Банка России нет опубликованных курсов [1].", day(d.On))
-		}
-		return r
-	}
-	r.Sources = []facts.Source{ratesOnSource(d.Daily.OnDate)}
+	heading := d.setOn()
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Курсы Банка России на %s** [1]\n\n", day(d.Daily.OnDate))
-	if !sameDay(d.Daily.OnDate, d.On) {
-		fmt.Fprintf(&b, "_На %s новых курсов нет — действуют курсы, установленные на %s._\n\n", dayWithWeekday(d.On), dayWithWeekday(d.Daily.OnDate))
+	switch {
+	case !heading.IsZero():
+		r.Sources = []facts.Source{ratesOnSource(heading)}
+		fmt.Fprintf(&b, "**Курсы Банка России на %s** [1]\n\n", day(heading))
+	case len(d.Daily.Rates) > 0:
+		heading = d.Daily.OnDate
+		r.Sources = []facts.Source{ratesOnSource(heading)}
+		fmt.Fprintf(&b, "**Курсы Банка России на %s** [1]\n\n", day(heading))
+	default:
+		r.Sources = []facts.Source{DailySource}
+		fmt.Fprintf(&b, "**Курсы Банка России, действующие на %s** [1]\n\n", day(d.On))
+	}
+	for _, n := range d.notes() {
+		b.WriteString("_" + n + "_\n\n")
 	}
 	for _, n := range notes {
 		b.WriteString(n + "\n\n")
 	}
 	for _, code := range d.Codes {
-		rt, ok := d.Daily.Find(code)
+		q, ok := d.quote(code)
 		if !ok {
-			fmt.Fprintf(&b, "- **%s**: Банк России не устанавливал курс на эту дату.\n", code)
+			fmt.Fprintf(&b, "- **%s**: %s\n", code, md.Escape(d.missing(code)))
 			continue
 		}
+		rt := q.rate
 		fmt.Fprintf(&b, "- **%s** — %s: **%s ₽**", rt.CharCode, md.Escape(ru.LowerFirst(rt.Name)), formatRate(rt.Value))
 		if rt.Nominal != 1 {
 			fmt.Fprintf(&b, " за %d (%s ₽ за 1)", rt.Nominal, formatRate(rt.UnitRate))
@@ -216,25 +370,31 @@ func (d Day) Reply(amount int, notes []string) skill.Reply {
 			price := rt.UnitRate.Mul(decimal.NewFromInt(int64(amount))).Round(2)
 			fmt.Fprintf(&b, "; %d %s = **%s ₽**", amount, rt.CharCode, formatDecimal(price, 2))
 		}
-		if diff, pct, ok := d.change(code, rt); ok {
-			fmt.Fprintf(&b, " %s %s ₽ (%s%%) к %s", arrow(diff), formatSigned(diff, 4), formatSigned(pct, 2), day(d.Prev.OnDate))
+		if diff, pct, ok := q.change(); ok {
+			fmt.Fprintf(&b, " %s %s ₽ (%s%%) к %s", arrow(diff), formatSigned(diff, 4), formatSigned(pct, 2), day(q.prevOn))
+		}
+		if s := d.since(q, heading); s != "" {
+			fmt.Fprintf(&b, " _(%s)_", s)
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(staleNote(d.Daily.Meta, "Банк России"))
+	if m, ok := d.stale(); ok {
+		b.WriteString(staleNote(m, "Банк России"))
+	}
+	if d.setOn().IsZero() && len(d.Daily.Rates) == 0 && len(d.Earlier) == 0 {
+		b.WriteString("\n" + strings.TrimSpace(checkOnSite))
+	}
 	r.Text = strings.TrimSpace(b.String())
 	return r
 }
 
-// change is a rate's change against the previous publication: per its nominal, and in per cent.
-func (d Day) change(code string, r cbr.Rate) (diff, pct decimal.Decimal, ok bool) {
-	pr, ok := d.Prev.Find(code)
-	if !ok || pr.UnitRate.IsZero() {
-		return decimal.Decimal{}, decimal.Decimal{}, false
+// missing says why code has no rate in force on On.
+func (d Day) missing(code string) string {
+	m, ok := d.Missing[code]
+	if !ok { // not searched: the publication lacks it and nothing more is known
+		return notQuoted(code, "на "+day(d.On))
 	}
-	diff = r.UnitRate.Sub(pr.UnitRate).Mul(decimal.NewFromInt(int64(r.Nominal)))
-	pct = r.UnitRate.Sub(pr.UnitRate).Div(pr.UnitRate).Mul(decimal.NewFromInt(100))
-	return diff, pct, true
+	return missingText(code, d.On, m)
 }
 
 // Facts are the rates as fetch_cbr_data returns them, each with its change against the
@@ -242,53 +402,42 @@ func (d Day) change(code string, r cbr.Rate) (diff, pct decimal.Decimal, ok bool
 func (d Day) Facts() (facts.Payload, error) {
 	p := facts.Payload{Coverage: 1}
 	src := p.AddSource(DailySource)
-	if d.early() {
-		p.Items = []facts.Item{factItem("Курсы валют", notYet(d.On), src)}
-		return p, nil
-	}
 	if d.Err != nil {
 		return facts.Payload{}, cbrErr("cbr daily rates", d.Err)
 	}
-	if d.Daily.Stale {
-		p.Limitations = append(p.Limitations, staleLimitation(d.Daily.Meta))
+	if m, ok := d.stale(); ok {
+		p.Limitations = append(p.Limitations, staleLimitation(m))
 	}
-	if len(d.Daily.Rates) == 0 {
-		text := fmt.Sprintf("На %s у Банка России нет опубликованных курсов.", day(d.On))
-		if d.On.After(d.today) {
-			text = fmt.Sprintf("Курсы на %s Банк России ещё не установил: обычно они появляются после 15:30 МСК накануне.", day(d.On))
-		}
-		p.Items = []facts.Item{factItem("Курсы валют", text, src)}
-		return p, nil
-	}
-	if !sameDay(d.Daily.OnDate, d.On) {
-		p.Limitations = append(p.Limitations, fmt.Sprintf("На %s новых курсов нет — действуют курсы, установленные на %s.",
-			dayWithWeekday(d.On), dayWithWeekday(d.Daily.OnDate)))
-	}
+	p.Limitations = append(p.Limitations, d.notes()...)
 	for _, code := range d.Codes {
-		r, ok := d.Daily.Find(code)
+		q, ok := d.quote(code)
 		if !ok {
-			p.Items = append(p.Items, factItem(code, notQuoted(code, "на "+day(d.Daily.OnDate)), src))
+			p.Items = append(p.Items, factItem(code, d.missing(code), src))
 			continue
 		}
+		r := q.rate
 		it := facts.Item{Section: facts.General, Kind: "rate", Title: r.CharCode, Source: src, Fields: []facts.Field{
 			{Name: "Валюта", Value: r.Name},
 			{Name: "Курс", Value: formatRate(r.Value) + roubleSign},
-			{Name: "Дата", Value: day(d.Daily.OnDate)},
+			{Name: "Дата", Value: day(q.on)},
 		}}
-		text := fmt.Sprintf("Официальный курс %s (%s) на %s: %s%s", r.CharCode, ru.LowerFirst(r.Name), day(d.Daily.OnDate), formatRate(r.Value), roubleSign)
+		text := fmt.Sprintf("Официальный курс %s (%s) на %s: %s%s", r.CharCode, ru.LowerFirst(r.Name), day(q.on), formatRate(r.Value), roubleSign)
 		if r.Nominal != 1 {
 			text += fmt.Sprintf(" за %d (%s%s за 1)", r.Nominal, formatRate(r.UnitRate), roubleSign)
 			it.Fields = append(it.Fields, facts.Field{Name: "Номинал", Value: strconv.Itoa(r.Nominal)},
 				facts.Field{Name: "За 1 единицу", Value: formatRate(r.UnitRate) + roubleSign})
 		}
-		if diff, pct, ok := d.change(code, r); ok {
-			change := fmt.Sprintf("%s%s (%s%%) к %s", formatSigned(diff, 4), roubleSign, formatSigned(pct, 2), day(d.Prev.OnDate))
+		if diff, pct, ok := q.change(); ok {
+			change := fmt.Sprintf("%s%s (%s%%) к %s", formatSigned(diff, 4), roubleSign, formatSigned(pct, 2), day(q.prevOn))
 			text += ", изменение " + change
 			it.Fields = append(it.Fields, facts.Field{Name: "Изменение", Value: change})
 		}
+		if _, earlier := d.Earlier[code]; earlier {
+			text += " (" + d.since(q, time.Time{}) + ")"
+		}
 		it.Text = text + "."
 		p.Items = append(p.Items, it)
+		p.Found = true
 	}
-	p.Found = true
 	return p, nil
 }
