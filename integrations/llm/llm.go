@@ -80,16 +80,38 @@ type Client struct {
 
 // New builds a client; it makes no network call.
 func New(o Options) *Client {
+	o = o.withDefaults()
+	p := newPause(o.MaxRetryAfter)
+	c := &Client{api: newAPI(o, p), model: o.Model, timeout: o.Timeout, pause: p}
+	c.cb = gobreaker.NewCircuitBreaker[string](breakerSettings("llm", o.BreakerTimeout))
+	return c
+}
+
+// withDefaults returns o with a non-positive Timeout or BreakerTimeout made 30s.
+func (o Options) withDefaults() Options {
 	if o.Timeout <= 0 {
 		o.Timeout = 30 * time.Second
 	}
 	if o.BreakerTimeout <= 0 {
 		o.BreakerTimeout = 30 * time.Second
 	}
-	p := newPause(o.MaxRetryAfter)
-	c := &Client{api: newAPI(o, p), model: o.Model, timeout: o.Timeout, pause: p}
-	c.cb = gobreaker.NewCircuitBreaker[string](breakerSettings("llm", o.BreakerTimeout))
-	return c
+	return o
+}
+
+// guarded runs do once through the pause and the breaker cb within timeout, and turns its
+// failure into the package's vocabulary: what Complete, Stream and Embed share.
+func guarded[T any](ctx context.Context, p *pause, timeout time.Duration, cb *gobreaker.CircuitBreaker[T], do func(ctx context.Context) (T, error)) (T, error) {
+	var zero T
+	if err := p.err(); err != nil {
+		return zero, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	out, err := cb.Execute(func() (T, error) { return do(ctx) })
+	if err != nil {
+		return zero, classify(err)
+	}
+	return out, nil
 }
 
 // newAPI builds the go-openai client with the repairing transport, which reports 429s to p.
@@ -144,13 +166,8 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, call Call) (strin
 	if err != nil {
 		return "", err
 	}
-	if err := c.pause.err(); err != nil {
-		return "", err
-	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
 	usage := UsageFrom(ctx)
-	out, err := c.cb.Execute(func() (string, error) {
+	return guarded(ctx, c.pause, c.timeout, c.cb, func(ctx context.Context) (string, error) {
 		usage.addCall()
 		resp, err := c.api.CreateChatCompletion(ctx, req)
 		if err != nil {
@@ -166,10 +183,6 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, call Call) (strin
 		}
 		return text, nil
 	})
-	if err != nil {
-		return "", classify(err)
-	}
-	return out, nil
 }
 
 // request builds the chat request for one call. An invalid Schema is the caller's mistake: it
