@@ -180,7 +180,7 @@ func TestCardCutAtTheRowLimit(t *testing.T) {
 		t.Errorf("the cut card's postings are not the full card's first ones (-full +cut):\n%s", diff)
 	}
 	text := got.Markdown()
-	for _, s := range []string{"показаны первые 60", want.Report.Total.Debit.String(), want.Report.Total.Credit.String(), sideAmount(want.Report.Total.CloseNet())} {
+	for _, s := range []string{"показаны первые 60", want.Report.Total.Debit.String(), want.Report.Total.Credit.String(), SideAmount(want.Report.Total.CloseNet())} {
 		if !strings.Contains(text, s) {
 			t.Errorf("the cut card does not say %q:\n%s", s, text)
 		}
