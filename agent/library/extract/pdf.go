@@ -700,16 +700,7 @@ func (e *pdfExtractor) blocks(b *docBuilder) error {
 	}
 	for _, p := range e.pages {
 		b.newPage()
-		var para []string
-		paraBreak := false
-		flush := func() error {
-			if len(para) == 0 {
-				return nil
-			}
-			err := b.add(strings.Join(para, "\n"), 0, paraBreak)
-			para, paraBreak = para[:0], false
-			return err
-		}
+		para := paragraph{b: b}
 		var head strings.Builder
 		headLevel := 0
 		flushHead := func() error {
@@ -727,7 +718,7 @@ func (e *pdfExtractor) blocks(b *docBuilder) error {
 				continue
 			}
 			if lv := levelOf(l); lv > 0 {
-				if err := flush(); err != nil {
+				if err := para.flush(); err != nil {
 					return err
 				}
 				if lv == headLevel && !l.para && isBig(l) {
@@ -746,17 +737,17 @@ func (e *pdfExtractor) blocks(b *docBuilder) error {
 				return err
 			}
 			if l.para {
-				if err := flush(); err != nil {
+				if err := para.flush(); err != nil {
 					return err
 				}
-				paraBreak = true
+				para.brk = true
 			}
-			para = append(para, t)
+			para.lines = append(para.lines, t)
 		}
 		if err := flushHead(); err != nil {
 			return err
 		}
-		if err := flush(); err != nil {
+		if err := para.flush(); err != nil {
 			return err
 		}
 	}
