@@ -57,6 +57,15 @@ func slot[T any](v T, src Source, text string) Slot[T] {
 	return Slot[T]{Value: v, Source: src, Text: text, Set: true}
 }
 
+// ptr is a copy of the slot's value, or nil when the slot is not set.
+func (s Slot[T]) ptr() *T {
+	if !s.Set {
+		return nil
+	}
+	v := s.Value
+	return &v
+}
+
 // Decision is how one message is understood.
 type Decision struct {
 	Kind   Kind

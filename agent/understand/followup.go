@@ -49,31 +49,13 @@ func StateOf(d Decision, question string) (State, bool) {
 		return State{}, false
 	}
 	if d.Date.Set {
-		t := d.Date.Value
-		s.Date, s.DateText = &t, d.Date.Text
+		s.DateText = d.Date.Text
 	}
-	if d.Period.Set {
-		p := d.Period.Value
-		s.Period = &p
-	}
+	s.Date, s.Period = d.Date.ptr(), d.Period.ptr()
 	s.Currencies, s.Nominal = d.Currencies.Value, d.Nominal.Value
 	s.Account, s.Detail = d.Account.Value, d.Detail
-	if d.Counterparty.Set {
-		e := d.Counterparty.Value
-		s.Counterparty = &e
-	}
-	if d.Contract.Set {
-		e := d.Contract.Value
-		s.Contract = &e
-	}
-	if d.Organization.Set {
-		e := d.Organization.Value
-		s.Organization = &e
-	}
-	if d.BankAccount.Set {
-		b := d.BankAccount.Value
-		s.BankAccount = &b
-	}
+	s.Counterparty, s.Contract, s.Organization = d.Counterparty.ptr(), d.Contract.ptr(), d.Organization.ptr()
+	s.BankAccount = d.BankAccount.ptr()
 	if d.Kind == KindClarify {
 		s.Candidates = d.Candidates
 	}
