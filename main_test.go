@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/finbot/finbot/config"
 	"github.com/finbot/finbot/internal/testnet"
+	"github.com/finbot/finbot/internal/testredis"
 )
 
 func getenv(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -62,14 +62,7 @@ func TestAskPlainAndCommands(t *testing.T) {
 }
 
 func TestAskPersistsHistoryInRedis(t *testing.T) {
-	rdb, url := redisForTest(t)
-	prefix := fmt.Sprintf("asktest:%d:", time.Now().UnixNano())
-	t.Cleanup(func() {
-		keys, _ := rdb.Keys(context.Background(), prefix+"*").Result()
-		if len(keys) > 0 {
-			rdb.Del(context.Background(), keys...)
-		}
-	})
+	url, prefix := testredis.URL(), testredis.Prefix(t, testredis.Client(t))
 	env := getenv(map[string]string{"REDIS_URL": url, "REDIS_PREFIX": prefix})
 	turns := func() int {
 		var out bytes.Buffer

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +19,7 @@ import (
 	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testdocs"
 	"github.com/finbot/finbot/internal/testnet"
+	"github.com/finbot/finbot/internal/testredis"
 )
 
 // contract is a two-page supply contract; the penalty clause is on page 2. It is made once:
@@ -46,20 +46,11 @@ func stores(t *testing.T) map[string]func(t *testing.T) library.Store {
 	out := map[string]func(t *testing.T) library.Store{
 		"memory": func(*testing.T) library.Store { return docstore.NewMemory() },
 	}
-	rdb := testRedis(t)
+	rdb := testredis.Optional(t)
 	if rdb == nil {
 		return out
 	}
-	out["redis"] = func(t *testing.T) library.Store {
-		prefix := fmt.Sprintf("finbot-test:%d:", time.Now().UnixNano())
-		t.Cleanup(func() {
-			keys, _ := rdb.Keys(context.Background(), prefix+"*").Result()
-			if len(keys) > 0 {
-				rdb.Del(context.Background(), keys...)
-			}
-		})
-		return docstore.NewRedis(rdb, prefix)
-	}
+	out["redis"] = func(t *testing.T) library.Store { return docstore.NewRedis(rdb, testredis.Prefix(t, rdb)) }
 	return out
 }
 

@@ -13,14 +13,15 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/internal/testnet"
+	"github.com/finbot/finbot/internal/testredis"
 )
 
 // openRedis returns a Redis store under a fresh prefix, its client and the
 // key base of owner.
 func openRedis(t *testing.T, owner string) (*Redis, *redis.Client, string) {
 	t.Helper()
-	rdb := newRedisClient(t)
-	prefix := testPrefix(t, rdb)
+	rdb := testredis.Client(t)
+	prefix := testredis.Prefix(t, rdb)
 	return NewRedis(rdb, prefix), rdb, prefix + "docs:{" + owner + "}:"
 }
 
@@ -45,7 +46,7 @@ func TestRedisKeyLayout(t *testing.T) {
 		base + "rcpt":     "hash",
 		base + "sha":      "hash",
 	}
-	keys, err := scanKeys(ctx, rdb, base)
+	keys, err := testredis.Keys(ctx, rdb, base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestRedisDeleteRemovesEveryKey(t *testing.T) {
 	if err := s.Delete(ctx, owner, "a"); err != nil {
 		t.Fatal(err)
 	}
-	keys, err := scanKeys(ctx, rdb, base)
+	keys, err := testredis.Keys(ctx, rdb, base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestRedisDeleteRemovesEveryKey(t *testing.T) {
 	if err := s.Delete(ctx, owner, "b"); err != nil {
 		t.Fatal(err)
 	}
-	keys, err = scanKeys(ctx, rdb, base)
+	keys, err = testredis.Keys(ctx, rdb, base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestRedisReplaceRemovesOldKeys(t *testing.T) {
 	if err := s.Replace(ctx, owner, []Doc{makeDoc("b", 1, 1, 0), makeDoc("c", 2, 0, 0)}); err != nil {
 		t.Fatal(err)
 	}
-	keys, err := scanKeys(ctx, rdb, base)
+	keys, err := testredis.Keys(ctx, rdb, base)
 	if err != nil {
 		t.Fatal(err)
 	}
