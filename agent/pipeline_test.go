@@ -83,23 +83,50 @@ func pipelineAgent(t testing.TB, s *fakes.LLM, opts ...func(*Options)) *Agent {
 // planner's own deadline set, for the tests of a timeout.
 func pipelineAgentDeadlines(t testing.TB, s *fakes.LLM, llmDeadline, planDeadline time.Duration, opts ...func(*Options)) *Agent {
 	t.Helper()
-	c := llm.New(llm.Options{BaseURL: s.URL(), APIKey: "k", Model: "m", Timeout: llmDeadline, BreakerTimeout: time.Minute})
+	return wholeAgent(t, wiring{now: pipelineNow, llmURL: s.URL(), llmDeadline: llmDeadline, planDeadline: planDeadline}, opts...)
+}
+
+// wiring is what the tests of the whole agent vary.
+type wiring struct {
+	now                       func() time.Time
+	llmURL                    string                       // the LLM (planner and answers); none for ""
+	llmDeadline, planDeadline time.Duration                // of one LLM call and of the planner; testDeadline for 0
+	source                    func(*onec.Demo) lane.Source // the 1C source over the demo base; the base itself for nil
+}
+
+// wholeAgent is the agent over the demo ledger, the rates stand-in and the sample knowledge
+// base, with an in-memory history and library, on the day w.now gives; opts adjust its options.
+func wholeAgent(t testing.TB, w wiring, opts ...func(*Options)) *Agent {
+	t.Helper()
 	d, err := onec.DemoDefault()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln := lane.NewLane(d, lane.Options{Now: pipelineNow, Organization: d.MainOrganization()})
+	var src lane.Source = d
+	if w.source != nil {
+		src = w.source(d)
+	}
 	kbLib := library.New(docstore.NewMemory(), nil, library.Options{})
 	if _, _, err := kb.Ingest(t.Context(), kbLib, kb.Sample()); err != nil {
 		t.Fatal(err)
 	}
-	h := history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour})
-	o := Options{Now: pipelineNow, LedgerAccess: func(int64, int64) bool { return true }, ToolTimeout: testDeadline}
+	deps := Deps{History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
+		Rates: pipelineRates, Ledger: lane.NewLane(src, lane.Options{Now: w.now, Organization: d.MainOrganization()}),
+		Library: library.New(docstore.NewMemory(), nil, library.Options{}), KB: kbLib}
+	if w.llmURL != "" {
+		for _, d := range []*time.Duration{&w.llmDeadline, &w.planDeadline} {
+			if *d == 0 {
+				*d = testDeadline
+			}
+		}
+		c := llm.New(llm.Options{BaseURL: w.llmURL, APIKey: "k", Model: "m", Timeout: w.llmDeadline, BreakerTimeout: time.Minute})
+		deps.LLM, deps.Planner = c, plan.NewPlanner(c, plan.Options{Timeout: w.planDeadline})
+	}
+	o := Options{Now: w.now, LedgerAccess: func(int64, int64) bool { return true }, ToolTimeout: testDeadline}
 	for _, f := range opts {
 		f(&o)
 	}
-	return New(Deps{LLM: c, History: h, Rates: pipelineRates, Ledger: ln, Library: library.New(docstore.NewMemory(), nil, library.Options{}),
-		KB: kbLib, Planner: plan.NewPlanner(c, plan.Options{Timeout: planDeadline})}, o)
+	return New(deps, o)
 }
 
 // planJSON is a scripted planner reply.
