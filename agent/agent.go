@@ -199,9 +199,7 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	if req.Command != "" {
 		route = commandRoute(req.Command)
 	} else {
-		sctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
-		scope, err = a.scope(sctx, req)
-		cancel()
+		scope, err = a.scope(ctx, req)
 		switch {
 		case err == nil:
 		case ctx.Err() != nil:

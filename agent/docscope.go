@@ -34,6 +34,8 @@ func (a *Agent) scope(ctx context.Context, req Request) (docScope, error) {
 	if a.library == nil {
 		return s, nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
+	defer cancel()
 	if req.OnlyDoc != "" {
 		m, err := a.library.Get(ctx, s.owner, req.OnlyDoc)
 		if err != nil {

@@ -70,18 +70,11 @@ const (
 // no LLM; only when it is unsure does the planner get to add, and when the planner fails or
 // returns nothing valid the parser's decision stands.
 func (a *Agent) question(ctx context.Context, req Request, text string, hist []history.Turn, scope docScope) (Answer, RouteDecision, error) {
-	d, in := a.understandIn(ctx, req, text, scope)
-	if prev, ok := lastState(hist); ok {
-		if in.Catalogs == nil && prev.Kind == understand.KindLedger {
-			// The message alone needed no names; the 1C question it may continue does.
-			lctx, cancel := context.WithTimeout(ctx, understandTimeout)
-			in.Catalogs = a.catalogs(lctx, req)
-			cancel()
-		}
-		if f, ok := a.parser.FollowUp(in, d, prev); ok {
-			d = f
-		}
+	var prev *understand.State
+	if st, ok := lastState(hist); ok {
+		prev = &st
 	}
+	d := a.understandIn(ctx, req, text, scope, prev)
 	if d.Sure || a.planner == nil || a.llmDown() {
 		return a.answerDecision(ctx, req, d, text, hist, scope)
 	}

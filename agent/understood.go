@@ -27,23 +27,24 @@ const understandTimeout = 5 * time.Second
 // catalogs only for a user with access to 1C; the titles of the user's documents tell a
 // question about an uploaded contract from one for 1C.
 func (a *Agent) understand(ctx context.Context, req Request, text string, scope docScope) understand.Decision {
-	d, _ := a.understandIn(ctx, req, text, scope)
-	return d
+	return a.understandIn(ctx, req, text, scope, nil)
 }
 
-// understandIn is understand that also returns what the parser read around the message (the
-// titles, and the catalogs when they were loaded), for reading a follow-up against it.
-func (a *Agent) understandIn(ctx context.Context, req Request, text string, scope docScope) (understand.Decision, understand.Input) {
+// understandIn is understand that also reads the message as the continuation of the question
+// that left the dialog state prev (nil for none).
+func (a *Agent) understandIn(ctx context.Context, req Request, text string, scope docScope, prev *understand.State) understand.Decision {
 	in := understand.Input{Text: text, Now: a.now()}
-	lctx, cancel := context.WithTimeout(ctx, understandTimeout)
-	defer cancel()
-	var loaded *lane.Catalogs
-	load := func() *lane.Catalogs {
-		loaded = a.catalogs(lctx, req)
-		return loaded
+	var lctx context.Context // bounds what is loaded around the message, from the first load on
+	cancel := func() {}
+	defer func() { cancel() }()
+	bounded := func() context.Context {
+		if lctx == nil {
+			lctx, cancel = context.WithTimeout(ctx, understandTimeout)
+		}
+		return lctx
 	}
 	if a.library != nil {
-		metas, err := a.library.List(lctx, owner(req))
+		metas, err := a.library.List(bounded(), owner(req))
 		if err == nil {
 			for _, m := range metas {
 				in.Docs = append(in.Docs, m.Title)
@@ -53,9 +54,7 @@ func (a *Agent) understandIn(ctx context.Context, req Request, text string, scop
 	for _, m := range scope.selected {
 		in.Docs = append(in.Docs, m.Title)
 	}
-	d := a.parser.ParseLazy(in, load)
-	in.Catalogs = loaded
-	return d, in
+	return a.parser.Understand(in, prev, func() *lane.Catalogs { return a.catalogs(bounded(), req) })
 }
 
 // catalogs are the 1C catalogs for a user with access to 1C; nil without access or when they

@@ -24,24 +24,26 @@ func newParser(text string, now time.Time) *parser {
 	return &parser{text: text, toks: tokenize(text), today: midnight(now)}
 }
 
+// matchers read a phrase at a token, in the order they are tried.
+var matchers = []func(*parser, int) (result, bool){
+	(*parser).matchRange,
+	(*parser).matchOpenRange,
+	(*parser).matchQuarter,
+	(*parser).matchHalf,
+	(*parser).matchYear,
+	(*parser).matchRelative,
+	(*parser).matchDay,
+	(*parser).matchMonth,
+}
+
 // parse returns the first phrase that is a date or period, or an invalid date.
 func (p *parser) parse() (result, bool) {
 	if r, ok := p.wholeYear(); ok {
 		return r, true
 	}
-	matchers := []func(int) (result, bool){
-		p.matchRange,
-		p.matchOpenRange,
-		p.matchQuarter,
-		p.matchHalf,
-		p.matchYear,
-		p.matchRelative,
-		p.matchDay,
-		p.matchMonth,
-	}
 	for i := range p.toks {
 		for _, m := range matchers {
-			if r, ok := m(i); ok {
+			if r, ok := m(p, i); ok {
 				r.text = p.span(i, r.end)
 				if r.err != nil {
 					r.err.Text = r.text

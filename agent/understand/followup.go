@@ -86,7 +86,11 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 	if prev.Kind == "" {
 		return Decision{}, false
 	}
-	s := p.scan(in)
+	return p.followUp(p.scan(in), cur, prev)
+}
+
+func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
+	in := s.in
 	same := s.startsWith("то же", "тоже самое", "то же самое") || s.hasPhrase("ту же", "тот же", "то же", "эту дату", "эту же",
 		"этот же", "этому счету", "этому счёту", "по нему", "по ним", "тогда")
 	cue := s.first(CFollowUp) == 0 || same || s.startsWith("теперь", "ну а", "а для", "и для")
@@ -396,7 +400,7 @@ func (s *scan) hasToken(w string) bool {
 
 // hasPhrase reports whether the folded message contains one of the phrases as whole words.
 func (s *scan) hasPhrase(phrases ...string) bool {
-	text := " " + strings.Join(words(s.in.Text), " ") + " "
+	text := " " + s.folded + " "
 	for _, p := range phrases {
 		if strings.Contains(text, " "+p+" ") {
 			return true
@@ -483,7 +487,7 @@ const FromDialog Source = "dialog"
 
 // startsWith reports whether the message begins with one of the phrases (folded).
 func (s *scan) startsWith(phrases ...string) bool {
-	text := strings.Join(words(s.in.Text), " ")
+	text := s.folded
 	for _, p := range phrases {
 		if text == p || strings.HasPrefix(text, p+" ") {
 			return true
