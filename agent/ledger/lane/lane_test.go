@@ -3,10 +3,8 @@ package lane
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,10 +15,9 @@ import (
 
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/onec/onectest"
+	"github.com/finbot/finbot/internal/golden"
 	"github.com/finbot/finbot/ru"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/lane/*.golden from current output")
 
 // recordingSource wraps a source and records every query text it is sent.
 type recordingSource struct {
@@ -141,20 +138,7 @@ func TestLaneGolden(t *testing.T) {
 				res.Debug.MCPCallStatus, res.Debug.RawRowsReceived, res.Debug.RowsAfterAccountScope, res.Debug.RowsMaterialized,
 				res.Debug.RowsAfterRecipeFilter, res.Debug.RowsMatched, res.Debug.AccountScopeMode, res.Debug.AccountScopeFallbackApplied,
 				res.LimitedReason)
-			golden := filepath.Join("testdata", "lane", tt.name+".golden")
-			if *update {
-				os.MkdirAll(filepath.Dir(golden), 0o755)
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("read golden (run go test -update to create it): %v", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("mismatch (-want +got):\n%s", diff)
-			}
+			golden.Check(t, filepath.Join("testdata", "lane", tt.name+".golden"), got)
 		})
 	}
 }
