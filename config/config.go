@@ -193,7 +193,7 @@ func Vars() []Var {
 		{"USER_RATE_PER_MIN", "20", "Messages one user may send per minute before a flood notice."},
 		{"USER_RATE_BURST", "5", "Messages one user may send at once."},
 		{"SHUTDOWN_TIMEOUT", "30s", "On SIGTERM, how long answers in flight may take to finish."},
-		{"METRICS_ADDR", ":9090", "Address of /healthz and /metrics for `serve`; empty disables."},
+		{"METRICS_ADDR", "127.0.0.1:9090", "Address of /healthz and /metrics for `serve` (loopback by default; \":9090\" serves every interface); empty disables."},
 		{"LOG_LEVEL", "info", "debug, info, warn or error."},
 	}
 }
@@ -278,8 +278,12 @@ func Load(getenv func(string) string) (Config, error) {
 		MetricsAddr: r.str("METRICS_ADDR"),
 		LogLevel:    r.level("LOG_LEVEL"),
 	}
-	if u := string(c.RedisURL); u != "" && !strings.HasPrefix(u, "redis://") && !strings.HasPrefix(u, "rediss://") && !strings.HasPrefix(u, "unix://") {
-		r.fail("REDIS_URL", "must start with redis://, rediss:// or unix://")
+	if u := string(c.RedisURL); u != "" {
+		if !strings.HasPrefix(u, "redis://") && !strings.HasPrefix(u, "rediss://") && !strings.HasPrefix(u, "unix://") {
+			r.fail("REDIS_URL", "must start with redis://, rediss:// or unix://")
+		} else if why := malformedURL(u); why != "" {
+			r.fail("REDIS_URL", why)
+		}
 	}
 	if c.WebhookURL != "" {
 		if !strings.HasPrefix(c.WebhookURL, "https://") {
@@ -321,8 +325,8 @@ func (c Config) Secrets() []string {
 			out = append(out, string(s))
 		}
 	}
-	if u, err := url.Parse(string(c.RedisURL)); err == nil && u.User != nil {
-		if p, ok := u.User.Password(); ok && len(p) >= 4 {
+	for _, p := range redisPassword(string(c.RedisURL)) {
+		if len(p) >= 4 {
 			out = append(out, p)
 		}
 	}
@@ -436,4 +440,30 @@ func (r *reader) level(key string) slog.Level {
 		r.fail(key, fmt.Sprintf("must be debug, info, warn or error, got %q", r.str(key)))
 	}
 	return l
+}
+
+// malformedURL says why raw is not a URL, without quoting it: net/url's errors quote the
+// whole URL, password included. Empty when it parses.
+func malformedURL(raw string) string {
+	_, err := url.Parse(raw)
+	if err == nil {
+		return ""
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	switch e := err.(type) {
+	case url.EscapeError, url.InvalidHostError:
+		return "is not a valid URL: a bad %-escape or character in it (percent-encode special characters of the user name and password)"
+	default:
+		msg := e.Error()
+		if strings.Contains(msg, "userinfo") {
+			return "is not a valid URL: invalid user name or password (percent-encode special characters)"
+		}
+		if strings.Contains(msg, "port") {
+			return "is not a valid URL: invalid port"
+		}
+		return "is not a valid URL"
+	}
 }
