@@ -62,7 +62,7 @@ func TestComplete(t *testing.T) {
 		{"ok", 200, "ok.json", "Здравствуйте! Чем помочь?", nil},
 		{"error object inside HTTP 200", 200, "error_in_200.json", "", ErrUnavailable},
 		{"429", 429, "rate_limited.json", "", ErrRateLimited},
-		{"401", 401, "unauthorized.json", "", ErrBadResponse},
+		{"401", 401, "unauthorized.json", "", ErrUnavailable},
 		{"502", 502, "error_in_200.json", "", ErrUnavailable},
 		{"no choices", 200, "no_choices.json", "", ErrBadResponse},
 	}
@@ -139,5 +139,45 @@ func TestCanceledCallsDoNotTripBreaker(t *testing.T) {
 	}
 	if c.State() != "closed" {
 		t.Errorf("breaker state after cancelled calls = %s, want closed", c.State())
+	}
+}
+
+// How many calls each kind of failure lets through before the breaker opens (issue #19): a
+// misconfiguration (wrong key, no access, wrong URL or model, no credit) opens it at the first
+// refusal; a 400 on every call after three, like a 5xx; an unusable 200 never.
+func TestBreakerByKindOfFailure(t *testing.T) {
+	tests := []struct {
+		name    string
+		status  int
+		fixture string
+		calls   int32
+		state   string
+	}{
+		{"401 wrong key", 401, "unauthorized.json", 1, "open"},
+		{"403 no access", 403, "unauthorized.json", 1, "open"},
+		{"404 wrong model or URL", 404, "unauthorized.json", 1, "open"},
+		{"402 no credit", 402, "unauthorized.json", 1, "open"},
+		{"400 on every call", 400, "unauthorized.json", 3, "open"},
+		{"500", 500, "unauthorized.json", 3, "open"},
+		{"200 without choices", 200, "no_choices.json", 6, "closed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int32
+			c := New(Options{BaseURL: standIn(t, tt.status, tt.fixture, &calls).URL + "/api/v1", APIKey: "sk-or-v1-test",
+				Model: "openai/gpt-4o-mini", Timeout: time.Second, BreakerTimeout: time.Hour})
+			for range 6 {
+				_, err := c.Complete(t.Context(), []Message{{Role: "user", Content: "x"}}, Call{})
+				if err == nil {
+					t.Fatal("a refused call succeeded")
+				}
+				if tt.status != 200 && !errors.Is(err, ErrUnavailable) {
+					t.Errorf("error = %v, want ErrUnavailable (a refusal is never repaired like a bad reply)", err)
+				}
+			}
+			if got := calls.Load(); got != tt.calls || c.State() != tt.state {
+				t.Errorf("upstream calls = %d, breaker %s; want %d, %s", got, c.State(), tt.calls, tt.state)
+			}
+		})
 	}
 }

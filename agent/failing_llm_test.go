@@ -1,0 +1,59 @@
+package agent
+
+import (
+	"testing"
+
+	"github.com/finbot/finbot/internal/fakes"
+)
+
+// TestFailingLLMAnswersAsWithout: whatever way the LLM service fails — it refuses the key,
+// the account, the model or the request (401, 403, 404, 400), breaks (500), or answers
+// without a usable reply — every answer is the one the bot gives with no LLM at all, word for
+// word (issue #19: an LLM failure is never read as a bad plan that sends a rates or
+// receivables question to the knowledge base). Every sixth message of the user-side corpus.
+func TestFailingLLMAnswersAsWithout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("asks a sixth of the corpus per kind of failure")
+	}
+	plain := noLLMAgent(t)
+	var qs []string
+	for i, q := range corpusQuestions(t) {
+		if i%6 == 0 {
+			qs = append(qs, q)
+		}
+	}
+	want := make([]Answer, len(qs))
+	for i, q := range qs {
+		want[i] = ask(t, plain, Request{UserID: int64(5000 + i), ChatID: int64(5000 + i)}, q)
+	}
+	faults := []struct {
+		name  string
+		reply fakes.Reply
+	}{
+		{"401", fakes.Reply{Status: 401, Message: "Incorrect API key provided"}},
+		{"403", fakes.Reply{Status: 403, Message: "Forbidden"}},
+		{"404", fakes.Reply{Status: 404, Message: "No endpoints found for model"}},
+		{"400", fakes.Reply{Status: 400, Message: "Invalid request: response_format is not supported"}},
+		{"500", fakes.Reply{Status: 500}},
+		{"error in 200", fakes.Reply{ErrorIn200: 502}},
+	}
+	for _, f := range faults {
+		t.Run(f.name, func(t *testing.T) {
+			l := fakes.NewTestLLM(t, fakes.LLMOptions{Respond: func(*fakes.Request) fakes.Reply { return f.reply }})
+			failing := demoAgent(t, pipelineNow, l.URL())
+			for i, q := range qs {
+				got := ask(t, failing, Request{UserID: int64(5000 + i), ChatID: int64(5000 + i)}, q)
+				if got.Text != want[i].Text {
+					t.Errorf("%q: with the LLM failing (%s):\n%s\n--- without an LLM:\n%s", q, f.name, got.Text, want[i].Text)
+				}
+			}
+			if len(l.Requests()) == 0 {
+				t.Error("the LLM was never asked: the test proves nothing")
+			}
+			if n := len(l.Requests()); f.reply.Status >= 400 && f.reply.Status < 500 && f.reply.Status != 400 && n > 1 {
+				t.Errorf("%d calls reached a service that refused the configuration: the breaker must open at the first", n)
+			}
+			t.Logf("%s: %d LLM calls for %d messages", f.name, len(l.Requests()), len(qs))
+		})
+	}
+}
