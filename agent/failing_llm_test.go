@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"time"
+
 	"testing"
 
 	"github.com/finbot/finbot/internal/fakes"
@@ -55,5 +57,36 @@ func TestFailingLLMAnswersAsWithout(t *testing.T) {
 			}
 			t.Logf("%s: %d LLM calls for %d messages", f.name, len(l.Requests()), len(qs))
 		})
+	}
+}
+
+// TestSlowLLMSpendsOneBudget: an LLM that takes longer than the answer's budget for every
+// call costs one budget, not a planner timeout plus an answer timeout: the first call is cut
+// when the budget runs out, no other is started, and the answer is the one without an LLM
+// (issue #19: a receivables question waited 60 s).
+func TestSlowLLMSpendsOneBudget(t *testing.T) {
+	plain := noLLMAgent(t)
+	l := fakes.NewTestLLM(t, fakes.LLMOptions{Respond: func(*fakes.Request) fakes.Reply {
+		return fakes.Reply{Content: "{}", Delay: time.Minute}
+	}})
+	slow := demoAgent(t, pipelineNow, l.URL())
+	slow.opts.LLMBudget = 300 * time.Millisecond
+	for i, q := range []string{
+		"сравни дебиторку за два квартала и объясни динамику", // the planner is asked
+		"что такое акт сверки и зачем он нужен",               // expansion and the answer model
+		"кто нам должен на 31.03",                             // deterministic: no LLM call at all
+	} {
+		before := len(l.Requests())
+		req := Request{UserID: int64(7000 + i), ChatID: int64(7000 + i)}
+		got, want := ask(t, slow, req, q), ask(t, plain, req, q)
+		if got.Text != want.Text {
+			t.Errorf("%q with an LLM slower than the budget:\n%s\n--- without an LLM:\n%s", q, got.Text, want.Text)
+		}
+		if n := len(l.Requests()) - before; n > 1 {
+			t.Errorf("%q: %d LLM calls started; after the budget ran out in the first, none may start", q, n)
+		}
+	}
+	if len(l.Requests()) == 0 {
+		t.Error("the LLM was never asked: the test proves nothing")
 	}
 }

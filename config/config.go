@@ -65,6 +65,7 @@ type Config struct {
 	LLMAPIKey  Secret        // LLM_API_KEY: empty = no LLM; routing and answers stay deterministic
 	LLMModel   string        // LLM_MODEL
 	LLMTimeout time.Duration // LLM_TIMEOUT: one LLM call
+	LLMBudget  time.Duration // LLM_BUDGET: every LLM call of one answer together
 
 	// Planner and answer (issue #6).
 	PlannerModel            string        // PLANNER_MODEL: empty = LLM_MODEL
@@ -155,6 +156,7 @@ func Vars() []Var {
 		{"LLM_API_KEY", "", "API key of the LLM service; empty = no LLM (deterministic routing and answers)."},
 		{"LLM_MODEL", DefaultLLMModel, "Model name as the LLM service spells it."},
 		{"LLM_TIMEOUT", "30s", "Deadline of one LLM call."},
+		{"LLM_BUDGET", "20s", "Time all LLM calls of one answer share (planner, repair, answer); when it runs out the answer is given from the facts, as without an LLM."},
 		{"LLM_BREAKER_TIMEOUT", "30s", "After 3 failed LLM calls in a row its circuit breaker opens and answers go on without the LLM; this long later one probe call may close it. The embeddings' breaker too."},
 		{"PLANNER_MODEL", "", "Model of the planner (the JSON query plan); empty = LLM_MODEL."},
 		{"ANSWER_MODEL", "", "Model that phrases the answer from the collected facts; empty = LLM_MODEL."},
@@ -230,6 +232,7 @@ func Load(getenv func(string) string) (Config, error) {
 		LLMAPIKey:  Secret(r.str("LLM_API_KEY")),
 		LLMModel:   r.str("LLM_MODEL"),
 		LLMTimeout: r.duration("LLM_TIMEOUT", time.Second, 10*time.Minute),
+		LLMBudget:  r.duration("LLM_BUDGET", time.Second, 10*time.Minute),
 
 		PlannerModel:            r.str("PLANNER_MODEL"),
 		AnswerModel:             r.str("ANSWER_MODEL"),

@@ -68,14 +68,17 @@ func (e *Embedder) batch(ctx context.Context, texts []string) ([][]float32, erro
 	if err := e.pause.err(); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, e.timeout)
+	ctx, cancel, err := callContext(ctx, e.timeout) // a question's embedding shares its answer's budget
+	if err != nil {
+		return nil, err
+	}
 	defer cancel()
 	vecs, err := e.cb.Execute(func() ([][]float32, error) {
 		resp, err := e.api.CreateEmbeddings(ctx, openai.EmbeddingRequest{
 			Input: texts, Model: openai.EmbeddingModel(e.model), EncodingFormat: openai.EmbeddingEncodingFormatFloat,
 		})
 		if err != nil {
-			return nil, err
+			return nil, budgetCut(ctx, err)
 		}
 		return orderVectors(resp.Data, len(texts))
 	})

@@ -119,8 +119,9 @@ func breakerSettings(name string, timeout time.Duration) gobreaker.Settings {
 		ReadyToTrip: func(c gobreaker.Counts) bool {
 			return c.ConsecutiveFailures >= 3 || misconfigured.Swap(false)
 		},
-		// A caller that gave up is no evidence about the service.
-		IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) },
+		// A caller that gave up, or an answer whose time for LLM calls ran out, is no evidence
+		// about the service.
+		IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) || errors.Is(err, ErrBudgetSpent) },
 		// Every refusal counts, a 400 too: a service that rejects each request as malformed
 		// (an unsupported response format, a model that does not take the parameters) fails
 		// every answer alike, and three in a row open the breaker. A reply that came back but
@@ -171,14 +172,17 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, call Call) (strin
 	if err := c.pause.err(); err != nil {
 		return "", err
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	ctx, cancel, err := c.callContext(ctx)
+	if err != nil {
+		return "", err
+	}
 	defer cancel()
 	usage := UsageFrom(ctx)
 	out, err := c.cb.Execute(func() (string, error) {
 		usage.addCall()
 		resp, err := c.api.CreateChatCompletion(ctx, req)
 		if err != nil {
-			return "", err
+			return "", budgetCut(ctx, err)
 		}
 		usage.addTokens(resp.Usage.PromptTokens, resp.Usage.CompletionTokens)
 		if len(resp.Choices) == 0 {
@@ -234,6 +238,9 @@ func (c *Client) request(msgs []Message, call Call) (openai.ChatCompletionReques
 func classify(err error) error {
 	if errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests) {
 		return fmt.Errorf("%w: breaker: %w", ErrUnavailable, err)
+	}
+	if errors.Is(err, ErrBudgetSpent) {
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	if errors.Is(err, ErrBadResponse) || errors.Is(err, context.Canceled) {
 		return err

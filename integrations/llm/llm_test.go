@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -179,5 +180,52 @@ func TestBreakerByKindOfFailure(t *testing.T) {
 				t.Errorf("upstream calls = %d, breaker %s; want %d, %s", got, c.State(), tt.calls, tt.state)
 			}
 		})
+	}
+}
+
+// One budget for every call of an answer (issue #19): a call that would start after it fails
+// at once without reaching the service; one running when it passes is cut; neither counts
+// against the breaker.
+func TestBudget(t *testing.T) {
+	var calls atomic.Int32
+	stop := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		io.Copy(io.Discard, r.Body) // so that the server notices the caller hang up
+		select {                    // never answers: only the caller's deadline ends the call
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	}))
+	t.Cleanup(slow.Close)
+	t.Cleanup(func() { close(stop) }) // runs first
+	c := New(Options{BaseURL: slow.URL + "/api/v1", APIKey: "k", Model: "m", Timeout: time.Hour, BreakerTimeout: time.Hour})
+	msgs := []Message{{Role: "user", Content: "x"}}
+
+	spent := WithBudget(t.Context(), time.Now().Add(-time.Second))
+	if _, err := c.Complete(spent, msgs, Call{}); !errors.Is(err, ErrBudgetSpent) || !errors.Is(err, ErrUnavailable) {
+		t.Errorf("Complete with a spent budget = %v, want ErrUnavailable and ErrBudgetSpent", err)
+	}
+	if _, err := c.Stream(spent, msgs, Call{}, nil); !errors.Is(err, ErrBudgetSpent) {
+		t.Errorf("Stream with a spent budget = %v, want ErrBudgetSpent", err)
+	}
+	if n := calls.Load(); n != 0 {
+		t.Errorf("%d calls reached the service with the budget spent", n)
+	}
+
+	for range 4 {
+		ctx := WithBudget(t.Context(), time.Now().Add(50*time.Millisecond))
+		if _, err := c.Complete(ctx, msgs, Call{}); !errors.Is(err, ErrBudgetSpent) || !errors.Is(err, ErrUnavailable) {
+			t.Errorf("Complete cut by the budget = %v, want ErrUnavailable and ErrBudgetSpent", err)
+		}
+	}
+	if calls.Load() != 4 || c.State() != "closed" {
+		t.Errorf("after 4 calls cut by the budget: %d calls, breaker %s; want 4, closed", calls.Load(), c.State())
+	}
+
+	// An enclosing, earlier budget is not extended by a later one.
+	early := time.Now().Add(-time.Second)
+	if got, _ := budgetOf(WithBudget(WithBudget(t.Context(), early), time.Now().Add(time.Hour))); !got.Equal(early) {
+		t.Errorf("nested budget = %v, want the earlier %v", got, early)
 	}
 }

@@ -32,12 +32,16 @@ func (c *Client) Stream(ctx context.Context, msgs []Message, call Call, onDelta 
 	if err := c.pause.err(); err != nil {
 		return "", err
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	ctx, cancel, err := c.callContext(ctx)
+	if err != nil {
+		return "", err
+	}
 	defer cancel()
 	usage := UsageFrom(ctx)
 	out, err := c.cb.Execute(func() (string, error) {
 		usage.addCall()
-		return c.stream(ctx, req, usage, onDelta)
+		out, err := c.stream(ctx, req, usage, onDelta)
+		return out, budgetCut(ctx, err)
 	})
 	if err != nil {
 		return "", classify(err)
