@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"strings"
 	"time"
 
 	"testing"
@@ -88,5 +89,30 @@ func TestSlowLLMSpendsOneBudget(t *testing.T) {
 	}
 	if len(l.Requests()) == 0 {
 		t.Error("the LLM was never asked: the test proves nothing")
+	}
+}
+
+// TestPlannerDatesValidated: a planner's copy of a date is checked as the parser checks one
+// typed (issue #19): an impossible or far-future date in a plan never reaches 1C, and an
+// impossible date the user typed gets the same clear message with an LLM as without one.
+func TestPlannerDatesValidated(t *testing.T) {
+	plain := noLLMAgent(t)
+	for _, tt := range []struct{ q, date string }{
+		{"какая картина с дебиторкой на 31.02", "2026-02-31"},
+		{"какая картина с дебиторкой на 31.02", "9999-12-31"},
+		{"что там по расчётам с покупателями вообще", "9999-12-31"},
+		{"какая картина с расчётами на 31 марта", "9999-12-31"},
+	} {
+		p := `{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"` + tt.date + `"}}}],"fallback":{"enabled":false},"limits":{},"render_style":"TABLE","confidence":0.95,"question_mode":"direct","ledger":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"` + tt.date + `"}}}`
+		s := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: p}}})
+		a := pipelineAgent(t, s, func(o *Options) { o.PlanCacheTTL = -1 })
+		req := Request{UserID: 9, ChatID: 9}
+		got, want := ask(t, a, req, tt.q), ask(t, plain, req, tt.q)
+		if strings.Contains(got.Text, "9999") || strings.Contains(got.Text, "31.12.9999") {
+			t.Errorf("%q, plan date %s: the plan's date reached the answer:\n%s", tt.q, tt.date, got.Text)
+		}
+		if strings.Contains(tt.q, "31.02") && got.Text != want.Text {
+			t.Errorf("%q, plan date %s: with the planner\n%s\n--- without an LLM:\n%s", tt.q, tt.date, got.Text, want.Text)
+		}
 	}
 }
