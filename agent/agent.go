@@ -23,6 +23,7 @@ import (
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/ru"
 )
 
 const (
@@ -188,7 +189,7 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	if req.Progress != nil {
 		ctx = context.WithValue(ctx, progressKey{}, req.Progress)
 	}
-	text := strings.TrimSpace(strings.ToValidUTF8(req.Text, "\uFFFD"))
+	text := strings.TrimSpace(ru.CleanInput(strings.ToValidUTF8(req.Text, "\uFFFD")))
 	if text == "" && req.Command == "" {
 		return Answer{}, ErrEmpty
 	}

@@ -116,3 +116,21 @@ func TestPlannerDatesValidated(t *testing.T) {
 		}
 	}
 }
+
+// TestInvisibleCharactersChangeNothing: a zero-width space, a soft hyphen or a BOM inside a
+// message or a company's name, full-width digits, a non-breaking space: the answer is the one
+// to the message typed plainly (issue #19).
+func TestInvisibleCharactersChangeNothing(t *testing.T) {
+	a := noLLMAgent(t)
+	for _, tt := range []struct{ plain, hidden string }{
+		{"кто нам должен на 31.03", "кто нам дол\u200bжен на 31.03"},
+		{"сколько должна Альфа на 31.03", "сколько должна Аль\u00adфа на 31.03"},
+		{"сальдо 62.01 на 31.03", "\ufeffсальдо\u00a062.01 на ３１.０３"},
+	} {
+		want := ask(t, a, Request{UserID: 11, ChatID: 11}, tt.plain)
+		got := ask(t, a, Request{UserID: 12, ChatID: 12}, tt.hidden)
+		if got.Text != want.Text {
+			t.Errorf("%q answered unlike %q:\n%s\n--- plainly:\n%s", tt.hidden, tt.plain, got.Text, want.Text)
+		}
+	}
+}
