@@ -124,10 +124,9 @@ func breakerSettings(name string, timeout time.Duration) gobreaker.Settings {
 		IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) || errors.Is(err, ErrBudgetSpent) },
 		// Every refusal counts, a 400 too: a service that rejects each request as malformed
 		// (an unsupported response format, a model that does not take the parameters) fails
-		// every answer alike, and three in a row open the breaker. A reply that came back but
-		// is unusable (empty, no choices) says the service works.
+		// every answer alike, and three in a row open the breaker, as three garbled replies do.
 		IsSuccessful: func(err error) bool {
-			if err == nil || errors.Is(err, ErrBadResponse) {
+			if err == nil {
 				return true
 			}
 			if status := statusOf(err); status == http.StatusUnauthorized || status == http.StatusForbidden ||
