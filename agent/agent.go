@@ -23,6 +23,7 @@ import (
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/ru"
 )
 
 const (
@@ -79,7 +80,15 @@ type Options struct {
 	// PlanCacheTTL is how long a plan is reused for the same question and context (default
 	// 10m; negative = no cache).
 	PlanCacheTTL time.Duration
+	// LLMBudget is the time every LLM call of one answer shares — planner, repair, query
+	// expansion, embeddings, the answer model (LLM_BUDGET; default 20s; negative = none).
+	// When it runs out the answer is given from the facts, as without an LLM.
+	LLMBudget time.Duration
 }
+
+// DefaultLLMBudget is Options.LLMBudget's default: with the deterministic work around it, a
+// user waits well under 30 s whatever the LLM does.
+const DefaultLLMBudget = 20 * time.Second
 
 // Agent answers messages. It is safe for concurrent use; the front end serialises the messages
 // of one conversation.
@@ -115,6 +124,9 @@ func New(d Deps, o Options) *Agent {
 	}
 	if o.RouteTimeout <= 0 {
 		o.RouteTimeout = 15 * time.Second
+	}
+	if o.LLMBudget == 0 {
+		o.LLMBudget = DefaultLLMBudget
 	}
 	if o.HistoryTimeout <= 0 {
 		o.HistoryTimeout = 2 * time.Second
@@ -170,10 +182,14 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	start := a.now()
 	usage := new(llm.Usage)
 	ctx = llm.WithUsage(ctx, usage)
+	if a.opts.LLMBudget > 0 {
+		// Real time, not a.now: the budget bounds what the user waits for.
+		ctx = llm.WithBudget(ctx, time.Now().Add(a.opts.LLMBudget))
+	}
 	if req.Progress != nil {
 		ctx = context.WithValue(ctx, progressKey{}, req.Progress)
 	}
-	text := strings.TrimSpace(strings.ToValidUTF8(req.Text, "\uFFFD"))
+	text := strings.TrimSpace(ru.CleanInput(strings.ToValidUTF8(req.Text, "\uFFFD")))
 	if text == "" && req.Command == "" {
 		return Answer{}, ErrEmpty
 	}

@@ -182,12 +182,9 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *library.Library, own str
 		ans.Debug.Degraded = degraded
 		return ans, nil
 	}
-	if a.llm == nil && len(passages) > documents.ExtractiveQuotes {
-		passages = passages[:documents.ExtractiveQuotes] // only what is quoted gets a footnote
-	}
-	srcs, numbers := documents.Sources(passages, kb)
 	var ans Answer
 	if a.llm != nil {
+		srcs, numbers := documents.Sources(passages, kb)
 		ps := make([]prompts.DocSource, len(passages))
 		for i, p := range passages {
 			ps[i] = prompts.DocSource{N: numbers[i], Title: srcs[numbers[i]-1].Title, Text: p.Text}
@@ -204,7 +201,9 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *library.Library, own str
 		}
 	}
 	if ans.Text == "" {
-		r := documents.Extractive(passages, text, kb)
+		// The answer with no LLM, and the same when the LLM failed: the passages it quotes,
+		// each with its footnote.
+		r := documents.Extractive(passages[:min(len(passages), documents.ExtractiveQuotes)], text, kb)
 		ans.Text, ans.Sources = r.Text, sources(r.Sources)
 	}
 	if kb {

@@ -261,6 +261,17 @@ func TestPlanCache(t *testing.T) {
 	if ans.Debug.Plan == nil || ans.Debug.Plan.Source != "cache" {
 		t.Errorf("normalised repeat: plan debug %+v, want source cache", ans.Debug.Plan)
 	}
+	// issue #19: a plan is one conversation's — another user, the same user in a group, a group
+	// member: each is planned anew, never served another's plan.
+	for i, req := range []Request{{UserID: 2, ChatID: 2}, {UserID: 1, ChatID: -100, Group: true}, {UserID: 3, ChatID: -100, Group: true}} {
+		ans := ask(t, a, req, vagueReceivables)
+		if ans.Debug.Plan == nil || ans.Debug.Plan.Source == "cache" {
+			t.Errorf("%+v: plan debug %+v, want a plan of its own", req, ans.Debug.Plan)
+		}
+		if n := s.Count("plan"); n != 2+i {
+			t.Errorf("%+v: planner called %d times in all, want %d", req, n, 2+i)
+		}
+	}
 }
 
 // The planner's misbehaviours, on a question the parser is unsure of: a plan the model repairs
@@ -438,6 +449,14 @@ func TestFactsAnswerPostCheck(t *testing.T) {
 		{"invented figure, regenerated", []fakes.Reply{{Content: bad}, {Content: good}}, "llm_regenerated", 3},
 		{"invented figure twice: deterministic", []fakes.Reply{{Content: bad}, {Content: bad}}, "deterministic", 3},
 		{"answer LLM down: deterministic", []fakes.Reply{{Status: 502}}, "deterministic", 2},
+		// issue #19: a reply of 100 KB is not sent in 26 messages: the facts are, rendered whole.
+		{"100 KB reply: deterministic", []fakes.Reply{{Content: good + strings.Repeat(" Курс доллара — 81,1134 ₽ [1].", 3500)}}, "deterministic", 2},
+		// Links the facts do not hold are dropped; the words stay.
+		{"foreign link dropped", []fakes.Reply{{Content: good + " Подробнее — [на сайте ЦБ](https://cbr-kurs.example.com/usd) и https://phish.example/x."}}, "llm", 2},
+		// Replies with letters that render as nothing: a link reference definition, an HTML comment,
+		// only a foreign link; regenerated, then rendered from the facts.
+		{"renders empty twice: deterministic", []fakes.Reply{{Content: "[1]: https://www.cbr.ru/ \"Курс 81,1134\""}, {Content: "<!-- Курс доллара 81,1134 -->"}}, "deterministic", 3},
+		{"only a foreign link, then good", []fakes.Reply{{Content: "https://phish.example/81"}, {Content: good}}, "llm_regenerated", 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -464,7 +483,13 @@ func TestFactsAnswerPostCheck(t *testing.T) {
 			if ans.Debug.LLMCalls != tt.calls {
 				t.Errorf("%d LLM calls, want %d", ans.Debug.LLMCalls, tt.calls)
 			}
-			if tt.how == "llm_regenerated" && !strings.Contains(s.Prompt("answer", 1), "95,0000") {
+			if strings.Contains(ans.Text, "example") || len([]rune(ans.Text)) > MaxAnswerRunes {
+				t.Errorf("a foreign link or an uncapped reply reached the user (%d characters):\n%.500s", len([]rune(ans.Text)), ans.Text)
+			}
+			if tt.name == "foreign link dropped" && !strings.Contains(ans.Text, "на сайте ЦБ") {
+				t.Errorf("a dropped link's words must stay:\n%s", ans.Text)
+			}
+			if tt.how == "llm_regenerated" && strings.Contains(tt.name, "figure") && !strings.Contains(s.Prompt("answer", 1), "95,0000") {
 				t.Errorf("the regeneration prompt does not name the refused figure:\n%s", s.Prompt("answer", 1))
 			}
 		})

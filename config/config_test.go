@@ -18,7 +18,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatalf("Load with no configuration: %v", err)
 	}
 	if c.HasLLM() || c.RedisURL != "" || c.LLMBaseURL != DefaultLLMBaseURL || c.HistoryMaxTurns != 20 ||
-		c.HistoryTTL != 168*time.Hour || c.PollTimeout != 30*time.Second || c.MetricsAddr != ":9090" {
+		c.HistoryTTL != 168*time.Hour || c.PollTimeout != 30*time.Second || c.MetricsAddr != "127.0.0.1:9090" {
 		t.Errorf("defaults = %+v", c)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -105,9 +106,15 @@ func guarded[T any](ctx context.Context, p *pause, timeout time.Duration, cb *go
 	if err := p.err(); err != nil {
 		return zero, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel, err := callContext(ctx, timeout)
+	if err != nil {
+		return zero, err
+	}
 	defer cancel()
-	out, err := cb.Execute(func() (T, error) { return do(ctx) })
+	out, err := cb.Execute(func() (T, error) {
+		v, err := do(ctx)
+		return v, budgetCut(ctx, err)
+	})
 	if err != nil {
 		return zero, classify(err)
 	}
@@ -130,23 +137,46 @@ func newAPI(o Options, p *pause) *openai.Client {
 }
 
 func breakerSettings(name string, timeout time.Duration) gobreaker.Settings {
+	// misconfigured is set by a failure that says the service will refuse every call until
+	// someone changes the configuration (a wrong key, no access, a wrong base URL or model):
+	// the breaker opens at once instead of after three more refusals.
+	var misconfigured atomic.Bool
 	return gobreaker.Settings{
 		Name:    name,
 		Timeout: timeout,
 		ReadyToTrip: func(c gobreaker.Counts) bool {
-			return c.ConsecutiveFailures >= 3
+			return c.ConsecutiveFailures >= 3 || misconfigured.Swap(false)
 		},
-		// A caller that gave up is no evidence about the service.
-		IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) },
-		// A request the service rejected as malformed says nothing about its health.
+		// A caller that gave up, or an answer whose time for LLM calls ran out, is no evidence
+		// about the service.
+		IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) || errors.Is(err, ErrBudgetSpent) },
+		// Every refusal counts, a 400 too: a service that rejects each request as malformed
+		// (an unsupported response format, a model that does not take the parameters) fails
+		// every answer alike, and three in a row open the breaker, as three garbled replies do.
 		IsSuccessful: func(err error) bool {
-			var apiErr *openai.APIError
-			if errors.As(err, &apiErr) && apiErr.HTTPStatusCode == http.StatusBadRequest {
+			if err == nil {
 				return true
 			}
-			return err == nil
+			if status := statusOf(err); status == http.StatusUnauthorized || status == http.StatusForbidden ||
+				status == http.StatusNotFound || status == http.StatusPaymentRequired {
+				misconfigured.Store(true)
+			}
+			return false
 		},
 	}
+}
+
+// statusOf is the HTTP status of an error reply from the service; 0 for other errors.
+func statusOf(err error) int {
+	var apiErr *openai.APIError
+	if errors.As(err, &apiErr) {
+		return apiErr.HTTPStatusCode
+	}
+	var reqErr *openai.RequestError
+	if errors.As(err, &reqErr) {
+		return reqErr.HTTPStatusCode
+	}
+	return 0
 }
 
 // Model returns the configured model name.
@@ -224,22 +254,15 @@ func classify(err error) error {
 	if errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests) {
 		return fmt.Errorf("%w: breaker: %w", ErrUnavailable, err)
 	}
+	if errors.Is(err, ErrBudgetSpent) {
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
 	if errors.Is(err, ErrBadResponse) || errors.Is(err, context.Canceled) {
 		return err
 	}
-	var apiErr *openai.APIError
-	if errors.As(err, &apiErr) {
-		switch {
-		case apiErr.HTTPStatusCode == http.StatusTooManyRequests:
-			return fmt.Errorf("%w: %w", ErrRateLimited, err)
-		case apiErr.HTTPStatusCode >= 500 || apiErr.HTTPStatusCode == http.StatusRequestTimeout:
-			return fmt.Errorf("%w: %w", ErrUnavailable, err)
-		default:
-			return fmt.Errorf("%w: %w", ErrBadResponse, err)
-		}
-	}
-	var reqErr *openai.RequestError
-	if errors.As(err, &reqErr) && reqErr.HTTPStatusCode == http.StatusTooManyRequests {
+	// An error reply is the service refusing the call — a 400 as much as a 401 or a 5xx: the
+	// same request would be refused again, so it is never "repaired" like an unusable reply.
+	if statusOf(err) == http.StatusTooManyRequests {
 		return fmt.Errorf("%w: %w", ErrRateLimited, err)
 	}
 	return fmt.Errorf("%w: %w", ErrUnavailable, err)

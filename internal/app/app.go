@@ -76,6 +76,9 @@ type Options struct {
 	Transport func(client string, pool http.RoundTripper) http.RoundTripper
 	// Answerer, when set, wraps the agent before a front end gets it.
 	Answerer func(Answerer) Answerer
+	// Redact removes every configured secret from a text that leaves the process (the bot's
+	// replies and debug files, the ops server's error log); nil leaves text alone.
+	Redact func(string) string
 }
 
 // App is finbot built from one configuration.
@@ -173,7 +176,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	a.Agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: ln, Library: a.Docs, KB: kbLib, Planner: planner},
 		agent.Options{Logger: a.log, LedgerAccess: ledgerAccess(cfg, o.Console), PlanConfidence: cfg.PlanConfidenceThreshold,
 			MaxToolCalls: cfg.MaxToolCalls, AnswerModel: cfg.AnswerModel, AnswerTemperature: float32(cfg.AnswerTemperature),
-			PlanCacheTTL: cfg.PlanCacheTTL})
+			PlanCacheTTL: cfg.PlanCacheTTL, LLMBudget: cfg.LLMBudget})
 	a.answerer = a.Agent
 	if o.Answerer != nil {
 		a.answerer = o.Answerer(a.Agent)

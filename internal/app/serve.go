@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -87,7 +88,10 @@ func (a *App) serveOps(ctx context.Context) (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("METRICS_ADDR: %w", err)
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	// net/http's own errors (a bad TLS handshake, a handler's panic) go through our log and so
+	// its redaction, not to the process's stderr.
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second,
+		ErrorLog: slog.NewLogLogger(a.log.Handler(), slog.LevelWarn)}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
