@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -149,6 +150,10 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 		route = docScenario(route, &scope)
 		ans, err = a.documentAnswer(ctx, req, route, text, scope)
 	case understand.KindLedger:
+		if d.Rule == "receivables_and_payables" {
+			ans, err = a.receivablesAndPayables(ctx, req, d)
+			break
+		}
 		ans, err = a.ledgerRun(ctx, req, ledger.FromDecision(d))
 	case understand.KindLedgerWrite:
 		ans = Answer{Text: "Я только читаю данные 1С и ничего в ней не меняю: провести, удалить или исправить документ можно " +
@@ -177,6 +182,8 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 			ans = candidatesAnswer(d, text)
 		case d.Ask != "":
 			ans = Answer{Text: EscapeMarkdown(d.Ask)}
+		case d.Rule == "debt_direction":
+			ans = debtDirectionAnswer(d)
 		default:
 			ans = a.clarify(ctx, route, text)
 		}
@@ -284,4 +291,55 @@ func (a *Agent) commandDecision(ctx context.Context, req Request, kind understan
 	d.Kind = kind
 	ans, _, err := a.answerDecision(ctx, req, d, args, hist, scope)
 	return ans, err
+}
+
+// receivablesAndPayables answers «дебиторка и кредиторка на 31.03»: who owes us, then whom we
+// owe, each as its own list with its own footnote; a button asks for either alone (with its
+// drilldowns and export).
+func (a *Agent) receivablesAndPayables(ctx context.Context, req Request, d understand.Decision) (Answer, error) {
+	d.Recipe = lane.IntentReceivables
+	recv, err := a.ledgerRun(ctx, req, ledger.FromDecision(d))
+	if err != nil {
+		return recv, err
+	}
+	d.Recipe = lane.IntentPayables
+	pay, err := a.ledgerRun(ctx, req, ledger.FromDecision(d))
+	if err != nil {
+		return pay, err
+	}
+	shift := len(recv.Sources)
+	// The lists' own exports are behind the buttons for either list alone.
+	for _, part := range []*Answer{&recv, &pay} {
+		part.Text = strings.ReplaceAll(part.Text, "кнопкой «Выгрузить в Excel»", "кнопкой этого списка ниже, с выгрузкой в Excel")
+	}
+	ans := recv
+	ans.Text = recv.Text + "\n\n" + citation.ReplaceAllStringFunc(pay.Text, func(m string) string {
+		n, _ := strconv.Atoi(strings.Trim(m, "[]"))
+		return fmt.Sprintf("[%d]", n+shift)
+	})
+	ans.Sources = append(append([]Source(nil), recv.Sources...), pay.Sources...)
+	on := onDate(d)
+	ans.Buttons = []Button{{Text: "Только кто должен нам" + on}, {Text: "Только кому должны мы" + on, SameRow: true}}
+	ans.Debug.Degraded = append(ans.Debug.Degraded, pay.Debug.Degraded...)
+	return ans, nil
+}
+
+// debtDirectionAnswer asks which side of the settlements a message means («расчёты с
+// контрагентами на 31.03», «картина по расчётам»), with a button for each.
+func debtDirectionAnswer(d understand.Decision) Answer {
+	on := onDate(d)
+	return Answer{Text: "Что показать из 1С" + on + ": кто должен нам (дебиторская задолженность, 62) или кому должны мы (кредиторская, 60)? Можно и то и другое.",
+		Buttons: []Button{{Text: "Кто должен нам" + on}, {Text: "Кому должны мы" + on, SameRow: true},
+			{Text: "Дебиторка и кредиторка" + on}}}
+}
+
+// onDate is « на DD.MM.YYYY» of the decision's date, or of its period's end; "" without one.
+func onDate(d understand.Decision) string {
+	switch {
+	case d.Date.Set:
+		return " на " + d.Date.Value.Format("02.01.2006")
+	case d.Period.Set:
+		return " на " + d.Period.Value.To.Format("02.01.2006")
+	}
+	return ""
 }

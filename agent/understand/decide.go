@@ -305,6 +305,18 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		set(lane.IntentDocumentsByParty, "documents_over_period", "документы контрагента за период")
 	case party:
 		set(lane.IntentOpenItemsByParty, "open_items_by_counterparty", "расчёты с одним контрагентом")
+	// Advances named by their words decide the side themselves: «какие авансы выданы
+	// поставщикам» is 60.02's debit balances (the suppliers owe us the goods), whatever
+	// «поставщикам» would say about a debt's direction.
+	case d.Account.Set && d.Account.Source == FromLexicon && d.Account.Value == "60.02" && !s.is(CBalance):
+		// «авансы выданные на 31.12»: whom we prepaid, by supplier, with the total.
+		set(lane.IntentReceivables, "advances_issued", "авансы выданные по контрагентам")
+	case d.Account.Set && d.Account.Source == FromLexicon && d.Account.Value == "62.02" && !s.is(CBalance):
+		// «авансы полученные на 31.03»: who prepaid us, by customer, with the total.
+		set(lane.IntentPayables, "advances_received", "авансы полученные по контрагентам")
+	case s.is(CReceivables) && s.is(CPayables) && !d.Account.Set && d.UnknownAccount == "":
+		// «дебиторка и кредиторка на 31.03»: both lists, one after the other.
+		set(lane.IntentReceivables, "receivables_and_payables", "дебиторская и кредиторская задолженность")
 	case toUs && !fromUs:
 		set(lane.IntentReceivables, "receivables", "кто должен нам")
 		if s.is(CSuppliers) && !s.is(CCustomers) && !d.Account.Set && d.UnknownAccount == "" {
@@ -317,12 +329,6 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 			// «кому из покупателей мы должны»: advances received, credit balances of 62.
 			d.Account = slot("62", FromLexicon, "мы должны покупателям")
 		}
-	case d.Account.Set && d.Account.Source == FromLexicon && d.Account.Value == "60.02" && !s.is(CBalance):
-		// «авансы выданные на 31.12»: whom we prepaid, by supplier, with the total.
-		set(lane.IntentReceivables, "advances_issued", "авансы выданные по контрагентам")
-	case d.Account.Set && d.Account.Source == FromLexicon && d.Account.Value == "62.02" && !s.is(CBalance):
-		// «авансы полученные на 31.03»: who prepaid us, by customer, with the total.
-		set(lane.IntentPayables, "advances_received", "авансы полученные по контрагентам")
 	case d.Account.Set || d.UnknownAccount != "":
 		set(lane.IntentAccountBalance, "balance", "остаток по счёту")
 	case s.is(CBalance):
