@@ -329,6 +329,11 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 			// «кому из покупателей мы должны»: advances received, credit balances of 62.
 			d.Account = slot("62", FromLexicon, "мы должны покупателям")
 		}
+	case d.Account.Set && turnoverAccount(d.Account.Value) && d.Period.Set && d.Period.Value.From.Before(d.Period.Value.To):
+		// «выручка за март», «расходы по 26 за квартал»: what a period added to an account the
+		// year accumulates and closes (sales, costs) is its turnover over the period; its balance
+		// at the period's end would count the months before it too.
+		set(lane.IntentTurnoverSheet, "turnover_of_period", "обороты счёта за период")
 	case d.Account.Set || d.UnknownAccount != "":
 		set(lane.IntentAccountBalance, "balance", "остаток по счёту")
 	case s.is(CBalance):
@@ -370,4 +375,17 @@ func (s *scan) reportWording(d *Decision) bool {
 		}
 	}
 	return true
+}
+
+// turnoverAccount reports an account whose figure for a period is its turnover: sales (90),
+// other income and expenses (91), production and overheads (20, 23, 25, 26), selling costs
+// (44) — they accumulate over the year and are closed, so a balance «на конец марта» holds
+// January and February too.
+func turnoverAccount(code string) bool {
+	syn, _, _ := strings.Cut(code, ".")
+	switch syn {
+	case "90", "91", "20", "23", "25", "26", "44":
+		return true
+	}
+	return false
 }
