@@ -44,3 +44,18 @@ func firstBold(t *testing.T, text string) string {
 	t.Fatalf("no total line in:\n%s", text)
 	return ""
 }
+
+// A comparison or a trend with no LLM to plan it is answered with the report it builds on,
+// and says so: never one date's list presented as the comparison asked for.
+func TestAnalysisWithoutLLMSaysWhatItShows(t *testing.T) {
+	a := noLLMAgent(t)
+	for i, q := range []string{"сравни дебиторку на 31.03 и на 31.12", "почему выросла кредиторка в марте"} {
+		ans := ask(t, a, Request{UserID: int64(30 + i), ChatID: int64(30 + i)}, q)
+		if !strings.HasPrefix(ans.Text, "_Сравнение, динамику и причины") || !strings.Contains(ans.Text, "₽") {
+			t.Errorf("%q:\n%s\nwant the report with a note that the comparison was not made", q, ans.Text)
+		}
+	}
+	if ans := ask(t, a, Request{UserID: 39, ChatID: 39}, "кто нам должен на 31.03"); strings.Contains(ans.Text, "_Сравнение") {
+		t.Errorf("a plain list carries the comparison note:\n%s", ans.Text)
+	}
+}

@@ -155,6 +155,11 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 			break
 		}
 		ans, err = a.ledgerRun(ctx, req, ledger.FromDecision(d))
+		if d.Analysis && err == nil {
+			// The planner did not plan the comparison (no LLM, or it failed): say what this is.
+			ans.Text = "_Сравнение, динамику и причины разбирает языковая модель, а сейчас она недоступна или не справилась. " +
+				"Ниже — отчёт из 1С, на котором такой разбор строится; для другой даты или периода спросите отдельно._\n\n" + ans.Text
+		}
 	case understand.KindLedgerWrite:
 		ans = Answer{Text: "Я только читаю данные 1С и ничего в ней не меняю: провести, удалить или исправить документ можно " +
 			"только в самой 1С. Могу показать, например, документы контрагента, его долг или остаток по счёту."}

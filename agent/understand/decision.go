@@ -70,6 +70,10 @@ func (s Slot[T]) ptr() *T {
 type Decision struct {
 	Kind   Kind
 	Recipe lane.Intent // KindLedger only
+	// Analysis: the message asks for more than the recipe gives — a comparison, a trend, a
+	// reason («сравни», «динамика», «почему»). The recipe's report is what it builds on; without
+	// an LLM to plan the rest, the answer says it shows only that report.
+	Analysis bool
 
 	// Date is the as-of date (balances, debts, rates, the key rate); Period a range of days
 	// (documents, payments, rate dynamics). Both are in ru.Moscow at midnight.

@@ -823,7 +823,7 @@ func (p *Parser) doubt(s *scan, d *Decision) {
 		d.Sure, d.Rule = false, d.Rule+"+compound"
 		d.Reasons = append(d.Reasons, "в вопросе несколько тем")
 	case s.outsideNames(CAnalysis) && (d.Kind == KindLedger || d.Kind == KindUnknownEntity) && !s.reportWording(d):
-		d.Sure = false
+		d.Sure, d.Analysis = false, true
 		d.Reasons = append(d.Reasons, "нужен анализ, а не один отчёт")
 	}
 }
