@@ -189,6 +189,10 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 			ans = Answer{Text: EscapeMarkdown(d.Ask)}
 		case d.Rule == "debt_direction":
 			ans = debtDirectionAnswer(d)
+		case d.Rule == "advance_direction":
+			on := onDate(d)
+			ans = Answer{Text: "Какие авансы показать" + on + ": выданные поставщикам (60.02) или полученные от покупателей (62.02)?",
+				Buttons: []Button{{Text: "Авансы выданные" + on}, {Text: "Авансы полученные" + on, SameRow: true}}}
 		default:
 			ans = a.clarify(ctx, route, text)
 		}

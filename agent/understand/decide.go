@@ -74,6 +74,11 @@ func (p *Parser) decide(s *scan, d *Decision) {
 		p.ledger(s, d)
 	case s.is(CKBTopic, CKBQuestion, CDocTerms):
 		set(KindKB, "kb_topic", "вопрос о терминах, учёте или нормативке", true)
+	case s.hasStemPrefix("аванс") && (dated || len(s.toks) <= 3) && !s.is(CKBTopic, CKBQuestion, CDocTerms, CMyDocs) &&
+		!s.hasStemPrefix("фактур") && !s.hasStemPrefix("счет") &&
+		!s.hasStemPrefix("зарплат") && !s.hasStemPrefix("сотрудник") && !s.hasStemPrefix("работник") && !s.hasStemPrefix("подотчет"):
+		// «авансы на 31.12»: advances issued (60.02) or received (62.02)? Asked back with both.
+		set(KindClarify, "advance_direction", "не сказано, какие авансы: выданные или полученные", true)
 	case len(s.toks) <= 4 && !s.is(CKBTopic, CKBQuestion):
 		set(KindClarify, "vague", "слишком общий запрос", false)
 	default:
