@@ -649,9 +649,9 @@ func (a *Agent) complete(ctx context.Context, msgs []llm.Message, call llm.Call,
 	return out, err
 }
 
-// MaxAnswerRunes caps what the answer model may say: two Telegram messages. Answers that
+// MaxAnswerRunes caps what the answer model may say: four Telegram messages. Answers that
 // need more are lists of facts, which the deterministic rendering gives whole.
-const MaxAnswerRunes = 8000
+const MaxAnswerRunes = 16000
 
 // checkedProgress is the gated onDelta of complete for one call: it forwards the settled part
 // of a partial text while check accepts every settled part so far, and nothing after the
