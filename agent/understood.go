@@ -125,10 +125,20 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 	if d.DateError != "" && (d.Kind == understand.KindLedger || d.Kind == understand.KindRate || d.Kind == understand.KindKeyRate) {
 		return Answer{Text: EscapeMarkdown(d.DateError) + " Укажите дату в формате ДД.ММ.ГГГГ, например 15.01.2026."}, route, nil
 	}
-	if len(scope.selected) > 0 && (d.Kind == understand.KindKB || d.Kind == understand.KindClarify || d.Kind == understand.KindDocs) {
+	// A file's caption asks about that file: «сколько оплачено по акту сверки?» under an
+	// uploaded act is the act's figure, not 1C's bank operations — unless the caption names what
+	// in 1C it means (a company, a contract, an account).
+	captionAboutFile := req.OnlyDoc != "" && d.Kind == understand.KindLedger &&
+		!d.Counterparty.Set && !d.Contract.Set && !d.Account.Set && !d.BankAccount.Set
+	if len(scope.selected) > 0 && (d.Kind == understand.KindKB || d.Kind == understand.KindClarify || d.Kind == understand.KindDocs || captionAboutFile) {
 		// Documents are selected (a reply to an upload, a caption, the /docs buttons): a question
 		// that is not for 1C, the Bank of Russia or small talk is about them.
-		if r := docScenario(route, &scope); r.Scenario == S3Full || r.Scenario == S4Retrieve {
+		asked := route
+		if captionAboutFile {
+			asked.Scenario, asked.Intent = S1Search, ""
+			asked.Reasons = append(asked.Reasons, "подпись к файлу: вопрос о нём")
+		}
+		if r := docScenario(asked, &scope); r.Scenario == S3Full || r.Scenario == S4Retrieve {
 			ans, err := a.documentAnswer(ctx, req, r, text, scope)
 			return ans, r, err
 		}
