@@ -115,6 +115,28 @@ func TestNativeDraftsGrow(t *testing.T) {
 	})
 }
 
+// TestNativeDraftsOverHTTP: the same over a listening httptest server, on the real clock (the
+// agent waits for the draft to arrive rather than for time to pass).
+func TestNativeDraftsOverHTTP(t *testing.T) {
+	f := newFakeAPI(t)
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+		r.Progress(debtsSoFar)
+		waitUntil(t, "the draft is shown", func() bool { _, shown := f.ShownDraft(10); return shown })
+		return agent.Answer{Text: debtsFinal, Buttons: []agent.Button{{Text: "По контрагентам"}}}, nil
+	}}
+	b := startModeBot(t, f, a, StreamAuto)
+	f.Push(privateText(10, "кто нам должен?"))
+	got := f.WaitSent(t, 1)
+	b.disp.wait()
+	if d := f.Drafts(); len(d) != 1 || d[0].Text != debtsSoFar || d[0].DraftID != "1" || d[0].ChatID != "10" {
+		t.Errorf("drafts %+v, want the partial text as draft 1 in chat 10", d)
+	}
+	if len(got) != 1 || !hasEntities(got[0].Entities) || !strings.Contains(got[0].Markup, "По контрагентам") || f.Count("editMessageText") != 0 {
+		t.Errorf("sent %+v, %d edits; want the formatted answer with its button, no edit", got, f.Count("editMessageText"))
+	}
+	waitNoStreamers(t)
+}
+
 // TestNativeDraftRenewed: a text that stops changing (a long tool call) is sent again before
 // the client's 30 s are up, so the draft does not vanish mid-answer; the next answer gets the
 // next draft_id.

@@ -154,7 +154,8 @@ func (s *streamer) stop() {
 	}
 }
 
-// draftID is the message that shows the streamed text, 0 if none. Call it after stop.
+// draftID is the message that shows the streamed text, 0 if none (native drafts are no
+// messages). Call it after stop.
 func (s *streamer) draftID() int {
 	if s == nil {
 		return 0
@@ -321,8 +322,8 @@ func visibleChars(s string) int {
 	return n
 }
 
-// sendAnswer delivers a question's answer: over the streamed draft when there is one, as
-// new messages otherwise.
+// sendAnswer delivers a question's answer: over the streamed draft message when edits showed
+// one, as new messages otherwise (a native draft vanishes when they arrive).
 func (c *core) sendAnswer(ctx context.Context, out outgoing, s *streamer) error {
 	id := s.draftID()
 	if id == 0 {
