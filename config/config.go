@@ -45,6 +45,7 @@ type Config struct {
 	WebhookListen  string        // WEBHOOK_LISTEN: address the webhook server listens on
 	WebhookSecret  Secret        // WEBHOOK_SECRET: checked against X-Telegram-Bot-Api-Secret-Token
 	PollTimeout    time.Duration // TELEGRAM_POLL_TIMEOUT: long-poll timeout of getUpdates
+	StreamMode     string        // STREAM_MODE: auto, draft, edit or off; how answers show while written
 
 	// Access.
 	AllowedUserIDs []int64 // ALLOWED_USER_IDS: empty = everyone
@@ -139,6 +140,7 @@ func Vars() []Var {
 		{"TELEGRAM_TOKEN", "", "Bot token from @BotFather. Needed by `serve` only."},
 		{"TELEGRAM_API_URL", "https://api.telegram.org", "Bot API base URL (local Bot API server, emulator)."},
 		{"TELEGRAM_POLL_TIMEOUT", "30s", "Long-polling timeout of getUpdates."},
+		{"STREAM_MODE", "auto", "How an answer shows in a private chat while it is written: auto = a native draft that grows (sendMessageDraft, Bot API 9.5), or a message edited once a second where the Bot API refuses drafts; draft = native drafts only; edit = edits only; off = the final answer only. Groups get the final answer only."},
 		{"WEBHOOK_URL", "", "Public HTTPS URL of the webhook; set = webhook mode, empty = long polling."},
 		{"WEBHOOK_LISTEN", ":8443", "Address the webhook HTTP server listens on."},
 		{"WEBHOOK_SECRET", "", "Secret token Telegram sends in X-Telegram-Bot-Api-Secret-Token (1–256 of A-Z a-z 0-9 _ -). Required with WEBHOOK_URL."},
@@ -212,6 +214,7 @@ func Load(getenv func(string) string) (Config, error) {
 		TelegramToken:  Secret(r.str("TELEGRAM_TOKEN")),
 		TelegramAPIURL: strings.TrimRight(r.url("TELEGRAM_API_URL"), "/"),
 		PollTimeout:    r.duration("TELEGRAM_POLL_TIMEOUT", 0, time.Hour),
+		StreamMode:     strings.ToLower(r.str("STREAM_MODE")),
 		WebhookURL:     r.url("WEBHOOK_URL"),
 		WebhookListen:  r.str("WEBHOOK_LISTEN"),
 		WebhookSecret:  Secret(r.str("WEBHOOK_SECRET")),
@@ -310,6 +313,9 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if f := c.PlannerResponseFormat; f != "json_schema" && f != "json_object" {
 		r.fail("PLANNER_RESPONSE_FORMAT", fmt.Sprintf("must be json_schema or json_object, got %q", f))
+	}
+	if m := c.StreamMode; m != "auto" && m != "draft" && m != "edit" && m != "off" {
+		r.fail("STREAM_MODE", fmt.Sprintf("must be auto, draft, edit or off, got %q", m))
 	}
 	if c.LLMAPIKey != "" && c.LLMModel == "" {
 		r.fail("LLM_MODEL", "is empty while LLM_API_KEY is set")

@@ -35,7 +35,7 @@ func (a *App) newBot(ctx context.Context) error {
 		WebhookURL: cfg.WebhookURL, WebhookListen: cfg.WebhookListen, WebhookSecret: cfg.WebhookSecret.Reveal(),
 		Access:         bot.Access{Users: cfg.AllowedUserIDs, Chats: cfg.AllowedChatIDs, Admins: cfg.AdminUserIDs},
 		UserRatePerMin: cfg.UserRatePerMin, UserRateBurst: cfg.UserRateBurst,
-		AnswerTimeout: cfg.AnswerTimeout, ShutdownTimeout: cfg.ShutdownTimeout,
+		AnswerTimeout: cfg.AnswerTimeout, ShutdownTimeout: cfg.ShutdownTimeout, StreamMode: bot.StreamMode(cfg.StreamMode),
 		Dedupe: a.dedupe, Metrics: metrics, Logger: a.log, Status: a.status,
 	})
 	if err != nil {
