@@ -160,10 +160,15 @@ func (p *parser) yearWord(i int) int {
 	return k + 1
 }
 
-// optYear reads an optional year with its optional «года» after a month or quarter.
+// optYear reads an optional year with its optional «года» after a month or quarter, or a
+// year counted from today: «марта прошлого года», «1 квартал позапрошлого года», «в марте
+// этого года».
 func (p *parser) optYear(i int) (y, end int) {
 	if v, ok := p.yearAt(i, minYear); ok {
 		return v, p.yearWord(i + 1)
+	}
+	if off, ok := relOffset(p.word(i)); ok && unitWords[p.word(i+1)] == uYear {
+		return p.today.Year() + off, i + 2
 	}
 	return 0, i
 }
