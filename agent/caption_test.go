@@ -31,3 +31,20 @@ func TestCaptionAsksAboutItsFile(t *testing.T) {
 		t.Errorf("a caption naming a company of 1C: %s/%s, want 1C", ans.Scenario, ans.Intent)
 	}
 }
+
+// A short question that names nothing the bot knows is looked up in the user's own documents
+// first: someone who uploaded a contract asks about it in few words. Without documents, or with
+// none that has a passage on it, the question is asked back as before.
+func TestShortQuestionSearchesOwnDocuments(t *testing.T) {
+	a := noLLMAgent(t)
+	me := Request{UserID: 51, ChatID: 51}
+	upload(t, a, me, "dogovor.pdf", contract())
+	ans := ask(t, a, me, "какие пени по договору?")
+	if ans.Scenario != S1Search || !strings.Contains(ans.Text, "0,1%") || len(ans.Sources) == 0 {
+		t.Errorf("with a contract uploaded: %s/%s\n%s\nwant its penalty clause", ans.Scenario, ans.Intent, ans.Text)
+	}
+	other := ask(t, a, Request{UserID: 52, ChatID: 52}, "какие пени по договору?")
+	if other.Scenario == S1Search || strings.Contains(other.Text, "0,1%") {
+		t.Errorf("another user, no documents: %s/%s\n%s", other.Scenario, other.Intent, other.Text)
+	}
+}

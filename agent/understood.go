@@ -199,6 +199,9 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 			ans = Answer{Text: EscapeMarkdown(d.Ask)}
 		case d.Rule == "debt_direction":
 			ans = debtDirectionAnswer(d)
+		case d.Rule == "vague" && a.searchOwnDocs(ctx, req, text, scope, &ans):
+			route.Scenario, route.Intent = S1Search, ""
+			route.Reasons = append(route.Reasons, "короткий вопрос без признаков 1С, курса или базы знаний: нашёлся ответ в документах пользователя")
 		case d.Rule == "advance_direction":
 			on := onDate(d)
 			ans = Answer{Text: "Какие авансы показать" + on + ": выданные поставщикам (60.02) или полученные от покупателей (62.02)?",
@@ -361,4 +364,25 @@ func onDate(d understand.Decision) string {
 		return " на " + d.Period.Value.To.Format("02.01.2006")
 	}
 	return ""
+}
+
+// searchOwnDocs answers a short question that names nothing the bot knows («какой аванс по
+// договору?», «срок оплаты остатка») from the user's own documents when they hold a passage
+// on it: someone who has uploaded a contract asks about it in few words. It reports whether it
+// answered; with no documents or no passage the question is asked back as before.
+func (a *Agent) searchOwnDocs(ctx context.Context, req Request, text string, s docScope, ans *Answer) bool {
+	if a.library == nil {
+		return false
+	}
+	all, err := a.library.List(ctx, s.owner)
+	if err != nil || len(all) == 0 {
+		return false
+	}
+	got, err := a.documentAnswer(ctx, req, RouteDecision{Scenario: S1Search}, text, s)
+	if err != nil || len(got.Sources) == 0 {
+		return false
+	}
+	got.Scenario = S1Search
+	*ans = got
+	return true
 }
