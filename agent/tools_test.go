@@ -636,11 +636,6 @@ func TestToolLedgerQuery(t *testing.T) {
 	if want := []facts.Source{{Title: "1С: Кто должен нам, ООО «Северный ветер», " + strings.ReplaceAll(a.lane.SourceName(), " 1С", "")}}; !cmp.Equal(want, p.Sources) {
 		t.Errorf("sources = %+v, want %+v", p.Sources, want)
 	}
-	// The result is the conversation's last one: "Выгрузить в Excel" exports it.
-	if file, err := a.exportLast(me); err != nil || file.Document == nil {
-		t.Errorf("export after the tool: %+v, %v", file, err)
-	}
-
 	// Nothing matched is a fact, not a failure.
 	p = mustRun(t, reg, plan.ToolLedgerQuery, `{"recipe": "list_payables_counterparties", "filters": {"as_of_date": "2020-01-01"}}`)
 	if got := itemTexts(p); !cmp.Equal(got, []string{"На 01.01.2020 по счёту 60 мы никому не должны."}) || len(p.Limitations) == 0 {
@@ -698,9 +693,6 @@ func TestToolLedgerQueryAccessDenied(t *testing.T) {
 		blob, _ := json.Marshal(p)
 		if len(p.Items) != 0 || len(p.Limitations) != 0 || strings.Contains(string(blob), "₽") || strings.Contains(err.Error(), "₽") {
 			t.Errorf("user %d chat %d: denied access leaked %s / %v", req.UserID, req.ChatID, blob, err)
-		}
-		if _, ok := a.lastLedger.Get(ConversationKey(req)); ok {
-			t.Errorf("user %d chat %d: a denied call left a 1C result to export", req.UserID, req.ChatID)
 		}
 	}
 	allowed := Request{UserID: 8, ChatID: -100, Group: true}
