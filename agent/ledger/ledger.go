@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/ledger/lane"
@@ -94,16 +95,18 @@ func Reply(res lane.Result, id string) skill.Reply {
 	return r
 }
 
-// candidateLabel is a button label that tells near-duplicates apart.
+// candidateLabel is a button label that tells near-duplicates apart: what tells them apart (the
+// INN, a contract's number and date) is kept whole, the name cut at a word if need be.
 func candidateLabel(c lane.Entity) string {
-	label := c.Name
+	const maxLabel = 48
 	switch {
 	case c.Number != "" && c.Date != "":
-		label = fmt.Sprintf("№ %s от %s", c.Number, c.Date)
+		return ru.Truncate(fmt.Sprintf("№ %s от %s", c.Number, c.Date), maxLabel)
 	case c.INN != "":
-		label = fmt.Sprintf("%s, ИНН %s", c.Name, c.INN)
+		inn := ", ИНН " + c.INN
+		return ru.Truncate(c.Name, max(maxLabel-utf8.RuneCountInString(inn), maxLabel/2)) + inn
 	}
-	return ru.Truncate(label, 60)
+	return ru.Truncate(c.Name, maxLabel)
 }
 
 // Choice is the request of last, an ambiguous result, with its candidate i; false when last

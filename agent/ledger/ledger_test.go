@@ -190,3 +190,20 @@ func TestEncode(t *testing.T) {
 		}
 	}
 }
+
+// TestCandidateLabel: what tells candidates apart stays whole; the name is cut between words.
+func TestCandidateLabel(t *testing.T) {
+	for _, tt := range []struct {
+		c    lane.Entity
+		want string
+	}{
+		{lane.Entity{Name: "ПАО «Северсталь-Логистик»", INN: "2575668710"}, "ПАО «Северсталь-Логистик», ИНН 2575668710"},
+		{lane.Entity{Name: "ООО «Торгово-промышленная компания Северо-Запад»", INN: "7701234567"}, "ООО «Торгово-промышленная…, ИНН 7701234567"},
+		{lane.Entity{Name: "Договор поставки № ДП-198/2024 от 10.11.2024", Number: "ДП-198/2024", Date: "10.11.2024"}, "№ ДП-198/2024 от 10.11.2024"},
+		{lane.Entity{Name: "Основной договор с очень длинным названием для проверки обрезки"}, "Основной договор с очень длинным названием для…"},
+	} {
+		if got := candidateLabel(tt.c); got != tt.want || len([]rune(got)) > 48 {
+			t.Errorf("candidateLabel(%q) = %q, want %q", tt.c.Name, got, tt.want)
+		}
+	}
+}
