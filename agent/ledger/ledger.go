@@ -206,7 +206,7 @@ func Facts(res lane.Result) (facts.Payload, error) {
 	p.Total = res.Summary.Rows + 1
 	p.Limitations = limitations(res)
 	if res.Summary.Rows > len(res.Rows) {
-		p.Limitations = append(p.Limitations, fmt.Sprintf("Показаны первые %d из %d строк.", len(res.Rows), res.Summary.Rows))
+		p.Limitations = append(p.Limitations, fmt.Sprintf("Показаны первые %d из %s.", len(res.Rows), ru.Count(res.Summary.Rows, "строки", "строк", "строк")))
 	}
 	p.Found = true
 	return p, nil

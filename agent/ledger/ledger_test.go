@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -204,6 +205,17 @@ func TestCandidateLabel(t *testing.T) {
 	} {
 		if got := candidateLabel(tt.c); got != tt.want || len([]rune(got)) > 48 {
 			t.Errorf("candidateLabel(%q) = %q, want %q", tt.c.Name, got, tt.want)
+		}
+	}
+}
+
+// TestFactsShownOfPlurals: «первые 10 из 21 строки», «из 44 строк».
+func TestFactsShownOfPlurals(t *testing.T) {
+	for n, want := range map[int]string{21: "Показаны первые 10 из 21 строки.", 44: "Показаны первые 10 из 44 строк.", 1001: "Показаны первые 10 из 1001 строки."} {
+		rows := make([]lane.Row, 10)
+		p, err := Facts(lane.Result{Intent: lane.IntentReceivables, ResultMode: lane.FactualSummary, Rows: rows, Summary: lane.Summary{Rows: n}})
+		if err != nil || !slices.Contains(p.Limitations, want) {
+			t.Errorf("%d rows: limitations %q, want %q", n, p.Limitations, want)
 		}
 	}
 }
