@@ -641,6 +641,9 @@ func TestToolLedgerQuery(t *testing.T) {
 	if got := itemTexts(p); !cmp.Equal(got, []string{"На 01.01.2020 по счёту 60 мы никому не должны."}) || len(p.Limitations) == 0 {
 		t.Errorf("empty match = %q, limitations %q", got, p.Limitations)
 	}
+	if len(p.Sources) != 0 || p.Items[0].Source != 0 {
+		t.Errorf("empty match carries sources %+v: nothing found has nothing to footnote", p.Sources)
+	}
 }
 
 func TestToolLedgerQueryLimited(t *testing.T) {

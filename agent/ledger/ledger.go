@@ -183,16 +183,18 @@ func Decompose(question string, args plan.LedgerQueryArgs) (lane.Decomposition, 
 // of the figures; a *Limited when the lane asks for more or 1C failed.
 func Facts(res lane.Result) (facts.Payload, error) {
 	p := facts.Payload{Coverage: 1}
-	src := p.AddSource(facts.Source{Title: res.SourceTitle()}) // the recipe, the organization and the base, as Reply cites it
 	if res.ResultMode == lane.Limited {
 		if res.LimitedReason != lane.ReasonEmptyMatch {
 			return facts.Payload{}, &Limited{res}
 		}
-		p.Items = []facts.Item{{Section: facts.General, Kind: "fact", Title: subject(res), Text: res.Message, Source: src}}
+		// Nothing matched: a fact with no figures to source, so no source (and no footnote);
+		// the limitations still say where it was looked for.
+		p.Items = []facts.Item{{Section: facts.General, Kind: "fact", Title: subject(res), Text: res.Message}}
 		p.Limitations = limitations(res)
 		p.Found = true
 		return p, nil
 	}
+	src := p.AddSource(facts.Source{Title: res.SourceTitle()}) // the recipe, the organization and the base, as Reply cites it
 	for _, row := range res.Rows {
 		it := rowItem(res, row)
 		it.Source = src

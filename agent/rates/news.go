@@ -58,9 +58,9 @@ func (n News) Reply(note string) skill.Reply {
 		b.WriteString(note + "\n\n")
 	}
 	if len(n.Items) == 0 {
-		fmt.Fprintf(&b, "За последние %s Банк России новостей не публиковал [1].", ru.Count(recentNewsDays, "день", "дня", "дней"))
+		// Nothing found: nothing to footnote.
+		fmt.Fprintf(&b, "За последние %s Банк России новостей не публиковал.", ru.Count(recentNewsDays, "день", "дня", "дней"))
 		r.Text = b.String()
-		r.Sources = []facts.Source{NewsSource}
 		return r
 	}
 	b.WriteString("**Новости Банка России**\n\n")
