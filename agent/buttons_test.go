@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -92,9 +93,11 @@ func buttonData(t *testing.T, ans Answer, label string) string {
 	return ""
 }
 
+// isStale: the answer says the button is stale and offers a question to ask again, as a button
+// whose text fits Telegram's callback data ("q:" + the text).
 func isStale(ans Answer) bool {
 	return strings.Contains(ans.Text, "кнопка устарела") && strings.Contains(ans.Text, "Задайте вопрос заново") &&
-		len(ans.Buttons) == 1 && ans.Document == nil && !strings.Contains(ans.Text, "₽")
+		len(ans.Buttons) == 1 && len("q:"+ans.Buttons[0].Text) <= 64 && ans.Document == nil && !strings.Contains(ans.Text, "₽")
 }
 
 // TestStaleClarificationButton: two ambiguous questions in a row; each list's buttons pick from
@@ -316,4 +319,30 @@ func kopecks(t *testing.T, cell string) int64 {
 		t.Fatalf("amount %q: %v", cell, err)
 	}
 	return int64(math.Round(f * 100))
+}
+
+// downResults is a results store that cannot be reached.
+type downResults struct{}
+
+func (downResults) Put(context.Context, string, []byte) error { return errors.New("dial tcp: refused") }
+func (downResults) Get(context.Context, string) ([]byte, bool, error) {
+	return nil, false, errors.New("dial tcp: refused")
+}
+
+// TestResultsStoreDown: the answer still comes, without the buttons it could not bind (and says
+// so in its debug); a press while the store is down is ErrUnavailable, which the front end words.
+func TestResultsStoreDown(t *testing.T) {
+	a := buttonsAgent(t, downResults{}, everyone)
+	ans := answerOf(t, a, Request{UserID: 1, ChatID: 1, Text: "кто нам должен на 31.03.2026"})
+	if !strings.Contains(nbspToSpace(ans.Text), "35 987 887,75") || !slices.Contains(ans.Debug.Degraded, "buttons_not_kept") {
+		t.Errorf("answer %q, degraded %v", ans.Text, ans.Debug.Degraded)
+	}
+	for _, b := range ans.Buttons {
+		if strings.HasPrefix(b.Data, "x:") || strings.HasPrefix(b.Data, "c:") {
+			t.Errorf("button %+v bound to a result that was not kept", b)
+		}
+	}
+	if _, err := a.Answer(t.Context(), tap(Request{UserID: 1, ChatID: 1}, "x:abcdefgh2345")); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("press with the store down: %v, want ErrUnavailable", err)
+	}
 }
