@@ -87,7 +87,7 @@ func TestKBIngest(t *testing.T) {
 		",пустой заголовок,НДС,РФ,2026-03-01\n"), 0o600)
 	var out bytes.Buffer
 	err := run(t.Context(), []string{"kb", "ingest", csv}, env, nil, &out, &bytes.Buffer{})
-	if err == nil || !strings.Contains(out.String(), "строка 3") || !strings.Contains(out.String(), "1 статей") {
+	if err == nil || !strings.Contains(out.String(), "строка 3") || !strings.Contains(out.String(), "заменена: 1 статья, ") {
 		t.Fatalf("kb ingest: err %v\n%s", err, out.String())
 	}
 	out.Reset()

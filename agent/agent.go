@@ -15,7 +15,6 @@ import (
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
-	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/agent/news"
 	"github.com/finbot/finbot/agent/plan"
@@ -52,6 +51,8 @@ type Deps struct {
 	// Planner plans questions (issue #6); nil = the router decides (the LLM router when LLM is
 	// set, the rules otherwise).
 	Planner Planner
+	// Results keeps what the buttons of 1C answers point at; nil = in this process only.
+	Results Results
 }
 
 // Options tune the agent.
@@ -100,9 +101,9 @@ type Agent struct {
 	lane    Ledger
 	library *library.Library
 	kb      *library.Library
-	// lastLedger is each conversation's last 1C result, for "Выгрузить в Excel".
-	lastLedger *lru.Cache[string, lane.Result]
-	planner    Planner
+	// results keeps the 1C results that answers' choice and export buttons are bound to.
+	results Results
+	planner Planner
 	// parser understands each message once (agent/understand).
 	parser *understand.Parser
 	// plans caches valid plans by question and context, each for Options.PlanCacheTTL. (The
@@ -134,6 +135,9 @@ func New(d Deps, o Options) *Agent {
 	if d.History == nil {
 		panic("agent: Deps.History is required")
 	}
+	if d.Results == nil {
+		d.Results = history.NewMemoryResults(0, 0)
+	}
 	if o.LedgerAccess == nil {
 		o.LedgerAccess = func(int64, int64) bool { return false }
 	}
@@ -149,7 +153,6 @@ func New(d Deps, o Options) *Agent {
 	if o.PlanCacheTTL == 0 {
 		o.PlanCacheTTL = defaultPlanCacheTTL
 	}
-	last, _ := lru.New[string, lane.Result](10_000) // size > 0: cannot fail
 	plans, _ := lru.New[string, cachedPlan](defaultPlanCacheSize)
 	var cbr *rates.Skill
 	if d.Rates != nil {
@@ -159,7 +162,7 @@ func New(d Deps, o Options) *Agent {
 	if d.News != nil {
 		web = news.New(d.News, news.Options{Now: o.Now})
 	}
-	return &Agent{llm: d.LLM, history: d.History, rates: cbr, news: web, lane: d.Ledger, library: d.Library, kb: d.KB, lastLedger: last,
+	return &Agent{llm: d.LLM, history: d.History, rates: cbr, news: web, lane: d.Ledger, library: d.Library, kb: d.KB, results: d.Results,
 		planner: d.Planner, plans: plans, parser: understand.NewParser(),
 		log: o.Logger, now: o.Now, opts: o}
 }

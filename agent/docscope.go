@@ -10,6 +10,7 @@ import (
 	"github.com/finbot/finbot/agent/documents"
 	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/ru"
 )
 
 // docScope is what documents a question is asked over.
@@ -84,10 +85,10 @@ func docScenario(route RouteDecision, s *docScope) RouteDecision {
 		chars += m.Chars
 	}
 	route.Scenario, route.Intent = S4Retrieve, ""
-	reason := fmt.Sprintf("выбраны документы (%d), %d знаков > %d", len(s.selected), chars, FullContextChars)
+	reason := fmt.Sprintf("выбраны документы (%d), %s > %d", len(s.selected), ru.Count(chars, "знак", "знака", "знаков"), FullContextChars)
 	if chars <= FullContextChars {
 		route.Scenario = S3Full
-		reason = fmt.Sprintf("выбраны документы (%d), %d знаков ≤ %d", len(s.selected), chars, FullContextChars)
+		reason = fmt.Sprintf("выбраны документы (%d), %s ≤ %d", len(s.selected), ru.Count(chars, "знак", "знака", "знаков"), FullContextChars)
 	}
 	route.Reasons = append(route.Reasons, reason)
 	return route

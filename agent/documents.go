@@ -191,7 +191,7 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *library.Library, own str
 		}
 		out, err := a.answerFromSources(ctx, prompts.DocsAnswerData{Question: text, Sources: ps, KB: kb}, len(srcs))
 		if err == nil {
-			ans = Answer{Text: out, Sources: sources(srcs)}
+			ans = Answer{Text: out, Sources: cited(out, sources(srcs))}
 		} else {
 			if ctx.Err() != nil {
 				return Answer{}, ctx.Err()
@@ -237,5 +237,15 @@ func (a *Agent) fullContextAnswer(ctx context.Context, s docScope, ids []string,
 		}
 		return ans, perr
 	}
-	return Answer{Text: out, Sources: srcs}, nil
+	return Answer{Text: out, Sources: cited(out, srcs)}, nil
+}
+
+// cited is srcs for an answer that cites them; none for one that cites nothing, which
+// answerFromSources accepts only when it says the sources hold no answer: a «nothing found» has
+// nothing to footnote.
+func cited(text string, srcs []Source) []Source {
+	if !citation.MatchString(text) {
+		return nil
+	}
+	return srcs
 }

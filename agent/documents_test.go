@@ -480,3 +480,16 @@ func TestDocumentStoreDown(t *testing.T) {
 		t.Errorf("upload with the store down: err %v, want ErrUnavailable", err)
 	}
 }
+
+// An answer saying the documents hold no answer footnotes nothing: nothing found has no
+// sources block.
+func TestNoAnswerHasNoSources(t *testing.T) {
+	stand := docsLLM(t, "В документах ответа на этот вопрос нет.")
+	a := docAgent(t, docstore.NewMemory(), llm.New(llm.Options{BaseURL: stand.URL(), APIKey: "k", Model: "m", Timeout: testDeadline}))
+	me := Request{UserID: 16, ChatID: 16}
+	upload(t, a, me, "dogovor.pdf", contract())
+	ans := ask(t, a, me, "что в договоре с Техснабом про штрафы?")
+	if !strings.Contains(ans.Text, "ответа на этот вопрос нет") || len(ans.Sources) != 0 {
+		t.Errorf("answer %q with sources %+v, want no sources", ans.Text, ans.Sources)
+	}
+}

@@ -487,7 +487,7 @@ func (a *Agent) factsAnswer(ctx context.Context, req Request, question, summary 
 		for _, err := range res.Errors {
 			if errors.As(err, &limited) {
 				// 1C asks for a choice or a missing filter: its own answer, with the buttons.
-				la := ledgerAnswer(limited.Result)
+				la := a.ledgerAnswer(ctx, req, limited.Result)
 				la.Debug.Calls = ans.Debug.Calls
 				return la, nil
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/internal/golden"
+	"github.com/finbot/finbot/ru"
 )
 
 func TestFactsGolden(t *testing.T) {
@@ -363,7 +364,7 @@ func TestContextTruncation(t *testing.T) {
 		if facts != n {
 			t.Errorf("max %d: %d fact lines, included %d", max, facts, n)
 		}
-		note := fmt.Sprintf("(контекст сокращён: ещё %d фактов не вошли)", all-n)
+		note := fmt.Sprintf("(контекст сокращён: не вошли ещё %s)", ru.Count(all-n, "факт", "факта", "фактов"))
 		switch {
 		case n < all && n > 0 && !strings.Contains(text, note):
 			t.Errorf("max %d: no note %q:\n%s", max, note, text)

@@ -13,6 +13,9 @@
 // again, including after a restart between receiving it and replying (see
 // dedupe.go).
 //
+// [RedisResults] and [MemoryResults] keep, for a while, what an answer's
+// buttons point at (results.go).
+//
 // Conversation keys are opaque to this package: the caller builds them (for
 // example from a chat id) and they must never contain user text.
 package history

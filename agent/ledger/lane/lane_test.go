@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -369,5 +371,47 @@ func TestTruncatedCatalogIsNotMistakenForAbsence(t *testing.T) {
 	res := lane.Run(t.Context(), ask(IntentOpenItemsByParty, Filters{AsOfDate: "2026-03-31", Counterparty: "Альфе", Status: "open"}))
 	if res.LimitedReason != ReasonVisibilityGap || strings.Contains(res.Message, "Не нашёл") {
 		t.Errorf("result %s %q", res.LimitedReason, res.Message)
+	}
+}
+
+// TestDrillLabels: a drilldown button's label fits a phone's button (maxLabel runes) and, where
+// it is cut, is cut between words; a contract keeps its number. Over every counterparty and
+// contract of the demo ledger.
+func TestDrillLabels(t *testing.T) {
+	l, _ := newTestLane(t)
+	cats, err := l.catalogsFor(t.Context(), &Debug{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byParty, _ := RecipeByID("address.open_items.by_counterparty")
+	byContract, _ := RecipeByID("address.documents.by_contract")
+	check := func(target Recipe, anchor string) string {
+		t.Helper()
+		label := drillLabel(target, anchor)
+		full := drillActions[target.Intent] + ": " + anchor
+		if utf8.RuneCountInString(label) > maxLabel {
+			t.Errorf("%q: %d runes", label, utf8.RuneCountInString(label))
+		}
+		if kept, cut := strings.CutSuffix(label, "…"); cut {
+			next, _ := utf8.DecodeRuneInString(full[len(kept):])
+			if !strings.HasPrefix(full, kept) || !unicode.IsSpace(next) && !strings.ContainsRune(",;:", next) {
+				t.Errorf("%q cut mid-word: %q", full, label)
+			}
+		} else if label != full {
+			t.Errorf("label %q, want %q", label, full)
+		}
+		return label
+	}
+	for _, p := range cats.parties {
+		check(byParty, p.Name)
+	}
+	for _, c := range cats.contracts {
+		if label := check(byContract, c.Name); c.Number != "" && !strings.Contains(label, c.Number) {
+			t.Errorf("%q lost the contract's number: %q", c.Name, label)
+		}
+	}
+	long := "ООО «Торгово-промышленная компания Северо-Западного федерального округа»"
+	if got := check(byParty, long); got != "Открытые позиции: ООО «Торгово-промышленная…" {
+		t.Errorf("long name: %q", got)
 	}
 }

@@ -257,7 +257,7 @@ func (b *budgetReader) Read(p []byte) (int, error) {
 
 func (j *job) tooManyChars() error {
 	return newErr(ErrTooLarge,
-		fmt.Sprintf("В документе слишком много текста (больше %d символов). Разделите его на части.", j.l.MaxChars),
+		fmt.Sprintf("В документе слишком много текста (больше %s). Разделите его на части.", ru.Count(j.l.MaxChars, "символа", "символов", "символов")),
 		fmt.Sprintf("more than %d runes", j.l.MaxChars), nil)
 }
 

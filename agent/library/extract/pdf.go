@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
+
+	"github.com/finbot/finbot/ru"
 )
 
 // PDF text extraction.
@@ -365,7 +367,7 @@ func (e *pdfExtractor) collect(node pdf.Value, depth int, out *[]pdf.Value) erro
 	}
 	if len(*out) >= maxPDFPages {
 		return newErr(ErrTooLarge,
-			fmt.Sprintf("В документе больше %d страниц, это слишком много. Разделите его на части.", maxPDFPages),
+			fmt.Sprintf("В документе больше %s, это слишком много. Разделите его на части.", ru.Count(maxPDFPages, "страницы", "страниц", "страниц")),
 			"too many pages", nil)
 	}
 	*out = append(*out, node)
