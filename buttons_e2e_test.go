@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/finbot/finbot/internal/testredis"
 	"strings"
 	"testing"
 	"time"
@@ -102,7 +103,7 @@ func (e *emulator) press(t *testing.T, from tgUser, chat tgChat, msgID int, data
 
 func TestE2EStaleClarificationButton(t *testing.T) {
 	emu := startEmulator(t)
-	rdb, redisURL := redisForTest(t)
+	rdb, redisURL := testredis.Client(t), testredis.URL()
 	prefix := fmt.Sprintf("e2e-buttons:%d:", time.Now().UnixNano())
 	t.Cleanup(func() {
 		if keys, _ := rdb.Keys(context.Background(), prefix+"*").Result(); len(keys) > 0 {
@@ -146,7 +147,7 @@ func TestE2EStaleClarificationButton(t *testing.T) {
 }
 
 func TestE2EExportPerMessage(t *testing.T) {
-	rdb, redisURL := redisForTest(t)
+	rdb, redisURL := testredis.Client(t), testredis.URL()
 	prefix := fmt.Sprintf("e2e-export:%d:", time.Now().UnixNano())
 	t.Cleanup(func() {
 		if keys, _ := rdb.Keys(context.Background(), prefix+"*").Result(); len(keys) > 0 {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/finbot/finbot/internal/testredis"
 	"math"
 	"slices"
 	"strconv"
@@ -31,10 +32,7 @@ func resultStores(t *testing.T) map[string]func(t *testing.T) Results {
 	return map[string]func(t *testing.T) Results{
 		"memory": func(*testing.T) Results { return history.NewMemoryResults(0, 0) },
 		"redis": func(t *testing.T) Results {
-			rdb := testRedis(t)
-			if rdb == nil {
-				t.Skip("no redis")
-			}
+			rdb := testredis.Client(t)
 			prefix := fmt.Sprintf("test:buttons:%d:", time.Now().UnixNano())
 			t.Cleanup(func() {
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

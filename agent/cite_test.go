@@ -74,7 +74,7 @@ func TestLedgerAnswersCiteTheirSource(t *testing.T) {
 				if len(ans.Sources) != 0 || strings.Contains(ans.Text, "[1]") || !strings.Contains(ans.Text, "источник:") {
 					t.Errorf("a no-data answer carries sources %+v:\n%s", ans.Sources, ans.Text)
 				}
-				golden(t, "ledger_"+tt.name, "Q: "+tt.text+"\n\n"+citedText(ans))
+				golden.Check(t, filepath.Join("testdata", "cited", "ledger_"+tt.name+".golden"), "Q: "+tt.text+"\n\n"+citedText(ans))
 				return
 			}
 			if len(ans.Sources) != 1 || !strings.HasPrefix(ans.Sources[0].Title, "1С: ") || !strings.Contains(ans.Sources[0].Title, "ООО «Северный ветер»") {
