@@ -213,6 +213,18 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 		hist = nil
 	}
 
+	if req.Command == "drill" && strings.HasPrefix(text, TextButtonPrefix) {
+		// A button whose text was too long for Telegram's 64-byte callback data: its question
+		// is kept server-side, and pressing it asks that question.
+		q, ok, err := a.buttonText(ctx, req, strings.TrimPrefix(text, TextButtonPrefix))
+		if err != nil {
+			return Answer{}, err
+		}
+		if !ok {
+			return staleLedgerButton(), nil
+		}
+		req.Command, text = "", q
+	}
 	var route RouteDecision
 	var scope docScope
 	if req.Command != "" {
@@ -252,6 +264,7 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	if ans.Sources == nil {
 		ans.Sources = []Source{}
 	}
+	a.bindLongButtons(ctx, req, &ans)
 	ans.Debug.Route = route
 	ans.Debug.LLM = a.llm != nil
 	ans.Debug.LLMCalls, ans.Debug.PromptTokens, ans.Debug.CompletionTokens = usage.Calls(), usage.PromptTokens(), usage.CompletionTokens()
