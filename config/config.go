@@ -55,6 +55,8 @@ type Config struct {
 	// Storage.
 	RedisURL         Secret        // REDIS_URL: empty = in-memory history; a Secret because it may carry a password
 	RedisPrefix      string        // REDIS_PREFIX: namespace of every key
+	RedisCluster     bool          // REDIS_CLUSTER: REDIS_URL names the seed nodes of a Redis Cluster
+	RedisSentinel    string        // REDIS_SENTINEL_MASTER: REDIS_URL names Sentinels that watch this master
 	HistoryMaxTurns  int           // HISTORY_MAX_TURNS
 	HistoryMaxChars  int           // HISTORY_MAX_CHARS
 	HistoryTTL       time.Duration // HISTORY_TTL
@@ -147,8 +149,10 @@ func Vars() []Var {
 		{"ALLOWED_USER_IDS", "", "Comma-separated Telegram user IDs allowed to use the bot; empty = everyone."},
 		{"ALLOWED_CHAT_IDS", "", "Comma-separated chat IDs (groups are negative) where everyone may use the bot; empty = every chat."},
 		{"ADMIN_USER_IDS", "", "Comma-separated user IDs of administrators (/status); always allowed."},
-		{"REDIS_URL", "", "redis://[user:pass@]host:port/db; empty = in-memory history that lives as long as the process."},
-		{"REDIS_PREFIX", "finbot:", "Prefix of every Redis key."},
+		{"REDIS_URL", "", "redis://[user:pass@]host:port/db; empty = in-memory history that lives as long as the process. A Cluster or Sentinel lists further nodes as `?addr=host2:port&addr=host3:port`."},
+		{"REDIS_CLUSTER", "false", "true: REDIS_URL names seed nodes of a Redis Cluster (`redis://[user:pass@]h1:p1?addr=h2:p2&addr=h3:p3`, database 0 only)."},
+		{"REDIS_SENTINEL_MASTER", "", "Name of the master Redis Sentinel watches; set = REDIS_URL names the Sentinels (`redis://[sentinel-user:pass@]s1:26379?addr=s2:26379&password=…` — the user info authenticates to the Sentinels, `password=` to the master)."},
+		{"REDIS_PREFIX", "finbot:", "Prefix of every Redis key (no `{` or `}`: the keys' hash tags follow it)."},
 		{"HISTORY_MAX_TURNS", "20", "Messages (user + bot) kept per dialog."},
 		{"HISTORY_MAX_CHARS", "8000", "Characters of history handed to the agent per answer."},
 		{"HISTORY_TTL", "168h", "A dialog idle this long is forgotten."},
@@ -225,6 +229,8 @@ func Load(getenv func(string) string) (Config, error) {
 
 		RedisURL:         Secret(r.str("REDIS_URL")),
 		RedisPrefix:      r.str("REDIS_PREFIX"),
+		RedisCluster:     r.boolean("REDIS_CLUSTER"),
+		RedisSentinel:    r.str("REDIS_SENTINEL_MASTER"),
 		HistoryMaxTurns:  r.integer("HISTORY_MAX_TURNS", 2, 1000),
 		HistoryMaxChars:  r.integer("HISTORY_MAX_CHARS", 200, 1_000_000),
 		HistoryTTL:       r.duration("HISTORY_TTL", time.Minute, 0),
@@ -289,7 +295,14 @@ func Load(getenv func(string) string) (Config, error) {
 			r.fail("REDIS_URL", "must start with redis://, rediss:// or unix://")
 		} else if why := malformedURL(u); why != "" {
 			r.fail("REDIS_URL", why)
+		} else {
+			c.checkRedisTopology(&r)
 		}
+	} else if c.RedisCluster || c.RedisSentinel != "" {
+		r.fail("REDIS_URL", "is empty while REDIS_CLUSTER or REDIS_SENTINEL_MASTER is set")
+	}
+	if strings.ContainsAny(c.RedisPrefix, "{}") {
+		r.fail("REDIS_PREFIX", "must not contain { or }: the keys' hash tags follow it (a Redis Cluster places keys by the first {…})")
 	}
 	if c.WebhookURL != "" {
 		if !strings.HasPrefix(c.WebhookURL, "https://") {
@@ -385,6 +398,15 @@ func (r *reader) url(key string) string {
 		return ""
 	}
 	return v
+}
+
+func (r *reader) boolean(key string) bool {
+	v := r.str(key)
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		r.fail(key, fmt.Sprintf("must be true or false, got %q", v))
+	}
+	return b
 }
 
 func (r *reader) integer(key string, lo, hi int) int {

@@ -137,28 +137,40 @@ func (r *Redactor) partialTail(b []byte) int {
 }
 
 // redisPassword is the password in a Redis URL, read by hand so that a URL net/url refuses
-// (a bad port, a stray '%', a space) still has its password redacted. Both the raw and the
-// decoded form are returned: an error may quote either.
+// (a bad port, a stray '%', a space) still has its password redacted: the one in the user info
+// and, for Sentinel, the master's in the query (password=…). Both the raw and the decoded form
+// are returned: an error may quote either.
 func redisPassword(raw string) []string {
 	_, rest, ok := strings.Cut(raw, "://")
 	if !ok {
 		return nil
 	}
-	at := strings.LastIndex(rest, "@")
-	if at < 0 {
-		return nil
+	var out []string
+	add := func(pw string, unescape func(string) (string, error)) {
+		if pw == "" {
+			return
+		}
+		out = append(out, pw)
+		if dec, err := unescape(pw); err == nil && dec != pw {
+			out = append(out, dec)
+		}
 	}
-	userinfo := rest[:at]
-	if slash := strings.IndexByte(userinfo, '/'); slash >= 0 {
-		return nil // the '@' is in the path or the query, not in the authority
+	authority, query, _ := strings.Cut(rest, "?")
+	if at := strings.LastIndex(authority, "@"); at >= 0 {
+		userinfo := authority[:at]
+		// A '/' before the '@' puts it in the path, not in the authority.
+		if !strings.Contains(userinfo, "/") {
+			if _, pw, ok := strings.Cut(userinfo, ":"); ok {
+				add(pw, url.PathUnescape)
+			}
+		}
 	}
-	_, pw, ok := strings.Cut(userinfo, ":")
-	if !ok || pw == "" {
-		return nil
-	}
-	out := []string{pw}
-	if dec, err := url.PathUnescape(pw); err == nil && dec != pw {
-		out = append(out, dec)
+	query, _, _ = strings.Cut(query, "#")
+	for _, kv := range strings.Split(query, "&") {
+		k, v, ok := strings.Cut(kv, "=")
+		if ok && strings.HasSuffix(strings.ToLower(k), "password") {
+			add(v, url.QueryUnescape)
+		}
 	}
 	return out
 }

@@ -87,6 +87,8 @@ func TestRedisPasswordOfMalformedURLs(t *testing.T) {
 		{"redis://host:6379/0", nil},
 		{"redis://host:6379/0?x=a@b", nil},
 		{"localhost:6379", nil},
+		{"redis://s1:26379?addr=s2:26379&password=m%2Bpw", []string{"m%2Bpw", "m+pw"}},
+		{"redis://u:spw1@s1:26379?sentinel_password=x&password=mpw#f", []string{"spw1", "x", "mpw"}},
 	}
 	for _, tt := range tests {
 		got := redisPassword(tt.url)

@@ -39,15 +39,17 @@ type storeCase struct {
 	open func(t *testing.T) store
 }
 
-// stores returns the Redis and the Memory store cases.
+// stores returns the store cases: Redis on each test Redis (the single server and the
+// cluster), and Memory.
 func stores() []storeCase {
-	return []storeCase{
-		{"redis", func(t *testing.T) store {
-			rdb := testredis.Client(t)
+	var cases []storeCase
+	for _, target := range testredis.Targets() {
+		cases = append(cases, storeCase{target.Name, func(t *testing.T) store {
+			rdb := target.Open(t)
 			return NewRedis(rdb, testredis.Prefix(t, rdb))
-		}},
-		{"memory", func(*testing.T) store { return NewMemory() }},
+		}})
 	}
+	return append(cases, storeCase{"memory", func(*testing.T) store { return NewMemory() }})
 }
 
 // t0 is the base of every test timestamp.

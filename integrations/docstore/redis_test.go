@@ -17,16 +17,28 @@ import (
 	"github.com/finbot/finbot/internal/testredis"
 )
 
-// openRedis returns a Redis store under a fresh prefix, its client and the
-// key base of owner.
-func openRedis(t *testing.T, owner string) (*Redis, *redis.Client, string) {
+// openFunc returns a Redis store under a fresh prefix, its client and the key base of owner.
+type openFunc func(t *testing.T, owner string) (*Redis, redis.UniversalClient, string)
+
+// eachRedis runs test against the single test Redis and the test Redis Cluster, each in a
+// subtest named after it (internal/testredis.Targets).
+func eachRedis(t *testing.T, test func(t *testing.T, openRedis openFunc)) {
 	t.Helper()
-	rdb := testredis.Client(t)
-	prefix := testredis.Prefix(t, rdb)
-	return NewRedis(rdb, prefix), rdb, prefix + "docs:{" + owner + "}:"
+	for _, target := range testredis.Targets() {
+		t.Run(target.Name, func(t *testing.T) {
+			test(t, func(t *testing.T, owner string) (*Redis, redis.UniversalClient, string) {
+				t.Helper()
+				rdb := target.Open(t)
+				prefix := testredis.Prefix(t, rdb)
+				return NewRedis(rdb, prefix), rdb, prefix + "docs:{" + owner + "}:"
+			})
+		})
+	}
 }
 
-func TestRedisKeyLayout(t *testing.T) {
+func TestRedisKeyLayout(t *testing.T) { eachRedis(t, testRedisKeyLayout) }
+
+func testRedisKeyLayout(t *testing.T, openRedis openFunc) {
 	ctx := t.Context()
 	s, rdb, base := openRedis(t, "g:-100123")
 	a := makeDoc("a", 0, 3, 4)
@@ -74,7 +86,9 @@ func TestRedisKeyLayout(t *testing.T) {
 
 // TestRedisDeleteRemovesEveryKey deletes documents and checks with SCAN that
 // nothing of them is left behind.
-func TestRedisDeleteRemovesEveryKey(t *testing.T) {
+func TestRedisDeleteRemovesEveryKey(t *testing.T) { eachRedis(t, testRedisDeleteRemovesEveryKey) }
+
+func testRedisDeleteRemovesEveryKey(t *testing.T, openRedis openFunc) {
 	ctx := t.Context()
 	const owner = "u:1"
 	s, rdb, base := openRedis(t, owner)
@@ -131,7 +145,9 @@ func TestRedisDeleteRemovesEveryKey(t *testing.T) {
 
 // TestRedisReplaceRemovesOldKeys checks that Replace leaves no content of
 // dropped documents behind.
-func TestRedisReplaceRemovesOldKeys(t *testing.T) {
+func TestRedisReplaceRemovesOldKeys(t *testing.T) { eachRedis(t, testRedisReplaceRemovesOldKeys) }
+
+func testRedisReplaceRemovesOldKeys(t *testing.T, openRedis openFunc) {
 	ctx := t.Context()
 	const owner = "kb"
 	s, rdb, base := openRedis(t, owner)
@@ -155,38 +171,40 @@ func TestRedisReplaceRemovesOldKeys(t *testing.T) {
 
 // TestRedisCorruptData damages stored data and checks that reads fail with
 // an error instead of panicking or returning garbage.
-func TestRedisCorruptData(t *testing.T) {
+func TestRedisCorruptData(t *testing.T) { eachRedis(t, testRedisCorruptData) }
+
+func testRedisCorruptData(t *testing.T, openRedis openFunc) {
 	const owner = "u:1"
 	tests := []struct {
 		name    string
-		corrupt func(ctx context.Context, rdb *redis.Client, base string) error
+		corrupt func(ctx context.Context, rdb redis.UniversalClient, base string) error
 	}{
-		{"vectors truncated", func(ctx context.Context, rdb *redis.Client, base string) error {
+		{"vectors truncated", func(ctx context.Context, rdb redis.UniversalClient, base string) error {
 			return rdb.Set(ctx, base+"vec:a", "abc", 0).Err()
 		}},
-		{"one float short", func(ctx context.Context, rdb *redis.Client, base string) error {
+		{"one float short", func(ctx context.Context, rdb redis.UniversalClient, base string) error {
 			b, err := rdb.Get(ctx, base+"vec:a").Bytes()
 			if err != nil {
 				return err
 			}
 			return rdb.Set(ctx, base+"vec:a", b[:len(b)-4], 0).Err()
 		}},
-		{"vectors missing", func(ctx context.Context, rdb *redis.Client, base string) error {
+		{"vectors missing", func(ctx context.Context, rdb redis.UniversalClient, base string) error {
 			return rdb.Del(ctx, base+"vec:a").Err()
 		}},
-		{"huge dims in meta", func(ctx context.Context, rdb *redis.Client, base string) error {
+		{"huge dims in meta", func(ctx context.Context, rdb redis.UniversalClient, base string) error {
 			return rdb.HSet(ctx, base+"meta", "a", `{"id":"a","chunks":3,"dims":4611686018427387904}`).Err()
 		}},
-		{"chunk count differs from meta", func(ctx context.Context, rdb *redis.Client, base string) error {
+		{"chunk count differs from meta", func(ctx context.Context, rdb redis.UniversalClient, base string) error {
 			return rdb.Set(ctx, base+"chunks:a", `[{"n":0,"text":"x"}]`, 0).Err()
 		}},
-		{"chunks not JSON", func(ctx context.Context, rdb *redis.Client, base string) error {
+		{"chunks not JSON", func(ctx context.Context, rdb redis.UniversalClient, base string) error {
 			return rdb.Set(ctx, base+"chunks:a", "[{", 0).Err()
 		}},
-		{"chunks missing", func(ctx context.Context, rdb *redis.Client, base string) error {
+		{"chunks missing", func(ctx context.Context, rdb redis.UniversalClient, base string) error {
 			return rdb.Del(ctx, base+"chunks:a").Err()
 		}},
-		{"meta not JSON", func(ctx context.Context, rdb *redis.Client, base string) error {
+		{"meta not JSON", func(ctx context.Context, rdb redis.UniversalClient, base string) error {
 			return rdb.HSet(ctx, base+"meta", "a", "{not json").Err()
 		}},
 	}
@@ -287,7 +305,9 @@ func TestRedisUnavailable(t *testing.T) {
 // FLUSHDB — here the test's own keys, so that other tests sharing the server keep theirs) and
 // the owner's documents are written again: no version from before the loss may come back, or
 // an index built from the lost documents would be served as current (issue #19).
-func TestRedisVersionAfterDataLoss(t *testing.T) {
+func TestRedisVersionAfterDataLoss(t *testing.T) { eachRedis(t, testRedisVersionAfterDataLoss) }
+
+func testRedisVersionAfterDataLoss(t *testing.T, openRedis openFunc) {
 	ctx := t.Context()
 	s, rdb, base := openRedis(t, "u:7")
 	seen := map[int64]bool{}

@@ -6,6 +6,10 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/finbot/finbot/internal/testredis"
 )
 
 type dedupeCase struct {
@@ -13,16 +17,19 @@ type dedupeCase struct {
 	open func(t *testing.T, ttl time.Duration) dedupe
 }
 
+// dedupes returns the dedupe cases: Redis on each test Redis (the single server and the
+// cluster), and Memory.
 func dedupes() []dedupeCase {
-	return []dedupeCase{
-		{"redis", func(t *testing.T, ttl time.Duration) dedupe {
-			rdb := newRedisClient(t)
+	var cases []dedupeCase
+	for _, target := range testredis.Targets() {
+		cases = append(cases, dedupeCase{target.Name, func(t *testing.T, ttl time.Duration) dedupe {
+			rdb := target.Open(t)
 			return NewRedisDedupe(rdb, testPrefix(t, rdb), ttl)
-		}},
-		{"memory", func(t *testing.T, ttl time.Duration) dedupe {
-			return NewMemoryDedupe(100, ttl)
-		}},
+		}})
 	}
+	return append(cases, dedupeCase{"memory", func(t *testing.T, ttl time.Duration) dedupe {
+		return NewMemoryDedupe(100, ttl)
+	}})
 }
 
 // claimResult is what Claim returned, in a comparable form: wait is only told apart as zero
@@ -121,7 +128,9 @@ func TestDedupeConcurrent(t *testing.T) {
 
 // Two processes sharing one Redis: a live claim of the other makes Claim wait, never answer;
 // Done makes it drop; a lapsed claim (its process died) makes the update claimable again.
-func TestRedisDedupeInstances(t *testing.T) {
+func TestRedisDedupeInstances(t *testing.T) { eachRedis(t, testRedisDedupeInstances) }
+
+func testRedisDedupeInstances(t *testing.T, newRedisClient func(testing.TB) redis.UniversalClient) {
 	rdb := newRedisClient(t)
 	prefix := testPrefix(t, rdb)
 	a, b := NewRedisDedupe(rdb, prefix, time.Minute), NewRedisDedupe(rdb, prefix, time.Minute)
@@ -175,7 +184,9 @@ func TestRedisDedupeInstances(t *testing.T) {
 	}
 }
 
-func TestRedisDedupeTTLs(t *testing.T) {
+func TestRedisDedupeTTLs(t *testing.T) { eachRedis(t, testRedisDedupeTTLs) }
+
+func testRedisDedupeTTLs(t *testing.T, newRedisClient func(testing.TB) redis.UniversalClient) {
 	rdb := newRedisClient(t)
 	prefix := testPrefix(t, rdb)
 	const ttl, lease = 90 * time.Second, 20 * time.Second
@@ -199,7 +210,9 @@ func TestRedisDedupeTTLs(t *testing.T) {
 
 // Keys written by the previous version ("1" for "seen") count as answered during a rolling
 // deploy, and the claim script survives a Redis restart (which empties the script cache).
-func TestRedisDedupeCompatibility(t *testing.T) {
+func TestRedisDedupeCompatibility(t *testing.T) { eachRedis(t, testRedisDedupeCompatibility) }
+
+func testRedisDedupeCompatibility(t *testing.T, newRedisClient func(testing.TB) redis.UniversalClient) {
 	rdb := newRedisClient(t)
 	prefix := testPrefix(t, rdb)
 	d := NewRedisDedupe(rdb, prefix, time.Minute)

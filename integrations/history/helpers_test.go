@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/finbot/finbot/internal/testredis"
 )
 
@@ -46,6 +48,15 @@ var (
 	testPrefix     = testredis.Prefix
 )
 
+// eachRedis runs test against the single test Redis and the test Redis Cluster, each in a
+// subtest named after it (internal/testredis.Targets), handing it that Redis's client opener.
+func eachRedis(t *testing.T, test func(t *testing.T, newRedisClient func(testing.TB) redis.UniversalClient)) {
+	t.Helper()
+	for _, target := range testredis.Targets() {
+		t.Run(target.Name, func(t *testing.T) { test(t, target.Open) })
+	}
+}
+
 // storeCase opens one kind of history store. For Redis, open skips the
 // (sub)test when Redis is unavailable, so Memory cases still run.
 type storeCase struct {
@@ -53,18 +64,20 @@ type storeCase struct {
 	open func(t *testing.T, l Limits) store
 }
 
-// stores returns the Redis and the Memory store cases.
+// stores returns the store cases: Redis on each test Redis (the single server and the
+// cluster), and Memory.
 func stores(t *testing.T) []storeCase {
 	t.Helper()
-	return []storeCase{
-		{"redis", func(t *testing.T, l Limits) store {
-			rdb := newRedisClient(t)
+	var cases []storeCase
+	for _, target := range testredis.Targets() {
+		cases = append(cases, storeCase{target.Name, func(t *testing.T, l Limits) store {
+			rdb := target.Open(t)
 			return NewRedis(rdb, testPrefix(t, rdb), l)
-		}},
-		{"memory", func(t *testing.T, l Limits) store {
-			return NewMemory(100, l)
-		}},
+		}})
 	}
+	return append(cases, storeCase{"memory", func(t *testing.T, l Limits) store {
+		return NewMemory(100, l)
+	}})
 }
 
 // turn builds a Turn with a fixed, JSON-round-trippable timestamp.

@@ -260,7 +260,9 @@ func TestStoreConcurrentAppend(t *testing.T) {
 	}
 }
 
-func TestRedisTTL(t *testing.T) {
+func TestRedisTTL(t *testing.T) { eachRedis(t, testRedisTTL) }
+
+func testRedisTTL(t *testing.T, newRedisClient func(testing.TB) redis.UniversalClient) {
 	rdb := newRedisClient(t)
 	prefix := testPrefix(t, rdb)
 	const ttl = time.Hour
@@ -300,7 +302,9 @@ func TestRedisTTL(t *testing.T) {
 	}
 }
 
-func TestRedisKeyLayout(t *testing.T) {
+func TestRedisKeyLayout(t *testing.T) { eachRedis(t, testRedisKeyLayout) }
+
+func testRedisKeyLayout(t *testing.T, newRedisClient func(testing.TB) redis.UniversalClient) {
 	rdb := newRedisClient(t)
 	prefix := testPrefix(t, rdb)
 	ctx := t.Context()
@@ -318,7 +322,9 @@ func TestRedisKeyLayout(t *testing.T) {
 	}
 }
 
-func TestRedisLoadSkipsCorruptEntries(t *testing.T) {
+func TestRedisLoadSkipsCorruptEntries(t *testing.T) { eachRedis(t, testRedisLoadSkipsCorruptEntries) }
+
+func testRedisLoadSkipsCorruptEntries(t *testing.T, newRedisClient func(testing.TB) redis.UniversalClient) {
 	rdb := newRedisClient(t)
 	prefix := testPrefix(t, rdb)
 	s := NewRedis(rdb, prefix, Limits{})

@@ -264,8 +264,8 @@ func (a *App) transport(name string) http.RoundTripper {
 	return a.pool
 }
 
-// stores opens history, documents and de-duplication: in Redis when REDIS_URL is set, else in
-// memory. ping checks Redis for the status lines (nil without it).
+// stores opens history, documents and de-duplication: in Redis when REDIS_URL is set (one
+// server, a Cluster or behind Sentinel: redisClient), else in memory. ping checks Redis for the status lines (nil without it).
 func (a *App) stores(ctx context.Context) (hist agent.History, ping func(context.Context) error, err error) {
 	cfg := a.cfg
 	limits := history.Limits{MaxTurns: cfg.HistoryMaxTurns, MaxChars: cfg.HistoryMaxChars, TTL: cfg.HistoryTTL}
@@ -275,16 +275,12 @@ func (a *App) stores(ctx context.Context) (hist agent.History, ping func(context
 		a.results = history.NewMemoryResults(0, history.DefaultResultTTL)
 		return history.NewMemory(cfg.MemoryChatsLimit, limits), nil, nil
 	}
-	opts, err := redis.ParseURL(cfg.RedisURL.Reveal())
+	rdb, err := redisClient(cfg)
 	if err != nil {
-		return nil, nil, fmt.Errorf("REDIS_URL: %w", err) // go-redis does not quote the URL
+		return nil, nil, err
 	}
 	// go-redis logs through a package-level logger; route it into ours (JSON, redacted).
 	redis.SetLogger(redisLogger{a.log})
-	opts.ContextTimeoutEnabled = true
-	opts.MaxRetries = 1
-	opts.DialTimeout = 2 * time.Second
-	rdb := redis.NewClient(opts)
 	a.closers = append(a.closers, func() { rdb.Close() })
 	store := history.NewRedis(rdb, cfg.RedisPrefix, limits)
 	a.store, a.durableDocs = docstore.NewRedis(rdb, cfg.RedisPrefix), true

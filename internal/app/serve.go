@@ -58,7 +58,7 @@ func (a *App) Run(ctx context.Context) error {
 		}
 		defer stopOps()
 	}
-	a.log.Info("finbot started", "bot", a.Bot.Username(), "llm", a.cfg.HasLLM(), "redis", a.cfg.RedisURL != "", "webhook", a.cfg.WebhookURL != "")
+	a.log.Info("finbot started", "bot", a.Bot.Username(), "llm", a.cfg.HasLLM(), "redis", a.cfg.RedisURL != "", "redis_topology", a.cfg.RedisTopology().String(), "webhook", a.cfg.WebhookURL != "")
 	err := a.Bot.Run(ctx)
 	a.log.Info("finbot stopped")
 	return err

@@ -1,8 +1,10 @@
-// Package testredis gives tests the real Redis at REDIS_URL (default redis://127.0.0.1:6379/0):
-// a client, and a key prefix of their own whose keys go when the test ends. Only tests import it.
+// Package testredis gives tests the real Redis at REDIS_URL (default redis://127.0.0.1:6379/0)
+// and the real Redis Cluster at REDIS_CLUSTER_ADDRS (host:port of its nodes, comma-separated;
+// the test command starts one with .ci/redis-cluster.sh): a client, and a key prefix of their
+// own whose keys go when the test ends. Only tests import it.
 //
-// Redis is not mocked: where none answers PING, a test that needs it is skipped, or fails when
-// FINBOT_REQUIRE_REDIS=1 (CI sets it).
+// Redis is not mocked: where none answers, a test that needs it is skipped, or fails when
+// FINBOT_REQUIRE_REDIS=1 (CI sets it, and starts both).
 package testredis
 
 import (
@@ -11,6 +13,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -43,7 +46,7 @@ var probe = sync.OnceValue(func() error {
 
 // Client connects to URL, closed when the test ends. When Redis does not answer PING the test
 // is skipped, or fails when FINBOT_REQUIRE_REDIS=1.
-func Client(tb testing.TB) *redis.Client {
+func Client(tb testing.TB) redis.UniversalClient {
 	tb.Helper()
 	rdb, err := connect(tb)
 	if err != nil {
@@ -54,9 +57,12 @@ func Client(tb testing.TB) *redis.Client {
 
 // Optional is Client for a test that also runs without Redis: nil where none answers (a
 // failure when FINBOT_REQUIRE_REDIS=1).
-func Optional(tb testing.TB) *redis.Client {
+func Optional(tb testing.TB) redis.UniversalClient {
 	tb.Helper()
-	rdb, _ := connect(tb)
+	rdb, err := connect(tb)
+	if err != nil {
+		return nil // an untyped nil: callers compare with nil
+	}
 	return rdb
 }
 
@@ -97,9 +103,16 @@ func Prefix(tb testing.TB, rdb redis.UniversalClient) string {
 			tb.Errorf("cleanup: %v", err)
 			return
 		}
+		// One DEL per key, pipelined: on a cluster the keys live in different slots.
 		for len(keys) > 0 {
 			n := min(len(keys), 1000)
-			if err := rdb.Del(ctx, keys[:n]...).Err(); err != nil {
+			_, err := rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+				for _, k := range keys[:n] {
+					p.Del(ctx, k)
+				}
+				return nil
+			})
+			if err != nil {
 				tb.Errorf("cleanup: del: %v", err)
 				return
 			}
@@ -110,8 +123,27 @@ func Prefix(tb testing.TB, rdb redis.UniversalClient) string {
 }
 
 // Keys returns every key that starts with prefix, which must hold no glob character ('*', '?',
-// '['; braces are none).
+// '['; braces are none). On a cluster it scans every master.
 func Keys(ctx context.Context, rdb redis.UniversalClient, prefix string) ([]string, error) {
+	cc, ok := rdb.(*redis.ClusterClient)
+	if !ok {
+		return scan(ctx, rdb, prefix)
+	}
+	var (
+		mu   sync.Mutex
+		keys []string
+	)
+	err := cc.ForEachMaster(ctx, func(ctx context.Context, node *redis.Client) error {
+		ks, err := scan(ctx, node, prefix)
+		mu.Lock()
+		keys = append(keys, ks...)
+		mu.Unlock()
+		return err
+	})
+	return keys, err
+}
+
+func scan(ctx context.Context, rdb redis.UniversalClient, prefix string) ([]string, error) {
 	iter := rdb.Scan(ctx, 0, prefix+"*", 1000).Iterator()
 	var keys []string
 	for iter.Next(ctx) {
@@ -121,4 +153,68 @@ func Keys(ctx context.Context, rdb redis.UniversalClient, prefix string) ([]stri
 		return nil, fmt.Errorf("scan %s*: %w", prefix, err)
 	}
 	return keys, nil
+}
+
+// ClusterAddrs returns the nodes of the test Redis Cluster, REDIS_CLUSTER_ADDRS split at commas;
+// nil when it is unset.
+func ClusterAddrs() []string {
+	var addrs []string
+	for a := range strings.SplitSeq(os.Getenv("REDIS_CLUSTER_ADDRS"), ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			addrs = append(addrs, a)
+		}
+	}
+	return addrs
+}
+
+func clusterOptions() *redis.ClusterOptions {
+	return &redis.ClusterOptions{Addrs: ClusterAddrs(), ContextTimeoutEnabled: true, DialTimeout: 2 * time.Second}
+}
+
+// clusterProbe checks once per test binary that the cluster answers with every slot served.
+var clusterProbe = sync.OnceValue(func() error {
+	if len(ClusterAddrs()) == 0 {
+		return fmt.Errorf("no redis cluster: REDIS_CLUSTER_ADDRS is unset (bash .ci/redis-cluster.sh starts one)")
+	}
+	rdb := redis.NewClusterClient(clusterOptions())
+	defer rdb.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	info, err := rdb.ClusterInfo(ctx).Result()
+	if err != nil {
+		return fmt.Errorf("redis cluster at %s unavailable: %w", os.Getenv("REDIS_CLUSTER_ADDRS"), err)
+	}
+	if !strings.Contains(info, "cluster_state:ok") {
+		return fmt.Errorf("redis cluster at %s is not ok (cluster_state)", os.Getenv("REDIS_CLUSTER_ADDRS"))
+	}
+	return nil
+})
+
+// Cluster connects to the Redis Cluster at REDIS_CLUSTER_ADDRS, closed when the test ends. When
+// none is configured or it does not answer, the test is skipped, or fails when
+// FINBOT_REQUIRE_REDIS=1.
+func Cluster(tb testing.TB) redis.UniversalClient {
+	tb.Helper()
+	if err := clusterProbe(); err != nil {
+		if os.Getenv("FINBOT_REQUIRE_REDIS") == "1" {
+			tb.Fatalf("%v, and FINBOT_REQUIRE_REDIS=1", err)
+		}
+		tb.Skipf("%v (set REDIS_CLUSTER_ADDRS, or FINBOT_REQUIRE_REDIS=1 to fail instead)", err)
+	}
+	rdb := redis.NewClusterClient(clusterOptions())
+	tb.Cleanup(func() { _ = rdb.Close() })
+	return rdb
+}
+
+// Target is one Redis the Redis suites run against.
+type Target struct {
+	Name string
+	Open func(testing.TB) redis.UniversalClient // skips (or fails) as Client and Cluster do
+}
+
+// Targets are the single server (REDIS_URL) and the three-master cluster (REDIS_CLUSTER_ADDRS):
+// a store's Redis suite runs over both, so that every transaction and script is seen to keep
+// its keys in one slot.
+func Targets() []Target {
+	return []Target{{"redis", Client}, {"cluster", Cluster}}
 }
