@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -47,12 +48,13 @@ func (b *Bot) accept(ctx, work context.Context, u tgbotapi.Update, pre *claimRes
 	b.start(ctx, work, in)
 }
 
-// start queues an accepted, claimed update.
+// start queues an accepted, claimed update in its conversation (the dispatcher bounds each
+// conversation's queue).
 func (b *Bot) start(ctx, work context.Context, in incoming) {
 	b.core.metrics.updates.WithLabelValues("accepted").Inc()
-	if in.callbackID != "" {
-		b.answerCallback(ctx, in.callbackID)
-	}
+	// A pressed button is answered (answerCallbackQuery) in its conversation's turn, behind the
+	// flood guard, like a message: here, on the poll loop, one user pressing fast would hold
+	// up every chat by a Telegram round trip per press.
 	if in.command == "cancel" {
 		// /cancel jumps the queue: it must reach the request it stops.
 		b.disp.dropPending(in)
@@ -61,7 +63,11 @@ func (b *Bot) start(ctx, work context.Context, in incoming) {
 	}
 	if !b.disp.submit(work, in) {
 		b.core.metrics.updates.WithLabelValues("overflow").Inc()
-		b.log.WarnContext(ctx, "chat queue full; message dropped", "chat_id", in.chatID, "update_id", in.updateID)
+		level := slog.LevelWarn
+		if in.callbackID != "" {
+			level = slog.LevelInfo // a user pressing buttons faster than their answers come
+		}
+		b.log.Log(ctx, level, "chat queue full; update dropped", "chat_id", in.chatID, "update_id", in.updateID)
 		b.settle(ctx, in, true)
 	}
 }

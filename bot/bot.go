@@ -130,7 +130,8 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 
 	done := make(chan struct{})
-	go func() { b.disp.wait(); b.side.Wait(); close(done) }()
+	// The side goroutines first: a claim waiter may still queue its update in the dispatcher.
+	go func() { b.side.Wait(); b.disp.wait(); close(done) }()
 	timeout := b.opts.ShutdownTimeout
 	if timeout <= 0 {
 		timeout = 30 * time.Second

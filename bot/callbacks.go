@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"strings"
+	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
@@ -11,8 +12,39 @@ import (
 
 // Inline buttons: the keyboard under a reply, and a press read back as an incoming message.
 
-func (b *Bot) answerCallback(ctx context.Context, id string) {
-	if err := b.tg.request(ctx, tgbotapi.NewCallback(id, "")); err != nil {
+// acker stops the spinner on a pressed button. The Telegram front end implements it; the
+// console has no spinner.
+type acker interface {
+	answerCallback(ctx context.Context, callbackID, text string)
+}
+
+// ackTimeout bounds one answerCallbackQuery: it runs in the conversation's turn, ahead of the
+// press's answer, and must not hold that up for long.
+const ackTimeout = 5 * time.Second
+
+// floodToast is what a press over the flood limit shows instead of an answer.
+const floodToast = "Слишком часто. Подождите немного — на следующие нажатия я отвечу."
+
+// acknowledge answers the callback query of a pressed button, in the conversation's turn (never
+// on the poll loop): a toast tells a user over the flood limit to slow down.
+func (c *core) acknowledge(ctx context.Context, in incoming, flooded bool) {
+	a, ok := c.out.(acker)
+	if !ok {
+		return
+	}
+	text := ""
+	if flooded {
+		text = floodToast
+	}
+	ctx, cancel := context.WithTimeout(ctx, ackTimeout)
+	defer cancel()
+	a.answerCallback(ctx, in.callbackID, text)
+}
+
+// answerCallback answers a callback query; a failure costs only the spinner, which Telegram
+// stops by itself a little later.
+func (b *Bot) answerCallback(ctx context.Context, id, text string) {
+	if err := b.tg.request(ctx, tgbotapi.NewCallback(id, text)); err != nil {
 		b.log.DebugContext(ctx, "answerCallbackQuery failed", "err", err)
 	}
 }
@@ -69,6 +101,8 @@ func parseCallback(updateID int, cq *tgbotapi.CallbackQuery) (incoming, bool) {
 		userID:     cq.From.ID,
 		group:      cq.Message.Chat.Type == "group" || cq.Message.Chat.Type == "supergroup",
 		callbackID: cq.ID,
+		// What answers the press replies to in a group: the message the button was under.
+		messageID: cq.Message.MessageID,
 	}
 	// Drilldown and export payloads go to the agent, which re-validates them. Anything else,
 	// forged data included, is treated like a question typed by this user: it carries no

@@ -115,10 +115,9 @@ func (b *Bot) awaitClaim(ctx, work context.Context, in incoming, wait time.Durat
 		switch {
 		case ok:
 			b.log.InfoContext(ctx, "took over an update whose claim lapsed", "update_id", in.updateID)
-			b.core.metrics.updates.WithLabelValues("accepted").Inc()
-			// Answered here rather than queued: on shutdown, Run may be done waiting for the
-			// dispatcher but still waits for this goroutine.
-			b.handle(work, in)
+			// Queued like any update, in its conversation's order and behind its limits. On
+			// shutdown Run waits for this goroutine before it waits for the dispatcher.
+			b.start(ctx, work, in)
 			return
 		case next == 0:
 			b.core.metrics.updates.WithLabelValues("duplicate").Inc()
