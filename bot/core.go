@@ -74,7 +74,6 @@ type core struct {
 	// status reports the health of dependencies for /status.
 	status         func(ctx context.Context) []string
 	typingInterval time.Duration
-	typingDelay    time.Duration
 	answerTimeout  time.Duration
 	started        time.Time
 	stream         streamConfig
@@ -102,7 +101,7 @@ func newCore(a Answerer, out sender, log *slog.Logger, m *Metrics, o coreOptions
 	return &core{
 		answerer: a, out: out, files: o.files, log: log, metrics: m, access: o.access,
 		flood: newFloodGuard(o.perMin, o.burst), users: newUserSlots(), commands: commands(),
-		status: o.status, typingInterval: o.typingInterval, typingDelay: typingDelay, answerTimeout: o.answerTimeout, started: time.Now(),
+		status: o.status, typingInterval: o.typingInterval, answerTimeout: o.answerTimeout, started: time.Now(),
 		debugChats: map[int64]bool{}, stream: defaultStreamConfig(),
 	}
 }
