@@ -119,7 +119,7 @@ func (c *core) reply(ctx context.Context, in incoming, markdown string) {
 		out.replyTo = in.messageID
 	}
 	if err := c.send(ctx, out); err != nil {
-		c.log.ErrorContext(ctx, "send reply", "chat_id", in.chatID, "err", err)
+		c.log.Log(ctx, logLevel(err), "send reply", "chat_id", in.chatID, "err", err)
 	}
 }
 
