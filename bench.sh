@@ -73,6 +73,8 @@ bench() { go test -count=1 -run '^$' -benchmem "$@"; }
 
 # Issue #2: one update through the bot's whole pipeline; issue #3: /rate with a warm cache.
 section bot bench -bench 'BenchmarkUpdate|BenchmarkRateCached' -benchtime 3s -cpu 1,2 ./bot/
+# Issue #18: another user's reply alone and during one user's 150-press button flood.
+section bot bench -bench 'BenchmarkCallbackFlood' -benchtime 3x ./bot/
 section components bench -bench . ./bot/tgmd/ ./integrations/history/
 # Issue #3: Bank of Russia SOAP parsing and caches, Tavily's cache, the chart.
 section rates bench -bench . -benchtime 2s ./integrations/cbr/ ./integrations/tavily/ ./agent/chart/

@@ -17,6 +17,7 @@ import (
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/internal/fakes"
 )
 
 // discardSender is an in-process Bot API: it accepts every message and typing action.
@@ -146,4 +147,52 @@ func BenchmarkRateCached(b *testing.B) {
 	if got := upstream.Load(); got != warm {
 		b.Fatalf("cached /rate reached the Bank of Russia %d more times", got-warm)
 	}
+}
+
+// BenchmarkCallbackFlood measures another user's reply latency (the message pushed → the reply
+// reaching the fake Bot API) alone, and while one user presses a button 150 times, with a
+// Telegram round trip on every call (rtt), Telegram's send limits and the production flood
+// guard (20 a minute, burst 5). ratio is flood-ms / alone-ms. Run it once:
+//
+//	go test -run '^$' -bench CallbackFlood -benchtime 3x ./bot
+func BenchmarkCallbackFlood(b *testing.B) {
+	const rtt, presses = 50 * time.Millisecond, 150
+	f := fakes.NewTestBotAPI(b, fakes.BotAPIOptions{Token: testToken, MaxPoll: 200 * time.Millisecond})
+	f.SetFault(func(string, map[string]string) (int, string, bool) {
+		time.Sleep(rtt)
+		return 0, "", false
+	})
+	bot := startBot(b, f, echoAgent(), Options{UserRatePerMin: 20, UserRateBurst: 5},
+		func(bt *Bot) { bt.limits = newSendLimits() }) // Telegram's limits, not the tests' unpaced ones
+	chat := int64(1000)
+	latency := func() time.Duration {
+		chat++ // a chat of its own each time: no wait for its send budget
+		text := fmt.Sprint("вопрос ", chat)
+		pushed := time.Now()
+		f.Push(privateText(chat, text))
+		waitFor(b, "the reply", func() bool { return len(sentTo(f, chat)) == 1 })
+		for _, c := range f.Calls("sendMessage") {
+			if c.Form["chat_id"] == fmt.Sprint(chat) {
+				return c.Arrived.Sub(pushed)
+			}
+		}
+		b.Fatal("reply not found")
+		return 0
+	}
+	var alone, flood time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		alone += latency()
+		for range presses {
+			f.Push(press(10, 10, 1001, fmt.Sprint("a:4:cb61f26ca4d1:", i)))
+		}
+		flood += latency()
+		b.StopTimer()
+		settle(b, f, bot) // the presser's queue drains before the next round
+		b.StartTimer()
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(alone.Milliseconds())/n, "alone-ms")
+	b.ReportMetric(float64(flood.Milliseconds())/n, "flood-ms")
+	b.ReportMetric(flood.Seconds()/alone.Seconds(), "ratio")
 }

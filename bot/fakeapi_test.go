@@ -28,7 +28,7 @@ func unpace(b *Bot) {
 
 // newFakeAPI is the fake Bot API the bot's tests run against. Its long polls last at most
 // 200 ms, whatever the bot asks: a bot that stops is not held up by one.
-func newFakeAPI(t *testing.T) *fakes.BotAPI {
+func newFakeAPI(t testing.TB) *fakes.BotAPI {
 	return fakes.NewTestBotAPI(t, fakes.BotAPIOptions{Token: testToken, MaxPoll: 200 * time.Millisecond})
 }
 
@@ -36,7 +36,7 @@ func newFakeAPI(t *testing.T) *fakes.BotAPI {
 // through an http.Client that calls it in process. A bubble of testing/synctest cannot wait on
 // sockets, so this is what lets a test run the whole bot on the fake clock: pacing, retry-after
 // and back-off then take no real time and depend on no scheduling.
-func newInProcessAPI(t *testing.T) *fakes.BotAPI {
+func newInProcessAPI(t testing.TB) *fakes.BotAPI {
 	return fakes.NewTestBotAPI(t, fakes.BotAPIOptions{Token: testToken, MaxPoll: 200 * time.Millisecond, InProcess: true})
 }
 
@@ -95,7 +95,7 @@ func echoAgent() *fakeAgent {
 }
 
 // startBot runs a bot against f until the test ends; setup sees the bot before it runs.
-func startBot(t *testing.T, f *fakes.BotAPI, a Answerer, o Options, setup ...func(*Bot)) *Bot {
+func startBot(t testing.TB, f *fakes.BotAPI, a Answerer, o Options, setup ...func(*Bot)) *Bot {
 	t.Helper()
 	o.Token, o.APIURL = testToken, f.URL()
 	if o.HTTPClient == nil {
@@ -131,7 +131,7 @@ func startBot(t *testing.T, f *fakes.BotAPI, a Answerer, o Options, setup ...fun
 // getUpdates call that starts after the pushes has returned and the bot has polled again (so
 // the batch was accepted: the bot accepts a batch before it polls again), and the dispatcher's
 // workers have drained. It ends the long polls meanwhile rather than wait them out.
-func settle(t *testing.T, f *fakes.BotAPI, b *Bot) {
+func settle(t testing.TB, f *fakes.BotAPI, b *Bot) {
 	t.Helper()
 	want := f.Count("getUpdates") + 2
 	deadline := time.Now().Add(20 * time.Second)

@@ -221,7 +221,7 @@ func sentTo(f *fakes.BotAPI, chat int64) []string {
 }
 
 // waitFor polls cond for up to 30 seconds; it synchronises, it asserts nothing about timing.
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {

@@ -113,43 +113,6 @@ func parseUpdate(u tgbotapi.Update, me identity, known func(string) bool) (incom
 	return in, true
 }
 
-// buttonCommand is the hidden command a button's data goes to: "doc" for the document
-// buttons, "drill" for drilldowns, exports and choices, "" for a question typed by a tap.
-func buttonCommand(data string) string {
-	switch {
-	case strings.HasPrefix(data, "d:"):
-		return "doc"
-	case strings.HasPrefix(data, "a:"), strings.HasPrefix(data, "x:"), strings.HasPrefix(data, "c:"), strings.HasPrefix(data, "t:"):
-		return "drill" // "t:" a question kept server-side (agent.TextButtonPrefix)
-	}
-	return ""
-}
-
-// callbackPrefix marks buttons that send their text back as a question.
-const callbackPrefix = "q:"
-
-func parseCallback(updateID int, cq *tgbotapi.CallbackQuery) (incoming, bool) {
-	if cq.From == nil || cq.Message == nil || cq.Message.Chat == nil {
-		return incoming{}, false
-	}
-	in := incoming{
-		updateID:   int64(updateID),
-		chatID:     cq.Message.Chat.ID,
-		userID:     cq.From.ID,
-		group:      cq.Message.Chat.Type == "group" || cq.Message.Chat.Type == "supergroup",
-		callbackID: cq.ID,
-	}
-	// Drilldown and export payloads go to the agent, which re-validates them. Anything else,
-	// forged data included, is treated like a question typed by this user: it carries no
-	// privilege the user did not already have.
-	if cmd := buttonCommand(cq.Data); cmd != "" {
-		in.command, in.text = cmd, cq.Data
-		return in, true
-	}
-	in.text = strings.TrimSpace(strings.TrimPrefix(cq.Data, callbackPrefix))
-	return in, true
-}
-
 // stripMentions removes the bot's @mentions (and text_mentions) and the punctuation that
 // addressed it ("@finbot, курс евро" → "курс евро").
 func stripMentions(text string, ents []tgbotapi.MessageEntity, me identity) string {

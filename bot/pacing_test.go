@@ -25,7 +25,6 @@ func TestTypingStaysOnUntilDelivered(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newInProcessAPI(t)
 		b := startBot(t, f, echoAgent(), Options{TypingInterval: 100 * time.Millisecond})
-		b.core.typingDelay = 0
 		slowChat(b)
 		f.Push(privateText(10, "первый"))
 		f.WaitSent(t, 1)
@@ -43,16 +42,35 @@ func TestTypingStaysOnUntilDelivered(t *testing.T) {
 	})
 }
 
-// TestNoTypingForFastAnswers: an answer out within the typing delay costs no sendChatAction.
-func TestNoTypingForFastAnswers(t *testing.T) {
-	f := newFakeAPI(t)
-	b := startBot(t, f, echoAgent(), Options{})
-	f.Push(privateText(10, "вопрос"))
-	f.WaitSent(t, 1)
-	settle(t, f, b)
-	if n := f.Count("sendChatAction"); n != 0 {
-		t.Errorf("%d typing actions for an instant answer, want 0", n)
-	}
+// TestTypingStartsWithTheWork: "typing…" goes out the moment the answer starts being worked on,
+// not after a delay (how long an answer will take is not known in advance), and before the
+// reply. On the fake clock: the agent notes when it was asked, and no time passes until
+// every goroutine waits, so "at once" is exact.
+func TestTypingStartsWithTheWork(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newInProcessAPI(t)
+		asked := make(chan time.Time, 1)
+		a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+			asked <- time.Now()
+			time.Sleep(15 * time.Second) // a long answer (WaitSent waits 20 s at most)
+			return agent.Answer{Text: "эхо: " + r.Text}, nil
+		}}
+		startBot(t, f, a, Options{})
+		f.Push(privateText(10, "вопрос"))
+		f.WaitSent(t, 1)
+		at := <-asked
+		actions := f.Calls("sendChatAction")
+		if len(actions) == 0 {
+			t.Fatal("no typing action for a 15-second answer")
+		}
+		if first := actions[0].Arrived; first.After(at) {
+			t.Errorf("the first typing action came %v after the work started, want at once", first.Sub(at))
+		}
+		// Every 4 s (the default interval) while the answer was written: at 0, 4, 8 and 12 s.
+		if n := len(actions); n < 4 {
+			t.Errorf("%d typing actions during a 15-second answer, want 4", n)
+		}
+	})
 }
 
 // TestNoDraftWhileSendsQueue: when the chat's send budget is spent, a streamed answer sends no
@@ -91,8 +109,7 @@ func TestTypingWithinItsBudget(t *testing.T) {
 			<-release
 			return agent.Answer{Text: "эхо: " + r.Text}, nil
 		}}
-		b := startBot(t, f, slow, Options{TypingInterval: 100 * time.Millisecond})
-		b.core.typingDelay = 0
+		startBot(t, f, slow, Options{TypingInterval: 100 * time.Millisecond})
 		const chats = 50
 		for i := range chats {
 			f.Push(privateText(int64(300+i), "вопрос"))

@@ -1,6 +1,10 @@
 package bot
 
-import "context"
+import (
+	"context"
+
+	"github.com/finbot/finbot/agent"
+)
 
 // command is one entry of the command menu.
 type command struct {
@@ -45,4 +49,18 @@ func (c *core) lookup(name string) (command, bool) {
 func (c *core) known(name string) bool {
 	_, ok := c.lookup(name)
 	return ok
+}
+
+func (c *core) runCommand(ctx context.Context, in incoming) error {
+	c.metrics.routes.WithLabelValues(string(agent.Command), in.command).Inc()
+	cmd, ok := c.lookup(in.command)
+	if !ok {
+		c.reply(ctx, in, "Не знаю такой команды. Список команд — /help.")
+		return nil
+	}
+	if cmd.adminOnly && !c.access.isAdmin(in.userID) {
+		c.reply(ctx, in, "Эта команда доступна только администраторам бота.")
+		return nil
+	}
+	return cmd.handle(ctx, c, in)
 }

@@ -32,7 +32,7 @@ func newTelegram(ctx context.Context, token, apiURL string, client *http.Client)
 	}
 	t := &telegram{http: client, token: token, base: strings.TrimRight(apiURL, "/")}
 	endpoint := t.base + "/bot%s/%s"
-	api, err := tgbotapi.NewBotAPIWithClient(token, endpoint, t.doer(ctx))
+	api, err := tgbotapi.NewBotAPIWithClient(token, endpoint, t.doer(ctx, nil))
 	if err != nil {
 		return nil, fmt.Errorf("telegram: getMe: %w", t.redact(err))
 	}
@@ -46,15 +46,19 @@ func (t *telegram) self() tgbotapi.User { return t.api.Self }
 // with returns a BotAPI whose requests are bound to ctx.
 func (t *telegram) with(ctx context.Context) *tgbotapi.BotAPI {
 	c := *t.api
-	c.Client = t.doer(ctx)
+	c.Client = t.doer(ctx, nil)
 	return &c
 }
 
-func (t *telegram) doer(ctx context.Context) tgbotapi.HTTPClient {
+// doer binds requests to ctx; when status is not nil it keeps the HTTP status of the response.
+func (t *telegram) doer(ctx context.Context, status *int) tgbotapi.HTTPClient {
 	return doerFunc(func(r *http.Request) (*http.Response, error) {
 		resp, err := t.http.Do(r.WithContext(ctx))
 		if err != nil {
 			return nil, t.redact(err)
+		}
+		if status != nil {
+			*status = resp.StatusCode
 		}
 		return resp, nil
 	})
@@ -118,10 +122,40 @@ func (t *telegram) call(ctx context.Context, method string, params map[string]st
 	return resp.Result, nil
 }
 
-// send sends a message or a photo and returns the id of the message sent.
+// send sends a message, a document or a photo and returns the id of the message sent.
 func (t *telegram) send(ctx context.Context, c tgbotapi.Chattable) (int, error) {
-	m, err := t.with(ctx).Send(c)
-	return m.MessageID, explain(err)
+	api, status := *t.api, 0
+	api.Client = t.doer(ctx, &status)
+	resp, err := api.Request(c)
+	if err != nil {
+		return 0, explain(withCode(resp, status, err))
+	}
+	var m tgbotapi.Message
+	if err := json.Unmarshal(resp.Result, &m); err != nil {
+		return 0, fmt.Errorf("telegram: decode the message sent: %w", err)
+	}
+	return m.MessageID, nil
+}
+
+// withCode gives a failed call's error the Bot API's error_code. v5.5.1 drops it from the
+// errors of uploads (sendPhoto, sendDocument with a file), though the response it decoded —
+// Telegram's {"ok":false,"error_code":…,"description":…,"parameters":{"retry_after":…}} —
+// carries it; without it a 400 reads like a server error and is retried. A client error that
+// is no Bot API object at all (a proxy's page refusing a body too large) gets its HTTP status.
+func withCode(resp *tgbotapi.APIResponse, status int, err error) error {
+	e, ok := apiError(err)
+	switch {
+	case ok && e.Code == 0 && resp != nil && resp.ErrorCode != 0:
+		fixed := *e
+		fixed.Code = resp.ErrorCode
+		if resp.Parameters != nil {
+			fixed.ResponseParameters = *resp.Parameters
+		}
+		return &fixed
+	case !ok && status >= 400 && status < 500 && status != http.StatusTooManyRequests:
+		return &tgbotapi.Error{Code: status, Message: fmt.Sprintf("HTTP %d, not a Bot API response: %v", status, err)}
+	}
+	return err
 }
 
 // errFileTooBig means a file is larger than the caller's limit.

@@ -1,0 +1,80 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/finbot/finbot/agent"
+)
+
+// Questions and agent commands: the agent's answer, streamed where the front end can, then
+// delivered.
+
+// answer runs a question through the agent.
+func (c *core) answer(ctx context.Context, in incoming) error {
+	if strings.TrimSpace(in.text) == "" {
+		if in.group {
+			c.reply(ctx, in, "Я здесь. Напишите вопрос в том же сообщении, что и упоминание, — например, «кто нам должен на 31 марта?».")
+			return nil
+		}
+		return agent.ErrEmpty
+	}
+	return c.ask(ctx, in, agent.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group, Text: in.text, ReplyTo: in.replyTo})
+}
+
+// ask runs one agent request, one per user at a time, with the "typing…" indicator on while
+// it is prepared, and delivers the answer (text, then its chart).
+func (c *core) ask(ctx context.Context, in incoming, req agent.Request) error {
+	ctx, release, err := c.users.acquire(ctx, in.userID)
+	if err != nil {
+		return err
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(ctx, c.answerTimeout)
+	defer cancel()
+
+	// "typing…" stays on until the reply is delivered: under load the reply may wait for
+	// Telegram's send budget well after the answer is ready.
+	stopTyping := c.startTyping(ctx, in.chatID)
+	defer stopTyping()
+	if req.ReplyTo == 0 {
+		req.ReplyTo = in.replyTo
+	}
+	// The answer shows up while it is written, where the front end can edit messages.
+	s := c.newStreamer(ctx, in)
+	if s != nil {
+		req.Progress = s.progress
+	}
+	defer s.stop()
+	ans, err := c.answerer.Answer(ctx, req)
+	s.stop()
+	if err != nil {
+		s.discard(context.WithoutCancel(ctx)) // a partial text must not stand as the answer
+		if cause := context.Cause(ctx); errors.Is(cause, errCanceled) {
+			return errCanceled
+		}
+		return err
+	}
+	c.metrics.routes.WithLabelValues(string(ans.Scenario), ans.Intent).Inc()
+	out := outgoing{chatID: in.chatID, parts: render(ans), buttons: ans.Buttons, answer: &ans}
+	if ans.Chart != nil && len(ans.Chart.PNG) > 0 {
+		out.photo = &photo{png: ans.Chart.PNG, caption: caption(ans.Chart.Caption)}
+	}
+	if d := ans.Document; d != nil && len(d.Bytes) > 0 {
+		out.documents = append(out.documents, document{name: d.Name, caption: d.Caption, data: d.Bytes})
+	}
+	if c.debugOn(in.chatID) && c.access.isAdmin(in.userID) && ans.Debug.Ledger != nil {
+		if data, err := json.MarshalIndent(ans.Debug, "", "  "); err == nil {
+			out.documents = append(out.documents, document{name: "debug.json", caption: "debug: " + ans.Intent, data: data})
+		}
+	}
+	if in.group {
+		out.replyTo = in.messageID
+	}
+	// The answer is ready: deliver it even if the user cancels now or the deadline passes.
+	err = c.sendAnswer(context.WithoutCancel(ctx), out, s)
+	stopTyping()
+	return err
+}

@@ -1,0 +1,116 @@
+package bot
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/finbot/finbot/agent"
+)
+
+// Inline buttons: the keyboard under a reply, and a press read back as an incoming message.
+
+// acker stops the spinner on a pressed button. The Telegram front end implements it; the
+// console has no spinner.
+type acker interface {
+	answerCallback(ctx context.Context, callbackID, text string)
+}
+
+// ackTimeout bounds one answerCallbackQuery: it runs in the conversation's turn, ahead of the
+// press's answer, and must not hold that up for long.
+const ackTimeout = 5 * time.Second
+
+// floodToast is what a press over the flood limit shows instead of an answer.
+const floodToast = "Слишком часто. Подождите немного — на следующие нажатия я отвечу."
+
+// acknowledge answers the callback query of a pressed button, in the conversation's turn (never
+// on the poll loop): a toast tells a user over the flood limit to slow down.
+func (c *core) acknowledge(ctx context.Context, in incoming, flooded bool) {
+	a, ok := c.out.(acker)
+	if !ok {
+		return
+	}
+	text := ""
+	if flooded {
+		text = floodToast
+	}
+	ctx, cancel := context.WithTimeout(ctx, ackTimeout)
+	defer cancel()
+	a.answerCallback(ctx, in.callbackID, text)
+}
+
+// answerCallback answers a callback query; a failure costs only the spinner, which Telegram
+// stops by itself a little later.
+func (b *Bot) answerCallback(ctx context.Context, id, text string) {
+	if err := b.tg.request(ctx, tgbotapi.NewCallback(id, text)); err != nil {
+		b.log.DebugContext(ctx, "answerCallbackQuery failed", "err", err)
+	}
+}
+
+// keyboard turns suggested replies into an inline keyboard: one button per row unless a
+// button asks to share the previous one's row. Buttons whose data does not fit Telegram's
+// 64-byte callback data are left out.
+func keyboard(buttons []agent.Button) *tgbotapi.InlineKeyboardMarkup {
+	var rows [][]tgbotapi.InlineKeyboardButton
+	for _, bt := range buttons {
+		data := callbackPrefix + bt.Text
+		if bt.Data != "" {
+			data = bt.Data
+		}
+		if len(data) > 64 {
+			continue
+		}
+		btn := tgbotapi.NewInlineKeyboardButtonData(bt.Text, data)
+		if bt.SameRow && len(rows) > 0 && len(rows[len(rows)-1]) < 8 {
+			rows[len(rows)-1] = append(rows[len(rows)-1], btn)
+			continue
+		}
+		rows = append(rows, tgbotapi.NewInlineKeyboardRow(btn))
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	kb := tgbotapi.NewInlineKeyboardMarkup(rows...)
+	return &kb
+}
+
+// buttonCommand is the hidden command a button's data goes to: "doc" for the document
+// buttons, "drill" for drilldowns, exports and choices, "" for a question typed by a tap.
+func buttonCommand(data string) string {
+	switch {
+	case strings.HasPrefix(data, "d:"):
+		return "doc"
+	case strings.HasPrefix(data, "a:"), strings.HasPrefix(data, "x:"), strings.HasPrefix(data, "c:"), strings.HasPrefix(data, "t:"):
+		return "drill" // "t:" a question kept server-side (agent.TextButtonPrefix)
+	}
+	return ""
+}
+
+// callbackPrefix marks buttons that send their text back as a question.
+const callbackPrefix = "q:"
+
+func parseCallback(updateID int, cq *tgbotapi.CallbackQuery) (incoming, bool) {
+	if cq.From == nil || cq.Message == nil || cq.Message.Chat == nil {
+		return incoming{}, false
+	}
+	in := incoming{
+		updateID:   int64(updateID),
+		chatID:     cq.Message.Chat.ID,
+		userID:     cq.From.ID,
+		group:      cq.Message.Chat.Type == "group" || cq.Message.Chat.Type == "supergroup",
+		callbackID: cq.ID,
+		// What answers the press replies to in a group: the message the button was under.
+		messageID: cq.Message.MessageID,
+	}
+	// Drilldown and export payloads go to the agent, which re-validates them. Anything else,
+	// forged data included, is treated like a question typed by this user: it carries no
+	// privilege the user did not already have.
+	if cmd := buttonCommand(cq.Data); cmd != "" {
+		in.command, in.text = cmd, cq.Data
+		return in, true
+	}
+	in.text = strings.TrimSpace(strings.TrimPrefix(cq.Data, callbackPrefix))
+	return in, true
+}

@@ -1,0 +1,169 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/finbot/finbot/bot/tgmd"
+)
+
+// Sending: a reply's parts, documents and chart delivered within Telegram's limits, with retries.
+
+// send delivers every part of a reply in order, then its documents and chart, within
+// Telegram's limits. In a group the first message sent replies to out.replyTo. Once text was
+// delivered, a file Telegram will not take does not undo it: the user is told in a line that
+// the file is missing, and the reply counts as delivered.
+func (b *Bot) send(ctx context.Context, out outgoing) error {
+	replyTo := out.replyTo
+	for i, p := range out.parts {
+		cfg := tgbotapi.NewMessage(out.chatID, p.Text)
+		cfg.DisableWebPagePreview = true
+		cfg.Entities = toEntities(p.Entities)
+		cfg.ReplyToMessageID, cfg.AllowSendingWithoutReply = replyTo, replyTo != 0
+		last := i == len(out.parts)-1
+		if last {
+			if kb := keyboard(out.buttons); kb != nil {
+				cfg.ReplyMarkup = kb
+			}
+		}
+		plain := func() tgbotapi.Chattable { cfg.Entities = nil; return cfg }
+		id, err := b.deliver(ctx, out.chatID, cfg, plain)
+		if err != nil {
+			return ignoreBlocked(err)
+		}
+		replyTo = 0
+		if last && out.sent != nil {
+			out.sent(id)
+		}
+	}
+	texted := len(out.parts) > 0
+	for _, d := range out.documents {
+		dc := tgbotapi.NewDocument(out.chatID, tgbotapi.FileBytes{Name: d.name, Bytes: d.data})
+		dc.Caption = d.caption
+		dc.ReplyToMessageID, dc.AllowSendingWithoutReply = replyTo, replyTo != 0
+		_, err := b.deliver(ctx, out.chatID, dc, func() tgbotapi.Chattable { return dc })
+		if err = b.attached(ctx, out.chatID, texted, "Не получилось отправить файл «"+d.name+"».", err); err != nil {
+			return ignoreBlocked(err)
+		}
+		replyTo = 0
+	}
+	if out.photo != nil {
+		pc := tgbotapi.NewPhoto(out.chatID, tgbotapi.FileBytes{Name: "chart.png", Bytes: out.photo.png})
+		pc.Caption = out.photo.caption.Text
+		pc.CaptionEntities = toEntities(out.photo.caption.Entities)
+		pc.ReplyToMessageID, pc.AllowSendingWithoutReply = replyTo, replyTo != 0
+		plain := func() tgbotapi.Chattable { pc.CaptionEntities = nil; return pc }
+		_, err := b.deliver(ctx, out.chatID, pc, plain)
+		if err = b.attached(ctx, out.chatID, texted, "Не получилось отправить график.", err); err != nil {
+			return ignoreBlocked(err)
+		}
+	}
+	return nil
+}
+
+// attached settles the outcome of a file sent after a reply's text. Without text before it
+// the file is the reply, and its error is the reply's. After delivered text the error is logged
+// here (ERROR when Telegram refused the file as malformed: that is ours to fix), the user gets a
+// note instead of the file, and nil comes back: the text stands, and the conversation goes on.
+func (b *Bot) attached(ctx context.Context, chatID int64, texted bool, note string, err error) error {
+	if err == nil || !texted || errors.Is(err, errBlocked) || ctx.Err() != nil {
+		return err
+	}
+	b.core.metrics.errors.WithLabelValues("send_file").Inc()
+	level := slog.LevelWarn
+	if !errors.Is(err, errTelegramDown) {
+		level = slog.LevelError
+	}
+	b.log.Log(ctx, level, "file not delivered after its reply's text", "chat_id", chatID, "err", err)
+	cfg := tgbotapi.NewMessage(chatID, note)
+	if _, err := b.deliver(ctx, chatID, cfg, func() tgbotapi.Chattable { return cfg }); err != nil {
+		b.log.DebugContext(ctx, "note of a missing file not delivered", "chat_id", chatID, "err", err)
+	}
+	return nil
+}
+
+func ignoreBlocked(err error) error {
+	if errors.Is(err, errBlocked) {
+		return nil
+	}
+	return err
+}
+
+// errBlocked means the user blocked the bot: nothing more can be delivered.
+var errBlocked = errors.New("bot: blocked by the user")
+
+// errTelegramDown marks a send that failed on Telegram's side (server or transport errors,
+// flood control) every time it was tried.
+var errTelegramDown = errors.New("bot: telegram unavailable")
+
+const maxSendAttempts = 5
+
+// deliver sends one message, document or photo: it waits for the chat's and the global send
+// budget, waits out 429s, resends without formatting when Telegram cannot parse it (plain
+// builds that version), drops what a user who blocked the bot can't receive, and retries
+// server and transport errors. Other client errors (400: a request of ours Telegram will never
+// take) are not retried.
+func (b *Bot) deliver(ctx context.Context, chatID int64, c tgbotapi.Chattable, plain func() tgbotapi.Chattable) (int, error) {
+	formatted := true
+	for attempt := 1; ; attempt++ {
+		if err := b.limits.wait(ctx, chatID); err != nil {
+			return 0, err
+		}
+		id, err := b.tg.send(ctx, c)
+		if err == nil {
+			return id, nil
+		}
+		if ctx.Err() != nil {
+			return 0, err
+		}
+		var pause time.Duration
+		e, isAPI := apiError(err)
+		switch {
+		case isAPI && e.Code == http.StatusTooManyRequests:
+			pause = time.Duration(max(e.RetryAfter, 1)) * time.Second
+			b.core.metrics.errors.WithLabelValues("telegram_429").Inc()
+			b.log.WarnContext(ctx, "telegram flood control", "chat_id", chatID, "retry_after", pause)
+		case isAPI && e.Code == http.StatusBadRequest && formatted && isParseError(e.Message):
+			b.log.WarnContext(ctx, "telegram rejected formatting; sending plain", "chat_id", chatID, "err", err)
+			c, formatted = plain(), false
+		case isAPI && e.Code == http.StatusForbidden:
+			b.log.InfoContext(ctx, "cannot deliver: bot blocked or removed", "chat_id", chatID, "err", err)
+			return 0, errBlocked
+		case isAPI && e.Code >= 400 && e.Code < 500:
+			return 0, err
+		default: // 5xx, transport errors
+			pause = backoff(attempt)
+		}
+		if attempt >= maxSendAttempts {
+			return 0, fmt.Errorf("%w: %d attempts: %w", errTelegramDown, attempt, err)
+		}
+		sleep(ctx, pause)
+	}
+}
+
+func isParseError(description string) bool {
+	// Telegram's only signal is its description text ("Bad Request: can't parse entities: …").
+	return containsFold(description, "can't parse entities") || containsFold(description, "can't parse message text")
+}
+
+func toEntities(es []tgmd.Entity) []tgbotapi.MessageEntity {
+	if len(es) == 0 {
+		return nil
+	}
+	out := make([]tgbotapi.MessageEntity, len(es))
+	for i, e := range es {
+		out[i] = tgbotapi.MessageEntity{Type: e.Type, Offset: e.Offset, Length: e.Length, URL: e.URL, Language: e.Language}
+	}
+	return out
+}
+
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}

@@ -1,0 +1,93 @@
+package bot
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/internal/fakes"
+)
+
+// TestRefusedFileAfterTextStands: Telegram refuses the chart or the Excel file that follows a
+// delivered answer (400, its JSON error object, from an upload: the call whose error_code
+// go-telegram-bot-api v5.5.1 drops). The upload is tried once, the text stands, the user reads
+// one line that the file is missing (no «Что-то пошло не так»), and the chat's next message is
+// answered at once. On the fake clock: the retries it used to make took 10–13 s of it.
+func TestRefusedFileAfterTextStands(t *testing.T) {
+	tests := []struct {
+		name, method, note string
+		answer             agent.Answer
+	}{
+		{"chart", "sendPhoto", "Не получилось отправить график.",
+			agent.Answer{Text: "Курс доллара за март", Chart: &agent.Chart{PNG: []byte("\x89PNG"), Caption: "USD, март 2026"}}},
+		{"export", "sendDocument", "Не получилось отправить файл «receivables.xlsx».",
+			agent.Answer{Text: "Кто должен нам на 31.03.2026", Document: &agent.Document{Name: "receivables.xlsx", Bytes: []byte("PK-xlsx")}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := newInProcessAPI(t)
+				f.SetFault(fakes.Refuse(tt.method, http.StatusBadRequest, "Bad Request: IMAGE_PROCESS_FAILED", nil))
+				a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+					if r.Text == "с файлом" {
+						return tt.answer, nil
+					}
+					return agent.Answer{Text: "эхо: " + r.Text}, nil
+				}}
+				startBot(t, f, a, Options{})
+				asked := time.Now()
+				f.Push(privateText(10, "с файлом"))
+				f.Push(privateText(10, "следующий")) // queued behind it
+				f.WaitSent(t, 3)
+
+				if n := f.Count(tt.method); n != 1 {
+					t.Errorf("%s tried %d times, want once: a 400 is not retried", tt.method, n)
+				}
+				want := []string{tt.answer.Text, tt.note, "эхо: следующий"}
+				if got := sentTo(f, 10); !slices.Equal(got, want) {
+					t.Errorf("chat reads %q, want %q", got, want)
+				}
+				next := f.Sent()[2]
+				for _, c := range f.Calls("sendMessage") {
+					if c.Form["text"] == next.Text {
+						if d := c.Arrived.Sub(asked); d >= time.Second {
+							t.Errorf("the next message was answered %v after it came, want at once (no retries before it)", d)
+						}
+					}
+				}
+			})
+		})
+	}
+}
+
+// TestUploadErrorCodeIsRead: the error of an upload carries Telegram's error_code and
+// retry_after, as other calls' errors do: a 429 on sendPhoto waits out its retry_after.
+func TestUploadErrorCodeIsRead(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newInProcessAPI(t)
+		var tries []time.Time
+		f.SetFault(func(method string, _ map[string]string) (int, string, bool) {
+			if method != "sendPhoto" {
+				return 0, "", false
+			}
+			tries = append(tries, time.Now())
+			if len(tries) == 1 {
+				return http.StatusTooManyRequests, fakes.RetryAfter(7), true
+			}
+			return 0, "", false
+		})
+		a := &fakeAgent{AnswerFunc: func(context.Context, agent.Request) (agent.Answer, error) {
+			return agent.Answer{Text: "Курс доллара за март", Chart: &agent.Chart{PNG: []byte("\x89PNG"), Caption: "USD"}}, nil
+		}}
+		startBot(t, f, a, Options{})
+		f.Push(privateText(10, "график"))
+		f.WaitCalls(t, "sendPhoto", 2)
+		if len(tries) != 2 || tries[1].Sub(tries[0]) < 7*time.Second {
+			t.Errorf("sendPhoto tried at %v, want a second try 7 s (retry_after) after the first", tries)
+		}
+	})
+}

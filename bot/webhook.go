@@ -1,0 +1,79 @@
+package bot
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+)
+
+// Webhook mode: setWebhook and the HTTP handler Telegram posts updates to.
+
+// serveWebhook registers the webhook and serves it until ctx is done.
+func (b *Bot) serveWebhook(ctx, work context.Context) error {
+	u, err := url.Parse(b.opts.WebhookURL)
+	if err != nil {
+		return fmt.Errorf("webhook url: %w", err)
+	}
+	path := u.Path
+	if path == "" {
+		path = "/"
+	}
+	mux := http.NewServeMux()
+	mux.Handle("POST "+path, b.webhookHandler(ctx, work))
+	srv := &http.Server{Addr: b.opts.WebhookListen, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	ln, err := net.Listen("tcp", b.opts.WebhookListen)
+	if err != nil {
+		return fmt.Errorf("webhook listen: %w", err)
+	}
+	if _, err := b.tg.call(ctx, "setWebhook", map[string]string{
+		"url":             b.opts.WebhookURL,
+		"secret_token":    b.opts.WebhookSecret,
+		"allowed_updates": `["message","callback_query","inline_query"]`,
+	}); err != nil {
+		ln.Close()
+		return fmt.Errorf("setWebhook: %w", err)
+	}
+	b.log.InfoContext(ctx, "serving webhook", "listen", ln.Addr().String(), "path", path)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("webhook server: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("webhook shutdown: %w", err)
+	}
+	return nil
+}
+
+// webhookHandler accepts updates POSTed by Telegram. It answers 200 as soon as the update is
+// queued; a re-delivered update is recognised by the deduper.
+func (b *Bot) webhookHandler(ctx, work context.Context) http.Handler {
+	secret := []byte(b.opts.WebhookSecret)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := []byte(r.Header.Get("X-Telegram-Bot-Api-Secret-Token"))
+		if subtle.ConstantTimeCompare(got, secret) != 1 {
+			b.core.metrics.updates.WithLabelValues("forbidden").Inc()
+			http.Error(w, "forbidden", http.StatusUnauthorized)
+			return
+		}
+		var u tgbotapi.Update
+		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&u); err != nil {
+			http.Error(w, "bad update", http.StatusBadRequest)
+			return
+		}
+		b.accept(ctx, work, u, nil)
+		w.WriteHeader(http.StatusOK)
+	})
+}
