@@ -96,7 +96,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	defer func() { err = red.Error(err) }()
 	log := slog.New(newRedactor(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}), red))
 
-	a, err := app.New(ctx, cfg, app.Options{Logger: log, Console: sub != "serve", Redact: red.String})
+	a, err := app.New(ctx, cfg, app.Options{Logger: log, Console: sub != "serve"})
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ func (c *core) ask(ctx context.Context, in incoming, req agent.Request) error {
 	// The answer shows up while it is written, where the front end can edit messages.
 	s := c.newStreamer(ctx, in)
 	if s != nil {
-		req.Progress = s.progress
+		req.Progress = func(text string) { s.progress(c.redact(text)) }
 	}
 	defer s.stop()
 	ans, err := c.answerer.Answer(ctx, req)
@@ -58,6 +58,7 @@ func (c *core) ask(ctx context.Context, in incoming, req agent.Request) error {
 		return err
 	}
 	c.metrics.routes.WithLabelValues(string(ans.Scenario), ans.Intent).Inc()
+	c.clean(&ans)
 	out := outgoing{chatID: in.chatID, parts: render(ans), buttons: ans.Buttons, answer: &ans}
 	if ans.Chart != nil && len(ans.Chart.PNG) > 0 {
 		out.photo = &photo{png: ans.Chart.PNG, caption: caption(ans.Chart.Caption)}
@@ -67,7 +68,7 @@ func (c *core) ask(ctx context.Context, in incoming, req agent.Request) error {
 	}
 	if c.debugOn(in.chatID) && c.access.isAdmin(in.userID) && ans.Debug.Ledger != nil {
 		if data, err := json.MarshalIndent(ans.Debug, "", "  "); err == nil {
-			out.documents = append(out.documents, document{name: "debug.json", caption: "debug: " + ans.Intent, data: data})
+			out.documents = append(out.documents, document{name: "debug.json", caption: "debug: " + ans.Intent, data: []byte(c.redact(string(data)))})
 		}
 	}
 	if in.group {

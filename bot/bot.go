@@ -46,6 +46,9 @@ type Options struct {
 
 	Metrics *Metrics
 	Logger  *slog.Logger
+	// Redact removes every configured secret from what the bot sends (answers, drafts, service
+	// replies, debug files); nil sends text as it is.
+	Redact func(string) string
 	// Status adds lines to /status (dependency health); optional.
 	Status func(ctx context.Context) []string
 }
@@ -101,7 +104,7 @@ func New(ctx context.Context, a Answerer, o Options) (*Bot, error) {
 	b.core = newCore(a, b, o.Logger, o.Metrics, coreOptions{
 		files:  b,
 		access: o.Access, perMin: o.UserRatePerMin, burst: o.UserRateBurst,
-		answerTimeout: o.AnswerTimeout, typingInterval: o.TypingInterval, status: o.Status,
+		answerTimeout: o.AnswerTimeout, typingInterval: o.TypingInterval, status: o.Status, redact: o.Redact,
 	})
 	b.core.stream = streamConfigFor(o.StreamMode)
 	if b.opts.ClaimLease <= 0 {

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/ledger/lane"
@@ -559,5 +561,43 @@ func TestDrilldownButtonsExportAndDebug(t *testing.T) {
 	}
 	if !strings.Contains(names, "PK") {
 		t.Errorf("no xlsx among sent documents: %q", names)
+	}
+}
+
+// Every configured secret is removed from what the bot sends: an answer's text, a footnote, a
+// button's label, a service reply (issue #19). The agent's error text can carry an upstream
+// error body that echoes a key.
+func TestRepliesNeverCarrySecrets(t *testing.T) {
+	const secret = "sk-or-v1-leaked-0123456789"
+	f := newFakeAPI(t)
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+		return agent.Answer{Scenario: agent.S2General, Text: "Ошибка LLM: Incorrect API key provided: " + secret,
+			Sources: []agent.Source{{Title: "ключ " + secret}}, Buttons: []agent.Button{{Text: "повторить " + secret[:12]}}}, nil
+	}}
+	red := func(s string) string { return strings.ReplaceAll(s, secret, "[redacted]") }
+	startBot(t, f, a, Options{Redact: red})
+	f.Push(privateText(10, "что с ключом?"))
+	got := f.WaitSent(t, 1)
+	if strings.Contains(got[0].Text, secret) || !strings.Contains(got[0].Text, "[redacted]") {
+		t.Errorf("sent %q: the secret must be redacted", got[0].Text)
+	}
+}
+
+// An invented /command counts as «other» in /metrics: a thousand invented commands add no
+// thousand series (issue #19).
+func TestUnknownCommandsShareOneMetricsLabel(t *testing.T) {
+	f := newFakeAPI(t)
+	m := NewMetrics(prometheus.NewRegistry())
+	startBot(t, f, echoAgent(), Options{Metrics: m})
+	for i := range 5 {
+		f.Push(privateText(10, fmt.Sprintf("/invented%d", i)))
+	}
+	f.Push(privateText(10, "/help"))
+	f.WaitSent(t, 6)
+	if n := testutil.CollectAndCount(m.routes); n != 2 {
+		t.Errorf("%d route series, want 2 (command/other and command/help)", n)
+	}
+	if v := testutil.ToFloat64(m.routes.WithLabelValues(string(agent.Command), "other")); v != 5 {
+		t.Errorf("command/other = %v, want 5", v)
 	}
 }

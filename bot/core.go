@@ -63,6 +63,7 @@ type sender interface {
 // questions, formatting and the one error-to-text mapping.
 type core struct {
 	answerer Answerer
+	redact   func(string) string // every configured secret out of what is sent
 	out      sender
 	files    fetcher // nil: this front end cannot receive files
 	log      *slog.Logger
@@ -90,6 +91,7 @@ type coreOptions struct {
 	answerTimeout  time.Duration
 	typingInterval time.Duration
 	status         func(ctx context.Context) []string
+	redact         func(string) string
 }
 
 func newCore(a Answerer, out sender, log *slog.Logger, m *Metrics, o coreOptions) *core {
@@ -99,7 +101,10 @@ func newCore(a Answerer, out sender, log *slog.Logger, m *Metrics, o coreOptions
 	if o.typingInterval <= 0 {
 		o.typingInterval = 4 * time.Second
 	}
-	return &core{
+	if o.redact == nil {
+		o.redact = func(s string) string { return s }
+	}
+	return &core{redact: o.redact,
 		answerer: a, out: out, files: o.files, log: log, metrics: m, access: o.access,
 		flood: newFloodGuard(o.perMin, o.burst), users: newUserSlots(), commands: commands(),
 		status: o.status, typingInterval: o.typingInterval, answerTimeout: o.answerTimeout, started: time.Now(),
@@ -115,7 +120,7 @@ func (c *core) debugOn(chatID int64) bool {
 
 // reply sends a short service text (Markdown).
 func (c *core) reply(ctx context.Context, in incoming, markdown string) {
-	out := outgoing{chatID: in.chatID, parts: tgmd.Split(tgmd.Convert(markdown), maxMessageUnits)}
+	out := outgoing{chatID: in.chatID, parts: tgmd.Split(tgmd.Convert(c.redact(markdown)), maxMessageUnits)}
 	if in.group {
 		out.replyTo = in.messageID
 	}
@@ -131,4 +136,22 @@ func (c *core) send(ctx context.Context, out outgoing) error {
 	}
 	c.metrics.replies.Add(float64(len(out.parts)))
 	return nil
+}
+
+// clean removes every configured secret from what an answer shows: its text, footnotes,
+// button labels and captions (button data is ours and carries none).
+func (c *core) clean(ans *agent.Answer) {
+	ans.Text = c.redact(ans.Text)
+	for i := range ans.Sources {
+		ans.Sources[i].Title, ans.Sources[i].URL = c.redact(ans.Sources[i].Title), c.redact(ans.Sources[i].URL)
+	}
+	for i := range ans.Buttons {
+		ans.Buttons[i].Text = c.redact(ans.Buttons[i].Text)
+	}
+	if ans.Chart != nil {
+		ans.Chart.Caption = c.redact(ans.Chart.Caption)
+	}
+	if ans.Document != nil {
+		ans.Document.Caption, ans.Document.Name = c.redact(ans.Document.Caption), c.redact(ans.Document.Name)
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"unicode/utf16"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/finbot/finbot/ru"
 )
 
 // incoming is one message the bot must answer, independent of the front end.
@@ -89,6 +91,12 @@ func parseUpdate(u tgbotapi.Update, me identity, known func(string) bool) (incom
 			if len(cmd) < 2 || cmd[0] != '/' {
 				continue // a malformed entity (a forged update) is no command
 			}
+			rest := utf16Cut(m.Text, 0, e.Length)
+			if c, r, ok := cleanCommand(m.Text); ok {
+				// An invisible character inside the command («/de\u200bbts») cut Telegram's
+				// entity short: the command is read from the text without them.
+				cmd, rest = c, r
+			}
 			name, suffix, _ := strings.Cut(cmd[1:], "@")
 			name = strings.ToLower(name)
 			switch {
@@ -98,7 +106,7 @@ func parseUpdate(u tgbotapi.Update, me identity, known func(string) bool) (incom
 				return incoming{}, false // a bare command meant for some other bot in the group
 			}
 			in.command = name
-			in.text = strings.TrimSpace(utf16Cut(m.Text, 0, e.Length))
+			in.text = strings.TrimSpace(rest)
 			return in, true
 		case e.Type == "mention" && strings.EqualFold(utf16Slice(in.text, e.Offset, e.Length), "@"+me.username):
 			addressed = true
@@ -170,3 +178,25 @@ func utf16Cut(s string, off, n int) string {
 }
 
 func clip(i, n int) int { return max(0, min(i, n)) }
+
+// cleanCommand reads the command at the start of text once format characters are removed
+// (ru.CleanInput): "/debts@finbot" and what follows it. ok is false when cleaning changes
+// nothing or leaves no command.
+func cleanCommand(text string) (cmd, rest string, ok bool) {
+	clean := ru.CleanInput(text)
+	if clean == text || !strings.HasPrefix(clean, "/") {
+		return "", "", false
+	}
+	end := 1
+	for end < len(clean) {
+		c := clean[end]
+		if c != '_' && c != '@' && (c < '0' || c > '9') && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
+			break
+		}
+		end++
+	}
+	if end < 2 {
+		return "", "", false
+	}
+	return clean[:end], clean[end:], true
+}

@@ -55,6 +55,11 @@ func TestParseUpdate(t *testing.T) {
 		{"channel post", tgbotapi.Update{ChannelPost: &tgbotapi.Message{Chat: &tgbotapi.Chat{ID: -5, Type: "channel"}, Text: "x"}}, nil},
 		{"edited message", tgbotapi.Update{EditedMessage: &tgbotapi.Message{From: user, Chat: private, Text: "x"}}, nil},
 		{"sticker without text", msg(private, ""), nil},
+		// A zero-width space inside the command cut Telegram's entity at «/de» (issue #19).
+		{"command with an invisible character", msg(private, "/de\u200bbts 31.03", tgbotapi.MessageEntity{Type: "bot_command", Length: 3}),
+			&incoming{command: "debts", text: "31.03"}},
+		{"group command with a soft hyphen", msg(group, "/he\u00adlp", tgbotapi.MessageEntity{Type: "bot_command", Length: 3}),
+			&incoming{group: true, command: "help"}},
 	}
 	reply := msg(group, "а в долларах?")
 	reply.Message.ReplyToMessage = &tgbotapi.Message{From: &tgbotapi.User{ID: 777, IsBot: true}}

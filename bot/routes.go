@@ -52,8 +52,12 @@ func (c *core) known(name string) bool {
 }
 
 func (c *core) runCommand(ctx context.Context, in incoming) error {
-	c.metrics.routes.WithLabelValues(string(agent.Command), in.command).Inc()
 	cmd, ok := c.lookup(in.command)
+	label := in.command
+	if !ok {
+		label = "other" // an invented /command must not add a series to /metrics
+	}
+	c.metrics.routes.WithLabelValues(string(agent.Command), label).Inc()
 	if !ok {
 		c.reply(ctx, in, "Не знаю такой команды. Список команд — /help.")
 		return nil

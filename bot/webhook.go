@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -28,7 +29,10 @@ func (b *Bot) serveWebhook(ctx, work context.Context) error {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("POST "+path, b.webhookHandler(ctx, work))
-	srv := &http.Server{Addr: b.opts.WebhookListen, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	// net/http's own errors (TLS handshakes, a handler's panic) go through the bot's log and
+	// its redaction, not to the process's stderr.
+	srv := &http.Server{Addr: b.opts.WebhookListen, Handler: mux, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(b.log.Handler(), slog.LevelWarn)}
 	ln, err := net.Listen("tcp", b.opts.WebhookListen)
 	if err != nil {
 		return fmt.Errorf("webhook listen: %w", err)

@@ -78,9 +78,6 @@ type Options struct {
 	Transport func(client string, pool http.RoundTripper) http.RoundTripper
 	// Answerer, when set, wraps the agent before a front end gets it.
 	Answerer func(Answerer) Answerer
-	// Redact removes every configured secret from a text that leaves the process (the bot's
-	// replies and debug files, the ops server's error log); nil leaves text alone.
-	Redact func(string) string
 }
 
 // App is finbot built from one configuration.

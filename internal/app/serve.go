@@ -36,7 +36,7 @@ func (a *App) newBot(ctx context.Context) error {
 		Access:         bot.Access{Users: cfg.AllowedUserIDs, Chats: cfg.AllowedChatIDs, Admins: cfg.AdminUserIDs},
 		UserRatePerMin: cfg.UserRatePerMin, UserRateBurst: cfg.UserRateBurst,
 		AnswerTimeout: cfg.AnswerTimeout, ShutdownTimeout: cfg.ShutdownTimeout, StreamMode: bot.StreamMode(cfg.StreamMode),
-		Dedupe: a.dedupe, Metrics: metrics, Logger: a.log, Status: a.status,
+		Dedupe: a.dedupe, Metrics: metrics, Logger: a.log, Status: a.status, Redact: cfg.Redactor().String,
 	})
 	if err != nil {
 		return err
