@@ -15,6 +15,7 @@ import (
 	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/internal/app"
+	"github.com/finbot/finbot/ru"
 )
 
 const docsUsage = `usage:
@@ -60,7 +61,8 @@ func docsCommand(ctx context.Context, args []string, a *app.App, stdout io.Write
 				failed++
 				fmt.Fprintf(stdout, "✗ %s: %s\n", path, err)
 			default:
-				fmt.Fprintf(stdout, "✓ %s → %s «%s»: %d стр., %d знаков, %d фрагментов\n", path, m.ID, m.Title, m.Pages, m.Chars, m.Chunks)
+				fmt.Fprintf(stdout, "✓ %s → %s «%s»: %d стр., %s, %s\n", path, m.ID, m.Title, m.Pages,
+					ru.Count(m.Chars, "знак", "знака", "знаков"), ru.Count(m.Chunks, "фрагмент", "фрагмента", "фрагментов"))
 			}
 		}
 		if failed > 0 {
@@ -156,7 +158,8 @@ func kbCommand(ctx context.Context, args []string, a *app.App, stdout io.Writer)
 	if err != nil {
 		return fmt.Errorf("kb ingest: %w", err)
 	}
-	fmt.Fprintf(stdout, "База знаний заменена: %d статей, %d фрагментов.\n", len(articles), chunks)
+	fmt.Fprintf(stdout, "База знаний заменена: %s, %s.\n", ru.Count(len(articles), "статья", "статьи", "статей"),
+		ru.Count(chunks, "фрагмент", "фрагмента", "фрагментов"))
 	if len(degraded) > 0 {
 		fmt.Fprintf(stdout, "Внимание: %s — статьи доступны только лексическому поиску.\n", strings.Join(degraded, ", "))
 	}

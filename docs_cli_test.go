@@ -2,30 +2,21 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/finbot/finbot/internal/testdocs"
+	"github.com/finbot/finbot/internal/testredis"
 )
 
 // The docs CLI runs the upload pipeline for a user; `ask --user` then answers over those
 // documents, and nobody else's `ask` sees them. Documents live in Redis across processes.
 func TestDocsCommandsAndAskOverThem(t *testing.T) {
-	rdb, url := redisForTest(t)
-	prefix := fmt.Sprintf("docstest:%d:", time.Now().UnixNano())
-	t.Cleanup(func() {
-		keys, _ := rdb.Keys(context.Background(), prefix+"*").Result()
-		if len(keys) > 0 {
-			rdb.Del(context.Background(), keys...)
-		}
-	})
+	url, prefix := testredis.URL(), testredis.Prefix(t, testredis.Client(t))
 	env := getenv(map[string]string{"REDIS_URL": url, "REDIS_PREFIX": prefix})
 	dir := t.TempDir()
 	pdf := filepath.Join(dir, "dogovor.pdf")
@@ -88,14 +79,7 @@ func TestDocsNeedRedis(t *testing.T) {
 
 // kb ingest replaces the knowledge base in Redis; every replica then answers from it.
 func TestKBIngest(t *testing.T) {
-	rdb, url := redisForTest(t)
-	prefix := fmt.Sprintf("kbtest:%d:", time.Now().UnixNano())
-	t.Cleanup(func() {
-		keys, _ := rdb.Keys(context.Background(), prefix+"*").Result()
-		if len(keys) > 0 {
-			rdb.Del(context.Background(), keys...)
-		}
-	})
+	url, prefix := testredis.URL(), testredis.Prefix(t, testredis.Client(t))
 	env := getenv(map[string]string{"REDIS_URL": url, "REDIS_PREFIX": prefix})
 	csv := filepath.Join(t.TempDir(), "kb.csv")
 	os.WriteFile(csv, []byte("title,content,topic,jurisdiction,updated_at\n"+
@@ -103,7 +87,7 @@ func TestKBIngest(t *testing.T) {
 		",пустой заголовок,НДС,РФ,2026-03-01\n"), 0o600)
 	var out bytes.Buffer
 	err := run(t.Context(), []string{"kb", "ingest", csv}, env, nil, &out, &bytes.Buffer{})
-	if err == nil || !strings.Contains(out.String(), "строка 3") || !strings.Contains(out.String(), "1 статей") {
+	if err == nil || !strings.Contains(out.String(), "строка 3") || !strings.Contains(out.String(), "заменена: 1 статья, ") {
 		t.Fatalf("kb ingest: err %v\n%s", err, out.String())
 	}
 	out.Reset()

@@ -17,10 +17,9 @@ import (
 	"time"
 	"unicode/utf16"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testnet"
+	"github.com/finbot/finbot/internal/testredis"
 )
 
 // End-to-end: the real `serve` wiring (run) against telegram-test-api, a Bot API emulator,
@@ -239,29 +238,6 @@ func sawInHistory(l *fakes.LLM, text string) bool {
 	return false
 }
 
-func redisForTest(t *testing.T) (*redis.Client, string) {
-	t.Helper()
-	url := os.Getenv("REDIS_URL")
-	if url == "" {
-		url = "redis://127.0.0.1:6379/0"
-	}
-	opts, err := redis.ParseURL(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := redis.NewClient(opts)
-	t.Cleanup(func() { rdb.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if err := rdb.Ping(ctx).Err(); err != nil {
-		if os.Getenv("FINBOT_REQUIRE_REDIS") == "1" {
-			t.Fatalf("redis at %s: %v", url, err)
-		}
-		t.Skipf("no redis at %s (%v); the test command starts one", url, err)
-	}
-	return rdb, url
-}
-
 // syncBuffer collects logs written from several goroutines.
 type syncBuffer struct {
 	mu  sync.Mutex
@@ -318,16 +294,9 @@ func startBot(t *testing.T, env map[string]string, logs io.Writer) (stop func())
 
 func TestE2ETelegram(t *testing.T) {
 	emu := startEmulator(t)
-	rdb, redisURL := redisForTest(t)
+	rdb, redisURL := testredis.Client(t), testredis.URL()
 	llm := newE2ELLM(t)
-
-	prefix := fmt.Sprintf("e2e:%d:", time.Now().UnixNano())
-	t.Cleanup(func() {
-		keys, _ := rdb.Keys(context.Background(), prefix+"*").Result()
-		if len(keys) > 0 {
-			rdb.Del(context.Background(), keys...)
-		}
-	})
+	prefix := testredis.Prefix(t, rdb)
 	env := map[string]string{
 		"TELEGRAM_TOKEN":        e2eToken,
 		"TELEGRAM_API_URL":      emu.url,

@@ -291,7 +291,7 @@ type llmFake struct {
 	*fakes.LLM
 
 	mu       sync.Mutex
-	mode     string // "", "slow", "5xx", "429", "error in 200", "invalid JSON", "invented figure"
+	mode     string // "", "slow", "5xx", "429", "401", "400", "error in 200", "invalid JSON", "invented figure"
 	invented int    // answers with an invented figure
 	// sent429 is when each 429 went out; early lists the requests that came while the
 	// Retry-After of one of them still ran (see llmRetryAfter).
@@ -386,6 +386,10 @@ func (l *llmFake) respond(r *fakes.Request) fakes.Reply {
 	case "429":
 		return fakes.Reply{Status: http.StatusTooManyRequests, Message: "Rate limit exceeded: free-models-per-min",
 			Header: map[string]string{"Retry-After": strconv.Itoa(int(llmRetryAfter / time.Second))}}
+	case "401": // a revoked key; the service echoes it, as OpenAI-compatible ones do
+		return fakes.Reply{Status: http.StatusUnauthorized, Message: "Incorrect API key provided: fault-llm-key"}
+	case "400": // a request the service rejects every time
+		return fakes.Reply{Status: http.StatusBadRequest, Message: "Invalid request: response_format is not supported by this model"}
 	case "error in 200":
 		return fakes.Reply{ErrorIn200: http.StatusBadGateway}
 	case "invalid JSON":
@@ -463,7 +467,7 @@ func TestFaultLLM(t *testing.T) {
 	r.probe(ledger[0], debts)
 	r.eventually(func() string { return "Привет, как дела?" }, chat, template)
 
-	faults := []string{"slow", "5xx", "429", "error in 200", "invalid JSON"}
+	faults := []string{"slow", "5xx", "429", "401", "400", "error in 200", "invalid JSON"}
 	for _, f := range faults {
 		r.setPhase(f)
 		model.setMode(f)

@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/finbot/finbot/config"
 	"log/slog"
-	"strings"
 )
 
 // redactor is a last line of defence for secrets in logs: whatever reaches the handler — a
@@ -12,15 +12,15 @@ import (
 // replaced. config.Secret already hides itself; this catches secrets embedded in other text,
 // such as a Bot API URL quoted by a transport error.
 type redactor struct {
-	next    slog.Handler
-	secrets []string
+	next slog.Handler
+	red  *config.Redactor
 }
 
-func newRedactor(next slog.Handler, secrets []string) slog.Handler {
-	if len(secrets) == 0 {
+func newRedactor(next slog.Handler, red *config.Redactor) slog.Handler {
+	if red == nil {
 		return next
 	}
-	return &redactor{next: next, secrets: secrets}
+	return &redactor{next: next, red: red}
 }
 
 func (h *redactor) Enabled(ctx context.Context, l slog.Level) bool { return h.next.Enabled(ctx, l) }
@@ -39,11 +39,11 @@ func (h *redactor) WithAttrs(as []slog.Attr) slog.Handler {
 	for i, a := range as {
 		cleaned[i] = h.attr(a)
 	}
-	return &redactor{next: h.next.WithAttrs(cleaned), secrets: h.secrets}
+	return &redactor{next: h.next.WithAttrs(cleaned), red: h.red}
 }
 
 func (h *redactor) WithGroup(name string) slog.Handler {
-	return &redactor{next: h.next.WithGroup(name), secrets: h.secrets}
+	return &redactor{next: h.next.WithGroup(name), red: h.red}
 }
 
 func (h *redactor) attr(a slog.Attr) slog.Attr {
@@ -72,11 +72,4 @@ func (h *redactor) attr(a slog.Attr) slog.Attr {
 	}
 }
 
-func (h *redactor) clean(s string) string {
-	for _, secret := range h.secrets {
-		if strings.Contains(s, secret) {
-			s = strings.ReplaceAll(s, secret, "[redacted]")
-		}
-	}
-	return s
-}
+func (h *redactor) clean(s string) string { return h.red.String(s) }

@@ -57,7 +57,7 @@ Usage:
 Configuration is read from the environment; see README.md.`
 
 // run is the whole program: main only supplies the process's surroundings.
-func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, usage)
 		return errors.New("no subcommand")
@@ -86,9 +86,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	if sub != "serve" && getenv("LOG_LEVEL") == "" {
 		level = slog.LevelWarn // keep the console readable
 	}
-	log := slog.New(newRedactor(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}), cfg.Secrets()))
+	// Everything that leaves the process from here on — the console, `ask` and its --json,
+	// logs, the HTTP servers' error logs, the error run returns — passes one redactor.
+	red := cfg.Redactor()
+	rout, rerr := red.Writer(stdout), red.Writer(stderr)
+	defer rout.Flush()
+	defer rerr.Flush()
+	stdout, stderr = rout, rerr
+	defer func() { err = red.Error(err) }()
+	log := slog.New(newRedactor(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}), red))
 
-	a, err := app.New(ctx, cfg, app.Options{Logger: log, Console: sub != "serve"})
+	a, err := app.New(ctx, cfg, app.Options{Logger: log, Console: sub != "serve", Redact: red.String})
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"strings"
@@ -13,7 +12,9 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/config"
+	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testnet"
+	"github.com/finbot/finbot/internal/testredis"
 )
 
 func getenv(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -62,14 +63,7 @@ func TestAskPlainAndCommands(t *testing.T) {
 }
 
 func TestAskPersistsHistoryInRedis(t *testing.T) {
-	rdb, url := redisForTest(t)
-	prefix := fmt.Sprintf("asktest:%d:", time.Now().UnixNano())
-	t.Cleanup(func() {
-		keys, _ := rdb.Keys(context.Background(), prefix+"*").Result()
-		if len(keys) > 0 {
-			rdb.Del(context.Background(), keys...)
-		}
-	})
+	url, prefix := testredis.URL(), testredis.Prefix(t, testredis.Client(t))
 	env := getenv(map[string]string{"REDIS_URL": url, "REDIS_PREFIX": prefix})
 	turns := func() int {
 		var out bytes.Buffer
@@ -161,7 +155,7 @@ func TestServeNeverLeaksToken(t *testing.T) {
 
 func TestRedactor(t *testing.T) {
 	var buf bytes.Buffer
-	log := slog.New(newRedactor(slog.NewJSONHandler(&buf, nil), []string{"tok-123456"}))
+	log := slog.New(newRedactor(slog.NewJSONHandler(&buf, nil), config.NewRedactor([]string{"tok-123456"})))
 	log.With("url", "https://api/bottok-123456/x").Error("failed tok-123456",
 		"err", errors.New(`Post "https://api.telegram.org/bottok-123456/getUpdates": EOF`),
 		slog.Group("req", "path", "/bottok-123456/send"), "any", struct{ U string }{"tok-123456"})
@@ -179,6 +173,71 @@ func TestReadmeListsEveryVariable(t *testing.T) {
 	for _, v := range config.Vars() {
 		if !strings.Contains(string(readme), "| `"+v.Name+"` |") {
 			t.Errorf("docs/configuration.md does not document %s", v.Name)
+		}
+	}
+}
+
+// An LLM error body that echoes the API key (OpenAI-compatible services do: «Incorrect API key
+// provided: sk-…») reaches the debug payload; `ask --json` prints that payload, and neither it,
+// the plain answer nor the logs may show the key (issue #19).
+func TestAskNeverPrintsSecrets(t *testing.T) {
+	const key = "sk-or-v1-echoed-secret-0123456789"
+	llm := fakes.NewTestLLM(t, fakes.LLMOptions{Respond: func(*fakes.Request) fakes.Reply {
+		return fakes.Reply{Status: 401, Message: "Incorrect API key provided: " + key + ". You can find your API key at https://example.invalid."}
+	}})
+	env := map[string]string{"LLM_API_KEY": key, "LLM_MODEL": "m", "LLM_BASE_URL": llm.URL(), "LOG_LEVEL": "debug",
+		"REDIS_URL": ""}
+	sawError := false
+	for _, args := range [][]string{
+		{"ask", "--json", "что такое акт сверки и зачем он нужен"},
+		{"ask", "что такое акт сверки и зачем он нужен"},
+		// planned: the planner's error lands in the debug payload's llm_error
+		{"ask", "--json", "сравни дебиторку за два квартала и объясни динамику"},
+	} {
+		var out, errs bytes.Buffer
+		if err := run(t.Context(), args, getenv(env), nil, &out, &errs); err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		if llm.Count("") == 0 && len(llm.Requests()) == 0 {
+			t.Fatalf("%q: the LLM was never asked; the test proves nothing", args)
+		}
+		for name, s := range map[string]string{"stdout": out.String(), "stderr": errs.String()} {
+			if strings.Contains(s, key) || strings.Contains(s, "echoed-secret") {
+				t.Errorf("%q: the API key leaked to %s:\n%s", args, name, s)
+			}
+		}
+		sawError = sawError || strings.Contains(out.String(), "Incorrect API key provided: [redacted]")
+	}
+	if !sawError {
+		t.Error("no answer's debug payload carried the LLM's error: the test proves nothing")
+	}
+}
+
+// A malformed REDIS_URL is refused without its password, whatever the shape (issue #19).
+func TestMalformedRedisURLHidesPassword(t *testing.T) {
+	const pw = "s3cret-redis-pw"
+	for _, u := range []string{
+		"redis://user:" + pw + "@host:notaport/0",
+		"redis://:" + pw + "@host:6379/abc",
+		"redis://user:" + pw + "@[::1/0",
+		"redis://user:" + pw + "@host:6379/0?dial_timeout=zz",
+		"redis://user:" + pw + "%zz@host/0",
+		"redis://us er:" + pw + "@host/0",
+		"redis://user:" + pw + "@host:6379/0?pool_size=-x",
+	} {
+		var out, errs bytes.Buffer
+		err := run(t.Context(), []string{"ask", "привет"}, getenv(map[string]string{"REDIS_URL": u}), nil, &out, &errs)
+		if err == nil {
+			t.Errorf("REDIS_URL %q accepted", u)
+			continue
+		}
+		for name, s := range map[string]string{"error": err.Error(), "stdout": out.String(), "stderr": errs.String()} {
+			if strings.Contains(s, pw) {
+				t.Errorf("REDIS_URL %q: the password leaked in %s: %s", u, name, s)
+			}
+		}
+		if !strings.Contains(err.Error(), "REDIS_URL") {
+			t.Errorf("REDIS_URL %q: error %q does not name the variable", u, err)
 		}
 	}
 }

@@ -15,7 +15,6 @@ import (
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
-	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/agent/news"
 	"github.com/finbot/finbot/agent/plan"
@@ -23,6 +22,7 @@ import (
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/ru"
 )
 
 const (
@@ -51,6 +51,8 @@ type Deps struct {
 	// Planner plans questions (issue #6); nil = the router decides (the LLM router when LLM is
 	// set, the rules otherwise).
 	Planner Planner
+	// Results keeps what the buttons of 1C answers point at; nil = in this process only.
+	Results Results
 }
 
 // Options tune the agent.
@@ -79,7 +81,15 @@ type Options struct {
 	// PlanCacheTTL is how long a plan is reused for the same question and context (default
 	// 10m; negative = no cache).
 	PlanCacheTTL time.Duration
+	// LLMBudget is the time every LLM call of one answer shares — planner, repair, query
+	// expansion, embeddings, the answer model (LLM_BUDGET; default 20s; negative = none).
+	// When it runs out the answer is given from the facts, as without an LLM.
+	LLMBudget time.Duration
 }
+
+// DefaultLLMBudget is Options.LLMBudget's default: with the deterministic work around it, a
+// user waits well under 30 s whatever the LLM does.
+const DefaultLLMBudget = 20 * time.Second
 
 // Agent answers messages. It is safe for concurrent use; the front end serialises the messages
 // of one conversation.
@@ -91,9 +101,9 @@ type Agent struct {
 	lane    Ledger
 	library *library.Library
 	kb      *library.Library
-	// lastLedger is each conversation's last 1C result, for "Выгрузить в Excel".
-	lastLedger *lru.Cache[string, lane.Result]
-	planner    Planner
+	// results keeps the 1C results that answers' choice and export buttons are bound to.
+	results Results
+	planner Planner
 	// parser understands each message once (agent/understand).
 	parser *understand.Parser
 	// plans caches valid plans by question and context, each for Options.PlanCacheTTL. (The
@@ -116,11 +126,17 @@ func New(d Deps, o Options) *Agent {
 	if o.RouteTimeout <= 0 {
 		o.RouteTimeout = 15 * time.Second
 	}
+	if o.LLMBudget == 0 {
+		o.LLMBudget = DefaultLLMBudget
+	}
 	if o.HistoryTimeout <= 0 {
 		o.HistoryTimeout = 2 * time.Second
 	}
 	if d.History == nil {
 		panic("agent: Deps.History is required")
+	}
+	if d.Results == nil {
+		d.Results = history.NewMemoryResults(0, 0)
 	}
 	if o.LedgerAccess == nil {
 		o.LedgerAccess = func(int64, int64) bool { return false }
@@ -137,7 +153,6 @@ func New(d Deps, o Options) *Agent {
 	if o.PlanCacheTTL == 0 {
 		o.PlanCacheTTL = defaultPlanCacheTTL
 	}
-	last, _ := lru.New[string, lane.Result](10_000) // size > 0: cannot fail
 	plans, _ := lru.New[string, cachedPlan](defaultPlanCacheSize)
 	var cbr *rates.Skill
 	if d.Rates != nil {
@@ -147,7 +162,7 @@ func New(d Deps, o Options) *Agent {
 	if d.News != nil {
 		web = news.New(d.News, news.Options{Now: o.Now})
 	}
-	return &Agent{llm: d.LLM, history: d.History, rates: cbr, news: web, lane: d.Ledger, library: d.Library, kb: d.KB, lastLedger: last,
+	return &Agent{llm: d.LLM, history: d.History, rates: cbr, news: web, lane: d.Ledger, library: d.Library, kb: d.KB, results: d.Results,
 		planner: d.Planner, plans: plans, parser: understand.NewParser(),
 		log: o.Logger, now: o.Now, opts: o}
 }
@@ -170,10 +185,14 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	start := a.now()
 	usage := new(llm.Usage)
 	ctx = llm.WithUsage(ctx, usage)
+	if a.opts.LLMBudget > 0 {
+		// Real time, not a.now: the budget bounds what the user waits for.
+		ctx = llm.WithBudget(ctx, time.Now().Add(a.opts.LLMBudget))
+	}
 	if req.Progress != nil {
 		ctx = context.WithValue(ctx, progressKey{}, req.Progress)
 	}
-	text := strings.TrimSpace(strings.ToValidUTF8(req.Text, "\uFFFD"))
+	text := strings.TrimSpace(ru.CleanInput(strings.ToValidUTF8(req.Text, "\uFFFD")))
 	if text == "" && req.Command == "" {
 		return Answer{}, ErrEmpty
 	}
@@ -194,14 +213,24 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 		hist = nil
 	}
 
+	if req.Command == "drill" && strings.HasPrefix(text, TextButtonPrefix) {
+		// A button whose text was too long for Telegram's 64-byte callback data: its question
+		// is kept server-side, and pressing it asks that question.
+		q, ok, err := a.buttonText(ctx, req, strings.TrimPrefix(text, TextButtonPrefix))
+		if err != nil {
+			return Answer{}, err
+		}
+		if !ok {
+			return staleLedgerButton(), nil
+		}
+		req.Command, text = "", q
+	}
 	var route RouteDecision
 	var scope docScope
 	if req.Command != "" {
 		route = commandRoute(req.Command)
 	} else {
-		sctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
-		scope, err = a.scope(sctx, req)
-		cancel()
+		scope, err = a.scope(ctx, req)
 		switch {
 		case err == nil:
 		case ctx.Err() != nil:
@@ -235,6 +264,7 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	if ans.Sources == nil {
 		ans.Sources = []Source{}
 	}
+	a.bindLongButtons(ctx, req, &ans)
 	ans.Debug.Route = route
 	ans.Debug.LLM = a.llm != nil
 	ans.Debug.LLMCalls, ans.Debug.PromptTokens, ans.Debug.CompletionTokens = usage.Calls(), usage.PromptTokens(), usage.CompletionTokens()

@@ -21,6 +21,15 @@ type History interface {
 	Reset(ctx context.Context, key string) error
 }
 
+// Results keeps, for a while, the results that answers' buttons are bound to (a 1C result under
+// a random id), under keys the agent builds in a chat's scope. *history.RedisResults and
+// *history.MemoryResults satisfy it.
+type Results interface {
+	Put(ctx context.Context, key string, data []byte) error
+	// Get's ok is false when nothing is kept under key (never, or no longer).
+	Get(ctx context.Context, key string) (data []byte, ok bool, err error)
+}
+
 // Rates is the Bank of Russia, as the rates skill asks it. *cbr.Client satisfies it.
 type Rates = rates.Bank
 

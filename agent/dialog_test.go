@@ -1,45 +1,14 @@
 package agent
 
 import (
-	"context"
-	"fmt"
-	"os"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/internal/testredis"
 )
-
-// testRedis is a Redis client for the agent's tests (REDIS_URL, default the local one), or nil
-// when none answers (CI requires one: FINBOT_REQUIRE_REDIS=1).
-func testRedis(t *testing.T) *redis.Client {
-	t.Helper()
-	url := os.Getenv("REDIS_URL")
-	if url == "" {
-		url = "redis://127.0.0.1:6379/0"
-	}
-	opts, err := redis.ParseURL(url)
-	if err != nil {
-		t.Fatalf("REDIS_URL: %v", err)
-	}
-	rdb := redis.NewClient(opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := rdb.Ping(ctx).Err(); err != nil {
-		rdb.Close()
-		if os.Getenv("FINBOT_REQUIRE_REDIS") == "1" {
-			t.Fatalf("redis at %s: %v", opts.Addr, err)
-		}
-		return nil
-	}
-	t.Cleanup(func() { rdb.Close() })
-	return rdb
-}
 
 // dialogAgent is an agent over the demo ledger with its history in h and no LLM.
 func dialogAgent(t *testing.T, h History) *Agent {
@@ -60,15 +29,8 @@ func TestDialogFollowUps(t *testing.T) {
 	stores := map[string]func() History{
 		"memory": func() History { return history.NewMemory(100, history.Limits{}) },
 	}
-	if rdb := testRedis(t); rdb != nil {
-		prefix := fmt.Sprintf("finbot-dialog-test:%d:", time.Now().UnixNano())
-		t.Cleanup(func() {
-			keys, _ := rdb.Keys(context.Background(), prefix+"*").Result()
-			if len(keys) > 0 {
-				rdb.Del(context.Background(), keys...)
-			}
-		})
-		shared := history.NewRedis(rdb, prefix, history.Limits{})
+	if rdb := testredis.Optional(t); rdb != nil {
+		shared := history.NewRedis(rdb, testredis.Prefix(t, rdb), history.Limits{})
 		stores["redis"] = func() History { return shared }
 	}
 	dialogs := []struct {

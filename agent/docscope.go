@@ -10,6 +10,7 @@ import (
 	"github.com/finbot/finbot/agent/documents"
 	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/ru"
 )
 
 // docScope is what documents a question is asked over.
@@ -34,6 +35,8 @@ func (a *Agent) scope(ctx context.Context, req Request) (docScope, error) {
 	if a.library == nil {
 		return s, nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
+	defer cancel()
 	if req.OnlyDoc != "" {
 		m, err := a.library.Get(ctx, s.owner, req.OnlyDoc)
 		if err != nil {
@@ -82,10 +85,10 @@ func docScenario(route RouteDecision, s *docScope) RouteDecision {
 		chars += m.Chars
 	}
 	route.Scenario, route.Intent = S4Retrieve, ""
-	reason := fmt.Sprintf("выбраны документы (%d), %d знаков > %d", len(s.selected), chars, FullContextChars)
+	reason := fmt.Sprintf("выбраны документы (%d), %s > %d", len(s.selected), ru.Count(chars, "знак", "знака", "знаков"), FullContextChars)
 	if chars <= FullContextChars {
 		route.Scenario = S3Full
-		reason = fmt.Sprintf("выбраны документы (%d), %d знаков ≤ %d", len(s.selected), chars, FullContextChars)
+		reason = fmt.Sprintf("выбраны документы (%d), %s ≤ %d", len(s.selected), ru.Count(chars, "знак", "знака", "знаков"), FullContextChars)
 	}
 	route.Reasons = append(route.Reasons, reason)
 	return route

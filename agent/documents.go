@@ -182,19 +182,16 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *library.Library, own str
 		ans.Debug.Degraded = degraded
 		return ans, nil
 	}
-	if a.llm == nil && len(passages) > documents.ExtractiveQuotes {
-		passages = passages[:documents.ExtractiveQuotes] // only what is quoted gets a footnote
-	}
-	srcs, numbers := documents.Sources(passages, kb)
 	var ans Answer
 	if a.llm != nil {
+		srcs, numbers := documents.Sources(passages, kb)
 		ps := make([]prompts.DocSource, len(passages))
 		for i, p := range passages {
 			ps[i] = prompts.DocSource{N: numbers[i], Title: srcs[numbers[i]-1].Title, Text: p.Text}
 		}
 		out, err := a.answerFromSources(ctx, prompts.DocsAnswerData{Question: text, Sources: ps, KB: kb}, len(srcs))
 		if err == nil {
-			ans = Answer{Text: out, Sources: sources(srcs)}
+			ans = Answer{Text: out, Sources: cited(out, sources(srcs))}
 		} else {
 			if ctx.Err() != nil {
 				return Answer{}, ctx.Err()
@@ -204,7 +201,9 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *library.Library, own str
 		}
 	}
 	if ans.Text == "" {
-		r := documents.Extractive(passages, text, kb)
+		// The answer with no LLM, and the same when the LLM failed: the passages it quotes,
+		// each with its footnote.
+		r := documents.Extractive(passages[:min(len(passages), documents.ExtractiveQuotes)], text, kb)
 		ans.Text, ans.Sources = r.Text, sources(r.Sources)
 	}
 	if kb {
@@ -238,5 +237,15 @@ func (a *Agent) fullContextAnswer(ctx context.Context, s docScope, ids []string,
 		}
 		return ans, perr
 	}
-	return Answer{Text: out, Sources: srcs}, nil
+	return Answer{Text: out, Sources: cited(out, srcs)}, nil
+}
+
+// cited is srcs for an answer that cites them; none for one that cites nothing, which
+// answerFromSources accepts only when it says the sources hold no answer: a «nothing found» has
+// nothing to footnote.
+func cited(text string, srcs []Source) []Source {
+	if !citation.MatchString(text) {
+		return nil
+	}
+	return srcs
 }

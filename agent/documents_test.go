@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +19,7 @@ import (
 	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testdocs"
 	"github.com/finbot/finbot/internal/testnet"
+	"github.com/finbot/finbot/internal/testredis"
 )
 
 // contract is a two-page supply contract; the penalty clause is on page 2. It is made once:
@@ -46,20 +46,11 @@ func stores(t *testing.T) map[string]func(t *testing.T) library.Store {
 	out := map[string]func(t *testing.T) library.Store{
 		"memory": func(*testing.T) library.Store { return docstore.NewMemory() },
 	}
-	rdb := testRedis(t)
+	rdb := testredis.Optional(t)
 	if rdb == nil {
 		return out
 	}
-	out["redis"] = func(t *testing.T) library.Store {
-		prefix := fmt.Sprintf("finbot-test:%d:", time.Now().UnixNano())
-		t.Cleanup(func() {
-			keys, _ := rdb.Keys(context.Background(), prefix+"*").Result()
-			if len(keys) > 0 {
-				rdb.Del(context.Background(), keys...)
-			}
-		})
-		return docstore.NewRedis(rdb, prefix)
-	}
+	out["redis"] = func(t *testing.T) library.Store { return docstore.NewRedis(rdb, testredis.Prefix(t, rdb)) }
 	return out
 }
 
@@ -487,5 +478,18 @@ func TestDocumentStoreDown(t *testing.T) {
 	}
 	if _, err := a.Upload(t.Context(), me, File{Name: "a.txt", Size: 5, Data: []byte("текст")}); !errors.Is(err, ErrUnavailable) {
 		t.Errorf("upload with the store down: err %v, want ErrUnavailable", err)
+	}
+}
+
+// An answer saying the documents hold no answer footnotes nothing: nothing found has no
+// sources block.
+func TestNoAnswerHasNoSources(t *testing.T) {
+	stand := docsLLM(t, "В документах ответа на этот вопрос нет.")
+	a := docAgent(t, docstore.NewMemory(), llm.New(llm.Options{BaseURL: stand.URL(), APIKey: "k", Model: "m", Timeout: testDeadline}))
+	me := Request{UserID: 16, ChatID: 16}
+	upload(t, a, me, "dogovor.pdf", contract())
+	ans := ask(t, a, me, "что в договоре с Техснабом про штрафы?")
+	if !strings.Contains(ans.Text, "ответа на этот вопрос нет") || len(ans.Sources) != 0 {
+		t.Errorf("answer %q with sources %+v, want no sources", ans.Text, ans.Sources)
 	}
 }

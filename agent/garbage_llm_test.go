@@ -7,15 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/finbot/finbot/agent/kb"
-	"github.com/finbot/finbot/agent/ledger/lane"
-	"github.com/finbot/finbot/agent/library"
-	"github.com/finbot/finbot/agent/plan"
-	"github.com/finbot/finbot/integrations/docstore"
-	"github.com/finbot/finbot/integrations/history"
-	"github.com/finbot/finbot/integrations/llm"
-	"github.com/finbot/finbot/integrations/onec"
 )
 
 // corpusQuestions reads the messages of the user-side corpus (agent/understand/testdata).
@@ -48,26 +39,10 @@ func corpusQuestions(t *testing.T) []string {
 // noLLMAgent is pipelineAgent's agent without an LLM: the same ledger, rates and knowledge base.
 func noLLMAgent(t *testing.T) *Agent { return demoAgent(t, pipelineNow, "") }
 
-// demoAgent is an agent over the demo ledger, the rates stand-in and the sample knowledge base on
-// the day now gives, with the LLM (planner and answers) at llmURL, or none for "".
+// demoAgent is the whole agent on the day now gives, with the LLM at llmURL, or none for "".
 func demoAgent(t *testing.T, now func() time.Time, llmURL string) *Agent {
 	t.Helper()
-	d, err := onec.DemoDefault()
-	if err != nil {
-		t.Fatal(err)
-	}
-	kbLib := library.New(docstore.NewMemory(), nil, library.Options{})
-	if _, _, err := kb.Ingest(t.Context(), kbLib, kb.Sample()); err != nil {
-		t.Fatal(err)
-	}
-	deps := Deps{History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
-		Rates: pipelineRates, Ledger: lane.NewLane(d, lane.Options{Now: now, Organization: d.MainOrganization()}),
-		Library: library.New(docstore.NewMemory(), nil, library.Options{}), KB: kbLib}
-	if llmURL != "" {
-		c := llm.New(llm.Options{BaseURL: llmURL, APIKey: "k", Model: "m", Timeout: testDeadline, BreakerTimeout: time.Minute})
-		deps.LLM, deps.Planner = c, plan.NewPlanner(c, plan.Options{Timeout: testDeadline})
-	}
-	return New(deps, Options{Now: now, LedgerAccess: func(int64, int64) bool { return true }, ToolTimeout: testDeadline})
+	return wholeAgent(t, wiring{now: now, llmURL: llmURL})
 }
 
 // TestGarbageLLMNeverLowers asks every corpus message of an agent with no LLM and of one whose

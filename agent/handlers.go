@@ -3,9 +3,12 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
+	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/ledger"
+	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
@@ -81,7 +84,16 @@ func (a *Agent) smallTalkLLM(ctx context.Context, text string, hist []history.Tu
 		msgs = append(msgs, llm.Message{Role: t.Role, Content: t.Text})
 	}
 	msgs = append(msgs, llm.Message{Role: "user", Content: text})
-	return a.complete(ctx, msgs, llm.Call{Model: a.opts.AnswerModel, MaxTokens: 4000, Temperature: 0.4}, nil)
+	out, err := a.complete(ctx, msgs, llm.Call{Model: a.opts.AnswerModel, MaxTokens: 4000, Temperature: 0.4}, nil)
+	if err != nil {
+		return "", err
+	}
+	// Small talk has no facts: it links nowhere, and says something.
+	out = postcheck.New(facts.Payload{}, text).DropForeignLinks(out)
+	if !postcheck.Visible(out) {
+		return "", fmt.Errorf("%w: small talk renders empty", llm.ErrBadResponse)
+	}
+	return out, nil
 }
 
 // capabilities is the short self-description used by the templates.

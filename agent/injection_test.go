@@ -6,15 +6,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/agent/ledger/lane"
-	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/agent/plan"
-	"github.com/finbot/finbot/integrations/docstore"
-	"github.com/finbot/finbot/integrations/history"
-	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/internal/fakes"
 )
@@ -46,20 +40,11 @@ func (r *recordingSource) sent() []string {
 // between the plan and other users' data.
 func obedientPlanner(t *testing.T, s *fakes.LLM, ledgerAccess func(userID, chatID int64) bool) (*Agent, *recordingSource) {
 	t.Helper()
-	c := llm.New(llm.Options{BaseURL: s.URL(), APIKey: "k", Model: "m", Timeout: testDeadline, BreakerTimeout: time.Minute})
-	d, err := onec.DemoDefault()
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := &recordingSource{Source: d}
-	kbLib := library.New(docstore.NewMemory(), nil, library.Options{})
-	if _, _, err := kb.Ingest(t.Context(), kbLib, kb.Sample()); err != nil {
-		t.Fatal(err)
-	}
-	a := New(Deps{LLM: c, History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
-		Rates: pipelineRates, Ledger: lane.NewLane(src, lane.Options{Now: pipelineNow, Organization: d.MainOrganization()}),
-		Library: library.New(docstore.NewMemory(), nil, library.Options{}), KB: kbLib, Planner: plan.NewPlanner(c, plan.Options{Timeout: testDeadline})},
-		Options{Now: pipelineNow, LedgerAccess: ledgerAccess, ToolTimeout: testDeadline, PlanCacheTTL: -1})
+	var src *recordingSource
+	a := wholeAgent(t, wiring{now: pipelineNow, llmURL: s.URL(), source: func(d *onec.Demo) lane.Source {
+		src = &recordingSource{Source: d}
+		return src
+	}}, func(o *Options) { o.LedgerAccess, o.PlanCacheTTL = ledgerAccess, -1 })
 	return a, src
 }
 

@@ -46,12 +46,11 @@ func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planne
 	case req.Command == "" && planned != nil:
 		res = a.lane.Run(ctx, *planned)
 	case req.Command == "drill":
-		if text == ledger.ExportData {
-			return a.exportLast(req)
+		if p, ok := ledger.ParsePress(text); ok {
+			return a.press(ctx, req, p)
 		}
-		if strings.HasPrefix(text, ledger.ChoiceData) {
-			ans, _ := a.choose(ctx, req, text)
-			return ans, nil
+		if strings.HasPrefix(text, ledger.ExportPrefix) || strings.HasPrefix(text, ledger.ChoicePrefix) {
+			return staleLedgerButton(), nil // a button of before (x:last, c:<index>) or forged data
 		}
 		r, err := a.lane.Drill(ctx, text)
 		if errors.Is(err, lane.ErrBadDrill) {
@@ -66,30 +65,87 @@ func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planne
 		// A question reaches 1C only as a decision (answerDecision, also for a plan: understand.Parser.FromPlan).
 		return Answer{Text: "Не понял, что показать из 1С. Спросите, например: «кто нам должен на 31.03», «остаток по 51 на 1.04», «документы Альфы за март»."}, nil
 	}
-	a.lastLedger.Add(ConversationKey(req), res)
-	return ledgerAnswer(res), nil
+	return a.ledgerAnswer(ctx, req, res), nil
 }
 
-// ledgerAnswer is a lane result as the answer, with the debug payload.
-func ledgerAnswer(res lane.Result) Answer {
-	ans := answer(ledger.Reply(res))
+// ledgerAnswer is a lane result as the answer, with the debug payload. A result with choice or
+// export buttons is kept under a fresh id in the chat's scope first, and the buttons carry the
+// id: each is bound to this answer, whatever is asked after it. When it cannot be kept (the
+// store is down) the answer goes without those buttons.
+func (a *Agent) ledgerAnswer(ctx context.Context, req Request, res lane.Result) Answer {
+	id, kept := "", true
+	if ledger.Bound(res) {
+		id, kept = a.keep(ctx, req, res)
+	}
+	ans := answer(ledger.Reply(res, id))
 	ans.Intent = string(res.Intent)
 	dbg := res.Debug
 	ans.Debug.Ledger = &dbg
 	ans.Debug.Result = &res
+	if !kept {
+		ans.Debug.Degraded = append(ans.Debug.Degraded, "buttons_not_kept")
+	}
 	return ans
 }
 
-// choose re-runs the conversation's last ambiguous request with the chosen candidate.
-func (a *Agent) choose(ctx context.Context, req Request, data string) (Answer, bool) {
-	last, ok := a.lastLedger.Get(ConversationKey(req))
-	d, chosen := ledger.Choice(last, data)
-	if !ok || !chosen {
-		return Answer{Text: "Эта кнопка устарела. Задайте вопрос заново."}, false
+// resultKey is the store key of a result id: in the chat's scope, so that an id pressed (or
+// forged) in another chat finds nothing. Everyone in a group with access to 1C may press a
+// button under any answer of that group.
+func resultKey(req Request, id string) string { return fmt.Sprintf("chat:%d:%s", req.ChatID, id) }
+
+// keep stores res under a fresh id; "", false when the store failed.
+func (a *Agent) keep(ctx context.Context, req Request, res lane.Result) (string, bool) {
+	data, err := ledger.Encode(res)
+	if err != nil {
+		a.log.ErrorContext(ctx, "ledger result not encoded", "err", err)
+		return "", false
 	}
-	res := a.lane.Run(ctx, d)
-	a.lastLedger.Add(ConversationKey(req), res)
-	return ledgerAnswer(res), true
+	id := ledger.NewID()
+	sctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
+	defer cancel()
+	if err := a.results.Put(sctx, resultKey(req, id), data); err != nil {
+		a.log.WarnContext(ctx, "ledger result not kept", "chat_id", req.ChatID, "err", err)
+		return "", false
+	}
+	return id, true
+}
+
+// press answers a choice or export button with the result it is bound to.
+func (a *Agent) press(ctx context.Context, req Request, p ledger.Press) (Answer, error) {
+	sctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
+	data, found, err := a.results.Get(sctx, resultKey(req, p.ID))
+	cancel()
+	if err != nil {
+		if ctx.Err() != nil {
+			return Answer{}, ctx.Err()
+		}
+		return Answer{}, fmt.Errorf("%w: button results: %w", ErrUnavailable, err)
+	}
+	if !found {
+		return staleLedgerButton(), nil
+	}
+	res, err := ledger.Decode(data)
+	if err != nil {
+		a.log.WarnContext(ctx, "kept ledger result unreadable", "chat_id", req.ChatID, "err", err)
+		return staleLedgerButton(), nil
+	}
+	if p.Export {
+		return export(res)
+	}
+	d, ok := ledger.Choice(res, p.Candidate)
+	if !ok {
+		return staleLedgerButton(), nil
+	}
+	return a.ledgerAnswer(ctx, req, a.lane.Run(ctx, d)), nil
+}
+
+// staleLedgerButton answers a button whose result is no longer kept (expired, from another chat, or
+// of a version that pointed at «the last result»), with a question to ask again.
+func staleLedgerButton() Answer {
+	ans := Answer{Text: "Эта кнопка устарела: ответа, к которому она относится, больше нет. Задайте вопрос заново — например, «кто нам должен на сегодня».",
+		Buttons: []Button{{Text: "Кто нам должен на сегодня"}}}
+	ans.Debug.Degraded = []string{"stale_button"}
+	return ans
 }
 
 // errLedgerDenied: the requester may not see 1C data. The ledger_query tool returns it before
@@ -108,23 +164,21 @@ func (a *Agent) ledgerQuery(ctx context.Context, req Request, question string, a
 		return facts.Payload{}, err
 	}
 	res := a.lane.Run(ctx, d)
-	a.lastLedger.Add(ConversationKey(req), res) // for "Выгрузить в Excel" and the choice buttons, as ledger does
 	if ctx.Err() != nil {
 		return facts.Payload{}, ctx.Err()
 	}
 	return ledger.Facts(res)
 }
 
-// exportLast sends the conversation's last ledger result as an Excel file.
-func (a *Agent) exportLast(req Request) (Answer, error) {
-	res, ok := a.lastLedger.Get(ConversationKey(req))
-	if !ok || res.ResultMode == lane.Limited {
-		return Answer{Text: "Нечего выгружать: сначала задайте вопрос к данным 1С."}, nil
+// export sends a kept result as an Excel file, captioned with what the sheet holds.
+func export(res lane.Result) (Answer, error) {
+	if res.ResultMode == lane.Limited {
+		return Answer{Text: "Выгружать нечего: в этом ответе нет строк из 1С."}, nil
 	}
 	data, err := res.XLSX()
 	if err != nil {
 		return Answer{}, fmt.Errorf("export: %w", err)
 	}
-	return Answer{Intent: string(res.Intent), Text: fmt.Sprintf("Выгрузка: %d строк, итог %s.", res.Summary.Rows, res.Summary.TotalAmount),
+	return Answer{Intent: string(res.Intent), Text: res.ExportCaption(),
 		Document: &Document{Name: strings.ReplaceAll(res.RecipeID, ".", "_") + ".xlsx", Bytes: data, Caption: "Источник: " + res.Source}}, nil
 }

@@ -63,7 +63,7 @@ func TestLedgerAnswerCarriesDebugButtonsAndExport(t *testing.T) {
 		switch {
 		case strings.HasPrefix(b.Data, "a:") && drill == "":
 			drill = b.Data
-		case b.Data == ledger.ExportData:
+		case strings.HasPrefix(b.Data, ledger.ExportPrefix):
 			export = b.Data
 		}
 	}
@@ -74,9 +74,9 @@ func TestLedgerAnswerCarriesDebugButtonsAndExport(t *testing.T) {
 	if next.Debug.Ledger == nil || next.Debug.Ledger.SelectedRecipe != "address.open_items.by_counterparty" {
 		t.Errorf("drilldown answer = %q", next.Text)
 	}
-	// The export is of the conversation's last result: the drilldown now.
+	// The export is of the answer the button sits under, not of the drilldown asked since.
 	file, _ := a.Answer(ctx, Request{UserID: 1, ChatID: 1, Command: "drill", Text: export})
-	if file.Document == nil || !strings.HasSuffix(file.Document.Name, ".xlsx") || len(file.Document.Bytes) < 1000 {
+	if file.Document == nil || file.Document.Name != "address_receivables_counterparty_totals.xlsx" || len(file.Document.Bytes) < 1000 {
 		t.Errorf("export = %+v", file)
 	}
 	// Another chat has nothing to export: data never crosses conversations.
@@ -95,15 +95,15 @@ func TestClarificationChoice(t *testing.T) {
 	ctx := context.Background()
 	req := Request{UserID: 1, ChatID: 1, Text: "открытые позиции по Сев на 31.03.2026"}
 	ans, _ := a.Answer(ctx, req)
-	if len(ans.Buttons) < 2 || ans.Buttons[1].Data != "c:1" || len(ans.Buttons[1].Data) > 64 {
+	if len(ans.Buttons) < 2 || !strings.HasPrefix(ans.Buttons[1].Data, "c:") || !strings.HasSuffix(ans.Buttons[1].Data, ":1") || len(ans.Buttons[1].Data) > 64 {
 		t.Fatalf("buttons = %+v", ans.Buttons)
 	}
-	picked, _ := a.Answer(ctx, Request{UserID: 1, ChatID: 1, Command: "drill", Text: "c:1"})
+	picked, _ := a.Answer(ctx, Request{UserID: 1, ChatID: 1, Command: "drill", Text: ans.Buttons[1].Data})
 	if picked.Debug.Ledger == nil || picked.Debug.Ledger.SelectedRecipe != "address.open_items.by_counterparty" ||
 		!strings.Contains(picked.Text, "Северсталь") {
 		t.Errorf("choice answer:\n%s", picked.Text)
 	}
-	stale, _ := a.Answer(ctx, Request{UserID: 2, ChatID: 2, Command: "drill", Text: "c:0"})
+	stale, _ := a.Answer(ctx, Request{UserID: 2, ChatID: 2, Command: "drill", Text: ans.Buttons[0].Data})
 	if !strings.Contains(stale.Text, "устарела") {
 		t.Errorf("another chat's choice = %q", stale.Text)
 	}

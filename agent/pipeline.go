@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/executor"
 	"github.com/finbot/finbot/agent/facts"
@@ -70,18 +71,11 @@ const (
 // no LLM; only when it is unsure does the planner get to add, and when the planner fails or
 // returns nothing valid the parser's decision stands.
 func (a *Agent) question(ctx context.Context, req Request, text string, hist []history.Turn, scope docScope) (Answer, RouteDecision, error) {
-	d, in := a.understandIn(ctx, req, text, scope)
-	if prev, ok := lastState(hist); ok {
-		if in.Catalogs == nil && prev.Kind == understand.KindLedger {
-			// The message alone needed no names; the 1C question it may continue does.
-			lctx, cancel := context.WithTimeout(ctx, understandTimeout)
-			in.Catalogs = a.catalogs(lctx, req)
-			cancel()
-		}
-		if f, ok := a.parser.FollowUp(in, d, prev); ok {
-			d = f
-		}
+	var prev *understand.State
+	if st, ok := lastState(hist); ok {
+		prev = &st
 	}
+	d := a.understandIn(ctx, req, text, scope, prev)
 	if d.Sure || a.planner == nil || a.llmDown() {
 		return a.answerDecision(ctx, req, d, text, hist, scope)
 	}
@@ -184,7 +178,7 @@ func (a *Agent) planned(ctx context.Context, req Request, text string, hist []hi
 		in.SelectedDocs = append(in.SelectedDocs, ru.Truncate(m.Title, 80))
 		ids = append(ids, m.ID)
 	}
-	key := planKey(text, summary, in, ids)
+	key := planKey(fmt.Sprintf("chat:%d:user:%d", req.ChatID, req.UserID), text, summary, in, ids)
 	p, ok := a.cachedPlan(key)
 	dbg := &PlanDebug{Source: "cache", Summary: summary}
 	if !ok {
@@ -316,10 +310,12 @@ func (a *Agent) planRules(ctx context.Context, req Request) plan.Rules {
 	return r
 }
 
-// planKey is the plan cache key: the normalised question and everything else the planner saw.
-func planKey(text, summary string, in plan.Input, ids []string) string {
+// planKey is the plan cache key: whose conversation it is (a plan is made for one user's
+// question in one chat — their documents, their access, their dialog — and is never served to
+// another), the normalised question and everything else the planner saw.
+func planKey(conversation, text, summary string, in plan.Input, ids []string) string {
 	r := in.Rules
-	return fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%t%t%t%t", normalize(text), summary, in.Today.Format(time.DateOnly),
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%s\x00%t%t%t%t", conversation, normalize(text), summary, in.Today.Format(time.DateOnly),
 		strings.Join(ids, ","), r.HasDocuments, r.HasSelection, r.HasLedger, r.HasLLMNews)
 }
 
@@ -491,7 +487,7 @@ func (a *Agent) factsAnswer(ctx context.Context, req Request, question, summary 
 		for _, err := range res.Errors {
 			if errors.As(err, &limited) {
 				// 1C asks for a choice or a missing filter: its own answer, with the buttons.
-				la := ledgerAnswer(limited.Result)
+				la := a.ledgerAnswer(ctx, req, limited.Result)
 				la.Debug.Calls = ans.Debug.Calls
 				return la, nil
 			}
@@ -591,7 +587,8 @@ func (a *Agent) phrase(ctx context.Context, req Request, question, summary strin
 			}
 			return fallback(degradedLLMUnavailable)
 		}
-		out = stripSourceList(out)
+		// Links the facts do not hold are dropped; what is left must still say something.
+		out = chk.DropForeignLinks(stripSourceList(out))
 		vs := chk.Check(out)
 		if len(vs) == 0 {
 			if attempt == 0 {
@@ -622,18 +619,39 @@ type progressKey struct{}
 // more of this call is shown, and the draft keeps the last accepted text until the final answer
 // replaces it. With check nil (small talk, which has no post-check) the text is shown as it
 // comes.
+//
+// A reply longer than MaxAnswerRunes is an unusable reply (llm.ErrBadResponse), whatever the
+// model was told: the caller answers from the facts, whose rendering is never cut, and a
+// stream stops being shown at that length.
 func (a *Agent) complete(ctx context.Context, msgs []llm.Message, call llm.Call, check func(settled string) bool) (string, error) {
 	s, ok := a.llm.(streamer)
 	progress, _ := ctx.Value(progressKey{}).(func(string))
+	var out string
+	var err error
 	if !ok || progress == nil {
-		return a.llm.Complete(ctx, msgs, call)
+		out, err = a.llm.Complete(ctx, msgs, call)
+	} else {
+		onDelta := func(text string) { progress(plainProgress(text)) }
+		if check != nil {
+			onDelta = checkedProgress(progress, check)
+		}
+		capped := func(text string) {
+			if len(text) <= MaxAnswerRunes || utf8.RuneCountInString(text) <= MaxAnswerRunes {
+				onDelta(text)
+			}
+		}
+		out, err = s.Stream(ctx, msgs, call, capped)
 	}
-	onDelta := func(text string) { progress(plainProgress(text)) }
-	if check != nil {
-		onDelta = checkedProgress(progress, check)
+	if err == nil && utf8.RuneCountInString(out) > MaxAnswerRunes {
+		return "", fmt.Errorf("%w: a reply of %d characters, over the %d an answer may have", llm.ErrBadResponse,
+			utf8.RuneCountInString(out), MaxAnswerRunes)
 	}
-	return s.Stream(ctx, msgs, call, onDelta)
+	return out, err
 }
+
+// MaxAnswerRunes caps what the answer model may say: four Telegram messages. Answers that
+// need more are lists of facts, which the deterministic rendering gives whole.
+const MaxAnswerRunes = 16000
 
 // checkedProgress is the gated onDelta of complete for one call: it forwards the settled part
 // of a partial text while check accepts every settled part so far, and nothing after the

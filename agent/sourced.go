@@ -66,7 +66,7 @@ func (a *Agent) answerFromSources(ctx context.Context, d prompts.DocsAnswerData,
 		if err != nil {
 			return "", err
 		}
-		out = stripSourceList(strings.TrimSpace(out))
+		out = chk.DropForeignLinks(stripSourceList(strings.TrimSpace(out)))
 		bad := missingSources(out, n)
 		if !citation.MatchString(out) && out != "" && !strings.Contains(strings.ToLower(out), noAnswerPhrase) {
 			bad = append(bad, postcheck.Violation{Kind: uncited,

@@ -318,7 +318,7 @@ func TestToolCBRDynamic(t *testing.T) {
 		{`{"mode": "dynamic", "from": "2026-03-01", "to": "2026-03-31", "codes": ["CNY"]}`, "CNY 01.03.2026 15.03.2026",
 			"Период ограничен сегодняшним днём (15.03.2026)."},
 		{`{"mode": "dynamic", "from": "2020-01-01", "to": "2026-03-01", "codes": ["USD"]}`, "USD 29.02.2024 01.03.2026",
-			"Период слишком длинный: показываю последние 732 дней, с 29.02.2024."},
+			"Период слишком длинный: показываю последние 732 дня, с 29.02.2024."},
 	}
 	for _, tt := range tests {
 		asked = nil
@@ -636,15 +636,13 @@ func TestToolLedgerQuery(t *testing.T) {
 	if want := []facts.Source{{Title: "1С: Кто должен нам, ООО «Северный ветер», " + strings.ReplaceAll(a.lane.SourceName(), " 1С", "")}}; !cmp.Equal(want, p.Sources) {
 		t.Errorf("sources = %+v, want %+v", p.Sources, want)
 	}
-	// The result is the conversation's last one: "Выгрузить в Excel" exports it.
-	if file, err := a.exportLast(me); err != nil || file.Document == nil {
-		t.Errorf("export after the tool: %+v, %v", file, err)
-	}
-
 	// Nothing matched is a fact, not a failure.
 	p = mustRun(t, reg, plan.ToolLedgerQuery, `{"recipe": "list_payables_counterparties", "filters": {"as_of_date": "2020-01-01"}}`)
 	if got := itemTexts(p); !cmp.Equal(got, []string{"На 01.01.2020 по счёту 60 мы никому не должны."}) || len(p.Limitations) == 0 {
 		t.Errorf("empty match = %q, limitations %q", got, p.Limitations)
+	}
+	if len(p.Sources) != 0 || p.Items[0].Source != 0 {
+		t.Errorf("empty match carries sources %+v: nothing found has nothing to footnote", p.Sources)
 	}
 }
 
@@ -698,9 +696,6 @@ func TestToolLedgerQueryAccessDenied(t *testing.T) {
 		blob, _ := json.Marshal(p)
 		if len(p.Items) != 0 || len(p.Limitations) != 0 || strings.Contains(string(blob), "₽") || strings.Contains(err.Error(), "₽") {
 			t.Errorf("user %d chat %d: denied access leaked %s / %v", req.UserID, req.ChatID, blob, err)
-		}
-		if _, ok := a.lastLedger.Get(ConversationKey(req)); ok {
-			t.Errorf("user %d chat %d: a denied call left a 1C result to export", req.UserID, req.ChatID)
 		}
 	}
 	allowed := Request{UserID: 8, ChatID: -100, Group: true}

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,23 +28,24 @@ const understandTimeout = 5 * time.Second
 // catalogs only for a user with access to 1C; the titles of the user's documents tell a
 // question about an uploaded contract from one for 1C.
 func (a *Agent) understand(ctx context.Context, req Request, text string, scope docScope) understand.Decision {
-	d, _ := a.understandIn(ctx, req, text, scope)
-	return d
+	return a.understandIn(ctx, req, text, scope, nil)
 }
 
-// understandIn is understand that also returns what the parser read around the message (the
-// titles, and the catalogs when they were loaded), for reading a follow-up against it.
-func (a *Agent) understandIn(ctx context.Context, req Request, text string, scope docScope) (understand.Decision, understand.Input) {
+// understandIn is understand that also reads the message as the continuation of the question
+// that left the dialog state prev (nil for none).
+func (a *Agent) understandIn(ctx context.Context, req Request, text string, scope docScope, prev *understand.State) understand.Decision {
 	in := understand.Input{Text: text, Now: a.now()}
-	lctx, cancel := context.WithTimeout(ctx, understandTimeout)
-	defer cancel()
-	var loaded *lane.Catalogs
-	load := func() *lane.Catalogs {
-		loaded = a.catalogs(lctx, req)
-		return loaded
+	var lctx context.Context // bounds what is loaded around the message, from the first load on
+	cancel := func() {}
+	defer func() { cancel() }()
+	bounded := func() context.Context {
+		if lctx == nil {
+			lctx, cancel = context.WithTimeout(ctx, understandTimeout)
+		}
+		return lctx
 	}
 	if a.library != nil {
-		metas, err := a.library.List(lctx, owner(req))
+		metas, err := a.library.List(bounded(), owner(req))
 		if err == nil {
 			for _, m := range metas {
 				in.Docs = append(in.Docs, m.Title)
@@ -53,9 +55,7 @@ func (a *Agent) understandIn(ctx context.Context, req Request, text string, scop
 	for _, m := range scope.selected {
 		in.Docs = append(in.Docs, m.Title)
 	}
-	d := a.parser.ParseLazy(in, load)
-	in.Catalogs = loaded
-	return d, in
+	return a.parser.Understand(in, prev, func() *lane.Catalogs { return a.catalogs(bounded(), req) })
 }
 
 // catalogs are the 1C catalogs for a user with access to 1C; nil without access or when they
@@ -125,10 +125,20 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 	if d.DateError != "" && (d.Kind == understand.KindLedger || d.Kind == understand.KindRate || d.Kind == understand.KindKeyRate) {
 		return Answer{Text: EscapeMarkdown(d.DateError) + " Укажите дату в формате ДД.ММ.ГГГГ, например 15.01.2026."}, route, nil
 	}
-	if len(scope.selected) > 0 && (d.Kind == understand.KindKB || d.Kind == understand.KindClarify || d.Kind == understand.KindDocs) {
+	// A file's caption asks about that file: «сколько оплачено по акту сверки?» under an
+	// uploaded act is the act's figure, not 1C's bank operations — unless the caption names what
+	// in 1C it means (a company, a contract, an account).
+	captionAboutFile := req.OnlyDoc != "" && d.Kind == understand.KindLedger &&
+		!d.Counterparty.Set && !d.Contract.Set && !d.Account.Set && !d.BankAccount.Set
+	if len(scope.selected) > 0 && (d.Kind == understand.KindKB || d.Kind == understand.KindClarify || d.Kind == understand.KindDocs || captionAboutFile) {
 		// Documents are selected (a reply to an upload, a caption, the /docs buttons): a question
 		// that is not for 1C, the Bank of Russia or small talk is about them.
-		if r := docScenario(route, &scope); r.Scenario == S3Full || r.Scenario == S4Retrieve {
+		asked := route
+		if captionAboutFile {
+			asked.Scenario, asked.Intent = S1Search, ""
+			asked.Reasons = append(asked.Reasons, "подпись к файлу: вопрос о нём")
+		}
+		if r := docScenario(asked, &scope); r.Scenario == S3Full || r.Scenario == S4Retrieve {
 			ans, err := a.documentAnswer(ctx, req, r, text, scope)
 			return ans, r, err
 		}
@@ -150,7 +160,16 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 		route = docScenario(route, &scope)
 		ans, err = a.documentAnswer(ctx, req, route, text, scope)
 	case understand.KindLedger:
+		if d.Rule == "receivables_and_payables" {
+			ans, err = a.receivablesAndPayables(ctx, req, d)
+			break
+		}
 		ans, err = a.ledgerRun(ctx, req, ledger.FromDecision(d))
+		if d.Analysis && err == nil {
+			// The planner did not plan the comparison (no LLM, or it failed): say what this is.
+			ans.Text = "_Сравнение, динамику и причины разбирает языковая модель, а сейчас она недоступна или не справилась. " +
+				"Ниже — отчёт из 1С, на котором такой разбор строится; для другой даты или периода спросите отдельно._\n\n" + ans.Text
+		}
 	case understand.KindLedgerWrite:
 		ans = Answer{Text: "Я только читаю данные 1С и ничего в ней не меняю: провести, удалить или исправить документ можно " +
 			"только в самой 1С. Могу показать, например, документы контрагента, его долг или остаток по счёту."}
@@ -178,6 +197,15 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 			ans = candidatesAnswer(d, text)
 		case d.Ask != "":
 			ans = Answer{Text: EscapeMarkdown(d.Ask)}
+		case d.Rule == "debt_direction":
+			ans = debtDirectionAnswer(d)
+		case d.Rule == "vague" && a.searchOwnDocs(ctx, req, text, scope, &ans):
+			route.Scenario, route.Intent = S1Search, ""
+			route.Reasons = append(route.Reasons, "короткий вопрос без признаков 1С, курса или базы знаний: нашёлся ответ в документах пользователя")
+		case d.Rule == "advance_direction":
+			on := onDate(d)
+			ans = Answer{Text: "Какие авансы показать" + on + ": выданные поставщикам (60.02) или полученные от покупателей (62.02)?",
+				Buttons: []Button{{Text: "Авансы выданные" + on}, {Text: "Авансы полученные" + on, SameRow: true}}}
 		default:
 			ans = a.clarify(ctx, route, text)
 		}
@@ -285,4 +313,76 @@ func (a *Agent) commandDecision(ctx context.Context, req Request, kind understan
 	d.Kind = kind
 	ans, _, err := a.answerDecision(ctx, req, d, args, hist, scope)
 	return ans, err
+}
+
+// receivablesAndPayables answers «дебиторка и кредиторка на 31.03»: who owes us, then whom we
+// owe, each as its own list with its own footnote; a button asks for either alone (with its
+// drilldowns and export).
+func (a *Agent) receivablesAndPayables(ctx context.Context, req Request, d understand.Decision) (Answer, error) {
+	d.Recipe = lane.IntentReceivables
+	recv, err := a.ledgerRun(ctx, req, ledger.FromDecision(d))
+	if err != nil {
+		return recv, err
+	}
+	d.Recipe = lane.IntentPayables
+	pay, err := a.ledgerRun(ctx, req, ledger.FromDecision(d))
+	if err != nil {
+		return pay, err
+	}
+	shift := len(recv.Sources)
+	// The lists' own exports are behind the buttons for either list alone.
+	for _, part := range []*Answer{&recv, &pay} {
+		part.Text = strings.ReplaceAll(part.Text, "кнопкой «Выгрузить в Excel»", "кнопкой этого списка ниже, с выгрузкой в Excel")
+	}
+	ans := recv
+	ans.Text = recv.Text + "\n\n" + citation.ReplaceAllStringFunc(pay.Text, func(m string) string {
+		n, _ := strconv.Atoi(strings.Trim(m, "[]"))
+		return fmt.Sprintf("[%d]", n+shift)
+	})
+	ans.Sources = append(append([]Source(nil), recv.Sources...), pay.Sources...)
+	on := onDate(d)
+	ans.Buttons = []Button{{Text: "Только кто должен нам" + on}, {Text: "Только кому должны мы" + on, SameRow: true}}
+	ans.Debug.Degraded = append(ans.Debug.Degraded, pay.Debug.Degraded...)
+	return ans, nil
+}
+
+// debtDirectionAnswer asks which side of the settlements a message means («расчёты с
+// контрагентами на 31.03», «картина по расчётам»), with a button for each.
+func debtDirectionAnswer(d understand.Decision) Answer {
+	on := onDate(d)
+	return Answer{Text: "Что показать из 1С" + on + ": кто должен нам (дебиторская задолженность, 62) или кому должны мы (кредиторская, 60)? Можно и то и другое.",
+		Buttons: []Button{{Text: "Кто должен нам" + on}, {Text: "Кому должны мы" + on, SameRow: true},
+			{Text: "Дебиторка и кредиторка" + on}}}
+}
+
+// onDate is « на DD.MM.YYYY» of the decision's date, or of its period's end; "" without one.
+func onDate(d understand.Decision) string {
+	switch {
+	case d.Date.Set:
+		return " на " + d.Date.Value.Format("02.01.2006")
+	case d.Period.Set:
+		return " на " + d.Period.Value.To.Format("02.01.2006")
+	}
+	return ""
+}
+
+// searchOwnDocs answers a short question that names nothing the bot knows («какой аванс по
+// договору?», «срок оплаты остатка») from the user's own documents when they hold a passage
+// on it: someone who has uploaded a contract asks about it in few words. It reports whether it
+// answered; with no documents or no passage the question is asked back as before.
+func (a *Agent) searchOwnDocs(ctx context.Context, req Request, text string, s docScope, ans *Answer) bool {
+	if a.library == nil {
+		return false
+	}
+	all, err := a.library.List(ctx, s.owner)
+	if err != nil || len(all) == 0 {
+		return false
+	}
+	got, err := a.documentAnswer(ctx, req, RouteDecision{Scenario: S1Search}, text, s)
+	if err != nil || len(got.Sources) == 0 {
+		return false
+	}
+	got.Scenario = S1Search
+	*ans = got
+	return true
 }

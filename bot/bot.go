@@ -62,6 +62,7 @@ type Options struct {
 	AnswerTimeout   time.Duration // ceiling per answer (default 90s)
 	ShutdownTimeout time.Duration // how long Run waits for answers in flight (default 30s)
 	TypingInterval  time.Duration // default 4s
+	StreamMode      StreamMode    // how answers show while written; "" = StreamAuto
 
 	Dedupe Deduper // nil: no de-duplication
 	// ClaimLease is how long this instance's claim on an update holds without Done: when it
@@ -128,6 +129,7 @@ func New(ctx context.Context, a Answerer, o Options) (*Bot, error) {
 		access: o.Access, perMin: o.UserRatePerMin, burst: o.UserRateBurst,
 		answerTimeout: o.AnswerTimeout, typingInterval: o.TypingInterval, status: o.Status,
 	})
+	b.core.stream = streamConfigFor(o.StreamMode)
 	if b.opts.ClaimLease <= 0 {
 		b.opts.ClaimLease = b.core.answerTimeout + time.Minute
 	}

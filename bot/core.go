@@ -81,6 +81,7 @@ type core struct {
 	answerTimeout  time.Duration
 	started        time.Time
 	stream         streamConfig
+	natives        nativeDrafts // what the Bot API said to sendMessageDraft (native.go)
 
 	debugMu    sync.Mutex
 	debugChats map[int64]bool // chats where admins turned /debug on

@@ -4,15 +4,30 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 )
 
-// The Telegram side of streaming: plain drafts, their edits, and the final formatted edit.
-var _ drafter = (*Bot)(nil)
+// The Telegram side of streaming: native drafts; plain draft messages, their edits, and the
+// final formatted edit.
+var (
+	_ drafter       = (*Bot)(nil)
+	_ nativeDrafter = (*Bot)(nil)
+)
 
 // errBusy: no draft while the send budget is in use.
 var errBusy = errors.New("bot: sends are queueing; no draft")
+
+// sendDraft shows text as the native draft draftID in a private chat (sendMessageDraft; the
+// library predates it, so a raw request). A draft is no message: it costs nothing of the send
+// budget.
+func (b *Bot) sendDraft(ctx context.Context, chatID int64, draftID int, text string) error {
+	_, err := b.tg.call(ctx, "sendMessageDraft", map[string]string{
+		"chat_id": strconv.FormatInt(chatID, 10), "draft_id": strconv.Itoa(draftID), "text": text,
+	})
+	return err
+}
 
 // draft sends a plain message, within the chat's send budget.
 func (b *Bot) draft(ctx context.Context, chatID int64, replyTo int, text string) (int, error) {

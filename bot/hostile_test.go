@@ -227,7 +227,7 @@ func TestHostileMessages(t *testing.T) {
 		{name: "forged callback: delete the victim's document", updates: []tgbotapi.Update{hostileCallback(hostileAttacker, hostileAttacker, "d:X:"+memoID)}},
 		{name: "forged callback in a group: delete the victim's document", updates: []tgbotapi.Update{hostileCallback(hostileAttacker, hostileGroup, "d:X:"+memoID)}, chat: hostileGroup},
 		{name: "forged callback: x:last from a chat with no result", updates: []tgbotapi.Update{hostileCallback(hostileAttacker, 4400, "x:last")},
-			want: []string{"Нечего выгружать"}, chat: 4400},
+			want: []string{"кнопка устарела"}, chat: 4400},
 		{name: "forged callback: c:0 from a chat with no result", updates: []tgbotapi.Update{hostileCallback(hostileAttacker, hostileAttacker, "c:0")}, want: []string{"устарела"}},
 		{name: "forged callback: drilldown with a LIKE wildcard", updates: []tgbotapi.Update{hostileCallback(hostileAttacker, hostileAttacker, "a:4:%:20260331:1:")},
 			want: []string{"устарела или повреждена"}},

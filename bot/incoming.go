@@ -119,8 +119,8 @@ func buttonCommand(data string) string {
 	switch {
 	case strings.HasPrefix(data, "d:"):
 		return "doc"
-	case strings.HasPrefix(data, "a:"), strings.HasPrefix(data, "x:"), strings.HasPrefix(data, "c:"):
-		return "drill"
+	case strings.HasPrefix(data, "a:"), strings.HasPrefix(data, "x:"), strings.HasPrefix(data, "c:"), strings.HasPrefix(data, "t:"):
+		return "drill" // "t:" a question kept server-side (agent.TextButtonPrefix)
 	}
 	return ""
 }

@@ -11,6 +11,8 @@ type Metrics struct {
 	routes  *prometheus.CounterVec
 	// streamEdits counts edits of messages that show answers while they are written.
 	streamEdits prometheus.Counter
+	// streamDrafts counts native drafts (sendMessageDraft) shown while answers are written.
+	streamDrafts prometheus.Counter
 }
 
 // NewMetrics creates the series and registers them with reg (nil: not registered, for tests
@@ -36,9 +38,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		streamEdits: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "finbot_stream_edits_total", Help: "Edits of messages that show answers while they are written, the final formatted edit included.",
 		}),
+		streamDrafts: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "finbot_stream_drafts_total", Help: "Native drafts (sendMessageDraft) shown while answers are written.",
+		}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.updates, m.replies, m.errors, m.latency, m.routes, m.streamEdits)
+		reg.MustRegister(m.updates, m.replies, m.errors, m.latency, m.routes, m.streamEdits, m.streamDrafts)
 	}
 	return m
 }

@@ -32,23 +32,26 @@ type drafter interface {
 }
 
 // streamConfig paces streaming. Telegram allows about one message a second per chat and 20 a
-// minute per group, and edits count against both.
+// minute per group, and edits count against both; native drafts count against neither.
 type streamConfig struct {
-	interval      time.Duration // between edits in private chats; negative turns streaming off
+	interval      time.Duration // between edits in private chats; negative turns edits off there
 	groupInterval time.Duration // between edits in groups; negative turns streaming off there
-	minChars      int           // visible characters before the first message is worth sending
+	minChars      int           // visible characters before the first draft is worth showing
+	// native streams private chats as a native draft (sendMessageDraft) at most once per
+	// draftInterval; edits take over where the Bot API refuses it (native.go).
+	native        bool
+	draftInterval time.Duration
 }
 
-// defaultStreamConfig streams in private chats only: in a group a draft and its final edit
-// cost two of the group's 20 messages a minute, which its members' next answers need more.
-func defaultStreamConfig() streamConfig {
-	return streamConfig{interval: time.Second, groupInterval: -1, minChars: 20}
-}
+// defaultStreamConfig is StreamAuto: native drafts in private chats, edits where the Bot API
+// has none, and no streaming in groups: there a draft and its final edit cost two of the
+// group's 20 messages a minute, which its members' next answers need more.
+func defaultStreamConfig() streamConfig { return streamConfigFor(StreamAuto) }
 
-// streamer shows one answer while it is written: the first progress sends a plain message,
-// later ones edit it at most once per interval. Progress never blocks the agent: it stores
-// the text and wakes the streamer's own goroutine, which does the sending and which stop
-// ends and waits for.
+// streamer shows one answer while it is written: as a native draft that grows (private chats,
+// native.go), or as a plain message that the first progress sends and later ones edit at most
+// once per interval. Progress never blocks the agent: it stores the text and wakes the
+// streamer's own goroutine, which does the sending and which stop ends and waits for.
 type streamer struct {
 	d        drafter
 	ctx      context.Context
@@ -56,8 +59,15 @@ type streamer struct {
 	edits    prometheus.Counter
 	chatID   int64
 	replyTo  int
-	interval time.Duration
+	interval time.Duration // between edits; negative: no edits (native drafts only)
 	minChars int
+
+	// Native drafts; nd is nil once the Bot API refused them (or from the start).
+	nd         nativeDrafter
+	natives    *nativeDrafts
+	drafts     prometheus.Counter
+	nativeID   int // draft_id, the same for the whole answer
+	draftEvery time.Duration
 
 	mu      sync.Mutex
 	latest  string
@@ -69,25 +79,37 @@ type streamer struct {
 	done chan struct{} // closed when run returns
 
 	// Owned by run; readable by others once done is closed.
-	messageID int    // the draft message, 0 while none
-	shown     string // the text it shows now
+	messageID int         // the draft message, 0 while none
+	shown     string      // the text it shows now
+	refresh   *time.Timer // native: renews the draft before the client drops it
 }
 
 // newStreamer returns the streamer for one question, or nil when the front end cannot show
 // drafts or streaming is off. ctx bounds its sends and edits.
 func (c *core) newStreamer(ctx context.Context, in incoming) *streamer {
 	d, ok := c.out.(drafter)
-	if !ok || c.stream.interval < 0 || in.group && c.stream.groupInterval < 0 {
+	if !ok {
+		return nil
+	}
+	interval := c.stream.interval
+	if in.group {
+		interval = c.stream.groupInterval
+	}
+	nd := c.nativeFor(in)
+	if nd == nil && interval < 0 {
 		return nil
 	}
 	s := &streamer{
 		d: d, ctx: ctx, log: c.log, edits: c.metrics.streamEdits,
-		chatID: in.chatID, interval: c.stream.interval, minChars: c.stream.minChars,
+		chatID: in.chatID, interval: interval, minChars: c.stream.minChars,
 		wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}),
 	}
 	if in.group {
 		s.replyTo = in.messageID // as the final reply will
-		s.interval = c.stream.groupInterval
+	}
+	if nd != nil {
+		s.nd, s.natives, s.drafts = nd, &c.natives, c.metrics.streamDrafts
+		s.nativeID, s.draftEvery = c.natives.next(), c.stream.draftInterval
 	}
 	return s
 }
@@ -132,7 +154,8 @@ func (s *streamer) stop() {
 	}
 }
 
-// draftID is the message that shows the streamed text, 0 if none. Call it after stop.
+// draftID is the message that shows the streamed text, 0 if none (native drafts are no
+// messages). Call it after stop.
 func (s *streamer) draftID() int {
 	if s == nil {
 		return 0
@@ -161,65 +184,88 @@ func (s *streamer) text() string {
 	return clipDraft(s.latest)
 }
 
-// run sends the draft, then edits it whenever the text changed and the interval has passed,
-// until stop. A draft that cannot be sent or edited ends streaming; the final answer is
-// delivered regardless.
+// run shows the text whenever it changed, as a native draft or an edited message, until stop.
+// A draft that cannot be shown ends streaming; the final answer is delivered regardless.
 func (s *streamer) run() {
 	defer close(s.done)
-	var next time.Time // the earliest moment of the next edit
+	defer s.stopRefresh()
+	var next time.Time // the earliest moment of the next draft or edit
 	for {
+		renew := false
 		select {
 		case <-s.quit:
 			return
 		case <-s.wake:
+		case <-s.refreshC():
+			renew = true
 		}
-		if s.messageID != 0 {
-			if s.text() == s.shown {
-				continue
-			}
-			if !s.sleepUntil(next) {
-				return
-			}
+		more := false
+		if s.nd != nil {
+			more = s.native(&next, renew)
+		} else {
+			more = s.edit(&next)
 		}
-		text := s.text()
-		if text == "" || text == s.shown {
-			continue
-		}
-		select {
-		case <-s.quit: // the answer is ready: it is sent instead of one more draft or edit
-			return
-		default:
-		}
-		if s.messageID == 0 {
-			id, err := s.d.draft(s.ctx, s.chatID, s.replyTo, text)
-			if err != nil {
-				// Telegram may have created it anyway; then it stays as a partial message.
-				s.log.DebugContext(s.ctx, "streaming: draft not sent", "chat_id", s.chatID, "err", err)
-				return
-			}
-			s.messageID, s.shown, next = id, text, time.Now().Add(s.interval)
-			continue
-		}
-		err := s.d.redraft(s.ctx, s.chatID, s.messageID, text)
-		if err == nil {
-			s.edits.Inc()
-			s.shown, next = text, time.Now().Add(s.interval)
-			continue
-		}
-		if errors.Is(err, errBusy) {
-			next = time.Now().Add(s.interval) // skipped; the next progress tries again
-			continue
-		}
-		wait, retry := retryDelay(err)
-		if !retry || s.ctx.Err() != nil {
-			s.log.DebugContext(s.ctx, "streaming: edits stopped", "chat_id", s.chatID, "message_id", s.messageID, "err", err)
+		if !more {
 			return
 		}
-		next = time.Now().Add(max(wait, s.interval))
-		select {
-		case s.wake <- struct{}{}: // the text is still to be shown
-		default:
+	}
+}
+
+// edit sends the draft message, then edits it when the text changed and the interval has
+// passed. It reports false when streaming ends.
+func (s *streamer) edit(next *time.Time) bool {
+	if s.messageID != 0 {
+		if s.text() == s.shown {
+			return true
 		}
+		if !s.sleepUntil(*next) {
+			return false
+		}
+	}
+	text := s.text()
+	if text == "" || text == s.shown {
+		return true
+	}
+	select {
+	case <-s.quit: // the answer is ready: it is sent instead of one more draft or edit
+		return false
+	default:
+	}
+	if s.messageID == 0 {
+		id, err := s.d.draft(s.ctx, s.chatID, s.replyTo, text)
+		if err != nil {
+			// Telegram may have created it anyway; then it stays as a partial message.
+			s.log.DebugContext(s.ctx, "streaming: draft not sent", "chat_id", s.chatID, "err", err)
+			return false
+		}
+		s.messageID, s.shown, *next = id, text, time.Now().Add(s.interval)
+		return true
+	}
+	err := s.d.redraft(s.ctx, s.chatID, s.messageID, text)
+	if err == nil {
+		s.edits.Inc()
+		s.shown, *next = text, time.Now().Add(s.interval)
+		return true
+	}
+	if errors.Is(err, errBusy) {
+		*next = time.Now().Add(s.interval) // skipped; the next progress tries again
+		return true
+	}
+	wait, retry := retryDelay(err)
+	if !retry || s.ctx.Err() != nil {
+		s.log.DebugContext(s.ctx, "streaming: edits stopped", "chat_id", s.chatID, "message_id", s.messageID, "err", err)
+		return false
+	}
+	*next = time.Now().Add(max(wait, s.interval))
+	s.poke() // the text is still to be shown
+	return true
+}
+
+// poke has run look at the text again.
+func (s *streamer) poke() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
 	}
 }
 
@@ -276,8 +322,8 @@ func visibleChars(s string) int {
 	return n
 }
 
-// sendAnswer delivers a question's answer: over the streamed draft when there is one, as
-// new messages otherwise.
+// sendAnswer delivers a question's answer: over the streamed draft message when edits showed
+// one, as new messages otherwise (a native draft vanishes when they arrive).
 func (c *core) sendAnswer(ctx context.Context, out outgoing, s *streamer) error {
 	id := s.draftID()
 	if id == 0 {

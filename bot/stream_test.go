@@ -212,6 +212,8 @@ func TestAnswerWithoutProgressIsSentAsBefore(t *testing.T) {
 	}
 }
 
+// TestStreamedAnswerThatFailsDeletesTheDraft: with edits (native drafts vanish by themselves:
+// native_test.go).
 func TestStreamedAnswerThatFailsDeletesTheDraft(t *testing.T) {
 	f := newFakeAPI(t)
 	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
@@ -219,7 +221,7 @@ func TestStreamedAnswerThatFailsDeletesTheDraft(t *testing.T) {
 		waitUntil(t, "the draft is sent", func() bool { return f.Count("sendMessage") == 1 })
 		return agent.Answer{}, agent.ErrUnavailable
 	}}
-	b := startStreamBot(t, f, a, defaultStreamConfig())
+	b := startStreamBot(t, f, a, streamConfigFor(StreamEdit))
 	f.Push(privateText(10, "выручка за март"))
 	got := f.WaitSent(t, 2)
 	b.disp.wait()

@@ -45,6 +45,7 @@ type Config struct {
 	WebhookListen  string        // WEBHOOK_LISTEN: address the webhook server listens on
 	WebhookSecret  Secret        // WEBHOOK_SECRET: checked against X-Telegram-Bot-Api-Secret-Token
 	PollTimeout    time.Duration // TELEGRAM_POLL_TIMEOUT: long-poll timeout of getUpdates
+	StreamMode     string        // STREAM_MODE: auto, draft, edit or off; how answers show while written
 
 	// Access.
 	AllowedUserIDs []int64 // ALLOWED_USER_IDS: empty = everyone
@@ -65,6 +66,7 @@ type Config struct {
 	LLMAPIKey  Secret        // LLM_API_KEY: empty = no LLM; routing and answers stay deterministic
 	LLMModel   string        // LLM_MODEL
 	LLMTimeout time.Duration // LLM_TIMEOUT: one LLM call
+	LLMBudget  time.Duration // LLM_BUDGET: every LLM call of one answer together
 
 	// Planner and answer (issue #6).
 	PlannerModel            string        // PLANNER_MODEL: empty = LLM_MODEL
@@ -138,6 +140,7 @@ func Vars() []Var {
 		{"TELEGRAM_TOKEN", "", "Bot token from @BotFather. Needed by `serve` only."},
 		{"TELEGRAM_API_URL", "https://api.telegram.org", "Bot API base URL (local Bot API server, emulator)."},
 		{"TELEGRAM_POLL_TIMEOUT", "30s", "Long-polling timeout of getUpdates."},
+		{"STREAM_MODE", "auto", "How an answer shows in a private chat while it is written: auto = a native draft that grows (sendMessageDraft, Bot API 9.5), or a message edited once a second where the Bot API refuses drafts; draft = native drafts only; edit = edits only; off = the final answer only. Groups get the final answer only."},
 		{"WEBHOOK_URL", "", "Public HTTPS URL of the webhook; set = webhook mode, empty = long polling."},
 		{"WEBHOOK_LISTEN", ":8443", "Address the webhook HTTP server listens on."},
 		{"WEBHOOK_SECRET", "", "Secret token Telegram sends in X-Telegram-Bot-Api-Secret-Token (1–256 of A-Z a-z 0-9 _ -). Required with WEBHOOK_URL."},
@@ -155,6 +158,7 @@ func Vars() []Var {
 		{"LLM_API_KEY", "", "API key of the LLM service; empty = no LLM (deterministic routing and answers)."},
 		{"LLM_MODEL", DefaultLLMModel, "Model name as the LLM service spells it."},
 		{"LLM_TIMEOUT", "30s", "Deadline of one LLM call."},
+		{"LLM_BUDGET", "20s", "Time all LLM calls of one answer share (planner, repair, answer); when it runs out the answer is given from the facts, as without an LLM."},
 		{"LLM_BREAKER_TIMEOUT", "30s", "After 3 failed LLM calls in a row its circuit breaker opens and answers go on without the LLM; this long later one probe call may close it. The embeddings' breaker too."},
 		{"PLANNER_MODEL", "", "Model of the planner (the JSON query plan); empty = LLM_MODEL."},
 		{"ANSWER_MODEL", "", "Model that phrases the answer from the collected facts; empty = LLM_MODEL."},
@@ -193,7 +197,7 @@ func Vars() []Var {
 		{"USER_RATE_PER_MIN", "20", "Messages one user may send per minute before a flood notice."},
 		{"USER_RATE_BURST", "5", "Messages one user may send at once."},
 		{"SHUTDOWN_TIMEOUT", "30s", "On SIGTERM, how long answers in flight may take to finish."},
-		{"METRICS_ADDR", ":9090", "Address of /healthz and /metrics for `serve`; empty disables."},
+		{"METRICS_ADDR", "127.0.0.1:9090", "Address of /healthz and /metrics for `serve` (loopback by default; \":9090\" serves every interface); empty disables."},
 		{"LOG_LEVEL", "info", "debug, info, warn or error."},
 	}
 }
@@ -210,6 +214,7 @@ func Load(getenv func(string) string) (Config, error) {
 		TelegramToken:  Secret(r.str("TELEGRAM_TOKEN")),
 		TelegramAPIURL: strings.TrimRight(r.url("TELEGRAM_API_URL"), "/"),
 		PollTimeout:    r.duration("TELEGRAM_POLL_TIMEOUT", 0, time.Hour),
+		StreamMode:     strings.ToLower(r.str("STREAM_MODE")),
 		WebhookURL:     r.url("WEBHOOK_URL"),
 		WebhookListen:  r.str("WEBHOOK_LISTEN"),
 		WebhookSecret:  Secret(r.str("WEBHOOK_SECRET")),
@@ -230,6 +235,7 @@ func Load(getenv func(string) string) (Config, error) {
 		LLMAPIKey:  Secret(r.str("LLM_API_KEY")),
 		LLMModel:   r.str("LLM_MODEL"),
 		LLMTimeout: r.duration("LLM_TIMEOUT", time.Second, 10*time.Minute),
+		LLMBudget:  r.duration("LLM_BUDGET", time.Second, 10*time.Minute),
 
 		PlannerModel:            r.str("PLANNER_MODEL"),
 		AnswerModel:             r.str("ANSWER_MODEL"),
@@ -278,8 +284,12 @@ func Load(getenv func(string) string) (Config, error) {
 		MetricsAddr: r.str("METRICS_ADDR"),
 		LogLevel:    r.level("LOG_LEVEL"),
 	}
-	if u := string(c.RedisURL); u != "" && !strings.HasPrefix(u, "redis://") && !strings.HasPrefix(u, "rediss://") && !strings.HasPrefix(u, "unix://") {
-		r.fail("REDIS_URL", "must start with redis://, rediss:// or unix://")
+	if u := string(c.RedisURL); u != "" {
+		if !strings.HasPrefix(u, "redis://") && !strings.HasPrefix(u, "rediss://") && !strings.HasPrefix(u, "unix://") {
+			r.fail("REDIS_URL", "must start with redis://, rediss:// or unix://")
+		} else if why := malformedURL(u); why != "" {
+			r.fail("REDIS_URL", why)
+		}
 	}
 	if c.WebhookURL != "" {
 		if !strings.HasPrefix(c.WebhookURL, "https://") {
@@ -304,6 +314,9 @@ func Load(getenv func(string) string) (Config, error) {
 	if f := c.PlannerResponseFormat; f != "json_schema" && f != "json_object" {
 		r.fail("PLANNER_RESPONSE_FORMAT", fmt.Sprintf("must be json_schema or json_object, got %q", f))
 	}
+	if m := c.StreamMode; m != "auto" && m != "draft" && m != "edit" && m != "off" {
+		r.fail("STREAM_MODE", fmt.Sprintf("must be auto, draft, edit or off, got %q", m))
+	}
 	if c.LLMAPIKey != "" && c.LLMModel == "" {
 		r.fail("LLM_MODEL", "is empty while LLM_API_KEY is set")
 	}
@@ -321,8 +334,8 @@ func (c Config) Secrets() []string {
 			out = append(out, string(s))
 		}
 	}
-	if u, err := url.Parse(string(c.RedisURL)); err == nil && u.User != nil {
-		if p, ok := u.User.Password(); ok && len(p) >= 4 {
+	for _, p := range redisPassword(string(c.RedisURL)) {
+		if len(p) >= 4 {
 			out = append(out, p)
 		}
 	}
@@ -436,4 +449,30 @@ func (r *reader) level(key string) slog.Level {
 		r.fail(key, fmt.Sprintf("must be debug, info, warn or error, got %q", r.str(key)))
 	}
 	return l
+}
+
+// malformedURL says why raw is not a URL, without quoting it: net/url's errors quote the
+// whole URL, password included. Empty when it parses.
+func malformedURL(raw string) string {
+	_, err := url.Parse(raw)
+	if err == nil {
+		return ""
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	switch e := err.(type) {
+	case url.EscapeError, url.InvalidHostError:
+		return "is not a valid URL: a bad %-escape or character in it (percent-encode special characters of the user name and password)"
+	default:
+		msg := e.Error()
+		if strings.Contains(msg, "userinfo") {
+			return "is not a valid URL: invalid user name or password (percent-encode special characters)"
+		}
+		if strings.Contains(msg, "port") {
+			return "is not a valid URL: invalid port"
+		}
+		return "is not a valid URL"
+	}
 }

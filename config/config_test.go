@@ -18,7 +18,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatalf("Load with no configuration: %v", err)
 	}
 	if c.HasLLM() || c.RedisURL != "" || c.LLMBaseURL != DefaultLLMBaseURL || c.HistoryMaxTurns != 20 ||
-		c.HistoryTTL != 168*time.Hour || c.PollTimeout != 30*time.Second || c.MetricsAddr != ":9090" {
+		c.HistoryTTL != 168*time.Hour || c.PollTimeout != 30*time.Second || c.MetricsAddr != "127.0.0.1:9090" || c.StreamMode != "auto" {
 		t.Errorf("defaults = %+v", c)
 	}
 }
@@ -45,13 +45,23 @@ func TestErrorsAreAllReported(t *testing.T) {
 		"WEBHOOK_URL":       "http://example.com/hook",
 		"LOG_LEVEL":         "loud",
 		"TELEGRAM_API_URL":  "ftp://x",
+		"STREAM_MODE":       "typewriter",
 	}))
 	if err == nil {
 		t.Fatal("Load accepted invalid values")
 	}
-	for _, key := range []string{"HISTORY_MAX_TURNS", "LLM_TIMEOUT", "ALLOWED_USER_IDS", "REDIS_URL", "WEBHOOK_URL", "WEBHOOK_SECRET", "LOG_LEVEL", "TELEGRAM_API_URL"} {
+	for _, key := range []string{"HISTORY_MAX_TURNS", "LLM_TIMEOUT", "ALLOWED_USER_IDS", "REDIS_URL", "WEBHOOK_URL", "WEBHOOK_SECRET", "LOG_LEVEL", "TELEGRAM_API_URL", "STREAM_MODE"} {
 		if !strings.Contains(err.Error(), key) {
 			t.Errorf("error does not mention %s:\n%v", key, err)
+		}
+	}
+}
+
+func TestStreamMode(t *testing.T) {
+	for _, m := range []string{"auto", "draft", "edit", "off"} {
+		c, err := Load(env(map[string]string{"STREAM_MODE": " " + strings.ToUpper(m) + " "}))
+		if err != nil || c.StreamMode != m {
+			t.Errorf("STREAM_MODE=%s: %q, %v", m, c.StreamMode, err)
 		}
 	}
 }

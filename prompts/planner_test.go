@@ -1,11 +1,8 @@
 package prompts
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // plannerFull has every capability, a selection and a previous turn. The schema is a stand-in:
@@ -67,19 +64,7 @@ func TestPlannerPrompts(t *testing.T) {
 			if err != nil {
 				t.Fatalf("render error: %v", err)
 			}
-			golden := filepath.Join("testdata", tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("read golden (run go test -update to create it): %v", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("mismatch (-want +got):\n%s", diff)
-			}
+			golden(t, filepath.Join("testdata", tt.name+".golden"), got)
 		})
 	}
 }

@@ -11,6 +11,24 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from current output")
 
+// golden compares got with the file at path, rewriting it under -update. (A leaf, this package
+// imports nothing of the project, internal/golden included.)
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden (run go test -update to create it): %v", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
 func TestPrompts(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -43,19 +61,7 @@ func TestPrompts(t *testing.T) {
 			if err != nil {
 				t.Fatalf("render error: %v", err)
 			}
-			golden := filepath.Join("testdata", tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("read golden (run go test -update to create it): %v", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("mismatch (-want +got):\n%s", diff)
-			}
+			golden(t, filepath.Join("testdata", tt.name+".golden"), got)
 		})
 	}
 }

@@ -175,3 +175,37 @@ func twoDigitYear(yy int, today time.Time) int {
 	}
 	return y
 }
+
+// weekdayAt reads a day of the week at i, alone or after прошлый/этот/позапрошлый: «на
+// пятницу», «в прошлую пятницу», «на эту среду», «позапрошлый понедельник». Alone or «прошлый»,
+// it is the latest such day before today (today itself is «сегодня»); «позапрошлый» the one a
+// week before that; «этот» the day of the current week (Monday first). The two-letter
+// abbreviations (пн … вс) count only after «в» or «на».
+func (p *parser) weekdayAt(i int) (d time.Time, end int, ok bool) {
+	off, rel := relOffset(p.word(i))
+	at := i
+	if rel {
+		at = i + 1
+	} else if _, after := relOffset(p.word(i - 1)); after {
+		return time.Time{}, i, false // «следующую пятницу», read from its first word
+	}
+	wd, found := weekdayWords[p.word(at)]
+	if !found || len([]rune(p.word(at))) == 2 && !rel && p.word(i-1) != "в" && p.word(i-1) != "на" {
+		return time.Time{}, i, false
+	}
+	if rel && off > 0 {
+		return time.Time{}, i, false // «следующую пятницу»: a future day, never a figure of 1C
+	}
+	if rel && off == 0 {
+		monday := p.today.AddDate(0, 0, -((int(p.today.Weekday()) + 6) % 7))
+		return monday.AddDate(0, 0, (int(wd)+6)%7), at + 1, true
+	}
+	back := (int(p.today.Weekday()) - int(wd) + 7) % 7
+	if back == 0 {
+		back = 7
+	}
+	if rel && off == -2 {
+		back += 7
+	}
+	return p.today.AddDate(0, 0, -back), at + 1, true
+}

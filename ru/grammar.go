@@ -78,6 +78,9 @@ func (p *parser) endpoint(i int) (endpoint, bool) {
 			d := p.today.AddDate(0, 0, off)
 			return endpoint{kind: epFixed, from: d, to: d, end: i + 1}, true
 		}
+		if d, end, ok := p.weekdayAt(i); ok {
+			return endpoint{kind: epFixed, from: d, to: d, end: end}, true
+		}
 		for _, a := range dayAdjectives {
 			if strings.HasPrefix(w, a.prefix) {
 				end := i + 1

@@ -24,24 +24,26 @@ func newParser(text string, now time.Time) *parser {
 	return &parser{text: text, toks: tokenize(text), today: midnight(now)}
 }
 
+// matchers read a phrase at a token, in the order they are tried.
+var matchers = []func(*parser, int) (result, bool){
+	(*parser).matchRange,
+	(*parser).matchOpenRange,
+	(*parser).matchQuarter,
+	(*parser).matchHalf,
+	(*parser).matchYear,
+	(*parser).matchRelative,
+	(*parser).matchDay,
+	(*parser).matchMonth,
+}
+
 // parse returns the first phrase that is a date or period, or an invalid date.
 func (p *parser) parse() (result, bool) {
 	if r, ok := p.wholeYear(); ok {
 		return r, true
 	}
-	matchers := []func(int) (result, bool){
-		p.matchRange,
-		p.matchOpenRange,
-		p.matchQuarter,
-		p.matchHalf,
-		p.matchYear,
-		p.matchRelative,
-		p.matchDay,
-		p.matchMonth,
-	}
 	for i := range p.toks {
 		for _, m := range matchers {
-			if r, ok := m(i); ok {
+			if r, ok := m(p, i); ok {
 				r.text = p.span(i, r.end)
 				if r.err != nil {
 					r.err.Text = r.text
@@ -158,10 +160,15 @@ func (p *parser) yearWord(i int) int {
 	return k + 1
 }
 
-// optYear reads an optional year with its optional «года» after a month or quarter.
+// optYear reads an optional year with its optional «года» after a month or quarter, or a
+// year counted from today: «марта прошлого года», «1 квартал позапрошлого года», «в марте
+// этого года».
 func (p *parser) optYear(i int) (y, end int) {
 	if v, ok := p.yearAt(i, minYear); ok {
 		return v, p.yearWord(i + 1)
+	}
+	if off, ok := relOffset(p.word(i)); ok && unitWords[p.word(i+1)] == uYear {
+		return p.today.Year() + off, i + 2
 	}
 	return 0, i
 }

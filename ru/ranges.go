@@ -251,29 +251,29 @@ func (p *parser) combine(a, b endpoint) (result, bool) {
 			}
 		}
 		var reason string
-		switch a.kind {
-		case epMonth:
-			from, _ = monthRange(ay, time.Month(a.m))
-		case epFixed:
-			from = a.from
-		default:
-			if from, reason = checkDate(a.d, a.m, ay); reason != "" {
-				return bad(reason)
-			}
+		if from, _, reason = a.days(ay); reason != "" {
+			return bad(reason)
 		}
-		switch b.kind {
-		case epMonth:
-			_, to = monthRange(by, time.Month(b.m))
-		case epFixed:
-			to = b.to
-		default:
-			if to, reason = checkDate(b.d, b.m, by); reason != "" {
-				return bad(reason)
-			}
+		if _, to, reason = b.days(by); reason != "" {
+			return bad(reason)
 		}
 	}
 	if from.After(to) {
 		return bad(fmt.Sprintf("начало периода (%s) позже его конца (%s)", formatDate(from), formatDate(to)))
 	}
 	return result{from: from, to: to, kind: KindRange, end: b.end}, true
+}
+
+// days is the first and the last day of a month, fixed-span or day endpoint in year y (a
+// fixed span has its own); reason says why a day is no date.
+func (e endpoint) days(y int) (first, last time.Time, reason string) {
+	switch e.kind {
+	case epMonth:
+		first, last = monthRange(y, time.Month(e.m))
+		return first, last, ""
+	case epFixed:
+		return e.from, e.to, ""
+	}
+	first, reason = checkDate(e.d, e.m, y)
+	return first, first, reason
 }

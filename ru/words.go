@@ -1,6 +1,9 @@
 package ru
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // Vocabulary of dates and periods. Every word is in the normalized form of normWord:
 // lower case, ё written as е.
@@ -245,3 +248,22 @@ func set(words ...string) map[string]bool {
 	}
 	return m
 }
+
+// weekdayWords are the case forms of the days of the week («в пятницу», «на понедельник»,
+// «пятницы»); «среднем» is no Wednesday.
+var weekdayWords = func() map[string]time.Weekday {
+	w := map[string]time.Weekday{}
+	add := func(d time.Weekday, forms ...string) {
+		for _, f := range forms {
+			w[f] = d
+		}
+	}
+	add(time.Monday, "понедельник", "понедельника", "понедельнику", "пн")
+	add(time.Tuesday, "вторник", "вторника", "вторнику", "вт")
+	add(time.Wednesday, "среда", "среду", "среды", "среде", "ср")
+	add(time.Thursday, "четверг", "четверга", "четвергу", "чт")
+	add(time.Friday, "пятница", "пятницу", "пятницы", "пятнице", "пт")
+	add(time.Saturday, "суббота", "субботу", "субботы", "субботе", "сб")
+	add(time.Sunday, "воскресенье", "воскресенья", "воскресенью", "вс")
+	return w
+}()

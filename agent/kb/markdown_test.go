@@ -1,16 +1,13 @@
 package kb_test
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/finbot/finbot/agent/kb"
+	"github.com/finbot/finbot/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from current output")
 
 func TestMarkdown(t *testing.T) {
 	tests := []struct {
@@ -30,19 +27,7 @@ func TestMarkdown(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := tt.article.Markdown()
-			golden := filepath.Join("testdata", tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("read golden (run go test -update to create it): %v", err)
-			}
-			if got != string(want) {
-				t.Errorf("Markdown() mismatch:\n got %q\nwant %q", got, want)
-			}
+			golden.Check(t, filepath.Join("testdata", tt.name+".golden"), got)
 		})
 	}
 }

@@ -104,7 +104,7 @@ func TestParse(t *testing.T) {
 			wantTitles: []string{strings.Repeat("я", kb.MaxTitleRunes)},
 			wantProblems: []string{
 				"строка 2: заголовок длиннее 300 символов (301)",
-				"строка 3: текст статьи длиннее 100000 символов (100001)",
+				"строка 3: текст статьи длиннее 100 000 символов (100001)",
 			},
 		},
 		{

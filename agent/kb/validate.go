@@ -52,13 +52,13 @@ func (v *validator) row(row int, fields [len(columns)]string) {
 	case n == 0:
 		v.problem(row, "пустой заголовок (title)")
 	case n > MaxTitleRunes:
-		v.problem(row, "заголовок длиннее %d символов (%d)", MaxTitleRunes, n)
+		v.problem(row, "заголовок длиннее %s (%d)", ru.Count(MaxTitleRunes, "символа", "символов", "символов"), n)
 	}
 	switch n := utf8.RuneCountInString(a.Content); {
 	case n == 0:
 		v.problem(row, "пустой текст статьи (content)")
 	case n > MaxContentRunes:
-		v.problem(row, "текст статьи длиннее %d символов (%d)", MaxContentRunes, n)
+		v.problem(row, "текст статьи длиннее %s (%d)", ru.Count(MaxContentRunes, "символа", "символов", "символов"), n)
 	}
 	// Title, topic and jurisdiction go into the heading and the metadata line of Markdown.
 	for _, f := range []struct{ name, value string }{{"заголовок (title)", a.Title}, {"тема (topic)", a.Topic}, {"юрисдикция (jurisdiction)", a.Jurisdiction}} {

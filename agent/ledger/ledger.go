@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/ledger/lane"
@@ -19,56 +20,99 @@ import (
 	"github.com/finbot/finbot/ru"
 )
 
-// The callback data of the buttons a reply offers and the agent reads back.
+// The callback data of the buttons a reply offers and the agent reads back. A choice and the
+// export are bound to the result of the answer they sit under: the agent keeps that result
+// under a random id, in the chat's scope, and the data carries the id (Bound, ParsePress).
 const (
-	// ExportData is "Выгрузить в Excel": the export is of the conversation's own last result,
-	// so nothing in the data can point at another user's figures.
-	ExportData = "x:last"
-	// ChoiceData prefixes a clarification button: "c:<candidate index>" picks one candidate
-	// of the conversation's last ambiguous result, which the agent re-runs with that reference.
-	ChoiceData = "c:"
+	// ExportPrefix starts "Выгрузить в Excel": "x:<result id>".
+	ExportPrefix = "x:"
+	// ChoicePrefix starts a clarification button: "c:<result id>:<candidate index>" picks one
+	// candidate of that ambiguous result, which the agent re-runs with that reference.
+	ChoicePrefix = "c:"
+	// LegacyExport is the export button before results were kept per answer: it named "the
+	// conversation's last result" and is refused as stale (as is "c:<index>" with no id).
+	LegacyExport = "x:last"
 )
+
+// Press is what a choice or export button names: the id of the result it is bound to and, for
+// a choice, the candidate.
+type Press struct {
+	ID        string
+	Export    bool
+	Candidate int
+}
+
+// ParsePress reads the data of a choice or export button; false for anything else, the
+// buttons of before (LegacyExport, "c:<index>") and forged data included.
+func ParsePress(data string) (Press, bool) {
+	if id, ok := strings.CutPrefix(data, ExportPrefix); ok {
+		return Press{ID: id, Export: true}, ValidID(id)
+	}
+	rest, ok := strings.CutPrefix(data, ChoicePrefix)
+	if !ok {
+		return Press{}, false
+	}
+	id, index, ok := strings.Cut(rest, ":")
+	i, err := strconv.Atoi(index)
+	if !ok || err != nil || i < 0 || i > 99 || !ValidID(id) {
+		return Press{}, false
+	}
+	return Press{ID: id, Candidate: i}, true
+}
+
+// Bound reports whether the reply of res has buttons bound to res itself (a choice or the
+// export), which need res kept under an id.
+func Bound(res lane.Result) bool { return len(res.Candidates) > 0 || exportable(res) }
+
+// exportable: the result has rows to export.
+func exportable(res lane.Result) bool {
+	return res.ResultMode == lane.FactualSummary || res.Summary.Rows > len(res.Rows)
+}
 
 // Reply is a lane result as the chat shows it: the lane's Markdown, its figures footnoted
 // with the recipe, the organization and the base; a button per candidate and drilldown, and
-// the export when there are rows to export.
-func Reply(res lane.Result) skill.Reply {
+// the export when there are rows to export. id is the result's id (NewID) that the choice and
+// export buttons carry; with none ("", the result could not be kept) they are left out.
+func Reply(res lane.Result, id string) skill.Reply {
 	r := skill.Reply{Text: res.Markdown()}
-	if res.ResultMode != lane.Limited || res.LimitedReason == lane.ReasonEmptyMatch {
+	if res.ResultMode != lane.Limited {
 		// Figures always name their source: the recipe, the organization and the base, marked
-		// where the figures are read.
+		// where the figures are read. An answer that found nothing has no figures to source.
 		r.Text = res.MarkdownCited("[1]")
 		r.Sources = []facts.Source{{Title: res.SourceTitle()}}
 	}
 	for i, c := range res.Candidates {
-		r.Buttons = append(r.Buttons, skill.Button{Text: candidateLabel(c), Data: fmt.Sprintf("%s%d", ChoiceData, i)})
+		if id != "" {
+			r.Buttons = append(r.Buttons, skill.Button{Text: candidateLabel(c), Data: fmt.Sprintf("%s%s:%d", ChoicePrefix, id, i)})
+		}
 	}
 	for _, d := range res.Drills() {
 		r.Buttons = append(r.Buttons, skill.Button{Text: d.Text, Data: d.Data})
 	}
-	if res.ResultMode == lane.FactualSummary || res.Summary.Rows > len(res.Rows) {
-		r.Buttons = append(r.Buttons, skill.Button{Text: "Выгрузить в Excel", Data: ExportData})
+	if exportable(res) && id != "" {
+		r.Buttons = append(r.Buttons, skill.Button{Text: "Выгрузить в Excel", Data: ExportPrefix + id})
 	}
 	return r
 }
 
-// candidateLabel is a button label that tells near-duplicates apart.
+// candidateLabel is a button label that tells near-duplicates apart: what tells them apart (the
+// INN, a contract's number and date) is kept whole, the name cut at a word if need be.
 func candidateLabel(c lane.Entity) string {
-	label := c.Name
+	const maxLabel = 48
 	switch {
 	case c.Number != "" && c.Date != "":
-		label = fmt.Sprintf("№ %s от %s", c.Number, c.Date)
+		return ru.Truncate(fmt.Sprintf("№ %s от %s", c.Number, c.Date), maxLabel)
 	case c.INN != "":
-		label = fmt.Sprintf("%s, ИНН %s", c.Name, c.INN)
+		inn := ", ИНН " + c.INN
+		return ru.Truncate(c.Name, max(maxLabel-utf8.RuneCountInString(inn), maxLabel/2)) + inn
 	}
-	return ru.Truncate(label, 60)
+	return ru.Truncate(c.Name, maxLabel)
 }
 
-// Choice is the request of last, an ambiguous result, with the candidate that data (a
-// ChoiceData button) picks; false when data picks none of its candidates.
-func Choice(last lane.Result, data string) (lane.Decomposition, bool) {
-	i, err := strconv.Atoi(strings.TrimPrefix(data, ChoiceData))
-	if err != nil || i < 0 || i >= len(last.Candidates) {
+// Choice is the request of last, an ambiguous result, with its candidate i; false when last
+// has no candidate i.
+func Choice(last lane.Result, i int) (lane.Decomposition, bool) {
+	if i < 0 || i >= len(last.Candidates) {
 		return lane.Decomposition{}, false
 	}
 	ref := last.Candidates[i].Ref
@@ -139,16 +183,18 @@ func Decompose(question string, args plan.LedgerQueryArgs) (lane.Decomposition, 
 // of the figures; a *Limited when the lane asks for more or 1C failed.
 func Facts(res lane.Result) (facts.Payload, error) {
 	p := facts.Payload{Coverage: 1}
-	src := p.AddSource(facts.Source{Title: res.SourceTitle()}) // the recipe, the organization and the base, as Reply cites it
 	if res.ResultMode == lane.Limited {
 		if res.LimitedReason != lane.ReasonEmptyMatch {
 			return facts.Payload{}, &Limited{res}
 		}
-		p.Items = []facts.Item{{Section: facts.General, Kind: "fact", Title: subject(res), Text: res.Message, Source: src}}
+		// Nothing matched: a fact with no figures to source, so no source (and no footnote);
+		// the limitations still say where it was looked for.
+		p.Items = []facts.Item{{Section: facts.General, Kind: "fact", Title: subject(res), Text: res.Message}}
 		p.Limitations = limitations(res)
 		p.Found = true
 		return p, nil
 	}
+	src := p.AddSource(facts.Source{Title: res.SourceTitle()}) // the recipe, the organization and the base, as Reply cites it
 	for _, row := range res.Rows {
 		it := rowItem(res, row)
 		it.Source = src
@@ -162,7 +208,7 @@ func Facts(res lane.Result) (facts.Payload, error) {
 	p.Total = res.Summary.Rows + 1
 	p.Limitations = limitations(res)
 	if res.Summary.Rows > len(res.Rows) {
-		p.Limitations = append(p.Limitations, fmt.Sprintf("Показаны первые %d из %d строк.", len(res.Rows), res.Summary.Rows))
+		p.Limitations = append(p.Limitations, fmt.Sprintf("Показаны первые %d из %s.", len(res.Rows), ru.Count(res.Summary.Rows, "строки", "строк", "строк")))
 	}
 	p.Found = true
 	return p, nil

@@ -5,7 +5,6 @@ import (
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/ledger/lane"
-	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -21,13 +20,13 @@ func reportItem(res lane.Result, row lane.Row, it facts.Item) facts.Item {
 	}
 	if res.Intent == lane.IntentAccountCard {
 		it.Title = document(row)
-		it.Text = fmt.Sprintf("%s, корр. счёт %s: дебет %s, кредит %s, сальдо %s", it.Title, row.Corr, row.Debit, row.Credit, balance(row.Amount))
+		it.Text = fmt.Sprintf("%s, корр. счёт %s: дебет %s, кредит %s, сальдо %s", it.Title, row.Corr, row.Debit, row.Credit, lane.SideAmount(row.Amount))
 		add("Счёт", row.Account)
 		add("Корр. счёт", row.Corr)
 		add("Контрагент", row.Party)
 		add("Дебет", row.Debit.String())
 		add("Кредит", row.Credit.String())
-		add("Сальдо", balance(row.Amount))
+		add("Сальдо", lane.SideAmount(row.Amount))
 		return it
 	}
 	t := row.Sheet
@@ -60,10 +59,10 @@ func reportTotal(res lane.Result, it facts.Item) facts.Item {
 	}
 	t := res.Report.Total
 	if res.Intent == lane.IntentAccountCard {
-		it.Text = fmt.Sprintf("Сальдо на начало %s; обороты: дебет %s, кредит %s; сальдо на конец %s — %s.", balance(t.OpenNet()),
-			t.Debit, t.Credit, balance(t.CloseNet()), ru.Count(res.Summary.Rows, "проводка", "проводки", "проводок"))
-		it.Fields = []facts.Field{{Name: "Сальдо на начало", Value: balance(t.OpenNet())}, {Name: "Оборот Дт", Value: t.Debit.String()},
-			{Name: "Оборот Кт", Value: t.Credit.String()}, {Name: "Сальдо на конец", Value: balance(t.CloseNet())}}
+		it.Text = fmt.Sprintf("Сальдо на начало %s; обороты: дебет %s, кредит %s; сальдо на конец %s — %s.", lane.SideAmount(t.OpenNet()),
+			t.Debit, t.Credit, lane.SideAmount(t.CloseNet()), ru.Count(res.Summary.Rows, "проводка", "проводки", "проводок"))
+		it.Fields = []facts.Field{{Name: "Сальдо на начало", Value: lane.SideAmount(t.OpenNet())}, {Name: "Оборот Дт", Value: t.Debit.String()},
+			{Name: "Оборот Кт", Value: t.Credit.String()}, {Name: "Сальдо на конец", Value: lane.SideAmount(t.CloseNet())}}
 		return it
 	}
 	it.Text = fmt.Sprintf("Итого: сальдо на начало Дт %s, Кт %s; обороты Дт %s, Кт %s; сальдо на конец Дт %s, Кт %s.",
@@ -72,15 +71,4 @@ func reportTotal(res lane.Result, it facts.Item) facts.Item {
 		{Name: "Оборот Дт", Value: t.Debit.String()}, {Name: "Оборот Кт", Value: t.Credit.String()},
 		{Name: "Сальдо на конец Дт", Value: t.CloseDebit.String()}, {Name: "Сальдо на конец Кт", Value: t.CloseCredit.String()}}
 	return it
-}
-
-// balance writes a collapsed balance on its side: «Дт 1 234,56 ₽», «Кт 78,00 ₽», «0,00 ₽».
-func balance(net onec.Kopecks) string {
-	switch {
-	case net > 0:
-		return "Дт " + net.String()
-	case net < 0:
-		return "Кт " + (-net).String()
-	}
-	return onec.Kopecks(0).String()
 }

@@ -3,35 +3,13 @@ package plan
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/finbot/finbot/agent/ledger/lane"
-	"github.com/google/go-cmp/cmp"
+	"github.com/finbot/finbot/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from current output")
-
-// golden compares got with testdata/name, rewriting it under -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run go test -update to create it): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
-	}
-}
 
 func TestSchema(t *testing.T) {
 	s := Schema()
@@ -81,7 +59,7 @@ func TestSchema(t *testing.T) {
 	if err := json.Indent(&out, Schema(), "", "  "); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "schema.golden", out.String()+"\n")
+	golden.Check(t, filepath.Join("testdata", "schema.golden"), out.String()+"\n")
 }
 
 func refs(v any) []string {

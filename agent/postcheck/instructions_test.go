@@ -1,13 +1,11 @@
 package postcheck
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from current output")
+	"github.com/finbot/finbot/internal/golden"
+)
 
 func TestInstructionsGolden(t *testing.T) {
 	tests := []struct {
@@ -25,19 +23,7 @@ func TestInstructionsGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Instructions(tt.vs)
-			golden := filepath.Join("testdata", tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got+"\n"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if got+"\n" != string(want) {
-				t.Errorf("Instructions mismatch (go test -update to accept)\n got:\n%s\nwant:\n%s", got, want)
-			}
+			golden.Check(t, filepath.Join("testdata", tt.name+".golden"), got+"\n")
 		})
 	}
 }

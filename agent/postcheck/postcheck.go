@@ -100,7 +100,7 @@ func New(p facts.Payload, question string) *Checker {
 
 // Check is the package-level Check against the Checker's facts and question.
 func (c *Checker) Check(answer string) []Violation {
-	if !hasAlnum(answer) {
+	if !visible(answer) {
 		return []Violation{{Empty, "ответ пустой"}}
 	}
 	return c.rules(answer)

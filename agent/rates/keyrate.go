@@ -122,7 +122,7 @@ func (k KeyRates) Reply() skill.Reply {
 		case changes == 0:
 			b.WriteString("\nЗа период ставка не менялась.")
 		case changes > maxKeyRateChanges:
-			fmt.Fprintf(&b, "- … ещё %d изменений\n", changes-maxKeyRateChanges)
+			fmt.Fprintf(&b, "- … ещё %s\n", ru.Count(changes-maxKeyRateChanges, "изменение", "изменения", "изменений"))
 		}
 		r.Chart = k.chart()
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/cbr"
+	"github.com/finbot/finbot/ru"
 )
 
 // recentNewsDays is how far back "/news" looks for the Bank of Russia's own news.
@@ -35,7 +36,7 @@ func (s *Skill) News(ctx context.Context, from, to time.Time) News {
 // an optional note.
 func (s *Skill) RecentNews(ctx context.Context, note string) skill.Reply {
 	today := s.today()
-	return s.news(ctx, today.AddDate(0, 0, -recentNewsDays), today, fmt.Sprintf("%d дней", recentNewsDays)).Reply(note)
+	return s.news(ctx, today.AddDate(0, 0, -recentNewsDays), today, ru.Count(recentNewsDays, "день", "дня", "дней")).Reply(note)
 }
 
 func (s *Skill) news(ctx context.Context, from, to time.Time, args string) News {
@@ -57,9 +58,9 @@ func (n News) Reply(note string) skill.Reply {
 		b.WriteString(note + "\n\n")
 	}
 	if len(n.Items) == 0 {
-		fmt.Fprintf(&b, "За последние %d дней Банк России новостей не публиковал [1].", recentNewsDays)
+		// Nothing found: nothing to footnote.
+		fmt.Fprintf(&b, "За последние %s Банк России новостей не публиковал.", ru.Count(recentNewsDays, "день", "дня", "дней"))
 		r.Text = b.String()
-		r.Sources = []facts.Source{NewsSource}
 		return r
 	}
 	b.WriteString("**Новости Банка России**\n\n")

@@ -104,3 +104,11 @@ func TestFetchRefusesBadArguments(t *testing.T) {
 		}
 	}
 }
+
+// No news is said plainly, with no footnote: nothing found has nothing to source.
+func TestNoNewsHasNoSources(t *testing.T) {
+	r := New(&bank{}, Options{Now: sunday}).RecentNews(t.Context(), "")
+	if len(r.Sources) != 0 || strings.Contains(r.Text, "[1]") || r.Text != "За последние 14 дней Банк России новостей не публиковал." {
+		t.Errorf("no news: %q, sources %+v", r.Text, r.Sources)
+	}
+}

@@ -52,7 +52,7 @@ func (s *Skill) Series(ctx context.Context, codes []string, p ru.Period) Series 
 	}
 	if p.Days() > maxRatePeriodDays {
 		p.From = p.To.AddDate(0, 0, -(maxRatePeriodDays - 1))
-		sr.Notes = append(sr.Notes, fmt.Sprintf("Период слишком длинный: показываю последние %d дней, с %s.", maxRatePeriodDays, day(p.From)))
+		sr.Notes = append(sr.Notes, fmt.Sprintf("Период слишком длинный: показываю последние %s, с %s.", ru.Count(maxRatePeriodDays, "день", "дня", "дней"), day(p.From)))
 	}
 	sr.Period = p
 	for _, code := range codes {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/ru"
 )
 
 // DefaultContextChars bounds Context when the caller gives no bound.
@@ -90,7 +91,7 @@ func Context(p facts.Payload, maxChars int) (text string, included int) {
 	notes := func() string {
 		var ns []string
 		if dropped := total - included; dropped > 0 {
-			ns = append(ns, fmt.Sprintf("(контекст сокращён: ещё %d фактов не вошли)", dropped))
+			ns = append(ns, fmt.Sprintf("(контекст сокращён: не вошли ещё %s)", ru.Count(dropped, "факт", "факта", "фактов")))
 		}
 		if p.Total > len(p.Items) {
 			ns = append(ns, fmt.Sprintf("(всего найдено фактов: %d, в контексте: %d)", p.Total, included))

@@ -1,9 +1,7 @@
 package render
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -11,26 +9,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/internal/golden"
+	"github.com/finbot/finbot/ru"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from current output")
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run go test -update to create it): %v", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s mismatch:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
 
 func TestFactsGolden(t *testing.T) {
 	empty := facts.Payload{Found: false}
@@ -66,7 +47,7 @@ func TestFactsGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Facts(tt.p, tt.style, tt.l)
-			golden(t, tt.name, got)
+			golden.Check(t, filepath.Join("testdata", tt.name+".golden"), got)
 			if again := Facts(tt.p, tt.style, tt.l); again != got {
 				t.Errorf("not deterministic:\n%s\n---\n%s", got, again)
 			}
@@ -88,7 +69,7 @@ func TestContextGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, n := Context(tt.p, tt.maxChars)
-			golden(t, tt.name, fmt.Sprintf("included: %d\n\n%s", n, got))
+			golden.Check(t, filepath.Join("testdata", tt.name+".golden"), fmt.Sprintf("included: %d\n\n%s", n, got))
 			checkClean(t, got)
 		})
 	}
@@ -383,7 +364,7 @@ func TestContextTruncation(t *testing.T) {
 		if facts != n {
 			t.Errorf("max %d: %d fact lines, included %d", max, facts, n)
 		}
-		note := fmt.Sprintf("(контекст сокращён: ещё %d фактов не вошли)", all-n)
+		note := fmt.Sprintf("(контекст сокращён: не вошли ещё %s)", ru.Count(all-n, "факт", "факта", "фактов"))
 		switch {
 		case n < all && n > 0 && !strings.Contains(text, note):
 			t.Errorf("max %d: no note %q:\n%s", max, note, text)

@@ -74,6 +74,11 @@ func (p *Parser) decide(s *scan, d *Decision) {
 		p.ledger(s, d)
 	case s.is(CKBTopic, CKBQuestion, CDocTerms):
 		set(KindKB, "kb_topic", "вопрос о терминах, учёте или нормативке", true)
+	case s.hasStemPrefix("аванс") && (dated || len(s.toks) <= 3) && !s.is(CKBTopic, CKBQuestion, CDocTerms, CMyDocs) &&
+		!s.hasStemPrefix("фактур") && !s.hasStemPrefix("счет") &&
+		!s.hasStemPrefix("зарплат") && !s.hasStemPrefix("сотрудник") && !s.hasStemPrefix("работник") && !s.hasStemPrefix("подотчет"):
+		// «авансы на 31.12»: advances issued (60.02) or received (62.02)? Asked back with both.
+		set(KindClarify, "advance_direction", "не сказано, какие авансы: выданные или полученные", true)
 	case len(s.toks) <= 4 && !s.is(CKBTopic, CKBQuestion):
 		set(KindClarify, "vague", "слишком общий запрос", false)
 	default:
@@ -305,6 +310,18 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		set(lane.IntentDocumentsByParty, "documents_over_period", "документы контрагента за период")
 	case party:
 		set(lane.IntentOpenItemsByParty, "open_items_by_counterparty", "расчёты с одним контрагентом")
+	// Advances named by their words decide the side themselves: «какие авансы выданы
+	// поставщикам» is 60.02's debit balances (the suppliers owe us the goods), whatever
+	// «поставщикам» would say about a debt's direction.
+	case d.Account.Set && d.Account.Source == FromLexicon && d.Account.Value == "60.02" && !s.is(CBalance):
+		// «авансы выданные на 31.12»: whom we prepaid, by supplier, with the total.
+		set(lane.IntentReceivables, "advances_issued", "авансы выданные по контрагентам")
+	case d.Account.Set && d.Account.Source == FromLexicon && d.Account.Value == "62.02" && !s.is(CBalance):
+		// «авансы полученные на 31.03»: who prepaid us, by customer, with the total.
+		set(lane.IntentPayables, "advances_received", "авансы полученные по контрагентам")
+	case s.is(CReceivables) && s.is(CPayables) && !d.Account.Set && d.UnknownAccount == "":
+		// «дебиторка и кредиторка на 31.03»: both lists, one after the other.
+		set(lane.IntentReceivables, "receivables_and_payables", "дебиторская и кредиторская задолженность")
 	case toUs && !fromUs:
 		set(lane.IntentReceivables, "receivables", "кто должен нам")
 		if s.is(CSuppliers) && !s.is(CCustomers) && !d.Account.Set && d.UnknownAccount == "" {
@@ -317,12 +334,11 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 			// «кому из покупателей мы должны»: advances received, credit balances of 62.
 			d.Account = slot("62", FromLexicon, "мы должны покупателям")
 		}
-	case d.Account.Set && d.Account.Source == FromLexicon && d.Account.Value == "60.02" && !s.is(CBalance):
-		// «авансы выданные на 31.12»: whom we prepaid, by supplier, with the total.
-		set(lane.IntentReceivables, "advances_issued", "авансы выданные по контрагентам")
-	case d.Account.Set && d.Account.Source == FromLexicon && d.Account.Value == "62.02" && !s.is(CBalance):
-		// «авансы полученные на 31.03»: who prepaid us, by customer, with the total.
-		set(lane.IntentPayables, "advances_received", "авансы полученные по контрагентам")
+	case d.Account.Set && turnoverAccount(d.Account.Value) && d.Period.Set && d.Period.Value.From.Before(d.Period.Value.To):
+		// «выручка за март», «расходы по 26 за квартал»: what a period added to an account the
+		// year accumulates and closes (sales, costs) is its turnover over the period; its balance
+		// at the period's end would count the months before it too.
+		set(lane.IntentTurnoverSheet, "turnover_of_period", "обороты счёта за период")
 	case d.Account.Set || d.UnknownAccount != "":
 		set(lane.IntentAccountBalance, "balance", "остаток по счёту")
 	case s.is(CBalance):
@@ -364,4 +380,17 @@ func (s *scan) reportWording(d *Decision) bool {
 		}
 	}
 	return true
+}
+
+// turnoverAccount reports an account whose figure for a period is its turnover: sales (90),
+// other income and expenses (91), production and overheads (20, 23, 25, 26), selling costs
+// (44) — they accumulate over the year and are closed, so a balance «на конец марта» holds
+// January and February too.
+func turnoverAccount(code string) bool {
+	syn, _, _ := strings.Cut(code, ".")
+	switch syn {
+	case "90", "91", "20", "23", "25", "26", "44":
+		return true
+	}
+	return false
 }

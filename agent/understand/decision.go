@@ -57,10 +57,23 @@ func slot[T any](v T, src Source, text string) Slot[T] {
 	return Slot[T]{Value: v, Source: src, Text: text, Set: true}
 }
 
+// ptr is a copy of the slot's value, or nil when the slot is not set.
+func (s Slot[T]) ptr() *T {
+	if !s.Set {
+		return nil
+	}
+	v := s.Value
+	return &v
+}
+
 // Decision is how one message is understood.
 type Decision struct {
 	Kind   Kind
 	Recipe lane.Intent // KindLedger only
+	// Analysis: the message asks for more than the recipe gives — a comparison, a trend, a
+	// reason («сравни», «динамика», «почему»). The recipe's report is what it builds on; without
+	// an LLM to plan the rest, the answer says it shows only that report.
+	Analysis bool
 
 	// Date is the as-of date (balances, debts, rates, the key rate); Period a range of days
 	// (documents, payments, rate dynamics). Both are in ru.Moscow at midnight.

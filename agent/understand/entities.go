@@ -33,8 +33,17 @@ type nameKey struct {
 // keysOf returns the ways a message may write an entity's name: «ООО «Вектор Плюс»» is
 // «вектор плюс» and «векторплюс»; «ПАО «Северсталь-Логистик»» also «северсталь логистик»;
 // «ИП Смирнов Алексей Петрович» also «смирнов».
-func keysOf(e lane.Entity) []nameKey {
-	name := strings.NewReplacer("«", " ", "»", " ", "\"", " ", "'", " ", "(", " ", ")", " ").Replace(e.Name)
+func keysOf(e lane.Entity) []nameKey { return nameKeys.get(e.Name, nameKeysOf) }
+
+// nameKeys remembers the keys of the names met: the catalogs' names are read against every
+// message, and they change seldom.
+var nameKeys = newMemo[[]nameKey](1 << 16)
+
+// nameQuotes are the quotes and brackets around and inside a name.
+var nameQuotes = strings.NewReplacer("«", " ", "»", " ", "\"", " ", "'", " ", "(", " ", ")", " ")
+
+func nameKeysOf(fullName string) []nameKey {
+	name := nameQuotes.Replace(fullName)
 	var ws []string
 	for _, w := range strings.Fields(ru.Fold(name)) {
 		if !legalForms[w] {
@@ -44,7 +53,7 @@ func keysOf(e lane.Entity) []nameKey {
 	if len(ws) == 0 {
 		return nil
 	}
-	person := strings.HasPrefix(ru.Fold(e.Name), "ип ")
+	person := strings.HasPrefix(ru.Fold(fullName), "ип ")
 	keys := []nameKey{{words: stemAll(ws), raw: ws, person: person}}
 	if strings.Contains(strings.Join(ws, " "), "-") {
 		var split []string

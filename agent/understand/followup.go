@@ -49,31 +49,13 @@ func StateOf(d Decision, question string) (State, bool) {
 		return State{}, false
 	}
 	if d.Date.Set {
-		t := d.Date.Value
-		s.Date, s.DateText = &t, d.Date.Text
+		s.DateText = d.Date.Text
 	}
-	if d.Period.Set {
-		p := d.Period.Value
-		s.Period = &p
-	}
+	s.Date, s.Period = d.Date.ptr(), d.Period.ptr()
 	s.Currencies, s.Nominal = d.Currencies.Value, d.Nominal.Value
 	s.Account, s.Detail = d.Account.Value, d.Detail
-	if d.Counterparty.Set {
-		e := d.Counterparty.Value
-		s.Counterparty = &e
-	}
-	if d.Contract.Set {
-		e := d.Contract.Value
-		s.Contract = &e
-	}
-	if d.Organization.Set {
-		e := d.Organization.Value
-		s.Organization = &e
-	}
-	if d.BankAccount.Set {
-		b := d.BankAccount.Value
-		s.BankAccount = &b
-	}
+	s.Counterparty, s.Contract, s.Organization = d.Counterparty.ptr(), d.Contract.ptr(), d.Organization.ptr()
+	s.BankAccount = d.BankAccount.ptr()
 	if d.Kind == KindClarify {
 		s.Candidates = d.Candidates
 	}
@@ -104,7 +86,11 @@ func (p *Parser) FollowUp(in Input, cur Decision, prev State) (Decision, bool) {
 	if prev.Kind == "" {
 		return Decision{}, false
 	}
-	s := p.scan(in)
+	return p.followUp(p.scan(in), cur, prev)
+}
+
+func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
+	in := s.in
 	same := s.startsWith("то же", "тоже самое", "то же самое") || s.hasPhrase("ту же", "тот же", "то же", "эту дату", "эту же",
 		"этот же", "этому счету", "этому счёту", "по нему", "по ним", "тогда")
 	cue := s.first(CFollowUp) == 0 || same || s.startsWith("теперь", "ну а", "а для", "и для")
@@ -414,7 +400,7 @@ func (s *scan) hasToken(w string) bool {
 
 // hasPhrase reports whether the folded message contains one of the phrases as whole words.
 func (s *scan) hasPhrase(phrases ...string) bool {
-	text := " " + strings.Join(words(s.in.Text), " ") + " "
+	text := " " + s.folded + " "
 	for _, p := range phrases {
 		if strings.Contains(text, " "+p+" ") {
 			return true
@@ -501,7 +487,7 @@ const FromDialog Source = "dialog"
 
 // startsWith reports whether the message begins with one of the phrases (folded).
 func (s *scan) startsWith(phrases ...string) bool {
-	text := strings.Join(words(s.in.Text), " ")
+	text := s.folded
 	for _, p := range phrases {
 		if text == p || strings.HasPrefix(text, p+" ") {
 			return true

@@ -9,7 +9,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/hbollon/go-edlib"
 	"github.com/kljensen/snowball/russian"
 
 	"github.com/finbot/finbot/ru"
@@ -82,6 +81,8 @@ type Lexicon struct {
 	// byTypo: the entries whose first word may be matched with one typo, by its first letter
 	// and length in runes (a typo keeps the first letter and changes the length by at most one).
 	byTypo map[typoKey][]int
+	// typos remembers the entries each unknown stem may be a typo of (typoCandidates).
+	typos *memo[[]int]
 }
 
 type typoKey struct {
@@ -97,7 +98,7 @@ func typoKeyOf(s string) typoKey {
 
 // LoadLexicon parses a lexicon in the format of lexicon.tsv.
 func LoadLexicon(src string) (*Lexicon, error) {
-	lx := &Lexicon{byFirst: map[string][]int{}, byTypo: map[typoKey][]int{}}
+	lx := &Lexicon{byFirst: map[string][]int{}, byTypo: map[typoKey][]int{}, typos: newMemo[[]int](1 << 14)}
 	sc := bufio.NewScanner(strings.NewReader(src))
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimRight(sc.Text(), " \r")
@@ -164,18 +165,10 @@ func (lx *Lexicon) Find(toks []Token) []Hit {
 	for i := range toks {
 		cands := lx.byFirst[toks[i].Stem]
 		if toks[i].Text != toks[i].Stem {
-			cands = append(cands, lx.byFirst[toks[i].Text]...)
+			cands = append(cands[:len(cands):len(cands)], lx.byFirst[toks[i].Text]...) // never into byFirst's array
 		}
 		if len(cands) == 0 && typoEligible(toks[i].Stem) {
-			k := typoKeyOf(toks[i].Stem)
-			for _, n := range [3]int{k.runes - 1, k.runes, k.runes + 1} {
-				for _, j := range lx.byTypo[typoKey{k.first, n}] {
-					if isTypo(toks[i].Stem, lx.entries[j].words[0]) {
-						cands = append(cands, j)
-					}
-				}
-			}
-			slices.Sort(cands) // file order, as a scan of the entries gives
+			cands = lx.typos.get(toks[i].Stem, lx.typoCandidates)
 		}
 		for _, j := range cands {
 			e := lx.entries[j]
@@ -204,6 +197,22 @@ func (lx *Lexicon) Find(toks []Token) []Hit {
 		}
 	}
 	return out
+}
+
+// typoCandidates are the entries whose first word stem may be a typo of, in file order (as a
+// scan of the entries gives).
+func (lx *Lexicon) typoCandidates(stem string) []int {
+	var cands []int
+	k := typoKeyOf(stem)
+	for _, n := range [3]int{k.runes - 1, k.runes, k.runes + 1} {
+		for _, j := range lx.byTypo[typoKey{k.first, n}] {
+			if isTypo(stem, lx.entries[j].words[0]) {
+				cands = append(cands, j)
+			}
+		}
+	}
+	slices.Sort(cands)
+	return cands
 }
 
 // matchExact matches words at toks[i:] as written.
@@ -242,8 +251,13 @@ type Token struct {
 
 // Tokenize folds text and splits it into words with their stems.
 func Tokenize(text string) []Token {
-	folded := ru.Fold(text)
-	var toks []Token
+	_, toks := tokenize(text)
+	return toks
+}
+
+// tokenize is Tokenize that also returns the folded text.
+func tokenize(text string) (folded string, toks []Token) {
+	folded = ru.Fold(text)
 	off := 0
 	for _, w := range strings.Split(folded, " ") {
 		if w == "" {
@@ -253,7 +267,7 @@ func Tokenize(text string) []Token {
 		toks = append(toks, Token{Text: w, Stem: stem(w), Start: start, End: start + len(w)})
 		off = start + len(w)
 	}
-	return toks
+	return folded, toks
 }
 
 // words splits a lexicon phrase like a message.
@@ -278,8 +292,13 @@ func stem(w string) string {
 	if utf8.RuneCountInString(w) <= 3 {
 		return w
 	}
-	return russian.Stem(w, false)
+	return stems.get(w, snowball)
 }
+
+// stems remembers the stems of the words met: a team's messages use few words, again and again.
+var stems = newMemo[string](1 << 16)
+
+func snowball(w string) string { return russian.Stem(w, false) }
 
 // isTypo reports whether t is w with one typo. A word that extends the other is another
 // word, not a typo («приходн» is not «приход»).
@@ -312,5 +331,30 @@ func within1(a, b string) bool {
 	if d := len(x) - len(y); d > 1 || d < -1 {
 		return false
 	}
-	return edlib.OSADamerauLevenshteinDistance(a, b) <= 1
+	return oneEdit(x, y)
+}
+
+// oneEdit reports whether x and y are at most one edit apart (their optimal string alignment
+// distance is at most 1): past their common beginning, what is left differs by one rune
+// inserted, deleted or replaced, or by two neighbours swapped.
+func oneEdit(x, y []rune) bool {
+	i := 0
+	for i < len(x) && i < len(y) && x[i] == y[i] {
+		i++
+	}
+	switch len(x) - len(y) {
+	case 0:
+		if i == len(x) {
+			return true
+		}
+		if i+1 < len(x) && x[i] == y[i+1] && x[i+1] == y[i] && slices.Equal(x[i+2:], y[i+2:]) {
+			return true
+		}
+		return slices.Equal(x[i+1:], y[i+1:])
+	case 1:
+		return slices.Equal(x[i+1:], y[i:])
+	case -1:
+		return slices.Equal(x[i:], y[i+1:])
+	}
+	return false
 }

@@ -31,15 +31,33 @@ func NewParser() *Parser { return &Parser{Lexicon: DefaultLexicon} }
 // reading is unsure of, is read again with the catalogs. So a question that is not for 1C sends
 // 1C nothing. load returns nil when the catalogs cannot be had; names then stay unresolved.
 func (p *Parser) ParseLazy(in Input, load func() *lane.Catalogs) Decision {
+	return p.Understand(in, nil, load)
+}
+
+// Understand is ParseLazy and, when the last answer left the state prev (nil for none),
+// FollowUp: the message read as the continuation of that question. The message is tokenised
+// and looked up in the lexicon once for all its readings; the catalogs are loaded when the
+// message needs them (ParseLazy) or, failing that, when the question it may continue is one
+// for 1C.
+func (p *Parser) Understand(in Input, prev *State, load func() *lane.Catalogs) Decision {
+	r := p.read(in.Text)
 	in.Catalogs = nil
-	d := p.Parse(in)
-	if !NeedsCatalogs(d) {
+	d := p.parse(p.scanOf(in, r))
+	if NeedsCatalogs(d) {
+		if in.Catalogs = load(); in.Catalogs != nil {
+			d = p.parse(p.scanOf(in, r))
+		}
+	}
+	if prev == nil || prev.Kind == "" {
 		return d
 	}
-	if in.Catalogs = load(); in.Catalogs == nil {
-		return d
+	if in.Catalogs == nil && prev.Kind == KindLedger {
+		in.Catalogs = load() // the message alone needed no names; the 1C question it may continue does
 	}
-	return p.Parse(in)
+	if f, ok := p.followUp(p.scanOf(in, r), d, *prev); ok {
+		return f
+	}
+	return d
 }
 
 // NeedsCatalogs reports whether a decision made without the catalogs may change with them.
@@ -58,6 +76,7 @@ type scan struct {
 	spans [][2]int
 	// dateText is a date phrase that named a contract («от 06.02.2024»).
 	dateText string
+	folded   string // the message folded (ru.Fold): its tokens' texts, one space apart
 	toks     []Token
 	hits     []Hit
 	has      map[Concept]int // concept → index of its first hit
@@ -65,11 +84,29 @@ type scan struct {
 	banks    []bankMention   // settlement accounts written in the message
 }
 
-// scan reads a message's words and the lexicon's terms in it: a typo reading of a catalog
-// name's word and a debt reading of an obligation («должен подписать») are dropped.
-func (p *Parser) scan(in Input) *scan {
-	s := &scan{in: in, toks: Tokenize(in.Text), has: map[Concept]int{}}
-	s.hits = dropObligations(dropNameTypos(p.Lexicon.Find(s.toks), s.toks, in.Catalogs), s.toks)
+// reading is a message tokenised and looked up in the lexicon: what all its readings share,
+// whatever the catalogs. Its slices are never changed.
+type reading struct {
+	folded string
+	toks   []Token
+	found  []Hit // the lexicon's terms, before the catalogs drop any
+}
+
+func (p *Parser) read(text string) *reading {
+	r := &reading{}
+	r.folded, r.toks = tokenize(text)
+	r.found = p.Lexicon.Find(r.toks)
+	return r
+}
+
+// scan reads a message's words and the lexicon's terms in it.
+func (p *Parser) scan(in Input) *scan { return p.scanOf(in, p.read(in.Text)) }
+
+// scanOf is the scan of in over its reading r: a typo reading of a catalog name's word and a
+// debt reading of an obligation («должен подписать») are dropped.
+func (p *Parser) scanOf(in Input, r *reading) *scan {
+	s := &scan{in: in, folded: r.folded, toks: r.toks, has: map[Concept]int{}}
+	s.hits = dropObligations(dropNameTypos(slices.Clone(r.found), s.toks, in.Catalogs), s.toks)
 	s.index()
 	return s
 }
@@ -94,8 +131,9 @@ func (s *scan) is(cs ...Concept) bool {
 }
 
 // Parse understands one message.
-func (p *Parser) Parse(in Input) Decision {
-	s := p.scan(in)
+func (p *Parser) Parse(in Input) Decision { return p.parse(p.scan(in)) }
+
+func (p *Parser) parse(s *scan) Decision {
 	var d Decision
 	p.accounts(s, &d)
 	s.findBankMentions()
@@ -245,7 +283,10 @@ func knownAccount(code string, chart []string) bool {
 
 // dates reads the date or period with the account codes masked out.
 func (p *Parser) dates(s *scan, d *Decision) {
-	text := bankAccountRe.ReplaceAllStringFunc(s.in.Text, func(m string) string { return strings.Repeat(" ", len(m)) })
+	text := s.in.Text
+	if strings.Contains(text, "/") { // what bankAccountRe matches has one
+		text = bankAccountRe.ReplaceAllStringFunc(text, func(m string) string { return strings.Repeat(" ", len(m)) })
+	}
 	for _, code := range s.named {
 		text = maskCode(text, code)
 	}
@@ -782,7 +823,7 @@ func (p *Parser) doubt(s *scan, d *Decision) {
 		d.Sure, d.Rule = false, d.Rule+"+compound"
 		d.Reasons = append(d.Reasons, "в вопросе несколько тем")
 	case s.outsideNames(CAnalysis) && (d.Kind == KindLedger || d.Kind == KindUnknownEntity) && !s.reportWording(d):
-		d.Sure = false
+		d.Sure, d.Analysis = false, true
 		d.Reasons = append(d.Reasons, "нужен анализ, а не один отчёт")
 	}
 }

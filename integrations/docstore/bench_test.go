@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/finbot/finbot/internal/testredis"
 )
 
 // benchDocs returns n documents of chunks chunks each (≈600 runes of
@@ -37,8 +39,8 @@ func benchDocs(n, chunks, dims int) []Doc {
 func BenchmarkRedisLoad(b *testing.B) {
 	for _, dims := range []int{0, 256} {
 		b.Run(fmt.Sprintf("dims=%d", dims), func(b *testing.B) {
-			rdb := newRedisClient(b)
-			s := NewRedis(rdb, testPrefix(b, rdb))
+			rdb := testredis.Client(b)
+			s := NewRedis(rdb, testredis.Prefix(b, rdb))
 			benchmarkLoad(b, s, benchDocs(200, 50, dims))
 		})
 	}

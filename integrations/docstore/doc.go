@@ -30,6 +30,8 @@
 //	                          absent when Meta.Dims is 0
 //	K text:<id>       STRING  full text; absent when empty
 //	K ver             INT     INCRed by every Put, Delete and Replace
+//	K epoch           INT     random, written when missing: a version is
+//	                          epoch and ver, so a data loss changes it
 //	K sel:<selector>  SET     ids selected by selector (a user ID)
 //	K sels            SET     selectors that ever selected something, so
 //	                          that Delete can unselect a deleted id

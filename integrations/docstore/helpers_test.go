@@ -2,16 +2,12 @@ package docstore
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/finbot/finbot/internal/testredis"
 )
 
 // store is the behaviour shared by Redis and Memory.
@@ -36,96 +32,6 @@ var (
 	_ store = (*Memory)(nil)
 )
 
-// redisURL returns REDIS_URL or the local default, as the history tests do.
-func redisURL() string {
-	if url := os.Getenv("REDIS_URL"); url != "" {
-		return url
-	}
-	return "redis://127.0.0.1:6379/0"
-}
-
-// redisProbe pings Redis once per test binary, so that a missing server
-// costs one timeout rather than one per test.
-var redisProbe = sync.OnceValue(func() error {
-	opt, err := redis.ParseURL(redisURL())
-	if err != nil {
-		return err
-	}
-	opt.ContextTimeoutEnabled = true
-	rdb := redis.NewClient(opt)
-	defer rdb.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	return rdb.Ping(ctx).Err()
-})
-
-// newRedisClient connects to REDIS_URL (default redis://127.0.0.1:6379/0).
-// When Redis does not answer PING the test is skipped, or fails when
-// FINBOT_REQUIRE_REDIS=1.
-func newRedisClient(tb testing.TB) *redis.Client {
-	tb.Helper()
-	url := redisURL()
-	opt, err := redis.ParseURL(url)
-	if err != nil {
-		tb.Fatalf("parse REDIS_URL %q: %v", url, err)
-	}
-	opt.ContextTimeoutEnabled = true
-	if err := redisProbe(); err != nil {
-		if os.Getenv("FINBOT_REQUIRE_REDIS") == "1" {
-			tb.Fatalf("redis at %s unavailable and FINBOT_REQUIRE_REDIS=1: %v", opt.Addr, err)
-		}
-		tb.Skipf("redis at %s unavailable (set REDIS_URL, or FINBOT_REQUIRE_REDIS=1 to fail instead): %v", opt.Addr, err)
-	}
-	rdb := redis.NewClient(opt)
-	tb.Cleanup(func() { _ = rdb.Close() })
-	return rdb
-}
-
-// testPrefix returns a unique key prefix and deletes every key under it when
-// the test ends.
-func testPrefix(tb testing.TB, rdb redis.UniversalClient) string {
-	tb.Helper()
-	b := make([]byte, 8)
-	if _, err := rand.Read(b); err != nil {
-		tb.Fatal(err)
-	}
-	prefix := "test:" + hex.EncodeToString(b) + ":"
-	tb.Cleanup(func() {
-		// t.Context() is already cancelled during cleanup.
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		keys, err := scanKeys(ctx, rdb, prefix)
-		if err != nil {
-			tb.Errorf("cleanup: %v", err)
-			return
-		}
-		for len(keys) > 0 {
-			n := min(len(keys), 1000)
-			if err := rdb.Del(ctx, keys[:n]...).Err(); err != nil {
-				tb.Errorf("cleanup: del: %v", err)
-				return
-			}
-			keys = keys[n:]
-		}
-	})
-	return prefix
-}
-
-// scanKeys returns every key that starts with prefix. The prefix must not
-// contain glob characters other than those of the owner hash tag.
-func scanKeys(ctx context.Context, rdb redis.UniversalClient, prefix string) ([]string, error) {
-	// Braces are not glob characters, but '[' and '*' would be; tests never use them.
-	iter := rdb.Scan(ctx, 0, prefix+"*", 1000).Iterator()
-	var keys []string
-	for iter.Next(ctx) {
-		keys = append(keys, iter.Val())
-	}
-	if err := iter.Err(); err != nil {
-		return nil, fmt.Errorf("scan %s*: %w", prefix, err)
-	}
-	return keys, nil
-}
-
 // storeCase opens one kind of store. For Redis, open skips the (sub)test
 // when Redis is unavailable, so the Memory cases still run.
 type storeCase struct {
@@ -137,8 +43,8 @@ type storeCase struct {
 func stores() []storeCase {
 	return []storeCase{
 		{"redis", func(t *testing.T) store {
-			rdb := newRedisClient(t)
-			return NewRedis(rdb, testPrefix(t, rdb))
+			rdb := testredis.Client(t)
+			return NewRedis(rdb, testredis.Prefix(t, rdb))
 		}},
 		{"memory", func(*testing.T) store { return NewMemory() }},
 	}

@@ -29,8 +29,12 @@ func NewMemory() *Memory {
 	return &Memory{owners: make(map[string]*memOwner)}
 }
 
-// owner returns the state of owner, creating it when create is set; it
-// returns nil for an unknown owner otherwise. The caller holds m.mu.
+// noOwner is the state of an owner with nothing stored: every map nil, so it reads as empty
+// and a write into it would panic (writers create the owner or find the document first).
+var noOwner = &memOwner{}
+
+// owner returns the state of owner, creating it when create is set; an unknown owner is
+// noOwner otherwise. The caller holds m.mu.
 func (m *Memory) owner(owner string, create bool) *memOwner {
 	o := m.owners[owner]
 	if o == nil && create {
@@ -42,7 +46,40 @@ func (m *Memory) owner(owner string, create bool) *memOwner {
 		}
 		m.owners[owner] = o
 	}
+	if o == nil {
+		return noOwner
+	}
 	return o
+}
+
+// read checks owner and ids, then runs f on owner's state under the read lock.
+func read[T any](m *Memory, owner string, ids []string, f func(o *memOwner) (T, error)) (T, error) {
+	if err := checkIDs(owner, ids); err != nil {
+		var zero T
+		return zero, err
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return f(m.owner(owner, false))
+}
+
+// write checks owner and ids, then runs f on owner's existing state under the write lock.
+func (m *Memory) write(owner string, ids []string, f func(o *memOwner) error) error {
+	if err := checkIDs(owner, ids); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return f(m.owner(owner, false))
+}
+
+// doc returns o's document id, or ErrNotFound.
+func (o *memOwner) doc(owner, id string) (Doc, error) {
+	d, ok := o.docs[id]
+	if !ok {
+		return Doc{}, notFound(owner, id)
+	}
+	return d, nil
 }
 
 // metas returns the metadata of every document of o.
@@ -99,228 +136,154 @@ func (m *Memory) Put(_ context.Context, owner string, d Doc) error {
 
 // List returns the metadata of owner's documents sorted by Added, then ID.
 func (m *Memory) List(_ context.Context, owner string) ([]Meta, error) {
-	if err := checkOwner(owner); err != nil {
-		return nil, err
-	}
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	o := m.owner(owner, false)
-	if o == nil {
-		return []Meta{}, nil
-	}
-	ms := o.metas()
-	slices.SortFunc(ms, compareMeta)
-	return ms, nil
+	return read(m, owner, nil, func(o *memOwner) ([]Meta, error) {
+		ms := o.metas()
+		slices.SortFunc(ms, compareMeta)
+		return ms, nil
+	})
 }
 
 // Get returns the metadata of owner's document id, or ErrNotFound.
 func (m *Memory) Get(_ context.Context, owner, id string) (Meta, error) {
-	if err := checkIDs(owner, []string{id}); err != nil {
-		return Meta{}, err
-	}
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	if o := m.owner(owner, false); o != nil {
-		if d, ok := o.docs[id]; ok {
-			return d.Meta, nil
-		}
-	}
-	return Meta{}, notFound(owner, id)
+	return read(m, owner, []string{id}, func(o *memOwner) (Meta, error) {
+		d, err := o.doc(owner, id)
+		return d.Meta, err
+	})
 }
 
 // Load returns owner's documents with the given ids (all of them when ids
 // is nil) with their chunks, vectors and text, in List order. Unknown ids
 // are skipped.
 func (m *Memory) Load(_ context.Context, owner string, ids []string) ([]Doc, error) {
-	if err := checkIDs(owner, ids); err != nil {
-		return nil, err
-	}
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	o := m.owner(owner, false)
-	if o == nil {
-		return []Doc{}, nil
-	}
-	if ids == nil {
-		ids = slices.Collect(maps.Keys(o.docs))
-	}
-	docs := make([]Doc, 0, len(ids))
-	for _, id := range uniq(ids) {
-		if d, ok := o.docs[id]; ok {
-			docs = append(docs, cloneDoc(d))
+	return read(m, owner, ids, func(o *memOwner) ([]Doc, error) {
+		if ids == nil {
+			ids = slices.Collect(maps.Keys(o.docs))
 		}
-	}
-	sortDocs(docs)
-	return docs, nil
+		docs := make([]Doc, 0, len(ids))
+		for _, id := range uniq(ids) {
+			if d, ok := o.docs[id]; ok {
+				docs = append(docs, cloneDoc(d))
+			}
+		}
+		sortDocs(docs)
+		return docs, nil
+	})
 }
 
 // Delete removes owner's document id with its content, unselects it and
 // drops its receipts, and bumps the owner's version. It returns ErrNotFound
 // when there is no such document.
 func (m *Memory) Delete(_ context.Context, owner, id string) error {
-	if err := checkIDs(owner, []string{id}); err != nil {
-		return err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	o := m.owner(owner, false)
-	if o == nil {
-		return notFound(owner, id)
-	}
-	d, ok := o.docs[id]
-	if !ok {
-		return notFound(owner, id)
-	}
-	delete(o.docs, id)
-	o.unindexSHA(d.Meta.SHA256, id)
-	for _, s := range o.sel {
-		delete(s, id)
-	}
-	maps.DeleteFunc(o.receipts, func(_, v string) bool { return v == id })
-	o.ver++
-	return nil
+	return m.write(owner, []string{id}, func(o *memOwner) error {
+		d, err := o.doc(owner, id)
+		if err != nil {
+			return err
+		}
+		delete(o.docs, id)
+		o.unindexSHA(d.Meta.SHA256, id)
+		for _, s := range o.sel {
+			delete(s, id)
+		}
+		maps.DeleteFunc(o.receipts, func(_, v string) bool { return v == id })
+		o.ver++
+		return nil
+	})
 }
 
 // FindSHA returns the metadata of an owner's document whose original file
 // has the given SHA-256, or ErrNotFound.
 func (m *Memory) FindSHA(_ context.Context, owner, sha string) (Meta, error) {
-	if err := checkOwner(owner); err != nil {
-		return Meta{}, err
-	}
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	if o := m.owner(owner, false); o != nil && sha != "" {
-		if d, ok := o.docs[o.sha[sha]]; ok && d.Meta.SHA256 == sha {
+	return read(m, owner, nil, func(o *memOwner) (Meta, error) {
+		if d, ok := o.docs[o.sha[sha]]; ok && sha != "" && d.Meta.SHA256 == sha {
 			return d.Meta, nil
 		}
-	}
-	return Meta{}, fmt.Errorf("%w: no document with sha256 %q in %q", ErrNotFound, sha, owner)
+		return Meta{}, fmt.Errorf("%w: no document with sha256 %q in %q", ErrNotFound, sha, owner)
+	})
 }
 
 // Version returns a number that changes on every Put, Delete and Replace
 // of owner; it is 0 when nothing was ever stored.
 func (m *Memory) Version(_ context.Context, owner string) (int64, error) {
-	if err := checkOwner(owner); err != nil {
-		return 0, err
-	}
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	if o := m.owner(owner, false); o != nil {
-		return o.ver, nil
-	}
-	return 0, nil
+	return read(m, owner, nil, func(o *memOwner) (int64, error) { return o.ver, nil })
 }
 
 // Select adds ids to (on) or removes them from (!on) selector's selection
 // within owner. Selecting an id that owner does not have returns
 // ErrNotFound and changes nothing.
 func (m *Memory) Select(_ context.Context, owner string, selector int64, ids []string, on bool) error {
-	if err := checkIDs(owner, ids); err != nil {
-		return err
-	}
 	if len(ids) == 0 {
-		return nil
+		return checkIDs(owner, ids)
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	o := m.owner(owner, false)
-	if !on {
-		if o != nil {
+	return m.write(owner, ids, func(o *memOwner) error {
+		if !on {
 			for _, id := range ids {
 				delete(o.sel[selector], id)
 			}
+			return nil
+		}
+		for _, id := range ids {
+			if _, err := o.doc(owner, id); err != nil {
+				return err
+			}
+		}
+		s := o.sel[selector]
+		if s == nil {
+			s = make(map[string]struct{})
+			o.sel[selector] = s
+		}
+		for _, id := range ids {
+			s[id] = struct{}{}
 		}
 		return nil
-	}
-	for _, id := range ids {
-		if o == nil {
-			return notFound(owner, id)
-		}
-		if _, ok := o.docs[id]; !ok {
-			return notFound(owner, id)
-		}
-	}
-	s := o.sel[selector]
-	if s == nil {
-		s = make(map[string]struct{})
-		o.sel[selector] = s
-	}
-	for _, id := range ids {
-		s[id] = struct{}{}
-	}
-	return nil
+	})
 }
 
 // ClearSelection empties selector's selection within owner.
 func (m *Memory) ClearSelection(_ context.Context, owner string, selector int64) error {
-	if err := checkOwner(owner); err != nil {
-		return err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if o := m.owner(owner, false); o != nil {
+	return m.write(owner, nil, func(o *memOwner) error {
 		delete(o.sel, selector)
-	}
-	return nil
+		return nil
+	})
 }
 
 // Selection returns the ids selector selected within owner that still
 // exist, in List order.
 func (m *Memory) Selection(_ context.Context, owner string, selector int64) ([]string, error) {
-	if err := checkOwner(owner); err != nil {
-		return nil, err
-	}
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	o := m.owner(owner, false)
-	if o == nil {
-		return []string{}, nil
-	}
-	var ms []Meta
-	for id := range o.sel[selector] {
-		if d, ok := o.docs[id]; ok {
-			ms = append(ms, d.Meta)
+	return read(m, owner, nil, func(o *memOwner) ([]string, error) {
+		var ms []Meta
+		for id := range o.sel[selector] {
+			if d, ok := o.docs[id]; ok {
+				ms = append(ms, d.Meta)
+			}
 		}
-	}
-	return sortedIDs(ms), nil
+		return sortedIDs(ms), nil
+	})
 }
 
 // SetReceipt remembers that the bot's message (chatID, messageID) is the
 // receipt of owner's document id. It returns ErrNotFound when owner has no
 // such document.
 func (m *Memory) SetReceipt(_ context.Context, owner string, chatID int64, messageID int, id string) error {
-	if err := checkIDs(owner, []string{id}); err != nil {
-		return err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	o := m.owner(owner, false)
-	if o == nil {
-		return notFound(owner, id)
-	}
-	if _, ok := o.docs[id]; !ok {
-		return notFound(owner, id)
-	}
-	o.receipts[receiptField(chatID, messageID)] = id
-	return nil
+	return m.write(owner, []string{id}, func(o *memOwner) error {
+		if _, err := o.doc(owner, id); err != nil {
+			return err
+		}
+		o.receipts[receiptField(chatID, messageID)] = id
+		return nil
+	})
 }
 
 // Receipt returns the id of the document whose receipt is the bot's message
 // (chatID, messageID). It returns ErrNotFound when the message is unknown
 // or the document was deleted.
 func (m *Memory) Receipt(_ context.Context, owner string, chatID int64, messageID int) (string, error) {
-	if err := checkOwner(owner); err != nil {
-		return "", err
-	}
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	if o := m.owner(owner, false); o != nil {
+	return read(m, owner, nil, func(o *memOwner) (string, error) {
 		id, ok := o.receipts[receiptField(chatID, messageID)]
 		if _, exists := o.docs[id]; ok && exists {
 			return id, nil
 		}
-	}
-	return "", receiptNotFound(owner, chatID, messageID)
+		return "", receiptNotFound(owner, chatID, messageID)
+	})
 }
 
 // Replace makes owner's documents exactly docs, atomically, and bumps the

@@ -42,6 +42,7 @@ func (k ownerKeys) chunks(id string) string    { return k.base + "chunks:" + id 
 func (k ownerKeys) vec(id string) string       { return k.base + "vec:" + id }
 func (k ownerKeys) text(id string) string      { return k.base + "text:" + id }
 func (k ownerKeys) ver() string                { return k.base + "ver" }
+func (k ownerKeys) epoch() string              { return k.base + "epoch" }
 func (k ownerKeys) sel(selector int64) string  { return k.selOf(strconv.FormatInt(selector, 10)) }
 func (k ownerKeys) selOf(member string) string { return k.base + "sel:" + member } // member of sels
 func (k ownerKeys) sels() string               { return k.base + "sels" }

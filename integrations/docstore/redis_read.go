@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -136,17 +137,50 @@ func (r *Redis) FindSHA(ctx context.Context, owner, sha string) (Meta, error) {
 }
 
 // Version returns a number that changes on every Put, Delete and Replace
-// of owner; it is 0 when nothing was ever stored.
+// of owner; it is 0 when nothing was ever stored. It also changes when Redis lost the owner's data (a restart
+// without persistence, FLUSHDB): the counter alone would start again at the
+// numbers it had before, and an index built from the lost documents would
+// be taken as current. So the counter is read with the owner's epoch, a
+// random number written the first time it is missing, and the version is
+// both: after a loss the epoch is new and no version from before can recur.
 func (r *Redis) Version(ctx context.Context, owner string) (int64, error) {
 	if err := checkOwner(owner); err != nil {
 		return 0, err
 	}
-	v, err := r.rdb.Get(ctx, r.keys(owner).ver()).Int64()
+	k := r.keys(owner)
+	pipe := r.rdb.Pipeline()
+	epochCmd, verCmd := pipe.Get(ctx, k.epoch()), pipe.Get(ctx, k.ver())
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+		return 0, wrapErr(err, "version %q", owner)
+	}
+	v, err := verCmd.Int64()
 	if errors.Is(err, redis.Nil) {
-		return 0, nil
+		return 0, nil // nothing stored (or all of it lost): no version from before is 0
 	}
 	if err != nil {
 		return 0, wrapErr(err, "version %q", owner)
 	}
-	return v, nil
+	epoch, err := epochCmd.Int64()
+	if errors.Is(err, redis.Nil) {
+		epoch, err = r.newEpoch(ctx, k)
+	}
+	if err != nil {
+		return 0, wrapErr(err, "version %q: epoch", owner)
+	}
+	return epoch<<epochShift | v&(1<<epochShift-1), nil
+}
+
+// epochShift leaves the counter 2^24 changes (it wraps after that, which an index cache
+// cannot tell from a loss only if the epoch also repeats) and the epoch 39 random bits.
+const epochShift = 24
+
+// newEpoch writes a random epoch for the owner unless another process just did, and returns
+// the one that stands.
+func (r *Redis) newEpoch(ctx context.Context, k ownerKeys) (int64, error) {
+	e := rand.Int64N(1<<39-1) + 1
+	ok, err := r.rdb.SetNX(ctx, k.epoch(), e, 0).Result()
+	if err != nil || ok {
+		return e, err
+	}
+	return r.rdb.Get(ctx, k.epoch()).Int64()
 }

@@ -3,6 +3,7 @@ package docstore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"syscall"
@@ -13,14 +14,15 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/internal/testnet"
+	"github.com/finbot/finbot/internal/testredis"
 )
 
 // openRedis returns a Redis store under a fresh prefix, its client and the
 // key base of owner.
 func openRedis(t *testing.T, owner string) (*Redis, *redis.Client, string) {
 	t.Helper()
-	rdb := newRedisClient(t)
-	prefix := testPrefix(t, rdb)
+	rdb := testredis.Client(t)
+	prefix := testredis.Prefix(t, rdb)
 	return NewRedis(rdb, prefix), rdb, prefix + "docs:{" + owner + "}:"
 }
 
@@ -45,7 +47,7 @@ func TestRedisKeyLayout(t *testing.T) {
 		base + "rcpt":     "hash",
 		base + "sha":      "hash",
 	}
-	keys, err := scanKeys(ctx, rdb, base)
+	keys, err := testredis.Keys(ctx, rdb, base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +90,7 @@ func TestRedisDeleteRemovesEveryKey(t *testing.T) {
 	if err := s.Delete(ctx, owner, "a"); err != nil {
 		t.Fatal(err)
 	}
-	keys, err := scanKeys(ctx, rdb, base)
+	keys, err := testredis.Keys(ctx, rdb, base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +118,7 @@ func TestRedisDeleteRemovesEveryKey(t *testing.T) {
 	if err := s.Delete(ctx, owner, "b"); err != nil {
 		t.Fatal(err)
 	}
-	keys, err = scanKeys(ctx, rdb, base)
+	keys, err = testredis.Keys(ctx, rdb, base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +139,7 @@ func TestRedisReplaceRemovesOldKeys(t *testing.T) {
 	if err := s.Replace(ctx, owner, []Doc{makeDoc("b", 1, 1, 0), makeDoc("c", 2, 0, 0)}); err != nil {
 		t.Fatal(err)
 	}
-	keys, err := scanKeys(ctx, rdb, base)
+	keys, err := testredis.Keys(ctx, rdb, base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,5 +280,43 @@ func TestRedisUnavailable(t *testing.T) {
 				t.Errorf("err = %q, want a %q prefix", err, "docstore: ")
 			}
 		})
+	}
+}
+
+// TestRedisVersionAfterDataLoss: Redis loses every key (a restart without persistence,
+// FLUSHDB — here the test's own keys, so that other tests sharing the server keep theirs) and
+// the owner's documents are written again: no version from before the loss may come back, or
+// an index built from the lost documents would be served as current (issue #19).
+func TestRedisVersionAfterDataLoss(t *testing.T) {
+	ctx := t.Context()
+	s, rdb, base := openRedis(t, "u:7")
+	seen := map[int64]bool{}
+	for i := range 3 {
+		mustPut(ctx, t, s, "u:7", makeDoc(fmt.Sprintf("d%d", i), 0, 2, 0))
+		v, err := s.Version(ctx, "u:7")
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[v] = true
+	}
+	keys, err := testredis.Keys(ctx, rdb, base)
+	if err != nil || len(keys) == 0 {
+		t.Fatalf("keys before the loss: %v, %v", keys, err)
+	}
+	if err := rdb.Del(ctx, keys...).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := s.Version(ctx, "u:7"); v != 0 {
+		t.Errorf("version after the loss = %d, want 0 (nothing stored)", v)
+	}
+	for i := range 3 {
+		mustPut(ctx, t, s, "u:7", makeDoc(fmt.Sprintf("new%d", i), 0, 2, 0))
+		v, err := s.Version(ctx, "u:7")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[v] {
+			t.Errorf("write %d after the loss: version %d was already seen before it", i+1, v)
+		}
 	}
 }

@@ -13,6 +13,9 @@
 // again, including after a restart between receiving it and replying (see
 // dedupe.go).
 //
+// [RedisResults] and [MemoryResults] keep, for a while, what an answer's
+// buttons point at (results.go).
+//
 // Conversation keys are opaque to this package: the caller builds them (for
 // example from a chat id) and they must never contain user text.
 package history
@@ -93,6 +96,13 @@ func truncateTurns(turns []Turn, maxChars int) []Turn {
 // rune count fits maxChars, always as a new non-nil slice. When even the
 // newest turn alone is longer than maxChars, it is returned truncated.
 func fitChars(turns []Turn, maxChars int) []Turn {
+	bytes := 0
+	for _, t := range turns {
+		bytes += len(t.Text)
+	}
+	if bytes <= maxChars { // a rune takes a byte at least: all fit, no need to count them
+		return append(make([]Turn, 0, len(turns)), turns...)
+	}
 	total, start := 0, len(turns)
 	for i := len(turns) - 1; i >= 0; i-- {
 		n := utf8.RuneCountInString(turns[i].Text)

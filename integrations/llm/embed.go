@@ -27,12 +27,7 @@ type Embedder struct {
 
 // NewEmbedder builds an embedder for o.Model; it makes no network call.
 func NewEmbedder(o Options) *Embedder {
-	if o.Timeout <= 0 {
-		o.Timeout = 30 * time.Second
-	}
-	if o.BreakerTimeout <= 0 {
-		o.BreakerTimeout = 30 * time.Second
-	}
+	o = o.withDefaults()
 	p := newPause(o.MaxRetryAfter)
 	return &Embedder{
 		api: newAPI(o, p), model: o.Model, timeout: o.Timeout, pause: p,
@@ -65,12 +60,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 }
 
 func (e *Embedder) batch(ctx context.Context, texts []string) ([][]float32, error) {
-	if err := e.pause.err(); err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, e.timeout)
-	defer cancel()
-	vecs, err := e.cb.Execute(func() ([][]float32, error) {
+	return guarded(ctx, e.pause, e.timeout, e.cb, func(ctx context.Context) ([][]float32, error) {
 		resp, err := e.api.CreateEmbeddings(ctx, openai.EmbeddingRequest{
 			Input: texts, Model: openai.EmbeddingModel(e.model), EncodingFormat: openai.EmbeddingEncodingFormatFloat,
 		})
@@ -79,10 +69,6 @@ func (e *Embedder) batch(ctx context.Context, texts []string) ([][]float32, erro
 		}
 		return orderVectors(resp.Data, len(texts))
 	})
-	if err != nil {
-		return nil, classify(err)
-	}
-	return vecs, nil
 }
 
 // orderVectors places each embedding at its index and checks the answer is whole.

@@ -53,7 +53,7 @@ func TestEmbed(t *testing.T) {
 		{"fewer vectors than texts", http.StatusOK, "embeddings_short.json", nil, ErrBadResponse},
 		{"error object in a 200", http.StatusOK, "error_in_200.json", nil, ErrUnavailable},
 		{"rate limited", http.StatusTooManyRequests, "rate_limited.json", nil, ErrRateLimited},
-		{"bad key", http.StatusUnauthorized, "unauthorized.json", nil, ErrBadResponse},
+		{"bad key", http.StatusUnauthorized, "unauthorized.json", nil, ErrUnavailable},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -80,16 +81,44 @@ type Client struct {
 
 // New builds a client; it makes no network call.
 func New(o Options) *Client {
+	o = o.withDefaults()
+	p := newPause(o.MaxRetryAfter)
+	c := &Client{api: newAPI(o, p), model: o.Model, timeout: o.Timeout, pause: p}
+	c.cb = gobreaker.NewCircuitBreaker[string](breakerSettings("llm", o.BreakerTimeout))
+	return c
+}
+
+// withDefaults returns o with a non-positive Timeout or BreakerTimeout made 30s.
+func (o Options) withDefaults() Options {
 	if o.Timeout <= 0 {
 		o.Timeout = 30 * time.Second
 	}
 	if o.BreakerTimeout <= 0 {
 		o.BreakerTimeout = 30 * time.Second
 	}
-	p := newPause(o.MaxRetryAfter)
-	c := &Client{api: newAPI(o, p), model: o.Model, timeout: o.Timeout, pause: p}
-	c.cb = gobreaker.NewCircuitBreaker[string](breakerSettings("llm", o.BreakerTimeout))
-	return c
+	return o
+}
+
+// guarded runs do once through the pause and the breaker cb within timeout, and turns its
+// failure into the package's vocabulary: what Complete, Stream and Embed share.
+func guarded[T any](ctx context.Context, p *pause, timeout time.Duration, cb *gobreaker.CircuitBreaker[T], do func(ctx context.Context) (T, error)) (T, error) {
+	var zero T
+	if err := p.err(); err != nil {
+		return zero, err
+	}
+	ctx, cancel, err := callContext(ctx, timeout)
+	if err != nil {
+		return zero, err
+	}
+	defer cancel()
+	out, err := cb.Execute(func() (T, error) {
+		v, err := do(ctx)
+		return v, budgetCut(ctx, err)
+	})
+	if err != nil {
+		return zero, classify(err)
+	}
+	return out, nil
 }
 
 // newAPI builds the go-openai client with the repairing transport, which reports 429s to p.
@@ -108,23 +137,46 @@ func newAPI(o Options, p *pause) *openai.Client {
 }
 
 func breakerSettings(name string, timeout time.Duration) gobreaker.Settings {
+	// misconfigured is set by a failure that says the service will refuse every call until
+	// someone changes the configuration (a wrong key, no access, a wrong base URL or model):
+	// the breaker opens at once instead of after three more refusals.
+	var misconfigured atomic.Bool
 	return gobreaker.Settings{
 		Name:    name,
 		Timeout: timeout,
 		ReadyToTrip: func(c gobreaker.Counts) bool {
-			return c.ConsecutiveFailures >= 3
+			return c.ConsecutiveFailures >= 3 || misconfigured.Swap(false)
 		},
-		// A caller that gave up is no evidence about the service.
-		IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) },
-		// A request the service rejected as malformed says nothing about its health.
+		// A caller that gave up, or an answer whose time for LLM calls ran out, is no evidence
+		// about the service.
+		IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) || errors.Is(err, ErrBudgetSpent) },
+		// Every refusal counts, a 400 too: a service that rejects each request as malformed
+		// (an unsupported response format, a model that does not take the parameters) fails
+		// every answer alike, and three in a row open the breaker, as three garbled replies do.
 		IsSuccessful: func(err error) bool {
-			var apiErr *openai.APIError
-			if errors.As(err, &apiErr) && apiErr.HTTPStatusCode == http.StatusBadRequest {
+			if err == nil {
 				return true
 			}
-			return err == nil
+			if status := statusOf(err); status == http.StatusUnauthorized || status == http.StatusForbidden ||
+				status == http.StatusNotFound || status == http.StatusPaymentRequired {
+				misconfigured.Store(true)
+			}
+			return false
 		},
 	}
+}
+
+// statusOf is the HTTP status of an error reply from the service; 0 for other errors.
+func statusOf(err error) int {
+	var apiErr *openai.APIError
+	if errors.As(err, &apiErr) {
+		return apiErr.HTTPStatusCode
+	}
+	var reqErr *openai.RequestError
+	if errors.As(err, &reqErr) {
+		return reqErr.HTTPStatusCode
+	}
+	return 0
 }
 
 // Model returns the configured model name.
@@ -144,13 +196,8 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, call Call) (strin
 	if err != nil {
 		return "", err
 	}
-	if err := c.pause.err(); err != nil {
-		return "", err
-	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
 	usage := UsageFrom(ctx)
-	out, err := c.cb.Execute(func() (string, error) {
+	return guarded(ctx, c.pause, c.timeout, c.cb, func(ctx context.Context) (string, error) {
 		usage.addCall()
 		resp, err := c.api.CreateChatCompletion(ctx, req)
 		if err != nil {
@@ -166,10 +213,6 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, call Call) (strin
 		}
 		return text, nil
 	})
-	if err != nil {
-		return "", classify(err)
-	}
-	return out, nil
 }
 
 // request builds the chat request for one call. An invalid Schema is the caller's mistake: it
@@ -211,22 +254,15 @@ func classify(err error) error {
 	if errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests) {
 		return fmt.Errorf("%w: breaker: %w", ErrUnavailable, err)
 	}
+	if errors.Is(err, ErrBudgetSpent) {
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
 	if errors.Is(err, ErrBadResponse) || errors.Is(err, context.Canceled) {
 		return err
 	}
-	var apiErr *openai.APIError
-	if errors.As(err, &apiErr) {
-		switch {
-		case apiErr.HTTPStatusCode == http.StatusTooManyRequests:
-			return fmt.Errorf("%w: %w", ErrRateLimited, err)
-		case apiErr.HTTPStatusCode >= 500 || apiErr.HTTPStatusCode == http.StatusRequestTimeout:
-			return fmt.Errorf("%w: %w", ErrUnavailable, err)
-		default:
-			return fmt.Errorf("%w: %w", ErrBadResponse, err)
-		}
-	}
-	var reqErr *openai.RequestError
-	if errors.As(err, &reqErr) && reqErr.HTTPStatusCode == http.StatusTooManyRequests {
+	// An error reply is the service refusing the call — a 400 as much as a 401 or a 5xx: the
+	// same request would be refused again, so it is never "repaired" like an unusable reply.
+	if statusOf(err) == http.StatusTooManyRequests {
 		return fmt.Errorf("%w: %w", ErrRateLimited, err)
 	}
 	return fmt.Errorf("%w: %w", ErrUnavailable, err)

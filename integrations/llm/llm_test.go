@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -62,7 +63,7 @@ func TestComplete(t *testing.T) {
 		{"ok", 200, "ok.json", "Здравствуйте! Чем помочь?", nil},
 		{"error object inside HTTP 200", 200, "error_in_200.json", "", ErrUnavailable},
 		{"429", 429, "rate_limited.json", "", ErrRateLimited},
-		{"401", 401, "unauthorized.json", "", ErrBadResponse},
+		{"401", 401, "unauthorized.json", "", ErrUnavailable},
 		{"502", 502, "error_in_200.json", "", ErrUnavailable},
 		{"no choices", 200, "no_choices.json", "", ErrBadResponse},
 	}
@@ -139,5 +140,92 @@ func TestCanceledCallsDoNotTripBreaker(t *testing.T) {
 	}
 	if c.State() != "closed" {
 		t.Errorf("breaker state after cancelled calls = %s, want closed", c.State())
+	}
+}
+
+// How many calls each kind of failure lets through before the breaker opens (issue #19): a
+// misconfiguration (wrong key, no access, wrong URL or model, no credit) opens it at the first
+// refusal; a 400 on every call after three, like a 5xx or an unusable 200.
+func TestBreakerByKindOfFailure(t *testing.T) {
+	tests := []struct {
+		name    string
+		status  int
+		fixture string
+		calls   int32
+		state   string
+	}{
+		{"401 wrong key", 401, "unauthorized.json", 1, "open"},
+		{"403 no access", 403, "unauthorized.json", 1, "open"},
+		{"404 wrong model or URL", 404, "unauthorized.json", 1, "open"},
+		{"402 no credit", 402, "unauthorized.json", 1, "open"},
+		{"400 on every call", 400, "unauthorized.json", 3, "open"},
+		{"500", 500, "unauthorized.json", 3, "open"},
+		{"200 without choices", 200, "no_choices.json", 3, "open"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int32
+			c := New(Options{BaseURL: standIn(t, tt.status, tt.fixture, &calls).URL + "/api/v1", APIKey: "sk-or-v1-test",
+				Model: "openai/gpt-4o-mini", Timeout: time.Second, BreakerTimeout: time.Hour})
+			for range 6 {
+				_, err := c.Complete(t.Context(), []Message{{Role: "user", Content: "x"}}, Call{})
+				if err == nil {
+					t.Fatal("a refused call succeeded")
+				}
+				if tt.status != 200 && !errors.Is(err, ErrUnavailable) {
+					t.Errorf("error = %v, want ErrUnavailable (a refusal is never repaired like a bad reply)", err)
+				}
+			}
+			if got := calls.Load(); got != tt.calls || c.State() != tt.state {
+				t.Errorf("upstream calls = %d, breaker %s; want %d, %s", got, c.State(), tt.calls, tt.state)
+			}
+		})
+	}
+}
+
+// One budget for every call of an answer (issue #19): a call that would start after it fails
+// at once without reaching the service; one running when it passes is cut; neither counts
+// against the breaker.
+func TestBudget(t *testing.T) {
+	var calls atomic.Int32
+	stop := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		io.Copy(io.Discard, r.Body) // so that the server notices the caller hang up
+		select {                    // never answers: only the caller's deadline ends the call
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	}))
+	t.Cleanup(slow.Close)
+	t.Cleanup(func() { close(stop) }) // runs first
+	c := New(Options{BaseURL: slow.URL + "/api/v1", APIKey: "k", Model: "m", Timeout: time.Hour, BreakerTimeout: time.Hour})
+	msgs := []Message{{Role: "user", Content: "x"}}
+
+	spent := WithBudget(t.Context(), time.Now().Add(-time.Second))
+	if _, err := c.Complete(spent, msgs, Call{}); !errors.Is(err, ErrBudgetSpent) || !errors.Is(err, ErrUnavailable) {
+		t.Errorf("Complete with a spent budget = %v, want ErrUnavailable and ErrBudgetSpent", err)
+	}
+	if _, err := c.Stream(spent, msgs, Call{}, nil); !errors.Is(err, ErrBudgetSpent) {
+		t.Errorf("Stream with a spent budget = %v, want ErrBudgetSpent", err)
+	}
+	if n := calls.Load(); n != 0 {
+		t.Errorf("%d calls reached the service with the budget spent", n)
+	}
+
+	for range 4 {
+		ctx := WithBudget(t.Context(), time.Now().Add(50*time.Millisecond))
+		if _, err := c.Complete(ctx, msgs, Call{}); !errors.Is(err, ErrBudgetSpent) || !errors.Is(err, ErrUnavailable) {
+			t.Errorf("Complete cut by the budget = %v, want ErrUnavailable and ErrBudgetSpent", err)
+		}
+	}
+	if calls.Load() != 4 || c.State() != "closed" {
+		t.Errorf("after 4 calls cut by the budget: %d calls, breaker %s; want 4, closed", calls.Load(), c.State())
+	}
+
+	// An enclosing, earlier budget is not extended by a later one.
+	early := time.Now().Add(-time.Second)
+	if got, _ := budgetOf(WithBudget(WithBudget(t.Context(), early), time.Now().Add(time.Hour))); !got.Equal(early) {
+		t.Errorf("nested budget = %v, want the earlier %v", got, early)
 	}
 }

@@ -29,20 +29,11 @@ func (c *Client) Stream(ctx context.Context, msgs []Message, call Call, onDelta 
 		return "", err
 	}
 	req.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
-	if err := c.pause.err(); err != nil {
-		return "", err
-	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
 	usage := UsageFrom(ctx)
-	out, err := c.cb.Execute(func() (string, error) {
+	return guarded(ctx, c.pause, c.timeout, c.cb, func(ctx context.Context) (string, error) {
 		usage.addCall()
 		return c.stream(ctx, req, usage, onDelta)
 	})
-	if err != nil {
-		return "", classify(err)
-	}
-	return out, nil
 }
 
 // streamChunk is what Stream reads of a chat.completion.chunk. Error is OpenRouter's mid-stream

@@ -148,7 +148,7 @@ func TestStreamHTTPErrors(t *testing.T) {
 		{"429 before the stream", 429, "rate_limited.json", ErrRateLimited},
 		{"502 before the stream", 502, "error_in_200.json", ErrUnavailable},
 		{"error object inside HTTP 200", 200, "error_in_200.json", ErrUnavailable},
-		{"401", 401, "unauthorized.json", ErrBadResponse},
+		{"401", 401, "unauthorized.json", ErrUnavailable},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -276,8 +276,16 @@ func (d *Demo) run(ctx context.Context, id string, p *plan, limit int) ([]map[st
 		return d.drilldown(ctx, a, limit)
 	case idDocumentsByParty, idDocumentsByTreaty, idBankOpsByParty:
 		return d.documents(ctx, p, limit)
-	case idSheetByAccount, idSheetByCounterparty, idSheetByContract, idCardMovements, idCardBalances:
-		return d.report(ctx, id, a, limit) // engine_reports.go
+	case idSheetByAccount: // the reports: engine_reports.go
+		return d.turnoverSheet(ctx, a, limit, sheetByAccount)
+	case idSheetByCounterparty:
+		return d.turnoverSheet(ctx, a, limit, sheetByCounterparty)
+	case idSheetByContract:
+		return d.turnoverSheet(ctx, a, limit, sheetByContract)
+	case idCardMovements:
+		return d.cardMovements(ctx, a, limit)
+	case idCardBalances:
+		return d.cardBalances(ctx, a)
 	case idCatalogOrgs:
 		return d.organizations(limit), nil
 	case idCatalogParties:

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -253,20 +254,41 @@ func (d *Demo) drilldown(ctx context.Context, a *args, limit int) ([]map[string]
 	if a.none || a.org == refNothing || a.cp == refNothing || a.ctr == refNothing {
 		return []map[string]any{}, nil
 	}
+	return d.movements(ctx, a, limit, movementQuery{
+		sides: a.sides, from: math.MinInt64, to: a.asOf, newestFirst: true, contracts: true,
+		keep: func(m *mov, s int) bool {
+			return matchRef(m.org, a.org) && matchRef(m.side[s].cp, a.cp) && matchRef(m.side[s].ctr, a.ctr)
+		},
+	})
+}
+
+// movementQuery is what a ДвиженияССубконто template (the drilldown, the account card) reads
+// of the register besides the accounts of its args.
+type movementQuery struct {
+	sides       [2]bool                     // the sides (Дт, Кт) the account condition tests
+	from, to    int64                       // the records with from <= Период < to
+	keep        func(m *mov, side int) bool // the rest of the condition, on the account's side
+	newestFirst bool                        // Период and Регистратор.Номер descending
+	contracts   bool                        // the columns ДоговорДт and ДоговорКт
+}
+
+// movements lists the records with an account of a on a side q tests that q keeps, each once,
+// in the template's order (Период, Регистратор.Номер, then НомерСтроки and the recorder's
+// UUID), at most limit, as wire rows.
+func (d *Demo) movements(ctx context.Context, a *args, limit int, q movementQuery) ([]map[string]any, error) {
 	var hits []int32
 	c := checker{ctx: ctx}
 	for _, acc := range d.matchAccounts(a) {
 		for s := dt; s <= kt; s++ {
-			if !a.sides[s] {
+			if !q.sides[s] {
 				continue
 			}
 			list := d.byAcc[acc][s]
-			for _, mi := range list[:d.cutoff(list, a.asOf)] {
+			for _, mi := range list[d.cutoff(list, q.from):d.cutoff(list, q.to)] {
 				if err := c.tick(); err != nil {
 					return nil, err
 				}
-				m := &d.movs[mi]
-				if matchRef(m.org, a.org) && matchRef(m.side[s].cp, a.cp) && matchRef(m.side[s].ctr, a.ctr) {
+				if q.keep(&d.movs[mi], s) {
 					hits = append(hits, mi)
 				}
 			}
@@ -276,9 +298,13 @@ func (d *Demo) drilldown(ctx context.Context, a *args, limit int) ([]map[string]
 	hits = slices.Compact(hits) // a record may match on both sides
 	slices.SortFunc(hits, func(x, y int32) int {
 		mx, my := &d.movs[x], &d.movs[y]
+		first, second := mx, my
+		if q.newestFirst {
+			first, second = my, mx
+		}
 		return cmp.Or(
-			cmp.Compare(my.period, mx.period),
-			strings.Compare(d.docNumberOf(my.rec), d.docNumberOf(mx.rec)),
+			cmp.Compare(first.period, second.period),
+			strings.Compare(d.docNumberOf(first.rec), d.docNumberOf(second.rec)),
 			cmp.Compare(mx.line, my.line),
 			strings.Compare(d.docs.uuids[mx.rec], d.docs.uuids[my.rec]),
 		)
@@ -291,7 +317,7 @@ func (d *Demo) drilldown(ctx context.Context, a *args, limit int) ([]map[string]
 		if m.rec < d.docs.known {
 			number = d.docNumber[m.rec]
 		}
-		out[i] = map[string]any{
+		row := map[string]any{
 			"Период":           WireDate(m.period),
 			"Регистратор":      d.docs.value(m.rec),
 			"РегистраторНомер": number,
@@ -301,9 +327,12 @@ func (d *Demo) drilldown(ctx context.Context, a *args, limit int) ([]map[string]
 			"Сумма":            money(m.amount),
 			"КонтрагентДт":     d.cps.valueOrNull(m.side[dt].cp),
 			"КонтрагентКт":     d.cps.valueOrNull(m.side[kt].cp),
-			"ДоговорДт":        d.ctrs.valueOrNull(m.side[dt].ctr),
-			"ДоговорКт":        d.ctrs.valueOrNull(m.side[kt].ctr),
 		}
+		if q.contracts {
+			row["ДоговорДт"] = d.ctrs.valueOrNull(m.side[dt].ctr)
+			row["ДоговорКт"] = d.ctrs.valueOrNull(m.side[kt].ctr)
+		}
+		out[i] = row
 	}
 	return out, nil
 }

@@ -3,34 +3,14 @@ package onec
 import (
 	"cmp"
 	"context"
-	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 )
 
 // The demo engine of the report templates (queries_reports.go). It computes them the way the
 // texts read: the virtual table's rows per account and analytics, netted and summed per cell
 // (account, counterparty, contract), then grouped and split into debit and credit parts.
-
-// report runs one report template.
-func (d *Demo) report(ctx context.Context, id string, a *args, limit int) ([]map[string]any, error) {
-	switch id {
-	case idSheetByAccount:
-		return d.turnoverSheet(ctx, a, limit, sheetByAccount)
-	case idSheetByCounterparty:
-		return d.turnoverSheet(ctx, a, limit, sheetByCounterparty)
-	case idSheetByContract:
-		return d.turnoverSheet(ctx, a, limit, sheetByContract)
-	case idCardMovements:
-		return d.cardMovements(ctx, a, limit)
-	case idCardBalances:
-		return d.cardBalances(ctx, a)
-	}
-	return nil, fmt.Errorf("no engine for report template %s", id)
-}
 
 // periodSums are the figures of one row of ОстаткиИОбороты: the net opening balance and the
 // period's turnovers (the net closing balance is open + dt − kt).
@@ -222,52 +202,8 @@ func (d *Demo) cardMovements(ctx context.Context, a *args, limit int) ([]map[str
 	if a.org == refNothing || a.cp == refNothing {
 		return []map[string]any{}, nil
 	}
-	var hits []int32
-	c := checker{ctx: ctx}
-	for _, acc := range d.matchAccounts(a) {
-		for s := dt; s <= kt; s++ {
-			list := d.byAcc[acc][s]
-			for _, mi := range list[d.cutoff(list, a.from):d.cutoff(list, min(a.to, math.MaxInt64-1)+1)] {
-				if err := c.tick(); err != nil {
-					return nil, err
-				}
-				m := &d.movs[mi]
-				if m.org == a.org && matchRef(m.side[s].cp, a.cp) {
-					hits = append(hits, mi)
-				}
-			}
-		}
-	}
-	slices.Sort(hits)
-	hits = slices.Compact(hits) // a record may match on both sides
-	slices.SortFunc(hits, func(x, y int32) int {
-		mx, my := &d.movs[x], &d.movs[y]
-		return cmp.Or(
-			cmp.Compare(mx.period, my.period),
-			strings.Compare(d.docNumberOf(mx.rec), d.docNumberOf(my.rec)),
-			cmp.Compare(mx.line, my.line),
-			strings.Compare(d.docs.uuids[mx.rec], d.docs.uuids[my.rec]),
-		)
+	return d.movements(ctx, a, limit, movementQuery{
+		sides: [2]bool{true, true}, from: a.from, to: min(a.to, math.MaxInt64-1) + 1,
+		keep: func(m *mov, s int) bool { return m.org == a.org && matchRef(m.side[s].cp, a.cp) },
 	})
-	hits = hits[:min(len(hits), limit)]
-	out := make([]map[string]any, len(hits))
-	for i, mi := range hits {
-		m := &d.movs[mi]
-		number := WireNull // Регистратор.Номер of a document this base lacks
-		if m.rec < d.docs.known {
-			number = d.docNumber[m.rec]
-		}
-		out[i] = map[string]any{
-			"Период":           WireDate(m.period),
-			"Регистратор":      d.docs.value(m.rec),
-			"РегистраторНомер": number,
-			"НомерСтроки":      json.Number(strconv.Itoa(int(m.line))),
-			"СчетДт":           d.accounts[m.acc[dt]],
-			"СчетКт":           d.accounts[m.acc[kt]],
-			"Сумма":            money(m.amount),
-			"КонтрагентДт":     d.cps.valueOrNull(m.side[dt].cp),
-			"КонтрагентКт":     d.cps.valueOrNull(m.side[kt].cp),
-		}
-	}
-	return out, nil
 }

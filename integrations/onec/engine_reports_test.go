@@ -1,9 +1,7 @@
 package onec_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
@@ -429,19 +427,7 @@ func TestReportGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q, _ := onec.Query(tt.id)
-			rows, err := d.Execute(context.Background(), q, tt.params, tt.limit)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var b bytes.Buffer
-			enc := json.NewEncoder(&b)
-			enc.SetEscapeHTML(false)
-			enc.SetIndent("", "  ")
-			if err := enc.Encode(rows); err != nil {
-				t.Fatal(err)
-			}
-			golden(t, "demo_report_"+tt.name+".golden.json", b.String())
+			demoGolden(t, d, "demo_report_"+tt.name+".golden.json", tt.id, tt.params, tt.limit)
 		})
 	}
 }

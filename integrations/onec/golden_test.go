@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"testing"
 
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/internal/golden"
 )
 
 // Rows exactly as the Demo (and so the stand-in proxy) returns them, for review:
@@ -44,19 +46,26 @@ func TestDemoGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q, _ := onec.Query(tt.id)
-			rows, err := d.Execute(context.Background(), q, tt.params, tt.limit)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var b bytes.Buffer
-			enc := json.NewEncoder(&b)
-			enc.SetEscapeHTML(false)
-			enc.SetIndent("", "  ")
-			if err := enc.Encode(rows); err != nil {
-				t.Fatal(err)
-			}
-			golden(t, "demo_"+tt.name+".golden.json", b.String())
+			demoGolden(t, d, "demo_"+tt.name+".golden.json", tt.id, tt.params, tt.limit)
 		})
 	}
+}
+
+// demoGolden runs the template id on the Demo and compares its rows, as indented JSON, with
+// testdata/file.
+func demoGolden(t *testing.T, d *onec.Demo, file, id string, params map[string]any, limit int) {
+	t.Helper()
+	q, _ := onec.Query(id)
+	rows, err := d.Execute(context.Background(), q, params, limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rows); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, filepath.Join("testdata", file), b.String())
 }

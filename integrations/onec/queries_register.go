@@ -20,10 +20,9 @@ package onec
 // end moment, so they end one second earlier: every template sees exactly the records with
 // Период < НаДату.
 
-// settlementColumns reads the nested query Т of a settlement template: the references, the
-// names and settlement-document details it is ordered by, and the two sums.
-func settlementColumns(dtKey, ktKey string) string {
-	return `
+// partyColumns open the selection of a settlement template from its nested query Т: the
+// account, the organization, the counterparty and the contract, with the names it is ordered by.
+const partyColumns = `
 ВЫБРАТЬ
 	Т.Счет КАК Счет,
 	Т.Организация КАК Организация,
@@ -31,7 +30,12 @@ func settlementColumns(dtKey, ktKey string) string {
 	Т.Контрагент КАК Контрагент,
 	Т.Контрагент.Наименование КАК КонтрагентНаименование,
 	Т.Договор КАК Договор,
-	Т.Договор.Наименование КАК ДоговорНаименование,
+	Т.Договор.Наименование КАК ДоговорНаименование,`
+
+// settlementColumns reads the nested query Т of a settlement template: the references, the
+// names and settlement-document details it is ordered by, and the two sums.
+func settlementColumns(dtKey, ktKey string) string {
+	return partyColumns + `
 	Т.ДокументРасчетов КАК ДокументРасчетов,
 	Т.ДокументРасчетов.Дата КАК ДокументРасчетовДата,
 	Т.ДокументРасчетов.Номер КАК ДокументРасчетовНомер,
@@ -151,15 +155,7 @@ var openItemsByContractText = `// finbot: address.open_items.by_contract` + turn
 
 // openContractsText: turnovers per contract (not per document) on 60, 62, 76 and their
 // sub-accounts; the settlement-document columns are NULL.
-const openContractsText = `// finbot: address.open_contracts.by_asof
-ВЫБРАТЬ
-	Т.Счет КАК Счет,
-	Т.Организация КАК Организация,
-	Т.Организация.Наименование КАК ОрганизацияНаименование,
-	Т.Контрагент КАК Контрагент,
-	Т.Контрагент.Наименование КАК КонтрагентНаименование,
-	Т.Договор КАК Договор,
-	Т.Договор.Наименование КАК ДоговорНаименование,
+const openContractsText = `// finbot: address.open_contracts.by_asof` + partyColumns + `
 	NULL КАК ДокументРасчетов,
 	NULL КАК ДокументРасчетовДата,
 	NULL КАК ДокументРасчетовНомер,
@@ -202,9 +198,9 @@ const openContractsText = `// finbot: address.open_contracts.by_asof
 	КонтрагентНаименование,
 	ДоговорНаименование`
 
-// drilldownText: every register record that touches the account on either side, newest first.
-// The counterparty and contract anchors apply to the side of the matched account.
-const drilldownText = `// finbot: address.balance.drilldown_documents
+// movementColumns open the selection of a ДвиженияССубконто template (Движения): the record,
+// its accounts and amount, and the counterparty of each side, picked by kind.
+const movementColumns = `
 ВЫБРАТЬ
 	Движения.Период КАК Период,
 	Движения.Регистратор КАК Регистратор,
@@ -222,7 +218,11 @@ const drilldownText = `// finbot: address.balance.drilldown_documents
 		КОГДА Движения.СубконтоКт1 ССЫЛКА Справочник.Контрагенты
 			ТОГДА Движения.СубконтоКт1
 		ИНАЧЕ NULL
-	КОНЕЦ КАК КонтрагентКт,
+	КОНЕЦ КАК КонтрагентКт`
+
+// drilldownText: every register record that touches the account on either side, newest first.
+// The counterparty and contract anchors apply to the side of the matched account.
+const drilldownText = `// finbot: address.balance.drilldown_documents` + movementColumns + `,
 	ВЫБОР
 		КОГДА Движения.СубконтоДт2 ССЫЛКА Справочник.ДоговорыКонтрагентов
 			ТОГДА Движения.СубконтоДт2

@@ -1,5 +1,7 @@
 package onec
 
+import "strings"
+
 // The two reports accountants ask for most, as BP 3.0 builds them from
 // РегистрБухгалтерии.Хозрасчетный: the turnover sheet (оборотно-сальдовая ведомость, «ОСВ»,
 // «оборотка») and the account card (карточка счёта).
@@ -42,41 +44,47 @@ const (
 // reportParams are the parameters of every report template.
 var reportParams = []paramSpec{pFrom, pTo, pOrg, pAccCode, pAccMask, pCpOpt}
 
-// sheetRowsNested is the nested query Строки: the virtual table's rows, each netted, with the
-// counterparty and the contract picked by kind (NULL where the account has none).
-const sheetRowsNested = `
-			(ВЫБРАТЬ
-				ОиО.Счет.Код КАК Счет,
-				ОиО.Счет.Забалансовый КАК Забалансовый,
-				ВЫБОР
-					КОГДА ОиО.Субконто1 ССЫЛКА Справочник.Контрагенты
-						ТОГДА ОиО.Субконто1
-					ИНАЧЕ NULL
-				КОНЕЦ КАК Контрагент,
-				ВЫБОР
-					КОГДА ОиО.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов
-						ТОГДА ОиО.Субконто2
-					ИНАЧЕ NULL
-				КОНЕЦ КАК Договор,
-				ЕСТЬNULL(ОиО.СуммаНачальныйОстатокДт, 0) - ЕСТЬNULL(ОиО.СуммаНачальныйОстатокКт, 0) КАК НачальноеСальдо,
-				ЕСТЬNULL(ОиО.СуммаОборотДт, 0) КАК ОборотДт,
-				ЕСТЬNULL(ОиО.СуммаОборотКт, 0) КАК ОборотКт,
-				ЕСТЬNULL(ОиО.СуммаКонечныйОстатокДт, 0) - ЕСТЬNULL(ОиО.СуммаКонечныйОстатокКт, 0) КАК КонечноеСальдо
-			ИЗ
-				РегистрБухгалтерии.Хозрасчетный.ОстаткиИОбороты(
-						&НачалоПериода,
-						&КонецПериода,
-						,
-						,
-						Счет.Код = &СчетКод
-							ИЛИ Счет.Код ПОДОБНО &СчетМаска,
-						,
-						Организация = &Организация
-							И (&Контрагент ЕСТЬ NULL
-								ИЛИ Субконто1 = &Контрагент)) КАК ОиО) КАК Строки`
+// periodRowsNested is the nested query Строки: the virtual table's rows, each netted, with the
+// counterparty and the contract picked by kind (NULL where the account has none). The account
+// card sums it whole; the turnover sheet sums it per cell (nest indents it to stand there).
+const periodRowsNested = `
+	(ВЫБРАТЬ
+		ОиО.Счет.Код КАК Счет,
+		ОиО.Счет.Забалансовый КАК Забалансовый,
+		ВЫБОР
+			КОГДА ОиО.Субконто1 ССЫЛКА Справочник.Контрагенты
+				ТОГДА ОиО.Субконто1
+			ИНАЧЕ NULL
+		КОНЕЦ КАК Контрагент,
+		ВЫБОР
+			КОГДА ОиО.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов
+				ТОГДА ОиО.Субконто2
+			ИНАЧЕ NULL
+		КОНЕЦ КАК Договор,
+		ЕСТЬNULL(ОиО.СуммаНачальныйОстатокДт, 0) - ЕСТЬNULL(ОиО.СуммаНачальныйОстатокКт, 0) КАК НачальноеСальдо,
+		ЕСТЬNULL(ОиО.СуммаОборотДт, 0) КАК ОборотДт,
+		ЕСТЬNULL(ОиО.СуммаОборотКт, 0) КАК ОборотКт,
+		ЕСТЬNULL(ОиО.СуммаКонечныйОстатокДт, 0) - ЕСТЬNULL(ОиО.СуммаКонечныйОстатокКт, 0) КАК КонечноеСальдо
+	ИЗ
+		РегистрБухгалтерии.Хозрасчетный.ОстаткиИОбороты(
+				&НачалоПериода,
+				&КонецПериода,
+				,
+				,
+				Счет.Код = &СчетКод
+					ИЛИ Счет.Код ПОДОБНО &СчетМаска,
+				,
+				Организация = &Организация
+					И (&Контрагент ЕСТЬ NULL
+						ИЛИ Субконто1 = &Контрагент)) КАК ОиО) КАК Строки`
+
+// nest indents a nested query by tabs more, to stand inside another nested query.
+func nest(query string, tabs int) string {
+	return strings.ReplaceAll(query, "\n", "\n"+strings.Repeat("\t", tabs))
+}
 
 // sheetCellsNested is the nested query Ячейки: the nets summed per account, counterparty and contract.
-const sheetCellsNested = `
+var sheetCellsNested = `
 	(ВЫБРАТЬ
 		Строки.Счет КАК Счет,
 		Строки.Забалансовый КАК Забалансовый,
@@ -86,7 +94,7 @@ const sheetCellsNested = `
 		СУММА(Строки.ОборотДт) КАК ОборотДт,
 		СУММА(Строки.ОборотКт) КАК ОборотКт,
 		СУММА(Строки.КонечноеСальдо) КАК КонечноеСальдо
-	ИЗ` + sheetRowsNested + `
+	ИЗ` + nest(periodRowsNested, 2) + `
 	СГРУППИРОВАТЬ ПО
 		Строки.Счет,
 		Строки.Забалансовый,
@@ -95,7 +103,7 @@ const sheetCellsNested = `
 
 // sheetSums are the six columns of a sheet row: each cell's net split into its debit and
 // credit part, and the turnovers.
-const sheetSums = `
+var sheetSums = `
 	СУММА(ВЫБОР
 			КОГДА Ячейки.НачальноеСальдо > 0
 				ТОГДА Ячейки.НачальноеСальдо
@@ -122,7 +130,7 @@ const sheetSums = `
 
 // sheetByAccountText: one row per account (the register keeps sub-accounts; the runtime adds
 // the synthetic accounts and the total).
-const sheetByAccountText = `// finbot: address.turnover_sheet.by_account
+var sheetByAccountText = `// finbot: address.turnover_sheet.by_account
 ВЫБРАТЬ
 	Ячейки.Счет КАК Счет,
 	Ячейки.Забалансовый КАК Забалансовый,` + sheetSums + `
@@ -134,7 +142,7 @@ const sheetByAccountText = `// finbot: address.turnover_sheet.by_account
 
 // sheetByCounterpartyText: one row per counterparty of the accounts (NULL: the records
 // without one).
-const sheetByCounterpartyText = `// finbot: address.turnover_sheet.by_counterparty
+var sheetByCounterpartyText = `// finbot: address.turnover_sheet.by_counterparty
 ВЫБРАТЬ
 	Ячейки.Контрагент КАК Контрагент,
 	Ячейки.Контрагент.Наименование КАК КонтрагентНаименование,` + sheetSums + `
@@ -145,7 +153,7 @@ const sheetByCounterpartyText = `// finbot: address.turnover_sheet.by_counterpar
 	КонтрагентНаименование`
 
 // sheetByContractText: one row per counterparty and contract.
-const sheetByContractText = `// finbot: address.turnover_sheet.by_contract
+var sheetByContractText = `// finbot: address.turnover_sheet.by_contract
 ВЫБРАТЬ
 	Ячейки.Контрагент КАК Контрагент,
 	Ячейки.Контрагент.Наименование КАК КонтрагентНаименование,
@@ -161,55 +169,20 @@ const sheetByContractText = `// finbot: address.turnover_sheet.by_contract
 	ДоговорНаименование`
 
 // cardBalancesText: the card's opening balance, turnovers and closing balance, collapsed over
-// the accounts (and the counterparty, when one is given). An aggregate without grouping is one
-// row even over no records; ЕСТЬNULL makes its sums 0.
+// the accounts (and the counterparty, when one is given): the sheet's rows Строки, summed whole.
+// An aggregate without grouping is one row even over no records; ЕСТЬNULL makes its sums 0.
 const cardBalancesText = `// finbot: address.account_card.balances
 ВЫБРАТЬ
 	ЕСТЬNULL(СУММА(Строки.НачальноеСальдо), 0) КАК НачальноеСальдо,
 	ЕСТЬNULL(СУММА(Строки.ОборотДт), 0) КАК ОборотДт,
 	ЕСТЬNULL(СУММА(Строки.ОборотКт), 0) КАК ОборотКт,
 	ЕСТЬNULL(СУММА(Строки.КонечноеСальдо), 0) КАК КонечноеСальдо
-ИЗ
-	(ВЫБРАТЬ
-		ЕСТЬNULL(ОиО.СуммаНачальныйОстатокДт, 0) - ЕСТЬNULL(ОиО.СуммаНачальныйОстатокКт, 0) КАК НачальноеСальдо,
-		ЕСТЬNULL(ОиО.СуммаОборотДт, 0) КАК ОборотДт,
-		ЕСТЬNULL(ОиО.СуммаОборотКт, 0) КАК ОборотКт,
-		ЕСТЬNULL(ОиО.СуммаКонечныйОстатокДт, 0) - ЕСТЬNULL(ОиО.СуммаКонечныйОстатокКт, 0) КАК КонечноеСальдо
-	ИЗ
-		РегистрБухгалтерии.Хозрасчетный.ОстаткиИОбороты(
-				&НачалоПериода,
-				&КонецПериода,
-				,
-				,
-				Счет.Код = &СчетКод
-					ИЛИ Счет.Код ПОДОБНО &СчетМаска,
-				,
-				Организация = &Организация
-					И (&Контрагент ЕСТЬ NULL
-						ИЛИ Субконто1 = &Контрагент)) КАК ОиО) КАК Строки`
+ИЗ` + periodRowsNested
 
 // cardMovementsText: every register record of the period with the account on a side (and the
 // counterparty on that side, when one is given), oldest first: the first rows of a cut result
 // are the first of the period, so their running balance is right.
-const cardMovementsText = `// finbot: address.account_card.movements
-ВЫБРАТЬ
-	Движения.Период КАК Период,
-	Движения.Регистратор КАК Регистратор,
-	Движения.Регистратор.Номер КАК РегистраторНомер,
-	Движения.НомерСтроки КАК НомерСтроки,
-	Движения.СчетДт.Код КАК СчетДт,
-	Движения.СчетКт.Код КАК СчетКт,
-	Движения.Сумма КАК Сумма,
-	ВЫБОР
-		КОГДА Движения.СубконтоДт1 ССЫЛКА Справочник.Контрагенты
-			ТОГДА Движения.СубконтоДт1
-		ИНАЧЕ NULL
-	КОНЕЦ КАК КонтрагентДт,
-	ВЫБОР
-		КОГДА Движения.СубконтоКт1 ССЫЛКА Справочник.Контрагенты
-			ТОГДА Движения.СубконтоКт1
-		ИНАЧЕ NULL
-	КОНЕЦ КАК КонтрагентКт
+const cardMovementsText = `// finbot: address.account_card.movements` + movementColumns + `
 ИЗ
 	РегистрБухгалтерии.Хозрасчетный.ДвиженияССубконто(
 			&НачалоПериода,

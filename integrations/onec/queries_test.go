@@ -3,9 +3,7 @@ package onec_test
 import (
 	"context"
 	"errors"
-	"flag"
 	"maps"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -15,9 +13,8 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from current output")
 
 // The recipe IDs of agent/ledger/lane/catalog.go (integrations never import agent, so they are
 // repeated here) and the catalog lookups.
@@ -157,27 +154,7 @@ func TestQueryTextsGolden(t *testing.T) {
 		params, _ := onec.QueryParams(id)
 		b.WriteString("==== " + id + " (" + strings.Join(params, ", ") + ")\n" + text + "\n\n")
 	}
-	golden(t, "queries.golden", b.String())
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run go test -update to create it): %v", err)
-	}
-	if diff := gocmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
-	}
+	golden.Check(t, filepath.Join("testdata", "queries.golden"), b.String())
 }
 
 // Every template answers with exactly its declared row keys.

@@ -99,11 +99,7 @@ func (t *refTable) add(uuid, typ, pres string) int32 {
 	if i, ok := t.idx[uuid]; ok {
 		return i
 	}
-	i := int32(len(t.uuids))
-	t.idx[uuid] = i
-	t.uuids = append(t.uuids, uuid)
-	t.types = append(t.types, typ)
-	t.pres = append(t.pres, pres)
+	i := t.push(uuid, typ, pres)
 	t.known = i + 1
 	return i
 }
@@ -113,11 +109,16 @@ func (t *refTable) intern(uuid, typ string) int32 {
 	if i, ok := t.idx[uuid]; ok {
 		return i
 	}
+	return t.push(uuid, typ, "<Объект не найден> ("+uuid+")")
+}
+
+// push registers uuid, not registered yet, and returns its index.
+func (t *refTable) push(uuid, typ, pres string) int32 {
 	i := int32(len(t.uuids))
 	t.idx[uuid] = i
 	t.uuids = append(t.uuids, uuid)
 	t.types = append(t.types, typ)
-	t.pres = append(t.pres, "<Объект не найден> ("+uuid+")")
+	t.pres = append(t.pres, pres)
 	return i
 }
 

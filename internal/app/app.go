@@ -36,6 +36,8 @@ var (
 	_ agent.LLM        = (*llm.Client)(nil)
 	_ agent.History    = (*history.Redis)(nil)
 	_ agent.History    = (*history.Memory)(nil)
+	_ agent.Results    = (*history.RedisResults)(nil)
+	_ agent.Results    = (*history.MemoryResults)(nil)
 	_ agent.Rates      = (*cbr.Client)(nil)
 	_ agent.NewsSearch = (*tavily.Client)(nil)
 	_ agent.Ledger     = (*lane.Lane)(nil)
@@ -77,6 +79,9 @@ type Options struct {
 	Transport func(client string, pool http.RoundTripper) http.RoundTripper
 	// Answerer, when set, wraps the agent before a front end gets it.
 	Answerer func(Answerer) Answerer
+	// Redact removes every configured secret from a text that leaves the process (the bot's
+	// replies and debug files, the ops server's error log); nil leaves text alone.
+	Redact func(string) string
 }
 
 // App is finbot built from one configuration.
@@ -105,6 +110,7 @@ type App struct {
 	durableDocs bool                     // documents live in Redis, not in this process
 	breakers    map[string]func() string // name → state ("closed", "half-open", "open")
 	dedupe      bot.Deduper
+	results     agent.Results // what the buttons of 1C answers are bound to
 	status      func(ctx context.Context) []string
 	closers     []func() // in the order opened; Close runs them backwards
 }
@@ -173,10 +179,11 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		planner = plan.NewPlanner(llmClient, plan.Options{Model: cfg.PlannerModel, JSONObject: cfg.PlannerResponseFormat == "json_object",
 			Temperature: float32(cfg.PlannerTemperature), MaxTokens: cfg.PlannerMaxTokens, Timeout: cfg.LLMTimeout})
 	}
-	a.Agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: ln, Library: a.Docs, KB: kbLib, Planner: planner},
+	a.Agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: ln, Library: a.Docs, KB: kbLib, Planner: planner,
+		Results: a.results},
 		agent.Options{Logger: a.log, LedgerAccess: ledgerAccess(cfg, o.Console), PlanConfidence: cfg.PlanConfidenceThreshold,
 			MaxToolCalls: cfg.MaxToolCalls, AnswerModel: cfg.AnswerModel, AnswerTemperature: float32(cfg.AnswerTemperature),
-			PlanCacheTTL: cfg.PlanCacheTTL})
+			PlanCacheTTL: cfg.PlanCacheTTL, LLMBudget: cfg.LLMBudget})
 	a.answerer = a.Agent
 	if o.Answerer != nil {
 		a.answerer = o.Answerer(a.Agent)
@@ -268,6 +275,7 @@ func (a *App) stores(ctx context.Context) (hist agent.History, ping func(context
 	if cfg.RedisURL == "" {
 		a.store = docstore.NewMemory()
 		a.dedupe = history.NewMemoryDedupe(100_000, cfg.DedupeTTL)
+		a.results = history.NewMemoryResults(0, history.DefaultResultTTL)
 		return history.NewMemory(cfg.MemoryChatsLimit, limits), nil, nil
 	}
 	opts, err := redis.ParseURL(cfg.RedisURL.Reveal())
@@ -284,6 +292,7 @@ func (a *App) stores(ctx context.Context) (hist agent.History, ping func(context
 	store := history.NewRedis(rdb, cfg.RedisPrefix, limits)
 	a.store, a.durableDocs = docstore.NewRedis(rdb, cfg.RedisPrefix), true
 	a.dedupe = history.NewRedisDedupe(rdb, cfg.RedisPrefix, cfg.DedupeTTL)
+	a.results = history.NewRedisResults(rdb, cfg.RedisPrefix, history.DefaultResultTTL)
 	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	if err := store.Ping(pctx); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/finbot/finbot/agent/library"
 	"github.com/finbot/finbot/agent/library/extract"
 	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/ru"
 )
 
 // kbOptions are the knowledge base's library limits: one owner, the company, with every
@@ -31,7 +32,7 @@ func (a *App) knowledgeBase(ctx context.Context) (*library.Library, string, erro
 		case err != nil:
 			a.log.Warn("cannot read the knowledge base from redis; using the built-in one", "err", err)
 		case len(have) > 0:
-			return library.New(a.store, a.embedder, a.kbOptions()), fmt.Sprintf("Redis, %d статей", len(have)), nil
+			return library.New(a.store, a.embedder, a.kbOptions()), "Redis, " + ru.Count(len(have), "статья", "статьи", "статей"), nil
 		}
 	}
 	articles, origin := kb.Sample(), "встроенный пример"
@@ -53,7 +54,7 @@ func (a *App) knowledgeBase(ctx context.Context) (*library.Library, string, erro
 	if _, _, err := kb.Ingest(ctx, lib, articles); err != nil {
 		return nil, "", fmt.Errorf("knowledge base: %w", err)
 	}
-	return lib, fmt.Sprintf("%s, %d статей", origin, len(articles)), nil
+	return lib, origin + ", " + ru.Count(len(articles), "статья", "статьи", "статей"), nil
 }
 
 // IngestKnowledgeBase replaces the knowledge base in Redis with articles; it takes effect at

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -34,7 +35,7 @@ func (a *App) newBot(ctx context.Context) error {
 		WebhookURL: cfg.WebhookURL, WebhookListen: cfg.WebhookListen, WebhookSecret: cfg.WebhookSecret.Reveal(),
 		Access:         bot.Access{Users: cfg.AllowedUserIDs, Chats: cfg.AllowedChatIDs, Admins: cfg.AdminUserIDs},
 		UserRatePerMin: cfg.UserRatePerMin, UserRateBurst: cfg.UserRateBurst,
-		AnswerTimeout: cfg.AnswerTimeout, ShutdownTimeout: cfg.ShutdownTimeout,
+		AnswerTimeout: cfg.AnswerTimeout, ShutdownTimeout: cfg.ShutdownTimeout, StreamMode: bot.StreamMode(cfg.StreamMode),
 		Dedupe: a.dedupe, Metrics: metrics, Logger: a.log, Status: a.status,
 	})
 	if err != nil {
@@ -87,7 +88,10 @@ func (a *App) serveOps(ctx context.Context) (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("METRICS_ADDR: %w", err)
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	// net/http's own errors (a bad TLS handshake, a handler's panic) go through our log and so
+	// its redaction, not to the process's stderr.
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second,
+		ErrorLog: slog.NewLogLogger(a.log.Handler(), slog.LevelWarn)}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -13,7 +13,8 @@ import (
 )
 
 // BotAPI is a fake Telegram Bot API: getMe; getUpdates long-polled over a queue the test fills,
-// with offset, limit and timeout as Telegram reads them; sendMessage, editMessageText,
+// with offset, limit and timeout as Telegram reads them; sendMessage, sendMessageDraft (Bot API
+// 9.5; NoDrafts answers it as an older server does), editMessageText,
 // deleteMessage, sendPhoto, sendDocument, sendChatAction, answerCallbackQuery,
 // answerInlineQuery, getFile and file downloads, setMyCommands, setWebhook and deleteWebhook.
 // It answers as Telegram does ({"ok":true,"result":…}, or {"ok":false,"error_code":…,
@@ -48,6 +49,8 @@ type BotAPI struct {
 	docs    []Message
 	edits   []Edit
 	deleted []string
+	drafts  []Draft
+	shown   map[int64]shownDraft // the draft each private chat shows now
 
 	files     map[string][]byte // file_id → content, for getFile and downloads
 	downloads int
@@ -72,6 +75,9 @@ type BotAPIOptions struct {
 	// Observe, when set, sees every call once the fake has decided its answer, before the
 	// answer is written (the load driver's recorder).
 	Observe func(Call)
+	// NoDrafts answers sendMessageDraft as a Bot API server older than 9.3 does: 404 Not Found,
+	// like any unknown method.
+	NoDrafts bool
 }
 
 // Fault answers a call instead of the fake: it returns the HTTP status and body, and true; or
@@ -150,7 +156,8 @@ func NewBotAPI(opts BotAPIOptions) *BotAPI {
 		opts.Username = "finbot_test_bot"
 	}
 	f := &BotAPI{opts: opts, changed: make(chan struct{}), received: map[string]int{}, answered: map[string]int{}, nextID: 1,
-		nextMsg: map[int64]int{}, msgs: map[msgKey]*message{}, byChat: map[int64][]*message{}, files: map[string][]byte{}}
+		nextMsg: map[int64]int{}, msgs: map[msgKey]*message{}, byChat: map[int64][]*message{}, files: map[string][]byte{},
+		shown: map[int64]shownDraft{}}
 	f.Server = newServer(http.HandlerFunc(f.serve), opts.InProcess)
 	return f
 }
@@ -258,6 +265,10 @@ func (f *BotAPI) answer(r *http.Request, call *Call, form map[string]string, upl
 		return f.getUpdates(r, call, form)
 	case "sendMessage", "sendPhoto", "sendDocument":
 		return f.send(call.Method, form, upload)
+	case "sendMessageDraft":
+		if !f.opts.NoDrafts {
+			return f.sendMessageDraft(form)
+		}
 	case "editMessageText":
 		return f.editMessageText(form)
 	case "deleteMessage":

@@ -69,6 +69,7 @@ func (f *BotAPI) send(method string, form map[string]string, upload []byte) repl
 	m.ID = f.nextMessageID(chat)
 	f.msgs[msgKey{chat, m.ID}] = &message{Message: m, shown: shows(m.Text, m.Entities, m.Markup)}
 	f.byChat[chat] = append(f.byChat[chat], f.msgs[msgKey{chat, m.ID}])
+	delete(f.shown, chat) // a message from the bot ends the chat's draft
 	if !f.opts.Unrecorded {
 		switch method {
 		case "sendMessage":

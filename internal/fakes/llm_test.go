@@ -102,7 +102,7 @@ func TestLLMFaults(t *testing.T) {
 func TestLLMKey(t *testing.T) {
 	l := fakes.NewTestLLM(t, fakes.LLMOptions{Key: "right"})
 	c := llm.New(llm.Options{BaseURL: l.URL(), APIKey: "wrong", Model: "m", Timeout: time.Second})
-	if _, err := c.Complete(t.Context(), ask, llm.Call{}); !errors.Is(err, llm.ErrBadResponse) || !strings.Contains(err.Error(), "401") {
+	if _, err := c.Complete(t.Context(), ask, llm.Call{}); !errors.Is(err, llm.ErrUnavailable) || !strings.Contains(err.Error(), "401") {
 		t.Errorf("wrong key: %v, want a 401", err)
 	}
 	if n := len(l.Requests()); n != 0 {

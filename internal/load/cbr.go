@@ -22,7 +22,19 @@ var cbrFixtures embed.FS
 // cbrStandIn plays the Bank of Russia's DailyInfo SOAP service (SOAP 1.1, routed on SOAPAction,
 // quoted or not) with recorded responses. GetCursOnDate answers for the date asked: the
 // recorded rates under that date's msprop:OnDate. Every answer waits latency.
-type cbrStandIn struct {
+type cbrStandIn struct{ standIn }
+
+func newCBRStandIn(latency time.Duration) *cbrStandIn {
+	s := &cbrStandIn{standIn{latency: latency, calls: map[string]int{}}}
+	s.srv = fakes.Serve(s)
+	return s
+}
+
+func (s *cbrStandIn) URL() string { return s.srv.URL() + "/DailyInfoWebServ/DailyInfo.asmx" }
+
+// standIn is what the HTTP stand-ins of the run share: the server, the latency every answer
+// waits and the calls per operation.
+type standIn struct {
 	latency time.Duration
 	srv     *fakes.Server
 
@@ -30,19 +42,27 @@ type cbrStandIn struct {
 	calls map[string]int
 }
 
-func newCBRStandIn(latency time.Duration) *cbrStandIn {
-	s := &cbrStandIn{latency: latency, calls: map[string]int{}}
-	s.srv = fakes.Serve(s)
-	return s
-}
+func (s *standIn) Close() { s.srv.Close() }
 
-func (s *cbrStandIn) URL() string { return s.srv.URL() + "/DailyInfoWebServ/DailyInfo.asmx" }
-func (s *cbrStandIn) Close()      { s.srv.Close() }
-
-func (s *cbrStandIn) counts() map[string]int {
+func (s *standIn) counts() map[string]int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return maps.Clone(s.calls)
+}
+
+// wait counts a call of op and waits latency; false when the caller gave up first.
+func (s *standIn) wait(r *http.Request, op string) bool {
+	s.mu.Lock()
+	s.calls[op]++
+	s.mu.Unlock()
+	t := time.NewTimer(s.latency)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
 }
 
 var (
@@ -63,15 +83,7 @@ const soapFault = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:so
 func (s *cbrStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	op := strings.TrimPrefix(strings.Trim(r.Header.Get("SOAPAction"), `"`), "http://web.cbr.ru/")
-	s.mu.Lock()
-	s.calls[op]++
-	s.mu.Unlock()
-
-	t := time.NewTimer(s.latency)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-r.Context().Done():
+	if !s.wait(r, op) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/xml; charset=utf-8")

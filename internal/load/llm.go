@@ -91,14 +91,7 @@ func planFor(question, summary, day string) string {
 	q := strings.ToLower(question)
 	switch {
 	case strings.Contains(q, "долж") || strings.Contains(q, "долг") || strings.Contains(q, "дебитор"):
-		recipe := "list_receivables_counterparties"
-		if strings.Contains(q, "кому") || strings.Contains(q, "мы долж") {
-			recipe = "list_payables_counterparties"
-		}
-		filters := "{}"
-		if strings.Contains(q, "31 марта") {
-			filters = `{"as_of_date":"2026-03-31"}`
-		}
+		recipe, filters := debtsRecipe(q)
 		return fmt.Sprintf(`{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":%q,"filters":%s}}],%s,"render_style":"TABLE","confidence":0.93,"question_mode":"direct","ledger":{"recipe":%q,"filters":%s}}`,
 			recipe, filters, planTail, recipe, filters)
 	case currency(q) != "" || strings.Contains(q, "курс") || (summary != "" && currency(strings.ToLower(summary)) != ""):
@@ -146,16 +139,21 @@ func currency(q string) string {
 	return ""
 }
 
-func decompositionFor(question string) string {
-	q := strings.ToLower(question)
-	intent := "list_receivables_counterparties"
+// debtsRecipe is the ledger recipe and filters (JSON) of the load's questions about debts
+// (q lower-cased): who owes us, or whom we owe, on a date or today.
+func debtsRecipe(q string) (recipe, filters string) {
+	recipe, filters = "list_receivables_counterparties", "{}"
 	if strings.Contains(q, "кому") || strings.Contains(q, "мы долж") {
-		intent = "list_payables_counterparties"
+		recipe = "list_payables_counterparties"
 	}
-	filters := "{}"
 	if strings.Contains(q, "31 марта") {
 		filters = `{"as_of_date":"2026-03-31"}`
 	}
+	return recipe, filters
+}
+
+func decompositionFor(question string) string {
+	intent, filters := debtsRecipe(strings.ToLower(question))
 	return fmt.Sprintf(`{"question_mode":"ledger_query","address_intent":%q,"extracted_filters":%s,"confidence":0.9}`, intent, filters)
 }
 

@@ -168,6 +168,9 @@ func play(ctx context.Context, s settings, progress io.Writer) (*result, error) 
 		"LLM_BASE_URL": llmS.URL(), "LLM_API_KEY": llmKey, "LLM_MODEL": "load/model",
 		"CBR_URL": cbrS.URL(), "TAVILY_URL": tavS.URL(), "TAVILY_API_KEY": tavilyKey,
 		"SHUTDOWN_TIMEOUT": "60s", "METRICS_ADDR": "127.0.0.1:0",
+		// The first reply is the first message a user sees arrive; native drafts are not
+		// messages, so the load run streams with edits, as its earlier reports did.
+		"STREAM_MODE": "edit",
 	}
 	prefix := ""
 	if !s.memory && redisAnswers(ctx, s.redisURL) {

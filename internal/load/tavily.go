@@ -4,10 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/finbot/finbot/internal/fakes"
@@ -17,28 +15,17 @@ import (
 // with five news items about the query, dated this week, as the live API does for topic
 // "news".
 type tavilyStandIn struct {
-	key     string
-	latency time.Duration
-	srv     *fakes.Server
-
-	mu    sync.Mutex
-	calls map[string]int
+	standIn
+	key string
 }
 
 func newTavilyStandIn(key string, latency time.Duration) *tavilyStandIn {
-	s := &tavilyStandIn{key: key, latency: latency, calls: map[string]int{}}
+	s := &tavilyStandIn{standIn: standIn{latency: latency, calls: map[string]int{}}, key: key}
 	s.srv = fakes.Serve(s)
 	return s
 }
 
 func (s *tavilyStandIn) URL() string { return s.srv.URL() }
-func (s *tavilyStandIn) Close()      { s.srv.Close() }
-
-func (s *tavilyStandIn) counts() map[string]int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return maps.Clone(s.calls)
-}
 
 type tavilyResult struct {
 	Title         string  `json:"title"`
@@ -65,14 +52,7 @@ func (s *tavilyStandIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"detail":{"error":"Query is missing."}}`)
 		return
 	}
-	s.mu.Lock()
-	s.calls["search"]++
-	s.mu.Unlock()
-	t := time.NewTimer(s.latency)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-r.Context().Done():
+	if !s.wait(r, "search") {
 		return
 	}
 	n := req.MaxResults

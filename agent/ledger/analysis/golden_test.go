@@ -3,13 +3,11 @@ package analysis
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from current output")
+	"github.com/finbot/finbot/internal/golden"
+)
 
 // goldenPlanInput exercises every plan field: all turn-meaning keys (two of
 // which normalisation drops), a rejected primitive, duplicates, blanks and a
@@ -88,19 +86,7 @@ func TestGoldenContracts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := marshalLikeJSONStringify(t, tt.value)
-			golden := filepath.Join("testdata", tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("read golden (run go test -update to create it): %v", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s mismatch:\n got %s\nwant %s", tt.name, got, want)
-			}
+			want := []byte(golden.Check(t, filepath.Join("testdata", tt.name+".golden"), string(got)))
 			// The contract survives a JSON round trip unchanged, so a plan
 			// received as JSON can be handed back to ResolveEvidence.
 			if err := json.Unmarshal(want, tt.into); err != nil {

@@ -68,7 +68,7 @@ func (r Result) Drills() []Drill {
 			continue
 		}
 		out = append(out, Drill{
-			Text: ru.Truncate(fmt.Sprintf("%s: %s", target.Purpose, label), 60),
+			Text: drillLabel(target, label),
 			Data: fmt.Sprintf("%s%d:%s:%s:%d:%s", drillPrefix, idx, short(anchor), date.Format("20060102"), max(r.OrgIndex, 0), r.Filters.Account),
 		})
 		if len(out) == maxDrills {
@@ -76,6 +76,30 @@ func (r Result) Drills() []Drill {
 		}
 	}
 	return out
+}
+
+// maxLabel bounds a button's label: longer ones a phone cuts where it likes.
+const maxLabel = 48
+
+// drillActions are the short names of the drilldown targets on their buttons, so that the
+// anchor — a company, a contract's number and date — fits beside them.
+var drillActions = map[Intent]string{
+	IntentOpenItemsByParty:     "Открытые позиции",
+	IntentOpenItemsByContract:  "Открытые позиции",
+	IntentDocumentsByParty:     "Документы",
+	IntentDocumentsByContract:  "Документы",
+	IntentDocumentsFormBalance: "Расшифровка",
+	IntentBankOpsByParty:       "Банковские операции",
+}
+
+// drillLabel is a drilldown button's label: the target's short name and the anchor, cut at a
+// word boundary.
+func drillLabel(target Recipe, anchor string) string {
+	action := drillActions[target.Intent]
+	if action == "" {
+		action = target.Purpose
+	}
+	return ru.Truncate(action+": "+anchor, maxLabel)
 }
 
 func short(ref string) string {

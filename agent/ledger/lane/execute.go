@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
 )
 
 // listMax is the largest result rendered in full (FACTUAL_LIST); longer ones become a
@@ -211,8 +212,8 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 		// page may be a cut one. Totals and lists of a cut result would be wrong, so none is shown.
 		dbg.RuntimeReadiness = ReadyLiveLimited
 		dbg.MCPCallStatus, dbg.MCPCallStatusLegacy = StageMatched, legacyStatus(StageMatched)
-		return res.limited(ReasonVisibilityGap, fmt.Sprintf("Результат обрезан на %d строк — это предел одного запроса к 1С, "+
-			"и итоги по обрезанной выборке были бы неверными, поэтому я их не показываю. Уточните период, счёт, контрагента или договор.", l.opts.MaxRows))
+		return res.limited(ReasonVisibilityGap, fmt.Sprintf("Результат обрезан на %s — это предел одного запроса к 1С, "+
+			"и итоги по обрезанной выборке были бы неверными, поэтому я их не показываю. Уточните период, счёт, контрагента или договор.", ru.Count(l.opts.MaxRows, "строку", "строки", "строк")))
 	}
 	mode := r.Scope
 	if f.Account != "" {

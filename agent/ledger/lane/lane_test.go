@@ -3,24 +3,23 @@ package lane
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/onec/onectest"
+	"github.com/finbot/finbot/internal/golden"
 	"github.com/finbot/finbot/ru"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/lane/*.golden from current output")
 
 // recordingSource wraps a source and records every query text it is sent.
 type recordingSource struct {
@@ -141,20 +140,7 @@ func TestLaneGolden(t *testing.T) {
 				res.Debug.MCPCallStatus, res.Debug.RawRowsReceived, res.Debug.RowsAfterAccountScope, res.Debug.RowsMaterialized,
 				res.Debug.RowsAfterRecipeFilter, res.Debug.RowsMatched, res.Debug.AccountScopeMode, res.Debug.AccountScopeFallbackApplied,
 				res.LimitedReason)
-			golden := filepath.Join("testdata", "lane", tt.name+".golden")
-			if *update {
-				os.MkdirAll(filepath.Dir(golden), 0o755)
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("read golden (run go test -update to create it): %v", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("mismatch (-want +got):\n%s", diff)
-			}
+			golden.Check(t, filepath.Join("testdata", "lane", tt.name+".golden"), got)
 		})
 	}
 }
@@ -385,5 +371,47 @@ func TestTruncatedCatalogIsNotMistakenForAbsence(t *testing.T) {
 	res := lane.Run(t.Context(), ask(IntentOpenItemsByParty, Filters{AsOfDate: "2026-03-31", Counterparty: "Альфе", Status: "open"}))
 	if res.LimitedReason != ReasonVisibilityGap || strings.Contains(res.Message, "Не нашёл") {
 		t.Errorf("result %s %q", res.LimitedReason, res.Message)
+	}
+}
+
+// TestDrillLabels: a drilldown button's label fits a phone's button (maxLabel runes) and, where
+// it is cut, is cut between words; a contract keeps its number. Over every counterparty and
+// contract of the demo ledger.
+func TestDrillLabels(t *testing.T) {
+	l, _ := newTestLane(t)
+	cats, err := l.catalogsFor(t.Context(), &Debug{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byParty, _ := RecipeByID("address.open_items.by_counterparty")
+	byContract, _ := RecipeByID("address.documents.by_contract")
+	check := func(target Recipe, anchor string) string {
+		t.Helper()
+		label := drillLabel(target, anchor)
+		full := drillActions[target.Intent] + ": " + anchor
+		if utf8.RuneCountInString(label) > maxLabel {
+			t.Errorf("%q: %d runes", label, utf8.RuneCountInString(label))
+		}
+		if kept, cut := strings.CutSuffix(label, "…"); cut {
+			next, _ := utf8.DecodeRuneInString(full[len(kept):])
+			if !strings.HasPrefix(full, kept) || !unicode.IsSpace(next) && !strings.ContainsRune(",;:", next) {
+				t.Errorf("%q cut mid-word: %q", full, label)
+			}
+		} else if label != full {
+			t.Errorf("label %q, want %q", label, full)
+		}
+		return label
+	}
+	for _, p := range cats.parties {
+		check(byParty, p.Name)
+	}
+	for _, c := range cats.contracts {
+		if label := check(byContract, c.Name); c.Number != "" && !strings.Contains(label, c.Number) {
+			t.Errorf("%q lost the contract's number: %q", c.Name, label)
+		}
+	}
+	long := "ООО «Торгово-промышленная компания Северо-Западного федерального округа»"
+	if got := check(byParty, long); got != "Открытые позиции: ООО «Торгово-промышленная…" {
+		t.Errorf("long name: %q", got)
 	}
 }

@@ -262,7 +262,7 @@ func (p *prober) exec(ctx context.Context, id string, params onec.Params) (*onec
 	p.out.RowsReceived += res.Received
 	if res.Fetched >= p.l.opts.MaxRows && !p.truncated {
 		p.truncated, p.inferred = true, true
-		p.note(fmt.Sprintf("Выборка из 1С достигла предела в %d строк: итоги могут быть неполными — уточните период, счёт или контрагента.", p.l.opts.MaxRows))
+		p.note(fmt.Sprintf("Выборка из 1С достигла предела в %s: итоги могут быть неполными — уточните период, счёт или контрагента.", ru.Count(p.l.opts.MaxRows, "строку", "строки", "строк")))
 	}
 	return res, true
 }

@@ -262,7 +262,7 @@ func (p *prober) probeCoverage(ctx context.Context) {
 // and how 1C is read. The caller adds the probes it ran.
 func (p *prober) explainBasis(context.Context) {
 	p.summary = append(p.summary, fact("Основание ответа", fmt.Sprintf(
-		"данные — %s; 1С читается только утверждёнными запросами на чтение (%d шаблонов), свои запросы модель не составляет",
-		p.l.src.Name(), len(onec.QueryIDs()))))
+		"данные — %s; 1С читается только утверждёнными запросами на чтение (%s), свои запросы модель не составляет",
+		p.l.src.Name(), ru.Count(len(onec.QueryIDs()), "шаблон", "шаблона", "шаблонов"))))
 	p.out.Status = ProbeOK
 }

@@ -97,7 +97,7 @@ func (p *prober) organizations(a probeAnchor) ([]Entity, bool) {
 	orgs := c.orgs
 	if len(orgs) > maxProbeOrgs {
 		p.inferred = true
-		p.note(fmt.Sprintf("Прочитаны %d организаций из %d: укажите организацию в вопросе.", maxProbeOrgs, len(orgs)))
+		p.note(fmt.Sprintf("Прочитано организаций: %d из %d; укажите организацию в вопросе.", maxProbeOrgs, len(orgs)))
 		orgs = orgs[:maxProbeOrgs]
 	}
 	return orgs, true

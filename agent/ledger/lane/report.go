@@ -190,8 +190,8 @@ func (l *Lane) empty(res *Result, fetched int, message string) Result {
 // truncated says that 1C's answer reached the row limit.
 func (l *Lane) truncated(q *onec.Result) bool { return q.Fetched >= l.opts.MaxRows }
 
-// sideAmount writes a collapsed balance on its side: «Дт 1 234,56 ₽», «Кт 78,00 ₽», «0,00 ₽».
-func sideAmount(net onec.Kopecks) string {
+// SideAmount writes a collapsed balance on its side: «Дт 1 234,56 ₽», «Кт 78,00 ₽», «0,00 ₽».
+func SideAmount(net onec.Kopecks) string {
 	switch {
 	case net > 0:
 		return "Дт " + net.String()

@@ -130,7 +130,7 @@ func (r Result) sheetMarkdown(b *strings.Builder, cite func(string) string) {
 		note := "Сальдо счетов 60, 62, 76 развёрнуто, как в ОСВ 1С с развёрнутым сальдо: дебет — сумма дебетовых остатков, " +
 			"кредит — сумма кредитовых по каждому контрагенту и договору на каждом субсчёте, так что долги и авансы видны отдельно."
 		if r.Account != "" && expandedAccount(r.Account) {
-			note += fmt.Sprintf(" Свёрнутое сальдо (дебет − кредит) на начало — %s, на конец — %s.", sideAmount(t.OpenNet()), sideAmount(t.CloseNet()))
+			note += fmt.Sprintf(" Свёрнутое сальдо (дебет − кредит) на начало — %s, на конец — %s.", SideAmount(t.OpenNet()), SideAmount(t.CloseNet()))
 		}
 		notes = append(notes, note)
 	}
@@ -147,7 +147,7 @@ func (r Result) sheetMarkdown(b *strings.Builder, cite func(string) string) {
 func (r Result) cardMarkdown(b *strings.Builder, cite func(string) string) {
 	rep := r.Report
 	t := rep.Total
-	fmt.Fprintf(b, "Сальдо на начало: %s\n", md.Escape(sideAmount(t.OpenNet())))
+	fmt.Fprintf(b, "Сальдо на начало: %s\n", md.Escape(SideAmount(t.OpenNet())))
 	rows := r.Rows
 	if len(rows) > listMax {
 		rows = rows[:shownInSummary]
@@ -163,7 +163,7 @@ func (r Result) cardMarkdown(b *strings.Builder, cite func(string) string) {
 		fmt.Fprintf(b, "\n…и ещё %s — полностью в выгрузке в Excel.\n", postingsWord(rest))
 	case r.Summary.Rows == 0:
 		b.WriteString("Проводок за период нет.\n")
-		fmt.Fprintf(b, "%s\n", cite(fmt.Sprintf("**Сальдо на конец: %s**", md.Escape(sideAmount(t.CloseNet())))))
+		fmt.Fprintf(b, "%s\n", cite(fmt.Sprintf("**Сальдо на конец: %s**", md.Escape(SideAmount(t.CloseNet())))))
 		return
 	}
 	count := postingsWord(rep.Postings)
@@ -171,7 +171,7 @@ func (r Result) cardMarkdown(b *strings.Builder, cite func(string) string) {
 		count = "в ответе 1С первые " + count
 	}
 	fmt.Fprintf(b, "\nОбороты за период \\(%s\\): дебет %s, кредит %s.\n", md.Escape(count), md.Escape(t.Debit.String()), md.Escape(t.Credit.String()))
-	b.WriteString(cite(fmt.Sprintf("**Сальдо на конец: %s**", md.Escape(sideAmount(t.CloseNet())))) + "\n")
+	b.WriteString(cite(fmt.Sprintf("**Сальдо на конец: %s**", md.Escape(SideAmount(t.CloseNet())))) + "\n")
 }
 
 // postingLine is one posting of the card: «05.03.2026 · Поступление товаров и услуг № 12 ·
@@ -196,7 +196,7 @@ func (r Result) postingLine(row Row) string {
 	if row.Credit != 0 {
 		amounts = append(amounts, "кредит **"+md.Escape(row.Credit.String())+"**")
 	}
-	return fmt.Sprintf("%s — %s, сальдо %s", strings.Join(parts, " · "), strings.Join(amounts, ", "), md.Escape(sideAmount(row.Amount)))
+	return fmt.Sprintf("%s — %s, сальдо %s", strings.Join(parts, " · "), strings.Join(amounts, ", "), md.Escape(SideAmount(row.Amount)))
 }
 
 // reportTable is the Excel export of a report: every line of the sheet (sub-accounts
@@ -234,8 +234,8 @@ func (r Result) reportExportTotal(rows string) string {
 	}
 	t := r.Report.Total
 	if r.Intent == IntentAccountCard {
-		return fmt.Sprintf("Итого: %s; сальдо на начало %s; обороты Дт %s, Кт %s; сальдо на конец %s", rows, sideAmount(t.OpenNet()),
-			t.Debit, t.Credit, sideAmount(t.CloseNet()))
+		return fmt.Sprintf("Итого: %s; сальдо на начало %s; обороты Дт %s, Кт %s; сальдо на конец %s", rows, SideAmount(t.OpenNet()),
+			t.Debit, t.Credit, SideAmount(t.CloseNet()))
 	}
 	return fmt.Sprintf("Итого: %s; сальдо на начало Дт %s, Кт %s; обороты Дт %s, Кт %s; сальдо на конец Дт %s, Кт %s", rows,
 		t.OpenDebit, t.OpenCredit, t.Debit, t.Credit, t.CloseDebit, t.CloseCredit)

@@ -25,7 +25,7 @@ func (r Result) sheetDrills() []Drill {
 			continue
 		}
 		out = append(out, Drill{
-			Text: ru.Truncate("Карточка счёта "+row.Account+" за период", 60),
+			Text: ru.Truncate("Карточка счёта "+row.Account+" за период", maxLabel),
 			Data: fmt.Sprintf("%s%d:p%s:%s:%d:%s", drillPrefix, idx, r.From.Format("20060102"), r.To.Format("20060102"), max(r.OrgIndex, 0), row.Account),
 		})
 		if len(out) == maxDrills {

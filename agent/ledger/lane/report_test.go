@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/internal/golden"
 )
 
 // The reports on the demo ledger, as a user asks for them: golden files of the rendered answer
@@ -52,19 +52,7 @@ func TestReportGolden(t *testing.T) {
 				tt.question, res.MarkdownCited("[1]"), unified, res.Debug.DetectedMode, res.Debug.DetectedIntent, res.Debug.SelectedRecipe,
 				res.Debug.MCPCallStatus, res.Debug.RawRowsReceived, res.Debug.RowsAfterAccountScope, res.Debug.RowsMaterialized,
 				res.Debug.RowsAfterRecipeFilter, res.Debug.RowsMatched, strings.Join(res.Debug.QueriesSent, ","), res.LimitedReason)
-			golden := filepath.Join("testdata", "lane", "report_"+tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("read golden (run go test -update to create it): %v", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("mismatch (-want +got):\n%s", diff)
-			}
+			golden.Check(t, filepath.Join("testdata", "lane", "report_"+tt.name+".golden"), got)
 		})
 	}
 }
@@ -180,7 +168,7 @@ func TestCardCutAtTheRowLimit(t *testing.T) {
 		t.Errorf("the cut card's postings are not the full card's first ones (-full +cut):\n%s", diff)
 	}
 	text := got.Markdown()
-	for _, s := range []string{"показаны первые 60", want.Report.Total.Debit.String(), want.Report.Total.Credit.String(), sideAmount(want.Report.Total.CloseNet())} {
+	for _, s := range []string{"показаны первые 60", want.Report.Total.Debit.String(), want.Report.Total.Credit.String(), SideAmount(want.Report.Total.CloseNet())} {
 		if !strings.Contains(text, s) {
 			t.Errorf("the cut card does not say %q:\n%s", s, text)
 		}

@@ -190,7 +190,7 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 		dbg.RuntimeReadiness = ReadyUnknown
 		if errors.Is(err, ErrCatalogTruncated) {
 			dbg.RuntimeReadiness = ReadySpecialRecipe
-			return res.limited(ReasonVisibilityGap, fmt.Sprintf("Справочники в 1С больше, чем %d записей за один запрос, поэтому надёжно найти контрагента или договор я не могу. Администратору: нужен поиск по справочнику с отбором.", l.opts.MaxRows))
+			return res.limited(ReasonVisibilityGap, fmt.Sprintf("Справочники в 1С больше, чем %s за один запрос, поэтому надёжно найти контрагента или договор я не могу. Администратору: нужен поиск по справочнику с отбором.", ru.Count(l.opts.MaxRows, "запись", "записи", "записей")))
 		}
 		return res.limited(ReasonExecutionError, sourceDown(l.src.Name()))
 	}

@@ -3,6 +3,7 @@ package lane
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/xuri/excelize/v2"
 
@@ -125,6 +126,19 @@ func (r Result) table() ([]string, [][]any) {
 		}
 	}
 	return header, cells
+}
+
+// ExportCaption says what XLSX holds, as its total line states it: the rows, and the total
+// where adding them means something; for the lists of documents and bank operations, which mix
+// sales and payments, the rows only.
+func (r Result) ExportCaption() string {
+	_, cells := r.table()
+	total := strings.TrimPrefix(r.exportTotal(len(cells)), "Итого: ")
+	switch r.Intent {
+	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+		return "Выгрузка в Excel: " + total + "; общей суммы нет — в списке документы разных видов."
+	}
+	return "Выгрузка в Excel: " + total + "."
 }
 
 // exportTotal is the last line of an export: a total only where adding the rows means something.

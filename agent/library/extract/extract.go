@@ -268,7 +268,7 @@ func (b *budgetReader) Read(p []byte) (int, error) {
 
 func (j *job) tooManyChars() error {
 	return newErr(ErrTooLarge,
-		fmt.Sprintf("В документе слишком много текста (больше %d символов). Разделите его на части.", j.l.MaxChars),
+		fmt.Sprintf("В документе слишком много текста (больше %s). Разделите его на части.", ru.Count(j.l.MaxChars, "символа", "символов", "символов")),
 		fmt.Sprintf("more than %d runes", j.l.MaxChars), nil)
 }
 
@@ -401,6 +401,22 @@ type docBuilder struct {
 }
 
 func (b *docBuilder) newPage() { b.pages = append(b.pages, nil) }
+
+// paragraph gathers the lines of one body paragraph until flush adds them to b as one block.
+type paragraph struct {
+	b     *docBuilder
+	lines []string
+	brk   bool // it follows a paragraph break
+}
+
+func (p *paragraph) flush() error {
+	if len(p.lines) == 0 {
+		return nil
+	}
+	err := p.b.add(strings.Join(p.lines, "\n"), 0, p.brk)
+	p.lines, p.brk = p.lines[:0], false
+	return err
+}
 
 // add appends a block to the current page, enforcing the text limit while reading.
 func (b *docBuilder) add(text string, level int, para bool) error {

@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ledongthuc/pdf"
+
+	"github.com/finbot/finbot/ru"
 )
 
 // PDF text extraction.
@@ -395,7 +397,7 @@ func (e *pdfExtractor) collect(node pdf.Value, depth int, out *[]pdf.Value) erro
 	}
 	if len(*out) >= maxPDFPages {
 		return newErr(ErrTooLarge,
-			fmt.Sprintf("В документе больше %d страниц, это слишком много. Разделите его на части.", maxPDFPages),
+			fmt.Sprintf("В документе больше %s, это слишком много. Разделите его на части.", ru.Count(maxPDFPages, "страницы", "страниц", "страниц")),
 			"too many pages", nil)
 	}
 	*out = append(*out, node)
@@ -737,16 +739,7 @@ func (e *pdfExtractor) blocks(b *docBuilder) error {
 	}
 	for _, p := range e.pages {
 		b.newPage()
-		var para []string
-		paraBreak := false
-		flush := func() error {
-			if len(para) == 0 {
-				return nil
-			}
-			err := b.add(strings.Join(para, "\n"), 0, paraBreak)
-			para, paraBreak = para[:0], false
-			return err
-		}
+		para := paragraph{b: b}
 		var head strings.Builder
 		headLevel := 0
 		flushHead := func() error {
@@ -764,7 +757,7 @@ func (e *pdfExtractor) blocks(b *docBuilder) error {
 				continue
 			}
 			if lv := levelOf(l); lv > 0 {
-				if err := flush(); err != nil {
+				if err := para.flush(); err != nil {
 					return err
 				}
 				if lv == headLevel && !l.para && isBig(l) {
@@ -783,17 +776,17 @@ func (e *pdfExtractor) blocks(b *docBuilder) error {
 				return err
 			}
 			if l.para {
-				if err := flush(); err != nil {
+				if err := para.flush(); err != nil {
 					return err
 				}
-				paraBreak = true
+				para.brk = true
 			}
-			para = append(para, t)
+			para.lines = append(para.lines, t)
 		}
 		if err := flushHead(); err != nil {
 			return err
 		}
-		if err := flush(); err != nil {
+		if err := para.flush(); err != nil {
 			return err
 		}
 	}

@@ -48,17 +48,7 @@ func isTextExt(e string) bool {
 
 // textBlocks splits a page of plain text into paragraphs (at blank lines) and heading lines.
 func textBlocks(j *job, page, format string, b *docBuilder) error {
-	var para []string
-	paraBreak := false
-	flush := func() error {
-		if len(para) == 0 {
-			return nil
-		}
-		err := b.add(strings.Join(para, "\n"), 0, paraBreak)
-		para = para[:0]
-		paraBreak = false
-		return err
-	}
+	para := paragraph{b: b}
 	fence := false
 	lines := 0
 	for len(page) > 0 {
@@ -76,10 +66,10 @@ func textBlocks(j *job, page, format string, b *docBuilder) error {
 		line = strings.TrimRight(line, "\r")
 		trimmed := strings.TrimSpace(line)
 		if trimmed == "" {
-			if err := flush(); err != nil {
+			if err := para.flush(); err != nil {
 				return err
 			}
-			paraBreak = true
+			para.brk = true
 			continue
 		}
 		level := 0
@@ -98,18 +88,18 @@ func textBlocks(j *job, page, format string, b *docBuilder) error {
 			level = guessHeading(trimmed)
 		}
 		if level > 0 {
-			if err := flush(); err != nil {
+			if err := para.flush(); err != nil {
 				return err
 			}
 			if err := b.add(trimmed, level, true); err != nil {
 				return err
 			}
-			paraBreak = false
+			para.brk = false
 			continue
 		}
-		para = append(para, line)
+		para.lines = append(para.lines, line)
 	}
-	return flush()
+	return para.flush()
 }
 
 // mdHeading parses an ATX heading ("## Оплата").

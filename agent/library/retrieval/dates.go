@@ -70,15 +70,7 @@ func (t *tokenizer) textualDate(s string, end int, day []byte) bool {
 	if !space {
 		return false
 	}
-	t.tmp = t.tmp[:0]
-	for n := 0; j < len(s) && n < 9; n++ {
-		r, size := utf8.DecodeRuneInString(s[j:])
-		if r < 0x400 || r > 0x45F {
-			break
-		}
-		t.tmp = utf8.AppendRune(t.tmp, cyrillicLower(r))
-		j += size
-	}
+	t.tmp, j = appendCyrillic(t.tmp[:0], s, j, 9)
 	m := months[string(t.tmp)]
 	if m == 0 {
 		return false

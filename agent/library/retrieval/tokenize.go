@@ -589,6 +589,20 @@ func cyrillicLower(r rune) rune {
 	return r
 }
 
+// appendCyrillic appends to dst the letters of U+0400..U+045F that start s[j:], at most limit
+// of them, lower-cased with ё as е; it returns dst and the index past them.
+func appendCyrillic(dst []byte, s string, j, limit int) ([]byte, int) {
+	for n := 0; j < len(s) && n < limit; n++ {
+		r, size := utf8.DecodeRuneInString(s[j:])
+		if r < 0x400 || r > 0x45F {
+			break
+		}
+		dst = utf8.AppendRune(dst, cyrillicLower(r))
+		j += size
+	}
+	return dst, j
+}
+
 // emitScaled looks past a number for a scale word — «тыс.», «тысяч»,
 // «млн», «миллиона», «млрд» — and emits the multiplied value, so «3 млн»
 // matches «3 000 000,00» and «1,25 млн» matches «1 250 000».
@@ -601,15 +615,7 @@ func (t *tokenizer) emitScaled(s string, end int, ip, fp []byte) {
 		}
 		j += size
 	}
-	t.look = t.look[:0]
-	for n := 0; j < len(s) && n < 8; n++ {
-		r, size := utf8.DecodeRuneInString(s[j:])
-		if r < 0x400 || r > 0x45F {
-			break
-		}
-		t.look = utf8.AppendRune(t.look, cyrillicLower(r))
-		j += size
-	}
+	t.look, _ = appendCyrillic(t.look[:0], s, j, 8)
 	zeros := 0
 	switch w := string(t.look); {
 	case hasPrefix(w, "тыс"):

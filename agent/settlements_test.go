@@ -1,0 +1,61 @@
+package agent
+
+import (
+	"strings"
+	"testing"
+)
+
+// Both sides of the settlements asked at once are both answered, each list with its own
+// footnote; a message that names neither side is asked back with both as buttons, never
+// answered with a knowledge-base article that shares its words.
+func TestSettlementsBothSidesAndQuestionBack(t *testing.T) {
+	a := noLLMAgent(t)
+	req := Request{UserID: 21, ChatID: 21}
+	recv := ask(t, a, req, "кто нам должен на 31.03.2026")
+	pay := ask(t, a, req, "кому мы должны на 31.03.2026")
+	both := ask(t, a, req, "дебиторка и кредиторка на 31.03")
+	for _, want := range []string{firstBold(t, recv.Text), firstBold(t, pay.Text), "[1]", "[2]"} {
+		if !strings.Contains(both.Text, want) {
+			t.Errorf("both lists lack %q:\n%s", want, both.Text)
+		}
+	}
+	if len(both.Sources) != 2 || strings.Contains(both.Text, "«Выгрузить в Excel»") || len(both.Buttons) != 2 {
+		t.Errorf("sources %v, buttons %v: want one source per list and a button for each list alone (no export it does not offer)",
+			both.Sources, both.Buttons)
+	}
+	for i, q := range []string{"расчёты с контрагентами на 31 марта", "какая картина с расчётами на 31 марта"} {
+		ans := ask(t, a, Request{UserID: int64(22 + i), ChatID: int64(22 + i)}, q) // a new dialog: not a follow-up
+		if ans.Scenario == S2General || !strings.Contains(ans.Text, "кто должен нам") || len(ans.Buttons) != 3 ||
+			!strings.Contains(ans.Buttons[0].Text, "31.03.2026") {
+			t.Errorf("%q: %s/%s %q, buttons %v: want the question back with both sides on 31.03.2026", q, ans.Scenario, ans.Intent, ans.Text, ans.Buttons)
+		}
+	}
+}
+
+// firstBold is the text of the first line of an answer that starts bold («**Итого …**»): its
+// total line.
+func firstBold(t *testing.T, text string) string {
+	t.Helper()
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "**Итого") {
+			return strings.TrimSuffix(l, " [1]")
+		}
+	}
+	t.Fatalf("no total line in:\n%s", text)
+	return ""
+}
+
+// A comparison or a trend with no LLM to plan it is answered with the report it builds on,
+// and says so: never one date's list presented as the comparison asked for.
+func TestAnalysisWithoutLLMSaysWhatItShows(t *testing.T) {
+	a := noLLMAgent(t)
+	for i, q := range []string{"сравни дебиторку на 31.03 и на 31.12", "почему выросла кредиторка в марте"} {
+		ans := ask(t, a, Request{UserID: int64(30 + i), ChatID: int64(30 + i)}, q)
+		if !strings.HasPrefix(ans.Text, "_Сравнение, динамику и причины") || !strings.Contains(ans.Text, "₽") {
+			t.Errorf("%q:\n%s\nwant the report with a note that the comparison was not made", q, ans.Text)
+		}
+	}
+	if ans := ask(t, a, Request{UserID: 39, ChatID: 39}, "кто нам должен на 31.03"); strings.Contains(ans.Text, "_Сравнение") {
+		t.Errorf("a plain list carries the comparison note:\n%s", ans.Text)
+	}
+}
