@@ -132,16 +132,16 @@ func extractXLSX(j *job, data []byte, zr *zip.Reader, b *docBuilder) error {
 // directory: nothing is inflated yet), then every XML part is inflated once through the XML
 // guard — depth, elements, tag and text sizes, at most 16,384 cells a row — without building
 // anything. The limits keep the peak of the largest accepted workbook well under 256 MB
-// (docs/benchmarks.md); real workbooks are far smaller (a sheet of 100,000 rows of 10 cells is
-// about 30 MB of XML).
+// (docs/benchmarks.md: excelize holds the whole package and leaves garbage of several times a
+// sheet while streaming its rows); a sheet of 80,000 rows of 10 cells is about 24 MB of XML.
 const (
-	maxXLSXXML       = 64 << 20 // all XML parts
-	maxXLSXSheet     = 48 << 20 // one worksheet
-	maxXLSXStrings   = 24 << 20 // xl/sharedStrings.xml
+	maxXLSXXML       = 36 << 20 // all XML parts
+	maxXLSXSheet     = 24 << 20 // one worksheet
+	maxXLSXStrings   = 8 << 20  // xl/sharedStrings.xml
 	maxXLSXPart      = 8 << 20  // any other XML part (styles, workbook, theme, drawings…)
 	maxXLSXOther     = 32 << 20 // media and other binary parts, together
 	maxXLSXRowCells  = 16384    // Excel's column count
-	maxXLSXSharedEls = 1_500_000
+	maxXLSXSharedEls = 400_000  // excelize holds about 300 bytes a shared string
 	maxXLSXStyleEls  = 500_000
 )
 
