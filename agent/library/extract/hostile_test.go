@@ -11,6 +11,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Hostile files: each shape is built in code (no blobs in git), in milliseconds, by repeating an
@@ -410,7 +411,9 @@ func TestHostileShapes(t *testing.T) {
 			if len(data) > DefaultMaxBytes {
 				t.Fatalf("the fixture is %d bytes, over the upload limit", len(data))
 			}
-			_, err := Extract(context.Background(), h.file, data, Limits{})
+			// The timeout is a defence of its own (TestContext): here a slow run under -race
+			// must still meet the structural bound.
+			_, err := Extract(context.Background(), h.file, data, Limits{Timeout: 10 * time.Minute})
 			if h.want == nil {
 				if err != nil {
 					t.Fatalf("err = %v", err)

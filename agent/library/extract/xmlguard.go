@@ -25,7 +25,7 @@ type xmlLimits struct {
 // Limits of the parts read while extracting (the maximal parts real Word and Excel files have
 // are far below: document.xml nests about 30 deep with text boxes in nested tables).
 var (
-	docxXMLLimits = xmlLimits{depth: 256, elements: 8_000_000, tag: 1 << 20, text: 8 << 20}
+	docxXMLLimits = xmlLimits{depth: 256, elements: 4_000_000, tag: 1 << 20, text: 8 << 20}
 	sideXMLLimits = xmlLimits{depth: 256, elements: 1_000_000, tag: 1 << 20, text: 4 << 20}
 )
 
