@@ -9,7 +9,7 @@
 #   bash bench.sh --only 1c,load  # some sections (names below)
 #   bash bench.sh --out DIR       # where the outputs go (default: a new folder under /tmp)
 #
-# Sections: bot, components, rates, 1c, docs, retrieval, pipeline, bleve, load.
+# Sections: bot, components, rates, 1c, docs, hostile, retrieval, pipeline, bleve, load.
 # It prints the machine and the date first, then each section's output, and keeps each in
 # DIR/<section>.txt (the load report in DIR/load.md). Redis is used where a benchmark has a
 # Redis variant: REDIS_URL, default redis://127.0.0.1:6379/0; without one those variants skip.
@@ -81,7 +81,9 @@ section rates bench -bench . -benchtime 2s ./integrations/cbr/ ./integrations/ta
 # Issue #4: the 1C address lane at scale 1 and 50 (generated in process), the engine alone.
 section 1c bench -bench . -benchtime 3s ./agent/ledger/lane/ ./integrations/onec/ ./integrations/onec/ledgergen/
 # Issue #5: the document library, extraction, storage.
-section docs bench -bench . ./agent/library/ ./agent/library/extract/ ./integrations/docstore/
+section docs bench -bench '^Benchmark([^H]|H[^o])' ./agent/library/ ./agent/library/extract/ ./integrations/docstore/
+# Issue #19: peak memory of extracting each hostile file shape, once each (≈ 1 min).
+section hostile bench -bench BenchmarkHostile -benchtime 1x ./agent/library/extract/
 section retrieval bench -bench . ./agent/library/retrieval/
 # Issue #6: one answer per scenario through the agent, LLM behind an instant stand-in.
 section pipeline bench -bench BenchmarkPipeline -benchtime 100x ./agent/

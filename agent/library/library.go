@@ -77,10 +77,13 @@ type Options struct {
 	// vectors (4 bytes a dimension) — evicting least recently used owners (default
 	// DefaultCacheBytes, 512 MiB). An owner whose index alone is larger is not cached.
 	CacheBytes int64
-	Limits     extract.Limits
-	Chunking   extract.ChunkOptions
-	Logger     *slog.Logger
-	Now        func() time.Time
+	// Limits bound each extraction; Limits.Slots, the extractions running at once, defaults
+	// to extract.NewSlots(0) (sized to the machine) — pass one Slots to every Library of a
+	// process to bound them together.
+	Limits   extract.Limits
+	Chunking extract.ChunkOptions
+	Logger   *slog.Logger
+	Now      func() time.Time
 }
 
 // Library adds, lists, removes and searches documents.
@@ -112,6 +115,9 @@ func New(store Store, emb Embedder, o Options) *Library {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.Limits.Slots == nil {
+		o.Limits.Slots = extract.NewSlots(0)
 	}
 	return &Library{store: store, emb: emb, opts: o, log: o.Logger, cache: newIndexCache(o.CacheOwners, o.CacheBytes)}
 }
@@ -432,8 +438,7 @@ func UserMessage(err error) string {
 	case errors.Is(err, ErrNotFound):
 		return "Такого документа нет среди ваших: возможно, он уже удалён. Список — /docs."
 	}
-	for _, kind := range []error{extract.ErrTooLarge, extract.ErrUnknownType, extract.ErrEncrypted, extract.ErrScanned,
-		extract.ErrEmpty, extract.ErrMalformed, extract.ErrBomb} {
+	for _, kind := range extract.Kinds {
 		if errors.Is(err, kind) {
 			return extract.UserMessage(err)
 		}

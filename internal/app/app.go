@@ -19,6 +19,7 @@ import (
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/ledger/lane"
 	"github.com/finbot/finbot/agent/library"
+	"github.com/finbot/finbot/agent/library/extract"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/bot"
 	"github.com/finbot/finbot/config"
@@ -102,6 +103,7 @@ type App struct {
 	pool        *http.Transport
 	store       library.Store
 	embedder    library.Embedder
+	extracts    *extract.Slots           // the extractions running at once, for every library
 	durableDocs bool                     // documents live in Redis, not in this process
 	breakers    map[string]func() string // name → state ("closed", "half-open", "open")
 	dedupe      bot.Deduper
@@ -160,9 +162,10 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		a.embedder = embedder
 		a.breakers["embeddings"] = embedder.State
 	}
+	a.extracts = extract.NewSlots(0)
 	a.Docs = library.New(a.store, a.embedder, library.Options{
 		MaxDocs: cfg.DocsMaxPerOwner, MaxChars: cfg.DocsMaxChars, CacheOwners: cfg.DocsIndexCache,
-		CacheBytes: int64(cfg.DocsIndexCacheMB) << 20, Logger: a.log,
+		CacheBytes: int64(cfg.DocsIndexCacheMB) << 20, Logger: a.log, Limits: extract.Limits{Slots: a.extracts},
 	})
 	kbLib, kbOrigin, err := a.knowledgeBase(ctx)
 	if err != nil {

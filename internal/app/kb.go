@@ -9,6 +9,7 @@ import (
 
 	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/agent/library"
+	"github.com/finbot/finbot/agent/library/extract"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/ru"
 )
@@ -16,7 +17,7 @@ import (
 // kbOptions are the knowledge base's library limits: one owner, the company, with every
 // article.
 func (a *App) kbOptions() library.Options {
-	return library.Options{Logger: a.log, MaxDocs: 1_000_000, MaxChars: 2_000_000_000}
+	return library.Options{Logger: a.log, MaxDocs: 1_000_000, MaxChars: 2_000_000_000, Limits: extract.Limits{Slots: a.extracts}}
 }
 
 // knowledgeBase returns the library of the company knowledge base: the one ingested into Redis

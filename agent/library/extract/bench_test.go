@@ -9,7 +9,7 @@ import (
 )
 
 // benchDOCX builds a DOCX of about 1 MB (compressed) of varied Russian text.
-func benchDOCX(b *testing.B) []byte {
+func benchDOCX(b testing.TB) []byte {
 	rng := rand.New(rand.NewSource(1))
 	words := strings.Fields("поставщик покупатель товар оплата договор акт счёт сумма срок поставки условия " +
 		"ответственность стороны обязуется передать принять течение банковских дней подписания " +

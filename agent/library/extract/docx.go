@@ -9,6 +9,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 const (
@@ -57,7 +58,7 @@ func zipErr(j *job, what string, err error) error {
 	if errors.Is(err, errStreamTooBig) {
 		return j.bombErr()
 	}
-	for _, k := range []error{ErrBomb, ErrTooLarge, ErrMalformed, ErrEncrypted} {
+	for _, k := range []error{ErrBomb, ErrTooLarge, ErrTooComplex, ErrMalformed, ErrEncrypted} {
 		if errors.Is(err, k) {
 			return err
 		}
@@ -76,7 +77,7 @@ func mainPart(zr *zip.Reader) string {
 		return ""
 	}
 	defer rc.Close()
-	d := xml.NewDecoder(io.LimitReader(rc, 1<<20))
+	d := xml.NewDecoder(guardXML(io.LimitReader(rc, 1<<20), "_rels/.rels", sideXMLLimits))
 	for {
 		tok, err := d.Token()
 		if err != nil {
@@ -127,9 +128,9 @@ func extractDOCX(j *job, zr *zip.Reader, b *docBuilder) error {
 		return err
 	}
 	defer rc.Close()
-	p := docxParser{j: j, b: b, levels: levels}
+	p := docxParser{j: j, b: b, levels: levels, maxRunes: 2*j.l.MaxChars + 65536}
 	b.newPage()
-	if err := p.parse(xml.NewDecoder(rc)); err != nil {
+	if err := p.parse(xml.NewDecoder(guardXML(rc, doc.Name, docxXMLLimits))); err != nil {
 		return zipErr(j, "document.xml", err)
 	}
 	return nil
@@ -173,7 +174,7 @@ func docxStyles(j *job, f *zip.File) (map[string]int, error) {
 	}
 	styles := map[string]*style{}
 	var cur *style
-	d := xml.NewDecoder(rc)
+	d := xml.NewDecoder(guardXML(rc, f.Name, sideXMLLimits))
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
@@ -182,6 +183,9 @@ func docxStyles(j *job, f *zip.File) (map[string]int, error) {
 		if err != nil {
 			if j.failure != nil {
 				return nil, j.failure
+			}
+			if errors.Is(err, ErrTooComplex) {
+				return nil, err
 			}
 			break // styles are optional: keep what was read
 		}
@@ -244,7 +248,7 @@ func coreTitle(j *job, f *zip.File) (string, error) {
 		return "", err
 	}
 	defer rc.Close()
-	d := xml.NewDecoder(rc)
+	d := xml.NewDecoder(guardXML(rc, f.Name, sideXMLLimits))
 	in := false
 	var sb strings.Builder
 	for {
@@ -252,6 +256,9 @@ func coreTitle(j *job, f *zip.File) (string, error) {
 		if err != nil {
 			if j.failure != nil {
 				return "", j.failure
+			}
+			if errors.Is(err, ErrTooComplex) {
+				return "", err
 			}
 			return sb.String(), nil
 		}
@@ -291,6 +298,9 @@ type docxParser struct {
 	inT    bool
 	pPr    int  // depth inside w:pPr
 	para   bool // next body block starts a paragraph (after a table)
+	// Runes of text taken from the part so far, and their bound: open paragraphs and table
+	// cells hold text until they end, so the text limit is enforced as the text is read.
+	runes, maxRunes int
 }
 
 func (p *docxParser) parse(d *xml.Decoder) error {
@@ -319,10 +329,21 @@ func (p *docxParser) parse(d *xml.Decoder) error {
 			}
 		case xml.CharData:
 			if p.inT && len(p.paras) > 0 {
+				if err := p.take(t); err != nil {
+					return err
+				}
 				p.write(string(t))
 			}
 		}
 	}
+}
+
+// take charges text read from the part to the text limit.
+func (p *docxParser) take(b []byte) error {
+	if p.runes += utf8.RuneCount(b); p.runes > p.maxRunes {
+		return p.j.tooManyChars()
+	}
+	return nil
 }
 
 func (p *docxParser) write(s string) {

@@ -23,7 +23,13 @@ var (
 	ErrMalformed = errors.New("extract: malformed file")
 	// ErrBomb: a compressed file (DOCX, XLSX, PDF streams) that inflates beyond Limits.MaxUncompressed.
 	ErrBomb = errors.New("extract: decompresses beyond the limit")
+	// ErrTooComplex: a structure beyond what a real document has — nesting depth, element or
+	// object counts, the size of one element or string — refused before it costs memory.
+	ErrTooComplex = errors.New("extract: structure too complex")
 )
+
+// Kinds lists every refusal reason, in the order UserMessage tries them.
+var Kinds = []error{ErrTooLarge, ErrUnknownType, ErrEncrypted, ErrScanned, ErrEmpty, ErrMalformed, ErrBomb, ErrTooComplex}
 
 // extractError carries a refusal reason (kind), an optional Russian message that replaces the
 // kind's default one, and an optional cause kept for logs.
@@ -71,6 +77,7 @@ var defaultMessages = []struct {
 	{ErrEmpty, "В файле нет текста: он пустой или содержит только картинки и оформление."},
 	{ErrMalformed, "Файл повреждён или сохранён с ошибками, открыть его не получилось. Пересохраните документ (например, «Сохранить как» PDF или DOCX) и пришлите снова."},
 	{ErrBomb, "Файл распаковывается в слишком большой объём, такие файлы я не обрабатываю. Проверьте документ или разделите его на части."},
+	{ErrTooComplex, "Файл слишком сложно устроен или повреждён: в нём больше вложенности или элементов, чем бывает в настоящих документах, и читать его я не стал. Пересохраните документ (например, «Сохранить как» PDF или DOCX) и пришлите снова."},
 }
 
 // UserMessage returns a Russian explanation of err for the user of the bot, or "" for nil.

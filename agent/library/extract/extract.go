@@ -31,7 +31,10 @@ type Limits struct {
 	MaxBytes        int64         // input size, default 20 MB (Telegram's bot download limit)
 	MaxUncompressed int64         // total inflated bytes for zip-based formats and PDF streams, default 100 MB
 	MaxChars        int           // extracted text in runes, default 5,000,000
-	Timeout         time.Duration // default 30s; the caller's context is honoured too
+	Timeout         time.Duration // default 30s, counted once a slot is held; the caller's context is honoured too
+	// Slots bounds the extractions running at once (shared by the callers of one process); an
+	// extraction waits for a slot with the caller's context. nil = no bound.
+	Slots *Slots
 }
 
 // Default limits.
@@ -123,6 +126,9 @@ func Extract(ctx context.Context, name string, data []byte, l Limits) (Document,
 			fmt.Sprintf("Файл слишком большой (%s): я принимаю документы до %s. Разделите его на части или пришлите только нужные страницы.", mb(int64(len(data))), mb(l.MaxBytes)),
 			fmt.Sprintf("%d bytes > %d", len(data), l.MaxBytes), nil)
 	}
+	if err := l.Slots.acquire(ctx); err != nil {
+		return Document{}, err
+	}
 	ctx, cancel := context.WithTimeoutCause(ctx, l.Timeout, errTimeout)
 	defer cancel()
 	j := &job{ctx: ctx, l: l}
@@ -130,6 +136,7 @@ func Extract(ctx context.Context, name string, data []byte, l Limits) (Document,
 	// that a parser still running in the background always learns to stop.
 	context.AfterFunc(ctx, func() { j.stopped.Store(true) })
 	if ctx.Err() != nil {
+		l.Slots.release()
 		return Document{}, j.ctxErr()
 	}
 
@@ -139,6 +146,10 @@ func Extract(ctx context.Context, name string, data []byte, l Limits) (Document,
 	}
 	ch := make(chan result, 1)
 	go func() {
+		defer l.Slots.release()
+		if l.Slots != nil && l.Slots.onRun != nil {
+			l.Slots.onRun()
+		}
 		var r result
 		defer func() { ch <- r }()
 		defer func() {

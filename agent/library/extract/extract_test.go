@@ -213,7 +213,7 @@ func TestRefusals(t *testing.T) {
 			if !errors.Is(err, c.want) {
 				t.Fatalf("err = %v, want %v", err, c.want)
 			}
-			for _, other := range []error{ErrTooLarge, ErrUnknownType, ErrEncrypted, ErrScanned, ErrEmpty, ErrMalformed, ErrBomb} {
+			for _, other := range Kinds {
 				if other != c.want && errors.Is(err, other) {
 					t.Errorf("err %v also matches %v", err, other)
 				}

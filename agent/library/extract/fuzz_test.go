@@ -34,7 +34,7 @@ func FuzzExtract(f *testing.F) {
 	for _, s := range seeds {
 		f.Add(s.name, s.data)
 	}
-	kinds := []error{ErrTooLarge, ErrUnknownType, ErrEncrypted, ErrScanned, ErrEmpty, ErrMalformed, ErrBomb}
+	kinds := Kinds
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
 		start := time.Now()
 		d, err := Extract(context.Background(), name, data, fuzzLimits)

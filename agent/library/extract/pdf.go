@@ -34,7 +34,8 @@ import (
 // and every read goes through a ReaderAt that stops on cancellation and on excessive re-reading.
 
 const (
-	maxPDFObjects  = 2_000_000
+	maxPDFObjects  = 1_000_000 // the cross-reference table costs 32 bytes an object
+	maxPDFContent  = 32 << 20  // inflated content of one page
 	maxPDFPages    = 10_000
 	maxFormDepth   = 8
 	maxFormCalls   = 20_000
@@ -124,7 +125,10 @@ func precheckPDF(j *job, data []byte) error {
 			return err
 		}
 	}
-	// Stream bomb precheck.
+	if err := scanPDFObjects(j, data); err != nil {
+		return err
+	}
+	// Stream bomb precheck; object streams are scanned by the object guard as they inflate.
 	var total int64
 	for _, loc := range reStream.FindAllIndex(data, -1) {
 		if err := j.check(); err != nil {
@@ -137,6 +141,21 @@ func precheckPDF(j *job, data []byte) error {
 		dict := data[max(0, s-2048):s]
 		if k := bytes.LastIndex(dict, []byte(" obj")); k >= 0 {
 			dict = dict[k:]
+		}
+		objStm := bytes.Contains(dict, []byte("/ObjStm"))
+		if objStm && !bytes.Contains(dict, []byte("/Filter")) {
+			end := bytes.Index(data[loc[1]:], []byte("endstream"))
+			if end < 0 {
+				end = len(data) - loc[1]
+			}
+			g := &pdfGuard{what: "object stream"}
+			if err := g.feed(data[loc[1] : loc[1]+end]); err != nil {
+				return err
+			}
+			if err := g.finish(); err != nil {
+				return err
+			}
+			continue
 		}
 		if !bytes.Contains(dict, []byte("/FlateDecode")) || reImageish.Match(dict) {
 			continue
@@ -156,7 +175,18 @@ func precheckPDF(j *job, data []byte) error {
 			continue // encrypted, or not really Flate
 		}
 		left := j.l.MaxUncompressed - total
-		n, _ := io.Copy(io.Discard, io.LimitReader(r, left+1))
+		var w io.Writer = io.Discard
+		var g *pdfGuard
+		if objStm {
+			g = &pdfGuard{what: "object stream"}
+			w = guardWriter{g}
+		}
+		n, _ := io.Copy(w, io.LimitReader(r, left+1))
+		if g != nil {
+			if err := g.finish(); err != nil {
+				return err
+			}
+		}
 		total += n
 		if total > j.l.MaxUncompressed {
 			return j.bombErr()
@@ -430,14 +460,21 @@ func (e *pdfExtractor) page(pg pdf.Value) (err error) {
 	var content []byte
 	read := 0
 	for _, s := range streams {
-		d, err := e.readStream(s, -1)
+		d, err := e.readStream(s, int64(maxPDFContent-len(content)))
 		if f := e.j.failure; f != nil {
 			return f
+		}
+		if errors.Is(err, errStreamTooBig) {
+			return newErr(ErrTooComplex, "", fmt.Sprintf("pdf page %d: content over %d bytes", len(e.pages), maxPDFContent), nil)
 		}
 		if err != nil {
 			continue
 		}
 		read++
+		if len(streams) == 1 {
+			content = d
+			break
+		}
 		content = append(content, d...)
 		content = append(content, '\n')
 	}
@@ -754,4 +791,14 @@ func (e *pdfExtractor) blocks(b *docBuilder) error {
 		}
 	}
 	return nil
+}
+
+// guardWriter feeds written bytes to a pdfGuard (io.Copy stops at its error).
+type guardWriter struct{ g *pdfGuard }
+
+func (w guardWriter) Write(p []byte) (int, error) {
+	if err := w.g.feed(p); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
