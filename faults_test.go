@@ -291,7 +291,7 @@ type llmFake struct {
 	*fakes.LLM
 
 	mu       sync.Mutex
-	mode     string // "", "slow", "5xx", "429", "401", "400", "error in 200", "invalid JSON", "invented figure"
+	mode     string // "", "slow", "5xx", "429", "401", "400", "error in 200", "invalid JSON", "empty", "100 KB", "invented figure"
 	invented int    // answers with an invented figure
 	// sent429 is when each 429 went out; early lists the requests that came while the
 	// Retry-After of one of them still ran (see llmRetryAfter).
@@ -399,6 +399,13 @@ func (l *llmFake) respond(r *fakes.Request) fakes.Reply {
 		}
 		return fakes.Reply{Raw: `{"id":"gen-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Курс`}
 	}
+	if mode == "empty" { // every call answered 200 with nothing in it
+		if r.Stream {
+			return fakes.Reply{Header: map[string]string{"Content-Type": "text/event-stream"},
+				Raw: `data: {"id":"gen-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":""},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n"}
+		}
+		return fakes.Reply{Raw: `{"id":"gen-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":""},"finish_reason":"stop"}]}`}
+	}
 	switch r.Kind {
 	case "plan":
 		if strings.Contains(question, "кто нам должен") {
@@ -412,11 +419,15 @@ func (l *llmFake) respond(r *fakes.Request) fakes.Reply {
 		}
 		return fakes.Reply{Content: smallTalkPlan}
 	case "answer":
-		if mode == "invented figure" {
+		switch mode {
+		case "invented figure":
 			return fakes.Reply{Content: inventedAnswer}
+		case "100 KB":
+			return fakes.Reply{Content: goodAnswer + strings.Repeat(" Курс доллара — 81,2475 ₽ [1].", 3300)}
 		}
 		return fakes.Reply{Content: goodAnswer}
 	}
+
 	if r.ResponseFormat != "" {
 		return fakes.Reply{Content: "{}"} // a JSON task this stand-in does not know (the 1C lane's decomposition)
 	}
@@ -467,7 +478,7 @@ func TestFaultLLM(t *testing.T) {
 	r.probe(ledger[0], debts)
 	r.eventually(func() string { return "Привет, как дела?" }, chat, template)
 
-	faults := []string{"slow", "5xx", "429", "401", "400", "error in 200", "invalid JSON"}
+	faults := []string{"slow", "5xx", "429", "401", "400", "error in 200", "invalid JSON", "empty"}
 	for _, f := range faults {
 		r.setPhase(f)
 		model.setMode(f)
@@ -484,6 +495,13 @@ func TestFaultLLM(t *testing.T) {
 		r.waitBreaker("llm", 0)
 		r.eventually(composite, byLLM, oneOf(byFacts, byRules))
 	}
+
+	r.setPhase("100 KB")
+	model.setMode("100 KB")
+	for range 3 { // the planner works, the answer LLM writes 100 KB: the facts are rendered, whole
+		r.eventually(composite, byFacts, byRules)
+	}
+	model.setMode("")
 
 	r.setPhase("invented figure")
 	model.setMode("invented figure")
