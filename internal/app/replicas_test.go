@@ -98,7 +98,7 @@ func post(client *http.Client, addr string, body []byte) bool {
 // again at two thirds: every update is answered exactly once, and every dialog's history is in
 // Redis.
 func TestReplicasAnswerEachUpdateOnce(t *testing.T) {
-	const n = 150
+	const n = 1000
 	for _, target := range testredis.Targets() {
 		t.Run(target.Name, func(t *testing.T) {
 			rdb := target.Open(t)
