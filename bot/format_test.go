@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf16"
 
 	"github.com/finbot/finbot/agent"
@@ -113,6 +114,20 @@ func TestUnescapedMarkdownKeepsNamesLiteral(t *testing.T) {
 		got := tgmd.Convert(md.Unescape(agent.EscapeMarkdown(name)))
 		if got.Text != name || len(got.Entities) != 0 {
 			t.Errorf("Convert(Unescape(EscapeMarkdown(%q))) = %q with %d entities", name, got.Text, len(got.Entities))
+		}
+	}
+}
+
+func TestUptime(t *testing.T) {
+	for _, tt := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0 с"}, {59 * time.Second, "59 с"}, {5*time.Minute + 6*time.Second, "5 мин 6 с"},
+		{time.Hour + 2*time.Minute + 3*time.Second, "1 ч 2 мин"}, {2*24*time.Hour + 3*time.Hour, "2 д 3 ч 0 мин"},
+	} {
+		if got := uptime(tt.d); got != tt.want {
+			t.Errorf("uptime(%v) = %q, want %q", tt.d, got, tt.want)
 		}
 	}
 }

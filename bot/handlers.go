@@ -64,7 +64,7 @@ func handleCancel(ctx context.Context, c *core, in incoming) error {
 
 func handleStatus(ctx context.Context, c *core, in incoming) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Состояние finbot**\n\n- работает: %s\n", time.Since(c.started).Round(time.Second))
+	fmt.Fprintf(&b, "**Состояние finbot**\n\n- работает: %s\n", uptime(time.Since(c.started)))
 	if c.status != nil {
 		for _, line := range c.status(ctx) {
 			fmt.Fprintf(&b, "- %s\n", line)
@@ -91,4 +91,25 @@ func handleDebug(ctx context.Context, c *core, in incoming) error {
 		c.reply(ctx, in, "Отладка выключена.")
 	}
 	return nil
+}
+
+// uptime is a duration as the status reads it: «2 д 3 ч 4 мин», «5 мин 6 с».
+func uptime(d time.Duration) string {
+	d = d.Round(time.Second)
+	days, d := d/(24*time.Hour), d%(24*time.Hour)
+	h, d := d/time.Hour, d%time.Hour
+	m, sec := d/time.Minute, (d%time.Minute)/time.Second
+	var parts []string
+	for _, p := range []struct {
+		n    time.Duration
+		unit string
+	}{{days, "д"}, {h, "ч"}, {m, "мин"}} {
+		if p.n > 0 || len(parts) > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.unit))
+		}
+	}
+	if days == 0 && h == 0 {
+		parts = append(parts, fmt.Sprintf("%d с", sec))
+	}
+	return strings.Join(parts, " ")
 }
