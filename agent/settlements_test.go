@@ -59,3 +59,12 @@ func TestAnalysisWithoutLLMSaysWhatItShows(t *testing.T) {
 		t.Errorf("a plain list carries the comparison note:\n%s", ans.Text)
 	}
 }
+
+// «просроченная дебиторка»: overdue needs the contracts' payment terms, which no query reads;
+// the answer says that it lists all receivables instead of passing them off as overdue.
+func TestOverdueSaysWhatItShows(t *testing.T) {
+	ans := ask(t, noLLMAgent(t), Request{UserID: 71, ChatID: 71}, "просроченная дебиторка на 31.03")
+	if !strings.HasPrefix(ans.Text, "_Просрочку по срокам оплаты") || !strings.Contains(ans.Text, "Итого нам должны") {
+		t.Errorf("overdue receivables:\n%s", ans.Text)
+	}
+}

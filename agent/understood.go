@@ -165,6 +165,10 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 			break
 		}
 		ans, err = a.ledgerRun(ctx, req, ledger.FromDecision(d))
+		if err == nil && strings.Contains(strings.ToLower(text), "просроч") {
+			// Overdue needs each contract's payment terms, which no whitelisted query reads.
+			ans.Text = "_Просрочку по срокам оплаты договоров я не считаю: ниже вся задолженность; даты документов — в расшифровке по контрагенту._\n\n" + ans.Text
+		}
 		if d.Analysis && err == nil {
 			// The planner did not plan the comparison (no LLM, or it failed): say what this is.
 			ans.Text = "_Сравнение, динамику и причины разбирает языковая модель, а сейчас она недоступна или не справилась. " +
