@@ -63,37 +63,6 @@ func dataFor(t *testing.T, buttons map[string]string, label string) string {
 	return ""
 }
 
-// emuMessage is a bot message as the emulator keeps it, with its keyboard.
-type emuMessage struct {
-	ID     int
-	Text   string          `json:"text"`
-	Markup json.RawMessage `json:"reply_markup"`
-}
-
-// emuReplies waits for n unread bot messages in chatID, keyboards included.
-func (e *emulator) emuReplies(t *testing.T, chatID int64, n int) []emuMessage {
-	t.Helper()
-	var got []emuMessage
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		var resp struct {
-			Result []struct {
-				MessageID int        `json:"messageId"`
-				Message   emuMessage `json:"message"`
-			} `json:"result"`
-		}
-		e.post(t, "/getUpdates", map[string]any{"token": e2eToken, "chatId": chatID}, &resp)
-		for _, r := range resp.Result {
-			r.Message.ID = r.MessageID
-			got = append(got, r.Message)
-		}
-		if len(got) >= n {
-			return got
-		}
-	}
-	t.Fatalf("chat %d: got %d bot messages, want %d", chatID, len(got), n)
-	return nil
-}
-
 // press sends a button press under the bot's message msgID in chat.
 func (e *emulator) press(t *testing.T, from tgUser, chat tgChat, msgID int, data string) {
 	t.Helper()
@@ -120,14 +89,14 @@ func TestE2EStaleClarificationButton(t *testing.T) {
 	alice := tgUser{ID: 2001, FirstName: "Алиса"}
 	chat := tgChat{ID: alice.ID, Type: "private"}
 	emu.say(t, alice, chat, "открытые позиции по Сев на 31.03.2026")
-	first := emu.emuReplies(t, chat.ID, 1)[0]
+	first := emu.replies(t, chat.ID, 1)[0]
 	emu.say(t, alice, chat, "открытые позиции по Век на 31.03.2026")
-	second := emu.emuReplies(t, chat.ID, 1)[0]
+	second := emu.replies(t, chat.ID, 1)[0]
 	firstButtons, secondButtons := inlineButtons(t, first.Markup), inlineButtons(t, second.Markup)
 
 	// The first list's button, pressed after the second list was asked for: the first list's company.
 	emu.press(t, alice, chat, first.ID, dataFor(t, firstButtons, "Северсталь"))
-	got := emu.emuReplies(t, chat.ID, 1)[0].Text
+	got := emu.replies(t, chat.ID, 1)[0].Text
 	if !strings.Contains(got, "ПАО «Северсталь-Логистик»") || !strings.Contains(strings.ReplaceAll(got, "\u00a0", " "), "1 980 696,00 ₽") || strings.Contains(got, "Вектор") {
 		t.Errorf("the first list's button answered:\n%s", got)
 	}
@@ -135,13 +104,13 @@ func TestE2EStaleClarificationButton(t *testing.T) {
 	stop()
 	startBot(t, env, logs)
 	emu.press(t, alice, chat, second.ID, dataFor(t, secondButtons, "АО «Вектор»"))
-	got = emu.emuReplies(t, chat.ID, 1)[0].Text
+	got = emu.replies(t, chat.ID, 1)[0].Text
 	if !strings.Contains(got, "АО «Вектор»") || !strings.Contains(strings.ReplaceAll(got, "\u00a0", " "), "3 176 820,73 ₽") {
 		t.Errorf("the second list's button after a restart answered:\n%s", got)
 	}
 	// A button of before, pointing at «the last result», is stale.
 	emu.press(t, alice, chat, first.ID, "c:1")
-	if got := emu.emuReplies(t, chat.ID, 1)[0].Text; !strings.Contains(got, "кнопка устарела") {
+	if got := emu.replies(t, chat.ID, 1)[0].Text; !strings.Contains(got, "кнопка устарела") {
 		t.Errorf("the old form of the button answered:\n%s", got)
 	}
 }

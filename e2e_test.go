@@ -144,11 +144,12 @@ func (e *emulator) say(t *testing.T, from tgUser, chat tgChat, text string, ents
 }
 
 type botMessage struct {
-	ID       int        `json:"-"` // the emulator's messageId, beside the message
-	Text     string     `json:"text"`
-	ChatID   string     `json:"chat_id"`
-	ReplyTo  string     `json:"reply_to_message_id"`
-	Entities []tgEntity `json:"entities"`
+	ID       int             `json:"-"` // the emulator's messageId, beside the message
+	Text     string          `json:"text"`
+	ChatID   string          `json:"chat_id"`
+	ReplyTo  string          `json:"reply_to_message_id"`
+	Entities []tgEntity      `json:"entities"`
+	Markup   json.RawMessage `json:"reply_markup"` // the inline keyboard, as the bot sent it
 }
 
 // replies waits until the bot has sent n unread messages to chatID and returns them; it

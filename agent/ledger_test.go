@@ -4,24 +4,13 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/finbot/finbot/agent/ledger"
-	"github.com/finbot/finbot/agent/ledger/lane"
-	"github.com/finbot/finbot/integrations/history"
-	"github.com/finbot/finbot/integrations/onec"
-	"github.com/finbot/finbot/ru"
 )
 
+// ledgerAgent is buttonsAgent with the results kept in memory, as an agent without a store keeps them.
 func ledgerAgent(t *testing.T, access func(u, c int64) bool) *Agent {
-	t.Helper()
-	d, err := onec.DemoDefault()
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
-	ln := lane.NewLane(d, lane.Options{Now: now, Organization: d.MainOrganization()})
-	return New(Deps{History: history.NewMemory(100, history.Limits{}), Ledger: ln}, Options{Now: now, LedgerAccess: access})
+	return buttonsAgent(t, nil, access)
 }
 
 func TestLedgerAccess(t *testing.T) {

@@ -165,7 +165,7 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 			break
 		}
 		ans, err = a.ledgerRun(ctx, req, ledger.FromDecision(d))
-		if err == nil && strings.Contains(strings.ToLower(text), "просроч") {
+		if err == nil && d.Overdue {
 			// Overdue needs each contract's payment terms, which no whitelisted query reads.
 			ans.Text = "_Просрочку по срокам оплаты договоров я не считаю: ниже вся задолженность; даты документов — в расшифровке по контрагенту._\n\n" + ans.Text
 		}
@@ -378,10 +378,7 @@ func (a *Agent) searchOwnDocs(ctx context.Context, req Request, text string, s d
 	if a.library == nil {
 		return false
 	}
-	all, err := a.library.List(ctx, s.owner)
-	if err != nil || len(all) == 0 {
-		return false
-	}
+	// With no documents, or none with a passage on it, the search answers without sources.
 	got, err := a.documentAnswer(ctx, req, RouteDecision{Scenario: S1Search}, text, s)
 	if err != nil || len(got.Sources) == 0 {
 		return false

@@ -234,6 +234,7 @@ func (s *scan) saysToUs() bool {
 
 // ledger picks the recipe of a question for 1C.
 func (p *Parser) ledger(s *scan, d *Decision) {
+	d.Overdue = s.hasStemPrefix("просроч")
 	set := func(r lane.Intent, rule, why string) {
 		d.Kind, d.Recipe, d.Rule, d.Sure = KindLedger, r, rule, true
 		d.Reasons = append(d.Reasons, why)

@@ -74,6 +74,9 @@ type Decision struct {
 	// reason («сравни», «динамика», «почему»). The recipe's report is what it builds on; without
 	// an LLM to plan the rest, the answer says it shows only that report.
 	Analysis bool
+	// Overdue: the message asks for overdue debts («просроченная дебиторка»). Overdue needs each
+	// contract's payment terms, which no recipe reads: the answer says it lists all debts.
+	Overdue bool
 
 	// Date is the as-of date (balances, debts, rates, the key rate); Period a range of days
 	// (documents, payments, rate dynamics). Both are in ru.Moscow at midnight.

@@ -115,17 +115,7 @@ func fixtureDOCXBomb(t testing.TB, size int) []byte {
 	doc := string(docxDocument("\x00"))
 	head, tail, _ := strings.Cut(doc, "\x00")
 	n := size/len(para) + 1
-	flushed := func(s string, final bool) []byte {
-		var b bytes.Buffer
-		w, _ := flate.NewWriter(&b, flate.BestCompression)
-		w.Write([]byte(s))
-		if final {
-			w.Close()
-		} else {
-			w.Flush()
-		}
-		return b.Bytes()
-	}
+	flushed := deflateFlushed
 	var comp bytes.Buffer
 	comp.Write(flushed(head, false))
 	block := flushed(para, false)
