@@ -376,11 +376,18 @@ func (s *scan) reportWording(d *Decision) bool {
 		return false
 	}
 	for _, h := range s.hits {
-		if h.Concept == CAnalysis && h.Phrase != "обороты по" && h.Phrase != "оборот по" && h.Phrase != "в разрезе" {
+		if h.Concept == CAnalysis && h.Phrase != "обороты по" && h.Phrase != "оборот по" && h.Phrase != "в разрезе" &&
+			!s.namesAccount(h) {
 			return false
 		}
 	}
 	return true
+}
+
+// namesAccount reports whether the words of h also name an account («выручка» is 90.01.1 as
+// well as a word of analysis): in a report of that account they name it, they ask for nothing more.
+func (s *scan) namesAccount(h Hit) bool {
+	return slices.ContainsFunc(s.hits, func(o Hit) bool { return o.Concept == CAccount && o.Start == h.Start && o.End == h.End })
 }
 
 // turnoverAccount reports an account whose figure for a period is its turnover: sales (90),
