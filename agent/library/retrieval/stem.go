@@ -143,8 +143,13 @@ func normalizeWord(w []byte, cyr, lat bool) string {
 	}
 	s := string(w)
 	if cyr && lat {
+		// Folding turns one-byte Latin letters into two-byte Cyrillic
+		// ones, so the bound is checked again on the folded word.
 		s = foldLatinLookalikes(s)
 		lat = false
+		if len(s) > maxWordBytes {
+			return ""
+		}
 	}
 	n := utf8.RuneCountInString(s)
 	if n < 2 || stopWords[s] {
