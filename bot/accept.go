@@ -24,6 +24,11 @@ func (b *Bot) accept(ctx, work context.Context, u tgbotapi.Update, pre *claimRes
 		b.core.metrics.updates.WithLabelValues("ignored").Inc()
 		return
 	}
+	b.acceptParsed(ctx, work, in, pre)
+}
+
+// acceptParsed de-duplicates and queues one parsed update.
+func (b *Bot) acceptParsed(ctx, work context.Context, in incoming, pre *claimResult) {
 	if b.opts.Dedupe != nil {
 		var ok bool
 		var wait time.Duration
@@ -77,7 +82,7 @@ func (b *Bot) start(ctx, work context.Context, in incoming) {
 // (the offset that confirms it was never sent); otherwise the user is told to ask again.
 func (b *Bot) handle(ctx context.Context, in incoming) {
 	abandoned := errors.Is(context.Cause(ctx), errShutdown) || b.core.handle(ctx, in)
-	if abandoned && !b.delivered(in.updateID) {
+	if abandoned && !b.delivered(in) {
 		b.core.metrics.updates.WithLabelValues("released").Inc()
 		b.log.InfoContext(ctx, "shutdown: update left to the next instance", "update_id", in.updateID)
 		b.settle(ctx, in, false)

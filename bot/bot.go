@@ -39,10 +39,16 @@ type Options struct {
 	StreamMode      StreamMode    // how answers show while written; "" = StreamAuto
 
 	Dedupe Deduper // nil: no de-duplication
-	// ClaimLease is how long this instance's claim on an update holds without Done: when it
-	// dies, another instance may answer the update that much later. It must cover queueing,
-	// the answer and its delivery; default AnswerTimeout + 1 minute.
+	// ClaimLease is how long this instance's claim on an update holds unless renewed: claims
+	// are renewed every third of it while their answers run, so it bounds how long an update
+	// of an instance that died waits to be taken over (default 30s).
 	ClaimLease time.Duration
+	// Inbox keeps webhook updates from the 200 until they are answered (webhook mode with a
+	// Dedupe only); nil: an instance that dies loses the updates it acknowledged.
+	Inbox Inbox
+	// InboxSweep is how often the inbox is swept for updates whose claims lapsed, and how old
+	// an entry must be to be looked at (default ClaimLease/3).
+	InboxSweep time.Duration
 
 	Metrics *Metrics
 	Logger  *slog.Logger
@@ -70,6 +76,8 @@ type Bot struct {
 	polled atomic.Int64
 	// dedupeDown is when (Unix ns) the bot may try the deduper again after it failed.
 	dedupeDown atomic.Int64
+	// held are the claims this instance holds or is taking, renewed by keepClaims.
+	held heldClaims
 }
 
 // New connects to the Bot API (getMe) and prepares the bot; Run starts it.
@@ -108,7 +116,13 @@ func New(ctx context.Context, a Answerer, o Options) (*Bot, error) {
 	})
 	b.core.stream = streamConfigFor(o.StreamMode)
 	if b.opts.ClaimLease <= 0 {
-		b.opts.ClaimLease = b.core.answerTimeout + time.Minute
+		b.opts.ClaimLease = 30 * time.Second
+	}
+	if b.opts.InboxSweep <= 0 {
+		b.opts.InboxSweep = b.opts.ClaimLease / 3
+	}
+	if b.opts.WebhookURL == "" || b.opts.Dedupe == nil {
+		b.opts.Inbox = nil // polled updates come again by themselves; the sweeper claims
 	}
 	b.disp = newDispatcher(b.handle)
 	return b, nil
@@ -127,6 +141,17 @@ func (b *Bot) Run(ctx context.Context) error {
 	work, stopWork := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer stopWork(errShutdown)
 
+	// The claim keeper renews claims until the last answer is settled; the inbox sweeper stops
+	// with intake.
+	var loops sync.WaitGroup
+	keep, stopKeep := context.WithCancel(context.WithoutCancel(ctx))
+	defer func() { stopKeep(); loops.Wait() }()
+	if b.opts.Dedupe != nil {
+		loops.Go(func() { b.keepClaims(keep) })
+	}
+	if b.opts.Inbox != nil {
+		loops.Go(func() { b.sweepInbox(ctx, work) })
+	}
 	var err error
 	if b.opts.WebhookURL != "" {
 		err = b.serveWebhook(ctx, work)

@@ -137,8 +137,9 @@ func (d *memDedupe) Claim(_ context.Context, id int64, _ time.Duration) (bool, t
 	return true, 0, nil
 }
 
-func (d *memDedupe) Done(context.Context, int64) error    { return nil }
-func (d *memDedupe) Release(context.Context, int64) error { return nil }
+func (d *memDedupe) Done(context.Context, int64) error                    { return nil }
+func (d *memDedupe) Release(context.Context, int64) error                 { return nil }
+func (d *memDedupe) Extend(context.Context, []int64, time.Duration) error { return nil }
 
 // slowDedupe is memDedupe with a round trip of delay, counting the claims in flight at once.
 type slowDedupe struct {

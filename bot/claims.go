@@ -23,6 +23,9 @@ type Deduper interface {
 	Done(ctx context.Context, updateID int64) error
 	// Release gives up this instance's claim on updateID, unanswered.
 	Release(ctx context.Context, updateID int64) error
+	// Extend renews this instance's claims on updateIDs for lease: an answer may take longer
+	// than one lease, and a claim that lapses is taken over by another instance.
+	Extend(ctx context.Context, updateIDs []int64, lease time.Duration) error
 }
 
 // dedupeTimeout bounds each call to the deduper: a slow store must not stall the poll loop.
@@ -90,7 +93,13 @@ func (b *Bot) claim(ctx context.Context, in incoming) (ok bool, wait time.Durati
 	// Not cancelled by shutdown: an update taken from a batch is claimed properly.
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dedupeTimeout)
 	defer cancel()
+	// Counted as held before the store is asked, so that the inbox sweeper never takes a claim
+	// this instance is taking for its own (see sweepInbox).
+	b.held.add(in.updateID)
 	ok, wait, err := b.opts.Dedupe.Claim(dctx, in.updateID, b.opts.ClaimLease)
+	if err != nil || !ok {
+		b.held.remove(in.updateID)
+	}
 	if err != nil {
 		b.dedupeDown.Store(time.Now().Add(dedupeCooldown).UnixNano())
 		b.core.metrics.errors.WithLabelValues("dedupe").Inc()
@@ -128,12 +137,16 @@ func (b *Bot) awaitClaim(ctx, work context.Context, in incoming, wait time.Durat
 	b.log.WarnContext(ctx, "another instance keeps claiming an update; leaving it to that instance", "update_id", in.updateID)
 }
 
-// delivered reports whether Telegram counts the update as delivered, so that it will not
-// deliver it again. Webhook updates are delivered once the handler has answered; polled ones
-// once a getUpdates with a higher offset was sent (whether or not it arrived: when in doubt,
-// the user is asked to repeat rather than left waiting).
-func (b *Bot) delivered(updateID int64) bool {
-	return b.opts.WebhookURL != "" || updateID < b.polled.Load()
+// delivered reports whether the update will not come again if it is left unanswered. An update
+// in the inbox comes again (a sweeper takes it over); otherwise Telegram counts webhook updates
+// as delivered once the handler has answered, and polled ones once a getUpdates with a higher
+// offset was sent (whether or not it arrived: when in doubt, the user is asked to repeat rather
+// than left waiting).
+func (b *Bot) delivered(in incoming) bool {
+	if in.inboxed {
+		return false
+	}
+	return b.opts.WebhookURL != "" || in.updateID < b.polled.Load()
 }
 
 // settle marks an update done, or releases this instance's claim on it.
@@ -143,12 +156,18 @@ func (b *Bot) settle(ctx context.Context, in incoming, done bool) {
 	}
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dedupeTimeout)
 	defer cancel()
+	defer b.held.remove(in.updateID)
 	op, settle := "done", b.opts.Dedupe.Done
 	if !done {
 		op, settle = "release", b.opts.Dedupe.Release
 	}
 	if err := settle(dctx, in.updateID); err != nil {
 		b.log.WarnContext(ctx, "dedupe unavailable", "op", op, "update_id", in.updateID, "err", err)
+	}
+	if done && in.inboxed {
+		if err := b.opts.Inbox.Remove(dctx, in.updateID); err != nil {
+			b.log.WarnContext(ctx, "inbox unavailable", "op", "remove", "update_id", in.updateID, "err", err)
+		}
 	}
 }
 

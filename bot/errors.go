@@ -14,6 +14,10 @@ var errCanceled = errors.New("bot: canceled by the user")
 // SHUTDOWN_TIMEOUT.
 var errShutdown = errors.New("bot: shutting down")
 
+// errGaveUp: an update from the inbox was taken over MaxInboxTakeovers times (every replica
+// that answered it died); it is settled with a notice instead of going round again.
+var errGaveUp = errors.New("bot: update taken over too many times")
+
 // errDownload marks a file Telegram did not let the bot download.
 var errDownload = errors.New("bot: file download failed")
 
@@ -25,6 +29,8 @@ func userMessage(err error) string {
 		return "Остановил подготовку ответа."
 	case errors.Is(err, errShutdown):
 		return "Бот перезапускается и не успел ответить. Повторите вопрос через минуту."
+	case errors.Is(err, errGaveUp):
+		return "Не получилось обработать это сообщение: сервер бота несколько раз останавливался на нём. Повторите вопрос или сформулируйте его иначе."
 	case errors.Is(err, agent.ErrEmpty):
 		return "Напишите вопрос текстом — например, «Кто нам должен на 31 марта?»."
 	case errors.Is(err, agent.ErrTooLong):

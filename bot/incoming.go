@@ -27,6 +27,8 @@ type incoming struct {
 	replyTo int
 	// file is a document sent to the bot; text is then its caption.
 	file *fileRef
+	// inboxed: the update is in the webhook inbox until it is settled done (see Inbox).
+	inboxed bool
 }
 
 // fileRef is a document attached to a message.

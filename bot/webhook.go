@@ -62,7 +62,8 @@ func (b *Bot) serveWebhook(ctx, work context.Context) error {
 }
 
 // webhookHandler accepts updates POSTed by Telegram. It answers 200 as soon as the update is
-// queued; a re-delivered update is recognised by the deduper.
+// stored in the inbox (when there is one) and queued; a re-delivered update is recognised by
+// the deduper.
 func (b *Bot) webhookHandler(ctx, work context.Context) http.Handler {
 	secret := []byte(b.opts.WebhookSecret)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -72,12 +73,30 @@ func (b *Bot) webhookHandler(ctx, work context.Context) http.Handler {
 			http.Error(w, "forbidden", http.StatusUnauthorized)
 			return
 		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 		var u tgbotapi.Update
-		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&u); err != nil {
+		if err == nil {
+			err = json.Unmarshal(body, &u)
+		}
+		if err != nil {
 			http.Error(w, "bad update", http.StatusBadRequest)
 			return
 		}
-		b.accept(ctx, work, u, nil)
+		if b.opts.Inbox == nil || u.InlineQuery != nil {
+			b.accept(ctx, work, u, nil)
+			w.WriteHeader(http.StatusOK)
+			return
+		}
+		in, ok := parseUpdate(u, b.me, b.core.known)
+		if !ok {
+			b.core.metrics.updates.WithLabelValues("ignored").Inc()
+			w.WriteHeader(http.StatusOK)
+			return
+		}
+		// Stored before the 200: from then on Telegram will not deliver it again, and the inbox
+		// is what brings it back if this instance dies before answering it.
+		in.inboxed = b.putInbox(ctx, in, body)
+		b.acceptParsed(ctx, work, in, nil)
 		w.WriteHeader(http.StatusOK)
 	})
 }

@@ -61,6 +61,7 @@ type Config struct {
 	HistoryMaxChars  int           // HISTORY_MAX_CHARS
 	HistoryTTL       time.Duration // HISTORY_TTL
 	DedupeTTL        time.Duration // DEDUPE_TTL: how long a handled update_id is remembered
+	ClaimLease       time.Duration // CLAIM_LEASE: how long a replica's claim on an update holds unless renewed
 	MemoryChatsLimit int           // MEMORY_MAX_CHATS: conversations kept by the in-memory store
 
 	// LLM.
@@ -157,6 +158,7 @@ func Vars() []Var {
 		{"HISTORY_MAX_CHARS", "8000", "Characters of history handed to the agent per answer."},
 		{"HISTORY_TTL", "168h", "A dialog idle this long is forgotten."},
 		{"DEDUPE_TTL", "24h", "How long a handled update_id is remembered."},
+		{"CLAIM_LEASE", "30s", "How long a replica's claim on an update holds unless renewed (every third of it, while the answer runs): the longest an update of a replica that died waits before another replica answers it (webhook updates are kept in Redis until answered)."},
 		{"MEMORY_MAX_CHATS", "10000", "Dialogs kept by the in-memory store (LRU)."},
 		{"LLM_BASE_URL", DefaultLLMBaseURL, "OpenAI-compatible API base (OpenRouter by default)."},
 		{"LLM_API_KEY", "", "API key of the LLM service; empty = no LLM (deterministic routing and answers)."},
@@ -235,6 +237,7 @@ func Load(getenv func(string) string) (Config, error) {
 		HistoryMaxChars:  r.integer("HISTORY_MAX_CHARS", 200, 1_000_000),
 		HistoryTTL:       r.duration("HISTORY_TTL", time.Minute, 0),
 		DedupeTTL:        r.duration("DEDUPE_TTL", time.Minute, 0),
+		ClaimLease:       r.duration("CLAIM_LEASE", time.Second, 10*time.Minute),
 		MemoryChatsLimit: r.integer("MEMORY_MAX_CHATS", 1, 10_000_000),
 
 		LLMBaseURL: strings.TrimRight(r.url("LLM_BASE_URL"), "/"),

@@ -80,6 +80,16 @@ end
 return 0
 `)
 
+// extendSrc renews an update's claim for ARGV[2] ms if it still holds this instance's claim.
+// It is sent with EVAL in a pipeline (one round trip for every claim a replica holds), where
+// a script's EVALSHA could not fall back on NOSCRIPT.
+const extendSrc = `
+if redis.call("GET", KEYS[1]) == ARGV[1] then
+	return redis.call("PEXPIRE", KEYS[1], ARGV[2])
+end
+return 0
+`
+
 // RedisDedupe keeps the state of Telegram updates in Redis, under prefix + "upd:" + id, so that
 // every process sharing the Redis answers an update once. Each RedisDedupe is one instance: its
 // claims carry a random instance id.
@@ -143,6 +153,29 @@ func (d *RedisDedupe) Done(ctx context.Context, updateID int64) error {
 func (d *RedisDedupe) Release(ctx context.Context, updateID int64) error {
 	if err := releaseScript.Run(ctx, d.rdb, []string{d.key(updateID)}, d.claim).Err(); err != nil {
 		return fmt.Errorf("history: release update %d: %w: %w", updateID, ErrUnavailable, err)
+	}
+	return nil
+}
+
+// Extend renews this instance's claims on updateIDs for lease (DefaultDedupeLease when <= 0),
+// so that an answer that takes longer than one lease is not taken over by another instance. A
+// claim that is done, released or another instance's is left alone.
+func (d *RedisDedupe) Extend(ctx context.Context, updateIDs []int64, lease time.Duration) error {
+	if len(updateIDs) == 0 {
+		return nil
+	}
+	if lease <= 0 {
+		lease = DefaultDedupeLease
+	}
+	ms := max(lease.Milliseconds(), 1)
+	_, err := d.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for _, id := range updateIDs {
+			p.Eval(ctx, extendSrc, []string{d.key(id)}, d.claim, ms)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("history: extend %d claims: %w: %w", len(updateIDs), ErrUnavailable, err)
 	}
 	return nil
 }
@@ -211,6 +244,23 @@ func (d *MemoryDedupe) Done(_ context.Context, updateID int64) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.cache.Add(updateID, memoryState{done: true, expires: t.Add(d.ttl)})
+	return nil
+}
+
+// Extend renews the claims on updateIDs for lease (DefaultDedupeLease when <= 0); answered
+// updates stay answered. It never fails.
+func (d *MemoryDedupe) Extend(_ context.Context, updateIDs []int64, lease time.Duration) error {
+	if lease <= 0 {
+		lease = DefaultDedupeLease
+	}
+	t := d.now()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, id := range updateIDs {
+		if s, found := d.cache.Peek(id); found && !s.done {
+			d.cache.Add(id, memoryState{expires: t.Add(lease)})
+		}
+	}
 	return nil
 }
 

@@ -23,6 +23,7 @@ type dedupe interface {
 	Claim(ctx context.Context, updateID int64, lease time.Duration) (ok bool, wait time.Duration, err error)
 	Done(ctx context.Context, updateID int64) error
 	Release(ctx context.Context, updateID int64) error
+	Extend(ctx context.Context, updateIDs []int64, lease time.Duration) error
 }
 
 var (

@@ -49,6 +49,7 @@ var (
 	_ Answerer         = (*agent.Agent)(nil)
 	_ bot.Deduper      = (*history.RedisDedupe)(nil)
 	_ bot.Deduper      = (*history.MemoryDedupe)(nil)
+	_ bot.Inbox        = (*history.RedisInbox)(nil)
 )
 
 // Answerer is the agent as a front end (the Telegram bot, the console) asks it.
@@ -107,6 +108,7 @@ type App struct {
 	durableDocs bool                     // documents live in Redis, not in this process
 	breakers    map[string]func() string // name → state ("closed", "half-open", "open")
 	dedupe      bot.Deduper
+	inbox       bot.Inbox     // webhook updates until answered; nil without Redis
 	results     agent.Results // what the buttons of 1C answers are bound to
 	status      func(ctx context.Context) []string
 	closers     []func() // in the order opened; Close runs them backwards
@@ -285,6 +287,7 @@ func (a *App) stores(ctx context.Context) (hist agent.History, ping func(context
 	store := history.NewRedis(rdb, cfg.RedisPrefix, limits)
 	a.store, a.durableDocs = docstore.NewRedis(rdb, cfg.RedisPrefix), true
 	a.dedupe = history.NewRedisDedupe(rdb, cfg.RedisPrefix, cfg.DedupeTTL)
+	a.inbox = history.NewRedisInbox(rdb, cfg.RedisPrefix, inboxSweep(cfg))
 	a.results = history.NewRedisResults(rdb, cfg.RedisPrefix, history.DefaultResultTTL)
 	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/finbot/finbot/bot"
+	"github.com/finbot/finbot/config"
 )
 
 // newBot builds the Telegram front end over the agent, with its metrics registry.
@@ -36,7 +37,8 @@ func (a *App) newBot(ctx context.Context) error {
 		Access:         bot.Access{Users: cfg.AllowedUserIDs, Chats: cfg.AllowedChatIDs, Admins: cfg.AdminUserIDs},
 		UserRatePerMin: cfg.UserRatePerMin, UserRateBurst: cfg.UserRateBurst,
 		AnswerTimeout: cfg.AnswerTimeout, ShutdownTimeout: cfg.ShutdownTimeout, StreamMode: bot.StreamMode(cfg.StreamMode),
-		Dedupe: a.dedupe, Metrics: metrics, Logger: a.log, Status: a.status, Redact: cfg.Redactor().String,
+		Dedupe: a.dedupe, ClaimLease: cfg.ClaimLease, Inbox: a.inbox, InboxSweep: inboxSweep(cfg),
+		Metrics: metrics, Logger: a.log, Status: a.status, Redact: cfg.Redactor().String,
 	})
 	if err != nil {
 		return err
@@ -118,4 +120,10 @@ type Limits struct{ PrivateChat, Group, Global SendLimit }
 // driver that checks a run against them.
 func SendLimits() Limits {
 	return Limits{PrivateChat: bot.PrivateChatLimit, Group: bot.GroupLimit, Global: bot.GlobalLimit}
+}
+
+// inboxSweep is how often the webhook inbox is swept for updates of replicas that died: a
+// third of the claim lease, the period at which claims are renewed.
+func inboxSweep(cfg config.Config) time.Duration {
+	return max(cfg.ClaimLease/3, 100*time.Millisecond)
 }
