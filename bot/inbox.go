@@ -94,6 +94,8 @@ func (b *Bot) keepClaims(ctx context.Context) {
 		dctx, cancel := context.WithTimeout(ctx, dedupeTimeout)
 		if err := b.opts.Dedupe.Extend(dctx, ids, b.opts.ClaimLease); err != nil {
 			b.log.WarnContext(ctx, "dedupe unavailable; claims not renewed", "claims", len(ids), "err", err)
+		} else {
+			b.log.DebugContext(ctx, "claims renewed", "claims", len(ids))
 		}
 		cancel()
 	}
