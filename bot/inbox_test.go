@@ -1,0 +1,166 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/internal/fakes"
+	"github.com/finbot/finbot/internal/testnet"
+)
+
+// inboxBot starts a webhook bot with a Redis dedupe and inbox under prefix, with a short claim
+// lease and sweep, and returns its webhook address.
+func inboxBot(t *testing.T, f *fakes.BotAPI, a Answerer, rdb redis.UniversalClient, prefix string, o Options) (*Bot, string) {
+	t.Helper()
+	addr := testnet.Addr(t)
+	o.WebhookURL, o.WebhookListen, o.WebhookSecret = "http://"+addr+"/hook", addr, "hook_secret"
+	o.Dedupe = history.NewRedisDedupe(rdb, prefix, time.Hour)
+	o.Inbox = history.NewRedisInbox(rdb, prefix, 100*time.Millisecond)
+	o.ClaimLease, o.InboxSweep = 600*time.Millisecond, 100*time.Millisecond
+	b := startBot(t, f, a, o)
+	return b, addr
+}
+
+// waitInboxEmpty waits until the inbox under prefix holds nothing.
+func waitInboxEmpty(t *testing.T, rdb redis.UniversalClient, prefix string) {
+	t.Helper()
+	in := history.NewRedisInbox(rdb, prefix, time.Second)
+	deadline := time.Now().Add(30 * time.Second) // a generous ceiling, not a timing assertion
+	for {
+		n, err := in.Len(t.Context())
+		if err == nil && n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("inbox still holds %d updates (%v)", n, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// postHook delivers one update to a webhook as Telegram does.
+func postHook(t *testing.T, addr string, body []byte) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/hook", bytes.NewReader(body))
+	req.Header.Set("X-Telegram-Bot-Api-Secret-Token", "hook_secret")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("webhook: %s", resp.Status)
+	}
+}
+
+// An update a replica acknowledged and died with (in the inbox, its claim held by the dead
+// instance until the lease lapses) is answered once by a live replica's sweeper, and leaves the
+// inbox.
+func TestInboxTakesOverDeadReplicasUpdate(t *testing.T) {
+	rdb, prefix := sharedRedis(t)
+	f := newFakeAPI(t)
+	u := privateText(10, "вопрос")
+	u.UpdateID = 71
+	body, _ := json.Marshal(u)
+	dead := history.NewRedisDedupe(rdb, prefix, time.Hour)
+	if ok, _, err := dead.Claim(t.Context(), 71, 300*time.Millisecond); err != nil || !ok {
+		t.Fatalf("dead replica's claim: %v, %v", ok, err)
+	}
+	if err := history.NewRedisInbox(rdb, prefix, time.Second).Put(t.Context(), 71, body); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := inboxBot(t, f, echoAgent(), rdb, prefix, Options{})
+	f.WaitCalls(t, "setWebhook", 1)
+	waitInboxEmpty(t, rdb, prefix)
+	if sent := sentTo(f, 10); len(sent) != 1 || sent[0] != "эхо: вопрос" {
+		t.Errorf("the user got %q, want the one answer", sent)
+	}
+	if got := outcomes(b.core.metrics, "taken_over"); got != 1 {
+		t.Errorf("taken over %v times, want 1", got)
+	}
+	if state := rdb.Get(t.Context(), prefix+"upd:71").Val(); state != "done" {
+		t.Errorf("update state %q, want done", state)
+	}
+}
+
+// An update every replica that took it died on is not taken over again: its user is told, the
+// agent is not asked, and it leaves the inbox.
+func TestInboxGivesUpAfterTakeovers(t *testing.T) {
+	rdb, prefix := sharedRedis(t)
+	f := newFakeAPI(t)
+	u := privateText(11, "отчёт, который роняет сервер")
+	u.UpdateID = 72
+	body, _ := json.Marshal(u)
+	in := history.NewRedisInbox(rdb, prefix, time.Second)
+	if err := in.Put(t.Context(), 72, body); err != nil {
+		t.Fatal(err)
+	}
+	for range maxInboxTakeovers {
+		in.TookOver(t.Context(), 72)
+	}
+	asked := false
+	a := &fakeAgent{AnswerFunc: func(context.Context, agent.Request) (agent.Answer, error) {
+		asked = true
+		return agent.Answer{Text: "ответ"}, nil
+	}}
+	b, _ := inboxBot(t, f, a, rdb, prefix, Options{})
+	f.WaitSent(t, 1)
+	waitInboxEmpty(t, rdb, prefix)
+	b.side.Wait()
+	if sent := sentTo(f, 11); len(sent) != 1 || sent[0] != userMessage(errGaveUp) {
+		t.Errorf("the user got %q, want the notice %q", sent, userMessage(errGaveUp))
+	}
+	if asked {
+		t.Error("the agent was asked again")
+	}
+}
+
+// A replica stopped (SIGTERM) while an acknowledged update's answer is still running does not
+// tell its user to ask again: the update stays in the inbox, its claim released, and the next
+// replica answers it.
+func TestShutdownLeavesInboxedUpdateToNextReplica(t *testing.T) {
+	rdb, prefix := sharedRedis(t)
+	f := newFakeAPI(t)
+	hang, started := hangingAgent()
+	addr := testnet.Addr(t)
+	a, err := New(t.Context(), hang, Options{Token: testToken, APIURL: f.URL(), HTTPClient: f.Client(),
+		WebhookURL: "http://" + addr + "/hook", WebhookListen: addr, WebhookSecret: "hook_secret",
+		Dedupe: history.NewRedisDedupe(rdb, prefix, time.Hour), Inbox: history.NewRedisInbox(rdb, prefix, time.Minute),
+		ClaimLease: time.Minute, InboxSweep: time.Minute, ShutdownTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	runA := make(chan error, 1)
+	go func() { runA <- a.Run(ctx) }()
+	f.WaitCalls(t, "setWebhook", 1)
+	u := privateText(12, "вопрос")
+	u.UpdateID = 73
+	body, _ := json.Marshal(u)
+	postHook(t, addr, body)
+	waitClosed(t, started, "A to start answering")
+	stop()
+	if err := <-runA; err != nil {
+		t.Fatal(err)
+	}
+	if sent := sentTo(f, 12); len(sent) != 0 {
+		t.Fatalf("A sent %q; the update is left to the next replica", sent)
+	}
+	if state := rdb.Get(t.Context(), prefix+"upd:73").Val(); state != "" {
+		t.Fatalf("after A stopped the update's state is %q, want released", state)
+	}
+
+	inboxBot(t, f, echoAgent(), rdb, prefix, Options{})
+	waitInboxEmpty(t, rdb, prefix)
+	if sent := sentTo(f, 12); len(sent) != 1 || sent[0] != "эхо: вопрос" {
+		t.Errorf("the user got %q, want one answer from the next replica", sent)
+	}
+}
