@@ -47,6 +47,10 @@ func (b *Bot) acceptParsed(ctx, work context.Context, in incoming, pre *claimRes
 			return
 		case !ok:
 			b.core.metrics.updates.WithLabelValues("duplicate").Inc()
+			if in.inboxed && !b.held.has(in.updateID) {
+				// Answered already: this delivery's Put stored it again.
+				b.settleInbox(ctx, in.updateID)
+			}
 			return
 		}
 	}

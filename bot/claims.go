@@ -165,9 +165,16 @@ func (b *Bot) settle(ctx context.Context, in incoming, done bool) {
 		b.log.WarnContext(ctx, "dedupe unavailable", "op", op, "update_id", in.updateID, "err", err)
 	}
 	if done && in.inboxed {
-		if err := b.opts.Inbox.Remove(dctx, in.updateID); err != nil {
-			b.log.WarnContext(ctx, "inbox unavailable", "op", "remove", "update_id", in.updateID, "err", err)
-		}
+		b.settleInbox(ctx, in.updateID)
+	}
+}
+
+// settleInbox removes an answered (or deliberately unanswered) update from the inbox.
+func (b *Bot) settleInbox(ctx context.Context, updateID int64) {
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dedupeTimeout)
+	defer cancel()
+	if err := b.opts.Inbox.Remove(dctx, updateID); err != nil {
+		b.log.WarnContext(ctx, "inbox unavailable", "op", "remove", "update_id", updateID, "err", err)
 	}
 }
 

@@ -155,13 +155,7 @@ func (b *Bot) takeOver(ctx, work context.Context, id int64, body []byte, takeove
 	if b.held.has(id) {
 		return // this instance is answering it
 	}
-	forget := func() {
-		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dedupeTimeout)
-		defer cancel()
-		if err := b.opts.Inbox.Remove(dctx, id); err != nil {
-			b.log.WarnContext(ctx, "inbox unavailable", "op", "remove", "update_id", id, "err", err)
-		}
-	}
+	forget := func() { b.settleInbox(ctx, id) }
 	var u tgbotapi.Update
 	if json.Unmarshal(body, &u) != nil || int64(u.UpdateID) != id {
 		b.log.WarnContext(ctx, "inbox entry does not decode; dropped", "update_id", id)

@@ -164,3 +164,26 @@ func TestShutdownLeavesInboxedUpdateToNextReplica(t *testing.T) {
 		t.Errorf("the user got %q, want one answer from the next replica", sent)
 	}
 }
+
+// Telegram delivering an answered update again (its first webhook call timed out on its side)
+// gets no second answer and leaves nothing in the inbox: the delivery's own copy is removed
+// before the 200, not left for a sweep.
+func TestInboxRedeliveryOfAnsweredUpdate(t *testing.T) {
+	rdb, prefix := sharedRedis(t)
+	f := newFakeAPI(t)
+	_, addr := inboxBot(t, f, echoAgent(), rdb, prefix, Options{})
+	f.WaitCalls(t, "setWebhook", 1)
+	u := privateText(13, "вопрос")
+	u.UpdateID = 74
+	body, _ := json.Marshal(u)
+	postHook(t, addr, body)
+	f.WaitSent(t, 1)
+	waitInboxEmpty(t, rdb, prefix)
+	postHook(t, addr, body)
+	if n, err := history.NewRedisInbox(rdb, prefix, time.Second).Len(t.Context()); err != nil || n != 0 {
+		t.Errorf("after the re-delivery the inbox holds %d (%v), want 0", n, err)
+	}
+	if sent := sentTo(f, 13); len(sent) != 1 {
+		t.Errorf("the user got %q, want one answer", sent)
+	}
+}
