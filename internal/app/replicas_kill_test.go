@@ -151,7 +151,8 @@ func (p *process) stop(t *testing.T) {
 // to Telegram freezes, it takes 40 more updates (stored, claimed, acknowledged, never answered)
 // and is killed with SIGKILL; at two thirds it is started again. Every update is answered
 // exactly once: the ones replica 0 died with are taken over from the inbox once their claims
-// lapse. No dialog's history is lost, and the inbox ends empty.
+// lapse. Every 25th update is a document upload: each is stored once. No dialog's history is
+// lost, and the inbox ends empty.
 func TestReplicaKilledMidRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts replica processes")
@@ -233,6 +234,12 @@ func TestReplicaKilledMidRun(t *testing.T) {
 					MessageID: 1, From: &tgbotapi.User{ID: chat, FirstName: "U"},
 					Chat: &tgbotapi.Chat{ID: chat, Type: "private"}, Text: "что ты умеешь?", Date: 1,
 				}}
+				if uploader(i) {
+					id := fmt.Sprintf("akt-%d", i)
+					f.AddFile(id, []byte(fmt.Sprintf("Акт сверки № %d от 31.03.2026 с ООО «Альфа». Сальдо в пользу ООО «Альфа»: %d,00 руб.", i, 1000+i)))
+					u.Message.Text = ""
+					u.Message.Document = &tgbotapi.Document{FileID: id, FileName: id + ".txt", MimeType: "text/plain", FileSize: 120}
+				}
 				body, _ := json.Marshal(u)
 				deliver(i, body)
 				if i%5 == 0 {
@@ -282,6 +289,15 @@ func TestReplicaKilledMidRun(t *testing.T) {
 				t.Error("no update was taken over from the inbox: the kill tested nothing")
 			}
 			t.Logf("%d updates taken over from the inbox after the kill", takeovers)
+			for i := range n {
+				if !uploader(i) {
+					continue
+				}
+				meta := fmt.Sprintf("%sdocs:{u:%d}:meta", prefix, 10_000+i)
+				if docs := rdb.HLen(t.Context(), meta).Val(); docs != 1 {
+					t.Errorf("user %d uploaded one document; Redis holds %d (%s)", 10_000+i, docs, meta)
+				}
+			}
 			keys, err := testredis.Keys(t.Context(), rdb, prefix+"hist:")
 			if err != nil || len(keys) != n {
 				t.Errorf("%d dialogs in Redis (%v), want %d", len(keys), err, n)
@@ -289,6 +305,11 @@ func TestReplicaKilledMidRun(t *testing.T) {
 		})
 	}
 }
+
+// uploader: every 25th user sends a document instead of a question (some while replica 0 is
+// frozen and then killed: 333 and 358), so that the run also shows no document lost or stored
+// twice.
+func uploader(i int) bool { return i%25 == 8 }
 
 // waitDone waits until every update answered so far (its chat has a reply) is marked done.
 func waitDone(t *testing.T, rdb redis.UniversalClient, f *fakes.BotAPI, upTo int, key func(int) string) {
