@@ -300,6 +300,15 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		set(lane.IntentDocumentsByContract, "documents_by_contract", "документы по договору")
 	case d.Contract.Set:
 		set(lane.IntentOpenItemsByContract, "open_items_by_contract", "открытые позиции по договору")
+	case s.is(CBankOps) && !party && !d.Contract.Set && !d.BankAccount.Set && len(d.BankAccountCandidates) == 0 &&
+		(d.Period.Set || d.Date.Set) && (!d.Account.Set || d.Account.Value == "51") &&
+		!s.is(COpenItems, CDebt, CReceivables, CPayables, COwesUs, CWeOwe, CDocuments):
+		// «выписка за 16 января», «поступления на р/с за март», «списания за вчера»: the bank's
+		// movements of a period with no counterparty are the card of 51 (receipts are its
+		// debit, payments its credit). A named settlement account is left to the bank recipe:
+		// the card does not tell one account of 51 from another.
+		d.Account = slot("51", FromLexicon, "выписка по расчётному счёту")
+		set(lane.IntentAccountCard, "bank_statement", "движение по расчётному счёту за период: карточка счёта 51")
 	case s.is(CBankOps) && !s.is(COpenItems) && (party || !s.is(CDebt, CReceivables, CPayables, COwesUs, CWeOwe)):
 		set(lane.IntentBankOpsByParty, "bank_ops", "банковские операции с контрагентом")
 	case s.is(CDocuments) && !s.is(COpenItems, CDebt, CReceivables, CPayables, COwesUs, CWeOwe, CNotClosed) &&
