@@ -17,7 +17,7 @@ import (
 )
 
 // FuzzCallbackData plays an attacker who presses buttons with forged data. The bot routes
-// "d:…" to the "doc" command and "a:…", "x:…", "c:…" to "drill", carrying the data verbatim
+// "d:…" to the "doc" command and "b:…", "a:…" (a drilldown of before), "x:…", "c:…", "t:…" to "drill", carrying the data verbatim
 // (bot/incoming.go); here every input goes through both. The agent must never panic, always
 // answer with text, never show or touch the victim's document (user 1's memo, whose id the
 // attacker is given), and only offer buttons Telegram accepts (at most 64 bytes of data).
@@ -64,6 +64,12 @@ func FuzzCallbackData(f *testing.F) {
 		"a:-1:x:20260331:0:", "a:99:x:20260331:0:", "a:4::29991231:99:", "a:4:cb61f26c-a4d:20260331:1:" + strings.Repeat("9", 60),
 		"a:6:acct-51:20251231:1:51", "a:4:%:20260331:1:", "a:4:_:20260331:1:",
 		"a:", "\xff\xfe", "d:s:\u202e" + id,
+		// Drilldowns: the recipe by code, the organization by its reference's prefix.
+		"b:op:cb61f26c-a4d:20260331:8188789b-128:", "b:op:b14f1e5e-91c:20260331:34adc550-78a:", "b:op:deadbeef0000:20260331:34adc550-78a:",
+		"b:op:cb61f26c-a4d:20260231:8188789b-128:62.01", "b:bd:acct-51:20251231:34adc550-78a:51", "b:ac:p20260101:20260331:8188789b-128:62",
+		"b:ac:p20260401:20260331:8188789b-128:62", "b:zz:x:20260331:34adc550-78a:", "b:op:cb61f26c-a4d:20260331:1:", "b:op:cb61f26c-a4d:20260331::",
+		"b:op:cb61f26c-a4d:20260331:00000000-000:", "b:op:cb61f26c-a4d:20260331:%:", "b:op:cb61f26c-a4d:20260331:8188789b-128:" + strings.Repeat("9", 40),
+		"b:op:%:20260331:34adc550-78a:", "b:op:_:20260331:34adc550-78a:", "b:", "b:dc::29991231:34adc550-78a:",
 	} {
 		f.Add(s)
 	}

@@ -53,7 +53,10 @@ func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planne
 			return staleLedgerButton(), nil // a button of before (x:last, c:<index>) or forged data
 		}
 		r, err := a.lane.Drill(ctx, text)
-		if errors.Is(err, lane.ErrBadDrill) {
+		switch {
+		case errors.Is(err, lane.ErrStaleDrill):
+			return staleDrillButton(), nil
+		case errors.Is(err, lane.ErrBadDrill):
 			return Answer{Text: "Эта кнопка устарела или повреждена. Задайте вопрос заново — например, «кто нам должен на сегодня»."}, nil
 		}
 		res = r
@@ -142,7 +145,19 @@ func (a *Agent) press(ctx context.Context, req Request, p ledger.Press) (Answer,
 // staleLedgerButton answers a button whose result is no longer kept (expired, from another chat, or
 // of a version that pointed at «the last result»), with a question to ask again.
 func staleLedgerButton() Answer {
-	ans := Answer{Text: "Эта кнопка устарела: ответа, к которому она относится, больше нет. Задайте вопрос заново — например, «кто нам должен на сегодня».",
+	return askAgain("Эта кнопка устарела: ответа, к которому она относится, больше нет.")
+}
+
+// staleDrillButton answers a drilldown button of an earlier version (lane.ErrStaleDrill), whose
+// data named the recipe and the organization by position: run now, it could open another
+// report or another organization's figures.
+func staleDrillButton() Answer {
+	return askAgain("Эта кнопка устарела: она осталась от прежней версии бота.")
+}
+
+// askAgain is a stale button's answer: why, and a question to ask again, also as a button.
+func askAgain(why string) Answer {
+	ans := Answer{Text: why + " Задайте вопрос заново — например, «кто нам должен на сегодня».",
 		Buttons: []Button{{Text: "Кто нам должен на сегодня"}}}
 	ans.Debug.Degraded = []string{"stale_button"}
 	return ans

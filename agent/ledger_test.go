@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/finbot/finbot/agent/ledger"
+	"github.com/finbot/finbot/agent/ledger/lane"
 )
 
 // ledgerAgent is buttonsAgent with the results kept in memory, as an agent without a store keeps them.
@@ -50,7 +51,7 @@ func TestLedgerAnswerCarriesDebugButtonsAndExport(t *testing.T) {
 	var drill, export string
 	for _, b := range ans.Buttons {
 		switch {
-		case strings.HasPrefix(b.Data, "a:") && drill == "":
+		case lane.IsDrill(b.Data) && drill == "":
 			drill = b.Data
 		case strings.HasPrefix(b.Data, ledger.ExportPrefix):
 			export = b.Data
@@ -73,9 +74,24 @@ func TestLedgerAnswerCarriesDebugButtonsAndExport(t *testing.T) {
 	if other.Document != nil {
 		t.Error("another user's chat exported the first user's result")
 	}
-	forged, _ := a.Answer(ctx, Request{UserID: 1, ChatID: 1, Command: "drill", Text: "a:3:deadbeef0000:20260331"})
+	forged, _ := a.Answer(ctx, Request{UserID: 1, ChatID: 1, Command: "drill", Text: "b:op:deadbeef0000:20260331:34adc550-78a:"})
 	if !strings.Contains(forged.Text, "устарела или повреждена") {
 		t.Errorf("forged drilldown = %q", forged.Text)
+	}
+}
+
+// A drilldown button of before ("a:", which named the recipe and the organization by position)
+// is refused as stale, with a question to ask again, even where its positions still resolve.
+func TestLegacyDrillButtonIsStale(t *testing.T) {
+	a := ledgerAgent(t, func(int64, int64) bool { return true })
+	for _, data := range []string{"a:4:cb61f26c-a4d:20260331:1:", "a:4:cb61f26c-a4d:20260331:0:", "a:11:p20260101:20260331:1:62", "a:"} {
+		ans, err := a.Answer(t.Context(), Request{UserID: 1, ChatID: 1, Command: "drill", Text: data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !isStale(ans) || !strings.Contains(ans.Text, "прежней версии") || ans.Debug.Ledger != nil {
+			t.Errorf("%q: %q, buttons %+v; want «кнопка устарела … прежней версии … Задайте вопрос заново»", data, ans.Text, ans.Buttons)
+		}
 	}
 }
 

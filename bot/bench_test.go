@@ -184,7 +184,7 @@ func BenchmarkCallbackFlood(b *testing.B) {
 	for i := range b.N {
 		alone += latency()
 		for range presses {
-			f.Push(press(10, 10, 1001, fmt.Sprint("a:4:cb61f26ca4d1:", i)))
+			f.Push(press(10, 10, 1001, fmt.Sprint("b:op:cb61f26ca4d1:", i)))
 		}
 		flood += latency()
 		b.StopTimer()

@@ -533,7 +533,7 @@ func TestDrilldownButtonsExportAndDebug(t *testing.T) {
 		case "x:last":
 			ans.Document = &agent.Document{Name: "receivables.xlsx", Bytes: []byte("PK-xlsx")}
 		default:
-			ans.Buttons = []agent.Button{{Text: "Открытые позиции: ООО «Альфа»", Data: "a:4:cb61f26ca4d1:20260331"}, {Text: "Выгрузить в Excel", Data: "x:last"}}
+			ans.Buttons = []agent.Button{{Text: "Открытые позиции: ООО «Альфа»", Data: "b:op:cb61f26ca4d1:20260331:34adc550-78a:"}, {Text: "Выгрузить в Excel", Data: "x:last"}}
 		}
 		return ans, nil
 	}}
@@ -543,17 +543,17 @@ func TestDrilldownButtonsExportAndDebug(t *testing.T) {
 	f.WaitSent(t, 2)
 	f.WaitCalls(t, "sendDocument", 1) // debug.json, because /debug is on
 	sent := f.WaitSent(t, 2)
-	if !strings.Contains(sent[1].Markup, `"callback_data":"a:4:cb61f26ca4d1:20260331"`) || !strings.Contains(sent[1].Markup, `"callback_data":"x:last"`) {
+	if !strings.Contains(sent[1].Markup, `"callback_data":"b:op:cb61f26ca4d1:20260331:34adc550-78a:"`) || !strings.Contains(sent[1].Markup, `"callback_data":"x:last"`) {
 		t.Fatalf("markup = %s", sent[1].Markup)
 	}
-	for _, data := range []string{"a:4:cb61f26ca4d1:20260331", "x:last"} {
+	for _, data := range []string{"b:op:cb61f26ca4d1:20260331:34adc550-78a:", "x:last"} {
 		f.Push(tgbotapi.Update{CallbackQuery: &tgbotapi.CallbackQuery{ID: "cb-" + data, From: &tgbotapi.User{ID: 10}, Data: data,
 			Message: &tgbotapi.Message{MessageID: 5, Chat: &tgbotapi.Chat{ID: 10, Type: "private"}}}})
 	}
 	f.WaitCalls(t, "sendDocument", 4) // debug.json after each answer, plus the export
 	mu.Lock()
 	defer mu.Unlock()
-	if len(got) != 3 || got[1].Command != "drill" || got[1].Text != "a:4:cb61f26ca4d1:20260331" || got[2].Text != "x:last" {
+	if len(got) != 3 || got[1].Command != "drill" || got[1].Text != "b:op:cb61f26ca4d1:20260331:34adc550-78a:" || got[2].Text != "x:last" {
 		t.Errorf("agent requests = %+v", got)
 	}
 	names := ""

@@ -82,8 +82,10 @@ func buttonCommand(data string) string {
 	switch {
 	case strings.HasPrefix(data, "d:"):
 		return "doc"
-	case strings.HasPrefix(data, "a:"), strings.HasPrefix(data, "x:"), strings.HasPrefix(data, "c:"), strings.HasPrefix(data, "t:"):
-		return "drill" // "t:" a question kept server-side (agent.TextButtonPrefix)
+	case strings.HasPrefix(data, "b:"), strings.HasPrefix(data, "a:"), strings.HasPrefix(data, "x:"), strings.HasPrefix(data, "c:"), strings.HasPrefix(data, "t:"):
+		// "b:" a drilldown, "a:" one of before, which the agent answers as stale (lane.Drill);
+		// "t:" a question kept server-side (agent.TextButtonPrefix).
+		return "drill"
 	}
 	return ""
 }

@@ -47,7 +47,7 @@ func TestCallbackFloodDoesNotStallOtherChats(t *testing.T) {
 		b := startBot(t, f, a, Options{UserRatePerMin: 20, UserRateBurst: 5}) // the production defaults
 		const presses = 150
 		for range presses {
-			f.Push(press(10, 10, 1001, "a:4:cb61f26ca4d1:20260331"))
+			f.Push(press(10, 10, 1001, "b:op:cb61f26ca4d1:20260331:34adc550-78a:"))
 		}
 		f.Push(privateText(20, "курс евро"))
 		waitFor(t, "the other user's reply", func() bool { return len(sentTo(f, 20)) == 1 })
@@ -122,7 +122,7 @@ func TestGroupButtonAnswersReplyToTheirMessage(t *testing.T) {
 	}}
 	b := startBot(t, f, a, Options{Access: Access{Users: []int64{7}}})
 	const group = -100500
-	f.Push(press(group, 7, 2001, "a:4:cb61f26ca4d1:20260331"))
+	f.Push(press(group, 7, 2001, "b:op:cb61f26ca4d1:20260331:34adc550-78a:"))
 	f.Push(press(group, 7, 2002, "x:nothing"))
 	f.Push(press(group, 7, 2003, "x:file-only"))
 	f.Push(press(group, 8, 2004, "x:nothing")) // not on the access list
@@ -144,6 +144,29 @@ func TestGroupButtonAnswersReplyToTheirMessage(t *testing.T) {
 	for text, to := range want {
 		if got, ok := byText[text]; !ok || got != to {
 			t.Errorf("%q replies to %q, want %q (sent: %v)", text, got, to, byText)
+		}
+	}
+}
+
+// TestButtonCommand: the button data the agent reads back goes to its hidden commands, verbatim:
+// documents to "doc"; drilldowns ("b:"), those of before ("a:", which the agent refuses as stale
+// rather than let them become a question), exports, choices and kept questions to "drill".
+func TestButtonCommand(t *testing.T) {
+	for data, want := range map[string]string{
+		"d:s:abcdefghijklmnop":                     "doc",
+		"b:op:cb61f26ca4d1:20260331:34adc550-78a:": "drill",
+		"b:ac:p20260101:20260331:8188789b-128:62":  "drill",
+		"a:4:cb61f26ca4d1:20260331:0:":             "drill",
+		"x:abcdefgh2345":                           "drill",
+		"c:abcdefgh2345:1":                         "drill",
+		"t:abcdefgh2345":                           "drill",
+		"q:Ключевая ставка":                        "",
+		"кто нам должен":                           "",
+		"B:op:cb61f26ca4d1:20260331:34adc550-78a:": "",
+		"": "",
+	} {
+		if got := buttonCommand(data); got != want {
+			t.Errorf("buttonCommand(%q) = %q, want %q", data, got, want)
 		}
 	}
 }

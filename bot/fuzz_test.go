@@ -22,6 +22,7 @@ func FuzzParseUpdate(f *testing.F) {
 		{"/rate@finbot_test_bot", "bot_command", 0, 21, "private", "x:last"},
 		{"/help", "bot_command", 0, 5, "supergroup", "c:0"},
 		{"@finbot_test_bot, курс евро", "mention", 0, 16, "group", "a:4:cb61f26ca4d1:20260331:0:"},
+		{"кто нам должен", "mention", 0, 3, "private", "b:op:cb61f26ca4d1:20260331:34adc550-78a:"},
 		{"📈 Коллеги, @finbot_test_bot: кто нам должен?", "mention", 12, 16, "group", "q:Ключевая ставка"},
 		{"Финбот, привет", "text_mention", 0, 6, "group", "d:X:../../etc"},
 		{"\u200b\u2060\ufeff\u202eкто нам должен на 31 марта", "mention", -5, 1 << 30, "private", "\xff\xfe"},

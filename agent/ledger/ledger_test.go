@@ -119,6 +119,7 @@ func TestParsePress(t *testing.T) {
 		{"c:" + id + ":100", Press{}, false},
 		{"c:" + id + ":1:2", Press{}, false},
 		{"a:4:b14f1e5e-91c:20260331:1:", Press{}, false},
+		{"b:op:b14f1e5e-91c:20260331:8188789b-128:", Press{}, false},
 	} {
 		got, ok := ParsePress(tt.data)
 		if ok != tt.ok || ok && got != tt.want {

@@ -105,7 +105,9 @@ func bankAnchor(res *Result, cats *catalogs, r Recipe, number string, a *anchors
 	}
 	a.org, a.bank = entityByRef(cats.orgs, b.OrgRef), b
 	res.Organization, res.OrgDefaulted, res.BankAccount = b.OrgName, false, b.Label()
-	res.OrgIndex = slices.IndexFunc(cats.orgs, func(e Entity) bool { return e.Ref == b.OrgRef })
+	if slices.ContainsFunc(cats.orgs, func(e Entity) bool { return e.Ref == b.OrgRef }) {
+		res.OrgRef = b.OrgRef
+	}
 	if n := liveAccountsOf(cats.banks, b.OrgRef); n > 1 && (r.Intent == IntentAccountBalance || r.Intent == IntentDocumentsFormBalance) {
 		res.Notes = append(res.Notes, fmt.Sprintf("У %s %d %s: остаток по счёту 51 — по всем вместе; по одному счёту утверждённые запросы к 1С его не считают.",
 			b.OrgName, n, ru.Plural(n, "расчётный счёт", "расчётных счёта", "расчётных счетов")))

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -20,18 +19,73 @@ type Drill struct {
 }
 
 // drillPrefix marks drilldown callback data:
-// "a:<recipe index>:<anchor ref prefix>:<yyyymmdd>:<organization index>:<account or empty>".
-const drillPrefix = "a:"
+// "b:<recipe code>:<anchor ref prefix>:<yyyymmdd>:<organization ref prefix>:<account or empty>".
+// Everything in it is named stably — the recipe by its code (drillCodes), the organization by
+// its reference — never by a position in a list that a deploy or a new catalog entry reorders.
+const drillPrefix = "b:"
 
-// refPrefixLen is how much of a reference the callback carries; Drill re-checks that it
-// names exactly one catalog entry.
+// legacyDrillPrefix marked the drilldown data of before, "a:<recipe index>:<anchor>:<yyyymmdd>:
+// <organization index>:<account>": positions in Catalog and in 1C's catalog of organizations,
+// which a new recipe or organization silently repoints. Drill refuses it as stale.
+const legacyDrillPrefix = "a:"
+
+// drillCodes names each recipe a drilldown can open by a short code, the first letters of its
+// ID's words. A code never changes meaning: one whose recipe goes is retired, not reused (a
+// button under an old answer would run something else); a new target gets a new code.
+// TestDrillCodes holds the list.
+var drillCodes = map[string]string{
+	"op": "address.open_items.by_counterparty",
+	"oc": "address.open_items.by_contract",
+	"dp": "address.documents.by_counterparty",
+	"dc": "address.documents.by_contract",
+	"bd": "address.balance.drilldown_documents",
+	"ac": "address.account_card.movements",
+}
+
+// drillCode is the code of a drilldown target's recipe ID, "" when it has none.
+func drillCode(id string) string {
+	for code, rid := range drillCodes {
+		if rid == id {
+			return code
+		}
+	}
+	return ""
+}
+
+// refPrefixLen is how much of a reference the callback carries (the anchor's and the
+// organization's); Drill re-checks that it names exactly one catalog entry.
 const refPrefixLen = 12
+
+// minRefPrefix is the shortest reference prefix Drill accepts.
+const minRefPrefix = 8
 
 // maxDrills bounds the offers under one answer.
 const maxDrills = 5
 
+// maxDrillData is Telegram's bound on callback data, in bytes.
+const maxDrillData = 64
+
 // ErrBadDrill means callback data that does not name a valid drilldown (forged or stale).
 var ErrBadDrill = errors.New("address: invalid drilldown")
+
+// ErrStaleDrill is drilldown data of an earlier format (legacyDrillPrefix), which named the
+// recipe and the organization by position: refused, for the user to ask again. It is an
+// ErrBadDrill.
+var ErrStaleDrill = fmt.Errorf("%w: drilldown data of an earlier format", ErrBadDrill)
+
+// drillData is the callback data of a drilldown; "" when it cannot name its recipe or its
+// organization stably, or does not fit Telegram's bound.
+func drillData(recipeID, anchor string, date time.Time, orgRef, account string) string {
+	code := drillCode(recipeID)
+	if code == "" || len(orgRef) < minRefPrefix {
+		return ""
+	}
+	data := fmt.Sprintf("%s%s:%s:%s:%s:%s", drillPrefix, code, anchor, date.Format("20060102"), short(orgRef), account)
+	if len(data) > maxDrillData {
+		return ""
+	}
+	return data
+}
 
 // Drills offers the recipe's drilldown targets for the top rows of a factual result.
 func (r Result) Drills() []Drill {
@@ -46,12 +100,15 @@ func (r Result) Drills() []Drill {
 		return nil
 	}
 	target, _ := RecipeByID(rec.Drilldowns[0])
-	idx := slices.IndexFunc(Catalog, func(c Recipe) bool { return c.ID == target.ID })
+	if drillCode(target.ID) == "" || len(r.OrgRef) < minRefPrefix {
+		return nil // no stable name for the target or the organization: no drilldown
+	}
 	date := r.AsOf
 	if date.IsZero() {
 		date = r.To
 	}
 	var out []Drill
+	var seen []string // the anchors offered
 	for _, row := range r.Rows {
 		anchor, label := "", ""
 		switch {
@@ -64,13 +121,15 @@ func (r Result) Drills() []Drill {
 		case slices.Contains(target.Required, FilterAccount) && row.Account != "":
 			anchor, label = "acct-"+row.Account, "счёт "+row.Account
 		}
-		if anchor == "" || slices.ContainsFunc(out, func(d Drill) bool { return strings.Contains(d.Data, short(anchor)) }) {
+		if anchor == "" || slices.Contains(seen, short(anchor)) {
 			continue
 		}
-		out = append(out, Drill{
-			Text: drillLabel(target, label),
-			Data: fmt.Sprintf("%s%d:%s:%s:%d:%s", drillPrefix, idx, short(anchor), date.Format("20060102"), max(r.OrgIndex, 0), r.Filters.Account),
-		})
+		data := drillData(target.ID, short(anchor), date, r.OrgRef, r.Filters.Account)
+		if data == "" {
+			continue // over Telegram's bound
+		}
+		seen = append(seen, short(anchor))
+		out = append(out, Drill{Text: drillLabel(target, label), Data: data})
 		if len(out) == maxDrills {
 			break
 		}
@@ -109,32 +168,40 @@ func short(ref string) string {
 	return ref[:refPrefixLen]
 }
 
-// IsDrill reports whether callback data is a drilldown.
+// IsDrill reports whether callback data is a drilldown of the current format.
 func IsDrill(data string) bool { return strings.HasPrefix(data, drillPrefix) }
 
-// Drill re-validates callback data and runs the drilldown: the recipe index must exist, the
-// anchor prefix must name exactly one non-deleted catalog entry, the date must be real.
+// Drill re-validates callback data and runs the drilldown: the recipe code must name a
+// drilldown target, the anchor prefix exactly one non-deleted catalog entry, the organization
+// prefix exactly one organization of the catalog, the date must be real. Data of the earlier
+// format is ErrStaleDrill.
 func (l *Lane) Drill(ctx context.Context, data string) (Result, error) {
+	if strings.HasPrefix(data, legacyDrillPrefix) {
+		return Result{}, ErrStaleDrill
+	}
 	parts := strings.Split(strings.TrimPrefix(data, drillPrefix), ":")
-	if !IsDrill(data) || len(parts) != 5 || len(data) > 64 {
+	if !IsDrill(data) || len(parts) != 5 || len(data) > maxDrillData {
 		return Result{}, ErrBadDrill
 	}
-	orgIdx, err := strconv.Atoi(parts[3])
-	if err != nil || orgIdx < 0 {
+	orgPrefix := parts[3]
+	if len(orgPrefix) < minRefPrefix || len(orgPrefix) > refPrefixLen {
 		return Result{}, ErrBadDrill
 	}
 	if acct := parts[4]; acct != "" && !accountCode.MatchString(acct) {
 		return Result{}, ErrBadDrill
 	}
-	idx, err := strconv.Atoi(parts[0])
-	if err != nil || idx < 0 || idx >= len(Catalog) {
+	id, ok := drillCodes[parts[0]]
+	if !ok {
+		return Result{}, ErrBadDrill
+	}
+	rec, ok := RecipeByID(id)
+	if !ok {
 		return Result{}, ErrBadDrill
 	}
 	when, err := time.Parse("20060102", parts[2])
 	if err != nil || when.Year() < 2000 || when.Year() > 2100 {
 		return Result{}, ErrBadDrill
 	}
-	rec := Catalog[idx]
 	d := Decomposition{QuestionMode: ModeLedger, ModeConfidence: 1, QueryShape: "list", QueryShapeConfidence: 1,
 		Intent: rec.Intent, IntentConfidence: 1, FallbackRuleHit: "drilldown", Reasons: []string{"переход по кнопке"}}
 	if slices.Contains(rec.Required, FilterAsOfDate) {
@@ -148,10 +215,16 @@ func (l *Lane) Drill(ctx context.Context, data string) (Result, error) {
 	if err != nil {
 		return l.Run(ctx, d), nil // Run reports the outage
 	}
-	if orgIdx >= len(cats.orgs) {
-		return Result{}, ErrBadDrill
+	var orgs []Entity
+	for _, o := range cats.orgs {
+		if strings.HasPrefix(o.Ref, orgPrefix) {
+			orgs = append(orgs, o)
+		}
 	}
-	d.Filters.Organization = cats.orgs[orgIdx].Ref // the drill keeps the scope it came from
+	if len(orgs) != 1 {
+		return Result{}, ErrBadDrill // gone from 1C, or no longer told apart by the prefix
+	}
+	d.Filters.Organization = orgs[0].Ref // the drill keeps the scope it came from
 	d.Filters.Account = parts[4]
 	anchor := parts[1]
 	if start, ok := strings.CutPrefix(anchor, "p"); ok {

@@ -67,7 +67,11 @@ func (l *Lane) resolveAnchors(res *Result, cats *catalogs, r Recipe, f Filters) 
 		return askOrganization(res, cats) // the contract, when named, gives its own
 	}
 	res.Organization = a.org.Name
-	defer func() { res.OrgIndex = slices.IndexFunc(cats.orgs, func(e Entity) bool { return e.Ref == a.org.Ref }) }()
+	defer func() {
+		if slices.ContainsFunc(cats.orgs, func(e Entity) bool { return e.Ref == a.org.Ref }) {
+			res.OrgRef = a.org.Ref // else no drilldown: its data could not name the organization
+		}
+	}()
 	if uses(FilterCounterparty) && (f.Counterparty != "" || f.INN != "") {
 		rs := ResolveCounterparty(f.Counterparty, f.INN, cats.parties)
 		note(rs)

@@ -316,9 +316,15 @@ func TestDrilldownsRoundTrip(t *testing.T) {
 	if next.Summary.TotalAmount != res.Rows[0].Amount {
 		t.Errorf("open items total %s ≠ receivable %s of %s", next.Summary.TotalAmount, res.Rows[0].Amount, res.Rows[0].Name)
 	}
-	ref := res.Rows[0].Ref[:12]
-	for _, forged := range []string{"a:99:abc:20260331:0:", "a:4:00000000aaaa:20260331:0:", "a:4:" + ref + ":20261399:0:",
-		"a:4:" + ref + ":99991231:0:", "a:4:" + ref + ":20260331:7:", "a:4:" + ref + ":20260331:0:62; УДАЛИТЬ", "a:4:" + ref + ":20260331", "a:x", "q:1"} {
+	if want := "b:op:" + res.Rows[0].Ref[:12] + ":20260331:" + res.OrgRef[:12] + ":"; drills[0].Data != want {
+		t.Errorf("data %q, want %q", drills[0].Data, want)
+	}
+	ref, org := res.Rows[0].Ref[:12], res.OrgRef[:12]
+	for _, forged := range []string{"b:zz:" + ref + ":20260331:" + org + ":", "b:4:" + ref + ":20260331:" + org + ":", "b::" + ref + ":20260331:" + org + ":",
+		"b:op:abc:20260331:" + org + ":", "b:op:00000000aaaa:20260331:" + org + ":", "b:op:" + ref + ":20261399:" + org + ":",
+		"b:op:" + ref + ":99991231:" + org + ":", "b:op:" + ref + ":20260331:0:", "b:op:" + ref + ":20260331:7:", "b:op:" + ref + ":20260331:000000000000:",
+		"b:op:" + ref + ":20260331:" + org + ":62; УДАЛИТЬ", "b:op:" + ref + ":20260331:" + org, "b:op:" + ref + ":20260331:" + org + "::",
+		"b:op:%:20260331:" + org + ":", "b:op:" + ref + ":20260331:%:", "b:x", "b:", "q:1", "a:4:" + ref + ":20260331:0:"} {
 		if _, err := lane.Drill(t.Context(), forged); err == nil {
 			t.Errorf("forged %q accepted", forged)
 		}

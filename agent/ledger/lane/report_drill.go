@@ -2,7 +2,6 @@ package lane
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"time"
 
@@ -10,13 +9,13 @@ import (
 )
 
 // The turnover sheet's drilldown: a button per account line opens that account's card for the
-// same period. Its callback data is "a:<card recipe>:p<first day>:<last day>:<organization>:<account>"
-// — the anchor «p» carries the period's first day, the date field its last day.
+// same period. Its callback data is "b:<card's code>:p<first day>:<last day>:<organization ref
+// prefix>:<account>" — the anchor «p» carries the period's first day, the date field its last day.
 
 // sheetDrills offers the cards of the sheet's first account lines.
 func (r Result) sheetDrills() []Drill {
-	idx := slices.IndexFunc(Catalog, func(c Recipe) bool { return c.Intent == IntentAccountCard })
-	if idx < 0 || r.From.IsZero() || r.Report == nil || r.Report.Detail != "" || r.Party != "" {
+	card, ok := RecipeFor(IntentAccountCard)
+	if !ok || r.From.IsZero() || r.Report == nil || r.Report.Detail != "" || r.Party != "" {
 		return nil
 	}
 	var out []Drill
@@ -24,10 +23,11 @@ func (r Result) sheetDrills() []Drill {
 		if row.Account == "" || !accountCode.MatchString(row.Account) {
 			continue
 		}
-		out = append(out, Drill{
-			Text: ru.Truncate("Карточка счёта "+row.Account+" за период", maxLabel),
-			Data: fmt.Sprintf("%s%d:p%s:%s:%d:%s", drillPrefix, idx, r.From.Format("20060102"), r.To.Format("20060102"), max(r.OrgIndex, 0), row.Account),
-		})
+		data := drillData(card.ID, "p"+r.From.Format("20060102"), r.To, r.OrgRef, row.Account)
+		if data == "" {
+			continue // no stable name for the organization
+		}
+		out = append(out, Drill{Text: ru.Truncate("Карточка счёта "+row.Account+" за период", maxLabel), Data: data})
 		if len(out) == maxDrills {
 			break
 		}

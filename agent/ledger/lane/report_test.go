@@ -233,8 +233,13 @@ func TestSheetDrillsToCards(t *testing.T) {
 			t.Errorf("card %s closes at %v with Дт %v; the sheet's line: %+v", row.Account, card.Report.Total.CloseNet(), card.Report.Total.Debit, *row.Sheet)
 		}
 	}
-	for _, forged := range []string{"a:11:p20260401:20260331:0:62", "a:11:p2026:20260331:0:62", "a:11:p20260101:20260331:0:",
-		"a:11:p20260101:20260331:9:62", "a:0:p20260101:20260331:0:62"} {
+	org := sheet.OrgRef[:refPrefixLen]
+	if want := "b:ac:p20260101:20260331:" + org + ":" + sheet.Rows[0].Account; drills[0].Data != want {
+		t.Errorf("data %q, want %q", drills[0].Data, want)
+	}
+	for _, forged := range []string{"b:ac:p20260401:20260331:" + org + ":62", "b:ac:p2026:20260331:" + org + ":62", "b:ac:p20260101:20260331:" + org + ":",
+		"b:ac:p20260101:20260331:9:62", "b:ac:p20260101:20260331:000000000000:62", "b:op:p20260101:20260331:" + org + ":62",
+		"a:11:p20260101:20260331:1:62"} {
 		if _, err := lane.Drill(t.Context(), forged); err == nil {
 			t.Errorf("Drill(%q) accepted forged data", forged)
 		}

@@ -47,8 +47,9 @@ type Result struct {
 	ContractDate   string `json:"-"`
 	BankAccount    string `json:"bank_account,omitempty"` // its number, and its bank when 1C names one
 	Source         string `json:"source"`
-	// OrgIndex is the position of the organization in the catalog, for drilldown data.
-	OrgIndex int `json:"-"`
+	// OrgRef is the reference of the organization of the figures when the catalog holds it, for
+	// drilldown data (never its position in the catalog, which a new organization shifts).
+	OrgRef string `json:"-"`
 	// Candidates are the choices when an anchor is ambiguous.
 	AnchorType string   `json:"-"`
 	Candidates []Entity `json:"-"`
