@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -197,7 +198,7 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 	}
 	if f.Account != "" {
 		if !cats.hasAccount(f.Account) {
-			return res.limited(ReasonMissingAnchor, fmt.Sprintf("Счёта %s нет в плане счетов 1С. Проверьте номер — например, 60, 62.01 или 51.", f.Account))
+			return res.limited(ReasonMissingAnchor, missingAccount(f.Account, slices.Collect(maps.Keys(cats.accounts))))
 		}
 	}
 	bound, stop := l.resolveAnchors(&res, cats, recipe, f)
