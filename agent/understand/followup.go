@@ -168,6 +168,13 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 			d.Recipe = lane.IntentPayables // «кто нам должен» → «а мы кому?»
 		case s.hasToken("нам") && (s.hasToken("кто") || s.hasToken("сколько")):
 			d.Recipe = lane.IntentReceivables
+		case s.is(CSuppliers) && !s.is(CCustomers):
+			d.Recipe = lane.IntentPayables // «кто нам должен» → «а поставщикам?»: what we owe them
+		case s.is(CCustomers) && !s.is(CSuppliers):
+			d.Recipe = lane.IntentReceivables // «кому мы должны» → «а покупатели?»: what they owe us
+		}
+		if d.Recipe != prev.Recipe && !cur.Account.Set && d.Account.Source == FromDialog {
+			d.Account = Slot[string]{} // «дебиторка по 62» → «а мы кому?»: 60, not 62
 		}
 	}
 	other := s.hasStemPrefix("друг")
