@@ -455,16 +455,7 @@ func TestWebhookMode(t *testing.T) {
 	startBot(t, f, echoAgent(), Options{WebhookURL: "http://" + addr + "/tg/hook", WebhookListen: addr, WebhookSecret: "hook_secret"})
 	body, _ := json.Marshal(privateText(10, "вебхук"))
 	f.WaitCalls(t, "setWebhook", 1) // the bot listens before it registers the webhook
-	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/tg/hook", bytes.NewReader(body))
-	req.Header.Set("X-Telegram-Bot-Api-Secret-Token", "hook_secret")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("webhook POST: %s", resp.Status)
-	}
+	postHook(t, "http://"+addr+"/tg/hook", body)
 	if got := f.WaitSent(t, 1); got[0].Text != "эхо: вебхук" {
 		t.Errorf("sent %+v", got)
 	}

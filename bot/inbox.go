@@ -79,25 +79,32 @@ func (h *heldClaims) list() []int64 {
 // keepClaims renews this instance's claims every third of their lease until ctx is done, so
 // that only a claim whose instance died lapses.
 func (b *Bot) keepClaims(ctx context.Context) {
-	t := time.NewTicker(b.opts.ClaimLease / 3)
+	every(ctx, b.opts.ClaimLease/3, func() {
+		ids := b.held.list()
+		if len(ids) == 0 {
+			return
+		}
+		dctx, cancel := context.WithTimeout(ctx, dedupeTimeout)
+		defer cancel()
+		if err := b.opts.Dedupe.Extend(dctx, ids, b.opts.ClaimLease); err != nil {
+			b.log.WarnContext(ctx, "dedupe unavailable; claims not renewed", "claims", len(ids), "err", err)
+		} else {
+			b.log.DebugContext(ctx, "claims renewed", "claims", len(ids))
+		}
+	})
+}
+
+// every calls fn every period until ctx is done.
+func every(ctx context.Context, period time.Duration, fn func()) {
+	t := time.NewTicker(period)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+			fn()
 		}
-		ids := b.held.list()
-		if len(ids) == 0 {
-			continue
-		}
-		dctx, cancel := context.WithTimeout(ctx, dedupeTimeout)
-		if err := b.opts.Dedupe.Extend(dctx, ids, b.opts.ClaimLease); err != nil {
-			b.log.WarnContext(ctx, "dedupe unavailable; claims not renewed", "claims", len(ids), "err", err)
-		} else {
-			b.log.DebugContext(ctx, "claims renewed", "claims", len(ids))
-		}
-		cancel()
 	}
 }
 
@@ -118,19 +125,12 @@ func (b *Bot) putInbox(ctx context.Context, in incoming, body []byte) bool {
 // sweepInbox takes over, every InboxSweep until ctx is done, the inbox updates whose claims
 // lapsed: their instance died after acknowledging them.
 func (b *Bot) sweepInbox(ctx, work context.Context) {
-	t := time.NewTicker(b.opts.InboxSweep)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		type due struct {
-			id        int64
-			body      []byte
-			takeovers int
-		}
+	type due struct {
+		id        int64
+		body      []byte
+		takeovers int
+	}
+	every(ctx, b.opts.InboxSweep, func() {
 		var batch []due
 		dctx, cancel := context.WithTimeout(ctx, dedupeTimeout)
 		err := b.opts.Inbox.Due(dctx, b.opts.InboxSweep, sweepBatch, func(id int64, body []byte, takeovers int) {
@@ -139,7 +139,7 @@ func (b *Bot) sweepInbox(ctx, work context.Context) {
 		cancel()
 		if err != nil {
 			b.log.WarnContext(ctx, "inbox unavailable; sweep skipped", "err", err)
-			continue
+			return
 		}
 		for _, d := range batch {
 			if ctx.Err() != nil {
@@ -147,7 +147,7 @@ func (b *Bot) sweepInbox(ctx, work context.Context) {
 			}
 			b.takeOver(ctx, work, d.id, d.body, d.takeovers)
 		}
-	}
+	})
 }
 
 // takeOver answers an inbox update if its claim lapsed, and forgets it if it was answered.

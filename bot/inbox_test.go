@@ -46,10 +46,10 @@ func waitInboxEmpty(t *testing.T, rdb redis.UniversalClient, prefix string) {
 	}
 }
 
-// postHook delivers one update to a webhook as Telegram does.
-func postHook(t *testing.T, addr string, body []byte) {
+// postHook delivers one update to the webhook at url as Telegram does and wants 200.
+func postHook(t *testing.T, url string, body []byte) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/hook", bytes.NewReader(body))
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
 	req.Header.Set("X-Telegram-Bot-Api-Secret-Token", "hook_secret")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -145,7 +145,7 @@ func TestShutdownLeavesInboxedUpdateToNextReplica(t *testing.T) {
 	u := privateText(12, "вопрос")
 	u.UpdateID = 73
 	body, _ := json.Marshal(u)
-	postHook(t, addr, body)
+	postHook(t, "http://"+addr+"/hook", body)
 	waitClosed(t, started, "A to start answering")
 	stop()
 	if err := <-runA; err != nil {
@@ -176,10 +176,10 @@ func TestInboxRedeliveryOfAnsweredUpdate(t *testing.T) {
 	u := privateText(13, "вопрос")
 	u.UpdateID = 74
 	body, _ := json.Marshal(u)
-	postHook(t, addr, body)
+	postHook(t, "http://"+addr+"/hook", body)
 	f.WaitSent(t, 1)
 	waitInboxEmpty(t, rdb, prefix)
-	postHook(t, addr, body)
+	postHook(t, "http://"+addr+"/hook", body)
 	if n, err := history.NewRedisInbox(rdb, prefix, time.Second).Len(t.Context()); err != nil || n != 0 {
 		t.Errorf("after the re-delivery the inbox holds %d (%v), want 0", n, err)
 	}

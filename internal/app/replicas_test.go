@@ -13,6 +13,7 @@ import (
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/config"
@@ -127,17 +128,12 @@ func TestReplicasAnswerEachUpdateOnce(t *testing.T) {
 				}
 			}()
 
-			client := &http.Client{Timeout: 10 * time.Second}
-			deliver := func(i int, body []byte) {
-				for attempt := 0; ; attempt++ {
-					if r := replicas[(i+attempt)%2]; r != nil && post(client, r.addr, body) {
-						return
-					}
-					if attempt > 100 {
-						t.Fatalf("update %d: no replica took it", i)
-					}
+			deliver := balancer(t, func(k int) string {
+				if r := replicas[k]; r != nil {
+					return r.addr
 				}
-			}
+				return ""
+			})
 			for i := range n {
 				switch i {
 				case n / 3:
@@ -147,16 +143,7 @@ func TestReplicasAnswerEachUpdateOnce(t *testing.T) {
 					replicas[0] = startReplica(t, cfg, addrs[0], count)
 					f.WaitCalls(t, "setWebhook", 3)
 				}
-				chat := int64(10_000 + i)
-				u := tgbotapi.Update{UpdateID: 500_000 + i, Message: &tgbotapi.Message{
-					MessageID: 1, From: &tgbotapi.User{ID: chat, FirstName: "U"},
-					Chat: &tgbotapi.Chat{ID: chat, Type: "private"}, Text: "что ты умеешь?", Date: 1,
-				}}
-				body, _ := json.Marshal(u)
-				deliver(i, body)
-				if i%5 == 0 {
-					deliver(i+1, body) // the retry goes to the other replica
-				}
+				deliver(i, question(i))
 			}
 			f.WaitSent(t, n)
 			for _, r := range replicas {
@@ -164,26 +151,73 @@ func TestReplicasAnswerEachUpdateOnce(t *testing.T) {
 			}
 			replicas = nil
 
-			var twice, never []string
-			for i := range n {
-				chat := int64(10_000 + i)
-				switch got := len(f.Chat(chat)); {
-				case got == 0:
-					never = append(never, strconv.FormatInt(chat, 10))
-				case got > 1:
-					twice = append(twice, fmt.Sprintf("%d (%d replies)", chat, got))
-				}
-				if c := count.of(chat); c != 1 {
-					twice = append(twice, fmt.Sprintf("%d (%d answers)", chat, c))
-				}
-			}
-			if len(twice)+len(never) > 0 {
-				t.Errorf("of %d updates, answered more than once: %v; never: %v", n, twice, never)
-			}
-			keys, err := testredis.Keys(t.Context(), rdb, prefix+"hist:")
-			if err != nil || len(keys) != n {
-				t.Errorf("%d dialogs in Redis (%v), want %d", len(keys), err, n)
-			}
+			answeredOnce(t, f, rdb, prefix, n, count.of)
 		})
+	}
+}
+
+// chatOf is the private chat (and user) of the i-th update of a replicas run.
+func chatOf(i int) int64 { return int64(10_000 + i) }
+
+// question is the i-th update of a replicas run: a question in its own private chat.
+func question(i int) tgbotapi.Update {
+	chat := chatOf(i)
+	return tgbotapi.Update{UpdateID: 500_000 + i, Message: &tgbotapi.Message{
+		MessageID: 1, From: &tgbotapi.User{ID: chat, FirstName: "U"},
+		Chat: &tgbotapi.Chat{ID: chat, Type: "private"}, Text: "что ты умеешь?", Date: 1,
+	}}
+}
+
+// balancer returns what the load balancer in front of two replicas does with update i: it
+// posts it to replica i%2 and, when that one is down (addr gives "") or refuses it, to the
+// other, until one takes it; every fifth update it then delivers again to the other replica
+// (a webhook call Telegram retried).
+func balancer(t *testing.T, addr func(k int) string) func(i int, u tgbotapi.Update) {
+	client := &http.Client{Timeout: 10 * time.Second}
+	post1 := func(i int, body []byte) {
+		for attempt := 0; ; attempt++ {
+			if a := addr((i + attempt) % 2); a != "" && post(client, a, body) {
+				return
+			}
+			if attempt > 200 {
+				t.Fatalf("update %d: no replica took it", i)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	return func(i int, u tgbotapi.Update) {
+		body, _ := json.Marshal(u)
+		post1(i, body)
+		if i%5 == 0 {
+			post1(i+1, body) // the retry goes to the other replica
+		}
+	}
+}
+
+// answeredOnce checks that each of the n chats of a replicas run got exactly one reply (and,
+// with answers, one answer from the agent) and has its dialog in Redis.
+func answeredOnce(t *testing.T, f *fakes.BotAPI, rdb redis.UniversalClient, prefix string, n int, answers func(chat int64) int) {
+	t.Helper()
+	var twice, never []string
+	for i := range n {
+		chat := chatOf(i)
+		switch got := len(f.Chat(chat)); {
+		case got == 0:
+			never = append(never, strconv.FormatInt(chat, 10))
+		case got > 1:
+			twice = append(twice, fmt.Sprintf("%d (%d replies)", chat, got))
+		}
+		if answers != nil {
+			if c := answers(chat); c != 1 {
+				twice = append(twice, fmt.Sprintf("%d (%d answers)", chat, c))
+			}
+		}
+	}
+	if len(twice)+len(never) > 0 {
+		t.Errorf("of %d updates, answered more than once: %v; never: %v", n, twice, never)
+	}
+	keys, err := testredis.Keys(t.Context(), rdb, prefix+"hist:")
+	if err != nil || len(keys) != n {
+		t.Errorf("%d dialogs in Redis (%v), want %d", len(keys), err, n)
 	}
 }
