@@ -18,8 +18,8 @@ import (
 
 // send delivers every part of a reply in order, then its documents and chart, within
 // Telegram's limits. In a group the first message sent replies to out.replyTo. Once text was
-// delivered, a file Telegram will not take does not undo it: the user is told in a line that
-// the file is missing, and the reply counts as delivered.
+// delivered, a later part or a file Telegram will not take does not undo it: the user is told
+// in a line what is missing, and the reply counts as delivered.
 func (b *Bot) send(ctx context.Context, out outgoing) error {
 	replyTo := out.replyTo
 	for i, p := range out.parts {
@@ -35,6 +35,13 @@ func (b *Bot) send(ctx context.Context, out outgoing) error {
 		}
 		plain := func() tgbotapi.Chattable { cfg.Entities = nil; return cfg }
 		id, err := b.deliver(ctx, out.chatID, cfg, plain)
+		if err != nil && i > 0 {
+			// The first parts are out: «что-то пошло не так при подготовке ответа» would be
+			// wrong, and sending the whole answer again would repeat them. The user is told the
+			// answer is cut short.
+			return b.attached(ctx, out.chatID, true, "Ответ пришёл не полностью: Telegram не принял его продолжение. "+
+				"Повторите вопрос или сузьте его, если нужна остальная часть.", err)
+		}
 		if err != nil {
 			return ignoreBlocked(err)
 		}
@@ -81,7 +88,7 @@ func (b *Bot) attached(ctx context.Context, chatID int64, texted bool, note stri
 	if !errors.Is(err, errTelegramDown) {
 		level = slog.LevelError
 	}
-	b.log.Log(ctx, level, "file not delivered after its reply's text", "chat_id", chatID, "err", err)
+	b.log.Log(ctx, level, "part of a reply not delivered after its first text", "chat_id", chatID, "err", err)
 	cfg := tgbotapi.NewMessage(chatID, note)
 	if _, err := b.deliver(ctx, chatID, cfg, func() tgbotapi.Chattable { return cfg }); err != nil {
 		b.log.DebugContext(ctx, "note of a missing file not delivered", "chat_id", chatID, "err", err)

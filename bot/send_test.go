@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -62,6 +63,43 @@ func TestRefusedFileAfterTextStands(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestRefusedLaterPartStands: when Telegram refuses the second part of a long reply, the first
+// stands and the user reads that the answer is cut short — not «что-то пошло не так при
+// подготовке ответа», and not the first part again.
+func TestRefusedLaterPartStands(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newInProcessAPI(t)
+		long := strings.Repeat("Строка отчёта с суммой 1 000,00 ₽.\n", 250) // over 4096 characters: two parts
+		parts := 0
+		f.SetFault(fakes.Refuse("sendMessage", http.StatusBadRequest, "Bad Request: message is too long", func(form map[string]string) bool {
+			if !strings.HasPrefix(form["text"], "Строка") {
+				return false
+			}
+			parts++
+			return parts > 1 // the first part goes through, the second is refused
+		}))
+		a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+			if r.Text == "длинный" {
+				return agent.Answer{Text: long}, nil
+			}
+			return agent.Answer{Text: "эхо: " + r.Text}, nil
+		}}
+		startBot(t, f, a, Options{})
+		f.Push(privateText(10, "длинный"))
+		f.Push(privateText(10, "следующий"))
+		f.WaitSent(t, 3)
+		got := sentTo(f, 10)
+		if len(got) != 3 || !strings.HasPrefix(got[0], "Строка") || !strings.HasPrefix(got[1], "Ответ пришёл не полностью") || got[2] != "эхо: следующий" {
+			t.Errorf("chat reads %q", got)
+		}
+		for _, m := range got {
+			if strings.Contains(m, "Что-то пошло не так") {
+				t.Errorf("the user was told the answer failed: %q", m)
+			}
+		}
+	})
 }
 
 // TestUploadErrorCodeIsRead: the error of an upload carries Telegram's error_code and
