@@ -286,6 +286,8 @@ func (d *Demo) run(ctx context.Context, id string, p *plan, limit int) ([]map[st
 		return d.cardMovements(ctx, a, limit)
 	case idCardBalances:
 		return d.cardBalances(ctx, a)
+	case idFirstPosting: // engine_first.go
+		return d.firstPosting(p.q.Selects[0], a)
 	case idCatalogOrgs:
 		return d.organizations(limit), nil
 	case idCatalogParties:

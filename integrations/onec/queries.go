@@ -71,7 +71,7 @@ const (
 )
 
 // templates in the order QueryIDs reports them: the recipe catalog's order, then the catalogs,
-// then the reports' templates.
+// then the reports' templates, then the date of the first posting.
 var templates = []template{
 	{idOpenContracts, openContractsText, []paramSpec{pAsOf, pOrg, pCpOpt}, RowsTurnover},
 	{idPayables, payablesText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}, RowsBalance},
@@ -93,6 +93,7 @@ var templates = []template{
 	{idSheetByContract, sheetByContractText, reportParams, RowsSheet},
 	{idCardMovements, cardMovementsText, reportParams, RowsMovement},
 	{idCardBalances, cardBalancesText, reportParams, RowsCardTotals},
+	{idFirstPosting, firstPostingText, nil, RowsFirstPosting}, // the first posting: queries_register.go
 }
 
 // param returns the template's declaration of a parameter (names are case-insensitive).
@@ -128,7 +129,8 @@ func Query(id string) (text string, ok bool) {
 }
 
 // QueryIDs lists the whitelisted queries: the ten recipes of agent/ledger/lane, the five
-// catalog lookups, then the five templates of the turnover sheet and the account card.
+// catalog lookups, the five templates of the turnover sheet and the account card, then the
+// date of the register's first posting.
 func QueryIDs() []string {
 	ids := make([]string, len(templates))
 	for i, t := range templates {

@@ -257,3 +257,21 @@ const drilldownText = `// finbot: address.balance.drilldown_documents` + movemen
 	Период УБЫВ,
 	РегистраторНомер УБЫВ,
 	НомерСтроки`
+
+// idFirstPosting is the date of the register's first record, which the lane reads with the
+// catalogs: a balance asked for before it, or a period that ends before it, is outside the
+// base's accounting (BP bases usually begin with «Ввод остатков» on the eve of a year), and an
+// empty answer there must not read as «нет долгов».
+const idFirstPosting = "register.first_posting"
+
+// firstPostingText reads the register's own table, not a virtual one: the least Период of its
+// active records (the virtual tables leave inactive ones out too), over every organization. An
+// aggregate without grouping is one row even over no records, its Период NULL for an empty
+// register (the toolkit sends "").
+const firstPostingText = `// finbot: register.first_posting
+ВЫБРАТЬ
+	МИНИМУМ(Хозрасчетный.Период) КАК Период
+ИЗ
+	РегистрБухгалтерии.Хозрасчетный КАК Хозрасчетный
+ГДЕ
+	Хозрасчетный.Активность`

@@ -26,6 +26,7 @@ var wantIDs = []string{
 	"catalog.organizations", "catalog.counterparties", "catalog.contracts", "catalog.accounts", "catalog.bank_accounts",
 	"address.turnover_sheet.by_account", "address.turnover_sheet.by_counterparty", "address.turnover_sheet.by_contract",
 	"address.account_card.movements", "address.account_card.balances",
+	"register.first_posting",
 }
 
 // wantParams and the row keys of each template: the contract with the runtime.
@@ -50,6 +51,7 @@ var wantParams = map[string][]string{
 	"catalog.contracts":                       {"ПослеКода"},
 	"catalog.accounts":                        {},
 	"catalog.bank_accounts":                   {},
+	"register.first_posting":                  {},
 }
 
 // The report templates' parameters and the six sums of a turnover sheet row.
@@ -81,8 +83,9 @@ var wantKeys = map[string][]string{
 	"catalog.counterparties":                  {"ИНН", "КПП", "Код", "Наименование", "НаименованиеПолное", "ПометкаУдаления", "Ссылка", "ЮрФизЛицо"},
 	"catalog.contracts": {"ВалютаВзаиморасчетов", "ВидДоговора", "Владелец", "Дата", "Код", "Наименование", "Номер",
 		"Организация", "ПометкаУдаления", "Ссылка"},
-	"catalog.accounts":      {"Вид", "ВидыСубконто", "Код", "Наименование", "УчетПоДокументамРасчетов"},
-	"catalog.bank_accounts": {"Банк", "ВалютаДенежныхСредств", "Владелец", "ВладелецНаименование", "НомерСчета", "ПометкаУдаления", "Ссылка"},
+	"catalog.accounts":       {"Вид", "ВидыСубконто", "Код", "Наименование", "УчетПоДокументамРасчетов"},
+	"catalog.bank_accounts":  {"Банк", "ВалютаДенежныхСредств", "Владелец", "ВладелецНаименование", "НомерСчета", "ПометкаУдаления", "Ссылка"},
+	"register.first_posting": {"Период"},
 }
 
 func TestQueryRegistry(t *testing.T) {

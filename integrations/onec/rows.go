@@ -80,6 +80,7 @@ const (
 	RowsDocument             // DocumentRow: document headers
 	RowsSheet                // SheetRow: the turnover sheet
 	RowsCardTotals           // CardTotalsRow: the account card's opening, turnovers and closing
+	RowsFirstPosting         // FirstPostingRow: the date of the register's first record
 	RowsOrganization         // OrganizationRow
 	RowsCounterparty         // CounterpartyRow
 	RowsContract             // ContractRow
@@ -125,6 +126,7 @@ type Result struct {
 	Documents      []DocumentRow
 	Sheet          []SheetRow
 	CardTotals     []CardTotalsRow
+	FirstPosting   []FirstPostingRow
 	Organizations  []OrganizationRow
 	Counterparties []CounterpartyRow
 	Contracts      []ContractRow
@@ -188,6 +190,12 @@ type SheetRow struct {
 // CardTotalsRow is the account card's opening balance, turnovers and closing balance.
 type CardTotalsRow struct {
 	Opening, Debit, Credit, Closing Kopecks
+}
+
+// FirstPostingRow is register.first_posting: the Период of the register's first active record;
+// zero when the register has none (the query's NULL).
+type FirstPostingRow struct {
+	Period time.Time
 }
 
 // OrganizationRow is Справочник.Организации.
@@ -323,6 +331,13 @@ func (res *Result) decode(r map[string]any) string {
 			return DropUnknownShape
 		}
 		res.CardTotals = append(res.CardTotals, row)
+	case RowsFirstPosting:
+		v, has := r["Период"]
+		period, ok := rowDate(v)
+		if !has || !ok && !isNull(v) {
+			return DropUnknownShape // an empty register is NULL; anything else unreadable is no answer
+		}
+		res.FirstPosting = append(res.FirstPosting, FirstPostingRow{Period: period})
 	default:
 		return DropUnknownShape
 	}

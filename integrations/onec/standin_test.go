@@ -154,6 +154,12 @@ func TestStandInRefuses(t *testing.T) {
 		{"a filter the engine cannot apply", idOpenItemsByParty, "Субконто2 = &Договор", "Субконто3 = &Договор", "не умеет его применять"},
 		{"a column the engine does not compute", idCatalogOrgs, "Организации.КПП КАК КПП", "Организации.КПП КАК КПП,\n\tОрганизации.Код КАК Код",
 			"демо-база вычисляет колонки"},
+		{"the latest posting instead of the first", idFirstPosting, "МИНИМУМ(", "МАКСИМУМ(", "не умеет вычислять"},
+		{"the first posting per organization", idFirstPosting, "Хозрасчетный.Активность", "Хозрасчетный.Активность\nСГРУППИРОВАТЬ ПО\n\tХозрасчетный.Организация",
+			"не умеет вычислять"},
+		{"the first posting of one account", idFirstPosting, "Хозрасчетный.Активность", "Хозрасчетный.СчетДт.Код = \"62\"", "не умеет вычислять"},
+		{"a virtual table instead of the register's own", idFirstPosting, "РегистрБухгалтерии.Хозрасчетный КАК",
+			"РегистрБухгалтерии.Хозрасчетный.ДвиженияССубконто(, , , , ) КАК", "не умеет вычислять"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

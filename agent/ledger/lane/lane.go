@@ -87,6 +87,9 @@ type catalogs struct {
 	defaultOrg               Entity
 	accounts                 map[string]account
 	banks                    []BankAccount
+	// firstPosting is the day of the register's first posting (firstposting.go); zero when
+	// 1C did not tell.
+	firstPosting time.Time
 }
 
 type account struct {
@@ -142,7 +145,8 @@ func (l *Lane) Catalogs(ctx context.Context) (Catalogs, error) {
 	return out, nil
 }
 
-// catalogsFor loads (or reuses) the catalogs through the whitelisted catalog templates.
+// catalogsFor loads (or reuses) the catalogs through the whitelisted catalog templates, and
+// with them the day of the register's first posting.
 func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -196,6 +200,7 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 	if len(c.orgs) == 0 {
 		return nil, errors.New("1C returned no organizations")
 	}
+	c.firstPosting = l.firstPosting(ctx, dbg) // never fails the catalogs
 	l.cats, l.catsAt = c, l.opts.Now()
 	return c, nil
 }

@@ -42,6 +42,9 @@ func TestReportGolden(t *testing.T) {
 		{"card_no_account", "карточка за март", ask(IntentAccountCard, mar(Filters{}))},
 		{"card_51_by_counterparty", "карточка 51 по Альфе за март", ask(IntentAccountCard, mar(Filters{Account: "51", Counterparty: "Альфе"}))},
 		{"card_future", "карточка 62 за май 2026", ask(IntentAccountCard, Filters{PeriodFrom: "2026-05-01", PeriodTo: "2026-05-31", Account: "62"})},
+
+		{"sheet_before_data", "осв за 2023", ask(IntentTurnoverSheet, Filters{PeriodFrom: "2023-01-01", PeriodTo: "2023-12-31"})},
+		{"card_62_straddling", "карточка 62 за декабрь 2024 – январь 2025", ask(IntentAccountCard, Filters{PeriodFrom: "2024-12-01", PeriodTo: "2025-01-31", Account: "62"})},
 	}
 	lane, _ := newTestLane(t)
 	for _, tt := range tests {

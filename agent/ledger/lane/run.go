@@ -209,7 +209,7 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 		dbg.MissingRequiredFilters = missing
 		return res.limited(ReasonMissingFilters, askFor(recipe, missing))
 	}
-	return l.execute(ctx, &res, cats, recipe, f, bound)
+	return beforeData(l.execute(ctx, &res, cats, recipe, f, bound), cats.firstPosting)
 }
 
 // FallbackRuleHit values of a decomposition refused as unsupported: a request to change data

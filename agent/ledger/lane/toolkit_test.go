@@ -151,6 +151,7 @@ func TestTemplatesAnswerInTheRowsTheLaneReads(t *testing.T) {
 		qSheetByContract: onec.RowsSheet, qCardMovements: onec.RowsMovement, qCardBalances: onec.RowsCardTotals,
 		"catalog.organizations": onec.RowsOrganization, "catalog.counterparties": onec.RowsCounterparty,
 		"catalog.contracts": onec.RowsContract, "catalog.bank_accounts": onec.RowsBankAccount,
+		qFirstPosting: onec.RowsFirstPosting,
 	}
 	for _, r := range Catalog {
 		switch r.Intent {
