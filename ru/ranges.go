@@ -159,7 +159,12 @@ func (p *parser) chainRange(j int) (a, b endpoint, ok bool) {
 		}
 		if l0 == 4 && l1 == 4 && v0 >= minYear && v0 <= maxYear && v1 >= minYear && v1 <= maxYear {
 			end := p.yearWord(j + 1)
-			if end == j+1 {
+			// Without «гг.» only after «за»/«в» and as years go — «за 2024-2025», not
+			// «за 2000-3000 рублей» or a code «1990-2100».
+			bare := end == j+1 && j > 0 && (p.word(j-1) == "за" || p.word(j-1) == "в" || p.word(j-1) == "во") &&
+				v0 >= minBareYear && v0 < v1 && v1-v0 <= 10 && !p.amountAt(j+1) &&
+				(j+1 >= len(p.toks) || p.toks[j+1].kind != tNum)
+			if end == j+1 && !bare {
 				return a, b, false
 			}
 			return endpoint{kind: epYear, y: v0, end: end}, endpoint{kind: epYear, y: v1, end: end}, true
