@@ -171,7 +171,7 @@ func TestKBGate(t *testing.T) {
 			t.Logf("miss (%s): %q → %q, want %q", l.Split, l.Q, article, l.Articles)
 		}
 		switch {
-		case article != "" && len(ans.Sources) == 0:
+		case article != "" && len(ans.Sources) == 0 && !ans.Debug.Docs.Unanswered:
 			t.Errorf("%q: answered from %q without citing it", l.Q, article)
 		case article == "" && (len(ans.Sources) > 0 || len(ans.Buttons) == 0 || len(ans.Buttons) > 2):
 			t.Errorf("%q: refused with %d sources and %d buttons, want none and one or two", l.Q, len(ans.Sources), len(ans.Buttons))
