@@ -28,6 +28,10 @@ type DocsDebug struct {
 	// user's documents.
 	Gate     float64           `json:"gate,omitempty"`
 	Passages []library.Passage `json:"passages,omitempty"`
+	// Unanswered: passages passed the gate, but none of their articles states a time limit
+	// for what the question asks about, so the answer is the knowledge base's refusal
+	// (documents.ExtractiveKB: without an LLM, or when it failed).
+	Unanswered bool `json:"unanswered,omitempty"`
 }
 
 // documentAnswer answers S1, S3 and S4.
@@ -203,7 +207,18 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *library.Library, own str
 	if ans.Text == "" {
 		// The answer with no LLM, and the same when the LLM failed: the passages it quotes,
 		// each with its footnote.
-		r := documents.Extractive(passages[:min(len(passages), documents.ExtractiveQuotes)], text, kb)
+		top := passages[:min(len(passages), documents.ExtractiveQuotes)]
+		r, ok := documents.Extractive(top, text, false), true
+		if kb {
+			r, ok = documents.ExtractiveKB(top, a.articleTexts(ctx, lib, own, top), text)
+		}
+		if !ok {
+			// The articles found state no time limit for what the question asks about: the
+			// knowledge base's refusal (kbAnswer), not an excerpt on something else.
+			dbg.Unanswered = true
+			ans.Debug.Degraded = degraded
+			return ans, nil
+		}
 		ans.Text, ans.Sources = r.Text, sources(r.Sources)
 	}
 	if kb {
@@ -211,6 +226,30 @@ func (a *Agent) passageAnswer(ctx context.Context, lib *library.Library, own str
 	}
 	ans.Debug.Degraded = degraded
 	return ans, nil
+}
+
+// articleTexts are the whole texts of the knowledge-base articles passages come from, by
+// document id: an extractive answer quotes the part of an article that answers, wherever it
+// is. An article that cannot be loaded is quoted from its passages.
+func (a *Agent) articleTexts(ctx context.Context, lib *library.Library, own string, passages []library.Passage) map[string]string {
+	var ids []string
+	for _, p := range passages {
+		if !slices.Contains(ids, p.DocID) {
+			ids = append(ids, p.DocID)
+		}
+	}
+	docs, err := lib.Full(ctx, own, ids)
+	if err != nil {
+		if ctx.Err() == nil {
+			a.log.WarnContext(ctx, "knowledge-base articles not loaded; quoting their passages", "err", err)
+		}
+		return nil
+	}
+	out := make(map[string]string, len(docs))
+	for _, d := range docs {
+		out[d.Meta.ID] = d.Text
+	}
+	return out
 }
 
 // fullContextAnswer is S3 with an LLM: the selected documents in full, as Markdown.

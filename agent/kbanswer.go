@@ -51,7 +51,7 @@ func (a *Agent) kbAnswer(ctx context.Context, req Request, text string) (Answer,
 	if err != nil {
 		return Answer{}, err
 	}
-	if len(dbg.Passages) == 0 {
+	if len(dbg.Passages) == 0 || dbg.Unanswered {
 		degraded := ans.Debug.Degraded
 		ans = a.kbRefusal(ctx, req, text, d)
 		ans.Debug.Degraded = degraded

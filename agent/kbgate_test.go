@@ -171,7 +171,7 @@ func TestKBGate(t *testing.T) {
 			t.Logf("miss (%s): %q → %q, want %q", l.Split, l.Q, article, l.Articles)
 		}
 		switch {
-		case article != "" && len(ans.Sources) == 0:
+		case article != "" && len(ans.Sources) == 0 && !ans.Debug.Docs.Unanswered:
 			t.Errorf("%q: answered from %q without citing it", l.Q, article)
 		case article == "" && (len(ans.Sources) > 0 || len(ans.Buttons) == 0 || len(ans.Buttons) > 2):
 			t.Errorf("%q: refused with %d sources and %d buttons, want none and one or two", l.Q, len(ans.Sources), len(ans.Buttons))
@@ -304,14 +304,17 @@ func TestKBGateOtherSets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var retrieval []struct{ Question, Title string }
+	var retrieval []struct {
+		Question, Title string
+		Also            []string // other articles that answer it as well
+	}
 	if err := json.Unmarshal(raw, &retrieval); err != nil {
 		t.Fatal(err)
 	}
 	var kbSet gateTally
 	for i, q := range retrieval {
 		article, _ := gatedArticle(t, a, 10_000+i, q.Question)
-		if !kbSet.add(kbGateLine{Q: q.Question, Articles: []string{q.Title}}, article) && *kbgateMisses {
+		if !kbSet.add(kbGateLine{Q: q.Question, Articles: append([]string{q.Title}, q.Also...)}, article) && *kbgateMisses {
 			t.Logf("retrieval set miss: %q → %q, want %q", q.Question, article, q.Title)
 		}
 	}
@@ -499,6 +502,13 @@ func TestKBRefusal(t *testing.T) {
 			[]string{"Кто нам должен?", "Курс доллара сегодня"}},
 		{"rules the knowledge base lacks", a, "как рассчитать отпускные", "В базе знаний нет статьи",
 			[]string{"Кто нам должен?", "Курс доллара сегодня"}},
+		// When a payment is due is a question about rules, not about our money.
+		{"a payment's term the knowledge base lacks", a, "до какого числа перечислить алименты", "В базе знаний нет статьи",
+			[]string{"Кто нам должен?", "Курс доллара сегодня"}},
+		{"how much is paid, by rule", a, "сколько дней больничного оплачивает работодатель", "В базе знаний нет статьи",
+			[]string{"Кто нам должен?", "Курс доллара сегодня"}},
+		{"a payment's term and our account", a, "до какого числа платить с 51 счета", "Понял, что вопрос о деньгах",
+			[]string{"Остаток на расчётном счёте", "Кто нам должен?"}},
 		{"no access to 1C", noLedger, "что по ромашке", "Не понял вопрос",
 			[]string{"Курс доллара сегодня", "Ключевая ставка"}},
 	}

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/finbot/finbot/agent/kb"
@@ -13,13 +14,20 @@ import (
 // of docs.KBMinEvidence): not an article on something else, but what was not understood, what
 // can be asked, and one or two buttons for the likeliest readings. It needs no LLM: d, the
 // parser's reading of the message, says whether it names a counterparty or speaks of money.
+//
+// A question about rules — what the law requires of a payment or a report, «когда платить аванс
+// по зарплате», «до какого числа сдавать 6-НДФЛ» — is not one about our ledger because it
+// speaks of paying: it gets the knowledge base's refusal, unless it names a counterparty, an
+// account or a settlement account of ours.
 func (a *Agent) kbRefusal(ctx context.Context, req Request, text string, d understand.Decision) Answer {
 	ledger := a.lane != nil && a.opts.LedgerAccess(req.UserID, req.ChatID)
 	name := refusalName(d)
 	money := a.aboutMoney(text, d)
+	rules := d.Kind == understand.KindKB && d.Sure || dutyQuestion(text)
+	ours := d.Account.Set || d.BankAccount.Set
 	var ans Answer
 	switch {
-	case ledger && name != "":
+	case ledger && name != "" && (!rules || d.Counterparty.Set):
 		ans.Text = fmt.Sprintf("Понял, что вопрос касается %s, но не понял, что именно нужно. По контрагенту я показываю "+
 			"долг на дату, документы и оплаты за период — выберите ниже или напишите, например: «документы %s за март».",
 			EscapeMarkdown(name), EscapeMarkdown(name))
@@ -29,13 +37,13 @@ func (a *Agent) kbRefusal(ctx context.Context, req Request, text string, d under
 			ans.Buttons = []Button{{Text: "Долг " + name}, {Text: "Документы " + name + " за прошлый месяц"}}
 		}
 		return ans
-	case ledger && money:
+	case ledger && money && (!rules || d.Counterparty.Set || ours):
 		ans.Text = "Понял, что вопрос о деньгах, но не понял, о каких. Я показываю остаток на счёте на дату " +
 			"(51 — расчётный, 50 — касса), кто нам должен и кому должны мы, а оплаты и поступления — по контрагенту " +
 			"за период: назовите его, например «оплаты от Альфы за март»."
 		ans.Buttons = []Button{{Text: "Остаток на расчётном счёте"}, {Text: "Кто нам должен?"}}
 		return ans
-	case d.Kind == understand.KindKB && d.Sure:
+	case rules:
 		ans.Text = "В базе знаний нет статьи, которая отвечает на этот вопрос."
 	default:
 		ans.Text = "Не понял вопрос: я не нашёл в нём ни контрагента, ни счёта, ни валюты, и ни одна статья базы знаний на него не отвечает."
@@ -43,6 +51,20 @@ func (a *Agent) kbRefusal(ctx context.Context, req Request, text string, d under
 	ans.Text += "\n\n" + a.askable(ctx, ledger)
 	ans.Buttons = a.exampleButtons(ledger)
 	return ans
+}
+
+// dutyAsk and dutyVerb make a question about what the law requires of a payment or a report:
+// when, until which date, how or how much («когда», «в какой срок», «до какого числа», «как»,
+// «сколько») something is paid, filed, transferred or withheld.
+var (
+	dutyAsk  = regexp.MustCompile(`(?i)(^|[^\p{L}])(когда|в\s+как(ой|ие)\s+срок\p{L}*|до\s+какого|не\s+позднее\s+какого|срок\p{L}*|как|каким\s+образом|сколько)([^\p{L}]|$)`)
+	dutyVerb = regexp.MustCompile(`(?i)(^|[^\p{L}])(за|у|вы|пере|о)?(плат|плач|сда[вюёетч]|пода[вюёетч]|подач|перечисл|представ|удерж|начисл|отчит)`)
+)
+
+// dutyQuestion reports whether text asks when, until which date, how or how much something is paid,
+// filed, transferred or withheld: a question about rules, not about a figure of our ledger.
+func dutyQuestion(text string) bool {
+	return dutyAsk.MatchString(text) && dutyVerb.MatchString(text)
 }
 
 // refusalName is the counterparty a message names, as the catalog has it or as written.

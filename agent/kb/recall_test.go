@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/finbot/finbot/agent/kb"
@@ -22,7 +23,11 @@ func TestKnowledgeBaseRecall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var qs []struct{ Question, Title string }
+	// Also are other articles that answer a question as well (one added after it was written).
+	var qs []struct {
+		Question, Title string
+		Also            []string
+	}
 	if err := json.Unmarshal(raw, &qs); err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +38,7 @@ func TestKnowledgeBaseRecall(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, p := range ps {
-			if p.Title == q.Title {
+			if p.Title == q.Title || slices.Contains(q.Also, p.Title) {
 				at5++
 				if i == 0 {
 					at1++
@@ -41,7 +46,7 @@ func TestKnowledgeBaseRecall(t *testing.T) {
 				break
 			}
 		}
-		if len(ps) == 0 || ps[0].Title != q.Title {
+		if len(ps) == 0 || ps[0].Title != q.Title && !slices.Contains(q.Also, ps[0].Title) {
 			first := "nothing"
 			if len(ps) > 0 {
 				first = ps[0].Title

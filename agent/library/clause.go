@@ -24,6 +24,12 @@ type Quote struct {
 	// Score is how much of the question the quote matches (the weights of the question's terms
 	// it holds): quotes of one question compare by it.
 	Score float64
+	// Misses is set by ArticleQuote when the question asks for a time limit and the quote states
+	// none, or names too little of what the question names: the article does not answer it.
+	Misses bool
+	// Named are, for ArticleQuote, the things the question names (its terms but «срок», the
+	// action and numbers) that the quote, its section's heading or the article's title name.
+	Named []string
 }
 
 // Clause returns what a passage of a user's document quotes for query: the numbered clause with

@@ -28,7 +28,7 @@ const (
 
 // minGateChunks is the smallest index the gate applies to. Evidence reads a BM25 score in units
 // of MaxIDF; the weight of a term found in one chunk is 0.71 of it at 20 chunks, 0.78 at the
-// sample's 67 and 0.86 at 1,000, but 0.21 at one chunk: below about 20, every term is common
+// sample's 70 and 0.86 at 1,000, but 0.21 at one chunk: below about 20, every term is common
 // and the score no longer tells a distinctive match from a chance one, so only the overlap floor
 // applies.
 const minGateChunks = 20
