@@ -17,14 +17,19 @@ func CleanInput(s string) string {
 	if plainInput(s) {
 		return s
 	}
-	parts := strings.Split(s, "№")
-	for i, p := range parts {
-		parts[i] = strings.Map(func(r rune) rune {
+	stripCf := func(s string) string {
+		return strings.Map(func(r rune) rune {
 			if unicode.Is(unicode.Cf, r) {
 				return -1
 			}
 			return r
-		}, norm.NFKC.String(p))
+		}, s)
+	}
+	parts := strings.Split(s, "№")
+	for i, p := range parts {
+		// Format characters go before normalising, so that marks they separated compose as
+		// they will in the cleaned text (else a second pass composes them: not idempotent).
+		parts[i] = stripCf(norm.NFKC.String(stripCf(p)))
 	}
 	return strings.Join(parts, "№")
 }
