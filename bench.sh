@@ -81,10 +81,10 @@ section rates bench -bench . -benchtime 2s ./integrations/cbr/ ./integrations/ta
 # Issue #4: the 1C address lane at scale 1 and 50 (generated in process), the engine alone.
 section 1c bench -bench . -benchtime 3s ./agent/ledger/lane/ ./integrations/onec/ ./integrations/onec/ledgergen/
 # Issue #5: the document library, extraction, storage.
-section docs bench -bench '^Benchmark([^H]|H[^o])' ./agent/library/ ./agent/library/extract/ ./integrations/docstore/
+section docs bench -bench '^Benchmark([^H]|H[^o])' ./library/ ./library/extract/ ./integrations/docstore/
 # Issue #19: peak memory of extracting each hostile file shape, once each (≈ 1 min).
-section hostile bench -bench BenchmarkHostile -benchtime 1x ./agent/library/extract/
-section retrieval bench -bench . ./agent/library/retrieval/
+section hostile bench -bench BenchmarkHostile -benchtime 1x ./library/extract/
+section retrieval bench -bench . ./library/retrieval/
 # Issue #6: one answer per scenario through the agent, LLM behind an instant stand-in.
 section pipeline bench -bench BenchmarkPipeline -benchtime 100x ./agent/
 # Issue #5: finbot's retrieval against bleve v2 (a separate module): scorch, bleve's default
@@ -92,9 +92,9 @@ section pipeline bench -bench BenchmarkPipeline -benchtime 100x ./agent/
 # corpus, build and query p50/p99 over 10,000 synthetic chunks (≈ 1–2 min); --full-bleve: the same
 # over 100,000 chunks (≈ 15–19 min, most of it the upsidedown index).
 if [ "$full_bleve" = 1 ]; then
-	section bleve agent/library/retrieval/blevebench/run.sh
+	section bleve library/retrieval/blevebench/run.sh
 else
-	section bleve agent/library/retrieval/blevebench/run.sh -short
+	section bleve library/retrieval/blevebench/run.sh -short
 fi
 # Issue #7: the load run (report in load.md).
 if [ "$full_load" = 1 ]; then

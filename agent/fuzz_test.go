@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/ledger/lane"
-	"github.com/finbot/finbot/agent/library"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"

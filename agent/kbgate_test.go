@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/finbot/finbot/agent/kb"
-	"github.com/finbot/finbot/agent/library"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/internal/fakes"
 )

@@ -20,7 +20,7 @@ import (
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/agent/ledger/lane"
-	"github.com/finbot/finbot/agent/library"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"

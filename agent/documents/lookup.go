@@ -1,4 +1,4 @@
-// Package documents is the documents skill: it reads the document library (agent/library) — a
+// Package documents is the documents skill: it reads the document library (library) — a
 // user's or a group's documents — for one question, two ways. Search and LoadFull return facts
 // for the planner's search_user_documents and load_documents_full tools; Sources, Quote and Extractive are how the
 // agent's own document answers footnote and quote the same passages, and Extractive is the
@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/finbot/finbot/agent/facts"
-	"github.com/finbot/finbot/agent/library"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/docstore"

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/finbot/finbot/agent/library"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/integrations/docstore"
 )

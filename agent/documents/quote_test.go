@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/finbot/finbot/agent/library"
+	"github.com/finbot/finbot/library"
 )
 
 // kbArticles are three knowledge-base articles as the library stores their text, and a passage

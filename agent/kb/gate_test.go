@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/kb"
-	"github.com/finbot/finbot/agent/library"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/integrations/docstore"
 )
 

@@ -18,8 +18,8 @@ import (
 
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/ledger/lane"
-	"github.com/finbot/finbot/agent/library"
-	"github.com/finbot/finbot/agent/library/extract"
+	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/library/extract"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/bot"
 	"github.com/finbot/finbot/config"

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/kb"
-	"github.com/finbot/finbot/agent/library"
-	"github.com/finbot/finbot/agent/library/extract"
+	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/library/extract"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/ru"
 )

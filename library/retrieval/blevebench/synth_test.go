@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/finbot/finbot/agent/library/retrieval"
+	"github.com/finbot/finbot/library/retrieval"
 )
 
-// synthChunks is a copy of the generator in agent/library/retrieval
+// synthChunks is a copy of the generator in library/retrieval
 // (bench_test.go), so both modules benchmark the same data: it
 // deterministically generates n chunks of about 120 words by mixing
 // sentences of the evaluation corpus (corpus must be the chunked evaluation
@@ -55,7 +55,7 @@ func synthChunks(corpus []retrieval.Chunk, n int) []retrieval.Chunk {
 }
 
 // synthSeed is the xorshift64* seed of synthChunks (the same as in
-// agent/library/retrieval/bench_test.go).
+// library/retrieval/bench_test.go).
 const synthSeed = 0x9E3779B97F4A7C15
 
 // textBytes is the amount of chunk text (text plus heading) an index is

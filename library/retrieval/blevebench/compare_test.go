@@ -15,10 +15,10 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	_ "github.com/blevesearch/bleve/v2/analysis/lang/ru" // registers the "ru" analyzer
 	"github.com/blevesearch/bleve/v2/mapping"
-	"github.com/finbot/finbot/agent/library/retrieval"
+	"github.com/finbot/finbot/library/retrieval"
 )
 
-// Same splitter parameters as agent/library/retrieval/corpus_test.go.
+// Same splitter parameters as library/retrieval/corpus_test.go.
 const (
 	chunkWords  = 120
 	chunkStride = 90

@@ -1,5 +1,5 @@
 // Package blevebench compares finbot's lexical retriever
-// (agent/library/retrieval) with bleve v2 and prints one markdown table
+// (library/retrieval) with bleve v2 and prints one markdown table
 // measured in one run on the same data. bleve is measured as its users run
 // it, with the "ru" analyzer on one text field:
 //
@@ -33,13 +33,13 @@
 // short form takes about 2 minutes on 2 CPUs, most of it the upsidedown
 // index, and is what bench.sh runs by default:
 //
-//	agent/library/retrieval/blevebench/run.sh -short
+//	library/retrieval/blevebench/run.sh -short
 //
 // The 100,000-chunk form (bench.sh --full-bleve) takes about 15 minutes and
 // about 8 GB of RAM, almost all of it the upsidedown index's, so it needs a
 // test timeout above go test's default 10m; run.sh passes one:
 //
-//	agent/library/retrieval/blevebench/run.sh
+//	library/retrieval/blevebench/run.sh
 //
 // or, from this directory,
 //

@@ -1,4 +1,4 @@
-module github.com/finbot/finbot/agent/library/retrieval/blevebench
+module github.com/finbot/finbot/library/retrieval/blevebench
 
 go 1.26.0
 
@@ -37,4 +37,4 @@ require (
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
-replace github.com/finbot/finbot => ../../../..
+replace github.com/finbot/finbot => ../../..

@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/finbot/finbot/agent/library/retrieval"
+	"github.com/finbot/finbot/library/retrieval"
 )
 
 // Quote is the part of a document passage that answers a question.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/finbot/finbot/agent/library/extract"
+	"github.com/finbot/finbot/library/extract"
 	"github.com/finbot/finbot/integrations/docstore"
 )
 

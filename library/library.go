@@ -29,8 +29,8 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
-	"github.com/finbot/finbot/agent/library/extract"
-	"github.com/finbot/finbot/agent/library/retrieval"
+	"github.com/finbot/finbot/library/extract"
+	"github.com/finbot/finbot/library/retrieval"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/ru"
 )

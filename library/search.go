@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/library/retrieval"
+	"github.com/finbot/finbot/library/retrieval"
 	"github.com/finbot/finbot/integrations/docstore"
 )
 

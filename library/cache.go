@@ -7,7 +7,7 @@ import (
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 
-	"github.com/finbot/finbot/agent/library/retrieval"
+	"github.com/finbot/finbot/library/retrieval"
 )
 
 // Cache defaults.

@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/finbot/finbot/agent/library/retrieval"
+	"github.com/finbot/finbot/library/retrieval"
 )
 
 // Excerpt returns the part of text (at most maxRunes) that answers query best: the sentence

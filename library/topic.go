@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/finbot/finbot/agent/library/retrieval"
+	"github.com/finbot/finbot/library/retrieval"
 )
 
 // Topic is a standard clause of a contract that a question asks for: «какая неустойка» asks
