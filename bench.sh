@@ -79,7 +79,7 @@ section components bench -bench . ./bot/tgmd/ ./integrations/history/
 # Issue #3: Bank of Russia SOAP parsing and caches, Tavily's cache, the chart.
 section rates bench -bench . -benchtime 2s ./integrations/cbr/ ./integrations/tavily/ ./agent/chart/
 # Issue #4: the 1C address lane at scale 1 and 50 (generated in process), the engine alone.
-section 1c bench -bench . -benchtime 3s ./agent/ledger/lane/ ./integrations/onec/ ./integrations/onec/ledgergen/
+section 1c bench -bench . -benchtime 3s ./agent/ledger/runner/ ./integrations/onec/ ./integrations/onec/ledgergen/
 # Issue #5: the document library, extraction, storage.
 section docs bench -bench '^Benchmark([^H]|H[^o])' ./library/ ./library/extract/ ./integrations/docstore/
 # Issue #19: peak memory of extracting each hostile file shape, once each (≈ 1 min).

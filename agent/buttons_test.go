@@ -15,7 +15,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
@@ -54,7 +54,7 @@ func buttonsAgent(t *testing.T, r Results, access func(u, c int64) bool) *Agent 
 		t.Fatal(err)
 	}
 	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
-	ln := lane.NewLane(d, lane.Options{Now: now, Organization: d.MainOrganization()})
+	ln := runner.NewLane(d, runner.Options{Now: now, Organization: d.MainOrganization()})
 	return New(Deps{History: history.NewMemory(100, history.Limits{}), Ledger: ln, Results: r}, Options{Now: now, LedgerAccess: access})
 }
 

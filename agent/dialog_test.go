@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/internal/testredis"
@@ -17,7 +17,7 @@ func dialogAgent(t *testing.T, h History) *Agent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return New(Deps{History: h, Rates: pipelineRates, Ledger: lane.NewLane(d, lane.Options{Now: answersNow, Organization: d.MainOrganization()})},
+	return New(Deps{History: h, Rates: pipelineRates, Ledger: runner.NewLane(d, runner.Options{Now: answersNow, Organization: d.MainOrganization()})},
 		Options{Now: answersNow, LedgerAccess: func(int64, int64) bool { return true }, ToolTimeout: testDeadline})
 }
 

@@ -7,12 +7,12 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/finbot/finbot/agent/ledger/lane"
-	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/internal/testdocs"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -30,7 +30,7 @@ func FuzzCallbackData(f *testing.F) {
 	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
 	lib := library.New(docstore.NewMemory(), nil, library.Options{})
 	a := New(Deps{History: history.NewMemory(1000, history.Limits{}), Library: lib,
-		Ledger: lane.NewLane(d, lane.Options{Now: now, Organization: d.MainOrganization()})},
+		Ledger: runner.NewLane(d, runner.Options{Now: now, Organization: d.MainOrganization()})},
 		Options{Now: now, LedgerAccess: func(int64, int64) bool { return true }})
 
 	victim := Request{UserID: 1, ChatID: 1}

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/internal/fakes"
@@ -16,7 +16,7 @@ import (
 // recordingSource is the demo 1C base, recording the text of every query it is sent (the text
 // onec sends for the ID; "" for an ID outside the whitelist, which onec refuses).
 type recordingSource struct {
-	lane.Source
+	runner.Source
 	mu      sync.Mutex
 	queries []string
 }
@@ -41,7 +41,7 @@ func (r *recordingSource) sent() []string {
 func obedientPlanner(t *testing.T, s *fakes.LLM, ledgerAccess func(userID, chatID int64) bool) (*Agent, *recordingSource) {
 	t.Helper()
 	var src *recordingSource
-	a := wholeAgent(t, wiring{now: pipelineNow, llmURL: s.URL(), source: func(d *onec.Demo) lane.Source {
+	a := wholeAgent(t, wiring{now: pipelineNow, llmURL: s.URL(), source: func(d *onec.Demo) runner.Source {
 		src = &recordingSource{Source: d}
 		return src
 	}}, func(o *Options) { o.LedgerAccess, o.PlanCacheTTL = ledgerAccess, -1 })

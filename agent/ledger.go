@@ -8,17 +8,17 @@ import (
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/ledger"
-	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/understand"
 )
 
-// Ledger is the 1C lane to 1C. *lane.Lane satisfies it.
+// Ledger is the 1C lane to 1C. *runner.Lane satisfies it.
 type Ledger interface {
-	Run(ctx context.Context, d lane.Decomposition) lane.Result
-	Drill(ctx context.Context, data string) (lane.Result, error)
+	Run(ctx context.Context, d runner.Decomposition) runner.Result
+	Drill(ctx context.Context, data string) (runner.Result, error)
 	// Probe runs one guarded-discovery primitive as a fixed read-only query (ledger_analysis.go).
-	Probe(ctx context.Context, primitive string, args lane.ProbeArgs) (lane.ProbeOutcome, error)
+	Probe(ctx context.Context, primitive string, args runner.ProbeArgs) (runner.ProbeOutcome, error)
 	SourceName() string
 }
 
@@ -28,11 +28,11 @@ func (a *Agent) ledger(ctx context.Context, req Request, text string) (Answer, e
 }
 
 // ledgerRun answers with a decomposition made elsewhere (the planner's recipe and filters).
-func (a *Agent) ledgerRun(ctx context.Context, req Request, d lane.Decomposition) (Answer, error) {
+func (a *Agent) ledgerRun(ctx context.Context, req Request, d runner.Decomposition) (Answer, error) {
 	return a.ledgerWith(ctx, req, "", &d)
 }
 
-func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planned *lane.Decomposition) (Answer, error) {
+func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planned *runner.Decomposition) (Answer, error) {
 	if a.lane == nil {
 		return Answer{Text: "Данные 1С в этой установке не подключены."}, nil
 	}
@@ -41,7 +41,7 @@ func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planne
 		ans.Debug.Degraded = []string{"ledger_access_denied"}
 		return ans, nil
 	}
-	var res lane.Result
+	var res runner.Result
 	switch {
 	case req.Command == "" && planned != nil:
 		res = a.lane.Run(ctx, *planned)
@@ -54,9 +54,9 @@ func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planne
 		}
 		r, err := a.lane.Drill(ctx, text)
 		switch {
-		case errors.Is(err, lane.ErrStaleDrill):
+		case errors.Is(err, runner.ErrStaleDrill):
 			return staleDrillButton(), nil
-		case errors.Is(err, lane.ErrBadDrill):
+		case errors.Is(err, runner.ErrBadDrill):
 			return Answer{Text: "Эта кнопка устарела или повреждена. Задайте вопрос заново — например, «кто нам должен на сегодня»."}, nil
 		}
 		res = r
@@ -75,7 +75,7 @@ func (a *Agent) ledgerWith(ctx context.Context, req Request, text string, planne
 // export buttons is kept under a fresh id in the chat's scope first, and the buttons carry the
 // id: each is bound to this answer, whatever is asked after it. When it cannot be kept (the
 // store is down) the answer goes without those buttons.
-func (a *Agent) ledgerAnswer(ctx context.Context, req Request, res lane.Result) Answer {
+func (a *Agent) ledgerAnswer(ctx context.Context, req Request, res runner.Result) Answer {
 	id, kept := "", true
 	if ledger.Bound(res) {
 		id, kept = a.keep(ctx, req, res)
@@ -97,7 +97,7 @@ func (a *Agent) ledgerAnswer(ctx context.Context, req Request, res lane.Result) 
 func resultKey(req Request, id string) string { return fmt.Sprintf("chat:%d:%s", req.ChatID, id) }
 
 // keep stores res under a fresh id; "", false when the store failed.
-func (a *Agent) keep(ctx context.Context, req Request, res lane.Result) (string, bool) {
+func (a *Agent) keep(ctx context.Context, req Request, res runner.Result) (string, bool) {
 	data, err := ledger.Encode(res)
 	if err != nil {
 		a.log.ErrorContext(ctx, "ledger result not encoded", "err", err)
@@ -148,7 +148,7 @@ func staleLedgerButton() Answer {
 	return askAgain("Эта кнопка устарела: ответа, к которому она относится, больше нет.")
 }
 
-// staleDrillButton answers a drilldown button of an earlier version (lane.ErrStaleDrill), whose
+// staleDrillButton answers a drilldown button of an earlier version (runner.ErrStaleDrill), whose
 // data named the recipe and the organization by position: run now, it could open another
 // report or another organization's figures.
 func staleDrillButton() Answer {
@@ -186,8 +186,8 @@ func (a *Agent) ledgerQuery(ctx context.Context, req Request, question string, a
 }
 
 // export sends a kept result as an Excel file, captioned with what the sheet holds.
-func export(res lane.Result) (Answer, error) {
-	if res.ResultMode == lane.Limited {
+func export(res runner.Result) (Answer, error) {
+	if res.ResultMode == runner.Limited {
 		return Answer{Text: "Выгружать нечего: в этом ответе нет строк из 1С."}, nil
 	}
 	data, err := res.XLSX()

@@ -10,15 +10,15 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/executor"
-	"github.com/finbot/finbot/agent/ledger/analysis"
-	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/ledger/probes"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/render"
 	"github.com/finbot/finbot/ru"
 )
 
 // Guarded discovery (issue #6, seed 003) answers 1C questions outside the recipe catalog
-// (LEDGER_DEEP_ANALYSIS). The model only proposes: the runtime plan of agent/ledger/analysis keeps
+// (LEDGER_DEEP_ANALYSIS). The model only proposes: the runtime plan of agent/ledger/probes keeps
 // the whitelisted primitives and decides whether anything may run; the lane runs each allowed
 // primitive as a fixed read-only query within the plan's probe budget; the evidence gate decides
 // how strongly the answer may speak, and the code, not the model, says so up front.
@@ -41,18 +41,18 @@ const (
 // DiscoveryDebug explains a deep-analysis answer: the runtime plan, the evidence contract and
 // every primitive call of the plan.
 type DiscoveryDebug struct {
-	Plan     analysis.Plan     `json:"plan"`
-	Evidence analysis.Evidence `json:"evidence"`
-	Probes   []DiscoveryProbe  `json:"probes,omitempty"`
+	Plan     probes.Plan      `json:"plan"`
+	Evidence probes.Evidence  `json:"evidence"`
+	Probes   []DiscoveryProbe `json:"probes,omitempty"`
 }
 
 // DiscoveryProbe is one primitive call and what became of it.
 type DiscoveryProbe struct {
 	// Index is the call's position in the plan's tool_calls; -1 for a call made from the
 	// proposal alone.
-	Index     int            `json:"index"`
-	Primitive string         `json:"primitive"`
-	Args      lane.ProbeArgs `json:"args"`
+	Index     int              `json:"index"`
+	Primitive string           `json:"primitive"`
+	Args      runner.ProbeArgs `json:"args"`
 	// Status is the lane's (ok, empty, error, unsupported), timeout, or why the call did not
 	// run: not_allowed, bad_args, over_budget.
 	Status       string        `json:"status"`
@@ -103,16 +103,16 @@ func (a *Agent) deepAnalysis(ctx context.Context, req Request, question, summary
 // discover builds the runtime plan, runs what it allows and answers as the evidence permits.
 // It records the wording and the post-check in dbg.
 func (a *Agent) discover(ctx context.Context, req Request, question, summary string, p plan.QueryPlan, dbg *PlanDebug) (Answer, *DiscoveryDebug, error) {
-	dp := analysis.BuildPlan(discoveryInput(p))
+	dp := probes.BuildPlan(discoveryInput(p))
 	dd := &DiscoveryDebug{Plan: dp}
 	ans := Answer{Intent: plan.ModeDeepAnalysis}
 	switch dp.PlanStatus {
-	case analysis.PlanBlocked:
-		dd.Evidence = analysis.ResolveEvidence(analysis.EvidenceInput{Plan: dp})
+	case probes.PlanBlocked:
+		dd.Evidence = probes.ResolveEvidence(probes.EvidenceInput{Plan: dp})
 		ans.Text = "**" + sentence(dd.Evidence.Wording()) + ".** Предложенные способы проверки не входят в утверждённый список запросов к 1С, поэтому данные 1С не запрашивались."
 		return ans, dd, nil
-	case analysis.PlanNeedsClarification:
-		dd.Evidence = analysis.ResolveEvidence(analysis.EvidenceInput{Plan: dp})
+	case probes.PlanNeedsClarification:
+		dd.Evidence = probes.ResolveEvidence(probes.EvidenceInput{Plan: dp})
 		ans.Text = EscapeMarkdown(clarifyingQuestion(p, dp))
 		for _, o := range p.ClarificationOptions {
 			if o = strings.TrimSpace(o); o != "" {
@@ -126,9 +126,9 @@ func (a *Agent) discover(ctx context.Context, req Request, question, summary str
 	if err != nil {
 		return Answer{}, nil, err
 	}
-	ev := analysis.ResolveEvidence(evidenceInput(dp, dd.Probes, outcomes, results))
+	ev := probes.ResolveEvidence(evidenceInput(dp, dd.Probes, outcomes, results))
 	dd.Evidence = ev
-	if slices.ContainsFunc(dd.Probes, func(p DiscoveryProbe) bool { return p.Status == string(lane.ProbeError) || p.Status == probeTimeout }) {
+	if slices.ContainsFunc(dd.Probes, func(p DiscoveryProbe) bool { return p.Status == string(runner.ProbeError) || p.Status == probeTimeout }) {
 		ans.Debug.Degraded = append(ans.Debug.Degraded, "tools_failed")
 	}
 
@@ -139,7 +139,7 @@ func (a *Agent) discover(ctx context.Context, req Request, question, summary str
 		}
 	}
 	source := Source{Title: "Данные: " + a.lane.SourceName()}
-	if ev.AnswerPermission == analysis.AnswerCheckedSourcesOnly {
+	if ev.AnswerPermission == probes.AnswerCheckedSourcesOnly {
 		ans.Text = checkedSourcesText(ev, dd.Probes)
 		if slices.ContainsFunc(dd.Probes, DiscoveryProbe.ran) {
 			ans.Sources = []Source{source}
@@ -160,7 +160,7 @@ func (a *Agent) discover(ctx context.Context, req Request, question, summary str
 	}
 	// The permission is stated by code, before whatever the model wrote.
 	lead := "**" + sentence(ev.Wording()) + ".**"
-	if ev.AnswerPermission == analysis.AnswerBoundedInference {
+	if ev.AnswerPermission == probes.AnswerBoundedInference {
 		lead = "**" + sentence(ev.Wording()) + ":** прямого подтверждения в 1С нет, ниже — то, на что указывают связанные данные."
 	}
 	ans.Text = lead + "\n\n" + text
@@ -174,10 +174,10 @@ func (a *Agent) discover(ctx context.Context, req Request, question, summary str
 // probes that ran as confirmed (plain readings of matched rows) or inferred facts, with their
 // unknowns, scopes and limitations. explain_evidence_basis only describes the others: it is no
 // evidence of its own.
-func evidenceInput(dp analysis.Plan, probes []DiscoveryProbe, outcomes map[int]lane.ProbeOutcome, results []analysis.ProbeResult) analysis.EvidenceInput {
-	in := analysis.EvidenceInput{Plan: dp, ProbeResults: results}
+func evidenceInput(dp probes.Plan, ran []DiscoveryProbe, outcomes map[int]runner.ProbeOutcome, results []probes.ProbeResult) probes.EvidenceInput {
+	in := probes.EvidenceInput{Plan: dp, ProbeResults: results}
 	var rowsSummary []string
-	for i, pr := range probes {
+	for i, pr := range ran {
 		o, ok := outcomes[i]
 		switch {
 		case !ok:
@@ -214,8 +214,8 @@ func evidenceInput(dp analysis.Plan, probes []DiscoveryProbe, outcomes map[int]l
 // discoveryInput is what the runtime plan is built from: the plan's discovery proposal plus
 // the primitives its tool calls name. Scenario tools (ledger_query, search_general_kb…) are
 // not discovery proposals; a tool nobody registered is, so that the policy rejects it.
-func discoveryInput(p plan.QueryPlan) analysis.PlanInput {
-	var in analysis.PlanInput
+func discoveryInput(p plan.QueryPlan) probes.PlanInput {
+	var in probes.PlanInput
 	if d := p.Discovery; d != nil {
 		in.SemanticDataNeed = d.SemanticDataNeed
 		in.TurnMeaning = turnMeaningRef(d.TurnMeaning)
@@ -238,13 +238,13 @@ func isProbeCall(t plan.Tool) bool { return t.Discovery() || !slices.Contains(pl
 
 // turnMeaningRef converts the model's reading of the turn; a reading with nothing in it is
 // none (nil), as the seed's null.
-func turnMeaningRef(m plan.TurnMeaning) *analysis.TurnMeaningRef {
+func turnMeaningRef(m plan.TurnMeaning) *probes.TurnMeaningRef {
 	if m.AskedDomainFamily == "" && m.AskedActionFamily == "" && m.AskedAggregationAxis == "" &&
 		len(m.ExplicitEntityCandidates) == 0 && m.ExplicitOrganizationScope == "" && m.ExplicitDateScope == "" && m.MeaningConfidence == 0 {
 		return nil
 	}
 	conf := m.MeaningConfidence
-	return &analysis.TurnMeaningRef{
+	return &probes.TurnMeaningRef{
 		AskedDomainFamily:         m.AskedDomainFamily,
 		AskedActionFamily:         m.AskedActionFamily,
 		AskedAggregationAxis:      m.AskedAggregationAxis,
@@ -259,14 +259,14 @@ func turnMeaningRef(m plan.TurnMeaning) *analysis.TurnMeaningRef {
 type discoveryCall struct {
 	index int
 	tool  plan.Tool
-	args  lane.ProbeArgs
+	args  runner.ProbeArgs
 	err   error // the arguments did not decode
 }
 
 // discoveryCalls are the plan's discovery calls in plan order; a plan with none gets one call
 // per allowed primitive, with the arguments the turn's meaning gives. Every call reads the
 // organization the turn names, and an aggregation without an axis takes the turn's.
-func (a *Agent) discoveryCalls(p plan.QueryPlan, dp analysis.Plan) []discoveryCall {
+func (a *Agent) discoveryCalls(p plan.QueryPlan, dp probes.Plan) []discoveryCall {
 	meaning := a.meaningArgs(p)
 	var calls []discoveryCall
 	for i, c := range p.ToolCalls {
@@ -275,7 +275,7 @@ func (a *Agent) discoveryCalls(p plan.QueryPlan, dp analysis.Plan) []discoveryCa
 		}
 		var da plan.DiscoveryArgs
 		err := c.Decode(&da)
-		args := lane.ProbeArgs{Entity: da.Entity, Account: da.Account, DateFrom: da.DateFrom, DateTo: da.DateTo, Axis: da.Axis,
+		args := runner.ProbeArgs{Entity: da.Entity, Account: da.Account, DateFrom: da.DateFrom, DateTo: da.DateTo, Axis: da.Axis,
 			DocumentType: da.DocumentType, Organization: meaning.Organization, Limit: da.Limit}
 		if args.Axis == "" {
 			args.Axis = meaning.Axis
@@ -293,8 +293,8 @@ func (a *Agent) discoveryCalls(p plan.QueryPlan, dp analysis.Plan) []discoveryCa
 
 // meaningArgs are the arguments the turn's meaning gives: its first entity, its axis, its date
 // scope (when it reads as a period) and its organization.
-func (a *Agent) meaningArgs(p plan.QueryPlan) lane.ProbeArgs {
-	var args lane.ProbeArgs
+func (a *Agent) meaningArgs(p plan.QueryPlan) runner.ProbeArgs {
+	var args runner.ProbeArgs
 	if p.Discovery == nil {
 		return args
 	}
@@ -322,10 +322,10 @@ func (a *Agent) meaningArgs(p plan.QueryPlan) lane.ProbeArgs {
 // count of them (explain_evidence_basis runs no query, so it is not counted, and it runs last,
 // once, to describe the others), each within its own deadline and the budget's row limit. It
 // returns the outcomes by position in dd.Probes and the probe results for the evidence gate.
-func (a *Agent) runProbes(ctx context.Context, calls []discoveryCall, dp analysis.Plan, dd *DiscoveryDebug) (map[int]lane.ProbeOutcome, []analysis.ProbeResult, error) {
+func (a *Agent) runProbes(ctx context.Context, calls []discoveryCall, dp probes.Plan, dd *DiscoveryDebug) (map[int]runner.ProbeOutcome, []probes.ProbeResult, error) {
 	budget := dp.ExecutionBudget
-	outcomes := map[int]lane.ProbeOutcome{}
-	var results []analysis.ProbeResult
+	outcomes := map[int]runner.ProbeOutcome{}
+	var results []probes.ProbeResult
 	var explain *discoveryCall
 	ran := 0
 	run := func(c discoveryCall) error {
@@ -342,7 +342,7 @@ func (a *Agent) runProbes(ctx context.Context, calls []discoveryCall, dp analysi
 	for _, c := range calls {
 		pr := DiscoveryProbe{Index: c.index, Primitive: string(c.tool), Args: c.args}
 		switch {
-		case !slices.Contains(dp.AllowedPrimitives, analysis.Primitive(c.tool)):
+		case !slices.Contains(dp.AllowedPrimitives, probes.Primitive(c.tool)):
 			pr.Status = probeNotAllowed
 		case c.err != nil:
 			pr.Status, pr.Error = probeBadArgs, c.err.Error()
@@ -353,7 +353,7 @@ func (a *Agent) runProbes(ctx context.Context, calls []discoveryCall, dp analysi
 			continue
 		case ran >= budget.MaxProbeCount:
 			pr.Status = probeOverBudget
-			results = append(results, analysis.ProbeResult{PrimitiveID: pr.Primitive, Status: analysis.ProbeSkipped,
+			results = append(results, probes.ProbeResult{PrimitiveID: pr.Primitive, Status: probes.ProbeSkipped,
 				Limitation: fmt.Sprintf("Лимит в %s исчерпан: «%s» не выполнялась.", ru.Count(budget.MaxProbeCount, "проверку", "проверки", "проверок"),
 					primitiveName(pr.Primitive))})
 		default:
@@ -375,7 +375,7 @@ func (a *Agent) runProbes(ctx context.Context, calls []discoveryCall, dp analysi
 
 // probe runs one primitive on the lane with its own deadline. The error is the answer's
 // context only.
-func (a *Agent) probe(ctx context.Context, c discoveryCall, maxRows int, pr *DiscoveryProbe) (lane.ProbeOutcome, error) {
+func (a *Agent) probe(ctx context.Context, c discoveryCall, maxRows int, pr *DiscoveryProbe) (runner.ProbeOutcome, error) {
 	args := c.args
 	if args.Limit <= 0 || args.Limit > maxRows {
 		args.Limit = maxRows
@@ -392,12 +392,12 @@ func (a *Agent) probe(ctx context.Context, c discoveryCall, maxRows int, pr *Dis
 	pr.Status = string(o.Status)
 	switch {
 	case errors.Is(pctx.Err(), context.DeadlineExceeded):
-		pr.Status, o.Status = probeTimeout, lane.ProbeError
+		pr.Status, o.Status = probeTimeout, runner.ProbeError
 	case err != nil: // an unknown primitive: the runtime plan lets none through
-		pr.Status, o.Status = string(lane.ProbeError), lane.ProbeError
+		pr.Status, o.Status = string(runner.ProbeError), runner.ProbeError
 		o.Error = err.Error()
 	}
-	if o.Status == lane.ProbeError {
+	if o.Status == runner.ProbeError {
 		a.log.WarnContext(ctx, "discovery probe failed", "primitive", c.tool, "status", pr.Status, "err", o.Error)
 	}
 	pr.RowsReceived, pr.RowsMatched, pr.RowsReturned, pr.Confirmed = o.RowsReceived, o.RowsMatched, o.RowsReturned, o.Confirmed
@@ -406,16 +406,16 @@ func (a *Agent) probe(ctx context.Context, c discoveryCall, maxRows int, pr *Dis
 }
 
 // probeResult is a lane outcome as the evidence gate reads it.
-func probeResult(primitive string, o lane.ProbeOutcome) analysis.ProbeResult {
-	status := analysis.ProbeOK
+func probeResult(primitive string, o runner.ProbeOutcome) probes.ProbeResult {
+	status := probes.ProbeOK
 	switch o.Status {
-	case lane.ProbeError:
-		status = analysis.ProbeError
-	case lane.ProbeUnsupported:
-		status = analysis.ProbeSkipped
+	case runner.ProbeError:
+		status = probes.ProbeError
+	case runner.ProbeUnsupported:
+		status = probes.ProbeSkipped
 	}
 	received, matched := float64(o.RowsReceived), float64(o.RowsMatched)
-	r := analysis.ProbeResult{PrimitiveID: primitive, Status: status, RowsReceived: &received, RowsMatched: &matched}
+	r := probes.ProbeResult{PrimitiveID: primitive, Status: status, RowsReceived: &received, RowsMatched: &matched}
 	if len(o.Limitations) > 0 {
 		r.Limitation = o.Limitations[0]
 	}

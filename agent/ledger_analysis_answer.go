@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/finbot/finbot/agent/facts"
-	"github.com/finbot/finbot/agent/ledger/analysis"
-	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/ledger/probes"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/ru"
 )
@@ -16,26 +16,26 @@ import (
 
 // discoveryFacts are the findings the answer may phrase. Under a confirmed answer, findings of
 // a probe that rests on a guess say so themselves; explain_evidence_basis adds what was read.
-func (a *Agent) discoveryFacts(ev analysis.Evidence, probes []DiscoveryProbe, outcomes map[int]lane.ProbeOutcome, source Source) facts.Payload {
+func (a *Agent) discoveryFacts(ev probes.Evidence, ran []DiscoveryProbe, outcomes map[int]runner.ProbeOutcome, source Source) facts.Payload {
 	f := facts.Payload{Limitations: ev.QueryLimitations}
 	src := f.AddSource(facts.Source{Title: source.Title})
 	add := func(it facts.Item) {
 		it.Section, it.Kind, it.Source = facts.General, "ledger_fact", src
 		f.Items = append(f.Items, it)
 	}
-	for i, pr := range probes {
+	for i, pr := range ran {
 		o, ok := outcomes[i]
 		if !ok {
 			continue
 		}
 		for _, it := range o.Facts {
-			if ev.AnswerPermission == analysis.AnswerConfirmed && !o.Confirmed && pr.Primitive != string(plan.ToolExplainEvidenceBasis) {
-				it.Text = analysis.WordingBoundedInference + ": " + it.Text
+			if ev.AnswerPermission == probes.AnswerConfirmed && !o.Confirmed && pr.Primitive != string(plan.ToolExplainEvidenceBasis) {
+				it.Text = probes.WordingBoundedInference + ": " + it.Text
 			}
 			add(it)
 		}
 		if pr.Primitive == string(plan.ToolExplainEvidenceBasis) {
-			for _, done := range probes {
+			for _, done := range ran {
 				if done.ran() && done.Primitive != pr.Primitive {
 					what, result := checked(done)
 					add(facts.Item{Title: what, Text: result})
@@ -45,7 +45,7 @@ func (a *Agent) discoveryFacts(ev analysis.Evidence, probes []DiscoveryProbe, ou
 	}
 	f.Found = len(f.Items) > 0
 	f.Coverage = 1
-	if ev.AnswerPermission == analysis.AnswerBoundedInference {
+	if ev.AnswerPermission == probes.AnswerBoundedInference {
 		f.Coverage = 0.5
 	}
 	return f
@@ -53,11 +53,11 @@ func (a *Agent) discoveryFacts(ev analysis.Evidence, probes []DiscoveryProbe, ou
 
 // checkedSourcesText is the answer when the evidence allows no claim: the wording, what was
 // checked and what was not found.
-func checkedSourcesText(ev analysis.Evidence, probes []DiscoveryProbe) string {
+func checkedSourcesText(ev probes.Evidence, ran []DiscoveryProbe) string {
 	var b strings.Builder
 	b.WriteString("**" + sentence(ev.Wording()) + ".**")
 	var lines []string
-	for _, pr := range probes {
+	for _, pr := range ran {
 		if pr.Primitive == string(plan.ToolExplainEvidenceBasis) {
 			continue
 		}
@@ -95,13 +95,13 @@ func checked(pr DiscoveryProbe) (what, result string) {
 		what += " (" + strings.Join(args, ", ") + ")"
 	}
 	switch pr.Status {
-	case string(lane.ProbeOK):
+	case string(runner.ProbeOK):
 		result = ru.Count(pr.RowsMatched, "подходящая строка", "подходящие строки", "подходящих строк")
-	case string(lane.ProbeEmpty):
+	case string(runner.ProbeEmpty):
 		result = "ничего не найдено"
-	case string(lane.ProbeError), probeTimeout:
+	case string(runner.ProbeError), probeTimeout:
 		result = "1С не ответила"
-	case string(lane.ProbeUnsupported):
+	case string(runner.ProbeUnsupported):
 		result = "не выполнялась"
 		if len(pr.Limitations) > 0 {
 			result += " — " + strings.TrimSuffix(pr.Limitations[0], ".")
@@ -139,7 +139,7 @@ func primitiveName(p string) string {
 // clarifyingQuestion is the one question that would let the discovery run: the planner's own;
 // else a gap the model named as a question; else the question the policy's reasons call for,
 // after the first gap the model named.
-func clarifyingQuestion(p plan.QueryPlan, dp analysis.Plan) string {
+func clarifyingQuestion(p plan.QueryPlan, dp probes.Plan) string {
 	if q := strings.TrimSpace(p.Clarification); q != "" {
 		return q
 	}
@@ -151,9 +151,9 @@ func clarifyingQuestion(p plan.QueryPlan, dp analysis.Plan) string {
 	has := func(code string) bool { return slices.Contains(dp.ReasonCodes, code) }
 	q := "Что именно проверить в 1С: документы, обороты по счетам или открытые расчёты с контрагентом?"
 	switch {
-	case has(analysis.ReasonSemanticDataNeedMissing):
+	case has(probes.ReasonSemanticDataNeedMissing):
 		q = "Какие данные 1С нужны для ответа: документы, обороты по счетам или расчёты с контрагентом?"
-	case has(analysis.ReasonTurnMeaningRefMissing), has(analysis.ReasonGroundingAxisMissing):
+	case has(probes.ReasonTurnMeaningRefMissing), has(probes.ReasonGroundingAxisMissing):
 		q = "По какому контрагенту, договору или счёту и за какой период посмотреть данные 1С?"
 	}
 	if len(dp.ClarificationGaps) > 0 {

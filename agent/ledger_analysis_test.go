@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/finbot/finbot/agent/ledger/analysis"
-	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/ledger/probes"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
@@ -21,7 +21,7 @@ import (
 
 // countingSource counts the queries sent to 1C.
 type countingSource struct {
-	lane.Source
+	runner.Source
 	mu sync.Mutex
 	n  int
 }
@@ -45,14 +45,14 @@ const catalogQueries = 6
 
 var deepNow = func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
 
-func deepAgent(t *testing.T, access bool) (*Agent, *lane.Lane, *countingSource) {
+func deepAgent(t *testing.T, access bool) (*Agent, *runner.Lane, *countingSource) {
 	t.Helper()
 	d, err := onec.DemoDefault()
 	if err != nil {
 		t.Fatal(err)
 	}
 	src := &countingSource{Source: d}
-	ln := lane.NewLane(src, lane.Options{Now: deepNow, Organization: d.MainOrganization()})
+	ln := runner.NewLane(src, runner.Options{Now: deepNow, Organization: d.MainOrganization()})
 	a := New(Deps{History: history.NewMemory(100, history.Limits{}), Ledger: ln},
 		Options{Now: deepNow, LedgerAccess: func(int64, int64) bool { return access }})
 	return a, ln, src
@@ -110,8 +110,8 @@ func TestDeepConfirmed(t *testing.T) {
 		probeCall(plan.ToolExplainEvidenceBasis, plan.DiscoveryArgs{}))
 	ans, dd := discoverOK(t, a, p)
 	queries := src.calls()
-	if dd.Plan.PlanStatus != analysis.PlanAllowed || dd.Evidence.EvidenceStatus != analysis.EvidenceConfirmed ||
-		dd.Evidence.AnswerPermission != analysis.AnswerConfirmed {
+	if dd.Plan.PlanStatus != probes.PlanAllowed || dd.Evidence.EvidenceStatus != probes.EvidenceConfirmed ||
+		dd.Evidence.AnswerPermission != probes.AnswerConfirmed {
 		t.Fatalf("plan %s evidence %s %s %v", dd.Plan.PlanStatus, dd.Evidence.EvidenceStatus, dd.Evidence.AnswerPermission, dd.Evidence.ReasonCodes)
 	}
 	if !strings.HasPrefix(ans.Text, "**Подтверждено данными 1С.**\n\n") {
@@ -121,8 +121,8 @@ func TestDeepConfirmed(t *testing.T) {
 		t.Errorf("sources = %+v", ans.Sources)
 	}
 	// The figures of the recipe: per month and document type, over the same organization.
-	res := ln.Run(t.Context(), lane.Decomposition{QuestionMode: lane.ModeLedger, Intent: lane.IntentDocumentsByParty,
-		Filters: lane.Filters{Counterparty: "ООО «Альфа»", PeriodFrom: q1.DateFrom, PeriodTo: q1.DateTo, Limit: 200}})
+	res := ln.Run(t.Context(), runner.Decomposition{QuestionMode: runner.ModeLedger, Intent: runner.IntentDocumentsByParty,
+		Filters: runner.Filters{Counterparty: "ООО «Альфа»", PeriodFrom: q1.DateFrom, PeriodTo: q1.DateTo, Limit: 200}})
 	real := map[string]bool{}
 	sums := map[string]onec.Kopecks{}
 	for _, r := range res.All {
@@ -171,7 +171,7 @@ func TestDeepUnregisteredPrimitiveBlocks(t *testing.T) {
 	a, _, src := deepAgent(t, true)
 	d := alfaProposal("ООО «Альфа»", "run_raw_query")
 	ans, dd := discoverOK(t, a, deepPlan(d, plan.ToolCall{Tool: "run_raw_query", Args: json.RawMessage(`{"query":"ВЫБРАТЬ * ИЗ Справочник.Пользователи"}`)}))
-	if dd.Plan.PlanStatus != analysis.PlanBlocked || dd.Evidence.EvidenceStatus != analysis.EvidenceBlocked ||
+	if dd.Plan.PlanStatus != probes.PlanBlocked || dd.Evidence.EvidenceStatus != probes.EvidenceBlocked ||
 		!slices.Contains(dd.Plan.RejectedPrimitives, "run_raw_query") {
 		t.Fatalf("plan %s evidence %s rejected %v", dd.Plan.PlanStatus, dd.Evidence.EvidenceStatus, dd.Plan.RejectedPrimitives)
 	}
@@ -191,13 +191,13 @@ func TestDeepUnregisteredPrimitiveFiltered(t *testing.T) {
 	ans, dd := discoverOK(t, a, deepPlan(d,
 		plan.ToolCall{Tool: "execute_1c_query", Args: json.RawMessage(`{"text":"УДАЛИТЬ"}`)},
 		probeCall(plan.ToolQueryDocuments, withEntity(q1, "ООО «Альфа»"))))
-	if dd.Plan.PlanStatus != analysis.PlanAllowed || !slices.Contains(dd.Plan.ReasonCodes, analysis.ReasonUnregisteredPrimitive) {
+	if dd.Plan.PlanStatus != probes.PlanAllowed || !slices.Contains(dd.Plan.ReasonCodes, probes.ReasonUnregisteredPrimitive) {
 		t.Fatalf("plan %s reasons %v", dd.Plan.PlanStatus, dd.Plan.ReasonCodes)
 	}
 	if len(dd.Probes) != 2 || dd.Probes[0].Status != probeNotAllowed || dd.Probes[1].Status != "ok" {
 		t.Fatalf("probes = %+v", dd.Probes)
 	}
-	if dd.Evidence.EvidenceStatus != analysis.EvidenceConfirmed || !strings.HasPrefix(ans.Text, "**Подтверждено данными 1С.**") {
+	if dd.Evidence.EvidenceStatus != probes.EvidenceConfirmed || !strings.HasPrefix(ans.Text, "**Подтверждено данными 1С.**") {
 		t.Errorf("evidence %s, answer:\n%s", dd.Evidence.EvidenceStatus, ans.Text)
 	}
 	if src.calls() != catalogQueries+1 {
@@ -228,7 +228,7 @@ func TestDeepNeedsClarification(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a, _, src := deepAgent(t, true)
 			ans, dd := discoverOK(t, a, deepPlan(tt.d, probeCall(plan.ToolQueryMovements, plan.DiscoveryArgs{Account: "62"})))
-			if dd.Plan.PlanStatus != analysis.PlanNeedsClarification {
+			if dd.Plan.PlanStatus != probes.PlanNeedsClarification {
 				t.Fatalf("plan %s %v", dd.Plan.PlanStatus, dd.Plan.ReasonCodes)
 			}
 			if ans.Text != EscapeMarkdown(tt.want) || strings.Count(ans.Text, "?") != 1 {
@@ -252,7 +252,7 @@ func TestDeepBudget(t *testing.T) {
 			DateFrom: "2026-" + month + "-01", DateTo: "2026-" + month + "-28"}))
 	}
 	_, dd := discoverOK(t, a, deepPlan(d, calls...))
-	if dd.Plan.ExecutionBudget.MaxProbeCount != analysis.DefaultMaxProbeCount {
+	if dd.Plan.ExecutionBudget.MaxProbeCount != probes.DefaultMaxProbeCount {
 		t.Fatalf("budget = %+v", dd.Plan.ExecutionBudget)
 	}
 	var statuses []string
@@ -270,8 +270,8 @@ func TestDeepBudget(t *testing.T) {
 		t.Errorf("evidence next %v limitations %q", dd.Evidence.RecommendedNextProbe, dd.Evidence.QueryLimitations)
 	}
 	for _, p := range dd.Probes[:3] {
-		if p.Args.Limit != analysis.DefaultMaxRowsPerProbe {
-			t.Errorf("probe limit = %d, want the budget's %d", p.Args.Limit, analysis.DefaultMaxRowsPerProbe)
+		if p.Args.Limit != probes.DefaultMaxRowsPerProbe {
+			t.Errorf("probe limit = %d, want the budget's %d", p.Args.Limit, probes.DefaultMaxRowsPerProbe)
 		}
 	}
 }
@@ -304,7 +304,7 @@ func TestDeepEntityMissing(t *testing.T) {
 	ans, dd := discoverOK(t, a, deepPlan(alfaProposal(entity, plan.ToolQueryDocuments, plan.ToolProbeCoverage),
 		probeCall(plan.ToolQueryDocuments, withEntity(q1, entity)),
 		probeCall(plan.ToolProbeCoverage, plan.DiscoveryArgs{Entity: entity})))
-	if dd.Evidence.EvidenceStatus != analysis.EvidenceInsufficient || dd.Evidence.AnswerPermission != analysis.AnswerCheckedSourcesOnly {
+	if dd.Evidence.EvidenceStatus != probes.EvidenceInsufficient || dd.Evidence.AnswerPermission != probes.AnswerCheckedSourcesOnly {
 		t.Fatalf("evidence %s %s", dd.Evidence.EvidenceStatus, dd.Evidence.AnswerPermission)
 	}
 	for _, want := range []string{"**В проверенных источниках ответа нет.**", "Что проверено:", "Документы («ООО «Рога и копыта»»): ничего не найдено",
@@ -326,7 +326,7 @@ func TestDeepInferredOnly(t *testing.T) {
 	a, _, _ := deepAgent(t, true)
 	ans, dd := discoverOK(t, a, deepPlan(alfaProposal("Альфо", plan.ToolQueryDocuments),
 		probeCall(plan.ToolQueryDocuments, withEntity(q1, "Альфо"))))
-	if dd.Evidence.EvidenceStatus != analysis.EvidenceInferredOnly {
+	if dd.Evidence.EvidenceStatus != probes.EvidenceInferredOnly {
 		t.Fatalf("evidence %s %v", dd.Evidence.EvidenceStatus, dd.Evidence.ReasonCodes)
 	}
 	if !strings.HasPrefix(ans.Text, "**По косвенным данным:**") || !strings.Contains(ans.Text, "по сходству названия") {
@@ -342,8 +342,8 @@ func TestDeepCallsFromTheProposal(t *testing.T) {
 		t.Fatalf("probes = %+v", dd.Probes)
 	}
 	p := dd.Probes[0]
-	want := lane.ProbeArgs{Entity: "ООО «Альфа»", DateFrom: "2026-01-01", DateTo: "2026-03-31", Axis: "month",
-		Organization: "ООО «Северный ветер»", Limit: analysis.DefaultMaxRowsPerProbe}
+	want := runner.ProbeArgs{Entity: "ООО «Альфа»", DateFrom: "2026-01-01", DateTo: "2026-03-31", Axis: "month",
+		Organization: "ООО «Северный ветер»", Limit: probes.DefaultMaxRowsPerProbe}
 	if p.Index != -1 || p.Args != want || p.Status != "ok" {
 		t.Errorf("probe = %+v, want args %+v", p, want)
 	}
@@ -360,7 +360,7 @@ func TestDeepCancelled(t *testing.T) {
 }
 
 // failingSource answers the catalogs and fails every other query, as 1C going down mid-answer.
-type failingSource struct{ lane.Source }
+type failingSource struct{ runner.Source }
 
 func (f failingSource) Query(ctx context.Context, id string, p onec.Params, limit int) (*onec.Result, error) {
 	if !strings.HasPrefix(id, "catalog.") {
@@ -375,12 +375,12 @@ func TestDeepSourceDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln := lane.NewLane(failingSource{d}, lane.Options{Now: deepNow, Organization: d.MainOrganization()})
+	ln := runner.NewLane(failingSource{d}, runner.Options{Now: deepNow, Organization: d.MainOrganization()})
 	a := New(Deps{History: history.NewMemory(10, history.Limits{}), Ledger: ln},
 		Options{Now: deepNow, LedgerAccess: func(int64, int64) bool { return true }})
 	ans, dd := discoverOK(t, a, deepPlan(alfaProposal("ООО «Альфа»", plan.ToolQueryDocuments),
 		probeCall(plan.ToolQueryDocuments, withEntity(q1, "ООО «Альфа»"))))
-	if dd.Evidence.EvidenceStatus != analysis.EvidenceInsufficient || !strings.Contains(ans.Text, "1С не ответила") ||
+	if dd.Evidence.EvidenceStatus != probes.EvidenceInsufficient || !strings.Contains(ans.Text, "1С не ответила") ||
 		!slices.Contains(ans.Debug.Degraded, "tools_failed") || strings.Contains(ans.Text, "₽") {
 		t.Errorf("evidence %s degraded %v, answer:\n%s", dd.Evidence.EvidenceStatus, ans.Debug.Degraded, ans.Text)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/finbot/finbot/agent/ledger"
-	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/ledger/runner"
 )
 
 // ledgerAgent is buttonsAgent with the results kept in memory, as an agent without a store keeps them.
@@ -51,7 +51,7 @@ func TestLedgerAnswerCarriesDebugButtonsAndExport(t *testing.T) {
 	var drill, export string
 	for _, b := range ans.Buttons {
 		switch {
-		case lane.IsDrill(b.Data) && drill == "":
+		case runner.IsDrill(b.Data) && drill == "":
 			drill = b.Data
 		case strings.HasPrefix(b.Data, ledger.ExportPrefix):
 			export = b.Data

@@ -15,9 +15,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/finbot/finbot/agent/kb"
-	"github.com/finbot/finbot/agent/ledger/analysis"
-	"github.com/finbot/finbot/agent/ledger/lane"
-	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/agent/ledger/probes"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/cbr"
@@ -26,6 +25,7 @@ import (
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/internal/fakes"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -89,9 +89,9 @@ func pipelineAgentDeadlines(t testing.TB, s *fakes.LLM, llmDeadline, planDeadlin
 // wiring is what the tests of the whole agent vary.
 type wiring struct {
 	now                       func() time.Time
-	llmURL                    string                       // the LLM (planner and answers); none for ""
-	llmDeadline, planDeadline time.Duration                // of one LLM call and of the planner; testDeadline for 0
-	source                    func(*onec.Demo) lane.Source // the 1C source over the demo base; the base itself for nil
+	llmURL                    string                         // the LLM (planner and answers); none for ""
+	llmDeadline, planDeadline time.Duration                  // of one LLM call and of the planner; testDeadline for 0
+	source                    func(*onec.Demo) runner.Source // the 1C source over the demo base; the base itself for nil
 }
 
 // wholeAgent is the agent over the demo ledger, the rates stand-in and the sample knowledge
@@ -102,7 +102,7 @@ func wholeAgent(t testing.TB, w wiring, opts ...func(*Options)) *Agent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var src lane.Source = d
+	var src runner.Source = d
 	if w.source != nil {
 		src = w.source(d)
 	}
@@ -111,7 +111,7 @@ func wholeAgent(t testing.TB, w wiring, opts ...func(*Options)) *Agent {
 		t.Fatal(err)
 	}
 	deps := Deps{History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
-		Rates: pipelineRates, Ledger: lane.NewLane(src, lane.Options{Now: w.now, Organization: d.MainOrganization()}),
+		Rates: pipelineRates, Ledger: runner.NewLane(src, runner.Options{Now: w.now, Organization: d.MainOrganization()}),
 		Library: library.New(docstore.NewMemory(), nil, library.Options{}), KB: kbLib}
 	if w.llmURL != "" {
 		for _, d := range []*time.Duration{&w.llmDeadline, &w.planDeadline} {
@@ -792,8 +792,8 @@ func TestDeepAnalysisPlanned(t *testing.T) {
 				t.Errorf("scenario %s/%s, want %s/%s", ans.Scenario, ans.Intent, OneC, plan.ModeDeepAnalysis)
 			}
 			dd := pd.Discovery
-			if dd.Plan.PlanStatus != analysis.PlanAllowed || dd.Evidence.EvidenceStatus != analysis.EvidenceConfirmed ||
-				dd.Evidence.AnswerPermission != analysis.AnswerConfirmed {
+			if dd.Plan.PlanStatus != probes.PlanAllowed || dd.Evidence.EvidenceStatus != probes.EvidenceConfirmed ||
+				dd.Evidence.AnswerPermission != probes.AnswerConfirmed {
 				t.Errorf("plan %s, evidence %s/%s %v", dd.Plan.PlanStatus, dd.Evidence.EvidenceStatus, dd.Evidence.AnswerPermission, dd.Evidence.ReasonCodes)
 			}
 			if !strings.HasPrefix(ans.Text, "**Подтверждено данными 1С.**\n\n") || strings.Contains(ans.Text, "аналитический вопрос") {

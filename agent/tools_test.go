@@ -16,8 +16,7 @@ import (
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/agent/ledger"
-	"github.com/finbot/finbot/agent/ledger/lane"
-	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/agent/rates"
@@ -27,6 +26,7 @@ import (
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/tavily"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -132,7 +132,7 @@ func TestToolsRegistryHasOnlyConnectedTools(t *testing.T) {
 	}
 	lib := library.New(docstore.NewMemory(), nil, library.Options{})
 	full := Deps{History: history.NewMemory(10, history.Limits{}), Rates: toolRates(nil), News: fakeSearch{configured: true},
-		Ledger: lane.NewLane(d, lane.Options{Organization: d.MainOrganization()}), Library: lib, KB: lib}
+		Ledger: runner.NewLane(d, runner.Options{Organization: d.MainOrganization()}), Library: lib, KB: lib}
 	tests := []struct {
 		name string
 		deps Deps
@@ -167,7 +167,7 @@ func TestToolsRefuseBadArguments(t *testing.T) {
 	}
 	lib := library.New(docstore.NewMemory(), nil, library.Options{})
 	a := New(Deps{History: history.NewMemory(10, history.Limits{}), Rates: toolRates(nil), News: fakeSearch{configured: true},
-		Ledger: lane.NewLane(d, lane.Options{Organization: d.MainOrganization()}), Library: lib, KB: lib},
+		Ledger: runner.NewLane(d, runner.Options{Organization: d.MainOrganization()}), Library: lib, KB: lib},
 		Options{LedgerAccess: func(int64, int64) bool { return true }})
 	reg := a.tools(Request{UserID: 1, ChatID: 1}, docScope{owner: "u:1"}, "вопрос")
 	tests := []struct {
@@ -599,13 +599,13 @@ func TestToolLedgerQuery(t *testing.T) {
 	a := ledgerAgent(t, func(u, c int64) bool { return u == 1 })
 	me := Request{UserID: 1, ChatID: 1}
 	reg := a.tools(me, docScope{owner: owner(me)}, "кто нам должен на 31 марта")
-	args := plan.LedgerQueryArgs{Recipe: lane.IntentReceivables, Filters: lane.Filters{AsOfDate: "2026-03-31", Limit: 5}}
+	args := plan.LedgerQueryArgs{Recipe: runner.IntentReceivables, Filters: runner.Filters{AsOfDate: "2026-03-31", Limit: 5}}
 	p := mustRun(t, reg, plan.ToolLedgerQuery, args)
 
 	// The same recipe through the lane directly: the facts carry its figures exactly.
-	d := lane.Decomposition{QuestionMode: lane.ModeLedger, Intent: args.Recipe, IntentConfidence: 1, Filters: args.Filters}
+	d := runner.Decomposition{QuestionMode: runner.ModeLedger, Intent: args.Recipe, IntentConfidence: 1, Filters: args.Filters}
 	res := a.lane.Run(t.Context(), d)
-	if res.ResultMode == lane.Limited || res.Summary.Rows <= 5 || len(res.Rows) != 5 {
+	if res.ResultMode == runner.Limited || res.Summary.Rows <= 5 || len(res.Rows) != 5 {
 		t.Fatalf("lane result %s, %d of %d rows: the demo ledger changed", res.ResultMode, len(res.Rows), res.Summary.Rows)
 	}
 	if len(p.Items) != 6 || p.Total != res.Summary.Rows+1 || p.Count()-len(p.Items) != res.Summary.Rows-5 {
@@ -657,9 +657,9 @@ func TestToolLedgerQueryLimited(t *testing.T) {
 		candidates               int
 	}{
 		{"a required filter is missing", `{"recipe": "open_items_by_counterparty", "filters": {"as_of_date": "2026-03-31"}}`,
-			lane.ReasonMissingFilters, "Чтобы ответить «открытые позиции по контрагенту», уточните контрагента (название или ИНН).", 0},
+			runner.ReasonMissingFilters, "Чтобы ответить «открытые позиции по контрагенту», уточните контрагента (название или ИНН).", 0},
 		{"an ambiguous counterparty", `{"recipe": "open_items_by_counterparty", "filters": {"as_of_date": "2026-03-31", "counterparty": "Сев"}}`,
-			lane.ReasonMissingAnchor, "Под «Сев» подходит несколько контрагентов. Выберите нужного: ООО «Северный ветер», ИНН 8874007822; ПАО «Северсталь-Логистик», ИНН 2575668710.", 2},
+			runner.ReasonMissingAnchor, "Под «Сев» подходит несколько контрагентов. Выберите нужного: ООО «Северный ветер», ИНН 8874007822; ПАО «Северсталь-Логистик», ИНН 2575668710.", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -678,7 +678,7 @@ func TestToolLedgerQueryLimited(t *testing.T) {
 	}
 
 	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
-	down := New(Deps{History: history.NewMemory(10, history.Limits{}), Ledger: lane.NewLane(downLedger{}, lane.Options{Now: now})},
+	down := New(Deps{History: history.NewMemory(10, history.Limits{}), Ledger: runner.NewLane(downLedger{}, runner.Options{Now: now})},
 		Options{Now: now, LedgerAccess: func(int64, int64) bool { return true }})
 	_, err := runTool(t, down.tools(me, docScope{owner: owner(me)}, ""), plan.ToolLedgerQuery, `{"recipe": "list_receivables_counterparties"}`)
 	var lim *ledger.Limited

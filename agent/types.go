@@ -3,7 +3,7 @@ package agent
 import (
 	"time"
 
-	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
 )
@@ -120,9 +120,9 @@ type Debug struct {
 	Degraded []string      `json:"degraded,omitempty"`
 	Elapsed  time.Duration `json:"elapsed_ns"`
 	// Ledger is the 1C lane's debug payload (seed 001), for 1C answers.
-	Ledger *lane.Debug `json:"ledger,omitempty"`
+	Ledger *runner.Debug `json:"ledger,omitempty"`
 	// Result is the 1C lane's unified result (seed 000 §5), for 1C answers.
-	Result *lane.Result `json:"result,omitempty"`
+	Result *runner.Result `json:"result,omitempty"`
 	// Docs explains answers from documents and the knowledge base.
 	Docs *DocsDebug `json:"docs,omitempty"`
 	// Plan explains answers the planner planned.

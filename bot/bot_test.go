@@ -21,7 +21,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/finbot/finbot/agent"
-	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testnet"
 )
@@ -519,7 +519,7 @@ func TestDrilldownButtonsExportAndDebug(t *testing.T) {
 		got = append(got, r)
 		mu.Unlock()
 		ans := agent.Answer{Scenario: agent.OneC, Intent: "list_receivables_counterparties", Text: "**Кто должен нам**"}
-		ans.Debug.Ledger = &lane.Debug{SelectedRecipe: "address.receivables.counterparty_totals"}
+		ans.Debug.Ledger = &runner.Debug{SelectedRecipe: "address.receivables.counterparty_totals"}
 		switch r.Text {
 		case "x:last":
 			ans.Document = &agent.Document{Name: "receivables.xlsx", Bytes: []byte("PK-xlsx")}

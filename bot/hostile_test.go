@@ -19,14 +19,14 @@ import (
 
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/kb"
-	"github.com/finbot/finbot/agent/ledger/lane"
-	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testdocs"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -57,7 +57,7 @@ func hostileAgent(t *testing.T) (*agent.Agent, *library.Library) {
 	a := agent.New(agent.Deps{
 		History: history.NewMemory(1000, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
 		Rates:   cbr.New(cbr.Options{BaseURL: cbrSrv.URL}),
-		Ledger:  lane.NewLane(demo, lane.Options{Now: now, Organization: demo.MainOrganization()}),
+		Ledger:  runner.NewLane(demo, runner.Options{Now: now, Organization: demo.MainOrganization()}),
 		Library: lib,
 		KB:      kbLib,
 	}, agent.Options{Now: now, LedgerAccess: func(int64, int64) bool { return true }})

@@ -10,7 +10,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/ledger/runner"
 )
 
 // The result a reply's choice and export buttons are bound to is kept under a short random id
@@ -49,7 +49,7 @@ func ValidID(id string) bool {
 // show. (gob, not JSON: the result's JSON is the seed's unified result and leaves out what an
 // export needs — every row, the dates, the candidates.)
 type stored struct {
-	Result lane.Result
+	Result runner.Result
 }
 
 // maxStored bounds what Decode inflates, against a corrupt or hostile entry.
@@ -57,8 +57,8 @@ const maxStored = 64 << 20
 
 // Encode is res as the store keeps it: gob, gzipped (a thousand rows of 1C come to tens of
 // kilobytes).
-func Encode(res lane.Result) ([]byte, error) {
-	res.Debug = lane.Debug{}
+func Encode(res runner.Result) ([]byte, error) {
+	res.Debug = runner.Debug{}
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
 	if err := gob.NewEncoder(zw).Encode(stored{Result: res}); err != nil {
@@ -71,14 +71,14 @@ func Encode(res lane.Result) ([]byte, error) {
 }
 
 // Decode is the result Encode encoded.
-func Decode(data []byte) (lane.Result, error) {
+func Decode(data []byte) (runner.Result, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
-		return lane.Result{}, fmt.Errorf("ledger: decode result: %w", err)
+		return runner.Result{}, fmt.Errorf("ledger: decode result: %w", err)
 	}
 	var s stored
 	if err := gob.NewDecoder(io.LimitReader(zr, maxStored)).Decode(&s); err != nil {
-		return lane.Result{}, fmt.Errorf("ledger: decode result: %w", err)
+		return runner.Result{}, fmt.Errorf("ledger: decode result: %w", err)
 	}
 	return s.Result, nil
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/ru"
 )
@@ -13,8 +13,8 @@ import (
 // FromDecision is the lane's request for a question understood as a 1C one: the decision's
 // recipe and its slots as filters. Names go by their catalog reference, so the lane's resolver
 // cannot pick another.
-func FromDecision(d understand.Decision) lane.Decomposition {
-	f := lane.Filters{}
+func FromDecision(d understand.Decision) runner.Decomposition {
+	f := runner.Filters{}
 	if d.Date.Set {
 		f.AsOfDate = d.Date.Value.Format(time.DateOnly)
 	}
@@ -33,7 +33,7 @@ func FromDecision(d understand.Decision) lane.Decomposition {
 		f.Contract = d.Contract.Value.Ref
 	}
 	f.Detail = d.Detail
-	if d.Recipe == lane.IntentTurnoverSheet && d.Contract.Set && !d.Counterparty.Set {
+	if d.Recipe == runner.IntentTurnoverSheet && d.Contract.Set && !d.Counterparty.Set {
 		// «осв по 62 по договору П-77/2024»: the sheet of the contract's counterparty by contract.
 		f.Counterparty = d.Contract.Value.OwnerRef
 	}
@@ -41,34 +41,34 @@ func FromDecision(d understand.Decision) lane.Decomposition {
 		f.Organization = d.Organization.Value.Ref
 	}
 	recipe := d.Recipe
-	if recipe == lane.IntentDocumentsFormBalance && f.Account == "" {
+	if recipe == runner.IntentDocumentsFormBalance && f.Account == "" {
 		// «из чего складывается долг Альфы»: the documents that make up a counterparty's or a
 		// contract's balance on 60 and 62 are its open items; the drilldown needs one account.
 		switch {
 		case d.Contract.Set:
-			recipe = lane.IntentOpenItemsByContract
+			recipe = runner.IntentOpenItemsByContract
 		case d.Counterparty.Set:
-			recipe = lane.IntentOpenItemsByParty
+			recipe = runner.IntentOpenItemsByParty
 		}
 	}
-	dec := lane.Decomposition{QuestionMode: lane.ModeLedger, ModeConfidence: 1, Intent: recipe, IntentConfidence: 0.9,
+	dec := runner.Decomposition{QuestionMode: runner.ModeLedger, ModeConfidence: 1, Intent: recipe, IntentConfidence: 0.9,
 		Filters: f, FallbackRuleHit: "understand:" + d.Rule, Reasons: d.Reasons, QueryShape: "list", QueryShapeConfidence: 0.9}
 	// A settlement account goes as its number: the lane scopes the answer to its organization
-	// and names it (no recipe filters by the account itself; see lane.Decomposition).
+	// and names it (no recipe filters by the account itself; see runner.Decomposition).
 	if d.BankAccount.Set {
 		dec.BankAccount = d.BankAccount.Value.Number
 	} else if d.UnknownBankAccount != "" {
 		dec.BankAccount = d.UnknownBankAccount // the lane says none of ours has it and lists ours
 	}
-	dec.Missing = lane.MissingFilters(dec.Intent, dec.Filters)
+	dec.Missing = runner.MissingFilters(dec.Intent, dec.Filters)
 	return dec
 }
 
 // Commands are the ledger commands and the recipe each asks for.
-var Commands = map[string]lane.Intent{
-	"debts":    lane.IntentReceivables,
-	"payables": lane.IntentPayables,
-	"balance":  lane.IntentAccountBalance,
+var Commands = map[string]runner.Intent{
+	"debts":    runner.IntentReceivables,
+	"payables": runner.IntentPayables,
+	"balance":  runner.IntentAccountBalance,
 }
 
 // accountToken is an account code argument: 51, 62.01.
@@ -79,10 +79,10 @@ var accountToken = regexp.MustCompile(`^\d{2,3}(\.\d{1,2}){0,2}$`)
 // (a period's end), the account («/balance 51 31.03.2026»: the first argument) and the names; a
 // name the catalogs lack goes as written, for the lane's resolver to try. ok is false for a
 // command that is not a ledger one.
-func FromCommand(command, args string, d understand.Decision) (dec lane.Decomposition, ok bool) {
+func FromCommand(command, args string, d understand.Decision) (dec runner.Decomposition, ok bool) {
 	recipe, ok := Commands[command]
 	if !ok {
-		return lane.Decomposition{}, false
+		return runner.Decomposition{}, false
 	}
 	d.Kind, d.Recipe = understand.KindLedger, recipe
 	if d.Period.Set && !d.Date.Set {
@@ -99,6 +99,6 @@ func FromCommand(command, args string, d understand.Decision) (dec lane.Decompos
 			dec.Filters.Account = first
 		}
 	}
-	dec.Missing = lane.MissingFilters(dec.Intent, dec.Filters)
+	dec.Missing = runner.MissingFilters(dec.Intent, dec.Filters)
 	return dec, true
 }

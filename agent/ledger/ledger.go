@@ -1,4 +1,4 @@
-// Package ledger is the 1C skill: it reads what the 1C lane (agent/ledger/lane) found
+// Package ledger is the 1C skill: it reads what the 1C lane (agent/ledger/runner) found
 // in 1C two ways — Facts, for the planner's ledger_query tool, and Reply, the lane's own
 // answer with its footnote and its buttons (a choice of candidates, drilldowns, the Excel
 // export) for the ledger commands, the questions understood as 1C ones and the buttons. Every
@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/facts"
-	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/onec"
@@ -62,20 +62,20 @@ func ParsePress(data string) (Press, bool) {
 
 // Bound reports whether the reply of res has buttons bound to res itself (a choice or the
 // export), which need res kept under an id.
-func Bound(res lane.Result) bool { return len(res.Candidates) > 0 || exportable(res) }
+func Bound(res runner.Result) bool { return len(res.Candidates) > 0 || exportable(res) }
 
 // exportable: the result has rows to export.
-func exportable(res lane.Result) bool {
-	return res.ResultMode == lane.FactualSummary || res.Summary.Rows > len(res.Rows)
+func exportable(res runner.Result) bool {
+	return res.ResultMode == runner.FactualSummary || res.Summary.Rows > len(res.Rows)
 }
 
 // Reply is a lane result as the chat shows it: the lane's Markdown, its figures footnoted
 // with the recipe, the organization and the base; a button per candidate and drilldown, and
 // the export when there are rows to export. id is the result's id (NewID) that the choice and
 // export buttons carry; with none ("", the result could not be kept) they are left out.
-func Reply(res lane.Result, id string) skill.Reply {
+func Reply(res runner.Result, id string) skill.Reply {
 	r := skill.Reply{Text: res.Markdown()}
-	if res.ResultMode != lane.Limited {
+	if res.ResultMode != runner.Limited {
 		// Figures always name their source: the recipe, the organization and the base, marked
 		// where the figures are read. An answer that found nothing has no figures to source.
 		r.Text = res.MarkdownCited("[1]")
@@ -97,7 +97,7 @@ func Reply(res lane.Result, id string) skill.Reply {
 
 // candidateLabel is a button label that tells near-duplicates apart: what tells them apart (the
 // INN, a contract's number and date) is kept whole, the name cut at a word if need be.
-func candidateLabel(c lane.Entity) string {
+func candidateLabel(c runner.Entity) string {
 	const maxLabel = 48
 	switch {
 	case c.Number != "" && c.Date != "":
@@ -111,9 +111,9 @@ func candidateLabel(c lane.Entity) string {
 
 // Choice is the request of last, an ambiguous result, with its candidate i; false when last
 // has no candidate i.
-func Choice(last lane.Result, i int) (lane.Decomposition, bool) {
+func Choice(last runner.Result, i int) (runner.Decomposition, bool) {
 	if i < 0 || i >= len(last.Candidates) {
-		return lane.Decomposition{}, false
+		return runner.Decomposition{}, false
 	}
 	ref := last.Candidates[i].Ref
 	f := last.Filters
@@ -127,12 +127,12 @@ func Choice(last lane.Result, i int) (lane.Decomposition, bool) {
 	default:
 		f.Counterparty, f.INN = ref, ""
 	}
-	d := lane.Decomposition{QuestionMode: lane.ModeLedger, ModeConfidence: 1, Intent: last.Intent, IntentConfidence: 1,
+	d := runner.Decomposition{QuestionMode: runner.ModeLedger, ModeConfidence: 1, Intent: last.Intent, IntentConfidence: 1,
 		Filters: f, FallbackRuleHit: "clarification_choice", Reasons: []string{"выбор из кандидатов"}}
 	if last.AnchorType == "bank_account" {
 		d.BankAccount = ref
 	}
-	d.Missing = lane.MissingFilters(d.Intent, d.Filters)
+	d.Missing = runner.MissingFilters(d.Intent, d.Filters)
 	return d, true
 }
 
@@ -142,7 +142,7 @@ func Choice(last lane.Result, i int) (lane.Decomposition, bool) {
 // message (with the candidates, when it offers a choice), which says precisely what to add or
 // why; errors.As gives the caller the whole result, and a failure of 1C also matches
 // skill.ErrUnavailable. An empty match is not an error: it is a fact («никто нам не должен»).
-type Limited struct{ Result lane.Result }
+type Limited struct{ Result runner.Result }
 
 func (e *Limited) Error() string {
 	msg := strings.TrimSpace(e.Result.Message)
@@ -160,31 +160,31 @@ func (e *Limited) Error() string {
 }
 
 func (e *Limited) Is(target error) bool {
-	return target == skill.ErrUnavailable && e.Result.LimitedReason == lane.ReasonExecutionError
+	return target == skill.ErrUnavailable && e.Result.LimitedReason == runner.ReasonExecutionError
 }
 
 // Decompose is the lane's request for an ledger_query: one whitelisted recipe with the plan's
 // filters, for question.
-func Decompose(question string, args plan.LedgerQueryArgs) (lane.Decomposition, error) {
+func Decompose(question string, args plan.LedgerQueryArgs) (runner.Decomposition, error) {
 	if args.Recipe == "" {
-		return lane.Decomposition{}, skill.BadArgs("ledger_query: no recipe")
+		return runner.Decomposition{}, skill.BadArgs("ledger_query: no recipe")
 	}
-	if _, ok := lane.RecipeFor(args.Recipe); !ok {
-		return lane.Decomposition{}, skill.BadArgs("ledger_query: unknown recipe %q", args.Recipe)
+	if _, ok := runner.RecipeFor(args.Recipe); !ok {
+		return runner.Decomposition{}, skill.BadArgs("ledger_query: unknown recipe %q", args.Recipe)
 	}
-	d := lane.Decomposition{QuestionMode: lane.ModeLedger, ModeConfidence: 1, Intent: args.Recipe, IntentConfidence: 1,
+	d := runner.Decomposition{QuestionMode: runner.ModeLedger, ModeConfidence: 1, Intent: args.Recipe, IntentConfidence: 1,
 		Filters: args.Filters, FallbackRuleHit: "planner_tool", Reasons: []string{"рецепт и фильтры выбрал планировщик"},
-		Sanitized: lane.Sanitize(question)}
-	d.Missing = lane.MissingFilters(d.Intent, d.Filters)
+		Sanitized: runner.Sanitize(question)}
+	d.Missing = runner.MissingFilters(d.Intent, d.Filters)
 	return d, nil
 }
 
 // Facts are a lane result as ledger_query returns it: the rows, their total and the scope
 // of the figures; a *Limited when the lane asks for more or 1C failed.
-func Facts(res lane.Result) (facts.Payload, error) {
+func Facts(res runner.Result) (facts.Payload, error) {
 	p := facts.Payload{Coverage: 1}
-	if res.ResultMode == lane.Limited {
-		if res.LimitedReason != lane.ReasonEmptyMatch {
+	if res.ResultMode == runner.Limited {
+		if res.LimitedReason != runner.ReasonEmptyMatch {
 			return facts.Payload{}, &Limited{res}
 		}
 		// Nothing matched: a fact with no figures to source, so no source (and no footnote);
@@ -215,11 +215,11 @@ func Facts(res lane.Result) (facts.Payload, error) {
 }
 
 // subject is what a result is about: the recipe's purpose and the anchor.
-func subject(res lane.Result) string {
-	r, _ := lane.RecipeFor(res.Intent)
+func subject(res runner.Result) string {
+	r, _ := runner.RecipeFor(res.Intent)
 	title := r.Purpose
 	switch {
-	case res.Contract != "" && (res.Intent == lane.IntentOpenItemsByContract || res.Intent == lane.IntentDocumentsByContract):
+	case res.Contract != "" && (res.Intent == runner.IntentOpenItemsByContract || res.Intent == runner.IntentDocumentsByContract):
 		title += ": " + res.Contract
 	case res.Party != "":
 		title += ": " + res.Party
@@ -229,7 +229,7 @@ func subject(res lane.Result) string {
 
 // limitations state the scope of the figures — date or period, organisation, account —
 // then the lane's notes and limitations (defaults applied, truncation).
-func limitations(res lane.Result) []string {
+func limitations(res runner.Result) []string {
 	var b strings.Builder
 	b.WriteString("Данные 1С")
 	switch {
@@ -254,7 +254,7 @@ func limitations(res lane.Result) []string {
 }
 
 // rowItem is one row of a result with the fields its recipe outputs, amounts exact.
-func rowItem(res lane.Result, row lane.Row) facts.Item {
+func rowItem(res runner.Result, row runner.Row) facts.Item {
 	it := facts.Item{Section: facts.General, Kind: "ledger_row"}
 	add := func(name, value string) {
 		if value != "" {
@@ -262,9 +262,9 @@ func rowItem(res lane.Result, row lane.Row) facts.Item {
 		}
 	}
 	switch res.Intent {
-	case lane.IntentTurnoverSheet, lane.IntentAccountCard:
+	case runner.IntentTurnoverSheet, runner.IntentAccountCard:
 		return reportItem(res, row, it) // report.go
-	case lane.IntentReceivables, lane.IntentPayables:
+	case runner.IntentReceivables, runner.IntentPayables:
 		it.Title = row.Name
 		it.Text = fmt.Sprintf("%s — %s", row.Name, row.Amount)
 		add("Контрагент", row.Name)
@@ -278,7 +278,7 @@ func rowItem(res lane.Result, row lane.Row) facts.Item {
 			add("Долг по договорам", row.Debt.String())
 			add("Авансы по договорам", row.Advance.String())
 		}
-	case lane.IntentAccountBalance:
+	case runner.IntentAccountBalance:
 		it.Title = strings.TrimSpace("Счёт " + row.Account + " " + row.Name)
 		it.Text = fmt.Sprintf("%s: дебет %s, кредит %s, сальдо %s", it.Title, row.Debit, row.Credit, row.Amount)
 		add("Счёт", row.Account)
@@ -290,7 +290,7 @@ func rowItem(res lane.Result, row lane.Row) facts.Item {
 			add("Дебет по субсчетам и договорам", row.Debt.String())
 			add("Кредит по субсчетам и договорам", row.Advance.String())
 		}
-	case lane.IntentOpenContracts:
+	case runner.IntentOpenContracts:
 		it.Title = row.Name
 		it.Text = fmt.Sprintf("%s — %s: дебет %s, кредит %s, сальдо %s", row.Name, row.Party, row.Debit, row.Credit, row.Amount)
 		add("Договор", row.Name)
@@ -298,7 +298,7 @@ func rowItem(res lane.Result, row lane.Row) facts.Item {
 		add("Дебет", row.Debit.String())
 		add("Кредит", row.Credit.String())
 		add("Сальдо", row.Amount.String())
-	case lane.IntentOpenItemsByParty, lane.IntentOpenItemsByContract, lane.IntentDocumentsFormBalance:
+	case runner.IntentOpenItemsByParty, runner.IntentOpenItemsByContract, runner.IntentDocumentsFormBalance:
 		it.Title = document(row)
 		it.Text = fmt.Sprintf("%s: дебет %s, кредит %s, остаток %s", it.Title, row.Debit, row.Credit, row.Amount)
 		add("Контрагент", row.Party)
@@ -322,8 +322,8 @@ func rowItem(res lane.Result, row lane.Row) facts.Item {
 }
 
 // document names a document row: «Реализация товаров и услуг № 15 от 10.01.2026».
-func document(row lane.Row) string {
-	s := lane.DocumentTypeName(row.Type)
+func document(row runner.Row) string {
+	s := runner.DocumentTypeName(row.Type)
 	if row.Number != "" {
 		s += " № " + row.Number
 	}
@@ -338,7 +338,7 @@ func document(row lane.Row) string {
 // totalItem is the result's total as the lane's own answer states it: a sum where adding
 // the rows means something, counts where it does not (documents mix sales and payments;
 // customer and supplier contracts are totalled by side).
-func totalItem(res lane.Result) facts.Item {
+func totalItem(res runner.Result) facts.Item {
 	it := facts.Item{Section: facts.General, Kind: "ledger_total", Title: "Итого"}
 	n, sum := res.Summary.Rows, res.Summary.TotalAmount.String()
 	all := res.All
@@ -346,23 +346,23 @@ func totalItem(res lane.Result) facts.Item {
 		all = res.Rows
 	}
 	switch res.Intent {
-	case lane.IntentTurnoverSheet, lane.IntentAccountCard:
+	case runner.IntentTurnoverSheet, runner.IntentAccountCard:
 		return reportTotal(res, it) // report.go
-	case lane.IntentReceivables:
+	case runner.IntentReceivables:
 		parties := ru.Count(n, "контрагент", "контрагента", "контрагентов")
 		it.Text = fmt.Sprintf("Итого нам должны: %s — %s.", sum, parties)
 		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Контрагентов", Value: strconv.Itoa(n)}}
-	case lane.IntentPayables:
+	case runner.IntentPayables:
 		parties := ru.Count(n, "контрагенту", "контрагентам", "контрагентам")
 		it.Text = fmt.Sprintf("Итого мы должны: %s — %s.", sum, parties)
 		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Контрагентов", Value: strconv.Itoa(n)}}
-	case lane.IntentOpenItemsByParty, lane.IntentOpenItemsByContract:
+	case runner.IntentOpenItemsByParty, runner.IntentOpenItemsByContract:
 		it.Text = fmt.Sprintf("Итого открыто: %s по %s.", sum, ru.Count(n, "документу", "документам", "документам"))
 		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Документов", Value: strconv.Itoa(n)}}
-	case lane.IntentDocumentsFormBalance:
+	case runner.IntentDocumentsFormBalance:
 		it.Text = fmt.Sprintf("Итого остаток: %s — %s.", sum, ru.Count(n, "документ", "документа", "документов"))
 		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Документов", Value: strconv.Itoa(n)}}
-	case lane.IntentOpenContracts:
+	case runner.IntentOpenContracts:
 		var dr, cr int64
 		for _, row := range all {
 			if row.Amount > 0 {
@@ -375,7 +375,7 @@ func totalItem(res lane.Result) facts.Item {
 		it.Text = fmt.Sprintf("Дебетовое сальдо: %s, кредитовое: %s — %s.", debit, credit, ru.Count(n, "договор", "договора", "договоров"))
 		it.Fields = []facts.Field{{Name: "Дебетовое сальдо", Value: debit.String()}, {Name: "Кредитовое сальдо", Value: credit.String()},
 			{Name: "Договоров", Value: strconv.Itoa(n)}}
-	case lane.IntentAccountBalance:
+	case runner.IntentAccountBalance:
 		it.Text = fmt.Sprintf("Сальдо: %s.", sum)
 		it.Fields = []facts.Field{{Name: "Сальдо", Value: sum}, {Name: "Строк", Value: strconv.Itoa(n)}}
 	default: // documents and bank operations: counts only

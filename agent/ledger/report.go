@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/finbot/finbot/agent/facts"
-	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -12,26 +12,26 @@ import (
 // six figures, a card posting with its running balance, and the total, amounts exact.
 
 // reportItem is one line of a sheet or one posting of a card.
-func reportItem(res lane.Result, row lane.Row, it facts.Item) facts.Item {
+func reportItem(res runner.Result, row runner.Row, it facts.Item) facts.Item {
 	add := func(name, value string) {
 		if value != "" {
 			it.Fields = append(it.Fields, facts.Field{Name: name, Value: value})
 		}
 	}
-	if res.Intent == lane.IntentAccountCard {
+	if res.Intent == runner.IntentAccountCard {
 		it.Title = document(row)
-		it.Text = fmt.Sprintf("%s, корр. счёт %s: дебет %s, кредит %s, сальдо %s", it.Title, row.Corr, row.Debit, row.Credit, lane.SideAmount(row.Amount))
+		it.Text = fmt.Sprintf("%s, корр. счёт %s: дебет %s, кредит %s, сальдо %s", it.Title, row.Corr, row.Debit, row.Credit, runner.SideAmount(row.Amount))
 		add("Счёт", row.Account)
 		add("Корр. счёт", row.Corr)
 		add("Контрагент", row.Party)
 		add("Дебет", row.Debit.String())
 		add("Кредит", row.Credit.String())
-		add("Сальдо", lane.SideAmount(row.Amount))
+		add("Сальдо", runner.SideAmount(row.Amount))
 		return it
 	}
 	t := row.Sheet
 	if t == nil {
-		t = &lane.Turnover{}
+		t = &runner.Turnover{}
 	}
 	it.Title = row.Name
 	if row.Party == "" {
@@ -52,17 +52,17 @@ func reportItem(res lane.Result, row lane.Row, it facts.Item) facts.Item {
 }
 
 // reportTotal is the sheet's total line, or the card's balances and turnovers.
-func reportTotal(res lane.Result, it facts.Item) facts.Item {
+func reportTotal(res runner.Result, it facts.Item) facts.Item {
 	if res.Report == nil {
 		it.Text = fmt.Sprintf("Всего: %s.", ru.Count(res.Summary.Rows, "строка", "строки", "строк"))
 		return it
 	}
 	t := res.Report.Total
-	if res.Intent == lane.IntentAccountCard {
-		it.Text = fmt.Sprintf("Сальдо на начало %s; обороты: дебет %s, кредит %s; сальдо на конец %s — %s.", lane.SideAmount(t.OpenNet()),
-			t.Debit, t.Credit, lane.SideAmount(t.CloseNet()), ru.Count(res.Summary.Rows, "проводка", "проводки", "проводок"))
-		it.Fields = []facts.Field{{Name: "Сальдо на начало", Value: lane.SideAmount(t.OpenNet())}, {Name: "Оборот Дт", Value: t.Debit.String()},
-			{Name: "Оборот Кт", Value: t.Credit.String()}, {Name: "Сальдо на конец", Value: lane.SideAmount(t.CloseNet())}}
+	if res.Intent == runner.IntentAccountCard {
+		it.Text = fmt.Sprintf("Сальдо на начало %s; обороты: дебет %s, кредит %s; сальдо на конец %s — %s.", runner.SideAmount(t.OpenNet()),
+			t.Debit, t.Credit, runner.SideAmount(t.CloseNet()), ru.Count(res.Summary.Rows, "проводка", "проводки", "проводок"))
+		it.Fields = []facts.Field{{Name: "Сальдо на начало", Value: runner.SideAmount(t.OpenNet())}, {Name: "Оборот Дт", Value: t.Debit.String()},
+			{Name: "Оборот Кт", Value: t.Credit.String()}, {Name: "Сальдо на конец", Value: runner.SideAmount(t.CloseNet())}}
 		return it
 	}
 	it.Text = fmt.Sprintf("Итого: сальдо на начало Дт %s, Кт %s; обороты Дт %s, Кт %s; сальдо на конец Дт %s, Кт %s.",

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/ledger/runner"
 )
 
 // Argument bounds and defaults.
@@ -73,8 +73,8 @@ type FetchFinanceNewsArgs struct {
 // LedgerQueryArgs are the arguments of ledger_query: one whitelisted 1C recipe and its
 // filters. Recipe may be left out when the plan's Address names it.
 type LedgerQueryArgs struct {
-	Recipe  lane.Intent  `json:"recipe,omitempty"`
-	Filters lane.Filters `json:"filters,omitzero"`
+	Recipe  runner.Intent  `json:"recipe,omitempty"`
+	Filters runner.Filters `json:"filters,omitzero"`
 }
 
 // DiscoveryArgs are the arguments shared by the discovery primitives. Dates are "YYYY-MM-DD".

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/prompts"
 	"github.com/finbot/finbot/ru"
@@ -205,7 +205,7 @@ func promptData(in Input, r Rules) prompts.PlannerData {
 		HasNews:       r.HasLLMNews,
 		MaxToolCalls:  r.MaxToolCalls,
 		Threshold:     strconv.FormatFloat(r.ConfidenceThreshold, 'f', -1, 64),
-		DocumentTypes: strings.Join(lane.DocumentTypes, ", "),
+		DocumentTypes: strings.Join(runner.DocumentTypes, ", "),
 		Schema:        string(Schema()),
 	}
 	var off []string
@@ -218,7 +218,7 @@ func promptData(in Input, r Rules) prompts.PlannerData {
 		off = append(off, "примитивы discovery")
 	}
 	d.Unavailable = strings.Join(off, ", ")
-	for _, rec := range lane.Catalog {
+	for _, rec := range runner.Catalog {
 		d.Recipes = append(d.Recipes, prompts.PlannerRecipe{Name: string(rec.Intent), Meaning: rec.Purpose,
 			Required: strings.Join(rec.Required, ", ")})
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/invopop/jsonschema"
 )
 
@@ -35,22 +35,22 @@ func enumSchema[T ~string](desc string, values []T) *jsonschema.Schema {
 }
 
 // filterMeanings explain the 1C filters, for the schema and the planner prompt. A test checks
-// that every field of lane.Filters has one.
+// that every field of runner.Filters has one.
 var filterMeanings = []struct{ Key, Meaning string }{
-	{lane.FilterPeriodFrom, "начало периода, ГГГГ-ММ-ДД"},
-	{lane.FilterPeriodTo, "конец периода, ГГГГ-ММ-ДД"},
-	{lane.FilterAsOfDate, "дата среза, ГГГГ-ММ-ДД; для «на конец февраля» — последний день месяца"},
-	{lane.FilterOrganization, "наша организация, как названа"},
-	{lane.FilterCounterparty, "контрагент, как назван (падеж не меняй)"},
+	{runner.FilterPeriodFrom, "начало периода, ГГГГ-ММ-ДД"},
+	{runner.FilterPeriodTo, "конец периода, ГГГГ-ММ-ДД"},
+	{runner.FilterAsOfDate, "дата среза, ГГГГ-ММ-ДД; для «на конец февраля» — последний день месяца"},
+	{runner.FilterOrganization, "наша организация, как названа"},
+	{runner.FilterCounterparty, "контрагент, как назван (падеж не меняй)"},
 	{"inn", "ИНН контрагента, 10 или 12 цифр"},
-	{lane.FilterContract, "номер договора, как написан"},
-	{lane.FilterAccount, "счёт учёта: 60, 62.01"},
-	{lane.FilterDocumentType, "вид документа 1С"},
-	{lane.FilterDocumentRef, "номер или ссылка документа"},
-	{lane.FilterStatus, "open, closed или all"},
-	{lane.FilterLimit, "сколько строк, 1–200"},
-	{lane.FilterSort, "date_desc, amount_desc или name_asc"},
-	{lane.FilterDetail, "разрез оборотно-сальдовой ведомости: counterparty (по контрагентам) или contract (по договорам)"},
+	{runner.FilterContract, "номер договора, как написан"},
+	{runner.FilterAccount, "счёт учёта: 60, 62.01"},
+	{runner.FilterDocumentType, "вид документа 1С"},
+	{runner.FilterDocumentRef, "номер или ссылка документа"},
+	{runner.FilterStatus, "open, closed или all"},
+	{runner.FilterLimit, "сколько строк, 1–200"},
+	{runner.FilterSort, "date_desc, amount_desc или name_asc"},
+	{runner.FilterDetail, "разрез оборотно-сальдовой ведомости: counterparty (по контрагентам) или contract (по договорам)"},
 }
 
 func filterMeaning(key string) string {
@@ -94,7 +94,7 @@ func buildSchema() []byte {
 		})
 	}
 	root.Definitions["ArgsByTool"] = &jsonschema.Schema{AllOf: byTool}
-	root.Definitions["LedgerRecipe"] = enumSchema("Рецепт 1С (ledger_query).", lane.Intents())
+	root.Definitions["LedgerRecipe"] = enumSchema("Рецепт 1С (ledger_query).", runner.Intents())
 	for _, name := range []string{"ToolCall", "Fallback"} {
 		d, ok := root.Definitions[name]
 		if !ok {
@@ -149,13 +149,13 @@ func property(key string, s *jsonschema.Schema, required bool) *jsonschema.Schem
 }
 
 func reflector() *jsonschema.Reflector {
-	addressPkg := reflect.TypeOf(lane.Filters{}).PkgPath()
+	addressPkg := reflect.TypeOf(runner.Filters{}).PkgPath()
 	return &jsonschema.Reflector{
 		Anonymous:                  true,
 		RequiredFromJSONSchemaTags: true,
-		// lane.Intent would collide with Intent in $defs; buildSchema adds LedgerRecipe.
+		// runner.Intent would collide with Intent in $defs; buildSchema adds LedgerRecipe.
 		Mapper: func(t reflect.Type) *jsonschema.Schema {
-			if t == reflect.TypeOf(lane.Intent("")) {
+			if t == reflect.TypeOf(runner.Intent("")) {
 				return &jsonschema.Schema{Ref: "#/$defs/LedgerRecipe"}
 			}
 			return nil
@@ -167,7 +167,7 @@ func reflector() *jsonschema.Reflector {
 			return t.Name()
 		},
 		LookupComment: func(t reflect.Type, field string) string {
-			if t != reflect.TypeOf(lane.Filters{}) || field == "" {
+			if t != reflect.TypeOf(runner.Filters{}) || field == "" {
 				return ""
 			}
 			f, _ := t.FieldByName(field)

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/finbot/finbot/agent/ledger/lane"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
@@ -94,12 +94,12 @@ func loadCorpus(t testing.TB, dir string) []corpusLine {
 
 // demoCatalogs are the demo ledger's catalogs, loaded the way the bot loads them: by the 1C
 // lane through its whitelisted catalog queries.
-func demoCatalogs(t testing.TB) *lane.Catalogs {
+func demoCatalogs(t testing.TB) *runner.Catalogs {
 	l, err := onec.LoadDemo()
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := lane.NewLane(onec.NewDemo(l), lane.Options{}).Catalogs(context.Background())
+	c, err := runner.NewLane(onec.NewDemo(l), runner.Options{}).Catalogs(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func check(d understand.Decision, w want) []string {
 	if w.Organization != "" {
 		add("organization", d.Organization.Value.Name, w.Organization)
 	}
-	if w.Detail != "" || d.Recipe == lane.IntentTurnoverSheet {
+	if w.Detail != "" || d.Recipe == runner.IntentTurnoverSheet {
 		add("detail", d.Detail, w.Detail)
 	}
 	if w.BankAccount != "" {
@@ -204,7 +204,7 @@ func runCorpus(t *testing.T, dir string, floor float64, show bool) {
 	ok := 0
 	for _, l := range lines {
 		// As the bot reads it: the catalogs only where names may matter.
-		d := p.ParseLazy(understand.Input{Text: l.Q, Now: corpusToday, Docs: corpusDocs}, func() *lane.Catalogs { return cats })
+		d := p.ParseLazy(understand.Input{Text: l.Q, Now: corpusToday, Docs: corpusDocs}, func() *runner.Catalogs { return cats })
 		k := byKind[l.Want.Kind]
 		if k == nil {
 			k = &tally{}

@@ -13,7 +13,7 @@ import (
 	"github.com/finbot/finbot/integrations/onec"
 )
 
-// Document types of agent/ledger/lane (DocumentTypes and BankDocumentTypes).
+// Document types of agent/ledger/runner (DocumentTypes and BankDocumentTypes).
 var (
 	whitelistedTypes = []string{"ПоступлениеНаРасчетныйСчет", "СписаниеСРасчетногоСчета", "РеализацияТоваровУслуг",
 		"ПоступлениеТоваровУслуг", "АктСверкиВзаиморасчетов", "ВводНачальныхОстатков"}

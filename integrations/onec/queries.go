@@ -51,7 +51,7 @@ type template struct {
 	rows   RowKind // the family of typed rows it answers in (rows.go)
 }
 
-// Recipe and catalog query IDs (recipe IDs are those of agent/ledger/lane/catalog.go).
+// Recipe and catalog query IDs (recipe IDs are those of agent/ledger/runner/catalog.go).
 const (
 	idOpenContracts     = "address.open_contracts.by_asof"
 	idPayables          = "address.payables.counterparty_totals"
@@ -128,7 +128,7 @@ func Query(id string) (text string, ok bool) {
 	return t.text, true
 }
 
-// QueryIDs lists the whitelisted queries: the ten recipes of agent/ledger/lane, the five
+// QueryIDs lists the whitelisted queries: the ten recipes of agent/ledger/runner, the five
 // catalog lookups, the five templates of the turnover sheet and the account card, then the
 // date of the register's first posting.
 func QueryIDs() []string {
@@ -165,7 +165,7 @@ func QueryParams(id string) (names []string, ok bool) {
 	return names, true
 }
 
-// documentTypes are the document types the document templates read (agent/ledger/lane's
+// documentTypes are the document types the document templates read (agent/ledger/runner's
 // DocumentTypes), in the order of their ОБЪЕДИНИТЬ ВСЕ branches.
 var documentTypes = []string{
 	"ПоступлениеНаРасчетныйСчет", "СписаниеСРасчетногоСчета", "РеализацияТоваровУслуг",

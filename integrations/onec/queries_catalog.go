@@ -142,7 +142,7 @@ func openingBalancesBranch(where docFilter) string {
 // organizationsText: our legal entities. BP keeps the main organization as a user setting in
 // ХранилищеОбщихНастроек (Справочники.Организации.ОрганизацияПоУмолчанию), which no query
 // reads; Организации has no predefined elements, so Предопределенный is always false. The
-// runtime takes the only organization, or the one configured (see agent/ledger/lane).
+// runtime takes the only organization, or the one configured (see agent/ledger/runner).
 const organizationsText = `// finbot: catalog.organizations
 ВЫБРАТЬ
 	Организации.Ссылка КАК Ссылка,

@@ -16,7 +16,7 @@ import (
 	"github.com/finbot/finbot/internal/golden"
 )
 
-// The recipe IDs of agent/ledger/lane/catalog.go (integrations never import agent, so they are
+// The recipe IDs of agent/ledger/runner/catalog.go (integrations never import agent, so they are
 // repeated here) and the catalog lookups.
 var wantIDs = []string{
 	"address.open_contracts.by_asof", "address.payables.counterparty_totals", "address.receivables.counterparty_totals",

@@ -17,9 +17,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/agent"
-	"github.com/finbot/finbot/agent/ledger/lane"
-	"github.com/finbot/finbot/library"
-	"github.com/finbot/finbot/library/extract"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/bot"
 	"github.com/finbot/finbot/config"
@@ -29,6 +27,8 @@ import (
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/tavily"
+	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/library/extract"
 )
 
 // The wiring point proves every concrete type fits the interfaces its consumer declares.
@@ -40,12 +40,12 @@ var (
 	_ agent.Results    = (*history.MemoryResults)(nil)
 	_ agent.Rates      = (*cbr.Client)(nil)
 	_ agent.NewsSearch = (*tavily.Client)(nil)
-	_ agent.Ledger     = (*lane.Lane)(nil)
+	_ agent.Ledger     = (*runner.Lane)(nil)
 	_ library.Store    = (*docstore.Redis)(nil)
 	_ library.Store    = (*docstore.Memory)(nil)
 	_ library.Embedder = (*llm.Embedder)(nil)
-	_ lane.Source      = (*onec.Demo)(nil)
-	_ lane.Source      = (*onec.Proxy)(nil)
+	_ runner.Source    = (*onec.Demo)(nil)
+	_ runner.Source    = (*onec.Proxy)(nil)
 	_ Answerer         = (*agent.Agent)(nil)
 	_ bot.Deduper      = (*history.RedisDedupe)(nil)
 	_ bot.Deduper      = (*history.MemoryDedupe)(nil)
@@ -300,9 +300,9 @@ func (a *App) stores(ctx context.Context) (hist agent.History, ping func(context
 
 // ledger is the 1C 1C lane: over the 1C proxy at ONEC_URL, else over the embedded demo
 // ledger.
-func (a *App) ledger() (*lane.Lane, error) {
+func (a *App) ledger() (*runner.Lane, error) {
 	cfg := a.cfg
-	var source lane.Source
+	var source runner.Source
 	maxRows, org := onec.MaxDemoRows, cfg.OneCOrganization
 	if cfg.OneCURL != "" {
 		maxRows = onec.MaxProxyRows
@@ -323,7 +323,7 @@ func (a *App) ledger() (*lane.Lane, error) {
 			org = demo.MainOrganization()
 		}
 	}
-	return lane.NewLane(source, lane.Options{Logger: a.log, QueryTimeout: cfg.OneCTimeout, MaxRows: maxRows, Organization: org}), nil
+	return runner.NewLane(source, runner.Options{Logger: a.log, QueryTimeout: cfg.OneCTimeout, MaxRows: maxRows, Organization: org}), nil
 }
 
 // ledgerAccess decides who sees 1C data. The demo ledger is synthetic, so with no lists it is

@@ -1,0 +1,341 @@
+package runner
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
+)
+
+// shownInSummary is how many top rows a FACTUAL_SUMMARY shows.
+const shownInSummary = 10
+
+// titles name each recipe's answer; %s is the date or period.
+var titles = map[Intent]string{
+	IntentReceivables:          "Кто должен нам на %s",
+	IntentPayables:             "Кому должны мы на %s",
+	IntentAccountBalance:       "Остаток по счёту на %s",
+	IntentOpenItemsByParty:     "Открытые позиции на %s",
+	IntentOpenItemsByContract:  "Открытые позиции по договору на %s",
+	IntentOpenContracts:        "Незакрытые договоры на %s",
+	IntentDocumentsByParty:     "Документы контрагента %s",
+	IntentDocumentsByContract:  "Документы договора %s",
+	IntentBankOpsByParty:       "Банковские операции контрагента %s",
+	IntentDocumentsFormBalance: "Расшифровка остатка до документов на %s",
+	IntentTurnoverSheet:        "Оборотно-сальдовая ведомость %s",
+	IntentAccountCard:          "Карточка счёта %s",
+}
+
+// documentTypeNames are the Russian names of the whitelisted document types.
+var documentTypeNames = map[string]string{
+	"ПоступлениеНаРасчетныйСчет": "Поступление на расчётный счёт",
+	"СписаниеСРасчетногоСчета":   "Списание с расчётного счёта",
+	"РеализацияТоваровУслуг":     "Реализация товаров и услуг",
+	"ПоступлениеТоваровУслуг":    "Поступление товаров и услуг",
+	"АктСверкиВзаиморасчетов":    "Акт сверки взаиморасчётов",
+	"ВводНачальныхОстатков":      "Ввод остатков",
+}
+
+// Markdown renders the result deterministically in Russian. Every figure comes from the rows;
+// nothing is phrased by a model.
+func (r Result) Markdown() string { return r.markdown("") }
+
+// MarkdownCited is Markdown with a footnote mark («[1]», pointing at SourceTitle) after the
+// line the figures are read from: the total when the recipe has one, else the title; for an
+// empty match, its message. A LIMITED result that is no answer carries no mark.
+func (r Result) MarkdownCited(mark string) string { return r.markdown(mark) }
+
+// SourceTitle names where the figures come from, for the answer's footnote: the recipe, the
+// organization and the base — «1С: Кто должен нам, ООО «Северный ветер», демо-база (встроенная)».
+func (r Result) SourceTitle() string {
+	parts := []string{"1С: " + r.RecipeName()}
+	if r.Organization != "" {
+		parts = append(parts, r.Organization)
+	}
+	if base := baseName(r.Source); base != "" {
+		parts = append(parts, base)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// RecipeName is the recipe's name as the answer's title says it, without the date: «Кто должен
+// нам», «Остаток по счёту», «Документы контрагента».
+func (r Result) RecipeName() string {
+	t, ok := titles[r.Intent]
+	if !ok {
+		if rec, found := RecipeFor(r.Intent); found {
+			return rec.Purpose
+		}
+		return string(r.Intent)
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(t, " %s"), " на")
+}
+
+// baseName is the 1C base without the «1С» the footnote already says: «демо-база
+// (встроенная)», «MCP toolkit, канал main».
+func baseName(source string) string {
+	s := strings.TrimSpace(strings.Join(strings.Fields(strings.NewReplacer(" 1С", "", "1С ", "").Replace(source)), " "))
+	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") && strings.Count(s, "(") == 1 {
+		s = s[1 : len(s)-1]
+	}
+	return s
+}
+
+func (r Result) markdown(mark string) string {
+	if r.Report != nil && r.ResultMode != Limited {
+		return r.reportMarkdown(mark) // report_compose.go
+	}
+	cite := func(line string) string {
+		if mark == "" {
+			return line
+		}
+		return line + " " + mark
+	}
+	var b strings.Builder
+	if r.ResultMode == Limited {
+		msg := md.Escape(r.Message) // it quotes names as the user wrote them
+		if r.LimitedReason == ReasonEmptyMatch && r.Source != "" {
+			msg = cite(msg)
+		}
+		b.WriteString(msg)
+		for i, c := range r.Candidates {
+			if i == 8 {
+				break
+			}
+			fmt.Fprintf(&b, "\n- %s", md.Escape(candidateLabel(c)))
+		}
+		if r.Source != "" && r.LimitedReason == ReasonEmptyMatch {
+			fmt.Fprintf(&b, "\n\n_%s_", md.Escape(r.scopeLine()))
+		}
+		return b.String()
+	}
+	total := r.totalLine()
+	title := fmt.Sprintf("**%s**", md.Escape(r.title()))
+	if total == "" {
+		title = cite(title)
+	}
+	b.WriteString(title + "\n")
+	fmt.Fprintf(&b, "_%s_\n\n", md.Escape(r.scopeLine()))
+	for _, n := range append(r.Notes, r.Limitations...) {
+		b.WriteString(md.Escape(n) + "\n\n")
+	}
+	rows := r.Rows
+	if r.ResultMode == FactualSummary && len(rows) > shownInSummary {
+		rows = rows[:shownInSummary]
+	}
+	for i, row := range rows {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, r.rowLine(row))
+	}
+	if rest := r.Summary.Rows - len(rows); rest > 0 {
+		fmt.Fprintf(&b, "\n…и ещё %d. Полный список — кнопкой «Выгрузить в Excel»; можно и сузить запрос: по контрагенту, счёту или дате.\n", rest)
+	}
+	if total != "" {
+		b.WriteString("\n" + cite(total))
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func candidateLabel(e Entity) string {
+	switch {
+	case e.Number != "" && e.Date != "":
+		return fmt.Sprintf("%s (№ %s от %s)", e.Name, e.Number, shortDate(e.Date))
+	case e.Number != "":
+		return fmt.Sprintf("%s (№ %s)", e.Name, e.Number)
+	case e.INN != "":
+		return fmt.Sprintf("%s, ИНН %s", e.Name, e.INN)
+	default:
+		return e.Name
+	}
+}
+
+func (r Result) title() string {
+	t := titles[r.Intent]
+	when := ""
+	switch {
+	case !r.AsOf.IsZero():
+		when = ruDay(r.AsOf)
+	case !r.From.IsZero() && !r.To.IsZero():
+		when = fmt.Sprintf("за %s – %s", ruDay(r.From), ruDay(r.To))
+	default:
+		when = "за всё время"
+	}
+	title := fmt.Sprintf(t, when)
+	switch {
+	case r.Contract != "" && (r.Intent == IntentOpenItemsByContract || r.Intent == IntentDocumentsByContract):
+		title += ": " + r.contractLabel()
+	case r.Party != "":
+		title += ": " + r.Party
+	}
+	return title
+}
+
+// scopeLine states organization, account and source, so no figure is read out of context.
+func (r Result) scopeLine() string {
+	parts := []string{"Организация: " + r.Organization}
+	if r.OrgDefaulted {
+		parts[0] += " (основная; другую можно указать в вопросе)"
+	}
+	if r.BankAccount != "" {
+		parts = append(parts, "р/с "+r.BankAccount)
+	}
+	if r.Account != "" {
+		parts = append(parts, "счёт "+r.Account)
+	}
+	parts = append(parts, "источник: "+r.Source)
+	return strings.Join(parts, "; ") + "."
+}
+
+func (r Result) rowLine(row Row) string {
+	name := md.Escape(row.Name)
+	switch r.Intent {
+	case IntentReceivables, IntentPayables:
+		if row.Advance != 0 {
+			return fmt.Sprintf("%s — **%s** (документов: %d; долг %s, авансы %s)", name, row.Amount, row.Count, row.Debt, row.Advance)
+		}
+		return fmt.Sprintf("%s — **%s** (документов: %d)", name, row.Amount, row.Count)
+	case IntentAccountBalance:
+		line := fmt.Sprintf("Счёт %s %s: дебет **%s**, кредит **%s**, сальдо %s", row.Account, md.Escape(row.Name), row.Debit, row.Credit, row.Amount)
+		if row.Debt != 0 || row.Advance != 0 {
+			line += fmt.Sprintf(" (развёрнуто по контрагентам; по субсчетам и договорам, как в ОСВ: дебет %s, кредит %s)", row.Debt, row.Advance)
+		}
+		return line
+	case IntentOpenContracts:
+		return fmt.Sprintf("%s — %s: дебет %s, кредит %s, сальдо **%s**", name, md.Escape(row.Party), row.Debit, row.Credit, row.Amount)
+	case IntentOpenItemsByParty, IntentOpenItemsByContract, IntentDocumentsFormBalance:
+		if row.Type == noDocumentsType { // the base keeps no settlement documents on the account
+			deal := row.Deal
+			if deal == "" {
+				deal = "Без договора"
+			}
+			line := fmt.Sprintf("%s: дебет %s, кредит %s, остаток **%s**", md.Escape(deal), row.Debit, row.Credit, row.Amount)
+			if len(r.Summary.Subtotals) > 1 && row.Account != "" {
+				line += " — счёт " + md.Escape(row.Account)
+			}
+			return line
+		}
+		line := fmt.Sprintf("%s № %s от %s: дебет %s, кредит %s, остаток **%s**", typeName(row.Type), md.Escape(row.Number), shortDate(row.Date), row.Debit, row.Credit, row.Amount)
+		if len(r.Summary.Subtotals) > 1 && row.Account != "" { // which rows are whose debt
+			line += " — счёт " + md.Escape(row.Account)
+		}
+		return line
+	default: // documents, bank operations
+		line := fmt.Sprintf("%s № %s от %s — **%s**", typeName(row.Type), md.Escape(row.Number), shortDate(row.Date), row.Amount)
+		if row.Posted != nil && !*row.Posted {
+			line += " _(не проведён)_"
+		}
+		if row.Hint != "" {
+			line += " — р/с " + md.Escape(row.Hint)
+		}
+		return line
+	}
+}
+
+func (r Result) totalLine() string {
+	switch r.Intent {
+	case IntentReceivables:
+		return fmt.Sprintf("**Итого нам должны: %s**%s — %d %s.", r.Summary.TotalAmount, r.splitTotal(), r.Summary.Rows, ru.Plural(r.Summary.Rows, "контрагент", "контрагента", "контрагентов"))
+	case IntentPayables:
+		return fmt.Sprintf("**Итого мы должны: %s**%s — %d %s.", r.Summary.TotalAmount, r.splitTotal(), r.Summary.Rows, ru.Plural(r.Summary.Rows, "контрагенту", "контрагентам", "контрагентам"))
+	case IntentAccountBalance:
+		return ""
+	case IntentOpenItemsByParty, IntentOpenItemsByContract:
+		if len(r.Summary.Subtotals) > 0 {
+			return openItemsTotal(r.Summary.Subtotals)
+		}
+		return fmt.Sprintf("**Итого открыто: %s** по %d %s.", r.Summary.TotalAmount, r.Summary.Rows, ru.Plural(r.Summary.Rows, "документу", "документам", "документам"))
+	case IntentOpenContracts:
+		// Customer and supplier contracts would net against each other: totals by side instead.
+		var dr, cr int64
+		for _, row := range r.All {
+			if row.Amount > 0 {
+				dr += int64(row.Amount)
+			} else {
+				cr -= int64(row.Amount)
+			}
+		}
+		return fmt.Sprintf("**Дебетовое сальдо: %s, кредитовое: %s** — %d %s.", onec.Kopecks(dr), onec.Kopecks(cr), r.Summary.Rows, ru.Plural(r.Summary.Rows, "договор", "договора", "договоров"))
+	case IntentDocumentsFormBalance:
+		return fmt.Sprintf("**Итого остаток: %s** — %d %s.", r.Summary.TotalAmount, r.Summary.Rows, ru.Plural(r.Summary.Rows, "документ", "документа", "документов"))
+	case IntentBankOpsByParty:
+		return bankOpsTotal(r.Summary.Rows, r.Summary.Subtotals)
+	case IntentDocumentsByParty, IntentDocumentsByContract:
+		return documentsTotal(r.Summary.Rows, r.Summary.Subtotals)
+	}
+	return ""
+}
+
+// emptyMessage is the LIMITED answer when nothing matched. It names the counterparty or the
+// contract asked about, so that «нет» is visibly about the right company.
+func emptyMessage(r *Result, rec Recipe, a anchors) string {
+	when := ruDay(r.AsOf)
+	of := ""
+	switch {
+	case a.contract.Ref != "":
+		of = " по договору " + a.contract.Name
+	case a.party.Ref != "":
+		of = " по " + a.party.Name
+	}
+	switch rec.Intent {
+	case IntentReceivables:
+		return fmt.Sprintf("На %s по счёту %s никто нам не должен.", when, r.Account)
+	case IntentPayables:
+		return fmt.Sprintf("На %s по счёту %s мы никому не должны.", when, r.Account)
+	case IntentAccountBalance:
+		return fmt.Sprintf("На %s по счёту %s нет остатка.", when, r.Account)
+	case IntentOpenItemsByParty, IntentOpenItemsByContract:
+		return fmt.Sprintf("На %s открытых позиций%s нет: в этой организации расчёты закрыты или их не было.", when, of)
+	case IntentOpenContracts:
+		return fmt.Sprintf("На %s незакрытых договоров нет.", when)
+	case IntentDocumentsFormBalance:
+		return fmt.Sprintf("На %s остаток по счёту %s не формируют никакие документы.", when, r.Account)
+	default:
+		return "Документов" + of + " " + periodPhrase(r.Filters) + " не найдено."
+	}
+}
+
+// periodPhrase names the period of a documents query, as the reply must: «за 01.03.2026 –
+// 31.03.2026», «с 01.03.2026», «по 31.03.2026»; «за всё время», when none was given.
+func periodPhrase(f Filters) string {
+	day := func(s string) string {
+		t, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			return s
+		}
+		return t.Format("02.01.2006")
+	}
+	switch {
+	case f.PeriodFrom != "" && f.PeriodTo != "" && f.PeriodFrom == f.PeriodTo:
+		return "за " + day(f.PeriodFrom)
+	case f.PeriodFrom != "" && f.PeriodTo != "":
+		return "за " + day(f.PeriodFrom) + " – " + day(f.PeriodTo)
+	case f.PeriodFrom != "":
+		return "с " + day(f.PeriodFrom)
+	case f.PeriodTo != "":
+		return "по " + day(f.PeriodTo)
+	}
+	return "за всё время"
+}
+
+// DocumentTypeName is the Russian name of a whitelisted document type («Реализация товаров и
+// услуг»), or t itself when it is none of them.
+func DocumentTypeName(t string) string {
+	return orDefault(documentTypeNames[t], t)
+}
+
+func typeName(t string) string {
+	if n, ok := documentTypeNames[t]; ok {
+		return n
+	}
+	return md.Escape(t)
+}
+
+func shortDate(d string) string {
+	t, err := time.Parse(time.DateOnly, d)
+	if err != nil {
+		return d
+	}
+	return ruDay(t)
+}

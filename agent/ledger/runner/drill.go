@@ -1,0 +1,265 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/finbot/finbot/ru"
+)
+
+// Drill is a drilldown offer: a button that runs a catalog recipe on a row's anchor.
+type Drill struct {
+	Text string // the button label
+	Data string // compact callback data, under Telegram's 64 bytes; re-validated on return
+}
+
+// drillPrefix marks drilldown callback data:
+// "b:<recipe code>:<anchor ref prefix>:<yyyymmdd>:<organization ref prefix>:<account or empty>".
+// Everything in it is named stably — the recipe by its code (drillCodes), the organization by
+// its reference — never by a position in a list that a deploy or a new catalog entry reorders.
+const drillPrefix = "b:"
+
+// legacyDrillPrefix marked the drilldown data of before, "a:<recipe index>:<anchor>:<yyyymmdd>:
+// <organization index>:<account>": positions in Catalog and in 1C's catalog of organizations,
+// which a new recipe or organization silently repoints. Drill refuses it as stale.
+const legacyDrillPrefix = "a:"
+
+// drillCodes names each recipe a drilldown can open by a short code, the first letters of its
+// ID's words. A code never changes meaning: one whose recipe goes is retired, not reused (a
+// button under an old answer would run something else); a new target gets a new code.
+// TestDrillCodes holds the list.
+var drillCodes = map[string]string{
+	"op": "address.open_items.by_counterparty",
+	"oc": "address.open_items.by_contract",
+	"dp": "address.documents.by_counterparty",
+	"dc": "address.documents.by_contract",
+	"bd": "address.balance.drilldown_documents",
+	"ac": "address.account_card.movements",
+}
+
+// drillCode is the code of a drilldown target's recipe ID, "" when it has none.
+func drillCode(id string) string {
+	for code, rid := range drillCodes {
+		if rid == id {
+			return code
+		}
+	}
+	return ""
+}
+
+// refPrefixLen is how much of a reference the callback carries (the anchor's and the
+// organization's); Drill re-checks that it names exactly one catalog entry.
+const refPrefixLen = 12
+
+// minRefPrefix is the shortest reference prefix Drill accepts.
+const minRefPrefix = 8
+
+// maxDrills bounds the offers under one answer.
+const maxDrills = 5
+
+// maxDrillData is Telegram's bound on callback data, in bytes.
+const maxDrillData = 64
+
+// ErrBadDrill means callback data that does not name a valid drilldown (forged or stale).
+var ErrBadDrill = errors.New("address: invalid drilldown")
+
+// ErrStaleDrill is drilldown data of an earlier format (legacyDrillPrefix), which named the
+// recipe and the organization by position: refused, for the user to ask again. It is an
+// ErrBadDrill.
+var ErrStaleDrill = fmt.Errorf("%w: drilldown data of an earlier format", ErrBadDrill)
+
+// drillData is the callback data of a drilldown; "" when it cannot name its recipe or its
+// organization stably, or does not fit Telegram's bound.
+func drillData(recipeID, anchor string, date time.Time, orgRef, account string) string {
+	code := drillCode(recipeID)
+	if code == "" || len(orgRef) < minRefPrefix {
+		return ""
+	}
+	data := fmt.Sprintf("%s%s:%s:%s:%s:%s", drillPrefix, code, anchor, date.Format("20060102"), short(orgRef), account)
+	if len(data) > maxDrillData {
+		return ""
+	}
+	return data
+}
+
+// Drills offers the recipe's drilldown targets for the top rows of a factual result.
+func (r Result) Drills() []Drill {
+	if r.ResultMode == Limited || r.AsOf.IsZero() && r.To.IsZero() {
+		return nil
+	}
+	if r.Intent == IntentTurnoverSheet {
+		return r.sheetDrills() // report_drill.go
+	}
+	rec, ok := RecipeByID(r.RecipeID)
+	if !ok || len(rec.Drilldowns) == 0 {
+		return nil
+	}
+	target, _ := RecipeByID(rec.Drilldowns[0])
+	if drillCode(target.ID) == "" || len(r.OrgRef) < minRefPrefix {
+		return nil // no stable name for the target or the organization: no drilldown
+	}
+	date := r.AsOf
+	if date.IsZero() {
+		date = r.To
+	}
+	var out []Drill
+	var seen []string // the anchors offered
+	for _, row := range r.Rows {
+		anchor, label := "", ""
+		switch {
+		case slices.Contains(target.Required, FilterCounterparty) && row.Ref != "" && (r.Intent == IntentReceivables || r.Intent == IntentPayables):
+			anchor, label = row.Ref, row.Name
+		case slices.Contains(target.Required, FilterCounterparty) && row.PartyID != "":
+			anchor, label = row.PartyID, row.Party
+		case slices.Contains(target.Required, FilterContract) && row.DealID != "":
+			anchor, label = row.DealID, row.Deal
+		case slices.Contains(target.Required, FilterAccount) && row.Account != "":
+			anchor, label = "acct-"+row.Account, "счёт "+row.Account
+		}
+		if anchor == "" || slices.Contains(seen, short(anchor)) {
+			continue
+		}
+		data := drillData(target.ID, short(anchor), date, r.OrgRef, r.Filters.Account)
+		if data == "" {
+			continue // over Telegram's bound
+		}
+		seen = append(seen, short(anchor))
+		out = append(out, Drill{Text: drillLabel(target, label), Data: data})
+		if len(out) == maxDrills {
+			break
+		}
+	}
+	return out
+}
+
+// maxLabel bounds a button's label: longer ones a phone cuts where it likes.
+const maxLabel = 48
+
+// drillActions are the short names of the drilldown targets on their buttons, so that the
+// anchor — a company, a contract's number and date — fits beside them.
+var drillActions = map[Intent]string{
+	IntentOpenItemsByParty:     "Открытые позиции",
+	IntentOpenItemsByContract:  "Открытые позиции",
+	IntentDocumentsByParty:     "Документы",
+	IntentDocumentsByContract:  "Документы",
+	IntentDocumentsFormBalance: "Расшифровка",
+	IntentBankOpsByParty:       "Банковские операции",
+}
+
+// drillLabel is a drilldown button's label: the target's short name and the anchor, cut at a
+// word boundary.
+func drillLabel(target Recipe, anchor string) string {
+	action := drillActions[target.Intent]
+	if action == "" {
+		action = target.Purpose
+	}
+	return ru.Truncate(action+": "+anchor, maxLabel)
+}
+
+func short(ref string) string {
+	if strings.HasPrefix(ref, "acct-") || len(ref) <= refPrefixLen {
+		return ref
+	}
+	return ref[:refPrefixLen]
+}
+
+// IsDrill reports whether callback data is a drilldown of the current format.
+func IsDrill(data string) bool { return strings.HasPrefix(data, drillPrefix) }
+
+// Drill re-validates callback data and runs the drilldown: the recipe code must name a
+// drilldown target, the anchor prefix exactly one non-deleted catalog entry, the organization
+// prefix exactly one organization of the catalog, the date must be real. Data of the earlier
+// format is ErrStaleDrill.
+func (l *Lane) Drill(ctx context.Context, data string) (Result, error) {
+	if strings.HasPrefix(data, legacyDrillPrefix) {
+		return Result{}, ErrStaleDrill
+	}
+	parts := strings.Split(strings.TrimPrefix(data, drillPrefix), ":")
+	if !IsDrill(data) || len(parts) != 5 || len(data) > maxDrillData {
+		return Result{}, ErrBadDrill
+	}
+	orgPrefix := parts[3]
+	if len(orgPrefix) < minRefPrefix || len(orgPrefix) > refPrefixLen {
+		return Result{}, ErrBadDrill
+	}
+	if acct := parts[4]; acct != "" && !accountCode.MatchString(acct) {
+		return Result{}, ErrBadDrill
+	}
+	id, ok := drillCodes[parts[0]]
+	if !ok {
+		return Result{}, ErrBadDrill
+	}
+	rec, ok := RecipeByID(id)
+	if !ok {
+		return Result{}, ErrBadDrill
+	}
+	when, err := time.Parse("20060102", parts[2])
+	if err != nil || when.Year() < 2000 || when.Year() > 2100 {
+		return Result{}, ErrBadDrill
+	}
+	d := Decomposition{QuestionMode: ModeLedger, ModeConfidence: 1, QueryShape: "list", QueryShapeConfidence: 1,
+		Intent: rec.Intent, IntentConfidence: 1, FallbackRuleHit: "drilldown", Reasons: []string{"переход по кнопке"}}
+	if slices.Contains(rec.Required, FilterAsOfDate) {
+		d.Filters.AsOfDate = when.Format(time.DateOnly)
+	} else {
+		d.Filters.PeriodFrom = when.AddDate(-1, 0, 0).Format(time.DateOnly)
+		d.Filters.PeriodTo = when.Format(time.DateOnly)
+	}
+	var dbg Debug
+	cats, err := l.catalogsFor(ctx, &dbg)
+	if err != nil {
+		return l.Run(ctx, d), nil // Run reports the outage
+	}
+	var orgs []Entity
+	for _, o := range cats.orgs {
+		if strings.HasPrefix(o.Ref, orgPrefix) {
+			orgs = append(orgs, o)
+		}
+	}
+	if len(orgs) != 1 {
+		return Result{}, ErrBadDrill // gone from 1C, or no longer told apart by the prefix
+	}
+	d.Filters.Organization = orgs[0].Ref // the drill keeps the scope it came from
+	d.Filters.Account = parts[4]
+	anchor := parts[1]
+	if start, ok := strings.CutPrefix(anchor, "p"); ok {
+		return l.periodDrill(ctx, rec, d, start, when) // report_drill.go
+	}
+	if acct, ok := strings.CutPrefix(anchor, "acct-"); ok {
+		if !accountCode.MatchString(acct) {
+			return Result{}, ErrBadDrill
+		}
+		d.Filters.Account = acct
+		return l.Run(ctx, d), nil
+	}
+	pool := cats.parties
+	if slices.Contains(rec.Required, FilterContract) {
+		pool = cats.contracts
+	}
+	var hits []Entity
+	for _, e := range pool {
+		if !e.Deleted && strings.HasPrefix(e.Ref, anchor) {
+			hits = append(hits, e)
+		}
+	}
+	if len(hits) != 1 || len(anchor) < 8 {
+		return Result{}, ErrBadDrill
+	}
+	if slices.Contains(rec.Required, FilterContract) {
+		d.Filters.Contract = hits[0].Ref
+		if from, err := time.Parse(time.DateOnly, hits[0].Date); err == nil && d.Filters.PeriodFrom != "" {
+			d.Filters.PeriodFrom = from.Format(time.DateOnly) // the contract's whole life, not a window
+		}
+	} else {
+		d.Filters.Counterparty = hits[0].Ref
+	}
+	return l.Run(ctx, d), nil
+}
+
+// accountCode is an account of the chart: 51, 62.01, 000, 90.01.1.
+var accountCode = regexp.MustCompile(`^\d{2,3}(\.\d{1,2}){0,2}$`)

@@ -1,0 +1,677 @@
+package runner
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
+)
+
+// listMax is the largest result rendered in full (FACTUAL_LIST); longer ones become a
+// FACTUAL_SUMMARY with the top rows.
+const listMax = 15
+
+const (
+	refOrg      = "СправочникСсылка.Организации"
+	refParty    = "СправочникСсылка.Контрагенты"
+	refContract = "СправочникСсылка.ДоговорыКонтрагентов"
+)
+
+// anchors are the resolved references bound into the query parameters.
+type anchors struct {
+	org, party, contract Entity
+	bank                 BankAccount
+}
+
+// resolveAnchors turns organization, counterparty and contract text into references. stop is
+// true when the result is already decided (ambiguity, absence).
+func (l *Lane) resolveAnchors(res *Result, cats *catalogs, r Recipe, f Filters) (anchors, bool) {
+	dbg := &res.Debug
+	var a anchors
+	note := func(rs Resolution) {
+		dbg.AnchorType, dbg.AnchorValueRaw, dbg.AnchorValueResolved = rs.AnchorType, rs.Raw, rs.Resolved
+		dbg.ResolverConfidence, dbg.AmbiguityCount = rs.Confidence, rs.AmbiguityCount
+	}
+	words := map[string][3]string{ // ambiguous list, "not found" noun, hint
+		"организаций":  {"организаций. Выберите нужную:", "организацию", "Проверьте название нашей организации."},
+		"контрагентов": {"контрагентов. Выберите нужного:", "контрагента", "Проверьте название или укажите ИНН."},
+		"договоров":    {"договоров. Выберите нужный:", "договор", "Проверьте номер договора, например П-15/2025."},
+	}
+	stopWith := func(rs Resolution, what string) (anchors, bool) {
+		note(rs)
+		w := words[what]
+		if rs.Ambiguous() {
+			res.AnchorType, res.Candidates = rs.AnchorType, rs.Candidates
+			*res = res.limited(ReasonMissingAnchor, fmt.Sprintf("Под «%s» подходит несколько %s", rs.Raw, w[0]))
+			return a, true
+		}
+		*res = res.limited(ReasonMissingAnchor, fmt.Sprintf("Не нашёл в 1С %s «%s». %s", w[1], rs.Raw, w[2]))
+		return a, true
+	}
+	uses := func(key string) bool { return slices.Contains(r.Required, key) || slices.Contains(r.Optional, key) }
+	if f.Organization != "" {
+		rs := ResolveOrganization(f.Organization, cats.orgs)
+		if !rs.Found() {
+			return stopWith(rs, "организаций")
+		}
+		a.org = entityByRef(cats.orgs, rs.ResolvedRef)
+	} else if cats.defaultOrg.Ref != "" {
+		a.org, res.OrgDefaulted = cats.defaultOrg, true
+	} else if f.Contract == "" || !uses(FilterContract) {
+		return askOrganization(res, cats) // the contract, when named, gives its own
+	}
+	res.Organization = a.org.Name
+	defer func() {
+		if slices.ContainsFunc(cats.orgs, func(e Entity) bool { return e.Ref == a.org.Ref }) {
+			res.OrgRef = a.org.Ref // else no drilldown: its data could not name the organization
+		}
+	}()
+	if uses(FilterCounterparty) && (f.Counterparty != "" || f.INN != "") {
+		rs := ResolveCounterparty(f.Counterparty, f.INN, cats.parties)
+		note(rs)
+		if !rs.Found() {
+			return stopWith(rs, "контрагентов")
+		}
+		a.party = entityByRef(cats.parties, rs.ResolvedRef)
+		res.Party = a.party.Name
+	}
+	if uses(FilterContract) && f.Contract != "" {
+		rs := ResolveContract(f.Contract, cats.contracts, a.party.Ref)
+		note(rs)
+		if !rs.Found() {
+			return stopWith(rs, "договоров")
+		}
+		a.contract = entityByRef(cats.contracts, rs.ResolvedRef)
+		res.Contract, res.ContractNumber, res.ContractDate = a.contract.Name, a.contract.Number, a.contract.Date
+		res.ContractParty = entityByRef(cats.parties, a.contract.OwnerRef).Name
+		// A contract belongs to one of our organizations: unless the user named another, that
+		// organization is the scope (not the default one, which would find nothing).
+		if f.Organization == "" && a.contract.OrgRef != "" && a.contract.OrgRef != a.org.Ref {
+			a.org, res.OrgDefaulted = entityByRef(cats.orgs, a.contract.OrgRef), false
+			res.Organization = a.org.Name
+		}
+	}
+	if a.org.Ref == "" { // a contract without an organization, and no main one
+		return askOrganization(res, cats)
+	}
+	return a, false
+}
+
+// askOrganization ends a run that names no organization when the base has several and none is
+// the main one (Options.Organization): picking one would answer for the wrong company.
+func askOrganization(res *Result, cats *catalogs) (anchors, bool) {
+	res.AnchorType, res.Candidates = "organization", slices.Clip(cats.orgs[:min(len(cats.orgs), resolveMaxCandidates)])
+	res.Debug.AnchorType = "organization"
+	*res = res.limited(ReasonMissingAnchor, "В 1С несколько организаций, и основная не задана. Уточните, по какой организации показать:")
+	return anchors{}, true
+}
+
+func entityByRef(list []Entity, ref string) Entity {
+	for _, e := range list {
+		if e.Ref == ref {
+			return e
+		}
+	}
+	return Entity{Ref: ref}
+}
+
+// refParam is the parameter form of an anchor: its reference, or nil (JSON null, 1C's Null)
+// when it is absent.
+func refParam(e Entity, typ string) any {
+	if e.Ref == "" {
+		return nil
+	}
+	return onec.Ref{UUID: e.Ref, Type: typ}.Param()
+}
+
+// execute runs the recipe's template and the runtime stages.
+func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recipe, f Filters, a anchors) Result {
+	if r.Intent == IntentTurnoverSheet || r.Intent == IntentAccountCard {
+		return l.report(ctx, res, cats, r, f, a) // report.go
+	}
+	dbg := &res.Debug
+	params := onec.Params{"Организация": refParam(a.org, refOrg)}
+	asOf, _ := parseDay(f.AsOfDate)
+	res.AsOf = asOf
+	var tokens []string
+	var fields []string
+	switch r.Intent {
+	case IntentReceivables, IntentPayables, IntentAccountBalance, IntentDocumentsFormBalance:
+		token := f.Account
+		if token == "" {
+			token = map[Intent]string{IntentReceivables: "62", IntentPayables: "60"}[r.Intent]
+		}
+		tokens = []string{token}
+		params["НаДату"], params["СчетКод"], params["СчетМаска"] = boundary(asOf), token, token+".%"
+		fields = []string{"Счет"}
+		if r.Intent == IntentDocumentsFormBalance {
+			params["Контрагент"], params["Договор"] = refParam(a.party, refParty), refParam(a.contract, refContract)
+			fields = []string{"СчетДт", "СчетКт"}
+		}
+	case IntentOpenItemsByParty, IntentOpenItemsByContract, IntentOpenContracts:
+		params["НаДату"] = boundary(asOf)
+		params["Контрагент"] = refParam(a.party, refParty)
+		tokens = []string{"60", "62"}
+		if r.Intent == IntentOpenContracts {
+			tokens = []string{"60", "62", "76"}
+		} else {
+			params["Договор"] = refParam(a.contract, refContract)
+		}
+		if f.Account != "" {
+			tokens = []string{f.Account}
+		}
+		fields = []string{"Счет"}
+	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+		params["НачалоПериода"], params["КонецПериода"] = nil, nil
+		if from, ok := parseDay(f.PeriodFrom); ok {
+			params["НачалоПериода"] = from.Format("2006-01-02T15:04:05")
+			res.From = from
+		}
+		if to, ok := parseDay(f.PeriodTo); ok {
+			params["КонецПериода"] = to.Format("2006-01-02") + "T23:59:59"
+			res.To = to
+		}
+		if r.Intent == IntentDocumentsByContract {
+			params["Договор"] = refParam(a.contract, refContract)
+		} else {
+			params["Контрагент"] = refParam(a.party, refParty)
+		}
+		if r.Intent != IntentBankOpsByParty {
+			params["ТипДокумента"] = f.DocumentType
+		}
+	}
+	if len(tokens) > 0 {
+		res.Account = strings.Join(tokens, ", ")
+	}
+	dbg.AccountTokenRaw = f.Account
+	dbg.AccountTokenNormalized = tokens
+	dbg.AccountScopeFieldsChecked = fields
+	if len(tokens) > 0 {
+		dbg.AccountScopeMatchStrategy = "code_or_subaccount"
+	} else {
+		dbg.AccountScopeMatchStrategy = "not_applicable"
+	}
+
+	q, err := l.exec(ctx, dbg, r.ID, params)
+	if err != nil {
+		l.opts.Logger.WarnContext(ctx, "1C recipe failed", "recipe", r.ID, "err", err)
+		dbg.MCPCallStatus, dbg.MCPCallStatusLegacy = StageError, StageError
+		dbg.MatchFailureStage, dbg.MatchFailureReason = "execute", err.Error()
+		dbg.RuntimeReadiness = ReadyUnknown
+		return res.limited(ReasonExecutionError, sourceDown(l.src.Name()))
+	}
+	dbg.RowsFetched = q.Fetched
+	dbg.RawRowsReceived = q.Received
+	if q.Received > 0 {
+		dbg.RawRowKeysSample = q.Columns
+	}
+	if q.Fetched >= l.opts.MaxRows {
+		// The toolkit stops reading at the limit and says nothing (no count, no flag): a full
+		// page may be a cut one. Totals and lists of a cut result would be wrong, so none is shown.
+		dbg.RuntimeReadiness = ReadyLiveLimited
+		dbg.MCPCallStatus, dbg.MCPCallStatusLegacy = StageMatched, legacyStatus(StageMatched)
+		return res.limited(ReasonVisibilityGap, fmt.Sprintf("Результат обрезан на %s — это предел одного запроса к 1С, "+
+			"и итоги по обрезанной выборке были бы неверными, поэтому я их не показываю. Уточните период, счёт, контрагента или договор.", ru.Count(l.opts.MaxRows, "строку", "строки", "строк")))
+	}
+	mode := r.Scope
+	if f.Account != "" {
+		mode = ScopeStrict // an account the user named is never silently widened
+	}
+	dbg.AccountScopeMode = mode
+	// The rows onec decoded (a row it could not read is in q.Dropped), in the account scope.
+	var (
+		balances  []onec.BalanceRow
+		turnovers []onec.TurnoverRow
+		movements []onec.MovementRow
+		docs      []onec.DocumentRow
+	)
+	switch r.Intent {
+	case IntentReceivables, IntentPayables, IntentAccountBalance:
+		balances = scope(dbg, mode, q.Balances, fields, tokens, settlementAccount[onec.BalanceRow])
+	case IntentOpenItemsByParty, IntentOpenItemsByContract, IntentOpenContracts:
+		turnovers = scope(dbg, mode, q.Turnovers, fields, tokens, settlementAccount[onec.TurnoverRow])
+	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+		docs = scope(dbg, mode, q.Documents, fields, tokens, noAccount)
+	case IntentDocumentsFormBalance:
+		movements = scope(dbg, mode, q.Movements, fields, tokens, recordAccount)
+	}
+	if dbg.AccountScopeFallbackApplied {
+		res.Notes = append(res.Notes, fmt.Sprintf("По счетам %s строк нет — показываю по всем счетам расчётов.", res.Account))
+		res.Account = "все счета расчётов"
+	}
+
+	var out []Row
+	var matched, afterFilter int
+	materialized := len(balances) + len(turnovers) + len(movements) + len(docs)
+	drops := q.Dropped
+	switch r.Intent {
+	case IntentReceivables, IntentPayables:
+		var hidden []Row
+		out, hidden, afterFilter = partyTotals(balances, r.Intent == IntentPayables)
+		for _, note := range []string{splitNote(out, r.Intent == IntentPayables), hiddenDebtNote(hidden, r.Intent == IntentPayables)} {
+			if note != "" {
+				res.Notes = append(res.Notes, note)
+			}
+		}
+	case IntentAccountBalance:
+		out, afterFilter = balanceSnapshot(balances, tokens[0], cats)
+	case IntentOpenItemsByParty, IntentOpenItemsByContract:
+		out, afterFilter = openItems(turnovers, tokens, a, f.Status, cats)
+		if note := noDocumentsNote(out); note != "" {
+			res.Notes = append(res.Notes, note)
+		}
+	case IntentOpenContracts:
+		out, afterFilter = openContracts(turnovers, a)
+	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+		out, afterFilter = documents(docs, r.Intent, a, f.DocumentType)
+	case IntentDocumentsFormBalance:
+		out, afterFilter = drilldown(movements, tokens, a)
+	}
+	matched = len(out)
+	dbg.RowsMaterialized, dbg.RowsAfterRecipeFilter, dbg.RowsMatched = materialized, afterFilter, matched
+	if dbg.MaterializationDropReason == DropNone {
+		dbg.MaterializationDropReason = dominantDrop(drops)
+	}
+
+	switch {
+	case dbg.RawRowsReceived == 0:
+		dbg.MCPCallStatus, dbg.MatchFailureStage, dbg.MatchFailureReason = StageNoRawRows, "execute", "no rows for the filters"
+	case materialized == 0:
+		dbg.MCPCallStatus, dbg.MatchFailureStage, dbg.MatchFailureReason = StageNotMaterialized, "materialize", dbg.MaterializationDropReason
+	case afterFilter == 0:
+		dbg.MCPCallStatus, dbg.MatchFailureStage, dbg.MatchFailureReason = StageNotAnchorMatched, "anchor", "no rows of the anchor"
+	case matched == 0:
+		dbg.MCPCallStatus, dbg.MatchFailureStage, dbg.MatchFailureReason = StageFilteredOutByRecipe, "recipe_filter", "all rows balanced or filtered out"
+	default:
+		dbg.MCPCallStatus = StageMatched
+	}
+	dbg.MCPCallStatusLegacy = legacyStatus(dbg.MCPCallStatus)
+	if matched == 0 { // a factual answer needs rows_matched > 0
+		return res.limited(ReasonEmptyMatch, emptyMessage(res, r, a))
+	}
+	sortRows(out, r, f.Sort)
+	var total onec.Kopecks
+	if !slices.Contains([]Intent{IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty}, r.Intent) {
+		for _, row := range out { // document lists mix sales, payments and acts: no total for them
+			total += row.Amount
+		}
+	}
+	res.Summary = Summary{Rows: matched, TotalAmount: total, Currency: "RUB"}
+	switch r.Intent {
+	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+		res.Summary.Subtotals = typeSubtotals(out)
+	case IntentOpenItemsByParty, IntentOpenItemsByContract:
+		names := map[string]string{}
+		for code, acc := range cats.accounts {
+			names[code] = acc.name
+		}
+		res.Summary.Subtotals = accountSubtotals(out, names)
+	}
+	res.ResultMode = FactualList
+	if matched > listMax {
+		res.ResultMode = FactualSummary
+	}
+	res.All = out
+	if len(out) > f.Limit {
+		out = out[:f.Limit]
+	}
+	res.Rows = out
+	dbg.ResponseType = res.ResultMode
+	dbg.Limitations = res.Limitations
+	return *res
+}
+
+// scope applies the account scope (seed 000 §8) to the rows' account columns (Счет, or СчетДт
+// and СчетКт, read by accountOf): strict is a hard filter; preferred falls back to all the rows when the scope
+// leaves none.
+func scope[T any](dbg *Debug, mode ScopeMode, rows []T, fields, tokens []string, accountOf func(T, string) string) []T {
+	if len(tokens) == 0 || len(fields) == 0 {
+		dbg.RowsAfterAccountScope = len(rows)
+		return rows
+	}
+	kept := make([]T, 0, len(rows))
+	for _, row := range rows {
+		for _, field := range fields {
+			if anyAccountMatches(accountOf(row, field), tokens) {
+				kept = append(kept, row)
+				break
+			}
+		}
+	}
+	if dropped := len(rows) - len(kept); dropped > 0 {
+		dbg.AccountScopeDropReason = DropByAccountScope
+	}
+	if len(kept) == 0 && len(rows) > 0 && mode == ScopePreferred {
+		dbg.AccountScopeFallbackApplied = true
+		dbg.RowsAfterAccountScope = len(rows)
+		return rows
+	}
+	if len(kept) == 0 && len(rows) > 0 {
+		dbg.MaterializationDropReason = DropByAccountScope
+	}
+	dbg.RowsAfterAccountScope = len(kept)
+	return kept
+}
+
+// partyTotals is receivables (saldo > 0) or payables (−saldo > 0) per counterparty, with the
+// number of settlement documents whose own saldo is not zero. The amount is the settlement
+// balance of the demo ledger's definition: every account (62.01 with 62.02, 60.01 with 60.02)
+// and contract of the counterparty netted. BP's own reports («Задолженность покупателей», «…
+// поставщикам») show debt and advances apart, per account and contract: each row carries that
+// split too (Debt, Advance). hidden are the counterparties whose netted balance is not owed but
+// who owe (or are owed) on some contract all the same — BP lists them, the netted list doesn't.
+func partyTotals(rows []onec.BalanceRow, payables bool) (out, hidden []Row, filtered int) {
+	type acc struct {
+		party Ref
+		saldo onec.Kopecks
+		docs  map[string]onec.Kopecks
+		lines map[[2]string]onec.Kopecks // (account, contract) → saldo
+	}
+	by := map[string]*acc{}
+	for _, r := range rows {
+		if r.Counterparty.UUID == "" {
+			continue
+		}
+		filtered++
+		a := by[r.Counterparty.UUID]
+		if a == nil {
+			a = &acc{party: r.Counterparty, docs: map[string]onec.Kopecks{}, lines: map[[2]string]onec.Kopecks{}}
+			by[r.Counterparty.UUID] = a
+		}
+		a.saldo += r.Net()
+		a.docs[r.SettlementDocument.UUID] += r.Net()
+		a.lines[[2]string{r.Account, r.Contract.UUID}] += r.Net()
+	}
+	for _, a := range by {
+		amount := a.saldo
+		var debt, advance onec.Kopecks
+		for _, v := range a.lines {
+			if payables {
+				v = -v
+			}
+			if v > 0 {
+				debt += v
+			} else {
+				advance -= v
+			}
+		}
+		if payables {
+			amount = -amount
+		}
+		n := 0
+		for id, v := range a.docs {
+			if id != "" && v != 0 {
+				n++
+			}
+		}
+		row := Row{Ref: a.party.UUID, Name: a.party.Presentation, Amount: amount, Count: n}
+		if advance != 0 {
+			row.Debt, row.Advance = debt, advance
+		}
+		switch {
+		case amount > 0:
+			out = append(out, row)
+		case debt > 0:
+			hidden = append(hidden, row)
+		}
+	}
+	sort.Slice(hidden, func(i, j int) bool { return hidden[i].Debt > hidden[j].Debt })
+	return out, hidden, filtered
+}
+
+// balanceSnapshot is the expanded balance for accounts with counterparty subconto and the
+// collapsed balance otherwise.
+func balanceSnapshot(rows []onec.BalanceRow, token string, cats *catalogs) ([]Row, int) {
+	expanded := false
+	for code, a := range cats.accounts {
+		if accountMatches(code, token) && a.partySubconto {
+			expanded = true
+		}
+	}
+	var net onec.Kopecks
+	parties := map[string]onec.Kopecks{}
+	cells := map[[3]string]onec.Kopecks{} // sub-account, counterparty, contract: BP's expansion
+	for _, r := range rows {
+		net += r.Net()
+		parties[r.Counterparty.UUID] += r.Net()
+		cells[[3]string{r.Account, r.Counterparty.UUID, r.Contract.UUID}] += r.Net()
+	}
+	if len(rows) == 0 {
+		return nil, 0
+	}
+	row := Row{Account: token, Name: cats.accounts[token].name}
+	if expanded {
+		for _, v := range parties {
+			if v > 0 {
+				row.Debit += v
+			} else {
+				row.Credit -= v
+			}
+		}
+		// The turnover sheet expands 60, 62 and 76 per sub-account and contract, as BP's does;
+		// where that differs from the per-counterparty figure, the row carries it too.
+		var dt, kt onec.Kopecks
+		for _, v := range cells {
+			if v > 0 {
+				dt += v
+			} else {
+				kt -= v
+			}
+		}
+		if dt != row.Debit {
+			row.Debt, row.Advance = dt, kt
+		}
+	} else if net > 0 {
+		row.Debit = net
+	} else {
+		row.Credit = -net
+	}
+	row.Amount = row.Debit - row.Credit
+	return []Row{row}, len(rows)
+}
+
+// openItems are settlement documents with a non-zero saldo: turnovers up to the date, per
+// account of tokens (60 and 62 are not netted against each other: a counterparty can be both
+// a customer and a supplier). A row outside tokens (the scope fell back to every account)
+// keeps its own account.
+//
+// On an account whose settlements the base does not keep per document (cats.byDocuments), the
+// open items are its contracts: a row per contract, named so, never one unnamed document.
+func openItems(rows []onec.TurnoverRow, tokens []string, a anchors, status string, cats *catalogs) ([]Row, int) {
+	type acc struct {
+		account       string
+		doc           Ref
+		date          time.Time
+		number        string
+		party, deal   Ref
+		debit, credit onec.Kopecks
+	}
+	by := map[string]*acc{}
+	var order []string
+	anchored := 0
+	for _, r := range rows {
+		if a.party.Ref != "" && r.Counterparty.UUID != a.party.Ref {
+			continue
+		}
+		if a.contract.Ref != "" && r.Contract.UUID != a.contract.Ref {
+			continue
+		}
+		anchored++
+		account := r.Account
+		if i := slices.IndexFunc(tokens, func(t string) bool { return accountMatches(r.Account, t) }); i >= 0 {
+			account = tokens[i]
+		}
+		doc, date, number := r.SettlementDocument, r.DocumentDate, r.DocumentNumber
+		if !cats.byDocuments(r.Account) {
+			doc, date, number = Ref{UUID: r.Contract.UUID, Presentation: r.Contract.Presentation, Type: "СправочникСсылка." + noDocumentsType}, time.Time{}, r.Contract.Presentation
+		}
+		key := account + "\x00" + doc.UUID
+		x := by[key]
+		if x == nil {
+			x = &acc{account: account, doc: doc, date: date, number: number, party: r.Counterparty, deal: r.Contract}
+			by[key] = x
+			order = append(order, key)
+		}
+		x.debit += r.Debit
+		x.credit += r.Credit
+	}
+	var out []Row
+	for _, key := range order {
+		x := by[key]
+		open := x.debit - x.credit
+		switch {
+		case status == "closed" && open != 0, status != "closed" && status != "all" && open == 0:
+			continue
+		}
+		out = append(out, Row{Ref: x.doc.UUID, Name: x.doc.Presentation, Type: x.doc.Kind(), Number: x.number, Date: day(x.date),
+			Debit: x.debit, Credit: x.credit, Amount: open, Party: x.party.Presentation, PartyID: x.party.UUID, Deal: x.deal.Presentation, DealID: x.deal.UUID,
+			Account: x.account})
+	}
+	return out, anchored
+}
+
+// openContracts are contracts whose settlement saldo is not zero.
+func openContracts(rows []onec.TurnoverRow, a anchors) ([]Row, int) {
+	type acc struct {
+		deal, party   Ref
+		debit, credit onec.Kopecks
+	}
+	by := map[string]*acc{}
+	var order []string
+	anchored := 0
+	for _, r := range rows {
+		if r.Contract.UUID == "" || (a.party.Ref != "" && r.Counterparty.UUID != a.party.Ref) {
+			continue
+		}
+		anchored++
+		x := by[r.Contract.UUID]
+		if x == nil {
+			x = &acc{deal: r.Contract, party: r.Counterparty}
+			by[r.Contract.UUID] = x
+			order = append(order, r.Contract.UUID)
+		}
+		x.debit += r.Debit
+		x.credit += r.Credit
+	}
+	var out []Row
+	for _, id := range order {
+		x := by[id]
+		if saldo := x.debit - x.credit; saldo != 0 {
+			out = append(out, Row{Ref: id, Name: x.deal.Presentation, Debit: x.debit, Credit: x.credit, Amount: saldo, Party: x.party.Presentation, PartyID: x.party.UUID, DealID: id, Deal: x.deal.Presentation})
+		}
+	}
+	return out, anchored
+}
+
+// documents lists documents of a counterparty or contract: deletion-marked ones never,
+// unposted ones marked.
+func documents(rows []onec.DocumentRow, intent Intent, a anchors, docType string) ([]Row, int) {
+	var out []Row
+	anchored := 0
+	for _, r := range rows {
+		if intent == IntentDocumentsByContract && r.Contract.UUID != a.contract.Ref {
+			continue
+		}
+		if intent != IntentDocumentsByContract && r.Counterparty.UUID != a.party.Ref {
+			continue
+		}
+		anchored++
+		kind := r.Ref.Kind()
+		if r.Deleted || !slices.Contains(DocumentTypes, kind) || (docType != "" && kind != docType) {
+			continue
+		}
+		if intent == IntentBankOpsByParty && (!slices.Contains(BankDocumentTypes, kind) || a.bank.Number != "" && r.BankAccount != a.bank.Number) {
+			continue
+		}
+		posted := r.Posted
+		out = append(out, Row{Ref: r.Ref.UUID, Name: r.Ref.Presentation, Type: kind, Number: r.Number, Date: day(r.Date), Amount: r.Amount,
+			Posted: &posted, Party: r.Counterparty.Presentation, PartyID: r.Counterparty.UUID, Deal: r.Contract.Presentation, DealID: r.Contract.UUID, Hint: r.BankAccount})
+	}
+	return out, anchored
+}
+
+// drilldown decomposes an account balance into the documents that form it.
+func drilldown(rows []onec.MovementRow, tokens []string, a anchors) ([]Row, int) {
+	type acc struct {
+		reg           Ref
+		date          time.Time
+		number        string
+		debit, credit onec.Kopecks
+	}
+	by := map[string]*acc{}
+	var order []string
+	anchored := 0
+	for _, r := range rows {
+		dr, cr := anyAccountMatches(r.AccountDr, tokens), anyAccountMatches(r.AccountCr, tokens)
+		if a.party.Ref != "" && !(dr && r.PartyDr.UUID == a.party.Ref) && !(cr && r.PartyCr.UUID == a.party.Ref) {
+			continue
+		}
+		if a.contract.Ref != "" && !(dr && r.ContractDr.UUID == a.contract.Ref) && !(cr && r.ContractCr.UUID == a.contract.Ref) {
+			continue
+		}
+		anchored++
+		x := by[r.Registrar.UUID]
+		if x == nil {
+			x = &acc{reg: r.Registrar, date: r.Period, number: r.Number}
+			by[r.Registrar.UUID] = x
+			order = append(order, r.Registrar.UUID)
+		}
+		if dr && (a.party.Ref == "" || r.PartyDr.UUID == a.party.Ref) {
+			x.debit += r.Amount
+		}
+		if cr && (a.party.Ref == "" || r.PartyCr.UUID == a.party.Ref) {
+			x.credit += r.Amount
+		}
+	}
+	var out []Row
+	for _, id := range order {
+		x := by[id]
+		if delta := x.debit - x.credit; delta != 0 {
+			out = append(out, Row{Ref: id, Name: x.reg.Presentation, Type: x.reg.Kind(), Number: x.number, Date: day(x.date), Debit: x.debit, Credit: x.credit, Amount: delta})
+		}
+	}
+	return out, anchored
+}
+
+func day(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(time.DateOnly)
+}
+
+// sortRows applies the requested sort, or the recipe's default; ties by name, then ref, so
+// output is deterministic.
+func sortRows(rows []Row, r Recipe, requested string) {
+	s := requested
+	if s == "" {
+		s = r.DefaultSort
+	}
+	abs := func(k onec.Kopecks) onec.Kopecks { return max(k, -k) }
+	slices.SortStableFunc(rows, func(a, b Row) int {
+		var c int
+		switch s {
+		case "date_desc", "document_date_desc":
+			c = cmp.Compare(b.Date, a.Date)
+		case "name_asc", "account_asc":
+			c = cmp.Compare(a.Name+a.Account, b.Name+b.Account)
+		case "saldo_desc":
+			c = cmp.Compare(abs(b.Amount), abs(a.Amount))
+		default: // amount_desc, receivable_amount_desc, payable_amount_desc
+			c = cmp.Compare(b.Amount, a.Amount)
+		}
+		if c == 0 {
+			c = cmp.Compare(a.Name, b.Name)
+		}
+		if c == 0 {
+			c = cmp.Compare(a.Ref, b.Ref)
+		}
+		return c
+	})
+}

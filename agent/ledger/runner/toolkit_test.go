@@ -1,0 +1,176 @@
+package runner
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/integrations/onec/onectest"
+)
+
+// The main organization: BP keeps it in each user's settings, which no query reads, and
+// Организации.Предопределенный is false for every organization. With several organizations and
+// none configured the lane asks; configured (by INN or name) it answers for that one; a contract
+// brings its own.
+func TestMainOrganization(t *testing.T) {
+	d, l := demo(t)
+	srv := onectest.NewServer(t, d) // over the wire, as with a real base
+	proxy, err := onec.NewProxy(onec.ProxyOptions{URL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	trade := l.Organizations[1] // ООО «Северный ветер Трейд», second by name
+	tests := []struct {
+		name, org string
+		d         Decomposition
+		wantOrg   string // "" = the lane asks which
+	}{
+		{"several, none configured", "", ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"}), ""},
+		{"configured by INN", mainOrg, ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"}), "ООО «Северный ветер»"},
+		{"configured by name", trade.Name, ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"}), trade.Name},
+		{"configured but unknown", "0000000000", ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"}), ""},
+		{"named in the question", "", ask(IntentReceivables, Filters{AsOfDate: "2026-03-31", Organization: "Северный ветер Трейд"}), trade.Name},
+		{"a contract's own", "", ask(IntentDocumentsByContract, Filters{Contract: "П-90/2024", PeriodFrom: "2024-01-01", PeriodTo: "2026-03-31"}), trade.Name},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := NewLane(proxy, Options{Now: fixedNow, Organization: tt.org}).Run(t.Context(), tt.d)
+			if tt.wantOrg == "" {
+				var names []string
+				for _, c := range res.Candidates {
+					names = append(names, c.Name)
+				}
+				if res.ResultMode != Limited || res.AnchorType != "organization" {
+					t.Fatalf("%s %q, want the question which organization", res.ResultMode, res.Message)
+				}
+				if diff := cmp.Diff([]string{"ООО «Северный ветер Трейд»", "ООО «Северный ветер»"}, names, cmpSorted); diff != "" {
+					t.Errorf("candidates (-want +got):\n%s", diff)
+				}
+				return
+			}
+			if res.ResultMode == Limited || res.Organization != tt.wantOrg {
+				t.Errorf("%s %q for %q, want figures for %q", res.ResultMode, res.Message, res.Organization, tt.wantOrg)
+			}
+		})
+	}
+}
+
+var cmpSorted = cmp.Transformer("sorted", func(s []string) []string {
+	out := append([]string(nil), s...)
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+})
+
+// A base with one organization needs no configuration: BP itself takes the only one
+// (Справочники.Организации.ОрганизацияПоУмолчанию).
+func TestMainOrganizationTheOnlyOne(t *testing.T) {
+	only := []Entity{{Ref: "1", Name: "ООО «Одна»", INN: "7700000001"}}
+	two := append(only, Entity{Ref: "2", Name: "ООО «Вторая»", INN: "7700000002"})
+	l := NewLane(nil, Options{})
+	if got := l.mainOrganization(t.Context(), only); got.Ref != "1" {
+		t.Errorf("one organization: %+v", got)
+	}
+	if got := l.mainOrganization(t.Context(), two); got.Ref != "" {
+		t.Errorf("two organizations, none configured: %+v, want none", got)
+	}
+	l = NewLane(nil, Options{Organization: "ооо «вторая»"})
+	if got := l.mainOrganization(t.Context(), two); got.Ref != "2" {
+		t.Errorf("configured by name, another case: %+v", got)
+	}
+}
+
+// A catalog longer than one query's row limit is read in pages: with a limit of 20 rows the 33
+// counterparties and 51 contracts take 2 and 3 pages, and a question about the last of them is
+// answered exactly as with no limit at all.
+func TestCatalogsBeyondOnePage(t *testing.T) {
+	d, _ := demo(t)
+	full := NewLane(d, Options{Now: fixedNow, Organization: mainOrg})
+	src := &recordingSource{Source: d}
+	paged := NewLane(src, Options{Now: fixedNow, Organization: mainOrg, MaxRows: 20})
+	for _, q := range []Decomposition{
+		ask(IntentDocumentsByContract, Filters{Contract: "П-44/2024", PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31"}),
+		ask(IntentDocumentsByParty, Filters{Counterparty: "Универсал", PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31"}),
+	} {
+		want, got := full.Run(t.Context(), q), paged.Run(t.Context(), q)
+		if got.ResultMode == Limited || got.Markdown() != want.Markdown() {
+			t.Errorf("%s with 20-row pages:\n%s\nwant:\n%s", q.Intent, got.Markdown(), want.Markdown())
+		}
+	}
+	cpText, _ := onec.Query("catalog.counterparties")
+	ctrText, _ := onec.Query("catalog.contracts")
+	var cpPages, ctrPages int
+	for _, q := range src.queries {
+		switch q {
+		case cpText:
+			cpPages++
+		case ctrText:
+			ctrPages++
+		}
+	}
+	if cpPages != 2 || ctrPages != 3 {
+		t.Errorf("pages read: %d of counterparties, %d of contracts; want 2 and 3", cpPages, ctrPages)
+	}
+}
+
+// A result as long as the row limit may have been cut (the toolkit says nothing): the lane says
+// so instead of a total of the rows that came.
+func TestCutResultShowsNoTotal(t *testing.T) {
+	d, _ := demo(t)
+	lane := NewLane(d, Options{Now: fixedNow, Organization: mainOrg, MaxRows: 20})
+	for _, q := range []Decomposition{
+		ask(IntentDocumentsFormBalance, Filters{AsOfDate: "2026-03-31", Account: "62"}),
+		ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"}),
+		ask(IntentDocumentsByParty, Filters{Counterparty: "Альфе", PeriodFrom: "2024-01-01", PeriodTo: "2026-03-31"}),
+	} {
+		res := lane.Run(t.Context(), q)
+		if res.ResultMode != Limited || res.LimitedReason != ReasonVisibilityGap || !strings.Contains(res.Message, "обрезан на 20 строк") ||
+			res.Summary.TotalAmount != 0 || len(res.Rows) != 0 {
+			t.Errorf("%s: %s %s %q, total %s, %d rows", q.Intent, res.ResultMode, res.LimitedReason, res.Message, res.Summary.TotalAmount, len(res.Rows))
+		}
+	}
+	// Under the limit the same question has its figures.
+	if res := NewLane(d, Options{Now: fixedNow, Organization: mainOrg}).Run(t.Context(), ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"})); res.ResultMode == Limited {
+		t.Errorf("receivables without a limit: %s %q", res.ResultMode, res.Message)
+	}
+}
+
+// Each template the lane runs answers in the family of typed rows the lane reads from it: a
+// recipe moved to a template of another family would read no rows at all, silently.
+func TestTemplatesAnswerInTheRowsTheLaneReads(t *testing.T) {
+	want := map[string]onec.RowKind{
+		idChart: onec.RowsAccount, idOpenItemsParty: onec.RowsTurnover, idOpenItemsTreaty: onec.RowsTurnover,
+		idRegisterRecords: onec.RowsMovement, qSheetByAccount: onec.RowsSheet, qSheetByCounterparty: onec.RowsSheet,
+		qSheetByContract: onec.RowsSheet, qCardMovements: onec.RowsMovement, qCardBalances: onec.RowsCardTotals,
+		"catalog.organizations": onec.RowsOrganization, "catalog.counterparties": onec.RowsCounterparty,
+		"catalog.contracts": onec.RowsContract, "catalog.bank_accounts": onec.RowsBankAccount,
+		qFirstPosting: onec.RowsFirstPosting,
+	}
+	for _, r := range Catalog {
+		switch r.Intent {
+		case IntentReceivables, IntentPayables, IntentAccountBalance:
+			want[r.ID] = onec.RowsBalance
+		case IntentOpenItemsByParty, IntentOpenItemsByContract, IntentOpenContracts:
+			want[r.ID] = onec.RowsTurnover
+		case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+			want[r.ID] = onec.RowsDocument
+		case IntentDocumentsFormBalance:
+			want[r.ID] = onec.RowsMovement
+		}
+	}
+	for id, kind := range want {
+		if got, ok := onec.RowKindOf(id); !ok || got != kind {
+			t.Errorf("%s answers in row family %d, the lane reads %d", id, got, kind)
+		}
+	}
+	if len(want) < len(onec.QueryIDs()) {
+		t.Errorf("%d templates checked of %d", len(want), len(onec.QueryIDs()))
+	}
+}
