@@ -14,6 +14,7 @@ import (
 	"github.com/finbot/finbot/agent/ledger/probes"
 	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
@@ -121,8 +122,8 @@ func TestDeepConfirmed(t *testing.T) {
 		t.Errorf("sources = %+v", ans.Sources)
 	}
 	// The figures of the recipe: per month and document type, over the same organization.
-	res := ln.Run(t.Context(), runner.Decomposition{QuestionMode: runner.ModeLedger, Intent: runner.IntentDocumentsByParty,
-		Filters: runner.Filters{Counterparty: "ООО «Альфа»", PeriodFrom: q1.DateFrom, PeriodTo: q1.DateTo, Limit: 200}})
+	res := ln.Run(t.Context(), runner.Decomposition{QuestionMode: runner.ModeLedger, Intent: recipe.DocumentsByParty,
+		Filters: recipe.Filters{Counterparty: "ООО «Альфа»", PeriodFrom: q1.DateFrom, PeriodTo: q1.DateTo, Limit: 200}})
 	real := map[string]bool{}
 	sums := map[string]onec.Kopecks{}
 	for _, r := range res.All {

@@ -20,6 +20,7 @@ import (
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/agent/rates"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/docstore"
@@ -599,7 +600,7 @@ func TestToolLedgerQuery(t *testing.T) {
 	a := ledgerAgent(t, func(u, c int64) bool { return u == 1 })
 	me := Request{UserID: 1, ChatID: 1}
 	reg := a.tools(me, docScope{owner: owner(me)}, "кто нам должен на 31 марта")
-	args := plan.LedgerQueryArgs{Recipe: runner.IntentReceivables, Filters: runner.Filters{AsOfDate: "2026-03-31", Limit: 5}}
+	args := plan.LedgerQueryArgs{Recipe: recipe.Receivables, Filters: recipe.Filters{AsOfDate: "2026-03-31", Limit: 5}}
 	p := mustRun(t, reg, plan.ToolLedgerQuery, args)
 
 	// The same recipe through the lane directly: the facts carry its figures exactly.

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/ledger"
-	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/rates"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/ru"
@@ -18,7 +18,7 @@ import (
 // catalogSource is a ledger that can give its catalogs for understanding names; *runner.Lane
 // is one.
 type catalogSource interface {
-	Catalogs(ctx context.Context) (runner.Catalogs, error)
+	Catalogs(ctx context.Context) (recipe.Catalogs, error)
 }
 
 // understandTimeout bounds loading what the parser reads around a message (catalogs, titles).
@@ -55,12 +55,12 @@ func (a *Agent) understandIn(ctx context.Context, req Request, text string, scop
 	for _, m := range scope.selected {
 		in.Docs = append(in.Docs, m.Title)
 	}
-	return a.parser.Understand(in, prev, func() *runner.Catalogs { return a.catalogs(bounded(), req) })
+	return a.parser.Understand(in, prev, func() *recipe.Catalogs { return a.catalogs(bounded(), req) })
 }
 
 // catalogs are the 1C catalogs for a user with access to 1C; nil without access or when they
 // cannot be loaded (names then stay unresolved and the answer says what was not found).
-func (a *Agent) catalogs(ctx context.Context, req Request) *runner.Catalogs {
+func (a *Agent) catalogs(ctx context.Context, req Request) *recipe.Catalogs {
 	cs, ok := a.lane.(catalogSource)
 	if !ok || !a.opts.LedgerAccess(req.UserID, req.ChatID) {
 		return nil
@@ -191,7 +191,7 @@ func (a *Agent) answerDecisionOnce(ctx context.Context, req Request, d understan
 		// says what it found: one company, a choice, or nothing.
 		dec := ledger.FromDecision(d)
 		dec.Filters.Counterparty = d.Unknown
-		dec.Missing = runner.MissingFilters(dec.Intent, dec.Filters)
+		dec.Missing = recipe.MissingFilters(dec.Intent, dec.Filters)
 		ans, err = a.ledgerRun(ctx, req, dec)
 	default:
 		switch {
@@ -323,12 +323,12 @@ func (a *Agent) commandDecision(ctx context.Context, req Request, kind understan
 // owe, each as its own list with its own footnote; a button asks for either alone (with its
 // drilldowns and export).
 func (a *Agent) receivablesAndPayables(ctx context.Context, req Request, d understand.Decision) (Answer, error) {
-	d.Recipe = runner.IntentReceivables
+	d.Recipe = recipe.Receivables
 	recv, err := a.ledgerRun(ctx, req, ledger.FromDecision(d))
 	if err != nil {
 		return recv, err
 	}
-	d.Recipe = runner.IntentPayables
+	d.Recipe = recipe.Payables
 	pay, err := a.ledgerRun(ctx, req, ledger.FromDecision(d))
 	if err != nil {
 		return pay, err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/ru"
 )
@@ -14,7 +15,7 @@ import (
 // recipe and its slots as filters. Names go by their catalog reference, so the lane's resolver
 // cannot pick another.
 func FromDecision(d understand.Decision) runner.Decomposition {
-	f := runner.Filters{}
+	f := recipe.Filters{}
 	if d.Date.Set {
 		f.AsOfDate = d.Date.Value.Format(time.DateOnly)
 	}
@@ -33,25 +34,25 @@ func FromDecision(d understand.Decision) runner.Decomposition {
 		f.Contract = d.Contract.Value.Ref
 	}
 	f.Detail = d.Detail
-	if d.Recipe == runner.IntentTurnoverSheet && d.Contract.Set && !d.Counterparty.Set {
+	if d.Recipe == recipe.TurnoverSheet && d.Contract.Set && !d.Counterparty.Set {
 		// «осв по 62 по договору П-77/2024»: the sheet of the contract's counterparty by contract.
 		f.Counterparty = d.Contract.Value.OwnerRef
 	}
 	if d.Organization.Set {
 		f.Organization = d.Organization.Value.Ref
 	}
-	recipe := d.Recipe
-	if recipe == runner.IntentDocumentsFormBalance && f.Account == "" {
+	name := d.Recipe
+	if name == recipe.DocumentsFormBalance && f.Account == "" {
 		// «из чего складывается долг Альфы»: the documents that make up a counterparty's or a
 		// contract's balance on 60 and 62 are its open items; the drilldown needs one account.
 		switch {
 		case d.Contract.Set:
-			recipe = runner.IntentOpenItemsByContract
+			name = recipe.OpenItemsByContract
 		case d.Counterparty.Set:
-			recipe = runner.IntentOpenItemsByParty
+			name = recipe.OpenItemsByParty
 		}
 	}
-	dec := runner.Decomposition{QuestionMode: runner.ModeLedger, ModeConfidence: 1, Intent: recipe, IntentConfidence: 0.9,
+	dec := runner.Decomposition{QuestionMode: runner.ModeLedger, ModeConfidence: 1, Intent: name, IntentConfidence: 0.9,
 		Filters: f, FallbackRuleHit: "understand:" + d.Rule, Reasons: d.Reasons, QueryShape: "list", QueryShapeConfidence: 0.9}
 	// A settlement account goes as its number: the lane scopes the answer to its organization
 	// and names it (no recipe filters by the account itself; see runner.Decomposition).
@@ -60,15 +61,15 @@ func FromDecision(d understand.Decision) runner.Decomposition {
 	} else if d.UnknownBankAccount != "" {
 		dec.BankAccount = d.UnknownBankAccount // the lane says none of ours has it and lists ours
 	}
-	dec.Missing = runner.MissingFilters(dec.Intent, dec.Filters)
+	dec.Missing = recipe.MissingFilters(dec.Intent, dec.Filters)
 	return dec
 }
 
 // Commands are the ledger commands and the recipe each asks for.
-var Commands = map[string]runner.Intent{
-	"debts":    runner.IntentReceivables,
-	"payables": runner.IntentPayables,
-	"balance":  runner.IntentAccountBalance,
+var Commands = map[string]recipe.Name{
+	"debts":    recipe.Receivables,
+	"payables": recipe.Payables,
+	"balance":  recipe.AccountBalance,
 }
 
 // accountToken is an account code argument: 51, 62.01.
@@ -80,11 +81,11 @@ var accountToken = regexp.MustCompile(`^\d{2,3}(\.\d{1,2}){0,2}$`)
 // name the catalogs lack goes as written, for the lane's resolver to try. ok is false for a
 // command that is not a ledger one.
 func FromCommand(command, args string, d understand.Decision) (dec runner.Decomposition, ok bool) {
-	recipe, ok := Commands[command]
+	name, ok := Commands[command]
 	if !ok {
 		return runner.Decomposition{}, false
 	}
-	d.Kind, d.Recipe = understand.KindLedger, recipe
+	d.Kind, d.Recipe = understand.KindLedger, name
 	if d.Period.Set && !d.Date.Set {
 		d.Date = understand.Slot[time.Time]{Value: d.Period.Value.To, Source: d.Period.Source, Text: d.Period.Text, Set: true}
 		d.Period = understand.Slot[ru.Period]{}
@@ -99,6 +100,6 @@ func FromCommand(command, args string, d understand.Decision) (dec runner.Decomp
 			dec.Filters.Account = first
 		}
 	}
-	dec.Missing = runner.MissingFilters(dec.Intent, dec.Filters)
+	dec.Missing = recipe.MissingFilters(dec.Intent, dec.Filters)
 	return dec, true
 }

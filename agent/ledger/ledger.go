@@ -15,6 +15,7 @@ import (
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
@@ -97,7 +98,7 @@ func Reply(res runner.Result, id string) skill.Reply {
 
 // candidateLabel is a button label that tells near-duplicates apart: what tells them apart (the
 // INN, a contract's number and date) is kept whole, the name cut at a word if need be.
-func candidateLabel(c runner.Entity) string {
+func candidateLabel(c recipe.Entity) string {
 	const maxLabel = 48
 	switch {
 	case c.Number != "" && c.Date != "":
@@ -132,7 +133,7 @@ func Choice(last runner.Result, i int) (runner.Decomposition, bool) {
 	if last.AnchorType == "bank_account" {
 		d.BankAccount = ref
 	}
-	d.Missing = runner.MissingFilters(d.Intent, d.Filters)
+	d.Missing = recipe.MissingFilters(d.Intent, d.Filters)
 	return d, true
 }
 
@@ -169,13 +170,13 @@ func Decompose(question string, args plan.LedgerQueryArgs) (runner.Decomposition
 	if args.Recipe == "" {
 		return runner.Decomposition{}, skill.BadArgs("ledger_query: no recipe")
 	}
-	if _, ok := runner.RecipeFor(args.Recipe); !ok {
+	if _, ok := recipe.For(args.Recipe); !ok {
 		return runner.Decomposition{}, skill.BadArgs("ledger_query: unknown recipe %q", args.Recipe)
 	}
 	d := runner.Decomposition{QuestionMode: runner.ModeLedger, ModeConfidence: 1, Intent: args.Recipe, IntentConfidence: 1,
 		Filters: args.Filters, FallbackRuleHit: "planner_tool", Reasons: []string{"рецепт и фильтры выбрал планировщик"},
 		Sanitized: runner.Sanitize(question)}
-	d.Missing = runner.MissingFilters(d.Intent, d.Filters)
+	d.Missing = recipe.MissingFilters(d.Intent, d.Filters)
 	return d, nil
 }
 
@@ -216,10 +217,10 @@ func Facts(res runner.Result) (facts.Payload, error) {
 
 // subject is what a result is about: the recipe's purpose and the anchor.
 func subject(res runner.Result) string {
-	r, _ := runner.RecipeFor(res.Intent)
+	r, _ := recipe.For(res.Intent)
 	title := r.Purpose
 	switch {
-	case res.Contract != "" && (res.Intent == runner.IntentOpenItemsByContract || res.Intent == runner.IntentDocumentsByContract):
+	case res.Contract != "" && (res.Intent == recipe.OpenItemsByContract || res.Intent == recipe.DocumentsByContract):
 		title += ": " + res.Contract
 	case res.Party != "":
 		title += ": " + res.Party
@@ -262,9 +263,9 @@ func rowItem(res runner.Result, row runner.Row) facts.Item {
 		}
 	}
 	switch res.Intent {
-	case runner.IntentTurnoverSheet, runner.IntentAccountCard:
+	case recipe.TurnoverSheet, recipe.AccountCard:
 		return reportItem(res, row, it) // report.go
-	case runner.IntentReceivables, runner.IntentPayables:
+	case recipe.Receivables, recipe.Payables:
 		it.Title = row.Name
 		it.Text = fmt.Sprintf("%s — %s", row.Name, row.Amount)
 		add("Контрагент", row.Name)
@@ -278,7 +279,7 @@ func rowItem(res runner.Result, row runner.Row) facts.Item {
 			add("Долг по договорам", row.Debt.String())
 			add("Авансы по договорам", row.Advance.String())
 		}
-	case runner.IntentAccountBalance:
+	case recipe.AccountBalance:
 		it.Title = strings.TrimSpace("Счёт " + row.Account + " " + row.Name)
 		it.Text = fmt.Sprintf("%s: дебет %s, кредит %s, сальдо %s", it.Title, row.Debit, row.Credit, row.Amount)
 		add("Счёт", row.Account)
@@ -290,7 +291,7 @@ func rowItem(res runner.Result, row runner.Row) facts.Item {
 			add("Дебет по субсчетам и договорам", row.Debt.String())
 			add("Кредит по субсчетам и договорам", row.Advance.String())
 		}
-	case runner.IntentOpenContracts:
+	case recipe.OpenContracts:
 		it.Title = row.Name
 		it.Text = fmt.Sprintf("%s — %s: дебет %s, кредит %s, сальдо %s", row.Name, row.Party, row.Debit, row.Credit, row.Amount)
 		add("Договор", row.Name)
@@ -298,7 +299,7 @@ func rowItem(res runner.Result, row runner.Row) facts.Item {
 		add("Дебет", row.Debit.String())
 		add("Кредит", row.Credit.String())
 		add("Сальдо", row.Amount.String())
-	case runner.IntentOpenItemsByParty, runner.IntentOpenItemsByContract, runner.IntentDocumentsFormBalance:
+	case recipe.OpenItemsByParty, recipe.OpenItemsByContract, recipe.DocumentsFormBalance:
 		it.Title = document(row)
 		it.Text = fmt.Sprintf("%s: дебет %s, кредит %s, остаток %s", it.Title, row.Debit, row.Credit, row.Amount)
 		add("Контрагент", row.Party)
@@ -346,23 +347,23 @@ func totalItem(res runner.Result) facts.Item {
 		all = res.Rows
 	}
 	switch res.Intent {
-	case runner.IntentTurnoverSheet, runner.IntentAccountCard:
+	case recipe.TurnoverSheet, recipe.AccountCard:
 		return reportTotal(res, it) // report.go
-	case runner.IntentReceivables:
+	case recipe.Receivables:
 		parties := ru.Count(n, "контрагент", "контрагента", "контрагентов")
 		it.Text = fmt.Sprintf("Итого нам должны: %s — %s.", sum, parties)
 		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Контрагентов", Value: strconv.Itoa(n)}}
-	case runner.IntentPayables:
+	case recipe.Payables:
 		parties := ru.Count(n, "контрагенту", "контрагентам", "контрагентам")
 		it.Text = fmt.Sprintf("Итого мы должны: %s — %s.", sum, parties)
 		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Контрагентов", Value: strconv.Itoa(n)}}
-	case runner.IntentOpenItemsByParty, runner.IntentOpenItemsByContract:
+	case recipe.OpenItemsByParty, recipe.OpenItemsByContract:
 		it.Text = fmt.Sprintf("Итого открыто: %s по %s.", sum, ru.Count(n, "документу", "документам", "документам"))
 		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Документов", Value: strconv.Itoa(n)}}
-	case runner.IntentDocumentsFormBalance:
+	case recipe.DocumentsFormBalance:
 		it.Text = fmt.Sprintf("Итого остаток: %s — %s.", sum, ru.Count(n, "документ", "документа", "документов"))
 		it.Fields = []facts.Field{{Name: "Сумма", Value: sum}, {Name: "Документов", Value: strconv.Itoa(n)}}
-	case runner.IntentOpenContracts:
+	case recipe.OpenContracts:
 		var dr, cr int64
 		for _, row := range all {
 			if row.Amount > 0 {
@@ -375,7 +376,7 @@ func totalItem(res runner.Result) facts.Item {
 		it.Text = fmt.Sprintf("Дебетовое сальдо: %s, кредитовое: %s — %s.", debit, credit, ru.Count(n, "договор", "договора", "договоров"))
 		it.Fields = []facts.Field{{Name: "Дебетовое сальдо", Value: debit.String()}, {Name: "Кредитовое сальдо", Value: credit.String()},
 			{Name: "Договоров", Value: strconv.Itoa(n)}}
-	case runner.IntentAccountBalance:
+	case recipe.AccountBalance:
 		it.Text = fmt.Sprintf("Сальдо: %s.", sum)
 		it.Fields = []facts.Field{{Name: "Сальдо", Value: sum}, {Name: "Строк", Value: strconv.Itoa(n)}}
 	default: // documents and bank operations: counts only

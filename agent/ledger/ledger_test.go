@@ -9,6 +9,7 @@ import (
 
 	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
@@ -26,8 +27,8 @@ func newLane(t *testing.T) *runner.Lane {
 
 // One lane result is read two ways, and both cite the same source.
 func TestReadTwoWays(t *testing.T) {
-	d, err := Decompose("кто нам должен на 31 марта", plan.LedgerQueryArgs{Recipe: runner.IntentReceivables,
-		Filters: runner.Filters{AsOfDate: "2026-03-31", Limit: 5}})
+	d, err := Decompose("кто нам должен на 31 марта", plan.LedgerQueryArgs{Recipe: recipe.Receivables,
+		Filters: recipe.Filters{AsOfDate: "2026-03-31", Limit: 5}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,8 +53,8 @@ func TestReadTwoWays(t *testing.T) {
 // button's choice re-runs the request with that candidate.
 func TestAmbiguous(t *testing.T) {
 	l := newLane(t)
-	d, err := Decompose("", plan.LedgerQueryArgs{Recipe: runner.IntentOpenItemsByParty,
-		Filters: runner.Filters{AsOfDate: "2026-03-31", Counterparty: "Сев"}})
+	d, err := Decompose("", plan.LedgerQueryArgs{Recipe: recipe.OpenItemsByParty,
+		Filters: recipe.Filters{AsOfDate: "2026-03-31", Counterparty: "Сев"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func TestAmbiguous(t *testing.T) {
 }
 
 func TestDecomposeRefusesBadArguments(t *testing.T) {
-	for _, recipe := range []runner.Intent{"", "drop_everything"} {
+	for _, recipe := range []recipe.Name{"", "drop_everything"} {
 		if _, err := Decompose("", plan.LedgerQueryArgs{Recipe: recipe}); !errors.Is(err, skill.ErrArgs) {
 			t.Errorf("Decompose(recipe %q) error = %v, want skill.ErrArgs", recipe, err)
 		}
@@ -134,10 +135,10 @@ func TestCallbackDataFits(t *testing.T) {
 	l := newLane(t)
 	id := NewID()
 	for _, args := range []plan.LedgerQueryArgs{
-		{Recipe: runner.IntentReceivables, Filters: runner.Filters{AsOfDate: "2026-03-31"}},
-		{Recipe: runner.IntentOpenItemsByParty, Filters: runner.Filters{AsOfDate: "2026-03-31", Counterparty: "Сев"}},
-		{Recipe: runner.IntentOpenItemsByParty, Filters: runner.Filters{AsOfDate: "2026-03-31", Counterparty: "Альфа"}},
-		{Recipe: runner.IntentTurnoverSheet, Filters: runner.Filters{PeriodFrom: "2026-03-01", PeriodTo: "2026-03-31"}},
+		{Recipe: recipe.Receivables, Filters: recipe.Filters{AsOfDate: "2026-03-31"}},
+		{Recipe: recipe.OpenItemsByParty, Filters: recipe.Filters{AsOfDate: "2026-03-31", Counterparty: "Сев"}},
+		{Recipe: recipe.OpenItemsByParty, Filters: recipe.Filters{AsOfDate: "2026-03-31", Counterparty: "Альфа"}},
+		{Recipe: recipe.TurnoverSheet, Filters: recipe.Filters{PeriodFrom: "2026-03-01", PeriodTo: "2026-03-31"}},
 	} {
 		d, err := Decompose("", args)
 		if err != nil {
@@ -163,8 +164,8 @@ func TestCallbackDataFits(t *testing.T) {
 func TestEncode(t *testing.T) {
 	l := newLane(t)
 	for _, args := range []plan.LedgerQueryArgs{
-		{Recipe: runner.IntentReceivables, Filters: runner.Filters{AsOfDate: "2026-03-31"}},
-		{Recipe: runner.IntentOpenItemsByParty, Filters: runner.Filters{AsOfDate: "2026-03-31", Counterparty: "Сев"}},
+		{Recipe: recipe.Receivables, Filters: recipe.Filters{AsOfDate: "2026-03-31"}},
+		{Recipe: recipe.OpenItemsByParty, Filters: recipe.Filters{AsOfDate: "2026-03-31", Counterparty: "Сев"}},
 	} {
 		d, _ := Decompose("", args)
 		res := l.Run(t.Context(), d)
@@ -196,13 +197,13 @@ func TestEncode(t *testing.T) {
 // TestCandidateLabel: what tells candidates apart stays whole; the name is cut between words.
 func TestCandidateLabel(t *testing.T) {
 	for _, tt := range []struct {
-		c    runner.Entity
+		c    recipe.Entity
 		want string
 	}{
-		{runner.Entity{Name: "ПАО «Северсталь-Логистик»", INN: "2575668710"}, "ПАО «Северсталь-Логистик», ИНН 2575668710"},
-		{runner.Entity{Name: "ООО «Торгово-промышленная компания Северо-Запад»", INN: "7701234567"}, "ООО «Торгово-промышленная…, ИНН 7701234567"},
-		{runner.Entity{Name: "Договор поставки № ДП-198/2024 от 10.11.2024", Number: "ДП-198/2024", Date: "10.11.2024"}, "№ ДП-198/2024 от 10.11.2024"},
-		{runner.Entity{Name: "Основной договор с очень длинным названием для проверки обрезки"}, "Основной договор с очень длинным названием для…"},
+		{recipe.Entity{Name: "ПАО «Северсталь-Логистик»", INN: "2575668710"}, "ПАО «Северсталь-Логистик», ИНН 2575668710"},
+		{recipe.Entity{Name: "ООО «Торгово-промышленная компания Северо-Запад»", INN: "7701234567"}, "ООО «Торгово-промышленная…, ИНН 7701234567"},
+		{recipe.Entity{Name: "Договор поставки № ДП-198/2024 от 10.11.2024", Number: "ДП-198/2024", Date: "10.11.2024"}, "№ ДП-198/2024 от 10.11.2024"},
+		{recipe.Entity{Name: "Основной договор с очень длинным названием для проверки обрезки"}, "Основной договор с очень длинным названием для…"},
 	} {
 		if got := candidateLabel(tt.c); got != tt.want || len([]rune(got)) > 48 {
 			t.Errorf("candidateLabel(%q) = %q, want %q", tt.c.Name, got, tt.want)
@@ -214,7 +215,7 @@ func TestCandidateLabel(t *testing.T) {
 func TestFactsShownOfPlurals(t *testing.T) {
 	for n, want := range map[int]string{21: "Показаны первые 10 из 21 строки.", 44: "Показаны первые 10 из 44 строк.", 1001: "Показаны первые 10 из 1001 строки."} {
 		rows := make([]runner.Row, 10)
-		p, err := Facts(runner.Result{Intent: runner.IntentReceivables, ResultMode: runner.FactualSummary, Rows: rows, Summary: runner.Summary{Rows: n}})
+		p, err := Facts(runner.Result{Intent: recipe.Receivables, ResultMode: runner.FactualSummary, Rows: rows, Summary: runner.Summary{Rows: n}})
 		if err != nil || !slices.Contains(p.Limitations, want) {
 			t.Errorf("%d rows: limitations %q, want %q", n, p.Limitations, want)
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -18,7 +19,7 @@ func reportItem(res runner.Result, row runner.Row, it facts.Item) facts.Item {
 			it.Fields = append(it.Fields, facts.Field{Name: name, Value: value})
 		}
 	}
-	if res.Intent == runner.IntentAccountCard {
+	if res.Intent == recipe.AccountCard {
 		it.Title = document(row)
 		it.Text = fmt.Sprintf("%s, корр. счёт %s: дебет %s, кредит %s, сальдо %s", it.Title, row.Corr, row.Debit, row.Credit, runner.SideAmount(row.Amount))
 		add("Счёт", row.Account)
@@ -58,7 +59,7 @@ func reportTotal(res runner.Result, it facts.Item) facts.Item {
 		return it
 	}
 	t := res.Report.Total
-	if res.Intent == runner.IntentAccountCard {
+	if res.Intent == recipe.AccountCard {
 		it.Text = fmt.Sprintf("Сальдо на начало %s; обороты: дебет %s, кредит %s; сальдо на конец %s — %s.", runner.SideAmount(t.OpenNet()),
 			t.Debit, t.Credit, runner.SideAmount(t.CloseNet()), ru.Count(res.Summary.Rows, "проводка", "проводки", "проводок"))
 		it.Fields = []facts.Field{{Name: "Сальдо на начало", Value: runner.SideAmount(t.OpenNet())}, {Name: "Оборот Дт", Value: t.Debit.String()},

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 )
 
 // Argument bounds and defaults.
@@ -73,8 +73,8 @@ type FetchFinanceNewsArgs struct {
 // LedgerQueryArgs are the arguments of ledger_query: one whitelisted 1C recipe and its
 // filters. Recipe may be left out when the plan's Address names it.
 type LedgerQueryArgs struct {
-	Recipe  runner.Intent  `json:"recipe,omitempty"`
-	Filters runner.Filters `json:"filters,omitzero"`
+	Recipe  recipe.Name    `json:"recipe,omitempty"`
+	Filters recipe.Filters `json:"filters,omitzero"`
 }
 
 // DiscoveryArgs are the arguments shared by the discovery primitives. Dates are "YYYY-MM-DD".

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -108,7 +108,7 @@ func normalizeArgs(t Tool, raw json.RawMessage, addr *LedgerPlan) json.RawMessag
 		if addr != nil && a.Recipe == "" {
 			a.Recipe = addr.Recipe
 		}
-		if addr != nil && a.Recipe == addr.Recipe && a.Filters == (runner.Filters{}) {
+		if addr != nil && a.Recipe == addr.Recipe && a.Filters == (recipe.Filters{}) {
 			a.Filters = addr.Filters
 		}
 	}

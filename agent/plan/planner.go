@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/prompts"
 	"github.com/finbot/finbot/ru"
@@ -205,7 +205,7 @@ func promptData(in Input, r Rules) prompts.PlannerData {
 		HasNews:       r.HasLLMNews,
 		MaxToolCalls:  r.MaxToolCalls,
 		Threshold:     strconv.FormatFloat(r.ConfidenceThreshold, 'f', -1, 64),
-		DocumentTypes: strings.Join(runner.DocumentTypes, ", "),
+		DocumentTypes: strings.Join(recipe.DocumentTypes, ", "),
 		Schema:        string(Schema()),
 	}
 	var off []string
@@ -218,8 +218,8 @@ func promptData(in Input, r Rules) prompts.PlannerData {
 		off = append(off, "примитивы discovery")
 	}
 	d.Unavailable = strings.Join(off, ", ")
-	for _, rec := range runner.Catalog {
-		d.Recipes = append(d.Recipes, prompts.PlannerRecipe{Name: string(rec.Intent), Meaning: rec.Purpose,
+	for _, rec := range recipe.Specs {
+		d.Recipes = append(d.Recipes, prompts.PlannerRecipe{Name: string(rec.Name), Meaning: rec.Purpose,
 			Required: strings.Join(rec.Required, ", ")})
 	}
 	for _, f := range filterMeanings {

@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/prompts"
 	"github.com/google/go-cmp/cmp"
@@ -201,8 +201,8 @@ func TestPlannerPrompt(t *testing.T) {
 	for _, tool := range Tools() { // the selection makes every tool available
 		must = append(must, string(tool))
 	}
-	for _, r := range runner.Catalog {
-		must = append(must, string(r.Intent)+" — "+r.Purpose)
+	for _, r := range recipe.Specs {
+		must = append(must, string(r.Name)+" — "+r.Purpose)
 	}
 	for _, s := range must {
 		if !strings.Contains(prompt, s) {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/invopop/jsonschema"
 )
 
@@ -37,20 +37,20 @@ func enumSchema[T ~string](desc string, values []T) *jsonschema.Schema {
 // filterMeanings explain the 1C filters, for the schema and the planner prompt. A test checks
 // that every field of runner.Filters has one.
 var filterMeanings = []struct{ Key, Meaning string }{
-	{runner.FilterPeriodFrom, "начало периода, ГГГГ-ММ-ДД"},
-	{runner.FilterPeriodTo, "конец периода, ГГГГ-ММ-ДД"},
-	{runner.FilterAsOfDate, "дата среза, ГГГГ-ММ-ДД; для «на конец февраля» — последний день месяца"},
-	{runner.FilterOrganization, "наша организация, как названа"},
-	{runner.FilterCounterparty, "контрагент, как назван (падеж не меняй)"},
+	{recipe.FilterPeriodFrom, "начало периода, ГГГГ-ММ-ДД"},
+	{recipe.FilterPeriodTo, "конец периода, ГГГГ-ММ-ДД"},
+	{recipe.FilterAsOfDate, "дата среза, ГГГГ-ММ-ДД; для «на конец февраля» — последний день месяца"},
+	{recipe.FilterOrganization, "наша организация, как названа"},
+	{recipe.FilterCounterparty, "контрагент, как назван (падеж не меняй)"},
 	{"inn", "ИНН контрагента, 10 или 12 цифр"},
-	{runner.FilterContract, "номер договора, как написан"},
-	{runner.FilterAccount, "счёт учёта: 60, 62.01"},
-	{runner.FilterDocumentType, "вид документа 1С"},
-	{runner.FilterDocumentRef, "номер или ссылка документа"},
-	{runner.FilterStatus, "open, closed или all"},
-	{runner.FilterLimit, "сколько строк, 1–200"},
-	{runner.FilterSort, "date_desc, amount_desc или name_asc"},
-	{runner.FilterDetail, "разрез оборотно-сальдовой ведомости: counterparty (по контрагентам) или contract (по договорам)"},
+	{recipe.FilterContract, "номер договора, как написан"},
+	{recipe.FilterAccount, "счёт учёта: 60, 62.01"},
+	{recipe.FilterDocumentType, "вид документа 1С"},
+	{recipe.FilterDocumentRef, "номер или ссылка документа"},
+	{recipe.FilterStatus, "open, closed или all"},
+	{recipe.FilterLimit, "сколько строк, 1–200"},
+	{recipe.FilterSort, "date_desc, amount_desc или name_asc"},
+	{recipe.FilterDetail, "разрез оборотно-сальдовой ведомости: counterparty (по контрагентам) или contract (по договорам)"},
 }
 
 func filterMeaning(key string) string {
@@ -94,7 +94,7 @@ func buildSchema() []byte {
 		})
 	}
 	root.Definitions["ArgsByTool"] = &jsonschema.Schema{AllOf: byTool}
-	root.Definitions["LedgerRecipe"] = enumSchema("Рецепт 1С (ledger_query).", runner.Intents())
+	root.Definitions["LedgerRecipe"] = enumSchema("Рецепт 1С (ledger_query).", recipe.Names())
 	for _, name := range []string{"ToolCall", "Fallback"} {
 		d, ok := root.Definitions[name]
 		if !ok {
@@ -149,13 +149,13 @@ func property(key string, s *jsonschema.Schema, required bool) *jsonschema.Schem
 }
 
 func reflector() *jsonschema.Reflector {
-	addressPkg := reflect.TypeOf(runner.Filters{}).PkgPath()
+	addressPkg := reflect.TypeOf(recipe.Filters{}).PkgPath()
 	return &jsonschema.Reflector{
 		Anonymous:                  true,
 		RequiredFromJSONSchemaTags: true,
 		// runner.Intent would collide with Intent in $defs; buildSchema adds LedgerRecipe.
 		Mapper: func(t reflect.Type) *jsonschema.Schema {
-			if t == reflect.TypeOf(runner.Intent("")) {
+			if t == reflect.TypeOf(recipe.Name("")) {
 				return &jsonschema.Schema{Ref: "#/$defs/LedgerRecipe"}
 			}
 			return nil
@@ -167,7 +167,7 @@ func reflector() *jsonschema.Reflector {
 			return t.Name()
 		},
 		LookupComment: func(t reflect.Type, field string) string {
-			if t != reflect.TypeOf(runner.Filters{}) || field == "" {
+			if t != reflect.TypeOf(recipe.Filters{}) || field == "" {
 				return ""
 			}
 			f, _ := t.FieldByName(field)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/internal/golden"
 )
 
@@ -31,7 +31,7 @@ func TestSchema(t *testing.T) {
 			t.Errorf("Schema() does not mention tool %s", tool)
 		}
 	}
-	for _, r := range runner.Intents() {
+	for _, r := range recipe.Names() {
 		if !strings.Contains(text, `"`+string(r)+`"`) {
 			t.Errorf("Schema() does not mention recipe %s", r)
 		}
@@ -83,7 +83,7 @@ func refs(v any) []string {
 // Every field of runner.Filters is explained to the model.
 func TestFilterMeanings(t *testing.T) {
 	var f map[string]any
-	b, _ := json.Marshal(runner.Filters{PeriodFrom: "x", PeriodTo: "x", AsOfDate: "x", Organization: "x",
+	b, _ := json.Marshal(recipe.Filters{PeriodFrom: "x", PeriodTo: "x", AsOfDate: "x", Organization: "x",
 		Counterparty: "x", Contract: "x", Account: "x", DocumentType: "x", DocumentRef: "x", Status: "x",
 		Limit: 1, Sort: "x", INN: "x", Detail: "x"})
 	if err := json.Unmarshal(b, &f); err != nil {

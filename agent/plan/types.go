@@ -10,7 +10,7 @@ package plan
 import (
 	"encoding/json"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 )
 
 // Intent is what the user asks for; a plan may carry several.
@@ -171,8 +171,8 @@ type Limits struct {
 
 // LedgerPlan is the 1C recipe of a LEDGER_FACT question and its filters.
 type LedgerPlan struct {
-	Recipe  runner.Intent  `json:"recipe" jsonschema:"required"`
-	Filters runner.Filters `json:"filters"`
+	Recipe  recipe.Name    `json:"recipe" jsonschema:"required"`
+	Filters recipe.Filters `json:"filters"`
 }
 
 // DiscoveryProposal guards LEDGER_DEEP_ANALYSIS: the model states what data it needs and which

@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 )
 
 // call checks one tool call (or the fallback): the tool is known and available, and its
@@ -197,43 +197,43 @@ func (c *checker) addressArgs(call string, a LedgerQueryArgs, p QueryPlan) {
 	default:
 		c.recipe(field+".recipe", a.Recipe)
 	}
-	if a.Filters != (runner.Filters{}) {
+	if a.Filters != (recipe.Filters{}) {
 		c.filters(field+".filters", a.Filters)
 	}
 }
 
-func (c *checker) recipe(field string, r runner.Intent) {
-	if !slices.Contains(runner.Intents(), r) {
-		c.add(field, "%q — неизвестный рецепт 1С; допустимы: %s", clip(string(r)), join(runner.Intents()))
+func (c *checker) recipe(field string, r recipe.Name) {
+	if !slices.Contains(recipe.Names(), r) {
+		c.add(field, "%q — неизвестный рецепт 1С; допустимы: %s", clip(string(r)), join(recipe.Names()))
 	}
 }
 
-func (c *checker) filters(field string, f runner.Filters) {
-	c.period(field, runner.FilterPeriodFrom, runner.FilterPeriodTo, f.PeriodFrom, f.PeriodTo)
-	c.date(field+"."+runner.FilterAsOfDate, f.AsOfDate)
-	c.short(field+"."+runner.FilterOrganization, f.Organization)
-	c.short(field+"."+runner.FilterCounterparty, f.Counterparty)
-	c.short(field+"."+runner.FilterContract, f.Contract)
-	c.short(field+"."+runner.FilterDocumentRef, f.DocumentRef)
+func (c *checker) filters(field string, f recipe.Filters) {
+	c.period(field, recipe.FilterPeriodFrom, recipe.FilterPeriodTo, f.PeriodFrom, f.PeriodTo)
+	c.date(field+"."+recipe.FilterAsOfDate, f.AsOfDate)
+	c.short(field+"."+recipe.FilterOrganization, f.Organization)
+	c.short(field+"."+recipe.FilterCounterparty, f.Counterparty)
+	c.short(field+"."+recipe.FilterContract, f.Contract)
+	c.short(field+"."+recipe.FilterDocumentRef, f.DocumentRef)
 	if f.Account != "" && !accountRe.MatchString(f.Account) {
-		c.add(field+"."+runner.FilterAccount, "%q — нужен счёт вида 60 или 62.01", clip(f.Account))
+		c.add(field+"."+recipe.FilterAccount, "%q — нужен счёт вида 60 или 62.01", clip(f.Account))
 	}
-	if f.DocumentType != "" && !slices.Contains(runner.DocumentTypes, f.DocumentType) {
-		c.add(field+"."+runner.FilterDocumentType, "%q — допустимы: %s", clip(f.DocumentType), strings.Join(runner.DocumentTypes, ", "))
+	if f.DocumentType != "" && !slices.Contains(recipe.DocumentTypes, f.DocumentType) {
+		c.add(field+"."+recipe.FilterDocumentType, "%q — допустимы: %s", clip(f.DocumentType), strings.Join(recipe.DocumentTypes, ", "))
 	}
 	if f.Status != "" && f.Status != "open" && f.Status != "closed" && f.Status != "all" {
-		c.add(field+"."+runner.FilterStatus, "%q — допустимы только open, closed, all", clip(f.Status))
+		c.add(field+"."+recipe.FilterStatus, "%q — допустимы только open, closed, all", clip(f.Status))
 	}
-	if f.Detail != "" && f.Detail != runner.DetailCounterparty && f.Detail != runner.DetailContract {
-		c.add(field+"."+runner.FilterDetail, "%q — допустимы только %s, %s", clip(f.Detail), runner.DetailCounterparty, runner.DetailContract)
+	if f.Detail != "" && f.Detail != recipe.DetailCounterparty && f.Detail != recipe.DetailContract {
+		c.add(field+"."+recipe.FilterDetail, "%q — допустимы только %s, %s", clip(f.Detail), recipe.DetailCounterparty, recipe.DetailContract)
 	}
-	if f.Sort != "" && !slices.Contains(runner.Sorts, f.Sort) {
-		c.add(field+"."+runner.FilterSort, "%q — допустимы: %s", clip(f.Sort), strings.Join(runner.Sorts, ", "))
+	if f.Sort != "" && !slices.Contains(recipe.Sorts, f.Sort) {
+		c.add(field+"."+recipe.FilterSort, "%q — допустимы: %s", clip(f.Sort), strings.Join(recipe.Sorts, ", "))
 	}
-	if f.Limit != 0 && (f.Limit < runner.MinLimit || f.Limit > runner.MaxLimit) {
-		c.add(field+"."+runner.FilterLimit, "%d — нужно от %d до %d", f.Limit, runner.MinLimit, runner.MaxLimit)
+	if f.Limit != 0 && (f.Limit < recipe.MinLimit || f.Limit > recipe.MaxLimit) {
+		c.add(field+"."+recipe.FilterLimit, "%d — нужно от %d до %d", f.Limit, recipe.MinLimit, recipe.MaxLimit)
 	}
-	if f.INN != "" && !runner.ValidINN(f.INN) {
+	if f.INN != "" && !recipe.ValidINN(f.INN) {
 		c.add(field+".inn", "%q — не ИНН: нужно 10 или 12 цифр с верными контрольными цифрами", clip(f.INN))
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -109,7 +109,7 @@ func TestValidate(t *testing.T) {
 		{"ledger fact", ledgerPlan, all, nil},
 		{"ledger fact through address", func() QueryPlan {
 			p := ledgerPlan()
-			p.Ledger = &LedgerPlan{Recipe: runner.IntentOpenItemsByParty, Filters: runner.Filters{Counterparty: "Альфа", AsOfDate: "2026-03-31", INN: "7707083893", Limit: 200}}
+			p.Ledger = &LedgerPlan{Recipe: recipe.OpenItemsByParty, Filters: recipe.Filters{Counterparty: "Альфа", AsOfDate: "2026-03-31", INN: "7707083893", Limit: 200}}
 			p.ToolCalls[0].Args = js(`{}`)
 			return p
 		}, all, nil},
@@ -262,17 +262,17 @@ func TestValidate(t *testing.T) {
 		}, all, []string{"tool_calls"}},
 		{"address and args disagree", func() QueryPlan {
 			p := ledgerPlan()
-			p.Ledger = &LedgerPlan{Recipe: runner.IntentPayables}
+			p.Ledger = &LedgerPlan{Recipe: recipe.Payables}
 			return p
 		}, all, []string{"tool_calls[0].args.recipe"}},
 		{"address without LEDGER_FACT", func() QueryPlan {
 			p := docPlan()
-			p.Ledger = &LedgerPlan{Recipe: runner.IntentPayables}
+			p.Ledger = &LedgerPlan{Recipe: recipe.Payables}
 			return p
 		}, all, []string{"ledger"}},
 		{"bad filters", func() QueryPlan {
 			p := ledgerPlan()
-			p.Ledger = &LedgerPlan{Recipe: "list_everything", Filters: runner.Filters{AsOfDate: "31 марта",
+			p.Ledger = &LedgerPlan{Recipe: "list_everything", Filters: recipe.Filters{AsOfDate: "31 марта",
 				PeriodFrom: "2026-03-01", PeriodTo: "2026-02-01", Account: "счёт 62", DocumentType: "Счёт",
 				Status: "paid", Sort: "random", Limit: 201, INN: "1234567890"}}
 			p.ToolCalls[0].Args = js(`{}`)
@@ -486,7 +486,7 @@ func TestNormalize(t *testing.T) {
 		AnswerStyle:          AnswerNaturalRU,
 		Confidence:           0.8,
 		QuestionMode:         ModeDirect,
-		Ledger:               &LedgerPlan{Recipe: runner.IntentPayables, Filters: runner.Filters{AsOfDate: "2026-03-31"}},
+		Ledger:               &LedgerPlan{Recipe: recipe.Payables, Filters: recipe.Filters{AsOfDate: "2026-03-31"}},
 		Clarification:        "Уточните?",
 		ClarificationOptions: []string{"да"},
 	}

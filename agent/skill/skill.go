@@ -1,18 +1,107 @@
-// Package skill is what the skills under agent/ (rates, news, ledger) share with the agent that
-// calls them. A skill answers one kind of question from one source, in two shapes: facts
-// (agent/facts) for the planned path, and a [Reply] for the deterministic one, with the [Call]
-// records behind it. A planner tool of a skill fails with the errors below, which the agent's
-// vocabulary repeats.
+// Package skill is the one interface every skill of the agent implements, and what skills share
+// with the agent that conducts them. A skill (agent/rates, agent/news, agent/ledger,
+// agent/documents, agent/kb, agent/smalltalk, agent/clarify) answers the kinds of question the
+// agent's table of meanings routes to it, from one source, in two shapes: a deterministic
+// [Reply] to a decision of agent/understand, and [facts.Payload] for the planner's tool calls.
+// Skills do not import each other: when one needs another's answer it asks the agent for it
+// with a [Handoff].
 package skill
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/understand"
+	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/ru"
 )
+
+// Skill answers the kinds of question routed to it.
+type Skill interface {
+	// Answer answers a question understood as q.Decision. It reads the decision, not the text:
+	// the date, the currency, the names and what is asked are the decision's slots.
+	Answer(ctx context.Context, q Query) (Reply, error)
+	// Facts runs one of the planner's tool calls this skill serves and returns what it found:
+	// every figure written as people read it, because the post-check accepts an answer's number
+	// only when the facts hold it. Arguments that do not decode are ErrArgs.
+	Facts(ctx context.Context, q Query, call plan.ToolCall) (facts.Payload, error)
+}
+
+// Scenario is the scenario of the design a route belongs to, shown in the debug payload.
+type Scenario string
+
+// The scenarios of the design plus the 1C lane.
+const (
+	S1Search   Scenario = "S1"      // search all the user's documents
+	S2General  Scenario = "S2"      // knowledge base, rates, news, small talk
+	S3Full     Scenario = "S3"      // selected documents in full
+	S4Retrieve Scenario = "S4"      // selected documents by retrieval
+	S5Clarify  Scenario = "S5"      // ask a clarifying question
+	OneC       Scenario = "1c"      // a question to 1C (the ledger skill)
+	Command    Scenario = "command" // a command of the front end (/docs, uploads)
+)
+
+// Query is one question as a skill receives it: who asks, the message, its understanding and
+// what the agent resolved around it.
+type Query struct {
+	UserID int64
+	ChatID int64
+	// Group is true in groups, where documents are the group's.
+	Group bool
+	// Command is the command the message came as ("rate", "debts", "drill", "docs"); "" for a
+	// question.
+	Command string
+	// Text is the message (a command's arguments), cleaned.
+	Text string
+	// Decision is the message understood once (agent/understand), or the planner's plan read
+	// as one.
+	Decision understand.Decision
+	// History is the dialog so far, oldest first.
+	History []history.Turn
+	// Docs are the documents the question is asked over.
+	Docs Docs
+	// Plan is the planner's plan when it planned the question; nil otherwise.
+	Plan *plan.QueryPlan
+	// Summary is what the planner was told of the previous turn ("" for a question of its own).
+	Summary string
+	// Searches are the search queries the planner wrote for this skill's tool: a skill then
+	// searches them instead of asking the LLM for expansions.
+	Searches []string
+	// HandedOff is set when another skill handed the question over (Handoff): the skill answers
+	// from its own source only, and hands nothing on.
+	HandedOff bool
+	// Progress, when set, receives the answer's checked text so far while the answer LLM
+	// streams it (phrase.Writer.Complete).
+	Progress func(partial string)
+}
+
+// Docs are the documents a question is asked over: the owner's library and the selection.
+type Docs struct {
+	Owner    string
+	Selected []docstore.Meta
+	// Note goes before the answer ("Выбрал «…»" after a reply to an upload receipt).
+	Note string
+}
+
+// Handoff asks the agent to answer the question as another kind too, with that kind's skill:
+// the asking skill does not know (or import) the other.
+type Handoff struct {
+	Kind understand.Kind
+	// Append adds the other answer after this reply, its footnotes numbered after this reply's;
+	// otherwise the other answer replaces this reply.
+	Append bool
+	// Prefix goes before the other answer when it replaces this reply.
+	Prefix string
+	// OnlyIfFound keeps this reply when the other answer has no sources.
+	OnlyIfFound bool
+	// Rules marks the question as one about rules (a standard clause the documents lack).
+	Rules bool
+}
 
 var (
 	// ErrUnavailable means a data source the answer needs is unavailable; it is
@@ -33,7 +122,7 @@ func Unavailable(what string, err error) error {
 	return fmt.Errorf("%w: %s: %w", ErrUnavailable, what, err)
 }
 
-// Reply is a skill's deterministic answer: what the agent shows without the answer LLM.
+// Reply is a skill's answer.
 type Reply struct {
 	// Text is Russian Markdown.
 	Text string
@@ -47,7 +136,41 @@ type Reply struct {
 	Calls []Call
 	// Degraded lists what went wrong without stopping the reply ("cbr_unavailable").
 	Degraded []string
+	// Document is a file sent after the text (an Excel export).
+	Document *Document
+	// Receipt is the id of an uploaded document this reply acknowledges.
+	Receipt string
+	// Scenario, when set, is the scenario the skill settled in (S3 or S4 over selected
+	// documents, S1 when a rules question was answered from the user's own documents).
+	Scenario Scenario
+	// Kind, when set, is the kind the skill answered as, when it differs from the route's (a
+	// knowledge-base question answered from the user's documents is docs).
+	Kind understand.Kind
+	// Recipe is the 1C recipe that answered, for ledger replies.
+	Recipe string
+	// Trace is the skill's debug payload, under the keys the debug output shows ("ledger",
+	// "result", "docs", "discovery").
+	Trace map[string]any
+	// Wording says how the answer LLM worded a planned reply: "llm", "llm_regenerated",
+	// "deterministic"; PostCheck lists what the post-check refused, per attempt.
+	Wording   string
+	PostCheck [][]string
+	// Then asks the agent to answer as another kind too.
+	Then *Handoff
+	// Unanswered: the skill has no answer of its own to this question (a search with no passage,
+	// a vague question the user's documents do not answer); the agent may try the next route.
+	Unanswered bool
 }
+
+// Document is a file that goes with a reply.
+type Document struct {
+	Name    string `json:"name"`
+	Bytes   []byte `json:"-"`
+	Caption string `json:"caption,omitempty"`
+}
+
+// Text is a reply of text alone.
+func Text(s string) Reply { return Reply{Text: s} }
 
 // Button is a suggested reply. Pressing it sends Text back as a question, or, when Data is set,
 // Data as a compact command the agent re-validates (a drilldown, an export).

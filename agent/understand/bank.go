@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 )
 
 // Settlement accounts (расчётные счета) of our organizations: «остаток на р/с
@@ -135,8 +135,8 @@ func (s *scan) uncuedTail(i int, d string) bool {
 }
 
 // accountsEnding returns the live accounts whose number is digits or ends with them.
-func accountsEnding(list []runner.BankAccount, digits string) []runner.BankAccount {
-	var out []runner.BankAccount
+func accountsEnding(list []recipe.BankAccount, digits string) []recipe.BankAccount {
+	var out []recipe.BankAccount
 	for _, b := range list {
 		if !b.Deleted && strings.HasSuffix(b.Number, digits) {
 			out = append(out, b)
@@ -154,7 +154,7 @@ func (p *Parser) bankAccount(s *scan, d *Decision) {
 	if c == nil {
 		return
 	}
-	var ambiguous []runner.BankAccount
+	var ambiguous []recipe.BankAccount
 	unknown := ""
 	for _, m := range s.banks {
 		found := accountsEnding(c.BankAccounts, m.digits)
@@ -189,7 +189,7 @@ func (p *Parser) bankAccount(s *scan, d *Decision) {
 	}
 	b := d.BankAccount.Value
 	if !d.Organization.Set {
-		if i := slices.IndexFunc(c.Organizations, func(e runner.Entity) bool { return e.Ref == b.OrgRef }); i >= 0 {
+		if i := slices.IndexFunc(c.Organizations, func(e recipe.Entity) bool { return e.Ref == b.OrgRef }); i >= 0 {
 			d.Organization = slot(c.Organizations[i], FromCatalog, d.BankAccount.Text)
 		}
 	}
@@ -220,7 +220,7 @@ func (p *Parser) bankAccountOfOrganization(s *scan, d *Decision) {
 	if org, end, ok := orgAt(s.toks, j, c.Organizations); ok && (!d.Organization.Set || d.Organization.Value.Ref == org.Ref) {
 		text := s.span(j, end)
 		if d.Counterparty.Set && (strings.Contains(text, d.Counterparty.Text) || strings.Contains(d.Counterparty.Text, text)) {
-			d.Counterparty = Slot[runner.Entity]{} // our organization, not the customer named like it
+			d.Counterparty = Slot[recipe.Entity]{} // our organization, not the customer named like it
 		}
 		if !d.Organization.Set {
 			d.Organization = slot(org, FromCatalog, text)
@@ -230,7 +230,7 @@ func (p *Parser) bankAccountOfOrganization(s *scan, d *Decision) {
 	if !d.Organization.Set {
 		return
 	}
-	var own []runner.BankAccount
+	var own []recipe.BankAccount
 	for _, b := range c.BankAccounts {
 		if !b.Deleted && b.OrgRef == d.Organization.Value.Ref {
 			own = append(own, b)
@@ -243,11 +243,11 @@ func (p *Parser) bankAccountOfOrganization(s *scan, d *Decision) {
 
 // orgAt finds one of our organizations named at toks[j:]: its whole name (the longest that
 // fits), or a word of its name no other of ours has («трейда»).
-func orgAt(toks []Token, j int, orgs []runner.Entity) (runner.Entity, int, bool) {
+func orgAt(toks []Token, j int, orgs []recipe.Entity) (recipe.Entity, int, bool) {
 	if j >= len(toks) {
-		return runner.Entity{}, 0, false
+		return recipe.Entity{}, 0, false
 	}
-	var best runner.Entity
+	var best recipe.Entity
 	bestEnd, tie := 0, false
 	for _, o := range orgs {
 		for _, k := range keysOf(o) {
@@ -264,7 +264,7 @@ func orgAt(toks []Token, j int, orgs []runner.Entity) (runner.Entity, int, bool)
 	if bestEnd > 0 && !tie {
 		return best, bestEnd, true
 	}
-	var hit []runner.Entity
+	var hit []recipe.Entity
 	for i, o := range orgs {
 		keys := keysOf(o)
 		if len(keys) == 0 {
@@ -274,7 +274,7 @@ func orgAt(toks []Token, j int, orgs []runner.Entity) (runner.Entity, int, bool)
 			if !ownWord(w, i, orgs) || !nameWordEq(toks[j], keys[0], n) {
 				continue
 			}
-			if !slices.ContainsFunc(hit, func(e runner.Entity) bool { return e.Ref == o.Ref }) {
+			if !slices.ContainsFunc(hit, func(e recipe.Entity) bool { return e.Ref == o.Ref }) {
 				hit = append(hit, o)
 			}
 		}
@@ -282,11 +282,11 @@ func orgAt(toks []Token, j int, orgs []runner.Entity) (runner.Entity, int, bool)
 	if len(hit) == 1 {
 		return hit[0], j + 1, true
 	}
-	return runner.Entity{}, 0, false
+	return recipe.Entity{}, 0, false
 }
 
 // ownWord reports whether the stem w is in the name of orgs[i] only.
-func ownWord(w string, i int, orgs []runner.Entity) bool {
+func ownWord(w string, i int, orgs []recipe.Entity) bool {
 	for k, o := range orgs {
 		if k == i {
 			continue

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/understand"
 )
 
@@ -63,7 +63,7 @@ func TestParseBankAccounts(t *testing.T) {
 		{text: "сальдо по накладной № 0187", kind: ""},
 	}
 	for _, tt := range tests {
-		d := p.ParseLazy(understand.Input{Text: tt.text, Now: corpusToday}, func() *runner.Catalogs { return cats })
+		d := p.ParseLazy(understand.Input{Text: tt.text, Now: corpusToday}, func() *recipe.Catalogs { return cats })
 		got := []string{string(d.Kind), d.BankAccount.Value.Number, d.UnknownBankAccount, d.Organization.Value.Name, d.Account.Value,
 			d.Counterparty.Value.Name, d.Contract.Value.Number}
 		want := []string{string(tt.kind), tt.bank, tt.unknown, tt.org, tt.account, tt.counterparty, tt.contract}
@@ -84,12 +84,12 @@ func TestParseBankAccounts(t *testing.T) {
 func TestParseBankAccountCatalogCases(t *testing.T) {
 	base := demoCatalogs(t)
 	p := understand.NewParser()
-	parse := func(c *runner.Catalogs, text string) understand.Decision {
+	parse := func(c *recipe.Catalogs, text string) understand.Decision {
 		return p.Parse(understand.Input{Text: text, Now: corpusToday, Catalogs: c})
 	}
 
 	twin := *base
-	twin.BankAccounts = append(slices.Clone(base.BankAccounts), runner.BankAccount{Ref: "twin", Number: "40702810500000008153",
+	twin.BankAccounts = append(slices.Clone(base.BankAccounts), recipe.BankAccount{Ref: "twin", Number: "40702810500000008153",
 		OrgRef: base.BankAccounts[0].OrgRef, OrgName: base.BankAccounts[0].OrgName})
 	d := parse(&twin, "остаток по р/с 8153")
 	if d.Kind != understand.KindClarify || d.Rule != "ambiguous_bank_account" || len(d.BankAccountCandidates) != 2 || d.BankAccount.Set {

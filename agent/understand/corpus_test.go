@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
@@ -94,7 +95,7 @@ func loadCorpus(t testing.TB, dir string) []corpusLine {
 
 // demoCatalogs are the demo ledger's catalogs, loaded the way the bot loads them: by the 1C
 // lane through its whitelisted catalog queries.
-func demoCatalogs(t testing.TB) *runner.Catalogs {
+func demoCatalogs(t testing.TB) *recipe.Catalogs {
 	l, err := onec.LoadDemo()
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +164,7 @@ func check(d understand.Decision, w want) []string {
 	if w.Organization != "" {
 		add("organization", d.Organization.Value.Name, w.Organization)
 	}
-	if w.Detail != "" || d.Recipe == runner.IntentTurnoverSheet {
+	if w.Detail != "" || d.Recipe == recipe.TurnoverSheet {
 		add("detail", d.Detail, w.Detail)
 	}
 	if w.BankAccount != "" {
@@ -204,7 +205,7 @@ func runCorpus(t *testing.T, dir string, floor float64, show bool) {
 	ok := 0
 	for _, l := range lines {
 		// As the bot reads it: the catalogs only where names may matter.
-		d := p.ParseLazy(understand.Input{Text: l.Q, Now: corpusToday, Docs: corpusDocs}, func() *runner.Catalogs { return cats })
+		d := p.ParseLazy(understand.Input{Text: l.Q, Now: corpusToday, Docs: corpusDocs}, func() *recipe.Catalogs { return cats })
 		k := byKind[l.Want.Kind]
 		if k == nil {
 			k = &tally{}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -235,7 +235,7 @@ func (s *scan) saysToUs() bool {
 // ledger picks the recipe of a question for 1C.
 func (p *Parser) ledger(s *scan, d *Decision) {
 	d.Overdue = s.hasStemPrefix("просроч")
-	set := func(r runner.Intent, rule, why string) {
+	set := func(r recipe.Name, rule, why string) {
 		d.Kind, d.Recipe, d.Rule, d.Sure = KindLedger, r, rule, true
 		d.Reasons = append(d.Reasons, why)
 	}
@@ -283,23 +283,23 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 	}
 	switch {
 	case s.is(CAccountCard) && (s.hasValue(CAccountCard, "") || d.Account.Set || d.UnknownAccount != "" || single || d.Period.Set || d.Date.Set):
-		set(runner.IntentAccountCard, "account_card", "карточка счёта за период")
+		set(recipe.AccountCard, "account_card", "карточка счёта за период")
 	case s.is(CTurnoverSheet) && !asOfDate(d):
-		set(runner.IntentTurnoverSheet, "turnover_sheet", "оборотно-сальдовая ведомость за период")
+		set(recipe.TurnoverSheet, "turnover_sheet", "оборотно-сальдовая ведомость за период")
 		switch {
 		case s.is(CContracts) || d.Contract.Set || s.hasStemPrefix("договор"):
-			d.Detail = runner.DetailContract // «осв по 62 по договорам», «… в разрезе договоров»
+			d.Detail = recipe.DetailContract // «осв по 62 по договорам», «… в разрезе договоров»
 		case s.is(CByParty):
-			d.Detail = runner.DetailCounterparty // «осв по 62 по контрагентам»
+			d.Detail = recipe.DetailCounterparty // «осв по 62 по контрагентам»
 		}
 	case s.is(CForming) && !s.is(CByParty):
-		set(runner.IntentDocumentsFormBalance, "forming", "какие документы формируют остаток")
+		set(recipe.DocumentsFormBalance, "forming", "какие документы формируют остаток")
 	case s.is(CContracts) && s.is(CNotClosed) && !d.Contract.Set && !s.is(CDocuments, CBankOps):
-		set(runner.IntentOpenContracts, "open_contracts", "незакрытые договоры")
+		set(recipe.OpenContracts, "open_contracts", "незакрытые договоры")
 	case d.Contract.Set && s.is(CDocuments, CBankOps) && !s.is(COpenItems, CDebt, CNotClosed):
-		set(runner.IntentDocumentsByContract, "documents_by_contract", "документы по договору")
+		set(recipe.DocumentsByContract, "documents_by_contract", "документы по договору")
 	case d.Contract.Set:
-		set(runner.IntentOpenItemsByContract, "open_items_by_contract", "открытые позиции по договору")
+		set(recipe.OpenItemsByContract, "open_items_by_contract", "открытые позиции по договору")
 	case s.is(CBankOps) && !party && !d.Contract.Set && !d.BankAccount.Set && len(d.BankAccountCandidates) == 0 &&
 		(d.Period.Set || d.Date.Set) && (!d.Account.Set || d.Account.Value == "51") &&
 		!s.is(COpenItems, CDebt, CReceivables, CPayables, COwesUs, CWeOwe, CDocuments):
@@ -308,38 +308,38 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		// debit, payments its credit). A named settlement account is left to the bank recipe:
 		// the card does not tell one account of 51 from another.
 		d.Account = slot("51", FromLexicon, "выписка по расчётному счёту")
-		set(runner.IntentAccountCard, "bank_statement", "движение по расчётному счёту за период: карточка счёта 51")
+		set(recipe.AccountCard, "bank_statement", "движение по расчётному счёту за период: карточка счёта 51")
 	case s.is(CBankOps) && !s.is(COpenItems) && (party || !s.is(CDebt, CReceivables, CPayables, COwesUs, CWeOwe)):
-		set(runner.IntentBankOpsByParty, "bank_ops", "банковские операции с контрагентом")
+		set(recipe.BankOpsByParty, "bank_ops", "банковские операции с контрагентом")
 	case s.is(CDocuments) && !s.is(COpenItems, CDebt, CReceivables, CPayables, COwesUs, CWeOwe, CNotClosed) &&
 		!(party && s.is(CBalance)): // «незакрытые доки по X», «сальдо по X для акта сверки»: its open items
-		set(runner.IntentDocumentsByParty, "documents", "документы контрагента")
+		set(recipe.DocumentsByParty, "documents", "документы контрагента")
 	case party && d.Period.Set && d.Period.Value.From.Before(d.Period.Value.To) &&
 		!s.is(CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CReceivables, CPayables, CNotClosed):
 		// «что было по Энергии с начала года»: what happened over a period is its documents.
-		set(runner.IntentDocumentsByParty, "documents_over_period", "документы контрагента за период")
+		set(recipe.DocumentsByParty, "documents_over_period", "документы контрагента за период")
 	case party:
-		set(runner.IntentOpenItemsByParty, "open_items_by_counterparty", "расчёты с одним контрагентом")
+		set(recipe.OpenItemsByParty, "open_items_by_counterparty", "расчёты с одним контрагентом")
 	// Advances named by their words decide the side themselves: «какие авансы выданы
 	// поставщикам» is 60.02's debit balances (the suppliers owe us the goods), whatever
 	// «поставщикам» would say about a debt's direction.
 	case d.Account.Set && d.Account.Source == FromLexicon && d.Account.Value == "60.02" && !s.is(CBalance):
 		// «авансы выданные на 31.12»: whom we prepaid, by supplier, with the total.
-		set(runner.IntentReceivables, "advances_issued", "авансы выданные по контрагентам")
+		set(recipe.Receivables, "advances_issued", "авансы выданные по контрагентам")
 	case d.Account.Set && d.Account.Source == FromLexicon && d.Account.Value == "62.02" && !s.is(CBalance):
 		// «авансы полученные на 31.03»: who prepaid us, by customer, with the total.
-		set(runner.IntentPayables, "advances_received", "авансы полученные по контрагентам")
+		set(recipe.Payables, "advances_received", "авансы полученные по контрагентам")
 	case s.is(CReceivables) && s.is(CPayables) && !d.Account.Set && d.UnknownAccount == "":
 		// «дебиторка и кредиторка на 31.03»: both lists, one after the other.
-		set(runner.IntentReceivables, "receivables_and_payables", "дебиторская и кредиторская задолженность")
+		set(recipe.Receivables, "receivables_and_payables", "дебиторская и кредиторская задолженность")
 	case toUs && !fromUs:
-		set(runner.IntentReceivables, "receivables", "кто должен нам")
+		set(recipe.Receivables, "receivables", "кто должен нам")
 		if s.is(CSuppliers) && !s.is(CCustomers) && !d.Account.Set && d.UnknownAccount == "" {
 			// «кто из поставщиков нам должен»: advances paid to suppliers, debit balances of 60.
 			d.Account = slot("60", FromLexicon, "поставщики нам должны")
 		}
 	case fromUs && !toUs:
-		set(runner.IntentPayables, "payables", "кому должны мы")
+		set(recipe.Payables, "payables", "кому должны мы")
 		if s.is(CCustomers) && !s.is(CSuppliers) && !d.Account.Set && d.UnknownAccount == "" {
 			// «кому из покупателей мы должны»: advances received, credit balances of 62.
 			d.Account = slot("62", FromLexicon, "мы должны покупателям")
@@ -348,9 +348,9 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		// «выручка за март», «расходы по 26 за квартал»: what a period added to an account the
 		// year accumulates and closes (sales, costs) is its turnover over the period; its balance
 		// at the period's end would count the months before it too.
-		set(runner.IntentTurnoverSheet, "turnover_of_period", "обороты счёта за период")
+		set(recipe.TurnoverSheet, "turnover_of_period", "обороты счёта за период")
 	case d.Account.Set || d.UnknownAccount != "":
-		set(runner.IntentAccountBalance, "balance", "остаток по счёту")
+		set(recipe.AccountBalance, "balance", "остаток по счёту")
 	case s.is(CBalance):
 		d.Kind, d.Rule, d.Sure = KindClarify, "balance_without_account", false
 		d.Reasons = append(d.Reasons, "не назван счёт")
@@ -381,7 +381,7 @@ func asOfDate(d *Decision) bool {
 // reportWording reports whether the analysis words of the message are the report's own
 // («обороты по 51», «осв в разрезе договоров»): a turnover sheet or a card answers them whole.
 func (s *scan) reportWording(d *Decision) bool {
-	if d.Recipe != runner.IntentTurnoverSheet && d.Recipe != runner.IntentAccountCard {
+	if d.Recipe != recipe.TurnoverSheet && d.Recipe != recipe.AccountCard {
 		return false
 	}
 	for _, h := range s.hits {

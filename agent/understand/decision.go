@@ -12,7 +12,7 @@ package understand
 import (
 	"time"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -69,7 +69,7 @@ func (s Slot[T]) ptr() *T {
 // Decision is how one message is understood.
 type Decision struct {
 	Kind   Kind
-	Recipe runner.Intent // KindLedger only
+	Recipe recipe.Name // KindLedger only
 	// Analysis: the message asks for more than the recipe gives — a comparison, a trend, a
 	// reason («сравни», «динамика», «почему»). The recipe's report is what it builds on; without
 	// an LLM to plan the rest, the answer says it shows only that report.
@@ -92,32 +92,32 @@ type Decision struct {
 	UnknownCurrencies []string
 
 	Account Slot[string] // chart code, «62.01»
-	// Detail is the turnover sheet's breakdown: runner.DetailCounterparty («по контрагентам»),
-	// runner.DetailContract («по договорам»), or "" (by account).
+	// Detail is the turnover sheet's breakdown: recipe.DetailCounterparty («по контрагентам»),
+	// recipe.DetailContract («по договорам»), or "" (by account).
 	Detail string
 	// UnknownAccount is an account code the message names that the chart does not have.
 	UnknownAccount string
 
-	Counterparty Slot[runner.Entity]
-	Contract     Slot[runner.Entity]
-	Organization Slot[runner.Entity]
+	Counterparty Slot[recipe.Entity]
+	Contract     Slot[recipe.Entity]
+	Organization Slot[recipe.Entity]
 	// BankAccount is a settlement account of one of our organizations the message names: by
 	// its number, its tail («р/с 8153», «...0187») or «р/с» and an organization that has one.
 	// Its organization is the Organization, and account 51 the Account, unless the message
 	// names others.
-	BankAccount Slot[runner.BankAccount]
+	BankAccount Slot[recipe.BankAccount]
 	// UnknownBankAccount is a settlement account the message names (its digits: the number or
 	// a tail) that none of our organizations has (KindUnknownEntity).
 	UnknownBankAccount string
 	// BankAccountCandidates are our accounts that end with the tail the message gives, when
 	// several do (KindClarify).
-	BankAccountCandidates []runner.BankAccount
+	BankAccountCandidates []recipe.BankAccount
 	// Candidates are the counterparties a name matches equally well (KindClarify).
-	Candidates []runner.Entity
+	Candidates []recipe.Entity
 	// Unknown is a name the message gives that no catalog entry matches (KindUnknownEntity),
 	// with the closest names to offer.
 	Unknown string
-	Closest []runner.Entity
+	Closest []recipe.Entity
 
 	// Ask is the question back of a clarify decision that knows what is missing (a follow-up
 	// the dialog cannot complete), a Russian sentence; "" for the general question back.
@@ -139,5 +139,5 @@ type Input struct {
 	Docs []string
 	// Catalogs are the ledger's catalogs; nil when the user has no access to 1C or the
 	// catalogs cannot be loaded (names are then not resolved).
-	Catalogs *runner.Catalogs
+	Catalogs *recipe.Catalogs
 }

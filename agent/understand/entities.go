@@ -9,7 +9,7 @@ import (
 
 	"github.com/hbollon/go-edlib"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -33,7 +33,7 @@ type nameKey struct {
 // keysOf returns the ways a message may write an entity's name: «ООО «Вектор Плюс»» is
 // «вектор плюс» and «векторплюс»; «ПАО «Северсталь-Логистик»» also «северсталь логистик»;
 // «ИП Смирнов Алексей Петрович» also «смирнов».
-func keysOf(e runner.Entity) []nameKey { return nameKeys.get(e.Name, nameKeysOf) }
+func keysOf(e recipe.Entity) []nameKey { return nameKeys.get(e.Name, nameKeysOf) }
 
 // nameKeys remembers the keys of the names met: the catalogs' names are read against every
 // message, and they change seldom.
@@ -74,7 +74,7 @@ func nameKeysOf(fullName string) []nameKey {
 
 // nameMatch is an entity named in a message, over tokens [start, end).
 type nameMatch struct {
-	e          runner.Entity
+	e          recipe.Entity
 	start, end int
 	full       bool // every word of the name matched
 	words      int  // name words matched
@@ -88,7 +88,7 @@ var genericNameWords = map[string]bool{"групп": true, "центр": true, "
 
 // matchNames finds the entities of es named in toks, the best match of each. skip marks tokens
 // that belong to the lexicon: a term starts no partial match.
-func matchNames(toks []Token, es []runner.Entity, skip []bool) []nameMatch {
+func matchNames(toks []Token, es []recipe.Entity, skip []bool) []nameMatch {
 	var out []nameMatch
 	for _, e := range es {
 		if e.Deleted {
@@ -264,7 +264,7 @@ func skeleton(s string) string {
 // partyResult is the counterparty a message names, or the candidates when it is unclear.
 type partyResult struct {
 	match      *nameMatch
-	candidates []runner.Entity
+	candidates []recipe.Entity
 }
 
 // resolveParty picks the counterparty. Full matches come first: the one over the longest span
@@ -298,9 +298,9 @@ func resolveParty(ms []nameMatch) partyResult {
 	if len(top) == 1 {
 		return partyResult{match: &top[0]}
 	}
-	var c []runner.Entity
+	var c []recipe.Entity
 	for _, m := range top {
-		if !slices.ContainsFunc(c, func(e runner.Entity) bool { return e.Ref == m.e.Ref }) {
+		if !slices.ContainsFunc(c, func(e recipe.Entity) bool { return e.Ref == m.e.Ref }) {
 			c = append(c, m.e)
 		}
 	}
@@ -314,9 +314,9 @@ func resolveParty(ms []nameMatch) partyResult {
 var innRe = regexp.MustCompile(`(?:^|\D)(\d{10}|\d{12})(?:\D|$)`)
 
 // findINN returns the entities of es whose INN the text names.
-func findINN(text string, es []runner.Entity) (inn string, found []runner.Entity) {
+func findINN(text string, es []recipe.Entity) (inn string, found []recipe.Entity) {
 	for _, m := range innRe.FindAllStringSubmatch(text, -1) {
-		if !runner.ValidINN(m[1]) {
+		if !recipe.ValidINN(m[1]) {
 			continue
 		}
 		inn = m[1]
@@ -338,13 +338,13 @@ var contractRe = regexp.MustCompile(`(?i)[\p{L}\d]+(?:[-/][\p{L}\d]+)+|№\s*[\p
 // findContract returns the contract the text names by its number: exact («П-77/2024»),
 // without the year («П-77») or without its letters («77/2024») when that is unique. owner,
 // when not empty, narrows several contracts of one number to the counterparty's.
-func findContract(text string, es []runner.Entity, owner string) (runner.Entity, string, bool) {
+func findContract(text string, es []recipe.Entity, owner string) (recipe.Entity, string, bool) {
 	for _, raw := range contractRe.FindAllString(text, -1) {
 		num := strings.ToLower(strings.TrimSpace(strings.TrimLeft(raw, "№")))
 		if num == "" || !strings.ContainsAny(num, "0123456789") {
 			continue
 		}
-		var exact, prefix []runner.Entity
+		var exact, prefix []recipe.Entity
 		for _, e := range es {
 			if e.Deleted || e.Number == "" || owner != "" && e.OwnerRef != owner {
 				continue
@@ -364,5 +364,5 @@ func findContract(text string, es []runner.Entity, owner string) (runner.Entity,
 			return prefix[0], raw, true
 		}
 	}
-	return runner.Entity{}, "", false
+	return recipe.Entity{}, "", false
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -16,7 +16,7 @@ import (
 // when configured), per chat and user, so it survives a restart.
 type State struct {
 	Kind         Kind                `json:"kind"`
-	Recipe       runner.Intent       `json:"recipe,omitempty"`
+	Recipe       recipe.Name         `json:"recipe,omitempty"`
 	Date         *time.Time          `json:"date,omitempty"`
 	DateText     string              `json:"date_text,omitempty"`
 	Period       *ru.Period          `json:"period,omitempty"`
@@ -24,13 +24,13 @@ type State struct {
 	Nominal      int                 `json:"nominal,omitempty"`
 	Account      string              `json:"account,omitempty"`
 	Detail       string              `json:"detail,omitempty"`
-	Counterparty *runner.Entity      `json:"counterparty,omitempty"`
-	Contract     *runner.Entity      `json:"contract,omitempty"`
-	Organization *runner.Entity      `json:"organization,omitempty"`
-	BankAccount  *runner.BankAccount `json:"bank_account,omitempty"`
+	Counterparty *recipe.Entity      `json:"counterparty,omitempty"`
+	Contract     *recipe.Entity      `json:"contract,omitempty"`
+	Organization *recipe.Entity      `json:"organization,omitempty"`
+	BankAccount  *recipe.BankAccount `json:"bank_account,omitempty"`
 	// Candidates are the counterparties a question back offered: the answer may name one by
 	// any word of its name («центр»).
-	Candidates []runner.Entity `json:"candidates,omitempty"`
+	Candidates []recipe.Entity `json:"candidates,omitempty"`
 	// Question is the message the state answered, for the planner's summary of a follow-up.
 	Question string `json:"question,omitempty"`
 }
@@ -138,21 +138,21 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 	case subject && ledgerPrev && own.Recipe != "":
 		d.Recipe = own.Recipe // «дебиторка на 1.03» → «а кредиторка?»; «а отгрузки?»
 		if !takesParty(d.Recipe) {
-			d.Counterparty, d.Contract = Slot[runner.Entity]{}, Slot[runner.Entity]{}
+			d.Counterparty, d.Contract = Slot[recipe.Entity]{}, Slot[recipe.Entity]{}
 		}
 		if isListRecipe(prev.Recipe) && !own.Account.Set && d.Account.Source == FromDialog && own.Recipe != prev.Recipe {
 			d.Account = Slot[string]{} // «дебиторка по 62» → «а кредиторка?»: its own default account
 		}
 	case subject && ledgerPrev && s.is(CBankOps):
-		d.Recipe = runner.IntentBankOpsByParty // «а платежи?»
+		d.Recipe = recipe.BankOpsByParty // «а платежи?»
 	case subject && ledgerPrev && s.is(CDocuments) && !s.is(CForming):
-		d.Recipe = runner.IntentDocumentsByParty // «а отгрузки?», «а документы по нему?»
+		d.Recipe = recipe.DocumentsByParty // «а отгрузки?», «а документы по нему?»
 	case subject && ledgerPrev && s.is(CAccountCard):
-		d.Recipe = runner.IntentAccountCard // «а карточку?» after the sheet of an account
+		d.Recipe = recipe.AccountCard // «а карточку?» after the sheet of an account
 	case subject && ledgerPrev && s.is(CBalance):
-		d.Recipe = runner.IntentAccountBalance // «а остаток по этому счёту?»
+		d.Recipe = recipe.AccountBalance // «а остаток по этому счёту?»
 	case subject && ledgerPrev && s.is(CForming):
-		d.Recipe = runner.IntentDocumentsFormBalance
+		d.Recipe = recipe.DocumentsFormBalance
 	case !ledgerPrev && cbr(own.Kind) && own.Kind != prev.Kind:
 		d.Kind = own.Kind // «курс евро на 1.03» → «а ключевая?»; «ключевая на 31.03» → «а евро тогда?»
 		if d.Kind == KindKeyRate {
@@ -165,13 +165,13 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 	if !subject && ledgerPrev && isListRecipe(d.Recipe) {
 		switch {
 		case s.hasToken("кому"):
-			d.Recipe = runner.IntentPayables // «кто нам должен» → «а мы кому?»
+			d.Recipe = recipe.Payables // «кто нам должен» → «а мы кому?»
 		case s.hasToken("нам") && (s.hasToken("кто") || s.hasToken("сколько")):
-			d.Recipe = runner.IntentReceivables
+			d.Recipe = recipe.Receivables
 		case s.is(CSuppliers) && !s.is(CCustomers):
-			d.Recipe = runner.IntentPayables // «кто нам должен» → «а поставщикам?»: what we owe them
+			d.Recipe = recipe.Payables // «кто нам должен» → «а поставщикам?»: what we owe them
 		case s.is(CCustomers) && !s.is(CSuppliers):
-			d.Recipe = runner.IntentReceivables // «кому мы должны» → «а покупатели?»: what they owe us
+			d.Recipe = recipe.Receivables // «кому мы должны» → «а покупатели?»: what they owe us
 		}
 		if d.Recipe != prev.Recipe && !cur.Account.Set && d.Account.Source == FromDialog {
 			d.Account = Slot[string]{} // «дебиторка по 62» → «а мы кому?»: 60, not 62
@@ -222,7 +222,7 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 	}
 	if cur.Organization.Set {
 		d.Organization = cur.Organization
-		d.BankAccount = Slot[runner.BankAccount]{} // another organization's answer is not the account's
+		d.BankAccount = Slot[recipe.BankAccount]{} // another organization's answer is not the account's
 	}
 	switch {
 	case cur.BankAccount.Set:
@@ -231,7 +231,7 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 			d.Account = cur.Account
 		}
 	case cur.UnknownBankAccount != "":
-		d.Kind, d.UnknownBankAccount, d.BankAccount = KindUnknownEntity, cur.UnknownBankAccount, Slot[runner.BankAccount]{}
+		d.Kind, d.UnknownBankAccount, d.BankAccount = KindUnknownEntity, cur.UnknownBankAccount, Slot[recipe.BankAccount]{}
 	case len(cur.BankAccountCandidates) > 1:
 		d.Kind, d.BankAccountCandidates = KindClarify, cur.BankAccountCandidates
 	}
@@ -240,7 +240,7 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 		// that has its name.
 		for _, o := range in.Catalogs.Organizations {
 			if sameCore(o.Name, cur.Counterparty.Value.Name) && o.Ref != prev.Organization.Ref {
-				d.Organization, cur.Counterparty = slot(o, FromCatalog, cur.Counterparty.Text), Slot[runner.Entity]{}
+				d.Organization, cur.Counterparty = slot(o, FromCatalog, cur.Counterparty.Text), Slot[recipe.Entity]{}
 			}
 		}
 	}
@@ -250,23 +250,23 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 	}
 	if accountOK || cur.UnknownAccount != "" {
 		d.Account, d.UnknownAccount = account, cur.UnknownAccount
-		if !cur.Counterparty.Set && (d.Recipe == runner.IntentOpenItemsByParty || d.Recipe == runner.IntentOpenItemsByContract) {
+		if !cur.Counterparty.Set && (d.Recipe == recipe.OpenItemsByParty || d.Recipe == recipe.OpenItemsByContract) {
 			// «остаток 51 на 1.04» after a company's debt: the account's balance.
-			d.Recipe = runner.IntentAccountBalance
+			d.Recipe = recipe.AccountBalance
 		}
 	}
 	switch {
 	case len(cur.Candidates) > 1:
-		d.Kind, d.Candidates, d.Counterparty, d.Contract = KindClarify, cur.Candidates, Slot[runner.Entity]{}, Slot[runner.Entity]{}
+		d.Kind, d.Candidates, d.Counterparty, d.Contract = KindClarify, cur.Candidates, Slot[recipe.Entity]{}, Slot[recipe.Entity]{}
 		d.Recipe = partyRecipe(d.Recipe)
 	case cur.Unknown != "" && !cur.Counterparty.Set:
 		d.Kind, d.Unknown, d.Closest = KindUnknownEntity, cur.Unknown, cur.Closest
-		d.Counterparty, d.Contract = Slot[runner.Entity]{}, Slot[runner.Entity]{}
+		d.Counterparty, d.Contract = Slot[recipe.Entity]{}, Slot[recipe.Entity]{}
 		d.Recipe = partyRecipe(d.Recipe)
 	case cur.Contract.Set:
 		d.Contract, d.Counterparty = cur.Contract, cur.Counterparty
 	case cur.Counterparty.Set:
-		d.Counterparty, d.Contract = cur.Counterparty, Slot[runner.Entity]{}
+		d.Counterparty, d.Contract = cur.Counterparty, Slot[recipe.Entity]{}
 		d.Recipe = partyRecipe(d.Recipe)
 	case other && s.hasStemPrefix("контрагент"), other && s.hasStemPrefix("компани"), other && s.hasStemPrefix("фирм"):
 		return clarifyFollowUp(d, "Уточните, по какому контрагенту: назовите его или укажите ИНН."), true
@@ -276,10 +276,10 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 	if d.Contract.Set {
 		// A contract's documents and debt are read by the contract.
 		switch d.Recipe {
-		case runner.IntentDocumentsByParty, runner.IntentBankOpsByParty:
-			d.Recipe = runner.IntentDocumentsByContract
-		case runner.IntentOpenItemsByParty, runner.IntentReceivables, runner.IntentPayables, runner.IntentAccountBalance:
-			d.Recipe = runner.IntentOpenItemsByContract
+		case recipe.DocumentsByParty, recipe.BankOpsByParty:
+			d.Recipe = recipe.DocumentsByContract
+		case recipe.OpenItemsByParty, recipe.Receivables, recipe.Payables, recipe.AccountBalance:
+			d.Recipe = recipe.OpenItemsByContract
 		}
 	}
 	p.settleDates(&d)
@@ -287,14 +287,14 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 }
 
 // isListRecipe reports whether r lists counterparties by a debt's direction.
-func isListRecipe(r runner.Intent) bool {
-	return r == runner.IntentReceivables || r == runner.IntentPayables
+func isListRecipe(r recipe.Name) bool {
+	return r == recipe.Receivables || r == recipe.Payables
 }
 
 // pickCandidate is the one candidate of a question back that the answer names by a word of
 // its name that the other candidates do not have («центр» of «Логистик Центр»).
-func pickCandidate(s *scan, cands []runner.Entity) (runner.Entity, bool) {
-	var found []runner.Entity
+func pickCandidate(s *scan, cands []recipe.Entity) (recipe.Entity, bool) {
+	var found []recipe.Entity
 	for i, c := range cands {
 		keys := keysOf(c)
 		if len(keys) == 0 {
@@ -316,7 +316,7 @@ func pickCandidate(s *scan, cands []runner.Entity) (runner.Entity, bool) {
 		}
 	}
 	if len(found) != 1 {
-		return runner.Entity{}, false
+		return recipe.Entity{}, false
 	}
 	return found[0], true
 }
@@ -376,7 +376,7 @@ func monthsIn(p ru.Period) int {
 
 // bareAccount reads an account code written alone in a follow-up («а 62?», «теперь по 60»):
 // a code of the chart that is not part of a date the message names.
-func (s *scan) bareAccount(c *runner.Catalogs, cur Decision) (Slot[string], bool) {
+func (s *scan) bareAccount(c *recipe.Catalogs, cur Decision) (Slot[string], bool) {
 	for _, t := range s.toks {
 		if !accountRe.MatchString(t.Text) || cur.Date.Set && strings.Contains(cur.Date.Text, t.Text) ||
 			cur.Period.Set && strings.Contains(cur.Period.Text, t.Text) {
@@ -435,23 +435,23 @@ func clarifyFollowUp(d Decision, ask string) Decision {
 
 // partyRecipe is the recipe of a question about one counterparty that continues recipe r: a
 // list or a balance becomes that company's debt; documents and payments stay what they are.
-func partyRecipe(r runner.Intent) runner.Intent {
+func partyRecipe(r recipe.Name) recipe.Name {
 	switch r {
-	case runner.IntentDocumentsByContract:
-		return runner.IntentDocumentsByParty
-	case runner.IntentOpenItemsByContract:
-		return runner.IntentOpenItemsByParty
+	case recipe.DocumentsByContract:
+		return recipe.DocumentsByParty
+	case recipe.OpenItemsByContract:
+		return recipe.OpenItemsByParty
 	}
 	if takesParty(r) {
 		return r // documents, payments, open items, open contracts, a balance's documents
 	}
-	return runner.IntentOpenItemsByParty
+	return recipe.OpenItemsByParty
 }
 
 // asOfRecipe reports whether a recipe reads a balance at a date (not documents over a period).
-func asOfRecipe(r runner.Intent) bool {
-	return !slices.Contains([]runner.Intent{runner.IntentDocumentsByParty, runner.IntentBankOpsByParty,
-		runner.IntentDocumentsByContract, runner.IntentTurnoverSheet, runner.IntentAccountCard}, r)
+func asOfRecipe(r recipe.Name) bool {
+	return !slices.Contains([]recipe.Name{recipe.DocumentsByParty, recipe.BankOpsByParty,
+		recipe.DocumentsByContract, recipe.TurnoverSheet, recipe.AccountCard}, r)
 }
 
 // decision is the state as a decision, its slots marked as coming from the dialog.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/understand"
 )
 
@@ -43,7 +43,7 @@ func TestFollowUps(t *testing.T) {
 		var d understand.Decision
 		for _, q := range l.Turns {
 			in := understand.Input{Text: q, Now: corpusToday, Docs: corpusDocs}
-			d = p.ParseLazy(in, func() *runner.Catalogs { return cats })
+			d = p.ParseLazy(in, func() *recipe.Catalogs { return cats })
 			in.Catalogs = cats
 			if f, ok := p.FollowUp(in, d, st); ok {
 				d = f

@@ -13,7 +13,7 @@ import (
 
 	"github.com/hbollon/go-edlib"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -30,7 +30,7 @@ func NewParser() *Parser { return &Parser{Lexicon: DefaultLexicon} }
 // base, small talk, documents, a request to change data); a question for 1C, or one the first
 // reading is unsure of, is read again with the catalogs. So a question that is not for 1C sends
 // 1C nothing. load returns nil when the catalogs cannot be had; names then stay unresolved.
-func (p *Parser) ParseLazy(in Input, load func() *runner.Catalogs) Decision {
+func (p *Parser) ParseLazy(in Input, load func() *recipe.Catalogs) Decision {
 	return p.Understand(in, nil, load)
 }
 
@@ -39,7 +39,7 @@ func (p *Parser) ParseLazy(in Input, load func() *runner.Catalogs) Decision {
 // and looked up in the lexicon once for all its readings; the catalogs are loaded when the
 // message needs them (ParseLazy) or, failing that, when the question it may continue is one
 // for 1C.
-func (p *Parser) Understand(in Input, prev *State, load func() *runner.Catalogs) Decision {
+func (p *Parser) Understand(in Input, prev *State, load func() *recipe.Catalogs) Decision {
 	r := p.read(in.Text)
 	in.Catalogs = nil
 	d := p.parse(p.scanOf(in, r))
@@ -463,7 +463,7 @@ func dropObligations(hits []Hit, toks []Token) []Hit {
 
 // dropNameTypos drops the lexicon's typo readings of a word that is a word of a catalog name:
 // «трейд» of «Северный ветер Трейд» is no misspelt «тренд».
-func dropNameTypos(hits []Hit, toks []Token, c *runner.Catalogs) []Hit {
+func dropNameTypos(hits []Hit, toks []Token, c *recipe.Catalogs) []Hit {
 	if c == nil {
 		return hits
 	}
@@ -474,7 +474,7 @@ func dropNameTypos(hits []Hit, toks []Token, c *runner.Catalogs) []Hit {
 		}
 		if names == nil {
 			names = map[string]bool{}
-			for _, es := range [][]runner.Entity{c.Organizations, c.Counterparties} {
+			for _, es := range [][]recipe.Entity{c.Organizations, c.Counterparties} {
 				for _, e := range es {
 					for _, k := range keysOf(e) {
 						for _, w := range k.words {
@@ -492,7 +492,7 @@ func dropNameTypos(hits []Hit, toks []Token, c *runner.Catalogs) []Hit {
 // organizations has — «трейд» of «Северный ветер Трейд» in «кредиторка ветер трейд», «сколько
 // должна трейду» — where that word is no part of a counterparty's name in the message («Delta
 // Trade»). The span takes in the other words of the name around it («ветер трейд»).
-func (s *scan) orgByOwnWord(c *runner.Catalogs, skip []bool) (nameMatch, bool) {
+func (s *scan) orgByOwnWord(c *recipe.Catalogs, skip []bool) (nameMatch, bool) {
 	if len(c.Organizations) < 2 {
 		return nameMatch{}, false
 	}
@@ -564,10 +564,10 @@ func (s *scan) unsureOfName() bool {
 }
 
 // overlapping are the entities matched over the same words as m, m's first: its namesakes.
-func overlapping(ms []nameMatch, m *nameMatch) []runner.Entity {
-	out := []runner.Entity{m.e}
+func overlapping(ms []nameMatch, m *nameMatch) []recipe.Entity {
+	out := []recipe.Entity{m.e}
 	for _, o := range ms {
-		if o.start < m.end && m.start < o.end && !o.e.Deleted && !slices.ContainsFunc(out, func(e runner.Entity) bool { return e.Ref == o.e.Ref }) {
+		if o.start < m.end && m.start < o.end && !o.e.Deleted && !slices.ContainsFunc(out, func(e recipe.Entity) bool { return e.Ref == o.e.Ref }) {
 			out = append(out, o.e)
 		}
 	}
@@ -576,7 +576,7 @@ func overlapping(ms []nameMatch, m *nameMatch) []runner.Entity {
 
 // partyNamed reports whether the organization's name is also a counterparty's and the message
 // does not say it means our organization (one customer is named like our company).
-func partyNamed(c *runner.Catalogs, m *nameMatch) bool {
+func partyNamed(c *recipe.Catalogs, m *nameMatch) bool {
 	for _, e := range c.Counterparties {
 		if !e.Deleted && sameCore(e.Name, m.e.Name) {
 			return true
@@ -586,12 +586,12 @@ func partyNamed(c *runner.Catalogs, m *nameMatch) bool {
 }
 
 func sameCore(a, b string) bool {
-	ka, kb := keysOf(runner.Entity{Name: a}), keysOf(runner.Entity{Name: b})
+	ka, kb := keysOf(recipe.Entity{Name: a}), keysOf(recipe.Entity{Name: b})
 	return len(ka) > 0 && len(kb) > 0 && slices.Equal(ka[0].words, kb[0].words)
 }
 
-func innOwners(inn string, es []runner.Entity) []runner.Entity {
-	var out []runner.Entity
+func innOwners(inn string, es []recipe.Entity) []recipe.Entity {
+	var out []recipe.Entity
 	for _, e := range es {
 		if e.INN == inn {
 			out = append(out, e)
@@ -603,19 +603,19 @@ func innOwners(inn string, es []runner.Entity) []runner.Entity {
 // contractByDate returns the one live contract dated as the message's date when that date is
 // written as a contract's («договор … от 06.02.2024») — of the named counterparty when there is
 // one.
-func (s *scan) contractByDate(d *Decision, contracts []runner.Entity, owner string) (runner.Entity, bool) {
+func (s *scan) contractByDate(d *Decision, contracts []recipe.Entity, owner string) (recipe.Entity, bool) {
 	if !s.hasStem("договор", "дог") || !d.Date.Set || !strings.HasPrefix(d.Date.Text, "от ") {
-		return runner.Entity{}, false
+		return recipe.Entity{}, false
 	}
 	day := d.Date.Value.Format(time.DateOnly)
-	var found []runner.Entity
+	var found []recipe.Entity
 	for _, e := range contracts {
 		if !e.Deleted && e.Date == day && (owner == "" || e.OwnerRef == owner) {
 			found = append(found, e)
 		}
 	}
 	if len(found) != 1 {
-		return runner.Entity{}, false
+		return recipe.Entity{}, false
 	}
 	s.dateText = d.Date.Text
 	return found[0], true
@@ -768,10 +768,10 @@ func calendarWord(w string) bool {
 }
 
 // closest returns up to n live counterparties whose names are nearest to name.
-func closest(name string, es []runner.Entity, n int) []runner.Entity {
+func closest(name string, es []recipe.Entity, n int) []recipe.Entity {
 	q := stemAll(words(name))
 	type scored struct {
-		e runner.Entity
+		e recipe.Entity
 		d int
 	}
 	var all []scored
@@ -789,7 +789,7 @@ func closest(name string, es []runner.Entity, n int) []runner.Entity {
 		all = append(all, scored{e, best})
 	}
 	slices.SortStableFunc(all, func(a, b scored) int { return a.d - b.d })
-	var out []runner.Entity
+	var out []recipe.Entity
 	for _, s := range all {
 		if len(out) == n || s.d > 4 {
 			break

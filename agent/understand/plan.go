@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -45,7 +45,7 @@ func (p *Parser) FromPlan(pl plan.QueryPlan, parsed Decision, in Input, context 
 			if args.Recipe == "" {
 				args.Recipe = pl.Ledger.Recipe
 			}
-			if args.Filters == (runner.Filters{}) {
+			if args.Filters == (recipe.Filters{}) {
 				args.Filters = pl.Ledger.Filters
 			}
 		}
@@ -70,7 +70,7 @@ func planned(parsed Decision, k Kind, why string) Decision {
 
 // ledgerFromPlan is the decision of a plan's 1C recipe.
 func (p *Parser) ledgerFromPlan(args plan.LedgerQueryArgs, parsed Decision, in Input, context string) Decision {
-	if _, ok := runner.RecipeFor(args.Recipe); !ok {
+	if _, ok := recipe.For(args.Recipe); !ok {
 		// A plan for 1C without a (known) recipe: the parser's reading, or a question back.
 		if parsed.Kind == KindLedger {
 			return parsed
@@ -98,7 +98,7 @@ func (p *Parser) ledgerFromPlan(args plan.LedgerQueryArgs, parsed Decision, in I
 	if !d.Account.Set && d.UnknownAccount == "" && f.Account != "" {
 		p.planAccount(&d, f.Account, in)
 	}
-	if d.Recipe == runner.IntentTurnoverSheet && d.Detail == "" && (f.Detail == runner.DetailCounterparty || f.Detail == runner.DetailContract) {
+	if d.Recipe == recipe.TurnoverSheet && d.Detail == "" && (f.Detail == recipe.DetailCounterparty || f.Detail == recipe.DetailContract) {
 		d.Detail = f.Detail
 	}
 	c := in.Catalogs
@@ -140,25 +140,25 @@ func (p *Parser) ledgerFromPlan(args plan.LedgerQueryArgs, parsed Decision, in I
 
 // lacks reports whether a ledger decision misses a slot its recipe requires.
 func lacks(d Decision) bool {
-	rc, ok := runner.RecipeFor(d.Recipe)
+	rc, ok := recipe.For(d.Recipe)
 	if !ok {
 		return true
 	}
 	for _, f := range rc.Required {
 		switch f {
-		case runner.FilterCounterparty:
+		case recipe.FilterCounterparty:
 			if !d.Counterparty.Set {
 				return true
 			}
-		case runner.FilterContract:
+		case recipe.FilterContract:
 			if !d.Contract.Set {
 				return true
 			}
-		case runner.FilterAccount:
+		case recipe.FilterAccount:
 			if !d.Account.Set && d.UnknownAccount == "" {
 				return true
 			}
-		case runner.FilterPeriodFrom, runner.FilterPeriodTo:
+		case recipe.FilterPeriodFrom, recipe.FilterPeriodTo:
 			if !d.Period.Set {
 				return true
 			}
@@ -206,9 +206,9 @@ func (p *Parser) cbrFromPlan(args plan.FetchCBRDataArgs, parsed Decision, in Inp
 }
 
 // takesParty reports whether a recipe filters by a counterparty.
-func takesParty(r runner.Intent) bool {
-	rc, ok := runner.RecipeFor(r)
-	return ok && (slices.Contains(rc.Required, runner.FilterCounterparty) || slices.Contains(rc.Optional, runner.FilterCounterparty))
+func takesParty(r recipe.Name) bool {
+	rc, ok := recipe.For(r)
+	return ok && (slices.Contains(rc.Required, recipe.FilterCounterparty) || slices.Contains(rc.Optional, recipe.FilterCounterparty))
 }
 
 // dated reports whether the parser read a date or period from the message, or refused one.
@@ -283,11 +283,11 @@ func (p *Parser) planAccount(d *Decision, code string, in Input) {
 }
 
 // defaultAccount is the account a recipe reads when none is named.
-func defaultAccount(r runner.Intent) string {
+func defaultAccount(r recipe.Name) string {
 	switch r {
-	case runner.IntentReceivables:
+	case recipe.Receivables:
 		return "62"
-	case runner.IntentPayables:
+	case recipe.Payables:
 		return "60"
 	}
 	return ""
@@ -295,9 +295,9 @@ func defaultAccount(r runner.Intent) string {
 
 // planEntity resolves a name (or an INN) of the plan against the catalog: one live entity, by
 // reference, INN or name, that the written text names too.
-func planEntity(name, inn string, es []runner.Entity, written string) (runner.Entity, bool) {
+func planEntity(name, inn string, es []recipe.Entity, written string) (recipe.Entity, bool) {
 	name = strings.TrimSpace(name)
-	var found []runner.Entity
+	var found []recipe.Entity
 	for _, e := range es {
 		if e.Deleted {
 			continue
@@ -313,23 +313,23 @@ func planEntity(name, inn string, es []runner.Entity, written string) (runner.En
 		}
 	}
 	if len(found) != 1 {
-		return runner.Entity{}, false
+		return recipe.Entity{}, false
 	}
 	e := found[0]
 	if e.INN != "" && strings.Contains(written, e.INN) {
 		return e, true
 	}
-	for _, m := range matchNames(Tokenize(written), []runner.Entity{e}, nil) {
+	for _, m := range matchNames(Tokenize(written), []recipe.Entity{e}, nil) {
 		if m.e.Ref == e.Ref {
 			return e, true
 		}
 	}
-	return runner.Entity{}, false
+	return recipe.Entity{}, false
 }
 
 // planContract resolves a contract of the plan (a reference or a number) that the written text
 // names too.
-func planContract(ref string, es []runner.Entity, owner, written string) (runner.Entity, bool) {
+func planContract(ref string, es []recipe.Entity, owner, written string) (recipe.Entity, bool) {
 	for _, e := range es {
 		if !e.Deleted && (e.Ref == ref || e.Number == ref) {
 			if got, _, ok := findContract(written, es, owner); ok && got.Ref == e.Ref {
@@ -337,5 +337,5 @@ func planContract(ref string, es []runner.Entity, owner, written string) (runner
 			}
 		}
 	}
-	return runner.Entity{}, false
+	return recipe.Entity{}, false
 }

@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/understand"
 )
 
 // ledgerPlan is a plan with one 1C recipe call and the given filters.
-func ledgerPlan(recipe runner.Intent, f runner.Filters) plan.QueryPlan {
+func ledgerPlan(recipe recipe.Name, f recipe.Filters) plan.QueryPlan {
 	args, _ := json.Marshal(plan.LedgerQueryArgs{Recipe: recipe, Filters: f})
 	return plan.QueryPlan{Intents: []plan.Intent{plan.IntentLedgerFact},
 		ToolCalls: []plan.ToolCall{{Tool: plan.ToolLedgerQuery, Args: args}}, RenderStyle: plan.StyleTable, Confidence: 0.9}
@@ -79,43 +79,43 @@ func TestFromPlanOnlyAdds(t *testing.T) {
 		want                string // summary; "" = not a decision (the caller runs the plan)
 	}{
 		{"the parser's date stays", "какая картина с расчётами на 1.05",
-			"", ledgerPlan(runner.IntentReceivables, runner.Filters{AsOfDate: "2026-05-01"}),
+			"", ledgerPlan(recipe.Receivables, recipe.Filters{AsOfDate: "2026-05-01"}),
 			"ledger/list_receivables_counterparties date=2025-05-01(text)"},
 		{"an invented date is dropped", "какая картина с расчётами",
-			"", ledgerPlan(runner.IntentReceivables, runner.Filters{AsOfDate: "2025-01-01"}),
+			"", ledgerPlan(recipe.Receivables, recipe.Filters{AsOfDate: "2025-01-01"}),
 			"ledger/list_receivables_counterparties"},
 		{"a date in words the parser did not read is taken", "какая картина с расчётами в первый рабочий день года",
-			"", ledgerPlan(runner.IntentReceivables, runner.Filters{AsOfDate: "2026-01-12"}),
+			"", ledgerPlan(recipe.Receivables, recipe.Filters{AsOfDate: "2026-01-12"}),
 			"ledger/list_receivables_counterparties date=2026-01-12(planner)"},
 		{"a future as-of date is refused", "картина с расчётами на последний рабочий день",
-			"", ledgerPlan(runner.IntentReceivables, runner.Filters{AsOfDate: "2026-06-30"}),
+			"", ledgerPlan(recipe.Receivables, recipe.Filters{AsOfDate: "2026-06-30"}),
 			"ledger/list_receivables_counterparties"},
 		{"an impossible date stays refused", "картина с расчётами на 31.02",
-			"", ledgerPlan(runner.IntentReceivables, runner.Filters{AsOfDate: "2026-02-28"}),
+			"", ledgerPlan(recipe.Receivables, recipe.Filters{AsOfDate: "2026-02-28"}),
 			"ledger/list_receivables_counterparties date_error"},
 		{"a company the message does not name is refused", "что там по расчётам на 1.03",
-			"", ledgerPlan(runner.IntentOpenItemsByParty, runner.Filters{AsOfDate: "2026-03-01", Counterparty: "ООО «Гранит»"}),
+			"", ledgerPlan(recipe.OpenItemsByParty, recipe.Filters{AsOfDate: "2026-03-01", Counterparty: "ООО «Гранит»"}),
 			"ledger/open_items_by_counterparty date=2026-03-01(text)"},
 		{"the parser's company stays", "что там по расчётам с вектором на 1.03",
-			"", ledgerPlan(runner.IntentOpenItemsByParty, runner.Filters{AsOfDate: "2026-03-01", Counterparty: "ООО «Вектор Плюс»"}),
+			"", ledgerPlan(recipe.OpenItemsByParty, recipe.Filters{AsOfDate: "2026-03-01", Counterparty: "ООО «Вектор Плюс»"}),
 			"ledger/open_items_by_counterparty date=2026-03-01(text) party=АО «Вектор»(catalog)"},
 		{"several equal names stay a question", "что там по расчётам с гранитовскими",
-			"", ledgerPlan(runner.IntentOpenItemsByParty, runner.Filters{Counterparty: "ООО «Гранит»"}),
+			"", ledgerPlan(recipe.OpenItemsByParty, recipe.Filters{Counterparty: "ООО «Гранит»"}),
 			"clarify/open_items_by_counterparty candidates=2"},
 		{"a company of the question continued", "а на 1.03?",
-			"что там по расчётам с вектором", ledgerPlan(runner.IntentOpenItemsByParty, runner.Filters{AsOfDate: "2026-03-01", Counterparty: "АО «Вектор»"}),
+			"что там по расчётам с вектором", ledgerPlan(recipe.OpenItemsByParty, recipe.Filters{AsOfDate: "2026-03-01", Counterparty: "АО «Вектор»"}),
 			"ledger/open_items_by_counterparty date=2026-03-01(text) party=АО «Вектор»(planner)"},
 		{"an account the message does not write is refused", "что там по расчётам на 1.03",
-			"", ledgerPlan(runner.IntentReceivables, runner.Filters{AsOfDate: "2026-03-01", Account: "76"}),
+			"", ledgerPlan(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-01", Account: "76"}),
 			"ledger/list_receivables_counterparties date=2026-03-01(text)"},
 		{"the recipe's own account is kept", "что там по расчётам на 1.03",
-			"", ledgerPlan(runner.IntentReceivables, runner.Filters{AsOfDate: "2026-03-01", Account: "62"}),
+			"", ledgerPlan(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-01", Account: "62"}),
 			"ledger/list_receivables_counterparties date=2026-03-01(text) account=62(planner)"},
 		{"a recipe the message cannot fill leaves the parser's", "кому больше всего должны",
-			"", ledgerPlan(runner.IntentOpenItemsByParty, runner.Filters{Counterparty: "ООО «Гранит»"}),
+			"", ledgerPlan(recipe.OpenItemsByParty, recipe.Filters{Counterparty: "ООО «Гранит»"}),
 			"ledger/list_payables_counterparties"},
 		{"a recipe outside the whitelist is a question", "сделай выборку по 62",
-			"", ledgerPlan("run_any_query", runner.Filters{}), "clarify/"},
+			"", ledgerPlan("run_any_query", recipe.Filters{}), "clarify/"},
 		{"rates: the plan's currency, the parser's date", "а что там с деньгами нашими восточными соседями на 1.03",
 			"", cbrPlan(plan.FetchCBRDataArgs{Mode: plan.CBRCurrency, Date: "2026-03-03", Codes: []string{"CNY", "XXX"}}),
 			"rate/ date=2026-03-01(text) cur=CNY(planner)"},

@@ -2,60 +2,42 @@ package runner
 
 import (
 	"fmt"
-	"github.com/finbot/finbot/integrations/onec"
 	"slices"
 	"strings"
+
+	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/integrations/onec"
 
 	"github.com/finbot/finbot/ru"
 )
 
-// BankAccount is a settlement account of one of our organizations (Справочник.БанковскиеСчета
-// owned by Справочник.Организации), as catalog.bank_accounts reads it.
-type BankAccount struct {
-	Ref      string
-	Number   string // НомерСчета: 20 digits, «40702810927616318153»
-	OrgRef   string // Владелец: our organization
-	OrgName  string // the organization's name, for answers
-	Bank     string // Банк.Наименование; "" when the catalog names none
-	Currency string // ВалютаДенежныхСредств.Наименование
-	Deleted  bool   // deletion-marked: never chosen
-}
-
-// Label is how an answer names the account: its number, and its bank when 1C knows it.
-func (b BankAccount) Label() string {
-	if b.Bank == "" {
-		return b.Number
-	}
-	return b.Number + " в " + b.Bank
-}
-
 // bankAccountsFrom reads the rows of catalog.bank_accounts; orgs (already loaded) name the
 // owners.
-func bankAccountsFrom(rows []onec.BankAccountRow, orgs []Entity) []BankAccount {
-	out := make([]BankAccount, 0, len(rows))
+func bankAccountsFrom(rows []onec.BankAccountRow, orgs []recipe.Entity) []recipe.BankAccount {
+	out := make([]recipe.BankAccount, 0, len(rows))
 	for _, r := range rows {
 		name := entityByRef(orgs, r.Owner.UUID).Name
 		if name == "" {
 			name = r.Owner.Presentation
 		}
-		out = append(out, BankAccount{Ref: r.Ref.UUID, Number: r.Number, OrgRef: r.Owner.UUID, OrgName: name,
+		out = append(out, recipe.BankAccount{Ref: r.Ref.UUID, Number: r.Number, OrgRef: r.Owner.UUID, OrgName: name,
 			Bank: r.Bank, Currency: r.Currency, Deleted: r.Deleted})
 	}
 	return out
 }
 
 // bankAccountByNumber returns the live account with the number.
-func bankAccountByNumber(list []BankAccount, number string) (BankAccount, bool) {
+func bankAccountByNumber(list []recipe.BankAccount, number string) (recipe.BankAccount, bool) {
 	for _, b := range list {
 		if !b.Deleted && b.Number == number {
 			return b, true
 		}
 	}
-	return BankAccount{}, false
+	return recipe.BankAccount{}, false
 }
 
 // liveAccountsOf counts the live accounts of an organization.
-func liveAccountsOf(list []BankAccount, orgRef string) int {
+func liveAccountsOf(list []recipe.BankAccount, orgRef string) int {
 	n := 0
 	for _, b := range list {
 		if !b.Deleted && b.OrgRef == orgRef {
@@ -72,7 +54,7 @@ func liveAccountsOf(list []BankAccount, orgRef string) int {
 // it has several — and bank operations are narrowed to the account by the number each bank
 // document carries. stop is true when the result is decided: no account of ours has the number,
 // or it belongs to another organization than the question's (named, or a contract's).
-func bankAnchor(res *Result, cats *catalogs, r Recipe, number string, a *anchors) (stop bool) {
+func bankAnchor(res *Result, cats *catalogs, r recipe.Spec, number string, a *anchors) (stop bool) {
 	b, ok := bankAccountByNumber(cats.banks, number)
 	if !ok && len(number) < 20 {
 		b, ok = bankAccountByTail(cats.banks, number)
@@ -85,7 +67,7 @@ func bankAnchor(res *Result, cats *catalogs, r Recipe, number string, a *anchors
 		}
 		for _, b := range cats.banks {
 			if !b.Deleted {
-				res.Candidates = append(res.Candidates, Entity{Ref: b.Number, Name: b.Number + " — " + b.OrgName})
+				res.Candidates = append(res.Candidates, recipe.Entity{Ref: b.Number, Name: b.Number + " — " + b.OrgName})
 			}
 		}
 		msg := fmt.Sprintf("Не нашёл у наших организаций в 1С %s.", what)
@@ -105,10 +87,10 @@ func bankAnchor(res *Result, cats *catalogs, r Recipe, number string, a *anchors
 	}
 	a.org, a.bank = entityByRef(cats.orgs, b.OrgRef), b
 	res.Organization, res.OrgDefaulted, res.BankAccount = b.OrgName, false, b.Label()
-	if slices.ContainsFunc(cats.orgs, func(e Entity) bool { return e.Ref == b.OrgRef }) {
+	if slices.ContainsFunc(cats.orgs, func(e recipe.Entity) bool { return e.Ref == b.OrgRef }) {
 		res.OrgRef = b.OrgRef
 	}
-	if n := liveAccountsOf(cats.banks, b.OrgRef); n > 1 && (r.Intent == IntentAccountBalance || r.Intent == IntentDocumentsFormBalance) {
+	if n := liveAccountsOf(cats.banks, b.OrgRef); n > 1 && (r.Name == recipe.AccountBalance || r.Name == recipe.DocumentsFormBalance) {
 		res.Notes = append(res.Notes, fmt.Sprintf("У %s %d %s: остаток по счёту 51 — по всем вместе; по одному счёту утверждённые запросы к 1С его не считают.",
 			b.OrgName, n, ru.Plural(n, "расчётный счёт", "расчётных счёта", "расчётных счетов")))
 	}
@@ -116,15 +98,15 @@ func bankAnchor(res *Result, cats *catalogs, r Recipe, number string, a *anchors
 }
 
 // bankAccountByTail returns the one live account whose number ends with the digits.
-func bankAccountByTail(list []BankAccount, tail string) (BankAccount, bool) {
-	var found []BankAccount
+func bankAccountByTail(list []recipe.BankAccount, tail string) (recipe.BankAccount, bool) {
+	var found []recipe.BankAccount
 	for _, b := range list {
 		if !b.Deleted && tail != "" && strings.HasSuffix(b.Number, tail) {
 			found = append(found, b)
 		}
 	}
 	if len(found) != 1 {
-		return BankAccount{}, false
+		return recipe.BankAccount{}, false
 	}
 	return found[0], true
 }

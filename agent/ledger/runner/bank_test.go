@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 )
 
@@ -56,7 +57,7 @@ func TestBalanceOfBankAccount(t *testing.T) {
 		}
 	}
 	for _, number := range []string{tradeAccount, "0187"} { // the understanding step passes the number; a unique tail also works
-		res := lane.Run(t.Context(), withBank(ask(IntentAccountBalance, Filters{Account: "51", AsOfDate: "2026-03-31"}), number))
+		res := lane.Run(t.Context(), withBank(ask(recipe.AccountBalance, recipe.Filters{Account: "51", AsOfDate: "2026-03-31"}), number))
 		if res.ResultMode == Limited {
 			t.Fatalf("%s: limited: %s", number, res.Message)
 		}
@@ -67,7 +68,7 @@ func TestBalanceOfBankAccount(t *testing.T) {
 		if !strings.Contains(md, "Организация: "+tradeOrgName+"; р/с "+tradeAccount+"; счёт 51") {
 			t.Errorf("%s: the scope line does not name the account:\n%s", number, md)
 		}
-		byOrg := lane.Run(t.Context(), ask(IntentAccountBalance, Filters{Account: "51", AsOfDate: "2026-03-31", Organization: tradeRef}))
+		byOrg := lane.Run(t.Context(), ask(recipe.AccountBalance, recipe.Filters{Account: "51", AsOfDate: "2026-03-31", Organization: tradeRef}))
 		if diff := cmp.Diff(byOrg.Rows, res.Rows); diff != "" {
 			t.Errorf("%s: the account's balance differs from its organization's 51 (-org +account):\n%s", number, diff)
 		}
@@ -77,17 +78,17 @@ func TestBalanceOfBankAccount(t *testing.T) {
 func TestBankAccountNotOurs(t *testing.T) {
 	lane, _ := newTestLane(t)
 	tests := []struct {
-		intent Intent
+		intent recipe.Name
 		number string
 		says   string
 	}{
-		{IntentAccountBalance, "40702810000000000001", "Не нашёл у наших организаций в 1С расчётный счёт 40702810000000000001."},
-		{IntentAccountBalance, "9999", "Не нашёл у наших организаций в 1С расчётный счёт, оканчивающийся на 9999."},
+		{recipe.AccountBalance, "40702810000000000001", "Не нашёл у наших организаций в 1С расчётный счёт 40702810000000000001."},
+		{recipe.AccountBalance, "9999", "Не нашёл у наших организаций в 1С расчётный счёт, оканчивающийся на 9999."},
 		// Said before the missing counterparty is asked for.
-		{IntentBankOpsByParty, "40702810000000000001", "Не нашёл у наших организаций в 1С расчётный счёт 40702810000000000001."},
+		{recipe.BankOpsByParty, "40702810000000000001", "Не нашёл у наших организаций в 1С расчётный счёт 40702810000000000001."},
 	}
 	for _, tt := range tests {
-		res := lane.Run(t.Context(), withBank(ask(tt.intent, Filters{Account: "51", PeriodFrom: "2026-03-01", PeriodTo: "2026-03-31"}), tt.number))
+		res := lane.Run(t.Context(), withBank(ask(tt.intent, recipe.Filters{Account: "51", PeriodFrom: "2026-03-01", PeriodTo: "2026-03-31"}), tt.number))
 		if res.ResultMode != Limited || res.LimitedReason != ReasonMissingAnchor || !strings.HasPrefix(res.Message, tt.says) {
 			t.Errorf("%s %s: %s %s %q", tt.intent, tt.number, res.ResultMode, res.LimitedReason, res.Message)
 		}
@@ -107,7 +108,7 @@ func TestBankAccountNotOurs(t *testing.T) {
 // The account names one organization and the question another: neither is guessed.
 func TestBankAccountOfAnotherOrganization(t *testing.T) {
 	lane, _ := newTestLane(t)
-	res := lane.Run(t.Context(), withBank(ask(IntentAccountBalance, Filters{Account: "51", Organization: mainOrgName}), tradeAccount))
+	res := lane.Run(t.Context(), withBank(ask(recipe.AccountBalance, recipe.Filters{Account: "51", Organization: mainOrgName}), tradeAccount))
 	want := "Расчётный счёт " + tradeAccount + " — счёт " + tradeOrgName + ", а не " + mainOrgName + "."
 	if res.ResultMode != Limited || !strings.HasPrefix(res.Message, want) {
 		t.Errorf("%s: %q, want %q", res.ResultMode, res.Message, want)
@@ -122,8 +123,8 @@ func TestBankOperationsOfOneAccount(t *testing.T) {
 		return onec.DocumentRow{Ref: Ref{UUID: n, Type: "ДокументСсылка.ПоступлениеНаРасчетныйСчет"}, Number: n, Counterparty: party, BankAccount: account}
 	}
 	rows := []onec.DocumentRow{doc("1", mainAccount), doc("2", "40702810500000000002"), doc("3", mainAccount)}
-	a := anchors{party: Entity{Ref: "p"}, bank: BankAccount{Number: mainAccount}}
-	out, _ := documents(rows, IntentBankOpsByParty, a, "")
+	a := anchors{party: recipe.Entity{Ref: "p"}, bank: recipe.BankAccount{Number: mainAccount}}
+	out, _ := documents(rows, recipe.BankOpsByParty, a, "")
 	var got []string
 	for _, r := range out {
 		got = append(got, r.Number)
@@ -131,8 +132,8 @@ func TestBankOperationsOfOneAccount(t *testing.T) {
 	if diff := cmp.Diff([]string{"1", "3"}, got); diff != "" {
 		t.Errorf("bank operations of %s (-want +got):\n%s", mainAccount, diff)
 	}
-	a.bank = BankAccount{}
-	if out, _ := documents(rows, IntentBankOpsByParty, a, ""); len(out) != 3 {
+	a.bank = recipe.BankAccount{}
+	if out, _ := documents(rows, recipe.BankOpsByParty, a, ""); len(out) != 3 {
 		t.Errorf("without an account: %d operations, want 3", len(out))
 	}
 }
@@ -140,13 +141,13 @@ func TestBankOperationsOfOneAccount(t *testing.T) {
 // With several accounts, a balance of 51 is the organization's over all of them, and the answer
 // says so.
 func TestBalanceOfOneOfSeveralAccounts(t *testing.T) {
-	org := Entity{Ref: "o", Name: mainOrgName}
-	cats := &catalogs{orgs: []Entity{org}, banks: []BankAccount{
+	org := recipe.Entity{Ref: "o", Name: mainOrgName}
+	cats := &catalogs{orgs: []recipe.Entity{org}, banks: []recipe.BankAccount{
 		{Ref: "b1", Number: mainAccount, OrgRef: "o", OrgName: mainOrgName},
 		{Ref: "b2", Number: "40702810500000000002", OrgRef: "o", OrgName: mainOrgName},
 		{Ref: "b3", Number: "40702810500000000003", OrgRef: "o", OrgName: mainOrgName, Deleted: true},
 	}}
-	r, _ := RecipeFor(IntentAccountBalance)
+	r, _ := recipe.For(recipe.AccountBalance)
 	res := Result{OrgDefaulted: true}
 	a := anchors{org: org}
 	if stop := bankAnchor(&res, cats, r, mainAccount, &a); stop {

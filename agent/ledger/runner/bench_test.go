@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/onec/ledgergen"
 )
@@ -31,7 +32,7 @@ func BenchmarkLaneReceivables(b *testing.B) {
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			lane := NewLane(tc.src(b), Options{Now: fixedNow, MaxRows: onec.MaxDemoRows, Organization: mainOrg})
-			d := ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"})
+			d := ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31"})
 			warm := lane.Run(b.Context(), d)
 			if warm.ResultMode == Limited {
 				b.Fatalf("no answer: %s", warm.Message)

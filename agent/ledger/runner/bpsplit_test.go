@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 )
 
@@ -31,8 +32,8 @@ func TestBPSplitAgainstOracle(t *testing.T) {
 	l, _ := newTestLane(t)
 	for _, c := range cases {
 		t.Run(c.Date+"/"+c.Account, func(t *testing.T) {
-			intent := map[string]Intent{"62": IntentReceivables, "60": IntentPayables}[c.Account]
-			res := l.Run(t.Context(), ask(intent, Filters{AsOfDate: c.Date, Limit: MaxLimit}))
+			intent := map[string]recipe.Name{"62": recipe.Receivables, "60": recipe.Payables}[c.Account]
+			res := l.Run(t.Context(), ask(intent, recipe.Filters{AsOfDate: c.Date, Limit: recipe.MaxLimit}))
 			if len(res.All) == 0 {
 				t.Fatalf("no rows: %s", res.Message)
 			}
@@ -95,8 +96,8 @@ func TestSnapshotAgreesWithTheSheet(t *testing.T) {
 	l, _ := newTestLane(t)
 	for _, account := range []string{"60", "62"} {
 		for _, end := range []string{"2025-12-31", "2026-03-31"} {
-			snap := l.Run(t.Context(), ask(IntentAccountBalance, Filters{AsOfDate: end, Account: account}))
-			sheet := l.Run(t.Context(), ask(IntentTurnoverSheet, Filters{PeriodFrom: end[:8] + "01", PeriodTo: end, Account: account}))
+			snap := l.Run(t.Context(), ask(recipe.AccountBalance, recipe.Filters{AsOfDate: end, Account: account}))
+			sheet := l.Run(t.Context(), ask(recipe.TurnoverSheet, recipe.Filters{PeriodFrom: end[:8] + "01", PeriodTo: end, Account: account}))
 			if len(snap.All) != 1 || sheet.Report == nil {
 				t.Fatalf("%s %s: snapshot %d rows, sheet %+v", account, end, len(snap.All), sheet.Message)
 			}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
@@ -14,19 +15,19 @@ import (
 const shownInSummary = 10
 
 // titles name each recipe's answer; %s is the date or period.
-var titles = map[Intent]string{
-	IntentReceivables:          "Кто должен нам на %s",
-	IntentPayables:             "Кому должны мы на %s",
-	IntentAccountBalance:       "Остаток по счёту на %s",
-	IntentOpenItemsByParty:     "Открытые позиции на %s",
-	IntentOpenItemsByContract:  "Открытые позиции по договору на %s",
-	IntentOpenContracts:        "Незакрытые договоры на %s",
-	IntentDocumentsByParty:     "Документы контрагента %s",
-	IntentDocumentsByContract:  "Документы договора %s",
-	IntentBankOpsByParty:       "Банковские операции контрагента %s",
-	IntentDocumentsFormBalance: "Расшифровка остатка до документов на %s",
-	IntentTurnoverSheet:        "Оборотно-сальдовая ведомость %s",
-	IntentAccountCard:          "Карточка счёта %s",
+var titles = map[recipe.Name]string{
+	recipe.Receivables:          "Кто должен нам на %s",
+	recipe.Payables:             "Кому должны мы на %s",
+	recipe.AccountBalance:       "Остаток по счёту на %s",
+	recipe.OpenItemsByParty:     "Открытые позиции на %s",
+	recipe.OpenItemsByContract:  "Открытые позиции по договору на %s",
+	recipe.OpenContracts:        "Незакрытые договоры на %s",
+	recipe.DocumentsByParty:     "Документы контрагента %s",
+	recipe.DocumentsByContract:  "Документы договора %s",
+	recipe.BankOpsByParty:       "Банковские операции контрагента %s",
+	recipe.DocumentsFormBalance: "Расшифровка остатка до документов на %s",
+	recipe.TurnoverSheet:        "Оборотно-сальдовая ведомость %s",
+	recipe.AccountCard:          "Карточка счёта %s",
 }
 
 // documentTypeNames are the Russian names of the whitelisted document types.
@@ -66,7 +67,7 @@ func (r Result) SourceTitle() string {
 func (r Result) RecipeName() string {
 	t, ok := titles[r.Intent]
 	if !ok {
-		if rec, found := RecipeFor(r.Intent); found {
+		if rec, found := recipe.For(r.Intent); found {
 			return rec.Purpose
 		}
 		return string(r.Intent)
@@ -138,7 +139,7 @@ func (r Result) markdown(mark string) string {
 	return strings.TrimSpace(b.String())
 }
 
-func candidateLabel(e Entity) string {
+func candidateLabel(e recipe.Entity) string {
 	switch {
 	case e.Number != "" && e.Date != "":
 		return fmt.Sprintf("%s (№ %s от %s)", e.Name, e.Number, shortDate(e.Date))
@@ -164,7 +165,7 @@ func (r Result) title() string {
 	}
 	title := fmt.Sprintf(t, when)
 	switch {
-	case r.Contract != "" && (r.Intent == IntentOpenItemsByContract || r.Intent == IntentDocumentsByContract):
+	case r.Contract != "" && (r.Intent == recipe.OpenItemsByContract || r.Intent == recipe.DocumentsByContract):
 		title += ": " + r.contractLabel()
 	case r.Party != "":
 		title += ": " + r.Party
@@ -191,20 +192,20 @@ func (r Result) scopeLine() string {
 func (r Result) rowLine(row Row) string {
 	name := md.Escape(row.Name)
 	switch r.Intent {
-	case IntentReceivables, IntentPayables:
+	case recipe.Receivables, recipe.Payables:
 		if row.Advance != 0 {
 			return fmt.Sprintf("%s — **%s** (документов: %d; долг %s, авансы %s)", name, row.Amount, row.Count, row.Debt, row.Advance)
 		}
 		return fmt.Sprintf("%s — **%s** (документов: %d)", name, row.Amount, row.Count)
-	case IntentAccountBalance:
+	case recipe.AccountBalance:
 		line := fmt.Sprintf("Счёт %s %s: дебет **%s**, кредит **%s**, сальдо %s", row.Account, md.Escape(row.Name), row.Debit, row.Credit, row.Amount)
 		if row.Debt != 0 || row.Advance != 0 {
 			line += fmt.Sprintf(" (развёрнуто по контрагентам; по субсчетам и договорам, как в ОСВ: дебет %s, кредит %s)", row.Debt, row.Advance)
 		}
 		return line
-	case IntentOpenContracts:
+	case recipe.OpenContracts:
 		return fmt.Sprintf("%s — %s: дебет %s, кредит %s, сальдо **%s**", name, md.Escape(row.Party), row.Debit, row.Credit, row.Amount)
-	case IntentOpenItemsByParty, IntentOpenItemsByContract, IntentDocumentsFormBalance:
+	case recipe.OpenItemsByParty, recipe.OpenItemsByContract, recipe.DocumentsFormBalance:
 		if row.Type == noDocumentsType { // the base keeps no settlement documents on the account
 			deal := row.Deal
 			if deal == "" {
@@ -235,18 +236,18 @@ func (r Result) rowLine(row Row) string {
 
 func (r Result) totalLine() string {
 	switch r.Intent {
-	case IntentReceivables:
+	case recipe.Receivables:
 		return fmt.Sprintf("**Итого нам должны: %s**%s — %d %s.", r.Summary.TotalAmount, r.splitTotal(), r.Summary.Rows, ru.Plural(r.Summary.Rows, "контрагент", "контрагента", "контрагентов"))
-	case IntentPayables:
+	case recipe.Payables:
 		return fmt.Sprintf("**Итого мы должны: %s**%s — %d %s.", r.Summary.TotalAmount, r.splitTotal(), r.Summary.Rows, ru.Plural(r.Summary.Rows, "контрагенту", "контрагентам", "контрагентам"))
-	case IntentAccountBalance:
+	case recipe.AccountBalance:
 		return ""
-	case IntentOpenItemsByParty, IntentOpenItemsByContract:
+	case recipe.OpenItemsByParty, recipe.OpenItemsByContract:
 		if len(r.Summary.Subtotals) > 0 {
 			return openItemsTotal(r.Summary.Subtotals)
 		}
 		return fmt.Sprintf("**Итого открыто: %s** по %d %s.", r.Summary.TotalAmount, r.Summary.Rows, ru.Plural(r.Summary.Rows, "документу", "документам", "документам"))
-	case IntentOpenContracts:
+	case recipe.OpenContracts:
 		// Customer and supplier contracts would net against each other: totals by side instead.
 		var dr, cr int64
 		for _, row := range r.All {
@@ -257,11 +258,11 @@ func (r Result) totalLine() string {
 			}
 		}
 		return fmt.Sprintf("**Дебетовое сальдо: %s, кредитовое: %s** — %d %s.", onec.Kopecks(dr), onec.Kopecks(cr), r.Summary.Rows, ru.Plural(r.Summary.Rows, "договор", "договора", "договоров"))
-	case IntentDocumentsFormBalance:
+	case recipe.DocumentsFormBalance:
 		return fmt.Sprintf("**Итого остаток: %s** — %d %s.", r.Summary.TotalAmount, r.Summary.Rows, ru.Plural(r.Summary.Rows, "документ", "документа", "документов"))
-	case IntentBankOpsByParty:
+	case recipe.BankOpsByParty:
 		return bankOpsTotal(r.Summary.Rows, r.Summary.Subtotals)
-	case IntentDocumentsByParty, IntentDocumentsByContract:
+	case recipe.DocumentsByParty, recipe.DocumentsByContract:
 		return documentsTotal(r.Summary.Rows, r.Summary.Subtotals)
 	}
 	return ""
@@ -269,7 +270,7 @@ func (r Result) totalLine() string {
 
 // emptyMessage is the LIMITED answer when nothing matched. It names the counterparty or the
 // contract asked about, so that «нет» is visibly about the right company.
-func emptyMessage(r *Result, rec Recipe, a anchors) string {
+func emptyMessage(r *Result, rec recipe.Spec, a anchors) string {
 	when := ruDay(r.AsOf)
 	of := ""
 	switch {
@@ -278,18 +279,18 @@ func emptyMessage(r *Result, rec Recipe, a anchors) string {
 	case a.party.Ref != "":
 		of = " по " + a.party.Name
 	}
-	switch rec.Intent {
-	case IntentReceivables:
+	switch rec.Name {
+	case recipe.Receivables:
 		return fmt.Sprintf("На %s по счёту %s никто нам не должен.", when, r.Account)
-	case IntentPayables:
+	case recipe.Payables:
 		return fmt.Sprintf("На %s по счёту %s мы никому не должны.", when, r.Account)
-	case IntentAccountBalance:
+	case recipe.AccountBalance:
 		return fmt.Sprintf("На %s по счёту %s нет остатка.", when, r.Account)
-	case IntentOpenItemsByParty, IntentOpenItemsByContract:
+	case recipe.OpenItemsByParty, recipe.OpenItemsByContract:
 		return fmt.Sprintf("На %s открытых позиций%s нет: в этой организации расчёты закрыты или их не было.", when, of)
-	case IntentOpenContracts:
+	case recipe.OpenContracts:
 		return fmt.Sprintf("На %s незакрытых договоров нет.", when)
-	case IntentDocumentsFormBalance:
+	case recipe.DocumentsFormBalance:
 		return fmt.Sprintf("На %s остаток по счёту %s не формируют никакие документы.", when, r.Account)
 	default:
 		return "Документов" + of + " " + periodPhrase(r.Filters) + " не найдено."
@@ -298,7 +299,7 @@ func emptyMessage(r *Result, rec Recipe, a anchors) string {
 
 // periodPhrase names the period of a documents query, as the reply must: «за 01.03.2026 –
 // 31.03.2026», «с 01.03.2026», «по 31.03.2026»; «за всё время», when none was given.
-func periodPhrase(f Filters) string {
+func periodPhrase(f recipe.Filters) string {
 	day := func(s string) string {
 		t, err := time.Parse(time.DateOnly, s)
 		if err != nil {

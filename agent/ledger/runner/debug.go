@@ -1,6 +1,9 @@
 package runner
 
-import "github.com/finbot/finbot/integrations/onec"
+import (
+	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/integrations/onec"
+)
 
 // Result modes of the answer contract (seed 000 §6).
 const (
@@ -53,17 +56,17 @@ const (
 // Debug is the debug payload of seed 001, field for field.
 type Debug struct {
 	// Core detection.
-	DetectedMode             Mode    `json:"detected_mode"`
-	DetectedModeConfidence   float64 `json:"detected_mode_confidence"`
-	QueryShape               string  `json:"query_shape"`
-	QueryShapeConfidence     float64 `json:"query_shape_confidence"`
-	DetectedIntent           Intent  `json:"detected_intent"`
-	DetectedIntentConfidence float64 `json:"detected_intent_confidence"`
+	DetectedMode             Mode        `json:"detected_mode"`
+	DetectedModeConfidence   float64     `json:"detected_mode_confidence"`
+	QueryShape               string      `json:"query_shape"`
+	QueryShapeConfidence     float64     `json:"query_shape_confidence"`
+	DetectedIntent           recipe.Name `json:"detected_intent"`
+	DetectedIntentConfidence float64     `json:"detected_intent_confidence"`
 
 	// Filter + recipe.
-	ExtractedFilters       Filters  `json:"extracted_filters"`
-	MissingRequiredFilters []string `json:"missing_required_filters"`
-	SelectedRecipe         string   `json:"selected_recipe"`
+	ExtractedFilters       recipe.Filters `json:"extracted_filters"`
+	MissingRequiredFilters []string       `json:"missing_required_filters"`
+	SelectedRecipe         string         `json:"selected_recipe"`
 
 	// Resolver block.
 	AnchorType          string  `json:"anchor_type"`
@@ -87,13 +90,13 @@ type Debug struct {
 	MaterializationDropReason string   `json:"materialization_drop_reason"`
 
 	// Account-scope audit.
-	AccountScopeMode            ScopeMode `json:"account_scope_mode"`
-	AccountScopeFallbackApplied bool      `json:"account_scope_fallback_applied"`
-	AccountTokenRaw             string    `json:"account_token_raw"`
-	AccountTokenNormalized      []string  `json:"account_token_normalized"`
-	AccountScopeFieldsChecked   []string  `json:"account_scope_fields_checked"`
-	AccountScopeMatchStrategy   string    `json:"account_scope_match_strategy"`
-	AccountScopeDropReason      string    `json:"account_scope_drop_reason"`
+	AccountScopeMode            recipe.ScopeMode `json:"account_scope_mode"`
+	AccountScopeFallbackApplied bool             `json:"account_scope_fallback_applied"`
+	AccountTokenRaw             string           `json:"account_token_raw"`
+	AccountTokenNormalized      []string         `json:"account_token_normalized"`
+	AccountScopeFieldsChecked   []string         `json:"account_scope_fields_checked"`
+	AccountScopeMatchStrategy   string           `json:"account_scope_match_strategy"`
+	AccountScopeDropReason      string           `json:"account_scope_drop_reason"`
 
 	// Result block.
 	RuntimeReadiness      string   `json:"runtime_readiness"`

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -92,14 +93,14 @@ func (r Result) Drills() []Drill {
 	if r.ResultMode == Limited || r.AsOf.IsZero() && r.To.IsZero() {
 		return nil
 	}
-	if r.Intent == IntentTurnoverSheet {
+	if r.Intent == recipe.TurnoverSheet {
 		return r.sheetDrills() // report_drill.go
 	}
-	rec, ok := RecipeByID(r.RecipeID)
+	rec, ok := recipe.ByID(r.RecipeID)
 	if !ok || len(rec.Drilldowns) == 0 {
 		return nil
 	}
-	target, _ := RecipeByID(rec.Drilldowns[0])
+	target, _ := recipe.ByID(rec.Drilldowns[0])
 	if drillCode(target.ID) == "" || len(r.OrgRef) < minRefPrefix {
 		return nil // no stable name for the target or the organization: no drilldown
 	}
@@ -112,13 +113,13 @@ func (r Result) Drills() []Drill {
 	for _, row := range r.Rows {
 		anchor, label := "", ""
 		switch {
-		case slices.Contains(target.Required, FilterCounterparty) && row.Ref != "" && (r.Intent == IntentReceivables || r.Intent == IntentPayables):
+		case slices.Contains(target.Required, recipe.FilterCounterparty) && row.Ref != "" && (r.Intent == recipe.Receivables || r.Intent == recipe.Payables):
 			anchor, label = row.Ref, row.Name
-		case slices.Contains(target.Required, FilterCounterparty) && row.PartyID != "":
+		case slices.Contains(target.Required, recipe.FilterCounterparty) && row.PartyID != "":
 			anchor, label = row.PartyID, row.Party
-		case slices.Contains(target.Required, FilterContract) && row.DealID != "":
+		case slices.Contains(target.Required, recipe.FilterContract) && row.DealID != "":
 			anchor, label = row.DealID, row.Deal
-		case slices.Contains(target.Required, FilterAccount) && row.Account != "":
+		case slices.Contains(target.Required, recipe.FilterAccount) && row.Account != "":
 			anchor, label = "acct-"+row.Account, "счёт "+row.Account
 		}
 		if anchor == "" || slices.Contains(seen, short(anchor)) {
@@ -142,19 +143,19 @@ const maxLabel = 48
 
 // drillActions are the short names of the drilldown targets on their buttons, so that the
 // anchor — a company, a contract's number and date — fits beside them.
-var drillActions = map[Intent]string{
-	IntentOpenItemsByParty:     "Открытые позиции",
-	IntentOpenItemsByContract:  "Открытые позиции",
-	IntentDocumentsByParty:     "Документы",
-	IntentDocumentsByContract:  "Документы",
-	IntentDocumentsFormBalance: "Расшифровка",
-	IntentBankOpsByParty:       "Банковские операции",
+var drillActions = map[recipe.Name]string{
+	recipe.OpenItemsByParty:     "Открытые позиции",
+	recipe.OpenItemsByContract:  "Открытые позиции",
+	recipe.DocumentsByParty:     "Документы",
+	recipe.DocumentsByContract:  "Документы",
+	recipe.DocumentsFormBalance: "Расшифровка",
+	recipe.BankOpsByParty:       "Банковские операции",
 }
 
 // drillLabel is a drilldown button's label: the target's short name and the anchor, cut at a
 // word boundary.
-func drillLabel(target Recipe, anchor string) string {
-	action := drillActions[target.Intent]
+func drillLabel(target recipe.Spec, anchor string) string {
+	action := drillActions[target.Name]
 	if action == "" {
 		action = target.Purpose
 	}
@@ -194,7 +195,7 @@ func (l *Lane) Drill(ctx context.Context, data string) (Result, error) {
 	if !ok {
 		return Result{}, ErrBadDrill
 	}
-	rec, ok := RecipeByID(id)
+	rec, ok := recipe.ByID(id)
 	if !ok {
 		return Result{}, ErrBadDrill
 	}
@@ -203,8 +204,8 @@ func (l *Lane) Drill(ctx context.Context, data string) (Result, error) {
 		return Result{}, ErrBadDrill
 	}
 	d := Decomposition{QuestionMode: ModeLedger, ModeConfidence: 1, QueryShape: "list", QueryShapeConfidence: 1,
-		Intent: rec.Intent, IntentConfidence: 1, FallbackRuleHit: "drilldown", Reasons: []string{"переход по кнопке"}}
-	if slices.Contains(rec.Required, FilterAsOfDate) {
+		Intent: rec.Name, IntentConfidence: 1, FallbackRuleHit: "drilldown", Reasons: []string{"переход по кнопке"}}
+	if slices.Contains(rec.Required, recipe.FilterAsOfDate) {
 		d.Filters.AsOfDate = when.Format(time.DateOnly)
 	} else {
 		d.Filters.PeriodFrom = when.AddDate(-1, 0, 0).Format(time.DateOnly)
@@ -215,7 +216,7 @@ func (l *Lane) Drill(ctx context.Context, data string) (Result, error) {
 	if err != nil {
 		return l.Run(ctx, d), nil // Run reports the outage
 	}
-	var orgs []Entity
+	var orgs []recipe.Entity
 	for _, o := range cats.orgs {
 		if strings.HasPrefix(o.Ref, orgPrefix) {
 			orgs = append(orgs, o)
@@ -238,10 +239,10 @@ func (l *Lane) Drill(ctx context.Context, data string) (Result, error) {
 		return l.Run(ctx, d), nil
 	}
 	pool := cats.parties
-	if slices.Contains(rec.Required, FilterContract) {
+	if slices.Contains(rec.Required, recipe.FilterContract) {
 		pool = cats.contracts
 	}
-	var hits []Entity
+	var hits []recipe.Entity
 	for _, e := range pool {
 		if !e.Deleted && strings.HasPrefix(e.Ref, anchor) {
 			hits = append(hits, e)
@@ -250,7 +251,7 @@ func (l *Lane) Drill(ctx context.Context, data string) (Result, error) {
 	if len(hits) != 1 || len(anchor) < 8 {
 		return Result{}, ErrBadDrill
 	}
-	if slices.Contains(rec.Required, FilterContract) {
+	if slices.Contains(rec.Required, recipe.FilterContract) {
 		d.Filters.Contract = hits[0].Ref
 		if from, err := time.Parse(time.DateOnly, hits[0].Date); err == nil && d.Filters.PeriodFrom != "" {
 			d.Filters.PeriodFrom = from.Format(time.DateOnly) // the contract's whole life, not a window

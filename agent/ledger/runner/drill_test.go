@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 )
 
@@ -41,7 +42,7 @@ func TestDrillCodes(t *testing.T) {
 		if !regexp.MustCompile(`^[a-z]{2}$`).MatchString(code) {
 			t.Errorf("code %q: want two lower-case letters", code)
 		}
-		if _, ok := RecipeByID(id); !ok {
+		if _, ok := recipe.ByID(id); !ok {
 			t.Errorf("code %q names %q, which is not in the catalog", code, id)
 		}
 	}
@@ -51,15 +52,15 @@ func TestDrillCodes(t *testing.T) {
 		t.Errorf("two codes name one recipe: %v", drillCodes)
 	}
 	targets := map[string]bool{}
-	for _, r := range Catalog {
+	for _, r := range recipe.Specs {
 		for _, id := range r.Drilldowns {
 			targets[id] = true
 		}
 	}
-	card, _ := RecipeFor(IntentAccountCard) // sheetDrills
+	card, _ := recipe.For(recipe.AccountCard) // sheetDrills
 	targets[card.ID] = true
 	for id := range targets {
-		if _, ok := RecipeByID(id); !ok {
+		if _, ok := recipe.ByID(id); !ok {
 			t.Errorf("drilldown target %q is not in the catalog", id)
 		}
 		if drillCode(id) == "" {
@@ -81,7 +82,7 @@ func withOrganizations(t *testing.T, orgs ...onec.Organization) *Lane {
 	return NewLane(d, Options{Now: fixedNow, Organization: d.MainOrganization()})
 }
 
-func orgCatalog(t *testing.T, l *Lane) []Entity {
+func orgCatalog(t *testing.T, l *Lane) []recipe.Entity {
 	t.Helper()
 	cats, err := l.catalogsFor(t.Context(), &Debug{})
 	if err != nil {
@@ -104,10 +105,10 @@ func TestDrillSurvivesNewOrganization(t *testing.T) {
 		name string
 		d    Decomposition
 	}{
-		{"receivables of the main organization", ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"})},
-		{"receivables of Трейд", ask(IntentReceivables, Filters{AsOfDate: "2026-03-31", Organization: "Северный ветер Трейд"})},
-		{"payables of Трейд", ask(IntentPayables, Filters{AsOfDate: "2025-12-31", Organization: "Северный ветер Трейд"})},
-		{"turnover sheet of Трейд", ask(IntentTurnoverSheet, Filters{PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31", Organization: "Северный ветер Трейд"})},
+		{"receivables of the main organization", ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31"})},
+		{"receivables of Трейд", ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31", Organization: "Северный ветер Трейд"})},
+		{"payables of Трейд", ask(recipe.Payables, recipe.Filters{AsOfDate: "2025-12-31", Organization: "Северный ветер Трейд"})},
+		{"turnover sheet of Трейд", ask(recipe.TurnoverSheet, recipe.Filters{PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31", Organization: "Северный ветер Трейд"})},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res := before.Run(t.Context(), tt.d)
@@ -115,7 +116,7 @@ func TestDrillSurvivesNewOrganization(t *testing.T) {
 			if len(drills) == 0 {
 				t.Fatalf("%s: no drilldowns (%s %s)", tt.name, res.ResultMode, res.Message)
 			}
-			if i := slices.IndexFunc(was, func(e Entity) bool { return e.Ref == res.OrgRef }); now[i].Ref == res.OrgRef {
+			if i := slices.IndexFunc(was, func(e recipe.Entity) bool { return e.Ref == res.OrgRef }); now[i].Ref == res.OrgRef {
 				t.Fatalf("the organization kept its position %d: the test proves nothing", i)
 			}
 			for _, d := range drills {
@@ -143,7 +144,7 @@ func TestDrillSurvivesNewOrganization(t *testing.T) {
 // 1C, or two no longer told apart by the prefix, refuse the button rather than pick one.
 func TestDrillOrganizationMustBeOne(t *testing.T) {
 	l, _ := newTestLane(t)
-	res := l.Run(t.Context(), ask(IntentReceivables, Filters{AsOfDate: "2026-03-31", Organization: "Северный ветер Трейд"}))
+	res := l.Run(t.Context(), ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31", Organization: "Северный ветер Трейд"}))
 	drills := res.Drills()
 	if len(drills) == 0 {
 		t.Fatalf("no drilldowns: %s", res.Message)
@@ -180,7 +181,7 @@ func TestDrillOrganizationMustBeOne(t *testing.T) {
 // Data of the format of before ("a:", positions) is refused as stale, however well formed.
 func TestLegacyDrillIsStale(t *testing.T) {
 	l, _ := newTestLane(t)
-	res := l.Run(t.Context(), ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"}))
+	res := l.Run(t.Context(), ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31"}))
 	ref := res.Rows[0].Ref[:refPrefixLen]
 	for _, old := range []string{"a:4:" + ref + ":20260331:0:", "a:4:" + ref + ":20260331:1:", "a:11:p20260101:20260331:0:62", "a:", "a:x"} {
 		if _, err := l.Drill(t.Context(), old); !errors.Is(err, ErrStaleDrill) || !errors.Is(err, ErrBadDrill) {
@@ -201,22 +202,22 @@ func TestDrillDataFits(t *testing.T) {
 	l, _ := newTestLane(t)
 	orgs := orgCatalog(t, l)
 	questions := []Decomposition{
-		ask(IntentReceivables, Filters{AsOfDate: "2026-03-31", Limit: MaxLimit}),
-		ask(IntentPayables, Filters{AsOfDate: "2025-12-31", Limit: MaxLimit}),
-		ask(IntentReceivables, Filters{AsOfDate: "2026-03-31", Account: "62.01"}),
-		ask(IntentOpenContracts, Filters{AsOfDate: "2026-03-31", Status: "open"}),
-		ask(IntentAccountBalance, Filters{AsOfDate: "2026-03-31", Account: "62"}),
-		ask(IntentAccountBalance, Filters{AsOfDate: "2026-03-31", Account: "90.01.1"}),
-		ask(IntentOpenItemsByParty, Filters{AsOfDate: "2026-03-31", Counterparty: "Альфе", Status: "open"}),
-		ask(IntentOpenItemsByContract, Filters{AsOfDate: "2026-03-31", Contract: "П-77/2024", Status: "open"}),
-		ask(IntentDocumentsByParty, Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Counterparty: "Альфа"}),
-		ask(IntentDocumentsByContract, Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Contract: "П-77/2024"}),
-		ask(IntentBankOpsByParty, Filters{PeriodFrom: "2025-01-01", PeriodTo: "2026-04-30", Counterparty: "Альфа Поставка"}),
-		ask(IntentDocumentsFormBalance, Filters{AsOfDate: "2025-01-31", Account: "62"}),
-		ask(IntentTurnoverSheet, Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31"}),
-		ask(IntentTurnoverSheet, Filters{PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31", Account: "60"}),
+		ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31", Limit: recipe.MaxLimit}),
+		ask(recipe.Payables, recipe.Filters{AsOfDate: "2025-12-31", Limit: recipe.MaxLimit}),
+		ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31", Account: "62.01"}),
+		ask(recipe.OpenContracts, recipe.Filters{AsOfDate: "2026-03-31", Status: "open"}),
+		ask(recipe.AccountBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "62"}),
+		ask(recipe.AccountBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "90.01.1"}),
+		ask(recipe.OpenItemsByParty, recipe.Filters{AsOfDate: "2026-03-31", Counterparty: "Альфе", Status: "open"}),
+		ask(recipe.OpenItemsByContract, recipe.Filters{AsOfDate: "2026-03-31", Contract: "П-77/2024", Status: "open"}),
+		ask(recipe.DocumentsByParty, recipe.Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Counterparty: "Альфа"}),
+		ask(recipe.DocumentsByContract, recipe.Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Contract: "П-77/2024"}),
+		ask(recipe.BankOpsByParty, recipe.Filters{PeriodFrom: "2025-01-01", PeriodTo: "2026-04-30", Counterparty: "Альфа Поставка"}),
+		ask(recipe.DocumentsFormBalance, recipe.Filters{AsOfDate: "2025-01-31", Account: "62"}),
+		ask(recipe.TurnoverSheet, recipe.Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31"}),
+		ask(recipe.TurnoverSheet, recipe.Filters{PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31", Account: "60"}),
 	}
-	offered := map[Intent]int{}
+	offered := map[recipe.Name]int{}
 	for _, org := range orgs {
 		for _, q := range questions {
 			q.Filters.Organization = org.Name
@@ -238,7 +239,7 @@ func TestDrillDataFits(t *testing.T) {
 		}
 	}
 	// A settlement account names its organization (bank.go): its drilldowns keep it.
-	bank := l.Run(t.Context(), withBank(ask(IntentAccountBalance, Filters{Account: "51", AsOfDate: "2026-03-31"}), tradeAccount))
+	bank := l.Run(t.Context(), withBank(ask(recipe.AccountBalance, recipe.Filters{Account: "51", AsOfDate: "2026-03-31"}), tradeAccount))
 	if bank.Organization != tradeOrgName || len(bank.Drills()) == 0 {
 		t.Errorf("balance of %s: %q, drills %+v", tradeAccount, bank.Organization, bank.Drills())
 	}
@@ -247,7 +248,7 @@ func TestDrillDataFits(t *testing.T) {
 			t.Errorf("balance of %s: Drill(%q) = %q, %v", tradeAccount, d.Data, got.Organization, err)
 		}
 	}
-	for _, i := range []Intent{IntentReceivables, IntentPayables, IntentAccountBalance, IntentOpenItemsByParty, IntentDocumentsByParty, IntentTurnoverSheet} {
+	for _, i := range []recipe.Name{recipe.Receivables, recipe.Payables, recipe.AccountBalance, recipe.OpenItemsByParty, recipe.DocumentsByParty, recipe.TurnoverSheet} {
 		if offered[i] == 0 {
 			t.Errorf("%s offered no drilldown for any organization: %v", i, offered)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
@@ -25,13 +26,13 @@ const (
 
 // anchors are the resolved references bound into the query parameters.
 type anchors struct {
-	org, party, contract Entity
-	bank                 BankAccount
+	org, party, contract recipe.Entity
+	bank                 recipe.BankAccount
 }
 
 // resolveAnchors turns organization, counterparty and contract text into references. stop is
 // true when the result is already decided (ambiguity, absence).
-func (l *Lane) resolveAnchors(res *Result, cats *catalogs, r Recipe, f Filters) (anchors, bool) {
+func (l *Lane) resolveAnchors(res *Result, cats *catalogs, r recipe.Spec, f recipe.Filters) (anchors, bool) {
 	dbg := &res.Debug
 	var a anchors
 	note := func(rs Resolution) {
@@ -63,16 +64,16 @@ func (l *Lane) resolveAnchors(res *Result, cats *catalogs, r Recipe, f Filters) 
 		a.org = entityByRef(cats.orgs, rs.ResolvedRef)
 	} else if cats.defaultOrg.Ref != "" {
 		a.org, res.OrgDefaulted = cats.defaultOrg, true
-	} else if f.Contract == "" || !uses(FilterContract) {
+	} else if f.Contract == "" || !uses(recipe.FilterContract) {
 		return askOrganization(res, cats) // the contract, when named, gives its own
 	}
 	res.Organization = a.org.Name
 	defer func() {
-		if slices.ContainsFunc(cats.orgs, func(e Entity) bool { return e.Ref == a.org.Ref }) {
+		if slices.ContainsFunc(cats.orgs, func(e recipe.Entity) bool { return e.Ref == a.org.Ref }) {
 			res.OrgRef = a.org.Ref // else no drilldown: its data could not name the organization
 		}
 	}()
-	if uses(FilterCounterparty) && (f.Counterparty != "" || f.INN != "") {
+	if uses(recipe.FilterCounterparty) && (f.Counterparty != "" || f.INN != "") {
 		rs := ResolveCounterparty(f.Counterparty, f.INN, cats.parties)
 		note(rs)
 		if !rs.Found() {
@@ -81,7 +82,7 @@ func (l *Lane) resolveAnchors(res *Result, cats *catalogs, r Recipe, f Filters) 
 		a.party = entityByRef(cats.parties, rs.ResolvedRef)
 		res.Party = a.party.Name
 	}
-	if uses(FilterContract) && f.Contract != "" {
+	if uses(recipe.FilterContract) && f.Contract != "" {
 		rs := ResolveContract(f.Contract, cats.contracts, a.party.Ref)
 		note(rs)
 		if !rs.Found() {
@@ -112,18 +113,18 @@ func askOrganization(res *Result, cats *catalogs) (anchors, bool) {
 	return anchors{}, true
 }
 
-func entityByRef(list []Entity, ref string) Entity {
+func entityByRef(list []recipe.Entity, ref string) recipe.Entity {
 	for _, e := range list {
 		if e.Ref == ref {
 			return e
 		}
 	}
-	return Entity{Ref: ref}
+	return recipe.Entity{Ref: ref}
 }
 
 // refParam is the parameter form of an anchor: its reference, or nil (JSON null, 1C's Null)
 // when it is absent.
-func refParam(e Entity, typ string) any {
+func refParam(e recipe.Entity, typ string) any {
 	if e.Ref == "" {
 		return nil
 	}
@@ -131,8 +132,8 @@ func refParam(e Entity, typ string) any {
 }
 
 // execute runs the recipe's template and the runtime stages.
-func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recipe, f Filters, a anchors) Result {
-	if r.Intent == IntentTurnoverSheet || r.Intent == IntentAccountCard {
+func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r recipe.Spec, f recipe.Filters, a anchors) Result {
+	if r.Name == recipe.TurnoverSheet || r.Name == recipe.AccountCard {
 		return l.report(ctx, res, cats, r, f, a) // report.go
 	}
 	dbg := &res.Debug
@@ -141,24 +142,24 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 	res.AsOf = asOf
 	var tokens []string
 	var fields []string
-	switch r.Intent {
-	case IntentReceivables, IntentPayables, IntentAccountBalance, IntentDocumentsFormBalance:
+	switch r.Name {
+	case recipe.Receivables, recipe.Payables, recipe.AccountBalance, recipe.DocumentsFormBalance:
 		token := f.Account
 		if token == "" {
-			token = map[Intent]string{IntentReceivables: "62", IntentPayables: "60"}[r.Intent]
+			token = map[recipe.Name]string{recipe.Receivables: "62", recipe.Payables: "60"}[r.Name]
 		}
 		tokens = []string{token}
 		params["НаДату"], params["СчетКод"], params["СчетМаска"] = boundary(asOf), token, token+".%"
 		fields = []string{"Счет"}
-		if r.Intent == IntentDocumentsFormBalance {
+		if r.Name == recipe.DocumentsFormBalance {
 			params["Контрагент"], params["Договор"] = refParam(a.party, refParty), refParam(a.contract, refContract)
 			fields = []string{"СчетДт", "СчетКт"}
 		}
-	case IntentOpenItemsByParty, IntentOpenItemsByContract, IntentOpenContracts:
+	case recipe.OpenItemsByParty, recipe.OpenItemsByContract, recipe.OpenContracts:
 		params["НаДату"] = boundary(asOf)
 		params["Контрагент"] = refParam(a.party, refParty)
 		tokens = []string{"60", "62"}
-		if r.Intent == IntentOpenContracts {
+		if r.Name == recipe.OpenContracts {
 			tokens = []string{"60", "62", "76"}
 		} else {
 			params["Договор"] = refParam(a.contract, refContract)
@@ -167,7 +168,7 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 			tokens = []string{f.Account}
 		}
 		fields = []string{"Счет"}
-	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+	case recipe.DocumentsByParty, recipe.DocumentsByContract, recipe.BankOpsByParty:
 		params["НачалоПериода"], params["КонецПериода"] = nil, nil
 		if from, ok := parseDay(f.PeriodFrom); ok {
 			params["НачалоПериода"] = from.Format("2006-01-02T15:04:05")
@@ -177,12 +178,12 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 			params["КонецПериода"] = to.Format("2006-01-02") + "T23:59:59"
 			res.To = to
 		}
-		if r.Intent == IntentDocumentsByContract {
+		if r.Name == recipe.DocumentsByContract {
 			params["Договор"] = refParam(a.contract, refContract)
 		} else {
 			params["Контрагент"] = refParam(a.party, refParty)
 		}
-		if r.Intent != IntentBankOpsByParty {
+		if r.Name != recipe.BankOpsByParty {
 			params["ТипДокумента"] = f.DocumentType
 		}
 	}
@@ -221,7 +222,7 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 	}
 	mode := r.Scope
 	if f.Account != "" {
-		mode = ScopeStrict // an account the user named is never silently widened
+		mode = recipe.ScopeStrict // an account the user named is never silently widened
 	}
 	dbg.AccountScopeMode = mode
 	// The rows onec decoded (a row it could not read is in q.Dropped), in the account scope.
@@ -231,14 +232,14 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 		movements []onec.MovementRow
 		docs      []onec.DocumentRow
 	)
-	switch r.Intent {
-	case IntentReceivables, IntentPayables, IntentAccountBalance:
+	switch r.Name {
+	case recipe.Receivables, recipe.Payables, recipe.AccountBalance:
 		balances = scope(dbg, mode, q.Balances, fields, tokens, settlementAccount[onec.BalanceRow])
-	case IntentOpenItemsByParty, IntentOpenItemsByContract, IntentOpenContracts:
+	case recipe.OpenItemsByParty, recipe.OpenItemsByContract, recipe.OpenContracts:
 		turnovers = scope(dbg, mode, q.Turnovers, fields, tokens, settlementAccount[onec.TurnoverRow])
-	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+	case recipe.DocumentsByParty, recipe.DocumentsByContract, recipe.BankOpsByParty:
 		docs = scope(dbg, mode, q.Documents, fields, tokens, noAccount)
-	case IntentDocumentsFormBalance:
+	case recipe.DocumentsFormBalance:
 		movements = scope(dbg, mode, q.Movements, fields, tokens, recordAccount)
 	}
 	if dbg.AccountScopeFallbackApplied {
@@ -250,27 +251,27 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 	var matched, afterFilter int
 	materialized := len(balances) + len(turnovers) + len(movements) + len(docs)
 	drops := q.Dropped
-	switch r.Intent {
-	case IntentReceivables, IntentPayables:
+	switch r.Name {
+	case recipe.Receivables, recipe.Payables:
 		var hidden []Row
-		out, hidden, afterFilter = partyTotals(balances, r.Intent == IntentPayables)
-		for _, note := range []string{splitNote(out, r.Intent == IntentPayables), hiddenDebtNote(hidden, r.Intent == IntentPayables)} {
+		out, hidden, afterFilter = partyTotals(balances, r.Name == recipe.Payables)
+		for _, note := range []string{splitNote(out, r.Name == recipe.Payables), hiddenDebtNote(hidden, r.Name == recipe.Payables)} {
 			if note != "" {
 				res.Notes = append(res.Notes, note)
 			}
 		}
-	case IntentAccountBalance:
+	case recipe.AccountBalance:
 		out, afterFilter = balanceSnapshot(balances, tokens[0], cats)
-	case IntentOpenItemsByParty, IntentOpenItemsByContract:
+	case recipe.OpenItemsByParty, recipe.OpenItemsByContract:
 		out, afterFilter = openItems(turnovers, tokens, a, f.Status, cats)
 		if note := noDocumentsNote(out); note != "" {
 			res.Notes = append(res.Notes, note)
 		}
-	case IntentOpenContracts:
+	case recipe.OpenContracts:
 		out, afterFilter = openContracts(turnovers, a)
-	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
-		out, afterFilter = documents(docs, r.Intent, a, f.DocumentType)
-	case IntentDocumentsFormBalance:
+	case recipe.DocumentsByParty, recipe.DocumentsByContract, recipe.BankOpsByParty:
+		out, afterFilter = documents(docs, r.Name, a, f.DocumentType)
+	case recipe.DocumentsFormBalance:
 		out, afterFilter = drilldown(movements, tokens, a)
 	}
 	matched = len(out)
@@ -297,16 +298,16 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 	}
 	sortRows(out, r, f.Sort)
 	var total onec.Kopecks
-	if !slices.Contains([]Intent{IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty}, r.Intent) {
+	if !slices.Contains([]recipe.Name{recipe.DocumentsByParty, recipe.DocumentsByContract, recipe.BankOpsByParty}, r.Name) {
 		for _, row := range out { // document lists mix sales, payments and acts: no total for them
 			total += row.Amount
 		}
 	}
 	res.Summary = Summary{Rows: matched, TotalAmount: total, Currency: "RUB"}
-	switch r.Intent {
-	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+	switch r.Name {
+	case recipe.DocumentsByParty, recipe.DocumentsByContract, recipe.BankOpsByParty:
 		res.Summary.Subtotals = typeSubtotals(out)
-	case IntentOpenItemsByParty, IntentOpenItemsByContract:
+	case recipe.OpenItemsByParty, recipe.OpenItemsByContract:
 		names := map[string]string{}
 		for code, acc := range cats.accounts {
 			names[code] = acc.name
@@ -330,7 +331,7 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r Recip
 // scope applies the account scope (seed 000 §8) to the rows' account columns (Счет, or СчетДт
 // and СчетКт, read by accountOf): strict is a hard filter; preferred falls back to all the rows when the scope
 // leaves none.
-func scope[T any](dbg *Debug, mode ScopeMode, rows []T, fields, tokens []string, accountOf func(T, string) string) []T {
+func scope[T any](dbg *Debug, mode recipe.ScopeMode, rows []T, fields, tokens []string, accountOf func(T, string) string) []T {
 	if len(tokens) == 0 || len(fields) == 0 {
 		dbg.RowsAfterAccountScope = len(rows)
 		return rows
@@ -347,7 +348,7 @@ func scope[T any](dbg *Debug, mode ScopeMode, rows []T, fields, tokens []string,
 	if dropped := len(rows) - len(kept); dropped > 0 {
 		dbg.AccountScopeDropReason = DropByAccountScope
 	}
-	if len(kept) == 0 && len(rows) > 0 && mode == ScopePreferred {
+	if len(kept) == 0 && len(rows) > 0 && mode == recipe.ScopePreferred {
 		dbg.AccountScopeFallbackApplied = true
 		dbg.RowsAfterAccountScope = len(rows)
 		return rows
@@ -571,22 +572,22 @@ func openContracts(rows []onec.TurnoverRow, a anchors) ([]Row, int) {
 
 // documents lists documents of a counterparty or contract: deletion-marked ones never,
 // unposted ones marked.
-func documents(rows []onec.DocumentRow, intent Intent, a anchors, docType string) ([]Row, int) {
+func documents(rows []onec.DocumentRow, intent recipe.Name, a anchors, docType string) ([]Row, int) {
 	var out []Row
 	anchored := 0
 	for _, r := range rows {
-		if intent == IntentDocumentsByContract && r.Contract.UUID != a.contract.Ref {
+		if intent == recipe.DocumentsByContract && r.Contract.UUID != a.contract.Ref {
 			continue
 		}
-		if intent != IntentDocumentsByContract && r.Counterparty.UUID != a.party.Ref {
+		if intent != recipe.DocumentsByContract && r.Counterparty.UUID != a.party.Ref {
 			continue
 		}
 		anchored++
 		kind := r.Ref.Kind()
-		if r.Deleted || !slices.Contains(DocumentTypes, kind) || (docType != "" && kind != docType) {
+		if r.Deleted || !slices.Contains(recipe.DocumentTypes, kind) || (docType != "" && kind != docType) {
 			continue
 		}
-		if intent == IntentBankOpsByParty && (!slices.Contains(BankDocumentTypes, kind) || a.bank.Number != "" && r.BankAccount != a.bank.Number) {
+		if intent == recipe.BankOpsByParty && (!slices.Contains(recipe.BankDocumentTypes, kind) || a.bank.Number != "" && r.BankAccount != a.bank.Number) {
 			continue
 		}
 		posted := r.Posted
@@ -648,7 +649,7 @@ func day(t time.Time) string {
 
 // sortRows applies the requested sort, or the recipe's default; ties by name, then ref, so
 // output is deterministic.
-func sortRows(rows []Row, r Recipe, requested string) {
+func sortRows(rows []Row, r recipe.Spec, requested string) {
 	s := requested
 	if s == "" {
 		s = r.DefaultSort

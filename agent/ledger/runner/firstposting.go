@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
@@ -35,19 +36,19 @@ func (l *Lane) firstPosting(ctx context.Context, dbg *Debug) time.Time {
 }
 
 // noDataWhat is what an empty answer before the first posting does not deny, by recipe.
-var noDataWhat = map[Intent]string{
-	IntentReceivables:          "нам никто не был должен",
-	IntentPayables:             "мы никому не были должны",
-	IntentAccountBalance:       "остатка не было",
-	IntentOpenItemsByParty:     "открытых позиций не было",
-	IntentOpenItemsByContract:  "открытых позиций не было",
-	IntentOpenContracts:        "незакрытых договоров не было",
-	IntentDocumentsFormBalance: "остатка не было",
-	IntentDocumentsByParty:     "документов не было",
-	IntentDocumentsByContract:  "документов не было",
-	IntentBankOpsByParty:       "операций не было",
-	IntentTurnoverSheet:        "оборотов не было",
-	IntentAccountCard:          "проводок не было",
+var noDataWhat = map[recipe.Name]string{
+	recipe.Receivables:          "нам никто не был должен",
+	recipe.Payables:             "мы никому не были должны",
+	recipe.AccountBalance:       "остатка не было",
+	recipe.OpenItemsByParty:     "открытых позиций не было",
+	recipe.OpenItemsByContract:  "открытых позиций не было",
+	recipe.OpenContracts:        "незакрытых договоров не было",
+	recipe.DocumentsFormBalance: "остатка не было",
+	recipe.DocumentsByParty:     "документов не было",
+	recipe.DocumentsByContract:  "документов не было",
+	recipe.BankOpsByParty:       "операций не было",
+	recipe.TurnoverSheet:        "оборотов не было",
+	recipe.AccountCard:          "проводок не было",
 }
 
 // beforeData is the answer for the day of the base's first posting first: an empty answer

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 )
 
@@ -41,28 +42,28 @@ func TestBeforeFirstPosting(t *testing.T) {
 	d, _ := demo(t)
 	knows := NewLane(d, Options{Now: fixedNow, Organization: mainOrg})
 	blind := NewLane(&firstPostingSource{Source: d, fail: true}, Options{Now: fixedNow, Organization: mainOrg})
-	asOf := func(i Intent, f Filters) func(string) Decomposition {
+	asOf := func(i recipe.Name, f recipe.Filters) func(string) Decomposition {
 		return func(day string) Decomposition { f.AsOfDate = day; return ask(i, f) }
 	}
-	period := func(i Intent, f Filters) func(string, string) Decomposition {
+	period := func(i recipe.Name, f recipe.Filters) func(string, string) Decomposition {
 		return func(from, to string) Decomposition { f.PeriodFrom, f.PeriodTo = from, to; return ask(i, f) }
 	}
 	asOfRecipes := map[string]func(string) Decomposition{
-		"receivables":    asOf(IntentReceivables, Filters{}),
-		"payables":       asOf(IntentPayables, Filters{}),
-		"balance 51":     asOf(IntentAccountBalance, Filters{Account: "51"}),
-		"open items":     asOf(IntentOpenItemsByParty, Filters{Counterparty: "Альфа Поставка", Status: "open"}),
-		"open contracts": asOf(IntentOpenContracts, Filters{Status: "open"}),
-		"drilldown 62":   asOf(IntentDocumentsFormBalance, Filters{Account: "62"}),
-		"party's debt":   asOf(IntentReceivables, Filters{Counterparty: "АО «Вектор»"}),
+		"receivables":    asOf(recipe.Receivables, recipe.Filters{}),
+		"payables":       asOf(recipe.Payables, recipe.Filters{}),
+		"balance 51":     asOf(recipe.AccountBalance, recipe.Filters{Account: "51"}),
+		"open items":     asOf(recipe.OpenItemsByParty, recipe.Filters{Counterparty: "Альфа Поставка", Status: "open"}),
+		"open contracts": asOf(recipe.OpenContracts, recipe.Filters{Status: "open"}),
+		"drilldown 62":   asOf(recipe.DocumentsFormBalance, recipe.Filters{Account: "62"}),
+		"party's debt":   asOf(recipe.Receivables, recipe.Filters{Counterparty: "АО «Вектор»"}),
 	}
 	periodRecipes := map[string]func(string, string) Decomposition{
-		"documents":   period(IntentDocumentsByParty, Filters{Counterparty: "АО «Вектор»"}),
-		"by contract": period(IntentDocumentsByContract, Filters{Contract: "П-77/2024"}),
-		"bank ops":    period(IntentBankOpsByParty, Filters{Counterparty: "Альфа Поставка"}),
-		"sheet":       period(IntentTurnoverSheet, Filters{}),
-		"sheet 62":    period(IntentTurnoverSheet, Filters{Account: "62", Detail: DetailCounterparty}),
-		"card 62":     period(IntentAccountCard, Filters{Account: "62"}),
+		"documents":   period(recipe.DocumentsByParty, recipe.Filters{Counterparty: "АО «Вектор»"}),
+		"by contract": period(recipe.DocumentsByContract, recipe.Filters{Contract: "П-77/2024"}),
+		"bank ops":    period(recipe.BankOpsByParty, recipe.Filters{Counterparty: "Альфа Поставка"}),
+		"sheet":       period(recipe.TurnoverSheet, recipe.Filters{}),
+		"sheet 62":    period(recipe.TurnoverSheet, recipe.Filters{Account: "62", Detail: recipe.DetailCounterparty}),
+		"card 62":     period(recipe.AccountCard, recipe.Filters{Account: "62"}),
 	}
 	for name, q := range asOfRecipes {
 		t.Run(name, func(t *testing.T) {
@@ -113,14 +114,14 @@ func TestFirstPostingUnknownChangesNothing(t *testing.T) {
 	for _, fail := range []bool{true, false} {
 		src := &firstPostingSource{Source: d, fail: fail}
 		l := NewLane(src, Options{Now: fixedNow, Organization: mainOrg})
-		res := l.Run(t.Context(), ask(IntentReceivables, Filters{AsOfDate: "2024-01-01"}))
+		res := l.Run(t.Context(), ask(recipe.Receivables, recipe.Filters{AsOfDate: "2024-01-01"}))
 		if res.ResultMode != Limited || res.LimitedReason != ReasonEmptyMatch || res.Message != "На 01.01.2024 по счёту 62 никто нам не должен." {
 			t.Errorf("fail=%v: %s %s %q, want the answer as it was", fail, res.ResultMode, res.LimitedReason, res.Message)
 		}
 		if !containsID(res.Debug.QueriesSent, qFirstPosting) {
 			t.Errorf("fail=%v: queries %v, want the first posting asked with the catalogs", fail, res.Debug.QueriesSent)
 		}
-		res = l.Run(t.Context(), ask(IntentDocumentsByParty, Filters{PeriodFrom: "2024-12-01", PeriodTo: "2025-01-31", Counterparty: "АО «Вектор»"}))
+		res = l.Run(t.Context(), ask(recipe.DocumentsByParty, recipe.Filters{PeriodFrom: "2024-12-01", PeriodTo: "2025-01-31", Counterparty: "АО «Вектор»"}))
 		if res.ResultMode == Limited || len(res.Notes) != 0 {
 			t.Errorf("fail=%v: %s %q, notes %q; want the documents with no note", fail, res.ResultMode, res.Message, res.Notes)
 		}

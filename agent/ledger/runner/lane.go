@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
@@ -83,10 +84,10 @@ func (l *Lane) SourceName() string { return l.src.Name() }
 
 // catalogs are the reference lists the resolver chooses from.
 type catalogs struct {
-	orgs, parties, contracts []Entity
-	defaultOrg               Entity
+	orgs, parties, contracts []recipe.Entity
+	defaultOrg               recipe.Entity
 	accounts                 map[string]account
-	banks                    []BankAccount
+	banks                    []recipe.BankAccount
 	// firstPosting is the day of the register's first posting (firstposting.go); zero when
 	// 1C did not tell.
 	firstPosting time.Time
@@ -121,23 +122,14 @@ func (c *catalogs) byDocuments(code string) bool {
 	return true
 }
 
-// Catalogs are the reference lists a question's names are resolved against.
-type Catalogs struct {
-	Organizations, Counterparties, Contracts []Entity
-	// Accounts are the chart's codes: «62», «62.01», «90.01.1».
-	Accounts []string
-	// BankAccounts are our organizations' settlement accounts.
-	BankAccounts []BankAccount
-}
-
 // Catalogs returns the catalogs, loaded through the whitelisted catalog queries and cached for
 // Options.CatalogTTL, so that a question can be understood against them before it is run.
-func (l *Lane) Catalogs(ctx context.Context) (Catalogs, error) {
+func (l *Lane) Catalogs(ctx context.Context) (recipe.Catalogs, error) {
 	c, err := l.catalogsFor(ctx, &Debug{})
 	if err != nil {
-		return Catalogs{}, err
+		return recipe.Catalogs{}, err
 	}
-	out := Catalogs{Organizations: c.orgs, Counterparties: c.parties, Contracts: c.contracts, BankAccounts: c.banks}
+	out := recipe.Catalogs{Organizations: c.orgs, Counterparties: c.parties, Contracts: c.contracts, BankAccounts: c.banks}
 	for code := range c.accounts {
 		out.Accounts = append(out.Accounts, code)
 	}
@@ -170,20 +162,20 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 		return nil, err
 	}
 	for _, r := range res.Organizations {
-		c.orgs = append(c.orgs, Entity{Ref: r.Ref.UUID, Name: r.Name, INN: r.INN})
+		c.orgs = append(c.orgs, recipe.Entity{Ref: r.Ref.UUID, Name: r.Name, INN: r.INN})
 	}
 	c.defaultOrg = l.mainOrganization(ctx, c.orgs)
 	if res, err = load("catalog.counterparties"); err != nil {
 		return nil, err
 	}
 	for _, r := range res.Counterparties {
-		c.parties = append(c.parties, Entity{Ref: r.Ref.UUID, Name: r.Name, FullName: r.FullName, INN: r.INN, Deleted: r.Deleted})
+		c.parties = append(c.parties, recipe.Entity{Ref: r.Ref.UUID, Name: r.Name, FullName: r.FullName, INN: r.INN, Deleted: r.Deleted})
 	}
 	if res, err = load("catalog.contracts"); err != nil {
 		return nil, err
 	}
 	for _, r := range res.Contracts {
-		c.contracts = append(c.contracts, Entity{Ref: r.Ref.UUID, Name: r.Name, Number: r.Number,
+		c.contracts = append(c.contracts, recipe.Entity{Ref: r.Ref.UUID, Name: r.Name, Number: r.Number,
 			OwnerRef: r.Owner.UUID, OrgRef: r.Organization.UUID, Date: r.Date.Format(time.DateOnly), Deleted: r.Deleted})
 	}
 	if res, err = load("catalog.accounts"); err != nil {
@@ -252,13 +244,13 @@ func lastCode(page *onec.Result) string {
 
 // mainOrganization picks the organization a question that names none is about (see
 // Options.Organization); the zero Entity when there is no telling.
-func (l *Lane) mainOrganization(ctx context.Context, orgs []Entity) Entity {
+func (l *Lane) mainOrganization(ctx context.Context, orgs []recipe.Entity) recipe.Entity {
 	want := strings.TrimSpace(l.opts.Organization)
 	if want == "" {
 		if len(orgs) == 1 {
 			return orgs[0]
 		}
-		return Entity{}
+		return recipe.Entity{}
 	}
 	for _, o := range orgs {
 		if o.INN == want || strings.EqualFold(o.Name, want) {
@@ -266,7 +258,7 @@ func (l *Lane) mainOrganization(ctx context.Context, orgs []Entity) Entity {
 		}
 	}
 	l.opts.Logger.WarnContext(ctx, "the configured main organization is not among 1C's organizations", "organization", want)
-	return Entity{}
+	return recipe.Entity{}
 }
 
 // exec runs one whitelisted template by ID with bound parameters.

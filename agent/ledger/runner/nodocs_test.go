@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 )
 
@@ -41,7 +42,7 @@ func TestOpenItemsWithoutSettlementDocuments(t *testing.T) {
 	org := d.MainOrganization()
 	with := NewLane(d, Options{Now: fixedNow, Organization: org})
 	without := NewLane(withoutDocuments{d}, Options{Now: fixedNow, Organization: org})
-	q := ask(IntentOpenItemsByParty, Filters{AsOfDate: "2026-03-31", Counterparty: "Альфа", Status: "open"})
+	q := ask(recipe.OpenItemsByParty, recipe.Filters{AsOfDate: "2026-03-31", Counterparty: "Альфа", Status: "open"})
 	a, b := with.Run(t.Context(), q), without.Run(t.Context(), q)
 	if len(a.All) == 0 || len(b.All) == 0 {
 		t.Fatalf("rows: with documents %d, without %d", len(a.All), len(b.All))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/ledger/probes"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
@@ -59,7 +60,7 @@ type ProbeArgs struct {
 	// Axis is what aggregate_by_axis groups by: counterparty, contract, account,
 	// document_type or month.
 	Axis string `json:"axis,omitempty"`
-	// DocumentType is one of DocumentTypes.
+	// DocumentType is one of recipe.DocumentTypes.
 	DocumentType string `json:"document_type,omitempty"`
 	// Organization is one of our organizations; empty = every one (at most 10), or the
 	// contract's own when Entity is a contract.
@@ -189,7 +190,7 @@ func (p *prober) prepare() bool {
 	if a.Account != "" && !probeAccountRe.MatchString(a.Account) {
 		return p.unsupported(fmt.Sprintf("«%s» — не номер счёта: нужен счёт вида 60 или 62.01.", ru.Truncate(a.Account, 40)))
 	}
-	if a.DocumentType != "" && !slices.Contains(DocumentTypes, a.DocumentType) {
+	if a.DocumentType != "" && !slices.Contains(recipe.DocumentTypes, a.DocumentType) {
 		return p.unsupported(fmt.Sprintf("Вид документа «%s» не входит в список, который я читаю.", ru.Truncate(a.DocumentType, 60)))
 	}
 	return true

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
@@ -187,7 +188,7 @@ func documentGroups(hits []docHit, axis string) []facts.Item {
 		case "month":
 			return cmp.Compare(x.key, y.key)
 		case "document_type":
-			return cmp.Compare(slices.Index(DocumentTypes, x.key), slices.Index(DocumentTypes, y.key))
+			return cmp.Compare(slices.Index(recipe.DocumentTypes, x.key), slices.Index(recipe.DocumentTypes, y.key))
 		}
 		return cmp.Or(cmp.Compare(y.n, x.n), cmp.Compare(x.label, y.label))
 	})
@@ -195,7 +196,7 @@ func documentGroups(hits []docHit, axis string) []facts.Item {
 	for _, x := range list {
 		var parts []string
 		var fs []facts.Field
-		for _, t := range DocumentTypes {
+		for _, t := range recipe.DocumentTypes {
 			s := x.byType[t]
 			if s == nil {
 				continue

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
@@ -25,8 +26,8 @@ func (p *prober) searchEntity(ctx context.Context) {
 	kinds := []struct {
 		what     string
 		rs       Resolution
-		list     []Entity
-		describe func(Entity) facts.Item
+		list     []recipe.Entity
+		describe func(recipe.Entity) facts.Item
 	}{
 		{"контрагентов", ResolveCounterparty(raw, "", c.parties), c.parties, p.partyFact},
 		{"договоров", ResolveContract(raw, c.contracts, ""), c.contracts, p.contractFact},
@@ -85,7 +86,7 @@ func (p *prober) resolveReference(ctx context.Context) {
 var matchMethods = map[string]string{"ref": "по ссылке", "inn": "по ИНН", "exact": "точно по названию",
 	"normalized": "по названию без формы собственности и падежа", "fuzzy": "по сходству названия"}
 
-func (p *prober) partyFact(e Entity) facts.Item {
+func (p *prober) partyFact(e recipe.Entity) facts.Item {
 	n := 0
 	for _, ctr := range p.cats.contracts {
 		if ctr.OwnerRef == e.Ref && !ctr.Deleted {
@@ -105,7 +106,7 @@ func (p *prober) partyFact(e Entity) facts.Item {
 		field("Договоров", strconv.Itoa(n)))
 }
 
-func (p *prober) contractFact(e Entity) facts.Item {
+func (p *prober) contractFact(e recipe.Entity) facts.Item {
 	owner, org := entityByRef(p.cats.parties, e.OwnerRef).Name, entityByRef(p.cats.orgs, e.OrgRef).Name
 	text := "договор"
 	if owner != "" {
@@ -118,7 +119,7 @@ func (p *prober) contractFact(e Entity) facts.Item {
 		field("Контрагент", owner), field("Организация", org))
 }
 
-func (p *prober) orgFact(e Entity) facts.Item {
+func (p *prober) orgFact(e recipe.Entity) facts.Item {
 	text := "наша организация"
 	if e.INN != "" {
 		text += ", ИНН " + e.INN
@@ -158,7 +159,7 @@ func (p *prober) inspectMetadata(ctx context.Context) {
 		p.unknown(fmt.Sprintf("счёта %s нет в плане счетов 1С", token))
 	}
 	if token == "" || p.args.DocumentType != "" {
-		types := DocumentTypes
+		types := recipe.DocumentTypes
 		if p.args.DocumentType != "" {
 			types = []string{p.args.DocumentType}
 		}
@@ -233,7 +234,7 @@ func (p *prober) probeCoverage(ctx context.Context) {
 			counts[h.row.Type]++
 			perOrg[h.org]++
 		}
-		for _, t := range DocumentTypes {
+		for _, t := range recipe.DocumentTypes {
 			if n := counts[t]; n > 0 {
 				p.rows = append(p.rows, fact(documentTypeNames[t], fmt.Sprintf("%d %s", n, ru.Plural(n, "документ", "документа", "документов")), field("Документов", strconv.Itoa(n))))
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
@@ -42,7 +43,7 @@ type docHit struct {
 // entityDocuments resolves the probe's entity, scopes the probe to the organizations it
 // belongs to and collects its documents for the period. ok is false when the probe already has
 // its outcome: nothing resolved, an error, or no documents (reported as unknown).
-func (p *prober) entityDocuments(ctx context.Context) (hits []docHit, a probeAnchor, orgs []Entity, ok bool) {
+func (p *prober) entityDocuments(ctx context.Context) (hits []docHit, a probeAnchor, orgs []recipe.Entity, ok bool) {
 	if a, ok = p.anchor(false); !ok {
 		return nil, a, nil, false
 	}
@@ -61,12 +62,12 @@ func (p *prober) entityDocuments(ctx context.Context) (hits []docHit, a probeAnc
 	return hits, a, orgs, true
 }
 
-func (p *prober) collectDocuments(ctx context.Context, a probeAnchor, orgs []Entity) ([]docHit, bool) {
-	intent, key, ref := IntentDocumentsByParty, "Контрагент", refParam(a.party, refParty)
+func (p *prober) collectDocuments(ctx context.Context, a probeAnchor, orgs []recipe.Entity) ([]docHit, bool) {
+	intent, key, ref := recipe.DocumentsByParty, "Контрагент", refParam(a.party, refParty)
 	if a.contract.Ref != "" {
-		intent, key, ref = IntentDocumentsByContract, "Договор", refParam(a.contract, refContract)
+		intent, key, ref = recipe.DocumentsByContract, "Договор", refParam(a.contract, refContract)
 	}
-	r, _ := RecipeFor(intent)
+	r, _ := recipe.For(intent)
 	var hits []docHit
 	for _, org := range orgs {
 		res, ok := p.exec(ctx, r.ID, onec.Params{"НачалоПериода": p.fromParam(), "КонецПериода": p.toParam(),
@@ -87,7 +88,7 @@ func (p *prober) collectDocuments(ctx context.Context, a probeAnchor, orgs []Ent
 	return hits, true
 }
 
-// docTypeTotals count and sum the documents per type, in the order of DocumentTypes.
+// docTypeTotals count and sum the documents per type, in the order of recipe.DocumentTypes.
 func docTypeTotals(hits []docHit) []facts.Item {
 	type acc struct {
 		n, unposted int
@@ -107,7 +108,7 @@ func docTypeTotals(hits []docHit) []facts.Item {
 		}
 	}
 	var out []facts.Item
-	for _, t := range DocumentTypes {
+	for _, t := range recipe.DocumentTypes {
 		x := by[t]
 		if x == nil {
 			continue

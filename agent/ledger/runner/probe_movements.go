@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 )
 
@@ -68,7 +69,7 @@ func (p *prober) queryMovements(ctx context.Context) {
 
 // movementScope resolves what a movement probe reads: the optional anchor, the accounts and
 // the organizations; it sets the scope.
-func (p *prober) movementScope(ctx context.Context) (probeAnchor, []Entity, []string, bool) {
+func (p *prober) movementScope(ctx context.Context) (probeAnchor, []recipe.Entity, []string, bool) {
 	var a probeAnchor
 	if !p.loadCatalogs(ctx) {
 		return a, nil, nil, false
@@ -120,7 +121,7 @@ func (p *prober) scopedMovements(ctx context.Context) (hits []movHit, tokens []s
 	return hits, tokens, true
 }
 
-func (p *prober) collectMovements(ctx context.Context, a probeAnchor, orgs []Entity, tokens []string) ([]movHit, bool) {
+func (p *prober) collectMovements(ctx context.Context, a probeAnchor, orgs []recipe.Entity, tokens []string) ([]movHit, bool) {
 	var hits []movHit
 	for _, org := range orgs {
 		seen := map[string][]int{} // record key → its hits, in order of occurrence
@@ -270,7 +271,7 @@ func (p *prober) drilldownRelated(ctx context.Context) {
 }
 
 // balanceDocuments are the documents that form the balance of the accounts as of DateTo.
-func (p *prober) balanceDocuments(ctx context.Context, orgs []Entity, tokens []string) {
+func (p *prober) balanceDocuments(ctx context.Context, orgs []recipe.Entity, tokens []string) {
 	var docs []Row
 	for _, org := range orgs {
 		for _, token := range tokens {

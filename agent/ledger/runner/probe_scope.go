@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -12,7 +13,7 @@ import (
 // probeAnchor is the entity a probe is about: a counterparty, a contract or (for the catalog
 // primitives) one of our organizations.
 type probeAnchor struct {
-	party, contract, org Entity
+	party, contract, org recipe.Entity
 	method               string
 }
 
@@ -32,12 +33,12 @@ func (p *prober) anchor(withOrgs bool) (probeAnchor, bool) {
 	steps := []struct {
 		what    string
 		resolve func() Resolution
-		set     func(Entity)
-		list    []Entity
+		set     func(recipe.Entity)
+		list    []recipe.Entity
 	}{
-		{"контрагентов", func() Resolution { return ResolveCounterparty(raw, "", c.parties) }, func(e Entity) { a.party = e }, c.parties},
-		{"договоров", func() Resolution { return ResolveContract(raw, c.contracts, "") }, func(e Entity) { a.contract = e }, c.contracts},
-		{"организаций", func() Resolution { return ResolveOrganization(raw, c.orgs) }, func(e Entity) { a.org = e }, c.orgs},
+		{"контрагентов", func() Resolution { return ResolveCounterparty(raw, "", c.parties) }, func(e recipe.Entity) { a.party = e }, c.parties},
+		{"договоров", func() Resolution { return ResolveContract(raw, c.contracts, "") }, func(e recipe.Entity) { a.contract = e }, c.contracts},
+		{"организаций", func() Resolution { return ResolveOrganization(raw, c.orgs) }, func(e recipe.Entity) { a.org = e }, c.orgs},
 	}
 	if !withOrgs {
 		steps = steps[:2]
@@ -78,7 +79,7 @@ func candidateNames(rs Resolution) string {
 
 // organizations are the organizations a probe reads: the one named, else a contract's own,
 // else every one (at most maxProbeOrgs).
-func (p *prober) organizations(a probeAnchor) ([]Entity, bool) {
+func (p *prober) organizations(a probeAnchor) ([]recipe.Entity, bool) {
 	c := p.cats
 	if name := p.args.Organization; name != "" {
 		rs := ResolveOrganization(name, c.orgs)
@@ -89,10 +90,10 @@ func (p *prober) organizations(a probeAnchor) ([]Entity, bool) {
 			p.unknown(fmt.Sprintf("организации «%s» нет среди наших организаций в 1С", ru.Truncate(name, 80)))
 			return nil, false
 		}
-		return []Entity{entityByRef(c.orgs, rs.ResolvedRef)}, true
+		return []recipe.Entity{entityByRef(c.orgs, rs.ResolvedRef)}, true
 	}
 	if a.contract.OrgRef != "" {
-		return []Entity{entityByRef(c.orgs, a.contract.OrgRef)}, true
+		return []recipe.Entity{entityByRef(c.orgs, a.contract.OrgRef)}, true
 	}
 	orgs := c.orgs
 	if len(orgs) > maxProbeOrgs {
@@ -132,7 +133,7 @@ func (p *prober) fromParam() string {
 func (p *prober) toParam() string { return p.to + "T23:59:59" }
 
 // setScope states the period (or, asOf, the date), the organizations and the accounts read.
-func (p *prober) setScope(asOf bool, orgs []Entity, accounts []string) {
+func (p *prober) setScope(asOf bool, orgs []recipe.Entity, accounts []string) {
 	var b strings.Builder
 	b.WriteString("Данные 1С")
 	switch {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/ledger/probes"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/onec/onectest"
 )
@@ -110,8 +111,8 @@ func TestProbesSendOnlyWhitelistedTemplates(t *testing.T) {
 // the same amounts, and sums them per type exactly.
 func TestProbeDocumentsMatchTheRecipe(t *testing.T) {
 	lane, _ := newTestLane(t)
-	f := Filters{Counterparty: "ООО «Альфа»", PeriodFrom: "2025-01-01", PeriodTo: "2026-03-31", Limit: 200}
-	res := lane.Run(t.Context(), Decomposition{QuestionMode: ModeLedger, Intent: IntentDocumentsByParty, Filters: f})
+	f := recipe.Filters{Counterparty: "ООО «Альфа»", PeriodFrom: "2025-01-01", PeriodTo: "2026-03-31", Limit: 200}
+	res := lane.Run(t.Context(), Decomposition{QuestionMode: ModeLedger, Intent: recipe.DocumentsByParty, Filters: f})
 	if res.ResultMode == Limited || len(res.All) < 10 {
 		t.Fatalf("recipe: %s %s, %d rows", res.ResultMode, res.Message, len(res.All))
 	}
@@ -224,8 +225,8 @@ func TestProbeMovementsMatchTheLedger(t *testing.T) {
 func TestProbeBalanceDocumentsMatchTheSnapshot(t *testing.T) {
 	lane, _ := newTestLane(t)
 	for _, token := range []string{"60", "62"} {
-		res := lane.Run(t.Context(), Decomposition{QuestionMode: ModeLedger, Intent: IntentAccountBalance,
-			Filters: Filters{Account: token, AsOfDate: "2026-03-31", Limit: 20}})
+		res := lane.Run(t.Context(), Decomposition{QuestionMode: ModeLedger, Intent: recipe.AccountBalance,
+			Filters: recipe.Filters{Account: token, AsOfDate: "2026-03-31", Limit: 20}})
 		if len(res.Rows) != 1 {
 			t.Fatalf("snapshot %s: %s %s", token, res.ResultMode, res.Message)
 		}
@@ -240,8 +241,8 @@ func TestProbeBalanceDocumentsMatchTheSnapshot(t *testing.T) {
 // aggregate_by_axis over documents: each month's per-type sums are those of the recipe's rows.
 func TestProbeDocumentsByMonth(t *testing.T) {
 	lane, _ := newTestLane(t)
-	f := Filters{Counterparty: "ООО «Альфа»", PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31", Limit: 200}
-	res := lane.Run(t.Context(), Decomposition{QuestionMode: ModeLedger, Intent: IntentDocumentsByParty, Filters: f})
+	f := recipe.Filters{Counterparty: "ООО «Альфа»", PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31", Limit: 200}
+	res := lane.Run(t.Context(), Decomposition{QuestionMode: ModeLedger, Intent: recipe.DocumentsByParty, Filters: f})
 	want := map[string]map[string]onec.Kopecks{}
 	for _, r := range res.All {
 		m := monthLabel(r.Date)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
@@ -24,12 +25,6 @@ import (
 // equal (double entry). The card is BP's КарточкаСчета: the opening balance, every posting with
 // its running balance (collapsed, on its side), the turnovers and the closing balance; the
 // closing balance comes from 1C's balances, never from the sum of the postings shown.
-
-// Breakdowns of the turnover sheet (Filters.Detail).
-const (
-	DetailCounterparty = "counterparty"
-	DetailContract     = "contract"
-)
 
 // Template IDs of the reports (integrations/onec/queries_reports.go).
 const (
@@ -104,7 +99,7 @@ type Report struct {
 	Total Turnover `json:"total"`
 	// Expanded is set when a line of the sheet is BP's expanded balance (60, 62, 76).
 	Expanded bool `json:"expanded_balance,omitempty"`
-	// Detail is the sheet's breakdown: DetailCounterparty, DetailContract, or "" (accounts).
+	// Detail is the sheet's breakdown: recipe.DetailCounterparty, recipe.DetailContract, or "" (accounts).
 	Detail string `json:"detail,omitempty"`
 	// Red are the lines whose balance runs against their account's kind, in Russian.
 	Red []string `json:"red_balances,omitempty"`
@@ -117,14 +112,14 @@ type Report struct {
 }
 
 // report runs the turnover sheet or the account card.
-func (l *Lane) report(ctx context.Context, res *Result, cats *catalogs, r Recipe, f Filters, a anchors) Result {
+func (l *Lane) report(ctx context.Context, res *Result, cats *catalogs, r recipe.Spec, f recipe.Filters, a anchors) Result {
 	dbg := &res.Debug
 	from, okFrom := parseDay(f.PeriodFrom)
 	to, okTo := parseDay(f.PeriodTo)
 	today := l.today()
 	switch {
 	case !okFrom || !okTo:
-		return res.limited(ReasonMissingFilters, askFor(r, []string{FilterPeriodFrom}))
+		return res.limited(ReasonMissingFilters, askFor(r, []string{recipe.FilterPeriodFrom}))
 	case from.After(to):
 		return res.limited(ReasonMissingFilters, fmt.Sprintf("Начало периода %s позже его конца %s. Уточните период.", ruDay(from), ruDay(to)))
 	case from.After(today):
@@ -147,7 +142,7 @@ func (l *Lane) report(ctx context.Context, res *Result, cats *catalogs, r Recipe
 	if f.Account == "" {
 		params["СчетМаска"] = "%" // the whole chart
 	}
-	if r.Intent == IntentAccountCard {
+	if r.Name == recipe.AccountCard {
 		return l.card(ctx, res, cats, f, a, params)
 	}
 	return l.sheet(ctx, res, cats, f, a, params)

@@ -5,13 +5,14 @@ import (
 	"fmt"
 
 	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 )
 
 // The account card (see report.go): the postings of the period with their running balance,
 // and the balances from 1C.
 // card runs the account card: its balances and its postings.
-func (l *Lane) card(ctx context.Context, res *Result, cats *catalogs, f Filters, a anchors, params onec.Params) Result {
+func (l *Lane) card(ctx context.Context, res *Result, cats *catalogs, f recipe.Filters, a anchors, params onec.Params) Result {
 	if f.Contract != "" { // the card's templates select by account and counterparty only
 		what := "контрагенту"
 		switch {

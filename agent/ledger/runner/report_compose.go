@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 )
 
@@ -16,15 +17,15 @@ import (
 // ООО «Гранит»», «Карточка счёта 60 за …».
 func (r Result) reportTitle() string {
 	title := "Оборотно-сальдовая ведомость"
-	if r.Intent == IntentAccountCard {
+	if r.Intent == recipe.AccountCard {
 		title = "Карточка счёта " + r.Account
 	}
 	title += " " + periodWords(r.From, r.To)
 	if r.Report != nil && r.Party == "" {
 		switch r.Report.Detail {
-		case DetailCounterparty:
+		case recipe.DetailCounterparty:
 			title += " по контрагентам"
-		case DetailContract:
+		case recipe.DetailContract:
 			title += " по договорам"
 		}
 	}
@@ -48,7 +49,7 @@ func (r Result) reportMarkdown(mark string) string {
 	for _, n := range append(r.Notes, r.Limitations...) {
 		b.WriteString(md.Escape(n) + "\n\n")
 	}
-	if r.Intent == IntentAccountCard {
+	if r.Intent == recipe.AccountCard {
 		r.cardMarkdown(&b, cite)
 	} else {
 		r.sheetMarkdown(&b, cite)
@@ -111,7 +112,7 @@ func (r Result) sheetMarkdown(b *strings.Builder, cite func(string) string) {
 		what = "Итого по счёту " + r.Account
 	}
 	switch {
-	case r.Contract != "" && r.Intent == IntentTurnoverSheet:
+	case r.Contract != "" && r.Intent == recipe.TurnoverSheet:
 		what += ", " + r.Contract
 	case r.Party != "":
 		what += " по " + r.Party
@@ -203,7 +204,7 @@ func (r Result) postingLine(row Row) string {
 // included), every posting of the card.
 func (r Result) reportTable(rows []Row) ([]string, [][]any) {
 	var cells [][]any
-	if r.Intent == IntentAccountCard {
+	if r.Intent == recipe.AccountCard {
 		header := []string{"Дата", "Документ", "Счёт", "Корр. счёт", "Контрагент", "Дебет, ₽", "Кредит, ₽", "Сальдо, ₽"}
 		for _, x := range rows {
 			cells = append(cells, []any{shortDate(x.Date), x.Name, x.Account, x.Corr, x.Party, x.Debit, x.Credit, x.Amount})
@@ -214,7 +215,7 @@ func (r Result) reportTable(rows []Row) ([]string, [][]any) {
 		"Сальдо на конец Дт, ₽", "Сальдо на конец Кт, ₽"}
 	if r.Report != nil && r.Report.Detail != "" {
 		header[1] = "Контрагент"
-		if r.Report.Detail == DetailContract {
+		if r.Report.Detail == recipe.DetailContract {
 			header[1] = "Контрагент, договор"
 		}
 	}
@@ -233,7 +234,7 @@ func (r Result) reportExportTotal(rows string) string {
 		return "Итого: " + rows
 	}
 	t := r.Report.Total
-	if r.Intent == IntentAccountCard {
+	if r.Intent == recipe.AccountCard {
 		return fmt.Sprintf("Итого: %s; сальдо на начало %s; обороты Дт %s, Кт %s; сальдо на конец %s", rows, SideAmount(t.OpenNet()),
 			t.Debit, t.Credit, SideAmount(t.CloseNet()))
 	}

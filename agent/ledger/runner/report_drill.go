@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -14,7 +15,7 @@ import (
 
 // sheetDrills offers the cards of the sheet's first account lines.
 func (r Result) sheetDrills() []Drill {
-	card, ok := RecipeFor(IntentAccountCard)
+	card, ok := recipe.For(recipe.AccountCard)
 	if !ok || r.From.IsZero() || r.Report == nil || r.Report.Detail != "" || r.Party != "" {
 		return nil
 	}
@@ -37,12 +38,12 @@ func (r Result) sheetDrills() []Drill {
 
 // periodDrill runs a drilldown whose anchor is a period's first day: the card of the account the
 // data names, from that day to the date of the data.
-func (l *Lane) periodDrill(ctx context.Context, rec Recipe, d Decomposition, start string, end time.Time) (Result, error) {
+func (l *Lane) periodDrill(ctx context.Context, rec recipe.Spec, d Decomposition, start string, end time.Time) (Result, error) {
 	from, err := time.Parse("20060102", start)
-	if err != nil || from.After(end) || from.Year() < 2000 || d.Filters.Account == "" || !slices.Contains(rec.Required, FilterPeriodFrom) {
+	if err != nil || from.After(end) || from.Year() < 2000 || d.Filters.Account == "" || !slices.Contains(rec.Required, recipe.FilterPeriodFrom) {
 		return Result{}, ErrBadDrill
 	}
 	d.Filters.PeriodFrom, d.Filters.PeriodTo = from.Format(time.DateOnly), end.Format(time.DateOnly)
-	d.Missing = MissingFilters(d.Intent, d.Filters)
+	d.Missing = recipe.MissingFilters(d.Intent, d.Filters)
 	return l.Run(ctx, d), nil
 }

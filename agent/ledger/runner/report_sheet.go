@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 )
 
@@ -40,16 +41,16 @@ func expandedAccount(code string) bool {
 }
 
 // sheet runs the turnover sheet: by account, or one account by counterparty or contract.
-func (l *Lane) sheet(ctx context.Context, res *Result, cats *catalogs, f Filters, a anchors, params onec.Params) Result {
+func (l *Lane) sheet(ctx context.Context, res *Result, cats *catalogs, f recipe.Filters, a anchors, params onec.Params) Result {
 	detail := f.Detail
 	if a.party.Ref != "" && f.Account != "" && detail == "" {
-		detail = DetailContract // «осв по 62 по Гранит»: that counterparty's contracts
+		detail = recipe.DetailContract // «осв по 62 по Гранит»: that counterparty's contracts
 	}
 	if a.contract.Ref != "" { // «осв по 62 по договору П-77/2024»: that contract's line only
 		if f.Account == "" {
 			return res.limited(ReasonMissingFilters, fmt.Sprintf("ОСВ по договору %s строится по счёту расчётов — уточните счёт: 60, 62 или 76.", md.Escape(a.contract.Name)))
 		}
-		detail = DetailContract
+		detail = recipe.DetailContract
 	}
 	if a.party.Ref != "" && f.Account == "" {
 		detail = "" // «осв по Гранит»: the accounts of that counterparty
@@ -94,7 +95,7 @@ func (l *Lane) sheet(ctx context.Context, res *Result, cats *catalogs, f Filters
 	rep.Total = total
 	if detail != "" {
 		id, cut := qSheetByCounterparty, false
-		if detail == DetailContract {
+		if detail == recipe.DetailContract {
 			id = qSheetByContract
 		}
 		q, err := l.exec(ctx, &res.Debug, id, params)
@@ -104,7 +105,7 @@ func (l *Lane) sheet(ctx context.Context, res *Result, cats *catalogs, f Filters
 		fetched += q.Fetched
 		if l.truncated(q) {
 			cut = true
-			what := map[string]string{DetailCounterparty: "контрагентов", DetailContract: "договоров"}[detail]
+			what := map[string]string{recipe.DetailCounterparty: "контрагентов", recipe.DetailContract: "договоров"}[detail]
 			res.Limitations = append(res.Limitations, fmt.Sprintf("В ответе 1С первые %d %s по алфавиту — это предел одного запроса; "+
 				"итог по счёту полный, из ведомости по счетам.", l.opts.MaxRows, what))
 			res.Debug.RuntimeReadiness = ReadyLiveLimited
@@ -149,7 +150,7 @@ func (l *Lane) sheet(ctx context.Context, res *Result, cats *catalogs, f Filters
 }
 
 // sheetEmptyMessage says that the period has nothing for the sheet.
-func sheetEmptyMessage(res *Result, f Filters) string {
+func sheetEmptyMessage(res *Result, f recipe.Filters) string {
 	what := "ни по одному счёту"
 	if f.Account != "" {
 		what = "по счёту " + f.Account
@@ -326,7 +327,7 @@ func partyLines(lines []onec.SheetRow, token, detail string, cats *catalogs, rep
 		if party.UUID == "" {
 			row.Name, row.Party = "без контрагента", "без контрагента"
 		}
-		if detail == DetailContract {
+		if detail == recipe.DetailContract {
 			deal := r.Contract
 			row.Deal, row.DealID = deal.Presentation, deal.UUID
 			if deal.UUID == "" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/internal/golden"
 )
@@ -17,34 +18,34 @@ import (
 // The reports on the demo ledger, as a user asks for them: golden files of the rendered answer
 // and the unified result (testdata/lane/report_*.golden; go test -update rewrites them).
 func TestReportGolden(t *testing.T) {
-	mar := func(f Filters) Filters { f.PeriodFrom, f.PeriodTo = "2026-03-01", "2026-03-31"; return f }
+	mar := func(f recipe.Filters) recipe.Filters { f.PeriodFrom, f.PeriodTo = "2026-03-01", "2026-03-31"; return f }
 	tests := []struct {
 		name, question string
 		d              Decomposition
 	}{
-		{"sheet_q1", "осв за 1 квартал", ask(IntentTurnoverSheet, Filters{PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31"})},
-		{"sheet_62_march", "оборотка по 62 за март", ask(IntentTurnoverSheet, mar(Filters{Account: "62"}))},
-		{"sheet_60_by_counterparty", "осв по 60 по контрагентам за март", ask(IntentTurnoverSheet, mar(Filters{Account: "60", Detail: DetailCounterparty}))},
-		{"sheet_62_by_contract_granit", "осв по 62 по Гранит за март", ask(IntentTurnoverSheet, mar(Filters{Account: "62", Counterparty: "Гранит"}))},
-		{"sheet_granit", "оборотка по Гранит за март", ask(IntentTurnoverSheet, mar(Filters{Counterparty: "Гранит"}))},
-		{"sheet_51_day", "обороты по 51 за 02.03.2026", ask(IntentTurnoverSheet, Filters{PeriodFrom: "2026-03-02", PeriodTo: "2026-03-02", Account: "51"})},
-		{"sheet_trade_red", "осв ветер трейд за март", ask(IntentTurnoverSheet, mar(Filters{Organization: "Северный ветер Трейд"}))},
-		{"sheet_76_empty", "осв по 76 за март", ask(IntentTurnoverSheet, mar(Filters{Account: "76"}))},
-		{"sheet_no_period", "осв по 62", ask(IntentTurnoverSheet, Filters{Account: "62"})},
-		{"sheet_detail_no_account", "осв по контрагентам за март", ask(IntentTurnoverSheet, mar(Filters{Detail: DetailCounterparty}))},
-		{"sheet_51_by_counterparty", "осв 51 по контрагентам за март", ask(IntentTurnoverSheet, mar(Filters{Account: "51", Detail: DetailCounterparty}))},
-		{"sheet_reversed", "осв с 31.03 по 01.03", ask(IntentTurnoverSheet, Filters{PeriodFrom: "2026-03-31", PeriodTo: "2026-03-01"})},
-		{"card_60_alfa_postavka", "карточка 60 по Альфа Поставка за март", ask(IntentAccountCard, mar(Filters{Account: "60", Counterparty: "Альфа Поставка"}))},
-		{"card_51_march", "карточка 51 за март", ask(IntentAccountCard, mar(Filters{Account: "51"}))},
-		{"card_62_alfa_2025", "карточка счета 62 по Альфе за 2025 год", ask(IntentAccountCard, Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Account: "62", Counterparty: "Альфе"})},
-		{"card_60_granit_empty", "карточка 60 по Гранит за март", ask(IntentAccountCard, mar(Filters{Account: "60", Counterparty: "Гранит"}))},
-		{"card_51_april", "карточка 51 за апрель", ask(IntentAccountCard, Filters{PeriodFrom: "2026-04-01", PeriodTo: "2026-04-30", Account: "51"})},
-		{"card_no_account", "карточка за март", ask(IntentAccountCard, mar(Filters{}))},
-		{"card_51_by_counterparty", "карточка 51 по Альфе за март", ask(IntentAccountCard, mar(Filters{Account: "51", Counterparty: "Альфе"}))},
-		{"card_future", "карточка 62 за май 2026", ask(IntentAccountCard, Filters{PeriodFrom: "2026-05-01", PeriodTo: "2026-05-31", Account: "62"})},
+		{"sheet_q1", "осв за 1 квартал", ask(recipe.TurnoverSheet, recipe.Filters{PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31"})},
+		{"sheet_62_march", "оборотка по 62 за март", ask(recipe.TurnoverSheet, mar(recipe.Filters{Account: "62"}))},
+		{"sheet_60_by_counterparty", "осв по 60 по контрагентам за март", ask(recipe.TurnoverSheet, mar(recipe.Filters{Account: "60", Detail: recipe.DetailCounterparty}))},
+		{"sheet_62_by_contract_granit", "осв по 62 по Гранит за март", ask(recipe.TurnoverSheet, mar(recipe.Filters{Account: "62", Counterparty: "Гранит"}))},
+		{"sheet_granit", "оборотка по Гранит за март", ask(recipe.TurnoverSheet, mar(recipe.Filters{Counterparty: "Гранит"}))},
+		{"sheet_51_day", "обороты по 51 за 02.03.2026", ask(recipe.TurnoverSheet, recipe.Filters{PeriodFrom: "2026-03-02", PeriodTo: "2026-03-02", Account: "51"})},
+		{"sheet_trade_red", "осв ветер трейд за март", ask(recipe.TurnoverSheet, mar(recipe.Filters{Organization: "Северный ветер Трейд"}))},
+		{"sheet_76_empty", "осв по 76 за март", ask(recipe.TurnoverSheet, mar(recipe.Filters{Account: "76"}))},
+		{"sheet_no_period", "осв по 62", ask(recipe.TurnoverSheet, recipe.Filters{Account: "62"})},
+		{"sheet_detail_no_account", "осв по контрагентам за март", ask(recipe.TurnoverSheet, mar(recipe.Filters{Detail: recipe.DetailCounterparty}))},
+		{"sheet_51_by_counterparty", "осв 51 по контрагентам за март", ask(recipe.TurnoverSheet, mar(recipe.Filters{Account: "51", Detail: recipe.DetailCounterparty}))},
+		{"sheet_reversed", "осв с 31.03 по 01.03", ask(recipe.TurnoverSheet, recipe.Filters{PeriodFrom: "2026-03-31", PeriodTo: "2026-03-01"})},
+		{"card_60_alfa_postavka", "карточка 60 по Альфа Поставка за март", ask(recipe.AccountCard, mar(recipe.Filters{Account: "60", Counterparty: "Альфа Поставка"}))},
+		{"card_51_march", "карточка 51 за март", ask(recipe.AccountCard, mar(recipe.Filters{Account: "51"}))},
+		{"card_62_alfa_2025", "карточка счета 62 по Альфе за 2025 год", ask(recipe.AccountCard, recipe.Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Account: "62", Counterparty: "Альфе"})},
+		{"card_60_granit_empty", "карточка 60 по Гранит за март", ask(recipe.AccountCard, mar(recipe.Filters{Account: "60", Counterparty: "Гранит"}))},
+		{"card_51_april", "карточка 51 за апрель", ask(recipe.AccountCard, recipe.Filters{PeriodFrom: "2026-04-01", PeriodTo: "2026-04-30", Account: "51"})},
+		{"card_no_account", "карточка за март", ask(recipe.AccountCard, mar(recipe.Filters{}))},
+		{"card_51_by_counterparty", "карточка 51 по Альфе за март", ask(recipe.AccountCard, mar(recipe.Filters{Account: "51", Counterparty: "Альфе"}))},
+		{"card_future", "карточка 62 за май 2026", ask(recipe.AccountCard, recipe.Filters{PeriodFrom: "2026-05-01", PeriodTo: "2026-05-31", Account: "62"})},
 
-		{"sheet_before_data", "осв за 2023", ask(IntentTurnoverSheet, Filters{PeriodFrom: "2023-01-01", PeriodTo: "2023-12-31"})},
-		{"card_62_straddling", "карточка 62 за декабрь 2024 – январь 2025", ask(IntentAccountCard, Filters{PeriodFrom: "2024-12-01", PeriodTo: "2025-01-31", Account: "62"})},
+		{"sheet_before_data", "осв за 2023", ask(recipe.TurnoverSheet, recipe.Filters{PeriodFrom: "2023-01-01", PeriodTo: "2023-12-31"})},
+		{"card_62_straddling", "карточка 62 за декабрь 2024 – январь 2025", ask(recipe.AccountCard, recipe.Filters{PeriodFrom: "2024-12-01", PeriodTo: "2025-01-31", Account: "62"})},
 	}
 	lane, _ := newTestLane(t)
 	for _, tt := range tests {
@@ -71,8 +72,8 @@ func TestReportInvariants(t *testing.T) {
 	periods := [][2]string{{"2025-01-01", "2025-01-31"}, {"2025-01-01", "2025-12-31"}, {"2026-01-01", "2026-03-31"}, {"2026-03-01", "2026-03-31"}}
 	for _, org := range []string{"", "Северный ветер Трейд"} {
 		for _, p := range periods {
-			f := Filters{PeriodFrom: p[0], PeriodTo: p[1], Organization: org, Limit: MaxLimit}
-			res := lane.Run(t.Context(), ask(IntentTurnoverSheet, f))
+			f := recipe.Filters{PeriodFrom: p[0], PeriodTo: p[1], Organization: org, Limit: recipe.MaxLimit}
+			res := lane.Run(t.Context(), ask(recipe.TurnoverSheet, f))
 			if res.ResultMode == Limited || res.Report == nil {
 				t.Fatalf("%s %v: %s", org, p, res.Message)
 			}
@@ -111,7 +112,7 @@ func TestReportInvariants(t *testing.T) {
 			}
 			// The card of every account, and of a sub-account: its closing balance is the sheet's.
 			for _, row := range res.All {
-				card := lane.Run(t.Context(), ask(IntentAccountCard, Filters{PeriodFrom: p[0], PeriodTo: p[1], Organization: org, Account: row.Account}))
+				card := lane.Run(t.Context(), ask(recipe.AccountCard, recipe.Filters{PeriodFrom: p[0], PeriodTo: p[1], Organization: org, Account: row.Account}))
 				if card.ResultMode == Limited {
 					t.Errorf("%s %v card %s: %s", org, p, row.Account, card.Message)
 					continue
@@ -134,8 +135,8 @@ func TestReportInvariants(t *testing.T) {
 func TestSheetBreakdownAddsUp(t *testing.T) {
 	lane, _ := newTestLane(t)
 	for _, account := range []string{"60", "62", "62.01", "60.02", "19.03"} {
-		for _, detail := range []string{DetailCounterparty, DetailContract} {
-			res := lane.Run(t.Context(), ask(IntentTurnoverSheet, Filters{PeriodFrom: "2025-07-01", PeriodTo: "2026-03-31", Account: account, Detail: detail, Limit: MaxLimit}))
+		for _, detail := range []string{recipe.DetailCounterparty, recipe.DetailContract} {
+			res := lane.Run(t.Context(), ask(recipe.TurnoverSheet, recipe.Filters{PeriodFrom: "2025-07-01", PeriodTo: "2026-03-31", Account: account, Detail: detail, Limit: recipe.MaxLimit}))
 			if res.ResultMode == Limited {
 				t.Fatalf("%s %s: %s", account, detail, res.Message)
 			}
@@ -159,7 +160,7 @@ func TestCardCutAtTheRowLimit(t *testing.T) {
 	d, _ := demo(t)
 	full := NewLane(d, Options{Now: fixedNow, Organization: d.MainOrganization()})
 	cut := NewLane(d, Options{Now: fixedNow, Organization: d.MainOrganization(), MaxRows: 60}) // above the catalogs' rows, below the card's
-	q := ask(IntentAccountCard, Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Account: "62"})
+	q := ask(recipe.AccountCard, recipe.Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Account: "62"})
 	want, got := full.Run(t.Context(), q), cut.Run(t.Context(), q)
 	if got.ResultMode == Limited || !got.Report.Cut || got.Report.Postings != 60 || want.Report.Cut || len(want.All) <= 60 {
 		t.Fatalf("cut: mode %s, report %+v; full cut %v", got.ResultMode, got.Report, want.Report.Cut)
@@ -189,8 +190,8 @@ func TestReportSourceDown(t *testing.T) {
 	src := &failingReports{Source: d}
 	lane := NewLane(src, Options{Now: fixedNow, Organization: d.MainOrganization()})
 	for _, q := range []Decomposition{
-		ask(IntentTurnoverSheet, Filters{PeriodFrom: "2026-03-01", PeriodTo: "2026-03-31"}),
-		ask(IntentAccountCard, Filters{PeriodFrom: "2026-03-01", PeriodTo: "2026-03-31", Account: "51"}),
+		ask(recipe.TurnoverSheet, recipe.Filters{PeriodFrom: "2026-03-01", PeriodTo: "2026-03-31"}),
+		ask(recipe.AccountCard, recipe.Filters{PeriodFrom: "2026-03-01", PeriodTo: "2026-03-31", Account: "51"}),
 	} {
 		res := lane.Run(t.Context(), q)
 		if res.ResultMode != Limited || res.LimitedReason != ReasonExecutionError || strings.Contains(res.Markdown(), "₽") {
@@ -213,7 +214,7 @@ func (f *failingReports) Query(ctx context.Context, id string, p onec.Params, li
 // closes at the line's balance. Forged period anchors are refused.
 func TestSheetDrillsToCards(t *testing.T) {
 	lane, _ := newTestLane(t)
-	sheet := lane.Run(t.Context(), ask(IntentTurnoverSheet, Filters{PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31", Organization: "Северный ветер Трейд"}))
+	sheet := lane.Run(t.Context(), ask(recipe.TurnoverSheet, recipe.Filters{PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31", Organization: "Северный ветер Трейд"}))
 	drills := sheet.Drills()
 	if len(drills) != maxDrills {
 		t.Fatalf("%d drills, want %d: %+v", len(drills), maxDrills, drills)
@@ -227,7 +228,7 @@ func TestSheetDrillsToCards(t *testing.T) {
 			t.Fatalf("Drill(%q): %v", d.Data, err)
 		}
 		row := sheet.Rows[i]
-		if card.Intent != IntentAccountCard || card.Account != row.Account || card.Organization != sheet.Organization ||
+		if card.Intent != recipe.AccountCard || card.Account != row.Account || card.Organization != sheet.Organization ||
 			!card.From.Equal(sheet.From) || !card.To.Equal(sheet.To) {
 			t.Errorf("Drill(%q) = %s %s %s %v..%v", d.Data, card.Intent, card.Account, card.Organization, card.From, card.To)
 			continue
@@ -254,23 +255,23 @@ func TestSheetDrillsToCards(t *testing.T) {
 // whose templates have no contract, says it cannot narrow to one.
 func TestSheetOfOneContract(t *testing.T) {
 	l, _ := newTestLane(t)
-	all := l.Run(t.Context(), ask(IntentTurnoverSheet, Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Account: "62", Counterparty: "Альфа", Detail: DetailContract, Limit: MaxLimit}))
+	all := l.Run(t.Context(), ask(recipe.TurnoverSheet, recipe.Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Account: "62", Counterparty: "Альфа", Detail: recipe.DetailContract, Limit: recipe.MaxLimit}))
 	if len(all.All) < 2 {
 		t.Fatalf("Альфа's contracts on 62: %d lines, want several to choose from", len(all.All))
 	}
 	want := all.All[0]
-	one := l.Run(t.Context(), ask(IntentTurnoverSheet, Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Account: "62", Contract: want.DealID, Limit: MaxLimit}))
+	one := l.Run(t.Context(), ask(recipe.TurnoverSheet, recipe.Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Account: "62", Contract: want.DealID, Limit: recipe.MaxLimit}))
 	if len(one.All) != 1 || one.All[0].DealID != want.DealID || *one.All[0].Sheet != *want.Sheet || one.Report.Total != *want.Sheet {
 		t.Fatalf("one contract: %+v, total %+v; want the line %+v", one.All, one.Report, want)
 	}
 	if md := one.Markdown(); !strings.Contains(md, "по одному договору") {
 		t.Errorf("the answer does not say its total is the contract's:\n%s", md)
 	}
-	noAccount := l.Run(t.Context(), ask(IntentTurnoverSheet, Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Contract: want.DealID}))
+	noAccount := l.Run(t.Context(), ask(recipe.TurnoverSheet, recipe.Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Contract: want.DealID}))
 	if noAccount.ResultMode != Limited || strings.Contains(noAccount.Markdown(), "₽") {
 		t.Errorf("a contract without an account: %s\n%s", noAccount.ResultMode, noAccount.Markdown())
 	}
-	card := l.Run(t.Context(), ask(IntentAccountCard, Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Account: "62", Contract: want.DealID}))
+	card := l.Run(t.Context(), ask(recipe.AccountCard, recipe.Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Account: "62", Contract: want.DealID}))
 	if card.ResultMode != Limited || strings.Contains(card.Markdown(), "₽") {
 		t.Errorf("a card of one contract: %s\n%s", card.ResultMode, card.Markdown())
 	}

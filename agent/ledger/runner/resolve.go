@@ -10,21 +10,9 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
-)
 
-// Entity is one catalog entry the resolver can choose: a counterparty, a contract or one of
-// our organizations.
-type Entity struct {
-	Ref      string
-	Name     string // Наименование: «ООО «Альфа»»
-	FullName string // НаименованиеПолное (counterparties)
-	INN      string
-	Number   string // contracts: «П-15/2025»
-	OwnerRef string // contracts: the counterparty
-	OrgRef   string // contracts: our organization
-	Date     string // contracts: YYYY-MM-DD
-	Deleted  bool   // deletion-marked: never chosen
-}
+	"github.com/finbot/finbot/agent/recipe"
+)
 
 // Resolution is the resolver block of the debug payload (seed 001) plus the candidates.
 type Resolution struct {
@@ -42,7 +30,7 @@ type Resolution struct {
 	Method         string `json:"resolver_method"` // "ref", "inn", "exact", "normalized", "fuzzy", "none"
 	// Candidates are the entities to offer when ambiguous: sorted by name (contracts by
 	// number and date), at most 8.
-	Candidates []Entity `json:"-"`
+	Candidates []recipe.Entity `json:"-"`
 }
 
 // Found reports whether exactly one entity was chosen.
@@ -61,25 +49,25 @@ var resolveConfidence = map[string]float64{"ref": 1, "inn": 0.99, "exact": 0.98,
 // ResolveCounterparty picks the counterparty that raw (a name, a Ref or an INN) or inn names.
 // Steps, first that yields candidates wins: Ref, INN, exact name, normalised name (legal
 // forms, quotes and Russian case endings ignored), fuzzy (word prefixes, one typo).
-func ResolveCounterparty(raw, inn string, all []Entity) Resolution {
+func ResolveCounterparty(raw, inn string, all []recipe.Entity) Resolution {
 	return resolveParty("counterparty", raw, inn, all)
 }
 
 // ResolveOrganization picks one of our own organizations, by the same steps as
 // ResolveCounterparty. Counterparties are a separate list, so a customer that shares our
 // organization's name does not make this ambiguous.
-func ResolveOrganization(raw string, all []Entity) Resolution {
+func ResolveOrganization(raw string, all []recipe.Entity) Resolution {
 	return resolveParty("organization", raw, "", all)
 }
 
-func resolveParty(kind, raw, inn string, all []Entity) Resolution {
+func resolveParty(kind, raw, inn string, all []recipe.Entity) Resolution {
 	res := Resolution{AnchorType: kind, Raw: raw, Method: "none"}
 	if utf8.RuneCountInString(raw) > resolveMaxRunes {
 		return res
 	}
 	q := strings.TrimSpace(raw)
-	live := resolveLive(all, func(Entity) bool { return true })
-	byName := func(a, b Entity) int {
+	live := resolveLive(all, func(recipe.Entity) bool { return true })
+	byName := func(a, b recipe.Entity) int {
 		return cmp.Or(strings.Compare(resParseName(a.Name).display, resParseName(b.Name).display),
 			strings.Compare(a.Name, b.Name), strings.Compare(a.Ref, b.Ref))
 	}
@@ -90,14 +78,14 @@ func resolveParty(kind, raw, inn string, all []Entity) Resolution {
 		inn = resINN(q)
 	}
 	if inn != "" {
-		if m := resolveFilter(live, func(e Entity) bool { return e.INN == inn }); len(m) > 0 {
+		if m := resolveFilter(live, func(e recipe.Entity) bool { return e.INN == inn }); len(m) > 0 {
 			return res.decide("inn", m, byName)
 		}
 	}
 	if q == "" {
 		return res
 	}
-	if m := resolveFilter(live, func(e Entity) bool {
+	if m := resolveFilter(live, func(e recipe.Entity) bool {
 		return strings.EqualFold(e.Name, q) || e.FullName != "" && strings.EqualFold(e.FullName, q)
 	}); len(m) > 0 {
 		return res.decide("exact", m, byName)
@@ -106,12 +94,12 @@ func resolveParty(kind, raw, inn string, all []Entity) Resolution {
 	if name.key == "" {
 		return res
 	}
-	if m := resolveFilter(live, func(e Entity) bool {
+	if m := resolveFilter(live, func(e recipe.Entity) bool {
 		return name.equals(resParseName(e.Name)) || e.FullName != "" && name.equals(resParseName(e.FullName))
 	}); len(m) > 0 {
 		return res.decide("normalized", m, byName)
 	}
-	var fuzzy, strong []Entity
+	var fuzzy, strong []recipe.Entity
 	for _, e := range live {
 		if ok, near := name.fuzzyIn(resParseName(e.Name)); ok {
 			fuzzy = append(fuzzy, e)
@@ -133,21 +121,21 @@ func resolveParty(kind, raw, inn string, all []Entity) Resolution {
 // «№ п 77/2024», «договор 77», optionally «от 06.02.2024»), or the contract's name. ownerRef ""
 // searches every counterparty's contracts; otherwise only that counterparty's. A partial
 // number matches whole tokens only: «77» and «П-77» match «П-77/2024», not «П-177/2024».
-func ResolveContract(raw string, all []Entity, ownerRef string) Resolution {
+func ResolveContract(raw string, all []recipe.Entity, ownerRef string) Resolution {
 	res := Resolution{AnchorType: "contract", Raw: raw, Method: "none"}
 	q := strings.TrimSpace(raw)
 	if q == "" || utf8.RuneCountInString(raw) > resolveMaxRunes {
 		return res
 	}
-	live := resolveLive(all, func(e Entity) bool { return ownerRef == "" || e.OwnerRef == ownerRef })
-	byNumber := func(a, b Entity) int {
+	live := resolveLive(all, func(e recipe.Entity) bool { return ownerRef == "" || e.OwnerRef == ownerRef })
+	byNumber := func(a, b recipe.Entity) int {
 		return cmp.Or(strings.Compare(strings.ToLower(a.Number), strings.ToLower(b.Number)),
 			strings.Compare(a.Date, b.Date), strings.Compare(a.Ref, b.Ref))
 	}
 	if m := resolveRef(live, q); len(m) > 0 {
 		return res.decide("ref", m, byNumber)
 	}
-	if m := resolveFilter(live, func(e Entity) bool {
+	if m := resolveFilter(live, func(e recipe.Entity) bool {
 		return e.Number != "" && strings.EqualFold(e.Number, q) || strings.EqualFold(e.Name, q)
 	}); len(m) > 0 {
 		return res.decide("exact", m, byNumber)
@@ -155,16 +143,16 @@ func ResolveContract(raw string, all []Entity, ownerRef string) Resolution {
 	num, date := resSplitDate(q)
 	toks := resNumberTokens(num)
 	hasDigit := slices.ContainsFunc(toks, func(t string) bool { return t[0] >= '0' && t[0] <= '9' })
-	onDate := func(e Entity) bool { return date == "" || e.Date == date }
+	onDate := func(e recipe.Entity) bool { return date == "" || e.Date == date }
 	name := resParseName(q)
-	if m := resolveFilter(live, func(e Entity) bool {
+	if m := resolveFilter(live, func(e recipe.Entity) bool {
 		return hasDigit && onDate(e) && slices.Equal(toks, resNumberTokens(e.Number)) ||
 			name.key != "" && name.equals(resParseName(e.Name))
 	}); len(m) > 0 {
 		return res.decide("normalized", m, byNumber)
 	}
 	if hasDigit {
-		if m := resolveFilter(live, func(e Entity) bool {
+		if m := resolveFilter(live, func(e recipe.Entity) bool {
 			return onDate(e) && resContains(resNumberTokens(e.Number), toks)
 		}); len(m) > 0 {
 			return res.decide("fuzzy", m, byNumber)
@@ -174,7 +162,7 @@ func ResolveContract(raw string, all []Entity, ownerRef string) Resolution {
 }
 
 // decide turns the entities one step matched into the resolution.
-func (r Resolution) decide(method string, m []Entity, order func(a, b Entity) int) Resolution {
+func (r Resolution) decide(method string, m []recipe.Entity, order func(a, b recipe.Entity) int) Resolution {
 	conf := resolveConfidence[method]
 	r.Method = method
 	if len(m) == 1 {
@@ -191,9 +179,9 @@ func (r Resolution) decide(method string, m []Entity, order func(a, b Entity) in
 
 // resolveLive keeps the entities that may be chosen: not deletion-marked, with a Ref, each
 // Ref once (a catalog query that joins can repeat rows; that must not look ambiguous).
-func resolveLive(all []Entity, keep func(Entity) bool) []Entity {
+func resolveLive(all []recipe.Entity, keep func(recipe.Entity) bool) []recipe.Entity {
 	seen := make(map[string]bool, len(all))
-	out := make([]Entity, 0, len(all))
+	out := make([]recipe.Entity, 0, len(all))
 	for _, e := range all {
 		if e.Deleted || e.Ref == "" || seen[e.Ref] || !keep(e) {
 			continue
@@ -204,8 +192,8 @@ func resolveLive(all []Entity, keep func(Entity) bool) []Entity {
 	return out
 }
 
-func resolveFilter(es []Entity, match func(Entity) bool) []Entity {
-	var out []Entity
+func resolveFilter(es []recipe.Entity, match func(recipe.Entity) bool) []recipe.Entity {
+	var out []recipe.Entity
 	for _, e := range es {
 		if match(e) {
 			out = append(out, e)
@@ -214,11 +202,11 @@ func resolveFilter(es []Entity, match func(Entity) bool) []Entity {
 	return out
 }
 
-func resolveRef(es []Entity, q string) []Entity {
+func resolveRef(es []recipe.Entity, q string) []recipe.Entity {
 	if q == "" {
 		return nil
 	}
-	return resolveFilter(es, func(e Entity) bool { return strings.EqualFold(e.Ref, q) })
+	return resolveFilter(es, func(e recipe.Entity) bool { return strings.EqualFold(e.Ref, q) })
 }
 
 // resINN returns the INN that q consists of («7707083893», «ИНН 7707083893»), or "".

@@ -5,13 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/google/go-cmp/cmp"
 )
 
 // resolveCatalogs are the demo ledger's catalogs as resolver entities.
 type resolveCatalogs struct {
-	parties, contracts, orgs []Entity
+	parties, contracts, orgs []recipe.Entity
 }
 
 func loadResolveCatalogs(tb testing.TB) resolveCatalogs {
@@ -22,20 +23,20 @@ func loadResolveCatalogs(tb testing.TB) resolveCatalogs {
 	}
 	var c resolveCatalogs
 	for _, p := range l.Counterparties {
-		c.parties = append(c.parties, Entity{Ref: p.Ref, Name: p.Name, FullName: p.FullName, INN: p.INN, Deleted: p.DeletionMark})
+		c.parties = append(c.parties, recipe.Entity{Ref: p.Ref, Name: p.Name, FullName: p.FullName, INN: p.INN, Deleted: p.DeletionMark})
 	}
 	for _, k := range l.Contracts {
-		c.contracts = append(c.contracts, Entity{Ref: k.Ref, Name: k.Name, Number: k.Number, OwnerRef: k.OwnerRef,
+		c.contracts = append(c.contracts, recipe.Entity{Ref: k.Ref, Name: k.Name, Number: k.Number, OwnerRef: k.OwnerRef,
 			OrgRef: k.OrganizationRef, Date: k.Date, Deleted: k.DeletionMark})
 	}
 	for _, o := range l.Organizations {
-		c.orgs = append(c.orgs, Entity{Ref: o.Ref, Name: o.Name, INN: o.INN})
+		c.orgs = append(c.orgs, recipe.Entity{Ref: o.Ref, Name: o.Name, INN: o.INN})
 	}
 	return c
 }
 
 // refOfName returns the Ref of the live entity with that Name.
-func refOfName(tb testing.TB, es []Entity, name string) string {
+func refOfName(tb testing.TB, es []recipe.Entity, name string) string {
 	tb.Helper()
 	for _, e := range es {
 		if e.Name == name && !e.Deleted {
@@ -55,7 +56,7 @@ type resolveOutcome struct {
 	Candidates []string
 }
 
-func outcomeOf(tb testing.TB, r Resolution, es []Entity) resolveOutcome {
+func outcomeOf(tb testing.TB, r Resolution, es []recipe.Entity) resolveOutcome {
 	tb.Helper()
 	o := resolveOutcome{Resolved: r.Resolved, Method: r.Method, Ambiguity: r.AmbiguityCount}
 	for _, c := range r.Candidates {
@@ -311,7 +312,7 @@ func TestResolveOrganization(t *testing.T) {
 }
 
 func TestResolveSynthetic(t *testing.T) {
-	es := []Entity{
+	es := []recipe.Entity{
 		{Ref: "1", Name: "ООО «Орион»", INN: "7707083893", Deleted: true},
 		{Ref: "2", Name: "ООО «Альфа»"},
 		{Ref: "3", Name: "АО «Альфа»"},
@@ -325,7 +326,7 @@ func TestResolveSynthetic(t *testing.T) {
 		{raw: "Орион", inn: "7707083893", want: Resolution{AnchorType: "counterparty", Raw: "Орион", Method: "none"}},
 		{raw: "7707083893", want: Resolution{AnchorType: "counterparty", Raw: "7707083893", Method: "none"}},
 		{raw: "Альфа", want: Resolution{AnchorType: "counterparty", Raw: "Альфа", Method: "normalized",
-			AmbiguityCount: 2, Confidence: 0.45, Candidates: []Entity{es[2], es[1]}}},
+			AmbiguityCount: 2, Confidence: 0.45, Candidates: []recipe.Entity{es[2], es[1]}}},
 		{raw: "ООО Альфа Трейд", want: Resolution{AnchorType: "counterparty", Raw: "ООО Альфа Трейд", Method: "normalized",
 			ResolvedRef: "4", Resolved: "ООО «Альфа Трейд»", Confidence: 0.9}},
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
@@ -18,14 +19,14 @@ import (
 // Result is one answer of the lane: the unified result schema (seed 000 §5) plus what the
 // renderer and the front end need.
 type Result struct {
-	QuestionMode Mode     `json:"question_mode"`
-	Intent       Intent   `json:"intent"`
-	RecipeID     string   `json:"recipe_id"`
-	Filters      Filters  `json:"filters"`
-	ResultMode   string   `json:"result_mode"`
-	Summary      Summary  `json:"summary"`
-	Rows         []Row    `json:"rows"`
-	Limitations  []string `json:"limitations"`
+	QuestionMode Mode           `json:"question_mode"`
+	Intent       recipe.Name    `json:"intent"`
+	RecipeID     string         `json:"recipe_id"`
+	Filters      recipe.Filters `json:"filters"`
+	ResultMode   string         `json:"result_mode"`
+	Summary      Summary        `json:"summary"`
+	Rows         []Row          `json:"rows"`
+	Limitations  []string       `json:"limitations"`
 
 	// LimitedReason is the taxonomy code when ResultMode is LIMITED_WITH_REASON; Message says it in Russian.
 	LimitedReason string `json:"limited_reason,omitempty"`
@@ -52,9 +53,9 @@ type Result struct {
 	// drilldown data (never its position in the catalog, which a new organization shifts).
 	OrgRef string `json:"-"`
 	// Candidates are the choices when an anchor is ambiguous.
-	AnchorType string   `json:"-"`
-	Candidates []Entity `json:"-"`
-	Debug      Debug    `json:"-"`
+	AnchorType string          `json:"-"`
+	Candidates []recipe.Entity `json:"-"`
+	Debug      Debug           `json:"-"`
 	// All holds every matched row (Rows is cut to the limit), for the Excel export.
 	All []Row `json:"-"`
 	// Report is the turnover sheet's total or the account card's balances (report.go).
@@ -158,19 +159,19 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 		dbg.RuntimeReadiness = ReadyDeepOnly
 		return res.limited(ReasonVisibilityGap, "Это аналитический вопрос: фактические запросы к 1С отвечают на него только частично. "+
 			"Могу показать исходные цифры — например, кто нам должен или кому должны мы на дату — а выводы лучше сделать по ним.")
-	case d.Intent == IntentUnknown:
+	case d.Intent == recipe.Unknown:
 		dbg.ToolGateDecision, dbg.ToolGateReason = "deny", "no catalog intent"
 		return res.limited(ReasonUnsupported, "Не понял, какие данные 1С нужны. Я умею отвечать: кто нам должен и кому должны мы на дату, "+
 			"остаток по счёту, открытые позиции по контрагенту или договору, незакрытые договоры, документы и банковские операции контрагента, расшифровка остатка до документов, "+
 			"оборотно-сальдовая ведомость и карточка счёта за период.")
 	}
-	recipe, _ := RecipeFor(d.Intent)
-	res.RecipeID = recipe.ID
-	dbg.SelectedRecipe = recipe.ID
-	dbg.AccountScopeMode = recipe.Scope
+	rc, _ := recipe.For(d.Intent)
+	res.RecipeID = rc.ID
+	dbg.SelectedRecipe = rc.ID
+	dbg.AccountScopeMode = rc.Scope
 	dbg.RuntimeReadiness = ReadyLive
 
-	f, notes, problem := l.normalizeFilters(recipe, d.Filters)
+	f, notes, problem := l.normalizeFilters(rc, d.Filters)
 	res.Filters, res.Notes = f, notes
 	dbg.ExtractedFilters = f
 	if problem != "" {
@@ -178,10 +179,10 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 	}
 	// A settlement account is looked up before anything is asked for: one that none of ours has
 	// is said first.
-	missing := MissingFilters(d.Intent, f)
+	missing := recipe.MissingFilters(d.Intent, f)
 	if len(missing) > 0 && d.BankAccount == "" {
 		dbg.MissingRequiredFilters = missing
-		return res.limited(ReasonMissingFilters, askFor(recipe, missing))
+		return res.limited(ReasonMissingFilters, askFor(rc, missing))
 	}
 
 	cats, err := l.catalogsFor(ctx, dbg)
@@ -201,15 +202,15 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 			return res.limited(ReasonMissingAnchor, missingAccount(f.Account, slices.Collect(maps.Keys(cats.accounts))))
 		}
 	}
-	bound, stop := l.resolveAnchors(&res, cats, recipe, f)
-	if stop || d.BankAccount != "" && bankAnchor(&res, cats, recipe, d.BankAccount, &bound) {
+	bound, stop := l.resolveAnchors(&res, cats, rc, f)
+	if stop || d.BankAccount != "" && bankAnchor(&res, cats, rc, d.BankAccount, &bound) {
 		return res
 	}
 	if len(missing) > 0 {
 		dbg.MissingRequiredFilters = missing
-		return res.limited(ReasonMissingFilters, askFor(recipe, missing))
+		return res.limited(ReasonMissingFilters, askFor(rc, missing))
 	}
-	return beforeData(l.execute(ctx, &res, cats, recipe, f, bound), cats.firstPosting)
+	return beforeData(l.execute(ctx, &res, cats, rc, f, bound), cats.firstPosting)
 }
 
 // FallbackRuleHit values of a decomposition refused as unsupported: a request to change data
@@ -238,29 +239,29 @@ func sourceDown(source string) string {
 // normalizeFilters enforces the filter catalog: limit range, sort and document type
 // whitelists, the default as-of date. It returns notes for the answer and, when a filter is
 // invalid, a Russian problem.
-func (l *Lane) normalizeFilters(r Recipe, f Filters) (Filters, []string, string) {
+func (l *Lane) normalizeFilters(r recipe.Spec, f recipe.Filters) (recipe.Filters, []string, string) {
 	var notes []string
 	if f.Limit == 0 {
 		f.Limit = r.DefaultLimit
 	}
-	if f.Limit < MinLimit || f.Limit > MaxLimit {
-		clamped := min(max(f.Limit, MinLimit), MaxLimit)
+	if f.Limit < recipe.MinLimit || f.Limit > recipe.MaxLimit {
+		clamped := min(max(f.Limit, recipe.MinLimit), recipe.MaxLimit)
 		notes = append(notes, fmt.Sprintf("Показываю не больше %d %s: это предел одного ответа.", clamped, ru.Plural(clamped, "строки", "строк", "строк")))
 		f.Limit = clamped
 	}
-	if f.Sort != "" && !slices.Contains(Sorts, f.Sort) {
+	if f.Sort != "" && !slices.Contains(recipe.Sorts, f.Sort) {
 		return f, notes, fmt.Sprintf("Сортировка «%s» не поддерживается: по дате, по сумме или по алфавиту.", f.Sort)
 	}
-	if f.DocumentType != "" && !slices.Contains(DocumentTypes, f.DocumentType) {
+	if f.DocumentType != "" && !slices.Contains(recipe.DocumentTypes, f.DocumentType) {
 		return f, notes, fmt.Sprintf("Вид документа «%s» не поддерживается.", f.DocumentType)
 	}
 	if f.Status != "" && f.Status != "open" && f.Status != "closed" && f.Status != "all" {
 		f.Status = ""
 	}
-	if f.Detail != DetailCounterparty && f.Detail != DetailContract {
+	if f.Detail != recipe.DetailCounterparty && f.Detail != recipe.DetailContract {
 		f.Detail = ""
 	}
-	needsAsOf := slices.Contains(r.Required, FilterAsOfDate)
+	needsAsOf := slices.Contains(r.Required, recipe.FilterAsOfDate)
 	today := l.today()
 	if needsAsOf && f.AsOfDate == "" {
 		f.AsOfDate = today.Format(time.DateOnly)
@@ -269,7 +270,7 @@ func (l *Lane) normalizeFilters(r Recipe, f Filters) (Filters, []string, string)
 	if d, ok := parseDay(f.AsOfDate); ok && d.After(today) {
 		notes = append(notes, fmt.Sprintf("Дата %s ещё не наступила — показываю данные, проведённые на сегодня.", ruDay(d)))
 	}
-	if r.Intent == IntentBankOpsByParty && (f.PeriodFrom == "") != (f.PeriodTo == "") {
+	if r.Name == recipe.BankOpsByParty && (f.PeriodFrom == "") != (f.PeriodTo == "") {
 		if f.PeriodTo == "" {
 			f.PeriodTo = today.Format(time.DateOnly)
 		} else {
@@ -285,11 +286,11 @@ func (l *Lane) today() time.Time {
 }
 
 // askFor asks for the missing required filters in Russian.
-func askFor(r Recipe, missing []string) string {
+func askFor(r recipe.Spec, missing []string) string {
 	names := map[string]string{
-		FilterCounterparty: "контрагента (название или ИНН)", FilterContract: "договор (номер, например П-15/2025)",
-		FilterAccount: "счёт (например, 60, 62.01 или 51)", FilterPeriodFrom: "период (например, «за март» или «с 01.03.2026 по 31.03.2026»)",
-		FilterPeriodTo: "", FilterAsOfDate: "дату",
+		recipe.FilterCounterparty: "контрагента (название или ИНН)", recipe.FilterContract: "договор (номер, например П-15/2025)",
+		recipe.FilterAccount: "счёт (например, 60, 62.01 или 51)", recipe.FilterPeriodFrom: "период (например, «за март» или «с 01.03.2026 по 31.03.2026»)",
+		recipe.FilterPeriodTo: "", recipe.FilterAsOfDate: "дату",
 	}
 	var parts []string
 	for _, m := range missing {

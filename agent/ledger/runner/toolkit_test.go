@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/onec/onectest"
 )
@@ -27,12 +28,12 @@ func TestMainOrganization(t *testing.T) {
 		d         Decomposition
 		wantOrg   string // "" = the lane asks which
 	}{
-		{"several, none configured", "", ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"}), ""},
-		{"configured by INN", mainOrg, ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"}), "ООО «Северный ветер»"},
-		{"configured by name", trade.Name, ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"}), trade.Name},
-		{"configured but unknown", "0000000000", ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"}), ""},
-		{"named in the question", "", ask(IntentReceivables, Filters{AsOfDate: "2026-03-31", Organization: "Северный ветер Трейд"}), trade.Name},
-		{"a contract's own", "", ask(IntentDocumentsByContract, Filters{Contract: "П-90/2024", PeriodFrom: "2024-01-01", PeriodTo: "2026-03-31"}), trade.Name},
+		{"several, none configured", "", ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31"}), ""},
+		{"configured by INN", mainOrg, ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31"}), "ООО «Северный ветер»"},
+		{"configured by name", trade.Name, ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31"}), trade.Name},
+		{"configured but unknown", "0000000000", ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31"}), ""},
+		{"named in the question", "", ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31", Organization: "Северный ветер Трейд"}), trade.Name},
+		{"a contract's own", "", ask(recipe.DocumentsByContract, recipe.Filters{Contract: "П-90/2024", PeriodFrom: "2024-01-01", PeriodTo: "2026-03-31"}), trade.Name},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,8 +73,8 @@ var cmpSorted = cmp.Transformer("sorted", func(s []string) []string {
 // A base with one organization needs no configuration: BP itself takes the only one
 // (Справочники.Организации.ОрганизацияПоУмолчанию).
 func TestMainOrganizationTheOnlyOne(t *testing.T) {
-	only := []Entity{{Ref: "1", Name: "ООО «Одна»", INN: "7700000001"}}
-	two := append(only, Entity{Ref: "2", Name: "ООО «Вторая»", INN: "7700000002"})
+	only := []recipe.Entity{{Ref: "1", Name: "ООО «Одна»", INN: "7700000001"}}
+	two := append(only, recipe.Entity{Ref: "2", Name: "ООО «Вторая»", INN: "7700000002"})
 	l := NewLane(nil, Options{})
 	if got := l.mainOrganization(t.Context(), only); got.Ref != "1" {
 		t.Errorf("one organization: %+v", got)
@@ -96,8 +97,8 @@ func TestCatalogsBeyondOnePage(t *testing.T) {
 	src := &recordingSource{Source: d}
 	paged := NewLane(src, Options{Now: fixedNow, Organization: mainOrg, MaxRows: 20})
 	for _, q := range []Decomposition{
-		ask(IntentDocumentsByContract, Filters{Contract: "П-44/2024", PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31"}),
-		ask(IntentDocumentsByParty, Filters{Counterparty: "Универсал", PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31"}),
+		ask(recipe.DocumentsByContract, recipe.Filters{Contract: "П-44/2024", PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31"}),
+		ask(recipe.DocumentsByParty, recipe.Filters{Counterparty: "Универсал", PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31"}),
 	} {
 		want, got := full.Run(t.Context(), q), paged.Run(t.Context(), q)
 		if got.ResultMode == Limited || got.Markdown() != want.Markdown() {
@@ -126,9 +127,9 @@ func TestCutResultShowsNoTotal(t *testing.T) {
 	d, _ := demo(t)
 	lane := NewLane(d, Options{Now: fixedNow, Organization: mainOrg, MaxRows: 20})
 	for _, q := range []Decomposition{
-		ask(IntentDocumentsFormBalance, Filters{AsOfDate: "2026-03-31", Account: "62"}),
-		ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"}),
-		ask(IntentDocumentsByParty, Filters{Counterparty: "Альфе", PeriodFrom: "2024-01-01", PeriodTo: "2026-03-31"}),
+		ask(recipe.DocumentsFormBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "62"}),
+		ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31"}),
+		ask(recipe.DocumentsByParty, recipe.Filters{Counterparty: "Альфе", PeriodFrom: "2024-01-01", PeriodTo: "2026-03-31"}),
 	} {
 		res := lane.Run(t.Context(), q)
 		if res.ResultMode != Limited || res.LimitedReason != ReasonVisibilityGap || !strings.Contains(res.Message, "обрезан на 20 строк") ||
@@ -137,7 +138,7 @@ func TestCutResultShowsNoTotal(t *testing.T) {
 		}
 	}
 	// Under the limit the same question has its figures.
-	if res := NewLane(d, Options{Now: fixedNow, Organization: mainOrg}).Run(t.Context(), ask(IntentReceivables, Filters{AsOfDate: "2026-03-31"})); res.ResultMode == Limited {
+	if res := NewLane(d, Options{Now: fixedNow, Organization: mainOrg}).Run(t.Context(), ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31"})); res.ResultMode == Limited {
 		t.Errorf("receivables without a limit: %s %q", res.ResultMode, res.Message)
 	}
 }
@@ -153,15 +154,15 @@ func TestTemplatesAnswerInTheRowsTheLaneReads(t *testing.T) {
 		"catalog.contracts": onec.RowsContract, "catalog.bank_accounts": onec.RowsBankAccount,
 		qFirstPosting: onec.RowsFirstPosting,
 	}
-	for _, r := range Catalog {
-		switch r.Intent {
-		case IntentReceivables, IntentPayables, IntentAccountBalance:
+	for _, r := range recipe.Specs {
+		switch r.Name {
+		case recipe.Receivables, recipe.Payables, recipe.AccountBalance:
 			want[r.ID] = onec.RowsBalance
-		case IntentOpenItemsByParty, IntentOpenItemsByContract, IntentOpenContracts:
+		case recipe.OpenItemsByParty, recipe.OpenItemsByContract, recipe.OpenContracts:
 			want[r.ID] = onec.RowsTurnover
-		case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+		case recipe.DocumentsByParty, recipe.DocumentsByContract, recipe.BankOpsByParty:
 			want[r.ID] = onec.RowsDocument
-		case IntentDocumentsFormBalance:
+		case recipe.DocumentsFormBalance:
 			want[r.ID] = onec.RowsMovement
 		}
 	}

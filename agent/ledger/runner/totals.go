@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
@@ -29,7 +30,7 @@ type Subtotal struct {
 	UnpostedAmount onec.Kopecks `json:"unposted_amount,omitempty"`
 }
 
-// typeSubtotals splits documents by type, in the order of DocumentTypes; unposted documents
+// typeSubtotals splits documents by type, in the order of recipe.DocumentTypes; unposted documents
 // are counted apart.
 func typeSubtotals(rows []Row) []Subtotal {
 	by := map[string]*Subtotal{}
@@ -52,10 +53,10 @@ func typeSubtotals(rows []Row) []Subtotal {
 		out = append(out, *s)
 	}
 	order := func(t string) int {
-		if i := slices.Index(DocumentTypes, t); i >= 0 {
+		if i := slices.Index(recipe.DocumentTypes, t); i >= 0 {
 			return i
 		}
-		return len(DocumentTypes)
+		return len(recipe.DocumentTypes)
 	}
 	slices.SortFunc(out, func(a, b Subtotal) int {
 		return cmp.Or(cmp.Compare(order(a.Key), order(b.Key)), cmp.Compare(a.Key, b.Key))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
@@ -175,7 +176,7 @@ func TestOpenItemsOfCustomerAndSupplier(t *testing.T) {
 			"**По счёту 62 (расчёты с покупателями): нам должны 398\u00a0343,08\u00a0₽**"}},
 	}
 	for _, tt := range tests {
-		res := lane.Run(t.Context(), ask(IntentOpenItemsByParty, Filters{AsOfDate: tt.date, Counterparty: "Универсал", Status: "open"}))
+		res := lane.Run(t.Context(), ask(recipe.OpenItemsByParty, recipe.Filters{AsOfDate: tt.date, Counterparty: "Универсал", Status: "open"}))
 		got := res.Markdown()
 		for _, w := range tt.want {
 			if !strings.Contains(got, w) {
@@ -205,7 +206,7 @@ func TestOpenItemsPerAccountMatchTheSaldo(t *testing.T) {
 			if cp.DeletionMark {
 				continue
 			}
-			res := lane.Run(t.Context(), ask(IntentOpenItemsByParty, Filters{AsOfDate: date, Counterparty: cp.INN, INN: cp.INN, Status: "open"}))
+			res := lane.Run(t.Context(), ask(recipe.OpenItemsByParty, recipe.Filters{AsOfDate: date, Counterparty: cp.INN, INN: cp.INN, Status: "open"}))
 			got := map[string]onec.Kopecks{}
 			for _, s := range res.Summary.Subtotals {
 				got[s.Key] = s.Amount
@@ -240,7 +241,7 @@ func TestOpenItemsPerAccountMatchTheSaldo(t *testing.T) {
 func TestBankOpsTotalsCoverRowsNotShown(t *testing.T) {
 	lane, _ := newTestLane(t)
 	_, l := demo(t)
-	res := lane.Run(t.Context(), ask(IntentBankOpsByParty, Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Counterparty: "Универсал", Limit: 3}))
+	res := lane.Run(t.Context(), ask(recipe.BankOpsByParty, recipe.Filters{PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31", Counterparty: "Универсал", Limit: 3}))
 	if len(res.Rows) != 3 || res.Summary.Rows <= 3 {
 		t.Fatalf("rows shown %d of %d, want 3 of more", len(res.Rows), res.Summary.Rows)
 	}
@@ -288,7 +289,7 @@ func TestBankOpsTotalsCoverRowsNotShown(t *testing.T) {
 // A question by contract number names the company and the contract's date; names are escaped.
 func TestContractHeaderNamesCounterparty(t *testing.T) {
 	lane, _ := newTestLane(t)
-	res := lane.Run(t.Context(), ask(IntentOpenItemsByContract, Filters{AsOfDate: "2026-04-25", Contract: "214/2024", Status: "open"}))
+	res := lane.Run(t.Context(), ask(recipe.OpenItemsByContract, recipe.Filters{AsOfDate: "2026-04-25", Contract: "214/2024", Status: "open"}))
 	if res.ContractParty != `ООО "Ромашка"` {
 		t.Fatalf("contract counterparty = %q, want ООО \"Ромашка\"", res.ContractParty)
 	}
@@ -298,7 +299,7 @@ func TestContractHeaderNamesCounterparty(t *testing.T) {
 			t.Errorf("header %q lacks %q", head, w)
 		}
 	}
-	bare := Result{Intent: IntentDocumentsByContract, Contract: "Основной договор", ContractNumber: "ДП-1", ContractDate: "2025-02-03",
+	bare := Result{Intent: recipe.DocumentsByContract, Contract: "Основной договор", ContractNumber: "ДП-1", ContractDate: "2025-02-03",
 		ContractParty: "ООО «Гранит-М»", Organization: "ООО «Север»", Source: "demo", ResultMode: FactualList}
 	if got, want := bare.contractLabel(), "Основной договор № ДП-1 от 03.02.2025 с ООО «Гранит-М»"; got != want {
 		t.Errorf("contractLabel() = %q, want %q", got, want)
@@ -315,7 +316,7 @@ func TestContractHeaderNamesCounterparty(t *testing.T) {
 // A LIMITED answer quotes names as the user wrote them: they are escaped like any other name.
 func TestLimitedMessageIsEscaped(t *testing.T) {
 	lane, _ := newTestLane(t)
-	res := lane.Run(t.Context(), ask(IntentOpenItemsByParty, Filters{AsOfDate: "2026-03-31", Counterparty: "ООО *Рога_и[Копыта]*", Status: "open"}))
+	res := lane.Run(t.Context(), ask(recipe.OpenItemsByParty, recipe.Filters{AsOfDate: "2026-03-31", Counterparty: "ООО *Рога_и[Копыта]*", Status: "open"}))
 	if res.ResultMode != Limited {
 		t.Fatalf("result %s", res.ResultMode)
 	}

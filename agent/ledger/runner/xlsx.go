@@ -7,6 +7,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
@@ -93,24 +94,24 @@ func (r Result) table() ([]string, [][]any) {
 	var header []string
 	var cells [][]any
 	switch r.Intent {
-	case IntentTurnoverSheet, IntentAccountCard:
+	case recipe.TurnoverSheet, recipe.AccountCard:
 		return r.reportTable(rows) // report_compose.go
-	case IntentReceivables, IntentPayables:
+	case recipe.Receivables, recipe.Payables:
 		header = []string{"Контрагент", "Сумма, ₽", "Документов"}
 		for _, x := range rows {
 			cells = append(cells, []any{x.Name, x.Amount, x.Count})
 		}
-	case IntentAccountBalance:
+	case recipe.AccountBalance:
 		header = []string{"Счёт", "Дебет, ₽", "Кредит, ₽", "Сальдо, ₽"}
 		for _, x := range rows {
 			cells = append(cells, []any{x.Account, x.Debit, x.Credit, x.Amount})
 		}
-	case IntentOpenContracts:
+	case recipe.OpenContracts:
 		header = []string{"Договор", "Контрагент", "Дебет, ₽", "Кредит, ₽", "Сальдо, ₽"}
 		for _, x := range rows {
 			cells = append(cells, []any{x.Name, x.Party, x.Debit, x.Credit, x.Amount})
 		}
-	case IntentOpenItemsByParty, IntentOpenItemsByContract, IntentDocumentsFormBalance:
+	case recipe.OpenItemsByParty, recipe.OpenItemsByContract, recipe.DocumentsFormBalance:
 		header = []string{"Документ", "Вид", "Номер", "Дата", "Дебет, ₽", "Кредит, ₽", "Остаток, ₽"}
 		for _, x := range rows {
 			cells = append(cells, []any{x.Name, typeName(x.Type), x.Number, shortDate(x.Date), x.Debit, x.Credit, x.Amount})
@@ -135,7 +136,7 @@ func (r Result) ExportCaption() string {
 	_, cells := r.table()
 	total := strings.TrimPrefix(r.exportTotal(len(cells)), "Итого: ")
 	switch r.Intent {
-	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+	case recipe.DocumentsByParty, recipe.DocumentsByContract, recipe.BankOpsByParty:
 		return "Выгрузка в Excel: " + total + "; общей суммы нет — в списке документы разных видов."
 	}
 	return "Выгрузка в Excel: " + total + "."
@@ -145,9 +146,9 @@ func (r Result) ExportCaption() string {
 func (r Result) exportTotal(n int) string {
 	rows := fmt.Sprintf("%d %s", n, ru.Plural(n, "строка", "строки", "строк"))
 	switch r.Intent {
-	case IntentDocumentsByParty, IntentDocumentsByContract, IntentBankOpsByParty:
+	case recipe.DocumentsByParty, recipe.DocumentsByContract, recipe.BankOpsByParty:
 		return "Итого: " + rows
-	case IntentTurnoverSheet, IntentAccountCard:
+	case recipe.TurnoverSheet, recipe.AccountCard:
 		return r.reportExportTotal(rows)
 	}
 	return fmt.Sprintf("Итого: %s, %s", rows, r.Summary.TotalAmount)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 )
 
@@ -18,17 +19,17 @@ func TestExportCaptionPlurals(t *testing.T) {
 		return out
 	}
 	for _, tt := range []struct {
-		intent Intent
+		intent recipe.Name
 		n      int
 		want   string
 	}{
-		{IntentReceivables, 1, "Выгрузка в Excel: 1 строка, 1,00 ₽."},
-		{IntentReceivables, 3, "Выгрузка в Excel: 3 строки, 3,00 ₽."},
-		{IntentReceivables, 11, "Выгрузка в Excel: 11 строк, 11,00 ₽."},
-		{IntentReceivables, 21, "Выгрузка в Excel: 21 строка, 21,00 ₽."},
-		{IntentPayables, 44, "Выгрузка в Excel: 44 строки, 44,00 ₽."},
-		{IntentDocumentsByParty, 31, "Выгрузка в Excel: 31 строка; общей суммы нет — в списке документы разных видов."},
-		{IntentBankOpsByParty, 112, "Выгрузка в Excel: 112 строк; общей суммы нет — в списке документы разных видов."},
+		{recipe.Receivables, 1, "Выгрузка в Excel: 1 строка, 1,00 ₽."},
+		{recipe.Receivables, 3, "Выгрузка в Excel: 3 строки, 3,00 ₽."},
+		{recipe.Receivables, 11, "Выгрузка в Excel: 11 строк, 11,00 ₽."},
+		{recipe.Receivables, 21, "Выгрузка в Excel: 21 строка, 21,00 ₽."},
+		{recipe.Payables, 44, "Выгрузка в Excel: 44 строки, 44,00 ₽."},
+		{recipe.DocumentsByParty, 31, "Выгрузка в Excel: 31 строка; общей суммы нет — в списке документы разных видов."},
+		{recipe.BankOpsByParty, 112, "Выгрузка в Excel: 112 строк; общей суммы нет — в списке документы разных видов."},
 	} {
 		all := rows(tt.n)
 		res := Result{Intent: tt.intent, ResultMode: FactualSummary, All: all, Rows: all[:min(tt.n, 10)],

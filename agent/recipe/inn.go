@@ -1,4 +1,4 @@
-package runner
+package recipe
 
 // ValidINN reports whether s is a Russian INN with valid check digits (10 digits for legal entities, 12 for individuals/IP).
 //

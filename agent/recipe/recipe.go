@@ -1,6 +1,83 @@
-package runner
+// Package recipe is the vocabulary of what can be asked of 1C: the whitelist's recipes by name,
+// the filters they take, and the catalog entries (organizations, counterparties, contracts,
+// bank accounts) their parameters name. It is a leaf: understanding, the planner and the 1C
+// skill all speak it, and it imports nothing of theirs. The query runner
+// (agent/ledger/runner) runs a recipe; integrations/onec holds its query text.
+package recipe
 
 import "strconv"
+
+// Name is an address intent; each maps to exactly one recipe.
+type Name string
+
+// The intents of the catalog (seed 000 §4) plus unknown.
+const (
+	OpenContracts        Name = "list_open_contracts"
+	Payables             Name = "list_payables_counterparties"
+	Receivables          Name = "list_receivables_counterparties"
+	AccountBalance       Name = "account_balance_snapshot"
+	OpenItemsByParty     Name = "open_items_by_counterparty"
+	OpenItemsByContract  Name = "open_items_by_contract"
+	DocumentsByParty     Name = "documents_by_counterparty"
+	BankOpsByParty       Name = "bank_ops_by_counterparty"
+	DocumentsByContract  Name = "documents_by_contract"
+	DocumentsFormBalance Name = "documents_forming_balance"
+	TurnoverSheet        Name = "turnover_sheet" // оборотно-сальдовая ведомость за период (report.go)
+	AccountCard          Name = "account_card"   // карточка счёта за период (report.go)
+	Unknown              Name = "unknown"
+)
+
+// Names lists every catalog intent (not unknown), in catalog order.
+func Names() []Name {
+	return []Name{OpenContracts, Payables, Receivables, AccountBalance,
+		OpenItemsByParty, OpenItemsByContract, DocumentsByParty, BankOpsByParty,
+		DocumentsByContract, DocumentsFormBalance, TurnoverSheet, AccountCard}
+}
+
+// Filter keys of the filter catalog (seed 000 §3).
+const (
+	FilterPeriodFrom   = "period_from"
+	FilterPeriodTo     = "period_to"
+	FilterAsOfDate     = "as_of_date"
+	FilterOrganization = "organization"
+	FilterCounterparty = "counterparty"
+	FilterContract     = "contract"
+	FilterAccount      = "account"
+	FilterDocumentType = "document_type"
+	FilterDocumentRef  = "document_ref"
+	FilterStatus       = "status"
+	FilterLimit        = "limit"
+	FilterSort         = "sort"
+	FilterDetail       = "detail" // the turnover sheet's breakdown: DetailCounterparty or DetailContract
+)
+
+// Filters are the extracted filters. Dates are "YYYY-MM-DD"; anchors are raw text until the
+// resolver turns them into references.
+type Filters struct {
+	PeriodFrom   string `json:"period_from,omitempty"`
+	PeriodTo     string `json:"period_to,omitempty"`
+	AsOfDate     string `json:"as_of_date,omitempty"`
+	Organization string `json:"organization,omitempty"`
+	Counterparty string `json:"counterparty,omitempty"`
+	Contract     string `json:"contract,omitempty"`
+	Account      string `json:"account,omitempty"`
+	DocumentType string `json:"document_type,omitempty"`
+	DocumentRef  string `json:"document_ref,omitempty"`
+	Status       string `json:"status,omitempty"` // open, closed, all
+	Limit        int    `json:"limit,omitempty"`  // 1..200
+	Sort         string `json:"sort,omitempty"`   // date_desc, amount_desc, name_asc
+	// INN is set when the counterparty was named by its INN (10 or 12 digits, check digits valid).
+	INN string `json:"inn,omitempty"`
+	// Detail breaks the turnover sheet down by counterparty or by contract (DetailCounterparty,
+	// DetailContract); empty: by account.
+	Detail string `json:"detail,omitempty"`
+}
+
+// Breakdowns of the turnover sheet (Filters.Detail).
+const (
+	DetailCounterparty = "counterparty"
+	DetailContract     = "contract"
+)
 
 // ScopeMode is the account-scope strategy of a recipe (seed 000 §8).
 type ScopeMode string
@@ -11,11 +88,11 @@ const (
 	ScopePreferred ScopeMode = "preferred" // first pass; falls back to raw rows when it leaves none
 )
 
-// Recipe is one whitelisted read-only query of the catalog (seed 000 §4). Its 1C query text
+// Spec is one whitelisted read-only query of the catalog (seed 000 §4). Its 1C query text
 // lives in integrations/onec under the same ID; parameters are always bound, never interpolated.
-type Recipe struct {
+type Spec struct {
 	ID           string
-	Intent       Intent
+	Name         Name
 	Purpose      string // Russian, as the seed names it
 	Required     []string
 	Optional     []string
@@ -26,77 +103,77 @@ type Recipe struct {
 	Scope        ScopeMode
 }
 
-// Catalog is the recipe catalog V1, in seed order.
-var Catalog = []Recipe{
-	{ID: "address.open_contracts.by_asof", Intent: IntentOpenContracts, Purpose: "Незакрытые договоры на дату",
+// Specs is the recipe catalog V1, in seed order.
+var Specs = []Spec{
+	{ID: "address.open_contracts.by_asof", Name: OpenContracts, Purpose: "Незакрытые договоры на дату",
 		Required: []string{FilterAsOfDate}, Optional: []string{FilterOrganization, FilterCounterparty, FilterLimit, FilterSort},
 		Output:      []string{"contract_ref", "contract_name", "counterparty_ref", "debit", "credit", "saldo", "as_of_date"},
 		DefaultSort: "saldo_desc", DefaultLimit: 50, Drilldowns: []string{"address.open_items.by_contract"}, Scope: ScopePreferred},
-	{ID: "address.payables.counterparty_totals", Intent: IntentPayables, Purpose: "Кому должны мы",
+	{ID: "address.payables.counterparty_totals", Name: Payables, Purpose: "Кому должны мы",
 		Required: []string{FilterAsOfDate}, Optional: []string{FilterOrganization, FilterAccount, FilterLimit},
 		Output:      []string{"counterparty_ref", "counterparty_name", "payable_amount", "doc_count", "as_of_date"},
 		DefaultSort: "payable_amount_desc", DefaultLimit: 50, Drilldowns: []string{"address.open_items.by_counterparty"}, Scope: ScopePreferred},
-	{ID: "address.receivables.counterparty_totals", Intent: IntentReceivables, Purpose: "Кто должен нам",
+	{ID: "address.receivables.counterparty_totals", Name: Receivables, Purpose: "Кто должен нам",
 		Required: []string{FilterAsOfDate}, Optional: []string{FilterOrganization, FilterAccount, FilterLimit},
 		Output:      []string{"counterparty_ref", "counterparty_name", "receivable_amount", "doc_count", "as_of_date"},
 		DefaultSort: "receivable_amount_desc", DefaultLimit: 50, Drilldowns: []string{"address.open_items.by_counterparty"}, Scope: ScopePreferred},
-	{ID: "address.account.balance_snapshot", Intent: IntentAccountBalance, Purpose: "Остаток по счету на дату",
+	{ID: "address.account.balance_snapshot", Name: AccountBalance, Purpose: "Остаток по счету на дату",
 		Required: []string{FilterAccount, FilterAsOfDate}, Optional: []string{FilterOrganization, FilterLimit},
 		Output:      []string{"account", "debit_balance", "credit_balance", "net_balance", "as_of_date"},
 		DefaultSort: "account_asc", DefaultLimit: 20, Drilldowns: []string{"address.balance.drilldown_documents"}, Scope: ScopeStrict},
-	{ID: "address.open_items.by_counterparty", Intent: IntentOpenItemsByParty, Purpose: "Открытые позиции по контрагенту",
+	{ID: "address.open_items.by_counterparty", Name: OpenItemsByParty, Purpose: "Открытые позиции по контрагенту",
 		Required: []string{FilterCounterparty, FilterAsOfDate}, Optional: []string{FilterOrganization, FilterContract, FilterAccount, FilterLimit},
 		Output:      []string{"document_ref", "document_type", "document_date", "contract_ref", "debit", "credit", "open_amount"},
 		DefaultSort: "document_date_desc", DefaultLimit: 100, Drilldowns: []string{"address.documents.by_contract"}, Scope: ScopePreferred},
-	{ID: "address.open_items.by_contract", Intent: IntentOpenItemsByContract, Purpose: "Открытые позиции по договору",
+	{ID: "address.open_items.by_contract", Name: OpenItemsByContract, Purpose: "Открытые позиции по договору",
 		Required: []string{FilterContract, FilterAsOfDate}, Optional: []string{FilterOrganization, FilterCounterparty, FilterAccount, FilterLimit},
 		Output:      []string{"document_ref", "document_type", "document_date", "counterparty_ref", "debit", "credit", "open_amount"},
 		DefaultSort: "document_date_desc", DefaultLimit: 100, Drilldowns: []string{"address.documents.by_contract"}, Scope: ScopePreferred},
-	{ID: "address.documents.by_counterparty", Intent: IntentDocumentsByParty, Purpose: "Документы контрагента за период",
+	{ID: "address.documents.by_counterparty", Name: DocumentsByParty, Purpose: "Документы контрагента за период",
 		Required: []string{FilterCounterparty, FilterPeriodFrom, FilterPeriodTo}, Optional: []string{FilterOrganization, FilterDocumentType, FilterLimit, FilterSort},
 		Output:      []string{"document_ref", "document_type", "number", "date", "amount", "posted"},
 		DefaultSort: "date_desc", DefaultLimit: 100, Drilldowns: []string{"address.documents.by_contract"}, Scope: ScopePreferred},
-	{ID: "address.bank_ops.by_counterparty", Intent: IntentBankOpsByParty, Purpose: "Банковские операции по контрагенту",
+	{ID: "address.bank_ops.by_counterparty", Name: BankOpsByParty, Purpose: "Банковские операции по контрагенту",
 		Required: []string{FilterCounterparty}, Optional: []string{FilterPeriodFrom, FilterPeriodTo, FilterOrganization, FilterLimit, FilterSort},
 		Output:      []string{"document_ref", "document_type", "number", "date", "amount", "posted", "bank_account_hint"},
 		DefaultSort: "date_desc", DefaultLimit: 100, Drilldowns: []string{"address.documents.by_counterparty"}, Scope: ScopePreferred},
-	{ID: "address.documents.by_contract", Intent: IntentDocumentsByContract, Purpose: "Документы договора за период",
+	{ID: "address.documents.by_contract", Name: DocumentsByContract, Purpose: "Документы договора за период",
 		Required: []string{FilterContract, FilterPeriodFrom, FilterPeriodTo}, Optional: []string{FilterOrganization, FilterDocumentType, FilterLimit, FilterSort},
 		Output:      []string{"document_ref", "document_type", "number", "date", "amount", "posted"},
 		DefaultSort: "date_desc", DefaultLimit: 100, Drilldowns: []string{"address.balance.drilldown_documents"}, Scope: ScopePreferred},
-	{ID: "address.balance.drilldown_documents", Intent: IntentDocumentsFormBalance, Purpose: "Расшифровка остатка до документов",
+	{ID: "address.balance.drilldown_documents", Name: DocumentsFormBalance, Purpose: "Расшифровка остатка до документов",
 		Required: []string{FilterAccount, FilterAsOfDate}, Optional: []string{FilterOrganization, FilterCounterparty, FilterContract, FilterLimit},
 		Output:      []string{"document_ref", "document_type", "number", "date", "debit", "credit", "delta"},
 		DefaultSort: "date_desc", DefaultLimit: 150, Drilldowns: []string{"address.documents.by_counterparty"}, Scope: ScopeStrict},
 	// The reports (report.go): each runs several templates of integrations/onec/queries_reports.go.
-	{ID: "address.turnover_sheet.by_account", Intent: IntentTurnoverSheet, Purpose: "Оборотно-сальдовая ведомость за период",
+	{ID: "address.turnover_sheet.by_account", Name: TurnoverSheet, Purpose: "Оборотно-сальдовая ведомость за период",
 		Required: []string{FilterPeriodFrom, FilterPeriodTo}, Optional: []string{FilterOrganization, FilterAccount, FilterCounterparty, FilterContract, FilterDetail, FilterLimit},
 		Output:      []string{"account", "counterparty_name", "contract_name", "opening_debit", "opening_credit", "debit", "credit", "closing_debit", "closing_credit"},
 		DefaultSort: "account_asc", DefaultLimit: MaxLimit, Drilldowns: []string{"address.account_card.movements"}, Scope: ScopeStrict},
-	{ID: "address.account_card.movements", Intent: IntentAccountCard, Purpose: "Карточка счёта за период",
+	{ID: "address.account_card.movements", Name: AccountCard, Purpose: "Карточка счёта за период",
 		Required: []string{FilterAccount, FilterPeriodFrom, FilterPeriodTo}, Optional: []string{FilterOrganization, FilterCounterparty, FilterLimit},
 		Output:      []string{"date", "document_ref", "document_type", "number", "corr_account", "counterparty_name", "debit", "credit", "balance"},
 		DefaultSort: "date_asc", DefaultLimit: MaxLimit, Scope: ScopeStrict},
 }
 
-// RecipeFor returns the recipe of an intent.
-func RecipeFor(i Intent) (Recipe, bool) {
-	for _, r := range Catalog {
-		if r.Intent == i {
+// For returns the recipe of an intent.
+func For(i Name) (Spec, bool) {
+	for _, r := range Specs {
+		if r.Name == i {
 			return r, true
 		}
 	}
-	return Recipe{}, false
+	return Spec{}, false
 }
 
 // MissingFilters lists the recipe's required filters absent from f (as_of_date included — the
 // lane defaults it to today and says so).
 //
-// The list is never nil, so it encodes as [] in JSON; it is empty for IntentUnknown. An INN
+// The list is never nil, so it encodes as [] in JSON; it is empty for Unknown. An INN
 // counts as a counterparty.
-func MissingFilters(i Intent, f Filters) []string {
+func MissingFilters(i Name, f Filters) []string {
 	missing := []string{}
-	r, ok := RecipeFor(i)
+	r, ok := For(i)
 	if !ok {
 		return missing
 	}
@@ -147,14 +224,14 @@ func filterKeyValue(f Filters, key string) string {
 	return ""
 }
 
-// RecipeByID returns a recipe by its ID.
-func RecipeByID(id string) (Recipe, bool) {
-	for _, r := range Catalog {
+// ByID returns a recipe by its ID.
+func ByID(id string) (Spec, bool) {
+	for _, r := range Specs {
 		if r.ID == id {
 			return r, true
 		}
 	}
-	return Recipe{}, false
+	return Spec{}, false
 }
 
 // DocumentTypes is the whitelist of document_type values (BP 3.0 metadata names).
