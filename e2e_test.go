@@ -213,7 +213,7 @@ func newE2ELLM(t *testing.T) *fakes.LLM {
 	return fakes.NewTestLLM(t, fakes.LLMOptions{Key: "e2e-llm-key", Chunks: 1, Respond: func(r *fakes.Request) fakes.Reply {
 		switch {
 		case r.ResponseFormat == "json_schema": // the planner
-			return fakes.Reply{Content: `{"intents":["SMALL_TALK"],"tool_calls":[],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.9}`}
+			return fakes.Reply{Content: `{"intents":["smalltalk"],"tool_calls":[],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.9}`}
 		case r.ResponseFormat == "json_object":
 			return fakes.Reply{Content: `{"scenario":"S2","intent":"smalltalk","confidence":0.9,"reasons":["разговор"]}`}
 		case strings.Contains(r.Last(), "длинный"):

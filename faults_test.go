@@ -342,8 +342,8 @@ const (
 	goodAnswer     = "**Курс и ставка**\n\nКурс доллара — 81,2475 ₽ [1], ключевая ставка — 15,50% [2]."
 	inventedAnswer = "**Курс и ставка**\n\nКурс доллара — 95,0000 ₽ [1], ключевая ставка — 15,50% [2]."
 	smallTalkReply = "Всё хорошо, спасибо! Спрашивайте про курсы, 1С и документы."
-	receivables    = `{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}}],"fallback":{"enabled":false},"limits":{},"render_style":"TABLE","confidence":0.93,"question_mode":"direct","ledger":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}}`
-	smallTalkPlan  = `{"intents":["SMALL_TALK"],"tool_calls":[],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.9}`
+	receivables    = `{"intents":["ledger"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}}],"fallback":{"enabled":false},"limits":{},"render_style":"TABLE","confidence":0.93,"question_mode":"direct","ledger":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}}`
+	smallTalkPlan  = `{"intents":["smalltalk"],"tool_calls":[],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.9}`
 )
 
 var (
@@ -413,7 +413,7 @@ func (l *llmFake) respond(r *fakes.Request) fakes.Reply {
 		}
 		if m := ruDate.FindStringSubmatch(question); m != nil && strings.Contains(question, "курс доллара") && strings.Contains(question, "ключевая ставка") {
 			iso := m[3] + "-" + m[2] + "-" + m[1]
-			return fakes.Reply{Content: `{"intents":["CBR_RATE","CBR_KEY_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"` + iso +
+			return fakes.Reply{Content: `{"intents":["rate","key_rate"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"` + iso +
 				`","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"` + iso +
 				`"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`}
 		}

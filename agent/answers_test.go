@@ -62,7 +62,7 @@ func answersAgent(t *testing.T, url string) *Agent { return demoAgent(t, answers
 
 // lyingPlan is a valid plan that reads every question as another company's open items on
 // another date over another account: what a confident but wrong model would say.
-const lyingPlan = `{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":"open_items_by_counterparty",` +
+const lyingPlan = `{"intents":["ledger"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":"open_items_by_counterparty",` +
 	`"filters":{"as_of_date":"2025-01-01","counterparty":"ООО «Гранит»","account":"76"}}}],"fallback":{"enabled":false},` +
 	`"limits":{},"render_style":"TABLE","confidence":0.97,"question_mode":"direct"}`
 

@@ -5,13 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/finbot/finbot/internal/testredis"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/finbot/finbot/internal/testredis"
 
 	"github.com/xuri/excelize/v2"
 

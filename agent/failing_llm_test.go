@@ -103,7 +103,7 @@ func TestPlannerDatesValidated(t *testing.T) {
 		{"что там по расчётам с покупателями вообще", "9999-12-31"},
 		{"какая картина с расчётами на 31 марта", "9999-12-31"},
 	} {
-		p := `{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"` + tt.date + `"}}}],"fallback":{"enabled":false},"limits":{},"render_style":"TABLE","confidence":0.95,"question_mode":"direct","ledger":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"` + tt.date + `"}}}`
+		p := `{"intents":["ledger"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"` + tt.date + `"}}}],"fallback":{"enabled":false},"limits":{},"render_style":"TABLE","confidence":0.95,"question_mode":"direct","ledger":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"` + tt.date + `"}}}`
 		s := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: p}}})
 		a := pipelineAgent(t, s, func(o *Options) { o.PlanCacheTTL = -1 })
 		req := Request{UserID: 9, ChatID: 9}

@@ -377,7 +377,7 @@ func understandingFiles(t *testing.T) []string {
 
 // kbHappyPlan is a valid plan that sends every question to the knowledge base with a query of
 // its own: what a model that reads anything unclear as a tax question would say.
-const kbHappyPlan = `{"intents":["KB_TERM"],"tool_calls":[{"tool":"search_general_kb","args":{"query":"ставка налога на прибыль"}}],` +
+const kbHappyPlan = `{"intents":["kb"],"tool_calls":[{"tool":"search_general_kb","args":{"query":"ставка налога на прибыль"}}],` +
 	`"render_style":"SHORT","confidence":0.9}`
 
 // TestKBGateAnswers asks testdata/kbgate of the whole agent — the parser routes first, the

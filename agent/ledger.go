@@ -9,7 +9,6 @@ import (
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/ledger/runner"
-	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/understand"
 )
 
@@ -170,7 +169,7 @@ var errLedgerDenied = errors.New("agent: 1C data is not available to this user")
 // ledgerQuery is the planner's ledger_query tool: one whitelisted 1C recipe with the plan's
 // filters, run as the ledger commands run, read as facts (the rows, their total and the scope
 // of the figures).
-func (a *Agent) ledgerQuery(ctx context.Context, req Request, question string, args plan.LedgerQueryArgs) (facts.Payload, error) {
+func (a *Agent) ledgerQuery(ctx context.Context, req Request, question string, args understand.LedgerArgs) (facts.Payload, error) {
 	if !a.opts.LedgerAccess(req.UserID, req.ChatID) {
 		return facts.Payload{}, errLedgerDenied
 	}

@@ -18,7 +18,7 @@ import (
 )
 
 // Guarded discovery (issue #6, seed 003) answers 1C questions outside the recipe catalog
-// (LEDGER_DEEP_ANALYSIS). The model only proposes: the runtime plan of agent/ledger/probes keeps
+// (ledger_deep). The model only proposes: the runtime plan of agent/ledger/probes keeps
 // the whitelisted primitives and decides whether anything may run; the lane runs each allowed
 // primitive as a fixed read-only query within the plan's probe budget; the evidence gate decides
 // how strongly the answer may speak, and the code, not the model, says so up front.
@@ -82,7 +82,7 @@ func (d *DiscoveryDebug) records() []executor.Record {
 	return out
 }
 
-// deepAnalysis answers a LEDGER_DEEP_ANALYSIS plan through guarded discovery.
+// deepAnalysis answers a ledger_deep plan through guarded discovery.
 func (a *Agent) deepAnalysis(ctx context.Context, req Request, question, summary string, p plan.QueryPlan, dbg *PlanDebug) (Answer, error) {
 	if a.lane == nil {
 		return Answer{Text: ledgerNotConnected}, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
@@ -68,7 +69,7 @@ func probeCall(t plan.Tool, args plan.DiscoveryArgs) plan.ToolCall {
 }
 
 func deepPlan(d *plan.DiscoveryProposal, calls ...plan.ToolCall) plan.QueryPlan {
-	return plan.QueryPlan{Intents: []plan.Intent{plan.IntentLedgerDeep}, QuestionMode: plan.ModeDeepAnalysis, Discovery: d,
+	return plan.QueryPlan{Intents: []understand.Kind{understand.KindLedgerDeep}, QuestionMode: plan.ModeDeepAnalysis, Discovery: d,
 		ToolCalls: calls, RenderStyle: plan.StyleBullets, Confidence: 0.9, Limits: plan.Limits{MaxItems: 10}}
 }
 

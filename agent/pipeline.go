@@ -233,7 +233,7 @@ func (a *Agent) planned(ctx context.Context, req Request, text string, hist []hi
 // real. A follow-up's names and dates may come from the questions it continues.
 func (a *Agent) fromPlan(ctx context.Context, req Request, p plan.QueryPlan, parsed understand.Decision, text, summary string,
 	hist []history.Turn) (understand.Decision, bool) {
-	if slices.Contains(p.Intents, plan.IntentLedgerDeep) && !only(p, plan.ToolLedgerQuery) {
+	if slices.Contains(p.Intents, understand.KindLedgerDeep) && !only(p, plan.ToolLedgerQuery) {
 		return understand.Decision{}, false
 	}
 	in := understand.Input{Text: text, Now: a.now()}
@@ -247,7 +247,11 @@ func (a *Agent) fromPlan(ctx context.Context, req Request, p plan.QueryPlan, par
 		chain, _ := questionChain(hist)
 		context = strings.Join(chain, " ")
 	}
-	return a.parser.FromPlan(p, parsed, in, context)
+	pl, ok := p.Planned()
+	if !ok {
+		return understand.Decision{}, false
+	}
+	return a.parser.FromPlan(pl, parsed, in, context)
 }
 
 // handlerOf names the handler a decision goes to, for the debug payload.
@@ -335,22 +339,22 @@ func planRoute(p plan.QueryPlan, source string) RouteDecision {
 		return d
 	}
 	switch p.Intents[0] {
-	case plan.IntentClarify:
+	case understand.KindClarify:
 		d.Scenario, d.Intent = S5Clarify, IntentUnknown
-	case plan.IntentSmallTalk:
+	case understand.KindSmallTalk:
 		d.Intent = IntentSmallTalk
-	case plan.IntentLedgerFact, plan.IntentLedgerDeep:
+	case understand.KindLedger, understand.KindLedgerDeep:
 		d.Scenario, d.Intent = OneC, IntentUnknown
 		if p.Ledger != nil {
 			d.Intent = string(p.Ledger.Recipe)
 		}
-	case plan.IntentCBRRate:
+	case understand.KindRate:
 		d.Intent = IntentRates
-	case plan.IntentCBRKeyRate:
+	case understand.KindKeyRate:
 		d.Intent = IntentKeyRate
-	case plan.IntentFinanceNews:
+	case understand.KindNews:
 		d.Intent = IntentNews
-	case plan.IntentDocSearch, plan.IntentDocQA:
+	case understand.KindDocs:
 		d.Scenario, d.Intent = S1Search, ""
 	}
 	if len(p.Intents) > 1 {
@@ -386,13 +390,13 @@ func (a *Agent) runPlan(ctx context.Context, req Request, text, summary string, 
 		}
 	}
 	switch {
-	case len(p.ToolCalls) == 0 && slices.Contains(p.Intents, plan.IntentClarify):
+	case len(p.ToolCalls) == 0 && slices.Contains(p.Intents, understand.KindClarify):
 		dbg.Handler = "clarify"
 		return a.planClarify(ctx, p, text), nil
-	case len(p.ToolCalls) == 0 && slices.Contains(p.Intents, plan.IntentSmallTalk):
+	case len(p.ToolCalls) == 0 && slices.Contains(p.Intents, understand.KindSmallTalk):
 		dbg.Handler = "smalltalk"
 		return a.smallTalk(ctx, text, hist), nil
-	case slices.Contains(p.Intents, plan.IntentLedgerDeep) && !only(p, plan.ToolLedgerQuery):
+	case slices.Contains(p.Intents, understand.KindLedgerDeep) && !only(p, plan.ToolLedgerQuery):
 		// A question outside the recipe catalog: guarded discovery runs the plan's primitives.
 		// The lane's own decomposition would refuse it as an analytical question.
 		dbg.Handler = "deep_analysis"
@@ -449,7 +453,7 @@ func planQuery(p plan.QueryPlan) string {
 }
 
 // isCBRNews reports whether a call asks for the Bank of Russia's news.
-func isCBRNews(c plan.ToolCall) bool { return c.CBRMode() == plan.CBRNews }
+func isCBRNews(c plan.ToolCall) bool { return c.CBRMode() == understand.RateNews }
 
 // planClarify asks the plan's clarifying question, its options as buttons.
 func (a *Agent) planClarify(ctx context.Context, p plan.QueryPlan, text string) Answer {

@@ -34,7 +34,7 @@ func o200k(b *testing.B) func(string) int {
 //
 //	go test -run '^$' -bench BenchmarkPipeline -benchtime 200x ./agent/
 func BenchmarkPipeline(b *testing.B) {
-	composite := `{"intents":["CBR_RATE","CBR_KEY_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-14"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`
+	composite := `{"intents":["rate","key_rate"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-14"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`
 	deep := deepPlan(alfaProposal("ООО «Альфа»", "resolve_entity_reference", "aggregate_by_axis"),
 		probeCall("resolve_entity_reference", plan.DiscoveryArgs{Entity: "ООО «Альфа»"}),
 		probeCall("aggregate_by_axis", withEntity(plan.DiscoveryArgs{Axis: "month", DateFrom: q1.DateFrom, DateTo: q1.DateTo}, "ООО «Альфа»")))
@@ -42,7 +42,7 @@ func BenchmarkPipeline(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	clarify := `{"intents":["CLARIFY"],"tool_calls":[],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.8,"clarification":"Какой отчёт нужен: по дебиторке или по кредиторке?","clarification_options":["Кто нам должен","Кому должны мы"]}`
+	clarify := `{"intents":["clarify"],"tool_calls":[],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.8,"clarification":"Какой отчёт нужен: по дебиторке или по кредиторке?","clarification_options":["Кто нам должен","Кому должны мы"]}`
 	cases := []struct {
 		name    string
 		req     Request

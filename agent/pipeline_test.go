@@ -130,15 +130,15 @@ func wholeAgent(t testing.TB, w wiring, opts ...func(*Options)) *Agent {
 }
 
 // planJSON is a scripted planner reply.
-func planJSON(intent plan.Intent, calls string, extra string) string {
+func planJSON(intent understand.Kind, calls string, extra string) string {
 	return fmt.Sprintf(`{"intents":[%q],"tool_calls":[%s],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","answer_style":"NATURAL_RU","confidence":0.9%s}`,
 		intent, calls, extra)
 }
 
 const (
-	receivablesPlan = `{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}}],"fallback":{"enabled":false},"limits":{},"render_style":"TABLE","confidence":0.93,"question_mode":"direct","ledger":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}}`
-	eurFebPlan      = `{"intents":["CBR_RATE"],"entities":[{"type":"currency","name":"евро","value":"EUR"}],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-02-28","codes":["EUR"]}}],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.9}`
-	penaltiesPlan   = `{"intents":["DOC_SEARCH"],"tool_calls":[{"tool":"search_user_documents","args":{"query":"штрафы и пени по договору с Техснабом"}},{"tool":"search_user_documents","args":{"query":"неустойка за просрочку поставки"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.88}`
+	receivablesPlan = `{"intents":["ledger"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}}],"fallback":{"enabled":false},"limits":{},"render_style":"TABLE","confidence":0.93,"question_mode":"direct","ledger":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}}`
+	eurFebPlan      = `{"intents":["rate"],"entities":[{"type":"currency","name":"евро","value":"EUR"}],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-02-28","codes":["EUR"]}}],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.9}`
+	penaltiesPlan   = `{"intents":["docs"],"tool_calls":[{"tool":"search_user_documents","args":{"query":"штрафы и пени по договору с Техснабом"}},{"tool":"search_user_documents","args":{"query":"неустойка за просрочку поставки"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.88}`
 )
 
 // vagueReceivables names no side of the settlements («картина с расчётами»): the parser is unsure of it, so the
@@ -285,7 +285,7 @@ func TestPlanCache(t *testing.T) {
 // cites it and passes the post-check; else quotes), never the stand-in's filler nor a figure the
 // model made up. The seed's default plan is not used: the parser's decision is the fallback.
 func TestPlannerMisbehaviour(t *testing.T) {
-	invalid := `{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"drop_table","args":{}}],"render_style":"BULLETS","confidence":0.9}`
+	invalid := `{"intents":["ledger"],"tool_calls":[{"tool":"drop_table","args":{}}],"render_style":"BULLETS","confidence":0.9}`
 	const invented = "1 234 567,89"
 	tests := []struct {
 		name       string
@@ -441,7 +441,7 @@ func TestNonsensePlannerLeavesTheParsersDecision(t *testing.T) {
 // A composite plan runs through the executor; the answer LLM phrases the facts under the
 // post-check: an invented figure gets one regeneration, then the deterministic rendering.
 func TestFactsAnswerPostCheck(t *testing.T) {
-	composite := `{"intents":["CBR_RATE","CBR_KEY_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-14"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`
+	composite := `{"intents":["rate","key_rate"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-14"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`
 	good := "**Курс и ставка**\n\nКурс доллара — 81,1134 ₽ [1], ключевая ставка — 15,50% [2]."
 	bad := "**Курс и ставка**\n\nКурс доллара — 95,0000 ₽ [1], ключевая ставка — 15,50% [2]."
 	tests := []struct {
@@ -503,7 +503,7 @@ func TestFactsAnswerPostCheck(t *testing.T) {
 
 // A vague question gets one precise clarifying question with the plan's options as buttons.
 func TestPlanClarification(t *testing.T) {
-	clarify := `{"intents":["CLARIFY"],"tool_calls":[],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.8,"clarification":"Какой отчёт нужен: по дебиторке или по кредиторке?","clarification_options":["Кто нам должен","Кому должны мы"]}`
+	clarify := `{"intents":["clarify"],"tool_calls":[],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.8,"clarification":"Какой отчёт нужен: по дебиторке или по кредиторке?","clarification_options":["Кто нам должен","Кому должны мы"]}`
 	s := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: clarify}}})
 	a := pipelineAgent(t, s)
 	ans := ask(t, a, Request{UserID: 1, ChatID: 1}, "сделай отчёт по долгам")
@@ -610,7 +610,7 @@ func TestFollowUpWithoutLLM(t *testing.T) {
 // With a Progress callback the answer LLM streams: the callback sees the text grow, as plain
 // text, and the final answer is the checked one.
 func TestAnswerStreamsIntoProgress(t *testing.T) {
-	composite := `{"intents":["CBR_RATE","CBR_KEY_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-14"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`
+	composite := `{"intents":["rate","key_rate"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-14"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`
 	good := "**Курс и ставка**\n\nКурс доллара — 81,1134 ₽ [1], ключевая ставка — 15,50% [2]."
 	bad := "**Курс и ставка**\n\nКурс доллара — 95,0000 ₽ [1], ключевая ставка — 15,50% [2]."
 	for _, tt := range []struct {
@@ -667,7 +667,7 @@ func TestAnswerStreamsIntoProgress(t *testing.T) {
 // fallback. A correct answer streamed the same way shows a growing prefix of itself. Both the
 // facts answer and the document answer are gated.
 func TestStreamShowsOnlyCheckedText(t *testing.T) {
-	composite := `{"intents":["CBR_RATE","CBR_KEY_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-14"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`
+	composite := `{"intents":["rate","key_rate"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-14"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`
 	const (
 		factsGood = "**Курс и ставка**\n\nКурс доллара — 81,1134 ₽ [1], ключевая ставка — 15,50% [2]. Данные Банка России на 14 марта."
 		// The invented figures stand midway, with text after them, and differ per attempt.
@@ -753,7 +753,7 @@ func TestStreamShowsOnlyCheckedText(t *testing.T) {
 	}
 }
 
-// A planned LEDGER_DEEP_ANALYSIS question goes through guarded discovery: the plan's
+// A planned ledger_deep question goes through guarded discovery: the plan's
 // primitives run on the demo ledger, the evidence gate confirms, and the code states it before
 // the model's text; an answer with an invented figure gives way to the deterministic rendering
 // under the same lead.
@@ -911,7 +911,7 @@ func docsExtractive(t *testing.T, ans Answer) {
 // documents — with one answer call (a service that failed is not asked again) and the answer
 // degraded as the LLM being unavailable.
 func TestAnswerLLMMisbehaviour(t *testing.T) {
-	composite := `{"intents":["CBR_RATE","CBR_KEY_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-14"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`
+	composite := `{"intents":["rate","key_rate"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-14"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`
 	factsGood := "**Курс и ставка**\n\nКурс доллара — 81,1134 ₽ [1], ключевая ставка — 15,50% [2]."
 	docsGood := "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки [1]."
 	misbehaviours := []struct {

@@ -24,7 +24,7 @@ func TestPlannedAnswerKeepsTheParsedDate(t *testing.T) {
 
 // A plan that names a company the message does not name is not answered for that company.
 func TestPlannedAnswerRefusesAnInventedCompany(t *testing.T) {
-	plan := `{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":"open_items_by_counterparty","filters":{"as_of_date":"2026-03-31","counterparty":"ООО «Гранит»"}}}],"fallback":{"enabled":false},"limits":{},"render_style":"TABLE","confidence":0.9}`
+	plan := `{"intents":["ledger"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":"open_items_by_counterparty","filters":{"as_of_date":"2026-03-31","counterparty":"ООО «Гранит»"}}}],"fallback":{"enabled":false},"limits":{},"render_style":"TABLE","confidence":0.9}`
 	s := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: plan}}})
 	ans := ask(t, pipelineAgent(t, s), Request{UserID: 1, ChatID: 1}, "какая картина с расчётами на 31 марта")
 	if strings.Contains(ans.Text, "Гранит") {

@@ -15,9 +15,9 @@ func TestSureDecisionAnswersAsThePlannedPath(t *testing.T) {
 		shortcut, paraphrase, plan string
 	}{
 		{"курс доллара на 14 марта", "сколько рублей давали за американскую валюту 14 марта?",
-			`{"intents":["CBR_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}}],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.95}`},
+			`{"intents":["rate"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}}],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.95}`},
 		{"ключевая ставка на 1 марта", "под какой процент ЦБ давал деньги банкам 1 марта?",
-			`{"intents":["CBR_KEY_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-01"}}],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.95}`},
+			`{"intents":["key_rate"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-01"}}],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.95}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.shortcut, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/agent/understand"
 )
 
 // The tools of the planned path (issue #6). Each runs one plan.ToolCall against one source and
@@ -43,7 +44,7 @@ func (a *Agent) tools(req Request, s docScope, question string) executor.Registr
 		})
 	}
 	if a.lane != nil {
-		reg[plan.ToolLedgerQuery] = typedTool(func(ctx context.Context, args plan.LedgerQueryArgs) (facts.Payload, error) {
+		reg[plan.ToolLedgerQuery] = typedTool(func(ctx context.Context, args understand.LedgerArgs) (facts.Payload, error) {
 			return a.ledgerQuery(ctx, req, question, args)
 		})
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/finbot/finbot/agent/rates"
 	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
@@ -212,11 +213,11 @@ func TestToolCBRCurrency(t *testing.T) {
 	reg := cbrTools(t, r)
 	tests := []struct {
 		name        string
-		args        plan.FetchCBRDataArgs
+		args        understand.RateArgs
 		want        []string
 		limitations []string
 	}{
-		{"today, with unknown and unpublished currencies", plan.FetchCBRDataArgs{Mode: plan.CBRCurrency, Codes: []string{"usd", "JPY", "XYZ", "KZT"}},
+		{"today, with unknown and unpublished currencies", understand.RateArgs{Mode: understand.RateCurrency, Codes: []string{"usd", "JPY", "XYZ", "KZT"}},
 			[]string{
 				"Официальный курс USD (доллар США) на 14.03.2026: 81,1134 ₽, изменение +0,5600 ₽ (+0,70%) к 13.03.2026.",
 				"Официальный курс JPY (японских иен) на 14.03.2026: 54,3210 ₽ за 100 (0,543210 ₽ за 1), изменение 0,0000 ₽ (0,00%) к 13.03.2026.",
@@ -224,16 +225,16 @@ func TestToolCBRCurrency(t *testing.T) {
 				"Курса KZT, действовавшего на 15.03.2026, не нашлось: Банк России не устанавливал его с 15.03.2016 (глубже 10 лет назад поиск не идёт).",
 			},
 			[]string{"На 15.03.2026 (воскресенье) новых курсов нет — действуют курсы, установленные на 14.03.2026 (суббота)."}},
-		{"a date, the major currencies", plan.FetchCBRDataArgs{Mode: plan.CBRCurrency, Date: "2026-03-13"},
+		{"a date, the major currencies", understand.RateArgs{Mode: understand.RateCurrency, Date: "2026-03-13"},
 			[]string{
 				"Официальный курс USD (доллар США) на 13.03.2026: 80,5534 ₽, изменение 0,0000 ₽ (0,00%) к 12.03.2026.",
 				"Официальный курс EUR (евро) на 13.03.2026: 88,1000 ₽, изменение 0,0000 ₽ (0,00%) к 12.03.2026.",
 				"Официальный курс CNY (китайский юань) на 13.03.2026: 11,2000 ₽, изменение 0,0000 ₽ (0,00%) к 12.03.2026.",
 			}, nil},
-		{"tomorrow, not set yet", plan.FetchCBRDataArgs{Mode: plan.CBRCurrency, Date: "2026-03-16", Codes: []string{"USD"}},
+		{"tomorrow, not set yet", understand.RateArgs{Mode: understand.RateCurrency, Date: "2026-03-16", Codes: []string{"USD"}},
 			[]string{"Официальный курс USD (доллар США) на 14.03.2026: 81,1134 ₽, изменение +0,5600 ₽ (+0,70%) к 13.03.2026 (курс от 14.03.2026: на 16.03.2026 ещё не установлен)."},
 			[]string{"Курс на 16.03.2026 Банк России ещё не установил (он устанавливает курс накануне, после 15:30 МСК); последний установленный — на 14.03.2026 (суббота)."}},
-		{"next week", plan.FetchCBRDataArgs{Mode: plan.CBRCurrency, Date: "2026-03-20", Codes: []string{"USD"}},
+		{"next week", understand.RateArgs{Mode: understand.RateCurrency, Date: "2026-03-20", Codes: []string{"USD"}},
 			[]string{"Официальный курс USD (доллар США) на 14.03.2026: 81,1134 ₽, изменение +0,5600 ₽ (+0,70%) к 13.03.2026 (курс от 14.03.2026: на 20.03.2026 ещё не установлен)."},
 			[]string{"Курс на 20.03.2026 Банк России ещё не установил (он устанавливает курс накануне, после 15:30 МСК); последний установленный — на 14.03.2026 (суббота)."}},
 	}
@@ -256,7 +257,7 @@ func TestToolCBRCurrency(t *testing.T) {
 			}
 		})
 	}
-	p := mustRun(t, reg, plan.ToolFetchCBRData, plan.FetchCBRDataArgs{Mode: plan.CBRCurrency, Codes: []string{"JPY"}})
+	p := mustRun(t, reg, plan.ToolFetchCBRData, understand.RateArgs{Mode: understand.RateCurrency, Codes: []string{"JPY"}})
 	got := map[string]string{}
 	for _, f := range p.Items[0].Fields {
 		got[f.Name] = nbspToSpace(f.Value)
@@ -600,7 +601,7 @@ func TestToolLedgerQuery(t *testing.T) {
 	a := ledgerAgent(t, func(u, c int64) bool { return u == 1 })
 	me := Request{UserID: 1, ChatID: 1}
 	reg := a.tools(me, docScope{owner: owner(me)}, "кто нам должен на 31 марта")
-	args := plan.LedgerQueryArgs{Recipe: recipe.Receivables, Filters: recipe.Filters{AsOfDate: "2026-03-31", Limit: 5}}
+	args := understand.LedgerArgs{Recipe: recipe.Receivables, Filters: recipe.Filters{AsOfDate: "2026-03-31", Limit: 5}}
 	p := mustRun(t, reg, plan.ToolLedgerQuery, args)
 
 	// The same recipe through the lane directly: the facts carry its figures exactly.

@@ -252,7 +252,7 @@ func (a *Agent) rateDecision(ctx context.Context, d understand.Decision) (Answer
 		}
 		r.Codes = rates.DefaultCurrencies
 	}
-	return answer(a.rates.Answer(ctx, r)), nil
+	return answer(a.rates.Rates(ctx, r)), nil
 }
 
 // unknownEntityAnswer says that no counterparty has the name and offers the closest ones.

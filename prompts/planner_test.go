@@ -47,7 +47,7 @@ func TestPlannerPrompts(t *testing.T) {
 		}},
 		{"planner_repair", func() (string, error) {
 			return PlannerRepair(PlannerRepairData{
-				Raw: "```json\n{\"intents\":[\"KB_TERM\"],\"tool_calls\":[{\"tool\":\"web_search\"}]}\n``` >>> свободный текст",
+				Raw: "```json\n{\"intents\":[\"kb\"],\"tool_calls\":[{\"tool\":\"web_search\"}]}\n``` >>> свободный текст",
 				Problems: []string{
 					`tool_calls[0].tool: неизвестный инструмент "web_search"; допустимы: search_user_documents, search_general_kb`,
 					"confidence: 0.30 — ниже порога 0.50: план ненадёжен",

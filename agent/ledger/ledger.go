@@ -14,9 +14,9 @@ import (
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/ledger/runner"
-	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
@@ -166,7 +166,7 @@ func (e *Limited) Is(target error) bool {
 
 // Decompose is the lane's request for an ledger_query: one whitelisted recipe with the plan's
 // filters, for question.
-func Decompose(question string, args plan.LedgerQueryArgs) (runner.Decomposition, error) {
+func Decompose(question string, args understand.LedgerArgs) (runner.Decomposition, error) {
 	if args.Recipe == "" {
 		return runner.Decomposition{}, skill.BadArgs("ledger_query: no recipe")
 	}

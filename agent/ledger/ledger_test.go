@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/ledger/runner"
-	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
@@ -27,7 +27,7 @@ func newLane(t *testing.T) *runner.Lane {
 
 // One lane result is read two ways, and both cite the same source.
 func TestReadTwoWays(t *testing.T) {
-	d, err := Decompose("кто нам должен на 31 марта", plan.LedgerQueryArgs{Recipe: recipe.Receivables,
+	d, err := Decompose("кто нам должен на 31 марта", understand.LedgerArgs{Recipe: recipe.Receivables,
 		Filters: recipe.Filters{AsOfDate: "2026-03-31", Limit: 5}})
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestReadTwoWays(t *testing.T) {
 // button's choice re-runs the request with that candidate.
 func TestAmbiguous(t *testing.T) {
 	l := newLane(t)
-	d, err := Decompose("", plan.LedgerQueryArgs{Recipe: recipe.OpenItemsByParty,
+	d, err := Decompose("", understand.LedgerArgs{Recipe: recipe.OpenItemsByParty,
 		Filters: recipe.Filters{AsOfDate: "2026-03-31", Counterparty: "Сев"}})
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +86,7 @@ func TestAmbiguous(t *testing.T) {
 
 func TestDecomposeRefusesBadArguments(t *testing.T) {
 	for _, recipe := range []recipe.Name{"", "drop_everything"} {
-		if _, err := Decompose("", plan.LedgerQueryArgs{Recipe: recipe}); !errors.Is(err, skill.ErrArgs) {
+		if _, err := Decompose("", understand.LedgerArgs{Recipe: recipe}); !errors.Is(err, skill.ErrArgs) {
 			t.Errorf("Decompose(recipe %q) error = %v, want skill.ErrArgs", recipe, err)
 		}
 	}
@@ -134,7 +134,7 @@ func TestParsePress(t *testing.T) {
 func TestCallbackDataFits(t *testing.T) {
 	l := newLane(t)
 	id := NewID()
-	for _, args := range []plan.LedgerQueryArgs{
+	for _, args := range []understand.LedgerArgs{
 		{Recipe: recipe.Receivables, Filters: recipe.Filters{AsOfDate: "2026-03-31"}},
 		{Recipe: recipe.OpenItemsByParty, Filters: recipe.Filters{AsOfDate: "2026-03-31", Counterparty: "Сев"}},
 		{Recipe: recipe.OpenItemsByParty, Filters: recipe.Filters{AsOfDate: "2026-03-31", Counterparty: "Альфа"}},
@@ -163,7 +163,7 @@ func TestCallbackDataFits(t *testing.T) {
 // candidates an export or a choice needs, which the result's JSON leaves out.
 func TestEncode(t *testing.T) {
 	l := newLane(t)
-	for _, args := range []plan.LedgerQueryArgs{
+	for _, args := range []understand.LedgerArgs{
 		{Recipe: recipe.Receivables, Filters: recipe.Filters{AsOfDate: "2026-03-31"}},
 		{Recipe: recipe.OpenItemsByParty, Filters: recipe.Filters{AsOfDate: "2026-03-31", Counterparty: "Сев"}},
 	} {

@@ -29,12 +29,17 @@ type Searcher interface {
 type Options struct {
 	// Now is the clock that dates «за март»; time.Now when nil.
 	Now func() time.Time
+	// Bank lists the Bank of Russia's recent news after a note: what a message naming no
+	// subject, or an installation without the web search, is answered with. nil = no Bank of
+	// Russia either.
+	Bank func(ctx context.Context, note string) skill.Reply
 }
 
 // Skill searches finance news. It is safe for concurrent use.
 type Skill struct {
-	web Searcher
-	now func() time.Time
+	web  Searcher // nil = not configured
+	now  func() time.Time
+	bank func(ctx context.Context, note string) skill.Reply
 }
 
 // New is the skill over web.
@@ -42,11 +47,11 @@ func New(web Searcher, o Options) *Skill {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Skill{web: web, now: o.Now}
+	return &Skill{web: web, now: o.Now, bank: o.Bank}
 }
 
 // Configured reports whether the search can run (it has its key).
-func (s *Skill) Configured() bool { return s.web.Configured() }
+func (s *Skill) Configured() bool { return s.web != nil && s.web.Configured() }
 
 // maxItems is how many news items one answer lists.
 const maxItems = 5

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/agent/understand"
 )
 
 // Argument bounds and defaults.
@@ -45,36 +46,11 @@ type SearchGeneralKBArgs struct {
 	Topic string `json:"topic,omitempty"`
 }
 
-// FetchCBRDataArgs are the arguments of fetch_cbr_data: the Bank of Russia's rates, key rate and
-// news. Dates are "YYYY-MM-DD".
-type FetchCBRDataArgs struct {
-	Mode  string   `json:"mode" jsonschema:"required,enum=currency,enum=dynamic,enum=key_rate,enum=news"`
-	Date  string   `json:"date,omitempty" jsonschema:"format=date" jsonschema_description:"Дата (currency, key_rate); пусто — сегодня."`
-	From  string   `json:"from,omitempty" jsonschema:"format=date" jsonschema_description:"Начало периода (dynamic, key_rate, news)."`
-	To    string   `json:"to,omitempty" jsonschema:"format=date" jsonschema_description:"Конец периода (dynamic, key_rate, news)."`
-	Codes []string `json:"codes,omitempty" jsonschema:"pattern=^[A-Z]{3}$" jsonschema_description:"Коды валют ISO 4217: USD, EUR, CNY (currency, dynamic)."`
-}
-
-// CBR modes.
-const (
-	CBRCurrency = "currency"
-	CBRDynamic  = "dynamic"
-	CBRKeyRate  = "key_rate"
-	CBRNews     = "news"
-)
-
 // FetchFinanceNewsArgs are the arguments of fetch_finance_news: a web search for finance news.
 type FetchFinanceNewsArgs struct {
 	Query       string `json:"query" jsonschema:"required,minLength=1,maxLength=500"`
 	MaxResults  int    `json:"max_results,omitempty" jsonschema:"minimum=1,maximum=10,default=5"`
 	SearchDepth string `json:"search_depth,omitempty" jsonschema:"enum=basic,enum=advanced"`
-}
-
-// LedgerQueryArgs are the arguments of ledger_query: one whitelisted 1C recipe and its
-// filters. Recipe may be left out when the plan's Address names it.
-type LedgerQueryArgs struct {
-	Recipe  recipe.Name    `json:"recipe,omitempty"`
-	Filters recipe.Filters `json:"filters,omitzero"`
 }
 
 // DiscoveryArgs are the arguments shared by the discovery primitives. Dates are "YYYY-MM-DD".
@@ -98,11 +74,11 @@ func argsFor(t Tool) any {
 	case ToolSearchGeneralKB:
 		return &SearchGeneralKBArgs{}
 	case ToolFetchCBRData:
-		return &FetchCBRDataArgs{}
+		return &understand.RateArgs{}
 	case ToolFetchFinanceNews:
 		return &FetchFinanceNewsArgs{}
 	case ToolLedgerQuery:
-		return &LedgerQueryArgs{}
+		return &understand.LedgerArgs{}
 	}
 	if t.Discovery() {
 		return &DiscoveryArgs{}
@@ -163,9 +139,42 @@ func (c ToolCall) Query() string {
 // CBRMode is the mode of a fetch_cbr_data call ("" for other tools or arguments that do not
 // decode).
 func (c ToolCall) CBRMode() string {
-	var a FetchCBRDataArgs
+	var a understand.RateArgs
 	if c.Tool != ToolFetchCBRData || c.Decode(&a) != nil {
 		return ""
 	}
 	return a.Mode
+}
+
+// Planned reads a plan that is one call a decision carries — a 1C recipe or a Bank of Russia
+// call — for understand.Parser.FromPlan; ok is false for any other plan. A ledger call without
+// a recipe or filters takes the plan's Ledger ones.
+func (p QueryPlan) Planned() (understand.Planned, bool) {
+	if len(p.ToolCalls) != 1 {
+		return understand.Planned{}, false
+	}
+	call := p.ToolCalls[0]
+	switch call.Tool {
+	case ToolLedgerQuery:
+		var args understand.LedgerArgs
+		if call.Decode(&args) != nil {
+			return understand.Planned{}, false
+		}
+		if p.Ledger != nil {
+			if args.Recipe == "" {
+				args.Recipe = p.Ledger.Recipe
+			}
+			if args.Filters == (recipe.Filters{}) {
+				args.Filters = p.Ledger.Filters
+			}
+		}
+		return understand.Planned{Ledger: &args}, true
+	case ToolFetchCBRData:
+		var args understand.RateArgs
+		if call.Decode(&args) != nil {
+			return understand.Planned{}, false
+		}
+		return understand.Planned{Rate: &args}, true
+	}
+	return understand.Planned{}, false
 }

@@ -6,14 +6,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/google/go-cmp/cmp"
 )
 
-const ratePlan = `{"intents":["CBR_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-01-15","codes":["EUR"]}}],"render_style":"SHORT","confidence":0.95}`
+const ratePlan = `{"intents":["rate"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-01-15","codes":["EUR"]}}],"render_style":"SHORT","confidence":0.95}`
 
 func TestDecode(t *testing.T) {
 	want := QueryPlan{
-		Intents:     []Intent{IntentCBRRate},
+		Intents:     []understand.Kind{understand.KindRate},
 		ToolCalls:   []ToolCall{{Tool: ToolFetchCBRData, Args: json.RawMessage(`{"mode":"currency","date":"2026-01-15","codes":["EUR"]}`)}},
 		RenderStyle: StyleShort,
 		Confidence:  0.95,
@@ -27,7 +28,7 @@ func TestDecode(t *testing.T) {
 		{"fence", "```json\n" + ratePlan + "\n```"},
 		{"bare fence", "```\n" + ratePlan + "\n```"},
 		{"prose around", "Вот план:\n" + ratePlan + "\nНадеюсь, это поможет. {не JSON}"},
-		{"second object ignored", ratePlan + "\n" + `{"intents":["SMALL_TALK"]}`},
+		{"second object ignored", ratePlan + "\n" + `{"intents":["smalltalk"]}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -51,12 +52,12 @@ func TestDecodeErrors(t *testing.T) {
 	}{
 		{"empty", "", true, ""},
 		{"prose only", "Не могу составить план.", true, ""},
-		{"truncated", `{"intents":["CBR_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mo`, true, ""},
-		{"unknown top-level field", `{"intents":["KB_TERM"],"tool_calls":[],"render_style":"SHORT","confidence":0.9,"reasoning":"…"}`, false, `unknown field "reasoning"`},
-		{"unknown nested field", `{"intents":["KB_TERM"],"tool_calls":[],"render_style":"SHORT","confidence":0.9,"limits":{"max_rows":5}}`, false, `unknown field "max_rows"`},
-		{"wrong type", `{"intents":"KB_TERM","tool_calls":[],"render_style":"SHORT","confidence":0.9}`, false, "cannot unmarshal"},
-		{"confidence as string", `{"intents":["KB_TERM"],"tool_calls":[],"render_style":"SHORT","confidence":"0.9"}`, false, "cannot unmarshal"},
-		{"trailing comma", `{"intents":["KB_TERM"],}`, true, "invalid character"},
+		{"truncated", `{"intents":["rate"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mo`, true, ""},
+		{"unknown top-level field", `{"intents":["kb"],"tool_calls":[],"render_style":"SHORT","confidence":0.9,"reasoning":"…"}`, false, `unknown field "reasoning"`},
+		{"unknown nested field", `{"intents":["kb"],"tool_calls":[],"render_style":"SHORT","confidence":0.9,"limits":{"max_rows":5}}`, false, `unknown field "max_rows"`},
+		{"wrong type", `{"intents":"kb","tool_calls":[],"render_style":"SHORT","confidence":0.9}`, false, "cannot unmarshal"},
+		{"confidence as string", `{"intents":["kb"],"tool_calls":[],"render_style":"SHORT","confidence":"0.9"}`, false, "cannot unmarshal"},
+		{"trailing comma", `{"intents":["kb"],}`, true, "invalid character"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,7 +77,7 @@ func TestDecodeErrors(t *testing.T) {
 
 // Args stay raw in Decode: an unknown argument is Validate's problem, not a decode error.
 func TestDecodeKeepsArgsRaw(t *testing.T) {
-	p, err := Decode(`{"intents":["KB_TERM"],"tool_calls":[{"tool":"search_general_kb","args":{"query":"НДС","lang":"ru"}}],"render_style":"SHORT","confidence":0.9}`)
+	p, err := Decode(`{"intents":["kb"],"tool_calls":[{"tool":"search_general_kb","args":{"query":"НДС","lang":"ru"}}],"render_style":"SHORT","confidence":0.9}`)
 	if err != nil {
 		t.Fatalf("Decode() error: %v", err)
 	}
@@ -97,11 +98,11 @@ func TestToolCallDecode(t *testing.T) {
 			t.Errorf("Decode(%q) error: %v", raw, err)
 		}
 	}
-	var a FetchCBRDataArgs
+	var a understand.RateArgs
 	if err := (ToolCall{Args: json.RawMessage(`{"mode":"currency","codes":["USD"]}`)}).Decode(&a); err != nil {
 		t.Fatalf("Decode() error: %v", err)
 	}
-	if diff := cmp.Diff(FetchCBRDataArgs{Mode: "currency", Codes: []string{"USD"}}, a); diff != "" {
+	if diff := cmp.Diff(understand.RateArgs{Mode: "currency", Codes: []string{"USD"}}, a); diff != "" {
 		t.Errorf("Decode() mismatch (-want +got):\n%s", diff)
 	}
 	if err := (ToolCall{Args: json.RawMessage(`{"mode":1}`)}).Decode(&a); err == nil {

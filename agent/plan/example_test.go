@@ -20,7 +20,7 @@ func ExampleDefault() {
 }
 
 func ExampleValidate() {
-	p, err := plan.Decode("```json\n" + `{"intents":["CBR_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"15.01.2026","codes":["EUR"]}}],"render_style":"SHORT","confidence":0.9}` + "\n```")
+	p, err := plan.Decode("```json\n" + `{"intents":["rate"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"15.01.2026","codes":["EUR"]}}],"render_style":"SHORT","confidence":0.9}` + "\n```")
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -40,14 +41,14 @@ func FuzzDecode(f *testing.F) {
 		f.Add("```json\n" + string(b) + "\n```")
 	}
 	for _, s := range []string{
-		ratePlan, "", "{", "{}", "null", "[]", `{"intents":null}`, "Вот план: {\"intents\":[\"SMALL_TALK\"]} и ещё {",
-		`{"intents":["KB_TERM"],"tool_calls":[{"tool":"search_general_kb","args":{"query":"акт сверки"}}],"render_style":"SHORT","confidence":0.9}`,
-		`{"intents":["FINANCE_NEWS"],"tool_calls":[{"tool":"fetch_finance_news","args":{"query":"ключевая ставка","max_results":3}}],"fallback":{"enabled":true,"tool":"fetch_cbr_data","args":{"mode":"news"}},"render_style":"BULLETS","confidence":0.8}`,
-		`{"intents":["DOC_QA"],"tool_calls":[{"tool":"load_documents_full","args":{"document_ids":["abcdefgh12345678"]}},{"tool":"search_general_kb","args":{"query":"пени"},"depends_on":[0]}],"render_style":"SHORT","confidence":1}`,
-		`{"intents":["LEDGER_FACT"],"ledger":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}},"tool_calls":[{"tool":"ledger_query","args":{}}],"render_style":"TABLE","confidence":0.9,"limits":{"max_items":50}}`,
-		`{"INTENTS":["CBR_KEY_RATE"],"Tool_Calls":[{"tool":"fetch_cbr_data","args":{"mode":"key_rate","from":"2026-01-01","to":"2026-03-31"}}],"render_style":"SHORT","confidence":0.7}`,
-		`{"intents":["KB_TERM"],"tool_calls":[{"tool":"search_general_kb","args":{"query":"\u0000\ud800<script>"}}],"render_style":"SHORT","confidence":1e-400}`,
-		`{"intents":["KB_TERM"],"tool_calls":[{"tool":"search_general_kb","args":{"query":"a","top_k":1e309}}],"render_style":"SHORT","confidence":0.9,"depends_on":[-1]}`,
+		ratePlan, "", "{", "{}", "null", "[]", `{"intents":null}`, "Вот план: {\"intents\":[\"smalltalk\"]} и ещё {",
+		`{"intents":["kb"],"tool_calls":[{"tool":"search_general_kb","args":{"query":"акт сверки"}}],"render_style":"SHORT","confidence":0.9}`,
+		`{"intents":["news"],"tool_calls":[{"tool":"fetch_finance_news","args":{"query":"ключевая ставка","max_results":3}}],"fallback":{"enabled":true,"tool":"fetch_cbr_data","args":{"mode":"news"}},"render_style":"BULLETS","confidence":0.8}`,
+		`{"intents":["docs"],"tool_calls":[{"tool":"load_documents_full","args":{"document_ids":["abcdefgh12345678"]}},{"tool":"search_general_kb","args":{"query":"пени"},"depends_on":[0]}],"render_style":"SHORT","confidence":1}`,
+		`{"intents":["ledger"],"ledger":{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}},"tool_calls":[{"tool":"ledger_query","args":{}}],"render_style":"TABLE","confidence":0.9,"limits":{"max_items":50}}`,
+		`{"INTENTS":["key_rate"],"Tool_Calls":[{"tool":"fetch_cbr_data","args":{"mode":"key_rate","from":"2026-01-01","to":"2026-03-31"}}],"render_style":"SHORT","confidence":0.7}`,
+		`{"intents":["kb"],"tool_calls":[{"tool":"search_general_kb","args":{"query":"\u0000\ud800<script>"}}],"render_style":"SHORT","confidence":1e-400}`,
+		`{"intents":["kb"],"tool_calls":[{"tool":"search_general_kb","args":{"query":"a","top_k":1e309}}],"render_style":"SHORT","confidence":0.9,"depends_on":[-1]}`,
 	} {
 		f.Add(s)
 	}
@@ -116,7 +117,7 @@ func jsonValue(m json.RawMessage) any {
 func clonePlan(t *testing.T, p QueryPlan) QueryPlan {
 	t.Helper()
 	q := p
-	q.Intents = append([]Intent(nil), p.Intents...)
+	q.Intents = append([]understand.Kind(nil), p.Intents...)
 	q.Entities = append([]Entity(nil), p.Entities...)
 	q.ToolCalls = make([]ToolCall, len(p.ToolCalls))
 	for i, c := range p.ToolCalls {

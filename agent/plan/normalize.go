@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -30,7 +31,7 @@ func Normalize(p *QueryPlan) {
 	}
 	if p.QuestionMode == "" {
 		p.QuestionMode = ModeDirect
-		if slices.Contains(p.Intents, IntentLedgerDeep) {
+		if slices.Contains(p.Intents, understand.KindLedgerDeep) {
 			p.QuestionMode = ModeDeepAnalysis
 		}
 	}
@@ -49,7 +50,7 @@ func Normalize(p *QueryPlan) {
 
 	if p.Ledger == nil {
 		for _, c := range p.ToolCalls {
-			var a LedgerQueryArgs
+			var a understand.LedgerArgs
 			if c.Tool == ToolLedgerQuery && c.Decode(&a) == nil && a.Recipe != "" {
 				p.Ledger = &LedgerPlan{Recipe: a.Recipe, Filters: a.Filters}
 				break
@@ -100,11 +101,11 @@ func normalizeArgs(t Tool, raw json.RawMessage, addr *LedgerPlan) json.RawMessag
 		if a.MaxResults == 0 {
 			a.MaxResults = defaultNewsMax
 		}
-	case *FetchCBRDataArgs:
+	case *understand.RateArgs:
 		for i, c := range a.Codes {
 			a.Codes[i] = strings.ToUpper(strings.TrimSpace(c))
 		}
-	case *LedgerQueryArgs:
+	case *understand.LedgerArgs:
 		if addr != nil && a.Recipe == "" {
 			a.Recipe = addr.Recipe
 		}
@@ -123,12 +124,12 @@ func Default(question string, r Rules) QueryPlan {
 	q := strings.TrimSpace(ru.Clip(strings.TrimSpace(question), maxQueryRunes))
 	p := QueryPlan{RenderStyle: StyleShort, Confidence: 1, ToolCalls: []ToolCall{}}
 	if q == "" {
-		p.Intents = []Intent{IntentClarify}
+		p.Intents = []understand.Kind{understand.KindClarify}
 		p.Clarification = "Уточните, пожалуйста, ваш вопрос."
 		Normalize(&p)
 		return p
 	}
-	p.Intents = []Intent{IntentGeneral}
+	p.Intents = []understand.Kind{understand.KindGeneral}
 	if r.HasDocuments {
 		p.ToolCalls = append(p.ToolCalls, ToolCall{Tool: ToolSearchUserDocuments, Args: encodeArgs(SearchUserDocumentsArgs{Query: q})})
 	}

@@ -8,13 +8,9 @@ import (
 	"sync"
 
 	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/invopop/jsonschema"
 )
-
-// JSONSchema lists the intents as an enum.
-func (Intent) JSONSchema() *jsonschema.Schema {
-	return enumSchema("Намерение.", Intents())
-}
 
 // JSONSchema lists the tools as an enum.
 func (Tool) JSONSchema() *jsonschema.Schema {
@@ -153,10 +149,13 @@ func reflector() *jsonschema.Reflector {
 	return &jsonschema.Reflector{
 		Anonymous:                  true,
 		RequiredFromJSONSchemaTags: true,
-		// runner.Intent would collide with Intent in $defs; buildSchema adds LedgerRecipe.
+		// buildSchema adds LedgerRecipe; the kinds are agent/understand's, listed by Kinds.
 		Mapper: func(t reflect.Type) *jsonschema.Schema {
-			if t == reflect.TypeOf(recipe.Name("")) {
+			switch t {
+			case reflect.TypeOf(recipe.Name("")):
 				return &jsonschema.Schema{Ref: "#/$defs/LedgerRecipe"}
+			case reflect.TypeOf(understand.Kind("")):
+				return enumSchema("Намерение.", Kinds())
 			}
 			return nil
 		},

@@ -21,7 +21,7 @@ func TestSchema(t *testing.T) {
 		t.Errorf("Schema() $ref = %v, want #/$defs/QueryPlan", doc["$ref"])
 	}
 	text := string(s)
-	for _, i := range Intents() {
+	for _, i := range Kinds() {
 		if !strings.Contains(text, `"`+string(i)+`"`) {
 			t.Errorf("Schema() does not mention intent %s", i)
 		}
@@ -100,8 +100,8 @@ func TestFilterMeanings(t *testing.T) {
 }
 
 func TestEnums(t *testing.T) {
-	if n := len(Intents()); n != 11 {
-		t.Errorf("len(Intents()) = %d, want 11", n)
+	if n := len(Kinds()); n != 10 { // docs covers a search and the selected documents
+		t.Errorf("len(Kinds()) = %d, want 10", n)
 	}
 	if n := len(Tools()); n != 15 {
 		t.Errorf("len(Tools()) = %d, want 15", n)

@@ -11,36 +11,22 @@ import (
 	"encoding/json"
 
 	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/agent/understand"
 )
 
-// Intent is what the user asks for; a plan may carry several.
-type Intent string
-
-// The intents of the planner.
-const (
-	IntentDocSearch   Intent = "DOC_SEARCH"           // find something in the user's documents
-	IntentDocQA       Intent = "DOC_QA"               // answer about the selected documents
-	IntentKBTerm      Intent = "KB_TERM"              // a term, rule or regulation (knowledge base)
-	IntentCBRRate     Intent = "CBR_RATE"             // official exchange rates
-	IntentCBRKeyRate  Intent = "CBR_KEY_RATE"         // the key rate
-	IntentFinanceNews Intent = "FINANCE_NEWS"         // finance news
-	IntentSmallTalk   Intent = "SMALL_TALK"           // greeting, thanks, questions about the bot
-	IntentLedgerFact  Intent = "LEDGER_FACT"          // a fact from 1C through an address recipe
-	IntentLedgerDeep  Intent = "LEDGER_DEEP_ANALYSIS" // analysis over 1C through guarded discovery
-	IntentClarify     Intent = "CLARIFY"              // the question needs a clarification first
-	IntentGeneral     Intent = "GENERAL_UNSTRUCTURED" // no structure recognised: broad search
-)
-
-// Intents lists every intent in a stable order.
-func Intents() []Intent {
-	return []Intent{IntentDocSearch, IntentDocQA, IntentKBTerm, IntentCBRRate, IntentCBRKeyRate,
-		IntentFinanceNews, IntentSmallTalk, IntentLedgerFact, IntentLedgerDeep, IntentClarify, IntentGeneral}
+// Kinds lists the kinds of question a plan may carry (agent/understand's vocabulary), in a
+// stable order. docs covers both a search of all documents and a question about the selected
+// ones (the selection decides); ledger_deep and general are only ever planned.
+func Kinds() []understand.Kind {
+	return []understand.Kind{understand.KindDocs, understand.KindKB, understand.KindRate, understand.KindKeyRate,
+		understand.KindNews, understand.KindSmallTalk, understand.KindLedger, understand.KindLedgerDeep, understand.KindClarify,
+		understand.KindGeneral}
 }
 
 // Tool is a tool the executor can call.
 type Tool string
 
-// The tools. The discovery primitives serve LEDGER_DEEP_ANALYSIS only.
+// The tools. The discovery primitives serve ledger_deep only.
 const (
 	ToolSearchUserDocuments Tool = "search_user_documents"
 	ToolLoadDocumentsFull   Tool = "load_documents_full"
@@ -119,22 +105,22 @@ var Axes = []string{"counterparty", "contract", "account", "document_type", "mon
 
 // QueryPlan is the planner's output: what the question asks and which tools answer it.
 type QueryPlan struct {
-	Intents     []Intent   `json:"intents" jsonschema:"required,minItems=1" jsonschema_description:"Намерения запроса; можно несколько."`
-	Entities    []Entity   `json:"entities,omitempty" jsonschema_description:"Сущности, названные в вопросе."`
-	ToolCalls   []ToolCall `json:"tool_calls" jsonschema:"required" jsonschema_description:"Вызовы инструментов по порядку; пусто только для SMALL_TALK и CLARIFY."`
-	Fallback    Fallback   `json:"fallback" jsonschema_description:"Запасной вызов, если основные ничего не нашли."`
-	Limits      Limits     `json:"limits" jsonschema_description:"Лимиты ответа; 0 — по умолчанию."`
-	RenderStyle Style      `json:"render_style" jsonschema:"required"`
-	AnswerStyle string     `json:"answer_style,omitempty" jsonschema:"enum=NATURAL_RU"`
-	Confidence  float64    `json:"confidence" jsonschema:"required,minimum=0,maximum=1" jsonschema_description:"Уверенность в плане, от 0 до 1."`
-	// QuestionMode is "direct" or "deep_analysis" (the latter only with LEDGER_DEEP_ANALYSIS).
+	Intents     []understand.Kind `json:"intents" jsonschema:"required,minItems=1" jsonschema_description:"Намерения запроса; можно несколько."`
+	Entities    []Entity          `json:"entities,omitempty" jsonschema_description:"Сущности, названные в вопросе."`
+	ToolCalls   []ToolCall        `json:"tool_calls" jsonschema:"required" jsonschema_description:"Вызовы инструментов по порядку; пусто только для smalltalk и clarify."`
+	Fallback    Fallback          `json:"fallback" jsonschema_description:"Запасной вызов, если основные ничего не нашли."`
+	Limits      Limits            `json:"limits" jsonschema_description:"Лимиты ответа; 0 — по умолчанию."`
+	RenderStyle Style             `json:"render_style" jsonschema:"required"`
+	AnswerStyle string            `json:"answer_style,omitempty" jsonschema:"enum=NATURAL_RU"`
+	Confidence  float64           `json:"confidence" jsonschema:"required,minimum=0,maximum=1" jsonschema_description:"Уверенность в плане, от 0 до 1."`
+	// QuestionMode is "direct" or "deep_analysis" (the latter only with ledger_deep).
 	QuestionMode string `json:"question_mode,omitempty" jsonschema:"enum=direct,enum=deep_analysis"`
-	// Ledger is the 1C recipe and its filters, for LEDGER_FACT.
-	Ledger *LedgerPlan `json:"ledger,omitempty" jsonschema_description:"Рецепт 1С и фильтры, для LEDGER_FACT."`
-	// Discovery is the proposal that guards LEDGER_DEEP_ANALYSIS.
-	Discovery *DiscoveryProposal `json:"discovery,omitempty" jsonschema_description:"Предложение для LEDGER_DEEP_ANALYSIS."`
-	// Clarification is the question put to the user (CLARIFY); options become buttons.
-	Clarification        string   `json:"clarification,omitempty" jsonschema:"maxLength=300" jsonschema_description:"Уточняющий вопрос пользователю (для CLARIFY)."`
+	// Ledger is the 1C recipe and its filters, for ledger.
+	Ledger *LedgerPlan `json:"ledger,omitempty" jsonschema_description:"Рецепт 1С и фильтры, для ledger."`
+	// Discovery is the proposal that guards ledger_deep.
+	Discovery *DiscoveryProposal `json:"discovery,omitempty" jsonschema_description:"Предложение для ledger_deep."`
+	// Clarification is the question put to the user (clarify); options become buttons.
+	Clarification        string   `json:"clarification,omitempty" jsonschema:"maxLength=300" jsonschema_description:"Уточняющий вопрос пользователю (для clarify)."`
 	ClarificationOptions []string `json:"clarification_options,omitempty" jsonschema:"maxItems=5" jsonschema_description:"До 5 коротких вариантов ответа — кнопки."`
 }
 
@@ -169,13 +155,13 @@ type Limits struct {
 	MaxParagraphs int `json:"max_paragraphs,omitempty" jsonschema:"minimum=0,maximum=6" jsonschema_description:"Абзацев (1–6, по умолчанию 4)."`
 }
 
-// LedgerPlan is the 1C recipe of a LEDGER_FACT question and its filters.
+// LedgerPlan is the 1C recipe of a ledger question and its filters.
 type LedgerPlan struct {
 	Recipe  recipe.Name    `json:"recipe" jsonschema:"required"`
 	Filters recipe.Filters `json:"filters"`
 }
 
-// DiscoveryProposal guards LEDGER_DEEP_ANALYSIS: the model states what data it needs and which
+// DiscoveryProposal guards ledger_deep: the model states what data it needs and which
 // primitives it proposes before any of them may run.
 type DiscoveryProposal struct {
 	SemanticDataNeed   string      `json:"semantic_data_need" jsonschema:"required" jsonschema_description:"Какие данные нужны, одной фразой."`

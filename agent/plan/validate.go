@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -94,11 +95,11 @@ func Validate(p QueryPlan, r Rules) []Problem {
 
 func (c *checker) intents(p QueryPlan) {
 	if len(p.Intents) == 0 {
-		c.add("intents", "нужно хотя бы одно намерение из: %s", join(Intents()))
+		c.add("intents", "нужно хотя бы одно намерение из: %s", join(Kinds()))
 	}
 	for i, in := range p.Intents {
-		if !slices.Contains(Intents(), in) {
-			c.add(fmt.Sprintf("intents[%d]", i), "неизвестное намерение %q; допустимы: %s", clip(string(in)), join(Intents()))
+		if !slices.Contains(Kinds(), in) {
+			c.add(fmt.Sprintf("intents[%d]", i), "неизвестное намерение %q; допустимы: %s", clip(string(in)), join(Kinds()))
 		}
 	}
 }
@@ -106,7 +107,7 @@ func (c *checker) intents(p QueryPlan) {
 // onlyTalk reports whether the plan only chats or asks back: then it calls no tools.
 func onlyTalk(p QueryPlan) bool {
 	for _, in := range p.Intents {
-		if in != IntentSmallTalk && in != IntentClarify {
+		if in != understand.KindSmallTalk && in != understand.KindClarify {
 			return false
 		}
 	}
@@ -116,9 +117,9 @@ func onlyTalk(p QueryPlan) bool {
 func (c *checker) toolCalls(p QueryPlan, r Rules) {
 	switch {
 	case len(p.ToolCalls) == 0 && len(p.Intents) > 0 && !onlyTalk(p):
-		c.add("tool_calls", "нужен хотя бы один вызов инструмента: без вызовов обходятся только SMALL_TALK и CLARIFY")
+		c.add("tool_calls", "нужен хотя бы один вызов инструмента: без вызовов обходятся только smalltalk и clarify")
 	case len(p.ToolCalls) > 0 && onlyTalk(p):
-		c.add("tool_calls", "для SMALL_TALK и CLARIFY инструменты не вызываются: оставь tool_calls пустым")
+		c.add("tool_calls", "для smalltalk и clarify инструменты не вызываются: оставь tool_calls пустым")
 	}
 	if len(p.ToolCalls) > r.MaxToolCalls {
 		c.add("tool_calls", "не больше %d вызовов инструментов, а в плане %d", r.MaxToolCalls, len(p.ToolCalls))
@@ -180,7 +181,7 @@ func (c *checker) presentation(p QueryPlan, r Rules) {
 	case math.IsNaN(p.Confidence) || p.Confidence > 1 || p.Confidence < 0:
 		c.add("confidence", "%v — нужно число от 0 до 1", p.Confidence)
 	case p.Confidence < r.ConfidenceThreshold:
-		c.add("confidence", "%.2f — ниже порога %.2f: план ненадёжен; если вопрос неясен, выбери CLARIFY с вариантами", p.Confidence, r.ConfidenceThreshold)
+		c.add("confidence", "%.2f — ниже порога %.2f: план ненадёжен; если вопрос неясен, выбери clarify с вариантами", p.Confidence, r.ConfidenceThreshold)
 	}
 	limit := func(field string, v, max int) {
 		if v < 0 || v > max {
@@ -195,8 +196,8 @@ func (c *checker) presentation(p QueryPlan, r Rules) {
 func (c *checker) clarification(p QueryPlan) {
 	text := strings.TrimSpace(p.Clarification)
 	switch {
-	case slices.Contains(p.Intents, IntentClarify) && text == "":
-		c.add("clarification", "для CLARIFY нужен уточняющий вопрос пользователю")
+	case slices.Contains(p.Intents, understand.KindClarify) && text == "":
+		c.add("clarification", "для clarify нужен уточняющий вопрос пользователю")
 	case utf8.RuneCountInString(text) > maxClarifyRunes:
 		c.add("clarification", "длиннее %d символов: нужен один короткий вопрос", maxClarifyRunes)
 	}
@@ -216,34 +217,34 @@ func (c *checker) clarification(p QueryPlan) {
 
 func (c *checker) ledger(p QueryPlan) {
 	if p.Ledger != nil {
-		if !slices.Contains(p.Intents, IntentLedgerFact) {
-			c.add("ledger", "ledger задаётся только для намерения LEDGER_FACT")
+		if !slices.Contains(p.Intents, understand.KindLedger) {
+			c.add("ledger", "ledger задаётся только для намерения ledger")
 		}
 		c.recipe("address.recipe", p.Ledger.Recipe)
 		c.filters("address.filters", p.Ledger.Filters)
 	}
-	if slices.Contains(p.Intents, IntentLedgerFact) && !hasTool(p, ToolLedgerQuery) {
-		c.add("tool_calls", "для LEDGER_FACT нужен вызов ledger_query")
+	if slices.Contains(p.Intents, understand.KindLedger) && !hasTool(p, ToolLedgerQuery) {
+		c.add("tool_calls", "для ledger нужен вызов ledger_query")
 	}
 }
 
 func (c *checker) discovery(p QueryPlan) {
-	deep := slices.Contains(p.Intents, IntentLedgerDeep)
+	deep := slices.Contains(p.Intents, understand.KindLedgerDeep)
 	if deep && p.QuestionMode != ModeDeepAnalysis {
-		c.add("question_mode", "для LEDGER_DEEP_ANALYSIS нужен question_mode %q", ModeDeepAnalysis)
+		c.add("question_mode", "для ledger_deep нужен question_mode %q", ModeDeepAnalysis)
 	}
 	if !deep && p.QuestionMode == ModeDeepAnalysis {
-		c.add("question_mode", "%q бывает только с намерением LEDGER_DEEP_ANALYSIS", ModeDeepAnalysis)
+		c.add("question_mode", "%q бывает только с намерением ledger_deep", ModeDeepAnalysis)
 	}
 	if deep && p.Discovery == nil {
-		c.add("discovery", "для LEDGER_DEEP_ANALYSIS нужно предложение discovery")
+		c.add("discovery", "для ledger_deep нужно предложение discovery")
 	}
 	d := p.Discovery
 	if d == nil {
 		return
 	}
 	if !deep {
-		c.add("discovery", "discovery задаётся только для намерения LEDGER_DEEP_ANALYSIS")
+		c.add("discovery", "discovery задаётся только для намерения ledger_deep")
 	}
 	if strings.TrimSpace(d.SemanticDataNeed) == "" {
 		c.add("discovery.semantic_data_need", "опиши одной фразой, какие данные нужны")

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/agent/understand"
 )
 
 // call checks one tool call (or the fallback): the tool is known and available, and its
@@ -41,7 +42,7 @@ func (c *checker) call(field string, t Tool, decode func(any) error, p QueryPlan
 		c.query(field+".query", a.Query)
 		c.topK(field+".top_k", a.TopK)
 		c.short(field+".topic", a.Topic)
-	case *FetchCBRDataArgs:
+	case *understand.RateArgs:
 		c.cbr(field, *a)
 	case *FetchFinanceNewsArgs:
 		c.query(field+".query", a.Query)
@@ -51,7 +52,7 @@ func (c *checker) call(field string, t Tool, decode func(any) error, p QueryPlan
 		if a.SearchDepth != "" && a.SearchDepth != "basic" && a.SearchDepth != "advanced" {
 			c.add(field+".search_depth", "%q — допустимы только basic и advanced", clip(a.SearchDepth))
 		}
-	case *LedgerQueryArgs:
+	case *understand.LedgerArgs:
 		c.addressArgs(call, *a, p)
 	case *DiscoveryArgs:
 		c.discoveryArgs(call, t, *a, p)
@@ -141,15 +142,15 @@ func (c *checker) period(field, from, to, fromVal, toVal string) {
 	}
 }
 
-func (c *checker) cbr(field string, a FetchCBRDataArgs) {
+func (c *checker) cbr(field string, a understand.RateArgs) {
 	c.date(field+".date", a.Date)
 	c.period(field, "from", "to", a.From, a.To)
 	switch a.Mode {
-	case CBRCurrency:
+	case understand.RateCurrency:
 		if a.From != "" || a.To != "" {
 			c.add(field, "для mode currency укажи date, а для периода — mode dynamic")
 		}
-	case CBRDynamic:
+	case understand.RateDynamic:
 		if a.From == "" || a.To == "" {
 			c.add(field, "для mode dynamic нужны from и to")
 		}
@@ -159,7 +160,7 @@ func (c *checker) cbr(field string, a FetchCBRDataArgs) {
 		if len(a.Codes) == 0 {
 			c.add(field+".codes", "для mode dynamic нужен код валюты, например USD")
 		}
-	case CBRKeyRate, CBRNews:
+	case understand.RateKeyRate, understand.RateNews:
 		if len(a.Codes) > 0 {
 			c.add(field+".codes", "коды валют — только для mode currency и dynamic")
 		}
@@ -182,9 +183,9 @@ func (c *checker) cbr(field string, a FetchCBRDataArgs) {
 }
 
 // addressArgs checks ledger_query's arguments; call is the call's field.
-func (c *checker) addressArgs(call string, a LedgerQueryArgs, p QueryPlan) {
-	if !slices.Contains(p.Intents, IntentLedgerFact) {
-		c.add(call+".tool", "ledger_query вызывается только для намерения LEDGER_FACT")
+func (c *checker) addressArgs(call string, a understand.LedgerArgs, p QueryPlan) {
+	if !slices.Contains(p.Intents, understand.KindLedger) {
+		c.add(call+".tool", "ledger_query вызывается только для намерения ledger")
 	}
 	field := call + ".args"
 	switch {

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -20,7 +21,7 @@ var all = Rules{HasDocuments: true, HasSelection: true, HasLedger: true, HasLLMN
 // docPlan is a valid S1 plan.
 func docPlan() QueryPlan {
 	return QueryPlan{
-		Intents:      []Intent{IntentDocSearch},
+		Intents:      []understand.Kind{understand.KindDocs},
 		Entities:     []Entity{{Type: "counterparty", Name: "Техснаб"}},
 		ToolCalls:    []ToolCall{{Tool: ToolSearchUserDocuments, Args: js(`{"query":"договор Техснаб штрафы"}`)}},
 		RenderStyle:  StyleBullets,
@@ -32,7 +33,7 @@ func docPlan() QueryPlan {
 
 func ledgerPlan() QueryPlan {
 	p := docPlan()
-	p.Intents = []Intent{IntentLedgerFact}
+	p.Intents = []understand.Kind{understand.KindLedger}
 	p.Entities = nil
 	p.ToolCalls = []ToolCall{{Tool: ToolLedgerQuery, Args: js(`{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}`)}}
 	p.RenderStyle = StyleTable
@@ -41,7 +42,7 @@ func ledgerPlan() QueryPlan {
 
 func deepPlan() QueryPlan {
 	p := docPlan()
-	p.Intents = []Intent{IntentLedgerDeep}
+	p.Intents = []understand.Kind{understand.KindLedgerDeep}
 	p.Entities = nil
 	p.QuestionMode = ModeDeepAnalysis
 	p.Discovery = &DiscoveryProposal{
@@ -60,7 +61,7 @@ func deepPlan() QueryPlan {
 
 func clarifyPlan() QueryPlan {
 	p := docPlan()
-	p.Intents = []Intent{IntentClarify}
+	p.Intents = []understand.Kind{understand.KindClarify}
 	p.Entities = nil
 	p.ToolCalls = nil
 	p.RenderStyle = StyleShort
@@ -85,13 +86,13 @@ func TestValidate(t *testing.T) {
 		}, all, nil},
 		{"load selected documents", func() QueryPlan {
 			p := docPlan()
-			p.Intents = []Intent{IntentDocQA}
+			p.Intents = []understand.Kind{understand.KindDocs}
 			p.ToolCalls = []ToolCall{{Tool: ToolLoadDocumentsFull, Args: js(`{"document_ids":["Договор поставки № 15","Акт сверки"]}`)}}
 			return p
 		}, all, nil},
 		{"rates with a fallback and dependencies", func() QueryPlan {
 			p := docPlan()
-			p.Intents = []Intent{IntentCBRRate, IntentKBTerm}
+			p.Intents = []understand.Kind{understand.KindRate, understand.KindKB}
 			p.ToolCalls = []ToolCall{
 				{Tool: ToolFetchCBRData, Args: js(`{"mode":"dynamic","from":"2026-01-01","to":"2026-01-31","codes":["USD","EUR"]}`)},
 				{Tool: ToolSearchGeneralKB, Args: js(`{"query":"переоценка валюты","topic":"учёт"}`), DependsOn: []int{0}},
@@ -102,7 +103,7 @@ func TestValidate(t *testing.T) {
 		}, all, nil},
 		{"key rate and cbr news", func() QueryPlan {
 			p := docPlan()
-			p.Intents = []Intent{IntentCBRKeyRate, IntentFinanceNews}
+			p.Intents = []understand.Kind{understand.KindKeyRate, understand.KindNews}
 			p.ToolCalls = []ToolCall{{Tool: ToolFetchCBRData, Args: js(`{"mode":"key_rate"}`)}, {Tool: ToolFetchCBRData, Args: js(`{"mode":"news","from":"2026-04-01","to":"2026-04-10"}`)}}
 			return p
 		}, Rules{}, nil},
@@ -117,7 +118,7 @@ func TestValidate(t *testing.T) {
 		{"clarify", clarifyPlan, Rules{}, nil},
 		{"small talk", func() QueryPlan {
 			p := docPlan()
-			p.Intents, p.ToolCalls, p.Entities = []Intent{IntentSmallTalk}, []ToolCall{}, nil
+			p.Intents, p.ToolCalls, p.Entities = []understand.Kind{understand.KindSmallTalk}, []ToolCall{}, nil
 			return p
 		}, Rules{}, nil},
 		{"custom threshold passes", docPlan, Rules{HasDocuments: true, ConfidenceThreshold: 0.9}, nil},
@@ -142,7 +143,7 @@ func TestValidate(t *testing.T) {
 			return p
 		}, all, []string{"answer_style", "question_mode"}},
 		{"no tool calls", func() QueryPlan { p := docPlan(); p.ToolCalls = nil; return p }, all, []string{"tool_calls"}},
-		{"tools for small talk", func() QueryPlan { p := docPlan(); p.Intents = []Intent{IntentSmallTalk}; return p }, all, []string{"tool_calls"}},
+		{"tools for small talk", func() QueryPlan { p := docPlan(); p.Intents = []understand.Kind{understand.KindSmallTalk}; return p }, all, []string{"tool_calls"}},
 		{"too many tool calls", func() QueryPlan {
 			p := docPlan()
 			for range 4 {
@@ -253,9 +254,9 @@ func TestValidate(t *testing.T) {
 			p.ToolCalls[0].Args = js(`{"recipe":"select_all"}`)
 			return p
 		}, all, []string{"tool_calls[0].args.recipe"}},
-		{"ledger_query without LEDGER_FACT", func() QueryPlan { p := ledgerPlan(); p.Intents = []Intent{IntentGeneral}; return p }, all, []string{"tool_calls[0].tool"}},
+		{"ledger_query without ledger", func() QueryPlan { p := ledgerPlan(); p.Intents = []understand.Kind{understand.KindGeneral}; return p }, all, []string{"tool_calls[0].tool"}},
 		{"ledger_query without 1C", ledgerPlan, Rules{}, []string{"tool_calls[0].tool"}},
-		{"LEDGER_FACT without ledger_query", func() QueryPlan {
+		{"ledger without ledger_query", func() QueryPlan {
 			p := ledgerPlan()
 			p.ToolCalls = []ToolCall{{Tool: ToolSearchGeneralKB, Args: js(`{"query":"дебиторка"}`)}}
 			return p
@@ -265,7 +266,7 @@ func TestValidate(t *testing.T) {
 			p.Ledger = &LedgerPlan{Recipe: recipe.Payables}
 			return p
 		}, all, []string{"tool_calls[0].args.recipe"}},
-		{"address without LEDGER_FACT", func() QueryPlan {
+		{"address without ledger", func() QueryPlan {
 			p := docPlan()
 			p.Ledger = &LedgerPlan{Recipe: recipe.Payables}
 			return p
@@ -320,7 +321,7 @@ func TestValidate(t *testing.T) {
 		}, all, []string{"tool_calls[0].tool", "tool_calls[0].tool", "tool_calls[1].tool", "tool_calls[1].tool", "question_mode", "discovery"}},
 		{"deep mode without the intent", func() QueryPlan {
 			p := deepPlan()
-			p.Intents = []Intent{IntentGeneral}
+			p.Intents = []understand.Kind{understand.KindGeneral}
 			return p
 		}, all, []string{"question_mode", "discovery"}},
 		{"bad proposal", func() QueryPlan {
@@ -337,7 +338,7 @@ func TestValidate(t *testing.T) {
 		{"empty proposal", func() QueryPlan {
 			p := deepPlan()
 			p.ToolCalls = []ToolCall{{Tool: ToolLedgerQuery, Args: js(`{"recipe":"list_open_contracts"}`)}}
-			p.Intents = append(p.Intents, IntentLedgerFact)
+			p.Intents = append(p.Intents, understand.KindLedger)
 			p.Discovery.ProposedPrimitives = nil
 			return p
 		}, all, []string{"discovery.proposed_primitives"}},
@@ -457,7 +458,7 @@ func TestValidateMessages(t *testing.T) {
 
 func TestNormalize(t *testing.T) {
 	p := QueryPlan{
-		Intents: []Intent{IntentLedgerFact, IntentLedgerFact, IntentCBRRate},
+		Intents: []understand.Kind{understand.KindLedger, understand.KindLedger, understand.KindRate},
 		ToolCalls: []ToolCall{
 			{Tool: ToolLedgerQuery, Args: js(`{"recipe":"list_payables_counterparties","filters":{"as_of_date":"2026-03-31"}}`)},
 			{Tool: ToolLedgerQuery},
@@ -472,7 +473,7 @@ func TestNormalize(t *testing.T) {
 	}
 	Normalize(&p)
 	want := QueryPlan{
-		Intents: []Intent{IntentLedgerFact, IntentCBRRate},
+		Intents: []understand.Kind{understand.KindLedger, understand.KindRate},
 		ToolCalls: []ToolCall{
 			{Tool: ToolLedgerQuery, Args: js(`{"recipe":"list_payables_counterparties","filters":{"as_of_date":"2026-03-31"}}`)},
 			{Tool: ToolLedgerQuery, Args: js(`{"recipe":"list_payables_counterparties","filters":{"as_of_date":"2026-03-31"}}`)},
@@ -494,10 +495,10 @@ func TestNormalize(t *testing.T) {
 		t.Errorf("Normalize() mismatch (-want +got):\n%s", diff)
 	}
 
-	deep := QueryPlan{Intents: []Intent{IntentLedgerDeep}}
+	deep := QueryPlan{Intents: []understand.Kind{understand.KindLedgerDeep}}
 	Normalize(&deep)
 	if deep.QuestionMode != ModeDeepAnalysis {
-		t.Errorf("Normalize() question_mode = %q for LEDGER_DEEP_ANALYSIS, want %q", deep.QuestionMode, ModeDeepAnalysis)
+		t.Errorf("Normalize() question_mode = %q for ledger_deep, want %q", deep.QuestionMode, ModeDeepAnalysis)
 	}
 }
 
@@ -518,7 +519,7 @@ func TestDefault(t *testing.T) {
 
 	got := Default(question, Rules{HasDocuments: true})
 	want := QueryPlan{
-		Intents: []Intent{IntentGeneral},
+		Intents: []understand.Kind{understand.KindGeneral},
 		ToolCalls: []ToolCall{
 			{Tool: ToolSearchUserDocuments, Args: js(`{"query":"` + question + `","top_k":5}`)},
 			{Tool: ToolSearchGeneralKB, Args: js(`{"query":"` + question + `","top_k":5}`)},
@@ -535,8 +536,8 @@ func TestDefault(t *testing.T) {
 	if tools := toolsOf(Default(question, Rules{})); !slices.Equal(tools, []Tool{ToolSearchGeneralKB}) {
 		t.Errorf("Default() without documents calls %v, want only search_general_kb", tools)
 	}
-	if p := Default(" ", Rules{}); !slices.Equal(p.Intents, []Intent{IntentClarify}) {
-		t.Errorf("Default(blank) intents = %v, want CLARIFY", p.Intents)
+	if p := Default(" ", Rules{}); !slices.Equal(p.Intents, []understand.Kind{understand.KindClarify}) {
+		t.Errorf("Default(blank) intents = %v, want clarify", p.Intents)
 	}
 }
 

@@ -124,8 +124,8 @@ type Request struct {
 	Amount int
 }
 
-// Answer answers a rates request: the rates on its day, or their dynamics over its period.
-func (s *Skill) Answer(ctx context.Context, req Request) skill.Reply {
+// Rates answers a rates request: the rates on its day, or their dynamics over its period.
+func (s *Skill) Rates(ctx context.Context, req Request) skill.Reply {
 	if req.Period.Single() {
 		return s.Day(ctx, req.Codes, req.Period.From).Reply(req.Amount, req.Notes)
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/ru"
 )
@@ -93,11 +93,11 @@ func TestDayDown(t *testing.T) {
 
 func TestFetchRefusesBadArguments(t *testing.T) {
 	s := New(&bank{}, Options{Now: sunday})
-	for _, args := range []plan.FetchCBRDataArgs{
+	for _, args := range []understand.RateArgs{
 		{Mode: "rates"},
-		{Mode: plan.CBRCurrency, Date: "15.03.2026"},
-		{Mode: plan.CBRDynamic, To: "2026-03-01"},
-		{Mode: plan.CBRKeyRate, From: "2026-03-10", To: "2026-03-01"},
+		{Mode: understand.RateCurrency, Date: "15.03.2026"},
+		{Mode: understand.RateDynamic, To: "2026-03-01"},
+		{Mode: understand.RateKeyRate, From: "2026-03-10", To: "2026-03-01"},
 	} {
 		if _, err := s.Fetch(t.Context(), args); !errors.Is(err, skill.ErrArgs) {
 			t.Errorf("Fetch(%+v) error = %v, want skill.ErrArgs", args, err)

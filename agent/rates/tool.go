@@ -7,24 +7,24 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/facts"
-	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/ru"
 )
 
 // Fetch is the planner's fetch_cbr_data tool: rates on a day, a rate's dynamics, the key
 // rate, the news. Arguments that make no request fail with skill.ErrArgs, a Bank that is down
 // with skill.ErrUnavailable.
-func (s *Skill) Fetch(ctx context.Context, args plan.FetchCBRDataArgs) (facts.Payload, error) {
+func (s *Skill) Fetch(ctx context.Context, args understand.RateArgs) (facts.Payload, error) {
 	today := s.today()
 	switch args.Mode {
-	case plan.CBRCurrency:
+	case understand.RateCurrency:
 		on, err := argDate("date", args.Date, today)
 		if err != nil {
 			return facts.Payload{}, err
 		}
 		return s.Day(ctx, codes(args.Codes), on).Facts()
-	case plan.CBRDynamic:
+	case understand.RateDynamic:
 		from, err := argDate("from", args.From, time.Time{})
 		if err != nil {
 			return facts.Payload{}, err
@@ -40,7 +40,7 @@ func (s *Skill) Fetch(ctx context.Context, args plan.FetchCBRDataArgs) (facts.Pa
 			return facts.Payload{}, err
 		}
 		return s.Series(ctx, codes(args.Codes), ru.Period{From: from, To: to, Kind: ru.KindRange}).Facts()
-	case plan.CBRKeyRate:
+	case understand.RateKeyRate:
 		if args.From == "" && args.To == "" {
 			on, err := argDate("date", args.Date, today)
 			if err != nil {
@@ -60,7 +60,7 @@ func (s *Skill) Fetch(ctx context.Context, args plan.FetchCBRDataArgs) (facts.Pa
 			return facts.Payload{}, err
 		}
 		return s.KeyRate(ctx, ru.Period{From: from, To: to, Kind: ru.KindRange}).Facts()
-	case plan.CBRNews:
+	case understand.RateNews:
 		from, to := today.AddDate(0, 0, -recentNewsDays), today
 		var err error
 		if args.Date != "" {

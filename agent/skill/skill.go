@@ -208,3 +208,15 @@ func SourceTitle(title, url string) string {
 	host = strings.TrimPrefix(host, "www.")
 	return Snippet(title, 80) + " — " + host
 }
+
+// ErrNoTool is the Facts error of a skill that serves no planner tool (small talk, clarify):
+// the agent never routes a tool call to it.
+var ErrNoTool = fmt.Errorf("%w: the skill serves no planner tool", ErrArgs)
+
+// NoTools is embedded by a skill that serves no planner tool.
+type NoTools struct{}
+
+// Facts refuses every call: the skill has no tool.
+func (NoTools) Facts(context.Context, Query, plan.ToolCall) (facts.Payload, error) {
+	return facts.Payload{}, ErrNoTool
+}

@@ -33,6 +33,12 @@ const (
 	KindLedgerWrite   Kind = "ledger_write"
 	KindClarify       Kind = "clarify"
 	KindUnknownEntity Kind = "unknown_entity"
+	// KindLedgerDeep is a question about 1C outside the recipe catalog («почему вырос долг»),
+	// answered by guarded discovery; only the planner proposes it.
+	KindLedgerDeep Kind = "ledger_deep"
+	// KindGeneral is a question with no structure the planner recognised: its tools' facts are
+	// phrased by the answer LLM; only the planner proposes it.
+	KindGeneral Kind = "general"
 )
 
 // Source says where a slot's value came from.

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/ru"
 )
@@ -30,32 +29,12 @@ const FromPlanner Source = "planner"
 // Bank of Russia rates or key-rate call; documents, the knowledge base, news, discovery and
 // composite plans are run by the caller. context is the text of the questions a follow-up
 // continues ("" for a question of its own): names may come from there.
-func (p *Parser) FromPlan(pl plan.QueryPlan, parsed Decision, in Input, context string) (Decision, bool) {
-	if len(pl.ToolCalls) != 1 {
-		return Decision{}, false
-	}
-	call := pl.ToolCalls[0]
-	switch call.Tool {
-	case plan.ToolLedgerQuery:
-		var args plan.LedgerQueryArgs
-		if call.Decode(&args) != nil {
-			return Decision{}, false
-		}
-		if pl.Ledger != nil {
-			if args.Recipe == "" {
-				args.Recipe = pl.Ledger.Recipe
-			}
-			if args.Filters == (recipe.Filters{}) {
-				args.Filters = pl.Ledger.Filters
-			}
-		}
-		return p.ledgerFromPlan(args, parsed, in, context), true
-	case plan.ToolFetchCBRData:
-		var args plan.FetchCBRDataArgs
-		if call.Decode(&args) != nil {
-			return Decision{}, false
-		}
-		return p.cbrFromPlan(args, parsed, in)
+func (p *Parser) FromPlan(pl Planned, parsed Decision, in Input, context string) (Decision, bool) {
+	switch {
+	case pl.Ledger != nil:
+		return p.ledgerFromPlan(*pl.Ledger, parsed, in, context), true
+	case pl.Rate != nil:
+		return p.cbrFromPlan(*pl.Rate, parsed, in)
 	}
 	return Decision{}, false
 }
@@ -69,7 +48,7 @@ func planned(parsed Decision, k Kind, why string) Decision {
 }
 
 // ledgerFromPlan is the decision of a plan's 1C recipe.
-func (p *Parser) ledgerFromPlan(args plan.LedgerQueryArgs, parsed Decision, in Input, context string) Decision {
+func (p *Parser) ledgerFromPlan(args LedgerArgs, parsed Decision, in Input, context string) Decision {
 	if _, ok := recipe.For(args.Recipe); !ok {
 		// A plan for 1C without a (known) recipe: the parser's reading, or a question back.
 		if parsed.Kind == KindLedger {
@@ -169,10 +148,10 @@ func lacks(d Decision) bool {
 
 // cbrFromPlan is the decision of a plan's Bank of Russia call: rates on a day or over a
 // period, or the key rate. News is left to the caller.
-func (p *Parser) cbrFromPlan(args plan.FetchCBRDataArgs, parsed Decision, in Input) (Decision, bool) {
+func (p *Parser) cbrFromPlan(args RateArgs, parsed Decision, in Input) (Decision, bool) {
 	var d Decision
 	switch args.Mode {
-	case plan.CBRCurrency, plan.CBRDynamic:
+	case RateCurrency, RateDynamic:
 		d = planned(parsed, KindRate, "курс валют по плану планировщика")
 		if !d.Currencies.Set && len(parsed.UnknownCurrencies) == 0 {
 			var codes []string
@@ -185,7 +164,7 @@ func (p *Parser) cbrFromPlan(args plan.FetchCBRDataArgs, parsed Decision, in Inp
 				d.Currencies = slot(codes, FromPlanner, strings.Join(args.Codes, ","))
 			}
 		}
-	case plan.CBRKeyRate:
+	case RateKeyRate:
 		d = planned(parsed, KindKeyRate, "ключевая ставка по плану планировщика")
 	default:
 		return Decision{}, false

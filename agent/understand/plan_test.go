@@ -14,14 +14,14 @@ import (
 
 // ledgerPlan is a plan with one 1C recipe call and the given filters.
 func ledgerPlan(recipe recipe.Name, f recipe.Filters) plan.QueryPlan {
-	args, _ := json.Marshal(plan.LedgerQueryArgs{Recipe: recipe, Filters: f})
-	return plan.QueryPlan{Intents: []plan.Intent{plan.IntentLedgerFact},
+	args, _ := json.Marshal(understand.LedgerArgs{Recipe: recipe, Filters: f})
+	return plan.QueryPlan{Intents: []understand.Kind{understand.KindLedger},
 		ToolCalls: []plan.ToolCall{{Tool: plan.ToolLedgerQuery, Args: args}}, RenderStyle: plan.StyleTable, Confidence: 0.9}
 }
 
-func cbrPlan(args plan.FetchCBRDataArgs) plan.QueryPlan {
+func cbrPlan(args understand.RateArgs) plan.QueryPlan {
 	raw, _ := json.Marshal(args)
-	return plan.QueryPlan{Intents: []plan.Intent{plan.IntentCBRRate},
+	return plan.QueryPlan{Intents: []understand.Kind{understand.KindRate},
 		ToolCalls: []plan.ToolCall{{Tool: plan.ToolFetchCBRData, Args: raw}}, RenderStyle: plan.StyleShort, Confidence: 0.9}
 }
 
@@ -117,17 +117,21 @@ func TestFromPlanOnlyAdds(t *testing.T) {
 		{"a recipe outside the whitelist is a question", "сделай выборку по 62",
 			"", ledgerPlan("run_any_query", recipe.Filters{}), "clarify/"},
 		{"rates: the plan's currency, the parser's date", "а что там с деньгами нашими восточными соседями на 1.03",
-			"", cbrPlan(plan.FetchCBRDataArgs{Mode: plan.CBRCurrency, Date: "2026-03-03", Codes: []string{"CNY", "XXX"}}),
+			"", cbrPlan(understand.RateArgs{Mode: understand.RateCurrency, Date: "2026-03-03", Codes: []string{"CNY", "XXX"}}),
 			"rate/ date=2026-03-01(text) cur=CNY(planner)"},
 		{"the key rate's invented date is dropped", "что там цб решил",
-			"", cbrPlan(plan.FetchCBRDataArgs{Mode: plan.CBRKeyRate, Date: "2024-01-01"}), "key_rate/"},
-		{"news is the caller's", "что там у цб", "", cbrPlan(plan.FetchCBRDataArgs{Mode: plan.CBRNews}), ""},
+			"", cbrPlan(understand.RateArgs{Mode: understand.RateKeyRate, Date: "2024-01-01"}), "key_rate/"},
+		{"news is the caller's", "что там у цб", "", cbrPlan(understand.RateArgs{Mode: understand.RateNews}), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := understand.Input{Text: tt.text, Now: now, Catalogs: cats}
 			parsed := p.Parse(in)
-			d, ok := p.FromPlan(tt.plan, parsed, in, tt.context)
+			pl, ok := tt.plan.Planned()
+			d := understand.Decision{}
+			if ok {
+				d, ok = p.FromPlan(pl, parsed, in, tt.context)
+			}
 			got := ""
 			if ok {
 				got = summary(d)

@@ -92,7 +92,7 @@ func planFor(question, summary, day string) string {
 	switch {
 	case strings.Contains(q, "долж") || strings.Contains(q, "долг") || strings.Contains(q, "дебитор"):
 		recipe, filters := debtsRecipe(q)
-		return fmt.Sprintf(`{"intents":["LEDGER_FACT"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":%q,"filters":%s}}],%s,"render_style":"TABLE","confidence":0.93,"question_mode":"direct","ledger":{"recipe":%q,"filters":%s}}`,
+		return fmt.Sprintf(`{"intents":["ledger"],"tool_calls":[{"tool":"ledger_query","args":{"recipe":%q,"filters":%s}}],%s,"render_style":"TABLE","confidence":0.93,"question_mode":"direct","ledger":{"recipe":%q,"filters":%s}}`,
 			recipe, filters, planTail, recipe, filters)
 	case currency(q) != "" || strings.Contains(q, "курс") || (summary != "" && currency(strings.ToLower(summary)) != ""):
 		code := currency(q)
@@ -106,18 +106,18 @@ func planFor(question, summary, day string) string {
 		if strings.Contains(q, "конец февраля") {
 			date = "2026-02-28"
 		}
-		return fmt.Sprintf(`{"intents":["CBR_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":%q,"codes":[%q]}}],%s,"render_style":"SHORT","confidence":0.9}`,
+		return fmt.Sprintf(`{"intents":["rate"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":%q,"codes":[%q]}}],%s,"render_style":"SHORT","confidence":0.9}`,
 			date, code, planTail)
 	case strings.Contains(q, "ставк"):
-		return `{"intents":["CBR_KEY_RATE"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"key_rate"}}],` + planTail + `,"render_style":"SHORT","confidence":0.95}`
+		return `{"intents":["key_rate"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"key_rate"}}],` + planTail + `,"render_style":"SHORT","confidence":0.95}`
 	case strings.Contains(q, "что такое") || strings.Contains(q, "чем отлича") || strings.Contains(q, "акт сверки"):
-		return fmt.Sprintf(`{"intents":["KB_TERM"],"tool_calls":[{"tool":"search_general_kb","args":{"query":%q}}],%s,"render_style":"SHORT","confidence":0.9}`, question, planTail)
+		return fmt.Sprintf(`{"intents":["kb"],"tool_calls":[{"tool":"search_general_kb","args":{"query":%q}}],%s,"render_style":"SHORT","confidence":0.9}`, question, planTail)
 	case aboutDocuments(q):
-		return fmt.Sprintf(`{"intents":["DOC_SEARCH"],"tool_calls":[{"tool":"search_user_documents","args":{"query":%q}}],%s,"render_style":"SHORT","confidence":0.88}`, question, planTail)
+		return fmt.Sprintf(`{"intents":["docs"],"tool_calls":[{"tool":"search_user_documents","args":{"query":%q}}],%s,"render_style":"SHORT","confidence":0.88}`, question, planTail)
 	case strings.Contains(q, "помоги") || strings.Contains(q, "отчёт") || strings.Contains(q, "отчет") || strings.Contains(q, "справк"):
-		return `{"intents":["CLARIFY"],"tool_calls":[],` + planTail + `,"render_style":"SHORT","confidence":0.8,"clarification":"Что именно нужно: курс валюты, ключевая ставка или данные 1С?","clarification_options":["Курс доллара","Ключевая ставка","Кто нам должен"]}`
+		return `{"intents":["clarify"],"tool_calls":[],` + planTail + `,"render_style":"SHORT","confidence":0.8,"clarification":"Что именно нужно: курс валюты, ключевая ставка или данные 1С?","clarification_options":["Курс доллара","Ключевая ставка","Кто нам должен"]}`
 	}
-	return `{"intents":["SMALL_TALK"],"tool_calls":[],` + planTail + `,"render_style":"SHORT","confidence":0.9}`
+	return `{"intents":["smalltalk"],"tool_calls":[],` + planTail + `,"render_style":"SHORT","confidence":0.9}`
 }
 
 // aboutDocuments reports whether a question asks about the documents the load's users upload.

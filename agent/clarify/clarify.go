@@ -1,0 +1,172 @@
+// Package clarify is the skill of questions back (scenario S5): what the parser could not
+// settle — several counterparties or settlement accounts that fit, which side of the
+// settlements, which advances — asked with a button per answer; the planner's own clarifying
+// question; and, when nothing in the message points anywhere, the general question back.
+package clarify
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+
+	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/agent/phrase"
+	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/agent/understand"
+	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/prompts"
+	"github.com/finbot/finbot/ru"
+)
+
+// Skill asks questions back.
+type Skill struct {
+	skill.NoTools
+	writer *phrase.Writer
+	log    *slog.Logger
+}
+
+// New builds the skill; w may be nil (no LLM: the template question).
+func New(w *phrase.Writer, log *slog.Logger) *Skill {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Skill{writer: w, log: log}
+}
+
+// Suggestions are the general question back's choices, as buttons.
+var Suggestions = []skill.Button{
+	{Text: "Кто нам должен?"},
+	{Text: "Кому должны мы?"},
+	{Text: "Курс доллара сегодня"},
+	{Text: "Ключевая ставка"},
+	{Text: "Найти договор"},
+}
+
+// Answer asks the question back the decision calls for. A vague question («какой аванс по
+// договору?») may be about the user's own documents: the reply hands it to the documents
+// skill, which answers it when they hold a passage on it.
+func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) {
+	d := q.Decision
+	if q.Plan != nil {
+		return s.planned(ctx, q), nil
+	}
+	switch {
+	case len(d.BankAccountCandidates) > 1:
+		return bankAccounts(d, q.Text), nil
+	case len(d.Candidates) > 1:
+		return candidates(d, q.Text), nil
+	case d.Ask != "":
+		return skill.Text(md.Escape(d.Ask)), nil
+	case d.Rule == "debt_direction":
+		return debtDirection(d), nil
+	case d.Rule == "advance_direction":
+		on := OnDate(d)
+		return skill.Reply{Text: "Какие авансы показать" + on + ": выданные поставщикам (60.02) или полученные от покупателей (62.02)?",
+			Buttons: []skill.Button{{Text: "Авансы выданные" + on}, {Text: "Авансы полученные" + on, SameRow: true}}}, nil
+	}
+	r := s.general(ctx, q.Text, d.Rule == "too_short")
+	if d.Rule == "vague" && !q.HandedOff {
+		r.Then = &skill.Handoff{Kind: understand.KindDocs, OnlyIfFound: true}
+	}
+	return r, nil
+}
+
+// planned asks the planner's clarifying question, its options as buttons; without one, the
+// general question back.
+func (s *Skill) planned(ctx context.Context, q skill.Query) skill.Reply {
+	p := q.Plan
+	if strings.TrimSpace(p.Clarification) == "" {
+		return s.general(ctx, q.Text, false)
+	}
+	r := skill.Text(md.Escape(strings.TrimSpace(p.Clarification)))
+	for _, o := range p.ClarificationOptions {
+		if o = strings.TrimSpace(o); o != "" {
+			r.Buttons = append(r.Buttons, skill.Button{Text: ru.Truncate(o, 60)})
+		}
+	}
+	return r
+}
+
+// general asks one precise question: the LLM's when there is one (nothing to clarify in «?»),
+// the template's otherwise.
+func (s *Skill) general(ctx context.Context, text string, tooShort bool) skill.Reply {
+	r := skill.Reply{Buttons: Suggestions}
+	if s.writer.Enabled() && !tooShort {
+		out, err := s.llm(ctx, text)
+		if err == nil {
+			r.Text = ru.Truncate(out, 500)
+			return r
+		}
+		s.log.WarnContext(ctx, "llm clarification failed; template question", "err", err)
+		r.Degraded = []string{phrase.DegradedLLMUnavailable}
+	}
+	r.Text = "Уточните, пожалуйста, что нужно: данные 1С (кто нам должен, кому должны мы, остатки по счёту), " +
+		"курс валюты или ключевая ставка, новости или поиск в ваших документах? Можно выбрать кнопкой ниже."
+	return r
+}
+
+func (s *Skill) llm(ctx context.Context, text string) (string, error) {
+	prompt, err := prompts.Clarify(prompts.ClarifyData{Question: text})
+	if err != nil {
+		return "", err
+	}
+	return s.writer.LLM.Complete(ctx, []llm.Message{{Role: "user", Content: prompt}}, llm.Call{MaxTokens: 200, Temperature: 0.2})
+}
+
+// candidates asks which of several equally matching counterparties is meant; each button asks
+// the same question with that name, so the date and account are kept.
+func candidates(d understand.Decision, text string) skill.Reply {
+	r := skill.Text("Под это название подходят несколько контрагентов. Уточните, какой нужен:")
+	for _, e := range d.Candidates {
+		label := e.Name
+		if e.INN != "" {
+			label += ", ИНН " + e.INN
+		}
+		r.Text += "\n- " + md.Escape(label)
+		r.Buttons = append(r.Buttons, skill.Button{Text: WithName(text, "", e.Name)})
+	}
+	return r
+}
+
+// bankAccounts asks which of our settlement accounts ending alike is meant; each button asks
+// the same question with the whole number.
+func bankAccounts(d understand.Decision, text string) skill.Reply {
+	r := skill.Text("Так оканчиваются несколько расчётных счетов наших организаций. Уточните, какой нужен:")
+	for _, b := range d.BankAccountCandidates {
+		r.Text += "\n- " + md.Escape(b.Number+" — "+b.OrgName)
+		r.Buttons = append(r.Buttons, skill.Button{Text: WithName(text, "", b.Number)})
+	}
+	return r
+}
+
+// debtDirection asks which side of the settlements a message means («расчёты с контрагентами
+// на 31.03», «картина по расчётам»), with a button for each.
+func debtDirection(d understand.Decision) skill.Reply {
+	on := OnDate(d)
+	return skill.Reply{Text: "Что показать из 1С" + on + ": кто должен нам (дебиторская задолженность, 62) или кому должны мы (кредиторская, 60)? Можно и то и другое.",
+		Buttons: []skill.Button{{Text: "Кто должен нам" + on}, {Text: "Кому должны мы" + on, SameRow: true},
+			{Text: "Дебиторка и кредиторка" + on}}}
+}
+
+// OnDate is « на DD.MM.YYYY» of the decision's date, or of its period's end; "" without one.
+func OnDate(d understand.Decision) string {
+	switch {
+	case d.Date.Set:
+		return " на " + d.Date.Value.Format("02.01.2006")
+	case d.Period.Set:
+		return " на " + d.Period.Value.To.Format("02.01.2006")
+	}
+	return ""
+}
+
+// WithName is the question with the name as written replaced by a catalog name (or, when the
+// name as written is not known, the catalog name added): pressing the button asks it again
+// about that company.
+func WithName(text, written, name string) string {
+	if written != "" {
+		if i := strings.Index(strings.ToLower(text), strings.ToLower(written)); i >= 0 {
+			return text[:i] + name + text[i+len(written):]
+		}
+	}
+	return strings.TrimSpace(text) + " — " + name
+}
