@@ -33,6 +33,9 @@ const (
 	KindLedgerWrite   Kind = "ledger_write"
 	KindClarify       Kind = "clarify"
 	KindUnknownEntity Kind = "unknown_entity"
+	// KindLedgerDeep is a 1C question outside the recipe catalog that the planner planned as
+	// a deep analysis (guarded discovery over agent/ledger/probes); the parser never decides it.
+	KindLedgerDeep Kind = "ledger_deep"
 )
 
 // Source says where a slot's value came from.
