@@ -1,8 +1,10 @@
-// Package ledger is the 1C skill: it reads what the 1C lane (agent/ledger/runner) found
-// in 1C two ways — Facts, for the planner's ledger_query tool, and Reply, the lane's own
-// answer with its footnote and its buttons (a choice of candidates, drilldowns, the Excel
-// export) for the ledger commands, the questions understood as 1C ones and the buttons. Every
-// amount is written exactly, as onec.Kopecks writes it.
+// Package ledger is the 1C skill ([Skill], behind skill.Skill): it answers the questions
+// understood as 1C ones, the ledger commands, the buttons of its replies, the planner's
+// ledger_query tool and deep analyses (guarded discovery over agent/ledger/probes). It reads
+// what the 1C query runner (agent/ledger/runner) found in 1C two ways — Facts, for the
+// planner's ledger_query tool, and Reply, the runner's own answer with its footnote and its
+// buttons (a choice of candidates, drilldowns, the Excel export). Every amount is written
+// exactly, as onec.Kopecks writes it.
 package ledger
 
 import (

@@ -1,0 +1,131 @@
+package ledger
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/agent/phrase"
+	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/agent/understand"
+)
+
+// The answers to a question understood as a 1C one. Nothing here reads the text again for what
+// the decision already holds: the date, the account and the names come from the decision only;
+// the text is only rewritten into the question a button asks again.
+
+// dateHint follows a date the parser could not read.
+const dateHint = " Укажите дату в формате ДД.ММ.ГГГГ, например 15.01.2026."
+
+// decision answers q.Decision of kind ledger, ledger_write or unknown_entity.
+func (s *Skill) decision(ctx context.Context, q skill.Query) (skill.Reply, error) {
+	d := q.Decision
+	if d.DateError != "" && d.Kind == understand.KindLedger {
+		return skill.Text(md.Escape(d.DateError) + dateHint), nil
+	}
+	switch d.Kind {
+	case understand.KindLedger:
+		if d.Rule == "receivables_and_payables" {
+			return s.receivablesAndPayables(ctx, q, d)
+		}
+		r, err := s.run(ctx, q, FromDecision(d))
+		if err == nil && d.Overdue {
+			// Overdue needs each contract's payment terms, which no whitelisted query reads.
+			r.Text = "_Просрочку по срокам оплаты договоров я не считаю: ниже вся задолженность; даты документов — в расшифровке по контрагенту._\n\n" + r.Text
+		}
+		if d.Analysis && err == nil {
+			// The planner did not plan the comparison (no LLM, or it failed): say what this is.
+			r.Text = "_Сравнение, динамику и причины разбирает языковая модель, а сейчас она недоступна или не справилась. " +
+				"Ниже — отчёт из 1С, на котором такой разбор строится; для другой даты или периода спросите отдельно._\n\n" + r.Text
+		}
+		return r, err
+	case understand.KindLedgerWrite:
+		return skill.Text("Я только читаю данные 1С и ничего в ней не меняю: провести, удалить или исправить документ можно " +
+			"только в самой 1С. Могу показать, например, документы контрагента, его долг или остаток по счёту."), nil
+	case understand.KindUnknownEntity:
+		if d.UnknownBankAccount != "" && d.Recipe != "" {
+			// The runner says that none of our organizations has the account and lists ours.
+			return s.run(ctx, q, FromDecision(d))
+		}
+		if d.Recipe == "" || d.Unknown == "" || strings.HasPrefix(d.Unknown, "ИНН ") {
+			return unknownEntityAnswer(d, q.Text), nil
+		}
+		// The runner's resolver tries the name as written (a prefix, another spelling) and
+		// says what it found: one company, a choice, or nothing.
+		dec := FromDecision(d)
+		dec.Filters.Counterparty = d.Unknown
+		dec.Missing = recipe.MissingFilters(dec.Intent, dec.Filters)
+		return s.run(ctx, q, dec)
+	}
+	return s.with(ctx, q, nil)
+}
+
+// receivablesAndPayables answers «дебиторка и кредиторка на 31.03»: who owes us, then whom we
+// owe, each as its own list with its own footnote; a button asks for either alone (with its
+// drilldowns and export).
+func (s *Skill) receivablesAndPayables(ctx context.Context, q skill.Query, d understand.Decision) (skill.Reply, error) {
+	d.Recipe = recipe.Receivables
+	recv, err := s.run(ctx, q, FromDecision(d))
+	if err != nil {
+		return recv, err
+	}
+	d.Recipe = recipe.Payables
+	pay, err := s.run(ctx, q, FromDecision(d))
+	if err != nil {
+		return pay, err
+	}
+	shift := len(recv.Sources)
+	// The lists' own exports are behind the buttons for either list alone.
+	for _, part := range []*skill.Reply{&recv, &pay} {
+		part.Text = strings.ReplaceAll(part.Text, "кнопкой «Выгрузить в Excel»", "кнопкой этого списка ниже, с выгрузкой в Excel")
+	}
+	r := recv
+	r.Text = recv.Text + "\n\n" + phrase.Renumber(pay.Text, shift)
+	r.Sources = append(append([]facts.Source(nil), recv.Sources...), pay.Sources...)
+	on := onDate(d)
+	r.Buttons = []skill.Button{{Text: "Только кто должен нам" + on}, {Text: "Только кому должны мы" + on, SameRow: true}}
+	r.Degraded = append(r.Degraded, pay.Degraded...)
+	return r, nil
+}
+
+// unknownEntityAnswer says that no counterparty has the name and offers the closest ones.
+func unknownEntityAnswer(d understand.Decision, text string) skill.Reply {
+	r := skill.Reply{Text: fmt.Sprintf("Контрагента «%s» в справочнике 1С не нашёл.", md.Escape(d.Unknown))}
+	if len(d.Closest) == 0 {
+		r.Text += " Проверьте название или укажите ИНН."
+		return r
+	}
+	var names []string
+	for _, e := range d.Closest {
+		names = append(names, md.Escape(e.Name))
+		r.Buttons = append(r.Buttons, skill.Button{Text: withName(text, d.Unknown, e.Name)})
+	}
+	r.Text += " Похожие названия: " + strings.Join(names, ", ") + ". Выберите, если имели в виду одного из них."
+	return r
+}
+
+// withName is the question with the name as written replaced by a catalog name (or, when the
+// name as written is not known, the catalog name added): pressing the button asks it again
+// about that company.
+func withName(text, written, name string) string {
+	if written != "" {
+		if i := strings.Index(strings.ToLower(text), strings.ToLower(written)); i >= 0 {
+			return text[:i] + name + text[i+len(written):]
+		}
+	}
+	return strings.TrimSpace(text) + " — " + name
+}
+
+// onDate is « на DD.MM.YYYY» of the decision's date, or of its period's end; "" without one.
+func onDate(d understand.Decision) string {
+	switch {
+	case d.Date.Set:
+		return " на " + d.Date.Value.Format("02.01.2006")
+	case d.Period.Set:
+		return " на " + d.Period.Value.To.Format("02.01.2006")
+	}
+	return ""
+}
