@@ -69,7 +69,7 @@ func probeCall(t plan.Tool, args plan.DiscoveryArgs) plan.ToolCall {
 }
 
 func deepPlan(d *plan.DiscoveryProposal, calls ...plan.ToolCall) plan.QueryPlan {
-	return plan.QueryPlan{Intents: []understand.Kind{understand.KindLedgerDeep}, QuestionMode: plan.ModeDeepAnalysis, Discovery: d,
+	return plan.QueryPlan{Kinds: []understand.Kind{understand.KindLedgerDeep}, QuestionMode: plan.ModeDeepAnalysis, Discovery: d,
 		ToolCalls: calls, RenderStyle: plan.StyleBullets, Confidence: 0.9, Limits: plan.Limits{MaxItems: 10}}
 }
 

@@ -233,7 +233,7 @@ func (a *Agent) planned(ctx context.Context, req Request, text string, hist []hi
 // real. A follow-up's names and dates may come from the questions it continues.
 func (a *Agent) fromPlan(ctx context.Context, req Request, p plan.QueryPlan, parsed understand.Decision, text, summary string,
 	hist []history.Turn) (understand.Decision, bool) {
-	if slices.Contains(p.Intents, understand.KindLedgerDeep) && !only(p, plan.ToolLedgerQuery) {
+	if slices.Contains(p.Kinds, understand.KindLedgerDeep) && !only(p, plan.ToolLedgerQuery) {
 		return understand.Decision{}, false
 	}
 	in := understand.Input{Text: text, Now: a.now()}
@@ -330,15 +330,15 @@ func planRoute(p plan.QueryPlan, source string) RouteDecision {
 		d.Source = "planner_" + source
 	}
 	var names []string
-	for _, in := range p.Intents {
+	for _, in := range p.Kinds {
 		names = append(names, string(in))
 	}
 	d.Reasons = []string{"план: " + strings.Join(names, ", ")}
 	d.Scenario, d.Intent = S2General, IntentKB
-	if len(p.Intents) == 0 {
+	if len(p.Kinds) == 0 {
 		return d
 	}
-	switch p.Intents[0] {
+	switch p.Kinds[0] {
 	case understand.KindClarify:
 		d.Scenario, d.Intent = S5Clarify, IntentUnknown
 	case understand.KindSmallTalk:
@@ -357,7 +357,7 @@ func planRoute(p plan.QueryPlan, source string) RouteDecision {
 	case understand.KindDocs:
 		d.Scenario, d.Intent = S1Search, ""
 	}
-	if len(p.Intents) > 1 {
+	if len(p.Kinds) > 1 {
 		d.Intent = "composite"
 	}
 	return d
@@ -390,13 +390,13 @@ func (a *Agent) runPlan(ctx context.Context, req Request, text, summary string, 
 		}
 	}
 	switch {
-	case len(p.ToolCalls) == 0 && slices.Contains(p.Intents, understand.KindClarify):
+	case len(p.ToolCalls) == 0 && slices.Contains(p.Kinds, understand.KindClarify):
 		dbg.Handler = "clarify"
 		return a.planClarify(ctx, p, text), nil
-	case len(p.ToolCalls) == 0 && slices.Contains(p.Intents, understand.KindSmallTalk):
+	case len(p.ToolCalls) == 0 && slices.Contains(p.Kinds, understand.KindSmallTalk):
 		dbg.Handler = "smalltalk"
 		return a.smallTalk(ctx, text, hist), nil
-	case slices.Contains(p.Intents, understand.KindLedgerDeep) && !only(p, plan.ToolLedgerQuery):
+	case slices.Contains(p.Kinds, understand.KindLedgerDeep) && !only(p, plan.ToolLedgerQuery):
 		// A question outside the recipe catalog: guarded discovery runs the plan's primitives.
 		// The lane's own decomposition would refuse it as an analytical question.
 		dbg.Handler = "deep_analysis"

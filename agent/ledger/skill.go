@@ -152,6 +152,10 @@ func (s *Skill) Catalogs(ctx context.Context, userID, chatID int64) *recipe.Cata
 // understood as a 1C one (q.Decision of kind ledger, ledger_write, unknown_entity, or
 // ledger_deep with the planner's plan in q.Plan).
 func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) {
+	if q.Plan != nil && q.Decision.Kind != understand.KindLedgerDeep {
+		// A plan of several recipes: its facts are phrased together (the agent's facts path).
+		return skill.Reply{Unanswered: true}, nil
+	}
 	if q.Command == "" {
 		switch q.Decision.Kind {
 		case understand.KindLedger, understand.KindLedgerWrite, understand.KindUnknownEntity:
@@ -353,4 +357,10 @@ func export(res runner.Result) (skill.Reply, error) {
 	}
 	return skill.Reply{Recipe: string(res.Intent), Text: res.ExportCaption(),
 		Document: &skill.Document{Name: strings.ReplaceAll(res.RecipeID, ".", "_") + ".xlsx", Bytes: data, Caption: "Источник: " + res.Source}}, nil
+}
+
+// Offers reports whether the planner may query 1C for q: 1C is connected and open to the
+// requester.
+func (s *Skill) Offers(_ context.Context, q skill.Query) bool {
+	return s.runner != nil && s.access(q.UserID, q.ChatID)
 }

@@ -49,3 +49,6 @@ func (s *Skill) Facts(ctx context.Context, q skill.Query, call plan.ToolCall) (f
 	}
 	return s.Fetch(ctx, q.UserID, q.Text, args)
 }
+
+// Offers reports whether the planner may search the web news: the search is configured.
+func (s *Skill) Offers(context.Context, skill.Query) bool { return s.Configured() }

@@ -117,7 +117,7 @@ func jsonValue(m json.RawMessage) any {
 func clonePlan(t *testing.T, p QueryPlan) QueryPlan {
 	t.Helper()
 	q := p
-	q.Intents = append([]understand.Kind(nil), p.Intents...)
+	q.Kinds = append([]understand.Kind(nil), p.Kinds...)
 	q.Entities = append([]Entity(nil), p.Entities...)
 	q.ToolCalls = make([]ToolCall, len(p.ToolCalls))
 	for i, c := range p.ToolCalls {

@@ -22,7 +22,7 @@ const (
 // currency codes and carries the recipe between Address and the ledger_query calls. Arguments
 // that do not decode are left as they are, for Validate to report.
 func Normalize(p *QueryPlan) {
-	p.Intents = dedupe(p.Intents)
+	p.Kinds = dedupe(p.Kinds)
 	if p.RenderStyle == "" {
 		p.RenderStyle = StyleBullets
 	}
@@ -31,7 +31,7 @@ func Normalize(p *QueryPlan) {
 	}
 	if p.QuestionMode == "" {
 		p.QuestionMode = ModeDirect
-		if slices.Contains(p.Intents, understand.KindLedgerDeep) {
+		if slices.Contains(p.Kinds, understand.KindLedgerDeep) {
 			p.QuestionMode = ModeDeepAnalysis
 		}
 	}
@@ -124,12 +124,12 @@ func Default(question string, r Rules) QueryPlan {
 	q := strings.TrimSpace(ru.Clip(strings.TrimSpace(question), maxQueryRunes))
 	p := QueryPlan{RenderStyle: StyleShort, Confidence: 1, ToolCalls: []ToolCall{}}
 	if q == "" {
-		p.Intents = []understand.Kind{understand.KindClarify}
+		p.Kinds = []understand.Kind{understand.KindClarify}
 		p.Clarification = "Уточните, пожалуйста, ваш вопрос."
 		Normalize(&p)
 		return p
 	}
-	p.Intents = []understand.Kind{understand.KindGeneral}
+	p.Kinds = []understand.Kind{understand.KindGeneral}
 	if r.HasDocuments {
 		p.ToolCalls = append(p.ToolCalls, ToolCall{Tool: ToolSearchUserDocuments, Args: encodeArgs(SearchUserDocumentsArgs{Query: q})})
 	}

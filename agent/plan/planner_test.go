@@ -104,8 +104,8 @@ func TestPlanner(t *testing.T) {
 				if diff := cmp.Diff(Default(question, rules), got, rawAsString); diff != "" {
 					t.Errorf("Plan() is not the default plan (-want +got):\n%s", diff)
 				}
-			} else if got.Intents[0] != understand.KindKB {
-				t.Errorf("Plan() intents = %v, want the model's", got.Intents)
+			} else if got.Kinds[0] != understand.KindKB {
+				t.Errorf("Plan() intents = %v, want the model's", got.Kinds)
 			}
 			for i, c := range m.calls {
 				want := llm.Call{JSON: true, MaxTokens: 1200, Temperature: 0.1, Schema: Schema(), SchemaName: "query_plan"}

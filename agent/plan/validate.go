@@ -94,10 +94,10 @@ func Validate(p QueryPlan, r Rules) []Problem {
 }
 
 func (c *checker) intents(p QueryPlan) {
-	if len(p.Intents) == 0 {
+	if len(p.Kinds) == 0 {
 		c.add("intents", "нужно хотя бы одно намерение из: %s", join(Kinds()))
 	}
-	for i, in := range p.Intents {
+	for i, in := range p.Kinds {
 		if !slices.Contains(Kinds(), in) {
 			c.add(fmt.Sprintf("intents[%d]", i), "неизвестное намерение %q; допустимы: %s", clip(string(in)), join(Kinds()))
 		}
@@ -106,17 +106,17 @@ func (c *checker) intents(p QueryPlan) {
 
 // onlyTalk reports whether the plan only chats or asks back: then it calls no tools.
 func onlyTalk(p QueryPlan) bool {
-	for _, in := range p.Intents {
+	for _, in := range p.Kinds {
 		if in != understand.KindSmallTalk && in != understand.KindClarify {
 			return false
 		}
 	}
-	return len(p.Intents) > 0
+	return len(p.Kinds) > 0
 }
 
 func (c *checker) toolCalls(p QueryPlan, r Rules) {
 	switch {
-	case len(p.ToolCalls) == 0 && len(p.Intents) > 0 && !onlyTalk(p):
+	case len(p.ToolCalls) == 0 && len(p.Kinds) > 0 && !onlyTalk(p):
 		c.add("tool_calls", "нужен хотя бы один вызов инструмента: без вызовов обходятся только smalltalk и clarify")
 	case len(p.ToolCalls) > 0 && onlyTalk(p):
 		c.add("tool_calls", "для smalltalk и clarify инструменты не вызываются: оставь tool_calls пустым")
@@ -196,7 +196,7 @@ func (c *checker) presentation(p QueryPlan, r Rules) {
 func (c *checker) clarification(p QueryPlan) {
 	text := strings.TrimSpace(p.Clarification)
 	switch {
-	case slices.Contains(p.Intents, understand.KindClarify) && text == "":
+	case slices.Contains(p.Kinds, understand.KindClarify) && text == "":
 		c.add("clarification", "для clarify нужен уточняющий вопрос пользователю")
 	case utf8.RuneCountInString(text) > maxClarifyRunes:
 		c.add("clarification", "длиннее %d символов: нужен один короткий вопрос", maxClarifyRunes)
@@ -217,19 +217,19 @@ func (c *checker) clarification(p QueryPlan) {
 
 func (c *checker) ledger(p QueryPlan) {
 	if p.Ledger != nil {
-		if !slices.Contains(p.Intents, understand.KindLedger) {
+		if !slices.Contains(p.Kinds, understand.KindLedger) {
 			c.add("ledger", "ledger задаётся только для намерения ledger")
 		}
 		c.recipe("address.recipe", p.Ledger.Recipe)
 		c.filters("address.filters", p.Ledger.Filters)
 	}
-	if slices.Contains(p.Intents, understand.KindLedger) && !hasTool(p, ToolLedgerQuery) {
+	if slices.Contains(p.Kinds, understand.KindLedger) && !hasTool(p, ToolLedgerQuery) {
 		c.add("tool_calls", "для ledger нужен вызов ledger_query")
 	}
 }
 
 func (c *checker) discovery(p QueryPlan) {
-	deep := slices.Contains(p.Intents, understand.KindLedgerDeep)
+	deep := slices.Contains(p.Kinds, understand.KindLedgerDeep)
 	if deep && p.QuestionMode != ModeDeepAnalysis {
 		c.add("question_mode", "для ledger_deep нужен question_mode %q", ModeDeepAnalysis)
 	}

@@ -184,7 +184,7 @@ func (c *checker) cbr(field string, a understand.RateArgs) {
 
 // addressArgs checks ledger_query's arguments; call is the call's field.
 func (c *checker) addressArgs(call string, a understand.LedgerArgs, p QueryPlan) {
-	if !slices.Contains(p.Intents, understand.KindLedger) {
+	if !slices.Contains(p.Kinds, understand.KindLedger) {
 		c.add(call+".tool", "ledger_query вызывается только для намерения ledger")
 	}
 	field := call + ".args"

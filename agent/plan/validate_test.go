@@ -21,7 +21,7 @@ var all = Rules{HasDocuments: true, HasSelection: true, HasLedger: true, HasLLMN
 // docPlan is a valid S1 plan.
 func docPlan() QueryPlan {
 	return QueryPlan{
-		Intents:      []understand.Kind{understand.KindDocs},
+		Kinds:      []understand.Kind{understand.KindDocs},
 		Entities:     []Entity{{Type: "counterparty", Name: "Техснаб"}},
 		ToolCalls:    []ToolCall{{Tool: ToolSearchUserDocuments, Args: js(`{"query":"договор Техснаб штрафы"}`)}},
 		RenderStyle:  StyleBullets,
@@ -33,7 +33,7 @@ func docPlan() QueryPlan {
 
 func ledgerPlan() QueryPlan {
 	p := docPlan()
-	p.Intents = []understand.Kind{understand.KindLedger}
+	p.Kinds = []understand.Kind{understand.KindLedger}
 	p.Entities = nil
 	p.ToolCalls = []ToolCall{{Tool: ToolLedgerQuery, Args: js(`{"recipe":"list_receivables_counterparties","filters":{"as_of_date":"2026-03-31"}}`)}}
 	p.RenderStyle = StyleTable
@@ -42,7 +42,7 @@ func ledgerPlan() QueryPlan {
 
 func deepPlan() QueryPlan {
 	p := docPlan()
-	p.Intents = []understand.Kind{understand.KindLedgerDeep}
+	p.Kinds = []understand.Kind{understand.KindLedgerDeep}
 	p.Entities = nil
 	p.QuestionMode = ModeDeepAnalysis
 	p.Discovery = &DiscoveryProposal{
@@ -61,7 +61,7 @@ func deepPlan() QueryPlan {
 
 func clarifyPlan() QueryPlan {
 	p := docPlan()
-	p.Intents = []understand.Kind{understand.KindClarify}
+	p.Kinds = []understand.Kind{understand.KindClarify}
 	p.Entities = nil
 	p.ToolCalls = nil
 	p.RenderStyle = StyleShort
@@ -86,13 +86,13 @@ func TestValidate(t *testing.T) {
 		}, all, nil},
 		{"load selected documents", func() QueryPlan {
 			p := docPlan()
-			p.Intents = []understand.Kind{understand.KindDocs}
+			p.Kinds = []understand.Kind{understand.KindDocs}
 			p.ToolCalls = []ToolCall{{Tool: ToolLoadDocumentsFull, Args: js(`{"document_ids":["Договор поставки № 15","Акт сверки"]}`)}}
 			return p
 		}, all, nil},
 		{"rates with a fallback and dependencies", func() QueryPlan {
 			p := docPlan()
-			p.Intents = []understand.Kind{understand.KindRate, understand.KindKB}
+			p.Kinds = []understand.Kind{understand.KindRate, understand.KindKB}
 			p.ToolCalls = []ToolCall{
 				{Tool: ToolFetchCBRData, Args: js(`{"mode":"dynamic","from":"2026-01-01","to":"2026-01-31","codes":["USD","EUR"]}`)},
 				{Tool: ToolSearchGeneralKB, Args: js(`{"query":"переоценка валюты","topic":"учёт"}`), DependsOn: []int{0}},
@@ -103,7 +103,7 @@ func TestValidate(t *testing.T) {
 		}, all, nil},
 		{"key rate and cbr news", func() QueryPlan {
 			p := docPlan()
-			p.Intents = []understand.Kind{understand.KindKeyRate, understand.KindNews}
+			p.Kinds = []understand.Kind{understand.KindKeyRate, understand.KindNews}
 			p.ToolCalls = []ToolCall{{Tool: ToolFetchCBRData, Args: js(`{"mode":"key_rate"}`)}, {Tool: ToolFetchCBRData, Args: js(`{"mode":"news","from":"2026-04-01","to":"2026-04-10"}`)}}
 			return p
 		}, Rules{}, nil},
@@ -118,16 +118,16 @@ func TestValidate(t *testing.T) {
 		{"clarify", clarifyPlan, Rules{}, nil},
 		{"small talk", func() QueryPlan {
 			p := docPlan()
-			p.Intents, p.ToolCalls, p.Entities = []understand.Kind{understand.KindSmallTalk}, []ToolCall{}, nil
+			p.Kinds, p.ToolCalls, p.Entities = []understand.Kind{understand.KindSmallTalk}, []ToolCall{}, nil
 			return p
 		}, Rules{}, nil},
 		{"custom threshold passes", docPlan, Rules{HasDocuments: true, ConfidenceThreshold: 0.9}, nil},
 
 		// Intents, tools, styles.
-		{"no intents", func() QueryPlan { p := docPlan(); p.Intents = nil; return p }, all, []string{"intents"}},
+		{"no intents", func() QueryPlan { p := docPlan(); p.Kinds = nil; return p }, all, []string{"intents"}},
 		{"unknown intent", func() QueryPlan {
 			p := docPlan()
-			p.Intents = append(p.Intents, "PROJECT_DETAILS")
+			p.Kinds = append(p.Kinds, "PROJECT_DETAILS")
 			return p
 		}, all, []string{"intents[1]"}},
 		{"unknown tool", func() QueryPlan {
@@ -143,7 +143,7 @@ func TestValidate(t *testing.T) {
 			return p
 		}, all, []string{"answer_style", "question_mode"}},
 		{"no tool calls", func() QueryPlan { p := docPlan(); p.ToolCalls = nil; return p }, all, []string{"tool_calls"}},
-		{"tools for small talk", func() QueryPlan { p := docPlan(); p.Intents = []understand.Kind{understand.KindSmallTalk}; return p }, all, []string{"tool_calls"}},
+		{"tools for small talk", func() QueryPlan { p := docPlan(); p.Kinds = []understand.Kind{understand.KindSmallTalk}; return p }, all, []string{"tool_calls"}},
 		{"too many tool calls", func() QueryPlan {
 			p := docPlan()
 			for range 4 {
@@ -254,7 +254,7 @@ func TestValidate(t *testing.T) {
 			p.ToolCalls[0].Args = js(`{"recipe":"select_all"}`)
 			return p
 		}, all, []string{"tool_calls[0].args.recipe"}},
-		{"ledger_query without ledger", func() QueryPlan { p := ledgerPlan(); p.Intents = []understand.Kind{understand.KindGeneral}; return p }, all, []string{"tool_calls[0].tool"}},
+		{"ledger_query without ledger", func() QueryPlan { p := ledgerPlan(); p.Kinds = []understand.Kind{understand.KindGeneral}; return p }, all, []string{"tool_calls[0].tool"}},
 		{"ledger_query without 1C", ledgerPlan, Rules{}, []string{"tool_calls[0].tool"}},
 		{"ledger without ledger_query", func() QueryPlan {
 			p := ledgerPlan()
@@ -321,7 +321,7 @@ func TestValidate(t *testing.T) {
 		}, all, []string{"tool_calls[0].tool", "tool_calls[0].tool", "tool_calls[1].tool", "tool_calls[1].tool", "question_mode", "discovery"}},
 		{"deep mode without the intent", func() QueryPlan {
 			p := deepPlan()
-			p.Intents = []understand.Kind{understand.KindGeneral}
+			p.Kinds = []understand.Kind{understand.KindGeneral}
 			return p
 		}, all, []string{"question_mode", "discovery"}},
 		{"bad proposal", func() QueryPlan {
@@ -338,7 +338,7 @@ func TestValidate(t *testing.T) {
 		{"empty proposal", func() QueryPlan {
 			p := deepPlan()
 			p.ToolCalls = []ToolCall{{Tool: ToolLedgerQuery, Args: js(`{"recipe":"list_open_contracts"}`)}}
-			p.Intents = append(p.Intents, understand.KindLedger)
+			p.Kinds = append(p.Kinds, understand.KindLedger)
 			p.Discovery.ProposedPrimitives = nil
 			return p
 		}, all, []string{"discovery.proposed_primitives"}},
@@ -458,7 +458,7 @@ func TestValidateMessages(t *testing.T) {
 
 func TestNormalize(t *testing.T) {
 	p := QueryPlan{
-		Intents: []understand.Kind{understand.KindLedger, understand.KindLedger, understand.KindRate},
+		Kinds: []understand.Kind{understand.KindLedger, understand.KindLedger, understand.KindRate},
 		ToolCalls: []ToolCall{
 			{Tool: ToolLedgerQuery, Args: js(`{"recipe":"list_payables_counterparties","filters":{"as_of_date":"2026-03-31"}}`)},
 			{Tool: ToolLedgerQuery},
@@ -473,7 +473,7 @@ func TestNormalize(t *testing.T) {
 	}
 	Normalize(&p)
 	want := QueryPlan{
-		Intents: []understand.Kind{understand.KindLedger, understand.KindRate},
+		Kinds: []understand.Kind{understand.KindLedger, understand.KindRate},
 		ToolCalls: []ToolCall{
 			{Tool: ToolLedgerQuery, Args: js(`{"recipe":"list_payables_counterparties","filters":{"as_of_date":"2026-03-31"}}`)},
 			{Tool: ToolLedgerQuery, Args: js(`{"recipe":"list_payables_counterparties","filters":{"as_of_date":"2026-03-31"}}`)},
@@ -495,7 +495,7 @@ func TestNormalize(t *testing.T) {
 		t.Errorf("Normalize() mismatch (-want +got):\n%s", diff)
 	}
 
-	deep := QueryPlan{Intents: []understand.Kind{understand.KindLedgerDeep}}
+	deep := QueryPlan{Kinds: []understand.Kind{understand.KindLedgerDeep}}
 	Normalize(&deep)
 	if deep.QuestionMode != ModeDeepAnalysis {
 		t.Errorf("Normalize() question_mode = %q for ledger_deep, want %q", deep.QuestionMode, ModeDeepAnalysis)
@@ -519,7 +519,7 @@ func TestDefault(t *testing.T) {
 
 	got := Default(question, Rules{HasDocuments: true})
 	want := QueryPlan{
-		Intents: []understand.Kind{understand.KindGeneral},
+		Kinds: []understand.Kind{understand.KindGeneral},
 		ToolCalls: []ToolCall{
 			{Tool: ToolSearchUserDocuments, Args: js(`{"query":"` + question + `","top_k":5}`)},
 			{Tool: ToolSearchGeneralKB, Args: js(`{"query":"` + question + `","top_k":5}`)},
@@ -536,8 +536,8 @@ func TestDefault(t *testing.T) {
 	if tools := toolsOf(Default(question, Rules{})); !slices.Equal(tools, []Tool{ToolSearchGeneralKB}) {
 		t.Errorf("Default() without documents calls %v, want only search_general_kb", tools)
 	}
-	if p := Default(" ", Rules{}); !slices.Equal(p.Intents, []understand.Kind{understand.KindClarify}) {
-		t.Errorf("Default(blank) intents = %v, want clarify", p.Intents)
+	if p := Default(" ", Rules{}); !slices.Equal(p.Kinds, []understand.Kind{understand.KindClarify}) {
+		t.Errorf("Default(blank) intents = %v, want clarify", p.Kinds)
 	}
 }
 

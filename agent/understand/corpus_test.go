@@ -2,7 +2,6 @@ package understand_test
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -14,10 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/understand"
-	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -93,15 +90,16 @@ func loadCorpus(t testing.TB, dir string) []corpusLine {
 	return out
 }
 
-// demoCatalogs are the demo ledger's catalogs, loaded the way the bot loads them: by the 1C
-// lane through its whitelisted catalog queries.
+// demoCatalogs are the demo ledger's catalogs as the 1C query runner loads them through its
+// whitelisted catalog queries (testdata/demo_catalogs.json, kept equal to what it loads by
+// agent/ledger/runner's TestDemoCatalogsFile).
 func demoCatalogs(t testing.TB) *recipe.Catalogs {
-	l, err := onec.LoadDemo()
+	b, err := os.ReadFile("testdata/demo_catalogs.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := runner.NewLane(onec.NewDemo(l), runner.Options{}).Catalogs(context.Background())
-	if err != nil {
+	var c recipe.Catalogs
+	if err := json.Unmarshal(b, &c); err != nil {
 		t.Fatal(err)
 	}
 	return &c

@@ -1,6 +1,7 @@
 package understand
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -512,4 +513,18 @@ func (s *scan) rawAfterCue() []string {
 		}
 	}
 	return raw
+}
+
+// followUpCue starts an explicit follow-up: «а по Альфе?», «а в евро?», «и на конец февраля».
+var followUpCue = regexp.MustCompile(`^(а|и|ну а|а если|а что|а теперь|а еще|и еще|тоже|то же самое|также)( |$)`)
+
+// maxFollowUpWords bounds a follow-up: a longer message is a question of its own.
+const maxFollowUpWords = 8
+
+// IsFollowUp reports whether text explicitly continues the previous turn: a short message
+// that starts as a follow-up does («а на конец февраля?»). The planner is then told what the
+// previous turn asked.
+func IsFollowUp(text string) bool {
+	norm := ru.Fold(text)
+	return followUpCue.MatchString(norm) && len(strings.Fields(norm)) <= maxFollowUpWords
 }

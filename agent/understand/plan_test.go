@@ -15,13 +15,13 @@ import (
 // ledgerPlan is a plan with one 1C recipe call and the given filters.
 func ledgerPlan(recipe recipe.Name, f recipe.Filters) plan.QueryPlan {
 	args, _ := json.Marshal(understand.LedgerArgs{Recipe: recipe, Filters: f})
-	return plan.QueryPlan{Intents: []understand.Kind{understand.KindLedger},
+	return plan.QueryPlan{Kinds: []understand.Kind{understand.KindLedger},
 		ToolCalls: []plan.ToolCall{{Tool: plan.ToolLedgerQuery, Args: args}}, RenderStyle: plan.StyleTable, Confidence: 0.9}
 }
 
 func cbrPlan(args understand.RateArgs) plan.QueryPlan {
 	raw, _ := json.Marshal(args)
-	return plan.QueryPlan{Intents: []understand.Kind{understand.KindRate},
+	return plan.QueryPlan{Kinds: []understand.Kind{understand.KindRate},
 		ToolCalls: []plan.ToolCall{{Tool: plan.ToolFetchCBRData, Args: raw}}, RenderStyle: plan.StyleShort, Confidence: 0.9}
 }
 

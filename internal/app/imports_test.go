@@ -12,16 +12,20 @@ import (
 	"testing"
 )
 
-// Imports flow one way (issue #16):
+// Imports flow one way:
 //
-//	main, cmd/*, internal/load → internal/app → bot → agent → agent/* → integrations/*
+//	main, cmd/*, internal/load → internal/app → bot → agent → skills → agent's core → library → integrations/*
 //
-// config, prompts and ru are leaves: anyone may import them and they
-// import nothing of the project. An import may skip layers downwards; nothing imports back up.
-// Besides:
+// config, prompts and ru are leaves: anyone may import them and they import nothing of the
+// project. An import may skip layers downwards; nothing imports back up. Besides:
 //   - the commands and the load driver reach the bot only through internal/app, tests
 //     included (one constructor of the application);
-//   - agent/* packages may import each other (the skills), never the agent itself;
+//   - the agent's core is what every skill may use: understand, plan, skill, recipe, phrase,
+//     executor, facts, render, postcheck, md, chart. Every other package under agent/ is a skill
+//     (or a skill's own subpackage, such as agent/ledger/runner) and is registered by a row of
+//     the agent's table: a skill imports no other skill, and the core imports no skill. A new
+//     skill package is covered by these rules without a line here;
+//   - library (text extraction and retrieval) imports no agent package;
 //   - an integration imports no other integration (its own subpackages aside);
 //   - internal/testdocs, internal/testnet and any other internal/ package are test support:
 //     only tests, the load driver and other test support import them;
@@ -30,11 +34,8 @@ import (
 //     import config; integrations import neither config nor prompts.
 //
 // knownViolations are imports that break these rules today and are someone else's to fix; the
-// test fails on any other, and on a known one that is gone (so the list only shrinks).
-//
-// TODO(issue #16): none are known at the moment. The one there was, internal/load importing
-// bot (and repeating main's wiring in internal/load/wire.go), went with internal/app. Add an
-// entry here only with the issue that will remove it.
+// test fails on any other, and on a known one that is gone (so the list only shrinks). None are
+// known: add an entry here only with the issue that will remove it.
 var knownViolations = []string{}
 
 // pkg is what `go list -json` says of a package of the module.
@@ -87,7 +88,7 @@ func TestImportDirection(t *testing.T) {
 		}
 	}
 	if t.Failed() {
-		t.Logf("imports flow main, cmd/*, internal/load → internal/app → bot → agent → agent/* → integrations/*; config, prompts and ru are leaves (see the comment above knownViolations)")
+		t.Logf("imports flow main, cmd/*, internal/load → internal/app → bot → agent → skills → agent's core → library → integrations/*; config, prompts and ru are leaves (see the comment above knownViolations)")
 	}
 }
 
@@ -124,8 +125,21 @@ func TestForbidden(t *testing.T) {
 		{"agent", "bot", false, true},
 		{"agent", "agent/plan", false, false},
 		{"agent", "config", false, true},
-		{"agent/plan", "agent/ledger/runner", false, false},
+		{"agent/plan", "agent/ledger/runner", false, true},
+		{"agent/understand", "agent/ledger", false, true},
+		{"agent/understand", "agent/recipe", false, false},
 		{"agent/ledger", "agent/ledger/runner", false, false},
+		{"agent/ledger/runner", "agent/recipe", false, false},
+		{"agent/kb", "agent/documents", false, true},
+		{"agent/kb", "agent/documents", true, true},
+		{"agent/ledger", "agent/rates", false, true},
+		{"agent/ledger", "agent/understand", false, false},
+		{"agent/newskill", "agent/ledger", false, true},
+		{"agent", "agent/newskill", false, false},
+		{"agent/understand", "library", false, false},
+		{"library", "agent/understand", false, true},
+		{"library", "integrations/docstore", false, false},
+		{"integrations/docstore", "library", false, true},
 		{"agent/plan", "agent", false, true},
 		{"agent/plan", "prompts", false, false},
 		{"agent/understand", "ru", false, false},
@@ -153,23 +167,41 @@ func layer(p string) int {
 	case isLeaf(p):
 		return 0
 	case p == "" || under(p, "cmd"):
-		return 7
+		return 9
 	case under(p, "internal/load"):
-		return 6
+		return 8
 	case under(p, "internal/app"):
-		return 5
+		return 7
 	case isTestSupport(p):
-		return 4 // below app and the drivers, and only imported from tests
+		return 6 // below app and the drivers, and only imported from tests
 	case under(p, "bot"):
-		return 4
+		return 6
 	case p == "agent":
-		return 3
+		return 5
+	case skill(p) != "":
+		return 4
 	case under(p, "agent"):
+		return 3 // the agent's core
+	case under(p, "library"):
 		return 2
 	case under(p, "integrations"):
 		return 1
 	}
-	return 7 // a new top-level package: it has to find its place here before others import it
+	return 9 // a new top-level package: it has to find its place here before others import it
+}
+
+// core are the agent's shared packages: the vocabulary, the planner, the answer LLM and the
+// skills' interface. Every other package under agent/ is a skill.
+var core = []string{"understand", "plan", "skill", "recipe", "phrase", "executor", "facts", "render", "postcheck", "md", "chart"}
+
+// skill is the skill p belongs to ("agent/ledger" for agent/ledger/runner), "" when p is not
+// a skill's.
+func skill(p string) string {
+	parts := strings.SplitN(p, "/", 3)
+	if len(parts) < 2 || parts[0] != "agent" || slices.Contains(core, parts[1]) {
+		return ""
+	}
+	return parts[0] + "/" + parts[1]
 }
 
 func isLeaf(p string) bool {
@@ -223,12 +255,19 @@ func forbidden(from, to string, test bool) string {
 			return "an integration imports no other integration"
 		}
 		return ""
-	case under(from, "bot") && under(to, "bot"):
+	case under(from, "bot") && under(to, "bot"), under(from, "library") && under(to, "library"):
 		return ""
-	case layer(from) == 2 && layer(to) == 2:
-		return "" // the agent's skills use each other
+	case skill(from) != "" && skill(to) != "":
+		if skill(from) != skill(to) {
+			return "a skill imports no other skill: it asks the agent (skill.Handoff)"
+		}
+		return "" // a skill's own subpackages
+	case layer(from) == 3 && layer(to) == 3:
+		return "" // the core's packages use each other
+	case layer(from) == 3 && layer(to) == 4:
+		return "the agent's core imports no skill"
 	case layer(to) >= layer(from):
-		return "imports flow main → internal/app → bot → agent → agent/* → integrations/*, never back"
+		return "imports flow main → internal/app → bot → agent → skills → agent's core → library → integrations/*, never back"
 	}
 	return ""
 }

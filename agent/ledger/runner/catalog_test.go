@@ -1,9 +1,13 @@
 package runner
 
 import (
+	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/internal/golden"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -27,4 +31,23 @@ func TestMissingFilters(t *testing.T) {
 			t.Errorf("MissingFilters(%s, %+v) mismatch (-want +got):\n%s", tt.intent, tt.f, diff)
 		}
 	}
+}
+
+// TestDemoCatalogsFile keeps agent/understand's copy of the demo ledger's catalogs (its corpus
+// tests resolve names against them without importing the 1C skill) equal to what the runner
+// loads through the whitelisted catalog queries. go test -update rewrites it.
+func TestDemoCatalogsFile(t *testing.T) {
+	l, err := onec.LoadDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewLane(onec.NewDemo(l), Options{}).Catalogs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.MarshalIndent(c, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "../../understand/testdata/demo_catalogs.json", string(b)+"\n")
 }
