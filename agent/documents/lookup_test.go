@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/finbot/finbot/agent/passages"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/library"
@@ -51,7 +52,7 @@ func TestReadTwoWays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Extractive(found, q, false)
+	r := passages.Extractive(found, q, false)
 	if !strings.Contains(r.Text, "0,1%") || !strings.Contains(r.Text, "[1]") || len(r.Sources) == 0 || r.Sources[0] != p.Sources[0] {
 		t.Errorf("Extractive() = %q with %+v, want the penalty clause footnoted as the facts' %+v", r.Text, r.Sources, p.Sources)
 	}
@@ -86,11 +87,11 @@ func TestLoadFull(t *testing.T) {
 // A standard clause the contract, read whole, lacks is said to be missing; one it has is not.
 func TestMissingClause(t *testing.T) {
 	lib, _ := contractLibrary(t)
-	r, ok, err := MissingClause(t.Context(), lib, "u:1", nil, "что в договоре про форс-мажор?", true)
+	r, ok, err := passages.MissingClause(t.Context(), lib, "u:1", nil, "что в договоре про форс-мажор?", true)
 	if err != nil || !ok || !strings.Contains(r.Text, "» [1] нет пункта о форс-мажоре") || len(r.Sources) != 1 {
 		t.Errorf("MissingClause(форс-мажор) = %+v, %v, %v; want the contract footnoted as lacking it", r, ok, err)
 	}
-	if r, ok, err := MissingClause(t.Context(), lib, "u:1", nil, "какой срок оплаты по договору?", true); ok || err != nil {
+	if r, ok, err := passages.MissingClause(t.Context(), lib, "u:1", nil, "какой срок оплаты по договору?", true); ok || err != nil {
 		t.Errorf("MissingClause(срок оплаты) = %+v, %v, %v; the contract has it", r, ok, err)
 	}
 }

@@ -1,6 +1,10 @@
-// Package kb reads the company knowledge base: short Markdown articles on
-// accounting and tax that an accountant maintains in a spreadsheet and
-// exports as CSV.
+// Package kb is the knowledge-base skill (S2): [Skill] answers from the
+// company knowledge base behind its relevance gate ([Gate]), a rules
+// question first from the user's own documents, and serves the planner's
+// search_general_kb tool ([Search]).
+//
+// The knowledge base is short Markdown articles on accounting and tax that
+// an accountant maintains in a spreadsheet and exports as CSV.
 //
 // The CSV has a header row with the columns title, content, topic,
 // jurisdiction and updated_at, in any order and any letter case. Files are

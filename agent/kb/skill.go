@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/finbot/finbot/agent/documents"
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/agent/passages"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/library"
@@ -15,7 +15,7 @@ import (
 )
 
 // The knowledge-base skill: the articles are kept in the document library under
-// library.KBOwner and read as the documents skill reads a user's documents.
+// library.KBOwner and read as a user's documents are, through agent/passages.
 
 // Ingest makes articles the whole knowledge base of lib (see library.Library.Ingest).
 func Ingest(ctx context.Context, lib *library.Library, articles []Article) (chunks int, degraded []string, err error) {
@@ -40,7 +40,7 @@ func Search(ctx context.Context, lib *library.Library, args plan.SearchGeneralKB
 	if t := strings.TrimSpace(args.Topic); t != "" {
 		q.Expansions = []string{t} // widens recall; relevance is still judged against the query
 	}
-	return documents.Passages(ctx, lib, library.KBOwner, q, true)
+	return passages.Search(ctx, lib, library.KBOwner, q, true)
 }
 
 // maxTopics bounds the knowledge base's topics listed in a refusal.

@@ -1,6 +1,7 @@
 package understand
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -408,6 +409,36 @@ func turnoverAccount(code string) bool {
 	switch syn {
 	case "90", "91", "20", "23", "25", "26", "44":
 		return true
+	}
+	return false
+}
+
+// dutyAsk and dutyVerb make a question about what the law requires of a payment or a report:
+// when, until which date, how or how much («когда», «в какой срок», «до какого числа», «как»,
+// «сколько») something is paid, filed, transferred or withheld.
+var (
+	dutyAsk  = regexp.MustCompile(`(?i)(^|[^\p{L}])(когда|в\s+как(ой|ие)\s+срок\p{L}*|до\s+какого|не\s+позднее\s+какого|срок\p{L}*|как|каким\s+образом|сколько)([^\p{L}]|$)`)
+	dutyVerb = regexp.MustCompile(`(?i)(^|[^\p{L}])(за|у|вы|пере|о)?(плат|плач|сда[вюёетч]|пода[вюёетч]|подач|перечисл|представ|удерж|начисл|отчит)`)
+)
+
+// dutyQuestion reports whether text asks when, until which date, how or how much something is
+// paid, filed, transferred or withheld (Decision.Duty).
+func dutyQuestion(text string) bool {
+	return dutyAsk.MatchString(text) && dutyVerb.MatchString(text)
+}
+
+// speaksOfMoney reports whether the message speaks of payments or money in words
+// (Decision.Money): a bank-operations term of the lexicon, or a word for money (moneyStems).
+func (s *scan) speaksOfMoney() bool {
+	for _, h := range s.found {
+		if h.Concept == CBankOps {
+			return true
+		}
+	}
+	for _, t := range s.toks {
+		if moneyStems[t.Stem] {
+			return true
+		}
 	}
 	return false
 }

@@ -125,6 +125,16 @@ type Decision struct {
 	Unknown string
 	Closest []recipe.Entity
 
+	// Duty: the message asks when, until which date, how or how much («когда», «в какой срок»,
+	// «до какого числа», «как», «сколько») something is paid, filed, transferred or withheld —
+	// «когда платить аванс по зарплате», «до какого числа сдавать 6-НДФЛ»: a question about
+	// what the law requires, not about a figure of our ledger.
+	Duty bool
+	// Money: the message speaks of payments or money in words — a bank-operations term of the
+	// lexicon or a word for money the lexicon leaves to context («что с деньгами»,
+	// «наличные»). The cash and settlement accounts (50, 51) are the Account slot's.
+	Money bool
+
 	// Ask is the question back of a clarify decision that knows what is missing (a follow-up
 	// the dialog cannot complete), a Russian sentence; "" for the general question back.
 	Ask string

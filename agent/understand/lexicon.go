@@ -358,3 +358,7 @@ func oneEdit(x, y []rune) bool {
 	}
 	return false
 }
+
+// moneyStems are the stems of words about money that the lexicon leaves to context («что с
+// деньгами», «наличные»): Decision.Money.
+var moneyStems = map[string]bool{"деньг": true, "денег": true, "денежн": true, "наличн": true}

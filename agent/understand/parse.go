@@ -55,6 +55,7 @@ func (p *Parser) Understand(in Input, prev *State, load func() *recipe.Catalogs)
 		in.Catalogs = load() // the message alone needed no names; the 1C question it may continue does
 	}
 	if f, ok := p.followUp(p.scanOf(in, r), d, *prev); ok {
+		f.Duty, f.Money = d.Duty, d.Money // what the message itself says, whatever it continues
 		return f
 	}
 	return d
@@ -78,6 +79,7 @@ type scan struct {
 	dateText string
 	folded   string // the message folded (ru.Fold): its tokens' texts, one space apart
 	toks     []Token
+	found    []Hit // the lexicon's terms, before the catalogs drop any (reading.found)
 	hits     []Hit
 	has      map[Concept]int // concept → index of its first hit
 	named    []string        // account codes written in the message, as written
@@ -105,7 +107,7 @@ func (p *Parser) scan(in Input) *scan { return p.scanOf(in, p.read(in.Text)) }
 // scanOf is the scan of in over its reading r: a typo reading of a catalog name's word and a
 // debt reading of an obligation («должен подписать») are dropped.
 func (p *Parser) scanOf(in Input, r *reading) *scan {
-	s := &scan{in: in, folded: r.folded, toks: r.toks, has: map[Concept]int{}}
+	s := &scan{in: in, folded: r.folded, toks: r.toks, found: r.found, has: map[Concept]int{}}
 	s.hits = dropObligations(dropNameTypos(slices.Clone(r.found), s.toks, in.Catalogs), s.toks)
 	s.index()
 	return s
@@ -144,6 +146,7 @@ func (p *Parser) parse(s *scan) Decision {
 	p.decide(s, &d)
 	p.settleDates(&d)
 	p.doubt(s, &d)
+	d.Duty, d.Money = dutyQuestion(s.in.Text), s.speaksOfMoney()
 	return d
 }
 

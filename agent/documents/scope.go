@@ -1,0 +1,85 @@
+package documents
+
+// Which documents a question is asked over: the owner's library, the selection, a reply to a
+// receipt; and whether they are read whole (S3) or by retrieval (S4).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/ru"
+)
+
+// Asker is who asks and what their message points at, for Scope.
+type Asker struct {
+	UserID int64
+	ChatID int64
+	Group  bool
+	// OnlyDoc is a one-shot document (a file's caption asks about that file): it overrides the
+	// selection.
+	OnlyDoc string
+	// ReplyTo is the message the question replies to; a reply to an upload receipt selects
+	// that document.
+	ReplyTo int
+}
+
+// Scope resolves the documents a question is asked over: a reply to a receipt selects that
+// document (and says so in Docs.Note); a one-shot document overrides the selection. Docs.Owner
+// is set even when err is not nil. err is library.ErrNotFound when the one-shot document is
+// gone; with documents not installed the scope is the owner's alone.
+func (s *Skill) Scope(ctx context.Context, who Asker) (skill.Docs, error) {
+	d := skill.Docs{Owner: Owner(who.UserID, who.ChatID, who.Group)}
+	if s.lib == nil {
+		return d, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.opts.HistoryTimeout)
+	defer cancel()
+	if who.OnlyDoc != "" {
+		m, err := s.lib.Get(ctx, d.Owner, who.OnlyDoc)
+		if err != nil {
+			return d, err
+		}
+		d.Selected = []docstore.Meta{m}
+		return d, nil
+	}
+	if who.ReplyTo != 0 {
+		m, err := s.lib.Receipt(ctx, d.Owner, who.ChatID, who.ReplyTo)
+		switch {
+		case err == nil:
+			if err := s.lib.Select(ctx, d.Owner, who.UserID, m.ID, true); err != nil {
+				return d, err
+			}
+			d.Note = fmt.Sprintf("_Выбрал документ «%s» — отвечаю по выбранным документам. Снять выбор — /docs._", md.Escape(m.Title))
+		case !errors.Is(err, library.ErrNotFound):
+			return d, err
+		}
+	}
+	sel, err := s.lib.Selected(ctx, d.Owner, who.UserID)
+	if err != nil {
+		return d, err
+	}
+	d.Selected = sel
+	return d, nil
+}
+
+// Scenario is how a question over the selected documents is answered: S1 (a search of all the
+// documents) with none selected, S3 (read whole) when they hold at most FullContextChars, S4
+// (by retrieval) above. reason says so for the debug payload's route; "" for S1.
+func Scenario(selected []docstore.Meta) (sc skill.Scenario, reason string) {
+	if len(selected) == 0 {
+		return skill.S1Search, ""
+	}
+	chars := 0
+	for _, m := range selected {
+		chars += m.Chars
+	}
+	if chars <= FullContextChars {
+		return skill.S3Full, fmt.Sprintf("выбраны документы (%d), %s ≤ %d", len(selected), ru.Count(chars, "знак", "знака", "знаков"), FullContextChars)
+	}
+	return skill.S4Retrieve, fmt.Sprintf("выбраны документы (%d), %s > %d", len(selected), ru.Count(chars, "знак", "знака", "знаков"), FullContextChars)
+}

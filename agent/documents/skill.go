@@ -1,0 +1,107 @@
+// Package documents is the documents skill: it answers questions over a user's (or a group's)
+// documents kept in the document library (library) — S1 a search of all of them, S3 the
+// selected ones read whole, S4 the selected ones by retrieval — and runs /docs, uploads and
+// the planner's search_user_documents and load_documents_full tools.
+//
+// Which documents a question is asked over (the selection, a reply to an upload receipt, a
+// file's caption) is resolved before the question is understood: the agent calls
+// [Skill.Scope] and hands the result to every skill as skill.Query.Docs. When the selected
+// documents hold no answer to a question the knowledge base may answer, the reply hands the
+// question over to the knowledge base (skill.Reply.Then).
+package documents
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/passages"
+	"github.com/finbot/finbot/agent/phrase"
+	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/library"
+)
+
+// Options are the skill's dependencies besides the library.
+type Options struct {
+	// Writer is the answer LLM; nil or without an LLM, answers are quoted.
+	Writer *phrase.Writer
+	Logger *slog.Logger
+	// HistoryTimeout bounds resolving the scope (the selection, a receipt); default 2s.
+	HistoryTimeout time.Duration
+}
+
+// Skill answers over the documents of lib; with lib nil it says that documents are not
+// installed.
+type Skill struct {
+	lib  *library.Library
+	opts Options
+	ans  passages.Answerer
+}
+
+var _ skill.Skill = (*Skill)(nil)
+
+// New returns the documents skill over lib (nil: documents are not installed).
+func New(lib *library.Library, opts Options) *Skill {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.HistoryTimeout <= 0 {
+		opts.HistoryTimeout = 2 * time.Second
+	}
+	return &Skill{lib: lib, opts: opts, ans: passages.Answerer{Writer: opts.Writer, Log: opts.Logger}}
+}
+
+// Answer answers /docs and the document buttons (q.Command "docs" and "doc"), and a question
+// over q.Docs: S3 or S4 when documents are selected (Scenario), S1 otherwise. A vague
+// question (understand's rule "vague") is answered only when the user's documents hold a
+// passage on it; otherwise the reply is Unanswered and the agent asks back.
+func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) {
+	switch {
+	case q.Command == "docs" || q.Command == "doc":
+		return s.command(ctx, q)
+	case vague(q):
+		return s.vague(ctx, q)
+	case s.lib == nil:
+		return skill.Text("Поиск по документам в этой установке не подключён."), nil
+	}
+	return s.answer(ctx, q)
+}
+
+// Facts runs search_user_documents and load_documents_full over q.Docs; load_documents_full's
+// question, searched when the documents are too large to read whole, is q.Text.
+func (s *Skill) Facts(ctx context.Context, q skill.Query, call plan.ToolCall) (facts.Payload, error) {
+	if s.lib == nil {
+		return facts.Payload{}, fmt.Errorf("%w: %s: documents are not installed", skill.ErrUnavailable, call.Tool)
+	}
+	scope := Scope{Owner: owner(q), Selected: q.Docs.Selected}
+	switch call.Tool {
+	case plan.ToolSearchUserDocuments:
+		var args plan.SearchUserDocumentsArgs
+		if err := call.Decode(&args); err != nil {
+			return facts.Payload{}, fmt.Errorf("%w: %s: %v", skill.ErrArgs, call.Tool, err)
+		}
+		return Search(ctx, s.lib, scope, args)
+	case plan.ToolLoadDocumentsFull:
+		var args plan.LoadDocumentsFullArgs
+		if err := call.Decode(&args); err != nil {
+			return facts.Payload{}, fmt.Errorf("%w: %s: %v", skill.ErrArgs, call.Tool, err)
+		}
+		return LoadFull(ctx, s.lib, scope, q.Text, args)
+	}
+	return facts.Payload{}, skill.BadArgs("%s is not a documents tool", call.Tool)
+}
+
+// Owner is whose documents a request reads and writes: the group's shared set in a group, the
+// user's private set otherwise. It is derived from who asks only, never from user input.
+func Owner(userID, chatID int64, group bool) string { return passages.Owner(userID, chatID, group) }
+
+// owner is q's library: q.Docs.Owner, or whose the asker's documents are.
+func owner(q skill.Query) string {
+	if q.Docs.Owner != "" {
+		return q.Docs.Owner
+	}
+	return Owner(q.UserID, q.ChatID, q.Group)
+}

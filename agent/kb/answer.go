@@ -1,0 +1,178 @@
+package kb
+
+// The knowledge-base skill (S2): answers from the company knowledge base behind its relevance
+// gate, a rules question first from the user's own documents, and the search_general_kb tool.
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/passages"
+	"github.com/finbot/finbot/agent/phrase"
+	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/agent/understand"
+	"github.com/finbot/finbot/library"
+)
+
+// Options are the skill's dependencies besides the libraries.
+type Options struct {
+	// Writer is the answer LLM; nil or without an LLM, answers are quoted.
+	Writer *phrase.Writer
+	Logger *slog.Logger
+	// Parser reads the planner's search queries for the gate (Facts); nil = understand.NewParser().
+	Parser *understand.Parser
+	// Now is the clock of the parser's dates; nil = time.Now.
+	Now func() time.Time
+	// What a refusal says can be asked: LedgerFor reports whether 1C answers this requester
+	// (nil = nobody); Rates, whether the Bank of Russia's rates are installed.
+	LedgerFor func(userID, chatID int64) bool
+	Rates     bool
+}
+
+// Skill answers from the knowledge base kept in kbLib under library.KBOwner; a question about
+// rules is answered first from the user's documents in userLib when they hold a passage on it.
+// Either library may be nil (not installed).
+type Skill struct {
+	kb, user *library.Library
+	opts     Options
+	ans      passages.Answerer
+}
+
+var _ skill.Skill = (*Skill)(nil)
+
+// New returns the knowledge-base skill over the knowledge base kbLib and the users' documents
+// userLib.
+func New(kbLib, userLib *library.Library, opts Options) *Skill {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Parser == nil {
+		opts.Parser = understand.NewParser()
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Skill{kb: kbLib, user: userLib, opts: opts, ans: passages.Answerer{Writer: opts.Writer, Log: opts.Logger}}
+}
+
+// Answer answers a terminology or rules question read as q.Decision. When the parser (not
+// the planner) routed it, not as a definition, and the user has documents, a relevant passage
+// of their own documents wins: «какие пени за просрочку оплаты?» after uploading a contract is
+// about that contract (the reply's Scenario is S1 and its Kind docs). A contract that lacks
+// the clause asked about is said to lack it, followed by what the knowledge base says.
+// Otherwise, and always when handed the question over (q.HandedOff), the knowledge base
+// answers behind its gate (Gate), or says what can be asked.
+func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) {
+	if s.user != nil && !q.HandedOff && q.Plan == nil && q.Decision.Rule != "kb_definition" {
+		own := owner(q)
+		all, err := s.user.List(ctx, own)
+		if err != nil && ctx.Err() != nil {
+			return skill.Reply{}, ctx.Err()
+		}
+		if err == nil && len(all) > 0 {
+			dbg := &passages.Debug{Owner: own}
+			r, err := s.ans.Passages(ctx, s.user, own, nil, question(q), false, 0, dbg)
+			if err != nil {
+				return skill.Reply{}, err
+			}
+			if len(dbg.Passages) > 0 {
+				r.Scenario, r.Kind, r.Trace = skill.S1Search, understand.KindDocs, map[string]any{"docs": dbg}
+				return r, nil
+			}
+			// «какая неустойка?» after uploading a contract without one: say so, then what the
+			// knowledge base says of penalties in general.
+			if miss, ok := s.ans.Missing(ctx, s.user, own, nil, q.Text, true); ok {
+				return s.withKB(ctx, q, miss)
+			}
+		}
+	}
+	return s.answer(ctx, q, false)
+}
+
+// withKB follows a reply about the user's documents with what the knowledge base says, its
+// footnotes numbered after the reply's own.
+func (s *Skill) withKB(ctx context.Context, q skill.Query, r skill.Reply) (skill.Reply, error) {
+	// The question asks for a standard clause (library.TopicOf): a question about rules, whatever
+	// the parser made of it beside the user's documents.
+	kb, err := s.answer(ctx, q, true)
+	if err != nil || len(kb.Sources) == 0 {
+		return r, err
+	}
+	r.Text += "\n\n" + phrase.Renumber(kb.Text, len(r.Sources))
+	r.Sources = append(r.Sources, kb.Sources...)
+	r.Trace, r.Degraded = kb.Trace, append(r.Degraded, kb.Degraded...)
+	return r, nil
+}
+
+// answer answers from the shared knowledge base, with the passages that pass its answer gate
+// (Gate; the rules question's when rules); when none does, it says what was not understood and
+// offers the likeliest readings (refusal) instead of an article on something else.
+func (s *Skill) answer(ctx context.Context, q skill.Query, rules bool) (skill.Reply, error) {
+	if s.kb == nil {
+		return skill.Text("Корпоративная база знаний в этой установке не подключена."), nil
+	}
+	d := q.Decision
+	dbg := &passages.Debug{Owner: library.KBOwner, Gate: Gate(d)}
+	if rules {
+		dbg.Gate = library.KBMinEvidenceRules
+	}
+	r, err := s.ans.Passages(ctx, s.kb, library.KBOwner, nil, question(q), true, dbg.Gate, dbg)
+	if err != nil {
+		return skill.Reply{}, err
+	}
+	if len(dbg.Passages) == 0 || dbg.Unanswered {
+		degraded := r.Degraded
+		r = s.refusal(ctx, q, d)
+		r.Degraded = degraded
+	}
+	r.Trace = map[string]any{"docs": dbg}
+	return r, nil
+}
+
+// Gate is the evidence a knowledge-base passage needs to answer a message the parser read as
+// d: less for what it recognised as a question about rules (library.KBMinEvidenceRules), more
+// for anything else (library.KBMinEvidence) — a message nothing in it was understood, a 1C
+// question the planner sent to the knowledge base, a query the planner wrote.
+func Gate(d understand.Decision) float64 {
+	if d.Kind == understand.KindKB && d.Sure {
+		return library.KBMinEvidenceRules
+	}
+	return library.KBMinEvidence
+}
+
+// queryGate is Gate of a query the planner wrote, read as the parser reads a message.
+func (s *Skill) queryGate(query string) float64 {
+	return Gate(s.opts.Parser.Parse(understand.Input{Text: query, Now: s.opts.Now()}))
+}
+
+// Facts runs search_general_kb behind the same gate, the query read as the planner wrote it.
+func (s *Skill) Facts(ctx context.Context, q skill.Query, call plan.ToolCall) (facts.Payload, error) {
+	if call.Tool != plan.ToolSearchGeneralKB {
+		return facts.Payload{}, skill.BadArgs("%s is not a knowledge-base tool", call.Tool)
+	}
+	if s.kb == nil {
+		return facts.Payload{}, fmt.Errorf("%w: %s: the knowledge base is not installed", skill.ErrUnavailable, call.Tool)
+	}
+	var args plan.SearchGeneralKBArgs
+	if err := call.Decode(&args); err != nil {
+		return facts.Payload{}, fmt.Errorf("%w: %s: %v", skill.ErrArgs, call.Tool, err)
+	}
+	return Search(ctx, s.kb, args, s.queryGate)
+}
+
+// question is what a passage answer searches for q.
+func question(q skill.Query) passages.Question {
+	return passages.Question{Text: q.Text, Searches: q.Searches, Progress: q.Progress}
+}
+
+// owner is q's library: q.Docs.Owner, or whose the asker's documents are.
+func owner(q skill.Query) string {
+	if q.Docs.Owner != "" {
+		return q.Docs.Owner
+	}
+	return passages.Owner(q.UserID, q.ChatID, q.Group)
+}
