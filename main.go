@@ -29,6 +29,7 @@ import (
 
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/config"
 	"github.com/finbot/finbot/internal/app"
 )
@@ -119,7 +120,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 // askResult is the `ask --json` output.
 type askResult struct {
 	Scenario agent.Scenario `json:"scenario"`
-	Intent   string         `json:"intent,omitempty"`
+	// Kind is what the message asked (agent/understand's vocabulary); Recipe the 1C recipe.
+	Kind   understand.Kind `json:"kind,omitempty"`
+	Recipe string          `json:"recipe,omitempty"`
 	// Text is the answer's Markdown as a reader reads it: without the escapes that only keep
 	// names literal for the Telegram converter («31.03.2026», not «31\.03\.2026»).
 	Text    string         `json:"text"`
@@ -154,7 +157,7 @@ func ask(ctx context.Context, args []string, a *app.App, stdout io.Writer) error
 	}
 	res := askResult{Scenario: agent.Command, Text: strings.Join(replies, "\n\n"), Sources: []agent.Source{}, Replies: replies}
 	if ans != nil {
-		res = askResult{Scenario: ans.Scenario, Intent: ans.Intent, Text: md.Unescape(ans.Text), Sources: ans.Sources,
+		res = askResult{Scenario: ans.Scenario, Kind: ans.Kind, Recipe: ans.Recipe, Text: md.Unescape(ans.Text), Sources: ans.Sources,
 			Buttons: ans.Buttons, Chart: ans.Chart, Debug: &ans.Debug, Replies: replies}
 	}
 	enc := json.NewEncoder(stdout)

@@ -31,16 +31,16 @@ func TestNoConfigurationAsk(t *testing.T) {
 		Sources  []json.RawMessage `json:"sources"`
 		Debug    struct {
 			Route struct {
-				Scenario        string   `json:"scenario"`
-				Reasons         []string `json:"reasons"`
-				FallbackRuleHit string   `json:"fallback_rule_hit"`
+				Scenario string   `json:"scenario"`
+				Reasons  []string `json:"reasons"`
+				Rule     string   `json:"rule"`
 			} `json:"route"`
 		} `json:"debug"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatalf("ask --json output is not JSON: %v\n%s", err, out.String())
 	}
-	if res.Scenario != "1c" || res.Debug.Route.FallbackRuleHit != "receivables" || res.Sources == nil || res.Text == "" {
+	if res.Scenario != "1c" || res.Debug.Route.Rule != "receivables" || res.Sources == nil || res.Text == "" {
 		t.Errorf("ask --json = %s", out.String())
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/cbr/cbrtest"
 )
 
@@ -73,15 +74,15 @@ func TestAskRatesAndNewsThroughStandIns(t *testing.T) {
 	env := map[string]string{"CBR_URL": cbrSrv.URL, "TAVILY_URL": tav.URL, "TAVILY_API_KEY": "tvly-test-key"}
 
 	tests := []struct {
-		args   []string
-		intent string
-		want   []string
-		chart  bool
+		args  []string
+		kind  understand.Kind
+		want  []string
+		chart bool
 	}{
-		{[]string{"/rate"}, "rates", []string{"Курсы Банка России на 14.03.2026", "**USD** — доллар США", "**EUR**", "**CNY**"}, false},
-		{[]string{"курс иены"}, "rates", []string{"**JPY**", "за 100"}, false},
-		{[]string{"/rate", "USD", "01.02.2026-10.03.2026"}, "rates", []string{"за 01.02.2026 – 10.03.2026", "минимум", "максимум", "изменение"}, true},
-		{[]string{"/rate", "XYZ"}, "rates", []string{"«XYZ» — не валюта"}, false},
+		{[]string{"/rate"}, "rate", []string{"Курсы Банка России на 14.03.2026", "**USD** — доллар США", "**EUR**", "**CNY**"}, false},
+		{[]string{"курс иены"}, "rate", []string{"**JPY**", "за 100"}, false},
+		{[]string{"/rate", "USD", "01.02.2026-10.03.2026"}, "rate", []string{"за 01.02.2026 – 10.03.2026", "минимум", "максимум", "изменение"}, true},
+		{[]string{"/rate", "XYZ"}, "rate", []string{"«XYZ» — не валюта"}, false},
 		{[]string{"какая сейчас ключевая ставка"}, "key_rate", []string{"Ключевая ставка Банка России на ", ": 15,50%** [1]", "действует с 16.02.2026"}, false},
 		{[]string{"/keyrate", "2025"}, "key_rate", []string{"за 01.01.2025 – 31.12.2025", "с 09.06.2025: **20,00%**"}, true},
 		{[]string{"/news"}, "news", []string{"Новости Банка России"}, false},
@@ -90,8 +91,8 @@ func TestAskRatesAndNewsThroughStandIns(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			res := askJSON(t, env, tt.args...)
-			if res.Intent != tt.intent {
-				t.Errorf("intent = %q, want %q", res.Intent, tt.intent)
+			if res.Kind != tt.kind {
+				t.Errorf("kind = %q, want %q", res.Kind, tt.kind)
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(res.Text, w) {

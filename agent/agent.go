@@ -1,57 +1,78 @@
-// Package agent is finbot's pipeline: history in, a route decision, the scenario's handler,
-// history out. It declares the interfaces it needs (deps.go) and owns the vocabulary the front
-// ends speak (types.go).
+// Package agent is finbot's conductor. A message goes history in → understand (agent/understand)
+// → route (the table of meanings, route.go) → the skill of its kind, or, when the parser is
+// unsure, the planner → the executor over the skills' tools → facts → the answer LLM →
+// post-check (planned.go) → one exit (exit.go) → history out. It owns no skill: rates, news,
+// 1C, documents, the knowledge base, small talk and questions back are packages behind
+// skill.Skill, each registered by a row of the table.
 package agent
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
+	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/news"
+	"github.com/finbot/finbot/agent/phrase"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/rates"
+	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/library"
-	"github.com/finbot/finbot/ru"
-)
-
-const (
-	roleUser      = "user"
-	roleAssistant = "assistant"
 )
 
 // MaxQuestionRunes bounds a question; Telegram itself allows 4096 characters.
 const MaxQuestionRunes = 4096
 
-// Deps are the agent's collaborators. LLM may be nil: the agent then routes and answers
-// deterministically.
+// LLM completes chats. *llm.Client satisfies it.
+type LLM = phrase.LLM
+
+// History keeps dialogs. *history.Redis and *history.Memory satisfy it.
+type History interface {
+	Load(ctx context.Context, key string) ([]history.Turn, error)
+	Append(ctx context.Context, key string, turns ...history.Turn) error
+	Reset(ctx context.Context, key string) error
+}
+
+// Results keeps, for a while, what answers' buttons are bound to (a 1C result, a long
+// button's question) under keys built in a chat's scope. *history.RedisResults and
+// *history.MemoryResults satisfy it.
+type Results = ledger.Results
+
+// Rates is the Bank of Russia, as the rates skill asks it. *cbr.Client satisfies it.
+type Rates = rates.Bank
+
+// NewsSearch finds finance news on the web, as the news skill asks it. *tavily.Client satisfies it.
+type NewsSearch = news.Searcher
+
+// Ledger is 1C through the query runner. *runner.Lane satisfies it.
+type Ledger = ledger.Runner
+
+// Planner turns a question into a validated plan; *plan.Planner satisfies it.
+type Planner interface {
+	Plan(ctx context.Context, in plan.Input) (plan.QueryPlan, plan.Trace)
+}
+
+// Deps are the agent's collaborators. Every one but History may be nil: its skill is then
+// absent, and the table's row answers that it is not connected.
 type Deps struct {
 	LLM     LLM
 	History History
-	// Rates is the Bank of Russia; nil = rates, the key rate and its news are not connected.
-	Rates Rates
+	Rates   Rates
 	// News searches finance news on the web; nil or unconfigured = only the Bank of Russia's news.
-	News NewsSearch
-	// Ledger is the 1C lane to 1C (or the demo ledger); nil = not connected.
-	Ledger Ledger
-	// Library is the library of users' and groups' documents; nil = uploads not connected.
-	Library *library.Library
-	// KB is the company knowledge base (owner library.KBOwner); nil = not connected.
-	KB *library.Library
-	// Planner plans questions (issue #6); nil = the router decides (the LLM router when LLM is
-	// set, the rules otherwise).
+	News    NewsSearch
+	Ledger  Ledger
+	Library *library.Library // the users' and groups' documents
+	KB      *library.Library // the company knowledge base (owner library.KBOwner)
+	// Planner plans the questions the parser is unsure of; nil = the parser decides alone.
 	Planner Planner
-	// Results keeps what the buttons of 1C answers point at; nil = in this process only.
+	// Results keeps what the buttons of answers point at; nil = in this process only.
 	Results Results
 }
 
@@ -82,8 +103,8 @@ type Options struct {
 	// 10m; negative = no cache).
 	PlanCacheTTL time.Duration
 	// LLMBudget is the time every LLM call of one answer shares — planner, repair, query
-	// expansion, embeddings, the answer model (LLM_BUDGET; default 20s; negative = none).
-	// When it runs out the answer is given from the facts, as without an LLM.
+	// expansion, the answer model (LLM_BUDGET; default 20s; negative = none). When it runs out
+	// the answer is given from the facts, as without an LLM.
 	LLMBudget time.Duration
 }
 
@@ -95,17 +116,19 @@ const DefaultLLMBudget = 20 * time.Second
 // of one conversation.
 type Agent struct {
 	llm     LLM
+	writer  *phrase.Writer // the answer LLM; nil without one
 	history History
-	rates   *rates.Skill // nil = the Bank of Russia is not connected
-	news    *news.Skill  // nil = no web news search
-	lane    Ledger
-	library *library.Library
-	kb      *library.Library
-	// results keeps the 1C results that answers' choice and export buttons are bound to.
 	results Results
 	planner Planner
 	// parser understands each message once (agent/understand).
 	parser *understand.Parser
+	// skills are the table's skills by name; an absent one is not connected.
+	skills map[string]skill.Skill
+	// The skills the conductor also asks outside the table: the documents' scope and uploads,
+	// the 1C catalogs the parser resolves names against, the Bank of Russia's inline offers.
+	docs  docsSkill
+	books ledgerSkill
+	cbr   *rates.Skill
 	// plans caches valid plans by question and context, each for Options.PlanCacheTTL. (The
 	// expirable LRU of golang-lru starts a goroutine it never stops; a timestamp checked on
 	// read needs none.)
@@ -115,7 +138,7 @@ type Agent struct {
 	opts  Options
 }
 
-// New builds an agent.
+// New builds an agent and its skills, one per row of the table whose dependency is set.
 func New(d Deps, o Options) *Agent {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -154,17 +177,31 @@ func New(d Deps, o Options) *Agent {
 		o.PlanCacheTTL = defaultPlanCacheTTL
 	}
 	plans, _ := lru.New[string, cachedPlan](defaultPlanCacheSize)
-	var cbr *rates.Skill
-	if d.Rates != nil {
-		cbr = rates.New(d.Rates, rates.Options{Now: o.Now, Logger: o.Logger})
+	a := &Agent{llm: d.LLM, history: d.History, results: d.Results, planner: d.Planner, plans: plans,
+		parser: understand.NewParser(), log: o.Logger, now: o.Now, opts: o}
+	var w *phrase.Writer
+	if d.LLM != nil {
+		w = &phrase.Writer{LLM: d.LLM, Model: o.AnswerModel, Temperature: o.AnswerTemperature,
+			ExpandTimeout: o.RouteTimeout, Log: o.Logger}
 	}
-	var web *news.Skill
-	if d.News != nil {
-		web = news.New(d.News, news.Options{Now: o.Now})
+	a.writer = w
+	b := &builder{a: a, d: d, o: o, writer: w, parser: a.parser, built: map[string]skill.Skill{}}
+	a.skills = map[string]skill.Skill{}
+	for _, r := range table {
+		if r.build == nil {
+			continue
+		}
+		if _, done := b.built[r.skill]; !done {
+			b.built[r.skill] = r.build(b)
+		}
+		if s := b.built[r.skill]; s != nil {
+			a.skills[r.skill] = s
+		}
 	}
-	return &Agent{llm: d.LLM, history: d.History, rates: cbr, news: web, lane: d.Ledger, library: d.Library, kb: d.KB, results: d.Results,
-		planner: d.Planner, plans: plans, parser: understand.NewParser(),
-		log: o.Logger, now: o.Now, opts: o}
+	a.docs, _ = a.skills["documents"].(docsSkill)
+	a.books, _ = a.skills["ledger"].(ledgerSkill)
+	a.cbr, _ = a.skills["rates"].(*rates.Skill)
+	return a
 }
 
 // HasLLM reports whether an LLM is configured.
@@ -177,116 +214,6 @@ func ConversationKey(r Request) string {
 		return fmt.Sprintf("chat:%d:user:%d", r.ChatID, r.UserID)
 	}
 	return fmt.Sprintf("chat:%d", r.ChatID)
-}
-
-// Answer routes one message and answers it. History failures degrade the answer (no context)
-// but never stop it.
-func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
-	start := a.now()
-	usage := new(llm.Usage)
-	ctx = llm.WithUsage(ctx, usage)
-	if a.opts.LLMBudget > 0 {
-		// Real time, not a.now: the budget bounds what the user waits for.
-		ctx = llm.WithBudget(ctx, time.Now().Add(a.opts.LLMBudget))
-	}
-	if req.Progress != nil {
-		ctx = context.WithValue(ctx, progressKey{}, req.Progress)
-	}
-	text := strings.TrimSpace(ru.CleanInput(strings.ToValidUTF8(req.Text, "\uFFFD")))
-	if text == "" && req.Command == "" {
-		return Answer{}, ErrEmpty
-	}
-	if utf8.RuneCountInString(text) > MaxQuestionRunes {
-		return Answer{}, ErrTooLong
-	}
-	key := ConversationKey(req)
-	var degraded []string
-	hctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
-	hist, err := a.history.Load(hctx, key)
-	cancel()
-	if err != nil {
-		if ctx.Err() != nil {
-			return Answer{}, ctx.Err()
-		}
-		a.log.WarnContext(ctx, "history load failed", "chat_id", req.ChatID, "err", err)
-		degraded = append(degraded, "history_unavailable")
-		hist = nil
-	}
-
-	if req.Command == "drill" && strings.HasPrefix(text, TextButtonPrefix) {
-		// A button whose text was too long for Telegram's 64-byte callback data: its question
-		// is kept server-side, and pressing it asks that question.
-		q, ok, err := a.buttonText(ctx, req, strings.TrimPrefix(text, TextButtonPrefix))
-		if err != nil {
-			return Answer{}, err
-		}
-		if !ok {
-			return staleLedgerButton(), nil
-		}
-		req.Command, text = "", q
-	}
-	var route RouteDecision
-	var scope docScope
-	if req.Command != "" {
-		route = commandRoute(req.Command)
-	} else {
-		scope, err = a.scope(ctx, req)
-		switch {
-		case err == nil:
-		case ctx.Err() != nil:
-			return Answer{}, ctx.Err()
-		case errors.Is(err, library.ErrNotFound):
-			return Answer{Scenario: S5Clarify, Text: "Этого документа больше нет среди ваших. Список — /docs.", Sources: []Source{}}, nil
-		case req.OnlyDoc != "":
-			return Answer{}, fmt.Errorf("%w: documents: %w", ErrUnavailable, err)
-		default:
-			// The store is down: answer without a selection rather than not at all.
-			a.log.WarnContext(ctx, "document selection unavailable", "chat_id", req.ChatID, "err", err)
-			degraded = append(degraded, "documents_unavailable")
-			scope = docScope{owner: owner(req)}
-		}
-	}
-	var ans Answer
-	if req.Command != "" {
-		ans, err = a.handle(ctx, req, route, text, hist, scope)
-	} else {
-		ans, route, err = a.question(ctx, req, text, hist, scope)
-	}
-	if err != nil {
-		return Answer{}, err
-	}
-	if ans.Scenario == "" { // a handler may settle elsewhere (a KB question answered from the user's documents)
-		ans.Scenario = route.Scenario
-		if ans.Intent == "" {
-			ans.Intent = route.Intent
-		}
-	}
-	if ans.Sources == nil {
-		ans.Sources = []Source{}
-	}
-	a.bindLongButtons(ctx, req, &ans)
-	ans.Debug.Route = route
-	ans.Debug.LLM = a.llm != nil
-	ans.Debug.LLMCalls, ans.Debug.PromptTokens, ans.Debug.CompletionTokens = usage.Calls(), usage.PromptTokens(), usage.CompletionTokens()
-	ans.Debug.HistoryTurns = len(hist)
-	ans.Debug.Degraded = append(degraded, ans.Debug.Degraded...)
-
-	hctx, cancel = context.WithTimeout(ctx, a.opts.HistoryTimeout)
-	reply := history.Turn{Role: roleAssistant, Text: ans.Text, At: a.now()}
-	if ans.state != nil {
-		reply.State, _ = json.Marshal(ans.state)
-	}
-	err = a.history.Append(hctx, key, history.Turn{Role: roleUser, Text: userTurn(req.Command, text), At: start}, reply)
-	cancel()
-	if err != nil {
-		if ctx.Err() != nil {
-			return Answer{}, ctx.Err()
-		}
-		a.log.WarnContext(ctx, "history append failed", "chat_id", req.ChatID, "err", err)
-		ans.Debug.Degraded = append(ans.Debug.Degraded, "history_not_saved")
-	}
-	ans.Debug.Elapsed = a.now().Sub(start)
-	return ans, nil
 }
 
 // Reset forgets the dialog of the request's conversation.
@@ -305,3 +232,6 @@ func userTurn(command, text string) string {
 	}
 	return strings.TrimSpace("/" + command + " " + text)
 }
+
+// llmUsage is the LLM cost of one answer, read into its debug payload.
+type llmUsage = llm.Usage

@@ -50,7 +50,7 @@ func TestAnswerWithoutLLM(t *testing.T) {
 			if (len(ans.Buttons) > 0) != tt.buttons {
 				t.Errorf("Answer(%q) buttons = %v, want buttons: %v", tt.text, ans.Buttons, tt.buttons)
 			}
-			if ans.Debug.Route.FallbackRuleHit == "" || ans.Debug.LLM {
+			if ans.Debug.Route.Rule == "" || ans.Debug.LLM {
 				t.Errorf("debug = %+v, want a fallback rule and llm=false", ans.Debug)
 			}
 			if ans.Sources == nil {
@@ -188,7 +188,7 @@ func TestLLMNeverRoutes(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := ans.Debug.Route
-			if r.Scenario != tt.wantScenario || r.Source != "rules" || r.FallbackRuleHit != tt.wantRule {
+			if r.Scenario != tt.wantScenario || r.Source != "rules" || r.Rule != tt.wantRule {
 				t.Errorf("route = %+v, want %s from rules (rule %q)", r, tt.wantScenario, tt.wantRule)
 			}
 		})

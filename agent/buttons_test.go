@@ -50,13 +50,19 @@ func resultStores(t *testing.T) map[string]func(t *testing.T) Results {
 // buttonsAgent is an agent over the demo ledger keeping its buttons' results in r.
 func buttonsAgent(t *testing.T, r Results, access func(u, c int64) bool) *Agent {
 	t.Helper()
+	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
+	return New(Deps{History: history.NewMemory(100, history.Limits{}), Ledger: demoLane(t), Results: r}, Options{Now: now, LedgerAccess: access})
+}
+
+// demoLane is the query runner over the default demo ledger, on the tests' day.
+func demoLane(t *testing.T) *runner.Lane {
+	t.Helper()
 	d, err := onec.DemoDefault()
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
-	ln := runner.NewLane(d, runner.Options{Now: now, Organization: d.MainOrganization()})
-	return New(Deps{History: history.NewMemory(100, history.Limits{}), Ledger: ln, Results: r}, Options{Now: now, LedgerAccess: access})
+	return runner.NewLane(d, runner.Options{Now: now, Organization: d.MainOrganization()})
 }
 
 func everyone(int64, int64) bool { return true }
@@ -155,7 +161,7 @@ func TestExportPerMessage(t *testing.T) {
 					t.Fatalf("%s: no file: %q", tt.name, file.Text)
 				}
 				sheet := readSheet(t, file.Document.Bytes)
-				want := tt.ans.Debug.Result.All
+				want := resultOf(tt.ans).All
 				if file.Document.Name != strings.ReplaceAll(tt.recipe, ".", "_")+".xlsx" || !strings.HasPrefix(sheet[0][0], tt.title) ||
 					len(dataRows(sheet)) != len(want) || dataRows(sheet)[0][0] != want[0].Name {
 					t.Errorf("%s: %s, %q, %d rows (want %d)", tt.name, file.Document.Name, sheet[0][0], len(dataRows(sheet)), len(want))

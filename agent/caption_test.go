@@ -24,11 +24,11 @@ func TestCaptionAsksAboutItsFile(t *testing.T) {
 	req.OnlyDoc = up.Receipt
 	ans := ask(t, a, req, "сколько оплачено за период по акту сверки?")
 	if ans.Scenario != S3Full && ans.Scenario != S4Retrieve || !strings.Contains(ans.Text, "480") {
-		t.Errorf("caption under the act: %s/%s\n%s\nwant the act's figure", ans.Scenario, ans.Intent, ans.Text)
+		t.Errorf("caption under the act: %s/%s\n%s\nwant the act's figure", ans.Scenario, ans.Kind, ans.Text)
 	}
 	ans = ask(t, a, req, "сколько нам должна Альфа на 31.03.2026?")
 	if ans.Scenario != OneC {
-		t.Errorf("a caption naming a company of 1C: %s/%s, want 1C", ans.Scenario, ans.Intent)
+		t.Errorf("a caption naming a company of 1C: %s/%s, want 1C", ans.Scenario, ans.Kind)
 	}
 }
 
@@ -42,10 +42,10 @@ func TestShortQuestionSearchesOwnDocuments(t *testing.T) {
 		testdocs.Section{Heading: "2. Порядок расчетов", Body: "2.1. Покупатель оплачивает 30% аванса в течение 5 банковских дней с даты подписания договора."}))
 	ans := ask(t, a, me, "какой аванс по договору?")
 	if ans.Scenario != S1Search || !strings.Contains(ans.Text, "30%") || len(ans.Sources) == 0 {
-		t.Errorf("with a contract uploaded: %s/%s\n%s\nwant its penalty clause", ans.Scenario, ans.Intent, ans.Text)
+		t.Errorf("with a contract uploaded: %s/%s\n%s\nwant its penalty clause", ans.Scenario, ans.Kind, ans.Text)
 	}
 	other := ask(t, a, Request{UserID: 52, ChatID: 52}, "какой аванс по договору?")
 	if other.Scenario == S1Search || strings.Contains(other.Text, "30%") {
-		t.Errorf("another user, no documents: %s/%s\n%s", other.Scenario, other.Intent, other.Text)
+		t.Errorf("another user, no documents: %s/%s\n%s", other.Scenario, other.Kind, other.Text)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/agent/kb"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
@@ -349,8 +350,8 @@ func TestKnowledgeBase(t *testing.T) {
 	}
 	for _, tt := range tests {
 		ans := ask(t, a, me, tt.q)
-		if ans.Scenario != S2General || ans.Intent != IntentKB {
-			t.Errorf("%q routed to %s/%s, want S2/kb", tt.q, ans.Scenario, ans.Intent)
+		if ans.Scenario != S2General || ans.Kind != understand.KindKB {
+			t.Errorf("%q routed to %s/%s, want S2/kb", tt.q, ans.Scenario, ans.Kind)
 		}
 		if !strings.HasPrefix(ans.Text, "_Основывается на корпоративной базе знаний._") || !strings.Contains(ans.Text, tt.want) {
 			t.Errorf("%q answered %q", tt.q, ans.Text)
@@ -404,8 +405,8 @@ func TestLLMAnswersOnlyFromPassages(t *testing.T) {
 			if !slices.Equal(ans.Debug.Degraded, tt.degraded) {
 				t.Errorf("degraded %v, want %v", ans.Debug.Degraded, tt.degraded)
 			}
-			if ans.Debug.Docs == nil || len(ans.Debug.Docs.Expansions) != 2 {
-				t.Errorf("debug %+v, want two expansions", ans.Debug.Docs)
+			if docsOf(ans) == nil || len(docsOf(ans).Expansions) != 2 {
+				t.Errorf("debug %+v, want two expansions", docsOf(ans))
 			}
 			var answerPrompt string
 			for _, r := range stand.Requests() {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/finbot/finbot/agent/understand"
 )
 
 // corpusQuestions reads the messages of the user-side corpus (agent/understand/testdata).
@@ -62,11 +64,11 @@ func TestGarbageLLMNeverLowers(t *testing.T) {
 		want := ask(t, plain, req, q)
 		got := ask(t, garbage, req, q)
 		w, g := want.Debug.Route, got.Debug.Route
-		if w.Scenario != g.Scenario || w.Intent != g.Intent {
-			t.Errorf("%q: with a garbage LLM %s/%s, without an LLM %s/%s", q, g.Scenario, g.Intent, w.Scenario, w.Intent)
+		if w.Scenario != g.Scenario || w.Kind != g.Kind {
+			t.Errorf("%q: with a garbage LLM %s/%s, without an LLM %s/%s", q, g.Scenario, g.Kind, w.Scenario, w.Kind)
 			continue
 		}
-		if (deterministic[w.Scenario] || w.Intent == IntentRates || w.Intent == IntentKeyRate) && got.Text != want.Text {
+		if (deterministic[w.Scenario] || w.Kind == understand.KindRate || w.Kind == understand.KindKeyRate) && got.Text != want.Text {
 			t.Errorf("%q: the answer changed with a garbage LLM:\n%s\n--- without an LLM:\n%s", q, got.Text, want.Text)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/finbot/finbot/agent/kb"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/library"
@@ -142,10 +143,10 @@ func gatedArticle(t *testing.T, a *Agent, i int, q string) (string, Answer) {
 	if err != nil {
 		t.Fatalf("kbAnswer(%q): %v", q, err)
 	}
-	if ans.Debug.Docs == nil || len(ans.Debug.Docs.Passages) == 0 {
+	if docsOf(ans) == nil || len(docsOf(ans).Passages) == 0 {
 		return "", ans
 	}
-	return ans.Debug.Docs.Passages[0].Title, ans
+	return docsOf(ans).Passages[0].Title, ans
 }
 
 // TestKBGate sends every question of testdata/kbgate to the knowledge base, as if the parser had
@@ -171,7 +172,7 @@ func TestKBGate(t *testing.T) {
 			t.Logf("miss (%s): %q → %q, want %q", l.Split, l.Q, article, l.Articles)
 		}
 		switch {
-		case article != "" && len(ans.Sources) == 0 && !ans.Debug.Docs.Unanswered:
+		case article != "" && len(ans.Sources) == 0 && !docsOf(ans).Unanswered:
 			t.Errorf("%q: answered from %q without citing it", l.Q, article)
 		case article == "" && (len(ans.Sources) > 0 || len(ans.Buttons) == 0 || len(ans.Buttons) > 2):
 			t.Errorf("%q: refused with %d sources and %d buttons, want none and one or two", l.Q, len(ans.Sources), len(ans.Buttons))
@@ -212,7 +213,7 @@ func TestKBGateCalibrated(t *testing.T) {
 			t.Fatal(err)
 		}
 		req := Request{UserID: int64(7000 + i), ChatID: int64(7000 + i)} // as gatedArticle asks
-		gate := kbGate(a.understand(t.Context(), req, l.Q, docScope{}))
+		gate := kb.Gate(a.understandText(t.Context(), req, l.Q))
 		// The simulation at the constant is the agent's path.
 		if want, _ := gatedArticle(t, a, i, l.Q); firstAbove(ps, gate) != want {
 			t.Errorf("%q: simulated gate gives %q, the agent %q", l.Q, firstAbove(ps, gate), want)
@@ -537,8 +538,8 @@ func TestKBRefusal(t *testing.T) {
 			}
 			for j, b := range got {
 				pressed := ask(t, tt.agent, Request{UserID: req.UserID, ChatID: req.ChatID*10 + int64(j)}, b)
-				if pressed.Scenario != OneC && pressed.Intent != IntentRates && pressed.Intent != IntentKeyRate || len(pressed.Buttons) > 0 && pressed.Scenario != OneC {
-					t.Errorf("button %q: scenario %s/%s, not a 1C or Bank of Russia answer:\n%s", b, pressed.Scenario, pressed.Intent, pressed.Text)
+				if pressed.Scenario != OneC && pressed.Kind != understand.KindRate && pressed.Kind != understand.KindKeyRate || len(pressed.Buttons) > 0 && pressed.Scenario != OneC {
+					t.Errorf("button %q: scenario %s/%s, not a 1C or Bank of Russia answer:\n%s", b, pressed.Scenario, pressed.Kind, pressed.Text)
 				}
 			}
 		})

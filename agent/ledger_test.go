@@ -44,7 +44,7 @@ func TestLedgerAnswerCarriesDebugButtonsAndExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dbg := ans.Debug.Ledger
+	dbg := ledgerOf(ans)
 	if ans.Scenario != OneC || dbg == nil || dbg.SelectedRecipe != "address.receivables.counterparty_totals" || dbg.RowsMatched != 18 {
 		t.Fatalf("scenario %s debug %+v", ans.Scenario, dbg)
 	}
@@ -61,7 +61,7 @@ func TestLedgerAnswerCarriesDebugButtonsAndExport(t *testing.T) {
 		t.Fatalf("buttons = %+v, want a drilldown and the export", ans.Buttons)
 	}
 	next, _ := a.Answer(ctx, Request{UserID: 1, ChatID: 1, Command: "drill", Text: drill})
-	if next.Debug.Ledger == nil || next.Debug.Ledger.SelectedRecipe != "address.open_items.by_counterparty" {
+	if ledgerOf(next) == nil || ledgerOf(next).SelectedRecipe != "address.open_items.by_counterparty" {
 		t.Errorf("drilldown answer = %q", next.Text)
 	}
 	// The export is of the answer the button sits under, not of the drilldown asked since.
@@ -89,7 +89,7 @@ func TestLegacyDrillButtonIsStale(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !isStale(ans) || !strings.Contains(ans.Text, "прежней версии") || ans.Debug.Ledger != nil {
+		if !isStale(ans) || !strings.Contains(ans.Text, "прежней версии") || ledgerOf(ans) != nil {
 			t.Errorf("%q: %q, buttons %+v; want «кнопка устарела … прежней версии … Задайте вопрос заново»", data, ans.Text, ans.Buttons)
 		}
 	}
@@ -104,7 +104,7 @@ func TestClarificationChoice(t *testing.T) {
 		t.Fatalf("buttons = %+v", ans.Buttons)
 	}
 	picked, _ := a.Answer(ctx, Request{UserID: 1, ChatID: 1, Command: "drill", Text: ans.Buttons[1].Data})
-	if picked.Debug.Ledger == nil || picked.Debug.Ledger.SelectedRecipe != "address.open_items.by_counterparty" ||
+	if ledgerOf(picked) == nil || ledgerOf(picked).SelectedRecipe != "address.open_items.by_counterparty" ||
 		!strings.Contains(picked.Text, "Северсталь") {
 		t.Errorf("choice answer:\n%s", picked.Text)
 	}

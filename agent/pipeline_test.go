@@ -15,8 +15,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/finbot/finbot/agent/kb"
+	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/ledger/probes"
 	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/phrase"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/cbr"
@@ -332,7 +334,7 @@ func TestPlannerMisbehaviour(t *testing.T) {
 			// The parser's decision: «картина с расчётами» names no side, so the user is asked
 			// which (both lists as buttons), as with no LLM — never an article that shares words.
 			if ans.Scenario != S5Clarify || !strings.Contains(ans.Text, "кто должен нам") || len(ans.Buttons) == 0 {
-				t.Errorf("scenario %s/%s %q, want the question back of which side of the settlements", ans.Scenario, ans.Intent, ans.Text)
+				t.Errorf("scenario %s/%s %q, want the question back of which side of the settlements", ans.Scenario, ans.Kind, ans.Text)
 			}
 			if strings.Contains(ans.Text, "Готов помочь") || strings.Contains(ans.Text, invented) {
 				t.Errorf("an ungrounded model answer reached the user:\n%s", ans.Text)
@@ -374,10 +376,10 @@ func TestRetryAfterDegradesAtOnce(t *testing.T) {
 func kbGrounded(t *testing.T, ans Answer) {
 	t.Helper()
 	const lead = "_Основывается на корпоративной базе знаний._\n\n"
-	if ans.Debug.Docs == nil {
+	if docsOf(ans) == nil {
 		t.Fatalf("not a knowledge-base answer (no docs debug):\n%s", ans.Text)
 	}
-	if len(ans.Debug.Docs.Passages) == 0 {
+	if len(docsOf(ans).Passages) == 0 {
 		if strings.HasPrefix(ans.Text, lead) || len(ans.Sources) > 0 || len(ans.Buttons) == 0 {
 			t.Errorf("nothing passed the gate, yet the answer is not the refusal (sources %d, buttons %d):\n%s",
 				len(ans.Sources), len(ans.Buttons), ans.Text)
@@ -408,7 +410,7 @@ func kbGrounded(t *testing.T, ans Answer) {
 		}
 		q = strings.Trim(unescape(strings.TrimSuffix(q, m[0])), "… ")
 		found := false
-		for _, p := range ans.Debug.Docs.Passages {
+		for _, p := range docsOf(ans).Passages {
 			if strings.Contains(strings.Join(strings.Fields(library.PlainText(p.Text)), " "), q) {
 				found = true
 			}
@@ -488,7 +490,7 @@ func TestFactsAnswerPostCheck(t *testing.T) {
 			if ans.Debug.LLMCalls != tt.calls {
 				t.Errorf("%d LLM calls, want %d", ans.Debug.LLMCalls, tt.calls)
 			}
-			if strings.Contains(ans.Text, "example") || len([]rune(ans.Text)) > MaxAnswerRunes {
+			if strings.Contains(ans.Text, "example") || len([]rune(ans.Text)) > phrase.MaxAnswerRunes {
 				t.Errorf("a foreign link or an uncapped reply reached the user (%d characters):\n%.500s", len([]rune(ans.Text)), ans.Text)
 			}
 			if tt.name == "foreign link dropped" && !strings.Contains(ans.Text, "на сайте ЦБ") {
@@ -730,11 +732,11 @@ func TestStreamShowsOnlyCheckedText(t *testing.T) {
 					t.Errorf("final %q, want %q", ans.Text, tt.final)
 				}
 				for i, p := range partials {
-					if !strings.HasPrefix(plainProgress(tt.final), p) || i > 0 && !strings.HasPrefix(p, partials[i-1]) {
+					if !strings.HasPrefix(phrase.PlainProgress(tt.final), p) || i > 0 && !strings.HasPrefix(p, partials[i-1]) {
 						t.Errorf("progress %d %q is not a growing prefix of the answer", i, p)
 					}
 				}
-				if last := partials[len(partials)-1]; len([]rune(last)) < len([]rune(plainProgress(tt.final)))/2 {
+				if last := partials[len(partials)-1]; len([]rune(last)) < len([]rune(phrase.PlainProgress(tt.final)))/2 {
 					t.Errorf("the last progress %q shows too little of the answer", last)
 				}
 				return
@@ -785,13 +787,13 @@ func TestDeepAnalysisPlanned(t *testing.T) {
 			a := pipelineAgent(t, s)
 			ans := ask(t, a, Request{UserID: 1, ChatID: 1}, "как менялись продажи ООО «Альфа» по месяцам первого квартала?")
 			pd := ans.Debug.Plan
-			if pd == nil || pd.Handler != "deep_analysis" || pd.Source != "llm" || pd.Discovery == nil {
+			if pd == nil || pd.Handler != "ledger_deep" || pd.Source != "llm" || ans.Debug.Trace["discovery"] == nil {
 				t.Fatalf("plan debug %+v, want the deep_analysis handler with its discovery debug", pd)
 			}
-			if ans.Scenario != OneC || ans.Intent != plan.ModeDeepAnalysis {
-				t.Errorf("scenario %s/%s, want %s/%s", ans.Scenario, ans.Intent, OneC, plan.ModeDeepAnalysis)
+			if ans.Scenario != OneC || ans.Recipe != plan.ModeDeepAnalysis {
+				t.Errorf("scenario %s/%s, want %s/%s", ans.Scenario, ans.Kind, OneC, plan.ModeDeepAnalysis)
 			}
-			dd := pd.Discovery
+			dd := ans.Debug.Trace["discovery"].(*ledger.DiscoveryDebug)
 			if dd.Plan.PlanStatus != probes.PlanAllowed || dd.Evidence.EvidenceStatus != probes.EvidenceConfirmed ||
 				dd.Evidence.AnswerPermission != probes.AnswerConfirmed {
 				t.Errorf("plan %s, evidence %s/%s %v", dd.Plan.PlanStatus, dd.Evidence.EvidenceStatus, dd.Evidence.AnswerPermission, dd.Evidence.ReasonCodes)
@@ -964,8 +966,8 @@ func TestAnswerLLMMisbehaviour(t *testing.T) {
 			if got := s.Streamed(); got != m.stream {
 				t.Errorf("streamed %v, want %v", got, m.stream)
 			}
-			if ans.Scenario != S1Search || ans.Debug.Docs == nil || ans.Debug.Plan != nil {
-				t.Fatalf("scenario %s, docs debug %v, plan %+v: want the documents answer without a plan", ans.Scenario, ans.Debug.Docs != nil, ans.Debug.Plan)
+			if ans.Scenario != S1Search || docsOf(ans) == nil || ans.Debug.Plan != nil {
+				t.Fatalf("scenario %s, docs debug %v, plan %+v: want the documents answer without a plan", ans.Scenario, docsOf(ans) != nil, ans.Debug.Plan)
 			}
 			docsExtractive(t, ans)
 			if !slices.Equal(ans.Debug.Degraded, []string{"llm_unavailable"}) {

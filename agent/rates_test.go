@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/tavily"
@@ -122,7 +123,7 @@ func TestRatesOnDay(t *testing.T) {
 					t.Errorf("answer has %q:\n%s", w, ans.Text)
 				}
 			}
-			if ans.Debug.Route.Source != "command" || ans.Intent != IntentRates {
+			if ans.Debug.Route.Source != "command" || ans.Kind != understand.KindRate {
 				t.Errorf("route = %+v", ans.Debug.Route)
 			}
 		})

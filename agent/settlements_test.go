@@ -27,7 +27,7 @@ func TestSettlementsBothSidesAndQuestionBack(t *testing.T) {
 		ans := ask(t, a, Request{UserID: int64(22 + i), ChatID: int64(22 + i)}, q) // a new dialog: not a follow-up
 		if ans.Scenario == S2General || !strings.Contains(ans.Text, "кто должен нам") || len(ans.Buttons) != 3 ||
 			!strings.Contains(ans.Buttons[0].Text, "31.03.2026") {
-			t.Errorf("%q: %s/%s %q, buttons %v: want the question back with both sides on 31.03.2026", q, ans.Scenario, ans.Intent, ans.Text, ans.Buttons)
+			t.Errorf("%q: %s/%s %q, buttons %v: want the question back with both sides on 31.03.2026", q, ans.Scenario, ans.Kind, ans.Text, ans.Buttons)
 		}
 	}
 }

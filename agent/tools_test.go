@@ -606,7 +606,8 @@ func TestToolLedgerQuery(t *testing.T) {
 
 	// The same recipe through the lane directly: the facts carry its figures exactly.
 	d := runner.Decomposition{QuestionMode: runner.ModeLedger, Intent: args.Recipe, IntentConfidence: 1, Filters: args.Filters}
-	res := a.lane.Run(t.Context(), d)
+	ln := demoLane(t)
+	res := ln.Run(t.Context(), d)
 	if res.ResultMode == runner.Limited || res.Summary.Rows <= 5 || len(res.Rows) != 5 {
 		t.Fatalf("lane result %s, %d of %d rows: the demo ledger changed", res.ResultMode, len(res.Rows), res.Summary.Rows)
 	}
@@ -635,7 +636,7 @@ func TestToolLedgerQuery(t *testing.T) {
 	if diff := cmp.Diff(wantLims, p.Limitations); diff != "" {
 		t.Errorf("limitations (-want +got):\n%s", diff)
 	}
-	if want := []facts.Source{{Title: "1С: Кто должен нам, ООО «Северный ветер», " + strings.ReplaceAll(a.lane.SourceName(), " 1С", "")}}; !cmp.Equal(want, p.Sources) {
+	if want := []facts.Source{{Title: "1С: Кто должен нам, ООО «Северный ветер», " + strings.ReplaceAll(ln.SourceName(), " 1С", "")}}; !cmp.Equal(want, p.Sources) {
 		t.Errorf("sources = %+v, want %+v", p.Sources, want)
 	}
 	// Nothing matched is a fact, not a failure: here, that the base has no data that early (its
@@ -694,8 +695,8 @@ func TestToolLedgerQueryAccessDenied(t *testing.T) {
 	for _, req := range []Request{{UserID: 8, ChatID: 8}, {UserID: 8, ChatID: -200, Group: true}} {
 		reg := a.tools(req, docScope{owner: owner(req)}, "кто нам должен")
 		p, err := runTool(t, reg, plan.ToolLedgerQuery, `{"recipe": "list_receivables_counterparties", "filters": {"as_of_date": "2026-03-31"}}`)
-		if !errors.Is(err, errLedgerDenied) {
-			t.Errorf("user %d chat %d: error %v, want errLedgerDenied", req.UserID, req.ChatID, err)
+		if !errors.Is(err, ledger.ErrDenied) {
+			t.Errorf("user %d chat %d: error %v, want ledger.ErrDenied", req.UserID, req.ChatID, err)
 		}
 		blob, _ := json.Marshal(p)
 		if len(p.Items) != 0 || len(p.Limitations) != 0 || strings.Contains(string(blob), "₽") || strings.Contains(err.Error(), "₽") {

@@ -1,35 +1,31 @@
 package agent
 
 import (
+	"encoding/json"
+	"maps"
+	"reflect"
+	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/executor"
+	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
 )
 
-// Scenario is where a message is routed.
-type Scenario string
+// Scenario is the scenario of the design an answer belongs to (S1–S5, the 1C lane): a column
+// of the table of meanings (route.go), shown in the debug payload and `ask --json`.
+type Scenario = skill.Scenario
 
-// The scenarios of the design (seed 002 §4) plus the 1C lane to 1C.
+// The scenarios.
 const (
-	S1Search   Scenario = "S1"      // search all the user's documents
-	S2General  Scenario = "S2"      // knowledge base, rates, news, small talk
-	S3Full     Scenario = "S3"      // selected documents in full
-	S4Retrieve Scenario = "S4"      // selected documents by retrieval
-	S5Clarify  Scenario = "S5"      // ask a clarifying question
-	OneC       Scenario = "1c"      // a question to 1C (the ledger skill)
-	Command    Scenario = "command" // handled by the front end, never routed
-)
-
-// Intents within S2 and the 1C lane.
-const (
-	IntentSmallTalk = "smalltalk"
-	IntentKB        = "kb"
-	IntentRates     = "rates"
-	IntentKeyRate   = "key_rate"
-	IntentNews      = "news"
-	IntentUnknown   = "unknown"
+	S1Search   = skill.S1Search   // search all the user's documents
+	S2General  = skill.S2General  // knowledge base, rates, news, small talk
+	S3Full     = skill.S3Full     // selected documents in full
+	S4Retrieve = skill.S4Retrieve // selected documents by retrieval
+	S5Clarify  = skill.S5Clarify  // ask a clarifying question
+	OneC       = skill.OneC       // a question to 1C (the ledger skill)
+	Command    = skill.Command    // a command of the front end (/docs, uploads)
 )
 
 // Request is one incoming message.
@@ -40,8 +36,8 @@ type Request struct {
 	Group bool
 	// Text is the message with any mention of the bot removed; for a command, its arguments.
 	Text string
-	// Command is a deterministic command ("rate", "keyrate", "news") that skips the router;
-	// empty for questions.
+	// Command is a command ("rate", "debts", "docs", "drill" for a button's data…); empty for
+	// questions.
 	Command string
 	// ReplyTo is the bot's own message this one replies to (0 = none); replying to an upload
 	// receipt selects that document.
@@ -51,16 +47,19 @@ type Request struct {
 	// Progress, when set, receives the answer's text so far while the answer LLM streams it:
 	// plain text (no Markdown), each call the whole text up to now. Of a post-checked answer
 	// (facts, documents) only text that passed the post-check is sent, up to the last whole
-	// word, and nothing more once a part failed it (postcheck.Settled, Agent.complete). It is
-	// advisory: the Answer returned at the end is what must be shown, and it may differ
-	// (post-check, fallback). Called from the answering goroutine; it must not block for long.
+	// word, and nothing more once a part failed it (phrase.Writer.Complete). It is advisory: the
+	// Answer returned at the end is what must be shown, and it may differ (post-check,
+	// fallback). Called from the answering goroutine; it must not block for long.
 	Progress func(partial string)
 }
 
 // Answer is what the agent replies: Markdown text plus what the front end needs to show it.
 type Answer struct {
 	Scenario Scenario `json:"scenario"`
-	Intent   string   `json:"intent,omitempty"`
+	// Kind is what the message was understood to ask (agent/understand's vocabulary); Recipe the
+	// 1C recipe that answered it.
+	Kind   understand.Kind `json:"kind,omitempty"`
+	Recipe string          `json:"recipe,omitempty"`
 	// Text is Russian Markdown; the front end converts it for Telegram or the console.
 	Text    string   `json:"text"`
 	Sources []Source `json:"sources"`
@@ -82,6 +81,9 @@ type Answer struct {
 // Chart is a rendered PNG with its caption (Markdown, under 1024 characters), drawn by a skill.
 type Chart = skill.Chart
 
+// Document is a file that goes with an answer (an Excel export).
+type Document = skill.Document
+
 // Source is a footnote of an answer.
 type Source struct {
 	Title string `json:"title"`
@@ -90,28 +92,19 @@ type Source struct {
 
 // Button is a suggested reply. Pressing it sends Text back as a question, or, when Data is set,
 // Data as a compact command the agent re-validates (a drilldown, an export).
-type Button struct {
-	Text string `json:"text"`
-	Data string `json:"data,omitempty"`
-	// SameRow puts the button on the row of the previous one.
-	SameRow bool `json:"same_row,omitempty"`
-}
+type Button = skill.Button
 
-// Document is a file that goes with an answer (an Excel export).
-type Document struct {
-	Name    string `json:"name"`
-	Bytes   []byte `json:"-"`
-	Caption string `json:"caption,omitempty"`
-}
+// Call records one data-source call behind an answer ("cbr.DailyRates", "tavily.Search", …).
+type Call = skill.Call
 
 // Debug explains how an answer was produced.
 type Debug struct {
-	Route RouteDecision `json:"route"`
+	Route Route `json:"route"`
 	// Calls lists the data sources consulted and how each answered.
 	Calls []Call `json:"calls,omitempty"`
 	LLM   bool   `json:"llm"`
 	// LLMCalls and the tokens are what this answer cost at the LLM service (every LLM call made
-	// under the answer's context: planner, repair, answer, regeneration, lane decomposition).
+	// under the answer's context: planner, repair, answer, regeneration).
 	LLMCalls         int `json:"llm_calls"`
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
@@ -119,28 +112,116 @@ type Debug struct {
 	// Degraded lists what went wrong without stopping the answer (history unavailable, LLM down…).
 	Degraded []string      `json:"degraded,omitempty"`
 	Elapsed  time.Duration `json:"elapsed_ns"`
-	// Ledger is the 1C lane's debug payload (seed 001), for 1C answers.
-	Ledger *runner.Debug `json:"ledger,omitempty"`
-	// Result is the 1C lane's unified result (seed 000 §5), for 1C answers.
-	Result *runner.Result `json:"result,omitempty"`
-	// Docs explains answers from documents and the knowledge base.
-	Docs *DocsDebug `json:"docs,omitempty"`
 	// Plan explains answers the planner planned.
 	Plan *PlanDebug `json:"plan,omitempty"`
+	// Trace is the answering skill's own payload, under its keys ("ledger" and "result" of a 1C
+	// answer, "docs" of a document or knowledge-base answer); shown inline in the JSON.
+	Trace skill.Trace `json:"-"`
 }
 
-// RouteDecision is the router's verdict and its reasons.
-type RouteDecision struct {
-	Scenario      Scenario `json:"scenario"`
-	Intent        string   `json:"intent"`
-	Confidence    float64  `json:"confidence"`
-	Reasons       []string `json:"reasons"`
-	Source        string   `json:"source"` // "llm", "rules" or "command"
-	Clarification string   `json:"clarification,omitempty"`
-	// FallbackRuleHit names the deterministic rule that decided when the LLM did not.
-	FallbackRuleHit string `json:"fallback_rule_hit,omitempty"`
-	LLMError        string `json:"llm_error,omitempty"`
+// MarshalJSON shows the skill's trace beside the agent's fields.
+func (d Debug) MarshalJSON() ([]byte, error) {
+	type plain Debug
+	base, err := json.Marshal(plain(d))
+	if err != nil || len(d.Trace) == 0 {
+		return base, err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(base, &all); err != nil {
+		return nil, err
+	}
+	for k, v := range d.Trace {
+		if _, taken := all[k]; taken {
+			continue
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		all[k] = b
+	}
+	return json.Marshal(all)
 }
 
-// Call records one data-source call behind an answer ("cbr.DailyRates", "tavily.Search", …).
-type Call = skill.Call
+// UnmarshalJSON reads what MarshalJSON wrote: the keys that are no field of Debug go to
+// Trace, as generic JSON values.
+func (d *Debug) UnmarshalJSON(b []byte) error {
+	type plain Debug
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return err
+	}
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[plain]()) {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		delete(all, name)
+	}
+	for k, raw := range all {
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return err
+		}
+		if p.Trace == nil {
+			p.Trace = skill.Trace{}
+		}
+		p.Trace[k] = v
+	}
+	*d = Debug(p)
+	return nil
+}
+
+// Route is how a message was routed: the row of the table of meanings it took and why.
+type Route struct {
+	Kind     understand.Kind `json:"kind"`
+	Recipe   string          `json:"recipe,omitempty"`
+	Scenario Scenario        `json:"scenario"`
+	// Skill is the skill that answered ("facts" for a plan the executor ran).
+	Skill string `json:"skill"`
+	// Source is what decided: "rules" (the parser), "command", "planner" (or "planner_repair",
+	// "planner_cache"…).
+	Source string `json:"source"`
+	// Sure is the parser's certainty; an unsure decision may go to the planner.
+	Sure bool `json:"sure"`
+	// Rule names the parser's rule that decided.
+	Rule    string   `json:"rule,omitempty"`
+	Reasons []string `json:"reasons"`
+	// LLMError is why the planner gave no plan, when it did not.
+	LLMError string `json:"llm_error,omitempty"`
+}
+
+// PlanDebug explains an answer the planner planned.
+type PlanDebug struct {
+	Plan plan.QueryPlan `json:"plan"`
+	// Source is how the plan was obtained: "llm", "repair", "default" or "cache".
+	Source   string           `json:"source"`
+	Attempts int              `json:"attempts"`
+	Problems [][]plan.Problem `json:"problems,omitempty"`
+	Errors   []string         `json:"errors,omitempty"`
+	// Summary is the memory gate's summary of the previous turn given to the planner.
+	Summary string `json:"memory_summary,omitempty"`
+	// Handler is the skill that answered ("ledger", "rates", "documents", "kb", "news",
+	// "clarify", "smalltalk", "deep_analysis"), or "facts" when the executor ran the plan's
+	// calls and the answer LLM phrased them.
+	Handler string            `json:"handler"`
+	Records []executor.Record `json:"records,omitempty"`
+	Trigger string            `json:"fallback_trigger,omitempty"`
+	// Answer is how a "facts" or "deep_analysis" reply was worded: "llm", "llm_regenerated",
+	// "deterministic".
+	Answer string `json:"answer,omitempty"`
+	// PostCheck lists what the post-check refused, per attempt.
+	PostCheck [][]string `json:"post_check,omitempty"`
+}
+
+// traceOf merges a skill's trace into the answer's.
+func (d *Debug) traceOf(t skill.Trace) {
+	if len(t) == 0 {
+		return
+	}
+	if d.Trace == nil {
+		d.Trace = skill.Trace{}
+	}
+	maps.Copy(d.Trace, t)
+}

@@ -57,7 +57,7 @@ func (c *core) ask(ctx context.Context, in incoming, req agent.Request) error {
 		}
 		return err
 	}
-	c.metrics.routes.WithLabelValues(string(ans.Scenario), ans.Intent).Inc()
+	c.metrics.routes.WithLabelValues(string(ans.Scenario), string(ans.Kind)).Inc()
 	c.clean(&ans)
 	out := outgoing{chatID: in.chatID, parts: render(ans), buttons: ans.Buttons, answer: &ans}
 	if ans.Chart != nil && len(ans.Chart.PNG) > 0 {
@@ -66,9 +66,9 @@ func (c *core) ask(ctx context.Context, in incoming, req agent.Request) error {
 	if d := ans.Document; d != nil && len(d.Bytes) > 0 {
 		out.documents = append(out.documents, document{name: d.Name, caption: d.Caption, data: d.Bytes})
 	}
-	if c.debugOn(in.chatID) && c.access.isAdmin(in.userID) && ans.Debug.Ledger != nil {
+	if c.debugOn(in.chatID) && c.access.isAdmin(in.userID) && ans.Debug.Trace["ledger"] != nil {
 		if data, err := json.MarshalIndent(ans.Debug, "", "  "); err == nil {
-			out.documents = append(out.documents, document{name: "debug.json", caption: "debug: " + ans.Intent, data: []byte(c.redact(string(data)))})
+			out.documents = append(out.documents, document{name: "debug.json", caption: "debug: " + ans.Recipe, data: []byte(c.redact(string(data)))})
 		}
 	}
 	if in.group {

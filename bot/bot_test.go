@@ -22,6 +22,7 @@ import (
 
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testnet"
 )
@@ -518,8 +519,8 @@ func TestDrilldownButtonsExportAndDebug(t *testing.T) {
 		mu.Lock()
 		got = append(got, r)
 		mu.Unlock()
-		ans := agent.Answer{Scenario: agent.OneC, Intent: "list_receivables_counterparties", Text: "**Кто должен нам**"}
-		ans.Debug.Ledger = &runner.Debug{SelectedRecipe: "address.receivables.counterparty_totals"}
+		ans := agent.Answer{Scenario: agent.OneC, Kind: understand.KindLedger, Recipe: "list_receivables_counterparties", Text: "**Кто должен нам**"}
+		ans.Debug.Trace = map[string]any{"ledger": &runner.Debug{SelectedRecipe: "address.receivables.counterparty_totals"}}
 		switch r.Text {
 		case "x:last":
 			ans.Document = &agent.Document{Name: "receivables.xlsx", Bytes: []byte("PK-xlsx")}

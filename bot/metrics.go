@@ -33,8 +33,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Buckets: []float64{0.005, 0.025, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120},
 		}, []string{"kind"}),
 		routes: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "finbot_routes_total", Help: "Answered messages by scenario and intent.",
-		}, []string{"scenario", "intent"}),
+			Name: "finbot_routes_total", Help: "Answered messages by scenario and kind (agent/understand's vocabulary).",
+		}, []string{"scenario", "kind"}),
 		streamEdits: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "finbot_stream_edits_total", Help: "Edits of messages that show answers while they are written, the final formatted edit included.",
 		}),

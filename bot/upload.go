@@ -62,7 +62,7 @@ func (c *core) receive(ctx context.Context, in incoming, req agent.Request) (str
 		}
 		return "", err
 	}
-	c.metrics.routes.WithLabelValues(string(ans.Scenario), ans.Intent).Inc()
+	c.metrics.routes.WithLabelValues(string(ans.Scenario), string(ans.Kind)).Inc()
 	c.clean(&ans)
 	out := outgoing{chatID: in.chatID, parts: render(ans), buttons: ans.Buttons, answer: &ans}
 	if in.group {

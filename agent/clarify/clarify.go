@@ -66,7 +66,8 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 	}
 	r := s.general(ctx, q.Text, d.Rule == "too_short")
 	if d.Rule == "vague" && !q.HandedOff {
-		r.Then = &skill.Handoff{Kind: understand.KindDocs, OnlyIfFound: true}
+		r.Then = &skill.Handoff{Kind: understand.KindDocs, OnlyIfFound: true,
+			Reason: "короткий вопрос без признаков 1С, курса или базы знаний: нашёлся ответ в документах пользователя"}
 	}
 	return r, nil
 }

@@ -52,12 +52,11 @@ func (s *Skill) answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 	if miss, ok := s.ans.Missing(ctx, s.lib, own, q.Docs.Selected, q.Text, false); ok {
 		// The documents, read whole, have no clause on what is asked: say so rather than quote
 		// the clause that comes closest («В договоре … нет пункта о неустойке»).
+		miss.Trace = skill.Trace{"docs": dbg}
 		if fallback {
 			// … and what the knowledge base says of it, when it says something.
-			miss.Then = &skill.Handoff{Kind: understand.KindKB, Append: true, OnlyIfFound: true, Rules: true}
-		}
-		miss.Trace = map[string]any{"docs": dbg}
-		if q.Docs.Note != "" {
+			miss.Then = &skill.Handoff{Kind: understand.KindKB, Append: true, OnlyIfFound: true, Rules: true, Note: q.Docs.Note}
+		} else if q.Docs.Note != "" {
 			miss.Text = q.Docs.Note + "\n\n" + miss.Text
 		}
 		miss.Scenario = sc
@@ -75,12 +74,11 @@ func (s *Skill) answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 		return skill.Reply{}, err
 	}
 	if fallback && (!fullText && len(dbg.Passages) == 0 || fullText && strings.Contains(r.Text, phrase.NoAnswerPhrase)) {
-		r.Then = &skill.Handoff{Kind: understand.KindKB, Prefix: NothingSelectedPrefix, OnlyIfFound: true}
-	}
-	if q.Docs.Note != "" {
+		r.Then = &skill.Handoff{Kind: understand.KindKB, Prefix: NothingSelectedPrefix, OnlyIfFound: true, Note: q.Docs.Note}
+	} else if q.Docs.Note != "" {
 		r.Text = q.Docs.Note + "\n\n" + r.Text
 	}
-	r.Trace = map[string]any{"docs": dbg}
+	r.Trace = skill.Trace{"docs": dbg}
 	r.Scenario = sc
 	return r, nil
 }

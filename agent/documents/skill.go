@@ -105,3 +105,32 @@ func owner(q skill.Query) string {
 	}
 	return Owner(q.UserID, q.ChatID, q.Group)
 }
+
+// Titles are the titles of the owner's documents, which tell a question about an uploaded
+// contract from one for 1C; none when the library cannot be read.
+func (s *Skill) Titles(ctx context.Context, owner string) []string {
+	if s.lib == nil {
+		return nil
+	}
+	metas, err := s.lib.List(ctx, owner)
+	if err != nil {
+		return nil
+	}
+	titles := make([]string, 0, len(metas))
+	for _, m := range metas {
+		titles = append(titles, m.Title)
+	}
+	return titles
+}
+
+// Offers reports whether the planner may search q's documents: the asker has some, or the
+// library cannot tell (then the model may try).
+func (s *Skill) Offers(ctx context.Context, q skill.Query) bool {
+	if s.lib == nil {
+		return false
+	}
+	lctx, cancel := context.WithTimeout(ctx, s.opts.HistoryTimeout)
+	defer cancel()
+	all, err := s.lib.List(lctx, owner(q))
+	return err != nil || len(all) > 0
+}

@@ -80,7 +80,7 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 				return skill.Reply{}, err
 			}
 			if len(dbg.Passages) > 0 {
-				r.Scenario, r.Kind, r.Trace = skill.S1Search, understand.KindDocs, map[string]any{"docs": dbg}
+				r.Scenario, r.Kind, r.Trace = skill.S1Search, understand.KindDocs, skill.Trace{"docs": dbg}
 				return r, nil
 			}
 			// «какая неустойка?» after uploading a contract without one: say so, then what the
@@ -90,7 +90,7 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 			}
 		}
 	}
-	return s.answer(ctx, q, false)
+	return s.answer(ctx, q, q.Rules)
 }
 
 // withKB follows a reply about the user's documents with what the knowledge base says, its
@@ -129,7 +129,7 @@ func (s *Skill) answer(ctx context.Context, q skill.Query, rules bool) (skill.Re
 		r = s.refusal(ctx, q, d)
 		r.Degraded = degraded
 	}
-	r.Trace = map[string]any{"docs": dbg}
+	r.Trace = skill.Trace{"docs": dbg}
 	return r, nil
 }
 

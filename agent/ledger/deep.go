@@ -95,7 +95,7 @@ func (s *Skill) deepAnalysis(ctx context.Context, q skill.Query, p plan.QueryPla
 		return skill.Reply{}, err
 	}
 	if r.Trace == nil {
-		r.Trace = map[string]any{}
+		r.Trace = skill.Trace{}
 	}
 	r.Trace["records"], r.Trace["discovery"] = dd.records(), dd
 	return r, nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -152,7 +153,10 @@ func (s *Skill) Catalogs(ctx context.Context, userID, chatID int64) *recipe.Cata
 // understood as a 1C one (q.Decision of kind ledger, ledger_write, unknown_entity, or
 // ledger_deep with the planner's plan in q.Plan).
 func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) {
-	if q.Plan != nil && q.Decision.Kind != understand.KindLedgerDeep {
+	if q.Plan != nil {
+		if q.Decision.Kind == understand.KindLedgerDeep || slices.Contains(q.Plan.Kinds, understand.KindLedgerDeep) {
+			return s.deepAnalysis(ctx, q, *q.Plan) // deep.go
+		}
 		// A plan of several recipes: its facts are phrased together (the agent's facts path).
 		return skill.Reply{Unanswered: true}, nil
 	}
@@ -239,7 +243,7 @@ func (s *Skill) reply(ctx context.Context, q skill.Query, res runner.Result) ski
 	r := Reply(res, id)
 	r.Recipe = string(res.Intent)
 	dbg := res.Debug
-	r.Trace = map[string]any{"ledger": &dbg, "result": &res}
+	r.Trace = skill.Trace{"ledger": &dbg, "result": &res}
 	if !kept {
 		r.Degraded = append(r.Degraded, "buttons_not_kept")
 	}

@@ -75,6 +75,9 @@ type Query struct {
 	// HandedOff is set when another skill handed the question over (Handoff): the skill answers
 	// from its own source only, and hands nothing on.
 	HandedOff bool
+	// Rules marks a handed-over question as one about rules (a standard clause the user's
+	// documents lack): the knowledge base answers it with the evidence a rules question needs.
+	Rules bool
 	// Progress, when set, receives the answer's checked text so far while the answer LLM
 	// streams it (phrase.Writer.Complete).
 	Progress func(partial string)
@@ -99,6 +102,10 @@ type Handoff struct {
 	Prefix string
 	// OnlyIfFound keeps this reply when the other answer has no sources.
 	OnlyIfFound bool
+	// Note goes before this reply when it stands alone (the other answer was not taken).
+	Note string
+	// Reason says why the other answer was taken, for the debug payload.
+	Reason string
 	// Rules marks the question as one about rules (a standard clause the documents lack).
 	Rules bool
 }
@@ -148,19 +155,26 @@ type Reply struct {
 	Kind understand.Kind
 	// Recipe is the 1C recipe that answered, for ledger replies.
 	Recipe string
-	// Trace is the skill's debug payload, under the keys the debug output shows ("ledger",
-	// "result", "docs", "discovery").
-	Trace map[string]any
+	// Trace is the skill's debug payload.
+	Trace Trace
 	// Wording says how the answer LLM worded a planned reply: "llm", "llm_regenerated",
 	// "deterministic"; PostCheck lists what the post-check refused, per attempt.
 	Wording   string
 	PostCheck [][]string
 	// Then asks the agent to answer as another kind too.
 	Then *Handoff
+	// Reasons say why the skill answered as it did, for the route's reasons in the debug
+	// payload.
+	Reasons []string
 	// Unanswered: the skill has no answer of its own to this question (a search with no passage,
 	// a vague question the user's documents do not answer); the agent may try the next route.
 	Unanswered bool
 }
+
+// Trace is a skill's debug payload, under the keys the debug output shows ("ledger" and
+// "result" of a 1C answer, "docs" of a document or knowledge-base answer, "discovery" and
+// "records" of guarded discovery).
+type Trace map[string]any
 
 // Document is a file that goes with a reply.
 type Document struct {

@@ -53,14 +53,14 @@ func (o observed) Answer(ctx context.Context, req agent.Request) (agent.Answer, 
 		m = o.rec.answerStarted(req.ChatID, req.UserID, req.Command, req.Text)
 	}
 	ans, err := o.Answerer.Answer(context.WithValue(ctx, messageKey{}, m), req)
-	o.rec.answerEnded(m, string(ans.Scenario), ans.Intent, ans.Debug.LLMCalls, err)
+	o.rec.answerEnded(m, string(ans.Scenario), string(ans.Kind), ans.Debug.LLMCalls, err)
 	return ans, err
 }
 
 func (o observed) Upload(ctx context.Context, req agent.Request, f agent.File) (agent.Answer, error) {
 	m := o.rec.uploadStarted(req.ChatID, req.UserID, f.Name)
 	ans, err := o.Answerer.Upload(context.WithValue(ctx, messageKey{}, m), req, f)
-	o.rec.answerEnded(m, string(ans.Scenario), ans.Intent, ans.Debug.LLMCalls, err)
+	o.rec.answerEnded(m, string(ans.Scenario), string(ans.Kind), ans.Debug.LLMCalls, err)
 	return ans, err
 }
 

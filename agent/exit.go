@@ -1,11 +1,60 @@
 package agent
 
+// The one exit: every answer, whatever produced it, leaves through exit — its footnotes, its
+// long buttons kept, its debug payload, the dialog state and the turn appended to the history.
+// A check or a reply shape applied here applies to all answers.
+
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/finbot/finbot/agent/ledger"
+	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/integrations/llm"
 )
+
+// turn is one message on its way through the agent: what exit needs to settle its answer.
+type turn struct {
+	req      Request
+	key      string // the conversation's history key
+	text     string // the message as understood (a long button's question)
+	start    time.Time
+	usage    *llm.Usage
+	degraded []string // what went wrong before the answer (history unavailable)
+}
+
+// exit settles ans as the answer to in and appends the turn to the history.
+func (a *Agent) exit(ctx context.Context, in turn, ans Answer, hist []history.Turn) (Answer, error) {
+	if ans.Sources == nil {
+		ans.Sources = []Source{}
+	}
+	a.bindLongButtons(ctx, in.req, &ans)
+	r := &ans.Debug.Route
+	r.Kind, r.Scenario, r.Recipe = ans.Kind, ans.Scenario, ans.Recipe
+	ans.Debug.LLM = a.llm != nil
+	ans.Debug.LLMCalls, ans.Debug.PromptTokens, ans.Debug.CompletionTokens = in.usage.Calls(), in.usage.PromptTokens(), in.usage.CompletionTokens()
+	ans.Debug.HistoryTurns = len(hist)
+	ans.Debug.Degraded = append(in.degraded, ans.Debug.Degraded...)
+
+	hctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
+	out := history.Turn{Role: roleAssistant, Text: ans.Text, At: a.now()}
+	if ans.state != nil {
+		out.State, _ = json.Marshal(ans.state)
+	}
+	err := a.history.Append(hctx, in.key, history.Turn{Role: roleUser, Text: userTurn(in.req.Command, in.text), At: in.start}, out)
+	cancel()
+	if err != nil {
+		if ctx.Err() != nil {
+			return Answer{}, ctx.Err()
+		}
+		a.log.WarnContext(ctx, "history append failed", "chat_id", in.req.ChatID, "err", err)
+		ans.Debug.Degraded = append(ans.Debug.Degraded, "history_not_saved")
+	}
+	ans.Debug.Elapsed = a.now().Sub(in.start)
+	return ans, nil
+}
 
 // TextButtonPrefix marks the callback data of a button that asks a question too long for
 // Telegram's 64 bytes of callback data («Документы ООО «Северсталь-Логистик» за прошлый
@@ -58,5 +107,5 @@ func (a *Agent) buttonText(ctx context.Context, req Request, id string) (string,
 	return string(data), ok, nil
 }
 
-// textButtonKey is a long button's store key, in the chat's scope like resultKey.
+// textButtonKey is a long button's store key, in the chat's scope like the 1C results'.
 func textButtonKey(req Request, id string) string { return fmt.Sprintf("chat:%d:q:%s", req.ChatID, id) }

@@ -1,0 +1,274 @@
+package agent
+
+// The way in: a message cleaned, its history and documents loaded, understood once, and routed
+// by its kind — or, when the parser is unsure, planned.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/finbot/finbot/agent/documents"
+	"github.com/finbot/finbot/agent/ledger"
+	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/agent/understand"
+	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/ru"
+)
+
+const (
+	roleUser      = "user"
+	roleAssistant = "assistant"
+)
+
+// understandTimeout bounds loading what the parser reads around a message (catalogs, titles).
+const understandTimeout = 5 * time.Second
+
+// Answer answers one message. History failures degrade the answer (no context) but never stop
+// it.
+func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
+	start := a.now()
+	usage := new(llm.Usage)
+	ctx = llm.WithUsage(ctx, usage)
+	if a.opts.LLMBudget > 0 {
+		// Real time, not a.now: the budget bounds what the user waits for.
+		ctx = llm.WithBudget(ctx, time.Now().Add(a.opts.LLMBudget))
+	}
+	text := strings.TrimSpace(ru.CleanInput(strings.ToValidUTF8(req.Text, "\uFFFD")))
+	if text == "" && req.Command == "" {
+		return Answer{}, ErrEmpty
+	}
+	if utf8.RuneCountInString(text) > MaxQuestionRunes {
+		return Answer{}, ErrTooLong
+	}
+	in := turn{req: req, key: ConversationKey(req), start: start, usage: usage}
+	hctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
+	hist, err := a.history.Load(hctx, in.key)
+	cancel()
+	if err != nil {
+		if ctx.Err() != nil {
+			return Answer{}, ctx.Err()
+		}
+		a.log.WarnContext(ctx, "history load failed", "chat_id", req.ChatID, "err", err)
+		in.degraded = append(in.degraded, "history_unavailable")
+		hist = nil
+	}
+	if req.Command == "drill" && strings.HasPrefix(text, TextButtonPrefix) {
+		// A button whose question was too long for Telegram's 64 bytes of callback data: its
+		// question is kept server-side, and pressing it asks that question.
+		q, ok, err := a.buttonText(ctx, req, strings.TrimPrefix(text, TextButtonPrefix))
+		if err != nil {
+			return Answer{}, err
+		}
+		if !ok {
+			return a.exit(ctx, in, reply(rowOf(understand.KindLedger), ledger.StaleButton(), Route{Source: "command", Sure: true}), nil)
+		}
+		req.Command, text = "", q
+		in.req = req
+	}
+	in.text = text
+	q := skill.Query{UserID: req.UserID, ChatID: req.ChatID, Group: req.Group, Command: req.Command, Text: text,
+		History: hist, Progress: req.Progress}
+	var ans Answer
+	if req.Command != "" {
+		ans, err = a.command(ctx, q)
+	} else {
+		ans, err = a.question(ctx, req, q)
+	}
+	if err != nil {
+		return Answer{}, err
+	}
+	return a.exit(ctx, in, ans, hist)
+}
+
+// question answers a message that is not a command. The message is understood once, by the
+// deterministic parser. A decision it is sure of is answered at once, with no LLM; only when
+// it is unsure does the planner get to add, and when the planner fails or returns nothing
+// valid the parser's decision stands.
+func (a *Agent) question(ctx context.Context, req Request, q skill.Query) (Answer, error) {
+	var degraded []string
+	if a.docs != nil {
+		docs, err := a.docs.Scope(ctx, documents.Asker{UserID: req.UserID, ChatID: req.ChatID, Group: req.Group, OnlyDoc: req.OnlyDoc, ReplyTo: req.ReplyTo})
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			return Answer{}, ctx.Err()
+		case errors.Is(err, library.ErrNotFound):
+			return Answer{Scenario: S5Clarify, Text: "Этого документа больше нет среди ваших. Список — /docs."}, nil
+		case req.OnlyDoc != "":
+			return Answer{}, fmt.Errorf("%w: documents: %w", ErrUnavailable, err)
+		default:
+			// The store is down: answer without a selection rather than not at all.
+			a.log.WarnContext(ctx, "document selection unavailable", "chat_id", req.ChatID, "err", err)
+			degraded = append(degraded, "documents_unavailable")
+		}
+		docs.Owner = Owner(req)
+		q.Docs = docs
+	}
+	var prev *understand.State
+	if st, ok := lastState(q.History); ok {
+		prev = &st
+	}
+	q.Decision = a.understand(ctx, q, prev)
+	route := Route{Source: "rules", Sure: q.Decision.Sure, Rule: q.Decision.Rule, Reasons: q.Decision.Reasons}
+	var ans Answer
+	var err error
+	if q.Decision.Sure || a.planner == nil || a.llmDown() {
+		ans, err = a.decided(ctx, req, q, route)
+	} else {
+		ans, err = a.planned(ctx, req, q, route)
+	}
+	ans.Debug.Degraded = append(degraded, ans.Debug.Degraded...)
+	return ans, err
+}
+
+// understand reads a message once, into a typed decision. Names are resolved against the 1C
+// catalogs only for a user with access to 1C; the titles of the user's documents tell a
+// question about an uploaded contract from one for 1C. prev is the dialog state the message
+// may continue (nil for none).
+func (a *Agent) understand(ctx context.Context, q skill.Query, prev *understand.State) understand.Decision {
+	in := understand.Input{Text: q.Text, Now: a.now()}
+	var lctx context.Context // bounds what is loaded around the message, from the first load on
+	cancel := func() {}
+	defer func() { cancel() }()
+	bounded := func() context.Context {
+		if lctx == nil {
+			lctx, cancel = context.WithTimeout(ctx, understandTimeout)
+		}
+		return lctx
+	}
+	if a.docs != nil {
+		in.Docs = a.docs.Titles(bounded(), q.Docs.Owner)
+	}
+	for _, m := range q.Docs.Selected {
+		in.Docs = append(in.Docs, m.Title)
+	}
+	return a.parser.Understand(in, prev, func() *recipe.Catalogs { return a.catalogs(bounded(), q) })
+}
+
+// catalogs are the 1C catalogs for a user with access to 1C; nil without.
+func (a *Agent) catalogs(ctx context.Context, q skill.Query) *recipe.Catalogs {
+	if a.books == nil {
+		return nil
+	}
+	return a.books.Catalogs(ctx, q.UserID, q.ChatID)
+}
+
+// decided answers a decision with the skill of its kind. Nothing here reads the text again:
+// the skill reads the decision's slots.
+func (a *Agent) decided(ctx context.Context, req Request, q skill.Query, route Route) (Answer, error) {
+	d := q.Decision
+	r := rowOf(d.Kind)
+	if why, ok := selectionRoute(d, req, q.Docs); ok {
+		r = rowOf(understand.KindDocs)
+		_, reason := documents.Scenario(q.Docs.Selected)
+		route.Reasons = append(route.Reasons, why...)
+		route.Reasons = append(route.Reasons, reason)
+	}
+	rep, err := a.ask(ctx, r, q)
+	if err != nil {
+		return Answer{}, err
+	}
+	ans := reply(r, rep, route)
+	if st, ok := understand.StateOf(d, q.Text); ok {
+		ans.state = &st
+	}
+	return ans, nil
+}
+
+// selectionRoute routes a question to the selected documents (a reply to an upload, a caption,
+// the /docs buttons) unless it is for 1C, the Bank of Russia or small talk, a definition
+// («что такое …») or «?». A caption asks about its file even in words 1C knows («сколько
+// оплачено по акту сверки?»), unless it names what in 1C it means (a company, a contract, an
+// account). A rules question goes to the documents first, and to the knowledge base when they
+// hold no answer (the documents skill hands it over). why are the reasons beyond the selection.
+func selectionRoute(d understand.Decision, req Request, docs skill.Docs) (why []string, ok bool) {
+	if len(docs.Selected) == 0 {
+		return nil, false
+	}
+	caption := req.OnlyDoc != "" && d.Kind == understand.KindLedger &&
+		!d.Counterparty.Set && !d.Contract.Set && !d.Account.Set && !d.BankAccount.Set
+	switch {
+	case caption:
+		return []string{"подпись к файлу: вопрос о нём"}, true
+	case d.Kind == understand.KindDocs, d.Kind == understand.KindClarify && d.Rule != "too_short",
+		d.Kind == understand.KindKB && d.Rule != "kb_definition":
+		return nil, true
+	}
+	return nil, false
+}
+
+// command answers a command: the command names its kind, and its arguments are read by the
+// same parser as a question («/rate USD 01.05», «/keyrate 2025»), unless they are a button's
+// data or a page.
+func (a *Agent) command(ctx context.Context, q skill.Query) (Answer, error) {
+	route := Route{Source: "command", Sure: true, Reasons: []string{"команда /" + q.Command}}
+	r, ok := commandRow(q.Command)
+	if !ok {
+		route.Reasons = []string{"неизвестная команда /" + q.Command}
+		r = rowOf(understand.KindClarify)
+		q.Command = ""
+	}
+	if ok && !r.raw {
+		in := understand.Input{Text: q.Text, Now: a.now()}
+		if r.scenario == OneC {
+			in.Catalogs = a.catalogs(ctx, q)
+		}
+		q.Decision = a.parser.Parse(in)
+	}
+	q.Decision.Kind = r.kind
+	rep, err := a.ask(ctx, r, q)
+	if err != nil {
+		return Answer{}, err
+	}
+	ans := reply(r, rep, route)
+	if st, ok := understand.StateOf(q.Decision, q.Text); ok && !r.raw {
+		ans.state = &st
+	}
+	return ans, nil
+}
+
+// reply is a skill's reply as the answer of row r, routed as route says.
+func reply(r row, rep skill.Reply, route Route) Answer {
+	ans := Answer{Scenario: r.scenario, Kind: r.kind, Recipe: rep.Recipe, Text: rep.Text, Chart: rep.Chart,
+		Buttons: rep.Buttons, Document: rep.Document, Receipt: rep.Receipt}
+	if rep.Scenario != "" {
+		ans.Scenario = rep.Scenario
+	}
+	if rep.Kind != "" {
+		ans.Kind = rep.Kind
+	}
+	for _, s := range rep.Sources {
+		ans.Sources = append(ans.Sources, Source(s))
+	}
+	ans.Debug.Calls, ans.Debug.Degraded = rep.Calls, rep.Degraded
+	ans.Debug.traceOf(rep.Trace)
+	route.Skill = r.skill
+	route.Reasons = append(route.Reasons, rep.Reasons...)
+	ans.Debug.Route = route
+	return ans
+}
+
+// lastState is the dialog state the last answer left: the understanding of the question it
+// answered. A last answer without one (knowledge base, documents, small talk) leaves none, so
+// a follow-up after it is a question of its own.
+func lastState(hist []history.Turn) (understand.State, bool) {
+	for i := len(hist) - 1; i >= 0; i-- {
+		if hist[i].Role != roleAssistant {
+			continue
+		}
+		var st understand.State
+		if len(hist[i].State) == 0 || json.Unmarshal(hist[i].State, &st) != nil || st.Kind == "" {
+			return understand.State{}, false
+		}
+		return st, true
+	}
+	return understand.State{}, false
+}

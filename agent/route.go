@@ -1,0 +1,213 @@
+package agent
+
+// The table of meanings: every kind of question the parser, the planner, a command or a button
+// can ask, the scenario of the design it belongs to, and the skill that answers it.
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/finbot/finbot/agent/clarify"
+	"github.com/finbot/finbot/agent/news"
+	"github.com/finbot/finbot/agent/phrase"
+	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/rates"
+	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/agent/smalltalk"
+	"github.com/finbot/finbot/agent/understand"
+)
+
+// row is one line of the table.
+type row struct {
+	kind     understand.Kind
+	scenario Scenario
+	// skill names the skill that answers (debug payload, metrics); rows of one skill share it.
+	skill string
+	// tools are the planner's tools the skill serves: the planner is offered a tool only when
+	// its skill is connected (and, for 1C, open to the requester).
+	tools []plan.Tool
+	// commands ask this kind directly ("/rate USD 01.05"); their arguments are read as a
+	// question is, unless raw (button data, /docs pages).
+	commands []string
+	raw      bool
+	// missing is the answer when this installation lacks the skill.
+	missing string
+	// build makes the skill from the agent's dependencies; nil when the dependency is absent.
+	build func(b *builder) skill.Skill
+}
+
+// table is the one map from what a message means to who answers it. A kind's first row is its
+// route; a command's is the first row that lists it. Adding a skill is a package that
+// implements skill.Skill and a row here (docs/architecture.md).
+var table = []row{
+	{kind: understand.KindRate, scenario: S2General, skill: "rates", tools: []plan.Tool{plan.ToolFetchCBRData},
+		commands: []string{"rate"}, missing: "Курсы Банка России в этой установке не подключены.", build: buildRates},
+	{kind: understand.KindKeyRate, scenario: S2General, skill: "rates", commands: []string{"keyrate"},
+		missing: "Данные Банка России в этой установке не подключены.", build: buildRates},
+	{kind: understand.KindNews, scenario: S2General, skill: "news", tools: []plan.Tool{plan.ToolFetchFinanceNews},
+		commands: []string{"news"}, raw: true, build: buildNews},
+	{kind: understand.KindKB, scenario: S2General, skill: "kb", tools: []plan.Tool{plan.ToolSearchGeneralKB},
+		missing: "Корпоративная база знаний в этой установке не подключена.", build: buildKB},
+	{kind: understand.KindDocs, scenario: S1Search, skill: "documents",
+		tools:   []plan.Tool{plan.ToolSearchUserDocuments, plan.ToolLoadDocumentsFull},
+		missing: "Поиск по документам в этой установке не подключён.", build: buildDocuments},
+	{kind: understand.KindDocs, scenario: Command, skill: "documents", commands: []string{"docs", "doc"}, raw: true,
+		missing: "Загрузка документов в этой установке не подключена.", build: buildDocuments},
+	{kind: understand.KindLedger, scenario: OneC, skill: "ledger", tools: []plan.Tool{plan.ToolLedgerQuery},
+		commands: []string{"debts", "payables", "balance"}, missing: ledgerMissing, build: buildLedger},
+	{kind: understand.KindLedger, scenario: OneC, skill: "ledger", commands: []string{"drill"}, raw: true,
+		missing: ledgerMissing, build: buildLedger},
+	{kind: understand.KindLedgerWrite, scenario: OneC, skill: "ledger", missing: ledgerMissing, build: buildLedger},
+	{kind: understand.KindUnknownEntity, scenario: OneC, skill: "ledger", missing: ledgerMissing, build: buildLedger},
+	// Guarded discovery: the skill runs the plan's primitives itself, within its budget.
+	{kind: understand.KindLedgerDeep, scenario: OneC, skill: "ledger", missing: ledgerMissing, build: buildLedger},
+	{kind: understand.KindSmallTalk, scenario: S2General, skill: "smalltalk", build: buildSmallTalk},
+	{kind: understand.KindClarify, scenario: S5Clarify, skill: "clarify", build: buildClarify},
+	// A plan with no structure: the executor runs its calls and the answer LLM phrases the facts.
+	{kind: understand.KindGeneral, scenario: S2General, skill: "facts"},
+}
+
+const ledgerMissing = "Данные 1С в этой установке не подключены."
+
+// rowOf is the route of a kind; clarify for one the table lacks.
+func rowOf(k understand.Kind) row {
+	for _, r := range table {
+		if r.kind == k {
+			return r
+		}
+	}
+	return rowOf(understand.KindClarify)
+}
+
+// commandRow is the row of a command; false for a command no row lists.
+func commandRow(cmd string) (row, bool) {
+	for _, r := range table {
+		if slices.Contains(r.commands, cmd) {
+			return r, true
+		}
+	}
+	return row{}, false
+}
+
+// toolRow is the row of the skill that serves a planner tool.
+func toolRow(t plan.Tool) (row, bool) {
+	for _, r := range table {
+		if slices.Contains(r.tools, t) {
+			return r, true
+		}
+	}
+	return row{}, false
+}
+
+// access is who may see 1C data, as the agent's options say at the time of asking.
+func (b *builder) access(userID, chatID int64) bool { return b.a.opts.LedgerAccess(userID, chatID) }
+
+// builder builds each skill once, from the agent's dependencies.
+type builder struct {
+	a      *Agent
+	d      Deps
+	o      Options
+	writer *phrase.Writer
+	parser *understand.Parser
+	built  map[string]skill.Skill
+}
+
+func buildRates(b *builder) skill.Skill {
+	if b.d.Rates == nil {
+		return nil
+	}
+	return rates.New(b.d.Rates, rates.Options{Now: b.o.Now, Logger: b.o.Logger})
+}
+
+func buildNews(b *builder) skill.Skill {
+	o := news.Options{Now: b.o.Now}
+	if b.d.Rates != nil {
+		cbr := rates.New(b.d.Rates, rates.Options{Now: b.o.Now, Logger: b.o.Logger})
+		o.Bank = cbr.RecentNews
+	}
+	return news.New(b.d.News, o)
+}
+
+func buildSmallTalk(b *builder) skill.Skill {
+	var missing []string
+	if b.d.Library == nil {
+		missing = append(missing, "поиск по документам пользователя")
+	}
+	if b.d.KB == nil {
+		missing = append(missing, "база знаний")
+	}
+	if b.d.Ledger == nil {
+		missing = append(missing, "данные 1С")
+	}
+	return smalltalk.New(smalltalk.Options{Writer: b.writer, Unavailable: missing, Now: b.o.Now, Logger: b.o.Logger})
+}
+
+func buildClarify(b *builder) skill.Skill { return clarify.New(b.writer, b.o.Logger) }
+
+// skillOf is the skill a row routes to; nil when this installation lacks it.
+func (a *Agent) skillOf(r row) skill.Skill { return a.skills[r.skill] }
+
+// ask has the skill of row r answer q, and follows the handoff its reply asks for.
+func (a *Agent) ask(ctx context.Context, r row, q skill.Query) (skill.Reply, error) {
+	s := a.skillOf(r)
+	if s == nil {
+		if r.missing == "" {
+			return skill.Reply{}, fmt.Errorf("%w: no skill answers %s", ErrUnavailable, r.kind)
+		}
+		return skill.Text(r.missing), nil
+	}
+	rep, err := s.Answer(ctx, q)
+	if err != nil || rep.Then == nil || q.HandedOff {
+		rep.Then = nil
+		return rep, err
+	}
+	return a.handoff(ctx, q, rep)
+}
+
+// handoff answers the question as the kind rep hands it to, and combines the two replies as
+// rep asks: the other appended after rep (its footnotes numbered after rep's), or the other
+// instead of rep — in either case only when the other found something, if rep asks so.
+func (a *Agent) handoff(ctx context.Context, q skill.Query, rep skill.Reply) (skill.Reply, error) {
+	h := *rep.Then
+	rep.Then = nil
+	q.HandedOff, q.Rules = true, h.Rules
+	r := rowOf(h.Kind)
+	other, err := a.ask(ctx, r, q)
+	if err != nil {
+		return rep, err
+	}
+	found := len(other.Sources) > 0 && !other.Unanswered
+	if h.OnlyIfFound && !found {
+		if h.Note != "" {
+			rep.Text = h.Note + "\n\n" + rep.Text
+		}
+		return rep, nil
+	}
+	if other.Scenario == "" {
+		other.Scenario = r.scenario
+	}
+	if other.Kind == "" {
+		other.Kind = h.Kind
+	}
+	if h.Reason != "" {
+		other.Reasons = append(other.Reasons, h.Reason)
+	}
+	if !h.Append {
+		other.Text = h.Prefix + other.Text
+		return other, nil
+	}
+	rep.Text += "\n\n" + phrase.Renumber(other.Text, len(rep.Sources))
+	rep.Sources = append(rep.Sources, other.Sources...)
+	rep.Degraded = append(rep.Degraded, other.Degraded...)
+	if rep.Trace == nil {
+		rep.Trace = skill.Trace{}
+	}
+	for k, v := range other.Trace {
+		rep.Trace[k] = v
+	}
+	if found {
+		rep.Scenario, rep.Kind = other.Scenario, other.Kind
+	}
+	return rep, nil
+}
