@@ -28,7 +28,8 @@ func TestAskLedgerThroughProxyStandIn(t *testing.T) {
 	raw, _ := json.Marshal(res.Debug)
 	var dbg map[string]any
 	json.Unmarshal(raw, &dbg)
-	addr, _ := dbg["ledger"].(map[string]any)
+	trace, _ := dbg["trace"].(map[string]any)
+	addr, _ := trace["ledger"].(map[string]any)
 	for _, key := range []string{
 		"detected_mode", "detected_mode_confidence", "query_shape", "query_shape_confidence", "detected_intent",
 		"detected_intent_confidence", "extracted_filters", "missing_required_filters", "selected_recipe", "anchor_type",
@@ -49,7 +50,7 @@ func TestAskLedgerThroughProxyStandIn(t *testing.T) {
 	if addr["mcp_call_status"] != "matched_non_empty" || addr["rows_matched"] != float64(18) {
 		t.Errorf("status %v rows %v", addr["mcp_call_status"], addr["rows_matched"])
 	}
-	result, _ := dbg["result"].(map[string]any)
+	result, _ := trace["result"].(map[string]any)
 	if result["recipe_id"] != "address.receivables.counterparty_totals" || result["result_mode"] != "FACTUAL_SUMMARY" {
 		t.Errorf("unified result = %v", result)
 	}

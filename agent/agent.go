@@ -13,8 +13,7 @@ import (
 	"strings"
 	"time"
 
-	lru "github.com/hashicorp/golang-lru/v2"
-
+	"github.com/finbot/finbot/agent/buttons"
 	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/news"
 	"github.com/finbot/finbot/agent/phrase"
@@ -23,7 +22,6 @@ import (
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
-	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/library"
 )
 
@@ -43,7 +41,7 @@ type History interface {
 // Results keeps, for a while, what answers' buttons are bound to (a 1C result, a long
 // button's question) under keys built in a chat's scope. *history.RedisResults and
 // *history.MemoryResults satisfy it.
-type Results = ledger.Results
+type Results = buttons.Store
 
 // Rates is the Bank of Russia, as the rates skill asks it. *cbr.Client satisfies it.
 type Rates = rates.Bank
@@ -118,7 +116,7 @@ type Agent struct {
 	llm     LLM
 	writer  *phrase.Writer // the answer LLM; nil without one
 	history History
-	results Results
+	long    buttons.Long // the questions of long buttons
 	planner Planner
 	// parser understands each message once (agent/understand).
 	parser *understand.Parser
@@ -129,10 +127,8 @@ type Agent struct {
 	docs  docsSkill
 	books ledgerSkill
 	cbr   *rates.Skill
-	// plans caches valid plans by question and context, each for Options.PlanCacheTTL. (The
-	// expirable LRU of golang-lru starts a goroutine it never stops; a timestamp checked on
-	// read needs none.)
-	plans *lru.Cache[string, cachedPlan]
+	// plans caches valid plans by question and context, each for Options.PlanCacheTTL.
+	plans *plan.Cache
 	log   *slog.Logger
 	now   func() time.Time
 	opts  Options
@@ -176,8 +172,8 @@ func New(d Deps, o Options) *Agent {
 	if o.PlanCacheTTL == 0 {
 		o.PlanCacheTTL = defaultPlanCacheTTL
 	}
-	plans, _ := lru.New[string, cachedPlan](defaultPlanCacheSize)
-	a := &Agent{llm: d.LLM, history: d.History, results: d.Results, planner: d.Planner, plans: plans,
+	a := &Agent{llm: d.LLM, history: d.History, long: buttons.Long{Store: d.Results, Timeout: o.HistoryTimeout}, planner: d.Planner,
+		plans:  plan.NewCache(defaultPlanCacheSize, o.PlanCacheTTL, o.Now),
 		parser: understand.NewParser(), log: o.Logger, now: o.Now, opts: o}
 	var w *phrase.Writer
 	if d.LLM != nil {
@@ -232,6 +228,3 @@ func userTurn(command, text string) string {
 	}
 	return strings.TrimSpace("/" + command + " " + text)
 }
-
-// llmUsage is the LLM cost of one answer, read into its debug payload.
-type llmUsage = llm.Usage

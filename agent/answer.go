@@ -5,7 +5,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -14,10 +13,10 @@ import (
 
 	"github.com/finbot/finbot/agent/documents"
 	"github.com/finbot/finbot/agent/ledger"
+	"github.com/finbot/finbot/agent/phrase"
 	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
-	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
@@ -63,9 +62,12 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	if req.Command == "drill" && strings.HasPrefix(text, TextButtonPrefix) {
 		// A button whose question was too long for Telegram's 64 bytes of callback data: its
 		// question is kept server-side, and pressing it asks that question.
-		q, ok, err := a.buttonText(ctx, req, strings.TrimPrefix(text, TextButtonPrefix))
+		q, ok, err := a.long.Question(ctx, req.ChatID, strings.TrimPrefix(text, TextButtonPrefix))
 		if err != nil {
-			return Answer{}, err
+			if ctx.Err() != nil {
+				return Answer{}, ctx.Err()
+			}
+			return Answer{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 		}
 		if !ok {
 			return a.exit(ctx, in, reply(rowOf(understand.KindLedger), ledger.StaleButton(), Route{Source: "command", Sure: true}), nil)
@@ -113,14 +115,14 @@ func (a *Agent) question(ctx context.Context, req Request, q skill.Query) (Answe
 		q.Docs = docs
 	}
 	var prev *understand.State
-	if st, ok := lastState(q.History); ok {
+	if st, ok := understand.LastState(q.History); ok {
 		prev = &st
 	}
 	q.Decision = a.understand(ctx, q, prev)
 	route := Route{Source: "rules", Sure: q.Decision.Sure, Rule: q.Decision.Rule, Reasons: q.Decision.Reasons}
 	var ans Answer
 	var err error
-	if q.Decision.Sure || a.planner == nil || a.llmDown() {
+	if q.Decision.Sure || a.planner == nil || phrase.Down(a.llm) {
 		ans, err = a.decided(ctx, req, q, route)
 	} else {
 		ans, err = a.planned(ctx, req, q, route)
@@ -166,11 +168,13 @@ func (a *Agent) catalogs(ctx context.Context, q skill.Query) *recipe.Catalogs {
 func (a *Agent) decided(ctx context.Context, req Request, q skill.Query, route Route) (Answer, error) {
 	d := q.Decision
 	r := rowOf(d.Kind)
-	if why, ok := selectionRoute(d, req, q.Docs); ok {
-		r = rowOf(understand.KindDocs)
-		_, reason := documents.Scenario(q.Docs.Selected)
-		route.Reasons = append(route.Reasons, why...)
-		route.Reasons = append(route.Reasons, reason)
+	for _, c := range table {
+		if cl, ok := a.skillOf(c).(skill.Claimer); ok && c.commands == nil {
+			if why, ok := cl.Claims(q); ok {
+				r, route.Reasons = c, append(route.Reasons, why...)
+				break
+			}
+		}
 	}
 	rep, err := a.ask(ctx, r, q)
 	if err != nil {
@@ -181,28 +185,6 @@ func (a *Agent) decided(ctx context.Context, req Request, q skill.Query, route R
 		ans.state = &st
 	}
 	return ans, nil
-}
-
-// selectionRoute routes a question to the selected documents (a reply to an upload, a caption,
-// the /docs buttons) unless it is for 1C, the Bank of Russia or small talk, a definition
-// («что такое …») or «?». A caption asks about its file even in words 1C knows («сколько
-// оплачено по акту сверки?»), unless it names what in 1C it means (a company, a contract, an
-// account). A rules question goes to the documents first, and to the knowledge base when they
-// hold no answer (the documents skill hands it over). why are the reasons beyond the selection.
-func selectionRoute(d understand.Decision, req Request, docs skill.Docs) (why []string, ok bool) {
-	if len(docs.Selected) == 0 {
-		return nil, false
-	}
-	caption := req.OnlyDoc != "" && d.Kind == understand.KindLedger &&
-		!d.Counterparty.Set && !d.Contract.Set && !d.Account.Set && !d.BankAccount.Set
-	switch {
-	case caption:
-		return []string{"подпись к файлу: вопрос о нём"}, true
-	case d.Kind == understand.KindDocs, d.Kind == understand.KindClarify && d.Rule != "too_short",
-		d.Kind == understand.KindKB && d.Rule != "kb_definition":
-		return nil, true
-	}
-	return nil, false
 }
 
 // command answers a command: the command names its kind, and its arguments are read by the
@@ -254,21 +236,4 @@ func reply(r row, rep skill.Reply, route Route) Answer {
 	route.Reasons = append(route.Reasons, rep.Reasons...)
 	ans.Debug.Route = route
 	return ans
-}
-
-// lastState is the dialog state the last answer left: the understanding of the question it
-// answered. A last answer without one (knowledge base, documents, small talk) leaves none, so
-// a follow-up after it is a question of its own.
-func lastState(hist []history.Turn) (understand.State, bool) {
-	for i := len(hist) - 1; i >= 0; i-- {
-		if hist[i].Role != roleAssistant {
-			continue
-		}
-		var st understand.State
-		if len(hist[i].State) == 0 || json.Unmarshal(hist[i].State, &st) != nil || st.Kind == "" {
-			return understand.State{}, false
-		}
-		return st, true
-	}
-	return understand.State{}, false
 }

@@ -573,15 +573,15 @@ func TestMemoryGate(t *testing.T) {
 		{"какая ключевая ставка", false},
 		{"а теперь расскажи подробно, как в бухгалтерском учёте отражается поступление товаров от поставщика", false},
 	} {
-		s := memoryGate(tt.text, hist)
+		s := plan.Memory(tt.text, hist)
 		if (s != "") != tt.want {
-			t.Errorf("memoryGate(%q) = %q, want summary: %v", tt.text, s, tt.want)
+			t.Errorf("plan.Memory(%q) = %q, want summary: %v", tt.text, s, tt.want)
 		}
 		if s != "" && (!strings.Contains(s, "кто нам должен на 31 марта") || !strings.Contains(s, "Альфа")) {
 			t.Errorf("summary %q lacks the previous turn", s)
 		}
 	}
-	if s := memoryGate("а по Альфе?", nil); s != "" {
+	if s := plan.Memory("а по Альфе?", nil); s != "" {
 		t.Errorf("a follow-up without history got %q", s)
 	}
 }

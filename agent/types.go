@@ -1,10 +1,7 @@
 package agent
 
 import (
-	"encoding/json"
 	"maps"
-	"reflect"
-	"strings"
 	"time"
 
 	"github.com/finbot/finbot/agent/executor"
@@ -116,61 +113,7 @@ type Debug struct {
 	Plan *PlanDebug `json:"plan,omitempty"`
 	// Trace is the answering skill's own payload, under its keys ("ledger" and "result" of a 1C
 	// answer, "docs" of a document or knowledge-base answer); shown inline in the JSON.
-	Trace skill.Trace `json:"-"`
-}
-
-// MarshalJSON shows the skill's trace beside the agent's fields.
-func (d Debug) MarshalJSON() ([]byte, error) {
-	type plain Debug
-	base, err := json.Marshal(plain(d))
-	if err != nil || len(d.Trace) == 0 {
-		return base, err
-	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(base, &all); err != nil {
-		return nil, err
-	}
-	for k, v := range d.Trace {
-		if _, taken := all[k]; taken {
-			continue
-		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		all[k] = b
-	}
-	return json.Marshal(all)
-}
-
-// UnmarshalJSON reads what MarshalJSON wrote: the keys that are no field of Debug go to
-// Trace, as generic JSON values.
-func (d *Debug) UnmarshalJSON(b []byte) error {
-	type plain Debug
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(b, &all); err != nil {
-		return err
-	}
-	for _, f := range reflect.VisibleFields(reflect.TypeFor[plain]()) {
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		delete(all, name)
-	}
-	for k, raw := range all {
-		var v any
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return err
-		}
-		if p.Trace == nil {
-			p.Trace = skill.Trace{}
-		}
-		p.Trace[k] = v
-	}
-	*d = Debug(p)
-	return nil
+	Trace skill.Trace `json:"trace,omitempty"`
 }
 
 // Route is how a message was routed: the row of the table of meanings it took and why.

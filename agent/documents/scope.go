@@ -10,6 +10,7 @@ import (
 
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
@@ -44,7 +45,7 @@ func (s *Skill) Scope(ctx context.Context, who Asker) (skill.Docs, error) {
 		if err != nil {
 			return d, err
 		}
-		d.Selected = []docstore.Meta{m}
+		d.Selected, d.Caption = []docstore.Meta{m}, true
 		return d, nil
 	}
 	if who.ReplyTo != 0 {
@@ -82,4 +83,29 @@ func Scenario(selected []docstore.Meta) (sc skill.Scenario, reason string) {
 		return skill.S3Full, fmt.Sprintf("выбраны документы (%d), %s ≤ %d", len(selected), ru.Count(chars, "знак", "знака", "знаков"), FullContextChars)
 	}
 	return skill.S4Retrieve, fmt.Sprintf("выбраны документы (%d), %s > %d", len(selected), ru.Count(chars, "знак", "знака", "знаков"), FullContextChars)
+}
+
+// Claims takes a question asked over selected documents (a reply to an upload, a caption, the
+// /docs buttons) unless it is for 1C, the Bank of Russia or small talk, a definition («что такое
+// …») or «?». A caption asks about its file even in words 1C knows («сколько оплачено по акту
+// сверки?»), unless it names what in 1C it means (a company, a contract, an account). A rules
+// question goes to the documents first, and to the knowledge base when they hold no answer
+// (the reply hands it over). why says so, with the selection's size (S3 or S4).
+func (s *Skill) Claims(q skill.Query) (why []string, ok bool) {
+	d := q.Decision
+	if len(q.Docs.Selected) == 0 || q.Command != "" {
+		return nil, false
+	}
+	caption := q.Docs.Caption && d.Kind == understand.KindLedger &&
+		!d.Counterparty.Set && !d.Contract.Set && !d.Account.Set && !d.BankAccount.Set
+	switch {
+	case caption:
+		why = append(why, "подпись к файлу: вопрос о нём")
+	case d.Kind == understand.KindDocs, d.Kind == understand.KindClarify && d.Rule != "too_short",
+		d.Kind == understand.KindKB && d.Rule != "kb_definition":
+	default:
+		return nil, false
+	}
+	_, reason := Scenario(q.Docs.Selected)
+	return append(why, reason), true
 }

@@ -3,47 +3,15 @@ package ledger
 import (
 	"bytes"
 	"compress/gzip"
-	"crypto/rand"
-	"encoding/base32"
 	"encoding/gob"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/finbot/finbot/agent/ledger/runner"
 )
 
 // The result a reply's choice and export buttons are bound to is kept under a short random id
 // (the agent's store, scoped to the chat), encoded by Encode.
-
-// idLen is the length of a result id: 12 base32 characters, 60 random bits.
-const idLen = 12
-
-// idAlphabet is lower-case base32 (RFC 4648's letters and 2–7).
-const idAlphabet = "abcdefghijklmnopqrstuvwxyz234567"
-
-var idEncoding = base32.NewEncoding(idAlphabet).WithPadding(base32.NoPadding)
-
-// NewID is a fresh result id.
-func NewID() string {
-	var b [8]byte
-	rand.Read(b[:]) // never fails (crypto/rand panics instead)
-	return idEncoding.EncodeToString(b[:])[:idLen]
-}
-
-// ValidID reports whether id has the form NewID gives, so that nothing else (forged callback
-// data) reaches the store as a key.
-func ValidID(id string) bool {
-	if len(id) != idLen {
-		return false
-	}
-	for _, r := range id {
-		if !strings.ContainsRune(idAlphabet, r) {
-			return false
-		}
-	}
-	return true
-}
 
 // stored is what is kept of a result: all of it but the debug payload, which the buttons never
 // show. (gob, not JSON: the result's JSON is the seed's unified result and leaves out what an

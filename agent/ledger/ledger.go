@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/finbot/finbot/agent/buttons"
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/recipe"
@@ -49,7 +50,7 @@ type Press struct {
 // buttons of before (LegacyExport, "c:<index>") and forged data included.
 func ParsePress(data string) (Press, bool) {
 	if id, ok := strings.CutPrefix(data, ExportPrefix); ok {
-		return Press{ID: id, Export: true}, ValidID(id)
+		return Press{ID: id, Export: true}, buttons.ValidID(id)
 	}
 	rest, ok := strings.CutPrefix(data, ChoicePrefix)
 	if !ok {
@@ -57,7 +58,7 @@ func ParsePress(data string) (Press, bool) {
 	}
 	id, index, ok := strings.Cut(rest, ":")
 	i, err := strconv.Atoi(index)
-	if !ok || err != nil || i < 0 || i > 99 || !ValidID(id) {
+	if !ok || err != nil || i < 0 || i > 99 || !buttons.ValidID(id) {
 		return Press{}, false
 	}
 	return Press{ID: id, Candidate: i}, true

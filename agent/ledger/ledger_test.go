@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/finbot/finbot/agent/buttons"
 	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/skill"
@@ -95,9 +96,9 @@ func TestDecomposeRefusesBadArguments(t *testing.T) {
 // TestParsePress: only data of the form Reply writes names a kept result; the buttons of before
 // and forged data name none.
 func TestParsePress(t *testing.T) {
-	id := NewID()
-	if !ValidID(id) || NewID() == id {
-		t.Fatalf("NewID() = %q (valid %v), and twice the same", id, ValidID(id))
+	id := buttons.NewID()
+	if !buttons.ValidID(id) || buttons.NewID() == id {
+		t.Fatalf("buttons.NewID() = %q (valid %v), and twice the same", id, buttons.ValidID(id))
 	}
 	for _, tt := range []struct {
 		data string
@@ -133,7 +134,7 @@ func TestParsePress(t *testing.T) {
 // longest result id and candidate index included.
 func TestCallbackDataFits(t *testing.T) {
 	l := newLane(t)
-	id := NewID()
+	id := buttons.NewID()
 	for _, args := range []understand.LedgerArgs{
 		{Recipe: recipe.Receivables, Filters: recipe.Filters{AsOfDate: "2026-03-31"}},
 		{Recipe: recipe.OpenItemsByParty, Filters: recipe.Filters{AsOfDate: "2026-03-31", Counterparty: "Сев"}},

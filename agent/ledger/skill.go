@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/finbot/finbot/agent/buttons"
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/phrase"
@@ -262,7 +263,7 @@ func (s *Skill) keep(ctx context.Context, q skill.Query, res runner.Result) (str
 		s.log.ErrorContext(ctx, "ledger result not encoded", "err", err)
 		return "", false
 	}
-	id := NewID()
+	id := buttons.NewID()
 	sctx, cancel := context.WithTimeout(ctx, s.storeTO)
 	defer cancel()
 	if err := s.results.Put(sctx, resultKey(q.ChatID, id), data); err != nil {

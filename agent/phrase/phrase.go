@@ -237,3 +237,13 @@ func ExtractJSON(s string) string {
 	}
 	return s[start : end+1]
 }
+
+// Down reports whether a call to l would fail at once: its breaker is open, or the service
+// asked with a 429's Retry-After not to be called yet.
+func Down(l LLM) bool {
+	if s, ok := l.(interface{ State() string }); ok && s.State() == "open" {
+		return true
+	}
+	r, ok := l.(interface{ RetryAfter() time.Time })
+	return ok && !r.RetryAfter().IsZero()
+}

@@ -89,6 +89,15 @@ type Docs struct {
 	Selected []docstore.Meta
 	// Note goes before the answer ("Выбрал «…»" after a reply to an upload receipt).
 	Note string
+	// Caption: the question is a file's caption, asked about that file (Selected).
+	Caption bool
+}
+
+// Claimer is a skill that may claim a question before the table routes it by its kind: the
+// documents skill claims most questions asked over selected documents.
+type Claimer interface {
+	// Claims reports whether the skill answers q whatever its kind, and why.
+	Claims(q Query) (why []string, ok bool)
 }
 
 // Handoff asks the agent to answer the question as another kind too, with that kind's skill:

@@ -1,6 +1,7 @@
 package understand
 
 import (
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -527,4 +529,21 @@ const maxFollowUpWords = 8
 func IsFollowUp(text string) bool {
 	norm := ru.Fold(text)
 	return followUpCue.MatchString(norm) && len(strings.Fields(norm)) <= maxFollowUpWords
+}
+
+// LastState is the dialog state the last answer of hist left: the understanding of the question
+// it answered. A last answer without one (knowledge base, documents, small talk) leaves none,
+// so a follow-up after it is a question of its own.
+func LastState(hist []history.Turn) (State, bool) {
+	for i := len(hist) - 1; i >= 0; i-- {
+		if hist[i].Role != "assistant" {
+			continue
+		}
+		var st State
+		if len(hist[i].State) == 0 || json.Unmarshal(hist[i].State, &st) != nil || st.Kind == "" {
+			return State{}, false
+		}
+		return st, true
+	}
+	return State{}, false
 }
