@@ -7,6 +7,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -134,70 +135,56 @@ type Agent struct {
 	opts  Options
 }
 
-// New builds an agent and its skills, one per row of the table whose dependency is set.
+// New builds an agent and its skills: one per skill of the table whose dependency is set.
 func New(d Deps, o Options) *Agent {
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.RouteTimeout <= 0 {
-		o.RouteTimeout = 15 * time.Second
-	}
-	if o.LLMBudget == 0 {
-		o.LLMBudget = DefaultLLMBudget
-	}
-	if o.HistoryTimeout <= 0 {
-		o.HistoryTimeout = 2 * time.Second
-	}
 	if d.History == nil {
 		panic("agent: Deps.History is required")
 	}
 	if d.Results == nil {
 		d.Results = history.NewMemoryResults(0, 0)
 	}
-	if o.LedgerAccess == nil {
-		o.LedgerAccess = func(int64, int64) bool { return false }
-	}
-	if o.MaxToolCalls <= 0 {
-		o.MaxToolCalls = plan.DefaultMaxToolCalls
-	}
-	if o.PlanConfidence <= 0 {
-		o.PlanConfidence = plan.DefaultConfidenceThreshold
-	}
-	if o.ToolTimeout <= 0 {
-		o.ToolTimeout = defaultToolTimeout
-	}
-	if o.PlanCacheTTL == 0 {
-		o.PlanCacheTTL = defaultPlanCacheTTL
-	}
-	a := &Agent{llm: d.LLM, history: d.History, long: buttons.Long{Store: d.Results, Timeout: o.HistoryTimeout}, planner: d.Planner,
-		plans:  plan.NewCache(defaultPlanCacheSize, o.PlanCacheTTL, o.Now),
-		parser: understand.NewParser(), log: o.Logger, now: o.Now, opts: o}
-	var w *phrase.Writer
+	o = o.withDefaults()
+	a := &Agent{llm: d.LLM, history: d.History, planner: d.Planner, parser: understand.NewParser(),
+		long:  buttons.Long{Store: d.Results, Timeout: o.HistoryTimeout},
+		plans: plan.NewCache(defaultPlanCacheSize, o.PlanCacheTTL, o.Now), log: o.Logger, now: o.Now, opts: o}
 	if d.LLM != nil {
-		w = &phrase.Writer{LLM: d.LLM, Model: o.AnswerModel, Temperature: o.AnswerTemperature,
+		a.writer = &phrase.Writer{LLM: d.LLM, Model: o.AnswerModel, Temperature: o.AnswerTemperature,
 			ExpandTimeout: o.RouteTimeout, Log: o.Logger}
 	}
-	a.writer = w
-	b := &builder{a: a, d: d, o: o, writer: w, parser: a.parser, built: map[string]skill.Skill{}}
 	a.skills = map[string]skill.Skill{}
+	b := &builder{a: a, d: d}
 	for _, r := range table {
-		if r.build == nil {
-			continue
-		}
-		if _, done := b.built[r.skill]; !done {
-			b.built[r.skill] = r.build(b)
-		}
-		if s := b.built[r.skill]; s != nil {
-			a.skills[r.skill] = s
+		if _, done := a.skills[r.skill]; !done && r.build != nil {
+			if s := r.build(b); s != nil {
+				a.skills[r.skill] = s
+			}
 		}
 	}
 	a.docs, _ = a.skills["documents"].(docsSkill)
 	a.books, _ = a.skills["ledger"].(ledgerSkill)
 	a.cbr, _ = a.skills["rates"].(*rates.Skill)
 	return a
+}
+
+// withDefaults fills what o leaves unset.
+func (o Options) withDefaults() Options {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.LedgerAccess == nil {
+		o.LedgerAccess = func(int64, int64) bool { return false }
+	}
+	o.RouteTimeout = cmp.Or(max(o.RouteTimeout, 0), 15*time.Second)
+	o.HistoryTimeout = cmp.Or(max(o.HistoryTimeout, 0), 2*time.Second)
+	o.ToolTimeout = cmp.Or(max(o.ToolTimeout, 0), defaultToolTimeout)
+	o.MaxToolCalls = cmp.Or(max(o.MaxToolCalls, 0), plan.DefaultMaxToolCalls)
+	o.PlanConfidence = cmp.Or(max(o.PlanConfidence, 0), plan.DefaultConfidenceThreshold)
+	o.LLMBudget = cmp.Or(o.LLMBudget, DefaultLLMBudget)
+	o.PlanCacheTTL = cmp.Or(o.PlanCacheTTL, defaultPlanCacheTTL)
+	return o
 }
 
 // HasLLM reports whether an LLM is configured.

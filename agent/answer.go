@@ -123,7 +123,7 @@ func (a *Agent) question(ctx context.Context, req Request, q skill.Query) (Answe
 	var ans Answer
 	var err error
 	if q.Decision.Sure || a.planner == nil || phrase.Down(a.llm) {
-		ans, err = a.decided(ctx, req, q, route)
+		ans, err = a.decided(ctx, q, route)
 	} else {
 		ans, err = a.planned(ctx, req, q, route)
 	}
@@ -137,22 +137,15 @@ func (a *Agent) question(ctx context.Context, req Request, q skill.Query) (Answe
 // may continue (nil for none).
 func (a *Agent) understand(ctx context.Context, q skill.Query, prev *understand.State) understand.Decision {
 	in := understand.Input{Text: q.Text, Now: a.now()}
-	var lctx context.Context // bounds what is loaded around the message, from the first load on
-	cancel := func() {}
-	defer func() { cancel() }()
-	bounded := func() context.Context {
-		if lctx == nil {
-			lctx, cancel = context.WithTimeout(ctx, understandTimeout)
-		}
-		return lctx
-	}
+	lctx, cancel := context.WithTimeout(ctx, understandTimeout) // bounds what is loaded around it
+	defer cancel()
 	if a.docs != nil {
-		in.Docs = a.docs.Titles(bounded(), q.Docs.Owner)
+		in.Docs = a.docs.Titles(lctx, q.Docs.Owner)
 	}
 	for _, m := range q.Docs.Selected {
 		in.Docs = append(in.Docs, m.Title)
 	}
-	return a.parser.Understand(in, prev, func() *recipe.Catalogs { return a.catalogs(bounded(), q) })
+	return a.parser.Understand(in, prev, func() *recipe.Catalogs { return a.catalogs(lctx, q) })
 }
 
 // catalogs are the 1C catalogs for a user with access to 1C; nil without.
@@ -165,7 +158,7 @@ func (a *Agent) catalogs(ctx context.Context, q skill.Query) *recipe.Catalogs {
 
 // decided answers a decision with the skill of its kind. Nothing here reads the text again:
 // the skill reads the decision's slots.
-func (a *Agent) decided(ctx context.Context, req Request, q skill.Query, route Route) (Answer, error) {
+func (a *Agent) decided(ctx context.Context, q skill.Query, route Route) (Answer, error) {
 	d := q.Decision
 	r := rowOf(d.Kind)
 	for _, c := range table {

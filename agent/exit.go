@@ -17,7 +17,7 @@ import (
 // turn is one message on its way through the agent: what exit needs to settle its answer.
 type turn struct {
 	req      Request
-	key      string // the conversation's history key
+	key      string // the conversation's history key; "" = not remembered
 	text     string // the message as understood (a long button's question)
 	start    time.Time
 	usage    *llm.Usage
@@ -37,6 +37,10 @@ func (a *Agent) exit(ctx context.Context, in turn, ans Answer, hist []history.Tu
 	ans.Debug.HistoryTurns = len(hist)
 	ans.Debug.Degraded = append(in.degraded, ans.Debug.Degraded...)
 
+	if in.key == "" {
+		ans.Debug.Elapsed = a.now().Sub(in.start)
+		return ans, nil
+	}
 	hctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
 	out := history.Turn{Role: roleAssistant, Text: ans.Text, At: a.now()}
 	if ans.state != nil {

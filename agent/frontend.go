@@ -14,7 +14,7 @@ import (
 	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
-	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/integrations/llm"
 )
 
 // The agent's error vocabulary. The front end turns these, and only these, into user text.
@@ -59,35 +59,23 @@ type ledgerSkill interface {
 }
 
 // Upload adds a file to the requester's library and returns the receipt (or the reason it was
-// refused). The front end remembers the receipt message with RememberReceipt.
+// refused), which the dialog remembers as «[файл] name». The front end remembers the receipt
+// message with RememberReceipt.
 func (a *Agent) Upload(ctx context.Context, req Request, f File) (Answer, error) {
 	if a.docs == nil {
 		return Answer{Text: "Загрузка документов в этой установке не подключена."}, nil
 	}
+	in := turn{req: req, text: "[файл] " + f.Name, start: a.now(), usage: new(llm.Usage)}
 	rep, err := a.docs.Upload(ctx, skill.Query{UserID: req.UserID, ChatID: req.ChatID, Group: req.Group}, f)
 	if err != nil {
 		return Answer{}, err
 	}
+	if rep.Receipt != "" {
+		in.key = ConversationKey(req)
+	}
 	ans := reply(rowOf(understand.KindDocs), rep, Route{Source: "command", Sure: true})
 	ans.Scenario, ans.Kind = Command, "upload"
-	if ans.Sources == nil {
-		ans.Sources = []Source{}
-	}
-	if rep.Receipt != "" {
-		a.remember(ctx, req, "[файл] "+f.Name, ans.Text)
-	}
-	return ans, nil
-}
-
-// remember appends a non-question exchange (an upload) to the dialog, best effort.
-func (a *Agent) remember(ctx context.Context, req Request, user, bot string) {
-	hctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
-	defer cancel()
-	now := a.now()
-	if err := a.history.Append(hctx, ConversationKey(req),
-		history.Turn{Role: roleUser, Text: user, At: now}, history.Turn{Role: roleAssistant, Text: bot, At: now}); err != nil {
-		a.log.WarnContext(ctx, "history append failed", "chat_id", req.ChatID, "err", err)
-	}
+	return a.exit(ctx, in, ans, nil)
 }
 
 // RememberReceipt records that the bot's message messageID is the receipt of document id, so
@@ -124,14 +112,14 @@ func buildDocuments(b *builder) skill.Skill {
 	if b.d.Library == nil {
 		return nil
 	}
-	return documents.New(b.d.Library, documents.Options{Writer: b.writer, Logger: b.o.Logger, HistoryTimeout: b.o.HistoryTimeout})
+	return documents.New(b.d.Library, documents.Options{Writer: b.a.writer, Logger: b.a.opts.Logger, HistoryTimeout: b.a.opts.HistoryTimeout})
 }
 
 func buildKB(b *builder) skill.Skill {
 	if b.d.KB == nil {
 		return nil
 	}
-	return kb.New(b.d.KB, b.d.Library, kb.Options{Writer: b.writer, Logger: b.o.Logger, Parser: b.parser, Now: b.o.Now,
+	return kb.New(b.d.KB, b.d.Library, kb.Options{Writer: b.a.writer, Logger: b.a.opts.Logger, Parser: b.a.parser, Now: b.a.opts.Now,
 		LedgerFor: func(userID, chatID int64) bool { return b.d.Ledger != nil && b.access(userID, chatID) },
 		Rates:     b.d.Rates != nil})
 }
@@ -140,6 +128,6 @@ func buildLedger(b *builder) skill.Skill {
 	if b.d.Ledger == nil {
 		return nil
 	}
-	return ledger.New(b.d.Ledger, b.d.Results, ledger.Options{Writer: b.writer, Parser: b.parser, Now: b.o.Now,
-		Logger: b.o.Logger, LedgerAccess: b.access, ToolTimeout: b.o.ToolTimeout, HistoryTimeout: b.o.HistoryTimeout})
+	return ledger.New(b.d.Ledger, b.d.Results, ledger.Options{Writer: b.a.writer, Parser: b.a.parser, Now: b.a.opts.Now,
+		Logger: b.a.opts.Logger, LedgerAccess: b.access, ToolTimeout: b.a.opts.ToolTimeout, HistoryTimeout: b.a.opts.HistoryTimeout})
 }

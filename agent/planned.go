@@ -58,7 +58,7 @@ func (a *Agent) planned(ctx context.Context, req Request, q skill.Query, route R
 			}
 			a.log.WarnContext(ctx, "no valid plan; the parser decides", "why", tag, "err", strings.Join(tr.Errors, "; "))
 			route.LLMError = strings.Join(tr.Errors, "; ")
-			ans, err := a.decided(ctx, req, q, route)
+			ans, err := a.decided(ctx, q, route)
 			ans.Debug.Degraded = append(ans.Debug.Degraded, tag)
 			return ans, err
 		}
@@ -99,7 +99,7 @@ func (a *Agent) byPlan(ctx context.Context, req Request, q skill.Query, p plan.Q
 			q.Decision = d
 			dbg.Handler = string(d.Kind)
 			route.Sure, route.Rule = d.Sure, d.Rule
-			return a.decided(ctx, req, q, route)
+			return a.decided(ctx, q, route)
 		}
 	}
 	if s := p.Query(); q.Summary != "" && s != "" {

@@ -72,58 +72,51 @@ const ledgerMissing = "Данные 1С в этой установке не по
 
 // rowOf is the route of a kind; clarify for one the table lacks.
 func rowOf(k understand.Kind) row {
-	for _, r := range table {
-		if r.kind == k {
-			return r
-		}
+	r, ok := find(func(r row) bool { return r.kind == k })
+	if !ok {
+		return rowOf(understand.KindClarify)
 	}
-	return rowOf(understand.KindClarify)
+	return r
 }
 
 // commandRow is the row of a command; false for a command no row lists.
 func commandRow(cmd string) (row, bool) {
-	for _, r := range table {
-		if slices.Contains(r.commands, cmd) {
-			return r, true
-		}
-	}
-	return row{}, false
+	return find(func(r row) bool { return slices.Contains(r.commands, cmd) })
 }
 
 // toolRow is the row of the skill that serves a planner tool.
 func toolRow(t plan.Tool) (row, bool) {
-	for _, r := range table {
-		if slices.Contains(r.tools, t) {
-			return r, true
-		}
+	return find(func(r row) bool { return slices.Contains(r.tools, t) })
+}
+
+// find is the table's first row that ok accepts.
+func find(ok func(row) bool) (row, bool) {
+	if i := slices.IndexFunc(table, ok); i >= 0 {
+		return table[i], true
 	}
 	return row{}, false
+}
+
+// builder builds the skills from the agent's dependencies and options.
+type builder struct {
+	a *Agent
+	d Deps
 }
 
 // access is who may see 1C data, as the agent's options say at the time of asking.
 func (b *builder) access(userID, chatID int64) bool { return b.a.opts.LedgerAccess(userID, chatID) }
 
-// builder builds each skill once, from the agent's dependencies.
-type builder struct {
-	a      *Agent
-	d      Deps
-	o      Options
-	writer *phrase.Writer
-	parser *understand.Parser
-	built  map[string]skill.Skill
-}
-
 func buildRates(b *builder) skill.Skill {
 	if b.d.Rates == nil {
 		return nil
 	}
-	return rates.New(b.d.Rates, rates.Options{Now: b.o.Now, Logger: b.o.Logger})
+	return rates.New(b.d.Rates, rates.Options{Now: b.a.opts.Now, Logger: b.a.opts.Logger})
 }
 
 func buildNews(b *builder) skill.Skill {
-	o := news.Options{Now: b.o.Now}
+	o := news.Options{Now: b.a.opts.Now}
 	if b.d.Rates != nil {
-		cbr := rates.New(b.d.Rates, rates.Options{Now: b.o.Now, Logger: b.o.Logger})
+		cbr := rates.New(b.d.Rates, rates.Options{Now: b.a.opts.Now, Logger: b.a.opts.Logger})
 		o.Bank = cbr.RecentNews
 	}
 	return news.New(b.d.News, o)
@@ -140,10 +133,10 @@ func buildSmallTalk(b *builder) skill.Skill {
 	if b.d.Ledger == nil {
 		missing = append(missing, "данные 1С")
 	}
-	return smalltalk.New(smalltalk.Options{Writer: b.writer, Unavailable: missing, Now: b.o.Now, Logger: b.o.Logger})
+	return smalltalk.New(smalltalk.Options{Writer: b.a.writer, Unavailable: missing, Now: b.a.opts.Now, Logger: b.a.opts.Logger})
 }
 
-func buildClarify(b *builder) skill.Skill { return clarify.New(b.writer, b.o.Logger) }
+func buildClarify(b *builder) skill.Skill { return clarify.New(b.a.writer, b.a.opts.Logger) }
 
 // skillOf is the skill a row routes to; nil when this installation lacks it.
 func (a *Agent) skillOf(r row) skill.Skill { return a.skills[r.skill] }
