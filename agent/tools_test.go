@@ -605,7 +605,7 @@ func TestToolLedgerQuery(t *testing.T) {
 	p := mustRun(t, reg, plan.ToolLedgerQuery, args)
 
 	// The same recipe through the lane directly: the facts carry its figures exactly.
-	d := runner.Decomposition{QuestionMode: runner.ModeLedger, Intent: args.Recipe, IntentConfidence: 1, Filters: args.Filters}
+	d := runner.Decomposition{QuestionMode: runner.ModeLedger, Intent: args.Recipe, Filters: args.Filters}
 	ln := demoLane(t)
 	res := ln.Run(t.Context(), d)
 	if res.ResultMode == runner.Limited || res.Summary.Rows <= 5 || len(res.Rows) != 5 {

@@ -52,8 +52,8 @@ func FromDecision(d understand.Decision) runner.Decomposition {
 			name = recipe.OpenItemsByParty
 		}
 	}
-	dec := runner.Decomposition{QuestionMode: runner.ModeLedger, ModeConfidence: 1, Intent: name, IntentConfidence: 0.9,
-		Filters: f, FallbackRuleHit: "understand:" + d.Rule, Reasons: d.Reasons, QueryShape: "list", QueryShapeConfidence: 0.9}
+	dec := runner.Decomposition{QuestionMode: runner.ModeLedger, Intent: name, Unsure: !d.Sure, Planned: d.Rule == "planner",
+		Filters: f, FallbackRuleHit: "understand:" + d.Rule, Reasons: d.Reasons, QueryShape: "list"}
 	// A settlement account goes as its number: the lane scopes the answer to its organization
 	// and names it (no recipe filters by the account itself; see runner.Decomposition).
 	if d.BankAccount.Set {

@@ -131,7 +131,7 @@ func Choice(last runner.Result, i int) (runner.Decomposition, bool) {
 	default:
 		f.Counterparty, f.INN = ref, ""
 	}
-	d := runner.Decomposition{QuestionMode: runner.ModeLedger, ModeConfidence: 1, Intent: last.Intent, IntentConfidence: 1,
+	d := runner.Decomposition{QuestionMode: runner.ModeLedger, Intent: last.Intent,
 		Filters: f, FallbackRuleHit: "clarification_choice", Reasons: []string{"выбор из кандидатов"}}
 	if last.AnchorType == "bank_account" {
 		d.BankAccount = ref
@@ -176,7 +176,7 @@ func Decompose(question string, args understand.LedgerArgs) (runner.Decompositio
 	if _, ok := recipe.For(args.Recipe); !ok {
 		return runner.Decomposition{}, skill.BadArgs("ledger_query: unknown recipe %q", args.Recipe)
 	}
-	d := runner.Decomposition{QuestionMode: runner.ModeLedger, ModeConfidence: 1, Intent: args.Recipe, IntentConfidence: 1,
+	d := runner.Decomposition{QuestionMode: runner.ModeLedger, Intent: args.Recipe, Planned: true,
 		Filters: args.Filters, FallbackRuleHit: "planner_tool", Reasons: []string{"рецепт и фильтры выбрал планировщик"},
 		Sanitized: runner.Sanitize(question)}
 	d.Missing = recipe.MissingFilters(d.Intent, d.Filters)

@@ -203,8 +203,8 @@ func (l *Lane) Drill(ctx context.Context, data string) (Result, error) {
 	if err != nil || when.Year() < 2000 || when.Year() > 2100 {
 		return Result{}, ErrBadDrill
 	}
-	d := Decomposition{QuestionMode: ModeLedger, ModeConfidence: 1, QueryShape: "list", QueryShapeConfidence: 1,
-		Intent: rec.Name, IntentConfidence: 1, FallbackRuleHit: "drilldown", Reasons: []string{"переход по кнопке"}}
+	d := Decomposition{QuestionMode: ModeLedger, QueryShape: "list",
+		Intent: rec.Name, FallbackRuleHit: "drilldown", Reasons: []string{"переход по кнопке"}}
 	if slices.Contains(rec.Required, recipe.FilterAsOfDate) {
 		d.Filters.AsOfDate = when.Format(time.DateOnly)
 	} else {

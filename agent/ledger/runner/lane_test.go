@@ -71,14 +71,14 @@ func newTestLane(t testing.TB) (*Lane, *recordingSource) {
 // ledger.FromDecision in agent/ledger/decision.go): the recipe and its filters, names as written
 // for the lane's resolver to match.
 func ask(i recipe.Name, f recipe.Filters) Decomposition {
-	return Decomposition{QuestionMode: ModeLedger, ModeConfidence: 1, Intent: i, IntentConfidence: 0.9, Filters: f,
-		Missing: recipe.MissingFilters(i, f), QueryShape: "list", QueryShapeConfidence: 0.9}
+	return Decomposition{QuestionMode: ModeLedger, Intent: i, Filters: f,
+		Missing: recipe.MissingFilters(i, f), QueryShape: "list"}
 }
 
 // refuse is a decomposition marked unsupported (a write request, or query text), which the
 // lane refuses.
 func refuse(rule string) Decomposition {
-	return Decomposition{QuestionMode: ModeUnsupported, ModeConfidence: 1, Intent: recipe.Unknown, Missing: []string{},
+	return Decomposition{QuestionMode: ModeUnsupported, Intent: recipe.Unknown, Missing: []string{},
 		FallbackRuleHit: rule}
 }
 

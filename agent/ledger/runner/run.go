@@ -129,23 +129,23 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 	res := Result{QuestionMode: d.QuestionMode, Intent: d.Intent, Filters: d.Filters, Source: l.src.Name(),
 		Summary: Summary{Currency: "RUB"}, Limitations: []string{}}
 	dbg := &res.Debug
+	confidence := 1.0
+	if d.Unsure {
+		confidence = 0.5
+	}
 	*dbg = Debug{
-		DetectedMode: d.QuestionMode, DetectedModeConfidence: d.ModeConfidence,
-		QueryShape: d.QueryShape, QueryShapeConfidence: d.QueryShapeConfidence,
-		DetectedIntent: d.Intent, DetectedIntentConfidence: d.IntentConfidence,
+		DetectedMode: d.QuestionMode, DetectedModeConfidence: confidence,
+		QueryShape: d.QueryShape, QueryShapeConfidence: confidence,
+		DetectedIntent: d.Intent, DetectedIntentConfidence: confidence,
 		ExtractedFilters: d.Filters, MissingRequiredFilters: append([]string{}, d.Missing...),
-		LLMDecompositionAttempted: d.LLMAttempted, LLMDecompositionApplied: d.LLMApplied,
-		LLMDecompositionReason: d.LLMReason, FallbackRuleHit: d.FallbackRuleHit,
+		LLMDecompositionAttempted: d.Planned, LLMDecompositionApplied: d.Planned, FallbackRuleHit: d.FallbackRuleHit,
 		SanitizedUserMessage: d.Sanitized, ExecutionLane: string(ModeLedger), Source: l.src.Name(),
 		Reasons: append([]string{}, d.Reasons...), Limitations: []string{}, QueriesSent: []string{},
 		MaterializationDropReason: DropNone, AccountScopeDropReason: DropNone,
 	}
-	if d.LLMAttempted {
-		dbg.LLMDecompositionTraceID = traceID()
-	}
-	if d.LLMApplied {
-		dbg.LLMProviderUsed = "llm"
-		dbg.LLMEffectiveMessage = d.Sanitized
+	if d.Planned {
+		dbg.LLMDecompositionTraceID, dbg.LLMProviderUsed, dbg.LLMEffectiveMessage = traceID(), "llm", d.Sanitized
+		dbg.LLMDecompositionReason = "рецепт и фильтры предложил планировщик"
 	}
 	dbg.ToolGateDecision, dbg.ToolGateReason = "allow", "whitelisted recipe"
 

@@ -19,14 +19,16 @@ const (
 
 // Decomposition is the input contract of seed 001 plus how it was obtained.
 type Decomposition struct {
-	QuestionMode         Mode           `json:"question_mode"`
-	ModeConfidence       float64        `json:"detected_mode_confidence"`
-	QueryShape           string         `json:"query_shape"` // "list", "aggregate", "single_value", "compound"
-	QueryShapeConfidence float64        `json:"query_shape_confidence"`
-	Intent               recipe.Name    `json:"address_intent"`
-	IntentConfidence     float64        `json:"detected_intent_confidence"`
-	Filters              recipe.Filters `json:"extracted_filters"`
-	Missing              []string       `json:"missing_required_filters"`
+	QuestionMode Mode           `json:"question_mode"`
+	QueryShape   string         `json:"query_shape"` // "list", "aggregate", "single_value", "compound"
+	Intent       recipe.Name    `json:"address_intent"`
+	Filters      recipe.Filters `json:"extracted_filters"`
+	Missing      []string       `json:"missing_required_filters"`
+	// Unsure: the parser was not sure of the recipe, and no planner settled it (the debug
+	// payload's confidences are then 0.5, else 1: the parser is rules, not a score).
+	Unsure bool `json:"unsure,omitempty"`
+	// Planned: the planner LLM proposed the recipe and filters, validated as the parser's own.
+	Planned bool `json:"planned,omitempty"`
 	// BankAccount is a settlement account of ours the question names (its number, or a tail of
 	// it): its organization is the scope, and the answer names it. It is no filter of the
 	// recipes (no template filters by the account; see bankAnchor), so it is not in Filters.
@@ -37,8 +39,4 @@ type Decomposition struct {
 	Reasons []string `json:"reasons,omitempty"`
 	// Sanitized is the message after control characters, zero-width and bidi marks were removed.
 	Sanitized string `json:"sanitized_user_message"`
-
-	LLMAttempted bool   `json:"llm_decomposition_attempted"`
-	LLMApplied   bool   `json:"llm_decomposition_applied"`
-	LLMReason    string `json:"llm_decomposition_reason,omitempty"`
 }
