@@ -210,7 +210,10 @@ func (s *Skill) with(ctx context.Context, q skill.Query, planned *runner.Decompo
 		}
 		res = r
 	case Commands[q.Command] != "":
-		d := s.parser.Parse(understand.Input{Text: text, Now: s.now(), Catalogs: s.Catalogs(ctx, q.UserID, q.ChatID)})
+		d := q.Decision // the command's arguments, read by the agent as a question is
+		if d.Kind != understand.KindLedger {
+			d = s.parser.Parse(understand.Input{Text: text, Now: s.now(), Catalogs: s.Catalogs(ctx, q.UserID, q.ChatID)})
+		}
 		dec, _ := FromCommand(q.Command, text, d)
 		res = s.runner.Run(ctx, dec)
 	default:
