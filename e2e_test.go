@@ -214,8 +214,6 @@ func newE2ELLM(t *testing.T) *fakes.LLM {
 		switch {
 		case r.ResponseFormat == "json_schema": // the planner
 			return fakes.Reply{Content: `{"intents":["smalltalk"],"tool_calls":[],"fallback":{"enabled":false},"limits":{},"render_style":"SHORT","confidence":0.9}`}
-		case r.ResponseFormat == "json_object":
-			return fakes.Reply{Content: `{"scenario":"S2","intent":"smalltalk","confidence":0.9,"reasons":["разговор"]}`}
 		case strings.Contains(r.Last(), "длинный"):
 			var b strings.Builder
 			for i := 1; b.Len() < 20000; i++ { // ~10,000 Cyrillic characters

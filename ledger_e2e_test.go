@@ -11,7 +11,7 @@ import (
 
 // The 1C path end to end: ask → agent → 1C lane → proxy client → a stand-in of the MCP
 // toolkit proxy backed by the demo ledger. The answer names its source; the debug payload has
-// every field of seed 001.
+// every field of the lane's contract.
 func TestAskLedgerThroughProxyStandIn(t *testing.T) {
 	demo, err := onec.DemoDefault()
 	if err != nil {

@@ -155,10 +155,9 @@ const vagueQuestion = "Какая у нас картина на 31 марта в
 // expansion is the stand-in's reply to the query expansion of a document search.
 const expansion = `{"queries":["штрафы и пени по договору с Техснабом","неустойка за просрочку поставки"]}`
 
-// The regression set of seed 004 §10.2, translated to this product: with scripted plans the
-// whole pipeline gives stable answers, and each costs at most the planner and the answer call.
-// Stable means the same: the set runs twice, on fresh agents without the plan cache, and the
-// answers must be identical word for word.
+// The regression set: with scripted plans the whole pipeline gives stable answers, and each costs
+// at most the planner and the answer call. Stable means the same: the set runs twice, on fresh
+// agents without the plan cache, and the answers must be identical word for word.
 func TestRegressionSet(t *testing.T) {
 	var runs [2][]string
 	for i := range runs {
@@ -285,7 +284,7 @@ func TestPlanCache(t *testing.T) {
 // answers; anything else (a plan it cannot repair, an error, a timeout) leaves the parser's own
 // decision standing — here the knowledge base, grounded in it (the model's text only when it
 // cites it and passes the post-check; else quotes), never the stand-in's filler nor a figure the
-// model made up. The seed's default plan is not used: the parser's decision is the fallback.
+// model made up. The planner's default plan is not used: the parser's decision is the fallback.
 func TestPlannerMisbehaviour(t *testing.T) {
 	invalid := `{"intents":["ledger"],"tool_calls":[{"tool":"drop_table","args":{}}],"render_style":"BULLETS","confidence":0.9}`
 	const invented = "1 234 567,89"

@@ -1,7 +1,6 @@
 // Package executor runs a QueryPlan: its tool calls in order, independent ones concurrently,
 // each with its own deadline, within the plan's budget; it merges what they return into one
-// facts.Payload and applies the plan's fallback when the facts are missing or thin (seed 004
-// §5.1 step 5, §6.1 fallback).
+// facts.Payload and applies the plan's fallback when the facts are missing or thin.
 package executor
 
 import (

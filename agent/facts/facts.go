@@ -1,10 +1,9 @@
 // Package facts is the one shape in which every tool hands its results to the rest of the
-// answer pipeline (seed 004 §7.3, FactsPayload): the executor collects it, the renderer
-// formats it, the answer LLM may only phrase it, and the post-check verifies the answer
-// against it.
+// answer pipeline: the executor collects it, the renderer formats it, the answer LLM may only
+// phrase it, and the post-check verifies the answer against it.
 package facts
 
-// Section is a part of the answer context (seed 002 §8).
+// Section is a part of the answer context.
 type Section string
 
 // The context sections, in the order they are shown.
@@ -54,7 +53,7 @@ type Payload struct {
 	Found   bool     `json:"found"`
 	Items   []Item   `json:"items"`
 	Sources []Source `json:"sources"`
-	// Coverage is how completely the facts answer the question, 0..1 (seed 004 LOW_COVERAGE).
+	// Coverage is how completely the facts answer the question, 0..1.
 	Coverage float64 `json:"coverage"`
 	// Limitations are stated with the answer («данные 1С на 31.03.2026, организация …»).
 	Limitations []string `json:"limitations,omitempty"`

@@ -14,7 +14,7 @@ import (
 // (the agent's store, scoped to the chat), encoded by Encode.
 
 // stored is what is kept of a result: all of it but the debug payload, which the buttons never
-// show. (gob, not JSON: the result's JSON is the seed's unified result and leaves out what an
+// show. (gob, not JSON: the result's JSON is the unified result schema and leaves out what an
 // export needs — every row, the dates, the candidates.)
 type stored struct {
 	Result runner.Result

@@ -282,7 +282,7 @@ func repeats(ex string, shown []string) bool {
 	return false
 }
 
-// Serialize writes a document as Markdown with its metadata and table of contents (seed 002 §5.4).
+// Serialize writes a document as Markdown with its metadata and table of contents.
 func Serialize(d docstore.Doc) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n_Файл: %s · формат: %s · страниц: %d · знаков: %d_\n\n", d.Meta.Title, d.Meta.FileName,

@@ -7,8 +7,7 @@ import (
 	"unicode"
 )
 
-// artifactRule finds one kind of technical artifact (seed 004 §2, §8.2: «(confidence: …)»,
-// internal ids, «[1] – …»).
+// artifactRule finds one kind of technical artifact («(confidence: …)», internal ids, «[1] – …»).
 type artifactRule struct {
 	label string // what it is, in Russian, for the detail
 	re    *regexp.Regexp

@@ -109,7 +109,7 @@ func (k *known) addToken(t token) {
 
 // addCounts allows the numbers the model may count itself: the number of items, of sources,
 // of groups and of items in each group, the total before the limit and how many items the
-// limit left out («ещё 5 (по запросу могу вывести)», seed 004 §8.3).
+// limit left out («ещё 5 (по запросу могу вывести)»).
 func (k *known) addCounts(p facts.Payload) {
 	n := []int{len(p.Items), len(p.Sources), p.Count()}
 	if p.Count() > len(p.Items) {

@@ -20,10 +20,10 @@ type forbidden struct {
 	tail bool
 }
 
-// forbiddenTable is seed 004 §8.2 translated to this product: meta-talk about the model, its
-// context and its access, «ask someone else» tails and confidentiality labels. A phrase that the
-// facts themselves contain (a knowledge-base article may well say «обратитесь к специалисту»)
-// is a quote, not a violation.
+// forbiddenTable lists the forbidden phrases: meta-talk about the model, its context and its
+// access, «ask someone else» tails and confidentiality labels. A phrase that the facts themselves
+// contain (a knowledge-base article may well say «обратитесь к специалисту») is a quote, not a
+// violation.
 var forbiddenTable = []forbidden{
 	// «рекомендуется уточнить у Дмитрия», «стоит уточнить эти данные у главбуха», «рекомендую
 	// согласовать с юристом»: sending the user to a person («рекомендуется проверить сумму в
@@ -183,8 +183,8 @@ var denialWords = []string{
 // ничего не найдено», «по этой теме сведений нет»).
 var aboutQuestion = []string{"запрос", "вопрос", "теме", "тему"}
 
-// negativeTails finds sentences that deny something the user did not ask about (seed 004
-// §8.2: no «конкретных упоминаний не найдено» unless the user asked about absence).
+// negativeTails finds sentences that deny something the user did not ask about (no
+// «конкретных упоминаний не найдено» unless the user asked about absence).
 //
 // A sentence is a denial when it has a data noun and a negation. What it denies is its other
 // words of at least four letters; the denial is allowed when one of them shares its stem with
@@ -271,8 +271,8 @@ var (
 	footnoteLineRe = regexp.MustCompile(`^\[\d{1,3}\][ \t]*[\p{L}«"]`)
 )
 
-// sourceLists finds a source list the model wrote although code appends the sources (seed 004
-// §7.3): a heading line, or lines that start with a footnote mark and a title. It returns one
+// sourceLists finds a source list the model wrote although code appends the sources: a
+// heading line, or lines that start with a footnote mark and a title. It returns one
 // violation per list and the spans to leave out of the number check (from a heading to the
 // end of the answer, or the footnote lines).
 func sourceLists(text string) ([]Violation, []span) {

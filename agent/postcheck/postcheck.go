@@ -1,5 +1,5 @@
 // Package postcheck is the deterministic check of an answer the answer LLM wrote, made before
-// the answer is sent (seed 004 §5.1 step 8, §2, §8.2).
+// the answer is sent.
 //
 // The model may only phrase the facts it was given (facts.Payload). Check finds what it must not
 // do: technical artifacts (confidence scores, internal ids, «[1] – …» link lines, raw JSON),

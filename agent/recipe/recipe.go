@@ -10,7 +10,7 @@ import "strconv"
 // Name is an address intent; each maps to exactly one recipe.
 type Name string
 
-// The intents of the catalog (seed 000 §4) plus unknown.
+// The intents of the catalog plus unknown.
 const (
 	OpenContracts        Name = "list_open_contracts"
 	Payables             Name = "list_payables_counterparties"
@@ -34,7 +34,7 @@ func Names() []Name {
 		DocumentsByContract, DocumentsFormBalance, TurnoverSheet, AccountCard}
 }
 
-// Filter keys of the filter catalog (seed 000 §3).
+// Filter keys of the filter catalog.
 const (
 	FilterPeriodFrom   = "period_from"
 	FilterPeriodTo     = "period_to"
@@ -79,7 +79,7 @@ const (
 	DetailContract     = "contract"
 )
 
-// ScopeMode is the account-scope strategy of a recipe (seed 000 §8).
+// ScopeMode is the account-scope strategy of a recipe.
 type ScopeMode string
 
 // Account scope strategies.
@@ -88,12 +88,12 @@ const (
 	ScopePreferred ScopeMode = "preferred" // first pass; falls back to raw rows when it leaves none
 )
 
-// Spec is one whitelisted read-only query of the catalog (seed 000 §4). Its 1C query text
+// Spec is one whitelisted read-only query of the catalog. Its 1C query text
 // lives in integrations/onec under the same ID; parameters are always bound, never interpolated.
 type Spec struct {
 	ID           string
 	Name         Name
-	Purpose      string // Russian, as the seed names it
+	Purpose      string // what it answers, in Russian
 	Required     []string
 	Optional     []string
 	Output       []string // expected output schema
@@ -103,7 +103,7 @@ type Spec struct {
 	Scope        ScopeMode
 }
 
-// Specs is the recipe catalog V1, in seed order.
+// Specs is the recipe catalog V1, in catalog order.
 var Specs = []Spec{
 	{ID: "address.open_contracts.by_asof", Name: OpenContracts, Purpose: "Незакрытые договоры на дату",
 		Required: []string{FilterAsOfDate}, Optional: []string{FilterOrganization, FilterCounterparty, FilterLimit, FilterSort},

@@ -23,11 +23,11 @@ type ctxSection struct {
 	size  int   // runes of the included lines, one "\n" after each
 }
 
-// Context renders the payload for the answer LLM (seed 002 §8): the sections «## General
-// Facts», «## User Documents», «## Knowledge Base», «## External Data» that have items, in
-// facts.Sections order (an item of an unknown section counts as General Facts), one complete
-// line per item ending with its source mark [n]; then notes, «## Limitations» and the
-// «## Sources» cited by the included items as «[n] title», numbered as in p.Sources.
+// Context renders the payload for the answer LLM: the sections «## General Facts», «## User
+// Documents», «## Knowledge Base», «## External Data» that have items, in facts.Sections order (an
+// item of an unknown section counts as General Facts), one complete line per item ending with its
+// source mark [n]; then notes, «## Limitations» and the «## Sources» cited by the included items
+// as «[n] title», numbered as in p.Sources.
 //
 // The text is at most maxChars runes (DefaultContextChars when maxChars <= 0). When the items
 // do not fit, whole items are dropped from the end of the largest section first and the note

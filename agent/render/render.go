@@ -1,7 +1,6 @@
-// Package render turns a facts.Payload into text (seed 004 §8, seed 002 §8): Facts writes the
-// deterministic Russian Markdown answer shown when there is no answer LLM or its answer fails
-// the post-check, and Context writes the bounded, sectioned context the answer LLM phrases
-// its answer from.
+// Package render turns a facts.Payload into text: Facts writes the deterministic Russian Markdown
+// answer shown when there is no answer LLM or its answer fails the post-check, and Context writes
+// the bounded, sectioned context the answer LLM phrases its answer from.
 //
 // Every dynamic string (titles, texts, field names and values, groups, limitations, source
 // titles) goes through md.Escape; footnote marks " [n]" are the only brackets the renderer
@@ -20,7 +19,7 @@ import (
 	"github.com/finbot/finbot/ru"
 )
 
-// Style is how Facts lays the items out (seed 004 §8.1).
+// Style is how Facts lays the items out.
 type Style string
 
 // The styles.
@@ -46,7 +45,7 @@ func ParseStyle(s string) (Style, bool) {
 	return Bullets, false
 }
 
-// Limits bound what Facts lists (seed 004 §8.3); zero or negative fields take the defaults.
+// Limits bound what Facts lists; zero or negative fields take the defaults.
 type Limits struct {
 	MaxItems      int // items listed (per group in GROUPED_BULLETS); default 10
 	MaxGroups     int // groups listed in GROUPED_BULLETS; default 4
@@ -74,7 +73,7 @@ func (l Limits) withDefaults() Limits {
 }
 
 // NotFound is Facts' whole answer when the tools found nothing. It says only that: no
-// negative tails about things the user did not ask about (seed 004 §8.2).
+// negative tails about things the user did not ask about.
 const NotFound = "По вашему запросу данных не нашлось."
 
 // otherGroup is the heading of items without a group; it is listed last.
@@ -300,7 +299,7 @@ func limitations(ls []string) string {
 
 const moreTail = " (по запросу могу вывести)"
 
-// more is the line that stands for n items not listed (seed 004 §8.3).
+// more is the line that stands for n items not listed.
 func more(n int) string { return "ещё " + ru.Number(n) + moreTail }
 
 // endsSentence reports whether s already ends like a sentence.
@@ -318,8 +317,8 @@ func lineStart(s string) string {
 	return s
 }
 
-// Technical artifacts the tools or documents may carry and the user must never see
-// (seed 004 §8.2): «(confidence: 0.87)» and a «[1] – » reference opening a line.
+// Technical artifacts the tools or documents may carry and the user must never see:
+// «(confidence: 0.87)» and a «[1] – » reference opening a line.
 var (
 	confidenceRe = regexp.MustCompile(`(?i)\s*[(\[]\s*(?:confidence|conf|score|уверенность)\s*[:=]\s*\d+(?:[.,]\d+)?\s*%?\s*[)\]]`)
 	refPrefixRe  = regexp.MustCompile(`(?m)^[ \t]*\[\d{1,3}\][ \t]*[-–—][ \t]*`)

@@ -75,7 +75,7 @@ func TestContextGolden(t *testing.T) {
 	}
 }
 
-// artifact finds what seed 004 §8.2 forbids in the final text.
+// artifact finds the technical artifacts the final text must not carry.
 var artifact = regexp.MustCompile(`(?i)confidence|уверенность:|\[\d+\][ \t]*[-–—]|\d\]\[`)
 
 func checkClean(t *testing.T, s string) {

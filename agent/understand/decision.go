@@ -19,7 +19,7 @@ import (
 // Kind is what the message asks for.
 type Kind string
 
-// The kinds of a Decision. S1–S5 of the seeds map onto them: docs is S1 (S3/S4 by the size
+// The kinds of a Decision. The scenarios S1–S5 map onto them: docs is S1 (S3/S4 by the size
 // of the selection), rate, key_rate, news, kb and smalltalk are S2, clarify is S5; ledger and
 // ledger_write are the 1C lane.
 const (

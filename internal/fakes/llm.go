@@ -120,7 +120,7 @@ func (r *Request) Last() string {
 
 // CallKind classifies a call by finbot's prompts, from its first message: "plan" (the planner
 // and its repair), "answer" (the answer over facts), "docs" (the answer over document
-// passages), "other" (anything else: small talk, query expansion, the 1C decomposition…).
+// passages), "other" (anything else: small talk, query expansion, the clarifying question…).
 func CallKind(r *Request) string {
 	first := r.First()
 	switch {

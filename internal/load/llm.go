@@ -11,10 +11,10 @@ import (
 
 // newLLM starts the LLM stand-in (internal/fakes), unrecorded (a run measures memory). It
 // recognises each call by its prompt — the planner, the answer over facts, the document
-// answer, small talk, the clarifying question, the 1C decomposition, the router, query
-// expansion — and answers each the way a good model would (respond): the planner with a plan
-// that fits the question, the answer LLM only with figures from its facts. Every answer waits
-// latency before its first byte; a streamed one then arrives in chunks, gap apart.
+// answer, small talk, the clarifying question, query expansion — and answers each the way a
+// good model would (respond): the planner with a plan that fits the question, the answer LLM
+// only with figures from its facts. Every answer waits latency before its first byte; a
+// streamed one then arrives in chunks, gap apart.
 func newLLM(latency time.Duration, chunks int, gap time.Duration) *fakes.LLM {
 	return fakes.NewLLM(fakes.LLMOptions{Key: llmKey, Latency: latency, Chunks: max(chunks, 1), ChunkGap: gap, Unrecorded: true,
 		Classify: func(r *fakes.Request) string { kind, _ := respond(prompt(r)); return kind },
@@ -41,7 +41,6 @@ var (
 	questionRe = regexp.MustCompile(`(?s)Вопрос пользователя:\s*<<<\s*(.*?)\s*>>>`)
 	summaryRe  = regexp.MustCompile(`(?s)Контекст предыдущего хода:\s*<<<\s*(.*?)\s*>>>`)
 	factsRe    = regexp.MustCompile(`(?s)\nФакты:\s*<<<\s*(.*?)\s*>>>`)
-	messageRe  = regexp.MustCompile(`(?s)<<<\s*(.*?)\s*>>>`)
 	todayRe    = regexp.MustCompile(`Сегодня (\d{4}-\d{2}-\d{2})`)
 )
 
@@ -50,10 +49,6 @@ func respond(prompt string) (kind, content string) {
 	switch {
 	case strings.Contains(prompt, "Ты — планировщик"):
 		return "planner", planFor(lastMatch(questionRe, prompt), lastMatch(summaryRe, prompt), today(prompt))
-	case strings.Contains(prompt, "Ты — модуль разбора вопросов к данным 1С"):
-		return "decompose", decompositionFor(lastMatch(messageRe, prompt))
-	case strings.Contains(prompt, "Ты — маршрутизатор"):
-		return "router", `{"scenario":"S2","intent":"smalltalk","confidence":0.9,"reasons":["разговор"]}`
 	case strings.Contains(prompt, "\nФакты:"):
 		return "answer", answerFromFacts(lastMatch(factsRe, prompt))
 	case strings.Contains(prompt, "Источник [1]"):
@@ -150,11 +145,6 @@ func debtsRecipe(q string) (recipe, filters string) {
 		filters = `{"as_of_date":"2026-03-31"}`
 	}
 	return recipe, filters
-}
-
-func decompositionFor(question string) string {
-	intent, filters := debtsRecipe(strings.ToLower(question))
-	return fmt.Sprintf(`{"question_mode":"ledger_query","address_intent":%q,"extracted_filters":%s,"confidence":0.9}`, intent, filters)
 }
 
 // answerFromFacts phrases the facts without inventing anything: a heading, then the facts'

@@ -1,9 +1,6 @@
-// Package analysis is the guarded MCP discovery policy: the runtime rules
+// Package probes is the guarded MCP discovery policy: the runtime rules
 // that decide what a model-proposed 1C discovery may run, and what an answer
-// built from that discovery may claim.
-//
-// It is a faithful Go port of the TypeScript module
-// assistantMcpDiscoveryPolicy.ts. The flow has two gates:
+// built from that discovery may claim. The flow has two gates:
 //
 //  1. [BuildPlan] takes what the model proposed (a semantic data need, the
 //     turn's meaning, the MCP primitives it wants to call, the axes it needs)
@@ -17,28 +14,26 @@
 //     "bounded_inference" or "checked_sources_only". [Evidence.Wording] gives
 //     the Russian phrase the product uses for each of those.
 //
-// Both contracts serialise to the same JSON (same keys, same key order, null
-// where the TypeScript yields null, [] for empty lists) as the TypeScript
-// contracts for the same input. Strings may differ only in how they are
-// escaped: json.Marshal escapes <, > and & (an Encoder with
-// SetEscapeHTML(false) does not), encoding/json always escapes U+2028 and
-// U+2029, and JSON.stringify does neither. Numbers print alike: the budget is
-// integral, and encoding/json formats floats as JavaScript does. The one
-// behavioural divergence is documented on normalizeReasonCode: where the
-// 120-unit cut of a reason code would split a non-BMP character, the port
-// drops that character instead of keeping half a surrogate pair.
+// Both contracts have a fixed JSON shape: fixed keys in a fixed order, null
+// for an absent value, [] for an empty list, whatever the input. Strings are
+// written as JSON.stringify writes them, except that json.Marshal escapes <,
+// > and & (an Encoder with SetEscapeHTML(false) does not) and encoding/json
+// always escapes U+2028 and U+2029. Numbers print as JavaScript prints them:
+// the budget is integral, and encoding/json formats floats as JavaScript
+// does. Text is trimmed, lower-cased and cut as JavaScript strings are (see
+// text.go); where the 120-unit cut of a reason code would split a non-BMP
+// character, the whole character is dropped (normalizeReasonCode).
 //
-// TypeScript null/undefined inputs are Go zero values: "" for strings (an
-// empty or whitespace-only string means the same), nil for lists, pointers
-// and numbers (*float64, so that NaN and ±Inf can also be passed).
+// An absent input is the Go zero value: "" for strings (an empty or
+// whitespace-only string means the same), nil for lists, pointers and
+// numbers (*float64, so that NaN and ±Inf can also be passed).
 //
 // The package depends on the standard library only.
 package probes
 
 import "slices"
 
-// Schema versions and the policy owner stamped on every contract. They are
-// the literal values the TypeScript policy writes.
+// Schema versions and the policy owner stamped on every contract.
 const (
 	// PlanSchemaVersion is the schema_version of a [Plan].
 	PlanSchemaVersion = "assistant_mcp_discovery_plan_v1"
@@ -65,7 +60,7 @@ const (
 	PrimitiveExplainEvidenceBasis    Primitive = "explain_evidence_basis"
 )
 
-// primitives is the whitelist in the order the TypeScript declares it.
+// primitives is the whitelist in its declaration order.
 var primitives = [...]Primitive{
 	PrimitiveSearchBusinessEntity,
 	PrimitiveInspect1CMetadata,
@@ -134,9 +129,9 @@ const (
 	AnswerCheckedSourcesOnly AnswerPermission = "checked_sources_only"
 )
 
-// ProbeStatus is the outcome a probe reports. The policy records it but,
-// like the TypeScript, does not use it in any decision: an "error" probe's
-// rows and limitation count the same as an "ok" one's.
+// ProbeStatus is the outcome a probe reports. The policy records it but does
+// not use it in any decision: an "error" probe's rows and limitation count
+// the same as an "ok" one's.
 type ProbeStatus string
 
 const (
@@ -145,8 +140,8 @@ const (
 	ProbeSkipped ProbeStatus = "skipped"
 )
 
-// Reason codes, spelled exactly as the TypeScript spells them. Plans and
-// evidence contracts list them in reason_codes in the order they were raised.
+// Reason codes. Plans and evidence contracts list them in reason_codes in
+// the order they were raised.
 const (
 	ReasonUnregisteredPrimitive           = "model_proposed_unregistered_mcp_primitive"
 	ReasonSemanticDataNeedMissing         = "semantic_data_need_missing"
@@ -190,10 +185,9 @@ const (
 // discovery. It is both an input (what the caller knows) and an output (the
 // normalised copy a [Plan] carries in turn_meaning_ref).
 //
-// Empty strings stand for TypeScript null/undefined. In a plan only the keys
-// that survived normalisation are set, so omitempty reproduces the
-// TypeScript object, which simply lacks the other keys. Fields are declared
-// in the order the TypeScript inserts them, which is the JSON key order.
+// An empty string stands for an absent value. In a plan only the keys that
+// survived normalisation are set, and omitempty leaves the others out of the
+// JSON object. The field order is the JSON key order.
 type TurnMeaningRef struct {
 	AskedDomainFamily           string   `json:"asked_domain_family,omitempty"`
 	AskedActionFamily           string   `json:"asked_action_family,omitempty"`
@@ -201,13 +195,13 @@ type TurnMeaningRef struct {
 	SeededRankingNeed           string   `json:"seeded_ranking_need,omitempty"`
 	ExplicitEntityCandidates    []string `json:"explicit_entity_candidates,omitempty"`
 	MetadataAmbiguityEntitySets []string `json:"metadata_ambiguity_entity_sets,omitempty"`
-	// MetadataScopeHint is accepted as input but, as in the TypeScript,
-	// normalisation drops it: a plan's turn_meaning_ref never has it.
+	// MetadataScopeHint is accepted as input but normalisation drops it: a
+	// plan's turn_meaning_ref never has it.
 	MetadataScopeHint         string `json:"metadata_scope_hint,omitempty"`
 	ExplicitOrganizationScope string `json:"explicit_organization_scope,omitempty"`
 	ExplicitDateScope         string `json:"explicit_date_scope,omitempty"`
-	// SubjectResolutionOptional is accepted as input but, as in the
-	// TypeScript, normalisation drops it.
+	// SubjectResolutionOptional is accepted as input but normalisation drops
+	// it.
 	SubjectResolutionOptional *bool `json:"subject_resolution_optional,omitempty"`
 	// MeaningConfidence is kept only when finite, clamped to 0..1. A pointer
 	// so that a confidence of 0 is still emitted.
@@ -247,10 +241,10 @@ type Plan struct {
 }
 
 // PlanInput is what [BuildPlan] reads (BuildAssistantMcpDiscoveryPlanInput).
-// JSON tags are the TypeScript input field names.
+// JSON tags are the input field names of the contract.
 //
-// An empty or whitespace-only string means the same as TypeScript
-// null/undefined. The two budget numbers are pointers: nil, NaN and ±Inf all
+// An empty or whitespace-only string means the value is absent. The two
+// budget numbers are pointers: nil, NaN and ±Inf all
 // fall back to the default.
 type PlanInput struct {
 	SemanticDataNeed   string          `json:"semanticDataNeed,omitempty"`
@@ -264,7 +258,7 @@ type PlanInput struct {
 
 // ProbeResult is what one executed probe reported
 // (AssistantMcpDiscoveryProbeResult). Row counts are pointers because the
-// TypeScript allows null; nil, NaN, ±Inf, zero and negative counts all count
+// contract allows null; nil, NaN, ±Inf, zero and negative counts all count
 // as no rows.
 type ProbeResult struct {
 	PrimitiveID  string      `json:"primitive_id"`
@@ -275,8 +269,8 @@ type ProbeResult struct {
 }
 
 // EvidenceInput is what [ResolveEvidence] reads
-// (ResolveAssistantMcpDiscoveryEvidenceInput). JSON tags are the TypeScript
-// input field names; empty strings mean null.
+// (ResolveAssistantMcpDiscoveryEvidenceInput). JSON tags are the input
+// field names of the contract; empty strings mean null.
 type EvidenceInput struct {
 	Plan                 Plan          `json:"plan"`
 	ProbeResults         []ProbeResult `json:"probeResults,omitempty"`

@@ -122,8 +122,8 @@ func mergeUnique(lists ...[]string) []string {
 	return result
 }
 
-// collectProbeLimitations is the TypeScript collectProbeLimitations: each
-// probe's limitation, trimmed, empty ones dropped, deduplicated in probe order.
+// collectProbeLimitations lists each probe's limitation, trimmed, empty ones
+// dropped, deduplicated in probe order.
 func collectProbeLimitations(probeResults []ProbeResult) []string {
 	limitations := []string{}
 	for _, probe := range probeResults {
@@ -135,9 +135,8 @@ func collectProbeLimitations(probeResults []ProbeResult) []string {
 	return limitations
 }
 
-// sumPositiveRows is probeRowsMatched / probeRowsReceived: the float64 sum of
-// the selected count over all probes, counting only finite positive values
-// (nil counts as 0). Fractions are kept, as in the TypeScript.
+// sumPositiveRows is the float64 sum of the selected count over all probes,
+// counting only finite positive values (nil counts as 0). Fractions are kept.
 func sumPositiveRows(probeResults []ProbeResult, rows func(ProbeResult) *float64) float64 {
 	sum := 0.0
 	for _, probe := range probeResults {
@@ -166,9 +165,9 @@ func hasProbeBypass(plan Plan, probeResults []ProbeResult) bool {
 	return false
 }
 
-// confidenceReasonFor is the TypeScript confidenceReasonFor: one fixed
-// confidence_reason per evidence status; anything that is not confirmed,
-// inferred_only or blocked gets the "insufficient" reason.
+// confidenceReasonFor gives one fixed confidence_reason per evidence status;
+// anything that is not confirmed, inferred_only or blocked gets the
+// "insufficient" reason.
 func confidenceReasonFor(status EvidenceStatus) string {
 	switch status {
 	case EvidenceConfirmed:

@@ -6,7 +6,7 @@ import (
 )
 
 // emptyIfNil returns s, or an empty non-nil slice when s is nil, so that the
-// field serialises as [] like the TypeScript arrays, never as null.
+// field serialises as [], never as null.
 func emptyIfNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}
@@ -29,7 +29,7 @@ func marshalNoHTMLEscape(v any) ([]byte, error) {
 }
 
 // MarshalJSON writes the plan with every list as a JSON array ([] when empty
-// or nil), keeping the TypeScript contract's shape for hand-built plans too.
+// or nil), keeping the contract's shape for hand-built plans too.
 func (p Plan) MarshalJSON() ([]byte, error) {
 	type plain Plan // drops the method set, so no recursion
 	q := plain(p)
@@ -42,7 +42,7 @@ func (p Plan) MarshalJSON() ([]byte, error) {
 }
 
 // MarshalJSON writes the evidence with every list as a JSON array ([] when
-// empty or nil), keeping the TypeScript contract's shape.
+// empty or nil), keeping the contract's shape.
 func (e Evidence) MarshalJSON() ([]byte, error) {
 	type plain Evidence // drops the method set, so no recursion
 	q := plain(e)

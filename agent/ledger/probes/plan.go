@@ -119,10 +119,9 @@ func BuildPlan(input PlanInput) Plan {
 	}
 }
 
-// clampInteger is the TypeScript clampInteger behind the execution budget:
-// nil, NaN and ±Inf give the fallback (so +Inf gives the default, not the
-// maximum); any finite value is truncated toward zero (2.7 → 2, -0.5 → 0)
-// and then clamped to min..max.
+// clampInteger bounds the execution budget: nil, NaN and ±Inf give the
+// fallback (so +Inf gives the default, not the maximum); any finite value is
+// truncated toward zero (2.7 → 2, -0.5 → 0) and then clamped to min..max.
 func clampInteger(value *float64, fallback, min, max int) int {
 	if value == nil || math.IsNaN(*value) || math.IsInf(*value, 0) {
 		return fallback
@@ -137,9 +136,9 @@ func clampInteger(value *float64, fallback, min, max int) int {
 	return int(v)
 }
 
-// normalizeTurnMeaning is the TypeScript normalizeTurnMeaning. It returns nil
-// for a nil input and for an input in which nothing survives. Otherwise it
-// returns a fresh TurnMeaningRef holding only what survived:
+// normalizeTurnMeaning returns nil for a nil input and for an input in which
+// nothing survives. Otherwise it returns a fresh TurnMeaningRef holding only
+// what survived:
 //
 //   - the string fields asked_domain_family, asked_action_family,
 //     asked_aggregation_axis, seeded_ranking_need,
@@ -150,8 +149,7 @@ func clampInteger(value *float64, fallback, min, max int) int {
 //   - meaning_confidence, kept when finite, clamped to 0..1;
 //   - stale_replay_forbidden, kept whenever set (false included).
 //
-// metadata_scope_hint and subject_resolution_optional are dropped, as the
-// TypeScript drops them.
+// metadata_scope_hint and subject_resolution_optional are dropped.
 func normalizeTurnMeaning(value *TurnMeaningRef) *TurnMeaningRef {
 	if value == nil {
 		return nil
@@ -186,7 +184,7 @@ func normalizeTurnMeaning(value *TurnMeaningRef) *TurnMeaningRef {
 }
 
 // isEmptyTurnMeaning reports whether a normalised TurnMeaningRef has no key
-// set (Object.keys(result).length === 0 in the TypeScript).
+// set (it would serialise as {}).
 func isEmptyTurnMeaning(m *TurnMeaningRef) bool {
 	return m.AskedDomainFamily == "" &&
 		m.AskedActionFamily == "" &&
@@ -201,11 +199,11 @@ func isEmptyTurnMeaning(m *TurnMeaningRef) bool {
 		m.StaleReplayForbidden == nil
 }
 
-// hasGroundingAxis is the TypeScript hasGroundingAxis: the discovery is
-// grounded when the caller named required axes, or when the (normalised) turn
-// meaning names a domain family, an action family, an organisation scope, a
-// date scope or at least one entity candidate. An aggregation axis, a seeded
-// ranking need, metadata ambiguity sets or a confidence alone do not ground it.
+// hasGroundingAxis reports whether the discovery is grounded: the caller
+// named required axes, or the (normalised) turn meaning names a domain
+// family, an action family, an organisation scope, a date scope or at least
+// one entity candidate. An aggregation axis, a seeded ranking need, metadata
+// ambiguity sets or a confidence alone do not ground it.
 func hasGroundingAxis(turnMeaning *TurnMeaningRef, requiredAxes []string) bool {
 	if len(requiredAxes) > 0 {
 		return true

@@ -270,7 +270,7 @@ func TestNormalizeTurnMeaning(t *testing.T) {
 		{"confidence NaN dropped", &TurnMeaningRef{MeaningConfidence: ptr(math.NaN()), AskedDomainFamily: "x"}, `{"asked_domain_family":"x"}`},
 		{"confidence Inf dropped", &TurnMeaningRef{MeaningConfidence: ptr(math.Inf(1))}, `null`},
 		{"stale replay false kept", &TurnMeaningRef{StaleReplayForbidden: ptr(false)}, `{"stale_replay_forbidden":false}`},
-		{"full, in TypeScript key order", &TurnMeaningRef{
+		{"full, in contract key order", &TurnMeaningRef{
 			StaleReplayForbidden:           ptr(true),
 			UnsupportedButUnderstoodFamily: "кадры",
 			MeaningConfidence:              ptr(0.8),
@@ -353,8 +353,8 @@ func TestBuildPlanNullFields(t *testing.T) {
 }
 
 func TestHandBuiltContractsSerialiseListsAsArrays(t *testing.T) {
-	// The TypeScript contract types guarantee arrays; a zero Go value must not
-	// turn them into null.
+	// The contracts' lists are always arrays; a zero Go value must not turn
+	// them into null.
 	b, err := json.Marshal(Evidence{})
 	if err != nil {
 		t.Fatal(err)

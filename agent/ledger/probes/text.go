@@ -25,8 +25,8 @@ func isJSWhitespace(r rune) bool {
 // jsTrim is String.prototype.trim.
 func jsTrim(s string) string { return strings.TrimFunc(s, isJSWhitespace) }
 
-// toNonEmptyString is the TypeScript toNonEmptyString: the value trimmed as
-// JavaScript trims, or "" (standing for null) when nothing is left.
+// toNonEmptyString is the value trimmed as JavaScript trims, or ""
+// (standing for null) when nothing is left.
 func toNonEmptyString(value string) string { return jsTrim(value) }
 
 // nullable turns the "" that stands for null into a nil pointer, so that the
@@ -38,9 +38,9 @@ func nullable(s string) *string {
 	return &s
 }
 
-// toStringList is the TypeScript toStringList: every item trimmed, empty
-// items dropped, duplicates dropped keeping the first occurrence. It never
-// returns nil, so the result serialises as [] rather than null.
+// toStringList trims every item; empty items are dropped, duplicates dropped
+// keeping the first occurrence. It never returns nil, so the result
+// serialises as [] rather than null.
 func toStringList(values []string) []string {
 	result := make([]string, 0, len(values))
 	for _, item := range values {
@@ -67,7 +67,7 @@ func isReasonCodeRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsNumber(r) || r == '_' || r == '.' || r == ':' || r == '-'
 }
 
-// normalizeReasonCode is the TypeScript normalizeReasonCode, step by step:
+// normalizeReasonCode normalises a reason code, step by step:
 //
 //  1. trim JavaScript whitespace;
 //  2. replace every run of characters other than Unicode letters, Unicode
@@ -76,15 +76,14 @@ func isReasonCodeRune(r rune) bool {
 //  4. lower-case as String.prototype.toLowerCase does (see jsToLower);
 //  5. return "" (null) if nothing is left, else cut to 120 UTF-16 code units.
 //
-// The cut happens after the underscore trim, exactly as in the TypeScript, so
-// a cut code may end in "_".
+// The cut happens after the underscore trim, so a cut code may end in "_".
 //
-// Non-BMP characters: JavaScript's slice counts UTF-16 code units, so a
-// character outside the Basic Multilingual Plane counts as 2 here too. Where
-// the TypeScript would cut such a character in half, leaving a lone high
-// surrogate as the last code unit, this port drops the whole character
-// instead (the result is then 119 units long), because a lone surrogate
-// cannot be held in valid UTF-8. That is the only place the port can differ.
+// Non-BMP characters: the cut counts UTF-16 code units, as JavaScript's slice
+// does, so a character outside the Basic Multilingual Plane counts as 2.
+// Where the cut would split such a character, leaving a lone high surrogate
+// as the last code unit (which JavaScript's slice keeps), the whole character
+// is dropped instead (the result is then 119 units long), because a lone
+// surrogate cannot be held in valid UTF-8.
 //
 // Invalid UTF-8 bytes (which a JavaScript string cannot hold) are not letters
 // or numbers, so they are replaced like any other foreign character.
@@ -129,8 +128,8 @@ func cutUTF16(s string, n int) string {
 	return s
 }
 
-// pushReason is the TypeScript pushReason: normalise value and append it to
-// target unless it is empty or already there.
+// pushReason normalises value and appends it to target unless it is empty or
+// already there.
 func pushReason(target []string, value string) []string {
 	normalized := normalizeReasonCode(value)
 	if normalized != "" && !contains(target, normalized) {

@@ -45,7 +45,7 @@ func TestNormalizeReasonCode(t *testing.T) {
 		{"cut counts characters not bytes", strings.Repeat("Д", 200), strings.Repeat("д", 120)},
 		{"cut happens after underscore trim", strings.Repeat("a", 119) + " b", strings.Repeat("a", 119) + "_"},
 		{"non-bmp letter fitting exactly", strings.Repeat("a", 118) + "\U00010400b", strings.Repeat("a", 118) + "\U00010428"},
-		// JavaScript would keep a lone high surrogate here; the port drops the pair.
+		// JavaScript's slice would keep a lone high surrogate here; the cut drops the pair.
 		{"non-bmp letter straddling the cut is dropped", strings.Repeat("a", 119) + "\U00010400b", strings.Repeat("a", 119)},
 		{"under 120 kept whole", strings.Repeat("z", 120), strings.Repeat("z", 120)},
 	}

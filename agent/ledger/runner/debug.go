@@ -5,24 +5,24 @@ import (
 	"github.com/finbot/finbot/integrations/onec"
 )
 
-// Result modes of the answer contract (seed 000 §6).
+// Result modes of the answer contract.
 const (
 	FactualList    = "FACTUAL_LIST"
 	FactualSummary = "FACTUAL_SUMMARY"
 	Limited        = "LIMITED_WITH_REASON"
 )
 
-// Limited reason taxonomy (seed 001).
+// Reasons of a LIMITED_WITH_REASON result.
 const (
 	ReasonEmptyMatch     = "empty_match"
 	ReasonMissingAnchor  = "missing_anchor"
 	ReasonVisibilityGap  = "recipe_visibility_gap"
 	ReasonExecutionError = "execution_error"
 	ReasonUnsupported    = "unsupported"
-	ReasonMissingFilters = "missing_required_filters" // seed 000 §6 names it; seed 001 files it under missing_anchor
+	ReasonMissingFilters = "missing_required_filters" // a required filter is absent or unusable
 )
 
-// Runtime readiness statuses (seed 001).
+// Runtime readiness statuses.
 const (
 	ReadyLive          = "LIVE_QUERYABLE"
 	ReadyLiveLimited   = "LIVE_QUERYABLE_WITH_LIMITS"
@@ -31,7 +31,7 @@ const (
 	ReadyUnknown       = "UNKNOWN"
 )
 
-// MCP stage statuses (seed 001).
+// MCP stage statuses.
 const (
 	StageSkipped             = "skipped"
 	StageError               = "error"
@@ -43,7 +43,7 @@ const (
 	stageLegacyNotMatched    = "materialized_but_not_matched"
 )
 
-// Materialization drop reasons (seed 001).
+// Materialization drop reasons.
 const (
 	DropNone              = "none"
 	DropByAccountScope    = "dropped_by_account_scope_filter"
@@ -53,7 +53,7 @@ const (
 	DropUnknownShape      = onec.DropUnknownShape
 )
 
-// Debug is the debug payload of seed 001, field for field.
+// Debug is the lane's debug payload.
 type Debug struct {
 	// Core detection.
 	DetectedMode             Mode        `json:"detected_mode"`

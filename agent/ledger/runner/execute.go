@@ -328,7 +328,7 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r recip
 	return *res
 }
 
-// scope applies the account scope (seed 000 §8) to the rows' account columns (Счет, or СчетДт
+// scope applies the recipe's account scope to the rows' account columns (Счет, or СчетДт
 // and СчетКт, read by accountOf): strict is a hard filter; preferred falls back to all the rows when the scope
 // leaves none.
 func scope[T any](dbg *Debug, mode recipe.ScopeMode, rows []T, fields, tokens []string, accountOf func(T, string) string) []T {

@@ -16,7 +16,7 @@ import (
 	"github.com/finbot/finbot/ru"
 )
 
-// The discovery primitives of guarded 1C discovery (issue #6, seed 003) as fixed read-only
+// The discovery primitives of guarded 1C discovery (agent/ledger/probes) as fixed read-only
 // queries. A primitive never sends text of its own: each one runs templates of the
 // integrations/onec whitelist (the catalogs, the chart of accounts, the document, turnover and
 // register-record templates of the recipes) with bound parameters, and whatever else it
@@ -37,7 +37,8 @@ const (
 	ProbeUnsupported ProbeStatus = "unsupported" // the arguments make no fixed query: nothing was sent
 )
 
-// Row budget of one probe (seed 003's max_rows_per_probe: default 100, at most 500).
+// Row budget of one probe: default 100, at most 500, the bounds of a discovery plan's
+// max_rows_per_probe (probes.DefaultMaxRowsPerProbe, probes.MaxRowsPerProbeLimit).
 const (
 	DefaultProbeLimit = 100
 	MaxProbeLimit     = 500

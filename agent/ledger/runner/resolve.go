@@ -14,7 +14,7 @@ import (
 	"github.com/finbot/finbot/agent/recipe"
 )
 
-// Resolution is the resolver block of the debug payload (seed 001) plus the candidates.
+// Resolution is the resolver block of the debug payload plus the candidates.
 type Resolution struct {
 	AnchorType  string `json:"anchor_type"` // "counterparty", "contract", "organization"
 	Raw         string `json:"anchor_value_raw"`

@@ -16,8 +16,8 @@ import (
 	"github.com/finbot/finbot/ru"
 )
 
-// Result is one answer of the lane: the unified result schema (seed 000 §5) plus what the
-// renderer and the front end need.
+// Result is one answer of the lane: the unified result schema plus what the renderer and the front
+// end need.
 type Result struct {
 	QuestionMode Mode           `json:"question_mode"`
 	Intent       recipe.Name    `json:"intent"`

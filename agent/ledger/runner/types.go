@@ -1,8 +1,8 @@
-// Package lane is the 1C lane (the seeds' «address query» lane): factual answers from 1C through a whitelist of
-// read-only query recipes. It does not read text: a question is understood before it gets here
-// (agent/understand, or the planner), and the lane is handed a Decomposition — an intent and
-// filters, names as written or catalog references. Nothing upstream writes or alters a query.
-// Stages of Lane.Run: validate filters → Resolve → Execute → Compose (seeds 000 and 001).
+// Package runner is the 1C lane: factual answers from 1C through a whitelist of read-only query
+// recipes. It does not read text: a question is understood before it gets here (agent/understand,
+// or the planner), and the lane is handed a Decomposition — an intent and filters, names as
+// written or catalog references. Nothing upstream writes or alters a query. Stages of Lane.Run:
+// validate filters → Resolve → Execute → Compose.
 package runner
 
 import "github.com/finbot/finbot/agent/recipe"
@@ -17,7 +17,7 @@ const (
 	ModeUnsupported Mode = "unsupported"
 )
 
-// Decomposition is the input contract of seed 001 plus how it was obtained.
+// Decomposition is the lane's input contract plus how it was obtained.
 type Decomposition struct {
 	QuestionMode Mode           `json:"question_mode"`
 	QueryShape   string         `json:"query_shape"` // "list", "aggregate", "single_value", "compound"
