@@ -452,7 +452,7 @@ func TestE2ETelegram(t *testing.T) {
 		addr := opsAddr(t, logs.String())
 		for path, want := range map[string]string{
 			"/healthz": `"status":"ok"`,
-			"/metrics": `finbot_routes_total{intent="smalltalk",scenario="S2"}`,
+			"/metrics": `finbot_routes_total{kind="smalltalk",scenario="S2"}`,
 		} {
 			resp, err := http.Get("http://" + addr + path)
 			if err != nil {

@@ -145,15 +145,16 @@ func TestHistoryUnavailableDegrades(t *testing.T) {
 	}
 }
 
-// openRouter is an OpenAI-compatible stand-in: route decisions (JSON-object calls) get
-// routeJSON, other completions reply; status, when set, fails every call with it.
-func openRouter(t *testing.T, routeJSON, reply string, status int) *fakes.LLM {
+// jsonLLM is an OpenAI-compatible stand-in whose JSON-object calls (a plan) get jsonReply —
+// in these tests a scenario verdict, which is no plan — and other completions reply; status,
+// when set, fails every call with it.
+func jsonLLM(t *testing.T, jsonReply, reply string, status int) *fakes.LLM {
 	return fakes.NewTestLLM(t, fakes.LLMOptions{Respond: func(r *fakes.Request) fakes.Reply {
 		switch {
 		case status != 0:
 			return fakes.Reply{Status: status}
 		case r.ResponseFormat == "json_object":
-			return fakes.Reply{Content: routeJSON}
+			return fakes.Reply{Content: jsonReply}
 		}
 		return fakes.Reply{Content: reply}
 	}})
@@ -181,7 +182,7 @@ func TestLLMNeverRoutes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
-			o := openRouter(t, `{"scenario":"S9","intent":"news","confidence":0.99}`, "Добрый вечер! Чем помочь?", 0)
+			o := jsonLLM(t, `{"scenario":"S9","intent":"news","confidence":0.99}`, "Добрый вечер! Чем помочь?", 0)
 			a := llmAgent(t, o)
 			ans, err := a.Answer(t.Context(), Request{UserID: 1, ChatID: 1, Text: tt.text})
 			if err != nil {
@@ -196,7 +197,7 @@ func TestLLMNeverRoutes(t *testing.T) {
 }
 
 func TestLLMDownDegradesToTemplates(t *testing.T) {
-	o := openRouter(t, "", "", http.StatusBadGateway)
+	o := jsonLLM(t, "", "", http.StatusBadGateway)
 	a := llmAgent(t, o)
 	ans, err := a.Answer(t.Context(), Request{UserID: 1, ChatID: 1, Text: "Привет"})
 	if err != nil {
@@ -211,7 +212,7 @@ func TestLLMDownDegradesToTemplates(t *testing.T) {
 }
 
 func TestLLMSmallTalkSeesHistory(t *testing.T) {
-	o := openRouter(t, `{"scenario":"S2","intent":"smalltalk","confidence":0.9}`, "Приятно познакомиться!", 0)
+	o := jsonLLM(t, `{"scenario":"S2","intent":"smalltalk","confidence":0.9}`, "Приятно познакомиться!", 0)
 	a := llmAgent(t, o)
 	ctx := context.Background()
 	a.Answer(ctx, Request{UserID: 1, ChatID: 1, Text: "Меня зовут Ольга"})

@@ -366,8 +366,8 @@ func TestKnowledgeBase(t *testing.T) {
 }
 
 // docsLLM is an OpenAI-compatible stand-in for the document pipeline: by the last message, it
-// answers the query expansion, the answer over sources (with answer) and the route decision
-// differently.
+// answers the query expansion and the answer over sources (with answer); anything else gets a
+// JSON object that is no plan.
 func docsLLM(t *testing.T, answer string) *fakes.LLM {
 	return fakes.NewTestLLM(t, fakes.LLMOptions{Respond: func(r *fakes.Request) fakes.Reply {
 		switch prompt := r.Last(); {
@@ -376,7 +376,7 @@ func docsLLM(t *testing.T, answer string) *fakes.LLM {
 		case strings.Contains(prompt, "Источник [1]"):
 			return fakes.Reply{Content: answer}
 		}
-		return fakes.Reply{Content: `{"scenario":"S1","intent":"","confidence":0.9,"reasons":["поиск в документах"]}`}
+		return fakes.Reply{Content: `{}`}
 	}})
 }
 

@@ -34,7 +34,6 @@ func SmallTalk(d SmallTalkData) (string, error) { return render("smalltalk.tmpl"
 // ClarifyData fills clarify.tmpl.
 type ClarifyData struct {
 	Question string
-	Hint     string // the router's suggested clarification, if any
 }
 
 // Clarify renders the prompt that asks the model for one clarifying question.

@@ -52,7 +52,7 @@ func TestPrompts(t *testing.T) {
 			return Expand(ExpandData{Question: "что с штрафами у Техснаба?"})
 		}},
 		{"clarify", func() (string, error) {
-			return Clarify(ClarifyData{Question: "помоги", Hint: "какой отчёт нужен?"})
+			return Clarify(ClarifyData{Question: "помоги"})
 		}},
 	}
 	for _, tt := range tests {

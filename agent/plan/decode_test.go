@@ -14,7 +14,7 @@ const ratePlan = `{"intents":["rate"],"tool_calls":[{"tool":"fetch_cbr_data","ar
 
 func TestDecode(t *testing.T) {
 	want := QueryPlan{
-		Kinds:     []understand.Kind{understand.KindRate},
+		Kinds:       []understand.Kind{understand.KindRate},
 		ToolCalls:   []ToolCall{{Tool: ToolFetchCBRData, Args: json.RawMessage(`{"mode":"currency","date":"2026-01-15","codes":["EUR"]}`)}},
 		RenderStyle: StyleShort,
 		Confidence:  0.95,

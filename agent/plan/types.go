@@ -105,7 +105,7 @@ var Axes = []string{"counterparty", "contract", "account", "document_type", "mon
 
 // QueryPlan is the planner's output: what the question asks and which tools answer it.
 type QueryPlan struct {
-	Kinds     []understand.Kind `json:"intents" jsonschema:"required,minItems=1" jsonschema_description:"Намерения запроса; можно несколько."`
+	Kinds       []understand.Kind `json:"intents" jsonschema:"required,minItems=1" jsonschema_description:"Намерения запроса; можно несколько."`
 	Entities    []Entity          `json:"entities,omitempty" jsonschema_description:"Сущности, названные в вопросе."`
 	ToolCalls   []ToolCall        `json:"tool_calls" jsonschema:"required" jsonschema_description:"Вызовы инструментов по порядку; пусто только для smalltalk и clarify."`
 	Fallback    Fallback          `json:"fallback" jsonschema_description:"Запасной вызов, если основные ничего не нашли."`

@@ -21,7 +21,7 @@ var all = Rules{HasDocuments: true, HasSelection: true, HasLedger: true, HasLLMN
 // docPlan is a valid S1 plan.
 func docPlan() QueryPlan {
 	return QueryPlan{
-		Kinds:      []understand.Kind{understand.KindDocs},
+		Kinds:        []understand.Kind{understand.KindDocs},
 		Entities:     []Entity{{Type: "counterparty", Name: "Техснаб"}},
 		ToolCalls:    []ToolCall{{Tool: ToolSearchUserDocuments, Args: js(`{"query":"договор Техснаб штрафы"}`)}},
 		RenderStyle:  StyleBullets,
