@@ -116,7 +116,7 @@ func normalizeArgs(t Tool, raw json.RawMessage, addr *LedgerPlan) json.RawMessag
 	return encodeArgs(args)
 }
 
-// Default is the emergency plan of seed 004 §6.4, used when the model gives no valid plan: a
+// Default is the emergency plan, used when the model gives no valid plan: a
 // broad search of the user's documents (when there are any) and of the knowledge base, answered
 // briefly. It uses no keyword rules and always passes Validate with the same rules.
 func Default(question string, r Rules) QueryPlan {

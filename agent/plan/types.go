@@ -1,7 +1,8 @@
 // Package plan is the planner stage of the agent: one LLM call turns the user's question into a
-// QueryPlan (strict JSON: intents, entities, tool calls, limits, render style), which is decoded,
+// QueryPlan (strict JSON: the kinds of question — agent/understand's vocabulary —, entities, tool
+// calls, limits, render style), which is decoded,
 // normalized and validated here; one repair call fixes an invalid plan, and an emergency default
-// plan (seed 004 §6.4, no keyword rules) stands in when the model cannot produce a valid one.
+// plan (no keyword rules) stands in when the model cannot produce a valid one.
 //
 // The package only plans. Executing the tool calls, checking document ids against the user's
 // library and talking to 1C belong to the executor.
@@ -72,7 +73,7 @@ func (t Tool) Discovery() bool {
 // Style is how the answer is laid out.
 type Style string
 
-// Render styles (seed 004 §8.1).
+// Render styles.
 const (
 	StyleBullets        Style = "BULLETS"
 	StyleGroupedBullets Style = "GROUPED_BULLETS"
