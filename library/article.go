@@ -13,9 +13,9 @@ import (
 )
 
 // ArticleQuote returns what an answer quotes of a knowledge-base article (or a passage of one)
-// for query: the unit that answers best — a sentence, a list item, a table row read with its
-// table's header — widened with what completes it while it fits maxRunes, and the heading of
-// the section it stands in. text is the article's text as the library extracts Markdown: one
+// for query, which asks a: the unit that answers best — a sentence, a list item, a table row
+// read with its table's header — widened with what completes it while it fits maxRunes, and the
+// heading of the section it stands in. text is the article's text as the library extracts Markdown: one
 // line per heading, paragraph, list item and table row; title is the article's title, section
 // the heading in force where text starts ("" for the title).
 //
@@ -30,12 +30,12 @@ import (
 // «тариф») by a unit with a figure. When a question asks for a time limit and the quote states
 // none, or names too little of what the question names (namesTooLittle), the quote Misses: the
 // article does not answer it.
-func ArticleQuote(text, title, section, query string, maxRunes int) Quote {
+func ArticleQuote(text, title, section, query string, a Asking, maxRunes int) Quote {
 	if section == "" {
 		section = title
 	}
 	units := articleUnits(text, section)
-	q := newArticleQuery(query)
+	q := newArticleQuery(query, a)
 	scores, ok := scoreUnits(units, title, q)
 	if !ok {
 		ex := Excerpt(PlainText(text), query, maxRunes)
@@ -120,23 +120,16 @@ func unitTerms(s string) map[string]bool {
 // articleQuery is a question read for quoting an article.
 type articleQuery struct {
 	clauseQuery
-	// amount: the question asks how much («сколько», «ставка», «тариф», «лимит»).
+	// amount: the question asks how much (Asking.Amount).
 	amount bool
-	// deadline: the question asks for a time limit in so many words («до какого числа», «в какой
-	// срок», «сколько дней», «когда» or «срок» with what is done: «когда сдавать», «срок
-	// уплаты»), not just «когда», which asks for an occasion as often («когда обязательно
-	// проводить инвентаризацию»), nor «срок» («с какого момента считается срок давности»).
+	// deadline: the question asks for a time limit in so many words, or «когда» or «срок» with
+	// what is done (Asking.Deadline).
 	deadline bool
-	// items are the question's terms that name what it asks about: not «срок», not the
-	// action («сдавать», «платить», «уплата»), not a number («за 3 квартал»).
+	// items are the terms of the question's subject (Asking.Subject) that name what it asks
+	// about: not «срок», not the action («сдавать», «платить», «уплата»), not a number («за 3
+	// квартал»).
 	items []string
 }
-
-// howLong asks for a duration: «сколько лет», «сколько дней» — a time limit as well.
-var howLong = regexp.MustCompile(`(?i)(^|[^\p{L}])сколько\s+(\p{L}+\s+)?(дн|лет|год|месяц|недел)`)
-
-// amountAsk asks for a figure.
-var amountAsk = regexp.MustCompile(`(?i)(^|[^\p{L}])(сколько|размер\p{L}*|ставк\p{L}*|тариф\p{L}*|процент\p{L}*|лимит\p{L}*|порог\p{L}*|сумм\p{L}*)([^\p{L}]|$)`)
 
 // actions are the terms of what is done by a time limit: a deadline's answer rarely repeats them
 // («6-НДФЛ | квартал / год | до 25 февраля» answers «когда сдавать 6-НДФЛ»). Those of filing
@@ -166,15 +159,8 @@ func union(sets ...map[string]bool) map[string]bool {
 	return out
 }
 
-// asksTerm asks for a time limit by the word «срок» («в какой срок», «срок уплаты», «сроки
-// сдачи»), not «с истекшим сроком», «истёк срок давности».
-var (
-	asksTerm   = regexp.MustCompile(`(?i)(^|[^\p{L}])срок(и|а|ов)?([^\p{L}]|$)`)
-	termPassed = regexp.MustCompile(`(?i)(^|[^\p{L}])(истек\p{L}*|истёк\p{L}*)\s+срок`)
-)
-
-func newArticleQuery(query string) articleQuery {
-	q := articleQuery{clauseQuery: newClauseQuery(query)}
+func newArticleQuery(query string, a Asking) articleQuery {
+	q := articleQuery{clauseQuery: newClauseQuery(query, a)}
 	terms := map[string]float64{}
 	for t, w := range q.terms {
 		terms[act(t)] = max(terms[act(t)], w)
@@ -183,33 +169,22 @@ func newArticleQuery(query string) articleQuery {
 	for i, p := range q.pairs {
 		q.pairs[i] = [2]string{act(p[0]), act(p[1])}
 	}
-	q.when = whenWords.MatchString(query) || howLong.MatchString(query) ||
-		asksTerm.MatchString(query) && !termPassed.MatchString(query)
+	q.when, q.amount, q.deadline = a.When, a.Amount, a.Deadline
 	if q.when {
 		q.terms["срок"] = 1
 	}
-	q.amount = amountAsk.MatchString(query) && !q.when
-	acts := false
-	for _, t := range distinct(retrieval.Tokens(askingTime.ReplaceAllString(query, " "))) {
-		if actions[t] {
-			acts = true
-		}
+	subject := a.Subject
+	if subject == "" {
+		subject = query
+	}
+	for _, t := range distinct(retrieval.Tokens(subject)) {
 		if t == "срок" || actions[t] || documentWords[t] || strings.Trim(t, "0123456789") == "" {
 			continue
 		}
 		q.items = append(q.items, t)
 	}
-	q.deadline = q.when && acts || deadlineAsk.MatchString(query) || howLong.MatchString(query)
 	return q
 }
-
-// deadlineAsk asks for a time limit in so many words; askingTime are the words that do, not
-// items of the question: «числа» in «до какого числа», «дней» in «за сколько дней».
-var (
-	deadlineAsk = regexp.MustCompile(`(?i)(^|[^\p{L}])(до\s+какого|в\s+как(ой|ие|ом)\s+срок|не\s+позднее\s+как|за\s+сколько)`)
-	askingTime  = regexp.MustCompile(`(?i)(до|к|не\s+позднее)\s+какого\s+(числа|дня|срока|месяца)|в\s+как(ой|ие|ом)\s+срок\p{L}*|` +
-		`(за\s+)?сколько\s+(\p{L}+\s+)?(дн\p{L}*|лет|год\p{L}*|месяц\p{L}*|недел\p{L}*)`)
-)
 
 // namesTooLittle reports whether a quote that names named of the items a question names does
 // not answer a question that asks for a time limit: it names less than half of them, or, of

@@ -50,6 +50,12 @@ const vatArticle = `Декларация по НДС: сроки и уплата
 - до 45 дней — не включается.
 - Отчисления в резерв включают во внереализационные расходы.`
 
+// asksDeadline is how the agent reads a question that asks for a time limit of subject (its text
+// without the words that ask; "" = the question): agent/understand's Asks.
+func asksDeadline(subject string) Asking {
+	return Asking{When: true, Term: true, Deadline: true, Subject: subject}
+}
+
 // TestArticleQuote: the part of an article that answers, under the heading it stands under —
 // the table row that names the report asked about and states its date, not a penalty that
 // mentions it; a question that asks for a time limit the article does not state for what it
@@ -57,41 +63,42 @@ const vatArticle = `Декларация по НДС: сроки и уплата
 func TestArticleQuote(t *testing.T) {
 	tests := []struct {
 		article, query string
+		asking         Asking
 		text, section  string
 		misses         bool
 	}{
-		{deadlinesArticle, "в какой срок сдавать 6-ндфл",
+		{deadlinesArticle, "в какой срок сдавать 6-ндфл", asksDeadline("сдавать 6-ндфл"),
 			"6-НДФЛ — период: квартал / год; срок: до 25-го числа месяца после квартала / до 25 февраля", "Основные сроки", false},
-		{deadlinesArticle, "6 ндфл за год до какого числа",
+		{deadlinesArticle, "6 ндфл за год до какого числа", asksDeadline("6 ндфл за год"),
 			"6-НДФЛ — период: квартал / год; срок: до 25-го числа месяца после квартала / до 25 февраля", "Основные сроки", false},
-		{deadlinesArticle, "когда сдавать отчётность по НДС",
+		{deadlinesArticle, "когда сдавать отчётность по НДС", asksDeadline(""),
 			"Декларация по НДС — период: квартал; срок: до 25-го числа месяца после квартала", "Основные сроки", false},
-		{deadlinesArticle, "когда сдавать рсв",
+		{deadlinesArticle, "когда сдавать рсв", asksDeadline(""),
 			"Расчёт по страховым взносам (РСВ) — период: квартал; срок: до 25-го числа месяца после квартала", "Основные сроки", false},
 		// The items of a list that answer as well come with it.
-		{deadlinesArticle, "какой штраф за несдачу 6-ндфл",
+		{deadlinesArticle, "какой штраф за несдачу 6-ндфл", Asking{},
 			"• Непредставление 6-НДФЛ — 1 000 руб. за каждый полный или неполный месяц просрочки. • Если декларация или 6-НДФЛ " +
 				"не поданы в течение 20 рабочих дней после срока, налоговая может приостановить операции по счетам.", "Штрафы и блокировка счёта", false},
-		{deadlinesArticle, "можно ли подать декларацию по ндс на бумаге",
+		{deadlinesArticle, "можно ли подать декларацию по ндс на бумаге", Asking{},
 			"Отчётность подают в электронном виде. Декларацию по НДС на бумаге подать нельзя.", "Способ подачи", false},
 		// What the article has no time limit for: «усн» is what the question is about.
-		{deadlinesArticle, "до какого числа сдавать декларацию по усн",
+		{deadlinesArticle, "до какого числа сдавать декларацию по усн", asksDeadline("сдавать декларацию по усн"),
 			"Декларация по НДС — период: квартал; срок: до 25-го числа месяца после квартала", "Основные сроки", true},
 		// The sentence that introduces a list comes with it, and the heading is its own, not the
 		// payment's.
-		{vatArticle, "до какого числа сдать декларацию по ндс за 3 квартал",
+		{vatArticle, "до какого числа сдать декларацию по ндс за 3 квартал", asksDeadline("сдать декларацию по ндс за 3 квартал"),
 			"Налоговый период по НДС — квартал. Декларацию подают не позднее 25-го числа месяца, следующего за истёкшим кварталом: • за I квартал — до 25 апреля; " +
 				"• за III квартал — до 25 октября; • за IV квартал — до 25 января следующего года.", "Налоговый период и срок подачи", false},
-		{vatArticle, "до какого числа платить ндс",
+		{vatArticle, "до какого числа платить ндс", asksDeadline("платить ндс"),
 			"НДС за квартал уплачивают равными долями не позднее 28-го числа каждого из трёх месяцев, следующих за кварталом.", "Уплата", false},
 		// An item that goes on with the one a colon ends: both, the nesting lost in extraction.
-		{vatArticle, "резерв если просрочка больше 90 дней",
+		{vatArticle, "резерв если просрочка больше 90 дней", Asking{},
 			"Размер определяют по результатам инвентаризации: • просрочка более 90 дней — вся сумма долга;", "Резерв", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
 			title := strings.SplitN(tt.article, "\n", 2)[0]
-			q := ArticleQuote(tt.article, title, "", tt.query, 450)
+			q := ArticleQuote(tt.article, title, "", tt.query, tt.asking, 450)
 			got := struct {
 				Text, Section string
 				Misses        bool
@@ -110,9 +117,9 @@ func TestArticleQuote(t *testing.T) {
 // TestArticleQuoteRelevance: quotes of different articles compare by what of the question they
 // hold, not by how rare its words are in their own article.
 func TestArticleQuoteRelevance(t *testing.T) {
-	q := "в какой срок сдавать 6-ндфл"
-	row := ArticleQuote(deadlinesArticle, "Сроки сдачи отчётности", "", q, 450)
-	other := ArticleQuote(vatArticle, "Декларация по НДС: сроки и уплата", "", q, 450)
+	q, a := "в какой срок сдавать 6-ндфл", asksDeadline("сдавать 6-ндфл")
+	row := ArticleQuote(deadlinesArticle, "Сроки сдачи отчётности", "", q, a, 450)
+	other := ArticleQuote(vatArticle, "Декларация по НДС: сроки и уплата", "", q, a, 450)
 	if row.Score <= other.Score || !other.Misses {
 		t.Errorf("6-НДФЛ's row scores %.2f (misses %v), the VAT article's quote %q %.2f (misses %v): want the row first and the other missing",
 			row.Score, row.Misses, other.Text, other.Score, other.Misses)

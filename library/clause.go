@@ -32,13 +32,13 @@ type Quote struct {
 	Named []string
 }
 
-// Clause returns what a passage of a user's document quotes for query: the numbered clause with
-// the question's terms (widened with the neighbouring clauses that match as well, while they
-// fit maxRunes), so that asked for a payment term the answer is «2.2. Покупатель оплачивает
-// товар в течение 20 банковских дней…», not the contract's opening. A passage without numbered
-// clauses is quoted by sentences, as Excerpt does.
-func Clause(text, query string, maxRunes int) Quote {
-	q := newClauseQuery(query)
+// Clause returns what a passage of a user's document quotes for query, which asks a: the
+// numbered clause with the question's terms (widened with the neighbouring clauses that match as
+// well, while they fit maxRunes), so that asked for a payment term the answer is «2.2.
+// Покупатель оплачивает товар в течение 20 банковских дней…», not the contract's opening. A
+// passage without numbered clauses is quoted by sentences, as Excerpt does.
+func Clause(text, query string, a Asking, maxRunes int) Quote {
+	q := newClauseQuery(query, a)
 	units := clauseUnits(text)
 	if !slices.ContainsFunc(units, func(u clauseUnit) bool { return u.number != "" }) {
 		ex := Excerpt(text, query, maxRunes)
@@ -232,8 +232,9 @@ type clauseQuery struct {
 	// pairs are the question's neighbouring terms («просрочк оплат»): a clause that has them
 	// side by side says what the question says, not just its words.
 	pairs [][2]string
-	// when: the question asks for a time limit («срок оплаты», «когда платить»), which a clause
-	// states as a period or a date rather than with the word «срок».
+	// when: the question asks for a time limit («срок оплаты», «когда платить»: Asking.Term;
+	// an article's, Asking.When), which a clause states as a period or a date rather than with
+	// the word «срок».
 	when bool
 }
 
@@ -241,10 +242,7 @@ type clauseQuery struct {
 // rarely repeats them, so they weigh little.
 var documentWords = map[string]bool{"договор": true, "контракт": true, "соглашен": true, "документ": true}
 
-// whenWords ask for a time limit without the word «срок».
-var whenWords = regexp.MustCompile(`(?i)(^|[^\p{L}])(когда|до какого|сколько (рабочих |банковских |календарных )?дней|в течение какого)([^\p{L}]|$)`)
-
-func newClauseQuery(query string) clauseQuery {
+func newClauseQuery(query string, a Asking) clauseQuery {
 	q := clauseQuery{terms: map[string]float64{}}
 	toks := retrieval.Tokens(query)
 	for i, t := range toks {
@@ -257,7 +255,7 @@ func newClauseQuery(query string) clauseQuery {
 			q.pairs = append(q.pairs, [2]string{toks[i-1], t})
 		}
 	}
-	if _, ok := q.terms["срок"]; ok || whenWords.MatchString(query) {
+	if a.Term {
 		q.when = true
 		q.terms["срок"] = 1
 	}

@@ -27,26 +27,27 @@ const contractText = `ДОГОВОР ПОСТАВКИ № 15/2026
 
 func TestClause(t *testing.T) {
 	tests := []struct {
-		query string
-		want  Quote
+		query  string
+		asking Asking
+		want   Quote
 	}{
-		{"какой срок оплаты по договору", Quote{Section: "2. Цена и порядок расчётов", Clause: "2.2", Score: 2,
+		{"какой срок оплаты по договору", asksDeadline(""), Quote{Section: "2. Цена и порядок расчётов", Clause: "2.2", Score: 2,
 			Text: "2.2. Покупатель оплачивает товар в течение 20 (двадцати) банковских дней с даты подписания УПД."}},
-		{"когда платить", Quote{Section: "2. Цена и порядок расчётов", Clause: "2.2", Score: 2,
+		{"когда платить", asksDeadline(""), Quote{Section: "2. Цена и порядок расчётов", Clause: "2.2", Score: 2,
 			Text: "2.2. Покупатель оплачивает товар в течение 20 (двадцати) банковских дней с даты подписания УПД."}},
-		{"какой срок поставки", Quote{Section: "3. Поставка", Clause: "3.1", Score: 2,
+		{"какой срок поставки", Asking{When: true, Term: true}, Quote{Section: "3. Поставка", Clause: "3.1", Score: 2,
 			Text: "3.1. Поставщик поставляет товар в течение 10 рабочих дней с даты согласования спецификации; за нарушение срока — пени по п. 5.1 Договора."}},
-		{"какая неустойка", Quote{Section: "5. Ответственность сторон", Clause: "5.1", Score: 1,
+		{"какая неустойка", Asking{}, Quote{Section: "5. Ответственность сторон", Clause: "5.1", Score: 1,
 			Text: "5.1. За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки. " +
 				"5.2. За просрочку оплаты Покупатель уплачивает пени 0,1% от неоплаченной суммы за каждый день просрочки."}},
-		{"пени за просрочку оплаты", Quote{Section: "5. Ответственность сторон", Clause: "5.2", Score: 3.5,
+		{"пени за просрочку оплаты", Asking{}, Quote{Section: "5. Ответственность сторон", Clause: "5.2", Score: 3.5,
 			Text: "5.2. За просрочку оплаты Покупатель уплачивает пени 0,1% от неоплаченной суммы за каждый день просрочки."}},
-		{"условия конфиденциальности", Quote{Section: "Конфиденциальность", Clause: "6.1", Score: 1.5,
+		{"условия конфиденциальности", Asking{}, Quote{Section: "Конфиденциальность", Clause: "6.1", Score: 1.5,
 			Text: "6.1. Стороны не раскрывают условия договора третьим лицам."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, Clause(contractText, tt.query, 450)); diff != "" {
+			if diff := cmp.Diff(tt.want, Clause(contractText, tt.query, tt.asking, 450)); diff != "" {
 				t.Errorf("Clause(%q) mismatch (-want +got):\n%s", tt.query, diff)
 			}
 		})
@@ -73,38 +74,45 @@ func TestClauseUnits(t *testing.T) {
 // than the budget is cut and marked.
 func TestClauseWithoutClauses(t *testing.T) {
 	text := "Арендатор вносит плату ежемесячно. Пени за просрочку составляют 0,5% в день. Споры решаются в суде."
-	if got := Clause(text, "пени", 40); got.Clause != "" || got.Text != Excerpt(text, "пени", 40) || got.Score != 1 {
+	if got := Clause(text, "пени", Asking{}, 40); got.Clause != "" || got.Text != Excerpt(text, "пени", 40) || got.Score != 1 {
 		t.Errorf("Clause without clauses = %+v, want Excerpt's %q", got, Excerpt(text, "пени", 40))
 	}
-	if got := Clause(contractText, "пени за просрочку оплаты", 30); got.Clause != "5.2" || got.Text != "5.2. За просрочку оплаты Покуп…" {
+	if got := Clause(contractText, "пени за просрочку оплаты", Asking{}, 30); got.Clause != "5.2" || got.Text != "5.2. За просрочку оплаты Покуп…" {
 		t.Errorf("Clause over the budget = %+v", got)
 	}
 }
 
 func TestTopicOf(t *testing.T) {
-	tests := map[string]string{
-		"какая неустойка":                   "о неустойке",
-		"неустойка за просрочку оплаты":     "о неустойке",
-		"какой срок оплаты по договору":     "о сроке оплаты",
-		"когда платить":                     "о сроке оплаты",
-		"какой срок поставки":               "о сроке поставки",
-		"до какого числа действует договор": "о сроке действия договора",
-		"где решаются споры":                "о разрешении споров",
-		"какая цена договора":               "о цене",
-		"кто подписал договор":              "",
-		"реквизиты поставщика":              "",
+	when := Asking{When: true, Term: true}
+	tests := []struct {
+		query  string
+		asking Asking
+		want   string
+	}{
+		{"какая неустойка", Asking{}, "о неустойке"},
+		{"неустойка за просрочку оплаты", Asking{}, "о неустойке"},
+		{"какой срок оплаты по договору", when, "о сроке оплаты"},
+		{"когда платить", when, "о сроке оплаты"},
+		{"какой срок поставки", when, "о сроке поставки"},
+		{"до какого числа действует договор", when, "о сроке действия договора"},
+		{"где решаются споры", Asking{}, "о разрешении споров"},
+		{"какая цена договора", Asking{}, "о цене"},
+		{"кто подписал договор", Asking{}, ""},
+		{"реквизиты поставщика", Asking{}, ""},
+		// «оплата» asks for the payment term only when the question asks for a time limit.
+		{"порядок оплаты по договору", Asking{}, ""},
 	}
-	for q, want := range tests {
-		got, ok := TopicOf(q)
-		if got.About != want || ok != (want != "") {
-			t.Errorf("TopicOf(%q) = %q, %v; want %q", q, got.About, ok, want)
+	for _, tt := range tests {
+		got, ok := TopicOf(tt.query, tt.asking)
+		if got.About != tt.want || ok != (tt.want != "") {
+			t.Errorf("TopicOf(%q) = %q, %v; want %q", tt.query, got.About, ok, tt.want)
 		}
 	}
-	penalty, _ := TopicOf("какая неустойка")
+	penalty, _ := TopicOf("какая неустойка", Asking{})
 	if !penalty.In(contractText) || penalty.In("1.1. Исполнитель оказывает услуги. 2.1. Оплата в течение 5 дней.") {
 		t.Error("Topic.In: the penalty clause is in the supply contract only")
 	}
-	term, _ := TopicOf("до какого числа действует договор")
+	term, _ := TopicOf("до какого числа действует договор", when)
 	if !term.In("Договор вступает в силу с даты подписания.") || term.In(contractText) {
 		t.Error("Topic.In: a contract's term is said by «вступает в силу», «действует до»")
 	}

@@ -16,8 +16,10 @@ func FuzzExcerpt(f *testing.F) {
 	f.Add("1. Оплата\n1.1. Покупатель оплачивает товар в течение 20 дней. 1.2. Пени 0,1% по п. 5.2. Договора.", "срок оплаты", 40)
 	f.Add("Сроки\n\nОсновные\n| Отчёт | Срок |\n|---|---|\n| 6-НДФЛ | до 25 февраля |\n\nИтог\n- a:\n- b;", "когда сдавать 6-ндфл", 30)
 	f.Fuzz(func(t *testing.T, text, query string, n int) {
+		// What the question asks, from n's low bits: every reading of it.
+		a := Asking{When: n&1 != 0, Term: n&2 != 0, Deadline: n&4 != 0, Amount: n&8 != 0}
 		n = max(1, n%2000)
-		for _, got := range []string{Excerpt(text, query, n), Clause(text, query, n).Text, ArticleQuote(text, "Статья", "", query, n).Text} {
+		for _, got := range []string{Excerpt(text, query, n), Clause(text, query, a, n).Text, ArticleQuote(text, "Статья", "", query, a, n).Text} {
 			if !utf8.ValidString(got) && utf8.ValidString(text) {
 				t.Fatalf("invalid UTF-8 excerpt %q", got)
 			}

@@ -59,9 +59,9 @@ var topics = []Topic{
 	{About: "о приёмке", ask: []string{"приемк"}, stems: []string{"приемк"}},
 }
 
-// TopicOf is the standard clause query asks for, if it names one.
-func TopicOf(query string) (Topic, bool) {
-	q := newClauseQuery(query)
+// TopicOf is the standard clause query, asking a, asks for, if it names one.
+func TopicOf(query string, a Asking) (Topic, bool) {
+	q := newClauseQuery(query, a)
 	for _, t := range topics {
 		if t.asks(q) {
 			return t, true

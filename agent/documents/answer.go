@@ -49,7 +49,7 @@ func (s *Skill) answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 		}
 	}
 	fallback := kbFallback(q)
-	if miss, ok := s.ans.Missing(ctx, s.lib, own, q.Docs.Selected, q.Text, false); ok {
+	if miss, ok := s.ans.Missing(ctx, s.lib, own, q.Docs.Selected, s.question(q), false); ok {
 		// The documents, read whole, have no clause on what is asked: say so rather than quote
 		// the clause that comes closest («В договоре … нет пункта о неустойке»).
 		miss.Trace = skill.Trace{"docs": dbg}
@@ -68,7 +68,7 @@ func (s *Skill) answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 	if fullText {
 		r, err = s.fullContext(ctx, q, own, ids, dbg)
 	} else {
-		r, err = s.ans.Passages(ctx, s.lib, own, ids, question(q), false, 0, dbg)
+		r, err = s.ans.Passages(ctx, s.lib, own, ids, s.question(q), false, 0, dbg)
 	}
 	if err != nil {
 		return skill.Reply{}, err
@@ -98,8 +98,8 @@ func kbFallback(q skill.Query) bool {
 }
 
 // question is what a passage answer searches for q.
-func question(q skill.Query) passages.Question {
-	return passages.Question{Text: q.Text, Searches: q.Searches, Progress: q.Progress}
+func (s *Skill) question(q skill.Query) passages.Question {
+	return passages.Question{Text: q.Text, Asking: passages.AskingOf(q, s.opts.Parser), Searches: q.Searches, Progress: q.Progress}
 }
 
 // vague reports whether q is a short question that names nothing the bot knows, asked of the
@@ -143,7 +143,7 @@ func (s *Skill) fullContext(ctx context.Context, q skill.Query, own string, ids 
 			return skill.Reply{}, ctx.Err()
 		}
 		s.opts.Logger.WarnContext(ctx, "llm full-context answer failed; extractive answer", "err", err)
-		r, perr := s.ans.Passages(ctx, s.lib, own, ids, question(q), false, 0, dbg)
+		r, perr := s.ans.Passages(ctx, s.lib, own, ids, s.question(q), false, 0, dbg)
 		if !slices.Contains(r.Degraded, phrase.SourcesDegraded(err)) {
 			r.Degraded = append(r.Degraded, phrase.SourcesDegraded(err))
 		}

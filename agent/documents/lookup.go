@@ -12,6 +12,7 @@ import (
 	"github.com/finbot/finbot/agent/passages"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
@@ -36,8 +37,8 @@ type Scope struct {
 }
 
 // Search is the search_user_documents tool: it searches the owner's documents, or only those
-// args name.
-func Search(ctx context.Context, lib *library.Library, s Scope, args plan.SearchUserDocumentsArgs) (facts.Payload, error) {
+// args name; p reads what the query asks, which chooses the clauses quoted.
+func Search(ctx context.Context, lib *library.Library, s Scope, args plan.SearchUserDocumentsArgs, p *understand.Parser) (facts.Payload, error) {
 	query := strings.TrimSpace(args.Query)
 	if query == "" {
 		return facts.Payload{}, skill.BadArgs("search_user_documents: empty query")
@@ -53,13 +54,13 @@ func Search(ctx context.Context, lib *library.Library, s Scope, args plan.Search
 		}
 		ids = passages.IDs(ms)
 	}
-	return passages.Search(ctx, lib, s.Owner, library.Query{Text: query, DocIDs: ids, TopK: args.TopK}, false)
+	return passages.Search(ctx, lib, s.Owner, library.Query{Text: query, DocIDs: ids, TopK: args.TopK}, passages.Asking(p.Asks(query)), false)
 }
 
 // LoadFull is the load_documents_full tool: it returns the named documents (default: the
 // selection) whole when they fit FullContextChars together, else their passages that answer
 // question (S4).
-func LoadFull(ctx context.Context, lib *library.Library, s Scope, question string, args plan.LoadDocumentsFullArgs) (facts.Payload, error) {
+func LoadFull(ctx context.Context, lib *library.Library, s Scope, question passages.Question, args plan.LoadDocumentsFullArgs) (facts.Payload, error) {
 	ms, err := resolve(ctx, lib, s, args.DocumentIDs)
 	if err != nil {
 		return facts.Payload{}, skill.Unavailable("documents", err)
@@ -76,11 +77,11 @@ func LoadFull(ctx context.Context, lib *library.Library, s Scope, question strin
 		chars += m.Chars
 	}
 	if chars > FullContextChars {
-		query := strings.TrimSpace(question)
+		query := strings.TrimSpace(question.Text)
 		if query == "" {
 			return facts.Payload{}, skill.BadArgs("load_documents_full: documents too large and no question to search them with")
 		}
-		p, err := passages.Search(ctx, lib, s.Owner, library.Query{Text: query, DocIDs: passages.IDs(ms), TopK: fullFallbackTopK}, false)
+		p, err := passages.Search(ctx, lib, s.Owner, library.Query{Text: query, DocIDs: passages.IDs(ms), TopK: fullFallbackTopK}, question.Asking, false)
 		if err != nil {
 			return facts.Payload{}, err
 		}

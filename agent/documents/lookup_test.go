@@ -6,6 +6,7 @@ import (
 
 	"github.com/finbot/finbot/agent/passages"
 	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/library"
 )
@@ -36,12 +37,19 @@ func contractLibrary(t *testing.T) (*library.Library, docstore.Meta) {
 	return lib, added.Meta
 }
 
+// asking is what the parser reads text to ask; question is text with it.
+func asking(text string) library.Asking { return passages.Asking(understand.NewParser().Asks(text)) }
+
+func question(text string) passages.Question {
+	return passages.Question{Text: text, Asking: asking(text)}
+}
+
 // One search is read two ways, the tool's facts and the extractive reply, and both quote the
 // same clause under the same footnote.
 func TestReadTwoWays(t *testing.T) {
 	lib, _ := contractLibrary(t)
 	const q = "какие пени за просрочку поставки"
-	p, err := Search(t.Context(), lib, Scope{Owner: "u:1"}, plan.SearchUserDocumentsArgs{Query: q})
+	p, err := Search(t.Context(), lib, Scope{Owner: "u:1"}, plan.SearchUserDocumentsArgs{Query: q}, understand.NewParser())
 	if err != nil {
 		t.Fatalf("Search() error: %v", err)
 	}
@@ -52,7 +60,7 @@ func TestReadTwoWays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := passages.Extractive(found, q, false)
+	r := passages.Extractive(found, q, asking(q), false)
 	if !strings.Contains(r.Text, "0,1%") || !strings.Contains(r.Text, "[1]") || len(r.Sources) == 0 || r.Sources[0] != p.Sources[0] {
 		t.Errorf("Extractive() = %q with %+v, want the penalty clause footnoted as the facts' %+v", r.Text, r.Sources, p.Sources)
 	}
@@ -74,11 +82,11 @@ func TestResolve(t *testing.T) {
 
 func TestLoadFull(t *testing.T) {
 	lib, m := contractLibrary(t)
-	p, err := LoadFull(t.Context(), lib, Scope{Owner: "u:1"}, "сроки оплаты", plan.LoadDocumentsFullArgs{})
+	p, err := LoadFull(t.Context(), lib, Scope{Owner: "u:1"}, question("сроки оплаты"), plan.LoadDocumentsFullArgs{})
 	if err != nil || p.Found || len(p.Limitations) != 1 {
 		t.Errorf("LoadFull() with nothing selected = %+v, %v; want a limitation and no documents", p, err)
 	}
-	p, err = LoadFull(t.Context(), lib, Scope{Owner: "u:1", Selected: []docstore.Meta{m}}, "сроки оплаты", plan.LoadDocumentsFullArgs{})
+	p, err = LoadFull(t.Context(), lib, Scope{Owner: "u:1", Selected: []docstore.Meta{m}}, question("сроки оплаты"), plan.LoadDocumentsFullArgs{})
 	if err != nil || len(p.Items) != 1 || p.Items[0].Kind != "document" || !strings.Contains(p.Items[0].Text, "20 рабочих дней") {
 		t.Errorf("LoadFull() of the selection = %+v, %v; want the contract whole", p, err)
 	}
@@ -87,11 +95,11 @@ func TestLoadFull(t *testing.T) {
 // A standard clause the contract, read whole, lacks is said to be missing; one it has is not.
 func TestMissingClause(t *testing.T) {
 	lib, _ := contractLibrary(t)
-	r, ok, err := passages.MissingClause(t.Context(), lib, "u:1", nil, "что в договоре про форс-мажор?", true)
+	r, ok, err := passages.MissingClause(t.Context(), lib, "u:1", nil, "что в договоре про форс-мажор?", asking("что в договоре про форс-мажор?"), true)
 	if err != nil || !ok || !strings.Contains(r.Text, "» [1] нет пункта о форс-мажоре") || len(r.Sources) != 1 {
 		t.Errorf("MissingClause(форс-мажор) = %+v, %v, %v; want the contract footnoted as lacking it", r, ok, err)
 	}
-	if r, ok, err := passages.MissingClause(t.Context(), lib, "u:1", nil, "какой срок оплаты по договору?", true); ok || err != nil {
+	if r, ok, err := passages.MissingClause(t.Context(), lib, "u:1", nil, "какой срок оплаты по договору?", asking("какой срок оплаты по договору?"), true); ok || err != nil {
 		t.Errorf("MissingClause(срок оплаты) = %+v, %v, %v; the contract has it", r, ok, err)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/finbot/finbot/agent/phrase"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/library"
 )
 
@@ -31,6 +32,9 @@ type Options struct {
 	Logger *slog.Logger
 	// HistoryTimeout bounds resolving the scope (the selection, a receipt); default 2s.
 	HistoryTimeout time.Duration
+	// Parser reads what a question the planner wrote asks (a search query, a follow-up it
+	// resolved); nil = understand.NewParser().
+	Parser *understand.Parser
 }
 
 // Skill answers over the documents of lib; with lib nil it says that documents are not
@@ -50,6 +54,9 @@ func New(lib *library.Library, opts Options) *Skill {
 	}
 	if opts.HistoryTimeout <= 0 {
 		opts.HistoryTimeout = 2 * time.Second
+	}
+	if opts.Parser == nil {
+		opts.Parser = understand.NewParser()
 	}
 	return &Skill{lib: lib, opts: opts, ans: passages.Answerer{Writer: opts.Writer, Log: opts.Logger}}
 }
@@ -83,13 +90,13 @@ func (s *Skill) Facts(ctx context.Context, q skill.Query, call plan.ToolCall) (f
 		if err := call.Decode(&args); err != nil {
 			return facts.Payload{}, fmt.Errorf("%w: %s: %v", skill.ErrArgs, call.Tool, err)
 		}
-		return Search(ctx, s.lib, scope, args)
+		return Search(ctx, s.lib, scope, args, s.opts.Parser)
 	case plan.ToolLoadDocumentsFull:
 		var args plan.LoadDocumentsFullArgs
 		if err := call.Decode(&args); err != nil {
 			return facts.Payload{}, fmt.Errorf("%w: %s: %v", skill.ErrArgs, call.Tool, err)
 		}
-		return LoadFull(ctx, s.lib, scope, q.Text, args)
+		return LoadFull(ctx, s.lib, scope, s.question(q), args)
 	}
 	return facts.Payload{}, skill.BadArgs("%s is not a documents tool", call.Tool)
 }

@@ -75,7 +75,7 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 		}
 		if err == nil && len(all) > 0 {
 			dbg := &passages.Debug{Owner: own}
-			r, err := s.ans.Passages(ctx, s.user, own, nil, question(q), false, 0, dbg)
+			r, err := s.ans.Passages(ctx, s.user, own, nil, s.question(q), false, 0, dbg)
 			if err != nil {
 				return skill.Reply{}, err
 			}
@@ -85,7 +85,7 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 			}
 			// «какая неустойка?» after uploading a contract without one: say so, then what the
 			// knowledge base says of penalties in general.
-			if miss, ok := s.ans.Missing(ctx, s.user, own, nil, q.Text, true); ok {
+			if miss, ok := s.ans.Missing(ctx, s.user, own, nil, s.question(q), true); ok {
 				return s.withKB(ctx, q, miss)
 			}
 		}
@@ -120,7 +120,7 @@ func (s *Skill) answer(ctx context.Context, q skill.Query, rules bool) (skill.Re
 	if rules {
 		dbg.Gate = library.KBMinEvidenceRules
 	}
-	r, err := s.ans.Passages(ctx, s.kb, library.KBOwner, nil, question(q), true, dbg.Gate, dbg)
+	r, err := s.ans.Passages(ctx, s.kb, library.KBOwner, nil, s.question(q), true, dbg.Gate, dbg)
 	if err != nil {
 		return skill.Reply{}, err
 	}
@@ -144,9 +144,9 @@ func Gate(d understand.Decision) float64 {
 	return library.KBMinEvidence
 }
 
-// queryGate is Gate of a query the planner wrote, read as the parser reads a message.
-func (s *Skill) queryGate(query string) float64 {
-	return Gate(s.opts.Parser.Parse(understand.Input{Text: query, Now: s.opts.Now()}))
+// read is a query the planner wrote, read as the parser reads a message.
+func (s *Skill) read(query string) understand.Decision {
+	return s.opts.Parser.Parse(understand.Input{Text: query, Now: s.opts.Now()})
 }
 
 // Facts runs search_general_kb behind the same gate, the query read as the planner wrote it.
@@ -161,12 +161,12 @@ func (s *Skill) Facts(ctx context.Context, q skill.Query, call plan.ToolCall) (f
 	if err := call.Decode(&args); err != nil {
 		return facts.Payload{}, fmt.Errorf("%w: %s: %v", skill.ErrArgs, call.Tool, err)
 	}
-	return Search(ctx, s.kb, args, s.queryGate)
+	return Search(ctx, s.kb, args, s.read)
 }
 
 // question is what a passage answer searches for q.
-func question(q skill.Query) passages.Question {
-	return passages.Question{Text: q.Text, Searches: q.Searches, Progress: q.Progress}
+func (s *Skill) question(q skill.Query) passages.Question {
+	return passages.Question{Text: q.Text, Asking: passages.AskingOf(q, s.opts.Parser), Searches: q.Searches, Progress: q.Progress}
 }
 
 // owner is q's library: q.Docs.Owner, or whose the asker's documents are.

@@ -10,6 +10,7 @@ import (
 	"github.com/finbot/finbot/agent/passages"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
 )
@@ -27,20 +28,22 @@ func Ingest(ctx context.Context, lib *library.Library, articles []Article) (chun
 	return lib.Ingest(ctx, library.KBOwner, entries)
 }
 
-// Search is the search_general_kb tool: it searches the company knowledge base. gate is the
-// evidence a passage needs to answer the query (library.Query.MinEvidence), as the agent's own
-// knowledge-base answer judges it.
-func Search(ctx context.Context, lib *library.Library, args plan.SearchGeneralKBArgs, gate func(query string) float64) (facts.Payload, error) {
+// Search is the search_general_kb tool: it searches the company knowledge base. read reads the
+// query as the parser reads a message: the evidence a passage needs to answer it
+// (library.Query.MinEvidence) is the agent's own knowledge-base answer's (Gate), and its excerpts
+// are chosen by what it asks (understand.Decision.Asks).
+func Search(ctx context.Context, lib *library.Library, args plan.SearchGeneralKBArgs, read func(query string) understand.Decision) (facts.Payload, error) {
 	query := strings.TrimSpace(args.Query)
 	if query == "" {
 		return facts.Payload{}, skill.BadArgs("search_general_kb: empty query")
 	}
 	// The same gate as the agent's knowledge-base answer, the query read as the planner wrote it.
-	q := library.Query{Text: query, TopK: args.TopK, MinEvidence: gate(query)}
+	d := read(query)
+	q := library.Query{Text: query, TopK: args.TopK, MinEvidence: Gate(d)}
 	if t := strings.TrimSpace(args.Topic); t != "" {
 		q.Expansions = []string{t} // widens recall; relevance is still judged against the query
 	}
-	return passages.Search(ctx, lib, library.KBOwner, q, true)
+	return passages.Search(ctx, lib, library.KBOwner, q, passages.Asking(d.Asks), true)
 }
 
 // maxTopics bounds the knowledge base's topics listed in a refusal.

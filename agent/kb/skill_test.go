@@ -10,6 +10,7 @@ import (
 	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/library"
 )
@@ -20,16 +21,20 @@ func TestSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	var asked []string
-	gate := func(q string) float64 { asked = append(asked, q); return library.KBMinEvidenceRules }
-	if _, err := kb.Search(t.Context(), lib, plan.SearchGeneralKBArgs{Query: "  "}, gate); !errors.Is(err, skill.ErrArgs) {
+	// A query read as a question about rules: the gate of one (library.KBMinEvidenceRules).
+	read := func(q string) understand.Decision {
+		asked = append(asked, q)
+		return understand.Decision{Kind: understand.KindKB, Sure: true}
+	}
+	if _, err := kb.Search(t.Context(), lib, plan.SearchGeneralKBArgs{Query: "  "}, read); !errors.Is(err, skill.ErrArgs) {
 		t.Errorf("kb.Search(empty query) error = %v, want skill.ErrArgs", err)
 	}
-	p, err := kb.Search(t.Context(), lib, plan.SearchGeneralKBArgs{Query: " что такое амортизация "}, gate)
+	p, err := kb.Search(t.Context(), lib, plan.SearchGeneralKBArgs{Query: " что такое амортизация "}, read)
 	if err != nil {
 		t.Fatalf("kb.Search() error: %v", err)
 	}
 	if !slices.Equal(asked, []string{"что такое амортизация"}) {
-		t.Errorf("gate asked for %q, want the trimmed query once", asked)
+		t.Errorf("read %q, want the trimmed query once", asked)
 	}
 	if !p.Found || p.Items[0].Section != facts.KnowledgeBase || !strings.Contains(p.Sources[0].Title, "(база знаний") {
 		t.Errorf("kb.Search() = %+v, want knowledge-base articles", p)

@@ -53,6 +53,8 @@ func (a Answerer) log() *slog.Logger {
 // Question is what an answer over passages searches for.
 type Question struct {
 	Text string
+	// Asking is what Text asks about, as the parser read it (Asking): the quotes are chosen by it.
+	Asking library.Asking
 	// Searches are the planner's search queries: searched instead of the LLM's expansions.
 	// nil = none planned (the LLM expands the question when there is one); empty = planned none.
 	Searches []string
@@ -119,9 +121,9 @@ func (a Answerer) Passages(ctx context.Context, lib *library.Library, own string
 		// The answer with no LLM, and the same when the LLM failed: the passages it quotes,
 		// each with its footnote.
 		top := passages[:min(len(passages), ExtractiveQuotes)]
-		x, ok := Extractive(top, text, false), true
+		x, ok := Extractive(top, text, q.Asking, false), true
 		if kb {
-			x, ok = ExtractiveKB(top, a.articleTexts(ctx, lib, own, top), text)
+			x, ok = ExtractiveKB(top, a.articleTexts(ctx, lib, own, top), text, q.Asking)
 		}
 		if !ok {
 			// The articles found state no time limit for what the question asks about: the
@@ -164,9 +166,9 @@ func (a Answerer) articleTexts(ctx context.Context, lib *library.Library, own st
 }
 
 // Missing is MissingClause as the reply, logging documents it could not read.
-func (a Answerer) Missing(ctx context.Context, lib *library.Library, own string, selected []docstore.Meta, question string,
+func (a Answerer) Missing(ctx context.Context, lib *library.Library, own string, selected []docstore.Meta, q Question,
 	contractsOnly bool) (skill.Reply, bool) {
-	r, ok, err := MissingClause(ctx, lib, own, selected, question, contractsOnly)
+	r, ok, err := MissingClause(ctx, lib, own, selected, q.Text, q.Asking, contractsOnly)
 	if err != nil && ctx.Err() == nil {
 		a.log().WarnContext(ctx, "documents not read for a missing clause", "err", err)
 	}

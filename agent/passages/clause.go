@@ -27,8 +27,8 @@ const (
 // maxClauseCheck documents or maxClauseCheckChars characters. err is why the documents in
 // scope could not be read whole (an owner's list that cannot be read is no documents to check).
 func MissingClause(ctx context.Context, lib *library.Library, own string, selected []docstore.Meta, question string,
-	contractsOnly bool) (r skill.Reply, ok bool, err error) {
-	topic, ok := library.TopicOf(question)
+	a library.Asking, contractsOnly bool) (r skill.Reply, ok bool, err error) {
+	topic, ok := library.TopicOf(question, a)
 	if !ok {
 		return skill.Reply{}, false, nil
 	}

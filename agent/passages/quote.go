@@ -56,9 +56,9 @@ const SelectedOverlap = 0.3
 // their best passage, passages of one document in reading order, overlapping ones once; of a
 // user's documents only the clauses that answer best. Only what is quoted gets a footnote.
 // Knowledge-base passages are quoted as ExtractiveKB quotes them, from the passages alone.
-func Extractive(ps []library.Passage, question string, kb bool) skill.Reply {
+func Extractive(ps []library.Passage, question string, a library.Asking, kb bool) skill.Reply {
 	if kb {
-		r, _ := ExtractiveKB(ps, nil, question)
+		r, _ := ExtractiveKB(ps, nil, question, a)
 		return r
 	}
 	var b strings.Builder
@@ -85,7 +85,7 @@ func Extractive(ps []library.Passage, question string, kb bool) skill.Reply {
 	var quotes []quote
 	best := 0.0
 	for _, i := range order {
-		q, heading := Quote(ps[i], question, false)
+		q, heading := Quote(ps[i], question, a, false)
 		quotes = append(quotes, quote{q, heading, i})
 		best = max(best, q.Score)
 	}
@@ -131,7 +131,7 @@ func Extractive(ps []library.Passage, question string, kb bool) skill.Reply {
 // is one whose quote misses what the question asks (library.Quote.Misses: no time limit for what
 // it names). ok is false when no article is left: the knowledge base does not answer the
 // question, whatever the search found.
-func ExtractiveKB(ps []library.Passage, articles map[string]string, question string) (r skill.Reply, ok bool) {
+func ExtractiveKB(ps []library.Passage, articles map[string]string, question string, a library.Asking) (r skill.Reply, ok bool) {
 	var b strings.Builder
 	b.WriteString("Вот что об этом сказано в базе знаний:\n\n")
 	type quote struct {
@@ -146,9 +146,9 @@ func ExtractiveKB(ps []library.Passage, articles map[string]string, question str
 		}
 		var q library.Quote
 		if text, ok := articles[p.DocID]; ok && strings.TrimSpace(text) != "" {
-			q = library.ArticleQuote(text, p.Title, "", question, excerptRunes)
+			q = library.ArticleQuote(text, p.Title, "", question, a, excerptRunes)
 		} else {
-			q = articleQuote(ps, p.DocID, question)
+			q = articleQuote(ps, p.DocID, question, a)
 		}
 		if q.Misses {
 			continue
@@ -200,14 +200,14 @@ func namesLess(a, b []string) bool {
 
 // articleQuote quotes an article whose text is not at hand by its passages among ps: the best
 // quote of one of them.
-func articleQuote(ps []library.Passage, docID, question string) library.Quote {
+func articleQuote(ps []library.Passage, docID, question string, a library.Asking) library.Quote {
 	var best library.Quote
 	found := false
 	for _, p := range ps {
 		if p.DocID != docID {
 			continue
 		}
-		q := library.ArticleQuote(p.Text, p.Title, lastLine(p.Heading), question, excerptRunes)
+		q := library.ArticleQuote(p.Text, p.Title, lastLine(p.Heading), question, a, excerptRunes)
 		if !found || q.Score > best.Score {
 			best, found = q, true
 		}
@@ -229,20 +229,20 @@ const weakerArticle = 0.6
 // under the heading of its section, none in the article's opening; a user's document by the
 // numbered clause that answers (library.Clause), under the heading of its section — the one the
 // passage holds before the clause, else the passage's own, which is the nearest before its start.
-func Quote(p library.Passage, question string, kb bool) (library.Quote, string) {
+func Quote(p library.Passage, question string, a library.Asking, kb bool) (library.Quote, string) {
 	text := strings.TrimSpace(p.Text)
 	heading, own := "", lastLine(p.Heading)
 	if own != "" && strings.HasPrefix(text, own) {
 		heading, text = own, strings.TrimSpace(strings.TrimPrefix(text, own))
 	}
 	if kb {
-		q := library.ArticleQuote(p.Text, p.Title, own, question, excerptRunes)
+		q := library.ArticleQuote(p.Text, p.Title, own, question, a, excerptRunes)
 		if q.Section == p.Title {
 			q.Section = "" // the article's opening: the footnote names it
 		}
 		return q, q.Section
 	}
-	q := library.Clause(text, question, excerptRunes)
+	q := library.Clause(text, question, a, excerptRunes)
 	switch {
 	case q.Section != "":
 		heading = q.Section

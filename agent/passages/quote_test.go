@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/library"
 )
 
@@ -39,7 +40,7 @@ func kbPassages(ids ...string) ([]library.Passage, map[string]string) {
 // for what the question names, there is no answer.
 func TestExtractiveKB(t *testing.T) {
 	ps, texts := kbPassages("reports", "annual")
-	r, ok := ExtractiveKB(ps, texts, "когда сдавать отчётность по НДС")
+	r, ok := ExtractiveKB(ps, texts, "когда сдавать отчётность по НДС", asks("когда сдавать отчётность по НДС"))
 	text := unescapeMD(r.Text)
 	if !ok || !strings.Contains(text, "**Основные сроки**\n> Декларация по НДС — срок: до 25-го числа месяца после квартала [1]") ||
 		strings.Contains(text, "31 марта") || strings.Contains(text, "Штрафы") || len(r.Sources) != 1 {
@@ -47,16 +48,19 @@ func TestExtractiveKB(t *testing.T) {
 	}
 
 	// Without the articles' texts the passages are quoted.
-	r, ok = ExtractiveKB(ps[:1], nil, "в какой срок сдавать 6-ндфл")
+	r, ok = ExtractiveKB(ps[:1], nil, "в какой срок сдавать 6-ндфл", asks("в какой срок сдавать 6-ндфл"))
 	if text := unescapeMD(r.Text); !ok || !strings.Contains(text, "**Штрафы**\n> Если декларация или 6-НДФЛ не поданы") {
 		t.Errorf("ExtractiveKB without texts = %v:\n%s\nwant the passage's item", ok, text)
 	}
 
 	ps, texts = kbPassages("rates", "annual")
-	if r, ok := ExtractiveKB(ps, texts, "когда платить усн за год"); ok || r.Text != "" {
+	if r, ok := ExtractiveKB(ps, texts, "когда платить усн за год", asks("когда платить усн за год")); ok || r.Text != "" {
 		t.Errorf("ExtractiveKB(«когда платить усн за год») = %v:\n%s\nwant no answer", ok, r.Text)
 	}
 }
+
+// asks is what the parser reads question to ask.
+func asks(question string) library.Asking { return Asking(understand.NewParser().Asks(question)) }
 
 // unescapeMD drops Markdown escapes.
 func unescapeMD(s string) string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/library"
 )
 
@@ -32,8 +33,9 @@ func Owner(userID, chatID int64, group bool) string {
 }
 
 // Search runs a library search and turns its passages into facts: the excerpts the
-// extractive answers quote, titled and footnoted as Sources does.
-func Search(ctx context.Context, lib *library.Library, own string, q library.Query, kb bool) (facts.Payload, error) {
+// extractive answers quote, titled and footnoted as Sources does, chosen by what q.Text asks
+// (a, as the parser read it).
+func Search(ctx context.Context, lib *library.Library, own string, q library.Query, a library.Asking, kb bool) (facts.Payload, error) {
 	q.TopK = min(max(q.TopK, 0), 20) // 0: the library's default
 	if len(q.DocIDs) > 0 {
 		q.MinOverlap = SelectedOverlap // as the skill's passage answer: the answer is expected in these documents
@@ -52,7 +54,7 @@ func Search(ctx context.Context, lib *library.Library, own string, q library.Que
 	p := facts.Payload{Coverage: lowCoverage}
 	var shown []string
 	for i, ps := range found {
-		text := excerpt(ps, q.Text, kb)
+		text := excerpt(ps, q.Text, a, kb)
 		if text == "" || repeats(text, shown) {
 			continue
 		}
@@ -79,9 +81,25 @@ func Search(ctx context.Context, lib *library.Library, own string, q library.Que
 
 // excerpt is what an extractive answer quotes of a passage: the clause of a document that
 // answers query, the sentences of a knowledge-base article (Quote).
-func excerpt(p library.Passage, query string, kb bool) string {
-	q, _ := Quote(p, query, kb)
+func excerpt(p library.Passage, query string, a library.Asking, kb bool) string {
+	q, _ := Quote(p, query, a, kb)
 	return q.Text
+}
+
+// Asking is what a question asks about as the library takes it: the parser's reading
+// (understand.Decision.Asks, or understand.Parser.Asks of a query the planner wrote).
+func Asking(a understand.Asks) library.Asking {
+	return library.Asking{When: a.When, Term: a.Term, Deadline: a.Deadline, Amount: a.Amount, Subject: a.Subject}
+}
+
+// AskingOf is what q.Text asks about: its decision's reading (understand.Decision.Asks), or,
+// when the planner planned the question, p's reading of the text, which may then be the
+// planner's (a follow-up resolved into a whole question).
+func AskingOf(q skill.Query, p *understand.Parser) library.Asking {
+	if q.Plan != nil {
+		return Asking(p.Asks(q.Text))
+	}
+	return Asking(q.Decision.Asks)
 }
 
 // Error is the reply to a library that failed: the user's message of a refusal the library

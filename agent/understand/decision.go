@@ -134,6 +134,8 @@ type Decision struct {
 	// lexicon or a word for money the lexicon leaves to context («что с деньгами»,
 	// «наличные»). The cash and settlement accounts (50, 51) are the Account slot's.
 	Money bool
+	// Asks is what the message asks about: a time limit, a deadline, a figure (Asks).
+	Asks Asks
 
 	// Ask is the question back of a clarify decision that knows what is missing (a follow-up
 	// the dialog cannot complete), a Russian sentence; "" for the general question back.

@@ -55,7 +55,7 @@ func (p *Parser) Understand(in Input, prev *State, load func() *recipe.Catalogs)
 		in.Catalogs = load() // the message alone needed no names; the 1C question it may continue does
 	}
 	if f, ok := p.followUp(p.scanOf(in, r), d, *prev); ok {
-		f.Duty, f.Money = d.Duty, d.Money // what the message itself says, whatever it continues
+		f.Duty, f.Money, f.Asks = d.Duty, d.Money, d.Asks // what the message itself says, whatever it continues
 		return f
 	}
 	return d
@@ -147,6 +147,7 @@ func (p *Parser) parse(s *scan) Decision {
 	p.settleDates(&d)
 	p.doubt(s, &d)
 	d.Duty, d.Money = dutyQuestion(s.in.Text), s.speaksOfMoney()
+	d.Asks = asksOf(s.in.Text)
 	return d
 }
 

@@ -1,0 +1,50 @@
+package understand
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestAsks: what a question asks about, as the quotes of documents and articles are chosen by
+// it — a time limit (When; as a contract's clause states one, Term), a deadline, a figure — and
+// the question without the words that ask for a time limit.
+func TestAsks(t *testing.T) {
+	tests := []struct {
+		q                                      string
+		when, term, duration, deadline, amount bool
+		subject                                string
+	}{
+		{"до какого числа сдавать 6-ндфл", true, true, false, true, false, "сдавать 6-ндфл"},
+		{"в какой срок выставить счет фактуру", true, true, false, true, false, "выставить счет фактуру"},
+		{"когда сдавать рсв", true, true, false, true, false, "когда сдавать рсв"},
+		{"срок уплаты ндфл", true, true, false, true, false, "срок уплаты ндфл"},
+		// «когда» without what is done asks for an occasion as often as for a deadline.
+		{"когда обязательно проводить инвентаризацию", true, true, false, false, false, "когда обязательно проводить инвентаризацию"},
+		{"сколько лет можно переносить вычет", true, false, true, true, false, "можно переносить вычет"},
+		{"сколько дней больничного оплачивает работодатель", true, true, true, true, false, "больничного оплачивает работодатель"},
+		// A term that passed asks for no time limit, but names the term a clause may state.
+		{"проводка списания кредиторки с истекшим сроком", false, true, false, false, false, "проводка списания кредиторки с истекшим сроком"},
+		{"истёк срок давности что делать", false, true, false, false, false, "истёк срок давности что делать"},
+		{"ставка ндс с 2026", false, false, false, false, true, "ставка ндс с 2026"},
+		{"сколько пени по налогам", false, false, false, false, true, "сколько пени по налогам"},
+		{"какая неустойка", false, false, false, false, false, "какая неустойка"},
+	}
+	p := NewParser()
+	for _, tt := range tests {
+		a := p.Parse(Input{Text: tt.q, Now: time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)}).Asks
+		got := []bool{a.When, a.Term, a.Duration, a.Deadline, a.Amount}
+		want := []bool{tt.when, tt.term, tt.duration, tt.deadline, tt.amount}
+		for i, name := range []string{"When", "Term", "Duration", "Deadline", "Amount"} {
+			if got[i] != want[i] {
+				t.Errorf("%q: Asks.%s = %v, want %v", tt.q, name, got[i], want[i])
+			}
+		}
+		if s := strings.Join(strings.Fields(a.Subject), " "); s != tt.subject {
+			t.Errorf("%q: Asks.Subject = %q, want %q", tt.q, s, tt.subject)
+		}
+		if b := p.Asks(tt.q); b != a {
+			t.Errorf("%q: Parser.Asks = %+v, the decision's %+v", tt.q, b, a)
+		}
+	}
+}
