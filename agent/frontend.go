@@ -112,7 +112,8 @@ func buildDocuments(b *builder) skill.Skill {
 	if b.d.Library == nil {
 		return nil
 	}
-	return documents.New(b.d.Library, documents.Options{Writer: b.a.writer, Logger: b.a.opts.Logger, HistoryTimeout: b.a.opts.HistoryTimeout})
+	return documents.New(b.d.Library, documents.Options{Writer: b.a.writer, Parser: b.a.parser, Logger: b.a.opts.Logger,
+		HistoryTimeout: b.a.opts.HistoryTimeout})
 }
 
 func buildKB(b *builder) skill.Skill {
