@@ -1,59 +1,12 @@
 package agent
 
 import (
-	"context"
 	"encoding/json"
 	"regexp"
-	"sync"
-	"testing"
-	"time"
 
-	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/understand"
-	"github.com/finbot/finbot/integrations/history"
-	"github.com/finbot/finbot/integrations/onec"
-	"github.com/finbot/finbot/ru"
 )
-
-// countingSource counts the queries sent to 1C.
-type countingSource struct {
-	runner.Source
-	mu sync.Mutex
-	n  int
-}
-
-func (c *countingSource) Query(ctx context.Context, id string, p onec.Params, limit int) (*onec.Result, error) {
-	c.mu.Lock()
-	c.n++
-	c.mu.Unlock()
-	return c.Source.Query(ctx, id, p, limit)
-}
-
-func (c *countingSource) calls() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.n
-}
-
-// catalogQueries are the queries the lane sends once to load its catalogs: the five catalogs and
-// the day of the register's first posting.
-const catalogQueries = 6
-
-var deepNow = func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
-
-func deepAgent(t *testing.T, access bool) (*Agent, *runner.Lane, *countingSource) {
-	t.Helper()
-	d, err := onec.DemoDefault()
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := &countingSource{Source: d}
-	ln := runner.NewLane(src, runner.Options{Now: deepNow, Organization: d.MainOrganization()})
-	a := New(Deps{History: history.NewMemory(100, history.Limits{}), Ledger: ln},
-		Options{Now: deepNow, LedgerAccess: func(int64, int64) bool { return access }})
-	return a, ln, src
-}
 
 func probeCall(t plan.Tool, args plan.DiscoveryArgs) plan.ToolCall {
 	b, err := json.Marshal(args)

@@ -3,10 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -129,12 +126,6 @@ func wholeAgent(t testing.TB, w wiring, opts ...func(*Options)) *Agent {
 		f(&o)
 	}
 	return New(deps, o)
-}
-
-// planJSON is a scripted planner reply.
-func planJSON(intent understand.Kind, calls string, extra string) string {
-	return fmt.Sprintf(`{"intents":[%q],"tool_calls":[%s],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","answer_style":"NATURAL_RU","confidence":0.9%s}`,
-		intent, calls, extra)
 }
 
 const (
@@ -366,60 +357,6 @@ func TestRetryAfterDegradesAtOnce(t *testing.T) {
 	}
 	if n := len(s.Requests()); n != 1 {
 		t.Errorf("the LLM got %d requests, want only the one answered 429", n)
-	}
-}
-
-// kbGrounded checks a knowledge-base answer without the model's text: the refusal with its
-// buttons when no passage passed the gate, else quotes, each from a passage found, with
-// footnotes to its sources.
-func kbGrounded(t *testing.T, ans Answer) {
-	t.Helper()
-	const lead = "_Основывается на корпоративной базе знаний._\n\n"
-	if docsOf(ans) == nil {
-		t.Fatalf("not a knowledge-base answer (no docs debug):\n%s", ans.Text)
-	}
-	if len(docsOf(ans).Passages) == 0 {
-		if strings.HasPrefix(ans.Text, lead) || len(ans.Sources) > 0 || len(ans.Buttons) == 0 {
-			t.Errorf("nothing passed the gate, yet the answer is not the refusal (sources %d, buttons %d):\n%s",
-				len(ans.Sources), len(ans.Buttons), ans.Text)
-		}
-		return
-	}
-	if !strings.HasPrefix(ans.Text, lead) {
-		t.Fatalf("not a knowledge-base answer:\n%s", ans.Text)
-	}
-	body := strings.TrimPrefix(ans.Text, lead)
-	if !strings.HasPrefix(body, "Вот что об этом сказано в базе знаний:") {
-		t.Errorf("answer is not the extractive one:\n%s", ans.Text)
-	}
-	quotes := 0
-	for _, line := range strings.Split(body, "\n") {
-		q, ok := strings.CutPrefix(line, "> ")
-		if !ok {
-			continue
-		}
-		quotes++
-		m := regexp.MustCompile(` \[(\d+)\]$`).FindStringSubmatch(q)
-		if m == nil {
-			t.Errorf("quote without a footnote: %q", line)
-			continue
-		}
-		if n, _ := strconv.Atoi(m[1]); n < 1 || n > len(ans.Sources) {
-			t.Errorf("footnote [%s] of %d sources", m[1], len(ans.Sources))
-		}
-		q = strings.Trim(unescape(strings.TrimSuffix(q, m[0])), "… ")
-		found := false
-		for _, p := range docsOf(ans).Passages {
-			if strings.Contains(strings.Join(strings.Fields(library.PlainText(p.Text)), " "), q) {
-				found = true
-			}
-		}
-		if !found {
-			t.Errorf("quote %q is in no passage found", q)
-		}
-	}
-	if quotes == 0 {
-		t.Errorf("no quotes in the answer:\n%s", ans.Text)
 	}
 }
 
