@@ -12,9 +12,9 @@ import (
 
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/kb"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/internal/app"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
 )
 

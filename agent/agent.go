@@ -15,13 +15,13 @@ import (
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/agent/news"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/rates"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
 )
 

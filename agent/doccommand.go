@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/finbot/finbot/agent/documents"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/prompts"
 )
 

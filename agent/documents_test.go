@@ -12,7 +12,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/agent/kb"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
@@ -20,6 +19,7 @@ import (
 	"github.com/finbot/finbot/internal/testdocs"
 	"github.com/finbot/finbot/internal/testnet"
 	"github.com/finbot/finbot/internal/testredis"
+	"github.com/finbot/finbot/library"
 )
 
 // contract is a two-page supply contract; the penalty clause is on page 2. It is made once:

@@ -8,11 +8,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/ledger/lane"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/internal/testdocs"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/agent/understand"
+	"github.com/finbot/finbot/library"
 )
 
 // withKB follows an answer about the user's documents with what the knowledge base says, its

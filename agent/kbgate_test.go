@@ -13,9 +13,9 @@ import (
 	"testing"
 
 	"github.com/finbot/finbot/agent/kb"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/internal/fakes"
+	"github.com/finbot/finbot/library"
 )
 
 var (

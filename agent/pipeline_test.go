@@ -17,7 +17,6 @@ import (
 	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/agent/ledger/analysis"
 	"github.com/finbot/finbot/agent/ledger/lane"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/cbr"
@@ -26,6 +25,7 @@ import (
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/internal/fakes"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
 )
 

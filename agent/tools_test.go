@@ -17,7 +17,6 @@ import (
 	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/ledger/lane"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/agent/rates"
@@ -27,6 +26,7 @@ import (
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/tavily"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
 )
 

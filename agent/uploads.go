@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/finbot/finbot/library"
-	"github.com/finbot/finbot/library/extract"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/library/extract"
 	"github.com/finbot/finbot/ru"
 )
 

@@ -20,13 +20,13 @@ import (
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/agent/ledger/lane"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testdocs"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
 )
 

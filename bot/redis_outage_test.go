@@ -15,9 +15,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/agent"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
+	"github.com/finbot/finbot/library"
 )
 
 // recordingAgent is the real agent, with a note of what each answer saw of the history.

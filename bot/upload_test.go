@@ -8,10 +8,10 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/finbot/finbot/agent"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/internal/testdocs"
+	"github.com/finbot/finbot/library"
 )
 
 func docsAgent() *agent.Agent {

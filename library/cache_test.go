@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/finbot/finbot/library/retrieval"
 	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/library/retrieval"
 )
 
 // The cache evicts least recently used owners until the indexes' bytes fit the budget, keeps

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/finbot/finbot/library/extract"
 	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/library/extract"
 )
 
 // KBOwner is the owner of the shared, read-only knowledge base. Users' owners are "u:<id>" and

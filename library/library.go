@@ -29,9 +29,9 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/library/extract"
 	"github.com/finbot/finbot/library/retrieval"
-	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/ru"
 )
 

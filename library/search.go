@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/library/retrieval"
 	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/library/retrieval"
 )
 
 // Query is a search over one owner's documents.

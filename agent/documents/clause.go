@@ -6,10 +6,10 @@ import (
 	"strings"
 
 	"github.com/finbot/finbot/agent/facts"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/library"
 )
 
 // maxClauseCheck and maxClauseCheckChars bound the documents read whole to tell that none of

@@ -15,10 +15,10 @@ import (
 	"strings"
 
 	"github.com/finbot/finbot/agent/facts"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
 )
 

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/library"
 )
 
 const contract = `# Договор поставки № 17

@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/finbot/finbot/agent/facts"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/library"
 )
 
 // Sources numbers the sources of passages: one footnote per (document, page).

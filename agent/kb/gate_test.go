@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/kb"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/library"
 )
 
 // TestGate: with MinEvidence, a passage needs that much evidence as well as the overlap floor,

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/finbot/finbot/agent/kb"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/library"
 )
 
 // TestKnowledgeBaseRecall: the shipped knowledge base answers accountants' questions with the

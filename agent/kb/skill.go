@@ -7,10 +7,10 @@ import (
 
 	"github.com/finbot/finbot/agent/documents"
 	"github.com/finbot/finbot/agent/facts"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
 )
 

@@ -8,10 +8,10 @@ import (
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/kb"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/library"
 )
 
 func TestSearch(t *testing.T) {

@@ -18,8 +18,6 @@ import (
 
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/ledger/lane"
-	"github.com/finbot/finbot/library"
-	"github.com/finbot/finbot/library/extract"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/bot"
 	"github.com/finbot/finbot/config"
@@ -29,6 +27,8 @@ import (
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/tavily"
+	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/library/extract"
 )
 
 // The wiring point proves every concrete type fits the interfaces its consumer declares.

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/kb"
+	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/library/extract"
-	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/ru"
 )
 
