@@ -22,6 +22,9 @@ import (
 //   - the commands and the load driver reach the bot only through internal/app, tests
 //     included (one constructor of the application);
 //   - agent/* packages may import each other (the skills), never the agent itself;
+//   - library/* (document extraction and retrieval, moved out of agent/) stands where
+//     agent/library stood: beside the skills, above the integrations, importing nothing of the
+//     agent;
 //   - an integration imports no other integration (its own subpackages aside);
 //   - internal/testdocs, internal/testnet and any other internal/ package are test support:
 //     only tests, the load driver and other test support import them;
@@ -129,6 +132,13 @@ func TestForbidden(t *testing.T) {
 		{"agent/plan", "agent", false, true},
 		{"agent/plan", "prompts", false, false},
 		{"agent/understand", "ru", false, false},
+		{"agent", "library", false, false},
+		{"agent/kb", "library", false, false},
+		{"library", "library/extract", false, false},
+		{"library", "integrations/docstore", false, false},
+		{"library", "agent/plan", false, true},
+		{"library", "agent", false, true},
+		{"integrations/docstore", "library", false, true},
 		{"ru", "agent/plan", false, true},
 		{"integrations/onec", "integrations/onec/ledgergen", true, false},
 		{"integrations/onec/onectest", "integrations/onec", false, false},
@@ -164,7 +174,7 @@ func layer(p string) int {
 		return 4
 	case p == "agent":
 		return 3
-	case under(p, "agent"):
+	case under(p, "agent") || under(p, "library"):
 		return 2
 	case under(p, "integrations"):
 		return 1
@@ -225,6 +235,8 @@ func forbidden(from, to string, test bool) string {
 		return ""
 	case under(from, "bot") && under(to, "bot"):
 		return ""
+	case under(from, "library") && under(to, "agent"):
+		return "the document library imports nothing of the agent"
 	case layer(from) == 2 && layer(to) == 2:
 		return "" // the agent's skills use each other
 	case layer(to) >= layer(from):
