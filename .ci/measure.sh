@@ -47,8 +47,10 @@ for n in $(seq 1 "$runs"); do
   rc=0
   (cd "$dir/main" && GOCACHE="$cache" GOFLAGS="${GOFLAGS:-}" bash .ci/run) >"$dir/log" 2>&1 || rc=$?
   secs=$(($(date +%s) - start))
-  stages=$(grep -o '^== [^(]*([0-9]*s)' "$dir/log" | sed 's/^== //' | tr '\n' ';' | sed 's/;$//')
-  fuzz=$(grep -o 'fuzz.sh: [0-9]* targets, [0-9]* failed, [0-9]* hit[^,]*' "$dir/log" | tail -1)
+  # || true: a run that fails before a stage prints nothing to grep, and set -e must not end
+  # the measurement silently there.
+  stages=$(grep -o '^== [^(]*([0-9]*s)' "$dir/log" | sed 's/^== //' | tr '\n' ';' | sed 's/;$//' || true)
+  fuzz=$(grep -o 'fuzz.sh: [0-9]* targets, [0-9]* failed, [0-9]* hit[^,]*' "$dir/log" | tail -1 || true)
   printf 'run %d: %dm%02ds exit %d | %s | %s\n' "$n" $((secs / 60)) $((secs % 60)) "$rc" "$stages" "$fuzz"
   if [ "$rc" != 0 ]; then
     echo "---- run $n failed; last lines of $dir/log:"

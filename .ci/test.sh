@@ -6,10 +6,13 @@
 #   - installs redis-server when missing (the fault tests stop and start one of their own)
 #   - starts a three-master Redis Cluster on 127.0.0.1:7101-7103 (.ci/redis-cluster.sh), or
 #     reuses one that answers; the Redis suites run against it as well as the single server
-#   - checks formatting, vet and the import direction, runs go test -race ./... (which replays
-#     every fuzz target's seeds and committed findings), then fuzzes every target for its budget
-#     of executions (.ci/fuzz-budgets.tsv) — advisory: random exploration can find something new
-#     on any run, so a new finding is reported loudly but does not fail the gate
+#   - checks formatting and the import direction; runs go test over every package (which replays
+#     every fuzz target's seeds and committed findings): with -race where goroutines meet, plain
+#     elsewhere, split by .ci/packages.sh, each package exactly once; vets every package; builds
+#     and vets every other module of the repository (library/retrieval/blevebench); then fuzzes
+#     every target for its budget of executions (.ci/fuzz-budgets.tsv) — advisory: random
+#     exploration can find something new on any run, so a new finding is reported loudly but
+#     does not fail the gate
 # Each stage prints the seconds since the start; docs/ci.md has the timings and how they were taken.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -71,7 +74,7 @@ unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' 
 [ -z "$unformatted" ] || { echo "gofmt would change: $unformatted"; exit 1; }
 
 # Everything CPU-bound runs at once, so that it fills the time the race tests spend waiting
-# (fault injection, the load run): the race tests in the foreground; in the background the fuzz
+# (fault injection, the replicas, the load run): the go test runs below; beside them the fuzz
 # script's self-test, and the fuzz targets — first their coverage-instrumented build,
 # then each target for its budget of executions (.ci/fuzz-budgets.tsv; counts, not seconds, so
 # Go's coordinator race golang/go#75804 cannot fail the run). Their logs are printed after the
@@ -88,25 +91,56 @@ fuzz=$!
 trap 'pkill -P $fuzz 2>/dev/null; kill $selftest $fuzz 2>/dev/null || true' EXIT
 bash .ci/imports.sh
 
-say "go test -race ./..."
+say "go test: -race where goroutines meet, plain elsewhere (.ci/packages.sh)"
 export TGEMU_DIR="$emu" FINBOT_E2E=1 FINBOT_REQUIRE_REDIS=1
-# The slowest packages first (they wait on timeouts and the load run), so that their waiting
-# overlaps the other packages' builds and runs; -p 4 lets waiting test binaries run alongside.
+# .ci/packages.sh splits the packages by rules (bash .ci/packages.sh -v shows each one's run and
+# why) and fails unless every package is tested exactly once. Each line is one go test
+# invocation; they all run at once, so that the plain run's CPU-bound tests and the builds fill
+# the time the race tests spend waiting (fault timeouts, replicas, the load run). Their outputs
+# are printed after, race first.
+runs=$(bash .ci/packages.sh)
 mod=$(go list -m)
-slow=("$mod" "$mod/internal/load" "$mod/agent")
-rest=$(go list ./... | grep -vxF -e "$mod" -e "$mod/internal/load" -e "$mod/agent")
-tests=0
-# -timeout: the agent package takes ~4 min under -race on an idle machine and has taken 8–10 min on
-# a loaded one; 14 min still stops a hang inside the 15-minute budget.
-go test -race -count=1 -p 4 -timeout 14m "$@" "${slow[@]}" $rest || tests=$?
-
+n=0
+pids=()
+while IFS=$'\t' read -r mode filter pkgs; do
+  n=$((n + 1))
+  args=(-count=1 -timeout 10m)
+  [ "$mode" = race ] && args+=(-race -p 4)
+  [ "$filter" = - ] || args+=("$filter")
+  # The slowest race packages first (they wait on timeouts and the load run), so that their
+  # waiting overlaps the other packages' builds and runs.
+  pkgs=$(for p in "$mod" "$mod/internal/app" "$mod/internal/load"; do
+    [[ " $pkgs " == *" $p "* ]] && echo "$p"; done; tr ' ' '\n' <<<"$pkgs" |
+    grep -vxF -e "$mod" -e "$mod/internal/app" -e "$mod/internal/load" || true)
+  printf '%s %s: %s packages\n' "$mode" "$filter" "$(wc -w <<<"$pkgs")"
+  # shellcheck disable=SC2086 # one word per package
+  go test "${args[@]}" "$@" $pkgs >"$logs/test-$n.log" 2>&1 &
+  pids+=($!)
+  echo "$mode $filter" >"$logs/test-$n.name"
+done <<<"$runs"
+trap 'pkill -P $fuzz 2>/dev/null; kill $selftest $fuzz "${pids[@]}" 2>/dev/null || true' EXIT
 failed=()
-[ "$tests" = 0 ] || failed+=("go test")
+for i in $(seq 1 "$n"); do
+  rc=0
+  wait "${pids[$((i - 1))]}" || rc=$?
+  say "go test $(cat "$logs/test-$i.name")"
+  cat "$logs/test-$i.log"
+  [ "$rc" = 0 ] || failed+=("go test $(cat "$logs/test-$i.name")")
+done
+
 # go vet with -race reuses the race build's compiled packages (the same build configuration):
 # seconds, where a plain go vet compiles every dependency once more (about a minute of CPU).
 # The code has no race build tags, so it vets the same files.
 say "go vet"
 go vet -race ./... || failed+=("go vet")
+# Every other module of the repository (library/retrieval/blevebench: bleve against finbot's
+# retrieval, kept out of finbot's go.mod): its test binary builds, so its go.mod and go.sum are
+# complete, and it vets. bench.sh runs its benchmark.
+for gomod in $(git ls-files '*/go.mod' 2>/dev/null || find . -mindepth 2 -name go.mod -not -path './.cache/*'); do
+  dir=$(dirname "$gomod")
+  say "module $dir: build and vet"
+  (cd "$dir" && go test -race -count=1 -run '^$' ./... && go vet -race ./...) || failed+=("module $dir")
+done
 # stage NAME PID LOG: waits for a background stage and prints its log.
 stage() {
   say "$1"

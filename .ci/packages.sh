@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Splits the module's packages between the two test runs of .ci/test.sh, by rules rather than a
+# list, so that a new or renamed package is placed without editing this file:
+#   race   go test -race: where goroutines meet. The root package (the end-to-end and fault
+#          tests) and every package under bot/, internal/ and integrations/; and anywhere else,
+#          a package whose Go files, tests included, start goroutines or run tests in parallel
+#          (a go statement, .Go(, sync.WaitGroup, errgroup, time/context.AfterFunc,
+#          testing/synctest, t.Parallel()).
+#   plain  go test without the race detector: every other package. Their tests run in one
+#          goroutine, where -race watches nothing and costs 5–15× the time (the agent package:
+#          89 s against 11 s of CPU). The agent's concurrent work is raced all the same: the
+#          executor that runs plan steps at once is in the race run, and the race-built end-to-end,
+#          load and bot tests drive the whole agent from many chats at once.
+# One exception by test, not by package (plain_tests below): a test that does seconds of
+# CPU-bound work in one goroutine inside a race package runs in the plain run, and the rest of
+# its package under -race.
+#
+# Prints one line per go test invocation to make, tab-separated:
+#   race|plain <TAB> filter <TAB> package...
+# where filter is "-" (every test) or "-run=RE" / "-skip=RE". Then checks that every package
+# of `go list ./...` is tested exactly once: in one run whole, or in both with -skip=RE in one
+# and -run=RE in the other. `bash .ci/packages.sh -v` prints each package's run and why instead.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mod=$(go list -m)
+
+# package <TAB> regexp of its tests that run plain although the package runs under -race.
+#   library/extract TestHostileShapes: extracts 33 hostile files (up to 100 MB of XML) one at a
+#   time with a 10-minute timeout, so each parse finishes in the one worker goroutine: 186 s of
+#   CPU under -race, 17 s plain. Extract's goroutine, cancellation and slots are raced by the
+#   package's other tests (TestContext, the slots tests) and by the bot's upload tests.
+plain_tests=$(printf '%s\t%s\n' \
+  "$mod/library/extract" '^TestHostileShapes$')
+
+goroutines='^[[:space:]]*go (func|[A-Za-z_][A-Za-z0-9_.]*\()|\.Go\(|sync\.WaitGroup|errgroup\.|(time|context)\.AfterFunc|testing/synctest|\.Parallel\(\)'
+
+verbose=0
+[ "${1:-}" = -v ] && verbose=1
+
+race=() plain=() lines=()
+while IFS='|' read -r pkg dir files; do
+  rel=${pkg#"$mod"}
+  rel=${rel#/}
+  why=""
+  if [ -z "$rel" ]; then
+    why="the root package: end-to-end and fault tests"
+  elif [[ "$rel" =~ ^(bot|internal|integrations)(/|$) ]]; then
+    why="under ${BASH_REMATCH[1]}/"
+  elif [ -n "${files// /}" ]; then
+    # (grep -q ends the pipe early: without pipefail, so that a hit counts)
+    hit=$(set +o pipefail; cd "$dir" && for f in $files; do grep -v '^[[:space:]]*//' "$f" | grep -qE "$goroutines" && printf '%s ' "$f"; done || true)
+    [ -z "$hit" ] || why="starts goroutines: ${hit% }"
+  fi
+  if [ -n "$why" ]; then
+    race+=("$pkg")
+    lines+=("race	$pkg	$why")
+  else
+    plain+=("$pkg")
+    lines+=("plain	$pkg	one goroutine")
+  fi
+done < <(go list -f '{{.ImportPath}}|{{.Dir}}|{{join .GoFiles " "}} {{join .TestGoFiles " "}} {{join .XTestGoFiles " "}}' ./...)
+
+# Split packages leave the whole-package lists and get a filtered invocation in each run.
+split=()
+while IFS=$'\t' read -r pkg re; do
+  [ -n "$pkg" ] || continue
+  if ! printf '%s\n' "${race[@]}" | grep -qxF "$pkg"; then
+    echo "packages.sh: $pkg in plain_tests is not a race package (moved? renamed?)" >&2
+    exit 1
+  fi
+  race=($(printf '%s\n' "${race[@]}" | grep -vxF "$pkg"))
+  split+=("$pkg	$re")
+done <<<"$plain_tests"
+
+if [ "$verbose" = 1 ]; then
+  printf '%s\n' "${lines[@]}" | column -t -s $'\t'
+  for s in "${split[@]}"; do printf 'split  %s: %s runs plain, the rest under -race\n' "${s%%	*}" "${s#*	}"; done
+  exit 0
+fi
+
+out=$(
+  printf 'race\t-\t%s\n' "${race[*]}"
+  printf 'plain\t-\t%s\n' "${plain[*]}"
+  for s in "${split[@]}"; do
+    printf 'race\t-skip=%s\t%s\n' "${s#*	}" "${s%%	*}"
+    printf 'plain\t-run=%s\t%s\n' "${s#*	}" "${s%%	*}"
+  done
+)
+
+# The check: every package once, whole in one run or split by one expression across both.
+awk -F'\t' -v all="$(go list ./... | tr '\n' ' ')" '
+  { n = split($3, p, " "); for (i = 1; i <= n; i++) {
+      if ($2 == "-") whole[p[i]]++
+      else { re = $2; sub(/^-(run|skip)=/, "", re); kind = substr($2, 2, index($2, "=") - 2)
+             part[p[i] SUBSEP kind] = re; parts[p[i]]++ }
+  } }
+  END {
+    bad = 0; split(all, pk, " ")
+    for (i in pk) {
+      q = pk[i]; w = whole[q] + 0; s = parts[q] + 0
+      ok = (w == 1 && s == 0) || (w == 0 && s == 2 && part[q SUBSEP "run"] != "" && part[q SUBSEP "run"] == part[q SUBSEP "skip"])
+      if (!ok) { printf "packages.sh: %s is tested %d time(s) whole and %d in part\n", q, w, s > "/dev/stderr"; bad = 1 }
+      seen[q] = 1
+    }
+    for (q in whole) if (!(q in seen)) { printf "packages.sh: %s is not a package of the module\n", q > "/dev/stderr"; bad = 1 }
+    exit bad
+  }' <<<"$out"
+printf '%s\n' "$out"
