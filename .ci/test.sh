@@ -113,6 +113,7 @@ mod=$(go list -m)
 gotest() {
   local n=$1 mode=$2 filter=$3 pkgs=$4 args=(-count=1 -timeout 10m)
   [ "$mode" = race ] && args+=(-race -p 4)
+  args+=("${extra[@]}") # test.sh's arguments (-v, -run …); the split filter after them wins
   [ "$filter" = - ] || args+=("$filter")
   # The slowest race packages first (they wait on timeouts and the load run), so that their
   # waiting overlaps the other packages' builds and runs.
@@ -120,13 +121,13 @@ gotest() {
     [[ " $pkgs " == *" $p "* ]] && echo "$p"; done; tr ' ' '\n' <<<"$pkgs" |
     grep -vxF -e "$mod" -e "$mod/internal/app" -e "$mod/internal/load" || true)
   # shellcheck disable=SC2086 # one word per package
-  go test "${args[@]}" "${extra[@]}" $pkgs >"$logs/test-$n.log" 2>&1
+  go test "${args[@]}" $pkgs >"$logs/test-$n.log" 2>&1
 }
 extra=("$@")
 names=()
 while IFS=$'\t' read -r mode filter pkgs; do
-  names+=("$mode $filter")
-  printf 'go test %d: %s %s, %s packages\n' ${#names[@]} "$mode" "$filter" "$(wc -w <<<"$pkgs")"
+  if [ "$filter" = - ]; then names+=("$mode"); else names+=("$mode $filter"); fi
+  printf 'go test %d: %s, %s packages\n' ${#names[@]} "${names[-1]}" "$(wc -w <<<"$pkgs")"
 done <<<"$runs"
 rm -f "$logs"/test-*.rc
 first=$(head -n 1 <<<"$runs")
