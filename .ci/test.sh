@@ -24,6 +24,13 @@ say "toolchain"
 go version
 command -v node >/dev/null || { echo "node is required for the Telegram end-to-end tests"; exit 1; }
 node --version
+# -trimpath: compiled packages do not depend on the checkout's folder, so a new clone on a machine
+# that has built before finds the module's packages in the build cache; without it each of them
+# compiles again, in each of the three configurations (race, plain, fuzz). Added to GOFLAGS as
+# go env has it (an exported GOFLAGS replaces go env's).
+goflags=$(go env GOFLAGS)
+[[ " $goflags " == *" -trimpath "* ]] || export GOFLAGS="${goflags:+$goflags }-trimpath"
+echo "GOFLAGS=$GOFLAGS"
 
 say "telegram-test-api (Bot API emulator)"
 emu="$root/.cache/tgemu"
@@ -95,37 +102,54 @@ say "go test: -race where goroutines meet, plain elsewhere (.ci/packages.sh)"
 export TGEMU_DIR="$emu" FINBOT_E2E=1 FINBOT_REQUIRE_REDIS=1
 # .ci/packages.sh splits the packages by rules (bash .ci/packages.sh -v shows each one's run and
 # why) and fails unless every package is tested exactly once. Each line is one go test
-# invocation; they all run at once, so that the plain run's CPU-bound tests and the builds fill
-# the time the race tests spend waiting (fault timeouts, replicas, the load run). Their outputs
-# are printed after, race first.
+# invocation. The first, the race run over whole packages, is the long one: it waits on fault
+# timeouts, the replicas and the load run. The others (the plain run, then the split packages'
+# parts) follow one another beside it, so that their CPU-bound tests and builds fill that
+# waiting; started all at once they would compile the same standard library and dependencies
+# twice (separate go commands do not share work in progress). Outputs are printed after, in order.
 runs=$(bash .ci/packages.sh)
 mod=$(go list -m)
-n=0
-pids=()
-while IFS=$'\t' read -r mode filter pkgs; do
-  n=$((n + 1))
-  args=(-count=1 -timeout 10m)
+# gotest N MODE FILTER PACKAGES: invocation N, its output in $logs/test-N.log.
+gotest() {
+  local n=$1 mode=$2 filter=$3 pkgs=$4 args=(-count=1 -timeout 10m)
   [ "$mode" = race ] && args+=(-race -p 4)
+  args+=("${extra[@]}") # test.sh's arguments (-v, -run …); the split filter after them wins
   [ "$filter" = - ] || args+=("$filter")
   # The slowest race packages first (they wait on timeouts and the load run), so that their
   # waiting overlaps the other packages' builds and runs.
   pkgs=$(for p in "$mod" "$mod/internal/app" "$mod/internal/load"; do
     [[ " $pkgs " == *" $p "* ]] && echo "$p"; done; tr ' ' '\n' <<<"$pkgs" |
     grep -vxF -e "$mod" -e "$mod/internal/app" -e "$mod/internal/load" || true)
-  printf '%s %s: %s packages\n' "$mode" "$filter" "$(wc -w <<<"$pkgs")"
   # shellcheck disable=SC2086 # one word per package
-  go test "${args[@]}" "$@" $pkgs >"$logs/test-$n.log" 2>&1 &
-  pids+=($!)
-  echo "$mode $filter" >"$logs/test-$n.name"
+  go test "${args[@]}" $pkgs >"$logs/test-$n.log" 2>&1
+}
+extra=("$@")
+names=()
+while IFS=$'\t' read -r mode filter pkgs; do
+  if [ "$filter" = - ]; then names+=("$mode"); else names+=("$mode $filter"); fi
+  printf 'go test %d: %s, %s packages\n' ${#names[@]} "${names[-1]}" "$(wc -w <<<"$pkgs")"
 done <<<"$runs"
-trap 'pkill -P $fuzz 2>/dev/null; kill $selftest $fuzz "${pids[@]}" 2>/dev/null || true' EXIT
+rm -f "$logs"/test-*.rc
+first=$(head -n 1 <<<"$runs")
+(IFS=$'\t' read -r mode filter pkgs <<<"$first"; gotest 1 "$mode" "$filter" "$pkgs") &
+pids=($!)
+(
+  rc=0 n=1
+  while IFS=$'\t' read -r mode filter pkgs; do
+    n=$((n + 1))
+    gotest "$n" "$mode" "$filter" "$pkgs" || { echo $? >"$logs/test-$n.rc"; rc=1; }
+  done < <(tail -n +2 <<<"$runs")
+  exit $rc
+) &
+pids+=($!)
+trap 'for p in $fuzz "${pids[@]}"; do pkill -P $p; done 2>/dev/null; kill $selftest $fuzz "${pids[@]}" 2>/dev/null || true' EXIT
 failed=()
-for i in $(seq 1 "$n"); do
-  rc=0
-  wait "${pids[$((i - 1))]}" || rc=$?
-  say "go test $(cat "$logs/test-$i.name")"
+wait "${pids[0]}" || echo 1 >"$logs/test-1.rc"
+wait "${pids[1]}" || true
+for i in $(seq 1 ${#names[@]}); do
+  say "go test ${names[$((i - 1))]}"
   cat "$logs/test-$i.log"
-  [ "$rc" = 0 ] || failed+=("go test $(cat "$logs/test-$i.name")")
+  [ ! -f "$logs/test-$i.rc" ] || failed+=("go test ${names[$((i - 1))]}")
 done
 
 # go vet with -race reuses the race build's compiled packages (the same build configuration):
