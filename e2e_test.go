@@ -504,7 +504,7 @@ func TestE2ERedisUnreachable(t *testing.T) {
 	logs := &syncBuffer{}
 	stop := startBot(t, map[string]string{
 		"TELEGRAM_TOKEN": e2eToken, "TELEGRAM_API_URL": emu.url, "TELEGRAM_POLL_TIMEOUT": "1s",
-		"REDIS_URL": "redis://" + deadAddr + "/0", "METRICS_ADDR": "",
+		"REDIS_URL": "redis://" + deadAddr + "/0", "METRICS_ADDR": "127.0.0.1:0", // "" is the default address today (issue #28), which another process may hold
 	}, logs)
 	user := tgUser{ID: 2001, FirstName: "Вера"}
 	chat := tgChat{ID: user.ID, Type: "private"}
