@@ -7,7 +7,8 @@
 # to this checkout's ../shared) and runs .ci/run there. GOCACHE is a new empty folder per run
 # (GOMODCACHE is kept: the module proxy is not what is measured); with --warm, every run after
 # the first uses the first run's GOCACHE, as CI on a machine that has built before. Prints one
-# line per run (wall time, exit code, the stage times test.sh printed) and keeps the logs.
+# line per run (wall time, exit code, CPU seconds, the load average, the stage times test.sh
+# printed) and keeps the logs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -45,13 +46,20 @@ for n in $(seq 1 "$runs"); do
   [ -n "$first_cache" ] || first_cache=$cache
   start=$(date +%s)
   rc=0
-  (cd "$dir/main" && GOCACHE="$cache" GOFLAGS="${GOFLAGS:-}" bash .ci/run) >"$dir/log" 2>&1 || rc=$?
+  load0=$(cut -d' ' -f1 /proc/loadavg)
+  timer=()
+  [ ! -x /usr/bin/time ] || timer=(/usr/bin/time -f '%U %S' -o "$dir/cpu")
+  # The CPU time (user + system) of the run and everything it waited for: unlike the wall time,
+  # it barely changes with what else the machine is doing.
+  (cd "$dir/main" && GOCACHE="$cache" GOFLAGS="${GOFLAGS:-}" "${timer[@]}" bash .ci/run) >"$dir/log" 2>&1 || rc=$?
   secs=$(($(date +%s) - start))
+  cpu=$([ -s "$dir/cpu" ] && awk 'END {printf "%d", $1 + $2}' "$dir/cpu" || echo "?") # its last line: a failed run's has a note before
   # || true: a run that fails before a stage prints nothing to grep, and set -e must not end
   # the measurement silently there.
   stages=$(grep -o '^== [^(]*([0-9]*s)' "$dir/log" | sed 's/^== //' | tr '\n' ';' | sed 's/;$//' || true)
   fuzz=$(grep -o 'fuzz.sh: [0-9]* targets, [0-9]* failed, [0-9]* hit[^,]*' "$dir/log" | tail -1 || true)
-  printf 'run %d: %dm%02ds exit %d | %s | %s\n' "$n" $((secs / 60)) $((secs % 60)) "$rc" "$stages" "$fuzz"
+  printf 'run %d: %dm%02ds exit %d, CPU %ss, load %s at the start, %s at the end | %s | %s\n' "$n" $((secs / 60)) $((secs % 60)) \
+    "$rc" "$cpu" "$load0" "$(cut -d' ' -f1-3 /proc/loadavg)" "$stages" "$fuzz"
   if [ "$rc" != 0 ]; then
     echo "---- run $n failed; last lines of $dir/log:"
     tail -n 40 "$dir/log"

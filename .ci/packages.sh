@@ -8,7 +8,7 @@
 #          testing/synctest, t.Parallel()).
 #   plain  go test without the race detector: every other package. Their tests run in one
 #          goroutine, where -race watches nothing and costs 5–15× the time (the agent package:
-#          89 s against 11 s of CPU). The agent's concurrent work is raced all the same: the
+#          89 s against 20 s, one package at a time; docs/ci.md has the others). The agent's concurrent work is raced all the same: the
 #          executor that runs plan steps at once is in the race run, and the race-built end-to-end,
 #          load and bot tests drive the whole agent from many chats at once.
 # One exception by test, not by package (plain_tests below): a test that does seconds of
@@ -27,8 +27,8 @@ mod=$(go list -m)
 
 # package <TAB> regexp of its tests that run plain although the package runs under -race.
 #   library/extract TestHostileShapes: extracts 33 hostile files (up to 100 MB of XML) one at a
-#   time with a 10-minute timeout, so each parse finishes in the one worker goroutine: 186 s of
-#   CPU under -race, 17 s plain. Extract's goroutine, cancellation and slots are raced by the
+#   time with a 10-minute timeout, so each parse finishes in the one worker goroutine: 186 s
+#   under -race, 17 s plain. Extract's goroutine, cancellation and slots are raced by the
 #   package's other tests (TestContext, the slots tests) and by the bot's upload tests.
 plain_tests=$(printf '%s\t%s\n' \
   "$mod/library/extract" '^TestHostileShapes$')
