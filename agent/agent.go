@@ -121,8 +121,10 @@ type Agent struct {
 	planner Planner
 	// parser understands each message once (agent/understand).
 	parser *understand.Parser
-	// skills are the table's skills by name; an absent one is not connected.
+	// skills are the table's skills by name; an absent one is not connected. served maps the
+	// planner's tools to the skills that serve them.
 	skills map[string]skill.Skill
+	served map[plan.Tool]skill.Skill
 	// The skills the conductor also asks outside the table: the documents' scope and uploads,
 	// the 1C catalogs the parser resolves names against, the Bank of Russia's inline offers.
 	docs  docsSkill
@@ -151,12 +153,17 @@ func New(d Deps, o Options) *Agent {
 		a.writer = &phrase.Writer{LLM: d.LLM, Model: o.AnswerModel, Temperature: o.AnswerTemperature,
 			ExpandTimeout: o.RouteTimeout, Log: o.Logger}
 	}
-	a.skills = map[string]skill.Skill{}
+	a.skills, a.served = map[string]skill.Skill{}, map[plan.Tool]skill.Skill{}
 	b := &builder{a: a, d: d}
 	for _, r := range table {
 		if _, done := a.skills[r.skill]; !done && r.build != nil {
 			if s := r.build(b); s != nil {
 				a.skills[r.skill] = s
+			}
+		}
+		for _, t := range r.tools {
+			if s := a.skills[r.skill]; s != nil {
+				a.served[t] = s
 			}
 		}
 	}

@@ -55,7 +55,6 @@ type docsSkill interface {
 type ledgerSkill interface {
 	skill.Skill
 	Catalogs(ctx context.Context, userID, chatID int64) *recipe.Catalogs
-	LimitedReply(ctx context.Context, q skill.Query, limited *ledger.Limited) skill.Reply
 }
 
 // Upload adds a file to the requester's library and returns the receipt (or the reason it was

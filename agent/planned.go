@@ -7,7 +7,6 @@ package agent
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,9 +14,7 @@ import (
 
 	"github.com/finbot/finbot/agent/executor"
 	"github.com/finbot/finbot/agent/facts"
-	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/plan"
-	"github.com/finbot/finbot/agent/render"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/ru"
@@ -43,14 +40,14 @@ func (a *Agent) planned(ctx context.Context, req Request, q skill.Query, route R
 	}
 	key := plan.Key(fmt.Sprintf("chat:%d:user:%d", req.ChatID, req.UserID), in, ids)
 	p, ok := a.plans.Get(key)
-	dbg := &PlanDebug{Source: "cache", Summary: q.Summary}
+	dbg := &plan.Debug{Source: "cache", Summary: q.Summary}
 	if !ok {
 		var tr plan.Trace
 		p, tr = a.planner.Plan(ctx, in)
 		if ctx.Err() != nil {
 			return Answer{}, ctx.Err()
 		}
-		dbg.Source, dbg.Attempts, dbg.Problems, dbg.Errors = tr.Source, tr.Attempts, tr.Problems, tr.Errors
+		dbg.Traced(tr)
 		if tr.Source == plan.SourceDefault {
 			tag := "planner_invalid"
 			if tr.Unreachable() {
@@ -70,7 +67,7 @@ func (a *Agent) planned(ctx context.Context, req Request, q skill.Query, route R
 		route.Source = "planner_" + dbg.Source
 	}
 	route.Reasons = append(route.Reasons, "план: "+p.KindsText())
-	ans, err := a.byPlan(ctx, req, q, p, route, dbg)
+	ans, err := a.byPlan(ctx, q, p, route, dbg)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -80,9 +77,10 @@ func (a *Agent) planned(ctx context.Context, req Request, q skill.Query, route R
 
 // byPlan answers by the plan: as a decision when the plan is one skill's slots (a 1C recipe,
 // rates, the key rate), validated as the parser's own (understand.Parser.FromPlan: what the
-// parser read stays, names must be in the catalogs and the message, dates must be real); by the
-// skill of planKind when it answers such a plan whole; else from the facts of its calls.
-func (a *Agent) byPlan(ctx context.Context, req Request, q skill.Query, p plan.QueryPlan, route Route, dbg *PlanDebug) (Answer, error) {
+// parser read stays, names must be in the catalogs and the message, dates must be real); else
+// by the skill that answers such a plan whole (planRow), and when it has no answer of its own,
+// from the facts of the plan's calls (the general skill).
+func (a *Agent) byPlan(ctx context.Context, q skill.Query, p plan.QueryPlan, route Route, dbg *plan.Debug) (Answer, error) {
 	if pl, ok := p.Planned(); ok && !p.Deep() {
 		in := understand.Input{Text: q.Text, Now: a.now()}
 		if pl.Ledger != nil {
@@ -106,109 +104,58 @@ func (a *Agent) byPlan(ctx context.Context, req Request, q skill.Query, p plan.Q
 		q.Text = s // the follow-up resolved into a whole question
 	}
 	q.Plan = &p
-	if r, ok := planRow(p); ok {
-		q.Searches = p.Searches(r.tools, q.Text)
-		rep, err := a.ask(ctx, r, q)
-		if err != nil {
-			return Answer{}, err
-		}
-		if !rep.Unanswered {
-			dbg.Handler, dbg.Answer, dbg.PostCheck = string(r.kind), rep.Wording, rep.PostCheck
-			dbg.Records, _ = rep.Trace["records"].([]executor.Record)
-			return reply(r, rep, route), nil
-		}
+	r := planRow(p)
+	q.Searches = p.Searches(r.tools, q.Text)
+	rep, err := a.ask(ctx, r, q)
+	if err == nil && rep.Unanswered && r.kind != understand.KindGeneral {
+		r = rowOf(understand.KindGeneral)
+		rep, err = a.ask(ctx, r, q)
 	}
-	dbg.Handler = "facts"
-	ans, err := a.facts(ctx, q, p, dbg)
-	ans.Debug.Route = route
-	return ans, err
+	if err != nil {
+		return Answer{}, err
+	}
+	dbg.Handler, dbg.Answer, dbg.PostCheck = string(r.kind), rep.Wording, rep.PostCheck
+	if r.kind == understand.KindGeneral {
+		dbg.Handler = r.skill
+	}
+	dbg.Records, _ = rep.Trace["records"].([]plan.Record)
+	dbg.Trigger, _ = rep.Trace["fallback_trigger"].(string)
+	ans := reply(r, rep, route)
+	if r.kind == understand.KindGeneral && len(p.Kinds) > 0 && rep.Kind == "" {
+		ans.Kind, ans.Scenario = p.Kinds[0], rowOf(p.Kinds[0]).scenario
+	}
+	return ans, nil
 }
 
-// planRow is the row whose skill may answer a plan whole: a question back or small talk without
-// calls, guarded discovery, or the skill every call belongs to.
-func planRow(p plan.QueryPlan) (row, bool) {
+// planRow is the row whose skill answers a plan: a question back or small talk without calls,
+// guarded discovery, the skill every call belongs to, or else the general skill.
+func planRow(p plan.QueryPlan) row {
 	switch {
 	case len(p.ToolCalls) == 0 && !slices.Contains(p.Kinds, understand.KindClarify) && slices.Contains(p.Kinds, understand.KindSmallTalk):
-		return rowOf(understand.KindSmallTalk), true
+		return rowOf(understand.KindSmallTalk)
 	case len(p.ToolCalls) == 0:
-		return rowOf(understand.KindClarify), true
+		return rowOf(understand.KindClarify)
 	case p.Deep():
-		return rowOf(understand.KindLedgerDeep), true
+		return rowOf(understand.KindLedgerDeep)
 	}
 	first, ok := toolRow(p.ToolCalls[0].Tool)
 	for _, c := range p.ToolCalls[1:] {
 		if r, found := toolRow(c.Tool); !found || r.skill != first.skill {
-			return row{}, false
+			ok = false
 		}
 	}
-	return first, ok
-}
-
-// facts runs the plan's calls through the executor, then has the answer LLM phrase the facts
-// under the post-check; without a usable LLM answer the deterministic rendering is the reply.
-func (a *Agent) facts(ctx context.Context, q skill.Query, p plan.QueryPlan, dbg *PlanDebug) (Answer, error) {
-	res := executor.Run(ctx, p, a.registry(q), executor.Options{MaxToolCalls: a.opts.MaxToolCalls, CallTimeout: a.opts.ToolTimeout})
-	if ctx.Err() != nil {
-		return Answer{}, ctx.Err()
+	if !ok {
+		return rowOf(understand.KindGeneral)
 	}
-	dbg.Records, dbg.Trigger = res.Records, res.Trigger
-	ans := Answer{Scenario: S2General, Kind: understand.KindGeneral}
-	if len(p.Kinds) > 0 {
-		ans.Kind, ans.Scenario = p.Kinds[0], rowOf(p.Kinds[0]).scenario
-	}
-	ans.Debug.Calls = res.Calls()
-	for _, err := range res.Errors {
-		a.log.WarnContext(ctx, "tool failed", "err", err)
-	}
-	if !res.Facts.Found {
-		for _, err := range res.Errors {
-			if limited := (*ledger.Limited)(nil); errors.As(err, &limited) && a.books != nil {
-				// 1C asks for a choice or a missing filter: its own answer, with the buttons.
-				la := reply(rowOf(understand.KindLedger), a.books.LimitedReply(ctx, q, limited), Route{})
-				la.Debug.Calls = ans.Debug.Calls
-				return la, nil
-			}
-		}
-		switch {
-		case res.Failed() && slices.ContainsFunc(res.Errors, func(err error) bool { return errors.Is(err, ledger.ErrDenied) }):
-			ans.Text = ledger.DeniedText
-		case res.Failed():
-			ans.Text = "Источники данных сейчас не отвечают, поэтому ответить не могу. Попробуйте через несколько минут."
-		default:
-			ans.Text = render.NotFound
-		}
-		if len(res.Errors) > 0 {
-			ans.Debug.Degraded = append(ans.Debug.Degraded, "tools_failed")
-		}
-		return ans, nil
-	}
-	style, _ := render.ParseStyle(string(p.RenderStyle))
-	limits := render.Limits{MaxItems: p.Limits.MaxItems, MaxGroups: p.Limits.MaxGroups, MaxParagraphs: p.Limits.MaxParagraphs}
-	text, how, checks, degraded := a.writer.Facts(ctx, q.Progress, q.Text, q.Summary, res.Facts, style, limits)
-	if ctx.Err() != nil {
-		return Answer{}, ctx.Err()
-	}
-	dbg.Answer, dbg.PostCheck = how, checks
-	if degraded != "" {
-		ans.Debug.Degraded = append(ans.Debug.Degraded, degraded)
-	}
-	ans.Text = text
-	for _, s := range res.Facts.Sources {
-		ans.Sources = append(ans.Sources, Source(s))
-	}
-	return ans, nil
+	return first
 }
 
 // registry is the executor's registry for one question: the tools of every skill this
 // installation has (and has configured), each run against its skill with the question's scope.
 func (a *Agent) registry(q skill.Query) executor.Registry {
 	reg := executor.Registry{}
-	for _, r := range table {
-		s := a.skillOf(r)
-		if c, ok := s.(interface{ Configured() bool }); s == nil || ok && !c.Configured() {
-			continue
-		}
-		for _, t := range r.tools {
+	for t, s := range a.served {
+		if c, ok := s.(interface{ Configured() bool }); !ok || c.Configured() {
 			reg[t] = func(ctx context.Context, call plan.ToolCall) (facts.Payload, error) { return s.Facts(ctx, q, call) }
 		}
 	}

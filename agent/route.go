@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/finbot/finbot/agent/clarify"
+	"github.com/finbot/finbot/agent/general"
 	"github.com/finbot/finbot/agent/news"
 	"github.com/finbot/finbot/agent/phrase"
 	"github.com/finbot/finbot/agent/plan"
@@ -64,8 +65,9 @@ var table = []row{
 	{kind: understand.KindLedgerDeep, scenario: OneC, skill: "ledger", missing: ledgerMissing, build: buildLedger},
 	{kind: understand.KindSmallTalk, scenario: S2General, skill: "smalltalk", build: buildSmallTalk},
 	{kind: understand.KindClarify, scenario: S5Clarify, skill: "clarify", build: buildClarify},
-	// A plan with no structure: the executor runs its calls and the answer LLM phrases the facts.
-	{kind: understand.KindGeneral, scenario: S2General, skill: "facts"},
+	// A plan of several sources: the executor runs its calls over the other rows' tools and the
+	// answer LLM phrases the facts.
+	{kind: understand.KindGeneral, scenario: S2General, skill: "facts", build: buildGeneral},
 }
 
 const ledgerMissing = "Данные 1С в этой установке не подключены."
@@ -137,6 +139,11 @@ func buildSmallTalk(b *builder) skill.Skill {
 }
 
 func buildClarify(b *builder) skill.Skill { return clarify.New(b.a.writer, b.a.opts.Logger) }
+
+func buildGeneral(b *builder) skill.Skill {
+	return general.New(general.Options{Tools: b.a.registry, Writer: b.a.writer, MaxToolCalls: b.a.opts.MaxToolCalls,
+		ToolTimeout: b.a.opts.ToolTimeout, Logger: b.a.opts.Logger})
+}
 
 // skillOf is the skill a row routes to; nil when this installation lacks it.
 func (a *Agent) skillOf(r row) skill.Skill { return a.skills[r.skill] }

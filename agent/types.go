@@ -4,7 +4,6 @@ import (
 	"maps"
 	"time"
 
-	"github.com/finbot/finbot/agent/executor"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
@@ -110,7 +109,7 @@ type Debug struct {
 	Degraded []string      `json:"degraded,omitempty"`
 	Elapsed  time.Duration `json:"elapsed_ns"`
 	// Plan explains answers the planner planned.
-	Plan *PlanDebug `json:"plan,omitempty"`
+	Plan *plan.Debug `json:"plan,omitempty"`
 	// Trace is the answering skill's own payload, under its keys ("ledger" and "result" of a 1C
 	// answer, "docs" of a document or knowledge-base answer); shown inline in the JSON.
 	Trace skill.Trace `json:"trace,omitempty"`
@@ -133,29 +132,6 @@ type Route struct {
 	Reasons []string `json:"reasons"`
 	// LLMError is why the planner gave no plan, when it did not.
 	LLMError string `json:"llm_error,omitempty"`
-}
-
-// PlanDebug explains an answer the planner planned.
-type PlanDebug struct {
-	Plan plan.QueryPlan `json:"plan"`
-	// Source is how the plan was obtained: "llm", "repair", "default" or "cache".
-	Source   string           `json:"source"`
-	Attempts int              `json:"attempts"`
-	Problems [][]plan.Problem `json:"problems,omitempty"`
-	Errors   []string         `json:"errors,omitempty"`
-	// Summary is the memory gate's summary of the previous turn given to the planner.
-	Summary string `json:"memory_summary,omitempty"`
-	// Handler is the skill that answered ("ledger", "rates", "documents", "kb", "news",
-	// "clarify", "smalltalk", "deep_analysis"), or "facts" when the executor ran the plan's
-	// calls and the answer LLM phrased them.
-	Handler string            `json:"handler"`
-	Records []executor.Record `json:"records,omitempty"`
-	Trigger string            `json:"fallback_trigger,omitempty"`
-	// Answer is how a "facts" or "deep_analysis" reply was worded: "llm", "llm_regenerated",
-	// "deterministic".
-	Answer string `json:"answer,omitempty"`
-	// PostCheck lists what the post-check refused, per attempt.
-	PostCheck [][]string `json:"post_check,omitempty"`
 }
 
 // traceOf merges a skill's trace into the answer's.

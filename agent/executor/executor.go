@@ -44,21 +44,10 @@ const (
 	StatusOverBudget  = "over_budget"
 )
 
-// Record is what happened to one call, for the debug payload.
-type Record struct {
-	Index    int           `json:"index"` // position in the plan; -1 for the fallback
-	Tool     plan.Tool     `json:"tool"`
-	Status   string        `json:"status"`
-	Items    int           `json:"items"`
-	Elapsed  time.Duration `json:"elapsed_ns"`
-	Error    string        `json:"error,omitempty"`
-	Fallback bool          `json:"fallback,omitempty"`
-}
-
 // Result is a run's outcome.
 type Result struct {
 	Facts   facts.Payload `json:"facts"`
-	Records []Record      `json:"records"`
+	Records []plan.Record `json:"records"`
 	// Trigger is the fallback condition that fired ("NO_RESULTS", "LOW_COVERAGE"), if any.
 	Trigger string `json:"fallback_trigger,omitempty"`
 	// Errors are the calls' errors, for the caller to decide whether the whole answer failed.
@@ -77,7 +66,7 @@ func Run(ctx context.Context, p plan.QueryPlan, reg Registry, o Options) Result 
 		o.MinCoverage = 0.5
 	}
 	n := len(p.ToolCalls)
-	records := make([]Record, n)
+	records := make([]plan.Record, n)
 	payloads := make([]facts.Payload, n)
 	errs := make([]error, n)
 	done := make([]chan struct{}, n)
@@ -86,7 +75,7 @@ func Run(ctx context.Context, p plan.QueryPlan, reg Registry, o Options) Result 
 	}
 	var wg sync.WaitGroup
 	for i, call := range p.ToolCalls {
-		records[i] = Record{Index: i, Tool: call.Tool}
+		records[i] = plan.Record{Index: i, Tool: call.Tool}
 		if i >= o.MaxToolCalls {
 			records[i].Status = StatusOverBudget
 			close(done[i])
@@ -152,8 +141,8 @@ func Run(ctx context.Context, p plan.QueryPlan, reg Registry, o Options) Result 
 }
 
 // runOne calls one tool under its own deadline and recovers a panicking tool.
-func runOne(ctx context.Context, index int, call plan.ToolCall, reg Registry, timeout time.Duration) (pl facts.Payload, rec Record, err error) {
-	rec = Record{Index: index, Tool: call.Tool}
+func runOne(ctx context.Context, index int, call plan.ToolCall, reg Registry, timeout time.Duration) (pl facts.Payload, rec plan.Record, err error) {
+	rec = plan.Record{Index: index, Tool: call.Tool}
 	tool, ok := reg[call.Tool]
 	if !ok {
 		rec.Status = StatusUnavailable

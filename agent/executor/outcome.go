@@ -2,14 +2,6 @@ package executor
 
 import "github.com/finbot/finbot/agent/skill"
 
-// Outcome is the call's status with its error, as a source call's result reads it.
-func (r Record) Outcome() string {
-	if r.Error != "" {
-		return r.Status + ": " + r.Error
-	}
-	return r.Status
-}
-
 // Calls are the run's calls as the source calls behind an answer.
 func (r Result) Calls() []skill.Call {
 	var out []skill.Call

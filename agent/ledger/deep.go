@@ -70,10 +70,10 @@ func (p DiscoveryProbe) ran() bool {
 }
 
 // records are the calls as the executor's records, for the trace's "records".
-func (d *DiscoveryDebug) records() []executor.Record {
-	out := make([]executor.Record, 0, len(d.Probes))
+func (d *DiscoveryDebug) records() []plan.Record {
+	out := make([]plan.Record, 0, len(d.Probes))
 	for _, p := range d.Probes {
-		out = append(out, executor.Record{Index: p.Index, Tool: plan.Tool(p.Primitive), Status: p.Status, Items: p.RowsMatched,
+		out = append(out, plan.Record{Index: p.Index, Tool: plan.Tool(p.Primitive), Status: p.Status, Items: p.RowsMatched,
 			Elapsed: p.Elapsed, Error: p.Error})
 	}
 	return out

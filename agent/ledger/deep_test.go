@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/finbot/finbot/agent/executor"
 	"github.com/finbot/finbot/agent/ledger/probes"
 	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/md"
@@ -309,7 +308,7 @@ func TestDeepAnswerTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	dd, _ := r.Trace["discovery"].(*DiscoveryDebug)
-	records, _ := r.Trace["records"].([]executor.Record)
+	records, _ := r.Trace["records"].([]plan.Record)
 	if dd == nil || len(records) != 1 || records[0].Tool != plan.ToolQueryDocuments || records[0].Status != "ok" {
 		t.Fatalf("trace %+v", r.Trace)
 	}

@@ -228,13 +228,6 @@ func denied() skill.Reply {
 	return skill.Reply{Text: DeniedText, Degraded: []string{"ledger_access_denied"}}
 }
 
-// LimitedReply is the reply to a limited result of the planner's ledger_query tool (Facts'
-// *Limited: 1C asks for a choice or a missing filter): the runner's own answer, with its
-// buttons. The agent sets the reply's Calls to the plan's.
-func (s *Skill) LimitedReply(ctx context.Context, q skill.Query, limited *Limited) skill.Reply {
-	return s.reply(ctx, q, limited.Result)
-}
-
 // reply is a runner result as the reply, with the debug payload. A result with choice or
 // export buttons is kept under a fresh id in the chat's scope first, and the buttons carry the
 // id: each is bound to this reply, whatever is asked after it. When it cannot be kept (the
@@ -328,7 +321,8 @@ func askAgain(why string) skill.Reply {
 // Facts runs the planner's ledger_query tool (plan.ToolLedgerQuery): one whitelisted 1C recipe
 // with the plan's filters for the question q.Text, run as the ledger commands run, read as
 // facts (the rows, their total and the scope of the figures). A user without access gets
-// ErrDenied before anything reaches 1C; a result the runner limited is a *Limited.
+// ErrDenied before anything reaches 1C; a result the runner limited is a *Limited. Both come as
+// a *skill.Answered that carries the reply the user is shown when no other call found facts.
 func (s *Skill) Facts(ctx context.Context, q skill.Query, call plan.ToolCall) (facts.Payload, error) {
 	if call.Tool != plan.ToolLedgerQuery {
 		return facts.Payload{}, skill.BadArgs("the ledger skill does not serve %s", call.Tool)
@@ -341,7 +335,7 @@ func (s *Skill) Facts(ctx context.Context, q skill.Query, call plan.ToolCall) (f
 		return facts.Payload{}, skill.Unavailable("1C", ErrNotConnected)
 	}
 	if !s.access(q.UserID, q.ChatID) {
-		return facts.Payload{}, ErrDenied
+		return facts.Payload{}, &skill.Answered{Err: ErrDenied, Reply: denied()}
 	}
 	d, err := Decompose(q.Text, args)
 	if err != nil {
@@ -351,7 +345,14 @@ func (s *Skill) Facts(ctx context.Context, q skill.Query, call plan.ToolCall) (f
 	if ctx.Err() != nil {
 		return facts.Payload{}, ctx.Err()
 	}
-	return Facts(res)
+	p, err := Facts(res)
+	if limited := (*Limited)(nil); errors.As(err, &limited) {
+		// 1C asks for a choice or a missing filter: its own answer, with the buttons.
+		r := s.reply(ctx, q, limited.Result)
+		r.Scenario, r.Kind = skill.OneC, understand.KindLedger
+		return p, &skill.Answered{Err: err, Reply: r}
+	}
+	return p, err
 }
 
 // export sends a kept result as an Excel file, captioned with what the sheet holds.

@@ -291,7 +291,7 @@ func TestUnknownBankAccount(t *testing.T) {
 }
 
 // The planner's tool: facts for a user with access, ErrDenied before 1C for one without, a
-// *Limited answered as the runner's own reply with its buttons.
+// *Limited answered as the runner's own reply with its buttons, both as a *skill.Answered.
 func TestFactsAndLimited(t *testing.T) {
 	s := newSkill(t, func(u, _ int64) bool { return u == 1 })
 	call := func(args string) plan.ToolCall {
@@ -302,7 +302,8 @@ func TestFactsAndLimited(t *testing.T) {
 	if err != nil || len(p.Items) != 6 || !p.Found {
 		t.Fatalf("facts %+v, %v", p, err)
 	}
-	if _, err := s.Facts(t.Context(), skill.Query{UserID: 2, ChatID: 2}, call(`{"recipe":"list_receivables_counterparties"}`)); !errors.Is(err, ErrDenied) {
+	_, err = s.Facts(t.Context(), skill.Query{UserID: 2, ChatID: 2}, call(`{"recipe":"list_receivables_counterparties"}`))
+	if own := (*skill.Answered)(nil); !errors.Is(err, ErrDenied) || !errors.As(err, &own) || own.Reply.Text != DeniedText {
 		t.Errorf("no access: %v", err)
 	}
 	for _, c := range []plan.ToolCall{call(`{"recipe":""}`), call(`{"recipe":"drop"}`), call(`{"nope":1}`), {Tool: plan.ToolFetchCBRData}} {
@@ -312,10 +313,11 @@ func TestFactsAndLimited(t *testing.T) {
 	}
 	_, err = s.Facts(t.Context(), me, call(`{"recipe":"open_items_by_counterparty","filters":{"as_of_date":"2026-03-31","counterparty":"Сев"}}`))
 	var lim *Limited
-	if !errors.As(err, &lim) {
-		t.Fatalf("ambiguous name: %v, want a *Limited", err)
+	var own *skill.Answered
+	if !errors.As(err, &lim) || !errors.As(err, &own) {
+		t.Fatalf("ambiguous name: %v, want a *Limited answered", err)
 	}
-	r := s.LimitedReply(t.Context(), me, lim)
+	r := own.Reply
 	if len(r.Buttons) < 2 || !strings.HasPrefix(r.Buttons[0].Data, ChoicePrefix) || ledgerDebug(r) == nil {
 		t.Fatalf("limited reply %q, buttons %+v", r.Text, r.Buttons)
 	}

@@ -128,6 +128,17 @@ var (
 	ErrArgs = errors.New("agent: bad tool arguments")
 )
 
+// Answered is a tool call's error that is an answer in itself: 1C asks for a choice (with its
+// buttons) or a missing filter, the user may not see 1C. When no call of a plan found facts,
+// the plan is answered with Reply. It unwraps to the cause.
+type Answered struct {
+	Err   error
+	Reply Reply
+}
+
+func (e *Answered) Error() string { return e.Err.Error() }
+func (e *Answered) Unwrap() error { return e.Err }
+
 // BadArgs is an [ErrArgs] that says what is wrong.
 func BadArgs(format string, v ...any) error {
 	return fmt.Errorf("%w: %s", ErrArgs, fmt.Sprintf(format, v...))
