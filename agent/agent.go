@@ -29,29 +29,12 @@ import (
 // MaxQuestionRunes bounds a question; Telegram itself allows 4096 characters.
 const MaxQuestionRunes = 4096
 
-// LLM completes chats. *llm.Client satisfies it.
-type LLM = phrase.LLM
-
 // History keeps dialogs. *history.Redis and *history.Memory satisfy it.
 type History interface {
 	Load(ctx context.Context, key string) ([]history.Turn, error)
 	Append(ctx context.Context, key string, turns ...history.Turn) error
 	Reset(ctx context.Context, key string) error
 }
-
-// Results keeps, for a while, what answers' buttons are bound to (a 1C result, a long
-// button's question) under keys built in a chat's scope. *history.RedisResults and
-// *history.MemoryResults satisfy it.
-type Results = buttons.Store
-
-// Rates is the Bank of Russia, as the rates skill asks it. *cbr.Client satisfies it.
-type Rates = rates.Bank
-
-// NewsSearch finds finance news on the web, as the news skill asks it. *tavily.Client satisfies it.
-type NewsSearch = news.Searcher
-
-// Ledger is 1C through the query runner. *runner.Lane satisfies it.
-type Ledger = ledger.Runner
 
 // Planner turns a question into a validated plan; *plan.Planner satisfies it.
 type Planner interface {
@@ -61,18 +44,20 @@ type Planner interface {
 // Deps are the agent's collaborators. Every one but History may be nil: its skill is then
 // absent, and the table's row answers that it is not connected.
 type Deps struct {
-	LLM     LLM
+	LLM     phrase.LLM // *llm.Client
 	History History
-	Rates   Rates
-	// News searches finance news on the web; nil or unconfigured = only the Bank of Russia's news.
-	News    NewsSearch
-	Ledger  Ledger
+	Rates   rates.Bank // the Bank of Russia (*cbr.Client)
+	// News searches finance news on the web (*tavily.Client); nil or unconfigured = only the
+	// Bank of Russia's news.
+	News    news.Searcher
+	Ledger  ledger.Runner    // 1C through the query runner (*runner.Lane)
 	Library *library.Library // the users' and groups' documents
 	KB      *library.Library // the company knowledge base (owner library.KBOwner)
 	// Planner plans the questions the parser is unsure of; nil = the parser decides alone.
 	Planner Planner
-	// Results keeps what the buttons of answers point at; nil = in this process only.
-	Results Results
+	// Results keeps, for a while, what the buttons of answers are bound to (a 1C result, a long
+	// button's question) in a chat's scope (*history.RedisResults); nil = in this process only.
+	Results buttons.Store
 }
 
 // Options tune the agent.
@@ -114,7 +99,7 @@ const DefaultLLMBudget = 20 * time.Second
 // Agent answers messages. It is safe for concurrent use; the front end serialises the messages
 // of one conversation.
 type Agent struct {
-	llm     LLM
+	llm     phrase.LLM
 	writer  *phrase.Writer // the answer LLM; nil without one
 	history History
 	long    buttons.Long // the questions of long buttons
@@ -130,8 +115,6 @@ type Agent struct {
 	docs  docsSkill
 	books ledgerSkill
 	cbr   *rates.Skill
-	// plans caches valid plans by question and context, each for Options.PlanCacheTTL.
-	plans *plan.Cache
 	log   *slog.Logger
 	now   func() time.Time
 	opts  Options
@@ -146,9 +129,12 @@ func New(d Deps, o Options) *Agent {
 		d.Results = history.NewMemoryResults(0, 0)
 	}
 	o = o.withDefaults()
-	a := &Agent{llm: d.LLM, history: d.History, planner: d.Planner, parser: understand.NewParser(),
-		long:  buttons.Long{Store: d.Results, Timeout: o.HistoryTimeout},
-		plans: plan.NewCache(defaultPlanCacheSize, o.PlanCacheTTL, o.Now), log: o.Logger, now: o.Now, opts: o}
+	a := &Agent{llm: d.LLM, history: d.History, parser: understand.NewParser(),
+		long: buttons.Long{Store: d.Results, Timeout: o.HistoryTimeout}, log: o.Logger, now: o.Now, opts: o}
+	if d.Planner != nil {
+		// Valid plans are kept by question and context, each for Options.PlanCacheTTL.
+		a.planner = plan.Cached{Planner: d.Planner, Cache: plan.NewCache(defaultPlanCacheSize, o.PlanCacheTTL, o.Now)}
+	}
 	if d.LLM != nil {
 		a.writer = &phrase.Writer{LLM: d.LLM, Model: o.AnswerModel, Temperature: o.AnswerTemperature,
 			ExpandTimeout: o.RouteTimeout, Log: o.Logger}

@@ -11,13 +11,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/finbot/finbot/agent/phrase"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testnet"
 )
 
-func newMemoryAgent(t *testing.T, model LLM) (*Agent, *history.Memory) {
+func newMemoryAgent(t *testing.T, model phrase.LLM) (*Agent, *history.Memory) {
 	t.Helper()
 	h := history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour})
 	return New(Deps{LLM: model, History: h}, Options{}), h

@@ -64,10 +64,7 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 		// question is kept server-side, and pressing it asks that question.
 		q, ok, err := a.long.Question(ctx, req.ChatID, strings.TrimPrefix(text, TextButtonPrefix))
 		if err != nil {
-			if ctx.Err() != nil {
-				return Answer{}, ctx.Err()
-			}
-			return Answer{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+			return Answer{}, err
 		}
 		if !ok {
 			return a.exit(ctx, in, reply(rowOf(understand.KindLedger), ledger.StaleButton(), Route{Source: "command", Sure: true}), nil)
@@ -125,7 +122,7 @@ func (a *Agent) question(ctx context.Context, req Request, q skill.Query) (Answe
 	if q.Decision.Sure || a.planner == nil || phrase.Down(a.llm) {
 		ans, err = a.decided(ctx, q, route)
 	} else {
-		ans, err = a.planned(ctx, req, q, route)
+		ans, err = a.planned(ctx, q, route)
 	}
 	ans.Debug.Degraded = append(degraded, ans.Debug.Degraded...)
 	return ans, err

@@ -16,6 +16,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/finbot/finbot/agent/buttons"
 	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
@@ -29,10 +30,10 @@ import (
 
 // resultStores are the stores the buttons' results are kept in: Redis (skipped without one) and
 // memory.
-func resultStores(t *testing.T) map[string]func(t *testing.T) Results {
-	return map[string]func(t *testing.T) Results{
-		"memory": func(*testing.T) Results { return history.NewMemoryResults(0, 0) },
-		"redis": func(t *testing.T) Results {
+func resultStores(t *testing.T) map[string]func(t *testing.T) buttons.Store {
+	return map[string]func(t *testing.T) buttons.Store{
+		"memory": func(*testing.T) buttons.Store { return history.NewMemoryResults(0, 0) },
+		"redis": func(t *testing.T) buttons.Store {
 			rdb := testredis.Client(t)
 			prefix := fmt.Sprintf("test:buttons:%d:", time.Now().UnixNano())
 			t.Cleanup(func() {
@@ -48,7 +49,7 @@ func resultStores(t *testing.T) map[string]func(t *testing.T) Results {
 }
 
 // buttonsAgent is an agent over the demo ledger keeping its buttons' results in r.
-func buttonsAgent(t *testing.T, r Results, access func(u, c int64) bool) *Agent {
+func buttonsAgent(t *testing.T, r buttons.Store, access func(u, c int64) bool) *Agent {
 	t.Helper()
 	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
 	return New(Deps{History: history.NewMemory(100, history.Limits{}), Ledger: demoLane(t), Results: r}, Options{Now: now, LedgerAccess: access})

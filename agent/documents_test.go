@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/agent/kb"
+	"github.com/finbot/finbot/agent/phrase"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
@@ -55,7 +56,7 @@ func stores(t *testing.T) map[string]func(t *testing.T) library.Store {
 	return out
 }
 
-func docAgent(t *testing.T, store library.Store, model LLM) *Agent {
+func docAgent(t *testing.T, store library.Store, model phrase.LLM) *Agent {
 	t.Helper()
 	h := history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour})
 	kbLib := library.New(docstore.NewMemory(), nil, library.Options{})

@@ -30,36 +30,29 @@ const (
 // planned asks the planner and answers by its plan. Without a valid plan (the model could not
 // be reached, or its plans failed validation and repair) the parser's decision stands: the
 // emergency default plan, a broad search, would answer a rates or 1C question worse.
-func (a *Agent) planned(ctx context.Context, req Request, q skill.Query, route Route) (Answer, error) {
+func (a *Agent) planned(ctx context.Context, q skill.Query, route Route) (Answer, error) {
 	q.Summary = plan.Memory(q.Text, q.History)
-	in := plan.Input{Question: q.Text, Summary: q.Summary, Today: a.now().In(ru.Moscow), Rules: a.planRules(ctx, q)}
-	var ids []string
+	in := plan.Input{Question: q.Text, Summary: q.Summary, Today: a.now().In(ru.Moscow), Rules: a.planRules(ctx, q),
+		Conversation: fmt.Sprintf("chat:%d:user:%d", q.ChatID, q.UserID)}
 	for _, m := range q.Docs.Selected {
-		in.SelectedDocs = append(in.SelectedDocs, ru.Truncate(m.Title, 80))
-		ids = append(ids, m.ID)
+		in.SelectedDocs, in.SelectedIDs = append(in.SelectedDocs, ru.Truncate(m.Title, 80)), append(in.SelectedIDs, m.ID)
 	}
-	key := plan.Key(fmt.Sprintf("chat:%d:user:%d", req.ChatID, req.UserID), in, ids)
-	p, ok := a.plans.Get(key)
-	dbg := &plan.Debug{Source: "cache", Summary: q.Summary}
-	if !ok {
-		var tr plan.Trace
-		p, tr = a.planner.Plan(ctx, in)
-		if ctx.Err() != nil {
-			return Answer{}, ctx.Err()
+	p, tr := a.planner.Plan(ctx, in)
+	if ctx.Err() != nil {
+		return Answer{}, ctx.Err()
+	}
+	dbg := &plan.Debug{Summary: q.Summary}
+	dbg.Traced(tr)
+	if tr.Source == plan.SourceDefault {
+		tag := "planner_invalid"
+		if tr.Unreachable() {
+			tag = "planner_unavailable"
 		}
-		dbg.Traced(tr)
-		if tr.Source == plan.SourceDefault {
-			tag := "planner_invalid"
-			if tr.Unreachable() {
-				tag = "planner_unavailable"
-			}
-			a.log.WarnContext(ctx, "no valid plan; the parser decides", "why", tag, "err", strings.Join(tr.Errors, "; "))
-			route.LLMError = strings.Join(tr.Errors, "; ")
-			ans, err := a.decided(ctx, q, route)
-			ans.Debug.Degraded = append(ans.Debug.Degraded, tag)
-			return ans, err
-		}
-		a.plans.Put(key, p)
+		a.log.WarnContext(ctx, "no valid plan; the parser decides", "why", tag, "err", strings.Join(tr.Errors, "; "))
+		route.LLMError = strings.Join(tr.Errors, "; ")
+		ans, err := a.decided(ctx, q, route)
+		ans.Debug.Degraded = append(ans.Debug.Degraded, tag)
+		return ans, err
 	}
 	dbg.Plan = p
 	route.Source = "planner"
@@ -176,8 +169,5 @@ func (a *Agent) planRules(ctx context.Context, q skill.Query) plan.Rules {
 			tools = append(tools, r.tools...)
 		}
 	}
-	return plan.Rules{ConfidenceThreshold: a.opts.PlanConfidence, MaxToolCalls: a.opts.MaxToolCalls,
-		HasDocuments: slices.Contains(tools, plan.ToolSearchUserDocuments),
-		HasLedger:    slices.Contains(tools, plan.ToolLedgerQuery),
-		HasLLMNews:   slices.Contains(tools, plan.ToolFetchFinanceNews)}
+	return plan.Rules{ConfidenceThreshold: a.opts.PlanConfidence, MaxToolCalls: a.opts.MaxToolCalls}.Offering(tools)
 }

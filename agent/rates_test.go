@@ -9,6 +9,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/finbot/finbot/agent/news"
+	"github.com/finbot/finbot/agent/rates"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/cbr"
 	"github.com/finbot/finbot/integrations/history"
@@ -83,7 +85,7 @@ func dailyHistory(_ context.Context, code string, from, to time.Time) (cbr.Dynam
 	return dyn, nil
 }
 
-func ratesAgent(t *testing.T, r Rates, s NewsSearch) *Agent {
+func ratesAgent(t *testing.T, r rates.Bank, s news.Searcher) *Agent {
 	t.Helper()
 	h := history.NewMemory(100, history.Limits{})
 	now := func() time.Time { return time.Date(2026, 3, 15, 12, 0, 0, 0, ru.Moscow) } // a Sunday

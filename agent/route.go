@@ -4,6 +4,7 @@ package agent
 // can ask, the scenario of the design it belongs to, and the skill that answers it.
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -11,7 +12,6 @@ import (
 	"github.com/finbot/finbot/agent/clarify"
 	"github.com/finbot/finbot/agent/general"
 	"github.com/finbot/finbot/agent/news"
-	"github.com/finbot/finbot/agent/phrase"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/rates"
 	"github.com/finbot/finbot/agent/skill"
@@ -166,8 +166,7 @@ func (a *Agent) ask(ctx context.Context, r row, q skill.Query) (skill.Reply, err
 }
 
 // handoff answers the question as the kind rep hands it to, and combines the two replies as
-// rep asks: the other appended after rep (its footnotes numbered after rep's), or the other
-// instead of rep — in either case only when the other found something, if rep asks so.
+// rep asks (skill.Handoff.Combine).
 func (a *Agent) handoff(ctx context.Context, q skill.Query, rep skill.Reply) (skill.Reply, error) {
 	h := *rep.Then
 	rep.Then = nil
@@ -177,37 +176,6 @@ func (a *Agent) handoff(ctx context.Context, q skill.Query, rep skill.Reply) (sk
 	if err != nil {
 		return rep, err
 	}
-	found := len(other.Sources) > 0 && !other.Unanswered
-	if h.OnlyIfFound && !found {
-		if h.Note != "" {
-			rep.Text = h.Note + "\n\n" + rep.Text
-		}
-		return rep, nil
-	}
-	if other.Scenario == "" {
-		other.Scenario = r.scenario
-	}
-	if other.Kind == "" {
-		other.Kind = h.Kind
-	}
-	if h.Reason != "" {
-		other.Reasons = append(other.Reasons, h.Reason)
-	}
-	if !h.Append {
-		other.Text = h.Prefix + other.Text
-		return other, nil
-	}
-	rep.Text += "\n\n" + phrase.Renumber(other.Text, len(rep.Sources))
-	rep.Sources = append(rep.Sources, other.Sources...)
-	rep.Degraded = append(rep.Degraded, other.Degraded...)
-	if rep.Trace == nil {
-		rep.Trace = skill.Trace{}
-	}
-	for k, v := range other.Trace {
-		rep.Trace[k] = v
-	}
-	if found {
-		rep.Scenario, rep.Kind = other.Scenario, other.Kind
-	}
-	return rep, nil
+	other.Scenario = cmp.Or(other.Scenario, r.scenario)
+	return h.Combine(rep, other), nil
 }

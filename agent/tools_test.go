@@ -122,7 +122,7 @@ func toolRates(asked *[]string) fakeRates {
 }
 
 // cbrTools is the registry of an agent with the Bank of Russia only, on Sunday 15.03.2026.
-func cbrTools(t *testing.T, r Rates) executor.Registry {
+func cbrTools(t *testing.T, r rates.Bank) executor.Registry {
 	t.Helper()
 	return ratesAgent(t, r, nil).tools(Request{UserID: 1, ChatID: 1}, docScope{owner: "u:1"}, "")
 }

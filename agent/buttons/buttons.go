@@ -90,7 +90,7 @@ func (l Long) Bind(ctx context.Context, chatID int64, bs []skill.Button) (kept [
 }
 
 // Question is the question a long button asks; false when it is no longer kept (or was kept
-// in another chat).
+// in another chat). A store that fails is skill.ErrUnavailable.
 func (l Long) Question(ctx context.Context, chatID int64, id string) (string, bool, error) {
 	if !ValidID(id) {
 		return "", false, nil
@@ -99,7 +99,10 @@ func (l Long) Question(ctx context.Context, chatID int64, id string) (string, bo
 	defer cancel()
 	data, ok, err := l.Store.Get(sctx, textKey(chatID, id))
 	if err != nil {
-		return "", false, fmt.Errorf("button question: %w", err)
+		if ctx.Err() != nil {
+			return "", false, ctx.Err()
+		}
+		return "", false, skill.Unavailable("button question", err)
 	}
 	return string(data), ok, nil
 }

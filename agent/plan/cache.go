@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -32,10 +33,32 @@ func NewCache(size int, ttl time.Duration, now func() time.Time) *Cache {
 // Key is the cache key of a plan: whose conversation it is (a plan is made for one user's
 // question in one chat — their documents, their access, their dialog — and is never served to
 // another), the normalised question and everything else the planner saw.
-func Key(conversation string, in Input, selected []string) string {
+func Key(in Input) string {
 	r := in.Rules
-	return fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%s\x00%t%t%t%t", conversation, ru.Fold(in.Question), in.Summary,
-		in.Today.Format(time.DateOnly), strings.Join(selected, ","), r.HasDocuments, r.HasSelection, r.HasLedger, r.HasLLMNews)
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%s\x00%t%t%t%t\x00%v", in.Conversation, ru.Fold(in.Question), in.Summary,
+		in.Today.Format(time.DateOnly), strings.Join(in.SelectedIDs, ","), r.HasDocuments, r.HasSelection, r.HasLedger, r.HasLLMNews, r.Tools)
+}
+
+// Cached is a planner that reuses a valid plan for the same question and context (Key) while
+// the cache keeps it; an emergency plan is never kept.
+type Cached struct {
+	Planner interface {
+		Plan(ctx context.Context, in Input) (QueryPlan, Trace)
+	}
+	Cache *Cache
+}
+
+// Plan is the kept plan of in (Trace.Source SourceCache), or the planner's.
+func (c Cached) Plan(ctx context.Context, in Input) (QueryPlan, Trace) {
+	key := Key(in)
+	if p, ok := c.Cache.Get(key); ok {
+		return p, Trace{Source: SourceCache}
+	}
+	p, tr := c.Planner.Plan(ctx, in)
+	if tr.Source != SourceDefault && ctx.Err() == nil {
+		c.Cache.Put(key, p)
+	}
+	return p, tr
 }
 
 // Get returns the plan kept under key unless it has expired.

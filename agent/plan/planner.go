@@ -32,6 +32,11 @@ type Input struct {
 	// Rules.HasSelection and Rules.HasDocuments.
 	SelectedDocs []string
 	Rules        Rules
+	// Conversation and SelectedIDs are whose question it is and the ids of the selected
+	// documents: never shown to the model, they keep one conversation's plans from another's
+	// (Cached).
+	Conversation string
+	SelectedIDs  []string
 }
 
 // Plan sources recorded in Trace.Source.
@@ -39,6 +44,7 @@ const (
 	SourceLLM     = "llm"     // the first reply was valid
 	SourceRepair  = "repair"  // the repair call's reply was valid
 	SourceDefault = "default" // the emergency plan
+	SourceCache   = "cache"   // kept from an earlier question (Cached)
 )
 
 // Trace tells how a plan was obtained, for logs and the debug payload.

@@ -26,6 +26,19 @@ type Rules struct {
 	// HasLLMNews: the web news search is connected (fetch_finance_news). Without it, news come
 	// from the Bank of Russia only (fetch_cbr_data, mode news).
 	HasLLMNews bool
+	// Tools are the tools this installation serves this requester, from the agent's table of
+	// meanings (Offering); nil = every tool the flags above allow. The discovery primitives
+	// follow HasLedger.
+	Tools []Tool
+}
+
+// Offering is r for an installation that serves tools: the flags follow the list.
+func (r Rules) Offering(tools []Tool) Rules {
+	r.Tools = tools
+	r.HasDocuments = slices.Contains(tools, ToolSearchUserDocuments)
+	r.HasLedger = slices.Contains(tools, ToolLedgerQuery)
+	r.HasLLMNews = slices.Contains(tools, ToolFetchFinanceNews)
+	return r
 }
 
 // Rule defaults.

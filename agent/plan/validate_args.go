@@ -70,6 +70,8 @@ func unavailable(t Tool, r Rules) string {
 		return "поиск новостей в интернете не подключён: для новостей Банка России используй fetch_cbr_data с mode news"
 	case (t == ToolLedgerQuery || t.Discovery()) && !r.HasLedger:
 		return "1С не подключена или недоступна этому пользователю: " + string(t) + " недоступен"
+	case r.Tools != nil && !t.Discovery() && !slices.Contains(r.Tools, t):
+		return string(t) + " в этой установке не подключён"
 	}
 	return ""
 }

@@ -108,6 +108,20 @@ func TestValidate(t *testing.T) {
 			return p
 		}, Rules{}, nil},
 		{"ledger fact", ledgerPlan, all, nil},
+		// The installation's tools (Rules.Offering): a tool of a skill it lacks is unavailable.
+		{"rates offered", func() QueryPlan {
+			p := docPlan()
+			p.Kinds = []understand.Kind{understand.KindKeyRate}
+			p.ToolCalls = []ToolCall{{Tool: ToolFetchCBRData, Args: js(`{"mode":"key_rate"}`)}}
+			return p
+		}, Rules{}.Offering([]Tool{ToolFetchCBRData, ToolSearchGeneralKB}), nil},
+		{"rates not offered", func() QueryPlan {
+			p := docPlan()
+			p.Kinds = []understand.Kind{understand.KindKeyRate}
+			p.ToolCalls = []ToolCall{{Tool: ToolFetchCBRData, Args: js(`{"mode":"key_rate"}`)}}
+			return p
+		}, Rules{}.Offering([]Tool{ToolSearchGeneralKB}), []string{"tool_calls[0].tool"}},
+		{"ledger offered", ledgerPlan, Rules{}.Offering([]Tool{ToolLedgerQuery}), nil},
 		{"ledger fact through address", func() QueryPlan {
 			p := ledgerPlan()
 			p.Ledger = &LedgerPlan{Recipe: recipe.OpenItemsByParty, Filters: recipe.Filters{Counterparty: "Альфа", AsOfDate: "2026-03-31", INN: "7707083893", Limit: 200}}

@@ -11,9 +11,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/phrase"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/docstore"
@@ -117,6 +119,40 @@ type Handoff struct {
 	Reason string
 	// Rules marks the question as one about rules (a standard clause the documents lack).
 	Rules bool
+}
+
+// Combine is the reply to a question handed over as h asks: other, the answer of h's kind
+// (its scenario set), appended after rep with its footnotes numbered after rep's, or instead
+// of rep — in either case only when other found something, if h asks so.
+func (h Handoff) Combine(rep, other Reply) Reply {
+	found := len(other.Sources) > 0 && !other.Unanswered
+	if h.OnlyIfFound && !found {
+		if h.Note != "" {
+			rep.Text = h.Note + "\n\n" + rep.Text
+		}
+		return rep
+	}
+	if other.Kind == "" {
+		other.Kind = h.Kind
+	}
+	if h.Reason != "" {
+		other.Reasons = append(other.Reasons, h.Reason)
+	}
+	if !h.Append {
+		other.Text = h.Prefix + other.Text
+		return other
+	}
+	rep.Text += "\n\n" + phrase.Renumber(other.Text, len(rep.Sources))
+	rep.Sources = append(rep.Sources, other.Sources...)
+	rep.Degraded = append(rep.Degraded, other.Degraded...)
+	if rep.Trace == nil {
+		rep.Trace = Trace{}
+	}
+	maps.Copy(rep.Trace, other.Trace)
+	if found {
+		rep.Scenario, rep.Kind = other.Scenario, other.Kind
+	}
+	return rep
 }
 
 var (

@@ -17,8 +17,13 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/buttons"
+	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/news"
+	"github.com/finbot/finbot/agent/phrase"
 	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/rates"
 	"github.com/finbot/finbot/bot"
 	"github.com/finbot/finbot/config"
 	"github.com/finbot/finbot/integrations/cbr"
@@ -33,14 +38,14 @@ import (
 
 // The wiring point proves every concrete type fits the interfaces its consumer declares.
 var (
-	_ agent.LLM        = (*llm.Client)(nil)
+	_ phrase.LLM       = (*llm.Client)(nil)
 	_ agent.History    = (*history.Redis)(nil)
 	_ agent.History    = (*history.Memory)(nil)
-	_ agent.Results    = (*history.RedisResults)(nil)
-	_ agent.Results    = (*history.MemoryResults)(nil)
-	_ agent.Rates      = (*cbr.Client)(nil)
-	_ agent.NewsSearch = (*tavily.Client)(nil)
-	_ agent.Ledger     = (*runner.Lane)(nil)
+	_ buttons.Store    = (*history.RedisResults)(nil)
+	_ buttons.Store    = (*history.MemoryResults)(nil)
+	_ rates.Bank       = (*cbr.Client)(nil)
+	_ news.Searcher    = (*tavily.Client)(nil)
+	_ ledger.Runner    = (*runner.Lane)(nil)
 	_ library.Store    = (*docstore.Redis)(nil)
 	_ library.Store    = (*docstore.Memory)(nil)
 	_ library.Embedder = (*llm.Embedder)(nil)
@@ -109,7 +114,7 @@ type App struct {
 	breakers    map[string]func() string // name → state ("closed", "half-open", "open")
 	dedupe      bot.Deduper
 	inbox       bot.Inbox     // webhook updates until answered; nil without Redis
-	results     agent.Results // what the buttons of 1C answers are bound to
+	results     buttons.Store // what the buttons of 1C answers are bound to
 	status      func(ctx context.Context) []string
 	closers     []func() // in the order opened; Close runs them backwards
 }
@@ -136,7 +141,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		return nil, err
 	}
 
-	var model agent.LLM
+	var model phrase.LLM
 	var llmClient *llm.Client
 	if cfg.HasLLM() {
 		llmClient = llm.New(llm.Options{
