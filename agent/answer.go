@@ -6,7 +6,7 @@ package agent
 import (
 	"context"
 	"errors"
-	"fmt"
+	"maps"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -18,7 +18,6 @@ import (
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/llm"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -92,23 +91,14 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 // it is unsure does the planner get to add, and when the planner fails or returns nothing
 // valid the parser's decision stands.
 func (a *Agent) question(ctx context.Context, req Request, q skill.Query) (Answer, error) {
-	var degraded []string
 	if a.docs != nil {
 		docs, err := a.docs.Scope(ctx, documents.Asker{UserID: req.UserID, ChatID: req.ChatID, Group: req.Group, OnlyDoc: req.OnlyDoc, ReplyTo: req.ReplyTo})
-		switch {
-		case err == nil:
-		case ctx.Err() != nil:
-			return Answer{}, ctx.Err()
-		case errors.Is(err, library.ErrNotFound):
-			return Answer{Scenario: S5Clarify, Text: "Этого документа больше нет среди ваших. Список — /docs."}, nil
-		case req.OnlyDoc != "":
-			return Answer{}, fmt.Errorf("%w: documents: %w", ErrUnavailable, err)
-		default:
-			// The store is down: answer without a selection rather than not at all.
-			a.log.WarnContext(ctx, "document selection unavailable", "chat_id", req.ChatID, "err", err)
-			degraded = append(degraded, "documents_unavailable")
+		if errors.Is(err, documents.ErrGone) {
+			return Answer{Scenario: S5Clarify, Text: documents.GoneText}, nil
 		}
-		docs.Owner = Owner(req)
+		if err != nil {
+			return Answer{}, err
+		}
 		q.Docs = docs
 	}
 	var prev *understand.State
@@ -124,7 +114,9 @@ func (a *Agent) question(ctx context.Context, req Request, q skill.Query) (Answe
 	} else {
 		ans, err = a.planned(ctx, q, route)
 	}
-	ans.Debug.Degraded = append(degraded, ans.Debug.Degraded...)
+	if q.Docs.Unavailable {
+		ans.Debug.Degraded = append([]string{"documents_unavailable"}, ans.Debug.Degraded...)
+	}
 	return ans, err
 }
 
@@ -156,8 +148,7 @@ func (a *Agent) catalogs(ctx context.Context, q skill.Query) *recipe.Catalogs {
 // decided answers a decision with the skill of its kind. Nothing here reads the text again:
 // the skill reads the decision's slots.
 func (a *Agent) decided(ctx context.Context, q skill.Query, route Route) (Answer, error) {
-	d := q.Decision
-	r := rowOf(d.Kind)
+	r := rowOf(q.Decision.Kind)
 	for _, c := range table {
 		if cl, ok := a.skillOf(c).(skill.Claimer); ok && c.commands == nil {
 			if why, ok := cl.Claims(q); ok {
@@ -166,15 +157,7 @@ func (a *Agent) decided(ctx context.Context, q skill.Query, route Route) (Answer
 			}
 		}
 	}
-	rep, err := a.ask(ctx, r, q)
-	if err != nil {
-		return Answer{}, err
-	}
-	ans := reply(r, rep, route)
-	if st, ok := understand.StateOf(d, q.Text); ok {
-		ans.state = &st
-	}
-	return ans, nil
+	return a.answerBy(ctx, r, q, route, true)
 }
 
 // command answers a command: the command names its kind, and its arguments are read by the
@@ -196,12 +179,18 @@ func (a *Agent) command(ctx context.Context, q skill.Query) (Answer, error) {
 		q.Decision = a.parser.Parse(in)
 	}
 	q.Decision.Kind = r.kind
+	return a.answerBy(ctx, r, q, route, !r.raw)
+}
+
+// answerBy has row r's skill answer q; the answer keeps q's decision as the dialog's state, for
+// a follow-up, when remember is set.
+func (a *Agent) answerBy(ctx context.Context, r row, q skill.Query, route Route, remember bool) (Answer, error) {
 	rep, err := a.ask(ctx, r, q)
 	if err != nil {
 		return Answer{}, err
 	}
 	ans := reply(r, rep, route)
-	if st, ok := understand.StateOf(q.Decision, q.Text); ok && !r.raw {
+	if st, ok := understand.StateOf(q.Decision, q.Text); ok && remember {
 		ans.state = &st
 	}
 	return ans, nil
@@ -217,11 +206,10 @@ func reply(r row, rep skill.Reply, route Route) Answer {
 	if rep.Kind != "" {
 		ans.Kind = rep.Kind
 	}
-	for _, s := range rep.Sources {
-		ans.Sources = append(ans.Sources, Source(s))
+	ans.Sources, ans.Debug.Calls, ans.Debug.Degraded = rep.Sources, rep.Calls, rep.Degraded
+	if len(rep.Trace) > 0 {
+		ans.Debug.Trace = maps.Clone(rep.Trace)
 	}
-	ans.Debug.Calls, ans.Debug.Degraded = rep.Calls, rep.Degraded
-	ans.Debug.traceOf(rep.Trace)
 	route.Skill = r.skill
 	route.Reasons = append(route.Reasons, rep.Reasons...)
 	ans.Debug.Route = route

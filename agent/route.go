@@ -117,8 +117,7 @@ func buildRates(b *builder) skill.Skill {
 
 func buildNews(b *builder) skill.Skill {
 	o := news.Options{Now: b.a.opts.Now}
-	if b.d.Rates != nil {
-		cbr := rates.New(b.d.Rates, rates.Options{Now: b.a.opts.Now, Logger: b.a.opts.Logger})
+	if cbr, ok := b.a.skills["rates"].(*rates.Skill); ok {
 		o.Bank = cbr.RecentNews
 	}
 	return news.New(b.d.News, o)

@@ -1,9 +1,9 @@
 package agent
 
 import (
-	"maps"
 	"time"
 
+	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
@@ -81,10 +81,7 @@ type Chart = skill.Chart
 type Document = skill.Document
 
 // Source is a footnote of an answer.
-type Source struct {
-	Title string `json:"title"`
-	URL   string `json:"url,omitempty"`
-}
+type Source = facts.Source
 
 // Button is a suggested reply. Pressing it sends Text back as a question, or, when Data is set,
 // Data as a compact command the agent re-validates (a drilldown, an export).
@@ -132,15 +129,4 @@ type Route struct {
 	Reasons []string `json:"reasons"`
 	// LLMError is why the planner gave no plan, when it did not.
 	LLMError string `json:"llm_error,omitempty"`
-}
-
-// traceOf merges a skill's trace into the answer's.
-func (d *Debug) traceOf(t skill.Trace) {
-	if len(t) == 0 {
-		return
-	}
-	if d.Trace == nil {
-		d.Trace = skill.Trace{}
-	}
-	maps.Copy(d.Trace, t)
 }

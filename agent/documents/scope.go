@@ -29,11 +29,36 @@ type Asker struct {
 	ReplyTo int
 }
 
+// ErrGone is Scope's error when the document a question was asked about (a file's caption) is
+// no longer the asker's; GoneText says so to the user.
+var ErrGone = fmt.Errorf("documents: the document is gone: %w", library.ErrNotFound)
+
+// GoneText is the answer to a question about a document that is gone.
+const GoneText = "Этого документа больше нет среди ваших. Список — /docs."
+
 // Scope resolves the documents a question is asked over: a reply to a receipt selects that
-// document (and says so in Docs.Note); a one-shot document overrides the selection. Docs.Owner
-// is set even when err is not nil. err is library.ErrNotFound when the one-shot document is
-// gone; with documents not installed the scope is the owner's alone.
+// document (and says so in Docs.Note); a one-shot document overrides the selection. When the
+// store is down, the question is asked without a selection (Docs.Unavailable) rather than not
+// at all — unless it was about one document: then the error is skill.ErrUnavailable. A one-shot
+// document that is gone is ErrGone. With documents not installed the scope is the owner's alone.
 func (s *Skill) Scope(ctx context.Context, who Asker) (skill.Docs, error) {
+	d, err := s.scope(ctx, who)
+	switch {
+	case err == nil:
+		return d, nil
+	case ctx.Err() != nil:
+		return d, ctx.Err()
+	case errors.Is(err, library.ErrNotFound):
+		return d, ErrGone
+	case who.OnlyDoc != "":
+		return d, skill.Unavailable("documents", err)
+	}
+	s.opts.Logger.WarnContext(ctx, "document selection unavailable", "chat_id", who.ChatID, "err", err)
+	d.Selected, d.Unavailable = nil, true
+	return d, nil
+}
+
+func (s *Skill) scope(ctx context.Context, who Asker) (skill.Docs, error) {
 	d := skill.Docs{Owner: Owner(who.UserID, who.ChatID, who.Group)}
 	if s.lib == nil {
 		return d, nil

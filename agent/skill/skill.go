@@ -93,6 +93,9 @@ type Docs struct {
 	Note string
 	// Caption: the question is a file's caption, asked about that file (Selected).
 	Caption bool
+	// Unavailable: the selection could not be read (the store is down); the question is asked
+	// over none.
+	Unavailable bool
 }
 
 // Claimer is a skill that may claim a question before the table routes it by its kind: the
