@@ -11,15 +11,17 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/finbot/finbot/agent/buttons"
+	"github.com/finbot/finbot/agent/dialog"
+	"github.com/finbot/finbot/agent/documents"
 	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/news"
 	"github.com/finbot/finbot/agent/phrase"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/rates"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
@@ -30,11 +32,7 @@ import (
 const MaxQuestionRunes = 4096
 
 // History keeps dialogs. *history.Redis and *history.Memory satisfy it.
-type History interface {
-	Load(ctx context.Context, key string) ([]history.Turn, error)
-	Append(ctx context.Context, key string, turns ...history.Turn) error
-	Reset(ctx context.Context, key string) error
-}
+type History = dialog.Store
 
 // Planner turns a question into a validated plan; *plan.Planner satisfies it.
 type Planner interface {
@@ -96,12 +94,27 @@ type Options struct {
 // user waits well under 30 s whatever the LLM does.
 const DefaultLLMBudget = 20 * time.Second
 
+// docsSkill is the documents skill as the conductor asks it besides answers.
+type docsSkill interface {
+	skill.Skill
+	Scope(ctx context.Context, who documents.Asker) (skill.Docs, error)
+	Titles(ctx context.Context, owner string) []string
+	Upload(ctx context.Context, q skill.Query, f File) (skill.Reply, error)
+	RememberReceipt(ctx context.Context, q skill.Query, messageID int, id string) error
+}
+
+// ledgerSkill is the 1C skill as the conductor asks it besides answers.
+type ledgerSkill interface {
+	skill.Skill
+	Catalogs(ctx context.Context, userID, chatID int64) *recipe.Catalogs
+}
+
 // Agent answers messages. It is safe for concurrent use; the front end serialises the messages
 // of one conversation.
 type Agent struct {
 	llm     phrase.LLM
 	writer  *phrase.Writer // the answer LLM; nil without one
-	history History
+	dialogs dialog.Keeper
 	long    buttons.Long // the questions of long buttons
 	planner Planner
 	// parser understands each message once (agent/understand).
@@ -129,7 +142,7 @@ func New(d Deps, o Options) *Agent {
 		d.Results = history.NewMemoryResults(0, 0)
 	}
 	o = o.withDefaults()
-	a := &Agent{llm: d.LLM, history: d.History, parser: understand.NewParser(),
+	a := &Agent{llm: d.LLM, dialogs: dialog.Keeper{Store: d.History, Timeout: o.HistoryTimeout, Log: o.Logger}, parser: understand.NewParser(),
 		long: buttons.Long{Store: d.Results, Timeout: o.HistoryTimeout}, log: o.Logger, now: o.Now, opts: o}
 	if d.Planner != nil {
 		// Valid plans are kept by question and context, each for Options.PlanCacheTTL.
@@ -140,10 +153,9 @@ func New(d Deps, o Options) *Agent {
 			ExpandTimeout: o.RouteTimeout, Log: o.Logger}
 	}
 	a.skills, a.served = map[string]skill.Skill{}, map[plan.Tool]skill.Skill{}
-	b := &builder{a: a, d: d}
 	for _, r := range table {
 		if _, done := a.skills[r.skill]; !done && r.build != nil {
-			if s := r.build(b); s != nil {
+			if s := r.build(a, d); s != nil {
 				a.skills[r.skill] = s
 			}
 		}
@@ -183,28 +195,13 @@ func (o Options) withDefaults() Options {
 // HasLLM reports whether an LLM is configured.
 func (a *Agent) HasLLM() bool { return a.llm != nil }
 
-// ConversationKey is the history key of a request: one per private chat, one per (chat, user)
-// in groups, so colleagues in a group do not share a dialog.
-func ConversationKey(r Request) string {
-	if r.Group {
-		return fmt.Sprintf("chat:%d:user:%d", r.ChatID, r.UserID)
-	}
-	return fmt.Sprintf("chat:%d", r.ChatID)
-}
-
 // Reset forgets the dialog of the request's conversation.
 func (a *Agent) Reset(ctx context.Context, req Request) error {
-	if err := a.history.Reset(ctx, ConversationKey(req)); err != nil {
+	if err := a.dialogs.Store.Reset(ctx, conversation(req)); err != nil {
 		return fmt.Errorf("%w: reset history: %w", ErrUnavailable, err)
 	}
 	return nil
 }
 
-// userTurn is how a message is remembered: commands keep their slash so a follow-up reads
-// naturally ("/rate EUR", then "а в юанях?").
-func userTurn(command, text string) string {
-	if command == "" {
-		return text
-	}
-	return strings.TrimSpace("/" + command + " " + text)
-}
+// conversation is the history key of a request's dialog (dialog.Key).
+func conversation(r Request) string { return dialog.Key(r.ChatID, r.UserID, r.Group) }

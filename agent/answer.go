@@ -4,6 +4,7 @@ package agent
 // by its kind — or, when the parser is unsure, planned.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"maps"
@@ -19,11 +20,6 @@ import (
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/ru"
-)
-
-const (
-	roleUser      = "user"
-	roleAssistant = "assistant"
 )
 
 // understandTimeout bounds loading what the parser reads around a message (catalogs, titles).
@@ -46,17 +42,13 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	if utf8.RuneCountInString(text) > MaxQuestionRunes {
 		return Answer{}, ErrTooLong
 	}
-	in := turn{req: req, key: ConversationKey(req), start: start, usage: usage}
-	hctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
-	hist, err := a.history.Load(hctx, in.key)
-	cancel()
+	in := turn{req: req, key: conversation(req), start: start, usage: usage}
+	hist, lost, err := a.dialogs.Load(ctx, in.key)
 	if err != nil {
-		if ctx.Err() != nil {
-			return Answer{}, ctx.Err()
-		}
-		a.log.WarnContext(ctx, "history load failed", "chat_id", req.ChatID, "err", err)
-		in.degraded = append(in.degraded, "history_unavailable")
-		hist = nil
+		return Answer{}, err
+	}
+	if lost != "" {
+		in.degraded = append(in.degraded, lost)
 	}
 	if req.Command == "drill" && strings.HasPrefix(text, TextButtonPrefix) {
 		// A button whose question was too long for Telegram's 64 bytes of callback data: its
@@ -72,8 +64,8 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 		in.req = req
 	}
 	in.text = text
-	q := skill.Query{UserID: req.UserID, ChatID: req.ChatID, Group: req.Group, Command: req.Command, Text: text,
-		History: hist, Progress: req.Progress}
+	q := req.query()
+	q.Command, q.Text, q.History, q.Progress = req.Command, text, hist, req.Progress
 	var ans Answer
 	if req.Command != "" {
 		ans, err = a.command(ctx, q)
@@ -137,11 +129,14 @@ func (a *Agent) understand(ctx context.Context, q skill.Query, prev *understand.
 	return a.parser.Understand(in, prev, func() *recipe.Catalogs { return a.catalogs(lctx, q) })
 }
 
-// catalogs are the 1C catalogs for a user with access to 1C; nil without.
+// catalogs are the 1C catalogs for a user with access to 1C, loaded within understandTimeout;
+// nil without.
 func (a *Agent) catalogs(ctx context.Context, q skill.Query) *recipe.Catalogs {
 	if a.books == nil {
 		return nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, understandTimeout)
+	defer cancel()
 	return a.books.Catalogs(ctx, q.UserID, q.ChatID)
 }
 
@@ -198,14 +193,8 @@ func (a *Agent) answerBy(ctx context.Context, r row, q skill.Query, route Route,
 
 // reply is a skill's reply as the answer of row r, routed as route says.
 func reply(r row, rep skill.Reply, route Route) Answer {
-	ans := Answer{Scenario: r.scenario, Kind: r.kind, Recipe: rep.Recipe, Text: rep.Text, Chart: rep.Chart,
-		Buttons: rep.Buttons, Document: rep.Document, Receipt: rep.Receipt}
-	if rep.Scenario != "" {
-		ans.Scenario = rep.Scenario
-	}
-	if rep.Kind != "" {
-		ans.Kind = rep.Kind
-	}
+	ans := Answer{Scenario: cmp.Or(rep.Scenario, r.scenario), Kind: cmp.Or(rep.Kind, r.kind), Recipe: rep.Recipe,
+		Text: rep.Text, Chart: rep.Chart, Buttons: rep.Buttons, Document: rep.Document, Receipt: rep.Receipt}
 	ans.Sources, ans.Debug.Calls, ans.Debug.Degraded = rep.Sources, rep.Calls, rep.Degraded
 	if len(rep.Trace) > 0 {
 		ans.Debug.Trace = maps.Clone(rep.Trace)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/buttons"
+	"github.com/finbot/finbot/agent/dialog"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
 )
@@ -41,19 +42,16 @@ func (a *Agent) exit(ctx context.Context, in turn, ans Answer, hist []history.Tu
 		ans.Debug.Elapsed = a.now().Sub(in.start)
 		return ans, nil
 	}
-	hctx, cancel := context.WithTimeout(ctx, a.opts.HistoryTimeout)
-	out := history.Turn{Role: roleAssistant, Text: ans.Text, At: a.now()}
+	out := history.Turn{Role: dialog.Assistant, Text: ans.Text, At: a.now()}
 	if ans.state != nil {
 		out.State, _ = json.Marshal(ans.state)
 	}
-	err := a.history.Append(hctx, in.key, history.Turn{Role: roleUser, Text: userTurn(in.req.Command, in.text), At: in.start}, out)
-	cancel()
+	lost, err := a.dialogs.Save(ctx, in.key, dialog.Question(in.req.Command, in.text, in.start), out)
 	if err != nil {
-		if ctx.Err() != nil {
-			return Answer{}, ctx.Err()
-		}
-		a.log.WarnContext(ctx, "history append failed", "chat_id", in.req.ChatID, "err", err)
-		ans.Debug.Degraded = append(ans.Debug.Degraded, "history_not_saved")
+		return Answer{}, err
+	}
+	if lost != "" {
+		ans.Debug.Degraded = append(ans.Debug.Degraded, lost)
 	}
 	ans.Debug.Elapsed = a.now().Sub(in.start)
 	return ans, nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/finbot/finbot/agent/dialog"
 	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/ledger/probes"
@@ -494,8 +495,8 @@ func TestSureDecisionsSkipThePlanner(t *testing.T) {
 // The memory gate: explicit follow-ups get the previous turn; doubtful ones do not.
 func TestMemoryGate(t *testing.T) {
 	hist := []history.Turn{
-		{Role: roleUser, Text: "кто нам должен на 31 марта"},
-		{Role: roleAssistant, Text: "**Дебиторская задолженность на 31.03.2026**\n\n- ООО «Альфа» — 120 000,00 ₽"},
+		{Role: dialog.User, Text: "кто нам должен на 31 марта"},
+		{Role: dialog.Assistant, Text: "**Дебиторская задолженность на 31.03.2026**\n\n- ООО «Альфа» — 120 000,00 ₽"},
 	}
 	for _, tt := range []struct {
 		text string

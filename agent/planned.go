@@ -77,9 +77,7 @@ func (a *Agent) byPlan(ctx context.Context, q skill.Query, p plan.QueryPlan, rou
 	if pl, ok := p.Planned(); ok && !p.Deep() {
 		in := understand.Input{Text: q.Text, Now: a.now()}
 		if pl.Ledger != nil {
-			lctx, cancel := context.WithTimeout(ctx, understandTimeout)
-			in.Catalogs = a.catalogs(lctx, q)
-			cancel()
+			in.Catalogs = a.catalogs(ctx, q)
 		}
 		context := "" // a follow-up's names and dates may come from the questions it continues
 		if q.Summary != "" {
@@ -131,14 +129,11 @@ func planRow(p plan.QueryPlan) row {
 	case p.Deep():
 		return rowOf(understand.KindLedgerDeep)
 	}
-	first, ok := toolRow(p.ToolCalls[0].Tool)
-	for _, c := range p.ToolCalls[1:] {
-		if r, found := toolRow(c.Tool); !found || r.skill != first.skill {
-			ok = false
+	first, _ := toolRow(p.ToolCalls[0].Tool)
+	for _, c := range p.ToolCalls {
+		if r, ok := toolRow(c.Tool); !ok || r.skill != first.skill {
+			return rowOf(understand.KindGeneral)
 		}
-	}
-	if !ok {
-		return rowOf(understand.KindGeneral)
 	}
 	return first
 }

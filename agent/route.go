@@ -10,7 +10,10 @@ import (
 	"slices"
 
 	"github.com/finbot/finbot/agent/clarify"
+	"github.com/finbot/finbot/agent/documents"
 	"github.com/finbot/finbot/agent/general"
+	"github.com/finbot/finbot/agent/kb"
+	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/news"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/rates"
@@ -35,7 +38,7 @@ type row struct {
 	// missing is the answer when this installation lacks the skill.
 	missing string
 	// build makes the skill from the agent's dependencies; nil when the dependency is absent.
-	build func(b *builder) skill.Skill
+	build func(a *Agent, d Deps) skill.Skill
 }
 
 // table is the one map from what a message means to who answers it. A kind's first row is its
@@ -99,51 +102,6 @@ func find(ok func(row) bool) (row, bool) {
 	return row{}, false
 }
 
-// builder builds the skills from the agent's dependencies and options.
-type builder struct {
-	a *Agent
-	d Deps
-}
-
-// access is who may see 1C data, as the agent's options say at the time of asking.
-func (b *builder) access(userID, chatID int64) bool { return b.a.opts.LedgerAccess(userID, chatID) }
-
-func buildRates(b *builder) skill.Skill {
-	if b.d.Rates == nil {
-		return nil
-	}
-	return rates.New(b.d.Rates, rates.Options{Now: b.a.opts.Now, Logger: b.a.opts.Logger})
-}
-
-func buildNews(b *builder) skill.Skill {
-	o := news.Options{Now: b.a.opts.Now}
-	if cbr, ok := b.a.skills["rates"].(*rates.Skill); ok {
-		o.Bank = cbr.RecentNews
-	}
-	return news.New(b.d.News, o)
-}
-
-func buildSmallTalk(b *builder) skill.Skill {
-	var missing []string
-	if b.d.Library == nil {
-		missing = append(missing, "поиск по документам пользователя")
-	}
-	if b.d.KB == nil {
-		missing = append(missing, "база знаний")
-	}
-	if b.d.Ledger == nil {
-		missing = append(missing, "данные 1С")
-	}
-	return smalltalk.New(smalltalk.Options{Writer: b.a.writer, Unavailable: missing, Now: b.a.opts.Now, Logger: b.a.opts.Logger})
-}
-
-func buildClarify(b *builder) skill.Skill { return clarify.New(b.a.writer, b.a.opts.Logger) }
-
-func buildGeneral(b *builder) skill.Skill {
-	return general.New(general.Options{Tools: b.a.registry, Writer: b.a.writer, MaxToolCalls: b.a.opts.MaxToolCalls,
-		ToolTimeout: b.a.opts.ToolTimeout, Logger: b.a.opts.Logger})
-}
-
 // skillOf is the skill a row routes to; nil when this installation lacks it.
 func (a *Agent) skillOf(r row) skill.Skill { return a.skills[r.skill] }
 
@@ -177,4 +135,70 @@ func (a *Agent) handoff(ctx context.Context, q skill.Query, rep skill.Reply) (sk
 	}
 	other.Scenario = cmp.Or(other.Scenario, r.scenario)
 	return h.Combine(rep, other), nil
+}
+
+// The builders make each skill from the agent's dependencies; nil when its dependency is absent.
+
+// access is who may see 1C data, as the agent's options say at the time of asking.
+func (a *Agent) access(userID, chatID int64) bool { return a.opts.LedgerAccess(userID, chatID) }
+
+func buildRates(a *Agent, d Deps) skill.Skill {
+	if d.Rates == nil {
+		return nil
+	}
+	return rates.New(d.Rates, rates.Options{Now: a.opts.Now, Logger: a.opts.Logger})
+}
+
+func buildNews(a *Agent, d Deps) skill.Skill {
+	o := news.Options{Now: a.opts.Now}
+	if cbr, ok := a.skills["rates"].(*rates.Skill); ok {
+		o.Bank = cbr.RecentNews
+	}
+	return news.New(d.News, o)
+}
+
+func buildSmallTalk(a *Agent, d Deps) skill.Skill {
+	var missing []string
+	if d.Library == nil {
+		missing = append(missing, "поиск по документам пользователя")
+	}
+	if d.KB == nil {
+		missing = append(missing, "база знаний")
+	}
+	if d.Ledger == nil {
+		missing = append(missing, "данные 1С")
+	}
+	return smalltalk.New(smalltalk.Options{Writer: a.writer, Unavailable: missing, Now: a.opts.Now, Logger: a.opts.Logger})
+}
+
+func buildClarify(a *Agent, d Deps) skill.Skill { return clarify.New(a.writer, a.opts.Logger) }
+
+func buildGeneral(a *Agent, d Deps) skill.Skill {
+	return general.New(general.Options{Tools: a.registry, Writer: a.writer, MaxToolCalls: a.opts.MaxToolCalls,
+		ToolTimeout: a.opts.ToolTimeout, Logger: a.opts.Logger})
+}
+
+func buildDocuments(a *Agent, d Deps) skill.Skill {
+	if d.Library == nil {
+		return nil
+	}
+	return documents.New(d.Library, documents.Options{Writer: a.writer, Parser: a.parser, Logger: a.opts.Logger,
+		HistoryTimeout: a.opts.HistoryTimeout})
+}
+
+func buildKB(a *Agent, d Deps) skill.Skill {
+	if d.KB == nil {
+		return nil
+	}
+	return kb.New(d.KB, d.Library, kb.Options{Writer: a.writer, Logger: a.opts.Logger, Parser: a.parser, Now: a.opts.Now,
+		LedgerFor: func(userID, chatID int64) bool { return d.Ledger != nil && a.access(userID, chatID) },
+		Rates:     d.Rates != nil})
+}
+
+func buildLedger(a *Agent, d Deps) skill.Skill {
+	if d.Ledger == nil {
+		return nil
+	}
+	return ledger.New(d.Ledger, d.Results, ledger.Options{Writer: a.writer, Parser: a.parser, Now: a.opts.Now,
+		Logger: a.opts.Logger, LedgerAccess: a.access, ToolTimeout: a.opts.ToolTimeout, HistoryTimeout: a.opts.HistoryTimeout})
 }

@@ -1,12 +1,22 @@
 package agent
 
+// The agent's API to its front ends: what they send (a Request, an upload), what they get (an
+// Answer with its debug payload), the error vocabulary they turn into user text, and what they
+// ask besides answers (receipts, inline offers).
+
 import (
+	"context"
+	"errors"
 	"time"
 
+	"github.com/finbot/finbot/agent/documents"
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/rates"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
+	"github.com/finbot/finbot/integrations/llm"
 )
 
 // Scenario is the scenario of the design an answer belongs to (S1–S5, the 1C lane): a column
@@ -40,13 +50,16 @@ type Request struct {
 	ReplyTo int
 	// OnlyDoc restricts this one question to a document of the requester (a file's caption).
 	OnlyDoc string
-	// Progress, when set, receives the answer's text so far while the answer LLM streams it:
-	// plain text (no Markdown), each call the whole text up to now. Of a post-checked answer
-	// (facts, documents) only text that passed the post-check is sent, up to the last whole
-	// word, and nothing more once a part failed it (phrase.Writer.Complete). It is advisory: the
-	// Answer returned at the end is what must be shown, and it may differ (post-check,
-	// fallback). Called from the answering goroutine; it must not block for long.
+	// Progress, when set, receives the answer's text so far, as plain text, while the answer LLM
+	// streams it: only text that passed the post-check (phrase.Writer.Complete). It is advisory:
+	// the Answer returned is what must be shown. It is called from the answering goroutine and
+	// must not block for long.
 	Progress func(partial string)
+}
+
+// query is who asks, as a skill receives it.
+func (r Request) query() skill.Query {
+	return skill.Query{UserID: r.UserID, ChatID: r.ChatID, Group: r.Group}
 }
 
 // Answer is what the agent replies: Markdown text plus what the front end needs to show it.
@@ -87,15 +100,12 @@ type Source = facts.Source
 // Data as a compact command the agent re-validates (a drilldown, an export).
 type Button = skill.Button
 
-// Call records one data-source call behind an answer ("cbr.DailyRates", "tavily.Search", …).
-type Call = skill.Call
-
 // Debug explains how an answer was produced.
 type Debug struct {
 	Route Route `json:"route"`
 	// Calls lists the data sources consulted and how each answered.
-	Calls []Call `json:"calls,omitempty"`
-	LLM   bool   `json:"llm"`
+	Calls []skill.Call `json:"calls,omitempty"`
+	LLM   bool         `json:"llm"`
 	// LLMCalls and the tokens are what this answer cost at the LLM service (every LLM call made
 	// under the answer's context: planner, repair, answer, regeneration).
 	LLMCalls         int `json:"llm_calls"`
@@ -129,4 +139,70 @@ type Route struct {
 	Reasons []string `json:"reasons"`
 	// LLMError is why the planner gave no plan, when it did not.
 	LLMError string `json:"llm_error,omitempty"`
+}
+
+// The agent's error vocabulary. The front end turns these, and only these, into user text.
+var (
+	// ErrEmpty means the message had nothing to answer.
+	ErrEmpty = errors.New("agent: empty message")
+	// ErrUnavailable means a data source the answer needs is unavailable. The skills return it
+	// too (it is skill.ErrUnavailable).
+	ErrUnavailable = skill.ErrUnavailable
+	// ErrTooLong means the message is longer than the agent accepts.
+	ErrTooLong = errors.New("agent: message too long")
+)
+
+// EscapeMarkdown makes a dynamic value (a counterparty name, a document title, a currency name
+// from the Bank of Russia) literal inside the agent's Markdown.
+func EscapeMarkdown(s string) string { return md.Escape(s) }
+
+// MaxUploadBytes is Telegram's limit on files a bot may download (20 MB).
+const MaxUploadBytes = documents.MaxUploadBytes
+
+// File is a document a user sent.
+type File = documents.File
+
+// Owner is whose documents a request reads and writes: the group's shared set in a group, the
+// user's private set otherwise. It is derived from the request only, never from user input.
+func Owner(req Request) string { return documents.Owner(req.UserID, req.ChatID, req.Group) }
+
+// Upload adds a file to the requester's library and returns the receipt (or the reason it was
+// refused), which the dialog remembers as «[файл] name». The front end remembers the receipt
+// message with RememberReceipt.
+func (a *Agent) Upload(ctx context.Context, req Request, f File) (Answer, error) {
+	if a.docs == nil {
+		return Answer{Text: "Загрузка документов в этой установке не подключена."}, nil
+	}
+	in := turn{req: req, text: "[файл] " + f.Name, start: a.now(), usage: new(llm.Usage)}
+	rep, err := a.docs.Upload(ctx, req.query(), f)
+	if err != nil {
+		return Answer{}, err
+	}
+	if rep.Receipt != "" {
+		in.key = conversation(req)
+	}
+	ans := reply(rowOf(understand.KindDocs), rep, Route{Source: "command", Sure: true})
+	ans.Scenario, ans.Kind = Command, "upload"
+	return a.exit(ctx, in, ans, nil)
+}
+
+// RememberReceipt records that the bot's message messageID is the receipt of document id, so
+// that replying to it selects the document.
+func (a *Agent) RememberReceipt(ctx context.Context, req Request, messageID int, id string) error {
+	if a.docs == nil {
+		return nil
+	}
+	return a.docs.RememberReceipt(ctx, req.query(), messageID, id)
+}
+
+// InlineResult is one offer of inline mode ("@finbot usd" in any chat): public figures only —
+// ledger data never appears here.
+type InlineResult = rates.Offer
+
+// Inline answers an inline query with today's Bank of Russia rates and the key rate.
+func (a *Agent) Inline(ctx context.Context, query string) ([]InlineResult, error) {
+	if a.cbr == nil {
+		return nil, nil
+	}
+	return a.cbr.Offers(ctx, query), nil
 }
