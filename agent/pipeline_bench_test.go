@@ -58,7 +58,7 @@ func BenchmarkPipeline(b *testing.B) {
 		{name: "1C recipe (parser unsure, planned)", req: Request{Text: vagueReceivables}, plan: receivablesPlan},
 		{name: "follow-up а на конец февраля", req: Request{Text: "а на конец февраля?"}, before: "курс евро на 15 января", plan: eurFebPlan},
 		{name: "documents S1 (understood: expansion + answer)", req: Request{Text: "что в договоре с Техснабом про штрафы"}, docs: true,
-			answer: "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки, но не более 10% стоимости партии [1]."},
+			answer: "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки, но не более 10% стоимости партии [2]."},
 		{name: "knowledge base (understood)", req: Request{Text: "что такое акт сверки"},
 			answer: "Акт сверки — документ, которым стороны подтверждают состояние взаимных расчётов [1]."},
 		{name: "1C deep analysis (guarded discovery)", req: Request{Text: "как менялись продажи ООО «Альфа» по месяцам первого квартала?"},

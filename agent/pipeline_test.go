@@ -168,7 +168,7 @@ func TestRegressionSet(t *testing.T) {
 func regressionSet(t *testing.T) []string {
 	t.Helper()
 	s := newScripted(t, map[string][]fakes.Reply{
-		"docs":  {{Content: "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки, но не более 10% стоимости партии [1]."}},
+		"docs":  {{Content: "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки, но не более 10% стоимости партии [2]."}},
 		"other": {{Content: expansion}},
 	})
 	a := pipelineAgent(t, s, func(o *Options) { o.PlanCacheTTL = -1 })
@@ -612,9 +612,9 @@ func TestStreamShowsOnlyCheckedText(t *testing.T) {
 		// The invented figures stand midway, with text after them, and differ per attempt.
 		factsBad1 = "**Курс и ставка**\n\nКурс доллара — 95 432,10 ₽ [1], ключевая ставка — 15,50% [2]. Данные Банка России на 14 марта."
 		factsBad2 = "**Курс и ставка**\n\nКурс доллара — 81,1134 ₽ [1], ключевая ставка — 17,25% [2]. Данные Банка России на 14 марта."
-		docsGood  = "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки [1], но не более 10% стоимости партии [1]."
-		docsBad   = "За просрочку поставки Поставщик уплачивает пени 0,7% за каждый день просрочки [1], но не более 10% стоимости партии [1]."
-		docsGhost = "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки [3], но не более 10% стоимости партии [1]."
+		docsGood  = "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки [2], но не более 10% стоимости партии [2]."
+		docsBad   = "За просрочку поставки Поставщик уплачивает пени 0,7% за каждый день просрочки [2], но не более 10% стоимости партии [2]."
+		docsGhost = "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки [3], но не более 10% стоимости партии [2]."
 	)
 	type run struct {
 		name    string
@@ -791,7 +791,7 @@ func TestDeepAnalysisPlanned(t *testing.T) {
 // as refused, not as the LLM being unavailable.
 func TestDocumentAnswerPostCheck(t *testing.T) {
 	const invented = "0,5%"
-	good := "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки, но не более 10% стоимости партии [1]."
+	good := "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки, но не более 10% стоимости партии [2]."
 	bad := "За просрочку поставки Поставщик уплачивает пени " + invented + " за каждый день просрочки [1]."
 	tests := []struct {
 		name     string
@@ -852,7 +852,7 @@ func docsExtractive(t *testing.T, ans Answer) {
 func TestAnswerLLMMisbehaviour(t *testing.T) {
 	composite := `{"intents":["rate","key_rate"],"tool_calls":[{"tool":"fetch_cbr_data","args":{"mode":"currency","date":"2026-03-14","codes":["USD"]}},{"tool":"fetch_cbr_data","args":{"mode":"key_rate","date":"2026-03-14"}}],"fallback":{"enabled":false},"limits":{},"render_style":"BULLETS","confidence":0.9}`
 	factsGood := "**Курс и ставка**\n\nКурс доллара — 81,1134 ₽ [1], ключевая ставка — 15,50% [2]."
-	docsGood := "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки [1]."
+	docsGood := "За просрочку поставки Поставщик уплачивает пени 0,1% за каждый день просрочки [2]."
 	misbehaviours := []struct {
 		name   string
 		rep    func(content string) fakes.Reply

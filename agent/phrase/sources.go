@@ -47,8 +47,18 @@ func SourcesDegraded(err error) string {
 // answers extractively.
 func (w *Writer) OverSources(ctx context.Context, progress func(string), d prompts.DocsAnswerData, n int) (string, error) {
 	var ref facts.Payload
+	// Each passage is a fact of its source (a document or an article may give several), so
+	// that a claim is checked against the source its mark cites.
+	ref.Sources = make([]facts.Source, n)
+	section, kind := facts.UserDocuments, "passage"
+	if d.KB {
+		section, kind = facts.KnowledgeBase, "kb_article"
+	}
 	for _, s := range d.Sources {
-		ref.Items = append(ref.Items, facts.Item{Section: facts.UserDocuments, Title: s.Title, Text: s.Text})
+		if s.N >= 1 && s.N <= n {
+			ref.Sources[s.N-1].Title = s.Title
+		}
+		ref.Items = append(ref.Items, facts.Item{Section: section, Kind: kind, Title: s.Title, Text: s.Text, Source: s.N})
 	}
 	chk := postcheck.New(ref, d.Question) // the same sources for every attempt and every streamed part
 	// A streamed part is shown only if it cites no missing source and passes the post-check;

@@ -35,7 +35,8 @@ func FuzzCheck(f *testing.F) {
 	for i, s := range fuzzSeeds {
 		f.Add(s, fuzzSeeds[(i+1)%len(fuzzSeeds)], fuzzSeeds[(i+7)%len(fuzzSeeds)])
 	}
-	kinds := map[Kind]bool{Empty: true, Artifact: true, SourceList: true, ForbiddenPhrase: true, NegativeTail: true, InventedNumber: true}
+	kinds := map[Kind]bool{Empty: true, Artifact: true, SourceList: true, ForbiddenPhrase: true, NegativeTail: true, InventedNumber: true,
+		Unattributed: true}
 	f.Fuzz(func(t *testing.T, answer, question, fact string) {
 		p := facts.Payload{
 			Found:       fact != "",

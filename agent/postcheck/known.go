@@ -168,14 +168,17 @@ func isYear(norm string) bool {
 }
 
 // inventedNumbers reports the answer's numbers, dates, times and document numbers that are
-// not known, except inside skip (artifacts and the model's own source list, reported already).
-func inventedNumbers(text string, skip []span, k *known) []Violation {
+// not known, except inside skip (artifacts and the model's own source list, reported already),
+// and where each is.
+func inventedNumbers(text string, skip []span, k *known) ([]Violation, []span) {
 	var vs []Violation
+	var at []span
 	for _, t := range scan(text, true) {
 		if overlaps(t.span, skip) || k.has(t, text) {
 			continue
 		}
 		vs = append(vs, Violation{InventedNumber, t.detail()})
+		at = append(at, t.span)
 	}
-	return vs
+	return vs, at
 }

@@ -59,6 +59,13 @@ const (
 	// InventedNumber: a number, date, time or document number the facts do not contain
 	// (numbers.go, known.go).
 	InventedNumber Kind = "invented_number"
+	// Unattributed: a figure, date or name that the source its sentence cites does not hold,
+	// or that a sentence presents as 1C's or the Bank of Russia's when no source of that origin
+	// holds it (attribution.go).
+	Unattributed Kind = "unattributed"
+	// ForeignLink: a link no source the answer cites holds (links.go). DropForeignLinks removes
+	// them from a whole answer; a streamed part that shows one is not shown.
+	ForeignLink Kind = "foreign_link"
 )
 
 // Violation is one broken rule. Detail says in Russian what exactly matched: the phrase, the
@@ -91,11 +98,13 @@ type Checker struct {
 	question string
 	ref      string
 	known    *known
+	attr     *attribution
 }
 
 // New prepares the check of answers to question over the facts p.
 func New(p facts.Payload, question string) *Checker {
-	return &Checker{p: p, question: question, ref: reference(p, question), known: newKnown(p, question)}
+	return &Checker{p: p, question: question, ref: reference(p, question), known: newKnown(p, question),
+		attr: newAttribution(p, question)}
 }
 
 // Check is the package-level Check against the Checker's facts and question.
@@ -114,7 +123,9 @@ func (c *Checker) CheckPartial(settled string) []Violation {
 	if !hasAlnum(settled) {
 		return nil
 	}
-	return c.rules(settled)
+	// A whole answer loses its foreign links (DropForeignLinks); a part being shown keeps what
+	// it has, so one with a foreign link is not shown.
+	return append(c.rules(settled), c.foreignLinks(settled)...)
 }
 
 // rules applies every rule but Empty.
@@ -132,7 +143,9 @@ func (c *Checker) rules(answer string) []Violation {
 	vs = append(vs, srcs...)
 	vs = append(vs, forbiddenPhrases(flat, sents, c.ref)...)
 	vs = append(vs, negativeTails(sents, c.p, c.question)...)
-	vs = append(vs, inventedNumbers(text, skip, c.known)...)
+	invented, at := inventedNumbers(text, skip, c.known)
+	vs = append(vs, invented...)
+	vs = append(vs, c.attr.attribute(text, append(skip, at...))...)
 	return dedup(vs)
 }
 
@@ -264,6 +277,10 @@ func instruction(v Violation) string {
 			pronoun = "её"
 		}
 		return upperFirst(v.Detail) + " отсутствует в фактах — убери " + pronoun + " или возьми из фактов."
+	case Unattributed:
+		return upperFirst(v.Detail) + ". Ставь после утверждения номер того источника, где это написано, а чего нет в источниках — не пиши."
+	case ForeignLink:
+		return "Не давай ссылок, которых нет у источников: " + v.Detail + "."
 	}
 	return "Исправь: " + v.Detail + "."
 }
