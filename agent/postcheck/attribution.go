@@ -87,7 +87,7 @@ type attribution struct {
 	commonT string        // folded texts of the same, and the question, for names
 	// commonRaw are the texts of facts without a source and the limitations, for links.
 	commonRaw string
-	qlinks  map[string]bool
+	qlinks    map[string]bool
 }
 
 func newAttribution(p facts.Payload, question string) *attribution {
