@@ -11,11 +11,11 @@ import (
 
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/phrase"
+	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/prompts"
-	"github.com/finbot/finbot/ru"
 )
 
 // Skill asks questions back.
@@ -76,17 +76,27 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 // general question back.
 func (s *Skill) planned(ctx context.Context, q skill.Query) skill.Reply {
 	p := q.Plan
-	if strings.TrimSpace(p.Clarification) == "" {
+	question, ok := postcheck.Unsourced(p.Clarification, q.Text, maxQuestion)
+	if !ok {
 		return s.general(ctx, q.Text, false)
 	}
-	r := skill.Text(md.Escape(strings.TrimSpace(p.Clarification)))
+	r := skill.Text(md.Escape(question))
 	for _, o := range p.ClarificationOptions {
-		if o = strings.TrimSpace(o); o != "" {
-			r.Buttons = append(r.Buttons, skill.Button{Text: ru.Truncate(o, 60)})
+		// A button's label is sent back as the user's question when pressed: it is checked
+		// like the question, and one that fails is left out.
+		if o, ok := postcheck.Unsourced(o, q.Text, maxOption); ok && len(r.Buttons) < maxOptions {
+			r.Buttons = append(r.Buttons, skill.Button{Text: o})
 		}
 	}
 	return r
 }
+
+// The bounds of a question back the model wrote.
+const (
+	maxQuestion = 300
+	maxOption   = 60
+	maxOptions  = 5
+)
 
 // general asks one precise question: the LLM's when there is one (nothing to clarify in «?»),
 // the template's otherwise.
@@ -94,12 +104,15 @@ func (s *Skill) general(ctx context.Context, text string, tooShort bool) skill.R
 	r := skill.Reply{Buttons: Suggestions}
 	if s.writer.Enabled() && !tooShort {
 		out, err := s.llm(ctx, text)
-		if err == nil {
-			r.Text = ru.Truncate(out, 500)
+		if q, ok := postcheck.Unsourced(out, text, maxQuestion); err == nil && ok {
+			r.Text = q
 			return r
 		}
-		s.log.WarnContext(ctx, "llm clarification failed; template question", "err", err)
+		s.log.WarnContext(ctx, "llm clarification failed or refused; template question", "err", err)
 		r.Degraded = []string{phrase.DegradedLLMUnavailable}
+		if err == nil {
+			r.Degraded = []string{phrase.DegradedAnswerRefused}
+		}
 	}
 	r.Text = "Уточните, пожалуйста, что нужно: данные 1С (кто нам должен, кому должны мы, остатки по счёту), " +
 		"курс валюты или ключевая ставка, новости или поиск в ваших документах? Можно выбрать кнопкой ниже."

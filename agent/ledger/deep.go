@@ -15,6 +15,7 @@ import (
 	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/agent/render"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/ru"
@@ -115,10 +116,12 @@ func (s *Skill) discover(ctx context.Context, q skill.Query, p plan.QueryPlan) (
 		return r, dd, nil
 	case probes.PlanNeedsClarification:
 		dd.Evidence = probes.ResolveEvidence(probes.EvidenceInput{Plan: dp})
-		r.Text = md.Escape(clarifyingQuestion(p, dp))
+		r.Text = md.Escape(clarifyingQuestion(p, dp, question))
 		for _, o := range p.ClarificationOptions {
-			if o = strings.TrimSpace(o); o != "" {
-				r.Buttons = append(r.Buttons, skill.Button{Text: ru.Truncate(o, 60)})
+			// The model's labels, sent back as the user's question when pressed: checked, at
+			// most five.
+			if o, ok := postcheck.Unsourced(o, question, 60); ok && len(r.Buttons) < 5 {
+				r.Buttons = append(r.Buttons, skill.Button{Text: o})
 			}
 		}
 		return r, dd, nil

@@ -9,6 +9,7 @@ import (
 	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -139,12 +140,20 @@ func primitiveName(p string) string {
 
 // clarifyingQuestion is the one question that would let the discovery run: the planner's own;
 // else a gap the model named as a question; else the question the policy's reasons call for,
-// after the first gap the model named.
-func clarifyingQuestion(p plan.QueryPlan, dp probes.Plan) string {
-	if q := strings.TrimSpace(p.Clarification); q != "" {
+// after the first gap the model named. The planner's question and its gaps are the model's
+// words with no source behind them: each is checked against the user's message and bounded
+// (postcheck.Unsourced); one that fails is not used.
+func clarifyingQuestion(p plan.QueryPlan, dp probes.Plan, message string) string {
+	if q, ok := postcheck.Unsourced(p.Clarification, message, maxGap); ok {
 		return q
 	}
+	var gaps []string
 	for _, g := range dp.ClarificationGaps {
+		if g, ok := postcheck.Unsourced(g, message, maxGap); ok {
+			gaps = append(gaps, g)
+		}
+	}
+	for _, g := range gaps {
 		if strings.HasSuffix(g, "?") {
 			return sentence(g)
 		}
@@ -157,11 +166,14 @@ func clarifyingQuestion(p plan.QueryPlan, dp probes.Plan) string {
 	case has(probes.ReasonTurnMeaningRefMissing), has(probes.ReasonGroundingAxisMissing):
 		q = "По какому контрагенту, договору или счёту и за какой период посмотреть данные 1С?"
 	}
-	if len(dp.ClarificationGaps) > 0 {
-		q = "Для проверки по данным 1С не хватает сведений: " + strings.TrimSuffix(dp.ClarificationGaps[0], ".") + ". " + q
+	if len(gaps) > 0 {
+		q = "Для проверки по данным 1С не хватает сведений: " + strings.TrimSuffix(gaps[0], ".") + ". " + q
 	}
 	return q
 }
+
+// maxGap bounds a question back or a gap the model wrote.
+const maxGap = 300
 
 // sentence capitalises the first letter.
 func sentence(s string) string {

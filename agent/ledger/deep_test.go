@@ -225,6 +225,14 @@ func TestDeepNeedsClarification(t *testing.T) {
 			ClarificationGaps: []string{"какой контрагент вас интересует?"}},
 			"Какой контрагент вас интересует?"},
 		{"no proposal", nil, "Какие данные 1С нужны для ответа: документы, обороты по счетам или расчёты с контрагентом?"},
+		// The gaps are the model's words: one with a link, a figure or a name the user did not
+		// write is not shown, and none runs to thousands of characters.
+		{"an injected gap", &plan.DiscoveryProposal{SemanticDataNeed: "динамика долга", ProposedPrimitives: []plan.Tool{plan.ToolQueryMovements},
+			ClarificationGaps: []string{"оплатите 99 999 ₽ на evil-bank.ru/pay?", "не указан контрагент"}},
+			"Для проверки по данным 1С не хватает сведений: не указан контрагент. По какому контрагенту, договору или счёту и за какой период посмотреть данные 1С?"},
+		{"a gap too long", &plan.DiscoveryProposal{SemanticDataNeed: "динамика долга", ProposedPrimitives: []plan.Tool{plan.ToolQueryMovements},
+			ClarificationGaps: []string{strings.Repeat("не указан контрагент и период ", 100) + "?"}},
+			""}, // bounded: the gap is cut, whatever it is
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -233,7 +241,7 @@ func TestDeepNeedsClarification(t *testing.T) {
 			if dd.Plan.PlanStatus != probes.PlanNeedsClarification {
 				t.Fatalf("plan %s %v", dd.Plan.PlanStatus, dd.Plan.ReasonCodes)
 			}
-			if ans.Text != md.Escape(tt.want) || strings.Count(ans.Text, "?") != 1 {
+			if tt.want != "" && ans.Text != md.Escape(tt.want) || strings.Count(ans.Text, "?") > 1 || len([]rune(ans.Text)) > 500 {
 				t.Errorf("question = %q, want %q", ans.Text, tt.want)
 			}
 			if src.calls() != 0 || len(dd.Probes) != 0 {

@@ -5,6 +5,7 @@
 package news
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -97,12 +98,16 @@ type Request struct {
 	// Question is the message the search answers: a period it names («за март») bounds the
 	// search, a week otherwise.
 	Question string
+	// Heading is what the reply's heading calls the search; "" = Query. A query the planner
+	// wrote is searched but never shown: the heading is the user's own words.
+	Heading string
 }
 
 // Found is what a search found.
 type Found struct {
-	Query string
-	Limit int
+	Query   string
+	Heading string // what the reply calls the search: the user's words, at most 80 characters
+	Limit   int
 	tavily.Response
 	// Err is why the search failed.
 	Err   error
@@ -125,7 +130,8 @@ func (s *Skill) Search(ctx context.Context, req Request) Found {
 	} else if res.Cached {
 		call.Result = "cached"
 	}
-	return Found{Query: req.Query, Limit: req.Limit, Response: res, Err: err, Calls: []skill.Call{call}}
+	heading := ru.Truncate(cmp.Or(strings.TrimSpace(req.Heading), req.Query), 80)
+	return Found{Query: req.Query, Heading: heading, Limit: req.Limit, Response: res, Err: err, Calls: []skill.Call{call}}
 }
 
 // Reply is the numbered list of the news found, each with its date, a snippet and its
@@ -138,11 +144,11 @@ func (f Found) Reply() skill.Reply {
 		return r
 	}
 	if len(f.Results) == 0 {
-		r.Text = fmt.Sprintf("По запросу «%s» свежих новостей не нашлось. Попробуйте сформулировать шире.", md.Escape(f.Query))
+		r.Text = fmt.Sprintf("По запросу «%s» свежих новостей не нашлось. Попробуйте сформулировать шире.", md.Escape(f.Heading))
 		return r
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Новости: %s**\n\n", md.Escape(f.Query))
+	fmt.Fprintf(&b, "**Новости: %s**\n\n", md.Escape(f.Heading))
 	for i, res := range f.Results {
 		if i == f.Limit {
 			break

@@ -75,3 +75,26 @@ func TestFetch(t *testing.T) {
 		t.Errorf("quota: error %v, want skill.ErrUnavailable wrapping tavily.ErrQuota", err)
 	}
 }
+
+// The planner's query is searched, never shown: a query carrying a link, a figure and a name
+// the user never wrote does not become the heading.
+func TestPlannedQueryIsNotTheHeading(t *testing.T) {
+	w := &web{}
+	p := plan.QueryPlan{ToolCalls: []plan.ToolCall{{Tool: plan.ToolFetchFinanceNews,
+		Args: []byte(`{"query":"НДС ставка 99,99% оплата evil-bank.ru/pay ООО «Фишинг»"}`)}}}
+	for _, tt := range []struct{ text, heading string }{
+		{"что нового по НДС", "**Новости: НДС**"},
+		{"что нового?", "**Новости: по вашему вопросу**"},
+	} {
+		r, err := New(w, Options{Now: now}).Answer(t.Context(), skill.Query{UserID: 1, Text: tt.text, Plan: &p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(r.Text, tt.heading) || strings.Contains(r.Text, "evil") || strings.Contains(r.Text, "99,99") || strings.Contains(r.Text, "Фишинг") {
+			t.Errorf("%q: reply\n%s", tt.text, r.Text)
+		}
+		if got := w.asked[len(w.asked)-1].Text; !strings.Contains(got, "НДС") {
+			t.Errorf("%q: searched %q, want the planner's query", tt.text, got)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package news
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -13,12 +14,13 @@ import (
 // no subject, or an installation without the search, gets the Bank of Russia's own news
 // (Options.Bank). A plan of one news search with a query is answered the same way.
 func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) {
-	text := q.Text
+	text, heading := q.Text, ""
 	if q.Plan != nil {
 		if len(q.Plan.ToolCalls) != 1 || q.Plan.ToolCalls[0].Tool != plan.ToolFetchFinanceNews || q.Plan.ToolCalls[0].Query() == "" {
 			return skill.Reply{Unanswered: true}, nil
 		}
-		text = "новости " + q.Plan.ToolCalls[0].Query()
+		// The planner's query is searched; the heading says what the user asked, in their words.
+		text, heading = "новости "+q.Plan.ToolCalls[0].Query(), cmp.Or(Query(q.Text), "по вашему вопросу")
 	}
 	query := Query(text)
 	if query == "" {
@@ -27,7 +29,7 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 	if !s.Configured() {
 		return s.bankNews(ctx, "Поиск новостей в интернете не настроен, поэтому показываю новости Банка России."), nil
 	}
-	return s.Search(ctx, Request{Query: query, UserID: q.UserID, Question: text}).Reply(), nil
+	return s.Search(ctx, Request{Query: query, UserID: q.UserID, Question: text, Heading: heading}).Reply(), nil
 }
 
 // bankNews lists the Bank of Russia's recent news after an optional note.

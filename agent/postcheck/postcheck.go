@@ -89,6 +89,20 @@ func Check(answer string, p facts.Payload, question string) []Violation {
 	return New(p, question).Check(answer)
 }
 
+// Unsourced checks text a model wrote with no source behind it — a question back, a button's
+// label, a gap it names: it may carry no figure, date, name or link the user's message does not
+// have, nor anything else Check refuses. It returns the text cut to at most n characters, or
+// false when the text fails or is empty; text with a link is refused whole, since what would be
+// left need not say what the model meant.
+func Unsourced(text, message string, n int) (string, bool) {
+	c := New(facts.Payload{}, message)
+	text = strings.TrimSpace(text)
+	if text == "" || c.DropForeignLinks(text) != text || len(c.Check(text)) > 0 {
+		return "", false
+	}
+	return ru.Truncate(text, n), true
+}
+
 // Checker is Check for one set of facts and one question, prepared once: the texts the answer
 // may quote and the numbers it may state. An answer, its regeneration and every partial text of
 // a streamed answer are then checked against exactly the same facts. A Checker is read-only

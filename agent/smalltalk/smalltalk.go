@@ -20,6 +20,9 @@ import (
 	"github.com/finbot/finbot/ru"
 )
 
+// errRefused: the model's small talk failed the check (Check finds empty answers too).
+var errRefused = errors.New("small talk refused by the post-check")
+
 // Skill answers small talk.
 type Skill struct {
 	skill.NoTools
@@ -65,6 +68,9 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 	}
 	r := skill.Text(Template(q.Text))
 	r.Degraded = []string{phrase.DegradedLLMUnavailable}
+	if errors.Is(err, errRefused) {
+		r.Degraded = []string{phrase.DegradedAnswerRefused}
+	}
 	return r, nil
 }
 
@@ -78,14 +84,17 @@ func (s *Skill) llm(ctx context.Context, q skill.Query) (string, error) {
 		msgs = append(msgs, llm.Message{Role: t.Role, Content: t.Text})
 	}
 	msgs = append(msgs, llm.Message{Role: "user", Content: q.Text})
-	out, err := s.writer.Complete(ctx, q.Progress, msgs, llm.Call{Model: s.writer.Model, MaxTokens: 4000, Temperature: 0.4}, nil)
+	// Small talk has no facts: it may carry no figure, date, name or link the user did not
+	// write, and it streams only what passed that check.
+	chk := postcheck.New(facts.Payload{}, q.Text)
+	out, err := s.writer.Complete(ctx, q.Progress, msgs, llm.Call{Model: s.writer.Model, MaxTokens: 4000, Temperature: 0.4},
+		func(settled string) bool { return chk.CheckPartial(settled) == nil })
 	if err != nil {
 		return "", err
 	}
-	// Small talk has no facts: it links nowhere, and says something.
-	out = postcheck.New(facts.Payload{}, q.Text).DropForeignLinks(out)
-	if !postcheck.Visible(out) {
-		return "", fmt.Errorf("%w: small talk renders empty", llm.ErrBadResponse)
+	out = chk.DropForeignLinks(out)
+	if vs := chk.Check(out); len(vs) > 0 {
+		return "", fmt.Errorf("%w: small talk states what no source holds: %s: %s", errRefused, vs[0].Kind, vs[0].Detail)
 	}
 	return out, nil
 }
