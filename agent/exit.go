@@ -11,8 +11,10 @@ import (
 
 	"github.com/finbot/finbot/agent/buttons"
 	"github.com/finbot/finbot/agent/dialog"
+	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/ru"
 )
 
 // turn is one message on its way through the agent: what exit needs to settle its answer.
@@ -30,6 +32,7 @@ func (a *Agent) exit(ctx context.Context, in turn, ans Answer, hist []history.Tu
 	if ans.Sources == nil {
 		ans.Sources = []Source{}
 	}
+	guard(&ans, in.text)
 	a.bindLongButtons(ctx, in.req, &ans)
 	r := &ans.Debug.Route
 	r.Kind, r.Scenario, r.Recipe = ans.Kind, ans.Scenario, ans.Recipe
@@ -55,6 +58,37 @@ func (a *Agent) exit(ctx context.Context, in turn, ans Answer, hist []history.Tu
 	}
 	ans.Debug.Elapsed = a.now().Sub(in.start)
 	return ans, nil
+}
+
+// maxCaption is Telegram's bound on a photo's or a file's caption.
+const maxCaption = 1024
+
+// guard is the last check of every answer, whatever produced it. A link that is none of the
+// answer's sources' nor the question's is made unclickable (postcheck.Defang): the model's were
+// dropped before, so this catches a quote from an uploaded file or a web page. Captions are
+// bounded; the labels a model wrote were bounded where it wrote them (a question button's label
+// is its question, kept whole: bindLongButtons).
+func guard(ans *Answer, question string) {
+	allowed := map[string]bool{}
+	for _, s := range ans.Sources {
+		if s.URL != "" {
+			allowed[postcheck.NormalizeLink(s.URL)] = true
+		}
+	}
+	for _, l := range postcheck.Links(question) {
+		allowed[l] = true
+	}
+	ans.Text = postcheck.Defang(ans.Text, allowed)
+	if ans.Chart != nil {
+		c := *ans.Chart
+		c.Caption = ru.Truncate(postcheck.Defang(c.Caption, allowed), maxCaption)
+		ans.Chart = &c
+	}
+	if ans.Document != nil {
+		d := *ans.Document
+		d.Caption = ru.Truncate(postcheck.Defang(d.Caption, allowed), maxCaption)
+		ans.Document = &d
+	}
 }
 
 // TextButtonPrefix marks the callback data of a button whose question is kept server-side.

@@ -102,6 +102,7 @@ func TestDefang(t *testing.T) {
 		{"Источник: https://www.cbr.ru/hd_base/KeyRate/", "Источник: https://www.cbr.ru/hd_base/KeyRate/"},
 		{"Код `evil.ru` уже в коде", "Код `evil.ru` уже в коде"},
 		{"Без ссылок", "Без ссылок"},
+		{`Оплата: evil\-bank\.ru/pay\.`, "Оплата: `evil-bank.ru/pay`\\."},
 	} {
 		if got := Defang(tt.in, allowed); got != tt.want {
 			t.Errorf("Defang(%q) = %q, want %q", tt.in, got, tt.want)

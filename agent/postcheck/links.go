@@ -73,7 +73,9 @@ func findLinks(s string) []link {
 		if trimmed == "" {
 			continue
 		}
-		out = append(out, link{span: span{pos[start], pos[end]}, raw: s[pos[start]:pos[end]], norm: normalizeLink(trimmed)})
+		// The link ends right after its last byte in s, before any escape or hidden character.
+		from0, to := pos[start], pos[end-1]+1
+		out = append(out, link{span: span{from0, to}, raw: s[from0:to], norm: normalizeLink(trimmed)})
 	}
 	return out
 }
@@ -83,13 +85,17 @@ func isLinkRune(r rune) bool {
 		r >= 0x400 && r <= 0x4ff || r == '=' || r == '&' || r == '%' || r == '#' || r == '~' || r == '+'
 }
 
-// withoutInvisible is s without invisible characters, and for every byte offset of it (and its
+// withoutInvisible is s without invisible characters and Markdown escapes, and for every byte offset of it (and its
 // end) the offset in s.
 func withoutInvisible(s string) (string, []int) {
 	var b strings.Builder
 	pos := make([]int, 0, len(s)+1)
 	for i := 0; i < len(s); {
 		r, w := utf8.DecodeRuneInString(s[i:])
+		if r == '\\' && i+1 < len(s) && strings.IndexByte(asciiPunct, s[i+1]) >= 0 {
+			i += w // a Markdown escape («evil\-bank\.ru»): the reader sees the character alone
+			continue
+		}
 		if invisible.Replace(string(r)) != "" || r == utf8.RuneError {
 			b.WriteString(s[i : i+w])
 			for j := range w {
@@ -208,11 +214,20 @@ func Defang(text string, allowed map[string]bool) string {
 			continue
 		}
 		b.WriteString(text[last:l.start])
-		b.WriteString("`" + strings.ReplaceAll(invisible.Replace(l.raw), "`", "'") + "`")
+		b.WriteString("`" + strings.ReplaceAll(unescape(invisible.Replace(l.raw)), "`", "'") + "`")
 		last = l.end
 	}
 	b.WriteString(text[last:])
 	return b.String()
+}
+
+// Links are the links of s as Telegram reads them, normalised (NormalizeLink).
+func Links(s string) []string {
+	var out []string
+	for _, l := range findLinks(s) {
+		out = append(out, l.norm)
+	}
+	return out
 }
 
 // NormalizeLink is the form in which links are compared (the keys of Defang's allowed).
