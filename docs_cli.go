@@ -10,7 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/internal/app"
@@ -43,11 +43,11 @@ func docsCommand(ctx context.Context, args []string, a *app.App, stdout io.Write
 	if !a.DurableDocs() {
 		return errors.New("docs: documents are stored in Redis, and REDIS_URL is not set (documents in memory would vanish with this process)")
 	}
-	req := agent.Request{UserID: *user, ChatID: *chat, Group: *chat < 0}
+	req := api.Request{UserID: *user, ChatID: *chat, Group: *chat < 0}
 	if req.ChatID == 0 {
 		req.ChatID = *user
 	}
-	owner := agent.Owner(req)
+	owner := api.Owner(req)
 	switch op {
 	case "add":
 		if fs.NArg() == 0 {
@@ -104,11 +104,11 @@ func addFile(ctx context.Context, lib *library.Library, owner string, user int64
 		return docstore.Meta{}, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, agent.MaxUploadBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, api.MaxUploadBytes+1))
 	if err != nil {
 		return docstore.Meta{}, err
 	}
-	if len(data) > agent.MaxUploadBytes {
+	if len(data) > api.MaxUploadBytes {
 		return docstore.Meta{}, errors.New("файл больше 20 МБ")
 	}
 	added, err := lib.Add(ctx, owner, user, path, data)

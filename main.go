@@ -27,7 +27,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/config"
@@ -119,17 +119,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 
 // askResult is the `ask --json` output.
 type askResult struct {
-	Scenario agent.Scenario `json:"scenario"`
+	Scenario api.Scenario `json:"scenario"`
 	// Kind is what the message asked (agent/understand's vocabulary); Recipe the 1C recipe.
 	Kind   understand.Kind `json:"kind,omitempty"`
 	Recipe string          `json:"recipe,omitempty"`
 	// Text is the answer's Markdown as a reader reads it: without the escapes that only keep
 	// names literal for the Telegram converter («31.03.2026», not «31\.03\.2026»).
-	Text    string         `json:"text"`
-	Sources []agent.Source `json:"sources"`
-	Buttons []agent.Button `json:"buttons,omitempty"`
-	Chart   *agent.Chart   `json:"chart,omitempty"`
-	Debug   *agent.Debug   `json:"debug"`
+	Text    string       `json:"text"`
+	Sources []api.Source `json:"sources"`
+	Buttons []api.Button `json:"buttons,omitempty"`
+	Chart   *api.Chart   `json:"chart,omitempty"`
+	Debug   *api.Debug   `json:"debug"`
 	// Replies are the messages as the user would read them.
 	Replies []string `json:"replies"`
 }
@@ -155,7 +155,7 @@ func ask(ctx context.Context, args []string, a *app.App, stdout io.Writer) error
 	if !*asJSON {
 		return nil
 	}
-	res := askResult{Scenario: agent.Command, Text: strings.Join(replies, "\n\n"), Sources: []agent.Source{}, Replies: replies}
+	res := askResult{Scenario: api.Command, Text: strings.Join(replies, "\n\n"), Sources: []api.Source{}, Replies: replies}
 	if ans != nil {
 		res = askResult{Scenario: ans.Scenario, Kind: ans.Kind, Recipe: ans.Recipe, Text: md.Unescape(ans.Text), Sources: ans.Sources,
 			Buttons: ans.Buttons, Chart: ans.Chart, Debug: &ans.Debug, Replies: replies}

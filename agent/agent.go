@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/buttons"
 	"github.com/finbot/finbot/agent/dialog"
 	"github.com/finbot/finbot/agent/documents"
@@ -27,9 +28,6 @@ import (
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/library"
 )
-
-// MaxQuestionRunes bounds a question; Telegram itself allows 4096 characters.
-const MaxQuestionRunes = 4096
 
 // History keeps dialogs. *history.Redis and *history.Memory satisfy it.
 type History = dialog.Store
@@ -99,7 +97,7 @@ type docsSkill interface {
 	skill.Skill
 	Scope(ctx context.Context, who documents.Asker) (skill.Docs, error)
 	Titles(ctx context.Context, owner string) []string
-	Upload(ctx context.Context, q skill.Query, f File) (skill.Reply, error)
+	Upload(ctx context.Context, q skill.Query, f api.File) (skill.Reply, error)
 	RememberReceipt(ctx context.Context, q skill.Query, messageID int, id string) error
 }
 
@@ -196,12 +194,12 @@ func (o Options) withDefaults() Options {
 func (a *Agent) HasLLM() bool { return a.llm != nil }
 
 // Reset forgets the dialog of the request's conversation.
-func (a *Agent) Reset(ctx context.Context, req Request) error {
+func (a *Agent) Reset(ctx context.Context, req api.Request) error {
 	if err := a.dialogs.Store.Reset(ctx, conversation(req)); err != nil {
-		return fmt.Errorf("%w: reset history: %w", ErrUnavailable, err)
+		return fmt.Errorf("%w: reset history: %w", api.ErrUnavailable, err)
 	}
 	return nil
 }
 
 // conversation is the history key of a request's dialog (dialog.Key).
-func conversation(r Request) string { return dialog.Key(r.ChatID, r.UserID, r.Group) }
+func conversation(r api.Request) string { return dialog.Key(r.ChatID, r.UserID, r.Group) }

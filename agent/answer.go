@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/documents"
 	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/phrase"
@@ -27,7 +28,7 @@ const understandTimeout = 5 * time.Second
 
 // Answer answers one message. History failures degrade the answer (no context) but never stop
 // it.
-func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
+func (a *Agent) Answer(ctx context.Context, req api.Request) (api.Answer, error) {
 	start := a.now()
 	usage := new(llm.Usage)
 	ctx = llm.WithUsage(ctx, usage)
@@ -37,43 +38,43 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 	}
 	text := strings.TrimSpace(ru.CleanInput(strings.ToValidUTF8(req.Text, "\uFFFD")))
 	if text == "" && req.Command == "" {
-		return Answer{}, ErrEmpty
+		return api.Answer{}, api.ErrEmpty
 	}
-	if utf8.RuneCountInString(text) > MaxQuestionRunes {
-		return Answer{}, ErrTooLong
+	if utf8.RuneCountInString(text) > api.MaxQuestionRunes {
+		return api.Answer{}, api.ErrTooLong
 	}
 	in := turn{req: req, key: conversation(req), start: start, usage: usage}
 	hist, lost, err := a.dialogs.Load(ctx, in.key)
 	if err != nil {
-		return Answer{}, err
+		return api.Answer{}, err
 	}
 	if lost != "" {
 		in.degraded = append(in.degraded, lost)
 	}
-	if req.Command == "drill" && strings.HasPrefix(text, TextButtonPrefix) {
+	if req.Command == "drill" && strings.HasPrefix(text, api.TextButtonPrefix) {
 		// A button whose question was too long for Telegram's 64 bytes of callback data: its
 		// question is kept server-side, and pressing it asks that question.
-		q, ok, err := a.long.Question(ctx, req.ChatID, strings.TrimPrefix(text, TextButtonPrefix))
+		q, ok, err := a.long.Question(ctx, req.ChatID, strings.TrimPrefix(text, api.TextButtonPrefix))
 		if err != nil {
-			return Answer{}, err
+			return api.Answer{}, err
 		}
 		if !ok {
-			return a.exit(ctx, in, reply(rowOf(understand.KindLedger), ledger.StaleButton(), Route{Source: "command", Sure: true}), nil)
+			return a.exit(ctx, in, reply(rowOf(understand.KindLedger), ledger.StaleButton(), api.Route{Source: "command", Sure: true}), nil)
 		}
 		req.Command, text = "", q
 		in.req = req
 	}
 	in.text = text
-	q := req.query()
+	q := query(req)
 	q.Command, q.Text, q.History, q.Progress = req.Command, text, hist, req.Progress
-	var ans Answer
+	var ans api.Answer
 	if req.Command != "" {
 		ans, err = a.command(ctx, q)
 	} else {
 		ans, err = a.question(ctx, req, q)
 	}
 	if err != nil {
-		return Answer{}, err
+		return api.Answer{}, err
 	}
 	return a.exit(ctx, in, ans, hist)
 }
@@ -82,14 +83,14 @@ func (a *Agent) Answer(ctx context.Context, req Request) (Answer, error) {
 // deterministic parser. A decision it is sure of is answered at once, with no LLM; only when
 // it is unsure does the planner get to add, and when the planner fails or returns nothing
 // valid the parser's decision stands.
-func (a *Agent) question(ctx context.Context, req Request, q skill.Query) (Answer, error) {
+func (a *Agent) question(ctx context.Context, req api.Request, q skill.Query) (api.Answer, error) {
 	if a.docs != nil {
 		docs, err := a.docs.Scope(ctx, documents.Asker{UserID: req.UserID, ChatID: req.ChatID, Group: req.Group, OnlyDoc: req.OnlyDoc, ReplyTo: req.ReplyTo})
 		if errors.Is(err, documents.ErrGone) {
-			return Answer{Scenario: S5Clarify, Text: documents.GoneText}, nil
+			return api.Answer{Scenario: api.S5Clarify, Text: documents.GoneText}, nil
 		}
 		if err != nil {
-			return Answer{}, err
+			return api.Answer{}, err
 		}
 		q.Docs = docs
 	}
@@ -98,8 +99,8 @@ func (a *Agent) question(ctx context.Context, req Request, q skill.Query) (Answe
 		prev = &st
 	}
 	q.Decision = a.understand(ctx, q, prev)
-	route := Route{Source: "rules", Sure: q.Decision.Sure, Rule: q.Decision.Rule, Reasons: q.Decision.Reasons}
-	var ans Answer
+	route := api.Route{Source: "rules", Sure: q.Decision.Sure, Rule: q.Decision.Rule, Reasons: q.Decision.Reasons}
+	var ans api.Answer
 	var err error
 	if q.Decision.Sure || a.planner == nil || phrase.Down(a.llm) {
 		ans, err = a.decided(ctx, q, route)
@@ -142,7 +143,7 @@ func (a *Agent) catalogs(ctx context.Context, q skill.Query) *recipe.Catalogs {
 
 // decided answers a decision with the skill of its kind. Nothing here reads the text again:
 // the skill reads the decision's slots.
-func (a *Agent) decided(ctx context.Context, q skill.Query, route Route) (Answer, error) {
+func (a *Agent) decided(ctx context.Context, q skill.Query, route api.Route) (api.Answer, error) {
 	r := rowOf(q.Decision.Kind)
 	for _, c := range table {
 		if cl, ok := a.skillOf(c).(skill.Claimer); ok && c.commands == nil {
@@ -158,8 +159,8 @@ func (a *Agent) decided(ctx context.Context, q skill.Query, route Route) (Answer
 // command answers a command: the command names its kind, and its arguments are read by the
 // same parser as a question («/rate USD 01.05», «/keyrate 2025»), unless they are a button's
 // data or a page.
-func (a *Agent) command(ctx context.Context, q skill.Query) (Answer, error) {
-	route := Route{Source: "command", Sure: true, Reasons: []string{"команда /" + q.Command}}
+func (a *Agent) command(ctx context.Context, q skill.Query) (api.Answer, error) {
+	route := api.Route{Source: "command", Sure: true, Reasons: []string{"команда /" + q.Command}}
 	r, ok := commandRow(q.Command)
 	if !ok {
 		route.Reasons = []string{"неизвестная команда /" + q.Command}
@@ -168,7 +169,7 @@ func (a *Agent) command(ctx context.Context, q skill.Query) (Answer, error) {
 	}
 	if ok && !r.raw {
 		in := understand.Input{Text: q.Text, Now: a.now()}
-		if r.scenario == OneC {
+		if r.scenario == api.OneC {
 			in.Catalogs = a.catalogs(ctx, q)
 		}
 		q.Decision = a.parser.Parse(in)
@@ -179,21 +180,21 @@ func (a *Agent) command(ctx context.Context, q skill.Query) (Answer, error) {
 
 // answerBy has row r's skill answer q; the answer keeps q's decision as the dialog's state, for
 // a follow-up, when remember is set.
-func (a *Agent) answerBy(ctx context.Context, r row, q skill.Query, route Route, remember bool) (Answer, error) {
+func (a *Agent) answerBy(ctx context.Context, r row, q skill.Query, route api.Route, remember bool) (api.Answer, error) {
 	rep, err := a.ask(ctx, r, q)
 	if err != nil {
-		return Answer{}, err
+		return api.Answer{}, err
 	}
 	ans := reply(r, rep, route)
 	if st, ok := understand.StateOf(q.Decision, q.Text); ok && remember {
-		ans.state = &st
+		ans.State = &st
 	}
 	return ans, nil
 }
 
 // reply is a skill's reply as the answer of row r, routed as route says.
-func reply(r row, rep skill.Reply, route Route) Answer {
-	ans := Answer{Scenario: cmp.Or(rep.Scenario, r.scenario), Kind: cmp.Or(rep.Kind, r.kind), Recipe: rep.Recipe,
+func reply(r row, rep skill.Reply, route api.Route) api.Answer {
+	ans := api.Answer{Scenario: cmp.Or(rep.Scenario, r.scenario), Kind: cmp.Or(rep.Kind, r.kind), Recipe: rep.Recipe,
 		Text: rep.Text, Chart: rep.Chart, Buttons: rep.Buttons, Document: rep.Document, Receipt: rep.Receipt}
 	ans.Sources, ans.Debug.Calls, ans.Debug.Degraded = rep.Sources, rep.Calls, rep.Degraded
 	if len(rep.Trace) > 0 {

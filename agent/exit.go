@@ -9,7 +9,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/finbot/finbot/agent/buttons"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/dialog"
 	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/integrations/history"
@@ -19,7 +19,7 @@ import (
 
 // turn is one message on its way through the agent: what exit needs to settle its answer.
 type turn struct {
-	req      Request
+	req      api.Request
 	key      string // the conversation's history key; "" = not remembered
 	text     string // the message as understood (a long button's question)
 	start    time.Time
@@ -28,9 +28,9 @@ type turn struct {
 }
 
 // exit settles ans as the answer to in and appends the turn to the history.
-func (a *Agent) exit(ctx context.Context, in turn, ans Answer, hist []history.Turn) (Answer, error) {
+func (a *Agent) exit(ctx context.Context, in turn, ans api.Answer, hist []history.Turn) (api.Answer, error) {
 	if ans.Sources == nil {
-		ans.Sources = []Source{}
+		ans.Sources = []api.Source{}
 	}
 	guard(&ans, in.text)
 	a.bindLongButtons(ctx, in.req, &ans)
@@ -46,12 +46,12 @@ func (a *Agent) exit(ctx context.Context, in turn, ans Answer, hist []history.Tu
 		return ans, nil
 	}
 	out := history.Turn{Role: dialog.Assistant, Text: ans.Text, At: a.now()}
-	if ans.state != nil {
-		out.State, _ = json.Marshal(ans.state)
+	if ans.State != nil {
+		out.State, _ = json.Marshal(ans.State)
 	}
 	lost, err := a.dialogs.Save(ctx, in.key, dialog.Question(in.req.Command, in.text, in.start), out)
 	if err != nil {
-		return Answer{}, err
+		return api.Answer{}, err
 	}
 	if lost != "" {
 		ans.Debug.Degraded = append(ans.Debug.Degraded, lost)
@@ -68,7 +68,7 @@ const maxCaption = 1024
 // dropped before, so this catches a quote from an uploaded file or a web page. Captions are
 // bounded; the labels a model wrote were bounded where it wrote them (a question button's label
 // is its question, kept whole: bindLongButtons).
-func guard(ans *Answer, question string) {
+func guard(ans *api.Answer, question string) {
 	allowed := map[string]bool{}
 	for _, s := range ans.Sources {
 		if s.URL != "" {
@@ -91,12 +91,9 @@ func guard(ans *Answer, question string) {
 	}
 }
 
-// TextButtonPrefix marks the callback data of a button whose question is kept server-side.
-const TextButtonPrefix = buttons.TextPrefix
-
 // bindLongButtons gives every question button too long for the callback data a kept question
 // instead; when the store fails, such a button is left out.
-func (a *Agent) bindLongButtons(ctx context.Context, req Request, ans *Answer) {
+func (a *Agent) bindLongButtons(ctx context.Context, req api.Request, ans *api.Answer) {
 	kept, lost, err := a.long.Bind(ctx, req.ChatID, ans.Buttons)
 	ans.Buttons = kept
 	if lost {

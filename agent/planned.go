@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/executor"
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/plan"
@@ -30,7 +31,7 @@ const (
 // planned asks the planner and answers by its plan. Without a valid plan (the model could not
 // be reached, or its plans failed validation and repair) the parser's decision stands: the
 // emergency default plan, a broad search, would answer a rates or 1C question worse.
-func (a *Agent) planned(ctx context.Context, q skill.Query, route Route) (Answer, error) {
+func (a *Agent) planned(ctx context.Context, q skill.Query, route api.Route) (api.Answer, error) {
 	q.Summary = plan.Memory(q.Text, q.History)
 	in := plan.Input{Question: q.Text, Summary: q.Summary, Today: a.now().In(ru.Moscow), Rules: a.planRules(ctx, q),
 		Conversation: fmt.Sprintf("chat:%d:user:%d", q.ChatID, q.UserID)}
@@ -39,7 +40,7 @@ func (a *Agent) planned(ctx context.Context, q skill.Query, route Route) (Answer
 	}
 	p, tr := a.planner.Plan(ctx, in)
 	if ctx.Err() != nil {
-		return Answer{}, ctx.Err()
+		return api.Answer{}, ctx.Err()
 	}
 	dbg := &plan.Debug{Summary: q.Summary}
 	dbg.Traced(tr)
@@ -62,7 +63,7 @@ func (a *Agent) planned(ctx context.Context, q skill.Query, route Route) (Answer
 	route.Reasons = append(route.Reasons, "план: "+p.KindsText())
 	ans, err := a.byPlan(ctx, q, p, route, dbg)
 	if err != nil {
-		return Answer{}, err
+		return api.Answer{}, err
 	}
 	ans.Debug.Plan = dbg
 	return ans, nil
@@ -73,7 +74,7 @@ func (a *Agent) planned(ctx context.Context, q skill.Query, route Route) (Answer
 // parser read stays, names must be in the catalogs and the message, dates must be real); else
 // by the skill that answers such a plan whole (planRow), and when it has no answer of its own,
 // from the facts of the plan's calls (the general skill).
-func (a *Agent) byPlan(ctx context.Context, q skill.Query, p plan.QueryPlan, route Route, dbg *plan.Debug) (Answer, error) {
+func (a *Agent) byPlan(ctx context.Context, q skill.Query, p plan.QueryPlan, route api.Route, dbg *plan.Debug) (api.Answer, error) {
 	if pl, ok := p.Planned(); ok && !p.Deep() {
 		in := understand.Input{Text: q.Text, Now: a.now()}
 		if pl.Ledger != nil {
@@ -103,7 +104,7 @@ func (a *Agent) byPlan(ctx context.Context, q skill.Query, p plan.QueryPlan, rou
 		rep, err = a.ask(ctx, r, q)
 	}
 	if err != nil {
-		return Answer{}, err
+		return api.Answer{}, err
 	}
 	dbg.Handler, dbg.Answer, dbg.PostCheck = string(r.kind), rep.Wording, rep.PostCheck
 	if r.kind == understand.KindGeneral {

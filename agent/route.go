@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/clarify"
 	"github.com/finbot/finbot/agent/documents"
 	"github.com/finbot/finbot/agent/general"
@@ -25,7 +26,7 @@ import (
 // row is one line of the table.
 type row struct {
 	kind     understand.Kind
-	scenario Scenario
+	scenario api.Scenario
 	// skill names the skill that answers (debug payload, metrics); rows of one skill share it.
 	skill string
 	// tools are the planner's tools the skill serves: the planner is offered a tool only when
@@ -45,32 +46,32 @@ type row struct {
 // route; a command's is the first row that lists it. Adding a skill is a package that
 // implements skill.Skill and a row here (docs/architecture.md).
 var table = []row{
-	{kind: understand.KindRate, scenario: S2General, skill: "rates", tools: []plan.Tool{plan.ToolFetchCBRData},
+	{kind: understand.KindRate, scenario: api.S2General, skill: "rates", tools: []plan.Tool{plan.ToolFetchCBRData},
 		commands: []string{"rate"}, missing: "Курсы Банка России в этой установке не подключены.", build: buildRates},
-	{kind: understand.KindKeyRate, scenario: S2General, skill: "rates", commands: []string{"keyrate"},
+	{kind: understand.KindKeyRate, scenario: api.S2General, skill: "rates", commands: []string{"keyrate"},
 		missing: "Данные Банка России в этой установке не подключены.", build: buildRates},
-	{kind: understand.KindNews, scenario: S2General, skill: "news", tools: []plan.Tool{plan.ToolFetchFinanceNews},
+	{kind: understand.KindNews, scenario: api.S2General, skill: "news", tools: []plan.Tool{plan.ToolFetchFinanceNews},
 		commands: []string{"news"}, raw: true, build: buildNews},
-	{kind: understand.KindKB, scenario: S2General, skill: "kb", tools: []plan.Tool{plan.ToolSearchGeneralKB},
+	{kind: understand.KindKB, scenario: api.S2General, skill: "kb", tools: []plan.Tool{plan.ToolSearchGeneralKB},
 		missing: "Корпоративная база знаний в этой установке не подключена.", build: buildKB},
-	{kind: understand.KindDocs, scenario: S1Search, skill: "documents",
+	{kind: understand.KindDocs, scenario: api.S1Search, skill: "documents",
 		tools:   []plan.Tool{plan.ToolSearchUserDocuments, plan.ToolLoadDocumentsFull},
 		missing: "Поиск по документам в этой установке не подключён.", build: buildDocuments},
-	{kind: understand.KindDocs, scenario: Command, skill: "documents", commands: []string{"docs", "doc"}, raw: true,
+	{kind: understand.KindDocs, scenario: api.Command, skill: "documents", commands: []string{"docs", "doc"}, raw: true,
 		missing: "Загрузка документов в этой установке не подключена.", build: buildDocuments},
-	{kind: understand.KindLedger, scenario: OneC, skill: "ledger", tools: []plan.Tool{plan.ToolLedgerQuery},
+	{kind: understand.KindLedger, scenario: api.OneC, skill: "ledger", tools: []plan.Tool{plan.ToolLedgerQuery},
 		commands: []string{"debts", "payables", "balance"}, missing: ledgerMissing, build: buildLedger},
-	{kind: understand.KindLedger, scenario: OneC, skill: "ledger", commands: []string{"drill"}, raw: true,
+	{kind: understand.KindLedger, scenario: api.OneC, skill: "ledger", commands: []string{"drill"}, raw: true,
 		missing: ledgerMissing, build: buildLedger},
-	{kind: understand.KindLedgerWrite, scenario: OneC, skill: "ledger", missing: ledgerMissing, build: buildLedger},
-	{kind: understand.KindUnknownEntity, scenario: OneC, skill: "ledger", missing: ledgerMissing, build: buildLedger},
+	{kind: understand.KindLedgerWrite, scenario: api.OneC, skill: "ledger", missing: ledgerMissing, build: buildLedger},
+	{kind: understand.KindUnknownEntity, scenario: api.OneC, skill: "ledger", missing: ledgerMissing, build: buildLedger},
 	// Guarded discovery: the skill runs the plan's primitives itself, within its budget.
-	{kind: understand.KindLedgerDeep, scenario: OneC, skill: "ledger", missing: ledgerMissing, build: buildLedger},
-	{kind: understand.KindSmallTalk, scenario: S2General, skill: "smalltalk", build: buildSmallTalk},
-	{kind: understand.KindClarify, scenario: S5Clarify, skill: "clarify", build: buildClarify},
+	{kind: understand.KindLedgerDeep, scenario: api.OneC, skill: "ledger", missing: ledgerMissing, build: buildLedger},
+	{kind: understand.KindSmallTalk, scenario: api.S2General, skill: "smalltalk", build: buildSmallTalk},
+	{kind: understand.KindClarify, scenario: api.S5Clarify, skill: "clarify", build: buildClarify},
 	// A plan of several sources: the executor runs its calls over the other rows' tools and the
 	// answer LLM phrases the facts.
-	{kind: understand.KindGeneral, scenario: S2General, skill: "facts", build: buildGeneral},
+	{kind: understand.KindGeneral, scenario: api.S2General, skill: "facts", build: buildGeneral},
 }
 
 const ledgerMissing = "Данные 1С в этой установке не подключены."
@@ -110,7 +111,7 @@ func (a *Agent) ask(ctx context.Context, r row, q skill.Query) (skill.Reply, err
 	s := a.skillOf(r)
 	if s == nil {
 		if r.missing == "" {
-			return skill.Reply{}, fmt.Errorf("%w: no skill answers %s", ErrUnavailable, r.kind)
+			return skill.Reply{}, fmt.Errorf("%w: no skill answers %s", api.ErrUnavailable, r.kind)
 		}
 		return skill.Text(r.missing), nil
 	}

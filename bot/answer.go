@@ -6,7 +6,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 )
 
 // Questions and agent commands: the agent's answer, streamed where the front end can, then
@@ -19,14 +19,14 @@ func (c *core) answer(ctx context.Context, in incoming) error {
 			c.reply(ctx, in, "Я здесь. Напишите вопрос в том же сообщении, что и упоминание, — например, «кто нам должен на 31 марта?».")
 			return nil
 		}
-		return agent.ErrEmpty
+		return api.ErrEmpty
 	}
-	return c.ask(ctx, in, agent.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group, Text: in.text, ReplyTo: in.replyTo})
+	return c.ask(ctx, in, api.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group, Text: in.text, ReplyTo: in.replyTo})
 }
 
 // ask runs one agent request, one per user at a time, with the "typing…" indicator on while
 // it is prepared, and delivers the answer (text, then its chart).
-func (c *core) ask(ctx context.Context, in incoming, req agent.Request) error {
+func (c *core) ask(ctx context.Context, in incoming, req api.Request) error {
 	ctx, release, err := c.users.acquire(ctx, in.userID)
 	if err != nil {
 		return err

@@ -20,7 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/internal/fakes"
@@ -63,8 +63,8 @@ func TestParseErrorFallsBackToPlainText(t *testing.T) {
 	f := newFakeAPI(t)
 	f.SetFault(fakes.Refuse("sendMessage", 400, "Bad Request: can't parse entities: Can't find end of the entity starting at byte offset 5",
 		func(form map[string]string) bool { return form["entities"] != "" && form["entities"] != "null" }))
-	a := &fakeAgent{AnswerFunc: func(context.Context, agent.Request) (agent.Answer, error) {
-		return agent.Answer{Text: "**Итого**: 100 ₽"}, nil
+	a := &fakeAgent{AnswerFunc: func(context.Context, api.Request) (api.Answer, error) {
+		return api.Answer{Text: "**Итого**: 100 ₽"}, nil
 	}}
 	startBot(t, f, a, Options{})
 	f.Push(privateText(10, "итог"))
@@ -187,11 +187,11 @@ func TestBatchClaimedConcurrently(t *testing.T) {
 func TestGroupMembersAreAnsweredIndependently(t *testing.T) {
 	f := newFakeAPI(t)
 	release := make(chan struct{})
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 		if strings.HasSuffix(r.Text, "медленно") {
 			<-release
 		}
-		return agent.Answer{Text: "ответ: " + r.Text}, nil
+		return api.Answer{Text: "ответ: " + r.Text}, nil
 	}}
 	startBot(t, f, a, Options{})
 	f.Push(hostileMention(1, "медленно"))
@@ -213,11 +213,11 @@ func TestGroupMembersAreAnsweredIndependently(t *testing.T) {
 
 func TestMessagesOfOneChatStayInOrder(t *testing.T) {
 	f := newFakeAPI(t)
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 		if r.Text == "1" {
 			time.Sleep(50 * time.Millisecond) // the first answer is the slowest
 		}
-		return agent.Answer{Text: "ответ " + r.Text}, nil
+		return api.Answer{Text: "ответ " + r.Text}, nil
 	}}
 	startBot(t, f, a, Options{})
 	for _, s := range []string{"1", "2", "3"} {
@@ -234,10 +234,10 @@ func TestMessagesOfOneChatStayInOrder(t *testing.T) {
 func TestCancelStopsRunningAnswer(t *testing.T) {
 	f := newFakeAPI(t)
 	started := make(chan struct{})
-	a := &fakeAgent{AnswerFunc: func(ctx context.Context, r agent.Request) (agent.Answer, error) {
+	a := &fakeAgent{AnswerFunc: func(ctx context.Context, r api.Request) (api.Answer, error) {
 		close(started)
 		<-ctx.Done()
-		return agent.Answer{}, ctx.Err()
+		return api.Answer{}, ctx.Err()
 	}}
 	startBot(t, f, a, Options{})
 	f.Push(privateText(10, "долгий вопрос"))
@@ -319,11 +319,11 @@ func TestUnknownAndAdminCommands(t *testing.T) {
 
 func TestButtonsBecomeInlineKeyboardAndCallbacksAsk(t *testing.T) {
 	f := newFakeAPI(t)
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 		if r.Text == "помоги" {
-			return agent.Answer{Scenario: agent.S5Clarify, Text: "Что нужно?", Buttons: []agent.Button{{Text: "Ключевая ставка"}}}, nil
+			return api.Answer{Scenario: api.S5Clarify, Text: "Что нужно?", Buttons: []api.Button{{Text: "Ключевая ставка"}}}, nil
 		}
-		return agent.Answer{Text: "ответ на " + r.Text}, nil
+		return api.Answer{Text: "ответ на " + r.Text}, nil
 	}}
 	startBot(t, f, a, Options{})
 	f.Push(privateText(10, "помоги"))
@@ -343,7 +343,7 @@ func TestButtonsBecomeInlineKeyboardAndCallbacksAsk(t *testing.T) {
 
 func TestPanicInAgentBecomesAReply(t *testing.T) {
 	f := newFakeAPI(t)
-	a := &fakeAgent{AnswerFunc: func(context.Context, agent.Request) (agent.Answer, error) { panic("boom") }}
+	a := &fakeAgent{AnswerFunc: func(context.Context, api.Request) (api.Answer, error) { panic("boom") }}
 	startBot(t, f, a, Options{})
 	f.Push(privateText(10, "упади"))
 	f.Push(privateText(10, "ещё"))
@@ -354,7 +354,7 @@ func TestPanicInAgentBecomesAReply(t *testing.T) {
 }
 
 func TestAgentErrorsBecomeRussianText(t *testing.T) {
-	for _, err := range []error{agent.ErrEmpty, agent.ErrTooLong, agent.ErrUnavailable, context.DeadlineExceeded, errors.New("redis: i/o timeout 10.0.0.1")} {
+	for _, err := range []error{api.ErrEmpty, api.ErrTooLong, api.ErrUnavailable, context.DeadlineExceeded, errors.New("redis: i/o timeout 10.0.0.1")} {
 		msg := userMessage(fmt.Errorf("wrapped: %w", err))
 		if msg == "" || strings.Contains(msg, "redis") || strings.Contains(msg, "wrapped") {
 			t.Errorf("userMessage(%v) = %q", err, msg)
@@ -365,10 +365,10 @@ func TestAgentErrorsBecomeRussianText(t *testing.T) {
 func TestShutdownWaitsForAnswerInFlight(t *testing.T) {
 	f := newFakeAPI(t)
 	started := make(chan struct{})
-	a := &fakeAgent{AnswerFunc: func(ctx context.Context, r agent.Request) (agent.Answer, error) {
+	a := &fakeAgent{AnswerFunc: func(ctx context.Context, r api.Request) (api.Answer, error) {
 		close(started)
 		time.Sleep(300 * time.Millisecond)
-		return agent.Answer{Text: "успел"}, ctx.Err()
+		return api.Answer{Text: "успел"}, ctx.Err()
 	}}
 	b, err := New(t.Context(), a, Options{Token: testToken, APIURL: f.URL(), PollTimeout: time.Second, ShutdownTimeout: 10 * time.Second})
 	if err != nil {
@@ -471,11 +471,11 @@ func TestWebhookMode(t *testing.T) {
 func TestChartIsSentAsPhotoAfterText(t *testing.T) {
 	f := newFakeAPI(t)
 	png := []byte("\x89PNG\r\n\x1a\nfake-chart-bytes")
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 		if r.Command != "rate" || r.Text != "CNY март 2026" {
 			t.Errorf("request = %+v, want command rate with its arguments", r)
 		}
-		return agent.Answer{Text: "**Юань** за март", Chart: &agent.Chart{PNG: png, Caption: "CNY, 02.03 – 31.03.2026: **+1,2%**"}}, nil
+		return api.Answer{Text: "**Юань** за март", Chart: &api.Chart{PNG: png, Caption: "CNY, 02.03 – 31.03.2026: **+1,2%**"}}, nil
 	}}
 	startBot(t, f, a, Options{})
 	f.Push(privateText(10, "/rate CNY март 2026"))
@@ -492,8 +492,8 @@ func TestChartIsSentAsPhotoAfterText(t *testing.T) {
 
 func TestInlineQueryOffersFigures(t *testing.T) {
 	f := newFakeAPI(t)
-	a := &fakeAgent{InlineFunc: func(_ context.Context, q string) ([]agent.InlineResult, error) {
-		return []agent.InlineResult{{ID: "rate-USD", Title: "USD: 81,1234 ₽", Description: "ЦБ РФ", Text: "USD: **81,1234 ₽**"}}, nil
+	a := &fakeAgent{InlineFunc: func(_ context.Context, q string) ([]api.InlineResult, error) {
+		return []api.InlineResult{{ID: "rate-USD", Title: "USD: 81,1234 ₽", Description: "ЦБ РФ", Text: "USD: **81,1234 ₽**"}}, nil
 	}}
 	startBot(t, f, a, Options{Access: Access{Users: []int64{10}}})
 	f.Push(tgbotapi.Update{InlineQuery: &tgbotapi.InlineQuery{ID: "iq1", From: &tgbotapi.User{ID: 10}, Query: "usd"}})
@@ -513,19 +513,19 @@ func TestInlineQueryOffersFigures(t *testing.T) {
 
 func TestDrilldownButtonsExportAndDebug(t *testing.T) {
 	f := newFakeAPI(t)
-	var got []agent.Request
+	var got []api.Request
 	var mu sync.Mutex
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 		mu.Lock()
 		got = append(got, r)
 		mu.Unlock()
-		ans := agent.Answer{Scenario: agent.OneC, Kind: understand.KindLedger, Recipe: "list_receivables_counterparties", Text: "**Кто должен нам**"}
+		ans := api.Answer{Scenario: api.OneC, Kind: understand.KindLedger, Recipe: "list_receivables_counterparties", Text: "**Кто должен нам**"}
 		ans.Debug.Trace = map[string]any{"ledger": &runner.Debug{SelectedRecipe: "address.receivables.counterparty_totals"}}
 		switch r.Text {
 		case "x:last":
-			ans.Document = &agent.Document{Name: "receivables.xlsx", Bytes: []byte("PK-xlsx")}
+			ans.Document = &api.Document{Name: "receivables.xlsx", Bytes: []byte("PK-xlsx")}
 		default:
-			ans.Buttons = []agent.Button{{Text: "Открытые позиции: ООО «Альфа»", Data: "b:op:cb61f26ca4d1:20260331:34adc550-78a:"}, {Text: "Выгрузить в Excel", Data: "x:last"}}
+			ans.Buttons = []api.Button{{Text: "Открытые позиции: ООО «Альфа»", Data: "b:op:cb61f26ca4d1:20260331:34adc550-78a:"}, {Text: "Выгрузить в Excel", Data: "x:last"}}
 		}
 		return ans, nil
 	}}
@@ -563,9 +563,9 @@ func TestDrilldownButtonsExportAndDebug(t *testing.T) {
 func TestRepliesNeverCarrySecrets(t *testing.T) {
 	const secret = "sk-or-v1-leaked-0123456789"
 	f := newFakeAPI(t)
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
-		return agent.Answer{Scenario: agent.S2General, Text: "Ошибка LLM: Incorrect API key provided: " + secret,
-			Sources: []agent.Source{{Title: "ключ " + secret}}, Buttons: []agent.Button{{Text: "повторить " + secret[:12]}}}, nil
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
+		return api.Answer{Scenario: api.S2General, Text: "Ошибка LLM: Incorrect API key provided: " + secret,
+			Sources: []api.Source{{Title: "ключ " + secret}}, Buttons: []api.Button{{Text: "повторить " + secret[:12]}}}, nil
 	}}
 	red := func(s string) string { return strings.ReplaceAll(s, secret, "[redacted]") }
 	startBot(t, f, a, Options{Redact: red})
@@ -590,7 +590,7 @@ func TestUnknownCommandsShareOneMetricsLabel(t *testing.T) {
 	if n := testutil.CollectAndCount(m.routes); n != 2 {
 		t.Errorf("%d route series, want 2 (command/other and command/help)", n)
 	}
-	if v := testutil.ToFloat64(m.routes.WithLabelValues(string(agent.Command), "other")); v != 5 {
+	if v := testutil.ToFloat64(m.routes.WithLabelValues(string(api.Command), "other")); v != 5 {
 		t.Errorf("command/other = %v, want 5", v)
 	}
 }

@@ -5,9 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/finbot/finbot/agent/api"
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
-
-	"github.com/finbot/finbot/agent"
 )
 
 // Inline buttons: the keyboard under a reply, and a press read back as an incoming message.
@@ -52,7 +51,7 @@ func (b *Bot) answerCallback(ctx context.Context, id, text string) {
 // keyboard turns suggested replies into an inline keyboard: one button per row unless a
 // button asks to share the previous one's row. Buttons whose data does not fit Telegram's
 // 64-byte callback data are left out.
-func keyboard(buttons []agent.Button) *tgbotapi.InlineKeyboardMarkup {
+func keyboard(buttons []api.Button) *tgbotapi.InlineKeyboardMarkup {
 	var rows [][]tgbotapi.InlineKeyboardButton
 	for _, bt := range buttons {
 		data := callbackPrefix + bt.Text
@@ -84,7 +83,7 @@ func buttonCommand(data string) string {
 		return "doc"
 	case strings.HasPrefix(data, "b:"), strings.HasPrefix(data, "a:"), strings.HasPrefix(data, "x:"), strings.HasPrefix(data, "c:"), strings.HasPrefix(data, "t:"):
 		// "b:" a drilldown, "a:" one of before, which the agent answers as stale (lane.Drill);
-		// "t:" a question kept server-side (agent.TextButtonPrefix).
+		// "t:" a question kept server-side (api.TextButtonPrefix).
 		return "drill"
 	}
 	return ""

@@ -7,9 +7,8 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/finbot/finbot/agent/api"
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
-
-	"github.com/finbot/finbot/agent"
 )
 
 // press is a user pressing a button with data under the bot's message messageID in chat
@@ -41,8 +40,8 @@ func TestCallbackFloodDoesNotStallOtherChats(t *testing.T) {
 			}
 			return 0, "", false
 		})
-		a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
-			return agent.Answer{Text: "эхо: " + r.Text}, nil
+		a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
+			return api.Answer{Text: "эхо: " + r.Text}, nil
 		}}
 		b := startBot(t, f, a, Options{UserRatePerMin: 20, UserRateBurst: 5}) // the production defaults
 		const presses = 150
@@ -83,11 +82,11 @@ func TestCallbackWaitsItsTurn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newInProcessAPI(t)
 		release := make(chan struct{})
-		a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+		a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 			if r.Text == "долгий вопрос" {
 				<-release
 			}
-			return agent.Answer{Text: "эхо: " + r.Text}, nil
+			return api.Answer{Text: "эхо: " + r.Text}, nil
 		}}
 		b := startBot(t, f, a, Options{})
 		f.Push(privateText(10, "долгий вопрос"))
@@ -111,14 +110,14 @@ func TestCallbackWaitsItsTurn(t *testing.T) {
 // an export that is only a file, a refusal) replies to the message the button was under.
 func TestGroupButtonAnswersReplyToTheirMessage(t *testing.T) {
 	f := newFakeAPI(t)
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 		switch r.Text {
 		case "x:file-only":
-			return agent.Answer{Document: &agent.Document{Name: "receivables.xlsx", Bytes: []byte("PK-xlsx")}}, nil
+			return api.Answer{Document: &api.Document{Name: "receivables.xlsx", Bytes: []byte("PK-xlsx")}}, nil
 		case "x:nothing":
-			return agent.Answer{Text: "Нечего выгружать: сначала спросите о долгах или остатках."}, nil
+			return api.Answer{Text: "Нечего выгружать: сначала спросите о долгах или остатках."}, nil
 		}
-		return agent.Answer{Text: "Открытые позиции ООО «Альфа»"}, nil
+		return api.Answer{Text: "Открытые позиции ООО «Альфа»"}, nil
 	}}
 	b := startBot(t, f, a, Options{Access: Access{Users: []int64{7}}})
 	const group = -100500

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 )
 
 // Console is the terminal front end: the same commands, agent and formatting as Telegram,
@@ -24,11 +24,11 @@ type Console struct {
 	chatID int64
 	group  bool
 	// last is the agent's answer behind the most recent reply (for `ask --json`).
-	last *agent.Answer
+	last *api.Answer
 	// replies collects what Ask printed.
 	replies []string
 	// buttons are the last reply's buttons: typing their number presses them.
-	buttons []agent.Button
+	buttons []api.Button
 }
 
 // ConsoleOptions configure a console session.
@@ -56,7 +56,7 @@ func NewConsole(a Answerer, w io.Writer, o ConsoleOptions) *Console {
 
 // Ask handles one message (a question or a /command). It returns the agent's answer when the
 // message was a question that got one, and the texts of every reply sent.
-func (c *Console) Ask(ctx context.Context, text string) (*agent.Answer, []string) {
+func (c *Console) Ask(ctx context.Context, text string) (*api.Answer, []string) {
 	c.last, c.replies = nil, nil
 	in := incoming{chatID: c.chatID, userID: c.userID, group: c.group, text: strings.TrimSpace(text)}
 	if n, err := strconv.Atoi(in.text); err == nil && n >= 1 && n <= len(c.buttons) {
@@ -83,7 +83,7 @@ func (c *Console) Ask(ctx context.Context, text string) (*agent.Answer, []string
 		}
 		st, err := os.Stat(path)
 		if err != nil || !st.Mode().IsRegular() {
-			c.core.reply(ctx, in, "Не нашёл такого файла: "+agent.EscapeMarkdown(path))
+			c.core.reply(ctx, in, "Не нашёл такого файла: "+api.EscapeMarkdown(path))
 			return c.last, c.replies
 		}
 		in.file = &fileRef{id: path, name: filepath.Base(path), size: st.Size()}

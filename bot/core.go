@@ -7,17 +7,17 @@ import (
 	"sync"
 	"time"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/bot/tgmd"
 )
 
 // Answerer is the agent as the bot uses it. *agent.Agent satisfies it.
 type Answerer interface {
-	Answer(ctx context.Context, req agent.Request) (agent.Answer, error)
-	Reset(ctx context.Context, req agent.Request) error
-	Inline(ctx context.Context, query string) ([]agent.InlineResult, error)
-	Upload(ctx context.Context, req agent.Request, f agent.File) (agent.Answer, error)
-	RememberReceipt(ctx context.Context, req agent.Request, messageID int, docID string) error
+	Answer(ctx context.Context, req api.Request) (api.Answer, error)
+	Reset(ctx context.Context, req api.Request) error
+	Inline(ctx context.Context, query string) ([]api.InlineResult, error)
+	Upload(ctx context.Context, req api.Request, f api.File) (api.Answer, error)
+	RememberReceipt(ctx context.Context, req api.Request, messageID int, docID string) error
 }
 
 // fetcher downloads files users send. The Telegram front end implements it.
@@ -30,9 +30,9 @@ type outgoing struct {
 	chatID  int64
 	replyTo int // message to reply to in groups; 0 = none
 	parts   []tgmd.Message
-	buttons []agent.Button
+	buttons []api.Button
 	// answer is the agent's answer behind the reply, when there is one (for `ask --json`).
-	answer *agent.Answer
+	answer *api.Answer
 	// photo is a chart sent after the text.
 	photo *photo
 	// documents are files sent after the text (an Excel export, debug.json).
@@ -140,7 +140,7 @@ func (c *core) send(ctx context.Context, out outgoing) error {
 
 // clean removes every configured secret from what an answer shows: its text, footnotes,
 // button labels and captions (button data is ours and carries none).
-func (c *core) clean(ans *agent.Answer) {
+func (c *core) clean(ans *api.Answer) {
 	ans.Text = c.redact(ans.Text)
 	for i := range ans.Sources {
 		ans.Sources[i].Title, ans.Sources[i].URL = c.redact(ans.Sources[i].Title), c.redact(ans.Sources[i].URL)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 )
 
 // errCanceled marks an answer the user stopped with /cancel.
@@ -31,13 +31,13 @@ func userMessage(err error) string {
 		return "Бот перезапускается и не успел ответить. Повторите вопрос через минуту."
 	case errors.Is(err, errGaveUp):
 		return "Не получилось обработать это сообщение: сервер бота несколько раз останавливался на нём. Повторите вопрос или сформулируйте его иначе."
-	case errors.Is(err, agent.ErrEmpty):
+	case errors.Is(err, api.ErrEmpty):
 		return "Напишите вопрос текстом — например, «Кто нам должен на 31 марта?»."
-	case errors.Is(err, agent.ErrTooLong):
+	case errors.Is(err, api.ErrTooLong):
 		return "Сообщение слишком длинное. Сформулируйте вопрос короче — до 4096 символов."
 	case errors.Is(err, errDownload):
 		return "Не получилось скачать файл с серверов Telegram. Пришлите его ещё раз чуть позже."
-	case errors.Is(err, agent.ErrUnavailable):
+	case errors.Is(err, api.ErrUnavailable):
 		return "Источник данных сейчас недоступен. Попробуйте чуть позже."
 	case errors.Is(err, context.DeadlineExceeded):
 		return "Не успел подготовить ответ вовремя. Попробуйте ещё раз или упростите вопрос."

@@ -9,7 +9,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/internal/fakes"
 )
 
@@ -58,30 +58,30 @@ func commandEntity(text string) []tgbotapi.MessageEntity {
 
 // fakeAgent is a function-field Answerer.
 type fakeAgent struct {
-	AnswerFunc func(ctx context.Context, r agent.Request) (agent.Answer, error)
-	InlineFunc func(ctx context.Context, q string) ([]agent.InlineResult, error)
+	AnswerFunc func(ctx context.Context, r api.Request) (api.Answer, error)
+	InlineFunc func(ctx context.Context, q string) ([]api.InlineResult, error)
 	resets     int
 	mu         sync.Mutex
 }
 
-func (f *fakeAgent) Answer(ctx context.Context, r agent.Request) (agent.Answer, error) {
+func (f *fakeAgent) Answer(ctx context.Context, r api.Request) (api.Answer, error) {
 	return f.AnswerFunc(ctx, r)
 }
 
-func (f *fakeAgent) Inline(ctx context.Context, q string) ([]agent.InlineResult, error) {
+func (f *fakeAgent) Inline(ctx context.Context, q string) ([]api.InlineResult, error) {
 	if f.InlineFunc == nil {
 		return nil, nil
 	}
 	return f.InlineFunc(ctx, q)
 }
 
-func (f *fakeAgent) Upload(ctx context.Context, r agent.Request, file agent.File) (agent.Answer, error) {
-	return agent.Answer{Text: "не поддерживается"}, nil
+func (f *fakeAgent) Upload(ctx context.Context, r api.Request, file api.File) (api.Answer, error) {
+	return api.Answer{Text: "не поддерживается"}, nil
 }
 
-func (f *fakeAgent) RememberReceipt(context.Context, agent.Request, int, string) error { return nil }
+func (f *fakeAgent) RememberReceipt(context.Context, api.Request, int, string) error { return nil }
 
-func (f *fakeAgent) Reset(context.Context, agent.Request) error {
+func (f *fakeAgent) Reset(context.Context, api.Request) error {
 	f.mu.Lock()
 	f.resets++
 	f.mu.Unlock()
@@ -89,8 +89,8 @@ func (f *fakeAgent) Reset(context.Context, agent.Request) error {
 }
 
 func echoAgent() *fakeAgent {
-	return &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
-		return agent.Answer{Scenario: agent.S2General, Text: "эхо: " + r.Text}, nil
+	return &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
+		return api.Answer{Scenario: api.S2General, Text: "эхо: " + r.Text}, nil
 	}}
 }
 

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/bot/tgmd"
 )
 
@@ -27,12 +27,12 @@ func caption(markdown string) tgmd.Message {
 // render turns an answer into Telegram messages: Markdown converted to entities, sources as
 // footnotes «[1] Договор поставки № 15, стр. 3» at the end, split under the limit at block boundaries so the footnotes
 // land in the last part.
-func render(ans agent.Answer) []tgmd.Message {
+func render(ans api.Answer) []tgmd.Message {
 	return tgmd.Split(tgmd.Convert(markdown(ans)), maxMessageUnits)
 }
 
 // markdown is the answer's full Markdown: text plus its footnotes.
-func markdown(ans agent.Answer) string {
+func markdown(ans api.Answer) string {
 	if len(ans.Sources) == 0 {
 		return ans.Text
 	}
@@ -40,7 +40,7 @@ func markdown(ans agent.Answer) string {
 	b.WriteString(strings.TrimSpace(ans.Text))
 	b.WriteString("\n\n**Источники**\n")
 	for i, s := range ans.Sources {
-		title := agent.EscapeMarkdown(s.Title)
+		title := api.EscapeMarkdown(s.Title)
 		if s.URL != "" {
 			fmt.Fprintf(&b, "\n\\[%d\\] [%s](%s)", i+1, title, strings.NewReplacer("(", "%28", ")", "%29", " ", "%20").Replace(s.URL))
 		} else {

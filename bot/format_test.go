@@ -7,7 +7,7 @@ import (
 	"time"
 	"unicode/utf16"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/bot/tgmd"
 )
@@ -19,7 +19,7 @@ func TestEscapeMarkdownRoundTrip(t *testing.T) {
 		"`code` **bold**", `1. не список`, `# не заголовок`, `АО "Звезда & Ко"`, `_*[]()~>#+-=|{}.!`,
 	}
 	for _, name := range names {
-		got := tgmd.Convert(agent.EscapeMarkdown(name))
+		got := tgmd.Convert(api.EscapeMarkdown(name))
 		if got.Text != name || len(got.Entities) != 0 {
 			t.Errorf("Convert(EscapeMarkdown(%q)) = %q with %d entities", name, got.Text, len(got.Entities))
 		}
@@ -28,7 +28,7 @@ func TestEscapeMarkdownRoundTrip(t *testing.T) {
 
 func TestRenderPutsFootnotesInLastPart(t *testing.T) {
 	long := strings.Repeat("Абзац ответа про сальдо по счёту 62.01 и акты сверки.\n\n", 200) // ~11,000 characters
-	ans := agent.Answer{Text: long, Sources: []agent.Source{
+	ans := api.Answer{Text: long, Sources: []api.Source{
 		{Title: "Договор № П-15/2025 (ООО «Альфа»)", URL: "https://example.com/a(1)"},
 		{Title: "База знаний: учёт авансов"},
 	}}
@@ -64,32 +64,32 @@ func TestRenderPutsFootnotesInLastPart(t *testing.T) {
 func TestConsoleFootnotesShowTheirAddress(t *testing.T) {
 	tests := []struct {
 		name string
-		ans  agent.Answer
+		ans  api.Answer
 		want string
 	}{
-		{"rates", agent.Answer{Text: "**Курсы Банка России на 14\\.03\\.2026** [1]\n\n- **EUR** — евро: **88,1000 ₽**",
-			Sources: []agent.Source{{Title: "Банк России, курсы на 14.03.2026", URL: "https://www.cbr.ru/currency_base/daily/?UniDbQuery.Posted=True&UniDbQuery.To=14.03.2026"}}},
+		{"rates", api.Answer{Text: "**Курсы Банка России на 14\\.03\\.2026** [1]\n\n- **EUR** — евро: **88,1000 ₽**",
+			Sources: []api.Source{{Title: "Банк России, курсы на 14.03.2026", URL: "https://www.cbr.ru/currency_base/daily/?UniDbQuery.Posted=True&UniDbQuery.To=14.03.2026"}}},
 			"Курсы Банка России на 14.03.2026 [1]\n\n• EUR — евро: 88,1000 ₽\n\nИсточники\n\n" +
 				"[1] Банк России, курсы на 14.03.2026 (https://www.cbr.ru/currency_base/daily/?UniDbQuery.Posted=True&UniDbQuery.To=14.03.2026)"},
-		{"news", agent.Answer{Text: "1. 13.03.2026 — Банк России сохранил ставку [1]\n2. 12.03.2026 — Ставка НДС \\(2026\\) [2]",
-			Sources: []agent.Source{
+		{"news", api.Answer{Text: "1. 13.03.2026 — Банк России сохранил ставку [1]\n2. 12.03.2026 — Ставка НДС \\(2026\\) [2]",
+			Sources: []api.Source{
 				{Title: "Банк России сохранил ставку — cbr.ru", URL: "https://www.cbr.ru/press/pr/?file=13032026.htm"},
 				{Title: "Ставка НДС (2026) — klerk.ru", URL: "https://www.klerk.ru/buh/news/1 (2)/"},
 			}},
 			"1. 13.03.2026 — Банк России сохранил ставку [1]\n2. 12.03.2026 — Ставка НДС (2026) [2]\n\nИсточники\n\n" +
 				"[1] Банк России сохранил ставку — cbr.ru (https://www.cbr.ru/press/pr/?file=13032026.htm)\n" +
 				"[2] Ставка НДС (2026) — klerk.ru (https://www.klerk.ru/buh/news/1%20%282%29/)"},
-		{"1C without an address", agent.Answer{Text: "**Итого нам должны: 1 000,00 ₽** [1]",
-			Sources: []agent.Source{{Title: "1С: Кто должен нам, ООО «Северный ветер», демо-база (встроенная)"}}},
+		{"1C without an address", api.Answer{Text: "**Итого нам должны: 1 000,00 ₽** [1]",
+			Sources: []api.Source{{Title: "1С: Кто должен нам, ООО «Северный ветер», демо-база (встроенная)"}}},
 			"Итого нам должны: 1 000,00 ₽ [1]\n\nИсточники\n\n[1] 1С: Кто должен нам, ООО «Северный ветер», демо-база (встроенная)"},
-		{"a link in the text", agent.Answer{Text: "См\\. [ст\\. 330 ГК РФ](https://www.consultant.ru/330) и https://www.cbr.ru/"},
+		{"a link in the text", api.Answer{Text: "См\\. [ст\\. 330 ГК РФ](https://www.consultant.ru/330) и https://www.cbr.ru/"},
 			"См. ст. 330 ГК РФ (https://www.consultant.ru/330) и https://www.cbr.ru/"},
-		{"emoji before the link", agent.Answer{Text: "📄 [договор](https://example.com/d) 📈"}, "📄 договор (https://example.com/d) 📈"},
+		{"emoji before the link", api.Answer{Text: "📄 [договор](https://example.com/d) 📈"}, "📄 договор (https://example.com/d) 📈"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ans := tt.ans
-			a := &fakeAgent{AnswerFunc: func(context.Context, agent.Request) (agent.Answer, error) { return ans, nil }}
+			a := &fakeAgent{AnswerFunc: func(context.Context, api.Request) (api.Answer, error) { return ans, nil }}
 			var out strings.Builder
 			_, replies := NewConsole(a, &out, ConsoleOptions{UserID: 1}).Ask(t.Context(), "вопрос")
 			if len(replies) != 1 || replies[0] != tt.want {
@@ -111,7 +111,7 @@ func TestUnescapedMarkdownKeepsNamesLiteral(t *testing.T) {
 		`АО "Звезда & Ко"`, `_*[]()~>#+-=|{}.!`, `31.03.2026`, `ООО «Гранит-М» (основная)`,
 	}
 	for _, name := range names {
-		got := tgmd.Convert(md.Unescape(agent.EscapeMarkdown(name)))
+		got := tgmd.Convert(md.Unescape(api.EscapeMarkdown(name)))
 		if got.Text != name || len(got.Entities) != 0 {
 			t.Errorf("Convert(Unescape(EscapeMarkdown(%q))) = %q with %d entities", name, got.Text, len(got.Entities))
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 )
 
 const welcome = `Здравствуйте! Я **finbot** — помощник бухгалтерии и финансовой службы.
@@ -43,11 +43,11 @@ func handleHelp(ctx context.Context, c *core, in incoming) error {
 // handleAgentCommand runs a deterministic agent command (/rate, /keyrate, /news) through the
 // same path as a question: user slot, typing, deadline, charts.
 func handleAgentCommand(ctx context.Context, c *core, in incoming) error {
-	return c.ask(ctx, in, agent.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group, Text: in.text, Command: in.command})
+	return c.ask(ctx, in, api.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group, Text: in.text, Command: in.command})
 }
 
 func handleReset(ctx context.Context, c *core, in incoming) error {
-	if err := c.answerer.Reset(ctx, agent.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group}); err != nil {
+	if err := c.answerer.Reset(ctx, api.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group}); err != nil {
 		return err
 	}
 	c.reply(ctx, in, "Историю диалога очистил. Начнём заново.")

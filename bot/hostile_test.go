@@ -18,6 +18,7 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/kb"
 	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/integrations/cbr"
@@ -160,7 +161,7 @@ func checkSane(t *testing.T, m fakes.Message) {
 func TestHostileMessages(t *testing.T) {
 	a, lib := hostileAgent(t)
 	memo := testdocs.DOCX(hostileMemoTitle, testdocs.Section{Heading: "Премия", Body: "Кодовое слово " + hostileMemoSecret + ". Премия 480 000 рублей."})
-	receipt, err := a.Upload(t.Context(), agent.Request{UserID: hostileVictim, ChatID: hostileVictim}, agent.File{Name: "memo.docx", Size: int64(len(memo)), Data: memo})
+	receipt, err := a.Upload(t.Context(), api.Request{UserID: hostileVictim, ChatID: hostileVictim}, api.File{Name: "memo.docx", Size: int64(len(memo)), Data: memo})
 	if err != nil || receipt.Receipt == "" {
 		t.Fatalf("victim's upload: %+v, %v", receipt, err)
 	}
@@ -342,7 +343,7 @@ func TestHostileMessages(t *testing.T) {
 		t.Errorf("the bot logged a panic:\n%s", logs.String())
 	}
 	// The victim still sees and can use the memo.
-	victim, err := a.Answer(t.Context(), agent.Request{UserID: hostileVictim, ChatID: hostileVictim, Command: "docs"})
+	victim, err := a.Answer(t.Context(), api.Request{UserID: hostileVictim, ChatID: hostileVictim, Command: "docs"})
 	if err != nil || !strings.Contains(victim.Text, "Служебная записка") {
 		t.Errorf("victim's /docs after the attacks: %v %q", err, victim.Text)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testnet"
@@ -107,9 +107,9 @@ func TestInboxGivesUpAfterTakeovers(t *testing.T) {
 		in.TookOver(t.Context(), 72)
 	}
 	asked := false
-	a := &fakeAgent{AnswerFunc: func(context.Context, agent.Request) (agent.Answer, error) {
+	a := &fakeAgent{AnswerFunc: func(context.Context, api.Request) (api.Answer, error) {
 		asked = true
-		return agent.Answer{Text: "ответ"}, nil
+		return api.Answer{Text: "ответ"}, nil
 	}}
 	b, _ := inboxBot(t, f, a, rdb, prefix, Options{})
 	f.WaitSent(t, 1)

@@ -7,7 +7,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 )
 
 // What every message goes through around its handler: recover, access, the flood guard, and
@@ -87,10 +87,10 @@ func (c *core) handle(ctx context.Context, in incoming) (abandoned bool) {
 func logLevel(err error) slog.Level {
 	switch {
 	case errors.Is(err, errCanceled), errors.Is(err, errBlocked),
-		errors.Is(err, agent.ErrEmpty), errors.Is(err, agent.ErrTooLong):
+		errors.Is(err, api.ErrEmpty), errors.Is(err, api.ErrTooLong):
 		return slog.LevelInfo
 	case errors.Is(err, errShutdown), errors.Is(err, errDownload), errors.Is(err, errTelegramDown),
-		errors.Is(err, agent.ErrUnavailable),
+		errors.Is(err, api.ErrUnavailable),
 		errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return slog.LevelWarn
 	}

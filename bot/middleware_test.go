@@ -11,7 +11,7 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/internal/fakes"
 )
 
@@ -58,20 +58,20 @@ func TestUserEventsAreNotErrors(t *testing.T) {
 		f.SetFault(fakes.Refuse("sendMessage", http.StatusForbidden, "Forbidden: bot was blocked by the user",
 			func(form map[string]string) bool { return form["chat_id"] == "30" }))
 		running := make(chan struct{}, 1)
-		a := &fakeAgent{AnswerFunc: func(ctx context.Context, r agent.Request) (agent.Answer, error) {
+		a := &fakeAgent{AnswerFunc: func(ctx context.Context, r api.Request) (api.Answer, error) {
 			switch r.Text {
 			case "длинный":
-				return agent.Answer{}, fmt.Errorf("check: %w", agent.ErrTooLong)
+				return api.Answer{}, fmt.Errorf("check: %w", api.ErrTooLong)
 			case "курс":
-				return agent.Answer{}, fmt.Errorf("cbr: %w", agent.ErrUnavailable)
+				return api.Answer{}, fmt.Errorf("cbr: %w", api.ErrUnavailable)
 			case "долгий":
 				running <- struct{}{}
 				<-ctx.Done()
-				return agent.Answer{}, ctx.Err()
+				return api.Answer{}, ctx.Err()
 			case "сломано":
-				return agent.Answer{}, errors.New("a bug of ours")
+				return api.Answer{}, errors.New("a bug of ours")
 			}
-			return agent.Answer{Text: "эхо: " + r.Text}, nil
+			return api.Answer{Text: "эхо: " + r.Text}, nil
 		}}
 		logs := &levels{}
 		b := startBot(t, f, a, Options{Logger: slog.New(logs), UserRatePerMin: 1, UserRateBurst: 2,
@@ -114,9 +114,9 @@ func TestLogLevel(t *testing.T) {
 	}{
 		{errCanceled, slog.LevelInfo},
 		{fmt.Errorf("send: %w", errBlocked), slog.LevelInfo},
-		{agent.ErrEmpty, slog.LevelInfo},
-		{fmt.Errorf("x: %w", agent.ErrTooLong), slog.LevelInfo},
-		{fmt.Errorf("cbr: %w", agent.ErrUnavailable), slog.LevelWarn},
+		{api.ErrEmpty, slog.LevelInfo},
+		{fmt.Errorf("x: %w", api.ErrTooLong), slog.LevelInfo},
+		{fmt.Errorf("cbr: %w", api.ErrUnavailable), slog.LevelWarn},
 		{fmt.Errorf("%w: download: 502", errDownload), slog.LevelWarn},
 		{fmt.Errorf("send: %w: 5 attempts: 502", errTelegramDown), slog.LevelWarn},
 		{context.DeadlineExceeded, slog.LevelWarn},

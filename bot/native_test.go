@@ -16,7 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/internal/fakes"
 )
 
@@ -37,7 +37,7 @@ func startModeBot(t *testing.T, f *fakes.BotAPI, a Answerer, mode StreamMode) *B
 
 // progress is r.Progress, or a no-op where the answer does not stream (a group, drafts refused
 // with STREAM_MODE=draft).
-func progress(r agent.Request) func(string) {
+func progress(r api.Request) func(string) {
 	if r.Progress == nil {
 		return func(string) {}
 	}
@@ -48,7 +48,7 @@ func progress(r agent.Request) func(string) {
 // two texts 100 ms apart, one after a pause; then it answers with buttons. start is when it
 // began.
 func growingAgent(start *time.Time) *fakeAgent {
-	return &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+	return &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 		*start = time.Now()
 		p := progress(r)
 		p("Дебиторская")                        // under minChars: nothing yet
@@ -60,7 +60,7 @@ func growingAgent(start *time.Time) *fakeAgent {
 		time.Sleep(time.Second)
 		p(debtsSoFar + " составляет 1 200 000 ₽.") // 1.2 s: at once
 		time.Sleep(time.Second)
-		return agent.Answer{Scenario: agent.S2General, Text: debtsFinal, Buttons: []agent.Button{{Text: "По контрагентам"}}}, nil
+		return api.Answer{Scenario: api.S2General, Text: debtsFinal, Buttons: []api.Button{{Text: "По контрагентам"}}}, nil
 	}}
 }
 
@@ -119,10 +119,10 @@ func TestNativeDraftsGrow(t *testing.T) {
 // agent waits for the draft to arrive rather than for time to pass).
 func TestNativeDraftsOverHTTP(t *testing.T) {
 	f := newFakeAPI(t)
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 		r.Progress(debtsSoFar)
 		waitUntil(t, "the draft is shown", func() bool { _, shown := f.ShownDraft(10); return shown })
-		return agent.Answer{Text: debtsFinal, Buttons: []agent.Button{{Text: "По контрагентам"}}}, nil
+		return api.Answer{Text: debtsFinal, Buttons: []api.Button{{Text: "По контрагентам"}}}, nil
 	}}
 	b := startModeBot(t, f, a, StreamAuto)
 	f.Push(privateText(10, "кто нам должен?"))
@@ -144,14 +144,14 @@ func TestNativeDraftRenewed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newInProcessAPI(t)
 		var start time.Time
-		a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+		a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 			start = time.Now()
 			r.Progress(debtsSoFar)
 			time.Sleep(45 * time.Second)
 			if _, shown := f.ShownDraft(10); !shown {
 				t.Error("the draft vanished while the answer was being written")
 			}
-			return agent.Answer{Text: debtsFinal}, nil
+			return api.Answer{Text: debtsFinal}, nil
 		}}
 		b := startModeBot(t, f, a, StreamAuto)
 		f.Say(fakes.Text{ChatID: 10, Text: "кто нам должен?"})
@@ -202,13 +202,13 @@ func TestNativeDraftsRefused(t *testing.T) {
 					o.Token, o.MaxPoll, o.InProcess = testToken, 200*time.Millisecond, true
 					f := fakes.NewTestBotAPI(t, o)
 					f.SetFault(r.fault)
-					a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+					a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 						p := progress(r)
 						p(debtsSoFar)
 						time.Sleep(2 * time.Second)
 						p(debtsSoFar + " составляет")
 						time.Sleep(2 * time.Second)
-						return agent.Answer{Text: debtsFinal}, nil
+						return api.Answer{Text: debtsFinal}, nil
 					}}
 					b := startModeBot(t, f, a, mode)
 					for i := 1; i <= 2; i++ {
@@ -264,13 +264,13 @@ func TestNativeDraftFloodWaits(t *testing.T) {
 			return http.StatusTooManyRequests, fakes.RetryAfter(3), true
 		})
 		var start time.Time
-		a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+		a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 			start = time.Now()
 			r.Progress(debtsSoFar)
 			time.Sleep(time.Second)
 			r.Progress(debtsSoFar + " составляет")
 			time.Sleep(5 * time.Second)
-			return agent.Answer{Text: debtsFinal}, nil
+			return api.Answer{Text: debtsFinal}, nil
 		}}
 		b := startModeBot(t, f, a, StreamAuto)
 		f.Say(fakes.Text{ChatID: 10, Text: "кто нам должен?"})
@@ -320,13 +320,13 @@ func TestNoNativeDraftsInGroups(t *testing.T) {
 func TestNativeDraftCancelled(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newInProcessAPI(t)
-		a := &fakeAgent{AnswerFunc: func(ctx context.Context, r agent.Request) (agent.Answer, error) {
+		a := &fakeAgent{AnswerFunc: func(ctx context.Context, r api.Request) (api.Answer, error) {
 			r.Progress(debtsSoFar)
 			time.Sleep(time.Second)
 			r.Progress(debtsSoFar + " составляет")
 			<-ctx.Done()
 			r.Progress(debtsSoFar + " составляет 1 200 000 ₽.") // a late one, as an LLM stream's
-			return agent.Answer{Text: debtsFinal}, ctx.Err()
+			return api.Answer{Text: debtsFinal}, ctx.Err()
 		}}
 		b := startModeBot(t, f, a, StreamAuto)
 		f.Say(fakes.Text{ChatID: 10, Text: "кто нам должен?"})

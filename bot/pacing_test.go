@@ -6,7 +6,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 )
 
 // slowChat makes one message a second the most a private chat may get, so that a second reply
@@ -50,10 +50,10 @@ func TestTypingStartsWithTheWork(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newInProcessAPI(t)
 		asked := make(chan time.Time, 1)
-		a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+		a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 			asked <- time.Now()
 			time.Sleep(15 * time.Second) // a long answer (WaitSent waits 20 s at most)
-			return agent.Answer{Text: "эхо: " + r.Text}, nil
+			return api.Answer{Text: "эхо: " + r.Text}, nil
 		}}
 		startBot(t, f, a, Options{})
 		f.Push(privateText(10, "вопрос"))
@@ -79,11 +79,11 @@ func TestTypingStartsWithTheWork(t *testing.T) {
 func TestNoDraftWhileSendsQueue(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newInProcessAPI(t)
-		a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+		a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 			if r.Text == "второй" && r.Progress != nil {
 				r.Progress("Дебиторская задолженность на 31 марта составляет")
 			}
-			return agent.Answer{Scenario: agent.S2General, Text: "эхо: " + r.Text}, nil
+			return api.Answer{Scenario: api.S2General, Text: "эхо: " + r.Text}, nil
 		}}
 		b := startStreamBot(t, f, a, streamConfig{interval: 0, groupInterval: 0, minChars: 20})
 		slowChat(b)
@@ -105,9 +105,9 @@ func TestTypingWithinItsBudget(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newInProcessAPI(t)
 		release := make(chan struct{})
-		slow := &fakeAgent{AnswerFunc: func(ctx context.Context, r agent.Request) (agent.Answer, error) {
+		slow := &fakeAgent{AnswerFunc: func(ctx context.Context, r api.Request) (api.Answer, error) {
 			<-release
-			return agent.Answer{Text: "эхо: " + r.Text}, nil
+			return api.Answer{Text: "эхо: " + r.Text}, nil
 		}}
 		startBot(t, f, slow, Options{TypingInterval: 100 * time.Millisecond})
 		const chats = 50

@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/library"
@@ -30,7 +31,7 @@ type recordingAgent struct {
 	slowest time.Duration
 }
 
-func (r *recordingAgent) Answer(ctx context.Context, req agent.Request) (agent.Answer, error) {
+func (r *recordingAgent) Answer(ctx context.Context, req api.Request) (api.Answer, error) {
 	start := time.Now()
 	ans, err := r.Agent.Answer(ctx, req)
 	r.mu.Lock()

@@ -12,7 +12,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/integrations/history"
 )
 
@@ -71,10 +71,10 @@ func (d *claimsAfter) Claim(ctx context.Context, id int64, lease time.Duration) 
 func hangingAgent() (*fakeAgent, <-chan struct{}) {
 	started := make(chan struct{})
 	var once sync.Once
-	return &fakeAgent{AnswerFunc: func(ctx context.Context, _ agent.Request) (agent.Answer, error) {
+	return &fakeAgent{AnswerFunc: func(ctx context.Context, _ api.Request) (api.Answer, error) {
 		once.Do(func() { close(started) })
 		<-ctx.Done()
-		return agent.Answer{}, ctx.Err()
+		return api.Answer{}, ctx.Err()
 	}}, started
 }
 
@@ -199,10 +199,10 @@ func TestLiveClaimIsNotAnsweredTwice(t *testing.T) {
 	f := newFakeAPI(t)
 	gate := make(chan struct{})
 	started := make(chan struct{})
-	slow := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+	slow := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 		close(started)
 		<-gate
-		return agent.Answer{Text: "ответ A: " + r.Text}, nil
+		return api.Answer{Text: "ответ A: " + r.Text}, nil
 	}}
 	const lease = time.Second
 	startBot(t, f, slow, Options{Dedupe: history.NewRedisDedupe(rdb, prefix, time.Hour), ClaimLease: lease})
@@ -258,12 +258,12 @@ func TestRestartWhileMessagesFlow(t *testing.T) {
 	began := time.Now()
 	rdb, prefix := sharedRedis(t)
 	f := newFakeAPI(t)
-	slow := &fakeAgent{AnswerFunc: func(ctx context.Context, r agent.Request) (agent.Answer, error) {
+	slow := &fakeAgent{AnswerFunc: func(ctx context.Context, r api.Request) (api.Answer, error) {
 		select {
 		case <-ctx.Done():
-			return agent.Answer{}, ctx.Err()
+			return api.Answer{}, ctx.Err()
 		case <-time.After(40 * time.Millisecond):
-			return agent.Answer{Text: "эхо: " + r.Text}, nil
+			return api.Answer{Text: "эхо: " + r.Text}, nil
 		}
 	}}
 	ctxA, stopA := context.WithCancel(context.Background())

@@ -3,7 +3,7 @@ package bot
 import (
 	"context"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 )
 
 // command is one entry of the command menu.
@@ -57,7 +57,7 @@ func (c *core) runCommand(ctx context.Context, in incoming) error {
 	if !ok {
 		label = "other" // an invented /command must not add a series to /metrics
 	}
-	c.metrics.routes.WithLabelValues(string(agent.Command), label).Inc()
+	c.metrics.routes.WithLabelValues(string(api.Command), label).Inc()
 	if !ok {
 		c.reply(ctx, in, "Не знаю такой команды. Список команд — /help.")
 		return nil

@@ -9,7 +9,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/internal/fakes"
 )
 
@@ -21,23 +21,23 @@ import (
 func TestRefusedFileAfterTextStands(t *testing.T) {
 	tests := []struct {
 		name, method, note string
-		answer             agent.Answer
+		answer             api.Answer
 	}{
 		{"chart", "sendPhoto", "Не получилось отправить график.",
-			agent.Answer{Text: "Курс доллара за март", Chart: &agent.Chart{PNG: []byte("\x89PNG"), Caption: "USD, март 2026"}}},
+			api.Answer{Text: "Курс доллара за март", Chart: &api.Chart{PNG: []byte("\x89PNG"), Caption: "USD, март 2026"}}},
 		{"export", "sendDocument", "Не получилось отправить файл «receivables.xlsx».",
-			agent.Answer{Text: "Кто должен нам на 31.03.2026", Document: &agent.Document{Name: "receivables.xlsx", Bytes: []byte("PK-xlsx")}}},
+			api.Answer{Text: "Кто должен нам на 31.03.2026", Document: &api.Document{Name: "receivables.xlsx", Bytes: []byte("PK-xlsx")}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				f := newInProcessAPI(t)
 				f.SetFault(fakes.Refuse(tt.method, http.StatusBadRequest, "Bad Request: IMAGE_PROCESS_FAILED", nil))
-				a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+				a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 					if r.Text == "с файлом" {
 						return tt.answer, nil
 					}
-					return agent.Answer{Text: "эхо: " + r.Text}, nil
+					return api.Answer{Text: "эхо: " + r.Text}, nil
 				}}
 				startBot(t, f, a, Options{})
 				asked := time.Now()
@@ -80,11 +80,11 @@ func TestRefusedLaterPartStands(t *testing.T) {
 			parts++
 			return parts > 1 // the first part goes through, the second is refused
 		}))
-		a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+		a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 			if r.Text == "длинный" {
-				return agent.Answer{Text: long}, nil
+				return api.Answer{Text: long}, nil
 			}
-			return agent.Answer{Text: "эхо: " + r.Text}, nil
+			return api.Answer{Text: "эхо: " + r.Text}, nil
 		}}
 		startBot(t, f, a, Options{})
 		f.Push(privateText(10, "длинный"))
@@ -118,8 +118,8 @@ func TestUploadErrorCodeIsRead(t *testing.T) {
 			}
 			return 0, "", false
 		})
-		a := &fakeAgent{AnswerFunc: func(context.Context, agent.Request) (agent.Answer, error) {
-			return agent.Answer{Text: "Курс доллара за март", Chart: &agent.Chart{PNG: []byte("\x89PNG"), Caption: "USD"}}, nil
+		a := &fakeAgent{AnswerFunc: func(context.Context, api.Request) (api.Answer, error) {
+			return api.Answer{Text: "Курс доллара за март", Chart: &api.Chart{PNG: []byte("\x89PNG"), Caption: "USD"}}, nil
 		}}
 		startBot(t, f, a, Options{})
 		f.Push(privateText(10, "график"))

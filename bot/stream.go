@@ -114,7 +114,7 @@ func (c *core) newStreamer(ctx context.Context, in incoming) *streamer {
 	return s
 }
 
-// progress is agent.Request.Progress: it records partial, the whole answer so far, and
+// progress is api.Request.Progress: it records partial, the whole answer so far, and
 // returns at once.
 func (s *streamer) progress(partial string) {
 	s.mu.Lock()

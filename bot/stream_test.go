@@ -15,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/bot/tgmd"
 	"github.com/finbot/finbot/internal/fakes"
 )
@@ -28,10 +28,10 @@ import (
 func TestStreamingEditsOneMessage(t *testing.T) {
 	f := newFakeAPI(t)
 	const start = "Дебиторская задолженность на 31 марта"
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 		if r.Progress == nil {
 			t.Error("Request.Progress is nil: the Telegram front end streams")
-			return agent.Answer{}, nil
+			return api.Answer{}, nil
 		}
 		r.Progress("Дебиторская") // too short to be worth a message
 		r.Progress(start)
@@ -41,9 +41,9 @@ func TestStreamingEditsOneMessage(t *testing.T) {
 		r.Progress(start + " составляет  ") // the same text to a reader: no edit
 		r.Progress(start + " составляет 1 200 000 ₽.")
 		waitUntil(t, "2nd edit", func() bool { return len(f.Edits()) == 2 })
-		return agent.Answer{
+		return api.Answer{
 			Text:    start + " составляет **1 200 000 ₽**.",
-			Buttons: []agent.Button{{Text: "По контрагентам"}},
+			Buttons: []api.Button{{Text: "По контрагентам"}},
 		}, nil
 	}}
 	b := startStreamBot(t, f, a, streamConfig{interval: 0, groupInterval: 0, minChars: 20})
@@ -89,13 +89,13 @@ func TestStreamingEditsOneMessage(t *testing.T) {
 
 func TestStreamingEditsAreThrottled(t *testing.T) {
 	f := newFakeAPI(t)
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 		r.Progress("Курс доллара на сегодня по данным ЦБ")
 		waitUntil(t, "the draft is sent", func() bool { return f.Count("sendMessage") == 1 })
 		for _, more := range []string{" —", " — 90", " — 90,50 ₽"} {
 			r.Progress("Курс доллара на сегодня по данным ЦБ" + more)
 		}
-		return agent.Answer{Text: "Курс доллара на сегодня по данным ЦБ — **90,50 ₽**."}, nil
+		return api.Answer{Text: "Курс доллара на сегодня по данным ЦБ — **90,50 ₽**."}, nil
 	}}
 	b := startStreamBot(t, f, a, streamConfig{interval: time.Hour, groupInterval: time.Hour, minChars: 20})
 	f.Push(privateText(10, "курс доллара"))
@@ -116,12 +116,12 @@ func TestStreamingEditsAreThrottled(t *testing.T) {
 func TestStreamedLongAnswerEditsFirstPartAndSendsTheRest(t *testing.T) {
 	f := newFakeAPI(t)
 	para := "**Итого** " + strings.Repeat("очень длинный ответ ", 100)
-	ans := agent.Answer{Text: strings.Join([]string{para, para, para}, "\n\n"), Buttons: []agent.Button{{Text: "Ещё"}}}
+	ans := api.Answer{Text: strings.Join([]string{para, para, para}, "\n\n"), Buttons: []api.Button{{Text: "Ещё"}}}
 	parts := render(ans)
 	if len(parts) < 2 {
 		t.Fatalf("the answer renders to %d parts; the test needs more than one", len(parts))
 	}
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 		r.Progress(strings.Repeat("очень длинный ответ ", 300)) // longer than a message
 		waitUntil(t, "the draft is sent", func() bool { return f.Count("sendMessage") == 1 })
 		return ans, nil
@@ -178,10 +178,10 @@ func TestStreamedFinalEditFailureSendsAnew(t *testing.T) {
 // balanceAgent streams a draft of the balance on account 51, waits until the draft is sent,
 // then answers with the balance formatted.
 func balanceAgent(t *testing.T, f *fakes.BotAPI) *fakeAgent {
-	return &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+	return &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 		r.Progress("Остаток на счёте 51 на 1 апреля")
 		waitUntil(t, "the draft is sent", func() bool { return f.Count("sendMessage") == 1 })
-		return agent.Answer{Text: "Остаток на счёте 51 на 1 апреля — **5 000 ₽**."}, nil
+		return api.Answer{Text: "Остаток на счёте 51 на 1 апреля — **5 000 ₽**."}, nil
 	}}
 }
 
@@ -216,16 +216,16 @@ func TestAnswerWithoutProgressIsSentAsBefore(t *testing.T) {
 // native_test.go).
 func TestStreamedAnswerThatFailsDeletesTheDraft(t *testing.T) {
 	f := newFakeAPI(t)
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 		r.Progress("Сейчас посмотрю данные 1С за март")
 		waitUntil(t, "the draft is sent", func() bool { return f.Count("sendMessage") == 1 })
-		return agent.Answer{}, agent.ErrUnavailable
+		return api.Answer{}, api.ErrUnavailable
 	}}
 	b := startStreamBot(t, f, a, streamConfigFor(StreamEdit))
 	f.Push(privateText(10, "выручка за март"))
 	got := f.WaitSent(t, 2)
 	b.disp.wait()
-	if want := userMessage(agent.ErrUnavailable); got[1].Text != want {
+	if want := userMessage(api.ErrUnavailable); got[1].Text != want {
 		t.Errorf("error reply = %q, want %q", got[1].Text, want)
 	}
 	if d := f.Deleted(); !cmp.Equal(d, []string{"1001"}) {
@@ -235,11 +235,11 @@ func TestStreamedAnswerThatFailsDeletesTheDraft(t *testing.T) {
 }
 
 func TestConsoleDoesNotStream(t *testing.T) {
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 		if r.Progress != nil {
 			r.Progress("промежуточный текст ответа, который не печатается")
 		}
-		return agent.Answer{Text: "Готово: **42**."}, nil
+		return api.Answer{Text: "Готово: **42**."}, nil
 	}}
 	var out strings.Builder
 	c := NewConsole(a, &out, ConsoleOptions{UserID: 1})

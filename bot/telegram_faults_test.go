@@ -16,7 +16,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/internal/fakes"
 )
@@ -104,8 +104,8 @@ func TestParseErrorsInStream(t *testing.T) {
 		func(form map[string]string) bool {
 			return strings.Contains(form["text"], "сломано") && hasEntities(form["entities"])
 		}))
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
-		return agent.Answer{Text: "**" + r.Text + "**: готово"}, nil
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
+		return api.Answer{Text: "**" + r.Text + "**: готово"}, nil
 	}}
 	startBot(t, f, a, Options{PollIdle: 10 * time.Millisecond})
 	const n = 12
@@ -229,12 +229,12 @@ func TestDuplicatedUpdatesAnsweredOnce(t *testing.T) {
 	t.Run("webhook", func(t *testing.T) {
 		f := newFakeAPI(t)
 		gate, started := make(chan struct{}), make(chan struct{}, 10)
-		a := &fakeAgent{AnswerFunc: func(_ context.Context, r agent.Request) (agent.Answer, error) {
+		a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
 			started <- struct{}{}
 			if r.Text == "медленно" {
 				<-gate
 			}
-			return agent.Answer{Text: "эхо: " + r.Text}, nil
+			return api.Answer{Text: "эхо: " + r.Text}, nil
 		}}
 		b, err := New(t.Context(), a, Options{Token: testToken, APIURL: f.URL(), WebhookURL: "https://bot.example/hook",
 			WebhookSecret: "s3cr3t", Dedupe: history.NewMemoryDedupe(100, time.Hour)})

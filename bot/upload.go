@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 )
 
 // Documents users send: download, store, receipt, and a caption answered as a question.
@@ -19,7 +19,7 @@ func (c *core) upload(ctx context.Context, in incoming) error {
 		c.reply(ctx, in, "Здесь файлы не принимаю. Загрузить документ можно в Telegram или командой `finbot docs add`.")
 		return nil
 	}
-	req := agent.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group}
+	req := api.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group}
 	docID, err := c.receive(ctx, in, req)
 	if err != nil || docID == "" || strings.TrimSpace(in.text) == "" {
 		return err
@@ -30,7 +30,7 @@ func (c *core) upload(ctx context.Context, in incoming) error {
 
 // receive runs the upload in the user's slot and returns the stored document's id ("" when
 // the file was refused).
-func (c *core) receive(ctx context.Context, in incoming, req agent.Request) (string, error) {
+func (c *core) receive(ctx context.Context, in incoming, req api.Request) (string, error) {
 	ctx, release, err := c.users.acquire(ctx, in.userID)
 	if err != nil {
 		return "", err
@@ -40,12 +40,12 @@ func (c *core) receive(ctx context.Context, in incoming, req agent.Request) (str
 	defer cancel()
 	defer c.startTyping(ctx, in.chatID)()
 
-	f := agent.File{Name: in.file.name, Size: in.file.size}
-	if f.Size <= agent.MaxUploadBytes {
-		data, err := c.files.fetch(ctx, in.file.id, agent.MaxUploadBytes)
+	f := api.File{Name: in.file.name, Size: in.file.size}
+	if f.Size <= api.MaxUploadBytes {
+		data, err := c.files.fetch(ctx, in.file.id, api.MaxUploadBytes)
 		switch {
 		case errors.Is(err, errFileTooBig):
-			f.Size = agent.MaxUploadBytes + 1
+			f.Size = api.MaxUploadBytes + 1
 		case err != nil:
 			if cause := context.Cause(ctx); errors.Is(cause, errCanceled) {
 				return "", errCanceled

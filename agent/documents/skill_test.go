@@ -10,6 +10,7 @@ import (
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/library/extract"
 )
 
 // kbQuestion is a question the parser read as one for the knowledge base.
@@ -153,5 +154,12 @@ func TestUploadScopeCommand(t *testing.T) {
 	}
 	if _, err := s.Scope(t.Context(), Asker{UserID: 5, ChatID: 5, OnlyDoc: "missing"}); err == nil {
 		t.Error("Scope(a one-shot document that is gone) = nil error")
+	}
+}
+
+// The front ends' upload limit is what extraction accepts.
+func TestMaxUploadBytes(t *testing.T) {
+	if MaxUploadBytes != extract.DefaultMaxBytes {
+		t.Errorf("MaxUploadBytes %d, extraction accepts %d", MaxUploadBytes, extract.DefaultMaxBytes)
 	}
 }

@@ -8,25 +8,21 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/library"
-	"github.com/finbot/finbot/library/extract"
 	"github.com/finbot/finbot/ru"
 )
 
-// MaxUploadBytes is Telegram's limit on files a bot may download (20 MB).
-const MaxUploadBytes = extract.DefaultMaxBytes
+// MaxUploadBytes is Telegram's limit on files a bot may download (20 MB), what extraction
+// accepts (extract.DefaultMaxBytes).
+const MaxUploadBytes = api.MaxUploadBytes
 
 // File is a document a user sent.
-type File struct {
-	Name string
-	// Size is the size Telegram reported, checked before Data is fetched.
-	Size int64
-	Data []byte
-}
+type File = api.File
 
 // Upload adds a file to the library of who sent it (q.UserID, q.ChatID, q.Group) and returns
 // the receipt (Reply.Receipt, Scenario skill.Command) or the reason it was refused. The front

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+	"unicode"
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/ru"
@@ -344,8 +346,9 @@ func (a *attribution) figure(t token, text string, scope, all []int, required or
 	if required != originOther && !slices.ContainsFunc(scoped, of) {
 		return "приписано источнику «" + required.String() + "», а ссылка ведёт на другой источник"
 	}
-	if t.kind == tNumber && isYear(t.norm) {
-		// A year («в 2025 году») names a period, not a figure: any source may hold it.
+	if t.kind == tNumber && isYear(t.norm) && yearInContext(text, t) {
+		// A year («в 2025 году», «с октября 2024») names a period, not a figure: any source
+		// may hold it. A bare «2026» may be a sum, and is held to its source like any figure.
 		for n := range a.sources {
 			if holds(n) {
 				return ""
@@ -424,4 +427,21 @@ func (a *attribution) name(n string, scope, all []int) string {
 		return "в ответе без источников"
 	}
 	return "нет в источнике " + refs(cover(scope, all))
+}
+
+// yearInContext reports whether the number t reads as a year: a year word follows it («2025
+// года», «2025 г.») or a month precedes it («октября 2024», «октябрь 2024»).
+func yearInContext(text string, t token) bool {
+	after := strings.TrimLeft(text[t.end:], " \u00a0")
+	if strings.HasPrefix(after, "г") {
+		return true
+	}
+	before := strings.TrimRight(text[:t.start], " \u00a0")
+	word := strings.ToLower(before[strings.LastIndexFunc(before, func(r rune) bool { return !unicode.IsLetter(r) })+1:])
+	for m := time.January; m <= time.December; m++ {
+		if word == ru.MonthGenitive(m) || word == strings.ToLower(ru.MonthName(m)) || word == ru.MonthPrepositional(m) {
+			return true
+		}
+	}
+	return false
 }

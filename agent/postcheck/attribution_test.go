@@ -1,6 +1,8 @@
 package postcheck
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -110,28 +112,37 @@ func TestDefang(t *testing.T) {
 	}
 }
 
-// FuzzAttribution: whatever the answer, the check does not panic, names every violation, and
-// what DropForeignLinks leaves holds no link but the sources'.
+// FuzzAttribution: whatever the answer and whatever an uploaded document says, the check does
+// not panic and names every violation; what DropForeignLinks leaves holds no link but the
+// cited sources'; and a sum only the document holds, stated as 1C's, is always refused.
 func FuzzAttribution(f *testing.F) {
-	for _, s := range append(fuzzSeeds, "По данным 1С 99,99 [1]. Ставка 21,00 % [2]. evil-bank.ru/pay @phish_bot [3]",
+	for i, s := range append(fuzzSeeds, "По данным 1С 99,99 [1]. Ставка 21,00 % [2]. evil-bank.ru/pay @phish_bot [3]",
 		"[1–3] [2, 3] [99] [0]", "- ООО «Альфа» [1]:\n- 4 150 000,00 ₽", "hxxp://x.y t.me/a mailto:a@b.ru e\u200bvil.ru") {
-		f.Add(s)
+		f.Add(s, fuzzSeeds[i%len(fuzzSeeds)], uint32(99_999+i))
 	}
-	p := injectedPayload()
-	c := New(p, "долг Альфы и ключевая ставка")
-	allowed := map[string]bool{normalizeLink(p.Sources[1].URL): true}
-	f.Fuzz(func(t *testing.T, answer string) {
+	f.Fuzz(func(t *testing.T, answer, doc string, sum uint32) {
+		p := injectedPayload()
+		figure := strconv.FormatUint(uint64(sum), 10)
+		p.Items[2].Text = doc + " Сумма долга " + figure + " руб."
+		c := New(p, "долг Альфы и ключевая ставка")
 		for _, v := range c.Check(answer) {
 			if v.Detail == "" {
 				t.Fatalf("Check(%q): a violation without detail %v", answer, v)
 			}
 		}
 		c.CheckPartial(Settled(answer))
+		allowed := map[string]bool{normalizeLink(p.Sources[1].URL): true}
 		for _, l := range findLinks(c.DropForeignLinks(answer)) {
 			if !allowed[l.norm] {
 				t.Fatalf("DropForeignLinks(%q) kept %q", answer, l.raw)
 			}
 		}
 		Defang(answer, allowed)
+		if sum >= 10_000 && sum != 4_150_000 {
+			claim := "По данным 1С задолженность составляет " + figure + " руб. [1]."
+			if vs := c.Check(claim); !slices.ContainsFunc(vs, func(v Violation) bool { return v.Kind == Unattributed }) {
+				t.Fatalf("%q with %q only in the document [3]: %v", claim, figure, vs)
+			}
+		}
 	})
 }

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/config"
 )
 
@@ -59,7 +59,7 @@ type counting struct {
 	asked *[]string
 }
 
-func (c counting) Answer(ctx context.Context, req agent.Request) (agent.Answer, error) {
+func (c counting) Answer(ctx context.Context, req api.Request) (api.Answer, error) {
 	c.mu.Lock()
 	*c.asked = append(*c.asked, req.Text)
 	c.mu.Unlock()

@@ -15,7 +15,7 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/config"
 	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testnet"
@@ -40,7 +40,7 @@ type countingAnswerer struct {
 	count *answers
 }
 
-func (c countingAnswerer) Answer(ctx context.Context, req agent.Request) (agent.Answer, error) {
+func (c countingAnswerer) Answer(ctx context.Context, req api.Request) (api.Answer, error) {
 	c.count.mu.Lock()
 	c.count.calls[req.ChatID]++
 	c.count.mu.Unlock()

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/internal/app"
 )
 
@@ -44,7 +44,7 @@ type observed struct {
 
 type messageKey struct{}
 
-func (o observed) Answer(ctx context.Context, req agent.Request) (agent.Answer, error) {
+func (o observed) Answer(ctx context.Context, req api.Request) (api.Answer, error) {
 	var m *message
 	if req.OnlyDoc != "" {
 		// The caption of an upload, asked about the document just stored: the same message.
@@ -57,7 +57,7 @@ func (o observed) Answer(ctx context.Context, req agent.Request) (agent.Answer, 
 	return ans, err
 }
 
-func (o observed) Upload(ctx context.Context, req agent.Request, f agent.File) (agent.Answer, error) {
+func (o observed) Upload(ctx context.Context, req api.Request, f api.File) (api.Answer, error) {
 	m := o.rec.uploadStarted(req.ChatID, req.UserID, f.Name)
 	ans, err := o.Answerer.Upload(context.WithValue(ctx, messageKey{}, m), req, f)
 	o.rec.answerEnded(m, string(ans.Scenario), string(ans.Kind), ans.Debug.LLMCalls, err)

@@ -1,22 +1,20 @@
-package agent
-
-// The agent's API to its front ends: what they send (a Request, an upload), what they get (an
-// Answer with its debug payload), the error vocabulary they turn into user text, and what they
-// ask besides answers (receipts, inline offers).
+// Package api is what the agent and its front ends (the Telegram bot, the console) say to each
+// other: a Request in, an Answer with its debug payload out, uploads and inline offers, and the
+// error vocabulary the front ends turn into user text. The front ends depend on this contract,
+// not on the agent that fulfils it.
+package api
 
 import (
-	"context"
 	"errors"
 	"time"
 
-	"github.com/finbot/finbot/agent/documents"
+	"github.com/finbot/finbot/agent/buttons"
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/agent/passages"
 	"github.com/finbot/finbot/agent/plan"
-	"github.com/finbot/finbot/agent/rates"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
-	"github.com/finbot/finbot/integrations/llm"
 )
 
 // Scenario is the scenario of the design an answer belongs to (S1–S5, the 1C lane): a column
@@ -57,11 +55,6 @@ type Request struct {
 	Progress func(partial string)
 }
 
-// query is who asks, as a skill receives it.
-func (r Request) query() skill.Query {
-	return skill.Query{UserID: r.UserID, ChatID: r.ChatID, Group: r.Group}
-}
-
 // Answer is what the agent replies: Markdown text plus what the front end needs to show it.
 type Answer struct {
 	Scenario Scenario `json:"scenario"`
@@ -83,8 +76,9 @@ type Answer struct {
 	Receipt string `json:"receipt,omitempty"`
 	Debug   Debug  `json:"debug"`
 
-	// state is what the dialog keeps of the question this answer answered, for a follow-up.
-	state *understand.State
+	// State is what the dialog keeps of the question this answer answered, for a follow-up; the
+	// agent sets and reads it, the front ends leave it alone.
+	State *understand.State `json:"-"`
 }
 
 // Chart is a rendered PNG with its caption (Markdown, under 1024 characters), drawn by a skill.
@@ -157,52 +151,31 @@ var (
 func EscapeMarkdown(s string) string { return md.Escape(s) }
 
 // MaxUploadBytes is Telegram's limit on files a bot may download (20 MB).
-const MaxUploadBytes = documents.MaxUploadBytes
+const MaxUploadBytes = 20 << 20
 
 // File is a document a user sent.
-type File = documents.File
+type File struct {
+	Name string
+	// Size is the size Telegram reported, checked before Data is fetched.
+	Size int64
+	Data []byte
+}
 
 // Owner is whose documents a request reads and writes: the group's shared set in a group, the
 // user's private set otherwise. It is derived from the request only, never from user input.
-func Owner(req Request) string { return documents.Owner(req.UserID, req.ChatID, req.Group) }
+func Owner(req Request) string { return passages.Owner(req.UserID, req.ChatID, req.Group) }
 
-// Upload adds a file to the requester's library and returns the receipt (or the reason it was
-// refused), which the dialog remembers as «[файл] name». The front end remembers the receipt
-// message with RememberReceipt.
-func (a *Agent) Upload(ctx context.Context, req Request, f File) (Answer, error) {
-	if a.docs == nil {
-		return Answer{Text: "Загрузка документов в этой установке не подключена."}, nil
-	}
-	in := turn{req: req, text: "[файл] " + f.Name, start: a.now(), usage: new(llm.Usage)}
-	rep, err := a.docs.Upload(ctx, req.query(), f)
-	if err != nil {
-		return Answer{}, err
-	}
-	if rep.Receipt != "" {
-		in.key = conversation(req)
-	}
-	ans := reply(rowOf(understand.KindDocs), rep, Route{Source: "command", Sure: true})
-	ans.Scenario, ans.Kind = Command, "upload"
-	return a.exit(ctx, in, ans, nil)
-}
+// MaxQuestionRunes bounds a question; Telegram itself allows 4096 characters.
+const MaxQuestionRunes = 4096
 
-// RememberReceipt records that the bot's message messageID is the receipt of document id, so
-// that replying to it selects the document.
-func (a *Agent) RememberReceipt(ctx context.Context, req Request, messageID int, id string) error {
-	if a.docs == nil {
-		return nil
-	}
-	return a.docs.RememberReceipt(ctx, req.query(), messageID, id)
-}
+// TextButtonPrefix marks the callback data of a button whose question is kept server-side.
+const TextButtonPrefix = buttons.TextPrefix
 
 // InlineResult is one offer of inline mode ("@finbot usd" in any chat): public figures only —
 // ledger data never appears here.
-type InlineResult = rates.Offer
-
-// Inline answers an inline query with today's Bank of Russia rates and the key rate.
-func (a *Agent) Inline(ctx context.Context, query string) ([]InlineResult, error) {
-	if a.cbr == nil {
-		return nil, nil
-	}
-	return a.cbr.Offers(ctx, query), nil
+type InlineResult struct {
+	ID          string
+	Title       string
+	Description string
+	Text        string // Markdown sent to the chat when the result is chosen
 }

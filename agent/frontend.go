@@ -1,0 +1,58 @@
+package agent
+
+// What the front ends ask of the agent besides answers: uploads and their receipts, inline
+// offers (the vocabulary is agent/api's).
+
+import (
+	"context"
+
+	"github.com/finbot/finbot/agent/api"
+	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/agent/understand"
+	"github.com/finbot/finbot/integrations/llm"
+)
+
+// query is who asks, as a skill receives it.
+func query(r api.Request) skill.Query {
+	return skill.Query{UserID: r.UserID, ChatID: r.ChatID, Group: r.Group}
+}
+
+// Upload adds a file to the requester's library and returns the receipt (or the reason it was
+// refused), which the dialog remembers as «[файл] name». The front end remembers the receipt
+// message with RememberReceipt.
+func (a *Agent) Upload(ctx context.Context, req api.Request, f api.File) (api.Answer, error) {
+	if a.docs == nil {
+		return api.Answer{Text: "Загрузка документов в этой установке не подключена."}, nil
+	}
+	in := turn{req: req, text: "[файл] " + f.Name, start: a.now(), usage: new(llm.Usage)}
+	rep, err := a.docs.Upload(ctx, query(req), f)
+	if err != nil {
+		return api.Answer{}, err
+	}
+	if rep.Receipt != "" {
+		in.key = conversation(req)
+	}
+	ans := reply(rowOf(understand.KindDocs), rep, api.Route{Source: "command", Sure: true})
+	ans.Scenario, ans.Kind = api.Command, "upload"
+	return a.exit(ctx, in, ans, nil)
+}
+
+// RememberReceipt records that the bot's message messageID is the receipt of document id, so
+// that replying to it selects the document.
+func (a *Agent) RememberReceipt(ctx context.Context, req api.Request, messageID int, id string) error {
+	if a.docs == nil {
+		return nil
+	}
+	return a.docs.RememberReceipt(ctx, query(req), messageID, id)
+}
+
+// Inline answers an inline query with today's Bank of Russia rates and the key rate.
+func (a *Agent) Inline(ctx context.Context, q string) ([]api.InlineResult, error) {
+	var out []api.InlineResult
+	if a.cbr != nil {
+		for _, o := range a.cbr.Offers(ctx, q) {
+			out = append(out, api.InlineResult(o))
+		}
+	}
+	return out, nil
+}
