@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/finbot/finbot/agent/passages"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/internal/fakes"
 )
@@ -97,6 +98,12 @@ func TestInjectedDocumentInGroupLibrary(t *testing.T) {
 			}
 			if !tt.llm && !refused && ans.Debug.Route.Kind != understand.KindSmallTalk {
 				t.Errorf("the injected answer was not refused (degraded %v):\n%s", ans.Debug.Degraded, ans.Text)
+			}
+			if strings.HasPrefix(tt.name, "documents") {
+				d, _ := ans.Debug.Trace["docs"].(*passages.Debug)
+				if d == nil || !strings.Contains(d.Refused, "unattributed") {
+					t.Errorf("the debug payload does not say which claim failed: %+v", d)
+				}
 			}
 			if strings.HasPrefix(tt.name, "facts") && (ans.Debug.Plan == nil || ans.Debug.Plan.Handler != "facts") {
 				t.Fatalf("not answered from the facts of the plan: %+v", ans.Debug.Plan)

@@ -143,6 +143,7 @@ func (s *Skill) fullContext(ctx context.Context, q skill.Query, own string, ids 
 			return skill.Reply{}, ctx.Err()
 		}
 		s.opts.Logger.WarnContext(ctx, "llm full-context answer failed; extractive answer", "err", err)
+		dbg.Refusal(err)
 		r, perr := s.ans.Passages(ctx, s.lib, own, ids, s.question(q), false, 0, dbg)
 		if !slices.Contains(r.Degraded, phrase.SourcesDegraded(err)) {
 			r.Degraded = append(r.Degraded, phrase.SourcesDegraded(err))

@@ -5,6 +5,7 @@ package passages
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"slices"
 
@@ -32,6 +33,16 @@ type Debug struct {
 	// for what the question asks about, so the answer is the knowledge base's refusal
 	// (ExtractiveKB: without an LLM, or when it failed).
 	Unanswered bool `json:"unanswered,omitempty"`
+	// Refused says which claims of the model's answer the checks refused, and why (the
+	// violations of the last attempt), when they did.
+	Refused string `json:"refused,omitempty"`
+}
+
+// Refusal records in d why the model's answer was refused, when err says it was.
+func (d *Debug) Refusal(err error) {
+	if d != nil && errors.Is(err, phrase.ErrRefused) {
+		d.Refused = err.Error()
+	}
 }
 
 // KBPrefix goes before an answer from the knowledge base.
@@ -115,6 +126,7 @@ func (a Answerer) Passages(ctx context.Context, lib *library.Library, own string
 			}
 			a.log().WarnContext(ctx, "llm answer over passages failed; extractive answer", "err", err)
 			degraded = append(degraded, phrase.SourcesDegraded(err))
+			dbg.Refusal(err)
 		}
 	}
 	if r.Text == "" {

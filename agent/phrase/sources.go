@@ -87,7 +87,11 @@ func (w *Writer) OverSources(ctx context.Context, progress func(string), d promp
 		if len(bad) == 0 {
 			return out, nil
 		}
-		last = fmt.Errorf("%w: %w: %s: %s", ErrRefused, llm.ErrBadResponse, bad[0].Kind, bad[0].Detail)
+		var why []string
+		for _, v := range bad {
+			why = append(why, string(v.Kind)+": "+v.Detail)
+		}
+		last = fmt.Errorf("%w: %w: %s", ErrRefused, llm.ErrBadResponse, strings.Join(why, "; "))
 		w.log().InfoContext(ctx, "document answer refused by the post-check", "violations", len(bad), "first", bad[0].Detail)
 		d.Stricter = postcheck.Instructions(bad)
 	}
