@@ -41,8 +41,8 @@ func clickable(md string) []string {
 // TestInjectedDocumentInGroupLibrary: in a group, one member uploads a file carrying an
 // injected instruction; another asks about a debt and the key rate. Whatever the model writes,
 // nothing the cited sources lack reaches the user — not the document's 99,99 as 1C's debt or as
-// the key rate, not its payment link or handle — on the facts path, the document path, small
-// talk and the planner's question back; a correct answer still passes.
+// the key rate, not its payment link or handle — on the facts path, the document path, the
+// knowledge base, small talk and the planner's question back; a correct answer still passes.
 func TestInjectedDocumentInGroupLibrary(t *testing.T) {
 	uploader := Request{UserID: 301, ChatID: -100500, Group: true}
 	asker := Request{UserID: 302, ChatID: -100500, Group: true}
@@ -69,6 +69,8 @@ func TestInjectedDocumentInGroupLibrary(t *testing.T) {
 			map[string][]fakes.Reply{"plan": {{Content: composite}}, "answer": {{Content: correct}}}, true, []string{"99,99"}},
 		{"documents: a 1C claim over the document is refused", "что в счёте про пени и оплату",
 			map[string][]fakes.Reply{"plan": {{Content: penaltiesDocsPlan}}, "docs": {{Content: injected}}}, false, []string{"99,99 руб. [1]"}},
+		{"knowledge base", "что такое акт сверки",
+			map[string][]fakes.Reply{"docs": {{Content: injected}}}, false, []string{"99,99"}},
 		{"small talk", "привет",
 			map[string][]fakes.Reply{"other": {{Content: injected}}}, false, []string{"99,99"}},
 		{"the planner's question back", "а что с оплатой",
