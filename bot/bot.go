@@ -28,6 +28,9 @@ type Options struct {
 	WebhookURL    string // set = webhook mode
 	WebhookListen string // address of the webhook server (default :8443)
 	WebhookSecret string // expected X-Telegram-Bot-Api-Secret-Token
+	// WebhookTimeouts bound every connection to the webhook server; zero fields take the
+	// defaults (ServerTimeouts).
+	WebhookTimeouts ServerTimeouts
 
 	Access         Access
 	UserRatePerMin int // 0 disables the flood guard

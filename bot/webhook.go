@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -29,10 +28,9 @@ func (b *Bot) serveWebhook(ctx, work context.Context) error {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("POST "+path, b.webhookHandler(ctx, work))
-	// net/http's own errors (TLS handshakes, a handler's panic) go through the bot's log and
-	// its redaction, not to the process's stderr.
-	srv := &http.Server{Addr: b.opts.WebhookListen, Handler: mux, ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog: slog.NewLogLogger(b.log.Handler(), slog.LevelWarn)}
+	// Anyone who finds the address may connect: every connection is bounded, authenticated
+	// or not (ServerTimeouts).
+	srv := NewHTTPServer(mux, b.log, b.opts.WebhookTimeouts)
 	ln, err := net.Listen("tcp", b.opts.WebhookListen)
 	if err != nil {
 		return fmt.Errorf("webhook listen: %w", err)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -54,7 +53,8 @@ func (a *App) Run(ctx context.Context) error {
 		return errors.New("app: built for the console, there is no bot to run")
 	}
 	if a.cfg.MetricsAddr != "" {
-		stopOps, err := a.serveOps(ctx)
+		// Only the header bound differs from the webhook's: a scraper sends a short GET.
+		stopOps, err := a.serveOps(ctx, bot.ServerTimeouts{ReadHeader: 5 * time.Second})
 		if err != nil {
 			return err
 		}
@@ -77,9 +77,9 @@ func breakerValue(state string) float64 {
 	}
 }
 
-// serveOps serves /healthz and /metrics on METRICS_ADDR; the returned function stops the
-// server.
-func (a *App) serveOps(ctx context.Context) (func(), error) {
+// serveOps serves /healthz and /metrics on METRICS_ADDR, every connection bounded by
+// timeouts (zero fields take bot's defaults); the returned function stops the server.
+func (a *App) serveOps(ctx context.Context, timeouts bot.ServerTimeouts) (func(), error) {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(a.Metrics, promhttp.HandlerOpts{}))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
@@ -90,10 +90,10 @@ func (a *App) serveOps(ctx context.Context) (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("METRICS_ADDR: %w", err)
 	}
-	// net/http's own errors (a bad TLS handshake, a handler's panic) go through our log and so
-	// its redaction, not to the process's stderr.
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second,
-		ErrorLog: slog.NewLogLogger(a.log.Handler(), slog.LevelWarn)}
+	// METRICS_ADDR may be reachable by more than Prometheus (":9090" serves every interface):
+	// idle and slow connections are closed as the webhook's are. net/http's own errors go
+	// through our log and so its redaction.
+	srv := bot.NewHTTPServer(mux, a.log, timeouts)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
