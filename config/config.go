@@ -397,7 +397,9 @@ func (r *reader) url(key string) string {
 	}
 	u, err := url.Parse(v)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		r.fail(key, fmt.Sprintf("must be an http(s) URL, got %q", v))
+		// Quoted redacted: a URL may carry a password or a token (redactURL), and these
+		// errors are printed before any redactor exists.
+		r.fail(key, fmt.Sprintf("must be an http(s) URL, got %q", redactURL(v)))
 		return ""
 	}
 	return v

@@ -55,11 +55,16 @@ var proxyFailures = []string{"Таймаут ожидания ответа от 
 func NewProxy(o ProxyOptions) (*Proxy, error) {
 	u, err := url.Parse(strings.TrimSpace(o.URL))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		shown := o.URL
+		// The URL is quoted only as far as it carries no secret: without its password, query
+		// and fragment (a token may ride in any of them), and not at all when it does not
+		// parse (net/url could not say where the password ends).
+		shown := "unparsable"
 		if err == nil {
-			shown = u.Redacted()
+			v := *u
+			v.RawQuery, v.Fragment, v.RawFragment = "", "", ""
+			shown = v.Redacted()
 		}
-		return nil, fmt.Errorf("onec: proxy URL %q: want http(s)://host[:port][/path]", shown)
+		return nil, fmt.Errorf("onec: proxy URL %q: want http(s)://host[:port][/path] without a query or fragment", shown)
 	}
 	if o.Channel == "" {
 		o.Channel = "default"

@@ -313,8 +313,11 @@ func TestNewProxyValidation(t *testing.T) {
 			}
 		})
 	}
-	if _, err := onec.NewProxy(onec.ProxyOptions{URL: "http://user:pa55word@1c.local?x=1"}); err == nil || strings.Contains(err.Error(), "pa55word") {
-		t.Errorf("NewProxy error %v: want an error without the password", err)
+	for _, raw := range []string{"http://user:pa55word@1c.local?x=1", "http://1c.local:6003/?token=pa55word", "http://1c.local/#pa55word",
+		"http://user:pa55word@1c.local:bad/", "http://1c.local/%zz?token=pa55word"} {
+		if _, err := onec.NewProxy(onec.ProxyOptions{URL: raw}); err == nil || strings.Contains(err.Error(), "pa55word") {
+			t.Errorf("NewProxy(%q) error %v: want an error without the password", raw, err)
+		}
 	}
 }
 
