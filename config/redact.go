@@ -11,11 +11,14 @@ import (
 // Redactor replaces every configured secret by "[redacted]" in text that leaves the process:
 // log records, replies, the debug payload, `ask --json`, the console and the HTTP servers'
 // error logs. It matches secrets by value, so a key echoed inside an upstream error body
-// («Incorrect API key provided: sk-…») is caught as well as one in a URL. It is the one place
-// that knows the secrets' values; a nil *Redactor redacts nothing.
+// («Incorrect API key provided: sk-…») is caught as well as one in a URL, and a long secret
+// also in altered copies: another case, invisible characters inside, %-escapes, fullwidth
+// forms (fold.go). It is the one place that knows the secrets' values; a nil *Redactor
+// redacts nothing.
 type Redactor struct {
 	secrets  []string // longest first
 	replacer *strings.Replacer
+	folded   []string // folded forms of the secrets of minFoldedLen or more, longest first
 }
 
 // redacted is what a secret becomes.
@@ -34,15 +37,18 @@ func NewRedactor(secrets []string) *Redactor {
 	for _, s := range secrets {
 		pairs = append(pairs, s, redacted)
 	}
-	return &Redactor{secrets: secrets, replacer: strings.NewReplacer(pairs...)}
+	return &Redactor{secrets: secrets, replacer: strings.NewReplacer(pairs...), folded: foldSecrets(secrets)}
 }
 
-// String returns s with every secret replaced.
+// String returns s with every secret, and every altered copy of a long one, replaced.
 func (r *Redactor) String(s string) string {
-	if r == nil || !r.contains(s) {
+	if r == nil {
 		return s
 	}
-	return r.replacer.Replace(s)
+	if r.contains(s) {
+		s = r.replacer.Replace(s)
+	}
+	return replaceFolded(s, r.folded)
 }
 
 func (r *Redactor) contains(s string) bool {
@@ -122,9 +128,10 @@ func (w *RedactingWriter) Flush() error {
 }
 
 // partialTail is the length of the longest suffix of b that is a proper prefix of a secret —
-// or that ends inside a secret which starts in it — so that it must wait for the next write.
+// or that ends inside a secret which starts in it — or of an altered copy of one (foldedTail),
+// so that it must wait for the next write.
 func (r *Redactor) partialTail(b []byte) int {
-	keep := 0
+	keep := foldedTail(b, r.folded)
 	for _, s := range r.secrets {
 		for n := min(len(s)-1, len(b)); n > keep; n-- {
 			if bytes.HasSuffix(b, []byte(s[:n])) {
