@@ -112,6 +112,6 @@ func parseCallback(updateID int, cq *tgbotapi.CallbackQuery) (incoming, bool) {
 		in.command, in.text = cmd, cq.Data
 		return in, true
 	}
-	in.text = strings.TrimSpace(strings.TrimPrefix(cq.Data, callbackPrefix))
+	in.text = strings.TrimSpace(dropControls(strings.TrimPrefix(cq.Data, callbackPrefix)))
 	return in, true
 }

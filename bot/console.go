@@ -58,7 +58,7 @@ func NewConsole(a Answerer, w io.Writer, o ConsoleOptions) *Console {
 // message was a question that got one, and the texts of every reply sent.
 func (c *Console) Ask(ctx context.Context, text string) (*api.Answer, []string) {
 	c.last, c.replies = nil, nil
-	in := incoming{chatID: c.chatID, userID: c.userID, group: c.group, text: strings.TrimSpace(text)}
+	in := incoming{chatID: c.chatID, userID: c.userID, group: c.group, text: strings.TrimSpace(dropControls(text))}
 	if n, err := strconv.Atoi(in.text); err == nil && n >= 1 && n <= len(c.buttons) {
 		b := c.buttons[n-1] // a number presses the button, as a tap would in Telegram
 		in.text = b.Text
@@ -67,6 +67,9 @@ func (c *Console) Ask(ctx context.Context, text string) (*api.Answer, []string) 
 		}
 		c.core.handle(ctx, in)
 		return c.last, c.replies
+	}
+	if cmd, rest, ok := readCommand(in.text); ok && !strings.HasPrefix(in.text, "/") {
+		in.text = cmd + rest // «／rate», a BOM before the slash: read as Telegram messages are
 	}
 	if strings.HasPrefix(in.text, "/") {
 		name, args, _ := strings.Cut(in.text[1:], " ")

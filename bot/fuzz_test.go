@@ -28,6 +28,9 @@ func FuzzParseUpdate(f *testing.F) {
 		{"\u200b\u2060\ufeff\u202eкто нам должен на 31 марта", "mention", -5, 1 << 30, "private", "\xff\xfe"},
 		{strings.Repeat("*_[", 1365) + "*", "bold", 0, 4096, "private", ""},
 		{"\xff\xfe\xfd", "bot_command", 0, 3, "private", "d:"},
+		{"\ufeff/rate USD", "bot_command", 1, 5, "private", "q:курс\x00"},
+		{"／rate@finbot_test_bot", "mention", 5, 16, "group", "q:\x00"},
+		{"/ra\x00te USD", "bot_command", 0, 3, "supergroup", "\x00q:x"},
 	} {
 		f.Add(s.text, s.kind, s.off, s.n, s.chat, s.data)
 	}
@@ -52,6 +55,9 @@ func FuzzParseUpdate(f *testing.F) {
 			if in.command != "" && (strings.Contains(in.command, "@") || in.command != strings.ToLower(in.command)) {
 				t.Fatalf("command %q keeps its @suffix or case", in.command)
 			}
+			if s := in.command + in.text; strings.ContainsFunc(s, isDroppedControl) || (doc && strings.ContainsFunc(in.file.name, isDroppedControl)) {
+				t.Fatalf("a control character passed: command %q, text %q", in.command, in.text)
+			}
 		}
 
 		cq := &tgbotapi.CallbackQuery{ID: "cb", From: &tgbotapi.User{ID: 5}, Data: data,
@@ -69,7 +75,7 @@ func FuzzParseUpdate(f *testing.F) {
 				t.Fatalf("button data %q routed to %q with %q", data, in.command, in.text)
 			}
 		case "":
-			if in.text != strings.TrimSpace(strings.TrimPrefix(data, callbackPrefix)) {
+			if in.text != strings.TrimSpace(dropControls(strings.TrimPrefix(data, callbackPrefix))) {
 				t.Fatalf("question button %q became %q", data, in.text)
 			}
 		default:

@@ -4,10 +4,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
-
-	"github.com/finbot/finbot/ru"
 )
 
 // incoming is one message the bot must answer, independent of the front end.
@@ -46,11 +45,24 @@ type identity struct {
 
 // parseUpdate turns a Telegram update into an incoming message. ok is false for updates the bot
 // deliberately ignores: group chatter not addressed to it, other bots' commands, edits,
-// channel posts, messages from bots.
+// channel posts, messages from bots. Control characters (NUL and the like) never leave it:
+// no client types them, and nothing after the bot expects them.
 func parseUpdate(u tgbotapi.Update, me identity, known func(string) bool) (incoming, bool) {
 	if cq := u.CallbackQuery; cq != nil {
 		return parseCallback(u.UpdateID, cq)
 	}
+	in, ok := parseMessage(u, me, known)
+	if !ok {
+		return incoming{}, false
+	}
+	in.text = strings.TrimSpace(dropControls(in.text))
+	if in.file != nil {
+		in.file.name = dropControls(in.file.name)
+	}
+	return in, true
+}
+
+func parseMessage(u tgbotapi.Update, me identity, known func(string) bool) (incoming, bool) {
 	m := u.Message
 	if m == nil || m.From == nil || m.From.IsBot || m.Chat == nil {
 		return incoming{}, false
@@ -81,6 +93,18 @@ func parseUpdate(u tgbotapi.Update, me identity, known func(string) bool) (incom
 		return incoming{}, false
 	}
 
+	// A command Telegram did not mark, because something invisible (a BOM, a zero-width space)
+	// or a fullwidth slash («／rate», typed with a CJK keyboard layout) comes first: read as the
+	// command when, so read, it is one of ours; otherwise the text is a question like any other.
+	if in.file == nil && !strings.HasPrefix(m.Text, "/") {
+		if cmd, rest, ok := readCommand(m.Text); ok {
+			name, suffix, _ := strings.Cut(cmd[1:], "@")
+			if known(strings.ToLower(name)) || (suffix != "" && !strings.EqualFold(suffix, me.username)) {
+				return commandOf(in, cmd, rest, me, known)
+			}
+		}
+	}
+
 	addressed := !in.group
 	if m.ReplyToMessage != nil && m.ReplyToMessage.From != nil && m.ReplyToMessage.From.ID == me.id {
 		addressed = true
@@ -94,22 +118,13 @@ func parseUpdate(u tgbotapi.Update, me identity, known func(string) bool) (incom
 				continue // a malformed entity (a forged update) is no command
 			}
 			rest := utf16Cut(m.Text, 0, e.Length)
-			if c, r, ok := cleanCommand(m.Text); ok {
-				// An invisible character inside the command («/de\u200bbts») cut Telegram's
-				// entity short: the command is read from the text without them.
+			if c, r, ok := readCommand(m.Text); ok {
+				// An invisible or control character inside the command («/de\u200bbts»,
+				// «/ra\x00te») cut Telegram's entity short: the command is read from the text
+				// without them.
 				cmd, rest = c, r
 			}
-			name, suffix, _ := strings.Cut(cmd[1:], "@")
-			name = strings.ToLower(name)
-			switch {
-			case suffix != "" && !strings.EqualFold(suffix, me.username):
-				return incoming{}, false // another bot's command
-			case suffix == "" && in.group && !known(name):
-				return incoming{}, false // a bare command meant for some other bot in the group
-			}
-			in.command = name
-			in.text = strings.TrimSpace(rest)
-			return in, true
+			return commandOf(in, cmd, rest, me, known)
 		case e.Type == "mention" && strings.EqualFold(utf16Slice(in.text, e.Offset, e.Length), "@"+me.username):
 			addressed = true
 		case e.Type == "text_mention" && e.User != nil && e.User.ID == me.id:
@@ -120,6 +135,22 @@ func parseUpdate(u tgbotapi.Update, me identity, known func(string) bool) (incom
 		return incoming{}, false
 	}
 	in.text = stripMentions(in.text, entities, me)
+	return in, true
+}
+
+// commandOf is in as the command cmd ("/name" or "/name@bot") with the arguments rest; ok is
+// false for another bot's command.
+func commandOf(in incoming, cmd, rest string, me identity, known func(string) bool) (incoming, bool) {
+	name, suffix, _ := strings.Cut(cmd[1:], "@")
+	name = strings.ToLower(name)
+	switch {
+	case suffix != "" && !strings.EqualFold(suffix, me.username):
+		return incoming{}, false // another bot's command
+	case suffix == "" && in.group && !known(name):
+		return incoming{}, false // a bare command meant for some other bot in the group
+	}
+	in.command = name
+	in.text = strings.TrimSpace(rest)
 	return in, true
 }
 
@@ -181,24 +212,68 @@ func utf16Cut(s string, off, n int) string {
 
 func clip(i, n int) int { return max(0, min(i, n)) }
 
-// cleanCommand reads the command at the start of text once format characters are removed
-// (ru.CleanInput): "/debts@finbot" and what follows it. ok is false when cleaning changes
-// nothing or leaves no command.
-func cleanCommand(text string) (cmd, rest string, ok bool) {
-	clean := ru.CleanInput(text)
-	if clean == text || !strings.HasPrefix(clean, "/") {
-		return "", "", false
-	}
-	end := 1
-	for end < len(clean) {
-		c := clean[end]
-		if c != '_' && c != '@' && (c < '0' || c > '9') && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
+// readCommand reads the command at the start of text as its sender meant it: "/debts@finbot"
+// and what follows it, with invisible characters (format characters such as a BOM or a
+// zero-width space) and control characters (NUL) before and inside it dropped, a fullwidth
+// slash or fullwidth letters and digits (NFKC's reading of them) made ASCII. The arguments are
+// returned as written. ok is false when text does not start with a command so read.
+func readCommand(text string) (cmd, rest string, ok bool) {
+	i := 0
+	for i < len(text) {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if !ignorable(r) {
 			break
 		}
-		end++
+		i += n
 	}
-	if end < 2 {
+	r, n := utf8.DecodeRuneInString(text[i:])
+	if r != '/' && r != '／' {
 		return "", "", false
 	}
-	return clean[:end], clean[end:], true
+	i += n
+	var b strings.Builder
+	b.WriteByte('/')
+scan:
+	for i < len(text) {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if r >= 0xFF01 && r <= 0xFF5E { // fullwidth ASCII
+			r -= 0xFEE0
+		}
+		switch {
+		case ignorable(r):
+		case r == '_' || r == '@' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'):
+			b.WriteRune(r)
+		default:
+			break scan
+		}
+		i += n
+	}
+	if b.Len() < 2 {
+		return "", "", false
+	}
+	return b.String(), text[i:], true
+}
+
+// ignorable are the characters a command is read without: format characters (they show as
+// nothing) and control characters other than line breaks and tabs, which end it.
+func ignorable(r rune) bool {
+	return unicode.Is(unicode.Cf, r) || (unicode.IsControl(r) && r != '\n' && r != '\r' && r != '\t')
+}
+
+// dropControls removes control characters but line breaks and tabs: NUL and the like, which
+// no client sends and nothing downstream (history, logs, the LLM, file names) should carry.
+func dropControls(s string) string {
+	if !strings.ContainsFunc(s, isDroppedControl) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if isDroppedControl(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func isDroppedControl(r rune) bool {
+	return unicode.IsControl(r) && r != '\n' && r != '\r' && r != '\t'
 }

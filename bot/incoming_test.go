@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -12,13 +13,15 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/time/rate"
+
+	"github.com/finbot/finbot/agent/api"
 )
 
 func u16(s string) int { return len(utf16.Encode([]rune(s))) }
 
 func TestParseUpdate(t *testing.T) {
 	me := identity{id: 777, username: "finbot_test_bot"}
-	known := func(name string) bool { return name == "help" || name == "reset" }
+	known := func(name string) bool { return name == "help" || name == "reset" || name == "rate" }
 	user := &tgbotapi.User{ID: 5, FirstName: "Ольга"}
 	group := &tgbotapi.Chat{ID: -100, Type: "supergroup", Title: "Бухгалтерия"}
 	private := &tgbotapi.Chat{ID: 5, Type: "private"}
@@ -60,6 +63,29 @@ func TestParseUpdate(t *testing.T) {
 			&incoming{command: "debts", text: "31.03"}},
 		{"group command with a soft hyphen", msg(group, "/he\u00adlp", tgbotapi.MessageEntity{Type: "bot_command", Length: 3}),
 			&incoming{group: true, command: "help"}},
+		// A BOM, a fullwidth slash or a NUL (issue #26): the command as its sender meant it, or
+		// plain text; never a NUL further.
+		{"fullwidth slash", msg(private, "／rate USD"), &incoming{command: "rate", text: "USD"}},
+		{"fullwidth slash and letters", msg(private, "／ｒａｔｅ　USD"), &incoming{command: "rate", text: "USD"}},
+		{"fullwidth slash in a group", msg(group, "／rate@finbot_test_bot EUR"), &incoming{group: true, command: "rate", text: "EUR"}},
+		{"fullwidth slash, another bot's command", msg(group, "／rate@OtherBot"), nil},
+		{"fullwidth slash, no command of ours", msg(private, "／roll 2d6"), &incoming{text: "／roll 2d6"}},
+		{"fullwidth slash, no command of ours in a group", msg(group, "／roll 2d6"), nil},
+		{"BOM before the slash, marked after it", msg(private, "\ufeff/rate USD", tgbotapi.MessageEntity{Type: "bot_command", Offset: 1, Length: 5}),
+			&incoming{command: "rate", text: "USD"}},
+		{"BOM before the slash, unmarked", msg(group, "\ufeff/help"), &incoming{group: true, command: "help"}},
+		{"zero-width space and BOM before the slash", msg(private, "\u200b\ufeff/reset"), &incoming{command: "reset"}},
+		{"NUL inside the command", msg(private, "/ra\x00te USD", tgbotapi.MessageEntity{Type: "bot_command", Length: 3}),
+			&incoming{command: "rate", text: "USD"}},
+		{"NUL inside an unmarked command", msg(private, "/ra\x00te USD"), &incoming{text: "/rate USD"}},
+		{"NUL in the arguments", msg(private, "/rate U\x00SD\x07", tgbotapi.MessageEntity{Type: "bot_command", Length: 5}),
+			&incoming{command: "rate", text: "USD"}},
+		{"NUL in a question", msg(private, "курс\x00 евро\x00"), &incoming{text: "курс евро"}},
+		{"NUL before a mention", msg(group, "\x00"+mention+" курс евро", tgbotapi.MessageEntity{Type: "mention", Offset: 1, Length: u16(mention)}),
+			&incoming{group: true, text: "курс евро"}},
+		{"only control characters", msg(private, "\x00\x1b"), &incoming{}},
+		{"line breaks and tabs stay", msg(private, "/rate USD\n\tEUR", tgbotapi.MessageEntity{Type: "bot_command", Length: 5}),
+			&incoming{command: "rate", text: "USD\n\tEUR"}},
 	}
 	reply := msg(group, "а в долларах?")
 	reply.Message.ReplyToMessage = &tgbotapi.Message{From: &tgbotapi.User{ID: 777, IsBot: true}}
@@ -68,6 +94,14 @@ func TestParseUpdate(t *testing.T) {
 		update tgbotapi.Update
 		want   *incoming
 	}{"group reply to the bot", reply, &incoming{group: true, text: "а в долларах?"}})
+	doc := msg(private, "")
+	doc.Message.Document = &tgbotapi.Document{FileID: "f1", FileName: "акт\x00\x1b.pdf"}
+	doc.Message.Caption = "/rate\x00"
+	tests = append(tests, struct {
+		name   string
+		update tgbotapi.Update
+		want   *incoming
+	}{"NUL in a file's name and caption", doc, &incoming{text: "/rate", file: &fileRef{id: "f1", name: "акт.pdf"}}})
 
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -84,7 +118,7 @@ func TestParseUpdate(t *testing.T) {
 			want := *tt.want
 			want.updateID, want.messageID, want.userID = 1, 9, 5
 			want.chatID = tt.update.Message.Chat.ID
-			if diff := cmp.Diff(want, got, cmp.AllowUnexported(incoming{})); diff != "" {
+			if diff := cmp.Diff(want, got, cmp.AllowUnexported(incoming{}, fileRef{})); diff != "" {
 				t.Errorf("parseUpdate (-want +got):\n%s", diff)
 			}
 		})
@@ -259,5 +293,28 @@ func TestFloodGuard(t *testing.T) {
 	want := []floodVerdict{floodOK, floodOK, floodNotify, floodSilent, floodSilent, floodOK, floodOK}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("verdicts (-want +got):\n%s", diff)
+	}
+}
+
+// The console reads a command as Telegram messages are read: after a BOM, with a fullwidth
+// slash, without a NUL.
+func TestConsoleReadsCommandsLikeTelegram(t *testing.T) {
+	var got []api.Request
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
+		got = append(got, r)
+		return api.Answer{Text: "ok"}, nil
+	}}
+	c := NewConsole(a, &strings.Builder{}, ConsoleOptions{UserID: 1})
+	for _, tt := range []struct{ in, command, text string }{
+		{"／rate USD", "rate", "USD"},
+		{"\ufeff/rate EUR", "rate", "EUR"},
+		{"/ra\x00te CNY", "rate", "CNY"},
+		{"курс\x00 евро", "", "курс евро"},
+	} {
+		got = nil
+		c.Ask(t.Context(), tt.in)
+		if len(got) != 1 || got[0].Command != tt.command || got[0].Text != tt.text {
+			t.Errorf("Ask(%q): the agent was asked %+v, want command %q with %q", tt.in, got, tt.command, tt.text)
+		}
 	}
 }
