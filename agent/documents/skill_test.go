@@ -1,6 +1,7 @@
 package documents
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -161,5 +162,65 @@ func TestUploadScopeCommand(t *testing.T) {
 func TestMaxUploadBytes(t *testing.T) {
 	if MaxUploadBytes != extract.DefaultMaxBytes {
 		t.Errorf("MaxUploadBytes %d, extraction accepts %d", MaxUploadBytes, extract.DefaultMaxBytes)
+	}
+}
+
+// escape is a Markdown escape: without them, text reads as Telegram shows it.
+var escape = regexp.MustCompile(`\\(.)`)
+
+// linkLike finds what Telegram would make clickable in rendered text: a scheme's "://", a
+// host name with a letter after its dot, an @username.
+var linkLike = regexp.MustCompile(`(?i)[a-z][a-z0-9+.-]*://|[\pL\pN_-]+\.\pL|@[a-z0-9_]{2,}`)
+
+// A document's title comes from what its uploader chose (the file's name, its first heading):
+// the receipt, /docs and the notes the group reads show it without a clickable link or
+// mention (issue #26). So does the refusal of a file, which quotes its name.
+func TestTitlesShownToTheGroupAreNotLinks(t *testing.T) {
+	lib := library.New(docstore.NewMemory(), nil, library.Options{})
+	s := New(lib, Options{})
+	group := skill.Query{UserID: 5, ChatID: -100, Group: true}
+	uploads := []struct {
+		name, text, title string
+	}{
+		{"pay at evil-bank.ru or t.me or @phish_bot.txt", "Счёт на оплату.", "pay at evil-bank[.]ru or t[.]me or [@]phish_bot"},
+		{"счёт.md", "# Оплата: https://evil.example/pay, t.me/phish\n\nСчёт на оплату.", "Оплата: https[:]//evil[.]example/pay, t[.]me/phish"},
+	}
+	for _, u := range uploads {
+		r, err := s.Upload(t.Context(), group, File{Name: u.name, Data: []byte(u.text)})
+		if err != nil {
+			t.Fatalf("Upload(%q): %v", u.name, err)
+		}
+		if !strings.HasPrefix(escape.ReplaceAllString(r.Text, "$1"), "📄 Загрузил «"+u.title+"»") {
+			t.Errorf("receipt of %q = %q, want the title %q", u.name, r.Text, u.title)
+		}
+		if m := linkLike.FindString(escape.ReplaceAllString(r.Text, "$1")); m != "" {
+			t.Errorf("receipt of %q shows %q as a link: %q", u.name, m, r.Text)
+		}
+	}
+	group.Command = "docs"
+	list, err := s.Answer(t.Context(), group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range uploads {
+		if !strings.Contains(escape.ReplaceAllString(list.Text, "$1"), "**"+u.title+"**") {
+			t.Errorf("/docs does not list %q: %q", u.title, list.Text)
+		}
+	}
+	if m := linkLike.FindString(escape.ReplaceAllString(list.Text, "$1")); m != "" {
+		t.Errorf("/docs shows %q as a link: %q", m, list.Text)
+	}
+	for _, b := range list.Buttons {
+		if m := linkLike.FindString(b.Text); m != "" {
+			t.Errorf("/docs button %q shows %q as a link", b.Text, m)
+		}
+	}
+	big := File{Name: "evil-bank.ru @phish_bot.pdf", Size: MaxUploadBytes + 1}
+	r, err := s.Upload(t.Context(), group, big)
+	if err != nil || !strings.Contains(escape.ReplaceAllString(r.Text, "$1"), "«evil-bank[.]ru [@]phish_bot[.]pdf»") {
+		t.Errorf("refusal = %q, %v; want the name defanged", r.Text, err)
+	}
+	if m := linkLike.FindString(escape.ReplaceAllString(r.Text, "$1")); m != "" {
+		t.Errorf("refusal shows %q as a link: %q", m, r.Text)
 	}
 }

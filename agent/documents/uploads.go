@@ -14,6 +14,7 @@ import (
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/library/extract"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -35,14 +36,15 @@ func (s *Skill) Upload(ctx context.Context, q skill.Query, f File) (skill.Reply,
 	r := skill.Reply{Scenario: skill.Command, Sources: []facts.Source{}}
 	if f.Size > MaxUploadBytes || int64(len(f.Data)) > MaxUploadBytes {
 		r.Text = fmt.Sprintf("Файл «%s» больше 20 МБ — это предел, который Telegram разрешает ботам скачивать. "+
-			"Разделите документ на части или пришлите только нужные страницы.", md.Escape(f.Name))
+			"Разделите документ на части или пришлите только нужные страницы.", md.Escape(extract.Defang(f.Name)))
 		return r, nil
 	}
 	added, err := s.lib.Add(ctx, Owner(q.UserID, q.ChatID, q.Group), q.UserID, f.Name, f.Data)
 	if err != nil {
 		if msg := library.UserMessage(err); msg != "" {
 			s.opts.Logger.InfoContext(ctx, "document refused", "chat_id", q.ChatID, "reason", err)
-			r.Text = fmt.Sprintf("Не смог загрузить «%s». %s", md.Escape(f.Name), msg)
+			// The name as sent, defanged as titles are (extract.Defang): the group reads it.
+			r.Text = fmt.Sprintf("Не смог загрузить «%s». %s", md.Escape(extract.Defang(f.Name)), msg)
 			return r, nil
 		}
 		return skill.Reply{}, fmt.Errorf("%w: upload: %w", skill.ErrUnavailable, err)

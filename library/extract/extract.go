@@ -500,7 +500,9 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// cleanTitle normalises a title and drops garbage (undecodable metadata).
+// cleanTitle normalises a title, drops garbage (undecodable metadata) and defangs what would
+// render as a link: the uploader chose every source of it (the file's name, its metadata, its
+// first heading), and the bot shows it to the whole group.
 func cleanTitle(s string) string {
 	s = oneLine(Normalize(s))
 	if s == "" || strings.ContainsRune(s, utf8.RuneError) {
@@ -515,5 +517,5 @@ func cleanTitle(s string) string {
 	if letters == 0 {
 		return ""
 	}
-	return ru.Truncate(s, 200)
+	return ru.Truncate(Defang(s), 200)
 }
