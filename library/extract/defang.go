@@ -22,6 +22,10 @@ import (
 //     in the host, such as tg://, are links too);
 //   - the slash of a bot command at the start of a word: «[/]start».
 //
+// A file name keeps the dot of its extension when that is a document format's and no
+// top-level domain (Telegram links only known ones): «акт.pdf», «oneline.txt»; «evil.zip» and
+// «evil.md» (.zip and .md are domains) are defanged.
+//
 // The fullwidth and ideographic forms of those characters (＠ ． 。 ｡ ： ／), which some
 // clients and every NFKC normaliser read as the ASCII ones, are treated the same way. Not
 // inserting an invisible character (a zero-width non-joiner before the dot, say) is
@@ -35,6 +39,7 @@ func Defang(s string) string {
 	}
 	rs := []rune(s)
 	quads := ipv4Dots(s)
+	ext := extensionDot(s)
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	at := 0 // byte offset of rs[i] in s
@@ -50,7 +55,7 @@ func Defang(s string) string {
 			next2 = rs[i+2]
 		}
 		switch {
-		case isDot(r) && hostRune(prev) && (quads[at] || tldStart(r, next)):
+		case isDot(r) && hostRune(prev) && (quads[at] || tldStart(r, next)) && at != ext:
 			b.WriteString("[.]")
 		case (r == '@' || r == '＠') && handleRune(next):
 			b.WriteString("[@]")
@@ -121,3 +126,21 @@ func ipv4Dots(s string) map[int]bool {
 
 func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
 func endsWithDigit(s string) bool   { return s != "" && s[len(s)-1] >= '0' && s[len(s)-1] <= '9' }
+
+// documentExtensions are the extensions of document formats that are no top-level domain.
+var documentExtensions = []string{"pdf", "doc", "docx", "xls", "xlsx", "csv", "txt", "rtf", "odt", "ods", "json", "xml", "htm", "html"}
+
+// extensionDot is the byte offset of the dot of s's extension when that is one of
+// documentExtensions; -1 otherwise.
+func extensionDot(s string) int {
+	i := strings.LastIndexByte(s, '.')
+	if i < 0 {
+		return -1
+	}
+	for _, e := range documentExtensions {
+		if strings.EqualFold(s[i+1:], e) {
+			return i
+		}
+	}
+	return -1
+}

@@ -8,8 +8,17 @@ import (
 // clickable finds what Telegram would render as a link or a mention in plain text: a scheme's
 // "://", a host name with a letter after its last dot (bare domains, t.me/…), an IPv4 address,
 // an @username, an e-mail address, a bot command. Looser than Telegram (it knows no list of
-// top-level domains), so text it finds nothing in is safe.
-var clickable = regexp.MustCompile(`(?i)[a-z][a-z0-9+.-]*[:：][/／]{2}|[\pL\pN_-]+[.．。｡][\pL][\pL\pN-]*|\d{1,3}(\.\d{1,3}){3}|[@＠][a-z0-9_]{2,}|(^|[\s(«"])[/／][a-z]`)
+// top-level domains but a document's extension at the end), so text it finds nothing in is
+// safe.
+func clickable(s string) string {
+	s = docExtension.ReplaceAllString(s, "")
+	return linkLike.FindString(s)
+}
+
+var (
+	linkLike     = regexp.MustCompile(`(?i)[a-z][a-z0-9+.-]*[:：][/／]{2}|[\pL\pN_-]+[.．。｡][\pL][\pL\pN-]*|\d{1,3}(\.\d{1,3}){3}|[@＠][a-z0-9_]{2,}|(^|[\s(«"])[/／][a-z]`)
+	docExtension = regexp.MustCompile(`(?i)\.(pdf|docx|txt)$`)
+)
 
 func TestDefang(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -38,6 +47,12 @@ func TestDefang(t *testing.T) {
 		{"Итоги: выручка / расходы", "Итоги: выручка / расходы"},
 		{"#НДС $USD", "#НДС $USD"},
 		{"報告書。第一章", "報告書。第一章"},
+		// A file name's extension, when it is a document format's and no domain.
+		{"evil-bank.ru @phish_bot.pdf", "evil-bank[.]ru [@]phish_bot.pdf"},
+		{"oneline.TXT", "oneline.TXT"},
+		{"evil.zip", "evil[.]zip"},
+		{"evil.md", "evil[.]md"},
+		{"pdf.evil.com", "pdf[.]evil[.]com"},
 		{"", ""},
 	}
 	for _, tt := range tests {
@@ -49,10 +64,10 @@ func TestDefang(t *testing.T) {
 			t.Errorf("Defang is not idempotent on %q: %q", got, again)
 		}
 		if got != tt.in {
-			if clickable.FindString(tt.in) == "" {
+			if clickable(tt.in) == "" {
 				t.Errorf("clickable finds nothing in %q: the check below would prove nothing", tt.in)
 			}
-			if m := clickable.FindString(got); m != "" {
+			if m := clickable(got); m != "" {
 				t.Errorf("Defang(%q) = %q still has %q clickable", tt.in, got, m)
 			}
 		}
@@ -65,7 +80,8 @@ func TestTitlesAreDefanged(t *testing.T) {
 		{"pay at evil-bank.ru or t.me or @phish_bot.txt", "Оплатите счёт.", "pay at evil-bank[.]ru or t[.]me or [@]phish_bot"},
 		// A '/' in the name ends a folder: the title is what follows it.
 		{"pay at evil-bank.ru or t.me/phish @phish_bot.txt", "Оплатите счёт.", "phish [@]phish_bot"},
-		{"x.docx.txt", "Оплатите счёт.", "x[.]docx"},
+		{"x.docx.txt", "Оплатите счёт.", "x.docx"},
+		{"evil.zip.txt", "Оплатите счёт.", "evil[.]zip"},
 		{"a.md", "# Оплата: https://evil.example/pay\n\nТекст.", "Оплата: https[:]//evil[.]example/pay"},
 	} {
 		d := mustExtract(t, tt.name, []byte(tt.text))
