@@ -7,6 +7,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/finbot/finbot/agent/api"
@@ -14,6 +15,7 @@ import (
 	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/library/extract"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -79,6 +81,19 @@ func guard(ans *api.Answer, question string) {
 		allowed[l] = true
 	}
 	ans.Text = postcheck.Defang(ans.Text, allowed)
+	// Footnote titles are plain text the bot escapes: the title of a source without an address
+	// (a document's: its uploader's file name, possibly stored before titles were defanged at
+	// upload) gets its link characters bracketed instead (extract.Defang: «evil-bank[.]ru»). A
+	// page's title names its site next to the page's own address.
+	if len(ans.Sources) > 0 {
+		srcs := slices.Clone(ans.Sources)
+		for i := range srcs {
+			if srcs[i].URL == "" {
+				srcs[i].Title = extract.Defang(srcs[i].Title)
+			}
+		}
+		ans.Sources = srcs
+	}
 	if ans.Chart != nil {
 		c := *ans.Chart
 		c.Caption = ru.Truncate(postcheck.Defang(c.Caption, allowed), maxCaption)
