@@ -398,12 +398,16 @@ var (
 )
 
 // names are the proper names of a sentence: organisations with their legal form and names in
-// guillemets.
+// guillemets — not a quoted question or phrase («Кто нам должен?»), which names nobody.
 func names(s string) []string {
 	var out []string
 	for _, re := range []*regexp.Regexp{orgName, quotedName} {
 		for _, m := range re.FindAllStringSubmatch(s, -1) {
-			if n := strings.TrimSpace(m[1]); n != "" && !slices.Contains(out, n) {
+			n := strings.TrimSpace(m[1])
+			if re == quotedName && (strings.ContainsAny(n, "?!") || len(strings.Fields(n)) > 6) {
+				continue
+			}
+			if n != "" && !slices.Contains(out, n) {
 				out = append(out, n)
 			}
 		}
