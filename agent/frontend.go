@@ -7,6 +7,7 @@ import (
 	"context"
 
 	"github.com/finbot/finbot/agent/api"
+	"github.com/finbot/finbot/agent/postcheck"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/llm"
@@ -46,11 +47,14 @@ func (a *Agent) RememberReceipt(ctx context.Context, req api.Request, messageID 
 	return a.docs.RememberReceipt(ctx, query(req), messageID, id)
 }
 
-// Inline answers an inline query with today's Bank of Russia rates and the key rate.
+// Inline answers an inline query with today's Bank of Russia rates and the key rate. The
+// offers leave through the same link check as answers: a bare link in a text the Bank sent is
+// made unclickable (its own page stays a Markdown link).
 func (a *Agent) Inline(ctx context.Context, q string) ([]api.InlineResult, error) {
 	var out []api.InlineResult
 	if a.cbr != nil {
 		for _, o := range a.cbr.Offers(ctx, q) {
+			o.Text = postcheck.Defang(o.Text, nil)
 			out = append(out, api.InlineResult(o))
 		}
 	}
