@@ -59,8 +59,9 @@ func encode(d Doc) (encoded, error) {
 }
 
 // decodeDoc rebuilds a document from its stored parts. vec is ignored when
-// the meta says there are no vectors.
-func decodeDoc(metaJSON, chunks, vec []byte, text string) (Doc, error) {
+// the meta says there are no vectors; it is read in place (a string as
+// Redis returns it needs no copy: the vectors are the largest part).
+func decodeDoc[V []byte | string](metaJSON, chunks []byte, vec V, text string) (Doc, error) {
 	m, err := decodeMeta(metaJSON)
 	if err != nil {
 		return Doc{}, err
@@ -104,7 +105,7 @@ func encodeVectors(vectors [][]float32, dims int) []byte {
 // decodeVectors unpacks n vectors of dims float32 each. A length that does
 // not match is reported as corrupt data. The vectors share one backing
 // array; each is capped so that appending to one cannot overwrite the next.
-func decodeVectors(b []byte, n, dims int) ([][]float32, error) {
+func decodeVectors[V []byte | string](b V, n, dims int) ([][]float32, error) {
 	if n < 0 || dims <= 0 {
 		return nil, fmt.Errorf("%w: %d vectors of %d dims", errCorrupt, n, dims)
 	}
@@ -118,7 +119,8 @@ func decodeVectors(b []byte, n, dims int) ([][]float32, error) {
 	}
 	flat := make([]float32, floats)
 	for i := range flat {
-		flat[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		j := 4 * i
+		flat[i] = math.Float32frombits(uint32(b[j]) | uint32(b[j+1])<<8 | uint32(b[j+2])<<16 | uint32(b[j+3])<<24)
 	}
 	out := make([][]float32, n)
 	for i := range out {

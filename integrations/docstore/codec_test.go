@@ -71,7 +71,7 @@ func TestDecodeVectorsRejectsBadLengths(t *testing.T) {
 }
 
 func TestDecodeVectorsNoChunks(t *testing.T) {
-	got, err := decodeVectors(nil, 0, 768)
+	got, err := decodeVectors([]byte(nil), 0, 768)
 	if err != nil || got != nil {
 		t.Errorf("decodeVectors(nil, 0, 768) = %v, %v; want nil, nil", got, err)
 	}

@@ -31,6 +31,10 @@ type Meta struct {
 	Updated      time.Time `json:"updated,omitempty"`
 	// Dims is the length of each stored vector; 0 = no vectors.
 	Dims int `json:"dims,omitempty"`
+	// IndexBytes is what the document adds to its owner's in-memory search index (chunk
+	// texts, postings, vectors), as the library estimated it when storing the document; 0 for
+	// documents stored before it was recorded. The store keeps it and does not check it.
+	IndexBytes int64 `json:"index_bytes,omitempty"`
 }
 
 // Chunk is one stored passage.

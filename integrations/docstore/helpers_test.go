@@ -16,6 +16,7 @@ type store interface {
 	List(ctx context.Context, owner string) ([]Meta, error)
 	Get(ctx context.Context, owner, id string) (Meta, error)
 	Load(ctx context.Context, owner string, ids []string) ([]Doc, error)
+	LoadChunks(ctx context.Context, owner string, ids []string) ([]Doc, error)
 	Delete(ctx context.Context, owner, id string) error
 	FindSHA(ctx context.Context, owner, sha string) (Meta, error)
 	Version(ctx context.Context, owner string) (int64, error)

@@ -170,6 +170,15 @@ func (m *Memory) Load(_ context.Context, owner string, ids []string) ([]Doc, err
 	})
 }
 
+// LoadChunks is Load without the documents' full text (Doc.Text is empty).
+func (m *Memory) LoadChunks(ctx context.Context, owner string, ids []string) ([]Doc, error) {
+	docs, err := m.Load(ctx, owner, ids)
+	for i := range docs {
+		docs[i].Text = ""
+	}
+	return docs, err
+}
+
 // Delete removes owner's document id with its content, unselects it and
 // drops its receipts, and bumps the owner's version. It returns ErrNotFound
 // when there is no such document.

@@ -53,6 +53,16 @@ func (r *Redis) Get(ctx context.Context, owner, id string) (Meta, error) {
 // are skipped. Metadata and content are read in one MULTI/EXEC, so every
 // document is returned as one Put or Replace left it.
 func (r *Redis) Load(ctx context.Context, owner string, ids []string) ([]Doc, error) {
+	return r.load(ctx, owner, ids, true)
+}
+
+// LoadChunks is Load without the documents' full text (Doc.Text is empty): what a search
+// index is built from, without reading the largest part of each document.
+func (r *Redis) LoadChunks(ctx context.Context, owner string, ids []string) ([]Doc, error) {
+	return r.load(ctx, owner, ids, false)
+}
+
+func (r *Redis) load(ctx context.Context, owner string, ids []string, withText bool) ([]Doc, error) {
 	if err := checkIDs(owner, ids); err != nil {
 		return nil, err
 	}
@@ -69,13 +79,15 @@ func (r *Redis) Load(ctx context.Context, owner string, ids []string) ([]Doc, er
 	if len(ids) == 0 {
 		return []Doc{}, nil
 	}
+	type content struct{ chunks, vec, text *redis.StringCmd }
 	var metas *redis.SliceCmd
-	content := make([]*redis.StringCmd, 0, 3*len(ids))
+	cmds := make([]content, len(ids))
 	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		metas = p.HMGet(ctx, k.meta(), ids...)
-		for _, id := range ids {
-			for _, key := range k.docKeys(id) {
-				content = append(content, p.Get(ctx, key))
+		for i, id := range ids {
+			cmds[i].chunks, cmds[i].vec = p.Get(ctx, k.chunks(id)), p.Get(ctx, k.vec(id))
+			if withText {
+				cmds[i].text = p.Get(ctx, k.text(id))
 			}
 		}
 		return nil
@@ -89,17 +101,24 @@ func (r *Redis) Load(ctx context.Context, owner string, ids []string) ([]Doc, er
 		if !ok {
 			continue // unknown id
 		}
-		chunks, vec, text := content[3*i], content[3*i+1], content[3*i+2]
-		for _, c := range []*redis.StringCmd{chunks, vec, text} {
-			if err := c.Err(); err != nil && !errors.Is(err, redis.Nil) {
+		c := cmds[i]
+		text := ""
+		for _, cmd := range []*redis.StringCmd{c.chunks, c.vec, c.text} {
+			if cmd == nil {
+				continue
+			}
+			if err := cmd.Err(); err != nil && !errors.Is(err, redis.Nil) {
 				return nil, wrapErr(err, "load %q/%q", owner, ids[i])
 			}
 		}
-		if errors.Is(chunks.Err(), redis.Nil) {
+		if errors.Is(c.chunks.Err(), redis.Nil) {
 			return nil, fmt.Errorf("docstore: load %q/%q: %w: chunks missing", owner, ids[i], errCorrupt)
 		}
-		// Val, not Bytes: the text, the largest part, is used without a copy.
-		d, err := decodeDoc([]byte(raw), []byte(chunks.Val()), []byte(vec.Val()), text.Val())
+		if c.text != nil {
+			text = c.text.Val() // used without a copy
+		}
+		// The vectors are decoded from the reply in place; the chunks' JSON needs bytes.
+		d, err := decodeDoc([]byte(raw), []byte(c.chunks.Val()), c.vec.Val(), text)
 		if err != nil {
 			return nil, wrapErr(err, "load %q/%q", owner, ids[i])
 		}

@@ -69,6 +69,15 @@ func TestStoreContract(t *testing.T) {
 			if got := mustLoad(ctx, t, s, owner, []string{}); len(got) != 0 {
 				t.Errorf("Load([]) = %d docs, want none", len(got))
 			}
+			// LoadChunks: the same documents without their text.
+			chunksOnly, err := s.LoadChunks(ctx, owner, []string{"d", "nope", "a"})
+			if err != nil {
+				t.Fatalf("LoadChunks: %v", err)
+			}
+			noText := func(d Doc) Doc { d.Text = ""; return d }
+			if diff := cmp.Diff([]Doc{noText(a), noText(d)}, chunksOnly); diff != "" {
+				t.Errorf("LoadChunks(d, nope, a) (-want +got):\n%s", diff)
+			}
 		}},
 
 		{"Put sets Meta.Chunks and keeps time instants", func(ctx context.Context, t *testing.T, s store) {
