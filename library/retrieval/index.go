@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"context"
 	"math"
 	"runtime"
 	"sync"
@@ -68,7 +69,15 @@ func Build(chunks []Chunk) *Index { return BuildWithOptions(chunks, DefaultOptio
 // out-of-range values fall back to the defaults (see Options). The chunk slice is copied,
 // the strings in it are shared.
 func BuildWithOptions(chunks []Chunk, opts Options) *Index {
-	return build(chunks, opts, buildWorkers(len(chunks)))
+	ix, _ := build(context.Background(), chunks, opts, buildWorkers(len(chunks))) // cannot fail without a ctx
+	return ix
+}
+
+// BuildContext is Build that gives up when ctx is done: tokenising a large owner's chunks
+// takes seconds, and a caller with a time budget must not wait for all of it. It returns
+// ctx's error then.
+func BuildContext(ctx context.Context, chunks []Chunk) (*Index, error) {
+	return build(ctx, chunks, DefaultOptions(), buildWorkers(len(chunks)))
 }
 
 // buildWorkers keeps small builds (one owner's few documents) on one
@@ -78,7 +87,7 @@ func buildWorkers(n int) int {
 	return max(w, 1)
 }
 
-func build(chunks []Chunk, opts Options, workers int) *Index {
+func build(ctx context.Context, chunks []Chunk, opts Options, workers int) (*Index, error) {
 	def := DefaultOptions()
 	if !(opts.K1 > 0) || math.IsInf(opts.K1, 0) {
 		opts.K1 = def.K1
@@ -113,7 +122,10 @@ func build(chunks []Chunk, opts Options, workers int) *Index {
 		return &searchScratch{scores: make([]float32, n), docScores: make([]float32, numDocs)}
 	}
 
-	parts := tokenizeParallel(ix.chunks, workers)
+	parts := tokenizeParallel(ctx, ix.chunks, workers)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 
 	// Merge the workers' local vocabularies in chunk order, so term ids (and
 	// therefore everything downstream) are deterministic.
@@ -199,7 +211,7 @@ func build(chunks []Chunk, opts Options, workers int) *Index {
 	if pTF != nil {
 		ix.buildDocPostings(parts, pTF)
 	}
-	return ix
+	return ix, nil
 }
 
 // buildDocPostings derives document-level BM25 postings from the chunk
@@ -279,8 +291,9 @@ type tokenized struct {
 // minChunksPerWorker is the smallest share of chunks worth a goroutine.
 const minChunksPerWorker = 2048
 
-// tokenizeParallel splits chunks into contiguous ranges, one per worker.
-func tokenizeParallel(chunks []Chunk, workers int) []*tokenized {
+// tokenizeParallel splits chunks into contiguous ranges, one per worker. Workers stop early
+// when ctx is done (the caller checks ctx.Err()).
+func tokenizeParallel(ctx context.Context, chunks []Chunk, workers int) []*tokenized {
 	parts := make([]*tokenized, workers)
 	per := (len(chunks) + workers - 1) / workers
 	var wg sync.WaitGroup
@@ -288,15 +301,19 @@ func tokenizeParallel(chunks []Chunk, workers int) []*tokenized {
 		lo := min(w*per, len(chunks))
 		hi := min(lo+per, len(chunks))
 		parts[w] = &tokenized{first: lo}
-		wg.Go(func() { parts[w].run(chunks[lo:hi]) })
+		wg.Go(func() { parts[w].run(ctx, chunks[lo:hi]) })
 	}
 	wg.Wait()
 	return parts
 }
 
+// ctxEvery is how many chunks a tokenising worker handles between looks at its context.
+const ctxEvery = 256
+
 // run tokenises chunks, counting term frequencies with a last-seen array
-// indexed by local term id (linear, no per-chunk map).
-func (p *tokenized) run(chunks []Chunk) {
+// indexed by local term id (linear, no per-chunk map). It stops early, leaving the rest of
+// the chunks empty, when ctx is done.
+func (p *tokenized) run(ctx context.Context, chunks []Chunk) {
 	tk := newTokenizer(0)
 	local := make(map[string]uint32) // term -> local term id
 	p.local = local
@@ -353,6 +370,9 @@ func (p *tokenized) run(chunks []Chunk) {
 	p.pairEnd = make([]uint32, len(chunks))
 	p.length = make([]uint32, len(chunks))
 	for i := range chunks {
+		if i%ctxEvery == 0 && ctx.Err() != nil {
+			return
+		}
 		chunk, length, uniq = int32(i), 0, uniq[:0]
 		if chunks[i].Heading != "" {
 			tk.run(chunks[i].Heading, emit)

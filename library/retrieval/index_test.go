@@ -1,6 +1,8 @@
 package retrieval
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -176,14 +178,43 @@ func TestParallelBuildMatchesSerial(t *testing.T) {
 			big = append(big, c)
 		}
 	}
-	serial := build(big, DefaultOptions(), 1)
+	ctx := context.Background()
+	serial, _ := build(ctx, big, DefaultOptions(), 1)
 	for _, workers := range []int{2, 3, 5} {
-		par := build(big, DefaultOptions(), workers)
+		par, _ := build(ctx, big, DefaultOptions(), workers)
 		if !maps.Equal(par.vocab, serial.vocab) || !slices.Equal(par.off, serial.off) ||
 			!slices.Equal(par.pDoc, serial.pDoc) || !slices.Equal(par.pW, serial.pW) ||
 			!slices.Equal(par.dDoc, serial.dDoc) || !slices.Equal(par.dW, serial.dW) {
 			t.Fatalf("%d workers: index differs from the serial build", workers)
 		}
+	}
+}
+
+// BuildContext gives up, with the context's error, once its context is done, on one worker
+// and on several; with a live context it builds what Build builds.
+func TestBuildContext(t *testing.T) {
+	chunks, _ := loadCorpus(t)
+	var big []Chunk
+	for i := 0; len(big) < 2*minChunksPerWorker; i++ {
+		for _, c := range chunks {
+			c.ID = fmt.Sprintf("%s/%d", c.ID, i)
+			big = append(big, c)
+		}
+	}
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, in := range [][]Chunk{chunks, big} {
+		if ix, err := BuildContext(done, in); !errors.Is(err, context.Canceled) || ix != nil {
+			t.Errorf("%d chunks, cancelled: %v, %v; want nil, context.Canceled", len(in), ix, err)
+		}
+	}
+	ix, err := BuildContext(context.Background(), chunks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Build(chunks)
+	if !maps.Equal(ix.vocab, want.vocab) || !slices.Equal(ix.pDoc, want.pDoc) || !slices.Equal(ix.pW, want.pW) {
+		t.Error("BuildContext built another index than Build")
 	}
 }
 
