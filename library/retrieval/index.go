@@ -58,7 +58,10 @@ type Index struct {
 	docOrd []uint32          // chunk index -> document ordinal
 	docs   map[string]uint32 // DocID -> document ordinal
 
-	scratch sync.Pool // *searchScratch
+	// scratch pools *searchScratch. A pointer, not a field: a used sync.Pool is listed in the
+	// runtime until two collections have passed, and as a field it would keep the whole
+	// index alive for a collection after its last user dropped it.
+	scratch *sync.Pool
 }
 
 // Build indexes chunks with DefaultOptions. Tokenisation and stemming
@@ -118,9 +121,9 @@ func build(ctx context.Context, chunks []Chunk, opts Options, workers int) (*Ind
 	}
 	n := len(ix.chunks)
 	numDocs := len(ix.docs)
-	ix.scratch.New = func() any {
+	ix.scratch = &sync.Pool{New: func() any {
 		return &searchScratch{scores: make([]float32, n), docScores: make([]float32, numDocs)}
-	}
+	}}
 
 	parts := tokenizeParallel(ctx, ix.chunks, workers)
 	if err := ctx.Err(); err != nil {
