@@ -59,9 +59,10 @@ func encode(d Doc) (encoded, error) {
 }
 
 // decodeDoc rebuilds a document from its stored parts. vec is ignored when
-// the meta says there are no vectors; it is read in place (a string as
-// Redis returns it needs no copy: the vectors are the largest part).
-func decodeDoc[V []byte | string](metaJSON, chunks []byte, vec V, text string) (Doc, error) {
+// the meta says there are no vectors, or when vectors is false (the caller
+// did not read them); it is read in place (a string as Redis returns it
+// needs no copy: the vectors are the largest part).
+func decodeDoc[V []byte | string](metaJSON, chunks []byte, vec V, text string, vectors bool) (Doc, error) {
 	m, err := decodeMeta(metaJSON)
 	if err != nil {
 		return Doc{}, err
@@ -74,7 +75,7 @@ func decodeDoc[V []byte | string](metaJSON, chunks []byte, vec V, text string) (
 		return Doc{}, fmt.Errorf("%w: document %q has %d chunks, meta says %d", errCorrupt, m.ID, len(cs), m.Chunks)
 	}
 	d := Doc{Meta: m, Chunks: cs, Text: text}
-	if m.Dims > 0 {
+	if m.Dims > 0 && vectors {
 		if d.Vectors, err = decodeVectors(vec, len(cs), m.Dims); err != nil {
 			return Doc{}, fmt.Errorf("vectors of %q: %w", m.ID, err)
 		}
@@ -118,15 +119,20 @@ func decodeVectors[V []byte | string](b V, n, dims int) ([][]float32, error) {
 		return nil, nil
 	}
 	flat := make([]float32, floats)
-	for i := range flat {
-		j := 4 * i
-		flat[i] = math.Float32frombits(uint32(b[j]) | uint32(b[j+1])<<8 | uint32(b[j+2])<<16 | uint32(b[j+3])<<24)
-	}
+	decodeVector(b, flat)
 	out := make([][]float32, n)
 	for i := range out {
 		out[i] = flat[i*dims : (i+1)*dims : (i+1)*dims]
 	}
 	return out, nil
+}
+
+// decodeVector unpacks len(v) little-endian float32s from b into v.
+func decodeVector[V []byte | string](b V, v []float32) {
+	for i := range v {
+		j := 4 * i
+		v[i] = math.Float32frombits(uint32(b[j]) | uint32(b[j+1])<<8 | uint32(b[j+2])<<16 | uint32(b[j+3])<<24)
+	}
 }
 
 // cloneDoc returns a deep copy of d, so that the caller cannot change what

@@ -42,7 +42,12 @@
 // WATCH the index keys they depend on, read, then write everything in one
 // MULTI/EXEC, retrying when another client got in between. Load reads the
 // metadata and the content of the requested documents in one MULTI/EXEC.
-// Readers therefore never see half a document.
+// Readers therefore never see half a document. LoadChunks reads the same
+// without the text and the vectors, and EachVector then reads a document's
+// vectors a piece at a time (GETRANGE): what a search index is built from,
+// without a large document's vectors in memory all at once. A document
+// replaced between the two reads by one with other vectors is reported
+// (ErrChanged), not mixed.
 //
 // # Indexes
 //

@@ -68,6 +68,9 @@ var (
 	// ErrUnavailable) and, for example, errors.Is(err,
 	// context.DeadlineExceeded) hold. Memory never returns it.
 	ErrUnavailable = errors.New("docstore: store unavailable")
+	// ErrChanged reports that a document read in pieces (EachVector) was replaced while it
+	// was read; reading it again gets the new one.
+	ErrChanged = errors.New("docstore: document changed while read")
 )
 
 // errCorrupt marks stored data that no longer decodes. It is wrapped, not
@@ -206,7 +209,7 @@ func sortMetas(ms []Meta) []Meta {
 // anything else is a failure of the store and wraps ErrUnavailable.
 func wrapErr(err error, format string, args ...any) error {
 	switch {
-	case errors.Is(err, ErrNotFound), errors.Is(err, ErrInvalid):
+	case errors.Is(err, ErrNotFound), errors.Is(err, ErrInvalid), errors.Is(err, ErrChanged):
 		return err
 	case errors.Is(err, errCorrupt):
 		return fmt.Errorf("docstore: %s: %w", fmt.Sprintf(format, args...), err)

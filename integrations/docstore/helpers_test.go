@@ -17,6 +17,7 @@ type store interface {
 	Get(ctx context.Context, owner, id string) (Meta, error)
 	Load(ctx context.Context, owner string, ids []string) ([]Doc, error)
 	LoadChunks(ctx context.Context, owner string, ids []string) ([]Doc, error)
+	EachVector(ctx context.Context, owner string, m Meta, fn func(i int, v []float32)) error
 	Delete(ctx context.Context, owner, id string) error
 	FindSHA(ctx context.Context, owner, sha string) (Meta, error)
 	Version(ctx context.Context, owner string) (int64, error)

@@ -114,7 +114,7 @@ func (m *Memory) Put(_ context.Context, owner string, d Doc) error {
 	if err != nil {
 		return err
 	}
-	stored, err := decodeDoc(e.metaJSON, e.chunks, e.vec, e.text)
+	stored, err := decodeDoc(e.metaJSON, e.chunks, e.vec, e.text, true)
 	if err != nil {
 		return fmt.Errorf("docstore: put %q/%q: %w", owner, e.meta.ID, err)
 	}
@@ -170,13 +170,52 @@ func (m *Memory) Load(_ context.Context, owner string, ids []string) ([]Doc, err
 	})
 }
 
-// LoadChunks is Load without the documents' full text (Doc.Text is empty).
-func (m *Memory) LoadChunks(ctx context.Context, owner string, ids []string) ([]Doc, error) {
-	docs, err := m.Load(ctx, owner, ids)
-	for i := range docs {
-		docs[i].Text = ""
+// LoadChunks is Load without the documents' full text and vectors (Doc.Text and Doc.Vectors
+// are empty; Meta.Dims still says whether there are vectors).
+func (m *Memory) LoadChunks(_ context.Context, owner string, ids []string) ([]Doc, error) {
+	return read(m, owner, ids, func(o *memOwner) ([]Doc, error) {
+		if ids == nil {
+			ids = slices.Collect(maps.Keys(o.docs))
+		}
+		docs := make([]Doc, 0, len(ids))
+		for _, id := range uniq(ids) {
+			if d, ok := o.docs[id]; ok {
+				d.Chunks, d.Vectors, d.Text = slices.Clone(d.Chunks), nil, ""
+				docs = append(docs, d)
+			}
+		}
+		sortDocs(docs)
+		return docs, nil
+	})
+}
+
+// EachVector calls fn with each vector of owner's document m, in chunk order; v is reused
+// between calls. When the stored document no longer matches m.Chunks and m.Dims it returns
+// ErrChanged.
+func (m *Memory) EachVector(_ context.Context, owner string, meta Meta, fn func(i int, v []float32)) error {
+	if meta.Dims <= 0 || meta.Chunks <= 0 {
+		return checkIDs(owner, []string{meta.ID})
 	}
-	return docs, err
+	vecs, err := read(m, owner, []string{meta.ID}, func(o *memOwner) ([][]float32, error) {
+		d, err := o.doc(owner, meta.ID)
+		if err != nil {
+			return nil, err
+		}
+		if d.Meta.Dims != meta.Dims || len(d.Vectors) != meta.Chunks {
+			return nil, fmt.Errorf("%w: vectors of %q/%q: %d of %d dims, want %d of %d", ErrChanged, owner, meta.ID,
+				len(d.Vectors), d.Meta.Dims, meta.Chunks, meta.Dims)
+		}
+		return d.Vectors, nil // never changed in place: Put and Replace store new slices
+	})
+	if err != nil {
+		return err
+	}
+	v := make([]float32, meta.Dims)
+	for i, x := range vecs {
+		copy(v, x)
+		fn(i, v)
+	}
+	return nil
 }
 
 // Delete removes owner's document id with its content, unselects it and
@@ -307,7 +346,7 @@ func (m *Memory) Replace(_ context.Context, owner string, docs []Doc) error {
 	}
 	stored := make(map[string]Doc, len(es))
 	for _, e := range es {
-		d, err := decodeDoc(e.metaJSON, e.chunks, e.vec, e.text)
+		d, err := decodeDoc(e.metaJSON, e.chunks, e.vec, e.text, true)
 		if err != nil {
 			return fmt.Errorf("docstore: replace %q: %w", owner, err)
 		}

@@ -56,13 +56,15 @@ func (r *Redis) Load(ctx context.Context, owner string, ids []string) ([]Doc, er
 	return r.load(ctx, owner, ids, true)
 }
 
-// LoadChunks is Load without the documents' full text (Doc.Text is empty): what a search
-// index is built from, without reading the largest part of each document.
+// LoadChunks is Load without the documents' full text and vectors (Doc.Text and Doc.Vectors
+// are empty; Meta.Dims still says whether there are vectors): what a search index is built
+// from, read without the largest parts of each document. EachVector reads the vectors.
 func (r *Redis) LoadChunks(ctx context.Context, owner string, ids []string) ([]Doc, error) {
 	return r.load(ctx, owner, ids, false)
 }
 
-func (r *Redis) load(ctx context.Context, owner string, ids []string, withText bool) ([]Doc, error) {
+// load reads documents; full: with their text and vectors.
+func (r *Redis) load(ctx context.Context, owner string, ids []string, full bool) ([]Doc, error) {
 	if err := checkIDs(owner, ids); err != nil {
 		return nil, err
 	}
@@ -85,9 +87,9 @@ func (r *Redis) load(ctx context.Context, owner string, ids []string, withText b
 	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		metas = p.HMGet(ctx, k.meta(), ids...)
 		for i, id := range ids {
-			cmds[i].chunks, cmds[i].vec = p.Get(ctx, k.chunks(id)), p.Get(ctx, k.vec(id))
-			if withText {
-				cmds[i].text = p.Get(ctx, k.text(id))
+			cmds[i].chunks = p.Get(ctx, k.chunks(id))
+			if full {
+				cmds[i].vec, cmds[i].text = p.Get(ctx, k.vec(id)), p.Get(ctx, k.text(id))
 			}
 		}
 		return nil
@@ -102,7 +104,7 @@ func (r *Redis) load(ctx context.Context, owner string, ids []string, withText b
 			continue // unknown id
 		}
 		c := cmds[i]
-		text := ""
+		text, vec := "", ""
 		for _, cmd := range []*redis.StringCmd{c.chunks, c.vec, c.text} {
 			if cmd == nil {
 				continue
@@ -114,11 +116,11 @@ func (r *Redis) load(ctx context.Context, owner string, ids []string, withText b
 		if errors.Is(c.chunks.Err(), redis.Nil) {
 			return nil, fmt.Errorf("docstore: load %q/%q: %w: chunks missing", owner, ids[i], errCorrupt)
 		}
-		if c.text != nil {
-			text = c.text.Val() // used without a copy
+		if full {
+			text, vec = c.text.Val(), c.vec.Val() // used without a copy
 		}
 		// The vectors are decoded from the reply in place; the chunks' JSON needs bytes.
-		d, err := decodeDoc([]byte(raw), []byte(c.chunks.Val()), c.vec.Val(), text)
+		d, err := decodeDoc([]byte(raw), []byte(c.chunks.Val()), vec, text, full)
 		if err != nil {
 			return nil, wrapErr(err, "load %q/%q", owner, ids[i])
 		}
@@ -126,6 +128,49 @@ func (r *Redis) load(ctx context.Context, owner string, ids []string, withText b
 	}
 	sortDocs(docs)
 	return docs, nil
+}
+
+// vectorPiece is how many bytes of vectors EachVector reads at a time.
+const vectorPiece = 1 << 20
+
+// EachVector calls fn with each vector of owner's document m (as Load or LoadChunks returned
+// its metadata: m.Chunks vectors of m.Dims), in chunk order, reading them a piece at a time,
+// so that a large document's vectors are never all in memory at once. v is reused between
+// calls: fn copies what it keeps. A document without vectors makes no call. When the stored
+// vectors no longer match m (the document was deleted, or replaced by one with other vectors
+// meanwhile) it returns ErrChanged.
+func (r *Redis) EachVector(ctx context.Context, owner string, m Meta, fn func(i int, v []float32)) error {
+	if err := checkIDs(owner, []string{m.ID}); err != nil {
+		return err
+	}
+	if m.Dims <= 0 || m.Chunks <= 0 {
+		return nil
+	}
+	key, size := r.keys(owner).vec(m.ID), m.Dims*4
+	per := max(1, vectorPiece/size)
+	v := make([]float32, m.Dims)
+	for start := 0; start < m.Chunks; start += per {
+		n := min(per, m.Chunks-start)
+		var total *redis.IntCmd
+		var got *redis.StringCmd
+		_, err := r.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+			total = p.StrLen(ctx, key)
+			got = p.GetRange(ctx, key, int64(start*size), int64((start+n)*size-1))
+			return nil
+		})
+		if err != nil {
+			return wrapErr(err, "vectors %q/%q", owner, m.ID)
+		}
+		piece := got.Val()
+		if total.Val() != int64(m.Chunks*size) || len(piece) != n*size {
+			return fmt.Errorf("%w: vectors of %q/%q: %d bytes, want %d", ErrChanged, owner, m.ID, total.Val(), m.Chunks*size)
+		}
+		for j := range n {
+			decodeVector(piece[j*size:(j+1)*size], v)
+			fn(start+j, v)
+		}
+	}
+	return nil
 }
 
 // FindSHA returns the metadata of an owner's document whose original file

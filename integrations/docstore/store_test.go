@@ -3,6 +3,7 @@ package docstore
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -69,14 +70,46 @@ func TestStoreContract(t *testing.T) {
 			if got := mustLoad(ctx, t, s, owner, []string{}); len(got) != 0 {
 				t.Errorf("Load([]) = %d docs, want none", len(got))
 			}
-			// LoadChunks: the same documents without their text.
+			// LoadChunks: the same documents without their text and vectors.
 			chunksOnly, err := s.LoadChunks(ctx, owner, []string{"d", "nope", "a"})
 			if err != nil {
 				t.Fatalf("LoadChunks: %v", err)
 			}
-			noText := func(d Doc) Doc { d.Text = ""; return d }
-			if diff := cmp.Diff([]Doc{noText(a), noText(d)}, chunksOnly); diff != "" {
+			bare := func(d Doc) Doc { d.Text, d.Vectors = "", nil; return d }
+			if diff := cmp.Diff([]Doc{bare(a), bare(d)}, chunksOnly); diff != "" {
 				t.Errorf("LoadChunks(d, nope, a) (-want +got):\n%s", diff)
+			}
+		}},
+
+		{"EachVector reads the vectors in pieces and notices a replaced document", func(ctx context.Context, t *testing.T, s store) {
+			big := makeDoc("big", 40, 300, 1536) // 1.8 MB of vectors: two pieces
+			mustPut(ctx, t, s, owner, a, b, big)
+			for _, want := range []Doc{a, b, big} {
+				var got [][]float32
+				err := s.EachVector(ctx, owner, want.Meta, func(i int, v []float32) {
+					if i != len(got) {
+						t.Fatalf("%s: vector %d after %d", want.Meta.ID, i, len(got))
+					}
+					got = append(got, slices.Clone(v))
+				})
+				if err != nil {
+					t.Fatalf("EachVector(%s): %v", want.Meta.ID, err)
+				}
+				if diff := cmp.Diff(want.Vectors, got); diff != "" {
+					t.Errorf("EachVector(%s) (-want +got):\n%s", want.Meta.ID, diff)
+				}
+			}
+			// The caller read a's metadata when it had 3 chunks; it has 5 now.
+			old := a.Meta
+			mustPut(ctx, t, s, owner, makeDoc("a", 20, 5, 4))
+			if err := s.EachVector(ctx, owner, old, func(int, []float32) {}); !errors.Is(err, ErrChanged) {
+				t.Errorf("EachVector of a replaced document: %v, want ErrChanged", err)
+			}
+			if err := s.Delete(ctx, owner, "big"); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.EachVector(ctx, owner, big.Meta, func(int, []float32) {}); !errors.Is(err, ErrChanged) && !errors.Is(err, ErrNotFound) {
+				t.Errorf("EachVector of a deleted document: %v, want ErrChanged or ErrNotFound", err)
 			}
 		}},
 
