@@ -76,11 +76,12 @@ func BuildWithOptions(chunks []Chunk, opts Options) *Index {
 	return ix
 }
 
-// BuildContext is Build that gives up when ctx is done: tokenising a large owner's chunks
-// takes seconds, and a caller with a time budget must not wait for all of it. It returns
-// ctx's error then.
+// BuildContext is Build for a caller with a budget: it tokenises on one goroutine, whose
+// vocabulary becomes the index's (parallel workers each hold one, merged into a new one:
+// for chunks full of numbers and codes, whose terms seldom repeat, that is the largest part
+// of the memory a build takes), and it gives up when ctx is done, returning ctx's error.
 func BuildContext(ctx context.Context, chunks []Chunk) (*Index, error) {
-	return build(ctx, chunks, DefaultOptions(), buildWorkers(len(chunks)))
+	return build(ctx, chunks, DefaultOptions(), 1)
 }
 
 // buildWorkers keeps small builds (one owner's few documents) on one
@@ -134,14 +135,12 @@ func build(ctx context.Context, chunks []Chunk, opts Options, workers int) (*Ind
 	// therefore everything downstream) are deterministic.
 	var df []uint32
 	if len(parts) == 1 {
-		// One worker: its local term ids are the global ones.
+		// One worker: its local term ids are the global ones (p.global stays nil), and its
+		// list of terms, needed only to merge, is dropped now.
 		p := parts[0]
 		ix.vocab = p.local
-		p.global = make([]uint32, len(p.terms))
-		for i := range p.global {
-			p.global[i] = uint32(i)
-		}
 		df = make([]uint32, len(p.terms))
+		p.terms = nil
 	} else {
 		ix.vocab = make(map[string]uint32)
 		for _, p := range parts {
@@ -159,7 +158,7 @@ func build(ctx context.Context, chunks []Chunk, opts Options, workers int) (*Ind
 	}
 	for _, p := range parts {
 		for _, lt := range p.pairTerm {
-			df[p.global[lt]]++
+			df[p.globalID(lt)]++
 		}
 	}
 
@@ -199,7 +198,7 @@ func build(ctx context.Context, chunks []Chunk, opts Options, workers int) (*Ind
 			chunk := uint32(p.first + c)
 			norm := k1 * (1 - b + b*float64(p.length[c])/avgLen)
 			for ; at < int(p.pairEnd[c]); at++ {
-				g := p.global[p.pairTerm[at]]
+				g := p.globalID(p.pairTerm[at])
 				tf := float64(p.pairTF[at])
 				pos := cursor[g]
 				cursor[g]++
@@ -288,7 +287,15 @@ type tokenized struct {
 	pairTF   []uint16          // its term frequency (saturated at 65535)
 	pairEnd  []uint32          // pairs of chunk c end at pairEnd[c]
 	length   []uint32          // chunk length in terms
-	global   []uint32          // local term id -> global term id (filled by Build)
+	global   []uint32          // local term id -> global term id (filled by Build; nil: the same)
+}
+
+// globalID returns the index's term id of the worker's term id local.
+func (p *tokenized) globalID(local uint32) uint32 {
+	if p.global == nil {
+		return local
+	}
+	return p.global[local]
 }
 
 // minChunksPerWorker is the smallest share of chunks worth a goroutine.
