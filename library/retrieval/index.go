@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -72,7 +73,7 @@ func Build(chunks []Chunk) *Index { return BuildWithOptions(chunks, DefaultOptio
 // out-of-range values fall back to the defaults (see Options). The chunk slice is copied,
 // the strings in it are shared.
 func BuildWithOptions(chunks []Chunk, opts Options) *Index {
-	ix, _ := build(context.Background(), chunks, opts, buildWorkers(len(chunks))) // cannot fail without a ctx
+	ix, _ := build(context.Background(), slices.Clone(chunks), opts, buildWorkers(len(chunks))) // cannot fail without a ctx
 	return ix
 }
 
@@ -80,6 +81,7 @@ func BuildWithOptions(chunks []Chunk, opts Options) *Index {
 // vocabulary becomes the index's (parallel workers each hold one, merged into a new one:
 // for chunks full of numbers and codes, whose terms seldom repeat, that is the largest part
 // of the memory a build takes), and it gives up when ctx is done, returning ctx's error.
+// The index keeps chunks itself, not a copy: the caller must not change it afterwards.
 func BuildContext(ctx context.Context, chunks []Chunk) (*Index, error) {
 	return build(ctx, chunks, DefaultOptions(), 1)
 }
@@ -91,6 +93,7 @@ func buildWorkers(n int) int {
 	return max(w, 1)
 }
 
+// build indexes chunks, which the index keeps.
 func build(ctx context.Context, chunks []Chunk, opts Options, workers int) (*Index, error) {
 	def := DefaultOptions()
 	if !(opts.K1 > 0) || math.IsInf(opts.K1, 0) {
@@ -106,7 +109,7 @@ func build(ctx context.Context, chunks []Chunk, opts Options, workers int) (*Ind
 		opts.DocWeight = def.DocWeight
 	}
 	ix := &Index{
-		chunks: append([]Chunk(nil), chunks...),
+		chunks: chunks,
 		opts:   opts,
 		docs:   make(map[string]uint32),
 		docOrd: make([]uint32, len(chunks)),
@@ -135,12 +138,11 @@ func build(ctx context.Context, chunks []Chunk, opts Options, workers int) (*Ind
 	// therefore everything downstream) are deterministic.
 	var df []uint32
 	if len(parts) == 1 {
-		// One worker: its local term ids are the global ones (p.global stays nil), and its
-		// list of terms, needed only to merge, is dropped now.
+		// One worker: its local term ids are the global ones (p.global stays nil), and it
+		// kept no list of terms: that is needed only to merge.
 		p := parts[0]
 		ix.vocab = p.local
-		df = make([]uint32, len(p.terms))
-		p.terms = nil
+		df = make([]uint32, p.nterms)
 	} else {
 		ix.vocab = make(map[string]uint32)
 		for _, p := range parts {
@@ -281,7 +283,9 @@ func (ix *Index) MaxIDF() float64 {
 // tokenized is one worker's share of Build: chunks [first, first+len(length)).
 type tokenized struct {
 	first    int
-	terms    []string          // local term id -> term
+	alone    bool              // the only worker: its term ids are the index's, terms stays nil
+	nterms   int               // local terms
+	terms    []string          // local term id -> term, to merge workers' vocabularies
 	local    map[string]uint32 // term -> local term id
 	pairTerm []uint32          // local term id of each distinct (chunk, term) pair
 	pairTF   []uint16          // its term frequency (saturated at 65535)
@@ -310,7 +314,7 @@ func tokenizeParallel(ctx context.Context, chunks []Chunk, workers int) []*token
 	for w := range workers {
 		lo := min(w*per, len(chunks))
 		hi := min(lo+per, len(chunks))
-		parts[w] = &tokenized{first: lo}
+		parts[w] = &tokenized{first: lo, alone: workers == 1}
 		wg.Go(func() { parts[w].run(ctx, chunks[lo:hi]) })
 	}
 	wg.Wait()
@@ -328,31 +332,35 @@ func (p *tokenized) run(ctx context.Context, chunks []Chunk) {
 	local := make(map[string]uint32) // term -> local term id
 	p.local = local
 	wordIDs := make(map[string]int32) // word -> local term id, -1 = dropped
+	type seen struct {
+		chunk int32  // the last chunk the term occurred in
+		count uint32 // its occurrences in that chunk
+	}
 	var (
-		lastSeen []int32  // local term id -> last chunk it occurred in
-		count    []uint32 // local term id -> occurrences in that chunk
-		uniq     []uint32 // distinct terms of the current chunk
-		chunk    int32
-		length   uint32
+		last   []seen   // by local term id
+		uniq   []uint32 // distinct terms of the current chunk
+		chunk  int32
+		length uint32
 	)
 	record := func(id uint32) {
-		if lastSeen[id] != chunk {
-			lastSeen[id] = chunk
-			count[id] = 0
+		if last[id].chunk != chunk {
+			last[id] = seen{chunk: chunk}
 			uniq = append(uniq, id)
 		}
-		count[id]++
+		last[id].count++
 		length++
 	}
 	intern := func(term []byte) uint32 {
 		id, ok := local[string(term)]
 		if !ok {
-			id = uint32(len(p.terms))
+			id = uint32(p.nterms)
+			p.nterms++
 			s := string(term)
 			local[s] = id
-			p.terms = append(p.terms, s)
-			lastSeen = append(lastSeen, -1)
-			count = append(count, 0)
+			if !p.alone {
+				p.terms = append(p.terms, s)
+			}
+			last = append(last, seen{chunk: -1})
 		}
 		return id
 	}
@@ -390,7 +398,7 @@ func (p *tokenized) run(ctx context.Context, chunks []Chunk) {
 		tk.run(chunks[i].Text, emit)
 		for _, id := range uniq {
 			p.pairTerm = append(p.pairTerm, id)
-			p.pairTF = append(p.pairTF, uint16(min(count[id], math.MaxUint16)))
+			p.pairTF = append(p.pairTF, uint16(min(last[id].count, math.MaxUint16)))
 		}
 		p.pairEnd[i] = uint32(len(p.pairTerm))
 		p.length[i] = length
