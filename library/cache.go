@@ -7,7 +7,7 @@ import (
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 
-	"github.com/finbot/finbot/library/retrieval"
+	"github.com/finbot/finbot/integrations/docstore"
 )
 
 // Cache defaults.
@@ -91,42 +91,121 @@ func (c *indexCache) usage() (owners int, bytes int64) {
 // Per-item costs of an ownerIndex, in bytes, measured on the evaluation corpus with
 // runtime.MemStats (TestIndexSizeEstimate keeps the estimate honest).
 const (
-	// chunkOverhead: a retrieval.Chunk in the index (72) and in vecChunks, the chunk's
-	// "<doc>#<n>" id, its chunkN entry and the search scratch's score slot.
-	chunkOverhead = 200
+	// chunkOverhead: a retrieval.Chunk in the index (72) and in its vector's qvec, the
+	// chunk's "<doc>#<n>" id, its chunkN entry, its lengths and offsets in the index and the
+	// search scratch's score slot.
+	chunkOverhead = 300
 	// wordCost: postings of a word in the chunk and in the document (id and weight, 8 bytes
-	// each) — fewer than the words, as words repeat — and its share of the vocabulary.
-	wordCost = 12
+	// each) — fewer than the words, as words repeat — and its share of a vocabulary that
+	// many chunks share.
+	wordCost = 4
+	// numberCost: what a number, a date or a code of a chunk's text adds besides — the terms
+	// it adds to the vocabulary (a map entry and the term), as most occur in one chunk only.
+	// A file of number lines costs the index several times its size (TestIndexSizeEstimate).
+	numberCost = 40
 	// docOverhead: a document's Meta and its entries in the index's document tables.
 	docOverhead = 512
+	// runeCost estimates, for a document stored before its IndexBytes were recorded, what
+	// each character of its text costs the index: its UTF-8 bytes (Cyrillic takes two), the
+	// chunks' overlap and the postings of its words (TestMetaCost compares it with chunkCost).
+	runeCost = 4
 )
 
-// chunkBytes estimates what one chunk adds to an index: its text and heading, its postings
-// and the fixed overhead. Vectors are counted apart.
-func chunkBytes(c retrieval.Chunk) int64 {
-	return int64(len(c.Text)+len(c.Heading)+chunkOverhead) + int64(words(c.Text)+words(c.Heading))*wordCost
+// chunkCost estimates what one chunk of a document titled title (of tw words) adds to an
+// index: its text and heading (the title is indexed with every chunk's heading), its postings, the terms its
+// numbers add and the fixed overhead. Vectors are counted apart.
+func chunkCost(title string, tw int, c docstore.Chunk) int64 {
+	hl, hw := len(title), tw
+	if c.Heading != "" {
+		hl += 1 + len(c.Heading)
+		w, _ := words(c.Heading)
+		hw += w
+	}
+	w, numbers := words(c.Text)
+	return int64(len(c.Text)+hl+chunkOverhead) + int64(w+hw)*wordCost + int64(numbers)*numberCost
 }
 
-// vectorBytes is the memory of one unit vector of dims float32s.
-func vectorBytes(dims int) int64 { return int64(dims)*4 + 24 }
-
-// words counts the runs of letters and digits of s: about the terms the index makes of it.
-func words(s string) int {
-	n, in := 0, false
-	for _, r := range s {
-		if r < utf8.RuneSelf {
-			alnum := 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
-			if alnum && !in {
-				n++
-			}
-			in = alnum
-			continue
-		}
-		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
-		if alnum && !in {
-			n++
-		}
-		in = alnum
+// docCost is what a document with chunks and vectors of dims dimensions (0: none) adds to an
+// index: what put records as its IndexBytes.
+func docCost(m docstore.Meta, chunks []docstore.Chunk, dims int) int64 {
+	n, tw := docBytes(m), titleWords(m.Title)
+	for _, c := range chunks {
+		n += chunkCost(m.Title, tw, c)
+	}
+	if dims > 0 {
+		n += int64(len(chunks)) * vectorBytes(dims)
 	}
 	return n
+}
+
+// titleWords counts the words of a title (indexed with each of the document's chunks).
+func titleWords(title string) int {
+	n, _ := words(title)
+	return n
+}
+
+// docBytes is a document's own share of an index, chunks apart.
+func docBytes(m docstore.Meta) int64 {
+	return docOverhead + int64(len(m.Title)+len(m.FileName))
+}
+
+// vectorBytes is the memory of one quantised vector of dims dimensions (one byte each, the
+// slice and its scale).
+func vectorBytes(dims int) int64 { return int64(dims) + 32 }
+
+// metaCost is what a stored document adds to its owner's index: the IndexBytes recorded when
+// it was stored, or, for a document stored before they were, an estimate from its size.
+func metaCost(m docstore.Meta) int64 {
+	if m.IndexBytes > 0 {
+		return m.IndexBytes
+	}
+	perChunk := int64(chunkOverhead+len(m.Title)+1) + int64(titleWords(m.Title))*wordCost
+	if m.Dims > 0 {
+		perChunk += vectorBytes(m.Dims)
+	}
+	return docBytes(m) + int64(m.Chunks)*perChunk + int64(m.Chars)*runeCost
+}
+
+// loadBytes estimates what loading a document for indexing holds in transit: its chunks'
+// JSON twice (the store's reply and the bytes it is decoded from) and a piece of its vectors
+// (EachVector reads a megabyte at a time).
+func loadBytes(m docstore.Meta) int64 {
+	n := int64(m.Chars) * 5
+	if m.Dims > 0 {
+		n += 2 << 20
+	}
+	return n
+}
+
+// words counts the runs of letters and digits of s (about the terms the index makes of it),
+// and, of those, the runs with a digit: numbers, dates and codes, which seldom repeat across
+// chunks, so that most of them add a term to the vocabulary.
+func words(s string) (all, numeric int) {
+	in, digit := false, false
+	for _, r := range s {
+		var alnum, isDigit bool
+		if r < utf8.RuneSelf {
+			isDigit = '0' <= r && r <= '9'
+			alnum = isDigit || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+		} else {
+			isDigit = unicode.IsDigit(r)
+			alnum = isDigit || unicode.IsLetter(r)
+		}
+		switch {
+		case alnum && !in:
+			all++
+			in, digit = true, isDigit
+		case alnum:
+			digit = digit || isDigit
+		case in:
+			if digit {
+				numeric++
+			}
+			in = false
+		}
+	}
+	if in && digit {
+		numeric++
+	}
+	return all, numeric
 }

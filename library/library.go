@@ -11,9 +11,12 @@
 // by the number of owners and by the indexes' estimated memory (Options.CacheOwners,
 // Options.CacheBytes); each search checks the owner's version in the store (one round trip)
 // and rebuilds when another replica added or removed a document, or the index was evicted.
+// A build is bounded in memory and time (build.go), and so is what an owner may upload: the
+// quota counts what each document costs the index, not only its characters.
 package library
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -23,6 +26,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -42,6 +46,10 @@ type Store interface {
 	List(ctx context.Context, owner string) ([]docstore.Meta, error)
 	Get(ctx context.Context, owner, id string) (docstore.Meta, error)
 	Load(ctx context.Context, owner string, ids []string) ([]docstore.Doc, error)
+	// LoadChunks is Load without the documents' full text and vectors, and EachVector reads
+	// one document's vectors a piece at a time: what an index is built from.
+	LoadChunks(ctx context.Context, owner string, ids []string) ([]docstore.Doc, error)
+	EachVector(ctx context.Context, owner string, m docstore.Meta, fn func(i int, v []float32)) error
 	Delete(ctx context.Context, owner, id string) error
 	FindSHA(ctx context.Context, owner, sha string) (docstore.Meta, error)
 	Version(ctx context.Context, owner string) (int64, error)
@@ -62,8 +70,12 @@ type Embedder interface {
 var (
 	// ErrNotFound: no such document for this owner (also what a forged id gets).
 	ErrNotFound = docstore.ErrNotFound
-	// ErrQuota: the owner has as many documents or characters as allowed.
+	// ErrQuota: the owner has as many documents or characters as allowed, or their search
+	// index would grow past Options.MaxIndexBytes.
 	ErrQuota = errors.New("docs: quota exceeded")
+	// errIndexQuota is the ErrQuota of the index: a file whose chunks would take the owner's
+	// index past its bound.
+	errIndexQuota = fmt.Errorf("%w: search index", ErrQuota)
 )
 
 // Options tune a Library.
@@ -71,6 +83,17 @@ type Options struct {
 	// MaxDocs and MaxChars bound one owner's library (defaults 200 and 20,000,000).
 	MaxDocs  int
 	MaxChars int
+	// MaxIndexBytes bounds the estimated memory of one owner's search index (default
+	// DefaultMaxIndexBytes): a file whose chunks and vectors would take it past that is
+	// refused (ErrQuota), and an index found larger when it is built is not built
+	// (ErrTooLarge).
+	MaxIndexBytes int64
+	// Builds bounds the memory of the index builds running at once; pass one to every
+	// Library of a process (default: NewBuildMemory(DefaultBuildMemory) of its own).
+	Builds *BuildMemory
+	// BuildTimeout bounds one index build, its wait for Builds included (default
+	// DefaultBuildTimeout).
+	BuildTimeout time.Duration
 	// CacheOwners bounds the in-process index cache by owners (default DefaultCacheOwners, 256).
 	CacheOwners int
 	// CacheBytes bounds it by the indexes' estimated memory — chunk texts, postings and
@@ -88,12 +111,13 @@ type Options struct {
 
 // Library adds, lists, removes and searches documents.
 type Library struct {
-	store Store
-	emb   Embedder
-	opts  Options
-	log   *slog.Logger
-	cache *indexCache
-	build singleflight.Group
+	store    Store
+	emb      Embedder
+	opts     Options
+	log      *slog.Logger
+	cache    *indexCache
+	build    singleflight.Group
+	tooLarge *tooLarge
 }
 
 // New returns a library over store; emb may be nil (lexical search only).
@@ -103,6 +127,15 @@ func New(store Store, emb Embedder, o Options) *Library {
 	}
 	if o.MaxChars <= 0 {
 		o.MaxChars = 20_000_000
+	}
+	if o.MaxIndexBytes <= 0 {
+		o.MaxIndexBytes = DefaultMaxIndexBytes
+	}
+	if o.Builds == nil {
+		o.Builds = NewBuildMemory(0)
+	}
+	if o.BuildTimeout <= 0 {
+		o.BuildTimeout = DefaultBuildTimeout
 	}
 	if o.CacheOwners <= 0 {
 		o.CacheOwners = DefaultCacheOwners
@@ -119,7 +152,7 @@ func New(store Store, emb Embedder, o Options) *Library {
 	if o.Limits.Slots == nil {
 		o.Limits.Slots = extract.NewSlots(0)
 	}
-	return &Library{store: store, emb: emb, opts: o, log: o.Logger, cache: newIndexCache(o.CacheOwners, o.CacheBytes)}
+	return &Library{store: store, emb: emb, opts: o, log: o.Logger, cache: newIndexCache(o.CacheOwners, o.CacheBytes), tooLarge: newTooLarge()}
 }
 
 // Dense reports whether the library embeds chunks and queries.
@@ -150,9 +183,11 @@ func (l *Library) Add(ctx context.Context, owner string, uploader int64, name st
 	if err != nil {
 		return Added{}, fmt.Errorf("docs: list: %w", err)
 	}
-	used := 0
+	used, room, dims := 0, l.opts.MaxIndexBytes, 0
 	for _, m := range have {
 		used += m.Chars
+		room -= metaCost(m)
+		dims = max(dims, m.Dims)
 	}
 	if len(have) >= l.opts.MaxDocs {
 		return Added{}, fmt.Errorf("%w: %d documents", ErrQuota, len(have))
@@ -168,13 +203,24 @@ func (l *Library) Add(ctx context.Context, owner string, uploader int64, name st
 		ID: newID(), Title: doc.Title, FileName: cleanName(name), Format: doc.Format, Pages: len(doc.Pages),
 		Chars: doc.Chars, Bytes: int64(len(data)), SHA256: sha, UploadedBy: uploader, Added: l.opts.Now().UTC(),
 	}
-	return l.put(ctx, owner, meta, doc)
+	return l.put(ctx, owner, meta, doc, room, dims)
 }
 
-// put chunks, embeds and stores an extracted document.
-func (l *Library) put(ctx context.Context, owner string, meta docstore.Meta, doc extract.Document) (Added, error) {
-	chunks := pageChunks(doc, l.opts.Chunking)
+// put chunks, embeds and stores an extracted document, if its index cost fits in room (the
+// bytes of index the owner has left). dims is the length of the vectors the owner's
+// documents have (0: none yet): the vectors are counted before they are asked for, and again
+// once they come.
+func (l *Library) put(ctx context.Context, owner string, meta docstore.Meta, doc extract.Document, room int64, dims int) (Added, error) {
+	perChunk := int64(0)
+	if l.emb != nil && dims > 0 {
+		perChunk = vectorBytes(dims)
+	}
+	chunks, cost, err := pageChunks(doc, l.opts.Chunking, room-docBytes(meta), perChunk)
+	if err != nil {
+		return Added{}, err
+	}
 	meta.Chunks = len(chunks)
+	meta.IndexBytes = docBytes(meta) + cost
 	out := Added{Meta: meta}
 	d := docstore.Doc{Meta: meta, Chunks: chunks, Text: doc.Text()}
 	if l.emb != nil && len(chunks) > 0 {
@@ -185,9 +231,14 @@ func (l *Library) put(ctx context.Context, owner string, meta docstore.Meta, doc
 			}
 			l.log.WarnContext(ctx, "embeddings failed; document stored for lexical search only", "err", err)
 			out.Degraded = append(out.Degraded, "embeddings_unavailable")
+			d.Meta.IndexBytes -= int64(len(chunks)) * perChunk
 		} else {
 			d.Vectors = vecs
 			d.Meta.Dims = len(vecs[0])
+			d.Meta.IndexBytes += int64(len(chunks)) * (vectorBytes(d.Meta.Dims) - perChunk)
+			if d.Meta.IndexBytes > room {
+				return Added{}, fmt.Errorf("%w: %d bytes with %d-dimension vectors, %d left", errIndexQuota, d.Meta.IndexBytes, d.Meta.Dims, room)
+			}
 		}
 	}
 	if err := l.store.Put(ctx, owner, d); err != nil {
@@ -200,40 +251,70 @@ func (l *Library) put(ctx context.Context, owner string, meta docstore.Meta, doc
 
 // pageChunks chunks each page on its own, so that every passage cites exactly one page
 // («стр. 3»). A chunk at the top of a page before any heading there inherits the last heading
-// of the pages before.
-func pageChunks(doc extract.Document, o extract.ChunkOptions) []docstore.Chunk {
+// of the pages before. It returns the chunks' index cost (chunkCost, plus perChunk for each:
+// its vector), and errIndexQuota as soon as that passes room: a file of a million tiny
+// pages is refused before its chunks are all made.
+func pageChunks(doc extract.Document, o extract.ChunkOptions, room, perChunk int64) ([]docstore.Chunk, int64, error) {
 	var out []docstore.Chunk
+	var cost int64
+	tw := titleWords(doc.Title)
 	carried := ""
+	// In page order, each page takes its own from the front: linear in pages and headings.
+	heads := slices.Clone(doc.Headings)
+	slices.SortStableFunc(heads, func(a, b extract.Heading) int { return cmp.Compare(a.Page, b.Page) })
 	for _, p := range doc.Pages {
 		one := extract.Document{Title: doc.Title, Format: doc.Format, Pages: []extract.Page{p}}
-		for _, h := range doc.Headings {
-			if h.Page == p.Number {
-				one.Headings = append(one.Headings, h)
-			}
+		for len(heads) > 0 && heads[0].Page < p.Number {
+			heads = heads[1:]
+		}
+		for len(heads) > 0 && heads[0].Page == p.Number {
+			one.Headings = append(one.Headings, heads[0])
+			heads = heads[1:]
 		}
 		for _, c := range extract.Chunks(one, o) {
 			h := c.Heading
 			if h == "" {
 				h = carried
 			}
-			out = append(out, docstore.Chunk{N: len(out), Page: p.Number, Heading: h, Text: c.Text})
+			dc := docstore.Chunk{N: len(out), Page: p.Number, Heading: h, Text: c.Text}
+			cost += chunkCost(doc.Title, tw, dc) + perChunk
+			if cost > room {
+				return nil, 0, fmt.Errorf("%w: more than %d bytes of index at page %d of %d, chunk %d", errIndexQuota, max(room, 0), p.Number, len(doc.Pages), len(out)+1)
+			}
+			out = append(out, dc)
 		}
 		if len(one.Headings) > 0 {
 			carried = one.Headings[len(one.Headings)-1].Text
 		}
 	}
-	return out
+	return out, cost, nil
 }
 
 // embedStored adds vectors to a document stored before embeddings were configured (sent
 // again by its owner).
 func (l *Library) embedStored(ctx context.Context, owner string, m docstore.Meta) (Added, error) {
 	out := Added{Meta: m, Duplicate: true}
+	have, err := l.store.List(ctx, owner)
+	if err != nil {
+		return Added{}, fmt.Errorf("docs: list: %w", err)
+	}
+	room, dims := l.opts.MaxIndexBytes, 0
+	for _, o := range have {
+		if o.ID != m.ID {
+			room -= metaCost(o)
+			dims = max(dims, o.Dims)
+		}
+	}
 	ds, err := l.store.Load(ctx, owner, []string{m.ID})
 	if err != nil || len(ds) != 1 {
 		return Added{}, fmt.Errorf("docs: load %s for embedding: %w", m.ID, errors.Join(err, ErrNotFound))
 	}
-	vecs, err := l.emb.Embed(ctx, embedTexts(m.Title, ds[0].Chunks))
+	d := ds[0]
+	lexical := docCost(d.Meta, d.Chunks, 0)
+	if cost := lexical + int64(len(d.Chunks))*vectorBytes(dims); dims > 0 && cost > room {
+		return Added{}, fmt.Errorf("%w: %d bytes with %d-dimension vectors, %d left", errIndexQuota, cost, dims, room)
+	}
+	vecs, err := l.emb.Embed(ctx, embedTexts(m.Title, d.Chunks))
 	if err != nil {
 		if ctx.Err() != nil {
 			return Added{}, ctx.Err()
@@ -242,8 +323,11 @@ func (l *Library) embedStored(ctx context.Context, owner string, m docstore.Meta
 		out.Degraded = []string{"embeddings_unavailable"}
 		return out, nil
 	}
-	d := ds[0]
 	d.Vectors, d.Meta.Dims = vecs, len(vecs[0])
+	d.Meta.IndexBytes = lexical + int64(len(d.Chunks))*vectorBytes(d.Meta.Dims)
+	if d.Meta.IndexBytes > room {
+		return Added{}, fmt.Errorf("%w: %d bytes with %d-dimension vectors, %d left", errIndexQuota, d.Meta.IndexBytes, d.Meta.Dims, room)
+	}
 	if err := l.store.Put(ctx, owner, d); err != nil {
 		return Added{}, fmt.Errorf("docs: store: %w", err)
 	}
@@ -433,8 +517,14 @@ func cleanName(name string) string {
 // to fix (a store outage).
 func UserMessage(err error) string {
 	switch {
+	case errors.Is(err, errIndexQuota):
+		return "Поиск по нему потребовал бы слишком много памяти: в библиотеке уже много текста или файл дробится на слишком много фрагментов. " +
+			"Удалите ненужные документы через /docs или пришлите файл поменьше."
 	case errors.Is(err, ErrQuota):
 		return "В вашей библиотеке уже слишком много документов. Удалите ненужные через /docs и попробуйте снова."
+	case errors.Is(err, ErrTooLarge):
+		return "Ваших документов слишком много, чтобы искать по ним: поиск потребовал бы слишком много памяти или времени. " +
+			"Удалите ненужные через /docs и задайте вопрос снова."
 	case errors.Is(err, ErrNotFound):
 		return "Такого документа нет среди ваших: возможно, он уже удалён. Список — /docs."
 	}

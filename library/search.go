@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -210,72 +209,17 @@ func distinct(ts []string) []string {
 	return out
 }
 
-// ownerIndex is the searchable form of one owner's documents at one version.
+// ownerIndex is the searchable form of one owner's documents at one version (built by
+// indexBuilder).
 type ownerIndex struct {
 	version int64
 	ix      *retrieval.Index
 	metas   map[string]docstore.Meta
 	chunkN  map[string]int
-	// vecs are unit-length vectors of vecChunks, for cosine search.
-	vecs      [][]float32
-	vecChunks []retrieval.Chunk
-	// bytes estimates the memory the index holds (see chunkBytes), for the cache's budget.
+	// vecs are the chunks' unit vectors, quantised, for cosine search.
+	vecs []qvec
+	// bytes estimates the memory the index holds (see chunkCost), for the cache's budget.
 	bytes int64
-}
-
-// index returns the owner's index, rebuilding it when the stored version moved on.
-func (l *Library) index(ctx context.Context, owner string) (*ownerIndex, error) {
-	v, err := l.store.Version(ctx, owner)
-	if err != nil {
-		return nil, fmt.Errorf("docs: version: %w", err)
-	}
-	if idx, ok := l.cache.get(owner); ok && idx.version == v {
-		return idx, nil
-	}
-	res, err, _ := l.build.Do(fmt.Sprintf("%s@%d", owner, v), func() (any, error) {
-		docs, err := l.store.Load(context.WithoutCancel(ctx), owner, nil)
-		if err != nil {
-			return nil, err
-		}
-		idx := buildIndex(v, docs)
-		if !l.cache.add(owner, idx) && idx.bytes > l.opts.CacheBytes {
-			l.log.WarnContext(ctx, "document index larger than the whole index cache; rebuilt on every search", "owner", owner,
-				"owner_chunks", idx.ix.Len(), "index_bytes", idx.bytes, "cache_bytes", l.opts.CacheBytes)
-		}
-		return idx, nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("docs: load %s: %w", owner, err)
-	}
-	return res.(*ownerIndex), nil
-}
-
-func buildIndex(version int64, docs []docstore.Doc) *ownerIndex {
-	idx := &ownerIndex{version: version, metas: make(map[string]docstore.Meta, len(docs)), chunkN: map[string]int{}}
-	var chunks []retrieval.Chunk
-	for _, d := range docs {
-		idx.metas[d.Meta.ID] = d.Meta
-		idx.bytes += docOverhead + int64(len(d.Meta.Title)+len(d.Meta.FileName))
-		withVectors := len(d.Vectors) == len(d.Chunks)
-		for i, c := range d.Chunks {
-			rc := retrievalChunk(d.Meta.ID, c)
-			// The document title vouches for its clauses: it is indexed with every chunk's
-			// heading, so «договор с Техснабом» finds the clause on penalties.
-			rc.Heading = strings.TrimSpace(d.Meta.Title + "\n" + c.Heading)
-			chunks = append(chunks, rc)
-			idx.chunkN[rc.ID] = c.N
-			idx.bytes += chunkBytes(rc)
-			if withVectors {
-				if v := unit(d.Vectors[i]); v != nil {
-					idx.vecs = append(idx.vecs, v)
-					idx.vecChunks = append(idx.vecChunks, rc)
-					idx.bytes += vectorBytes(len(v))
-				}
-			}
-		}
-	}
-	idx.ix = retrieval.Build(chunks)
-	return idx
 }
 
 // nearest returns the k chunks most similar to v (cosine), restricted to docIDs when given.
@@ -285,18 +229,15 @@ func (idx *ownerIndex) nearest(v []float32, docIDs []string, k int) []retrieval.
 		return nil
 	}
 	var hits []retrieval.Hit
-	for i, c := range idx.vecChunks {
-		if len(docIDs) > 0 && !slices.Contains(docIDs, c.DocID) {
+	for i := range idx.vecs {
+		c := &idx.vecs[i]
+		if len(docIDs) > 0 && !slices.Contains(docIDs, c.chunk.DocID) {
 			continue
 		}
-		if len(idx.vecs[i]) != len(q) {
+		if len(c.v) != len(q) {
 			continue // a document embedded with another model
 		}
-		var dot float64
-		for j, x := range idx.vecs[i] {
-			dot += float64(x) * float64(q[j])
-		}
-		hits = append(hits, retrieval.Hit{Chunk: c, Score: dot})
+		hits = append(hits, retrieval.Hit{Chunk: c.chunk, Score: c.cosine(q)})
 	}
 	slices.SortStableFunc(hits, func(a, b retrieval.Hit) int { return cmp.Compare(b.Score, a.Score) })
 	if len(hits) > k {
@@ -327,5 +268,5 @@ func unit(v []float32) []float32 {
 
 // IsUnavailable reports whether err is a storage outage rather than the user's mistake.
 func IsUnavailable(err error) bool {
-	return err != nil && !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrQuota) && UserMessage(err) == ""
+	return err != nil && !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrQuota) && !errors.Is(err, ErrTooLarge) && UserMessage(err) == ""
 }
