@@ -113,6 +113,8 @@ type Config struct {
 	DocsMaxChars      int    // DOCS_MAX_CHARS
 	DocsIndexCache    int    // DOCS_INDEX_CACHE
 	DocsIndexCacheMB  int    // DOCS_INDEX_CACHE_MB
+	DocsMaxIndexMB    int    // DOCS_MAX_INDEX_MB
+	DocsBuildMemMB    int    // DOCS_BUILD_MEMORY_MB
 	KBCSV             string // KB_CSV: knowledge base file used when the store has none
 
 	// Behaviour.
@@ -198,6 +200,8 @@ func Vars() []Var {
 		{"DOCS_MAX_CHARS", "20000000", "Characters of text one user (or one group) may keep."},
 		{"DOCS_INDEX_CACHE", "256", "Owners whose search index is kept in memory (LRU); others are rebuilt from storage on use."},
 		{"DOCS_INDEX_CACHE_MB", "512", "Memory for those indexes (text, postings, vectors; estimated); least recently used owners are dropped first. The knowledge base has a budget of its own."},
+		{"DOCS_MAX_INDEX_MB", "128", "Estimated memory one user's (or one group's) search index may take: a file that would take it further is refused, whatever its characters; 20000000 characters of ordinary text with 1,536-dimension vectors take about 120."},
+		{"DOCS_BUILD_MEMORY_MB", "256", "Estimated memory the index builds of a replica may take at once (the first question after an upload or an eviction builds one); builds beyond it wait."},
 		{"KB_CSV", "", "Knowledge base CSV loaded at start instead of the embedded sample when Redis holds none (see `finbot kb ingest`)."},
 		{"ANSWER_TIMEOUT", "90s", "Ceiling for preparing one answer."},
 		{"USER_RATE_PER_MIN", "20", "Messages one user may send per minute before a flood notice."},
@@ -283,6 +287,8 @@ func Load(getenv func(string) string) (Config, error) {
 		DocsMaxChars:      r.integer("DOCS_MAX_CHARS", 1000, 2_000_000_000),
 		DocsIndexCache:    r.integer("DOCS_INDEX_CACHE", 1, 1_000_000),
 		DocsIndexCacheMB:  r.integer("DOCS_INDEX_CACHE_MB", 1, 1_000_000),
+		DocsMaxIndexMB:    r.integer("DOCS_MAX_INDEX_MB", 1, 1_000_000),
+		DocsBuildMemMB:    r.integer("DOCS_BUILD_MEMORY_MB", 1, 1_000_000),
 		KBCSV:             r.str("KB_CSV"),
 
 		AnswerTimeout:   r.duration("ANSWER_TIMEOUT", time.Second, time.Hour),

@@ -110,6 +110,7 @@ type App struct {
 	store       library.Store
 	embedder    library.Embedder
 	extracts    *extract.Slots           // the extractions running at once, for every library
+	builds      *library.BuildMemory     // the index builds running at once, for every library
 	durableDocs bool                     // documents live in Redis, not in this process
 	breakers    map[string]func() string // name → state ("closed", "half-open", "open")
 	dedupe      bot.Deduper
@@ -170,9 +171,11 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		a.breakers["embeddings"] = embedder.State
 	}
 	a.extracts = extract.NewSlots(0)
+	a.builds = library.NewBuildMemory(int64(cfg.DocsBuildMemMB) << 20)
 	a.Docs = library.New(a.store, a.embedder, library.Options{
-		MaxDocs: cfg.DocsMaxPerOwner, MaxChars: cfg.DocsMaxChars, CacheOwners: cfg.DocsIndexCache,
-		CacheBytes: int64(cfg.DocsIndexCacheMB) << 20, Logger: a.log, Limits: extract.Limits{Slots: a.extracts},
+		MaxDocs: cfg.DocsMaxPerOwner, MaxChars: cfg.DocsMaxChars, MaxIndexBytes: int64(cfg.DocsMaxIndexMB) << 20,
+		CacheOwners: cfg.DocsIndexCache, CacheBytes: int64(cfg.DocsIndexCacheMB) << 20, Logger: a.log,
+		Limits: extract.Limits{Slots: a.extracts}, Builds: a.builds,
 	})
 	kbLib, kbOrigin, err := a.knowledgeBase(ctx)
 	if err != nil {

@@ -15,9 +15,11 @@ import (
 )
 
 // kbOptions are the knowledge base's library limits: one owner, the company, with every
-// article.
+// article, whose index is as large as the articles make it; it is built within the memory
+// the users' builds share.
 func (a *App) kbOptions() library.Options {
-	return library.Options{Logger: a.log, MaxDocs: 1_000_000, MaxChars: 2_000_000_000, Limits: extract.Limits{Slots: a.extracts}}
+	return library.Options{Logger: a.log, MaxDocs: 1_000_000, MaxChars: 2_000_000_000, MaxIndexBytes: 1 << 40,
+		Limits: extract.Limits{Slots: a.extracts}, Builds: a.builds}
 }
 
 // knowledgeBase returns the library of the company knowledge base: the one ingested into Redis
