@@ -157,6 +157,13 @@ func (b *Bot) settle(ctx context.Context, in incoming, done bool) {
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dedupeTimeout)
 	defer cancel()
 	defer b.held.remove(in.updateID)
+	if !done && in.inboxed {
+		// Given back before the claim is released: whoever claims it next must not take this
+		// instance, alive, for one that died answering it.
+		if err := b.opts.Inbox.GiveBack(dctx, in.updateID); err != nil {
+			b.log.WarnContext(ctx, "inbox unavailable", "op", "give_back", "update_id", in.updateID, "err", err)
+		}
+	}
 	op, settle := "done", b.opts.Dedupe.Done
 	if !done {
 		op, settle = "release", b.opts.Dedupe.Release

@@ -18,6 +18,11 @@ var errShutdown = errors.New("bot: shutting down")
 // that answered it died); it is settled with a notice instead of going round again.
 var errGaveUp = errors.New("bot: update taken over too many times")
 
+// errDiedOn: the instance that was answering an update from the inbox died (out of memory,
+// most likely because of the update itself); it is settled with a notice instead of being
+// answered again by the next instance.
+var errDiedOn = errors.New("bot: an instance died answering the update")
+
 // errDownload marks a file Telegram did not let the bot download.
 var errDownload = errors.New("bot: file download failed")
 
@@ -29,6 +34,8 @@ func userMessage(err error) string {
 		return "Остановил подготовку ответа."
 	case errors.Is(err, errShutdown):
 		return "Бот перезапускается и не успел ответить. Повторите вопрос через минуту."
+	case errors.Is(err, errDiedOn):
+		return "Не удалось обработать сообщение: оно потребовало слишком много ресурсов. Попробуйте задать вопрос короче или по одному документу."
 	case errors.Is(err, errGaveUp):
 		return "Не получилось обработать это сообщение: сервер бота несколько раз останавливался на нём. Повторите вопрос или сформулируйте его иначе."
 	case errors.Is(err, api.ErrEmpty):

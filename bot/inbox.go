@@ -21,13 +21,24 @@ type Inbox interface {
 	Remove(ctx context.Context, updateID int64) error
 	// TookOver counts a takeover of an update from an instance that died with it.
 	TookOver(ctx context.Context, updateID int64) error
+	// Begin records that this instance begins answering an update: if its claim lapses before
+	// the update is removed or given back, the instance died answering it.
+	Begin(ctx context.Context, updateID int64) error
+	// GiveBack records that this instance stops answering an update, alive, without having
+	// answered it (it shuts down): the next instance answers it as usual.
+	GiveBack(ctx context.Context, updateID int64) error
+	// DiedOn reports whether an instance began answering an update and neither answered nor
+	// gave it back.
+	DiedOn(ctx context.Context, updateID int64) (bool, error)
 	// Due calls take for each update stored or last looked at olderThan ago or earlier, at most
 	// limit of them, when this instance is the inbox's sweeper (one instance at a time is).
 	Due(ctx context.Context, olderThan time.Duration, limit int, take func(updateID int64, body []byte, takeovers int)) error
 }
 
-// maxInboxTakeovers: an update taken over this many times (every instance that took it died on
-// it) is settled with a notice to its user instead of being taken over again.
+// maxInboxTakeovers: an update taken over this many times (every instance that took it died
+// before it began answering it) is settled with a notice to its user instead of being taken
+// over again. One that an instance died while answering is not taken over at all (see
+// takeOver).
 const maxInboxTakeovers = 3
 
 // sweepBatch bounds the updates one sweep takes over.
@@ -180,6 +191,19 @@ func (b *Bot) takeOver(ctx, work context.Context, id int64, body []byte, takeove
 		}
 		return
 	}
+	if b.diedOn(ctx, id) {
+		// The instance before died answering it: the likeliest cause is the update itself (a
+		// question that took all the memory), which would kill this instance too. Its user is
+		// told, once, and it is settled answered.
+		b.core.metrics.updates.WithLabelValues("died_on").Inc()
+		b.log.ErrorContext(ctx, "an instance died answering this update; not answered again, its user is told",
+			"update_id", id, "chat_id", in.chatID, "takeovers", takeovers)
+		b.side.Go(func() {
+			b.core.reply(work, in, userMessage(errDiedOn))
+			b.settle(work, in, true)
+		})
+		return
+	}
 	if takeovers >= maxInboxTakeovers {
 		b.core.metrics.updates.WithLabelValues("abandoned").Inc()
 		b.log.ErrorContext(ctx, "update taken over too many times; its user is told", "update_id", id, "takeovers", takeovers)
@@ -198,4 +222,33 @@ func (b *Bot) takeOver(ctx, work context.Context, id int64, body []byte, takeove
 	b.core.metrics.updates.WithLabelValues("taken_over").Inc()
 	b.log.InfoContext(ctx, "took over an update from an instance that stopped answering it", "update_id", id, "takeovers", takeovers+1)
 	b.start(ctx, work, in)
+}
+
+// diedOn reports whether the instance that held an update this instance just claimed died
+// while answering it. Asked after the claim: an instance that stops alive gives the update
+// back before it releases its claim. When the inbox cannot say, the update is taken over as
+// before (its takeovers are still bounded).
+func (b *Bot) diedOn(ctx context.Context, id int64) bool {
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dedupeTimeout)
+	defer cancel()
+	died, err := b.opts.Inbox.DiedOn(dctx, id)
+	if err != nil {
+		b.log.WarnContext(ctx, "inbox unavailable", "op", "died_on", "update_id", id, "err", err)
+		return false
+	}
+	return died
+}
+
+// beginInbox records that this instance begins answering an inboxed update (see Inbox.Begin).
+// When the inbox fails the update is answered all the same; should this instance then die on
+// it, the next one answers it again, as before.
+func (b *Bot) beginInbox(ctx context.Context, in incoming) {
+	if !in.inboxed || b.opts.Inbox == nil {
+		return
+	}
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dedupeTimeout)
+	defer cancel()
+	if err := b.opts.Inbox.Begin(dctx, in.updateID); err != nil {
+		b.log.WarnContext(ctx, "inbox unavailable", "op", "begin", "update_id", in.updateID, "err", err)
+	}
 }

@@ -123,6 +123,53 @@ func TestInboxGivesUpAfterTakeovers(t *testing.T) {
 	}
 }
 
+// A replica that dies while answering an update (killed for memory: it renews no claim,
+// settles nothing, gives nothing back) does not hand the update to the next replica
+// unchanged: the next replica's sweeper takes the lapsed claim, finds that the dead one had
+// begun answering it, tells the user it took too much, settles it answered, and never asks
+// its own agent.
+func TestInboxFailsUpdateAReplicaDiedAnswering(t *testing.T) {
+	rdb, prefix := sharedRedis(t)
+	f := newFakeAPI(t)
+	// Replica A talks to Redis over a client of its own: closing it is A dying.
+	opts := *rdb.Options()
+	dying := redis.NewClient(&opts)
+	t.Cleanup(func() { dying.Close() })
+	hang, started := hangingAgent()
+	_, addr := inboxBot(t, f, hang, dying, prefix, Options{ShutdownTimeout: 100 * time.Millisecond})
+	f.WaitCalls(t, "setWebhook", 1)
+	u := privateText(14, "сравни все мои документы за год")
+	u.UpdateID = 75
+	body, _ := json.Marshal(u)
+	postHook(t, "http://"+addr+"/hook", body)
+	waitClosed(t, started, "A to start answering")
+	dying.Close()
+
+	asked := make(chan struct{}, 1)
+	next := &fakeAgent{AnswerFunc: func(context.Context, api.Request) (api.Answer, error) {
+		asked <- struct{}{}
+		return api.Answer{Text: "ответ"}, nil
+	}}
+	b, _ := inboxBot(t, f, next, rdb, prefix, Options{})
+	waitInboxEmpty(t, rdb, prefix)
+	b.side.Wait()
+	if sent := sentTo(f, 14); len(sent) != 1 || sent[0] != userMessage(errDiedOn) {
+		t.Errorf("the user got %q, want the notice %q", sent, userMessage(errDiedOn))
+	}
+	if len(asked) != 0 {
+		t.Error("the next replica asked its agent: the update that killed A ran again")
+	}
+	if got := outcomes(b.core.metrics, "died_on"); got != 1 {
+		t.Errorf("died_on counted %v times, want 1", got)
+	}
+	if got := outcomes(b.core.metrics, "taken_over"); got != 0 {
+		t.Errorf("taken over %v times, want 0", got)
+	}
+	if state := rdb.Get(t.Context(), prefix+"upd:75").Val(); state != "done" {
+		t.Errorf("update state %q, want done (a re-delivery is not answered)", state)
+	}
+}
+
 // A replica stopped (SIGTERM) while an acknowledged update's answer is still running does not
 // tell its user to ask again: the update stays in the inbox, its claim released, and the next
 // replica answers it.

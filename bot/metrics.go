@@ -20,7 +20,7 @@ type Metrics struct {
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		updates: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "finbot_updates_total", Help: "Telegram updates by outcome (accepted, ignored, duplicate, deferred, released, refused, flood).",
+			Name: "finbot_updates_total", Help: "Telegram updates by outcome (accepted, ignored, duplicate, deferred, released, refused, flood; from the webhook inbox: taken_over, abandoned after too many takeovers, died_on when the instance answering it died).",
 		}, []string{"outcome"}),
 		replies: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "finbot_replies_total", Help: "Messages sent to users.",

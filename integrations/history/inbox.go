@@ -18,7 +18,11 @@ import (
 // deliver them again. The inbox closes that gap. Before the 200, the update's body is stored here;
 // once it is answered (or deliberately dropped) it is removed. A replica that dies leaves its
 // entries behind, with claims (the dedupe's) that lapse when it stops renewing them; a sweeper
-// takes those entries over and answers them.
+// takes those entries over and answers them — unless the replica died while answering one: an
+// update that killed one replica (out of memory, say) would kill the next, so the replica
+// that begins answering an update marks it (Begin), one that stops alive unmarks it
+// (GiveBack), and the sweeper that finds the mark on an update whose claim lapsed (DiedOn)
+// fails it instead of answering it again.
 //
 // One replica sweeps at a time: the sweeper holds a [Lease] and its sweep is a script fenced by
 // that lease's token, so a replica that lost the lease while paused cannot sweep with it. The
@@ -30,6 +34,7 @@ import (
 //	prefix{inbox}          ZSET  update_id -> when it was stored or last swept (ms, Redis clock)
 //	prefix{inbox}:body     HASH  update_id -> the update as Telegram sent it (JSON)
 //	prefix{inbox}:tries    HASH  update_id -> how many times a sweeper took it over
+//	prefix{inbox}:begun    HASH  update_id -> when a replica began answering it (ms, Redis clock)
 //	prefix{inbox}:sweeper  the sweeper's lease (and :fence, its token counter)
 
 // MaxInboxTakeovers bounds how many times an update is taken over from a replica that died with
@@ -41,6 +46,16 @@ var putScript = redis.NewScript(`
 local t = redis.call("TIME")
 redis.call("HSET", KEYS[2], ARGV[1], ARGV[2])
 redis.call("ZADD", KEYS[1], "NX", t[1] * 1000 + math.floor(t[2] / 1000), ARGV[1])
+return 1
+`)
+
+// beginScript marks an update begun (KEYS[2]) if it is still in the inbox (KEYS[1]).
+var beginScript = redis.NewScript(`
+if redis.call("HEXISTS", KEYS[1], ARGV[1]) == 0 then
+	return 0
+end
+local t = redis.call("TIME")
+redis.call("HSET", KEYS[2], ARGV[1], t[1] * 1000 + math.floor(t[2] / 1000))
 return 1
 `)
 
@@ -73,9 +88,9 @@ return out
 // RedisInbox is the webhook inbox in Redis. It is safe for concurrent use; each RedisInbox is one
 // instance for its sweeper lease.
 type RedisInbox struct {
-	rdb                 redis.UniversalClient
-	zset, bodies, tries string
-	sweeper             *Lease
+	rdb                        redis.UniversalClient
+	zset, bodies, tries, begun string
+	sweeper                    *Lease
 }
 
 // NewRedisInbox returns the inbox under prefix. sweepEvery is how often its owner calls Due: the
@@ -83,7 +98,7 @@ type RedisInbox struct {
 func NewRedisInbox(rdb redis.UniversalClient, prefix string, sweepEvery time.Duration) *RedisInbox {
 	base := prefix + "{inbox}"
 	return &RedisInbox{
-		rdb: rdb, zset: base, bodies: base + ":body", tries: base + ":tries",
+		rdb: rdb, zset: base, bodies: base + ":body", tries: base + ":tries", begun: base + ":begun",
 		sweeper: NewLease(rdb, base+":sweeper", 3*sweepEvery),
 	}
 }
@@ -105,12 +120,43 @@ func (i *RedisInbox) Remove(ctx context.Context, updateID int64) error {
 		p.ZRem(ctx, i.zset, id)
 		p.HDel(ctx, i.bodies, id)
 		p.HDel(ctx, i.tries, id)
+		p.HDel(ctx, i.begun, id)
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("history: inbox remove %d: %w: %w", updateID, ErrUnavailable, err)
 	}
 	return nil
+}
+
+// Begin records that a replica begins answering updateID: if its claim lapses before the
+// update is removed or given back, the replica died answering it. An update no longer in the
+// inbox is left alone.
+func (i *RedisInbox) Begin(ctx context.Context, updateID int64) error {
+	if err := beginScript.Run(ctx, i.rdb, []string{i.bodies, i.begun}, strconv.FormatInt(updateID, 10)).Err(); err != nil {
+		return fmt.Errorf("history: inbox begin %d: %w: %w", updateID, ErrUnavailable, err)
+	}
+	return nil
+}
+
+// GiveBack records that the replica answering updateID stopped, alive, without answering it
+// (it shuts down): the next replica answers it as usual.
+func (i *RedisInbox) GiveBack(ctx context.Context, updateID int64) error {
+	if err := i.rdb.HDel(ctx, i.begun, strconv.FormatInt(updateID, 10)).Err(); err != nil {
+		return fmt.Errorf("history: inbox give back %d: %w: %w", updateID, ErrUnavailable, err)
+	}
+	return nil
+}
+
+// DiedOn reports whether a replica began answering updateID and neither answered it nor gave
+// it back: asked by the replica that took over the update's lapsed claim, it means the one
+// before died answering it.
+func (i *RedisInbox) DiedOn(ctx context.Context, updateID int64) (bool, error) {
+	n, err := i.rdb.HExists(ctx, i.begun, strconv.FormatInt(updateID, 10)).Result()
+	if err != nil {
+		return false, fmt.Errorf("history: inbox died on %d: %w: %w", updateID, ErrUnavailable, err)
+	}
+	return n, nil
 }
 
 // TookOver counts a takeover of updateID by a sweeper.

@@ -62,8 +62,51 @@ func TestInboxLifecycle(t *testing.T) {
 		if n, err := in.Len(ctx); err != nil || n != 0 {
 			t.Fatalf("Len = %d, %v; want 0", n, err)
 		}
-		if n, _ := rdb.Exists(ctx, in.bodies, in.tries).Result(); n != 0 {
+		if n, _ := rdb.Exists(ctx, in.bodies, in.tries, in.begun).Result(); n != 0 {
 			t.Errorf("%d inbox hashes left after the last update was removed", n)
+		}
+	})
+}
+
+// TestInboxDiedOn: an update a replica began answering is one it died on until it is given
+// back or removed; beginning an update no longer in the inbox leaves nothing behind.
+func TestInboxDiedOn(t *testing.T) {
+	eachRedis(t, func(t *testing.T, open func(testing.TB) redis.UniversalClient) {
+		rdb := open(t)
+		in := NewRedisInbox(rdb, testPrefix(t, rdb), time.Second)
+		ctx := t.Context()
+		diedOn := func(id int64) bool {
+			t.Helper()
+			died, err := in.DiedOn(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return died
+		}
+		if err := in.Put(ctx, 8, []byte(`{"update_id":8}`)); err != nil {
+			t.Fatal(err)
+		}
+		steps := []struct {
+			op   func() error
+			died bool
+		}{
+			{func() error { return nil }, false},                 // stored, not begun
+			{func() error { return in.Begin(ctx, 8) }, true},     // begun: a lapsed claim means a death
+			{func() error { return in.GiveBack(ctx, 8) }, false}, // given back on shutdown
+			{func() error { return in.Begin(ctx, 8) }, true},     // the next replica begins it
+			{func() error { return in.Remove(ctx, 8) }, false},   // answered
+			{func() error { return in.Begin(ctx, 8) }, false},    // too late: not in the inbox
+		}
+		for i, st := range steps {
+			if err := st.op(); err != nil {
+				t.Fatalf("step %d: %v", i, err)
+			}
+			if got := diedOn(8); got != st.died {
+				t.Errorf("step %d: DiedOn = %v, want %v", i, got, st.died)
+			}
+		}
+		if n, _ := rdb.Exists(ctx, in.begun).Result(); n != 0 {
+			t.Error("a begun mark outlived its update")
 		}
 	})
 }
