@@ -85,8 +85,7 @@ func (b *Bot) start(ctx, work context.Context, in incoming) {
 // anything was sent is left to the next instance when Telegram will deliver the update again
 // (the offset that confirms it was never sent); otherwise the user is told to ask again.
 func (b *Bot) handle(ctx context.Context, in incoming) {
-	b.beginInbox(ctx, in)
-	abandoned := errors.Is(context.Cause(ctx), errShutdown) || b.core.handle(ctx, in)
+	abandoned := errors.Is(context.Cause(ctx), errShutdown) || b.core.handle(b.watchHeavy(ctx, in), in)
 	if abandoned && !b.delivered(in) {
 		b.core.metrics.updates.WithLabelValues("released").Inc()
 		b.log.InfoContext(ctx, "shutdown: update left to the next instance", "update_id", in.updateID)

@@ -159,9 +159,9 @@ func (b *Bot) settle(ctx context.Context, in incoming, done bool) {
 	defer b.held.remove(in.updateID)
 	if !done && in.inboxed {
 		// Given back before the claim is released: whoever claims it next must not take this
-		// instance, alive, for one that died answering it.
-		if err := b.opts.Inbox.GiveBack(dctx, in.updateID); err != nil {
-			b.log.WarnContext(ctx, "inbox unavailable", "op", "give_back", "update_id", in.updateID, "err", err)
+		// instance, alive, for one that died in heavy work for it.
+		if err := b.opts.Inbox.End(dctx, in.updateID); err != nil {
+			b.log.WarnContext(ctx, "inbox unavailable", "op", "end", "update_id", in.updateID, "err", err)
 		}
 	}
 	op, settle := "done", b.opts.Dedupe.Done

@@ -18,9 +18,9 @@ var errShutdown = errors.New("bot: shutting down")
 // that answered it died); it is settled with a notice instead of going round again.
 var errGaveUp = errors.New("bot: update taken over too many times")
 
-// errDiedOn: the instance that was answering an update from the inbox died (out of memory,
-// most likely because of the update itself); it is settled with a notice instead of being
-// answered again by the next instance.
+// errDiedOn: the instance answering an update from the inbox died in the middle of heavy work
+// for it (out of memory, most likely because of the update itself); it is settled with a
+// notice instead of being answered again by the next instance.
 var errDiedOn = errors.New("bot: an instance died answering the update")
 
 // errDownload marks a file Telegram did not let the bot download.

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/finbot/finbot/library"
 )
 
 // The webhook inbox: an update acknowledged to Telegram is kept until it is answered, so that a
@@ -21,14 +23,13 @@ type Inbox interface {
 	Remove(ctx context.Context, updateID int64) error
 	// TookOver counts a takeover of an update from an instance that died with it.
 	TookOver(ctx context.Context, updateID int64) error
-	// Begin records that this instance begins answering an update: if its claim lapses before
-	// the update is removed or given back, the instance died answering it.
+	// Begin records that this instance begins heavy work for an update (library.HeavyWatcher):
+	// if its claim lapses before End or Remove, the instance died in that work.
 	Begin(ctx context.Context, updateID int64) error
-	// GiveBack records that this instance stops answering an update, alive, without having
-	// answered it (it shuts down): the next instance answers it as usual.
-	GiveBack(ctx context.Context, updateID int64) error
-	// DiedOn reports whether an instance began answering an update and neither answered nor
-	// gave it back.
+	// End records that the heavy work for an update ended, or that this instance gives the
+	// update back, alive (it shuts down).
+	End(ctx context.Context, updateID int64) error
+	// DiedOn reports whether an instance began heavy work for an update that did not end.
 	DiedOn(ctx context.Context, updateID int64) (bool, error)
 	// Due calls take for each update stored or last looked at olderThan ago or earlier, at most
 	// limit of them, when this instance is the inbox's sweeper (one instance at a time is).
@@ -36,9 +37,8 @@ type Inbox interface {
 }
 
 // maxInboxTakeovers: an update taken over this many times (every instance that took it died
-// before it began answering it) is settled with a notice to its user instead of being taken
-// over again. One that an instance died while answering is not taken over at all (see
-// takeOver).
+// with it) is settled with a notice to its user instead of being taken over again. One that
+// an instance died on in the middle of heavy work is not taken over at all (see takeOver).
 const maxInboxTakeovers = 3
 
 // sweepBatch bounds the updates one sweep takes over.
@@ -192,11 +192,11 @@ func (b *Bot) takeOver(ctx, work context.Context, id int64, body []byte, takeove
 		return
 	}
 	if b.diedOn(ctx, id) {
-		// The instance before died answering it: the likeliest cause is the update itself (a
-		// question that took all the memory), which would kill this instance too. Its user is
-		// told, once, and it is settled answered.
+		// The instance before died in the middle of heavy work for it (a document index, a
+		// file): the likeliest cause is the update itself, which took all the memory and
+		// would kill this instance too. Its user is told, once, and it is settled answered.
 		b.core.metrics.updates.WithLabelValues("died_on").Inc()
-		b.log.ErrorContext(ctx, "an instance died answering this update; not answered again, its user is told",
+		b.log.ErrorContext(ctx, "an instance died in heavy work for this update; not answered again, its user is told",
 			"update_id", id, "chat_id", in.chatID, "takeovers", takeovers)
 		b.side.Go(func() {
 			b.core.reply(work, in, userMessage(errDiedOn))
@@ -224,10 +224,10 @@ func (b *Bot) takeOver(ctx, work context.Context, id int64, body []byte, takeove
 	b.start(ctx, work, in)
 }
 
-// diedOn reports whether the instance that held an update this instance just claimed died
-// while answering it. Asked after the claim: an instance that stops alive gives the update
-// back before it releases its claim. When the inbox cannot say, the update is taken over as
-// before (its takeovers are still bounded).
+// diedOn reports whether the instance that held an update this instance just claimed died in
+// the middle of heavy work for it. Asked after the claim: an instance that stops alive ends
+// the work before it releases its claim. When the inbox cannot say, the update is taken over
+// as before (its takeovers are still bounded).
 func (b *Bot) diedOn(ctx context.Context, id int64) bool {
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dedupeTimeout)
 	defer cancel()
@@ -239,16 +239,45 @@ func (b *Bot) diedOn(ctx context.Context, id int64) bool {
 	return died
 }
 
-// beginInbox records that this instance begins answering an inboxed update (see Inbox.Begin).
-// When the inbox fails the update is answered all the same; should this instance then die on
-// it, the next one answers it again, as before.
-func (b *Bot) beginInbox(ctx context.Context, in incoming) {
+// watchHeavy returns ctx with a library.HeavyWatcher that marks an inboxed update in the inbox while
+// heavy work for it runs (Inbox.Begin … Inbox.End; concurrent work counted), so that the
+// instance that takes the update over, should this one die, knows whether it died in such
+// work. When the inbox fails the work runs all the same; should this instance then die in
+// it, the next one answers the update again, as before.
+func (b *Bot) watchHeavy(ctx context.Context, in incoming) context.Context {
 	if !in.inboxed || b.opts.Inbox == nil {
-		return
+		return ctx
 	}
-	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dedupeTimeout)
-	defer cancel()
-	if err := b.opts.Inbox.Begin(dctx, in.updateID); err != nil {
-		b.log.WarnContext(ctx, "inbox unavailable", "op", "begin", "update_id", in.updateID, "err", err)
+	var (
+		mu      sync.Mutex
+		running int
+	)
+	mark := func(begin bool) { // under mu: a Begin is in Redis before its End
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dedupeTimeout)
+		defer cancel()
+		op, f := "begin", b.opts.Inbox.Begin
+		if !begin {
+			op, f = "end", b.opts.Inbox.End
+		}
+		if err := f(dctx, in.updateID); err != nil {
+			b.log.WarnContext(ctx, "inbox unavailable", "op", op, "update_id", in.updateID, "err", err)
+		}
 	}
+	return library.WithHeavyWatcher(ctx, func() func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if running++; running == 1 {
+			mark(true)
+		}
+		var once sync.Once
+		return func() {
+			once.Do(func() {
+				mu.Lock()
+				defer mu.Unlock()
+				if running--; running == 0 {
+					mark(false)
+				}
+			})
+		}
+	})
 }

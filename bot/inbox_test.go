@@ -5,15 +5,18 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/agent/api"
+	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testnet"
+	"github.com/finbot/finbot/library"
 )
 
 // inboxBot starts a webhook bot with a Redis dedupe and inbox under prefix, with a short claim
@@ -123,50 +126,98 @@ func TestInboxGivesUpAfterTakeovers(t *testing.T) {
 	}
 }
 
-// A replica that dies while answering an update (killed for memory: it renews no claim,
-// settles nothing, gives nothing back) does not hand the update to the next replica
-// unchanged: the next replica's sweeper takes the lapsed claim, finds that the dead one had
-// begun answering it, tells the user it took too much, settles it answered, and never asks
-// its own agent.
-func TestInboxFailsUpdateAReplicaDiedAnswering(t *testing.T) {
-	rdb, prefix := sharedRedis(t)
-	f := newFakeAPI(t)
-	// Replica A talks to Redis over a client of its own: closing it is A dying.
-	opts := *rdb.Options()
-	dying := redis.NewClient(&opts)
-	t.Cleanup(func() { dying.Close() })
-	hang, started := hangingAgent()
-	_, addr := inboxBot(t, f, hang, dying, prefix, Options{ShutdownTimeout: 100 * time.Millisecond})
-	f.WaitCalls(t, "setWebhook", 1)
-	u := privateText(14, "сравни все мои документы за год")
-	u.UpdateID = 75
-	body, _ := json.Marshal(u)
-	postHook(t, "http://"+addr+"/hook", body)
-	waitClosed(t, started, "A to start answering")
-	dying.Close()
+// blockedStore is a document store whose index loads never finish: an index build that
+// runs until its context ends.
+type blockedStore struct {
+	library.Store
+	entered chan struct{} // closed when a load starts
+	once    sync.Once
+}
 
-	asked := make(chan struct{}, 1)
-	next := &fakeAgent{AnswerFunc: func(context.Context, api.Request) (api.Answer, error) {
-		asked <- struct{}{}
-		return api.Answer{Text: "ответ"}, nil
-	}}
-	b, _ := inboxBot(t, f, next, rdb, prefix, Options{})
-	waitInboxEmpty(t, rdb, prefix)
-	b.side.Wait()
-	if sent := sentTo(f, 14); len(sent) != 1 || sent[0] != userMessage(errDiedOn) {
-		t.Errorf("the user got %q, want the notice %q", sent, userMessage(errDiedOn))
+func (s *blockedStore) LoadChunks(ctx context.Context, _ string, _ []string) ([]docstore.Doc, error) {
+	s.once.Do(func() { close(s.entered) })
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// heavyAgent answers by searching a library whose index build never finishes: it is in the
+// middle of heavy work (library.HeavyWatcher) once started is closed.
+func heavyAgent(t *testing.T) (*fakeAgent, <-chan struct{}) {
+	t.Helper()
+	mem := docstore.NewMemory()
+	if _, err := library.New(mem, nil, library.Options{}).Add(t.Context(), "u:14", 14, "акт.txt",
+		[]byte("Акт сверки с ООО «Альфа» на 31.03.2026: сальдо 120 000 руб.")); err != nil {
+		t.Fatal(err)
 	}
-	if len(asked) != 0 {
-		t.Error("the next replica asked its agent: the update that killed A ran again")
+	store := &blockedStore{Store: mem, entered: make(chan struct{})}
+	lib := library.New(store, nil, library.Options{})
+	return &fakeAgent{AnswerFunc: func(ctx context.Context, r api.Request) (api.Answer, error) {
+		_, _, err := lib.Search(ctx, "u:14", library.Query{Text: r.Text})
+		return api.Answer{}, err
+	}}, store.entered
+}
+
+// A replica that dies (SIGKILL, out of memory: it renews no claim, settles nothing) in the
+// middle of heavy work for an update — an index build — does not hand the update to the next
+// replica unchanged: the next replica's sweeper takes the lapsed claim, finds the heavy work
+// marked, tells the user the message took too much, settles it answered and never asks its
+// own agent. A replica that dies answering an update without heavy work in progress hands it
+// over as before, and the next replica answers it.
+func TestInboxFailsUpdateAReplicaDiedOn(t *testing.T) {
+	tests := []struct {
+		name  string
+		agent func(t *testing.T) (*fakeAgent, <-chan struct{})
+		heavy bool
+	}{
+		{"in heavy work", heavyAgent, true},
+		{"waiting on something else", func(*testing.T) (*fakeAgent, <-chan struct{}) { return hangingAgent() }, false},
 	}
-	if got := outcomes(b.core.metrics, "died_on"); got != 1 {
-		t.Errorf("died_on counted %v times, want 1", got)
-	}
-	if got := outcomes(b.core.metrics, "taken_over"); got != 0 {
-		t.Errorf("taken over %v times, want 0", got)
-	}
-	if state := rdb.Get(t.Context(), prefix+"upd:75").Val(); state != "done" {
-		t.Errorf("update state %q, want done (a re-delivery is not answered)", state)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rdb, prefix := sharedRedis(t)
+			f := newFakeAPI(t)
+			// Replica A talks to Redis over a client of its own: closing it is A dying.
+			opts := *rdb.Options()
+			dying := redis.NewClient(&opts)
+			t.Cleanup(func() { dying.Close() })
+			a, started := tt.agent(t)
+			_, addr := inboxBot(t, f, a, dying, prefix, Options{ShutdownTimeout: 100 * time.Millisecond})
+			f.WaitCalls(t, "setWebhook", 1)
+			u := privateText(14, "сальдо по акту сверки с Альфой")
+			u.UpdateID = 75
+			body, _ := json.Marshal(u)
+			postHook(t, "http://"+addr+"/hook", body)
+			waitClosed(t, started, "A to start answering")
+			dying.Close()
+
+			asked := make(chan struct{}, 1)
+			next := &fakeAgent{AnswerFunc: func(context.Context, api.Request) (api.Answer, error) {
+				asked <- struct{}{}
+				return api.Answer{Text: "ответ"}, nil
+			}}
+			b, _ := inboxBot(t, f, next, rdb, prefix, Options{})
+			waitInboxEmpty(t, rdb, prefix)
+			b.side.Wait()
+			want, diedOn, takenOver := "ответ", 0.0, 1.0
+			if tt.heavy {
+				want, diedOn, takenOver = userMessage(errDiedOn), 1, 0
+			}
+			if sent := sentTo(f, 14); len(sent) != 1 || sent[0] != want {
+				t.Errorf("the user got %q, want %q", sent, want)
+			}
+			if tt.heavy && len(asked) != 0 {
+				t.Error("the next replica asked its agent: the update that killed A ran again")
+			}
+			if got := outcomes(b.core.metrics, "died_on"); got != diedOn {
+				t.Errorf("died_on counted %v times, want %v", got, diedOn)
+			}
+			if got := outcomes(b.core.metrics, "taken_over"); got != takenOver {
+				t.Errorf("taken over %v times, want %v", got, takenOver)
+			}
+			if state := rdb.Get(t.Context(), prefix+"upd:75").Val(); state != "done" {
+				t.Errorf("update state %q, want done (a re-delivery is not answered)", state)
+			}
+		})
 	}
 }
 

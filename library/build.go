@@ -92,6 +92,8 @@ func (l *Library) index(ctx context.Context, owner string) (*ownerIndex, error) 
 	if err := l.tooLarge.check(owner, v); err != nil {
 		return nil, err
 	}
+	// Whoever answers the question is told that it waits on the heaviest work a question does.
+	defer beginHeavy(ctx)()
 	// The build runs on singleflight's goroutine, owned by the group and ended by its budget.
 	ch := l.build.DoChan(fmt.Sprintf("%s@%d", owner, v), func() (res any, err error) {
 		defer func() {

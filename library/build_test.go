@@ -355,3 +355,46 @@ func TestQuantizedCosine(t *testing.T) {
 		t.Errorf("nearest = %v, want d#7", hits)
 	}
 }
+
+// Heavy work tells the request's HeavyWatcher: a question that builds the owner's index and
+// an upload do, a question the cached index answers does not.
+func TestHeavyWatcher(t *testing.T) {
+	ctx := context.Background()
+	var begun, ended int
+	watched := WithHeavyWatcher(ctx, func() func() {
+		begun++
+		return func() { ended++ }
+	})
+	lib := New(docstore.NewMemory(), nil, Options{})
+	steps := []struct {
+		name string
+		run  func() error
+		want int // heavy work begun so far
+	}{
+		{"upload", func() error {
+			_, err := lib.Add(watched, "u:1", 1, "c.md", corpusFiles(t)["dogovor-arendy.md"])
+			return err
+		}, 1},
+		{"first question", func() error {
+			_, _, err := lib.Search(watched, "u:1", Query{Text: "арендная плата"})
+			return err
+		}, 2},
+		{"cached", func() error {
+			_, _, err := lib.Search(watched, "u:1", Query{Text: "арендная плата"})
+			return err
+		}, 2},
+		{"no watcher", func() error {
+			lib.cache.purge()
+			_, _, err := lib.Search(ctx, "u:1", Query{Text: "аренда"})
+			return err
+		}, 2},
+	}
+	for _, st := range steps {
+		if err := st.run(); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if begun != st.want || ended != begun {
+			t.Errorf("%s: heavy work begun %d times, ended %d; want %d, all ended", st.name, begun, ended, st.want)
+		}
+	}
+}

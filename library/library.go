@@ -167,8 +167,9 @@ type Added struct {
 	Degraded []string
 }
 
-// Add extracts, chunks, embeds and stores one file for owner.
+// Add extracts, chunks, embeds and stores one file for owner: heavy work (HeavyWatcher).
 func (l *Library) Add(ctx context.Context, owner string, uploader int64, name string, data []byte) (Added, error) {
+	defer beginHeavy(ctx)()
 	sum := sha256.Sum256(data)
 	sha := hex.EncodeToString(sum[:])
 	if m, err := l.store.FindSHA(ctx, owner, sha); err == nil {

@@ -18,11 +18,11 @@ import (
 // deliver them again. The inbox closes that gap. Before the 200, the update's body is stored here;
 // once it is answered (or deliberately dropped) it is removed. A replica that dies leaves its
 // entries behind, with claims (the dedupe's) that lapse when it stops renewing them; a sweeper
-// takes those entries over and answers them — unless the replica died while answering one: an
-// update that killed one replica (out of memory, say) would kill the next, so the replica
-// that begins answering an update marks it (Begin), one that stops alive unmarks it
-// (GiveBack), and the sweeper that finds the mark on an update whose claim lapsed (DiedOn)
-// fails it instead of answering it again.
+// takes those entries over and answers them — unless the replica died in the middle of heavy
+// work for one (building a large document index, reading a large file): an update that killed
+// one replica for its memory would kill the next, so a replica marks an update while it does
+// such work for it (Begin … End), and the sweeper that finds the mark on an update whose claim
+// lapsed (DiedOn) fails it instead of answering it again.
 //
 // One replica sweeps at a time: the sweeper holds a [Lease] and its sweep is a script fenced by
 // that lease's token, so a replica that lost the lease while paused cannot sweep with it. The
@@ -34,7 +34,7 @@ import (
 //	prefix{inbox}          ZSET  update_id -> when it was stored or last swept (ms, Redis clock)
 //	prefix{inbox}:body     HASH  update_id -> the update as Telegram sent it (JSON)
 //	prefix{inbox}:tries    HASH  update_id -> how many times a sweeper took it over
-//	prefix{inbox}:begun    HASH  update_id -> when a replica began answering it (ms, Redis clock)
+//	prefix{inbox}:begun    HASH  update_id -> when a replica began heavy work for it (ms, Redis clock)
 //	prefix{inbox}:sweeper  the sweeper's lease (and :fence, its token counter)
 
 // MaxInboxTakeovers bounds how many times an update is taken over from a replica that died with
@@ -129,9 +129,9 @@ func (i *RedisInbox) Remove(ctx context.Context, updateID int64) error {
 	return nil
 }
 
-// Begin records that a replica begins answering updateID: if its claim lapses before the
-// update is removed or given back, the replica died answering it. An update no longer in the
-// inbox is left alone.
+// Begin records that a replica begins heavy work for updateID: if its claim lapses before the
+// work ends (End) or the update is removed, the replica died in that work. An update no
+// longer in the inbox is left alone.
 func (i *RedisInbox) Begin(ctx context.Context, updateID int64) error {
 	if err := beginScript.Run(ctx, i.rdb, []string{i.bodies, i.begun}, strconv.FormatInt(updateID, 10)).Err(); err != nil {
 		return fmt.Errorf("history: inbox begin %d: %w: %w", updateID, ErrUnavailable, err)
@@ -139,18 +139,19 @@ func (i *RedisInbox) Begin(ctx context.Context, updateID int64) error {
 	return nil
 }
 
-// GiveBack records that the replica answering updateID stopped, alive, without answering it
-// (it shuts down): the next replica answers it as usual.
-func (i *RedisInbox) GiveBack(ctx context.Context, updateID int64) error {
+// End records that the heavy work a replica began for updateID ended, or that the replica
+// gives the update back, alive (it shuts down): should the replica die now, the next one
+// answers the update as usual.
+func (i *RedisInbox) End(ctx context.Context, updateID int64) error {
 	if err := i.rdb.HDel(ctx, i.begun, strconv.FormatInt(updateID, 10)).Err(); err != nil {
-		return fmt.Errorf("history: inbox give back %d: %w: %w", updateID, ErrUnavailable, err)
+		return fmt.Errorf("history: inbox end %d: %w: %w", updateID, ErrUnavailable, err)
 	}
 	return nil
 }
 
-// DiedOn reports whether a replica began answering updateID and neither answered it nor gave
-// it back: asked by the replica that took over the update's lapsed claim, it means the one
-// before died answering it.
+// DiedOn reports whether a replica began heavy work for updateID that has not ended and the
+// update is not answered: asked by the replica that took over the update's lapsed claim, it
+// means the one before died in that work.
 func (i *RedisInbox) DiedOn(ctx context.Context, updateID int64) (bool, error) {
 	n, err := i.rdb.HExists(ctx, i.begun, strconv.FormatInt(updateID, 10)).Result()
 	if err != nil {

@@ -68,8 +68,9 @@ func TestInboxLifecycle(t *testing.T) {
 	})
 }
 
-// TestInboxDiedOn: an update a replica began answering is one it died on until it is given
-// back or removed; beginning an update no longer in the inbox leaves nothing behind.
+// TestInboxDiedOn: an update a replica began heavy work for is one it died on until the work
+// ends or the update is removed; beginning an update no longer in the inbox leaves nothing
+// behind.
 func TestInboxDiedOn(t *testing.T) {
 	eachRedis(t, func(t *testing.T, open func(testing.TB) redis.UniversalClient) {
 		rdb := open(t)
@@ -90,12 +91,12 @@ func TestInboxDiedOn(t *testing.T) {
 			op   func() error
 			died bool
 		}{
-			{func() error { return nil }, false},                 // stored, not begun
-			{func() error { return in.Begin(ctx, 8) }, true},     // begun: a lapsed claim means a death
-			{func() error { return in.GiveBack(ctx, 8) }, false}, // given back on shutdown
-			{func() error { return in.Begin(ctx, 8) }, true},     // the next replica begins it
-			{func() error { return in.Remove(ctx, 8) }, false},   // answered
-			{func() error { return in.Begin(ctx, 8) }, false},    // too late: not in the inbox
+			{func() error { return nil }, false},               // stored, not begun
+			{func() error { return in.Begin(ctx, 8) }, true},   // begun: a lapsed claim means a death in it
+			{func() error { return in.End(ctx, 8) }, false},    // the work ended (or the replica shut down)
+			{func() error { return in.Begin(ctx, 8) }, true},   // heavy work again
+			{func() error { return in.Remove(ctx, 8) }, false}, // answered
+			{func() error { return in.Begin(ctx, 8) }, false},  // too late: not in the inbox
 		}
 		for i, st := range steps {
 			if err := st.op(); err != nil {
