@@ -21,7 +21,7 @@ var errGaveUp = errors.New("bot: update taken over too many times")
 // errDiedOn: the instance answering an update from the inbox died in the middle of heavy work
 // for it (out of memory, most likely because of the update itself); it is settled with a
 // notice instead of being answered again by the next instance.
-var errDiedOn = errors.New("bot: an instance died answering the update")
+var errDiedOn = errors.New("bot: an instance died in heavy work for the update")
 
 // errDownload marks a file Telegram did not let the bot download.
 var errDownload = errors.New("bot: file download failed")

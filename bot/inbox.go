@@ -239,11 +239,11 @@ func (b *Bot) diedOn(ctx context.Context, id int64) bool {
 	return died
 }
 
-// watchHeavy returns ctx with a library.HeavyWatcher that marks an inboxed update in the inbox while
-// heavy work for it runs (Inbox.Begin … Inbox.End; concurrent work counted), so that the
-// instance that takes the update over, should this one die, knows whether it died in such
-// work. When the inbox fails the work runs all the same; should this instance then die in
-// it, the next one answers the update again, as before.
+// watchHeavy returns ctx with a library.HeavyWatcher that marks an inboxed update in the
+// inbox while heavy work for it runs (Inbox.Begin … Inbox.End; concurrent work counted), so
+// that the instance that takes the update over, should this one die, knows whether it died in
+// such work. When the inbox fails the work runs all the same; should this instance then die
+// in it, the next one answers the update again, as before.
 func (b *Bot) watchHeavy(ctx context.Context, in incoming) context.Context {
 	if !in.inboxed || b.opts.Inbox == nil {
 		return ctx
