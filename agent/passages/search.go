@@ -45,6 +45,11 @@ func Search(ctx context.Context, lib *library.Library, own string, q library.Que
 		if ctx.Err() != nil {
 			return facts.Payload{}, ctx.Err()
 		}
+		if msg := library.UserMessage(err); msg != "" {
+			// A refusal the library explains (the documents are too many to search): that
+			// explanation is the answer when no other call of the plan found anything.
+			return facts.Payload{}, &skill.Answered{Err: err, Reply: skill.Text(msg)}
+		}
 		return facts.Payload{}, skill.Unavailable("search documents", err)
 	}
 	if len(found) == 0 {
