@@ -8,6 +8,7 @@
 #   - the race once, then a clean run        -> "ok (race, retried)", the run passes
 #   - the race twice                         -> "race, twice", reported, the run passes
 #   - the race with a panic in the same log  -> "fail", the run fails
+#   - the stop file present (the tests done)  -> "skipped: tests done", the run passes
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
@@ -121,6 +122,8 @@ expect race-twice 0 "race, twice" FAKE_SCRIPT="$work/s2" -- 100x ./clean
 printf 'racepanic\n' >"$work/s3"
 expect race-with-panic 1 fail FAKE_SCRIPT="$work/s3" -- 100x ./clean
 expect clean 0 ok -- ./clean
+touch "$work/stop"
+expect stopped 0 "skipped: tests done" FUZZ_STOP_FILE="$work/stop" -- ./clean
 
 [ "$fails" = 0 ] && echo "fuzz-selftest: ok"
 exit "$fails"
