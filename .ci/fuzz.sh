@@ -7,9 +7,10 @@
 #   ./.ci/fuzz.sh --build        # only compiles the instrumented test binaries (test.sh runs this
 #                                # in the background so the fuzz stage later only links and runs)
 #   FUZZ_STOP_FILE=path          # when path exists, the targets not yet started are skipped
-#                                # (test.sh: the fuzz stage uses the CPU the tests leave, and stops
-#                                # when they are done); the order then starts at a different
-#                                # target each day, so every target gets its turn
+#                                # once FUZZ_MIN_TARGETS (3) have run (test.sh: the fuzz stage
+#                                # uses the CPU the tests leave and stops soon after them); the
+#                                # order then starts at a different target each day, so every
+#                                # target gets its turn
 #
 # Why counts, not seconds: with a duration -fuzztime, Go's coordinator can see its own deadline
 # before it has cancelled the workers and report a clean stop as "context deadline exceeded"
@@ -142,7 +143,7 @@ n=0
 start_all=$SECONDS
 while IFS=$'\t' read -r dir name; do
   n=$((n + 1))
-  if [ -n "$stop_file" ] && [ -e "$stop_file" ]; then
+  if [ -n "$stop_file" ] && [ -e "$stop_file" ] && [ $((n - 1 - skipped)) -ge "${FUZZ_MIN_TARGETS:-3}" ]; then
     skipped=$((skipped + 1))
     printf '[%2d/%d] %s %s … skipped: tests done (0s)\n' "$n" "$total" "${dir#./}" "$name"
     results+=("$(printf '%-28s %-18s %10s %10s %-20s %5ss' "${dir#./}" "$name" - - "skipped: tests done" 0)")

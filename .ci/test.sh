@@ -93,11 +93,11 @@ logs="$root/.cache/ci"
 mkdir -p "$logs"
 bash .ci/fuzz-selftest.sh >"$logs/fuzz-selftest.log" 2>&1 &
 selftest=$!
-# The fuzz stage runs at the lowest priority and stops starting targets once the tests, vet and
-# the other modules are done (FUZZ_STOP_FILE): it fills the CPU the tests leave idle while the
-# race run waits on timeouts, and never makes the command longer than the tests by more than the
-# target it is in. Each day starts at a different target, so every one gets its turn;
-# FUZZ_FULL=1 runs them all. Exploration is advisory; go test replays every committed input.
+# The fuzz stage runs at the lowest priority and, once the tests, vet and the other modules are
+# done (FUZZ_STOP_FILE), starts no more targets than the three it must run (FUZZ_MIN_TARGETS):
+# it fills the CPU the tests leave idle while the race run waits on timeouts, and adds at most
+# those three to the command. Each day starts at a different target, so every one gets its
+# turn; FUZZ_FULL=1 runs them all. Exploration is advisory; go test replays every committed input.
 fuzz_stop="$logs/fuzz.stop"
 rm -f "$fuzz_stop"
 [ "${FUZZ_FULL:-0}" = 1 ] && fuzz_stop_env="" || fuzz_stop_env="$fuzz_stop"
