@@ -7,7 +7,8 @@
 #   ./.ci/fuzz.sh --build        # only compiles the instrumented test binaries (test.sh runs this
 #                                # in the background so the fuzz stage later only links and runs)
 #   FUZZ_STOP_FILE=path          # when path exists, the targets not yet started are skipped
-#                                # once FUZZ_MIN_TARGETS (3) have run (test.sh: the fuzz stage
+#                                # once FUZZ_MIN_TARGETS (3) have run — none when FUZZ_BUILT_FILE
+#                                # is named but --build did not get to write it (test.sh: the fuzz stage
 #                                # uses the CPU the tests leave and stops soon after them); the
 #                                # order then starts at a different target each day, so every
 #                                # target gets its turn
@@ -79,10 +80,15 @@ if [ "$build_only" = 1 ]; then
   # One instrumented build per package; the go command caches what it compiles, so the later
   # `go test -fuzz` of each target finds every package compiled.
   for dir in $(printf '%s\n' "$targets" | cut -f1 | sort -u); do
+    if [ -n "${FUZZ_STOP_FILE:-}" ] && [ -e "$FUZZ_STOP_FILE" ]; then
+      echo "fuzz.sh --build: stopped, the tests are done (a cold cache: no target will be required)"
+      exit 0
+    fi
     start=$SECONDS
     go test -c -fuzz . -o /dev/null "$dir"
     echo "fuzz.sh --build: $dir ($((SECONDS - start))s)"
   done
+  [ -z "${FUZZ_BUILT_FILE:-}" ] || touch "$FUZZ_BUILT_FILE"
   exit 0
 fi
 
@@ -127,6 +133,12 @@ run_target() {
 execs() { sed -n 's/.*execs: \([0-9]*\).*/\1/p' "$1" | tail -1; }
 
 stop_file=${FUZZ_STOP_FILE:-}
+min_targets=${FUZZ_MIN_TARGETS:-3}
+# A stage whose instrumented build did not finish before the tests (a cold cache) owes no target:
+# the first one would compile the instrumented dependencies after the tests, for minutes.
+if [ -n "$stop_file" ] && [ -n "${FUZZ_BUILT_FILE:-}" ] && [ ! -e "$FUZZ_BUILT_FILE" ]; then
+  min_targets=0
+fi
 if [ -n "$stop_file" ]; then
   # Days since the epoch pick the first target: runs that stop early cover every target in turn.
   first=$(($(date +%s) / 86400 % total))
@@ -143,7 +155,7 @@ n=0
 start_all=$SECONDS
 while IFS=$'\t' read -r dir name; do
   n=$((n + 1))
-  if [ -n "$stop_file" ] && [ -e "$stop_file" ] && [ $((n - 1 - skipped)) -ge "${FUZZ_MIN_TARGETS:-3}" ]; then
+  if [ -n "$stop_file" ] && [ -e "$stop_file" ] && [ $((n - 1 - skipped)) -ge "$min_targets" ]; then
     skipped=$((skipped + 1))
     printf '[%2d/%d] %s %s … skipped: tests done (0s)\n' "$n" "$total" "${dir#./}" "$name"
     results+=("$(printf '%-28s %-18s %10s %10s %-20s %5ss' "${dir#./}" "$name" - - "skipped: tests done" 0)")
