@@ -107,6 +107,20 @@ rm -f "$fuzz_stop" "$fuzz_built"
 fuzz=$!
 trap 'pkill -P $fuzz 2>/dev/null; kill $selftest $fuzz 2>/dev/null || true' EXIT
 bash .ci/imports.sh
+# Every other module of the repository (library/retrieval/blevebench: bleve against finbot's
+# retrieval, kept out of finbot's go.mod): its test binary builds, so its go.mod and go.sum are
+# complete, and it vets. bench.sh runs its benchmark. At the lowest priority from the start: it
+# compiles a dependency graph of its own (bleve), in the CPU the tests leave.
+(
+  rc=0
+  for gomod in $(git ls-files '*/go.mod' 2>/dev/null || find . -mindepth 2 -name go.mod -not -path './.cache/*'); do
+    dir=$(dirname "$gomod")
+    echo "module $dir"
+    (cd "$dir" && nice -n 19 go test -race -count=1 -run '^$' ./... && nice -n 19 go vet -race ./...) || rc=1
+  done
+  exit $rc
+) >"$logs/modules.log" 2>&1 &
+modules=$!
 
 say "go test: -race where goroutines meet, plain elsewhere (.ci/packages.sh)"
 export TGEMU_DIR="$emu" FINBOT_E2E=1 FINBOT_REQUIRE_REDIS=1
@@ -152,7 +166,7 @@ pids=($!)
   exit $rc
 ) &
 pids+=($!)
-trap 'for p in $fuzz "${pids[@]}"; do pkill -P $p; done 2>/dev/null; kill $selftest $fuzz "${pids[@]}" 2>/dev/null || true' EXIT
+trap 'for p in $fuzz $modules "${pids[@]}"; do pkill -P $p; done 2>/dev/null; kill $selftest $fuzz $modules "${pids[@]}" 2>/dev/null || true' EXIT
 failed=()
 wait "${pids[0]}" || echo 1 >"$logs/test-1.rc"
 wait "${pids[1]}" || true
@@ -167,14 +181,6 @@ done
 # The code has no race build tags, so it vets the same files.
 say "go vet"
 go vet -race ./... || failed+=("go vet")
-# Every other module of the repository (library/retrieval/blevebench: bleve against finbot's
-# retrieval, kept out of finbot's go.mod): its test binary builds, so its go.mod and go.sum are
-# complete, and it vets. bench.sh runs its benchmark.
-for gomod in $(git ls-files '*/go.mod' 2>/dev/null || find . -mindepth 2 -name go.mod -not -path './.cache/*'); do
-  dir=$(dirname "$gomod")
-  say "module $dir: build and vet"
-  (cd "$dir" && go test -race -count=1 -run '^$' ./... && go vet -race ./...) || failed+=("module $dir")
-done
 # stage NAME PID LOG: waits for a background stage and prints its log.
 stage() {
   say "$1"
@@ -183,7 +189,8 @@ stage() {
   cat "$3"
   [ "$rc" = 0 ] || failed+=("$1")
 }
-touch "$fuzz_stop"
+touch "$fuzz_stop" # the tests and vet are done: the fuzz stage starts no target it does not owe
+stage "other modules: build and vet" $modules "$logs/modules.log"
 stage "fuzz self-test" $selftest "$logs/fuzz-selftest.log"
 say "fuzz targets (advisory)"
 fuzzrc=0
