@@ -103,10 +103,9 @@ selftest=$!
 fuzz_stop="$logs/fuzz.stop" fuzz_built="$logs/fuzz.built"
 rm -f "$fuzz_stop" "$fuzz_built"
 [ "${FUZZ_FULL:-0}" = 1 ] && fuzz_stop_env="" || fuzz_stop_env="$fuzz_stop"
-# setsid: the stage is a process group of its own, so that a cold build can be stopped whole.
-FUZZ_STOP_FILE="$fuzz_stop_env" FUZZ_BUILT_FILE="$fuzz_built" setsid nice -n 19 bash -c 'bash .ci/fuzz.sh --build && bash .ci/fuzz.sh' >"$logs/fuzz.log" 2>&1 &
+(FUZZ_STOP_FILE="$fuzz_stop_env" FUZZ_BUILT_FILE="$fuzz_built" nice -n 19 bash -c 'bash .ci/fuzz.sh --build && bash .ci/fuzz.sh') >"$logs/fuzz.log" 2>&1 &
 fuzz=$!
-trap 'kill -- -$fuzz 2>/dev/null; kill $selftest 2>/dev/null || true' EXIT
+trap 'pkill -P $fuzz 2>/dev/null; kill $selftest $fuzz 2>/dev/null || true' EXIT
 bash .ci/imports.sh
 # Every other module of the repository (library/retrieval/blevebench: bleve against finbot's
 # retrieval, kept out of finbot's go.mod): its test binary builds, so its go.mod and go.sum are
@@ -167,7 +166,7 @@ pids=($!)
   exit $rc
 ) &
 pids+=($!)
-trap 'kill -- -$fuzz 2>/dev/null; for p in $modules "${pids[@]}"; do pkill -P $p; done 2>/dev/null; kill $selftest $modules "${pids[@]}" 2>/dev/null || true' EXIT
+trap 'for p in $fuzz $modules "${pids[@]}"; do pkill -P $p; done 2>/dev/null; kill $selftest $fuzz $modules "${pids[@]}" 2>/dev/null || true' EXIT
 failed=()
 wait "${pids[0]}" || echo 1 >"$logs/test-1.rc"
 wait "${pids[1]}" || true
@@ -191,21 +190,13 @@ stage() {
   [ "$rc" = 0 ] || failed+=("$1")
 }
 touch "$fuzz_stop" # the tests and vet are done: the fuzz stage starts no target it does not owe
-fuzz_cut=0
-if [ -n "$fuzz_stop_env" ] && [ ! -e "$fuzz_built" ]; then
-  # A cold cache: the instrumented build is still compiling and no target is owed; stop it
-  # rather than wait for the package it is in.
-  kill -- -"$fuzz" 2>/dev/null && fuzz_cut=1
-fi
 stage "other modules: build and vet" $modules "$logs/modules.log"
 stage "fuzz self-test" $selftest "$logs/fuzz-selftest.log"
 say "fuzz targets (advisory)"
 fuzzrc=0
 wait $fuzz || fuzzrc=$?
 cat "$logs/fuzz.log"
-if [ "$fuzz_cut" = 1 ]; then
-  echo "fuzz stage: the instrumented build had not finished when the tests did (a cold cache); stopped, no target run"
-elif [ "$fuzzrc" != 0 ]; then
+if [ "$fuzzrc" != 0 ]; then
   echo
   echo "!! FUZZ FINDING (advisory, not a landing gate): see the log above for the input and the"
   echo "!! go test -run line that reproduces it; fix the bug and commit the input under testdata/fuzz/."
