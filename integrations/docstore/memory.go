@@ -155,24 +155,21 @@ func (m *Memory) Get(_ context.Context, owner, id string) (Meta, error) {
 // is nil) with their chunks, vectors and text, in List order. Unknown ids
 // are skipped.
 func (m *Memory) Load(_ context.Context, owner string, ids []string) ([]Doc, error) {
-	return read(m, owner, ids, func(o *memOwner) ([]Doc, error) {
-		if ids == nil {
-			ids = slices.Collect(maps.Keys(o.docs))
-		}
-		docs := make([]Doc, 0, len(ids))
-		for _, id := range uniq(ids) {
-			if d, ok := o.docs[id]; ok {
-				docs = append(docs, cloneDoc(d))
-			}
-		}
-		sortDocs(docs)
-		return docs, nil
-	})
+	return m.load(owner, ids, cloneDoc)
 }
 
 // LoadChunks is Load without the documents' full text and vectors (Doc.Text and Doc.Vectors
 // are empty; Meta.Dims still says whether there are vectors).
 func (m *Memory) LoadChunks(_ context.Context, owner string, ids []string) ([]Doc, error) {
+	return m.load(owner, ids, func(d Doc) Doc {
+		d.Chunks, d.Vectors, d.Text = slices.Clone(d.Chunks), nil, ""
+		return d
+	})
+}
+
+// load returns owner's documents with the given ids (all when ids is nil), each as clone makes
+// it, in List order; unknown ids are skipped.
+func (m *Memory) load(owner string, ids []string, clone func(Doc) Doc) ([]Doc, error) {
 	return read(m, owner, ids, func(o *memOwner) ([]Doc, error) {
 		if ids == nil {
 			ids = slices.Collect(maps.Keys(o.docs))
@@ -180,8 +177,7 @@ func (m *Memory) LoadChunks(_ context.Context, owner string, ids []string) ([]Do
 		docs := make([]Doc, 0, len(ids))
 		for _, id := range uniq(ids) {
 			if d, ok := o.docs[id]; ok {
-				d.Chunks, d.Vectors, d.Text = slices.Clone(d.Chunks), nil, ""
-				docs = append(docs, d)
+				docs = append(docs, clone(d))
 			}
 		}
 		sortDocs(docs)
