@@ -205,6 +205,20 @@ func (e *emulator) final(t *testing.T, msgs []botMessage) []botMessage {
 	return out
 }
 
+// settled returns the messages once ok holds for their edited text, or as they stand after ten
+// seconds: a streamed answer's first message may be a draft that its last edit completes.
+func (e *emulator) settled(t *testing.T, msgs []botMessage, ok func([]botMessage) bool) []botMessage {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		msgs = e.final(t, msgs)
+		if ok(msgs) || time.Now().After(deadline) {
+			return msgs
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // newE2ELLM is the LLM of the end-to-end test (internal/fakes.LLM). It plans everything as
 // small talk and answers with the number of history messages it was given, so a test can see
 // what the agent remembered; "длинный" asks for a 10,000-character answer. A stream comes in one
@@ -357,8 +371,11 @@ func TestE2ETelegram(t *testing.T) {
 		stop()
 		stop = startBot(top, env, logs) // owned by the whole test, not this subtest
 		emu.say(t, alice, private, "Как меня зовут?")
-		got := emu.replies(t, private.ID, 1)
-		if !strings.Contains(got[0].Text, "в истории сообщений — ✉✉.") {
+		const want = "в истории сообщений — ✉✉."
+		got := emu.settled(t, emu.replies(t, private.ID, 1), func(m []botMessage) bool {
+			return strings.Contains(m[0].Text, want)
+		})
+		if !strings.Contains(got[0].Text, want) {
 			t.Errorf("reply after restart = %q, want the LLM to have seen the 2 earlier messages", got[0].Text)
 		}
 		if !sawInHistory(llm, "Меня зовут Алиса") {
