@@ -116,7 +116,7 @@ bash .ci/imports.sh
   for gomod in $(git ls-files '*/go.mod' 2>/dev/null || find . -mindepth 2 -name go.mod -not -path './.cache/*'); do
     dir=$(dirname "$gomod")
     echo "module $dir"
-    (cd "$dir" && nice -n 19 go test -race -count=1 -run '^$' ./... && nice -n 19 go vet -race ./...) || rc=1
+    (cd "$dir" && nice -n 19 go test -race -vet=all -count=1 -run '^$' ./...) || rc=1
   done
   exit $rc
 ) >"$logs/modules.log" 2>&1 &
@@ -135,7 +135,9 @@ runs=$(bash .ci/packages.sh)
 mod=$(go list -m)
 # gotest N MODE FILTER PACKAGES: invocation N, its output in $logs/test-N.log.
 gotest() {
-  local n=$1 mode=$2 filter=$3 pkgs=$4 args=(-count=1 -timeout 10m)
+  # -vet=all: the whole of go vet, in the build each run compiles anyway (a separate go vet
+  # compiled the plain run's packages once more for the race configuration).
+  local n=$1 mode=$2 filter=$3 pkgs=$4 args=(-count=1 -timeout 10m -vet=all)
   [ "$mode" = race ] && args+=(-race -p 4)
   args+=("${extra[@]}") # test.sh's arguments (-v, -run …); the split filter after them wins
   [ "$filter" = - ] || args+=("$filter")
@@ -176,11 +178,6 @@ for i in $(seq 1 ${#names[@]}); do
   [ ! -f "$logs/test-$i.rc" ] || failed+=("go test ${names[$((i - 1))]}")
 done
 
-# go vet with -race reuses the race build's compiled packages (the same build configuration):
-# seconds, where a plain go vet compiles every dependency once more (about a minute of CPU).
-# The code has no race build tags, so it vets the same files.
-say "go vet"
-go vet -race ./... || failed+=("go vet")
 # stage NAME PID LOG: waits for a background stage and prints its log.
 stage() {
   say "$1"
@@ -189,7 +186,7 @@ stage() {
   cat "$3"
   [ "$rc" = 0 ] || failed+=("$1")
 }
-touch "$fuzz_stop" # the tests and vet are done: the fuzz stage starts no target it does not owe
+touch "$fuzz_stop" # the tests (and vet, -vet=all) are done: the fuzz stage starts no target it does not owe
 stage "other modules: build and vet" $modules "$logs/modules.log"
 stage "fuzz self-test" $selftest "$logs/fuzz-selftest.log"
 say "fuzz targets (advisory)"
