@@ -62,13 +62,18 @@ func DOCX(title string, sections ...Section) []byte {
 			body.WriteString(para("", p))
 		}
 	}
+	return docxPackage(body.String())
+}
+
+// docxPackage wraps a document body's XML into a DOCX package.
+func docxPackage(body string) []byte {
 	files := map[string]string{
 		"[Content_Types].xml": `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
 		"_rels/.rels": `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
 		"word/document.xml": `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` + body.String() + `</w:body></w:document>`,
+<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` + body + `</w:body></w:document>`,
 	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
@@ -99,6 +104,93 @@ func XLSX(sheet string, rows [][]any) []byte {
 	var buf bytes.Buffer
 	if err := f.Write(&buf); err != nil {
 		panic(err)
+	}
+	return buf.Bytes()
+}
+
+// DOCXText returns a Word document written as an office suite writes a contract: every line of
+// text its own paragraph (a line in upper case, a heading), and every Markdown table block
+// («| a | b |» lines with a «|---|» rule) a real table.
+func DOCXText(text string) []byte {
+	esc := func(s string) string {
+		return `<w:r><w:t xml:space="preserve">` + html.EscapeString(s) + `</w:t></w:r>`
+	}
+	var body strings.Builder
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		line := strings.TrimSpace(lines[i])
+		if line == "" {
+			continue
+		}
+		if strings.HasPrefix(line, "|") {
+			body.WriteString("<w:tbl>")
+			for ; i < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i]), "|"); i++ {
+				cells := tableCells(lines[i])
+				if cells == nil {
+					continue // the rule under the header
+				}
+				body.WriteString("<w:tr>")
+				for _, c := range cells {
+					body.WriteString("<w:tc><w:p>" + esc(c) + "</w:p></w:tc>")
+				}
+				body.WriteString("</w:tr>")
+			}
+			i--
+			body.WriteString("</w:tbl>")
+			continue
+		}
+		style := ""
+		if strings.ToUpper(line) == line && strings.ToLower(line) != line {
+			style = `<w:pPr><w:pStyle w:val="Heading2"/></w:pPr>`
+		}
+		body.WriteString("<w:p>" + style + esc(line) + "</w:p>")
+	}
+	return docxPackage(body.String())
+}
+
+// tableCells returns the cells of a Markdown table line, or nil for its «|---|» rule.
+func tableCells(line string) []string {
+	line = strings.TrimSpace(line)
+	line = strings.TrimSuffix(strings.TrimPrefix(line, "|"), "|")
+	cells := strings.Split(line, "|")
+	rule := true
+	for i, c := range cells {
+		cells[i] = strings.TrimSpace(c)
+		if strings.Trim(cells[i], "-: ") != "" {
+			rule = false
+		}
+	}
+	if rule {
+		return nil
+	}
+	return cells
+}
+
+// PDFText returns an A4 PDF of text as a printed document: lines flow over pages, a Markdown
+// table's rows printed with their cells spaced apart, as a text layer reads them.
+func PDFText(title, text string) []byte {
+	f := fpdf.New("P", "mm", "A4", "")
+	f.AddUTF8FontFromBytes("lib", "", liberationsansregular.TTF)
+	f.SetTitle(title, true)
+	f.AddPage()
+	f.SetFont("lib", "", 10)
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "|") {
+			cells := tableCells(line)
+			if cells == nil {
+				continue
+			}
+			line = strings.Join(cells, "   ")
+		}
+		if strings.TrimSpace(line) == "" {
+			f.Ln(3)
+			continue
+		}
+		f.MultiCell(0, 5, strings.TrimSpace(line), "", "", false)
+	}
+	var buf bytes.Buffer
+	if err := f.Output(&buf); err != nil {
+		panic(fmt.Sprintf("testdocs: pdf: %v", err))
 	}
 	return buf.Bytes()
 }
