@@ -155,7 +155,8 @@ fi
 if [ -n "$stop_file" ]; then
   # Days since the epoch pick the first target: runs that stop early cover every target in turn.
   first=$(($(date +%s) / 86400 % total))
-  targets=$(printf '%s\n' "$targets" | tail -n +$((first + 1)); printf '%s\n' "$targets" | head -n "$first")
+  # sed reads all its input: `head -n 0` exits unread and printf dies of SIGPIPE (pipefail: 141).
+  targets=$(sed -n "$((first + 1)),\$p" <<<"$targets"; [ "$first" = 0 ] || sed -n "1,${first}p" <<<"$targets")
   targets=$(sed '/^$/d' <<<"$targets")
 fi
 
