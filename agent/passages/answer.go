@@ -29,6 +29,8 @@ type Debug struct {
 	// skill's gate); 0 for the user's documents.
 	Gate     float64           `json:"gate,omitempty"`
 	Passages []library.Passage `json:"passages,omitempty"`
+	// Clauses is what the answer read the user's documents as clauses found (Clauses).
+	Clauses *ClauseResult `json:"clauses,omitempty"`
 	// Unanswered: passages passed the gate, but none of their articles states a time limit
 	// for what the question asks about, so the answer is the knowledge base's refusal
 	// (ExtractiveKB: without an LLM, or when it failed).
@@ -82,6 +84,7 @@ func (a Answerer) Passages(ctx context.Context, lib *library.Library, own string
 	dbg *Debug) (skill.Reply, error) {
 	text := q.Text
 	var degraded []string
+	var r skill.Reply
 	if q.Searches != nil {
 		dbg.Expansions = q.Searches // the planner already wrote the sub-queries: no expansion call
 	} else if a.Writer.Enabled() {
@@ -107,10 +110,21 @@ func (a Answerer) Passages(ctx context.Context, lib *library.Library, own string
 	}
 	dbg.Search, dbg.Passages = info, passages
 	degraded = append(degraded, info.Degraded...)
+	clauses := func() bool { // a user's documents read as their clauses, when they have the question's terms
+		x, res, ok := Clauses(ctx, lib, own, ids, passages, q)
+		if ok {
+			dbg.Clauses = &res
+			r.Text, r.Sources = x.Text, x.Sources
+		}
+		return ok
+	}
+	if len(passages) == 0 && !kb && !a.Writer.Enabled() && clauses() {
+		r.Degraded = degraded
+		return r, nil
+	}
 	if len(passages) == 0 {
 		return skill.Reply{Text: NothingFound(len(ids) > 0), Degraded: degraded}, nil
 	}
-	var r skill.Reply
 	if a.Writer.Enabled() {
 		srcs, numbers := Sources(passages, kb)
 		ps := make([]prompts.DocSource, len(passages))
@@ -128,6 +142,10 @@ func (a Answerer) Passages(ctx context.Context, lib *library.Library, own string
 			degraded = append(degraded, phrase.SourcesDegraded(err))
 			dbg.Refusal(err)
 		}
+	}
+	if r.Text == "" && !kb && clauses() {
+		r.Degraded = degraded
+		return r, nil
 	}
 	if r.Text == "" {
 		// The answer with no LLM, and the same when the LLM failed: the passages it quotes,

@@ -1,0 +1,161 @@
+package passages
+
+// The answer from a user's documents read as their clauses (library.Units): the clause, row
+// or paragraph that states what the question asks, wherever it stands in the document.
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/library"
+)
+
+const (
+	// clauseChars bounds the documents read whole for one question: beyond it only the
+	// documents the search found passages in are read.
+	clauseChars = 2_000_000
+	// MinClauseCoverage is the share of the question's weight (library.ClauseHit.Coverage) the
+	// best unit must hold, with its section and its document's title, to answer: below it the
+	// documents do not say what is asked, and the reply says so.
+	MinClauseCoverage = 0.5
+	// weakerClause: a unit scoring below this share of the best one is not quoted with it.
+	weakerClause = 0.75
+	// clauseQuotes is how many units an answer quotes at most; clauseRunes bounds each.
+	clauseQuotes = 3
+	clauseRunes  = 700
+)
+
+// ClauseResult is what a clause answer found, for the debug payload.
+type ClauseResult struct {
+	Units    int      `json:"units"`
+	Quoted   []string `json:"quoted,omitempty"` // «title п. 3.5»
+	Coverage float64  `json:"coverage"`
+	NotFound bool     `json:"not_found,omitempty"`
+}
+
+// clauseDocs loads the documents a clause answer reads: those of ids (the user's selection),
+// else all of the owner's while they fit clauseChars, else those the search found.
+func clauseDocs(ctx context.Context, lib *library.Library, own string, ids []string, found []library.Passage) ([]docstore.Doc, error) {
+	if len(ids) == 0 {
+		metas, err := lib.List(ctx, own)
+		if err != nil {
+			return nil, err
+		}
+		total := 0
+		for _, m := range metas {
+			total += m.Chars
+		}
+		for _, m := range metas {
+			if total <= clauseChars || slices.ContainsFunc(found, func(p library.Passage) bool { return p.DocID == m.ID }) {
+				ids = append(ids, m.ID)
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return lib.Full(ctx, own, ids)
+}
+
+// Clauses answers q from the units of the owner's documents (ids: the selected ones; found:
+// the passages the search found, which name the documents to read when all are too many).
+// ok is false when the documents could not be read or hold no unit with the question's terms:
+// the caller quotes passages then. A best unit that holds too little of the question
+// (MinClauseCoverage) gives the reply that the documents do not say it, with the closest clause.
+func Clauses(ctx context.Context, lib *library.Library, own string, ids []string, found []library.Passage, q Question) (skill.Reply, ClauseResult, bool) {
+	var res ClauseResult
+	docs, err := clauseDocs(ctx, lib, own, ids, found)
+	if err != nil || len(docs) == 0 {
+		return skill.Reply{}, res, false
+	}
+	cds := make([]library.ClauseDoc, len(docs))
+	for i, d := range docs {
+		cds[i] = library.ClauseDoc{ID: d.Meta.ID, Names: d.Meta.Title + " " + DocName(d.Meta), Units: library.Units(d.Text)}
+		res.Units += len(cds[i].Units)
+	}
+	hits := library.RankClauses(cds, library.ClauseQuestion{Text: q.Text, Asking: q.Asking})
+	if len(hits) == 0 {
+		return skill.Reply{}, res, false
+	}
+	res.Coverage = hits[0].Coverage
+	var kept []library.ClauseHit
+	for _, h := range hits {
+		if len(kept) == clauseQuotes || h.Score < hits[0].Score*weakerClause {
+			break
+		}
+		if slices.ContainsFunc(kept, func(k library.ClauseHit) bool {
+			return k.Doc == h.Doc && (k.Unit.Index == h.Unit.Index || k.Unit.Lead == h.Unit.Text)
+		}) {
+			continue
+		}
+		kept = append(kept, h)
+	}
+	var b strings.Builder
+	if res.Coverage < MinClauseCoverage {
+		res.NotFound = true
+		kept = kept[:1]
+		b.WriteString("Прямого ответа в ваших документах не нашёл. Ближе всего по смыслу:\n\n")
+	}
+	var srcs []facts.Source
+	footnote := map[int]int{}
+	for _, h := range kept {
+		d := docs[h.Doc]
+		n, ok := footnote[h.Doc]
+		if !ok {
+			srcs = append(srcs, facts.Source{Title: DocName(d.Meta)})
+			n = len(srcs)
+			footnote[h.Doc] = n
+		}
+		where := unitPlace(h.Unit, d.Meta)
+		res.Quoted = append(res.Quoted, DocName(d.Meta)+" "+where)
+		if where != "" {
+			where = ", " + where
+		}
+		fmt.Fprintf(&b, "**%s**%s:\n", md.Escape(DocName(d.Meta)), md.Escape(where))
+		text := h.Unit.Quote()
+		if r := []rune(text); len(r) > clauseRunes {
+			text = string(r[:clauseRunes]) + "…"
+		}
+		lines := strings.Split(text, "\n")
+		for i, l := range lines {
+			lines[i] = md.Escape(l)
+		}
+		fmt.Fprintf(&b, "> %s [%d]\n\n", strings.Join(lines, "\n> "), n)
+	}
+	return skill.Reply{Text: strings.TrimSpace(b.String()), Sources: srcs}, res, true
+}
+
+// unitPlace names where a unit stands: «п. 3.5», «строка 4» of a sheet (its header is row 1),
+// «таблица, строка 2», or the section's heading.
+func unitPlace(u library.Unit, m docstore.Meta) string {
+	switch {
+	case u.Kind == library.UnitClause:
+		return "п. " + u.Number
+	case u.Kind == library.UnitRow && m.Format == "xlsx":
+		n := 0
+		fmt.Sscan(u.Number, &n)
+		return fmt.Sprintf("строка %d", n+1)
+	case u.Kind == library.UnitRow:
+		return "таблица, строка " + u.Number
+	}
+	return ""
+}
+
+// DocName is what the user calls a document: the name they gave its file, without the
+// extension («Договор 47У Сетевые Решения ИТ обслуживание»); its title when it has no file name.
+func DocName(m docstore.Meta) string {
+	name := strings.TrimSpace(m.FileName)
+	if i := strings.LastIndexByte(name, '.'); i > 0 && len(name)-i <= 5 {
+		name = name[:i]
+	}
+	if name == "" {
+		return m.Title
+	}
+	return name
+}

@@ -1,0 +1,438 @@
+package library
+
+import (
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/finbot/finbot/library/retrieval"
+)
+
+// A document read as its clauses: a contract, a policy or an act is numbered clauses («3.5.
+// Постоянная часть арендной платы вносится…»), the lines before them (the title, the parties)
+// and tables (a specification, an act's services, a price list). A question is answered with the
+// units that state what it asks, wherever they are in the document, not with the passage the
+// search happened to cut around them.
+
+// UnitKind is what a unit of a document is.
+type UnitKind uint8
+
+const (
+	// UnitClause is a numbered clause («3.5. …»), with its subclauses as units of their own.
+	UnitClause UnitKind = iota
+	// UnitText is an unnumbered paragraph: the title, the preamble naming the parties.
+	UnitText
+	// UnitRow is a table row, read with its table's header.
+	UnitRow
+)
+
+// Unit is one clause, paragraph or table row of a document.
+type Unit struct {
+	Kind UnitKind
+	// Number is the clause's number («3.5», «6.2.2»); for a row, its row in the table, header
+	// excluded (the price list's first item is row 1).
+	Number string
+	// Section is the heading the unit stands under («3. АРЕНДНАЯ ПЛАТА И ПОРЯДОК РАСЧЁТОВ»).
+	Section string
+	// Lead is the clause a subclause completes («6.2. Арендатор обязан:» for 6.2.2), or a row's
+	// table header.
+	Lead string
+	// Text is the unit, whitespace collapsed; a row's cells are joined by « | ».
+	Text string
+	// Index is the unit's place in the document.
+	Index int
+}
+
+// Quote is how the unit reads quoted: a subclause after its lead, a row after its header.
+func (u Unit) Quote() string {
+	if u.Lead == "" {
+		return u.Text
+	}
+	if u.Kind == UnitRow {
+		return u.Lead + "\n" + u.Text
+	}
+	return u.Lead + " … " + u.Text
+}
+
+// Units reads a document's text as its units.
+func Units(text string) []Unit {
+	var (
+		units   []Unit
+		section string
+		cur     *Unit // the clause or paragraph being read; nil after a blank line or a table
+		header  []string
+		row     int
+		leads   = map[string]string{} // clause number → its text, for subclauses' leads
+	)
+	lines := strings.Split(PlainText(text), "\n")
+	for i := range lines {
+		lines[i] = strings.Join(strings.Fields(lines[i]), " ")
+	}
+	// Tab-separated or « | »-joined lines are table rows (DOCX and XLSX extraction write them so).
+	cells := func(raw string) []string {
+		var cs []string
+		switch {
+		case strings.Contains(raw, "\t"):
+			cs = strings.Split(raw, "\t")
+		case strings.Count(raw, " | ") >= 1:
+			cs = strings.Split(raw, " | ")
+		default:
+			return nil
+		}
+		for i := range cs {
+			cs[i] = strings.Join(strings.Fields(cs[i]), " ")
+		}
+		return cs
+	}
+	raw := strings.Split(PlainText(text), "\n")
+	add := func(u Unit) {
+		u.Section, u.Index = section, len(units)
+		units = append(units, u)
+		cur = &units[len(units)-1]
+	}
+	for li, line := range lines {
+		if line == "" {
+			cur, header = nil, nil
+			continue
+		}
+		if cs := cells(raw[li]); cs != nil {
+			cur = nil
+			if header == nil {
+				header, row = cs, 0
+				continue
+			}
+			row++
+			add(Unit{Kind: UnitRow, Number: itoa(row), Lead: strings.Join(header, " | "), Text: strings.Join(cs, " | ")})
+			cur = nil
+			continue
+		}
+		header = nil
+		next := ""
+		for _, l := range lines[li+1:] {
+			if l != "" {
+				next = l
+				break
+			}
+		}
+		if isHeading(line, next) {
+			section, cur = line, nil
+			continue
+		}
+		parts := clauseUnits(line)
+		if m := subclauseStart.FindStringSubmatch(line); m != nil && (len(parts) == 0 || parts[0].number == "") {
+			parts = []clauseUnit{{number: m[1], text: line}} // «6.1.1. передать Помещение…»: a subclause in lower case
+		}
+		for _, part := range parts {
+			switch {
+			case part.number != "":
+				lead := ""
+				if dot := strings.LastIndexByte(part.number, '.'); dot > 0 {
+					if l, ok := leads[part.number[:dot]]; ok && strings.HasSuffix(l, ":") {
+						lead = l
+					}
+				}
+				add(Unit{Kind: UnitClause, Number: part.number, Lead: lead, Text: part.text})
+				leads[part.number] = part.text
+			case cur != nil && continues(cur, part.text):
+				cur.Text += " " + part.text // a wrapped line of a PDF, a clause's second paragraph
+				if cur.Kind == UnitClause {
+					leads[cur.Number] = cur.Text
+				}
+			default:
+				add(Unit{Kind: UnitText, Text: part.text})
+			}
+		}
+	}
+	return units
+}
+
+// subclauseStart is a line that starts with a clause number of two levels or more, whatever
+// follows it.
+var subclauseStart = regexp.MustCompile(`^(\d{1,2}(?:\.\d{1,3}){1,3})\.?\s`)
+
+// continues reports whether text, a line without a clause number, goes on the unit cur: a
+// PDF's wrapped line starts in lower case or, in a clause, after a line that ends mid-sentence;
+// a line of its own (a table row printed as text, a new paragraph) starts otherwise.
+func continues(cur *Unit, text string) bool {
+	if cur.Kind == UnitRow {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(text)
+	last, _ := utf8.DecodeLastRuneInString(cur.Text)
+	switch {
+	case unicode.IsLower(first):
+		return true
+	case strings.ContainsRune(".;!?", last) || rowStart.MatchString(text):
+		return false
+	case unicode.IsDigit(first):
+		return unicode.IsLetter(last) // «…водоснабжения за август» + «2026 г. 15 644,90»
+	}
+	// A clause goes on to its next line; a paragraph when its line was full (a PDF's wrap).
+	return cur.Kind == UnitClause || utf8.RuneCountInString(cur.Text) >= 60 && last != ':'
+}
+
+// rowStart is a table row printed as text: a row number and a date, or a number and a word.
+var rowStart = regexp.MustCompile(`^(\d{1,3}\s+)?\d{2}\.\d{2}\.\d{4}|^\d{1,3}\s+\p{Lu}`)
+
+// isHeading: a section's title — a short line without a final stop, in capitals or followed
+// by the section's first clause («3. АРЕНДНАЯ ПЛАТА…» before «3.1. …»).
+func isHeading(line, next string) bool {
+	if !isTitleLine(line) {
+		return false
+	}
+	upper := strings.ToUpper(line) == line && strings.ToLower(line) != line
+	if m := clauseNumber.FindStringSubmatch(line); m != nil {
+		n := m[1]
+		return upper || strings.HasPrefix(next, n+".") && !strings.HasPrefix(next, n+". ")
+	}
+	return upper && utf8.RuneCountInString(line) > 3
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+// Facets of a unit: what kinds of answer it states.
+var (
+	facetMoney   = regexp.MustCompile(`\d[\d  ]*,\d{2}\b|\d+(\.\d+)?\s*(руб|₽)|\b\d{3,}(\.\d{2})?\b`)
+	facetPercent = regexp.MustCompile(`%|процент|п\.\s?п\.|ставк`)
+	facetPenalty = regexp.MustCompile(`(?i)пен[иеяь]|неустойк|штраф`)
+	facetParty   = regexp.MustCompile(`ООО|АО |ИП |ИНН|именуем|в лице|директор|бухгалтер`)
+	facetDate    = regexp.MustCompile(`\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}\s+(январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр)\p{L}*\s+\d{4}`)
+)
+
+// ClauseQuestion is what a question asks of a document's units.
+type ClauseQuestion struct {
+	Text   string
+	Asking Asking
+}
+
+// asks are the kinds of answer a question asks for, read from its words.
+type asks struct {
+	term, amount, percent, penalty, party, date bool
+}
+
+var (
+	asksPercent = regexp.MustCompile(`(?i)ставк|процент|%|тариф`)
+	asksPenalty = regexp.MustCompile(`(?i)пен[иеяь]|неустойк|штраф`)
+	asksParty   = regexp.MustCompile(`(?i)(^|\s)(кто|кем|кого|с кем|кому)(\s|$|\?)|сторон[аыу]|исполнител|подрядчик|арендодател|поставщик\b|подписал|инн\b`)
+	asksDate    = regexp.MustCompile(`(?i)(^|\s)(когда|какого числа|до какого|с какого|дата|датой|от какого)(\s|$|\?)|номер и дата`)
+)
+
+func readAsks(q ClauseQuestion) asks {
+	t := strings.ToLower(q.Text)
+	return asks{
+		term:    q.Asking.Term || q.Asking.When,
+		amount:  q.Asking.Amount,
+		percent: asksPercent.MatchString(t),
+		penalty: asksPenalty.MatchString(t),
+		party:   asksParty.MatchString(t),
+		date:    asksDate.MatchString(t),
+	}
+}
+
+// ClauseDoc is a document's units for RankClauses.
+type ClauseDoc struct {
+	ID string
+	// Names are what the document is called: its title and the name the user gave its file.
+	Names string
+	Units []Unit
+}
+
+// ClauseHit is a unit that answers a question, with how well.
+type ClauseHit struct {
+	Doc  int // index into the documents ranked
+	Unit Unit
+	// Score is the weight of the question's terms the unit holds, raised when it states the
+	// kind of answer asked; Coverage is the share of the question's weight it holds (its
+	// section, lead and document title counted).
+	Score, Coverage float64
+}
+
+// questionStop are words of a question that say how it asks, not what: they weigh nothing.
+var questionStop = map[string]bool{}
+
+func init() {
+	for _, w := range []string{"какой", "какая", "какие", "каким", "какую", "сколько", "скольо", "когда", "кто", "что", "где",
+		"есть", "ли", "по", "в", "на", "за", "и", "а", "у", "нас", "нам", "мы", "это", "до", "с", "со", "от", "или",
+		"можно", "нужно", "надо", "должны", "должен", "как", "почем", "почём", "там", "тоже", "еще", "ещё", "всего", "всех",
+		"числа", "число", "какого", "чтоб", "чтобы", "будет", "было", "если"} {
+		for _, t := range retrieval.Tokens(w) {
+			questionStop[t] = true
+		}
+	}
+}
+
+// RankClauses scores every unit of docs for q and returns the units that hold any of its
+// terms, best first. A term weighs by how rare it is among the units (a word every clause of
+// a lease has, «аренд», says little about which clause answers); a document whose title names
+// what the question names («по займу» and «Договор займа…») has its units preferred; a unit
+// that states the kind of answer asked (a term, an amount, a rate, a penalty, a party, a date)
+// is preferred to one that only shares words.
+func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
+	qt := distinct(retrieval.Tokens(q.Text))
+	if q.Asking.Subject != "" {
+		qt = distinct(append(retrieval.Tokens(q.Asking.Subject), qt...))
+	}
+	qt = slices.DeleteFunc(qt, func(t string) bool { return questionStop[t] })
+	if len(qt) == 0 {
+		return nil
+	}
+	a := readAsks(q)
+	// Document frequency of the question's terms over all units.
+	// The question's neighbouring terms («срок аренды»): a unit that has them side by side says
+	// what the question says, not just its words.
+	var pairs [][2]string
+	for i := 1; i < len(qt); i++ {
+		pairs = append(pairs, [2]string{qt[i-1], qt[i]})
+	}
+	type unitTerms struct {
+		own, ctx map[string]bool
+		next     map[[2]string]bool
+	}
+	n := 0
+	df := map[string]int{}
+	terms := make([][]unitTerms, len(docs))
+	titleTerms := make([]map[string]bool, len(docs))
+	for di, d := range docs {
+		titleTerms[di] = set(retrieval.Tokens(d.Names + " " + firstLine(d.Units)))
+		terms[di] = make([]unitTerms, len(d.Units))
+		for ui, u := range d.Units {
+			toks := retrieval.Tokens(u.Text)
+			own := set(toks)
+			next := map[[2]string]bool{}
+			for i := 1; i < len(toks); i++ {
+				next[[2]string{toks[i-1], toks[i]}] = true
+			}
+			ctx := set(retrieval.Tokens(u.Section + " " + u.Lead))
+			terms[di][ui] = unitTerms{own, ctx, next}
+			n++
+			for _, t := range qt {
+				if own[t] || ctx[t] {
+					df[t]++
+				}
+			}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	weight := map[string]float64{}
+	total := 0.0
+	for _, t := range qt {
+		w := math.Log(1 + float64(n)/float64(1+df[t]))
+		if documentWords[t] {
+			w *= 0.2
+		}
+		weight[t] = w
+		total += w
+	}
+	// The documents the question names by title.
+	affinity := make([]float64, len(docs))
+	best := 0.0
+	for di := range docs {
+		for _, t := range qt {
+			if titleTerms[di][t] && !documentWords[t] {
+				affinity[di] += weight[t]
+			}
+		}
+		best = max(best, affinity[di])
+	}
+	var hits []ClauseHit
+	for di, d := range docs {
+		for ui, u := range d.Units {
+			ut := terms[di][ui]
+			s, cov := 0.0, 0.0
+			for _, t := range qt {
+				switch {
+				case ut.own[t]:
+					s += weight[t]
+					cov += weight[t]
+				case ut.ctx[t]:
+					s += weight[t] / 2
+					cov += weight[t]
+				case titleTerms[di][t]:
+					cov += weight[t]
+				}
+			}
+			if s == 0 {
+				continue
+			}
+			for _, p := range pairs {
+				if ut.next[p] {
+					s += (weight[p[0]] + weight[p[1]]) / 4
+				}
+			}
+			s *= facetFactor(a, u.Text)
+			if best > 0 && affinity[di] < best {
+				s *= 0.6 // another document than the one the question names
+			}
+			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total})
+		}
+	}
+	slices.SortStableFunc(hits, func(x, y ClauseHit) int {
+		switch {
+		case x.Score > y.Score:
+			return -1
+		case x.Score < y.Score:
+			return 1
+		}
+		return 0
+	})
+	return hits
+}
+
+// facetFactor raises the score of a unit that states the kind of answer asked and lowers one
+// that states none of the kinds asked.
+func facetFactor(a asks, text string) float64 {
+	f, asked, met := 1.0, 0, 0
+	check := func(ask bool, re *regexp.Regexp) {
+		if !ask {
+			return
+		}
+		asked++
+		if re.MatchString(text) {
+			met++
+		}
+	}
+	check(a.term, timeLimit)
+	check(a.amount && !a.percent, facetMoney)
+	check(a.percent, facetPercent)
+	check(a.penalty, facetPenalty)
+	check(a.party, facetParty)
+	check(a.date && !a.term, facetDate)
+	if asked > 0 {
+		f = 0.7 + 0.6*float64(met)/float64(asked)
+	}
+	return f
+}
+
+func set(ts []string) map[string]bool {
+	m := make(map[string]bool, len(ts))
+	for _, t := range ts {
+		m[t] = true
+	}
+	return m
+}
+
+// firstLine is a document's own title line («ДОГОВОР АРЕНДЫ НЕЖИЛОГО ПОМЕЩЕНИЯ № А-07/26»).
+func firstLine(us []Unit) string {
+	for _, u := range us {
+		if u.Section != "" {
+			return u.Section
+		}
+		if u.Kind == UnitText {
+			if r := []rune(u.Text); len(r) > 120 {
+				return string(r[:120])
+			}
+			return u.Text
+		}
+	}
+	return ""
+}
