@@ -97,6 +97,7 @@ type docsSkill interface {
 	skill.Skill
 	Scope(ctx context.Context, who documents.Asker) (skill.Docs, error)
 	Titles(ctx context.Context, owner string) []string
+	Evidence(ctx context.Context, q skill.Query) (library.ClauseHit, bool)
 	Upload(ctx context.Context, q skill.Query, f api.File) (skill.Reply, error)
 	RememberReceipt(ctx context.Context, q skill.Query, messageID int, id string) error
 }

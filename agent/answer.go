@@ -7,7 +7,9 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -99,6 +101,7 @@ func (a *Agent) question(ctx context.Context, req api.Request, q skill.Query) (a
 		prev = &st
 	}
 	q.Decision = a.understand(ctx, q, prev)
+	q.Decision = a.weighDocuments(ctx, q)
 	route := api.Route{Source: "rules", Sure: q.Decision.Sure, Rule: q.Decision.Rule, Reasons: q.Decision.Reasons}
 	var ans api.Answer
 	var err error
@@ -204,4 +207,46 @@ func reply(r row, rep skill.Reply, route api.Route) api.Answer {
 	route.Reasons = append(route.Reasons, rep.Reasons...)
 	ans.Debug.Route = route
 	return ans
+}
+
+// Documents weigh as a source in understanding: a message that names no 1C object the
+// catalogs know (a counterparty, a contract, an account, a settlement account) and whose
+// content words a clause of the asker's own documents holds is answered from the documents.
+// How strongly it must hold them depends on what else the message could be: little for a
+// message the parser could not place, more for a rules question (the user's own policy beats
+// the knowledge base on its topic), and, for a question the parser is sure is one for 1C or
+// the Bank of Russia, the message must name the document too («ставка по займу»).
+const (
+	docsRouteCoverage = 0.5 // library.ClauseHit.Coverage of the best unit
+	docsRouteSure     = 0.9
+)
+
+// weighDocuments returns q's decision, or the documents' when they answer it better.
+func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) understand.Decision {
+	d := q.Decision
+	if a.docs == nil || d.Kind == understand.KindDocs && d.Sure || d.Kind == understand.KindLedgerWrite || d.DateError != "" ||
+		d.Rule == "kb_definition" || d.Kind == understand.KindSmallTalk && d.Sure ||
+		d.Counterparty.Set && d.Counterparty.Source == understand.FromCatalog ||
+		d.Contract.Set && d.Contract.Source == understand.FromCatalog ||
+		d.Account.Set && d.Account.Source == understand.FromText || d.BankAccount.Set || len(d.Candidates) > 0 {
+		return d
+	}
+	hit, ok := a.docs.Evidence(ctx, q)
+	if !ok {
+		return d
+	}
+	need := docsRouteCoverage
+	sure := d.Sure && d.Kind != understand.KindKB && d.Kind != understand.KindClarify && d.Kind != understand.KindDocs
+	if sure {
+		if !hit.Named {
+			return d
+		}
+		need = docsRouteSure
+	}
+	if hit.Coverage < need || hit.Matched < 2 { // one word in common is not «strongly»
+		return d
+	}
+	why := fmt.Sprintf("документы: %s (%.0f %% слов вопроса)", hit.Unit.Number, 100*hit.Coverage)
+	return understand.Decision{Kind: understand.KindDocs, Sure: true, Rule: "docs_content", Asks: d.Asks,
+		Reasons: append(slices.Clone(d.Reasons), why)}
 }

@@ -20,6 +20,7 @@ import (
 )
 
 var docsetMisses = flag.Bool("docset-misses", false, "TestDocumentSet: log every development question not answered right, with its answer (never the held-out ones)")
+var docsetVariant = flag.String("docset-variant", "no LLM", "TestDocumentSet: whose misses -docset-misses logs: \"no LLM\", \"garbage LLM\" or \"lying LLM\"")
 
 // docsetDir is the document question set of issue #27, written from the user's side
 // (agent/documents/testdata/docset/README.md).
@@ -266,7 +267,7 @@ func TestDocumentSet(t *testing.T) {
 			ans := ask(t, a, Request{UserID: user, ChatID: chat[root]}, l.Q)
 			outcome, why := docsetOutcome(l, ans)
 			counts[l.Split][outcome]++
-			if l.Split == "dev" && outcome != "right" && *docsetMisses && v.name == "no LLM" {
+			if l.Split == "dev" && outcome != "right" && *docsetMisses && v.name == *docsetVariant {
 				cl := ""
 				if d, ok := ans.Debug.Trace["docs"].(*passages.Debug); ok && d.Clauses != nil {
 					cl = fmt.Sprintf(" coverage %.2f %v", d.Clauses.Coverage, d.Clauses.Quoted)

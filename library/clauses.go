@@ -253,6 +253,11 @@ type ClauseHit struct {
 	// kind of answer asked; Coverage is the share of the question's weight it holds (its
 	// section, lead and document title counted).
 	Score, Coverage float64
+	// Named: the question names the unit's document (a term of its title or file name: «по
+	// займу», «в прайсе»), and no other document more.
+	Named bool
+	// Matched is how many of the question's terms the unit itself holds.
+	Matched int
 }
 
 // questionStop are words of a question that say how it asks, not what: they weigh nothing.
@@ -348,12 +353,14 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	for di, d := range docs {
 		for ui, u := range d.Units {
 			ut := terms[di][ui]
-			s, cov := 0.0, 0.0
+			s, cov, matched := 0.0, 0.0, 0
 			for _, t := range qt {
 				switch {
-				case ut.own[t]:
+				case ut.own[t] || t == "срок" && a.term && timeLimit.MatchString(u.Text):
+					// a clause states a term as a period or a date, not with the word «срок»
 					s += weight[t]
 					cov += weight[t]
+					matched++
 				case ut.ctx[t]:
 					s += weight[t] / 2
 					cov += weight[t]
@@ -366,14 +373,14 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			}
 			for _, p := range pairs {
 				if ut.next[p] {
-					s += (weight[p[0]] + weight[p[1]]) / 4
+					s += (weight[p[0]] + weight[p[1]]) / 2
 				}
 			}
 			s *= facetFactor(a, u.Text)
 			if best > 0 && affinity[di] < best {
 				s *= 0.6 // another document than the one the question names
 			}
-			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total})
+			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total, Named: best > 0 && affinity[di] == best, Matched: matched})
 		}
 	}
 	slices.SortStableFunc(hits, func(x, y ClauseHit) int {

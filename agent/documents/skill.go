@@ -141,3 +141,14 @@ func (s *Skill) Offers(ctx context.Context, q skill.Query) bool {
 	all, err := s.lib.List(lctx, owner(q))
 	return err != nil || len(all) > 0
 }
+
+// Evidence is how strongly q's documents answer it: their best unit for q's text, read as
+// clauses (passages.Evidence); ok is false when none holds its terms or they cannot be read.
+func (s *Skill) Evidence(ctx context.Context, q skill.Query) (library.ClauseHit, bool) {
+	if s.lib == nil {
+		return library.ClauseHit{}, false
+	}
+	lctx, cancel := context.WithTimeout(ctx, s.opts.HistoryTimeout)
+	defer cancel()
+	return passages.Evidence(lctx, s.lib, owner(q), q.Text, passages.AskingOf(q, s.opts.Parser))
+}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/skill"
@@ -25,7 +27,7 @@ const (
 	// documents do not say what is asked, and the reply says so.
 	MinClauseCoverage = 0.5
 	// weakerClause: a unit scoring below this share of the best one is not quoted with it.
-	weakerClause = 0.75
+	weakerClause = 0.85
 	// clauseQuotes is how many units an answer quotes at most; clauseRunes bounds each.
 	clauseQuotes = 3
 	clauseRunes  = 700
@@ -74,10 +76,9 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if err != nil || len(docs) == 0 {
 		return skill.Reply{}, res, false
 	}
-	cds := make([]library.ClauseDoc, len(docs))
-	for i, d := range docs {
-		cds[i] = library.ClauseDoc{ID: d.Meta.ID, Names: d.Meta.Title + " " + DocName(d.Meta), Units: library.Units(d.Text)}
-		res.Units += len(cds[i].Units)
+	cds := clauseDocsOf(own, docs)
+	for _, d := range cds {
+		res.Units += len(d.Units)
 	}
 	hits := library.RankClauses(cds, library.ClauseQuestion{Text: q.Text, Asking: q.Asking})
 	if len(hits) == 0 {
@@ -96,6 +97,19 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 		kept = append(kept, h)
 	}
+	// Quoted in reading order, document by document (in the order of their best unit).
+	first := map[int]int{}
+	for i, h := range kept {
+		if _, ok := first[h.Doc]; !ok {
+			first[h.Doc] = i
+		}
+	}
+	slices.SortStableFunc(kept, func(x, y library.ClauseHit) int {
+		if first[x.Doc] != first[y.Doc] {
+			return first[x.Doc] - first[y.Doc]
+		}
+		return x.Unit.Index - y.Unit.Index
+	})
 	var b strings.Builder
 	if res.Coverage < MinClauseCoverage {
 		res.NotFound = true
@@ -129,6 +143,39 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		fmt.Fprintf(&b, "> %s [%d]\n\n", strings.Join(lines, "\n> "), n)
 	}
 	return skill.Reply{Text: strings.TrimSpace(b.String()), Sources: srcs}, res, true
+}
+
+// units caches documents read as their units, by owner and document id: a document does not
+// change once stored (a new upload is a new id).
+var units, _ = lru.New[string, []library.Unit](512)
+
+func clauseDocsOf(own string, docs []docstore.Doc) []library.ClauseDoc {
+	cds := make([]library.ClauseDoc, len(docs))
+	for i, d := range docs {
+		key := own + "\x00" + d.Meta.ID + "\x00" + d.Meta.SHA256
+		us, ok := units.Get(key)
+		if !ok {
+			us = library.Units(d.Text)
+			units.Add(key, us)
+		}
+		cds[i] = library.ClauseDoc{ID: d.Meta.ID, Names: d.Meta.Title + " " + DocName(d.Meta), Units: us}
+	}
+	return cds
+}
+
+// Evidence is how strongly the owner's documents answer text: the best unit for it, when
+// some unit holds its terms (ok). The agent weighs it against the other sources before
+// routing a message.
+func Evidence(ctx context.Context, lib *library.Library, own, text string, a library.Asking) (library.ClauseHit, bool) {
+	docs, err := clauseDocs(ctx, lib, own, nil, nil)
+	if err != nil || len(docs) == 0 {
+		return library.ClauseHit{}, false
+	}
+	hits := library.RankClauses(clauseDocsOf(own, docs), library.ClauseQuestion{Text: text, Asking: a})
+	if len(hits) == 0 {
+		return library.ClauseHit{}, false
+	}
+	return hits[0], true
 }
 
 // unitPlace names where a unit stands: «п. 3.5», «строка 4» of a sheet (its header is row 1),
