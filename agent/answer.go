@@ -213,9 +213,10 @@ func reply(r row, rep skill.Reply, route api.Route) api.Answer {
 // catalogs know (a counterparty, a contract, an account, a settlement account) and whose
 // content words a clause of the asker's own documents holds is answered from the documents.
 // How strongly it must hold them depends on what else the message could be: little for a
-// message the parser could not place, more for a rules question (the user's own policy beats
-// the knowledge base on its topic), and, for a question the parser is sure is one for 1C or
-// the Bank of Russia, the message must name the document too («ставка по займу»).
+// message the parser could not place, more for one it took for the knowledge base's, and, for
+// a question the parser is sure is one for 1C, the Bank of Russia or the rules, the message
+// must name the document too («ставка по займу», «лимит по нашему положению»): the user's own
+// policy beats the knowledge base on its topic when the question asks about it.
 const (
 	docsRouteCoverage = 0.5 // library.ClauseHit.Coverage of the best unit
 	docsRouteSure     = 0.9
@@ -236,7 +237,7 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) understand.De
 		return d
 	}
 	need := docsRouteCoverage
-	sure := d.Sure && d.Kind != understand.KindKB && d.Kind != understand.KindClarify && d.Kind != understand.KindDocs
+	sure := d.Sure && d.Kind != understand.KindClarify && d.Kind != understand.KindDocs
 	if sure {
 		if !hit.Named {
 			return d

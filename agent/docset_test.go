@@ -284,3 +284,62 @@ func TestDocumentSet(t *testing.T) {
 		}
 	}
 }
+
+// TestDocumentRouting measures routing precision on a mixed set, with the document set
+// uploaded: the document questions must reach the documents, and the 1C answer set's
+// questions (1C figures, written without documents in mind) and the knowledge-base gate's
+// answerable questions must not be taken from their sources by the documents. Each message
+// is asked in a fresh dialog of an agent with no LLM.
+func TestDocumentRouting(t *testing.T) {
+	if testing.Short() {
+		t.Skip("asks three sets")
+	}
+	a := wholeAgent(t, wiring{now: docsetNow})
+	const user = 28000
+	for _, f := range docsetFiles(t) {
+		upload(t, a, Request{UserID: user, ChatID: user}, f.Name, f.Data)
+	}
+	chat := int64(user)
+	route := func(q string) Answer {
+		chat++
+		return ask(t, a, Request{UserID: user, ChatID: chat}, q)
+	}
+	docsRight, docsAll := 0, 0
+	for _, l := range docsetLines(t) {
+		if l.Prev != "" || l.Split != "dev" {
+			continue // follow-ups need their dialog; the held-out lines are TestDocumentSet's
+		}
+		docsAll++
+		if route(l.Q).Debug.Route.Kind == understand.KindDocs {
+			docsRight++
+		}
+	}
+	taken := func(qs []string) (n int, what []string) {
+		for _, q := range qs {
+			if ans := route(q); ans.Debug.Route.Kind == understand.KindDocs {
+				n++
+				what = append(what, q)
+			}
+		}
+		return n, what
+	}
+	var ledgerQs, kbQs []string
+	for _, l := range answerLines(t) {
+		ledgerQs = append(ledgerQs, l.Q)
+	}
+	for _, l := range kbGateLines(t) {
+		if len(l.Articles) > 0 {
+			kbQs = append(kbQs, l.Q)
+		}
+	}
+	ledgerTaken, lw := taken(ledgerQs)
+	kbTaken, kw := taken(kbQs)
+	t.Logf("document questions (dev, first turns) routed to the documents: %d of %d", docsRight, docsAll)
+	t.Logf("1C answer-set questions taken by the documents: %d of %d %q", ledgerTaken, len(ledgerQs), lw)
+	t.Logf("knowledge-base questions taken by the documents: %d of %d %q", kbTaken, len(kbQs), kw)
+	precision := float64(docsRight) / float64(max(docsRight+ledgerTaken+kbTaken, 1))
+	t.Logf("routing to the documents: precision %.3f, recall %.3f", precision, float64(docsRight)/float64(max(docsAll, 1)))
+	if ledgerTaken > len(ledgerQs)/50 {
+		t.Errorf("the documents took %d of %d 1C questions: %q", ledgerTaken, len(ledgerQs), lw)
+	}
+}

@@ -835,7 +835,7 @@ func TestDocumentAnswerPostCheck(t *testing.T) {
 // clause, with the footnote to it.
 func docsExtractive(t *testing.T, ans Answer) {
 	t.Helper()
-	if !strings.HasPrefix(ans.Text, "Вот что нашёл в документах:") || !strings.Contains(unescape(ans.Text), "0,1%") ||
+	if !strings.Contains(ans.Text, "\n> ") || !strings.Contains(unescape(ans.Text), "0,1%") ||
 		!strings.Contains(ans.Text, "[1]") {
 		t.Errorf("not the extractive answer with the penalty clause:\n%s", ans.Text)
 	}

@@ -117,21 +117,25 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		b.WriteString("Прямого ответа в ваших документах не нашёл. Ближе всего по смыслу:\n\n")
 	}
 	var srcs []facts.Source
-	footnote := map[int]int{}
+	footnote := map[string]int{}
 	for _, h := range kept {
 		d := docs[h.Doc]
-		n, ok := footnote[h.Doc]
+		title := d.Meta.Title
+		if p := unitPage(d, h.Unit); p > 0 && (d.Meta.Format == "pdf" || d.Meta.Pages > 1) {
+			title = fmt.Sprintf("%s, стр. %d", title, p) // as Sources cites a passage's page
+		}
+		n, ok := footnote[title]
 		if !ok {
-			srcs = append(srcs, facts.Source{Title: DocName(d.Meta)})
+			srcs = append(srcs, facts.Source{Title: title})
 			n = len(srcs)
-			footnote[h.Doc] = n
+			footnote[title] = n
 		}
 		where := unitPlace(h.Unit, d.Meta)
-		res.Quoted = append(res.Quoted, DocName(d.Meta)+" "+where)
+		res.Quoted = append(res.Quoted, d.Meta.Title+" "+where)
 		if where != "" {
 			where = ", " + where
 		}
-		fmt.Fprintf(&b, "**%s**%s:\n", md.Escape(DocName(d.Meta)), md.Escape(where))
+		fmt.Fprintf(&b, "**%s**%s:\n", md.Escape(d.Meta.Title), md.Escape(where))
 		text := h.Unit.Quote()
 		if r := []rune(text); len(r) > clauseRunes {
 			text = string(r[:clauseRunes]) + "…"
@@ -176,6 +180,19 @@ func Evidence(ctx context.Context, lib *library.Library, own, text string, a lib
 		return library.ClauseHit{}, false
 	}
 	return hits[0], true
+}
+
+// unitPage is the page a unit stands on: that of the first chunk holding its opening words
+// (0 when none does).
+func unitPage(d docstore.Doc, u library.Unit) int {
+	words := strings.Fields(u.Text)
+	probe := strings.Join(words[:min(len(words), 6)], " ")
+	for _, c := range d.Chunks {
+		if strings.Contains(strings.Join(strings.Fields(c.Text), " "), probe) {
+			return c.Page
+		}
+	}
+	return 0
 }
 
 // unitPlace names where a unit stands: «п. 3.5», «строка 4» of a sheet (its header is row 1),
