@@ -189,7 +189,13 @@ func (a *Agent) answerBy(ctx context.Context, r row, q skill.Query, route api.Ro
 		return api.Answer{}, err
 	}
 	ans := reply(r, rep, route)
-	if st, ok := understand.StateOf(q.Decision, q.Text); ok && remember {
+	d := q.Decision
+	if len(rep.Quoted) > 0 {
+		// Answered from the user's documents (a vague question, a rules topic, a planned search
+		// included): the dialog continues them.
+		d = understand.Decision{Kind: understand.KindDocs, Continues: d.Continues, ContinuesDocs: rep.Quoted}
+	}
+	if st, ok := understand.StateOf(d, q.Text); ok && remember {
 		ans.State = &st
 	}
 	return ans, nil

@@ -1,9 +1,11 @@
 package library
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -105,6 +107,11 @@ func Units(text string) []Unit {
 				continue
 			}
 			row++
+			for i := range cs {
+				if i < len(header) && moneyColumn.MatchString(header[i]) {
+					cs[i] = moneyCell(cs[i])
+				}
+			}
 			add(Unit{Kind: UnitRow, Number: itoa(row), Lead: strings.Join(header, " | "), Text: strings.Join(cs, " | ")})
 			cur = nil
 			continue
@@ -200,7 +207,8 @@ func itoa(n int) string {
 
 // Facets of a unit: what kinds of answer it states.
 var (
-	facetMoney   = regexp.MustCompile(`\d[\d  ]*,\d{2}\b|\d+(\.\d+)?\s*(руб|₽)|\b\d{3,}(\.\d{2})?\b`)
+	// facetMoney: «97 600,00», «1 500 руб.», or a spreadsheet's price cell (« | 79900 |»).
+	facetMoney = regexp.MustCompile(`\d[\d  ]*,\d{2}\b|\d+(\.\d+)?\s*(руб|₽)|\|\s*\d{3,}(\.\d+)?\s*(\||$)`)
 	facetPercent = regexp.MustCompile(`%|процент|п\.\s?п\.|ставк`)
 	facetPenalty = regexp.MustCompile(`(?i)пен[иеяь]|неустойк|штраф`)
 	facetParty   = regexp.MustCompile(`ООО|АО |ИП |ИНН|именуем|в лице|директор|бухгалтер`)
@@ -211,6 +219,12 @@ var (
 type ClauseQuestion struct {
 	Text   string
 	Asking Asking
+	// Context is the question a follow-up continues («абонентка сколько в месяц» before «а без
+	// ндс»): its terms weigh half, and tell which clause is meant when the follow-up names too
+	// little to.
+	Context string
+	// Prefer are the documents the continued answer quoted: a follow-up is about them.
+	Prefer []string
 }
 
 // asks are the kinds of answer a question asks for, read from its words.
@@ -287,10 +301,19 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		qt = distinct(append(retrieval.Tokens(q.Asking.Subject), qt...))
 	}
 	qt = slices.DeleteFunc(qt, func(t string) bool { return questionStop[t] })
+	own := len(qt)
+	for _, t := range distinct(retrieval.Tokens(q.Context)) {
+		if !questionStop[t] && !slices.Contains(qt, t) {
+			qt = append(qt, t) // the continued question's terms, after the message's own
+		}
+	}
 	if len(qt) == 0 {
 		return nil
 	}
 	a := readAsks(q)
+	if q.Context != "" && a == (asks{}) {
+		a = readAsks(ClauseQuestion{Text: q.Context}) // «а без ндс?» asks what «сколько в месяц» asked
+	}
 	// Document frequency of the question's terms over all units.
 	// The question's neighbouring terms («срок аренды»): a unit that has them side by side says
 	// what the question says, not just its words.
@@ -329,15 +352,27 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	if n == 0 {
 		return nil
 	}
+	// A follow-up is about what it names itself, when some unit holds that.
+	ownTerms := false
+	if own < len(qt) {
+		for _, t := range qt[:own] {
+			ownTerms = ownTerms || df[t] > 0
+		}
+	}
 	weight := map[string]float64{}
 	total := 0.0
-	for _, t := range qt {
+	for i, t := range qt {
 		w := math.Log(1 + float64(n)/float64(1+df[t]))
 		if documentWords[t] {
 			w *= 0.2
 		}
+		if i >= own {
+			w /= 2
+		}
 		weight[t] = w
-		total += w
+		if !ownTerms || i < own {
+			total += w // a follow-up's coverage is that of its own terms
+		}
 	}
 	// The documents the question names by title.
 	affinity := make([]float64, len(docs))
@@ -350,27 +385,41 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		}
 		best = max(best, affinity[di])
 	}
+	if len(q.Prefer) > 0 {
+		top := best + 1
+		for di, d := range docs {
+			if slices.Contains(q.Prefer, d.ID) {
+				affinity[di] = top // the document the dialog is about
+				best = top
+			}
+		}
+	}
 	var hits []ClauseHit
 	for di, d := range docs {
 		for ui, u := range d.Units {
 			ut := terms[di][ui]
 			s, cov, matched := 0.0, 0.0, 0
-			for _, t := range qt {
+			for i, t := range qt {
+				counts := !ownTerms || i < own
 				switch {
 				case ut.own[t] || t == "срок" && a.term && timeLimit.MatchString(u.Text):
 					// a clause states a term as a period or a date, not with the word «срок»
 					s += weight[t]
-					cov += weight[t]
-					matched++
+					if counts {
+						cov += weight[t]
+						matched++
+					}
 				case ut.ctx[t]:
 					s += weight[t] / 2
-					cov += weight[t]
-				case titleTerms[di][t]:
+					if counts {
+						cov += weight[t]
+					}
+				case titleTerms[di][t] && counts:
 					cov += weight[t]
 				}
 			}
-			if s == 0 {
-				continue
+			if s == 0 || ownTerms && !ownMatch(qt[:own], ut.own, ut.ctx) {
+				continue // a follow-up's unit holds something of the message itself («а hp» after a Lenovo)
 			}
 			for _, p := range pairs {
 				if ut.next[p] {
@@ -443,4 +492,36 @@ func firstLine(us []Unit) string {
 		}
 	}
 	return ""
+}
+
+// ownMatch reports whether a unit (its text or its context) holds one of terms.
+func ownMatch(terms []string, own, ctx map[string]bool) bool {
+	for _, t := range terms {
+		if own[t] || ctx[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// moneyColumn is a table column of roubles («Цена без НДС, руб.», «Сумма с НДС»).
+var moneyColumn = regexp.MustCompile(`(?i)руб|₽|цена|сумма|стоимост|ндс,`)
+
+// moneyCell writes a spreadsheet's bare number in a money column as roubles and kopecks:
+// 14005.6 → «14 005,60». Anything else is left as it is.
+func moneyCell(c string) string {
+	f, err := strconv.ParseFloat(c, 64)
+	if err != nil || strings.ContainsAny(c, " ,") || f < 0 || f > 1e15 {
+		return c
+	}
+	kop := int64(math.Round(f * 100))
+	whole := strconv.FormatInt(kop/100, 10)
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteRune('\u00a0')
+		}
+		b.WriteRune(r)
+	}
+	return fmt.Sprintf("%s,%02d", b.String(), kop%100)
 }

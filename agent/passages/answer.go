@@ -68,6 +68,10 @@ type Question struct {
 	Text string
 	// Asking is what Text asks about, as the parser read it (Asking): the quotes are chosen by it.
 	Asking library.Asking
+	// Continues is the question a follow-up continues (understand.Decision.Continues), and
+	// Prefer the documents its answer quoted.
+	Continues string
+	Prefer    []string
 	// Searches are the planner's search queries: searched instead of the LLM's expansions.
 	// nil = none planned (the LLM expands the question when there is one); empty = planned none.
 	Searches []string
@@ -114,7 +118,7 @@ func (a Answerer) Passages(ctx context.Context, lib *library.Library, own string
 		x, res, ok := Clauses(ctx, lib, own, ids, passages, q)
 		if ok {
 			dbg.Clauses = &res
-			r.Text, r.Sources = x.Text, x.Sources
+			r.Text, r.Sources, r.Quoted = x.Text, x.Sources, x.Quoted
 		}
 		return ok
 	}

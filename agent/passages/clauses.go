@@ -80,7 +80,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	for _, d := range cds {
 		res.Units += len(d.Units)
 	}
-	hits := library.RankClauses(cds, library.ClauseQuestion{Text: q.Text, Asking: q.Asking})
+	hits := library.RankClauses(cds, library.ClauseQuestion{Text: q.Text, Asking: q.Asking, Context: q.Continues, Prefer: q.Prefer})
 	if len(hits) == 0 {
 		return skill.Reply{}, res, false
 	}
@@ -146,7 +146,13 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 		fmt.Fprintf(&b, "> %s [%d]\n\n", strings.Join(lines, "\n> "), n)
 	}
-	return skill.Reply{Text: strings.TrimSpace(b.String()), Sources: srcs}, res, true
+	var quoted []string
+	for _, h := range kept {
+		if !slices.Contains(quoted, docs[h.Doc].Meta.ID) {
+			quoted = append(quoted, docs[h.Doc].Meta.ID)
+		}
+	}
+	return skill.Reply{Text: strings.TrimSpace(b.String()), Sources: srcs, Quoted: quoted}, res, true
 }
 
 // units caches documents read as their units, by owner and document id: a document does not

@@ -209,6 +209,9 @@ type Reply struct {
 	// Scenario, when set, is the scenario the skill settled in (S3 or S4 over selected
 	// documents, S1 when a rules question was answered from the user's own documents).
 	Scenario Scenario
+	// Quoted are the ids of the user's documents the reply quotes, the best first: a follow-up
+	// («а без ндс?») continues them.
+	Quoted []string
 	// Kind, when set, is the kind the skill answered as, when it differs from the route's (a
 	// knowledge-base question answered from the user's documents is docs).
 	Kind understand.Kind

@@ -136,6 +136,11 @@ type Decision struct {
 	Money bool
 	// Asks is what the message asks about: a time limit, a deadline, a figure (Asks).
 	Asks Asks
+	// Continues is the question a follow-up about the user's documents continues («а без
+	// ндс» after «абонентка сколько в месяц»): its words tell which clause is meant.
+	Continues string
+	// ContinuesDocs are the documents the continued answer quoted: the follow-up is about them.
+	ContinuesDocs []string
 
 	// Ask is the question back of a clarify decision that knows what is missing (a follow-up
 	// the dialog cannot complete), a Russian sentence; "" for the general question back.

@@ -36,6 +36,8 @@ type State struct {
 	Candidates []recipe.Entity `json:"candidates,omitempty"`
 	// Question is the message the state answered, for the planner's summary of a follow-up.
 	Question string `json:"question,omitempty"`
+	// Docs are the user's documents a document answer quoted (KindDocs).
+	Docs []string `json:"docs,omitempty"`
 }
 
 // StateOf is the state a decision leaves for the next message, or false when it leaves none:
@@ -46,6 +48,13 @@ func StateOf(d Decision, question string) (State, bool) {
 	s := State{Kind: d.Kind, Recipe: d.Recipe, Question: question}
 	switch {
 	case d.Kind == KindLedger && d.Recipe != "", d.Kind == KindRate, d.Kind == KindKeyRate:
+	case d.Kind == KindDocs:
+		// A document question leaves what it asked (with what it continued), for «а без ндс?».
+		if d.Continues != "" {
+			s.Question = d.Continues + " " + question
+		}
+		s.Docs = d.ContinuesDocs
+		return s, true
 	case (d.Kind == KindClarify || d.Kind == KindUnknownEntity) && d.Recipe != "":
 		s.Kind = KindLedger
 	default:
@@ -112,6 +121,9 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 		return Decision{}, false
 	}
 	cbr := func(k Kind) bool { return k == KindRate || k == KindKeyRate }
+	if prev.Kind == KindDocs {
+		return docsFollowUp(s, cur, own, prev, cue, subject)
+	}
 	switch {
 	case len(s.toks) > 12:
 		return Decision{}, false // a question of its own
@@ -522,6 +534,26 @@ var followUpCue = regexp.MustCompile(`^(а|и|ну а|а если|а что|а �
 
 // maxFollowUpWords bounds a follow-up: a longer message is a question of its own.
 const maxFollowUpWords = 8
+
+// docsFollowUp reads a message after an answer from the user's documents: one that starts as
+// a follow-up («а без ндс?», «а если не подпишем», «а беларусь») or names nothing of its own
+// continues the document question, unless it names a 1C object, a rate, the news or small talk
+// — then it is a question of its own.
+func docsFollowUp(s *scan, cur, own Decision, prev State, cue, subject bool) (Decision, bool) {
+	named := own.Counterparty.Set && own.Counterparty.Source == FromCatalog || own.Account.Set && own.Account.Source == FromText ||
+		own.BankAccount.Set || own.Kind == KindLedgerWrite
+	switch {
+	case len(s.toks) > 12 || named || s.is(CRate, CKeyRate, CNews, CSmallTalk):
+		if own.Rule != cur.Rule {
+			return own, true // «а кто нам должен?»: a question of its own, read without its «а»
+		}
+		return Decision{}, false
+	case !cue && (subject || len(s.toks) > 5):
+		return Decision{}, false // a complete question of its own
+	}
+	return Decision{Kind: KindDocs, Sure: true, Rule: "follow_up_docs", Asks: cur.Asks, Continues: prev.Question, ContinuesDocs: prev.Docs,
+		Reasons: []string{"продолжение вопроса по документам «" + ru.Truncate(prev.Question, 80) + "»"}}, true
+}
 
 // IsFollowUp reports whether text explicitly continues the previous turn: a short message
 // that starts as a follow-up does («а на конец февраля?»). The planner is then told what the
