@@ -210,6 +210,8 @@ var (
 	// facetMoney: «97 600,00», «1 500 руб.», or a spreadsheet's price cell (« | 79900 |»).
 	facetMoney = regexp.MustCompile(`\d[\d  ]*,\d{2}\b|\d+(\.\d+)?\s*(руб|₽)|\|\s*\d{3,}(\.\d+)?\s*(\||$)`)
 	facetPercent = regexp.MustCompile(`%|процент|п\.\s?п\.|ставк`)
+	// facetTerm: a time limit as timeLimit reads it, a date, or the word «срок» itself.
+	facetTerm    = regexp.MustCompile(timeLimit.String() + `|(?i)срок|` + facetDate.String())
 	facetPenalty = regexp.MustCompile(`(?i)пен[иеяь]|неустойк|штраф`)
 	facetParty   = regexp.MustCompile(`ООО|АО |ИП |ИНН|именуем|в лице|директор|бухгалтер`)
 	facetDate    = regexp.MustCompile(`\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}\s+(январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр)\p{L}*\s+\d{4}`)
@@ -301,6 +303,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		qt = distinct(append(retrieval.Tokens(q.Asking.Subject), qt...))
 	}
 	qt = slices.DeleteFunc(qt, func(t string) bool { return questionStop[t] })
+	qt = withCountries(qt, q.Text, docs)
 	own := len(qt)
 	for _, t := range distinct(retrieval.Tokens(q.Context)) {
 		if !questionStop[t] && !slices.Contains(qt, t) {
@@ -321,17 +324,14 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	for i := 1; i < len(qt); i++ {
 		pairs = append(pairs, [2]string{qt[i-1], qt[i]})
 	}
-	type unitTerms struct {
-		own, ctx map[string]bool
-		next     map[[2]string]bool
-	}
+
 	n := 0
 	df := map[string]int{}
-	terms := make([][]unitTerms, len(docs))
+	terms := make([][]clauseTerms, len(docs))
 	titleTerms := make([]map[string]bool, len(docs))
 	for di, d := range docs {
 		titleTerms[di] = set(retrieval.Tokens(d.Names + " " + firstLine(d.Units)))
-		terms[di] = make([]unitTerms, len(d.Units))
+		terms[di] = make([]clauseTerms, len(d.Units))
 		for ui, u := range d.Units {
 			toks := retrieval.Tokens(u.Text)
 			own := set(toks)
@@ -340,7 +340,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 				next[[2]string{toks[i-1], toks[i]}] = true
 			}
 			ctx := set(retrieval.Tokens(u.Section + " " + u.Lead))
-			terms[di][ui] = unitTerms{own, ctx, next}
+			terms[di][ui] = clauseTerms{own, ctx, next}
 			n++
 			for _, t := range qt {
 				if own[t] || ctx[t] {
@@ -351,6 +351,22 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	}
 	if n == 0 {
 		return nil
+	}
+	// A word no unit has may be a typo of one they have («суточьные», «арнеда»): read as that one.
+	for i, t := range qt {
+		if df[t] > 0 || utf8.RuneCountInString(t) < 5 {
+			continue
+		}
+		if fix, ok := nearTerm(t, terms); ok && !slices.Contains(qt, fix) {
+			qt[i] = fix
+			for _, ds := range terms {
+				for _, ut := range ds {
+					if ut.own[fix] || ut.ctx[fix] {
+						df[fix]++
+					}
+				}
+			}
+		}
 	}
 	// A follow-up is about what it names itself, when some unit holds that.
 	ownTerms := false
@@ -458,7 +474,7 @@ func facetFactor(a asks, text string) float64 {
 			met++
 		}
 	}
-	check(a.term, timeLimit)
+	check(a.term, facetTerm)
 	check(a.amount && !a.percent, facetMoney)
 	check(a.percent, facetPercent)
 	check(a.penalty, facetPenalty)
@@ -524,4 +540,72 @@ func moneyCell(c string) string {
 		b.WriteRune(r)
 	}
 	return fmt.Sprintf("%s,%02d", b.String(), kop%100)
+}
+
+// clauseTerms are a unit's terms: its own, those of its section and lead, its neighbouring pairs.
+type clauseTerms struct {
+	own, ctx map[string]bool
+	next     map[[2]string]bool
+}
+
+// nearTerm is the one term of the units within one edit of t (two for a long one), when there is
+// exactly one at the least distance.
+func nearTerm(t string, terms [][]clauseTerms) (string, bool) {
+	limit := 1
+	if utf8.RuneCountInString(t) >= 8 {
+		limit = 2
+	}
+	best, bestD, ties := "", limit+1, 0
+	seen := map[string]bool{}
+	for _, ds := range terms {
+		for _, ut := range ds {
+			for w := range ut.own {
+				if seen[w] {
+					continue
+				}
+				seen[w] = true
+				if d := editDistance(t, w, limit); d < bestD {
+					best, bestD, ties = w, d, 1
+				} else if d == bestD {
+					ties++
+				}
+			}
+		}
+	}
+	return best, bestD <= limit && ties == 1
+}
+
+// editDistance is the Damerau–Levenshtein distance of a and b (adjacent transpositions count
+// one), or limit+1 when it exceeds limit.
+func editDistance(a, b string, limit int) int {
+	x, y := []rune(a), []rune(b)
+	if d := len(x) - len(y); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev2 := make([]int, len(y)+1)
+	prev := make([]int, len(y)+1)
+	cur := make([]int, len(y)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		cur[0] = i
+		low := cur[0]
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+			low = min(low, cur[j])
+		}
+		if low > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return min(prev[len(y)], limit+1)
 }

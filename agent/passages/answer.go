@@ -122,7 +122,7 @@ func (a Answerer) Passages(ctx context.Context, lib *library.Library, own string
 		}
 		return ok
 	}
-	if len(passages) == 0 && !kb && !a.Writer.Enabled() && clauses() {
+	if len(passages) == 0 && !kb && clauses() {
 		r.Degraded = degraded
 		return r, nil
 	}

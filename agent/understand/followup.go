@@ -49,7 +49,11 @@ func StateOf(d Decision, question string) (State, bool) {
 	switch {
 	case d.Kind == KindLedger && d.Recipe != "", d.Kind == KindRate, d.Kind == KindKeyRate:
 	case d.Kind == KindDocs:
-		// A document question leaves what it asked (with what it continued), for «а без ндс?».
+		// A document answer that quoted something leaves what it asked (with what it
+		// continued) and the documents quoted, for «а без ндс?».
+		if len(d.ContinuesDocs) == 0 {
+			return State{}, false
+		}
 		if d.Continues != "" {
 			s.Question = d.Continues + " " + question
 		}
@@ -548,8 +552,8 @@ func docsFollowUp(s *scan, cur, own Decision, prev State, cue, subject bool) (De
 			return own, true // «а кто нам должен?»: a question of its own, read without its «а»
 		}
 		return Decision{}, false
-	case !cue && (subject || len(s.toks) > 5):
-		return Decision{}, false // a complete question of its own
+	case !cue && (subject || len(s.toks) > 2):
+		return Decision{}, false // a complete question of its own: «какая премия главбуху?»
 	}
 	return Decision{Kind: KindDocs, Sure: true, Rule: "follow_up_docs", Asks: cur.Asks, Continues: prev.Question, ContinuesDocs: prev.Docs,
 		Reasons: []string{"продолжение вопроса по документам «" + ru.Truncate(prev.Question, 80) + "»"}}, true

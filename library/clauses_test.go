@@ -1,0 +1,127 @@
+package library
+
+import (
+	"strings"
+	"testing"
+)
+
+const leaseText = `ДОГОВОР АРЕНДЫ № А-1
+г. Москва 26 января 2026 г.
+ООО «Меридиан», именуемое в дальнейшем «Арендодатель», в лице директора Иванова И. И., и ООО «Север», именуемое «Арендатор», заключили договор.
+
+2. СРОК АРЕНДЫ
+2.1. Срок аренды устанавливается с 01 февраля 2026 г. по 31 декабря 2026 г. включительно.
+2.2. Помещение передаётся по акту не позднее 01 февраля 2026 г.
+
+3. АРЕНДНАЯ ПЛАТА
+3.1. Ежемесячная арендная плата составляет 185 760,00 рублей, в том числе НДС 22 %.
+3.2. Арендная плата вносится авансом не позднее 5-го числа текущего месяца.
+
+6. ОБЯЗАННОСТИ СТОРОН
+6.1. Арендатор обязан:
+6.1.1. производить текущий ремонт за свой счёт;
+6.1.2. не сдавать помещение в субаренду.
+
+7. ОТВЕТСТВЕННОСТЬ
+7.1. За просрочку оплаты Арендатор уплачивает пени 0,1 % за каждый день просрочки.
+7.2. За просрочку передачи помещения Арендодатель уплачивает пени 0,1 % от арендной платы.`
+
+const travelText = `4.3. Суточные при заграничных командировках:
+
+Страна пребывания	Суточные за 1 день
+Республика Беларусь	3 000 рублей
+Турецкая Республика	55 евро
+Страны — члены Европейского союза	65 евро
+Прочие страны	50 долларов США`
+
+const priceText = "Наименование | Цена без НДС, руб. | Цена с НДС, руб.\nНоутбук Lenovo E16 | 79900 | 97478\nНоутбук HP ProBook | 74500 | 90890\nКартридж TK-3400 | 11480 | 14005.6"
+
+func TestUnits(t *testing.T) {
+	us := Units(leaseText)
+	find := func(n string) Unit {
+		for _, u := range us {
+			if u.Number == n {
+				return u
+			}
+		}
+		t.Fatalf("no unit %s in %+v", n, us)
+		return Unit{}
+	}
+	if u := find("3.2"); u.Section != "3. АРЕНДНАЯ ПЛАТА" || !strings.HasPrefix(u.Text, "3.2. Арендная плата вносится") {
+		t.Errorf("3.2 = %+v", u)
+	}
+	if u := find("6.1.1"); u.Lead != "6.1. Арендатор обязан:" || u.Quote() != "6.1. Арендатор обязан: … 6.1.1. производить текущий ремонт за свой счёт;" {
+		t.Errorf("a subclause reads with its lead: %+v, %q", u, u.Quote())
+	}
+	if us[0].Kind != UnitText || us[0].Section != "ДОГОВОР АРЕНДЫ № А-1" {
+		t.Errorf("the preamble: %+v", us[0])
+	}
+	rows := Units(priceText)
+	if len(rows) != 3 || rows[2].Kind != UnitRow || rows[2].Number != "3" ||
+		rows[2].Text != "Картридж TK-3400 | 11\u00a0480,00 | 14\u00a0005,60" || !strings.HasPrefix(rows[2].Quote(), "Наименование | Цена") {
+		t.Errorf("price list rows: %+v", rows)
+	}
+}
+
+// A question is answered by the unit that states what it asks: the clause with its words side
+// by side, of the kind of answer asked, in the document it names.
+func TestRankClauses(t *testing.T) {
+	docs := []ClauseDoc{
+		{ID: "lease", Names: "Договор аренды офиса", Units: Units(leaseText)},
+		{ID: "travel", Names: "Положение о командировках", Units: Units(travelText)},
+		{ID: "price", Names: "Прайс поставщика", Units: Units(priceText)},
+	}
+	tests := []struct {
+		q       string
+		asking  Asking
+		context string
+		prefer  []string
+		want    string // the best unit's text starts so
+	}{
+		{"до какого числа платить аренду", Asking{Term: true}, "", nil, "3.2."},
+		{"сколько аренда в месяц", Asking{Amount: true}, "", nil, "3.1."},
+		{"срок аренды до какого", Asking{Term: true}, "", nil, "2.1."},
+		{"пени за просрочку оплаты", Asking{}, "", nil, "7.1."},
+		{"кто делает текущий ремонт", Asking{}, "", nil, "6.1.1."},
+		{"суточные в турции", Asking{Amount: true}, "", nil, "Турецкая Республика"},
+		{"суточные германия", Asking{Amount: true}, "", nil, "Страны — члены"},
+		{"суточные в грузии", Asking{Amount: true}, "", nil, "Прочие страны"},
+		{"а hp", Asking{}, "ноутбук lenovo по прайсу сколько", []string{"price"}, "Ноутбук HP"},
+	}
+	for _, tt := range tests {
+		hits := RankClauses(docs, ClauseQuestion{Text: tt.q, Asking: tt.asking, Context: tt.context, Prefer: tt.prefer})
+		if len(hits) == 0 {
+			t.Errorf("%q: no unit", tt.q)
+			continue
+		}
+		if !strings.HasPrefix(hits[0].Unit.Text, tt.want) {
+			t.Errorf("%q: best unit %q (%.2f), want %q…", tt.q, hits[0].Unit.Text, hits[0].Score, tt.want)
+		}
+	}
+	// A question whose words no unit holds has no hit: the documents do not say it.
+	if hits := RankClauses(docs, ClauseQuestion{Text: "страхование помещения"}); len(hits) > 0 && hits[0].Coverage >= 0.5 {
+		t.Errorf("страхование: %+v", hits[0])
+	}
+}
+
+func TestMoneyCell(t *testing.T) {
+	for in, want := range map[string]string{"79900": "79\u00a0900,00", "14005.6": "14\u00a0005,60", "950": "950,00",
+		"1 500,00": "1 500,00", "22%": "22%", "шт": "шт", "1234567.891": "1\u00a0234\u00a0567,89"} {
+		if got := moneyCell(in); got != want {
+			t.Errorf("moneyCell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, tt := range []struct {
+		a, b  string
+		limit int
+		want  int
+	}{{"суточьн", "суточн", 1, 1}, {"арнед", "аренд", 1, 1}, {"скольо", "сколько", 1, 1}, {"пени", "пени", 1, 0},
+		{"ремонт", "монтаж", 2, 3}, {"качетсв", "качеств", 1, 1}} {
+		if got := editDistance(tt.a, tt.b, tt.limit); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
