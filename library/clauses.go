@@ -208,7 +208,7 @@ func itoa(n int) string {
 // Facets of a unit: what kinds of answer it states.
 var (
 	// facetMoney: «97 600,00», «1 500 руб.», or a spreadsheet's price cell (« | 79900 |»).
-	facetMoney = regexp.MustCompile(`\d[\d  ]*,\d{2}\b|\d+(\.\d+)?\s*(руб|₽)|\|\s*\d{3,}(\.\d+)?\s*(\||$)`)
+	facetMoney   = regexp.MustCompile(`\d[\d  ]*,\d{2}\b|\d+(\.\d+)?\s*(руб|₽)|\|\s*\d{3,}(\.\d+)?\s*(\||$)`)
 	facetPercent = regexp.MustCompile(`%|процент|п\.\s?п\.|ставк`)
 	// facetTerm: a time limit as timeLimit reads it, a date, or the word «срок» itself.
 	facetTerm    = regexp.MustCompile(timeLimit.String() + `|(?i)срок|` + facetDate.String())
