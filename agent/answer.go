@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -228,6 +229,10 @@ const (
 	docsRouteSure     = 0.9
 )
 
+// docMention: a message that speaks of a document («по договору», «дог.», «в акте», «по
+// допнику», «в прайсе», «по положению», «в спецификации»).
+var docMention = regexp.MustCompile(`договор|(^|[^\p{L}])дог([^\p{L}]|$)|(^|[^\p{L}])акт([аеуы]|ом)?([^\p{L}]|$)|прайс|положени|допник|соглашени|спецификаци|(^|[^\p{L}])дс([^\p{L}]|$)`)
+
 // weighDocuments returns q's decision, or the documents' when they answer it better.
 func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) understand.Decision {
 	d := q.Decision
@@ -241,6 +246,13 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) understand.De
 	hit, ok := a.docs.Evidence(ctx, q)
 	if !ok {
 		return d
+	}
+	if hit.Named && docMention.MatchString(strings.ToLower(q.Text)) {
+		// «по договору аренды», «в прайсе», «в акте сверки»: the user names the document — it
+		// answers, or says that it does not say it.
+		why := fmt.Sprintf("документы: вопрос называет документ (%s)", hit.Unit.Number)
+		return understand.Decision{Kind: understand.KindDocs, Sure: true, Rule: "docs_named", Asks: d.Asks,
+			Reasons: append(slices.Clone(d.Reasons), why)}
 	}
 	need := docsRouteCoverage
 	sure := d.Sure && d.Kind != understand.KindClarify && d.Kind != understand.KindDocs

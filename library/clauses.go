@@ -274,6 +274,9 @@ type ClauseHit struct {
 	Named bool
 	// Matched is how many of the question's terms the unit itself holds.
 	Matched int
+	// Unknown are the question's own words (of five letters or more) no document has at all:
+	// what it asks about may not be there («страхование» in a lease that never mentions it).
+	Unknown []string
 }
 
 // questionStop are words of a question that say how it asks, not what: they weigh nothing.
@@ -304,6 +307,13 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	}
 	qt = slices.DeleteFunc(qt, func(t string) bool { return questionStop[t] })
 	qt = withCountries(qt, q.Text, docs)
+	for i := 0; i < len(qt); i++ {
+		if ws, ok := documentSpeak[qt[i]]; ok {
+			qt = slices.Replace(qt, i, i+1, ws...) // «допник»: a document writes «дополнительное соглашение»
+			i += len(ws) - 1
+		}
+	}
+	qt = distinct(qt)
 	own := len(qt)
 	for _, t := range distinct(retrieval.Tokens(q.Context)) {
 		if !questionStop[t] && !slices.Contains(qt, t) {
@@ -366,6 +376,13 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 					}
 				}
 			}
+		}
+	}
+	var unknown []string
+	for _, t := range qt[:own] {
+		if df[t] == 0 && utf8.RuneCountInString(t) >= 6 && !slices.ContainsFunc(titleTerms, func(m map[string]bool) bool { return m[t] }) &&
+			!sharesStem(t, terms) {
+			unknown = append(unknown, t)
 		}
 	}
 	// A follow-up is about what it names itself, when some unit holds that.
@@ -446,7 +463,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			if best > 0 && affinity[di] < best {
 				s *= 0.6 // another document than the one the question names
 			}
-			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total, Named: best > 0 && affinity[di] == best, Matched: matched})
+			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total, Named: best > 0 && affinity[di] == best, Matched: matched, Unknown: unknown})
 		}
 	}
 	slices.SortStableFunc(hits, func(x, y ClauseHit) int {
@@ -608,4 +625,35 @@ func editDistance(a, b string, limit int) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return min(prev[len(y)], limit+1)
+}
+
+// documentSpeak is how documents write what accountants abbreviate: the terms a question's
+// term stands for in a document's text.
+var documentSpeak = map[string][]string{}
+
+func init() {
+	for short, long := range map[string]string{
+		"допсоглашение": "дополнительное соглашение", "ндфл": "налог на доходы физических лиц",
+	} {
+		for _, t := range retrieval.Tokens(short) {
+			documentSpeak[t] = retrieval.Tokens(long)
+		}
+	}
+}
+
+// sharesStem reports whether some unit has a term that begins as t does (five letters): a
+// derivation the stemmer keeps apart («подняли» and «поднятие») is no unknown word.
+func sharesStem(t string, terms [][]clauseTerms) bool {
+	r := []rune(t)
+	prefix := string(r[:min(len(r), 5)])
+	for _, ds := range terms {
+		for _, ut := range ds {
+			for w := range ut.own {
+				if strings.HasPrefix(w, prefix) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

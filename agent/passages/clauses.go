@@ -26,6 +26,9 @@ const (
 	// best unit must hold, with its section and its document's title, to answer: below it the
 	// documents do not say what is asked, and the reply says so.
 	MinClauseCoverage = 0.5
+	// sureClauseCoverage: a best unit holding less than this share of the question, when the
+	// question has a word no document has at all, does not answer it either.
+	sureClauseCoverage = 0.8
 	// weakerClause: a unit scoring below this share of the best one is not quoted with it.
 	weakerClause = 0.85
 	// clauseQuotes is how many units an answer quotes at most; clauseRunes bounds each.
@@ -111,7 +114,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		return x.Unit.Index - y.Unit.Index
 	})
 	var b strings.Builder
-	if res.Coverage < MinClauseCoverage {
+	if res.Coverage < MinClauseCoverage || len(hits[0].Unknown) > 0 && res.Coverage < sureClauseCoverage {
 		res.NotFound = true
 		kept = kept[:1]
 		b.WriteString("Прямого ответа в ваших документах не нашёл. Ближе всего по смыслу:\n\n")
