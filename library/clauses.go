@@ -235,17 +235,19 @@ type asks struct {
 }
 
 var (
-	asksPercent = regexp.MustCompile(`(?i)ставк|процент|%|тариф`)
-	asksPenalty = regexp.MustCompile(`(?i)пен[иеяь]|неустойк|штраф`)
-	asksParty   = regexp.MustCompile(`(?i)(^|\s)(кто|кем|кого|с кем|кому)(\s|$|\?)|сторон[аыу]|исполнител|подрядчик|арендодател|поставщик\b|подписал|инн\b`)
-	asksDate    = regexp.MustCompile(`(?i)(^|\s)(когда|какого числа|до какого|с какого|дата|датой|от какого)(\s|$|\?)|номер и дата`)
+	asksPercent  = regexp.MustCompile(`(?i)ставк|процент|%|тариф`)
+	asksPenalty  = regexp.MustCompile(`(?i)пен[иеяь]|неустойк|штраф`)
+	asksParty    = regexp.MustCompile(`(?i)(^|\s)(кто|кем|кого|с кем|кому)(\s|$|\?)|сторон[аыу]|исполнител|подрядчик|арендодател|поставщик\b|подписал|инн\b`)
+	asksAmount   = regexp.MustCompile(`(?i)(^|\s)(сколько|почем|почём)(\s|$|\?)|сумм[аеуы]|цен[аеуы]?(\s|$|\?)|стоимост|размер`)
+	asksDuration = regexp.MustCompile(`(?i)сколько\s+(\p{L}+\s+)?(дн|день|месяц|лет|год|недел|час)`)
+	asksDate     = regexp.MustCompile(`(?i)(^|\s)(когда|какого числа|до какого|с какого|дата|датой|от какого)(\s|$|\?)|номер и дата`)
 )
 
 func readAsks(q ClauseQuestion) asks {
 	t := strings.ToLower(q.Text)
 	return asks{
 		term:    q.Asking.Term || q.Asking.When,
-		amount:  q.Asking.Amount,
+		amount:  q.Asking.Amount || asksAmount.MatchString(t) && !asksDuration.MatchString(t),
 		percent: asksPercent.MatchString(t),
 		penalty: asksPenalty.MatchString(t),
 		party:   asksParty.MatchString(t),
@@ -274,6 +276,9 @@ type ClauseHit struct {
 	Named bool
 	// Matched is how many of the question's terms the unit itself holds.
 	Matched int
+	// Asked are the kinds of answer the question asks for, States those the unit states: a
+	// question asking two («сколько и до какого числа») is answered by a unit for each.
+	Asked, States Facets
 	// Unknown are the question's own words (of five letters or more) no document has at all:
 	// what it asks about may not be there («страхование» in a lease that never mentions it).
 	Unknown []string
@@ -459,11 +464,12 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 					s += (weight[p[0]] + weight[p[1]]) / 2
 				}
 			}
-			s *= facetFactor(a, u.Text)
+			f, asked, states := facetFactor(a, u.Text)
+			s *= f
 			if best > 0 && affinity[di] < best {
 				s *= 0.6 // another document than the one the question names
 			}
-			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total, Named: best > 0 && affinity[di] == best, Matched: matched, Unknown: unknown})
+			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total, Named: best > 0 && affinity[di] == best, Matched: matched, Unknown: unknown, Asked: asked, States: states})
 		}
 	}
 	slices.SortStableFunc(hits, func(x, y ClauseHit) int {
@@ -480,15 +486,20 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 
 // facetFactor raises the score of a unit that states the kind of answer asked and lowers one
 // that states none of the kinds asked.
-func facetFactor(a asks, text string) float64 {
+func facetFactor(a asks, text string) (float64, Facets, Facets) {
 	f, asked, met := 1.0, 0, 0
+	var want, have Facets
+	bit := Facets(1)
 	check := func(ask bool, re *regexp.Regexp) {
+		defer func() { bit <<= 1 }()
 		if !ask {
 			return
 		}
 		asked++
+		want |= bit
 		if re.MatchString(text) {
 			met++
+			have |= bit
 		}
 	}
 	check(a.term, facetTerm)
@@ -500,8 +511,11 @@ func facetFactor(a asks, text string) float64 {
 	if asked > 0 {
 		f = 0.7 + 0.6*float64(met)/float64(asked)
 	}
-	return f
+	return f, want, have
 }
+
+// Facets are kinds of answer — a term, an amount, a rate, a penalty, a party, a date — as bits.
+type Facets uint8
 
 func set(ts []string) map[string]bool {
 	m := make(map[string]bool, len(ts))

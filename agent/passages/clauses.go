@@ -26,6 +26,9 @@ const (
 	// best unit must hold, with its section and its document's title, to answer: below it the
 	// documents do not say what is asked, and the reply says so.
 	MinClauseCoverage = 0.5
+	// otherKind: the unit for the second kind of answer a question asks may score this share
+	// of the best one.
+	otherKind = 0.4
 	// sureClauseCoverage: a best unit holding less than this share of the question, when the
 	// question has a word no document has at all, does not answer it either.
 	sureClauseCoverage = 0.8
@@ -99,6 +102,22 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 			continue
 		}
 		kept = append(kept, h)
+	}
+	// A question that asks for two kinds of answer («сколько и до какого числа») gets a unit
+	// for each, when one states it well enough.
+	for bit := library.Facets(1); bit != 0 && bit <= hits[0].Asked; bit <<= 1 {
+		if hits[0].Asked&bit == 0 || slices.ContainsFunc(kept, func(k library.ClauseHit) bool { return k.States&bit != 0 }) {
+			continue
+		}
+		for _, h := range hits[1:] {
+			if h.Score < hits[0].Score*otherKind {
+				break
+			}
+			if h.States&bit != 0 && h.Doc == hits[0].Doc {
+				kept = append(kept, h)
+				break
+			}
+		}
 	}
 	// Quoted in reading order, document by document (in the order of their best unit).
 	first := map[int]int{}
