@@ -227,6 +227,7 @@ func reply(r row, rep skill.Reply, route api.Route) api.Answer {
 const (
 	docsRouteCoverage = 0.5 // library.ClauseHit.Coverage of the best unit
 	docsRouteSure     = 0.9
+	docsRouteStrong   = 0.75
 )
 
 // docMention: a message that speaks of a document («по договору», «дог.», «в акте», «по
@@ -237,7 +238,7 @@ var docMention = regexp.MustCompile(`договор|(^|[^\p{L}])дог([^\p{L}]|
 func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) understand.Decision {
 	d := q.Decision
 	if a.docs == nil || d.Kind == understand.KindDocs && d.Sure || d.Kind == understand.KindLedgerWrite || d.DateError != "" ||
-		d.Rule == "kb_definition" || d.Kind == understand.KindSmallTalk && d.Sure ||
+		d.Rule == "kb_definition" ||
 		d.Counterparty.Set && d.Counterparty.Source == understand.FromCatalog ||
 		d.Contract.Set && d.Contract.Source == understand.FromCatalog ||
 		d.Account.Set && d.Account.Source == understand.FromText || d.BankAccount.Set || len(d.Candidates) > 0 {
@@ -247,7 +248,7 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) understand.De
 	if !ok {
 		return d
 	}
-	if hit.Named && docMention.MatchString(strings.ToLower(q.Text)) {
+	if hit.AnyNamed && docMention.MatchString(strings.ToLower(q.Text)) {
 		// «по договору аренды», «в прайсе», «в акте сверки»: the user names the document — it
 		// answers, or says that it does not say it.
 		why := fmt.Sprintf("документы: вопрос называет документ (%s)", hit.Unit.Number)
@@ -255,7 +256,14 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) understand.De
 			Reasons: append(slices.Clone(d.Reasons), why)}
 	}
 	need := docsRouteCoverage
-	sure := d.Sure && d.Kind != understand.KindClarify && d.Kind != understand.KindDocs
+	// A 1C question that would only be asked back (whose counterparty?) is no surer than the
+	// documents; small talk needs their words held strongly.
+	asksBack := d.Kind == understand.KindLedger && understand.TakesParty(d.Recipe) && !d.Counterparty.Set
+	sure := d.Sure && d.Kind != understand.KindClarify && d.Kind != understand.KindDocs && !asksBack &&
+		d.Kind != understand.KindSmallTalk
+	if d.Kind == understand.KindSmallTalk || asksBack {
+		need = docsRouteStrong
+	}
 	if sure {
 		if !hit.Named {
 			return d

@@ -274,6 +274,9 @@ type ClauseHit struct {
 	// Named: the question names the unit's document (a term of its title or file name: «по
 	// займу», «в прайсе»), and no other document more.
 	Named bool
+	// AnyNamed: the question names some document by its title or file name (not necessarily
+	// this unit's).
+	AnyNamed bool
 	// Matched is how many of the question's terms the unit itself holds.
 	Matched int
 	// Asked are the kinds of answer the question asks for, States those the unit states: a
@@ -469,7 +472,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			if best > 0 && affinity[di] < best {
 				s *= 0.6 // another document than the one the question names
 			}
-			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total, Named: best > 0 && affinity[di] == best, Matched: matched, Unknown: unknown, Asked: asked, States: states})
+			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total, Named: best > 0 && affinity[di] == best, AnyNamed: best > 0, Matched: matched, Unknown: unknown, Asked: asked, States: states})
 		}
 	}
 	slices.SortStableFunc(hits, func(x, y ClauseHit) int {

@@ -318,3 +318,6 @@ func planContract(ref string, es []recipe.Entity, owner, written string) (recipe
 	}
 	return recipe.Entity{}, false
 }
+
+// TakesParty reports whether recipe r reads a counterparty: without one, its answer asks which.
+func TakesParty(r recipe.Name) bool { return takesParty(r) }
