@@ -274,6 +274,8 @@ type ClauseHit struct {
 	// Named: the question names the unit's document (a term of its title or file name: «по
 	// займу», «в прайсе»), and no other document more.
 	Named bool
+	// Affinity is how much of the question the unit's document's names hold (0: none).
+	Affinity float64
 	// AnyNamed: the question names some document by its title or file name (not necessarily
 	// this unit's).
 	AnyNamed bool
@@ -472,7 +474,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			if best > 0 && affinity[di] < best {
 				s *= 0.6 // another document than the one the question names
 			}
-			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total, Named: best > 0 && affinity[di] == best, AnyNamed: best > 0, Matched: matched, Unknown: unknown, Asked: asked, States: states})
+			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total, Named: best > 0 && affinity[di] == best, AnyNamed: best > 0, Affinity: affinity[di], Matched: matched, Unknown: unknown, Asked: asked, States: states})
 		}
 	}
 	slices.SortStableFunc(hits, func(x, y ClauseHit) int {

@@ -6,6 +6,7 @@ package passages
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -29,6 +30,10 @@ const (
 	// otherKind: the unit for the second kind of answer a question asks may score this share
 	// of the best one.
 	otherKind = 0.4
+	// acrossQuotes bounds the documents a question about several quotes; acrossWeaker is the
+	// share of the best unit's score another document's unit needs.
+	acrossQuotes = 6
+	acrossWeaker = 0.3
 	// sureClauseCoverage: a best unit holding less than this share of the question, when the
 	// question has a word no document has at all, does not answer it either.
 	sureClauseCoverage = 0.8
@@ -91,6 +96,9 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		return skill.Reply{}, res, false
 	}
 	res.Coverage = hits[0].Coverage
+	if across(q) {
+		return acrossDocs(docs, hits, res)
+	}
 	var kept []library.ClauseHit
 	for _, h := range hits {
 		if len(kept) == clauseQuotes || h.Score < hits[0].Score*weakerClause {
@@ -158,15 +166,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 			where = ", " + where
 		}
 		fmt.Fprintf(&b, "**%s**%s:\n", md.Escape(d.Meta.Title), md.Escape(where))
-		text := h.Unit.Quote()
-		if r := []rune(text); len(r) > clauseRunes {
-			text = string(r[:clauseRunes]) + "…"
-		}
-		lines := strings.Split(text, "\n")
-		for i, l := range lines {
-			lines[i] = md.Escape(l)
-		}
-		fmt.Fprintf(&b, "> %s [%d]\n\n", strings.Join(lines, "\n> "), n)
+		fmt.Fprintf(&b, "> %s [%d]\n\n", quoteText(h.Unit), n)
 	}
 	var quoted []string
 	for _, h := range kept {
@@ -175,6 +175,71 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 	}
 	return skill.Reply{Text: strings.TrimSpace(b.String()), Sources: srcs, Quoted: quoted}, res, true
+}
+
+// acrossCue: a question about every document or about which one («по всем договорам», «в
+// каком договоре», «где у нас есть», «сравни аренду и заём», «с кем у нас договоры»).
+var acrossCue = regexp.MustCompile(`(?i)по\s+всем|во\s+всех|по\s+каждому|в\s+как(ом|их)\s+(договор|документ)|как(ой|ие)\s+(договор|документ)|` +
+	`(^|\s)где(\s|$)|сравни|с\s+кем\s+у\s+нас`)
+
+// across reports whether q asks about each of several documents: in so many words, or as the
+// follow-up of an answer that quoted several.
+func across(q Question) bool {
+	return acrossCue.MatchString(q.Text) || len(q.Prefer) > 1 || q.Continues != "" && acrossCue.MatchString(q.Continues)
+}
+
+// acrossDocs answers a question about several documents: each document's best unit, when it
+// holds the question's words and states what is asked; the documents the question names, when
+// it names some.
+func acrossDocs(docs []docstore.Doc, hits []library.ClauseHit, res ClauseResult) (skill.Reply, ClauseResult, bool) {
+	named := slices.ContainsFunc(hits, func(h library.ClauseHit) bool { return h.Affinity > 0 })
+	seen := map[int]bool{}
+	var kept []library.ClauseHit
+	for _, h := range hits {
+		switch {
+		case seen[h.Doc] || h.Matched == 0 || named && h.Affinity == 0:
+			continue
+		case h.Asked != 0 && h.States&h.Asked == 0, h.Score < hits[0].Score*acrossWeaker:
+			continue
+		}
+		seen[h.Doc] = true
+		kept = append(kept, h)
+		if len(kept) == acrossQuotes {
+			break
+		}
+	}
+	if len(kept) == 0 {
+		res.NotFound = true
+		return skill.Reply{Text: "В ваших документах об этом ничего не нашёл."}, res, true
+	}
+	var b strings.Builder
+	var srcs []facts.Source
+	var quoted []string
+	for _, h := range kept {
+		d := docs[h.Doc]
+		srcs = append(srcs, facts.Source{Title: d.Meta.Title})
+		quoted = append(quoted, d.Meta.ID)
+		where := unitPlace(h.Unit, d.Meta)
+		res.Quoted = append(res.Quoted, d.Meta.Title+" "+where)
+		if where != "" {
+			where = ", " + where
+		}
+		fmt.Fprintf(&b, "**%s**%s:\n> %s [%d]\n\n", md.Escape(d.Meta.Title), md.Escape(where), quoteText(h.Unit), len(srcs))
+	}
+	return skill.Reply{Text: strings.TrimSpace(b.String()), Sources: srcs, Quoted: quoted}, res, true
+}
+
+// quoteText is a unit as quoted: bounded, escaped, each line a quote's line.
+func quoteText(u library.Unit) string {
+	text := u.Quote()
+	if r := []rune(text); len(r) > clauseRunes {
+		text = string(r[:clauseRunes]) + "…"
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = md.Escape(l)
+	}
+	return strings.Join(lines, "\n> ")
 }
 
 // units caches documents read as their units, by owner and document id: a document does not
