@@ -1,0 +1,32 @@
+package passages
+
+import (
+	"testing"
+
+	"github.com/finbot/finbot/library"
+)
+
+func TestNetOfVAT(t *testing.T) {
+	unit := func(text string) library.ClauseHit {
+		return library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "3.2", Text: text}}
+	}
+	place := func(h library.ClauseHit) string { return "п. " + h.Unit.Number }
+	lease := unit("3.2. Ежемесячная арендная плата составляет 185 760,00 (сто восемьдесят пять тысяч семьсот шестьдесят) рублей 00 копеек, в том числе НДС 22 % — 33 497,70 рубля.")
+	tests := []struct {
+		q    string
+		hits []library.ClauseHit
+		want string
+	}{
+		{"аренда без ндс в месяц", []library.ClauseHit{lease},
+			"Без НДС: 185\u00a0760,00\u00a0₽ − 33\u00a0497,70\u00a0₽ = **152\u00a0262,30\u00a0₽** (расчёт по п\\. 3\\.2)\\."},
+		{"аренда в месяц", []library.ClauseHit{lease}, ""}, // not asked
+		{"без ндс сколько", []library.ClauseHit{unit("3.1. Цена 100,00 руб. без НДС.")}, ""},
+		{"без ндс", []library.ClauseHit{unit("Сумма 97 600,00 руб., в т.ч. НДС 17 600,00 руб.")},
+			"Без НДС: 97\u00a0600,00\u00a0₽ − 17\u00a0600,00\u00a0₽ = **80\u00a0000,00\u00a0₽** (расчёт по п\\. 3\\.2)\\."},
+	}
+	for _, tt := range tests {
+		if got := netOfVAT(Question{Text: tt.q}, tt.hits, place); got != tt.want {
+			t.Errorf("netOfVAT(%q) = %q, want %q", tt.q, got, tt.want)
+		}
+	}
+}
