@@ -96,7 +96,7 @@ func Units(text string) []Unit {
 		cur = &units[len(units)-1]
 	}
 	for li, line := range lines {
-		if line == "" {
+		if line == "" || pageFurniture.MatchString(line) {
 			cur, header = nil, nil
 			continue
 		}
@@ -155,6 +155,9 @@ func Units(text string) []Unit {
 	}
 	return units
 }
+
+// pageFurniture is a printed page's number line («Страница 1 из 2», «- 3 -»), no part of the text.
+var pageFurniture = regexp.MustCompile(`(?i)^(страница|стр\.?|лист)\s*\d+(\s*(из|/)\s*\d+)?$|^[-–—]\s*\d+\s*[-–—]$`)
 
 // subclauseStart is a line that starts with a clause number of two levels or more, whatever
 // follows it.

@@ -125,3 +125,26 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestReadHeader(t *testing.T) {
+	h := ReadHeader(Units(leaseText))
+	if h.Title != "ДОГОВОР АРЕНДЫ № А-1" || h.Number != "А-1" || h.Date.Format("02.01.2006") != "26.01.2026" {
+		t.Errorf("header = %+v", h)
+	}
+	act := ReadHeader(Units("АКТ № 1187 от 30 ноября 2026 г. об оказании услуг\nИсполнитель: ООО «Сеть»\n\n1. Услуги оказаны."))
+	if act.Number != "1187" || act.Date.Format("02.01.2006") != "30.11.2026" {
+		t.Errorf("act header = %+v", act)
+	}
+	if h := ReadHeader(Units("СПРАВКА\nвыдана «31» июня 2026 г.")); !h.Date.IsZero() {
+		t.Errorf("an impossible date read as %v", h.Date)
+	}
+}
+
+// A supplementary agreement's header names the contract it amends, with that contract's date:
+// the agreement's own date is the one of its own line.
+func TestReadHeaderOfSupplement(t *testing.T) {
+	h := ReadHeader(Units("Страница 1 из 2\n\nДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 1\nк Договору поставки № 318-П от 24 ноября 2025 г.\n\nг. Москва «21» января 2026 г.\n\n1. Пункт 2.1 изложить так."))
+	if h.Title != "ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 1" || h.Number != "1" || h.Date.Format("02.01.2006") != "21.01.2026" {
+		t.Errorf("header = %+v", h)
+	}
+}

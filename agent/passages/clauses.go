@@ -96,6 +96,12 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		return skill.Reply{}, res, false
 	}
 	res.Coverage = hits[0].Coverage
+	if byDate.MatchString(q.Text) {
+		return datedDocs(cds, docs, res)
+	}
+	if headerCue.MatchString(q.Text) {
+		return headerOf(cds, docs, hits, res)
+	}
 	if across(q) {
 		return acrossDocs(docs, hits, res)
 	}
@@ -182,6 +188,82 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 			quoted = append(quoted, docs[h.Doc].Meta.ID)
 		}
 	}
+	return skill.Reply{Text: strings.TrimSpace(b.String()), Sources: srcs, Quoted: quoted}, res, true
+}
+
+var (
+	// headerCue: a question about a document's number or date («номер и дата договора аренды»,
+	// «когда допник подписан», «от какого числа акт»).
+	headerCue = regexp.MustCompile(`(?i)номер\s+и\s+дат|дат[аеуы]\s+(договор|подписан|заключен|акт|соглашен|допник)|от\s+какого\s+числа|` +
+		`когда\s+(\p{L}+\s+){0,3}(подписан|заключ)|какой\s+номер|номер\s+(договор|акт|соглашен|допник)`)
+	// byDate: a question that orders documents by their dates («какой договор подписан раньше
+	// всех», «самый новый договор»).
+	byDate = regexp.MustCompile(`(?i)раньше\s+всех|позже\s+всех|самы[йме]\s+(ранн|поздн|стар|нов|перв|последн)`)
+)
+
+// headerOf answers a question about a document's number or date from its header: the document
+// the question names, else the one whose unit answers best.
+func headerOf(cds []library.ClauseDoc, docs []docstore.Doc, hits []library.ClauseHit, res ClauseResult) (skill.Reply, ClauseResult, bool) {
+	di := hits[0].Doc
+	for _, h := range hits {
+		if h.Named {
+			di = h.Doc
+			break
+		}
+	}
+	h := library.ReadHeader(cds[di].Units)
+	d := docs[di]
+	res.Quoted = []string{d.Meta.Title + " (заголовок)"}
+	line := "**" + md.Escape(h.Title) + "**"
+	switch {
+	case h.Number != "" && !h.Date.IsZero():
+		line += md.Escape(fmt.Sprintf(": № %s от %s", h.Number, h.Date.Format("02.01.2006")))
+	case !h.Date.IsZero():
+		line += md.Escape(": от " + h.Date.Format("02.01.2006") + ", номера в заголовке нет")
+	case h.Number != "":
+		line += md.Escape(": № " + h.Number + ", даты в начале документа нет")
+	default:
+		line += md.Escape(": ни номера, ни даты в начале документа нет")
+	}
+	return skill.Reply{Text: line + " [1]", Sources: []facts.Source{{Title: d.Meta.Title}}, Quoted: []string{d.Meta.ID}}, res, true
+}
+
+// datedDocs lists the documents by the dates of their headers, the earliest first; those
+// without a date last, said so.
+func datedDocs(cds []library.ClauseDoc, docs []docstore.Doc, res ClauseResult) (skill.Reply, ClauseResult, bool) {
+	type dated struct {
+		i int
+		h library.Header
+	}
+	var ds []dated
+	for i := range docs {
+		ds = append(ds, dated{i, library.ReadHeader(cds[i].Units)})
+	}
+	slices.SortStableFunc(ds, func(a, b dated) int {
+		switch {
+		case a.h.Date.IsZero() != b.h.Date.IsZero():
+			if a.h.Date.IsZero() {
+				return 1
+			}
+			return -1
+		}
+		return a.h.Date.Compare(b.h.Date)
+	})
+	var b strings.Builder
+	b.WriteString("Документы по датам, с самого раннего:\n\n")
+	var srcs []facts.Source
+	var quoted []string
+	for k, x := range ds {
+		d := docs[x.i]
+		srcs = append(srcs, facts.Source{Title: d.Meta.Title})
+		quoted = append(quoted, d.Meta.ID)
+		when := "дата в начале документа не указана"
+		if !x.h.Date.IsZero() {
+			when = "от " + x.h.Date.Format("02.01.2006")
+		}
+		fmt.Fprintf(&b, "%d\\. **%s** — %s [%d]\n", k+1, md.Escape(x.h.Title), md.Escape(when), len(srcs))
+	}
+	res.Quoted = append(res.Quoted, "заголовки документов")
 	return skill.Reply{Text: strings.TrimSpace(b.String()), Sources: srcs, Quoted: quoted}, res, true
 }
 
