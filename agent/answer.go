@@ -230,9 +230,11 @@ const (
 	docsRouteStrong   = 0.75
 )
 
-// docMention: a message that speaks of a document («по договору», «дог.», «в акте», «по
-// допнику», «в прайсе», «по положению», «в спецификации»).
-var docMention = regexp.MustCompile(`договор|(^|[^\p{L}])дог([^\p{L}]|$)|(^|[^\p{L}])акт([аеуы]|ом)?([^\p{L}]|$)|прайс|положени|допник|соглашени|спецификаци|(^|[^\p{L}])дс([^\p{L}]|$)`)
+// docMention: a message that refers to a document of its own («по договору», «в акте», «в
+// прайсе», «по положению», «дог.», «допник», «наш договор») — not one that asks about a kind of
+// document in general («акт сверки обязателен?»).
+var docMention = regexp.MustCompile(`(^|[^\p{L}])(в|во|по|из|к|у|от)\s+(\p{L}+\s+)?(договор|акт|прайс|положени|соглашени|спецификаци|дс)|` +
+	`(^|[^\p{L}])(дог|допник\p{L}*)([^\p{L}]|$)|(^|[^\p{L}])(наш\p{L}*|этом\p{L}*)\s+(договор|акт|положени|прайс)`)
 
 // weighDocuments returns q's decision, or the documents' when they answer it better.
 func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) understand.Decision {

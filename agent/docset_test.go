@@ -318,7 +318,7 @@ func TestDocumentRouting(t *testing.T) {
 		for _, q := range qs {
 			if ans := route(q); ans.Debug.Route.Kind == understand.KindDocs {
 				n++
-				what = append(what, q)
+				what = append(what, q+" ("+ans.Debug.Route.Rule+")")
 			}
 		}
 		return n, what

@@ -282,7 +282,7 @@ type ClauseHit struct {
 	// AnyNamed: the question names some document by its title or file name (not necessarily
 	// this unit's).
 	AnyNamed bool
-	// Matched is how many of the question's terms the unit itself holds.
+	// Matched is how many of the question's terms the unit, its section or its lead holds.
 	Matched int
 	// Asked are the kinds of answer the question asks for, States those the unit states: a
 	// question asking two («сколько и до какого числа») is answered by a unit for each.
@@ -459,6 +459,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 					s += weight[t] / 2
 					if counts {
 						cov += weight[t]
+						matched++ // its section or lead («Суточные за 1 день» over «Республика Казахстан»)
 					}
 				case titleTerms[di][t] && counts:
 					cov += weight[t]
