@@ -314,9 +314,9 @@ func init() {
 // that states the kind of answer asked (a term, an amount, a rate, a penalty, a party, a date)
 // is preferred to one that only shares words.
 func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
-	qt := distinct(retrieval.Tokens(q.Text))
+	qt := distinct(clauseTokens(q.Text))
 	if q.Asking.Subject != "" {
-		qt = distinct(append(retrieval.Tokens(q.Asking.Subject), qt...))
+		qt = distinct(append(clauseTokens(q.Asking.Subject), qt...))
 	}
 	qt = slices.DeleteFunc(qt, func(t string) bool { return questionStop[t] })
 	qt = withCountries(qt, q.Text, docs)
@@ -328,7 +328,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	}
 	qt = distinct(qt)
 	own := len(qt)
-	for _, t := range distinct(retrieval.Tokens(q.Context)) {
+	for _, t := range distinct(clauseTokens(q.Context)) {
 		if !questionStop[t] && !slices.Contains(qt, t) {
 			qt = append(qt, t) // the continued question's terms, after the message's own
 		}
@@ -353,16 +353,16 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	terms := make([][]clauseTerms, len(docs))
 	titleTerms := make([]map[string]bool, len(docs))
 	for di, d := range docs {
-		titleTerms[di] = set(retrieval.Tokens(d.Names + " " + firstLine(d.Units)))
+		titleTerms[di] = set(clauseTokens(d.Names + " " + firstLine(d.Units)))
 		terms[di] = make([]clauseTerms, len(d.Units))
 		for ui, u := range d.Units {
-			toks := retrieval.Tokens(u.Text)
+			toks := clauseTokens(u.Text)
 			own := set(toks)
 			next := map[[2]string]bool{}
 			for i := 1; i < len(toks); i++ {
 				next[[2]string{toks[i-1], toks[i]}] = true
 			}
-			ctx := set(retrieval.Tokens(u.Section + " " + u.Lead))
+			ctx := set(clauseTokens(u.Section + " " + u.Lead))
 			terms[di][ui] = clauseTerms{own, ctx, next}
 			n++
 			for _, t := range qt {
@@ -450,7 +450,11 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 				switch {
 				case ut.own[t] || t == "срок" && a.term && timeLimit.MatchString(u.Text):
 					// a clause states a term as a period or a date, not with the word «срок»
-					s += weight[t]
+					w := weight[t]
+					if titleTerms[di][t] {
+						w *= 0.2 // «Сетевые Решения» says which document, not which of its clauses
+					}
+					s += w
 					if counts {
 						cov += weight[t]
 						matched++
@@ -475,6 +479,9 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			}
 			f, asked, states := facetFactor(a, u.Text)
 			s *= f
+			if !a.penalty && facetPenalty.MatchString(u.Text) {
+				s *= 0.85 // a penalty clause names amounts and terms of something else than asked
+			}
 			if best > 0 && affinity[di] < best {
 				s *= 0.6 // another document than the one the question names
 			}
@@ -679,4 +686,19 @@ func sharesStem(t string, terms [][]clauseTerms) bool {
 		}
 	}
 	return false
+}
+
+// clauseFold joins, for matching a question with a document's clauses, terms the search keeps
+// apart: «подписание акта» is what «подписывает акт» does.
+var clauseFold = map[string]string{"подписан": "подпис"}
+
+// clauseTokens are the retrieval terms of text, folded by clauseFold.
+func clauseTokens(text string) []string {
+	ts := retrieval.Tokens(text)
+	for i, t := range ts {
+		if f, ok := clauseFold[t]; ok {
+			ts[i] = f
+		}
+	}
+	return ts
 }
