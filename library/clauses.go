@@ -416,8 +416,8 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			w /= 2
 		}
 		weight[t] = w
-		if !ownTerms || i < own {
-			total += w // a follow-up's coverage is that of its own terms
+		if (!ownTerms || i < own) && !parameter(t) {
+			total += w // a follow-up's coverage is that of its own terms; «4 млн», «10 дней» are its figures
 		}
 	}
 	// The documents the question names by title.
@@ -446,7 +446,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			ut := terms[di][ui]
 			s, cov, matched := 0.0, 0.0, 0
 			for i, t := range qt {
-				counts := !ownTerms || i < own
+				counts := (!ownTerms || i < own) && !parameter(t)
 				switch {
 				case ut.own[t] || t == "срок" && a.term && timeLimit.MatchString(u.Text):
 					// a clause states a term as a period or a date, not with the word «срок»
@@ -701,4 +701,29 @@ func clauseTokens(text string) []string {
 		}
 	}
 	return ts
+}
+
+// parameters are the words of the figures a question gives («4 млн», «на 10 дней»): what it
+// computes with, not what a clause must say.
+var parameters = map[string]bool{}
+
+func init() {
+	for _, w := range []string{"миллион", "тысяча", "рубль", "день", "дней", "процент", "копейка"} {
+		for _, t := range retrieval.Tokens(w) {
+			parameters[t] = true
+		}
+	}
+}
+
+// parameter reports whether t is a number or a figure's unit.
+func parameter(t string) bool {
+	if parameters[t] {
+		return true
+	}
+	for _, r := range t {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return t != ""
 }

@@ -147,18 +147,21 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		return x.Unit.Index - y.Unit.Index
 	})
 	var b strings.Builder
-	net := netOfVAT(q, kept, func(h library.ClauseHit) string {
+	placeOf := func(h library.ClauseHit) string {
 		if p := unitPlace(h.Unit, docs[h.Doc].Meta); p != "" {
 			return p
 		}
 		return "документу «" + docs[h.Doc].Meta.Title + "»"
-	})
-	if res.Coverage < MinClauseCoverage || len(hits[0].Unknown) > 0 && res.Coverage < sureClauseCoverage {
+	}
+	net, pen := netOfVAT(q, kept, placeOf), penaltyFor(q, kept, placeOf)
+	if net == "" && pen == "" && (res.Coverage < MinClauseCoverage || len(hits[0].Unknown) > 0 && res.Coverage < sureClauseCoverage) {
 		res.NotFound = true
 		kept = kept[:1]
 		b.WriteString("Прямого ответа в ваших документах не нашёл. Ближе всего по смыслу:\n\n")
 	} else if net != "" {
 		b.WriteString(net + "\n\n")
+	} else if pen != "" {
+		b.WriteString(pen + "\n\n")
 	}
 	var srcs []facts.Source
 	footnote := map[string]int{}

@@ -30,3 +30,29 @@ func TestNetOfVAT(t *testing.T) {
 		}
 	}
 }
+
+func TestPenaltyFor(t *testing.T) {
+	loan := library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "6.1",
+		Text: "6.1. За просрочку возврата Суммы займа Заёмщик уплачивает пени в размере 0,03 % от просроченной суммы за каждый день просрочки."}}
+	supply := library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "7.1",
+		Text: "7.1. За просрочку оплаты Покупатель уплачивает пени 0,05 % от неоплаченной суммы за каждый день просрочки, но не более 5 % от неоплаченной суммы."}}
+	place := func(h library.ClauseHit) string { return "п. " + h.Unit.Number }
+	tests := []struct {
+		q    string
+		hit  library.ClauseHit
+		want string
+	}{
+		{"просрочим платеж 4 млн по займу на 10 дней сколько пени", loan,
+			"Пени: 4\u00a0000\u00a0000,00\u00a0₽ × 0,03 % × 10 дн\\. = **12\u00a0000,00\u00a0₽** \\(расчёт по п\\. 6\\.1\\)\\."},
+		{"пени за 200 дней просрочки оплаты 100 тыс", supply,
+			"Пени: 100\u00a0000,00\u00a0₽ × 0,05 % × 200 дн\\. = 10\u00a0000,00\u00a0₽, но не более 5 % — **5\u00a0000,00\u00a0₽** \\(расчёт по п\\. 7\\.1\\)\\."},
+		{"какие пени по займу", loan, ""},            // no amount, no days
+		{"сколько пени за 10 дней", loan, ""},        // no amount
+		{"сколько будет 4 млн на 10 дней", loan, ""}, // no penalty asked
+	}
+	for _, tt := range tests {
+		if got := penaltyFor(Question{Text: tt.q}, []library.ClauseHit{tt.hit}, place); got != tt.want {
+			t.Errorf("penaltyFor(%q) =\n%q, want\n%q", tt.q, got, tt.want)
+		}
+	}
+}
