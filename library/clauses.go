@@ -352,8 +352,19 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	df := map[string]int{}
 	terms := make([][]clauseTerms, len(docs))
 	titleTerms := make([]map[string]bool, len(docs))
+	partyTerms := make([]map[string]bool, len(docs)) // names in «» that the document's names hold too
 	for di, d := range docs {
 		titleTerms[di] = set(clauseTokens(d.Names + " " + firstLine(d.Units)))
+		partyTerms[di] = map[string]bool{}
+		for _, u := range d.Units {
+			for _, m := range quotedName.FindAllStringSubmatch(u.Text, -1) {
+				for _, t := range clauseTokens(m[1]) {
+					if titleTerms[di][t] {
+						partyTerms[di][t] = true
+					}
+				}
+			}
+		}
 		terms[di] = make([]clauseTerms, len(d.Units))
 		for ui, u := range d.Units {
 			toks := clauseTokens(u.Text)
@@ -366,7 +377,9 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			terms[di][ui] = clauseTerms{own, ctx, next}
 			n++
 			for _, t := range qt {
-				if own[t] || ctx[t] {
+				// «срок» is in every clause that states a term, in so many words or not: it weighs
+				// as what so many clauses hold.
+				if own[t] || ctx[t] || t == "срок" && a.term && timeLimit.MatchString(u.Text) {
 					df[t]++
 				}
 			}
@@ -451,7 +464,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 				case ut.own[t] || t == "срок" && a.term && timeLimit.MatchString(u.Text):
 					// a clause states a term as a period or a date, not with the word «срок»
 					w := weight[t]
-					if titleTerms[di][t] {
+					if partyTerms[di][t] {
 						w *= 0.2 // «Сетевые Решения» says which document, not which of its clauses
 					}
 					s += w
@@ -727,3 +740,7 @@ func parameter(t string) bool {
 	}
 	return t != ""
 }
+
+// quotedName is a company's name in quotes after its legal form (ООО «Сетевые Решения»), not
+// a defined role («Поставщик»).
+var quotedName = regexp.MustCompile(`(?:ООО|АО|ПАО|ЗАО|ОАО|ИП|НКО|АНО)\s*«([^»]{2,80})»`)
