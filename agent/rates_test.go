@@ -300,3 +300,39 @@ func TestInline(t *testing.T) {
 		t.Errorf("Inline('') = %d results: %+v", len(got), got)
 	}
 }
+
+// A cross rate is computed from the Bank of Russia's two rates, with the computation shown;
+// a question about what a rate will be is told that no source gives forecasts, before the
+// figures the Bank set. «Сколько будет 100 долларов» is a conversion, not a forecast.
+func TestCrossRateAndForecast(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	tests := []struct {
+		q        string
+		want     []string
+		not      []string
+		forecast bool
+	}{
+		{"курс евро к доллару", []string{"Кросс-курс EUR/USD по курсам Банка России: 88,1000 ₽ ÷ 81,1134 ₽ = **1,0861**"}, nil, false},
+		{"EUR/USD", []string{"Кросс-курс EUR/USD"}, nil, false},
+		{"курс доллара и евро", nil, []string{"Кросс-курс"}, false},
+		{"прогноз курса доллара", []string{"**81,1134 ₽**"}, nil, true},
+		{"ключевую ставку снизят летом?", []string{"15,50%"}, nil, true},
+		{"сколько будет 100 долларов в рублях", []string{"100 USD"}, nil, false},
+	}
+	for i, tt := range tests {
+		ans := ask(t, a, Request{UserID: int64(700 + i), ChatID: int64(700 + i)}, tt.q)
+		for _, w := range tt.want {
+			if !strings.Contains(ans.Text, w) {
+				t.Errorf("%q: want %q in\n%s", tt.q, w, ans.Text)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(ans.Text, n) {
+				t.Errorf("%q: %q in\n%s", tt.q, n, ans.Text)
+			}
+		}
+		if got := strings.Contains(ans.Text, "Прогнозов я не даю"); got != tt.forecast {
+			t.Errorf("%q: forecast note %v, want %v:\n%s", tt.q, got, tt.forecast, ans.Text)
+		}
+	}
+}

@@ -122,12 +122,20 @@ type Request struct {
 	// Amount is how many units the question asks about («почём 100 тенге»): the answer also
 	// gives their price in roubles, to the kopeck. 0 or 1: the rate alone.
 	Amount int
+	// Cross asks for the first currency in the second (Codes has two), computed from the two
+	// rates the Bank set.
+	Cross bool
 }
 
 // Rates answers a rates request: the rates on its day, or their dynamics over its period.
 func (s *Skill) Rates(ctx context.Context, req Request) skill.Reply {
 	if req.Period.Single() {
-		return s.Day(ctx, req.Codes, req.Period.From).Reply(req.Amount, req.Notes)
+		d := s.Day(ctx, req.Codes, req.Period.From)
+		r := d.Reply(req.Amount, req.Notes)
+		if line, ok := d.cross(req); ok {
+			r.Text += "\n\n" + line
+		}
+		return r
 	}
 	return s.Series(ctx, req.Codes, req.Period).Reply(req.Notes)
 }
@@ -440,4 +448,22 @@ func (d Day) Facts() (facts.Payload, error) {
 		p.Found = true
 	}
 	return p, nil
+}
+
+// cross is the line of a cross rate — the first currency of req in the second, from the two
+// rates per unit the Bank set on the same day, to four decimals — when req asks one and both
+// rates are there.
+func (d Day) cross(req Request) (string, bool) {
+	if !req.Cross || len(req.Codes) != 2 || d.Err != nil {
+		return "", false
+	}
+	a, okA := d.quote(req.Codes[0])
+	b, okB := d.quote(req.Codes[1])
+	if !okA || !okB || b.rate.UnitRate.IsZero() {
+		return "", false
+	}
+	x := a.rate.UnitRate.DivRound(b.rate.UnitRate, 4)
+	return fmt.Sprintf("Кросс-курс %s/%s по курсам Банка России: %s ₽ ÷ %s ₽ = **%s** (расчёт: 1 %s = %s %s) [1]",
+		a.rate.CharCode, b.rate.CharCode, formatRate(a.rate.UnitRate), formatRate(b.rate.UnitRate), formatDecimal(x, 4),
+		a.rate.CharCode, formatDecimal(x, 4), b.rate.CharCode), true
 }

@@ -28,9 +28,16 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 		return DateError(d.DateError), nil
 	}
 	if d.Kind == understand.KindKeyRate {
-		return s.KeyRate(ctx, s.period(d)).Reply(), nil
+		r := s.KeyRate(ctx, s.period(d)).Reply()
+		if d.Forecast {
+			r.Text = forecastNote + "\n\n" + r.Text
+		}
+		return r, nil
 	}
-	r := Request{Codes: d.Currencies.Value, Period: s.period(d), Amount: d.Nominal.Value}
+	r := Request{Codes: d.Currencies.Value, Period: s.period(d), Amount: d.Nominal.Value, Cross: d.Cross}
+	if d.Forecast {
+		r.Notes = append(r.Notes, forecastNote)
+	}
 	for _, u := range d.UnknownCurrencies {
 		msg := fmt.Sprintf("«%s» — не валюта, курс которой устанавливает Банк России.", md.Escape(u))
 		if sug := ru.Suggest(u); len(sug) > 0 {
@@ -50,6 +57,10 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 	}
 	return s.Rates(ctx, r), nil
 }
+
+// forecastNote goes before the figures when a question asks what a rate will be: the Bank sets
+// rates and decides the key rate, nobody's forecast is a source.
+const forecastNote = "_Прогнозов я не даю: источник — только то, что Банк России уже установил\\. Вот последние данные:_"
 
 // DateError is the answer to a question about a day that does not exist («31.02»).
 func DateError(why string) skill.Reply {

@@ -94,6 +94,12 @@ type Decision struct {
 
 	Currencies Slot[[]string] // ISO codes
 	Nominal    Slot[int]      // «100 тенге» → 100
+	// Cross: two currencies asked one against the other («евро к доллару», «EUR/USD»,
+	// «кросс-курс»): the answer gives the cross rate from the Bank of Russia's two rates.
+	Cross bool
+	// Forecast: the message asks what a rate will be («прогноз», «что будет с курсом»): no
+	// source gives it, and the answer says so before what the Bank set.
+	Forecast bool
 	// UnknownCurrencies are codes the message names that the Bank of Russia does not quote.
 	UnknownCurrencies []string
 

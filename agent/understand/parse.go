@@ -332,6 +332,13 @@ func maskCode(text, code string) string {
 
 func isCodeByte(b byte) bool { return b >= '0' && b <= '9' || b == '.' }
 
+var (
+	// crossCue: one currency against another — «евро к доллару», «eur/usd», «кросс-курс».
+	crossCue = regexp.MustCompile(`кросс|\p{L}\s*/\s*\p{L}|\s(к|против)\s+(доллар|евро|юан|фунт|франк|иен|тенге|рубл|usd|eur|cny|gbp|chf|jpy|kzt|\p{Lu}{3})`)
+	// forecastCue: what a rate will be — a forecast, an expectation, a future move.
+	forecastCue = regexp.MustCompile(`прогноз|ожида|вырастет|упад[её]т|снизят|повысят|поднимут|опустят|что\s+будет\s+с|куда\s+пойд|будет\s+(снижен|повышен|расти|падать|дороже|дешевле)`)
+)
+
 // nominalRe is an amount of currency: «100 тенге», «100$», «1000 юаней».
 var nominalRe = regexp.MustCompile(`(\d[\d ]{0,8})\s*([\p{L}$€£¥₸]+)`)
 
@@ -345,6 +352,8 @@ func (p *Parser) currencies(s *scan, d *Decision) {
 		d.Currencies = slot(codes, FromText, "")
 	}
 	d.UnknownCurrencies = unknown
+	d.Cross = len(found) == 2 && crossCue.MatchString(strings.ToLower(s.in.Text))
+	d.Forecast = forecastCue.MatchString(strings.ToLower(s.in.Text))
 	if len(found) == 0 && len(unknown) == 0 {
 		// «сколько стоит» asks a price: a rate only of a currency («почём 100 тенге»), not of a
 		// ticket or a laptop.
