@@ -190,6 +190,12 @@ func nameWordEq(tok Token, k nameKey, n int) bool {
 			return true
 		}
 	}
+	if isLatin(tok.Text) && !isLatin(w) {
+		// «romashka» for «Ромашка»: a name written in Latin letters, three consonants at least.
+		if sk := skeleton(tok.Text); len(sk) >= 3 && sk == skeleton(translit(w)) {
+			return true
+		}
+	}
 	if k.person {
 		short, long := []rune(t), []rune(w)
 		if len(short) > len(long) {

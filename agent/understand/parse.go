@@ -333,6 +333,8 @@ func maskCode(text, code string) string {
 func isCodeByte(b byte) bool { return b >= '0' && b <= '9' || b == '.' }
 
 var (
+	// explicitINN: digits the message calls an INN («инн 7701234567», «ИНН: 77012345»).
+	explicitINN = regexp.MustCompile(`(?i)(?:^|[^\p{L}])инн\s*:?\s*(\d{5,15})(?:\D|$)`)
 	// crossCue: one currency against another — «евро к доллару», «eur/usd», «кросс-курс».
 	crossCue = regexp.MustCompile(`кросс|\p{L}\s*/\s*\p{L}|\s(к|против)\s+(доллар|евро|юан|фунт|франк|иен|тенге|рубл|usd|eur|cny|gbp|chf|jpy|kzt|\p{Lu}{3})`)
 	// forecastCue: what a rate will be — a forecast, an expectation, a future move.
@@ -394,6 +396,10 @@ func (p *Parser) entities(s *scan, d *Decision) {
 		} else {
 			d.Unknown = "ИНН " + inn
 		}
+	} else if m := explicitINN.FindStringSubmatch(s.in.Text); m != nil {
+		// «по инн 7701234567» with a number no INN can be (its check digits, its length): no
+		// company has it, so the answer is «не нашёл», not a list of everyone.
+		d.Unknown = "ИНН " + m[1]
 	}
 	var orgSpan *nameMatch
 	var orgFull []nameMatch
