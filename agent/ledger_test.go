@@ -113,3 +113,20 @@ func TestClarificationChoice(t *testing.T) {
 		t.Errorf("another chat's choice = %q", stale.Text)
 	}
 }
+
+// A question for one kind of a counterparty's documents gets that kind only, and says so: an
+// empty answer about goods received must not read as «no documents at all».
+func TestDocumentsOfOneKind(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	tests := []struct{ q, want, not string }{
+		{"поступления товаров от ромашки за март", "Поступлений товаров и услуг по ООО \"Ромашка\" за 01.03.2026 – 31.03.2026 не найдено.", "Документов по"},
+		{"отгрузки гранита за март", "Реализации товаров и услуг контрагента за 01.03.2026 – 31.03.2026", "Поступление товаров"},
+		{"документы ромашки за март", "Документы контрагента за 01.03.2026 – 31.03.2026", ""},
+	}
+	for i, tt := range tests {
+		ans := ask(t, a, Request{UserID: int64(800 + i), ChatID: int64(800 + i)}, tt.q)
+		if !strings.Contains(ans.Text, tt.want) || tt.not != "" && strings.Contains(ans.Text, tt.not) {
+			t.Errorf("%q:\n%s\nwant %q, not %q", tt.q, ans.Text, tt.want, tt.not)
+		}
+	}
+}

@@ -34,6 +34,7 @@ func FromDecision(d understand.Decision) runner.Decomposition {
 		f.Contract = d.Contract.Value.Ref
 	}
 	f.Detail = d.Detail
+	f.DocumentType = d.DocumentType
 	if d.Recipe == recipe.TurnoverSheet && d.Contract.Set && !d.Counterparty.Set {
 		// «осв по 62 по договору П-77/2024»: the sheet of the contract's counterparty by contract.
 		f.Counterparty = d.Contract.Value.OwnerRef

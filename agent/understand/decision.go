@@ -94,6 +94,9 @@ type Decision struct {
 
 	Currencies Slot[[]string] // ISO codes
 	Nominal    Slot[int]      // «100 тенге» → 100
+	// DocumentType is the one kind of 1C document a documents question asks for (one of
+	// recipe.DocumentTypes: «поступления товаров от …» → ПоступлениеТоваровУслуг); "" for all.
+	DocumentType string
 	// Cross: two currencies asked one against the other («евро к доллару», «EUR/USD»,
 	// «кросс-курс»): the answer gives the cross rate from the Bank of Russia's two rates.
 	Cross bool

@@ -56,6 +56,7 @@ func (p *Parser) Understand(in Input, prev *State, load func() *recipe.Catalogs)
 	}
 	if f, ok := p.followUp(p.scanOf(in, r), d, *prev); ok {
 		f.Duty, f.Money, f.Asks = d.Duty, d.Money, d.Asks // what the message itself says, whatever it continues
+		f.DocumentType = documentKind(f, in.Text)
 		return f
 	}
 	return d
@@ -148,7 +149,39 @@ func (p *Parser) parse(s *scan) Decision {
 	p.doubt(s, &d)
 	d.Duty, d.Money = dutyQuestion(s.in.Text), s.speaksOfMoney()
 	d.Asks = asksOf(s.in.Text)
+	d.DocumentType = documentKind(d, s.in.Text)
 	return d
+}
+
+// documentKinds are the kinds of 1C document a message may ask for alone: goods received
+// («поступления товаров», «закупки»), goods sold («реализации», «отгрузки», «продажи»),
+// reconciliation acts.
+var documentKinds = []struct {
+	re   *regexp.Regexp
+	kind string
+}{
+	{regexp.MustCompile(`(?i)поступлени\p{L}*\s+(товар|услуг)|закупк|приход\p{L}*\s+товар|(^|\s)покупк`), "ПоступлениеТоваровУслуг"},
+	{regexp.MustCompile(`(?i)реализаци|отгрузк|продаж`), "РеализацияТоваровУслуг"},
+	{regexp.MustCompile(`(?i)акт\p{L}*\s+сверк`), "АктСверкиВзаиморасчетов"},
+}
+
+// documentKind is the one kind of document a question for a counterparty's or contract's
+// documents asks for («поступления товаров от Ромашки»), or "" for all of them; a message
+// naming two kinds asks for both, so for all.
+func documentKind(d Decision, text string) string {
+	if d.Kind != KindLedger || d.Recipe != recipe.DocumentsByParty && d.Recipe != recipe.DocumentsByContract {
+		return ""
+	}
+	kind := ""
+	for _, k := range documentKinds {
+		if k.re.MatchString(text) {
+			if kind != "" {
+				return ""
+			}
+			kind = k.kind
+		}
+	}
+	return kind
 }
 
 // accountRe is an account code: 2 digits, then up to two sub-levels («62», «62.01», «90.01.1»).

@@ -152,8 +152,27 @@ func candidateLabel(e recipe.Entity) string {
 	}
 }
 
+// documentKindTitles name a documents answer of one kind («Поступления товаров и услуг …»), and
+// documentKindNone its empty answer («Поступлений товаров и услуг … не найдено»): an answer
+// about one kind must not read as one about all.
+var (
+	documentKindTitles = map[string]string{
+		"РеализацияТоваровУслуг":  "Реализации товаров и услуг",
+		"ПоступлениеТоваровУслуг": "Поступления товаров и услуг",
+		"АктСверкиВзаиморасчетов": "Акты сверки",
+	}
+	documentKindNone = map[string]string{
+		"РеализацияТоваровУслуг":  "Реализаций товаров и услуг",
+		"ПоступлениеТоваровУслуг": "Поступлений товаров и услуг",
+		"АктСверкиВзаиморасчетов": "Актов сверки",
+	}
+)
+
 func (r Result) title() string {
 	t := titles[r.Intent]
+	if k, ok := documentKindTitles[r.Filters.DocumentType]; ok && (r.Intent == recipe.DocumentsByParty || r.Intent == recipe.DocumentsByContract) {
+		t = strings.Replace(t, "Документы", k, 1)
+	}
 	when := ""
 	switch {
 	case !r.AsOf.IsZero():
@@ -293,7 +312,11 @@ func emptyMessage(r *Result, rec recipe.Spec, a anchors) string {
 	case recipe.DocumentsFormBalance:
 		return fmt.Sprintf("На %s остаток по счёту %s не формируют никакие документы.", when, r.Account)
 	default:
-		return "Документов" + of + " " + periodPhrase(r.Filters) + " не найдено."
+		what := "Документов"
+		if k, ok := documentKindNone[r.Filters.DocumentType]; ok {
+			what = k
+		}
+		return what + of + " " + periodPhrase(r.Filters) + " не найдено."
 	}
 }
 
