@@ -2,11 +2,13 @@ package agent
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/understand"
 )
 
 // ledgerAgent is buttonsAgent with the results kept in memory, as an agent without a store keeps them.
@@ -128,5 +130,33 @@ func TestDocumentsOfOneKind(t *testing.T) {
 		if !strings.Contains(ans.Text, tt.want) || tt.not != "" && strings.Contains(ans.Text, tt.not) {
 			t.Errorf("%q:\n%s\nwant %q, not %q", tt.q, ans.Text, tt.want, tt.not)
 		}
+	}
+}
+
+// How much tax to pay is computed by no recipe: the answer says so and offers what 1C has
+// (account 68), never the card of 51 or an article in its place; its buttons are questions the
+// agent answers. A question about the deadline stays the knowledge base's.
+func TestTaxAmountIsNotComputed(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	me := Request{UserID: 810, ChatID: 810}
+	ans := ask(t, a, me, "сколько ндс платить за 1 квартал")
+	if !strings.Contains(ans.Text, "не рассчитываю") || strings.Contains(ans.Text, "Карточка счёта 51") {
+		t.Fatalf("answer:\n%s", ans.Text)
+	}
+	var labels []string
+	for _, b := range ans.Buttons {
+		labels = append(labels, b.Text)
+	}
+	want := []string{"Сальдо 68 на 31.03.2026", "Карточка счёта 68 за 01.01.2026 – 31.03.2026"}
+	if !slices.Equal(labels, want) {
+		t.Fatalf("buttons %q, want %q", labels, want)
+	}
+	for _, l := range labels {
+		if got := ask(t, a, me, l); got.Debug.Route.Kind != understand.KindLedger || !strings.Contains(got.Text, "68") {
+			t.Errorf("button %q: %s/%s\n%s", l, got.Debug.Route.Kind, got.Debug.Route.Rule, got.Text)
+		}
+	}
+	if d := ask(t, a, Request{UserID: 811, ChatID: 811}, "до какого числа платить ндфл"); d.Debug.Route.Rule == "tax_amount" {
+		t.Errorf("a deadline question read as a tax amount: %s", d.Text)
 	}
 }

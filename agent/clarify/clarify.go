@@ -57,6 +57,8 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 		return candidates(d, q.Text), nil
 	case d.Ask != "":
 		return skill.Text(md.Escape(d.Ask)), nil
+	case d.Rule == "tax_amount":
+		return taxAmount(d), nil
 	case d.Rule == "debt_direction":
 		return debtDirection(d), nil
 	case d.Rule == "advance_direction":
@@ -183,4 +185,19 @@ func WithName(text, written, name string) string {
 		}
 	}
 	return strings.TrimSpace(text) + " — " + name
+}
+
+// taxAmount answers a question about how much tax to pay: no source computes it; what 1C has
+// is the balance and the card of account 68 (taxes and levies), offered as buttons.
+func taxAmount(d understand.Decision) skill.Reply {
+	on := OnDate(d)
+	period := ""
+	if d.Period.Set {
+		period = " за " + d.Period.Value.From.Format("02.01.2006") + " – " + d.Period.Value.To.Format("02.01.2006")
+	}
+	return skill.Reply{
+		Text: "Сумму налога к уплате я не рассчитываю: её считает декларация, а я читаю в 1С только остатки, обороты и документы. " +
+			"Что видно в 1С — расчёты с бюджетом на счёте 68: остаток на дату и движение за период.",
+		Buttons: []skill.Button{{Text: "Сальдо 68" + on}, {Text: "Карточка счёта 68" + period, SameRow: true}},
+	}
 }

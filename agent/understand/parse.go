@@ -150,7 +150,25 @@ func (p *Parser) parse(s *scan) Decision {
 	d.Duty, d.Money = dutyQuestion(s.in.Text), s.speaksOfMoney()
 	d.Asks = asksOf(s.in.Text)
 	d.DocumentType = documentKind(d, s.in.Text)
+	if taxAmount(s.in.Text) && !(d.Account.Set && d.Account.Source == FromText) && d.Kind != KindDocs {
+		// «сколько ндс платить за квартал»: an amount of tax to pay, which no recipe computes —
+		// never the card of 51 or an article on reporting periods in its place.
+		d = Decision{Kind: KindClarify, Rule: "tax_amount", Sure: true, Date: d.Date, Period: d.Period, Asks: d.Asks,
+			Reasons: []string{"сумма налога к уплате: её не считает ни один рецепт 1С"}}
+	}
 	return d
+}
+
+var (
+	taxNamed  = regexp.MustCompile(`(?i)(^|[^\p{L}])(ндс|ндфл|енп|усн|налог\p{L}*|взнос\p{L}*|акциз\p{L}*)([^\p{L}]|$)`)
+	taxHowMuc = regexp.MustCompile(`(?i)(^|[^\p{L}])(сколько|какую\s+сумму|какая\s+сумма|сумм[ау]\s+(налога|ндс|ндфл|взносов))([^\p{L}]|$)`)
+	taxToPay  = regexp.MustCompile(`(?i)(за|у|до|вы)?плат\p{L}*|к\s+уплате|начисл\p{L}*|перечисл\p{L}*`)
+)
+
+// taxAmount reports whether text asks how much tax to pay or is charged («сколько ндс платить
+// за 1 квартал», «какую сумму налога на прибыль заплатим»).
+func taxAmount(text string) bool {
+	return taxNamed.MatchString(text) && taxHowMuc.MatchString(text) && taxToPay.MatchString(text)
 }
 
 // documentKinds are the kinds of 1C document a message may ask for alone: goods received
