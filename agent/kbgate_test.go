@@ -545,3 +545,18 @@ func TestKBRefusal(t *testing.T) {
 		})
 	}
 }
+
+// A definition of an abbreviation («что такое ЕНС») weighs too little for the gate as one
+// term, but an article whose title names it answers it; a term no title names is still refused.
+func TestDefinitionByTitle(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	for i, tt := range []struct {
+		q      string
+		answer bool
+	}{{"что такое енс", true}, {"что такое УПД", true}, {"что такое лизинг", false}} {
+		ans := ask(t, a, Request{UserID: int64(820 + i), ChatID: int64(820 + i)}, tt.q)
+		if got := strings.Contains(ans.Text, "базе знаний._"); got != tt.answer {
+			t.Errorf("%q: answered from an article %v, want %v:\n%s", tt.q, got, tt.answer, ans.Text)
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"regexp"
+	"slices"
 	"time"
 
 	"github.com/finbot/finbot/agent/facts"
@@ -16,6 +18,7 @@ import (
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/library/retrieval"
 )
 
 // Options are the skill's dependencies besides the libraries.
@@ -124,6 +127,16 @@ func (s *Skill) answer(ctx context.Context, q skill.Query, rules bool) (skill.Re
 	if err != nil {
 		return skill.Reply{}, err
 	}
+	if (len(dbg.Passages) == 0 || dbg.Unanswered) && d.Rule == "kb_definition" {
+		// «что такое ЕНС»: one short term weighs too little for the gate, but an article whose
+		// title names it is about it.
+		if ids := s.titled(ctx, q.Text); len(ids) > 0 {
+			tdbg := &passages.Debug{Owner: library.KBOwner}
+			if tr, err := s.ans.Passages(ctx, s.kb, library.KBOwner, ids, s.question(q), true, 0, tdbg); err == nil && len(tdbg.Passages) > 0 && !tdbg.Unanswered {
+				r, dbg = tr, tdbg
+			}
+		}
+	}
 	if len(dbg.Passages) == 0 || dbg.Unanswered {
 		degraded := r.Degraded
 		r = s.refusal(ctx, q, d)
@@ -131,6 +144,37 @@ func (s *Skill) answer(ctx context.Context, q skill.Query, rules bool) (skill.Re
 	}
 	r.Trace = skill.Trace{"docs": dbg}
 	return r, nil
+}
+
+// definitionOf is the term a definition question asks about («что такое ЕНС» → «ЕНС»).
+var definitionOf = regexp.MustCompile(`(?i)что\s+(?:такое|значит|означает)\s+(.+)`)
+
+// titled are the knowledge-base articles whose titles name every word of the term a
+// definition question asks about; none for a term of more than three words.
+func (s *Skill) titled(ctx context.Context, text string) []string {
+	m := definitionOf.FindStringSubmatch(text)
+	if m == nil {
+		return nil
+	}
+	terms := retrieval.Tokens(m[1])
+	if len(terms) == 0 || len(terms) > 3 {
+		return nil
+	}
+	metas, err := s.kb.List(ctx, library.KBOwner)
+	if err != nil {
+		return nil
+	}
+	var ids []string
+	for _, meta := range metas {
+		title := map[string]bool{}
+		for _, t := range retrieval.Tokens(meta.Title) {
+			title[t] = true
+		}
+		if !slices.ContainsFunc(terms, func(t string) bool { return !title[t] }) {
+			ids = append(ids, meta.ID)
+		}
+	}
+	return ids
 }
 
 // Gate is the evidence a knowledge-base passage needs to answer a message the parser read as
