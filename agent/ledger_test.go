@@ -160,3 +160,23 @@ func TestTaxAmountIsNotComputed(t *testing.T) {
 		t.Errorf("a deadline question read as a tax amount: %s", d.Text)
 	}
 }
+
+// A contract number three counterparties share is asked back — whose? — naming them, and each
+// button (its question with the name) answers for that counterparty's contract.
+func TestSharedContractNumber(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	me := Request{UserID: 830, ChatID: 830}
+	ans := ask(t, a, me, "долг по договору ДП-68/2024")
+	if !strings.Contains(ans.Text, "Договор № ДП-68/2024 есть у нескольких контрагентов") || len(ans.Buttons) != 3 {
+		t.Fatalf("answer:\n%s\nbuttons %+v", ans.Text, ans.Buttons)
+	}
+	for _, name := range []string{"Энергия", "Техснаб", "КанцТорг"} {
+		if !strings.Contains(ans.Text, name) {
+			t.Errorf("the question back does not name %s:\n%s", name, ans.Text)
+		}
+	}
+	got := ask(t, a, me, ans.Buttons[1].Text) // what the button sends
+	if got.Debug.Route.Kind != understand.KindLedger || !strings.Contains(got.Text, "Техснаб") || !strings.Contains(got.Text, "ДП-68/2024") {
+		t.Errorf("after the button: %s/%s\n%s", got.Debug.Route.Kind, got.Debug.Route.Rule, got.Text)
+	}
+}

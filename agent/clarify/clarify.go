@@ -133,6 +133,9 @@ func (s *Skill) llm(ctx context.Context, text string) (string, error) {
 // the same question with that name, so the date and account are kept.
 func candidates(d understand.Decision, text string) skill.Reply {
 	r := skill.Text("Под это название подходят несколько контрагентов. Уточните, какой нужен:")
+	if d.SharedContract != "" {
+		r = skill.Text("Договор № " + md.Escape(d.SharedContract) + " есть у нескольких контрагентов. Уточните, чей:")
+	}
 	for _, e := range d.Candidates {
 		label := e.Name
 		if e.INN != "" {

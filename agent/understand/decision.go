@@ -127,8 +127,12 @@ type Decision struct {
 	// BankAccountCandidates are our accounts that end with the tail the message gives, when
 	// several do (KindClarify).
 	BankAccountCandidates []recipe.BankAccount
-	// Candidates are the counterparties a name matches equally well (KindClarify).
+	// Candidates are the counterparties a name matches equally well (KindClarify), or those
+	// that have a contract of the number the message names (SharedContract).
 	Candidates []recipe.Entity
+	// SharedContract is a contract number several counterparties have («ДП-68/2024»): the
+	// question back asks whose.
+	SharedContract string
 	// Unknown is a name the message gives that no catalog entry matches (KindUnknownEntity),
 	// with the closest names to offer.
 	Unknown string

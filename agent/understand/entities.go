@@ -345,6 +345,13 @@ var contractRe = regexp.MustCompile(`(?i)[\p{L}\d]+(?:[-/][\p{L}\d]+)+|№\s*[\p
 // without the year («П-77») or without its letters («77/2024») when that is unique. owner,
 // when not empty, narrows several contracts of one number to the counterparty's.
 func findContract(text string, es []recipe.Entity, owner string) (recipe.Entity, string, bool) {
+	e, raw, _, ok := findContracts(text, es, owner)
+	return e, raw, ok
+}
+
+// findContracts is findContract that also returns the contracts a number names when several
+// counterparties have a contract of that number («ДП-68/2024»): which is meant, the user says.
+func findContracts(text string, es []recipe.Entity, owner string) (recipe.Entity, string, []recipe.Entity, bool) {
 	for _, raw := range contractRe.FindAllString(text, -1) {
 		num := strings.ToLower(strings.TrimSpace(strings.TrimLeft(raw, "№")))
 		if num == "" || !strings.ContainsAny(num, "0123456789") {
@@ -364,11 +371,14 @@ func findContract(text string, es []recipe.Entity, owner string) (recipe.Entity,
 			}
 		}
 		if len(exact) == 1 {
-			return exact[0], raw, true
+			return exact[0], raw, nil, true
 		}
 		if len(exact) == 0 && len(prefix) == 1 {
-			return prefix[0], raw, true
+			return prefix[0], raw, nil, true
+		}
+		if len(exact) > 1 {
+			return recipe.Entity{}, raw, exact, false
 		}
 	}
-	return recipe.Entity{}, "", false
+	return recipe.Entity{}, "", nil, false
 }

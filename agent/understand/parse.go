@@ -495,8 +495,18 @@ func (p *Parser) entities(s *scan, d *Decision) {
 	}
 	if e, raw, ok := findContract(s.in.Text, c.Contracts, owner); ok {
 		d.Contract = slot(e, FromCatalog, raw)
-	} else if e, raw, ok := findContract(s.in.Text, c.Contracts, ""); ok && owner == "" {
+	} else if e, raw, shared, ok := findContracts(s.in.Text, c.Contracts, ""); ok && owner == "" {
 		d.Contract = slot(e, FromCatalog, raw)
+	} else if len(shared) > 1 && owner == "" && len(d.Candidates) == 0 {
+		// «долг по договору ДП-68/2024» when three counterparties have a contract of that
+		// number: whose, the user says (the question back names them).
+		for _, k := range shared {
+			if i := slices.IndexFunc(c.Counterparties, func(p recipe.Entity) bool { return p.Ref == k.OwnerRef }); i >= 0 &&
+				!slices.ContainsFunc(d.Candidates, func(p recipe.Entity) bool { return p.Ref == k.OwnerRef }) {
+				d.Candidates = append(d.Candidates, c.Counterparties[i])
+			}
+		}
+		d.SharedContract = shared[0].Number
 	} else if e, ok := s.contractByDate(d, c.Contracts, owner); ok {
 		// «договор с Альфой от 06.02.2024»: the date names the contract, not the as-of day;
 		// another date in the message («на 1.03») is read again without it.
