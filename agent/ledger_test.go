@@ -180,3 +180,23 @@ func TestSharedContractNumber(t *testing.T) {
 		t.Errorf("after the button: %s/%s\n%s", got.Debug.Route.Kind, got.Debug.Route.Rule, got.Text)
 	}
 }
+
+// A command leaves the dialog what the typed question would: «а поставщикам?» and «а на 1
+// апреля?» after /debts continue it.
+func TestCommandLeavesDialogState(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	me := Request{UserID: 840, ChatID: 840}
+	cmd := me
+	cmd.Command, cmd.Text = "debts", "31.03"
+	if _, err := a.Answer(t.Context(), cmd); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ q, want string }{
+		{"а поставщикам?", "Кому должны мы на 31.03.2026"},
+		{"а на 1 апреля?", "Кому должны мы на 01.04.2026"},
+	} {
+		if ans := ask(t, a, me, tt.q); !strings.Contains(ans.Text, tt.want) {
+			t.Errorf("%q after /debts 31.03: %s/%s\n%s", tt.q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, ans.Text)
+		}
+	}
+}
