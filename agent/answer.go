@@ -230,7 +230,7 @@ func reply(r row, rep skill.Reply, route api.Route) api.Answer {
 // must name the document too («ставка по займу», «лимит по нашему положению»): the user's own
 // policy beats the knowledge base on its topic when the question asks about it.
 const (
-	docsRouteCoverage = 0.5 // library.ClauseHit.Coverage of the best unit
+	docsRouteCoverage = 0.4 // library.ClauseHit.Coverage of the best unit
 	docsRouteSure     = 0.9
 	docsRouteStrong   = 0.75
 )
