@@ -14,8 +14,10 @@ import (
 
 	"github.com/finbot/finbot/agent/passages"
 	"github.com/finbot/finbot/agent/understand"
+	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testdocs"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -33,7 +35,7 @@ type docsetLine struct {
 	ID, Q, Docs, Answer, Clause, Kind, Split, Prev string
 }
 
-func readTSV(t *testing.T, path string) [][]string {
+func readTSV(t testing.TB, path string) [][]string {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -70,7 +72,7 @@ func docsetLines(t *testing.T) []docsetLine {
 // docsetFiles returns the set's documents as the user uploads them (manifest.tsv): DOCX with a
 // paragraph per clause and real tables, PDF with a text layer, the price list as XLSX with
 // numeric cells.
-func docsetFiles(t *testing.T) []File {
+func docsetFiles(t testing.TB) []File {
 	t.Helper()
 	var files []File
 	for _, r := range readTSV(t, filepath.Join(docsetDir, "manifest.tsv")) {
@@ -341,5 +343,25 @@ func TestDocumentRouting(t *testing.T) {
 	t.Logf("routing to the documents: precision %.3f, recall %.3f", precision, float64(docsRight)/float64(max(docsAll, 1)))
 	if ledgerTaken > len(ledgerQs)/50 {
 		t.Errorf("the documents took %d of %d 1C questions: %q", ledgerTaken, len(ledgerQs), lw)
+	}
+}
+
+// BenchmarkDocumentEvidence is what weighing the documents costs a message of a user who has
+// uploaded the document set: the documents loaded from the store and read as units (cached),
+// every unit ranked for the message.
+func BenchmarkDocumentEvidence(b *testing.B) {
+	lib := library.New(docstore.NewMemory(), nil, library.Options{})
+	for _, f := range docsetFiles(b) {
+		if _, err := lib.Add(b.Context(), "u:1", 1, f.Name, f.Data); err != nil {
+			b.Fatal(err)
+		}
+	}
+	qs := []string{"до какого числа платим аренду", "кто нам должен на 31 марта", "суточные в турции", "сколько ндс в акте"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if _, ok := passages.Evidence(b.Context(), lib, "u:1", qs[i%len(qs)], library.Asking{}); !ok && i%len(qs) == 0 {
+			b.Fatal("no evidence for a lease question")
+		}
 	}
 }
