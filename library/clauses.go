@@ -264,6 +264,66 @@ type ClauseDoc struct {
 	// Names are what the document is called: its title and the name the user gave its file.
 	Names string
 	Units []Unit
+	// terms are each unit's terms, read once (NewClauseDoc), and companies the terms of the
+	// companies' names in it (ООО «…»); RankClauses reads them itself when they are missing.
+	terms     []clauseTerms
+	companies map[string]bool
+}
+
+// companyTerms are the terms of the companies' names the units write (ООО «Сетевые Решения»).
+func companyTerms(us []Unit) map[string]bool {
+	out := map[string]bool{}
+	for _, u := range us {
+		for _, m := range quotedName.FindAllStringSubmatch(u.Text, -1) {
+			for _, t := range clauseTokens(m[1]) {
+				out[t] = true
+			}
+		}
+	}
+	return out
+}
+
+// NewClauseDoc is a document ready for RankClauses: its units' terms read once, so that a
+// document kept between questions is not read again for each.
+func NewClauseDoc(id, names string, units []Unit) ClauseDoc {
+	d := ClauseDoc{ID: id, Names: names, Units: units, terms: make([]clauseTerms, len(units)), companies: companyTerms(units)}
+	for i, u := range units {
+		d.terms[i] = unitTermsOf(u)
+	}
+	return d
+}
+
+// unitTermsOf reads a unit's terms: its own, its section's and lead's, its neighbouring pairs.
+func unitTermsOf(u Unit) clauseTerms {
+	toks := clauseTokens(u.Text)
+	next := make(map[[2]string]bool, len(toks))
+	for i := 1; i < len(toks); i++ {
+		next[[2]string{toks[i-1], toks[i]}] = true
+	}
+	return clauseTerms{own: set(toks), ctx: set(clauseTokens(u.Section + " " + u.Lead)), next: next,
+		states: statesOf(u.Text), limit: timeLimit.MatchString(u.Text), penalty: facetPenalty.MatchString(u.Text)}
+}
+
+// The facets' bits, in facetFactor's order.
+const (
+	facetTermBit Facets = 1 << iota
+	facetMoneyBit
+	facetPercentBit
+	facetPenaltyBit
+	facetPartyBit
+	facetDateBit
+)
+
+// statesOf are the kinds of answer a unit's text states.
+func statesOf(text string) Facets {
+	var f Facets
+	for bit, re := range map[Facets]*regexp.Regexp{facetTermBit: facetTerm, facetMoneyBit: facetMoney, facetPercentBit: facetPercent,
+		facetPenaltyBit: facetPenalty, facetPartyBit: facetParty, facetDateBit: facetDate} {
+		if re.MatchString(text) {
+			f |= bit
+		}
+	}
+	return f
 }
 
 // ClauseHit is a unit that answers a question, with how well.
@@ -356,30 +416,29 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	for di, d := range docs {
 		titleTerms[di] = set(clauseTokens(d.Names + " " + firstLine(d.Units)))
 		partyTerms[di] = map[string]bool{}
-		for _, u := range d.Units {
-			for _, m := range quotedName.FindAllStringSubmatch(u.Text, -1) {
-				for _, t := range clauseTokens(m[1]) {
-					if titleTerms[di][t] {
-						partyTerms[di][t] = true
-					}
-				}
+		companies := d.companies
+		if companies == nil {
+			companies = companyTerms(d.Units)
+		}
+		for t := range companies {
+			if titleTerms[di][t] {
+				partyTerms[di][t] = true
 			}
 		}
-		terms[di] = make([]clauseTerms, len(d.Units))
-		for ui, u := range d.Units {
-			toks := clauseTokens(u.Text)
-			own := set(toks)
-			next := map[[2]string]bool{}
-			for i := 1; i < len(toks); i++ {
-				next[[2]string{toks[i-1], toks[i]}] = true
+		terms[di] = d.terms
+		if len(terms[di]) != len(d.Units) {
+			terms[di] = make([]clauseTerms, len(d.Units))
+			for ui, u := range d.Units {
+				terms[di][ui] = unitTermsOf(u)
 			}
-			ctx := set(clauseTokens(u.Section + " " + u.Lead))
-			terms[di][ui] = clauseTerms{own, ctx, next}
+		}
+		for ui := range d.Units {
+			own, ctx := terms[di][ui].own, terms[di][ui].ctx
 			n++
 			for _, t := range qt {
 				// «срок» is in every clause that states a term, in so many words or not: it weighs
 				// as what so many clauses hold.
-				if own[t] || ctx[t] || t == "срок" && a.term && timeLimit.MatchString(u.Text) {
+				if own[t] || ctx[t] || t == "срок" && a.term && terms[di][ui].limit {
 					df[t]++
 				}
 			}
@@ -461,7 +520,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			for i, t := range qt {
 				counts := (!ownTerms || i < own) && !parameter(t)
 				switch {
-				case ut.own[t] || t == "срок" && a.term && timeLimit.MatchString(u.Text):
+				case ut.own[t] || t == "срок" && a.term && ut.limit:
 					// a clause states a term as a period or a date, not with the word «срок»
 					w := weight[t]
 					if partyTerms[di][t] {
@@ -490,9 +549,9 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 					s += (weight[p[0]] + weight[p[1]]) / 2
 				}
 			}
-			f, asked, states := facetFactor(a, u.Text)
+			f, asked, states := facetFactor(a, ut.states)
 			s *= f
-			if !a.penalty && facetPenalty.MatchString(u.Text) {
+			if !a.penalty && ut.penalty {
 				s *= 0.85 // a penalty clause names amounts and terms of something else than asked
 			}
 			if best > 0 && affinity[di] < best {
@@ -515,28 +574,26 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 
 // facetFactor raises the score of a unit that states the kind of answer asked and lowers one
 // that states none of the kinds asked.
-func facetFactor(a asks, text string) (float64, Facets, Facets) {
+func facetFactor(a asks, states Facets) (float64, Facets, Facets) {
 	f, asked, met := 1.0, 0, 0
 	var want, have Facets
-	bit := Facets(1)
-	check := func(ask bool, re *regexp.Regexp) {
-		defer func() { bit <<= 1 }()
+	check := func(ask bool, bit Facets) {
 		if !ask {
 			return
 		}
 		asked++
 		want |= bit
-		if re.MatchString(text) {
+		if states&bit != 0 {
 			met++
 			have |= bit
 		}
 	}
-	check(a.term, facetTerm)
-	check(a.amount && !a.percent, facetMoney)
-	check(a.percent, facetPercent)
-	check(a.penalty, facetPenalty)
-	check(a.party, facetParty)
-	check(a.date && !a.term, facetDate)
+	check(a.term, facetTermBit)
+	check(a.amount && !a.percent, facetMoneyBit)
+	check(a.percent, facetPercentBit)
+	check(a.penalty, facetPenaltyBit)
+	check(a.party, facetPartyBit)
+	check(a.date && !a.term, facetDateBit)
 	if asked > 0 {
 		f = 0.7 + 0.6*float64(met)/float64(asked)
 	}
@@ -602,10 +659,13 @@ func moneyCell(c string) string {
 	return fmt.Sprintf("%s,%02d", b.String(), kop%100)
 }
 
-// clauseTerms are a unit's terms: its own, those of its section and lead, its neighbouring pairs.
+// clauseTerms are a unit's terms: its own, those of its section and lead, its neighbouring pairs;
+// and what it states: its facets, a time limit, a penalty.
 type clauseTerms struct {
-	own, ctx map[string]bool
-	next     map[[2]string]bool
+	own, ctx       map[string]bool
+	next           map[[2]string]bool
+	states         Facets
+	limit, penalty bool
 }
 
 // nearTerm is the one term of the units within one edit of t (two for a long one), when there is

@@ -52,29 +52,71 @@ type ClauseResult struct {
 	NotFound bool     `json:"not_found,omitempty"`
 }
 
-// clauseDocs loads the documents a clause answer reads: those of ids (the user's selection),
-// else all of the owner's while they fit clauseChars, else those the search found.
-func clauseDocs(ctx context.Context, lib *library.Library, own string, ids []string, found []library.Passage) ([]docstore.Doc, error) {
-	if len(ids) == 0 {
-		metas, err := lib.List(ctx, own)
+// readDoc is a document read as its units, kept between questions (units): its units' terms
+// read once, and the page each unit stands on.
+type readDoc struct {
+	cd    library.ClauseDoc
+	pages []int // by unit index; 0 when unknown
+}
+
+// readDocs are the documents a clause answer reads — those of ids (the user's selection), else
+// all of the owner's while they fit clauseChars, else those the search found — as their metas
+// and their read units. A document read before is not loaded again.
+func readDocs(ctx context.Context, lib *library.Library, own string, ids []string, found []library.Passage) ([]docstore.Meta, []*readDoc, error) {
+	all, err := lib.List(ctx, own)
+	if err != nil {
+		return nil, nil, err
+	}
+	total := 0
+	for _, m := range all {
+		total += m.Chars
+	}
+	var metas []docstore.Meta
+	for _, m := range all {
+		switch {
+		case len(ids) > 0 && !slices.Contains(ids, m.ID):
+		case len(ids) > 0 || total <= clauseChars || slices.ContainsFunc(found, func(p library.Passage) bool { return p.DocID == m.ID }):
+			metas = append(metas, m)
+		}
+	}
+	rds := make([]*readDoc, len(metas))
+	var missing []string
+	for i, m := range metas {
+		if rd, ok := units.Get(unitsKey(own, m)); ok {
+			rds[i] = rd
+		} else {
+			missing = append(missing, m.ID)
+		}
+	}
+	if len(missing) > 0 {
+		docs, err := lib.Full(ctx, own, missing)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		total := 0
-		for _, m := range metas {
-			total += m.Chars
-		}
-		for _, m := range metas {
-			if total <= clauseChars || slices.ContainsFunc(found, func(p library.Passage) bool { return p.DocID == m.ID }) {
-				ids = append(ids, m.ID)
+		for _, d := range docs {
+			us := library.Units(d.Text)
+			rd := &readDoc{cd: library.NewClauseDoc(d.Meta.ID, d.Meta.Title+" "+DocName(d.Meta), us), pages: make([]int, len(us))}
+			for j, u := range us {
+				rd.pages[j] = unitPage(d, u)
+			}
+			if len(us) <= maxCachedUnits {
+				units.Add(unitsKey(own, d.Meta), rd) // a larger one is read again when asked
+			}
+			if i := slices.IndexFunc(metas, func(m docstore.Meta) bool { return m.ID == d.Meta.ID }); i >= 0 {
+				rds[i] = rd
 			}
 		}
 	}
-	if len(ids) == 0 {
-		return nil, nil
+	// A document the store no longer has (removed meanwhile) is left out.
+	for i := len(rds) - 1; i >= 0; i-- {
+		if rds[i] == nil {
+			rds, metas = slices.Delete(rds, i, i+1), slices.Delete(metas, i, i+1)
+		}
 	}
-	return lib.Full(ctx, own, ids)
+	return metas, rds, nil
 }
+
+func unitsKey(own string, m docstore.Meta) string { return own + "\x00" + m.ID + "\x00" + m.SHA256 }
 
 // Clauses answers q from the units of the owner's documents (ids: the selected ones; found:
 // the passages the search found, which name the documents to read when all are too many).
@@ -83,13 +125,18 @@ func clauseDocs(ctx context.Context, lib *library.Library, own string, ids []str
 // (MinClauseCoverage) gives the reply that the documents do not say it, with the closest clause.
 func Clauses(ctx context.Context, lib *library.Library, own string, ids []string, found []library.Passage, q Question) (skill.Reply, ClauseResult, bool) {
 	var res ClauseResult
-	docs, err := clauseDocs(ctx, lib, own, ids, found)
-	if err != nil || len(docs) == 0 {
+	metas, rds, err := readDocs(ctx, lib, own, ids, found)
+	if err != nil || len(rds) == 0 {
 		return skill.Reply{}, res, false
 	}
-	cds := clauseDocsOf(own, docs)
-	for _, d := range cds {
-		res.Units += len(d.Units)
+	cds := make([]library.ClauseDoc, len(rds))
+	for i, rd := range rds {
+		cds[i] = rd.cd
+		res.Units += len(rd.cd.Units)
+	}
+	docs := make([]docstore.Doc, len(metas)) // what the answer names and cites of each
+	for i, m := range metas {
+		docs[i] = docstore.Doc{Meta: m}
 	}
 	hits := library.RankClauses(cds, library.ClauseQuestion{Text: q.Text, Asking: q.Asking, Context: q.Continues, Prefer: q.Prefer})
 	if len(hits) == 0 {
@@ -168,7 +215,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	for _, h := range kept {
 		d := docs[h.Doc]
 		title := d.Meta.Title
-		if p := unitPage(d, h.Unit); p > 0 && (d.Meta.Format == "pdf" || d.Meta.Pages > 1) {
+		if p := rds[h.Doc].pages[h.Unit.Index]; p > 0 && (d.Meta.Format == "pdf" || d.Meta.Pages > 1) {
 			title = fmt.Sprintf("%s, стр. %d", title, p) // as Sources cites a passage's page
 		}
 		n, ok := footnote[title]
@@ -336,32 +383,26 @@ func quoteText(u library.Unit) string {
 }
 
 // units caches documents read as their units, by owner and document id: a document does not
-// change once stored (a new upload is a new id).
-var units, _ = lru.New[string, []library.Unit](512)
+// change once stored (a new upload is a new id). A document of more than maxCachedUnits units
+// (about 150 pages) is not kept: its terms would cost tens of megabytes; the cache holds at most
+// 256 documents — about 300 KB each at that size, so under 100 MB in all.
+var units, _ = lru.New[string, *readDoc](256)
 
-func clauseDocsOf(own string, docs []docstore.Doc) []library.ClauseDoc {
-	cds := make([]library.ClauseDoc, len(docs))
-	for i, d := range docs {
-		key := own + "\x00" + d.Meta.ID + "\x00" + d.Meta.SHA256
-		us, ok := units.Get(key)
-		if !ok {
-			us = library.Units(d.Text)
-			units.Add(key, us)
-		}
-		cds[i] = library.ClauseDoc{ID: d.Meta.ID, Names: d.Meta.Title + " " + DocName(d.Meta), Units: us}
-	}
-	return cds
-}
+const maxCachedUnits = 2000
 
 // Evidence is how strongly the owner's documents answer text: the best unit for it, when
 // some unit holds its terms (ok). The agent weighs it against the other sources before
 // routing a message.
 func Evidence(ctx context.Context, lib *library.Library, own, text string, a library.Asking) (library.ClauseHit, bool) {
-	docs, err := clauseDocs(ctx, lib, own, nil, nil)
-	if err != nil || len(docs) == 0 {
+	_, rds, err := readDocs(ctx, lib, own, nil, nil)
+	if err != nil || len(rds) == 0 {
 		return library.ClauseHit{}, false
 	}
-	hits := library.RankClauses(clauseDocsOf(own, docs), library.ClauseQuestion{Text: text, Asking: a})
+	cds := make([]library.ClauseDoc, len(rds))
+	for i, rd := range rds {
+		cds[i] = rd.cd
+	}
+	hits := library.RankClauses(cds, library.ClauseQuestion{Text: text, Asking: a})
 	if len(hits) == 0 {
 		return library.ClauseHit{}, false
 	}
