@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -479,8 +480,13 @@ func (b *docBuilder) finish(name string) (Document, error) {
 		return Document{}, newErr(ErrEmpty, "", b.format+" without text", nil)
 	}
 	d.Title = cleanTitle(b.title)
-	if d.Title == "" && len(d.Headings) > 0 {
-		d.Title = cleanTitle(d.Headings[0].Text)
+	for _, h := range d.Headings {
+		if d.Title != "" {
+			break
+		}
+		if !stampHeading.MatchString(strings.TrimSpace(h.Text)) {
+			d.Title = cleanTitle(h.Text) // «УТВЕРЖДЕНО» above a policy is its approval, not its title
+		}
 	}
 	if d.Title == "" {
 		base := path.Base(strings.ReplaceAll(name, "\\", "/"))
@@ -499,6 +505,9 @@ func oneLine(s string) string {
 	}
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// stampHeading is a heading that is no document's title: an approval stamp, a page number.
+var stampHeading = regexp.MustCompile(`(?i)^(утверждено|утверждаю|согласовано|принято|введено\s+в\s+действие|(страница|стр\.?|лист)\s*\d+(\s*(из|/)\s*\d+)?)\s*[.:]?$`)
 
 // cleanTitle normalises a title, drops garbage (undecodable metadata) and defangs what would
 // render as a link: the uploader chose every source of it (the file's name, its metadata, its

@@ -382,3 +382,15 @@ func TestPDFTextLimit(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// An approval stamp above a policy («УТВЕРЖДЕНО») is not its title: the first real heading is.
+func TestTitleSkipsApprovalStamp(t *testing.T) {
+	doc := "# УТВЕРЖДЕНО\n\nприказом от 12.01.2026 № 3-ОД\n\n# ПОЛОЖЕНИЕ О СЛУЖЕБНЫХ КОМАНДИРОВКАХ\n\n1. Общие положения."
+	d, err := Extract(context.Background(), "polozhenie.md", []byte(doc), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Title != "ПОЛОЖЕНИЕ О СЛУЖЕБНЫХ КОМАНДИРОВКАХ" {
+		t.Errorf("title = %q", d.Title)
+	}
+}
