@@ -365,3 +365,25 @@ func BenchmarkDocumentEvidence(b *testing.B) {
 		}
 	}
 }
+
+// A clause a supplementary agreement set anew is answered in its new wording, the original
+// after it: the supply contract's total and its payment term for the second batch, as amended.
+func TestAmendedClauseAnswersInItsNewWording(t *testing.T) {
+	a := wholeAgent(t, wiring{now: docsetNow})
+	me := Request{UserID: 29000, ChatID: 29000}
+	for _, f := range docsetFiles(t) {
+		upload(t, a, me, f.Name, f.Data)
+	}
+	ans := ask(t, a, me, "общая сумма договора поставки 318-П с ндс")
+	for _, want := range []string{"в редакции «ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 1 от 21.01.2026»", "1 979 080,00", "Первоначальная редакция", "1 957 400,00"} {
+		if !strings.Contains(ans.Text, want) {
+			t.Errorf("want %q in\n%s", want, ans.Text)
+		}
+	}
+	if strings.Index(ans.Text, "1 979 080,00") > strings.Index(ans.Text, "1 957 400,00") {
+		t.Errorf("the original wording comes before the new one:\n%s", ans.Text)
+	}
+	if len(ans.Sources) != 2 {
+		t.Errorf("sources %+v, want the contract and the agreement", ans.Sources)
+	}
+}

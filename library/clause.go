@@ -127,7 +127,8 @@ var clauseNumber = regexp.MustCompile(`^(\d{1,2}(?:\.\d{1,2}){0,3})(\.?)\s+[\p{L
 // 5.2», «согласно пункту 3.1», «ст. 330».
 var references = map[string]bool{
 	"п": true, "пп": true, "пункт": true, "пункта": true, "пункту": true, "пунктом": true, "пункте": true,
-	"пункты": true, "пунктов": true, "пунктами": true, "пунктах": true, "ст": true, "статья": true, "статьи": true,
+	"пункты": true, "пунктов": true, "пунктами": true, "пунктах": true, "подпункт": true, "подпункта": true,
+	"подпункту": true, "подпунктом": true, "подпункте": true, "подпункты": true, "подпунктов": true, "ст": true, "статья": true, "статьи": true,
 	"статьей": true, "статьёй": true, "ч": true, "часть": true, "части": true, "разд": true, "раздел": true,
 	"раздела": true, "разделе": true, "гл": true, "глава": true, "главы": true, "прил": true, "приложение": true,
 	"приложения": true, "№": true, "и": true, "или": true, "–": true, "-": true,

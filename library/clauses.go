@@ -178,7 +178,8 @@ func continues(cur *Unit, text string) bool {
 	case strings.ContainsRune(".;!?", last) || rowStart.MatchString(text):
 		return false
 	case unicode.IsDigit(first):
-		return unicode.IsLetter(last) // «…водоснабжения за август» + «2026 г. 15 644,90»
+		// «…водоснабжения за август» + «2026 г. 15 644,90»; «…по второй партии —» + «116 380,00 рублей.»
+		return unicode.IsLetter(last) || unicode.IsDigit(last) || strings.ContainsRune("—–-,(«", last)
 	}
 	// A clause goes on to its next line; a paragraph when its line was full (a PDF's wrap).
 	return cur.Kind == UnitClause || utf8.RuneCountInString(cur.Text) >= 60 && last != ':'
@@ -523,8 +524,8 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 				case ut.own[t] || t == "срок" && a.term && ut.limit:
 					// a clause states a term as a period or a date, not with the word «срок»
 					w := weight[t]
-					if partyTerms[di][t] {
-						w *= 0.2 // «Сетевые Решения» says which document, not which of its clauses
+					if partyTerms[di][t] || titleTerms[di][t] && strings.ContainsAny(t, "0123456789") {
+						w *= 0.2 // «Сетевые Решения», «318-П» say which document, not which of its clauses
 					}
 					s += w
 					if counts {

@@ -148,3 +148,20 @@ func TestReadHeaderOfSupplement(t *testing.T) {
 		t.Errorf("header = %+v", h)
 	}
 }
+
+func TestAmendments(t *testing.T) {
+	supplement := "ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 1\nк Договору поставки № 318-П от 24 ноября 2025 г.\n\nг. Москва «21» января 2026 г.\n\n" +
+		"1. Пункт 2.2 Договора изложить в следующей редакции:\n«2.2. Общая сумма Договора составляет 1 979 080,00 рублей.»\n\n" +
+		"2. Подпункт 3.1.2 Договора изложить в следующей редакции:\n«3.1.2. вторая партия — до 13 марта 2026 г.»\n\n3. Остальные условия не меняются."
+	am := Amendments(Units(supplement))
+	if len(am) != 2 || am[0].Contract != "318-П" || am[0].Clause != "2.2" || am[0].Text != "2.2. Общая сумма Договора составляет 1 979 080,00 рублей." ||
+		am[1].Clause != "3.1.2" || am[1].Unit.Number != "2" {
+		t.Errorf("amendments = %+v", am)
+	}
+	if am := Amendments(Units(leaseText)); am != nil {
+		t.Errorf("a contract amends nothing: %+v", am)
+	}
+	if !SameNumber("318-П", "318-п") || SameNumber("318-П", "") {
+		t.Error("SameNumber")
+	}
+}

@@ -211,6 +211,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		b.WriteString(pen + "\n\n")
 	}
 	var srcs []facts.Source
+	var amended []string
 	footnote := map[string]int{}
 	for _, h := range kept {
 		d := docs[h.Doc]
@@ -229,6 +230,29 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		if where != "" {
 			where = ", " + where
 		}
+		if am, ai, ok := amendmentOf(cds, h); ok {
+			// The clause was set anew: its new wording is the answer, the original follows.
+			ad := docs[ai]
+			an, ok := footnote[ad.Meta.Title]
+			if !ok {
+				srcs = append(srcs, facts.Source{Title: ad.Meta.Title})
+				an = len(srcs)
+				footnote[ad.Meta.Title] = an
+			}
+			by := ad.Meta.Title
+			hd := library.ReadHeader(cds[ai].Units)
+			if hd.Title != "" {
+				by = hd.Title // «ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 1», whatever its file is called
+			}
+			if !hd.Date.IsZero() {
+				by += " от " + hd.Date.Format("02.01.2006")
+			}
+			res.Quoted = append(res.Quoted, ad.Meta.Title+" п. "+am.Unit.Number)
+			amended = append(amended, ad.Meta.ID)
+			fmt.Fprintf(&b, "**%s**%s — в редакции «%s»:\n", md.Escape(d.Meta.Title), md.Escape(where), md.Escape(by))
+			fmt.Fprintf(&b, "> %s [%d]\n\n_Первоначальная редакция:_\n> %s [%d]\n\n", md.Escape(am.Text), an, quoteText(h.Unit), n)
+			continue
+		}
 		fmt.Fprintf(&b, "**%s**%s:\n", md.Escape(d.Meta.Title), md.Escape(where))
 		fmt.Fprintf(&b, "> %s [%d]\n\n", quoteText(h.Unit), n)
 	}
@@ -238,7 +262,38 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 			quoted = append(quoted, docs[h.Doc].Meta.ID)
 		}
 	}
+	for _, id := range amended {
+		if !slices.Contains(quoted, id) {
+			quoted = append(quoted, id)
+		}
+	}
 	return skill.Reply{Text: strings.TrimSpace(b.String()), Sources: srcs, Quoted: quoted}, res, true
+}
+
+// amendmentOf is the new wording another of the documents gives the clause of h (a
+// supplementary agreement to h's contract, by the contract's number), with that document's
+// index; the last such document wins.
+func amendmentOf(cds []library.ClauseDoc, h library.ClauseHit) (library.Amendment, int, bool) {
+	if h.Unit.Kind != library.UnitClause {
+		return library.Amendment{}, 0, false
+	}
+	number := library.ReadHeader(cds[h.Doc].Units).Number
+	if number == "" {
+		return library.Amendment{}, 0, false
+	}
+	var found library.Amendment
+	at, ok := 0, false
+	for i, cd := range cds {
+		if i == h.Doc {
+			continue
+		}
+		for _, am := range library.Amendments(cd.Units) {
+			if am.Clause == h.Unit.Number && library.SameNumber(am.Contract, number) {
+				found, at, ok = am, i, true
+			}
+		}
+	}
+	return found, at, ok
 }
 
 var (
