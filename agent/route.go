@@ -184,7 +184,7 @@ func buildDocuments(a *Agent, d Deps) skill.Skill {
 		return nil
 	}
 	return documents.New(d.Library, documents.Options{Writer: a.writer, Parser: a.parser, Logger: a.opts.Logger,
-		HistoryTimeout: a.opts.HistoryTimeout})
+		HistoryTimeout: a.opts.HistoryTimeout, Now: a.now})
 }
 
 func buildKB(a *Agent, d Deps) skill.Skill {

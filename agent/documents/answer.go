@@ -100,7 +100,7 @@ func kbFallback(q skill.Query) bool {
 // question is what a passage answer searches for q.
 func (s *Skill) question(q skill.Query) passages.Question {
 	return passages.Question{Text: q.Text, Asking: passages.AskingOf(q, s.opts.Parser), Continues: q.Decision.Continues, Prefer: q.Decision.ContinuesDocs,
-		Searches: q.Searches, Progress: q.Progress}
+		Searches: q.Searches, Progress: q.Progress, Now: s.opts.Now()}
 }
 
 // vague reports whether q is a short question that names nothing the bot knows, asked of the

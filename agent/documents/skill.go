@@ -35,6 +35,9 @@ type Options struct {
 	// Parser reads what a question the planner wrote asks (a search query, a follow-up it
 	// resolved); nil = understand.NewParser().
 	Parser *understand.Parser
+	// Now is the clock the dates of a question are read by («подписали 3 декабря»); time.Now
+	// when nil.
+	Now func() time.Time
 }
 
 // Skill answers over the documents of lib; with lib nil it says that documents are not
@@ -57,6 +60,9 @@ func New(lib *library.Library, opts Options) *Skill {
 	}
 	if opts.Parser == nil {
 		opts.Parser = understand.NewParser()
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	return &Skill{lib: lib, opts: opts, ans: passages.Answerer{Writer: opts.Writer, Log: opts.Logger}}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"time"
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/phrase"
@@ -72,6 +73,9 @@ type Question struct {
 	// Prefer the documents its answer quoted.
 	Continues string
 	Prefer    []string
+	// Now is the day the question's own dates are read by («подписали 3 декабря»); zero: none
+	// are read.
+	Now time.Time
 	// Searches are the planner's search queries: searched instead of the LLM's expansions.
 	// nil = none planned (the LLM expands the question when there is one); empty = planned none.
 	Searches []string

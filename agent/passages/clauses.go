@@ -200,8 +200,8 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 		return "документу «" + docs[h.Doc].Meta.Title + "»"
 	}
-	net, pen := netOfVAT(q, kept, placeOf), penaltyFor(q, kept, placeOf)
-	if net == "" && pen == "" && (res.Coverage < MinClauseCoverage || len(hits[0].Unknown) > 0 && res.Coverage < sureClauseCoverage) {
+	net, pen, due := netOfVAT(q, kept, placeOf), penaltyFor(q, kept, placeOf), deadlineFor(q, kept, placeOf)
+	if net == "" && pen == "" && due == "" && (res.Coverage < MinClauseCoverage || len(hits[0].Unknown) > 0 && res.Coverage < sureClauseCoverage) {
 		res.NotFound = true
 		kept = kept[:1]
 		b.WriteString("Прямого ответа в ваших документах не нашёл. Ближе всего по смыслу:\n\n")
@@ -209,6 +209,8 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		b.WriteString(net + "\n\n")
 	} else if pen != "" {
 		b.WriteString(pen + "\n\n")
+	} else if due != "" {
+		b.WriteString(due + "\n\n")
 	}
 	var srcs []facts.Source
 	var amended []string

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/library"
@@ -149,4 +150,76 @@ func toKopecks(r *big.Rat) int64 {
 		}
 	}
 	return q.Int64()
+}
+
+var (
+	// termDays: «в течение 10 (десяти) рабочих дней с даты подписания», «в течение 3 рабочих
+	// дней после возвращения», «в течение 5 банковских дней», «в течение 30 календарных дней».
+	termDays = regexp.MustCompile(`(?i)в\s+течение\s+(\d{1,3})\s*(?:\([^)]{1,40}\)\s*)?(рабочих|банковских|календарных)?\s*дн(?:я|ей)`)
+	// askedDeadline: the question asks until when («до какого числа», «когда крайний срок»).
+	askedDeadline = regexp.MustCompile(`(?i)до\s+какого|какого\s+числа|крайний\s+срок|последний\s+день|к\s+какому\s+числу|когда\s+(?:крайн|последн)`)
+)
+
+// yearWritten: a date written with its year («3 декабря 2026», «03.12.26»).
+var yearWritten = regexp.MustCompile(`\d{4}|\d{1,2}\.\d{1,2}\.\d{2}`)
+
+// fixedHolidays are the non-working holidays of the Labour Code (art. 112), month and day;
+// the government's yearly transfers of days off are not known here, and the answer says so.
+var fixedHolidays = map[[2]int]bool{{1, 1}: true, {1, 2}: true, {1, 3}: true, {1, 4}: true, {1, 5}: true, {1, 6}: true,
+	{1, 7}: true, {1, 8}: true, {2, 23}: true, {3, 8}: true, {5, 1}: true, {5, 9}: true, {6, 12}: true, {11, 4}: true}
+
+// deadlineFor is the line (Markdown) that computes a deadline: the day the question names («если
+// подписали 3 декабря», «вернулся 10 декабря») plus the days the first unit of hits that states
+// a period counts («в течение 10 рабочих дней»), from the next day on (Civil Code art. 191); ""
+// when the question asks no deadline, names no day, or no unit states such a period.
+func deadlineFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string) string {
+	if q.Now.IsZero() || !askedDeadline.MatchString(q.Text) {
+		return ""
+	}
+	p, ok, err := ru.ParsePeriod(q.Text, q.Now)
+	if err != nil || !ok || p.Kind != ru.KindDay {
+		return ""
+	}
+	start := p.From
+	if !yearWritten.MatchString(p.Text) {
+		// «вернулся 10 декабря» on 6 December: an event's day without a year is its nearest
+		// occurrence, not last year's, as an as-of date would be.
+		if next := start.AddDate(1, 0, 0); next.Sub(q.Now).Abs() < q.Now.Sub(start).Abs() {
+			start = next
+		}
+	}
+	for _, h := range hits {
+		m := termDays.FindStringSubmatch(h.Unit.Text)
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[1])
+		if n <= 0 || n > 365 {
+			continue
+		}
+		kind := strings.ToLower(m[2])
+		day := start
+		switch kind {
+		case "рабочих", "банковских":
+			for left := n; left > 0; {
+				day = day.AddDate(0, 0, 1)
+				if wd := day.Weekday(); wd != time.Saturday && wd != time.Sunday && !fixedHolidays[[2]int{int(day.Month()), day.Day()}] {
+					left--
+				}
+			}
+		default:
+			day = day.AddDate(0, 0, n)
+		}
+		how := fmt.Sprintf("%d %s дн. с %s", n, kind, start.Format("02.01.2006"))
+		if kind == "" {
+			how = fmt.Sprintf("%d дн. с %s", n, start.Format("02.01.2006"))
+		}
+		note := ""
+		if kind == "рабочих" || kind == "банковских" {
+			note = "; выходные и праздники по Трудовому кодексу, переносы выходных в этом году проверьте по производственному календарю"
+		}
+		esc := md.Escape
+		return esc("Срок: до ") + "**" + esc(day.Format("02.01.2006")) + "**" + esc(" включительно ("+how+", со следующего дня"+note+"; расчёт по "+place(h)+").")
+	}
+	return ""
 }

@@ -1,9 +1,12 @@
 package passages
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/ru"
 )
 
 func TestNetOfVAT(t *testing.T) {
@@ -53,6 +56,35 @@ func TestPenaltyFor(t *testing.T) {
 	for _, tt := range tests {
 		if got := penaltyFor(Question{Text: tt.q}, []library.ClauseHit{tt.hit}, place); got != tt.want {
 			t.Errorf("penaltyFor(%q) =\n%q, want\n%q", tt.q, got, tt.want)
+		}
+	}
+}
+
+func TestDeadlineFor(t *testing.T) {
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, ru.Moscow)
+	unit := func(text string) library.ClauseHit {
+		return library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "4.3", Text: text}}
+	}
+	pay := unit("4.3. Заказчик оплачивает работы в течение 10 (десяти) рабочих дней с даты подписания акта.")
+	report := unit("7.1. Авансовый отчёт представляется в течение 3 рабочих дней после возвращения из командировки.")
+	claim := unit("9.1. Ответ на претензию направляется в течение 30 календарных дней с даты её получения.")
+	place := func(h library.ClauseHit) string { return "п. " + h.Unit.Number }
+	tests := []struct {
+		q    string
+		hit  library.ClauseHit
+		want string // the date, bold
+	}{
+		{"акт подписали 3 декабря, до какого числа оплатить", pay, "**17\\.12\\.2026**"},
+		{"вернулся 10 декабря до какого числа сдать отчёт", report, "**15\\.12\\.2026**"},
+		{"подписали акт 28 декабря, до какого числа платить", unit("Оплата в течение 5 рабочих дней с даты подписания."), "**12\\.01\\.2027**"}, // the New Year holidays
+		{"получили претензию 6 декабря, до какого числа ответить", claim, "**05\\.01\\.2027**"},
+		{"до какого числа оплатить акт", pay, ""},                     // no day named
+		{"акт подписали 3 декабря, какие работы оплачиваем", pay, ""}, // no deadline asked
+	}
+	for _, tt := range tests {
+		got := deadlineFor(Question{Text: tt.q, Now: now}, []library.ClauseHit{tt.hit}, place)
+		if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
+			t.Errorf("deadlineFor(%q) = %q, want %q", tt.q, got, tt.want)
 		}
 	}
 }
