@@ -387,3 +387,19 @@ func TestAmendedClauseAnswersInItsNewWording(t *testing.T) {
 		t.Errorf("sources %+v, want the contract and the agreement", ans.Sources)
 	}
 }
+
+// A clause that introduces a table («…в соответствии со следующим графиком:») is quoted with it:
+// the loan's repayment schedule, every row.
+func TestClauseQuotedWithItsTable(t *testing.T) {
+	a := wholeAgent(t, wiring{now: docsetNow})
+	me := Request{UserID: 29100, ChatID: 29100}
+	for _, f := range docsetFiles(t) {
+		upload(t, a, me, f.Name, f.Data)
+	}
+	ans := ask(t, a, me, "по какому графику возвращается заём")
+	for _, want := range []string{"п. 4.1", "30.09.2026 | 4 000 000,00", "31.12.2026 | 4 000 000,00", "31.03.2027 | 3 500 000,00", "30.06.2027 | 3 500 000,00"} {
+		if !strings.Contains(strings.ReplaceAll(ans.Text, "\u00a0", " "), want) {
+			t.Errorf("want %q in\n%s", want, ans.Text)
+		}
+	}
+}

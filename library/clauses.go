@@ -46,6 +46,9 @@ type Unit struct {
 	Text string
 	// Index is the unit's place in the document.
 	Index int
+	// Clause is, for a row of a table a clause introduces («4.1. … по следующему графику:»),
+	// that clause's number; the row's Lead then starts with the clause.
+	Clause string
 }
 
 // Quote is how the unit reads quoted: a subclause after its lead, a row after its header.
@@ -67,6 +70,7 @@ func Units(text string) []Unit {
 		cur     *Unit // the clause or paragraph being read; nil after a blank line or a table
 		header  []string
 		row     int
+		intro   *Unit // the clause a table belongs to («…по следующему графику:»)
 		leads   = map[string]string{} // clause number → its text, for subclauses' leads
 	)
 	lines := strings.Split(PlainText(text), "\n")
@@ -103,7 +107,11 @@ func Units(text string) []Unit {
 		if cs := cells(raw[li]); cs != nil {
 			cur = nil
 			if header == nil {
-				header, row = cs, 0
+				header, row, intro = cs, 0, nil
+				if n := len(units); n > 0 && units[n-1].Kind == UnitClause && strings.HasSuffix(units[n-1].Text, ":") {
+					in := units[n-1] // «4.1. … в соответствии со следующим графиком:» and its table
+					intro = &in
+				}
 				continue
 			}
 			row++
@@ -112,11 +120,15 @@ func Units(text string) []Unit {
 					cs[i] = moneyCell(cs[i])
 				}
 			}
-			add(Unit{Kind: UnitRow, Number: itoa(row), Lead: strings.Join(header, " | "), Text: strings.Join(cs, " | ")})
+			u := Unit{Kind: UnitRow, Number: itoa(row), Lead: strings.Join(header, " | "), Text: strings.Join(cs, " | ")}
+			if intro != nil {
+				u.Clause, u.Lead = intro.Number, intro.Text+"\n"+u.Lead
+			}
+			add(u)
 			cur = nil
 			continue
 		}
-		header = nil
+		header, intro = nil, nil
 		next := ""
 		for _, l := range lines[li+1:] {
 			if l != "" {

@@ -165,3 +165,20 @@ func TestAmendments(t *testing.T) {
 		t.Error("SameNumber")
 	}
 }
+
+// A table a clause introduces belongs to it: its rows name the clause, and read after it.
+func TestTableOfAClause(t *testing.T) {
+	us := Units("4. ВОЗВРАТ ЗАЙМА\n4.1. Заёмщик возвращает заём по графику:\n\n№\tСрок\tСумма, руб.\n1\t30.09.2026\t4000000\n2\t31.12.2026\t4000000\n\n4.2. Досрочный возврат допускается.")
+	var rows []Unit
+	for _, u := range us {
+		if u.Kind == UnitRow {
+			rows = append(rows, u)
+		}
+	}
+	if len(rows) != 2 || rows[1].Clause != "4.1" || rows[1].Quote() != "4.1. Заёмщик возвращает заём по графику:\n№ | Срок | Сумма, руб.\n2 | 31.12.2026 | 4\u00a0000\u00a0000,00" {
+		t.Errorf("rows = %+v", rows)
+	}
+	if last := us[len(us)-1]; last.Number != "4.2" || last.Clause != "" {
+		t.Errorf("the clause after the table: %+v", last)
+	}
+}

@@ -256,7 +256,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 			continue
 		}
 		fmt.Fprintf(&b, "**%s**%s:\n", md.Escape(d.Meta.Title), md.Escape(where))
-		fmt.Fprintf(&b, "> %s [%d]\n\n", quoteText(h.Unit), n)
+		fmt.Fprintf(&b, "> %s [%d]\n\n", quoteText(h.Unit)+tableOf(cds[h.Doc].Units, h.Unit), n)
 	}
 	var quoted []string
 	for _, h := range kept {
@@ -271,6 +271,33 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	}
 	return skill.Reply{Text: strings.TrimSpace(b.String()), Sources: srcs, Quoted: quoted}, res, true
 }
+
+// tableOf is the table a clause introduces («… по следующему графику:»), as quote lines: its
+// header and up to tableRows rows; "" for a clause with none.
+func tableOf(us []library.Unit, u library.Unit) string {
+	if u.Kind != library.UnitClause || !strings.HasSuffix(u.Text, ":") {
+		return ""
+	}
+	var b strings.Builder
+	rows := 0
+	for _, r := range us[min(u.Index+1, len(us)):] {
+		if r.Kind != library.UnitRow || r.Clause != u.Number {
+			break
+		}
+		if rows == 0 {
+			b.WriteString("\n> " + md.Escape(r.Lead[strings.LastIndexByte(r.Lead, '\n')+1:]))
+		}
+		if rows++; rows > tableRows {
+			b.WriteString("\n> …")
+			break
+		}
+		b.WriteString("\n> " + md.Escape(r.Text))
+	}
+	return b.String()
+}
+
+// tableRows bounds the rows of a table quoted with its clause.
+const tableRows = 12
 
 // amendmentOf is the new wording another of the documents gives the clause of h (a
 // supplementary agreement to h's contract, by the contract's number), with that document's
@@ -485,6 +512,8 @@ func unitPlace(u library.Unit, m docstore.Meta) string {
 	switch {
 	case u.Kind == library.UnitClause:
 		return "п. " + u.Number
+	case u.Kind == library.UnitRow && u.Clause != "":
+		return "п. " + u.Clause + ", строка " + u.Number
 	case u.Kind == library.UnitRow && m.Format == "xlsx":
 		n := 0
 		fmt.Sscan(u.Number, &n)
