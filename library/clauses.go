@@ -70,7 +70,7 @@ func Units(text string) []Unit {
 		cur     *Unit // the clause or paragraph being read; nil after a blank line or a table
 		header  []string
 		row     int
-		intro   *Unit // the clause a table belongs to («…по следующему графику:»)
+		intro   *Unit                 // the clause a table belongs to («…по следующему графику:»)
 		leads   = map[string]string{} // clause number → its text, for subclauses' leads
 	)
 	lines := strings.Split(PlainText(text), "\n")
