@@ -365,6 +365,10 @@ type ClauseHit struct {
 	Unknown []string
 }
 
+// maxQuestionTerms bounds the terms of a question RankClauses weighs (half as many more of the
+// question a follow-up continues): ranking costs units × terms.
+const maxQuestionTerms = 64
+
 // questionStop are words of a question that say how it asks, not what: they weigh nothing.
 var questionStop = map[string]bool{}
 
@@ -400,8 +404,12 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		}
 	}
 	qt = distinct(qt)
+	qt = qt[:min(len(qt), maxQuestionTerms)] // a pasted page is no question: its first words
 	own := len(qt)
 	for _, t := range distinct(clauseTokens(q.Context)) {
+		if len(qt) >= own+maxQuestionTerms/2 {
+			break
+		}
 		if !questionStop[t] && !slices.Contains(qt, t) {
 			qt = append(qt, t) // the continued question's terms, after the message's own
 		}
