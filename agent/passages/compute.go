@@ -101,6 +101,8 @@ func penaltyFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 			v.Mul(v, big.NewRat(1_000, 1))
 		case unit == "" && v.Cmp(big.NewRat(1000, 1)) < 0:
 			continue // a bare small number is no amount
+		case unit == "" && v.IsInt() && v.Cmp(big.NewRat(1990, 1)) >= 0 && v.Cmp(big.NewRat(2100, 1)) <= 0:
+			continue // «за 2026 год» is a year
 		}
 		base = v
 		break

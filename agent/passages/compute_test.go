@@ -49,9 +49,10 @@ func TestPenaltyFor(t *testing.T) {
 			"Пени: 4\u00a0000\u00a0000,00\u00a0₽ × 0,03 % × 10 дн\\. = **12\u00a0000,00\u00a0₽** \\(расчёт по п\\. 6\\.1\\)\\."},
 		{"пени за 200 дней просрочки оплаты 100 тыс", supply,
 			"Пени: 100\u00a0000,00\u00a0₽ × 0,05 % × 200 дн\\. = 10\u00a0000,00\u00a0₽, но не более 5 % — **5\u00a0000,00\u00a0₽** \\(расчёт по п\\. 7\\.1\\)\\."},
-		{"какие пени по займу", loan, ""},            // no amount, no days
-		{"сколько пени за 10 дней", loan, ""},        // no amount
-		{"сколько будет 4 млн на 10 дней", loan, ""}, // no penalty asked
+		{"какие пени по займу", loan, ""},                   // no amount, no days
+		{"пени за 10 дней просрочки в 2026 году", loan, ""}, // a year is no amount
+		{"сколько пени за 10 дней", loan, ""},               // no amount
+		{"сколько будет 4 млн на 10 дней", loan, ""},        // no penalty asked
 	}
 	for _, tt := range tests {
 		if got := penaltyFor(Question{Text: tt.q}, []library.ClauseHit{tt.hit}, place); got != tt.want {
