@@ -109,6 +109,17 @@ func docsetFiles(t testing.TB) []File {
 	return files
 }
 
+// docsetAgent is the whole agent on the set's day, with the LLM at llmURL (none for ""), and
+// files uploaded by user in a private chat.
+func docsetAgent(t *testing.T, llmURL string, files []File, user int64) *Agent {
+	t.Helper()
+	a := wholeAgent(t, wiring{now: docsetNow, llmURL: llmURL})
+	for _, f := range files {
+		upload(t, a, Request{UserID: user, ChatID: user}, f.Name, f.Data)
+	}
+	return a
+}
+
 var (
 	docsetMoney   = regexp.MustCompile(`\d+,\d{2}`)
 	docsetDate    = regexp.MustCompile(`\d{2}\.\d{2}\.\d{4}`)
@@ -242,11 +253,9 @@ func TestDocumentSet(t *testing.T) {
 		url  string
 	}{{"no LLM", ""}, {"garbage LLM", garbage.URL()}, {"lying LLM", liar.URL()}}
 	const user = 27000
+	right := map[string]int{} // right answers of both parts, by variant
 	for _, v := range variants {
-		a := wholeAgent(t, wiring{now: docsetNow, llmURL: v.url})
-		for _, f := range files {
-			upload(t, a, Request{UserID: user, ChatID: user}, f.Name, f.Data)
-		}
+		a := docsetAgent(t, v.url, files, user)
 		counts := map[string]map[string]int{"dev": {}, "heldout": {}}
 		chat := map[string]int64{}
 		for i, l := range lines {
@@ -283,7 +292,21 @@ func TestDocumentSet(t *testing.T) {
 			n := c["right"] + c["honest"] + c["wrong"]
 			t.Logf("%s, %s: %d questions: right %d (%.1f %%), honest %d, wrong %d", v.name, split, n, c["right"],
 				100*float64(c["right"])/float64(max(n, 1)), c["honest"], c["wrong"])
+			right[v.name] += c["right"]
 		}
+	}
+	// Floors: the figures measured on 2026-12-06 (145 of 234 with no LLM, docs/benchmarks.md)
+	// less a margin; an LLM that answers filler changes nothing. The lying LLM still costs a few
+	// answers where the documents hold the message too weakly to overrule its plan: that gap is
+	// bounded, not accepted as zero (issue #27).
+	if right["no LLM"] < 140 {
+		t.Errorf("no LLM: %d of %d right, want at least 140", right["no LLM"], len(lines))
+	}
+	if right["garbage LLM"] < right["no LLM"] {
+		t.Errorf("a garbage LLM lowered the answers: %v", right)
+	}
+	if right["lying LLM"] < right["no LLM"]-12 {
+		t.Errorf("a lying LLM lowered the answers by more than the known gap: %v", right)
 	}
 }
 
@@ -296,11 +319,8 @@ func TestDocumentRouting(t *testing.T) {
 	if testing.Short() {
 		t.Skip("asks three sets")
 	}
-	a := wholeAgent(t, wiring{now: docsetNow})
 	const user = 28000
-	for _, f := range docsetFiles(t) {
-		upload(t, a, Request{UserID: user, ChatID: user}, f.Name, f.Data)
-	}
+	a := docsetAgent(t, "", docsetFiles(t), user)
 	chat := int64(user)
 	route := func(q string) Answer {
 		chat++
@@ -341,6 +361,9 @@ func TestDocumentRouting(t *testing.T) {
 	t.Logf("knowledge-base questions taken by the documents: %d of %d %q", kbTaken, len(kbQs), kw)
 	precision := float64(docsRight) / float64(max(docsRight+ledgerTaken+kbTaken, 1))
 	t.Logf("routing to the documents: precision %.3f, recall %.3f", precision, float64(docsRight)/float64(max(docsAll, 1)))
+	if docsRight < docsAll*88/100 { // 141 of 151 measured on 2026-12-06
+		t.Errorf("%d of %d document questions reached the documents", docsRight, docsAll)
+	}
 	if ledgerTaken > len(ledgerQs)/50 {
 		t.Errorf("the documents took %d of %d 1C questions: %q", ledgerTaken, len(ledgerQs), lw)
 	}
@@ -369,11 +392,8 @@ func BenchmarkDocumentEvidence(b *testing.B) {
 // A clause a supplementary agreement set anew is answered in its new wording, the original
 // after it: the supply contract's total and its payment term for the second batch, as amended.
 func TestAmendedClauseAnswersInItsNewWording(t *testing.T) {
-	a := wholeAgent(t, wiring{now: docsetNow})
 	me := Request{UserID: 29000, ChatID: 29000}
-	for _, f := range docsetFiles(t) {
-		upload(t, a, me, f.Name, f.Data)
-	}
+	a := docsetAgent(t, "", docsetFiles(t), me.UserID)
 	ans := ask(t, a, me, "общая сумма договора поставки 318-П с ндс")
 	for _, want := range []string{"в редакции «ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 1 от 21.01.2026»", "1 979 080,00", "Первоначальная редакция", "1 957 400,00"} {
 		if !strings.Contains(ans.Text, want) {
@@ -391,11 +411,8 @@ func TestAmendedClauseAnswersInItsNewWording(t *testing.T) {
 // A clause that introduces a table («…в соответствии со следующим графиком:») is quoted with it:
 // the loan's repayment schedule, every row.
 func TestClauseQuotedWithItsTable(t *testing.T) {
-	a := wholeAgent(t, wiring{now: docsetNow})
 	me := Request{UserID: 29100, ChatID: 29100}
-	for _, f := range docsetFiles(t) {
-		upload(t, a, me, f.Name, f.Data)
-	}
+	a := docsetAgent(t, "", docsetFiles(t), me.UserID)
 	ans := ask(t, a, me, "по какому графику возвращается заём")
 	for _, want := range []string{"п. 4.1", "30.09.2026 | 4 000 000,00", "31.12.2026 | 4 000 000,00", "31.03.2027 | 3 500 000,00", "30.06.2027 | 3 500 000,00"} {
 		if !strings.Contains(strings.ReplaceAll(ans.Text, "\u00a0", " "), want) {

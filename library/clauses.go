@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/finbot/finbot/library/retrieval"
+	"github.com/finbot/finbot/ru"
 )
 
 // A document read as its clauses: a contract, a policy or an act is numbered clauses («3.5.
@@ -120,7 +121,7 @@ func Units(text string) []Unit {
 					cs[i] = moneyCell(cs[i])
 				}
 			}
-			u := Unit{Kind: UnitRow, Number: itoa(row), Lead: strings.Join(header, " | "), Text: strings.Join(cs, " | ")}
+			u := Unit{Kind: UnitRow, Number: strconv.Itoa(row), Lead: strings.Join(header, " | "), Text: strings.Join(cs, " | ")}
 			if intro != nil {
 				u.Clause, u.Lead = intro.Number, intro.Text+"\n"+u.Lead
 			}
@@ -212,13 +213,6 @@ func isHeading(line, next string) bool {
 		return upper || strings.HasPrefix(next, n+".") && !strings.HasPrefix(next, n+". ")
 	}
 	return upper && utf8.RuneCountInString(line) > 3
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }
 
 // Facets of a unit: what kinds of answer it states.
@@ -396,7 +390,17 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		qt = distinct(append(clauseTokens(q.Asking.Subject), qt...))
 	}
 	qt = slices.DeleteFunc(qt, func(t string) bool { return questionStop[t] })
-	qt = withCountries(qt, q.Text, docs)
+	terms := make([][]clauseTerms, len(docs))
+	for di, d := range docs {
+		terms[di] = d.terms
+		if len(terms[di]) != len(d.Units) {
+			terms[di] = make([]clauseTerms, len(d.Units))
+			for ui, u := range d.Units {
+				terms[di][ui] = unitTermsOf(u)
+			}
+		}
+	}
+	qt = withCountries(qt, q.Text, terms)
 	for i := 0; i < len(qt); i++ {
 		if ws, ok := documentSpeak[qt[i]]; ok {
 			qt = slices.Replace(qt, i, i+1, ws...) // «допник»: a document writes «дополнительное соглашение»
@@ -431,7 +435,6 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 
 	n := 0
 	df := map[string]int{}
-	terms := make([][]clauseTerms, len(docs))
 	titleTerms := make([]map[string]bool, len(docs))
 	partyTerms := make([]map[string]bool, len(docs)) // names in «» that the document's names hold too
 	for di, d := range docs {
@@ -444,13 +447,6 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		for t := range companies {
 			if titleTerms[di][t] {
 				partyTerms[di][t] = true
-			}
-		}
-		terms[di] = d.terms
-		if len(terms[di]) != len(d.Units) {
-			terms[di] = make([]clauseTerms, len(d.Units))
-			for ui, u := range d.Units {
-				terms[di][ui] = unitTermsOf(u)
 			}
 		}
 		for ui := range d.Units {
@@ -669,15 +665,7 @@ func moneyCell(c string) string {
 		return c
 	}
 	kop := int64(math.Round(f * 100))
-	whole := strconv.FormatInt(kop/100, 10)
-	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteRune('\u00a0')
-		}
-		b.WriteRune(r)
-	}
-	return fmt.Sprintf("%s,%02d", b.String(), kop%100)
+	return ru.Decimal(fmt.Sprintf("%d.%02d", kop/100, kop%100))
 }
 
 // clauseTerms are a unit's terms: its own, those of its section and lead, its neighbouring pairs;

@@ -117,32 +117,31 @@ func init() {
 var otherCountries = strings.Fields("прочие страны")
 
 // withCountries returns the question's terms qt with each country text names read as the
-// documents name it: its official name's terms instead of the word asked; when no unit of docs
-// names the country, the row of «прочие страны».
-func withCountries(qt []string, text string, docs []ClauseDoc) []string {
+// documents name it: its official name's terms instead of the word asked; when no unit names
+// the country, the row of «прочие страны». terms are the units' terms, by document.
+func withCountries(qt []string, text string, terms [][]clauseTerms) []string {
 	cs := countryTerms(text)
 	if len(cs) == 0 {
 		return qt
 	}
 	qt = slices.DeleteFunc(slices.Clone(qt), func(t string) bool { _, ok := countryStems[t]; return ok })
-	var all map[string]bool // every term of docs, read only when needed
+	named := func(t string) bool {
+		for _, ds := range terms {
+			for _, ut := range ds {
+				if ut.own[t] {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for _, ts := range cs {
 		for _, t := range ts {
 			if !slices.Contains(qt, t) {
 				qt = append(qt, t)
 			}
 		}
-		if all == nil {
-			all = map[string]bool{}
-			for _, d := range docs {
-				for _, u := range d.Units {
-					for _, t := range retrieval.Tokens(u.Text) {
-						all[t] = true
-					}
-				}
-			}
-		}
-		if !slices.ContainsFunc(ts, func(t string) bool { return all[t] }) {
+		if !slices.ContainsFunc(ts, named) {
 			for _, w := range otherCountries {
 				for _, t := range retrieval.Tokens(w) {
 					if !slices.Contains(qt, t) {

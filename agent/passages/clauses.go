@@ -55,8 +55,10 @@ type ClauseResult struct {
 // readDoc is a document read as its units, kept between questions (units): its units' terms
 // read once, and the page each unit stands on.
 type readDoc struct {
-	cd    library.ClauseDoc
-	pages []int // by unit index; 0 when unknown
+	cd     library.ClauseDoc
+	pages  []int // by unit index; 0 when unknown
+	header library.Header
+	amends []library.Amendment // the clauses it sets anew in another contract
 }
 
 // readDocs are the documents a clause answer reads — those of ids (the user's selection), else
@@ -95,7 +97,8 @@ func readDocs(ctx context.Context, lib *library.Library, own string, ids []strin
 		}
 		for _, d := range docs {
 			us := library.Units(d.Text)
-			rd := &readDoc{cd: library.NewClauseDoc(d.Meta.ID, d.Meta.Title+" "+DocName(d.Meta), us), pages: make([]int, len(us))}
+			rd := &readDoc{cd: library.NewClauseDoc(d.Meta.ID, d.Meta.Title+" "+DocName(d.Meta), us), pages: make([]int, len(us)),
+				header: library.ReadHeader(us), amends: library.Amendments(us)}
 			for j, u := range us {
 				rd.pages[j] = unitPage(d, u)
 			}
@@ -116,6 +119,15 @@ func readDocs(ctx context.Context, lib *library.Library, own string, ids []strin
 	return metas, rds, nil
 }
 
+// clauseDocs are the read documents as RankClauses takes them.
+func clauseDocs(rds []*readDoc) []library.ClauseDoc {
+	cds := make([]library.ClauseDoc, len(rds))
+	for i, rd := range rds {
+		cds[i] = rd.cd
+	}
+	return cds
+}
+
 func unitsKey(own string, m docstore.Meta) string { return own + "\x00" + m.ID + "\x00" + m.SHA256 }
 
 // Clauses answers q from the units of the owner's documents (ids: the selected ones; found:
@@ -129,10 +141,9 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if err != nil || len(rds) == 0 {
 		return skill.Reply{}, res, false
 	}
-	cds := make([]library.ClauseDoc, len(rds))
-	for i, rd := range rds {
-		cds[i] = rd.cd
-		res.Units += len(rd.cd.Units)
+	cds := clauseDocs(rds)
+	for _, cd := range cds {
+		res.Units += len(cd.Units)
 	}
 	docs := make([]docstore.Doc, len(metas)) // what the answer names and cites of each
 	for i, m := range metas {
@@ -144,10 +155,10 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	}
 	res.Coverage = hits[0].Coverage
 	if byDate.MatchString(q.Text) {
-		return datedDocs(cds, docs, res)
+		return datedDocs(rds, docs, res)
 	}
 	if headerCue.MatchString(q.Text) {
-		return headerOf(cds, docs, hits, res)
+		return headerOf(rds, docs, hits, res)
 	}
 	if across(q) {
 		return acrossDocs(docs, hits, res)
@@ -232,7 +243,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		if where != "" {
 			where = ", " + where
 		}
-		if am, ai, ok := amendmentOf(cds, h); ok {
+		if am, ai, ok := amendmentOf(rds, h); ok {
 			// The clause was set anew: its new wording is the answer, the original follows.
 			ad := docs[ai]
 			an, ok := footnote[ad.Meta.Title]
@@ -242,7 +253,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 				footnote[ad.Meta.Title] = an
 			}
 			by := ad.Meta.Title
-			hd := library.ReadHeader(cds[ai].Units)
+			hd := rds[ai].header
 			if hd.Title != "" {
 				by = hd.Title // «ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 1», whatever its file is called
 			}
@@ -302,22 +313,16 @@ const tableRows = 12
 // amendmentOf is the new wording another of the documents gives the clause of h (a
 // supplementary agreement to h's contract, by the contract's number), with that document's
 // index; the last such document wins.
-func amendmentOf(cds []library.ClauseDoc, h library.ClauseHit) (library.Amendment, int, bool) {
-	if h.Unit.Kind != library.UnitClause {
-		return library.Amendment{}, 0, false
-	}
-	number := library.ReadHeader(cds[h.Doc].Units).Number
-	if number == "" {
+func amendmentOf(rds []*readDoc, h library.ClauseHit) (library.Amendment, int, bool) {
+	number := rds[h.Doc].header.Number
+	if h.Unit.Kind != library.UnitClause || number == "" {
 		return library.Amendment{}, 0, false
 	}
 	var found library.Amendment
 	at, ok := 0, false
-	for i, cd := range cds {
-		if i == h.Doc {
-			continue
-		}
-		for _, am := range library.Amendments(cd.Units) {
-			if am.Clause == h.Unit.Number && library.SameNumber(am.Contract, number) {
+	for i, rd := range rds {
+		for _, am := range rd.amends {
+			if i != h.Doc && am.Clause == h.Unit.Number && library.SameNumber(am.Contract, number) {
 				found, at, ok = am, i, true
 			}
 		}
@@ -337,7 +342,7 @@ var (
 
 // headerOf answers a question about a document's number or date from its header: the document
 // the question names, else the one whose unit answers best.
-func headerOf(cds []library.ClauseDoc, docs []docstore.Doc, hits []library.ClauseHit, res ClauseResult) (skill.Reply, ClauseResult, bool) {
+func headerOf(rds []*readDoc, docs []docstore.Doc, hits []library.ClauseHit, res ClauseResult) (skill.Reply, ClauseResult, bool) {
 	di := hits[0].Doc
 	for _, h := range hits {
 		if h.Named {
@@ -345,7 +350,7 @@ func headerOf(cds []library.ClauseDoc, docs []docstore.Doc, hits []library.Claus
 			break
 		}
 	}
-	h := library.ReadHeader(cds[di].Units)
+	h := rds[di].header
 	d := docs[di]
 	res.Quoted = []string{d.Meta.Title + " (заголовок)"}
 	line := "**" + md.Escape(h.Title) + "**"
@@ -364,14 +369,14 @@ func headerOf(cds []library.ClauseDoc, docs []docstore.Doc, hits []library.Claus
 
 // datedDocs lists the documents by the dates of their headers, the earliest first; those
 // without a date last, said so.
-func datedDocs(cds []library.ClauseDoc, docs []docstore.Doc, res ClauseResult) (skill.Reply, ClauseResult, bool) {
+func datedDocs(rds []*readDoc, docs []docstore.Doc, res ClauseResult) (skill.Reply, ClauseResult, bool) {
 	type dated struct {
 		i int
 		h library.Header
 	}
 	var ds []dated
 	for i := range docs {
-		ds = append(ds, dated{i, library.ReadHeader(cds[i].Units)})
+		ds = append(ds, dated{i, rds[i].header})
 	}
 	slices.SortStableFunc(ds, func(a, b dated) int {
 		switch {
@@ -482,11 +487,7 @@ func Evidence(ctx context.Context, lib *library.Library, own, text string, a lib
 	if err != nil || len(rds) == 0 {
 		return library.ClauseHit{}, false
 	}
-	cds := make([]library.ClauseDoc, len(rds))
-	for i, rd := range rds {
-		cds[i] = rd.cd
-	}
-	hits := library.RankClauses(cds, library.ClauseQuestion{Text: text, Asking: a})
+	hits := library.RankClauses(clauseDocs(rds), library.ClauseQuestion{Text: text, Asking: a})
 	if len(hits) == 0 {
 		return library.ClauseHit{}, false
 	}
