@@ -266,8 +266,15 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) understand.De
 	// A 1C question that would only be asked back (whose counterparty?) is no surer than the
 	// documents; small talk needs their words held strongly.
 	asksBack := d.Kind == understand.KindLedger && understand.TakesParty(d.Recipe) && !d.Counterparty.Set
+	// A 1C reading that only inherits the last question's slots — the message starts no
+	// follow-up («в каком договоре есть обеспечительный платёж» after a debt of Ромашка) — is
+	// no surer than the documents either.
+	inherited := d.Rule == "follow_up" && !understand.IsFollowUp(q.Text)
 	sure := d.Sure && d.Kind != understand.KindClarify && d.Kind != understand.KindDocs && !asksBack &&
-		d.Kind != understand.KindSmallTalk
+		d.Kind != understand.KindSmallTalk && !inherited
+	if inherited {
+		need = docsRouteStrong
+	}
 	if d.Kind == understand.KindSmallTalk || asksBack {
 		need = docsRouteStrong
 	}

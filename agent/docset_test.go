@@ -420,3 +420,20 @@ func TestClauseQuotedWithItsTable(t *testing.T) {
 		}
 	}
 }
+
+// A complete question about the documents after a 1C answer does not inherit its counterparty:
+// «в каком договоре есть обеспечительный платеж» after Ромашка's debt is the lease's clause,
+// not Ромашка's bank operations; «а за март?» still continues the 1C question.
+func TestFullQuestionDoesNotInherit(t *testing.T) {
+	me := Request{UserID: 29200, ChatID: 29200}
+	a := docsetAgent(t, "", docsetFiles(t), me.UserID)
+	ask(t, a, me, "сколько нам должна ромашка")
+	ans := ask(t, a, me, "в каком договоре есть обеспечительный платеж")
+	if ans.Debug.Route.Kind != understand.KindDocs || !strings.Contains(ans.Text, "п. 5.1") || strings.Contains(ans.Text, "Ромашка") {
+		t.Errorf("%s/%s:\n%s", ans.Debug.Route.Kind, ans.Debug.Route.Rule, ans.Text)
+	}
+	ask(t, a, me, "сколько нам должна ромашка")
+	if got := ask(t, a, me, "а на 1 марта?"); got.Debug.Route.Kind != understand.KindLedger || !strings.Contains(got.Text, "Ромашка") {
+		t.Errorf("a follow-up of the 1C question: %s/%s\n%s", got.Debug.Route.Kind, got.Debug.Route.Rule, got.Text)
+	}
+}
