@@ -189,7 +189,8 @@ func docsetOutcome(l docsetLine, ans Answer) (string, []string) {
 	rest = docsetDate.ReplaceAllString(rest, " ")
 	for _, m := range docsetNumber.FindAllString(rest, -1) {
 		want++
-		if !regexp.MustCompile(`(^|[^\d,.])` + regexp.QuoteMeta(m) + `($|[^\d,])`).MatchString(text) {
+		// «№ 312, расположенное»: a comma that no digit follows ends the number.
+		if !regexp.MustCompile(`(^|[^\d,.])` + regexp.QuoteMeta(m) + `($|[^\d,]|,[^\d])`).MatchString(text) {
 			miss = append(miss, m)
 		}
 	}

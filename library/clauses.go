@@ -72,6 +72,7 @@ func Units(text string) []Unit {
 		header  []string
 		row     int
 		intro   *Unit                 // the clause a table belongs to («…по следующему графику:»)
+		tbl     *textTable            // a table printed as text lines (a PDF's), being read
 		leads   = map[string]string{} // clause number → its text, for subclauses' leads
 	)
 	lines := strings.Split(PlainText(text), "\n")
@@ -103,6 +104,9 @@ func Units(text string) []Unit {
 	for li, line := range lines {
 		if line == "" || pageFurniture.MatchString(line) {
 			cur, header = nil, nil
+			if line == "" && tbl != nil && (cur == nil || cur.Kind != UnitRow) {
+				tbl = nil
+			}
 			continue
 		}
 		if cs := cells(raw[li]); cs != nil {
@@ -130,6 +134,41 @@ func Units(text string) []Unit {
 			continue
 		}
 		header, intro = nil, nil
+		if tbl != nil {
+			switch m := rowNumber.FindStringSubmatch(line); {
+			case m != nil && m[1] != "" && (tbl.last == 0 || m[1] == strconv.Itoa(tbl.last+1)), m != nil && m[1] == "" && m[2] != "", tableTotal.MatchString(line):
+				// «2 Выездные работы…» (a table may go on another's numbering: «4 МФУ…» after 1–3),
+				// «01.07.2026 Сальдо начальное…», «Итого 129 320,00»
+				n := ""
+				if m != nil && m[1] != "" {
+					tbl.last, _ = strconv.Atoi(m[1])
+					n = m[1]
+				}
+				tbl.rows++
+				u := Unit{Kind: UnitRow, Number: n, Lead: tbl.header, Text: line}
+				if tbl.intro != nil {
+					u.Clause, u.Lead = tbl.intro.Number, tbl.intro.Text+"\n"+u.Lead
+				}
+				add(u)
+				continue
+			case cur == nil && tbl.rows == 0 && !clauseStart.MatchString(line):
+				tbl.header += " " + line // the header wrapped onto a second line
+				continue
+			case cur != nil && cur.Kind == UnitRow && !clauseStart.MatchString(line) && !fieldLine.MatchString(line):
+				cur.Text += " " + line // a row's cell wrapped onto the next line of the page
+				continue
+			}
+			tbl = nil
+		}
+		if textTableHeader(line) {
+			tbl = &textTable{header: line}
+			if n := len(units); n > 0 && units[n-1].Kind == UnitClause && strings.HasSuffix(units[n-1].Text, ":") {
+				in := units[n-1]
+				tbl.intro = &in
+			}
+			cur = nil
+			continue
+		}
 		next := ""
 		for _, l := range lines[li+1:] {
 			if l != "" {
@@ -169,6 +208,32 @@ func Units(text string) []Unit {
 	return units
 }
 
+// textTable is a table a PDF prints as lines of text: its header line («№ Наименование работ,
+// услуг Ед. Кол-во Цена…»), then a line a row, numbered 1, 2, 3…, wrapped where a cell is long.
+type textTable struct {
+	header string
+	intro  *Unit
+	rows   int // rows read
+	last   int // the last row's number
+}
+
+// textTableHeader: a line that starts with «№» and names two columns or more.
+func textTableHeader(line string) bool {
+	return strings.HasPrefix(line, "№") && len(columnWords.FindAllString(line, 3)) >= 2
+}
+
+var (
+	columnWords = regexp.MustCompile(`(?i)наименовани|дата|документ|кол-?во|количеств|цена|сумма|стоимост|ед\.|дебет|кредит|ндс|срок`)
+	// rowNumber is a row line: its number, or a date a balance row starts with.
+	rowNumber = regexp.MustCompile(`^(?:(\d{1,3})\s+\S|(\d{2}\.\d{2}\.\d{4})\s)`)
+	// tableTotal is a table's closing row: totals, turnovers, a closing balance.
+	tableTotal = regexp.MustCompile(`(?i)^(итого|всего|обороты|сальдо)`)
+	// clauseStart is a numbered clause's line («2. Всего оказано…»).
+	clauseStart = regexp.MustCompile(`^\d{1,2}(\.\d{1,3})*\.\s`)
+	// fieldLine is a form's «Name: value» line («Основание: Договор № 47/У…»): a unit of its own.
+	fieldLine = regexp.MustCompile(`^\p{Lu}\p{Ll}+(\s\p{Ll}+)?:\s+\S`)
+)
+
 // pageFurniture is a printed page's number line («Страница 1 из 2», «- 3 -»), no part of the text.
 var pageFurniture = regexp.MustCompile(`(?i)^(страница|стр\.?|лист)\s*\d+(\s*(из|/)\s*\d+)?$|^[-–—]\s*\d+\s*[-–—]$`)
 
@@ -188,7 +253,7 @@ func continues(cur *Unit, text string) bool {
 	switch {
 	case unicode.IsLower(first):
 		return true
-	case strings.ContainsRune(".;!?", last) || rowStart.MatchString(text):
+	case strings.ContainsRune(".;!?", last) || rowStart.MatchString(text) || fieldLine.MatchString(text):
 		return false
 	case unicode.IsDigit(first):
 		// «…водоснабжения за август» + «2026 г. 15 644,90»; «…по второй партии —» + «116 380,00 рублей.»
@@ -207,7 +272,7 @@ func isHeading(line, next string) bool {
 	if !isTitleLine(line) {
 		return false
 	}
-	upper := strings.ToUpper(line) == line && strings.ToLower(line) != line
+	upper := strings.ToUpper(line) == line && strings.ToLower(line) != line && !requisites.MatchString(line)
 	if m := clauseNumber.FindStringSubmatch(line); m != nil {
 		n := m[1]
 		return upper || strings.HasPrefix(next, n+".") && !strings.HasPrefix(next, n+". ")
@@ -215,11 +280,15 @@ func isHeading(line, next string) bool {
 	return upper && utf8.RuneCountInString(line) > 3
 }
 
+// requisites is a line of a company's details («ИНН 7743815260, КПП 774301001»), in capitals
+// but no heading.
+var requisites = regexp.MustCompile(`^(ИНН|КПП|ОГРН|БИК|ОКПО|Р/С|К/С)(\s|$)`)
+
 // Facets of a unit: what kinds of answer it states.
 var (
 	// facetMoney: «97 600,00», «1 500 руб.», or a spreadsheet's price cell (« | 79900 |»).
-	facetMoney   = regexp.MustCompile(`\d[\d  ]*,\d{2}\b|\d+(\.\d+)?\s*(руб|₽)|\|\s*\d{3,}(\.\d+)?\s*(\||$)`)
-	facetPercent = regexp.MustCompile(`%|процент|п\.\s?п\.|ставк`)
+	facetMoney   = regexp.MustCompile(`\d[\d  ]*,\d{2}(\s*[^\s%\d]|$)|\d+(\.\d+)?\s*(руб|₽)|\|\s*\d{3,}(\.\d+)?\s*(\||$)`)
+	facetPercent = regexp.MustCompile(`%|процент|п\.\s?п\.|(^|[^\p{L}])ставк`)
 	// facetTerm: a time limit as timeLimit reads it, a date, or the word «срок» itself.
 	facetTerm    = regexp.MustCompile(timeLimit.String() + `|(?i)срок|` + facetDate.String())
 	facetPenalty = regexp.MustCompile(`(?i)пен[иеяь]|неустойк|штраф`)
@@ -245,9 +314,11 @@ type asks struct {
 }
 
 var (
-	asksPercent  = regexp.MustCompile(`(?i)ставк|процент|%|тариф`)
+	asksPercent  = regexp.MustCompile(`(?i)(^|[^\p{L}])ставк|процент|%|тариф`)
 	asksPenalty  = regexp.MustCompile(`(?i)пен[иеяь]|неустойк|штраф`)
 	asksParty    = regexp.MustCompile(`(?i)(^|\s)(кто|кем|кого|с кем|кому)(\s|$|\?)|сторон[аыу]|исполнител|подрядчик|арендодател|поставщик\b|подписал|инн\b`)
+	// asksIncluded: «доставка входит в цену?» asks whether, not how much.
+	asksIncluded = regexp.MustCompile(`(?i)(входит|входят|включен\p{L}*|включает\p{L}*)\s+(ли\s+)?(в\s+)?(цен|стоимост|сумм|плат)`)
 	asksAmount   = regexp.MustCompile(`(?i)(^|\s)(сколько|почем|почём)(\s|$|\?)|сумм[аеуы]|цен[аеуы]?(\s|$|\?)|стоимост|размер`)
 	asksDuration = regexp.MustCompile(`(?i)сколько\s+(\p{L}+\s+)?(дн|день|месяц|лет|год|недел|час)`)
 	asksDate     = regexp.MustCompile(`(?i)(^|\s)(когда|какого числа|до какого|с какого|дата|датой|от какого)(\s|$|\?)|номер и дата`)
@@ -257,7 +328,7 @@ func readAsks(q ClauseQuestion) asks {
 	t := strings.ToLower(q.Text)
 	return asks{
 		term:    q.Asking.Term || q.Asking.When,
-		amount:  q.Asking.Amount || asksAmount.MatchString(t) && !asksDuration.MatchString(t),
+		amount:  q.Asking.Amount || asksAmount.MatchString(t) && !asksDuration.MatchString(t) && !asksIncluded.MatchString(t),
 		percent: asksPercent.MatchString(t),
 		penalty: asksPenalty.MatchString(t),
 		party:   asksParty.MatchString(t),
@@ -275,6 +346,7 @@ type ClauseDoc struct {
 	// companies' names in it (ООО «…»); RankClauses reads them itself when they are missing.
 	terms     []clauseTerms
 	companies map[string]bool
+	title     string // the header's title («АКТ № 1187 от 30 ноября 2026 г. об оказании услуг»)
 }
 
 // companyTerms are the terms of the companies' names the units write (ООО «Сетевые Решения»).
@@ -293,11 +365,31 @@ func companyTerms(us []Unit) map[string]bool {
 // NewClauseDoc is a document ready for RankClauses: its units' terms read once, so that a
 // document kept between questions is not read again for each.
 func NewClauseDoc(id, names string, units []Unit) ClauseDoc {
-	d := ClauseDoc{ID: id, Names: names, Units: units, terms: make([]clauseTerms, len(units)), companies: companyTerms(units)}
+	d := ClauseDoc{ID: id, Names: names, Units: units, terms: make([]clauseTerms, len(units)), companies: companyTerms(units), title: ReadHeader(units).Title}
 	for i, u := range units {
 		d.terms[i] = unitTermsOf(u)
 	}
+	tableContext(units, d.terms)
 	return d
+}
+
+// tableContext gives a clause that introduces a table («1. Исполнитель оказал, а Заказчик
+// принял следующие услуги:») its rows' terms as context: «какие услуги за ноябрь» is answered
+// by the clause with its table.
+func tableContext(us []Unit, terms []clauseTerms) {
+	for i, u := range us {
+		if u.Kind != UnitClause || !strings.HasSuffix(u.Text, ":") {
+			continue
+		}
+		for _, r := range us[i+1:] {
+			if r.Kind != UnitRow || r.Clause != u.Number {
+				break
+			}
+			for _, t := range clauseTokens(r.Text) {
+				terms[i].ctx[t] = true
+			}
+		}
+	}
 }
 
 // unitTermsOf reads a unit's terms: its own, its section's and lead's, its neighbouring pairs.
@@ -401,6 +493,9 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		}
 	}
 	qt = withCountries(qt, q.Text, terms)
+	if asksBasis.MatchString(q.Text) {
+		qt = append(qt, basisTerms...) // a form writes the contract it follows as «Основание: Договор № …»
+	}
 	for i := 0; i < len(qt); i++ {
 		if ws, ok := documentSpeak[qt[i]]; ok {
 			qt = slices.Replace(qt, i, i+1, ws...) // «допник»: a document writes «дополнительное соглашение»
@@ -437,17 +532,28 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	df := map[string]int{}
 	titleTerms := make([]map[string]bool, len(docs))
 	partyTerms := make([]map[string]bool, len(docs)) // names in «» that the document's names hold too
+	companies := make([]map[string]bool, len(docs))
+	inDocs := map[string]int{}
 	for di, d := range docs {
-		titleTerms[di] = set(clauseTokens(d.Names + " " + firstLine(d.Units)))
-		partyTerms[di] = map[string]bool{}
-		companies := d.companies
-		if companies == nil {
-			companies = companyTerms(d.Units)
+		companies[di] = d.companies
+		if companies[di] == nil {
+			companies[di] = companyTerms(d.Units)
 		}
-		for t := range companies {
-			if titleTerms[di][t] {
-				partyTerms[di][t] = true
+		for t := range companies[di] {
+			inDocs[t]++
+		}
+	}
+	for di, d := range docs {
+		titleTerms[di] = set(clauseTokens(d.Names + " " + firstLine(d.Units) + " " + d.title))
+		partyTerms[di] = map[string]bool{}
+		for t := range companies[di] {
+			if len(docs) > 1 && inDocs[t] == len(docs) {
+				continue // the user's own company, in every document
 			}
+			// A counterparty's name says which document as its title does: «меридиан» is the
+			// lease with ООО «Меридиан Недвижимость» as much as the act of reconciliation with it.
+			titleTerms[di][t] = true
+			partyTerms[di][t] = true
 		}
 		for ui := range d.Units {
 			own, ctx := terms[di][ui].own, terms[di][ui].ctx
@@ -533,13 +639,14 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	for di, d := range docs {
 		for ui, u := range d.Units {
 			ut := terms[di][ui]
-			s, cov, matched := 0.0, 0.0, 0
+			s, cov, matched, content := 0.0, 0.0, 0, false
 			for i, t := range qt {
 				counts := (!ownTerms || i < own) && !parameter(t)
 				switch {
 				case ut.own[t] || t == "срок" && a.term && ut.limit:
 					// a clause states a term as a period or a date, not with the word «срок»
 					w := weight[t]
+					content = content || !titleTerms[di][t] && !documentWords[t] && !monthTerms[t]
 					if partyTerms[di][t] || titleTerms[di][t] && strings.ContainsAny(t, "0123456789") {
 						w *= 0.2 // «Сетевые Решения», «318-П» say which document, not which of its clauses
 					}
@@ -565,6 +672,9 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 				if ut.next[p] {
 					s += (weight[p[0]] + weight[p[1]]) / 2
 				}
+			}
+			if !content {
+				s *= 0.3 // it only names the document («Приложение № 1 к Договору поставки № 318-П»): no content
 			}
 			f, asked, states := facetFactor(a, ut.states)
 			s *= f
@@ -746,6 +856,8 @@ var documentSpeak = map[string][]string{}
 func init() {
 	for short, long := range map[string]string{
 		"допсоглашение": "дополнительное соглашение", "ндфл": "налог на доходы физических лиц",
+		"дог": "договор", "допник": "дополнительное соглашение", "абонентка": "абонентская плата",
+		"коммуналка": "коммунальные", "сальдо": "сальдо задолженность",
 	} {
 		for _, t := range retrieval.Tokens(short) {
 			documentSpeak[t] = retrieval.Tokens(long)
@@ -797,6 +909,26 @@ func init() {
 	}
 }
 
+// asksBasis: the question asks which contract a document follows («акт 1187 по какому
+// договору»).
+var (
+	asksBasis  = regexp.MustCompile(`(?i)(по|на\s+основании)\s+как\p{L}*\s+(договор|контракт)|основани`)
+	basisTerms = retrieval.Tokens("основание")
+)
+
+// monthTerms are the months' names as terms: a unit that holds only them of a question dates
+// something («г. Москва «24» ноября 2025 г.») rather than answers it.
+var monthTerms = map[string]bool{}
+
+func init() {
+	for _, w := range []string{"январь", "января", "февраль", "февраля", "март", "марта", "апрель", "апреля", "май", "мая", "июнь", "июня",
+		"июль", "июля", "август", "августа", "сентябрь", "сентября", "октябрь", "октября", "ноябрь", "ноября", "декабрь", "декабря"} {
+		for _, t := range retrieval.Tokens(w) {
+			monthTerms[t] = true
+		}
+	}
+}
+
 // parameter reports whether t is a number or a figure's unit.
 func parameter(t string) bool {
 	if parameters[t] {
@@ -813,3 +945,6 @@ func parameter(t string) bool {
 // quotedName is a company's name in quotes after its legal form (ООО «Сетевые Решения»), not
 // a defined role («Поставщик»).
 var quotedName = regexp.MustCompile(`(?:ООО|АО|ПАО|ЗАО|ОАО|ИП|НКО|АНО)\s*«([^»]{2,80})»`)
+
+// Party reports whether f holds the party kind: the question asks who.
+func (f Facets) Party() bool { return f&facetPartyBit != 0 }

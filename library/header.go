@@ -24,6 +24,9 @@ var (
 	headerDate = regexp.MustCompile(`(?i)«?(\d{1,2})»?\s+(январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр)\p{L}*\s+(\d{4})|(\d{2})\.(\d{2})\.(\d{4})`)
 )
 
+// documentKind is a form's title line: the kind of document and its number.
+var documentKind = regexp.MustCompile(`(?i)^(акт|сч[её]т(-фактура)?|товарная\s+накладная|накладная|универсальный\s+передаточный\s+документ|упд|платёжное\s+поручение|платежное\s+поручение|доверенность|приказ|спецификация)\s+№`)
+
 var monthStems = []string{"январ", "феврал", "март", "апрел", "ма", "июн", "июл", "август", "сентябр", "октябр", "ноябр", "декабр"}
 
 // ReadHeader reads a document's header from its first units: the title is the first section
@@ -44,6 +47,16 @@ func ReadHeader(us []Unit) Header {
 			lines = append(lines, h.Title)
 		}
 		lines = append(lines, u.Text)
+	}
+	for i, u := range us {
+		if u.Kind == UnitClause || i >= 6 {
+			break
+		}
+		if u.Kind == UnitText && documentKind.MatchString(u.Text) && u.Text != h.Title {
+			h.Title = u.Text // «АКТ № 1187 от 30 ноября 2026 г.» under the issuer's name and address
+			lines = append(lines, u.Text)
+			break
+		}
 	}
 	if m := headerNumber.FindStringSubmatch(h.Title); m != nil {
 		h.Number = m[1]

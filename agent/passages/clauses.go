@@ -59,6 +59,8 @@ type readDoc struct {
 	pages  []int // by unit index; 0 when unknown
 	header library.Header
 	amends []library.Amendment // the clauses it sets anew in another contract
+	// parties are the sides its preamble or form names.
+	parties []library.Party
 }
 
 // readDocs are the documents a clause answer reads — those of ids (the user's selection), else
@@ -98,7 +100,7 @@ func readDocs(ctx context.Context, lib *library.Library, own string, ids []strin
 		for _, d := range docs {
 			us := library.Units(d.Text)
 			rd := &readDoc{cd: library.NewClauseDoc(d.Meta.ID, d.Meta.Title+" "+DocName(d.Meta), us), pages: make([]int, len(us)),
-				header: library.ReadHeader(us), amends: library.Amendments(us)}
+				header: library.ReadHeader(us), amends: library.Amendments(us), parties: library.Parties(us)}
 			for j, u := range us {
 				rd.pages[j] = unitPage(d, u)
 			}
@@ -212,7 +214,8 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		return "документу «" + docs[h.Doc].Meta.Title + "»"
 	}
 	net, pen, due := netOfVAT(q, kept, placeOf), penaltyFor(q, kept, placeOf), deadlineFor(q, kept, placeOf)
-	if net == "" && pen == "" && due == "" && (res.Coverage < MinClauseCoverage || len(hits[0].Unknown) > 0 && res.Coverage < sureClauseCoverage) {
+	who, named := partiesFor(q, kept, rds)
+	if net == "" && pen == "" && due == "" && !named && (res.Coverage < MinClauseCoverage || len(hits[0].Unknown) > 0 && res.Coverage < sureClauseCoverage) {
 		res.NotFound = true
 		kept = kept[:1]
 		b.WriteString("Прямого ответа в ваших документах не нашёл. Ближе всего по смыслу:\n\n")
@@ -222,6 +225,9 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		b.WriteString(pen + "\n\n")
 	} else if due != "" {
 		b.WriteString(due + "\n\n")
+	}
+	if who != "" && !res.NotFound {
+		b.WriteString(who + "\n\n")
 	}
 	var srcs []facts.Source
 	var amended []string

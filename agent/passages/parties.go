@@ -1,0 +1,75 @@
+package passages
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/library"
+)
+
+// partiesFor is the line (Markdown) that says who a side of the document is, when q asks who
+// («кто арендодатель», «исполнитель по ит договору кто», «кто делает текущий ремонт»): the
+// parties the question names by their role, else those the best unit names («6.2. Арендатор
+// обязан: … 6.2.2. производить текущий ремонт»). named reports that the question named the role
+// itself, so the line answers it whatever the clause found.
+func partiesFor(q Question, kept []library.ClauseHit, rds []*readDoc) (line string, named bool) {
+	if len(kept) == 0 || !kept[0].Asked.Party() {
+		return "", false
+	}
+	ps := rds[kept[0].Doc].parties
+	if len(ps) == 0 {
+		return "", false
+	}
+	text := fold(q.Text + " " + q.Continues)
+	var pick []library.Party
+	for _, p := range ps {
+		if strings.Contains(text, roleStem(p.Role)) {
+			pick = append(pick, p)
+		}
+	}
+	named = len(pick) > 0
+	if !named {
+		u := fold(kept[0].Unit.Lead + " " + kept[0].Unit.Text)
+		at := map[string]int{}
+		for _, p := range ps {
+			if i := strings.Index(u, roleStem(p.Role)); i >= 0 {
+				pick = append(pick, p)
+				at[p.Role] = i
+			}
+		}
+		if len(pick) > 1 && at[pick[1].Role] < at[pick[0].Role] {
+			pick[0], pick[1] = pick[1], pick[0]
+		}
+	}
+	var parts []string
+	for _, p := range pick {
+		s := fmt.Sprintf("**%s** — %s", md.Escape(p.Role), md.Escape(p.Name))
+		if p.INN != "" {
+			s += md.Escape(", ИНН " + p.INN)
+		}
+		if p.By != "" {
+			s += md.Escape(" (в лице " + p.By + ")")
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	return strings.Join(parts, ";\n") + md.Escape("."), named
+}
+
+// roleStem is a role as a question may write it in any case: «арендодател», «заемщ».
+func roleStem(role string) string {
+	r := []rune(fold(role))
+	if len(r) > 5 {
+		r = r[:len(r)-1]
+	}
+	if n := len(r); n > 6 && strings.ContainsRune("ьй", r[n-1]) {
+		r = r[:n-1]
+	}
+	return string(r)
+}
+
+// fold is text lower-cased with «ё» read as «е».
+func fold(s string) string { return strings.ReplaceAll(strings.ToLower(s), "ё", "е") }

@@ -1,0 +1,120 @@
+package library
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// actText is an act of services as a PDF's text layer gives it: the issuer's name and
+// requisites over the title, the form's fields, a table printed as lines (a long cell wrapped),
+// its totals.
+const actText = `ООО «Сетевые Решения»
+ИНН 7743815260, КПП 774301001
+
+АКТ № 1187 от 30 ноября 2026 г.
+об оказании услуг
+
+Исполнитель: ООО «Сетевые Решения», ИНН 7743815260, КПП 774301001
+Заказчик: ООО «ТехноЛайн», ИНН 7728345613, КПП 772801001
+Основание: Договор № 47/У от 12.01.2026 возмездного оказания услуг по абонентскому обслуживанию
+ИТ-инфраструктуры
+
+1. Исполнитель оказал, а Заказчик принял следующие услуги:
+
+№ Наименование работ, услуг Ед. Кол-во Цена с НДС, руб. Сумма с НДС, руб.
+1 Абонентское обслуживание за ноябрь 2026 г. мес. 1 97 600,00 97 600,00
+2 Выездные работы сверх 20 часов в месяц час 7 2 440,00 17 080,00 3
+080,00
+Итого 114 680,00
+
+2. Всего оказано услуг на сумму 114 680,00 руб.`
+
+func TestUnitsOfAForm(t *testing.T) {
+	us := Units(actText)
+	var texts []string
+	for _, u := range us {
+		if u.Section != "" {
+			t.Errorf("a line of requisites is no heading: %+v", u)
+		}
+		texts = append(texts, u.Text)
+	}
+	for _, want := range []string{
+		"Заказчик: ООО «ТехноЛайн», ИНН 7728345613, КПП 772801001",
+		"Основание: Договор № 47/У от 12.01.2026 возмездного оказания услуг по абонентскому обслуживанию ИТ-инфраструктуры",
+	} {
+		if !strings.Contains(strings.Join(texts, "\n"), "\n"+want+"\n") {
+			t.Errorf("a form's field is a unit of its own: want %q in\n%s", want, strings.Join(texts, "\n"))
+		}
+	}
+	var rows []Unit
+	for _, u := range us {
+		if u.Kind == UnitRow {
+			rows = append(rows, u)
+		}
+	}
+	if len(rows) != 3 {
+		t.Fatalf("rows = %+v", rows)
+	}
+	if rows[1].Number != "2" || rows[1].Clause != "1" || !strings.HasSuffix(rows[1].Text, "17 080,00 3 080,00") ||
+		!strings.Contains(rows[1].Lead, "№ Наименование работ, услуг") || !strings.HasPrefix(rows[1].Lead, "1. Исполнитель оказал") {
+		t.Errorf("a row printed as text, its wrapped cell joined, under its header and clause: %+v", rows[1])
+	}
+	if rows[2].Number != "" || rows[2].Text != "Итого 114 680,00" {
+		t.Errorf("totals: %+v", rows[2])
+	}
+	if h := ReadHeader(us); h.Title != "АКТ № 1187 от 30 ноября 2026 г. об оказании услуг" || h.Number != "1187" || h.Date.Format("02.01.2006") != "30.11.2026" {
+		t.Errorf("header = %+v", h)
+	}
+	// A table that goes on another's numbering («позиции 4–6»).
+	cont := Units("3. Цену второй партии установить в следующем размере:\n№ поз. Наименование Товара Кол-во, шт. Цена за ед.\n4 МФУ 3 100 500,00\n5 ИБП 8 18 200,00\nИтого 529 000,00")
+	if len(cont) != 4 || cont[1].Number != "4" || cont[2].Number != "5" || cont[2].Clause != "3" {
+		t.Errorf("rows 4–6: %+v", cont)
+	}
+}
+
+func TestParties(t *testing.T) {
+	preamble := `ДОГОВОР АРЕНДЫ № А-07/26
+
+Общество с ограниченной ответственностью «Меридиан Недвижимость» (ООО «Меридиан Недвижимость»), ИНН 7716452096, КПП 771601001, именуемое в дальнейшем «Арендодатель», в лице генерального директора Корнилова Андрея Викторовича, действующего на основании Устава, с одной стороны, и Индивидуальный предприниматель Савельева Ольга Николаевна, ИНН 772834561390, именуемая в дальнейшем «Арендатор», с другой стороны, совместно именуемые «Стороны», заключили настоящий Договор о нижеследующем.
+
+1. ПРЕДМЕТ ДОГОВОРА
+1.1. Арендодатель передаёт, а Арендатор принимает помещение.`
+	got := Parties(Units(preamble))
+	want := []Party{
+		{Role: "Арендодатель", Name: "ООО «Меридиан Недвижимость»", INN: "7716452096", By: "генерального директора Корнилова Андрея Викторовича", Unit: 0},
+		{Role: "Арендатор", Name: "ИП Савельева Ольга Николаевна", INN: "772834561390", Unit: 0},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("preamble parties:\n got %+v\nwant %+v", got, want)
+	}
+	form := Parties(Units(actText))
+	if len(form) != 2 || form[0].Role != "Исполнитель" || form[0].Name != "ООО «Сетевые Решения»" || form[0].INN != "7743815260" ||
+		form[1].Role != "Заказчик" || form[1].Name != "ООО «ТехноЛайн»" {
+		t.Errorf("a form's parties: %+v", form)
+	}
+	if ps := Parties(Units("ПОЛОЖЕНИЕ О КОМАНДИРОВКАХ\n\n1. Общие положения\n1.1. Положение действует с 01.01.2026.")); ps != nil {
+		t.Errorf("a policy names no parties: %+v", ps)
+	}
+}
+
+func TestAsksReadsWordsWhole(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		want asks
+	}{
+		{"сумма дог. поставки", asks{amount: true}}, // «поставки» holds «ставк»: no rate asked
+		{"доставка входит в цену товара?", asks{}},  // whether, not how much
+		{"какая ставка по займу", asks{percent: true}},
+	} {
+		if got := readAsks(ClauseQuestion{Text: c.q}); got != c.want {
+			t.Errorf("readAsks(%q) = %+v, want %+v", c.q, got, c.want)
+		}
+	}
+	if statesOf("пени в размере 0,05 % за каждый день")&facetMoneyBit != 0 {
+		t.Error("a percentage is no amount")
+	}
+	if statesOf("составляет 1 957 400,00 (один миллион…) рублей")&facetMoneyBit == 0 {
+		t.Error("an amount")
+	}
+}
