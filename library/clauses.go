@@ -314,9 +314,9 @@ type asks struct {
 }
 
 var (
-	asksPercent  = regexp.MustCompile(`(?i)(^|[^\p{L}])ставк|процент|%|тариф`)
-	asksPenalty  = regexp.MustCompile(`(?i)пен[иеяь]|неустойк|штраф`)
-	asksParty    = regexp.MustCompile(`(?i)(^|\s)(кто|кем|кого|с кем|кому)(\s|$|\?)|сторон[аыу]|исполнител|подрядчик|арендодател|поставщик\b|подписал|инн\b`)
+	asksPercent = regexp.MustCompile(`(?i)(^|[^\p{L}])ставк|процент|%|тариф`)
+	asksPenalty = regexp.MustCompile(`(?i)пен[иеяь]|неустойк|штраф`)
+	asksParty   = regexp.MustCompile(`(?i)(^|\s)(кто|кем|кого|с кем|кому)(\s|$|\?)|сторон[аыу]|исполнител|подрядчик|арендодател|поставщик\b|подписал|инн\b`)
 	// asksIncluded: «доставка входит в цену?» asks whether, not how much.
 	asksIncluded = regexp.MustCompile(`(?i)(входит|входят|включен\p{L}*|включает\p{L}*)\s+(ли\s+)?(в\s+)?(цен|стоимост|сумм|плат)`)
 	asksAmount   = regexp.MustCompile(`(?i)(^|\s)(сколько|почем|почём)(\s|$|\?)|сумм[аеуы]|цен[аеуы]?(\s|$|\?)|стоимост|размер`)
