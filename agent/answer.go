@@ -233,6 +233,10 @@ const (
 	docsRouteCoverage = 0.4 // library.ClauseHit.Coverage of the best unit
 	docsRouteSure     = 0.9
 	docsRouteStrong   = 0.75
+	// docsRouteOwnPolicy: a knowledge-base question that names one of the user's documents by
+	// its title («по нашему положению о командировках», «вернулся из командировки…» with the
+	// travel policy uploaded) is the user's policy's when a clause holds this much of it.
+	docsRouteOwnPolicy = 0.2
 )
 
 // docMention: a message that refers to a document of its own («по договору», «в акте», «в
@@ -274,6 +278,13 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) understand.De
 		d.Kind != understand.KindSmallTalk && !inherited
 	if inherited {
 		need = docsRouteStrong
+	}
+	// A name 1C does not know («Не нашёл контрагента «займу»») that a document's title holds
+	// is the document's; the user's own policy beats the knowledge base on its topic.
+	unknown := d.Kind == understand.KindUnknownEntity && hit.AnyNamed
+	ownPolicy := d.Kind == understand.KindKB && hit.Named
+	if unknown || ownPolicy {
+		sure, need = false, docsRouteOwnPolicy
 	}
 	if d.Kind == understand.KindSmallTalk || asksBack {
 		need = docsRouteStrong

@@ -395,6 +395,10 @@ func tableContext(us []Unit, terms []clauseTerms) {
 // unitTermsOf reads a unit's terms: its own, its section's and lead's, its neighbouring pairs.
 func unitTermsOf(u Unit) clauseTerms {
 	toks := clauseTokens(u.Text)
+	for _, m := range hyphenWord.FindAllStringSubmatch(u.Text, -1) {
+		// «машино-места» is also asked as «машиномест», «бизнес-класс» as «бизнескласс»
+		toks = append(toks, clauseTokens(m[1]+m[2])...)
+	}
 	next := make(map[[2]string]bool, len(toks))
 	for i := 1; i < len(toks); i++ {
 		next[[2]string{toks[i-1], toks[i]}] = true
@@ -493,6 +497,20 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		}
 	}
 	qt = withCountries(qt, q.Text, terms)
+	// «обеспечит. платежа»: a word cut short with a dot, a lower-case word after it, is the
+	// documents' word that starts so.
+	for _, m := range abbreviation.FindAllStringSubmatch(q.Text, -1) {
+		short := strings.ToLower(m[2])
+		toks := clauseTokens(short)
+		if len(toks) != 1 {
+			continue
+		}
+		if full, ok := prefixTerm(strings.ReplaceAll(short, "ё", "е"), terms); ok {
+			if i := slices.Index(qt, toks[0]); i >= 0 {
+				qt[i] = full
+			}
+		}
+	}
 	if asksBasis.MatchString(q.Text) {
 		qt = append(qt, basisTerms...) // a form writes the contract it follows as «Основание: Договор № …»
 	}
@@ -575,7 +593,11 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		if df[t] > 0 || utf8.RuneCountInString(t) < 5 {
 			continue
 		}
-		if fix, ok := nearTerm(t, terms); ok && !slices.Contains(qt, fix) {
+		fix, ok := nearTerm(t, terms)
+		if !ok {
+			fix, ok = prefixTerm(t, terms) // «обеспечит.» is «обеспечительный»
+		}
+		if ok && !slices.Contains(qt, fix) {
 			qt[i] = fix
 			for _, ds := range terms {
 				for _, ut := range ds {
@@ -785,6 +807,34 @@ type clauseTerms struct {
 	next           map[[2]string]bool
 	states         Facets
 	limit, penalty bool
+}
+
+// abbreviation is a word cut short with a dot inside a sentence («обеспечит. платежа»).
+var abbreviation = regexp.MustCompile(`(^|\s)(\p{L}{4,})\.\s+\p{Ll}`)
+
+// hyphenWord is a compound written with a hyphen.
+var hyphenWord = regexp.MustCompile(`(\p{L}{3,})-(\p{L}{3,})`)
+
+// prefixTerm is the term of the units that t abbreviates («обеспечит» for «обеспечительн»):
+// the one they hold most often of those that start with t.
+func prefixTerm(t string, terms [][]clauseTerms) (string, bool) {
+	count := map[string]int{}
+	for _, ds := range terms {
+		for _, ut := range ds {
+			for w := range ut.own {
+				if len(w) > len(t) && strings.HasPrefix(w, t) {
+					count[w]++
+				}
+			}
+		}
+	}
+	best, n := "", 0
+	for w, c := range count {
+		if c > n || c == n && w < best {
+			best, n = w, c
+		}
+	}
+	return best, n > 0
 }
 
 // nearTerm is the one term of the units within one edit of t (two for a long one), when there is

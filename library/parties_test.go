@@ -118,3 +118,19 @@ func TestAsksReadsWordsWhole(t *testing.T) {
 		t.Error("an amount")
 	}
 }
+
+func TestRankClausesReadsAbbreviationsAndCompounds(t *testing.T) {
+	docs := []ClauseDoc{NewClauseDoc("lease", "Договор аренды", Units(`5. ОБЕСПЕЧИТЕЛЬНЫЙ ПЛАТЁЖ
+5.1. Арендатор обязуется обеспечить сохранность Помещения.
+5.3. По окончании срока аренды обеспечительный платёж возвращается Арендатору в течение 10 (десяти) рабочих дней.
+1.5. Арендатору предоставляется право пользования 2 (двумя) машино-местами.`))}
+	for q, want := range map[string]string{
+		"возврат обеспечит. платежа срок": "5.3", // «обеспечит.» is cut short: «обеспечительный», not «обеспечить»
+		"сколько машиномест":              "1.5", // «машино-местами» written as one word
+	} {
+		hits := RankClauses(docs, ClauseQuestion{Text: q})
+		if len(hits) == 0 || hits[0].Unit.Number != want {
+			t.Errorf("%q: best %+v, want %s", q, hits, want)
+		}
+	}
+}

@@ -112,12 +112,38 @@ func (s *scan) first(c Concept) int {
 // («ключевая», «кс»), or «ставка» with no currency and nothing of the ledger.
 func (s *scan) keyRate(d *Decision, ledgerAsk bool) bool {
 	for _, h := range s.hits {
+		if h.Concept == CKeyRate && h.Value != "strong" && s.rateOfSomething(h.End) {
+			continue // «ставка аренды за метр», «ставка по займу»: a rate of something else
+		}
 		if h.Concept == CKeyRate && (h.Value == "strong" || !d.Currencies.Set && !ledgerAsk && !s.is(CKBTopic)) {
 			return !ledgerAsk || h.Value == "strong" && !s.is(CReceivables, CPayables, CBalance)
 		}
 	}
 	return false
 }
+
+// rateOfSomething reports whether the words after a bare «ставка» (at token i) say what it is
+// the rate of — rent, a loan, a tax, an hour — so that it is not the key rate.
+func (s *scan) rateOfSomething(i int) bool {
+	for k := i; k < min(i+2, len(s.toks)); k++ {
+		t := s.toks[k].Stem
+		if k == i && (t == "по" || t == "за") {
+			continue
+		}
+		for _, p := range rateObjects {
+			if strings.HasPrefix(t, p) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// rateObjects are what a rate other than the key rate is of: «ставка аренды», «ставка по
+// займу», «ставка за час».
+var rateObjects = []string{"аренд", "займ", "заем", "кредит", "депозит", "вклад", "процент", "налог", "ндс", "ндфл", "взнос", "пен",
+	"купон", "дисконт", "метр", "кв", "час", "сотрудник", "работник", "лизинг", "субаренд", "обслуживан", "договор"}
 
 // aboutMyDocs reports whether the question is about the user's uploaded documents: it says so
 // («в моём договоре», «в загруженном акте»), or names one of them — its kind together with

@@ -129,7 +129,9 @@ func LoadLexicon(src string) (*Lexicon, error) {
 			return nil, fmt.Errorf("lexicon line %d: no words in %q", n, e.Phrase)
 		}
 		lx.byFirst[e.words[0]] = append(lx.byFirst[e.words[0]], len(lx.entries))
-		if !e.exact && typoEligible(e.words[0]) {
+		// A greeting of six letters is too near other words to be read through a typo: «привезти»
+		// is no «привет».
+		if !e.exact && typoEligible(e.words[0]) && (e.Concept != CSmallTalk || utf8.RuneCountInString(e.words[0]) >= 7) {
 			k := typoKeyOf(e.words[0])
 			lx.byTypo[k] = append(lx.byTypo[k], len(lx.entries))
 		}

@@ -28,6 +28,12 @@ func TestParseCases(t *testing.T) {
 		// A contract number without its letters, and the unknown company of a quoted name.
 		{"долг по дог 77/2024", "ledger", "open_items_by_contract", "П-77/2024", "", ""},
 		{"сколько должен «Рога и копыта»", "unknown_entity", "open_items_by_counterparty", "", "", ""},
+		// A bare «ставка» is the key rate, unless the words after it say what it is the rate of.
+		{"ставка сейчас", "key_rate", "", "", "", ""},
+		{"ставка аренды за метр", "clarify", "", "", "", ""},
+		{"какая ставка по займу", "clarify", "", "", "", ""},
+		// «привезти» is one letter from «привет», and no greeting.
+		{"когда должны привезти вторую партию", "kb", "", "", "", ""},
 	}
 	for _, tt := range tests {
 		d := p.Parse(understand.Input{Text: tt.text, Now: corpusToday, Catalogs: cats})
