@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -381,13 +382,19 @@ func tableContext(us []Unit, terms []clauseTerms) {
 		if u.Kind != UnitClause || !strings.HasSuffix(u.Text, ":") {
 			continue
 		}
-		for _, r := range us[i+1:] {
+		for j, r := range us[i+1:] {
 			if r.Kind != UnitRow || r.Clause != u.Number {
 				break
 			}
-			for _, t := range clauseTokens(r.Text) {
+			for t := range terms[i+1+j].own {
 				terms[i].ctx[t] = true
 			}
+			if j == 0 {
+				for _, t := range clauseTokens(r.Lead) {
+					terms[i].ctx[t] = true // the header: «Остаток после платежа»
+				}
+			}
+			terms[i].states |= terms[i+1+j].states // the amounts and dates its table states
 		}
 	}
 }
@@ -395,6 +402,12 @@ func tableContext(us []Unit, terms []clauseTerms) {
 // unitTermsOf reads a unit's terms: its own, its section's and lead's, its neighbouring pairs.
 func unitTermsOf(u Unit) clauseTerms {
 	toks := clauseTokens(u.Text)
+	for _, m := range numericDate.FindAllStringSubmatch(u.Text, -1) {
+		// «31.12.2026» is in December: «вернуть в декабре» asks for it
+		if mo, err := strconv.Atoi(m[1]); err == nil && mo >= 1 && mo <= 12 {
+			toks = append(toks, monthTerm[mo-1]...)
+		}
+	}
 	for _, m := range hyphenWord.FindAllStringSubmatch(u.Text, -1) {
 		// «машино-места» is also asked as «машиномест», «бизнес-класс» as «бизнескласс»
 		toks = append(toks, clauseTokens(m[1]+m[2])...)
@@ -679,6 +692,8 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 					}
 				case ut.ctx[t]:
 					s += weight[t] / 2
+					// a clause's table or lead is its content; a row's header is every row's
+					content = content || u.Kind == UnitClause && !titleTerms[di][t] && !documentWords[t] && !monthTerms[t]
 					if counts {
 						cov += weight[t]
 						matched++ // its section or lead («Суточные за 1 день» over «Республика Казахстан»)
@@ -812,6 +827,19 @@ type clauseTerms struct {
 // abbreviation is a word cut short with a dot inside a sentence («обеспечит. платежа»).
 var abbreviation = regexp.MustCompile(`(^|\s)(\p{L}{4,})\.\s+\p{Ll}`)
 
+// numericDate is a date written in digits, its month captured.
+var numericDate = regexp.MustCompile(`\b\d{1,2}\.(\d{1,2})\.\d{4}\b`)
+
+// monthTerm are each month's terms as a question names it («в декабре», «за май»).
+var monthTerm [12][]string
+
+func init() {
+	for i := range 12 {
+		m := time.Month(i + 1)
+		monthTerm[i] = distinct(append(retrieval.Tokens(ru.MonthName(m)), append(retrieval.Tokens(ru.MonthGenitive(m)), retrieval.Tokens(ru.MonthPrepositional(m))...)...))
+	}
+}
+
 // hyphenWord is a compound written with a hyphen.
 var hyphenWord = regexp.MustCompile(`(\p{L}{3,})-(\p{L}{3,})`)
 
@@ -907,7 +935,7 @@ func init() {
 	for short, long := range map[string]string{
 		"допсоглашение": "дополнительное соглашение", "ндфл": "налог на доходы физических лиц",
 		"дог": "договор", "допник": "дополнительное соглашение", "абонентка": "абонентская плата",
-		"коммуналка": "коммунальные", "сальдо": "сальдо задолженность",
+		"коммуналка": "коммунальные", "сальдо": "сальдо задолженность", "задолженность": "задолженность остаток",
 	} {
 		for _, t := range retrieval.Tokens(short) {
 			documentSpeak[t] = retrieval.Tokens(long)
@@ -934,7 +962,11 @@ func sharesStem(t string, terms [][]clauseTerms) bool {
 
 // clauseFold joins, for matching a question with a document's clauses, terms the search keeps
 // apart: «подписание акта» is what «подписывает акт» does.
-var clauseFold = map[string]string{"подписан": "подпис"}
+var clauseFold = map[string]string{"подписан": "подпис",
+	// «вернулся из командировки» — «после возвращения»; «сдать авансовый» — «представляет
+	// авансовый отчёт»; «привезти партию» — «поставка партии»; «когда истекает» — «окончания».
+	"вернул": "возврат", "возвращен": "возврат", "привезт": "постав", "привезут": "постав", "привез": "постав",
+	"сдач": "представ", "представля": "представ", "представлен": "представ", "истека": "оконч"}
 
 // clauseTokens are the retrieval terms of text, folded by clauseFold.
 func clauseTokens(text string) []string {

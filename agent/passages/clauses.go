@@ -215,7 +215,13 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	}
 	net, pen, due := netOfVAT(q, kept, placeOf), penaltyFor(q, kept, placeOf), deadlineFor(q, kept, placeOf)
 	who, named := partiesFor(q, kept, rds)
-	if net == "" && pen == "" && due == "" && !named && (res.Coverage < MinClauseCoverage || len(hits[0].Unknown) > 0 && res.Coverage < sureClauseCoverage) {
+	sched, scheduled := scheduleFor(q, hits, cds)
+	if scheduled {
+		h := kept[0]
+		h.Doc, h.Unit = sched.doc, sched.of
+		kept = []library.ClauseHit{h} // the schedule's clause, with the rows the period selects
+	}
+	if net == "" && pen == "" && due == "" && !named && !scheduled && (res.Coverage < MinClauseCoverage || len(hits[0].Unknown) > 0 && res.Coverage < sureClauseCoverage) {
 		res.NotFound = true
 		kept = kept[:1]
 		b.WriteString("Прямого ответа в ваших документах не нашёл. Ближе всего по смыслу:\n\n")
@@ -228,6 +234,11 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	}
 	if who != "" && !res.NotFound {
 		b.WriteString(who + "\n\n")
+	}
+	var only map[int]bool
+	if scheduled {
+		b.WriteString(sched.line + "\n\n")
+		only = sched.rows
 	}
 	var srcs []facts.Source
 	var amended []string
@@ -273,7 +284,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 			continue
 		}
 		fmt.Fprintf(&b, "**%s**%s:\n", md.Escape(d.Meta.Title), md.Escape(where))
-		fmt.Fprintf(&b, "> %s [%d]\n\n", quoteText(h.Unit)+tableOf(cds[h.Doc].Units, h.Unit), n)
+		fmt.Fprintf(&b, "> %s [%d]\n\n", quoteText(h.Unit)+tableOf(cds[h.Doc].Units, h.Unit, only), n)
 	}
 	var quoted []string
 	for _, h := range kept {
@@ -290,8 +301,8 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 }
 
 // tableOf is the table a clause introduces («… по следующему графику:»), as quote lines: its
-// header and up to tableRows rows; "" for a clause with none.
-func tableOf(us []library.Unit, u library.Unit) string {
+// header and up to tableRows rows (those of only, when it is not nil); "" for a clause with none.
+func tableOf(us []library.Unit, u library.Unit, only map[int]bool) string {
 	if u.Kind != library.UnitClause || !strings.HasSuffix(u.Text, ":") {
 		return ""
 	}
@@ -300,6 +311,9 @@ func tableOf(us []library.Unit, u library.Unit) string {
 	for _, r := range us[min(u.Index+1, len(us)):] {
 		if r.Kind != library.UnitRow || r.Clause != u.Number {
 			break
+		}
+		if only != nil && !only[r.Index] {
+			continue // a schedule's rows outside the period asked
 		}
 		if rows == 0 {
 			b.WriteString("\n> " + md.Escape(r.Lead[strings.LastIndexByte(r.Lead, '\n')+1:]))

@@ -1,0 +1,200 @@
+package passages
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/ru"
+)
+
+// A schedule is a table whose rows fall due on dates: a loan's repayments, a supply's
+// deliveries, a contract's payment stages. A question that names a period over it («сколько
+// вернуть в декабре», «а в 2027», «до конца года») is answered with the rows due in the period
+// and their total; one that names a day («задолженность на 1 октября») with the last row due by
+// then (its balance column says what is left).
+
+// schedule is the rows of a dated table a question selects, and what the answer says of them.
+type schedule struct {
+	line string         // the answer's first line (Markdown)
+	rows map[int]bool   // the selected rows, by unit index
+	of   library.Unit   // the clause that introduces the table
+	doc  int            // the document, as in ClauseHit.Doc
+	all  []library.Unit // the table's rows
+}
+
+// scheduleWeaker: the schedule's unit may score this share of the best one.
+const scheduleWeaker = 0.5
+
+var (
+	rowDate = regexp.MustCompile(`\b(\d{2})\.(\d{2})\.(\d{4})\b`)
+	// untilEnd: «до конца года», «до конца месяца», «до конца квартала»: from today on.
+	untilEnd = regexp.MustCompile(`(?i)до\s+конца\s+(этого\s+|текущего\s+)?(года|месяца|квартала)`)
+	// amountColumn is the header of the column a schedule's total adds up.
+	amountColumn = regexp.MustCompile(`(?i)сумм|к\s+оплате|платеж|платёж|размер`)
+)
+
+// scheduleFor reads the period q names (or the question it continues named) and selects the
+// rows of the table the best unit belongs to; ok is false when there is no such table or no
+// period.
+func scheduleFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc) (schedule, bool) {
+	if len(hits) == 0 || q.Now.IsZero() {
+		return schedule{}, false
+	}
+	// The table of the best unit, or of a unit of its document that scores half as well: a
+	// question that names a period is about the document's schedule, if it has one.
+	var h library.ClauseHit
+	intro := library.Unit{Index: -1}
+	for _, c := range hits {
+		if c.Score < hits[0].Score*scheduleWeaker {
+			break
+		}
+		if c.Doc != hits[0].Doc {
+			continue
+		}
+		u := c.Unit
+		if u.Kind == library.UnitRow && u.Clause != "" {
+			for _, o := range cds[c.Doc].Units {
+				if o.Kind == library.UnitClause && o.Number == u.Clause {
+					u = o
+					break
+				}
+			}
+		}
+		if u.Kind == library.UnitClause && strings.HasSuffix(u.Text, ":") {
+			h, intro = c, u
+			break
+		}
+	}
+	if intro.Index < 0 {
+		return schedule{}, false
+	}
+	us := cds[h.Doc].Units
+	var rows []library.Unit
+	var due []time.Time
+	for _, r := range us[min(intro.Index+1, len(us)):] {
+		if r.Kind != library.UnitRow || r.Clause != intro.Number {
+			break
+		}
+		m := rowDate.FindStringSubmatch(r.Text)
+		if r.Number == "" || m == nil {
+			continue // totals
+		}
+		d, err := time.ParseInLocation("02.01.2006", m[0], ru.Moscow)
+		if err != nil {
+			continue
+		}
+		rows, due = append(rows, r), append(due, d)
+	}
+	if len(rows) < 2 {
+		return schedule{}, false
+	}
+	p, ok := periodOf(q.Text, q.Now)
+	if !ok && q.Continues != "" {
+		p, ok = periodOf(q.Continues, q.Now)
+	}
+	if !ok {
+		return schedule{}, false
+	}
+	s := schedule{rows: map[int]bool{}, of: intro, doc: h.Doc, all: rows}
+	where := "п. " + intro.Number
+	if p.Single() {
+		last := -1
+		for i, d := range due {
+			if !d.After(p.From) {
+				last = i
+			}
+		}
+		if last < 0 {
+			s.line = md.Escape(fmt.Sprintf("На %s по графику (%s) ни один срок ещё не наступил: первый — %s.", p.From.Format("02.01.2006"), where, due[0].Format("02.01.2006")))
+			s.rows[rows[0].Index] = true
+			return s, true
+		}
+		s.rows[rows[last].Index] = true
+		s.line = md.Escape(fmt.Sprintf("На %s по графику (%s) последний срок до этой даты — %s (строка %s):", p.From.Format("02.01.2006"), where,
+			due[last].Format("02.01.2006"), rows[last].Number))
+		return s, true
+	}
+	var picked []library.Unit
+	for i, d := range due {
+		if !d.Before(p.From) && !d.After(p.To) {
+			picked = append(picked, rows[i])
+			s.rows[rows[i].Index] = true
+		}
+	}
+	span := p.From.Format("02.01.2006") + "–" + p.To.Format("02.01.2006")
+	if len(picked) == 0 {
+		s.line = md.Escape(fmt.Sprintf("С %s по %s по графику (%s) сроков нет.", p.From.Format("02.01.2006"), p.To.Format("02.01.2006"), where))
+		return s, true
+	}
+	s.line = md.Escape(fmt.Sprintf("По графику (%s) за %s — %s:", where, span, ru.Count(len(picked), "строка", "строки", "строк")))
+	if total, ok := columnTotal(picked); ok && len(picked) > 1 {
+		s.line = fmt.Sprintf("По графику \\(%s\\) за %s — %s, всего **%s**:", md.Escape(where), md.Escape(span),
+			md.Escape(ru.Count(len(picked), "строка", "строки", "строк")), md.Escape(ru.Money(total)))
+	}
+	return s, true
+}
+
+// periodOf is the period text names, months, quarters and years whole (a schedule's December
+// is all of it, not December so far); «до конца года» runs from today.
+func periodOf(text string, now time.Time) (ru.Period, bool) {
+	today := time.Date(now.In(ru.Moscow).Year(), now.In(ru.Moscow).Month(), now.In(ru.Moscow).Day(), 0, 0, 0, 0, ru.Moscow)
+	if m := untilEnd.FindStringSubmatch(text); m != nil {
+		end := time.Date(today.Year(), 12, 31, 0, 0, 0, 0, ru.Moscow)
+		switch m[2] {
+		case "месяца":
+			end = time.Date(today.Year(), today.Month()+1, 0, 0, 0, 0, 0, ru.Moscow)
+		case "квартала":
+			q := (int(today.Month())-1)/3*3 + 3
+			end = time.Date(today.Year(), time.Month(q)+1, 0, 0, 0, 0, 0, ru.Moscow)
+		}
+		return ru.Period{From: today, To: end, Kind: ru.KindRange, Text: m[0]}, true
+	}
+	p, ok, err := ru.ParsePeriod(text, now)
+	if !ok || err != nil {
+		return ru.Period{}, false
+	}
+	switch p.Kind {
+	case ru.KindMonth:
+		p.To = time.Date(p.From.Year(), p.From.Month()+1, 0, 0, 0, 0, 0, ru.Moscow)
+	case ru.KindQuarter:
+		p.To = time.Date(p.From.Year(), p.From.Month()+3, 0, 0, 0, 0, 0, ru.Moscow)
+	case ru.KindHalf:
+		p.To = time.Date(p.From.Year(), p.From.Month()+6, 0, 0, 0, 0, 0, ru.Moscow)
+	case ru.KindYear:
+		p.To = time.Date(p.From.Year(), 12, 31, 0, 0, 0, 0, ru.Moscow)
+	}
+	return p, true
+}
+
+// columnTotal adds up the amount column of rows read as cells (« | »-joined): the first
+// column whose header names a sum, not a balance.
+func columnTotal(rows []library.Unit) (int64, bool) {
+	header := strings.Split(rows[0].Lead[strings.LastIndexByte(rows[0].Lead, '\n')+1:], " | ")
+	col := -1
+	for i, h := range header {
+		if amountColumn.MatchString(h) && !strings.Contains(strings.ToLower(h), "остат") {
+			col = i
+			break
+		}
+	}
+	if col < 0 {
+		return 0, false
+	}
+	var total int64
+	for _, r := range rows {
+		cells := strings.Split(r.Text, " | ")
+		if col >= len(cells) {
+			return 0, false
+		}
+		k, ok := kopecks(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(cells[col]), "₽")))
+		if !ok {
+			return 0, false
+		}
+		total += k
+	}
+	return total, true
+}
