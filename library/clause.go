@@ -243,7 +243,7 @@ type clauseQuery struct {
 
 // documentWords name the document a question is about («по договору»): the answering clause
 // rarely repeats them, so they weigh little.
-var documentWords = map[string]bool{"договор": true, "контракт": true, "соглашен": true, "документ": true}
+var documentWords = map[string]bool{"договор": true, "контракт": true, "соглашен": true, "документ": true, "положен": true, "регламент": true}
 
 func newClauseQuery(query string, a Asking) clauseQuery {
 	q := clauseQuery{terms: map[string]float64{}}

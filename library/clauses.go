@@ -288,7 +288,7 @@ var requisites = regexp.MustCompile(`^(ИНН|КПП|ОГРН|БИК|ОКПО|Р
 // Facets of a unit: what kinds of answer it states.
 var (
 	// facetMoney: «97 600,00», «1 500 руб.», or a spreadsheet's price cell (« | 79900 |»).
-	facetMoney   = regexp.MustCompile(`\d[\d  ]*,\d{2}(\s*[^\s%\d]|$)|\d+(\.\d+)?\s*(руб|₽)|\|\s*\d{3,}(\.\d+)?\s*(\||$)`)
+	facetMoney   = regexp.MustCompile(`\d[\d  ]*,\d{2}(\s*[^\s%\d]|$)|\d+(\.\d+)?\s*(\([^()]{1,80}\)\s*)?(руб|₽)|\|\s*\d{3,}(\.\d+)?\s*(\||$)`)
 	facetPercent = regexp.MustCompile(`%|процент|п\.\s?п\.|(^|[^\p{L}])ставк`)
 	// facetTerm: a time limit as timeLimit reads it, a date, or the word «срок» itself.
 	facetTerm    = regexp.MustCompile(timeLimit.String() + `|(?i)срок|` + facetDate.String())
@@ -321,7 +321,7 @@ var (
 	// asksIncluded: «доставка входит в цену?» asks whether, not how much.
 	asksIncluded = regexp.MustCompile(`(?i)(входит|входят|включен\p{L}*|включает\p{L}*)\s+(ли\s+)?(в\s+)?(цен|стоимост|сумм|плат)`)
 	asksAmount   = regexp.MustCompile(`(?i)(^|\s)(сколько|почем|почём)(\s|$|\?)|сумм[аеуы]|цен[аеуы]?(\s|$|\?)|стоимост|размер`)
-	asksDuration = regexp.MustCompile(`(?i)сколько\s+(\p{L}+\s+)?(дн|день|месяц|лет|год|недел|час)`)
+	asksDuration = regexp.MustCompile(`(?i)сколько\s+((рабочих|календарных|банковских|полных|целых)\s+)?(дн|день|месяц|лет|год|недел|час)`)
 	asksDate     = regexp.MustCompile(`(?i)(^|\s)(когда|какого числа|до какого|с какого|дата|датой|от какого)(\s|$|\?)|номер и дата`)
 )
 
@@ -682,8 +682,8 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 					// a clause states a term as a period or a date, not with the word «срок»
 					w := weight[t]
 					content = content || !titleTerms[di][t] && !documentWords[t] && !monthTerms[t]
-					if partyTerms[di][t] || titleTerms[di][t] && strings.ContainsAny(t, "0123456789") {
-						w *= 0.2 // «Сетевые Решения», «318-П» say which document, not which of its clauses
+					if partyTerms[di][t] || titleTerms[di][t] && (strings.ContainsAny(t, "0123456789") || monthTerms[t]) {
+						w *= 0.2 // «Сетевые Решения», «318-П», «акт за ноябрь» say which document, not which of its clauses
 					}
 					s += w
 					if counts {
@@ -706,12 +706,15 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 				continue // a follow-up's unit holds something of the message itself («а hp» after a Lenovo)
 			}
 			for _, p := range pairs {
-				if ut.next[p] {
+				if ut.next[p] || ut.next[[2]string{p[1], p[0]}] { // «без ндс сумма» is «сумма без НДС»
 					s += (weight[p[0]] + weight[p[1]]) / 2
 				}
 			}
-			if !content {
+			if !content && u.Kind == UnitText {
 				s *= 0.3 // it only names the document («Приложение № 1 к Договору поставки № 318-П»): no content
+			}
+			if u.Kind == UnitText && !a.party && preamble.MatchString(u.Text) {
+				s *= 0.5 // the parties' names and requisites: «Общество с ограниченной ответственностью» answers no question of liability
 			}
 			f, asked, states := facetFactor(a, ut.states)
 			s *= f
@@ -839,6 +842,10 @@ func init() {
 		monthTerm[i] = distinct(append(retrieval.Tokens(ru.MonthName(m)), append(retrieval.Tokens(ru.MonthGenitive(m)), retrieval.Tokens(ru.MonthPrepositional(m))...)...))
 	}
 }
+
+// preamble is the paragraph that names the parties («…, именуемое в дальнейшем «Арендатор», в
+// лице…»).
+var preamble = regexp.MustCompile(`именуем\p{L}*\s+(в\s+дальнейшем\s+)?«`)
 
 // hyphenWord is a compound written with a hyphen.
 var hyphenWord = regexp.MustCompile(`(\p{L}{3,})-(\p{L}{3,})`)
