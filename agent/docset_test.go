@@ -190,7 +190,8 @@ func docsetOutcome(l docsetLine, ans Answer) (string, []string) {
 	for _, m := range docsetNumber.FindAllString(rest, -1) {
 		want++
 		// «№ 312, расположенное»: a comma that no digit follows ends the number.
-		if !regexp.MustCompile(`(^|[^\d,.])` + regexp.QuoteMeta(m) + `($|[^\d,]|,[^\d])`).MatchString(text) {
+		// …and «7500» is «7 500,00».
+		if !regexp.MustCompile(`(^|[^\d,.])` + regexp.QuoteMeta(m) + `($|[^\d,]|,[^\d]|,00\b)`).MatchString(text) {
 			miss = append(miss, m)
 		}
 	}

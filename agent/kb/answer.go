@@ -210,7 +210,8 @@ func (s *Skill) Facts(ctx context.Context, q skill.Query, call plan.ToolCall) (f
 
 // question is what a passage answer searches for q.
 func (s *Skill) question(q skill.Query) passages.Question {
-	return passages.Question{Text: q.Text, Asking: passages.AskingOf(q, s.opts.Parser), Searches: q.Searches, Progress: q.Progress}
+	return passages.Question{Text: q.Text, Asking: passages.AskingOf(q, s.opts.Parser), Continues: q.Decision.Continues,
+		Prefer: q.Decision.ContinuesDocs, Searches: q.Searches, Progress: q.Progress, Now: s.opts.Now()}
 }
 
 // owner is q's library: q.Docs.Owner, or whose the asker's documents are.

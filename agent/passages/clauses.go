@@ -214,6 +214,12 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		return "документу «" + docs[h.Doc].Meta.Title + "»"
 	}
 	net, pen, due := netOfVAT(q, kept, placeOf), penaltyFor(q, kept, placeOf), deadlineFor(q, kept, placeOf)
+	if due == "" {
+		due = dueDayFor(q, kept, placeOf)
+	}
+	if net == "" && pen == "" && due == "" {
+		net = perUnitFor(q, kept, placeOf)
+	}
 	who, named := partiesFor(q, kept, rds)
 	sched, scheduled := scheduleFor(q, hits, cds)
 	if scheduled {

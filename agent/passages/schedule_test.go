@@ -52,3 +52,66 @@ func TestScheduleFor(t *testing.T) {
 		t.Error("a question without a period gets the whole table, not a schedule's selection")
 	}
 }
+
+func TestPerUnitFor(t *testing.T) {
+	clause := func(n, text string) library.ClauseHit {
+		return library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: n, Text: text}}
+	}
+	row := library.ClauseHit{Unit: library.Unit{Kind: library.UnitRow, Number: "1", Lead: "№ | Вид работ | Ед. | Цена с НДС 22 %, руб.",
+		Text: "1 | Выездные работы сверх 20 часов в месяц | час | 2 440,00"}}
+	place := func(h library.ClauseHit) string {
+		if h.Unit.Kind == library.UnitRow {
+			return "таблица, строка " + h.Unit.Number
+		}
+		return "п. " + h.Unit.Number
+	}
+	perDiem := clause("4.1", "4.1. Суточные при командировках по территории Российской Федерации выплачиваются в размере 1 500 (одна тысяча пятьсот) рублей за каждый день нахождения в командировке.")
+	limit := clause("4.7", "4.7. Суточные в части, превышающей 700 рублей за каждый день командировки по России и 2 500 рублей за каждый день заграничной командировки, облагаются НДФЛ.")
+	tests := []struct {
+		q    string
+		hits []library.ClauseHit
+		want string
+	}{
+		{"сколько суточных за 5 дней", []library.ClauseHit{perDiem}, "1\u00a0500,00\u00a0₽ × 5 = **7\u00a0500,00\u00a0₽** \\(расчёт по п\\. 4\\.1\\)\\."},
+		{"сколько суточных за 5 дней", []library.ClauseHit{limit}, ""}, // a limit is no price
+		{"сколько суточных", []library.ClauseHit{perDiem}, ""},          // no quantity
+		{"выезд на 12 часов сколько", []library.ClauseHit{row}, "2\u00a0440,00\u00a0₽ × 12 = **29\u00a0280,00\u00a0₽** \\(расчёт: таблица, строка 1\\)\\."},
+		{"выезд на 3 дня сколько", []library.ClauseHit{row}, ""}, // priced per hour, asked per day
+	}
+	for _, tt := range tests {
+		if got := perUnitFor(Question{Text: tt.q}, tt.hits, place); got != tt.want {
+			t.Errorf("perUnitFor(%q) = %q, want %q", tt.q, got, tt.want)
+		}
+	}
+}
+
+func TestDueDayFor(t *testing.T) {
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, ru.Moscow)
+	interest := library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "3.4",
+		Text: "3.4. Проценты уплачиваются ежеквартально не позднее 15-го числа месяца, следующего за истекшим процентным периодом."}}
+	rent := library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "3.5",
+		Text: "3.5. Арендная плата вносится не позднее 5-го (пятого) числа текущего (оплачиваемого) месяца."}}
+	place := func(h library.ClauseHit) string { return "п. " + h.Unit.Number }
+	tests := []struct {
+		q    string
+		hit  library.ClauseHit
+		want string
+	}{
+		{"проценты за 3 квартал до какого числа", interest, "**15\\.10\\.2026**"},
+		{"проценты за 4 квартал 2025 до какого числа", interest, "**15\\.01\\.2026**"},
+		{"до какого числа аренду за январь 2027", rent, "**05\\.01\\.2027**"},
+		{"до какого числа аренду за ноябрь", rent, "**05\\.11\\.2026**"},
+		{"проценты за 3 квартал", interest, ""}, // asks no deadline
+	}
+	for _, tt := range tests {
+		got := dueDayFor(Question{Text: tt.q, Now: now}, []library.ClauseHit{tt.hit}, place)
+		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("dueDayFor(%q) = %q, want %q in it", tt.q, got, tt.want)
+		}
+	}
+	// 15.01.2026 is a holiday (art. 112 of the Labour Code has 1–8 January; the 15th is a Thursday): no move.
+	// 05.07.2026 is a Sunday: the deadline moves to Monday 06.07.2026.
+	if got := dueDayFor(Question{Text: "до какого числа аренду за июль", Now: now}, []library.ClauseHit{rent}, place); !strings.Contains(got, "06\\.07\\.2026") {
+		t.Errorf("a Sunday's deadline moves to Monday: %q", got)
+	}
+}

@@ -1,0 +1,176 @@
+package passages
+
+import (
+	"fmt"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/ru"
+)
+
+// What a clause prices per unit of something — «1 500 (одна тысяча пятьсот) рублей за каждый
+// день», «2 440,00 руб. за 1 час», «12 рублей за 1 км» — times the quantity the question gives
+// («за 5 дней», «7 часов», «300 км»).
+
+var (
+	// perUnitPrice: an amount in roubles, then within a few words what it is per.
+	perUnitPrice = regexp.MustCompile(`(?i)(\d{1,3}(?:[  ]\d{3})*(?:,\d{2})?)\s*(?:\([^()]{1,80}\)\s*)?(?:руб\p{L}*\.?|₽)(?:\s*\d{2}\s*коп\p{L}*\.?)?[^.;:]{0,60}?(?:за\s+(?:каждый|каждые|1|один|одни)\s*(?:\([^()]{1,20}\)\s*)?|в\s+)(календарн\p{L}*\s+|рабоч\p{L}*\s+)?(день|дня|сутки|час|км|километр|месяц|кв\.\s*м)`)
+	// askedQuantity: the quantity the question gives: «за 5 дней», «7 часов», «300 км».
+	askedQuantity = regexp.MustCompile(`(?i)(\d{1,4})\s*(дн\p{L}*|день|сут\p{L}*|час\p{L}*|км|километр\p{L}*|месяц\p{L}*|мес\.?|кв\.?\s*м|шт\p{L}*\.?|штук\p{L}*)`)
+	// moneyCellText is a table cell that is an amount with kopecks («2 440,00»).
+	moneyCellText = regexp.MustCompile(`^\d{1,3}(?:[  ]\d{3})*,\d{2}$`)
+)
+
+// threshold: words of the amount's sentence that make it a limit («превышающей», «не более»),
+// and limitBefore a preposition right before it («до 700 рублей»).
+var (
+	threshold   = regexp.MustCompile(`(?i)превыша|свыше|сверх\s+\d|не\s+более|не\s+менее|лимит|предел`)
+	limitBefore = regexp.MustCompile(`(?i)(^|\s)(до|от)\s*$`)
+)
+
+// perUnitKind is what a price or a quantity counts: day, hour, km, month, m².
+func perUnitKind(w string) string {
+	w = strings.ToLower(w)
+	switch {
+	case strings.HasPrefix(w, "д"), strings.HasPrefix(w, "сут"):
+		return "day"
+	case strings.HasPrefix(w, "час"):
+		return "hour"
+	case strings.HasPrefix(w, "км"), strings.HasPrefix(w, "километр"):
+		return "km"
+	case strings.HasPrefix(w, "мес"):
+		return "month"
+	case strings.HasPrefix(w, "кв"):
+		return "m2"
+	case strings.HasPrefix(w, "шт"):
+		return "piece"
+	}
+	return ""
+}
+
+// perUnitFor is the line (Markdown) that multiplies the best unit's price per day, hour, km,
+// month or m² by the quantity the question gives in the same measure; "" when the question
+// gives none or the units price nothing so.
+func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string) string {
+	qm := askedQuantity.FindStringSubmatch(q.Text)
+	if qm == nil {
+		return ""
+	}
+	n, err := strconv.Atoi(qm[1])
+	if err != nil || n <= 0 {
+		return ""
+	}
+	kind := perUnitKind(qm[2])
+	for _, h := range hits[:min(len(hits), 2)] {
+		if h.Unit.Kind == library.UnitRow {
+			// A price list's or a tariff's row: «Выездные работы … | час | 2 440,00»: the unit
+			// cell, then the first amount after it (a quantity may stand between).
+			cells := strings.Split(h.Unit.Text, " | ")
+			for i, c := range cells {
+				if perUnitKind(strings.TrimSpace(c)) != kind || len([]rune(strings.TrimSpace(c))) > 5 {
+					continue
+				}
+				for _, p := range cells[i+1:] {
+					p = strings.TrimSpace(p)
+					if !moneyCellText.MatchString(p) {
+						continue
+					}
+					if k, ok := kopecks(p); ok {
+						esc := md.Escape
+						return esc(fmt.Sprintf("%s × %d = ", ru.Money(k), n)) + "**" + esc(ru.Money(k*int64(n))) + "**" +
+							esc(" ("+basis(place(h))+").")
+					}
+				}
+				break
+			}
+			continue
+		}
+		for _, m := range perUnitPrice.FindAllStringSubmatch(h.Unit.Text, -1) {
+			if perUnitKind(m[3]) != kind {
+				continue
+			}
+			at := strings.Index(h.Unit.Text, m[0])
+			sentence := h.Unit.Text[strings.LastIndexAny(h.Unit.Text[:at], ".;")+1 : at]
+			if threshold.MatchString(sentence) || limitBefore.MatchString(sentence) {
+				continue // «в части, превышающей 700 рублей … и 2 500 рублей за каждый день»: a limit, not a price
+			}
+			price, ok := new(big.Rat).SetString(strings.NewReplacer(" ", "", "\u00a0", "", ",", ".").Replace(m[1]))
+			if !ok {
+				continue
+			}
+			sum := new(big.Rat).Mul(price, big.NewRat(int64(n), 1))
+			esc := md.Escape
+			return esc(fmt.Sprintf("%s × %d = ", ru.Money(toKopecks(price)), n)) + "**" + esc(ru.Money(toKopecks(sum))) + "**" +
+				esc(" ("+basis(place(h))+").")
+		}
+	}
+	return ""
+}
+
+// nextMonthDay: «не позднее 15-го числа месяца, следующего за истекшим процентным периодом»,
+// «до 25 числа месяца, следующего за отчётным кварталом», «не позднее 5-го числа текущего месяца».
+var nextMonthDay = regexp.MustCompile(`(?i)(?:не\s+позднее|до)\s+(\d{1,2})[-\s]?(?:го|ого)?\s*(?:\([^()]{1,30}\)\s*)?числа\s+(?:(месяца,?\s+следующего\s+за)|(текущего|оплачиваемого|расчётного|расчетного)\s+(?:\([^()]{1,30}\)\s*)?месяца)`)
+
+// dueDayFor is the line (Markdown) that dates a deadline a clause sets by the day of a month
+// from the period the question names: «проценты за 3 квартал до какого числа» with «не позднее
+// 15-го числа месяца, следующего за истекшим процентным периодом» is 15.10.2026; a day off moves
+// it to the next working day (Civil Code art. 193).
+func dueDayFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string) string {
+	if q.Now.IsZero() || !askedDeadline.MatchString(q.Text) {
+		return ""
+	}
+	p, ok := periodOf(q.Text, q.Now)
+	if !ok || p.Single() {
+		return ""
+	}
+	for _, h := range hits[:min(len(hits), 3)] {
+		m := nextMonthDay.FindStringSubmatch(h.Unit.Text)
+		if m == nil {
+			continue
+		}
+		day, _ := strconv.Atoi(m[1])
+		month := p.To
+		how := "следующего за периодом " + p.From.Format("02.01.2006") + "–" + p.To.Format("02.01.2006")
+		if m[2] == "" { // the current month: the one the question names
+			if p.From.Month() != p.To.Month() || p.From.Year() != p.To.Year() {
+				continue
+			}
+			month = p.From.AddDate(0, -1, 0)
+			how = "месяца " + p.From.Format("01.2006")
+		}
+		due := time.Date(month.Year(), month.Month()+1, day, 0, 0, 0, 0, ru.Moscow)
+		if due.Day() != day {
+			continue // «31-го числа» of a shorter month
+		}
+		esc := md.Escape
+		line := esc("Срок: не позднее ") + "**" + esc(due.Format("02.01.2006")) + "**" + esc(fmt.Sprintf(" (%d-е число %s", day, how))
+		if moved := workingDayFrom(due); !moved.Equal(due) {
+			line += esc(fmt.Sprintf("; %s — выходной, по ст. 193 ГК РФ срок переносится на %s", due.Format("02.01.2006"), moved.Format("02.01.2006")))
+		}
+		return line + esc("; "+basis(place(h))+").")
+	}
+	return ""
+}
+
+// workingDayFrom is day, or the first working day after it (weekends and the Labour Code's
+// holidays; yearly transfers are not known).
+func workingDayFrom(day time.Time) time.Time {
+	for day.Weekday() == time.Saturday || day.Weekday() == time.Sunday || fixedHolidays[[2]int{int(day.Month()), day.Day()}] {
+		day = day.AddDate(0, 0, 1)
+	}
+	return day
+}
+
+// basis is how a computed line names the unit it computes from: «расчёт по п. 4.1», «расчёт:
+// таблица, строка 2».
+func basis(place string) string {
+	if strings.HasPrefix(place, "п.") || strings.HasPrefix(place, "документу") {
+		return "расчёт по " + place
+	}
+	return "расчёт: " + place
+}
