@@ -22,6 +22,7 @@ import (
 	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/ru"
 )
@@ -239,6 +240,9 @@ const (
 	docsRouteOwnPolicy = 0.2
 )
 
+// asksPrice: the message asks what something costs («почём», «сколько стоит», «цена …»).
+var asksPrice = regexp.MustCompile(`(^|\s)(почем|почём|сколько\s+стои\p{L}*|цена|цену|стоимость)(\s|$|\?)`)
+
 // docMention: a message that refers to a document of its own («по договору», «в акте», «в
 // прайсе», «по положению», «дог.», «допник», «наш договор») — not one that asks about a kind of
 // document in general («акт сверки обязателен?»).
@@ -248,9 +252,11 @@ var docMention = regexp.MustCompile(`(^|[^\p{L}])(в|во|по|из|к|у|от)\
 // weighDocuments returns q's decision, or the documents' when they answer it better.
 func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) understand.Decision {
 	d := q.Decision
+	// 1C keeps no prices: «почём бумага» asks the price list, whatever counterparty «бумага» names.
+	price := asksPrice.MatchString(strings.ToLower(q.Text))
 	if a.docs == nil || d.Kind == understand.KindDocs && d.Sure || d.Kind == understand.KindLedgerWrite || d.DateError != "" ||
 		d.Rule == "kb_definition" ||
-		d.Counterparty.Set && d.Counterparty.Source == understand.FromCatalog ||
+		d.Counterparty.Set && d.Counterparty.Source == understand.FromCatalog && !price ||
 		d.Contract.Set && d.Contract.Source == understand.FromCatalog ||
 		d.Account.Set && d.Account.Source == understand.FromText || d.BankAccount.Set || len(d.Candidates) > 0 {
 		return d
@@ -279,6 +285,9 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) understand.De
 	if inherited {
 		need = docsRouteStrong
 	}
+	if price && d.Kind == understand.KindLedger {
+		sure = false // a price is no 1C figure
+	}
 	// A name 1C does not know («Не нашёл контрагента «займу»») that a document's title holds
 	// is the document's; the user's own policy beats the knowledge base on its topic.
 	unknown := d.Kind == understand.KindUnknownEntity && hit.AnyNamed
@@ -295,7 +304,10 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) understand.De
 		}
 		need = docsRouteSure
 	}
-	if hit.Coverage < need || hit.Matched < 2 { // one word in common is not «strongly»
+	// One word in common is not «strongly» — unless the message asks a price and the word names
+	// a priced row («сколько стоит бумага»).
+	pricedRow := price && hit.Unit.Kind == library.UnitRow && hit.States.Money() && hit.Coverage >= need
+	if hit.Coverage < need || hit.Matched < 2 && !pricedRow {
 		return d
 	}
 	why := fmt.Sprintf("документы: %s (%.0f %% слов вопроса)", hit.Unit.Number, 100*hit.Coverage)

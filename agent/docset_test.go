@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -259,6 +260,7 @@ func TestDocumentSet(t *testing.T) {
 	for _, v := range variants {
 		a := docsetAgent(t, v.url, files, user)
 		counts := map[string]map[string]int{"dev": {}, "heldout": {}}
+		byKind := map[string]int{} // split, kind, outcome → questions
 		chat := map[string]int64{}
 		for i, l := range lines {
 			root := l.ID
@@ -280,6 +282,7 @@ func TestDocumentSet(t *testing.T) {
 			ans := ask(t, a, Request{UserID: user, ChatID: chat[root]}, l.Q)
 			outcome, why := docsetOutcome(l, ans)
 			counts[l.Split][outcome]++
+			byKind[l.Split+"\x00"+l.Kind+"\x00"+outcome]++
 			if l.Split == "dev" && outcome != "right" && *docsetMisses && v.name == *docsetVariant {
 				cl := ""
 				if d, ok := ans.Debug.Trace["docs"].(*passages.Debug); ok && d.Clauses != nil {
@@ -295,6 +298,22 @@ func TestDocumentSet(t *testing.T) {
 			t.Logf("%s, %s: %d questions: right %d (%.1f %%), honest %d, wrong %d", v.name, split, n, c["right"],
 				100*float64(c["right"])/float64(max(n, 1)), c["honest"], c["wrong"])
 			right[v.name] += c["right"]
+			var kinds []string
+			for k := range byKind {
+				if parts := strings.Split(k, "\x00"); parts[0] == split && !slices.Contains(kinds, parts[1]) {
+					kinds = append(kinds, parts[1])
+				}
+			}
+			slices.Sort(kinds)
+			var per []string
+			for _, k := range kinds {
+				r, all := byKind[split+"\x00"+k+"\x00right"], 0
+				for _, o := range []string{"right", "honest", "wrong"} {
+					all += byKind[split+"\x00"+k+"\x00"+o]
+				}
+				per = append(per, fmt.Sprintf("%s %d/%d (wrong %d)", k, r, all, byKind[split+"\x00"+k+"\x00wrong"]))
+			}
+			t.Logf("%s, %s, by kind of answer: %s", v.name, split, strings.Join(per, ", "))
 		}
 	}
 	// Floors: the figures measured on 2026-12-06 (145 of 234 with no LLM, docs/benchmarks.md)

@@ -684,6 +684,8 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 					content = content || !titleTerms[di][t] && !documentWords[t] && !monthTerms[t]
 					if partyTerms[di][t] || titleTerms[di][t] && (strings.ContainsAny(t, "0123456789") || monthTerms[t]) {
 						w *= 0.2 // «Сетевые Решения», «318-П», «акт за ноябрь» say which document, not which of its clauses
+					} else if parameters[t] {
+						w *= 0.3 // «за год», «10 дней»: what the question counts with, not what it is about
 					}
 					s += w
 					if counts {
@@ -991,7 +993,7 @@ func clauseTokens(text string) []string {
 var parameters = map[string]bool{}
 
 func init() {
-	for _, w := range []string{"миллион", "тысяча", "рубль", "день", "дней", "процент", "копейка"} {
+	for _, w := range []string{"миллион", "тысяча", "рубль", "день", "дней", "процент", "копейка", "год", "года", "году"} {
 		for _, t := range retrieval.Tokens(w) {
 			parameters[t] = true
 		}
@@ -1037,3 +1039,6 @@ var quotedName = regexp.MustCompile(`(?:ООО|АО|ПАО|ЗАО|ОАО|ИП|Н
 
 // Party reports whether f holds the party kind: the question asks who.
 func (f Facets) Party() bool { return f&facetPartyBit != 0 }
+
+// Money reports whether f holds the amount kind.
+func (f Facets) Money() bool { return f&facetMoneyBit != 0 }

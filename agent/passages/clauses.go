@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
@@ -539,6 +540,20 @@ func unitPlace(u library.Unit, m docstore.Meta) string {
 	switch {
 	case u.Kind == library.UnitClause:
 		return "п. " + u.Number
+	case u.Kind == library.UnitRow && u.Number == "":
+		// a table's totals or balance row: «Итого», «Сальдо конечное»
+		first := strings.Fields(u.Text)
+		what := "итоговая строка"
+		for _, w := range first {
+			if w != "|" && !unicode.IsDigit([]rune(w)[0]) {
+				what = "строка «" + strings.Trim(w, ",.:") + "…»"
+				break
+			}
+		}
+		if u.Clause != "" {
+			return "п. " + u.Clause + ", " + what
+		}
+		return "таблица, " + what
 	case u.Kind == library.UnitRow && u.Clause != "":
 		return "п. " + u.Clause + ", строка " + u.Number
 	case u.Kind == library.UnitRow && m.Format == "xlsx":

@@ -22,6 +22,10 @@ var (
 	perUnitPrice = regexp.MustCompile(`(?i)(\d{1,3}(?:[  ]\d{3})*(?:,\d{2})?)\s*(?:\([^()]{1,80}\)\s*)?(?:руб\p{L}*\.?|₽)(?:\s*\d{2}\s*коп\p{L}*\.?)?[^.;:]{0,60}?(?:за\s+(?:каждый|каждые|1|один|одни)\s*(?:\([^()]{1,20}\)\s*)?|в\s+)(календарн\p{L}*\s+|рабоч\p{L}*\s+)?(день|дня|сутки|час|км|километр|месяц|кв\.\s*м)`)
 	// askedQuantity: the quantity the question gives: «за 5 дней», «7 часов», «300 км».
 	askedQuantity = regexp.MustCompile(`(?i)(\d{1,4})\s*(дн\p{L}*|день|сут\p{L}*|час\p{L}*|км|километр\p{L}*|месяц\p{L}*|мес\.?|кв\.?\s*м|шт\p{L}*\.?|штук\p{L}*)`)
+	// askedMonths: a span of months the question names in words («за год», «за квартал»).
+	askedMonths = regexp.MustCompile(`(?:^|\s)за\s+(год|квартал|полгода|полугодие)(?:\s|$|\?)`)
+	// monthlyPrice: a monthly payment's amount, exact to the kopeck.
+	monthlyPrice = regexp.MustCompile(`(?i)ежемесячн\p{L}*[^.;]{0,80}?(\d{1,3}(?:[  ]\d{3})*,\d{2})`)
 	// moneyCellText is a table cell that is an amount with kopecks («2 440,00»).
 	moneyCellText = regexp.MustCompile(`^\d{1,3}(?:[  ]\d{3})*,\d{2}$`)
 )
@@ -32,6 +36,8 @@ var (
 	threshold   = regexp.MustCompile(`(?i)превыша|свыше|сверх\s+\d|не\s+более|не\s+менее|лимит|предел`)
 	limitBefore = regexp.MustCompile(`(?i)(^|\s)(до|от)\s*$`)
 )
+
+var monthsIn = map[string]int{"год": 12, "квартал": 3, "полгода": 6, "полугодие": 6}
 
 // perUnitKind is what a price or a quantity counts: day, hour, km, month, m².
 func perUnitKind(w string) string {
@@ -57,15 +63,17 @@ func perUnitKind(w string) string {
 // month or m² by the quantity the question gives in the same measure; "" when the question
 // gives none or the units price nothing so.
 func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string) string {
-	qm := askedQuantity.FindStringSubmatch(q.Text)
-	if qm == nil {
+	var n int
+	var kind string
+	if qm := askedQuantity.FindStringSubmatch(q.Text); qm != nil {
+		n, _ = strconv.Atoi(qm[1])
+		kind = perUnitKind(qm[2])
+	} else if pm := askedMonths.FindStringSubmatch(strings.ToLower(q.Text)); pm != nil {
+		n, kind = monthsIn[pm[1]], "month" // «аренда за год»: twelve monthly payments
+	}
+	if n <= 0 {
 		return ""
 	}
-	n, err := strconv.Atoi(qm[1])
-	if err != nil || n <= 0 {
-		return ""
-	}
-	kind := perUnitKind(qm[2])
 	for _, h := range hits[:min(len(hits), 2)] {
 		if h.Unit.Kind == library.UnitRow {
 			// A price list's or a tariff's row: «Выездные работы … | час | 2 440,00»: the unit
@@ -89,6 +97,16 @@ func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 				break
 			}
 			continue
+		}
+		if kind == "month" {
+			// «Ежемесячная арендная плата … составляет 185 760,00 (…) рублей»
+			if m := monthlyPrice.FindStringSubmatch(h.Unit.Text); m != nil {
+				if k, ok := kopecks(m[1]); ok {
+					esc := md.Escape
+					return esc(fmt.Sprintf("%s × %d мес. = ", ru.Money(k), n)) + "**" + esc(ru.Money(k*int64(n))) + "**" +
+						esc(" ("+basis(place(h))+").")
+				}
+			}
 		}
 		for _, m := range perUnitPrice.FindAllStringSubmatch(h.Unit.Text, -1) {
 			if perUnitKind(m[3]) != kind {
