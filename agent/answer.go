@@ -22,8 +22,8 @@ import (
 	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
-	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
 )
 

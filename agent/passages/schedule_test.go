@@ -74,7 +74,7 @@ func TestPerUnitFor(t *testing.T) {
 	}{
 		{"сколько суточных за 5 дней", []library.ClauseHit{perDiem}, "1\u00a0500,00\u00a0₽ × 5 = **7\u00a0500,00\u00a0₽** \\(расчёт по п\\. 4\\.1\\)\\."},
 		{"сколько суточных за 5 дней", []library.ClauseHit{limit}, ""}, // a limit is no price
-		{"сколько суточных", []library.ClauseHit{perDiem}, ""},          // no quantity
+		{"сколько суточных", []library.ClauseHit{perDiem}, ""},         // no quantity
 		{"выезд на 12 часов сколько", []library.ClauseHit{row}, "2\u00a0440,00\u00a0₽ × 12 = **29\u00a0280,00\u00a0₽** \\(расчёт: таблица, строка 1\\)\\."},
 		{"выезд на 3 дня сколько", []library.ClauseHit{row}, ""}, // priced per hour, asked per day
 	}
