@@ -601,6 +601,25 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	if n == 0 {
 		return nil
 	}
+	// A brand written in Cyrillic («леново», «самсунг») is the documents' Latin name.
+	for _, w := range cyrillicWord.FindAllString(strings.ToLower(q.Text), -1) {
+		toks := clauseTokens(w)
+		if len(toks) != 1 || df[toks[0]] > 0 {
+			continue
+		}
+		if lat, ok := latinTerm(ru.Skeleton(ru.Translit(w)), terms); ok {
+			if i := slices.Index(qt, toks[0]); i >= 0 && !slices.Contains(qt, lat) {
+				qt[i] = lat
+				for _, ds := range terms {
+					for _, ut := range ds {
+						if ut.own[lat] || ut.ctx[lat] {
+							df[lat]++
+						}
+					}
+				}
+			}
+		}
+	}
 	// A word no unit has may be a typo of one they have («суточьные», «арнеда»): read as that one.
 	for i, t := range qt {
 		if df[t] > 0 || utf8.RuneCountInString(t) < 5 {
@@ -851,6 +870,31 @@ var preamble = regexp.MustCompile(`именуем\p{L}*\s+(в\s+дальнейш
 
 // hyphenWord is a compound written with a hyphen.
 var hyphenWord = regexp.MustCompile(`(\p{L}{3,})-(\p{L}{3,})`)
+
+// cyrillicWord is a word of Cyrillic letters long enough to be a name.
+var cyrillicWord = regexp.MustCompile(`[а-яё]{4,}`)
+
+// latinTerm is the one Latin term of the units whose consonants are sk («lnv»: «lenovo»).
+func latinTerm(sk string, terms [][]clauseTerms) (string, bool) {
+	if utf8.RuneCountInString(sk) < 3 {
+		return "", false
+	}
+	found := ""
+	for _, ds := range terms {
+		for _, ut := range ds {
+			for w := range ut.own {
+				if w[0] < 'a' || w[0] > 'z' || ru.Skeleton(w) != sk {
+					continue
+				}
+				if found != "" && found != w {
+					return "", false // two names fit: neither is meant surely
+				}
+				found = w
+			}
+		}
+	}
+	return found, found != ""
+}
 
 // prefixTerm is the term of the units that t abbreviates («обеспечит» for «обеспечительн»):
 // the one they hold most often of those that start with t.

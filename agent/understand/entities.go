@@ -186,13 +186,13 @@ func nameWordEq(tok Token, k nameKey, n int) bool {
 		}
 	}
 	if isLatin(w) && !isLatin(t) {
-		if sk := skeleton(w); len(sk) >= 2 && sk == skeleton(translit(t)) {
+		if sk := ru.Skeleton(w); len(sk) >= 2 && sk == ru.Skeleton(ru.Translit(t)) {
 			return true
 		}
 	}
 	if isLatin(tok.Text) && !isLatin(w) {
 		// «romashka» for «Ромашка»: a name written in Latin letters, three consonants at least.
-		if sk := skeleton(tok.Text); len(sk) >= 3 && sk == skeleton(translit(w)) {
+		if sk := ru.Skeleton(tok.Text); len(sk) >= 3 && sk == ru.Skeleton(ru.Translit(w)) {
 			return true
 		}
 	}
@@ -232,39 +232,6 @@ func isLatin(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-// translitTable writes Cyrillic letters in Latin, the way Russian speakers spell Latin names.
-var translitTable = map[rune]string{'а': "a", 'б': "b", 'в': "v", 'г': "g", 'д': "d", 'е': "e", 'ж': "zh", 'з': "z",
-	'и': "i", 'й': "i", 'к': "k", 'л': "l", 'м': "m", 'н': "n", 'о': "o", 'п': "p", 'р': "r", 'с': "s", 'т': "t",
-	'у': "u", 'ф': "f", 'х': "h", 'ц': "c", 'ч': "ch", 'ш': "sh", 'щ': "sh", 'ы': "y", 'э': "e", 'ю': "yu", 'я': "ya", 'ь': "", 'ъ': ""}
-
-func translit(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if l, ok := translitTable[r]; ok {
-			b.WriteString(l)
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// skeleton is a Latin word's consonants with doubles merged: «delta» and «дельта» are both
-// «dlt», «trade» and «трейд» both «trd».
-func skeleton(s string) string {
-	var b []rune
-	for _, r := range strings.ToLower(s) {
-		if strings.ContainsRune("aeiouyj", r) || !unicode.IsLetter(r) {
-			continue
-		}
-		if len(b) > 0 && b[len(b)-1] == r {
-			continue
-		}
-		b = append(b, r)
-	}
-	return string(b)
 }
 
 // partyResult is the counterparty a message names, or the candidates when it is unclear.
