@@ -214,12 +214,34 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 		return "документу «" + docs[h.Doc].Meta.Title + "»"
 	}
-	net, pen, due := netOfVAT(q, kept, placeOf), penaltyFor(q, kept, placeOf), deadlineFor(q, kept, placeOf)
+	monthly := func(doc int) (int64, string, bool) {
+		for _, u := range cds[doc].Units {
+			if m := monthlyPrice.FindStringSubmatch(u.Text); m != nil {
+				if k, ok := kopecks(m[1]); ok {
+					return k, unitPlace(u, docs[doc].Meta), true
+				}
+			}
+			for _, m := range perUnitPrice.FindAllStringSubmatch(u.Text, -1) {
+				if perUnitKind(m[3]) != "month" || !strings.Contains(m[1], ",") {
+					continue // «2 150,00 рублей за 1 кв. м в месяц» is no payment
+				}
+				if k, ok := kopecks(m[1]); ok && !strings.Contains(m[0], "кв.") {
+					return k, unitPlace(u, docs[doc].Meta), true
+				}
+			}
+		}
+		return 0, "", false
+	}
+	pen, due := penaltyFor(q, kept, placeOf, monthly), deadlineFor(q, kept, placeOf)
 	if due == "" {
 		due = dueDayFor(q, kept, placeOf)
 	}
-	if net == "" && pen == "" && due == "" {
-		net = perUnitFor(q, kept, placeOf)
+	net := ""
+	if pen == "" && due == "" {
+		net = perUnitFor(q, kept, placeOf) // «аренда за год без ндс»: twelve months of the net amount
+	}
+	if net == "" {
+		net = netOfVAT(q, kept, placeOf)
 	}
 	who, named := partiesFor(q, kept, rds)
 	sched, scheduled := scheduleFor(q, hits, cds)

@@ -64,6 +64,9 @@ var (
 	askedDays = regexp.MustCompile(`(?i)(\d{1,4})\s*((?:календарн|рабоч)\p{L}*\s+)?(?:дн(?:я|ей|и)|день)`)
 	// dailyRate: «пени в размере 0,03 % от просроченной суммы за каждый день просрочки».
 	dailyRate = regexp.MustCompile(`(\d+(?:,\d+)?)\s?%[^.;]{0,160}?за\s+каждый\s+(?:календарный\s+)?день`)
+	// paymentBase: a penalty counted from a payment due («от суммы задолженности», «от
+	// неоплаченной суммы», «от ежемесячной арендной платы»), not from goods undelivered.
+	paymentBase = regexp.MustCompile(`(?i)от\s+(суммы\s+задолженност|неоплаченн|просроченн\p{L}*\s+(?:суммы\s+)?(?:платеж|оплат)|суммы\s+ежемесячн|ежемесячн|суммы\s+(?:арендн|абонентск))`)
 	// rateCap: «но не более 5 % от …».
 	rateCap = regexp.MustCompile(`не\s+более\s+(\d+(?:,\d+)?)\s?%`)
 )
@@ -71,7 +74,10 @@ var (
 // penaltyFor is the line (Markdown) that computes a penalty for the amount and the days of
 // delay the question names, at the daily rate of the first unit of hits that states one, with
 // the unit's cap; "" when the question names no amount and days, or no unit states a rate.
-func penaltyFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string) string {
+//
+// A question that names no amount («просрочили аренду на 4 дня») counts from the document's
+// monthly payment (monthly; nil: none), when the penalty clause counts from a payment due.
+func penaltyFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string, monthly func(doc int) (int64, string, bool)) string {
 	text := strings.ToLower(q.Text)
 	if !askedPenalty.MatchString(text) {
 		return ""
@@ -107,13 +113,25 @@ func penaltyFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 		base = v
 		break
 	}
-	if base == nil || days <= 0 {
+	if days <= 0 {
 		return ""
 	}
 	for _, h := range hits {
 		m := dailyRate.FindStringSubmatch(h.Unit.Text)
 		if m == nil {
 			continue
+		}
+		from := ""
+		base := base
+		if base == nil {
+			k, where, ok := int64(0), "", false
+			if monthly != nil && paymentBase.MatchString(h.Unit.Text) {
+				k, where, ok = monthly(h.Doc)
+			}
+			if !ok {
+				return ""
+			}
+			base, from = big.NewRat(k, 100), " — от ежемесячного платежа по "+where
 		}
 		rate, ok := new(big.Rat).SetString(strings.ReplaceAll(m[1], ",", "."))
 		if !ok {
@@ -134,7 +152,7 @@ func penaltyFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 				}
 			}
 		}
-		return line + " " + esc("(расчёт по "+place(h)+").")
+		return line + " " + esc("(расчёт по "+place(h)+from+").")
 	}
 	return ""
 }

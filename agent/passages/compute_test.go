@@ -55,7 +55,7 @@ func TestPenaltyFor(t *testing.T) {
 		{"сколько будет 4 млн на 10 дней", loan, ""},        // no penalty asked
 	}
 	for _, tt := range tests {
-		if got := penaltyFor(Question{Text: tt.q}, []library.ClauseHit{tt.hit}, place); got != tt.want {
+		if got := penaltyFor(Question{Text: tt.q}, []library.ClauseHit{tt.hit}, place, nil); got != tt.want {
 			t.Errorf("penaltyFor(%q) =\n%q, want\n%q", tt.q, got, tt.want)
 		}
 	}

@@ -101,11 +101,12 @@ func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 		if kind == "month" {
 			// «Ежемесячная арендная плата … составляет 185 760,00 (…) рублей»
 			if m := monthlyPrice.FindStringSubmatch(h.Unit.Text); m != nil {
-				if k, ok := kopecks(m[1]); ok {
+				if k, what, ok := vatPart(q, h.Unit.Text, m[1]); ok {
 					esc := md.Escape
-					return esc(fmt.Sprintf("%s × %d мес. = ", ru.Money(k), n)) + "**" + esc(ru.Money(k*int64(n))) + "**" +
+					return esc(fmt.Sprintf("%s%s × %d мес. = ", what, ru.Money(k), n)) + "**" + esc(ru.Money(k*int64(n))) + "**" +
 						esc(" ("+basis(place(h))+").")
 				}
+				continue
 			}
 		}
 		for _, m := range perUnitPrice.FindAllStringSubmatch(h.Unit.Text, -1) {
@@ -120,6 +121,13 @@ func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 			price, ok := new(big.Rat).SetString(strings.NewReplacer(" ", "", "\u00a0", "", ",", ".").Replace(m[1]))
 			if !ok {
 				continue
+			}
+			if asksVAT(q) {
+				if k, _, ok := vatPart(q, h.Unit.Text, m[1]); ok {
+					price = big.NewRat(k, 100)
+				} else {
+					return "" // the VAT of a price the clause does not split
+				}
 			}
 			sum := new(big.Rat).Mul(price, big.NewRat(int64(n), 1))
 			esc := md.Escape
@@ -191,4 +199,31 @@ func basis(place string) string {
 		return "расчёт по " + place
 	}
 	return "расчёт: " + place
+}
+
+// asksVAT: the question asks for VAT or for an amount without it («ндс за год», «без ндс»).
+func asksVAT(q Question) bool { return strings.Contains(strings.ToLower(q.Text), "ндс") }
+
+// vatPart is the part of the amount gross (as text, the unit states it) the question asks:
+// the whole, its VAT («сколько ндс …») or the rest («… без ндс»), from the unit's «в том числе
+// НДС … — X»; ok is false when the question asks for VAT and the unit does not state it.
+func vatPart(q Question, text, gross string) (k int64, what string, ok bool) {
+	g, ok := kopecks(gross)
+	if !ok || !asksVAT(q) {
+		return g, "", ok
+	}
+	for _, m := range vatIncluded.FindAllStringSubmatch(text, -1) {
+		if m[1] != gross {
+			continue
+		}
+		vat, ok := kopecks(m[2])
+		if !ok || vat > g {
+			break
+		}
+		if withoutVAT.MatchString(q.Text) {
+			return g - vat, "без НДС ", true
+		}
+		return vat, "НДС ", true
+	}
+	return 0, "", false
 }

@@ -115,3 +115,37 @@ func TestDueDayFor(t *testing.T) {
 		t.Errorf("a Sunday's deadline moves to Monday: %q", got)
 	}
 }
+
+func TestPerUnitForMonthsAndVAT(t *testing.T) {
+	rent := library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "3.2",
+		Text: "3.2. Ежемесячная арендная плата (постоянная часть) составляет 185 760,00 (сто восемьдесят пять тысяч семьсот шестьдесят) рублей 00 копеек, в том числе НДС 22 % — 33 497,70 рубля."}}
+	place := func(h library.ClauseHit) string { return "п. " + h.Unit.Number }
+	for q, want := range map[string]string{
+		"сколько аренда за год":     "185\u00a0760,00\u00a0₽ × 12 мес\\. = **2\u00a0229\u00a0120,00\u00a0₽**",
+		"ндс по аренде за квартал":  "НДС 33\u00a0497,70\u00a0₽ × 3 мес\\. = **100\u00a0493,10\u00a0₽**",
+		"аренда за полгода без ндс": "без НДС 152\u00a0262,30\u00a0₽ × 6 мес\\. = **913\u00a0573,80\u00a0₽**",
+		"аренда за 2 месяца":        "185\u00a0760,00\u00a0₽ × 2 мес\\. = **371\u00a0520,00\u00a0₽**",
+		"сколько аренда в месяц":    "",
+	} {
+		got := perUnitFor(Question{Text: q}, []library.ClauseHit{rent}, place)
+		if want == "" && got != "" || !strings.HasPrefix(got, want) {
+			t.Errorf("perUnitFor(%q) = %q, want it to start %q", q, got, want)
+		}
+	}
+}
+
+func TestPenaltyFromTheMonthlyPayment(t *testing.T) {
+	clause := library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "7.1",
+		Text: "7.1. За просрочку внесения арендной платы Арендатор уплачивает пени в размере 0,1 % от суммы задолженности за каждый календарный день просрочки."}}
+	goods := library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "7.2",
+		Text: "7.2. За нарушение сроков поставки Поставщик уплачивает пени 0,2 % от стоимости непоставленного в срок товара за каждый день."}}
+	place := func(h library.ClauseHit) string { return "п. " + h.Unit.Number }
+	monthly := func(int) (int64, string, bool) { return 18576000, "п. 3.2", true }
+	got := penaltyFor(Question{Text: "просрочили аренду на 4 дня сколько пени"}, []library.ClauseHit{clause}, place, monthly)
+	if want := "Пени: 185\u00a0760,00\u00a0₽ × 0,1 % × 4 дн\\. = **743,04\u00a0₽** \\(расчёт по п\\. 7\\.1 — от ежемесячного платежа по п\\. 3\\.2\\)\\."; got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if got := penaltyFor(Question{Text: "опоздаем с поставкой на 4 дня сколько пени"}, []library.ClauseHit{goods}, place, monthly); got != "" {
+		t.Errorf("a penalty on goods undelivered is not counted from a monthly payment: %q", got)
+	}
+}
