@@ -21,7 +21,7 @@ var (
 	withoutVAT = regexp.MustCompile(`(?i)без\s+ндс`)
 	// vatIncluded: «185 760,00 (…) рублей …, в том числе НДС 22 % — 33 497,70 рубля»; a dot
 	// before a lower-case letter or a comma («руб., в т.ч.») ends no sentence.
-	vatIncluded = regexp.MustCompile(`(\d{1,3}(?:[  ]\d{3})*,\d{2})(?:[^.;]|\.\s*[а-яё,]){0,160}?в\s+(?:том\s+числе|т\.\s?ч\.)\s+НДС(?:\s+\d{1,2}(?:,\d+)?\s?%)?\s*[—–-]?\s*(\d{1,3}(?:[  ]\d{3})*,\d{2})`)
+	vatIncluded = regexp.MustCompile(`(\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})*,\d{2})(?:[^.;]|\.\s*[а-яё,]){0,160}?в\s+(?:том\s+числе|т\.\s?ч\.)\s+НДС(?:\s+\d{1,2}(?:,\d+)?\s?%)?\s*[—–-]?\s*(\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})*,\d{2})`)
 )
 
 // netOfVAT is the line (Markdown) that computes the amount without VAT from the first unit of hits that
@@ -59,7 +59,7 @@ var (
 	// рублях», «какая сумма неустойки»).
 	askedPenalty = regexp.MustCompile(`(?i)(пен[иья]|неустойк\p{L}*|штраф\p{L}*)`)
 	// askedBase: the amount the question names («4 млн», «500 тыс», «185 760,00 руб.», «1200000»).
-	askedBase = regexp.MustCompile(`(?i)(\d+(?:[  ]\d{3})*(?:[.,]\d{1,2})?)\s*(млн|миллион\p{L}*|тыс\p{L}*|т\.\s?р\.?|руб\p{L}*|р\.|₽)?`)
+	askedBase = regexp.MustCompile(`(?i)(\d+(?:[ \x{00a0}\x{202f}]\d{3})*(?:[.,]\d{1,2})?)\s*(млн|миллион\p{L}*|тыс\p{L}*|т\.\s?р\.?|руб\p{L}*|р\.|₽)?`)
 	// askedDays: the days of delay the question names («на 10 дней», «15 календарных дней»).
 	askedDays = regexp.MustCompile(`(?i)(\d{1,4})\s*((?:календарн|рабоч)\p{L}*\s+)?(?:дн(?:я|ей|и)|день)`)
 	// dailyRate: «пени в размере 0,03 % от просроченной суммы за каждый день просрочки».

@@ -2,6 +2,7 @@ package passages
 
 import (
 	"fmt"
+	"slices"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -19,15 +20,15 @@ import (
 
 var (
 	// perUnitPrice: an amount in roubles, then within a few words what it is per.
-	perUnitPrice = regexp.MustCompile(`(?i)(\d{1,3}(?:[  ]\d{3})*(?:,\d{2})?)\s*(?:\([^()]{1,80}\)\s*)?(?:руб\p{L}*\.?|₽)(?:\s*\d{2}\s*коп\p{L}*\.?)?[^.;:]{0,60}?(?:за\s+(?:каждый|каждые|1|один|одни)\s*(?:\([^()]{1,20}\)\s*)?|в\s+)(календарн\p{L}*\s+|рабоч\p{L}*\s+)?(день|дня|сутки|час|км|километр|месяц|кв\.\s*м)`)
+	perUnitPrice = regexp.MustCompile(`(?i)(\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})*(?:,\d{2})?)\s*(?:\([^()]{1,80}\)\s*)?(?:руб\p{L}*\.?|₽)(?:\s*\d{2}\s*коп\p{L}*\.?)?[^.;:]{0,60}?(?:за\s+(?:каждый|каждые|1|один|одни)\s*(?:\([^()]{1,20}\)\s*)?|в\s+)(календарн\p{L}*\s+|рабоч\p{L}*\s+)?(день|дня|сутки|час|км|километр|месяц|кв\.\s*м)`)
 	// askedQuantity: the quantity the question gives: «за 5 дней», «7 часов», «300 км».
 	askedQuantity = regexp.MustCompile(`(?i)(\d{1,4})\s*(дн\p{L}*|день|сут\p{L}*|час\p{L}*|км|километр\p{L}*|месяц\p{L}*|мес\.?|кв\.?\s*м|шт\p{L}*\.?|штук\p{L}*)`)
 	// askedMonths: a span of months the question names in words («за год», «за квартал»).
 	askedMonths = regexp.MustCompile(`(?:^|\s)за\s+(год|квартал|полгода|полугодие)(?:\s|$|\?)`)
 	// monthlyPrice: a monthly payment's amount, exact to the kopeck.
-	monthlyPrice = regexp.MustCompile(`(?i)ежемесячн\p{L}*[^.;]{0,80}?(\d{1,3}(?:[  ]\d{3})*,\d{2})`)
+	monthlyPrice = regexp.MustCompile(`(?i)ежемесячн\p{L}*[^.;]{0,80}?(\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})*,\d{2})`)
 	// moneyCellText is a table cell that is an amount with kopecks («2 440,00»).
-	moneyCellText = regexp.MustCompile(`^\d{1,3}(?:[  ]\d{3})*,\d{2}$`)
+	moneyCellText = regexp.MustCompile(`^\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})*,\d{2}$`)
 )
 
 // threshold: words of the amount's sentence that make it a limit («превышающей», «не более»),
@@ -72,7 +73,7 @@ func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 		n, kind = monthsIn[pm[1]], "month" // «аренда за год»: twelve monthly payments
 	}
 	if n <= 0 {
-		return ""
+		return piecesFor(q, hits, place)
 	}
 	for _, h := range hits[:min(len(hits), 2)] {
 		if h.Unit.Kind == library.UnitRow {
@@ -226,4 +227,96 @@ func vatPart(q Question, text, gross string) (k int64, what string, ok bool) {
 		return vat, "НДС ", true
 	}
 	return 0, "", false
+}
+
+var (
+	// countedItems: «3 мониторов», «2 ибп»: a count and what is counted.
+	countedItems = regexp.MustCompile(`(?i)(?:^|\s)(\d{1,3})\s+(\p{L}{2,})`)
+	// notItems are the words after a number that count no goods.
+	notItems = regexp.MustCompile(`(?i)^(дн|день|сут|час|мин|мес|год|лет|недел|руб|коп|тыс|млн|процент|проц|раз|числ|кв|км|партии|партия)`)
+	// pieceUnit: a row's unit cell that counts goods.
+	pieceUnit = regexp.MustCompile(`(?i)^(шт\.?|штук\p{L}*|компл\.?|комплект|пачка|пач\.?|упак\.?|упаковка|уп\.?|ед\.?)$`)
+)
+
+// piecesFor is the line (Markdown) that prices the goods the question counts («стоимость 3
+// мониторов aoc», «2 ибп ippon почём») by the best row of a price list or a specification: its
+// price with VAT and without, whichever the table has, the one asked first.
+func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string) string {
+	if len(hits) == 0 || hits[0].Unit.Kind != library.UnitRow {
+		return ""
+	}
+	h := hits[0]
+	cells := strings.Split(h.Unit.Text, " | ")
+	header := strings.Split(h.Unit.Lead[strings.LastIndexByte(h.Unit.Lead, '\n')+1:], " | ")
+	if len(header) != len(cells) || !slices.ContainsFunc(cells, func(c string) bool { return pieceUnit.MatchString(strings.TrimSpace(c)) }) {
+		return ""
+	}
+	n := 0
+	for _, m := range countedItems.FindAllStringSubmatch(q.Text, -1) {
+		if notItems.MatchString(m[2]) || standalone(m[1]).MatchString(h.Unit.Text) {
+			continue // «27"» of a monitor's name is no count
+		}
+		n, _ = strconv.Atoi(m[1])
+		break
+	}
+	if n <= 0 {
+		return ""
+	}
+	type price struct {
+		k   int64
+		vat string // "с НДС", "без НДС" or ""
+	}
+	var prices []price
+	for i, hd := range header {
+		l := strings.ToLower(hd)
+		if !strings.Contains(l, "цена") {
+			continue
+		}
+		k, ok := kopecks(strings.TrimSpace(cells[i]))
+		if !ok || !moneyCellText.MatchString(strings.TrimSpace(cells[i])) {
+			continue
+		}
+		p := price{k: k}
+		switch {
+		case strings.Contains(l, "без ндс"):
+			p.vat = "без НДС"
+		case strings.Contains(l, "ндс"):
+			p.vat = "с НДС"
+		}
+		prices = append(prices, p)
+	}
+	if len(prices) == 0 {
+		return ""
+	}
+	want := "с НДС"
+	if withoutVAT.MatchString(q.Text) {
+		want = "без НДС"
+	}
+	slices.SortStableFunc(prices, func(a, b price) int {
+		switch {
+		case a.vat == want && b.vat != want:
+			return -1
+		case b.vat == want && a.vat != want:
+			return 1
+		}
+		return 0
+	})
+	esc := md.Escape
+	first := prices[0]
+	line := esc(fmt.Sprintf("%s × %d = ", ru.Money(first.k), n)) + "**" + esc(ru.Money(first.k*int64(n))) + "**"
+	if first.vat != "" {
+		line += esc(" " + first.vat)
+	}
+	for _, p := range prices[1:] {
+		if p.vat != "" && p.vat != first.vat {
+			line += esc(fmt.Sprintf("; %s: %s × %d = %s", p.vat, ru.Money(p.k), n, ru.Money(p.k*int64(n))))
+		}
+	}
+	return line + esc(" ("+basis(place(h))+").")
+}
+
+// standalone matches n written as a number of its own in a row («27"», «| 10 |»), not inside a
+// model's name («Core i5»).
+func standalone(n string) *regexp.Regexp {
+	return regexp.MustCompile(`(^|[\s(|])` + regexp.QuoteMeta(n) + `([\s,.)|"”]|$)`)
 }

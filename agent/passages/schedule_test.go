@@ -149,3 +149,28 @@ func TestPenaltyFromTheMonthlyPayment(t *testing.T) {
 		t.Errorf("a penalty on goods undelivered is not counted from a monthly payment: %q", got)
 	}
 }
+
+func TestPiecesFor(t *testing.T) {
+	row := func(text string) library.ClauseHit {
+		return library.ClauseHit{Unit: library.Unit{Kind: library.UnitRow, Number: "3",
+			Lead: "Наименование | Ед. изм. | Цена без НДС, руб. | Ставка НДС | Цена с НДС, руб.", Text: text}}
+	}
+	hp := row("Ноутбук HP ProBook 450 G10 (Core i5, 16 ГБ, SSD 512 ГБ) | шт | 74\u00a0500,00 | 22% | 90\u00a0890,00")
+	monitor := row("Монитор 27\" AOC Q27P2Q | шт | 19\u00a0900,00 | 22% | 24\u00a0278,00")
+	place := func(h library.ClauseHit) string { return "строка " + h.Unit.Number }
+	tests := []struct {
+		q    string
+		hit  library.ClauseHit
+		want string
+	}{
+		{"5 ноутбуков hp без ндс", hp, "74\u00a0500,00\u00a0₽ × 5 = **372\u00a0500,00\u00a0₽** без НДС; с НДС: 90\u00a0890,00\u00a0₽ × 5 = 454\u00a0450,00\u00a0₽ \\(расчёт: строка 3\\)\\."},
+		{"стоимость 3 мониторов", monitor, "24\u00a0278,00\u00a0₽ × 3 = **72\u00a0834,00\u00a0₽** с НДС; без НДС: 19\u00a0900,00\u00a0₽ × 3 = 59\u00a0700,00\u00a0₽ \\(расчёт: строка 3\\)\\."},
+		{"монитор 27 aoc цена", monitor, ""}, // 27 is the monitor's size, not a count
+		{"ноутбук hp за 5 дней", hp, ""},     // days count no goods
+	}
+	for _, tt := range tests {
+		if got := perUnitFor(Question{Text: tt.q}, []library.ClauseHit{tt.hit}, place); got != tt.want {
+			t.Errorf("perUnitFor(%q) =\n%q, want\n%q", tt.q, got, tt.want)
+		}
+	}
+}
