@@ -2,9 +2,9 @@ package passages
 
 import (
 	"fmt"
-	"slices"
 	"math/big"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
