@@ -18,6 +18,7 @@ import (
 	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/documents"
 	"github.com/finbot/finbot/agent/ledger"
+	"github.com/finbot/finbot/agent/passages"
 	"github.com/finbot/finbot/agent/phrase"
 	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/skill"
@@ -103,7 +104,8 @@ func (a *Agent) question(ctx context.Context, req api.Request, q skill.Query) (a
 		prev = &st
 	}
 	q.Decision = a.understand(ctx, q, prev)
-	q.Decision = a.weighDocuments(ctx, q)
+	var offerDocs bool
+	q.Decision, offerDocs = a.weighDocuments(ctx, q)
 	route := api.Route{Source: "rules", Sure: q.Decision.Sure, Rule: q.Decision.Rule, Reasons: q.Decision.Reasons}
 	var ans api.Answer
 	var err error
@@ -111,6 +113,10 @@ func (a *Agent) question(ctx context.Context, req api.Request, q skill.Query) (a
 		ans, err = a.decided(ctx, q, route)
 	} else {
 		ans, err = a.planned(ctx, q, route)
+	}
+	if err == nil && offerDocs && ans.Debug.Route.Kind != understand.KindDocs && utf8.RuneCountInString(q.Text) <= maxOfferRunes {
+		// Both fit: 1C answered, the user's documents hold the question too — one press asks them.
+		ans.Buttons = append(ans.Buttons, api.Button{Text: docsOfferPrefix + q.Text})
 	}
 	if q.Docs.Unavailable {
 		ans.Debug.Degraded = append([]string{"documents_unavailable"}, ans.Debug.Degraded...)
@@ -249,28 +255,42 @@ var asksPrice = regexp.MustCompile(`(^|\s)(почем|почём|сколько\
 var docMention = regexp.MustCompile(`(^|[^\p{L}])(в|во|по|из|к|у|от)\s+(\p{L}+\s+)?(договор|акт|прайс|положени|соглашени|спецификаци|дс)|` +
 	`(^|[^\p{L}])(дог|допник\p{L}*)([^\p{L}]|$)|(^|[^\p{L}])(наш\p{L}*|этом\p{L}*)\s+(договор|акт|положени|прайс)`)
 
+// docsOfferPrefix starts the button that asks the user's documents what 1C answered: the
+// parser reads «в моих документах» as a question about them. maxOfferRunes bounds the
+// questions offered so (a button's text is the question sent back).
+const (
+	docsOfferPrefix = "В моих документах: "
+	maxOfferRunes   = 120
+)
+
 // weighDocuments returns q's decision, or the documents' when they answer it better.
-func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) understand.Decision {
-	d := q.Decision
+func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) (d understand.Decision, offerDocs bool) {
+	d = q.Decision
 	// 1C keeps no prices: «почём бумага» asks the price list, whatever counterparty «бумага» names.
 	price := asksPrice.MatchString(strings.ToLower(q.Text))
 	if a.docs == nil || d.Kind == understand.KindDocs && d.Sure || d.Kind == understand.KindLedgerWrite || d.DateError != "" ||
-		d.Rule == "kb_definition" ||
-		d.Counterparty.Set && d.Counterparty.Source == understand.FromCatalog && !price ||
-		d.Contract.Set && d.Contract.Source == understand.FromCatalog ||
-		d.Account.Set && d.Account.Source == understand.FromText || d.BankAccount.Set || len(d.Candidates) > 0 {
-		return d
+		d.Rule == "kb_definition" || len(d.Candidates) > 0 {
+		return d, false
 	}
+	named1C := d.Counterparty.Set && d.Counterparty.Source == understand.FromCatalog && !price ||
+		d.Contract.Set && d.Contract.Source == understand.FromCatalog ||
+		d.Account.Set && d.Account.Source == understand.FromText || d.BankAccount.Set
 	hit, ok := a.docs.Evidence(ctx, q)
 	if !ok {
-		return d
+		return d, false
+	}
+	// The user's documents hold the question strongly too: 1C answers what it names, and the
+	// documents are offered (a counterparty of the same name, «сколько оплатили меридиану»).
+	fits := hit.Coverage >= passages.MinClauseCoverage && hit.Matched >= 2 && d.Kind == understand.KindLedger
+	if named1C {
+		return d, fits && d.Counterparty.Set
 	}
 	if hit.AnyNamed && docMention.MatchString(strings.ToLower(q.Text)) {
 		// «по договору аренды», «в прайсе», «в акте сверки»: the user names the document — it
 		// answers, or says that it does not say it.
 		why := fmt.Sprintf("документы: вопрос называет документ (%s)", hit.Unit.Number)
 		return understand.Decision{Kind: understand.KindDocs, Sure: true, Rule: "docs_named", Asks: d.Asks,
-			Reasons: append(slices.Clone(d.Reasons), why)}
+			Reasons: append(slices.Clone(d.Reasons), why)}, false
 	}
 	need := docsRouteCoverage
 	// A 1C question that would only be asked back (whose counterparty?) is no surer than the
@@ -300,7 +320,7 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) understand.De
 	}
 	if sure {
 		if !hit.Named {
-			return d
+			return d, fits
 		}
 		need = docsRouteSure
 	}
@@ -308,9 +328,9 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) understand.De
 	// a priced row («сколько стоит бумага»).
 	pricedRow := price && hit.Unit.Kind == library.UnitRow && hit.States.Money() && hit.Coverage >= need
 	if hit.Coverage < need || hit.Matched < 2 && !pricedRow {
-		return d
+		return d, fits
 	}
 	why := fmt.Sprintf("документы: %s (%.0f %% слов вопроса)", hit.Unit.Number, 100*hit.Coverage)
 	return understand.Decision{Kind: understand.KindDocs, Sure: true, Rule: "docs_content", Asks: d.Asks,
-		Reasons: append(slices.Clone(d.Reasons), why)}
+		Reasons: append(slices.Clone(d.Reasons), why)}, false
 }

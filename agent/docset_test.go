@@ -458,3 +458,40 @@ func TestFullQuestionDoesNotInherit(t *testing.T) {
 		t.Errorf("a follow-up of the 1C question: %s/%s\n%s", got.Debug.Route.Kind, got.Debug.Route.Rule, got.Text)
 	}
 }
+
+// TestDocumentsOfferedBeside1C: a question 1C answers (it names a counterparty the catalogs
+// know) that the user's documents hold too gets a button that asks the documents; pressing it
+// (its text comes back as the question) is answered from them. A 1C question the documents do
+// not hold gets no such button.
+func TestDocumentsOfferedBeside1C(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads the document set")
+	}
+	const user = 29000
+	a := docsetAgent(t, "", docsetFiles(t), user)
+	offer := func(ans Answer) (string, bool) {
+		for _, b := range ans.Buttons {
+			if strings.HasPrefix(b.Text, docsOfferPrefix) {
+				return b.Text, true
+			}
+		}
+		return "", false
+	}
+	ans := ask(t, a, Request{UserID: user, ChatID: user + 1}, "какой долг перед меридианом на конец сентября")
+	if ans.Debug.Route.Kind != understand.KindLedger {
+		t.Fatalf("1C names «Меридиан»: it answers; got %s", ans.Debug.Route.Kind)
+	}
+	text, ok := offer(ans)
+	if !ok {
+		t.Fatalf("the act of reconciliation with Меридиан Недвижимость holds the question too: no button in %+v", ans.Buttons)
+	}
+	docs := ask(t, a, Request{UserID: user, ChatID: user + 1}, text)
+	if docs.Debug.Route.Kind != understand.KindDocs || !strings.Contains(docs.Text, "16 759,46") {
+		t.Errorf("the button asks the documents: %s\n%s", docs.Debug.Route.Kind, docs.Text)
+	}
+	for _, q := range []string{"кто нам должен", "долг ромашки на 1 апреля"} {
+		if text, ok := offer(ask(t, a, Request{UserID: user, ChatID: user + 2}, q)); ok {
+			t.Errorf("%q: the documents hold nothing of it, yet %q is offered", q, text)
+		}
+	}
+}

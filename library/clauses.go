@@ -480,7 +480,8 @@ func init() {
 		"есть", "ли", "по", "в", "на", "за", "и", "а", "у", "нас", "нам", "мы", "это", "до", "с", "со", "от", "или",
 		"можно", "нужно", "надо", "должны", "должен", "как", "почем", "почём", "там", "тоже", "еще", "ещё", "всего", "всех",
 		"числа", "число", "какого", "чтоб", "чтобы", "будет", "было", "если",
-		"найди", "найти", "покажи", "подскажи", "скажи", "посмотри", "проверь", "дай", "напомни"} {
+		"найди", "найти", "покажи", "подскажи", "скажи", "посмотри", "проверь", "дай", "напомни",
+		"мой", "моих", "моем", "моём", "моей", "мои", "моего", "наш", "нашем", "нашей", "наших", "нашего", "наши", "документах", "документы"} {
 		for _, t := range retrieval.Tokens(w) {
 			questionStop[t] = true
 		}
@@ -1025,6 +1026,9 @@ var clauseFold = map[string]string{"подписан": "подпис",
 
 // clauseTokens are the retrieval terms of text, folded by clauseFold.
 func clauseTokens(text string) []string {
+	if strings.Contains(text, "того") {
+		text = itogo.ReplaceAllString(text, "${1}итог$3") // the stemmer reads «итого» as «ит», which is IT
+	}
 	ts := retrieval.Tokens(text)
 	for i, t := range ts {
 		if f, ok := clauseFold[t]; ok {
@@ -1033,6 +1037,9 @@ func clauseTokens(text string) []string {
 	}
 	return ts
 }
+
+// itogo is the word «итого», any case.
+var itogo = regexp.MustCompile(`(^|[^\p{L}])([Ии]того|ИТОГО)([^\p{L}]|$)`)
 
 // parameters are the words of the figures a question gives («4 млн», «на 10 дней»): what it
 // computes with, not what a clause must say.
