@@ -156,7 +156,9 @@ func docsetOutcome(l docsetLine, ans Answer) (string, []string) {
 	for _, m := range docsetNotFound {
 		notFound = notFound || strings.Contains(text, m)
 	}
-	fromDocs := ans.Debug.Route.Kind == understand.KindDocs
+	// The documents answered, or said first that they do not say it (what the knowledge base
+	// says may follow).
+	fromDocs := ans.Debug.Route.Kind == understand.KindDocs || strings.HasPrefix(text, "прямого ответа в ваших документах")
 	if strings.HasPrefix(l.Answer, "нет в документе") {
 		if notFound && fromDocs {
 			return "right", nil
@@ -493,5 +495,25 @@ func TestDocumentsOfferedBeside1C(t *testing.T) {
 		if text, ok := offer(ask(t, a, Request{UserID: user, ChatID: user + 2}, q)); ok {
 			t.Errorf("%q: the documents hold nothing of it, yet %q is offered", q, text)
 		}
+	}
+}
+
+// TestKnowledgeBaseBesideDocuments: a rules question the user's documents do not answer is the
+// knowledge base's, not «не нашёл в ваших документах» with the nearest clause; one that names
+// the user's document keeps the documents' answer first, the knowledge base after it.
+func TestKnowledgeBaseBesideDocuments(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads the document set")
+	}
+	const user = 29500
+	a := docsetAgent(t, "", docsetFiles(t), user)
+	ans := ask(t, a, Request{UserID: user, ChatID: user + 1}, "сколько лет срок давности по долгу")
+	if ans.Debug.Route.Kind != understand.KindKB || strings.Contains(ans.Text, "в ваших документах не нашёл") || len(ans.Sources) == 0 {
+		t.Errorf("a rules question: %s\n%s", ans.Debug.Route.Kind, ans.Text)
+	}
+	// «акт сверки» is also the title of the user's act of reconciliation: its «не нашёл» first.
+	ans = ask(t, a, Request{UserID: user, ChatID: user + 2}, "акт сверки обязателен или по желанию?")
+	if !strings.HasPrefix(ans.Text, "Прямого ответа в ваших документах не нашёл") || !strings.Contains(ans.Text, "сказано в базе знаний") {
+		t.Errorf("the documents' «не нашёл», then the knowledge base:\n%s", ans.Text)
 	}
 }

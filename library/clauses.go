@@ -1095,3 +1095,19 @@ func (f Facets) Party() bool { return f&facetPartyBit != 0 }
 
 // Money reports whether f holds the amount kind.
 func (f Facets) Money() bool { return f&facetMoneyBit != 0 }
+
+// MentionsKind reports whether the question names the kind of one of docs by a word of its
+// title («по положению» and «Положение о командировках», «в договоре» and «Договор аренды»).
+func MentionsKind(question string, docs []ClauseDoc) bool {
+	for _, t := range clauseTokens(question) {
+		if !documentWords[t] {
+			continue
+		}
+		for _, d := range docs {
+			if slices.Contains(clauseTokens(d.Names+" "+d.title), t) {
+				return true
+			}
+		}
+	}
+	return false
+}

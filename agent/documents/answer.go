@@ -73,9 +73,16 @@ func (s *Skill) answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 	if err != nil {
 		return skill.Reply{}, err
 	}
-	if fallback && (!fullText && len(dbg.Passages) == 0 || fullText && strings.Contains(r.Text, phrase.NoAnswerPhrase)) {
+	notFound := dbg.Clauses != nil && dbg.Clauses.NotFound
+	switch {
+	case fallback && (!fullText && len(dbg.Passages) == 0 || fullText && strings.Contains(r.Text, phrase.NoAnswerPhrase)):
 		r.Then = &skill.Handoff{Kind: understand.KindKB, Prefix: NothingSelectedPrefix, OnlyIfFound: true, Note: q.Docs.Note}
-	} else if q.Docs.Note != "" {
+	case notFound && !q.HandedOff && q.Plan == nil:
+		// The documents do not say it: what the knowledge base says follows, when its gate
+		// lets an article answer («по какой ставке ндс продаем с января 2026» beside a lease).
+		r.Then = &skill.Handoff{Kind: understand.KindKB, Append: true, OnlyIfFound: true, Note: q.Docs.Note,
+			Reason: "в документах прямого ответа нет"}
+	case q.Docs.Note != "":
 		r.Text = q.Docs.Note + "\n\n" + r.Text
 	}
 	r.Trace = skill.Trace{"docs": dbg}

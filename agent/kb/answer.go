@@ -84,6 +84,19 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 			}
 			if len(dbg.Passages) > 0 {
 				r.Scenario, r.Kind, r.Trace = skill.S1Search, understand.KindDocs, skill.Trace{"docs": dbg}
+				if dbg.Clauses == nil || !dbg.Clauses.NotFound {
+					return r, nil
+				}
+				// The user's documents do not say it. A question that names none of them
+				// («сколько лет срок давности» beside a lease) is the knowledge base's when it
+				// answers; one that names one («…по положению») keeps the documents' «не нашёл»,
+				// what the knowledge base says after it
+				if dbg.Clauses.Named || !q.Decision.Sure {
+					return s.withKB(ctx, q, r) // … or when the parser was not sure it is about rules
+				}
+				if kb, err := s.answer(ctx, q, q.Rules); err != nil || len(kb.Sources) > 0 {
+					return kb, err
+				}
 				return r, nil
 			}
 			// «какая неустойка?» after uploading a contract without one: say so, then what the

@@ -51,6 +51,8 @@ type ClauseResult struct {
 	Quoted   []string `json:"quoted,omitempty"` // «title п. 3.5»
 	Coverage float64  `json:"coverage"`
 	NotFound bool     `json:"not_found,omitempty"`
+	// Named: the question names one of the documents (by its title or file name).
+	Named bool `json:"named,omitempty"`
 }
 
 // readDoc is a document read as its units, kept between questions (units): its units' terms
@@ -156,7 +158,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if len(hits) == 0 {
 		return skill.Reply{}, res, false
 	}
-	res.Coverage = hits[0].Coverage
+	res.Coverage, res.Named = hits[0].Coverage, hits[0].AnyNamed || library.MentionsKind(q.Text, cds)
 	if byDate.MatchString(q.Text) {
 		return datedDocs(rds, docs, res)
 	}
