@@ -165,6 +165,9 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if headerCue.MatchString(q.Text) {
 		return headerOf(rds, docs, hits, res)
 	}
+	if r, ok := monthlyTotal(q, hits, cds, docs); ok {
+		return r, res, true
+	}
 	if across(q) {
 		return acrossDocs(docs, hits, res)
 	}
@@ -217,22 +220,12 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		return "документу «" + docs[h.Doc].Meta.Title + "»"
 	}
 	monthly := func(doc int) (int64, string, bool) {
-		for _, u := range cds[doc].Units {
-			if m := monthlyPrice.FindStringSubmatch(u.Text); m != nil {
-				if k, ok := kopecks(m[1]); ok {
-					return k, unitPlace(u, docs[doc].Meta), true
-				}
-			}
-			for _, m := range perUnitPrice.FindAllStringSubmatch(u.Text, -1) {
-				if perUnitKind(m[3]) != "month" || !strings.Contains(m[1], ",") {
-					continue // «2 150,00 рублей за 1 кв. м в месяц» is no payment
-				}
-				if k, ok := kopecks(m[1]); ok && !strings.Contains(m[0], "кв.") {
-					return k, unitPlace(u, docs[doc].Meta), true
-				}
-			}
+		u, amount, ok := monthlyOf(cds[doc])
+		if !ok {
+			return 0, "", false
 		}
-		return 0, "", false
+		k, ok := kopecks(amount)
+		return k, unitPlace(u, docs[doc].Meta), ok
 	}
 	pen, due := penaltyFor(q, kept, placeOf, monthly), deadlineFor(q, kept, placeOf)
 	if due == "" {

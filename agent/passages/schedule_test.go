@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/ru"
 )
@@ -172,5 +174,26 @@ func TestPiecesFor(t *testing.T) {
 		if got := perUnitFor(Question{Text: tt.q}, []library.ClauseHit{tt.hit}, place); got != tt.want {
 			t.Errorf("perUnitFor(%q) =\n%q, want\n%q", tt.q, got, tt.want)
 		}
+	}
+}
+
+func TestMonthlyTotal(t *testing.T) {
+	lease := library.NewClauseDoc("lease", "Договор аренды офиса", library.Units("3.2. Ежемесячная арендная плата составляет 185 760,00 (сто восемьдесят пять тысяч семьсот шестьдесят) рублей 00 копеек, в том числе НДС 22 % — 33 497,70 рубля."))
+	it := library.NewClauseDoc("it", "Договор ИТ обслуживание", library.Units("3.1. Абонентская плата за Услуги составляет 97 600,00 (девяносто семь тысяч шестьсот) рублей 00 копеек в месяц, в том числе НДС 22 % — 17 600,00 рублей."))
+	loan := library.NewClauseDoc("loan", "Договор займа", library.Units("1.1. Займодавец передаёт Заёмщику заём в размере 15 000 000,00 рублей."))
+	cds := []library.ClauseDoc{lease, it, loan}
+	docs := []docstore.Doc{{Meta: docstore.Meta{ID: "lease", Title: "Аренда"}}, {Meta: docstore.Meta{ID: "it", Title: "ИТ"}}, {Meta: docstore.Meta{ID: "loan", Title: "Заём"}}}
+	ask := func(q string) (skill.Reply, bool) {
+		return monthlyTotal(Question{Text: q}, library.RankClauses(cds, library.ClauseQuestion{Text: q}), cds, docs)
+	}
+	r, ok := ask("сколько всего в месяц за офис аренды и ит обслуживание")
+	if !ok || !strings.HasPrefix(r.Text, "Всего в месяц: **283\u00a0360,00\u00a0₽**, в т\\.ч\\. НДС 51\u00a0097,70\u00a0₽") || len(r.Sources) != 2 {
+		t.Errorf("the two named contracts' monthly payments added: %v %q %v", ok, r.Text, r.Sources)
+	}
+	if _, ok := ask("сколько в месяц аренда"); ok {
+		t.Error("one contract asked, no total")
+	}
+	if _, ok := ask("сколько всего по займу"); ok {
+		t.Error("no month asked, no monthly total")
 	}
 }
