@@ -537,12 +537,19 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	qt = distinct(qt)
 	qt = qt[:min(len(qt), maxQuestionTerms)] // a pasted page is no question: its first words
 	own := len(qt)
-	for _, t := range distinct(clauseTokens(q.Context)) {
-		if len(qt) >= own+maxQuestionTerms/2 {
-			break
-		}
-		if !questionStop[t] && !slices.Contains(qt, t) {
-			qt = append(qt, t) // the continued question's terms, after the message's own
+	// The continued questions, the latest first: a follow-up's follow-up («а hp» after «ноутбук
+	// lenovo») is about what the latest turn named.
+	turns := strings.Split(q.Context, "\n")
+	older := map[string]bool{}
+	for k := len(turns) - 1; k >= 0; k-- {
+		for _, t := range distinct(clauseTokens(turns[k])) {
+			if len(qt) >= own+maxQuestionTerms/2 {
+				break
+			}
+			if !questionStop[t] && !slices.Contains(qt, t) {
+				qt = append(qt, t) // the continued question's terms, after the message's own
+				older[t] = k < len(turns)-1
+			}
 		}
 	}
 	if len(qt) == 0 {
@@ -664,6 +671,9 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		}
 		if i >= own {
 			w /= 2
+			if older[t] {
+				w /= 4 // an earlier turn's: «lenovo» once «а hp» has followed it
+			}
 		}
 		weight[t] = w
 		if (!ownTerms || i < own) && !parameter(t) {

@@ -134,3 +134,12 @@ func TestRankClausesReadsAbbreviationsAndCompounds(t *testing.T) {
 		}
 	}
 }
+
+func TestRankClausesFollowsTheLatestTurn(t *testing.T) {
+	docs := []ClauseDoc{NewClauseDoc("price", "Прайс", Units(priceText))}
+	// «ноутбук lenovo» → «а hp» → «а без ндс»: the HP's row, not the Lenovo's.
+	hits := RankClauses(docs, ClauseQuestion{Text: "а без ндс", Context: "сколько стоит ноутбук lenovo\nа hp"})
+	if len(hits) == 0 || !strings.Contains(hits[0].Unit.Text, "HP") || len(hits) > 1 && hits[1].Score > hits[0].Score*0.85 {
+		t.Errorf("hits = %+v", hits)
+	}
+}

@@ -55,7 +55,7 @@ func StateOf(d Decision, question string) (State, bool) {
 			return State{}, false
 		}
 		if d.Continues != "" {
-			s.Question = d.Continues + " " + question
+			s.Question = d.Continues + "\n" + question // the latest turn last, a line of its own
 		}
 		s.Docs = d.ContinuesDocs
 		return s, true
@@ -556,7 +556,7 @@ func docsFollowUp(s *scan, cur, own Decision, prev State, cue, subject bool) (De
 		return Decision{}, false // a complete question of its own: «какая премия главбуху?»
 	}
 	return Decision{Kind: KindDocs, Sure: true, Rule: "follow_up_docs", Asks: cur.Asks, Continues: prev.Question, ContinuesDocs: prev.Docs,
-		Reasons: []string{"продолжение вопроса по документам «" + ru.Truncate(prev.Question, 80) + "»"}}, true
+		Reasons: []string{"продолжение вопроса по документам «" + ru.Truncate(strings.ReplaceAll(prev.Question, "\n", " "), 80) + "»"}}, true
 }
 
 // IsFollowUp reports whether text explicitly continues the previous turn: a short message
