@@ -105,7 +105,7 @@ func (a *Agent) question(ctx context.Context, req api.Request, q skill.Query) (a
 	}
 	q.Decision = a.understand(ctx, q, prev)
 	var offerDocs bool
-	q.Decision, offerDocs = a.weighDocuments(ctx, q)
+	q.Decision, offerDocs = a.weighDocuments(ctx, q, false)
 	route := api.Route{Source: "rules", Sure: q.Decision.Sure, Rule: q.Decision.Rule, Reasons: q.Decision.Reasons}
 	var ans api.Answer
 	var err error
@@ -264,7 +264,10 @@ const (
 )
 
 // weighDocuments returns q's decision, or the documents' when they answer it better.
-func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) (d understand.Decision, offerDocs bool) {
+//
+// planned: the decision is the planner's (the parser was unsure): a 1C recipe it chose that
+// would only ask back weighs no more than the documents.
+func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool) (d understand.Decision, offerDocs bool) {
 	d = q.Decision
 	// 1C keeps no prices: «почём бумага» asks the price list, whatever counterparty «бумага» names.
 	price := asksPrice.MatchString(strings.ToLower(q.Text))
@@ -301,7 +304,7 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) (d understand
 	// no surer than the documents either.
 	inherited := d.Rule == "follow_up" && !understand.IsFollowUp(q.Text)
 	sure := d.Sure && d.Kind != understand.KindClarify && d.Kind != understand.KindDocs && !asksBack &&
-		d.Kind != understand.KindSmallTalk && !inherited
+		d.Kind != understand.KindSmallTalk && !inherited && !planned
 	if inherited {
 		need = docsRouteStrong
 	}
@@ -315,8 +318,11 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query) (d understand
 	if unknown || ownPolicy {
 		sure, need = false, docsRouteOwnPolicy
 	}
-	if d.Kind == understand.KindSmallTalk || asksBack {
+	switch {
+	case d.Kind == understand.KindSmallTalk || asksBack && !planned:
 		need = docsRouteStrong
+	case asksBack && planned:
+		need = docsRouteOwnPolicy // the planner's 1C reading would only ask back whose
 	}
 	if sure {
 		if !hit.Named {

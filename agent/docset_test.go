@@ -328,7 +328,7 @@ func TestDocumentSet(t *testing.T) {
 	if right["garbage LLM"] < right["no LLM"] {
 		t.Errorf("a garbage LLM lowered the answers: %v", right)
 	}
-	if right["lying LLM"] < right["no LLM"]-12 {
+	if right["lying LLM"] < right["no LLM"]-8 { // 5 on 2026-12-06 (fourth session)
 		t.Errorf("a lying LLM lowered the answers by more than the known gap: %v", right)
 	}
 }

@@ -87,7 +87,21 @@ func (a *Agent) byPlan(ctx context.Context, q skill.Query, p plan.QueryPlan, rou
 		}
 		if d, ok := a.parser.FromPlan(pl, q.Decision, in, context); ok {
 			q.Decision = d
+			if d.Kind == understand.KindLedger || d.Kind == understand.KindKB {
+				// The plan chose 1C or the rules; the user's documents may hold the message
+				// better (a model that lies plans «open items» for a question about a lease).
+				q.Decision, _ = a.weighDocuments(ctx, q, true)
+			}
 			dbg.Handler = string(d.Kind)
+			route.Sure, route.Rule = d.Sure, d.Rule
+			return a.decided(ctx, q, route)
+		}
+	}
+	if r := planRow(p); r.kind == understand.KindLedger {
+		// A 1C plan the parser could not read as its own (no counterparty: the ledger would
+		// ask back): the user's documents answer when they hold the message.
+		if d, _ := a.weighDocuments(ctx, q, true); d.Kind == understand.KindDocs {
+			q.Decision = d
 			route.Sure, route.Rule = d.Sure, d.Rule
 			return a.decided(ctx, q, route)
 		}

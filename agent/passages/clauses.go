@@ -531,11 +531,15 @@ func Evidence(ctx context.Context, lib *library.Library, own, text string, a lib
 	if err != nil || len(rds) == 0 {
 		return library.ClauseHit{}, false
 	}
-	hits := library.RankClauses(clauseDocs(rds), library.ClauseQuestion{Text: text, Asking: a})
+	cds := clauseDocs(rds)
+	hits := library.RankClauses(cds, library.ClauseQuestion{Text: text, Asking: a})
 	if len(hits) == 0 {
 		return library.ClauseHit{}, false
 	}
-	return hits[0], true
+	h := hits[0]
+	// «по нашему положению», «в договоре»: the kind of a document the user has names it too.
+	h.AnyNamed = h.AnyNamed || library.MentionsKind(text, cds)
+	return h, true
 }
 
 // unitPage is the page a unit stands on: that of the first chunk holding its opening words
