@@ -321,6 +321,11 @@ var (
 	// asksIncluded: «доставка входит в цену?» asks whether, not how much.
 	asksIncluded = regexp.MustCompile(`(?i)(входит|входят|включен\p{L}*|включает\p{L}*)\s+(ли\s+)?(в\s+)?(цен|стоимост|сумм|плат)`)
 	asksAmount   = regexp.MustCompile(`(?i)(^|\s)(сколько|почем|почём)(\s|$|\?)|сумм[аеуы]|цен[аеуы]?(\s|$|\?)|стоимост|размер`)
+	// asksHowMuch: «сколько», «почём» ask an amount whatever else the question names; «сумма»,
+	// «цена» may only name what a term is asked of («срок перечисления суммы займа»).
+	asksHowMuch = regexp.MustCompile(`(?i)(^|\s)(сколько|почем|почём)(\s|$|\?)`)
+	// asksTermWord: the question asks a time limit in so many words.
+	asksTermWord = regexp.MustCompile(`(?i)(^|\s)(срок\p{L}*|когда|до\s+какого|в\s+течение\s+скольких)(\s|$|\?)`)
 	asksDuration = regexp.MustCompile(`(?i)сколько\s+((рабочих|календарных|банковских|полных|целых)\s+)?(дн|день|месяц|лет|год|недел|час)`)
 	asksDate     = regexp.MustCompile(`(?i)(^|\s)(когда|какого числа|до какого|с какого|дата|датой|от какого)(\s|$|\?)|номер и дата`)
 )
@@ -328,8 +333,9 @@ var (
 func readAsks(q ClauseQuestion) asks {
 	t := strings.ToLower(q.Text)
 	return asks{
-		term:    q.Asking.Term || q.Asking.When,
-		amount:  q.Asking.Amount || asksAmount.MatchString(t) && !asksDuration.MatchString(t) && !asksIncluded.MatchString(t),
+		term: q.Asking.Term || q.Asking.When,
+		amount: q.Asking.Amount || asksAmount.MatchString(t) && !asksDuration.MatchString(t) && !asksIncluded.MatchString(t) &&
+			(asksHowMuch.MatchString(t) || !asksTermWord.MatchString(t)),
 		percent: asksPercent.MatchString(t),
 		penalty: asksPenalty.MatchString(t),
 		party:   asksParty.MatchString(t),
@@ -648,6 +654,14 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			}
 		}
 	}
+	// Another form of a question's word («перечисления» and «перечисляет», «оплачивает» and
+	// «оплатить»): a unit term that shares all but its ending with it matches at a discount.
+	variants := map[string][]string{}
+	for _, t := range qt {
+		if v := stemVariants(t, terms); len(v) > 0 {
+			variants[t] = v
+		}
+	}
 	var unknown []string
 	for _, t := range qt[:own] {
 		if df[t] == 0 && utf8.RuneCountInString(t) >= 6 && !slices.ContainsFunc(titleTerms, func(m map[string]bool) bool { return m[t] }) &&
@@ -732,6 +746,13 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 					}
 				case titleTerms[di][t] && counts:
 					cov += weight[t]
+				case slices.ContainsFunc(variants[t], func(v string) bool { return ut.own[v] }):
+					s += weight[t] * variantWeight
+					content = true
+					if counts {
+						cov += weight[t] * variantWeight
+						matched++
+					}
 				}
 			}
 			if s == 0 || ownTerms && !ownMatch(qt[:own], ut.own, ut.ctx) {
@@ -1025,6 +1046,48 @@ func sharesStem(t string, terms [][]clauseTerms) bool {
 		}
 	}
 	return false
+}
+
+// variantWeight is what another form of a question's word weighs (stemVariants).
+const variantWeight = 0.7
+
+// stemVariants are the units' terms that are another form of t: they share its first six
+// letters at least and all of it but its last two.
+func stemVariants(t string, terms [][]clauseTerms) []string {
+	r := []rune(t)
+	if len(r) < 6 || parameter(t) {
+		return nil
+	}
+	need := max(6, len(r)-2)
+	seen := map[string]bool{}
+	var out []string
+	for _, ds := range terms {
+		for _, ut := range ds {
+			for w := range ut.own {
+				if w == t || seen[w] {
+					continue
+				}
+				seen[w] = true
+				if commonPrefix(r, w) >= need {
+					out = append(out, w)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// commonPrefix is how many leading runes a and b share.
+func commonPrefix(a []rune, b string) int {
+	n := 0
+	for _, c := range b {
+		if n >= len(a) || a[n] != c {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // clauseFold joins, for matching a question with a document's clauses, terms the search keeps
