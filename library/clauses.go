@@ -714,6 +714,25 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			}
 		}
 	}
+	// A word the documents the question names never use («страхование» of «в договоре аренды»,
+	// «главный бухгалтер» of «Сетевых Решений») may be used elsewhere: it is unknown to them.
+	if best > 0 && len(q.Prefer) == 0 {
+		for _, t := range qt[:own] {
+			if utf8.RuneCountInString(t) < 7 || slices.Contains(unknown, t) || documentWords[t] || monthTerms[t] || parameter(t) {
+				continue
+			}
+			present := false
+			for di := range docs {
+				if affinity[di] == best && (titleTerms[di][t] || inDoc(t, terms[di])) {
+					present = true
+					break
+				}
+			}
+			if !present {
+				unknown = append(unknown, t)
+			}
+		}
+	}
 	var hits []ClauseHit
 	for di, d := range docs {
 		for ui, u := range d.Units {
@@ -1088,6 +1107,24 @@ func commonPrefix(a []rune, b string) int {
 		n++
 	}
 	return n
+}
+
+// inDoc reports whether a document's units hold t, or a word that starts as t does (its
+// first five letters).
+func inDoc(t string, units []clauseTerms) bool {
+	r := []rune(t)
+	prefix := string(r[:min(len(r), 5)])
+	for _, ut := range units {
+		if ut.own[t] || ut.ctx[t] {
+			return true
+		}
+		for w := range ut.own {
+			if strings.HasPrefix(w, prefix) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // clauseFold joins, for matching a question with a document's clauses, terms the search keeps

@@ -2,6 +2,7 @@ package library
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -141,5 +142,17 @@ func TestRankClausesFollowsTheLatestTurn(t *testing.T) {
 	hits := RankClauses(docs, ClauseQuestion{Text: "а без ндс", Context: "сколько стоит ноутбук lenovo\nа hp"})
 	if len(hits) == 0 || !strings.Contains(hits[0].Unit.Text, "HP") || len(hits) > 1 && hits[1].Score > hits[0].Score*0.85 {
 		t.Errorf("hits = %+v", hits)
+	}
+}
+
+func TestRankClausesUnknownToTheNamedDocument(t *testing.T) {
+	docs := []ClauseDoc{
+		NewClauseDoc("lease", "Договор аренды", Units(leaseText)),
+		NewClauseDoc("policy", "Положение о командировках", Units("4.7. Суточные сверх 700 рублей облагаются НДФЛ и страховыми взносами.")),
+	}
+	// The lease never speaks of insurance; the policy's «страховыми взносами» is no answer.
+	hits := RankClauses(docs, ClauseQuestion{Text: "есть ли в договоре аренды страхование помещения"})
+	if len(hits) == 0 || !slices.ContainsFunc(hits[0].Unknown, func(w string) bool { return strings.HasPrefix(w, "страх") }) {
+		t.Errorf("«страхование» is unknown to the lease: %+v", hits)
 	}
 }
