@@ -354,6 +354,7 @@ type ClauseDoc struct {
 	terms     []clauseTerms
 	companies map[string]bool
 	title     string // the header's title («АКТ № 1187 от 30 ноября 2026 г. об оказании услуг»)
+	vocab     []string // the units' own terms, sorted, each once: words that start alike are neighbours
 }
 
 // companyTerms are the terms of the companies' names the units write (ООО «Сетевые Решения»).
@@ -377,6 +378,7 @@ func NewClauseDoc(id, names string, units []Unit) ClauseDoc {
 		d.terms[i] = unitTermsOf(u)
 	}
 	tableContext(units, d.terms)
+	d.vocab = vocabOf(d.terms)
 	return d
 }
 
@@ -514,6 +516,13 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			for ui, u := range d.Units {
 				terms[di][ui] = unitTermsOf(u)
 			}
+		}
+	}
+	vocabs := make([][]string, len(docs))
+	for di, d := range docs {
+		vocabs[di] = d.vocab
+		if vocabs[di] == nil {
+			vocabs[di] = vocabOf(terms[di])
 		}
 	}
 	qt = withCountries(qt, q.Text, terms)
@@ -658,7 +667,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	// «оплатить»): a unit term that shares all but its ending with it matches at a discount.
 	variants := map[string][]string{}
 	for _, t := range qt {
-		if v := stemVariants(t, terms); len(v) > 0 {
+		if v := stemVariants(t, vocabs); len(v) > 0 {
 			variants[t] = v
 		}
 	}
@@ -1072,24 +1081,18 @@ const variantWeight = 0.7
 
 // stemVariants are the units' terms that are another form of t: they share its first six
 // letters at least and all of it but its last two.
-func stemVariants(t string, terms [][]clauseTerms) []string {
+func stemVariants(t string, vocabs [][]string) []string {
 	r := []rune(t)
 	if len(r) < 6 || parameter(t) {
 		return nil
 	}
-	need := max(6, len(r)-2)
-	seen := map[string]bool{}
+	prefix := string(r[:max(6, len(r)-2)])
 	var out []string
-	for _, ds := range terms {
-		for _, ut := range ds {
-			for w := range ut.own {
-				if w == t || seen[w] {
-					continue
-				}
-				seen[w] = true
-				if commonPrefix(r, w) >= need {
-					out = append(out, w)
-				}
+	for _, v := range vocabs {
+		i, _ := slices.BinarySearch(v, prefix)
+		for ; i < len(v) && strings.HasPrefix(v[i], prefix); i++ {
+			if v[i] != t && !slices.Contains(out, v[i]) {
+				out = append(out, v[i])
 			}
 		}
 	}
@@ -1097,16 +1100,16 @@ func stemVariants(t string, terms [][]clauseTerms) []string {
 	return out
 }
 
-// commonPrefix is how many leading runes a and b share.
-func commonPrefix(a []rune, b string) int {
-	n := 0
-	for _, c := range b {
-		if n >= len(a) || a[n] != c {
-			break
+// vocabOf is the sorted set of the units' own terms.
+func vocabOf(units []clauseTerms) []string {
+	var v []string
+	for _, ut := range units {
+		for w := range ut.own {
+			v = append(v, w)
 		}
-		n++
 	}
-	return n
+	slices.Sort(v)
+	return slices.Compact(v)
 }
 
 // inDoc reports whether a document's units hold t, or a word that starts as t does (its
