@@ -353,7 +353,7 @@ type ClauseDoc struct {
 	// companies' names in it (ООО «…»); RankClauses reads them itself when they are missing.
 	terms     []clauseTerms
 	companies map[string]bool
-	title     string // the header's title («АКТ № 1187 от 30 ноября 2026 г. об оказании услуг»)
+	title     string   // the header's title («АКТ № 1187 от 30 ноября 2026 г. об оказании услуг»)
 	vocab     []string // the units' own terms, sorted, each once: words that start alike are neighbours
 }
 
