@@ -156,3 +156,12 @@ func TestRankClausesUnknownToTheNamedDocument(t *testing.T) {
 		t.Errorf("«страхование» is unknown to the lease: %+v", hits)
 	}
 }
+
+func TestRankClausesDocumentWithoutTitleLine(t *testing.T) {
+	// A PDF that opens with its clause: the paragraph after it is content, not the title.
+	doc := NewClauseDoc("x", "Договор аренды № А-7", Units("4. Арендная плата\n\nАрендная плата составляет 185 000 рублей в месяц и вносится до 5 числа."))
+	hits := RankClauses([]ClauseDoc{doc}, ClauseQuestion{Text: "найди в договоре аренды размер арендной платы"})
+	if len(hits) == 0 || !strings.Contains(hits[0].Unit.Text, "185 000") || len(hits[0].Unknown) > 0 {
+		t.Errorf("hits = %+v", hits)
+	}
+}
