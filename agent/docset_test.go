@@ -520,3 +520,28 @@ func TestKnowledgeBaseBesideDocuments(t *testing.T) {
 		t.Errorf("the documents' «не нашёл», then the knowledge base:\n%s", ans.Text)
 	}
 }
+
+// TestContractRegister: «какие у нас договоры истекают в этом году» and «с кем у нас договоры»
+// are answered from every contract's own clauses.
+func TestContractRegister(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads the document set")
+	}
+	const user = 29700
+	a := docsetAgent(t, "", docsetFiles(t), user)
+	ends := ask(t, a, Request{UserID: user, ChatID: user + 1}, "какие у нас договоры истекают в этом году")
+	in, rest, _ := strings.Cut(ends.Text, "Остальные:")
+	if !strings.Contains(in, "ДОГОВОР АРЕНДЫ") || !strings.Contains(in, "ДОГОВОР ПОСТАВКИ") || !strings.Contains(rest, "ЗАЙМА") ||
+		!strings.Contains(rest, "бессрочный") || strings.Contains(in, "ЗАЙМА") {
+		t.Errorf("contracts ending in 2026, then the rest:\n%s", ends.Text)
+	}
+	who := ask(t, a, Request{UserID: user, ChatID: user + 2}, "с кем у нас договоры")
+	for _, want := range []string{"ООО «Меридиан Недвижимость» (арендодатель, ИНН 7716452096)", "ООО «ПромСнабКомплект»", "ООО «ТехноЛайн Логистик»", "ООО «Сетевые Решения»"} {
+		if !strings.Contains(who.Text, want) {
+			t.Errorf("want %q in\n%s", want, who.Text)
+		}
+	}
+	if strings.Contains(strings.SplitN(who.Text, "\n", 2)[1], "ООО «ТехноЛайн» (") {
+		t.Errorf("our own company is no counterparty:\n%s", who.Text)
+	}
+}

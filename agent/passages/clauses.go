@@ -168,6 +168,9 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if r, ok := monthlyTotal(q, hits, cds, docs); ok {
 		return r, res, true
 	}
+	if r, ok := register(q, rds, docs, hits); ok {
+		return r, res, true
+	}
 	if across(q) {
 		return acrossDocs(docs, hits, res)
 	}

@@ -1,0 +1,210 @@
+package passages
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/library"
+)
+
+// The user's contracts as a register: «какие у нас договоры истекают в этом году» lists each
+// contract's term from its own clause; «с кем у нас договоры» lists each one's counterparty.
+
+var (
+	// asksEnds: the question asks when contracts end («какие договоры истекают в этом году»,
+	// «срок действия договоров»).
+	asksEnds = regexp.MustCompile(`(?i)(истека|истечет|истечёт|заканчива|закончи|оконч|срок\p{L}*\s+действия|действу\p{L}*\s+до)`)
+	// asksContracts: the question is about the contracts as a list, not one of them.
+	asksContracts = regexp.MustCompile(`(?i)(как\p{L}+|все|всех|наши|список|перечень)\s+(у\s+нас\s+)?договор\p{L}*|договор(ы|ов|ам)(\s|$|\?)`)
+	// asksWhoWith: «с кем у нас договоры», «кто наши контрагенты по договорам».
+	asksWhoWith = regexp.MustCompile(`(?i)с\s+кем\s+(у\s+нас\s+)?(договор|заключ)|контрагент\p{L}*\s+по\s+(нашим\s+)?договор|с\s+какими\s+(компаниями|организациями|контрагентами)`)
+	// contractTitle: a document that is a contract (not an act, a policy, an agreement to one).
+	contractTitle = regexp.MustCompile(`(?i)^\s*договор`)
+)
+
+// register answers a question about the user's contracts as a list; ok is false for any other.
+func register(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.ClauseHit) (skill.Reply, bool) {
+	switch {
+	case asksWhoWith.MatchString(q.Text):
+		return withWhom(rds, docs)
+	case asksEnds.MatchString(q.Text) && asksContracts.MatchString(q.Text):
+		return contractEnds(q, rds, docs, nil)
+	case asksEnds.MatchString(q.Text) && len(hits) > 0 && hits[0].Affinity > 0 && isContract(rds[hits[0].Doc], docs[hits[0].Doc]):
+		return contractEnds(q, rds, docs, []int{hits[0].Doc}) // «когда истекает договор аренды»
+	}
+	return skill.Reply{}, false
+}
+
+// isContract: the document's own title says it is a contract.
+func isContract(rd *readDoc, d docstore.Doc) bool {
+	return contractTitle.MatchString(rd.header.Title) || rd.header.Title == "" && contractTitle.MatchString(d.Meta.Title)
+}
+
+// contractEnds lists each contract's term, those that end in the period the question names
+// (if it names one) first.
+func contractEnds(q Question, rds []*readDoc, docs []docstore.Doc, only []int) (skill.Reply, bool) {
+	type row struct {
+		doc  int
+		term library.Term
+	}
+	var rows []row
+	for i, rd := range rds {
+		if !isContract(rd, docs[i]) || only != nil && !slices.Contains(only, i) {
+			continue
+		}
+		if t, ok := library.TermOf(rd.cd.Units); ok {
+			rows = append(rows, row{i, t})
+		}
+	}
+	if len(rows) == 0 {
+		return skill.Reply{}, false
+	}
+	slices.SortStableFunc(rows, func(a, b row) int {
+		switch {
+		case a.term.End.IsZero() != b.term.End.IsZero():
+			if a.term.End.IsZero() {
+				return 1
+			}
+			return -1
+		}
+		return a.term.End.Compare(b.term.End)
+	})
+	var from, to time.Time
+	span := ""
+	if !q.Now.IsZero() {
+		if p, ok := periodOf(q.Text, q.Now); ok && !p.Single() {
+			from, to = p.From, p.To
+			span = p.From.Format("02.01.2006") + "–" + p.To.Format("02.01.2006")
+		}
+	}
+	esc := md.Escape
+	var in, out []string
+	var r skill.Reply
+	for _, x := range rows {
+		d := docs[x.doc].Meta
+		r.Sources = append(r.Sources, facts.Source{Title: d.Title})
+		r.Quoted = append(r.Quoted, d.ID)
+		n := len(r.Sources)
+		where := unitPlace(x.term.Unit, d)
+		var what string
+		switch {
+		case x.term.Indefinite:
+			what = "бессрочный (заключён на неопределённый срок)"
+		case x.term.Performance && !x.term.End.IsZero():
+			what = "до исполнения обязательств; последний срок — " + x.term.End.Format("02.01.2006")
+		case x.term.Performance:
+			what = "до исполнения обязательств"
+		default:
+			what = "до " + x.term.End.Format("02.01.2006")
+		}
+		what += " (" + where + ")"
+		if x.term.Renewal != nil {
+			what += "; продлевается на тот же срок, если ни одна сторона не заявит о прекращении (" + unitPlace(*x.term.Renewal, d) + ")"
+		}
+		if x.term.Exit != nil {
+			what += "; выйти из него можно уведомлением (" + unitPlace(*x.term.Exit, d) + ")"
+		}
+		line := fmt.Sprintf("- **%s** — %s [%d]", esc(d.Title), esc(what), n)
+		end := time.Date(x.term.End.Year(), x.term.End.Month(), x.term.End.Day(), 0, 0, 0, 0, from.Location())
+		if span != "" && !x.term.End.IsZero() && !end.Before(from) && !end.After(to) {
+			in = append(in, line)
+		} else {
+			out = append(out, line)
+		}
+	}
+	var b strings.Builder
+	switch {
+	case span != "" && len(in) > 0:
+		fmt.Fprintf(&b, "%s\n%s", esc("Истекают за "+span+":"), strings.Join(in, "\n"))
+		if len(out) > 0 {
+			fmt.Fprintf(&b, "\n\n%s\n%s", esc("Остальные:"), strings.Join(out, "\n"))
+		}
+	case span != "":
+		fmt.Fprintf(&b, "%s\n%s", esc("За "+span+" ни один договор не истекает. Сроки договоров:"), strings.Join(out, "\n"))
+	case len(rows) == 1:
+		fmt.Fprintf(&b, "%s\n\n> %s [1]", strings.TrimPrefix(out[0], "- "), quoteText(rows[0].term.Unit))
+		if rows[0].term.Exit != nil {
+			fmt.Fprintf(&b, "\n\n> %s [1]", quoteText(*rows[0].term.Exit))
+		}
+		if rows[0].term.Renewal != nil {
+			fmt.Fprintf(&b, "\n\n> %s [1]", quoteText(*rows[0].term.Renewal))
+		}
+	default:
+		fmt.Fprintf(&b, "%s\n%s", esc("Сроки договоров:"), strings.Join(append(in, out...), "\n"))
+	}
+	r.Text = b.String()
+	return r, true
+}
+
+// withWhom lists each contract's counterparty: the party that is not the user's company (the
+// one every contract names).
+func withWhom(rds []*readDoc, docs []docstore.Doc) (skill.Reply, bool) {
+	count := map[string]int{}
+	contracts := 0
+	for i, rd := range rds {
+		if !isContract(rd, docs[i]) || len(rd.parties) == 0 {
+			continue
+		}
+		contracts++
+		seen := map[string]bool{}
+		for _, p := range rd.parties {
+			if !seen[p.Name] {
+				count[p.Name]++
+				seen[p.Name] = true
+			}
+		}
+	}
+	if contracts == 0 {
+		return skill.Reply{}, false
+	}
+	own := ""
+	for name, n := range count {
+		if n == contracts && contracts > 1 && (own == "" || name < own) {
+			own = name
+		}
+	}
+	esc := md.Escape
+	var b strings.Builder
+	var r skill.Reply
+	for i, rd := range rds {
+		if !isContract(rd, docs[i]) || len(rd.parties) == 0 {
+			continue
+		}
+		var them []string
+		for _, p := range rd.parties {
+			if p.Name != own {
+				them = append(them, fmt.Sprintf("%s (%s%s)", p.Name, strings.ToLower(p.Role), innOf(p)))
+			}
+		}
+		if len(them) == 0 {
+			continue
+		}
+		d := docs[i].Meta
+		r.Sources = append(r.Sources, facts.Source{Title: d.Title})
+		r.Quoted = append(r.Quoted, d.ID)
+		fmt.Fprintf(&b, "- %s — **%s** [%d]\n", esc(strings.Join(them, ", ")), esc(d.Title), len(r.Sources))
+	}
+	if len(r.Sources) == 0 {
+		return skill.Reply{}, false
+	}
+	head := "Договоры и контрагенты по ним:"
+	if own != "" {
+		head = "Договоры " + own + " и контрагенты по ним:"
+	}
+	r.Text = esc(head) + "\n" + strings.TrimSpace(b.String())
+	return r, true
+}
+
+func innOf(p library.Party) string {
+	if p.INN == "" {
+		return ""
+	}
+	return ", ИНН " + p.INN
+}

@@ -1,0 +1,94 @@
+package library
+
+import (
+	"regexp"
+	"time"
+)
+
+// Term is how long a contract runs, as its clauses say: until a date, for an indefinite term,
+// or until its obligations are performed (with the last date they fall due, when one is
+// stated).
+type Term struct {
+	End        time.Time // zero when the contract states no end date
+	Indefinite bool      // «заключён на неопределённый срок»
+	// Performance: «действует до полного исполнения обязательств»; End is then the last
+	// date an obligation falls due («окончательный срок возврата займа — 30 июня 2027 г.»).
+	Performance bool
+	Unit        Unit // the clause that says it
+	// Renewal is the clause that prolongs the contract unless a party objects («Договор
+	// считается продлённым на тот же срок»), when there is one.
+	Renewal *Unit
+	// Exit is the clause on ending an indefinite contract by notice («вправе в одностороннем
+	// порядке отказаться от Договора, уведомив … за 30 календарных дней»).
+	Exit *Unit
+}
+
+var (
+	// runsUntil: «действует до 31 декабря 2026 г.», «Срок аренды … по 31 декабря 2026 г.»,
+	// «заключён на срок до 31.12.2026».
+	runsUntil = regexp.MustCompile(`(?i)(действует|срок\s+(?:аренды|действия\s+договора|договора)(?:[^.;]|г\.){0,60}?|заключ\p{L}*\s+на\s+срок)\s+(?:до|по)\s+(` + headerDate.String() + `)`)
+	// indefinite: «заключён на неопределённый срок», «действует бессрочно».
+	indefinite = regexp.MustCompile(`(?i)неопредел[её]нный\s+срок|бессрочн`)
+	// untilPerformed: «действует до полного исполнения Сторонами своих обязательств».
+	untilPerformed = regexp.MustCompile(`(?i)действует\s+до\s+(?:полного\s+)?исполнения`)
+	// renews: «…Договор считается продлённым на тот же срок», «пролонгируется».
+	renews = regexp.MustCompile(`(?i)считается\s+продл|пролонгир|автоматически\s+продл`)
+	// exitByNotice: a party may leave the contract by a notice given some days ahead.
+	exitByNotice = regexp.MustCompile(`(?i)(отказ\p{L}*|расторг\p{L}*)[^.;]{0,120}?уведом\p{L}*[^.;]{0,80}?за\s+\d`)
+	// finalDate: «Окончательный срок возврата займа — не позднее 30 июня 2027 г.».
+	finalDate = regexp.MustCompile(`(?i)окончательн\p{L}*\s+срок(?:[^.;]|г\.){0,60}?(` + headerDate.String() + `)`)
+)
+
+// TermOf reads how long the contract us runs; ok is false when no clause says.
+func TermOf(us []Unit) (Term, bool) {
+	var t Term
+	found := false
+	for _, u := range us {
+		if u.Kind != UnitClause {
+			continue
+		}
+		if m := runsUntil.FindStringSubmatch(u.Text); m != nil {
+			if d, ok := firstDate(m[2]); ok && (t.End.IsZero() || t.Performance) {
+				t = Term{End: d, Unit: u}
+				found = true
+			}
+		}
+		if !found && indefinite.MatchString(u.Text) {
+			t = Term{Indefinite: true, Unit: u}
+			found = true
+		}
+		if !found && untilPerformed.MatchString(u.Text) {
+			t = Term{Performance: true, Unit: u}
+			found = true
+		}
+	}
+	if found {
+		for _, u := range us {
+			if u.Kind == UnitClause && renews.MatchString(u.Text) {
+				r := u
+				t.Renewal = &r
+				break
+			}
+		}
+	}
+	if found && t.Indefinite {
+		for _, u := range us {
+			if u.Kind == UnitClause && exitByNotice.MatchString(u.Text) {
+				e := u
+				t.Exit = &e
+				break
+			}
+		}
+	}
+	if found && t.Performance {
+		for _, u := range us {
+			if m := finalDate.FindStringSubmatch(u.Text); m != nil {
+				if d, ok := firstDate(m[1]); ok {
+					t.End = d
+					break
+				}
+			}
+		}
+	}
+	return t, found
+}

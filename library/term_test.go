@@ -1,0 +1,35 @@
+package library
+
+import (
+	"testing"
+	"time"
+)
+
+func TestTermOf(t *testing.T) {
+	day := func(s string) time.Time { d, _ := time.Parse("02.01.2006", s); return d }
+	tests := []struct {
+		name, text string
+		want       Term
+		renewal    bool
+	}{
+		{"lease", "2.1. Срок аренды устанавливается с 01 февраля 2026 г. по 31 декабря 2026 г. включительно.\n2.3. Если ни одна из Сторон не заявит о прекращении, Договор считается продлённым на тот же срок.",
+			Term{End: day("31.12.2026")}, true},
+		{"supply", "10.1. Договор вступает в силу с даты подписания и действует до 31 декабря 2026 г., а в части расчётов — до полного исполнения обязательств.",
+			Term{End: day("31.12.2026")}, false},
+		{"services", "7.1. Договор вступает в силу с даты подписания и заключён на неопределённый срок.\n7.2. Каждая из Сторон вправе отказаться от Договора, письменно уведомив другую Сторону не менее чем за 30 (тридцать) календарных дней.", Term{Indefinite: true}, false},
+		{"loan", "4.2. Окончательный срок возврата займа — не позднее 30 июня 2027 г.\n7.1. Договор вступает в силу с даты его подписания и действует до полного исполнения Сторонами своих обязательств.",
+			Term{Performance: true, End: day("30.06.2027")}, false},
+	}
+	for _, tt := range tests {
+		got, ok := TermOf(Units(tt.text))
+		if !ok || !got.End.Equal(tt.want.End) || got.Indefinite != tt.want.Indefinite || got.Performance != tt.want.Performance || (got.Renewal != nil) != tt.renewal {
+			t.Errorf("%s: %+v %v, want %+v (renewal %v)", tt.name, got, ok, tt.want, tt.renewal)
+		}
+	}
+	if got, _ := TermOf(Units(tests[2].text)); got.Exit == nil || got.Exit.Number != "7.2" {
+		t.Errorf("an indefinite contract's way out: %+v", got.Exit)
+	}
+	if _, ok := TermOf(Units("1.1. Арендатор платит аренду.")); ok {
+		t.Error("a contract that states no term")
+	}
+}
