@@ -839,7 +839,7 @@ func facetFactor(a asks, states Facets) (float64, Facets, Facets) {
 	}
 	check(a.term, facetTermBit)
 	check(a.amount && !a.percent, facetMoneyBit)
-	check(a.percent, facetPercentBit)
+	check(a.percent || a.penalty, facetPercentBit) // a penalty is asked as its rate («пени по аренде»)
 	check(a.penalty, facetPenaltyBit)
 	check(a.party, facetPartyBit)
 	check(a.date && !a.term, facetDateBit)
