@@ -25,6 +25,8 @@ var (
 	asksContracts = regexp.MustCompile(`(?i)(как\p{L}+|все|всех|наши|список|перечень)\s+(у\s+нас\s+)?договор\p{L}*|договор(ы|ов|ам)(\s|$|\?)`)
 	// asksWhoWith: «с кем у нас договоры», «кто наши контрагенты по договорам».
 	asksWhoWith = regexp.MustCompile(`(?i)с\s+кем\s+(у\s+нас\s+)?(договор|заключ)|контрагент\p{L}*\s+по\s+(нашим\s+)?договор|с\s+какими\s+(компаниями|организациями|контрагентами)`)
+	// compareTerms: «сравни … по срокам», «сроки аренды и займа».
+	compareTerms = regexp.MustCompile(`(?i)сравн\p{L}*[^?]{0,80}\s+по\s+срок`)
 	// contractTitle: a document that is a contract (not an act, a policy, an agreement to one).
 	contractTitle = regexp.MustCompile(`(?i)^\s*договор`)
 )
@@ -36,6 +38,19 @@ func register(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.Cl
 		return withWhom(rds, docs)
 	case asksEnds.MatchString(q.Text) && asksContracts.MatchString(q.Text):
 		return contractEnds(q, rds, docs, nil)
+	case compareTerms.MatchString(q.Text):
+		// «сравни аренду и заём по срокам»: the terms of the contracts the question names
+		var named []int
+		for _, h := range hits {
+			if h.Affinity > 0 && !slices.Contains(named, h.Doc) && isContract(rds[h.Doc], docs[h.Doc]) {
+				named = append(named, h.Doc)
+			}
+		}
+		if len(named) >= 2 {
+			return contractEnds(q, rds, docs, named)
+		}
+	}
+	switch {
 	case asksEnds.MatchString(q.Text) && len(hits) > 0 && hits[0].Affinity > 0 && isContract(rds[hits[0].Doc], docs[hits[0].Doc]):
 		return contractEnds(q, rds, docs, []int{hits[0].Doc}) // «когда истекает договор аренды»
 	}
@@ -86,8 +101,9 @@ func contractEnds(q Question, rds []*readDoc, docs []docstore.Doc, only []int) (
 	}
 	esc := md.Escape
 	var in, out []string
+	lines := make([]string, len(rows)) // by row, in their order
 	var r skill.Reply
-	for _, x := range rows {
+	for i, x := range rows {
 		d := docs[x.doc].Meta
 		r.Sources = append(r.Sources, facts.Source{Title: d.Title})
 		r.Quoted = append(r.Quoted, d.ID)
@@ -112,6 +128,7 @@ func contractEnds(q Question, rds []*readDoc, docs []docstore.Doc, only []int) (
 			what += "; выйти из него можно уведомлением (" + unitPlace(*x.term.Exit, d) + ")"
 		}
 		line := fmt.Sprintf("- **%s** — %s [%d]", esc(d.Title), esc(what), n)
+		lines[i] = line
 		end := time.Date(x.term.End.Year(), x.term.End.Month(), x.term.End.Day(), 0, 0, 0, 0, from.Location())
 		if span != "" && !x.term.End.IsZero() && !end.Before(from) && !end.After(to) {
 			in = append(in, line)
@@ -136,10 +153,15 @@ func contractEnds(q Question, rds []*readDoc, docs []docstore.Doc, only []int) (
 		if rows[0].term.Renewal != nil {
 			fmt.Fprintf(&b, "\n\n> %s [1]", quoteText(*rows[0].term.Renewal))
 		}
+	case only != nil:
+		// a few contracts compared: each line, and the clause that says it
+		for i, x := range rows {
+			fmt.Fprintf(&b, "%s\n> %s [%d]\n\n", lines[i], quoteText(x.term.Unit), i+1)
+		}
 	default:
 		fmt.Fprintf(&b, "%s\n%s", esc("Сроки договоров:"), strings.Join(append(in, out...), "\n"))
 	}
-	r.Text = b.String()
+	r.Text = strings.TrimSpace(b.String())
 	return r, true
 }
 
