@@ -63,22 +63,10 @@ func TermOf(us []Unit) (Term, bool) {
 		}
 	}
 	if found {
-		for _, u := range us {
-			if u.Kind == UnitClause && renews.MatchString(u.Text) {
-				r := u
-				t.Renewal = &r
-				break
-			}
-		}
+		t.Renewal = firstClause(us, renews)
 	}
 	if found && t.Indefinite {
-		for _, u := range us {
-			if u.Kind == UnitClause && exitByNotice.MatchString(u.Text) {
-				e := u
-				t.Exit = &e
-				break
-			}
-		}
+		t.Exit = firstClause(us, exitByNotice)
 	}
 	if found && t.Performance {
 		for _, u := range us {
@@ -91,4 +79,14 @@ func TermOf(us []Unit) (Term, bool) {
 		}
 	}
 	return t, found
+}
+
+// firstClause is the first clause of us that re matches; nil when none does.
+func firstClause(us []Unit, re *regexp.Regexp) *Unit {
+	for _, u := range us {
+		if u.Kind == UnitClause && re.MatchString(u.Text) {
+			return &u
+		}
+	}
+	return nil
 }
