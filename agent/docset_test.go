@@ -318,12 +318,12 @@ func TestDocumentSet(t *testing.T) {
 			t.Logf("%s, %s, by kind of answer: %s", v.name, split, strings.Join(per, ", "))
 		}
 	}
-	// Floors: the figures measured on 2026-12-06 (176 of 234 with no LLM in the fourth session,
+	// Floors: the figures measured on 2026-12-06 (181 of 234 with no LLM in the fourth session,
 	// docs/benchmarks.md) less a margin; an LLM that answers filler changes nothing. The lying LLM still costs a few
 	// answers where the documents hold the message too weakly to overrule its plan: that gap is
 	// bounded, not accepted as zero (issue #27).
-	if right["no LLM"] < 170 {
-		t.Errorf("no LLM: %d of %d right, want at least 170", right["no LLM"], len(lines))
+	if right["no LLM"] < 175 {
+		t.Errorf("no LLM: %d of %d right, want at least 175", right["no LLM"], len(lines))
 	}
 	if right["garbage LLM"] < right["no LLM"] {
 		t.Errorf("a garbage LLM lowered the answers: %v", right)
@@ -384,7 +384,7 @@ func TestDocumentRouting(t *testing.T) {
 	t.Logf("knowledge-base questions taken by the documents: %d of %d %q", kbTaken, len(kbQs), kw)
 	precision := float64(docsRight) / float64(max(docsRight+ledgerTaken+kbTaken, 1))
 	t.Logf("routing to the documents: precision %.3f, recall %.3f", precision, float64(docsRight)/float64(max(docsAll, 1)))
-	if docsRight < docsAll*90/100 { // 146 of 151 measured on 2026-12-06 (fourth session)
+	if docsRight < docsAll*90/100 { // 145 of 151 measured on 2026-12-06 (fourth session)
 		t.Errorf("%d of %d document questions reached the documents", docsRight, docsAll)
 	}
 	if ledgerTaken > len(ledgerQs)/50 {
