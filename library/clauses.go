@@ -668,7 +668,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	// «оплатить»): a unit term that shares all but its ending with it matches at a discount.
 	variants := map[string][]string{}
 	for _, t := range qt {
-		if v := stemVariants(t, vocabs); len(v) > 0 {
+		if v := append(stemVariants(t, vocabs), longerForms(t, vocabs)...); len(v) > 0 {
 			variants[t] = v
 		}
 	}
@@ -1056,6 +1056,11 @@ func init() {
 		"гендиректор": "генеральный директор", "гендиректору": "генеральный директор", "гендир": "генеральный директор",
 		"главбух": "главный бухгалтер", "главбуху": "главный бухгалтер", "замдиректора": "заместитель директора",
 		"допсоглашению": "дополнительное соглашение", "ндсом": "ндс",
+		// a travel policy writes «проживание», «наём жилого помещения», «воздушным транспортом»
+		"гостиница": "гостиница проживание", "гостиницу": "гостиница проживание", "гостинице": "гостиница проживание",
+		"отель": "гостиница проживание", "отеле": "гостиница проживание", "отелю": "гостиница проживание",
+		"самолет": "самолет воздушный", "самолёт": "самолет воздушный", "авиабилет": "билет воздушный",
+		"питер": "санкт-петербург", "питере": "санкт-петербург", "спб": "санкт-петербург", "мск": "москва",
 	} {
 		for _, t := range retrieval.Tokens(short) {
 			documentSpeak[t] = retrieval.Tokens(long)
@@ -1104,6 +1109,26 @@ func stemVariants(t string, vocabs [][]string) []string {
 	return out
 }
 
+// longerForms are the units' terms that are t with up to two letters more («выезд» and
+// «выездн»: «выезд специалиста», «выездные работы»), for a t of five letters.
+func longerForms(t string, vocabs [][]string) []string {
+	n := utf8.RuneCountInString(t)
+	if n != 5 || parameter(t) {
+		return nil
+	}
+	var out []string
+	for _, v := range vocabs {
+		i, _ := slices.BinarySearch(v, t)
+		for ; i < len(v) && strings.HasPrefix(v[i], t); i++ {
+			if v[i] != t && utf8.RuneCountInString(v[i]) <= n+2 && !slices.Contains(out, v[i]) {
+				out = append(out, v[i])
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // vocabOf is the sorted set of the units' own terms.
 func vocabOf(units []clauseTerms) []string {
 	var v []string
@@ -1142,7 +1167,9 @@ var clauseFold = map[string]string{"подписан": "подпис",
 	"вернул": "возврат", "возвращен": "возврат", "привезт": "постав", "привезут": "постав", "привез": "постав",
 	"сдач": "представ", "представля": "представ", "представлен": "представ", "истека": "оконч",
 	// «просрочили», «задержим», «опоздаем с оплатой» — «за просрочку оплаты»
-	"просроч": "просрочк", "задерж": "просрочк", "задержк": "просрочк", "опозда": "просрочк"}
+	"просроч": "просрочк", "задерж": "просрочк", "задержк": "просрочк", "опозда": "просрочк",
+	// «сколько можно потратить на отель» — «расходы по найму»
+	"потрат": "расход", "трат": "расход"}
 
 // clauseTokens are the retrieval terms of text, folded by clauseFold.
 func clauseTokens(text string) []string {
