@@ -165,3 +165,22 @@ func TestRankClausesDocumentWithoutTitleLine(t *testing.T) {
 		t.Errorf("hits = %+v", hits)
 	}
 }
+
+func TestRankClausesTravelWords(t *testing.T) {
+	policy := NewClauseDoc("policy", "Положение о командировках", Units(`5. РАСХОДЫ НА ПРОЖИВАНИЕ
+5.1. Расходы по найму жилого помещения возмещаются по фактическим затратам, но не более следующих лимитов за 1 (одни) сутки:
+Место командировки	Лимит за сутки
+г. Москва	9 000 рублей
+г. Санкт-Петербург	8 000 рублей
+6.1. Расходы на проезд возмещаются в размере стоимости проезда: воздушным транспортом — в салоне экономического класса.`))
+	for q, want := range map[string]string{
+		"лимит на гостиницу в питере":               "Санкт-Петербург",
+		"сколько можно потратить на отель в москве": "Москва",
+		"какой класс билетов на самолет":            "экономического класса",
+	} {
+		hits := RankClauses([]ClauseDoc{policy}, ClauseQuestion{Text: q})
+		if len(hits) == 0 || !strings.Contains(hits[0].Unit.Text+hits[0].Unit.Lead, want) {
+			t.Errorf("%q: best %+v, want %q", q, hits, want)
+		}
+	}
+}
