@@ -321,6 +321,8 @@ var (
 	// asksIncluded: «доставка входит в цену?» asks whether, not how much.
 	asksIncluded = regexp.MustCompile(`(?i)(входит|входят|включен\p{L}*|включает\p{L}*)\s+(ли\s+)?(в\s+)?(цен|стоимост|сумм|плат)`)
 	asksAmount   = regexp.MustCompile(`(?i)(^|\s)(сколько|почем|почём)(\s|$|\?)|сумм[аеуы]|цен[аеуы]?(\s|$|\?)|стоимост|размер`)
+	// byHowMuch: «на сколько» asks a change, which a contract states as a percentage as often.
+	byHowMuch = regexp.MustCompile(`(?i)(^|\s)на\s*сколько(\s|$|\?)`)
 	// asksHowMuch: «сколько», «почём» ask an amount whatever else the question names; «сумма»,
 	// «цена» may only name what a term is asked of («срок перечисления суммы займа»).
 	asksHowMuch = regexp.MustCompile(`(?i)(^|\s)(сколько|почем|почём)(\s|$|\?)`)
@@ -336,7 +338,7 @@ func readAsks(q ClauseQuestion) asks {
 		term: q.Asking.Term || q.Asking.When,
 		amount: q.Asking.Amount || asksAmount.MatchString(t) && !asksDuration.MatchString(t) && !asksIncluded.MatchString(t) &&
 			(asksHowMuch.MatchString(t) || !asksTermWord.MatchString(t)),
-		percent: asksPercent.MatchString(t),
+		percent: asksPercent.MatchString(t) || byHowMuch.MatchString(t), // «на сколько поднимут» — by a percentage too
 		penalty: asksPenalty.MatchString(t),
 		party:   asksParty.MatchString(t),
 		date:    asksDate.MatchString(t),
