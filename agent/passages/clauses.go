@@ -248,10 +248,20 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		h.Doc, h.Unit = sched.doc, sched.of
 		kept = []library.ClauseHit{h} // the schedule's clause, with the rows the period selects
 	}
-	if net == "" && pen == "" && due == "" && !named && !scheduled && (res.Coverage < MinClauseCoverage || len(hits[0].Unknown) > 0 && res.Coverage < sureClauseCoverage) {
+	chg := "" // «на сколько изменилась сумма договора»: an amended clause's new amount less its old
+	for _, h := range kept {
+		if am, ai, ok := amendmentOf(rds, h); ok {
+			if chg = changeOf(q, h.Unit.Text, am.Text, amendedBy(rds[ai], docs[ai])); chg != "" {
+				break
+			}
+		}
+	}
+	if net == "" && pen == "" && due == "" && chg == "" && !named && !scheduled && (res.Coverage < MinClauseCoverage || len(hits[0].Unknown) > 0 && res.Coverage < sureClauseCoverage) {
 		res.NotFound = true
 		kept = kept[:1]
 		b.WriteString("Прямого ответа в ваших документах не нашёл. Ближе всего по смыслу:\n\n")
+	} else if chg != "" {
+		b.WriteString(chg + "\n\n")
 	} else if net != "" {
 		b.WriteString(net + "\n\n")
 	} else if pen != "" {
@@ -296,16 +306,10 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 				an = len(srcs)
 				footnote[ad.Meta.Title] = an
 			}
-			by := ad.Meta.Title
-			hd := rds[ai].header
-			if hd.Title != "" {
-				by = hd.Title // «ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 1», whatever its file is called
-			}
-			if !hd.Date.IsZero() {
-				by += " от " + hd.Date.Format("02.01.2006")
-			}
+			by := amendedBy(rds[ai], ad)
 			res.Quoted = append(res.Quoted, ad.Meta.Title+" п. "+am.Unit.Number)
 			amended = append(amended, ad.Meta.ID)
+
 			fmt.Fprintf(&b, "**%s**%s — в редакции «%s»:\n", md.Escape(d.Meta.Title), md.Escape(where), md.Escape(by))
 			fmt.Fprintf(&b, "> %s [%d]\n\n_Первоначальная редакция:_\n> %s [%d]\n\n", md.Escape(am.Text), an, quoteText(h.Unit), n)
 			continue
@@ -325,6 +329,19 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 	}
 	return skill.Reply{Text: strings.TrimSpace(b.String()), Sources: srcs, Quoted: quoted}, res, true
+}
+
+// amendedBy names the document that set a clause anew: «ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 1 от
+// 21.01.2026», whatever its file is called.
+func amendedBy(rd *readDoc, d docstore.Doc) string {
+	by := d.Meta.Title
+	if rd.header.Title != "" {
+		by = rd.header.Title
+	}
+	if !rd.header.Date.IsZero() {
+		by += " от " + rd.header.Date.Format("02.01.2006")
+	}
+	return by
 }
 
 // tableOf is the table a clause introduces («… по следующему графику:»), as quote lines: its

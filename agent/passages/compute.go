@@ -243,3 +243,33 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 	}
 	return ""
 }
+
+var (
+	// asksChange: the question asks by how much something changed («на сколько подорожал»,
+	// «разница», «насколько увеличилась сумма»).
+	asksChange = regexp.MustCompile(`(?i)на\s*сколько\s+(\p{L}+\s+)?(подорож|подешев|измен|вырос|вырастет|увелич|уменьш|сниз|поднял|вырос)|разниц|изменил\p{L}*\s+на\s+сколько`)
+	// firstAmount: the first amount in roubles and kopecks a text states.
+	firstAmount = regexp.MustCompile(`\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})*,\d{2}`)
+)
+
+// changeOf is the line (Markdown) that says by how much a clause's amount changed when another
+// document set it anew (the first amount of each wording, new less old), when the question asks;
+// "" otherwise.
+func changeOf(q Question, old, new, by string) string {
+	if !asksChange.MatchString(q.Text) {
+		return ""
+	}
+	o, n := firstAmount.FindString(old), firstAmount.FindString(new)
+	ok, okK := kopecks(o)
+	nk, nkK := kopecks(n)
+	if o == "" || n == "" || !okK || !nkK {
+		return ""
+	}
+	d := nk - ok
+	sign := "+"
+	if d < 0 {
+		sign, d = "−", -d
+	}
+	esc := md.Escape
+	return esc(fmt.Sprintf("Изменение: %s − %s = ", ru.Money(nk), ru.Money(ok))) + "**" + esc(sign+ru.Money(d)) + "**" + esc(" (по «"+by+"»).")
+}

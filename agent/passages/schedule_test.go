@@ -197,3 +197,18 @@ func TestMonthlyTotal(t *testing.T) {
 		t.Error("no month asked, no monthly total")
 	}
 }
+
+func TestChangeOf(t *testing.T) {
+	old := "2.2. Общая сумма Договора составляет 1 957 400,00 (один миллион…) рублей 00 копеек."
+	amended := "2.2. Общая сумма Договора составляет 1 979 080,00 (один миллион…) рублей 00 копеек."
+	got := changeOf(Question{Text: "на сколько изменилась сумма договора"}, old, amended, "ДС № 1")
+	if want := "Изменение: 1\u00a0979\u00a0080,00\u00a0₽ − 1\u00a0957\u00a0400,00\u00a0₽ = **\\+21\u00a0680,00\u00a0₽** \\(по «ДС № 1»\\)\\."; got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if got := changeOf(Question{Text: "на сколько снизили цену"}, amended, old, "ДС"); !strings.Contains(got, "**−21\u00a0680,00\u00a0₽**") {
+		t.Errorf("a decrease: %q", got)
+	}
+	if got := changeOf(Question{Text: "какая сумма договора"}, old, amended, "ДС"); got != "" {
+		t.Errorf("no change asked: %q", got)
+	}
+}
