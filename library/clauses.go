@@ -546,9 +546,16 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	if asksBasis.MatchString(q.Text) {
 		qt = append(qt, basisTerms...) // a form writes the contract it follows as «Основание: Договор № …»
 	}
+	expanded := map[[2]string]bool{} // neighbours only because one word was written out as several
 	for i := 0; i < len(qt); i++ {
 		if ws, ok := documentSpeak[qt[i]]; ok {
 			qt = slices.Replace(qt, i, i+1, ws...) // «допник»: a document writes «дополнительное соглашение»
+			if len(ws) > 2 {
+				// «коммуналка» is «электроэнергия» or «водоснабжение», not the two side by side
+				for k := 1; k < len(ws); k++ {
+					expanded[[2]string{ws[k-1], ws[k]}] = true
+				}
+			}
 			i += len(ws) - 1
 		}
 	}
@@ -582,7 +589,9 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	// what the question says, not just its words.
 	var pairs [][2]string
 	for i := 1; i < len(qt); i++ {
-		pairs = append(pairs, [2]string{qt[i-1], qt[i]})
+		if !expanded[[2]string{qt[i-1], qt[i]}] {
+			pairs = append(pairs, [2]string{qt[i-1], qt[i]})
+		}
 	}
 
 	n := 0
