@@ -165,7 +165,14 @@ func (c *Client) Search(ctx context.Context, q Query) (Response, error) {
 			return resp, nil
 		}
 		// The flight runs with the ctx of whoever started it. Everyone waits on their own ctx.
-		ch := c.flights.DoChan(key, func() (any, error) { return c.fetch(ctx, key, req) })
+		ch := c.flights.DoChan(key, func() (any, error) {
+			// A caller that missed the cache while another flight was landing starts its own:
+			// the answer that flight stored is the one it wants.
+			if resp, ok := c.cached(key); ok {
+				return resp, nil
+			}
+			return c.fetch(ctx, key, req)
+		})
 		select {
 		case <-ctx.Done():
 			return Response{}, fmt.Errorf("tavily: search: %w", ctx.Err())
