@@ -240,10 +240,11 @@ const (
 	docsRouteCoverage = 0.4 // library.ClauseHit.Coverage of the best unit
 	docsRouteSure     = 0.9
 	docsRouteStrong   = 0.75
-	// docsRouteOwnPolicy: a knowledge-base question that names one of the user's documents by
-	// its title («по нашему положению о командировках», «вернулся из командировки…» with the
-	// travel policy uploaded) is the user's policy's when a clause holds this much of it.
-	docsRouteOwnPolicy = 0.2
+	// docsRouteWeak is enough where the other reading is weak too: a knowledge-base question
+	// that names one of the user's documents by its title («вернулся из командировки…» with
+	// the travel policy uploaded: the user's policy beats the general article), a name 1C does
+	// not know that a document's title holds, a planner's 1C plan that would only ask back.
+	docsRouteWeak = 0.2
 )
 
 // asksPrice: the message asks what something costs («почём», «сколько стоит», «цена …»).
@@ -316,13 +317,13 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	unknown := d.Kind == understand.KindUnknownEntity && hit.AnyNamed
 	ownPolicy := d.Kind == understand.KindKB && hit.Named
 	if unknown || ownPolicy {
-		sure, need = false, docsRouteOwnPolicy
+		sure, need = false, docsRouteWeak
 	}
 	switch {
 	case d.Kind == understand.KindSmallTalk || asksBack && !planned:
 		need = docsRouteStrong
 	case asksBack && planned:
-		need = docsRouteOwnPolicy // the planner's 1C reading would only ask back whose
+		need = docsRouteWeak // the planner's 1C reading would only ask back whose
 	}
 	if sure {
 		if !hit.Named {

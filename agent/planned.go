@@ -92,8 +92,8 @@ func (a *Agent) byPlan(ctx context.Context, q skill.Query, p plan.QueryPlan, rou
 				// better (a model that lies plans «open items» for a question about a lease).
 				q.Decision, _ = a.weighDocuments(ctx, q, true)
 			}
-			dbg.Handler = string(d.Kind)
-			route.Sure, route.Rule = d.Sure, d.Rule
+			dbg.Handler = string(q.Decision.Kind)
+			route.Sure, route.Rule = q.Decision.Sure, q.Decision.Rule
 			return a.decided(ctx, q, route)
 		}
 	}

@@ -597,7 +597,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	n := 0
 	df := map[string]int{}
 	titleTerms := make([]map[string]bool, len(docs))
-	partyTerms := make([]map[string]bool, len(docs)) // names in «» that the document's names hold too
+	partyTerms := make([]map[string]bool, len(docs)) // its counterparties' names (ООО «…»), the user's own company aside
 	companies := make([]map[string]bool, len(docs))
 	inDocs := map[string]int{}
 	for di, d := range docs {
@@ -645,13 +645,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		if lat, ok := latinTerm(ru.Skeleton(ru.Translit(w)), terms); ok {
 			if i := slices.Index(qt, toks[0]); i >= 0 && !slices.Contains(qt, lat) {
 				qt[i] = lat
-				for _, ds := range terms {
-					for _, ut := range ds {
-						if ut.own[lat] || ut.ctx[lat] {
-							df[lat]++
-						}
-					}
-				}
+				df[lat] = unitsHolding(lat, terms)
 			}
 		}
 	}
@@ -666,13 +660,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		}
 		if ok && !slices.Contains(qt, fix) {
 			qt[i] = fix
-			for _, ds := range terms {
-				for _, ut := range ds {
-					if ut.own[fix] || ut.ctx[fix] {
-						df[fix]++
-					}
-				}
-			}
+			df[fix] = unitsHolding(fix, terms)
 		}
 	}
 	// Another form of a question's word («перечисления» and «перечисляет», «оплачивает» and
@@ -1074,10 +1062,10 @@ func init() {
 		"гендиректор": "генеральный директор", "гендиректору": "генеральный директор", "гендир": "генеральный директор",
 		"главбух": "главный бухгалтер", "главбуху": "главный бухгалтер", "замдиректора": "заместитель директора",
 		"допсоглашению": "дополнительное соглашение", "ндсом": "ндс",
-		// a travel policy writes «проживание», «наём жилого помещения», «воздушным транспортом»
 		// a contract caps with «не более», «не менее»
 		"максимум": "более", "максимальный": "более", "максимальная": "более", "макс": "более",
 		"минимум": "менее", "минимальный": "менее",
+		// a travel policy writes «проживание», «наём жилого помещения», «воздушным транспортом»
 		"гостиница": "гостиница проживание", "гостиницу": "гостиница проживание", "гостинице": "гостиница проживание",
 		"отель": "гостиница проживание", "отеле": "гостиница проживание", "отелю": "гостиница проживание",
 		"самолет": "самолет воздушный", "самолёт": "самолет воздушный", "авиабилет": "билет воздушный",
@@ -1116,18 +1104,7 @@ func stemVariants(t string, vocabs [][]string) []string {
 	if len(r) < 6 || parameter(t) {
 		return nil
 	}
-	prefix := string(r[:max(6, len(r)-2)])
-	var out []string
-	for _, v := range vocabs {
-		i, _ := slices.BinarySearch(v, prefix)
-		for ; i < len(v) && strings.HasPrefix(v[i], prefix); i++ {
-			if v[i] != t && !slices.Contains(out, v[i]) {
-				out = append(out, v[i])
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
+	return withPrefix(vocabs, string(r[:max(6, len(r)-2)]), func(w string) bool { return w != t })
 }
 
 // longerForms are the units' terms that are t with up to two letters more («выезд» and
@@ -1137,17 +1114,36 @@ func longerForms(t string, vocabs [][]string) []string {
 	if n != 5 || parameter(t) {
 		return nil
 	}
+	return withPrefix(vocabs, t, func(w string) bool { return w != t && utf8.RuneCountInString(w) <= n+2 })
+}
+
+// withPrefix are the terms of the sorted vocabularies that start with prefix and keep accepts,
+// sorted, each once.
+func withPrefix(vocabs [][]string, prefix string, keep func(string) bool) []string {
 	var out []string
 	for _, v := range vocabs {
-		i, _ := slices.BinarySearch(v, t)
-		for ; i < len(v) && strings.HasPrefix(v[i], t); i++ {
-			if v[i] != t && utf8.RuneCountInString(v[i]) <= n+2 && !slices.Contains(out, v[i]) {
+		i, _ := slices.BinarySearch(v, prefix)
+		for ; i < len(v) && strings.HasPrefix(v[i], prefix); i++ {
+			if keep(v[i]) && !slices.Contains(out, v[i]) {
 				out = append(out, v[i])
 			}
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// unitsHolding is how many units hold t, in their text, section or lead.
+func unitsHolding(t string, terms [][]clauseTerms) int {
+	n := 0
+	for _, ds := range terms {
+		for _, ut := range ds {
+			if ut.own[t] || ut.ctx[t] {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // vocabOf is the sorted set of the units' own terms.
@@ -1237,9 +1233,8 @@ var (
 var monthTerms = map[string]bool{}
 
 func init() {
-	for _, w := range []string{"январь", "января", "февраль", "февраля", "март", "марта", "апрель", "апреля", "май", "мая", "июнь", "июня",
-		"июль", "июля", "август", "августа", "сентябрь", "сентября", "октябрь", "октября", "ноябрь", "ноября", "декабрь", "декабря"} {
-		for _, t := range retrieval.Tokens(w) {
+	for _, ts := range monthTerm {
+		for _, t := range ts {
 			monthTerms[t] = true
 		}
 	}

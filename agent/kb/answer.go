@@ -87,12 +87,13 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 				if dbg.Clauses == nil || !dbg.Clauses.NotFound {
 					return r, nil
 				}
-				// The user's documents do not say it. A question that names none of them
+				// The user's documents do not say it. A question that names one of them («…по
+				// положению»), or that the parser was not sure is about rules, keeps the
+				// documents' «не нашёл», what the knowledge base says after it; any other
 				// («сколько лет срок давности» beside a lease) is the knowledge base's when it
-				// answers; one that names one («…по положению») keeps the documents' «не нашёл»,
-				// what the knowledge base says after it
+				// answers.
 				if dbg.Clauses.Named || !q.Decision.Sure {
-					return s.withKB(ctx, q, r) // … or when the parser was not sure it is about rules
+					return s.withKB(ctx, q, r)
 				}
 				if kb, err := s.answer(ctx, q, q.Rules); err != nil || len(kb.Sources) > 0 {
 					return kb, err

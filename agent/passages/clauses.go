@@ -4,11 +4,13 @@ package passages
 // or paragraph that states what the question asks, wherever it stands in the document.
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -256,18 +258,16 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 			}
 		}
 	}
-	if net == "" && pen == "" && due == "" && chg == "" && !named && !scheduled && (res.Coverage < MinClauseCoverage || len(hits[0].Unknown) > 0 && res.Coverage < sureClauseCoverage) {
+	// The first line computed from the units answers, in this order; with none, a best unit
+	// that holds too little of the question does not answer it either.
+	lead := cmp.Or(chg, net, pen, due)
+	switch {
+	case lead == "" && !named && !scheduled && (res.Coverage < MinClauseCoverage || len(hits[0].Unknown) > 0 && res.Coverage < sureClauseCoverage):
 		res.NotFound = true
 		kept = kept[:1]
 		b.WriteString("Прямого ответа в ваших документах не нашёл. Ближе всего по смыслу:\n\n")
-	} else if chg != "" {
-		b.WriteString(chg + "\n\n")
-	} else if net != "" {
-		b.WriteString(net + "\n\n")
-	} else if pen != "" {
-		b.WriteString(pen + "\n\n")
-	} else if due != "" {
-		b.WriteString(due + "\n\n")
+	case lead != "":
+		b.WriteString(lead + "\n\n")
 	}
 	if who != "" && !res.NotFound {
 		b.WriteString(who + "\n\n")
@@ -442,16 +442,7 @@ func datedDocs(rds []*readDoc, docs []docstore.Doc, res ClauseResult) (skill.Rep
 	for i := range docs {
 		ds = append(ds, dated{i, rds[i].header})
 	}
-	slices.SortStableFunc(ds, func(a, b dated) int {
-		switch {
-		case a.h.Date.IsZero() != b.h.Date.IsZero():
-			if a.h.Date.IsZero() {
-				return 1
-			}
-			return -1
-		}
-		return a.h.Date.Compare(b.h.Date)
-	})
+	slices.SortStableFunc(ds, func(a, b dated) int { return undatedLast(a.h.Date, b.h.Date) })
 	var b strings.Builder
 	b.WriteString("Документы по датам, с самого раннего:\n\n")
 	var srcs []facts.Source
@@ -468,6 +459,17 @@ func datedDocs(rds []*readDoc, docs []docstore.Doc, res ClauseResult) (skill.Rep
 	}
 	res.Quoted = append(res.Quoted, "заголовки документов")
 	return skill.Reply{Text: strings.TrimSpace(b.String()), Sources: srcs, Quoted: quoted}, res, true
+}
+
+// undatedLast orders dates, the zero one (none stated) after all others.
+func undatedLast(a, b time.Time) int {
+	if a.IsZero() != b.IsZero() {
+		if a.IsZero() {
+			return 1
+		}
+		return -1
+	}
+	return a.Compare(b)
 }
 
 // acrossCue: a question about every document or about which one («по всем договорам», «в

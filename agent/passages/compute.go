@@ -247,7 +247,7 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 var (
 	// asksChange: the question asks by how much something changed («на сколько подорожал»,
 	// «разница», «насколько увеличилась сумма»).
-	asksChange = regexp.MustCompile(`(?i)на\s*сколько\s+(\p{L}+\s+)?(подорож|подешев|измен|вырос|вырастет|увелич|уменьш|сниз|поднял|вырос)|разниц|изменил\p{L}*\s+на\s+сколько`)
+	asksChange = regexp.MustCompile(`(?i)на\s*сколько\s+(\p{L}+\s+)?(подорож|подешев|измен|вырос|увелич|уменьш|сниз|поднял)|разниц|изменил\p{L}*\s+на\s+сколько`)
 	// firstAmount: the first amount in roubles and kopecks a text states.
 	firstAmount = regexp.MustCompile(`\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})*,\d{2}`)
 )

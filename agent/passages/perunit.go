@@ -90,9 +90,7 @@ func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 						continue
 					}
 					if k, ok := kopecks(p); ok {
-						esc := md.Escape
-						return esc(fmt.Sprintf("%s × %d = ", ru.Money(k), n)) + "**" + esc(ru.Money(k*int64(n))) + "**" +
-							esc(" ("+basis(place(h))+").")
+						return timesLine("", k, n, "", place(h))
 					}
 				}
 				break
@@ -103,9 +101,7 @@ func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 			// «Ежемесячная арендная плата … составляет 185 760,00 (…) рублей»
 			if m := monthlyPrice.FindStringSubmatch(h.Unit.Text); m != nil {
 				if k, what, ok := vatPart(q, h.Unit.Text, m[1]); ok {
-					esc := md.Escape
-					return esc(fmt.Sprintf("%s%s × %d мес. = ", what, ru.Money(k), n)) + "**" + esc(ru.Money(k*int64(n))) + "**" +
-						esc(" ("+basis(place(h))+").")
+					return timesLine(what, k, n, " мес.", place(h))
 				}
 				continue
 			}
@@ -130,10 +126,7 @@ func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 					return "" // the VAT of a price the clause does not split
 				}
 			}
-			sum := new(big.Rat).Mul(price, big.NewRat(int64(n), 1))
-			esc := md.Escape
-			return esc(fmt.Sprintf("%s × %d = ", ru.Money(toKopecks(price)), n)) + "**" + esc(ru.Money(toKopecks(sum))) + "**" +
-				esc(" ("+basis(place(h))+").")
+			return timesLine("", toKopecks(price), n, "", place(h)) // at most two decimals: exact in kopecks
 		}
 	}
 	return ""
@@ -200,6 +193,13 @@ func basis(place string) string {
 		return "расчёт по " + place
 	}
 	return "расчёт: " + place
+}
+
+// timesLine is a computed line «[what]price × n[unit] = **total** (расчёт по …)» (Markdown).
+func timesLine(what string, k int64, n int, unit, place string) string {
+	esc := md.Escape
+	return esc(fmt.Sprintf("%s%s × %d%s = ", what, ru.Money(k), n, unit)) + "**" + esc(ru.Money(k*int64(n))) + "**" +
+		esc(" ("+basis(place)+").")
 }
 
 // asksVAT: the question asks for VAT or for an amount without it («ндс за год», «без ндс»).

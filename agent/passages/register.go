@@ -81,16 +81,7 @@ func contractEnds(q Question, rds []*readDoc, docs []docstore.Doc, only []int) (
 	if len(rows) == 0 {
 		return skill.Reply{}, false
 	}
-	slices.SortStableFunc(rows, func(a, b row) int {
-		switch {
-		case a.term.End.IsZero() != b.term.End.IsZero():
-			if a.term.End.IsZero() {
-				return 1
-			}
-			return -1
-		}
-		return a.term.End.Compare(b.term.End)
-	})
+	slices.SortStableFunc(rows, func(a, b row) int { return undatedLast(a.term.End, b.term.End) })
 	var from, to time.Time
 	span := ""
 	if !q.Now.IsZero() {
