@@ -127,7 +127,7 @@ func TestRankClausesReadsAbbreviationsAndCompounds(t *testing.T) {
 1.5. Арендатору предоставляется право пользования 2 (двумя) машино-местами.`))}
 	for q, want := range map[string]string{
 		"размер обеспечит. платежа": "5.3", // «обеспечит.» is cut short: «обеспечительный», not «обеспечить»
-		"сколько машиномест":              "1.5", // «машино-местами» written as one word
+		"сколько машиномест":        "1.5", // «машино-местами» written as one word
 	} {
 		hits := RankClauses(docs, ClauseQuestion{Text: q})
 		if len(hits) == 0 || hits[0].Unit.Number != want {
