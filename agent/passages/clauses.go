@@ -183,8 +183,8 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 		if slices.ContainsFunc(kept, func(k library.ClauseHit) bool {
 			return k.Doc == h.Doc && (k.Unit.Index == h.Unit.Index || k.Unit.Lead == h.Unit.Text)
-		}) {
-			continue
+		}) || hits[0].Named && !h.Named {
+			continue // …nor a document the question does not name, when it names the best one's
 		}
 		kept = append(kept, h)
 	}

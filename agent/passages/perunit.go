@@ -155,7 +155,7 @@ func dueDayFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 		}
 		day, _ := strconv.Atoi(m[1])
 		month := p.To
-		how := "следующего за периодом " + p.From.Format("02.01.2006") + "–" + p.To.Format("02.01.2006")
+		how := "месяца, следующего за периодом " + p.From.Format("02.01.2006") + "–" + p.To.Format("02.01.2006")
 		if m[2] == "" { // the current month: the one the question names
 			if p.From.Month() != p.To.Month() || p.From.Year() != p.To.Year() {
 				continue

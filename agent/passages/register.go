@@ -35,7 +35,13 @@ var (
 func register(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.ClauseHit) (skill.Reply, bool) {
 	switch {
 	case asksWhoWith.MatchString(q.Text):
-		return withWhom(rds, docs)
+		var named []int // «с кем у нас договор аренды»: that one
+		for _, h := range hits {
+			if h.Named && !slices.Contains(named, h.Doc) {
+				named = append(named, h.Doc)
+			}
+		}
+		return withWhom(rds, docs, named)
 	case asksEnds.MatchString(q.Text) && asksContracts.MatchString(q.Text):
 		return contractEnds(q, rds, docs, nil)
 	case compareTerms.MatchString(q.Text):
@@ -158,7 +164,7 @@ func contractEnds(q Question, rds []*readDoc, docs []docstore.Doc, only []int) (
 
 // withWhom lists each contract's counterparty: the party that is not the user's company (the
 // one every contract names).
-func withWhom(rds []*readDoc, docs []docstore.Doc) (skill.Reply, bool) {
+func withWhom(rds []*readDoc, docs []docstore.Doc, only []int) (skill.Reply, bool) {
 	count := map[string]int{}
 	contracts := 0
 	for i, rd := range rds {
@@ -187,7 +193,7 @@ func withWhom(rds []*readDoc, docs []docstore.Doc) (skill.Reply, bool) {
 	var b strings.Builder
 	var r skill.Reply
 	for i, rd := range rds {
-		if !isContract(rd, docs[i]) || len(rd.parties) == 0 {
+		if !isContract(rd, docs[i]) || len(rd.parties) == 0 || len(only) > 0 && !slices.Contains(only, i) {
 			continue
 		}
 		var them []string
