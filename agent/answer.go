@@ -239,6 +239,7 @@ func reply(r row, rep skill.Reply, route api.Route) api.Answer {
 const (
 	docsRouteCoverage = 0.4 // library.ClauseHit.Coverage of the best unit
 	docsRouteSure     = 0.9
+	docsRouteNamed    = 0.5 // a 1C reading of a message that names one of the documents
 	docsRouteStrong   = 0.75
 	// docsRouteWeak is enough where the other reading is weak too: a knowledge-base question
 	// that names one of the user's documents by its title («вернулся из командировки…» with
@@ -286,7 +287,12 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// The user's documents hold the question strongly too: 1C answers what it names, and the
 	// documents are offered (a counterparty of the same name, «сколько оплатили меридиану»).
 	fits := hit.Coverage >= passages.MinClauseCoverage && hit.Matched >= 2 && d.Kind == understand.KindLedger
-	if named1C {
+	// A counterparty the user's documents name too («сколько платим меридиану в месяц за
+	// офис» with the lease of «Меридиан Недвижимость»): what is asked decides, not the name —
+	// a debt, a balance or documents posted are 1C's («долг перед меридианом»).
+	partyToo := named1C && !d.Settles && hit.Named && a.namesDocument(ctx, q, d.Counterparty.Text) && !(d.Contract.Set && d.Contract.Source == understand.FromCatalog ||
+		d.Account.Set && d.Account.Source == understand.FromText || d.BankAccount.Set)
+	if named1C && !partyToo {
 		return d, fits && d.Counterparty.Set
 	}
 	if hit.AnyNamed && docMention.MatchString(strings.ToLower(q.Text)) {
@@ -320,7 +326,9 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 		sure, need = false, docsRouteWeak
 	}
 	switch {
-	case d.Kind == understand.KindSmallTalk || asksBack && !planned:
+	// A 1C question that would ask back whose, in words one of the documents holds, needs them
+	// held strongly — unless it names the document («остаток займа после сентябрьского платежа»).
+	case d.Kind == understand.KindSmallTalk || asksBack && !planned && !hit.Named:
 		need = docsRouteStrong
 	case asksBack && planned:
 		need = docsRouteWeak // the planner's 1C reading would only ask back whose
@@ -330,6 +338,11 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 			return d, fits
 		}
 		need = docsRouteSure
+		if d.Kind == understand.KindLedger {
+			// 1C read the message by its vocabulary alone («пени по займу за 10 дней просрочки
+			// декабрьского платежа» is no card of 51): the named document answers what it holds.
+			need = docsRouteNamed
+		}
 	}
 	// One word in common is not «strongly» — unless the message asks a price and the word names
 	// a priced row («сколько стоит бумага»).
@@ -340,4 +353,16 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	why := fmt.Sprintf("документы: %s (%.0f %% слов вопроса)", hit.Unit.Number, 100*hit.Coverage)
 	return understand.Decision{Kind: understand.KindDocs, Sure: true, Rule: "docs_content", Asks: d.Asks,
 		Reasons: append(slices.Clone(d.Reasons), why)}, false
+}
+
+// namesDocument: every word of name (a counterparty as the message writes it) is a name of one
+// of the asker's documents — its title or a party («меридиану» and the lease of «Меридиан
+// Недвижимость»; not «северсталь логистик» for «ТехноЛайн Логистик»).
+func (a *Agent) namesDocument(ctx context.Context, q skill.Query, name string) bool {
+	if strings.TrimSpace(name) == "" {
+		return false
+	}
+	q.Text, q.Decision, q.Plan = name, understand.Decision{}, nil // the name alone, nothing asked
+	hit, ok := a.docs.Evidence(ctx, q)
+	return ok && hit.Named && hit.Titled >= 0.99
 }

@@ -34,6 +34,7 @@ func docsetNow() time.Time { return time.Date(2026, 12, 6, 12, 0, 0, 0, ru.Mosco
 
 type docsetLine struct {
 	ID, Q, Docs, Answer, Clause, Kind, Split, Prev string
+	Set                                            int // 1 or 2: docsetSets
 }
 
 func readTSV(t testing.TB, path string) [][]string {
@@ -58,14 +59,31 @@ func readTSV(t testing.TB, path string) [][]string {
 	return rows
 }
 
+// docsetSets are the set's question files: the first (q001…, 234 questions) and a second one
+// written later by another writer over the same documents (r001…, 180 questions), each with its
+// own held-out part.
+var docsetSets = []string{"questions.tsv", "questions2.tsv"}
+
 func docsetLines(t *testing.T) []docsetLine {
 	t.Helper()
 	var out []docsetLine
-	for _, r := range readTSV(t, filepath.Join(docsetDir, "questions.tsv")) {
+	for i, set := range docsetSets {
+		for _, l := range docsetSet(t, set) {
+			l.Set = i + 1
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func docsetSet(t *testing.T, name string) []docsetLine {
+	t.Helper()
+	var out []docsetLine
+	for _, r := range readTSV(t, filepath.Join(docsetDir, name)) {
 		for len(r) < 8 {
 			r = append(r, "")
 		}
-		out = append(out, docsetLine{r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]})
+		out = append(out, docsetLine{ID: r[0], Q: r[1], Docs: r[2], Answer: r[3], Clause: r[4], Kind: r[5], Split: r[6], Prev: r[7]})
 	}
 	return out
 }
@@ -258,10 +276,15 @@ func TestDocumentSet(t *testing.T) {
 		url  string
 	}{{"no LLM", ""}, {"garbage LLM", garbage.URL()}, {"lying LLM", liar.URL()}}
 	const user = 27000
-	right := map[string]int{} // right answers of both parts, by variant
+	right := map[string]int{}  // right answers of set 1 (both parts), by variant
+	right2 := map[string]int{} // …and of set 2
+	parts := []string{"set 1 dev", "set 1 heldout", "set 2 dev", "set 2 heldout"}
 	for _, v := range variants {
 		a := docsetAgent(t, v.url, files, user)
-		counts := map[string]map[string]int{"dev": {}, "heldout": {}}
+		counts := map[string]map[string]int{}
+		for _, p := range parts {
+			counts[p] = map[string]int{}
+		}
 		byKind := map[string]int{} // split, kind, outcome → questions
 		chat := map[string]int64{}
 		for i, l := range lines {
@@ -283,8 +306,9 @@ func TestDocumentSet(t *testing.T) {
 			}
 			ans := ask(t, a, Request{UserID: user, ChatID: chat[root]}, l.Q)
 			outcome, why := docsetOutcome(l, ans)
-			counts[l.Split][outcome]++
-			byKind[l.Split+"\x00"+l.Kind+"\x00"+outcome]++
+			part := fmt.Sprintf("set %d %s", l.Set, l.Split)
+			counts[part][outcome]++
+			byKind[part+"\x00"+l.Kind+"\x00"+outcome]++
 			if l.Split == "dev" && outcome != "right" && *docsetMisses && v.name == *docsetVariant {
 				cl := ""
 				if d, ok := ans.Debug.Trace["docs"].(*passages.Debug); ok && d.Clauses != nil {
@@ -294,12 +318,16 @@ func TestDocumentSet(t *testing.T) {
 					strings.Join(why, "; "), ans.Debug.Route.Kind, ans.Debug.Route.Rule, cl, l.Answer, ans.Text)
 			}
 		}
-		for _, split := range []string{"dev", "heldout"} {
+		for _, split := range parts {
 			c := counts[split]
 			n := c["right"] + c["honest"] + c["wrong"]
 			t.Logf("%s, %s: %d questions: right %d (%.1f %%), honest %d, wrong %d", v.name, split, n, c["right"],
 				100*float64(c["right"])/float64(max(n, 1)), c["honest"], c["wrong"])
-			right[v.name] += c["right"]
+			if strings.HasPrefix(split, "set 1") {
+				right[v.name] += c["right"]
+			} else {
+				right2[v.name] += c["right"]
+			}
 			var kinds []string
 			for k := range byKind {
 				if parts := strings.Split(k, "\x00"); parts[0] == split && !slices.Contains(kinds, parts[1]) {
@@ -553,5 +581,34 @@ func TestContractRegister(t *testing.T) {
 	act := ask(t, a, Request{UserID: user, ChatID: user + 4}, "сетевым решениям сколько должны по акту 1187")
 	if !strings.Contains(act.Text, "31 720,00") || len(act.Sources) != 1 {
 		t.Errorf("the act alone: %v\n%s", act.Sources, act.Text)
+	}
+}
+
+// TestDocumentsOverLedgerVocabulary: a message in 1C's words (платёж, остаток, пени, a
+// counterparty 1C knows) that asks what one of the user's documents states is the document's —
+// when it names the document or a party of it — and a message that asks what only the ledger
+// keeps (a debt, a counterparty the documents do not name) stays 1C's.
+func TestDocumentsOverLedgerVocabulary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads the document set")
+	}
+	const user = 29100
+	a := docsetAgent(t, "", docsetFiles(t), user)
+	for i, c := range []struct {
+		q    string
+		want understand.Kind
+	}{
+		{"сколько платим меридиану в месяц за офис", understand.KindDocs},                // 1C knows an ООО «Меридиан»
+		{"на сколько меридиан может поднять аренду", understand.KindDocs},                // …and the lease is with «Меридиан Недвижимость»
+		{"какой остаток займа после сентябрьского платежа", understand.KindDocs},         // bank operations, whose?
+		{"пени по займу за 10 дней просрочки декабрьского платежа", understand.KindDocs}, // not the card of 51
+		{"какой долг перед меридианом на конец сентября", understand.KindLedger},         // a debt is the ledger's
+		{"сколько должна северсталь логистик на 31.12.24", understand.KindLedger},        // «логистик» alone names the loan
+		{"все документы с альфа поставкой за май", understand.KindLedger},                // a bank of the requisites is no party
+	} {
+		ans := ask(t, a, Request{UserID: user, ChatID: int64(user + 1 + i)}, c.q)
+		if ans.Debug.Route.Kind != c.want {
+			t.Errorf("%q: answered from %s/%s, want %s\n%s", c.q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, c.want, ans.Text)
+		}
 	}
 }

@@ -364,6 +364,9 @@ func companyTerms(us []Unit) map[string]bool {
 	out := map[string]bool{}
 	for _, u := range us {
 		for _, m := range quotedName.FindAllStringSubmatch(u.Text, -1) {
+			if strings.Contains(strings.ToLower(m[1]), "банк") {
+				continue // a bank of the requisites («Альфа-Банк») is no party
+			}
 			for _, t := range clauseTokens(m[1]) {
 				out[t] = true
 			}
@@ -463,8 +466,11 @@ type ClauseHit struct {
 	// Named: the question names the unit's document (a term of its title or file name: «по
 	// займу», «в прайсе»), and no other document more.
 	Named bool
-	// Affinity is how much of the question the unit's document's names hold (0: none).
-	Affinity float64
+	// Affinity is how much of the question the unit's document's names hold (0: none);
+	// Titled is the share of the question's own words that are names of the unit's document,
+	// in some form (1: «меридиану» for the lease of «Меридиан Недвижимость»; ½: «северсталь
+	// логистик» for the loan of «ТехноЛайн Логистик»).
+	Affinity, Titled float64
 	// AnyNamed: the question names some document by its title or file name (not necessarily
 	// this unit's).
 	AnyNamed bool
@@ -714,6 +720,23 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		}
 		best = max(best, affinity[di])
 	}
+	// The share of the question's own words that name each document, in any form of theirs.
+	titled := make([]float64, len(docs))
+	for di := range docs {
+		all, held := 0, 0
+		for _, t := range qt[:own] {
+			if parameter(t) {
+				continue
+			}
+			all++
+			if titleTerms[di][t] || slices.ContainsFunc(variants[t], func(v string) bool { return titleTerms[di][v] }) {
+				held++
+			}
+		}
+		if all > 0 {
+			titled[di] = float64(held) / float64(all)
+		}
+	}
 	if len(q.Prefer) > 0 {
 		top := best + 1
 		for di, d := range docs {
@@ -805,7 +828,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			if best > 0 && affinity[di] < best {
 				s *= 0.6 // another document than the one the question names
 			}
-			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total, Named: best > 0 && affinity[di] == best, AnyNamed: best > 0, Affinity: affinity[di], Matched: matched, Unknown: unknown, Asked: asked, States: states})
+			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total, Named: best > 0 && affinity[di] == best, AnyNamed: best > 0, Affinity: affinity[di], Titled: titled[di], Matched: matched, Unknown: unknown, Asked: asked, States: states})
 		}
 	}
 	slices.SortStableFunc(hits, func(x, y ClauseHit) int {

@@ -147,6 +147,10 @@ type Decision struct {
 	// lexicon or a word for money the lexicon leaves to context («что с деньгами»,
 	// «наличные»). The cash and settlement accounts (50, 51) are the Account slot's.
 	Money bool
+	// Settles: the message asks in so many words what only the ledger keeps — a debt, a
+	// balance, open items, documents posted, a turnover sheet or an account card («долг перед
+	// меридианом»), not what a contract states («сколько платим меридиану в месяц»).
+	Settles bool
 	// Asks is what the message asks about: a time limit, a deadline, a figure (Asks).
 	Asks Asks
 	// Continues is the question a follow-up about the user's documents continues («а без

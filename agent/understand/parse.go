@@ -148,6 +148,10 @@ func (p *Parser) parse(s *scan) Decision {
 	p.settleDates(&d)
 	p.doubt(s, &d)
 	d.Duty, d.Money = dutyQuestion(s.in.Text), s.speaksOfMoney()
+	for _, c := range []Concept{CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CNotClosed, CDocuments, CTurnoverSheet, CAccountCard} {
+		_, has := s.has[c]
+		d.Settles = d.Settles || has
+	}
 	d.Asks = asksOf(s.in.Text)
 	d.DocumentType = documentKind(d, s.in.Text)
 	if taxAmount(s.in.Text) && !(d.Account.Set && d.Account.Source == FromText) && d.Kind != KindDocs {
