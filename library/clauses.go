@@ -290,8 +290,12 @@ var (
 	// facetMoney: «97 600,00», «1 500 руб.», or a spreadsheet's price cell (« | 79900 |»).
 	facetMoney   = regexp.MustCompile(`\d[\d  ]*,\d{2}(\s*[^\s%\d]|$)|\d+(\.\d+)?\s*(\([^()]{1,80}\)\s*)?(руб|₽)|\|\s*\d{3,}(\.\d+)?\s*(\||$)`)
 	facetPercent = regexp.MustCompile(`%|процент|п\.\s?п\.|(^|[^\p{L}])ставк`)
-	// facetTerm: a time limit as timeLimit reads it, a date, or the word «срок» itself.
-	facetTerm    = regexp.MustCompile(timeLimit.String() + `|(?i)срок|` + facetDate.String())
+	// facetTerm: a time limit as timeLimit reads it, a date, the word «срок» itself, or a
+	// moment an event sets («с даты подписания УПД», «одновременно с возвратом»).
+	facetTerm = regexp.MustCompile(timeLimit.String() + `|(?i)срок|` + facetDate.String() + `|` + facetMoment.String())
+	// facetMoment: a moment an event sets — it answers «когда» as a date does.
+	facetMoment  = regexp.MustCompile(`(?i)(^|[^\p{L}])(с|со)\s+(даты|момента|дня)\s|одновременно\s+с\s`)
+	facetWhen    = regexp.MustCompile(facetDate.String() + `|` + facetMoment.String())
 	facetPenalty = regexp.MustCompile(`(?i)пен[иеяь]|неустойк|штраф`)
 	facetParty   = regexp.MustCompile(`ООО|АО |ИП |ИНН|именуем|в лице|директор|бухгалтер`)
 	facetDate    = regexp.MustCompile(`\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}\s+(январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр)\p{L}*\s+\d{4}`)
@@ -355,8 +359,38 @@ type ClauseDoc struct {
 	// companies' names in it (ООО «…»); RankClauses reads them itself when they are missing.
 	terms     []clauseTerms
 	companies map[string]bool
-	title     string   // the header's title («АКТ № 1187 от 30 ноября 2026 г. об оказании услуг»)
-	vocab     []string // the units' own terms, sorted, each once: words that start alike are neighbours
+	// defined are the words a term the document defines stands for: «техник» → «товар» of
+	// «компьютерную и офисную технику (далее — «Товар»)».
+	defined map[string][]string
+	title   string   // the header's title («АКТ № 1187 от 30 ноября 2026 г. об оказании услуг»)
+	vocab   []string // the units' own terms, sorted, each once: words that start alike are neighbours
+}
+
+// definition: a term the document defines — «(далее — «Товар»)» after what it stands for. (A
+// party's role, «именуемое в дальнейшем «Исполнитель»», is not one: the role is in every other
+// clause, and «сетевые решения» would weigh them all.)
+var definition = regexp.MustCompile(`\(далее\s*[—–-]?\s*«([^»]{2,40})»`)
+
+// definedTerms maps the words a defined term stands for to the term's own words: the last
+// words before «(далее — «X»)», at most three, within the sentence.
+func definedTerms(us []Unit) map[string][]string {
+	out := map[string][]string{}
+	for _, u := range us {
+		for _, m := range definition.FindAllStringSubmatchIndex(u.Text, -1) {
+			before := u.Text[:m[0]]
+			if i := strings.LastIndexAny(before, ".;:(»"); i >= 0 {
+				before = before[i+1:]
+			}
+			ws := clauseTokens(before)
+			tt := clauseTokens(u.Text[m[2]:m[3]])
+			for _, w := range ws[max(0, len(ws)-3):] {
+				if !slices.Contains(tt, w) {
+					out[w] = append(out[w], tt...)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // companyTerms are the terms of the companies' names the units write (ООО «Сетевые Решения»).
@@ -378,7 +412,8 @@ func companyTerms(us []Unit) map[string]bool {
 // NewClauseDoc is a document ready for RankClauses: its units' terms read once, so that a
 // document kept between questions is not read again for each.
 func NewClauseDoc(id, names string, units []Unit) ClauseDoc {
-	d := ClauseDoc{ID: id, Names: names, Units: units, terms: make([]clauseTerms, len(units)), companies: companyTerms(units), title: ReadHeader(units).Title}
+	d := ClauseDoc{ID: id, Names: names, Units: units, terms: make([]clauseTerms, len(units)), companies: companyTerms(units),
+		defined: definedTerms(units), title: ReadHeader(units).Title}
 	for i, u := range units {
 		d.terms[i] = unitTermsOf(u)
 	}
@@ -447,7 +482,7 @@ const (
 func statesOf(text string) Facets {
 	var f Facets
 	for bit, re := range map[Facets]*regexp.Regexp{facetTermBit: facetTerm, facetMoneyBit: facetMoney, facetPercentBit: facetPercent,
-		facetPenaltyBit: facetPenalty, facetPartyBit: facetParty, facetDateBit: facetDate} {
+		facetPenaltyBit: facetPenalty, facetPartyBit: facetParty, facetDateBit: facetWhen} {
 		if re.MatchString(text) {
 			f |= bit
 		}
@@ -606,10 +641,15 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	partyTerms := make([]map[string]bool, len(docs)) // its counterparties' names (ООО «…»), the user's own company aside
 	companies := make([]map[string]bool, len(docs))
 	inDocs := map[string]int{}
+	defined := make([]map[string][]string, len(docs))
 	for di, d := range docs {
 		companies[di] = d.companies
 		if companies[di] == nil {
 			companies[di] = companyTerms(d.Units)
+		}
+		defined[di] = d.defined
+		if defined[di] == nil {
+			defined[di] = definedTerms(d.Units)
 		}
 		for t := range companies[di] {
 			inDocs[t]++
@@ -794,6 +834,15 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 					if counts {
 						cov += weight[t]
 						matched++ // its section or lead («Суточные за 1 день» over «Республика Казахстан»)
+					}
+				case !titleTerms[di][t] && slices.ContainsFunc(defined[di][t], func(v string) bool { return ut.own[v] }):
+					// «техника» of the clauses that say «Товар» (not «обслуживание» of a title
+					// that says which document, though its «Услуги» are defined so)
+					s += weight[t] * variantWeight
+					content = true
+					if counts {
+						cov += weight[t]
+						matched++
 					}
 				case titleTerms[di][t] && counts:
 					cov += weight[t]

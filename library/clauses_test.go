@@ -1,6 +1,7 @@
 package library
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -180,5 +181,26 @@ func TestTableOfAClause(t *testing.T) {
 	}
 	if last := us[len(us)-1]; last.Number != "4.2" || last.Clause != "" {
 		t.Errorf("the clause after the table: %+v", last)
+	}
+}
+
+// A term the document defines («технику (далее — «Товар»)») is asked in the words it stands
+// for, and a clause that sets a moment by an event («с даты подписания УПД») answers «когда».
+func TestDefinedTermsAndMoments(t *testing.T) {
+	supply := `ДОГОВОР ПОСТАВКИ № 1
+1.1. Поставщик обязуется передать в собственность Покупателя компьютерную и офисную технику (далее — «Товар»), а Покупатель обязуется принять и оплатить его.
+3.6. Право собственности на Товар и риск его случайной гибели переходят к Покупателю с даты подписания УПД.`
+	lease := `ДОГОВОР АРЕНДЫ № 2
+1.4. Помещение принадлежит Арендодателю на праве собственности, что подтверждается выпиской из ЕГРН от 14.01.2026.`
+	docs := []ClauseDoc{NewClauseDoc("supply", "поставка", Units(supply)), NewClauseDoc("lease", "аренда", Units(lease))}
+	if got := definedTerms(Units(supply)); !slices.Contains(got["техник"], "товар") {
+		t.Errorf("defined terms: %v", got)
+	}
+	hits := RankClauses(docs, ClauseQuestion{Text: "когда право собственности на технику переходит к нам", Asking: Asking{When: true, Term: true}})
+	if len(hits) == 0 || !strings.HasPrefix(hits[0].Unit.Text, "3.6.") {
+		t.Fatalf("best unit: %+v", hits)
+	}
+	if statesOf(hits[0].Unit.Text)&facetDateBit == 0 {
+		t.Errorf("«с даты подписания УПД» states no moment")
 	}
 }
