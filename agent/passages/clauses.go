@@ -243,6 +243,10 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if net == "" {
 		net = netOfVAT(q, kept, placeOf)
 	}
+	sum, summed := rowsTotalFor(q, hits, placeOf)
+	if sum != "" {
+		kept = summed // every row of the sum, whatever clauseQuotes keeps
+	}
 	who, named := partiesFor(q, kept, rds)
 	sched, scheduled := scheduleFor(q, hits, cds)
 	if scheduled {
@@ -260,7 +264,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	}
 	// The first line computed from the units answers, in this order; with none, a best unit
 	// that holds too little of the question does not answer it either.
-	lead := cmp.Or(chg, net, pen, due)
+	lead := cmp.Or(chg, net, pen, due, sum)
 	switch {
 	case lead == "" && !named && !scheduled && (res.Coverage < MinClauseCoverage || len(hits[0].Unknown) > 0 && res.Coverage < sureClauseCoverage):
 		res.NotFound = true
