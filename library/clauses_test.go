@@ -136,6 +136,11 @@ func TestReadHeader(t *testing.T) {
 	if act.Number != "1187" || act.Date.Format("02.01.2006") != "30.11.2026" {
 		t.Errorf("act header = %+v", act)
 	}
+	// The period an act covers is not the day it was drawn up.
+	rec := ReadHeader(Units("АКТ СВЕРКИ ВЗАИМНЫХ РАСЧЁТОВ\nза период: 3 квартал 2026 г. (с 01.07.2026 по 30.09.2026)\n\nмежду ООО «А» и ООО «Б»\n\nг. Москва 07 октября 2026 г.\n\nМы, нижеподписавшиеся, составили акт."))
+	if rec.Date.Format("02.01.2006") != "07.10.2026" {
+		t.Errorf("act of reconciliation header = %+v", rec)
+	}
 	if h := ReadHeader(Units("СПРАВКА\nвыдана «31» июня 2026 г.")); !h.Date.IsZero() {
 		t.Errorf("an impossible date read as %v", h.Date)
 	}

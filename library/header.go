@@ -62,7 +62,7 @@ func ReadHeader(us []Unit) Header {
 		h.Number = m[1]
 	}
 	for _, l := range lines {
-		if otherDocument.MatchString(l) {
+		if otherDocument.MatchString(l) || periodLine.MatchString(l) {
 			continue
 		}
 		if d, ok := firstDate(l); ok {
@@ -72,6 +72,10 @@ func ReadHeader(us []Unit) Header {
 	}
 	return h
 }
+
+// periodLine states the period a document covers («за период: 3 квартал 2026 г. (с 01.07.2026
+// по 30.09.2026)»), not the day it was made.
+var periodLine = regexp.MustCompile(`(?i)(^|[^\p{L}])за\s+период|(^|[^\p{L}])с\s+\d{1,2}\.\d{1,2}\.\d{2,4}\s+(г\.\s+)?по\s+\d{1,2}\.\d{1,2}\.\d{2,4}`)
 
 // firstDate is the first date written in s.
 func firstDate(s string) (time.Time, bool) {
