@@ -612,3 +612,27 @@ func TestDocumentsOverLedgerVocabulary(t *testing.T) {
 		}
 	}
 }
+
+// TestDocumentClauseAnswers: questions over the document set, each with what its answer must
+// state — the classes the second question set showed (not its lines): a term the document
+// defines, a moment an event sets, a question word between two terms, the sum of a table's
+// rows, the date of an act that covers a period.
+func TestDocumentClauseAnswers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads the document set")
+	}
+	const user = 29200
+	a := docsetAgent(t, "", docsetFiles(t), user)
+	for i, c := range []struct{ q, want string }{
+		{"когда право собственности на технику переходит к нам", "3.6. Право собственности"},
+		{"проценты по займу когда уплачиваем", "3.4. Проценты уплачиваются"},
+		{"сколько всего оплатили меридиану за 3 квартал по сверке", "**588\u00a0500,59\u00a0₽**"},
+		{"сколько электроэнергии и воды выставили за квартал по акту сверки", "**46\u00a0865,49\u00a0₽**"},
+		{"акт сверки с меридианом от какого числа", "07.10.2026"},
+	} {
+		ans := ask(t, a, Request{UserID: user, ChatID: int64(user + 1 + i)}, c.q)
+		if ans.Debug.Route.Kind != understand.KindDocs || !strings.Contains(ans.Text, c.want) {
+			t.Errorf("%q: %s/%s, want %q in\n%s", c.q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, c.want, ans.Text)
+		}
+	}
+}

@@ -628,9 +628,20 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	// Document frequency of the question's terms over all units.
 	// The question's neighbouring terms («срок аренды»): a unit that has them side by side says
 	// what the question says, not just its words.
+	// A question word between two terms parts them: «проценты по займу когда уплачиваем» asks
+	// no «займа и уплатить».
+	var parts []map[string]bool
+	for _, seg := range questionWord.Split(strings.ToLower(q.Text), -1) {
+		parts = append(parts, set(clauseTokens(seg)))
+	}
+	apart := func(x, y string) bool {
+		return !slices.ContainsFunc(parts, func(p map[string]bool) bool { return p[x] && p[y] }) &&
+			slices.ContainsFunc(parts, func(p map[string]bool) bool { return p[x] }) &&
+			slices.ContainsFunc(parts, func(p map[string]bool) bool { return p[y] })
+	}
 	var pairs [][2]string
 	for i := 1; i < len(qt); i++ {
-		if !expanded[[2]string{qt[i-1], qt[i]}] {
+		if !expanded[[2]string{qt[i-1], qt[i]}] && !(i < own && apart(qt[i-1], qt[i])) {
 			pairs = append(pairs, [2]string{qt[i-1], qt[i]})
 		}
 	}
@@ -1324,6 +1335,9 @@ func parameter(t string) bool {
 	}
 	return t != ""
 }
+
+// questionWord: a word that asks, between the terms of a question.
+var questionWord = regexp.MustCompile(`(^|[^\p{L}])(когда|сколько|скока|какой|какая|какое|какие|каком|какую|каких|где|кто|что|чем|зачем|почему|как|куда|откуда|ли)([^\p{L}]|$)`)
 
 // quotedName is a company's name in quotes after its legal form (ООО «Сетевые Решения»), not
 // a defined role («Поставщик»).

@@ -209,3 +209,4 @@ func TestDefinedTermsAndMoments(t *testing.T) {
 		t.Errorf("«с даты подписания УПД» states no moment")
 	}
 }
+
