@@ -20,6 +20,7 @@ import (
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/ru"
 )
 
 const (
@@ -232,7 +233,11 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		k, ok := kopecks(amount)
 		return k, unitPlace(u, docs[doc].Meta), ok
 	}
-	pen, due := penaltyFor(q, kept, placeOf, monthly), deadlineFor(q, kept, placeOf)
+	signed := func(h library.ClauseHit) (time.Time, bool) {
+		d := rds[h.Doc].header.Date
+		return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, ru.Moscow), !d.IsZero()
+	}
+	pen, due := penaltyFor(q, kept, placeOf, monthly), deadlineFor(q, kept, placeOf, signed)
 	if due == "" {
 		due = dueDayFor(q, kept, placeOf)
 	}

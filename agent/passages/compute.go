@@ -176,10 +176,18 @@ var (
 	// termDays: «в течение 10 (десяти) рабочих дней с даты подписания», «в течение 3 рабочих
 	// дней после возвращения», «в течение 5 банковских дней», «в течение 30 календарных дней».
 	termDays = regexp.MustCompile(`(?i)в\s+течение\s+(\d{1,3})\s*(?:\([^)]{1,40}\)\s*)?(рабочих|банковских|календарных)?\s*дн(?:я|ей)`)
+	// termBefore: «не позднее чем за 2 (два) рабочих дня до начала командировки».
+	termBefore = regexp.MustCompile(`(?i)(?:^|[^\p{L}])за\s+(\d{1,3})\s*(?:\([^)]{1,40}\)\s*)?(рабочих|банковских|календарных)?\s*(?:дн(?:я|ей)|день)\s+до\s`)
+	// fromSigning: a period counted from the contract's signing («с даты подписания Договора»).
+	fromSigning = regexp.MustCompile(`(?i)^[^.;]{0,40}с\s+(даты|момента|дня)\s+(подписания|заключения)\s+(настоящего\s+)?договора`)
 	// askedDeadline: the question asks until when («до какого числа», «когда крайний срок»).
 	askedDeadline = regexp.MustCompile(`(?i)до\s+какого|какого\s+числа|крайний\s+срок|последний\s+день|к\s+какому\s+числу|когда\s+(?:крайн|последн)|` +
-		`когда\s+(?:(?:нужно|надо|должны)\s+)?(?:платить|оплатить|оплачивать|уплатить|уплачивать|вносить|внести|перечислить|сдать|сдавать|представить|вернуть)`)
+		`когда\s+(?:(?:нужно|надо|должны)\s+)?(?:платить|оплатить|оплачивать|уплатить|уплачивать|вносить|внести|перечислить|сдать|сдавать|представить|вернуть)|` +
+		`(?:^|\s)(?:то\s+|тогда\s+)?до\s*\??\s*$|до\s+когда`)
 )
+
+// writtenDay: a date written in figures («11.12», «14.12.2026»).
+var writtenDay = regexp.MustCompile(`(^|[^\d.])(\d{1,2}\.\d{1,2}(?:\.\d{2,4})?)($|[^\d.])`)
 
 // yearWritten: a date written with its year («3 декабря 2026», «03.12.26»).
 var yearWritten = regexp.MustCompile(`\d{4}|\d{1,2}\.\d{1,2}\.\d{2}`)
@@ -191,26 +199,37 @@ var fixedHolidays = map[[2]int]bool{{1, 1}: true, {1, 2}: true, {1, 3}: true, {1
 
 // deadlineFor is the line (Markdown) that computes a deadline: the day the question names («если
 // подписали 3 декабря», «вернулся 10 декабря») plus the days the first unit of hits that states
-// a period counts («в течение 10 рабочих дней»), from the next day on (Civil Code art. 191); ""
-// when the question asks no deadline, names no day, or no unit states such a period.
-func deadlineFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string) string {
+// a period counts («в течение 10 рабочих дней»), from the next day on (Civil Code art. 191) — or
+// less them, for a period before the event («не позднее чем за 2 рабочих дня до начала
+// командировки» and «выезд 14.12»). A period counted from the signing of the contract («в
+// течение 3 банковских дней с даты подписания Договора») starts on the document's own date
+// (signed: nil when unknown) when the question names no day. "" when the question asks no
+// deadline, there is no day to count from, or no unit states such a period.
+func deadlineFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string, signed func(library.ClauseHit) (time.Time, bool)) string {
 	if q.Now.IsZero() || !askedDeadline.MatchString(q.Text) {
 		return ""
 	}
-	p, ok, err := ru.ParsePeriod(q.Text, q.Now)
-	if err != nil || !ok || p.Kind != ru.KindDay {
-		return ""
+	var start time.Time
+	text := q.Text
+	if d := writtenDay.FindStringSubmatch(text); d != nil {
+		text = d[2] // «в пятницу 11.12»: the date written, not last Friday
 	}
-	start := p.From
-	if !yearWritten.MatchString(p.Text) {
-		// «вернулся 10 декабря» on 6 December: an event's day without a year is its nearest
-		// occurrence, not last year's, as an as-of date would be.
-		if next := start.AddDate(1, 0, 0); next.Sub(q.Now).Abs() < q.Now.Sub(start).Abs() {
-			start = next
+	if p, ok, err := ru.ParsePeriod(text, q.Now); err == nil && ok && p.Kind == ru.KindDay {
+		start = p.From
+		if !yearWritten.MatchString(p.Text) {
+			// «вернулся 10 декабря» on 6 December: an event's day without a year is its nearest
+			// occurrence, not last year's, as an as-of date would be.
+			if next := start.AddDate(1, 0, 0); next.Sub(q.Now).Abs() < q.Now.Sub(start).Abs() {
+				start = next
+			}
 		}
 	}
 	for _, h := range hits {
+		back := false
 		m := termDays.FindStringSubmatch(h.Unit.Text)
+		if b := termBefore.FindStringSubmatch(h.Unit.Text); b != nil && (m == nil || strings.Index(h.Unit.Text, b[0]) < strings.Index(h.Unit.Text, m[0])) {
+			m, back = b, true
+		}
 		if m == nil {
 			continue
 		}
@@ -218,29 +237,54 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 		if n <= 0 || n > 365 {
 			continue
 		}
+		from, fromDoc := start, false
+		if from.IsZero() {
+			d, ok := time.Time{}, false
+			if signed != nil && !back && fromSigning.MatchString(h.Unit.Text[strings.Index(h.Unit.Text, m[0]):]) {
+				d, ok = signed(h)
+			}
+			if !ok {
+				continue
+			}
+			from, fromDoc = d, true
+		}
 		kind := strings.ToLower(m[2])
-		day := start
+		step := 1
+		if back {
+			step = -1
+		}
+		day := from
 		switch kind {
 		case "рабочих", "банковских":
 			for left := n; left > 0; {
-				day = day.AddDate(0, 0, 1)
+				day = day.AddDate(0, 0, step)
 				if wd := day.Weekday(); wd != time.Saturday && wd != time.Sunday && !fixedHolidays[[2]int{int(day.Month()), day.Day()}] {
 					left--
 				}
 			}
 		default:
-			day = day.AddDate(0, 0, n)
+			day = day.AddDate(0, 0, step*n)
 		}
-		how := fmt.Sprintf("%d %s дн. с %s", n, kind, start.Format("02.01.2006"))
+		days := fmt.Sprintf("%d %s дн.", n, kind)
 		if kind == "" {
-			how = fmt.Sprintf("%d дн. с %s", n, start.Format("02.01.2006"))
+			days = fmt.Sprintf("%d дн.", n)
 		}
-		note := ""
+		how := days + " с " + from.Format("02.01.2006") + ", со следующего дня"
+		switch {
+		case back:
+			how = days + " до " + from.Format("02.01.2006")
+		case fromDoc:
+			how = days + " с даты договора " + from.Format("02.01.2006") + ", со следующего дня"
+		}
 		if kind == "рабочих" || kind == "банковских" {
-			note = "; выходные и праздники по Трудовому кодексу, переносы выходных в этом году проверьте по производственному календарю"
+			how += "; выходные и праздники по Трудовому кодексу, переносы выходных в этом году проверьте по производственному календарю"
 		}
 		esc := md.Escape
-		return esc("Срок: до ") + "**" + esc(day.Format("02.01.2006")) + "**" + esc(" включительно ("+how+", со следующего дня"+note+"; расчёт по "+place(h)+").")
+		lead, tail := "Срок: до ", " включительно ("
+		if back {
+			lead, tail = "Срок: не позднее ", " ("
+		}
+		return esc(lead) + "**" + esc(day.Format("02.01.2006")) + "**" + esc(tail+how+"; расчёт по "+place(h)+").")
 	}
 	return ""
 }

@@ -71,6 +71,8 @@ func TestDeadlineFor(t *testing.T) {
 	pay := unit("4.3. Заказчик оплачивает работы в течение 10 (десяти) рабочих дней с даты подписания акта.")
 	report := unit("7.1. Авансовый отчёт представляется в течение 3 рабочих дней после возвращения из командировки.")
 	claim := unit("9.1. Ответ на претензию направляется в течение 30 календарных дней с даты её получения.")
+	advance := unit("3.1. Аванс выдаётся работнику не позднее чем за 2 (два) рабочих дня до даты выезда.")
+	lend := unit("2.1. Займодавец перечисляет Сумму займа в течение 3 (трёх) банковских дней с даты подписания Договора.")
 	place := func(h library.ClauseHit) string { return "п. " + h.Unit.Number }
 	tests := []struct {
 		q    string
@@ -83,9 +85,14 @@ func TestDeadlineFor(t *testing.T) {
 		{"получили претензию 6 декабря, до какого числа ответить", claim, "**05\\.01\\.2027**"},
 		{"до какого числа оплатить акт", pay, ""},                     // no day named
 		{"акт подписали 3 декабря, какие работы оплачиваем", pay, ""}, // no deadline asked
+		{"а если вернулся в пятницу 11.12 то до", report, "**16\\.12\\.2026**"}, // the date written, not last Friday
+		{"а выезд 14.12 тогда до какого", advance, "не позднее **10\\.12\\.2026**"},  // two working days before
+		{"до какого числа займодавец должен перечислить деньги", lend, "**19\\.02\\.2026**"}, // from the contract's date
+		{"до какого числа вернуть аванс", advance, ""}, // before an event the question does not date
 	}
+	signed := func(library.ClauseHit) (time.Time, bool) { return time.Date(2026, 2, 16, 0, 0, 0, 0, ru.Moscow), true }
 	for _, tt := range tests {
-		got := deadlineFor(Question{Text: tt.q, Now: now}, []library.ClauseHit{tt.hit}, place)
+		got := deadlineFor(Question{Text: tt.q, Now: now}, []library.ClauseHit{tt.hit}, place, signed)
 		if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
 			t.Errorf("deadlineFor(%q) = %q, want %q", tt.q, got, tt.want)
 		}
