@@ -240,6 +240,7 @@ const (
 	docsRouteCoverage = 0.4 // library.ClauseHit.Coverage of the best unit
 	docsRouteSure     = 0.9
 	docsRouteNamed    = 0.5 // a 1C reading of a message that names one of the documents
+	docsRouteBare     = 0.6 // a 1C or rates reading of a message that names nothing of theirs
 	docsRouteStrong   = 0.75
 	// docsRouteWeak is enough where the other reading is weak too: a knowledge-base question
 	// that names one of the user's documents by its title («вернулся из командировки…» with
@@ -334,11 +335,21 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 		need = docsRouteWeak // the planner's 1C reading would only ask back whose
 	}
 	if sure {
-		if !hit.Named {
+		// A 1C or Bank of Russia reading that names nothing of theirs — no counterparty, account,
+		// currency or date, only words («конфиденциальность … после окончания договора» is no list of
+		// open contracts, «по какому курсу пересчитываем суточные» no rate) — yields to documents
+		// that hold the message strongly.
+		bare := (d.Kind == understand.KindLedger && !d.Date.Set && !d.Period.Set ||
+			d.Kind == understand.KindRate && !d.Currencies.Set && !d.Date.Set)
+		if !hit.Named && bare {
+			need = docsRouteBare
+		} else if !hit.Named {
 			return d, fits
 		}
-		need = docsRouteSure
-		if d.Kind == understand.KindLedger {
+		if hit.Named {
+			need = docsRouteSure
+		}
+		if hit.Named && d.Kind == understand.KindLedger {
 			// 1C read the message by its vocabulary alone («пени по займу за 10 дней просрочки
 			// декабрьского платежа» is no card of 51): the named document answers what it holds.
 			need = docsRouteNamed

@@ -83,12 +83,12 @@ func TestDeadlineFor(t *testing.T) {
 		{"вернулся 10 декабря до какого числа сдать отчёт", report, "**15\\.12\\.2026**"},
 		{"подписали акт 28 декабря, до какого числа платить", unit("Оплата в течение 5 рабочих дней с даты подписания."), "**12\\.01\\.2027**"}, // the New Year holidays
 		{"получили претензию 6 декабря, до какого числа ответить", claim, "**05\\.01\\.2027**"},
-		{"до какого числа оплатить акт", pay, ""},                     // no day named
-		{"акт подписали 3 декабря, какие работы оплачиваем", pay, ""}, // no deadline asked
-		{"а если вернулся в пятницу 11.12 то до", report, "**16\\.12\\.2026**"}, // the date written, not last Friday
-		{"а выезд 14.12 тогда до какого", advance, "не позднее **10\\.12\\.2026**"},  // two working days before
+		{"до какого числа оплатить акт", pay, ""},                                            // no day named
+		{"акт подписали 3 декабря, какие работы оплачиваем", pay, ""},                        // no deadline asked
+		{"а если вернулся в пятницу 11.12 то до", report, "**16\\.12\\.2026**"},              // the date written, not last Friday
+		{"а выезд 14.12 тогда до какого", advance, "не позднее **10\\.12\\.2026**"},          // two working days before
 		{"до какого числа займодавец должен перечислить деньги", lend, "**19\\.02\\.2026**"}, // from the contract's date
-		{"до какого числа вернуть аванс", advance, ""}, // before an event the question does not date
+		{"до какого числа вернуть аванс", advance, ""},                                       // before an event the question does not date
 	}
 	signed := func(library.ClauseHit) (time.Time, bool) { return time.Date(2026, 2, 16, 0, 0, 0, 0, ru.Moscow), true }
 	for _, tt := range tests {
