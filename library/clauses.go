@@ -728,8 +728,23 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			variants[t] = v
 		}
 	}
+	// «… входит в аренду или платим отдельно»: the words of the alternative after «или» say how
+	// the question may be answered, not what it is about — a document that does not use them
+	// may still answer. (They keep their weight: «до 5 или до 10 числа» names what is asked.)
+	alt := map[string]bool{}
+	if m := orAlternative.FindStringSubmatch(strings.ToLower(q.Text)); m != nil {
+		for _, t := range clauseTokens(m[2]) {
+			alt[t] = !parameter(t) && !strings.ContainsAny(t, "0123456789") // «360 или 365 дней»: figures are what is asked
+		}
+		for _, t := range clauseTokens(strings.ToLower(q.Text)[:strings.Index(strings.ToLower(q.Text), m[0])]) {
+			delete(alt, t) // a word of the question itself too
+		}
+	}
 	var unknown []string
 	for _, t := range qt[:own] {
+		if alt[t] {
+			continue
+		}
 		if df[t] == 0 && utf8.RuneCountInString(t) >= 6 && !slices.ContainsFunc(titleTerms, func(m map[string]bool) bool { return m[t] }) &&
 			!sharesStem(t, terms) {
 			unknown = append(unknown, t)
@@ -801,7 +816,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	// «главный бухгалтер» of «Сетевых Решений») may be used elsewhere: it is unknown to them.
 	if best > 0 && len(q.Prefer) == 0 {
 		for _, t := range qt[:own] {
-			if utf8.RuneCountInString(t) < 7 || slices.Contains(unknown, t) || documentWords[t] || monthTerms[t] || parameter(t) {
+			if utf8.RuneCountInString(t) < 7 || slices.Contains(unknown, t) || documentWords[t] || monthTerms[t] || parameter(t) || alt[t] {
 				continue
 			}
 			present := false
@@ -1335,6 +1350,9 @@ func parameter(t string) bool {
 	}
 	return t != ""
 }
+
+// orAlternative: «… или платим отдельно», the alternative a yes-or-no question offers.
+var orAlternative = regexp.MustCompile(`(^|[^\p{L}])или\s+([^?.!,;]{1,60})`)
 
 // questionWord: a word that asks, between the terms of a question.
 var questionWord = regexp.MustCompile(`(^|[^\p{L}])(когда|сколько|скока|какой|какая|какое|какие|каком|какую|каких|где|кто|что|чем|зачем|почему|как|куда|откуда|ли)([^\p{L}]|$)`)
