@@ -209,4 +209,3 @@ func TestDefinedTermsAndMoments(t *testing.T) {
 		t.Errorf("«с даты подписания УПД» states no moment")
 	}
 }
-
