@@ -28,7 +28,7 @@ var (
 // states an amount with the VAT it includes, when q asks for one (or continues a question that
 // did); "" otherwise.
 func netOfVAT(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string) string {
-	if !withoutVAT.MatchString(q.Text) {
+	if !withoutVAT.MatchString(q.Text) || asksWhich.MatchString(q.Text) {
 		return ""
 	}
 	for _, h := range hits {
@@ -46,6 +46,9 @@ func netOfVAT(q Question, hits []library.ClauseHit, place func(library.ClauseHit
 	}
 	return ""
 }
+
+// asksWhich: the question asks which items («какие позиции в прайсе без ндс»), not an amount.
+var asksWhich = regexp.MustCompile(`(?i)(^|[^\p{L}])(какие|каких|какой\s+товар|на\s+что|что\s+(в|из)|перечисл\p{L}*|список)([^\p{L}]|$)`)
 
 // kopecks reads «185 760,00» exactly.
 func kopecks(s string) (int64, bool) {

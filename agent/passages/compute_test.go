@@ -22,7 +22,8 @@ func TestNetOfVAT(t *testing.T) {
 	}{
 		{"аренда без ндс в месяц", []library.ClauseHit{lease},
 			"Без НДС: 185\u00a0760,00\u00a0₽ − 33\u00a0497,70\u00a0₽ = **152\u00a0262,30\u00a0₽** (расчёт по п\\. 3\\.2)\\."},
-		{"аренда в месяц", []library.ClauseHit{lease}, ""}, // not asked
+		{"аренда в месяц", []library.ClauseHit{lease}, ""},                 // not asked
+		{"какие позиции в прайсе без ндс", []library.ClauseHit{lease}, ""}, // which items, not an amount
 		{"без ндс сколько", []library.ClauseHit{unit("3.1. Цена 100,00 руб. без НДС.")}, ""},
 		{"без ндс", []library.ClauseHit{unit("Сумма 97 600,00 руб., в т.ч. НДС 17 600,00 руб.")},
 			"Без НДС: 97\u00a0600,00\u00a0₽ − 17\u00a0600,00\u00a0₽ = **80\u00a0000,00\u00a0₽** (расчёт по п\\. 3\\.2)\\."},
