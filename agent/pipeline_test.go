@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -112,7 +113,7 @@ func wholeAgent(t testing.TB, w wiring, opts ...func(*Options)) *Agent {
 	}
 	deps := Deps{History: history.NewMemory(100, history.Limits{MaxTurns: 20, MaxChars: 8000, TTL: time.Hour}),
 		Rates: pipelineRates, Ledger: runner.NewLane(src, runner.Options{Now: w.now, Organization: d.MainOrganization()}),
-		Library: library.New(docstore.NewMemory(), nil, library.Options{}), KB: kbLib}
+		Library: library.New(docstore.NewMemory(), nil, library.Options{Now: uploadClock()}), KB: kbLib}
 	if w.llmURL != "" {
 		for _, d := range []*time.Duration{&w.llmDeadline, &w.planDeadline} {
 			if *d == 0 {
@@ -1000,4 +1001,13 @@ func TestDefaultPlanIsNotCached(t *testing.T) {
 	if n := s.Count("plan"); n != 5 {
 		t.Errorf("%d planner calls, want 5", n)
 	}
+}
+
+// uploadClock is the time of each upload, a second after the last one: documents are listed in
+// the order they were uploaded, however fast a test uploads them (at one instant they would be
+// listed by their random ids, and a tie between two documents decided by chance).
+func uploadClock() func() time.Time {
+	var n atomic.Int64
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	return func() time.Time { return base.Add(time.Duration(n.Add(1)) * time.Second) }
 }

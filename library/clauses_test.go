@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/finbot/finbot/library/retrieval"
 )
 
 const leaseText = `ДОГОВОР АРЕНДЫ № А-1
@@ -207,5 +209,21 @@ func TestDefinedTermsAndMoments(t *testing.T) {
 	}
 	if statesOf(hits[0].Unit.Text)&facetDateBit == 0 {
 		t.Errorf("«с даты подписания УПД» states no moment")
+	}
+}
+
+// Two words of documentSpeak that read as one token stand for the same words: the map is
+// built from speakWords in Go's random order, and a clash would make answers differ from run to
+// run («задолженность» and «долг» are one token).
+func TestDocumentSpeakIsOneMap(t *testing.T) {
+	by := map[string]string{}
+	for short, long := range speakWords {
+		for _, tok := range retrieval.Tokens(short) {
+			want := strings.Join(retrieval.Tokens(long), " ")
+			if other, ok := by[tok]; ok && other != want {
+				t.Errorf("%q reads as %q, which stands for both %q and %q", short, tok, other, want)
+			}
+			by[tok] = want
+		}
 	}
 }
