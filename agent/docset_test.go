@@ -629,6 +629,8 @@ func TestDocumentClauseAnswers(t *testing.T) {
 		{"сколько всего оплатили меридиану за 3 квартал по сверке", "**588\u00a0500,59\u00a0₽**"},
 		{"сколько электроэнергии и воды выставили за квартал по акту сверки", "**46\u00a0865,49\u00a0₽**"},
 		{"акт сверки с меридианом от какого числа", "07.10.2026"},
+		{"до какого числа логистик должен перечислить заём", "**19.02.2026**"},                                     // 3 banking days from the contract's date
+		{"какие сроки ответа на претензию по всем договорам", "В договоре «ДОГОВОР № 47/У» об этом ничего не сказано"}, // every contract accounted for
 	} {
 		ans := ask(t, a, Request{UserID: user, ChatID: int64(user + 1 + i)}, c.q)
 		if ans.Debug.Route.Kind != understand.KindDocs || !strings.Contains(ans.Text, c.want) {

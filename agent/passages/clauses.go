@@ -175,7 +175,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		return r, res, true
 	}
 	if across(q) {
-		return acrossDocs(docs, hits, res)
+		return acrossDocs(q, rds, docs, hits, res)
 	}
 	var kept []library.ClauseHit
 	for _, h := range hits {
@@ -486,6 +486,9 @@ func undatedLast(a, b time.Time) int {
 var acrossCue = regexp.MustCompile(`(?i)по\s+всем|во\s+всех|по\s+каждому|в\s+как(ом|их)\s+(договор|документ)|как(ой|ие)\s+(договор|документ)|` +
 	`(^|\s)где(\s|$)|сравни|с\s+кем\s+у\s+нас`)
 
+// asksHas: the question asks which documents have something («в каких договорах есть штраф»).
+var asksHas = regexp.MustCompile(`(?i)(^|[^\p{L}])(есть|предусмотрен\p{L}*|имеется|установлен\p{L}*)([^\p{L}]|$)`)
+
 // across reports whether q asks about each of several documents: in so many words, or as the
 // follow-up of an answer that quoted several.
 func across(q Question) bool {
@@ -495,13 +498,27 @@ func across(q Question) bool {
 // acrossDocs answers a question about several documents: each document's best unit, when it
 // holds the question's words and states what is asked; the documents the question names, when
 // it names some.
-func acrossDocs(docs []docstore.Doc, hits []library.ClauseHit, res ClauseResult) (skill.Reply, ClauseResult, bool) {
+//
+// A question about the contracts («по всем договорам», «в каких договорах») is answered from the
+// contracts alone, and names each contract that says nothing of it: «по всем» is every one.
+func acrossDocs(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.ClauseHit, res ClauseResult) (skill.Reply, ClauseResult, bool) {
 	named := slices.ContainsFunc(hits, func(h library.ClauseHit) bool { return h.Affinity > 0 })
+	contracts := asksContracts.MatchString(q.Text) && !named
+	contract := func(i int) bool { return isContract(rds[i], docs[i]) }
+	// «В каких договорах есть …»: a contract that has it holds most of what any unit holds of the
+	// question — «штраф за разглашение» is neither a penalty clause nor the duty not to disclose.
+	has := contracts && asksHas.MatchString(q.Text)
+	most := 0
+	for _, h := range hits {
+		most = max(most, h.Matched)
+	}
 	seen := map[int]bool{}
 	var kept []library.ClauseHit
 	for _, h := range hits {
 		switch {
-		case seen[h.Doc] || h.Matched == 0 || named && h.Affinity == 0:
+		case seen[h.Doc] || h.Matched == 0 || named && h.Affinity == 0 || contracts && !contract(h.Doc):
+			continue
+		case has && h.Matched*3 < most*2:
 			continue
 		case h.Asked != 0 && h.States&h.Asked == 0, h.Score < hits[0].Score*acrossWeaker:
 			continue
@@ -529,6 +546,21 @@ func acrossDocs(docs []docstore.Doc, hits []library.ClauseHit, res ClauseResult)
 			where = ", " + where
 		}
 		fmt.Fprintf(&b, "**%s**%s:\n> %s [%d]\n\n", md.Escape(d.Meta.Title), md.Escape(where), quoteText(h.Unit), len(srcs))
+	}
+	if contracts {
+		var silent []string
+		for i := range docs {
+			if contract(i) && !seen[i] {
+				silent = append(silent, "«"+rds[i].header.Title+"»")
+			}
+		}
+		switch len(silent) {
+		case 0:
+		case 1:
+			b.WriteString(md.Escape("В договоре " + silent[0] + " об этом ничего не сказано."))
+		default:
+			b.WriteString(md.Escape("В договорах " + strings.Join(silent, ", ") + " об этом ничего не сказано."))
+		}
 	}
 	return skill.Reply{Text: strings.TrimSpace(b.String()), Sources: srcs, Quoted: quoted}, res, true
 }
