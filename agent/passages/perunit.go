@@ -31,6 +31,9 @@ var (
 	moneyCellText = regexp.MustCompile(`^\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})*,\d{2}$`)
 )
 
+// oneWay: a distance the question gives one way («350 км в одну сторону»).
+var oneWay = regexp.MustCompile(`(?i)в\s+одну\s+сторону|в\s+один\s+конец`)
+
 // threshold: words of the amount's sentence that make it a limit («превышающей», «не более»),
 // and limitBefore a preposition right before it («до 700 рублей»).
 var (
@@ -72,8 +75,8 @@ func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 	} else if pm := askedMonths.FindStringSubmatch(strings.ToLower(q.Text)); pm != nil {
 		n, kind = monthsIn[pm[1]], "month" // «аренда за год»: twelve monthly payments
 	}
-	if n <= 0 {
-		return piecesFor(q, hits, place)
+	if n <= 0 || kind == "piece" {
+		return piecesFor(q, hits, place) // «5 шт»: the row's prices with and without VAT
 	}
 	for _, h := range hits[:min(len(hits), 2)] {
 		if h.Unit.Kind == library.UnitRow {
@@ -126,7 +129,16 @@ func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 					return "" // the VAT of a price the clause does not split
 				}
 			}
-			return timesLine("", toKopecks(price), n, "", place(h)) // at most two decimals: exact in kopecks
+			k := toKopecks(price) // at most two decimals: exact in kopecks
+			line := timesLine("", k, n, "", place(h))
+			if kind == "km" && oneWay.MatchString(q.Text) {
+				// «350 км в одну сторону»: a trip goes there and back
+				esc := md.Escape
+				line = strings.TrimSuffix(line, esc(" ("+basis(place(h))+")."))
+				line += esc(fmt.Sprintf("; туда и обратно: %s × %d = ", ru.Money(k), 2*n)) + "**" + esc(ru.Money(k*int64(2*n))) + "**" +
+					esc(" ("+basis(place(h))+").")
+			}
+			return line
 		}
 	}
 	return ""
@@ -310,7 +322,14 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 	for _, p := range prices[1:] {
 		if p.vat != "" && p.vat != first.vat {
 			line += esc(fmt.Sprintf("; %s: %s × %d = %s", p.vat, ru.Money(p.k), n, ru.Money(p.k*int64(n))))
+			if asksVAT(q) && !withoutVAT.MatchString(q.Text) && first.vat == "с НДС" && p.vat == "без НДС" && first.k > p.k {
+				// «сумма и ндс»: the VAT of the sum, the two sums' difference
+				line += esc("; в т.ч. НДС ") + "**" + esc(ru.Money((first.k-p.k)*int64(n))) + "**"
+			}
 		}
+	}
+	if want == "без НДС" && first.vat == "с НДС" {
+		line += esc("; цены без НДС в этой строке нет")
 	}
 	return line + esc(" ("+basis(place(h))+").")
 }

@@ -79,6 +79,8 @@ func TestPerUnitFor(t *testing.T) {
 		{"сколько суточных", []library.ClauseHit{perDiem}, ""},         // no quantity
 		{"выезд на 12 часов сколько", []library.ClauseHit{row}, "2\u00a0440,00\u00a0₽ × 12 = **29\u00a0280,00\u00a0₽** \\(расчёт: таблица, строка 1\\)\\."},
 		{"выезд на 3 дня сколько", []library.ClauseHit{row}, ""}, // priced per hour, asked per day
+		{"на машине 350 км в одну сторону сколько", []library.ClauseHit{clause("6.3", "6.3. При поездке на личном автомобиле возмещаются расходы на топливо из расчёта 12 (двенадцать) рублей за 1 км пути.")},
+			"12,00\u00a0₽ × 350 = **4\u00a0200,00\u00a0₽**; туда и обратно: 12,00\u00a0₽ × 700 = **8\u00a0400,00\u00a0₽** \\(расчёт по п\\. 6\\.3\\)\\."},
 	}
 	for _, tt := range tests {
 		if got := perUnitFor(Question{Text: tt.q}, tt.hits, place); got != tt.want {
@@ -169,7 +171,8 @@ func TestPiecesFor(t *testing.T) {
 		{"5 ноутбуков hp без ндс", hp, "74\u00a0500,00\u00a0₽ × 5 = **372\u00a0500,00\u00a0₽** без НДС; с НДС: 90\u00a0890,00\u00a0₽ × 5 = 454\u00a0450,00\u00a0₽ \\(расчёт: строка 3\\)\\."},
 		{"стоимость 3 мониторов", monitor, "24\u00a0278,00\u00a0₽ × 3 = **72\u00a0834,00\u00a0₽** с НДС; без НДС: 19\u00a0900,00\u00a0₽ × 3 = 59\u00a0700,00\u00a0₽ \\(расчёт: строка 3\\)\\."},
 		{"монитор 27 aoc цена", monitor, ""}, // 27 is the monitor's size, not a count
-		{"ноутбук hp за 5 дней", hp, ""},     // days count no goods
+		{"мониторы 2 шт сумма и ндс", monitor, "24\u00a0278,00\u00a0₽ × 2 = **48\u00a0556,00\u00a0₽** с НДС; без НДС: 19\u00a0900,00\u00a0₽ × 2 = 39\u00a0800,00\u00a0₽; в т\\.ч\\. НДС **8\u00a0756,00\u00a0₽** \\(расчёт: строка 3\\)\\."},
+		{"ноутбук hp за 5 дней", hp, ""}, // days count no goods
 	}
 	for _, tt := range tests {
 		if got := perUnitFor(Question{Text: tt.q}, []library.ClauseHit{tt.hit}, place); got != tt.want {
