@@ -115,3 +115,39 @@ func monthlyTotal(q Question, hits []library.ClauseHit, cds []library.ClauseDoc,
 	r.Text = strings.TrimSpace(b.String())
 	return r, true
 }
+
+// asksWholeTerm: the question asks an amount over the whole term of the contract («за весь срок
+// договора», «за всё время аренды»).
+var asksWholeTerm = regexp.MustCompile(`(?i)за\s+(весь|вес)\s+(срок|период)|за\s+вс[её]\s+время|за\s+весь\s+договор`)
+
+// wholeTermFor is the line (Markdown) that multiplies the monthly payment of the best unit's
+// document by the whole months of its term («с 01 февраля 2026 г. по 31 декабря 2026 г.»: 11),
+// when the question asks for the whole term; "" when the contract states no such term or no
+// monthly payment, or the term is no whole months.
+func wholeTermFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc, place func(library.Unit, int) string) string {
+	if len(hits) == 0 || !asksWholeTerm.MatchString(q.Text) {
+		return ""
+	}
+	doc := hits[0].Doc
+	t, ok := library.TermOf(cds[doc].Units)
+	if !ok || t.End.IsZero() || t.Performance || t.Indefinite {
+		return ""
+	}
+	p, ok, err := ru.ParsePeriod(t.Unit.Text, q.Now)
+	if err != nil || !ok || p.Kind != ru.KindRange || p.From.Day() != 1 || p.To.AddDate(0, 0, 1).Day() != 1 {
+		return ""
+	}
+	months := (p.To.Year()-p.From.Year())*12 + int(p.To.Month()) - int(p.From.Month()) + 1
+	u, amount, ok := monthlyOf(cds[doc])
+	if !ok || months <= 0 {
+		return ""
+	}
+	k, ok := kopecks(amount)
+	if !ok {
+		return ""
+	}
+	esc := md.Escape
+	return esc(fmt.Sprintf("%s × %d мес. = ", ru.Money(k), months)) + "**" + esc(ru.Money(k*int64(months))) + "**" +
+		esc(fmt.Sprintf(" (срок с %s по %s — %s; платёж — %s).", p.From.Format("02.01.2006"), p.To.Format("02.01.2006"),
+			place(t.Unit, doc), place(u, doc)))
+}
