@@ -589,8 +589,12 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		qt = append(qt, basisTerms...) // a form writes the contract it follows as «Основание: Договор № …»
 	}
 	expanded := map[[2]string]bool{} // neighbours only because one word was written out as several
+	spoken := map[string]bool{}      // a word written out so: another word of the documents says it («залог»)
 	for i := 0; i < len(qt); i++ {
 		if ws, ok := documentSpeak[qt[i]]; ok {
+			if len(ws) > 1 {
+				spoken[qt[i]] = true
+			}
 			qt = slices.Replace(qt, i, i+1, ws...) // «допник»: a document writes «дополнительное соглашение»
 			if len(ws) > 2 {
 				// «коммуналка» is «электроэнергия» or «водоснабжение», not the two side by side
@@ -743,7 +747,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	}
 	var unknown []string
 	for _, t := range qt[:own] {
-		if alt[t] {
+		if alt[t] || spoken[t] {
 			continue
 		}
 		if df[t] == 0 && utf8.RuneCountInString(t) >= 6 && !slices.ContainsFunc(titleTerms, func(m map[string]bool) bool { return m[t] }) &&
@@ -818,7 +822,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	// elsewhere: it is unknown to them.
 	if best > 0 && len(q.Prefer) == 0 {
 		for _, t := range qt[:own] {
-			if utf8.RuneCountInString(t) < 5 || slices.Contains(unknown, t) || documentWords[t] || monthTerms[t] || parameter(t) || alt[t] || asOfWords[t] {
+			if utf8.RuneCountInString(t) < 5 || slices.Contains(unknown, t) || documentWords[t] || monthTerms[t] || parameter(t) || alt[t] || asOfWords[t] || spoken[t] {
 				continue
 			}
 			present := false
@@ -901,6 +905,9 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			s *= f
 			if !a.penalty && ut.penalty {
 				s *= 0.85 // a penalty clause names amounts and terms of something else than asked
+			}
+			if u.Kind == UnitRow && openingRow.MatchString(u.Text) && !asksOpening.MatchString(q.Text) {
+				s *= 0.7 // «сколько мы должны по акту сверки»: the closing balance, not the opening one
 			}
 			if best > 0 && affinity[di] < best {
 				s *= 0.6 // another document than the one the question names
@@ -1190,7 +1197,8 @@ var speakWords = map[string]string{
 	"машина": "автомобиль", "машине": "автомобиль", "машиной": "автомобиль", "авто": "автомобиль",
 	"бензин": "топливо", "бензина": "топливо", "гсм": "топливо",
 	// a lease measures its premises as «площадь … кв. м»
-	"квадратов": "площадь", "квадратных": "площадь", "квадратура": "площадь", "метраж": "площадь", "квадраты": "площадь",
+	"квадратов": "площадь квадратный", "квадратура": "площадь", "метраж": "площадь", "квадраты": "площадь квадратный",
+	"залог": "залог обеспечительный", "залога": "залог обеспечительный", "депозит": "обеспечительный", "депозита": "обеспечительный",
 	"выезд": "выезд выездные", "выезды": "выезд выездные", "выездов": "выезд выездные",
 	"окончания": "окончание прекращение", "окончании": "окончание прекращение",
 }
@@ -1319,6 +1327,9 @@ func clauseTokens(text string) []string {
 	if strings.Contains(text, "того") {
 		text = itogo.ReplaceAllString(text, "${1}итог$3") // the stemmer reads «итого» as «ит», which is IT
 	}
+	if strings.Contains(text, "кв") || strings.Contains(text, "м2") || strings.Contains(text, "м²") {
+		text = squareMetre.ReplaceAllString(text, "${1}квадратный метр$2") // not «кв.», a quarter
+	}
 	ts := retrieval.Tokens(text)
 	for i, t := range ts {
 		if f, ok := clauseFold[t]; ok {
@@ -1327,6 +1338,9 @@ func clauseTokens(text string) []string {
 	}
 	return ts
 }
+
+// squareMetre: «кв. м», «кв.м», «м2», «м²» — the tokenizer reads «кв» as a quarter.
+var squareMetre = regexp.MustCompile(`(^|[^\p{L}])(?:[Кк]в\.?\s?м\.?|м2|м²)([^\p{L}\d]|$)`)
 
 // itogo is the word «итого», any case.
 var itogo = regexp.MustCompile(`(^|[^\p{L}])([Ии]того|ИТОГО)([^\p{L}]|$)`)
@@ -1378,6 +1392,13 @@ func parameter(t string) bool {
 	}
 	return t != ""
 }
+
+// openingRow is a table's opening balance («Сальдо начальное», «входящий остаток»);
+// asksOpening a question about it («на начало периода», «входящее сальдо»).
+var (
+	openingRow  = regexp.MustCompile(`(?i)сальдо\s+начальн|начальн\p{L}*\s+сальдо|входящ\p{L}*\s+(сальдо|остат)|остат\p{L}*\s+на\s+начало`)
+	asksOpening = regexp.MustCompile(`(?i)начал|входящ`)
+)
 
 // asOfWords say when, not what: «на конец сентября», «на начало года».
 var asOfWords = map[string]bool{"конец": true, "конц": true, "начал": true, "середин": true}

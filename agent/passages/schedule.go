@@ -33,6 +33,10 @@ var (
 	rowDate = regexp.MustCompile(`\b(\d{2})\.(\d{2})\.(\d{4})\b`)
 	// untilEnd: «до конца года», «до конца месяца», «до конца квартала»: from today on.
 	untilEnd = regexp.MustCompile(`(?i)до\s+конца\s+(этого\s+|текущего\s+)?(года|месяца|квартала)`)
+	// asksNext: the question asks the next row due («очередной платёж», «следующий срок»).
+	asksNext = regexp.MustCompile(`(?i)(^|[^\p{L}])(очередн|следующ|ближайш)\p{L}*`)
+	// atEnd: «на конец года», «на конец этого квартала»: the day the period ends.
+	atEnd = regexp.MustCompile(`(?i)на\s+конец\s+(этого\s+|текущего\s+)?(года|месяца|квартала)`)
 	// amountColumn is the header of the column a schedule's total adds up.
 	amountColumn = regexp.MustCompile(`(?i)сумм|к\s+оплате|платеж|платёж|размер`)
 )
@@ -92,6 +96,23 @@ func scheduleFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc) 
 	if len(rows) < 2 {
 		return schedule{}, false
 	}
+	s := schedule{rows: map[int]bool{}, of: intro, doc: h.Doc, all: rows}
+	where := "п. " + intro.Number
+	if asksNext.MatchString(q.Text) {
+		// «очередной платёж по займу»: the first row due from today on
+		today := time.Date(q.Now.In(ru.Moscow).Year(), q.Now.In(ru.Moscow).Month(), q.Now.In(ru.Moscow).Day(), 0, 0, 0, 0, ru.Moscow)
+		for i, d := range due {
+			if !d.Before(today) {
+				s.rows[rows[i].Index] = true
+				s.line = md.Escape(fmt.Sprintf("Ближайший срок по графику (%s) с %s — %s (строка %s):", where, today.Format("02.01.2006"),
+					d.Format("02.01.2006"), rows[i].Number))
+				return s, true
+			}
+		}
+		s.line = md.Escape(fmt.Sprintf("Все сроки по графику (%s) прошли: последний — %s.", where, due[len(due)-1].Format("02.01.2006")))
+		s.rows[rows[len(rows)-1].Index] = true
+		return s, true
+	}
 	p, ok := periodOf(q.Text, q.Now)
 	if !ok && q.Continues != "" {
 		p, ok = periodOf(q.Continues, q.Now)
@@ -99,8 +120,6 @@ func scheduleFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc) 
 	if !ok {
 		return schedule{}, false
 	}
-	s := schedule{rows: map[int]bool{}, of: intro, doc: h.Doc, all: rows}
-	where := "п. " + intro.Number
 	if p.Single() {
 		last := -1
 		for i, d := range due {
@@ -138,20 +157,30 @@ func scheduleFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc) 
 	return s, true
 }
 
+// periodEnd is the last day of today's year, month («месяца») or quarter («квартала»).
+func periodEnd(today time.Time, of string) time.Time {
+	switch of {
+	case "месяца":
+		return time.Date(today.Year(), today.Month()+1, 0, 0, 0, 0, 0, ru.Moscow)
+	case "квартала":
+		q := (int(today.Month())-1)/3*3 + 3
+		return time.Date(today.Year(), time.Month(q)+1, 0, 0, 0, 0, 0, ru.Moscow)
+	}
+	return time.Date(today.Year(), 12, 31, 0, 0, 0, 0, ru.Moscow)
+}
+
 // periodOf is the period text names, months, quarters and years whole (a schedule's December
 // is all of it, not December so far); «до конца года» runs from today.
 func periodOf(text string, now time.Time) (ru.Period, bool) {
 	today := time.Date(now.In(ru.Moscow).Year(), now.In(ru.Moscow).Month(), now.In(ru.Moscow).Day(), 0, 0, 0, 0, ru.Moscow)
+	if m := atEnd.FindStringSubmatch(text); m != nil {
+		// «остаток займа на конец года»: a schedule runs ahead — this year's end, not the last
+		// closed one that a balance in 1C would mean
+		end := periodEnd(today, m[2])
+		return ru.Period{From: end, To: end, Kind: ru.KindDay, Text: m[0]}, true
+	}
 	if m := untilEnd.FindStringSubmatch(text); m != nil {
-		end := time.Date(today.Year(), 12, 31, 0, 0, 0, 0, ru.Moscow)
-		switch m[2] {
-		case "месяца":
-			end = time.Date(today.Year(), today.Month()+1, 0, 0, 0, 0, 0, ru.Moscow)
-		case "квартала":
-			q := (int(today.Month())-1)/3*3 + 3
-			end = time.Date(today.Year(), time.Month(q)+1, 0, 0, 0, 0, 0, ru.Moscow)
-		}
-		return ru.Period{From: today, To: end, Kind: ru.KindRange, Text: m[0]}, true
+		return ru.Period{From: today, To: periodEnd(today, m[2]), Kind: ru.KindRange, Text: m[0]}, true
 	}
 	p, ok, err := ru.ParsePeriod(text, now)
 	if !ok || err != nil {
