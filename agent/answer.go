@@ -358,7 +358,10 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// One word in common is not «strongly» — unless the message asks a price and the word names
 	// a priced row («сколько стоит бумага»).
 	pricedRow := price && hit.Unit.Kind == library.UnitRow && hit.States.Money() && hit.Coverage >= need
-	if hit.Coverage < need || hit.Matched < 2 && !pricedRow {
+	// A planner's 1C plan that would only ask back whose loses to a document the message names
+	// («ДС1 к поставке от какого числа»), however few of its words a clause holds.
+	namedOverPlan := planned && asksBack && hit.Named
+	if hit.Coverage < need || hit.Matched < 2 && !pricedRow && !namedOverPlan {
 		return d, fits
 	}
 	why := fmt.Sprintf("документы: %s (%.0f %% слов вопроса)", hit.Unit.Number, 100*hit.Coverage)

@@ -346,18 +346,24 @@ func TestDocumentSet(t *testing.T) {
 			t.Logf("%s, %s, by kind of answer: %s", v.name, split, strings.Join(per, ", "))
 		}
 	}
-	// Floors: the figures measured on 2026-12-06 (182 of 234 with no LLM in the fourth session,
-	// docs/benchmarks.md) less a margin; an LLM that answers filler changes nothing. The lying LLM still costs a few
-	// answers where the documents hold the message too weakly to overrule its plan: that gap is
-	// bounded, not accepted as zero (issue #27).
-	if right["no LLM"] < 175 {
-		t.Errorf("no LLM: %d of %d right, want at least 175", right["no LLM"], len(lines))
-	}
-	if right["garbage LLM"] < right["no LLM"] {
-		t.Errorf("a garbage LLM lowered the answers: %v", right)
-	}
-	if right["lying LLM"] < right["no LLM"]-8 { // 5 on 2026-12-06 (fourth session)
-		t.Errorf("a lying LLM lowered the answers by more than the known gap: %v", right)
+	// Floors: the figures measured on 2026-12-06 (set 1: 187 of 234 with no LLM, set 2: 123 of
+	// 180, fifth session, docs/benchmarks.md) less a margin; an LLM that answers filler changes
+	// nothing. The lying LLM still costs a few answers where the documents hold the message too
+	// weakly to overrule its plan: that gap is bounded, not accepted as zero (issue #27).
+	for _, f := range []struct {
+		set   string
+		right map[string]int
+		floor int
+	}{{"set 1", right, 180}, {"set 2", right2, 116}} {
+		if f.right["no LLM"] < f.floor {
+			t.Errorf("%s, no LLM: %d right, want at least %d", f.set, f.right["no LLM"], f.floor)
+		}
+		if f.right["garbage LLM"] < f.right["no LLM"] {
+			t.Errorf("%s: a garbage LLM lowered the answers: %v", f.set, f.right)
+		}
+		if f.right["lying LLM"] < f.right["no LLM"]-6 { // 1 and 1 on 2026-12-06 (fifth session)
+			t.Errorf("%s: a lying LLM lowered the answers by more than the known gap: %v", f.set, f.right)
+		}
 	}
 }
 
