@@ -629,19 +629,20 @@ func TestDocumentClauseAnswers(t *testing.T) {
 	}
 	const user = 29200
 	a := docsetAgent(t, "", docsetFiles(t), user)
-	for i, c := range []struct{ q, want string }{
-		{"когда право собственности на технику переходит к нам", "3.6. Право собственности"},
-		{"проценты по займу когда уплачиваем", "3.4. Проценты уплачиваются"},
-		{"сколько всего оплатили меридиану за 3 квартал по сверке", "**588\u00a0500,59\u00a0₽**"},
-		{"сколько электроэнергии и воды выставили за квартал по акту сверки", "**46\u00a0865,49\u00a0₽**"},
-		{"акт сверки с меридианом от какого числа", "07.10.2026"},
-		{"до какого числа логистик должен перечислить заём", "**19.02.2026**"},                                         // 3 banking days from the contract's date
-		{"аренда за весь срок сколько", "× 11 мес. = **2\u00a0043\u00a0360,00\u00a0₽**"},                               // the term's whole months
-		{"какие сроки ответа на претензию по всем договорам", "В договоре «ДОГОВОР № 47/У» об этом ничего не сказано"}, // every contract accounted for
+	for i, c := range []struct{ q, want, not string }{
+		{"когда право собственности на технику переходит к нам", "3.6. Право собственности", ""},
+		{"проценты по займу когда уплачиваем", "3.4. Проценты уплачиваются", ""},
+		{"сколько всего оплатили меридиану за 3 квартал по сверке", "**588\u00a0500,59\u00a0₽**", ""},
+		{"сколько электроэнергии и воды выставили за квартал по акту сверки", "**46\u00a0865,49\u00a0₽**", ""},
+		{"акт сверки с меридианом от какого числа", "07.10.2026", ""},
+		{"до какого числа логистик должен перечислить заём", "**19.02.2026**", ""},                                         // 3 banking days from the contract's date
+		{"аренда за весь срок сколько", "× 11 мес. = **2\u00a0043\u00a0360,00\u00a0₽**", ""},                               // the term's whole months
+		{"какие сроки ответа на претензию по всем договорам", "В договоре «ДОГОВОР № 47/У» об этом ничего не сказано", ""}, // every contract accounted for
+		{"сколько пени по займу за день", "6.1. За просрочку", "1.1. Займодавец"},                                          // the penalty clause answers how much
 	} {
 		ans := ask(t, a, Request{UserID: user, ChatID: int64(user + 1 + i)}, c.q)
-		if ans.Debug.Route.Kind != understand.KindDocs || !strings.Contains(ans.Text, c.want) {
-			t.Errorf("%q: %s/%s, want %q in\n%s", c.q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, c.want, ans.Text)
+		if ans.Debug.Route.Kind != understand.KindDocs || !strings.Contains(ans.Text, c.want) || c.not != "" && strings.Contains(ans.Text, c.not) {
+			t.Errorf("%q: %s/%s, want %q and not %q in\n%s", c.q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, c.want, c.not, ans.Text)
 		}
 	}
 }

@@ -1419,6 +1419,12 @@ func (f Facets) Party() bool { return f&facetPartyBit != 0 }
 // Money reports whether f holds the amount kind.
 func (f Facets) Money() bool { return f&facetMoneyBit != 0 }
 
+// Penalty: a penalty — the question asks one («пени по займу»), or the unit states one.
+func (f Facets) Penalty() bool { return f&facetPenaltyBit != 0 }
+
+// MoneyBit is the facet of an amount in roubles.
+const MoneyBit = facetMoneyBit
+
 // MentionsKind reports whether the question names the kind of one of docs by a word of its
 // title («по положению» and «Положение о командировках», «в договоре» and «Договор аренды»).
 func MentionsKind(question string, docs []ClauseDoc) bool {

@@ -195,6 +195,9 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		if hits[0].Asked&bit == 0 || slices.ContainsFunc(kept, func(k library.ClauseHit) bool { return k.States&bit != 0 }) {
 			continue
 		}
+		if bit == library.MoneyBit && hits[0].Asked.Penalty() && kept[0].States.Penalty() {
+			continue // «сколько пени»: the penalty clause's rate is how much; no other sum is asked
+		}
 		for _, h := range hits[1:] {
 			if h.Score < hits[0].Score*otherKind {
 				break
