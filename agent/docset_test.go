@@ -638,7 +638,9 @@ func TestDocumentClauseAnswers(t *testing.T) {
 		{"до какого числа логистик должен перечислить заём", "**19.02.2026**", ""},                                         // 3 banking days from the contract's date
 		{"аренда за весь срок сколько", "× 11 мес. = **2\u00a0043\u00a0360,00\u00a0₽**", ""},                               // the term's whole months
 		{"какие сроки ответа на претензию по всем договорам", "В договоре «ДОГОВОР № 47/У» об этом ничего не сказано", ""}, // every contract accounted for
-		{"сколько пени по займу за день", "6.1. За просрочку", "1.1. Займодавец"},                                          // the penalty clause answers how much
+		{"сколько пени по займу за день", "6.1. За просрочку", "1.1. Займодавец"},
+		{"когда заканчивается аренда", "до 31.12.2026 (п. 2.1)", ""},                                      // the lease the question names, not «заканчивается 31 марта» of the loan
+		{"есть ли штраф за просрочку реакции", "5.2. За каждый случай нарушения сроков реагирования", ""}, // the penalty clause answers how much
 	} {
 		ans := ask(t, a, Request{UserID: user, ChatID: int64(user + 1 + i)}, c.q)
 		if ans.Debug.Route.Kind != understand.KindDocs || !strings.Contains(ans.Text, c.want) || c.not != "" && strings.Contains(ans.Text, c.not) {

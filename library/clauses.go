@@ -922,10 +922,9 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		case x.Score < y.Score:
 			return 1
 		}
-		// Equal scores in the order of the documents' names, then of their units: documents
-		// added at the same instant are listed by their random ids, which must not decide.
-		if c := cmp.Compare(docs[x.Doc].Names, docs[y.Doc].Names); c != 0 {
-			return c
+		// Equal scores in the documents' order (as listed: as uploaded), then their units'.
+		if x.Doc != y.Doc {
+			return cmp.Compare(x.Doc, y.Doc)
 		}
 		return cmp.Compare(x.Unit.Index, y.Unit.Index)
 	})
@@ -1199,6 +1198,7 @@ var speakWords = map[string]string{
 	// a lease measures its premises as «площадь … кв. м»
 	"квадратов": "площадь квадратный", "квадратура": "площадь", "метраж": "площадь", "квадраты": "площадь квадратный",
 	"залог": "залог обеспечительный", "залога": "залог обеспечительный", "депозит": "обеспечительный", "депозита": "обеспечительный",
+	"реакции": "реагирования", "реакция": "реагирования", "реакцию": "реагирования",
 	"выезд": "выезд выездные", "выезды": "выезд выездные", "выездов": "выезд выездные",
 	"окончания": "окончание прекращение", "окончании": "окончание прекращение",
 }

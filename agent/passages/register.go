@@ -56,9 +56,14 @@ func register(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.Cl
 			return contractEnds(q, rds, docs, named)
 		}
 	}
-	switch {
-	case asksEnds.MatchString(q.Text) && len(hits) > 0 && hits[0].Affinity > 0 && isContract(rds[hits[0].Doc], docs[hits[0].Doc]):
-		return contractEnds(q, rds, docs, []int{hits[0].Doc}) // «когда истекает договор аренды»
+	if asksEnds.MatchString(q.Text) {
+		// «когда истекает договор аренды», «когда заканчивается аренда»: the contract the question
+		// names, even when another document's clause uses the word («заканчивается 31 марта»)
+		for _, h := range hits {
+			if h.Named && isContract(rds[h.Doc], docs[h.Doc]) {
+				return contractEnds(q, rds, docs, []int{h.Doc})
+			}
+		}
 	}
 	return skill.Reply{}, false
 }
