@@ -648,3 +648,25 @@ func TestDocumentClauseAnswers(t *testing.T) {
 		}
 	}
 }
+
+// TestDocumentFollowUps: a dialog over the lease in everyday words — each answer from the clause
+// the dialog is about, and no date computed from a clause it is not about.
+func TestDocumentFollowUps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads the document set")
+	}
+	const user = 29300
+	a := docsetAgent(t, "", docsetFiles(t), user)
+	me := Request{UserID: user, ChatID: user + 1}
+	for _, c := range []struct{ q, want, not string }{
+		{"аренда в месяц сколько", "185 760,00", ""},
+		{"а без ндс", "**152\u00a0262,30\u00a0₽**", ""},
+		{"а за год", "× 12 мес.", "Прайс"},                                   // «год» of a licence row is no subject of the dialog
+		{"а до какого числа платить", "не позднее 5-го числа", "02.02.2026"}, // not the deposit's five banking days
+	} {
+		ans := ask(t, a, me, c.q)
+		if ans.Debug.Route.Kind != understand.KindDocs || !strings.Contains(ans.Text, c.want) || c.not != "" && strings.Contains(ans.Text, c.not) {
+			t.Errorf("%q: %s/%s, want %q and not %q in\n%s", c.q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, c.want, c.not, ans.Text)
+		}
+	}
+}

@@ -759,7 +759,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	ownTerms := false
 	if own < len(qt) {
 		for _, t := range qt[:own] {
-			ownTerms = ownTerms || df[t] > 0
+			ownTerms = ownTerms || df[t] > 0 && !parameter(t) // «а за год»: a figure to count with, not a subject
 		}
 	}
 	weight := map[string]float64{}
@@ -837,6 +837,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			}
 		}
 	}
+	dayAsked := asksDay.MatchString(q.Text)
 	var hits []ClauseHit
 	for di, d := range docs {
 		for ui, u := range d.Units {
@@ -905,6 +906,9 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			s *= f
 			if !a.penalty && ut.penalty {
 				s *= 0.85 // a penalty clause names amounts and terms of something else than asked
+			}
+			if dayAsked && !a.amount && dayOfMonth.MatchString(u.Text) {
+				s *= 1.3 // «до какого числа платить»: «не позднее 5-го числа», not «в течение 5 дней»
 			}
 			if u.Kind == UnitRow && openingRow.MatchString(u.Text) && !asksOpening.MatchString(q.Text) {
 				s *= 0.7 // «сколько мы должны по акту сверки»: the closing balance, not the opening one
@@ -1392,6 +1396,13 @@ func parameter(t string) bool {
 	}
 	return t != ""
 }
+
+// asksDay: the question asks a day of the month («до какого числа», «какого числа»), and
+// dayOfMonth is a clause that states one («не позднее 5-го числа текущего месяца»).
+var (
+	asksDay    = regexp.MustCompile(`(?i)как(ого|ое)\s+числ`)
+	dayOfMonth = regexp.MustCompile(`(?i)\d{1,2}\s*[-–]?\s*(го|е|ое)?\s*(\([^()]{1,30}\)\s*)?числа`)
+)
 
 // openingRow is a table's opening balance («Сальдо начальное», «входящий остаток»);
 // asksOpening a question about it («на начало периода», «входящее сальдо»).

@@ -243,7 +243,9 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 		from, fromDoc := start, false
 		if from.IsZero() {
 			d, ok := time.Time{}, false
-			if signed != nil && !back && fromSigning.MatchString(h.Unit.Text[strings.Index(h.Unit.Text, m[0]):]) {
+			// only for a question of its own: a follow-up's «а до какого числа платить» may be
+			// about another payment than the clause the dialog's words found
+			if signed != nil && !back && q.Continues == "" && fromSigning.MatchString(h.Unit.Text[strings.Index(h.Unit.Text, m[0]):]) {
 				d, ok = signed(h)
 			}
 			if !ok {
