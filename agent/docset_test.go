@@ -657,14 +657,19 @@ func TestDocumentFollowUps(t *testing.T) {
 	}
 	const user = 29300
 	a := docsetAgent(t, "", docsetFiles(t), user)
-	me := Request{UserID: user, ChatID: user + 1}
-	for _, c := range []struct{ q, want, not string }{
-		{"аренда в месяц сколько", "185 760,00", ""},
-		{"а без ндс", "**152\u00a0262,30\u00a0₽**", ""},
-		{"а за год", "× 12 мес.", "Прайс"},                                   // «год» of a licence row is no subject of the dialog
-		{"а до какого числа платить", "не позднее 5-го числа", "02.02.2026"}, // not the deposit's five banking days
+	for _, c := range []struct {
+		chat         int64
+		q, want, not string
+	}{
+		{1, "аренда в месяц сколько", "185 760,00", ""},
+		{1, "а без ндс", "**152\u00a0262,30\u00a0₽**", ""},
+		{1, "а за год", "× 12 мес.", "Прайс"},                                   // «год» of a licence row is no subject of the dialog
+		{1, "а до какого числа платить", "не позднее 5-го числа", "02.02.2026"}, // not the deposit's five banking days
+		{2, "сколько стоит ноутбук lenovo в прайсе", "79 900,00", ""},
+		{2, "а hp", "HP", ""},
+		{2, "а 3 штуки", "**272\u00a0670,00\u00a0₽** с НДС", ""}, // the HP row, three pieces
 	} {
-		ans := ask(t, a, me, c.q)
+		ans := ask(t, a, Request{UserID: user, ChatID: user + c.chat}, c.q)
 		if ans.Debug.Route.Kind != understand.KindDocs || !strings.Contains(ans.Text, c.want) || c.not != "" && strings.Contains(ans.Text, c.not) {
 			t.Errorf("%q: %s/%s, want %q and not %q in\n%s", c.q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, c.want, c.not, ans.Text)
 		}

@@ -1354,7 +1354,7 @@ var itogo = regexp.MustCompile(`(^|[^\p{L}])([Ии]того|ИТОГО)([^\p{L}]
 var parameters = map[string]bool{}
 
 func init() {
-	for _, w := range []string{"миллион", "тысяча", "рубль", "день", "дней", "процент", "копейка", "год", "года", "году"} {
+	for _, w := range []string{"миллион", "тысяча", "рубль", "день", "дней", "процент", "копейка", "год", "года", "году", "штука", "штуки", "штук", "шт"} {
 		for _, t := range retrieval.Tokens(w) {
 			parameters[t] = true
 		}
