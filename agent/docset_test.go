@@ -665,7 +665,7 @@ func TestDocumentFollowUps(t *testing.T) {
 		{1, "а без ндс", "**152\u00a0262,30\u00a0₽**", ""},
 		{1, "а за год", "× 12 мес.", "Прайс"},                                   // «год» of a licence row is no subject of the dialog
 		{1, "а до какого числа платить", "не позднее 5-го числа", "02.02.2026"}, // not the deposit's five banking days
-		{2, "сколько стоит ноутбук lenovo в прайсе", "79 900,00", ""},
+		{2, "сколько стоит ноутбук lenovo в прайсе", "79\u00a0900,00", ""},
 		{2, "а hp", "HP", ""},
 		{2, "а 3 штуки", "**272\u00a0670,00\u00a0₽** с НДС", ""}, // the HP row, three pieces
 	} {
