@@ -538,6 +538,9 @@ func acrossDocs(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.
 		return skill.Reply{Text: "В ваших документах об этом ничего не нашёл."}, res, true
 	}
 	var b strings.Builder
+	if line := mostOf(q, kept, docs); line != "" {
+		b.WriteString(line + "\n\n")
+	}
 	var srcs []facts.Source
 	var quoted []string
 	for _, h := range kept {
