@@ -24,7 +24,7 @@ func TestMostOf(t *testing.T) {
 		{"в каком договоре пени больше", "Больше всего — в «Аренда»: **0,1 %** \\(п\\. 7\\.1\\); у остальных меньше: «Поставка» — 0,05 %"},
 		{"где пени меньше", "Меньше всего — в «Заём»: **0,03 %**"},
 		{"в каком договоре сумма больше", ""}, // a sum: its clause's first per cent is no answer
-		{"пени по договорам", ""},            // no comparison asked
+		{"пени по договорам", ""}, // no comparison asked
 	}
 	for _, tt := range tests {
 		got := mostOf(Question{Text: tt.q}, kept, docs)
