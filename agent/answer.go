@@ -278,9 +278,10 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 		d.Rule == "kb_definition" || len(d.Candidates) > 0 {
 		return d, false
 	}
-	named1C := d.Counterparty.Set && d.Counterparty.Source == understand.FromCatalog && !price ||
-		d.Contract.Set && d.Contract.Source == understand.FromCatalog ||
+	other1C := d.Contract.Set && d.Contract.Source == understand.FromCatalog ||
 		d.Account.Set && d.Account.Source == understand.FromText || d.BankAccount.Set
+	party1C := d.Counterparty.Set && d.Counterparty.Source == understand.FromCatalog
+	named1C := party1C && !price || other1C
 	hit, ok := a.docs.Evidence(ctx, q)
 	if !ok {
 		return d, false
@@ -291,8 +292,7 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// A counterparty the user's documents name too («сколько платим меридиану в месяц за
 	// офис» with the lease of «Меридиан Недвижимость»): what is asked decides, not the name —
 	// a debt, a balance or documents posted are 1C's («долг перед меридианом»).
-	partyToo := named1C && !d.Settles && hit.Named && a.namesDocument(ctx, q, d.Counterparty.Text) && !(d.Contract.Set && d.Contract.Source == understand.FromCatalog ||
-		d.Account.Set && d.Account.Source == understand.FromText || d.BankAccount.Set)
+	partyToo := named1C && !other1C && !d.Settles && hit.Named && a.namesDocument(ctx, q, d.Counterparty.Text)
 	if named1C && !partyToo {
 		return d, fits && d.Counterparty.Set
 	}
@@ -339,20 +339,19 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 		// currency or date, only words («конфиденциальность … после окончания договора» is no list of
 		// open contracts, «по какому курсу пересчитываем суточные» no rate) — yields to documents
 		// that hold the message strongly.
-		bare := (d.Kind == understand.KindLedger && !d.Date.Set && !d.Period.Set ||
-			d.Kind == understand.KindRate && !d.Currencies.Set && !d.Date.Set)
-		if !hit.Named && bare {
-			need = docsRouteBare
-		} else if !hit.Named {
-			return d, fits
-		}
-		if hit.Named {
-			need = docsRouteSure
-		}
-		if hit.Named && d.Kind == understand.KindLedger {
+		bare := d.Kind == understand.KindLedger && !d.Date.Set && !d.Period.Set ||
+			d.Kind == understand.KindRate && !d.Currencies.Set && !d.Date.Set
+		switch {
+		case hit.Named && d.Kind == understand.KindLedger:
 			// 1C read the message by its vocabulary alone («пени по займу за 10 дней просрочки
 			// декабрьского платежа» is no card of 51): the named document answers what it holds.
 			need = docsRouteNamed
+		case hit.Named:
+			need = docsRouteSure
+		case bare:
+			need = docsRouteBare
+		default:
+			return d, fits
 		}
 	}
 	// One word in common is not «strongly» — unless the message asks a price and the word names
