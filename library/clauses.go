@@ -838,6 +838,23 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		}
 	}
 	dayAsked := asksDay.MatchString(q.Text)
+	// The question names a document by its number: a term with digits of the best one's title
+	// and of no other's («1187»; not «318-П» of the contract and of its supplementary agreement).
+	byNumber := false
+	for _, t := range qt[:own] {
+		if !strings.ContainsAny(t, "0123456789") || monthTerms[t] || best == 0 {
+			continue
+		}
+		titled := 0
+		for di := range docs {
+			if titleTerms[di][t] {
+				titled++
+			}
+		}
+		for di := range docs {
+			byNumber = byNumber || titled == 1 && titleTerms[di][t] && affinity[di] == best
+		}
+	}
 	var hits []ClauseHit
 	for di, d := range docs {
 		for ui, u := range d.Units {
@@ -915,6 +932,9 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			}
 			if best > 0 && affinity[di] < best {
 				s *= 0.6 // another document than the one the question names
+				if byNumber {
+					s *= 0.5 // …by its number («акт 1187», «по 318-П»): no other document is meant
+				}
 			}
 			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total, Named: best > 0 && affinity[di] == best, AnyNamed: best > 0, Affinity: affinity[di], Titled: titled[di], Matched: matched, Unknown: unknown, Asked: asked, States: states})
 		}

@@ -35,6 +35,9 @@ var (
 	untilEnd = regexp.MustCompile(`(?i)до\s+конца\s+(этого\s+|текущего\s+)?(года|месяца|квартала)`)
 	// asksNext: the question asks the next row due («очередной платёж», «следующий срок»).
 	asksNext = regexp.MustCompile(`(?i)(^|[^\p{L}])(очередн|следующ|ближайш)\p{L}*`)
+	// asksLastRow: the question asks the schedule's last row («последний платёж», «окончательный
+	// срок»).
+	asksLastRow = regexp.MustCompile(`(?i)(^|[^\p{L}])(последн|окончательн|финальн)\p{L}*`)
 	// atEnd: «на конец года», «на конец этого квартала»: the day the period ends.
 	atEnd = regexp.MustCompile(`(?i)на\s+конец\s+(этого\s+|текущего\s+)?(года|месяца|квартала)`)
 	// amountColumn is the header of the column a schedule's total adds up.
@@ -98,6 +101,13 @@ func scheduleFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc) 
 	}
 	s := schedule{rows: map[int]bool{}, of: intro, doc: h.Doc, all: rows}
 	where := "п. " + intro.Number
+	if asksLastRow.MatchString(q.Text) {
+		// «когда последний платёж по займу»: the schedule's last row
+		last := len(rows) - 1
+		s.rows[rows[last].Index] = true
+		s.line = md.Escape(fmt.Sprintf("Последний срок по графику (%s) — %s (строка %s):", where, due[last].Format("02.01.2006"), rows[last].Number))
+		return s, true
+	}
 	if asksNext.MatchString(q.Text) {
 		// «очередной платёж по займу»: the first row due from today on
 		today := time.Date(q.Now.In(ru.Moscow).Year(), q.Now.In(ru.Moscow).Month(), q.Now.In(ru.Moscow).Day(), 0, 0, 0, 0, ru.Moscow)
