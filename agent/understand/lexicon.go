@@ -291,11 +291,15 @@ func stem(w string) string {
 			return w
 		}
 	}
-	if utf8.RuneCountInString(w) <= 3 {
+	if utf8.RuneCountInString(w) <= 3 || listVerbs[w] {
 		return w
 	}
 	return stems.get(w, snowball)
 }
+
+// listVerbs ask for a list («перечисли обязанности арендатора»): their stem would be that of
+// «перечислили», a bank transfer.
+var listVerbs = map[string]bool{"перечисли": true, "перечислите": true}
 
 // stems remembers the stems of the words met: a team's messages use few words, again and again.
 var stems = newMemo[string](1 << 16)
