@@ -515,6 +515,10 @@ type ClauseHit struct {
 	// Asked are the kinds of answer the question asks for, States those the unit states: a
 	// question asking two («сколько и до какого числа») is answered by a unit for each.
 	Asked, States Facets
+	// Partial: a table's row that holds fewer of the question's words than the rows of its
+	// table hold together — what is asked is split across rows («принтер hp»: a Pantum printer,
+	// an HP laptop), so no one row is it.
+	Partial bool
 	// Unknown are the question's own words (of five letters or more) no document has at all:
 	// what it asks about may not be there («страхование» in a lease that never mentions it).
 	Unknown []string
@@ -838,6 +842,14 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		}
 	}
 	dayAsked := asksDay.MatchString(q.Text)
+	// The rows' own terms of the question, and each table's: a row that holds fewer of them than
+	// its table does is Partial («принтер hp»: a Pantum printer's row, an HP laptop's row).
+	type rowTable struct {
+		doc  int
+		lead string
+	}
+	rowHeld := map[int][]string{}
+	tableHeld := map[rowTable][]string{}
 	// The question names a document by its number: a term with digits of the best one's title
 	// and of no other's («1187»; not «318-П» of the contract and of its supplementary agreement).
 	byNumber := false
@@ -860,11 +872,15 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		for ui, u := range d.Units {
 			ut := terms[di][ui]
 			s, cov, matched, content := 0.0, 0.0, 0, false
+			var ownHeld []string // the question's own terms a row holds in its own cells
 			for i, t := range qt {
 				counts := (!ownTerms || i < own) && !parameter(t)
 				switch {
 				case ut.own[t] || t == "срок" && a.term && ut.limit:
 					// a clause states a term as a period or a date, not with the word «срок»
+					if u.Kind == UnitRow && i < own && ut.own[t] && !titleTerms[di][t] {
+						ownHeld = append(ownHeld, t)
+					}
 					w := weight[t]
 					content = content || !titleTerms[di][t] && !documentWords[t] && !monthTerms[t]
 					if partyTerms[di][t] || titleTerms[di][t] && (strings.ContainsAny(t, "0123456789") || monthTerms[t]) {
@@ -937,7 +953,19 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 				}
 			}
 			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total, Named: best > 0 && affinity[di] == best, AnyNamed: best > 0, Affinity: affinity[di], Titled: titled[di], Matched: matched, Unknown: unknown, Asked: asked, States: states})
+			if len(ownHeld) > 0 {
+				key := rowTable{di, u.Lead}
+				rowHeld[len(hits)-1] = ownHeld
+				for _, t := range ownHeld {
+					if !slices.Contains(tableHeld[key], t) {
+						tableHeld[key] = append(tableHeld[key], t)
+					}
+				}
+			}
 		}
+	}
+	for i, held := range rowHeld {
+		hits[i].Partial = len(tableHeld[rowTable{hits[i].Doc, hits[i].Unit.Lead}]) > len(held)
 	}
 	slices.SortStableFunc(hits, func(x, y ClauseHit) int {
 		switch {

@@ -227,3 +227,16 @@ func TestDocumentSpeakIsOneMap(t *testing.T) {
 		}
 	}
 }
+
+// A row that holds fewer of the question's words than its table's rows hold together is Partial:
+// «принтер hp» over a Pantum printer and an HP laptop is neither.
+func TestPartialRow(t *testing.T) {
+	docs := []ClauseDoc{NewClauseDoc("price", "Прайс", Units(priceText+"\nПринтер лазерный Pantum | 18450 | 22509"))}
+	hits := RankClauses(docs, ClauseQuestion{Text: "сколько стоит принтер hp"})
+	if len(hits) == 0 || !hits[0].Partial {
+		t.Errorf("принтер hp: %+v", hits)
+	}
+	if hits := RankClauses(docs, ClauseQuestion{Text: "сколько стоит ноутбук hp"}); len(hits) == 0 || hits[0].Partial || !strings.HasPrefix(hits[0].Unit.Text, "Ноутбук HP") {
+		t.Errorf("ноутбук hp: %+v", hits)
+	}
+}

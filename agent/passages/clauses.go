@@ -279,6 +279,11 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		res.NotFound = true
 		kept = kept[:1]
 		b.WriteString("Прямого ответа в ваших документах не нашёл. Ближе всего по смыслу:\n\n")
+	case lead == "" && !named && !scheduled && hits[0].Unit.Kind == library.UnitRow && hits[0].Partial:
+		// «принтер hp»: one row has the printer, another HP — no row is what was asked
+		res.NotFound = true
+		kept = kept[:min(len(kept), 2)]
+		b.WriteString("Строки, в которой было бы всё, о чём вы спросили, не нашёл. Ближе всего:\n\n")
 	case lead != "":
 		b.WriteString(lead + "\n\n")
 	}
