@@ -669,7 +669,9 @@ func TestDocumentFollowUps(t *testing.T) {
 		{1, "а до какого числа платить", "не позднее 5-го числа", "02.02.2026"}, // not the deposit's five banking days
 		{2, "сколько стоит ноутбук lenovo в прайсе", "79\u00a0900,00", ""},
 		{2, "а hp", "HP", ""},
-		{2, "а 3 штуки", "**272\u00a0670,00\u00a0₽** с НДС", ""}, // the HP row, three pieces
+		{3, "общая сумма договора поставки с учетом допника", "1 979 080,00", ""},
+		{3, "а до допника сколько было", "**1\u00a0957\u00a0400,00\u00a0₽**", ""}, // the original wording, the contract and its agreement one subject
+		{2, "а 3 штуки", "**272\u00a0670,00\u00a0₽** с НДС", ""},                  // the HP row, three pieces
 	} {
 		ans := ask(t, a, Request{UserID: user, ChatID: user + c.chat}, c.q)
 		if ans.Debug.Route.Kind != understand.KindDocs || !strings.Contains(ans.Text, c.want) || c.not != "" && strings.Contains(ans.Text, c.not) {

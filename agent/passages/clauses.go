@@ -174,7 +174,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if r, ok := register(q, rds, docs, hits); ok {
 		return r, res, true
 	}
-	if across(q) {
+	if across(q) && !oneContract(rds, docs, q.Prefer) {
 		return acrossDocs(q, rds, docs, hits, res)
 	}
 	var kept []library.ClauseHit
@@ -188,6 +188,15 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 			continue // …nor a document the question does not name, when it names the best one's
 		}
 		kept = append(kept, h)
+	}
+	// A supplementary agreement's clause that sets a contract's clause anew is quoted as that
+	// clause, in both wordings («а до допника сколько было»: the original is asked).
+	for i, h := range kept {
+		if c, ok := amendedClause(rds, cds, h); ok && !slices.ContainsFunc(kept, func(k library.ClauseHit) bool {
+			return k.Doc == c.Doc && k.Unit.Index == c.Unit.Index
+		}) {
+			kept[i] = c
+		}
 	}
 	// A question that asks for two kinds of answer («сколько и до какого числа») gets a unit
 	// for each, when one states it well enough.
@@ -268,6 +277,16 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		if am, ai, ok := amendmentOf(rds, h); ok {
 			if chg = changeOf(q, h.Unit.Text, am.Text, amendedBy(rds[ai], docs[ai])); chg != "" {
 				break
+			}
+			if asksBefore.MatchString(q.Text) {
+				// «а до допника сколько было»: the original wording's amount
+				if m := firstAmount.FindString(h.Unit.Text); m != "" {
+					if k, ok := kopecks(m); ok {
+						chg = md.Escape(fmt.Sprintf("До «%s» (п. %s в первоначальной редакции): ", amendedBy(rds[ai], docs[ai]), h.Unit.Number)) +
+							"**" + md.Escape(ru.Money(k)) + "**"
+						break
+					}
+				}
 			}
 		}
 	}
@@ -410,6 +429,56 @@ func amendmentOf(rds []*readDoc, h library.ClauseHit) (library.Amendment, int, b
 		}
 	}
 	return found, at, ok
+}
+
+// asksBefore: the question asks what a clause said before it was amended («до допника»,
+// «первоначально», «сколько было раньше»).
+var asksBefore = regexp.MustCompile(`(?i)(^|[^\p{L}])до\s+(допник\p{L}*|дс|доп\p{L}*\s+соглашени\p{L}*|изменени\p{L}*)|первоначальн|изначальн|было\s+раньше|раньше\s+было`)
+
+// oneContract: the documents ids are one contract and the agreements that amend it — a dialog
+// about them is about one contract («а до допника сколько было»), not several documents.
+func oneContract(rds []*readDoc, docs []docstore.Doc, ids []string) bool {
+	if len(ids) < 2 {
+		return false
+	}
+	contract := ""
+	for i, d := range docs {
+		if slices.Contains(ids, d.Meta.ID) && len(rds[i].amends) == 0 {
+			if contract != "" {
+				return false
+			}
+			contract = rds[i].header.Number
+		}
+	}
+	for i, d := range docs {
+		if slices.Contains(ids, d.Meta.ID) && len(rds[i].amends) > 0 && !library.SameNumber(rds[i].amends[0].Contract, contract) {
+			return false
+		}
+	}
+	return contract != ""
+}
+
+// amendedClause is the contract's clause that h, a unit of a supplementary agreement, sets anew
+// (as a hit of the contract); ok is false for any other unit.
+func amendedClause(rds []*readDoc, cds []library.ClauseDoc, h library.ClauseHit) (library.ClauseHit, bool) {
+	for _, am := range rds[h.Doc].amends {
+		if am.Unit.Index != h.Unit.Index {
+			continue
+		}
+		for i, rd := range rds {
+			if i == h.Doc || !library.SameNumber(am.Contract, rd.header.Number) {
+				continue
+			}
+			for _, u := range cds[i].Units {
+				if u.Kind == library.UnitClause && u.Number == am.Clause {
+					c := h
+					c.Doc, c.Unit = i, u
+					return c, true
+				}
+			}
+		}
+	}
+	return library.ClauseHit{}, false
 }
 
 var (
