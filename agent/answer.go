@@ -249,6 +249,9 @@ const (
 	docsRouteWeak = 0.2
 )
 
+// givesKeyRate: the message gives the key rate itself («если ключевая 16 %», «при ключевой 21»).
+var givesKeyRate = regexp.MustCompile(`ключев\p{L}*(\s+ставк\p{L}*)?\s+(будет\s+|равна\s+)?\d{1,2}([.,]\d{1,2})?(\s*%|\s|$)`)
+
 // asksPrice: the message asks what something costs («почём», «сколько стоит», «цена …»).
 var asksPrice = regexp.MustCompile(`(^|\s)(почем|почём|сколько\s+стои\p{L}*|цена|цену|стоимость)(\s|$|\?)`)
 
@@ -281,7 +284,7 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	other1C := d.Contract.Set && d.Contract.Source == understand.FromCatalog ||
 		d.Account.Set && d.Account.Source == understand.FromText || d.BankAccount.Set
 	party1C := d.Counterparty.Set && d.Counterparty.Source == understand.FromCatalog
-	named1C := party1C && !price || other1C
+	named1C := (party1C && !price || other1C) && d.Kind != understand.KindKeyRate // the key rate names no 1C object
 	hit, ok := a.docs.Evidence(ctx, q)
 	if !ok {
 		return d, false
@@ -342,6 +345,10 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 		bare := d.Kind == understand.KindLedger && !d.Date.Set && !d.Period.Set ||
 			d.Kind == understand.KindRate && !d.Currencies.Set && !d.Date.Set
 		switch {
+		case hit.AnyNamed && d.Kind == understand.KindKeyRate && givesKeyRate.MatchString(strings.ToLower(q.Text)):
+			// «проценты по займу за ноябрь, если ключевая 16 %»: the rate is given, the
+			// contract computes with it — no question to the Bank of Russia
+			need = docsRouteNamed
 		case hit.Named && d.Kind == understand.KindLedger:
 			// 1C read the message by its vocabulary alone («пени по займу за 10 дней просрочки
 			// декабрьского платежа» is no card of 51): the named document answers what it holds.

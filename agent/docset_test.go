@@ -641,8 +641,9 @@ func TestDocumentClauseAnswers(t *testing.T) {
 		{"сколько пени по займу за день", "6.1. За просрочку", "1.1. Займодавец"},
 		{"когда заканчивается аренда", "до 31.12.2026 (п. 2.1)", ""},
 		{"акт 1187 на какую сумму", "129 320,00", "Акт сверки"},
-		{"сколько стоит принтер hp в прайсе", "не нашёл", ""},                                             // a Pantum printer and an HP laptop: no HP printer                                           // the act its number names, not the act of reconciliation                                      // the lease the question names, not «заканчивается 31 марта» of the loan
-		{"есть ли штраф за просрочку реакции", "5.2. За каждый случай нарушения сроков реагирования", ""}, // the penalty clause answers how much
+		{"сколько стоит принтер hp в прайсе", "не нашёл", ""},
+		{"сколько процентов по займу за ноябрь 2026, если ключевая 16 %", "**158\u00a0219,18\u00a0₽**", ""}, // 11 000 000 × 17,5 % × 30/365                                             // a Pantum printer and an HP laptop: no HP printer                                           // the act its number names, not the act of reconciliation                                      // the lease the question names, not «заканчивается 31 марта» of the loan
+		{"есть ли штраф за просрочку реакции", "5.2. За каждый случай нарушения сроков реагирования", ""},   // the penalty clause answers how much
 	} {
 		ans := ask(t, a, Request{UserID: user, ChatID: int64(user + 1 + i)}, c.q)
 		if ans.Debug.Route.Kind != understand.KindDocs || !strings.Contains(ans.Text, c.want) || c.not != "" && strings.Contains(ans.Text, c.not) {

@@ -261,6 +261,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		net = netOfVAT(q, kept, placeOf)
 	}
 	whole := wholeTermFor(q, hits, cds, func(u library.Unit, doc int) string { return unitPlace(u, docs[doc].Meta) })
+	interest := interestFor(q, hits, cds, func(u library.Unit, doc int) string { return unitPlace(u, docs[doc].Meta) })
 	sum, summed := rowsTotalFor(q, hits, placeOf)
 	if sum != "" {
 		kept = summed // every row of the sum, whatever clauseQuotes keeps
@@ -292,7 +293,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	}
 	// The first line computed from the units answers, in this order; with none, a best unit
 	// that holds too little of the question does not answer it either.
-	lead := cmp.Or(chg, whole, net, pen, due, sum)
+	lead := cmp.Or(chg, interest, whole, net, pen, due, sum)
 	switch {
 	case lead == "" && !named && !scheduled && (res.Coverage < MinClauseCoverage || len(hits[0].Unknown) > 0 && res.Coverage < sureClauseCoverage):
 		res.NotFound = true

@@ -1,0 +1,137 @@
+package passages
+
+import (
+	"fmt"
+	"math/big"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/ru"
+)
+
+// Interest on a loan for a period: a contract that sets its rate as the key rate plus a margin
+// («по ставке, равной ключевой ставке Банка России, увеличенной на 1,5 процентного пункта»)
+// is computed when the question gives the key rate («если ключевая 16 %») and names a period
+// («за ноябрь 2026»): the balance the schedule leaves before the period × the rate × its days
+// over the days of its year (actual/365 or 366, as such contracts count).
+
+var (
+	// keyPlusMargin: the rate clause, its margin in percentage points.
+	keyPlusMargin = regexp.MustCompile(`(?i)ключев\p{L}*\s+ставк\p{L}*[^.;]{0,60}?увеличенн\p{L}*\s+на\s+(\d+(?:,\d+)?)`)
+	// givenKeyRate: the key rate the question gives («ключевая 16 %», «при ключевой 21»).
+	givenKeyRate = regexp.MustCompile(`(?i)ключев\p{L}*(?:\s+ставк\p{L}*)?\s+(?:будет\s+|равна\s+|—\s*|-\s*)?(\d{1,2}(?:[.,]\d{1,2})?)\s*%?`)
+	// asksInterest: the question asks the interest itself («сколько процентов», «проценты за»).
+	asksInterest = regexp.MustCompile(`(?i)процент\p{L}*\s+(по\s+займу\s+)?за\s|сколько\s+процент|сумм\p{L}*\s+процент`)
+)
+
+// interestFor is the line (Markdown) that computes the interest, or "" when the question gives no
+// key rate or period, or the documents set no such rate or balance.
+func interestFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc, place func(library.Unit, int) string) string {
+	km := givenKeyRate.FindStringSubmatch(q.Text)
+	if km == nil || len(hits) == 0 || !asksInterest.MatchString(q.Text) || q.Now.IsZero() {
+		return ""
+	}
+	p, ok := periodOf(q.Text, q.Now)
+	if !ok || p.Single() {
+		return ""
+	}
+	// the document of the best hit that sets such a rate (the loan the question names)
+	doc := -1
+	var rateUnit library.Unit
+	var margin string
+	for _, h := range hits {
+		if h.Affinity < hits[0].Affinity && doc < 0 && margin == "" && h.Affinity == 0 && hits[0].Affinity > 0 {
+			break // not the document the question names
+		}
+		for _, u := range cds[h.Doc].Units {
+			if m := keyPlusMargin.FindStringSubmatch(u.Text); m != nil {
+				doc, rateUnit, margin = h.Doc, u, m[1]
+				break
+			}
+		}
+		if margin != "" {
+			break
+		}
+	}
+	if margin == "" {
+		return ""
+	}
+	key, ok1 := new(big.Rat).SetString(strings.ReplaceAll(km[1], ",", "."))
+	add, ok2 := new(big.Rat).SetString(strings.ReplaceAll(margin, ",", "."))
+	if !ok1 || !ok2 {
+		return ""
+	}
+	balance, from, ok := balanceBefore(cds[doc].Units, p.From)
+	if !ok {
+		return ""
+	}
+	rate := new(big.Rat).Add(key, add)
+	days := int(p.To.Sub(p.From).Hours()/24) + 1
+	yearDays := 365
+	if y := p.From.Year(); y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+		yearDays = 366
+	}
+	if p.From.Year() != p.To.Year() {
+		return "" // a period across two years counts each year's days apart: not done here
+	}
+	sum := new(big.Rat).SetInt64(balance)
+	sum.Mul(sum, rate)
+	sum.Mul(sum, big.NewRat(int64(days), int64(100*yearDays)))
+	interest := toKopecks(new(big.Rat).Quo(sum, big.NewRat(100, 1)))
+	rateText := strings.ReplaceAll(strings.TrimRight(strings.TrimRight(rate.FloatString(2), "0"), "."), ".", ",")
+	esc := md.Escape
+	return esc(fmt.Sprintf("%s × %s %% × %d/%d = ", ru.Money(balance), rateText, days, yearDays)) + "**" + esc(ru.Money(interest)) + "**" +
+		esc(fmt.Sprintf(" (за %s–%s; ставка — ключевая %s %% + %s п. п., %s; остаток займа %s; если ставка на первый день периода была иной, пересчитайте).",
+			p.From.Format("02.01.2006"), p.To.Format("02.01.2006"), km[1], margin, place(rateUnit, doc), from))
+}
+
+// balanceBefore is the loan's balance on day: the «остаток» column of the last schedule row due
+// before it, or the loan's whole amount (the first amount of the first clause) before any row;
+// from says which. ok is false when the document has no such schedule.
+func balanceBefore(us []library.Unit, day time.Time) (int64, string, bool) {
+	col := -1
+	var last *library.Unit
+	var lastDue time.Time
+	for i, u := range us {
+		if u.Kind != library.UnitRow || u.Number == "" {
+			continue
+		}
+		header := strings.Split(u.Lead[strings.LastIndexByte(u.Lead, '\n')+1:], " | ")
+		for j, h := range header {
+			if strings.Contains(strings.ToLower(h), "остат") {
+				col = j
+			}
+		}
+		m := rowDate.FindString(u.Text)
+		d, err := time.ParseInLocation("02.01.2006", m, ru.Moscow)
+		if col < 0 || m == "" || err != nil {
+			continue
+		}
+		if d.Before(day) {
+			last, lastDue = &us[i], d
+		}
+	}
+	if col < 0 {
+		return 0, "", false
+	}
+	if last == nil {
+		for _, u := range us {
+			if u.Kind == library.UnitClause {
+				if m := firstAmount.FindString(u.Text); m != "" {
+					k, ok := kopecks(m)
+					return k, "вся сумма займа, п. " + u.Number, ok
+				}
+			}
+		}
+		return 0, "", false
+	}
+	cells := strings.Split(last.Text, " | ")
+	if col >= len(cells) {
+		return 0, "", false
+	}
+	k, ok := kopecks(strings.TrimSpace(cells[col]))
+	return k, fmt.Sprintf("по графику после платежа %s (строка %s)", lastDue.Format("02.01.2006"), last.Number), ok
+}
