@@ -58,9 +58,9 @@ func rowsTotalFor(q Question, hits []library.ClauseHit, placeOf func(library.Cla
 		terms = append(terms, ru.Money(k))
 	}
 	where := strings.TrimSuffix(placeOf(rows[0]), ", строка "+rows[0].Unit.Number)
-	line := fmt.Sprintf("Всего по строкам %s (%s): %s = **%s**", strings.Join(nums, ", "), where,
-		strings.Join(terms, " + "), ru.Money(total))
-	return md.Escape(line[:strings.Index(line, "**")]) + line[strings.Index(line, "**"):], rows
+	esc := md.Escape
+	return esc(fmt.Sprintf("Всего по строкам %s (%s): %s = ", strings.Join(nums, ", "), where, strings.Join(terms, " + "))) +
+		"**" + esc(ru.Money(total)) + "**", rows
 }
 
 // rowAmount is a row's amount: its one sum, or the same sum written twice (an act of
