@@ -646,9 +646,7 @@ func TestDocumentClauseAnswers(t *testing.T) {
 		{"есть ли штраф за просрочку реакции", "5.2. За каждый случай нарушения сроков реагирования", ""},   // the penalty clause answers how much
 	} {
 		ans := ask(t, a, Request{UserID: user, ChatID: int64(user + 1 + i)}, c.q)
-		if ans.Debug.Route.Kind != understand.KindDocs || !strings.Contains(ans.Text, c.want) || c.not != "" && strings.Contains(ans.Text, c.not) {
-			t.Errorf("%q: %s/%s, want %q and not %q in\n%s", c.q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, c.want, c.not, ans.Text)
-		}
+		wantDocsAnswer(t, c.q, ans, c.want, c.not)
 	}
 }
 
@@ -675,8 +673,14 @@ func TestDocumentFollowUps(t *testing.T) {
 		{2, "а 3 штуки", "**272\u00a0670,00\u00a0₽** с НДС", ""},                  // the HP row, three pieces
 	} {
 		ans := ask(t, a, Request{UserID: user, ChatID: user + c.chat}, c.q)
-		if ans.Debug.Route.Kind != understand.KindDocs || !strings.Contains(ans.Text, c.want) || c.not != "" && strings.Contains(ans.Text, c.not) {
-			t.Errorf("%q: %s/%s, want %q and not %q in\n%s", c.q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, c.want, c.not, ans.Text)
-		}
+		wantDocsAnswer(t, c.q, ans, c.want, c.not)
+	}
+}
+
+// wantDocsAnswer checks that the documents answered q with want in the text and not without.
+func wantDocsAnswer(t *testing.T, q string, ans Answer, want, not string) {
+	t.Helper()
+	if ans.Debug.Route.Kind != understand.KindDocs || !strings.Contains(ans.Text, want) || not != "" && strings.Contains(ans.Text, not) {
+		t.Errorf("%q: %s/%s, want %q and not %q in\n%s", q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, want, not, ans.Text)
 	}
 }

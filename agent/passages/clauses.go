@@ -260,8 +260,8 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if net == "" {
 		net = netOfVAT(q, kept, placeOf)
 	}
-	whole := wholeTermFor(q, hits, cds, func(u library.Unit, doc int) string { return unitPlace(u, docs[doc].Meta) })
-	interest := interestFor(q, hits, cds, func(u library.Unit, doc int) string { return unitPlace(u, docs[doc].Meta) })
+	placeUnit := func(u library.Unit, doc int) string { return unitPlace(u, docs[doc].Meta) }
+	whole, interest := wholeTermFor(q, hits, cds, placeUnit), interestFor(q, hits, cds, placeUnit)
 	sum, summed := rowsTotalFor(q, hits, placeOf)
 	if sum != "" {
 		kept = summed // every row of the sum, whatever clauseQuotes keeps

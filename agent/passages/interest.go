@@ -39,24 +39,17 @@ func interestFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc, 
 		return ""
 	}
 	// the document of the best hit that sets such a rate (the loan the question names)
-	doc := -1
-	var rateUnit library.Unit
-	var margin string
+	doc, rateUnit, margin := -1, library.Unit{}, ""
 	for _, h := range hits {
-		if h.Affinity < hits[0].Affinity && doc < 0 && margin == "" && h.Affinity == 0 && hits[0].Affinity > 0 {
+		if hits[0].Affinity > 0 && h.Affinity == 0 {
 			break // not the document the question names
 		}
-		for _, u := range cds[h.Doc].Units {
-			if m := keyPlusMargin.FindStringSubmatch(u.Text); m != nil {
-				doc, rateUnit, margin = h.Doc, u, m[1]
-				break
-			}
-		}
-		if margin != "" {
+		if u, m, ok := rateClause(cds[h.Doc]); ok {
+			doc, rateUnit, margin = h.Doc, u, m
 			break
 		}
 	}
-	if margin == "" {
+	if doc < 0 || p.From.Year() != p.To.Year() { // a period across two years counts each year's days apart: not done here
 		return ""
 	}
 	key, ok1 := new(big.Rat).SetString(strings.ReplaceAll(km[1], ",", "."))
@@ -69,23 +62,29 @@ func interestFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc, 
 		return ""
 	}
 	rate := new(big.Rat).Add(key, add)
-	days := int(p.To.Sub(p.From).Hours()/24) + 1
-	yearDays := 365
-	if y := p.From.Year(); y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-		yearDays = 366
-	}
-	if p.From.Year() != p.To.Year() {
-		return "" // a period across two years counts each year's days apart: not done here
-	}
-	sum := new(big.Rat).SetInt64(balance)
-	sum.Mul(sum, rate)
-	sum.Mul(sum, big.NewRat(int64(days), int64(100*yearDays)))
-	interest := toKopecks(new(big.Rat).Quo(sum, big.NewRat(100, 1)))
+	days := p.To.YearDay() - p.From.YearDay() + 1
+	yearDays := time.Date(p.From.Year(), 12, 31, 0, 0, 0, 0, ru.Moscow).YearDay()
+	// balance (kopecks) × rate % × days / days of the year, in roubles
+	roubles := new(big.Rat).SetInt64(balance)
+	roubles.Mul(roubles, rate)
+	roubles.Mul(roubles, big.NewRat(int64(days), int64(100*100*yearDays)))
+	interest := toKopecks(roubles)
 	rateText := strings.ReplaceAll(strings.TrimRight(strings.TrimRight(rate.FloatString(2), "0"), "."), ".", ",")
 	esc := md.Escape
 	return esc(fmt.Sprintf("%s × %s %% × %d/%d = ", ru.Money(balance), rateText, days, yearDays)) + "**" + esc(ru.Money(interest)) + "**" +
 		esc(fmt.Sprintf(" (за %s–%s; ставка — ключевая %s %% + %s п. п., %s; остаток займа %s; если ставка на первый день периода была иной, пересчитайте).",
 			p.From.Format("02.01.2006"), p.To.Format("02.01.2006"), km[1], margin, place(rateUnit, doc), from))
+}
+
+// rateClause is the document's clause that sets its rate as the key rate plus a margin, and
+// the margin as written.
+func rateClause(cd library.ClauseDoc) (library.Unit, string, bool) {
+	for _, u := range cd.Units {
+		if m := keyPlusMargin.FindStringSubmatch(u.Text); m != nil {
+			return u, m[1], true
+		}
+	}
+	return library.Unit{}, "", false
 }
 
 // balanceBefore is the loan's balance on day: the «остаток» column of the last schedule row due
