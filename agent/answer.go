@@ -25,6 +25,7 @@ import (
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/library/retrieval"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -329,7 +330,15 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	if unknown || ownPolicy {
 		sure, need = false, docsRouteWeak
 	}
+	// A 1C or Bank of Russia reading that names nothing of theirs — no counterparty, account,
+	// currency or date, only words («конфиденциальность … после окончания договора» is no list of
+	// open contracts, «по какому курсу пересчитываем суточные» no rate) — yields to documents
+	// that hold the message strongly.
+	bare := d.Kind == understand.KindLedger && !d.Date.Set && !d.Period.Set ||
+		d.Kind == understand.KindRate && !d.Currencies.Set && !d.Date.Set
 	switch {
+	case asksBack && !planned && !hit.Named && bare:
+		need = docsRouteBare // a list of every counterparty's («незакрытые договоры») for a question of words
 	// A 1C question that would ask back whose, in words one of the documents holds, needs them
 	// held strongly — unless it names the document («остаток займа после сентябрьского платежа»).
 	case d.Kind == understand.KindSmallTalk || asksBack && !planned && !hit.Named:
@@ -338,17 +347,16 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 		need = docsRouteWeak // the planner's 1C reading would only ask back whose
 	}
 	if sure {
-		// A 1C or Bank of Russia reading that names nothing of theirs — no counterparty, account,
-		// currency or date, only words («конфиденциальность … после окончания договора» is no list of
-		// open contracts, «по какому курсу пересчитываем суточные» no rate) — yields to documents
-		// that hold the message strongly.
-		bare := d.Kind == understand.KindLedger && !d.Date.Set && !d.Period.Set ||
-			d.Kind == understand.KindRate && !d.Currencies.Set && !d.Date.Set
 		switch {
 		case hit.AnyNamed && d.Kind == understand.KindKeyRate && givesKeyRate.MatchString(strings.ToLower(q.Text)):
 			// «проценты по займу за ноябрь, если ключевая 16 %»: the rate is given, the
 			// contract computes with it — no question to the Bank of Russia
 			need = docsRouteNamed
+		case partyToo && partOfName(d.Counterparty.Value.Name, d.Counterparty.Text):
+			// The «counterparty» 1C found is a word that names the user's document («склад» —
+			// ООО «Склад-Сервис» in 1C, the warehouse sublease in the documents), and nothing
+			// only 1C keeps is asked («склад чей, собственник кто»): the document answers.
+			need = docsRouteWeak
 		case hit.Named && d.Kind == understand.KindLedger:
 			// 1C read the message by its vocabulary alone («пени по займу за 10 дней просрочки
 			// декабрьского платежа» is no card of 51): the named document answers what it holds.
@@ -367,13 +375,32 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// A planner's 1C plan that would only ask back whose loses to a document the message names
 	// («ДС1 к поставке от какого числа»), however few of its words a clause holds.
 	namedOverPlan := planned && asksBack && hit.Named
-	if hit.Coverage < need || hit.Matched < 2 && !pricedRow && !namedOverPlan {
+	wordOfName := partyToo && partOfName(d.Counterparty.Value.Name, d.Counterparty.Text)
+	if hit.Coverage < need || hit.Matched < 2 && !pricedRow && !namedOverPlan && !wordOfName {
 		return d, fits
 	}
 	why := fmt.Sprintf("документы: %s (%.0f %% слов вопроса)", hit.Unit.Number, 100*hit.Coverage)
 	return understand.Decision{Kind: understand.KindDocs, Sure: true, Rule: "docs_content", Asks: d.Asks,
 		Reasons: append(slices.Clone(d.Reasons), why)}, false
 }
+
+// partOfName: the message names a 1C counterparty by only a part of its name («склад» for ООО
+// «Склад-Сервис»), which may as well be a common word.
+func partOfName(name, written string) bool {
+	have := map[string]bool{}
+	for _, t := range retrieval.Tokens(written) {
+		have[t] = true
+	}
+	for _, t := range retrieval.Tokens(legalForm.ReplaceAllString(name, " ")) {
+		if !have[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// legalForm: a company's legal form in its name («ООО», «АО», «ИП»).
+var legalForm = regexp.MustCompile(`(^|[^\p{L}])(ООО|АО|ПАО|ЗАО|ОАО|ИП|НКО|ФГУП|МУП|ГУП)([^\p{L}]|$)`)
 
 // namesDocument: every word of name (a counterparty as the message writes it) is a name of one
 // of the asker's documents — its title or a party («меридиану» and the lease of «Меридиан

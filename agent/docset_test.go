@@ -34,7 +34,8 @@ func docsetNow() time.Time { return time.Date(2026, 12, 6, 12, 0, 0, 0, ru.Mosco
 
 type docsetLine struct {
 	ID, Q, Docs, Answer, Clause, Kind, Split, Prev string
-	Set                                            int // 1 or 2: docsetSets
+	Set                                            int    // 1, 2 or 3: docsetSets
+	Dir                                            string // the set's documents
 }
 
 func readTSV(t testing.TB, path string) [][]string {
@@ -61,25 +62,32 @@ func readTSV(t testing.TB, path string) [][]string {
 
 // docsetSets are the set's question files: the first (q001…, 234 questions) and a second one
 // written later by another writer over the same documents (r001…, 180 questions), each with its
-// own held-out part.
-var docsetSets = []string{"questions.tsv", "questions2.tsv"}
+// own held-out part; the third (s001…) was written later still, by a third writer, over eight
+// other documents of another company (documents/testdata/docset3): it measures how the reading
+// carries over to documents nobody tuned it on.
+var docsetSets = []struct{ dir, file string }{
+	{docsetDir, "questions.tsv"}, {docsetDir, "questions2.tsv"}, {docset3Dir, "questions.tsv"},
+}
+
+// docset3Dir is the third set's own documents and questions.
+const docset3Dir = "documents/testdata/docset3"
 
 func docsetLines(t *testing.T) []docsetLine {
 	t.Helper()
 	var out []docsetLine
 	for i, set := range docsetSets {
-		for _, l := range docsetSet(t, set) {
-			l.Set = i + 1
+		for _, l := range docsetSet(t, filepath.Join(set.dir, set.file)) {
+			l.Set, l.Dir = i+1, set.dir
 			out = append(out, l)
 		}
 	}
 	return out
 }
 
-func docsetSet(t *testing.T, name string) []docsetLine {
+func docsetSet(t *testing.T, path string) []docsetLine {
 	t.Helper()
 	var out []docsetLine
-	for _, r := range readTSV(t, filepath.Join(docsetDir, name)) {
+	for _, r := range readTSV(t, path) {
 		for len(r) < 8 {
 			r = append(r, "")
 		}
@@ -91,12 +99,15 @@ func docsetSet(t *testing.T, name string) []docsetLine {
 // docsetFiles returns the set's documents as the user uploads them (manifest.tsv): DOCX with a
 // paragraph per clause and real tables, PDF with a text layer, the price list as XLSX with
 // numeric cells.
-func docsetFiles(t testing.TB) []File {
+func docsetFiles(t testing.TB) []File { return docsetFilesIn(t, docsetDir) }
+
+// docsetFilesIn returns the documents of the set in dir.
+func docsetFilesIn(t testing.TB, dir string) []File {
 	t.Helper()
 	var files []File
-	for _, r := range readTSV(t, filepath.Join(docsetDir, "manifest.tsv")) {
+	for _, r := range readTSV(t, filepath.Join(dir, "manifest.tsv")) {
 		src, as, title := r[0], r[1], r[2]
-		raw, err := os.ReadFile(filepath.Join(docsetDir, src))
+		raw, err := os.ReadFile(filepath.Join(dir, src))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +130,11 @@ func docsetFiles(t testing.TB) []File {
 				}
 				rows = append(rows, row)
 			}
-			data = testdocs.XLSX("Прайс", rows)
+			sheet := "Лист1" // as a spreadsheet program names it; the first set's price list was named
+			if r[3] == "pricelist" {
+				sheet = "Прайс"
+			}
+			data = testdocs.XLSX(sheet, rows)
 		default:
 			t.Fatalf("manifest: %s: upload as %q?", src, as)
 		}
@@ -266,7 +281,7 @@ func TestDocumentSet(t *testing.T) {
 		t.Skip("asks the document set three times")
 	}
 	lines := docsetLines(t)
-	files := docsetFiles(t)
+	files := map[string][]File{docsetDir: docsetFiles(t), docset3Dir: docsetFilesIn(t, docset3Dir)}
 	garbage := newScripted(t, nil)
 	liar := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: lyingPlan}},
 		"answer": {{Content: "По договору аренды платёж 999 999,99 ₽ до 31.01.2027 [1]."}},
@@ -275,12 +290,15 @@ func TestDocumentSet(t *testing.T) {
 		name string
 		url  string
 	}{{"no LLM", ""}, {"garbage LLM", garbage.URL()}, {"lying LLM", liar.URL()}}
-	const user = 27000
-	right := map[string]int{}  // right answers of set 1 (both parts), by variant
-	right2 := map[string]int{} // …and of set 2
-	parts := []string{"set 1 dev", "set 1 heldout", "set 2 dev", "set 2 heldout"}
+	// The first two sets' documents are one user's, the third set's another's.
+	users := map[string]int64{docsetDir: 27000, docset3Dir: 40000}
+	right := map[int]map[string]int{1: {}, 2: {}, 3: {}} // right answers of each set (both parts), by variant
+	parts := []string{"set 1 dev", "set 1 heldout", "set 2 dev", "set 2 heldout", "set 3 dev", "set 3 heldout"}
 	for _, v := range variants {
-		a := docsetAgent(t, v.url, files, user)
+		a := docsetAgent(t, v.url, files[docsetDir], users[docsetDir])
+		for _, f := range files[docset3Dir] {
+			upload(t, a, Request{UserID: users[docset3Dir], ChatID: users[docset3Dir]}, f.Name, f.Data)
+		}
 		counts := map[string]map[string]int{}
 		for _, p := range parts {
 			counts[p] = map[string]int{}
@@ -301,8 +319,9 @@ func TestDocumentSet(t *testing.T) {
 					}
 				}
 			}
+			user := users[l.Dir]
 			if _, ok := chat[root]; !ok {
-				chat[root] = int64(user + 1 + len(chat))
+				chat[root] = user + 1 + int64(len(chat))
 			}
 			ans := ask(t, a, Request{UserID: user, ChatID: chat[root]}, l.Q)
 			outcome, why := docsetOutcome(l, ans)
@@ -323,11 +342,9 @@ func TestDocumentSet(t *testing.T) {
 			n := c["right"] + c["honest"] + c["wrong"]
 			t.Logf("%s, %s: %d questions: right %d (%.1f %%), honest %d, wrong %d", v.name, split, n, c["right"],
 				100*float64(c["right"])/float64(max(n, 1)), c["honest"], c["wrong"])
-			if strings.HasPrefix(split, "set 1") {
-				right[v.name] += c["right"]
-			} else {
-				right2[v.name] += c["right"]
-			}
+			var set int
+			fmt.Sscanf(split, "set %d", &set)
+			right[set][v.name] += c["right"]
 			var kinds []string
 			for k := range byKind {
 				if parts := strings.Split(k, "\x00"); parts[0] == split && !slices.Contains(kinds, parts[1]) {
@@ -347,14 +364,15 @@ func TestDocumentSet(t *testing.T) {
 		}
 	}
 	// Floors: the figures measured on 2026-12-06 (set 1: 187 of 234 with no LLM, set 2: 123 of
-	// 180, fifth session, docs/benchmarks.md) less a margin; an LLM that answers filler changes
+	// 180, fifth session; set 3, over documents nobody tuned on: 51 of 170 when it was written,
+	// sixth session; docs/benchmarks.md) less a margin; an LLM that answers filler changes
 	// nothing. The lying LLM still costs a few answers where the documents hold the message too
 	// weakly to overrule its plan: that gap is bounded, not accepted as zero (issue #27).
 	for _, f := range []struct {
 		set   string
 		right map[string]int
 		floor int
-	}{{"set 1", right, 180}, {"set 2", right2, 116}} {
+	}{{"set 1", right[1], 180}, {"set 2", right[2], 116}, {"set 3", right[3], 48}} {
 		if f.right["no LLM"] < f.floor {
 			t.Errorf("%s, no LLM: %d right, want at least %d", f.set, f.right["no LLM"], f.floor)
 		}
@@ -376,32 +394,6 @@ func TestDocumentRouting(t *testing.T) {
 	if testing.Short() {
 		t.Skip("asks three sets")
 	}
-	const user = 28000
-	a := docsetAgent(t, "", docsetFiles(t), user)
-	chat := int64(user)
-	route := func(q string) Answer {
-		chat++
-		return ask(t, a, Request{UserID: user, ChatID: chat}, q)
-	}
-	docsRight, docsAll := 0, 0
-	for _, l := range docsetLines(t) {
-		if l.Prev != "" || l.Split != "dev" {
-			continue // follow-ups need their dialog; the held-out lines are TestDocumentSet's
-		}
-		docsAll++
-		if route(l.Q).Debug.Route.Kind == understand.KindDocs {
-			docsRight++
-		}
-	}
-	taken := func(qs []string) (n int, what []string) {
-		for _, q := range qs {
-			if ans := route(q); ans.Debug.Route.Kind == understand.KindDocs {
-				n++
-				what = append(what, q+" ("+ans.Debug.Route.Rule+")")
-			}
-		}
-		return n, what
-	}
 	var ledgerQs, kbQs []string
 	for _, l := range answerLines(t) {
 		ledgerQs = append(ledgerQs, l.Q)
@@ -411,21 +403,56 @@ func TestDocumentRouting(t *testing.T) {
 			kbQs = append(kbQs, l.Q)
 		}
 	}
-	ledgerTaken, lw := taken(ledgerQs)
-	kbTaken, kw := taken(kbQs)
-	t.Logf("document questions (dev, first turns) routed to the documents: %d of %d", docsRight, docsAll)
-	t.Logf("1C answer-set questions taken by the documents: %d of %d %q", ledgerTaken, len(ledgerQs), lw)
-	t.Logf("knowledge-base questions taken by the documents: %d of %d %q", kbTaken, len(kbQs), kw)
-	precision := float64(docsRight) / float64(max(docsRight+ledgerTaken+kbTaken, 1))
-	t.Logf("routing to the documents: precision %.3f, recall %.3f", precision, float64(docsRight)/float64(max(docsAll, 1)))
-	if docsRight < docsAll*90/100 { // 145 of 151 measured on 2026-12-06 (fourth session)
-		t.Errorf("%d of %d document questions reached the documents", docsRight, docsAll)
-	}
-	if ledgerTaken > len(ledgerQs)/50 {
-		t.Errorf("the documents took %d of %d 1C questions: %q", ledgerTaken, len(ledgerQs), lw)
-	}
-	if kbTaken > len(kbQs)/6 { // 12 of 93 measured on 2026-12-06 (40 before the knowledge base answered beside them)
-		t.Errorf("the documents took %d of %d knowledge-base questions: %q", kbTaken, len(kbQs), kw)
+	lines := docsetLines(t)
+	// Each set of documents is a user's: the first two question sets' nine documents, and the
+	// third set's eight of another company (a «склад» sublease, where 1C has ООО «Склад-Сервис»).
+	for _, c := range []struct {
+		dir       string
+		user      int64
+		minRecall float64 // share of the dev first turns that must reach the documents
+	}{{docsetDir, 28000, 0.9}, {docset3Dir, 38000, 0.8}} {
+		a := docsetAgent(t, "", docsetFilesIn(t, c.dir), c.user)
+		chat := c.user
+		route := func(q string) Answer {
+			chat++
+			return ask(t, a, Request{UserID: c.user, ChatID: chat}, q)
+		}
+		docsRight, docsAll := 0, 0
+		for _, l := range lines {
+			if l.Dir != c.dir || l.Prev != "" || l.Split != "dev" {
+				continue // follow-ups need their dialog; the held-out lines are TestDocumentSet's
+			}
+			docsAll++
+			if route(l.Q).Debug.Route.Kind == understand.KindDocs {
+				docsRight++
+			}
+		}
+		taken := func(qs []string) (n int, what []string) {
+			for _, q := range qs {
+				if ans := route(q); ans.Debug.Route.Kind == understand.KindDocs {
+					n++
+					what = append(what, q+" ("+ans.Debug.Route.Rule+")")
+				}
+			}
+			return n, what
+		}
+		ledgerTaken, lw := taken(ledgerQs)
+		kbTaken, kw := taken(kbQs)
+		t.Logf("%s: document questions (dev, first turns) routed to the documents: %d of %d", c.dir, docsRight, docsAll)
+		t.Logf("%s: 1C answer-set questions taken by the documents: %d of %d %q", c.dir, ledgerTaken, len(ledgerQs), lw)
+		t.Logf("%s: knowledge-base questions taken by the documents: %d of %d %q", c.dir, kbTaken, len(kbQs), kw)
+		precision := float64(docsRight) / float64(max(docsRight+ledgerTaken+kbTaken, 1))
+		recall := float64(docsRight) / float64(max(docsAll, 1))
+		t.Logf("%s: routing to the documents: precision %.3f, recall %.3f", c.dir, precision, recall)
+		if recall < c.minRecall { // sets 1–2: 145 of 151 measured on 2026-12-06 (fourth session)
+			t.Errorf("%s: %d of %d document questions reached the documents", c.dir, docsRight, docsAll)
+		}
+		if ledgerTaken > len(ledgerQs)/50 {
+			t.Errorf("%s: the documents took %d of %d 1C questions: %q", c.dir, ledgerTaken, len(ledgerQs), lw)
+		}
+		if kbTaken > len(kbQs)/6 { // 12 of 93 measured on 2026-12-06 (40 before the knowledge base answered beside them)
+			t.Errorf("%s: the documents took %d of %d knowledge-base questions: %q", c.dir, kbTaken, len(kbQs), kw)
+		}
 	}
 }
 
@@ -611,8 +638,27 @@ func TestDocumentsOverLedgerVocabulary(t *testing.T) {
 		{"какой долг перед меридианом на конец сентября", understand.KindLedger},         // a debt is the ledger's
 		{"сколько должна северсталь логистик на 31.12.24", understand.KindLedger},        // «логистик» alone names the loan
 		{"все документы с альфа поставкой за май", understand.KindLedger},                // a bank of the requisites is no party
+		// A list of every counterparty's (open contracts) for a question of words that names none
+		{"сколько ещё действует конфиденциальность у исполнителя после окончания договора", understand.KindDocs},
+		{"когда оплатили электроэнергию за август", understand.KindDocs}, // the act of reconciliation's row, not the card of 51
 	} {
 		ans := ask(t, a, Request{UserID: user, ChatID: int64(user + 1 + i)}, c.q)
+		if ans.Debug.Route.Kind != c.want {
+			t.Errorf("%q: answered from %s/%s, want %s\n%s", c.q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, c.want, ans.Text)
+		}
+	}
+	// The third set's documents: a warehouse sublease, where 1C has an ООО «Склад-Сервис» and an
+	// АО «Вектор» (the transport contract is with ООО «ВекторТранс»).
+	const user3 = 29150
+	a3 := docsetAgent(t, "", docsetFilesIn(t, docset3Dir), user3)
+	for i, c := range []struct {
+		q    string
+		want understand.Kind
+	}{
+		{"склад можно сдавать третьим лицам?", understand.KindDocs}, // «склад» is a word of «Склад-Сервис», not its name
+		{"оплаты вектора с 1.02 по 15.03", understand.KindLedger},   // «Вектор» is all of АО «Вектор»'s name
+	} {
+		ans := ask(t, a3, Request{UserID: user3, ChatID: int64(user3 + 1 + i)}, c.q)
 		if ans.Debug.Route.Kind != c.want {
 			t.Errorf("%q: answered from %s/%s, want %s\n%s", c.q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, c.want, ans.Text)
 		}
@@ -642,8 +688,13 @@ func TestDocumentClauseAnswers(t *testing.T) {
 		{"когда заканчивается аренда", "до 31.12.2026 (п. 2.1)", ""},
 		{"акт 1187 на какую сумму", "129 320,00", "Акт сверки"},
 		{"сколько стоит принтер hp в прайсе", "не нашёл", ""},
-		{"сколько процентов по займу за ноябрь 2026, если ключевая 16 %", "**158\u00a0219,18\u00a0₽**", ""}, // 11 000 000 × 17,5 % × 30/365                                             // a Pantum printer and an HP laptop: no HP printer                                           // the act its number names, not the act of reconciliation                                      // the lease the question names, not «заканчивается 31 марта» of the loan
-		{"есть ли штраф за просрочку реакции", "5.2. За каждый случай нарушения сроков реагирования", ""},   // the penalty clause answers how much
+		{"сколько процентов по займу за ноябрь 2026, если ключевая 16 %", "**158\u00a0219,18\u00a0₽**", ""},                 // 11 000 000 × 17,5 % × 30/365                                             // a Pantum printer and an HP laptop: no HP printer                                           // the act its number names, not the act of reconciliation                                      // the lease the question names, not «заканчивается 31 марта» of the loan
+		{"есть ли штраф за просрочку реакции", "5.2. За каждый случай нарушения сроков реагирования", ""},                   // the penalty clause answers how much
+		{"упаковка входит в цену товара или доплачиваем", "2.3. Цена Товара включает стоимость упаковки", "Прямого ответа"}, // the alternative after «или» is no subject
+		{"кто подписал сверку со стороны меридиана", "Ефимова Наталья Петровна", ""},                                        // «нижеподписавшиеся» signed
+		{"что по сверке за третий квартал в итоге", "3 квартал 2026", "Прямого ответа"},                                     // «третий» is «3»
+		{"самый дешевый ибп в прайсе", "**ИБП Ippon Back Basic 850** — Цена без НДС: 5 990,00 ₽", ""},                       // the table's cells compared
+		{"на что в прайсе нет ндс", "«Ставка НДС» = «без НДС» — 2 позиции из 23", ""},
 	} {
 		ans := ask(t, a, Request{UserID: user, ChatID: int64(user + 1 + i)}, c.q)
 		wantDocsAnswer(t, c.q, ans, c.want, c.not)

@@ -457,6 +457,15 @@ func unitTermsOf(u Unit) clauseTerms {
 			toks = append(toks, monthTerm[mo-1]...)
 		}
 	}
+	for _, m := range countedNoun.FindAllStringSubmatch(u.Text, -1) {
+		// «3 квартал», «2-я партия» is asked as «третий квартал», «вторая партия»
+		if n, err := strconv.Atoi(m[1]); err == nil && n >= 1 && n <= len(ordinalTerm) {
+			toks = append(toks, ordinalTerm[n-1])
+		}
+	}
+	for _, w := range compoundWord.FindAllStringSubmatch(u.Text, -1) {
+		toks = append(toks, clauseTokens(w[2])...) // «нижеподписавшиеся» are who signed («кто подписал»)
+	}
 	for _, m := range hyphenWord.FindAllStringSubmatch(u.Text, -1) {
 		// «машино-места» is also asked as «машиномест», «бизнес-класс» as «бизнескласс»
 		toks = append(toks, clauseTokens(m[1]+m[2])...)
@@ -519,6 +528,9 @@ type ClauseHit struct {
 	// table hold together — what is asked is split across rows («принтер hp»: a Pantum printer,
 	// an HP laptop), so no one row is it.
 	Partial bool
+	// Policy: the unit's document is an internal policy of the user's company (a «Положение»,
+	// «Регламент», «Инструкция», «Порядок»): its own rules, set by passages.Evidence.
+	Policy bool
 	// Unknown are the question's own words (of five letters or more) no document has at all:
 	// what it asks about may not be there («страхование» in a lease that never mentions it).
 	Unknown []string
@@ -716,6 +728,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		}
 	}
 	// A word no unit has may be a typo of one they have («суточьные», «арнеда»): read as that one.
+	fixedFrom := map[string]string{} // the word read so, by the question's word
 	for i, t := range qt {
 		if df[t] > 0 || utf8.RuneCountInString(t) < 5 {
 			continue
@@ -725,6 +738,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			fix, ok = prefixTerm(t, terms) // «обеспечит.» is «обеспечительный»
 		}
 		if ok && !slices.Contains(qt, fix) {
+			fixedFrom[fix] = t
 			qt[i] = fix
 			df[fix] = unitsHolding(fix, terms)
 		}
@@ -747,6 +761,11 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		}
 		for _, t := range clauseTokens(strings.ToLower(q.Text)[:strings.Index(strings.ToLower(q.Text), m[0])]) {
 			delete(alt, t) // a word of the question itself too
+		}
+	}
+	for fix, t := range fixedFrom {
+		if alt[t] {
+			alt[fix] = true // «или доплачиваем», read as «выплачиваем»: still the alternative
 		}
 	}
 	var unknown []string
@@ -779,8 +798,11 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 				w /= 4 // an earlier turn's: «lenovo» once «а hp» has followed it
 			}
 		}
+		if alt[t] {
+			w *= altWeight // «…или платим отдельно»: how it may be answered, not what it is about
+		}
 		weight[t] = w
-		if (!ownTerms || i < own) && !parameter(t) {
+		if (!ownTerms || i < own) && !parameter(t) && !alt[t] {
 			total += w // a follow-up's coverage is that of its own terms; «4 млн», «10 дней» are its figures
 		}
 	}
@@ -1086,6 +1108,22 @@ var abbreviation = regexp.MustCompile(`(^|\s)(\p{L}{4,})\.\s+\p{Ll}`)
 // numericDate is a date written in digits, its month captured.
 var numericDate = regexp.MustCompile(`\b\d{1,2}\.(\d{1,2})\.\d{4}\b`)
 
+// countedNoun: a figure that numbers what follows it — «3 квартал», «2-я партия», «4 этаж».
+var countedNoun = regexp.MustCompile(`(?:^|[^\d,.])(\d{1,2})(?:-?(?:й|я|е|го|м|ой))?\s+(?:квартал|парти|этаж|полугоди|месяц|недел|очеред|этап|год)`)
+
+// ordinalTerm are the ordinals' terms, «первый» to «двенадцатый», as the question's words read.
+var ordinalTerm [12]string
+
+// compoundWord: a compound word whose rest is a word of its own («нижеподписавшиеся»,
+// «вышеуказанный»).
+var compoundWord = regexp.MustCompile(`(?i)(^|[^\p{L}])(?:ниже|выше)(\p{L}{4,})`)
+
+func init() {
+	for i, w := range []string{"первый", "второй", "третий", "четвёртый", "пятый", "шестой", "седьмой", "восьмой", "девятый", "десятый", "одиннадцатый", "двенадцатый"} {
+		ordinalTerm[i] = retrieval.Tokens(w)[0]
+	}
+}
+
 // monthTerm are each month's terms as a question names it («в декабре», «за май»).
 var monthTerm [12][]string
 
@@ -1279,6 +1317,10 @@ func sharesStem(t string, terms [][]clauseTerms) bool {
 	}
 	return false
 }
+
+// altWeight is what a word of the alternative after «или» weighs («…входит в аренду или платим
+// отдельно»): a clause that answers the question need not use it.
+const altWeight = 0.4
 
 // variantWeight is what another form of a question's word weighs (stemVariants).
 const variantWeight = 0.7

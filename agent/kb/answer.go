@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/finbot/finbot/agent/facts"
@@ -62,6 +63,14 @@ func New(kbLib, userLib *library.Library, opts Options) *Skill {
 	return &Skill{kb: kbLib, user: userLib, opts: opts, ans: passages.Answerer{Writer: opts.Writer, Log: opts.Logger}}
 }
 
+// ownClauseCoverage: a clause of the user's documents (not a policy the question names) that
+// holds this share of a rules question answers it before the knowledge base.
+const ownClauseCoverage = 0.75
+
+// ours: the question speaks of the user's own company («где у нас самые высокие пени», «по
+// нашим договорам»): its documents answer first.
+var ours = regexp.MustCompile(`(^|[^\p{L}])(у\s+нас|наш\p{L}*|мы|нам)([^\p{L}]|$)`)
+
 // Answer answers a terminology or rules question read as q.Decision. When the parser (not
 // the planner) routed it, not as a definition, and the user has documents, a relevant passage
 // of their own documents wins: «какие пени за просрочку оплаты?» after uploading a contract is
@@ -84,7 +93,18 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 			}
 			if len(dbg.Passages) > 0 {
 				r.Scenario, r.Kind, r.Trace = skill.S1Search, understand.KindDocs, skill.Trace{"docs": dbg}
-				if dbg.Clauses == nil || !dbg.Clauses.NotFound {
+				if dbg.Clauses == nil || !dbg.Clauses.NotFound && (dbg.Clauses.Named || dbg.Clauses.Policy || !q.Decision.Sure ||
+					dbg.Clauses.Coverage >= ownClauseCoverage || ours.MatchString(strings.ToLower(q.Text))) {
+					return r, nil
+				}
+				if !dbg.Clauses.NotFound {
+					// A rules question the parser is sure of, that names none of the user's
+					// documents and that a contract's clause holds only in part («по какой ставке
+					// ндс продаем с января» beside a lease that mentions VAT): the knowledge base
+					// answers when it has an article; the clause otherwise.
+					if kb, err := s.answer(ctx, q, q.Rules); err != nil || len(kb.Sources) > 0 {
+						return kb, err
+					}
 					return r, nil
 				}
 				// The user's documents do not say it. A question that names one of them («…по

@@ -56,6 +56,8 @@ type ClauseResult struct {
 	NotFound bool     `json:"not_found,omitempty"`
 	// Named: the question names one of the documents (by its title or file name).
 	Named bool `json:"named,omitempty"`
+	// Policy: the best unit's document is an internal policy (library.ClauseHit.Policy).
+	Policy bool `json:"policy,omitempty"`
 }
 
 // readDoc is a document read as its units, kept between questions (units): its units' terms
@@ -162,6 +164,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		return skill.Reply{}, res, false
 	}
 	res.Coverage, res.Named = hits[0].Coverage, hits[0].AnyNamed || library.MentionsKind(q.Text, cds)
+	res.Policy = isPolicy(rds[hits[0].Doc], cds[hits[0].Doc])
 	if byDate.MatchString(q.Text) {
 		return datedDocs(rds, docs, res)
 	}
@@ -172,6 +175,9 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		return r, res, true
 	}
 	if r, ok := register(q, rds, docs, hits); ok {
+		return r, res, true
+	}
+	if r, ok := tableAnswer(q, rds, docs, hits); ok {
 		return r, res, true
 	}
 	if across(q) && !oneContract(rds, docs, q.Prefer) {
@@ -684,7 +690,18 @@ func Evidence(ctx context.Context, lib *library.Library, own, text string, a lib
 	h := hits[0]
 	// «по нашему положению», «в договоре»: the kind of a document the user has names it too.
 	h.AnyNamed = h.AnyNamed || library.MentionsKind(text, cds)
+	h.Policy = isPolicy(rds[h.Doc], cds[h.Doc])
 	return h, true
+}
+
+// policyTitle: a document that is an internal policy by its title («ПОЛОЖЕНИЕ О СЛУЖЕБНЫХ
+// КОМАНДИРОВКАХ», «Регламент закрытия месяца»).
+var policyTitle = regexp.MustCompile(`(?i)^\s*(положени|регламент|инструкци|порядок|политик|стандарт\s+организации|учётн\p{L}*\s+политик|учетн\p{L}*\s+политик)`)
+
+// isPolicy: the document is an internal policy by its title, or by its file's name when it has
+// none.
+func isPolicy(rd *readDoc, cd library.ClauseDoc) bool {
+	return policyTitle.MatchString(rd.header.Title) || rd.header.Title == "" && policyTitle.MatchString(cd.Names)
 }
 
 // unitPage is the page a unit stands on: that of the first chunk holding its opening words

@@ -484,7 +484,7 @@ func (b *docBuilder) finish(name string) (Document, error) {
 		if d.Title != "" {
 			break
 		}
-		if !stampHeading.MatchString(strings.TrimSpace(h.Text)) {
+		if !stampHeading.MatchString(strings.TrimSpace(h.Text)) && !genericSheet.MatchString(strings.TrimSpace(h.Text)) {
 			d.Title = cleanTitle(h.Text) // «УТВЕРЖДЕНО» above a policy is its approval, not its title
 		}
 	}
@@ -507,6 +507,10 @@ func oneLine(s string) string {
 }
 
 // stampHeading is a heading that is no document's title: an approval stamp, a page number.
+// genericSheet: a spreadsheet's sheet named as the program names a new one («Лист1», «Sheet1»):
+// no title — the file's name says more.
+var genericSheet = regexp.MustCompile(`(?i)^(лист|sheet|таблица|list)\s*\d*$`)
+
 var stampHeading = regexp.MustCompile(`(?i)^(утверждено|утверждаю|согласовано|принято|введено\s+в\s+действие|(страница|стр\.?|лист)\s*\d+(\s*(из|/)\s*\d+)?)\s*[.:]?$`)
 
 // cleanTitle normalises a title, drops garbage (undecodable metadata) and defangs what would

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 	"unicode"
+
+	"github.com/xuri/excelize/v2"
 )
 
 func mustExtract(t *testing.T, name string, data []byte) Document {
@@ -95,6 +97,27 @@ func TestExtractXLSX(t *testing.T) {
 	}
 	if !strings.Contains(d.Pages[1].Text, "Акт № 7 от 31.01.2025") || !strings.Contains(d.Pages[1].Text, "выполнено") {
 		t.Errorf("sheet 2:\n%s", d.Pages[1].Text)
+	}
+}
+
+// TestExtractXLSXGenericSheet: a workbook with no title whose one sheet is named as the program
+// names a new one («Лист1») is titled by its file's name, not «Лист1».
+func TestExtractXLSXGenericSheet(t *testing.T) {
+	for _, sheet := range []string{"Лист1", "Sheet1", "Лист 2"} {
+		f := excelize.NewFile()
+		if err := f.SetSheetName("Sheet1", sheet); err != nil {
+			t.Fatal(err)
+		}
+		_ = f.SetSheetRow(sheet, "A1", &[]any{"Услуга", "Тариф, руб."})
+		_ = f.SetSheetRow(sheet, "A2", &[]any{"Хранение паллеты", 450})
+		var buf bytes.Buffer
+		if err := f.Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		if d := mustExtract(t, "Тарифы склад 2026.xlsx", buf.Bytes()); d.Title != "Тарифы склад 2026" {
+			t.Errorf("sheet %q: title %q, want the file's name", sheet, d.Title)
+		}
 	}
 }
 

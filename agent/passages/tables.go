@@ -1,0 +1,463 @@
+package passages
+
+import (
+	"cmp"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/integrations/docstore"
+	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/library/retrieval"
+	"github.com/finbot/finbot/ru"
+)
+
+// A question about a table as a whole — a price list, a tariff sheet, a specification — is
+// answered from its cells, not from one row: which rows have a value in a column («какие
+// позиции без ндс»), which values a column takes («какая ставка ндс в прайсе»), which of the
+// rows the question names is the cheapest or the dearest («самый дешёвый ибп в прайсе»), how
+// many rows there are.
+
+var (
+	// asksCheapest, asksDearest: the question asks the row with the lowest or highest price or
+	// sum among those it names.
+	asksCheapest = regexp.MustCompile(`(?i)(сам\p{L}*|наиболее)\s+(дешев|дешёв|недорог|бюджетн|маленьк|низк)|дешевле\s+всего|минимальн\p{L}*\s+(цен|стоимост|сумм|тариф)|(цен|стоимост|сумм|тариф)\p{L}*\s+минимальн`)
+	asksDearest  = regexp.MustCompile(`(?i)(сам\p{L}*|наиболее)\s+(дорог|больш|крупн|высок)|дороже\s+всего|максимальн\p{L}*\s+(цен|стоимост|сумм|тариф)|(цен|стоимост|сумм|тариф)\p{L}*\s+максимальн`)
+	// asksWhichRows: the question asks for the rows as a list («какие позиции», «на что», «что
+	// в прайсе», «перечисли»).
+	asksWhichRows = regexp.MustCompile(`(?i)(^|[^\p{L}])(как\p{L}*|на\s+что|что|перечисли\p{L}*|список|где|у\s+чего|для\s+чего)([^\p{L}]|$)`)
+	// asksRowCount: «сколько позиций в прайсе».
+	asksRowCount = regexp.MustCompile(`(?i)сколько\s+(всего\s+)?(позици|наименовани|строк|пункт)`)
+	// priceColumn, withVATColumn: a header cell of a price or sum, and one that includes VAT.
+	priceColumn   = regexp.MustCompile(`(?i)цен|стоимост|сумм|тариф|руб`)
+	withVATColumn = regexp.MustCompile(`(?i)с\s+ндс|включая\s+ндс|в\s+т\.?\s?ч\.?\s+ндс`)
+	// asksWithVAT: the question asks the price with VAT.
+	asksWithVAT = regexp.MustCompile(`(?i)с\s+ндс|включая\s+ндс`)
+)
+
+// noVAT: «нет ндс», «не облагается ндс», «ндс не облагается» — a price list's «без НДС».
+var noVAT = regexp.MustCompile(`(?i)(^|[^\p{L}])(нет\s+ндс|не\s+облага\p{L}*\s+ндс|ндс\s+не\s+облага\p{L}*)`)
+
+// notWordRune: a rune that is no letter or digit of a word.
+func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+
+// tableWords are a question's words that say how it asks about a table, not which rows: they
+// name no row.
+var tableWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("самый самая самое самые самых наиболее дешевый дешёвый дешевле дешевая дешёвая дорогой дорогая дороже " +
+		"максимальная минимальная максимальный минимальный цена цены цену стоимость сумма тариф позиции позиций позиция наименования " +
+		"строки строк прайс прайсе прайсу прайса таблице таблица какие какая какой каких что на сколько всего перечисли список где есть " +
+		"в по у из для с без из всех весь вся ставка ставке") {
+		for _, t := range retrieval.Tokens(w) {
+			tableWords[t] = true
+		}
+	}
+}
+
+// sheet is a table of a document read as cells: its header and its rows, each split into as
+// many cells as the header has.
+type sheet struct {
+	doc    int
+	header []string
+	rows   []library.Unit
+	cells  [][]string
+}
+
+// sheetOf reads the table of doc whose header is lead: nil when its rows are not cells (a
+// scanned table read as lines of words) or fewer than two.
+func sheetOf(doc int, units []library.Unit, lead string) *sheet {
+	header := strings.Split(lead[strings.LastIndexByte(lead, '\n')+1:], " | ")
+	if len(header) < 2 {
+		return nil
+	}
+	s := &sheet{doc: doc, header: header}
+	for _, u := range units {
+		if u.Kind != library.UnitRow || u.Lead != lead || u.Number == "" {
+			continue
+		}
+		cs := strings.Split(u.Text, " | ")
+		if len(cs) != len(header) {
+			return nil
+		}
+		for i := range cs {
+			cs[i] = strings.TrimSpace(cs[i])
+		}
+		s.rows = append(s.rows, u)
+		s.cells = append(s.cells, cs)
+	}
+	if len(s.rows) < 2 {
+		return nil
+	}
+	return s
+}
+
+// nameColumn is the column that names each row: of the columns whose cells are mostly
+// different words (not amounts), the one with the longest cells («Наименование», not «Код»).
+func (s *sheet) nameColumn() int {
+	best, bestLen := -1, 0
+	for c := range s.header {
+		words, runes := 0, 0
+		for _, r := range s.cells {
+			if strings.IndexFunc(r[c], unicode.IsLetter) >= 0 && moneyCell(r[c]) < 0 {
+				words++
+			}
+			runes += len([]rune(r[c]))
+		}
+		if words*2 > len(s.cells) && s.distinct(c)*2 > len(s.cells) && runes > bestLen {
+			best, bestLen = c, runes
+		}
+	}
+	return best
+}
+
+// unitsOf are the different units of measure of rows (a column «Ед.», «Ед. изм.»), in their
+// order; nil when the table has no such column.
+func (s *sheet) unitsOf(rows []int) []string {
+	c := slices.IndexFunc(s.header, func(h string) bool { return unitColumn.MatchString(h) })
+	if c < 0 {
+		return nil
+	}
+	var out []string
+	for _, i := range rows {
+		if u := s.cells[i][c]; !slices.Contains(out, u) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// unitColumn: a header cell of the unit of measure.
+var unitColumn = regexp.MustCompile(`(?i)^\s*ед(\.|иниц)`)
+
+// distinct is how many different values column c has.
+func (s *sheet) distinct(c int) int {
+	seen := map[string]bool{}
+	for _, r := range s.cells {
+		seen[cellKey(r[c])] = true
+	}
+	return len(seen)
+}
+
+// priceColumns are the columns of prices or sums whose every cell is an amount: the one without
+// VAT first.
+func (s *sheet) priceColumns() []int {
+	var out []int
+	for c, h := range s.header {
+		if !priceColumn.MatchString(h) {
+			continue
+		}
+		all := true
+		for _, r := range s.cells {
+			all = all && moneyCell(r[c]) >= 0
+		}
+		if all {
+			out = append(out, c)
+		}
+	}
+	slices.SortStableFunc(out, func(x, y int) int {
+		return boolInt(withVATColumn.MatchString(s.header[x])) - boolInt(withVATColumn.MatchString(s.header[y]))
+	})
+	return out
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// moneyCell is a cell's amount in kopecks, or -1 when it is no amount («5 990,00», «5990»).
+func moneyCell(c string) int64 {
+	c = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSpace(c), "₽"), "руб."))
+	if c == "" || strings.ContainsAny(c, "%") {
+		return -1
+	}
+	if !strings.Contains(c, ",") {
+		c += ",00"
+	}
+	k, ok := kopecks(c)
+	if !ok || k < 0 {
+		return -1
+	}
+	return k
+}
+
+// cellKey is a cell as values compare: lower case, spaces collapsed, «ё» as «е».
+func cellKey(c string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(strings.ToLower(c), "ё", "е")), " ")
+}
+
+// tableFor picks the table a question is about: the table of the best-ranked row of a document
+// the question names (or of the best unit, when it is a row).
+func tableFor(rds []*readDoc, hits []library.ClauseHit) *sheet {
+	for i, h := range hits {
+		if h.Unit.Kind != library.UnitRow || !(h.Named || i == 0) || h.Unit.Number == "" {
+			continue
+		}
+		if s := sheetOf(h.Doc, rds[h.Doc].cd.Units, h.Unit.Lead); s != nil {
+			return s
+		}
+	}
+	// A document the question names that is a table and little else (a price list).
+	for _, h := range hits {
+		if !h.Named {
+			continue
+		}
+		rows, lead := 0, ""
+		for _, u := range rds[h.Doc].cd.Units {
+			if u.Kind == library.UnitRow && u.Number != "" {
+				rows++
+				lead = cmp.Or(lead, u.Lead)
+			}
+		}
+		if rows*2 > len(rds[h.Doc].cd.Units) && lead != "" {
+			return sheetOf(h.Doc, rds[h.Doc].cd.Units, lead)
+		}
+		break
+	}
+	return nil
+}
+
+// tableAnswer answers a question about a table as a whole; ok is false for any other question,
+// or when no table of the documents is what it asks about.
+func tableAnswer(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.ClauseHit) (skill.Reply, bool) {
+	cheap, dear := asksCheapest.MatchString(q.Text), asksDearest.MatchString(q.Text)
+	count := asksRowCount.MatchString(q.Text)
+	which := asksWhichRows.MatchString(q.Text)
+	if !cheap && !dear && !count && !which {
+		return skill.Reply{}, false
+	}
+	s := tableFor(rds, hits)
+	if s == nil {
+		return skill.Reply{}, false
+	}
+	d := docs[s.doc].Meta
+	qt := termSet(retrieval.Tokens(q.Text))
+	// The question's words as written, «нет ндс» read as a price list writes it («без НДС»).
+	qw := map[string]bool{}
+	for _, w := range strings.FieldsFunc(cellKey(noVAT.ReplaceAllString(q.Text, "${1}без ндс")), notWordRune) {
+		qw[w] = true
+	}
+	// The question's words that name rows: not how it asks, not a header's, not the document's.
+	title := termSet(retrieval.Tokens(d.Title + " " + rds[s.doc].header.Title))
+	var rowTerms []string
+	headerTerms := map[string]bool{}
+	for _, h := range s.header {
+		for _, t := range retrieval.Tokens(h) {
+			headerTerms[t] = true
+		}
+	}
+	var asWritten []string // the row terms as the question writes them («ибп», «ноутбуки»)
+	rowsWith := func(t string) int {
+		n := 0
+		for _, u := range s.rows {
+			if slices.Contains(retrieval.Tokens(u.Text), t) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, w := range strings.FieldsFunc(q.Text, notWordRune) {
+		for _, t := range retrieval.Tokens(w) {
+			// a word of the title names rows too when some rows have it («перевозка» of «Тарифы
+			// перевозки»), not when none or all do
+			titleOnly := title[t] && (rowsWith(t) == 0 || rowsWith(t) == len(s.rows))
+			if !tableWords[t] && !headerTerms[t] && !titleOnly && !questionStopWord(t) && !slices.Contains(rowTerms, t) {
+				rowTerms = append(rowTerms, t)
+				asWritten = append(asWritten, strings.ToLower(w))
+			}
+		}
+	}
+	holds := func(i int) bool {
+		own := termSet(retrieval.Tokens(s.rows[i].Text))
+		for _, t := range rowTerms {
+			if !own[t] {
+				return false
+			}
+		}
+		return true
+	}
+	name := s.nameColumn()
+	label := func(i int) string {
+		if name >= 0 {
+			return s.cells[i][name]
+		}
+		return s.rows[i].Text
+	}
+	prices := s.priceColumns()
+	priced := func(i int) string {
+		var ps []string
+		for _, c := range prices {
+			ps = append(ps, strings.TrimSuffix(strings.TrimSpace(s.header[c]), ", руб.")+": "+ru.Money(moneyCell(s.cells[i][c])))
+		}
+		return strings.Join(ps, "; ")
+	}
+	place := func(i int) string { return unitPlace(s.rows[i], d) }
+	esc := md.Escape
+	r := skill.Reply{Sources: []facts.Source{{Title: d.Title}}, Quoted: []string{d.ID}}
+	var b strings.Builder
+	switch {
+	case cheap != dear && len(prices) > 0:
+		var rows []int
+		for i := range s.rows {
+			if holds(i) {
+				rows = append(rows, i)
+			}
+		}
+		if len(rows) == 0 || len(rowTerms) == 0 && len(rows) < len(s.rows) {
+			return skill.Reply{}, false
+		}
+		col := prices[0]
+		if asksWithVAT.MatchString(q.Text) {
+			col = prices[len(prices)-1]
+		}
+		slices.SortStableFunc(rows, func(x, y int) int {
+			a, b := moneyCell(s.cells[x][col]), moneyCell(s.cells[y][col])
+			if dear {
+				a, b = b, a
+			}
+			return int(min(max(a-b, -1), 1))
+		})
+		what := "Самая низкая цена"
+		if dear {
+			what = "Самая высокая цена"
+		}
+		if len(rowTerms) > 0 {
+			what += fmt.Sprintf(" среди %d %s «%s»", len(rows), ru.Plural(len(rows), "позиции", "позиций", "позиций"), strings.Join(asWritten, " "))
+		}
+		fmt.Fprintf(&b, "%s: **%s** — %s [1]\n\n", esc(what), esc(label(rows[0])), esc(priced(rows[0])+", "+place(rows[0])))
+		if us := s.unitsOf(rows); len(us) > 1 {
+			// «за час» and «за км» compare no prices
+			b.WriteString(esc("Цены указаны за разные единицы ("+strings.Join(us, ", ")+"): сравнивайте с учётом объёма.") + "\n\n")
+		}
+		if len(rows) > 1 {
+			b.WriteString(esc("Остальные по порядку:") + "\n")
+			for _, i := range rows[1:min(len(rows), 6)] {
+				fmt.Fprintf(&b, "- %s — %s\n", esc(label(i)), esc(priced(i)+", "+place(i)))
+			}
+			if len(rows) > 6 {
+				b.WriteString(esc(fmt.Sprintf("…и ещё %d.", len(rows)-6)) + "\n")
+			}
+		}
+	case count && len(rowTerms) == 0:
+		fmt.Fprintf(&b, "В таблице «%s» **%d** %s [1]", esc(d.Title), len(s.rows), esc(ru.Plural(len(s.rows), "позиция", "позиции", "позиций")))
+	case which:
+		// A value of a column of few values, that the question names whole («без ндс»): the rows
+		// that have it. A column the question names with no value: the values it takes.
+		col, val := -1, ""
+		for c := range s.header {
+			if c == name || s.distinct(c)*2 > len(s.rows) {
+				continue
+			}
+			for _, cs := range s.cells {
+				v := cellKey(cs[c])
+				ws := strings.FieldsFunc(v, notWordRune)
+				if len(ws) == 0 || !slices.ContainsFunc(ws, func(w string) bool { return strings.IndexFunc(w, func(x rune) bool { return x > '9' }) >= 0 }) {
+					continue // «22%» is a figure the question may count with, not a value it names
+				}
+				all := true
+				for _, w := range ws {
+					all = all && qw[w]
+				}
+				if all && len(v) > len(val) {
+					col, val = c, v
+				}
+			}
+		}
+		switch {
+		case col >= 0:
+			var rows []int
+			for i, cs := range s.cells {
+				if cellKey(cs[col]) == val {
+					rows = append(rows, i)
+				}
+			}
+			fmt.Fprintf(&b, "%s [1]\n", esc(fmt.Sprintf("«%s» = «%s» — %d %s из %d:", strings.TrimSpace(s.header[col]), s.cells[rows[0]][col], len(rows),
+				ru.Plural(len(rows), "позиция", "позиции", "позиций"), len(s.rows))))
+			for _, i := range rows[:min(len(rows), 10)] {
+				fmt.Fprintf(&b, "- **%s** — %s\n", esc(label(i)), esc(priced(i)+", "+place(i)))
+			}
+			if len(rows) > 10 {
+				b.WriteString(esc(fmt.Sprintf("…и ещё %d.", len(rows)-10)) + "\n")
+			}
+		default:
+			named := -1
+			for c, h := range s.header {
+				ts := retrieval.Tokens(h)
+				if c == name || len(ts) == 0 || s.distinct(c)*2 > len(s.rows) {
+					continue
+				}
+				all := true
+				for _, t := range ts {
+					all = all && (qt[t] || len([]rune(t)) < 3)
+				}
+				if all {
+					named = c
+				}
+			}
+			if named < 0 || len(rowTerms) > 0 {
+				return skill.Reply{}, false
+			}
+			type value struct {
+				v    string
+				rows []int
+			}
+			var vs []value
+			for i, cs := range s.cells {
+				k := slices.IndexFunc(vs, func(x value) bool { return cellKey(x.v) == cellKey(cs[named]) })
+				if k < 0 {
+					vs = append(vs, value{v: cs[named]})
+					k = len(vs) - 1
+				}
+				vs[k].rows = append(vs[k].rows, i)
+			}
+			slices.SortStableFunc(vs, func(x, y value) int { return len(y.rows) - len(x.rows) })
+			fmt.Fprintf(&b, "%s [1]\n", esc(fmt.Sprintf("«%s» в таблице «%s»:", strings.TrimSpace(s.header[named]), d.Title)))
+			for _, v := range vs {
+				line := fmt.Sprintf("- **%s** — %d %s", esc(v.v), len(v.rows), esc(ru.Plural(len(v.rows), "позиция", "позиции", "позиций")))
+				if len(v.rows) <= 3 && len(v.rows)*2 < len(s.rows) {
+					var ls []string
+					for _, i := range v.rows {
+						ls = append(ls, label(i)+" ("+place(i)+")")
+					}
+					line += ": " + esc(strings.Join(ls, "; "))
+				}
+				b.WriteString(line + "\n")
+			}
+		}
+	default:
+		return skill.Reply{}, false
+	}
+	r.Text = strings.TrimSpace(b.String())
+	return r, true
+}
+
+// termSet is the set of terms ts.
+func termSet(ts []string) map[string]bool {
+	out := make(map[string]bool, len(ts))
+	for _, t := range ts {
+		out[t] = true
+	}
+	return out
+}
+
+// questionStopWord: a word that says how a question asks (library's list is not exported).
+func questionStopWord(t string) bool { return tableStop[t] }
+
+var tableStop = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("какой какая какие каким какую сколько когда кто что где есть ли по в на за и а у нас нам мы это до с со от или можно нужно надо как почем почём там тоже еще ещё всего всех мой наш наши наших нашем") {
+		for _, t := range retrieval.Tokens(w) {
+			tableStop[t] = true
+		}
+	}
+}
