@@ -300,6 +300,13 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	if named1C && !partyToo {
 		return d, fits && d.Counterparty.Set
 	}
+	// …and when 1C's name is only a word of the message's («склад» of ООО «Склад-Сервис») or the
+	// message names the document's party with more words than 1C's name has («маркет партнер»
+	// and ООО «Партнер»), the document answers however little of the rest it holds.
+	wordOfName := partyToo && (partOfName(d.Counterparty.Value.Name, d.Counterparty.Text) ||
+		slices.ContainsFunc(widerNames(q.Text, d.Counterparty.Text), func(w string) bool {
+			return partOfName(d.Counterparty.Value.Name, w) && a.namesDocument(ctx, q, w)
+		}))
 	if hit.AnyNamed && docMention.MatchString(strings.ToLower(q.Text)) {
 		// «по договору аренды», «в прайсе», «в акте сверки»: the user names the document — it
 		// answers, or says that it does not say it.
@@ -326,7 +333,9 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// A name 1C does not know («Не нашёл контрагента «займу»») that a document's title holds
 	// is the document's; the user's own policy beats the knowledge base on its topic.
 	unknown := d.Kind == understand.KindUnknownEntity && hit.AnyNamed
-	ownPolicy := d.Kind == understand.KindKB && hit.Named
+	// …named, or holding the question strongly («подотчёт менеджеру макс сколько» and the
+	// policy's table of limits by position).
+	ownPolicy := d.Kind == understand.KindKB && (hit.Named || hit.Policy && hit.Coverage >= docsRouteStrong && hit.Matched >= 2)
 	if unknown || ownPolicy {
 		sure, need = false, docsRouteWeak
 	}
@@ -352,7 +361,7 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 			// «проценты по займу за ноябрь, если ключевая 16 %»: the rate is given, the
 			// contract computes with it — no question to the Bank of Russia
 			need = docsRouteNamed
-		case partyToo && partOfName(d.Counterparty.Value.Name, d.Counterparty.Text):
+		case wordOfName:
 			// The «counterparty» 1C found is a word that names the user's document («склад» —
 			// ООО «Склад-Сервис» in 1C, the warehouse sublease in the documents), and nothing
 			// only 1C keeps is asked («склад чей, собственник кто»): the document answers.
@@ -375,7 +384,6 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// A planner's 1C plan that would only ask back whose loses to a document the message names
 	// («ДС1 к поставке от какого числа»), however few of its words a clause holds.
 	namedOverPlan := planned && asksBack && hit.Named
-	wordOfName := partyToo && partOfName(d.Counterparty.Value.Name, d.Counterparty.Text)
 	if hit.Coverage < need || hit.Matched < 2 && !pricedRow && !namedOverPlan && !wordOfName {
 		return d, fits
 	}
@@ -385,18 +393,45 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 }
 
 // partOfName: the message names a 1C counterparty by only a part of its name («склад» for ООО
-// «Склад-Сервис»), which may as well be a common word.
+// «Склад-Сервис»), which may as well be a common word — or names more than 1C's name has
+// («маркет партнер» for ООО «Партнер»: a company of another name).
 func partOfName(name, written string) bool {
-	have := map[string]bool{}
+	have, want := map[string]bool{}, map[string]bool{}
 	for _, t := range retrieval.Tokens(written) {
 		have[t] = true
 	}
 	for _, t := range retrieval.Tokens(legalForm.ReplaceAllString(name, " ")) {
+		want[t] = true
 		if !have[t] {
 			return true
 		}
 	}
+	for t := range have {
+		if !want[t] {
+			return true
+		}
+	}
 	return false
+}
+
+// widerNames are the name as the message writes it with the word before it and with the word
+// after it («маркет партнер» for «партнер» in «…от клиентов маркет партнер пришло…»).
+func widerNames(text, name string) []string {
+	words := strings.Fields(strings.ToLower(text))
+	nw := strings.Fields(strings.ToLower(name))
+	var out []string
+	for i := 0; len(nw) > 0 && i+len(nw) <= len(words); i++ {
+		if !slices.Equal(words[i:i+len(nw)], nw) {
+			continue
+		}
+		if i > 0 {
+			out = append(out, words[i-1]+" "+name)
+		}
+		if i+len(nw) < len(words) {
+			out = append(out, name+" "+words[i+len(nw)])
+		}
+	}
+	return out
 }
 
 // legalForm: a company's legal form in its name («ООО», «АО», «ИП»).

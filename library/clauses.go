@@ -255,6 +255,10 @@ func continues(cur *Unit, text string) bool {
 	switch {
 	case unicode.IsLower(first):
 		return true
+	case cur.Kind == UnitClause && unicode.IsDigit(first) && (unicode.IsLetter(last) || strings.ContainsRune("—–-,(«", last)):
+		// «…в срок не позднее» + «15.10.2026. После доплаты…»: a clause's sentence goes on,
+		// though its next line starts with a date as a balance row does
+		return true
 	case strings.ContainsRune(".;!?", last) || rowStart.MatchString(text) || fieldLine.MatchString(text):
 		return false
 	case unicode.IsDigit(first):
@@ -1023,7 +1027,17 @@ func facetFactor(a asks, states Facets) (float64, Facets, Facets) {
 	}
 	check(a.term, facetTermBit)
 	check(a.amount && !a.percent, facetMoneyBit)
-	check(a.percent || a.penalty, facetPercentBit) // a penalty is asked as its rate («пени по аренде»)
+	check(a.percent, facetPercentBit)
+	if a.penalty && !a.percent {
+		// a penalty is asked as its rate («пени по аренде») or its sum («штраф агенту за
+		// просрочку отчёта» — 1 500,00 рублей за каждый день): either states it
+		asked++
+		want |= facetPercentBit
+		if states&(facetPercentBit|facetMoneyBit) != 0 {
+			met++
+			have |= states & (facetPercentBit | facetMoneyBit)
+		}
+	}
 	check(a.penalty, facetPenaltyBit)
 	check(a.party, facetPartyBit)
 	check(a.date && !a.term, facetDateBit)

@@ -59,6 +59,11 @@ func TestUnits(t *testing.T) {
 	if us[0].Kind != UnitText || us[0].Section != "ДОГОВОР АРЕНДЫ № А-1" {
 		t.Errorf("the preamble: %+v", us[0])
 	}
+	// A PDF's line wrapped before a date: the clause goes on («…не позднее» + «15.10.2026. …»).
+	wrapped := Units("5. Субарендатор доплачивает обеспечительный платёж в срок не позднее\n15.10.2026. После доплаты платёж составляет 600 118,00 рублей.\n6. Пункт 5.1 сохраняет силу.")
+	if len(wrapped) != 2 || !strings.HasSuffix(wrapped[0].Text, "не позднее 15.10.2026. После доплаты платёж составляет 600 118,00 рублей.") {
+		t.Errorf("a wrapped date: %+v", wrapped)
+	}
 	rows := Units(priceText)
 	if len(rows) != 3 || rows[2].Kind != UnitRow || rows[2].Number != "3" ||
 		rows[2].Text != "Картридж TK-3400 | 11\u00a0480,00 | 14\u00a0005,60" || !strings.HasPrefix(rows[2].Quote(), "Наименование | Цена") {

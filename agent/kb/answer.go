@@ -93,7 +93,7 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 			}
 			if len(dbg.Passages) > 0 {
 				r.Scenario, r.Kind, r.Trace = skill.S1Search, understand.KindDocs, skill.Trace{"docs": dbg}
-				if dbg.Clauses == nil || !dbg.Clauses.NotFound && (dbg.Clauses.Named || dbg.Clauses.Policy || !q.Decision.Sure ||
+				if dbg.Clauses == nil || !dbg.Clauses.NotFound && (dbg.Clauses.Mentions || !q.Decision.Sure ||
 					dbg.Clauses.Coverage >= ownClauseCoverage || ours.MatchString(strings.ToLower(q.Text))) {
 					return r, nil
 				}
@@ -112,7 +112,7 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 				// documents' «не нашёл», what the knowledge base says after it; any other
 				// («сколько лет срок давности» beside a lease) is the knowledge base's when it
 				// answers.
-				if dbg.Clauses.Named || !q.Decision.Sure {
+				if dbg.Clauses.Mentions || !q.Decision.Sure {
 					return s.withKB(ctx, q, r)
 				}
 				if kb, err := s.answer(ctx, q, q.Rules); err != nil || len(kb.Sources) > 0 {

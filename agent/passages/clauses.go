@@ -58,6 +58,10 @@ type ClauseResult struct {
 	Named bool `json:"named,omitempty"`
 	// Policy: the best unit's document is an internal policy (library.ClauseHit.Policy).
 	Policy bool `json:"policy,omitempty"`
+	// Mentions: the question refers to one of the documents as such — by its kind («по
+	// договору», «в положении») or mostly in words of its title — not only shares a word with
+	// a title.
+	Mentions bool `json:"mentions,omitempty"`
 }
 
 // readDoc is a document read as its units, kept between questions (units): its units' terms
@@ -165,6 +169,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	}
 	res.Coverage, res.Named = hits[0].Coverage, hits[0].AnyNamed || library.MentionsKind(q.Text, cds)
 	res.Policy = isPolicy(rds[hits[0].Doc], cds[hits[0].Doc])
+	res.Mentions = library.MentionsKind(q.Text, cds) || hits[0].Named && hits[0].Titled >= 0.5
 	if byDate.MatchString(q.Text) {
 		return datedDocs(rds, docs, res)
 	}
@@ -688,6 +693,17 @@ func Evidence(ctx context.Context, lib *library.Library, own, text string, a lib
 		return library.ClauseHit{}, false
 	}
 	h := hits[0]
+	// A unit scoring nearly as well that holds more of the question says how strongly the
+	// documents hold it («подотчёт директору макс сколько»: a row of the limits table, whose
+	// «подотчёт» is its header's, under a clause that has the word itself).
+	for _, o := range hits[1:] {
+		if o.Score < hits[0].Score*weakerClause {
+			break
+		}
+		if o.Coverage > h.Coverage {
+			h = o
+		}
+	}
 	// «по нашему положению», «в договоре»: the kind of a document the user has names it too.
 	h.AnyNamed = h.AnyNamed || library.MentionsKind(text, cds)
 	h.Policy = isPolicy(rds[h.Doc], cds[h.Doc])
@@ -698,10 +714,10 @@ func Evidence(ctx context.Context, lib *library.Library, own, text string, a lib
 // КОМАНДИРОВКАХ», «Регламент закрытия месяца»).
 var policyTitle = regexp.MustCompile(`(?i)^\s*(положени|регламент|инструкци|порядок|политик|стандарт\s+организации|учётн\p{L}*\s+политик|учетн\p{L}*\s+политик)`)
 
-// isPolicy: the document is an internal policy by its title, or by its file's name when it has
-// none.
+// isPolicy: the document is an internal policy by its header's title or its own («ПОЛОЖЕНИЕ»
+// under a company's name and «УТВЕРЖДЕНО»).
 func isPolicy(rd *readDoc, cd library.ClauseDoc) bool {
-	return policyTitle.MatchString(rd.header.Title) || rd.header.Title == "" && policyTitle.MatchString(cd.Names)
+	return policyTitle.MatchString(rd.header.Title) || policyTitle.MatchString(cd.Names)
 }
 
 // unitPage is the page a unit stands on: that of the first chunk holding its opening words
