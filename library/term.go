@@ -26,7 +26,9 @@ type Term struct {
 var (
 	// runsUntil: «действует до 31 декабря 2026 г.», «Срок аренды … по 31 декабря 2026 г.»,
 	// «заключён на срок до 31.12.2026».
-	runsUntil = regexp.MustCompile(`(?i)(действует|срок\s+(?:аренды|действия\s+договора|договора)(?:[^.;]|г\.){0,60}?|заключ\p{L}*\s+на\s+срок)\s+(?:до|по)\s+(` + headerDate.String() + `)`)
+	// «Договор действует с 01 апреля 2026 г. по 31 марта 2027 г.», «Срок субаренды — с … по …»,
+	// «Срок лицензии — 12 месяцев: с … по …».
+	runsUntil = regexp.MustCompile(`(?i)(действует(?:\s+с\s+(?:(?:` + headerDate.String() + `)(?:\s*г\.)?|даты\s+(?:его\s+)?подписания))?|срок\s+(?:(?:суб)?аренды|(?:суб)?лицензии|действия\s+договора|договора)(?:[^.;]|г\.){0,60}?|заключ\p{L}*\s+на\s+срок)\s+(?:до|по)\s+(?P<end>` + headerDate.String() + `)`)
 	// indefinite: «заключён на неопределённый срок», «действует бессрочно».
 	indefinite = regexp.MustCompile(`(?i)неопредел[её]нный\s+срок|бессрочн`)
 	// untilPerformed: «действует до полного исполнения Сторонами своих обязательств».
@@ -48,7 +50,7 @@ func TermOf(us []Unit) (Term, bool) {
 			continue
 		}
 		if m := runsUntil.FindStringSubmatch(u.Text); m != nil {
-			if d, ok := firstDate(m[2]); ok && (t.End.IsZero() || t.Performance) {
+			if d, ok := firstDate(m[runsUntil.SubexpIndex("end")]); ok && (t.End.IsZero() || t.Performance) {
 				t = Term{End: d, Unit: u}
 				found = true
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,7 +29,11 @@ var (
 	// compareTerms: «сравни … по срокам», «сроки аренды и займа».
 	compareTerms = regexp.MustCompile(`(?i)сравн\p{L}*[^?]{0,80}\s+по\s+срок`)
 	// contractTitle: a document that is a contract (not an act, a policy, an agreement to one).
-	contractTitle = regexp.MustCompile(`(?i)^\s*договор`)
+	// noticeDays: how many days before the end a party must say it ends the contract («не
+	// позднее чем за 30 (тридцать) календарных дней до окончания»).
+	noticeDays = regexp.MustCompile(`(?i)за\s+(\d{1,3})\s*(?:\([^)]*\)\s*)?(?:календарных\s+)?дн\p{L}*\s+до\s+(?:окончания|истечения)`)
+	// «АГЕНТСКИЙ ДОГОВОР», «СУБЛИЦЕНЗИОННЫЙ ДОГОВОР» too.
+	contractTitle = regexp.MustCompile(`(?i)^\s*(\p{L}+(ый|ий|ой)\s+)?(договор|контракт)`)
 )
 
 // register answers a question about the user's contracts as a list; ok is false for any other.
@@ -124,12 +129,26 @@ func contractEnds(q Question, rds []*readDoc, docs []docstore.Doc, only []int) (
 		}
 		what += " (" + where + ")"
 		if x.term.Renewal != nil {
-			what += "; продлевается на тот же срок, если ни одна сторона не заявит о прекращении (" + unitPlace(*x.term.Renewal, d) + ")"
+			what += "; продлевается на тот же срок, если ни одна сторона не заявит о прекращении"
+			if m := noticeDays.FindStringSubmatch(x.term.Renewal.Text); m != nil && !x.term.End.IsZero() {
+				// «не позднее чем за 30 календарных дней до окончания»: the last day to say so
+				n, _ := strconv.Atoi(m[1])
+				by := x.term.End.AddDate(0, 0, -n)
+				what += " не позднее " + by.Format("02.01.2006") + " (за " + m[1] + " дн.)"
+				if !q.Now.IsZero() && q.Now.After(by.AddDate(0, 0, 1)) {
+					what += " — этот срок уже прошёл"
+				}
+			}
+			what += " (" + unitPlace(*x.term.Renewal, d) + ")"
 		}
 		if x.term.Exit != nil {
 			what += "; выйти из него можно уведомлением (" + unitPlace(*x.term.Exit, d) + ")"
 		}
-		line := fmt.Sprintf("- **%s** — %s [%d]", esc(d.Title), esc(what), n)
+		title := d.Title
+		if them := othersOf(rds, docs, x.doc); len(them) > 0 {
+			title += " (" + strings.Join(them, ", ") + ")" // contracts are known by whom they are with
+		}
+		line := fmt.Sprintf("- **%s** — %s [%d]", esc(title), esc(what), n)
 		lines[i] = line
 		end := time.Date(x.term.End.Year(), x.term.End.Month(), x.term.End.Day(), 0, 0, 0, 0, from.Location())
 		if span != "" && !x.term.End.IsZero() && !end.Before(from) && !end.After(to) {
@@ -165,6 +184,48 @@ func contractEnds(q Question, rds []*readDoc, docs []docstore.Doc, only []int) (
 	}
 	r.Text = strings.TrimSpace(b.String())
 	return r, true
+}
+
+// ownCompany is the party every contract of the user's names (the user's company); "" when
+// fewer than two contracts name parties.
+func ownCompany(rds []*readDoc, docs []docstore.Doc) string {
+	count := map[string]int{}
+	contracts := 0
+	for i, rd := range rds {
+		if !isContract(rd, docs[i]) || len(rd.parties) == 0 {
+			continue
+		}
+		contracts++
+		seen := map[string]bool{}
+		for _, p := range rd.parties {
+			if !seen[p.Name] {
+				count[p.Name]++
+				seen[p.Name] = true
+			}
+		}
+	}
+	own := ""
+	for name, n := range count {
+		if n == contracts && contracts > 1 && (own == "" || name < own) {
+			own = name
+		}
+	}
+	return own
+}
+
+// othersOf are the parties of document i other than the user's company.
+func othersOf(rds []*readDoc, docs []docstore.Doc, i int) []string {
+	own := ownCompany(rds, docs)
+	if own == "" {
+		return nil
+	}
+	var out []string
+	for _, p := range rds[i].parties {
+		if p.Name != own && !slices.Contains(out, p.Name) {
+			out = append(out, p.Name)
+		}
+	}
+	return out
 }
 
 // withWhom lists each contract's counterparty: the party that is not the user's company (the
