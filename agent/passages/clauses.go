@@ -260,16 +260,29 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		d := rds[h.Doc].header.Date
 		return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, ru.Moscow), !d.IsZero()
 	}
-	pen, due := penaltyFor(q, kept, placeOf, monthly), deadlineFor(q, kept, placeOf, signed)
+	// What is computed is computed by the clauses as they read now: a clause a supplementary
+	// agreement set anew in its new wording («до 25 числа месяца, предшествующего
+	// оплачиваемому», not the original «до 10 числа оплачиваемого месяца») — unless the question
+	// asks what it was before.
+	current := kept
+	if !asksBefore.MatchString(q.Text) {
+		current = slices.Clone(kept)
+		for i, h := range current {
+			if am, _, ok := amendmentOf(rds, h); ok && am.Text != "" {
+				current[i].Unit.Text = am.Text
+			}
+		}
+	}
+	pen, due := penaltyFor(q, current, placeOf, monthly), deadlineFor(q, current, placeOf, signed)
 	if due == "" {
-		due = dueDayFor(q, kept, placeOf)
+		due = dueDayFor(q, current, placeOf)
 	}
 	net := ""
 	if pen == "" && due == "" {
-		net = perUnitFor(q, kept, placeOf) // «аренда за год без ндс»: twelve months of the net amount
+		net = perUnitFor(q, current, placeOf) // «аренда за год без ндс»: twelve months of the net amount
 	}
 	if net == "" {
-		net = netOfVAT(q, kept, placeOf)
+		net = netOfVAT(q, current, placeOf)
 	}
 	placeUnit := func(u library.Unit, doc int) string { return unitPlace(u, docs[doc].Meta) }
 	whole, interest := wholeTermFor(q, hits, cds, placeUnit), interestFor(q, hits, cds, placeUnit)

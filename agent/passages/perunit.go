@@ -146,7 +146,10 @@ func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 
 // nextMonthDay: «не позднее 15-го числа месяца, следующего за истекшим процентным периодом»,
 // «до 25 числа месяца, следующего за отчётным кварталом», «не позднее 5-го числа текущего месяца».
-var nextMonthDay = regexp.MustCompile(`(?i)(?:не\s+позднее|до)\s+(\d{1,2})[-\s]?(?:го|ого)?\s*(?:\([^()]{1,30}\)\s*)?числа\s+(?:(месяца,?\s+следующего\s+за)|(текущего|оплачиваемого|расчётного|расчетного)\s+(?:\([^()]{1,30}\)\s*)?месяца)`)
+var nextMonthDay = regexp.MustCompile(`(?i)(?:не\s+позднее|до)\s+(\d{1,2})[-\s]?(?:го|ого)?\s*(?:\([^()]{1,30}\)\s*)?числа\s+(?:(месяца,?\s+следующего\s+за)|(текущего|оплачиваемого|расчётного|расчетного)\s+(?:\([^()]{1,30}\)\s*)?месяца|(месяца,?\s+предшествующего))`)
+
+// nthWorkingDay: «не позднее 5-го рабочего дня месяца, следующего за отчётным».
+var nthWorkingDay = regexp.MustCompile(`(?i)(?:не\s+позднее|до)\s+(\d{1,2})[-\s]?(?:го|ого)?\s*(?:\([^()]{1,30}\)\s*)?рабочего\s+дня\s+месяца,?\s+следующего\s+за`)
 
 // dueDayFor is the line (Markdown) that dates a deadline a clause sets by the day of a month
 // from the period the question names: «проценты за 3 квартал до какого числа» with «не позднее
@@ -160,7 +163,22 @@ func dueDayFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 	if !ok || p.Single() {
 		return ""
 	}
+	esc := md.Escape
 	for _, h := range hits[:min(len(hits), 3)] {
+		if w := nthWorkingDay.FindStringSubmatch(h.Unit.Text); w != nil {
+			// the n-th working day of the month after the period the question names
+			n, _ := strconv.Atoi(w[1])
+			if n < 1 || n > 23 {
+				continue
+			}
+			day := time.Date(p.To.Year(), p.To.Month()+1, 1, 0, 0, 0, 0, ru.Moscow)
+			for day = workingDayFrom(day); n > 1; n-- {
+				day = workingDayFrom(day.AddDate(0, 0, 1))
+			}
+			return esc("Срок: не позднее ") + "**" + esc(day.Format("02.01.2006")) + "**" +
+				esc(fmt.Sprintf(" (%s-й рабочий день месяца, следующего за периодом %s–%s; выходные и праздники по Трудовому кодексу, переносы выходных проверьте по производственному календарю; %s).",
+					w[1], p.From.Format("02.01.2006"), p.To.Format("02.01.2006"), basis(place(h))))
+		}
 		m := nextMonthDay.FindStringSubmatch(h.Unit.Text)
 		if m == nil {
 			continue
@@ -168,7 +186,13 @@ func dueDayFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 		day, _ := strconv.Atoi(m[1])
 		month := p.To
 		how := "месяца, следующего за периодом " + p.From.Format("02.01.2006") + "–" + p.To.Format("02.01.2006")
-		if m[2] == "" { // the current month: the one the question names
+		if m[4] != "" { // «месяца, предшествующего оплачиваемому»: the month before the one named
+			if p.From.Month() != p.To.Month() || p.From.Year() != p.To.Year() {
+				continue
+			}
+			month = p.From.AddDate(0, -2, 0)
+			how = "месяца, предшествующего месяцу " + p.From.Format("01.2006")
+		} else if m[2] == "" { // the current month: the one the question names
 			if p.From.Month() != p.To.Month() || p.From.Year() != p.To.Year() {
 				continue
 			}
@@ -179,7 +203,6 @@ func dueDayFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 		if due.Day() != day {
 			continue // «31-го числа» of a shorter month
 		}
-		esc := md.Escape
 		line := esc("Срок: не позднее ") + "**" + esc(due.Format("02.01.2006")) + "**" + esc(fmt.Sprintf(" (%d-е число %s", day, how))
 		if moved := workingDayFrom(due); !moved.Equal(due) {
 			line += esc(fmt.Sprintf("; %s — выходной, по ст. 193 ГК РФ срок переносится на %s", due.Format("02.01.2006"), moved.Format("02.01.2006")))

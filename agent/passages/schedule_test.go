@@ -98,6 +98,10 @@ func TestDueDayFor(t *testing.T) {
 		Text: "3.4. Проценты уплачиваются ежеквартально не позднее 15-го числа месяца, следующего за истекшим процентным периодом."}}
 	rent := library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "3.5",
 		Text: "3.5. Арендная плата вносится не позднее 5-го (пятого) числа текущего (оплачиваемого) месяца."}}
+	advance := library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "4.3",
+		Text: "4.3. Постоянная часть вносится ежемесячно авансом не позднее 25 (двадцать пятого) числа месяца, предшествующего оплачиваемому."}}
+	report := library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "3.2",
+		Text: "3.2. Держатель карты представляет авансовый отчёт ежемесячно, не позднее 5-го рабочего дня месяца, следующего за отчётным."}}
 	place := func(h library.ClauseHit) string { return "п. " + h.Unit.Number }
 	tests := []struct {
 		q    string
@@ -110,6 +114,9 @@ func TestDueDayFor(t *testing.T) {
 		{"до какого числа аренду за ноябрь", rent, "**05\\.11\\.2026**"},
 		{"когда платить проценты за 4 кв по займу", interest, "**15\\.01\\.2027** \\(15\\-е число месяца, следующего за периодом"},
 		{"проценты за 3 квартал", interest, ""}, // asks no deadline
+		{"за январь 2027 аванс до какого числа", advance, "**25\\.12\\.2026** \\(25\\-е число месяца, предшествующего месяцу 01\\.2027"},
+		{"отчет по карте за ноябрь до какого", report, "**07\\.12\\.2026** \\(5\\-й рабочий день"}, // 1–4 and 7 December
+		{"отчет по карте за апрель до какого", report, "**08\\.05\\.2026**"},                       // 1 May a holiday, 2–3 May a weekend: 4–8 May
 	}
 	for _, tt := range tests {
 		got := dueDayFor(Question{Text: tt.q, Now: now}, []library.ClauseHit{tt.hit}, place)

@@ -83,8 +83,11 @@ func sheetOf(doc int, units []library.Unit, lead string) *sheet {
 			continue
 		}
 		cs := strings.Split(u.Text, " | ")
-		if len(cs) != len(header) {
+		if len(cs) > len(header) {
 			return nil
+		}
+		for len(cs) < len(header) {
+			cs = append(cs, "") // a spreadsheet's empty last cells («Примечание»)
 		}
 		for i := range cs {
 			cs[i] = strings.TrimSpace(cs[i])
@@ -115,6 +118,22 @@ func (s *sheet) nameColumn() int {
 		}
 	}
 	return best
+}
+
+// codeColumn is a column before the name column whose cells are short codes of letters and
+// figures («ДП-04», «Т-01»), each row's own; -1 when there is none.
+func (s *sheet) codeColumn(name int) int {
+	for c := 0; c < name; c++ {
+		ok := s.distinct(c) == len(s.rows)
+		for _, r := range s.cells {
+			v := r[c]
+			ok = ok && len([]rune(v)) <= 12 && strings.IndexFunc(v, unicode.IsLetter) >= 0 && strings.IndexFunc(v, unicode.IsDigit) >= 0
+		}
+		if ok {
+			return c
+		}
+	}
+	return -1
 }
 
 // unitsOf are the different units of measure of rows (a column «Ед.», «Ед. изм.»), in their
@@ -286,11 +305,15 @@ func tableAnswer(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 		return true
 	}
 	name := s.nameColumn()
+	code := s.codeColumn(name)
 	label := func(i int) string {
-		if name >= 0 {
-			return s.cells[i][name]
+		if name < 0 {
+			return s.rows[i].Text
 		}
-		return s.rows[i].Text
+		if code >= 0 {
+			return s.cells[i][code] + " " + s.cells[i][name] // «ДП-04 Настройка интеграции…»: as the sheet's rows are known
+		}
+		return s.cells[i][name]
 	}
 	prices := s.priceColumns()
 	priced := func(i int) string {
@@ -336,6 +359,9 @@ func tableAnswer(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 		fmt.Fprintf(&b, "%s: **%s** — %s [1]\n\n", esc(what), esc(label(rows[0])), esc(priced(rows[0])+", "+place(rows[0])))
 		if us := s.unitsOf(rows); len(us) > 1 {
 			// «за час» and «за км» compare no prices
+			if len(us) > 4 {
+				us = append(us[:4], "…")
+			}
 			b.WriteString(esc("Цены указаны за разные единицы ("+strings.Join(us, ", ")+"): сравнивайте с учётом объёма.") + "\n\n")
 		}
 		if len(rows) > 1 {
