@@ -716,8 +716,8 @@ func TestDocumentClauseAnswersNewDocuments(t *testing.T) {
 	a := docsetAgent(t, "", docsetFilesIn(t, docset3Dir), user)
 	for i, c := range []struct{ q, want, not string }{
 		{"постоянную часть по субаренде за декабрь до какого числа платить", "**25.11.2026**", "10.12.2026"}, // as ДС № 2 set 4.3 anew
-		{"до какого числа отчёт по корпоративной карте за октябрь", "**09.11.2026**", ""},                   // 4 November is a holiday
-		{"какие договоры истекают в этом году", "не позднее 01.12.2026 (за 30 дн.)", ""},                      // the transport contract renews unless refused
+		{"до какого числа отчёт по корпоративной карте за октябрь", "**09.11.2026**", ""},                    // 4 November is a holiday
+		{"какие договоры истекают в этом году", "не позднее 01.12.2026 (за 30 дн.)", ""},                     // the transport contract renews unless refused
 		{"самая дорогая позиция в тарифах", "**ДП-04 Настройка интеграции по API / ЭДО (разово)**", ""},
 	} {
 		ans := ask(t, a, Request{UserID: user, ChatID: int64(user + 1 + i)}, c.q)
