@@ -255,11 +255,15 @@ func continues(cur *Unit, text string) bool {
 	switch {
 	case unicode.IsLower(first):
 		return true
+	case strings.ContainsRune("№/", last) || initialEnd.MatchString(cur.Text):
+		// «…заказ покупателя №» + «5518 от 20.11.2026», «ИНН/КПП 5029076410 /» + «502901001»,
+		// «…главный бухгалтер Т.» + «С. Фомина»: a line cut in the middle of a number or a name
+		return !rowStart.MatchString(text) || strings.ContainsRune("№/", last)
 	case cur.Kind == UnitClause && unicode.IsDigit(first) && (unicode.IsLetter(last) || strings.ContainsRune("—–-,(«", last)):
 		// «…в срок не позднее» + «15.10.2026. После доплаты…»: a clause's sentence goes on,
 		// though its next line starts with a date as a balance row does
 		return true
-	case strings.ContainsRune(".;!?", last) || rowStart.MatchString(text) || fieldLine.MatchString(text):
+	case strings.ContainsRune(".;!?", last) || rowStart.MatchString(text) || fieldLine.MatchString(text) || formField.MatchString(cur.Text):
 		return false
 	case unicode.IsDigit(first):
 		// «…водоснабжения за август» + «2026 г. 15 644,90»; «…по второй партии —» + «116 380,00 рублей.»
@@ -268,6 +272,13 @@ func continues(cur *Unit, text string) bool {
 	// A clause goes on to its next line; a paragraph when its line was full (a PDF's wrap).
 	return cur.Kind == UnitClause || utf8.RuneCountInString(cur.Text) >= 60 && last != ':'
 }
+
+// formField: a text that ends with a printed form's field number («… 20.11.2026 [8]», «… (2а)»):
+// the field is complete, the next line is another.
+var formField = regexp.MustCompile(`(\[\d{1,2}\]|\(\d{1,2}\p{Ll}?\))$`)
+
+// initialEnd: a text that ends with a person's initial («…бухгалтер Т.»), not a sentence.
+var initialEnd = regexp.MustCompile(`(^|[\s(])\p{Lu}\.$`)
 
 // rowStart is a table row printed as text: a row number and a date, or a number and a word.
 var rowStart = regexp.MustCompile(`^(\d{1,3}\s+)?\d{2}\.\d{2}\.\d{4}|^\d{1,3}\s+\p{Lu}`)
