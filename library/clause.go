@@ -271,6 +271,12 @@ var timeLimit = regexp.MustCompile(`(?i)в\s+течени[ея]|не\s+позд�
 	`предоплат|\d+\s*(\([^)]{1,30}\)\s*)?((календарн|рабоч|банковск)\p{L}*\s+)?(дн(я|ей|и)|день|недел\p{L}*|месяц\p{L}*|час\p{L}*)|` +
 	`до\s+\d{1,2}(-?г?о)?\s+(числа|январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр)|\d{1,2}\.\d{1,2}\.\d{2,4}`)
 
+// periodLimit: a time limit stated as a period or a deadline («в течение 10 дней», «не позднее
+// 5-го числа», «до 31 декабря»), not a date alone (a form's date states no term of anything).
+var periodLimit = regexp.MustCompile(`(?i)в\s+течени[ея]|не\s+поздн(ее|ей)|не\s+позже|не\s+ранее|в\s+срок|по\s+факту|` +
+	`предоплат|\d+\s*(\([^)]{1,30}\)\s*)?((календарн|рабоч|банковск)\p{L}*\s+)?(дн(я|ей|и)|день|недел\p{L}*|месяц\p{L}*)|` +
+	`(^|[^\p{L}])до\s+\d{1,2}`)
+
 // score is the weight of the question's terms text holds; those only its section's heading
 // holds count half («2. Порядок расчётов» speaks for its clauses), and each pair of the
 // question's neighbouring terms that text has side by side adds half.

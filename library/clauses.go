@@ -543,6 +543,9 @@ type ClauseHit struct {
 	// table hold together — what is asked is split across rows («принтер hp»: a Pantum printer,
 	// an HP laptop), so no one row is it.
 	Partial bool
+	// Limit: the unit states a time limit as a period or a deadline («в течение 10 дней», «не
+	// позднее 5-го числа»), not only a date.
+	Limit bool
 	// Policy: the unit's document is an internal policy of the user's company (a «Положение»,
 	// «Регламент», «Инструкция», «Порядок»): its own rules, set by passages.Evidence.
 	Policy bool
@@ -989,7 +992,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 					s *= 0.5 // …by its number («акт 1187», «по 318-П»): no other document is meant
 				}
 			}
-			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total, Named: best > 0 && affinity[di] == best, AnyNamed: best > 0, Affinity: affinity[di], Titled: titled[di], Matched: matched, Unknown: unknown, Asked: asked, States: states})
+			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total, Named: best > 0 && affinity[di] == best, AnyNamed: best > 0, Affinity: affinity[di], Titled: titled[di], Matched: matched, Unknown: unknown, Asked: asked, States: states, Limit: periodLimit.MatchString(u.Text)})
 			if len(ownHeld) > 0 {
 				key := rowTable{di, u.Lead}
 				rowHeld[len(hits)-1] = ownHeld

@@ -323,6 +323,12 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		res.NotFound = true
 		kept = kept[:1]
 		b.WriteString("Прямого ответа в ваших документах не нашёл. Ближе всего по смыслу:\n\n")
+	case lead == "" && !named && !scheduled && asksTermOf.MatchString(q.Text) && !slices.ContainsFunc(kept, func(h library.ClauseHit) bool { return h.Limit }):
+		// «срок оплаты по накладной»: no unit states a period or a deadline — a form's dates
+		// are no term of payment
+		res.NotFound = true
+		kept = kept[:1]
+		b.WriteString("Прямого ответа в ваших документах не нашёл: срока в них нет. Ближе всего по смыслу:\n\n")
 	case lead == "" && !named && !scheduled && hits[0].Unit.Kind == library.UnitRow && hits[0].Partial:
 		// «принтер hp»: one row has the printer, another HP — no row is what was asked
 		res.NotFound = true
@@ -726,6 +732,10 @@ func Evidence(ctx context.Context, lib *library.Library, own, text string, a lib
 // policyTitle: a document that is an internal policy by its title («ПОЛОЖЕНИЕ О СЛУЖЕБНЫХ
 // КОМАНДИРОВКАХ», «Регламент закрытия месяца»).
 var policyTitle = regexp.MustCompile(`(?i)^\s*(положени|регламент|инструкци|порядок|политик|стандарт\s+организации|учётн\p{L}*\s+политик|учетн\p{L}*\s+политик)`)
+
+// asksTermOf: the question asks the time limit of an action («срок оплаты по накладной», «в
+// какой срок вернуть»), not a date.
+var asksTermOf = regexp.MustCompile(`(?i)(^|[^\p{L}])(срок\p{L}*\s+(оплат|уплат|плат|возврат|поставк|перечислен|представлен|сдач|подписан|рассмотрен|ответ)|в\s+какой\s+срок)`)
 
 // isPolicy: the document is an internal policy by its header's title or its own («ПОЛОЖЕНИЕ»
 // under a company's name and «УТВЕРЖДЕНО»).
