@@ -312,7 +312,9 @@ var (
 	// facetMoment: a moment an event sets — it answers «когда» as a date does.
 	facetMoment  = regexp.MustCompile(`(?i)(^|[^\p{L}])(с|со)\s+(даты|момента|дня)\s|одновременно\s+с\s`)
 	facetWhen    = regexp.MustCompile(facetDate.String() + `|` + facetMoment.String())
-	facetPenalty = regexp.MustCompile(`(?i)пен[иеяь]|неустойк|штраф`)
+	// …or a sanction in other words: «За просрочку возврата Склада … вносит Постоянную часть в
+	// двойном размере».
+	facetPenalty = regexp.MustCompile(`(?i)пен[иеяь]|неустойк|штраф|(^|[^\p{L}])за\s+просрочк|в\s+двойном\s+размере`)
 	facetParty   = regexp.MustCompile(`ООО|АО |ИП |ИНН|именуем|в лице|директор|бухгалтер`)
 	facetDate    = regexp.MustCompile(`\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}\s+(январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр)\p{L}*\s+\d{4}`)
 )
@@ -336,7 +338,8 @@ type asks struct {
 
 var (
 	asksPercent = regexp.MustCompile(`(?i)(^|[^\p{L}])ставк|процент|%|тариф`)
-	asksPenalty = regexp.MustCompile(`(?i)пен[иеяь]|неустойк|штраф`)
+	// …or its consequences: «что будет, если склад вернём позже», «чем грозит», «какая ответственность».
+	asksPenalty = regexp.MustCompile(`(?i)пен[иеяь]|неустойк|штраф|что\s+(нам\s+)?будет[^?]*если|если[^?]*что\s+(нам\s+)?будет|чем\s+(это\s+)?грозит|какая\s+ответственност|какие\s+санкци|последстви`)
 	asksParty   = regexp.MustCompile(`(?i)(^|\s)(кто|кем|кого|с кем|кому)(\s|$|\?)|сторон[аыу]|исполнител|подрядчик|арендодател|поставщик\b|подписал|инн\b`)
 	// asksIncluded: «доставка входит в цену?» asks whether, not how much.
 	asksIncluded = regexp.MustCompile(`(?i)(входит|входят|включен\p{L}*|включает\p{L}*)\s+(ли\s+)?(в\s+)?(цен|стоимост|сумм|плат)`)

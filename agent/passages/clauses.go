@@ -436,6 +436,21 @@ func tableOf(us []library.Unit, u library.Unit, only map[int]bool) string {
 		}
 		b.WriteString("\n> " + md.Escape(r.Text))
 	}
+	if rows > 0 {
+		return b.String()
+	}
+	// «4.3. Вознаграждение уплачивается в два этапа:» says nothing without its subclauses.
+	n := 0
+	for _, r := range us[min(u.Index+1, len(us)):] {
+		if r.Kind != library.UnitClause || !strings.HasPrefix(r.Number, u.Number+".") {
+			break
+		}
+		if n++; n > tableRows {
+			b.WriteString("\n> …")
+			break
+		}
+		b.WriteString("\n> " + md.Escape(r.Text))
+	}
 	return b.String()
 }
 
