@@ -310,8 +310,8 @@ var (
 	// moment an event sets («с даты подписания УПД», «одновременно с возвратом»).
 	facetTerm = regexp.MustCompile(timeLimit.String() + `|(?i)срок|` + facetDate.String() + `|` + facetMoment.String())
 	// facetMoment: a moment an event sets — it answers «когда» as a date does.
-	facetMoment  = regexp.MustCompile(`(?i)(^|[^\p{L}])(с|со)\s+(даты|момента|дня)\s|одновременно\s+с\s`)
-	facetWhen    = regexp.MustCompile(facetDate.String() + `|` + facetMoment.String())
+	facetMoment = regexp.MustCompile(`(?i)(^|[^\p{L}])(с|со)\s+(даты|момента|дня)\s|одновременно\s+с\s`)
+	facetWhen   = regexp.MustCompile(facetDate.String() + `|` + facetMoment.String())
 	// …or a sanction in other words: «За просрочку возврата Склада … вносит Постоянную часть в
 	// двойном размере».
 	facetPenalty = regexp.MustCompile(`(?i)пен[иеяь]|неустойк|штраф|(^|[^\p{L}])за\s+просрочк|в\s+двойном\s+размере`)
@@ -343,7 +343,9 @@ var (
 	asksParty   = regexp.MustCompile(`(?i)(^|\s)(кто|кем|кого|с кем|кому)(\s|$|\?)|сторон[аыу]|исполнител|подрядчик|арендодател|поставщик\b|подписал|инн\b`)
 	// asksIncluded: «доставка входит в цену?» asks whether, not how much.
 	asksIncluded = regexp.MustCompile(`(?i)(входит|входят|включен\p{L}*|включает\p{L}*)\s+(ли\s+)?(в\s+)?(цен|стоимост|сумм|плат)`)
-	asksAmount   = regexp.MustCompile(`(?i)(^|\s)(сколько|почем|почём)(\s|$|\?)|сумм[аеуы]|цен[аеуы]?(\s|$|\?)|стоимост|размер`)
+	// …and «какой обеспечительный платёж», «плата какая была»: which one of a sum's names.
+	asksAmount = regexp.MustCompile(`(?i)(^|\s)(сколько|почем|почём)(\s|$|\?)|сумм[аеуы]|цен[аеуы]?(\s|$|\?)|стоимост|размер|` +
+		`(^|\s)(как(ой|ая|ов|ова)\s+(\p{L}+\s+)?(плат[её]ж|плата|взнос|депозит|аванс|вознаграждени\p{L}*|тариф|лимит)|(плат[её]ж|плата|взнос|депозит|аванс|вознаграждени\p{L}*|лимит)(\s+\p{L}+){0,4}\s+как(ой|ая|ов|ова))(\s|$|\?)`)
 	// byHowMuch: «на сколько» asks a change, which a contract states as a percentage as often.
 	byHowMuch = regexp.MustCompile(`(?i)(^|\s)на\s*сколько(\s|$|\?)`)
 	// asksHowMuch: «сколько», «почём» ask an amount whatever else the question names; «сумма»,
@@ -1445,7 +1447,9 @@ var clauseFold = map[string]string{"подписан": "подпис",
 	// «просрочили», «задержим», «опоздаем с оплатой» — «за просрочку оплаты»
 	"просроч": "просрочк", "задерж": "просрочк", "задержк": "просрочк", "опозда": "просрочк",
 	// «сколько можно потратить на отель» — «расходы по найму»
-	"потрат": "расход", "трат": "расход"}
+	"потрат": "расход", "трат": "расход",
+	// «что входит в постоянную часть» — «в постоянную часть включены»
+	"вход": "включ", "включа": "включ"}
 
 // clauseTokens are the retrieval terms of text, folded by clauseFold.
 func clauseTokens(text string) []string {

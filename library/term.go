@@ -10,6 +10,7 @@ import (
 // stated).
 type Term struct {
 	End        time.Time // zero when the contract states no end date
+	Start      time.Time // the first day, when the clause that states the end states it too («с 01 марта 2026 г.»)
 	Indefinite bool      // «заключён на неопределённый срок»
 	// Performance: «действует до полного исполнения обязательств»; End is then the last
 	// date an obligation falls due («окончательный срок возврата займа — 30 июня 2027 г.»).
@@ -29,6 +30,8 @@ var (
 	// «Договор действует с 01 апреля 2026 г. по 31 марта 2027 г.», «Срок субаренды — с … по …»,
 	// «Срок лицензии — 12 месяцев: с … по …».
 	runsUntil = regexp.MustCompile(`(?i)(действует(?:\s+с\s+(?:(?:` + headerDate.String() + `)(?:\s*г\.)?|даты\s+(?:его\s+)?подписания))?|срок\s+(?:(?:суб)?аренды|(?:суб)?лицензии|действия\s+договора|договора)(?:[^.;]|г\.){0,60}?|заключ\p{L}*\s+на\s+срок)\s+(?:до|по)\s+(?P<end>` + headerDate.String() + `)`)
+	// runsFrom: the first day of a term («с 01 марта 2026 г. по …»).
+	runsFrom = regexp.MustCompile(`(?i)(?:^|[^\p{L}])с\s+((?:` + headerDate.String() + `))`)
 	// indefinite: «заключён на неопределённый срок», «действует бессрочно».
 	indefinite = regexp.MustCompile(`(?i)неопредел[её]нный\s+срок|бессрочн`)
 	// untilPerformed: «действует до полного исполнения Сторонами своих обязательств».
@@ -52,6 +55,11 @@ func TermOf(us []Unit) (Term, bool) {
 		if m := runsUntil.FindStringSubmatch(u.Text); m != nil {
 			if d, ok := firstDate(m[runsUntil.SubexpIndex("end")]); ok && (t.End.IsZero() || t.Performance) {
 				t = Term{End: d, Unit: u}
+				if f := runsFrom.FindStringSubmatch(m[0]); f != nil {
+					if from, ok := firstDate(f[1]); ok && from.Before(d) {
+						t.Start = from
+					}
+				}
 				found = true
 			}
 		}

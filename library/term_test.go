@@ -11,18 +11,19 @@ func TestTermOf(t *testing.T) {
 		name, text string
 		want       Term
 		renewal    bool
+		start      string
 	}{
 		{"lease", "2.1. Срок аренды устанавливается с 01 февраля 2026 г. по 31 декабря 2026 г. включительно.\n2.3. Если ни одна из Сторон не заявит о прекращении, Договор считается продлённым на тот же срок.",
-			Term{End: day("31.12.2026")}, true},
+			Term{End: day("31.12.2026")}, true, "01.02.2026"},
 		{"supply", "10.1. Договор вступает в силу с даты подписания и действует до 31 декабря 2026 г., а в части расчётов — до полного исполнения обязательств.",
-			Term{End: day("31.12.2026")}, false},
-		{"services", "7.1. Договор вступает в силу с даты подписания и заключён на неопределённый срок.\n7.2. Каждая из Сторон вправе отказаться от Договора, письменно уведомив другую Сторону не менее чем за 30 (тридцать) календарных дней.", Term{Indefinite: true}, false},
+			Term{End: day("31.12.2026")}, false, ""},
+		{"services", "7.1. Договор вступает в силу с даты подписания и заключён на неопределённый срок.\n7.2. Каждая из Сторон вправе отказаться от Договора, письменно уведомив другую Сторону не менее чем за 30 (тридцать) календарных дней.", Term{Indefinite: true}, false, ""},
 		{"loan", "4.2. Окончательный срок возврата займа — не позднее 30 июня 2027 г.\n7.1. Договор вступает в силу с даты его подписания и действует до полного исполнения Сторонами своих обязательств.",
-			Term{Performance: true, End: day("30.06.2027")}, false},
-		{"agency", "8.1. Договор действует с 01 апреля 2026 г. по 31 марта 2027 г.", Term{End: day("31.03.2027")}, false},
-		{"sublease", "3.1. Срок субаренды — с 01 марта 2026 г. по 31 января 2027 г. включительно.", Term{End: day("31.01.2027")}, false},
-		{"licence", "3.1. Срок лицензии — 12 (двенадцать) месяцев: с 01 февраля 2026 г. по 31 января 2027 г. включительно.", Term{End: day("31.01.2027")}, false},
-		{"delivery", "3.1.2. Срок поставки второй партии — до 13 марта 2026 г.", Term{}, false}, // a term of delivery, not of the contract
+			Term{Performance: true, End: day("30.06.2027")}, false, ""},
+		{"agency", "8.1. Договор действует с 01 апреля 2026 г. по 31 марта 2027 г.", Term{End: day("31.03.2027")}, false, "01.04.2026"},
+		{"sublease", "3.1. Срок субаренды — с 01 марта 2026 г. по 31 января 2027 г. включительно.", Term{End: day("31.01.2027")}, false, "01.03.2026"},
+		{"licence", "3.1. Срок лицензии — 12 (двенадцать) месяцев: с 01 февраля 2026 г. по 31 января 2027 г. включительно.", Term{End: day("31.01.2027")}, false, "01.02.2026"},
+		{"delivery", "3.1.2. Срок поставки второй партии — до 13 марта 2026 г.", Term{}, false, ""}, // a term of delivery, not of the contract
 	}
 	for _, tt := range tests {
 		got, ok := TermOf(Units(tt.text))
@@ -31,6 +32,9 @@ func TestTermOf(t *testing.T) {
 				t.Errorf("%s: %+v, want none", tt.name, got)
 			}
 			continue
+		}
+		if tt.start != "" && !got.Start.Equal(day(tt.start)) {
+			t.Errorf("%s: starts %v, want %s", tt.name, got.Start, tt.start)
 		}
 		if !ok || !got.End.Equal(tt.want.End) || got.Indefinite != tt.want.Indefinite || got.Performance != tt.want.Performance || (got.Renewal != nil) != tt.renewal {
 			t.Errorf("%s: %+v %v, want %+v (renewal %v)", tt.name, got, ok, tt.want, tt.renewal)

@@ -13,6 +13,7 @@ import (
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/ru"
 )
 
 // The user's contracts as a register: «какие у нас договоры истекают в этом году» lists each
@@ -29,6 +30,12 @@ var (
 	// compareTerms: «сравни … по срокам», «сроки аренды и займа».
 	compareTerms = regexp.MustCompile(`(?i)сравн\p{L}*[^?]{0,80}\s+по\s+срок`)
 	// contractTitle: a document that is a contract (not an act, a policy, an agreement to one).
+	// asksValidity: until when or for how long a contract runs («до какой даты лицензия», «на
+	// сколько месяцев заключена субаренда», «на какой срок договор»).
+	asksValidity = regexp.MustCompile(`(?i)до\s+какой\s+даты|по\s+какое\s+число|до\s+какого\s+(числа|времени)\s+действ|на\s+какой\s+срок|на\s+сколько\s+(месяцев|лет|дней)\s+(заключ|подпис|действ|оформ)|(заключ\p{L}*|действует)\s+на\s+сколько`)
+	// actionVerb: the question asks the time limit of something done under the contract
+	// («до какой даты оплатить», «сообщить»), not the contract's own term.
+	actionVerb = regexp.MustCompile(`(?i)плат|оплат|внес|вернут|возврат|перечисл|сообщ|уведом|подать|подат|представ|выстав|сдать|отчит|отчет|отчёт|аванс|постав|отгруз|привез`)
 	// noticeDays: how many days before the end a party must say it ends the contract («не
 	// позднее чем за 30 (тридцать) календарных дней до окончания»).
 	noticeDays = regexp.MustCompile(`(?i)за\s+(\d{1,3})\s*(?:\([^)]*\)\s*)?(?:календарных\s+)?дн\p{L}*\s+до\s+(?:окончания|истечения)`)
@@ -61,7 +68,7 @@ func register(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.Cl
 			return contractEnds(q, rds, docs, named)
 		}
 	}
-	if asksEnds.MatchString(q.Text) {
+	if asksEnds.MatchString(q.Text) || asksValidity.MatchString(q.Text) && !actionVerb.MatchString(q.Text) {
 		// «когда истекает договор аренды», «когда заканчивается аренда»: the contract the question
 		// names, even when another document's clause uses the word («заканчивается 31 марта»)
 		for _, h := range hits {
@@ -127,7 +134,11 @@ func contractEnds(q Question, rds []*readDoc, docs []docstore.Doc, only []int) (
 		default:
 			what = "до " + x.term.End.Format("02.01.2006")
 		}
-		what += " (" + where + ")"
+		paren := where
+		if !x.term.Start.IsZero() && !x.term.End.IsZero() {
+			paren = "с " + x.term.Start.Format("02.01.2006") + ", " + spanOf(x.term.Start, x.term.End) + "; " + where
+		}
+		what += " (" + paren + ")"
 		if x.term.Renewal != nil {
 			what += "; продлевается на тот же срок, если ни одна сторона не заявит о прекращении"
 			if m := noticeDays.FindStringSubmatch(x.term.Renewal.Text); m != nil && !x.term.End.IsZero() {
@@ -184,6 +195,18 @@ func contractEnds(q Question, rds []*readDoc, docs []docstore.Doc, only []int) (
 	}
 	r.Text = strings.TrimSpace(b.String())
 	return r, true
+}
+
+// spanOf is how long a term from start to end (both days included) runs: whole months when it
+// runs from a month's first day to a month's last, days otherwise.
+func spanOf(start, end time.Time) string {
+	after := end.AddDate(0, 0, 1)
+	if start.Day() == 1 && after.Day() == 1 {
+		months := (after.Year()-start.Year())*12 + int(after.Month()) - int(start.Month())
+		return ru.Plural(months, fmt.Sprintf("%d месяц", months), fmt.Sprintf("%d месяца", months), fmt.Sprintf("%d месяцев", months))
+	}
+	days := int(after.Sub(start).Hours()/24 + 0.5)
+	return ru.Plural(days, fmt.Sprintf("%d день", days), fmt.Sprintf("%d дня", days), fmt.Sprintf("%d дней", days))
 }
 
 // ownCompany is the party every contract of the user's names (the user's company); "" when
