@@ -363,24 +363,22 @@ func TestDocumentSet(t *testing.T) {
 			t.Logf("%s, %s, by kind of answer: %s", v.name, split, strings.Join(per, ", "))
 		}
 	}
-	// Floors: the figures measured on 2026-12-06 (set 1: 187 of 234 with no LLM, set 2: 123 of
-	// 180, fifth session; set 3, over documents nobody tuned on: 51 of 170 when it was written,
-	// sixth session; docs/benchmarks.md) less a margin; an LLM that answers filler changes
-	// nothing. The lying LLM still costs a few answers where the documents hold the message too
-	// weakly to overrule its plan: that gap is bounded, not accepted as zero (issue #27).
+	// Floors: the figures measured on 2026-12-06, sixth session (docs/benchmarks.md: set 1 193
+	// of 234 with no LLM, set 2 133 of 180, set 3 — over documents nobody tuned on — 64 of 170)
+	// less a margin. An LLM that answers filler or lies changes nothing: it may only add.
 	for _, f := range []struct {
 		set   string
 		right map[string]int
 		floor int
-	}{{"set 1", right[1], 180}, {"set 2", right[2], 116}, {"set 3", right[3], 48}} {
+	}{{"set 1", right[1], 188}, {"set 2", right[2], 128}, {"set 3", right[3], 60}} {
 		if f.right["no LLM"] < f.floor {
 			t.Errorf("%s, no LLM: %d right, want at least %d", f.set, f.right["no LLM"], f.floor)
 		}
 		if f.right["garbage LLM"] < f.right["no LLM"] {
 			t.Errorf("%s: a garbage LLM lowered the answers: %v", f.set, f.right)
 		}
-		if f.right["lying LLM"] < f.right["no LLM"]-6 { // 1 and 1 on 2026-12-06 (fifth session)
-			t.Errorf("%s: a lying LLM lowered the answers by more than the known gap: %v", f.set, f.right)
+		if f.right["lying LLM"] < f.right["no LLM"] {
+			t.Errorf("%s: a lying LLM lowered the answers: %v", f.set, f.right)
 		}
 	}
 }
@@ -726,6 +724,27 @@ func TestDocumentClauseAnswersNewDocuments(t *testing.T) {
 	} {
 		ans := ask(t, a, Request{UserID: user, ChatID: int64(user + 1 + i)}, c.q)
 		wantDocsAnswer(t, c.q, ans, c.want, c.not)
+	}
+}
+
+// TestPlannerAsksBackOverDocuments: a planner that plans 1C's open items of a counterparty the
+// message does not name, for a message the parser did not read as 1C's and the user's documents
+// hold some of, adds nothing: the reply is what it is without an LLM, never «уточните
+// контрагента».
+func TestPlannerAsksBackOverDocuments(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads the third set")
+	}
+	liar := newScripted(t, map[string][]fakes.Reply{"plan": {{Content: lyingPlan}}})
+	const user = 29400
+	a := docsetAgent(t, "", docsetFilesIn(t, docset3Dir), user)
+	b := docsetAgent(t, liar.URL(), docsetFilesIn(t, docset3Dir), user)
+	for i, q := range []string{"вывоз мусора за весь срок сколько выйдет", "груз битый, сколько есть на претензию"} {
+		want := ask(t, a, Request{UserID: user, ChatID: int64(user + 1 + i)}, q)
+		got := ask(t, b, Request{UserID: user, ChatID: int64(user + 1 + i)}, q)
+		if got.Debug.Route.Kind == understand.KindLedger || strings.Contains(got.Text, "уточните контрагента") {
+			t.Errorf("%q: the lying plan's ask-back answered (%s/%s):\n%s\nwithout an LLM:\n%s", q, got.Debug.Route.Kind, got.Debug.Route.Rule, got.Text, want.Text)
+		}
 	}
 }
 

@@ -86,11 +86,19 @@ func (a *Agent) byPlan(ctx context.Context, q skill.Query, p plan.QueryPlan, rou
 			context = strings.Join(chain, " ")
 		}
 		if d, ok := a.parser.FromPlan(pl, q.Decision, in, context); ok {
+			parsed := q.Decision
 			q.Decision = d
 			if d.Kind == understand.KindLedger || d.Kind == understand.KindKB {
 				// The plan chose 1C or the rules; the user's documents may hold the message
 				// better (a model that lies plans «open items» for a question about a lease).
 				q.Decision, _ = a.weighDocuments(ctx, q, true)
+			}
+			if q.Decision.Kind == understand.KindLedger && understand.TakesParty(q.Decision.Recipe) && !q.Decision.Counterparty.Set &&
+				a.asksBackOverDocs(ctx, q, parsed) {
+				// a 1C plan that would only ask whose, for a message of the user's documents' words
+				// the parser did not read as 1C's: the parser's reading stands
+				q.Decision = parsed
+				route.Reasons = append(route.Reasons, "план 1С без контрагента для вопроса не о 1С: решает разбор")
 			}
 			dbg.Handler = string(q.Decision.Kind)
 			route.Sure, route.Rule = q.Decision.Sure, q.Decision.Rule
@@ -103,6 +111,13 @@ func (a *Agent) byPlan(ctx context.Context, q skill.Query, p plan.QueryPlan, rou
 		if d, _ := a.weighDocuments(ctx, q, true); d.Kind == understand.KindDocs {
 			q.Decision = d
 			route.Sure, route.Rule = d.Sure, d.Rule
+			return a.decided(ctx, q, route)
+		}
+		// …and when they hold it too weakly, a plan that would only ask whose, for a message the
+		// parser did not read as 1C's («тко за весь срок субаренды скока выйдет»), adds nothing
+		// the parser's own reading lacks: an LLM may only add.
+		if a.asksBackOverDocs(ctx, q, q.Decision) {
+			route.Reasons = append(route.Reasons, "план 1С без контрагента для вопроса не о 1С: решает разбор")
 			return a.decided(ctx, q, route)
 		}
 	}
@@ -131,6 +146,16 @@ func (a *Agent) byPlan(ctx context.Context, q skill.Query, p plan.QueryPlan, rou
 		ans.Kind, ans.Scenario = p.Kinds[0], rowOf(p.Kinds[0]).scenario
 	}
 	return ans, nil
+}
+
+// asksBackOverDocs: the user has documents that hold some of the message and the parser's own
+// reading (parsed) was not 1C's — so a 1C plan that only asks back whose adds nothing to it.
+func (a *Agent) asksBackOverDocs(ctx context.Context, q skill.Query, parsed understand.Decision) bool {
+	if a.docs == nil || parsed.Kind == understand.KindLedger {
+		return false
+	}
+	_, ok := a.docs.Evidence(ctx, q)
+	return ok
 }
 
 // planRow is the row whose skill answers a plan: a question back or small talk without calls,

@@ -41,6 +41,9 @@ const (
 	// sureClauseCoverage: a best unit holding less than this share of the question, when the
 	// question has a word no document has at all, does not answer it either.
 	sureClauseCoverage = 0.8
+	// weakComputed: a computed line needs its best unit to hold this share of
+	// MinClauseCoverage.
+	weakComputed = 0.8
 	// weakerClause: a unit scoring below this share of the best one is not quoted with it.
 	weakerClause = 0.85
 	// clauseQuotes is how many units an answer quotes at most; clauseRunes bounds each.
@@ -318,6 +321,11 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	// The first line computed from the units answers, in this order; with none, a best unit
 	// that holds too little of the question does not answer it either.
 	lead := cmp.Or(chg, interest, whole, net, pen, due, sum)
+	if lead != "" && res.Coverage < MinClauseCoverage*weakComputed && !named && !hits[0].Named && !scheduled && q.Continues == "" {
+		// a figure computed from a clause that holds little of the question («тко за весь срок»
+		// and the rent's monthly payment) is no answer to it
+		lead = ""
+	}
 	switch {
 	case lead == "" && !named && !scheduled && (res.Coverage < MinClauseCoverage || len(hits[0].Unknown) > 0 && res.Coverage < sureClauseCoverage):
 		res.NotFound = true
