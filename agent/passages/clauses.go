@@ -287,6 +287,9 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if net == "" {
 		net = netOfVAT(q, current, placeOf)
 	}
+	if net == "" && pen == "" && due == "" {
+		net = grossOfVAT(q, current, cds, placeOf) // «газель час с ндс»: a net tariff plus the VAT charged on top
+	}
 	placeUnit := func(u library.Unit, doc int) string { return unitPlace(u, docs[doc].Meta) }
 	whole, interest := wholeTermFor(q, hits, cds, placeUnit), interestFor(q, hits, cds, placeUnit)
 	sum, summed := rowsTotalFor(q, hits, placeOf)
