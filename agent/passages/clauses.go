@@ -288,6 +288,9 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		net = netOfVAT(q, current, placeOf)
 	}
 	if net == "" && pen == "" && due == "" {
+		net = invoiceLineFor(q, current, placeOf) // «плёнка по чём за рулон с ндс»: a УПД's line printed as text
+	}
+	if net == "" && pen == "" && due == "" {
 		net = grossOfVAT(q, current, cds, placeOf) // «газель час с ндс»: a net tariff plus the VAT charged on top
 	}
 	placeUnit := func(u library.Unit, doc int) string { return unitPlace(u, docs[doc].Meta) }

@@ -128,3 +128,60 @@ func netAmount(q Question, u library.Unit) (int64, string, bool) {
 	}
 	return k, "", ok
 }
+
+var (
+	// asksPerUnit: the question asks the price of one unit («по чём за рулон», «цена за штуку»).
+	asksPerUnit = regexp.MustCompile(`(?i)(^|[^\p{L}])(за\s+(шт|штук\p{L}*|единиц\p{L}*|рул\p{L}*|упаков\p{L}*|коробк\p{L}*|кг|метр\p{L}*)|почем|почём|по\s+ч[её]м|цена)([^\p{L}]|$)`)
+	// asksVATOnly: the question asks the VAT itself («сколько ндс по плёнке»).
+	asksVATOnly = regexp.MustCompile(`(?i)(сколько|сумма|какой)\s+ндс|ндс\s+(по|за|в|на)\s`)
+)
+
+// invoiceLineFor is the line (Markdown) that answers from a goods line of an invoice printed as
+// text (library.ReadInvoiceLine) what its cells would: the price of one unit with VAT, the VAT,
+// the sum with it — when the best kept unit is such a line and the question asks one; ""
+// otherwise.
+func invoiceLineFor(q Question, kept []library.ClauseHit, place func(library.ClauseHit) string) string {
+	if len(kept) == 0 {
+		return ""
+	}
+	h := kept[0]
+	if h.Unit.Kind != library.UnitRow || strings.Contains(h.Unit.Text, " | ") {
+		return ""
+	}
+	l, ok := library.ReadInvoiceLine(h.Unit.Text)
+	if !ok {
+		return ""
+	}
+	esc := md.Escape
+	at := " (" + basis(place(h)) + ")."
+	tail := "; " + basis(place(h)) + ")." // after a parenthesis already open
+	exempt := l.VAT == 0 && l.Gross == l.Net
+	switch {
+	case asksVATOnly.MatchString(q.Text) && !withoutVAT.MatchString(q.Text) && !asksGross.MatchString(q.Text):
+		if exempt {
+			return esc("НДС по строке нет: «"+l.Rate+"»") + esc(at)
+		}
+		return esc(fmt.Sprintf("НДС %s по строке: ", l.Rate)) + "**" + esc(ru.Money(l.VAT)) + "**" + esc(fmt.Sprintf(" (с суммы %s%s", ru.Money(l.Net), tail))
+	case asksPerUnit.MatchString(q.Text) && asksGross.MatchString(q.Text) && !exempt:
+		// the price with VAT of one unit: the total with VAT over the quantity, to the kopeck
+		per := toKopecks(new(big.Rat).Quo(big.NewRat(l.Gross, 100), l.Quantity))
+		exact := new(big.Rat).Mul(big.NewRat(per, 100), l.Quantity).Cmp(big.NewRat(l.Gross, 100)) == 0
+		note := ""
+		if !exact {
+			note = ", округлено до копейки"
+		}
+		return esc(fmt.Sprintf("За единицу с НДС: %s ÷ %s = ", ru.Money(l.Gross), l.Quantity.FloatString(qtyDigits(l.Quantity)))) + "**" + esc(ru.Money(per)) + "**" +
+			esc(fmt.Sprintf(" (цена без НДС %s, НДС %s%s%s", ru.Money(l.Price), l.Rate, note, tail))
+	case asksGross.MatchString(q.Text) && !asksPerUnit.MatchString(q.Text):
+		return esc(fmt.Sprintf("Сумма по строке с НДС: %s + %s = ", ru.Money(l.Net), ru.Money(l.VAT))) + "**" + esc(ru.Money(l.Gross)) + "**" + esc(at)
+	}
+	return ""
+}
+
+// qtyDigits is how many decimal places a quantity is written with (0 for a whole number).
+func qtyDigits(q *big.Rat) int {
+	if q.IsInt() {
+		return 0
+	}
+	return 3
+}

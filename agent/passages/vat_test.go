@@ -40,3 +40,22 @@ func TestGrossOfVAT(t *testing.T) {
 		}
 	}
 }
+
+// TestInvoiceLineFor: a УПД's goods line printed as text answers what its cells would.
+func TestInvoiceLineFor(t *testing.T) {
+	line := library.ClauseHit{Unit: library.Unit{Kind: library.UnitRow, Number: "2", Lead: "№ п/п Код товара Наименование товара …",
+		Text: "2 ТП-1188 Короб из гофрокартона 600×400×400 мм — 796 шт 2 400 58,35 140 040,00 без акциза 22% 30 808,80 170 848,80 — —"}}
+	place := func(h library.ClauseHit) string { return "таблица, строка " + h.Unit.Number }
+	tests := []struct{ q, want string }{
+		{"короб по чем за штуку с ндс", "170\u00a0848,80\u00a0₽ ÷ 2400 = **71,19\u00a0₽** \\(цена без НДС 58,35\u00a0₽, НДС 22%, округлено до копейки"},
+		{"сколько ндс по коробам", "НДС 22% по строке: **30\u00a0808,80\u00a0₽**"},
+		{"короба с ндс на какую сумму", "140\u00a0040,00\u00a0₽ \\+ 30\u00a0808,80\u00a0₽ = **170\u00a0848,80\u00a0₽**"},
+		{"сколько коробов", ""}, // the quote has the quantity
+	}
+	for _, tt := range tests {
+		got := invoiceLineFor(Question{Text: tt.q}, []library.ClauseHit{line}, place)
+		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("invoiceLineFor(%q) = %q, want %q in it", tt.q, got, tt.want)
+		}
+	}
+}

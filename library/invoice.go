@@ -1,0 +1,187 @@
+package library
+
+import (
+	"math/big"
+	"regexp"
+	"strings"
+)
+
+// An invoice's goods line read from its text — a УПД, a счёт-фактура, a товарная накладная whose
+// table a PDF's text layer prints as a line of words and figures, no cells: «1 ТП-0412 Плёнка
+// стрейч 500 мм × 20 мкм, рулон 300 м — 736 рул 120 412,50 49 500,00 без акциза 22% 10 890,00
+// 60 390,00 —». Digit groups are spaced as thousands are («2 400 58,35 140 040,00»), so which
+// figures are the quantity, the price and the sum is read by the arithmetic that binds them:
+// quantity × price = sum without VAT, that sum × the rate = the VAT, the two = the total.
+
+// InvoiceLine is a goods line's figures, amounts in kopecks.
+type InvoiceLine struct {
+	Quantity *big.Rat
+	Price    int64 // without VAT, per unit
+	Net      int64 // the sum without VAT
+	// Rate is the VAT rate as the line writes it («22%», «без НДС»); VAT and Gross its VAT and the
+	// sum with it (VAT is 0 and Gross = Net for a line without VAT).
+	Rate       string
+	VAT, Gross int64
+}
+
+var (
+	// lineRate: the line's VAT rate: «22%», «10 %», «0%», «без НДС».
+	lineRate = regexp.MustCompile(`(?i)(?:^|\s)(\d{1,2}\s?%|без\s+ндс)(?:\s|$)`)
+	// lastGroup, wholeAmount: an amount's last digit group with its kopecks; an amount written
+	// without spaces.
+	lastGroup   = regexp.MustCompile(`^\d{1,3},\d{2}$`)
+	wholeAmount = regexp.MustCompile(`^\d+,\d{2}$`)
+	// figureToken: a token of a figure: a digit group, or one with a decimal comma.
+	figureToken = regexp.MustCompile(`^\d+(?:,\d+)?$`)
+)
+
+// ReadInvoiceLine reads the figures of a goods line; ok is false when no reading makes quantity ×
+// price = sum and, for a line with a rate, sum × rate = VAT and sum + VAT = total (to the kopeck).
+func ReadInvoiceLine(text string) (InvoiceLine, bool) {
+	loc := lineRate.FindStringSubmatchIndex(text)
+	if loc == nil {
+		return InvoiceLine{}, false
+	}
+	rate := strings.TrimSpace(text[loc[2]:loc[3]])
+	before := figuresBefore(text[:loc[2]])
+	after := figuresAfter(text[loc[3]:])
+	exempt := strings.Contains(strings.ToLower(rate), "без")
+	var pct *big.Rat
+	if !exempt {
+		pct, _ = new(big.Rat).SetString(strings.TrimSpace(strings.TrimSuffix(strings.ReplaceAll(rate, " ", ""), "%")))
+		if pct == nil {
+			return InvoiceLine{}, false
+		}
+	}
+	// The last three figures before the rate are quantity, price and sum, each one or more digit
+	// groups; try every split, from the right.
+	for netLen := 1; netLen <= 4 && netLen <= len(before); netLen++ {
+		net, ok := amountOf(before[len(before)-netLen:])
+		if !ok {
+			continue
+		}
+		rest := before[:len(before)-netLen]
+		for priceLen := 1; priceLen <= 3 && priceLen <= len(rest); priceLen++ {
+			price, ok := amountOf(rest[len(rest)-priceLen:])
+			if !ok {
+				continue
+			}
+			qrest := rest[:len(rest)-priceLen]
+			for qtyLen := 1; qtyLen <= 3 && qtyLen <= len(qrest); qtyLen++ {
+				qty, ok := quantityOf(qrest[len(qrest)-qtyLen:])
+				if !ok || qty.Sign() <= 0 {
+					continue
+				}
+				if toKop(new(big.Rat).Mul(qty, big.NewRat(price, 100))) != net {
+					continue
+				}
+				l := InvoiceLine{Quantity: qty, Price: price, Net: net, Rate: rate, Gross: net}
+				if exempt {
+					return l, true
+				}
+				if vat, gross, ok := vatAfter(after, net, pct); ok {
+					l.VAT, l.Gross = vat, gross
+					return l, true
+				}
+			}
+		}
+	}
+	return InvoiceLine{}, false
+}
+
+// figuresBefore are the figure tokens at the end of text, in order (the words before them cut).
+func figuresBefore(text string) []string {
+	fs := strings.Fields(text)
+	i := len(fs)
+	for i > 0 && figureToken.MatchString(fs[i-1]) {
+		i--
+	}
+	// skip a word between the sum and the rate («без акциза»)
+	if i == len(fs) {
+		j := len(fs)
+		for j > 0 && !figureToken.MatchString(fs[j-1]) && len(fs)-j < 3 {
+			j--
+		}
+		i = j
+		for i > 0 && figureToken.MatchString(fs[i-1]) {
+			i--
+		}
+		return fs[i:j]
+	}
+	return fs[i:]
+}
+
+// figuresAfter are the figure tokens at the start of text.
+func figuresAfter(text string) []string {
+	fs := strings.Fields(text)
+	i := 0
+	for i < len(fs) && figureToken.MatchString(fs[i]) {
+		i++
+	}
+	return fs[:i]
+}
+
+// vatAfter reads the VAT and the total after the rate: their digit groups split so that net ×
+// rate = VAT (rounded to the kopeck) and net + VAT = total.
+func vatAfter(fs []string, net int64, pct *big.Rat) (int64, int64, bool) {
+	want := toKop(new(big.Rat).Mul(big.NewRat(net, 100), new(big.Rat).Quo(pct, big.NewRat(100, 1))))
+	for k := 1; k < len(fs); k++ {
+		vat, ok1 := amountOf(fs[:k])
+		for m := k + 1; m <= len(fs); m++ {
+			gross, ok2 := amountOf(fs[k:m])
+			if ok1 && ok2 && vat == want && gross == net+vat {
+				return vat, gross, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// amountOf reads digit groups as one amount with kopecks: «49», «500,00» is 49 500,00; only the
+// last group has the comma, the others have three digits (the first one to three).
+func amountOf(groups []string) (int64, bool) {
+	var b strings.Builder
+	for i, g := range groups {
+		last := i == len(groups)-1
+		switch {
+		case last && !lastGroup.MatchString(g) && !(len(groups) == 1 && wholeAmount.MatchString(g)):
+			return 0, false
+		case !last && strings.Contains(g, ","):
+			return 0, false
+		case i > 0 && !last && len(g) != 3, i == 0 && !last && len(g) > 3:
+			return 0, false
+		}
+		b.WriteString(g)
+	}
+	k, ok := new(big.Rat).SetString(strings.ReplaceAll(b.String(), ",", "."))
+	if !ok {
+		return 0, false
+	}
+	return toKop(k), true
+}
+
+// quantityOf reads digit groups as a quantity: «2 400», «120», «1,5».
+func quantityOf(groups []string) (*big.Rat, bool) {
+	for i, g := range groups {
+		if i > 0 && (len(strings.SplitN(g, ",", 2)[0]) != 3) || i == 0 && len(groups) > 1 && len(g) > 3 ||
+			strings.Contains(g, ",") && i != len(groups)-1 {
+			return nil, false
+		}
+	}
+	return new(big.Rat).SetString(strings.ReplaceAll(strings.Join(groups, ""), ",", "."))
+}
+
+// toKop is roubles to kopecks, half away from zero.
+func toKop(r *big.Rat) int64 {
+	k := new(big.Rat).Mul(r, big.NewRat(100, 1))
+	n, d := k.Num(), k.Denom()
+	q, m := new(big.Int).QuoRem(n, d, new(big.Int))
+	if new(big.Int).Mul(m, big.NewInt(2)).CmpAbs(d) >= 0 {
+		if n.Sign() >= 0 {
+			q.Add(q, big.NewInt(1))
+		} else {
+			q.Sub(q, big.NewInt(1))
+		}
+	}
+	return q.Int64()
+}
