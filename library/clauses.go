@@ -1453,7 +1453,7 @@ var clauseFold = map[string]string{"подписан": "подпис",
 
 // clauseTokens are the retrieval terms of text, folded by clauseFold.
 func clauseTokens(text string) []string {
-	if strings.Contains(text, "того") {
+	if strings.Contains(text, "того") || strings.Contains(text, "сего") || strings.Contains(text, "СЕГО") {
 		text = itogo.ReplaceAllString(text, "${1}итог$3") // the stemmer reads «итого» as «ит», which is IT
 	}
 	if strings.Contains(text, "кв") || strings.Contains(text, "м2") || strings.Contains(text, "м²") {
@@ -1472,7 +1472,7 @@ func clauseTokens(text string) []string {
 var squareMetre = regexp.MustCompile(`(^|[^\p{L}])(?:[Кк]в\.?\s?м\.?|м2|м²)([^\p{L}\d]|$)`)
 
 // itogo is the word «итого», any case.
-var itogo = regexp.MustCompile(`(^|[^\p{L}])([Ии]того|ИТОГО)([^\p{L}]|$)`)
+var itogo = regexp.MustCompile(`(^|[^\p{L}])([Ии]того|ИТОГО|Всего\s+к\s+оплате|ВСЕГО\s+К\s+ОПЛАТЕ)([^\p{L}]|$)`)
 
 // parameters are the words of the figures a question gives («4 млн», «на 10 дней»): what it
 // computes with, not what a clause must say.

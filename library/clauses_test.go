@@ -64,6 +64,10 @@ func TestUnits(t *testing.T) {
 	if len(wrapped) != 2 || !strings.HasSuffix(wrapped[0].Text, "не позднее 15.10.2026. После доплаты платёж составляет 600 118,00 рублей.") {
 		t.Errorf("a wrapped date: %+v", wrapped)
 	}
+	// A form's «Всего к оплате» is the total a question calls «итого».
+	if !slices.Contains(clauseTokens("Всего к оплате (9) 367 518,00 X 80 853,96 448 371,96"), clauseTokens("итого")[0]) {
+		t.Errorf("«Всего к оплате» is no «итого»: %q", clauseTokens("Всего к оплате"))
+	}
 	rows := Units(priceText)
 	if len(rows) != 3 || rows[2].Kind != UnitRow || rows[2].Number != "3" ||
 		rows[2].Text != "Картридж TK-3400 | 11\u00a0480,00 | 14\u00a0005,60" || !strings.HasPrefix(rows[2].Quote(), "Наименование | Цена") {
