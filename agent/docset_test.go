@@ -659,6 +659,9 @@ func TestDocumentsOverLedgerVocabulary(t *testing.T) {
 		{"сколько получит маркет партнер с оплат покупателей за ноябрь", understand.KindDocs},
 		{"подотчет директору макс сколько", understand.KindDocs},                // the own policy's table of limits, not the knowledge base
 		{"из чего состоит годовая бухгалтерская отчетность", understand.KindKB}, // the policy shares a word, and answers nothing
+		{"за воду на складе по какому тарифу платим", understand.KindDocs},      // «склад» names the sublease, whichever clause holds the rest
+		{"ставка на 1 июля", understand.KindKeyRate},                            // a bare «ставка» with a date stays the Bank of Russia's
+		{"ставка с какого числа действует", understand.KindKeyRate},
 	} {
 		ans := ask(t, a3, Request{UserID: user3, ChatID: int64(user3 + 1 + i)}, c.q)
 		if ans.Debug.Route.Kind != c.want {
