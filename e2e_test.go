@@ -285,7 +285,7 @@ func startBot(t *testing.T, env map[string]string, logs io.Writer) (stop func())
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
-		errc <- run(ctx, []string{"serve"}, func(k string) string { return env[k] }, nil, io.Discard, logs)
+		errc <- run(ctx, []string{"serve"}, getenv(env), nil, io.Discard, logs)
 	}()
 	stopped := false
 	stop = func() {

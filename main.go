@@ -37,7 +37,7 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr); err != nil {
+	if err := run(ctx, os.Args[1:], os.LookupEnv, os.Stdin, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "finbot:", err)
 		os.Exit(1)
 	}
@@ -58,7 +58,10 @@ Usage:
 Configuration is read from the environment; see README.md.`
 
 // run is the whole program: main only supplies the process's surroundings.
-func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
+// lookupEnv is run's environment, as os.LookupEnv reads it: a variable set empty
+// («METRICS_ADDR=») is not one left unset.
+func run(ctx context.Context, args []string, lookupEnv func(string) (string, bool), stdin io.Reader, stdout, stderr io.Writer) (err error) {
+	getenv := func(k string) string { v, _ := lookupEnv(k); return v }
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, usage)
 		return errors.New("no subcommand")
@@ -79,7 +82,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return fmt.Errorf("unknown subcommand %q", sub)
 	}
 
-	cfg, err := config.Load(getenv)
+	cfg, err := config.LoadLookup(lookupEnv)
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}

@@ -17,7 +17,9 @@ import (
 	"github.com/finbot/finbot/internal/testredis"
 )
 
-func getenv(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+func getenv(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
 
 func TestNoConfigurationAsk(t *testing.T) {
 	var out, errs bytes.Buffer

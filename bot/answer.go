@@ -74,7 +74,9 @@ func (c *core) ask(ctx context.Context, in incoming, req api.Request) error {
 	if in.group {
 		out.replyTo = in.messageID
 	}
-	// The answer is ready: deliver it even if the user cancels now or the deadline passes.
+	// The answer is ready: deliver it even if the user cancels now or the deadline passes (and
+	// /cancel says there is nothing left to stop).
+	c.users.sendingAnswer(in.userID)
 	err = c.sendAnswer(context.WithoutCancel(ctx), out, s)
 	stopTyping()
 	return err

@@ -253,8 +253,38 @@ func TestCancelWithNothingRunning(t *testing.T) {
 	f := newFakeAPI(t)
 	startBot(t, f, echoAgent(), Options{})
 	f.Push(privateText(10, "/cancel"))
-	if got := f.WaitSent(t, 1); !strings.Contains(got[0].Text, "отменять нечего") {
+	if got := f.WaitSent(t, 1); !strings.Contains(got[0].Text, "Останавливать нечего") {
 		t.Errorf("reply = %q", got[0].Text)
+	}
+}
+
+// TestCancelWhileTheAnswerIsSent: a /cancel that arrives while the ready answer is being
+// delivered gets its own reply (nothing is left to stop), and the answer is delivered whole.
+func TestCancelWhileTheAnswerIsSent(t *testing.T) {
+	f := newFakeAPI(t)
+	sending, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	f.SetFault(func(method string, form map[string]string) (int, string, bool) {
+		if method == "sendMessage" && strings.Contains(form["text"], "эхо") {
+			once.Do(func() { close(sending) })
+			<-release // the answer's send is under way until the /cancel has been answered
+		}
+		return 0, "", false
+	})
+	startBot(t, f, echoAgent(), Options{})
+	var unblock sync.Once
+	free := func() { unblock.Do(func() { close(release) }) }
+	t.Cleanup(free) // before the bot stops: a failed wait must not leave the send blocked
+	f.Push(privateText(10, "вопрос"))
+	<-sending
+	f.Push(privateText(10, "/cancel"))
+	got := f.WaitSent(t, 1)
+	free()
+	if !strings.Contains(got[0].Text, "Останавливать нечего") {
+		t.Errorf("/cancel during delivery: %q", got[0].Text)
+	}
+	if got := f.WaitSent(t, 2); got[1].Text != "эхо: вопрос" {
+		t.Errorf("the answer: %q", got[1].Text)
 	}
 }
 

@@ -54,11 +54,15 @@ func handleReset(ctx context.Context, c *core, in incoming) error {
 	return nil
 }
 
+// cancelNothing answers a /cancel with nothing to stop: the answer has been sent (or is being
+// delivered), or nothing was asked.
+const cancelNothing = "Останавливать нечего: ответ уже отправлен (или я сейчас ничего для вас не готовлю)."
+
 func handleCancel(ctx context.Context, c *core, in incoming) error {
 	if c.users.cancel(in.userID) {
 		return nil // the stopped request replies "Остановил подготовку ответа."
 	}
-	c.reply(ctx, in, "Сейчас я ничего для вас не готовлю — отменять нечего.")
+	c.reply(ctx, in, cancelNothing)
 	return nil
 }
 

@@ -15,6 +15,9 @@ type userSlot struct {
 	sem     chan struct{} // capacity 1: held while a request runs
 	cancel  context.CancelCauseFunc
 	holders int // requests running or waiting; the slot is dropped at zero
+	// sending: the running request's answer is ready and being delivered — there is nothing
+	// left to stop.
+	sending bool
 }
 
 func newUserSlots() *userSlots { return &userSlots{slots: make(map[int64]*userSlot)} }
@@ -51,7 +54,7 @@ func (u *userSlots) acquire(ctx context.Context, userID int64) (context.Context,
 	release := func() {
 		cancel(nil)
 		u.mu.Lock()
-		s.cancel = nil
+		s.cancel, s.sending = nil, false
 		u.mu.Unlock()
 		<-s.sem
 		drop()
@@ -59,12 +62,23 @@ func (u *userSlots) acquire(ctx context.Context, userID int64) (context.Context,
 	return ctx, release, nil
 }
 
-// cancel stops the user's running request; false when nothing runs.
+// sendingAnswer marks the user's running request as delivering its answer: /cancel has nothing
+// left to stop.
+func (u *userSlots) sendingAnswer(userID int64) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if s, ok := u.slots[userID]; ok {
+		s.sending = true
+	}
+}
+
+// cancel stops the user's running request; false when nothing runs or its answer is already
+// being delivered.
 func (u *userSlots) cancel(userID int64) bool {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	s, ok := u.slots[userID]
-	if !ok || s.cancel == nil {
+	if !ok || s.cancel == nil || s.sending {
 		return false
 	}
 	s.cancel(errCanceled)

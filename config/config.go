@@ -213,13 +213,23 @@ func Vars() []Var {
 }
 
 // Load reads the configuration through getenv, applying defaults, and reports every invalid
-// value at once.
+// value at once. A variable getenv returns empty is unset (its default applies); LoadLookup tells
+// the two apart.
 func Load(getenv func(string) string) (Config, error) {
+	return LoadLookup(func(k string) (string, bool) {
+		v := getenv(k)
+		return v, v != ""
+	})
+}
+
+// LoadLookup is Load through lookup, as os.LookupEnv reads the environment: a variable set empty
+// where empty means something («METRICS_ADDR=»: no ops server) is not its default.
+func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 	defaults := make(map[string]string)
 	for _, v := range Vars() {
 		defaults[v.Name] = v.Default
 	}
-	r := reader{getenv: getenv, defaults: defaults}
+	r := reader{getenv: func(k string) string { v, _ := lookup(k); return v }, lookup: lookup, defaults: defaults}
 	c := Config{
 		TelegramToken:  Secret(r.str("TELEGRAM_TOKEN")),
 		TelegramAPIURL: strings.TrimRight(r.url("TELEGRAM_API_URL"), "/"),
@@ -296,7 +306,7 @@ func Load(getenv func(string) string) (Config, error) {
 		UserRateBurst:   r.integer("USER_RATE_BURST", 1, 1000),
 		ShutdownTimeout: r.duration("SHUTDOWN_TIMEOUT", 0, time.Hour),
 
-		MetricsAddr: r.str("METRICS_ADDR"),
+		MetricsAddr: r.emptyable("METRICS_ADDR"),
 		LogLevel:    r.level("LOG_LEVEL"),
 	}
 	if u := string(c.RedisURL); u != "" {
@@ -381,8 +391,18 @@ func validWebhookSecret(s string) bool {
 
 type reader struct {
 	getenv   func(string) string
+	lookup   func(string) (string, bool)
 	defaults map[string]string
 	errs     []error
+}
+
+// emptyable is a variable whose empty value means something: set empty, it is empty; unset, its
+// default.
+func (r *reader) emptyable(key string) string {
+	if v, ok := r.lookup(key); ok {
+		return strings.TrimSpace(v)
+	}
+	return r.defaults[key]
 }
 
 func (r *reader) fail(key, msg string) {

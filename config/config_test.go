@@ -23,6 +23,25 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
+// TestMetricsAddrEmptyDisables: METRICS_ADDR set empty switches the ops server off, as
+// documented; unset, it is the loopback default.
+func TestMetricsAddrEmptyDisables(t *testing.T) {
+	for _, tt := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{nil, "127.0.0.1:9090"},
+		{map[string]string{"METRICS_ADDR": ""}, ""},
+		{map[string]string{"METRICS_ADDR": "  "}, ""},
+		{map[string]string{"METRICS_ADDR": ":9191"}, ":9191"},
+	} {
+		c, err := LoadLookup(func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok })
+		if err != nil || c.MetricsAddr != tt.want {
+			t.Errorf("env %v: MetricsAddr %q, %v; want %q", tt.env, c.MetricsAddr, err, tt.want)
+		}
+	}
+}
+
 func TestEveryVarHasADefaultThatLoads(t *testing.T) {
 	seen := map[string]bool{}
 	for _, v := range Vars() {
