@@ -3,6 +3,7 @@ package library
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -383,8 +384,9 @@ type ClauseDoc struct {
 	// defined are the words a term the document defines stands for: «техник» → «товар» of
 	// «компьютерную и офисную технику (далее — «Товар»)».
 	defined map[string][]string
-	title   string   // the header's title («АКТ № 1187 от 30 ноября 2026 г. об оказании услуг»)
-	vocab   []string // the units' own terms, sorted, each once: words that start alike are neighbours
+	title   string          // the header's title («АКТ № 1187 от 30 ноября 2026 г. об оказании услуг»)
+	named   map[string]bool // the terms of its names, first line and title, read once (RankClauses adds its parties' per call)
+	vocab   []string        // the units' own terms, sorted, each once: words that start alike are neighbours
 }
 
 // definition: a term the document defines — «(далее — «Товар»)» after what it stands for. (A
@@ -435,6 +437,7 @@ func companyTerms(us []Unit) map[string]bool {
 func NewClauseDoc(id, names string, units []Unit) ClauseDoc {
 	d := ClauseDoc{ID: id, Names: names, Units: units, terms: make([]clauseTerms, len(units)), companies: companyTerms(units),
 		defined: definedTerms(units), title: ReadHeader(units).Title}
+	d.named = set(clauseTokens(d.Names + " " + firstLine(units) + " " + d.title))
 	for i, u := range units {
 		d.terms[i] = unitTermsOf(u)
 	}
@@ -495,7 +498,9 @@ func unitTermsOf(u Unit) clauseTerms {
 		next[[2]string{toks[i-1], toks[i]}] = true
 	}
 	return clauseTerms{own: set(toks), ctx: set(clauseTokens(u.Section + " " + u.Lead)), next: next,
-		states: statesOf(u.Text), limit: timeLimit.MatchString(u.Text), penalty: facetPenalty.MatchString(u.Text)}
+		states: statesOf(u.Text), limit: timeLimit.MatchString(u.Text), penalty: facetPenalty.MatchString(u.Text),
+		period: periodLimit.MatchString(u.Text), dayOfMonth: dayOfMonth.MatchString(u.Text),
+		opening: u.Kind == UnitRow && openingRow.MatchString(u.Text)}
 }
 
 // The facets' bits, in facetFactor's order.
@@ -711,7 +716,11 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		}
 	}
 	for di, d := range docs {
-		titleTerms[di] = set(clauseTokens(d.Names + " " + firstLine(d.Units) + " " + d.title))
+		if d.named != nil {
+			titleTerms[di] = maps.Clone(d.named) // its parties' terms are added below, for this call's documents
+		} else {
+			titleTerms[di] = set(clauseTokens(d.Names + " " + firstLine(d.Units) + " " + d.title))
+		}
 		partyTerms[di] = map[string]bool{}
 		for t := range companies[di] {
 			if len(docs) > 1 && inDocs[t] == len(docs) {
@@ -743,7 +752,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		if len(toks) != 1 || df[toks[0]] > 0 {
 			continue
 		}
-		if lat, ok := latinTerm(ru.Skeleton(ru.Translit(w)), terms); ok {
+		if lat, ok := latinTerm(ru.Skeleton(ru.Translit(w)), vocabs); ok {
 			if i := slices.Index(qt, toks[0]); i >= 0 && !slices.Contains(qt, lat) {
 				qt[i] = lat
 				df[lat] = unitsHolding(lat, terms)
@@ -887,6 +896,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		}
 	}
 	dayAsked := asksDay.MatchString(q.Text)
+	asksOpening := asksOpening.MatchString(q.Text)
 	// The rows' own terms of the question, and each table's: a row that holds fewer of them than
 	// its table does is Partial («принтер hp»: a Pantum printer's row, an HP laptop's row).
 	type rowTable struct {
@@ -985,10 +995,10 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			if !a.penalty && ut.penalty {
 				s *= 0.85 // a penalty clause names amounts and terms of something else than asked
 			}
-			if dayAsked && !a.amount && dayOfMonth.MatchString(u.Text) {
+			if dayAsked && !a.amount && ut.dayOfMonth {
 				s *= 1.3 // «до какого числа платить»: «не позднее 5-го числа», not «в течение 5 дней»
 			}
-			if u.Kind == UnitRow && openingRow.MatchString(u.Text) && !asksOpening.MatchString(q.Text) {
+			if ut.opening && !asksOpening {
 				s *= 0.7 // «сколько мы должны по акту сверки»: the closing balance, not the opening one
 			}
 			if best > 0 && affinity[di] < best {
@@ -997,7 +1007,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 					s *= 0.5 // …by its number («акт 1187», «по 318-П»): no other document is meant
 				}
 			}
-			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total, Named: best > 0 && affinity[di] == best, AnyNamed: best > 0, Affinity: affinity[di], Titled: titled[di], Matched: matched, Unknown: unknown, Asked: asked, States: states, Limit: periodLimit.MatchString(u.Text)})
+			hits = append(hits, ClauseHit{Doc: di, Unit: u, Score: s, Coverage: cov / total, Named: best > 0 && affinity[di] == best, AnyNamed: best > 0, Affinity: affinity[di], Titled: titled[di], Matched: matched, Unknown: unknown, Asked: asked, States: states, Limit: ut.period})
 			if len(ownHeld) > 0 {
 				key := rowTable{di, u.Lead}
 				rowHeld[len(hits)-1] = ownHeld
@@ -1133,6 +1143,9 @@ type clauseTerms struct {
 	next           map[[2]string]bool
 	states         Facets
 	limit, penalty bool
+	period         bool // periodLimit: a period or a deadline, not a date alone
+	dayOfMonth     bool // dayOfMonth: «не позднее 5-го числа»
+	opening        bool // openingRow: a table's opening balance
 }
 
 // abbreviation is a word cut short with a dot inside a sentence («обеспечит. платежа»).
@@ -1178,22 +1191,22 @@ var hyphenWord = regexp.MustCompile(`(\p{L}{3,})-(\p{L}{3,})`)
 var cyrillicWord = regexp.MustCompile(`[а-яё]{4,}`)
 
 // latinTerm is the one Latin term of the units whose consonants are sk («lnv»: «lenovo»).
-func latinTerm(sk string, terms [][]clauseTerms) (string, bool) {
+func latinTerm(sk string, vocabs [][]string) (string, bool) {
 	if utf8.RuneCountInString(sk) < 3 {
 		return "", false
 	}
 	found := ""
-	for _, ds := range terms {
-		for _, ut := range ds {
-			for w := range ut.own {
-				if w[0] < 'a' || w[0] > 'z' || ru.Skeleton(w) != sk {
-					continue
-				}
-				if found != "" && found != w {
-					return "", false // two names fit: neither is meant surely
-				}
-				found = w
+	for _, v := range vocabs {
+		// a sorted vocabulary has its Latin words together, after the figures
+		i, _ := slices.BinarySearch(v, "a")
+		for ; i < len(v) && v[i][0] >= 'a' && v[i][0] <= 'z'; i++ {
+			if ru.Skeleton(v[i]) != sk {
+				continue
 			}
+			if found != "" && found != v[i] {
+				return "", false // two names fit: neither is meant surely
+			}
+			found = v[i]
 		}
 	}
 	return found, found != ""
