@@ -44,6 +44,7 @@ func ReadInvoiceLine(text string) (InvoiceLine, bool) {
 	}
 	rate := strings.TrimSpace(text[loc[2]:loc[3]])
 	before := figuresBefore(text[:loc[2]])
+	before = before[max(0, len(before)-10):] // quantity, price and sum: ten digit groups at most
 	after := figuresAfter(text[loc[3]:])
 	exempt := strings.Contains(strings.ToLower(rate), "без")
 	var pct *big.Rat
@@ -124,6 +125,7 @@ func figuresAfter(text string) []string {
 // vatAfter reads the VAT and the total after the rate: their digit groups split so that net ×
 // rate = VAT (rounded to the kopeck) and net + VAT = total.
 func vatAfter(fs []string, net int64, pct *big.Rat) (int64, int64, bool) {
+	fs = fs[:min(len(fs), 8)] // the VAT and the total are three digit groups each at most
 	want := toKop(new(big.Rat).Mul(big.NewRat(net, 100), new(big.Rat).Quo(pct, big.NewRat(100, 1))))
 	for k := 1; k < len(fs); k++ {
 		vat, ok1 := amountOf(fs[:k])

@@ -39,3 +39,22 @@ func TestReadInvoiceLine(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadInvoiceLine reads any text as an invoice's goods line: no panic, and a line read is
+// consistent — quantity × price = sum, sum + VAT = total.
+func FuzzReadInvoiceLine(f *testing.F) {
+	f.Add("1 ТП-0412 Плёнка стрейч — 736 рул 120 412,50 49 500,00 без акциза 22% 10 890,00 60 390,00 —")
+	f.Add("2 Короб — 796 шт 2 400 58,35 140 040,00 без акциза 22% 30 808,80 170 848,80")
+	f.Add("3 Лицензия шт 25 18 500,00 462 500,00 без НДС 462 500,00")
+	f.Add("22% 1 1 1 1 1 1 1 1 1 1 1 1 1,00")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, text string) {
+		l, ok := ReadInvoiceLine(text)
+		if !ok {
+			return
+		}
+		if toKop(new(big.Rat).Mul(l.Quantity, big.NewRat(l.Price, 100))) != l.Net || l.Net+l.VAT != l.Gross {
+			t.Fatalf("%q read as %+v (qty %s)", text, l, l.Quantity.RatString())
+		}
+	})
+}
