@@ -408,7 +408,7 @@ func TestDocumentRouting(t *testing.T) {
 		dir       string
 		user      int64
 		minRecall float64 // share of the dev first turns that must reach the documents
-	}{{docsetDir, 28000, 0.9}, {docset3Dir, 38000, 0.8}} {
+	}{{docsetDir, 28000, 0.9}, {docset3Dir, 38000, 0.85}} {
 		a := docsetAgent(t, "", docsetFilesIn(t, c.dir), c.user)
 		chat := c.user
 		route := func(q string) Answer {
@@ -442,7 +442,7 @@ func TestDocumentRouting(t *testing.T) {
 		precision := float64(docsRight) / float64(max(docsRight+ledgerTaken+kbTaken, 1))
 		recall := float64(docsRight) / float64(max(docsAll, 1))
 		t.Logf("%s: routing to the documents: precision %.3f, recall %.3f", c.dir, precision, recall)
-		if recall < c.minRecall { // sets 1–2: 145 of 151 measured on 2026-12-06 (fourth session)
+		if recall < c.minRecall { // sets 1–2: 0.952, set 3: 0.895 measured on 2026-12-06 (sixth session)
 			t.Errorf("%s: %d of %d document questions reached the documents", c.dir, docsRight, docsAll)
 		}
 		if ledgerTaken > len(ledgerQs)/50 {
