@@ -297,12 +297,13 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// офис» with the lease of «Меридиан Недвижимость»): what is asked decides, not the name —
 	// a debt, a balance or documents posted are 1C's («долг перед меридианом»).
 	asksNo1C := named1C && !other1C && !d.Settles
-	partyToo := asksNo1C && hit.Named && a.namesDocument(ctx, q, d.Counterparty.Text)
+	namesDoc := asksNo1C && a.namesDocument(ctx, q, d.Counterparty.Text)
+	partyToo := namesDoc && hit.Named
 	// …and when 1C's name is only a word of the message's («склад» of ООО «Склад-Сервис»: the
 	// word names a document, whichever of them holds the rest best) or the message names the
 	// document's party with more words than 1C's name has («маркет партнер» and ООО «Партнер»),
 	// the document answers however little of the rest it holds.
-	wordOfName := asksNo1C && (partOfName(d.Counterparty.Value.Name, d.Counterparty.Text) && (partyToo || a.namesDocument(ctx, q, d.Counterparty.Text)) ||
+	wordOfName := asksNo1C && (partOfName(d.Counterparty.Value.Name, d.Counterparty.Text) && namesDoc ||
 		partyToo && slices.ContainsFunc(widerNames(q.Text, d.Counterparty.Text), func(w string) bool {
 			return partOfName(d.Counterparty.Value.Name, w) && a.namesDocument(ctx, q, w)
 		}))

@@ -678,9 +678,7 @@ func TestDocumentClauseAnswers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("uploads the document set")
 	}
-	const user = 29200
-	a := docsetAgent(t, "", docsetFiles(t), user)
-	for i, c := range []struct{ q, want, not string }{
+	askDocsCases(t, docsetDir, 29200, []docsCase{
 		{"когда право собственности на технику переходит к нам", "3.6. Право собственности", ""},
 		{"проценты по займу когда уплачиваем", "3.4. Проценты уплачиваются", ""},
 		{"сколько всего оплатили меридиану за 3 квартал по сверке", "**588\u00a0500,59\u00a0₽**", ""},
@@ -693,15 +691,27 @@ func TestDocumentClauseAnswers(t *testing.T) {
 		{"когда заканчивается аренда", "до 31.12.2026 (с 01.02.2026, 11 месяцев; п. 2.1)", ""},
 		{"акт 1187 на какую сумму", "129 320,00", "Акт сверки"},
 		{"сколько стоит принтер hp в прайсе", "не нашёл", ""},
-		{"сколько процентов по займу за ноябрь 2026, если ключевая 16 %", "**158\u00a0219,18\u00a0₽**", ""},                 // 11 000 000 × 17,5 % × 30/365                                             // a Pantum printer and an HP laptop: no HP printer                                           // the act its number names, not the act of reconciliation                                      // the lease the question names, not «заканчивается 31 марта» of the loan
+		{"сколько процентов по займу за ноябрь 2026, если ключевая 16 %", "**158\u00a0219,18\u00a0₽**", ""},                 // 11 000 000 × 17,5 % × 30/365
 		{"есть ли штраф за просрочку реакции", "5.2. За каждый случай нарушения сроков реагирования", ""},                   // the penalty clause answers how much
 		{"упаковка входит в цену товара или доплачиваем", "2.3. Цена Товара включает стоимость упаковки", "Прямого ответа"}, // the alternative after «или» is no subject
 		{"кто подписал сверку со стороны меридиана", "Ефимова Наталья Петровна", ""},                                        // «нижеподписавшиеся» signed
 		{"что по сверке за третий квартал в итоге", "3 квартал 2026", "Прямого ответа"},                                     // «третий» is «3»
 		{"самый дешевый ибп в прайсе", "**ИБП Ippon Back Basic 850** — Цена без НДС: 5 990,00 ₽", ""},                       // the table's cells compared
 		{"на что в прайсе нет ндс", "«Ставка НДС» = «без НДС» — 2 позиции из 23", ""},
-	} {
-		ans := ask(t, a, Request{UserID: user, ChatID: int64(user + 1 + i)}, c.q)
+	})
+}
+
+// docsCase is a question over a set's documents, a part its answer must hold and one it must
+// not ("" for none).
+type docsCase struct{ q, want, not string }
+
+// askDocsCases asks each case in a fresh dialog of an agent with no LLM to which user uploaded
+// the documents of the set in dir.
+func askDocsCases(t *testing.T, dir string, user int64, cases []docsCase) {
+	t.Helper()
+	a := docsetAgent(t, "", docsetFilesIn(t, dir), user)
+	for i, c := range cases {
+		ans := ask(t, a, Request{UserID: user, ChatID: user + 1 + int64(i)}, c.q)
 		wantDocsAnswer(t, c.q, ans, c.want, c.not)
 	}
 }
@@ -713,9 +723,7 @@ func TestDocumentClauseAnswersNewDocuments(t *testing.T) {
 	if testing.Short() {
 		t.Skip("uploads the third set")
 	}
-	const user = 29300
-	a := docsetAgent(t, "", docsetFilesIn(t, docset3Dir), user)
-	for i, c := range []struct{ q, want, not string }{
+	askDocsCases(t, docset3Dir, 29300, []docsCase{
 		{"постоянную часть по субаренде за декабрь до какого числа платить", "**25.11.2026**", "10.12.2026"}, // as ДС № 2 set 4.3 anew
 		{"до какого числа отчёт по корпоративной карте за октябрь", "**09.11.2026**", ""},                    // 4 November is a holiday
 		{"какие договоры истекают в этом году", "не позднее 01.12.2026 (за 30 дн.)", ""},                     // the transport contract renews unless refused
@@ -724,10 +732,7 @@ func TestDocumentClauseAnswersNewDocuments(t *testing.T) {
 		{"до какой даты действует агентский", "до 31.03.2027 (с 01.04.2026, 12 месяцев; п. 8.1)", ""},
 		{"как платим за лицензию по этапам", "4.3.1.", ""}, // the clause that ends with a colon, with its subclauses
 		{"что будет если просрочим возврат склада", "8.3. За просрочку возврата Склада", ""},
-	} {
-		ans := ask(t, a, Request{UserID: user, ChatID: int64(user + 1 + i)}, c.q)
-		wantDocsAnswer(t, c.q, ans, c.want, c.not)
-	}
+	})
 }
 
 // TestPlannerAsksBackOverDocuments: a planner that plans 1C's open items of a counterparty the

@@ -98,7 +98,7 @@ func (a *Agent) byPlan(ctx context.Context, q skill.Query, p plan.QueryPlan, rou
 				// a 1C plan that would only ask whose, for a message of the user's documents' words
 				// the parser did not read as 1C's: the parser's reading stands
 				q.Decision = parsed
-				route.Reasons = append(route.Reasons, "план 1С без контрагента для вопроса не о 1С: решает разбор")
+				route.Reasons = append(route.Reasons, parserOverAskBack)
 			}
 			dbg.Handler = string(q.Decision.Kind)
 			route.Sure, route.Rule = q.Decision.Sure, q.Decision.Rule
@@ -117,7 +117,7 @@ func (a *Agent) byPlan(ctx context.Context, q skill.Query, p plan.QueryPlan, rou
 		// parser did not read as 1C's («тко за весь срок субаренды скока выйдет»), adds nothing
 		// the parser's own reading lacks: an LLM may only add.
 		if a.asksBackOverDocs(ctx, q, q.Decision) {
-			route.Reasons = append(route.Reasons, "план 1С без контрагента для вопроса не о 1С: решает разбор")
+			route.Reasons = append(route.Reasons, parserOverAskBack)
 			return a.decided(ctx, q, route)
 		}
 	}
@@ -147,6 +147,9 @@ func (a *Agent) byPlan(ctx context.Context, q skill.Query, p plan.QueryPlan, rou
 	}
 	return ans, nil
 }
+
+// parserOverAskBack is the route's reason when asksBackOverDocs keeps the parser's reading.
+const parserOverAskBack = "план 1С без контрагента для вопроса не о 1С: решает разбор"
 
 // asksBackOverDocs: the user has documents that hold some of the message and the parser's own
 // reading (parsed) was not 1C's — so a 1C plan that only asks back whose adds nothing to it.

@@ -585,6 +585,10 @@ func init() {
 	}
 }
 
+// QuestionWord reports whether the term t (retrieval.Tokens) only says how a question asks
+// («какой», «сколько», «у нас»), not what it asks about.
+func QuestionWord(t string) bool { return questionStop[t] }
+
 // RankClauses scores every unit of docs for q and returns the units that hold any of its
 // terms, best first. A term weighs by how rare it is among the units (a word every clause of
 // a lease has, «аренд», says little about which clause answers); a document whose title names

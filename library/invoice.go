@@ -4,6 +4,8 @@ import (
 	"math/big"
 	"regexp"
 	"strings"
+
+	"github.com/finbot/finbot/ru"
 )
 
 // An invoice's goods line read from its text — a УПД, a счёт-фактура, a товарная накладная whose
@@ -73,7 +75,7 @@ func ReadInvoiceLine(text string) (InvoiceLine, bool) {
 				if !ok || qty.Sign() <= 0 {
 					continue
 				}
-				if toKop(new(big.Rat).Mul(qty, big.NewRat(price, 100))) != net {
+				if ru.Kopecks(new(big.Rat).Mul(qty, big.NewRat(price, 100))) != net {
 					continue
 				}
 				l := InvoiceLine{Quantity: qty, Price: price, Net: net, Rate: rate, Gross: net}
@@ -126,7 +128,7 @@ func figuresAfter(text string) []string {
 // rate = VAT (rounded to the kopeck) and net + VAT = total.
 func vatAfter(fs []string, net int64, pct *big.Rat) (int64, int64, bool) {
 	fs = fs[:min(len(fs), 8)] // the VAT and the total are three digit groups each at most
-	want := toKop(new(big.Rat).Mul(big.NewRat(net, 100), new(big.Rat).Quo(pct, big.NewRat(100, 1))))
+	want := ru.Kopecks(new(big.Rat).Mul(big.NewRat(net, 100), new(big.Rat).Quo(pct, big.NewRat(100, 1))))
 	for k := 1; k < len(fs); k++ {
 		vat, ok1 := amountOf(fs[:k])
 		for m := k + 1; m <= len(fs); m++ {
@@ -159,7 +161,7 @@ func amountOf(groups []string) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	return toKop(k), true
+	return ru.Kopecks(k), true
 }
 
 // quantityOf reads digit groups as a quantity: «2 400», «120», «1,5».
@@ -171,19 +173,4 @@ func quantityOf(groups []string) (*big.Rat, bool) {
 		}
 	}
 	return new(big.Rat).SetString(strings.ReplaceAll(strings.Join(groups, ""), ",", "."))
-}
-
-// toKop is roubles to kopecks, half away from zero.
-func toKop(r *big.Rat) int64 {
-	k := new(big.Rat).Mul(r, big.NewRat(100, 1))
-	n, d := k.Num(), k.Denom()
-	q, m := new(big.Int).QuoRem(n, d, new(big.Int))
-	if new(big.Int).Mul(m, big.NewInt(2)).CmpAbs(d) >= 0 {
-		if n.Sign() >= 0 {
-			q.Add(q, big.NewInt(1))
-		} else {
-			q.Sub(q, big.NewInt(1))
-		}
-	}
-	return q.Int64()
 }

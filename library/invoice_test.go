@@ -3,6 +3,8 @@ package library
 import (
 	"math/big"
 	"testing"
+
+	"github.com/finbot/finbot/ru"
 )
 
 // TestReadInvoiceLine: goods lines as a PDF's text layer prints a УПД's table, the spaced digit
@@ -53,7 +55,7 @@ func FuzzReadInvoiceLine(f *testing.F) {
 		if !ok {
 			return
 		}
-		if toKop(new(big.Rat).Mul(l.Quantity, big.NewRat(l.Price, 100))) != l.Net || l.Net+l.VAT != l.Gross {
+		if ru.Kopecks(new(big.Rat).Mul(l.Quantity, big.NewRat(l.Price, 100))) != l.Net || l.Net+l.VAT != l.Gross {
 			t.Fatalf("%q read as %+v (qty %s)", text, l, l.Quantity.RatString())
 		}
 	})

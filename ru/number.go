@@ -1,6 +1,7 @@
 package ru
 
 import (
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -38,6 +39,21 @@ func Decimal(s string) string {
 		out += "," + frac
 	}
 	return out
+}
+
+// Kopecks is an exact amount of roubles in kopecks, rounded half away from zero.
+func Kopecks(roubles *big.Rat) int64 {
+	k := new(big.Rat).Mul(roubles, big.NewRat(100, 1))
+	n, d := k.Num(), k.Denom()
+	q, m := new(big.Int).QuoRem(n, d, new(big.Int))
+	if new(big.Int).Mul(m, big.NewInt(2)).CmpAbs(d) >= 0 {
+		if n.Sign() >= 0 {
+			q.Add(q, big.NewInt(1))
+		} else {
+			q.Sub(q, big.NewInt(1))
+		}
+	}
+	return q.Int64()
 }
 
 // Money writes an amount of kopecks exactly as an amount in roubles: «1 234 567,89 ₽»,

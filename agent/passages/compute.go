@@ -144,35 +144,20 @@ func penaltyFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 		sum := new(big.Rat).Mul(base, pct)
 		sum.Mul(sum, big.NewRat(int64(days), 1))
 		esc := md.Escape
-		head := esc(fmt.Sprintf("Пени: %s × %s %% × %d дн. = ", ru.Money(toKopecks(base)), m[1], days))
-		line := head + "**" + esc(ru.Money(toKopecks(sum))) + "**"
+		head := esc(fmt.Sprintf("Пени: %s × %s %% × %d дн. = ", ru.Money(ru.Kopecks(base)), m[1], days))
+		line := head + "**" + esc(ru.Money(ru.Kopecks(sum))) + "**"
 		if c := rateCap.FindStringSubmatch(h.Unit.Text); c != nil {
 			if cr, ok := new(big.Rat).SetString(strings.ReplaceAll(c[1], ",", ".")); ok {
 				limit := new(big.Rat).Mul(base, new(big.Rat).Quo(cr, big.NewRat(100, 1)))
 				if sum.Cmp(limit) > 0 {
-					line = head + esc(fmt.Sprintf("%s, но не более %s %% — ", ru.Money(toKopecks(sum)), c[1])) +
-						"**" + esc(ru.Money(toKopecks(limit))) + "**"
+					line = head + esc(fmt.Sprintf("%s, но не более %s %% — ", ru.Money(ru.Kopecks(sum)), c[1])) +
+						"**" + esc(ru.Money(ru.Kopecks(limit))) + "**"
 				}
 			}
 		}
 		return line + " " + esc("(расчёт по "+place(h)+from+").")
 	}
 	return ""
-}
-
-// toKopecks rounds an amount of roubles to kopecks, half away from zero.
-func toKopecks(r *big.Rat) int64 {
-	k := new(big.Rat).Mul(r, big.NewRat(100, 1))
-	n, d := k.Num(), k.Denom()
-	q, m := new(big.Int).QuoRem(n, d, new(big.Int))
-	if new(big.Int).Mul(m, big.NewInt(2)).CmpAbs(d) >= 0 {
-		if n.Sign() >= 0 {
-			q.Add(q, big.NewInt(1))
-		} else {
-			q.Sub(q, big.NewInt(1))
-		}
-	}
-	return q.Int64()
 }
 
 var (

@@ -68,7 +68,7 @@ func interestFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc, 
 	roubles := new(big.Rat).SetInt64(balance)
 	roubles.Mul(roubles, rate)
 	roubles.Mul(roubles, big.NewRat(int64(days), int64(100*100*yearDays)))
-	interest := toKopecks(roubles)
+	interest := ru.Kopecks(roubles)
 	rateText := strings.ReplaceAll(strings.TrimRight(strings.TrimRight(rate.FloatString(2), "0"), "."), ".", ",")
 	esc := md.Escape
 	return esc(fmt.Sprintf("%s × %s %% × %d/%d = ", ru.Money(balance), rateText, days, yearDays)) + "**" + esc(ru.Money(interest)) + "**" +

@@ -129,7 +129,7 @@ func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 					return "" // the VAT of a price the clause does not split
 				}
 			}
-			k := toKopecks(price) // at most two decimals: exact in kopecks
+			k := ru.Kopecks(price) // at most two decimals: exact in kopecks
 			line := timesLine("", k, n, "", place(h))
 			if kind == "km" && oneWay.MatchString(q.Text) {
 				// «350 км в одну сторону»: a trip goes there and back

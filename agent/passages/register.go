@@ -114,6 +114,7 @@ func contractEnds(q Question, rds []*readDoc, docs []docstore.Doc, only []int) (
 		}
 	}
 	esc := md.Escape
+	own := ownCompany(rds, docs)
 	var in, out []string
 	lines := make([]string, len(rows)) // by row, in their order
 	var r skill.Reply
@@ -156,7 +157,7 @@ func contractEnds(q Question, rds []*readDoc, docs []docstore.Doc, only []int) (
 			what += "; выйти из него можно уведомлением (" + unitPlace(*x.term.Exit, d) + ")"
 		}
 		title := d.Title
-		if them := othersOf(rds, docs, x.doc); len(them) > 0 {
+		if them := othersOf(rds[x.doc], own); len(them) > 0 {
 			title += " (" + strings.Join(them, ", ") + ")" // contracts are known by whom they are with
 		}
 		line := fmt.Sprintf("- **%s** — %s [%d]", esc(title), esc(what), n)
@@ -236,14 +237,14 @@ func ownCompany(rds []*readDoc, docs []docstore.Doc) string {
 	return own
 }
 
-// othersOf are the parties of document i other than the user's company.
-func othersOf(rds []*readDoc, docs []docstore.Doc, i int) []string {
-	own := ownCompany(rds, docs)
+// othersOf are the parties of a document other than the user's company own ("" when unknown:
+// none).
+func othersOf(rd *readDoc, own string) []string {
 	if own == "" {
 		return nil
 	}
 	var out []string
-	for _, p := range rds[i].parties {
+	for _, p := range rd.parties {
 		if p.Name != own && !slices.Contains(out, p.Name) {
 			out = append(out, p.Name)
 		}
@@ -254,30 +255,7 @@ func othersOf(rds []*readDoc, docs []docstore.Doc, i int) []string {
 // withWhom lists each contract's counterparty: the party that is not the user's company (the
 // one every contract names).
 func withWhom(rds []*readDoc, docs []docstore.Doc, only []int) (skill.Reply, bool) {
-	count := map[string]int{}
-	contracts := 0
-	for i, rd := range rds {
-		if !isContract(rd, docs[i]) || len(rd.parties) == 0 {
-			continue
-		}
-		contracts++
-		seen := map[string]bool{}
-		for _, p := range rd.parties {
-			if !seen[p.Name] {
-				count[p.Name]++
-				seen[p.Name] = true
-			}
-		}
-	}
-	if contracts == 0 {
-		return skill.Reply{}, false
-	}
-	own := ""
-	for name, n := range count {
-		if n == contracts && contracts > 1 && (own == "" || name < own) {
-			own = name
-		}
-	}
+	own := ownCompany(rds, docs)
 	esc := md.Escape
 	var b strings.Builder
 	var r skill.Reply

@@ -36,8 +36,6 @@ var (
 	// priceColumn, withVATColumn: a header cell of a price or sum, and one that includes VAT.
 	priceColumn   = regexp.MustCompile(`(?i)цен|стоимост|сумм|тариф|руб`)
 	withVATColumn = regexp.MustCompile(`(?i)с\s+ндс|включая\s+ндс|в\s+т\.?\s?ч\.?\s+ндс`)
-	// asksWithVAT: the question asks the price with VAT.
-	asksWithVAT = regexp.MustCompile(`(?i)с\s+ндс|включая\s+ндс`)
 )
 
 // noVAT: «нет ндс», «не облагается ндс», «ндс не облагается» — a price list's «без НДС».
@@ -274,11 +272,15 @@ func tableAnswer(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 			headerTerms[t] = true
 		}
 	}
-	var asWritten []string // the row terms as the question writes them («ибп», «ноутбуки»)
+	var asWritten []string                         // the row terms as the question writes them («ибп», «ноутбуки»)
+	rowOwn := make([]map[string]bool, len(s.rows)) // each row's terms, read once
+	for i, u := range s.rows {
+		rowOwn[i] = termSet(retrieval.Tokens(u.Text))
+	}
 	rowsWith := func(t string) int {
 		n := 0
-		for _, u := range s.rows {
-			if slices.Contains(retrieval.Tokens(u.Text), t) {
+		for _, own := range rowOwn {
+			if own[t] {
 				n++
 			}
 		}
@@ -288,17 +290,17 @@ func tableAnswer(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 		for _, t := range retrieval.Tokens(w) {
 			// a word of the title names rows too when some rows have it («перевозка» of «Тарифы
 			// перевозки»), not when none or all do
-			titleOnly := title[t] && (rowsWith(t) == 0 || rowsWith(t) == len(s.rows))
-			if !tableWords[t] && !headerTerms[t] && !titleOnly && !questionStopWord(t) && !slices.Contains(rowTerms, t) {
+			n := rowsWith(t)
+			titleOnly := title[t] && (n == 0 || n == len(s.rows))
+			if !tableWords[t] && !headerTerms[t] && !titleOnly && !library.QuestionWord(t) && !slices.Contains(rowTerms, t) {
 				rowTerms = append(rowTerms, t)
 				asWritten = append(asWritten, strings.ToLower(w))
 			}
 		}
 	}
 	holds := func(i int) bool {
-		own := termSet(retrieval.Tokens(s.rows[i].Text))
 		for _, t := range rowTerms {
-			if !own[t] {
+			if !rowOwn[i][t] {
 				return false
 			}
 		}
@@ -339,7 +341,7 @@ func tableAnswer(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 			return skill.Reply{}, false
 		}
 		col := prices[0]
-		if asksWithVAT.MatchString(q.Text) {
+		if asksGross.MatchString(q.Text) {
 			col = prices[len(prices)-1]
 		}
 		slices.SortStableFunc(rows, func(x, y int) int {
@@ -473,17 +475,4 @@ func termSet(ts []string) map[string]bool {
 		out[t] = true
 	}
 	return out
-}
-
-// questionStopWord: a word that says how a question asks (library's list is not exported).
-func questionStopWord(t string) bool { return tableStop[t] }
-
-var tableStop = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields("какой какая какие каким какую сколько когда кто что где есть ли по в на за и а у нас нам мы это до с со от или можно нужно надо как почем почём там тоже еще ещё всего всех мой наш наши наших нашем") {
-		for _, t := range retrieval.Tokens(w) {
-			tableStop[t] = true
-		}
-	}
 }

@@ -64,7 +64,7 @@ func grossOfVAT(q Question, kept []library.ClauseHit, cds []library.ClauseDoc, p
 	}
 	r, _ := new(big.Rat).SetString(rate)
 	// roubles × rate / 100, rounded to the kopeck
-	vat := toKopecks(new(big.Rat).Mul(big.NewRat(amount, 100), new(big.Rat).Quo(r, big.NewRat(100, 1))))
+	vat := ru.Kopecks(new(big.Rat).Mul(big.NewRat(amount, 100), new(big.Rat).Quo(r, big.NewRat(100, 1))))
 	what := ""
 	if column != "" {
 		what = column + ": "
@@ -164,7 +164,7 @@ func invoiceLineFor(q Question, kept []library.ClauseHit, place func(library.Cla
 		return esc(fmt.Sprintf("НДС %s по строке: ", l.Rate)) + "**" + esc(ru.Money(l.VAT)) + "**" + esc(fmt.Sprintf(" (с суммы %s%s", ru.Money(l.Net), tail))
 	case asksPerUnit.MatchString(q.Text) && asksGross.MatchString(q.Text) && !exempt:
 		// the price with VAT of one unit: the total with VAT over the quantity, to the kopeck
-		per := toKopecks(new(big.Rat).Quo(big.NewRat(l.Gross, 100), l.Quantity))
+		per := ru.Kopecks(new(big.Rat).Quo(big.NewRat(l.Gross, 100), l.Quantity))
 		exact := new(big.Rat).Mul(big.NewRat(per, 100), l.Quantity).Cmp(big.NewRat(l.Gross, 100)) == 0
 		note := ""
 		if !exact {
