@@ -40,18 +40,18 @@ func grossOfVAT(q Question, kept []library.ClauseHit, cds []library.ClauseDoc, p
 	doc := cds[h.Doc]
 	context := h.Unit.Text + "\n" + h.Unit.Lead + "\n" + h.Unit.Section
 	net := statesNet.MatchString(context) || vatOnTop.MatchString(context)
-	rate := ""
+	rate, said := "", h // the VAT rate, and the unit that states it (h itself, or its lead or section)
 	for i, t := range append([]string{context}, unitTexts(doc.Units)...) {
+		at := h
+		if i > 0 {
+			at.Unit = doc.Units[i-1]
+		}
 		if vatExempt.MatchString(t) {
 			// «… с ндс» of a licence under art. 149: there is no VAT to add, and the answer says so
-			where := h
-			if i > 0 {
-				where.Unit = doc.Units[i-1]
-			}
-			return md.Escape(fmt.Sprintf("НДС сюда не добавляется: по документу эта сумма НДС не облагается (%s).", place(where)))
+			return md.Escape(fmt.Sprintf("НДС сюда не добавляется: по документу эта сумма НДС не облагается (%s).", place(at)))
 		}
 		if m := vatOnTop.FindStringSubmatch(t); m != nil && rate == "" {
-			rate = m[1]
+			rate, said = m[1], at
 			net = net || statesNet.MatchString(t) // «Тарифы указаны без НДС; НДС … начисляется сверх тарифа»
 		}
 	}
@@ -71,7 +71,7 @@ func grossOfVAT(q Question, kept []library.ClauseHit, cds []library.ClauseDoc, p
 	}
 	esc := md.Escape
 	return esc(fmt.Sprintf("%s%s без НДС + НДС %s %% %s = ", what, ru.Money(amount), rate, ru.Money(vat))) + "**" + esc(ru.Money(amount+vat)) + "**" +
-		esc(fmt.Sprintf(" с НДС (%s; НДС начисляется сверх цены, как сказано в документе).", basis(place(h))))
+		esc(fmt.Sprintf(" с НДС (%s; НДС начисляется сверх цены — %s).", basis(place(h)), place(said)))
 }
 
 // unitTexts are the units' texts.
