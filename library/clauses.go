@@ -497,7 +497,13 @@ func unitTermsOf(u Unit) clauseTerms {
 	for i := 1; i < len(toks); i++ {
 		next[[2]string{toks[i-1], toks[i]}] = true
 	}
-	return clauseTerms{own: set(toks), ctx: set(clauseTokens(u.Section + " " + u.Lead)), next: next,
+	head := ""
+	if u.Kind == UnitClause {
+		if ts := clauseTokens(leadingNumber.ReplaceAllString(u.Text, "")); len(ts) > 0 {
+			head = ts[0]
+		}
+	}
+	return clauseTerms{own: set(toks), ctx: set(clauseTokens(u.Section + " " + u.Lead)), next: next, head: head,
 		states: statesOf(u.Text), limit: timeLimit.MatchString(u.Text), penalty: facetPenalty.MatchString(u.Text),
 		period: periodLimit.MatchString(u.Text), dayOfMonth: dayOfMonth.MatchString(u.Text),
 		opening: u.Kind == UnitRow && openingRow.MatchString(u.Text)}
@@ -900,6 +906,12 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		}
 	}
 	dayAsked := asksDay.MatchString(q.Text)
+	focus := ""
+	if m := askedNoun.FindStringSubmatch(q.Text); m != nil {
+		if ts := clauseTokens(m[1]); len(ts) == 1 && !parameter(ts[0]) {
+			focus = ts[0]
+		}
+	}
 	asksOpening := asksOpening.MatchString(q.Text)
 	// The rows' own terms of the question, and each table's: a row that holds fewer of them than
 	// its table does is Partial («принтер hp»: a Pantum printer's row, an HP laptop's row).
@@ -1001,6 +1013,9 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			}
 			if dayAsked && !a.amount && ut.dayOfMonth {
 				s *= 1.3 // «до какого числа платить»: «не позднее 5-го числа», not «в течение 5 дней»
+			}
+			if focus != "" && ut.head == focus {
+				s *= 1.8 // «на каких территориях …»: «Территория деятельности Агента: …» is about it
 			}
 			if ut.opening && !asksOpening {
 				s *= 0.7 // «сколько мы должны по акту сверки»: the closing balance, not the opening one
@@ -1147,10 +1162,17 @@ type clauseTerms struct {
 	next           map[[2]string]bool
 	states         Facets
 	limit, penalty bool
-	period         bool // periodLimit: a period or a deadline, not a date alone
-	dayOfMonth     bool // dayOfMonth: «не позднее 5-го числа»
-	opening        bool // openingRow: a table's opening balance
+	period         bool   // periodLimit: a period or a deadline, not a date alone
+	dayOfMonth     bool   // dayOfMonth: «не позднее 5-го числа»
+	opening        bool   // openingRow: a table's opening balance
+	head           string // a clause's first term («Территория деятельности Агента: …» — «территор»)
 }
+
+// leadingNumber is a clause's leading number («1.3. »).
+var leadingNumber = regexp.MustCompile(`^\s*\d{1,2}(?:\.\d{1,3})*\.?\s*`)
+
+// askedNoun: the noun a question asks which of («на каких территориях», «какой лимит»).
+var askedNoun = regexp.MustCompile(`(?i)(?:^|[^\p{L}])как(?:ой|ая|ое|ие|их|им|ую|ом|ому|ова|овы|ов)\s+(\p{L}{4,})`)
 
 // abbreviation is a word cut short with a dot inside a sentence («обеспечит. платежа»).
 var abbreviation = regexp.MustCompile(`(^|\s)(\p{L}{4,})\.\s+\p{Ll}`)
@@ -1341,6 +1363,15 @@ var speakWords = map[string]string{
 	"реакции": "реагирования", "реакция": "реагирования", "реакцию": "реагирования",
 	"выезд": "выезд выездные", "выезды": "выезд выездные", "выездов": "выезд выездные",
 	"окончания": "окончание прекращение", "окончании": "окончание прекращение",
+	// accountants' abbreviations a contract or a policy writes out
+	"гпх": "гражданско-правовой", "гпд": "гражданско-правовой", "тко": "твердые коммунальные отходы",
+	"тмц": "товарно-материальные ценности", "ттн": "товарно-транспортная накладная",
+	"ип": "индивидуальный предприниматель", "юрлицо": "юридическое лицо", "юрлица": "юридическое лицо",
+	"физлицо": "физическое лицо", "физлица": "физическое лицо", "физлицам": "физическое лицо",
+	"финдир": "финансовый директор", "финдиректор": "финансовый директор", "финдиректора": "финансовый директор",
+	"наличка": "наличные", "налик": "наличные", "налом": "наличные", "безнал": "безналичный", "безналом": "безналичный",
+	"фура": "автомобиль", "фуру": "автомобиль", "фуры": "автомобиль", "грузовик": "автомобиль",
+	"командировочные": "командировка суточные",
 }
 
 func init() {

@@ -249,3 +249,28 @@ func TestPartialRow(t *testing.T) {
 		t.Errorf("ноутбук hp: %+v", hits)
 	}
 }
+
+// TestRankClausesAsAccountantsWrite: the noun a question asks which of names the clause that
+// begins with it; an abbreviation, slang and a verb of another stem find the document's words.
+func TestRankClausesAsAccountantsWrite(t *testing.T) {
+	docs := []ClauseDoc{
+		{ID: "agency", Names: "Агентский договор", Units: Units(`АГЕНТСКИЙ ДОГОВОР № 5
+1.1. Агент обязуется искать покупателей на товары Принципала.
+1.2. Территория деятельности Агента: Тверская и Ярославская области.
+1.3. Договор не является эксклюзивным: Принципал вправе привлекать других агентов на той же территории.`)},
+		{ID: "policy", Names: "Положение о подотчётных суммах", Units: Units(`ПОЛОЖЕНИЕ О ПОДОТЧЁТНЫХ СУММАХ
+1.1. Подотчётные суммы выдаются только работникам, состоящим в трудовых отношениях; лицам, работающим по гражданско-правовым договорам, они не выдаются.
+2.1. Расходы, по которым документ утрачен, могут быть возмещены по служебной записке в сумме не более 2 000,00 рублей в месяц.
+2.2. Авансовый отчёт представляется в течение 3 рабочих дней.`)},
+	}
+	for _, tt := range []struct{ q, want string }{
+		{"на каких территориях агент", "1.2."}, // the clause that begins with the noun asked
+		{"исполнителю по гпх можно дать подотчет", "1.1."},
+		{"сотрудник потерял чек возместим", "2.1."},
+	} {
+		hits := RankClauses(docs, ClauseQuestion{Text: tt.q})
+		if len(hits) == 0 || !strings.HasPrefix(hits[0].Unit.Text, tt.want) {
+			t.Errorf("%q: best unit %v, want %q…", tt.q, hits[:min(len(hits), 1)], tt.want)
+		}
+	}
+}

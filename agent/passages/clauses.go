@@ -294,7 +294,10 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		net = grossOfVAT(q, current, cds, placeOf) // «газель час с ндс»: a net tariff plus the VAT charged on top
 	}
 	placeUnit := func(u library.Unit, doc int) string { return unitPlace(u, docs[doc].Meta) }
-	whole, interest := wholeTermFor(q, hits, cds, placeUnit), interestFor(q, hits, cds, placeUnit)
+	whole, interest := wholeTermFor(q, hits, cds, func(u library.Unit) bool {
+		_, _, ok := amendmentOf(rds, library.ClauseHit{Doc: hits[0].Doc, Unit: u})
+		return ok
+	}, placeUnit), interestFor(q, hits, cds, placeUnit)
 	sum, summed := rowsTotalFor(q, hits, placeOf)
 	if sum != "" {
 		kept = summed // every row of the sum, whatever clauseQuotes keeps

@@ -28,16 +28,24 @@ var (
 // «Абонентская плата … 97 600,00 … в месяц»): its unit and the amount as written.
 func monthlyOf(cd library.ClauseDoc) (library.Unit, string, bool) {
 	for _, u := range cd.Units {
-		if m := monthlyPrice.FindStringSubmatch(u.Text); m != nil {
-			return u, m[1], true
-		}
-		for _, m := range perUnitPrice.FindAllStringSubmatch(u.Text, -1) {
-			if perUnitKind(m[3]) == "month" && strings.Contains(m[1], ",") && !strings.Contains(m[0], "кв.") {
-				return u, m[1], true // «2 150,00 рублей за 1 кв. м в месяц» is a rate, not a payment
-			}
+		if amount, ok := monthlyIn(u); ok && !deposit.MatchString(u.Text) {
+			return u, amount, true
 		}
 	}
 	return library.Unit{}, "", false
+}
+
+// monthlyIn is the monthly payment unit u states, as written.
+func monthlyIn(u library.Unit) (string, bool) {
+	if m := monthlyPrice.FindStringSubmatch(u.Text); m != nil {
+		return m[1], true
+	}
+	for _, m := range perUnitPrice.FindAllStringSubmatch(u.Text, -1) {
+		if perUnitKind(m[3]) == "month" && strings.Contains(m[1], ",") && !strings.Contains(m[0], "кв.") {
+			return m[1], true // «2 150,00 рублей за 1 кв. м в месяц» is a rate, not a payment
+		}
+	}
+	return "", false
 }
 
 // monthlyTotal answers «сколько всего в месяц за X и Y» (or «… по всем договорам»): the monthly
@@ -116,6 +124,9 @@ func monthlyTotal(q Question, hits []library.ClauseHit, cds []library.ClauseDoc,
 	return r, true
 }
 
+// deposit: a clause about a security deposit, paid once however it is measured.
+var deposit = regexp.MustCompile(`(?i)обеспечительн|залог|гарантийн\p{L}*\s+взнос`)
+
 // asksWholeTerm: the question asks an amount over the whole term of the contract («за весь срок
 // договора», «за всё время аренды»).
 var asksWholeTerm = regexp.MustCompile(`(?i)за\s+(весь|вес)\s+(срок|период)|за\s+вс[её]\s+время|за\s+весь\s+договор`)
@@ -124,7 +135,10 @@ var asksWholeTerm = regexp.MustCompile(`(?i)за\s+(весь|вес)\s+(срок
 // document by the whole months of its term («с 01 февраля 2026 г. по 31 декабря 2026 г.»: 11),
 // when the question asks for the whole term; "" when the contract states no such term or no
 // monthly payment, or the term is no whole months.
-func wholeTermFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc, place func(library.Unit, int) string) string {
+//
+// amended reports whether another of the documents sets a unit of the best unit's document anew:
+// a price or a term changed from some month on makes the product wrong, so none is given.
+func wholeTermFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc, amended func(library.Unit) bool, place func(library.Unit, int) string) string {
 	if len(hits) == 0 || !asksWholeTerm.MatchString(q.Text) {
 		return ""
 	}
@@ -138,8 +152,21 @@ func wholeTermFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc,
 		return ""
 	}
 	months := (p.To.Year()-p.From.Year())*12 + int(p.To.Month()) - int(p.From.Month()) + 1
-	u, amount, ok := monthlyOf(cds[doc])
-	if !ok || months <= 0 {
+	// The payment the question is about: the best unit's own monthly amount («тко за весь срок»:
+	// the waste removal fee, not the rent); the document's monthly payment only when the best
+	// unit states no amount at all («аренда за весь срок» answered by the term's clause).
+	u := hits[0].Unit
+	amount, ok := monthlyIn(u)
+	// «обеспечительный платёж … равный плате за один месяц» is paid once: the payment is the
+	// document's monthly one
+	held := deposit.MatchString(u.Text)
+	if held {
+		ok = false
+	}
+	if !ok && (held || !firstAmount.MatchString(u.Text)) {
+		u, amount, ok = monthlyOf(cds[doc])
+	}
+	if !ok || months <= 0 || amended(u) || amended(t.Unit) {
 		return ""
 	}
 	k, ok := kopecks(amount)
