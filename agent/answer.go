@@ -340,7 +340,12 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// …named, or holding the question strongly («подотчёт менеджеру макс сколько» and the
 	// policy's table of limits by position).
 	ownPolicy := d.Kind == understand.KindKB && (hit.Named || hit.Policy && hit.Coverage >= docsRouteStrong && hit.Matched >= 2)
-	if unknown || ownPolicy {
+	// A message with no sign of anything the bot knows — no counterparty, account, currency, no
+	// rules term («машина опоздала на погрузку на 3 часа, что можем требовать») — from a user
+	// with documents is about them when a clause holds some of its words: the knowledge base would
+	// only say that it did not understand.
+	signless := d.Kind == understand.KindKB && d.Rule == "default"
+	if unknown || ownPolicy || signless {
 		sure, need = false, docsRouteWeak
 	}
 	// A 1C or Bank of Russia reading that names nothing of theirs — no counterparty, account,
