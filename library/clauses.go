@@ -1418,8 +1418,13 @@ func stemVariants(t string, vocabs [][]string) []string {
 
 // longerForms are the units' terms that are t with up to two letters more («выезд» and
 // «выездн»: «выезд специалиста», «выездные работы»), for a t of five letters.
+//
+// A t of four letters has its adjective only («офис» and «офисн»: «офисное помещение»).
 func longerForms(t string, vocabs [][]string) []string {
 	n := utf8.RuneCountInString(t)
+	if n == 4 && !parameter(t) && !strings.ContainsAny(t, "0123456789") {
+		return withPrefix(vocabs, t, func(w string) bool { return w == t+"н" || w == t+"ск" || w == t+"ов" })
+	}
 	if n != 5 || parameter(t) {
 		return nil
 	}
