@@ -230,7 +230,7 @@ func TestFaultOneC(t *testing.T) {
 		"ONEC_URL": srv.URL, "ONEC_TIMEOUT": "3s", "ONEC_BREAKER_TIMEOUT": "500ms", "ONEC_ORGANIZATION": demo.MainOrganization(),
 		"LEDGER_ALLOWED_USER_IDS": strings.Join(allowed, ","),
 	})
-	right := says("Кто должен нам на 31.03.2026", "Итого нам должны: 35 987 887,75 ₽")
+	right := says("Нам должны 35 987 887,75 ₽ на 31.03.2026 — 18 контрагентов")
 	down := allOf(says("Не удалось получить данные: 1С (MCP toolkit, канал default) сейчас не отвечает. Попробуйте через несколько минут — другой источник я подставлять не буду."),
 		saysNot("₽", "демо"))
 
@@ -459,7 +459,7 @@ func TestFaultLLM(t *testing.T) {
 	byLLM := allOf(says("Курс и ставка", "81,2475 ₽", "15,50%", "Источники"), saysNot("95,0000"))
 	byFacts := allOf(says("81,2475", "15,50%", "Источники"), saysNot("95,0000", "Курс и ставка"))
 	byRules := allOf(says("15,50%"), saysNot("95,0000", "Курс и ставка")) // the rules read it as a key-rate question
-	debts := says("Итого нам должны: 35 987 887,75 ₽")
+	debts := says("Нам должны 35 987 887,75 ₽")
 	chat := says(smallTalkReply)
 	template := says("Всё в порядке, готов к работе.")
 

@@ -22,7 +22,7 @@ func TestAskLedgerThroughProxyStandIn(t *testing.T) {
 
 	res := askJSON(t, env, "кто нам должен на 31.03.2026")
 	plain := strings.ReplaceAll(strings.Join(res.Replies, " "), "\u00a0", " ")
-	if res.Scenario != "1c" || !strings.Contains(plain, "35 987 887,75") || !strings.Contains(plain, "1С (MCP toolkit") {
+	if res.Scenario != "1c" || !strings.Contains(plain, "35 987 887,75") || !strings.Contains(plain, "1С: MCP toolkit") {
 		t.Fatalf("answer:\n%s", res.Text)
 	}
 	raw, _ := json.Marshal(res.Debug)

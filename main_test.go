@@ -106,8 +106,8 @@ func TestChatConsoleDialog(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := out.String()
-	for _, want := range []string{"Кто должен нам на 31.03.2026", "Кто должен нам на 01.03.2026",
-		"Открытые позиции на 01.03.2026: ООО \"Ромашка\"", "418\u00a0645,81", "курс евро"} {
+	for _, want := range []string{"на 31.03.2026 — 18 контрагентов", "на 01.03.2026 — 18 контрагентов",
+		"ООО \"Ромашка\" перед нами 418\u00a0645,81\u00a0₽ на 01.03.2026", "курс евро"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("console dialog lacks %q:\n%s", want, text)
 		}

@@ -82,7 +82,7 @@ const (
 // hostileQuestion is asked after every hostile message; hostileAnswer is in its correct answer.
 const (
 	hostileQuestion = "кто нам должен на 31 марта"
-	hostileAnswer   = "Кто должен нам на 31.03.2026"
+	hostileAnswer   = "на 31.03.2026 — 18 контрагентов"
 )
 
 func hostileGroupText(userID int64, text string, ents ...tgbotapi.MessageEntity) tgbotapi.Update {

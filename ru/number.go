@@ -1,6 +1,7 @@
 package ru
 
 import (
+	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
@@ -90,4 +91,24 @@ func abs(n int64) uint64 {
 		return uint64(-(n + 1)) + 1
 	}
 	return uint64(n)
+}
+
+// Approx is an amount in kopecks rounded for a label, where the exact figure is one tap away:
+// «4,1 млн ₽», «950 тыс ₽», «870 ₽». Rounding is half up, in integers.
+func Approx(kopecks int64) string {
+	v, sign := abs(kopecks), ""
+	if kopecks < 0 {
+		sign = "−"
+	}
+	round := func(unit uint64) uint64 { return (v + unit/2) / unit }
+	switch {
+	case v >= 100_000_000_00:
+		return sign + group(strconv.FormatUint(round(1_000_000_00), 10)) + string(nbsp) + "млн" + string(nbsp) + "₽"
+	case round(100_000_00) >= 10: // a million and more: tenths of millions
+		t := round(100_000_00)
+		return fmt.Sprintf("%s%d,%d%sмлн%s₽", sign, t/10, t%10, string(nbsp), string(nbsp))
+	case v >= 1_000_00:
+		return sign + strconv.FormatUint(round(1_000_00), 10) + string(nbsp) + "тыс" + string(nbsp) + "₽"
+	}
+	return sign + strconv.FormatUint(round(100), 10) + string(nbsp) + "₽"
 }

@@ -73,3 +73,21 @@ func TestMoney(t *testing.T) {
 		}
 	}
 }
+
+func TestApprox(t *testing.T) {
+	for _, tt := range []struct {
+		kopecks int64
+		want    string
+	}{
+		{410574502, "4,1 млн ₽"},
+		{94999999, "950 тыс ₽"},
+		{95000000, "1,0 млн ₽"},
+		{1234567890123, "12 346 млн ₽"}, // 12 345 678 901,23 ₽
+		{87049, "870 ₽"},
+		{-2890000, "−29 тыс ₽"},
+	} {
+		if got := strings.ReplaceAll(Approx(tt.kopecks), "\u00a0", " "); got != tt.want {
+			t.Errorf("Approx(%d) = %q, want %q", tt.kopecks, got, tt.want)
+		}
+	}
+}

@@ -81,6 +81,7 @@ func (s *Skill) receivablesAndPayables(ctx context.Context, q skill.Query, d und
 	// The lists' own exports are behind the buttons for either list alone.
 	for _, part := range []*skill.Reply{&recv, &pay} {
 		part.Text = strings.ReplaceAll(part.Text, "кнопкой «Выгрузить в Excel»", "кнопкой этого списка ниже, с выгрузкой в Excel")
+		part.Text = strings.ReplaceAll(part.Text, "полный список кнопкой этого списка ниже, с выгрузкой в Excel", "полный список — кнопкой этого списка ниже, с выгрузкой в Excel")
 	}
 	r := recv
 	r.Text = recv.Text + "\n\n" + phrase.Renumber(pay.Text, shift)

@@ -35,6 +35,10 @@ func FromDecision(d understand.Decision) runner.Decomposition {
 	}
 	f.Detail = d.Detail
 	f.DocumentType = d.DocumentType
+	if d.Top > 0 && (d.Recipe == recipe.Receivables || d.Recipe == recipe.Payables) {
+		f.Sort = "amount_desc" // the lists are by amount already; the answer names the largest first
+		f.Limit = d.Top
+	}
 	if d.Recipe == recipe.TurnoverSheet && d.Contract.Set && !d.Counterparty.Set {
 		// «осв по 62 по договору П-77/2024»: the sheet of the contract's counterparty by contract.
 		f.Counterparty = d.Contract.Value.OwnerRef

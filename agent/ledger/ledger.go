@@ -70,7 +70,7 @@ func Bound(res runner.Result) bool { return len(res.Candidates) > 0 || exportabl
 
 // exportable: the result has rows to export.
 func exportable(res runner.Result) bool {
-	return res.ResultMode == runner.FactualSummary || res.Summary.Rows > len(res.Rows)
+	return res.ResultMode == runner.FactualSummary || res.Summary.Rows > res.Shown()
 }
 
 // Reply is a lane result as the chat shows it: the lane's Markdown, its figures footnoted
@@ -96,6 +96,7 @@ func Reply(res runner.Result, id string) skill.Reply {
 	if exportable(res) && id != "" {
 		r.Buttons = append(r.Buttons, skill.Button{Text: "Выгрузить в Excel", Data: ExportPrefix + id})
 	}
+	r.Buttons = skill.InPairs(r.Buttons) // three rows for five drilldowns and the export
 	return r
 }
 

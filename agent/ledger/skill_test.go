@@ -214,9 +214,9 @@ func TestCommands(t *testing.T) {
 	for _, tt := range []struct {
 		cmd, args, recipe, want string
 	}{
-		{"debts", "31.03.2026", "address.receivables.counterparty_totals", "Итого нам должны"},
-		{"payables", "", "address.payables.counterparty_totals", "Итого мы должны"},
-		{"balance", "51 31.03.2026", "address.account.balance_snapshot", "счёт 51"},
+		{"debts", "31.03.2026", "address.receivables.counterparty_totals", "Нам должны **"},
+		{"payables", "", "address.payables.counterparty_totals", "Мы должны **"},
+		{"balance", "51 31.03.2026", "address.account.balance_snapshot", "Остаток по счёту 51 на 31.03.2026: **"},
 	} {
 		r := command(t, s, 1, tt.cmd, tt.args)
 		if d := ledgerDebug(r); d == nil || d.SelectedRecipe != tt.recipe || !strings.Contains(r.Text, tt.want) {
@@ -244,7 +244,7 @@ func TestDecisions(t *testing.T) {
 	if both.Buttons[0].Text != "Только кто должен нам на 31.03.2026" || !both.Buttons[1].SameRow {
 		t.Errorf("both sides' buttons %+v", both.Buttons)
 	}
-	if r := ask(t, s, 1, 1, "просроченная дебиторка на 31.03"); !strings.HasPrefix(r.Text, "_Просрочку по срокам оплаты") || !strings.Contains(r.Text, "Итого нам должны") {
+	if r := ask(t, s, 1, 1, "просроченная дебиторка на 31.03"); !strings.HasPrefix(r.Text, "_Просрочку по срокам оплаты") || !strings.Contains(r.Text, "Нам должны **") {
 		t.Errorf("overdue:\n%s", r.Text)
 	}
 	if r := ask(t, s, 1, 1, "сравни дебиторку на 31.03 и на 31.12"); !strings.HasPrefix(r.Text, "_Сравнение, динамику и причины") || !strings.Contains(r.Text, "₽") {
@@ -285,7 +285,7 @@ func TestUnknownBankAccount(t *testing.T) {
 		}
 	}
 	picked := command(t, s, 1, "drill", pick)
-	if !strings.Contains(picked.Text, "Организация: ООО «Северный ветер Трейд»; р/с 40702810414434320187") {
+	if !strings.Contains(picked.Text, "ООО «Северный ветер Трейд» · р/с 40702810414434320187") {
 		t.Errorf("the chosen account's reply:\n%s", picked.Text)
 	}
 }

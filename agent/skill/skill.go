@@ -12,7 +12,9 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/phrase"
@@ -255,6 +257,22 @@ type Button struct {
 	Data string `json:"data,omitempty"`
 	// SameRow puts the button on the row of the previous one.
 	SameRow bool `json:"same_row,omitempty"`
+}
+
+// pairRunes is the longest label that still fits beside another on a phone's row.
+const pairRunes = 20
+
+// InPairs lays buttons two to a row where both labels fit beside each other on a phone, each
+// row of two starting at an even position; a button already set on its own row stays there.
+func InPairs(bs []Button) []Button {
+	out := slices.Clone(bs)
+	for i := 1; i < len(out); i += 2 {
+		if out[i-1].SameRow || utf8.RuneCountInString(out[i-1].Text) > pairRunes || utf8.RuneCountInString(out[i].Text) > pairRunes {
+			continue
+		}
+		out[i].SameRow = true
+	}
+	return out
 }
 
 // Chart is a rendered PNG with its caption (Markdown, under 1024 characters).

@@ -3,6 +3,7 @@ package understand
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -262,6 +263,7 @@ func (s *scan) saysToUs() bool {
 // ledger picks the recipe of a question for 1C.
 func (p *Parser) ledger(s *scan, d *Decision) {
 	d.Overdue = s.hasStemPrefix("просроч")
+	d.Top = topAsked(s.folded)
 	set := func(r recipe.Name, rule, why string) {
 		d.Kind, d.Recipe, d.Rule, d.Sure = KindLedger, r, rule, true
 		d.Reasons = append(d.Reasons, why)
@@ -467,4 +469,23 @@ func (s *scan) speaksOfMoney() bool {
 		}
 	}
 	return false
+}
+
+var (
+	// topN: «топ 5», «топ-3», «5 крупнейших», «пять самых крупных».
+	topN = regexp.MustCompile(`(?:^|\s)(?:топ\s?-?\s?(\d{1,2})|(\d{1,2})\s+(?:крупнейш|самы\S*\s+крупн|самы\S*\s+больш))`)
+	// topOne: «самый крупный должник», «кому больше всех должны», «крупнейший кредитор».
+	topOne = regexp.MustCompile(`(?:^|\s)(?:сам\S*\s+(?:крупн|больш)|больше\s+(?:всех|всего)|крупнейш|максимальн\S*\s+(?:долг|задолж))`)
+)
+
+// topAsked is how many of the largest debts the folded message asks for; 0 for the list.
+func topAsked(folded string) int {
+	if m := topN.FindStringSubmatch(folded); m != nil {
+		n, _ := strconv.Atoi(m[1] + m[2])
+		return n
+	}
+	if topOne.MatchString(folded) {
+		return 1
+	}
+	return 0
 }

@@ -83,6 +83,9 @@ type Decision struct {
 	// Overdue: the message asks for overdue debts («просроченная дебиторка»). Overdue needs each
 	// contract's payment terms, which no recipe reads: the answer says it lists all debts.
 	Overdue bool
+	// Top: the message asks for the largest debts only — «самый крупный должник» (1), «топ 5
+	// кредиторов» (5), «кому больше всех должны» (1); 0 when it asks for the list.
+	Top int
 
 	// Date is the as-of date (balances, debts, rates, the key rate); Period a range of days
 	// (documents, payments, rate dynamics). Both are in ru.Moscow at midnight.

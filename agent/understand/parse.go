@@ -906,7 +906,8 @@ func (p *Parser) doubt(s *scan, d *Decision) {
 	case parts > 1:
 		d.Sure, d.Rule = false, d.Rule+"+compound"
 		d.Reasons = append(d.Reasons, "в вопросе несколько тем")
-	case s.outsideNames(CAnalysis) && (d.Kind == KindLedger || d.Kind == KindUnknownEntity) && !s.reportWording(d):
+	case s.outsideNames(CAnalysis) && (d.Kind == KindLedger || d.Kind == KindUnknownEntity) && !s.reportWording(d) && d.Top == 0:
+		// («кому больше всего должны» ranks the list the recipe gives: no analysis)
 		d.Sure, d.Analysis = false, true
 		d.Reasons = append(d.Reasons, "нужен анализ, а не один отчёт")
 	}

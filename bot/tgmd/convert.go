@@ -27,7 +27,11 @@ var onPanic func(any)
 // as Telegram text with entities. Invalid UTF-8 is replaced with U+FFFD
 // first. Convert never panics: should the renderer fail, the input is
 // returned as plain text.
-func Convert(markdown string) (m Message) {
+func Convert(markdown string) (m Message) { return ConvertWidth(markdown, TableWidth) }
+
+// ConvertWidth is Convert with tables fitted to width runes (a phone's monospace line) instead
+// of TableWidth.
+func ConvertWidth(markdown string, width int) (m Message) {
 	src := normalizeInput(markdown)
 	defer func() {
 		if r := recover(); r != nil {
@@ -37,7 +41,7 @@ func Convert(markdown string) (m Message) {
 			m = Message{Text: strings.TrimSpace(string(src))}
 		}
 	}()
-	c := &converter{src: src}
+	c := &converter{src: src, width: width}
 	c.blocks(parseMarkdown(src), "\n\n", 0)
 	return c.b.message()
 }
@@ -58,8 +62,9 @@ func normalizeInput(s string) []byte {
 
 // converter walks a goldmark syntax tree and writes into a builder.
 type converter struct {
-	src []byte
-	b   builder
+	src   []byte
+	b     builder
+	width int // a table's widest line, in runes
 }
 
 // blocks renders the block children of parent separated by sep. depth is

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -184,5 +185,40 @@ func BenchmarkConvert(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Convert(src)
+	}
+}
+
+// TestTableFitsAPhone: a debts table is a pre block no wider than the phone's line at 32 and at
+// 40 runes — the names wrapped (two lines at most, then cut with «…»), the amounts whole and
+// right-aligned, the headers never cut.
+func TestTableFitsAPhone(t *testing.T) {
+	const table = "| Контрагент | Сумма, ₽ |\n|:--|--:|\n" +
+		"| ООО «СтройМаркет» | 4 105 745,02 |\n" +
+		"| ИП Смирнов Алексей Петрович | 1 805 695,68 |\n" +
+		"| Общество с ограниченной ответственностью «Северсталь-Логистик Торговый Дом» | 980 696,00 |\n"
+	for _, width := range []int{32, 40} {
+		m := ConvertWidth(table, width)
+		if len(m.Entities) != 1 || m.Entities[0].Type != "pre" {
+			t.Fatalf("width %d: want one pre block, got %+v\n%s", width, m.Entities, m.Text)
+		}
+		lines := strings.Split(m.Text, "\n")
+		for _, l := range lines {
+			if n := utf8.RuneCountInString(l); n > width {
+				t.Errorf("width %d: line of %d runes: %q", width, n, l)
+			}
+		}
+		for _, want := range []string{"Контрагент", "Сумма, ₽", "4 105 745,02", "1 805 695,68", "980 696,00", "…"} {
+			if !strings.Contains(m.Text, want) {
+				t.Errorf("width %d: %q missing:\n%s", width, want, m.Text)
+			}
+		}
+		if !strings.HasSuffix(lines[2], "4 105 745,02") {
+			t.Errorf("width %d: amounts are not right-aligned: %q", width, lines[2])
+		}
+	}
+	// Too many numbers for any phone: one line per row.
+	wide := "| А | Б | В | Г |\n|--|--|--|--|\n| 1 111 111,11 | 2 222 222,22 | 3 333 333,33 | 4 444 444,44 |\n"
+	if m := ConvertWidth(wide, 32); len(m.Entities) > 0 && m.Entities[0].Type == "pre" {
+		t.Errorf("a table of four amounts fitted into 32 runes:\n%s", m.Text)
 	}
 }

@@ -8,10 +8,17 @@ import (
 	extast "github.com/yuin/goldmark/extension/ast"
 )
 
-// maxTableWidth is the widest table row, in runes, that is still shown as
-// an aligned pre block; wider tables become one line per row, which reads
-// better on a phone.
-const maxTableWidth = 40
+// TableWidth is the widest table line, in runes, that Convert writes as an
+// aligned pre block: what a 360-pixel phone shows of a monospace line. A
+// wider table has its text columns narrowed, their cells wrapped onto
+// continuation lines (minTextWidth at least, maxCellLines lines, then cut with
+// «…»); a table that cannot fit even so becomes one line per row.
+const TableWidth = 32
+
+const (
+	minTextWidth = 8
+	maxCellLines = 2
+)
 
 const (
 	colSep  = " │ "
@@ -60,15 +67,71 @@ func (c *converter) table(t *extast.Table) {
 			widths[j] = max(widths[j], utf8.RuneCountInString(s))
 		}
 	}
-	total := utf8.RuneCountInString(colSep) * (ncol - 1)
-	for _, w := range widths {
-		total += w
+	width := c.width
+	if width <= 0 {
+		width = TableWidth
 	}
-	if total <= maxTableWidth {
-		c.narrowTable(t, head, body, widths)
+	if fitted, ok := fitWidths(head, body, widths, width); ok {
+		c.narrowTable(t, head, body, fitted)
 	} else {
 		c.wideTable(head, rows)
 	}
+}
+
+// fitWidths narrows the text columns of a table whose lines are wider than width: the widest
+// text column first, none below minTextWidth (or its own width); numbers are never narrowed. ok
+// is false when the table cannot fit.
+func fitWidths(head []string, body [][]string, widths []int, width int) ([]int, bool) {
+	out := append([]int(nil), widths...)
+	total := utf8.RuneCountInString(colSep) * (len(out) - 1)
+	for _, w := range out {
+		total += w
+	}
+	// a header is never cut: it says what the column is
+	floor := make([]int, len(out))
+	for j := range floor {
+		floor[j] = minTextWidth
+		if j < len(head) {
+			floor[j] = max(floor[j], utf8.RuneCountInString(head[j]))
+		}
+	}
+	for total > width {
+		widest := -1
+		for j, w := range out {
+			if len(body) > 0 && w > floor[j] && !numericColumn(body, j) && (widest < 0 || w > out[widest]) {
+				widest = j
+			}
+		}
+		if widest < 0 {
+			return nil, false
+		}
+		cut := min(total-width, out[widest]-floor[widest])
+		out[widest] -= cut
+		total -= cut
+	}
+	return out, true
+}
+
+// wrapCell cuts s into lines of at most w runes, at spaces where it can, at most maxCellLines
+// of them, the last cut with «…» when s does not fit.
+func wrapCell(s string, w int) []string {
+	var lines []string
+	rest := []rune(s)
+	for len(rest) > w && len(lines) < maxCellLines-1 {
+		cut := w // a word longer than the column is cut
+		for i := w; i > 0; i-- {
+			if rest[i] == ' ' {
+				cut = i
+				break
+			}
+		}
+		lines = append(lines, strings.TrimRight(string(rest[:cut]), " "))
+		rest = []rune(strings.TrimLeft(string(rest[cut:]), " "))
+	}
+	if len(rest) > w {
+		rest = append(rest[:w-1], '…')
+	}
+	return append(lines, string(rest))
 }
 
 // narrowTable writes the table as one pre entity with aligned columns.
@@ -85,14 +148,29 @@ func (c *converter) narrowTable(t *extast.Table, head []string, body [][]string,
 	}
 	var sb strings.Builder
 	row := func(cells []string) {
-		var line strings.Builder
+		wrapped := make([][]string, len(cells))
+		height := 1
 		for j, s := range cells {
-			if j > 0 {
-				line.WriteString(colSep)
-			}
-			line.WriteString(pad(s, widths[j], align[j]))
+			wrapped[j] = wrapCell(s, widths[j])
+			height = max(height, len(wrapped[j]))
 		}
-		sb.WriteString(strings.TrimRight(line.String(), " "))
+		for k := range height {
+			if k > 0 {
+				sb.WriteByte('\n')
+			}
+			var line strings.Builder
+			for j := range cells {
+				if j > 0 {
+					line.WriteString(colSep)
+				}
+				s := ""
+				if k < len(wrapped[j]) {
+					s = wrapped[j][k]
+				}
+				line.WriteString(pad(s, widths[j], align[j]))
+			}
+			sb.WriteString(strings.TrimRight(line.String(), " "))
+		}
 	}
 	row(head)
 	if len(body) > 0 {

@@ -65,7 +65,7 @@ func TestBalanceOfBankAccount(t *testing.T) {
 			t.Errorf("%s: scope %q (defaulted %v), account %q", number, res.Organization, res.OrgDefaulted, res.BankAccount)
 		}
 		md := res.Markdown()
-		if !strings.Contains(md, "Организация: "+tradeOrgName+"; р/с "+tradeAccount+"; счёт 51") {
+		if !strings.Contains(md, tradeOrgName+" · р/с "+tradeAccount+" · сч\\. 51") {
 			t.Errorf("%s: the scope line does not name the account:\n%s", number, md)
 		}
 		byOrg := lane.Run(t.Context(), ask(recipe.AccountBalance, recipe.Filters{Account: "51", AsOfDate: "2026-03-31", Organization: tradeRef}))

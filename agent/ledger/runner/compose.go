@@ -113,6 +113,9 @@ func (r Result) markdown(mark string) string {
 		}
 		return b.String()
 	}
+	if s, ok := r.answerFirst(mark); ok {
+		return s
+	}
 	total := r.totalLine()
 	title := fmt.Sprintf("**%s**", md.Escape(r.title()))
 	if total == "" {

@@ -8,8 +8,10 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -130,7 +132,7 @@ func (r Result) Drills() []Drill {
 			continue // over Telegram's bound
 		}
 		seen = append(seen, short(anchor))
-		out = append(out, Drill{Text: drillLabel(target, label), Data: data})
+		out = append(out, Drill{Text: r.drillButton(target, row, label), Data: data})
 		if len(out) == maxDrills {
 			break
 		}
@@ -140,6 +142,75 @@ func (r Result) Drills() []Drill {
 
 // maxLabel bounds a button's label: longer ones a phone cuts where it likes.
 const maxLabel = 48
+
+// thumbLabel bounds a drilldown's label under a list: what tells the rows apart comes first, so
+// a phone cuts nothing that matters.
+const thumbLabel = 24
+
+// drillButton is the label of a row's drilldown under a list: the company or the contract's
+// number, then its figure in millions or thousands («СтройМаркет · 4,1 млн ₽», «ДП-107/2024 ·
+// 0,9 млн ₽»); an account's drilldown says the action too.
+func (r Result) drillButton(target recipe.Spec, row Row, label string) string {
+	var name string
+	var amount onec.Kopecks
+	switch {
+	case r.Intent == recipe.Receivables || r.Intent == recipe.Payables:
+		name, amount = shortParty(row.Name), row.Amount
+	case label == row.Deal && row.DealID != "":
+		name = contractNumber(row.Deal)
+		for _, x := range r.All {
+			if x.DealID == row.DealID {
+				amount += x.Amount
+			}
+		}
+	case label == row.Party:
+		name = shortParty(row.Party)
+	default:
+		return drillLabel(target, label)
+	}
+	if amount < 0 {
+		amount = -amount
+	}
+	text := name
+	if amount != 0 {
+		text += " " + strings.TrimSuffix(ru.Approx(int64(amount)), "\u00a0₽") // the list says it is rubles
+	}
+	if utf8.RuneCountInString(text) > thumbLabel {
+		text = ru.Truncate(name, thumbLabel)
+	}
+	return text
+}
+
+// legalForm is a company's legal form before its name.
+var legalForm = regexp.MustCompile(`^(?:ООО|АО|ПАО|ЗАО|ОАО|НАО|ФГУП|МУП|ГУП|АНО)\s+`)
+
+// shortParty is a company as a button says it: without its legal form and quotes («ООО
+// «СтройМаркет»» — «СтройМаркет»); an entrepreneur by surname and initials («ИП Смирнов А. П.»).
+func shortParty(name string) string {
+	if rest, ok := strings.CutPrefix(name, "ИП "); ok {
+		parts := strings.Fields(rest)
+		if len(parts) == 3 {
+			return fmt.Sprintf("ИП %s %s. %s.", parts[0], string([]rune(parts[1])[:1]), string([]rune(parts[2])[:1]))
+		}
+		return name
+	}
+	short := legalForm.ReplaceAllString(name, "")
+	if short != name {
+		short = strings.Trim(short, "«»\"")
+	}
+	return short
+}
+
+// contractNumber is a contract as a button says it: its number («Договор с поставщиком №
+// ДП-107/2024 от 02.07.2024» — «ДП-107/2024»), or its name.
+func contractNumber(deal string) string {
+	if _, after, ok := strings.Cut(deal, "№"); ok {
+		if f := strings.Fields(after); len(f) > 0 {
+			return f[0]
+		}
+	}
+	return deal
+}
 
 // drillActions are the short names of the drilldown targets on their buttons, so that the
 // anchor — a company, a contract's number and date — fits beside them.

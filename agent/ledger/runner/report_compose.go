@@ -44,15 +44,15 @@ func (r Result) reportMarkdown(mark string) string {
 		return line + " " + mark
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s**\n", md.Escape(r.reportTitle()))
-	fmt.Fprintf(&b, "_%s_\n\n", md.Escape(r.scopeLine()))
+	b.WriteString(cite(r.reportHeadline()) + "\n")
+	fmt.Fprintf(&b, "_%s_\n\n", md.Escape(r.shortScope()))
 	for _, n := range append(r.Notes, r.Limitations...) {
 		b.WriteString(md.Escape(n) + "\n\n")
 	}
 	if r.Intent == recipe.AccountCard {
-		r.cardMarkdown(&b, cite)
+		r.cardMarkdown(&b)
 	} else {
-		r.sheetMarkdown(&b, cite)
+		r.sheetMarkdown(&b)
 	}
 	return strings.TrimSpace(b.String())
 }
@@ -79,11 +79,11 @@ func turnoverWords(t Turnover) string {
 }
 
 // sheetMarkdown writes the sheet's lines, its total and what its figures mean.
-func (r Result) sheetMarkdown(b *strings.Builder, cite func(string) string) {
+func (r Result) sheetMarkdown(b *strings.Builder) {
 	rep := r.Report
 	rows := r.Rows
-	if rep.Detail != "" && len(rows) > listMax { // a long breakdown: its largest lines, the rest in the export
-		rows = rows[:shownInSummary]
+	if rep.Detail != "" && len(rows) > ShownTop { // a breakdown: its largest lines, the rest in the export
+		rows = rows[:ShownTop]
 	}
 	n := 0
 	for _, row := range rows {
@@ -91,7 +91,7 @@ func (r Result) sheetMarkdown(b *strings.Builder, cite func(string) string) {
 		if rep.Detail == "" || r.Party != "" && r.Account == "" {
 			label = strings.TrimSpace(row.Account + " " + row.Name)
 		}
-		line := fmt.Sprintf("**%s**: %s", md.Escape(label), md.Escape(turnoverWords(*row.Sheet)))
+		line := fmt.Sprintf("%s: %s", md.Escape(label), md.Escape(turnoverWords(*row.Sheet)))
 		if row.Level > 0 { // a nested item of the account's item
 			fmt.Fprintf(b, "%s- %s\n", strings.Repeat(" ", len(strconv.Itoa(max(n, 1)))+2), line)
 			continue
@@ -106,32 +106,17 @@ func (r Result) sheetMarkdown(b *strings.Builder, cite func(string) string) {
 			fmt.Fprintf(b, "\n…и ещё %d — полностью в выгрузке в Excel.\n", rest)
 		}
 	}
-	t := rep.Total
-	what := "Итого"
-	if r.Account != "" {
-		what = "Итого по счёту " + r.Account
-	}
-	switch {
-	case r.Contract != "" && r.Intent == recipe.TurnoverSheet:
-		what += ", " + r.Contract
-	case r.Party != "":
-		what += " по " + r.Party
-	}
-	total := fmt.Sprintf("%s: сальдо на начало Дт %s, Кт %s; обороты Дт %s, Кт %s; сальдо на конец Дт %s, Кт %s.",
-		what, t.OpenDebit, t.OpenCredit, t.Debit, t.Credit, t.CloseDebit, t.CloseCredit)
-	b.WriteString("\n" + cite("**"+md.Escape(total)+"**") + "\n")
 	if len(rep.OffBalance) > 0 {
 		b.WriteString("\nЗабалансовые счета (в итог не входят):\n")
 		for _, row := range rep.OffBalance {
-			fmt.Fprintf(b, "- **%s**: %s\n", md.Escape(strings.TrimSpace(row.Account+" "+row.Name)), md.Escape(turnoverWords(*row.Sheet)))
+			fmt.Fprintf(b, "- %s: %s\n", md.Escape(strings.TrimSpace(row.Account+" "+row.Name)), md.Escape(turnoverWords(*row.Sheet)))
 		}
 	}
 	var notes []string
 	if rep.Expanded {
-		note := "Сальдо счетов 60, 62, 76 развёрнуто, как в ОСВ 1С с развёрнутым сальдо: дебет — сумма дебетовых остатков, " +
-			"кредит — сумма кредитовых по каждому контрагенту и договору на каждом субсчёте, так что долги и авансы видны отдельно."
-		if r.Account != "" && expandedAccount(r.Account) {
-			note += fmt.Sprintf(" Свёрнутое сальдо (дебет − кредит) на начало — %s, на конец — %s.", SideAmount(t.OpenNet()), SideAmount(t.CloseNet()))
+		note := "Сальдо 60, 62, 76 развёрнуто по контрагентам и договорам, как в ОСВ 1С: долги и авансы отдельно."
+		if t := rep.Total; r.Account != "" && expandedAccount(r.Account) {
+			note += fmt.Sprintf(" Свёрнутое сальдо на начало — %s, на конец — %s.", SideAmount(t.OpenNet()), SideAmount(t.CloseNet()))
 		}
 		notes = append(notes, note)
 	}
@@ -145,59 +130,80 @@ func (r Result) sheetMarkdown(b *strings.Builder, cite func(string) string) {
 
 // cardMarkdown writes the card: the opening balance, the postings with the running balance,
 // the turnovers and the closing balance.
-func (r Result) cardMarkdown(b *strings.Builder, cite func(string) string) {
+func (r Result) cardMarkdown(b *strings.Builder) {
 	rep := r.Report
-	t := rep.Total
-	fmt.Fprintf(b, "Сальдо на начало: %s\n", md.Escape(SideAmount(t.OpenNet())))
-	rows := r.Rows
-	if len(rows) > listMax {
-		rows = rows[:shownInSummary]
-	}
+	rows := r.Rows[:min(len(r.Rows), ShownTop)] // the headline has the balances; the postings are in Excel
 	if len(rows) > 0 {
-		b.WriteString("\n")
+		b.WriteString("\n| Проводка | Дт+ Кт−, ₽ |\n|:--|--:|\n")
 	}
-	for i, row := range rows {
-		fmt.Fprintf(b, "%d. %s\n", i+1, r.postingLine(row))
+	for _, row := range rows {
+		c := r.postingCells(row)
+		fmt.Fprintf(b, "| %s | %s |\n", c[0], c[1])
 	}
 	switch rest := r.Summary.Rows - len(rows); {
 	case rest > 0:
 		fmt.Fprintf(b, "\n…и ещё %s — полностью в выгрузке в Excel.\n", postingsWord(rest))
 	case r.Summary.Rows == 0:
 		b.WriteString("Проводок за период нет.\n")
-		fmt.Fprintf(b, "%s\n", cite(fmt.Sprintf("**Сальдо на конец: %s**", md.Escape(SideAmount(t.CloseNet())))))
 		return
 	}
-	count := postingsWord(rep.Postings)
 	if rep.Cut {
-		count = "в ответе 1С первые " + count
+		fmt.Fprintf(b, "\nВ ответе 1С только первые %s: обороты и сальдо на конец — по ним.\n", md.Escape(postingsWord(rep.Postings)))
 	}
-	fmt.Fprintf(b, "\nОбороты за период \\(%s\\): дебет %s, кредит %s.\n", md.Escape(count), md.Escape(t.Debit.String()), md.Escape(t.Credit.String()))
-	b.WriteString(cite(fmt.Sprintf("**Сальдо на конец: %s**", md.Escape(SideAmount(t.CloseNet())))) + "\n")
 }
 
-// postingLine is one posting of the card: «05.03.2026 · Поступление товаров и услуг № 12 ·
-// корр. 41.01 · ООО «Гранит» — кредит **50 000,00 ₽**, сальдо Кт 170 000,00 ₽».
-func (r Result) postingLine(row Row) string {
-	parts := []string{shortDate(row.Date), typeName(row.Type)}
-	if row.Number != "" {
-		parts[1] += " № " + md.Escape(row.Number)
+// reportHeadline is a report's answer in one line: the card's or the sheet's balances and
+// turnovers, the closing balance in bold.
+func (r Result) reportHeadline() string {
+	t := r.Report.Total
+	esc := md.Escape
+	if r.Intent == recipe.AccountCard {
+		what := "Счёт " + r.Account
+		if r.Party != "" {
+			what += " по " + r.Party
+		}
+		return fmt.Sprintf("%s %s: на начало %s; обороты Дт %s, Кт %s; на конец %s — %s.", esc(what), periodWords(r.From, r.To),
+			esc(SideAmount(t.OpenNet())), esc(t.Debit.String()), esc(t.Credit.String()), bold(esc(SideAmount(t.CloseNet()))),
+			esc(postingsWord(r.Report.Postings)))
 	}
-	corr := "корр. " + row.Corr
-	if row.Debit != 0 && row.Credit != 0 {
-		corr = fmt.Sprintf("Дт %s — Кт %s", row.Account, row.Corr)
+	what := "ОСВ"
+	switch {
+	case r.Account != "":
+		what = "Счёт " + r.Account
+	case r.Party != "":
+		what = "ОСВ по " + r.Party
 	}
-	parts = append(parts, md.Escape(corr))
-	if row.Party != "" && r.Party == "" {
-		parts = append(parts, md.Escape(row.Party))
+	if r.Account != "" && r.Party != "" {
+		what += " по " + r.Party
 	}
+	if r.Contract != "" {
+		what += ", " + r.Contract
+	}
+	switch r.Report.Detail {
+	case recipe.DetailCounterparty:
+		what += " по контрагентам"
+	case recipe.DetailContract:
+		what += " по договорам"
+	}
+	return fmt.Sprintf("%s %s: на начало Дт %s, Кт %s; обороты Дт %s, Кт %s; на конец %s.", esc(what), periodWords(r.From, r.To),
+		esc(t.OpenDebit.String()), esc(t.OpenCredit.String()), esc(t.Debit.String()), esc(t.Credit.String()),
+		bold(esc(fmt.Sprintf("Дт %s, Кт %s", t.CloseDebit, t.CloseCredit))))
+}
+
+// postingCells are a posting of the card in a narrow table: its date, document and
+// corresponding account («02.03.26 Вх. оплата 33 · 62.01»), and its amount, a debit plus and a
+// credit minus.
+func (r Result) postingCells(row Row) [2]string {
+	doc := Row{Type: row.Type, Number: row.Number, Date: row.Date}
+	what := docCell(doc) + md.Escape(" · "+row.Corr)
 	var amounts []string
 	if row.Debit != 0 {
-		amounts = append(amounts, "дебет **"+md.Escape(row.Debit.String())+"**")
+		amounts = append(amounts, "+"+amountCell(row.Debit))
 	}
 	if row.Credit != 0 {
-		amounts = append(amounts, "кредит **"+md.Escape(row.Credit.String())+"**")
+		amounts = append(amounts, "−"+amountCell(row.Credit))
 	}
-	return fmt.Sprintf("%s — %s, сальдо %s", strings.Join(parts, " · "), strings.Join(amounts, ", "), md.Escape(SideAmount(row.Amount)))
+	return [2]string{what, strings.Join(amounts, " ")}
 }
 
 // reportTable is the Excel export of a report: every line of the sheet (sub-accounts

@@ -170,10 +170,10 @@ func TestOpenItemsOfCustomerAndSupplier(t *testing.T) {
 		date string
 		want []string
 	}{
-		{"2026-04-25", []string{"**По счёту 62 (расчёты с покупателями): нам должны 2\u00a0030\u00a0506,93\u00a0₽**",
-			"**По счёту 60 (расчёты с поставщиками): мы должны 1\u00a0267\u00a0034,81\u00a0₽**"}},
-		{"2025-12-31", []string{"**По счёту 60 (расчёты с поставщиками): мы должны 582\u00a0629,54\u00a0₽**",
-			"**По счёту 62 (расчёты с покупателями): нам должны 398\u00a0343,08\u00a0₽**"}},
+		{"2026-04-25", []string{"нам должны **2\u00a0030\u00a0506,93\u00a0₽** (сч. 62)",
+			"мы должны **1\u00a0267\u00a0034,81\u00a0₽** (сч. 60)"}},
+		{"2025-12-31", []string{"мы должны **582\u00a0629,54\u00a0₽** (сч. 60)",
+			"нам должны **398\u00a0343,08\u00a0₽** (сч. 62)"}},
 	}
 	for _, tt := range tests {
 		res := lane.Run(t.Context(), ask(recipe.OpenItemsByParty, recipe.Filters{AsOfDate: tt.date, Counterparty: "Универсал", Status: "open"}))
@@ -186,7 +186,7 @@ func TestOpenItemsOfCustomerAndSupplier(t *testing.T) {
 		if strings.Contains(got, "Итого открыто") {
 			t.Errorf("%s: 60 and 62 netted into one figure:\n%s", tt.date, got)
 		}
-		if !strings.Contains(got, "— счёт 60") || !strings.Contains(got, "— счёт 62") {
+		if !strings.Contains(got, "| Счёт 60: документ |") || !strings.Contains(got, "| Счёт 62: документ |") {
 			t.Errorf("%s: rows of two accounts do not say whose they are:\n%s", tt.date, got)
 		}
 	}

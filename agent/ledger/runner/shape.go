@@ -1,0 +1,444 @@
+package runner
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
+)
+
+// An answer's shape on a phone: the opening line answers the question as asked — the figure,
+// the date, the party — then one short line of scope, the notes that change how a figure
+// reads, a table of the first rows (the rest counted, the full list in Excel) and the details
+// of the total. Bold is only on the figure asked for.
+
+// ShownTop is how many rows an answer's table shows; the rest are counted, and exported.
+const ShownTop = 5
+
+// Shown is how many of the matched rows the answer shows.
+func (r Result) Shown() int {
+	switch _, shaped := shapes[r.Intent]; {
+	case r.Report != nil && r.Intent == recipe.AccountCard:
+		return min(len(r.Rows), ShownTop)
+	case r.Report != nil && r.Report.Detail != "":
+		return min(len(r.Rows), ShownTop)
+	case shaped && r.Report == nil:
+		return min(len(r.Rows), ShownTop)
+	}
+	return len(r.Rows)
+}
+
+// shape is how one recipe's answer is laid out: the table's columns and a row's cells.
+type shape struct {
+	// columns are the table's headers: what a row is, and its figure.
+	columns [2]string
+	// cells are a row's two cells, as written (Markdown-escaped).
+	cells func(r Result, row Row) [2]string
+}
+
+// shapes are the answer kinds laid out answer-first; a recipe not here keeps the list layout.
+var shapes = map[recipe.Name]shape{
+	recipe.Receivables: {columns: [2]string{"Контрагент", "Сумма, ₽"}, cells: partyCells},
+	recipe.Payables:    {columns: [2]string{"Контрагент", "Сумма, ₽"}, cells: partyCells},
+	recipe.OpenItemsByParty: {columns: [2]string{"Документ", "Остаток, ₽"},
+		cells: func(r Result, row Row) [2]string { return [2]string{docCell(row), amountCell(row.Amount)} }},
+	recipe.OpenItemsByContract: {columns: [2]string{"Документ", "Остаток, ₽"},
+		cells: func(r Result, row Row) [2]string { return [2]string{docCell(row), amountCell(row.Amount)} }},
+	recipe.DocumentsFormBalance: {columns: [2]string{"Документ", "Остаток, ₽"},
+		cells: func(r Result, row Row) [2]string { return [2]string{docCell(row), amountCell(row.Amount)} }},
+	recipe.DocumentsByParty: {columns: [2]string{"Документ", "Сумма, ₽"},
+		cells: func(r Result, row Row) [2]string { return [2]string{docCell(row), postedCell(row)} }},
+	recipe.DocumentsByContract: {columns: [2]string{"Документ", "Сумма, ₽"},
+		cells: func(r Result, row Row) [2]string { return [2]string{docCell(row), postedCell(row)} }},
+	recipe.BankOpsByParty: {columns: [2]string{"Операция", "Сумма, ₽"},
+		cells: func(r Result, row Row) [2]string { return [2]string{docCell(row), postedCell(row)} }},
+	recipe.OpenContracts: {columns: [2]string{"Договор", "Сальдо, ₽"},
+		cells: func(r Result, row Row) [2]string {
+			return [2]string{md.Escape(row.Name + " — " + row.Party), amountCell(row.Amount)}
+		}},
+	recipe.AccountBalance: {columns: [2]string{"Счёт", "Сальдо, ₽"},
+		cells: func(r Result, row Row) [2]string {
+			return [2]string{md.Escape(strings.TrimSpace(row.Account + " " + row.Name)), amountCell(row.Amount)}
+		}},
+}
+
+func partyCells(r Result, row Row) [2]string {
+	return [2]string{md.Escape(row.Name), amountCell(row.Amount)}
+}
+
+// amountCell is an amount in a table, without the currency its header names.
+func amountCell(k onec.Kopecks) string {
+	return strings.TrimSuffix(ru.Money(int64(k)), "\u00a0₽")
+}
+
+// postedCell is a document's amount, marked when the document is not posted (it moved nothing).
+func postedCell(row Row) string {
+	if row.Posted != nil && !*row.Posted {
+		return amountCell(row.Amount) + " (не пров.)"
+	}
+	return amountCell(row.Amount)
+}
+
+// shortTypeNames are the document types as a narrow table says them: BP's own abbreviations
+// for goods and services, the direction of money for bank documents.
+var shortTypeNames = map[string]string{
+	"ПоступлениеНаРасчетныйСчет": "Вх. оплата",
+	"СписаниеСРасчетногоСчета":   "Исх. оплата",
+	"РеализацияТоваровУслуг":     "РТиУ",
+	"ПоступлениеТоваровУслуг":    "ПТиУ",
+	"АктСверкиВзаиморасчетов":    "Акт сверки",
+	"ВводНачальныхОстатков":      "Ввод остатков",
+}
+
+// prefixedNumber is a 1C document number with its prefix and leading zeros («СВ00-000042»).
+var prefixedNumber = regexp.MustCompile(`^[\p{L}\d]{0,6}-0*(\d+)$`)
+
+// docCell names a document in a table: its date, kind and number («18.03.26 ПТиУ 42», the
+// number without the prefix the whole base shares); a contract when the base keeps no
+// settlement documents.
+func docCell(row Row) string {
+	if row.Type == noDocumentsType {
+		if row.Deal == "" {
+			return "Без договора"
+		}
+		return md.Escape(row.Deal)
+	}
+	kind, ok := shortTypeNames[row.Type]
+	if !ok {
+		kind = typeName(row.Type)
+	}
+	number := row.Number
+	if m := prefixedNumber.FindStringSubmatch(number); m != nil {
+		number = m[1]
+	}
+	cell := kind + " " + number
+	if d := shortDate(row.Date); len(d) == len("02.01.2006") {
+		cell = d[:6] + d[8:] + " " + cell
+	}
+	return md.Escape(cell)
+}
+
+// answerFirst lays r out answer-first; ok is false for a recipe without a shape.
+func (r Result) answerFirst(mark string) (string, bool) {
+	sh, ok := shapes[r.Intent]
+	if !ok {
+		return "", false
+	}
+	head, details := r.headline()
+	if head == "" {
+		return "", false
+	}
+	if mark != "" {
+		head += " " + mark
+	}
+	var b strings.Builder
+	b.WriteString(head + "\n")
+	fmt.Fprintf(&b, "_%s_\n", md.Escape(r.shortScope()))
+	split := splitNote(r.All, r.Intent == recipe.Payables) // said shortly with the total, after the table
+	for _, n := range append(r.Notes, r.Limitations...) {
+		if n != split {
+			b.WriteString("\n" + md.Escape(n) + "\n")
+		}
+	}
+	rows := r.Rows[:min(len(r.Rows), ShownTop)]
+	if len(rows) == 1 && (r.Intent == recipe.AccountBalance || r.asksTop()) {
+		rows = nil // the headline is the row
+	}
+	if subs := r.Summary.Subtotals; len(subs) > 1 && r.byAccount() {
+		// Open items on two settlement accounts: a table each, so no row is read as the other
+		// side's.
+		for _, sub := range subs {
+			var own []Row
+			for _, row := range r.All {
+				if row.Account == sub.Key && len(own) < ShownTop {
+					own = append(own, row)
+				}
+			}
+			fmt.Fprintf(&b, "\n| Счёт %s: %s | %s |\n|:--|--:|\n", md.Escape(sub.Key), strings.ToLower(sh.columns[0]), sh.columns[1])
+			for _, row := range own {
+				c := sh.cells(r, row)
+				fmt.Fprintf(&b, "| %s | %s |\n", c[0], c[1])
+			}
+		}
+		rows = nil
+		shown := 0
+		for _, sub := range subs {
+			shown += min(sub.Rows, ShownTop)
+		}
+		if rest := r.Summary.Rows - shown; rest > 0 {
+			fmt.Fprintf(&b, "\n…и ещё %d — полный список кнопкой «Выгрузить в Excel».\n", rest)
+		}
+	}
+	if len(rows) > 0 {
+		fmt.Fprintf(&b, "\n| %s | %s |\n|:--|--:|\n", sh.columns[0], sh.columns[1])
+		// Open items of one side whose saldo is a credit one (our debt on 60): the amounts as the
+		// headline says them, an advance against it negative.
+		flip := len(r.Summary.Subtotals) <= 1 && r.Summary.TotalAmount < 0 && r.Intent != recipe.AccountBalance && r.Intent != recipe.OpenContracts
+		for _, row := range rows {
+			if flip {
+				row.Amount = -row.Amount
+			}
+			c := sh.cells(r, row)
+			fmt.Fprintf(&b, "| %s | %s |\n", c[0], c[1])
+		}
+	}
+	if rest := r.Summary.Rows - len(rows); rest > 0 && len(rows) > 0 {
+		fmt.Fprintf(&b, "\n…и ещё %d — полный список кнопкой «Выгрузить в Excel».\n", rest)
+	}
+	if details != "" {
+		b.WriteString("\n" + strings.ReplaceAll(details, "**", "")) // bold is the headline's
+	}
+	return strings.TrimSpace(b.String()), true
+}
+
+// asksTop: the question asks who owes most («самый крупный должник», «топ 5 кредиторов»).
+func (r Result) asksTop() bool {
+	return len(r.Rows) > 0 && (r.Filters.Sort == "amount_desc" || r.Filters.Limit > 0 && r.Filters.Limit <= ShownTop)
+}
+
+// byAccount: the subtotals are settlement accounts (open items), not document kinds.
+func (r Result) byAccount() bool {
+	switch r.Intent {
+	case recipe.OpenItemsByParty, recipe.OpenItemsByContract, recipe.DocumentsFormBalance:
+		return true
+	}
+	return false
+}
+
+// shortScope is the figures' scope in one short line: organization, account, source.
+func (r Result) shortScope() string {
+	parts := []string{r.Organization}
+	if r.OrgDefaulted {
+		parts[0] += " (основная)"
+	}
+	if r.BankAccount != "" {
+		parts = append(parts, "р/с "+r.BankAccount)
+	}
+	if r.Account != "" {
+		parts = append(parts, "сч. "+r.Account)
+	}
+	if base := baseName(r.Source); base != "" {
+		parts = append(parts, "1С: "+base)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// when is the answer's date or period as its headline says it.
+func (r Result) when() string {
+	switch {
+	case !r.AsOf.IsZero():
+		return "на " + ruDay(r.AsOf)
+	case !r.From.IsZero() && !r.To.IsZero():
+		return fmt.Sprintf("за %s – %s", ruDay(r.From), ruDay(r.To))
+	}
+	return "за всё время"
+}
+
+// bold is a figure the question asked for.
+func bold(s string) string { return "**" + s + "**" }
+
+// headline is the opening line that answers the question, and the details of the total said
+// after the table; head is "" when the recipe has no headline.
+func (r Result) headline() (head, details string) {
+	n := r.Summary.Rows
+	switch r.Intent {
+	case recipe.Receivables:
+		head = fmt.Sprintf("Нам должны %s %s — %d %s.", bold(r.Summary.TotalAmount.String()), r.when(), n,
+			ru.Plural(n, "контрагент", "контрагента", "контрагентов"))
+		if r.asksTop() {
+			top := r.Rows[0]
+			head = fmt.Sprintf("Больше всех нам должен %s: %s %s; всего %d %s — %s.", md.Escape(top.Name), bold(top.Amount.String()), r.when(),
+				n, ru.Plural(n, "контрагент", "контрагента", "контрагентов"), r.Summary.TotalAmount)
+		}
+		if s := strings.Trim(r.splitTotal(), " ()"); s != "" {
+			details = "Суммы — сальдо по всем договорам контрагента; как в отчёте БП «Задолженность покупателей»: " + s + "."
+		}
+	case recipe.Payables:
+		head = fmt.Sprintf("Мы должны %s %s — %d %s.", bold(r.Summary.TotalAmount.String()), r.when(), n,
+			ru.Plural(n, "контрагенту", "контрагентам", "контрагентам"))
+		if r.asksTop() {
+			top := r.Rows[0]
+			head = fmt.Sprintf("Больше всех мы должны %s: %s %s; всего %d %s — %s.", md.Escape(top.Name), bold(top.Amount.String()), r.when(),
+				n, ru.Plural(n, "контрагенту", "контрагентам", "контрагентам"), r.Summary.TotalAmount)
+		}
+		if s := strings.Trim(r.splitTotal(), " ()"); s != "" {
+			details = "Суммы — сальдо по всем договорам контрагента; как в отчёте БП «Задолженность поставщикам»: " + s + "."
+		}
+	case recipe.OpenItemsByParty, recipe.OpenItemsByContract:
+		who := md.Escape(r.Party)
+		if r.Intent == recipe.OpenItemsByContract && r.Contract != "" {
+			who = md.Escape(r.contractLabel())
+		}
+		head = r.openItemsHead(who)
+	case recipe.DocumentsFormBalance:
+		head = fmt.Sprintf("Остаток %s %s складывается из %d %s.", bold(r.Summary.TotalAmount.String()), r.when(), n,
+			ru.Plural(n, "документа", "документов", "документов"))
+	case recipe.OpenContracts:
+		var dr, cr onec.Kopecks
+		for _, row := range r.All {
+			if row.Amount > 0 {
+				dr += row.Amount
+			} else {
+				cr -= row.Amount
+			}
+		}
+		head = fmt.Sprintf("Незакрытых договоров %s: %d — дебетовое сальдо %s, кредитовое %s.", r.when(), n, bold(dr.String()), bold(cr.String()))
+	case recipe.AccountBalance:
+		if len(r.Rows) != 1 {
+			return "", ""
+		}
+		row := r.Rows[0]
+		head = fmt.Sprintf("Остаток по счёту %s %s: %s.", md.Escape(row.Account), r.when(), saldoSide(row.Amount))
+		if row.Debit != 0 && row.Credit != 0 {
+			// a settlement account's saldo expanded by counterparty: its debts and advances apart
+			head = fmt.Sprintf("Остаток по счёту %s %s: дебет %s, кредит %s (по контрагентам); свёрнуто — %s.", md.Escape(row.Account), r.when(),
+				bold(row.Debit.String()), bold(row.Credit.String()), SideAmount(row.Amount))
+		}
+		if row.Debt != 0 || row.Advance != 0 {
+			details = fmt.Sprintf("По субсчетам и договорам, как в ОСВ: дебет %s, кредит %s.", row.Debt, row.Advance)
+		}
+	case recipe.DocumentsByParty, recipe.DocumentsByContract:
+		what := "Документы"
+		if k, ok := documentKindTitles[r.Filters.DocumentType]; ok {
+			what = k
+		}
+		of := md.Escape(r.Party)
+		if r.Intent == recipe.DocumentsByContract && r.Contract != "" {
+			of = md.Escape(r.contractLabel())
+		}
+		head = fmt.Sprintf("%s %s %s: %d", what, of, r.when(), n)
+		var kinds []string
+		for _, sub := range r.Summary.Subtotals {
+			if sub.Rows > 0 {
+				kinds = append(kinds, fmt.Sprintf("%s: %d на %s", strings.ToLower(typeName(sub.Key)), sub.Rows, bold(sub.Amount.String())))
+			}
+		}
+		details = withoutCount(documentsTotal(n, r.Summary.Subtotals), n)
+		switch {
+		case len(kinds) == 1:
+			head += " на " + bold(r.Summary.Subtotals[slices.IndexFunc(r.Summary.Subtotals, func(s Subtotal) bool { return s.Rows > 0 })].Amount.String())
+		case len(kinds) > 1 && len(kinds) <= 3:
+			head += " — " + strings.Join(kinds, ", ") // a sale and a payment added would be a figure of nothing
+			if !slices.ContainsFunc(r.Summary.Subtotals, func(s Subtotal) bool { return s.Unposted > 0 }) {
+				details = "" // the headline said the sums by kind
+			}
+		}
+		head += "."
+	case recipe.BankOpsByParty:
+		head = fmt.Sprintf("Банковские операции %s %s: %s.", md.Escape(r.Party), r.when(), bankMoved(r.Summary.Subtotals))
+		details = withoutCount(bankOpsTotal(n, r.Summary.Subtotals), n)
+	}
+	return head, details
+}
+
+// openItemsHead says who owes whom on the open items of a counterparty or a contract: by
+// settlement account when there are several.
+func (r Result) openItemsHead(who string) string {
+	subs := r.Summary.Subtotals
+	n := r.Summary.Rows
+	docs := fmt.Sprintf("%d %s", n, ru.Plural(n, "документ", "документа", "документов"))
+	if len(subs) <= 1 {
+		account := r.Account
+		if len(subs) == 1 {
+			account = subs[0].Key
+		}
+		return fmt.Sprintf("%s %s — %s.", upperFirst(owes(account, r.Summary.TotalAmount, who)), r.when(), docs)
+	}
+	parts := make([]string, 0, len(subs))
+	for _, s := range subs {
+		parts = append(parts, fmt.Sprintf("%s (сч. %s)", owes(s.Key, s.Amount, ""), md.Escape(s.Key)))
+	}
+	return fmt.Sprintf("%s %s: %s — %s.", who, r.when(), strings.Join(parts, "; "), docs)
+}
+
+// owes says a settlement saldo (debit minus credit) as who owes whom, with the figure in bold:
+// on 62 a debit saldo is the customer's debt and a credit one an advance received; on 60 a
+// credit saldo is our debt and a debit one an advance paid. who is the counterparty, or "".
+func owes(account string, saldo onec.Kopecks, who string) string {
+	abs := bold(max(saldo, -saldo).String())
+	root, _, _ := strings.Cut(account, ".")
+	to := ""
+	if who != "" {
+		to = " " + who
+	}
+	switch {
+	case saldo == 0:
+		return "расчёты" + to + " закрыты: сальдо " + abs
+	case root == "62" && saldo > 0:
+		if who != "" {
+			return "долг " + who + " перед нами " + abs
+		}
+		return "нам должны " + abs
+	case root == "62":
+		return "аванс получен" + from(who) + " " + abs
+	case root == "60" && saldo < 0:
+		return "мы должны" + to + " " + abs
+	case root == "60":
+		return "аванс выдан" + to + " " + abs
+	case saldo > 0:
+		return "дебетовое сальдо" + to + " " + abs
+	default:
+		return "кредитовое сальдо" + to + " " + abs
+	}
+}
+
+func from(who string) string {
+	if who == "" {
+		return ""
+	}
+	return " от " + who
+}
+
+// saldoSide is a saldo with its side: «1 234,00 ₽ (дебет)».
+func saldoSide(k onec.Kopecks) string {
+	switch {
+	case k > 0:
+		return bold(k.String()) + " (дебет)"
+	case k < 0:
+		return bold((-k).String()) + " (кредит)"
+	}
+	return bold(k.String())
+}
+
+// postedSum is how many posted documents the subtotals count and their sum.
+func postedSum(subs []Subtotal) (int, onec.Kopecks) {
+	n, sum := 0, onec.Kopecks(0)
+	for _, s := range subs {
+		n += s.Rows
+		sum += s.Amount
+	}
+	return n, sum
+}
+
+// bankMoved is what the posted bank operations moved, by direction, the figures in bold.
+func bankMoved(subs []Subtotal) string {
+	var parts []string
+	for _, d := range []struct{ typ, moved string }{
+		{"ПоступлениеНаРасчетныйСчет", "поступило"}, {"СписаниеСРасчетногоСчета", "списано"},
+	} {
+		for _, s := range subs {
+			if s.Key == d.typ && s.Rows > 0 {
+				parts = append(parts, d.moved+" "+bold(s.Amount.String()))
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return "проведённых нет"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// withoutCount is a total's details without its first line when that line only counts the
+// documents the headline has counted.
+func withoutCount(details string, n int) string {
+	first, rest, _ := strings.Cut(details, "\n")
+	if first == countLine(n, 0) {
+		return rest
+	}
+	return details
+}
