@@ -18,6 +18,7 @@ import (
 
 	"github.com/finbot/finbot/agent/buttons"
 	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
@@ -148,14 +149,14 @@ func TestExportPerMessage(t *testing.T) {
 			// Something else since: the buttons above still export their own rows.
 			answerOf(t, a, Request{UserID: 1, ChatID: 1, Text: "документы Альфы за 2025 год"})
 			for _, tt := range []struct {
-				name   string
-				ans    Answer
-				title  string
-				recipe string
+				name  string
+				ans   Answer
+				title string
+				file  string
 			}{
-				{"documents", documents, "Документы контрагента за 01.01.2025 – 31.12.2025: ООО «Гранит»", "address.documents.by_counterparty"},
-				{"receivables", receivables, "Кто должен нам на 31.03.2026", "address.receivables.counterparty_totals"},
-				{"documents again", documents, "Документы контрагента за 01.01.2025 – 31.12.2025: ООО «Гранит»", "address.documents.by_counterparty"},
+				{"documents", documents, "Документы контрагента за 01.01.2025 – 31.12.2025: ООО «Гранит»", "Документы контрагента за 01.01.2025 – 31.12.2025 — ООО «Гранит».xlsx"},
+				{"receivables", receivables, "Кто должен нам на 31.03.2026", "Дебиторка на 31.03.2026.xlsx"},
+				{"documents again", documents, "Документы контрагента за 01.01.2025 – 31.12.2025: ООО «Гранит»", "Документы контрагента за 01.01.2025 – 31.12.2025 — ООО «Гранит».xlsx"},
 			} {
 				file := answerOf(t, a, tap(me, buttonData(t, tt.ans, "Выгрузить в Excel")))
 				if file.Document == nil {
@@ -163,12 +164,38 @@ func TestExportPerMessage(t *testing.T) {
 				}
 				sheet := readSheet(t, file.Document.Bytes)
 				want := resultOf(tt.ans).All
-				if file.Document.Name != strings.ReplaceAll(tt.recipe, ".", "_")+".xlsx" || !strings.HasPrefix(sheet[0][0], tt.title) ||
+				if file.Document.Name != tt.file || !strings.HasPrefix(sheet[0][0], tt.title) ||
 					len(dataRows(sheet)) != len(want) || dataRows(sheet)[0][0] != want[0].Name {
 					t.Errorf("%s: %s, %q, %d rows (want %d)", tt.name, file.Document.Name, sheet[0][0], len(dataRows(sheet)), len(want))
 				}
+				if tt.name == "receivables" {
+					checkDebtsSheet(t, tt.ans, sheet)
+				}
 			}
 		})
+	}
+}
+
+// checkDebtsSheet reads a debts export back against its message: the message's table rows are
+// the sheet's first rows, every row's debt less its advances is its balance, and the total under
+// the amounts is the headline's figure, a number.
+func checkDebtsSheet(t *testing.T, ans Answer, sheet [][]string) {
+	t.Helper()
+	rows := dataRows(sheet)
+	if got := sheet[3]; !slices.Equal(got, []string{"Контрагент", "Сумма, ₽", "Долг, ₽", "Авансы полученные, ₽", "Документов"}) {
+		t.Errorf("header %q", got)
+	}
+	for i, r := range rows {
+		if kopecks(t, r[2])-kopecks(t, r[3]) != kopecks(t, r[1]) {
+			t.Errorf("row %d %q: debt − advances ≠ balance", i, r)
+		}
+		if i < 5 && !strings.Contains(ans.Text, "| "+md.Escape(r[0])+" | "+strings.TrimSuffix(ru.Money(kopecks(t, r[1])), "\u00a0₽")+" |") {
+			t.Errorf("row %d %q is not the message's row %d:\n%s", i, r, i, ans.Text)
+		}
+	}
+	total := sheet[len(sheet)-1]
+	if len(total) < 2 || !strings.Contains(ans.Text, "**"+ru.Money(kopecks(t, total[1]))+"**") {
+		t.Errorf("total row %q is not the headline's figure:\n%s", total, ans.Text)
 	}
 }
 

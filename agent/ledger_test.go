@@ -68,7 +68,7 @@ func TestLedgerAnswerCarriesDebugButtonsAndExport(t *testing.T) {
 	}
 	// The export is of the answer the button sits under, not of the drilldown asked since.
 	file, _ := a.Answer(ctx, Request{UserID: 1, ChatID: 1, Command: "drill", Text: export})
-	if file.Document == nil || file.Document.Name != "address_receivables_counterparty_totals.xlsx" || len(file.Document.Bytes) < 1000 {
+	if file.Document == nil || file.Document.Name != "Дебиторка на 31.03.2026.xlsx" || len(file.Document.Bytes) < 1000 {
 		t.Errorf("export = %+v", file)
 	}
 	// Another chat has nothing to export: data never crosses conversations.

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/finbot/finbot/bot/tgmd"
+
 	"github.com/finbot/finbot/agent/api"
 )
 
@@ -64,14 +66,28 @@ func (c *core) ask(ctx context.Context, in incoming, req api.Request) error {
 		out.photo = &photo{png: ans.Chart.PNG, caption: caption(ans.Chart.Caption)}
 	}
 	if d := ans.Document; d != nil && len(d.Bytes) > 0 {
-		out.documents = append(out.documents, document{name: d.Name, caption: d.Caption, data: d.Bytes})
+		doc := document{name: d.Name, caption: tgmd.Message{Text: d.Caption}, data: d.Bytes}
+		// A file with a short answer is one message: the file, the answer as its caption
+		// («Выгрузка в Excel: 18 строк, …»), replying to the answer whose button asked for it.
+		text := markdown(ans)
+		if d.Caption != "" {
+			text += "\n\n" + api.EscapeMarkdown(d.Caption)
+		}
+		whole := tgmd.Convert(text)
+		if len(out.parts) == 1 && len(out.buttons) == 0 && out.photo == nil && tgmd.UTF16Len(whole.Text) <= maxCaptionUnits {
+			doc.caption, out.parts = whole, nil
+			if in.callbackID != "" {
+				out.replyTo = in.messageID
+			}
+		}
+		out.documents = append(out.documents, doc)
 	}
 	if c.debugOn(in.chatID) && c.access.isAdmin(in.userID) && ans.Debug.Trace["ledger"] != nil {
 		if data, err := json.MarshalIndent(ans.Debug, "", "  "); err == nil {
-			out.documents = append(out.documents, document{name: "debug.json", caption: "debug: " + ans.Recipe, data: []byte(c.redact(string(data)))})
+			out.documents = append(out.documents, document{name: "debug.json", caption: tgmd.Message{Text: "debug: " + ans.Recipe}, data: []byte(c.redact(string(data)))})
 		}
 	}
-	if in.group {
+	if in.group && out.replyTo == 0 {
 		out.replyTo = in.messageID
 	}
 	// The answer is ready: deliver it even if the user cancels now or the deadline passes (and

@@ -43,8 +43,9 @@ type outgoing struct {
 
 // document is a file with its caption.
 type document struct {
-	name, caption string
-	data          []byte
+	name    string
+	caption tgmd.Message
+	data    []byte
 }
 
 // photo is a PNG with its caption.

@@ -53,9 +53,20 @@ func (b *Bot) send(ctx context.Context, out outgoing) error {
 	texted := len(out.parts) > 0
 	for _, d := range out.documents {
 		dc := tgbotapi.NewDocument(out.chatID, tgbotapi.FileBytes{Name: d.name, Bytes: d.data})
-		dc.Caption = d.caption
+		dc.Caption, dc.CaptionEntities = d.caption.Text, toEntities(d.caption.Entities)
 		dc.ReplyToMessageID, dc.AllowSendingWithoutReply = replyTo, replyTo != 0
-		_, err := b.deliver(ctx, out.chatID, dc, func() tgbotapi.Chattable { return dc })
+		plain := func() tgbotapi.Chattable { dc.CaptionEntities = nil; return dc }
+		_, err := b.deliver(ctx, out.chatID, dc, plain)
+		if err != nil && !texted && d.caption.Text != "" && !errors.Is(err, errBlocked) && ctx.Err() == nil {
+			// The file carried the answer in its caption: the answer comes as text, and the
+			// note says the file did not.
+			cfg := tgbotapi.NewMessage(out.chatID, d.caption.Text)
+			cfg.Entities = toEntities(d.caption.Entities)
+			cfg.ReplyToMessageID, cfg.AllowSendingWithoutReply = replyTo, replyTo != 0
+			if _, terr := b.deliver(ctx, out.chatID, cfg, func() tgbotapi.Chattable { cfg.Entities = nil; return cfg }); terr == nil {
+				texted = true
+			}
+		}
 		if err = b.attached(ctx, out.chatID, texted, "Не получилось отправить файл «"+d.name+"».", err); err != nil {
 			return ignoreBlocked(err)
 		}

@@ -129,3 +129,25 @@ func TestUploadErrorCodeIsRead(t *testing.T) {
 		}
 	})
 }
+
+// TestExportIsOneMessage: a pressed export comes back as one message — the file, the answer
+// as its caption with its formatting and the source line, replying to the answer whose button
+// asked for it.
+func TestExportIsOneMessage(t *testing.T) {
+	f := newFakeAPI(t)
+	a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
+		return api.Answer{Text: "Выгрузка в Excel: **18 строк**, 35 987 887,75 ₽.",
+			Document: &api.Document{Name: "Дебиторка на 31.03.2026.xlsx", Bytes: []byte("PK-xlsx"), Caption: "Источник: демо-база 1С"}}, nil
+	}}
+	startBot(t, f, a, Options{})
+	f.Push(press(10, 10, 42, "x:abcdefgh2345"))
+	f.WaitCalls(t, "sendDocument", 1)
+	if n := f.Count("sendMessage"); n != 0 {
+		t.Errorf("%d text messages beside the file, want none", n)
+	}
+	c := f.Calls("sendDocument")[0]
+	if c.Form["caption"] != "Выгрузка в Excel: 18 строк, 35 987 887,75 ₽.\n\nИсточник: демо-база 1С" ||
+		!strings.Contains(c.Form["caption_entities"], `"bold"`) || c.Form["reply_to_message_id"] != "42" {
+		t.Errorf("sendDocument form = %v", c.Form)
+	}
+}

@@ -126,7 +126,13 @@ func (t *telegram) call(ctx context.Context, method string, params map[string]st
 func (t *telegram) send(ctx context.Context, c tgbotapi.Chattable) (int, error) {
 	api, status := *t.api, 0
 	api.Client = t.doer(ctx, &status)
-	resp, err := api.Request(c)
+	var resp *tgbotapi.APIResponse
+	var err error
+	if dc, ok := c.(tgbotapi.DocumentConfig); ok && len(dc.CaptionEntities) > 0 {
+		resp, err = documentWithEntities(&api, dc)
+	} else {
+		resp, err = api.Request(c)
+	}
 	if err != nil {
 		return 0, explain(withCode(resp, status, err))
 	}
@@ -135,6 +141,27 @@ func (t *telegram) send(ctx context.Context, c tgbotapi.Chattable) (int, error) 
 		return 0, fmt.Errorf("telegram: decode the message sent: %w", err)
 	}
 	return m.MessageID, nil
+}
+
+// documentWithEntities sends a file whose caption has entities (a bold figure, a link): v5.5.1's
+// DocumentConfig drops caption_entities from its request, so the fields are written here, as
+// the library writes a sendDocument's otherwise.
+func documentWithEntities(api *tgbotapi.BotAPI, dc tgbotapi.DocumentConfig) (*tgbotapi.APIResponse, error) {
+	params := make(tgbotapi.Params)
+	if err := params.AddFirstValid("chat_id", dc.ChatID, dc.ChannelUsername); err != nil {
+		return nil, err
+	}
+	params.AddNonZero("reply_to_message_id", dc.ReplyToMessageID)
+	params.AddBool("disable_notification", dc.DisableNotification)
+	params.AddBool("allow_sending_without_reply", dc.AllowSendingWithoutReply)
+	params.AddNonEmpty("caption", dc.Caption)
+	if err := params.AddInterface("reply_markup", dc.ReplyMarkup); err != nil {
+		return nil, err
+	}
+	if err := params.AddInterface("caption_entities", dc.CaptionEntities); err != nil {
+		return nil, err
+	}
+	return api.UploadFiles("sendDocument", params, []tgbotapi.RequestFile{{Name: "document", Data: dc.File}})
 }
 
 // withCode gives a failed call's error the Bot API's error_code. v5.5.1 drops it from the

@@ -365,7 +365,7 @@ func export(res runner.Result) (skill.Reply, error) {
 		return skill.Reply{}, fmt.Errorf("export: %w", err)
 	}
 	return skill.Reply{Recipe: string(res.Intent), Text: res.ExportCaption(),
-		Document: &skill.Document{Name: strings.ReplaceAll(res.RecipeID, ".", "_") + ".xlsx", Bytes: data, Caption: "Источник: " + res.Source}}, nil
+		Document: &skill.Document{Name: res.ExportName(), Bytes: data, Caption: "Источник: " + res.Source}}, nil
 }
 
 // Offers reports whether the planner may query 1C for q: 1C is connected and open to the

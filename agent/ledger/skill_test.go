@@ -141,7 +141,7 @@ func TestReplyCarriesDebugButtonsAndExport(t *testing.T) {
 	}
 	// The export is of the reply the button sits under, not of the drilldown asked since.
 	file := command(t, s, 1, "drill", export)
-	if file.Document == nil || file.Document.Name != "address_receivables_counterparty_totals.xlsx" || len(file.Document.Bytes) < 1000 ||
+	if file.Document == nil || file.Document.Name != "Дебиторка на 31.03.2026.xlsx" || len(file.Document.Bytes) < 1000 ||
 		file.Recipe != string(recipe.Receivables) {
 		t.Errorf("export = %+v", file)
 	}

@@ -74,8 +74,21 @@ func (r Result) XLSX() ([]byte, error) {
 	if err := set(1, totalRow, r.exportTotal(len(cells))); err != nil {
 		return nil, err
 	}
+	// The total as a number under the amounts it adds, where adding them means something.
+	if col := totalColumn(header); col > 0 && r.Report == nil && r.Intent != recipe.DocumentsByParty &&
+		r.Intent != recipe.DocumentsByContract && r.Intent != recipe.BankOpsByParty {
+		name, _ := excelize.CoordinatesToCellName(col, totalRow)
+		if err := f.SetCellFloat(s, name, float64(r.Summary.TotalAmount)/100, 2, 64); err != nil {
+			return nil, err
+		}
+		f.SetCellStyle(s, name, name, money)
+	}
+	// the header stays in view while the rows scroll
+	if err := f.SetPanes(s, &excelize.Panes{Freeze: true, YSplit: 4, TopLeftCell: "A5", ActivePane: "bottomLeft"}); err != nil {
+		return nil, err
+	}
 	f.SetColWidth(s, "A", "A", 48)
-	f.SetColWidth(s, "B", "H", 18)
+	f.SetColWidth(s, "B", "H", 20)
 	var buf bytes.Buffer
 	if err := f.Write(&buf); err != nil {
 		return nil, fmt.Errorf("address: xlsx: %w", err)
@@ -84,6 +97,41 @@ func (r Result) XLSX() ([]byte, error) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// totalColumn is the 1-based column of the amount a result's total adds («Сумма, ₽», «Остаток,
+// ₽», «Сальдо, ₽»); 0 when there is none.
+func totalColumn(header []string) int {
+	for i, h := range header {
+		if h == "Сумма, ₽" || h == "Остаток, ₽" || h == "Сальдо, ₽" {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// ExportName is the export's file name as a person would save it: «Дебиторка на 31.03.2026.xlsx»,
+// «Документы ООО «Альфа» за 01.03.2026 – 31.03.2026.xlsx».
+func (r Result) ExportName() string {
+	var name string
+	switch r.Intent {
+	case recipe.Receivables:
+		name = "Дебиторка " + r.when()
+	case recipe.Payables:
+		name = "Кредиторка " + r.when()
+	case recipe.TurnoverSheet, recipe.AccountCard:
+		name = r.reportTitle()
+	default:
+		name = r.title()
+	}
+	name = strings.ReplaceAll(name, ": ", " — ") // «Документы контрагента за … — ООО «Гранит»»
+	name = strings.Map(func(c rune) rune {
+		if strings.ContainsRune(`/\:*?"<>|`, c) {
+			return '-' // no file system takes these in a name
+		}
+		return c
+	}, name)
+	return ru.Truncate(name, 120) + ".xlsx"
+}
 
 // table is the header and cells of the export, per recipe.
 func (r Result) table() ([]string, [][]any) {
@@ -97,9 +145,18 @@ func (r Result) table() ([]string, [][]any) {
 	case recipe.TurnoverSheet, recipe.AccountCard:
 		return r.reportTable(rows) // report_compose.go
 	case recipe.Receivables, recipe.Payables:
-		header = []string{"Контрагент", "Сумма, ₽", "Документов"}
+		// the columns of the message, and BP's split of each balance into debt and advances
+		debt, advance := "Долг, ₽", "Авансы полученные, ₽"
+		if r.Intent == recipe.Payables {
+			debt, advance = "Наш долг, ₽", "Авансы выданные, ₽"
+		}
+		header = []string{"Контрагент", "Сумма, ₽", debt, advance, "Документов"}
 		for _, x := range rows {
-			cells = append(cells, []any{x.Name, x.Amount, x.Count})
+			d, a := x.Debt, x.Advance
+			if a == 0 {
+				d = x.Amount
+			}
+			cells = append(cells, []any{x.Name, x.Amount, d, a, x.Count})
 		}
 	case recipe.AccountBalance:
 		header = []string{"Счёт", "Дебет, ₽", "Кредит, ₽", "Сальдо, ₽"}
