@@ -353,6 +353,12 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		b.WriteString("Строки, в которой было бы всё, о чём вы спросили, не нашёл. Ближе всего:\n\n")
 	case lead != "":
 		b.WriteString(lead + "\n\n")
+	case !named && !scheduled && res.Coverage >= sureClauseCoverage:
+		// A clause that holds the question and states one amount of what is asked: the
+		// amount opens the answer, the clause follows («185 760,00 ₽ — п. 3.2»).
+		if l := amountLead(q, hits, kept, rds, placeOf); l != "" {
+			b.WriteString(l + "\n\n")
+		}
 	}
 	if who != "" && !res.NotFound {
 		b.WriteString(who + "\n\n")
@@ -414,6 +420,77 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 	}
 	return skill.Reply{Text: strings.TrimSpace(b.String()), Sources: srcs, Quoted: quoted}, res, true
+}
+
+// asksMeasure: the question asks an amount of something else than money — an area, days, a
+// count («сколько метров», «скока лицензий»); asksShare: a share. Neither is a clause's sum, nor
+// is a rate (asksRate).
+var (
+	asksMeasure = regexp.MustCompile(`(?i)метр|кв\.?\s?м|площад|(сколько|скока|скоко|скольк\p{L}*)\s+(\p{L}+\s+)?` +
+		`(дн|дней|суток|недел|месяцев|лет|год|час|минут|штук|шт|раз|человек|мест|лиценз|паллет|короб|км|километр|тонн|процент)`)
+	asksShare = regexp.MustCompile(`(?i)(^|[^\p{L}])дол[яюи]([^\p{L}]|$)`)
+)
+
+// rivalClause: a clause scoring this share of the best one's is as likely the answer.
+const rivalClause = 0.7
+
+// sumsOf are the distinct sums a clause states, without their VAT («в том числе НДС 22 % —
+// 33 497,70» is the VAT of the sum before it).
+func sumsOf(text string) []string {
+	var out []string
+	for _, at := range firstAmount.FindAllStringIndex(text, -1) {
+		if vatBefore.MatchString(text[max(0, at[0]-40):at[0]]) {
+			continue
+		}
+		if a := text[at[0]:at[1]]; !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// vatBefore: the text before an amount names VAT («в том числе НДС 22 % — »).
+var vatBefore = regexp.MustCompile(`НДС[^.;,]{0,15}$|НДС\s*\d{1,2}\s*%\s*[—–-]?\s*$`)
+
+// amountLead is an answer's opening line when the question asks an amount and the clause that
+// answers best, quoted below — as set anew, where an agreement did — states exactly one besides
+// its VAT: «**185 760,00 ₽** — п. 3.2.»; "" otherwise (a question of time, a row, several
+// amounts).
+//
+// A clause nearly as good that states another sum makes it no answer: «сколько платим за склад в
+// месяц» is the rent or the waste removal fee, and the quotes say which.
+func amountLead(q Question, hits, kept []library.ClauseHit, rds []*readDoc, placeOf func(library.ClauseHit) string) string {
+	best := hits[0]
+	if !q.Asking.Amount || q.Asking.Term || q.Asking.When || best.Unit.Kind != library.UnitClause ||
+		asksMeasure.MatchString(q.Text) || asksRate.MatchString(q.Text) || asksShare.MatchString(q.Text) ||
+		!slices.ContainsFunc(kept, func(h library.ClauseHit) bool { return h.Doc == best.Doc && h.Unit.Index == best.Unit.Index }) {
+		return ""
+	}
+	text := best.Unit.Text
+	if am, _, ok := amendmentOf(rds, best); ok {
+		text = am.Text
+	}
+	amounts := sumsOf(text)
+	if len(amounts) != 1 {
+		return ""
+	}
+	for _, h := range hits[1:] {
+		if h.Score < best.Score*rivalClause {
+			break
+		}
+		other := h.Unit.Text
+		if am, _, ok := amendmentOf(rds, h); ok {
+			other = am.Text
+		}
+		if slices.ContainsFunc(sumsOf(other), func(a string) bool { return a != amounts[0] }) {
+			return "" // a rival clause states another sum
+		}
+	}
+	k, ok := kopecks(amounts[0])
+	if !ok {
+		return ""
+	}
+	return "**" + md.Escape(ru.Money(k)) + "**" + md.Escape(" — "+placeOf(best)+".")
 }
 
 // amendedBy names the document that set a clause anew: «ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 1 от
