@@ -61,7 +61,15 @@ func (c *core) ask(ctx context.Context, in incoming, req api.Request) error {
 	}
 	c.metrics.routes.WithLabelValues(string(ans.Scenario), string(ans.Kind)).Inc()
 	c.clean(&ans)
-	out := outgoing{chatID: in.chatID, parts: render(ans), buttons: ans.Buttons, answer: &ans}
+	var remember func(int)
+	if r := in.receipt; r != nil {
+		// An upload's caption: the receipt and the answer in one message, remembered as the
+		// receipt (a reply to it asks about the file).
+		ans.Text = strings.TrimSpace(r.Text) + "\n\n" + ans.Text
+		ans.Buttons = append(ans.Buttons, r.Buttons...)
+		remember = c.receiptOut(ctx, in, req, *r).sent
+	}
+	out := outgoing{chatID: in.chatID, parts: render(ans), buttons: ans.Buttons, answer: &ans, sent: remember}
 	if ans.Chart != nil && len(ans.Chart.PNG) > 0 {
 		out.photo = &photo{png: ans.Chart.PNG, caption: caption(ans.Chart.Caption)}
 	}

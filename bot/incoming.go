@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/finbot/finbot/agent/api"
 )
 
 // incoming is one message the bot must answer, independent of the front end.
@@ -28,6 +30,9 @@ type incoming struct {
 	file *fileRef
 	// inboxed: the update is in the webhook inbox until it is settled done (see Inbox).
 	inboxed bool
+	// receipt is the receipt of the file this message came with, sent with the answer to its
+	// caption as one message.
+	receipt *api.Answer
 }
 
 // fileRef is a document attached to a message.

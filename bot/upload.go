@@ -20,20 +20,49 @@ func (c *core) upload(ctx context.Context, in incoming) error {
 		return nil
 	}
 	req := api.Request{UserID: in.userID, ChatID: in.chatID, Group: in.group}
-	docID, err := c.receive(ctx, in, req)
-	if err != nil || docID == "" || strings.TrimSpace(in.text) == "" {
+	asked := strings.TrimSpace(in.text) != ""
+	receipt, err := c.receive(ctx, in, req, asked)
+	if err != nil || receipt == nil {
 		return err
 	}
-	req.Text, req.OnlyDoc = in.text, docID
-	return c.ask(ctx, in, req)
+	// The caption's answer and the receipt are one message: the receipt, then the answer.
+	req.Text, req.OnlyDoc = in.text, receipt.Receipt
+	in.receipt = receipt
+	if err := c.ask(ctx, in, req); err != nil {
+		// No answer to join: the receipt alone says the file is kept.
+		if serr := c.send(context.WithoutCancel(ctx), c.receiptOut(ctx, in, req, *receipt)); serr != nil {
+			c.log.WarnContext(ctx, "send receipt", "chat_id", in.chatID, "err", serr)
+		}
+		return err
+	}
+	return nil
 }
 
-// receive runs the upload in the user's slot and returns the stored document's id ("" when
-// the file was refused).
-func (c *core) receive(ctx context.Context, in incoming, req api.Request) (string, error) {
+// receiptOut is the message of an upload's receipt (ans), remembered as the receipt once sent:
+// a reply to it is a question about that document.
+func (c *core) receiptOut(ctx context.Context, in incoming, req api.Request, ans api.Answer) outgoing {
+	out := outgoing{chatID: in.chatID, parts: render(ans), buttons: ans.Buttons, answer: &ans}
+	if in.group {
+		out.replyTo = in.messageID
+	}
+	if ans.Receipt != "" {
+		sctx := context.WithoutCancel(ctx)
+		out.sent = func(messageID int) {
+			if err := c.answerer.RememberReceipt(sctx, req, messageID, ans.Receipt); err != nil {
+				c.log.WarnContext(sctx, "remember receipt", "chat_id", in.chatID, "err", err)
+			}
+		}
+	}
+	return out
+}
+
+// receive runs the upload in the user's slot and returns its receipt: the agent's answer, its
+// Receipt the stored document's id. A refused file's answer is sent, and nil comes back; so is a
+// receipt's, unless held (a caption is to be answered with it).
+func (c *core) receive(ctx context.Context, in incoming, req api.Request, hold bool) (*api.Answer, error) {
 	ctx, release, err := c.users.acquire(ctx, in.userID)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer release()
 	ctx, cancel := context.WithTimeout(ctx, c.answerTimeout)
@@ -48,9 +77,9 @@ func (c *core) receive(ctx context.Context, in incoming, req api.Request) (strin
 			f.Size = api.MaxUploadBytes + 1
 		case err != nil:
 			if cause := context.Cause(ctx); errors.Is(cause, errCanceled) {
-				return "", errCanceled
+				return nil, errCanceled
 			}
-			return "", fmt.Errorf("%w: download: %w", errDownload, err)
+			return nil, fmt.Errorf("%w: download: %w", errDownload, err)
 		default:
 			f.Data = data
 		}
@@ -58,26 +87,17 @@ func (c *core) receive(ctx context.Context, in incoming, req api.Request) (strin
 	ans, err := c.answerer.Upload(ctx, req, f)
 	if err != nil {
 		if cause := context.Cause(ctx); errors.Is(cause, errCanceled) {
-			return "", errCanceled
+			return nil, errCanceled
 		}
-		return "", err
+		return nil, err
 	}
 	c.metrics.routes.WithLabelValues(string(ans.Scenario), string(ans.Kind)).Inc()
 	c.clean(&ans)
-	out := outgoing{chatID: in.chatID, parts: render(ans), buttons: ans.Buttons, answer: &ans}
-	if in.group {
-		out.replyTo = in.messageID
+	if hold && ans.Receipt != "" {
+		return &ans, nil
 	}
-	if ans.Receipt != "" {
-		sctx := context.WithoutCancel(ctx)
-		out.sent = func(messageID int) {
-			if err := c.answerer.RememberReceipt(sctx, req, messageID, ans.Receipt); err != nil {
-				c.log.WarnContext(sctx, "remember receipt", "chat_id", in.chatID, "err", err)
-			}
-		}
+	if err := c.send(context.WithoutCancel(ctx), c.receiptOut(ctx, in, req, ans)); err != nil {
+		return nil, err
 	}
-	if err := c.send(context.WithoutCancel(ctx), out); err != nil {
-		return "", err
-	}
-	return ans.Receipt, nil
+	return nil, nil
 }

@@ -65,16 +65,25 @@ func TestUploadThroughBotAPI(t *testing.T) {
 	}
 }
 
-// A caption is a question about the file it came with.
+// A caption is a question about the file it came with, answered in the receipt's message — in
+// a group, one message replying to the upload; a reply to it asks about the file again.
 func TestUploadWithCaptionAnswersIt(t *testing.T) {
 	f := newFakeAPI(t)
 	pdf := contractPDF()
 	f.AddFile("doc2", pdf)
-	startBot(t, f, docsAgent(), Options{})
+	b := startBot(t, f, docsAgent(), Options{})
 	f.Push(documentUpdate(51, 51, "private", "doc2", "dogovor.pdf", len(pdf), "какой срок оплаты?", nil))
-	sent := f.WaitSent(t, 2)
-	if !strings.Contains(sent[0].Text, "Загрузил") || !strings.Contains(sent[1].Text, "20 банковских дней") {
-		t.Errorf("replies %q / %q", sent[0].Text, sent[1].Text)
+	sent := f.WaitSent(t, 1)
+	if !strings.Contains(sent[0].Text, "Загрузил") || !strings.Contains(sent[0].Text, "20 банковских дней") {
+		t.Errorf("reply %q: want the receipt and the answer in one message", sent[0].Text)
+	}
+	mention := "@finbot_test_bot какой срок оплаты?"
+	f.Push(documentUpdate(-100501, 55, "supergroup", "doc2", "dogovor.pdf", len(pdf), mention,
+		[]tgbotapi.MessageEntity{{Type: "mention", Offset: 0, Length: len("@finbot_test_bot")}}))
+	sent = f.WaitSent(t, 2)
+	settle(t, f, b)
+	if len(f.Sent()) != 2 || !strings.Contains(sent[1].Text, "Загрузил") || !strings.Contains(sent[1].Text, "20 банковских дней") || sent[1].ReplyTo != "40" {
+		t.Errorf("group upload: %d messages, the last %q replying to %q", len(f.Sent()), sent[1].Text, sent[1].ReplyTo)
 	}
 }
 
