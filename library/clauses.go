@@ -499,8 +499,9 @@ func unitTermsOf(u Unit) clauseTerms {
 	}
 	head := ""
 	if u.Kind == UnitClause {
-		if ts := clauseTokens(leadingNumber.ReplaceAllString(u.Text, "")); len(ts) > 0 {
-			head = ts[0]
+		// the first word after the clause's number: its tokens come first, and have no letter
+		if i := slices.IndexFunc(toks, func(t string) bool { return strings.IndexFunc(t, unicode.IsLetter) >= 0 }); i >= 0 {
+			head = toks[i]
 		}
 	}
 	return clauseTerms{own: set(toks), ctx: set(clauseTokens(u.Section + " " + u.Lead)), next: next, head: head,
@@ -1167,9 +1168,6 @@ type clauseTerms struct {
 	opening        bool   // openingRow: a table's opening balance
 	head           string // a clause's first term («Территория деятельности Агента: …» — «территор»)
 }
-
-// leadingNumber is a clause's leading number («1.3. »).
-var leadingNumber = regexp.MustCompile(`^\s*\d{1,2}(?:\.\d{1,3})*\.?\s*`)
 
 // askedNoun: the noun a question asks which of («на каких территориях», «какой лимит»).
 var askedNoun = regexp.MustCompile(`(?i)(?:^|[^\p{L}])как(?:ой|ая|ое|ие|их|им|ую|ом|ому|ова|овы|ов)\s+(\p{L}{4,})`)
