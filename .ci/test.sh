@@ -119,19 +119,11 @@ bash .ci/imports.sh
 # Every other module of the repository (library/retrieval/blevebench: bleve against finbot's
 # retrieval, kept out of finbot's go.mod): its test binary builds, so its go.mod and go.sum are
 # complete, and it vets. bench.sh runs its benchmark. At the lowest priority from the start: it
-# compiles a dependency graph of its own (bleve), in the CPU the tests leave. On a cold Go build
-# cache (a fresh machine, as for the fuzz stage) that graph is some 150 CPU-seconds of the two
-# cores the cold race build needs: there every package and test import is resolved against go.mod
-# and go.sum (go list -deps -test), not compiled; a machine that has built before compiles and vets.
+# compiles a dependency graph of its own (bleve), in the CPU the tests leave.
 (
   rc=0
   for gomod in $(git ls-files '*/go.mod' 2>/dev/null || find . -mindepth 2 -name go.mod -not -path './.cache/*'); do
     dir=$(dirname "$gomod")
-    if [ "$cached" -lt 3000 ]; then
-      echo "module $dir: cold Go build cache ($cached files), imports resolved, not compiled"
-      (cd "$dir" && go list -deps -test ./... >/dev/null) || rc=1
-      continue
-    fi
     echo "module $dir"
     # no -race: no test runs here, and a race build of bleve's graph would cost the cold run a minute
     (cd "$dir" && nice -n 19 go test -vet=all -count=1 -run '^$' ./...) || rc=1
@@ -155,7 +147,9 @@ mod=$(go list -m)
 gotest() {
   # -vet=all: the whole of go vet, in the build each run compiles anyway (a separate go vet
   # compiled the plain run's packages once more for the race configuration).
-  local n=$1 mode=$2 filter=$3 pkgs=$4 args=(-count=1 -timeout 10m -vet=all)
+  # -ldflags=-w: test binaries without DWARF (stack traces and race reports need none) link in
+  # half the time: some 50 CPU-seconds of a cold run, which links every package's binary twice.
+  local n=$1 mode=$2 filter=$3 pkgs=$4 args=(-count=1 -timeout 10m -vet=all -ldflags=-w)
   [ "$mode" = race ] && args+=(-race -p 4)
   args+=("${extra[@]}") # test.sh's arguments (-v, -run …); the split filter after them wins
   [ "$filter" = - ] || args+=("$filter")

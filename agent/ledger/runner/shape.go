@@ -239,6 +239,16 @@ func (r Result) when() string {
 	return "за всё время"
 }
 
+// debtSides are the words of the two debts lists' headlines: who owes, who owes most, BP's report
+// whose split of debt and advances the details follow, and the parties counted.
+var debtSides = map[recipe.Name]struct {
+	total, most, report string
+	parties             [3]string
+}{
+	recipe.Receivables: {"Нам должны", "Больше всех нам должен", "«Задолженность покупателей»", [3]string{"контрагент", "контрагента", "контрагентов"}},
+	recipe.Payables:    {"Мы должны", "Больше всех мы должны", "«Задолженность поставщикам»", [3]string{"контрагенту", "контрагентам", "контрагентам"}},
+}
+
 // bold is a figure the question asked for.
 func bold(s string) string { return "**" + s + "**" }
 
@@ -247,27 +257,17 @@ func bold(s string) string { return "**" + s + "**" }
 func (r Result) headline() (head, details string) {
 	n := r.Summary.Rows
 	switch r.Intent {
-	case recipe.Receivables:
-		head = fmt.Sprintf("Нам должны %s %s — %d %s.", bold(r.Summary.TotalAmount.String()), r.when(), n,
-			ru.Plural(n, "контрагент", "контрагента", "контрагентов"))
+	case recipe.Receivables, recipe.Payables:
+		side := debtSides[r.Intent]
+		parties := ru.Plural(n, side.parties[0], side.parties[1], side.parties[2])
+		head = fmt.Sprintf("%s %s %s — %d %s.", side.total, bold(r.Summary.TotalAmount.String()), r.when(), n, parties)
 		if r.asksTop() {
 			top := r.Rows[0]
-			head = fmt.Sprintf("Больше всех нам должен %s: %s %s; всего %d %s — %s.", md.Escape(top.Name), bold(top.Amount.String()), r.when(),
-				n, ru.Plural(n, "контрагент", "контрагента", "контрагентов"), r.Summary.TotalAmount)
+			head = fmt.Sprintf("%s %s: %s %s; всего %d %s — %s.", side.most, md.Escape(top.Name), bold(top.Amount.String()), r.when(),
+				n, parties, r.Summary.TotalAmount)
 		}
 		if s := strings.Trim(r.splitTotal(), " ()"); s != "" {
-			details = "Суммы — сальдо по всем договорам контрагента; как в отчёте БП «Задолженность покупателей»: " + s + "."
-		}
-	case recipe.Payables:
-		head = fmt.Sprintf("Мы должны %s %s — %d %s.", bold(r.Summary.TotalAmount.String()), r.when(), n,
-			ru.Plural(n, "контрагенту", "контрагентам", "контрагентам"))
-		if r.asksTop() {
-			top := r.Rows[0]
-			head = fmt.Sprintf("Больше всех мы должны %s: %s %s; всего %d %s — %s.", md.Escape(top.Name), bold(top.Amount.String()), r.when(),
-				n, ru.Plural(n, "контрагенту", "контрагентам", "контрагентам"), r.Summary.TotalAmount)
-		}
-		if s := strings.Trim(r.splitTotal(), " ()"); s != "" {
-			details = "Суммы — сальдо по всем договорам контрагента; как в отчёте БП «Задолженность поставщикам»: " + s + "."
+			details = "Суммы — сальдо по всем договорам контрагента; как в отчёте БП " + side.report + ": " + s + "."
 		}
 	case recipe.OpenItemsByParty, recipe.OpenItemsByContract:
 		who := md.Escape(r.Party)
