@@ -113,16 +113,16 @@ func (r Result) Drills() []Drill {
 	var out []Drill
 	var seen []string // the anchors offered
 	for _, row := range r.Rows {
-		anchor, label := "", ""
+		anchor, text := "", ""
 		switch {
 		case slices.Contains(target.Required, recipe.FilterCounterparty) && row.Ref != "" && (r.Intent == recipe.Receivables || r.Intent == recipe.Payables):
-			anchor, label = row.Ref, row.Name
+			anchor, text = row.Ref, thumbLabel(shortParty(row.Name), row.Amount)
 		case slices.Contains(target.Required, recipe.FilterCounterparty) && row.PartyID != "":
-			anchor, label = row.PartyID, row.Party
+			anchor, text = row.PartyID, thumbLabel(shortParty(row.Party), 0)
 		case slices.Contains(target.Required, recipe.FilterContract) && row.DealID != "":
-			anchor, label = row.DealID, row.Deal
+			anchor, text = row.DealID, thumbLabel(contractNumber(row.Deal), r.dealSaldo(row.DealID))
 		case slices.Contains(target.Required, recipe.FilterAccount) && row.Account != "":
-			anchor, label = "acct-"+row.Account, "счёт "+row.Account
+			anchor, text = "acct-"+row.Account, drillLabel(target, "счёт "+row.Account)
 		}
 		if anchor == "" || slices.Contains(seen, short(anchor)) {
 			continue
@@ -132,7 +132,7 @@ func (r Result) Drills() []Drill {
 			continue // over Telegram's bound
 		}
 		seen = append(seen, short(anchor))
-		out = append(out, Drill{Text: r.drillButton(target, row, label), Data: data})
+		out = append(out, Drill{Text: text, Data: data})
 		if len(out) == maxDrills {
 			break
 		}
@@ -143,42 +143,33 @@ func (r Result) Drills() []Drill {
 // maxLabel bounds a button's label: longer ones a phone cuts where it likes.
 const maxLabel = 48
 
-// thumbLabel bounds a drilldown's label under a list: what tells the rows apart comes first, so
-// a phone cuts nothing that matters.
-const thumbLabel = 24
+// maxThumb bounds a drilldown's label under a list: what tells the rows apart comes first, so a
+// phone cuts nothing that matters.
+const maxThumb = 24
 
-// drillButton is the label of a row's drilldown under a list: the company or the contract's
-// number, then its figure in millions or thousands («СтройМаркет · 4,1 млн ₽», «ДП-107/2024 ·
-// 0,9 млн ₽»); an account's drilldown says the action too.
-func (r Result) drillButton(target recipe.Spec, row Row, label string) string {
-	var name string
-	var amount onec.Kopecks
-	switch {
-	case r.Intent == recipe.Receivables || r.Intent == recipe.Payables:
-		name, amount = shortParty(row.Name), row.Amount
-	case label == row.Deal && row.DealID != "":
-		name = contractNumber(row.Deal)
-		for _, x := range r.All {
-			if x.DealID == row.DealID {
-				amount += x.Amount
-			}
-		}
-	case label == row.Party:
-		name = shortParty(row.Party)
-	default:
-		return drillLabel(target, label)
-	}
-	if amount < 0 {
-		amount = -amount
-	}
+// thumbLabel is the label of a row's drilldown under a list: the company or the contract's number,
+// then its figure in millions or thousands when it has one («СтройМаркет 4,1 млн», «ДП-107/2024
+// 1,0 млн»; the list says they are rubles).
+func thumbLabel(name string, amount onec.Kopecks) string {
 	text := name
 	if amount != 0 {
-		text += " " + strings.TrimSuffix(ru.Approx(int64(amount)), "\u00a0₽") // the list says it is rubles
+		text += " " + strings.TrimSuffix(ru.Approx(int64(max(amount, -amount))), "\u00a0₽")
 	}
-	if utf8.RuneCountInString(text) > thumbLabel {
-		text = ru.Truncate(name, thumbLabel)
+	if utf8.RuneCountInString(text) > maxThumb {
+		text = ru.Truncate(name, maxThumb)
 	}
 	return text
+}
+
+// dealSaldo is what is open on a contract among the result's rows.
+func (r Result) dealSaldo(deal string) onec.Kopecks {
+	var sum onec.Kopecks
+	for _, x := range r.All {
+		if x.DealID == deal {
+			sum += x.Amount
+		}
+	}
+	return sum
 }
 
 // legalForm is a company's legal form before its name.

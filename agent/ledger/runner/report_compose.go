@@ -134,11 +134,11 @@ func (r Result) cardMarkdown(b *strings.Builder) {
 	rep := r.Report
 	rows := r.Rows[:min(len(r.Rows), ShownTop)] // the headline has the balances; the postings are in Excel
 	if len(rows) > 0 {
-		b.WriteString("\n| Проводка | Дт+ Кт−, ₽ |\n|:--|--:|\n")
-	}
-	for _, row := range rows {
-		c := r.postingCells(row)
-		fmt.Fprintf(b, "| %s | %s |\n", c[0], c[1])
+		cells := make([][2]string, 0, len(rows))
+		for _, row := range rows {
+			cells = append(cells, r.postingCells(row))
+		}
+		writeTable(b, [2]string{"Проводка", "Дт+ Кт−, ₽"}, cells)
 	}
 	switch rest := r.Summary.Rows - len(rows); {
 	case rest > 0:

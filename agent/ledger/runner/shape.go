@@ -22,12 +22,8 @@ const ShownTop = 5
 
 // Shown is how many of the matched rows the answer shows.
 func (r Result) Shown() int {
-	switch _, shaped := shapes[r.Intent]; {
-	case r.Report != nil && r.Intent == recipe.AccountCard:
-		return min(len(r.Rows), ShownTop)
-	case r.Report != nil && r.Report.Detail != "":
-		return min(len(r.Rows), ShownTop)
-	case shaped && r.Report == nil:
+	_, shaped := shapes[r.Intent]
+	if r.Report == nil && shaped || r.Report != nil && (r.Intent == recipe.AccountCard || r.Report.Detail != "") {
 		return min(len(r.Rows), ShownTop)
 	}
 	return len(r.Rows)
@@ -43,20 +39,14 @@ type shape struct {
 
 // shapes are the answer kinds laid out answer-first; a recipe not here keeps the list layout.
 var shapes = map[recipe.Name]shape{
-	recipe.Receivables: {columns: [2]string{"Контрагент", "Сумма, ₽"}, cells: partyCells},
-	recipe.Payables:    {columns: [2]string{"Контрагент", "Сумма, ₽"}, cells: partyCells},
-	recipe.OpenItemsByParty: {columns: [2]string{"Документ", "Остаток, ₽"},
-		cells: func(r Result, row Row) [2]string { return [2]string{docCell(row), amountCell(row.Amount)} }},
-	recipe.OpenItemsByContract: {columns: [2]string{"Документ", "Остаток, ₽"},
-		cells: func(r Result, row Row) [2]string { return [2]string{docCell(row), amountCell(row.Amount)} }},
-	recipe.DocumentsFormBalance: {columns: [2]string{"Документ", "Остаток, ₽"},
-		cells: func(r Result, row Row) [2]string { return [2]string{docCell(row), amountCell(row.Amount)} }},
-	recipe.DocumentsByParty: {columns: [2]string{"Документ", "Сумма, ₽"},
-		cells: func(r Result, row Row) [2]string { return [2]string{docCell(row), postedCell(row)} }},
-	recipe.DocumentsByContract: {columns: [2]string{"Документ", "Сумма, ₽"},
-		cells: func(r Result, row Row) [2]string { return [2]string{docCell(row), postedCell(row)} }},
-	recipe.BankOpsByParty: {columns: [2]string{"Операция", "Сумма, ₽"},
-		cells: func(r Result, row Row) [2]string { return [2]string{docCell(row), postedCell(row)} }},
+	recipe.Receivables:          {columns: [2]string{"Контрагент", "Сумма, ₽"}, cells: partyCells},
+	recipe.Payables:             {columns: [2]string{"Контрагент", "Сумма, ₽"}, cells: partyCells},
+	recipe.OpenItemsByParty:     {columns: [2]string{"Документ", "Остаток, ₽"}, cells: openCells},
+	recipe.OpenItemsByContract:  {columns: [2]string{"Документ", "Остаток, ₽"}, cells: openCells},
+	recipe.DocumentsFormBalance: {columns: [2]string{"Документ", "Остаток, ₽"}, cells: openCells},
+	recipe.DocumentsByParty:     {columns: [2]string{"Документ", "Сумма, ₽"}, cells: postedCells},
+	recipe.DocumentsByContract:  {columns: [2]string{"Документ", "Сумма, ₽"}, cells: postedCells},
+	recipe.BankOpsByParty:       {columns: [2]string{"Операция", "Сумма, ₽"}, cells: postedCells},
 	recipe.OpenContracts: {columns: [2]string{"Договор", "Сальдо, ₽"},
 		cells: func(r Result, row Row) [2]string {
 			return [2]string{md.Escape(row.Name + " — " + row.Party), amountCell(row.Amount)}
@@ -69,6 +59,26 @@ var shapes = map[recipe.Name]shape{
 
 func partyCells(r Result, row Row) [2]string {
 	return [2]string{md.Escape(row.Name), amountCell(row.Amount)}
+}
+
+// openCells are an open document and what of it is open; postedCells a document and its sum.
+func openCells(r Result, row Row) [2]string   { return [2]string{docCell(row), amountCell(row.Amount)} }
+func postedCells(r Result, row Row) [2]string { return [2]string{docCell(row), postedCell(row)} }
+
+// writeTable writes a two-column table (Markdown; the bot fits it to a phone): a text column
+// and a right-aligned figure.
+func writeTable(b *strings.Builder, head [2]string, rows [][2]string) {
+	fmt.Fprintf(b, "\n| %s | %s |\n|:--|--:|\n", head[0], head[1])
+	for _, c := range rows {
+		fmt.Fprintf(b, "| %s | %s |\n", c[0], c[1])
+	}
+}
+
+// restLine counts the rows an answer does not show, which its export holds.
+func restLine(b *strings.Builder, rest int) {
+	if rest > 0 {
+		fmt.Fprintf(b, "\n…и ещё %d — полный список кнопкой «Выгрузить в Excel».\n", rest)
+	}
 }
 
 // amountCell is an amount in a table, without the currency its header names.
@@ -152,43 +162,33 @@ func (r Result) answerFirst(mark string) (string, bool) {
 	if subs := r.Summary.Subtotals; len(subs) > 1 && r.byAccount() {
 		// Open items on two settlement accounts: a table each, so no row is read as the other
 		// side's.
-		for _, sub := range subs {
-			var own []Row
-			for _, row := range r.All {
-				if row.Account == sub.Key && len(own) < ShownTop {
-					own = append(own, row)
-				}
-			}
-			fmt.Fprintf(&b, "\n| Счёт %s: %s | %s |\n|:--|--:|\n", md.Escape(sub.Key), strings.ToLower(sh.columns[0]), sh.columns[1])
-			for _, row := range own {
-				c := sh.cells(r, row)
-				fmt.Fprintf(&b, "| %s | %s |\n", c[0], c[1])
-			}
-		}
-		rows = nil
 		shown := 0
 		for _, sub := range subs {
-			shown += min(sub.Rows, ShownTop)
+			var cells [][2]string
+			for _, row := range r.All {
+				if row.Account == sub.Key && len(cells) < ShownTop {
+					cells = append(cells, sh.cells(r, row))
+				}
+			}
+			shown += len(cells)
+			writeTable(&b, [2]string{"Счёт " + md.Escape(sub.Key) + ": " + strings.ToLower(sh.columns[0]), sh.columns[1]}, cells)
 		}
-		if rest := r.Summary.Rows - shown; rest > 0 {
-			fmt.Fprintf(&b, "\n…и ещё %d — полный список кнопкой «Выгрузить в Excel».\n", rest)
-		}
+		restLine(&b, r.Summary.Rows-shown)
+		rows = nil
 	}
 	if len(rows) > 0 {
-		fmt.Fprintf(&b, "\n| %s | %s |\n|:--|--:|\n", sh.columns[0], sh.columns[1])
 		// Open items of one side whose saldo is a credit one (our debt on 60): the amounts as the
 		// headline says them, an advance against it negative.
 		flip := len(r.Summary.Subtotals) <= 1 && r.Summary.TotalAmount < 0 && r.Intent != recipe.AccountBalance && r.Intent != recipe.OpenContracts
+		cells := make([][2]string, 0, len(rows))
 		for _, row := range rows {
 			if flip {
 				row.Amount = -row.Amount
 			}
-			c := sh.cells(r, row)
-			fmt.Fprintf(&b, "| %s | %s |\n", c[0], c[1])
+			cells = append(cells, sh.cells(r, row))
 		}
-	}
-	if rest := r.Summary.Rows - len(rows); rest > 0 && len(rows) > 0 {
-		fmt.Fprintf(&b, "\n…и ещё %d — полный список кнопкой «Выгрузить в Excel».\n", rest)
+		writeTable(&b, sh.columns, cells)
+		restLine(&b, r.Summary.Rows-len(rows))
 	}
 	if details != "" {
 		b.WriteString("\n" + strings.ReplaceAll(details, "**", "")) // bold is the headline's
@@ -356,42 +356,24 @@ func (r Result) openItemsHead(who string) string {
 	return fmt.Sprintf("%s %s: %s — %s.", who, r.when(), strings.Join(parts, "; "), docs)
 }
 
-// owes says a settlement saldo (debit minus credit) as who owes whom, with the figure in bold:
-// on 62 a debit saldo is the customer's debt and a credit one an advance received; on 60 a
-// credit saldo is our debt and a debit one an advance paid. who is the counterparty, or "".
+// owes says a settlement saldo as who owes whom (owingOf), with the figure in bold and the
+// counterparty who where the phrase has it («мы должны ООО «ПромПоставка» **…**»; who may be "").
 func owes(account string, saldo onec.Kopecks, who string) string {
 	abs := bold(max(saldo, -saldo).String())
-	root, _, _ := strings.Cut(account, ".")
-	to := ""
-	if who != "" {
-		to = " " + who
-	}
+	w := owingOf(account, saldo)
 	switch {
-	case saldo == 0:
-		return "расчёты" + to + " закрыты: сальдо " + abs
-	case root == "62" && saldo > 0:
-		if who != "" {
-			return "долг " + who + " перед нами " + abs
-		}
-		return "нам должны " + abs
-	case root == "62":
-		return "аванс получен" + from(who) + " " + abs
-	case root == "60" && saldo < 0:
-		return "мы должны" + to + " " + abs
-	case root == "60":
-		return "аванс выдан" + to + " " + abs
-	case saldo > 0:
-		return "дебетовое сальдо" + to + " " + abs
-	default:
-		return "кредитовое сальдо" + to + " " + abs
+	case w == owingNone && who == "":
+		return "расчёты закрыты: сальдо " + abs
+	case w == owingNone:
+		return "расчёты " + who + " закрыты: сальдо " + abs
+	case who == "":
+		return saldoWords[w] + " " + abs
+	case w == owingToUs:
+		return "долг " + who + " перед нами " + abs
+	case w == owingAdvanceIn:
+		return "аванс получен от " + who + " " + abs
 	}
-}
-
-func from(who string) string {
-	if who == "" {
-		return ""
-	}
-	return " от " + who
+	return saldoWords[w] + " " + who + " " + abs
 }
 
 // saldoSide is a saldo with its side: «1 234,00 ₽ (дебет)».
@@ -403,16 +385,6 @@ func saldoSide(k onec.Kopecks) string {
 		return bold((-k).String()) + " (кредит)"
 	}
 	return bold(k.String())
-}
-
-// postedSum is how many posted documents the subtotals count and their sum.
-func postedSum(subs []Subtotal) (int, onec.Kopecks) {
-	n, sum := 0, onec.Kopecks(0)
-	for _, s := range subs {
-		n += s.Rows
-		sum += s.Amount
-	}
-	return n, sum
 }
 
 // bankMoved is what the posted bank operations moved, by direction, the figures in bold.

@@ -112,28 +112,49 @@ func accountPurpose(s Subtotal) string {
 	return s.Name
 }
 
-// saldoMeaning says who owes whom for a saldo (debit minus credit) on a settlement account: on
-// 62 a debit saldo is the customer's debt and a credit one an advance received; on 60 a credit
-// saldo is our debt and a debit one an advance we paid.
-func saldoMeaning(account string, saldo onec.Kopecks) string {
-	abs := max(saldo, -saldo)
+// owing is who owes whom by a settlement saldo (debit minus credit): on 62 a debit saldo is the
+// customer's debt and a credit one an advance received; on 60 a credit saldo is our debt and a
+// debit one an advance we paid; any other account has a debit or a credit saldo.
+type owing int
+
+const (
+	owingNone owing = iota // a zero saldo
+	owingToUs
+	owingAdvanceIn
+	owingByUs
+	owingAdvanceOut
+	owingDebit
+	owingCredit
+)
+
+// owingOf reads a saldo of account.
+func owingOf(account string, saldo onec.Kopecks) owing {
 	root, _, _ := strings.Cut(account, ".")
 	switch {
 	case saldo == 0:
-		return "сальдо " + abs.String()
+		return owingNone
 	case root == "62" && saldo > 0:
-		return "нам должны " + abs.String()
+		return owingToUs
 	case root == "62":
-		return "аванс получен " + abs.String()
+		return owingAdvanceIn
 	case root == "60" && saldo < 0:
-		return "мы должны " + abs.String()
+		return owingByUs
 	case root == "60":
-		return "аванс выдан " + abs.String()
+		return owingAdvanceOut
 	case saldo > 0:
-		return "дебетовое сальдо " + abs.String()
-	default:
-		return "кредитовое сальдо " + abs.String()
+		return owingDebit
 	}
+	return owingCredit
+}
+
+// saldoWords are how owingOf's readings are said before the amount.
+var saldoWords = [...]string{owingNone: "сальдо", owingToUs: "нам должны", owingAdvanceIn: "аванс получен",
+	owingByUs: "мы должны", owingAdvanceOut: "аванс выдан", owingDebit: "дебетовое сальдо", owingCredit: "кредитовое сальдо"}
+
+// saldoMeaning says who owes whom for a saldo on a settlement account (owingOf): «мы должны
+// 1 234,00 ₽».
+func saldoMeaning(account string, saldo onec.Kopecks) string {
+	return saldoWords[owingOf(account, saldo)] + " " + max(saldo, -saldo).String()
 }
 
 // documentsTotal is the count of a document list and the sum of its posted documents; per
