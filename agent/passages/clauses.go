@@ -276,7 +276,14 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 			}
 		}
 	}
-	pen, due := penaltyFor(q, current, placeOf, monthly), deadlineFor(q, current, placeOf, signed)
+	ends := func(h library.ClauseHit) (time.Time, bool) {
+		t, ok := library.TermOf(cds[h.Doc].Units)
+		if !ok || t.End.IsZero() || t.Performance {
+			return time.Time{}, false
+		}
+		return time.Date(t.End.Year(), t.End.Month(), t.End.Day(), 0, 0, 0, 0, ru.Moscow), true
+	}
+	pen, due := penaltyFor(q, current, placeOf, monthly), deadlineFor(q, current, placeOf, signed, ends)
 	if due == "" {
 		due = dueDayFor(q, current, placeOf)
 	}

@@ -168,8 +168,13 @@ var (
 	termBefore = regexp.MustCompile(`(?i)(?:^|[^\p{L}])за\s+(\d{1,3})\s*(?:\([^)]{1,40}\)\s*)?(рабочих|банковских|календарных)?\s*(?:дн(?:я|ей)|день)\s+до\s`)
 	// fromSigning: a period counted from the contract's signing («с даты подписания Договора»).
 	fromSigning = regexp.MustCompile(`(?i)^[^.;]{0,40}с\s+(даты|момента|дня)\s+(подписания|заключения)\s+(настоящего\s+)?договора`)
+	// termEnd: a period counted from the end of the contract's term («… до окончания срока
+	// лицензии», «… после окончания срока субаренды», «… до истечения срока действия Договора»).
+	termEnd = regexp.MustCompile(`(?i)^\s*(?:после\s+)?(?:окончания|истечения)\s+(?:срока|действия)`)
+	// askedWhen: a bare «когда» («счёт на продление когда выставят»).
+	askedWhen = regexp.MustCompile(`(?i)(^|[^\p{L}])когда([^\p{L}]|$)`)
 	// askedDeadline: the question asks until when («до какого числа», «когда крайний срок»).
-	askedDeadline = regexp.MustCompile(`(?i)до\s+какого|какого\s+числа|крайний\s+срок|последний\s+день|к\s+какому\s+числу|когда\s+(?:крайн|последн)|` +
+	askedDeadline = regexp.MustCompile(`(?i)до\s+какого|какого\s+числа|до\s+какой\s+даты|к\s+какой\s+дате|по\s+какое\s+число|крайний\s+срок|последний\s+день|к\s+какому\s+числу|когда\s+(?:крайн|последн)|` +
 		`когда\s+(?:(?:нужно|надо|должны)\s+)?(?:платить|оплатить|оплачивать|уплатить|уплачивать|вносить|внести|перечислить|сдать|сдавать|представить|вернуть)|` +
 		`(?:^|\s)(?:то\s+|тогда\s+)?до\s*\??\s*$|до\s+когда`)
 )
@@ -191,10 +196,13 @@ var fixedHolidays = map[[2]int]bool{{1, 1}: true, {1, 2}: true, {1, 3}: true, {1
 // less them, for a period before the event («не позднее чем за 2 рабочих дня до начала
 // командировки» and «выезд 14.12»). A period counted from the signing of the contract («в
 // течение 3 банковских дней с даты подписания Договора») starts on the document's own date
-// (signed: nil when unknown) when the question names no day. "" when the question asks no
-// deadline, there is no day to count from, or no unit states such a period.
-func deadlineFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string, signed func(library.ClauseHit) (time.Time, bool)) string {
-	if q.Now.IsZero() || !askedDeadline.MatchString(q.Text) {
+// (signed: nil when unknown) when the question names no day; one counted from the end of the
+// contract's term («не позднее чем за 30 календарных дней до окончания срока лицензии», «в
+// течение 2 рабочих дней после окончания срока субаренды») from the last day of the term its
+// own clause states (ends: nil when unknown) — then «когда» asks it too. "" when the question
+// asks no deadline, there is no day to count from, or no unit states such a period.
+func deadlineFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string, signed, ends func(library.ClauseHit) (time.Time, bool)) string {
+	if q.Now.IsZero() || !askedDeadline.MatchString(q.Text) && !askedWhen.MatchString(q.Text) {
 		return ""
 	}
 	var start time.Time
@@ -225,7 +233,19 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 		if n <= 0 || n > 365 {
 			continue
 		}
+		after := h.Unit.Text[strings.Index(h.Unit.Text, m[0])+len(m[0]):]
+		fromEnd := start.IsZero() && ends != nil && q.Continues == "" && termEnd.MatchString(after)
+		if !fromEnd && !askedDeadline.MatchString(q.Text) {
+			continue // a bare «когда» is asked of the term's end only
+		}
 		from, fromDoc := start, false
+		if fromEnd {
+			d, ok := ends(h)
+			if !ok {
+				continue
+			}
+			from = d
+		}
 		if from.IsZero() {
 			d, ok := time.Time{}, false
 			// only for a question of its own: a follow-up's «а до какого числа платить» may be
@@ -261,6 +281,10 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 		}
 		how := days + " с " + from.Format("02.01.2006") + ", со следующего дня"
 		switch {
+		case fromEnd && back:
+			how = days + " до окончания срока " + from.Format("02.01.2006")
+		case fromEnd:
+			how = days + " после окончания срока " + from.Format("02.01.2006") + ", со следующего дня"
 		case back:
 			how = days + " до " + from.Format("02.01.2006")
 		case fromDoc:
@@ -273,6 +297,9 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 		lead, tail := "Срок: до ", " включительно ("
 		if back {
 			lead, tail = "Срок: не позднее ", " ("
+		}
+		if today := time.Date(q.Now.Year(), q.Now.Month(), q.Now.Day(), 0, 0, 0, 0, day.Location()); day.Before(today) {
+			how += "; этот срок уже прошёл"
 		}
 		return esc(lead) + "**" + esc(day.Format("02.01.2006")) + "**" + esc(tail+how+"; расчёт по "+place(h)+").")
 	}

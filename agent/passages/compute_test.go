@@ -74,6 +74,9 @@ func TestDeadlineFor(t *testing.T) {
 	claim := unit("9.1. Ответ на претензию направляется в течение 30 календарных дней с даты её получения.")
 	advance := unit("3.1. Аванс выдаётся работнику не позднее чем за 2 (два) рабочих дня до даты выезда.")
 	lend := unit("2.1. Займодавец перечисляет Сумму займа в течение 3 (трёх) банковских дней с даты подписания Договора.")
+	renewal := unit("3.2. Не позднее чем за 30 (тридцать) календарных дней до окончания срока лицензии Лицензиат направляет счёт на продление.")
+	notice := unit("3.3. О желании заключить договор на новый срок Арендатор уведомляет не позднее чем за 45 (сорок пять) календарных дней до окончания срока аренды.")
+	giveBack := unit("7.2.6. возвратить Помещение по акту в течение 2 (двух) рабочих дней после окончания срока аренды.")
 	place := func(h library.ClauseHit) string { return "п. " + h.Unit.Number }
 	tests := []struct {
 		q    string
@@ -90,10 +93,16 @@ func TestDeadlineFor(t *testing.T) {
 		{"а выезд 14.12 тогда до какого", advance, "не позднее **10\\.12\\.2026**"},          // two working days before
 		{"до какого числа займодавец должен перечислить деньги", lend, "**19\\.02\\.2026**"}, // from the contract's date
 		{"до какого числа вернуть аванс", advance, ""},                                       // before an event the question does not date
+		// counted from the end of the contract's term (31.01.2027, a Sunday)
+		{"счёт на продление когда пришлют", renewal, "не позднее **01\\.01\\.2027**"},
+		{"до какого числа сказать что продлеваем", notice, "не позднее **17\\.12\\.2026**"},
+		{"когда вернуть помещение", giveBack, "**02\\.02\\.2027**"},
+		{"когда оплатить акт", pay, ""}, // a bare «когда» and a period from an event: no day to count from
 	}
 	signed := func(library.ClauseHit) (time.Time, bool) { return time.Date(2026, 2, 16, 0, 0, 0, 0, ru.Moscow), true }
+	ends := func(library.ClauseHit) (time.Time, bool) { return time.Date(2027, 1, 31, 0, 0, 0, 0, ru.Moscow), true }
 	for _, tt := range tests {
-		got := deadlineFor(Question{Text: tt.q, Now: now}, []library.ClauseHit{tt.hit}, place, signed)
+		got := deadlineFor(Question{Text: tt.q, Now: now}, []library.ClauseHit{tt.hit}, place, signed, ends)
 		if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
 			t.Errorf("deadlineFor(%q) = %q, want %q", tt.q, got, tt.want)
 		}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/library"
@@ -266,16 +267,23 @@ func vatPart(q Question, text, gross string) (k int64, what string, ok bool) {
 
 var (
 	// countedItems: «3 мониторов», «2 ибп»: a count and what is counted.
-	countedItems = regexp.MustCompile(`(?i)(?:^|\s)(\d{1,3})\s+(\p{L}{2,})`)
+	countedItems = regexp.MustCompile(`(?i)(?:^|\s)(\d{1,3}(?:[ \x{00a0}]\d{3})*|\d{4,6})\s+(\p{L}{2,})`)
+	// vatRateCell: a row's VAT rate («22%», «22 %»); «без НДС» has none.
+	vatRateCell = regexp.MustCompile(`^(\d{1,2})\s?%$`)
 	// notItems are the words after a number that count no goods.
 	notItems = regexp.MustCompile(`(?i)^(дн|день|сут|час|мин|мес|год|лет|недел|руб|коп|тыс|млн|процент|проц|раз|числ|кв|км|партии|партия)`)
 	// pieceUnit: a row's unit cell that counts goods.
 	pieceUnit = regexp.MustCompile(`(?i)^(шт\.?|штук\p{L}*|компл\.?|комплект|пачка|пач\.?|упак\.?|упаковка|уп\.?|ед\.?)$`)
 )
 
-// piecesFor is the line (Markdown) that prices the goods the question counts («стоимость 3
-// мониторов aoc», «2 ибп ippon почём») by the best row of a price list or a specification: its
-// price with VAT and without, whichever the table has, the one asked first.
+// piecesFor is the line (Markdown) that prices the goods or services the question counts
+// («стоимость 3 мониторов aoc», «2 ибп ippon почём», «85 паллет на стеллаже месяц», «12000
+// кодов маркировки») by the best row of a price list, a specification or a tariff: a row whose
+// unit counts pieces, or whose unit or name is of the word counted («паллет» —
+// «паллето-место»). With a net price and a VAT rate the VAT is charged on the whole net sum, as
+// an invoice does (not the rounded gross price times the count); else the row's prices with VAT
+// and without, the one asked first. A minimum order («Мин. заказ, ед.») above the count is what
+// is paid, and the line says so.
 func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string) string {
 	if len(hits) == 0 || hits[0].Unit.Kind != library.UnitRow {
 		return ""
@@ -283,32 +291,48 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 	h := hits[0]
 	cells := strings.Split(h.Unit.Text, " | ")
 	header := strings.Split(h.Unit.Lead[strings.LastIndexByte(h.Unit.Lead, '\n')+1:], " | ")
-	if len(header) != len(cells) || !slices.ContainsFunc(cells, func(c string) bool { return pieceUnit.MatchString(strings.TrimSpace(c)) }) {
+	if len(header) != len(cells) {
 		return ""
 	}
+	pieces := slices.ContainsFunc(cells, func(c string) bool { return pieceUnit.MatchString(strings.TrimSpace(c)) })
 	n := 0
 	for _, m := range countedItems.FindAllStringSubmatch(q.Text, -1) {
-		if notItems.MatchString(m[2]) || standalone(m[1]).MatchString(h.Unit.Text) {
+		count := strings.Join(strings.Fields(m[1]), "")
+		if notItems.MatchString(m[2]) || standalone(m[1]).MatchString(h.Unit.Text) || standalone(count).MatchString(h.Unit.Text) {
 			continue // «27"» of a monitor's name is no count
 		}
-		n, _ = strconv.Atoi(m[1])
+		if !pieces && !ofRow(m[2], h.Unit.Text) {
+			continue // «85 паллет»: a tariff's unit is «паллето-место в месяц», not «шт»
+		}
+		n, _ = strconv.Atoi(count)
 		break
 	}
 	if n <= 0 {
 		return ""
 	}
+	esc := md.Escape
 	type price struct {
 		k   int64
 		vat string // "с НДС", "без НДС" or ""
 	}
 	var prices []price
+	rate, least := "", 0
 	for i, hd := range header {
-		l := strings.ToLower(hd)
-		if !strings.Contains(l, "цена") {
+		l, c := strings.ToLower(hd), strings.TrimSpace(cells[i])
+		switch {
+		case strings.Contains(l, "ставка") && strings.Contains(l, "ндс"):
+			if m := vatRateCell.FindStringSubmatch(c); m != nil {
+				rate = m[1]
+			}
+			continue
+		case strings.Contains(l, "мин"):
+			least, _ = strconv.Atoi(strings.Join(strings.Fields(c), ""))
+			continue
+		case !strings.Contains(l, "цена"):
 			continue
 		}
-		k, ok := kopecks(strings.TrimSpace(cells[i]))
-		if !ok || !moneyCellText.MatchString(strings.TrimSpace(cells[i])) {
+		k, ok := kopecks(c)
+		if !ok || !moneyCellText.MatchString(c) {
 			continue
 		}
 		p := price{k: k}
@@ -323,6 +347,25 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 	if len(prices) == 0 {
 		return ""
 	}
+	paid, note := n, ""
+	if least > n {
+		paid, note = least, fmt.Sprintf("оплачивается минимальный заказ %d вместо %d; ", least, n)
+	}
+	netIdx := slices.IndexFunc(prices, func(p price) bool { return p.vat == "без НДС" })
+	if r, ok := new(big.Rat).SetString(rate); ok && netIdx >= 0 {
+		// «780,00 | 22% | 951,60» × 85: the VAT of the whole net sum
+		net := prices[netIdx].k * int64(paid)
+		vat := ru.Kopecks(new(big.Rat).Mul(big.NewRat(net, 100), new(big.Rat).Quo(r, big.NewRat(100, 1))))
+		head := esc(fmt.Sprintf("%s%s × %d = ", note, ru.Money(prices[netIdx].k), paid))
+		if withoutVAT.MatchString(q.Text) {
+			return head + "**" + esc(ru.Money(net)) + "**" + esc(fmt.Sprintf(" без НДС; с НДС %s %%: %s (%s).", rate, ru.Money(net+vat), basis(place(h))))
+		}
+		line := head + esc(ru.Money(net)+" без НДС + НДС "+rate+" % "+ru.Money(vat)+" = ") + "**" + esc(ru.Money(net+vat)) + "**" + esc(" с НДС")
+		if asksVAT(q) {
+			line += esc("; в т.ч. НДС ") + "**" + esc(ru.Money(vat)) + "**"
+		}
+		return line + esc(" ("+basis(place(h))+").")
+	}
 	want := "с НДС"
 	if withoutVAT.MatchString(q.Text) {
 		want = "без НДС"
@@ -336,18 +379,17 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 		}
 		return 0
 	})
-	esc := md.Escape
 	first := prices[0]
-	line := esc(fmt.Sprintf("%s × %d = ", ru.Money(first.k), n)) + "**" + esc(ru.Money(first.k*int64(n))) + "**"
+	line := esc(fmt.Sprintf("%s%s × %d = ", note, ru.Money(first.k), paid)) + "**" + esc(ru.Money(first.k*int64(paid))) + "**"
 	if first.vat != "" {
 		line += esc(" " + first.vat)
 	}
 	for _, p := range prices[1:] {
 		if p.vat != "" && p.vat != first.vat {
-			line += esc(fmt.Sprintf("; %s: %s × %d = %s", p.vat, ru.Money(p.k), n, ru.Money(p.k*int64(n))))
+			line += esc(fmt.Sprintf("; %s: %s × %d = %s", p.vat, ru.Money(p.k), paid, ru.Money(p.k*int64(paid))))
 			if asksVAT(q) && !withoutVAT.MatchString(q.Text) && first.vat == "с НДС" && p.vat == "без НДС" && first.k > p.k {
 				// «сумма и ндс»: the VAT of the sum, the two sums' difference
-				line += esc("; в т.ч. НДС ") + "**" + esc(ru.Money((first.k-p.k)*int64(n))) + "**"
+				line += esc("; в т.ч. НДС ") + "**" + esc(ru.Money((first.k-p.k)*int64(paid))) + "**"
 			}
 		}
 	}
@@ -355,6 +397,22 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 		line += esc("; цены без НДС в этой строке нет")
 	}
 	return line + esc(" ("+basis(place(h))+").")
+}
+
+// ofRow: the counted word is the row's — its first five letters (four of a short word) open a
+// word of the row («паллет» — «паллето-место», «кодов» — «кода маркировки»).
+func ofRow(word, row string) bool {
+	r := []rune(strings.ToLower(word))
+	if len(r) < 4 {
+		return false
+	}
+	stem := string(r[:min(len(r)-1, 5)])
+	for _, w := range strings.FieldsFunc(strings.ToLower(row), func(c rune) bool { return !unicode.IsLetter(c) }) {
+		if strings.HasPrefix(w, stem) {
+			return true
+		}
+	}
+	return false
 }
 
 // standalone matches n written as a number of its own in a row («27"», «| 10 |»), not inside a

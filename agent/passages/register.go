@@ -22,7 +22,9 @@ import (
 var (
 	// asksEnds: the question asks when contracts end («какие договоры истекают в этом году»,
 	// «срок действия договоров»).
-	asksEnds = regexp.MustCompile(`(?i)(истека|истечет|истечёт|заканчива|закончи|оконч|срок\p{L}*\s+действия|действу\p{L}*\s+до)`)
+	asksEnds = regexp.MustCompile(`(?i)(истека|истечет|истечёт|заканчива|закончи|оконч|срок\p{L}*\s+действия|действу\p{L}*\s+до|до\s+конца\s)`)
+	// asksLeft: how long is left until a contract ends («сколько дней осталось до конца аренды»).
+	asksLeft = regexp.MustCompile(`(?i)(сколько|скока|скоко)\s+(\p{L}+\s+){0,2}осталось|осталось\s+(\p{L}+\s+)?(сколько|скока|скоко)`)
 	// asksContracts: the question is about the contracts as a list, not one of them.
 	asksContracts = regexp.MustCompile(`(?i)(как\p{L}+|все|всех|наши|список|перечень)\s+(у\s+нас\s+)?договор\p{L}*|договор(ы|ов|ам)(\s|$|\?)`)
 	// asksWhoWith: «с кем у нас договоры», «кто наши контрагенты по договорам».
@@ -35,7 +37,7 @@ var (
 	asksValidity = regexp.MustCompile(`(?i)до\s+какой\s+даты|по\s+какое\s+число|до\s+какого\s+(числа|времени)\s+действ|на\s+какой\s+срок|на\s+сколько\s+(месяцев|лет|дней)\s+(заключ|подпис|действ|оформ)|(заключ\p{L}*|действует)\s+на\s+сколько`)
 	// actionVerb: the question asks the time limit of something done under the contract
 	// («до какой даты оплатить», «сообщить»), not the contract's own term.
-	actionVerb = regexp.MustCompile(`(?i)плат|оплат|внес|вернут|возврат|перечисл|сообщ|уведом|подать|подат|представ|выстав|сдать|отчит|отчет|отчёт|аванс|постав|отгруз|привез`)
+	actionVerb = regexp.MustCompile(`(?i)плат|оплат|внес|вернут|возвра|перечисл|сообщ|уведом|подать|подат|представ|выстав|сдать|отчит|отчет|отчёт|аванс|постав|отгруз|привез`)
 	// noticeDays: how many days before the end a party must say it ends the contract («не
 	// позднее чем за 30 (тридцать) календарных дней до окончания»).
 	noticeDays = regexp.MustCompile(`(?i)за\s+(\d{1,3})\s*(?:\([^)]*\)\s*)?(?:календарных\s+)?дн\p{L}*\s+до\s+(?:окончания|истечения)`)
@@ -68,7 +70,7 @@ func register(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.Cl
 			return contractEnds(q, rds, docs, named)
 		}
 	}
-	if asksEnds.MatchString(q.Text) || asksValidity.MatchString(q.Text) && !actionVerb.MatchString(q.Text) {
+	if asksEnds.MatchString(q.Text) && !actionVerb.MatchString(q.Text) || asksLeft.MatchString(q.Text) || asksValidity.MatchString(q.Text) && !actionVerb.MatchString(q.Text) {
 		// «когда истекает договор аренды», «когда заканчивается аренда»: the contract the question
 		// names, even when another document's clause uses the word («заканчивается 31 марта»)
 		for _, h := range hits {
@@ -140,6 +142,15 @@ func contractEnds(q Question, rds []*readDoc, docs []docstore.Doc, only []int) (
 			paren = "с " + x.term.Start.Format("02.01.2006") + ", " + spanOf(x.term.Start, x.term.End) + "; " + where
 		}
 		what += " (" + paren + ")"
+		if !q.Now.IsZero() && !x.term.End.IsZero() && asksLeft.MatchString(q.Text) {
+			today := time.Date(q.Now.Year(), q.Now.Month(), q.Now.Day(), 0, 0, 0, 0, time.UTC)
+			end := time.Date(x.term.End.Year(), x.term.End.Month(), x.term.End.Day(), 0, 0, 0, 0, time.UTC)
+			if left := int(end.Sub(today).Hours() / 24); left >= 0 {
+				what += fmt.Sprintf("; осталось %d %s (с %s по %s)", left, ru.Plural(left, "день", "дня", "дней"), today.Format("02.01.2006"), end.Format("02.01.2006"))
+			} else {
+				what += "; срок уже истёк"
+			}
+		}
 		if x.term.Renewal != nil {
 			what += "; продлевается на тот же срок, если ни одна сторона не заявит о прекращении"
 			if m := noticeDays.FindStringSubmatch(x.term.Renewal.Text); m != nil && !x.term.End.IsZero() {

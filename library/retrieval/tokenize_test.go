@@ -20,6 +20,7 @@ func TestTokens(t *testing.T) {
 		{"single letters dropped", "г. т. п. Москва", []string{"москв"}},
 		{"question words dropped", "какой срок? сколько стоит? кто подписал?", []string{"срок", "сто", "подпис"}},
 		{"сколько typed in a hurry", "скока скоко", nil},
+		{"one family: notify, wish", "сообщить уведомляет уведомление известить хотим желании", []string{"уведом", "уведом", "уведом", "уведом", "желан", "желан"}},
 		{"one family: lost, reimbursed, employee", "потерял утрачен возместим возмещены сотрудник работник", []string{"утрат", "утрат", "возмещ", "возмещ", "работник", "работник"}},
 		{"one family: licence, sublicence", "лицензии сублицензионный", []string{"лиценз", "лиценз"}},
 		{"hyphenated words split", "счёт-фактура", []string{"счет", "фактур"}},
