@@ -193,7 +193,7 @@ func TestPiecesFor(t *testing.T) {
 		{"нанести 7 000 кодов сколько будет", codes, "4,10\u00a0₽ × 7000 = 28\u00a0700,00\u00a0₽ без НДС \\+ НДС 22 % 6\u00a0314,00\u00a0₽ = **35\u00a0014,00\u00a0₽** с НДС \\(расчёт: строка 3\\)\\."}, // not 5,00 × 7000
 		{"нанесение 300 кодов стоимость", codes, "оплачивается минимальный заказ 500 вместо 300; 4,10\u00a0₽ × 500 = 2\u00a0050,00\u00a0₽ без НДС \\+ НДС 22 % 451,00\u00a0₽ = **2\u00a0501,00\u00a0₽** с НДС \\(расчёт: строка 3\\)\\."},
 		{"20 машин на хранение", pallet, ""}, // «машин» is not what the row counts
-		{"ноутбук hp за 5 дней", hp, ""}, // days count no goods
+		{"ноутбук hp за 5 дней", hp, ""},     // days count no goods
 	}
 	for _, tt := range tests {
 		if got := perUnitFor(Question{Text: tt.q}, []library.ClauseHit{tt.hit}, place); got != tt.want {
