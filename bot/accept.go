@@ -5,21 +5,19 @@ import (
 	"errors"
 	"log/slog"
 	"time"
-
-	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 )
 
 // Intake: an update from the poll loop or the webhook is claimed, queued in its conversation's
 // order (the dispatcher), answered, and its claim settled.
 
 // accept de-duplicates and queues one update. pre is its claim when preclaim took it.
-func (b *Bot) accept(ctx, work context.Context, u tgbotapi.Update, pre *claimResult) {
+func (b *Bot) accept(ctx, work context.Context, u update, pre *claimResult) {
 	if q := u.InlineQuery; q != nil && q.From != nil {
 		b.core.metrics.updates.WithLabelValues("inline").Inc()
 		b.side.Go(func() { b.answerInline(work, q) })
 		return
 	}
-	in, ok := parseUpdate(u, b.me, b.core.known)
+	in, ok := u.parse(b.me, b.core.known)
 	if !ok {
 		b.core.metrics.updates.WithLabelValues("ignored").Inc()
 		return

@@ -48,6 +48,10 @@ func (c *core) ask(ctx context.Context, in incoming, req api.Request) error {
 	s := c.newStreamer(ctx, in)
 	if s != nil {
 		req.Progress = func(text string) { s.progress(c.redact(text)) }
+		if s.nd != nil {
+			// A press on the draft's stop button stops this answer (stop.go).
+			c.users.drafting(in.userID, in.chatID, s.nativeID)
+		}
 	}
 	defer s.stop()
 	ans, err := c.answerer.Answer(ctx, req)

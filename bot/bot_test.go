@@ -114,7 +114,7 @@ func TestDuplicateUpdateAnsweredOnce(t *testing.T) {
 	f.Push(u)
 	f.WaitSent(t, 1)
 	// The same update delivered again (a webhook retry) must not be answered twice.
-	b.accept(t.Context(), t.Context(), u, nil)
+	b.accept(t.Context(), t.Context(), update{Update: u}, nil)
 	f.Push(privateText(10, "два"))
 	got := f.WaitSent(t, 2)
 	if len(got) != 2 || got[1].Text != "эхо: два" {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"sync"
 	"time"
-
-	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 )
 
 // Claims: each update is answered once, across instances and restarts (the Deduper's lease).
@@ -55,7 +53,7 @@ const maxConcurrentClaims = 16
 // dedupeTimeout each, 100 updates a batch).
 // The result is indexed like ups (an update may come twice in one batch); nil where none was
 // taken.
-func (b *Bot) preclaim(ctx context.Context, ups []tgbotapi.Update) []*claimResult {
+func (b *Bot) preclaim(ctx context.Context, ups []update) []*claimResult {
 	if b.opts.Dedupe == nil || len(ups) < 2 {
 		return nil
 	}
@@ -68,7 +66,7 @@ func (b *Bot) preclaim(ctx context.Context, ups []tgbotapi.Update) []*claimResul
 		if u.InlineQuery != nil {
 			continue
 		}
-		in, ok := parseUpdate(u, b.me, b.core.known)
+		in, ok := u.parse(b.me, b.core.known)
 		if !ok {
 			continue
 		}
@@ -187,7 +185,7 @@ func (b *Bot) settleInbox(ctx context.Context, updateID int64) {
 
 // releaseClaims gives up the claims preclaim took on updates that will not be accepted here,
 // concurrently: each release is bounded by dedupeTimeout, and stopping waits for them.
-func (b *Bot) releaseClaims(ctx context.Context, ups []tgbotapi.Update, claims []*claimResult) {
+func (b *Bot) releaseClaims(ctx context.Context, ups []update, claims []*claimResult) {
 	var wg sync.WaitGroup
 	for i, u := range ups {
 		if i < len(claims) && claims[i] != nil && claims[i].held {

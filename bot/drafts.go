@@ -22,11 +22,33 @@ var errBusy = errors.New("bot: sends are queueing; no draft")
 // sendDraft shows text as the native draft draftID in a private chat (sendMessageDraft; the
 // library predates it, so a raw request). A draft is no message: it costs nothing of the send
 // budget.
+//
+// The draft offers the user a stop button (can_stop, Bot API 10.3), whose press stops the answer
+// as /cancel does (stop.go). keep_on_stop is left false: the draft goes with the press, because
+// a half-written answer must not stand in the chat as if it were one (after a /cancel the bot
+// deletes its partial edits for the same reason); the reply «Остановил подготовку ответа.» takes
+// its place. A Bot API that refuses can_stop (400; an older server ignores it) gets drafts without
+// it from then on: the answer still streams, and /cancel still stops it.
 func (b *Bot) sendDraft(ctx context.Context, chatID int64, draftID int, text string) error {
-	_, err := b.tg.call(ctx, "sendMessageDraft", map[string]string{
-		"chat_id": strconv.FormatInt(chatID, 10), "draft_id": strconv.Itoa(draftID), "text": text,
-	})
-	return err
+	params := map[string]string{"chat_id": strconv.FormatInt(chatID, 10), "draft_id": strconv.Itoa(draftID), "text": text}
+	natives := &b.core.natives
+	if natives.noStop.Load() {
+		_, err := b.tg.call(ctx, "sendMessageDraft", params)
+		return err
+	}
+	params["can_stop"] = "true"
+	_, err := b.tg.call(ctx, "sendMessageDraft", params)
+	if e, ok := apiError(err); !ok || e.Code != http.StatusBadRequest {
+		return err
+	}
+	delete(params, "can_stop")
+	if _, err := b.tg.call(ctx, "sendMessageDraft", params); err != nil {
+		return err // drafts themselves are refused: native.go decides
+	}
+	if natives.noStop.CompareAndSwap(false, true) {
+		b.log.WarnContext(ctx, "sendMessageDraft refused can_stop: drafts without a stop button from now on", "chat_id", chatID, "err", err)
+	}
+	return nil
 }
 
 // draft sends a plain message, within the chat's send budget.

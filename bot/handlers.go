@@ -55,11 +55,21 @@ func handleReset(ctx context.Context, c *core, in incoming) error {
 }
 
 // cancelNothing answers a /cancel with nothing to stop: the answer has been sent (or is being
-// delivered), or nothing was asked.
+// delivered), or nothing was asked. A press on a draft's stop button that names no answer being
+// prepared (it was delivered meanwhile, or the draft is one of an instance before a restart) is
+// answered the same: the user asked to stop, and learns that there is nothing to stop.
 const cancelNothing = "Останавливать нечего: ответ уже отправлен (или я сейчас ничего для вас не готовлю)."
 
+// handleCancel stops the user's answer being prepared: any (/cancel), or the one streamed in the
+// draft whose stop button was pressed (in.stopDraft).
 func handleCancel(ctx context.Context, c *core, in incoming) error {
-	if c.users.cancel(in.userID) {
+	stopped := false
+	if in.stopDraft != 0 {
+		stopped = c.users.cancelDraft(in.userID, in.chatID, in.stopDraft)
+	} else {
+		stopped = c.users.cancel(in.userID)
+	}
+	if stopped {
 		return nil // the stopped request replies "Остановил подготовку ответа."
 	}
 	c.reply(ctx, in, cancelNothing)

@@ -266,7 +266,7 @@ func TestHostileMessages(t *testing.T) {
 			start := time.Now()
 			for _, u := range tt.updates {
 				if tt.direct {
-					b.accept(t.Context(), t.Context(), u, nil)
+					b.accept(t.Context(), t.Context(), update{Update: u}, nil)
 				} else {
 					f.Push(u)
 				}

@@ -6,8 +6,6 @@ import (
 	"sync"
 	"time"
 
-	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
-
 	"github.com/finbot/finbot/library"
 )
 
@@ -167,13 +165,13 @@ func (b *Bot) takeOver(ctx, work context.Context, id int64, body []byte, takeove
 		return // this instance is answering it
 	}
 	forget := func() { b.settleInbox(ctx, id) }
-	var u tgbotapi.Update
+	var u update
 	if json.Unmarshal(body, &u) != nil || int64(u.UpdateID) != id {
 		b.log.WarnContext(ctx, "inbox entry does not decode; dropped", "update_id", id)
 		forget()
 		return
 	}
-	in, ok := parseUpdate(u, b.me, b.core.known)
+	in, ok := u.parse(b.me, b.core.known)
 	if !ok {
 		forget()
 		return

@@ -24,6 +24,9 @@ type incoming struct {
 	command string
 	// callbackID is set when the message came from pressing an inline button.
 	callbackID string
+	// stopDraft is the draft_id of a native draft whose stop button the user pressed (stop.go):
+	// the message is then a /cancel of the answer streamed in that draft only.
+	stopDraft int
 	// replyTo is the bot's own message this one replies to, 0 if none.
 	replyTo int
 	// file is a document sent to the bot; text is then its caption.

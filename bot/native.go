@@ -65,11 +65,13 @@ type nativeDrafter interface {
 	sendDraft(ctx context.Context, chatID int64, draftID int, text string) error
 }
 
-// nativeDrafts is what a bot knows of sendMessageDraft: the draft ids it handed out, and
-// whether the Bot API refused the method, after which the bot does not try it again.
+// nativeDrafts is what a bot knows of sendMessageDraft: the draft ids it handed out, whether
+// the Bot API refused the method, after which the bot does not try it again, and whether it
+// refused the stop button (can_stop, drafts.go).
 type nativeDrafts struct {
 	last    atomic.Uint32
 	refused atomic.Bool
+	noStop  atomic.Bool
 }
 
 // next is a new draft_id: 1, 2, … (never 0, which Telegram refuses).

@@ -234,7 +234,7 @@ func TestLiveClaimIsNotAnsweredTwice(t *testing.T) {
 	if err := rdb.PExpire(t.Context(), key, lease).Err(); err != nil {
 		t.Fatal(err)
 	}
-	b.accept(t.Context(), t.Context(), u, nil)
+	b.accept(t.Context(), t.Context(), update{Update: u}, nil)
 	close(gate)
 	f.WaitSent(t, 1)
 	b.side.Wait() // B waited for A's claim, then found the update done

@@ -88,14 +88,33 @@ func (e *redactedError) Error() string {
 // Is keeps context errors matchable without exposing the original text through Unwrap.
 func (e *redactedError) Is(target error) bool { return errors.Is(e.err, target) }
 
-// getUpdates long-polls once.
-func (t *telegram) getUpdates(ctx context.Context, offset int, timeout time.Duration) ([]tgbotapi.Update, error) {
-	cfg := tgbotapi.NewUpdate(offset)
-	cfg.Timeout = int(timeout / time.Second)
-	cfg.Limit = 100
-	cfg.AllowedUpdates = []string{"message", "callback_query", "inline_query"}
-	ups, err := t.with(ctx).GetUpdates(cfg)
-	return ups, err
+// allowedUpdates are the update types the bot asks for, by getUpdates and setWebhook alike. A
+// stopped_message_generation (Bot API 10.3) is a user's press on the stop button of a native
+// draft (stop.go).
+const allowedUpdates = `["message","callback_query","inline_query","stopped_message_generation"]`
+
+// update is an update as the bot reads it: v5.5.1's, and what the library predates.
+type update struct {
+	tgbotapi.Update
+	// StoppedMessageGeneration: a user stopped the answer streamed as a native draft.
+	StoppedMessageGeneration *generationStopped `json:"stopped_message_generation,omitempty"`
+}
+
+// getUpdates long-polls once. The request is written here, not by the library's GetUpdates,
+// whose Update would drop what it predates.
+func (t *telegram) getUpdates(ctx context.Context, offset int, timeout time.Duration) ([]update, error) {
+	params := tgbotapi.Params{"limit": "100", "allowed_updates": allowedUpdates}
+	params.AddNonZero("offset", offset)
+	params.AddNonZero("timeout", int(timeout/time.Second))
+	resp, err := t.with(ctx).MakeRequest("getUpdates", params)
+	if err != nil {
+		return nil, err
+	}
+	var ups []update
+	if err := json.Unmarshal(resp.Result, &ups); err != nil {
+		return nil, fmt.Errorf("telegram: decode updates: %w", err)
+	}
+	return ups, nil
 }
 
 // request calls a method that returns true (sendChatAction, answerCallbackQuery, …).

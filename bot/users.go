@@ -18,6 +18,10 @@ type userSlot struct {
 	// sending: the running request's answer is ready and being delivered — there is nothing
 	// left to stop.
 	sending bool
+	// draftChat and draftID name the native draft the running request streams its answer in
+	// (0 when none), which a press on the draft's stop button names.
+	draftChat int64
+	draftID   int
 }
 
 func newUserSlots() *userSlots { return &userSlots{slots: make(map[int64]*userSlot)} }
@@ -54,7 +58,7 @@ func (u *userSlots) acquire(ctx context.Context, userID int64) (context.Context,
 	release := func() {
 		cancel(nil)
 		u.mu.Lock()
-		s.cancel, s.sending = nil, false
+		s.cancel, s.sending, s.draftChat, s.draftID = nil, false, 0, 0
 		u.mu.Unlock()
 		<-s.sem
 		drop()
@@ -72,13 +76,33 @@ func (u *userSlots) sendingAnswer(userID int64) {
 	}
 }
 
+// drafting records that the user's running request streams its answer as the native draft
+// draftID in chatID.
+func (u *userSlots) drafting(userID, chatID int64, draftID int) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if s, ok := u.slots[userID]; ok && s.cancel != nil {
+		s.draftChat, s.draftID = chatID, draftID
+	}
+}
+
 // cancel stops the user's running request; false when nothing runs or its answer is already
 // being delivered.
 func (u *userSlots) cancel(userID int64) bool {
+	return u.cancelIf(userID, func(*userSlot) bool { return true })
+}
+
+// cancelDraft stops the user's running request if it streams its answer as the native draft
+// draftID in chatID; false otherwise, or when its answer is already being delivered.
+func (u *userSlots) cancelDraft(userID, chatID int64, draftID int) bool {
+	return u.cancelIf(userID, func(s *userSlot) bool { return s.draftChat == chatID && s.draftID == draftID })
+}
+
+func (u *userSlots) cancelIf(userID int64, match func(*userSlot) bool) bool {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	s, ok := u.slots[userID]
-	if !ok || s.cancel == nil || s.sending {
+	if !ok || s.cancel == nil || s.sending || !match(s) {
 		return false
 	}
 	s.cancel(errCanceled)

@@ -10,8 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"time"
-
-	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 )
 
 // Webhook mode: setWebhook and the HTTP handler Telegram posts updates to.
@@ -38,7 +36,7 @@ func (b *Bot) serveWebhook(ctx, work context.Context) error {
 	if _, err := b.tg.call(ctx, "setWebhook", map[string]string{
 		"url":             b.opts.WebhookURL,
 		"secret_token":    b.opts.WebhookSecret,
-		"allowed_updates": `["message","callback_query","inline_query"]`,
+		"allowed_updates": allowedUpdates,
 	}); err != nil {
 		ln.Close()
 		return fmt.Errorf("setWebhook: %w", err)
@@ -72,7 +70,7 @@ func (b *Bot) webhookHandler(ctx, work context.Context) http.Handler {
 			return
 		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-		var u tgbotapi.Update
+		var u update
 		if err == nil {
 			err = json.Unmarshal(body, &u)
 		}
@@ -85,7 +83,7 @@ func (b *Bot) webhookHandler(ctx, work context.Context) http.Handler {
 			w.WriteHeader(http.StatusOK)
 			return
 		}
-		in, ok := parseUpdate(u, b.me, b.core.known)
+		in, ok := u.parse(b.me, b.core.known)
 		if !ok {
 			b.core.metrics.updates.WithLabelValues("ignored").Inc()
 			w.WriteHeader(http.StatusOK)

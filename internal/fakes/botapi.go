@@ -145,6 +145,10 @@ type message struct {
 type queued struct {
 	id   int
 	body json.RawMessage
+	// kind is the update's type when getUpdates hands it out only to a bot that asks for it
+	// (allowed_updates): "stopped_message_generation"; "" for the others, handed out whatever the
+	// bot asks for.
+	kind string
 }
 
 // NewBotAPI starts a fake Bot API; Close stops it.

@@ -8,14 +8,19 @@ import (
 
 // sendMessageDraft (Bot API 9.3, open to every bot since 9.5): a private chat shows a growing,
 // ephemeral draft until the bot's next message arrives there or 30 s pass without an update.
-// Its wire format and the errors of the real service: bot/testdata/send_message_draft.md.
+// Since Bot API 10.3 a draft sent with can_stop shows the user a stop button, and pressing it
+// gives the bot a stopped_message_generation update (StopGeneration). Its wire format and the
+// errors of the real service: bot/testdata/send_message_draft.md.
 
 // draftTTL is how long a client shows a draft that is not updated.
 const draftTTL = 30 * time.Second
 
-// Draft is a successful sendMessageDraft, with its form fields as sent.
+// Draft is a successful sendMessageDraft, with its form fields as sent. CanStop and KeepOnStop
+// (Bot API 10.3) are "true" when the draft shows the user a stop button and keeps the draft
+// when it is pressed.
 type Draft struct {
 	ChatID, DraftID, Text, Entities, ThreadID string
+	CanStop, KeepOnStop                       string
 }
 
 type shownDraft struct {
@@ -40,8 +45,14 @@ func (f *BotAPI) sendMessageDraft(form map[string]string) reply {
 	if problem := check(form["text"], form["entities"], maxText); problem != "" {
 		return fail(http.StatusBadRequest, problem)
 	}
+	for _, name := range []string{"can_stop", "keep_on_stop"} {
+		if v := form[name]; v != "" && v != "true" && v != "false" {
+			// The fake's wording: Telegram's for a malformed Boolean is not on record.
+			return fail(http.StatusBadRequest, "Bad Request: "+name+" must be a Boolean")
+		}
+	}
 	d := Draft{ChatID: form["chat_id"], DraftID: form["draft_id"], Text: form["text"], Entities: form["entities"],
-		ThreadID: form["message_thread_id"]}
+		ThreadID: form["message_thread_id"], CanStop: form["can_stop"], KeepOnStop: form["keep_on_stop"]}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.shown[chat] = shownDraft{Draft: d, at: time.Now()}

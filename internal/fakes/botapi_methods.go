@@ -200,6 +200,7 @@ func (f *BotAPI) getUpdates(r *http.Request, call *Call, form map[string]string)
 	}
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
+	allowed, asked := allowedUpdates(form["allowed_updates"])
 	f.mu.Lock()
 	kicks := f.kicks
 	f.mu.Unlock()
@@ -210,6 +211,16 @@ func (f *BotAPI) getUpdates(r *http.Request, call *Call, form map[string]string)
 			i++
 		}
 		f.queue = f.queue[i:]
+		if asked {
+			// Telegram does not deliver an update of a type the bot did not ask for: it is gone.
+			kept := f.queue[:0]
+			for _, u := range f.queue {
+				if u.kind == "" || allowed[u.kind] {
+					kept = append(kept, u)
+				}
+			}
+			f.queue = kept
+		}
 		batch := f.queue[:min(limit, len(f.queue))]
 		kicked, changed := f.kicks != kicks, f.changed
 		f.mu.Unlock()
@@ -229,6 +240,20 @@ func (f *BotAPI) getUpdates(r *http.Request, call *Call, form map[string]string)
 			return ok([]json.RawMessage{})
 		}
 	}
+}
+
+// allowedUpdates reads getUpdates' allowed_updates, a JSON array of update types; asked is false
+// when the bot sent none (or an empty list), which asks for every type.
+func allowedUpdates(field string) (allowed map[string]bool, asked bool) {
+	var kinds []string
+	if field == "" || json.Unmarshal([]byte(field), &kinds) != nil || len(kinds) == 0 {
+		return nil, false
+	}
+	allowed = make(map[string]bool, len(kinds))
+	for _, k := range kinds {
+		allowed[k] = true
+	}
+	return allowed, true
 }
 
 // Kick ends the long polls in progress: each returns what it has, maybe nothing.
@@ -259,6 +284,29 @@ func (f *BotAPI) push(u tgbotapi.Update) int {
 	f.queue = append(f.queue, queued{id: u.UpdateID, body: body})
 	f.wake()
 	return u.UpdateID
+}
+
+// StopGeneration queues the update a user's press on a draft's stop button gives (Bot API 10.3):
+// {"update_id":…,"stopped_message_generation":{"chat":{…},"draft_id":…}}, with
+// message_thread_id when threadID is not 0. Like Telegram, getUpdates hands it out only to a bot
+// whose allowed_updates list "stopped_message_generation" (or that sends none). It returns the
+// update_id.
+func (f *BotAPI) StopGeneration(chat int64, draftID, threadID int) int {
+	stopped := map[string]any{"chat": map[string]any{"id": chat, "type": "private", "first_name": "Бухгалтер"}, "draft_id": draftID}
+	if threadID != 0 {
+		stopped["message_thread_id"] = threadID
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	id := f.nextID
+	f.nextID++
+	body, err := json.Marshal(map[string]any{"update_id": id, "stopped_message_generation": stopped})
+	if err != nil {
+		panic(err) // maps of plain values: cannot fail
+	}
+	f.queue = append(f.queue, queued{id: id, body: body, kind: "stopped_message_generation"})
+	f.wake()
+	return id
 }
 
 // Text is a text message a user writes, for Say.
