@@ -287,6 +287,15 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if due == "" {
 		due = dueDayFor(q, current, placeOf)
 	}
+	if due == "" {
+		// «инвентаризация когда»: «ежегодно по состоянию на 31 декабря», that clause alone quoted
+		var yh library.ClauseHit
+		if due, yh = yearlyFor(q, current, placeOf); due != "" {
+			if i := slices.IndexFunc(kept, func(k library.ClauseHit) bool { return k.Doc == yh.Doc && k.Unit.Index == yh.Unit.Index }); i >= 0 {
+				kept = kept[i : i+1]
+			}
+		}
+	}
 	net := ""
 	if pen == "" && due == "" {
 		net = perUnitFor(q, current, placeOf) // «аренда за год без ндс»: twelve months of the net amount

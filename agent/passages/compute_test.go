@@ -108,3 +108,26 @@ func TestDeadlineFor(t *testing.T) {
 		}
 	}
 }
+
+func TestYearlyFor(t *testing.T) {
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, ru.Moscow)
+	unit := func(text string) library.ClauseHit {
+		return library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "7.2", Text: text}}
+	}
+	place := func(h library.ClauseHit) string { return "п. " + h.Unit.Number }
+	tests := []struct {
+		q, text, want string
+	}{
+		{"инвентаризация когда", "7.2. Инвентаризация проводится ежегодно по состоянию на 31 декабря.", "**31\\.12\\.2026**"},
+		{"до какого числа сдать отчёт о расходах", "7.2. Отчёт о расходах представляется ежегодно не позднее 1 марта.", "**01\\.03\\.2027**"}, // this year's has passed
+		{"когда сдать отчёт", "7.2. Отчёт представляется не позднее 15 января каждого года.", "**15\\.01\\.2027**"},
+		{"инвентаризация что проверяет", "7.2. Инвентаризация проводится ежегодно по состоянию на 31 декабря.", ""}, // no «когда»
+		{"когда инвентаризация", "7.2. Инвентаризация проведена по состоянию на 31 декабря.", ""},                   // not yearly
+	}
+	for _, tt := range tests {
+		got, _ := yearlyFor(Question{Text: tt.q, Now: now}, []library.ClauseHit{unit(tt.text)}, place)
+		if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
+			t.Errorf("yearlyFor(%q, %q) = %q, want %q", tt.q, tt.text, got, tt.want)
+		}
+	}
+}

@@ -420,3 +420,49 @@ func ofRow(word, row string) bool {
 func standalone(n string) *regexp.Regexp {
 	return regexp.MustCompile(`(^|[\s(|])` + regexp.QuoteMeta(n) + `([\s,.)|"”]|$)`)
 }
+
+// yearlyDay: a day of the year a clause repeats every year («проводится ежегодно по состоянию
+// на 31 декабря», «ежегодно не позднее 1 марта»): the day and the month's genitive.
+var yearlyDay = regexp.MustCompile(`(?i)(?:ежегодно|каждого\s+года|каждый\s+год|ежегодн\p{L}*)[^.;]{0,60}?(?:на|до|не\s+позднее|по\s+состоянию\s+на)\s+(\d{1,2})\s+(\p{L}+)|(?:на|до|не\s+позднее)\s+(\d{1,2})\s+(\p{L}+)\s+(?:каждого|ежегодно)`)
+
+// yearlyFor is the line (Markdown) that dates the next occurrence of a day a clause repeats
+// every year, when the question asks when: «инвентаризация когда» with «ежегодно по состоянию
+// на 31 декабря» is 31.12.2026 on 6 December 2026 — and the unit that states it. "" when no unit
+// of the first two states one.
+func yearlyFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string) (string, library.ClauseHit) {
+	if q.Now.IsZero() || !askedDeadline.MatchString(q.Text) && !askedWhen.MatchString(q.Text) {
+		return "", library.ClauseHit{}
+	}
+	for _, h := range hits[:min(len(hits), 2)] {
+		m := yearlyDay.FindStringSubmatch(h.Unit.Text)
+		if m == nil {
+			continue
+		}
+		dayText, monthText := m[1], m[2]
+		if dayText == "" {
+			dayText, monthText = m[3], m[4]
+		}
+		day, _ := strconv.Atoi(dayText)
+		var month time.Month
+		for mo := time.January; mo <= time.December; mo++ {
+			if strings.EqualFold(monthText, ru.MonthGenitive(mo)) {
+				month = mo
+			}
+		}
+		if month == 0 || day < 1 || day > 31 {
+			continue
+		}
+		today := time.Date(q.Now.Year(), q.Now.Month(), q.Now.Day(), 0, 0, 0, 0, ru.Moscow)
+		next := time.Date(today.Year(), month, day, 0, 0, 0, 0, ru.Moscow)
+		if next.Day() != day {
+			continue
+		}
+		if next.Before(today) {
+			next = next.AddDate(1, 0, 0)
+		}
+		esc := md.Escape
+		return esc("Ближайшая дата: ") + "**" + esc(next.Format("02.01.2006")) + "**" +
+			esc(fmt.Sprintf(" (ежегодно, %d %s; %s).", day, ru.MonthGenitive(month), basis(place(h)))), h
+	}
+	return "", library.ClauseHit{}
+}
