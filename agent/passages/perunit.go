@@ -295,14 +295,23 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 		return ""
 	}
 	pieces := slices.ContainsFunc(cells, func(c string) bool { return pieceUnit.MatchString(strings.TrimSpace(c)) })
+	unit := "" // the cell under «Ед. изм.», «Единица»
+	for i, hd := range header {
+		if l := strings.ToLower(hd); strings.HasPrefix(l, "ед") || strings.Contains(l, "единиц") {
+			unit = cells[i]
+		}
+	}
 	n := 0
 	for _, m := range countedItems.FindAllStringSubmatch(q.Text, -1) {
 		count := strings.Join(strings.Fields(m[1]), "")
 		if notItems.MatchString(m[2]) || standalone(m[1]).MatchString(h.Unit.Text) || standalone(count).MatchString(h.Unit.Text) {
 			continue // «27"» of a monitor's name is no count
 		}
-		if !pieces && !ofRow(m[2], h.Unit.Text) {
-			continue // «85 паллет»: a tariff's unit is «паллето-место в месяц», not «шт»
+		if !pieces && !ofRow(m[2], unit) {
+			continue // «85 паллет»: a tariff's unit is «паллето-место в месяц», not «шт»; «1800 коробов» of a row priced per container is no count of it
+		}
+		if countsIn(m[2], h.Unit.Text) {
+			continue // «(до 1 500 коробов)»: the row prices the word's count by a threshold, not one by one
 		}
 		n, _ = strconv.Atoi(count)
 		break
@@ -397,6 +406,16 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 		line += esc("; цены без НДС в этой строке нет")
 	}
 	return line + esc(" ("+basis(place(h))+").")
+}
+
+// countsIn: the row itself counts the word («до 1 500 коробов»).
+func countsIn(word, row string) bool {
+	for _, m := range countedItems.FindAllStringSubmatch(row, -1) {
+		if ofRow(word, m[2]) {
+			return true
+		}
+	}
+	return false
 }
 
 // ofRow: the counted word is the row's — its first five letters (four of a short word) open a
