@@ -181,6 +181,41 @@ func TestSharedContractNumber(t *testing.T) {
 	}
 }
 
+// A contract named by its bare number («по договору 178») is the one whose number it is; a
+// number no contract has is said so — never answered as if the message had not named it — with
+// the counterparty's contracts to pick, and that number is no account («по договору 41»).
+func TestContractByBareOrUnknownNumber(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	me := Request{UserID: 850, ChatID: 850}
+	cases := []struct {
+		q, rule string
+		want    []string
+	}{
+		{"сколько нам должны по договору 178", "open_items_by_contract", []string{"по договору поставки № 178/2024", "ООО «Альфа»"}},
+		{"сколько мы должны по договору 41", "open_items_by_contract", []string{"№ 41/2024", "сч. 60, 62"}},
+		{"задолженность по договору 999/2024", "unknown_contract", []string{"Договора № 999/2024 в справочнике 1С не нашёл"}},
+		{"долг альфы по договору 555", "unknown_contract", []string{"Договора № 555 в справочнике 1С не нашёл", "Договоры ООО «Альфа»: Договор поставки № П-77/2024"}},
+	}
+	for _, c := range cases {
+		got := ask(t, a, me, c.q)
+		if got.Debug.Route.Rule != c.rule {
+			t.Errorf("%q: rule %s/%s, want %s\n%s", c.q, got.Debug.Route.Kind, got.Debug.Route.Rule, c.rule, got.Text)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(got.Text, w) {
+				t.Errorf("%q: answer lacks %q:\n%s", c.q, w, got.Text)
+			}
+		}
+	}
+	got := ask(t, a, me, "долг альфы по договору 555")
+	if len(got.Buttons) == 0 || !strings.Contains(got.Buttons[0].Text, "П-77/2024") {
+		t.Fatalf("buttons %+v", got.Buttons)
+	}
+	if b := ask(t, a, me, got.Buttons[0].Text); b.Debug.Route.Rule != "open_items_by_contract" {
+		t.Errorf("the button %q: %s\n%s", got.Buttons[0].Text, b.Debug.Route.Rule, b.Text)
+	}
+}
+
 // A command leaves the dialog what the typed question would: «а поставщикам?» and «а на 1
 // апреля?» after /debts continue it.
 func TestCommandLeavesDialogState(t *testing.T) {

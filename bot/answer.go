@@ -102,6 +102,11 @@ func (c *core) ask(ctx context.Context, in incoming, req api.Request) error {
 	if in.group && out.replyTo == 0 {
 		out.replyTo = in.messageID
 	}
+	if len(out.buttons) == 0 && out.photo == nil && out.sent == nil {
+		// A press's answer in a group goes to the presser only (ephemeral.go); one with buttons
+		// stays in the group, where pressing them works.
+		out.ephemeral = toPresser(in)
+	}
 	// The answer is ready: deliver it even if the user cancels now or the deadline passes (and
 	// /cancel says there is nothing left to stop).
 	c.users.sendingAnswer(in.userID)

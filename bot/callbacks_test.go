@@ -106,47 +106,6 @@ func TestCallbackWaitsItsTurn(t *testing.T) {
 	})
 }
 
-// TestGroupButtonAnswersReplyToTheirMessage: in a group, whatever a press brings (an answer,
-// an export that is only a file, a refusal) replies to the message the button was under.
-func TestGroupButtonAnswersReplyToTheirMessage(t *testing.T) {
-	f := newFakeAPI(t)
-	a := &fakeAgent{AnswerFunc: func(_ context.Context, r api.Request) (api.Answer, error) {
-		switch r.Text {
-		case "x:file-only":
-			return api.Answer{Document: &api.Document{Name: "receivables.xlsx", Bytes: []byte("PK-xlsx")}}, nil
-		case "x:nothing":
-			return api.Answer{Text: "Нечего выгружать: сначала спросите о долгах или остатках."}, nil
-		}
-		return api.Answer{Text: "Открытые позиции ООО «Альфа»"}, nil
-	}}
-	b := startBot(t, f, a, Options{Access: Access{Users: []int64{7}}})
-	const group = -100500
-	f.Push(press(group, 7, 2001, "b:op:cb61f26ca4d1:20260331:34adc550-78a:"))
-	f.Push(press(group, 7, 2002, "x:nothing"))
-	f.Push(press(group, 7, 2003, "x:file-only"))
-	f.Push(press(group, 8, 2004, "x:nothing")) // not on the access list
-	settle(t, f, b)
-	f.WaitCalls(t, "sendDocument", 1)
-	byText := map[string]string{}
-	for _, m := range f.Sent() {
-		byText[m.Text] = m.ReplyTo
-	}
-	for _, d := range f.Documents() {
-		byText["document"] = d.ReplyTo
-	}
-	want := map[string]string{
-		"Открытые позиции ООО «Альфа»":                              "2001",
-		"Нечего выгружать: сначала спросите о долгах или остатках.": "2002",
-		"document": "2003",
-		"Извините, этот бот доступен только сотрудникам компании. Чтобы получить доступ, обратитесь к администратору.": "2004",
-	}
-	for text, to := range want {
-		if got, ok := byText[text]; !ok || got != to {
-			t.Errorf("%q replies to %q, want %q (sent: %v)", text, got, to, byText)
-		}
-	}
-}
-
 // TestButtonCommand: the button data the agent reads back goes to its hidden commands, verbatim:
 // documents to "doc"; drilldowns ("b:"), those of before ("a:", which the agent refuses as stale
 // rather than let them become a question), exports, choices and kept questions to "drill".

@@ -39,6 +39,9 @@ type outgoing struct {
 	documents []document
 	// sent, when set, learns the id of the last text message delivered (an upload receipt).
 	sent func(messageID int)
+	// ephemeral, when set, delivers the reply to one member of a group only (ephemeral.go); it
+	// goes to the whole chat where Telegram refuses that.
+	ephemeral *ephemeral
 }
 
 // document is a file with its caption.
@@ -121,7 +124,7 @@ func (c *core) debugOn(chatID int64) bool {
 
 // reply sends a short service text (Markdown).
 func (c *core) reply(ctx context.Context, in incoming, markdown string) {
-	out := outgoing{chatID: in.chatID, parts: tgmd.Split(tgmd.Convert(c.redact(markdown)), maxMessageUnits)}
+	out := outgoing{chatID: in.chatID, parts: tgmd.Split(tgmd.Convert(c.redact(markdown)), maxMessageUnits), ephemeral: toPresser(in)}
 	if in.group {
 		out.replyTo = in.messageID
 	}

@@ -21,7 +21,7 @@ import (
 // delivered, a later part or a file Telegram will not take does not undo it: the user is told
 // in a line what is missing, and the reply counts as delivered.
 func (b *Bot) send(ctx context.Context, out outgoing) error {
-	replyTo := out.replyTo
+	replyTo, to := out.replyTo, out.ephemeral
 	for i, p := range out.parts {
 		cfg := tgbotapi.NewMessage(out.chatID, p.Text)
 		cfg.DisableWebPagePreview = true
@@ -34,12 +34,12 @@ func (b *Bot) send(ctx context.Context, out outgoing) error {
 			}
 		}
 		plain := func() tgbotapi.Chattable { cfg.Entities = nil; return cfg }
-		id, err := b.deliver(ctx, out.chatID, cfg, plain)
+		id, err := b.deliverTo(ctx, out.chatID, &to, cfg, plain)
 		if err != nil && i > 0 {
 			// The first parts are out: «что-то пошло не так при подготовке ответа» would be
 			// wrong, and sending the whole answer again would repeat them. The user is told the
 			// answer is cut short.
-			return b.attached(ctx, out.chatID, true, "Ответ пришёл не полностью: Telegram не принял его продолжение. "+
+			return b.attached(ctx, out.chatID, to, true, "Ответ пришёл не полностью: Telegram не принял его продолжение. "+
 				"Повторите вопрос или сузьте его, если нужна остальная часть.", err)
 		}
 		if err != nil {
@@ -56,18 +56,18 @@ func (b *Bot) send(ctx context.Context, out outgoing) error {
 		dc.Caption, dc.CaptionEntities = d.caption.Text, toEntities(d.caption.Entities)
 		dc.ReplyToMessageID, dc.AllowSendingWithoutReply = replyTo, replyTo != 0
 		plain := func() tgbotapi.Chattable { dc.CaptionEntities = nil; return dc }
-		_, err := b.deliver(ctx, out.chatID, dc, plain)
+		_, err := b.deliverTo(ctx, out.chatID, &to, dc, plain)
 		if err != nil && !texted && d.caption.Text != "" && !errors.Is(err, errBlocked) && ctx.Err() == nil {
 			// The file carried the answer in its caption: the answer comes as text, and the
 			// note says the file did not.
 			cfg := tgbotapi.NewMessage(out.chatID, d.caption.Text)
 			cfg.Entities = toEntities(d.caption.Entities)
 			cfg.ReplyToMessageID, cfg.AllowSendingWithoutReply = replyTo, replyTo != 0
-			if _, terr := b.deliver(ctx, out.chatID, cfg, func() tgbotapi.Chattable { cfg.Entities = nil; return cfg }); terr == nil {
+			if _, terr := b.deliverTo(ctx, out.chatID, &to, cfg, func() tgbotapi.Chattable { cfg.Entities = nil; return cfg }); terr == nil {
 				texted = true
 			}
 		}
-		if err = b.attached(ctx, out.chatID, texted, "Не получилось отправить файл «"+d.name+"».", err); err != nil {
+		if err = b.attached(ctx, out.chatID, to, texted, "Не получилось отправить файл «"+d.name+"».", err); err != nil {
 			return ignoreBlocked(err)
 		}
 		replyTo = 0
@@ -79,7 +79,7 @@ func (b *Bot) send(ctx context.Context, out outgoing) error {
 		pc.ReplyToMessageID, pc.AllowSendingWithoutReply = replyTo, replyTo != 0
 		plain := func() tgbotapi.Chattable { pc.CaptionEntities = nil; return pc }
 		_, err := b.deliver(ctx, out.chatID, pc, plain)
-		if err = b.attached(ctx, out.chatID, texted, "Не получилось отправить график.", err); err != nil {
+		if err = b.attached(ctx, out.chatID, to, texted, "Не получилось отправить график.", err); err != nil {
 			return ignoreBlocked(err)
 		}
 	}
@@ -90,7 +90,7 @@ func (b *Bot) send(ctx context.Context, out outgoing) error {
 // the file is the reply, and its error is the reply's. After delivered text the error is logged
 // here (ERROR when Telegram refused the file as malformed: that is ours to fix), the user gets a
 // note instead of the file, and nil comes back: the text stands, and the conversation goes on.
-func (b *Bot) attached(ctx context.Context, chatID int64, texted bool, note string, err error) error {
+func (b *Bot) attached(ctx context.Context, chatID int64, to *ephemeral, texted bool, note string, err error) error {
 	if err == nil || !texted || errors.Is(err, errBlocked) || ctx.Err() != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func (b *Bot) attached(ctx context.Context, chatID int64, texted bool, note stri
 	}
 	b.log.Log(ctx, level, "part of a reply not delivered after its first text", "chat_id", chatID, "err", err)
 	cfg := tgbotapi.NewMessage(chatID, note)
-	if _, err := b.deliver(ctx, chatID, cfg, func() tgbotapi.Chattable { return cfg }); err != nil {
+	if _, err := b.deliverTo(ctx, chatID, &to, cfg, func() tgbotapi.Chattable { return cfg }); err != nil {
 		b.log.DebugContext(ctx, "note of a missing file not delivered", "chat_id", chatID, "err", err)
 	}
 	return nil
@@ -112,6 +112,26 @@ func ignoreBlocked(err error) error {
 		return nil
 	}
 	return err
+}
+
+// deliverTo is deliver for a message of a reply that *to, when set, delivers to one member of a
+// group (ephemeral.go). Where Telegram refuses that (400), the message goes to the chat as
+// configured (replying to the pressed button's message in a group), and *to is cleared: the rest
+// of the reply follows it there.
+func (b *Bot) deliverTo(ctx context.Context, chatID int64, to **ephemeral, c tgbotapi.Chattable, plain func() tgbotapi.Chattable) (int, error) {
+	if *to == nil {
+		return b.deliver(ctx, chatID, c, plain)
+	}
+	eph := *to
+	id, err := b.deliver(ctx, chatID, extended{Chattable: c, ephemeral: eph},
+		func() tgbotapi.Chattable { return extended{Chattable: plain(), ephemeral: eph} })
+	if e, ok := apiError(err); !ok || e.Code != http.StatusBadRequest || ctx.Err() != nil {
+		return id, err
+	}
+	b.core.metrics.errors.WithLabelValues("ephemeral_refused").Inc()
+	b.log.WarnContext(ctx, "telegram refused a message to one member; sending it to the chat", "chat_id", chatID, "err", err)
+	*to = nil
+	return b.deliver(ctx, chatID, c, plain)
 }
 
 // errBlocked means the user blocked the bot: nothing more can be delivered.

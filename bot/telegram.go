@@ -141,19 +141,31 @@ func (t *telegram) call(ctx context.Context, method string, params map[string]st
 	return resp.Result, nil
 }
 
-// send sends a message, a document or a photo and returns the id of the message sent.
+// send sends a message, a document or a photo and returns the id of the message sent (0 when
+// Telegram answers true instead of the message).
 func (t *telegram) send(ctx context.Context, c tgbotapi.Chattable) (int, error) {
 	api, status := *t.api, 0
 	api.Client = t.doer(ctx, &status)
 	var resp *tgbotapi.APIResponse
 	var err error
-	if dc, ok := c.(tgbotapi.DocumentConfig); ok && len(dc.CaptionEntities) > 0 {
-		resp, err = documentWithEntities(&api, dc)
-	} else {
+	switch x := c.(type) {
+	case extended:
+		resp, err = x.send(&api)
+	case tgbotapi.DocumentConfig:
+		if len(x.CaptionEntities) > 0 {
+			// v5.5.1's DocumentConfig drops caption_entities (a bold figure, a link).
+			resp, err = extended{Chattable: x}.send(&api)
+			break
+		}
+		resp, err = api.Request(c)
+	default:
 		resp, err = api.Request(c)
 	}
 	if err != nil {
 		return 0, explain(withCode(resp, status, err))
+	}
+	if string(resp.Result) == "true" {
+		return 0, nil
 	}
 	var m tgbotapi.Message
 	if err := json.Unmarshal(resp.Result, &m); err != nil {
@@ -162,25 +174,73 @@ func (t *telegram) send(ctx context.Context, c tgbotapi.Chattable) (int, error) 
 	return m.MessageID, nil
 }
 
-// documentWithEntities sends a file whose caption has entities (a bold figure, a link): v5.5.1's
-// DocumentConfig drops caption_entities from its request, so the fields are written here, as
-// the library writes a sendDocument's otherwise.
-func documentWithEntities(api *tgbotapi.BotAPI, dc tgbotapi.DocumentConfig) (*tgbotapi.APIResponse, error) {
+// extended is a request v5.5.1 cannot write: one of its configs (a message, a document, an edit
+// of a message's text) with what the library predates — ephemeral_message_parameters (Bot API
+// 10.3), caption_entities of a document. send writes its fields as the library writes the
+// config's, then those.
+type extended struct {
+	tgbotapi.Chattable
+	// ephemeral, when set, delivers the message to one member of a group; it then replies to
+	// nothing (reply_to_message_id is dropped).
+	ephemeral *ephemeral
+}
+
+// send writes and sends the request.
+func (x extended) send(api *tgbotapi.BotAPI) (*tgbotapi.APIResponse, error) {
 	params := make(tgbotapi.Params)
-	if err := params.AddFirstValid("chat_id", dc.ChatID, dc.ChannelUsername); err != nil {
-		return nil, err
+	var method string
+	var file *tgbotapi.RequestFile
+	var errs []error
+	switch c := x.Chattable.(type) {
+	case tgbotapi.MessageConfig:
+		method = "sendMessage"
+		errs = append(errs, chatParams(params, c.BaseChat))
+		params.AddNonEmpty("text", c.Text)
+		params.AddBool("disable_web_page_preview", c.DisableWebPagePreview)
+		params.AddNonEmpty("parse_mode", c.ParseMode)
+		errs = append(errs, params.AddInterface("entities", c.Entities))
+	case tgbotapi.DocumentConfig:
+		method = "sendDocument"
+		errs = append(errs, chatParams(params, c.BaseChat))
+		params.AddNonEmpty("caption", c.Caption)
+		params.AddNonEmpty("parse_mode", c.ParseMode)
+		errs = append(errs, params.AddInterface("caption_entities", c.CaptionEntities))
+		file = &tgbotapi.RequestFile{Name: "document", Data: c.File}
+	case tgbotapi.EditMessageTextConfig:
+		method = "editMessageText"
+		errs = append(errs, params.AddFirstValid("chat_id", c.ChatID, c.ChannelUsername))
+		params.AddNonZero("message_id", c.MessageID)
+		errs = append(errs, params.AddInterface("reply_markup", c.ReplyMarkup))
+		params["text"] = c.Text
+		params.AddNonEmpty("parse_mode", c.ParseMode)
+		params.AddBool("disable_web_page_preview", c.DisableWebPagePreview)
+		errs = append(errs, params.AddInterface("entities", c.Entities))
+	default:
+		return nil, fmt.Errorf("telegram: %T cannot be extended", c)
 	}
-	params.AddNonZero("reply_to_message_id", dc.ReplyToMessageID)
-	params.AddBool("disable_notification", dc.DisableNotification)
-	params.AddBool("allow_sending_without_reply", dc.AllowSendingWithoutReply)
-	params.AddNonEmpty("caption", dc.Caption)
-	if err := params.AddInterface("reply_markup", dc.ReplyMarkup); err != nil {
-		return nil, err
+	if x.ephemeral != nil {
+		delete(params, "reply_to_message_id")
+		delete(params, "allow_sending_without_reply")
+		errs = append(errs, params.AddInterface("ephemeral_message_parameters", x.ephemeral))
 	}
-	if err := params.AddInterface("caption_entities", dc.CaptionEntities); err != nil {
-		return nil, err
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("telegram: %s: %w", method, err)
 	}
-	return api.UploadFiles("sendDocument", params, []tgbotapi.RequestFile{{Name: "document", Data: dc.File}})
+	if file != nil {
+		return api.UploadFiles(method, params, []tgbotapi.RequestFile{*file})
+	}
+	return api.MakeRequest(method, params)
+}
+
+// chatParams writes a BaseChat's fields as the library does.
+func chatParams(params tgbotapi.Params, c tgbotapi.BaseChat) error {
+	if err := params.AddFirstValid("chat_id", c.ChatID, c.ChannelUsername); err != nil {
+		return err
+	}
+	params.AddNonZero("reply_to_message_id", c.ReplyToMessageID)
+	params.AddBool("disable_notification", c.DisableNotification)
+	params.AddBool("allow_sending_without_reply", c.AllowSendingWithoutReply)
+	return params.AddInterface("reply_markup", c.ReplyMarkup)
 }
 
 // withCode gives a failed call's error the Bot API's error_code. v5.5.1 drops it from the

@@ -50,6 +50,9 @@ func (s *Skill) decision(ctx context.Context, q skill.Query) (skill.Reply, error
 			// The runner says that none of our organizations has the account and lists ours.
 			return s.run(ctx, q, FromDecision(d))
 		}
+		if d.UnknownContract != "" {
+			return unknownContractAnswer(d, q.Text), nil
+		}
 		if d.Recipe == "" || d.Unknown == "" || strings.HasPrefix(d.Unknown, "ИНН ") {
 			return unknownEntityAnswer(d, q.Text), nil
 		}
@@ -105,6 +108,28 @@ func unknownEntityAnswer(d understand.Decision, text string) skill.Reply {
 		r.Buttons = append(r.Buttons, skill.Button{Text: withName(text, d.Unknown, e.Name)})
 	}
 	r.Text += " Похожие названия: " + strings.Join(names, ", ") + ". Выберите, если имели в виду одного из них."
+	return r
+}
+
+// unknownContractAnswer says that no contract has the number the message names, and offers
+// the counterparty's contracts (or those whose numbers hold its digits) as buttons that ask
+// the question again about each.
+func unknownContractAnswer(d understand.Decision, text string) skill.Reply {
+	r := skill.Reply{Text: fmt.Sprintf("Договора № %s в справочнике 1С не нашёл.", md.Escape(d.UnknownContract))}
+	if len(d.ClosestContracts) == 0 {
+		r.Text += " Проверьте номер или назовите контрагента — покажу его договоры."
+		return r
+	}
+	var names []string
+	for _, e := range d.ClosestContracts {
+		names = append(names, md.Escape(e.Name))
+		r.Buttons = append(r.Buttons, skill.Button{Text: withName(text, d.UnknownContract, e.Number)})
+	}
+	lead := " Похожие номера: "
+	if d.Counterparty.Set {
+		lead = " Договоры " + md.Escape(d.Counterparty.Value.Name) + ": "
+	}
+	r.Text += lead + strings.Join(names, "; ") + "."
 	return r
 }
 

@@ -34,7 +34,7 @@ func (p *Parser) decide(s *scan, d *Decision) {
 	ledgerAsk := s.is(ledgerFigures...) || s.is(CContracts) && s.is(CNotClosed) ||
 		s.hasValue(CAccountCard, "") || s.is(CAccountCard) && (d.Period.Set || d.Date.Set) || // «карточка за март»
 		d.Counterparty.Set || d.Contract.Set || len(d.Candidates) > 0 ||
-		d.BankAccount.Set || d.UnknownBankAccount != "" || len(d.BankAccountCandidates) > 0 ||
+		d.BankAccount.Set || d.UnknownBankAccount != "" || len(d.BankAccountCandidates) > 0 || d.UnknownContract != "" ||
 		s.is(CDocuments) && (d.Counterparty.Set || d.Contract.Set || d.Unknown != "")
 	dated := d.Date.Set || d.Period.Set
 	named := d.Counterparty.Set || d.Contract.Set
@@ -285,6 +285,12 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		defer func() {
 			d.Kind, d.Rule, d.Sure = KindUnknownEntity, "unknown_bank_account", true
 			d.Reasons = append(d.Reasons, "такого расчётного счёта нет у наших организаций")
+		}()
+	}
+	if d.UnknownContract != "" {
+		defer func() {
+			d.Kind, d.Rule, d.Sure = KindUnknownEntity, "unknown_contract", true
+			d.Reasons = append(d.Reasons, "договора с таким номером нет в справочнике")
 		}()
 	}
 	if !single && d.Unknown != "" {

@@ -136,6 +136,11 @@ type Decision struct {
 	// SharedContract is a contract number several counterparties have («ДП-68/2024»): the
 	// question back asks whose.
 	SharedContract string
+	// UnknownContract is a contract number the message names («по договору 999/2024») that no
+	// contract of the catalog has (KindUnknownEntity), with the contracts to offer instead: the
+	// counterparty's, when it names one, else those whose numbers share its digits.
+	UnknownContract  string
+	ClosestContracts []recipe.Entity
 	// Unknown is a name the message gives that no catalog entry matches (KindUnknownEntity),
 	// with the closest names to offer.
 	Unknown string

@@ -308,6 +308,54 @@ func findINN(text string, es []recipe.Entity) (inn string, found []recipe.Entity
 // contractRe is a document number: letters and digits joined by - or /, with a digit.
 var contractRe = regexp.MustCompile(`(?i)[\p{L}\d]+(?:[-/][\p{L}\d]+)+|№\s*[\p{L}\d][\p{L}\d/-]*`)
 
+// contractNumber is a number written right after «договор» («по договору 178», «договор №
+// 999/2024»): digits, maybe with letters, - or / — not a date («договор от 15.03»), nor a year
+// («договор 2024 года»).
+var contractNumber = regexp.MustCompile(`(?i)договор\p{L}*\s+(?:№\s*)?([\p{L}]{0,4}-?\d[\p{L}\d/-]*)(\s+(?:г\.|года|год)\b)?`)
+
+// bareContract is the number «договор …» names when contractRe does not read it (no - or /:
+// «по договору 178»): the contracts whose number it is, or opens («178/2024»); the number
+// alone when none has it.
+func bareContract(text string, es []recipe.Entity, owner string) (raw string, found []recipe.Entity) {
+	m := contractNumber.FindStringSubmatch(text)
+	if m == nil || m[2] != "" || strings.Count(m[1], ".") > 0 {
+		return "", nil
+	}
+	raw = m[1]
+	num := strings.ToLower(raw)
+	for _, e := range es {
+		if e.Deleted || e.Number == "" || owner != "" && e.OwnerRef != owner {
+			continue
+		}
+		n := strings.ToLower(e.Number)
+		if n == num || strings.HasPrefix(n, num+"/") || strings.HasSuffix(n, "-"+num) || strings.Contains(n, "-"+num+"/") {
+			found = append(found, e)
+		}
+	}
+	return raw, found
+}
+
+// closestContracts are the contracts to offer for a number no contract has: the
+// counterparty's (owner), else those whose numbers hold its digits; at most n.
+func closestContracts(raw string, es []recipe.Entity, owner string, n int) []recipe.Entity {
+	digits := strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, strings.SplitN(raw, "/", 2)[0])
+	var out []recipe.Entity
+	for _, e := range es {
+		if e.Deleted || e.Number == "" || len(out) == n {
+			continue
+		}
+		if owner != "" && e.OwnerRef == owner || owner == "" && digits != "" && strings.Contains(e.Number, digits) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // findContract returns the contract the text names by its number: exact («П-77/2024»),
 // without the year («П-77») or without its letters («77/2024») when that is unique. owner,
 // when not empty, narrows several contracts of one number to the counterparty's.

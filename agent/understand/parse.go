@@ -252,6 +252,8 @@ func (p *Parser) accounts(s *scan, d *Decision) {
 			// «62.01» cannot be a date.
 		case prev == "с" || prev == "за" || prev == "до" || prev == "от" || prev == "к":
 			continue // «с 10 по 20»: days
+		case strings.HasPrefix(prev, "договор") || prev == "№":
+			continue // «по договору 41»: a contract's number
 		case ledgerCtx && s.knownCode(t.Text):
 		default:
 			continue
@@ -511,6 +513,21 @@ func (p *Parser) entities(s *scan, d *Decision) {
 			}
 		}
 		d.SharedContract = shared[0].Number
+	} else if raw, found := bareContract(s.in.Text, c.Contracts, owner); raw != "" && len(found) == 1 {
+		d.Contract = slot(found[0], FromCatalog, raw) // «по договору 178»: 178/2024
+	} else if raw != "" && len(found) > 1 && owner == "" && len(d.Candidates) == 0 {
+		for _, k := range found {
+			if i := slices.IndexFunc(c.Counterparties, func(p recipe.Entity) bool { return p.Ref == k.OwnerRef }); i >= 0 &&
+				!slices.ContainsFunc(d.Candidates, func(p recipe.Entity) bool { return p.Ref == k.OwnerRef }) {
+				d.Candidates = append(d.Candidates, c.Counterparties[i])
+			}
+		}
+		d.SharedContract = raw
+	} else if raw != "" && len(found) == 0 && !strings.Contains(d.Date.Text, raw) && !strings.Contains(d.Period.Text, raw) {
+		// «задолженность по договору 999/2024»: no contract has the number — said, never
+		// answered as if the message had not named it
+		d.UnknownContract = raw
+		d.ClosestContracts = closestContracts(raw, c.Contracts, owner, 5)
 	} else if e, ok := s.contractByDate(d, c.Contracts, owner); ok {
 		// «договор с Альфой от 06.02.2024»: the date names the contract, not the as-of day;
 		// another date in the message («на 1.03») is read again without it.

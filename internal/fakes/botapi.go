@@ -13,8 +13,9 @@ import (
 )
 
 // BotAPI is a fake Telegram Bot API: getMe; getUpdates long-polled over a queue the test fills,
-// with offset, limit and timeout as Telegram reads them; sendMessage, sendMessageDraft (Bot API
-// 9.5; NoDrafts answers it as an older server does), editMessageText,
+// with offset, limit and timeout as Telegram reads them; sendMessage and sendDocument (with
+// ephemeral_message_parameters, Bot API 10.3), sendMessageDraft (Bot API 9.5, can_stop 10.3;
+// NoDrafts answers it as an older server does), editMessageText,
 // deleteMessage, sendPhoto, sendDocument, sendChatAction, answerCallbackQuery,
 // answerInlineQuery, getFile and file downloads, setMyCommands, setWebhook and deleteWebhook.
 // It answers as Telegram does ({"ok":true,"result":…}, or {"ok":false,"error_code":…,
@@ -121,7 +122,10 @@ type Message struct {
 	Entities string
 	ReplyTo  string // reply_to_message_id
 	Markup   string // reply_markup
-	File     []byte // the photo or document uploaded
+	// Ephemeral is ephemeral_message_parameters (Bot API 10.3), as sent: the message shows to
+	// its receiver_user_id only.
+	Ephemeral string
+	File      []byte // the photo or document uploaded
 	// Deleted is set, in Chat, on a message the bot deleted.
 	Deleted bool
 }

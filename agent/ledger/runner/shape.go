@@ -273,6 +273,12 @@ func (r Result) headline() (head, details string) {
 		who := md.Escape(r.Party)
 		if r.Intent == recipe.OpenItemsByContract && r.Contract != "" {
 			who = md.Escape(r.contractLabel())
+			if r.ContractParty != "" {
+				// «долг ООО «Альфа» перед нами по договору поставки № П-77/2024 от 06.02.2024 …»
+				c := r.ContractParty
+				r.ContractParty = ""
+				who = md.Escape(c) + " по " + md.Escape(contractDative(r.contractLabel()))
+			}
 		}
 		head = r.openItemsHead(who)
 	case recipe.DocumentsFormBalance:
@@ -413,4 +419,15 @@ func withoutCount(details string, n int) string {
 		return rest
 	}
 	return details
+}
+
+// contractDative is a contract's label after «по»: «Договор поставки № 5» — «договору поставки
+// № 5»; a label that does not open with «Договор» is «договору «…»».
+func contractDative(label string) string {
+	for _, w := range []string{"Договор ", "договор "} {
+		if rest, ok := strings.CutPrefix(label, w); ok {
+			return "договору " + rest
+		}
+	}
+	return "договору «" + label + "»"
 }

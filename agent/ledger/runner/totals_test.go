@@ -294,7 +294,7 @@ func TestContractHeaderNamesCounterparty(t *testing.T) {
 		t.Fatalf("contract counterparty = %q, want ООО \"Ромашка\"", res.ContractParty)
 	}
 	head, _, _ := strings.Cut(res.Markdown(), "\n")
-	for _, w := range []string{`№ 214/2024`, `от 19\.01\.2024`, `с ООО "Ромашка"`} {
+	for _, w := range []string{`№ 214/2024`, `от 19\.01\.2024`, `Долг ООО "Ромашка" по договору поставки`} {
 		if !strings.Contains(head, w) {
 			t.Errorf("header %q lacks %q", head, w)
 		}
