@@ -243,6 +243,8 @@ func (p *Parser) accounts(s *scan, d *Decision) {
 		switch {
 		case !dotted && nextIsMonth(s.toks, i) || strings.HasPrefix(next, "процент") || strings.HasPrefix(next, "%"):
 			continue // «31 декабря», «20 процентов»
+		case !dotted && spanWord.MatchString(next):
+			continue // «больше 90 дней», «за 60 суток»: a span of time, not account 90
 		case dotted && couldBeDate(t.Text) && (datePreps[prev] || !cue):
 			continue // «на 1.05», «сальдо на 25.04»: a date
 		case dotted && mistypedDate(t.Text):
@@ -270,6 +272,9 @@ func (p *Parser) accounts(s *scan, d *Decision) {
 		d.Account = slot(code, FromText, t.Text)
 	}
 }
+
+// spanWord is a unit of time after a number («90 дней», «3 месяца»).
+var spanWord = regexp.MustCompile(`^(дн|день|сут|недел|месяц|мес$|лет$|год|час|раб)`)
 
 // knownCode reports whether a bare number is an account of the chart (any two digits when the
 // chart is not known).

@@ -32,11 +32,18 @@ func TestParseCases(t *testing.T) {
 		{"ставка сейчас", "key_rate", "", "", "", ""},
 		{"ставка аренды за метр", "clarify", "", "", "", ""},
 		{"какая ставка по займу", "clarify", "", "", "", ""},
+		// A contract by its bare number; a number no contract has; a number of days is no account.
+		{"сколько нам должны по договору 178", "ledger", "open_items_by_contract", "178/2024", "", ""},
+		{"долг по договору 999/2024", "unknown_entity", "", "", "", ""},
+		{"сальдо по 60 счету 2 месяца назад", "ledger", "account_balance_snapshot", "", "", "2026-02-25"},
 		// «привезти» is one letter from «привет», and no greeting.
 		{"когда должны привезти вторую партию", "kb", "", "", "", ""},
 	}
 	for _, tt := range tests {
 		d := p.Parse(understand.Input{Text: tt.text, Now: corpusToday, Catalogs: cats})
+		if tt.text == "сальдо по 60 счету 2 месяца назад" && d.Account.Value != "60" {
+			t.Errorf("%q: account %q, want 60", tt.text, d.Account.Value)
+		}
 		if string(d.Kind) != tt.kind || string(d.Recipe) != tt.recipe || d.Contract.Value.Number != tt.contract ||
 			d.Counterparty.Value.Name != tt.counterparty || day(d) != tt.date {
 			t.Errorf("%q: %s %s contract %q counterparty %q date %q; want %s %s %q %q %q", tt.text, d.Kind, d.Recipe,
