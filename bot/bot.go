@@ -81,6 +81,8 @@ type Bot struct {
 	dedupeDown atomic.Int64
 	// held are the claims this instance holds or is taking, renewed by keepClaims.
 	held heldClaims
+	// noStyles: the Bot API refused a keyboard with button styles; keyboards go without them.
+	noStyles atomic.Bool
 }
 
 // New connects to the Bot API (getMe) and prepares the bot; Run starts it.

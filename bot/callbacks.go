@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/api"
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 )
 
@@ -46,33 +45,6 @@ func (b *Bot) answerCallback(ctx context.Context, id, text string) {
 	if err := b.tg.request(ctx, tgbotapi.NewCallback(id, text)); err != nil {
 		b.log.DebugContext(ctx, "answerCallbackQuery failed", "err", err)
 	}
-}
-
-// keyboard turns suggested replies into an inline keyboard: one button per row unless a
-// button asks to share the previous one's row. Buttons whose data does not fit Telegram's
-// 64-byte callback data are left out.
-func keyboard(buttons []api.Button) *tgbotapi.InlineKeyboardMarkup {
-	var rows [][]tgbotapi.InlineKeyboardButton
-	for _, bt := range buttons {
-		data := callbackPrefix + bt.Text
-		if bt.Data != "" {
-			data = bt.Data
-		}
-		if len(data) > 64 {
-			continue
-		}
-		btn := tgbotapi.NewInlineKeyboardButtonData(bt.Text, data)
-		if bt.SameRow && len(rows) > 0 && len(rows[len(rows)-1]) < 8 {
-			rows[len(rows)-1] = append(rows[len(rows)-1], btn)
-			continue
-		}
-		rows = append(rows, tgbotapi.NewInlineKeyboardRow(btn))
-	}
-	if len(rows) == 0 {
-		return nil
-	}
-	kb := tgbotapi.NewInlineKeyboardMarkup(rows...)
-	return &kb
 }
 
 // buttonCommand is the hidden command a button's data goes to: "doc" for the document

@@ -99,11 +99,18 @@ func (b *Bot) sendOver(ctx context.Context, out outgoing, messageID int) error {
 	cfg := tgbotapi.NewEditMessageText(out.chatID, messageID, p.Text)
 	cfg.Entities = toEntities(p.Entities)
 	cfg.DisableWebPagePreview = true
+	var kb *inlineKeyboard
 	if single {
-		cfg.ReplyMarkup = keyboard(out.buttons)
+		kb = b.keyboard(out.buttons)
 	}
-	plain := func() tgbotapi.Chattable { cfg.Entities = nil; return cfg }
-	_, err := b.deliver(ctx, out.chatID, cfg, plain)
+	edit := func() tgbotapi.Chattable {
+		if kb == nil {
+			return cfg
+		}
+		return extended{Chattable: cfg, markup: kb} // the library's edit has no button styles
+	}
+	plain := func() tgbotapi.Chattable { cfg.Entities = nil; return edit() }
+	_, err := b.deliver(ctx, out.chatID, edit(), plain)
 	switch {
 	case err == nil || isNotModified(err):
 		b.core.metrics.streamEdits.Inc()

@@ -11,6 +11,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/bot/tgmd"
 )
 
@@ -28,13 +29,21 @@ func (b *Bot) send(ctx context.Context, out outgoing) error {
 		cfg.Entities = toEntities(p.Entities)
 		cfg.ReplyToMessageID, cfg.AllowSendingWithoutReply = replyTo, replyTo != 0
 		last := i == len(out.parts)-1
+		var kb *inlineKeyboard
 		if last {
-			if kb := keyboard(out.buttons); kb != nil {
+			if kb = b.keyboard(out.buttons); kb != nil {
 				cfg.ReplyMarkup = kb
 			}
 		}
 		plain := func() tgbotapi.Chattable { cfg.Entities = nil; return cfg }
 		id, err := b.deliverTo(ctx, out.chatID, &to, cfg, plain)
+		if refused := err; kb.styled() && badRequest(refused) && ctx.Err() == nil {
+			// Perhaps only the buttons' styles were refused: the same message without them.
+			cfg.ReplyMarkup = kb.unstyled()
+			if id, err = b.deliverTo(ctx, out.chatID, &to, cfg, plain); err == nil {
+				b.refuseStyles(ctx, out.chatID, refused)
+			}
+		}
 		if err != nil && i > 0 {
 			// The first parts are out: «что-то пошло не так при подготовке ответа» would be
 			// wrong, and sending the whole answer again would repeat them. The user is told the
@@ -132,6 +141,26 @@ func (b *Bot) deliverTo(ctx context.Context, chatID int64, to **ephemeral, c tgb
 	b.log.WarnContext(ctx, "telegram refused a message to one member; sending it to the chat", "chat_id", chatID, "err", err)
 	*to = nil
 	return b.deliver(ctx, chatID, c, plain)
+}
+
+// keyboard is the inline keyboard of buttons, with styles unless the Bot API refused them.
+func (b *Bot) keyboard(buttons []api.Button) *inlineKeyboard {
+	return keyboard(buttons, !b.noStyles.Load())
+}
+
+// refuseStyles records that the Bot API refused a keyboard with styles (err) and took it without
+// them: keyboards go without styles from now on.
+func (b *Bot) refuseStyles(ctx context.Context, chatID int64, err error) {
+	if b.noStyles.CompareAndSwap(false, true) {
+		b.core.metrics.errors.WithLabelValues("styles_refused").Inc()
+		b.log.WarnContext(ctx, "telegram refused button styles: keyboards without them from now on", "chat_id", chatID, "err", err)
+	}
+}
+
+// badRequest reports a 400 other than one about the text's formatting (deliver sends that plain).
+func badRequest(err error) bool {
+	e, ok := apiError(err)
+	return ok && e.Code == http.StatusBadRequest && !isParseError(e.Message)
 }
 
 // errBlocked means the user blocked the bot: nothing more can be delivered.

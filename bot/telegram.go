@@ -176,10 +176,12 @@ func (t *telegram) send(ctx context.Context, c tgbotapi.Chattable) (int, error) 
 
 // extended is a request v5.5.1 cannot write: one of its configs (a message, a document, an edit
 // of a message's text) with what the library predates — ephemeral_message_parameters (Bot API
-// 10.3), caption_entities of a document. send writes its fields as the library writes the
-// config's, then those.
+// 10.3), a keyboard of buttons with styles (9.4) on an edit, caption_entities of a document.
+// send writes its fields as the library writes the config's, then those.
 type extended struct {
 	tgbotapi.Chattable
+	// markup, when set, is the reply_markup instead of the config's own.
+	markup *inlineKeyboard
 	// ephemeral, when set, delivers the message to one member of a group; it then replies to
 	// nothing (reply_to_message_id is dropped).
 	ephemeral *ephemeral
@@ -217,6 +219,9 @@ func (x extended) send(api *tgbotapi.BotAPI) (*tgbotapi.APIResponse, error) {
 		errs = append(errs, params.AddInterface("entities", c.Entities))
 	default:
 		return nil, fmt.Errorf("telegram: %T cannot be extended", c)
+	}
+	if x.markup != nil {
+		errs = append(errs, params.AddInterface("reply_markup", x.markup))
 	}
 	if x.ephemeral != nil {
 		delete(params, "reply_to_message_id")

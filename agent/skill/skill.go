@@ -257,6 +257,24 @@ type Button struct {
 	Data string `json:"data,omitempty"`
 	// SameRow puts the button on the row of the previous one.
 	SameRow bool `json:"same_row,omitempty"`
+	// Style colours the button where the front end can (Telegram's InlineKeyboardButton.style,
+	// Bot API 9.4): StylePrimary for the answer's main action, StyleSuccess for a confirmation,
+	// StyleDanger for one that destroys; "" is the app's own look. Front ends without colours
+	// ignore it.
+	Style string `json:"style,omitempty"`
+}
+
+// The styles of a button (Button.Style), as Telegram names them.
+const (
+	StylePrimary = "primary" // blue
+	StyleSuccess = "success" // green
+	StyleDanger  = "danger"  // red
+)
+
+// Styled is b with style s.
+func (b Button) Styled(s string) Button {
+	b.Style = s
+	return b
 }
 
 // pairRunes is the longest label that still fits beside another on a phone's row.

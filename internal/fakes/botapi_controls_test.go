@@ -2,6 +2,7 @@ package fakes_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -80,5 +81,32 @@ func TestBotAPIStopGeneration(t *testing.T) {
 	want.UpdateID, want.Stopped.Chat.ID, want.Stopped.Chat.Type, want.Stopped.ThreadID, want.Stopped.DraftID = id, 10, "private", 5, 4
 	if diff := cmp.Diff(want, u); diff != "" {
 		t.Errorf("update (-want +got):\n%s", diff)
+	}
+}
+
+// An inline keyboard as Telegram checks it: styles "danger", "success", "primary" (Bot API 9.4),
+// callback data of 1-64 bytes.
+func TestBotAPIKeyboards(t *testing.T) {
+	f := fakes.NewTestBotAPI(t, fakes.BotAPIOptions{Token: token})
+	api := botClient(t, f)
+	send := func(markup string) error {
+		_, err := api.MakeRequest("sendMessage", tgbotapi.Params{"chat_id": "10", "text": "ответ", "reply_markup": markup})
+		return err
+	}
+	for _, style := range []string{"danger", "success", "primary"} {
+		if err := send(`{"inline_keyboard":[[{"text":"Да","callback_data":"q:да","style":"` + style + `"}]]}`); err != nil {
+			t.Errorf("style %s: %v", style, err)
+		}
+	}
+	for markup, want := range map[string]string{
+		`{"inline_keyboard":[[{"text":"Да","callback_data":"q:да","style":"blue"}]]}`:             "unknown style",
+		`{"inline_keyboard":[[{"text":"Да","callback_data":"` + strings.Repeat("x", 65) + `"}]]}`: "BUTTON_DATA_INVALID",
+		`{"inline_keyboard":[[{"text":"Да","callback_data":""}]]}`:                                "BUTTON_DATA_INVALID",
+		`{"inline_keyboard":[[{"text":"","callback_data":"q:да"}]]}`:                              "no text",
+		`{"inline_keyboard":"no"}`: "can't parse",
+	} {
+		if err := send(markup); !isAPIError(err, 400, want) {
+			t.Errorf("reply_markup %s: %v, want 400 %q", markup, err, want)
+		}
 	}
 }

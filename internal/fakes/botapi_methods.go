@@ -68,6 +68,9 @@ func (f *BotAPI) send(method string, form map[string]string, upload []byte) repl
 	if problem := checkEphemeral(m.Ephemeral); problem != "" {
 		return fail(http.StatusBadRequest, problem)
 	}
+	if problem := checkMarkup(m.Markup); problem != "" {
+		return fail(http.StatusBadRequest, problem)
+	}
 	f.mu.Lock()
 	m.ID = f.nextMessageID(chat)
 	f.msgs[msgKey{chat, m.ID}] = &message{Message: m, shown: shows(m.Text, m.Entities, m.Markup)}
@@ -85,6 +88,39 @@ func (f *BotAPI) send(method string, form map[string]string, upload []byte) repl
 	}
 	f.mu.Unlock()
 	return ok(f.message(chat, m))
+}
+
+// checkMarkup rejects an inline keyboard Telegram would: a button without text, callback data
+// that is not 1-64 bytes (BUTTON_DATA_INVALID, Telegram's own answer), a style other than
+// "danger", "success" and "primary" (Bot API 9.4; the wording is the fake's). Other markups (a
+// reply keyboard) pass.
+func checkMarkup(field string) string {
+	if field == "" || field == "null" {
+		return ""
+	}
+	var kb struct {
+		InlineKeyboard [][]struct {
+			Text         string  `json:"text"`
+			CallbackData *string `json:"callback_data"`
+			Style        *string `json:"style"`
+		} `json:"inline_keyboard"`
+	}
+	if err := json.Unmarshal([]byte(field), &kb); err != nil {
+		return "Bad Request: can't parse reply keyboard markup JSON object"
+	}
+	for _, row := range kb.InlineKeyboard {
+		for _, b := range row {
+			switch {
+			case b.Text == "":
+				return "Bad Request: a button has no text" // the fake's wording
+			case b.CallbackData != nil && (len(*b.CallbackData) == 0 || len(*b.CallbackData) > 64):
+				return "Bad Request: BUTTON_DATA_INVALID"
+			case b.Style != nil && *b.Style != "danger" && *b.Style != "success" && *b.Style != "primary":
+				return "Bad Request: can't parse inline keyboard button: unknown style " + *b.Style
+			}
+		}
+	}
+	return ""
 }
 
 // checkEphemeral rejects ephemeral_message_parameters that are not an EphemeralMessageParameters
@@ -147,6 +183,9 @@ func (f *BotAPI) editMessageText(form map[string]string) reply {
 	chat, _ := chatID(form)
 	id, _ := strconv.Atoi(form["message_id"])
 	if problem := check(form["text"], form["entities"], maxText); problem != "" {
+		return fail(http.StatusBadRequest, problem)
+	}
+	if problem := checkMarkup(form["reply_markup"]); problem != "" {
 		return fail(http.StatusBadRequest, problem)
 	}
 	now := shows(form["text"], form["entities"], form["reply_markup"])
