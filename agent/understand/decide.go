@@ -35,7 +35,7 @@ func (p *Parser) decide(s *scan, d *Decision) {
 		s.hasValue(CAccountCard, "") || s.is(CAccountCard) && (d.Period.Set || d.Date.Set) || // «карточка за март»
 		d.Counterparty.Set || d.Contract.Set || len(d.Candidates) > 0 ||
 		d.BankAccount.Set || d.UnknownBankAccount != "" || len(d.BankAccountCandidates) > 0 || d.UnknownContract != "" ||
-		s.is(CDocuments) && (d.Counterparty.Set || d.Contract.Set || d.Unknown != "")
+		s.is(CDocuments) && (d.Counterparty.Set || d.Contract.Set || d.Unknown != "" || d.Period.Set && salesOrPurchases(s.in.Text) != "")
 	dated := d.Date.Set || d.Period.Set
 	named := d.Counterparty.Set || d.Contract.Set
 	// A how-to or what-is question asks about rules, not figures, unless it names a company or
@@ -316,6 +316,7 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 			toUs = true
 		}
 	}
+	tradeKind := salesOrPurchases(s.in.Text)
 	switch {
 	case s.is(CAccountCard) && (s.hasValue(CAccountCard, "") || d.Account.Set || d.UnknownAccount != "" || single || d.Period.Set || d.Date.Set):
 		set(recipe.AccountCard, "account_card", "карточка счёта за период")
@@ -346,6 +347,30 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		set(recipe.AccountCard, "bank_statement", "движение по расчётному счёту за период: карточка счёта 51")
 	case s.is(CBankOps) && !s.is(COpenItems) && (party || !s.is(CDebt, CReceivables, CPayables, COwesUs, CWeOwe)):
 		set(recipe.BankOpsByParty, "bank_ops", "банковские операции с контрагентом")
+	case tradeKind != "" && !party && !d.Contract.Set && !d.Account.Set && d.Period.Set &&
+		!s.is(COpenItems, CDebt, CReceivables, CPayables, COwesUs, CWeOwe, CBankOps):
+		// «продажи за март», «сколько закупили в 1 квартале»: no counterparty — the period's sales
+		// are the credit turnover of 90.01 (revenue, VAT included), its purchases that of 60.01
+		// (what suppliers delivered, VAT included)
+		// (what suppliers delivered, VAT included); by counterparty, the sales are the debit
+		// turnover of 62.01 (90.01 is kept by item groups, not by customers)
+		switch {
+		case tradeKind == "РеализацияТоваровУслуг" && s.is(CByParty):
+			d.Account = slot("62.01", FromLexicon, "продажи по контрагентам")
+			set(recipe.TurnoverSheet, "turnover_of_period", "продажи за период по контрагентам: оборот Дт 62.01")
+			d.Detail, d.Turnover = recipe.DetailCounterparty, "debit"
+		case tradeKind == "РеализацияТоваровУслуг":
+			d.Account = slot("90.01", FromLexicon, "продажи за период")
+			set(recipe.TurnoverSheet, "turnover_of_period", "продажи за период: оборот Кт 90.01")
+			d.Turnover = "credit"
+		default:
+			d.Account = slot("60.01", FromLexicon, "закупки за период")
+			set(recipe.TurnoverSheet, "purchases_of_period", "закупки за период: оборот Кт 60.01")
+			d.Turnover = "credit"
+			if s.is(CByParty) {
+				d.Detail = recipe.DetailCounterparty
+			}
+		}
 	case s.is(CDocuments) && !s.is(COpenItems, CDebt, CReceivables, CPayables, COwesUs, CWeOwe, CNotClosed) &&
 		!(party && s.is(CBalance)): // «незакрытые доки по X», «сальдо по X для акта сверки»: its open items
 		set(recipe.DocumentsByParty, "documents", "документы контрагента")
@@ -384,6 +409,7 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		// year accumulates and closes (sales, costs) is its turnover over the period; its balance
 		// at the period's end would count the months before it too.
 		set(recipe.TurnoverSheet, "turnover_of_period", "обороты счёта за период")
+		d.Turnover = turnoverSide(d.Account.Value)
 	case d.Account.Set || d.UnknownAccount != "":
 		set(recipe.AccountBalance, "balance", "остаток по счёту")
 	case s.is(CBalance):
@@ -438,6 +464,34 @@ func (s *scan) namesAccount(h Hit) bool {
 // other income and expenses (91), production and overheads (20, 23, 25, 26), selling costs
 // (44) — they accumulate over the year and are closed, so a balance «на конец марта» holds
 // January and February too.
+// turnoverSide is the side of an account's turnover a period's question asks: revenue and
+// other income (90.01, 91.01) are credited, costs debited; "" for the whole of 90 or 91, whose
+// two sides are both asked.
+func turnoverSide(code string) string {
+	switch {
+	case strings.HasPrefix(code, "90.01"), strings.HasPrefix(code, "91.01"):
+		return "credit"
+	case code == "90", code == "91":
+		return ""
+	}
+	return "debit"
+}
+
+// salesOrPurchases is the kind of trade documents a message asks about («продажи»,
+// «отгрузили», «закупки», «купили»), "" for none or both.
+func salesOrPurchases(text string) string {
+	kind := ""
+	for _, k := range documentKinds[:2] {
+		if k.re.MatchString(text) {
+			if kind != "" {
+				return ""
+			}
+			kind = k.kind
+		}
+	}
+	return kind
+}
+
 func turnoverAccount(code string) bool {
 	syn, _, _ := strings.Cut(code, ".")
 	switch syn {

@@ -83,6 +83,10 @@ type Decision struct {
 	// Overdue: the message asks for overdue debts («просроченная дебиторка»). Overdue needs each
 	// contract's payment terms, which no recipe reads: the answer says it lists all debts.
 	Overdue bool
+	// Turnover is the side of an account's turnover the message asks for a period («выручка за
+	// март»: "credit" of 90.01; «закупки за квартал»: "credit" of 60.01; «расходы по 26»:
+	// "debit"), "" when it asks for balances.
+	Turnover string
 	// Top: the message asks for the largest debts only — «самый крупный должник» (1), «топ 5
 	// кредиторов» (5), «кому больше всех должны» (1); 0 when it asks for the list.
 	Top int

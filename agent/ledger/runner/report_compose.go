@@ -1,7 +1,9 @@
 package runner
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -82,6 +84,10 @@ func turnoverWords(t Turnover) string {
 func (r Result) sheetMarkdown(b *strings.Builder) {
 	rep := r.Report
 	rows := r.Rows
+	if rep.Detail != "" && r.Turnover != "" {
+		r.turnoverTable(b) // «продажи за март по контрагентам»: who bought most, the turnover asked
+		return
+	}
 	if rep.Detail != "" && len(rows) > ShownTop { // a breakdown: its largest lines, the rest in the export
 		rows = rows[:ShownTop]
 	}
@@ -128,6 +134,36 @@ func (r Result) sheetMarkdown(b *strings.Builder) {
 	}
 }
 
+// turnoverTable writes a breakdown by the turnover the question asked, the largest first, as a
+// table of its first ShownTop lines with the rest counted; lines with none of it are left out.
+func (r Result) turnoverTable(b *strings.Builder) {
+	side := func(row Row) onec.Kopecks {
+		if r.Turnover == "debit" {
+			return row.Sheet.Debit
+		}
+		return row.Sheet.Credit
+	}
+	var rows []Row
+	for _, row := range r.Rows {
+		if row.Sheet != nil && row.Level == 0 && side(row) != 0 {
+			rows = append(rows, row)
+		}
+	}
+	slices.SortStableFunc(rows, func(x, y Row) int { return cmp.Or(cmp.Compare(side(y), side(x)), cmp.Compare(x.Name, y.Name)) })
+	head := "Оборот Кт, ₽"
+	if r.Turnover == "debit" {
+		head = "Оборот Дт, ₽"
+	}
+	cells := make([][2]string, 0, ShownTop)
+	for _, row := range rows[:min(len(rows), ShownTop)] {
+		cells = append(cells, [2]string{md.Escape(row.Name), amountCell(side(row))})
+	}
+	var t strings.Builder
+	writeTable(&t, [2]string{"Контрагент", head}, cells)
+	restLine(&t, len(rows)-len(cells))
+	b.WriteString(strings.TrimPrefix(t.String(), "\n")) // the scope line ends with an empty one
+}
+
 // cardMarkdown writes the card: the opening balance, the postings with the running balance,
 // the turnovers and the closing balance.
 func (r Result) cardMarkdown(b *strings.Builder) {
@@ -166,6 +202,15 @@ func (r Result) reportHeadline() string {
 			esc(SideAmount(t.OpenNet())), esc(t.Debit.String()), esc(t.Credit.String()), bold(esc(SideAmount(t.CloseNet()))),
 			esc(postingsWord(r.Report.Postings)))
 	}
+	if r.Turnover != "" && r.Account != "" && r.Party == "" && r.Contract == "" {
+		// «выручка за март», «закупки за квартал»: the turnover asked, then the closing balance
+		amount, side := t.Credit, "Кт"
+		if r.Turnover == "debit" {
+			amount, side = t.Debit, "Дт"
+		}
+		return fmt.Sprintf("%s %s: %s — оборот %s %s; на конец %s.", esc(turnoverName(r.Account, r.Turnover)), periodWords(r.From, r.To),
+			bold(esc(amount.String())), side, esc(r.Account), esc(SideAmount(t.CloseNet())))
+	}
 	what := "ОСВ"
 	switch {
 	case r.Account != "":
@@ -188,6 +233,30 @@ func (r Result) reportHeadline() string {
 	return fmt.Sprintf("%s %s: на начало Дт %s, Кт %s; обороты Дт %s, Кт %s; на конец %s.", esc(what), periodWords(r.From, r.To),
 		esc(t.OpenDebit.String()), esc(t.OpenCredit.String()), esc(t.Debit.String()), esc(t.Credit.String()),
 		bold(esc(fmt.Sprintf("Дт %s, Кт %s", t.CloseDebit, t.CloseCredit))))
+}
+
+// turnoverName names what an account's turnover of a period is: «Выручка с НДС» of 90.01,
+// «Поставлено поставщиками (с НДС)» of 60.01's credit, «Расходы» of a cost account's debit.
+func turnoverName(account, side string) string {
+	switch {
+	case strings.HasPrefix(account, "90.01"):
+		return "Выручка с НДС"
+	case strings.HasPrefix(account, "90.02"):
+		return "Себестоимость продаж"
+	case strings.HasPrefix(account, "90.03"):
+		return "НДС с продаж"
+	case strings.HasPrefix(account, "91.01"):
+		return "Прочие доходы"
+	case strings.HasPrefix(account, "91.02"):
+		return "Прочие расходы"
+	case strings.HasPrefix(account, "60") && side == "credit":
+		return "Поставлено поставщиками (с НДС)"
+	case strings.HasPrefix(account, "62") && side == "debit":
+		return "Отгружено покупателям (с НДС)"
+	case side == "debit":
+		return "Расходы по счёту " + account
+	}
+	return "Оборот по счёту " + account
 }
 
 // postingCells are a posting of the card in a narrow table: its date, document and

@@ -30,6 +30,8 @@ type Result struct {
 
 	// LimitedReason is the taxonomy code when ResultMode is LIMITED_WITH_REASON; Message says it in Russian.
 	LimitedReason string `json:"limited_reason,omitempty"`
+	// Turnover is the side of the sheet's turnover the question asked (Decomposition.Turnover).
+	Turnover string `json:"turnover,omitempty"`
 	Message       string `json:"message,omitempty"`
 	// Notes are said before the figures (defaults applied, clamping).
 	Notes []string `json:"notes,omitempty"`
@@ -126,7 +128,7 @@ func (r *Result) limited(reason, message string) Result {
 // Run executes a decomposition: validate filters, resolve anchors, run the recipe's
 // whitelisted query, pass the rows through the runtime stages, and compose the result.
 func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
-	res := Result{QuestionMode: d.QuestionMode, Intent: d.Intent, Filters: d.Filters, Source: l.src.Name(),
+	res := Result{QuestionMode: d.QuestionMode, Intent: d.Intent, Filters: d.Filters, Source: l.src.Name(), Turnover: d.Turnover,
 		Summary: Summary{Currency: "RUB"}, Limitations: []string{}}
 	dbg := &res.Debug
 	confidence := 1.0

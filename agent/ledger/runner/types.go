@@ -33,6 +33,9 @@ type Decomposition struct {
 	// it): its organization is the scope, and the answer names it. It is no filter of the
 	// recipes (no template filters by the account; see bankAnchor), so it is not in Filters.
 	BankAccount string `json:"bank_account,omitempty"`
+	// Turnover is the side of a turnover sheet's turnover the question asks («выручка за март»:
+	// "credit"): the answer opens with it. "" when it asks for balances.
+	Turnover string `json:"turnover,omitempty"`
 	// FallbackRuleHit names the deterministic rule that decided (empty when the LLM did).
 	FallbackRuleHit string `json:"fallback_rule_hit,omitempty"`
 	// Reasons explain the decision in Russian, for the debug payload.

@@ -1,0 +1,86 @@
+package agent
+
+import (
+	"encoding/json"
+	"io/fs"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
+)
+
+// demoTurnover sums, straight from the demo ledger's movements (not through any recipe), what
+// the main organization's accounts starting with prefix were credited (or debited) from from to
+// to, both inclusive («2026-03-01»).
+func demoTurnover(t *testing.T, prefix string, credit bool, from, to string) string {
+	t.Helper()
+	raw, err := fs.ReadFile(onec.DemoFiles(), "movements.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms []struct {
+		Period string      `json:"period"`
+		Org    string      `json:"organization_ref"`
+		Dr     string      `json:"account_dr"`
+		Cr     string      `json:"account_cr"`
+		Amount json.Number `json:"amount"`
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	if err := dec.Decode(&ms); err != nil {
+		t.Fatal(err)
+	}
+	const main = "34adc550-78a9-430a-b8d1-7baed6fe0d19" // ООО «Северный ветер», the default organization
+	sum := new(big.Rat)
+	for _, m := range ms {
+		day := m.Period[:10]
+		acc := m.Dr
+		if credit {
+			acc = m.Cr
+		}
+		if m.Org != main || day < from || day > to || !strings.HasPrefix(acc, prefix) {
+			continue
+		}
+		a, ok := new(big.Rat).SetString(string(m.Amount))
+		if !ok {
+			t.Fatalf("amount %q", m.Amount)
+		}
+		sum.Add(sum, a)
+	}
+	return ru.Money(ru.Kopecks(sum))
+}
+
+// Sales and purchases of a period with no counterparty are the period's turnover — revenue
+// (credit of 90.01), what suppliers delivered (credit of 60.01), sales by customer (debit of
+// 62.01) — and the answer opens with it; the figures are summed here from the movements
+// themselves.
+func TestSalesAndPurchasesOfAPeriod(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	me := Request{UserID: 860, ChatID: 860}
+	cases := []struct {
+		q, rule, lead string
+		want          string
+	}{
+		{"продажи за март", "turnover_of_period", "Выручка с НДС за 01.03.2026 – 31.03.2026: **", demoTurnover(t, "90.01", true, "2026-03-01", "2026-03-31")},
+		{"на какую сумму продали в 1 квартале", "turnover_of_period", "Выручка с НДС за 01.01.2026 – 31.03.2026: **", demoTurnover(t, "90.01", true, "2026-01-01", "2026-03-31")},
+		{"сколько закупили за 1 квартал", "purchases_of_period", "Поставлено поставщиками (с НДС) за 01.01.2026 – 31.03.2026: **", demoTurnover(t, "60.01", true, "2026-01-01", "2026-03-31")},
+		{"реализации за март по контрагентам", "turnover_of_period", "Отгружено покупателям (с НДС) за 01.03.2026 – 31.03.2026: **", demoTurnover(t, "62.01", false, "2026-03-01", "2026-03-31")},
+	}
+	for _, c := range cases {
+		got := ask(t, a, me, c.q)
+		if got.Debug.Route.Rule != c.rule {
+			t.Errorf("%q: rule %s/%s, want %s\n%s", c.q, got.Debug.Route.Kind, got.Debug.Route.Rule, c.rule, got.Text)
+			continue
+		}
+		if first, _, _ := strings.Cut(got.Text, "\n"); !strings.HasPrefix(first, c.lead+c.want+"**") {
+			t.Errorf("%q: first line %q, want it to open %q", c.q, first, c.lead+c.want)
+		}
+	}
+	// the breakdown by customer: a table of who bought most, largest first
+	got := ask(t, a, me, "реализации за март по контрагентам")
+	if !strings.Contains(got.Text, "| Контрагент | Оборот Дт, ₽ |") {
+		t.Errorf("no table of the turnover by customer:\n%s", got.Text)
+	}
+}
