@@ -32,7 +32,7 @@ type Result struct {
 	LimitedReason string `json:"limited_reason,omitempty"`
 	// Turnover is the side of the sheet's turnover the question asked (Decomposition.Turnover).
 	Turnover string `json:"turnover,omitempty"`
-	Message       string `json:"message,omitempty"`
+	Message  string `json:"message,omitempty"`
 	// Notes are said before the figures (defaults applied, clamping).
 	Notes []string `json:"notes,omitempty"`
 	// Scope of the figures.
