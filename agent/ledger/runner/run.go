@@ -30,9 +30,9 @@ type Result struct {
 
 	// LimitedReason is the taxonomy code when ResultMode is LIMITED_WITH_REASON; Message says it in Russian.
 	LimitedReason string `json:"limited_reason,omitempty"`
+	Message       string `json:"message,omitempty"`
 	// Turnover is the side of the sheet's turnover the question asked (Decomposition.Turnover).
 	Turnover string `json:"turnover,omitempty"`
-	Message  string `json:"message,omitempty"`
 	// Notes are said before the figures (defaults applied, clamping).
 	Notes []string `json:"notes,omitempty"`
 	// Scope of the figures.
