@@ -53,6 +53,10 @@ type Options struct {
 	// an entry must be to be looked at (default ClaimLease/3).
 	InboxSweep time.Duration
 
+	// Keyboards keeps the pages of answers' keyboards longer than three rows («Ещё ▸»); nil keeps
+	// them in process, for this instance only and until it stops.
+	Keyboards KeyboardStore
+
 	Metrics *Metrics
 	Logger  *slog.Logger
 	// Redact removes every configured secret from what the bot sends (answers, drafts, service
@@ -101,6 +105,9 @@ func New(ctx context.Context, a Answerer, o Options) (*Bot, error) {
 	}
 	if o.Metrics == nil {
 		o.Metrics = NewMetrics(nil)
+	}
+	if o.Keyboards == nil {
+		o.Keyboards = newMemoryKeyboards(keyboardsKept, keyboardsTTL)
 	}
 	client := o.HTTPClient
 	if client == nil {

@@ -48,11 +48,14 @@ func (b *Bot) answerCallback(ctx context.Context, id, text string) {
 }
 
 // buttonCommand is the hidden command a button's data goes to: "doc" for the document
-// buttons, "drill" for drilldowns, exports and choices, "" for a question typed by a tap.
+// buttons, "drill" for drilldowns, exports and choices, "page" for «Ещё ▸» and «◂ Назад» (the
+// bot's own, pages.go), "" for a question typed by a tap.
 func buttonCommand(data string) string {
 	switch {
 	case strings.HasPrefix(data, "d:"):
 		return "doc"
+	case strings.HasPrefix(data, pagePrefix):
+		return "page"
 	case strings.HasPrefix(data, "b:"), strings.HasPrefix(data, "a:"), strings.HasPrefix(data, "x:"), strings.HasPrefix(data, "c:"), strings.HasPrefix(data, "t:"):
 		// "b:" a drilldown, "a:" one of before, which the agent answers as stale (lane.Drill);
 		// "t:" a question kept server-side (api.TextButtonPrefix).

@@ -118,6 +118,7 @@ func TestButtonCommand(t *testing.T) {
 		"x:abcdefgh2345":                           "drill",
 		"c:abcdefgh2345:1":                         "drill",
 		"t:abcdefgh2345":                           "drill",
+		"k:abcdefgh2345:1":                         "page",
 		"q:Ключевая ставка":                        "",
 		"кто нам должен":                           "",
 		"B:op:cb61f26ca4d1:20260331:34adc550-78a:": "",

@@ -101,7 +101,7 @@ func (b *Bot) sendOver(ctx context.Context, out outgoing, messageID int) error {
 	cfg.DisableWebPagePreview = true
 	var kb *inlineKeyboard
 	if single {
-		kb = b.keyboard(out.buttons)
+		kb = b.keyboardFor(ctx, out.chatID, out.buttons)
 	}
 	edit := func() tgbotapi.Chattable {
 		if kb == nil {

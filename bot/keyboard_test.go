@@ -20,18 +20,18 @@ import (
 var styledAnswer = []api.Button{
 	{Text: "ДП-107/2024 · 0,9 млн ₽", Data: "b:op:cb61f26ca4d1:20260331:34adc550-78a:"},
 	{Text: "Выгрузить в Excel", Data: "x:abcdefgh2345"},
-	{Text: "Да, удалить", Data: "d:X:abcdefghijklmnop"},
+	{Text: "Да, удалить", Data: "d:X:abcdefghijklmnop", SameRow: true},
 	skill.Button{Text: "Подтвердить", Data: "q:Подтвердить"}.Styled(skill.StyleSuccess),
-	{Text: "Как в приложении", Style: "blink"}, // a style Telegram does not know
+	{Text: "Как в приложении", Style: "blink", SameRow: true}, // a style Telegram does not know
 }
 
 // styledMarkup is styledAnswer's reply_markup, exactly as InlineKeyboardButton describes it.
 const styledMarkup = `{"inline_keyboard":[` +
 	`[{"text":"ДП-107/2024 · 0,9 млн ₽","callback_data":"b:op:cb61f26ca4d1:20260331:34adc550-78a:"}],` +
-	`[{"text":"Выгрузить в Excel","callback_data":"x:abcdefgh2345","style":"primary"}],` +
-	`[{"text":"Да, удалить","callback_data":"d:X:abcdefghijklmnop","style":"danger"}],` +
-	`[{"text":"Подтвердить","callback_data":"q:Подтвердить","style":"success"}],` +
-	`[{"text":"Как в приложении","callback_data":"q:Как в приложении"}]]}`
+	`[{"text":"Выгрузить в Excel","callback_data":"x:abcdefgh2345","style":"primary"},` +
+	`{"text":"Да, удалить","callback_data":"d:X:abcdefghijklmnop","style":"danger"}],` +
+	`[{"text":"Подтвердить","callback_data":"q:Подтвердить","style":"success"},` +
+	`{"text":"Как в приложении","callback_data":"q:Как в приложении"}]]}`
 
 func TestKeyboardStyles(t *testing.T) {
 	got, err := json.Marshal(keyboard(styledAnswer, true))

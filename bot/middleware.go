@@ -27,9 +27,11 @@ func (c *core) handle(ctx context.Context, in incoming) (abandoned bool) {
 	}()
 	refused := !c.access.allows(in.userID, in.chatID)
 	verdict := c.flood.allow(in.userID, time.Now())
-	if in.callbackID != "" {
+	turning := in.command == "page" && !refused && verdict == floodOK
+	if in.callbackID != "" && !turning {
 		// The button's spinner stops first, whatever follows: an answer, a refusal, or (for
-		// presses over the flood limit) nothing but this acknowledgement.
+		// presses over the flood limit) nothing but this acknowledgement. A page turn of a long
+		// keyboard acknowledges itself, with a toast when the keyboard is gone (pages.go).
 		c.acknowledge(ctx, in, !refused && verdict == floodNotify)
 	}
 	if refused {

@@ -34,6 +34,7 @@ func commands() []command {
 		{name: "debug", description: "Отладка ответов 1С: /debug on, /debug off (для администраторов)", adminOnly: true, handle: handleDebug},
 		{name: "drill", hidden: true, handle: handleAgentCommand},
 		{name: "doc", hidden: true, handle: handleAgentCommand},
+		{name: "page", hidden: true, handle: handlePage},
 	}
 }
 

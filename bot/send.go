@@ -11,7 +11,6 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
-	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/bot/tgmd"
 )
 
@@ -31,7 +30,7 @@ func (b *Bot) send(ctx context.Context, out outgoing) error {
 		last := i == len(out.parts)-1
 		var kb *inlineKeyboard
 		if last {
-			if kb = b.keyboard(out.buttons); kb != nil {
+			if kb = b.keyboardFor(ctx, out.chatID, out.buttons); kb != nil {
 				cfg.ReplyMarkup = kb
 			}
 		}
@@ -141,11 +140,6 @@ func (b *Bot) deliverTo(ctx context.Context, chatID int64, to **ephemeral, c tgb
 	b.log.WarnContext(ctx, "telegram refused a message to one member; sending it to the chat", "chat_id", chatID, "err", err)
 	*to = nil
 	return b.deliver(ctx, chatID, c, plain)
-}
-
-// keyboard is the inline keyboard of buttons, with styles unless the Bot API refused them.
-func (b *Bot) keyboard(buttons []api.Button) *inlineKeyboard {
-	return keyboard(buttons, !b.noStyles.Load())
 }
 
 // refuseStyles records that the Bot API refused a keyboard with styles (err) and took it without

@@ -15,7 +15,7 @@ import (
 // BotAPI is a fake Telegram Bot API: getMe; getUpdates long-polled over a queue the test fills,
 // with offset, limit and timeout as Telegram reads them; sendMessage and sendDocument (with
 // ephemeral_message_parameters, Bot API 10.3), sendMessageDraft (Bot API 9.5, can_stop 10.3;
-// NoDrafts answers it as an older server does), editMessageText,
+// NoDrafts answers it as an older server does), editMessageText, editMessageReplyMarkup,
 // deleteMessage, sendPhoto, sendDocument, sendChatAction, answerCallbackQuery,
 // answerInlineQuery, getFile and file downloads, setMyCommands, setWebhook and deleteWebhook.
 // It answers as Telegram does ({"ok":true,"result":…}, or {"ok":false,"error_code":…,
@@ -49,6 +49,7 @@ type BotAPI struct {
 	photos  []Message
 	docs    []Message
 	edits   []Edit
+	markups []Edit // editMessageReplyMarkup
 	deleted []string
 	drafts  []Draft
 	shown   map[int64]shownDraft // the draft each private chat shows now
@@ -279,6 +280,8 @@ func (f *BotAPI) answer(r *http.Request, call *Call, form map[string]string, upl
 		}
 	case "editMessageText":
 		return f.editMessageText(form)
+	case "editMessageReplyMarkup":
+		return f.editMessageReplyMarkup(form)
 	case "deleteMessage":
 		return f.deleteMessage(form)
 	case "getFile":
@@ -399,6 +402,10 @@ func (f *BotAPI) Documents() []Message { return cloneLocked(&f.mu, &f.docs) }
 
 // Edits returns the successful editMessageText calls, in order.
 func (f *BotAPI) Edits() []Edit { return cloneLocked(&f.mu, &f.edits) }
+
+// MarkupEdits returns the successful editMessageReplyMarkup calls, in order (Text and Entities
+// empty).
+func (f *BotAPI) MarkupEdits() []Edit { return cloneLocked(&f.mu, &f.markups) }
 
 // Deleted returns the message_ids deleted, in order.
 func (f *BotAPI) Deleted() []string { return cloneLocked(&f.mu, &f.deleted) }

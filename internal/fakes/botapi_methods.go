@@ -207,6 +207,32 @@ func (f *BotAPI) editMessageText(form map[string]string) reply {
 	return ok(f.message(chat, m.Message))
 }
 
+// editMessageReplyMarkup answers like Telegram: 400 for an unknown message, a keyboard Telegram
+// would not take, or one that changes nothing; the edited message otherwise. Only the keyboard
+// changes.
+func (f *BotAPI) editMessageReplyMarkup(form map[string]string) reply {
+	chat, _ := chatID(form)
+	id, _ := strconv.Atoi(form["message_id"])
+	if problem := checkMarkup(form["reply_markup"]); problem != "" {
+		return fail(http.StatusBadRequest, problem)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m, found := f.msgs[msgKey{chat, id}]
+	if !found || m.Deleted {
+		return fail(http.StatusBadRequest, "Bad Request: message to edit not found")
+	}
+	now := shows(m.Text, m.Entities, form["reply_markup"])
+	if m.shown == now {
+		return fail(http.StatusBadRequest, "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message")
+	}
+	m.shown, m.Markup = now, form["reply_markup"]
+	if !f.opts.Unrecorded {
+		f.markups = append(f.markups, Edit{ChatID: form["chat_id"], MessageID: form["message_id"], Markup: form["reply_markup"]})
+	}
+	return ok(f.message(chat, m.Message))
+}
+
 func (f *BotAPI) deleteMessage(form map[string]string) reply {
 	chat, _ := chatID(form)
 	id, _ := strconv.Atoi(form["message_id"])
