@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -234,4 +235,42 @@ func TestCommandLeavesDialogState(t *testing.T) {
 			t.Errorf("%q after /debts 31.03: %s/%s\n%s", tt.q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, ans.Text)
 		}
 	}
+}
+
+// «Кто нам должен больше миллиона» lists only those debts, says how many of the whole list
+// they are, and a threshold nobody reaches is said so with the largest debt.
+func TestDebtsAboveAThreshold(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	me := Request{UserID: 870, ChatID: 870}
+	all := ask(t, a, me, "кто нам должен")
+	got := ask(t, a, me, "кто нам должен больше миллиона")
+	if !strings.HasPrefix(nbspToSpace(got.Text), "Нам должны от 1 000 000,00 ₽ — ") || !strings.Contains(got.Text, "весь список — 18 контрагентов") {
+		t.Fatalf("answer:\n%s", got.Text)
+	}
+	for _, line := range strings.Split(got.Text, "\n") {
+		cells := strings.Split(strings.Trim(line, "| "), " | ")
+		if len(cells) != 2 || !strings.Contains(cells[1], ",") {
+			continue
+		}
+		if k, ok := kopecksOf(cells[1]); ok && k < 100_000_000 {
+			t.Errorf("a row under a million: %q", line)
+		}
+	}
+	if strings.Count(all.Text, "\n|") <= strings.Count(got.Text, "\n|") && !strings.Contains(all.Text, "ещё 13") {
+		t.Errorf("the whole list:\n%s", all.Text)
+	}
+	none := ask(t, a, me, "кто должен больше 100 млн")
+	if !strings.HasPrefix(nbspToSpace(none.Text), "Долгов от 100 000 000,00 ₽ нет: самый крупный — ООО «СтройМаркет»") {
+		t.Errorf("nobody above the threshold:\n%s", none.Text)
+	}
+}
+
+// kopecksOf reads «4 105 745,02» as kopecks.
+func kopecksOf(s string) (int64, bool) {
+	s = strings.NewReplacer(" ", "", "\u00a0", "", ",", "").Replace(strings.TrimSpace(s))
+	var k int64
+	if _, err := fmt.Sscan(s, &k); err != nil {
+		return 0, false
+	}
+	return k, true
 }

@@ -48,3 +48,24 @@ func TestAsks(t *testing.T) {
 		}
 	}
 }
+
+func TestAtLeastAsked(t *testing.T) {
+	tests := []struct {
+		text string
+		want int64 // kopecks
+	}{
+		{"кто нам должен больше миллиона", 100_000_000},
+		{"кому мы должны свыше 3 млн", 300_000_000},
+		{"должники от 500 тыс на 1 марта", 50_000_000},
+		{"долги более 1,5 млн", 150_000_000},
+		{"кто должен больше 250 000 руб", 25_000_000},
+		{"дебиторка больше 5 дней", 0},    // days, not roubles
+		{"документы от 15 марта", 0},      // a date
+		{"кто нам должен больше всех", 0}, // the largest, no threshold
+	}
+	for _, tt := range tests {
+		if got := atLeastAsked(tt.text); got != tt.want {
+			t.Errorf("atLeastAsked(%q) = %d, want %d", tt.text, got, tt.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package understand
 
 import (
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -264,6 +265,7 @@ func (s *scan) saysToUs() bool {
 func (p *Parser) ledger(s *scan, d *Decision) {
 	d.Overdue = s.hasStemPrefix("просроч")
 	d.Top = topAsked(s.folded)
+	d.AtLeast = atLeastAsked(s.folded)
 	set := func(r recipe.Name, rule, why string) {
 		d.Kind, d.Recipe, d.Rule, d.Sure = KindLedger, r, rule, true
 		d.Reasons = append(d.Reasons, why)
@@ -537,6 +539,43 @@ var (
 	// topOne: «самый крупный должник», «кому больше всех должны», «крупнейший кредитор».
 	topOne = regexp.MustCompile(`(?:^|\s)(?:сам\S*\s+(?:крупн|больш)|больше\s+(?:всех|всего)|крупнейш|максимальн\S*\s+(?:долг|задолж))`)
 )
+
+// atLeast: «больше миллиона», «свыше 500 тыс», «более 2 млн», «от 100 000 руб»: a debt the
+// list's rows must reach.
+var atLeast = regexp.MustCompile(`(?:^|\s)(?:больше|более|свыше|выше|от|>)\s*(\d{1,3}(?:[ \x{00a0}]\d{3})*(?:[.,]\d+)?|\d+(?:[.,]\d+)?)?\s*(млн|миллион\p{L}*|млрд|тыс\p{L}*|т\.р\.?|к)?(?:\s|$|\.|,|\?)`)
+
+// atLeastAsked is the smallest debt the folded message asks for, in kopecks; 0 when it names
+// none. A number with no multiplier is roubles; a multiplier with no number is one of it
+// («больше миллиона»).
+func atLeastAsked(folded string) int64 {
+	for _, m := range atLeast.FindAllStringSubmatch(folded, -1) {
+		if m[1] == "" && m[2] == "" {
+			continue
+		}
+		n := new(big.Rat).SetInt64(1)
+		if m[1] != "" {
+			if _, ok := n.SetString(strings.NewReplacer(" ", "", "\u00a0", "", ",", ".").Replace(m[1])); !ok {
+				continue
+			}
+		}
+		switch {
+		case strings.HasPrefix(m[2], "млрд"):
+			n.Mul(n, big.NewRat(1_000_000_000, 1))
+		case strings.HasPrefix(m[2], "млн"), strings.HasPrefix(m[2], "миллион"):
+			n.Mul(n, big.NewRat(1_000_000, 1))
+		case m[2] != "":
+			n.Mul(n, big.NewRat(1_000, 1))
+		case m[1] == "" || n.Cmp(big.NewRat(1000, 1)) < 0:
+			continue // «от 5» is no sum: a day, a count
+		}
+		k := new(big.Rat).Mul(n, big.NewRat(100, 1))
+		if !k.IsInt() {
+			continue
+		}
+		return k.Num().Int64()
+	}
+	return 0
+}
 
 // topAsked is how many of the largest debts the folded message asks for; 0 for the list.
 func topAsked(folded string) int {

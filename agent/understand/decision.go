@@ -87,6 +87,9 @@ type Decision struct {
 	// март»: "credit" of 90.01; «закупки за квартал»: "credit" of 60.01; «расходы по 26»:
 	// "debit"), "" when it asks for balances.
 	Turnover string
+	// AtLeast is the smallest debt a list asks for, in kopecks («кто нам должен больше
+	// миллиона»: 100000000); 0 for every debt.
+	AtLeast int64
 	// Top: the message asks for the largest debts only — «самый крупный должник» (1), «топ 5
 	// кредиторов» (5), «кому больше всех должны» (1); 0 when it asks for the list.
 	Top int

@@ -824,7 +824,9 @@ var notName = map[string]bool{"всег": true, "вообщ": true, "сейча�
 	"больш": true, "компани": true, "компан": true, "фирм": true, "организац": true, "меньш": true, "сколько": true, "скольк": true, "больше": true, "меньше": true, "там": true, "тут": true, "теб": true,
 	// «по прочим 76», «по шестьдесят второму»: words before an account, numerals.
 	"проч": true, "всем": true, "остальн": true, "разн": true, "шестьдесят": true, "пятьдесят": true, "семьдесят": true,
-	"восемьдесят": true, "девяност": true, "сорок": true, "перв": true, "втор": true, "трет": true, "счет": true, "счёт": true}
+	"восемьдесят": true, "девяност": true, "сорок": true, "перв": true, "втор": true, "трет": true, "счет": true, "счёт": true,
+	// «свыше 3 млн», «более миллиона»: a threshold, not a name
+	"свыш": true, "боле": true, "бол": true, "более": true, "выш": true, "миллион": true, "млн": true, "тыс": true, "тысяч": true, "млрд": true}
 
 var pronoun = map[string]bool{"нам": true, "нас": true, "мы": true, "нами": true, "вас": true, "вам": true, "них": true,
 	"кого": true, "кому": true, "ним": true, "нему": true, "ней": true, "всем": true, "всех": true, "каким": true, "какой": true,

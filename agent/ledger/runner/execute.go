@@ -297,6 +297,21 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r recip
 		return res.limited(ReasonEmptyMatch, emptyMessage(res, r, a))
 	}
 	sortRows(out, r, f.Sort)
+	if res.AtLeast > 0 && (r.Name == recipe.Receivables || r.Name == recipe.Payables) {
+		// «кто нам должен больше миллиона»: the debts that reach it; the whole list counted aside
+		res.Everyone = &Summary{Rows: matched, Currency: "RUB"}
+		for _, row := range out {
+			res.Everyone.TotalAmount += row.Amount
+		}
+		top := out[0]
+		out = slices.DeleteFunc(out, func(row Row) bool { return row.Amount < res.AtLeast })
+		matched = len(out)
+		if matched == 0 {
+			return res.limited(ReasonEmptyMatch, fmt.Sprintf("Долгов от %s нет: самый крупный — %s, %s (всего %d %s на %s).",
+				res.AtLeast, top.Name, top.Amount, res.Everyone.Rows, ru.Plural(res.Everyone.Rows, "контрагент", "контрагента", "контрагентов"),
+				res.Everyone.TotalAmount))
+		}
+	}
 	var total onec.Kopecks
 	if !slices.Contains([]recipe.Name{recipe.DocumentsByParty, recipe.DocumentsByContract, recipe.BankOpsByParty}, r.Name) {
 		for _, row := range out { // document lists mix sales, payments and acts: no total for them

@@ -244,9 +244,10 @@ func (r Result) when() string {
 var debtSides = map[recipe.Name]struct {
 	total, most, report string
 	parties             [3]string
+	from                string // before the count: «от 15 контрагентов»
 }{
-	recipe.Receivables: {"Нам должны", "Больше всех нам должен", "«Задолженность покупателей»", [3]string{"контрагент", "контрагента", "контрагентов"}},
-	recipe.Payables:    {"Мы должны", "Больше всех мы должны", "«Задолженность поставщикам»", [3]string{"контрагенту", "контрагентам", "контрагентам"}},
+	recipe.Receivables: {"Нам должны", "Больше всех нам должен", "«Задолженность покупателей»", [3]string{"контрагент", "контрагента", "контрагентов"}, ""},
+	recipe.Payables:    {"Мы должны", "Больше всех мы должны", "«Задолженность поставщикам»", [3]string{"контрагенту", "контрагентам", "контрагентам"}, ""},
 }
 
 // bold is a figure the question asked for.
@@ -259,12 +260,29 @@ func (r Result) headline() (head, details string) {
 	switch r.Intent {
 	case recipe.Receivables, recipe.Payables:
 		side := debtSides[r.Intent]
+		switch {
+		case strings.HasPrefix(r.Account, "60.02"), strings.HasPrefix(r.Account, "76.АВ"):
+			// the suppliers owe us what the advances paid for: said as advances, not as a debt
+			side.total, side.most = "Выдано авансов", "Больше всего аванса выдано"
+			side.parties = [3]string{"контрагенту", "контрагентам", "контрагентам"}
+		case strings.HasPrefix(r.Account, "62.02"), strings.HasPrefix(r.Account, "76.ВА"):
+			side.total, side.most = "Получено авансов", "Больше всего аванса получено от"
+			side.parties = [3]string{"контрагента", "контрагентов", "контрагентов"}
+			side.from = "от "
+		}
 		parties := ru.Plural(n, side.parties[0], side.parties[1], side.parties[2])
-		head = fmt.Sprintf("%s %s %s — %d %s.", side.total, bold(r.Summary.TotalAmount.String()), r.when(), n, parties)
-		if r.asksTop() {
+		head = fmt.Sprintf("%s %s %s — %s%d %s.", side.total, bold(r.Summary.TotalAmount.String()), r.when(), side.from, n, parties)
+		if r.AtLeast > 0 && r.Everyone != nil {
+			// «кто нам должен больше миллиона»: those, their total, and the whole list's
+			all := r.Everyone.Rows
+			head = fmt.Sprintf("%s от %s — %s%d %s: %s %s; весь список — %s%d %s на %s.", side.total, r.AtLeast, side.from, n, parties,
+				bold(r.Summary.TotalAmount.String()), r.when(), side.from, all, ru.Plural(all, side.parties[0], side.parties[1], side.parties[2]),
+				r.Everyone.TotalAmount)
+		}
+		if r.asksTop() && r.AtLeast == 0 {
 			top := r.Rows[0]
-			head = fmt.Sprintf("%s %s: %s %s; всего %d %s — %s.", side.most, md.Escape(top.Name), bold(top.Amount.String()), r.when(),
-				n, parties, r.Summary.TotalAmount)
+			head = fmt.Sprintf("%s %s: %s %s; всего %s%d %s — %s.", side.most, md.Escape(top.Name), bold(top.Amount.String()), r.when(),
+				side.from, n, parties, r.Summary.TotalAmount)
 		}
 		if s := strings.Trim(r.splitTotal(), " ()"); s != "" {
 			details = "Суммы — сальдо по всем договорам контрагента; как в отчёте БП " + side.report + ": " + s + "."

@@ -5,7 +5,10 @@
 // validate filters → Resolve → Execute → Compose.
 package runner
 
-import "github.com/finbot/finbot/agent/recipe"
+import (
+	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/integrations/onec"
+)
 
 // Mode is the question mode of the input contract.
 type Mode string
@@ -36,6 +39,8 @@ type Decomposition struct {
 	// Turnover is the side of a turnover sheet's turnover the question asks («выручка за март»:
 	// "credit"): the answer opens with it. "" when it asks for balances.
 	Turnover string `json:"turnover,omitempty"`
+	// AtLeast is the smallest debt a debts list asks for («больше миллиона»); 0 for all.
+	AtLeast onec.Kopecks `json:"at_least,omitempty"`
 	// FallbackRuleHit names the deterministic rule that decided (empty when the LLM did).
 	FallbackRuleHit string `json:"fallback_rule_hit,omitempty"`
 	// Reasons explain the decision in Russian, for the debug payload.
