@@ -38,6 +38,7 @@ func (a *App) newBot(ctx context.Context) error {
 		AnswerTimeout: cfg.AnswerTimeout, ShutdownTimeout: cfg.ShutdownTimeout, StreamMode: bot.StreamMode(cfg.StreamMode),
 		Dedupe: a.dedupe, ClaimLease: cfg.ClaimLease, Inbox: a.inbox, InboxSweep: inboxSweep(cfg),
 		Metrics: metrics, Logger: a.log, Status: a.status, Redact: cfg.Redactor().String,
+		Keyboards: a.results, // «Ещё ▸» pages kept where the answers' buttons are: every replica sees them
 	})
 	if err != nil {
 		return err
