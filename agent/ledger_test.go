@@ -274,3 +274,24 @@ func kopecksOf(s string) (int64, bool) {
 	}
 	return k, true
 }
+
+// A debt question that also names VAT is the company's debt, not a rules topic (the catalogs
+// are read for a rules topic too: «вектор» is a company); asked without VAT, the answer says
+// right under the figure that 1C keeps settlements with VAT.
+func TestDebtWithVATWords(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	me := Request{UserID: 880, ChatID: 880}
+	for _, q := range []string{"сколько нам должен вектор с ндс", "долг вектора без ндс"} {
+		got := ask(t, a, me, q)
+		if got.Debug.Route.Rule != "open_items_by_counterparty" || !strings.Contains(got.Text, "АО «Вектор»") {
+			t.Errorf("%q: %s/%s\n%s", q, got.Debug.Route.Kind, got.Debug.Route.Rule, got.Text)
+		}
+		net := strings.Contains(got.Text, "_Суммы с НДС: расчёты с контрагентами в 1С ведутся с НДС")
+		if net != strings.Contains(q, "без ндс") {
+			t.Errorf("%q: the VAT note %v:\n%s", q, net, got.Text)
+		}
+	}
+	if kb := ask(t, a, me, "что такое ндс"); kb.Debug.Route.Kind != understand.KindKB {
+		t.Errorf("«что такое ндс»: %s/%s", kb.Debug.Route.Kind, kb.Debug.Route.Rule)
+	}
+}

@@ -32,6 +32,15 @@ func (s *Skill) decision(ctx context.Context, q skill.Query) (skill.Reply, error
 			return s.receivablesAndPayables(ctx, q, d)
 		}
 		r, err := s.run(ctx, q, FromDecision(d))
+		if err == nil && d.NetOfVAT && d.Recipe != recipe.TurnoverSheet && d.Recipe != recipe.AccountCard {
+			// «долг вектора без ндс»: settlements are kept with VAT; no balance of them splits it out
+			note := "_Суммы с НДС: расчёты с контрагентами в 1С ведутся с НДС, и без НДС остатки их не показывают. НДС каждого документа — в его счёте-фактуре._"
+			if head, rest, ok := strings.Cut(r.Text, "\n\n"); ok {
+				r.Text = head + "\n\n" + note + "\n\n" + rest // right under the figure it qualifies
+			} else {
+				r.Text += "\n\n" + note
+			}
+		}
 		if err == nil && d.Overdue {
 			// Overdue needs each contract's payment terms, which no whitelisted query reads.
 			r.Text = "_Просрочку по срокам оплаты договоров я не считаю: ниже вся задолженность; даты документов — в расшифровке по контрагенту._\n\n" + r.Text

@@ -266,6 +266,7 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 	d.Overdue = s.hasStemPrefix("просроч")
 	d.Top = topAsked(s.folded)
 	d.AtLeast = atLeastAsked(s.folded)
+	d.NetOfVAT = strings.Contains(s.folded, "без ндс")
 	set := func(r recipe.Name, rule, why string) {
 		d.Kind, d.Recipe, d.Rule, d.Sure = KindLedger, r, rule, true
 		d.Reasons = append(d.Reasons, why)

@@ -158,6 +158,9 @@ type Decision struct {
 	// «когда платить аванс по зарплате», «до какого числа сдавать 6-НДФЛ»: a question about
 	// what the law requires, not about a figure of our ledger.
 	Duty bool
+	// NetOfVAT: the message asks for a sum without VAT («долг вектора без ндс»); settlements in
+	// 1C are kept with it, and the answer says so.
+	NetOfVAT bool
 	// Money: the message speaks of payments or money in words — a bank-operations term of the
 	// lexicon or a word for money the lexicon leaves to context («что с деньгами»,
 	// «наличные»). The cash and settlement accounts (50, 51) are the Account slot's.

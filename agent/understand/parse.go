@@ -67,6 +67,10 @@ func NeedsCatalogs(d Decision) bool {
 	switch d.Kind {
 	case KindLedger, KindUnknownEntity, KindClarify:
 		return true
+	case KindKB:
+		// «сколько нам должен вектор с ндс»: a rules topic with no company named — until the
+		// catalogs say «вектор» is one
+		return d.Rule == "kb_topic" || !d.Sure
 	}
 	return !d.Sure
 }
