@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/understand"
@@ -293,5 +294,23 @@ func TestDebtWithVATWords(t *testing.T) {
 	}
 	if kb := ask(t, a, me, "что такое ндс"); kb.Debug.Route.Kind != understand.KindKB {
 		t.Errorf("«что такое ндс»: %s/%s", kb.Debug.Route.Kind, kb.Debug.Route.Rule)
+	}
+}
+
+// A debt asked in a foreign currency is answered in roubles, saying so right under the figure,
+// with the Bank of Russia's rate a button away.
+func TestDebtInACurrency(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	me := Request{UserID: 890, ChatID: 890}
+	got := ask(t, a, me, "долг гранита в долларах")
+	if !strings.Contains(got.Text, "ООО «Гранит»") || !strings.Contains(got.Text, "_Суммы в рублях: ответы из 1С даются в рублях") {
+		t.Fatalf("answer:\n%s", got.Text)
+	}
+	i := slices.IndexFunc(got.Buttons, func(b api.Button) bool { return b.Text == "курс USD на сегодня" })
+	if i < 0 {
+		t.Fatalf("no rate button: %+v", got.Buttons)
+	}
+	if rate := ask(t, a, me, got.Buttons[i].Text); rate.Debug.Route.Kind != understand.KindRate {
+		t.Errorf("the button: %s/%s\n%s", rate.Debug.Route.Kind, rate.Debug.Route.Rule, rate.Text)
 	}
 }

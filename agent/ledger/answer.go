@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/finbot/finbot/agent/facts"
@@ -37,6 +38,17 @@ func (s *Skill) decision(ctx context.Context, q skill.Query) (skill.Reply, error
 			note := "_Суммы с НДС: расчёты с контрагентами в 1С ведутся с НДС, и без НДС остатки их не показывают. НДС каждого документа — в его счёте-фактуре._"
 			if head, rest, ok := strings.Cut(r.Text, "\n\n"); ok {
 				r.Text = head + "\n\n" + note + "\n\n" + rest // right under the figure it qualifies
+			} else {
+				r.Text += "\n\n" + note
+			}
+		}
+		if err == nil && d.Currencies.Set && !slices.Contains(d.Currencies.Value, "RUB") && len(r.Text) > 0 {
+			// «долг гранита в долларах»: the recipes read roubles; a currency contract's amounts
+			// are not among them, and a conversion at today's rate is no figure of 1C
+			note := "_Суммы в рублях: ответы из 1С даются в рублях; курс Банка России — кнопкой ниже._"
+			r.Buttons = append(r.Buttons, skill.Button{Text: "курс " + strings.Join(d.Currencies.Value, " ") + " на сегодня"})
+			if head, rest, ok := strings.Cut(r.Text, "\n\n"); ok {
+				r.Text = head + "\n\n" + note + "\n\n" + rest
 			} else {
 				r.Text += "\n\n" + note
 			}
