@@ -314,3 +314,23 @@ func TestDebtInACurrency(t *testing.T) {
 		t.Errorf("the button: %s/%s\n%s", rate.Debug.Route.Kind, rate.Debug.Route.Rule, rate.Text)
 	}
 }
+
+// A snapshot asked on two days («долг альфы на 1 марта и на 1 апреля», «сравни дебиторку на 1
+// января и 1 марта») is two runs of the same recipe: the change opens the answer, each day's line
+// follows, then the later day's answer whole — no LLM, and the second day is never dropped.
+func TestSnapshotOnTwoDays(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	me := Request{UserID: 900, ChatID: 900}
+	first := ask(t, a, me, "долг альфы на 1 марта")
+	second := ask(t, a, me, "долг альфы на 1 апреля")
+	both := ask(t, a, me, "долг альфы на 1 марта и на 1 апреля")
+	head := func(s string) string { h, _, _ := strings.Cut(s, " [1]"); return h }
+	if !strings.HasPrefix(both.Text, "Изменение с 01.03.2026 по 01.04.2026: **+") ||
+		!strings.Contains(both.Text, "- "+head(first.Text)+"\n- "+head(second.Text)) {
+		t.Fatalf("two days:\n%s\nfirst:\n%s\nsecond:\n%s", both.Text, first.Text, second.Text)
+	}
+	cmp := ask(t, a, me, "сравни дебиторку на 1 января и 1 марта")
+	if !strings.HasPrefix(cmp.Text, "Изменение с 01.01.2026 по 01.03.2026:") || strings.Contains(cmp.Text, "языковая модель") {
+		t.Errorf("a comparison of two days:\n%s", cmp.Text)
+	}
+}

@@ -45,10 +45,14 @@ func firstBold(t *testing.T, text string) string {
 }
 
 // A comparison or a trend with no LLM to plan it is answered with the report it builds on,
-// and says so: never one date's list presented as the comparison asked for.
+// and says so: never one date's list presented as the comparison asked for. A comparison of two
+// days needs no LLM: both are run and their change opens the answer (TestSnapshotOnTwoDays).
 func TestAnalysisWithoutLLMSaysWhatItShows(t *testing.T) {
 	a := noLLMAgent(t)
-	for i, q := range []string{"сравни дебиторку на 31.03 и на 31.12", "почему выросла кредиторка в марте"} {
+	if ans := ask(t, a, Request{UserID: 29, ChatID: 29}, "сравни дебиторку на 31.03 и на 31.12"); !strings.HasPrefix(ans.Text, "Изменение с 31.12.2025 по 31.03.2026: **") {
+		t.Errorf("two days compared:\n%s", ans.Text)
+	}
+	for i, q := range []string{"почему выросла кредиторка в марте"} {
 		ans := ask(t, a, Request{UserID: int64(30 + i), ChatID: int64(30 + i)}, q)
 		if !strings.HasPrefix(ans.Text, "_Сравнение, динамику и причины") || !strings.Contains(ans.Text, "₽") {
 			t.Errorf("%q:\n%s\nwant the report with a note that the comparison was not made", q, ans.Text)

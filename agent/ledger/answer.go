@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/finbot/finbot/agent/facts"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/phrase"
 	"github.com/finbot/finbot/agent/recipe"
@@ -31,6 +33,9 @@ func (s *Skill) decision(ctx context.Context, q skill.Query) (skill.Reply, error
 	case understand.KindLedger:
 		if d.Rule == "receivables_and_payables" {
 			return s.receivablesAndPayables(ctx, q, d)
+		}
+		if d.Date2.Set && snapshot(d.Recipe) {
+			return s.twoDates(ctx, q, d)
 		}
 		r, err := s.run(ctx, q, FromDecision(d))
 		if err == nil && d.NetOfVAT && d.Recipe != recipe.TurnoverSheet && d.Recipe != recipe.AccountCard {
@@ -85,6 +90,55 @@ func (s *Skill) decision(ctx context.Context, q skill.Query) (skill.Reply, error
 		return s.run(ctx, q, dec)
 	}
 	return s.with(ctx, q, nil)
+}
+
+// snapshot reports whether a recipe answers as of one day (a balance, a debt), so that two days
+// can be compared.
+func snapshot(r recipe.Name) bool {
+	switch r {
+	case recipe.Receivables, recipe.Payables, recipe.AccountBalance, recipe.OpenItemsByParty, recipe.OpenItemsByContract:
+		return true
+	}
+	return false
+}
+
+// twoDates answers a snapshot asked on two days («долг альфы на 1 марта и на 1 апреля», «сравни
+// дебиторку на 1 января и 1 марта»): each day's opening line, the change between them, then the
+// later day's answer whole (its table, buttons and export). Nothing is estimated: two runs of
+// the same recipe and their difference.
+func (s *Skill) twoDates(ctx context.Context, q skill.Query, d understand.Decision) (skill.Reply, error) {
+	later := d
+	later.Date, later.Date2 = d.Date2, understand.Slot[time.Time]{}
+	d.Date2 = understand.Slot[time.Time]{}
+	if s.runner == nil || !s.access(q.UserID, q.ChatID) {
+		return s.run(ctx, q, FromDecision(later))
+	}
+	first := s.runner.Run(ctx, FromDecision(d))
+	second := s.runner.Run(ctx, FromDecision(later))
+	r, err := s.run(ctx, q, FromDecision(later))
+	if err != nil || first.ResultMode == runner.Limited || second.ResultMode == runner.Limited {
+		return r, err // a day with nothing to compare: the later day's answer says what it found
+	}
+	line := func(res runner.Result) string {
+		head, _, _ := strings.Cut(res.Markdown(), "\n")
+		return head
+	}
+	diff := second.Summary.TotalAmount - first.Summary.TotalAmount
+	change := "без изменений"
+	switch {
+	case diff > 0:
+		change = "+" + diff.String()
+	case diff < 0:
+		change = "−" + (-diff).String()
+	}
+	if d.Recipe == recipe.AccountBalance && diff != 0 {
+		// an account's saldo is net, debit plus: say which way it moved
+		change += map[bool]string{true: " (сальдо сдвинулось в дебет)", false: " (сальдо сдвинулось в кредит)"}[diff > 0]
+	}
+	cmp := fmt.Sprintf("Изменение с %s по %s: **%s**.\n- %s\n- %s", d.Date.Value.Format("02.01.2006"), later.Date.Value.Format("02.01.2006"),
+		md.Escape(change), line(first), line(second))
+	r.Text = cmp + "\n\n" + r.Text
+	return r, nil
 }
 
 // receivablesAndPayables answers «дебиторка и кредиторка на 31.03»: who owes us, then whom we

@@ -98,6 +98,9 @@ type Decision struct {
 	// (documents, payments, rate dynamics). Both are in ru.Moscow at midnight.
 	Date   Slot[time.Time]
 	Period Slot[ru.Period]
+	// Date2 is a second as-of date («долг альфы на 1 марта и на 1 апреля», «сравни дебиторку на
+	// 1 января и 1 марта»): a snapshot is answered on both, with the change.
+	Date2 Slot[time.Time]
 	// DateError is set when the message names a date that does not exist («31.02»): the
 	// answer says so instead of guessing. A Russian sentence: «31.02» — такой даты нет: ….
 	DateError string

@@ -370,10 +370,27 @@ func (p *Parser) dates(s *scan, d *Decision) {
 	case !ok:
 	case per.Kind == ru.KindDay:
 		d.Date = slot(per.From, FromText, per.Text)
+		// «на 1 марта и на 1 апреля»: a second day after «и» or a comma
+		if i := strings.Index(text, per.Text); i >= 0 {
+			rest := text[i+len(per.Text):]
+			if m := secondDay.FindStringIndex(rest); m != nil && m[0] == 0 {
+				if p2, ok2, err2 := ru.ParsePeriod(rest, s.in.Now); err2 == nil && ok2 && p2.Kind == ru.KindDay && !p2.From.Equal(per.From) {
+					first, second := per.From, p2.From
+					if second.Before(first) {
+						d.Date = slot(second, FromText, p2.Text)
+						second = first
+					}
+					d.Date2 = slot(second, FromText, p2.Text)
+				}
+			}
+		}
 	default:
 		d.Period = slot(per, FromText, per.Text)
 	}
 }
+
+// secondDay: what joins a second as-of date to the first («… и на 1 апреля», «, 1 апреля»).
+var secondDay = regexp.MustCompile(`^\s*(?:,|и|а\s+также|vs|против)\s`)
 
 // bankAccountRe is «р/с», «р/сч»: its «с» is no preposition of a date.
 var bankAccountRe = regexp.MustCompile(`(?i)р\s*/\s*сч?`)
@@ -934,7 +951,8 @@ func (p *Parser) doubt(s *scan, d *Decision) {
 	case parts > 1:
 		d.Sure, d.Rule = false, d.Rule+"+compound"
 		d.Reasons = append(d.Reasons, "в вопросе несколько тем")
-	case s.outsideNames(CAnalysis) && (d.Kind == KindLedger || d.Kind == KindUnknownEntity) && !s.reportWording(d) && d.Top == 0:
+	case s.outsideNames(CAnalysis) && (d.Kind == KindLedger || d.Kind == KindUnknownEntity) && !s.reportWording(d) && d.Top == 0 && !d.Date2.Set:
+		// («сравни дебиторку на 1 января и 1 марта» is two snapshots and their difference: no LLM needed)
 		// («кому больше всего должны» ranks the list the recipe gives: no analysis)
 		d.Sure, d.Analysis = false, true
 		d.Reasons = append(d.Reasons, "нужен анализ, а не один отчёт")
