@@ -11,6 +11,7 @@ import (
 	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/understand"
+	"github.com/finbot/finbot/ru"
 )
 
 // ledgerAgent is buttonsAgent with the results kept in memory, as an agent without a store keeps them.
@@ -332,5 +333,38 @@ func TestSnapshotOnTwoDays(t *testing.T) {
 	cmp := ask(t, a, me, "сравни дебиторку на 1 января и 1 марта")
 	if !strings.HasPrefix(cmp.Text, "Изменение с 01.01.2026 по 01.03.2026:") || strings.Contains(cmp.Text, "языковая модель") {
 		t.Errorf("a comparison of two days:\n%s", cmp.Text)
+	}
+}
+
+// «Дебиторка по обеим организациям» answers each organization — its own line, cited — and
+// their sum; a button asks each one's answer whole. «обеим» is no company's name.
+func TestEveryOrganization(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	me := Request{UserID: 910, ChatID: 910}
+	got := ask(t, a, me, "дебиторка по обеим организациям на 31.03")
+	if got.Debug.Route.Kind != understand.KindLedger || len(got.Buttons) != 2 || len(got.Sources) != 2 {
+		t.Fatalf("%s/%s buttons %+v sources %+v\n%s", got.Debug.Route.Kind, got.Debug.Route.Rule, got.Buttons, got.Sources, got.Text)
+	}
+	var sum int64
+	for i, org := range []string{"Северный ветер Трейд", "Северный ветер"} {
+		one := ask(t, a, me, got.Buttons[i].Text) // «… по организации ООО «…»»: our organization, not the counterparty of its name
+		if !strings.Contains(got.Buttons[i].Text, "по организации ООО «"+org+"»") {
+			t.Errorf("button %d: %q", i, got.Buttons[i].Text)
+		}
+		head, _, _ := strings.Cut(one.Text, " [1]")
+		if !strings.Contains(got.Text, "**ООО «"+org+"»**: "+head) {
+			t.Errorf("no line of %s (%q):\n%s", org, head, got.Text)
+		}
+		fig := head[strings.Index(head, "**")+2:]
+		fig = fig[:strings.Index(fig, "**")]
+		k, ok := kopecksOf(strings.TrimSuffix(fig, "\u00a0₽"))
+		if !ok {
+			t.Fatalf("figure %q", fig)
+		}
+		sum += k
+	}
+	want := fmt.Sprintf("Всего по 2 организациям на 31.03.2026: **%s**.", ru.Money(sum))
+	if !strings.HasPrefix(got.Text, want) {
+		t.Errorf("want %q first:\n%s", want, got.Text)
 	}
 }

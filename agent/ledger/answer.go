@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"fmt"
+	"github.com/finbot/finbot/integrations/onec"
 	"slices"
 	"strings"
 	"time"
@@ -36,6 +37,9 @@ func (s *Skill) decision(ctx context.Context, q skill.Query) (skill.Reply, error
 		}
 		if d.Date2.Set && snapshot(d.Recipe) {
 			return s.twoDates(ctx, q, d)
+		}
+		if len(d.Organizations) > 1 && !d.Organization.Set && (snapshot(d.Recipe) || d.Recipe == recipe.TurnoverSheet) {
+			return s.everyOrganization(ctx, q, d)
 		}
 		r, err := s.run(ctx, q, FromDecision(d))
 		if err == nil && d.NetOfVAT && d.Recipe != recipe.TurnoverSheet && d.Recipe != recipe.AccountCard {
@@ -138,6 +142,48 @@ func (s *Skill) twoDates(ctx context.Context, q skill.Query, d understand.Decisi
 	cmp := fmt.Sprintf("Изменение с %s по %s: **%s**.\n- %s\n- %s", d.Date.Value.Format("02.01.2006"), later.Date.Value.Format("02.01.2006"),
 		md.Escape(change), line(first), line(second))
 	r.Text = cmp + "\n\n" + r.Text
+	return r, nil
+}
+
+// everyOrganization answers a question about all our organizations («дебиторка по обеим
+// организациям»): each organization's opening line and, for a sum a list or a balance has, the
+// sum of them; a button asks each organization's answer whole. Each is the recipe run with that
+// organization's filter; nothing is summed that the recipes did not compute.
+func (s *Skill) everyOrganization(ctx context.Context, q skill.Query, d understand.Decision) (skill.Reply, error) {
+	orgs := d.Organizations
+	d.Organizations = nil
+	if s.runner == nil || !s.access(q.UserID, q.ChatID) {
+		return s.run(ctx, q, FromDecision(d))
+	}
+	var lines []string
+	var r skill.Reply
+	var total onec.Kopecks
+	when := ""
+	summed := d.Recipe != recipe.TurnoverSheet
+	for _, o := range orgs {
+		one := d
+		one.Organization = understand.Slot[recipe.Entity]{Value: o, Set: true, Source: understand.FromCatalog, Text: o.Name}
+		res := s.runner.Run(ctx, FromDecision(one))
+		mark := ""
+		if res.ResultMode != runner.Limited {
+			r.Sources = append(r.Sources, facts.Source{Title: res.SourceTitle()})
+			mark = fmt.Sprintf(" [%d]", len(r.Sources))
+		}
+		if when == "" && !res.AsOf.IsZero() {
+			when = " на " + res.AsOf.Format("02.01.2006")
+		}
+		head, _, _ := strings.Cut(res.Markdown(), "\n")
+		lines = append(lines, fmt.Sprintf("- **%s**: %s%s", md.Escape(o.Name), head, mark))
+		total += res.Summary.TotalAmount
+		summed = summed && res.ResultMode != runner.Limited
+		r.Buttons = append(r.Buttons, skill.Button{Text: understand.ForOrganization(q.Text, o.Name)})
+	}
+	text := "По организациям:\n" + strings.Join(lines, "\n")
+	if summed && d.Recipe != recipe.AccountBalance {
+		text = fmt.Sprintf("Всего по %d организациям%s: **%s**.\n\n", len(orgs), when, md.Escape(total.String())) + text
+	}
+	r.Text = text
+	r.Buttons = skill.InPairs(r.Buttons)
 	return r, nil
 }
 

@@ -98,6 +98,9 @@ type Decision struct {
 	// (documents, payments, rate dynamics). Both are in ru.Moscow at midnight.
 	Date   Slot[time.Time]
 	Period Slot[ru.Period]
+	// Organizations are our organizations when the message asks about all of them («дебиторка по
+	// обеим организациям», «по всем нашим юрлицам»): each is answered, then their sum.
+	Organizations []recipe.Entity
 	// Date2 is a second as-of date («долг альфы на 1 марта и на 1 апреля», «сравни дебиторку на
 	// 1 января и 1 марта»): a snapshot is answered on both, with the change.
 	Date2 Slot[time.Time]

@@ -389,6 +389,21 @@ func (p *Parser) dates(s *scan, d *Decision) {
 	}
 }
 
+// allOrganizations: every organization of ours at once («по обеим организациям», «по всем
+// нашим юрлицам», «в целом по группе»).
+var allOrganizations = regexp.MustCompile(`(?i)(?:по|для|в|на)\s+(?:обе(?:им|их)?|обо(?:им|их)|всем|всех|каждой)\s+(?:нашим\s+|наших\s+)?(?:организаци\p{L}*|юрлиц\p{L}*|юр\.?\s*лиц\p{L}*|компани\p{L}*|фирм\p{L}*)|(?:в\s+целом\s+)?по\s+группе(?:\s+компаний)?`)
+
+// ForOrganization is text asking about all our organizations («дебиторка по обеим
+// организациям на 31.03») asked about one («дебиторка по организации ООО «Северный ветер» на
+// 31.03»): what a button sends to ask one organization's answer whole. «организации» keeps our
+// organization from being read as a counterparty of the same name.
+func ForOrganization(text, name string) string {
+	if m := allOrganizations.FindStringIndex(text); m != nil {
+		return text[:m[0]] + "по организации " + name + text[m[1]:]
+	}
+	return strings.TrimSpace(text) + " по организации " + name
+}
+
 // secondDay: what joins a second as-of date to the first («… и на 1 апреля», «, 1 апреля»).
 var secondDay = regexp.MustCompile(`^\s*(?:,|и|а\s+также|vs|против)\s`)
 
@@ -484,6 +499,20 @@ func (p *Parser) entities(s *scan, d *Decision) {
 		// company has it, so the answer is «не нашёл», not a list of everyone.
 		d.Unknown = "ИНН " + m[1]
 	}
+	if m := allOrganizations.FindStringIndex(s.folded); m != nil && len(c.Organizations) > 1 {
+		// «по обеим организациям»: no company's name, and every one of ours
+		for _, o := range c.Organizations {
+			if !o.Deleted {
+				d.Organizations = append(d.Organizations, o)
+			}
+		}
+		from := strings.Count(s.folded[:m[0]], " ")
+		to := from + len(strings.Fields(s.folded[m[0]:m[1]]))
+		for i := from; i < to && i < len(skip); i++ {
+			skip[i] = true
+		}
+		s.spans = append(s.spans, [2]int{from, min(to, len(s.toks))})
+	}
 	var orgSpan *nameMatch
 	var orgFull []nameMatch
 	for _, m := range matchNames(s.toks, c.Organizations, skip) {
@@ -563,7 +592,8 @@ func (p *Parser) entities(s *scan, d *Decision) {
 		p.dates(s, d)
 	}
 	if !d.Counterparty.Set && len(d.Candidates) == 0 && d.Unknown == "" {
-		if name := s.unknownName(); name != "" {
+		if name := s.unknownName(); name != "" && !(d.Organization.Set && strings.Contains(ru.Fold(d.Organization.Value.Name), ru.Fold(name))) {
+			// (…) — «по ООО «Северный ветер Трейд»» names our organization, not an unknown company
 			d.Unknown = name
 			d.Closest = closest(name, c.Counterparties, 3)
 		}
