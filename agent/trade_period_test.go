@@ -2,6 +2,7 @@ package agent
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"math/big"
 	"strings"
@@ -82,5 +83,57 @@ func TestSalesAndPurchasesOfAPeriod(t *testing.T) {
 	got := ask(t, a, me, "реализации за март по контрагентам")
 	if !strings.Contains(got.Text, "| Контрагент | Оборот Дт, ₽ |") {
 		t.Errorf("no table of the turnover by customer:\n%s", got.Text)
+	}
+}
+
+// demoPostings sums, straight from the demo ledger's movements, what the main organization
+// posted debit dr, credit cr (account prefixes; "" for any) from from to to.
+func demoPostings(t *testing.T, dr, cr, from, to string) (string, int) {
+	t.Helper()
+	raw, err := fs.ReadFile(onec.DemoFiles(), "movements.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms []struct {
+		Period string      `json:"period"`
+		Org    string      `json:"organization_ref"`
+		Dr     string      `json:"account_dr"`
+		Cr     string      `json:"account_cr"`
+		Amount json.Number `json:"amount"`
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	if err := dec.Decode(&ms); err != nil {
+		t.Fatal(err)
+	}
+	sum, n := new(big.Rat), 0
+	for _, m := range ms {
+		if day := m.Period[:10]; m.Org != "34adc550-78a9-430a-b8d1-7baed6fe0d19" || day < from || day > to ||
+			!strings.HasPrefix(m.Dr, dr) || !strings.HasPrefix(m.Cr, cr) {
+			continue
+		}
+		a, _ := new(big.Rat).SetString(string(m.Amount))
+		sum.Add(sum, a)
+		n++
+	}
+	return ru.Money(ru.Kopecks(sum)), n
+}
+
+// «Сколько поступило с начала года», «платежи поставщикам за март»: the bank card's side asked
+// — against the account named — opens the answer, summed here from the movements themselves.
+func TestBankTurnoverAsked(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	me := Request{UserID: 920, ChatID: 920}
+	in, nIn := demoPostings(t, "51", "", "2026-01-01", "2026-04-25")
+	paid, nPaid := demoPostings(t, "60", "51", "2026-03-01", "2026-03-31")
+	cases := []struct{ q, want string }{
+		{"сколько поступило денег с начала года", "Поступило на счёт 51 за 01.01.2026 – 25.04.2026: **" + in + "** — " + fmt.Sprint(nIn) + " "},
+		{"платежи поставщикам за март", "Перечислено поставщикам (сч. 51 — 60) за 01.03.2026 – 31.03.2026: **" + paid + "** — " + fmt.Sprint(nPaid) + " "},
+	}
+	for _, c := range cases {
+		got := ask(t, a, me, c.q)
+		if !strings.HasPrefix(nbspToSpace(got.Text), nbspToSpace(c.want)) {
+			t.Errorf("%q:\n%s\nwant it to open %q", c.q, got.Text, c.want)
+		}
 	}
 }

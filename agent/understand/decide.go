@@ -348,6 +348,21 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		// the card does not tell one account of 51 from another.
 		d.Account = slot("51", FromLexicon, "выписка по расчётному счёту")
 		set(recipe.AccountCard, "bank_statement", "движение по расчётному счёту за период: карточка счёта 51")
+		// «сколько поступило с начала года», «платежи поставщикам за март»: the side asked, and
+		// whom (the corresponding account)
+		in, out := moneyIn.MatchString(s.folded), moneyOut.MatchString(s.folded)
+		switch {
+		case in && !out:
+			d.Turnover = "debit"
+		case out && !in:
+			d.Turnover = "credit"
+		}
+		for _, c := range corrWords {
+			if d.Turnover != "" && c.re.MatchString(s.folded) {
+				d.Corr = c.account
+				break
+			}
+		}
 	case s.is(CBankOps) && !s.is(COpenItems) && (party || !s.is(CDebt, CReceivables, CPayables, COwesUs, CWeOwe)):
 		set(recipe.BankOpsByParty, "bank_ops", "банковские операции с контрагентом")
 	case tradeKind != "" && !party && !d.Contract.Set && !d.Account.Set && d.Period.Set &&
@@ -467,6 +482,25 @@ func (s *scan) namesAccount(h Hit) bool {
 // other income and expenses (91), production and overheads (20, 23, 25, 26), selling costs
 // (44) — they accumulate over the year and are closed, so a balance «на конец марта» holds
 // January and February too.
+var (
+	// moneyIn and moneyOut: money received or paid out («поступило», «пришло»; «списано»,
+	// «заплатили», «платежи»).
+	moneyIn  = regexp.MustCompile(`поступ|пришл|получил|зачисл|приход`)
+	moneyOut = regexp.MustCompile(`списан|списал|заплат|оплат|перечисл|ушл[ои]|потрат|платеж|расход`)
+	// corrWords name the other side of a bank posting: suppliers (60), customers (62), taxes
+	// (68, 69), salaries (70), accountable persons (71).
+	corrWords = []struct {
+		re      *regexp.Regexp
+		account string
+	}{
+		{regexp.MustCompile(`поставщик`), "60"},
+		{regexp.MustCompile(`покупател|клиент|заказчик`), "62"},
+		{regexp.MustCompile(`налог|бюджет|взнос`), "68"},
+		{regexp.MustCompile(`зарплат|заработн`), "70"},
+		{regexp.MustCompile(`подотчет`), "71"},
+	}
+)
+
 // turnoverSide is the side of an account's turnover a period's question asks: revenue and
 // other income (90.01, 91.01) are credited, costs debited; "" for the whole of 90 or 91, whose
 // two sides are both asked.

@@ -87,6 +87,9 @@ type Decision struct {
 	// март»: "credit" of 90.01; «закупки за квартал»: "credit" of 60.01; «расходы по 26»:
 	// "debit"), "" when it asks for balances.
 	Turnover string
+	// Corr is the corresponding account a bank turnover is asked of («платежи поставщикам»: 60,
+	// «налоги»: 68), "" for all.
+	Corr string
 	// AtLeast is the smallest debt a list asks for, in kopecks («кто нам должен больше
 	// миллиона»: 100000000); 0 for every debt.
 	AtLeast int64

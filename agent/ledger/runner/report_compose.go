@@ -193,6 +193,11 @@ func (r Result) cardMarkdown(b *strings.Builder) {
 func (r Result) reportHeadline() string {
 	t := r.Report.Total
 	esc := md.Escape
+	if r.Intent == recipe.AccountCard && r.Turnover != "" && r.Party == "" {
+		if head, ok := r.cardTurnoverHead(); ok {
+			return head
+		}
+	}
 	if r.Intent == recipe.AccountCard {
 		what := "Счёт " + r.Account
 		if r.Party != "" {
@@ -234,6 +239,57 @@ func (r Result) reportHeadline() string {
 		esc(t.OpenDebit.String()), esc(t.OpenCredit.String()), esc(t.Debit.String()), esc(t.Credit.String()),
 		bold(esc(fmt.Sprintf("Дт %s, Кт %s", t.CloseDebit, t.CloseCredit))))
 }
+
+// cardTurnoverHead is a card's opening line when the question asked one side of its turnover
+// («сколько поступило на счёт с начала года»: the debit of 51; «платежи поставщикам за март»: its
+// credit against 60): that sum in bold, the postings it counts, the other side and the closing
+// balance. ok is false when the card was cut before the period's end (its postings do not hold
+// the whole turnover against an account).
+func (r Result) cardTurnoverHead() (string, bool) {
+	t := r.Report.Total
+	esc := md.Escape
+	amount, n := t.Debit, 0
+	if r.Turnover == "credit" {
+		amount = t.Credit
+	}
+	if r.Corr != "" {
+		if r.Report.Cut {
+			return "", false
+		}
+		amount = 0
+		for _, row := range r.All {
+			if !strings.HasPrefix(row.Corr, r.Corr) {
+				continue
+			}
+			if r.Turnover == "debit" && row.Debit != 0 {
+				amount += row.Debit
+				n++
+			} else if r.Turnover == "credit" && row.Credit != 0 {
+				amount += row.Credit
+				n++
+			}
+		}
+	} else {
+		for _, row := range r.All {
+			if r.Turnover == "debit" && row.Debit != 0 || r.Turnover == "credit" && row.Credit != 0 {
+				n++
+			}
+		}
+	}
+	what := map[string]string{"debit": "Поступило на счёт ", "credit": "Списано со счёта "}[r.Turnover] + r.Account
+	if name, ok := corrNames[r.Corr]; ok {
+		what = map[string]string{"debit": "Поступило от ", "credit": "Перечислено "}[r.Turnover] + name + " (сч. " + r.Account + " — " + r.Corr + ")"
+	}
+	other := "списано " + t.Credit.String()
+	if r.Turnover == "credit" {
+		other = "поступило " + t.Debit.String()
+	}
+	return fmt.Sprintf("%s %s: %s — %s; всего за период %s; на конец %s.", esc(what), periodWords(r.From, r.To), bold(esc(amount.String())),
+		esc(postingsWord(n)), esc(other), esc(SideAmount(t.CloseNet()))), true
+}
+
+// corrNames name the other side of a bank posting by its account.
+var corrNames = map[string]string{"60": "поставщикам", "62": "покупателей", "68": "в бюджет", "70": "на зарплату", "71": "подотчётным лицам"}
 
 // turnoverName names what an account's turnover of a period is: «Выручка с НДС» of 90.01,
 // «Поставлено поставщиками (с НДС)» of 60.01's credit, «Расходы» of a cost account's debit.

@@ -33,6 +33,8 @@ type Result struct {
 	Message       string `json:"message,omitempty"`
 	// Turnover is the side of the sheet's turnover the question asked (Decomposition.Turnover).
 	Turnover string `json:"turnover,omitempty"`
+	// Corr is the corresponding account the card's turnover was asked of (Decomposition.Corr).
+	Corr string `json:"corr,omitempty"`
 	// AtLeast is the smallest debt the question asked for (Decomposition.AtLeast); Everyone is
 	// the whole list's count and total then.
 	AtLeast  onec.Kopecks `json:"at_least,omitempty"`
@@ -132,7 +134,7 @@ func (r *Result) limited(reason, message string) Result {
 // Run executes a decomposition: validate filters, resolve anchors, run the recipe's
 // whitelisted query, pass the rows through the runtime stages, and compose the result.
 func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
-	res := Result{QuestionMode: d.QuestionMode, Intent: d.Intent, Filters: d.Filters, Source: l.src.Name(), Turnover: d.Turnover, AtLeast: d.AtLeast,
+	res := Result{QuestionMode: d.QuestionMode, Intent: d.Intent, Filters: d.Filters, Source: l.src.Name(), Turnover: d.Turnover, AtLeast: d.AtLeast, Corr: d.Corr,
 		Summary: Summary{Currency: "RUB"}, Limitations: []string{}}
 	dbg := &res.Debug
 	confidence := 1.0

@@ -39,6 +39,9 @@ type Decomposition struct {
 	// Turnover is the side of a turnover sheet's turnover the question asks («выручка за март»:
 	// "credit"): the answer opens with it. "" when it asks for balances.
 	Turnover string `json:"turnover,omitempty"`
+	// Corr narrows a card's turnover to postings against the accounts it opens («60»: paid to
+	// suppliers); "" for all.
+	Corr string `json:"corr,omitempty"`
 	// AtLeast is the smallest debt a debts list asks for («больше миллиона»); 0 for all.
 	AtLeast onec.Kopecks `json:"at_least,omitempty"`
 	// FallbackRuleHit names the deterministic rule that decided (empty when the LLM did).
