@@ -368,3 +368,31 @@ func TestEveryOrganization(t *testing.T) {
 		t.Errorf("want %q first:\n%s", want, got.Text)
 	}
 }
+
+// A question naming several companies in full («альфе поставке и промпоставке») answers each —
+// its own line, cited — and, for debts, their sum; «… или …» still asks which one.
+func TestSeveralParties(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	me := Request{UserID: 930, ChatID: 930}
+	got := ask(t, a, me, "сколько мы должны альфе поставке и промпоставке на 1 марта")
+	if len(got.Sources) != 2 || len(got.Buttons) != 2 {
+		t.Fatalf("sources %v buttons %+v\n%s", got.Sources, got.Buttons, got.Text)
+	}
+	var sum int64
+	for i, name := range []string{"ООО «Альфа Поставка»", "ООО «ПромПоставка»"} {
+		one := ask(t, a, me, got.Buttons[i].Text)
+		head, _, _ := strings.Cut(one.Text, " [1]")
+		if !strings.Contains(one.Text, name) || !strings.Contains(got.Text, "- "+head+" ["+fmt.Sprint(i+1)+"]") {
+			t.Errorf("%s: button %q answers\n%s\nnot a line of\n%s", name, got.Buttons[i].Text, one.Text, got.Text)
+		}
+		fig := head[strings.Index(head, "**")+2:]
+		k, _ := kopecksOf(strings.TrimSuffix(fig[:strings.Index(fig, "**")], "\u00a0₽"))
+		sum += k
+	}
+	if want := "2 контрагента на 01.03.2026: вместе мы должны им **" + ru.Money(sum) + "**."; !strings.HasPrefix(got.Text, want) {
+		t.Errorf("want %q first:\n%s", want, got.Text)
+	}
+	if or := ask(t, a, Request{UserID: 931, ChatID: 931}, "долг вектора или вектор плюс"); or.Debug.Route.Rule != "ambiguous_counterparty" {
+		t.Errorf("«или» asks which: %s\n%s", or.Debug.Route.Rule, or.Text)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
 	"slices"
 	"strings"
 	"time"
@@ -37,6 +38,9 @@ func (s *Skill) decision(ctx context.Context, q skill.Query) (skill.Reply, error
 		}
 		if d.Date2.Set && snapshot(d.Recipe) {
 			return s.twoDates(ctx, q, d)
+		}
+		if len(d.Parties) > 1 && !d.Counterparty.Set {
+			return s.everyParty(ctx, q, d)
 		}
 		if len(d.Organizations) > 1 && !d.Organization.Set && (snapshot(d.Recipe) || d.Recipe == recipe.TurnoverSheet) {
 			return s.everyOrganization(ctx, q, d)
@@ -143,6 +147,72 @@ func (s *Skill) twoDates(ctx context.Context, q skill.Query, d understand.Decisi
 		md.Escape(change), line(first), line(second))
 	r.Text = cmp + "\n\n" + r.Text
 	return r, nil
+}
+
+// everyParty answers a question that names several companies in full («сколько мы должны альфе
+// поставке и промпоставке», «документы альфы и гранита за март»): each company's opening line,
+// cited, and — for debts — their sum; a button asks each one's answer whole.
+func (s *Skill) everyParty(ctx context.Context, q skill.Query, d understand.Decision) (skill.Reply, error) {
+	parties := d.Parties
+	d.Parties = nil
+	if s.runner == nil || !s.access(q.UserID, q.ChatID) {
+		return s.run(ctx, q, FromDecision(d))
+	}
+	var r skill.Reply
+	var lines []string
+	var total onec.Kopecks
+	when := ""
+	summed := snapshot(d.Recipe)
+	for _, p := range parties {
+		one := d
+		one.Counterparty = understand.Slot[recipe.Entity]{Value: p, Set: true, Source: understand.FromCatalog, Text: p.Name}
+		res := s.runner.Run(ctx, FromDecision(one))
+		mark := ""
+		if res.ResultMode != runner.Limited {
+			r.Sources = append(r.Sources, facts.Source{Title: res.SourceTitle()})
+			mark = fmt.Sprintf(" [%d]", len(r.Sources))
+		}
+		if when == "" && !res.AsOf.IsZero() {
+			when = " на " + res.AsOf.Format("02.01.2006")
+		}
+		head, _, _ := strings.Cut(res.Markdown(), "\n")
+		lines = append(lines, "- "+head+mark)
+		total += res.Summary.TotalAmount
+		summed = summed && res.ResultMode != runner.Limited
+		r.Buttons = append(r.Buttons, skill.Button{Text: oneParty(d, p.Name)})
+	}
+	r.Text = strings.Join(lines, "\n")
+	if summed {
+		// the saldo of settlements: plus — they owe us, minus — we owe them
+		sum := "расчёты с ними в сумме закрыты"
+		switch {
+		case total > 0:
+			sum = "вместе они должны нам **" + md.Escape(total.String()) + "**"
+		case total < 0:
+			sum = "вместе мы должны им **" + md.Escape((-total).String()) + "**"
+		}
+		r.Text = fmt.Sprintf("%d %s%s: %s.\n\n", len(parties), ru.Plural(len(parties), "контрагент", "контрагента", "контрагентов"),
+			md.Escape(when), sum) + r.Text
+	}
+	r.Buttons = skill.InPairs(r.Buttons)
+	return r, nil
+}
+
+// oneParty is the question a button asks of one of the companies a message named: the recipe's
+// words, the company in full, the date or period as written («расчёты с ООО «Гранит» на 1.03»).
+func oneParty(d understand.Decision, name string) string {
+	what := map[recipe.Name]string{recipe.DocumentsByParty: "документы %s", recipe.BankOpsByParty: "оплаты %s"}[d.Recipe]
+	if what == "" {
+		what = "расчёты с %s"
+	}
+	q := fmt.Sprintf(what, name)
+	switch {
+	case d.Date.Set && d.Date.Text != "":
+		q += " " + d.Date.Text
+	case d.Period.Set && d.Period.Text != "":
+		q += " " + d.Period.Text
+	}
+	return q
 }
 
 // everyOrganization answers a question about all our organizations («дебиторка по обеим

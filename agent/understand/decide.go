@@ -34,11 +34,11 @@ func (p *Parser) decide(s *scan, d *Decision) {
 	}
 	ledgerAsk := s.is(ledgerFigures...) || s.is(CContracts) && s.is(CNotClosed) ||
 		s.hasValue(CAccountCard, "") || s.is(CAccountCard) && (d.Period.Set || d.Date.Set) || // «карточка за март»
-		d.Counterparty.Set || d.Contract.Set || len(d.Candidates) > 0 ||
+		d.Counterparty.Set || len(d.Parties) > 0 || d.Contract.Set || len(d.Candidates) > 0 ||
 		d.BankAccount.Set || d.UnknownBankAccount != "" || len(d.BankAccountCandidates) > 0 || d.UnknownContract != "" ||
-		s.is(CDocuments) && (d.Counterparty.Set || d.Contract.Set || d.Unknown != "" || d.Period.Set && salesOrPurchases(s.in.Text) != "")
+		s.is(CDocuments) && (d.Counterparty.Set || len(d.Parties) > 0 || d.Contract.Set || d.Unknown != "" || d.Period.Set && salesOrPurchases(s.in.Text) != "")
 	dated := d.Date.Set || d.Period.Set
-	named := d.Counterparty.Set || d.Contract.Set
+	named := d.Counterparty.Set || len(d.Parties) > 0 || d.Contract.Set
 	// A how-to or what-is question asks about rules, not figures, unless it names a company or
 	// a date; a rules topic («проводки», «срок давности») with debt words and neither is one too.
 	kbAsk := s.is(CKBQuestion) && (s.first(CKBQuestion) <= 1 || !dated) && !named ||
@@ -271,7 +271,7 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		d.Kind, d.Recipe, d.Rule, d.Sure = KindLedger, r, rule, true
 		d.Reasons = append(d.Reasons, why)
 	}
-	party := d.Counterparty.Set
+	party := d.Counterparty.Set || len(d.Parties) > 0
 	single := party || d.Contract.Set
 	switch {
 	case !party && len(d.Candidates) > 1:

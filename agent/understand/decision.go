@@ -101,6 +101,9 @@ type Decision struct {
 	// (documents, payments, rate dynamics). Both are in ru.Moscow at midnight.
 	Date   Slot[time.Time]
 	Period Slot[ru.Period]
+	// Parties are the companies a message names each in full («альфе поставке и промпоставке»):
+	// each is answered, then their sum.
+	Parties []recipe.Entity
 	// Organizations are our organizations when the message asks about all of them («дебиторка по
 	// обеим организациям», «по всем нашим юрлицам»): each is answered, then their sum.
 	Organizations []recipe.Entity

@@ -238,6 +238,9 @@ func isLatin(s string) bool {
 type partyResult struct {
 	match      *nameMatch
 	candidates []recipe.Entity
+	// several: the candidates are different companies each named in full in its own words
+	// («альфе поставке и промпоставке»), not one name that fits several.
+	several bool
 }
 
 // resolveParty picks the counterparty. Full matches come first: the one over the longest span
@@ -280,7 +283,13 @@ func resolveParty(ms []nameMatch) partyResult {
 	if len(c) == 1 {
 		return partyResult{match: &top[0]}
 	}
-	return partyResult{candidates: c}
+	apart := len(full) > 0 && len(c) == len(top)
+	for i := range top {
+		for j := range i {
+			apart = apart && (top[i].end <= top[j].start || top[j].end <= top[i].start)
+		}
+	}
+	return partyResult{candidates: c, several: apart}
 }
 
 // innRe is a 10- or 12-digit number.

@@ -393,6 +393,9 @@ func (p *Parser) dates(s *scan, d *Decision) {
 // нашим юрлицам», «в целом по группе»).
 var allOrganizations = regexp.MustCompile(`(?i)(?:по|для|в|на)\s+(?:обе(?:им|их)?|обо(?:им|их)|всем|всех|каждой)\s+(?:нашим\s+|наших\s+)?(?:организаци\p{L}*|юрлиц\p{L}*|юр\.?\s*лиц\p{L}*|компани\p{L}*|фирм\p{L}*)|(?:в\s+целом\s+)?по\s+группе(?:\s+компаний)?`)
 
+// maxParties is how many companies one message may ask about at once.
+const maxParties = 5
+
 // ForOrganization is text asking about all our organizations («дебиторка по обеим
 // организациям на 31.03») asked about one («дебиторка по организации ООО «Северный ветер» на
 // 31.03»): what a button sends to ask one organization's answer whole. «организации» keeps our
@@ -546,6 +549,9 @@ func (p *Parser) entities(s *scan, d *Decision) {
 			d.Candidates = overlapping(parties, r.match)
 		case r.match != nil:
 			d.Counterparty = slot(r.match.e, FromCatalog, s.span(r.match.start, r.match.end))
+		case len(r.candidates) > 1 && r.several && !strings.Contains(" "+s.folded+" ", " или ") && len(r.candidates) <= maxParties:
+			// «сколько мы должны альфе поставке и промпоставке»: each of them
+			d.Parties = r.candidates
 		case len(r.candidates) > 1:
 			d.Candidates = r.candidates
 		}
