@@ -317,6 +317,8 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	sum, summed := rowsTotalFor(q, hits, placeOf)
 	if sum != "" {
 		kept = summed // every row of the sum, whatever clauseQuotes keeps
+	} else {
+		sum = areaTotalFor(q, kept, placeOf) // «площадь по субаренде»: the warehouse and the office together
 	}
 	who, named := partiesFor(q, kept, rds)
 	sched, scheduled := scheduleFor(q, hits, cds)

@@ -2,9 +2,11 @@ package passages
 
 import (
 	"fmt"
+	"math/big"
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/library"
@@ -79,4 +81,77 @@ func rowAmount(u library.Unit) (int64, bool) {
 		k = v
 	}
 	return k, k > 0
+}
+
+// areaOf: an area a unit states («площадью 612,5 (шестьсот двенадцать целых пять десятых) кв.
+// м»).
+var areaOf = regexp.MustCompile(`(?i)площад\p{L}*\s+(\d{1,3}(?:[ \x{00a0}]\d{3})*(?:,\d{1,2})?)\s*(?:\([^()]{1,80}\)\s*)?кв\.?\s?м`)
+
+// asksArea: the question asks an area as such («площадь по субаренде», «сколько метров
+// снимаем»), not which premises or the rate per metre.
+var asksArea = regexp.MustCompile(`(?i)площад|(сколько|скока|скоко)\s+(\p{L}+\s+)?(метр|квадрат|кв)`)
+
+// areaTotalFor is the line (Markdown) that adds the areas of the premises one document's units
+// state, when the question asks the area and does not name one of them («площадь по субаренде»:
+// the warehouse's 612,5 and the office's 24,0 are 636,5 кв. м); "" when fewer than two units of
+// the best unit's document state one, or the question asks a rate («за метр», «ставка»).
+func areaTotalFor(q Question, kept []library.ClauseHit, place func(library.ClauseHit) string) string {
+	if len(kept) < 2 || !asksArea.MatchString(q.Text) || strings.Contains(strings.ToLower(q.Text), "ставк") || strings.Contains(strings.ToLower(q.Text), "за метр") {
+		return ""
+	}
+	var parts []string
+	var where []string
+	var summed []library.ClauseHit
+	total := new(big.Rat)
+	for _, h := range kept {
+		if h.Doc != kept[0].Doc || h.Unit.Lead == "" || h.Unit.Lead != kept[0].Unit.Lead {
+			continue // the subclauses of one clause («2.1.1», «2.1.2» of «2.1. … следующие помещения:»)
+		}
+		m := areaOf.FindStringSubmatch(h.Unit.Text)
+		if m == nil {
+			continue
+		}
+		a, ok := new(big.Rat).SetString(strings.NewReplacer(" ", "", "\u00a0", "", ",", ".").Replace(m[1]))
+		if !ok {
+			continue
+		}
+		total.Add(total, a)
+		parts = append(parts, m[1])
+		where = append(where, place(h))
+		summed = append(summed, h)
+	}
+	if len(parts) < 2 || namesOne(q.Text, summed) {
+		return "" // «какая площадь офиса»: the office's, not all premises'
+	}
+	decimals := 0
+	for _, p := range parts {
+		if _, frac, ok := strings.Cut(p, ","); ok {
+			decimals = max(decimals, len(frac))
+		}
+	}
+	sum := strings.Replace(total.FloatString(decimals), ".", ",", 1)
+	esc := md.Escape
+	return esc("Всего: ") + "**" + esc(sum+" кв. м") + "**" + esc(" ("+strings.Join(parts, " + ")+"; "+strings.Join(where, ", ")+").")
+}
+
+// namesOne reports whether the question holds a word (its first five letters) that some of the
+// units have and others do not: it names one of them («площадь офиса» — «офисное помещение»).
+func namesOne(question string, hs []library.ClauseHit) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(question), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		r := []rune(w)
+		if len(r) < 4 || strings.HasPrefix(w, "площад") {
+			continue
+		}
+		stem := string(r[:min(len(r)-1, 5)])
+		in := 0
+		for _, h := range hs {
+			if ofRow(stem, strings.ToLower(h.Unit.Text)) {
+				in++
+			}
+		}
+		if in > 0 && in < len(hs) {
+			return true
+		}
+	}
+	return false
 }

@@ -38,3 +38,32 @@ func TestRowsTotalFor(t *testing.T) {
 		}
 	}
 }
+
+func TestAreaTotalFor(t *testing.T) {
+	lead := "2.1. Арендодатель передаёт Арендатору следующие помещения:"
+	sub := func(n, text string) library.ClauseHit {
+		return library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: n, Lead: lead, Text: text}}
+	}
+	store := sub("2.1.1", "2.1.1. складское помещение № 3 площадью 410,25 (четыреста десять целых двадцать пять сотых) кв. м;")
+	office := sub("2.1.2", "2.1.2. офисное помещение № 3/1 площадью 18 кв. м.")
+	other := library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "4.1", Text: "4.1. Ставка — 800,00 руб. за 1 кв. м, площадь 410,25 кв. м."}}
+	place := func(h library.ClauseHit) string { return "п. " + h.Unit.Number }
+	tests := []struct {
+		q    string
+		hits []library.ClauseHit
+		want string
+	}{
+		{"площадь по аренде", []library.ClauseHit{store, office}, "Всего: **428,25 кв\\. м** \\(410,25 \\+ 18; п\\. 2\\.1\\.1, п\\. 2\\.1\\.2\\)\\."},
+		{"сколько метров снимаем", []library.ClauseHit{store, office}, "Всего: **428,25 кв\\. м**"},
+		{"какая площадь офиса", []library.ClauseHit{store, office}, ""},      // one of them named
+		{"площадь по аренде", []library.ClauseHit{store, other}, ""},         // not subclauses of one clause
+		{"ставка за метр площади", []library.ClauseHit{store, office}, ""},   // a rate asked
+		{"когда передают помещения", []library.ClauseHit{store, office}, ""}, // no area asked
+	}
+	for _, tt := range tests {
+		got := areaTotalFor(Question{Text: tt.q}, tt.hits, place)
+		if tt.want == "" && got != "" || tt.want != "" && !strings.HasPrefix(got, tt.want) {
+			t.Errorf("areaTotalFor(%q) = %q, want %q", tt.q, got, tt.want)
+		}
+	}
+}
