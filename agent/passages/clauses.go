@@ -179,7 +179,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if headerCue.MatchString(q.Text) {
 		return headerOf(rds, docs, hits, res)
 	}
-	if r, ok := monthlyTotal(q, hits, cds, docs); ok {
+	if r, ok := monthlyTotal(q, hits, rds, docs); ok {
 		return r, res, true
 	}
 	if r, ok := register(q, rds, docs, hits); ok {

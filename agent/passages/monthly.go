@@ -51,7 +51,12 @@ func monthlyIn(u library.Unit) (string, bool) {
 // monthlyTotal answers «сколько всего в месяц за X и Y» (or «… по всем договорам»): the monthly
 // payments of the documents the question names (or of all that state one), added; ok is false
 // when the question asks no such total or fewer than two documents state a monthly payment.
-func monthlyTotal(q Question, hits []library.ClauseHit, cds []library.ClauseDoc, docs []docstore.Doc) (skill.Reply, bool) {
+//
+// A supplementary agreement is no contract of its own: its payment is the contract's, set anew.
+// A contract whose monthly payment an agreement set anew gives no total here (which payment, from
+// when, is the agreement's to say): the clauses answer instead — never the two payments added.
+func monthlyTotal(q Question, hits []library.ClauseHit, rds []*readDoc, docs []docstore.Doc) (skill.Reply, bool) {
+	cds := clauseDocs(rds)
 	if !perMonth.MatchString(q.Text) || !together.MatchString(q.Text) {
 		return skill.Reply{}, false
 	}
@@ -78,9 +83,15 @@ func monthlyTotal(q Question, hits []library.ClauseHit, cds []library.ClauseDoc,
 	}
 	var ps []payment
 	for _, i := range which {
+		if len(rds[i].amends) > 0 {
+			continue // «ДС № 2»: the contract's payment, set anew
+		}
 		u, amount, ok := monthlyOf(cds[i])
 		if !ok {
 			continue
+		}
+		if _, _, amended := amendmentOf(rds, library.ClauseHit{Doc: i, Unit: u}); amended {
+			return skill.Reply{}, false
 		}
 		p := payment{doc: i, unit: u}
 		p.gross, _ = kopecks(amount)

@@ -209,8 +209,15 @@ func TestMonthlyTotal(t *testing.T) {
 	loan := library.NewClauseDoc("loan", "Договор займа", library.Units("1.1. Займодавец передаёт Заёмщику заём в размере 15 000 000,00 рублей."))
 	cds := []library.ClauseDoc{lease, it, loan}
 	docs := []docstore.Doc{{Meta: docstore.Meta{ID: "lease", Title: "Аренда"}}, {Meta: docstore.Meta{ID: "it", Title: "ИТ"}}, {Meta: docstore.Meta{ID: "loan", Title: "Заём"}}}
+	read := func(cds []library.ClauseDoc) []*readDoc {
+		var rds []*readDoc
+		for _, cd := range cds {
+			rds = append(rds, &readDoc{cd: cd, header: library.ReadHeader(cd.Units), amends: library.Amendments(cd.Units)})
+		}
+		return rds
+	}
 	ask := func(q string) (skill.Reply, bool) {
-		return monthlyTotal(Question{Text: q}, library.RankClauses(cds, library.ClauseQuestion{Text: q}), cds, docs)
+		return monthlyTotal(Question{Text: q}, library.RankClauses(cds, library.ClauseQuestion{Text: q}), read(cds), docs)
 	}
 	r, ok := ask("сколько всего в месяц за офис аренды и ит обслуживание")
 	if !ok || !strings.HasPrefix(r.Text, "Всего в месяц: **283\u00a0360,00\u00a0₽**, в т\\.ч\\. НДС 51\u00a0097,70\u00a0₽") || len(r.Sources) != 2 {
@@ -221,6 +228,19 @@ func TestMonthlyTotal(t *testing.T) {
 	}
 	if _, ok := ask("сколько всего по займу"); ok {
 		t.Error("no month asked, no monthly total")
+	}
+	// A supplementary agreement that sets the rent anew is no second contract: its rent and the
+	// original are never added («сколько в месяц отдаём за склад вместе с тко»).
+	store := library.NewClauseDoc("store", "Договор субаренды", library.Units("ДОГОВОР СУБАРЕНДЫ № СА-1/26\n"+
+		"4.2. Постоянная часть составляет 555 283,00 (…) рублей 00 копеек в месяц, в том числе НДС 22 % — 100 133,00 рубля.\n"+
+		"4.8. Плата за вывоз ТКО — 6 100,00 (…) рублей 00 копеек в месяц, в том числе НДС 22 % — 1 100,00 рубля."))
+	agreement := library.NewClauseDoc("ds", "ДС 2", library.Units("ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 2 к Договору субаренды № СА-1/26 от 18.02.2026\n"+
+		"1. Пункт 4.2 Договора изложить в следующей редакции: «4.2. Постоянная часть составляет 600 118,00 (…) рублей 00 копеек в месяц, в том числе НДС 22 % — 108 218,00 рубля.»"))
+	both := []library.ClauseDoc{store, agreement}
+	bothDocs := []docstore.Doc{{Meta: docstore.Meta{ID: "store", Title: "Субаренда"}}, {Meta: docstore.Meta{ID: "ds", Title: "ДС 2"}}}
+	q := "сколько всего в месяц отдаем за склад вместе с тко по всем договорам"
+	if r, ok := monthlyTotal(Question{Text: q}, library.RankClauses(both, library.ClauseQuestion{Text: q}), read(both), bothDocs); ok {
+		t.Errorf("a contract and its agreement added: %q", r.Text)
 	}
 }
 
