@@ -15,7 +15,8 @@ import (
 // BotAPI is a fake Telegram Bot API: getMe; getUpdates long-polled over a queue the test fills,
 // with offset, limit and timeout as Telegram reads them; sendMessage and sendDocument (with
 // ephemeral_message_parameters, Bot API 10.3), sendMessageDraft (Bot API 9.5, can_stop 10.3;
-// NoDrafts answers it as an older server does), editMessageText, editMessageReplyMarkup,
+// NoDrafts answers it as an older server does), sendRichMessage (Bot API 10.1, in blocks;
+// NoRichMessages answers it as an older server does), editMessageText, editMessageReplyMarkup,
 // deleteMessage, sendPhoto, sendDocument, sendChatAction, answerCallbackQuery,
 // answerInlineQuery, getFile and file downloads, setMyCommands, setWebhook and deleteWebhook.
 // It answers as Telegram does ({"ok":true,"result":…}, or {"ok":false,"error_code":…,
@@ -80,6 +81,9 @@ type BotAPIOptions struct {
 	// NoDrafts answers sendMessageDraft as a Bot API server older than 9.3 does: 404 Not Found,
 	// like any unknown method.
 	NoDrafts bool
+	// NoRichMessages answers sendRichMessage as a Bot API server older than 10.1 does: 404 Not
+	// Found, like any unknown method.
+	NoRichMessages bool
 }
 
 // Fault answers a call instead of the fake: it returns the HTTP status and body, and true; or
@@ -112,17 +116,24 @@ type Call struct {
 	Updates []int
 }
 
-// Message is a message the bot sent (sendMessage, sendPhoto, sendDocument). The form fields are
-// as the bot sent them; Chat gives them as the chat shows them now.
+// Message is a message the bot sent (sendMessage, sendRichMessage, sendPhoto, sendDocument). The
+// form fields are as the bot sent them; Chat gives them as the chat shows them now.
 type Message struct {
 	Method string
 	ID     int // the message_id the fake gave it
 	ChatID string
-	// Text is the text, or the caption of a photo or document; Entities its entities.
+	// Text is the text, or the caption of a photo or document; Entities its entities. A rich
+	// message's Text is what it shows without formatting (blocks apart by a blank line, a
+	// table's cells joined by " │ ").
 	Text     string
 	Entities string
-	ReplyTo  string // reply_to_message_id
-	Markup   string // reply_markup
+	// Rich is a rich message's rich_message (an InputRichMessage), as sent.
+	Rich string
+	// ReplyTo is the message replied to: reply_to_message_id, or the message_id of
+	// reply_parameters, which ReplyParameters has as sent.
+	ReplyTo         string
+	ReplyParameters string
+	Markup          string // reply_markup
 	// Ephemeral is ephemeral_message_parameters (Bot API 10.3), as sent: the message shows to
 	// its receiver_user_id only.
 	Ephemeral string
@@ -278,6 +289,10 @@ func (f *BotAPI) answer(r *http.Request, call *Call, form map[string]string, upl
 		if !f.opts.NoDrafts {
 			return f.sendMessageDraft(form)
 		}
+	case "sendRichMessage":
+		if !f.opts.NoRichMessages {
+			return f.sendRichMessage(form)
+		}
 	case "editMessageText":
 		return f.editMessageText(form)
 	case "editMessageReplyMarkup":
@@ -391,7 +406,8 @@ func (f *BotAPI) Calls(method string) []Call {
 	return out
 }
 
-// Sent returns the messages sent with sendMessage, as sent, in order.
+// Sent returns the messages sent with sendMessage and sendRichMessage (Method tells which), as
+// sent, in order.
 func (f *BotAPI) Sent() []Message { return cloneLocked(&f.mu, &f.sent) }
 
 // Photos returns the photos sent, in order.
@@ -425,7 +441,8 @@ func (f *BotAPI) Chat(chat int64) []Message {
 // waitTimeout bounds the Wait methods: generous for a loaded machine.
 const waitTimeout = 20 * time.Second
 
-// WaitSent waits until n messages have been sent with sendMessage in all and returns them all.
+// WaitSent waits until n messages have been sent with sendMessage or sendRichMessage in all and
+// returns them all.
 func (f *BotAPI) WaitSent(t testing.TB, n int) []Message {
 	t.Helper()
 	f.wait(t, func() bool { return len(f.sent) >= n }, func() string {

@@ -171,6 +171,13 @@ func (f *BotAPI) message(chat int64, m Message) map[string]any {
 	case "sendDocument":
 		out["document"] = map[string]any{"file_id": fmt.Sprint("document-", m.ID), "file_unique_id": fmt.Sprint("d", m.ID)}
 		out["caption"] = m.Text
+	case "sendRichMessage":
+		// A RichMessage's blocks are RichBlocks; the fake gives back the input blocks as sent.
+		var in struct {
+			Blocks json.RawMessage `json:"blocks"`
+		}
+		json.Unmarshal([]byte(m.Rich), &in)
+		out["rich_message"] = map[string]any{"blocks": in.Blocks}
 	default:
 		out["text"] = m.Text
 	}
