@@ -63,7 +63,7 @@ func (f *faultBotAPI) shown(chat int64, from, to int) string {
 	}
 	var parts []string
 	for _, m := range msgs[min(from, to):to] {
-		if !m.Deleted && m.Method == "sendMessage" {
+		if !m.Deleted && (m.Method == "sendMessage" || m.Method == "sendRichMessage") {
 			parts = append(parts, m.Text)
 		}
 	}

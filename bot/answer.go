@@ -102,6 +102,7 @@ func (c *core) ask(ctx context.Context, in incoming, req api.Request) error {
 	if in.group && out.replyTo == 0 {
 		out.replyTo = in.messageID
 	}
+	out.rich = richAnswer(ans, out.parts) // a table as Telegram's own, where it takes one
 	if len(out.buttons) == 0 && out.photo == nil && out.sent == nil {
 		// A press's answer in a group goes to the presser only (ephemeral.go); one with buttons
 		// stays in the group, where pressing them works.

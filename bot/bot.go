@@ -87,6 +87,8 @@ type Bot struct {
 	held heldClaims
 	// noStyles: the Bot API refused a keyboard with button styles; keyboards go without them.
 	noStyles atomic.Bool
+	// noRich: the Bot API refused rich messages; answers with tables go as text (rich.go).
+	noRich atomic.Bool
 }
 
 // New connects to the Bot API (getMe) and prepares the bot; Run starts it.

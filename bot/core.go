@@ -42,6 +42,9 @@ type outgoing struct {
 	// ephemeral, when set, delivers the reply to one member of a group only (ephemeral.go); it
 	// goes to the whole chat where Telegram refuses that.
 	ephemeral *ephemeral
+	// rich, when set, is the reply's one part as a rich message, for its table (rich.go); the
+	// part is what goes where Telegram refuses it.
+	rich *tgmd.RichMessage
 }
 
 // document is a file with its caption.

@@ -89,7 +89,8 @@ func (b *Bot) redraft(ctx context.Context, chatID int64, messageID int, text str
 
 // sendOver turns the draft into the first part of the formatted reply (with the keyboard when
 // it is also the last part) and sends the rest as usual. If the edit fails, the reply is sent
-// as new messages and the stale draft deleted.
+// as new messages (a rich message, for a table: rich.go) and the stale draft deleted. The edit
+// is of text: the message the user watched grow becomes the answer, its table a monospace one.
 func (b *Bot) sendOver(ctx context.Context, out outgoing, messageID int) error {
 	if len(out.parts) == 0 {
 		b.discard(ctx, out.chatID, messageID)
@@ -132,7 +133,7 @@ func (b *Bot) sendOver(ctx context.Context, out outgoing, messageID int) error {
 		out.sent(messageID)
 	}
 	rest := out
-	rest.parts, rest.replyTo = out.parts[1:], 0 // the draft already is the reply
+	rest.parts, rest.replyTo, rest.rich = out.parts[1:], 0, nil // the draft already is the reply
 	return b.send(ctx, rest)
 }
 

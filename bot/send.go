@@ -21,16 +21,43 @@ import (
 // delivered, a later part or a file Telegram will not take does not undo it: the user is told
 // in a line what is missing, and the reply counts as delivered.
 func (b *Bot) send(ctx context.Context, out outgoing) error {
-	replyTo, to := out.replyTo, out.ephemeral
-	for i, p := range out.parts {
+	replyTo, to, parts := out.replyTo, out.ephemeral, out.parts
+	// The keyboard goes under the last message of the text; it is made once (keyboardFor keeps
+	// its pages), whether the rich message or the text carries it.
+	var kb *inlineKeyboard
+	kbMade := false
+	keyboard := func() *inlineKeyboard {
+		if !kbMade {
+			kb, kbMade = b.keyboardFor(ctx, out.chatID, out.buttons), true
+		}
+		return kb
+	}
+	// An answer with a table goes as a rich message (rich.go); where Telegram refuses it, as text.
+	var richRefusal error
+	styles := b.noStyles.Load()
+	if out.rich != nil && len(parts) == 1 && !b.noRich.Load() {
+		id, err := b.sendRich(ctx, out, keyboard())
+		switch {
+		case err == nil:
+			if out.sent != nil {
+				out.sent(id)
+			}
+			parts, replyTo = nil, 0
+		case richRefused(err) && ctx.Err() == nil:
+			richRefusal = err
+		default:
+			return ignoreBlocked(err)
+		}
+	}
+	for i, p := range parts {
 		cfg := tgbotapi.NewMessage(out.chatID, p.Text)
 		cfg.DisableWebPagePreview = true
 		cfg.Entities = toEntities(p.Entities)
 		cfg.ReplyToMessageID, cfg.AllowSendingWithoutReply = replyTo, replyTo != 0
-		last := i == len(out.parts)-1
+		last := i == len(parts)-1
 		var kb *inlineKeyboard
 		if last {
-			if kb = b.keyboardFor(ctx, out.chatID, out.buttons); kb != nil {
+			if kb = keyboard(); kb != nil {
 				cfg.ReplyMarkup = kb
 			}
 		}
@@ -42,6 +69,12 @@ func (b *Bot) send(ctx context.Context, out outgoing) error {
 			if id, err = b.deliverTo(ctx, out.chatID, &to, cfg, plain); err == nil {
 				b.refuseStyles(ctx, out.chatID, refused)
 			}
+		}
+		if i == 0 && richRefusal != nil {
+			// The text went where the rich message did not: rich messages were refused unless the
+			// text had to go otherwise too (to the whole group, without button styles) or not at all.
+			sameWay := err == nil && (to == nil) == (out.ephemeral == nil) && b.noStyles.Load() == styles
+			b.noteRichRefusal(ctx, out.chatID, richRefusal, sameWay)
 		}
 		if err != nil && i > 0 {
 			// The first parts are out: «что-то пошло не так при подготовке ответа» would be
@@ -168,11 +201,11 @@ const maxSendAttempts = 5
 
 // deliver sends one message, document or photo: it waits for the chat's and the global send
 // budget, waits out 429s, resends without formatting when Telegram cannot parse it (plain
-// builds that version), drops what a user who blocked the bot can't receive, and retries
-// server and transport errors. Other client errors (400: a request of ours Telegram will never
-// take) are not retried.
+// builds that version; a rich message has none), drops what a user who blocked the bot can't
+// receive, and retries server and transport errors. Other client errors (400: a request of
+// ours Telegram will never take) are not retried.
 func (b *Bot) deliver(ctx context.Context, chatID int64, c tgbotapi.Chattable, plain func() tgbotapi.Chattable) (int, error) {
-	formatted := true
+	formatted := plain != nil
 	for attempt := 1; ; attempt++ {
 		if err := b.limits.wait(ctx, chatID); err != nil {
 			return 0, err
@@ -197,6 +230,9 @@ func (b *Bot) deliver(ctx context.Context, chatID int64, c tgbotapi.Chattable, p
 		case isAPI && e.Code == http.StatusForbidden:
 			b.log.InfoContext(ctx, "cannot deliver: bot blocked or removed", "chat_id", chatID, "err", err)
 			return 0, errBlocked
+		case isAPI && e.Code == 0 && isRich(c):
+			// No Bot API object (an emulator's "method not supported"): refused, not down.
+			return 0, err
 		case isAPI && e.Code >= 400 && e.Code < 500:
 			return 0, err
 		default: // 5xx, transport errors

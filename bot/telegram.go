@@ -11,6 +11,8 @@ import (
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/finbot/finbot/bot/tgmd"
 )
 
 // telegram is the one adapter around go-telegram-bot-api v5. The library has no context
@@ -176,8 +178,9 @@ func (t *telegram) send(ctx context.Context, c tgbotapi.Chattable) (int, error) 
 
 // extended is a request v5.5.1 cannot write: one of its configs (a message, a document, an edit
 // of a message's text) with what the library predates — ephemeral_message_parameters (Bot API
-// 10.3), a keyboard of buttons with styles (9.4) on an edit, caption_entities of a document.
-// send writes its fields as the library writes the config's, then those.
+// 10.3), a keyboard of buttons with styles (9.4) on an edit, caption_entities of a document, a
+// message sent as a rich message (10.1). send writes its fields as the library writes the
+// config's, then those.
 type extended struct {
 	tgbotapi.Chattable
 	// markup, when set, is the reply_markup instead of the config's own.
@@ -185,10 +188,16 @@ type extended struct {
 	// ephemeral, when set, delivers the message to one member of a group; it then replies to
 	// nothing (reply_to_message_id is dropped).
 	ephemeral *ephemeral
+	// rich, when set, sends a message config as sendRichMessage with this content instead of
+	// its text (rich.go).
+	rich *tgmd.RichMessage
 }
 
 // send writes and sends the request.
 func (x extended) send(api *tgbotapi.BotAPI) (*tgbotapi.APIResponse, error) {
+	if x.rich != nil {
+		return x.sendRichMessage(api)
+	}
 	params := make(tgbotapi.Params)
 	var method string
 	var file *tgbotapi.RequestFile

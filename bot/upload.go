@@ -42,6 +42,7 @@ func (c *core) upload(ctx context.Context, in incoming) error {
 // a reply to it is a question about that document.
 func (c *core) receiptOut(ctx context.Context, in incoming, req api.Request, ans api.Answer) outgoing {
 	out := outgoing{chatID: in.chatID, parts: render(ans), buttons: ans.Buttons, answer: &ans}
+	out.rich = richAnswer(ans, out.parts)
 	if in.group {
 		out.replyTo = in.messageID
 	}

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -28,7 +29,7 @@ func observeCall(rec *recorder, c fakes.Call) {
 	switch c.Method {
 	case "getUpdates":
 		rec.handedOut(c.Updates, time.Now())
-	case "sendMessage", "editMessageText", "sendPhoto", "sendDocument", "sendChatAction":
+	case "sendMessage", "sendRichMessage", "editMessageText", "sendPhoto", "sendDocument", "sendChatAction":
 		var handoff time.Time
 		if ns, err := strconv.ParseInt(c.Header.Get(handoffHeader), 10, 64); err == nil {
 			handoff = time.Unix(0, ns)
@@ -38,6 +39,12 @@ func observeCall(rec *recorder, c fakes.Call) {
 		switch c.Method {
 		case "sendMessage", "sendPhoto", "sendDocument":
 			replyTo, _ = strconv.Atoi(c.Form["reply_to_message_id"])
+		case "sendRichMessage": // an answer with a table: it replies with reply_parameters
+			var p struct {
+				MessageID int `json:"message_id"`
+			}
+			json.Unmarshal([]byte(c.Form["reply_parameters"]), &p)
+			replyTo, text = p.MessageID, fakes.RichMessageText(c.Form["rich_message"])
 		}
 		switch c.Method {
 		case "sendPhoto", "sendDocument":
