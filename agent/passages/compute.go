@@ -234,7 +234,9 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 			continue
 		}
 		after := h.Unit.Text[strings.Index(h.Unit.Text, m[0])+len(m[0]):]
-		fromEnd := start.IsZero() && ends != nil && q.Continues == "" && termEnd.MatchString(after)
+		// counted from the term's end: the end the contract states, whatever day the question
+		// names («продлится на 27й» is no 27th)
+		fromEnd := ends != nil && q.Continues == "" && termEnd.MatchString(after)
 		if !fromEnd && !askedDeadline.MatchString(q.Text) {
 			continue // a bare «когда» is asked of the term's end only
 		}
@@ -245,6 +247,8 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 				continue
 			}
 			from = d
+		} else if termEnd.MatchString(after) {
+			continue // the term's end unknown (or a follow-up's): no day the question names stands for it
 		}
 		if from.IsZero() {
 			d, ok := time.Time{}, false

@@ -97,7 +97,8 @@ func TestDeadlineFor(t *testing.T) {
 		{"счёт на продление когда пришлют", renewal, "не позднее **01\\.01\\.2027**"},
 		{"до какого числа сказать что продлеваем", notice, "не позднее **17\\.12\\.2026**"},
 		{"когда вернуть помещение", giveBack, "**02\\.02\\.2027**"},
-		{"когда оплатить акт", pay, ""}, // a bare «когда» and a period from an event: no day to count from
+		{"когда оплатить акт", pay, ""},                                                              // a bare «когда» and a period from an event: no day to count from
+		{"до какого числа отказаться от продления на 27й", renewal, "не позднее **01\\.01\\.2027**"}, // «27й» is the year, and the term's end counts
 	}
 	signed := func(library.ClauseHit) (time.Time, bool) { return time.Date(2026, 2, 16, 0, 0, 0, 0, ru.Moscow), true }
 	ends := func(library.ClauseHit) (time.Time, bool) { return time.Date(2027, 1, 31, 0, 0, 0, 0, ru.Moscow), true }

@@ -23,6 +23,8 @@ var (
 	// asksEnds: the question asks when contracts end («какие договоры истекают в этом году»,
 	// «срок действия договоров»).
 	asksEnds = regexp.MustCompile(`(?i)(истека|истечет|истечёт|заканчива|закончи|оконч|срок\p{L}*\s+действия|действу\p{L}*\s+до|до\s+конца\s)`)
+	// asksRenewal: whether a contract renews itself («продлится ли», «пролонгация»).
+	asksRenewal = regexp.MustCompile(`(?i)продлит|продлевает|продлён|продлен|пролонг`)
 	// asksLeft: how long is left until a contract ends («сколько дней осталось до конца аренды»).
 	asksLeft = regexp.MustCompile(`(?i)(сколько|скока|скоко)\s+(\p{L}+\s+){0,2}осталось|осталось\s+(\p{L}+\s+)?(сколько|скока|скоко)`)
 	// asksContracts: the question is about the contracts as a list, not one of them.
@@ -68,6 +70,18 @@ func register(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.Cl
 		}
 		if len(named) >= 2 {
 			return contractEnds(q, rds, docs, named)
+		}
+	}
+	if asksRenewal.MatchString(q.Text) && !askedDeadline.MatchString(q.Text) {
+		// «дог тэ продлится на 27й? от пролонгации ещё успеем отказаться»: the contract the
+		// question names, when it renews itself — its term, the renewal and the last day to refuse
+		for _, h := range hits {
+			if h.Named && isContract(rds[h.Doc], docs[h.Doc]) {
+				if t, ok := library.TermOf(rds[h.Doc].cd.Units); ok && t.Renewal != nil {
+					return contractEnds(q, rds, docs, []int{h.Doc})
+				}
+				break
+			}
 		}
 	}
 	if asksEnds.MatchString(q.Text) && !actionVerb.MatchString(q.Text) || asksLeft.MatchString(q.Text) || asksValidity.MatchString(q.Text) && !actionVerb.MatchString(q.Text) {
