@@ -249,6 +249,9 @@ func (p *Parser) accounts(s *scan, d *Decision) {
 			continue // «31 декабря», «20 процентов»
 		case !dotted && spanWord.MatchString(next):
 			continue // «больше 90 дней», «за 60 суток»: a span of time, not account 90
+		case dotted && couldBeDate(t.Text) && prev == "по" && s.coveredBy(i-2, CTurnoverSheet, CAccountCard, CBalance, CAccountWord) &&
+			s.knownCode(t.Text) && s.periodBesides(t.Text):
+			// «осв по 19.03 за 1 кв»: the period is «за 1 кв»; 19.03 after «осв по» is the sub-account
 		case dotted && couldBeDate(t.Text) && (datePreps[prev] || !cue):
 			continue // «на 1.05», «сальдо на 25.04»: a date
 		case dotted && mistypedDate(t.Text):
@@ -279,6 +282,13 @@ func (p *Parser) accounts(s *scan, d *Decision) {
 
 // spanWord is a unit of time after a number («90 дней», «3 месяца»).
 var spanWord = regexp.MustCompile(`^(дн|день|сут|недел|месяц|мес$|лет$|год|час|раб)`)
+
+// periodBesides reports whether the message names a period or a date without code: «за 1 кв»
+// beside «по 19.03».
+func (s *scan) periodBesides(code string) bool {
+	_, ok, err := ru.ParsePeriod(maskCode(s.in.Text, code), s.in.Now)
+	return ok && err == nil
+}
 
 // knownCode reports whether a bare number is an account of the chart (any two digits when the
 // chart is not known).

@@ -36,13 +36,15 @@ func TestParseCases(t *testing.T) {
 		{"сколько нам должны по договору 178", "ledger", "open_items_by_contract", "178/2024", "", ""},
 		{"долг по договору 999/2024", "unknown_entity", "", "", "", ""},
 		{"сальдо по 60 счету 2 месяца назад", "ledger", "account_balance_snapshot", "", "", "2026-02-25"},
+		// «осв по 19.03 за 1 кв»: the period is «за 1 кв», so 19.03 is the sub-account.
+		{"осв по 19.03 за 1 кв", "ledger", "turnover_sheet", "", "", ""},
 		// «привезти» is one letter from «привет», and no greeting.
 		{"когда должны привезти вторую партию", "kb", "", "", "", ""},
 	}
 	for _, tt := range tests {
 		d := p.Parse(understand.Input{Text: tt.text, Now: corpusToday, Catalogs: cats})
-		if tt.text == "сальдо по 60 счету 2 месяца назад" && d.Account.Value != "60" {
-			t.Errorf("%q: account %q, want 60", tt.text, d.Account.Value)
+		if want := map[string]string{"сальдо по 60 счету 2 месяца назад": "60", "осв по 19.03 за 1 кв": "19.03"}[tt.text]; want != "" && d.Account.Value != want {
+			t.Errorf("%q: account %q, want %s", tt.text, d.Account.Value, want)
 		}
 		if string(d.Kind) != tt.kind || string(d.Recipe) != tt.recipe || d.Contract.Value.Number != tt.contract ||
 			d.Counterparty.Value.Name != tt.counterparty || day(d) != tt.date {

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/finbot/finbot/agent/md"
@@ -83,35 +82,11 @@ func turnoverWords(t Turnover) string {
 // sheetMarkdown writes the sheet's lines, its total and what its figures mean.
 func (r Result) sheetMarkdown(b *strings.Builder) {
 	rep := r.Report
-	rows := r.Rows
 	if rep.Detail != "" && r.Turnover != "" {
 		r.turnoverTable(b) // «продажи за март по контрагентам»: who bought most, the turnover asked
 		return
 	}
-	if rep.Detail != "" && len(rows) > ShownTop { // a breakdown: its largest lines, the rest in the export
-		rows = rows[:ShownTop]
-	}
-	n := 0
-	for _, row := range rows {
-		label := row.Name
-		if rep.Detail == "" || r.Party != "" && r.Account == "" {
-			label = strings.TrimSpace(row.Account + " " + row.Name)
-		}
-		line := fmt.Sprintf("%s: %s", md.Escape(label), md.Escape(turnoverWords(*row.Sheet)))
-		if row.Level > 0 { // a nested item of the account's item
-			fmt.Fprintf(b, "%s- %s\n", strings.Repeat(" ", len(strconv.Itoa(max(n, 1)))+2), line)
-			continue
-		}
-		n++
-		fmt.Fprintf(b, "%d. %s\n", n, line)
-	}
-	if rest := r.Summary.Rows - len(rows); rest > 0 {
-		if r.Account == "" && r.Party == "" {
-			b.WriteString("\nСубсчета — в выгрузке в Excel.\n")
-		} else {
-			fmt.Fprintf(b, "\n…и ещё %d — полностью в выгрузке в Excel.\n", rest)
-		}
-	}
+	r.closingTable(b)
 	if len(rep.OffBalance) > 0 {
 		b.WriteString("\nЗабалансовые счета (в итог не входят):\n")
 		for _, row := range rep.OffBalance {
@@ -131,6 +106,72 @@ func (r Result) sheetMarkdown(b *strings.Builder) {
 	}
 	for _, n := range notes {
 		fmt.Fprintf(b, "\n_%s_\n", md.Escape(n))
+	}
+}
+
+// closingTable writes the sheet's lines as one aligned table, a block of rows per line: its name,
+// then its opening balance, its debit and credit turnovers and its closing balance, each on its
+// side (an expanded balance of 60, 62, 76 has both), zero figures left out. An account's
+// sub-accounts follow its headline (which holds the account's own figures); a whole sheet lists
+// every account, a breakdown its counterparties or contracts (the largest ShownTop, the rest in
+// the export).
+func (r Result) closingTable(b *strings.Builder) {
+	rep := r.Report
+	var lines []Row
+	for _, row := range r.Rows {
+		switch {
+		case row.Sheet == nil:
+		case rep.Detail != "" && row.Level == 0,
+			rep.Detail == "" && r.Account == "" && row.Level == 0,
+			rep.Detail == "" && r.Account != "" && (row.Level > 0 || len(r.Rows) == 1 && row.Account != r.Account):
+			lines = append(lines, row)
+		}
+	}
+	shown := lines
+	if rep.Detail != "" && len(shown) > ShownTop {
+		shown = shown[:ShownTop]
+	}
+	var cells [][2]string
+	side := func(what string, debit, credit onec.Kopecks) {
+		switch {
+		case debit != 0 && credit != 0:
+			cells = append(cells, [2]string{what + " Дт", amountCell(debit)}, [2]string{what + " Кт", amountCell(credit)})
+		case credit != 0:
+			cells = append(cells, [2]string{what + " Кт", amountCell(credit)})
+		case debit != 0:
+			cells = append(cells, [2]string{what + " Дт", amountCell(debit)})
+		}
+	}
+	for _, row := range shown {
+		label := strings.TrimSpace(row.Account + " " + row.Name)
+		if rep.Detail != "" {
+			label = row.Name
+		}
+		t := *row.Sheet
+		cells = append(cells, [2]string{"**" + md.Escape(label) + "**", ""})
+		side("· нач.", t.OpenDebit, t.OpenCredit)
+		if t.Debit != 0 {
+			cells = append(cells, [2]string{"· обороты Дт", amountCell(t.Debit)})
+		}
+		if t.Credit != 0 {
+			cells = append(cells, [2]string{"· обороты Кт", amountCell(t.Credit)})
+		}
+		side("· кон.", t.CloseDebit, t.CloseCredit)
+	}
+	if len(cells) > 0 {
+		head := "Счёт"
+		switch rep.Detail {
+		case recipe.DetailCounterparty:
+			head = "Контрагент"
+		case recipe.DetailContract:
+			head = "Договор"
+		}
+		var t strings.Builder
+		writeTable(&t, [2]string{head, "₽"}, cells)
+		b.WriteString(strings.TrimPrefix(t.String(), "\n"))
+	}
+	if rest := len(lines) - len(shown); rest > 0 {
+		fmt.Fprintf(b, "\n…и ещё %d — полностью в выгрузке в Excel.\n", rest)
 	}
 }
 
