@@ -7,12 +7,7 @@ import (
 
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/recipe"
-	"github.com/finbot/finbot/integrations/onec"
-	"github.com/finbot/finbot/ru"
 )
-
-// shownInSummary is how many top rows a FACTUAL_SUMMARY shows.
-const shownInSummary = 10
 
 // titles name each recipe's answer; %s is the date or period.
 var titles = map[recipe.Name]string{
@@ -116,30 +111,9 @@ func (r Result) markdown(mark string) string {
 	if s, ok := r.answerFirst(mark); ok {
 		return s
 	}
-	total := r.totalLine()
-	title := fmt.Sprintf("**%s**", md.Escape(r.title()))
-	if total == "" {
-		title = cite(title)
-	}
-	b.WriteString(title + "\n")
-	fmt.Fprintf(&b, "_%s_\n\n", md.Escape(r.scopeLine()))
-	for _, n := range append(r.Notes, r.Limitations...) {
-		b.WriteString(md.Escape(n) + "\n\n")
-	}
-	rows := r.Rows
-	if r.ResultMode == FactualSummary && len(rows) > shownInSummary {
-		rows = rows[:shownInSummary]
-	}
-	for i, row := range rows {
-		fmt.Fprintf(&b, "%d. %s\n", i+1, r.rowLine(row))
-	}
-	if rest := r.Summary.Rows - len(rows); rest > 0 {
-		fmt.Fprintf(&b, "\n…и ещё %d. Полный список — кнопкой «Выгрузить в Excel»; можно и сузить запрос: по контрагенту, счёту или дате.\n", rest)
-	}
-	if total != "" {
-		b.WriteString("\n" + cite(total))
-	}
-	return strings.TrimSpace(b.String())
+	// Every recipe has its shape (shape.go); a result of none is said by its title and scope.
+	fmt.Fprintf(&b, "%s\n_%s_", cite("**"+md.Escape(r.title())+"**"), md.Escape(r.scopeLine()))
+	return b.String()
 }
 
 func candidateLabel(e recipe.Entity) string {
@@ -209,85 +183,6 @@ func (r Result) scopeLine() string {
 	}
 	parts = append(parts, "источник: "+r.Source)
 	return strings.Join(parts, "; ") + "."
-}
-
-func (r Result) rowLine(row Row) string {
-	name := md.Escape(row.Name)
-	switch r.Intent {
-	case recipe.Receivables, recipe.Payables:
-		if row.Advance != 0 {
-			return fmt.Sprintf("%s — **%s** (документов: %d; долг %s, авансы %s)", name, row.Amount, row.Count, row.Debt, row.Advance)
-		}
-		return fmt.Sprintf("%s — **%s** (документов: %d)", name, row.Amount, row.Count)
-	case recipe.AccountBalance:
-		line := fmt.Sprintf("Счёт %s %s: дебет **%s**, кредит **%s**, сальдо %s", row.Account, md.Escape(row.Name), row.Debit, row.Credit, row.Amount)
-		if row.Debt != 0 || row.Advance != 0 {
-			line += fmt.Sprintf(" (развёрнуто по контрагентам; по субсчетам и договорам, как в ОСВ: дебет %s, кредит %s)", row.Debt, row.Advance)
-		}
-		return line
-	case recipe.OpenContracts:
-		return fmt.Sprintf("%s — %s: дебет %s, кредит %s, сальдо **%s**", name, md.Escape(row.Party), row.Debit, row.Credit, row.Amount)
-	case recipe.OpenItemsByParty, recipe.OpenItemsByContract, recipe.DocumentsFormBalance:
-		if row.Type == noDocumentsType { // the base keeps no settlement documents on the account
-			deal := row.Deal
-			if deal == "" {
-				deal = "Без договора"
-			}
-			line := fmt.Sprintf("%s: дебет %s, кредит %s, остаток **%s**", md.Escape(deal), row.Debit, row.Credit, row.Amount)
-			if len(r.Summary.Subtotals) > 1 && row.Account != "" {
-				line += " — счёт " + md.Escape(row.Account)
-			}
-			return line
-		}
-		line := fmt.Sprintf("%s № %s от %s: дебет %s, кредит %s, остаток **%s**", typeName(row.Type), md.Escape(row.Number), shortDate(row.Date), row.Debit, row.Credit, row.Amount)
-		if len(r.Summary.Subtotals) > 1 && row.Account != "" { // which rows are whose debt
-			line += " — счёт " + md.Escape(row.Account)
-		}
-		return line
-	default: // documents, bank operations
-		line := fmt.Sprintf("%s № %s от %s — **%s**", typeName(row.Type), md.Escape(row.Number), shortDate(row.Date), row.Amount)
-		if row.Posted != nil && !*row.Posted {
-			line += " _(не проведён)_"
-		}
-		if row.Hint != "" {
-			line += " — р/с " + md.Escape(row.Hint)
-		}
-		return line
-	}
-}
-
-func (r Result) totalLine() string {
-	switch r.Intent {
-	case recipe.Receivables:
-		return fmt.Sprintf("**Итого нам должны: %s**%s — %d %s.", r.Summary.TotalAmount, r.splitTotal(), r.Summary.Rows, ru.Plural(r.Summary.Rows, "контрагент", "контрагента", "контрагентов"))
-	case recipe.Payables:
-		return fmt.Sprintf("**Итого мы должны: %s**%s — %d %s.", r.Summary.TotalAmount, r.splitTotal(), r.Summary.Rows, ru.Plural(r.Summary.Rows, "контрагенту", "контрагентам", "контрагентам"))
-	case recipe.AccountBalance:
-		return ""
-	case recipe.OpenItemsByParty, recipe.OpenItemsByContract:
-		if len(r.Summary.Subtotals) > 0 {
-			return openItemsTotal(r.Summary.Subtotals)
-		}
-		return fmt.Sprintf("**Итого открыто: %s** по %d %s.", r.Summary.TotalAmount, r.Summary.Rows, ru.Plural(r.Summary.Rows, "документу", "документам", "документам"))
-	case recipe.OpenContracts:
-		// Customer and supplier contracts would net against each other: totals by side instead.
-		var dr, cr int64
-		for _, row := range r.All {
-			if row.Amount > 0 {
-				dr += int64(row.Amount)
-			} else {
-				cr -= int64(row.Amount)
-			}
-		}
-		return fmt.Sprintf("**Дебетовое сальдо: %s, кредитовое: %s** — %d %s.", onec.Kopecks(dr), onec.Kopecks(cr), r.Summary.Rows, ru.Plural(r.Summary.Rows, "договор", "договора", "договоров"))
-	case recipe.DocumentsFormBalance:
-		return fmt.Sprintf("**Итого остаток: %s** — %d %s.", r.Summary.TotalAmount, r.Summary.Rows, ru.Plural(r.Summary.Rows, "документ", "документа", "документов"))
-	case recipe.BankOpsByParty:
-		return bankOpsTotal(r.Summary.Rows, r.Summary.Subtotals)
-	case recipe.DocumentsByParty, recipe.DocumentsByContract:
-		return documentsTotal(r.Summary.Rows, r.Summary.Subtotals)
-	}
-	return ""
 }
 
 // emptyMessage is the LIMITED answer when nothing matched. It names the counterparty or the

@@ -314,7 +314,9 @@ func (r Result) headline() (head, details string) {
 		head = fmt.Sprintf("Незакрытых договоров %s: %d — дебетовое сальдо %s, кредитовое %s.", r.when(), n, bold(dr.String()), bold(cr.String()))
 	case recipe.AccountBalance:
 		if len(r.Rows) != 1 {
-			return "", ""
+			// several accounts' balances: the table is the answer
+			head = fmt.Sprintf("Остатки по счетам %s — %d %s.", r.when(), len(r.Rows), ru.Plural(len(r.Rows), "счёт", "счёта", "счетов"))
+			return head, ""
 		}
 		row := r.Rows[0]
 		head = fmt.Sprintf("Остаток по счёту %s %s: %s.", md.Escape(row.Account), r.when(), saldoSide(row.Amount))

@@ -85,33 +85,6 @@ func accountSubtotals(rows []Row, names map[string]string) []Subtotal {
 	return out
 }
 
-// openItemsTotal states the open items per account, with what the saldo means: 60 and 62
-// netted against each other would be a figure nobody owes.
-func openItemsTotal(subs []Subtotal) string {
-	lines := make([]string, 0, len(subs))
-	for _, s := range subs {
-		what := "По счёту " + md.Escape(s.Key)
-		if p := accountPurpose(s); p != "" {
-			what += " (" + md.Escape(p) + ")"
-		}
-		lines = append(lines, fmt.Sprintf("**%s: %s** по %d %s.", what, saldoMeaning(s.Key, s.Amount), s.Rows,
-			ru.Plural(s.Rows, "документу", "документам", "документам")))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// accountPurpose names what an account is for: in a customer's or supplier's words for 60 and
-// 62, by the chart of accounts otherwise.
-func accountPurpose(s Subtotal) string {
-	switch s.Key {
-	case "60":
-		return "расчёты с поставщиками"
-	case "62":
-		return "расчёты с покупателями"
-	}
-	return s.Name
-}
-
 // owing is who owes whom by a settlement saldo (debit minus credit): on 62 a debit saldo is the
 // customer's debt and a credit one an advance received; on 60 a credit saldo is our debt and a
 // debit one an advance we paid; any other account has a debit or a credit saldo.
