@@ -4,8 +4,9 @@
 # Needs ImageMagick (apt-get install imagemagick); a monospace font stands in for Telegram's.
 set -euo pipefail
 cd "$(dirname "$0")"
-for k in receivables open_items_supplier balance_60_expanded card_51; do
-  text=$(tail -n +5 "../../bot/testdata/phone/$k.golden")
+for f in ../../bot/testdata/phone/*.golden; do
+  k=$(basename "$f" .golden)
+  text=$(tail -n +5 "$f")
   /usr/bin/convert -background white -fill '#111' -font DejaVu-Sans-Mono -pointsize 13 -border 12 \
-    -bordercolor white label:"$text" -resize '360x>' "$k.png"
+    -bordercolor white label:"$text" -resize '360x>' "$k.png" || echo "render.sh: $k not drawn" >&2
 done
