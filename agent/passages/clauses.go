@@ -364,6 +364,13 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		res.NotFound = true
 		kept = kept[:1]
 		b.WriteString("Прямого ответа в ваших документах не нашёл: срока в них нет. Ближе всего по смыслу:\n\n")
+	case lead == "" && !named && !scheduled && hits[0].Asked != 0 && res.Coverage < sureClauseCoverage &&
+		!slices.ContainsFunc(kept, func(h library.ClauseHit) bool { return h.States&hits[0].Asked != 0 }):
+		// «кто от нас подписывал допник» and a clause that names nobody: what it holds is not
+		// what was asked
+		res.NotFound = true
+		kept = kept[:1]
+		b.WriteString("Прямого ответа в ваших документах не нашёл. Ближе всего по смыслу:\n\n")
 	case lead == "" && !named && !scheduled && hits[0].Unit.Kind == library.UnitRow && hits[0].Partial:
 		// «принтер hp»: one row has the printer, another HP — no row is what was asked
 		res.NotFound = true
