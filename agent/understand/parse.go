@@ -610,10 +610,59 @@ func (p *Parser) entities(s *scan, d *Decision) {
 	if !d.Counterparty.Set && len(d.Candidates) == 0 && d.Unknown == "" {
 		if name := s.unknownName(); name != "" && !(d.Organization.Set && strings.Contains(ru.Fold(d.Organization.Value.Name), ru.Fold(name))) {
 			// (…) — «по ООО «Северный ветер Трейд»» names our organization, not an unknown company
-			d.Unknown = name
-			d.Closest = closest(name, c.Counterparties, 3)
+			if found := byLatin(name, c.Counterparties); len(found) == 1 {
+				d.Counterparty = slot(found[0], FromCatalog, name) // «долг alfa»: ООО «Альфа»
+			} else if len(found) > 1 {
+				d.Candidates = found
+			} else {
+				d.Unknown = name
+				d.Closest = closest(name, c.Counterparties, 3)
+			}
 		}
 	}
+}
+
+// byLatin are the counterparties a name written in Latin letters stands for («alfa», «granit»):
+// those whose name, its legal form and quotes aside, reads the same in Latin (ru.Translit) by
+// its consonants (ru.Skeleton); a whole-name match beats one of the first word, and a name of two
+// consonants matches only a whole name. None for a name with Cyrillic letters.
+func byLatin(name string, es []recipe.Entity) []recipe.Entity {
+	for _, r := range name {
+		if unicode.IsLetter(r) && r > unicode.MaxASCII {
+			return nil
+		}
+	}
+	sounds := strings.NewReplacer("ph", "f", "ch", "ch", "sh", "sh", "x", "ks", "w", "v", "q", "k", "c", "k") // «vector» is «vektor»
+	skeleton := func(latin string) string { return ru.Skeleton(sounds.Replace(strings.ToLower(latin))) }
+	want := skeleton(name)
+	if len([]rune(want)) < 2 {
+		return nil
+	}
+	var whole, first []recipe.Entity
+	for _, e := range es {
+		if e.Deleted {
+			continue
+		}
+		var words []string
+		for _, w := range strings.FieldsFunc(strings.ToLower(e.Name), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if !legalForms[w] {
+				words = append(words, w)
+			}
+		}
+		if len(words) == 0 {
+			continue
+		}
+		switch {
+		case skeleton(ru.Translit(strings.Join(words, " "))) == want:
+			whole = append(whole, e)
+		case skeleton(ru.Translit(words[0])) == want:
+			first = append(first, e)
+		}
+	}
+	if len(whole) > 0 || len([]rune(want)) < 3 {
+		return whole // «alfa»: two consonants name only a whole name
+	}
+	return first
 }
 
 // dropObligations drops a debt reading of «должен», «должны» followed by a verb in the

@@ -38,6 +38,10 @@ func TestParseCases(t *testing.T) {
 		{"сальдо по 60 счету 2 месяца назад", "ledger", "account_balance_snapshot", "", "", "2026-02-25"},
 		// «осв по 19.03 за 1 кв»: the period is «за 1 кв», so 19.03 is the sub-account.
 		{"осв по 19.03 за 1 кв", "ledger", "turnover_sheet", "", "", ""},
+		// A counterparty written in Latin letters.
+		{"долг alfa", "ledger", "open_items_by_counterparty", "", "ООО «Альфа»", ""},
+		{"долг vector", "ledger", "open_items_by_counterparty", "", "АО «Вектор»", ""},
+		{"сколько должен granit", "ledger", "open_items_by_counterparty", "", "ООО «Гранит»", ""},
 		// «привезти» is one letter from «привет», and no greeting.
 		{"когда должны привезти вторую партию", "kb", "", "", "", ""},
 	}
