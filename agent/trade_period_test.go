@@ -137,3 +137,73 @@ func TestBankTurnoverAsked(t *testing.T) {
 		}
 	}
 }
+
+// «Когда вектор последний раз платил», «когда мы последний раз платили промпоставке»: the latest
+// receipt from the company or payment to it opens the answer — found here in the movements
+// themselves (the debit or credit of 51 against the company's subconto).
+func TestLastPayment(t *testing.T) {
+	raw, err := fs.ReadFile(onec.DemoFiles(), "movements.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms []struct {
+		Period string                 `json:"period"`
+		Org    string                 `json:"organization_ref"`
+		Dr     string                 `json:"account_dr"`
+		Cr     string                 `json:"account_cr"`
+		Amount json.Number            `json:"amount"`
+		SubDr  []struct{ Ref string } `json:"subconto_dr"`
+		SubCr  []struct{ Ref string } `json:"subconto_cr"`
+	}
+	if err := json.Unmarshal(raw, &ms); err != nil {
+		t.Fatal(err)
+	}
+	craw, _ := fs.ReadFile(onec.DemoFiles(), "counterparties.json")
+	var cps []struct{ Ref, Name string }
+	if err := json.Unmarshal(craw, &cps); err != nil {
+		t.Fatal(err)
+	}
+	refOf := func(name string) string {
+		for _, c := range cps {
+			if c.Name == name {
+				return c.Ref
+			}
+		}
+		t.Fatalf("no %s", name)
+		return ""
+	}
+	latest := func(name string, in bool) (string, string) {
+		ref, day, amount := refOf(name), "", ""
+		for _, m := range ms {
+			subs, acc := m.SubCr, m.Dr // received: Дт 51, the company on the credit side
+			if !in {
+				subs, acc = m.SubDr, m.Cr
+			}
+			if m.Org != "34adc550-78a9-430a-b8d1-7baed6fe0d19" || !strings.HasPrefix(acc, "51") || m.Period <= day {
+				continue
+			}
+			for _, s := range subs {
+				if s.Ref == ref {
+					day, amount = m.Period, string(m.Amount)
+				}
+			}
+		}
+		a, _ := new(big.Rat).SetString(amount)
+		return day[8:10] + "." + day[5:7] + "." + day[0:4], ru.Money(ru.Kopecks(a))
+	}
+	a := demoAgent(t, answersNow, "")
+	me := Request{UserID: 940, ChatID: 940}
+	for _, c := range []struct {
+		q, name, lead string
+		in            bool
+	}{
+		{"когда вектор последний раз платил", "АО «Вектор»", "Последний платёж от АО «Вектор»: **", true},
+		{"когда мы последний раз платили промпоставке", "ООО «ПромПоставка»", "Последний платёж ООО «ПромПоставка» от нас: **", false},
+	} {
+		day, amount := latest(c.name, c.in)
+		got := ask(t, a, me, c.q)
+		if want := c.lead + amount + "** — " + day; !strings.HasPrefix(nbspToSpace(got.Text), nbspToSpace(want)) {
+			t.Errorf("%q:\n%s\nwant it to open %q", c.q, got.Text, want)
+		}
+	}
+}

@@ -365,6 +365,17 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		}
 	case s.is(CBankOps) && !s.is(COpenItems) && (party || !s.is(CDebt, CReceivables, CPayables, COwesUs, CWeOwe)):
 		set(recipe.BankOpsByParty, "bank_ops", "банковские операции с контрагентом")
+		if lastAsked.MatchString(s.folded) {
+			// «когда вектор последний раз платил», «последний платёж от вектора»: the latest one,
+			// received (the company paid) or sent (we paid it) as the message says
+			d.Last = "any"
+			switch in, out := moneyIn.MatchString(s.folded) || theyPaid.MatchString(s.folded), s.saysWePaid(); {
+			case in && !out:
+				d.Last = "in"
+			case out && !in:
+				d.Last = "out"
+			}
+		}
 	case tradeKind != "" && !party && !d.Contract.Set && !d.Account.Set && d.Period.Set &&
 		!s.is(COpenItems, CDebt, CReceivables, CPayables, COwesUs, CWeOwe, CBankOps):
 		// «продажи за март», «сколько закупили в 1 квартале»: no counterparty — the period's sales
@@ -483,6 +494,10 @@ func (s *scan) namesAccount(h Hit) bool {
 // (44) — they accumulate over the year and are closed, so a balance «на конец марта» holds
 // January and February too.
 var (
+	// lastAsked: the latest one is asked («последний платёж», «когда последний раз платил»).
+	lastAsked = regexp.MustCompile(`последн`)
+	// theyPaid: the company paid us («вектор платил», «от вектора»).
+	theyPaid = regexp.MustCompile(`(^|\s)от\s|\p{L}+\s+(последний\s+раз\s+)?(платил|оплатил|заплатил|перечислил|рассчитал)`)
 	// moneyIn and moneyOut: money received or paid out («поступило», «пришло»; «списано»,
 	// «заплатили», «платежи»).
 	moneyIn  = regexp.MustCompile(`поступ|пришл|получил|зачисл|приход`)
@@ -500,6 +515,11 @@ var (
 		{regexp.MustCompile(`подотчет`), "71"},
 	}
 )
+
+// saysWePaid: «мы платили», «мы заплатили вектору», «наш последний платёж».
+func (s *scan) saysWePaid() bool {
+	return strings.Contains(" "+s.folded+" ", " мы ") || strings.Contains(" "+s.folded+" ", " наш")
+}
 
 // turnoverSide is the side of an account's turnover a period's question asks: revenue and
 // other income (90.01, 91.01) are credited, costs debited; "" for the whole of 90 or 91, whose

@@ -87,6 +87,9 @@ type Decision struct {
 	// март»: "credit" of 90.01; «закупки за квартал»: "credit" of 60.01; «расходы по 26»:
 	// "debit"), "" when it asks for balances.
 	Turnover string
+	// Last: the latest bank operation is asked («последний платёж от вектора»): "in" — received,
+	// "out" — sent, "any"; "" for the list.
+	Last string
 	// Corr is the corresponding account a bank turnover is asked of («платежи поставщикам»: 60,
 	// «налоги»: 68), "" for all.
 	Corr string

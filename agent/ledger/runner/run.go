@@ -33,6 +33,8 @@ type Result struct {
 	Message       string `json:"message,omitempty"`
 	// Turnover is the side of the sheet's turnover the question asked (Decomposition.Turnover).
 	Turnover string `json:"turnover,omitempty"`
+	// Last is the latest bank operation asked (Decomposition.Last).
+	Last string `json:"last,omitempty"`
 	// Corr is the corresponding account the card's turnover was asked of (Decomposition.Corr).
 	Corr string `json:"corr,omitempty"`
 	// AtLeast is the smallest debt the question asked for (Decomposition.AtLeast); Everyone is
@@ -134,7 +136,7 @@ func (r *Result) limited(reason, message string) Result {
 // Run executes a decomposition: validate filters, resolve anchors, run the recipe's
 // whitelisted query, pass the rows through the runtime stages, and compose the result.
 func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
-	res := Result{QuestionMode: d.QuestionMode, Intent: d.Intent, Filters: d.Filters, Source: l.src.Name(), Turnover: d.Turnover, AtLeast: d.AtLeast, Corr: d.Corr,
+	res := Result{QuestionMode: d.QuestionMode, Intent: d.Intent, Filters: d.Filters, Source: l.src.Name(), Turnover: d.Turnover, AtLeast: d.AtLeast, Corr: d.Corr, Last: d.Last,
 		Summary: Summary{Currency: "RUB"}, Limitations: []string{}}
 	dbg := &res.Debug
 	confidence := 1.0

@@ -357,9 +357,44 @@ func (r Result) headline() (head, details string) {
 		head += "."
 	case recipe.BankOpsByParty:
 		head = fmt.Sprintf("Банковские операции %s %s: %s.", md.Escape(r.Party), r.when(), bankMoved(r.Summary.Subtotals))
+		if last, ok := r.lastOperation(); ok {
+			head = last + " " + head
+		}
 		details = withoutCount(bankOpsTotal(n, r.Summary.Subtotals), n)
 	}
 	return head, details
+}
+
+// lastOperation is the opening of an answer to «когда вектор последний раз платил»: the latest
+// posted operation of the direction asked (received for "in", sent for "out", either for "any")
+// — its amount, date and document; ok is false when the question did not ask or none is there.
+func (r Result) lastOperation() (string, bool) {
+	if r.Last == "" {
+		return "", false
+	}
+	want := map[string]string{"in": "ПоступлениеНаРасчетныйСчет", "out": "СписаниеСРасчетногоСчета"}[r.Last]
+	var latest *Row
+	for i := range r.All {
+		row := &r.All[i]
+		if row.Posted != nil && !*row.Posted || want != "" && row.Type != want {
+			continue
+		}
+		if latest == nil || row.Date > latest.Date {
+			latest = row
+		}
+	}
+	if latest == nil {
+		return "", false
+	}
+	what := "Последняя операция"
+	switch latest.Type {
+	case "ПоступлениеНаРасчетныйСчет":
+		what = "Последний платёж от " + r.Party
+	case "СписаниеСРасчетногоСчета":
+		what = "Последний платёж " + r.Party + " от нас"
+	}
+	return fmt.Sprintf("%s: %s — %s (%s).", md.Escape(what), bold(latest.Amount.String()), shortDate(latest.Date),
+		md.Escape(strings.TrimSpace(typeName(latest.Type)+" № "+latest.Number))), true
 }
 
 // openItemsHead says who owes whom on the open items of a counterparty or a contract: by

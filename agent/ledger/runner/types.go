@@ -39,6 +39,8 @@ type Decomposition struct {
 	// Turnover is the side of a turnover sheet's turnover the question asks («выручка за март»:
 	// "credit"): the answer opens with it. "" when it asks for balances.
 	Turnover string `json:"turnover,omitempty"`
+	// Last asks the latest bank operation first: "in", "out" or "any" (Decision.Last).
+	Last string `json:"last,omitempty"`
 	// Corr narrows a card's turnover to postings against the accounts it opens («60»: paid to
 	// suppliers); "" for all.
 	Corr string `json:"corr,omitempty"`
