@@ -24,6 +24,7 @@ import (
 
 var docsetMisses = flag.Bool("docset-misses", false, "TestDocumentSet: log every development question not answered right, with its answer (never the held-out ones)")
 var docsetOnly = flag.String("docset-only", "", "TestDocumentSet: ask with this variant only (\"no LLM\", …) — a quicker measure; the floors are then not checked")
+var docsetDump = flag.String("docset-dump", "", "TestDocumentSet: write every development answer (id, tab, the answer on one line) of the first variant asked to this file — to diff two versions' answers (never the held-out ones)")
 var docsetVariant = flag.String("docset-variant", "no LLM", "TestDocumentSet: whose misses -docset-misses logs: \"no LLM\", \"garbage LLM\" or \"lying LLM\"")
 
 // docsetDir is the document question set of issue #27, written from the user's side
@@ -295,9 +296,20 @@ func TestDocumentSet(t *testing.T) {
 	users := map[string]int64{docsetDir: 27000, docset3Dir: 40000}
 	right := map[int]map[string]int{1: {}, 2: {}, 3: {}} // right answers of each set (both parts), by variant
 	parts := []string{"set 1 dev", "set 1 heldout", "set 2 dev", "set 2 heldout", "set 3 dev", "set 3 heldout"}
+	var dump []string
+	defer func() {
+		if *docsetDump != "" {
+			if err := os.WriteFile(*docsetDump, []byte(strings.Join(dump, "\n")+"\n"), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
 	for _, v := range variants {
 		if *docsetOnly != "" && v.name != *docsetOnly {
 			continue
+		}
+		if *docsetDump != "" && len(dump) > 0 {
+			break // the first variant's answers
 		}
 		a := docsetAgent(t, v.url, files[docsetDir], users[docsetDir])
 		for _, f := range files[docset3Dir] {
@@ -329,6 +341,9 @@ func TestDocumentSet(t *testing.T) {
 			}
 			ans := ask(t, a, Request{UserID: user, ChatID: chat[root]}, l.Q)
 			outcome, why := docsetOutcome(l, ans)
+			if *docsetDump != "" && l.Split == "dev" {
+				dump = append(dump, l.ID+"\t"+outcome+"\t"+strings.ReplaceAll(ans.Text, "\n", " ⏎ "))
+			}
 			part := fmt.Sprintf("set %d %s", l.Set, l.Split)
 			counts[part][outcome]++
 			byKind[part+"\x00"+l.Kind+"\x00"+outcome]++
@@ -688,6 +703,10 @@ func TestDocumentClauseAnswers(t *testing.T) {
 	askDocsCases(t, docsetDir, 29200, []docsCase{
 		{"когда право собственности на технику переходит к нам", "3.6. Право собственности", ""},
 		{"аренда в месяц сколько", "**185\u00a0760,00\u00a0₽** — п. 3.2.", ""}, // the one sum of the clause opens the answer
+		// the term itself is asked: the contract's end, never the notice period's deadline before it
+		{"когда кончается аренда", "до 31.12.2026", "Срок: не позднее"},
+		{"срок аренды до какого", "2.1. Срок аренды", "Срок: не позднее"},
+		{"сколько осталось вернуть по займу на конец года", "по графику (п. 4.1)", "дней"}, // a remainder of the loan, not days left
 		{"какая ставка по займу", "", "₽** — п."},                              // a rate is no sum of its clause
 		{"сколько квадратных метров в аренду", "", "₽** — п."},                 // nor is an area
 		{"проценты по займу когда уплачиваем", "3.4. Проценты уплачиваются", ""},
@@ -757,6 +776,7 @@ func TestDocumentClauseAnswersNewDocuments(t *testing.T) {
 		{"экспедиция продлится на 27й? успеем отказаться", "не позднее 01.12.2026 (за 30 дн.) — этот срок уже прошёл", "28.10.2026"}, // the register, not the 27th
 		{"площадь по субаренде", "**636,5 кв. м** (612,5 + 24,0; п. 2.1.1, п. 2.1.2)", ""},
 		{"кто от нас подписывал допник по складу", "Прямого ответа в ваших документах не нашёл", ""}, // its clause 8 names nobody: not quoted as the answer
+		{"скока еще осталось по лицензии дней", "осталось 56 дней", ""},
 		{"сколько в месяц отдаём за склад вместе с тко", "", "1 053 388"},                            // the rent and its agreement's new rent are not two contracts
 		{"когда возвращать склад после окончания", "**02.02.2027**", ""},
 		{"до какого числа отказаться от продления экспедиции", "не позднее **01.12.2026** (30 календарных дн. до окончания срока 31.12.2026; этот срок уже прошёл", ""},

@@ -1612,6 +1612,14 @@ func (f Facets) Money() bool { return f&facetMoneyBit != 0 }
 // Penalty: a penalty — the question asks one («пени по займу»), or the unit states one.
 func (f Facets) Penalty() bool { return f&facetPenaltyBit != 0 }
 
+// Answers reports whether a unit stating f states some kind of answer asked: a period answers
+// «когда» as well as a date («пароли когда отдают» — «в течение 5 рабочих дней»), a rate an
+// amount asked of a penalty.
+func (f Facets) Answers(asked Facets) bool {
+	return f&asked != 0 || asked&facetDateBit != 0 && f&facetTermBit != 0 ||
+		asked&facetPenaltyBit != 0 && f&(facetPercentBit|facetMoneyBit) != 0
+}
+
 // MoneyBit is the facet of an amount in roubles.
 const MoneyBit = facetMoneyBit
 

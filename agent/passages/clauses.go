@@ -364,8 +364,8 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		res.NotFound = true
 		kept = kept[:1]
 		b.WriteString("Прямого ответа в ваших документах не нашёл: срока в них нет. Ближе всего по смыслу:\n\n")
-	case lead == "" && !named && !scheduled && hits[0].Asked != 0 && res.Coverage < sureClauseCoverage &&
-		!slices.ContainsFunc(kept, func(h library.ClauseHit) bool { return h.States&hits[0].Asked != 0 }):
+	case lead == "" && !named && !scheduled && hits[0].Asked != 0 && res.Coverage < sureClauseCoverage && interrogative.MatchString(q.Text) &&
+		!slices.ContainsFunc(kept, func(h library.ClauseHit) bool { return h.States.Answers(hits[0].Asked) }):
 		// «кто от нас подписывал допник» and a clause that names nobody: what it holds is not
 		// what was asked
 		res.NotFound = true
@@ -446,6 +446,10 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	}
 	return skill.Reply{Text: strings.TrimSpace(b.String()), Sources: srcs, Quoted: quoted}, res, true
 }
+
+// interrogative: the question asks by a question word what kind of answer it wants («кто», «когда»,
+// «сколько», «какой срок»), not whether something holds («можно ли …?»).
+var interrogative = regexp.MustCompile(`(?i)(^|[^\p{L}])(кто|кого|кому|когда|сколько|скока|скоко|какой|какая|какое|какие|каков\p{L}*|до\s+какого|какого\s+числа|за\s+сколько)([^\p{L}]|$)`)
 
 // asksMeasure: the question asks an amount of something else than money — an area, days, a
 // count («сколько метров», «скока лицензий»); asksShare: a share. Neither is a clause's sum, nor

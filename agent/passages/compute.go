@@ -171,6 +171,9 @@ var (
 	// termEnd: a period counted from the end of the contract's term («… до окончания срока
 	// лицензии», «… после окончания срока субаренды», «… до истечения срока действия Договора»).
 	termEnd = regexp.MustCompile(`(?i)^\s*(?:после\s+)?(?:окончания|истечения)\s+(?:срока|действия)`)
+	// endAction: what a question asks to do before or after a term's end («сообщить», «отказаться от
+	// продления», «выставят счёт», «вернуть склад») — not the term itself («срок аренды до какого»).
+	endAction = regexp.MustCompile(`(?i)сообщ|уведом|предупред|отказ|продл|пролонг|сч[её]т|выстав|пришл|присыл|направ|вернут|возвра|сдат|сдава|передат|переда|расторг|заяв`)
 	// askedWhen: a bare «когда» («счёт на продление когда выставят»).
 	askedWhen = regexp.MustCompile(`(?i)(^|[^\p{L}])когда([^\p{L}]|$)`)
 	// askedDeadline: the question asks until when («до какого числа», «когда крайний срок»).
@@ -236,9 +239,9 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 		after := h.Unit.Text[strings.Index(h.Unit.Text, m[0])+len(m[0]):]
 		// counted from the term's end: the end the contract states, whatever day the question
 		// names («продлится на 27й» is no 27th)
-		fromEnd := ends != nil && q.Continues == "" && termEnd.MatchString(after)
+		fromEnd := ends != nil && q.Continues == "" && termEnd.MatchString(after) && endAction.MatchString(q.Text)
 		if !fromEnd && !askedDeadline.MatchString(q.Text) {
-			continue // a bare «когда» is asked of the term's end only
+			continue // a bare «когда» is asked of something done by the term's end only («когда кончается аренда» asks the end itself)
 		}
 		from, fromDoc := start, false
 		if fromEnd {
@@ -248,7 +251,7 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 			}
 			from = d
 		} else if termEnd.MatchString(after) {
-			continue // the term's end unknown (or a follow-up's): no day the question names stands for it
+			continue // the term's end unknown, a follow-up's, or the term itself asked («срок аренды до какого»)
 		}
 		if from.IsZero() {
 			d, ok := time.Time{}, false

@@ -22,11 +22,12 @@ import (
 var (
 	// asksEnds: the question asks when contracts end («какие договоры истекают в этом году»,
 	// «срок действия договоров»).
-	asksEnds = regexp.MustCompile(`(?i)(истека|истечет|истечёт|заканчива|закончи|оконч|срок\p{L}*\s+действия|действу\p{L}*\s+до|до\s+конца\s)`)
+	asksEnds = regexp.MustCompile(`(?i)(истека|истечет|истечёт|заканчива|закончи|оконч|(^|[^\p{L}])конча|срок\p{L}*\s+действия|действу\p{L}*\s+до|до\s+конца\s)`)
 	// asksRenewal: whether a contract renews itself («продлится ли», «пролонгация»).
 	asksRenewal = regexp.MustCompile(`(?i)продлит|продлевает|продлён|продлен|пролонг`)
 	// asksLeft: how long is left until a contract ends («сколько дней осталось до конца аренды»).
-	asksLeft = regexp.MustCompile(`(?i)(сколько|скока|скоко)\s+(\p{L}+\s+){0,2}осталось|осталось\s+(\p{L}+\s+)?(сколько|скока|скоко)`)
+	asksLeft = regexp.MustCompile(`(?i)(сколько|скока|скоко)\s+(?:\p{L}+\s+)?(дней|дня|месяцев|месяца|недель|лет|времени)\s+(?:\p{L}+\s+)?осталось|` +
+		`осталось\s+(?:\p{L}+\s+)?(?:\p{L}+\s+)?(дней|месяцев|недель|времени)|(сколько|скока|скоко)\s+(?:ещ[её]\s+)?осталось\s+до\s+(конца|окончани)`)
 	// asksContracts: the question is about the contracts as a list, not one of them.
 	asksContracts = regexp.MustCompile(`(?i)(как\p{L}+|все|всех|наши|список|перечень)\s+(у\s+нас\s+)?договор\p{L}*|договор(ы|ов|ам)(\s|$|\?)`)
 	// asksWhoWith: «с кем у нас договоры», «кто наши контрагенты по договорам».
