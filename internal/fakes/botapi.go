@@ -56,6 +56,7 @@ type BotAPI struct {
 	shown   map[int64]shownDraft // the draft each private chat shows now
 
 	files     map[string][]byte // file_id → content, for getFile and downloads
+	filePaths map[string]string // file_id → file_path, when not documents/<file_id>
 	downloads int
 }
 
@@ -176,7 +177,7 @@ func NewBotAPI(opts BotAPIOptions) *BotAPI {
 		opts.Username = "finbot_test_bot"
 	}
 	f := &BotAPI{opts: opts, changed: make(chan struct{}), received: map[string]int{}, answered: map[string]int{}, nextID: 1,
-		nextMsg: map[int64]int{}, msgs: map[msgKey]*message{}, byChat: map[int64][]*message{}, files: map[string][]byte{},
+		nextMsg: map[int64]int{}, msgs: map[msgKey]*message{}, byChat: map[int64][]*message{}, files: map[string][]byte{}, filePaths: map[string]string{},
 		shown: map[int64]shownDraft{}}
 	f.Server = newServer(http.HandlerFunc(f.serve), opts.InProcess)
 	return f
@@ -196,10 +197,19 @@ func (f *BotAPI) SetFault(h Fault) {
 	f.mu.Unlock()
 }
 
-// AddFile makes a file a user sent available to getFile (file_id id) and for download.
+// AddFile makes a file a user sent available to getFile (file_id id) and for download, at
+// file_path documents/<id>.
 func (f *BotAPI) AddFile(id string, data []byte) {
 	f.mu.Lock()
 	f.files[id] = data
+	f.mu.Unlock()
+}
+
+// AddFileAt is AddFile with the file_path getFile gives, as Telegram files a voice note
+// ("voice/file_3.oga") or a song ("music/file_4.mp3").
+func (f *BotAPI) AddFileAt(id, filePath string, data []byte) {
+	f.mu.Lock()
+	f.files[id], f.filePaths[id] = data, filePath
 	f.mu.Unlock()
 }
 
@@ -239,7 +249,7 @@ func fail(status int, description string) reply {
 
 func (f *BotAPI) serve(w http.ResponseWriter, r *http.Request) {
 	call := Call{Arrived: time.Now(), Header: r.Header.Clone()}
-	if path, found := strings.CutPrefix(r.URL.Path, "/file/bot"+f.opts.Token+"/documents/"); found {
+	if path, found := strings.CutPrefix(r.URL.Path, "/file/bot"+f.opts.Token+"/"); found {
 		f.download(w, path)
 		return
 	}

@@ -256,22 +256,36 @@ func (f *BotAPI) deleteMessage(form map[string]string) reply {
 	return ok(true)
 }
 
-// getFile gives the path of a file AddFile made available, under documents/.
+// getFile gives the path of a file AddFile made available: under documents/, or the one
+// AddFileAt gave it.
 func (f *BotAPI) getFile(form map[string]string) reply {
 	id := form["file_id"]
 	f.mu.Lock()
 	data, found := f.files[id]
+	filePath := f.filePaths[id]
 	f.mu.Unlock()
 	if !found {
 		return fail(http.StatusBadRequest, "Bad Request: invalid file_id")
 	}
-	return ok(map[string]any{"file_id": id, "file_unique_id": "u-" + id, "file_size": len(data), "file_path": "documents/" + id})
+	if filePath == "" {
+		filePath = "documents/" + id
+	}
+	return ok(map[string]any{"file_id": id, "file_unique_id": "u-" + id, "file_size": len(data), "file_path": filePath})
 }
 
-// download serves GET /file/bot<token>/documents/<file_id>, as Telegram serves files.
-func (f *BotAPI) download(w http.ResponseWriter, id string) {
+// download serves GET /file/bot<token>/<file_path>, as Telegram serves files.
+func (f *BotAPI) download(w http.ResponseWriter, filePath string) {
 	f.mu.Lock()
+	id, _ := strings.CutPrefix(filePath, "documents/")
+	for fid, p := range f.filePaths {
+		if p == filePath {
+			id = fid
+		}
+	}
 	data, found := f.files[id]
+	if p := f.filePaths[id]; found && p != "" && p != filePath {
+		found = false // filed elsewhere: documents/<id> is not its path
+	}
 	f.downloads++
 	f.mu.Unlock()
 	if !found {
@@ -421,14 +435,22 @@ type Text struct {
 	// Document, when set, is a file the user sends with Text as its caption (AddFile makes its
 	// content available to getFile).
 	Document *tgbotapi.Document
+	// Voice, when set, is a voice note the user sends, and Audio an audio file (a song, a
+	// recording sent from the phone's files), each with Text as its caption (AddFileAt makes
+	// the recording available to getFile).
+	Voice *tgbotapi.Voice
+	Audio *tgbotapi.Audio
+	// ReplyTo, when set, is the message_id of the bot's message this one replies to.
+	ReplyTo int
 	// Queued, when set, is called with the update's and the message's ids before getUpdates
 	// can hand the update out.
 	Queued func(updateID, messageID int)
 }
 
-// Say queues a text message (or a document with a caption) from a user as Telegram delivers it: the chat's next message_id,
-// the date now, and the entities Telegram attaches (bot_command for a leading /command, spanning
-// "/cmd@bot"; mention for each "@<bot's username>"). It returns the update's and message's ids.
+// Say queues a text message (or a document, a voice note or an audio file with a caption) from
+// a user as Telegram delivers it: the chat's next message_id, the date now, and the entities
+// Telegram attaches (bot_command for a leading /command, spanning "/cmd@bot"; mention for each
+// "@<bot's username>"). It returns the update's and message's ids.
 func (f *BotAPI) Say(m Text) (updateID, messageID int) {
 	if m.ChatType == "" {
 		m.ChatType = "private"
@@ -454,9 +476,13 @@ func (f *BotAPI) Say(m Text) (updateID, messageID int) {
 		Text:      m.Text,
 		Entities:  entities(m.Text, "@"+f.opts.Username),
 	}
-	if m.Document != nil {
-		msg.Document = m.Document
+	if m.Document != nil || m.Voice != nil || m.Audio != nil {
+		msg.Document, msg.Voice, msg.Audio = m.Document, m.Voice, m.Audio
 		msg.Caption, msg.CaptionEntities, msg.Text, msg.Entities = msg.Text, msg.Entities, "", nil
+	}
+	if m.ReplyTo != 0 {
+		msg.ReplyToMessage = &tgbotapi.Message{MessageID: m.ReplyTo, Chat: msg.Chat, Date: msg.Date,
+			From: &tgbotapi.User{ID: f.opts.BotID, IsBot: true, FirstName: "finbot", UserName: f.opts.Username}}
 	}
 	f.push(tgbotapi.Update{UpdateID: updateID, Message: msg})
 	return updateID, messageID

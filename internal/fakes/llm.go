@@ -17,17 +17,20 @@ import (
 // events, with usage; OpenRouter's errors as an HTTP status (Retry-After included) or inside a
 // 200. Each call is classified into a kind (Classify: by default by finbot's prompts, CallKind)
 // and answered from the kind's script, or by Respond. A reply may come late, be cut off, or be
-// any body at all. It records every request.
+// any body at all. It records every request. It transcribes speech too (llm_audio.go): POST
+// …/audio/transcriptions, OpenAI's multipart form, answered by Transcribe or, without it, with
+// the recording's bytes read as text: a test "says" what it puts in the file.
 //
-// The client's requests go to URL()/chat/completions.
+// The client's requests go to URL()/chat/completions and URL()/audio/transcriptions.
 type LLM struct {
 	*Server
 	opts LLMOptions
 
-	mu       sync.Mutex
-	calls    map[string]int
-	requests []Request
-	spent    time.Duration
+	mu             sync.Mutex
+	calls          map[string]int // by kind; "transcription" for /audio/transcriptions
+	requests       []Request
+	transcriptions []Transcription
+	spent          time.Duration
 }
 
 // LLMOptions configures an LLM.
@@ -42,6 +45,10 @@ type LLMOptions struct {
 	Script map[string][]Reply
 	// Respond answers a call whose kind has no script; nil answers "Готов помочь.".
 	Respond func(*Request) Reply
+	// Transcribe answers an /audio/transcriptions call: Content is the transcript; Status,
+	// Message, Raw, Delay and Header work as for chat, errors in OpenAI's envelope. nil
+	// answers with the recording's bytes as the transcript.
+	Transcribe func(*Transcription) Reply
 	// Latency is waited before every reply's first byte (on top of the reply's own Delay).
 	Latency time.Duration
 	// Chunks is how many chunks a stream carries the content in (default 3); ChunkGap is waited
@@ -54,13 +61,13 @@ type LLMOptions struct {
 	// (an LLM is an http.Handler) from a server of your own, one a test takes down and brings
 	// back, say.
 	InProcess bool
-	// Unrecorded keeps no requests (Requests is empty; counts are kept): for long runs that
-	// measure memory.
+	// Unrecorded keeps no requests (Requests and Transcriptions are empty; counts are kept):
+	// for long runs that measure memory.
 	Unrecorded bool
 }
 
 // Reply is one answer of the stand-in. With none of Status, ErrorIn200 and Raw set it is a
-// completion of Content.
+// completion of Content (for a transcription, the transcript Content).
 type Reply struct {
 	Content string
 	// Status, when set, answers with that HTTP status and OpenRouter's error object; Message is
@@ -229,6 +236,10 @@ func (l *LLM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		l.spent += time.Since(start)
 		l.mu.Unlock()
 	}()
+	if strings.HasSuffix(r.URL.Path, "/audio/transcriptions") {
+		l.transcribe(w, r, start)
+		return
+	}
 	if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
 		writeError(w, http.StatusNotFound, "Not Found")
 		return

@@ -109,3 +109,54 @@ func TestLLMKey(t *testing.T) {
 		t.Errorf("%d requests recorded, want none: it was refused", n)
 	}
 }
+
+// The stand-in's /audio/transcriptions as the bot's transcriber sees it: by default it hears
+// the recording's bytes as the words; Transcribe scripts the replies, errors in OpenAI's
+// envelope; a file whose extension OpenAI does not take is refused with its 400; a wrong key
+// with its 401. Every request is recorded with its form fields.
+func TestLLMTranscriptions(t *testing.T) {
+	tests := []struct {
+		name  string
+		reply func(*fakes.Transcription) fakes.Reply // nil: the stand-in's default
+		file  string
+		key   string
+		want  string
+		err   error
+		heard int // requests recorded
+	}{
+		{"the recording's words", nil, "voice.ogg", "k", "Курс евро на завтра?", nil, 1},
+		{"a scripted transcript", func(*fakes.Transcription) fakes.Reply { return fakes.Reply{Content: " Кто нам должен? "} }, "voice.ogg", "k", "Кто нам должен?", nil, 1},
+		{"silence", func(*fakes.Transcription) fakes.Reply { return fakes.Reply{Content: ""} }, "voice.ogg", "k", "", nil, 1},
+		{"server error", func(*fakes.Transcription) fakes.Reply { return fakes.Reply{Status: 500} }, "voice.ogg", "k", "", llm.ErrUnavailable, 1},
+		{"rate limited", func(*fakes.Transcription) fakes.Reply {
+			return fakes.Reply{Status: 429, Message: "Rate limit reached for whisper-1"}
+		}, "voice.ogg", "k", "", llm.ErrRateLimited, 1},
+		{"past the deadline", func(*fakes.Transcription) fakes.Reply { return fakes.Reply{Content: "поздно", Delay: time.Hour} }, "voice.ogg", "k", "", context.DeadlineExceeded, 1},
+		{"a format OpenAI does not take", nil, "voice.amr", "k", "", llm.ErrUnavailable, 0},
+		{"wrong key", nil, "voice.ogg", "wrong", "", llm.ErrUnavailable, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := fakes.NewTestLLM(t, fakes.LLMOptions{Key: "k", Transcribe: tt.reply})
+			tr := llm.NewTranscriber(llm.Options{BaseURL: l.URL() + "/v1", APIKey: tt.key, Model: "whisper-1", Timeout: 500 * time.Millisecond}, "ru")
+			got, err := tr.Transcribe(t.Context(), tt.file, []byte("Курс евро на завтра?"))
+			if !errors.Is(err, tt.err) || (tt.err == nil && err != nil) || got != tt.want {
+				t.Errorf("Transcribe() = %q, %v; want %q, %v", got, err, tt.want, tt.err)
+			}
+			heard := l.Transcriptions()
+			if len(heard) != tt.heard || l.Count("transcription") != tt.heard {
+				t.Fatalf("%d transcriptions recorded, %d counted; want %d", len(heard), l.Count("transcription"), tt.heard)
+			}
+			if tt.heard == 0 {
+				return
+			}
+			want := fakes.Transcription{Model: "whisper-1", Language: "ru", ResponseFormat: "json", FileName: tt.file,
+				ContentType: "audio/ogg", Audio: []byte("Курс евро на завтра?")}
+			h := heard[0]
+			h.Header, h.Arrived = nil, time.Time{}
+			if diff := cmp.Diff(want, h); diff != "" {
+				t.Errorf("request (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

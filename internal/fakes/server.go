@@ -1,8 +1,9 @@
 // Package fakes holds the stand-ins of the two services the bot talks to on every message, for
 // the tests and the load driver: BotAPI, a fake Telegram Bot API, and LLM, an OpenAI-compatible
-// chat-completions API as OpenRouter serves it. Both speak the real wire formats
-// (shared/reference/wire-formats.md §3 and §6), answer errors as the real services do, and
-// record what they were sent.
+// chat-completions API as OpenRouter serves it, with OpenAI's speech-to-text
+// (/audio/transcriptions) beside it. They speak the real wire formats
+// (shared/reference/wire-formats.md §3 and §6; OpenAI's API reference for transcriptions),
+// answer errors as the real services do, and record what they were sent.
 //
 // Neither needs a *testing.T to run: the load driver runs them in a plain program. Their Wait
 // methods take one.
