@@ -65,6 +65,9 @@ func (c *core) ask(ctx context.Context, in incoming, req api.Request) error {
 	}
 	c.metrics.routes.WithLabelValues(string(ans.Scenario), string(ans.Kind)).Inc()
 	c.clean(&ans)
+	if in.heard != "" {
+		ans.Text = heardLine(c.redact(in.heard)) + "\n\n" + ans.Text
+	}
 	var remember func(int)
 	if r := in.receipt; r != nil {
 		// An upload's caption: the receipt and the answer in one message, remembered as the

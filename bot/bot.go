@@ -57,6 +57,12 @@ type Options struct {
 	// them in process, for this instance only and until it stops.
 	Keyboards KeyboardStore
 
+	// Transcriber turns voice messages and audio files into questions (voice.go); nil refuses
+	// them with a message saying no speech-to-text service is configured.
+	Transcriber Transcriber
+	// VoiceMaxDuration is the longest recording transcribed (default DefaultVoiceMaxDuration).
+	VoiceMaxDuration time.Duration
+
 	Metrics *Metrics
 	Logger  *slog.Logger
 	// Redact removes every configured secret from what the bot sends (answers, drafts, service
@@ -124,7 +130,7 @@ func New(ctx context.Context, a Answerer, o Options) (*Bot, error) {
 	b := &Bot{tg: tg, opts: o, log: o.Logger, limits: newSendLimits()}
 	b.me = identity{id: tg.self().ID, username: tg.self().UserName}
 	b.core = newCore(a, b, o.Logger, o.Metrics, coreOptions{
-		files:  b,
+		files: b, transcriber: o.Transcriber, voiceMax: o.VoiceMaxDuration,
 		access: o.Access, perMin: o.UserRatePerMin, burst: o.UserRateBurst,
 		answerTimeout: o.AnswerTimeout, typingInterval: o.TypingInterval, status: o.Status, redact: o.Redact,
 	})

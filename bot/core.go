@@ -89,10 +89,16 @@ type core struct {
 
 	debugMu    sync.Mutex
 	debugChats map[int64]bool // chats where admins turned /debug on
+
+	// transcriber turns voice messages into questions; nil: they are refused with a message.
+	transcriber Transcriber
+	voiceMax    time.Duration // the longest recording transcribed
 }
 
 type coreOptions struct {
 	files          fetcher
+	transcriber    Transcriber
+	voiceMax       time.Duration
 	access         Access
 	perMin, burst  int
 	answerTimeout  time.Duration
@@ -111,7 +117,10 @@ func newCore(a Answerer, out sender, log *slog.Logger, m *Metrics, o coreOptions
 	if o.redact == nil {
 		o.redact = func(s string) string { return s }
 	}
-	return &core{redact: o.redact,
+	if o.voiceMax <= 0 {
+		o.voiceMax = DefaultVoiceMaxDuration
+	}
+	return &core{redact: o.redact, transcriber: o.transcriber, voiceMax: o.voiceMax,
 		answerer: a, out: out, files: o.files, log: log, metrics: m, access: o.access,
 		flood: newFloodGuard(o.perMin, o.burst), users: newUserSlots(), commands: commands(),
 		status: o.status, typingInterval: o.typingInterval, answerTimeout: o.answerTimeout, started: time.Now(),

@@ -26,6 +26,16 @@ var errDiedOn = errors.New("bot: an instance died in heavy work for the update")
 // errDownload marks a file Telegram did not let the bot download.
 var errDownload = errors.New("bot: file download failed")
 
+// replyText is what a user reads for err: userMessage's words, under what was recognised of
+// their voice message when it was (heardError).
+func replyText(err error) string {
+	var h *heardError
+	if errors.As(err, &h) {
+		return heardLine(h.heard) + "\n\n" + userMessage(err)
+	}
+	return userMessage(err)
+}
+
 // userMessage is the only place where an error turns into words a user reads. Raw error text
 // never reaches a chat.
 func userMessage(err error) string {

@@ -31,6 +31,11 @@ type incoming struct {
 	replyTo int
 	// file is a document sent to the bot; text is then its caption.
 	file *fileRef
+	// voice is a voice note or an audio file sent to the bot (voice.go); its caption only
+	// addresses the bot, and text is empty until the recording is transcribed.
+	voice *voiceRef
+	// heard is what was recognised of voice: the question, shown on top of its answer.
+	heard string
 	// inboxed: the update is in the webhook inbox until it is settled done (see Inbox).
 	inboxed bool
 	// receipt is the receipt of the file this message came with, sent with the answer to its
@@ -89,6 +94,8 @@ func parseMessage(u tgbotapi.Update, me identity, known func(string) bool) (inco
 			in.file.name = "документ"
 		}
 		in.text, entities = m.Caption, m.CaptionEntities
+	} else if in.voice = voiceOf(m); in.voice != nil {
+		in.text, entities = m.Caption, m.CaptionEntities
 	}
 	switch m.Chat.Type {
 	case "private":
@@ -97,14 +104,14 @@ func parseMessage(u tgbotapi.Update, me identity, known func(string) bool) (inco
 	default:
 		return incoming{}, false
 	}
-	if in.text == "" && in.file == nil {
+	if in.text == "" && in.file == nil && in.voice == nil {
 		return incoming{}, false
 	}
 
 	// A command Telegram did not mark, because something invisible (a BOM, a zero-width space)
 	// or a fullwidth slash («／rate», typed with a CJK keyboard layout) comes first: read as the
 	// command when, so read, it is one of ours; otherwise the text is a question like any other.
-	if in.file == nil && !strings.HasPrefix(m.Text, "/") {
+	if in.file == nil && in.voice == nil && !strings.HasPrefix(m.Text, "/") {
 		if cmd, rest, ok := readCommand(m.Text); ok {
 			name, suffix, _ := strings.Cut(cmd[1:], "@")
 			if known(strings.ToLower(name)) || (suffix != "" && !strings.EqualFold(suffix, me.username)) {
@@ -120,7 +127,7 @@ func parseMessage(u tgbotapi.Update, me identity, known func(string) bool) (inco
 	}
 	for _, e := range entities {
 		switch {
-		case e.Type == "bot_command" && e.Offset == 0 && in.file == nil:
+		case e.Type == "bot_command" && e.Offset == 0 && in.file == nil && in.voice == nil:
 			cmd := utf16Slice(m.Text, 0, e.Length)
 			if len(cmd) < 2 || cmd[0] != '/' {
 				continue // a malformed entity (a forged update) is no command
@@ -143,6 +150,9 @@ func parseMessage(u tgbotapi.Update, me identity, known func(string) bool) (inco
 		return incoming{}, false
 	}
 	in.text = stripMentions(in.text, entities, me)
+	if in.voice != nil {
+		in.text = "" // the question is what the recording says
+	}
 	return in, true
 }
 

@@ -59,6 +59,9 @@ func (c *core) handle(ctx context.Context, in incoming) (abandoned bool) {
 	case in.file != nil:
 		kind = "upload"
 		err = c.upload(ctx, in)
+	case in.voice != nil:
+		kind = "voice"
+		err = c.voice(ctx, in)
 	case in.command != "":
 		kind = "command"
 		err = c.runCommand(ctx, in)
@@ -77,7 +80,7 @@ func (c *core) handle(ctx context.Context, in incoming) (abandoned bool) {
 	if err != nil {
 		c.log.Log(ctx, logLevel(err), "handle update", "update_id", in.updateID, "chat_id", in.chatID, "kind", kind, "err", err)
 		c.metrics.errors.WithLabelValues(kind).Inc()
-		c.reply(context.WithoutCancel(ctx), in, userMessage(err))
+		c.reply(context.WithoutCancel(ctx), in, replyText(err))
 	}
 	return false
 }

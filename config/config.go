@@ -100,7 +100,7 @@ type Config struct {
 	LedgerAllowChats []int64       // LEDGER_ALLOWED_CHAT_IDS
 
 	// Circuit breakers: how long an open breaker waits before letting one probe call through.
-	LLMBreakerTimeout    time.Duration // LLM_BREAKER_TIMEOUT (the embeddings' breaker too)
+	LLMBreakerTimeout    time.Duration // LLM_BREAKER_TIMEOUT (the embeddings' and speech-to-text's breakers too)
 	CBRBreakerTimeout    time.Duration // CBR_BREAKER_TIMEOUT
 	TavilyBreakerTimeout time.Duration // TAVILY_BREAKER_TIMEOUT
 	OneCBreakerTimeout   time.Duration // ONEC_BREAKER_TIMEOUT
@@ -117,6 +117,13 @@ type Config struct {
 	DocsBuildMemMB    int    // DOCS_BUILD_MEMORY_MB
 	KBCSV             string // KB_CSV: knowledge base file used when the store has none
 
+	// Voice messages.
+	TranscribeModel   string        // TRANSCRIBE_MODEL: speech-to-text model; set empty = voice messages off
+	TranscribeURL     string        // TRANSCRIBE_URL: OpenAI-compatible API base of speech-to-text; empty = LLM_BASE_URL
+	TranscribeAPIKey  Secret        // TRANSCRIBE_API_KEY: empty = LLM_API_KEY, unless TRANSCRIBE_URL names another service
+	TranscribeTimeout time.Duration // TRANSCRIBE_TIMEOUT: one transcription
+	VoiceMaxDuration  time.Duration // VOICE_MAX_DURATION: longest voice message or audio file transcribed
+
 	// Behaviour.
 	AnswerTimeout   time.Duration // ANSWER_TIMEOUT: ceiling for one answer
 	UserRatePerMin  int           // USER_RATE_PER_MIN: messages a user may send per minute
@@ -132,6 +139,8 @@ type Config struct {
 const (
 	DefaultLLMBaseURL = "https://openrouter.ai/api/v1"
 	DefaultLLMModel   = "openai/gpt-4o-mini"
+	// DefaultTranscribeModel is OpenAI's speech-to-text model.
+	DefaultTranscribeModel = "whisper-1"
 )
 
 // Var describes one environment variable for the README and `finbot help`.
@@ -167,7 +176,7 @@ func Vars() []Var {
 		{"LLM_MODEL", DefaultLLMModel, "Model name as the LLM service spells it."},
 		{"LLM_TIMEOUT", "30s", "Deadline of one LLM call."},
 		{"LLM_BUDGET", "20s", "Time all LLM calls of one answer share (planner, repair, answer); when it runs out the answer is given from the facts, as without an LLM."},
-		{"LLM_BREAKER_TIMEOUT", "30s", "After 3 failed LLM calls in a row its circuit breaker opens and answers go on without the LLM; this long later one probe call may close it. The embeddings' breaker too."},
+		{"LLM_BREAKER_TIMEOUT", "30s", "After 3 failed LLM calls in a row its circuit breaker opens and answers go on without the LLM; this long later one probe call may close it. The embeddings' and speech-to-text's breakers too."},
 		{"PLANNER_MODEL", "", "Model of the planner (the JSON query plan); empty = LLM_MODEL."},
 		{"ANSWER_MODEL", "", "Model that phrases the answer from the collected facts; empty = LLM_MODEL."},
 		{"PLANNER_TEMPERATURE", "0.1", "Sampling temperature of the planner (0–2)."},
@@ -203,6 +212,11 @@ func Vars() []Var {
 		{"DOCS_MAX_INDEX_MB", "128", "Estimated memory one user's (or one group's) search index may take: a file that would take it further is refused, whatever its characters; 20000000 characters of ordinary text with 1,536-dimension vectors take about 120."},
 		{"DOCS_BUILD_MEMORY_MB", "256", "Estimated memory the index builds of a replica may take at once (the first question after an upload or an eviction builds one); builds beyond it wait."},
 		{"KB_CSV", "", "Knowledge base CSV loaded at start instead of the embedded sample when Redis holds none (see `finbot kb ingest`)."},
+		{"TRANSCRIBE_MODEL", DefaultTranscribeModel, "Speech-to-text model of voice messages and audio files (POST /audio/transcriptions, language ru), as the service spells it (openai/whisper-1 on OpenRouter); set empty = voice messages are not transcribed."},
+		{"TRANSCRIBE_URL", "", "OpenAI-compatible API base of speech-to-text, e.g. a self-hosted Whisper server; empty = LLM_BASE_URL. Voice recordings go to this service only."},
+		{"TRANSCRIBE_API_KEY", "", "Key of the speech-to-text API; empty = LLM_API_KEY when TRANSCRIBE_URL is empty or LLM_BASE_URL (the LLM's key never goes to another service), else none. Transcription is on when a key is set or TRANSCRIBE_URL is."},
+		{"TRANSCRIBE_TIMEOUT", "60s", "Deadline of one transcription."},
+		{"VOICE_MAX_DURATION", "5m", "Longest voice message or audio file transcribed; longer ones are refused with a message (files over 20 MB always are: Telegram lets bots download no more)."},
 		{"ANSWER_TIMEOUT", "90s", "Ceiling for preparing one answer."},
 		{"USER_RATE_PER_MIN", "20", "Messages one user may send per minute before a flood notice."},
 		{"USER_RATE_BURST", "5", "Messages one user may send at once."},
@@ -301,6 +315,12 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 		DocsBuildMemMB:    r.integer("DOCS_BUILD_MEMORY_MB", 1, 1_000_000),
 		KBCSV:             r.str("KB_CSV"),
 
+		TranscribeModel:   r.emptyable("TRANSCRIBE_MODEL"),
+		TranscribeURL:     strings.TrimRight(r.url("TRANSCRIBE_URL"), "/"),
+		TranscribeAPIKey:  Secret(r.str("TRANSCRIBE_API_KEY")),
+		TranscribeTimeout: r.duration("TRANSCRIBE_TIMEOUT", time.Second, 10*time.Minute),
+		VoiceMaxDuration:  r.duration("VOICE_MAX_DURATION", time.Second, 24*time.Hour),
+
 		AnswerTimeout:   r.duration("ANSWER_TIMEOUT", time.Second, time.Hour),
 		UserRatePerMin:  r.integer("USER_RATE_PER_MIN", 1, 10_000),
 		UserRateBurst:   r.integer("USER_RATE_BURST", 1, 1000),
@@ -343,6 +363,9 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 	if c.EmbeddingsModel != "" && c.EmbeddingsAPIKey == "" {
 		r.fail("EMBEDDINGS_MODEL", "is set but neither EMBEDDINGS_API_KEY nor LLM_API_KEY is")
 	}
+	if c.TranscribeAPIKey == "" && (c.TranscribeURL == "" || c.TranscribeURL == c.LLMBaseURL) {
+		c.TranscribeAPIKey = c.LLMAPIKey
+	}
 	if f := c.PlannerResponseFormat; f != "json_schema" && f != "json_object" {
 		r.fail("PLANNER_RESPONSE_FORMAT", fmt.Sprintf("must be json_schema or json_object, got %q", f))
 	}
@@ -358,10 +381,26 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 // HasLLM reports whether an LLM is configured.
 func (c Config) HasLLM() bool { return c.LLMAPIKey != "" }
 
+// HasTranscription reports whether voice messages are transcribed: a model, and a service to
+// send them to — one with a key, or a TRANSCRIBE_URL of its own (a self-hosted server may
+// need none).
+func (c Config) HasTranscription() bool {
+	return c.TranscribeModel != "" && (c.TranscribeAPIKey != "" || c.TranscribeURL != "")
+}
+
+// TranscribeBaseURL is the API base voice recordings are sent to: TRANSCRIBE_URL, else the
+// LLM's.
+func (c Config) TranscribeBaseURL() string {
+	if c.TranscribeURL != "" {
+		return c.TranscribeURL
+	}
+	return c.LLMBaseURL
+}
+
 // Secrets returns the configured secret values, for log redaction.
 func (c Config) Secrets() []string {
 	var out []string
-	for _, s := range []Secret{c.TelegramToken, c.WebhookSecret, c.LLMAPIKey, c.TavilyAPIKey, c.OneCToken, c.EmbeddingsAPIKey} {
+	for _, s := range []Secret{c.TelegramToken, c.WebhookSecret, c.LLMAPIKey, c.TavilyAPIKey, c.OneCToken, c.EmbeddingsAPIKey, c.TranscribeAPIKey} {
 		if len(s) >= 4 {
 			out = append(out, string(s))
 		}
@@ -372,7 +411,7 @@ func (c Config) Secrets() []string {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) || len(out[i]) == len(out[j]) && out[i] < out[j] })
-	out = slices.Compact(out) // the embeddings key usually is the LLM key
+	out = slices.Compact(out) // the embeddings and speech keys usually are the LLM key
 	return out
 }
 

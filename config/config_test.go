@@ -123,3 +123,48 @@ func TestSecretsNeverPrint(t *testing.T) {
 		t.Error("Reveal lost the value")
 	}
 }
+
+// Voice messages fall back to the LLM's service and key, but the LLM's key never goes to a
+// service of TRANSCRIBE_URL's own; TRANSCRIBE_MODEL set empty turns them off.
+func TestTranscription(t *testing.T) {
+	const llmKey, ownKey = "sk-llm-key", "sk-speech-key"
+	tests := []struct {
+		name     string
+		env      map[string]string
+		on       bool
+		url, key string
+		model    string
+	}{
+		{"nothing set", nil, false, DefaultLLMBaseURL, "", "whisper-1"},
+		{"the LLM's service and key", map[string]string{"LLM_API_KEY": llmKey}, true, DefaultLLMBaseURL, llmKey, "whisper-1"},
+		{"a self-hosted server without a key", map[string]string{"LLM_API_KEY": llmKey, "TRANSCRIBE_URL": "http://whisper:8000/v1/"},
+			true, "http://whisper:8000/v1", "", "whisper-1"},
+		{"a service with its own key", map[string]string{"TRANSCRIBE_URL": "https://api.openai.com/v1", "TRANSCRIBE_API_KEY": ownKey},
+			true, "https://api.openai.com/v1", ownKey, "whisper-1"},
+		{"the LLM's URL named again", map[string]string{"LLM_API_KEY": llmKey, "TRANSCRIBE_URL": DefaultLLMBaseURL, "TRANSCRIBE_MODEL": "openai/whisper-1"},
+			true, DefaultLLMBaseURL, llmKey, "openai/whisper-1"},
+		{"turned off", map[string]string{"LLM_API_KEY": llmKey, "TRANSCRIBE_MODEL": ""}, false, DefaultLLMBaseURL, llmKey, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := LoadLookup(func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.HasTranscription() != tt.on || c.TranscribeBaseURL() != tt.url || c.TranscribeAPIKey.Reveal() != tt.key || c.TranscribeModel != tt.model {
+				t.Errorf("on %v, url %q, key %q, model %q; want %v, %q, %q, %q", c.HasTranscription(), c.TranscribeBaseURL(),
+					c.TranscribeAPIKey.Reveal(), c.TranscribeModel, tt.on, tt.url, tt.key, tt.model)
+			}
+			if c.TranscribeTimeout != time.Minute || c.VoiceMaxDuration != 5*time.Minute {
+				t.Errorf("timeout %s, max duration %s; want 1m0s and 5m0s", c.TranscribeTimeout, c.VoiceMaxDuration)
+			}
+		})
+	}
+	c, err := Load(env(map[string]string{"TRANSCRIBE_API_KEY": ownKey, "LLM_API_KEY": llmKey}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Secrets(); len(got) != 2 {
+		t.Errorf("Secrets() = %d values, want 2 (the LLM key and the speech key)", len(got))
+	}
+}

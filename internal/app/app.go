@@ -55,6 +55,7 @@ var (
 	_ bot.Deduper      = (*history.RedisDedupe)(nil)
 	_ bot.Deduper      = (*history.MemoryDedupe)(nil)
 	_ bot.Inbox        = (*history.RedisInbox)(nil)
+	_ bot.Transcriber  = (*llm.Transcriber)(nil)
 )
 
 // Answerer is the agent as a front end (the Telegram bot, the console) asks it.
@@ -68,6 +69,7 @@ const (
 	ClientCBR        = "cbr"
 	ClientTavily     = "tavily"
 	ClientOneC       = "onec"
+	ClientSpeech     = "speech" // speech-to-text of voice messages
 )
 
 // Options are what the configuration does not say: how the process runs the system.
@@ -118,6 +120,8 @@ type App struct {
 	results     buttons.Store // what the buttons of 1C answers are bound to
 	status      func(ctx context.Context) []string
 	closers     []func() // in the order opened; Close runs them backwards
+	// speech transcribes voice messages; nil when not configured, and for the console.
+	speech *llm.Transcriber
 }
 
 // New builds the system cfg describes. Redis that does not answer yet is not an error (history
@@ -169,6 +173,14 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		})
 		a.embedder = embedder
 		a.breakers["embeddings"] = embedder.State
+	}
+	if !o.Console && cfg.HasTranscription() {
+		// Voice reaches the bot only: the console and `ask` take text.
+		a.speech = llm.NewTranscriber(llm.Options{
+			BaseURL: cfg.TranscribeBaseURL(), APIKey: cfg.TranscribeAPIKey.Reveal(), Model: cfg.TranscribeModel,
+			Timeout: cfg.TranscribeTimeout, BreakerTimeout: cfg.LLMBreakerTimeout, AppTitle: "finbot", HTTPClient: a.client(ClientSpeech),
+		}, "ru")
+		a.breakers["speech"] = a.speech.State
 	}
 	a.extracts = extract.NewSlots(0)
 	a.builds = library.NewBuildMemory(int64(cfg.DocsBuildMemMB) << 20)
@@ -228,6 +240,12 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 			lines = append(lines, "эмбеддинги: не настроены (поиск BM25)")
 		}
 		lines = append(lines, "база знаний: "+kbOrigin)
+		switch {
+		case a.speech != nil:
+			lines = append(lines, fmt.Sprintf("распознавание речи: %s, предохранитель %s", a.speech.Model(), a.speech.State()))
+		case !o.Console:
+			lines = append(lines, "распознавание речи: не настроено (голосовые сообщения не принимаются)")
+		}
 		return lines
 	}
 	if !o.Console {

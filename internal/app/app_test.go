@@ -107,7 +107,8 @@ func TestOptionsWrapClientsAndAgent(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	slices.Sort(clients)
-	if want := []string{ClientCBR, ClientLLM, ClientTavily, ClientTelegram}; !slices.Equal(clients, want) {
+	// Voice messages go to the LLM's service, with its key, unless configured otherwise.
+	if want := []string{ClientCBR, ClientLLM, ClientSpeech, ClientTavily, ClientTelegram}; !slices.Equal(clients, want) {
 		t.Errorf("Transport was asked for %q, want %q", clients, want)
 	}
 	if !slices.Contains(paths, "/getMe") {
@@ -115,6 +116,9 @@ func TestOptionsWrapClientsAndAgent(t *testing.T) {
 	}
 	if !slices.Equal(asked, []string{"привет"}) {
 		t.Errorf("the wrapped agent was asked %q", asked)
+	}
+	if st := strings.Join(a.Status(t.Context()), "\n"); !strings.Contains(st, "распознавание речи: whisper-1, предохранитель closed") {
+		t.Errorf("Status = %s, want the speech-to-text line", st)
 	}
 }
 

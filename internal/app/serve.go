@@ -29,7 +29,7 @@ func (a *App) newBot(ctx context.Context) error {
 			ConstLabels: prometheus.Labels{"breaker": name},
 		}, func() float64 { return breakerValue(state()) }))
 	}
-	b, err := bot.New(ctx, a.answerer, bot.Options{
+	opts := bot.Options{
 		Token: cfg.TelegramToken.Reveal(), APIURL: cfg.TelegramAPIURL, PollTimeout: cfg.PollTimeout,
 		HTTPClient: &http.Client{Transport: a.transport(ClientTelegram), Timeout: cfg.PollTimeout + 15*time.Second},
 		WebhookURL: cfg.WebhookURL, WebhookListen: cfg.WebhookListen, WebhookSecret: cfg.WebhookSecret.Reveal(),
@@ -37,9 +37,13 @@ func (a *App) newBot(ctx context.Context) error {
 		UserRatePerMin: cfg.UserRatePerMin, UserRateBurst: cfg.UserRateBurst,
 		AnswerTimeout: cfg.AnswerTimeout, ShutdownTimeout: cfg.ShutdownTimeout, StreamMode: bot.StreamMode(cfg.StreamMode),
 		Dedupe: a.dedupe, ClaimLease: cfg.ClaimLease, Inbox: a.inbox, InboxSweep: inboxSweep(cfg),
-		Metrics: metrics, Logger: a.log, Status: a.status, Redact: cfg.Redactor().String,
+		Metrics: metrics, Logger: a.log, Status: a.status, Redact: cfg.Redactor().String, VoiceMaxDuration: cfg.VoiceMaxDuration,
 		Keyboards: a.results, // «Ещё ▸» pages kept where the answers' buttons are: every replica sees them
-	})
+	}
+	if a.speech != nil {
+		opts.Transcriber = a.speech // a nil *llm.Transcriber in the interface would not read as "none"
+	}
+	b, err := bot.New(ctx, a.answerer, opts)
 	if err != nil {
 		return err
 	}
