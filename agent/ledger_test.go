@@ -396,3 +396,25 @@ func TestSeveralParties(t *testing.T) {
 		t.Errorf("«или» asks which: %s\n%s", or.Debug.Route.Rule, or.Text)
 	}
 }
+
+// «Долг альфы кроме договора 178/2024» is the company's settlements less that contract's — two
+// runs and their difference, each said — never that contract alone (it had been answered so).
+func TestDebtExceptAContract(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	me := Request{UserID: 950, ChatID: 950}
+	all := ask(t, a, me, "долг альфы")
+	one := ask(t, a, me, "долг по договору 178/2024")
+	got := ask(t, a, me, "долг альфы кроме договора 178/2024")
+	fig := func(s string) int64 {
+		f := s[strings.Index(s, "**")+2:]
+		k, ok := kopecksOf(strings.TrimSuffix(f[:strings.Index(f, "**")], "\u00a0₽"))
+		if !ok {
+			t.Fatalf("no figure in %q", s)
+		}
+		return k
+	}
+	want := "Без договора № 178/2024: ООО «Альфа» должен нам **" + ru.Money(fig(all.Text)-fig(one.Text)) + "**"
+	if !strings.HasPrefix(got.Text, want) {
+		t.Errorf("want %q first:\n%s", want, got.Text)
+	}
+}

@@ -39,6 +39,9 @@ func (s *Skill) decision(ctx context.Context, q skill.Query) (skill.Reply, error
 		if d.Date2.Set && snapshot(d.Recipe) {
 			return s.twoDates(ctx, q, d)
 		}
+		if d.ExceptContract.Set && d.Counterparty.Set && d.Recipe == recipe.OpenItemsByParty {
+			return s.exceptContract(ctx, q, d)
+		}
 		if len(d.Parties) > 1 && !d.Counterparty.Set {
 			return s.everyParty(ctx, q, d)
 		}
@@ -146,6 +149,46 @@ func (s *Skill) twoDates(ctx context.Context, q skill.Query, d understand.Decisi
 	cmp := fmt.Sprintf("Изменение с %s по %s: **%s**.\n- %s\n- %s", d.Date.Value.Format("02.01.2006"), later.Date.Value.Format("02.01.2006"),
 		md.Escape(change), line(first), line(second))
 	r.Text = cmp + "\n\n" + r.Text
+	return r, nil
+}
+
+// exceptContract answers «долг альфы кроме договора П-77/2024»: the company's settlements less
+// that contract's, in the contract's organization — two runs (the company, the contract) and
+// their difference, each said; nothing is estimated.
+func (s *Skill) exceptContract(ctx context.Context, q skill.Query, d understand.Decision) (skill.Reply, error) {
+	c := d.ExceptContract.Value
+	d.ExceptContract = understand.Slot[recipe.Entity]{}
+	if s.runner == nil || !s.access(q.UserID, q.ChatID) {
+		return s.run(ctx, q, FromDecision(d))
+	}
+	if c.OrgRef != "" && !d.Organization.Set {
+		d.Organization = understand.Slot[recipe.Entity]{Value: recipe.Entity{Ref: c.OrgRef}, Set: true, Source: understand.FromCatalog}
+	}
+	one := d
+	one.Recipe, one.Contract = recipe.OpenItemsByContract, understand.Slot[recipe.Entity]{Value: c, Set: true, Source: understand.FromCatalog, Text: c.Number}
+	all := s.runner.Run(ctx, FromDecision(d))
+	of := s.runner.Run(ctx, FromDecision(one))
+	if all.ResultMode == runner.Limited {
+		return s.run(ctx, q, FromDecision(d)) // nothing open: the company's answer says so
+	}
+	var contract onec.Kopecks
+	line := "по договору № " + c.Number + " открытых позиций нет"
+	if of.ResultMode != runner.Limited {
+		contract = of.Summary.TotalAmount
+		head, _, _ := strings.Cut(of.Markdown(), "\n")
+		line = head
+	}
+	rest := all.Summary.TotalAmount - contract
+	what := "расчёты закрыты"
+	switch {
+	case rest > 0:
+		what = all.Party + " должен нам **" + md.Escape(rest.String()) + "**"
+	case rest < 0:
+		what = "мы должны " + all.Party + " **" + md.Escape((-rest).String()) + "**"
+	}
+	r := skill.Reply{Sources: []facts.Source{{Title: all.SourceTitle()}}}
+	r.Text = fmt.Sprintf("Без договора № %s: %s %s.\n- всего: %s [1]\n- %s", md.Escape(c.Number), what, md.Escape(all.When()),
+		strings.TrimSuffix(strings.SplitN(all.Markdown(), "\n", 2)[0], "."), line)
 	return r, nil
 }
 

@@ -104,6 +104,9 @@ type Decision struct {
 	// (documents, payments, rate dynamics). Both are in ru.Moscow at midnight.
 	Date   Slot[time.Time]
 	Period Slot[ru.Period]
+	// ExceptContract is a contract the message leaves out («долг альфы кроме договора
+	// П-77/2024»): the company's settlements less that contract's.
+	ExceptContract Slot[recipe.Entity]
 	// Parties are the companies a message names each in full («альфе поставке и промпоставке»):
 	// each is answered, then their sum.
 	Parties []recipe.Entity

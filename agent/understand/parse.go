@@ -403,6 +403,16 @@ func (p *Parser) dates(s *scan, d *Decision) {
 // нашим юрлицам», «в целом по группе»).
 var allOrganizations = regexp.MustCompile(`(?i)(?:по|для|в|на)\s+(?:обе(?:им|их)?|обо(?:им|их)|всем|всех|каждой)\s+(?:нашим\s+|наших\s+)?(?:организаци\p{L}*|юрлиц\p{L}*|юр\.?\s*лиц\p{L}*|компани\p{L}*|фирм\p{L}*)|(?:в\s+целом\s+)?по\s+группе(?:\s+компаний)?`)
 
+// exceptBefore: what says the thing after it is left out («кроме договора», «за исключением
+// договора №», «без договора»).
+var exceptBefore = regexp.MustCompile(`(?i)(кроме|за\s+исключением|исключая|помимо|без)\s+(договор\p{L}*\s+)?(№\s*)?$`)
+
+// excluded reports whether the contract written as raw is named to be left out.
+func excluded(text, raw string) bool {
+	i := strings.Index(text, raw)
+	return raw != "" && i > 0 && exceptBefore.MatchString(text[:i])
+}
+
 // maxParties is how many companies one message may ask about at once.
 const maxParties = 5
 
@@ -606,6 +616,15 @@ func (p *Parser) entities(s *scan, d *Decision) {
 		d.Date = Slot[time.Time]{}
 		s.in.Text = blank(s.in.Text, s.dateText)
 		p.dates(s, d)
+	}
+	if d.Contract.Set && excluded(s.in.Text, d.Contract.Text) {
+		// «долг альфы кроме договора П-77/2024»: the company's settlements less that contract's
+		d.ExceptContract, d.Contract = d.Contract, Slot[recipe.Entity]{}
+		if !d.Counterparty.Set {
+			if i := slices.IndexFunc(c.Counterparties, func(p recipe.Entity) bool { return p.Ref == d.ExceptContract.Value.OwnerRef }); i >= 0 {
+				d.Counterparty = slot(c.Counterparties[i], FromCatalog, d.ExceptContract.Text)
+			}
+		}
 	}
 	if !d.Counterparty.Set && len(d.Candidates) == 0 && d.Unknown == "" {
 		if name := s.unknownName(); name != "" && !(d.Organization.Set && strings.Contains(ru.Fold(d.Organization.Value.Name), ru.Fold(name))) {

@@ -486,3 +486,6 @@ func contractDative(label string) string {
 	}
 	return "договору «" + label + "»"
 }
+
+// When is the answer's date or period as its headline says it («на 31.03.2026»).
+func (r Result) When() string { return r.when() }
