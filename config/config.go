@@ -213,8 +213,8 @@ func Vars() []Var {
 		{"DOCS_BUILD_MEMORY_MB", "256", "Estimated memory the index builds of a replica may take at once (the first question after an upload or an eviction builds one); builds beyond it wait."},
 		{"KB_CSV", "", "Knowledge base CSV loaded at start instead of the embedded sample when Redis holds none (see `finbot kb ingest`)."},
 		{"TRANSCRIBE_MODEL", DefaultTranscribeModel, "Speech-to-text model of voice messages and audio files (POST /audio/transcriptions, language ru), as the service spells it (openai/whisper-1 on OpenRouter); set empty = voice messages are not transcribed."},
-		{"TRANSCRIBE_URL", "", "OpenAI-compatible API base of speech-to-text, e.g. a self-hosted Whisper server; empty = LLM_BASE_URL. Voice recordings go to this service only."},
-		{"TRANSCRIBE_API_KEY", "", "Key of the speech-to-text API; empty = LLM_API_KEY when TRANSCRIBE_URL is empty or LLM_BASE_URL (the LLM's key never goes to another service), else none. Transcription is on when a key is set or TRANSCRIBE_URL is."},
+		{"TRANSCRIBE_URL", "", "OpenAI-compatible API base of speech-to-text (https://api.openai.com/v1, a self-hosted Whisper server, or LLM_BASE_URL named again); empty = voice messages are not transcribed. Voice recordings go to this service only."},
+		{"TRANSCRIBE_API_KEY", "", "Key of the speech-to-text API; empty = LLM_API_KEY when TRANSCRIBE_URL is empty or LLM_BASE_URL (the LLM's key never goes to another service), else none. Transcription is on when TRANSCRIBE_URL is set."},
 		{"TRANSCRIBE_TIMEOUT", "60s", "Deadline of one transcription."},
 		{"VOICE_MAX_DURATION", "5m", "Longest voice message or audio file transcribed; longer ones are refused with a message (files over 20 MB always are: Telegram lets bots download no more)."},
 		{"ANSWER_TIMEOUT", "90s", "Ceiling for preparing one answer."},
@@ -381,11 +381,12 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 // HasLLM reports whether an LLM is configured.
 func (c Config) HasLLM() bool { return c.LLMAPIKey != "" }
 
-// HasTranscription reports whether voice messages are transcribed: a model, and a service to
-// send them to — one with a key, or a TRANSCRIBE_URL of its own (a self-hosted server may
-// need none).
+// HasTranscription reports whether voice messages are transcribed: a model and a service the
+// operator named (TRANSCRIBE_URL — a self-hosted server may need no key). The LLM's own
+// service is not assumed to transcribe (OpenRouter, the default, does not take OpenAI's
+// multipart form): naming it in TRANSCRIBE_URL turns voice on with the LLM's key.
 func (c Config) HasTranscription() bool {
-	return c.TranscribeModel != "" && (c.TranscribeAPIKey != "" || c.TranscribeURL != "")
+	return c.TranscribeModel != "" && c.TranscribeURL != ""
 }
 
 // TranscribeBaseURL is the API base voice recordings are sent to: TRANSCRIBE_URL, else the

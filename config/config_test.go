@@ -136,7 +136,7 @@ func TestTranscription(t *testing.T) {
 		model    string
 	}{
 		{"nothing set", nil, false, DefaultLLMBaseURL, "", "whisper-1"},
-		{"the LLM's service and key", map[string]string{"LLM_API_KEY": llmKey}, true, DefaultLLMBaseURL, llmKey, "whisper-1"},
+		{"the LLM's key alone: no service named", map[string]string{"LLM_API_KEY": llmKey}, false, DefaultLLMBaseURL, llmKey, "whisper-1"},
 		{"a self-hosted server without a key", map[string]string{"LLM_API_KEY": llmKey, "TRANSCRIBE_URL": "http://whisper:8000/v1/"},
 			true, "http://whisper:8000/v1", "", "whisper-1"},
 		{"a service with its own key", map[string]string{"TRANSCRIBE_URL": "https://api.openai.com/v1", "TRANSCRIBE_API_KEY": ownKey},

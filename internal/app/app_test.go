@@ -78,7 +78,8 @@ func TestOptionsWrapClientsAndAgent(t *testing.T) {
 	}))
 	defer tg.Close()
 	cfg := loadConfig(t, map[string]string{"TELEGRAM_TOKEN": token, "TELEGRAM_API_URL": tg.URL,
-		"LLM_API_KEY": "sk-test", "TAVILY_API_KEY": "tvly-test", "METRICS_ADDR": "127.0.0.1:0"})
+		"LLM_API_KEY": "sk-test", "TAVILY_API_KEY": "tvly-test", "METRICS_ADDR": "127.0.0.1:0",
+		"TRANSCRIBE_URL": config.DefaultLLMBaseURL})
 	var clients, asked []string
 	transport := func(client string, pool http.RoundTripper) http.RoundTripper {
 		mu.Lock()
@@ -107,7 +108,7 @@ func TestOptionsWrapClientsAndAgent(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	slices.Sort(clients)
-	// Voice messages go to the LLM's service, with its key, unless configured otherwise.
+	// Voice messages go to the service TRANSCRIBE_URL names (here the LLM's, with its key).
 	if want := []string{ClientCBR, ClientLLM, ClientSpeech, ClientTavily, ClientTelegram}; !slices.Equal(clients, want) {
 		t.Errorf("Transport was asked for %q, want %q", clients, want)
 	}
