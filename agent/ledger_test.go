@@ -267,6 +267,21 @@ func TestDebtsAboveAThreshold(t *testing.T) {
 	}
 }
 
+// boldFigure is the first amount in bold of an answer («**4 105 745,02 ₽**»), in kopecks.
+func boldFigure(t *testing.T, s string) int64 {
+	t.Helper()
+	i := strings.Index(s, "**")
+	j := strings.Index(s[i+2:], "**")
+	if i < 0 || j < 0 {
+		t.Fatalf("no figure in bold in %q", s)
+	}
+	k, ok := kopecksOf(strings.TrimSuffix(s[i+2:i+2+j], "\u00a0₽"))
+	if !ok {
+		t.Fatalf("no amount in bold in %q", s)
+	}
+	return k
+}
+
 // kopecksOf reads «4 105 745,02» as kopecks.
 func kopecksOf(s string) (int64, bool) {
 	s = strings.NewReplacer(" ", "", "\u00a0", "", ",", "").Replace(strings.TrimSpace(s))
@@ -355,13 +370,7 @@ func TestEveryOrganization(t *testing.T) {
 		if !strings.Contains(got.Text, "**ООО «"+org+"»**: "+head) {
 			t.Errorf("no line of %s (%q):\n%s", org, head, got.Text)
 		}
-		fig := head[strings.Index(head, "**")+2:]
-		fig = fig[:strings.Index(fig, "**")]
-		k, ok := kopecksOf(strings.TrimSuffix(fig, "\u00a0₽"))
-		if !ok {
-			t.Fatalf("figure %q", fig)
-		}
-		sum += k
+		sum += boldFigure(t, head)
 	}
 	want := fmt.Sprintf("Всего по 2 организациям на 31.03.2026: **%s**.", ru.Money(sum))
 	if !strings.HasPrefix(got.Text, want) {
@@ -385,9 +394,7 @@ func TestSeveralParties(t *testing.T) {
 		if !strings.Contains(one.Text, name) || !strings.Contains(got.Text, "- "+head+" ["+fmt.Sprint(i+1)+"]") {
 			t.Errorf("%s: button %q answers\n%s\nnot a line of\n%s", name, got.Buttons[i].Text, one.Text, got.Text)
 		}
-		fig := head[strings.Index(head, "**")+2:]
-		k, _ := kopecksOf(strings.TrimSuffix(fig[:strings.Index(fig, "**")], "\u00a0₽"))
-		sum += k
+		sum += boldFigure(t, head)
 	}
 	if want := "2 контрагента на 01.03.2026: вместе мы должны им **" + ru.Money(sum) + "**."; !strings.HasPrefix(got.Text, want) {
 		t.Errorf("want %q first:\n%s", want, got.Text)
@@ -405,15 +412,7 @@ func TestDebtExceptAContract(t *testing.T) {
 	all := ask(t, a, me, "долг альфы")
 	one := ask(t, a, me, "долг по договору 178/2024")
 	got := ask(t, a, me, "долг альфы кроме договора 178/2024")
-	fig := func(s string) int64 {
-		f := s[strings.Index(s, "**")+2:]
-		k, ok := kopecksOf(strings.TrimSuffix(f[:strings.Index(f, "**")], "\u00a0₽"))
-		if !ok {
-			t.Fatalf("no figure in %q", s)
-		}
-		return k
-	}
-	want := "Без договора № 178/2024: ООО «Альфа» должен нам **" + ru.Money(fig(all.Text)-fig(one.Text)) + "**"
+	want := "Без договора № 178/2024: ООО «Альфа» должен нам **" + ru.Money(boldFigure(t, all.Text)-boldFigure(t, one.Text)) + "**"
 	if !strings.HasPrefix(got.Text, want) {
 		t.Errorf("want %q first:\n%s", want, got.Text)
 	}

@@ -12,36 +12,48 @@ import (
 	"github.com/finbot/finbot/ru"
 )
 
-// demoTurnover sums, straight from the demo ledger's movements (not through any recipe), what
-// the main organization's accounts starting with prefix were credited (or debited) from from to
-// to, both inclusive («2026-03-01»).
-func demoTurnover(t *testing.T, prefix string, credit bool, from, to string) string {
+// demoMovement is one posting of the demo ledger's accounting register, as movements.json
+// writes it: the tests below sum them themselves, not through any recipe.
+type demoMovement struct {
+	Period string      `json:"period"`
+	Org    string      `json:"organization_ref"`
+	Dr     string      `json:"account_dr"`
+	Cr     string      `json:"account_cr"`
+	Amount json.Number `json:"amount"`
+	SubDr  []struct {
+		Ref string `json:"ref"`
+	} `json:"subconto_dr"`
+	SubCr []struct {
+		Ref string `json:"ref"`
+	} `json:"subconto_cr"`
+}
+
+// demoMainOrg is ООО «Северный ветер», the demo's default organization.
+const demoMainOrg = "34adc550-78a9-430a-b8d1-7baed6fe0d19"
+
+// demoMovements reads the embedded demo ledger's postings.
+func demoMovements(t *testing.T) []demoMovement {
 	t.Helper()
 	raw, err := fs.ReadFile(onec.DemoFiles(), "movements.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ms []struct {
-		Period string      `json:"period"`
-		Org    string      `json:"organization_ref"`
-		Dr     string      `json:"account_dr"`
-		Cr     string      `json:"account_cr"`
-		Amount json.Number `json:"amount"`
-	}
+	var ms []demoMovement
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.UseNumber()
 	if err := dec.Decode(&ms); err != nil {
 		t.Fatal(err)
 	}
-	const main = "34adc550-78a9-430a-b8d1-7baed6fe0d19" // ООО «Северный ветер», the default organization
-	sum := new(big.Rat)
-	for _, m := range ms {
-		day := m.Period[:10]
-		acc := m.Dr
-		if credit {
-			acc = m.Cr
-		}
-		if m.Org != main || day < from || day > to || !strings.HasPrefix(acc, prefix) {
+	return ms
+}
+
+// demoPostings sums what the main organization posted debit dr, credit cr (account prefixes;
+// "" for any) from from to to, both inclusive («2026-03-01»), and counts the postings.
+func demoPostings(t *testing.T, dr, cr, from, to string) (string, int) {
+	t.Helper()
+	sum, n := new(big.Rat), 0
+	for _, m := range demoMovements(t) {
+		if day := m.Period[:10]; m.Org != demoMainOrg || day < from || day > to || !strings.HasPrefix(m.Dr, dr) || !strings.HasPrefix(m.Cr, cr) {
 			continue
 		}
 		a, ok := new(big.Rat).SetString(string(m.Amount))
@@ -49,8 +61,15 @@ func demoTurnover(t *testing.T, prefix string, credit bool, from, to string) str
 			t.Fatalf("amount %q", m.Amount)
 		}
 		sum.Add(sum, a)
+		n++
 	}
-	return ru.Money(ru.Kopecks(sum))
+	return ru.Money(ru.Kopecks(sum)), n
+}
+
+// demoSum is demoPostings' sum alone.
+func demoSum(t *testing.T, dr, cr, from, to string) string {
+	s, _ := demoPostings(t, dr, cr, from, to)
+	return s
 }
 
 // Sales and purchases of a period with no counterparty are the period's turnover — revenue
@@ -64,10 +83,10 @@ func TestSalesAndPurchasesOfAPeriod(t *testing.T) {
 		q, rule, lead string
 		want          string
 	}{
-		{"продажи за март", "turnover_of_period", "Выручка с НДС за 01.03.2026 – 31.03.2026: **", demoTurnover(t, "90.01", true, "2026-03-01", "2026-03-31")},
-		{"на какую сумму продали в 1 квартале", "turnover_of_period", "Выручка с НДС за 01.01.2026 – 31.03.2026: **", demoTurnover(t, "90.01", true, "2026-01-01", "2026-03-31")},
-		{"сколько закупили за 1 квартал", "purchases_of_period", "Поставлено поставщиками (с НДС) за 01.01.2026 – 31.03.2026: **", demoTurnover(t, "60.01", true, "2026-01-01", "2026-03-31")},
-		{"реализации за март по контрагентам", "turnover_of_period", "Отгружено покупателям (с НДС) за 01.03.2026 – 31.03.2026: **", demoTurnover(t, "62.01", false, "2026-03-01", "2026-03-31")},
+		{"продажи за март", "turnover_of_period", "Выручка с НДС за 01.03.2026 – 31.03.2026: **", demoSum(t, "", "90.01", "2026-03-01", "2026-03-31")},
+		{"на какую сумму продали в 1 квартале", "turnover_of_period", "Выручка с НДС за 01.01.2026 – 31.03.2026: **", demoSum(t, "", "90.01", "2026-01-01", "2026-03-31")},
+		{"сколько закупили за 1 квартал", "purchases_of_period", "Поставлено поставщиками (с НДС) за 01.01.2026 – 31.03.2026: **", demoSum(t, "", "60.01", "2026-01-01", "2026-03-31")},
+		{"реализации за март по контрагентам", "turnover_of_period", "Отгружено покупателям (с НДС) за 01.03.2026 – 31.03.2026: **", demoSum(t, "62.01", "", "2026-03-01", "2026-03-31")},
 	}
 	for _, c := range cases {
 		got := ask(t, a, me, c.q)
@@ -84,39 +103,6 @@ func TestSalesAndPurchasesOfAPeriod(t *testing.T) {
 	if !strings.Contains(got.Text, "| Контрагент | Оборот Дт, ₽ |") {
 		t.Errorf("no table of the turnover by customer:\n%s", got.Text)
 	}
-}
-
-// demoPostings sums, straight from the demo ledger's movements, what the main organization
-// posted debit dr, credit cr (account prefixes; "" for any) from from to to.
-func demoPostings(t *testing.T, dr, cr, from, to string) (string, int) {
-	t.Helper()
-	raw, err := fs.ReadFile(onec.DemoFiles(), "movements.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ms []struct {
-		Period string      `json:"period"`
-		Org    string      `json:"organization_ref"`
-		Dr     string      `json:"account_dr"`
-		Cr     string      `json:"account_cr"`
-		Amount json.Number `json:"amount"`
-	}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.UseNumber()
-	if err := dec.Decode(&ms); err != nil {
-		t.Fatal(err)
-	}
-	sum, n := new(big.Rat), 0
-	for _, m := range ms {
-		if day := m.Period[:10]; m.Org != "34adc550-78a9-430a-b8d1-7baed6fe0d19" || day < from || day > to ||
-			!strings.HasPrefix(m.Dr, dr) || !strings.HasPrefix(m.Cr, cr) {
-			continue
-		}
-		a, _ := new(big.Rat).SetString(string(m.Amount))
-		sum.Add(sum, a)
-		n++
-	}
-	return ru.Money(ru.Kopecks(sum)), n
 }
 
 // «Сколько поступило с начала года», «платежи поставщикам за март»: the bank card's side asked
@@ -142,22 +128,7 @@ func TestBankTurnoverAsked(t *testing.T) {
 // receipt from the company or payment to it opens the answer — found here in the movements
 // themselves (the debit or credit of 51 against the company's subconto).
 func TestLastPayment(t *testing.T) {
-	raw, err := fs.ReadFile(onec.DemoFiles(), "movements.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ms []struct {
-		Period string                 `json:"period"`
-		Org    string                 `json:"organization_ref"`
-		Dr     string                 `json:"account_dr"`
-		Cr     string                 `json:"account_cr"`
-		Amount json.Number            `json:"amount"`
-		SubDr  []struct{ Ref string } `json:"subconto_dr"`
-		SubCr  []struct{ Ref string } `json:"subconto_cr"`
-	}
-	if err := json.Unmarshal(raw, &ms); err != nil {
-		t.Fatal(err)
-	}
+	ms := demoMovements(t)
 	craw, _ := fs.ReadFile(onec.DemoFiles(), "counterparties.json")
 	var cps []struct{ Ref, Name string }
 	if err := json.Unmarshal(craw, &cps); err != nil {
@@ -179,7 +150,7 @@ func TestLastPayment(t *testing.T) {
 			if !in {
 				subs, acc = m.SubDr, m.Cr
 			}
-			if m.Org != "34adc550-78a9-430a-b8d1-7baed6fe0d19" || !strings.HasPrefix(acc, "51") || m.Period <= day {
+			if m.Org != demoMainOrg || !strings.HasPrefix(acc, "51") || m.Period <= day {
 				continue
 			}
 			for _, s := range subs {

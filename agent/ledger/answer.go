@@ -192,6 +192,39 @@ func (s *Skill) exceptContract(ctx context.Context, q skill.Query, d understand.
 	return r, nil
 }
 
+// several is the answer of one decision run for several of its variants (companies, our
+// organizations): each variant's opening line, cited, a button asking its answer whole, and the
+// variants' total where every run answered (what the recipes computed, added — nothing else).
+type several struct {
+	r     skill.Reply
+	lines []string
+	total onec.Kopecks
+	when  string // « на 31.03.2026», the first run's date
+	all   bool   // every run answered
+}
+
+// add runs dec, the decision of one variant, and adds its line (label before it, "" for none)
+// and a button asking ask.
+func (sv *several) add(ctx context.Context, s *Skill, dec runner.Decomposition, label, ask string) {
+	res := s.runner.Run(ctx, dec)
+	mark := ""
+	if res.ResultMode != runner.Limited {
+		sv.r.Sources = append(sv.r.Sources, facts.Source{Title: res.SourceTitle()})
+		mark = fmt.Sprintf(" [%d]", len(sv.r.Sources))
+	}
+	if sv.when == "" && !res.AsOf.IsZero() {
+		sv.when = " на " + res.AsOf.Format("02.01.2006")
+	}
+	head, _, _ := strings.Cut(res.Markdown(), "\n")
+	if label != "" {
+		head = "**" + md.Escape(label) + "**: " + head
+	}
+	sv.lines = append(sv.lines, "- "+head+mark)
+	sv.total += res.Summary.TotalAmount
+	sv.all = sv.all && res.ResultMode != runner.Limited
+	sv.r.Buttons = append(sv.r.Buttons, skill.Button{Text: ask})
+}
+
 // everyParty answers a question that names several companies in full («сколько мы должны альфе
 // поставке и промпоставке», «документы альфы и гранита за март»): each company's opening line,
 // cited, and — for debts — their sum; a button asks each one's answer whole.
@@ -201,41 +234,25 @@ func (s *Skill) everyParty(ctx context.Context, q skill.Query, d understand.Deci
 	if s.runner == nil || !s.access(q.UserID, q.ChatID) {
 		return s.run(ctx, q, FromDecision(d))
 	}
-	var r skill.Reply
-	var lines []string
-	var total onec.Kopecks
-	when := ""
-	summed := snapshot(d.Recipe)
+	sv := several{all: true}
 	for _, p := range parties {
 		one := d
 		one.Counterparty = understand.Slot[recipe.Entity]{Value: p, Set: true, Source: understand.FromCatalog, Text: p.Name}
-		res := s.runner.Run(ctx, FromDecision(one))
-		mark := ""
-		if res.ResultMode != runner.Limited {
-			r.Sources = append(r.Sources, facts.Source{Title: res.SourceTitle()})
-			mark = fmt.Sprintf(" [%d]", len(r.Sources))
-		}
-		if when == "" && !res.AsOf.IsZero() {
-			when = " на " + res.AsOf.Format("02.01.2006")
-		}
-		head, _, _ := strings.Cut(res.Markdown(), "\n")
-		lines = append(lines, "- "+head+mark)
-		total += res.Summary.TotalAmount
-		summed = summed && res.ResultMode != runner.Limited
-		r.Buttons = append(r.Buttons, skill.Button{Text: oneParty(d, p.Name)})
+		sv.add(ctx, s, FromDecision(one), "", oneParty(d, p.Name))
 	}
-	r.Text = strings.Join(lines, "\n")
-	if summed {
+	r := sv.r
+	r.Text = strings.Join(sv.lines, "\n")
+	if sv.all && snapshot(d.Recipe) {
 		// the saldo of settlements: plus — they owe us, minus — we owe them
 		sum := "расчёты с ними в сумме закрыты"
 		switch {
-		case total > 0:
-			sum = "вместе они должны нам **" + md.Escape(total.String()) + "**"
-		case total < 0:
-			sum = "вместе мы должны им **" + md.Escape((-total).String()) + "**"
+		case sv.total > 0:
+			sum = "вместе они должны нам **" + md.Escape(sv.total.String()) + "**"
+		case sv.total < 0:
+			sum = "вместе мы должны им **" + md.Escape((-sv.total).String()) + "**"
 		}
 		r.Text = fmt.Sprintf("%d %s%s: %s.\n\n", len(parties), ru.Plural(len(parties), "контрагент", "контрагента", "контрагентов"),
-			md.Escape(when), sum) + r.Text
+			md.Escape(sv.when), sum) + r.Text
 	}
 	r.Buttons = skill.InPairs(r.Buttons)
 	return r, nil
@@ -268,34 +285,17 @@ func (s *Skill) everyOrganization(ctx context.Context, q skill.Query, d understa
 	if s.runner == nil || !s.access(q.UserID, q.ChatID) {
 		return s.run(ctx, q, FromDecision(d))
 	}
-	var lines []string
-	var r skill.Reply
-	var total onec.Kopecks
-	when := ""
-	summed := d.Recipe != recipe.TurnoverSheet
+	sv := several{all: true}
 	for _, o := range orgs {
 		one := d
 		one.Organization = understand.Slot[recipe.Entity]{Value: o, Set: true, Source: understand.FromCatalog, Text: o.Name}
-		res := s.runner.Run(ctx, FromDecision(one))
-		mark := ""
-		if res.ResultMode != runner.Limited {
-			r.Sources = append(r.Sources, facts.Source{Title: res.SourceTitle()})
-			mark = fmt.Sprintf(" [%d]", len(r.Sources))
-		}
-		if when == "" && !res.AsOf.IsZero() {
-			when = " на " + res.AsOf.Format("02.01.2006")
-		}
-		head, _, _ := strings.Cut(res.Markdown(), "\n")
-		lines = append(lines, fmt.Sprintf("- **%s**: %s%s", md.Escape(o.Name), head, mark))
-		total += res.Summary.TotalAmount
-		summed = summed && res.ResultMode != runner.Limited
-		r.Buttons = append(r.Buttons, skill.Button{Text: understand.ForOrganization(q.Text, o.Name)})
+		sv.add(ctx, s, FromDecision(one), o.Name, understand.ForOrganization(q.Text, o.Name))
 	}
-	text := "По организациям:\n" + strings.Join(lines, "\n")
-	if summed && d.Recipe != recipe.AccountBalance {
-		text = fmt.Sprintf("Всего по %d организациям%s: **%s**.\n\n", len(orgs), when, md.Escape(total.String())) + text
+	r := sv.r
+	r.Text = "По организациям:\n" + strings.Join(sv.lines, "\n")
+	if sv.all && d.Recipe != recipe.TurnoverSheet && d.Recipe != recipe.AccountBalance {
+		r.Text = fmt.Sprintf("Всего по %d организациям%s: **%s**.\n\n", len(orgs), sv.when, md.Escape(sv.total.String())) + r.Text
 	}
-	r.Text = text
 	r.Buttons = skill.InPairs(r.Buttons)
 	return r, nil
 }
