@@ -251,13 +251,13 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 		return "документу «" + docs[h.Doc].Meta.Title + "»"
 	}
-	monthly := func(doc int) (int64, string, bool) {
+	monthly := func(doc int) (int64, string, string, bool) {
 		u, amount, ok := monthlyOf(cds[doc])
 		if !ok {
-			return 0, "", false
+			return 0, "", "", false
 		}
 		k, ok := kopecks(amount)
-		return k, unitPlace(u, docs[doc].Meta), ok
+		return k, unitPlace(u, docs[doc].Meta), u.Text, ok
 	}
 	signed := func(h library.ClauseHit) (time.Time, bool) {
 		d := rds[h.Doc].header.Date

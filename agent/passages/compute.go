@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/library"
@@ -80,7 +81,11 @@ var (
 //
 // A question that names no amount («просрочили аренду на 4 дня») counts from the document's
 // monthly payment (monthly; nil: none), when the penalty clause counts from a payment due.
-func penaltyFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string, monthly func(doc int) (int64, string, bool)) string {
+//
+// The monthly payment is the base only when the penalty clause is about it: the two share a
+// word of their own («внесения арендной платы» — «арендная плата составляет»); a licence fee's
+// penalty is not counted from the support's monthly fee.
+func penaltyFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string, monthly func(doc int) (int64, string, string, bool)) string {
 	text := strings.ToLower(q.Text)
 	if !askedPenalty.MatchString(text) {
 		return ""
@@ -127,11 +132,11 @@ func penaltyFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 		from := ""
 		base := base
 		if base == nil {
-			k, where, ok := int64(0), "", false
+			k, where, text, ok := int64(0), "", "", false
 			if monthly != nil && paymentBase.MatchString(h.Unit.Text) {
-				k, where, ok = monthly(h.Doc)
+				k, where, text, ok = monthly(h.Doc)
 			}
-			if !ok {
+			if !ok || !sameSubject(h.Unit.Text, text) {
 				return ""
 			}
 			base, from = big.NewRat(k, 100), " — от ежемесячного платежа по "+where
@@ -184,6 +189,36 @@ var (
 
 // writtenDay: a date written in figures («11.12», «14.12.2026»).
 var writtenDay = regexp.MustCompile(`(^|[^\d.])(\d{1,2}\.\d{1,2}(?:\.\d{2,4})?)($|[^\d.])`)
+
+// subjectGeneric are words every payment clause has: they tell no payment from another.
+var subjectGeneric = map[string]bool{"плате": true, "плата": true, "платы": true, "оплат": true, "сумма": true, "суммы": true,
+	"месяц": true, "ежеме": true, "рубле": true, "рубля": true, "копее": true, "разме": true, "соста": true, "включ": true,
+	"котор": true, "течен": true, "кажды": true, "догов": true, "сторо": true, "проце": true, "прост": true, "уплач": true,
+	"задол": true, "кален": true, "проср": true, "насто": true, "сколь": true, "скока": true, "опозд": true, "задер": true,
+	"будет": true, "посчи": true, "нужно": true, "получ": true}
+
+// sameSubject reports whether two clauses share a word of their own (its first five letters): the
+// penalty's «арендной платы» and the rent's «арендная плата».
+func sameSubject(a, b string) bool {
+	words := func(s string) map[string]bool {
+		out := map[string]bool{}
+		for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if r := []rune(w); len(r) >= 5 {
+				if p := string(r[:5]); !subjectGeneric[p] {
+					out[p] = true
+				}
+			}
+		}
+		return out
+	}
+	wa := words(a)
+	for w := range words(b) {
+		if wa[w] {
+			return true
+		}
+	}
+	return false
+}
 
 // yearWritten: a date written with its year («3 декабря 2026», «03.12.26»).
 var yearWritten = regexp.MustCompile(`\d{4}|\d{1,2}\.\d{1,2}\.\d{2}`)
