@@ -4,6 +4,9 @@
 //	finbot chat                          a console chat over the same pipeline
 //	finbot ask [--json] [--user ID] [--chat ID] TEXT
 //	                                     answer one message and exit
+//	finbot ask [--json] [--user ID] [--chat ID] --file PATH [TEXT]
+//	                                     send a file (a document, a scan, an audio file)
+//	                                     with an optional caption, as Telegram would
 //	finbot docs add|list|rm --user ID …  manage a user's documents
 //	finbot kb ingest FILE.csv            replace the knowledge base
 //
@@ -49,6 +52,11 @@ Usage:
   finbot serve                                         run the Telegram bot
   finbot chat                                          console chat (no token needed)
   finbot ask [--json] [--user ID] [--chat ID] TEXT     answer one message and exit
+  finbot ask [--json] [--user ID] [--chat ID] --file PATH [TEXT]
+                                                       send a file as Telegram would: a document
+                                                       (PDF, DOCX, XLSX, TXT…) is stored, an audio
+                                                       file (OGG, MP3, M4A, WAV…) transcribed; TEXT
+                                                       is its caption, asked about the document
   finbot docs add --user ID [--chat ID] FILE…          add documents for a user (or a group)
   finbot docs list --user ID [--chat ID]               list them
   finbot docs rm --user ID [--chat ID] DOC…            delete them
@@ -135,7 +143,24 @@ type askResult struct {
 	Debug   *api.Debug   `json:"debug"`
 	// Replies are the messages as the user would read them.
 	Replies []string `json:"replies"`
+	// File is the file `ask --file` sent.
+	File *askFile `json:"file,omitempty"`
 }
+
+// askFile is what became of the file `ask --file` sent.
+type askFile struct {
+	Name string `json:"name"`
+	Size int64  `json:"size"`
+	// As is how it went: "document" (stored, its caption asked about it) or "voice"
+	// (transcribed, what it says asked).
+	As string `json:"as"`
+	// Taken: stored, or heard; false when the bot refused it (the replies say why).
+	Taken bool `json:"taken"`
+	// Heard is what was recognised of a recording.
+	Heard string `json:"heard,omitempty"`
+}
+
+const askUsage = "usage: finbot ask [--json] [--user ID] [--chat ID] TEXT, or --file PATH [TEXT]"
 
 func ask(ctx context.Context, args []string, a *app.App, stdout io.Writer) error {
 	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
@@ -143,28 +168,52 @@ func ask(ctx context.Context, args []string, a *app.App, stdout io.Writer) error
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	user := fs.Int64("user", 1, "Telegram user ID to speak as")
 	chat := fs.Int64("chat", 0, "chat ID (default: the user's private chat; negative = a group)")
+	file := fs.String("file", "", "a file to send, as a Telegram message carries one; TEXT is its caption")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("ask: %w (usage: finbot ask [--json] [--user ID] [--chat ID] TEXT)", err)
+		return fmt.Errorf("ask: %w (%s)", err, askUsage)
 	}
 	text := strings.TrimSpace(strings.Join(fs.Args(), " "))
-	if text == "" {
-		return errors.New("ask: no message given (usage: finbot ask [--json] [--user ID] [--chat ID] TEXT)")
+	if text == "" && *file == "" {
+		return fmt.Errorf("ask: no message given (%s)", askUsage)
 	}
 	out := stdout
 	if *asJSON {
 		out = io.Discard
 	}
-	ans, replies := a.Ask(ctx, out, *user, *chat, text)
-	if !*asJSON {
-		return nil
+	var (
+		ans     *api.Answer
+		replies []string
+		sent    *askFile
+	)
+	if *file != "" {
+		s, err := a.AskFile(ctx, out, *user, *chat, *file, text)
+		if err != nil {
+			return fmt.Errorf("ask --file: %w", err)
+		}
+		ans, replies = s.Answer, s.Replies
+		sent = &askFile{Name: s.Name, Size: s.Size, As: "document", Taken: s.Taken, Heard: s.Heard}
+		if s.Voice {
+			sent.As = "voice"
+		}
+	} else {
+		ans, replies = a.Ask(ctx, out, *user, *chat, text)
 	}
-	res := askResult{Scenario: api.Command, Text: strings.Join(replies, "\n\n"), Sources: []api.Source{}, Replies: replies}
-	if ans != nil {
-		res = askResult{Scenario: ans.Scenario, Kind: ans.Kind, Recipe: ans.Recipe, Text: md.Unescape(ans.Text), Sources: ans.Sources,
-			Buttons: ans.Buttons, Chart: ans.Chart, Debug: &ans.Debug, Replies: replies}
+	if *asJSON {
+		res := askResult{Scenario: api.Command, Text: strings.Join(replies, "\n\n"), Sources: []api.Source{}, Replies: replies, File: sent}
+		if ans != nil {
+			res = askResult{Scenario: ans.Scenario, Kind: ans.Kind, Recipe: ans.Recipe, Text: md.Unescape(ans.Text), Sources: ans.Sources,
+				Buttons: ans.Buttons, Chart: ans.Chart, Debug: &ans.Debug, Replies: replies, File: sent}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(res)
+	if sent != nil && !sent.Taken {
+		// The reply said why, as the bot would; the exit status says it to scripts.
+		return fmt.Errorf("ask --file: бот не принял файл %s (причина — в ответе)", *file)
+	}
+	return nil
 }

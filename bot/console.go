@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/api"
 )
@@ -29,6 +32,10 @@ type Console struct {
 	replies []string
 	// buttons are the last reply's buttons: typing their number presses them.
 	buttons []api.Button
+	// stored: a receipt was sent since the last message, so the document sent is stored.
+	stored bool
+	// heard is what the transcriber recognised of the last recording sent ("" for none).
+	heard string
 }
 
 // ConsoleOptions configure a console session.
@@ -37,6 +44,9 @@ type ConsoleOptions struct {
 	Group          bool
 	Logger         *slog.Logger
 	Status         func(ctx context.Context) []string
+	// Transcriber turns recordings sent as files (SendFile, /upload) into questions; nil
+	// refuses them with the bot's message, as Telegram's front end does without one.
+	Transcriber Transcriber
 }
 
 // NewConsole creates a console session writing replies to w.
@@ -48,8 +58,12 @@ func NewConsole(a Answerer, w io.Writer, o ConsoleOptions) *Console {
 		o.ChatID = o.UserID
 	}
 	c := &Console{w: w, userID: o.UserID, chatID: o.ChatID, group: o.Group}
+	var ear Transcriber
+	if o.Transcriber != nil {
+		ear = consoleEar{t: o.Transcriber, c: c}
+	}
 	c.core = newCore(a, c, o.Logger, NewMetrics(nil), coreOptions{
-		access: Access{Admins: []int64{o.UserID}}, status: o.Status, files: c,
+		access: Access{Admins: []int64{o.UserID}}, status: o.Status, files: c, transcriber: ear,
 	})
 	return c
 }
@@ -78,21 +92,138 @@ func (c *Console) Ask(ctx context.Context, text string) (*api.Answer, []string) 
 	}
 	if in.command == "upload" {
 		// "/upload PATH": the console's way of sending a file; the path stands in for file_id.
-		path := in.text
-		in.command, in.text = "", ""
-		if path == "" {
+		in.command = ""
+		if in.text == "" {
 			c.core.reply(ctx, in, "Использование: /upload путь/к/файлу.pdf")
 			return c.last, c.replies
 		}
-		st, err := os.Stat(path)
-		if err != nil || !st.Mode().IsRegular() {
-			c.core.reply(ctx, in, "Не нашёл такого файла: "+api.EscapeMarkdown(path))
-			return c.last, c.replies
+		if _, err := c.SendFile(ctx, in.text, ""); err != nil {
+			c.core.reply(ctx, in, api.EscapeMarkdown(sentence(err.Error())))
 		}
-		in.file = &fileRef{id: path, name: filepath.Base(path), size: st.Size()}
+		return c.last, c.replies
 	}
 	c.core.handle(ctx, in)
 	return c.last, c.replies
+}
+
+// Sent is what the console did with a file (SendFile).
+type Sent struct {
+	// Answer is the agent's answer: to the caption or to what the recording says, else the
+	// upload's receipt or the reason it was refused; nil when the front end answered itself
+	// (a recording refused).
+	Answer *api.Answer
+	// Replies are the messages as the user would read them.
+	Replies []string
+	// Name and Size are the file's, as a Telegram message would carry them.
+	Name string
+	Size int64
+	// Voice: the file went as an audio file, to be transcribed, not as a document.
+	Voice bool
+	// Taken: the document was stored (or was there already), or the recording was heard.
+	// False when the bot refused the file — too big, a format it does not read, no speech
+	// service, no speech — and the replies say why.
+	Taken bool
+	// Heard is what was recognised of the recording.
+	Heard string
+}
+
+// FileError is a file SendFile could not send: there is none at Path, or it cannot be read.
+// Its text is Russian, for the terminal: the console's /upload replies with it, `finbot ask
+// --file` exits with it.
+type FileError struct {
+	Path string
+	Err  error
+}
+
+// errNotRegular: the path names a directory, a device or the like.
+var errNotRegular = errors.New("not a regular file")
+
+func (e *FileError) Error() string {
+	switch {
+	case errors.Is(e.Err, fs.ErrNotExist):
+		return "не нашёл такого файла: " + e.Path
+	case errors.Is(e.Err, errNotRegular):
+		return "это не файл: " + e.Path
+	case errors.Is(e.Err, fs.ErrPermission):
+		return "нет прав на чтение файла: " + e.Path
+	}
+	return "не получилось прочитать файл: " + e.Path
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// SendFile sends the file at path as a Telegram message carries one, caption under it: an
+// audio file (by its extension, recordingName) as a recording, transcribed and answered as
+// voice messages are, its caption not part of the question; anything else as a document,
+// stored and its caption answered as a question about it. The limits, refusals and replies
+// are the bot's. A path that names no readable file is a *FileError, and nothing is sent.
+func (c *Console) SendFile(ctx context.Context, path, caption string) (Sent, error) {
+	c.last, c.replies, c.stored, c.heard = nil, nil, false, ""
+	st, err := os.Stat(path)
+	if err == nil && !st.Mode().IsRegular() {
+		err = errNotRegular
+	}
+	if err == nil {
+		var f *os.File
+		if f, err = os.Open(path); err == nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		return Sent{}, &FileError{Path: path, Err: err}
+	}
+	s := Sent{Name: dropControls(filepath.Base(path)), Size: st.Size()}
+	in := incoming{chatID: c.chatID, userID: c.userID, group: c.group}
+	if name, ok := recordingName(path); ok {
+		s.Voice = true
+		in.voice = &voiceRef{id: path, name: name, size: s.Size}
+	} else {
+		in.file = &fileRef{id: path, name: s.Name, size: s.Size}
+		in.text = strings.TrimSpace(dropControls(caption))
+	}
+	c.core.handle(ctx, in)
+	s.Answer, s.Replies, s.Heard = c.last, c.replies, c.heard
+	s.Taken = c.stored || c.heard != ""
+	return s, nil
+}
+
+// consoleAudio are the extensions SendFile sends as a recording, and the name the speech
+// service sees for each, as voiceOf names Telegram's: an audio file by its format, never its
+// own name; a voice note (.oga, as Telegram files it) as voice.ogg; "" for audio the service
+// does not take, refused as Telegram's are. Video containers (.mp4, .webm, .mpeg) are not
+// here: Telegram carries them as videos, which the bot does not take.
+var consoleAudio = map[string]string{
+	".oga": "voice.ogg", ".ogg": "audio.ogg", ".opus": "audio.ogg", ".mp3": "audio.mp3",
+	".mpga": "audio.mpga", ".m4a": "audio.m4a", ".wav": "audio.wav", ".flac": "audio.flac",
+	".aac": "", ".amr": "", ".wma": "", ".aif": "", ".aiff": "", ".ape": "", ".ac3": "",
+}
+
+// recordingName is the name the speech service sees for the file at path, and whether it is
+// an audio file at all (ok false: it is sent as a document).
+func recordingName(path string) (name string, ok bool) {
+	name, ok = consoleAudio[strings.ToLower(filepath.Ext(path))]
+	return name, ok
+}
+
+// consoleEar is the console's transcriber: it keeps what was heard, so that SendFile can say
+// whether the recording was.
+type consoleEar struct {
+	t Transcriber
+	c *Console
+}
+
+func (e consoleEar) Transcribe(ctx context.Context, name string, audio []byte) (string, error) {
+	text, err := e.t.Transcribe(ctx, name, audio)
+	if err == nil {
+		e.c.heard = strings.Join(strings.Fields(dropControls(text)), " ") // as core.hear reads it
+	}
+	return text, err
+}
+
+// sentence is s with its first letter capitalised.
+func sentence(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // Run reads messages line by line until EOF or ctx is done.
@@ -135,6 +266,9 @@ func (c *Console) Run(ctx context.Context, r io.Reader) error {
 func (c *Console) send(_ context.Context, out outgoing) error {
 	if out.answer != nil {
 		c.last = out.answer
+	}
+	if out.sent != nil {
+		c.stored = true // only a receipt's message is remembered (receiptOut): the document is kept
 	}
 	text := plainText(out.parts)
 	c.replies = append(c.replies, text)
@@ -184,7 +318,7 @@ func saveTemp(pattern string, data []byte) (string, error) {
 
 func (c *Console) typing(context.Context, int64) {}
 
-// fetch reads a local file for /upload (fileID is its path), at most limit bytes.
+// fetch reads a local file sent with SendFile (fileID is its path), at most limit bytes.
 func (c *Console) fetch(_ context.Context, path string, limit int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {

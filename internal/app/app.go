@@ -120,7 +120,8 @@ type App struct {
 	results     buttons.Store // what the buttons of 1C answers are bound to
 	status      func(ctx context.Context) []string
 	closers     []func() // in the order opened; Close runs them backwards
-	// speech transcribes voice messages; nil when not configured, and for the console.
+	// speech transcribes voice messages and audio files (the console's too); nil when not
+	// configured.
 	speech *llm.Transcriber
 }
 
@@ -174,8 +175,8 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		a.embedder = embedder
 		a.breakers["embeddings"] = embedder.State
 	}
-	if !o.Console && cfg.HasTranscription() {
-		// Voice reaches the bot only: the console and `ask` take text.
+	if cfg.HasTranscription() {
+		// The console's /upload and `ask --file` send audio files as the bot's users do.
 		a.speech = llm.NewTranscriber(llm.Options{
 			BaseURL: cfg.TranscribeBaseURL(), APIKey: cfg.TranscribeAPIKey.Reveal(), Model: cfg.TranscribeModel,
 			Timeout: cfg.TranscribeTimeout, BreakerTimeout: cfg.LLMBreakerTimeout, AppTitle: "finbot", HTTPClient: a.client(ClientSpeech),
@@ -243,7 +244,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		switch {
 		case a.speech != nil:
 			lines = append(lines, fmt.Sprintf("распознавание речи: %s, предохранитель %s", a.speech.Model(), a.speech.State()))
-		case !o.Console:
+		default:
 			lines = append(lines, "распознавание речи: не настроено (голосовые сообщения не принимаются)")
 		}
 		return lines
