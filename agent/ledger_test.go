@@ -417,3 +417,21 @@ func TestDebtExceptAContract(t *testing.T) {
 		t.Errorf("want %q first:\n%s", want, got.Text)
 	}
 }
+
+// «Когда передают ключи от склада» with no documents: «склад» is a word of ООО «Склад-Сервис»,
+// but nothing of 1C's is asked — the company is offered with buttons, its debt is not stated as
+// the answer; «долг склада» still is the company's debt.
+func TestPartOfANameIsNoQuestionOfDebt(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	got := ask(t, a, Request{UserID: 960, ChatID: 960}, "когда передают ключи от склада")
+	if got.Debug.Route.Rule != "part_of_name" || strings.Contains(got.Text, "₽") ||
+		!strings.HasPrefix(got.Text, "В 1С есть контрагент ООО «Склад-Сервис»") || len(got.Buttons) < 2 {
+		t.Fatalf("%s/%s buttons %+v\n%s", got.Debug.Route.Kind, got.Debug.Route.Rule, got.Buttons, got.Text)
+	}
+	if b := ask(t, a, Request{UserID: 960, ChatID: 960}, got.Buttons[0].Text); b.Debug.Route.Rule != "open_items_by_counterparty" {
+		t.Errorf("the button %q: %s\n%s", got.Buttons[0].Text, b.Debug.Route.Rule, b.Text)
+	}
+	if d := ask(t, a, Request{UserID: 961, ChatID: 961}, "долг склада"); d.Debug.Route.Rule != "open_items_by_counterparty" {
+		t.Errorf("«долг склада»: %s", d.Debug.Route.Rule)
+	}
+}

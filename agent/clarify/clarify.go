@@ -57,6 +57,18 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 		return candidates(d, q.Text), nil
 	case d.Ask != "":
 		return skill.Text(md.Escape(d.Ask)), nil
+	case d.Rule == "part_of_name" && len(d.Candidates) == 1:
+		// «когда передают ключи от склада»: a word of a company's name, nothing of 1C's asked
+		e := d.Candidates[0]
+		r := s.general(ctx, q.Text, false)
+		r.Text = "В 1С есть контрагент " + md.Escape(e.Name) + ": если вопрос о нём, покажу расчёты или документы. " +
+			"Если нет — уточните, что нужно.\n\n" + r.Text
+		r.Buttons = append([]skill.Button{{Text: "Расчёты с " + e.Name}, {Text: "Документы " + e.Name + " за этот месяц", SameRow: true}}, r.Buttons...)
+		if !q.HandedOff {
+			r.Then = &skill.Handoff{Kind: understand.KindDocs, OnlyIfFound: true,
+				Reason: "слово из названия контрагента, но вопрос не о расчётах: нашёлся ответ в документах пользователя"}
+		}
+		return r, nil
 	case d.Rule == "tax_amount":
 		return taxAmount(d), nil
 	case d.Rule == "debt_direction":

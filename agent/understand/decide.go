@@ -47,6 +47,16 @@ func (p *Parser) decide(s *scan, d *Decision) {
 	// курсу юаня» names its currency and its subject: a question of its own.
 	selfContained := d.Currencies.Set && s.is(CRate) || s.hasValue(CKeyRate, "strong") || s.is(CNews)
 	followUp := s.first(CFollowUp) == 0 && len(s.toks) <= 6 && !selfContained
+	if d.PartOfName && !s.is(ledgerFigures...) && !s.is(CDocuments, CContracts, CAccountCard) && !d.Contract.Set && !d.Account.Set &&
+		!d.Date.Set && !d.Period.Set && howWhy.MatchString(s.folded) {
+		// «когда передают ключи от склада»: «склад» of «Склад-Сервис», and nothing of 1C's asked —
+		// the company is offered, not its debt stated as the answer
+		d.Kind, d.Rule, d.Sure = KindClarify, "part_of_name", true
+		d.Candidates = []recipe.Entity{d.Counterparty.Value}
+		d.Counterparty = Slot[recipe.Entity]{}
+		d.Reasons = append(d.Reasons, "слово из названия контрагента, но вопрос не о расчётах")
+		return
+	}
 	switch {
 	case letters < 2:
 		set(KindClarify, "too_short", "в сообщении нет вопроса", true)
@@ -520,6 +530,9 @@ var (
 func (s *scan) saysWePaid() bool {
 	return strings.Contains(" "+s.folded+" ", " мы ") || strings.Contains(" "+s.folded+" ", " наш")
 }
+
+// howWhy: a question of how, when, where or why — of rules or facts, not of figures.
+var howWhy = regexp.MustCompile(`(^|\s)(как|когда|где|зачем|почему|кто|куда|что\s+такое)(\s|$)`)
 
 // turnoverSide is the side of an account's turnover a period's question asks: revenue and
 // other income (90.01, 91.01) are credited, costs debited; "" for the whole of 90 or 91, whose

@@ -107,6 +107,9 @@ type Decision struct {
 	// ExceptContract is a contract the message leaves out («долг альфы кроме договора
 	// П-77/2024»): the company's settlements less that contract's.
 	ExceptContract Slot[recipe.Entity]
+	// PartOfName: the counterparty was named by a part of its name only («склад» of
+	// «Склад-Сервис»): with no word of 1C's in the message it may be no company at all.
+	PartOfName bool
 	// Parties are the companies a message names each in full («альфе поставке и промпоставке»):
 	// each is answered, then their sum.
 	Parties []recipe.Entity

@@ -569,6 +569,7 @@ func (p *Parser) entities(s *scan, d *Decision) {
 			d.Candidates = overlapping(parties, r.match)
 		case r.match != nil:
 			d.Counterparty = slot(r.match.e, FromCatalog, s.span(r.match.start, r.match.end))
+			d.PartOfName = !r.match.full
 		case len(r.candidates) > 1 && r.several && !strings.Contains(" "+s.folded+" ", " или ") && len(r.candidates) <= maxParties:
 			// «сколько мы должны альфе поставке и промпоставке»: each of them
 			d.Parties = r.candidates
