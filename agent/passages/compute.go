@@ -258,6 +258,10 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 			}
 		}
 	}
+	topScore := 0.0
+	for _, h := range hits {
+		topScore = max(topScore, h.Score)
+	}
 	for _, h := range hits {
 		back := false
 		m := termDays.FindStringSubmatch(h.Unit.Text)
@@ -292,7 +296,9 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 			d, ok := time.Time{}, false
 			// only for a question of its own: a follow-up's «а до какого числа платить» may be
 			// about another payment than the clause the dialog's words found
-			if signed != nil && !back && q.Continues == "" && fromSigning.MatchString(h.Unit.Text[strings.Index(h.Unit.Text, m[0]):]) {
+			if signed != nil && !back && q.Continues == "" && h.Score >= topScore && fromSigning.MatchString(h.Unit.Text[strings.Index(h.Unit.Text, m[0]):]) {
+				// only the unit that answers best: «когда платить» of a lease is its monthly rent,
+				// not the deposit's five days from the contract's date further down
 				d, ok = signed(h)
 			}
 			if !ok {

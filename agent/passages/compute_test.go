@@ -102,6 +102,15 @@ func TestDeadlineFor(t *testing.T) {
 	}
 	signed := func(library.ClauseHit) (time.Time, bool) { return time.Date(2026, 2, 16, 0, 0, 0, 0, ru.Moscow), true }
 	ends := func(library.ClauseHit) (time.Time, bool) { return time.Date(2027, 1, 31, 0, 0, 0, 0, ru.Moscow), true }
+	// «когда платить» of a lease: the monthly rent's clause answers best; the deposit's «в течение
+	// 5 банковских дней с даты подписания Договора» below it is no deadline of the rent
+	rent := unit("3.5. Арендная плата вносится ежемесячно не позднее 5-го числа текущего месяца.")
+	rent.Score = 3
+	deposit := unit("3.6. Обеспечительный платёж вносится в течение 5 (пяти) банковских дней с даты подписания Договора.")
+	deposit.Score = 2
+	if got := deadlineFor(Question{Text: "когда платить", Now: now}, []library.ClauseHit{rent, deposit}, place, signed, ends); got != "" {
+		t.Errorf("the deposit's deadline given for the rent: %q", got)
+	}
 	for _, tt := range tests {
 		got := deadlineFor(Question{Text: tt.q, Now: now}, []library.ClauseHit{tt.hit}, place, signed, ends)
 		if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
