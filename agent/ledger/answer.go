@@ -52,22 +52,14 @@ func (s *Skill) decision(ctx context.Context, q skill.Query) (skill.Reply, error
 		if err == nil && d.NetOfVAT && d.Recipe != recipe.TurnoverSheet && d.Recipe != recipe.AccountCard {
 			// «долг вектора без ндс»: settlements are kept with VAT; no balance of them splits it out
 			note := "_Суммы с НДС: расчёты с контрагентами в 1С ведутся с НДС, и без НДС остатки их не показывают. НДС каждого документа — в его счёте-фактуре._"
-			if head, rest, ok := strings.Cut(r.Text, "\n\n"); ok {
-				r.Text = head + "\n\n" + note + "\n\n" + rest // right under the figure it qualifies
-			} else {
-				r.Text += "\n\n" + note
-			}
+			r.Text = underHead(r.Text, note)
 		}
 		if err == nil && d.Currencies.Set && !slices.Contains(d.Currencies.Value, "RUB") && len(r.Text) > 0 {
 			// «долг гранита в долларах»: the recipes read roubles; a currency contract's amounts
 			// are not among them, and a conversion at today's rate is no figure of 1C
 			note := "_Суммы в рублях: ответы из 1С даются в рублях; курс Банка России — кнопкой ниже._"
 			r.Buttons = append(r.Buttons, skill.Button{Text: "курс " + strings.Join(d.Currencies.Value, " ") + " на сегодня"})
-			if head, rest, ok := strings.Cut(r.Text, "\n\n"); ok {
-				r.Text = head + "\n\n" + note + "\n\n" + rest
-			} else {
-				r.Text += "\n\n" + note
-			}
+			r.Text = underHead(r.Text, note)
 		}
 		if err == nil && d.Overdue {
 			// Overdue needs each contract's payment terms, which no whitelisted query reads.
@@ -103,6 +95,15 @@ func (s *Skill) decision(ctx context.Context, q skill.Query) (skill.Reply, error
 	return s.with(ctx, q, nil)
 }
 
+// underHead puts a note right under an answer's opening paragraph (its figure and scope), which
+// it qualifies: «Суммы с НДС…» under «Долг … **3 988 906,74 ₽**».
+func underHead(text, note string) string {
+	if head, rest, ok := strings.Cut(text, "\n\n"); ok {
+		return head + "\n\n" + note + "\n\n" + rest
+	}
+	return text + "\n\n" + note
+}
+
 // snapshot reports whether a recipe answers as of one day (a balance, a debt), so that two days
 // can be compared.
 func snapshot(r recipe.Name) bool {
@@ -126,9 +127,9 @@ func (s *Skill) twoDates(ctx context.Context, q skill.Query, d understand.Decisi
 	}
 	first := s.runner.Run(ctx, FromDecision(d))
 	second := s.runner.Run(ctx, FromDecision(later))
-	r, err := s.run(ctx, q, FromDecision(later))
-	if err != nil || first.ResultMode == runner.Limited || second.ResultMode == runner.Limited {
-		return r, err // a day with nothing to compare: the later day's answer says what it found
+	r := s.reply(ctx, q, second) // the later day's answer whole, from its one run
+	if first.ResultMode == runner.Limited || second.ResultMode == runner.Limited {
+		return r, nil // a day with nothing to compare: the later day's answer says what it found
 	}
 	line := func(res runner.Result) string {
 		head, _, _ := strings.Cut(res.Markdown(), "\n")
@@ -162,14 +163,14 @@ func (s *Skill) exceptContract(ctx context.Context, q skill.Query, d understand.
 		return s.run(ctx, q, FromDecision(d))
 	}
 	if c.OrgRef != "" && !d.Organization.Set {
-		d.Organization = understand.Slot[recipe.Entity]{Value: recipe.Entity{Ref: c.OrgRef}, Set: true, Source: understand.FromCatalog}
+		d.Organization = understand.CatalogSlot(recipe.Entity{Ref: c.OrgRef}, "")
 	}
 	one := d
-	one.Recipe, one.Contract = recipe.OpenItemsByContract, understand.Slot[recipe.Entity]{Value: c, Set: true, Source: understand.FromCatalog, Text: c.Number}
+	one.Recipe, one.Contract = recipe.OpenItemsByContract, understand.CatalogSlot(c, c.Number)
 	all := s.runner.Run(ctx, FromDecision(d))
 	of := s.runner.Run(ctx, FromDecision(one))
 	if all.ResultMode == runner.Limited {
-		return s.run(ctx, q, FromDecision(d)) // nothing open: the company's answer says so
+		return s.reply(ctx, q, all), nil // nothing open: the company's answer says so
 	}
 	var contract onec.Kopecks
 	line := "по договору № " + c.Number + " открытых позиций нет"
@@ -237,7 +238,7 @@ func (s *Skill) everyParty(ctx context.Context, q skill.Query, d understand.Deci
 	sv := several{all: true}
 	for _, p := range parties {
 		one := d
-		one.Counterparty = understand.Slot[recipe.Entity]{Value: p, Set: true, Source: understand.FromCatalog, Text: p.Name}
+		one.Counterparty = understand.CatalogSlot(p, p.Name)
 		sv.add(ctx, s, FromDecision(one), "", oneParty(d, p.Name))
 	}
 	r := sv.r
@@ -288,7 +289,7 @@ func (s *Skill) everyOrganization(ctx context.Context, q skill.Query, d understa
 	sv := several{all: true}
 	for _, o := range orgs {
 		one := d
-		one.Organization = understand.Slot[recipe.Entity]{Value: o, Set: true, Source: understand.FromCatalog, Text: o.Name}
+		one.Organization = understand.CatalogSlot(o, o.Name)
 		sv.add(ctx, s, FromDecision(one), o.Name, understand.ForOrganization(q.Text, o.Name))
 	}
 	r := sv.r

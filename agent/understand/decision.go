@@ -59,6 +59,10 @@ type Slot[T any] struct {
 	Set    bool
 }
 
+// CatalogSlot is a slot a catalog entry fills, as written (text): what a skill sets when it asks
+// one of several entities a message named («по обеим организациям»: each organization).
+func CatalogSlot(e recipe.Entity, text string) Slot[recipe.Entity] { return slot(e, FromCatalog, text) }
+
 func slot[T any](v T, src Source, text string) Slot[T] {
 	return Slot[T]{Value: v, Source: src, Text: text, Set: true}
 }

@@ -72,10 +72,7 @@ func (f *BotAPI) send(method string, form map[string]string, upload []byte) repl
 		return fail(http.StatusBadRequest, problem)
 	}
 	f.mu.Lock()
-	m.ID = f.nextMessageID(chat)
-	f.msgs[msgKey{chat, m.ID}] = &message{Message: m, shown: shows(m.Text, m.Entities, m.Markup)}
-	f.byChat[chat] = append(f.byChat[chat], f.msgs[msgKey{chat, m.ID}])
-	delete(f.shown, chat) // a message from the bot ends the chat's draft
+	f.post(chat, &m)
 	if !f.opts.Unrecorded {
 		switch method {
 		case "sendMessage":
@@ -148,6 +145,15 @@ func checkEphemeral(field string) string {
 
 // nextMessageID gives the chat's next message_id: 1001, 1002 … in each chat, the users' messages
 // (Say) and the bot's alike. Call it with mu held.
+// post gives m its id in chat and keeps it as the chat's latest message, as the bot sent it; a
+// message from the bot ends the chat's draft. f.mu is held.
+func (f *BotAPI) post(chat int64, m *Message) {
+	m.ID = f.nextMessageID(chat)
+	f.msgs[msgKey{chat, m.ID}] = &message{Message: *m, shown: shows(m.Text, m.Entities, m.Markup)}
+	f.byChat[chat] = append(f.byChat[chat], f.msgs[msgKey{chat, m.ID}])
+	delete(f.shown, chat)
+}
+
 func (f *BotAPI) nextMessageID(chat int64) int {
 	if f.nextMsg[chat] == 0 {
 		f.nextMsg[chat] = 1000

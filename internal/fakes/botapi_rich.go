@@ -56,10 +56,7 @@ func (f *BotAPI) sendRichMessage(form map[string]string) reply {
 		return fail(http.StatusBadRequest, problem)
 	}
 	f.mu.Lock()
-	m.ID = f.nextMessageID(chat)
-	f.msgs[msgKey{chat, m.ID}] = &message{Message: m, shown: shows(m.Text, m.Entities, m.Markup)}
-	f.byChat[chat] = append(f.byChat[chat], f.msgs[msgKey{chat, m.ID}])
-	delete(f.shown, chat) // a message from the bot ends the chat's draft
+	f.post(chat, &m)
 	if !f.opts.Unrecorded {
 		f.sent = append(f.sent, m)
 	}

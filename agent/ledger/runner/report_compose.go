@@ -86,7 +86,7 @@ func (r Result) sheetMarkdown(b *strings.Builder) {
 		r.turnoverTable(b) // «продажи за март по контрагентам»: who bought most, the turnover asked
 		return
 	}
-	r.closingTable(b)
+	r.linesTable(b)
 	if len(rep.OffBalance) > 0 {
 		b.WriteString("\nЗабалансовые счета (в итог не входят):\n")
 		for _, row := range rep.OffBalance {
@@ -109,13 +109,13 @@ func (r Result) sheetMarkdown(b *strings.Builder) {
 	}
 }
 
-// closingTable writes the sheet's lines as one aligned table, a block of rows per line: its name,
+// linesTable writes the sheet's lines as one aligned table, a block of rows per line: its name,
 // then its opening balance, its debit and credit turnovers and its closing balance, each on its
 // side (an expanded balance of 60, 62, 76 has both), zero figures left out. An account's
 // sub-accounts follow its headline (which holds the account's own figures); a whole sheet lists
 // every account, a breakdown its counterparties or contracts (the largest ShownTop, the rest in
 // the export).
-func (r Result) closingTable(b *strings.Builder) {
+func (r Result) linesTable(b *strings.Builder) {
 	rep := r.Report
 	var lines []Row
 	for _, row := range r.Rows {
