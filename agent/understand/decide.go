@@ -610,7 +610,7 @@ var (
 
 // atLeast: «больше миллиона», «свыше 500 тыс», «более 2 млн», «от 100 000 руб»: a debt the
 // list's rows must reach.
-var atLeast = regexp.MustCompile(`(?:^|\s)(?:больше|более|свыше|выше|от|>)\s*(\d{1,3}(?:[ \x{00a0}]\d{3})*(?:[.,]\d+)?|\d+(?:[.,]\d+)?)?\s*(млн|миллион\p{L}*|млрд|тыс\p{L}*|т\.р\.?|к)?(?:\s|$|\.|,|\?)`)
+var atLeast = regexp.MustCompile(`(?:^|\s)(?:больше|более|свыше|выше|от|>)\s*(\d{1,3}(?:[ \x{00a0}]\d{3})*(?:[.,]\d+)?|\d+(?:[.,]\d+)?)?\s*(млн|миллион\p{L}*|лям\p{L}*|млрд|тыс\p{L}*|т\.р\.?|к)?(?:\s|$|\.|,|\?)`)
 
 // atLeastAsked is the smallest debt the folded message asks for, in kopecks; 0 when it names
 // none. A number with no multiplier is roubles; a multiplier with no number is one of it
@@ -629,7 +629,7 @@ func atLeastAsked(folded string) int64 {
 		switch {
 		case strings.HasPrefix(m[2], "млрд"):
 			n.Mul(n, big.NewRat(1_000_000_000, 1))
-		case strings.HasPrefix(m[2], "млн"), strings.HasPrefix(m[2], "миллион"):
+		case strings.HasPrefix(m[2], "млн"), strings.HasPrefix(m[2], "миллион"), strings.HasPrefix(m[2], "лям"):
 			n.Mul(n, big.NewRat(1_000_000, 1))
 		case m[2] != "":
 			n.Mul(n, big.NewRat(1_000, 1))
