@@ -276,12 +276,12 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 			}
 		}
 	}
-	ends := func(h library.ClauseHit) (time.Time, bool) {
+	ends := func(h library.ClauseHit) (time.Time, string, bool) {
 		t, ok := library.TermOf(cds[h.Doc].Units)
 		if !ok || t.End.IsZero() || t.Performance {
-			return time.Time{}, false
+			return time.Time{}, "", false
 		}
-		return time.Date(t.End.Year(), t.End.Month(), t.End.Day(), 0, 0, 0, 0, ru.Moscow), true
+		return time.Date(t.End.Year(), t.End.Month(), t.End.Day(), 0, 0, 0, 0, ru.Moscow), unitPlace(t.Unit, docs[h.Doc].Meta), true
 	}
 	pen, due := penaltyFor(q, current, placeOf, monthly), deadlineFor(q, current, placeOf, signed, ends)
 	if due == "" {

@@ -237,9 +237,10 @@ var fixedHolidays = map[[2]int]bool{{1, 1}: true, {1, 2}: true, {1, 3}: true, {1
 // (signed: nil when unknown) when the question names no day; one counted from the end of the
 // contract's term («не позднее чем за 30 календарных дней до окончания срока лицензии», «в
 // течение 2 рабочих дней после окончания срока субаренды») from the last day of the term its
-// own clause states (ends: nil when unknown) — then «когда» asks it too. "" when the question
+// own clause states (ends: its last day and where it is stated; nil when unknown) — then «когда» asks it too. "" when the question
 // asks no deadline, there is no day to count from, or no unit states such a period.
-func deadlineFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string, signed, ends func(library.ClauseHit) (time.Time, bool)) string {
+func deadlineFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string, signed func(library.ClauseHit) (time.Time, bool),
+	ends func(library.ClauseHit) (time.Time, string, bool)) string {
 	if q.Now.IsZero() || !askedDeadline.MatchString(q.Text) && !askedWhen.MatchString(q.Text) {
 		return ""
 	}
@@ -282,13 +283,13 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 		if !fromEnd && !askedDeadline.MatchString(q.Text) {
 			continue // a bare «когда» is asked of something done by the term's end only («когда кончается аренда» asks the end itself)
 		}
-		from, fromDoc := start, false
+		from, fromDoc, termAt := start, false, ""
 		if fromEnd {
-			d, ok := ends(h)
+			d, at, ok := ends(h)
 			if !ok {
 				continue
 			}
-			from = d
+			from, termAt = d, at
 		} else if termEnd.MatchString(after) {
 			continue // the term's end unknown, a follow-up's, or the term itself asked («срок аренды до какого»)
 		}
@@ -330,9 +331,9 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 		how := days + " с " + from.Format("02.01.2006") + ", со следующего дня"
 		switch {
 		case fromEnd && back:
-			how = days + " до окончания срока " + from.Format("02.01.2006")
+			how = days + " до окончания срока " + from.Format("02.01.2006") + " по " + termAt
 		case fromEnd:
-			how = days + " после окончания срока " + from.Format("02.01.2006") + ", со следующего дня"
+			how = days + " после окончания срока " + from.Format("02.01.2006") + " по " + termAt + ", со следующего дня"
 		case back:
 			how = days + " до " + from.Format("02.01.2006")
 		case fromDoc:

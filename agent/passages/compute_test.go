@@ -101,7 +101,9 @@ func TestDeadlineFor(t *testing.T) {
 		{"до какого числа отказаться от продления на 27й", renewal, "не позднее **01\\.01\\.2027**"}, // «27й» is the year, and the term's end counts
 	}
 	signed := func(library.ClauseHit) (time.Time, bool) { return time.Date(2026, 2, 16, 0, 0, 0, 0, ru.Moscow), true }
-	ends := func(library.ClauseHit) (time.Time, bool) { return time.Date(2027, 1, 31, 0, 0, 0, 0, ru.Moscow), true }
+	ends := func(library.ClauseHit) (time.Time, string, bool) {
+		return time.Date(2027, 1, 31, 0, 0, 0, 0, ru.Moscow), "п. 3.1", true
+	}
 	// «когда платить» of a lease: the monthly rent's clause answers best; the deposit's «в течение
 	// 5 банковских дней с даты подписания Договора» below it is no deadline of the rent
 	rent := unit("3.5. Арендная плата вносится ежемесячно не позднее 5-го числа текущего месяца.")
