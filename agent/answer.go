@@ -348,11 +348,12 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	if unknown || ownPolicy || signless {
 		sure, need = false, docsRouteWeak
 	}
-	// A 1C or Bank of Russia reading that names nothing of theirs — no counterparty, account,
-	// currency or date, only words («конфиденциальность … после окончания договора» is no list of
+	// A 1C or Bank of Russia reading that names nothing of theirs — no counterparty, account
+	// (not even one the words imply: «сколько денег на счетах» is 51's balance), currency or
+	// date, only words («конфиденциальность … после окончания договора» is no list of
 	// open contracts, «по какому курсу пересчитываем суточные» no rate) — yields to documents
 	// that hold the message strongly.
-	bare := d.Kind == understand.KindLedger && !d.Date.Set && !d.Period.Set ||
+	bare := d.Kind == understand.KindLedger && !d.Date.Set && !d.Period.Set && !d.Account.Set ||
 		d.Kind == understand.KindRate && !d.Currencies.Set && !d.Date.Set
 	switch {
 	case asksBack && !planned && !hit.Named && bare:

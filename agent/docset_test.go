@@ -193,7 +193,10 @@ func docsetOutcome(l docsetLine, ans Answer) (string, []string) {
 	}
 	// The documents answered, or said first that they do not say it (what the knowledge base
 	// says may follow).
-	fromDocs := ans.Debug.Route.Kind == understand.KindDocs || strings.HasPrefix(text, "прямого ответа в ваших документах")
+	// A reply another source handed to the documents (the knowledge base had no article) is
+	// theirs too.
+	fromDocs := ans.Debug.Route.Kind == understand.KindDocs || ans.Kind == understand.KindDocs ||
+		strings.HasPrefix(text, "прямого ответа в ваших документах")
 	if strings.HasPrefix(l.Answer, "нет в документе") {
 		if notFound && fromDocs {
 			return "right", nil

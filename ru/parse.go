@@ -1,6 +1,7 @@
 package ru
 
 import (
+	"strings"
 	"time"
 )
 
@@ -170,7 +171,28 @@ func (p *parser) optYear(i int) (y, end int) {
 	if off, ok := relOffset(p.word(i)); ok && unitWords[p.word(i+1)] == uYear {
 		return p.today.Year() + off, i + 2
 	}
+	if y, ok := p.shortYear(i); ok {
+		return y, p.yearWord(i + 1)
+	}
 	return 0, i
+}
+
+// shortYear reads a two-digit year after a month, as accountants write it: «в январе 27»,
+// «март 25 г.», «за декабрь 26?» — within ten years of today, and only where nothing makes it
+// a day («в январе 27 числа», «27-го»): a year word, the end of the message or a punctuation
+// mark follows it.
+func (p *parser) shortYear(i int) (int, bool) {
+	v, n := p.num(i)
+	if n != 2 || i >= len(p.toks) || len(p.toks[i].parts) != 1 {
+		return 0, false
+	}
+	y := p.today.Year()/100*100 + v
+	if y < p.today.Year()-10 || y > p.today.Year()+10 {
+		return 0, false
+	}
+	next := i + 1
+	ok := next >= len(p.toks) || yearWords[p.word(next)] || p.punct(next) != "" && strings.Contains("?!,;:)", p.punct(next))
+	return y, ok
 }
 
 // ordinal skips a suffix after a number: «1-го», «2-й», «3й». i is the token after the number.

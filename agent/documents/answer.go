@@ -85,6 +85,7 @@ func (s *Skill) answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 	case q.Docs.Note != "":
 		r.Text = q.Docs.Note + "\n\n" + r.Text
 	}
+	r.Nearest = notFound
 	r.Trace = skill.Trace{"docs": dbg}
 	r.Scenario = sc
 	return r, nil

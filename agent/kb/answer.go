@@ -175,6 +175,13 @@ func (s *Skill) answer(ctx context.Context, q skill.Query, rules bool) (skill.Re
 		degraded := r.Degraded
 		r = s.refusal(ctx, q, d)
 		r.Degraded = degraded
+		if !q.HandedOff && q.Plan == nil {
+			// No article answers it: the asker's own documents may (a question of words the
+			// parser could not place — «можно ставить программу в минском филиале» beside a
+			// licence agreement); the refusal stands when they hold nothing on it.
+			r.Then = &skill.Handoff{Kind: understand.KindDocs, OnlyIfFound: true, Direct: true,
+				Reason: "в базе знаний статьи нет: ответ нашёлся в документах пользователя"}
+		}
 	}
 	r.Trace = skill.Trace{"docs": dbg}
 	return r, nil

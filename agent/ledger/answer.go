@@ -49,6 +49,13 @@ func (s *Skill) decision(ctx context.Context, q skill.Query) (skill.Reply, error
 			return s.everyOrganization(ctx, q, d)
 		}
 		r, err := s.run(ctx, q, FromDecision(d))
+		if err == nil && !q.HandedOff && asksWhose(r) {
+			// 1C would only ask whose («надо собрать 150 шт поштучно, сколько заплатим»): the
+			// asker's own documents answer it when they state it; 1C's question follows.
+			r.Then = &skill.Handoff{Kind: understand.KindDocs, OnlyIfFound: true, Direct: true,
+				Suffix: "\n\n_Если вопрос о данных 1С — назовите контрагента._",
+				Reason: "1С спросила бы контрагента: ответ нашёлся в документах пользователя"}
+		}
 		if err == nil && d.NetOfVAT && d.Recipe != recipe.TurnoverSheet && d.Recipe != recipe.AccountCard {
 			// «долг вектора без ндс»: settlements are kept with VAT; no balance of them splits it out
 			note := "_Суммы с НДС: расчёты с контрагентами в 1С ведутся с НДС, и без НДС остатки их не показывают. НДС каждого документа — в его счёте-фактуре._"
@@ -389,4 +396,10 @@ func onDate(d understand.Decision) string {
 		return " на " + d.Period.Value.To.Format("02.01.2006")
 	}
 	return ""
+}
+
+// asksWhose reports whether a 1C reply only asks for the counterparty the question did not name.
+func asksWhose(r skill.Reply) bool {
+	dbg, ok := r.Trace["ledger"].(*runner.Debug)
+	return ok && slices.Contains(dbg.MissingRequiredFilters, recipe.FilterCounterparty)
 }

@@ -340,3 +340,27 @@ func TestWithName(t *testing.T) {
 		}
 	}
 }
+
+// TestAskBackHandsToTheDocuments: a 1C reading that would only ask whose («оплата за
+// паллетоместо в сутки сколько перечислим») asks the user's documents first — their answer, if
+// they state one, replaces the question back; a question that names the counterparty, or one
+// already handed over, does not.
+func TestAskBackHandsToTheDocuments(t *testing.T) {
+	s := newSkill(t, everyone)
+	r := ask(t, s, 1, 1, "оплата за паллетоместо в сутки сколько перечислим")
+	if !strings.Contains(r.Text, "уточните контрагента") {
+		t.Fatalf("not a question back: %q", r.Text)
+	}
+	if h := r.Then; h == nil || h.Kind != understand.KindDocs || !h.Direct || !h.OnlyIfFound || !strings.Contains(h.Suffix, "назовите контрагента") {
+		t.Errorf("handoff %+v, want the documents, only a direct answer, 1C's question after it", h)
+	}
+	if r := ask(t, s, 1, 1, "оплаты Альфы за март"); r.Then != nil {
+		t.Errorf("a named counterparty handed over: %+v", r.Then)
+	}
+	text := "оплата за паллетоместо в сутки сколько перечислим"
+	d := understand.NewParser().Parse(understand.Input{Text: text, Now: testNow(), Catalogs: s.Catalogs(t.Context(), 1, 1)})
+	r, err := s.Answer(t.Context(), skill.Query{UserID: 1, ChatID: 1, Text: text, Decision: d, HandedOff: true})
+	if err != nil || r.Then != nil {
+		t.Errorf("handed over again: %+v, %v", r.Then, err)
+	}
+}

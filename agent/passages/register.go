@@ -30,6 +30,9 @@ var (
 		`осталось\s+(?:\p{L}+\s+)?(?:\p{L}+\s+)?(дней|месяцев|недель|времени)|(сколько|скока|скоко)\s+(?:ещ[её]\s+)?осталось\s+до\s+(конца|окончани)`)
 	// asksContracts: the question is about the contracts as a list, not one of them.
 	asksContracts = regexp.MustCompile(`(?i)(как\p{L}+|все|всех|наши|список|перечень)\s+(у\s+нас\s+)?договор\p{L}*|договор(ы|ов|ам)(\s|$|\?)`)
+	// asksWhatEnds: «что истекает в январе 27», «что у нас заканчивается в этом году» — what ends,
+	// of all the user has.
+	asksWhatEnds = regexp.MustCompile(`(?i)^\s*(что|какие|какой|какая|у\s+нас\s+что)\s+(у\s+нас\s+)?(истека|истеч|заканчива|закончит|конча)`)
 	// asksWhoWith: «с кем у нас договоры», «кто наши контрагенты по договорам».
 	asksWhoWith = regexp.MustCompile(`(?i)с\s+кем\s+(у\s+нас\s+)?(договор|заключ)|контрагент\p{L}*\s+по\s+(нашим\s+)?договор|с\s+какими\s+(компаниями|организациями|контрагентами)`)
 	// compareTerms: «сравни … по срокам», «сроки аренды и займа».
@@ -59,7 +62,7 @@ func register(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.Cl
 			}
 		}
 		return withWhom(rds, docs, named)
-	case asksEnds.MatchString(q.Text) && asksContracts.MatchString(q.Text):
+	case asksEnds.MatchString(q.Text) && (asksContracts.MatchString(q.Text) || asksWhatEnds.MatchString(q.Text)):
 		return contractEnds(q, rds, docs, nil)
 	case compareTerms.MatchString(q.Text):
 		// «сравни аренду и заём по срокам»: the terms of the contracts the question names

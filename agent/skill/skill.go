@@ -114,10 +114,13 @@ type Handoff struct {
 	// Append adds the other answer after this reply, its footnotes numbered after this reply's;
 	// otherwise the other answer replaces this reply.
 	Append bool
-	// Prefix goes before the other answer when it replaces this reply.
-	Prefix string
+	// Prefix goes before the other answer when it replaces this reply, Suffix after it.
+	Prefix, Suffix string
 	// OnlyIfFound keeps this reply when the other answer has no sources.
 	OnlyIfFound bool
+	// Direct keeps this reply when the other answer only quotes what comes closest
+	// (Reply.Nearest): a source asked because this one had nothing must answer.
+	Direct bool
 	// Note goes before this reply when it stands alone (the other answer was not taken).
 	Note string
 	// Reason says why the other answer was taken, for the debug payload.
@@ -130,7 +133,7 @@ type Handoff struct {
 // (its scenario set), appended after rep with its footnotes numbered after rep's, or instead
 // of rep — in either case only when other found something, if h asks so.
 func (h Handoff) Combine(rep, other Reply) Reply {
-	found := len(other.Sources) > 0 && !other.Unanswered
+	found := len(other.Sources) > 0 && !other.Unanswered && !(h.Direct && other.Nearest)
 	if h.OnlyIfFound && !found {
 		if h.Note != "" {
 			rep.Text = h.Note + "\n\n" + rep.Text
@@ -144,7 +147,7 @@ func (h Handoff) Combine(rep, other Reply) Reply {
 		other.Reasons = append(other.Reasons, h.Reason)
 	}
 	if !h.Append {
-		other.Text = h.Prefix + other.Text
+		other.Text = h.Prefix + other.Text + h.Suffix
 		return other
 	}
 	rep.Text += "\n\n" + phrase.Renumber(other.Text, len(rep.Sources))
@@ -233,6 +236,9 @@ type Reply struct {
 	// Unanswered: the skill has no answer of its own to this question (a search with no passage,
 	// a vague question the user's documents do not answer); the agent may try the next route.
 	Unanswered bool
+	// Nearest: the documents state nothing of what was asked, and the reply quotes the clause
+	// that comes closest.
+	Nearest bool
 }
 
 // Trace is a skill's debug payload, under the keys the debug output shows ("ledger" and

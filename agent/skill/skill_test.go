@@ -12,6 +12,7 @@ func TestCombine(t *testing.T) {
 	kb := Reply{Text: "Обычно 30 дней [1].", Sources: []facts.Source{{Title: "База знаний"}}, Scenario: S2General,
 		Trace: Trace{"kb": 1}}
 	empty := Reply{Text: "Не нашёл.", Scenario: S2General, Unanswered: true}
+	nearest := Reply{Text: "Ближе всего: п. 1.1 [1].", Sources: []facts.Source{{Title: "Договор"}}, Scenario: S2General, Nearest: true}
 	for _, tt := range []struct {
 		name     string
 		h        Handoff
@@ -31,6 +32,14 @@ func TestCombine(t *testing.T) {
 			"В документах нет. Обычно 30 дней [1].", 1, understand.KindKB, S2General},
 		{"instead only if found", Handoff{Kind: understand.KindKB, OnlyIfFound: true}, empty,
 			"По договору: 30 дней [1].", 1, "", S1Search},
+		{"instead, with a suffix", Handoff{Kind: understand.KindKB, OnlyIfFound: true, Suffix: "\n\n_Или назовите контрагента._"}, kb,
+			"Обычно 30 дней [1].\n\n_Или назовите контрагента._", 1, understand.KindKB, S2General},
+		{"the nearest clause is found, unless an answer is asked", Handoff{Kind: understand.KindKB, OnlyIfFound: true}, nearest,
+			"Ближе всего: п. 1.1 [1].", 1, understand.KindKB, S2General},
+		{"direct: the nearest clause is no answer", Handoff{Kind: understand.KindKB, OnlyIfFound: true, Direct: true}, nearest,
+			"По договору: 30 дней [1].", 1, "", S1Search},
+		{"direct: an answer is taken", Handoff{Kind: understand.KindKB, OnlyIfFound: true, Direct: true}, kb,
+			"Обычно 30 дней [1].", 1, understand.KindKB, S2General},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := tt.h.Combine(rep, tt.other)

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -83,6 +84,7 @@ var families = map[string]string{
 	"оплат": "оплат", "оплач": "оплат", "оплачива": "оплат", "оплачен": "оплат",
 	"платеж": "оплат", "платежн": "оплат", "плат": "оплат", "уплат": "оплат",
 	"уплачива": "оплат", "уплач": "оплат", "уплачен": "оплат",
+	"выплат": "оплат", "выплач": "оплат", "выплачива": "оплат", "выплачен": "оплат",
 	// неустойка = пени + штраф
 	"неустойк": "неустойк", "пен": "неустойк", "штраф": "неустойк",
 	"штрафн": "неустойк",
@@ -217,9 +219,52 @@ func normalizeWord(w []byte, cyr, lat bool) string {
 		}
 	}
 	if f, ok := families[stem]; ok {
-		stem = f
+		return f
+	}
+	if cyr {
+		stem = adjectiveBase(stem)
+		if f, ok := families[stem]; ok {
+			stem = f
+		}
 	}
 	return stem
+}
+
+// familyTerms are the terms families fold onto: a term of its own, never cut further.
+var familyTerms = func() map[string]bool {
+	m := make(map[string]bool, len(families))
+	for _, t := range families {
+		m[t] = true
+	}
+	return m
+}()
+
+// adjectiveBase cuts the suffix that makes an adjective of a noun from a Snowball stem, so that
+// a document's title and a question's words meet: «агентский» and «агенту», «складской» and
+// «склад», «транспортный» and «транспорт». Only after a consonant, and only where a stem of at
+// least five letters stays: «выписка», «пропуск», «сторона», «компания» keep theirs.
+func adjectiveBase(stem string) string {
+	if familyTerms[stem] {
+		return stem
+	}
+	r := []rune(stem)
+	n := len(r)
+	cut := 0
+	switch {
+	case n >= 7 && r[n-2] == 'с' && r[n-1] == 'к' && consonant(r[n-3]):
+		cut = 2
+	case n >= 6 && r[n-1] == 'н' && consonant(r[n-2]) && r[n-2] != 'н':
+		cut = 1
+	}
+	if cut == 0 {
+		return stem
+	}
+	return string(r[:n-cut])
+}
+
+// consonant: a Russian consonant letter (й included; ь and ъ are not).
+func consonant(r rune) bool {
+	return r >= 'а' && r <= 'я' && !strings.ContainsRune("аеиоуыэюяьъ", r)
 }
 
 // latinLookalike maps ASCII Latin letters that print like Cyrillic ones to

@@ -1,0 +1,57 @@
+package agent
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/finbot/finbot/agent/understand"
+)
+
+// TestNoArticleAsksTheDocuments: a message the parser could not place, which the knowledge base
+// has no article on, is asked of the user's documents — their answer replaces «Не понял
+// вопрос» when they state one («что истекает в январе 27»: the contracts' register, the short
+// year read as 2027), and the refusal stands when they only come close or there are none.
+func TestNoArticleAsksTheDocuments(t *testing.T) {
+	a := docsetAgent(t, "", docsetFilesIn(t, docset3Dir), 40000)
+	me := Request{UserID: 40000, ChatID: 40000}
+	ans := ask(t, a, me, "что истекает в январе 27")
+	if ans.Kind != understand.KindDocs || !strings.HasPrefix(ans.Text, "Истекают за 01.01.2027–31.01.2027:") {
+		t.Fatalf("kind %s: %q", ans.Kind, ans.Text)
+	}
+	ends, rest, _ := strings.Cut(ans.Text, "Остальные:")
+	for _, c := range []string{"СА-14/26", "SL-2026/118"} {
+		if !strings.Contains(ends, c) {
+			t.Errorf("%s (ends 31.01.2027) not among those that end in January 2027: %q", c, ans.Text)
+		}
+	}
+	for _, c := range []string{"ТЭ-305/26", "АГ-09/2026"} {
+		if !strings.Contains(rest, c) {
+			t.Errorf("%s not among the others: %q", c, ans.Text)
+		}
+	}
+	if !strings.Contains(strings.Join(ans.Debug.Route.Reasons, "; "), "в базе знаний статьи нет") {
+		t.Errorf("the route does not say why the documents answered: %v", ans.Debug.Route.Reasons)
+	}
+
+	// The documents state nothing of it: the clause that comes closest is no answer to offer.
+	ans = ask(t, a, me, "можно ставить программу в минском филиале")
+	if !strings.HasPrefix(ans.Text, "Не понял вопрос") || ans.Kind == understand.KindDocs {
+		t.Errorf("kind %s: %q", ans.Kind, ans.Text)
+	}
+
+	// No documents: the refusal.
+	other := Request{UserID: 40500, ChatID: 40500}
+	if ans := ask(t, a, other, "что истекает в январе 27"); !strings.HasPrefix(ans.Text, "Не понял вопрос") {
+		t.Errorf("without documents: %q", ans.Text)
+	}
+}
+
+// TestWordsOf1CStayWith1C: «сколько денег на счетах» names no account, but its words are 1C's
+// own (the balance of 51); a loan agreement's «денежные средства на счёт» does not take it.
+func TestWordsOf1CStayWith1C(t *testing.T) {
+	a := docsetAgent(t, "", docsetFiles(t), 27000)
+	ans := ask(t, a, Request{UserID: 27000, ChatID: 27000}, "сколько денег на счетах")
+	if ans.Debug.Route.Kind != understand.KindLedger || !strings.Contains(ans.Text, "Остаток по счёту 51") {
+		t.Errorf("route %s/%s: %q", ans.Debug.Route.Kind, ans.Debug.Route.Rule, ans.Text)
+	}
+}
