@@ -55,3 +55,31 @@ func TestWordsOf1CStayWith1C(t *testing.T) {
 		t.Errorf("route %s/%s: %q", ans.Debug.Route.Kind, ans.Debug.Route.Rule, ans.Text)
 	}
 }
+
+// TestDocumentFollowUpStaysInItsDocument: a follow-up that names no document is answered from
+// the one the dialog is about — the agency contract's report day for «за ноябрь значит когда»,
+// computed; and never from another document's clause («а за декабрь значит до» after the
+// services contract's payment day is not the loan's December repayment).
+func TestDocumentFollowUpStaysInItsDocument(t *testing.T) {
+	a := docsetAgent(t, "", docsetFilesIn(t, docset3Dir), 40000)
+	me := Request{UserID: 40000, ChatID: 40100}
+	if ans := ask(t, a, me, "агентский отчет до какого числа сдают"); !strings.Contains(ans.Text, "5.1") {
+		t.Fatalf("first question: %q", ans.Text)
+	}
+	ans := ask(t, a, me, "за ноябрь значит когда")
+	if ans.Debug.Route.Rule != "follow_up_docs" || !strings.Contains(ans.Text, "**07.12.2026**") || !strings.Contains(ans.Text, "АГЕНТСКИЙ ДОГОВОР") {
+		t.Errorf("route %s: %q", ans.Debug.Route.Rule, ans.Text)
+	}
+
+	b := docsetAgent(t, "", docsetFiles(t), 27000)
+	me = Request{UserID: 27000, ChatID: 27100}
+	for _, q := range []string{"абонентка сетевым решениям сколько в месяц", "а до какого числа платим"} {
+		if ans := ask(t, b, me, q); !strings.Contains(ans.Text, "47/У") {
+			t.Fatalf("%q: %q", q, ans.Text)
+		}
+	}
+	ans = ask(t, b, me, "а за декабрь значит до")
+	if strings.Contains(ans.Text, "ЗАЙМА") || strings.Contains(ans.Text, "ПОСТАВКИ") || ans.Debug.Route.Kind != understand.KindDocs {
+		t.Errorf("answered from another document: %q", ans.Text)
+	}
+}

@@ -585,7 +585,7 @@ func init() {
 		"числа", "число", "какого", "чтоб", "чтобы", "будет", "было", "если",
 		"найди", "найти", "покажи", "подскажи", "скажи", "посмотри", "проверь", "дай", "напомни",
 		"мой", "моих", "моем", "моём", "моей", "мои", "моего", "наш", "нашем", "нашей", "наших", "нашего", "наши",
-		"размер", "размере", "величина"} {
+		"размер", "размере", "величина", "значит", "получается", "тогда"} {
 		for _, t := range retrieval.Tokens(w) {
 			questionStop[t] = true
 		}
@@ -825,7 +825,8 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	ownTerms := false
 	if own < len(qt) {
 		for _, t := range qt[:own] {
-			ownTerms = ownTerms || df[t] > 0 && !parameter(t) // «а за год»: a figure to count with, not a subject
+			// «а за год», «а за декабрь»: a figure or a period to count with, not a subject
+			ownTerms = ownTerms || df[t] > 0 && !parameter(t) && !monthTerms[t]
 		}
 	}
 	weight := map[string]float64{}
@@ -875,6 +876,16 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		}
 		if all > 0 {
 			titled[di] = float64(held) / float64(all)
+		}
+	}
+	// A follow-up whose own words name no document («а за декабрь значит до») stays in the
+	// documents the dialog is about: another document's clause is no answer to it.
+	ownNamesNone := true
+	for di := range docs {
+		for _, t := range qt[:own] {
+			if titleTerms[di][t] && !documentWords[t] {
+				ownNamesNone = false
+			}
 		}
 	}
 	if len(q.Prefer) > 0 {
@@ -1023,6 +1034,9 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			}
 			if best > 0 && affinity[di] < best {
 				s *= 0.6 // another document than the one the question names
+				if len(q.Prefer) > 0 && ownNamesNone {
+					continue // …or the one the dialog is about, when the follow-up names none
+				}
 				if byNumber {
 					s *= 0.5 // …by its number («акт 1187», «по 318-П»): no other document is meant
 				}

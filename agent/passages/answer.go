@@ -109,6 +109,12 @@ func (a Answerer) Passages(ctx context.Context, lib *library.Library, own string
 		// sharing fewer of the question's words still qualifies.
 		lq.MinOverlap = SelectedOverlap
 	}
+	if len(ids) == 0 && q.Continues != "" && len(q.Prefer) > 0 {
+		// A follow-up's passages come from the documents the dialog is about («а за декабрь
+		// значит до»: not the supply contract's «до 19 декабря» after the services contract's
+		// payment day); one that names another document is read as clauses, by its name.
+		lq.DocIDs = q.Prefer
+	}
 	passages, info, err := lib.Search(ctx, own, lq)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -145,6 +145,9 @@ func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 	return ""
 }
 
+// untilWhat: a follow-up that ends on «до» («а за декабрь значит до?»): until when.
+var untilWhat = regexp.MustCompile(`(?i)(^|\s)до\s*\?*\s*$`)
+
 // nextMonthDay: «не позднее 15-го числа месяца, следующего за истекшим процентным периодом»,
 // «до 25 числа месяца, следующего за отчётным кварталом», «не позднее 5-го числа текущего месяца».
 var nextMonthDay = regexp.MustCompile(`(?i)(?:не\s+позднее|до)\s+(\d{1,2})[-\s]?(?:го|ого)?\s*(?:\([^()]{1,30}\)\s*)?числа\s+(?:(месяца,?\s+следующего\s+за)|(текущего|оплачиваемого|расчётного|расчетного)\s+(?:\([^()]{1,30}\)\s*)?месяца|(месяца,?\s+предшествующего))`)
@@ -157,7 +160,9 @@ var nthWorkingDay = regexp.MustCompile(`(?i)(?:не\s+позднее|до)\s+(\d
 // 15-го числа месяца, следующего за истекшим процентным периодом» is 15.10.2026; a day off moves
 // it to the next working day (Civil Code art. 193).
 func dueDayFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string) string {
-	if q.Now.IsZero() || !askedDeadline.MatchString(q.Text) {
+	// «за ноябрь значит когда» after «агентский отчёт до какого числа сдают»: the follow-up names
+	// the period, the question it continues asked the deadline
+	if q.Now.IsZero() || !askedDeadline.MatchString(q.Text) && !((askedWhen.MatchString(q.Text) || untilWhat.MatchString(q.Text)) && askedDeadline.MatchString(q.Continues)) {
 		return ""
 	}
 	p, ok := periodOf(q.Text, q.Now)

@@ -102,24 +102,30 @@ func TestDueDayFor(t *testing.T) {
 		Text: "4.3. Постоянная часть вносится ежемесячно авансом не позднее 25 (двадцать пятого) числа месяца, предшествующего оплачиваемому."}}
 	report := library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "3.2",
 		Text: "3.2. Держатель карты представляет авансовый отчёт ежемесячно, не позднее 5-го рабочего дня месяца, следующего за отчётным."}}
+	agentReport := library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "5.1",
+		Text: "5.1. Агент ежемесячно, не позднее 7 (седьмого) числа месяца, следующего за отчётным, представляет Принципалу отчёт."}}
 	place := func(h library.ClauseHit) string { return "п. " + h.Unit.Number }
 	tests := []struct {
-		q    string
-		hit  library.ClauseHit
-		want string
+		q, continues string // continues: the question a follow-up continues
+		hit          library.ClauseHit
+		want         string
 	}{
-		{"проценты за 3 квартал до какого числа", interest, "**15\\.10\\.2026**"},
-		{"проценты за 4 квартал 2025 до какого числа", interest, "**15\\.01\\.2026**"},
-		{"до какого числа аренду за январь 2027", rent, "**05\\.01\\.2027**"},
-		{"до какого числа аренду за ноябрь", rent, "**05\\.11\\.2026**"},
-		{"когда платить проценты за 4 кв по займу", interest, "**15\\.01\\.2027** \\(15\\-е число месяца, следующего за периодом"},
-		{"проценты за 3 квартал", interest, ""}, // asks no deadline
-		{"за январь 2027 аванс до какого числа", advance, "**25\\.12\\.2026** \\(25\\-е число месяца, предшествующего месяцу 01\\.2027"},
-		{"отчет по карте за ноябрь до какого", report, "**07\\.12\\.2026** \\(5\\-й рабочий день"}, // 1–4 and 7 December
-		{"отчет по карте за апрель до какого", report, "**08\\.05\\.2026**"},                       // 1 May a holiday, 2–3 May a weekend: 4–8 May
+		{"проценты за 3 квартал до какого числа", "", interest, "**15\\.10\\.2026**"},
+		{"проценты за 4 квартал 2025 до какого числа", "", interest, "**15\\.01\\.2026**"},
+		{"до какого числа аренду за январь 2027", "", rent, "**05\\.01\\.2027**"},
+		{"до какого числа аренду за ноябрь", "", rent, "**05\\.11\\.2026**"},
+		{"когда платить проценты за 4 кв по займу", "", interest, "**15\\.01\\.2027** \\(15\\-е число месяца, следующего за периодом"},
+		{"проценты за 3 квартал", "", interest, ""}, // asks no deadline
+		{"за январь 2027 аванс до какого числа", "", advance, "**25\\.12\\.2026** \\(25\\-е число месяца, предшествующего месяцу 01\\.2027"},
+		{"отчет по карте за ноябрь до какого", "", report, "**07\\.12\\.2026** \\(5\\-й рабочий день"}, // 1–4 and 7 December
+		{"отчет по карте за апрель до какого", "", report, "**08\\.05\\.2026**"},                       // 1 May a holiday, 2–3 May a weekend: 4–8 May
+		// a follow-up names the period; the question it continues asked the deadline
+		{"за ноябрь значит когда", "агентский отчет до какого числа сдают", agentReport, "**07\\.12\\.2026**"},
+		{"а за декабрь значит до", "а до какого числа платим", rent, "05\\.12\\.2026 — выходной, по ст\\. 193 ГК РФ срок переносится на 07\\.12\\.2026"},
+		{"за ноябрь значит когда", "сколько агенту за ноябрь", agentReport, ""}, // no deadline asked
 	}
 	for _, tt := range tests {
-		got := dueDayFor(Question{Text: tt.q, Now: now}, []library.ClauseHit{tt.hit}, place)
+		got := dueDayFor(Question{Text: tt.q, Continues: tt.continues, Now: now}, []library.ClauseHit{tt.hit}, place)
 		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
 			t.Errorf("dueDayFor(%q) = %q, want %q in it", tt.q, got, tt.want)
 		}

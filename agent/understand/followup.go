@@ -552,8 +552,10 @@ func docsFollowUp(s *scan, cur, own Decision, prev State, cue, subject bool) (De
 			return own, true // «а кто нам должен?»: a question of its own, read without its «а»
 		}
 		return Decision{}, false
-	case !cue && (subject || len(s.toks) > 2):
-		return Decision{}, false // a complete question of its own: «какая премия главбуху?»
+	case !cue && (subject || len(s.toks) > 2) && !(periodFirst(s, cur) && !subject):
+		// a complete question of its own: «какая премия главбуху?» — not one that opens with the
+		// period it asks the last answer of, and names nothing else («за ноябрь значит когда»)
+		return Decision{}, false
 	}
 	return Decision{Kind: KindDocs, Sure: true, Rule: "follow_up_docs", Asks: cur.Asks, Continues: prev.Question, ContinuesDocs: prev.Docs,
 		Reasons: []string{"продолжение вопроса по документам «" + ru.Truncate(strings.ReplaceAll(prev.Question, "\n", " "), 80) + "»"}}, true
@@ -582,4 +584,10 @@ func LastState(hist []history.Turn) (State, bool) {
 		return st, true
 	}
 	return State{}, false
+}
+
+// periodFirst: a short message that opens with the period or day it asks («за ноябрь значит
+// когда», «на 1 апреля сколько»).
+func periodFirst(s *scan, cur Decision) bool {
+	return (cur.Period.Set || cur.Date.Set) && len(s.toks) <= 6 && s.startsWith("за", "на", "в", "во", "к", "с", "по")
 }

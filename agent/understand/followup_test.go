@@ -68,3 +68,33 @@ func TestFollowUps(t *testing.T) {
 		t.Errorf("follow-up accuracy %.1f %% < %.0f %%", 100*acc, 100*minFollowUps)
 	}
 }
+
+// TestDocsFollowUpOpensWithAPeriod: after an answer from the user's documents, a short message
+// that opens with the period it asks and names nothing else continues the document question
+// («за ноябрь значит когда» after «агентский отчёт до какого числа сдают»); one with a subject of
+// its own, or too long, is a question of its own.
+func TestDocsFollowUpOpensWithAPeriod(t *testing.T) {
+	p := understand.NewParser()
+	cats := demoCatalogs(t)
+	prev := understand.State{Kind: understand.KindDocs, Question: "агентский отчет до какого числа сдают", Docs: []string{"doc-1"}}
+	for _, tt := range []struct {
+		q         string
+		continues bool
+	}{
+		{"за ноябрь значит когда", true},
+		{"на 1 апреля сколько", true},
+		{"за ноябрь долг перед альфой какой", false},
+		{"за март выручка по всем организациям какая была в итоге", false},
+	} {
+		in := understand.Input{Text: tt.q, Now: corpusToday, Docs: corpusDocs, Catalogs: cats}
+		d := p.Parse(in)
+		f, ok := p.FollowUp(in, d, prev)
+		got := ok && f.Kind == understand.KindDocs && f.Rule == "follow_up_docs"
+		if got != tt.continues {
+			t.Errorf("%q: continues the document question %v (%s/%s), want %v", tt.q, got, f.Kind, f.Rule, tt.continues)
+		}
+		if got && (f.Continues != prev.Question || len(f.ContinuesDocs) != 1) {
+			t.Errorf("%q: continues %q over %v", tt.q, f.Continues, f.ContinuesDocs)
+		}
+	}
+}
