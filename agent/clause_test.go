@@ -176,3 +176,21 @@ func TestDocumentsWithoutTheClause(t *testing.T) {
 		t.Errorf("with a penalty clause:\n%s", ans.Text)
 	}
 }
+
+// TestHalfHeldClauseIsTheNearest: a clause quoted as the answer, with nothing computed from it,
+// must hold most of the question; one that holds about half of it («коммуналка входит в
+// аренду?» and the lease's clause on the variable part) is shown as the nearest, not stated as
+// the answer — such quotes were right half the time on the document sets. A clause that holds
+// the whole question is the answer.
+func TestHalfHeldClauseIsTheNearest(t *testing.T) {
+	a := docsetAgent(t, "", docsetFiles(t), 27000)
+	me := Request{UserID: 27000, ChatID: 27000}
+	ans := ask(t, a, me, "коммуналка входит в аренду?")
+	if !strings.HasPrefix(ans.Text, "Прямого ответа в ваших документах не нашёл. Ближе всего по смыслу:") || !strings.Contains(ans.Text, "п. 3.4") {
+		t.Errorf("half of the question held: %q", ans.Text)
+	}
+	ans = ask(t, a, me, "какая ставка процентов по займу")
+	if strings.Contains(ans.Text, "не нашёл") || !strings.Contains(ans.Text, "п. 3.1") {
+		t.Errorf("the whole question held: %q", ans.Text)
+	}
+}
