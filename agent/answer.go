@@ -250,6 +250,9 @@ const (
 	docsRouteWeak = 0.2
 )
 
+// namesKeyRate: the message names the Bank of Russia's rate as such, not only «ставка».
+var namesKeyRate = regexp.MustCompile(`ключев|ключик|цб|центробанк|банк\p{L}*\s+росси|рефинанс|кс\b`)
+
 // givesKeyRate: the message gives the key rate itself («если ключевая 16 %», «при ключевой 21»).
 var givesKeyRate = regexp.MustCompile(`ключев\p{L}*(\s+ставк\p{L}*)?\s+(будет\s+|равна\s+)?\d{1,2}([.,]\d{1,2})?(\s*%|\s|$)`)
 
@@ -354,7 +357,8 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// open contracts, «по какому курсу пересчитываем суточные» no rate) — yields to documents
 	// that hold the message strongly.
 	bare := d.Kind == understand.KindLedger && !d.Date.Set && !d.Period.Set && !d.Account.Set ||
-		d.Kind == understand.KindRate && !d.Currencies.Set && !d.Date.Set
+		d.Kind == understand.KindRate && !d.Currencies.Set && !d.Date.Set ||
+		d.Kind == understand.KindKeyRate && !namesKeyRate.MatchString(strings.ToLower(q.Text)) // «новую ставку на 27 год» of a sublease
 	switch {
 	case asksBack && !planned && !hit.Named && bare:
 		need = docsRouteBare // a list of every counterparty's («незакрытые договоры») for a question of words

@@ -83,3 +83,19 @@ func TestDocumentFollowUpStaysInItsDocument(t *testing.T) {
 		t.Errorf("answered from another document: %q", ans.Text)
 	}
 }
+
+// TestRateOfADocumentIsNoKeyRate: «ставка» alone, beside a sublease whose rates are indexed,
+// is the sublease's; the Bank of Russia's rate is asked by its name.
+func TestRateOfADocumentIsNoKeyRate(t *testing.T) {
+	a := docsetAgent(t, "", docsetFilesIn(t, docset3Dir), 40000)
+	me := Request{UserID: 40000, ChatID: 40000}
+	ans := ask(t, a, me, "до какого они обязаны сообщить новую ставку на 27 год")
+	if ans.Debug.Route.Kind != understand.KindDocs || !strings.Contains(ans.Text, "СА-14/26") {
+		t.Errorf("route %s/%s: %q", ans.Debug.Route.Kind, ans.Debug.Route.Rule, ans.Text)
+	}
+	for _, q := range []string{"какая ключевая ставка", "ставка цб сегодня"} {
+		if ans := ask(t, a, me, q); ans.Debug.Route.Kind != understand.KindKeyRate {
+			t.Errorf("%q: route %s/%s: %q", q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, ans.Text)
+		}
+	}
+}
