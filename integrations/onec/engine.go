@@ -5,18 +5,19 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/finbot/finbot/integrations/onec/qlang"
 	"github.com/finbot/finbot/ru"
 )
 
-// Demo answers the whitelisted queries over an in-memory ledger, computing what 1C would
-// return for them. It accepts only the exact template texts (see Query), reads each the way 1C
-// would (standin.go: BP 3.0's tables and document fields, the conditions evaluated with 1C's
-// Null), checks parameters the way the toolkit hands them over, and returns rows as the MCP
+// Demo answers the whitelisted queries over an in-memory ledger by running their text: it
+// accepts only the exact template texts (see Query), checks them against BP 3.0's tables and
+// document fields (standin.go), evaluates the query language over the ledger's catalogs,
+// documents and accounting register with 1C's Null semantics (eval*.go), checks parameters
+// the way the toolkit hands them over, and returns rows as the MCP
 // toolkit writes them (wire.go): references as object descriptions, a NULL as "", dates as
 // "YYYY-MM-DDTHH:MM:SSZ", amounts as json.Number without trailing zeros. It is safe for
 // concurrent use.
@@ -43,11 +44,12 @@ type Demo struct {
 
 	movs  []mov        // register records of posted documents, by Период
 	byAcc [][2][]int32 // account → [Дт, Кт] → records with the account on that side, by Период
-	byCp  [][]int32    // counterparty → records whose analytics carry it on either side
-	byCtr [][]int32    // contract → records whose analytics carry it on either side
 
-	docsByCp  [][]int32 // counterparty → its documents
-	docsByCtr [][]int32 // contract → its documents
+	// kindLists are the lists of subconto kinds the records carry, in their order (mov.kinds).
+	kindLists   [][]string
+	kindListIdx map[string]uint16
+
+	obj *objectIndex // what dereferences and catalog tables read (eval_objects.go)
 }
 
 // mov is one register record, with references interned.
@@ -59,6 +61,7 @@ type mov struct {
 	org    int32
 	acc    [2]int16    // [Дт, Кт]
 	side   [2]analytic // analytics of the debit and the credit side
+	kinds  [2]uint16   // the kinds each side's analytics are listed in (Demo.kindLists)
 }
 
 // analytic holds one side's settlement analytics; -1 where the side lacks that kind.
@@ -84,6 +87,8 @@ func NewDemo(l *Ledger) *Demo {
 		docs:   newRefTable(len(l.Documents)),
 		banks:  newRefTable(len(l.Organizations)),
 		accIdx: make(map[string]int16, len(l.Accounts)),
+
+		kindListIdx: map[string]uint16{},
 	}
 	for _, o := range l.Organizations {
 		d.orgs.add(normUUID(o.Ref), TypeOrganization, o.Name)
@@ -111,6 +116,7 @@ func NewDemo(l *Ledger) *Demo {
 		return cmp.Or(cmp.Compare(d.docDateOf(a), d.docDateOf(b)), strings.Compare(d.docNumberOf(a), d.docNumberOf(b)),
 			strings.Compare(d.docs.uuids[a], d.docs.uuids[b]))
 	})
+	d.indexObjects()
 	return d
 }
 
@@ -135,6 +141,7 @@ func (d *Demo) internMovements() {
 			org:    d.ref(d.orgs, m.OrganizationRef, TypeOrganization),
 			acc:    [2]int16{d.account(m.AccountDr), d.account(m.AccountCr)},
 			side:   [2]analytic{d.analytic(m.SubcontoDr), d.analytic(m.SubcontoCr)},
+			kinds:  [2]uint16{d.kindList(m.SubcontoDr), d.kindList(m.SubcontoCr)},
 		})
 	}
 	slices.SortStableFunc(d.movs, func(a, b mov) int { return cmp.Compare(a.period, b.period) })
@@ -168,41 +175,33 @@ func (d *Demo) indexDocuments() {
 		d.docCp[i] = d.ref(d.cps, doc.CounterpartyRef, TypeCounterparty)
 		d.docCtr[i] = d.ref(d.ctrs, doc.ContractRef, TypeContract)
 	}
-	d.docsByCp = make([][]int32, len(d.cps.uuids))
-	d.docsByCtr = make([][]int32, len(d.ctrs.uuids))
-	for i := range int32(d.docs.known) {
-		if cp := d.docCp[i]; cp >= 0 {
-			d.docsByCp[cp] = append(d.docsByCp[cp], i)
-		}
-		if ctr := d.docCtr[i]; ctr >= 0 {
-			d.docsByCtr[ctr] = append(d.docsByCtr[ctr], i)
-		}
-	}
 }
 
-// indexMovements lists the records by account and side, by counterparty and by contract.
+// indexMovements lists the records by account and side.
 func (d *Demo) indexMovements() {
 	d.byAcc = make([][2][]int32, len(d.accounts))
-	d.byCp = make([][]int32, len(d.cps.uuids))
-	d.byCtr = make([][]int32, len(d.ctrs.uuids))
 	for i := range d.movs {
 		m, mi := &d.movs[i], int32(i)
 		for s := dt; s <= kt; s++ {
 			d.byAcc[m.acc[s]][s] = append(d.byAcc[m.acc[s]][s], mi)
 		}
-		addOnce(d.byCp, m.side[dt].cp, m.side[kt].cp, mi)
-		addOnce(d.byCtr, m.side[dt].ctr, m.side[kt].ctr, mi)
 	}
 }
 
-// addOnce lists record mi under the references of both sides, once per reference.
-func addOnce(index [][]int32, a, b, mi int32) {
-	if a >= 0 {
-		index[a] = append(index[a], mi)
+// kindList interns the kinds of one side's analytics, in the record's order.
+func (d *Demo) kindList(subs []Subconto) uint16 {
+	kinds := make([]string, len(subs))
+	for i, s := range subs {
+		kinds[i] = s.Kind
 	}
-	if b >= 0 && b != a {
-		index[b] = append(index[b], mi)
+	key := strings.Join(kinds, "\x00")
+	if i, ok := d.kindListIdx[key]; ok {
+		return i
 	}
+	i := uint16(len(d.kindLists))
+	d.kindLists = append(d.kindLists, kinds)
+	d.kindListIdx[key] = i
+	return i
 }
 
 // account interns an account code.
@@ -258,50 +257,6 @@ const (
 // Name says where the answers come from.
 func (d *Demo) Name() string { return "демо-база 1С (встроенная)" }
 
-// run computes a template; it returns at most limit rows in the template's order.
-func (d *Demo) run(ctx context.Context, id string, p *plan, limit int) ([]map[string]any, error) {
-	a := p.a
-	switch id {
-	case idReceivables, idPayables:
-		return d.balances(ctx, a, limit, true)
-	case idBalanceSnapshot:
-		return d.balances(ctx, a, limit, false)
-	case idOpenItemsByParty:
-		return d.openItems(ctx, a, limit, false)
-	case idOpenItemsByTreaty:
-		return d.openItems(ctx, a, limit, true)
-	case idOpenContracts:
-		return d.openContracts(ctx, a, limit)
-	case idBalanceDrilldown:
-		return d.drilldown(ctx, a, limit)
-	case idDocumentsByParty, idDocumentsByTreaty, idBankOpsByParty:
-		return d.documents(ctx, p, limit)
-	case idSheetByAccount: // the reports: engine_reports.go
-		return d.turnoverSheet(ctx, a, limit, sheetByAccount)
-	case idSheetByCounterparty:
-		return d.turnoverSheet(ctx, a, limit, sheetByCounterparty)
-	case idSheetByContract:
-		return d.turnoverSheet(ctx, a, limit, sheetByContract)
-	case idCardMovements:
-		return d.cardMovements(ctx, a, limit)
-	case idCardBalances:
-		return d.cardBalances(ctx, a)
-	case idFirstPosting: // engine_first.go
-		return d.firstPosting(p.q.Selects[0], a)
-	case idCatalogOrgs:
-		return d.organizations(limit), nil
-	case idCatalogParties:
-		return d.counterparties(a, limit), nil
-	case idCatalogContracts:
-		return d.contracts(a, limit), nil
-	case idCatalogAccounts:
-		return d.chart(limit), nil
-	case idCatalogBanks:
-		return d.bankAccounts(limit), nil
-	}
-	return nil, fmt.Errorf("no engine for template %s", id) // a template added without one
-}
-
 // Execute runs a whitelisted query. Any other text is a *QueryError (a syntax error, as far as
 // this base is concerned); so are a missing parameter and a parameter of the wrong type. A
 // limit outside 1..MaxDemoRows or an empty query is ErrRejected. In process there is no
@@ -335,29 +290,22 @@ func (d *Demo) execute(ctx context.Context, t *template, query string, params ma
 }
 
 // query answers text as the template t: the whitelisted text itself, or (in the package's own
-// tests) a variant of it, which the demo reads just the same.
+// tests) a variant of it, which the demo runs just the same. The query runs whole; then, as the
+// toolkit does, its first limit rows are returned.
 func (d *Demo) query(ctx context.Context, t *template, text string, params map[string]any, limit int) ([]map[string]any, error) {
 	b, err := prepare(t, text)
 	if err != nil {
 		return nil, err
 	}
-	p, err := d.compile(t, b, params)
+	values, err := d.bind(t, qlang.Params(b), params)
 	if err != nil {
 		return nil, err
 	}
-	if top := p.q.Selects[0].Top; top != "" { // ВЫБРАТЬ ПЕРВЫЕ n
-		if n, err := strconv.Atoi(top); err == nil {
-			limit = min(limit, n)
-		}
-	}
-	rows, err := d.run(ctx, t.id, p, limit)
+	rows, err := d.evaluate(ctx, b, values)
 	if err != nil {
 		return nil, err
 	}
-	if err := applyLiterals(p.q, rows, p.literals[""]); err != nil {
-		return nil, err
-	}
-	return rows, nil
+	return rows[:min(len(rows), limit)], nil
 }
 
 // syntaxError points at the first character where text leaves the closest template.
@@ -422,4 +370,19 @@ func (c *checker) tick() error {
 		return c.ctx.Err()
 	}
 	return nil
+}
+
+// docDateOf and docNumberOf are sort keys of a settlement document (zero for none or unknown).
+func (d *Demo) docDateOf(i int32) int64 {
+	if i < 0 || i >= d.docs.known {
+		return 0
+	}
+	return d.docDate[i]
+}
+
+func (d *Demo) docNumberOf(i int32) string {
+	if i < 0 || i >= d.docs.known {
+		return ""
+	}
+	return d.docNumber[i]
 }

@@ -47,21 +47,3 @@ func bankAccountUUID(orgUUID, number string) string {
 	h[8] = h[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
 }
-
-// bankAccounts answers catalog.bank_accounts. An account is presented by its number.
-func (d *Demo) bankAccounts(limit int) []map[string]any {
-	n := min(int(d.banks.known), limit)
-	out := make([]map[string]any, 0, n)
-	for i := range int32(n) {
-		out = append(out, map[string]any{
-			"Ссылка":     d.banks.value(i),
-			"НомерСчета": d.banks.pres[i],
-			"Владелец":   d.orgs.value(d.bankOrgs[i]),
-			"Банк":       "",
-			"ВалютаДенежныхСредств": "RUB",
-			"ПометкаУдаления":       false,
-			"ВладелецНаименование":  d.orgs.pres[d.bankOrgs[i]],
-		})
-	}
-	return out
-}

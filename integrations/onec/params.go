@@ -3,37 +3,33 @@ package onec
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
 )
 
-// Bound reference values besides a table index.
-const (
-	refAny     int32 = -1 // no filter on the reference
-	refNothing int32 = -2 // a reference no row can equal (another type, an unknown UUID)
-)
+// refNothing is a bound reference no row can equal (an unknown UUID).
+const refNothing int32 = -2
 
-// args are the filters the engine applies: what the conditions of a template leave once its
-// parameters are known (see plan).
-type args struct {
-	none         bool  // the conditions are false: no row passes
-	asOf         int64 // records with Период < asOf count (Unix seconds of a zone-less time)
-	from, to     int64 // inclusive bounds of Дата
-	org, cp, ctr int32 // indexes into the reference tables, or refAny / refNothing
-	// Accounts: every account, or those with Код in accCodes or ПОДОБНО one of accMasks.
-	accAll             bool
-	accCodes, accMasks []string
-	sides              [2]bool // the register sides (Дт, Кт) an account condition tests
-	after              string  // a catalog page: the codes after this one
+// qvalue is a parameter's value as 1C holds it.
+type qvalue struct {
+	null bool
+	kind paramKind
+	date int64  // kindDate: Unix seconds of a zone-less time
+	str  string // kindString
+	ref  qref   // kindRef
 }
 
-func newArgs() *args {
-	return &args{asOf: math.MaxInt64, from: math.MinInt64, to: math.MaxInt64, org: refAny, cp: refAny, ctr: refAny,
-		accAll: true, sides: [2]bool{true, true}}
+// qref is a reference parameter: its type and its index in the demo's table of that type
+// (refNothing for an object this base lacks).
+type qref struct {
+	typ string
+	idx int32
 }
+
+// foldName folds a 1C name for comparison: names are case-insensitive, Ё is Е.
+func foldName(s string) string { return strings.ReplaceAll(strings.ToUpper(s), "Ё", "Е") }
 
 var (
 	isoDateTime = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$`)
@@ -213,23 +209,32 @@ func typeName1C(v any) string {
 	}
 }
 
-// like implements ПОДОБНО: % is any run of characters, _ any one character, [abc], [a-z] and
-// [^abc] a character class; the comparison is case-sensitive, as for account codes.
-func like(s, pattern string) bool {
+// like implements ПОДОБНО without СПЕЦСИМВОЛ.
+func like(s, pattern string) bool { return likeEscape(s, pattern, 0) }
+
+// likeEscape implements ПОДОБНО: % is any run of characters, _ any one character, [abc], [a-z]
+// and [^abc] a character class; the character after esc (СПЕЦСИМВОЛ; 0 for none) stands for
+// itself. The comparison is case-sensitive, as for account codes.
+func likeEscape(s, pattern string, esc rune) bool {
 	str, pat := []rune(s), []rune(pattern)
 	// Iterative matching with backtracking to the last %.
 	si, pi, starP, starS := 0, 0, -1, 0
 	for si < len(str) {
 		if pi < len(pat) {
-			switch pat[pi] {
-			case '%':
+			switch {
+			case esc != 0 && pat[pi] == esc && pi+1 < len(pat):
+				if pat[pi+1] == str[si] {
+					si, pi = si+1, pi+2
+					continue
+				}
+			case pat[pi] == '%':
 				starP, starS = pi, si
 				pi++
 				continue
-			case '_':
+			case pat[pi] == '_':
 				si, pi = si+1, pi+1
 				continue
-			case '[':
+			case pat[pi] == '[':
 				if end, ok := classMatch(pat, pi, str[si]); end > 0 {
 					if ok {
 						si, pi = si+1, end

@@ -3,7 +3,6 @@ package onec
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/finbot/finbot/integrations/onec/qlang"
 )
@@ -41,7 +40,7 @@ var (
 func checkTables(b *qlang.Batch) error {
 	var err error
 	qlang.Walk(b, func(n qlang.Node) bool {
-		if src, ok := n.(*qlang.Source); ok && src.Table != nil && err == nil && !knownTables[foldName(src.Name())] {
+		if src, ok := n.(*qlang.Source); ok && src.Table != nil && src.Temp == nil && err == nil && !knownTables[foldName(src.Name())] {
 			err = &QueryError{Message: fmt.Sprintf("{%s}: Таблица не найдена \"%s\"", src.Pos, src.Name())}
 		}
 		return err == nil
@@ -130,49 +129,4 @@ func hasName(list []string, name string) bool {
 
 func notFound(p *qlang.Path) *QueryError {
 	return &QueryError{Message: fmt.Sprintf("{%s}: Поле не найдено \"%s\"", p.Pos, p)}
-}
-
-// engineOrder is the order in which the engine returns each template's rows; a template must
-// order by exactly these selected columns (never by a field of one: BP's own queries never do).
-var engineOrder = func() map[string][]string {
-	settlement := []string{"Счет", "ОрганизацияНаименование", "КонтрагентНаименование", "ДоговорНаименование",
-		"ДокументРасчетовДата", "ДокументРасчетовНомер"}
-	documents := []string{"Дата УБЫВ", "Номер УБЫВ"}
-	return map[string][]string{
-		idReceivables: settlement, idPayables: settlement, idBalanceSnapshot: settlement,
-		idOpenItemsByParty: settlement, idOpenItemsByTreaty: settlement,
-		idOpenContracts:    settlement[:4],
-		idDocumentsByParty: documents, idDocumentsByTreaty: documents, idBankOpsByParty: documents,
-		idBalanceDrilldown: {"Период УБЫВ", "РегистраторНомер УБЫВ", "НомерСтроки"},
-		idCatalogOrgs:      {"Наименование"}, idCatalogParties: {"Код"},
-		idCatalogContracts: {"Код"},
-		idCatalogAccounts:  {"Код"}, idCatalogBanks: {"ВладелецНаименование", "НомерСчета"},
-		idSheetByAccount: {"Счет"}, idSheetByCounterparty: {"КонтрагентНаименование"},
-		idSheetByContract: {"КонтрагентНаименование", "ДоговорНаименование"},
-		idCardMovements:   {"Период", "РегистраторНомер", "НомерСтроки"},
-	}
-}()
-
-// checkOrder refuses an ORDER BY that is not a list of the query's own columns, or that the
-// engine does not follow.
-func checkOrder(t *template, q *qlang.Query) error {
-	var got []string
-	for _, o := range q.OrderBy {
-		p, ok := o.Expr.(*qlang.Path)
-		if !ok || len(p.Parts) != 1 || q.Column(p.Parts[0]) == nil {
-			return &QueryError{Message: fmt.Sprintf("{%s}: УПОРЯДОЧИТЬ ПО %s: демо-база упорядочивает только по выбранным колонкам",
-				o.Pos, qlang.Format(o.Expr))}
-		}
-		item := q.Column(p.Parts[0]).Name()
-		if o.Desc {
-			item += " УБЫВ"
-		}
-		got = append(got, item)
-	}
-	want := engineOrder[t.id]
-	if !slices.EqualFunc(got, want, qlang.EqualNames) {
-		return &QueryError{Message: fmt.Sprintf("{%s}: УПОРЯДОЧИТЬ ПО %s: демо-база упорядочивает этот запрос по %s",
-			q.Pos, strings.Join(got, ", "), strings.Join(want, ", "))}
-	}
-	return nil
 }
