@@ -324,7 +324,8 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	need := docsRouteCoverage
 	// A 1C question that would only be asked back (whose counterparty?) is no surer than the
 	// documents; small talk needs their words held strongly.
-	asksBack := d.Kind == understand.KindLedger && understand.TakesParty(d.Recipe) && !d.Counterparty.Set
+	// (Not one that asks a side of the bank's turnover: «платежи поставщикам за март» is 51 — 60.)
+	asksBack := d.Kind == understand.KindLedger && understand.TakesParty(d.Recipe) && !d.Counterparty.Set && d.Corr == ""
 	// A 1C reading that only inherits the last question's slots — the message starts no
 	// follow-up («в каком договоре есть обеспечительный платёж» after a debt of Ромашка) — is
 	// no surer than the documents either.
@@ -358,7 +359,10 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// that hold the message strongly.
 	bare := d.Kind == understand.KindLedger && !d.Date.Set && !d.Period.Set && !d.Account.Set ||
 		d.Kind == understand.KindRate && !d.Currencies.Set && !d.Date.Set ||
-		d.Kind == understand.KindKeyRate && !namesKeyRate.MatchString(strings.ToLower(q.Text)) // «новую ставку на 27 год» of a sublease
+		// «до какого они обязаны сообщить новую ставку на 27 год» beside a sublease: «ставка» not
+		// named as the Bank of Russia's, among more of a document's words than the rate's own
+		// («ставка с какого числа действует» stays the key rate)
+		d.Kind == understand.KindKeyRate && !namesKeyRate.MatchString(strings.ToLower(q.Text)) && hit.Matched >= 3
 	switch {
 	case asksBack && !planned && !hit.Named && bare:
 		need = docsRouteBare // a list of every counterparty's («незакрытые договоры») for a question of words
@@ -410,22 +414,31 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 // «Склад-Сервис»), which may as well be a common word — or names more than 1C's name has
 // («маркет партнер» for ООО «Партнер»: a company of another name).
 func partOfName(name, written string) bool {
-	have, want := map[string]bool{}, map[string]bool{}
-	for _, t := range retrieval.Tokens(written) {
-		have[t] = true
+	have := retrieval.Tokens(written)
+	want := retrieval.Tokens(legalForm.ReplaceAllString(name, " "))
+	// one word in two forms the stemmer cuts apart («Меридиан», «меридиану»)
+	in := func(t string, all []string) bool {
+		return slices.ContainsFunc(all, func(o string) bool { return sameWord(t, o) })
 	}
-	for _, t := range retrieval.Tokens(legalForm.ReplaceAllString(name, " ")) {
-		want[t] = true
-		if !have[t] {
+	for _, t := range want {
+		if !in(t, have) {
 			return true
 		}
 	}
-	for t := range have {
-		if !want[t] {
+	for _, t := range have {
+		if !in(t, want) {
 			return true
 		}
 	}
 	return false
+}
+
+// sameWord: two stems of one word — equal, or one the other's prefix of at least five letters.
+func sameWord(a, b string) bool {
+	if len([]rune(a)) > len([]rune(b)) {
+		a, b = b, a
+	}
+	return a == b || len([]rune(a)) >= 5 && strings.HasPrefix(b, a)
 }
 
 // widerNames are the name as the message writes it with the word before it and with the word

@@ -46,13 +46,41 @@ func TestNoArticleAsksTheDocuments(t *testing.T) {
 	}
 }
 
-// TestWordsOf1CStayWith1C: «сколько денег на счетах» names no account, but its words are 1C's
-// own (the balance of 51); a loan agreement's «денежные средства на счёт» does not take it.
+// TestWordsOf1CStayWith1C: questions in 1C's own words stay with 1C beside documents that share
+// some of them — «сколько денег на счетах» (51's balance; the loan's «денежные средства на
+// счёт»), «платежи поставщикам за март» (51 — 60; the supply contract's payments), «сколько
+// заплатили меридиану за октябрь» (ООО «Меридиан» in 1C, «Меридиан Недвижимость» the lessor: the
+// name written whole, in another case); what the lease states is the lease's.
 func TestWordsOf1CStayWith1C(t *testing.T) {
 	a := docsetAgent(t, "", docsetFiles(t), 27000)
-	ans := ask(t, a, Request{UserID: 27000, ChatID: 27000}, "сколько денег на счетах")
-	if ans.Debug.Route.Kind != understand.KindLedger || !strings.Contains(ans.Text, "Остаток по счёту 51") {
-		t.Errorf("route %s/%s: %q", ans.Debug.Route.Kind, ans.Debug.Route.Rule, ans.Text)
+	for _, tt := range []struct {
+		q    string
+		kind understand.Kind
+		want string
+	}{
+		{"сколько денег на счетах", understand.KindLedger, "Остаток по счёту 51"},
+		{"платежи поставщикам за март", understand.KindLedger, "Перечислено поставщикам (сч. 51 — 60)"},
+		{"сколько заплатили меридиану за октябрь", understand.KindLedger, "ООО «Меридиан»"},
+		{"сколько платим меридиану в месяц за офис", understand.KindDocs, "п. 3.1"},
+	} {
+		ans := ask(t, a, Request{UserID: 27000, ChatID: 27000}, tt.q)
+		if ans.Debug.Route.Kind != tt.kind || !strings.Contains(ans.Text, tt.want) {
+			t.Errorf("%q: route %s/%s: %q", tt.q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, ans.Text)
+		}
+	}
+}
+
+// TestOneMonthsTermIsNotTheMonthly: «когда платить аренду» is the monthly term, not the
+// February payment's «в течение 5 банковских дней с даты подписания», which answers only when
+// February is asked.
+func TestOneMonthsTermIsNotTheMonthly(t *testing.T) {
+	a := docsetAgent(t, "", docsetFiles(t), 27000)
+	me := Request{UserID: 27000, ChatID: 27000}
+	if ans := ask(t, a, me, "когда платить аренду"); strings.Contains(ans.Text, "02.02.2026") || !strings.Contains(ans.Text, "п. 3.5") {
+		t.Errorf("the monthly term: %q", ans.Text)
+	}
+	if ans := ask(t, a, me, "когда платить аренду за февраль"); !strings.Contains(ans.Text, "**02.02.2026**") {
+		t.Errorf("February's: %q", ans.Text)
 	}
 }
 

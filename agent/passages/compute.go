@@ -220,6 +220,17 @@ func sameSubject(a, b string) bool {
 	return false
 }
 
+// monthOf: a clause about one month's payment («Арендная плата за февраль 2026 г. вносится в
+// течение 5 банковских дней с даты подписания»).
+var monthOf = regexp.MustCompile(`(?i)за\s+(январ|феврал|март|апрел|ма[йя]|июн|июл|август|сентябр|октябр|ноябр|декабр)\p{L}*\s+\d{4}`)
+
+// ofOtherMonth reports whether a clause sets the term of one month's payment that the question
+// does not ask about: «когда платить аренду» is the monthly term, not February's first payment.
+func ofOtherMonth(clause, question string) bool {
+	m := monthOf.FindStringSubmatch(clause)
+	return m != nil && !strings.Contains(strings.ToLower(question), strings.ToLower(m[1]))
+}
+
 // yearWritten: a date written with its year («3 декабря 2026», «03.12.26»).
 var yearWritten = regexp.MustCompile(`\d{4}|\d{1,2}\.\d{1,2}\.\d{2}`)
 
@@ -273,7 +284,7 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 			continue
 		}
 		n, _ := strconv.Atoi(m[1])
-		if n <= 0 || n > 365 {
+		if n <= 0 || n > 365 || ofOtherMonth(h.Unit.Text, q.Text) {
 			continue
 		}
 		after := h.Unit.Text[strings.Index(h.Unit.Text, m[0])+len(m[0]):]
