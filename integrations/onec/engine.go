@@ -301,11 +301,7 @@ func (d *Demo) query(ctx context.Context, t *template, text string, params map[s
 	if err != nil {
 		return nil, err
 	}
-	rows, err := d.evaluate(ctx, b, values)
-	if err != nil {
-		return nil, err
-	}
-	return rows[:min(len(rows), limit)], nil
+	return d.evaluate(ctx, b, values, limit)
 }
 
 // syntaxError points at the first character where text leaves the closest template.

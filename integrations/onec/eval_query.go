@@ -12,9 +12,10 @@ import (
 // The demo runs a query's text: every template is answered by evaluating its SELECTs over the
 // ledger's tables, never by code written for the template.
 
-// evaluate runs a parsed batch with its parameters and returns the last query's rows, whole,
-// in the wire form; the caller cuts them to the toolkit's limit.
-func (d *Demo) evaluate(ctx context.Context, b *qlang.Batch, params map[string]qvalue) ([]map[string]any, error) {
+// evaluate runs a parsed batch with its parameters. The last query runs whole, ordered and cut
+// by its own ПЕРВЫЕ; then, as the toolkit does, its first limit rows are written in the wire
+// form.
+func (d *Demo) evaluate(ctx context.Context, b *qlang.Batch, params map[string]qvalue, limit int) ([]map[string]any, error) {
 	c := &compiler{ctx: ctx, d: d, params: make(map[string]val, len(params)), temps: map[string]*table{}}
 	for k, v := range params {
 		c.params[k] = paramVal(v)
@@ -43,8 +44,8 @@ func (d *Demo) evaluate(ctx context.Context, b *qlang.Batch, params map[string]q
 	for i, it := range lastQ.Columns() {
 		names[i] = columnName(it, i)
 	}
-	out := make([]map[string]any, last.n)
-	for r := range last.n {
+	out := make([]map[string]any, min(last.n, limit))
+	for r := range out {
 		row := make(map[string]any, len(names))
 		for i, name := range names {
 			v, err := d.wire(last.get(r, i))
@@ -132,10 +133,11 @@ func (c *compiler) orderRows(q *qlang.Query, cols []string, rows [][]val) error 
 		}
 		keys = append(keys, key{col, o.Desc})
 	}
-	if len(keys) == 0 && len(q.Selects) > 1 {
-		return nil // ОБЪЕДИНИТЬ without an order: the branches in turn
+	if len(keys) == 0 {
+		return nil // no order asked: the sources' own
 	}
-	slices.SortStableFunc(rows, func(x, y []val) int {
+	// Rows equal by every column are interchangeable, so an unstable sort is deterministic.
+	slices.SortFunc(rows, func(x, y []val) int {
 		for _, k := range keys {
 			if o := c.d.sortCompare(x[k.col], y[k.col]); o != 0 {
 				if k.desc {
@@ -143,9 +145,6 @@ func (c *compiler) orderRows(q *qlang.Query, cols []string, rows [][]val) error 
 				}
 				return o
 			}
-		}
-		if len(keys) == 0 {
-			return 0 // no order asked: the sources' own
 		}
 		for i := range x {
 			if o := c.d.sortCompare(x[i], y[i]); o != 0 {
