@@ -127,3 +127,29 @@ func TestRateOfADocumentIsNoKeyRate(t *testing.T) {
 		}
 	}
 }
+
+// TestWhichContractsHaveIt: «в каких договорах есть пени» lists every contract whose clause sets
+// a penalty — not only the one whose short clause scores highest beside a table that says
+// «пени по договору» — and a contract with none is named as such; when no contract's clause says
+// all that is asked («штраф за разглашение»), no list is stated, the nearest clause is shown.
+func TestWhichContractsHaveIt(t *testing.T) {
+	a := docsetAgent(t, "", docsetFiles(t), 27000)
+	me := Request{UserID: 27000, ChatID: 27000}
+	ans := ask(t, a, me, "в каких договорах есть пени")
+	for _, c := range []string{"А-07/26**, п. 7.1", "318-П**, п. 7.1", "03/ВГЗ-26**, п. 6.1", "47/У**, п. 5.1"} {
+		if !strings.Contains(ans.Text, c) {
+			t.Errorf("%s missing: %q", c, ans.Text)
+		}
+	}
+	if strings.Contains(ans.Text, "ничего не сказано") {
+		t.Errorf("a contract with penalties said to have none: %q", ans.Text)
+	}
+	ans = ask(t, a, me, "в каких договорах есть штраф за разглашение")
+	if !strings.HasPrefix(ans.Text, "Ни в одном договоре не нашёл пункта") {
+		t.Errorf("a list of late-payment penalties for a disclosure fine: %q", ans.Text)
+	}
+	ans = ask(t, a, me, "в каких договорах есть обеспечительный платеж")
+	if !strings.Contains(ans.Text, "А-07/26**, п. 5.1") || !strings.Contains(ans.Text, "318-П") || !strings.Contains(ans.Text, "ничего не сказано") {
+		t.Errorf("the lease's deposit, the others named without: %q", ans.Text)
+	}
+}

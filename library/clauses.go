@@ -596,6 +596,10 @@ func init() {
 // («какой», «сколько», «у нас»), not what it asks about.
 func QuestionWord(t string) bool { return questionStop[t] }
 
+// DocumentWord reports whether the term t names a kind of document («договор», «соглашение»,
+// «положение»): in «в каких договорах есть пени» it frames the question, it is not asked about.
+func DocumentWord(t string) bool { return documentWords[t] }
+
 // RankClauses scores every unit of docs for q and returns the units that hold any of its
 // terms, best first. A term weighs by how rare it is among the units (a word every clause of
 // a lease has, «аренд», says little about which clause answers); a document whose title names

@@ -20,6 +20,7 @@ import (
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/library/retrieval"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -760,9 +761,28 @@ func acrossDocs(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.
 	// «В каких договорах есть …»: a contract that has it holds most of what any unit holds of the
 	// question — «штраф за разглашение» is neither a penalty clause nor the duty not to disclose.
 	has := contracts && asksHas.MatchString(q.Text)
+	// …counting only the words it asks about, not «договор» that frames it
+	var content []string
+	for _, t := range retrieval.Tokens(q.Text) {
+		if !library.DocumentWord(t) && !library.QuestionWord(t) && !slices.Contains(content, t) {
+			content = append(content, t)
+		}
+	}
+	holds := func(h library.ClauseHit) int {
+		in := retrieval.Tokens(h.Unit.Text + " " + h.Unit.Lead)
+		n := 0
+		for _, t := range content {
+			if slices.Contains(in, t) {
+				n++
+			}
+		}
+		return n
+	}
 	most := 0
 	for _, h := range hits {
-		most = max(most, h.Matched)
+		if contract(h.Doc) {
+			most = max(most, holds(h))
+		}
 	}
 	seen := map[int]bool{}
 	var kept []library.ClauseHit
@@ -770,7 +790,7 @@ func acrossDocs(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.
 		switch {
 		case seen[h.Doc] || h.Matched == 0 || named && h.Affinity == 0 || contracts && !contract(h.Doc):
 			continue
-		case has && h.Matched*3 < most*2:
+		case has && holds(h) < most:
 			continue
 		case h.Asked != 0 && h.States&h.Asked == 0, h.Score < hits[0].Score*acrossWeaker:
 			continue
@@ -784,6 +804,21 @@ func acrossDocs(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.
 	if len(kept) == 0 {
 		res.NotFound = true
 		return skill.Reply{Text: "В ваших документах об этом ничего не нашёл."}, res, true
+	}
+	if has && most < len(content) {
+		// «в каких договорах есть штраф за разглашение»: no contract's clause says all of it —
+		// the late-payment penalties are no answer, and no list is stated as one.
+		res.NotFound = true
+		h := kept[0]
+		d := docs[h.Doc]
+		where := unitPlace(h.Unit, d.Meta)
+		if where != "" {
+			where = ", " + where
+		}
+		text := "Ни в одном договоре не нашёл пункта, где было бы всё, о чём вы спросили. Ближе всего по смыслу:\n\n" +
+			fmt.Sprintf("**%s**%s:\n> %s [1]", md.Escape(d.Meta.Title), md.Escape(where), quoteText(h.Unit))
+		res.Quoted = []string{d.Meta.Title + " " + unitPlace(h.Unit, d.Meta)}
+		return skill.Reply{Text: text, Sources: []facts.Source{{Title: d.Meta.Title}}, Quoted: []string{d.Meta.ID}}, res, true
 	}
 	var b strings.Builder
 	if line := mostOf(q, kept, docs); line != "" {
