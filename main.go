@@ -61,6 +61,7 @@ Usage:
   finbot docs list --user ID [--chat ID]               list them
   finbot docs rm --user ID [--chat ID] DOC…            delete them
   finbot kb ingest FILE.csv | kb check FILE.csv        load or validate the knowledge base
+  finbot ledger export [--demo default|realistic] DIR  write a demo 1C base as JSON files
   finbot env                                           list every environment variable
 
 Configuration is read from the environment; see README.md.`
@@ -79,6 +80,9 @@ func run(ctx context.Context, args []string, lookupEnv func(string) (string, boo
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, usage)
 		return nil
+	case "ledger":
+		// Needs no configuration: it writes a demo base, not the bot's data.
+		return ledgerCommand(args, stdout)
 	case "env":
 		for _, v := range config.Vars() {
 			fmt.Fprintf(stdout, "%-22s %-30q %s\n", v.Name, v.Default, v.Description)

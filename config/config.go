@@ -92,6 +92,7 @@ type Config struct {
 
 	// 1C.
 	OneCURL          string        // ONEC_URL: MCP toolkit proxy; empty = the embedded demo ledger
+	OneCDemo         string        // ONEC_DEMO: which demo base answers without ONEC_URL: "default" or "realistic"
 	OneCChannel      string        // ONEC_CHANNEL
 	OneCToken        Secret        // ONEC_TOKEN
 	OneCTimeout      time.Duration // ONEC_TIMEOUT
@@ -195,6 +196,7 @@ func Vars() []Var {
 		{"TAVILY_TIMEOUT", "10s", "Deadline of one Tavily attempt (up to 3 attempts)."},
 		{"TAVILY_BREAKER_TIMEOUT", "60s", "After 5 failed searches in a row Tavily's circuit breaker opens; this long later one probe search may close it."},
 		{"ONEC_URL", "", "1C MCP toolkit proxy, e.g. http://1c-host:6003 (set RESPONSE_FORMAT=json on it); empty = the embedded demo ledger."},
+		{"ONEC_DEMO", "default", "Demo base without ONEC_URL: default (the small company every test checks) or realistic (generated at start-up: 1,537 counterparties, VAT invoices, currency, storno, a branch; answers cut at 1,000 rows like the proxy)."},
 		{"ONEC_CHANNEL", "default", "Proxy channel of the infobase ([a-zA-Z0-9_-]{1,64})."},
 		{"ONEC_TOKEN", "", "Bearer token of the proxy, if it requires one."},
 		{"ONEC_TIMEOUT", "30s", "Deadline of one 1C query."},
@@ -293,6 +295,7 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 
 		OneCURL:          r.url("ONEC_URL"),
 		OneCChannel:      r.str("ONEC_CHANNEL"),
+		OneCDemo:         r.oneOf("ONEC_DEMO", "default", "realistic"),
 		OneCOrganization: r.str("ONEC_ORGANIZATION"),
 		OneCToken:        Secret(r.str("ONEC_TOKEN")),
 		OneCTimeout:      r.duration("ONEC_TIMEOUT", 100*time.Millisecond, 10*time.Minute),
@@ -454,6 +457,16 @@ func (r *reader) str(key string) string {
 		return v
 	}
 	return r.defaults[key]
+}
+
+// oneOf reads a setting that takes one of a few words (case-insensitive).
+func (r *reader) oneOf(key string, words ...string) string {
+	v := strings.ToLower(r.str(key))
+	if !slices.Contains(words, v) {
+		r.fail(key, fmt.Sprintf("must be one of %s, got %q", strings.Join(words, ", "), v))
+		return r.defaults[key]
+	}
+	return v
 }
 
 func (r *reader) url(key string) string {

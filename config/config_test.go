@@ -168,3 +168,27 @@ func TestTranscription(t *testing.T) {
 		t.Errorf("Secrets() = %d values, want 2 (the LLM key and the speech key)", len(got))
 	}
 }
+
+// ONEC_DEMO names a demo base; a misspelt one is an error, not the default base in silence.
+func TestOneCDemo(t *testing.T) {
+	for _, tt := range []struct {
+		value   string
+		want    string
+		wantErr bool
+	}{
+		{"", "default", false},
+		{"default", "default", false},
+		{"Realistic", "realistic", false},
+		{"real", "", true},
+	} {
+		c, err := LoadLookup(func(k string) (string, bool) {
+			if k == "ONEC_DEMO" && tt.value != "" {
+				return tt.value, true
+			}
+			return "", false
+		})
+		if (err != nil) != tt.wantErr || (err == nil && c.OneCDemo != tt.want) {
+			t.Errorf("ONEC_DEMO=%q: %q, %v; want %q (error %v)", tt.value, c.OneCDemo, err, tt.want, tt.wantErr)
+		}
+	}
+}

@@ -31,6 +31,10 @@ type Organization struct {
 	INN     string `json:"inn"`
 	KPP     string `json:"kpp"`
 	Default bool   `json:"default"`
+	// HeadRef is the head organization of an обособленное подразделение on its own balance
+	// (BP keeps it as an organization of its own, with the head's INN and its own KPP); empty
+	// for a head organization. Only the realistic demo base has one.
+	HeadRef string `json:"head_ref,omitempty"`
 }
 
 // Counterparty is Справочник.Контрагенты.
@@ -95,6 +99,16 @@ type Movement struct {
 	SubcontoCr      []Subconto `json:"subconto_cr"`
 	Amount          Kopecks    `json:"amount"`
 	Content         string     `json:"content"`
+	// The register's other resources, per side, as BP keeps them where the account has them:
+	// currency accounts (52, 60.21, 62.21 …) carry Валюта and ВалютнаяСумма, quantity accounts
+	// (10.01, 41.01) Количество (in whole units here). Only the realistic demo base fills them;
+	// the default one has none, so its files are unchanged.
+	CurrencyDr       string  `json:"currency_dr,omitempty"`
+	CurrencyAmountDr Kopecks `json:"currency_amount_dr,omitempty"`
+	QuantityDr       int64   `json:"quantity_dr,omitempty"`
+	CurrencyCr       string  `json:"currency_cr,omitempty"`
+	CurrencyAmountCr Kopecks `json:"currency_amount_cr,omitempty"`
+	QuantityCr       int64   `json:"quantity_cr,omitempty"`
 }
 
 // Account is one account of ПланСчетов.Хозрасчетный.

@@ -22,7 +22,8 @@ import (
 // "YYYY-MM-DDTHH:MM:SSZ", amounts as json.Number without trailing zeros. It is safe for
 // concurrent use.
 type Demo struct {
-	l *Ledger
+	l    *Ledger
+	name string // what Name says: which demo base answers
 
 	orgs, cps, ctrs, docs *refTable
 
@@ -74,6 +75,10 @@ const (
 	subcontoCounterparty = "Контрагенты"
 	subcontoContract     = "ДоговорыКонтрагентов"
 	subcontoDocument     = "ДокументыРасчетовСКонтрагентами"
+	// A received or an issued VAT invoice (19.xx, 76.ВА; 76.АВ): a document reference too, kept
+	// in the side's document slot, since no account carries both kinds.
+	subcontoInvoiceIn  = "СФПолученные"
+	subcontoInvoiceOut = "СФВыданные"
 )
 
 // NewDemo indexes the ledger once: records by account and side, by counterparty and by
@@ -241,7 +246,7 @@ func (d *Demo) analytic(subs []Subconto) analytic {
 			a.cp = d.ref(d.cps, s.Ref, TypeCounterparty)
 		case subcontoContract:
 			a.ctr = d.ref(d.ctrs, s.Ref, TypeContract)
-		case subcontoDocument:
+		case subcontoDocument, subcontoInvoiceIn, subcontoInvoiceOut:
 			a.doc = d.ref(d.docs, s.Ref, TypeDocumentPrefix+"ДокументРасчетовСКонтрагентами")
 		}
 	}
@@ -255,7 +260,20 @@ const (
 )
 
 // Name says where the answers come from.
-func (d *Demo) Name() string { return "демо-база 1С (встроенная)" }
+func (d *Demo) Name() string {
+	if d.name != "" {
+		return d.name
+	}
+	return "демо-база 1С (встроенная)"
+}
+
+// NewNamedDemo is NewDemo for a base other than the embedded one (the realistic demo base):
+// its answers name it.
+func NewNamedDemo(l *Ledger, name string) *Demo {
+	d := NewDemo(l)
+	d.name = name
+	return d
+}
 
 // Execute runs a whitelisted query. Any other text is a *QueryError (a syntax error, as far as
 // this base is concerned); so are a missing parameter and a parameter of the wrong type. A

@@ -67,7 +67,7 @@ func (d *Demo) subconto(m *mov, s, pos int, kinds []string) val {
 		return refVal(tCp, a.cp)
 	case subcontoContract:
 		return refVal(tCtr, a.ctr)
-	case subcontoDocument:
+	case subcontoDocument, subcontoInvoiceIn, subcontoInvoiceOut:
 		return refVal(tDoc, a.doc)
 	}
 	return val{k: vRef, t: tOther, n: -1, s: kinds[pos]}

@@ -31,6 +31,7 @@ import (
 	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/integrations/llm"
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/integrations/onec/ledgergen"
 	"github.com/finbot/finbot/integrations/tavily"
 	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/library/extract"
@@ -341,9 +342,14 @@ func (a *App) ledger() (*runner.Lane, error) {
 		source = proxy
 		a.breakers["onec"] = proxy.State
 	} else {
-		demo, err := onec.DemoDefault()
+		demo, err := a.demo()
 		if err != nil {
 			return nil, fmt.Errorf("demo ledger: %w", err)
+		}
+		if cfg.OneCDemo == ledgergen.DemoRealistic {
+			// A base shaped like a real one is asked like a real one: through the proxy's
+			// 1,000-row limit, so its answers say when they were cut.
+			maxRows = onec.MaxProxyRows
 		}
 		source = demo
 		if org == "" {
@@ -351,6 +357,23 @@ func (a *App) ledger() (*runner.Lane, error) {
 		}
 	}
 	return runner.NewLane(source, runner.Options{Logger: a.log, QueryTimeout: cfg.OneCTimeout, MaxRows: maxRows, Organization: org}), nil
+}
+
+// demo is the demo base ONEC_DEMO names: the embedded one, or the realistic one, generated
+// here (about a second and 100 MB; docs/benchmarks.md).
+func (a *App) demo() (*onec.Demo, error) {
+	if a.cfg.OneCDemo != ledgergen.DemoRealistic {
+		return onec.DemoDefault()
+	}
+	start := time.Now()
+	l, err := ledgergen.Base(ledgergen.DemoRealistic)
+	if err != nil {
+		return nil, err
+	}
+	d := onec.NewNamedDemo(l, ledgergen.RealisticName)
+	a.log.Info("realistic demo base generated", "counterparties", len(l.Counterparties), "records", len(l.Movements),
+		"took", time.Since(start).Round(time.Millisecond))
+	return d, nil
 }
 
 // ledgerAccess decides who sees 1C data. The demo ledger is synthetic, so with no lists it is
