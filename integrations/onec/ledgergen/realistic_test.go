@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -531,4 +532,21 @@ func TestRealisticReportsAgainstCalculation(t *testing.T) {
 			})
 		}
 	}
+}
+
+// BenchmarkRealisticStartup is what ONEC_DEMO=realistic adds to start-up: generating the base
+// and indexing it for the demo; heap-MB is the live heap both leave behind.
+func BenchmarkRealisticStartup(b *testing.B) {
+	var heap uint64
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		d := onec.NewNamedDemo(ledgergen.Realistic(ledgergen.DefaultSeed), ledgergen.RealisticName)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		heap = after.HeapAlloc - before.HeapAlloc
+		runtime.KeepAlive(d)
+	}
+	b.ReportMetric(float64(heap)/(1<<20), "heap-MB")
 }

@@ -1,0 +1,45 @@
+package runner
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/integrations/onec/ledgergen"
+)
+
+// On the realistic base (ONEC_DEMO=realistic) the lane asks through the proxy's 1,000-row
+// limit, as the app wires it: an answer past the limit says it was cut, never a short total.
+// The figures themselves are checked against an independent calculation in ledgergen.
+func TestRealisticBaseAnswersSayWhenCut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the realistic base takes a few seconds to generate")
+	}
+	d := onec.NewNamedDemo(ledgergen.Realistic(ledgergen.DefaultSeed), ledgergen.RealisticName)
+	lane := NewLane(d, Options{Now: fixedNow, Organization: d.MainOrganization(), MaxRows: onec.MaxProxyRows})
+	for _, tt := range []struct {
+		name    string
+		d       Decomposition
+		wantCut bool
+	}{
+		{"receivables", ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31"}), true},
+		{"payables", ask(recipe.Payables, recipe.Filters{AsOfDate: "2026-03-31"}), true},
+		{"bank account balance", ask(recipe.AccountBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "51"}), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := lane.Run(context.Background(), tt.d)
+			cut := res.LimitedReason == ReasonVisibilityGap && strings.Contains(res.Message, "обрезан")
+			if cut != tt.wantCut {
+				t.Errorf("cut %v, want %v: %s %q (%d rows)", cut, tt.wantCut, res.LimitedReason, res.Message, len(res.Rows))
+			}
+			if !tt.wantCut && (res.LimitedReason != "" || len(res.Rows) == 0) {
+				t.Errorf("no figures: %s %q", res.LimitedReason, res.Message)
+			}
+			if !strings.Contains(res.Source, "реалистичная") {
+				t.Errorf("source %q does not name the realistic base", res.Source)
+			}
+		})
+	}
+}
