@@ -398,14 +398,18 @@ func (c *compiler) balanceTable(kind vtKind, accOK []bool, cond func(*ctx) (val,
 	return rowsTable(append(append([]string{}, sideCols...), cols...), rows), nil
 }
 
-// splitBalance places a net balance in ОстатокДт or ОстатокКт by its sign, whatever the
-// account's kind. The platform places an active account's balance always in Дт (negative when
-// «red») and a passive one's always in Кт; only an active-passive one's goes by sign. The demo
-// keeps the by-sign split its figures and tests were built on (shared/demo-ledger/README.md:
-// «the net on the side it falls»): with the platform's rule, the demo ledger's red rows (41.01,
-// 60.01, 62.01 …) would change columns. Every template nets Дт − Кт, so no figure of the lane
-// depends on the choice; docs/onec.md records it as a known deviation.
-func (d *Demo) splitBalance(_ int16, net Kopecks) (dtPart, ktPart Kopecks) {
+// splitBalance places a net balance as the platform does, by the account's kind (ВидСчета):
+// an active account's balance is always in ОстатокДт (negative when «red»), a passive one's
+// always in ОстатокКт (negative when the account is overpaid), an active-passive one's by its
+// sign. An account the chart lacks is active-passive (accountKind). Every template and the lane
+// net Дт − Кт, so the choice changes columns of the virtual table, never a figure of an answer.
+func (d *Demo) splitBalance(acc int16, net Kopecks) (dtPart, ktPart Kopecks) {
+	switch d.accountKind(int32(acc)) {
+	case "Активный":
+		return net, 0
+	case "Пассивный":
+		return 0, -net
+	}
 	if net > 0 {
 		return net, 0
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	gocmp "github.com/google/go-cmp/cmp"
 )
 
 // The demo runs the text it is sent: a template edited in a test copy answers what the edited
@@ -130,12 +132,17 @@ func TestEvaluatorAgainstRawLedger(t *testing.T) {
 			}
 		}},
 		{idOpenItemsByParty, with(p, "Договор", nil), func(t *testing.T, rows []map[string]any, params map[string]any) {
-			dt, kt := rawTurnovers(d.l, params)
-			if got := sumOf(t, rows, "СуммаОборотДт"); got != dt {
-				t.Errorf("Дт %v, raw %v", got, dt)
+			// Only the open settlement documents of 60, 62, 76 come back, each with its balance.
+			got := map[[2]string]Kopecks{}
+			for _, r := range rows {
+				dt, _ := AmountOf(r["СуммаОстатокДт"])
+				kt, _ := AmountOf(r["СуммаОстатокКт"])
+				doc, _ := r["ДокументРасчетов"].(map[string]any)
+				id, _ := doc["УникальныйИдентификатор"].(string)
+				got[[2]string{r["Счет"].(string), id}] += dt - kt
 			}
-			if got := sumOf(t, rows, "СуммаОборотКт"); got != kt {
-				t.Errorf("Кт %v, raw %v", got, kt)
+			if diff := gocmp.Diff(rawOpenItems(d.l, params), got); diff != "" {
+				t.Errorf("open items (-raw +template):\n%s", diff)
 			}
 		}},
 		{idCardBalances, p60, func(t *testing.T, rows []map[string]any, params map[string]any) {
@@ -184,11 +191,11 @@ func TestEvaluatorRefusesUnsupported(t *testing.T) {
 	}{
 		{"a right join", idCatalogAccounts, "ЛЕВОЕ СОЕДИНЕНИЕ ПланСчетов.Хозрасчетный.ВидыСубконто КАК Субконто3",
 			"ПРАВОЕ СОЕДИНЕНИЕ ПланСчетов.Хозрасчетный.ВидыСубконто КАК Субконто3", "ПРАВОЕ СОЕДИНЕНИЕ"},
-		{"СРЕДНЕЕ", idOpenContracts, "СУММА(Обороты.СуммаОборотДт)", "СРЕДНЕЕ(Обороты.СуммаОборотДт)", "СРЕДНЕЕ"},
+		{"СРЕДНЕЕ", idOpenContracts, "СУММА(Ост.СуммаОстатокДт)", "СРЕДНЕЕ(Ост.СуммаОстатокДт)", "СРЕДНЕЕ"},
 		{"a division", idCardBalances, "ЕСТЬNULL(СУММА(Строки.ОборотДт), 0) КАК", "ЕСТЬNULL(СУММА(Строки.ОборотДт), 0) / 2 КАК", "деление"},
 		{"an unknown function", idCatalogOrgs, "Организации.ИНН КАК ИНН", "ПОДСТРОКА(Организации.ИНН, 1, 4) КАК ИНН", "функция ПОДСТРОКА"},
 		{"ВЫРАЗИТЬ", idCatalogOrgs, "Организации.ИНН КАК ИНН", "ВЫРАЗИТЬ(Организации.ИНН КАК Строка(4)) КАК ИНН", "ВЫРАЗИТЬ"},
-		{"a periodicity", idOpenContracts, "ДОБАВИТЬКДАТЕ(&НаДату, СЕКУНДА, -1),\n\t\t\t\t,", "ДОБАВИТЬКДАТЕ(&НаДату, СЕКУНДА, -1),\n\t\t\t\tМесяц,",
+		{"a periodicity", idCardBalances, "&КонецПериода,\n\t\t\t\t,", "&КонецПериода,\n\t\t\t\tМесяц,",
 			"Периодичность"},
 		{"ИТОГИ", idCatalogOrgs, "УПОРЯДОЧИТЬ ПО\n\tНаименование", "УПОРЯДОЧИТЬ ПО\n\tНаименование\nИТОГИ ПО\n\tНаименование", "ИТОГИ"},
 	} {
@@ -266,24 +273,45 @@ func rawBalance(l *Ledger, token string, p map[string]any) Kopecks {
 	return net
 }
 
-// rawTurnovers are the turnovers before НаДату of the sides that carry the counterparty.
-func rawTurnovers(l *Ledger, p map[string]any) (dt, kt Kopecks) {
+// rawOpenItems are the non-zero balances before НаДату per settlement account (60, 62, 76 and
+// their sub-accounts) and settlement document of the sides that carry the counterparty and a
+// contract: BP's open items of a counterparty, computed from the raw records.
+func rawOpenItems(l *Ledger, p map[string]any) map[[2]string]Kopecks {
 	org, cp, asOf := paramUUID(p, "Организация"), paramUUID(p, "Контрагент"), paramTime(p["НаДату"].(string))
-	carries := func(subs []Subconto) bool {
-		return slices.ContainsFunc(subs, func(s Subconto) bool { return s.Kind == "Контрагенты" && s.Ref == cp })
+	out := map[[2]string]Kopecks{}
+	add := func(acc string, subs []Subconto, amount Kopecks) {
+		if !matches(acc, "60") && !matches(acc, "62") && !matches(acc, "76") {
+			return
+		}
+		var party, contract bool
+		doc := ""
+		for _, s := range subs {
+			switch s.Kind {
+			case "Контрагенты":
+				party = s.Ref == cp
+			case "ДоговорыКонтрагентов":
+				contract = s.Ref != ""
+			case "ДокументыРасчетовСКонтрагентами":
+				doc = s.Ref
+			}
+		}
+		if party && contract {
+			out[[2]string{acc, doc}] += amount
+		}
 	}
 	for _, m := range rawPostings(l) {
 		if m.OrganizationRef != org || !m.Period.Before(asOf) {
 			continue
 		}
-		if carries(m.SubcontoDr) {
-			dt += m.Amount
-		}
-		if carries(m.SubcontoCr) {
-			kt += m.Amount
+		add(m.AccountDr, m.SubcontoDr, m.Amount)
+		add(m.AccountCr, m.SubcontoCr, -m.Amount)
+	}
+	for k, v := range out {
+		if v == 0 {
+			delete(out, k)
 		}
 	}
-	return dt, kt
+	return out
 }
 
 // rawCard is the opening net before НачалоПериода and the turnovers of the period, on 60.

@@ -102,6 +102,23 @@ func (o *oracle) counts(m onec.Movement, org string, day time.Time) bool {
 // settlement is one analytics combination of an account.
 type settlement struct{ Acc, Org, Cp, Ctr, Doc string }
 
+// split places a net balance in the Дт or Кт column by the account's type in the raw chart, as
+// the platform does: active always Дт (a red balance negative), passive always Кт, active-passive
+// (and an account the chart lacks) by sign. A zero net is no row.
+func (o *oracle) split(acc string, net onec.Kopecks) (turnover, bool) {
+	switch {
+	case net == 0:
+		return turnover{}, false
+	case o.chart[acc].Type == "active":
+		return turnover{Dt: net}, true
+	case o.chart[acc].Type == "passive":
+		return turnover{Kt: -net}, true
+	case net > 0:
+		return turnover{Dt: net}, true
+	}
+	return turnover{Kt: -net}, true
+}
+
 // balanceSums: net (debit − credit) per account and analytics, for accounts matching token.
 func (o *oracle) balanceSums(org string, day time.Time, token string) map[settlement]onec.Kopecks {
 	out := map[settlement]onec.Kopecks{}
@@ -163,6 +180,28 @@ func (o *oracle) turnovers(org string, day time.Time, keep func(s side) bool, pe
 			}
 			out[k] = t
 		}
+	}
+	return out
+}
+
+// balances are the oracle's Остатки: per settlement (account and analytics) of the kept sides
+// the net before the day, zero ones left out, each placed in Дт or Кт by the account's type
+// (split); with perContract the documents' rows are summed per contract column by column, as
+// СУММА over the virtual table's Дт and Кт does.
+func (o *oracle) balances(org string, day time.Time, keep func(s side) bool, perContract bool) map[settlement]turnover {
+	out := map[settlement]turnover{}
+	for k, v := range o.turnovers(org, day, keep, false) {
+		b, ok := o.split(k.Acc, v.Dt-v.Kt)
+		if !ok {
+			continue
+		}
+		if perContract {
+			k.Doc = ""
+		}
+		t := out[k]
+		t.Dt += b.Dt
+		t.Kt += b.Kt
+		out[k] = t
 	}
 	return out
 }

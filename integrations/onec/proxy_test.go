@@ -66,6 +66,7 @@ func sampleCalls(l *onec.Ledger) map[string]map[string]any {
 		"address.bank_ops.by_counterparty":        {"НачалоПериода": nil, "КонецПериода": nil, "Организация": org, "Контрагент": cp},
 		"address.documents.by_contract":           {"НачалоПериода": from, "КонецПериода": to, "Организация": org, "Договор": contract, "ТипДокумента": "РеализацияТоваровУслуг"},
 		"address.balance.drilldown_documents":     {"НаДату": asOf, "Организация": org, "СчетКод": "62", "СчетМаска": "62.%", "Контрагент": cp, "Договор": nil},
+		"register.movements":                      {"НаДату": asOf, "Организация": org, "СчетКод": "62", "СчетМаска": "62.%", "Контрагент": cp, "Договор": nil},
 		"catalog.organizations":                   nil,
 		"catalog.counterparties":                  {"ПослеКода": ""},
 		"catalog.contracts":                       {"ПослеКода": ""},

@@ -73,16 +73,16 @@ const (
 // templates in the order QueryIDs reports them: the recipe catalog's order, then the catalogs,
 // then the reports' templates, then the date of the first posting.
 var templates = []template{
-	{idOpenContracts, openContractsText, []paramSpec{pAsOf, pOrg, pCpOpt}, RowsTurnover},
+	{idOpenContracts, openContractsText, []paramSpec{pAsOf, pOrg, pCpOpt}, RowsBalance},
 	{idPayables, payablesText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}, RowsBalance},
 	{idReceivables, receivablesText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}, RowsBalance},
 	{idBalanceSnapshot, balanceSnapshotText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}, RowsBalance},
-	{idOpenItemsByParty, openItemsByPartyText, []paramSpec{pAsOf, pOrg, pCp, pCtrOpt}, RowsTurnover},
-	{idOpenItemsByTreaty, openItemsByContractText, []paramSpec{pAsOf, pOrg, pCtr, pCpOpt}, RowsTurnover},
+	{idOpenItemsByParty, openItemsByPartyText, []paramSpec{pAsOf, pOrg, pCp, pCtrOpt}, RowsBalance},
+	{idOpenItemsByTreaty, openItemsByContractText, []paramSpec{pAsOf, pOrg, pCtr, pCpOpt}, RowsBalance},
 	{idDocumentsByParty, documentsByPartyText, []paramSpec{pFrom, pTo, pOrg, pCp, pDocTypes}, RowsDocument},
 	{idBankOpsByParty, bankOpsByPartyText, []paramSpec{pFromOpt, pToOpt, pOrg, pCp}, RowsDocument},
 	{idDocumentsByTreaty, documentsByContractText, []paramSpec{pFrom, pTo, pOrg, pCtr, pDocTypes}, RowsDocument},
-	{idBalanceDrilldown, drilldownText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask, pCpOpt, pCtrOpt}, RowsMovement},
+	{idBalanceDrilldown, drilldownText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask, pCpOpt, pCtrOpt}, RowsBalance},
 	{idCatalogOrgs, organizationsText, nil, RowsOrganization},
 	{idCatalogParties, counterpartiesText, []paramSpec{pAfter}, RowsCounterparty},
 	{idCatalogContracts, contractsText, []paramSpec{pAfter}, RowsContract},
@@ -94,6 +94,7 @@ var templates = []template{
 	{idCardMovements, cardMovementsText, reportParams, RowsMovement},
 	{idCardBalances, cardBalancesText, reportParams, RowsCardTotals},
 	{idFirstPosting, firstPostingText, nil, RowsFirstPosting}, // the first posting: queries_register.go
+	{idRegisterRecords, registerRecordsText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask, pCpOpt, pCtrOpt}, RowsMovement},
 }
 
 // param returns the template's declaration of a parameter (names are case-insensitive).

@@ -1,5 +1,7 @@
 package onec
 
+import "strings"
+
 // Templates over РегистрБухгалтерии.Хозрасчетный. In BP 3.0 the settlement accounts (60, 62,
 // 76 and their sub-accounts) carry Субконто1 = Контрагенты, Субконто2 = Договоры and, where the
 // base keeps settlements per document, Субконто3 = ДокументыРасчетовСКонтрагентами (the lane
@@ -105,93 +107,92 @@ var payablesText = `// finbot: address.payables.counterparty_totals` +
 var balanceSnapshotText = `// finbot: address.account.balance_snapshot` +
 	balanceColumns + balanceNested + `) КАК Т` + settlementOrder
 
-// turnoverNested reads Обороты per settlement document; its condition (the virtual table's
-// sixth parameter) follows.
-const turnoverNested = `
+// settlementAccounts is the account condition (УсловиеСчета) of the settlement templates: 60,
+// 62, 76 and their sub-accounts. It stands in the virtual table's parameters, so 1C reads only
+// those accounts' totals; a condition in ГДЕ would make it read every account the
+// counterparty has (19.xx with received VAT invoices, 58, 66/67, off-balance 001/003/005/011)
+// first. 76.АВ/76.ВА match the mask but carry Контрагенты and a VAT invoice, not a contract: the
+// templates keep only rows whose Субконто2 is a contract.
+const settlementAccounts = `Счет.Код В ("60", "62", "76")
+					ИЛИ Счет.Код ПОДОБНО "60.%"
+					ИЛИ Счет.Код ПОДОБНО "62.%"
+					ИЛИ Счет.Код ПОДОБНО "76.%"`
+
+// openItemsNested reads Остатки per settlement document of the settlement accounts: only what is
+// open at the moment (1C leaves a zero balance out of Остатки), never a closed document of the
+// base's whole history. The settlement document is Субконто3 where Субконто2 is a contract (BP's
+// order on 60, 62, 76.05, 76.09 …), NULL where the base keeps no documents; never Субконто2,
+// which on 19.xx or 76.АВ is a VAT invoice. Its condition (the virtual table's fourth
+// parameter) follows.
+const openItemsNested = `
 	(ВЫБРАТЬ
-		Обороты.Счет.Код КАК Счет,
-		Обороты.Организация КАК Организация,
-		Обороты.Субконто1 КАК Контрагент,
-		ВЫБОР
-			КОГДА Обороты.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов
-				ТОГДА Обороты.Субконто2
-			ИНАЧЕ NULL
-		КОНЕЦ КАК Договор,
-		ВЫБОР
-			КОГДА Обороты.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов
-				ТОГДА Обороты.Субконто3
-			ИНАЧЕ Обороты.Субконто2
-		КОНЕЦ КАК ДокументРасчетов,
-		Обороты.СуммаОборотДт КАК СуммаОборотДт,
-		Обороты.СуммаОборотКт КАК СуммаОборотКт
+		Ост.Счет.Код КАК Счет,
+		Ост.Организация КАК Организация,
+		Ост.Субконто1 КАК Контрагент,
+		Ост.Субконто2 КАК Договор,
+		Ост.Субконто3 КАК ДокументРасчетов,
+		Ост.СуммаОстатокДт КАК СуммаОстатокДт,
+		Ост.СуммаОстатокКт КАК СуммаОстатокКт
 	ИЗ
-		РегистрБухгалтерии.Хозрасчетный.Обороты(
-				,
-				ДОБАВИТЬКДАТЕ(&НаДату, СЕКУНДА, -1),
-				,
-				,
+		РегистрБухгалтерии.Хозрасчетный.Остатки(
+				&НаДату,
+				` + settlementAccounts + `,
 				,`
 
-var turnoverColumns = settlementColumns("СуммаОборотДт", "СуммаОборотКт")
+// openItemsRows keeps the rows whose second subconto is a contract (see settlementAccounts).
+const openItemsRows = `) КАК Ост
+	ГДЕ
+		Ост.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов) КАК Т`
 
-// openItemsByPartyText: turnovers per settlement document on every account whose analytics
-// carry the counterparty (60.01, 60.02, 62.01, 62.02, 19.03 …); the runtime scopes accounts.
-var openItemsByPartyText = `// finbot: address.open_items.by_counterparty` + turnoverColumns + turnoverNested + `
+// openItemsByPartyText: the open settlement documents of a counterparty (optionally of one of
+// its contracts) on 60, 62, 76 and their sub-accounts; the runtime scopes the accounts asked.
+var openItemsByPartyText = `// finbot: address.open_items.by_counterparty` + balanceColumns + openItemsNested + `
 				Организация = &Организация
 					И Субконто1 = &Контрагент
 					И (&Договор ЕСТЬ NULL
-						ИЛИ Субконто2 = &Договор),
-				,
-				) КАК Обороты) КАК Т` + settlementOrder
+						ИЛИ Субконто2 = &Договор)` + openItemsRows + settlementOrder
 
 // openItemsByContractText: the same for one contract.
-var openItemsByContractText = `// finbot: address.open_items.by_contract` + turnoverColumns + turnoverNested + `
+var openItemsByContractText = `// finbot: address.open_items.by_contract` + balanceColumns + openItemsNested + `
 				Организация = &Организация
 					И Субконто2 = &Договор
 					И (&Контрагент ЕСТЬ NULL
-						ИЛИ Субконто1 = &Контрагент),
-				,
-				) КАК Обороты) КАК Т` + settlementOrder
+						ИЛИ Субконто1 = &Контрагент)` + openItemsRows + settlementOrder
 
-// openContractsText: turnovers per contract (not per document) on 60, 62, 76 and their
-// sub-accounts; the settlement-document columns are NULL.
-const openContractsText = `// finbot: address.open_contracts.by_asof` + partyColumns + `
+// openContractsText: balances per contract (not per document) on 60, 62, 76 and their
+// sub-accounts at the moment, summed in 1C over the contract's settlement documents: Остатки,
+// so only contracts with something open come back (Обороты from the base's start returned every
+// contract ever used). The settlement-document columns are NULL.
+var openContractsText = `// finbot: address.open_contracts.by_asof` + partyColumns + `
 	NULL КАК ДокументРасчетов,
 	NULL КАК ДокументРасчетовДата,
 	NULL КАК ДокументРасчетовНомер,
-	Т.СуммаОборотДт КАК СуммаОборотДт,
-	Т.СуммаОборотКт КАК СуммаОборотКт
+	Т.СуммаОстатокДт КАК СуммаОстатокДт,
+	Т.СуммаОстатокКт КАК СуммаОстатокКт
 ИЗ
 	(ВЫБРАТЬ
-		Обороты.Счет.Код КАК Счет,
-		Обороты.Организация КАК Организация,
-		Обороты.Субконто1 КАК Контрагент,
-		Обороты.Субконто2 КАК Договор,
-		СУММА(Обороты.СуммаОборотДт) КАК СуммаОборотДт,
-		СУММА(Обороты.СуммаОборотКт) КАК СуммаОборотКт
+		Ост.Счет.Код КАК Счет,
+		Ост.Организация КАК Организация,
+		Ост.Субконто1 КАК Контрагент,
+		Ост.Субконто2 КАК Договор,
+		СУММА(Ост.СуммаОстатокДт) КАК СуммаОстатокДт,
+		СУММА(Ост.СуммаОстатокКт) КАК СуммаОстатокКт
 	ИЗ
-		РегистрБухгалтерии.Хозрасчетный.Обороты(
-				,
-				ДОБАВИТЬКДАТЕ(&НаДату, СЕКУНДА, -1),
-				,
-				Счет.Код В ("60", "62", "76")
-					ИЛИ Счет.Код ПОДОБНО "60.%"
-					ИЛИ Счет.Код ПОДОБНО "62.%"
-					ИЛИ Счет.Код ПОДОБНО "76.%",
+		РегистрБухгалтерии.Хозрасчетный.Остатки(
+				&НаДату,
+				` + settlementAccounts + `,
 				,
 				Организация = &Организация
 					И (&Контрагент ЕСТЬ NULL
-						ИЛИ Субконто1 = &Контрагент),
-				,
-				) КАК Обороты
+						ИЛИ Субконто1 = &Контрагент)) КАК Ост
 	ГДЕ
-		Обороты.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов
-		И Обороты.Субконто2 <> ЗНАЧЕНИЕ(Справочник.ДоговорыКонтрагентов.ПустаяСсылка)
+		Ост.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов
+		И Ост.Субконто2 <> ЗНАЧЕНИЕ(Справочник.ДоговорыКонтрагентов.ПустаяСсылка)
 	СГРУППИРОВАТЬ ПО
-		Обороты.Счет.Код,
-		Обороты.Организация,
-		Обороты.Субконто1,
-		Обороты.Субконто2) КАК Т
+		Ост.Счет.Код,
+		Ост.Организация,
+		Ост.Субконто1,
+		Ост.Субконто2) КАК Т
 УПОРЯДОЧИТЬ ПО
 	Счет,
 	ОрганизацияНаименование,
@@ -220,9 +221,28 @@ const movementColumns = `
 		ИНАЧЕ NULL
 	КОНЕЦ КАК КонтрагентКт`
 
-// drilldownText: every register record that touches the account on either side, newest first.
-// The counterparty and contract anchors apply to the side of the matched account.
-const drilldownText = `// finbot: address.balance.drilldown_documents` + movementColumns + `,
+// drilldownText: the documents that form an account's balance, as BP reads them — the open
+// settlement documents, Остатки by the third subconto, with the account condition, the
+// organization, the counterparty and the contract in the virtual table's parameters (not
+// registrars with a non-zero net movement over the whole history, filtered in ГДЕ). On an
+// account without settlement documents the rows are its balances per analytics; on 19.xx the
+// second subconto, the received VAT invoice, is the document behind its balance.
+var drilldownText = `// finbot: address.balance.drilldown_documents` + balanceColumns + strings.Replace(balanceNested,
+	"Организация = &Организация) КАК Ост", `Организация = &Организация
+					И (&Контрагент ЕСТЬ NULL
+						ИЛИ Субконто1 = &Контрагент)
+					И (&Договор ЕСТЬ NULL
+						ИЛИ Субконто2 = &Договор)) КАК Ост`, 1) + `) КАК Т` + settlementOrder
+
+// idRegisterRecords are the register records of an account up to a moment (the lane's probes
+// query_movements and drilldown_related_objects read them).
+const idRegisterRecords = "register.movements"
+
+// registerRecordsText: every register record that touches the account on either side, newest
+// first. The account, counterparty and contract conditions stand in the virtual table's
+// condition parameter, so 1C selects only the account's records before ordering them; the
+// counterparty and contract anchors apply to the side of the matched account.
+const registerRecordsText = `// finbot: register.movements` + movementColumns + `,
 	ВЫБОР
 		КОГДА Движения.СубконтоДт2 ССЫЛКА Справочник.ДоговорыКонтрагентов
 			ТОГДА Движения.СубконтоДт2
@@ -237,22 +257,21 @@ const drilldownText = `// finbot: address.balance.drilldown_documents` + movemen
 	РегистрБухгалтерии.Хозрасчетный.ДвиженияССубконто(
 			,
 			ДОБАВИТЬКДАТЕ(&НаДату, СЕКУНДА, -1),
-			Организация = &Организация,
+			Организация = &Организация
+				И ((СчетДт.Код = &СчетКод
+							ИЛИ СчетДт.Код ПОДОБНО &СчетМаска)
+						И (&Контрагент ЕСТЬ NULL
+							ИЛИ СубконтоДт1 = &Контрагент)
+						И (&Договор ЕСТЬ NULL
+							ИЛИ СубконтоДт2 = &Договор)
+					ИЛИ (СчетКт.Код = &СчетКод
+							ИЛИ СчетКт.Код ПОДОБНО &СчетМаска)
+						И (&Контрагент ЕСТЬ NULL
+							ИЛИ СубконтоКт1 = &Контрагент)
+						И (&Договор ЕСТЬ NULL
+							ИЛИ СубконтоКт2 = &Договор)),
 			,
 			) КАК Движения
-ГДЕ
-	((Движения.СчетДт.Код = &СчетКод
-				ИЛИ Движения.СчетДт.Код ПОДОБНО &СчетМаска)
-			И (&Контрагент ЕСТЬ NULL
-				ИЛИ Движения.СубконтоДт1 = &Контрагент)
-			И (&Договор ЕСТЬ NULL
-				ИЛИ Движения.СубконтоДт2 = &Договор)
-		ИЛИ (Движения.СчетКт.Код = &СчетКод
-				ИЛИ Движения.СчетКт.Код ПОДОБНО &СчетМаска)
-			И (&Контрагент ЕСТЬ NULL
-				ИЛИ Движения.СубконтоКт1 = &Контрагент)
-			И (&Договор ЕСТЬ NULL
-				ИЛИ Движения.СубконтоКт2 = &Договор))
 УПОРЯДОЧИТЬ ПО
 	Период УБЫВ,
 	РегистраторНомер УБЫВ,

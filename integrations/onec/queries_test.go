@@ -26,7 +26,7 @@ var wantIDs = []string{
 	"catalog.organizations", "catalog.counterparties", "catalog.contracts", "catalog.accounts", "catalog.bank_accounts",
 	"address.turnover_sheet.by_account", "address.turnover_sheet.by_counterparty", "address.turnover_sheet.by_contract",
 	"address.account_card.movements", "address.account_card.balances",
-	"register.first_posting",
+	"register.first_posting", "register.movements",
 }
 
 // wantParams and the row keys of each template: the contract with the runtime.
@@ -52,6 +52,7 @@ var wantParams = map[string][]string{
 	"catalog.accounts":                        {},
 	"catalog.bank_accounts":                   {},
 	"register.first_posting":                  {},
+	"register.movements":                      {"НаДату", "Организация", "СчетКод", "СчетМаска", "Контрагент", "Договор"},
 }
 
 // The report templates' parameters and the six sums of a turnover sheet row.
@@ -69,16 +70,17 @@ var wantKeys = map[string][]string{
 	"address.turnover_sheet.by_contract":      append([]string{"Контрагент", "КонтрагентНаименование", "Договор", "ДоговорНаименование"}, sheetSumKeys...),
 	"address.account_card.movements":          {"КонтрагентДт", "КонтрагентКт", "НомерСтроки", "Период", "Регистратор", "РегистраторНомер", "Сумма", "СчетДт", "СчетКт"},
 	"address.account_card.balances":           {"НачальноеСальдо", "ОборотДт", "ОборотКт", "КонечноеСальдо"},
-	"address.open_contracts.by_asof":          turnoverKeys,
+	"address.open_contracts.by_asof":          balanceKeys,
 	"address.payables.counterparty_totals":    balanceKeys,
 	"address.receivables.counterparty_totals": balanceKeys,
 	"address.account.balance_snapshot":        balanceKeys,
-	"address.open_items.by_counterparty":      turnoverKeys,
-	"address.open_items.by_contract":          turnoverKeys,
+	"address.open_items.by_counterparty":      balanceKeys,
+	"address.open_items.by_contract":          balanceKeys,
 	"address.documents.by_counterparty":       documentKeys,
 	"address.bank_ops.by_counterparty":        documentKeys,
 	"address.documents.by_contract":           documentKeys,
-	"address.balance.drilldown_documents":     movementKeys,
+	"address.balance.drilldown_documents":     balanceKeys,
+	"register.movements":                      movementKeys,
 	"catalog.organizations":                   {"ИНН", "КПП", "Наименование", "Ссылка"},
 	"catalog.counterparties":                  {"ИНН", "КПП", "Код", "Наименование", "НаименованиеПолное", "ПометкаУдаления", "Ссылка", "ЮрФизЛицо"},
 	"catalog.contracts": {"ВалютаВзаиморасчетов", "ВидДоговора", "Владелец", "Дата", "Код", "Наименование", "Номер",

@@ -74,8 +74,7 @@ type RowKind int
 
 const (
 	rowsNone         RowKind = iota
-	RowsBalance              // BalanceRow: settlement balances (Остатки)
-	RowsTurnover             // TurnoverRow: settlement turnovers (Обороты), by settlement document
+	RowsBalance              // BalanceRow: balances (Остатки), per settlement document where the account has one
 	RowsMovement             // MovementRow: register records (Движения)
 	RowsDocument             // DocumentRow: document headers
 	RowsSheet                // SheetRow: the turnover sheet
@@ -121,7 +120,6 @@ type Result struct {
 	Dropped map[string]int
 
 	Balances       []BalanceRow
-	Turnovers      []TurnoverRow
 	Movements      []MovementRow
 	Documents      []DocumentRow
 	Sheet          []SheetRow
@@ -138,20 +136,13 @@ type Result struct {
 type BalanceRow struct {
 	Account                                    string // Счет: its code
 	Counterparty, Contract, SettlementDocument Ref
+	DocumentDate                               time.Time // ДокументРасчетовДата; zero when none
+	DocumentNumber                             string
 	Debit, Credit                              Kopecks // СуммаОстатокДт, СуммаОстатокКт (NULL is 0)
 }
 
 // Net is the balance Дт − Кт.
 func (r BalanceRow) Net() Kopecks { return r.Debit - r.Credit }
-
-// TurnoverRow is a settlement document's turnovers (address.open_items…, open_contracts).
-type TurnoverRow struct {
-	Account                                    string
-	Counterparty, Contract, SettlementDocument Ref
-	DocumentDate                               time.Time // ДокументРасчетовДата; zero when none
-	DocumentNumber                             string
-	Debit, Credit                              Kopecks // СуммаОборотДт, СуммаОборотКт
-}
 
 // MovementRow is a record of the accounting register (balance drilldown, account card).
 type MovementRow struct {
@@ -277,18 +268,10 @@ func (res *Result) decode(r map[string]any) string {
 		if acc == "" || !ok1 || !ok2 || (isNull(r["СуммаОстатокДт"]) && isNull(r["СуммаОстатокКт"])) {
 			return DropUnknownShape
 		}
-		res.Balances = append(res.Balances, BalanceRow{Account: acc, Debit: dt, Credit: kt,
-			Counterparty: ref(r["Контрагент"]), Contract: ref(r["Договор"]), SettlementDocument: ref(r["ДокументРасчетов"])})
-	case RowsTurnover:
-		dt, ok1 := amount(r["СуммаОборотДт"])
-		kt, ok2 := amount(r["СуммаОборотКт"])
-		acc := str(r["Счет"])
-		if acc == "" || !ok1 || !ok2 {
-			return DropUnknownShape
-		}
 		date, _ := rowDate(r["ДокументРасчетовДата"])
-		res.Turnovers = append(res.Turnovers, TurnoverRow{Account: acc, Debit: dt, Credit: kt, DocumentNumber: str(r["ДокументРасчетовНомер"]),
-			Counterparty: ref(r["Контрагент"]), Contract: ref(r["Договор"]), SettlementDocument: ref(r["ДокументРасчетов"]), DocumentDate: date})
+		res.Balances = append(res.Balances, BalanceRow{Account: acc, Debit: dt, Credit: kt,
+			Counterparty: ref(r["Контрагент"]), Contract: ref(r["Договор"]), SettlementDocument: ref(r["ДокументРасчетов"]),
+			DocumentDate: date, DocumentNumber: str(r["ДокументРасчетовНомер"])})
 	case RowsMovement:
 		period, hasPeriod := rowDate(r["Период"])
 		reg, hasReg := RefOf(r["Регистратор"])

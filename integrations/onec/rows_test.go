@@ -54,20 +54,21 @@ func TestDecodeReadsTheToolkitsForms(t *testing.T) {
 		t.Errorf("columns = %v", docs.Columns)
 	}
 
-	turns := decode("address.open_items.by_counterparty",
+	items := decode("address.open_items.by_counterparty",
 		map[string]any{"Счет": "62.01", "Контрагент": party, "Договор": "", "ДокументРасчетов": doc, "ДокументРасчетовДата": "2024-12-31T23:59:59Z",
-			"ДокументРасчетовНомер": "СВ00-000003", "СуммаОборотДт": json.Number("100"), "СуммаОборотКт": json.Number("0")},
+			"ДокументРасчетовНомер": "СВ00-000003", "СуммаОстатокДт": json.Number("100"), "СуммаОстатокКт": json.Number("0")},
 		map[string]any{"Счет": "62.02", "Контрагент": party, "Договор": "", "ДокументРасчетов": "", "ДокументРасчетовДата": "",
-			"ДокументРасчетовНомер": "", "СуммаОборотДт": json.Number("0"), "СуммаОборотКт": json.Number("0.5")},
-	).Turnovers
-	if len(turns) != 2 {
-		t.Fatalf("turnovers: %+v", turns)
+			"ДокументРасчетовНомер": "", "СуммаОстатокДт": json.Number("0"), "СуммаОстатокКт": json.Number("0.5")},
+	).Balances
+	if len(items) != 2 {
+		t.Fatalf("open items: %+v", items)
 	}
-	if !turns[0].DocumentDate.Equal(time.Date(2024, 12, 31, 23, 59, 59, 0, time.UTC)) || turns[0].Debit != 10000 || turns[0].SettlementDocument.Type != "ДокументСсылка.ВводНачальныхОстатков" {
-		t.Errorf("turnover row 0 = %+v", turns[0])
+	if !items[0].DocumentDate.Equal(time.Date(2024, 12, 31, 23, 59, 59, 0, time.UTC)) || items[0].Debit != 10000 || items[0].DocumentNumber != "СВ00-000003" ||
+		items[0].SettlementDocument.Type != "ДокументСсылка.ВводНачальныхОстатков" {
+		t.Errorf("open item row 0 = %+v", items[0])
 	}
-	if !turns[1].DocumentDate.IsZero() || turns[1].SettlementDocument.UUID != "" || turns[1].Credit != 50 {
-		t.Errorf("turnover row without a settlement document = %+v", turns[1])
+	if !items[1].DocumentDate.IsZero() || items[1].SettlementDocument.UUID != "" || items[1].Credit != 50 {
+		t.Errorf("open item without a settlement document = %+v", items[1])
 	}
 
 	// A balance whose amounts are NULL ("") is no balance row; one with a NULL side is.
@@ -80,7 +81,7 @@ func TestDecodeReadsTheToolkitsForms(t *testing.T) {
 		t.Errorf("balances = %+v", bal)
 	}
 
-	moves := decode("address.balance.drilldown_documents",
+	moves := decode("register.movements",
 		map[string]any{"Период": "2025-01-31T23:59:59Z", "Регистратор": doc, "РегистраторНомер": "", "СчетДт": "62.01", "СчетКт": "90.01.1",
 			"Сумма": json.Number("9"), "КонтрагентДт": party, "КонтрагентКт": "", "ДоговорДт": "", "ДоговорКт": ""},
 		map[string]any{"Период": "Z", "Регистратор": doc, "Сумма": json.Number("1")},
@@ -176,7 +177,7 @@ func TestEveryTemplateHasTypedRows(t *testing.T) {
 		"КонецПериода": "2026-03-31T23:59:59", "СчетКод": "62", "СчетМаска": "62.%", "Контрагент": nil, "Договор": nil,
 		"ТипДокумента": "", "ПослеКода": ""}
 	// A counterparty and a contract with movements on 62, for the templates that need them.
-	moves, err := d.Query(t.Context(), "address.balance.drilldown_documents", params, onec.MaxProxyRows)
+	moves, err := d.Query(t.Context(), "register.movements", params, onec.MaxProxyRows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +203,7 @@ func TestEveryTemplateHasTypedRows(t *testing.T) {
 				}
 				t.Fatalf("%s via %s: %v", id, src.Name(), err)
 			}
-			n := len(res.Balances) + len(res.Turnovers) + len(res.Movements) + len(res.Documents) + len(res.Sheet) + len(res.CardTotals) +
+			n := len(res.Balances) + len(res.Movements) + len(res.Documents) + len(res.Sheet) + len(res.CardTotals) +
 				len(res.FirstPosting) +
 				len(res.Organizations) + len(res.Counterparties) + len(res.Contracts) + len(res.Accounts) + len(res.BankAccounts)
 			seen[res.Kind] += res.Received

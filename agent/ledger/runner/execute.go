@@ -153,7 +153,6 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r recip
 		fields = []string{"Счет"}
 		if r.Name == recipe.DocumentsFormBalance {
 			params["Контрагент"], params["Договор"] = refParam(a.party, refParty), refParam(a.contract, refContract)
-			fields = []string{"СчетДт", "СчетКт"}
 		}
 	case recipe.OpenItemsByParty, recipe.OpenItemsByContract, recipe.OpenContracts:
 		params["НаДату"] = boundary(asOf)
@@ -227,20 +226,15 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r recip
 	dbg.AccountScopeMode = mode
 	// The rows onec decoded (a row it could not read is in q.Dropped), in the account scope.
 	var (
-		balances  []onec.BalanceRow
-		turnovers []onec.TurnoverRow
-		movements []onec.MovementRow
-		docs      []onec.DocumentRow
+		balances []onec.BalanceRow
+		docs     []onec.DocumentRow
 	)
 	switch r.Name {
-	case recipe.Receivables, recipe.Payables, recipe.AccountBalance:
-		balances = scope(dbg, mode, q.Balances, fields, tokens, settlementAccount[onec.BalanceRow])
-	case recipe.OpenItemsByParty, recipe.OpenItemsByContract, recipe.OpenContracts:
-		turnovers = scope(dbg, mode, q.Turnovers, fields, tokens, settlementAccount[onec.TurnoverRow])
+	case recipe.Receivables, recipe.Payables, recipe.AccountBalance, recipe.DocumentsFormBalance,
+		recipe.OpenItemsByParty, recipe.OpenItemsByContract, recipe.OpenContracts:
+		balances = scope(dbg, mode, q.Balances, fields, tokens, settlementAccount)
 	case recipe.DocumentsByParty, recipe.DocumentsByContract, recipe.BankOpsByParty:
 		docs = scope(dbg, mode, q.Documents, fields, tokens, noAccount)
-	case recipe.DocumentsFormBalance:
-		movements = scope(dbg, mode, q.Movements, fields, tokens, recordAccount)
 	}
 	if dbg.AccountScopeFallbackApplied {
 		res.Notes = append(res.Notes, fmt.Sprintf("По счетам %s строк нет — показываю по всем счетам расчётов.", res.Account))
@@ -249,7 +243,7 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r recip
 
 	var out []Row
 	var matched, afterFilter int
-	materialized := len(balances) + len(turnovers) + len(movements) + len(docs)
+	materialized := len(balances) + len(docs)
 	drops := q.Dropped
 	switch r.Name {
 	case recipe.Receivables, recipe.Payables:
@@ -263,16 +257,22 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r recip
 	case recipe.AccountBalance:
 		out, afterFilter = balanceSnapshot(balances, tokens[0], cats)
 	case recipe.OpenItemsByParty, recipe.OpenItemsByContract:
-		out, afterFilter = openItems(turnovers, tokens, a, f.Status, cats)
+		out, afterFilter = openItems(balances, tokens, a, cats)
 		if note := noDocumentsNote(out); note != "" {
 			res.Notes = append(res.Notes, note)
 		}
+		if f.Status == "closed" || f.Status == "all" {
+			// Остатки holds what is open at the moment: a closed document has no balance to read.
+			res.Notes = append(res.Notes, "Закрытые документы расчётов не показываю: остатки 1С хранят только открытые.")
+		}
 	case recipe.OpenContracts:
-		out, afterFilter = openContracts(turnovers, a)
+		out, afterFilter = openContracts(balances, a)
 	case recipe.DocumentsByParty, recipe.DocumentsByContract, recipe.BankOpsByParty:
 		out, afterFilter = documents(docs, r.Name, a, f.DocumentType)
 	case recipe.DocumentsFormBalance:
-		out, afterFilter = drilldown(movements, tokens, a)
+		// BP's documents forming a balance are its open settlement documents (the balances by
+		// the third subconto), the open items of the account.
+		out, afterFilter = openItems(balances, tokens, a, cats)
 	}
 	matched = len(out)
 	dbg.RowsMaterialized, dbg.RowsAfterRecipeFilter, dbg.RowsMatched = materialized, afterFilter, matched
@@ -492,14 +492,15 @@ func balanceSnapshot(rows []onec.BalanceRow, token string, cats *catalogs) ([]Ro
 	return []Row{row}, len(rows)
 }
 
-// openItems are settlement documents with a non-zero saldo: turnovers up to the date, per
-// account of tokens (60 and 62 are not netted against each other: a counterparty can be both
-// a customer and a supplier). A row outside tokens (the scope fell back to every account)
-// keeps its own account.
+// openItems are the open settlement documents: the balances of Остатки per settlement document
+// at the date, per account of tokens (60 and 62 are not netted against each other: a
+// counterparty can be both a customer and a supplier; 60.01 and 60.02 are, as BP's «документ
+// расчётов» is one debt whatever the sub-account). A row outside tokens (the scope fell back to
+// every account) keeps its own account. Debit and Credit are the balance's Дт and Кт columns.
 //
 // On an account whose settlements the base does not keep per document (cats.byDocuments), the
 // open items are its contracts: a row per contract, named so, never one unnamed document.
-func openItems(rows []onec.TurnoverRow, tokens []string, a anchors, status string, cats *catalogs) ([]Row, int) {
+func openItems(rows []onec.BalanceRow, tokens []string, a anchors, cats *catalogs) ([]Row, int) {
 	type acc struct {
 		account       string
 		doc           Ref
@@ -527,7 +528,7 @@ func openItems(rows []onec.TurnoverRow, tokens []string, a anchors, status strin
 		if !cats.byDocuments(r.Account) {
 			doc, date, number = Ref{UUID: r.Contract.UUID, Presentation: r.Contract.Presentation, Type: "СправочникСсылка." + noDocumentsType}, time.Time{}, r.Contract.Presentation
 		}
-		key := account + "\x00" + doc.UUID
+		key := account + "\x00" + r.Counterparty.UUID + "\x00" + doc.UUID
 		x := by[key]
 		if x == nil {
 			x = &acc{account: account, doc: doc, date: date, number: number, party: r.Counterparty, deal: r.Contract}
@@ -541,8 +542,7 @@ func openItems(rows []onec.TurnoverRow, tokens []string, a anchors, status strin
 	for _, key := range order {
 		x := by[key]
 		open := x.debit - x.credit
-		switch {
-		case status == "closed" && open != 0, status != "closed" && status != "all" && open == 0:
+		if open == 0 { // 60.01 and 60.02 of one document may cancel out
 			continue
 		}
 		out = append(out, Row{Ref: x.doc.UUID, Name: x.doc.Presentation, Type: x.doc.Kind(), Number: x.number, Date: day(x.date),
@@ -552,8 +552,8 @@ func openItems(rows []onec.TurnoverRow, tokens []string, a anchors, status strin
 	return out, anchored
 }
 
-// openContracts are contracts whose settlement saldo is not zero.
-func openContracts(rows []onec.TurnoverRow, a anchors) ([]Row, int) {
+// openContracts are contracts whose settlement balance is not zero (1C sums it per contract).
+func openContracts(rows []onec.BalanceRow, a anchors) ([]Row, int) {
 	type acc struct {
 		deal, party   Ref
 		debit, credit onec.Kopecks

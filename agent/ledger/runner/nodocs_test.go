@@ -27,8 +27,8 @@ func (w withoutDocuments) Query(ctx context.Context, id string, p onec.Params, l
 		}
 	}
 	if strings.HasPrefix(id, "address.open_items") {
-		for i := range res.Turnovers {
-			res.Turnovers[i].SettlementDocument, res.Turnovers[i].DocumentDate, res.Turnovers[i].DocumentNumber = onec.Ref{}, time.Time{}, ""
+		for i := range res.Balances {
+			res.Balances[i].SettlementDocument, res.Balances[i].DocumentDate, res.Balances[i].DocumentNumber = onec.Ref{}, time.Time{}, ""
 		}
 	}
 	return res, nil

@@ -104,7 +104,7 @@ const (
 	idChart           = "catalog.accounts"
 	idOpenItemsParty  = "address.open_items.by_counterparty"
 	idOpenItemsTreaty = "address.open_items.by_contract"
-	idRegisterRecords = "address.balance.drilldown_documents"
+	idRegisterRecords = "register.movements"
 )
 
 // probeFuncs are the primitives. explain_evidence_basis runs no query.

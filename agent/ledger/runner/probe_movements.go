@@ -237,9 +237,9 @@ func (p *prober) drilldownRelated(ctx context.Context) {
 			return
 		}
 		p.dropped(res.Dropped)
-		rows := res.Turnovers
-		rows = slices.DeleteFunc(rows, func(r onec.TurnoverRow) bool { return !anyAccountMatches(r.Account, tokens) })
-		items, _ := openItems(rows, tokens, anchors{org: org, party: a.party, contract: a.contract}, "", p.cats)
+		rows := res.Balances
+		rows = slices.DeleteFunc(rows, func(r onec.BalanceRow) bool { return !anyAccountMatches(r.Account, tokens) })
+		items, _ := openItems(rows, tokens, anchors{org: org, party: a.party, contract: a.contract}, p.cats)
 		open = append(open, items...)
 	}
 	p.out.RowsMatched += len(open)

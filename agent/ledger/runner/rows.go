@@ -11,17 +11,11 @@ type Ref = onec.Ref
 
 // settlementAccount is the account column (Счет) of a settlement row, recordAccount the СчетДт
 // or СчетКт of a register record; a document has none. scope reads the columns through them.
-func settlementAccount[T onec.BalanceRow | onec.TurnoverRow](r T, field string) string {
+func settlementAccount(r onec.BalanceRow, field string) string {
 	if field != "Счет" {
 		return ""
 	}
-	switch x := any(r).(type) {
-	case onec.BalanceRow:
-		return x.Account
-	case onec.TurnoverRow:
-		return x.Account
-	}
-	return ""
+	return r.Account
 }
 
 func recordAccount(r onec.MovementRow, field string) string {

@@ -147,7 +147,7 @@ func TestCutResultShowsNoTotal(t *testing.T) {
 // recipe moved to a template of another family would read no rows at all, silently.
 func TestTemplatesAnswerInTheRowsTheLaneReads(t *testing.T) {
 	want := map[string]onec.RowKind{
-		idChart: onec.RowsAccount, idOpenItemsParty: onec.RowsTurnover, idOpenItemsTreaty: onec.RowsTurnover,
+		idChart: onec.RowsAccount, idOpenItemsParty: onec.RowsBalance, idOpenItemsTreaty: onec.RowsBalance,
 		idRegisterRecords: onec.RowsMovement, qSheetByAccount: onec.RowsSheet, qSheetByCounterparty: onec.RowsSheet,
 		qSheetByContract: onec.RowsSheet, qCardMovements: onec.RowsMovement, qCardBalances: onec.RowsCardTotals,
 		"catalog.organizations": onec.RowsOrganization, "catalog.counterparties": onec.RowsCounterparty,
@@ -156,14 +156,11 @@ func TestTemplatesAnswerInTheRowsTheLaneReads(t *testing.T) {
 	}
 	for _, r := range recipe.Specs {
 		switch r.Name {
-		case recipe.Receivables, recipe.Payables, recipe.AccountBalance:
+		case recipe.Receivables, recipe.Payables, recipe.AccountBalance, recipe.DocumentsFormBalance,
+			recipe.OpenItemsByParty, recipe.OpenItemsByContract, recipe.OpenContracts:
 			want[r.ID] = onec.RowsBalance
-		case recipe.OpenItemsByParty, recipe.OpenItemsByContract, recipe.OpenContracts:
-			want[r.ID] = onec.RowsTurnover
 		case recipe.DocumentsByParty, recipe.DocumentsByContract, recipe.BankOpsByParty:
 			want[r.ID] = onec.RowsDocument
-		case recipe.DocumentsFormBalance:
-			want[r.ID] = onec.RowsMovement
 		}
 	}
 	for id, kind := range want {
