@@ -97,6 +97,7 @@ type Config struct {
 	OneCToken        Secret        // ONEC_TOKEN
 	OneCTimeout      time.Duration // ONEC_TIMEOUT
 	OneCOrganization string        // ONEC_ORGANIZATION: INN or name of the main organization
+	OneCRestricted   bool          // ONEC_RESTRICTED_USER: the 1C user has restricted rights (RLS)
 	LedgerAllowUsers []int64       // LEDGER_ALLOWED_USER_IDS
 	LedgerAllowChats []int64       // LEDGER_ALLOWED_CHAT_IDS
 
@@ -201,6 +202,7 @@ func Vars() []Var {
 		{"ONEC_TOKEN", "", "Bearer token of the proxy, if it requires one."},
 		{"ONEC_TIMEOUT", "30s", "Deadline of one 1C query."},
 		{"ONEC_ORGANIZATION", "", "INN or name of the main organization, for questions that name none (BP keeps it in each user's settings, which queries cannot read). Empty: the base's only organization; with several, the bot asks which one."},
+		{"ONEC_RESTRICTED_USER", "false", "true: the 1C user the proxy runs under has restricted rights (RLS, e.g. by organization). The queries say ВЫБРАТЬ РАЗРЕШЕННЫЕ, and 1C then leaves out what the user may not see without saying so; every 1C figure is then stated as covering only what this user may see."},
 		{"ONEC_BREAKER_TIMEOUT", "60s", "After 5 failed 1C queries in a row (timeouts, resets, 5xx; not errors in the query) its circuit breaker opens; this long later one probe query may close it."},
 		{"LEDGER_ALLOWED_USER_IDS", "", "Users allowed to see 1C data. With a real 1C and both ledger lists empty, nobody is; with the demo ledger, everyone is."},
 		{"LEDGER_ALLOWED_CHAT_IDS", "", "Chats (groups) whose members may see 1C data."},
@@ -297,6 +299,7 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 		OneCChannel:      r.str("ONEC_CHANNEL"),
 		OneCDemo:         r.oneOf("ONEC_DEMO", "default", "realistic"),
 		OneCOrganization: r.str("ONEC_ORGANIZATION"),
+		OneCRestricted:   r.boolean("ONEC_RESTRICTED_USER"),
 		OneCToken:        Secret(r.str("ONEC_TOKEN")),
 		OneCTimeout:      r.duration("ONEC_TIMEOUT", 100*time.Millisecond, 10*time.Minute),
 		LedgerAllowUsers: r.ids("LEDGER_ALLOWED_USER_IDS"),

@@ -1,6 +1,9 @@
 package onec
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // The whitelist: the only 1C query texts finbot ever sends. Each is read-only 1C:Enterprise
 // query language for BP 3.0 with bound &Parameters only; its first line names it
@@ -73,28 +76,37 @@ const (
 // templates in the order QueryIDs reports them: the recipe catalog's order, then the catalogs,
 // then the reports' templates, then the date of the first posting.
 var templates = []template{
-	{idOpenContracts, openContractsText, []paramSpec{pAsOf, pOrg, pCpOpt}, RowsBalance},
-	{idPayables, payablesText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}, RowsBalance},
-	{idReceivables, receivablesText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}, RowsBalance},
-	{idBalanceSnapshot, balanceSnapshotText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}, RowsBalance},
-	{idOpenItemsByParty, openItemsByPartyText, []paramSpec{pAsOf, pOrg, pCp, pCtrOpt}, RowsBalance},
-	{idOpenItemsByTreaty, openItemsByContractText, []paramSpec{pAsOf, pOrg, pCtr, pCpOpt}, RowsBalance},
-	{idDocumentsByParty, documentsByPartyText, []paramSpec{pFrom, pTo, pOrg, pCp, pDocTypes}, RowsDocument},
-	{idBankOpsByParty, bankOpsByPartyText, []paramSpec{pFromOpt, pToOpt, pOrg, pCp}, RowsDocument},
-	{idDocumentsByTreaty, documentsByContractText, []paramSpec{pFrom, pTo, pOrg, pCtr, pDocTypes}, RowsDocument},
-	{idBalanceDrilldown, drilldownText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask, pCpOpt, pCtrOpt}, RowsBalance},
-	{idCatalogOrgs, organizationsText, nil, RowsOrganization},
-	{idCatalogParties, counterpartiesText, []paramSpec{pAfter}, RowsCounterparty},
-	{idCatalogContracts, contractsText, []paramSpec{pAfter}, RowsContract},
-	{idCatalogAccounts, accountsText, nil, RowsAccount},
-	{idCatalogBanks, bankAccountsText, nil, RowsBankAccount},
-	{idSheetByAccount, sheetByAccountText, reportParams, RowsSheet}, // the reports: queries_reports.go
-	{idSheetByCounterparty, sheetByCounterpartyText, reportParams, RowsSheet},
-	{idSheetByContract, sheetByContractText, reportParams, RowsSheet},
-	{idCardMovements, cardMovementsText, reportParams, RowsMovement},
-	{idCardBalances, cardBalancesText, reportParams, RowsCardTotals},
-	{idFirstPosting, firstPostingText, nil, RowsFirstPosting}, // the first posting: queries_register.go
-	{idRegisterRecords, registerRecordsText, []paramSpec{pAsOf, pOrg, pAccCode, pAccMask, pCpOpt, pCtrOpt}, RowsMovement},
+	{idOpenContracts, allowed(openContractsText), []paramSpec{pAsOf, pOrg, pCpOpt}, RowsBalance},
+	{idPayables, allowed(payablesText), []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}, RowsBalance},
+	{idReceivables, allowed(receivablesText), []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}, RowsBalance},
+	{idBalanceSnapshot, allowed(balanceSnapshotText), []paramSpec{pAsOf, pOrg, pAccCode, pAccMask}, RowsBalance},
+	{idOpenItemsByParty, allowed(openItemsByPartyText), []paramSpec{pAsOf, pOrg, pCp, pCtrOpt}, RowsBalance},
+	{idOpenItemsByTreaty, allowed(openItemsByContractText), []paramSpec{pAsOf, pOrg, pCtr, pCpOpt}, RowsBalance},
+	{idDocumentsByParty, allowed(documentsByPartyText), []paramSpec{pFrom, pTo, pOrg, pCp, pDocTypes}, RowsDocument},
+	{idBankOpsByParty, allowed(bankOpsByPartyText), []paramSpec{pFromOpt, pToOpt, pOrg, pCp}, RowsDocument},
+	{idDocumentsByTreaty, allowed(documentsByContractText), []paramSpec{pFrom, pTo, pOrg, pCtr, pDocTypes}, RowsDocument},
+	{idBalanceDrilldown, allowed(drilldownText), []paramSpec{pAsOf, pOrg, pAccCode, pAccMask, pCpOpt, pCtrOpt}, RowsBalance},
+	{idCatalogOrgs, allowed(organizationsText), nil, RowsOrganization},
+	{idCatalogParties, allowed(counterpartiesText), []paramSpec{pAfter}, RowsCounterparty},
+	{idCatalogContracts, allowed(contractsText), []paramSpec{pAfter}, RowsContract},
+	{idCatalogAccounts, allowed(accountsText), nil, RowsAccount},
+	{idCatalogBanks, allowed(bankAccountsText), nil, RowsBankAccount},
+	{idSheetByAccount, allowed(sheetByAccountText), reportParams, RowsSheet}, // the reports: queries_reports.go
+	{idSheetByCounterparty, allowed(sheetByCounterpartyText), reportParams, RowsSheet},
+	{idSheetByContract, allowed(sheetByContractText), reportParams, RowsSheet},
+	{idCardMovements, allowed(cardMovementsText), reportParams, RowsMovement},
+	{idCardBalances, allowed(cardBalancesText), reportParams, RowsCardTotals},
+	{idFirstPosting, allowed(firstPostingText), nil, RowsFirstPosting}, // the first posting: queries_register.go
+	{idRegisterRecords, allowed(registerRecordsText), []paramSpec{pAsOf, pOrg, pAccCode, pAccMask, pCpOpt, pCtrOpt}, RowsMovement},
+}
+
+// allowed makes a template's first selection ВЫБРАТЬ РАЗРЕШЕННЫЕ: a 1C user whose rights
+// (RLS, by organization in BP) hide some records gets the records it may see instead of a
+// query error. 1C says nothing about what it left out — no count, no flag — so the lane states
+// under a figure that it covers only what this user may see whenever the operator says the
+// user is restricted (runner.Options.RestrictedRights); the demo has no restrictions.
+func allowed(text string) string {
+	return strings.Replace(text, "\nВЫБРАТЬ", "\nВЫБРАТЬ РАЗРЕШЕННЫЕ", 1)
 }
 
 // param returns the template's declaration of a parameter (names are case-insensitive).

@@ -356,7 +356,8 @@ func (a *App) ledger() (*runner.Lane, error) {
 			org = demo.MainOrganization()
 		}
 	}
-	return runner.NewLane(source, runner.Options{Logger: a.log, QueryTimeout: cfg.OneCTimeout, MaxRows: maxRows, Organization: org}), nil
+	return runner.NewLane(source, runner.Options{Logger: a.log, QueryTimeout: cfg.OneCTimeout, MaxRows: maxRows, Organization: org,
+		RestrictedRights: cfg.OneCRestricted}), nil
 }
 
 // demo is the demo base ONEC_DEMO names: the embedded one, or the realistic one, generated

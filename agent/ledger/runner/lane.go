@@ -46,7 +46,17 @@ type Options struct {
 	// the only organization of the base; else none, and a question that names no organization
 	// is asked which one it means.
 	Organization string
+	// RestrictedRights says the 1C user the source runs under has restricted rights
+	// (ONEC_RESTRICTED_USER). Every template selects РАЗРЕШЕННЫЕ, so 1C returns only the
+	// records that user may see and says nothing of the rest: no count, no flag, and a query
+	// counting all records would itself see only the allowed ones. So the lane cannot detect
+	// a partial result; when the operator says the user is restricted, every factual answer
+	// states that its figures cover only what this user may see (RightsNote).
+	RestrictedRights bool
 }
+
+// RightsNote is the line under a factual 1C answer when the 1C user's rights are restricted.
+const RightsNote = "Цифры — только по данным, которые этому пользователю 1С разрешено видеть: права в 1С ограничены, и скрытые записи в итог не вошли."
 
 // Lane is the 1C lane over one source.
 type Lane struct {

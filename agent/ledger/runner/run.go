@@ -220,7 +220,7 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 		dbg.MissingRequiredFilters = missing
 		return res.limited(ReasonMissingFilters, askFor(rc, missing))
 	}
-	return beforeData(l.execute(ctx, &res, cats, rc, f, bound), cats.firstPosting)
+	return l.rightsNote(beforeData(l.execute(ctx, &res, cats, rc, f, bound), cats.firstPosting))
 }
 
 // FallbackRuleHit values of a decomposition refused as unsupported: a request to change data
@@ -316,4 +316,13 @@ func traceID() string {
 	var b [8]byte
 	rand.Read(b[:])
 	return "dec-" + hex.EncodeToString(b[:])
+}
+
+// rightsNote adds RightsNote to a factual answer when the 1C user's rights are restricted: 1C
+// hides what the user may not see without a trace, so the figure may be partial.
+func (l *Lane) rightsNote(res Result) Result {
+	if l.opts.RestrictedRights && (res.ResultMode == FactualList || res.ResultMode == FactualSummary) {
+		res.Notes = append(res.Notes, RightsNote)
+	}
+	return res
 }

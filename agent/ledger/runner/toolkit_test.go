@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -170,5 +171,39 @@ func TestTemplatesAnswerInTheRowsTheLaneReads(t *testing.T) {
 	}
 	if len(want) < len(onec.QueryIDs()) {
 		t.Errorf("%d templates checked of %d", len(want), len(onec.QueryIDs()))
+	}
+}
+
+// A restricted 1C user: the templates select РАЗРЕШЕННЫЕ, and 1C then drops what the user may
+// not see without a trace, so over the wire (the toolkit's stand-in) every factual answer says
+// its figures cover only what this user may see; an unrestricted user's answers do not.
+func TestRestrictedRightsAreStated(t *testing.T) {
+	d, _ := demo(t)
+	srv := onectest.NewServer(t, d)
+	proxy, err := onec.NewProxy(onec.ProxyOptions{URL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range onec.QueryIDs() {
+		if q, _ := onec.Query(id); !strings.Contains(q, "\nВЫБРАТЬ РАЗРЕШЕННЫЕ") {
+			t.Errorf("%s: the first selection is not РАЗРЕШЕННЫЕ", id)
+		}
+	}
+	questions := []Decomposition{
+		ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31"}),
+		ask(recipe.OpenItemsByParty, recipe.Filters{AsOfDate: "2026-03-31", Counterparty: "Альфе", Status: "open"}),
+		ask(recipe.TurnoverSheet, recipe.Filters{PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31"}),
+	}
+	for _, restricted := range []bool{true, false} {
+		lane := NewLane(proxy, Options{Now: fixedNow, Organization: mainOrg, RestrictedRights: restricted})
+		for _, q := range questions {
+			res := lane.Run(t.Context(), q)
+			if res.ResultMode != FactualList && res.ResultMode != FactualSummary {
+				t.Fatalf("%s: %s %q; want figures", q.Intent, res.ResultMode, res.Message)
+			}
+			if got := slices.Contains(res.Notes, RightsNote); got != restricted {
+				t.Errorf("%s restricted=%v: rights note %v, notes %q", q.Intent, restricted, got, res.Notes)
+			}
+		}
 	}
 }
