@@ -72,7 +72,7 @@ func TestWordsOf1CStayWith1C(t *testing.T) {
 
 // TestOneMonthsTermIsNotTheMonthly: «когда платить аренду» is the monthly term, not the
 // February payment's «в течение 5 банковских дней с даты подписания», which answers only when
-// February is asked.
+// February is asked — nor the deposit's, counted from the same day, unless the deposit is asked.
 func TestOneMonthsTermIsNotTheMonthly(t *testing.T) {
 	a := docsetAgent(t, "", docsetFiles(t), 27000)
 	me := Request{UserID: 27000, ChatID: 27000}
@@ -81,6 +81,13 @@ func TestOneMonthsTermIsNotTheMonthly(t *testing.T) {
 	}
 	if ans := ask(t, a, me, "когда платить аренду за февраль"); !strings.Contains(ans.Text, "**02.02.2026**") {
 		t.Errorf("February's: %q", ans.Text)
+	}
+	// …nor the deposit's «в течение 5 банковских дней с даты подписания», unless it is asked
+	if ans := ask(t, a, me, "аренда сколько и до какого числа платить"); strings.Contains(ans.Text, "02.02.2026") {
+		t.Errorf("the deposit's term for the rent's: %q", ans.Text)
+	}
+	if ans := ask(t, a, me, "когда вносить обеспечительный платеж"); !strings.Contains(ans.Text, "**02.02.2026**") || !strings.Contains(ans.Text, "п. 5.1") {
+		t.Errorf("the deposit's: %q", ans.Text)
 	}
 }
 

@@ -267,7 +267,10 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	}
 	signed := func(h library.ClauseHit) (time.Time, bool) {
 		d := rds[h.Doc].header.Date
-		return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, ru.Moscow), !d.IsZero()
+		if d.IsZero() || !namesOneOff(q.Text, h.Unit.Text, rds[h.Doc].header.Title+" "+docs[h.Doc].Meta.Title) {
+			return time.Time{}, false
+		}
+		return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, ru.Moscow), true
 	}
 	// What is computed is computed by the clauses as they read now: a clause a supplementary
 	// agreement set anew in its new wording («до 25 числа месяца, предшествующего
@@ -977,4 +980,22 @@ func DocName(m docstore.Meta) string {
 		return m.Title
 	}
 	return name
+}
+
+// namesOneOff reports whether a question names what a clause counted from the contract's signing
+// is about, beyond the contract's own subject and paying: such a clause sets a one-off term (the
+// deposit's «в течение 5 банковских дней с даты подписания», February's rent), which «сколько и
+// до какого числа платим за аренду» does not ask — «когда вносить обеспечительный платёж» does.
+func namesOneOff(question, clause, title string) bool {
+	own := map[string]bool{"оплат": true}
+	for _, t := range retrieval.Tokens(title) {
+		own[t] = true
+	}
+	in := retrieval.Tokens(clause)
+	for _, t := range retrieval.Tokens(question) {
+		if !own[t] && !library.QuestionWord(t) && !library.DocumentWord(t) && slices.Contains(in, t) {
+			return true
+		}
+	}
+	return false
 }
