@@ -41,7 +41,7 @@ func TestExecuteParameterErrors(t *testing.T) {
 		params  map[string]any
 		wantMsg string
 	}{
-		{"no params at all", receivables, nil, "Параметр не задан (НаДату)"},
+		{"no params at all", receivables, nil, "Параметр не задан (СчетКод)"},
 		{"missing account mask", receivables, without("СчетМаска"), "Параметр не задан (СчетМаска)"},
 		{"missing organization", receivables, without("Организация"), "Параметр не задан (Организация)"},
 		{"date without time stays a string", receivables, with("НаДату", "2026-01-01"), "Несовместимые типы"},

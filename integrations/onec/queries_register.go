@@ -88,19 +88,104 @@ const balanceNested = `
 				,
 				Организация = &Организация) КАК Ост`
 
-const counterpartyRowsOnly = `
-	ГДЕ
-		Ост.Субконто1 ССЫЛКА Справочник.Контрагенты`
-
 var balanceColumns = settlementColumns("СуммаОстатокДт", "СуммаОстатокКт")
 
-// receivablesText: per settlement document, the balance of the account (62 by default).
-var receivablesText = `// finbot: address.receivables.counterparty_totals` +
-	balanceColumns + balanceNested + counterpartyRowsOnly + `) КАК Т` + settlementOrder
+// partyBalance is Остатки of the account asked (its code or its sub-accounts) for the
+// organization, on the lines whose first subconto is a counterparty.
+const partyBalance = `
+				РегистрБухгалтерии.Хозрасчетный.Остатки(
+						&НаДату,
+						Счет.Код = &СчетКод
+							ИЛИ Счет.Код ПОДОБНО &СчетМаска,
+						,
+						Организация = &Организация) КАК Ост
+			ГДЕ
+				Ост.Субконто1 ССЫЛКА Справочник.Контрагенты`
+
+// partyTotalsText: one row per counterparty, grouped in 1C (a real 60 or 62 has thousands of
+// open settlement documents; one row each was cut at the toolkit's 1,000 rows). СуммаОстатокДт
+// and СуммаОстатокКт are BP's expanded balance per sub-account and contract (ОСВ по счёту with
+// «развёрнутое сальдо» by Контрагенты and Договоры): the debit balances of the counterparty's
+// (account, contract) lines added up, and the credit ones, so Дт − Кт is its settlement balance
+// over all its contracts and the two columns are the debt and the advances of «Задолженность
+// покупателей / поставщикам». КоличествоДокументов is the number of its open settlement
+// documents: Остатки grouped by counterparty and document (a document counts when its balance
+// over the account's lines is not zero), counted; none where the base keeps no documents
+// (Субконто3 is then NULL, or an empty reference, whose Дата is NULL).
+func partyTotalsText(id string) string {
+	return `// finbot: ` + id + `
+ВЫБРАТЬ
+	&СчетКод КАК Счет,
+	Линии.Организация КАК Организация,
+	Линии.Организация.Наименование КАК ОрганизацияНаименование,
+	Линии.Контрагент КАК Контрагент,
+	Линии.Контрагент.Наименование КАК КонтрагентНаименование,
+	NULL КАК Договор,
+	NULL КАК ДоговорНаименование,
+	NULL КАК ДокументРасчетов,
+	NULL КАК ДокументРасчетовДата,
+	NULL КАК ДокументРасчетовНомер,
+	СУММА(Линии.СуммаОстатокДт) КАК СуммаОстатокДт,
+	СУММА(Линии.СуммаОстатокКт) КАК СуммаОстатокКт,
+	МАКСИМУМ(ЕСТЬNULL(Документы.Количество, 0)) КАК КоличествоДокументов
+ИЗ
+	(ВЫБРАТЬ
+		Сальдо.Организация КАК Организация,
+		Сальдо.Контрагент КАК Контрагент,
+		ВЫБОР
+			КОГДА Сальдо.Сумма > 0
+				ТОГДА Сальдо.Сумма
+			ИНАЧЕ 0
+		КОНЕЦ КАК СуммаОстатокДт,
+		ВЫБОР
+			КОГДА Сальдо.Сумма < 0
+				ТОГДА 0 - Сальдо.Сумма
+			ИНАЧЕ 0
+		КОНЕЦ КАК СуммаОстатокКт
+	ИЗ
+		(ВЫБРАТЬ
+			Ост.Организация КАК Организация,
+			Ост.Субконто1 КАК Контрагент,
+			СУММА(Ост.СуммаОстатокДт) - СУММА(Ост.СуммаОстатокКт) КАК Сумма
+		ИЗ` + partyBalance + `
+		СГРУППИРОВАТЬ ПО
+			Ост.Счет,
+			Ост.Организация,
+			Ост.Субконто1,
+			Ост.Субконто2) КАК Сальдо) КАК Линии
+		ЛЕВОЕ СОЕДИНЕНИЕ (ВЫБРАТЬ
+			Открытые.Контрагент КАК Контрагент,
+			КОЛИЧЕСТВО(Открытые.ДокументРасчетов) КАК Количество
+		ИЗ
+			(ВЫБРАТЬ
+				Ост.Субконто1 КАК Контрагент,
+				Ост.Субконто3 КАК ДокументРасчетов
+			ИЗ` + partyBalance + `
+				И Ост.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов
+				И НЕ Ост.Субконто3.Дата ЕСТЬ NULL
+			СГРУППИРОВАТЬ ПО
+				Ост.Субконто1,
+				Ост.Субконто3
+			ИМЕЮЩИЕ
+				СУММА(Ост.СуммаОстатокДт) <> СУММА(Ост.СуммаОстатокКт)) КАК Открытые
+		СГРУППИРОВАТЬ ПО
+			Открытые.Контрагент) КАК Документы
+		ПО Линии.Контрагент = Документы.Контрагент
+СГРУППИРОВАТЬ ПО
+	Линии.Организация,
+	Линии.Организация.Наименование,
+	Линии.Контрагент,
+	Линии.Контрагент.Наименование
+УПОРЯДОЧИТЬ ПО
+	ОрганизацияНаименование,
+	КонтрагентНаименование`
+}
+
+// receivablesText: per counterparty, the balance of the account (62 by default).
+var receivablesText = partyTotalsText("address.receivables.counterparty_totals")
 
 // payablesText: the same over the suppliers' account (60 by default).
-var payablesText = `// finbot: address.payables.counterparty_totals` +
-	balanceColumns + balanceNested + counterpartyRowsOnly + `) КАК Т` + settlementOrder
+var payablesText = partyTotalsText("address.payables.counterparty_totals")
 
 // balanceSnapshotText: every balance row of the account, with or without a counterparty
 // (51 collapses to one row per organization, 60 and 62 expand by their analytics).

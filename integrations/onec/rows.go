@@ -139,6 +139,9 @@ type BalanceRow struct {
 	DocumentDate                               time.Time // ДокументРасчетовДата; zero when none
 	DocumentNumber                             string
 	Debit, Credit                              Kopecks // СуммаОстатокДт, СуммаОстатокКт (NULL is 0)
+	// Documents is КоличествоДокументов of the counterparty totals (its open settlement
+	// documents, counted in 1C); 0 elsewhere.
+	Documents int
 }
 
 // Net is the balance Дт − Кт.
@@ -271,7 +274,7 @@ func (res *Result) decode(r map[string]any) string {
 		date, _ := rowDate(r["ДокументРасчетовДата"])
 		res.Balances = append(res.Balances, BalanceRow{Account: acc, Debit: dt, Credit: kt,
 			Counterparty: ref(r["Контрагент"]), Contract: ref(r["Договор"]), SettlementDocument: ref(r["ДокументРасчетов"]),
-			DocumentDate: date, DocumentNumber: str(r["ДокументРасчетовНомер"])})
+			DocumentDate: date, DocumentNumber: str(r["ДокументРасчетовНомер"]), Documents: count(r["КоличествоДокументов"])})
 	case RowsMovement:
 		period, hasPeriod := rowDate(r["Период"])
 		reg, hasReg := RefOf(r["Регистратор"])
@@ -442,3 +445,12 @@ func rowDate(v any) (time.Time, bool) {
 
 // isNull reports a NULL of the query: JSON null, or the toolkit's "" (Строка(Null)).
 func isNull(v any) bool { return v == nil || v == WireNull }
+
+// count reads a whole number of a row (КОЛИЧЕСТВО): 0 for NULL or what is not one.
+func count(v any) int {
+	n, err := strconv.Atoi(strings.TrimSpace(str(v)))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}

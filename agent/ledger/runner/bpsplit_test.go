@@ -63,11 +63,11 @@ func TestBPSplitAgainstOracle(t *testing.T) {
 // the counterparty is named apart because BP still shows its debt of 100.
 func TestPartyTotalsSplit(t *testing.T) {
 	alfa, beta := Ref{UUID: "a", Presentation: "Альфа"}, Ref{UUID: "b", Presentation: "Бета"}
+	// The template's rows: one per counterparty, its (account, contract) lines' debit balances
+	// and credit balances added up apart in 1C, its open settlement documents counted there.
 	rows := []onec.BalanceRow{
-		{Account: "62.01", Counterparty: alfa, Contract: Ref{UUID: "a1"}, SettlementDocument: Ref{UUID: "d1"}, Debit: kop(t, "100.00")},
-		{Account: "62.02", Counterparty: alfa, Contract: Ref{UUID: "a2"}, SettlementDocument: Ref{UUID: "d2"}, Debit: kop(t, "-80.00")},
-		{Account: "62.01", Counterparty: beta, Contract: Ref{UUID: "b1"}, SettlementDocument: Ref{UUID: "d3"}, Debit: kop(t, "100.00")},
-		{Account: "62.02", Counterparty: beta, Contract: Ref{UUID: "b2"}, SettlementDocument: Ref{UUID: "d4"}, Debit: kop(t, "-150.00")},
+		{Account: "62", Counterparty: alfa, Debit: kop(t, "100.00"), Credit: kop(t, "80.00"), Documents: 2},
+		{Account: "62", Counterparty: beta, Debit: kop(t, "100.00"), Credit: kop(t, "150.00"), Documents: 2},
 	}
 	out, hidden, _ := partyTotals(rows, false)
 	want := []Row{{Ref: "a", Name: "Альфа", Amount: kop(t, "20.00"), Count: 2, Debt: kop(t, "100.00"), Advance: kop(t, "80.00")}}

@@ -376,20 +376,22 @@ func scope[T any](dbg *Debug, mode recipe.ScopeMode, rows []T, fields, tokens []
 }
 
 // partyTotals is receivables (saldo > 0) or payables (−saldo > 0) per counterparty, with the
-// number of settlement documents whose own saldo is not zero. The amount is the settlement
-// balance of the demo ledger's definition: every account (62.01 with 62.02, 60.01 with 60.02)
-// and contract of the counterparty netted. BP's own reports («Задолженность покупателей», «…
-// поставщикам») show debt and advances apart, per account and contract: each row carries that
-// split too (Debt, Advance). hidden are the counterparties whose netted balance is not owed but
-// who owe (or are owed) on some contract all the same — BP lists them, the netted list doesn't.
+// number of its open settlement documents. The template groups in 1C: one row per
+// counterparty, its Дт and Кт columns BP's expanded balance per sub-account and contract (debt
+// and advances of «Задолженность покупателей / поставщикам»), its КоличествоДокументов the
+// settlement documents whose own balance is not zero. The amount is the settlement balance of
+// the demo ledger's definition: every account (62.01 with 62.02, 60.01 with 60.02) and contract
+// of the counterparty netted, Дт − Кт. Each row carries BP's split too (Debt, Advance). hidden
+// are the counterparties whose netted balance is not owed but who owe (or are owed) on some
+// contract all the same — BP lists them, the netted list doesn't.
 func partyTotals(rows []onec.BalanceRow, payables bool) (out, hidden []Row, filtered int) {
 	type acc struct {
-		party Ref
-		saldo onec.Kopecks
-		docs  map[string]onec.Kopecks
-		lines map[[2]string]onec.Kopecks // (account, contract) → saldo
+		party         Ref
+		debit, credit onec.Kopecks
+		documents     int
 	}
 	by := map[string]*acc{}
+	var order []string
 	for _, r := range rows {
 		if r.Counterparty.UUID == "" {
 			continue
@@ -397,36 +399,21 @@ func partyTotals(rows []onec.BalanceRow, payables bool) (out, hidden []Row, filt
 		filtered++
 		a := by[r.Counterparty.UUID]
 		if a == nil {
-			a = &acc{party: r.Counterparty, docs: map[string]onec.Kopecks{}, lines: map[[2]string]onec.Kopecks{}}
+			a = &acc{party: r.Counterparty}
 			by[r.Counterparty.UUID] = a
+			order = append(order, r.Counterparty.UUID)
 		}
-		a.saldo += r.Net()
-		a.docs[r.SettlementDocument.UUID] += r.Net()
-		a.lines[[2]string{r.Account, r.Contract.UUID}] += r.Net()
+		a.debit += r.Debit
+		a.credit += r.Credit
+		a.documents += r.Documents
 	}
-	for _, a := range by {
-		amount := a.saldo
-		var debt, advance onec.Kopecks
-		for _, v := range a.lines {
-			if payables {
-				v = -v
-			}
-			if v > 0 {
-				debt += v
-			} else {
-				advance -= v
-			}
-		}
+	for _, id := range order {
+		a := by[id]
+		amount, debt, advance := a.debit-a.credit, a.debit, a.credit
 		if payables {
-			amount = -amount
+			amount, debt, advance = -amount, a.credit, a.debit
 		}
-		n := 0
-		for id, v := range a.docs {
-			if id != "" && v != 0 {
-				n++
-			}
-		}
-		row := Row{Ref: a.party.UUID, Name: a.party.Presentation, Amount: amount, Count: n}
+		row := Row{Ref: a.party.UUID, Name: a.party.Presentation, Amount: amount, Count: a.documents}
 		if advance != 0 {
 			row.Debt, row.Advance = debt, advance
 		}
@@ -437,7 +424,7 @@ func partyTotals(rows []onec.BalanceRow, payables bool) (out, hidden []Row, filt
 			hidden = append(hidden, row)
 		}
 	}
-	sort.Slice(hidden, func(i, j int) bool { return hidden[i].Debt > hidden[j].Debt })
+	sort.SliceStable(hidden, func(i, j int) bool { return hidden[i].Debt > hidden[j].Debt })
 	return out, hidden, filtered
 }
 

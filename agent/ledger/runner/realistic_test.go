@@ -24,8 +24,10 @@ func TestRealisticBaseAnswersSayWhenCut(t *testing.T) {
 		d       Decomposition
 		wantCut bool
 	}{
-		{"receivables", ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31"}), true},
-		{"payables", ask(recipe.Payables, recipe.Filters{AsOfDate: "2026-03-31"}), true},
+		// grouped by counterparty in 1C: hundreds of rows, not one per open document
+		{"receivables", ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31"}), false},
+		{"payables", ask(recipe.Payables, recipe.Filters{AsOfDate: "2026-03-31"}), false},
+		{"documents forming 62", ask(recipe.DocumentsFormBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "62"}), true},
 		{"bank account balance", ask(recipe.AccountBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "51"}), false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
