@@ -160,3 +160,16 @@ func TestWhichContractsHaveIt(t *testing.T) {
 		t.Errorf("the lease's deposit, the others named without: %q", ans.Text)
 	}
 }
+
+// TestPartyLineOnlyForWho: the line naming a side («**Исполнитель** — ООО …») answers who it is,
+// not a question of the side's amount («на какую сумму максимум отвечает исполнитель»).
+func TestPartyLineOnlyForWho(t *testing.T) {
+	a := docsetAgent(t, "", docsetFiles(t), 27000)
+	me := Request{UserID: 27000, ChatID: 27000}
+	if ans := ask(t, a, me, "кто исполнитель по ит договору"); !strings.HasPrefix(ans.Text, "**Исполнитель** — ООО «Сетевые Решения»") {
+		t.Errorf("who: %q", ans.Text)
+	}
+	if ans := ask(t, a, me, "на какую сумму максимум отвечает исполнитель по ит договору"); strings.Contains(ans.Text, "**Исполнитель** —") {
+		t.Errorf("an amount answered with who the side is: %q", ans.Text)
+	}
+}

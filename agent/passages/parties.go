@@ -2,11 +2,15 @@ package passages
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/library"
 )
+
+// asksWho: the question asks who a side is («кто», «какая организация», «с кем», «чей»).
+var asksWho = regexp.MustCompile(`(?i)(^|[^\p{L}])(кто|кого|кем|чей|чья|чьё|чье|с\s+кем|как\p{L}*\s+(организаци|компани|фирм|контрагент))`)
 
 // partiesFor is the line (Markdown) that says who a side of the document is, when q asks who
 // («кто арендодатель», «исполнитель по ит договору кто», «кто делает текущий ремонт»): the
@@ -15,6 +19,11 @@ import (
 // itself, so the line answers it whatever the clause found.
 func partiesFor(q Question, kept []library.ClauseHit, rds []*readDoc) (line string, named bool) {
 	if len(kept) == 0 || !kept[0].Asked.Party() {
+		return "", false
+	}
+	if kept[0].Asked.Money() && !asksWho.MatchString(q.Text) {
+		// «на какую сумму максимум отвечает исполнитель»: the role is whose amount is asked, not
+		// who the side is
 		return "", false
 	}
 	ps := rds[kept[0].Doc].parties
