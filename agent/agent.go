@@ -45,8 +45,11 @@ type Deps struct {
 	Rates   rates.Bank // the Bank of Russia (*cbr.Client)
 	// News searches finance news on the web (*tavily.Client); nil or unconfigured = only the
 	// Bank of Russia's news.
-	News    news.Searcher
-	Ledger  ledger.Runner    // 1C through the query runner (*runner.Lane)
+	News   news.Searcher
+	Ledger ledger.Runner // 1C through the query runner (*runner.Lane): one base for everyone with access
+	// Bases, when set, are several 1C bases (ONEC_CHANNELS), each open to the users and chats
+	// mapped to it, a user's pick kept per chat; Ledger is then not used.
+	Bases   *ledger.Bases
 	Library *library.Library // the users' and groups' documents
 	KB      *library.Library // the company knowledge base (owner library.KBOwner)
 	// Planner plans the questions the parser is unsure of; nil = the parser decides alone.
@@ -126,6 +129,7 @@ type Agent struct {
 	// the 1C catalogs the parser resolves names against, the Bank of Russia's inline offers.
 	docs  docsSkill
 	books ledgerSkill
+	bases *ledger.Bases // nil with one base
 	cbr   *rates.Skill
 	log   *slog.Logger
 	now   func() time.Time
@@ -141,7 +145,7 @@ func New(d Deps, o Options) *Agent {
 		d.Results = history.NewMemoryResults(0, 0)
 	}
 	o = o.withDefaults()
-	a := &Agent{llm: d.LLM, dialogs: dialog.Keeper{Store: d.History, Timeout: o.HistoryTimeout, Log: o.Logger}, parser: understand.NewParser(),
+	a := &Agent{bases: d.Bases, llm: d.LLM, dialogs: dialog.Keeper{Store: d.History, Timeout: o.HistoryTimeout, Log: o.Logger}, parser: understand.NewParser(),
 		long: buttons.Long{Store: d.Results, Timeout: o.HistoryTimeout}, log: o.Logger, now: o.Now, opts: o}
 	if d.Planner != nil {
 		// Valid plans are kept by question and context, each for Options.PlanCacheTTL.

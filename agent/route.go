@@ -63,6 +63,9 @@ var table = []row{
 		commands: []string{"debts", "payables", "balance"}, missing: ledgerMissing, build: buildLedger},
 	{kind: understand.KindLedger, scenario: api.OneC, skill: "ledger", commands: []string{"drill"}, raw: true,
 		missing: ledgerMissing, build: buildLedger},
+	// /base: which of the 1C bases open to the asker answers them (ledger.BaseCommand).
+	{kind: understand.KindLedger, scenario: api.OneC, skill: "ledger", commands: []string{ledger.BaseCommand}, raw: true,
+		missing: ledgerMissing, build: buildLedger},
 	{kind: understand.KindLedgerWrite, scenario: api.OneC, skill: "ledger", missing: ledgerMissing, build: buildLedger},
 	{kind: understand.KindUnknownEntity, scenario: api.OneC, skill: "ledger", missing: ledgerMissing, build: buildLedger},
 	// Guarded discovery: the skill runs the plan's primitives itself, within its budget.
@@ -141,7 +144,14 @@ func (a *Agent) handoff(ctx context.Context, q skill.Query, rep skill.Reply) (sk
 // The builders make each skill from the agent's dependencies; nil when its dependency is absent.
 
 // access is who may see 1C data, as the agent's options say at the time of asking.
-func (a *Agent) access(userID, chatID int64) bool { return a.opts.LedgerAccess(userID, chatID) }
+// With several bases, also one of them must be open to them: the access lists are the first
+// gate, the bases' mapping the second.
+func (a *Agent) access(userID, chatID int64) bool {
+	return a.opts.LedgerAccess(userID, chatID) && (a.bases == nil || len(a.bases.Allowed(userID, chatID)) > 0)
+}
+
+// hasLedger reports whether 1C is connected.
+func hasLedger(d Deps) bool { return d.Ledger != nil || d.Bases != nil }
 
 func buildRates(a *Agent, d Deps) skill.Skill {
 	if d.Rates == nil {
@@ -166,7 +176,7 @@ func buildSmallTalk(a *Agent, d Deps) skill.Skill {
 	if d.KB == nil {
 		missing = append(missing, "база знаний")
 	}
-	if d.Ledger == nil {
+	if !hasLedger(d) {
 		missing = append(missing, "данные 1С")
 	}
 	return smalltalk.New(smalltalk.Options{Writer: a.writer, Unavailable: missing, Now: a.opts.Now, Logger: a.opts.Logger})
@@ -192,14 +202,15 @@ func buildKB(a *Agent, d Deps) skill.Skill {
 		return nil
 	}
 	return kb.New(d.KB, d.Library, kb.Options{Writer: a.writer, Logger: a.opts.Logger, Parser: a.parser, Now: a.opts.Now,
-		LedgerFor: func(userID, chatID int64) bool { return d.Ledger != nil && a.access(userID, chatID) },
+		LedgerFor: func(userID, chatID int64) bool { return hasLedger(d) && a.access(userID, chatID) },
 		Rates:     d.Rates != nil})
 }
 
 func buildLedger(a *Agent, d Deps) skill.Skill {
-	if d.Ledger == nil {
+	if !hasLedger(d) {
 		return nil
 	}
 	return ledger.New(d.Ledger, d.Results, ledger.Options{Writer: a.writer, Parser: a.parser, Now: a.opts.Now,
-		Logger: a.opts.Logger, LedgerAccess: a.access, ToolTimeout: a.opts.ToolTimeout, HistoryTimeout: a.opts.HistoryTimeout})
+		Logger: a.opts.Logger, LedgerAccess: a.access, ToolTimeout: a.opts.ToolTimeout, HistoryTimeout: a.opts.HistoryTimeout,
+		Bases: d.Bases})
 }

@@ -48,7 +48,7 @@ func (b *Bot) answerCallback(ctx context.Context, id, text string) {
 }
 
 // buttonCommand is the hidden command a button's data goes to: "doc" for the document
-// buttons, "drill" for drilldowns, exports and choices, "page" for «Ещё ▸» and «◂ Назад» (the
+// buttons, "base" for the choice of a 1C base, "drill" for drilldowns, exports and choices, "page" for «Ещё ▸» and «◂ Назад» (the
 // bot's own, pages.go), "" for a question typed by a tap.
 func buttonCommand(data string) string {
 	switch {
@@ -56,6 +56,9 @@ func buttonCommand(data string) string {
 		return "doc"
 	case strings.HasPrefix(data, pagePrefix):
 		return "page"
+	case strings.HasPrefix(data, "base:"):
+		// A /base button: the agent checks the base against the presser's own (ledger.BasePrefix).
+		return "base"
 	case strings.HasPrefix(data, "b:"), strings.HasPrefix(data, "a:"), strings.HasPrefix(data, "x:"), strings.HasPrefix(data, "c:"), strings.HasPrefix(data, "t:"):
 		// "b:" a drilldown, "a:" one of before, which the agent answers as stale (lane.Drill);
 		// "t:" a question kept server-side (api.TextButtonPrefix).

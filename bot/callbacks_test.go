@@ -119,6 +119,7 @@ func TestButtonCommand(t *testing.T) {
 		"c:abcdefgh2345:1":                         "drill",
 		"t:abcdefgh2345":                           "drill",
 		"k:abcdefgh2345:1":                         "page",
+		"base:north":                               "base",
 		"q:Ключевая ставка":                        "",
 		"кто нам должен":                           "",
 		"B:op:cb61f26ca4d1:20260331:34adc550-78a:": "",

@@ -100,6 +100,9 @@ type Config struct {
 	OneCRestricted   bool          // ONEC_RESTRICTED_USER: the 1C user has restricted rights (RLS)
 	LedgerAllowUsers []int64       // LEDGER_ALLOWED_USER_IDS
 	LedgerAllowChats []int64       // LEDGER_ALLOWED_CHAT_IDS
+	// OneCChannels are the 1C bases of ONEC_CHANNELS (tokens from ONEC_CHANNEL_TOKENS); empty =
+	// one base on ONEC_CHANNEL. OneCBases is the list either way.
+	OneCChannels []OneCChannel
 
 	// Circuit breakers: how long an open breaker waits before letting one probe call through.
 	LLMBreakerTimeout    time.Duration // LLM_BREAKER_TIMEOUT (the embeddings' and speech-to-text's breakers too)
@@ -206,6 +209,8 @@ func Vars() []Var {
 		{"ONEC_BREAKER_TIMEOUT", "60s", "After 5 failed 1C queries in a row (timeouts, resets, 5xx; not errors in the query) its circuit breaker opens; this long later one probe query may close it."},
 		{"LEDGER_ALLOWED_USER_IDS", "", "Users allowed to see 1C data. With a real 1C and both ledger lists empty, nobody is; with the demo ledger, everyone is."},
 		{"LEDGER_ALLOWED_CHAT_IDS", "", "Chats (groups) whose members may see 1C data."},
+		{"ONEC_CHANNELS", "", "Several 1C bases on the proxy at ONEC_URL, each its own channel, infobase and 1C user, and who may ask it: entries separated by ; or new lines, fields by |: channel|title|users=ID,ID|chats=ID|all|restricted|org=INN. The ledger lists stay the first gate; a user picks among their bases with /base. Empty = one base on ONEC_CHANNEL for everyone the ledger lists let through."},
+		{"ONEC_CHANNEL_TOKENS", "", "Bearer tokens of the channels that have their own: channel=token; channel=token. Others use ONEC_TOKEN."},
 		{"EMBEDDINGS_MODEL", "", "Embeddings model (e.g. openai/text-embedding-3-small) for dense document search; empty = lexical BM25 only."},
 		{"EMBEDDINGS_BASE_URL", "", "OpenAI-compatible API base of the embeddings; empty = LLM_BASE_URL."},
 		{"EMBEDDINGS_API_KEY", "", "Key of the embeddings API; empty = LLM_API_KEY."},
@@ -335,6 +340,7 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 		MetricsAddr: r.emptyable("METRICS_ADDR"),
 		LogLevel:    r.level("LOG_LEVEL"),
 	}
+	c.channels(&r)
 	if u := string(c.RedisURL); u != "" {
 		if !strings.HasPrefix(u, "redis://") && !strings.HasPrefix(u, "rediss://") && !strings.HasPrefix(u, "unix://") {
 			r.fail("REDIS_URL", "must start with redis://, rediss:// or unix://")
@@ -410,6 +416,11 @@ func (c Config) Secrets() []string {
 	for _, s := range []Secret{c.TelegramToken, c.WebhookSecret, c.LLMAPIKey, c.TavilyAPIKey, c.OneCToken, c.EmbeddingsAPIKey, c.TranscribeAPIKey} {
 		if len(s) >= 4 {
 			out = append(out, string(s))
+		}
+	}
+	for _, ch := range c.OneCChannels {
+		if len(ch.Token) >= 4 {
+			out = append(out, string(ch.Token))
 		}
 	}
 	for _, p := range redisPassword(string(c.RedisURL)) {

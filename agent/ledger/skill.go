@@ -57,6 +57,10 @@ type Options struct {
 	ToolTimeout time.Duration
 	// HistoryTimeout bounds each read and write of the results store (default 2s).
 	HistoryTimeout time.Duration
+	// Bases, when set, are the installation's 1C bases and who may ask which (ONEC_CHANNELS);
+	// the runner New is given is then not used. Nil: the runner is the one base, open to
+	// everyone LedgerAccess lets through.
+	Bases *Bases
 }
 
 // The defaults of Options.
@@ -69,7 +73,12 @@ const (
 // (/debts, /payables, /balance), the buttons of its replies (drilldowns, a choice, the export),
 // the planner's ledger_query tool and deep analyses. It is safe for concurrent use.
 type Skill struct {
-	runner  Runner // nil = 1C is not connected
+	bases *Bases // nil = 1C is not connected
+	// runner and base are the base that answers the query at hand: set in the copy each
+	// entry point makes for its asker (ask); in the skill New returns, the one base, or nil
+	// with several.
+	runner  Runner
+	base    Base
 	results Results
 	writer  *phrase.Writer
 	parser  *understand.Parser
@@ -109,7 +118,14 @@ func New(r Runner, results Results, o Options) *Skill {
 	if o.HistoryTimeout <= 0 {
 		o.HistoryTimeout = defaultHistoryTimeout
 	}
-	return &Skill{runner: r, results: results, writer: o.Writer, parser: o.Parser, now: o.Now, log: o.Logger,
+	bases := o.Bases
+	if bases == nil && r != nil {
+		bases = OneBase(r)
+	}
+	if o.Bases != nil {
+		r = nil // the asker's base answers (ask); nothing without one
+	}
+	return &Skill{bases: bases, runner: r, results: results, writer: o.Writer, parser: o.Parser, now: o.Now, log: o.Logger,
 		access: o.LedgerAccess, toolTO: o.ToolTimeout, storeTO: o.HistoryTimeout}
 }
 
@@ -136,6 +152,7 @@ var ErrNotConnected = errors.New("agent: 1C is not connected")
 // when they cannot be loaded (names then stay unresolved and the answer says what was not
 // found). The agent's understanding step reads names against them before routing.
 func (s *Skill) Catalogs(ctx context.Context, userID, chatID int64) *recipe.Catalogs {
+	s = s.ask(ctx, userID, chatID)
 	if s.runner == nil || !s.access(userID, chatID) {
 		return nil
 	}
@@ -154,6 +171,10 @@ func (s *Skill) Catalogs(ctx context.Context, userID, chatID int64) *recipe.Cata
 // understood as a 1C one (q.Decision of kind ledger, ledger_write, unknown_entity, or
 // ledger_deep with the planner's plan in q.Plan).
 func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) {
+	if q.Command == BaseCommand {
+		return s.chooseBase(ctx, q) // bases_command.go
+	}
+	s = s.ask(ctx, q.UserID, q.ChatID)
 	if q.Plan != nil {
 		if q.Decision.Kind == understand.KindLedgerDeep || slices.Contains(q.Plan.Kinds, understand.KindLedgerDeep) {
 			return s.deepAnalysis(ctx, q, *q.Plan) // deep.go
@@ -250,7 +271,14 @@ func (s *Skill) reply(ctx context.Context, q skill.Query, res runner.Result) ski
 // resultKey is the store key of a result id: in the chat's scope, so that an id pressed (or
 // forged) in another chat finds nothing. Everyone in a group with access to 1C may press a
 // button under any reply of that group.
-func resultKey(chatID int64, id string) string { return fmt.Sprintf("chat:%d:%s", chatID, id) }
+// With several bases the key names the base too: a button pressed after its asker switched
+// bases (or by a member whose base is another) is stale, never run on another base.
+func resultKey(chatID int64, base, id string) string {
+	if base == "" {
+		return fmt.Sprintf("chat:%d:%s", chatID, id)
+	}
+	return fmt.Sprintf("chat:%d:base:%s:%s", chatID, base, id)
+}
 
 // keep stores res under a fresh id; "", false when the store failed.
 func (s *Skill) keep(ctx context.Context, q skill.Query, res runner.Result) (string, bool) {
@@ -262,7 +290,7 @@ func (s *Skill) keep(ctx context.Context, q skill.Query, res runner.Result) (str
 	id := buttons.NewID()
 	sctx, cancel := context.WithTimeout(ctx, s.storeTO)
 	defer cancel()
-	if err := s.results.Put(sctx, resultKey(q.ChatID, id), data); err != nil {
+	if err := s.results.Put(sctx, resultKey(q.ChatID, s.resultBase(), id), data); err != nil {
 		s.log.WarnContext(ctx, "ledger result not kept", "chat_id", q.ChatID, "err", err)
 		return "", false
 	}
@@ -272,7 +300,7 @@ func (s *Skill) keep(ctx context.Context, q skill.Query, res runner.Result) (str
 // press answers a choice or export button with the result it is bound to.
 func (s *Skill) press(ctx context.Context, q skill.Query, p Press) (skill.Reply, error) {
 	sctx, cancel := context.WithTimeout(ctx, s.storeTO)
-	data, found, err := s.results.Get(sctx, resultKey(q.ChatID, p.ID))
+	data, found, err := s.results.Get(sctx, resultKey(q.ChatID, s.resultBase(), p.ID))
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -327,6 +355,7 @@ func (s *Skill) Facts(ctx context.Context, q skill.Query, call plan.ToolCall) (f
 	if call.Tool != plan.ToolLedgerQuery {
 		return facts.Payload{}, skill.BadArgs("the ledger skill does not serve %s", call.Tool)
 	}
+	s = s.ask(ctx, q.UserID, q.ChatID)
 	var args understand.LedgerArgs
 	if err := call.Decode(&args); err != nil {
 		return facts.Payload{}, fmt.Errorf("%w: %s: %v", skill.ErrArgs, call.Tool, err)
@@ -371,5 +400,5 @@ func export(res runner.Result) (skill.Reply, error) {
 // Offers reports whether the planner may query 1C for q: 1C is connected and open to the
 // requester.
 func (s *Skill) Offers(_ context.Context, q skill.Query) bool {
-	return s.runner != nil && s.access(q.UserID, q.ChatID)
+	return s.bases != nil && s.access(q.UserID, q.ChatID) && len(s.bases.Allowed(q.UserID, q.ChatID)) > 0
 }

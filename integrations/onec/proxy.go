@@ -23,6 +23,9 @@ type ProxyOptions struct {
 	URL     string // ONEC_URL: base URL of the MCP toolkit proxy, e.g. http://host:6003
 	Channel string // ONEC_CHANNEL: the 1C base's channel, [a-zA-Z0-9_-]{1,64} (default "default")
 	Token   string // ONEC_TOKEN: Bearer token, when one is set in the 1C processing form (optional)
+	// Name is what answers name as their source (a channel's title of ONEC_CHANNELS); default
+	// «1С (MCP toolkit, канал <channel>)».
+	Name string
 
 	Timeout        time.Duration // deadline of one query (default 30s)
 	BreakerTimeout time.Duration // how long the breaker stays open before probing again (default 60s)
@@ -36,6 +39,7 @@ type ProxyOptions struct {
 type Proxy struct {
 	endpoint string
 	channel  string
+	name     string
 	token    string
 	timeout  time.Duration
 	http     *http.Client
@@ -85,6 +89,7 @@ func NewProxy(o ProxyOptions) (*Proxy, error) {
 	p := &Proxy{
 		endpoint: strings.TrimRight(u.String(), "/") + "/api/execute_query?channel=" + url.QueryEscape(o.Channel),
 		channel:  o.Channel,
+		name:     o.Name,
 		token:    o.Token,
 		timeout:  o.Timeout,
 		http:     &http.Client{Timeout: o.Timeout + 5*time.Second, Transport: base}, // backstop; ctx is the real deadline
@@ -105,7 +110,12 @@ func NewProxy(o ProxyOptions) (*Proxy, error) {
 }
 
 // Name says where the answers come from.
-func (p *Proxy) Name() string { return "1С (MCP toolkit, канал " + p.channel + ")" }
+func (p *Proxy) Name() string {
+	if p.name != "" {
+		return p.name
+	}
+	return "1С (MCP toolkit, канал " + p.channel + ")"
+}
 
 // State reports the breaker state: "closed", "half-open" or "open".
 func (p *Proxy) State() string { return p.cb.State().String() }

@@ -117,8 +117,9 @@ type App struct {
 	durableDocs bool                     // documents live in Redis, not in this process
 	breakers    map[string]func() string // name → state ("closed", "half-open", "open")
 	dedupe      bot.Deduper
-	inbox       bot.Inbox     // webhook updates until answered; nil without Redis
-	results     buttons.Store // what the buttons of 1C answers are bound to
+	inbox       bot.Inbox      // webhook updates until answered; nil without Redis
+	results     buttons.Store  // what the buttons of 1C answers are bound to
+	choices     ledger.Results // which 1C base each user chose in each chat (ONEC_CHANNELS)
 	status      func(ctx context.Context) []string
 	closers     []func() // in the order opened; Close runs them backwards
 	// speech transcribes voice messages and audio files (the console's too); nil when not
@@ -163,9 +164,13 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	news := tavily.New(tavily.Options{BaseURL: cfg.TavilyURL, APIKey: cfg.TavilyAPIKey.Reveal(), Timeout: cfg.TavilyTimeout,
 		BreakerTimeout: cfg.TavilyBreakerTimeout, HTTPClient: a.client(ClientTavily)})
 	a.breakers["cbr"], a.breakers["tavily"] = rates.State, news.State
-	ln, err := a.ledger()
+	ln, bases, err := a.ledger()
 	if err != nil {
 		return nil, err
+	}
+	var lane ledger.Runner // not a nil *runner.Lane: the agent tells a missing ledger by nil
+	if ln != nil {
+		lane = ln
 	}
 	var embedder *llm.Embedder
 	if cfg.EmbeddingsModel != "" {
@@ -200,7 +205,7 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		planner = plan.NewPlanner(llmClient, plan.Options{Model: cfg.PlannerModel, JSONObject: cfg.PlannerResponseFormat == "json_object",
 			Temperature: float32(cfg.PlannerTemperature), MaxTokens: cfg.PlannerMaxTokens, Timeout: cfg.LLMTimeout})
 	}
-	a.Agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: ln, Library: a.Docs, KB: kbLib, Planner: planner,
+	a.Agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: lane, Bases: bases, Library: a.Docs, KB: kbLib, Planner: planner,
 		Results: a.results},
 		agent.Options{Logger: a.log, LedgerAccess: ledgerAccess(cfg, o.Console), PlanConfidence: cfg.PlanConfidenceThreshold,
 			MaxToolCalls: cfg.MaxToolCalls, AnswerModel: cfg.AnswerModel, AnswerTemperature: float32(cfg.AnswerTemperature),
@@ -230,7 +235,13 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		} else {
 			lines = append(lines, "поиск новостей (Tavily): не настроен")
 		}
-		lines = append(lines, "1С: "+ln.SourceName())
+		if bases == nil {
+			lines = append(lines, "1С: "+ln.SourceName())
+		} else {
+			for _, b := range bases.List() {
+				lines = append(lines, fmt.Sprintf("1С: «%s» (канал %s), предохранитель %s", b.Title, b.ID, a.breakers["onec_"+b.ID]()))
+			}
+		}
 		if a.durableDocs {
 			lines = append(lines, "документы: Redis")
 		} else {
@@ -303,6 +314,7 @@ func (a *App) stores(ctx context.Context) (hist agent.History, ping func(context
 		a.store = docstore.NewMemory()
 		a.dedupe = history.NewMemoryDedupe(100_000, cfg.DedupeTTL)
 		a.results = history.NewMemoryResults(0, history.DefaultResultTTL)
+		a.choices = history.NewMemoryResults(0, baseChoiceTTL)
 		return history.NewMemory(cfg.MemoryChatsLimit, limits), nil, nil
 	}
 	rdb, err := redisClient(cfg)
@@ -317,6 +329,7 @@ func (a *App) stores(ctx context.Context) (hist agent.History, ping func(context
 	a.dedupe = history.NewRedisDedupe(rdb, cfg.RedisPrefix, cfg.DedupeTTL)
 	a.inbox = history.NewRedisInbox(rdb, cfg.RedisPrefix, inboxSweep(cfg))
 	a.results = history.NewRedisResults(rdb, cfg.RedisPrefix, history.DefaultResultTTL)
+	a.choices = history.NewRedisResults(rdb, cfg.RedisPrefix, baseChoiceTTL)
 	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	if err := store.Ping(pctx); err != nil {
@@ -326,10 +339,19 @@ func (a *App) stores(ctx context.Context) (hist agent.History, ping func(context
 	return store, store.Ping, nil
 }
 
-// ledger is the 1C 1C lane: over the 1C proxy at ONEC_URL, else over the embedded demo
-// ledger.
-func (a *App) ledger() (*runner.Lane, error) {
+// baseChoiceTTL is how long a user's choice of a 1C base (/base) is kept: a choice is not
+// forgotten with the dialog, and one a year old is asked again.
+const baseChoiceTTL = 365 * 24 * time.Hour
+
+// ledger is the 1C lane: over the 1C proxy at ONEC_URL, else over the embedded demo ledger.
+// With ONEC_CHANNELS it is one lane per channel instead (bases), each with its own catalogs
+// and circuit breaker, and lane is nil.
+func (a *App) ledger() (lane *runner.Lane, bases *ledger.Bases, err error) {
 	cfg := a.cfg
+	if len(cfg.OneCChannels) > 0 {
+		bases, err := a.ledgerBases()
+		return nil, bases, err
+	}
 	var source runner.Source
 	maxRows, org := onec.MaxDemoRows, cfg.OneCOrganization
 	if cfg.OneCURL != "" {
@@ -337,14 +359,14 @@ func (a *App) ledger() (*runner.Lane, error) {
 		proxy, err := onec.NewProxy(onec.ProxyOptions{URL: cfg.OneCURL, Channel: cfg.OneCChannel, Token: cfg.OneCToken.Reveal(), Timeout: cfg.OneCTimeout,
 			BreakerTimeout: cfg.OneCBreakerTimeout, HTTPClient: a.client(ClientOneC)})
 		if err != nil {
-			return nil, fmt.Errorf("ONEC_URL: %w", err)
+			return nil, nil, fmt.Errorf("ONEC_URL: %w", err)
 		}
 		source = proxy
 		a.breakers["onec"] = proxy.State
 	} else {
 		demo, err := a.demo()
 		if err != nil {
-			return nil, fmt.Errorf("demo ledger: %w", err)
+			return nil, nil, fmt.Errorf("demo ledger: %w", err)
 		}
 		if cfg.OneCDemo == ledgergen.DemoRealistic {
 			// A base shaped like a real one is asked like a real one: through the proxy's
@@ -357,7 +379,49 @@ func (a *App) ledger() (*runner.Lane, error) {
 		}
 	}
 	return runner.NewLane(source, runner.Options{Logger: a.log, QueryTimeout: cfg.OneCTimeout, MaxRows: maxRows, Organization: org,
-		RestrictedRights: cfg.OneCRestricted}), nil
+		RestrictedRights: cfg.OneCRestricted}), nil, nil
+}
+
+// ledgerBases are the lanes of ONEC_CHANNELS, built at start-up (a lane makes no call until
+// asked): one proxy client per channel, its title naming the base under every answer.
+func (a *App) ledgerBases() (*ledger.Bases, error) {
+	cfg := a.cfg
+	var list []ledger.Base
+	for _, ch := range cfg.OneCChannels {
+		proxy, err := onec.NewProxy(onec.ProxyOptions{URL: cfg.OneCURL, Channel: ch.ID, Token: ch.Token.Reveal(), Name: ch.Title,
+			Timeout: cfg.OneCTimeout, BreakerTimeout: cfg.OneCBreakerTimeout, HTTPClient: a.client(ClientOneC)})
+		if err != nil {
+			return nil, fmt.Errorf("ONEC_CHANNELS %s: %w", ch.ID, err)
+		}
+		a.breakers["onec_"+ch.ID] = proxy.State
+		lane := runner.NewLane(proxy, runner.Options{Logger: a.log.With("onec_channel", ch.ID), QueryTimeout: cfg.OneCTimeout,
+			MaxRows: onec.MaxProxyRows, Organization: ch.Organization, RestrictedRights: ch.Restricted})
+		list = append(list, ledger.Base{ID: ch.ID, Title: ch.Title, Runner: lane, Users: ch.Users, Chats: ch.Chats, All: ch.All})
+		if !ch.All {
+			a.warnUngated(ch)
+		}
+	}
+	return ledger.NewBases(list, ledger.BasesOptions{Choices: a.choices, Logger: a.log, Open: a.opts.Console})
+}
+
+// warnUngated logs the users and chats a channel maps that the ledger access lists, the first
+// gate, keep out: they would be refused.
+func (a *App) warnUngated(ch config.OneCChannel) {
+	var users, chats []int64
+	for _, u := range ch.Users {
+		if !slices.Contains(a.cfg.LedgerAllowUsers, u) {
+			users = append(users, u)
+		}
+	}
+	for _, c := range ch.Chats {
+		if !slices.Contains(a.cfg.LedgerAllowChats, c) && !(c > 0 && slices.Contains(a.cfg.LedgerAllowUsers, c)) {
+			chats = append(chats, c)
+		}
+	}
+	if len(users)+len(chats) > 0 {
+		a.log.Warn("ONEC_CHANNELS maps users or chats that LEDGER_ALLOWED_USER_IDS / LEDGER_ALLOWED_CHAT_IDS keep out; they are refused",
+			"channel", ch.ID, "users", users, "chats", chats)
+	}
 }
 
 // demo is the demo base ONEC_DEMO names: the embedded one, or the realistic one, generated

@@ -35,7 +35,8 @@ type Executor interface {
 	Execute(ctx context.Context, query string, params map[string]any, limit int) ([]map[string]any, error)
 }
 
-// Server is a stand-in proxy with one 1C base connected on one channel.
+// Server is a stand-in proxy with one 1C base connected on one channel, and any others
+// connected with WithBase on channels of their own.
 type Server struct {
 	// URL is the proxy's base URL (ONEC_URL), e.g. http://127.0.0.1:41234.
 	URL string
@@ -44,10 +45,12 @@ type Server struct {
 	exec    Executor
 	token   string
 	channel string
+	others  map[string]Executor // channel → the base connected on it (WithBase)
 
-	mu      sync.Mutex
-	queries []string
-	fail    func(w http.ResponseWriter, r *http.Request) bool
+	mu       sync.Mutex
+	queries  []string
+	channels []string // the channel of each query, as received
+	fail     func(w http.ResponseWriter, r *http.Request) bool
 }
 
 // Option configures a Server.
@@ -60,6 +63,17 @@ func WithToken(tok string) Option { return func(s *Server) { s.token = tok } }
 // WithChannel connects the 1C base on channel ch instead of "default". Queries sent to any
 // other channel wait in vain, as on the real proxy, and get its timeout error at once.
 func WithChannel(ch string) Option { return func(s *Server) { s.channel = ch } }
+
+// WithBase connects another 1C base, exec, on channel ch, as the proxy serves several bases
+// (each 1C client connects with its own channel ID).
+func WithBase(ch string, exec Executor) Option {
+	return func(s *Server) {
+		if s.others == nil {
+			s.others = map[string]Executor{}
+		}
+		s.others[ch] = exec
+	}
+}
 
 // NewServer starts a stand-in proxy that answers with exec; it stops when the test ends.
 func NewServer(t testing.TB, exec Executor, opts ...Option) *Server {
@@ -82,6 +96,19 @@ func (s *Server) Queries() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.queries)
+}
+
+// QueriesOn returns the query texts received on channel ch, in order.
+func (s *Server) QueriesOn(ch string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for i, c := range s.channels {
+		if c == ch {
+			out = append(out, s.queries[i])
+		}
+	}
+	return out
 }
 
 // Fail injects a failure: f sees every subsequent request first and returns true when it has
@@ -156,7 +183,7 @@ func (s *Server) executeQuery(w http.ResponseWriter, r *http.Request) {
 	}
 	if q, ok := obj["query"].(string); ok {
 		s.mu.Lock()
-		s.queries = append(s.queries, q)
+		s.queries, s.channels = append(s.queries, q), append(s.channels, r.URL.Query().Get("channel"))
 		s.mu.Unlock()
 	}
 	req, msg := validate(obj)
@@ -169,7 +196,11 @@ func (s *Server) executeQuery(w http.ResponseWriter, r *http.Request) {
 	if !channelPattern.MatchString(channel) {
 		channel = "default" // the proxy normalises a missing or invalid channel
 	}
-	if channel != s.channel {
+	exec, ok := s.exec, channel == s.channel
+	if !ok {
+		exec, ok = s.others[channel]
+	}
+	if !ok {
 		fail(w, http.StatusOK, fmt.Sprintf("Таймаут ожидания ответа от 1С на канале '%s' (>180.0с). "+
 			"Убедитесь, что клиент 1С подключён с тем же channel ID. / "+
 			"Timeout waiting for 1C response on channel '%s' (>180.0s). Make sure 1C client is connected with the same channel ID.",
@@ -177,7 +208,7 @@ func (s *Server) executeQuery(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	rows, err := s.exec.Execute(r.Context(), req.query, req.params, req.limit)
+	rows, err := exec.Execute(r.Context(), req.query, req.params, req.limit)
 	var qe *onec.QueryError
 	switch {
 	case errors.As(err, &qe): // the 1C side's {"success": false, "error": ОписаниеОшибки()}, relayed
