@@ -173,3 +173,22 @@ func TestPartyLineOnlyForWho(t *testing.T) {
 		t.Errorf("an amount answered with who the side is: %q", ans.Text)
 	}
 }
+
+// TestInvoiceSumIsItsTotal: a sum or VAT asked of a primary document the question names, and of
+// no line of it, is the document's total row — not another document's clause that mentions such
+// a paper («представляет … УПД на сумму вознаграждения»), nor the first line's VAT.
+func TestInvoiceSumIsItsTotal(t *testing.T) {
+	a := docsetAgent(t, "", docsetFilesIn(t, docset3Dir), 40000)
+	me := Request{UserID: 40000, ChatID: 40000}
+	for _, q := range []string{"какая сумма по упд", "какой ндс в упд"} {
+		ans := ask(t, a, me, q)
+		if !strings.HasPrefix(ans.Text, "**УПД 1452 от 27.11.2026**, таблица, строка «Всего…»") ||
+			!strings.Contains(ans.Text, "80 853,96") || !strings.Contains(ans.Text, "448 371,96") {
+			t.Errorf("%q: %q", q, ans.Text)
+		}
+	}
+	// a line named: that line
+	if ans := ask(t, a, me, "сколько стоит пленка по упд"); !strings.Contains(ans.Text, "строка 1") || strings.Contains(ans.Text, "Всего…") {
+		t.Errorf("a line: %q", ans.Text)
+	}
+}

@@ -194,6 +194,10 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if r, ok := tableAnswer(q, rds, docs, hits); ok {
 		return r, res, true
 	}
+	if r, ir, ok := invoiceTotal(q, rds, docs, hits); ok {
+		ir.Units = res.Units
+		return r, ir, true
+	}
 	if across(q) && !oneContract(rds, docs, q.Prefer) {
 		return acrossDocs(q, rds, docs, hits, res)
 	}
