@@ -21,9 +21,9 @@ var (
 	// asksInvoiceSum: a sum or its VAT asked («какая сумма по упд», «ндс по счёту», «сколько к
 	// оплате»).
 	asksInvoiceSum = regexp.MustCompile(`(?i)(^|[^\p{L}])(сумм\p{L}*|сколько|скока|итог\p{L}*|всего|ндс|к\s+оплате|на\s+какую)([^\p{L}]|$)`)
-	// netAsked: the sum without VAT is asked («без ндс»): computed elsewhere from the total and
-	// its VAT, or stated by a clause of its own.
-	netAsked = regexp.MustCompile(`(?i)без\s+ндс|нетто|чистыми`)
+	// netAsked: the sum without VAT is asked («без ндс»), or what is owed or paid of it
+	// («сколько должны по акту 1187»): computed elsewhere, or stated by a clause of its own.
+	netAsked = regexp.MustCompile(`(?i)без\s+ндс|нетто|чистыми|долж|долг|задолж|остал|остат|аванс|оплачен|оплатил|заплатил`)
 	// totalRow: a table's closing row («Всего к оплате (9) …», «Итого …»).
 	totalRow = regexp.MustCompile(`(?i)^[\s|]*(всего|итого)`)
 	// amountWords say what is asked of a sum, not which line: «сумма», «ндс», «всего», «оплата».
