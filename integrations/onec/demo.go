@@ -84,6 +84,9 @@ type Document struct {
 type Subconto struct {
 	Kind string `json:"kind"`
 	Ref  string `json:"ref"`
+	// Name describes a value of a kind the ledger has no catalog of (an employee on 71, a kind
+	// of budget payment on 68): the Наименование the demo shows for the reference.
+	Name string `json:"name,omitempty"`
 }
 
 // Movement is one record of РегистрБухгалтерии.Хозрасчетный.

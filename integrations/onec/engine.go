@@ -46,9 +46,12 @@ type Demo struct {
 	movs  []mov        // register records of posted documents, by Период
 	byAcc [][2][]int32 // account → [Дт, Кт] → records with the account on that side, by Период
 
-	// kindLists are the lists of subconto kinds the records carry, in their order (mov.kinds).
-	kindLists   [][]string
+	// kindLists are the lists of subconto kinds the records' sides are kept in (mov.kinds):
+	// the account's kinds in the chart, else the record's own (subconto.go).
+	kindLists   [][]sideKind
 	kindListIdx map[string]uint16
+	chartKinds  map[string][]string // account code → its subconto kinds in the chart
+	others      *refTable           // subconto values of the kinds the ledger has no catalog of
 
 	obj *objectIndex // what dereferences and catalog tables read (eval_objects.go)
 }
@@ -61,12 +64,9 @@ type mov struct {
 	line   int32
 	org    int32
 	acc    [2]int16    // [Дт, Кт]
-	side   [2]analytic // analytics of the debit and the credit side
-	kinds  [2]uint16   // the kinds each side's analytics are listed in (Demo.kindLists)
+	sub    [2][3]int32 // Субконто1–3 of the debit and the credit side, by the side's kinds; -1 none
+	kinds  [2]uint16   // the kinds each side's subconto are kept in (Demo.kindLists)
 }
-
-// analytic holds one side's settlement analytics; -1 where the side lacks that kind.
-type analytic struct{ cp, ctr, doc int32 }
 
 const (
 	dt = 0 // debit side
@@ -75,8 +75,7 @@ const (
 	subcontoCounterparty = "Контрагенты"
 	subcontoContract     = "ДоговорыКонтрагентов"
 	subcontoDocument     = "ДокументыРасчетовСКонтрагентами"
-	// A received or an issued VAT invoice (19.xx, 76.ВА; 76.АВ): a document reference too, kept
-	// in the side's document slot, since no account carries both kinds.
+	// A received or an issued VAT invoice (19.xx, 76.ВА; 76.АВ): a document reference too.
 	subcontoInvoiceIn  = "СФПолученные"
 	subcontoInvoiceOut = "СФВыданные"
 )
@@ -94,6 +93,8 @@ func NewDemo(l *Ledger) *Demo {
 		accIdx: make(map[string]int16, len(l.Accounts)),
 
 		kindListIdx: map[string]uint16{},
+		chartKinds:  make(map[string][]string, len(l.Accounts)),
+		others:      newRefTable(0),
 	}
 	for _, o := range l.Organizations {
 		d.orgs.add(normUUID(o.Ref), TypeOrganization, o.Name)
@@ -106,6 +107,9 @@ func NewDemo(l *Ledger) *Demo {
 	}
 	for _, a := range l.Accounts {
 		d.account(a.Code)
+		if _, seen := d.chartKinds[a.Code]; !seen {
+			d.chartKinds[a.Code] = a.Subconto
+		}
 	}
 	for _, doc := range l.Documents {
 		d.docs.add(normUUID(doc.Ref), TypeDocumentPrefix+bpDocumentType(doc.Type), documentPresentation(bpDocumentType(doc.Type), doc.Number, doc.Date.Time))
@@ -121,6 +125,7 @@ func NewDemo(l *Ledger) *Demo {
 		return cmp.Or(cmp.Compare(d.docDateOf(a), d.docDateOf(b)), strings.Compare(d.docNumberOf(a), d.docNumberOf(b)),
 			strings.Compare(d.docs.uuids[a], d.docs.uuids[b]))
 	})
+	d.finishOthers()
 	d.indexObjects()
 	return d
 }
@@ -138,6 +143,7 @@ func (d *Demo) internMovements() {
 		if p, known := posted[rec]; known && !p {
 			continue // an unposted document has no register records in 1C
 		}
+		kinds := [2]uint16{d.sideKinds(m.AccountDr, m.SubcontoDr), d.sideKinds(m.AccountCr, m.SubcontoCr)}
 		d.movs = append(d.movs, mov{
 			period: m.Period.Unix(),
 			amount: m.Amount,
@@ -145,8 +151,9 @@ func (d *Demo) internMovements() {
 			line:   int32(m.Line),
 			org:    d.ref(d.orgs, m.OrganizationRef, TypeOrganization),
 			acc:    [2]int16{d.account(m.AccountDr), d.account(m.AccountCr)},
-			side:   [2]analytic{d.analytic(m.SubcontoDr), d.analytic(m.SubcontoCr)},
-			kinds:  [2]uint16{d.kindList(m.SubcontoDr), d.kindList(m.SubcontoCr)},
+			sub: [2][3]int32{d.sideRefs(d.kindLists[kinds[dt]], m.SubcontoDr),
+				d.sideRefs(d.kindLists[kinds[kt]], m.SubcontoCr)},
+			kinds: kinds,
 		})
 	}
 	slices.SortStableFunc(d.movs, func(a, b mov) int { return cmp.Compare(a.period, b.period) })
@@ -193,22 +200,6 @@ func (d *Demo) indexMovements() {
 	}
 }
 
-// kindList interns the kinds of one side's analytics, in the record's order.
-func (d *Demo) kindList(subs []Subconto) uint16 {
-	kinds := make([]string, len(subs))
-	for i, s := range subs {
-		kinds[i] = s.Kind
-	}
-	key := strings.Join(kinds, "\x00")
-	if i, ok := d.kindListIdx[key]; ok {
-		return i
-	}
-	i := uint16(len(d.kindLists))
-	d.kindLists = append(d.kindLists, kinds)
-	d.kindListIdx[key] = i
-	return i
-}
-
 // account interns an account code.
 func (d *Demo) account(code string) int16 {
 	if i, ok := d.accIdx[code]; ok {
@@ -235,22 +226,6 @@ func lookup(t *refTable, uuid string) int32 {
 		return i
 	}
 	return -1
-}
-
-// analytic reads one side's settlement analytics by kind.
-func (d *Demo) analytic(subs []Subconto) analytic {
-	a := analytic{-1, -1, -1}
-	for _, s := range subs {
-		switch s.Kind {
-		case subcontoCounterparty:
-			a.cp = d.ref(d.cps, s.Ref, TypeCounterparty)
-		case subcontoContract:
-			a.ctr = d.ref(d.ctrs, s.Ref, TypeContract)
-		case subcontoDocument, subcontoInvoiceIn, subcontoInvoiceOut:
-			a.doc = d.ref(d.docs, s.Ref, TypeDocumentPrefix+"ДокументРасчетовСКонтрагентами")
-		}
-	}
-	return a
 }
 
 // Row limits of one query.

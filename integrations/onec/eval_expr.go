@@ -238,6 +238,9 @@ func (c *compiler) value(e *qlang.Value) (val, error) {
 		if parts[0] == "ДОКУМЕНТ" {
 			return refVal(tDoc, -1), nil
 		}
+		if parts[0] == "СПРАВОЧНИК" { // a catalog the ledger keeps no file of (subconto.go)
+			return val{k: vRef, t: tOther, n: -1, s: e.Name[0] + "." + e.Name[1]}, nil
+		}
 	case len(parts) == 2 && parts[0] == "ВИДСЧЕТА":
 		for _, k := range accountKindValues {
 			if foldName(k) == last {
@@ -447,9 +450,9 @@ func (c *compiler) refs(e *qlang.Refs, sc *scope, g *grouping) (fn, error) {
 		case len(e.Table) == 2 && qlang.EqualNames(e.Table[0], "Документ"):
 			typ := foldName(TypeDocumentPrefix + e.Table[1])
 			test = func(v val) bool { return v.t == tDoc && v.n >= 0 && foldName(c.d.docs.types[v.n]) == typ }
-		case len(e.Table) == 2 && qlang.EqualNames(e.Table[0], "Справочник"):
-			kind := foldName(e.Table[1]) // a catalog the ledger keeps no entries of, named as its subconto kind
-			test = func(v val) bool { return v.t == tOther && foldName(v.s) == kind }
+		case len(e.Table) == 2 && (qlang.EqualNames(e.Table[0], "Справочник") || qlang.EqualNames(e.Table[0], "Перечисление")):
+			table := foldName(strings.Join(e.Table, ".")) // a catalog the ledger keeps no file of (subconto.go)
+			test = func(v val) bool { return v.t == tOther && foldName(v.s) == table }
 		default:
 			return nil, unsupported(e, "ССЫЛКА "+strings.Join(e.Table, "."))
 		}

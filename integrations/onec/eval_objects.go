@@ -136,6 +136,9 @@ func (d *Demo) field(v val, name string) (val, error) {
 		return strVal(d.obj.currencies[i]), nil
 	}
 	if name == "НАИМЕНОВАНИЕ" || name == "ПРЕДСТАВЛЕНИЕ" || name == "КОД" {
+		if v.t == tOther && i >= 0 && name != "КОД" {
+			return strVal(d.others.pres[i]), nil // a subconto value the record described
+		}
 		return null, nil // an empty reference of a catalog the ledger has no entries of
 	}
 	return null, &errNoField{v.s, name}

@@ -48,29 +48,23 @@ var recordCols = foldAll("Период", "Регистратор", "НомерС
 	"СубконтоДт1", "СубконтоДт2", "СубконтоДт3", "СубконтоКт1", "СубконтоКт2", "СубконтоКт3", "Сумма")
 
 // subconto is the pos-th subconto of a record's side: by the kinds given (a virtual table's
-// Субконто parameter), else the account's kinds in the chart, else the record's own. A kind
-// the side carries no value of is the empty reference of its type; a position past the
-// account's kinds is NULL.
+// Субконто parameter), else by the side's own kinds (the account's in the chart, else the
+// record's). A kind the side carries no value of is the empty reference of its type; a position
+// past the kinds is NULL.
 func (d *Demo) subconto(m *mov, s, pos int, kinds []string) val {
+	own := d.kindLists[m.kinds[s]]
 	if kinds == nil {
-		kinds = d.accountKinds(m.acc[s])
-	}
-	if kinds == nil {
-		kinds = d.kindLists[m.kinds[s]]
+		return d.subcontoVal(own, &m.sub[s], pos)
 	}
 	if pos >= len(kinds) {
 		return null
 	}
-	a := m.side[s]
-	switch kinds[pos] {
-	case subcontoCounterparty:
-		return refVal(tCp, a.cp)
-	case subcontoContract:
-		return refVal(tCtr, a.ctr)
-	case subcontoDocument, subcontoInvoiceIn, subcontoInvoiceOut:
-		return refVal(tDoc, a.doc)
+	for p, k := range own {
+		if k.name == kinds[pos] && p < len(m.sub[s]) {
+			return kindVal(k, m.sub[s][p])
+		}
 	}
-	return val{k: vRef, t: tOther, n: -1, s: kinds[pos]}
+	return kindVal(kindOf(kinds[pos]), -1)
 }
 
 // recordTable reads the records listed (indexes into d.movs).

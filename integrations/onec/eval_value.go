@@ -37,7 +37,7 @@ const (
 	tAcc                         // ПланСчетов.Хозрасчетный
 	tKind                        // ПланВидовХарактеристик.ВидыСубконтоХозрасчетные
 	tCurrency                    // Справочник.Валюты (only their names are in the ledger)
-	tOther                       // a catalog the ledger has no entries of; s names it, n is always -1
+	tOther                       // a catalog the ledger keeps no file of (subconto.go); s names it, n indexes Demo.others
 )
 
 // val is one value. It is small and compared by field, so rows are plain []val.
@@ -159,6 +159,8 @@ func (d *Demo) refs(t tableID) *refTable {
 		return d.docs
 	case tBank:
 		return d.banks
+	case tOther:
+		return d.others
 	}
 	return nil
 }
