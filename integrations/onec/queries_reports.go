@@ -1,6 +1,9 @@
 package onec
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // The two reports accountants ask for most, as BP 3.0 builds them from
 // РегистрБухгалтерии.Хозрасчетный: the turnover sheet (оборотно-сальдовая ведомость, «ОСВ»,
@@ -25,11 +28,15 @@ import "strings"
 // account's balance is always debit, negative when it is «red»). So every figure is
 // aggregated in 1C: one row per account (or per counterparty, or contract), never one per
 // settlement document, and the toolkit's 1,000-row cap is reached only by a base with that
-// many accounts, counterparties or contracts moving in the period.
+// many accounts, counterparties or contracts moving in the period. On 68, 69, 70, 71 and 73.03
+// (expandedAccounts) a cell is also each combination of the row's subconto (РазвернутоСубконто1–3),
+// as BP's preset expands them too: two employees on 71, one owing and one owed, show on both
+// sides instead of netting.
 //
 // The account filter is Код = &СчетКод ИЛИ Код ПОДОБНО &СчетМаска, as elsewhere; the whole
-// chart is СчетМаска "%". The optional counterparty (the records whose Субконто1 is it: «ОСВ по
-// Гранит», «карточка 60 по Гранит») is null when absent and guarded as (&Контрагент ЕСТЬ NULL
+// chart is СчетМаска "%". The optional counterparty (the records that carry it in any of their
+// subconto — first on 60/62/76, second on 98.01, 002, 004.02, 012.02: «ОСВ по Гранит») is null
+// when absent and guarded as (&Контрагент ЕСТЬ NULL
 // ИЛИ …): the toolkit passes a JSON null as 1C's Null, which equals nothing.
 
 // Query IDs of the reports (the lane's recipes turnover_sheet and account_card run them).
@@ -47,20 +54,26 @@ var reportParams = []paramSpec{pFrom, pTo, pOrg, pAccCode, pAccMask, pCpOpt}
 // periodRowsNested is the nested query Строки: the virtual table's rows, each netted, with the
 // counterparty and the contract picked by kind (NULL where the account has none). The account
 // card sums it whole; the turnover sheet sums it per cell (nest indents it to stand there).
-const periodRowsNested = `
+var periodRowsNested = `
 	(ВЫБРАТЬ
 		ОиО.Счет.Код КАК Счет,
 		ОиО.Счет.Забалансовый КАК Забалансовый,
 		ВЫБОР
 			КОГДА ОиО.Субконто1 ССЫЛКА Справочник.Контрагенты
 				ТОГДА ОиО.Субконто1
+			КОГДА ОиО.Субконто2 ССЫЛКА Справочник.Контрагенты
+				ТОГДА ОиО.Субконто2
+			КОГДА ОиО.Субконто3 ССЫЛКА Справочник.Контрагенты
+				ТОГДА ОиО.Субконто3
 			ИНАЧЕ NULL
 		КОНЕЦ КАК Контрагент,
 		ВЫБОР
 			КОГДА ОиО.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов
 				ТОГДА ОиО.Субконто2
+			КОГДА ОиО.Субконто3 ССЫЛКА Справочник.ДоговорыКонтрагентов
+				ТОГДА ОиО.Субконто3
 			ИНАЧЕ NULL
-		КОНЕЦ КАК Договор,
+		КОНЕЦ КАК Договор,` + expandedSubconto(1) + expandedSubconto(2) + expandedSubconto(3) + `
 		ЕСТЬNULL(ОиО.СуммаНачальныйОстатокДт, 0) - ЕСТЬNULL(ОиО.СуммаНачальныйОстатокКт, 0) КАК НачальноеСальдо,
 		ЕСТЬNULL(ОиО.СуммаОборотДт, 0) КАК ОборотДт,
 		ЕСТЬNULL(ОиО.СуммаОборотКт, 0) КАК ОборотКт,
@@ -76,7 +89,32 @@ const periodRowsNested = `
 				,
 				Организация = &Организация
 					И (&Контрагент ЕСТЬ NULL
-						ИЛИ Субконто1 = &Контрагент)) КАК ОиО) КАК Строки`
+						ИЛИ Субконто1 = &Контрагент
+						ИЛИ Субконто2 = &Контрагент
+						ИЛИ Субконто3 = &Контрагент)) КАК ОиО) КАК Строки`
+
+// expandedAccounts are the accounts BP's preset «развёрнутое сальдо» expands by all their
+// subconto besides 60, 62 and 76 (which it expands by counterparty and contract): taxes and
+// contributions (68, 69 and their sub-accounts, 68.04.1 and 68.10 among them), wages (70),
+// accountable persons (71), other settlements with staff (73.03).
+const expandedAccounts = `ОиО.Счет.Код ПОДОБНО "68%"
+				ИЛИ ОиО.Счет.Код ПОДОБНО "69%"
+				ИЛИ ОиО.Счет.Код ПОДОБНО "70%"
+				ИЛИ ОиО.Счет.Код ПОДОБНО "71%"
+				ИЛИ ОиО.Счет.Код ПОДОБНО "73.03%"`
+
+// expandedSubconto is the column РазвернутоСубконтоN of Строки: the row's N-th subconto on the
+// accounts whose balance BP expands by subconto, NULL elsewhere, so that a cell of the sheet
+// is one subconto combination there and one counterparty and contract elsewhere.
+func expandedSubconto(n int) string {
+	i := strconv.Itoa(n)
+	return `
+		ВЫБОР
+			КОГДА ` + expandedAccounts + `
+				ТОГДА ОиО.Субконто` + i + `
+			ИНАЧЕ NULL
+		КОНЕЦ КАК РазвернутоСубконто` + i + `,`
+}
 
 // nest indents a nested query by tabs more, to stand inside another nested query.
 func nest(query string, tabs int) string {
@@ -90,6 +128,9 @@ var sheetCellsNested = `
 		Строки.Забалансовый КАК Забалансовый,
 		Строки.Контрагент КАК Контрагент,
 		Строки.Договор КАК Договор,
+		Строки.РазвернутоСубконто1 КАК РазвернутоСубконто1,
+		Строки.РазвернутоСубконто2 КАК РазвернутоСубконто2,
+		Строки.РазвернутоСубконто3 КАК РазвернутоСубконто3,
 		СУММА(Строки.НачальноеСальдо) КАК НачальноеСальдо,
 		СУММА(Строки.ОборотДт) КАК ОборотДт,
 		СУММА(Строки.ОборотКт) КАК ОборотКт,
@@ -99,7 +140,10 @@ var sheetCellsNested = `
 		Строки.Счет,
 		Строки.Забалансовый,
 		Строки.Контрагент,
-		Строки.Договор) КАК Ячейки`
+		Строки.Договор,
+		Строки.РазвернутоСубконто1,
+		Строки.РазвернутоСубконто2,
+		Строки.РазвернутоСубконто3) КАК Ячейки`
 
 // sheetSums are the six columns of a sheet row: each cell's net split into its debit and
 // credit part, and the turnovers.
@@ -171,7 +215,7 @@ var sheetByContractText = `// finbot: address.turnover_sheet.by_contract
 // cardBalancesText: the card's opening balance, turnovers and closing balance, collapsed over
 // the accounts (and the counterparty, when one is given): the sheet's rows Строки, summed whole.
 // An aggregate without grouping is one row even over no records; ЕСТЬNULL makes its sums 0.
-const cardBalancesText = `// finbot: address.account_card.balances
+var cardBalancesText = `// finbot: address.account_card.balances
 ВЫБРАТЬ
 	ЕСТЬNULL(СУММА(Строки.НачальноеСальдо), 0) КАК НачальноеСальдо,
 	ЕСТЬNULL(СУММА(Строки.ОборотДт), 0) КАК ОборотДт,

@@ -2,6 +2,8 @@ package onec
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -177,4 +179,144 @@ func mustKopecks(t *testing.T, s string) Kopecks {
 		t.Fatal(err)
 	}
 	return k
+}
+
+// sheetCalc is the turnover sheet computed from the hand-made ledger's records directly, by
+// BP's expanded-balance rules: per account, a cell is a combination of all its subconto on 68,
+// 69, 70, 71 and 73.03, a counterparty and contract on 60, 62 and 76, the account itself
+// elsewhere; a cell's net balance goes to Дт when positive and to Кт when negative.
+func sheetCalc(l *Ledger, from, to time.Time, party string) map[string][6]Kopecks {
+	type key struct{ acc, cell string }
+	type figs struct{ open, dt, kt Kopecks }
+	cells := map[key]*figs{}
+	expanded := func(acc string) bool {
+		for _, p := range []string{"68", "69", "70", "71", "73.03"} {
+			if acc == p || strings.HasPrefix(acc, p+".") {
+				return true
+			}
+		}
+		return false
+	}
+	for _, m := range l.Movements {
+		for s, acc := range []string{m.AccountDr, m.AccountCr} {
+			subs := [][]Subconto{m.SubcontoDr, m.SubcontoCr}[s]
+			cell := ""
+			hasParty := false
+			for _, sc := range subs {
+				hasParty = hasParty || sc.Kind == "Контрагенты" && sc.Ref == party
+				switch {
+				case expanded(acc):
+					cell += sc.Kind + "=" + sc.Ref + ";"
+				case sc.Kind == "Контрагенты" || sc.Kind == "ДоговорыКонтрагентов":
+					cell += sc.Ref + ";"
+				}
+			}
+			if party != "" && !hasParty {
+				continue
+			}
+			k := key{acc, cell}
+			f := cells[k]
+			if f == nil {
+				f = &figs{}
+				cells[k] = f
+			}
+			sign := Kopecks(1 - 2*s)
+			switch p := m.Period.Time; {
+			case p.Before(from):
+				f.open += sign * m.Amount
+			case p.After(to):
+			case s == 0:
+				f.dt += m.Amount
+			default:
+				f.kt += m.Amount
+			}
+		}
+	}
+	split := func(net Kopecks) (Kopecks, Kopecks) { return max(net, 0), max(-net, 0) }
+	out := map[string][6]Kopecks{}
+	for k, f := range cells {
+		if f.open == 0 && f.dt == 0 && f.kt == 0 {
+			continue
+		}
+		r := out[k.acc]
+		od, ok := split(f.open)
+		cd, ck := split(f.open + f.dt - f.kt)
+		r[0], r[1], r[2], r[3], r[4], r[5] = r[0]+od, r[1]+ok, r[2]+f.dt, r[3]+f.kt, r[4]+cd, r[5]+ck
+		out[k.acc] = r
+	}
+	return out
+}
+
+func sheetOf(t *testing.T, d *Demo, id, account, party string) map[string][6]Kopecks {
+	t.Helper()
+	code, mask := account, account+".%"
+	if account == "" {
+		code, mask = "", "%"
+	}
+	var cp any
+	if party != "" {
+		cp = Ref{UUID: party, Type: TypeCounterparty}.Param()
+	}
+	q, _ := Query(id)
+	rows, err := d.Execute(context.Background(), q, map[string]any{"НачалоПериода": "2025-01-01T00:00:00",
+		"КонецПериода": "2025-01-31T23:59:59", "Организация": Ref{UUID: hmOrg, Type: TypeOrganization}.Param(),
+		"СчетКод": code, "СчетМаска": mask, "Контрагент": cp}, MaxDemoRows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][6]Kopecks{}
+	for _, r := range rows {
+		var f [6]Kopecks
+		for i, col := range []string{"НачальныйОстатокДт", "НачальныйОстатокКт", "ОборотДт", "ОборотКт", "КонечныйОстатокДт", "КонечныйОстатокКт"} {
+			f[i] = mustKopecks(t, fmt.Sprint(r[col]))
+		}
+		key, _ := r["Счет"].(string)
+		if id == idSheetByCounterparty {
+			key = fmt.Sprint(r["КонтрагентНаименование"])
+		}
+		out[key] = f
+	}
+	return out
+}
+
+// BP's «развёрнутое сальдо»: two employees on 71.01, one owing 5 000,00 and one owed
+// 3 000,00, open the month at Дт 5 000,00 and Кт 3 000,00, not at Дт 2 000,00; a third
+// employee's overspending closes it at Кт 700,00 beside Иванов's Дт 4 000,00.
+func TestTurnoverSheetExpandedBySubconto(t *testing.T) {
+	l := handMadeLedger()
+	d := NewDemo(l)
+	from, to := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2025, 1, 31, 23, 59, 59, 0, time.UTC)
+	got := sheetOf(t, d, idSheetByAccount, "", "")
+	if diff := gocmp.Diff(sheetCalc(l, from, to, ""), got); diff != "" {
+		t.Errorf("sheet (-calculation +demo):\n%s", diff)
+	}
+	want71 := [6]Kopecks{500000, 300000, 300000, 170000, 400000, 70000}
+	if got["71.01"] != want71 {
+		t.Errorf("71.01 = %v, want %v", got["71.01"], want71)
+	}
+	if got := sheetOf(t, d, idSheetByAccount, "71", ""); got["71.01"] != want71 {
+		t.Errorf("sheet of 71: 71.01 = %v, want %v", got["71.01"], want71)
+	}
+}
+
+// The counterparty's sheet finds it whichever subconto holds it: 98.01 keeps it second.
+func TestTurnoverSheetOfCounterpartyInAnySubconto(t *testing.T) {
+	l := handMadeLedger()
+	d := NewDemo(l)
+	from, to := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2025, 1, 31, 23, 59, 59, 0, time.UTC)
+	got := sheetOf(t, d, idSheetByAccount, "", hmAlfa)
+	want := sheetCalc(l, from, to, hmAlfa)
+	if diff := gocmp.Diff(want, got); diff != "" {
+		t.Errorf("sheet of ООО «Альфа» (-calculation +demo):\n%s", diff)
+	}
+	if w := [6]Kopecks{0, 0, 100000, 1200000, 0, 1100000}; got["98.01"] != w {
+		t.Errorf("98.01 of ООО «Альфа» = %v, want %v", got["98.01"], w)
+	}
+	if got := sheetOf(t, d, idSheetByAccount, "", hmBeta); len(got) != 0 {
+		t.Errorf("sheet of ООО «Бета»: %v, want none", got)
+	}
+	byParty := sheetOf(t, d, idSheetByCounterparty, "98.01", "")
+	if diff := gocmp.Diff(map[string][6]Kopecks{"ООО «Альфа»": {0, 0, 100000, 1200000, 0, 1100000}}, byParty); diff != "" {
+		t.Errorf("98.01 by counterparty (-want +got):\n%s", diff)
+	}
 }

@@ -99,6 +99,9 @@ type Report struct {
 	Total Turnover `json:"total"`
 	// Expanded is set when a line of the sheet is BP's expanded balance (60, 62, 76).
 	Expanded bool `json:"expanded_balance,omitempty"`
+	// ExpandedSubconto is set when a line of 68, 69, 70, 71 or 73.03 has balances on both sides:
+	// BP's expanded balance by subconto (employees, kinds of payment), not the netted account.
+	ExpandedSubconto bool `json:"expanded_subconto,omitempty"`
 	// Detail is the sheet's breakdown: recipe.DetailCounterparty, recipe.DetailContract, or "" (accounts).
 	Detail string `json:"detail,omitempty"`
 	// Red are the lines whose balance runs against their account's kind, in Russian.

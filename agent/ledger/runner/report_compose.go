@@ -101,6 +101,9 @@ func (r Result) sheetMarkdown(b *strings.Builder) {
 		}
 		notes = append(notes, note)
 	}
+	if rep.ExpandedSubconto {
+		notes = append(notes, "Сальдо 68, 69, 70, 71 и 73.03 развёрнуто по субконто (работникам, видам платежей), как в ОСВ 1С: дебетовые и кредитовые остатки отдельно.")
+	}
 	if len(rep.Red) > 0 {
 		notes = append(notes, "Красное сальдо — проверьте учёт: "+strings.Join(rep.Red, "; ")+".")
 	}

@@ -40,6 +40,24 @@ func expandedAccount(code string) bool {
 	return false
 }
 
+// subcontoExpanded reports the accounts whose balance BP's preset «развёрнутое сальдо» expands
+// by all their subconto — taxes and contributions by kind of payment, staff by employee: 68, 69,
+// 70, 71, 73.03 and their sub-accounts (68.04.1, 68.10 …). 1C sums the per-subconto balances by
+// sign (address.turnover_sheet.by_account), so the lane shows them as they come.
+func subcontoExpanded(code string) bool {
+	for _, root := range []string{"68", "69", "70", "71", "73.03"} {
+		if accountMatches(code, root) {
+			return true
+		}
+	}
+	return false
+}
+
+// bothSides: a balance of the line is on both sides, which only an expanded balance gives.
+func (t Turnover) bothSides() bool {
+	return t.OpenDebit != 0 && t.OpenCredit != 0 || t.CloseDebit != 0 && t.CloseCredit != 0
+}
+
 // sheet runs the turnover sheet: by account, or one account by counterparty or contract.
 func (l *Lane) sheet(ctx context.Context, res *Result, cats *catalogs, f recipe.Filters, a anchors, params onec.Params) Result {
 	detail := f.Detail
@@ -234,9 +252,12 @@ func sheetLines(accounts []sheetAccount, token string, cats *catalogs, rep *Repo
 		}
 		leafOnly := len(codes) == 1 && codes[0] == g // the account has no sub-accounts
 		line := func(code string, t Turnover, level int, leaves []string) Row {
-			if expandedAccount(code) {
+			switch {
+			case expandedAccount(code):
 				rep.Expanded = true
-			} else {
+			case subcontoExpanded(code):
+				rep.ExpandedSubconto = rep.ExpandedSubconto || t.bothSides()
+			default:
 				kind := cats.kindOf(code, leaves)
 				t = t.collapsed(kind)
 				if level > 0 || leafOnly { // a red sub-account is named once, not again as its synthetic account
@@ -316,9 +337,12 @@ func partyLines(lines []onec.SheetRow, token, detail string, cats *catalogs, rep
 		if t.zero() {
 			continue
 		}
-		if expandedAccount(token) {
+		switch {
+		case expandedAccount(token):
 			rep.Expanded = true
-		} else {
+		case subcontoExpanded(token):
+			rep.ExpandedSubconto = rep.ExpandedSubconto || t.bothSides()
+		default:
 			t = t.collapsed(kind)
 		}
 		party := r.Counterparty
