@@ -192,3 +192,15 @@ func TestInvoiceSumIsItsTotal(t *testing.T) {
 		t.Errorf("a line: %q", ans.Text)
 	}
 }
+
+// TestWhoSignedIt: «кто подписал агентский договор» names each side and who signs for it, as
+// the preamble says («(далее — «Принципал»), в лице генерального директора …»), not the clause on
+// who signs its reports.
+func TestWhoSignedIt(t *testing.T) {
+	a := docsetAgent(t, "", docsetFilesIn(t, docset3Dir), 40000)
+	ans := ask(t, a, Request{UserID: 40000, ChatID: 40000}, "кто подписал агентский договор")
+	if !strings.HasPrefix(ans.Text, "**Принципал** — ООО «Альтаир Трейд»") || !strings.Contains(ans.Text, "Воронцовой Марины Алексеевны") ||
+		!strings.Contains(ans.Text, "**Агент** — ООО «Маркет Партнёр»") || !strings.Contains(ans.Text, "Зайцева Артёма Олеговича") {
+		t.Errorf("%q", ans.Text)
+	}
+}

@@ -20,7 +20,8 @@ type Party struct {
 
 var (
 	// partyRole: «именуемое в дальнейшем «Арендодатель»»; the form's «Исполнитель:» is fieldLine.
-	partyRole = regexp.MustCompile(`именуем\p{L}*\s+(?:в\s+дальнейшем\s+)?«([^»]+)»`)
+	// «(далее — «Принципал»)» names a side as well, when what it names is a party's role.
+	partyRole = regexp.MustCompile(`именуем\p{L}*\s+(?:в\s+дальнейшем\s+)?«([^»]+)»|\(далее\s*[—–-]?\s*«([^»]+)»\)`)
 	partyINN  = regexp.MustCompile(`ИНН\s*:?\s*(\d{10}|\d{12})\b`)
 	partyBy   = regexp.MustCompile(`^,?\s*в\s+лице\s+([^,]+)`)
 	// partyShort: the short name a preamble gives in parentheses, «(ООО «ТехноЛайн»)».
@@ -65,7 +66,12 @@ func Parties(us []Unit) []Party {
 		}
 		start := 0
 		for _, loc := range partyRole.FindAllStringSubmatchIndex(u.Text, -1) {
-			role := u.Text[loc[2]:loc[3]]
+			var role string
+			if loc[2] >= 0 {
+				role = u.Text[loc[2]:loc[3]]
+			} else if role = u.Text[loc[4]:loc[5]]; !partyRoles.MatchString(role) {
+				continue // «(далее — «Товар»)» defines a term, not a side
+			}
 			before := u.Text[start:loc[0]]
 			start = loc[1]
 			if strings.EqualFold(role, "Стороны") || strings.EqualFold(role, "Сторона") {

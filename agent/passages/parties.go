@@ -12,6 +12,9 @@ import (
 // asksWho: the question asks who a side is («кто», «какая организация», «с кем», «чей»).
 var asksWho = regexp.MustCompile(`(?i)(^|[^\p{L}])(кто|кого|кем|чей|чья|чьё|чье|с\s+кем|как\p{L}*\s+(организаци|компани|фирм|контрагент))`)
 
+// asksSigner: the question asks who signed the document («кто подписал», «кто подписывал»).
+var asksSigner = regexp.MustCompile(`(?i)кто\s+(\p{L}+\s+)?подпис|подписант|за\s+подписью\s+кого`)
+
 // partiesFor is the line (Markdown) that says who a side of the document is, when q asks who
 // («кто арендодатель», «исполнитель по ит договору кто», «кто делает текущий ремонт»): the
 // parties the question names by their role, else those the best unit names («6.2. Арендатор
@@ -35,6 +38,16 @@ func partiesFor(q Question, kept []library.ClauseHit, rds []*readDoc) (line stri
 	for _, p := range ps {
 		if strings.Contains(text, roleStem(p.Role)) {
 			pick = append(pick, p)
+		}
+	}
+	if asksSigner.MatchString(q.Text) && kept[0].Named {
+		pick = nil
+		// «кто подписал агентский договор»: each side and who signs for it, as the preamble
+		// names them — not a clause on who signs its reports
+		for _, p := range ps {
+			if p.By != "" {
+				pick = append(pick, p)
+			}
 		}
 	}
 	named = len(pick) > 0
