@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
@@ -263,7 +262,7 @@ func hiddenDebtNote(hidden []Row, payables bool) string {
 	}
 	var parts []string
 	for _, h := range hidden[:min(len(hidden), maxHiddenNamed)] {
-		parts = append(parts, md.Escape(h.Name)+" — "+bpSplit(h, payables))
+		parts = append(parts, h.Name+" — "+bpSplit(h, payables)) // a note is plain text, escaped where it is rendered
 	}
 	more := ""
 	if n := len(hidden) - maxHiddenNamed; n > 0 {

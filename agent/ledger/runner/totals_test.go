@@ -315,3 +315,16 @@ func TestLimitedMessageIsEscaped(t *testing.T) {
 		t.Errorf("name not escaped: %q", got)
 	}
 }
+
+// A note is plain text, escaped once where the answer is rendered: a hidden debtor's name with
+// Markdown's characters («Северсталь-Логистик» (47)) reaches the user as written, not with «\-».
+func TestHiddenDebtNoteEscapedOnce(t *testing.T) {
+	note := hiddenDebtNote([]Row{{Name: "ПАО «Северсталь-Логистик» (47)", Debit: 105389576, Credit: 142457691}}, false)
+	if !strings.Contains(note, "ПАО «Северсталь-Логистик» (47) — ") || strings.Contains(note, `\`) {
+		t.Errorf("note: %q", note)
+	}
+	res := Result{Intent: recipe.Receivables, Notes: []string{note}}
+	if got := res.Markdown(); strings.Contains(got, `\\`) || !strings.Contains(got, `Северсталь\-Логистик» \(47\)`) {
+		t.Errorf("rendered: %q", got)
+	}
+}
