@@ -157,6 +157,25 @@ func (o *oracle) counterpartySaldo(org string, day time.Time, token string) (sal
 // turnover is debit and credit turnover of one settlement.
 type turnover struct{ Dt, Kt onec.Kopecks }
 
+// balanceCells is the account's balance as the snapshot template sums it in 1C: each settlement
+// document's balance placed in Дт or Кт (split), then added up per sub-account, organization,
+// counterparty and contract — the document itself left out.
+func (o *oracle) balanceCells(org string, day time.Time, token string) map[settlement]turnover {
+	out := map[settlement]turnover{}
+	for k, net := range o.balanceSums(org, day, token) {
+		v, ok := o.split(k.Acc, net)
+		if !ok {
+			continue
+		}
+		k.Doc = ""
+		c := out[k]
+		c.Dt += v.Dt
+		c.Kt += v.Kt
+		out[k] = c
+	}
+	return out
+}
+
 // turnovers per account and analytics of the sides that keep(side) accepts.
 func (o *oracle) turnovers(org string, day time.Time, keep func(s side) bool, perContract bool) map[settlement]turnover {
 	out := map[settlement]turnover{}

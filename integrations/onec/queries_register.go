@@ -187,10 +187,39 @@ var receivablesText = partyTotalsText("address.receivables.counterparty_totals")
 // payablesText: the same over the suppliers' account (60 by default).
 var payablesText = partyTotalsText("address.payables.counterparty_totals")
 
-// balanceSnapshotText: every balance row of the account, with or without a counterparty
-// (51 collapses to one row per organization, 60 and 62 expand by their analytics).
-var balanceSnapshotText = `// finbot: address.account.balance_snapshot` +
-	balanceColumns + balanceNested + `) КАК Т` + settlementOrder
+// balanceSnapshotText: the account's balance per sub-account, organization, counterparty and
+// contract, summed in 1C (51 collapses to one row per organization; 60 and 62 expand by their
+// counterparties and contracts, which BP's expanded balance needs). Not per settlement document
+// or VAT invoice: 19.xx of a real base has one balance line per received invoice, thousands,
+// and the toolkit returns at most 1,000 rows — «остаток по 19» was always cut.
+var balanceSnapshotText = `// finbot: address.account.balance_snapshot
+ВЫБРАТЬ
+	Т.Счет КАК Счет,
+	Т.Организация КАК Организация,
+	Т.Организация.Наименование КАК ОрганизацияНаименование,
+	Т.Контрагент КАК Контрагент,
+	Т.Контрагент.Наименование КАК КонтрагентНаименование,
+	Т.Договор КАК Договор,
+	Т.Договор.Наименование КАК ДоговорНаименование,
+	NULL КАК ДокументРасчетов,
+	NULL КАК ДокументРасчетовДата,
+	NULL КАК ДокументРасчетовНомер,
+	СУММА(Т.СуммаОстатокДт) КАК СуммаОстатокДт,
+	СУММА(Т.СуммаОстатокКт) КАК СуммаОстатокКт
+ИЗ` + balanceNested + `) КАК Т
+СГРУППИРОВАТЬ ПО
+	Т.Счет,
+	Т.Организация,
+	Т.Организация.Наименование,
+	Т.Контрагент,
+	Т.Контрагент.Наименование,
+	Т.Договор,
+	Т.Договор.Наименование
+УПОРЯДОЧИТЬ ПО
+	Счет,
+	ОрганизацияНаименование,
+	КонтрагентНаименование,
+	ДоговорНаименование`
 
 // settlementAccounts is the account condition (УсловиеСчета) of the settlement templates: 60,
 // 62, 76 and their sub-accounts. It stands in the virtual table's parameters, so 1C reads only

@@ -275,9 +275,21 @@ func TestRealisticBalancesAgainstCalculation(t *testing.T) {
 					checkPartyTotals(t, res, want, tc.id)
 					return
 				}
+				// The snapshot sums the documents' balances in 1C per sub-account, counterparty and
+				// contract: the calculation's documents are added up the same way.
+				cells := map[key]onec.Kopecks{}
+				for k, v := range want {
+					k.doc = ""
+					cells[k] += v
+				}
+				want = cells
+				maps.DeleteFunc(want, func(_ key, v onec.Kopecks) bool { return v == 0 })
 				got := map[key]onec.Kopecks{}
 				for _, r := range res.Balances {
-					got[key{r.Account, refID(r.Counterparty), refID(r.Contract), refID(r.SettlementDocument)}] += r.Net()
+					if refID(r.SettlementDocument) != "" {
+						t.Errorf("a row per settlement document: %+v", r)
+					}
+					got[key{r.Account, refID(r.Counterparty), refID(r.Contract), ""}] += r.Net()
 				}
 				maps.DeleteFunc(got, func(_ key, v onec.Kopecks) bool { return v == 0 })
 				if s := diff(got, want); s != "" {
