@@ -281,7 +281,8 @@ func catalogCode(i int) string { return fmt.Sprintf("%09d", i+1) }
 // docStored are the document attributes the ledger keeps; a BP attribute it does not keep is
 // refused rather than answered as NULL.
 var docStored = []string{"ОРГАНИЗАЦИЯ", "КОНТРАГЕНТ", "ДОГОВОРКОНТРАГЕНТА", "СУММАДОКУМЕНТА", "СЧЕТОРГАНИЗАЦИИ",
-	"НАЗНАЧЕНИЕПЛАТЕЖА", "КОММЕНТАРИЙ"}
+	"НАЗНАЧЕНИЕПЛАТЕЖА", "КОММЕНТАРИЙ",
+	"КОНТРАГЕНТДЕБИТОР", "КОНТРАГЕНТКРЕДИТОР"}
 
 func (d *Demo) docField(i int32, name string) (val, error) {
 	switch name {
@@ -315,7 +316,7 @@ func (d *Demo) docField(i int32, name string) (val, error) {
 	switch name {
 	case "ОРГАНИЗАЦИЯ":
 		return refVal(tOrg, d.docOrg[i]), nil
-	case "КОНТРАГЕНТ":
+	case "КОНТРАГЕНТ", "КОНТРАГЕНТДЕБИТОР", "КОНТРАГЕНТКРЕДИТОР": // a debt correction's one counterparty is both
 		return refVal(tCp, d.docCp[i]), nil
 	case "ДОГОВОРКОНТРАГЕНТА":
 		return refVal(tCtr, d.docCtr[i]), nil

@@ -147,6 +147,17 @@ func (d *Demo) objectTable(name string) (*table, bool) {
 		}
 		return rowsTable(foldAll("Ссылка", "НомерСтроки", "Контрагент", "ДоговорКонтрагента", "Сумма", "СуммаКт"), rows), true
 	}
+	for _, typ := range bankDocumentTypes {
+		if name == foldName("Документ."+typ+".РасшифровкаПлатежа") {
+			return d.paymentLines(typ), true
+		}
+	}
+	switch name {
+	case foldName("Документ." + debtCorrectionType + ".ДебиторскаяЗадолженность"):
+		return d.debtLines(true), true
+	case foldName("Документ." + debtCorrectionType + ".КредиторскаяЗадолженность"):
+		return d.debtLines(false), true
+	}
 	for typ := range bpDocumentAttributes {
 		if name == foldName("Документ."+typ) {
 			var out []int32

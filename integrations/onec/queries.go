@@ -178,11 +178,17 @@ func QueryParams(id string) (names []string, ok bool) {
 	return names, true
 }
 
-// documentTypes are the document types the document templates read (agent/ledger/runner's
-// DocumentTypes), in the order of their ОБЪЕДИНИТЬ ВСЕ branches.
+// documentTypes are the document types the document templates read (agent/recipe's
+// DocumentTypes), in the order of their ОБЪЕДИНИТЬ ВСЕ branches: BP 3.0's documents of
+// settlements with a counterparty — payments by bank and cash, sales and purchases, their
+// returns and corrections, debt corrections, VAT invoices, acts of reconciliation and opening
+// balances.
 var documentTypes = []string{
 	"ПоступлениеНаРасчетныйСчет", "СписаниеСРасчетногоСчета", "РеализацияТоваровУслуг",
 	"ПоступлениеТоваровУслуг", reconciliationType, openingBalancesType,
+	"ПриходныйКассовыйОрдер", "РасходныйКассовыйОрдер", "ВозвратТоваровОтПокупателя", "ВозвратТоваровПоставщику",
+	"КорректировкаРеализации", "КорректировкаПоступления", debtCorrectionType, "СчетФактураВыданный",
+	"СчетФактураПолученный",
 }
 
 // The two document types whose settlement data is not in the header (see documentsText).

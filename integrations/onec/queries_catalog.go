@@ -36,9 +36,9 @@ func bankOpsWhere(head, party, _ string) string {
 }
 
 var (
-	documentsByPartyText    = documentsText(idDocumentsByParty, documentTypes, documentsByPartyWhere, true)
-	documentsByContractText = documentsText(idDocumentsByTreaty, documentTypes, documentsByContractWhere, true)
-	bankOpsByPartyText      = documentsText(idBankOpsByParty, bankDocumentTypes, bankOpsWhere, false)
+	documentsByPartyText    = documentsText(idDocumentsByParty, documentTypes, documentsByPartyWhere, true, false)
+	documentsByContractText = documentsText(idDocumentsByTreaty, documentTypes, documentsByContractWhere, true, true)
+	bankOpsByPartyText      = documentsText(idBankOpsByParty, bankDocumentTypes, bankOpsWhere, false, false)
 )
 
 // documentsText builds one ОБЪЕДИНИТЬ ВСЕ branch per document type. Deletion-marked documents
@@ -52,22 +52,40 @@ var (
 //     of the counterparty (or contract), one row per document, counterparty and contract.
 //   - АктСверкиВзаиморасчетов has no СуммаДокумента: an act of reconciliation moves no money,
 //     so its amount is 0 (never NULL, which the toolkit would send as "").
-func documentsText(id string, types []string, where docFilter, byType bool) string {
+//   - КорректировкаДолга has neither Контрагент nor ДоговорКонтрагента nor СуммаДокумента: its
+//     counterparties are КонтрагентДебитор (whose receivables it moves, lines of
+//     ДебиторскаяЗадолженность) and КонтрагентКредитор (payables, КредиторскаяЗадолженность),
+//     each line with its contract and Сумма. Two branches read the two sections, one row per
+//     document, side and contract.
+//
+// byLines (the documents of a contract): a bank payment is read from its decoding
+// РасшифровкаПлатежа, one row per document and contract with the amount paid under it, so
+// that a payment split over several contracts is found by any of them, not only by the
+// header's ДоговорКонтрагента (BP fills the header from the first line).
+func documentsText(id string, types []string, where docFilter, byType, byLines bool) string {
 	var b strings.Builder
 	b.WriteString("// finbot: " + id)
 	for i, typ := range types {
 		if i > 0 {
 			b.WriteString("\n\nОБЪЕДИНИТЬ ВСЕ\n")
 		}
-		if typ == openingBalancesType {
-			b.WriteString(openingBalancesBranch(where))
-		} else {
-			b.WriteString(documentBranch(typ, where))
-		}
+		typeCond := ""
 		if byType {
-			b.WriteString(`
+			typeCond = `
 	И (&ТипДокумента = ""
-			ИЛИ &ТипДокумента = "` + typ + `")`)
+			ИЛИ &ТипДокумента = "` + typ + `")`
+		}
+		switch {
+		case typ == openingBalancesType:
+			b.WriteString(openingBalancesBranch(where) + typeCond)
+		case typ == debtCorrectionType:
+			b.WriteString(debtBranch("ДебиторскаяЗадолженность", "КонтрагентДебитор", where) + typeCond)
+			b.WriteString("\n\nОБЪЕДИНИТЬ ВСЕ\n")
+			b.WriteString(debtBranch("КредиторскаяЗадолженность", "КонтрагентКредитор", where) + typeCond)
+		case byLines && isBankDocument(typ):
+			b.WriteString(paymentLinesBranch(typ, where) + typeCond)
+		default:
+			b.WriteString(documentBranch(typ, where) + typeCond)
 		}
 	}
 	b.WriteString(`
@@ -137,6 +155,66 @@ func openingBalancesBranch(where docFilter) string {
 		Строки.ДоговорКонтрагента) КАК Стр
 ГДЕ
 	НЕ Стр.Ссылка.ПометкаУдаления` + where("Стр.Ссылка", "Стр.Контрагент", "Стр.Договор")
+}
+
+// debtBranch reads one tabular section of КорректировкаДолга, its lines summed per document and
+// contract, the counterparty of that side from the header.
+func debtBranch(section, party string, where docFilter) string {
+	return `
+ВЫБРАТЬ
+	Стр.Ссылка КАК Ссылка,
+	Стр.Ссылка.Номер КАК Номер,
+	Стр.Ссылка.Дата КАК Дата,
+	Стр.Ссылка.Проведен КАК Проведен,
+	Стр.Ссылка.ПометкаУдаления КАК ПометкаУдаления,
+	Стр.Ссылка.Организация КАК Организация,
+	Стр.Ссылка.` + party + ` КАК Контрагент,
+	Стр.Договор КАК Договор,
+	Стр.Сумма КАК СуммаДокумента,
+	NULL КАК БанковскийСчет,
+	Стр.Ссылка.Комментарий КАК НазначениеПлатежа
+ИЗ
+	(ВЫБРАТЬ
+		Строки.Ссылка КАК Ссылка,
+		Строки.ДоговорКонтрагента КАК Договор,
+		СУММА(Строки.Сумма) КАК Сумма
+	ИЗ
+		Документ.` + debtCorrectionType + `.` + section + ` КАК Строки
+	СГРУППИРОВАТЬ ПО
+		Строки.Ссылка,
+		Строки.ДоговорКонтрагента) КАК Стр
+ГДЕ
+	НЕ Стр.Ссылка.ПометкаУдаления` + where("Стр.Ссылка", "Стр.Ссылка."+party, "Стр.Договор")
+}
+
+// paymentLinesBranch reads a bank payment by its decoding РасшифровкаПлатежа: the lines summed
+// per document and contract (СуммаПлатежа), the header joined by dereference.
+func paymentLinesBranch(typ string, where docFilter) string {
+	return `
+ВЫБРАТЬ
+	Стр.Ссылка КАК Ссылка,
+	Стр.Ссылка.Номер КАК Номер,
+	Стр.Ссылка.Дата КАК Дата,
+	Стр.Ссылка.Проведен КАК Проведен,
+	Стр.Ссылка.ПометкаУдаления КАК ПометкаУдаления,
+	Стр.Ссылка.Организация КАК Организация,
+	Стр.Ссылка.Контрагент КАК Контрагент,
+	Стр.Договор КАК Договор,
+	Стр.Сумма КАК СуммаДокумента,
+	Стр.Ссылка.СчетОрганизации.НомерСчета КАК БанковскийСчет,
+	Стр.Ссылка.НазначениеПлатежа КАК НазначениеПлатежа
+ИЗ
+	(ВЫБРАТЬ
+		Строки.Ссылка КАК Ссылка,
+		Строки.ДоговорКонтрагента КАК Договор,
+		СУММА(Строки.СуммаПлатежа) КАК Сумма
+	ИЗ
+		Документ.` + typ + `.РасшифровкаПлатежа КАК Строки
+	СГРУППИРОВАТЬ ПО
+		Строки.Ссылка,
+		Строки.ДоговорКонтрагента) КАК Стр
+ГДЕ
+	НЕ Стр.Ссылка.ПометкаУдаления` + where("Стр.Ссылка", "Стр.Ссылка.Контрагент", "Стр.Договор")
 }
 
 // organizationsText: our legal entities. BP keeps the main organization as a user setting in

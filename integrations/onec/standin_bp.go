@@ -6,8 +6,22 @@
 
 package onec
 
-// bpDocumentAttributes are the attributes of the document types the demo base serves.
-var bpDocumentAttributes = map[string][]string{
+// bpDocumentAttributes are the attributes of the document types the demo base serves: the six
+// below and those of standin_bp_settlements.go.
+var bpDocumentAttributes = mergeAttributes(bpCoreDocumentAttributes, bpSettlementDocumentAttributes)
+
+func mergeAttributes(maps ...map[string][]string) map[string][]string {
+	out := map[string][]string{}
+	for _, m := range maps {
+		for typ, attrs := range m {
+			out[typ] = attrs
+		}
+	}
+	return out
+}
+
+// bpCoreDocumentAttributes are the attributes of the six document types the demo base served first.
+var bpCoreDocumentAttributes = map[string][]string{
 	"ПоступлениеНаРасчетныйСчет": {
 		"Организация", "ВидОперации", "СчетОрганизации", "ПодразделениеОрганизации", "СчетБанк",
 		"НомерВходящегоДокумента", "ДатаВходящегоДокумента", "Контрагент", "СчетКонтрагента", "Патент",

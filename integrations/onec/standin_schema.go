@@ -19,9 +19,11 @@ var knownTables = func() map[string]bool {
 		"ПланСчетов.Хозрасчетный", "ПланСчетов.Хозрасчетный.ВидыСубконто", "РегистрБухгалтерии.Хозрасчетный",
 		"РегистрБухгалтерии.Хозрасчетный.Остатки", "РегистрБухгалтерии.Хозрасчетный.Обороты",
 		"РегистрБухгалтерии.Хозрасчетный.ДвиженияССубконто", "РегистрБухгалтерии.Хозрасчетный.ОстаткиИОбороты",
-		"Документ." + openingBalancesType + ".РасчетыСКонтрагентами",
 	} {
 		m[foldName(t)] = true
+	}
+	for t := range bpTabularAttributes {
+		m[foldName("Документ."+t)] = true
 	}
 	for typ := range bpDocumentAttributes {
 		m[foldName("Документ."+typ)] = true
@@ -104,11 +106,21 @@ func checkField(p *qlang.Path, src *qlang.Source, field []string, depth int) err
 			return notFound(p)
 		}
 	case 3:
-		if !hasName(tabularStandard, field[0]) && !hasName(bpSettlementLines, field[0]) {
+		if !hasName(tabularStandard, field[0]) && !hasName(tabularAttributes(typ, src.Table[2]), field[0]) {
 			return notFound(p)
 		}
 		if qlang.EqualNames(field[0], "Ссылка") && len(field) > 1 && !hasName(documentStandard, field[1]) && !hasName(attrs, field[1]) {
 			return notFound(p)
+		}
+	}
+	return nil
+}
+
+// tabularAttributes are the attributes of the tabular section sec of document type typ.
+func tabularAttributes(typ, sec string) []string {
+	for t, attrs := range bpTabularAttributes {
+		if qlang.EqualNames(t, canonicalType(typ)+"."+sec) {
+			return attrs
 		}
 	}
 	return nil
