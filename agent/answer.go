@@ -251,7 +251,7 @@ const (
 )
 
 // namesKeyRate: the message names the Bank of Russia's rate as such, not only «ставка».
-var namesKeyRate = regexp.MustCompile(`ключев|ключик|цб|центробанк|банк\p{L}*\s+росси|рефинанс|кс\b`)
+var namesKeyRate = regexp.MustCompile(`ключев|ключик|цб|центробанк|банк\p{L}*\s+росси|рефинанс|(^|[^\p{L}])кс([^\p{L}]|$)`)
 
 // givesKeyRate: the message gives the key rate itself («если ключевая 16 %», «при ключевой 21»).
 var givesKeyRate = regexp.MustCompile(`ключев\p{L}*(\s+ставк\p{L}*)?\s+(будет\s+|равна\s+)?\d{1,2}([.,]\d{1,2})?(\s*%|\s|$)`)

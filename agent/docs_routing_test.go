@@ -128,6 +128,10 @@ func TestRateOfADocumentIsNoKeyRate(t *testing.T) {
 	if ans.Debug.Route.Kind != understand.KindDocs || !strings.Contains(ans.Text, "СА-14/26") {
 		t.Errorf("route %s/%s: %q", ans.Debug.Route.Kind, ans.Debug.Route.Rule, ans.Text)
 	}
+	// «кс» is the key rate only as a word of its own, not inside «индексация» or «такси»
+	if namesKeyRate.MatchString("ставка после индексации какая") || !namesKeyRate.MatchString("кс на сегодня") {
+		t.Error("«кс» read inside a word, or not as one")
+	}
 	for _, q := range []string{"какая ключевая ставка", "ставка цб сегодня"} {
 		if ans := ask(t, a, me, q); ans.Debug.Route.Kind != understand.KindKeyRate {
 			t.Errorf("%q: route %s/%s: %q", q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, ans.Text)

@@ -768,36 +768,37 @@ func acrossDocs(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.
 	// «В каких договорах есть …»: a contract that has it holds most of what any unit holds of the
 	// question — «штраф за разглашение» is neither a penalty clause nor the duty not to disclose.
 	has := contracts && asksHas.MatchString(q.Text)
-	// …counting only the words it asks about, not «договор» that frames it
+	// …counting only the words it asks about, not «договор» that frames it: each contract
+	// unit's count, read once
 	var content []string
-	for _, t := range retrieval.Tokens(q.Text) {
-		if !library.DocumentWord(t) && !library.QuestionWord(t) && !slices.Contains(content, t) {
-			content = append(content, t)
-		}
-	}
-	holds := func(h library.ClauseHit) int {
-		in := retrieval.Tokens(h.Unit.Text + " " + h.Unit.Lead)
-		n := 0
-		for _, t := range content {
-			if slices.Contains(in, t) {
-				n++
+	held := make([]int, len(hits))
+	most := 0
+	if has {
+		for _, t := range retrieval.Tokens(q.Text) {
+			if !library.DocumentWord(t) && !library.QuestionWord(t) && !slices.Contains(content, t) {
+				content = append(content, t)
 			}
 		}
-		return n
-	}
-	most := 0
-	for _, h := range hits {
-		if contract(h.Doc) {
-			most = max(most, holds(h))
+		for i, h := range hits {
+			if !contract(h.Doc) {
+				continue
+			}
+			in := retrieval.Tokens(h.Unit.Text + " " + h.Unit.Lead)
+			for _, t := range content {
+				if slices.Contains(in, t) {
+					held[i]++
+				}
+			}
+			most = max(most, held[i])
 		}
 	}
 	seen := map[int]bool{}
 	var kept []library.ClauseHit
-	for _, h := range hits {
+	for i, h := range hits {
 		switch {
 		case seen[h.Doc] || h.Matched == 0 || named && h.Affinity == 0 || contracts && !contract(h.Doc):
 			continue
-		case has && holds(h) < most:
+		case has && held[i] < most:
 			continue
 		case h.Asked != 0 && h.States&h.Asked == 0, h.Score < hits[0].Score*acrossWeaker:
 			continue

@@ -82,6 +82,25 @@ func hasAggregate(e qlang.Expr) bool {
 func constant(v val) fn { return func(*ctx) (val, error) { return v, nil } }
 
 // expr compiles e in scope sc; g is the grouping of an aggregate SELECT (nil for a row).
+// prefix compiles an operator before one operand of kind k («-», НЕ): a NULL operand stays NULL,
+// one of another kind is refused naming what the operator is.
+func (c *compiler) prefix(n qlang.Node, operand qlang.Expr, sc *scope, g *grouping, k vkind, what string, apply func(val) val) (fn, error) {
+	x, err := c.expr(operand, sc, g)
+	if err != nil {
+		return nil, err
+	}
+	return func(r *ctx) (val, error) {
+		v, err := x(r)
+		if err != nil || v.k == vNull {
+			return v, err
+		}
+		if v.k != k {
+			return null, qerr(n, "Несовместимые типы: %s значением типа %s", what, typeOf(v))
+		}
+		return apply(v), nil
+	}, nil
+}
+
 func (c *compiler) expr(e qlang.Expr, sc *scope, g *grouping) (fn, error) {
 	if g != nil {
 		if k := g.key(e); k >= 0 {
@@ -120,38 +139,14 @@ func (c *compiler) expr(e qlang.Expr, sc *scope, g *grouping) (fn, error) {
 	case *qlang.Binary:
 		return c.binary(e, sc, g)
 	case *qlang.Unary:
-		x, err := c.expr(e.X, sc, g)
-		if err != nil {
-			return nil, err
-		}
-		return func(r *ctx) (val, error) {
-			v, err := x(r)
-			if err != nil || v.k == vNull {
-				return v, err
-			}
-			if v.k != vNum {
-				return null, qerr(e, "Несовместимые типы: знак перед значением типа %s", typeOf(v))
-			}
+		return c.prefix(e, e.X, sc, g, vNum, "знак перед", func(v val) val {
 			if e.Op == qlang.Sub {
 				v.n = -v.n
 			}
-			return v, nil
-		}, nil
+			return v
+		})
 	case *qlang.Not:
-		x, err := c.expr(e.X, sc, g)
-		if err != nil {
-			return nil, err
-		}
-		return func(r *ctx) (val, error) {
-			v, err := x(r)
-			if err != nil || v.k == vNull {
-				return v, err
-			}
-			if v.k != vBool {
-				return null, qerr(e, "Несовместимые типы: НЕ над значением типа %s", typeOf(v))
-			}
-			return boolVal(v.n == 0), nil
-		}, nil
+		return c.prefix(e, e.X, sc, g, vBool, "НЕ над", func(v val) val { return boolVal(v.n == 0) })
 	case *qlang.Compare:
 		return c.compare(e, sc, g)
 	case *qlang.IsNull:

@@ -322,17 +322,26 @@ func (c *compiler) plainRows(s *qlang.Select, sc *scope, tuples [][]int) ([][]va
 	x := &ctx{}
 	for _, tu := range tuples {
 		x.rows = tu
-		row := make([]val, len(items))
-		for i, f := range items {
-			v, err := f(x)
-			if err != nil {
-				return nil, err
-			}
-			row[i] = v
+		row, err := selectRow(items, x)
+		if err != nil {
+			return nil, err
 		}
 		rows = append(rows, row)
 	}
 	return rows, nil
+}
+
+// selectRow computes the selected columns over one tuple or group.
+func selectRow(items []fn, x *ctx) ([]val, error) {
+	row := make([]val, len(items))
+	for i, f := range items {
+		v, err := f(x)
+		if err != nil {
+			return nil, err
+		}
+		row[i] = v
+	}
+	return row, nil
 }
 
 // groupRows groups the tuples by СГРУППИРОВАТЬ ПО (one group of all of them when there is none:
@@ -407,13 +416,9 @@ func (c *compiler) groupRows(s *qlang.Select, sc *scope, tuples [][]int) ([][]va
 				continue
 			}
 		}
-		row := make([]val, len(items))
-		for i, f := range items {
-			v, err := f(x)
-			if err != nil {
-				return nil, err
-			}
-			row[i] = v
+		row, err := selectRow(items, x)
+		if err != nil {
+			return nil, err
 		}
 		rows = append(rows, row)
 	}
