@@ -208,3 +208,13 @@ func TestWhoSignedIt(t *testing.T) {
 		t.Errorf("%q", ans.Text)
 	}
 }
+
+// TestAcrossDocumentsCurrentWording: a list across the contracts quotes a clause a supplementary
+// agreement set anew in its new wording (the sublease's penalty 0,05 %, not the original 0,1 %).
+func TestAcrossDocumentsCurrentWording(t *testing.T) {
+	a := docsetAgent(t, "", docsetFilesIn(t, docset3Dir), 40000)
+	ans := ask(t, a, Request{UserID: 40000, ChatID: 40000}, "в каких договорах есть штрафы")
+	if !strings.Contains(ans.Text, "п. 8.1 — в редакции «ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 2") || strings.Contains(ans.Text, "0,1 % (ноль целых одна") {
+		t.Errorf("%q", ans.Text)
+	}
+}

@@ -843,6 +843,17 @@ func acrossDocs(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.
 		if where != "" {
 			where = ", " + where
 		}
+		if am, ai, ok := amendmentOf(rds, h); ok && am.Text != "" {
+			// a clause set anew answers in its new wording, as a single contract's answer does
+			// (the sublease's penalty 0,05 % of its supplementary agreement, not the original 0,1 %)
+			ad := docs[ai]
+			srcs = append(srcs, facts.Source{Title: ad.Meta.Title})
+			quoted = append(quoted, ad.Meta.ID)
+			res.Quoted = append(res.Quoted, ad.Meta.Title+" п. "+am.Unit.Number)
+			fmt.Fprintf(&b, "**%s**%s — в редакции «%s»:\n> %s [%d] [%d]\n\n", md.Escape(d.Meta.Title), md.Escape(where),
+				md.Escape(amendedBy(rds[ai], ad)), md.Escape(am.Text), len(srcs)-1, len(srcs))
+			continue
+		}
 		fmt.Fprintf(&b, "**%s**%s:\n> %s [%d]\n\n", md.Escape(d.Meta.Title), md.Escape(where), quoteText(h.Unit), len(srcs))
 	}
 	if contracts {
