@@ -24,7 +24,7 @@ import (
 
 var docsetMisses = flag.Bool("docset-misses", false, "TestDocumentSet: log every development question not answered right, with its answer (never the held-out ones)")
 var docsetOnly = flag.String("docset-only", "", "TestDocumentSet: ask with this variant only (\"no LLM\", …) — a quicker measure; the floors are then not checked")
-var docsetDump = flag.String("docset-dump", "", "TestDocumentSet: write every development answer (id, outcome, the best clause's coverage/named/not-found, the answer on one line; tab-separated) of the first variant asked to this file — to diff two versions' answers and to calibrate (never the held-out ones)")
+var docsetDump = flag.String("docset-dump", "", "TestDocumentSet: write every development answer (id, outcome, the best clause's coverage/named/not-found, the route's kind/rule, the answer on one line; tab-separated) of the first variant asked to this file — to diff two versions' answers and to calibrate (never the held-out ones)")
 var docsetVariant = flag.String("docset-variant", "no LLM", "TestDocumentSet: whose misses -docset-misses logs: \"no LLM\", \"garbage LLM\" or \"lying LLM\"")
 
 // docsetDir is the document question set of issue #27, written from the user's side
@@ -349,7 +349,7 @@ func TestDocumentSet(t *testing.T) {
 				if d, ok := ans.Debug.Trace["docs"].(*passages.Debug); ok && d.Clauses != nil {
 					cov = fmt.Sprintf("%.2f/%v/%v", d.Clauses.Coverage, d.Clauses.Named, d.Clauses.NotFound)
 				}
-				dump = append(dump, l.ID+"\t"+outcome+"\t"+cov+"\t"+strings.ReplaceAll(ans.Text, "\n", " ⏎ "))
+				dump = append(dump, l.ID+"\t"+outcome+"\t"+cov+"\t"+string(ans.Debug.Route.Kind)+"/"+ans.Debug.Route.Rule+"\t"+strings.ReplaceAll(ans.Text, "\n", " ⏎ "))
 			}
 			part := fmt.Sprintf("set %d %s", l.Set, l.Split)
 			counts[part][outcome]++

@@ -69,7 +69,12 @@ const ownClauseCoverage = 0.75
 
 // ours: the question speaks of the user's own company («где у нас самые высокие пени», «по
 // нашим договорам»): its documents answer first.
-var ours = regexp.MustCompile(`(^|[^\p{L}])(у\s+нас|наш\p{L}*|мы|нам)([^\p{L}]|$)`)
+var ours = regexp.MustCompile(`(^|[^\p{L}])(у\s+нас|наш\p{L}*|мы|нам|` +
+	// …or of a case of its own in the first person («пени если просрочим абонентку», «задолжали
+	// 240 000 на 12 дней», «едем в стамбул»)
+	`просрочим|просрочили|задолжали|задержим|задержали|заплатим|оплатим|платим|перечислим|перечислили|вернём|вернем|` +
+	`получим|получили|подпишем|подписали|отправим|заключим|расторгнем|едем|поедем|отгрузим|привезём|привезем|` +
+	`опоздаем|опоздали|нарушим|нарушили|сдадим|отдаём|отдаем|потеряли|превысили)([^\p{L}]|$)`)
 
 // Answer answers a terminology or rules question read as q.Decision. When the parser (not
 // the planner) routed it, not as a definition, and the user has documents, a relevant passage

@@ -71,6 +71,9 @@ type ClauseResult struct {
 	// договору», «в положении») or mostly in words of its title — not only shares a word with
 	// a title.
 	Mentions bool `json:"mentions,omitempty"`
+	// WhatIf: the question gives figures of its own to compute with, and no computation took
+	// them: the answer says so before the clauses (whatIf).
+	WhatIf bool `json:"what_if,omitempty"`
 }
 
 // readDoc is a document read as its units, kept between questions (units): its units' terms
@@ -296,7 +299,35 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 		return time.Date(t.End.Year(), t.End.Month(), t.End.Day(), 0, 0, 0, 0, ru.Moscow), unitPlace(t.Unit, docs[h.Doc].Meta), true
 	}
-	pen, due := penaltyFor(q, current, placeOf, monthly), deadlineFor(q, current, placeOf, signed, ends)
+	// A penalty is computed by the clause that states a daily rate, among those scoring near the
+	// kept ones, of the documents quoted («пени если просрочим абонентку на 15 дней»: the
+	// customer's payment penalty, though the contractor's fine shares more words).
+	penOf := slices.Clone(current)
+	for _, h := range hits {
+		if h.Score < hits[0].Score*weakPenalty {
+			break
+		}
+		if !slices.ContainsFunc(current, func(k library.ClauseHit) bool { return k.Doc == h.Doc }) {
+			continue // a document the answer does not quote: another contract's penalty
+		}
+		if !slices.ContainsFunc(penOf, func(k library.ClauseHit) bool { return k.Doc == h.Doc && k.Unit.Index == h.Unit.Index }) {
+			if am, _, ok := amendmentOf(rds, h); ok && am.Text != "" && !asksBefore.MatchString(q.Text) {
+				h.Unit.Text = am.Text
+			}
+			penOf = append(penOf, h)
+		}
+	}
+	pen, penHit := penaltyFor(q, penOf, placeOf, monthly)
+	due := deadlineFor(q, current, placeOf, signed, ends)
+	across, acrossUnits, penAcross := penaltiesAcross(q, rds, hits, placeOf, func(di int) string { return docs[di].Meta.Title })
+	if penAcross {
+		pen, kept = across, acrossUnits // «задолжали 240 000 на 12 дней сколько пени»: under which contract?
+	} else if pen != "" && !slices.ContainsFunc(kept, func(k library.ClauseHit) bool { return k.Doc == penHit.Doc && k.Unit.Index == penHit.Unit.Index }) {
+		kept = []library.ClauseHit{penHit} // the clause computed by is the one quoted
+		if i := slices.IndexFunc(hits, func(k library.ClauseHit) bool { return k.Doc == penHit.Doc && k.Unit.Index == penHit.Unit.Index }); i >= 0 {
+			kept[0] = hits[i] // in its own wording: an amended one follows
+		}
+	}
 	if due == "" {
 		due = dueDayFor(q, current, placeOf)
 	}
@@ -361,7 +392,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	// The first line computed from the units answers, in this order; with none, a best unit
 	// that holds too little of the question does not answer it either.
 	lead := cmp.Or(chg, interest, whole, net, pen, due, sum)
-	if lead != "" && res.Coverage < MinClauseCoverage*weakComputed && !named && !hits[0].Named && !scheduled && q.Continues == "" {
+	if lead != "" && res.Coverage < MinClauseCoverage*weakComputed && !named && !hits[0].Named && !scheduled && q.Continues == "" && !penAcross {
 		// a figure computed from a clause that holds little of the question («тко за весь срок»
 		// and the rent's monthly payment) is no answer to it
 		lead = ""
@@ -389,6 +420,11 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		res.NotFound = true
 		kept = kept[:min(len(kept), 2)]
 		b.WriteString("Строки, в которой было бы всё, о чём вы спросили, не нашёл. Ближе всего:\n\n")
+	case lead == "" && !scheduled && whatIf(q.Text):
+		// «грузчики 2 чел на 2 часа почем»: figures of the user's own that no computation here
+		// takes — the clause's own figures are no answer to them
+		res.WhatIf = true
+		b.WriteString("Посчитать это по вашим цифрам не берусь: готового расчёта в документах не нашёл. Условие, по которому считают:\n\n")
 	case lead != "":
 		b.WriteString(lead + "\n\n")
 	case !named && !scheduled && res.Coverage >= sureClauseCoverage:
@@ -472,6 +508,10 @@ var (
 		`(дн|дней|суток|недел|месяцев|лет|год|час|минут|штук|шт|раз|человек|мест|лиценз|паллет|короб|км|километр|тонн|процент)`)
 	asksShare = regexp.MustCompile(`(?i)(^|[^\p{L}])дол[яюи]([^\p{L}]|$)`)
 )
+
+// weakPenalty: a clause scoring this share of the best one's may still be the penalty a
+// question's days and amount are computed by.
+const weakPenalty = 0.5
 
 // rivalClause: a clause scoring this share of the best one's is as likely the answer.
 const rivalClause = 0.7

@@ -4,9 +4,11 @@ package passages
 // amount without VAT of a clause that states an amount «в том числе НДС».
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -70,7 +72,7 @@ var (
 	dailyRate = regexp.MustCompile(`(\d+(?:,\d+)?)\s?%[^.;]{0,160}?за\s+каждый\s+(?:календарный\s+)?день`)
 	// paymentBase: a penalty counted from a payment due («от суммы задолженности», «от
 	// неоплаченной суммы», «от ежемесячной арендной платы»), not from goods undelivered.
-	paymentBase = regexp.MustCompile(`(?i)от\s+(суммы\s+задолженност|неоплаченн|просроченн\p{L}*\s+(?:суммы\s+)?(?:платеж|оплат)|суммы\s+ежемесячн|ежемесячн|суммы\s+(?:арендн|абонентск))`)
+	paymentBase = regexp.MustCompile(`(?i)от\s+(суммы\s+задолженност|неоплаченн|невыплаченн|просроченн\p{L}*\s+(?:суммы\s+)?(?:платеж|оплат)|суммы\s+ежемесячн|ежемесячн|суммы\s+(?:арендн|абонентск))`)
 	// rateCap: «но не более 5 % от …».
 	rateCap = regexp.MustCompile(`не\s+более\s+(\d+(?:,\d+)?)\s?%`)
 )
@@ -85,14 +87,22 @@ var (
 // The monthly payment is the base only when the penalty clause is about it: the two share a
 // word of their own («внесения арендной платы» — «арендная плата составляет»); a licence fee's
 // penalty is not counted from the support's monthly fee.
-func penaltyFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string, monthly func(doc int) (int64, string, string, bool)) string {
+func penaltyFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string, monthly func(doc int) (int64, string, string, bool)) (string, library.ClauseHit) {
 	text := strings.ToLower(q.Text)
 	if !askedPenalty.MatchString(text) {
-		return ""
+		return "", library.ClauseHit{}
 	}
 	dm := askedDays.FindStringSubmatchIndex(text)
 	if dm == nil {
-		return ""
+		return "", library.ClauseHit{}
+	}
+	if weDelayPaying.MatchString(text) {
+		// «пени если просрочим абонентку»: the penalty the payer pays for paying late, not the
+		// contractor's fine for its own delays, whichever scores higher
+		hits = slices.Clone(hits)
+		slices.SortStableFunc(hits, func(a, b library.ClauseHit) int {
+			return cmp.Compare(b2i(paymentBase.MatchString(b.Unit.Text)), b2i(paymentBase.MatchString(a.Unit.Text)))
+		})
 	}
 	days, _ := strconv.Atoi(text[dm[2]:dm[3]])
 	var base *big.Rat
@@ -122,7 +132,7 @@ func penaltyFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 		break
 	}
 	if days <= 0 {
-		return ""
+		return "", library.ClauseHit{}
 	}
 	for _, h := range hits {
 		m := dailyRate.FindStringSubmatch(h.Unit.Text)
@@ -136,8 +146,10 @@ func penaltyFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 			if monthly != nil && paymentBase.MatchString(h.Unit.Text) {
 				k, where, text, ok = monthly(h.Doc)
 			}
-			if !ok || !sameSubject(h.Unit.Text, text) {
-				return ""
+			// …or the penalty counts from any sum unpaid and the question names the monthly
+			// payment («пени если просрочим абонентку»: «от неоплаченной суммы», «абонентская плата»)
+			if !ok || !sameSubject(h.Unit.Text, text) && !sameSubject(q.Text, text) {
+				return "", library.ClauseHit{}
 			}
 			base, from = big.NewRat(k, 100), " — от ежемесячного платежа по "+where
 		}
@@ -160,9 +172,20 @@ func penaltyFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 				}
 			}
 		}
-		return line + " " + esc("(расчёт по "+place(h)+from+").")
+		return line + " " + esc("(расчёт по "+place(h)+from+")."), h
 	}
-	return ""
+	return "", library.ClauseHit{}
+}
+
+// weDelayPaying: the question is about the asker paying late («если просрочим абонентку»,
+// «задолжали 240 000 на 12 дней», «не оплатим вовремя»).
+var weDelayPaying = regexp.MustCompile(`(?i)(^|[^\p{L}])(просрочим|просрочили|задержим|задержали|задолжали|задолжаем|не\s+(?:за|о|у)?платим|не\s+оплатили|не\s+заплатили)([^\p{L}]|$)`)
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 var (

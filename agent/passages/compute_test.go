@@ -58,7 +58,7 @@ func TestPenaltyFor(t *testing.T) {
 		{"сколько будет 4 млн на 10 дней", loan, ""},        // no penalty asked
 	}
 	for _, tt := range tests {
-		if got := penaltyFor(Question{Text: tt.q}, []library.ClauseHit{tt.hit}, place, nil); got != tt.want {
+		if got := penaltyOnly(Question{Text: tt.q}, []library.ClauseHit{tt.hit}, place, nil); got != tt.want {
 			t.Errorf("penaltyFor(%q) =\n%q, want\n%q", tt.q, got, tt.want)
 		}
 	}
@@ -142,4 +142,10 @@ func TestYearlyFor(t *testing.T) {
 			t.Errorf("yearlyFor(%q, %q) = %q, want %q", tt.q, tt.text, got, tt.want)
 		}
 	}
+}
+
+// penaltyOnly is penaltyFor's line.
+func penaltyOnly(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string, monthly func(doc int) (int64, string, string, bool)) string {
+	line, _ := penaltyFor(q, hits, place, monthly)
+	return line
 }

@@ -164,11 +164,11 @@ func TestPenaltyFromTheMonthlyPayment(t *testing.T) {
 	monthly := func(int) (int64, string, string, bool) {
 		return 18576000, "п. 3.2", "3.2. Ежемесячная арендная плата составляет 185 760,00 рублей.", true
 	}
-	got := penaltyFor(Question{Text: "просрочили аренду на 4 дня сколько пени"}, []library.ClauseHit{clause}, place, monthly)
+	got := penaltyOnly(Question{Text: "просрочили аренду на 4 дня сколько пени"}, []library.ClauseHit{clause}, place, monthly)
 	if want := "Пени: 185\u00a0760,00\u00a0₽ × 0,1 % × 4 дн\\. = **743,04\u00a0₽** \\(расчёт по п\\. 7\\.1 — от ежемесячного платежа по п\\. 3\\.2\\)\\."; got != want {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
-	if got := penaltyFor(Question{Text: "опоздаем с поставкой на 4 дня сколько пени"}, []library.ClauseHit{goods}, place, monthly); got != "" {
+	if got := penaltyOnly(Question{Text: "опоздаем с поставкой на 4 дня сколько пени"}, []library.ClauseHit{goods}, place, monthly); got != "" {
 		t.Errorf("a penalty on goods undelivered is not counted from a monthly payment: %q", got)
 	}
 	fee := library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "7.2",
@@ -176,7 +176,7 @@ func TestPenaltyFromTheMonthlyPayment(t *testing.T) {
 	support := func(int) (int64, string, string, bool) {
 		return 620500, "п. 5.3", "5.3. Стоимость поддержки составляет 6 205,00 рублей в месяц.", true
 	}
-	if got := penaltyFor(Question{Text: "сколько пени если опоздаем с оплатой лицензии на 10 дней"}, []library.ClauseHit{fee}, place, support); got != "" {
+	if got := penaltyOnly(Question{Text: "сколько пени если опоздаем с оплатой лицензии на 10 дней"}, []library.ClauseHit{fee}, place, support); got != "" {
 		t.Errorf("a licence fee's penalty is not counted from the support's monthly fee: %q", got)
 	}
 }

@@ -1,0 +1,57 @@
+package agent
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPenaltyOfOwnFigures: a penalty asked with the user's own amount and days is computed by
+// the contract that charges it — the payer's penalty for paying late when the user is the one
+// late, every contract's when the question names none — and figures no computation takes are
+// said not to be computed, never answered with a clause's own figure.
+func TestPenaltyOfOwnFigures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads two document sets")
+	}
+	sets := map[string]*Agent{
+		docsetDir:  docsetAgent(t, "", docsetFilesIn(t, docsetDir), 27000),
+		docset3Dir: docsetAgent(t, "", docsetFilesIn(t, docset3Dir), 40000),
+	}
+	users := map[string]int64{docsetDir: 27000, docset3Dir: 40000}
+	for _, tt := range []struct {
+		dir, q string
+		want   []string
+		not    []string
+	}{
+		// The services contract's penalty on an unpaid sum (5.1), from its monthly fee (3.1) — not
+		// the contractor's fine for slow responses (5.2), which shares the question's «абонентской».
+		{docsetDir, "пени если просрочим абонентку на 15 дней",
+			[]string{"97 600,00 ₽ × 0,02 % × 15 дн. = **292,80 ₽**", "п. 5.1"}, []string{"п. 5.2:"}},
+		// No contract named: each that charges a daily penalty on an unpaid sum, the sublease in
+		// the wording its supplementary agreement set (0,05 %, not 0,1 %), the agreement itself
+		// not as a contract of its own.
+		{docset3Dir, "задолжали 240 000 на 12 дней сколько пени",
+			[]string{"уточните", "**ДОГОВОР № СА-14/26**: Пени: 240 000,00 ₽ × 0,05 % × 12 дн. = **1 440,00 ₽**",
+				"ТЭ-305/26**: Пени: 240 000,00 ₽ × 0,1 % × 12 дн. = **2 880,00 ₽**",
+				"SL-2026/118**: Пени: 240 000,00 ₽ × 0,05 % × 12 дн. = **1 440,00 ₽**",
+				"АГ-09/2026**: Пени: 240 000,00 ₽ × 0,03 % × 12 дн. = **864,00 ₽**"},
+			[]string{"**ДС2 субаренда скан**: Пени"}},
+		// Figures of the user's own that no computation takes: said so, then the clauses.
+		{docset3Dir, "грузчики 2 чел на 2 часа почем",
+			[]string{"Посчитать это по вашим цифрам не берусь", "650,00"}, nil},
+	} {
+		a := sets[tt.dir]
+		ans := ask(t, a, Request{UserID: users[tt.dir], ChatID: users[tt.dir] + 500}, tt.q)
+		text := strings.NewReplacer("\u00a0", " ", "\u202f", " ").Replace(ans.Text) // money's narrow spaces
+		for _, w := range tt.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%q: no %q in\n%s", tt.q, w, ans.Text)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(text, n) {
+				t.Errorf("%q: %q in\n%s", tt.q, n, ans.Text)
+			}
+		}
+	}
+}
