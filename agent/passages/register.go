@@ -170,7 +170,8 @@ func contractEnds(q Question, rds []*readDoc, docs []docstore.Doc, only []int) (
 			}
 		}
 		if x.term.Renewal != nil {
-			what += "; продлевается на тот же срок, если ни одна сторона не заявит о прекращении"
+			how, next := renewedTo(x.term)
+			what += "; продлевается " + how + ", если ни одна сторона не заявит о прекращении"
 			if m := noticeDays.FindStringSubmatch(x.term.Renewal.Text); m != nil && !x.term.End.IsZero() {
 				// «не позднее чем за 30 календарных дней до окончания»: the last day to say so
 				n, _ := strconv.Atoi(m[1])
@@ -178,6 +179,10 @@ func contractEnds(q Question, rds []*readDoc, docs []docstore.Doc, only []int) (
 				what += " не позднее " + by.Format("02.01.2006") + " (за " + m[1] + " дн.)"
 				if !q.Now.IsZero() && q.Now.After(by.AddDate(0, 0, 1)) {
 					what += " — этот срок уже прошёл"
+					if !next.IsZero() && !q.Now.After(x.term.End.AddDate(0, 0, 1)) {
+						// nobody can object any more: the contract runs on to the renewed end
+						what += ": если отказ не заявляли, договор продлится до " + next.Format("02.01.2006")
+					}
 				}
 			}
 			what += " (" + unitPlace(*x.term.Renewal, d) + ")"
@@ -229,6 +234,48 @@ func contractEnds(q Question, rds []*readDoc, docs []docstore.Doc, only []int) (
 
 // spanOf is how long a term from start to end (both days included) runs: whole months when it
 // runs from a month's first day to a month's last, days otherwise.
+// renewedFor: how long a renewal clause prolongs a contract — «на следующий календарный год»,
+// «на каждый последующий год», «на 1 (один) год», «на 6 месяцев», «на тот же срок».
+var renewedFor = regexp.MustCompile(`(?i)на\s+(?:(следующий|каждый\s+(?:следующий|последующий)|очередной)\s+(?:календарный\s+)?год|` +
+	`(\d{1,2})\s*(?:\([^)]*\)\s*)?(год|года|лет|месяц\p{L}*)|(тот\s+же\s+срок|аналогичный\s+срок))`)
+
+// renewedTo is how the renewal clause of t prolongs the contract, as the answer says it, and
+// the end it is prolonged to (zero when the clause does not say enough: «на тот же срок» of a
+// contract whose start is not stated).
+func renewedTo(t library.Term) (string, time.Time) {
+	m := renewedFor.FindStringSubmatch(t.Renewal.Text)
+	end := t.End
+	switch {
+	case m == nil:
+		return "на тот же срок", time.Time{}
+	case m[1] != "":
+		if end.IsZero() {
+			return "на следующий год", time.Time{}
+		}
+		return "на следующий год", end.AddDate(1, 0, 0)
+	case m[2] != "":
+		n, _ := strconv.Atoi(m[2])
+		how := "на " + m[2] + " " + m[3]
+		if end.IsZero() {
+			return how, time.Time{}
+		}
+		if strings.HasPrefix(strings.ToLower(m[3]), "месяц") {
+			return how, end.AddDate(0, 0, 1).AddDate(0, n, 0).AddDate(0, 0, -1)
+		}
+		return how, end.AddDate(0, 0, 1).AddDate(n, 0, 0).AddDate(0, 0, -1)
+	}
+	if end.IsZero() || t.Start.IsZero() {
+		return "на тот же срок", time.Time{}
+	}
+	// the same span again, from the day after the end: 01.02–31.12 (11 months) → 01.01–30.11
+	after := end.AddDate(0, 0, 1)
+	if t.Start.Day() == 1 && after.Day() == 1 {
+		months := (after.Year()-t.Start.Year())*12 + int(after.Month()) - int(t.Start.Month())
+		return "на тот же срок", after.AddDate(0, months, -1)
+	}
+	return "на тот же срок", after.Add(after.Sub(t.Start)).AddDate(0, 0, -1)
+}
+
 func spanOf(start, end time.Time) string {
 	after := end.AddDate(0, 0, 1)
 	if start.Day() == 1 && after.Day() == 1 {

@@ -1,6 +1,11 @@
 package passages
 
-import "testing"
+import (
+	"testing"
+	"time"
+
+	"github.com/finbot/finbot/library"
+)
 
 func TestWhatIf(t *testing.T) {
 	for _, c := range []struct {
@@ -23,6 +28,27 @@ func TestWhatIf(t *testing.T) {
 	} {
 		if got := whatIf(c.q); got != c.want {
 			t.Errorf("whatIf(%q) = %v, want %v", c.q, got, c.want)
+		}
+	}
+}
+
+func TestRenewedTo(t *testing.T) {
+	day := func(y, m, d int) time.Time { return time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC) }
+	for _, c := range []struct {
+		clause     string
+		start, end time.Time
+		how        string
+		next       time.Time
+	}{
+		{"Договор считается продлённым на следующий календарный год.", time.Time{}, day(2026, 12, 31), "на следующий год", day(2027, 12, 31)},
+		{"Договор считается продлённым на тот же срок.", day(2026, 2, 1), day(2026, 12, 31), "на тот же срок", day(2027, 11, 30)},
+		{"Договор считается продлённым на тот же срок.", time.Time{}, day(2026, 12, 31), "на тот же срок", time.Time{}},
+		{"Договор продлевается на 6 (шесть) месяцев.", time.Time{}, day(2026, 6, 30), "на 6 месяцев", day(2026, 12, 31)},
+		{"Договор продлевается на 1 (один) год.", time.Time{}, day(2026, 2, 28), "на 1 год", day(2027, 2, 28)},
+	} {
+		how, next := renewedTo(library.Term{Start: c.start, End: c.end, Renewal: &library.Unit{Text: c.clause}})
+		if how != c.how || !next.Equal(c.next) {
+			t.Errorf("%q from %v to %v: %q %v, want %q %v", c.clause, c.start, c.end, how, next, c.how, c.next)
 		}
 	}
 }
