@@ -353,6 +353,20 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if net == "" && pen == "" && due == "" {
 		net = grossOfVAT(q, current, cds, placeOf) // «газель час с ндс»: a net tariff plus the VAT charged on top
 	}
+	if net == "" && pen == "" && due == "" {
+		// «страховка груза на 2 млн сколько будет»: a share of the sum the question names
+		var shareHit library.ClauseHit
+		if net, shareHit = shareFor(q, hits, cds, placeOf); net != "" {
+			// the clause computed by, and what else was kept of its document
+			same := []library.ClauseHit{shareHit}
+			for _, k := range kept {
+				if k.Doc == shareHit.Doc && k.Unit.Index != shareHit.Unit.Index && len(same) < clauseQuotes {
+					same = append(same, k)
+				}
+			}
+			kept = same
+		}
+	}
 	placeUnit := func(u library.Unit, doc int) string { return unitPlace(u, docs[doc].Meta) }
 	whole, interest := wholeTermFor(q, hits, cds, func(u library.Unit) bool {
 		_, _, ok := amendmentOf(rds, library.ClauseHit{Doc: hits[0].Doc, Unit: u})

@@ -105,32 +105,7 @@ func penaltyFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 		})
 	}
 	days, _ := strconv.Atoi(text[dm[2]:dm[3]])
-	var base *big.Rat
-	for _, m := range askedBase.FindAllStringSubmatchIndex(text, -1) {
-		if m[0] == dm[0] {
-			continue // the days
-		}
-		v, ok := new(big.Rat).SetString(strings.NewReplacer(" ", "", "\u00a0", "", ",", ".").Replace(text[m[2]:m[3]]))
-		if !ok {
-			continue
-		}
-		unit := ""
-		if m[4] >= 0 {
-			unit = text[m[4]:m[5]]
-		}
-		switch {
-		case strings.HasPrefix(unit, "млн") || strings.HasPrefix(unit, "миллион"):
-			v.Mul(v, big.NewRat(1_000_000, 1))
-		case strings.HasPrefix(unit, "тыс") || strings.HasPrefix(unit, "т."):
-			v.Mul(v, big.NewRat(1_000, 1))
-		case unit == "" && v.Cmp(big.NewRat(1000, 1)) < 0:
-			continue // a bare small number is no amount
-		case unit == "" && v.IsInt() && v.Cmp(big.NewRat(1990, 1)) >= 0 && v.Cmp(big.NewRat(2100, 1)) <= 0:
-			continue // «за 2026 год» is a year
-		}
-		base = v
-		break
-	}
+	base := askedAmount(text, dm[0])
 	if days <= 0 {
 		return "", library.ClauseHit{}
 	}
@@ -417,4 +392,35 @@ func changeOf(q Question, old, new, by string) string {
 	}
 	esc := md.Escape
 	return esc(fmt.Sprintf("Изменение: %s − %s = ", ru.Money(nk), ru.Money(ok))) + "**" + esc(sign+ru.Money(d)) + "**" + esc(" (по «"+by+"»).")
+}
+
+// askedAmount is the amount of money text names («4 млн», «500 тыс», «185 760,00 руб.»,
+// «1200000»; not a bare small number nor a year), nil when none; the figure starting at byte
+// skip (the days of «на 10 дней») is not one.
+func askedAmount(text string, skip int) *big.Rat {
+	for _, m := range askedBase.FindAllStringSubmatchIndex(text, -1) {
+		if m[0] == skip {
+			continue // the days
+		}
+		v, ok := new(big.Rat).SetString(strings.NewReplacer(" ", "", "\u00a0", "", ",", ".").Replace(text[m[2]:m[3]]))
+		if !ok {
+			continue
+		}
+		unit := ""
+		if m[4] >= 0 {
+			unit = text[m[4]:m[5]]
+		}
+		switch {
+		case strings.HasPrefix(unit, "млн") || strings.HasPrefix(unit, "миллион"):
+			v.Mul(v, big.NewRat(1_000_000, 1))
+		case strings.HasPrefix(unit, "тыс") || strings.HasPrefix(unit, "т."):
+			v.Mul(v, big.NewRat(1_000, 1))
+		case unit == "" && v.Cmp(big.NewRat(1000, 1)) < 0:
+			continue // a bare small number is no amount
+		case unit == "" && v.IsInt() && v.Cmp(big.NewRat(1990, 1)) >= 0 && v.Cmp(big.NewRat(2100, 1)) <= 0:
+			continue // «за 2026 год» is a year
+		}
+		return v
+	}
+	return nil
 }

@@ -1,0 +1,49 @@
+package passages
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/finbot/finbot/library"
+)
+
+func TestShareFor(t *testing.T) {
+	agency := library.ClauseDoc{ID: "agency", Units: []library.Unit{
+		{Index: 0, Number: "4.1", Text: "4.1. Вознаграждение Агента составляет 6 % (шесть процентов) от суммы денежных средств, поступивших от покупателей."},
+		{Index: 1, Number: "4.2", Text: "4.2. Если такие поступления за отчётный месяц превышают 5 000 000,00 (пять миллионов) рублей 00 копеек, вознаграждение составляет 7 % (семь процентов) от всей суммы поступлений."},
+		{Index: 2, Number: "4.5", Text: "4.5. На вознаграждение сверх него начисляется НДС по ставке 22 %."},
+		{Index: 3, Number: "7.1", Text: "7.1. За просрочку Принципал уплачивает пени 0,03 % от невыплаченной суммы за каждый день, но не более 10 % от невыплаченной суммы."},
+	}}
+	cargo := library.ClauseDoc{ID: "cargo", Units: []library.Unit{
+		{Index: 0, Number: "3.6", Text: "3.6. Страховая премия составляет 0,12 % от объявленной стоимости груза, но не менее 500,00 рублей за одну перевозку, и возмещается Клиентом без НДС."},
+	}}
+	cds := []library.ClauseDoc{agency, cargo}
+	place := func(h library.ClauseHit) string { return "п. " + h.Unit.Number }
+	hit := func(doc, unit int, named bool) library.ClauseHit {
+		return library.ClauseHit{Doc: doc, Unit: cds[doc].Units[unit], Score: 1, Named: named}
+	}
+	for _, tt := range []struct {
+		name string
+		q    Question
+		hits []library.ClauseHit
+		want string // "" = nothing computed
+	}{
+		{"below the threshold, VAT on top", Question{Text: "пришло 3 840 000 — сколько агенту"}, []library.ClauseHit{hit(0, 0, true)},
+			"3 840 000,00 ₽ × 6 % = 230 400,00 ₽ + НДС 22 % 50 688,00 ₽ (п. 4.5) = **281 088,00 ₽**"},
+		{"past the threshold", Question{Text: "а если было бы 5,2 млн", Continues: "сколько агенту", Prefer: []string{"agency"}}, []library.ClauseHit{hit(0, 1, true)},
+			"5 200 000,00 ₽ × 7 % = 364 000,00 ₽ + НДС 22 % 80 080,00 ₽ (п. 4.5) = **444 080,00 ₽** (расчёт по п. 4.2)"},
+		{"exactly the threshold is not past it", Question{Text: "а ровно 5 млн", Continues: "сколько агенту", Prefer: []string{"agency"}}, []library.ClauseHit{hit(0, 3, false)},
+			"5 000 000,00 ₽ × 6 %"},
+		{"the minimum", Question{Text: "страховка груза на 200 тыс сколько будет"}, []library.ClauseHit{hit(1, 0, false)},
+			"200 000,00 ₽ × 0,12 % = 240,00 ₽, но не менее 500,00 ₽ = **500,00 ₽**, без НДС"},
+		{"a penalty's cap is no fee", Question{Text: "а если 300 тыс", Continues: "сколько пени за 10 дней на 100 тыс", Prefer: []string{"agency"}}, []library.ClauseHit{hit(0, 3, true)}, ""},
+		{"no sum named", Question{Text: "сколько получит агент"}, []library.ClauseHit{hit(0, 0, true)}, ""},
+		{"a share of something else", Question{Text: "аренда офиса на 2 млн сколько будет"}, []library.ClauseHit{hit(1, 0, false)}, ""},
+	} {
+		got, _ := shareFor(tt.q, tt.hits, cds, place)
+		got = strings.NewReplacer("\\", "", "\u00a0", " ", "\u202f", " ").Replace(got)
+		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
