@@ -401,9 +401,10 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	pricedRow := price && hit.Unit.Kind == library.UnitRow && hit.States.Money() && hit.Coverage >= need
 	// A planner's 1C plan that would only ask back whose loses to a document the message names
 	// («ДС1 к поставке от какого числа»), however few of its words a clause holds.
-	// So does the parser's (it asks back «документы контрагента»: whose?) to a document the
-	// message names by its kind and the user has («упд статус 1? ндс к вычету можно»).
-	namedOverPlan := asksBack && hit.Named
+	// So does the parser's «документы контрагента» (whose?) to a document the message names
+	// and the user has («упд статус 1? ндс к вычету можно») — not a report 1C would ask a
+	// period or a party of («оборотка за 1 квартал» beside an act of the third quarter).
+	namedOverPlan := asksBack && hit.Named && (planned || d.Rule == "documents")
 	if hit.Coverage < need || hit.Matched < 2 && !pricedRow && !namedOverPlan && !wordOfName {
 		return d, fits
 	}
