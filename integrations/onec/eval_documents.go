@@ -10,7 +10,7 @@ package onec
 // КредиторскаяЗадолженность.
 const debtCorrectionType = "КорректировкаДолга"
 
-// paymentLines is Документ.<typ>.РасшифровкаПлатежа of a bank document type: per document, one
+// paymentLines is Документ.<typ>.РасшифровкаПлатежа of a payment by bank or cash: per document, one
 // line per contract its settlement records name (the contract subconto of either side), with
 // the amount posted under it — a payment split over two contracts has two lines. Where those
 // amounts do not add up to the document's (unposted, or no contract on the records), the one

@@ -147,7 +147,7 @@ func (d *Demo) objectTable(name string) (*table, bool) {
 		}
 		return rowsTable(foldAll("Ссылка", "НомерСтроки", "Контрагент", "ДоговорКонтрагента", "Сумма", "СуммаКт"), rows), true
 	}
-	for _, typ := range bankDocumentTypes {
+	for _, typ := range paymentDocumentTypes {
 		if name == foldName("Документ."+typ+".РасшифровкаПлатежа") {
 			return d.paymentLines(typ), true
 		}

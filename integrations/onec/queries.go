@@ -204,3 +204,9 @@ const CatalogPage = catalogPage
 var bankDocumentTypes = []string{"ПоступлениеНаРасчетныйСчет", "СписаниеСРасчетногоСчета"}
 
 func isBankDocument(typ string) bool { return slices.Contains(bankDocumentTypes, typ) }
+
+// paymentDocumentTypes are the payments whose decoding РасшифровкаПлатежа names the contracts
+// paid under: by bank and by cash.
+var paymentDocumentTypes = append(slices.Clone(bankDocumentTypes), "ПриходныйКассовыйОрдер", "РасходныйКассовыйОрдер")
+
+func hasPaymentLines(typ string) bool { return slices.Contains(paymentDocumentTypes, typ) }

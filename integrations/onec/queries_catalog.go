@@ -58,10 +58,13 @@ var (
 //     each line with its contract and Сумма. Two branches read the two sections, one row per
 //     document, side and contract.
 //
-// byLines (the documents of a contract): a bank payment is read from its decoding
+// byLines (the documents of a contract): a payment by bank or cash is read from its decoding
 // РасшифровкаПлатежа, one row per document and contract with the amount paid under it, so
 // that a payment split over several contracts is found by any of them, not only by the
-// header's ДоговорКонтрагента (BP fills the header from the first line).
+// header's ДоговорКонтрагента (BP fills the header from the first line). BP's cash orders
+// (ПриходныйКассовыйОрдер, РасходныйКассовыйОрдер) have the same section, with the same
+// ДоговорКонтрагента and СуммаПлатежа, as the bank documents (kassya20/buh,
+// Documents/ПриходныйКассовыйОрдер.xml, TabularSection РасшифровкаПлатежа).
 func documentsText(id string, types []string, where docFilter, byType, byLines bool) string {
 	var b strings.Builder
 	b.WriteString("// finbot: " + id)
@@ -82,7 +85,7 @@ func documentsText(id string, types []string, where docFilter, byType, byLines b
 			b.WriteString(debtBranch("ДебиторскаяЗадолженность", "КонтрагентДебитор", where) + typeCond)
 			b.WriteString("\n\nОБЪЕДИНИТЬ ВСЕ\n")
 			b.WriteString(debtBranch("КредиторскаяЗадолженность", "КонтрагентКредитор", where) + typeCond)
-		case byLines && isBankDocument(typ):
+		case byLines && hasPaymentLines(typ):
 			b.WriteString(paymentLinesBranch(typ, where) + typeCond)
 		default:
 			b.WriteString(documentBranch(typ, where) + typeCond)
@@ -187,9 +190,14 @@ func debtBranch(section, party string, where docFilter) string {
 	НЕ Стр.Ссылка.ПометкаУдаления` + where("Стр.Ссылка", "Стр.Ссылка."+party, "Стр.Договор")
 }
 
-// paymentLinesBranch reads a bank payment by its decoding РасшифровкаПлатежа: the lines summed
-// per document and contract (СуммаПлатежа), the header joined by dereference.
+// paymentLinesBranch reads a payment by its decoding РасшифровкаПлатежа: the lines summed per
+// document and contract (СуммаПлатежа), the header joined by dereference. A cash order has no
+// bank account and no payment purpose (its comment stands in, as in documentBranch).
 func paymentLinesBranch(typ string, where docFilter) string {
+	account, purpose := "NULL", "Стр.Ссылка.Комментарий"
+	if isBankDocument(typ) {
+		account, purpose = "Стр.Ссылка.СчетОрганизации.НомерСчета", "Стр.Ссылка.НазначениеПлатежа"
+	}
 	return `
 ВЫБРАТЬ
 	Стр.Ссылка КАК Ссылка,
@@ -201,8 +209,8 @@ func paymentLinesBranch(typ string, where docFilter) string {
 	Стр.Ссылка.Контрагент КАК Контрагент,
 	Стр.Договор КАК Договор,
 	Стр.Сумма КАК СуммаДокумента,
-	Стр.Ссылка.СчетОрганизации.НомерСчета КАК БанковскийСчет,
-	Стр.Ссылка.НазначениеПлатежа КАК НазначениеПлатежа
+	` + account + ` КАК БанковскийСчет,
+	` + purpose + ` КАК НазначениеПлатежа
 ИЗ
 	(ВЫБРАТЬ
 		Строки.Ссылка КАК Ссылка,
