@@ -320,3 +320,47 @@ func TestTurnoverSheetOfCounterpartyInAnySubconto(t *testing.T) {
 		t.Errorf("98.01 by counterparty (-want +got):\n%s", diff)
 	}
 }
+
+// BP's «развёрнутое сальдо» on 62 is by counterparty and contract, not by settlement document
+// (the preset of Reports/ОборотноСальдоваяВедомость, «Сч 62 по субконто "Контрагенты и
+// договоры"», Субконто1 and Субконто2): under contract № 1 a sale owed 1 000,00 and a payment
+// that overpaid another sale by 300,00 net to Дт 700,00; contract № 2's advance of 500,00 stays
+// apart, Кт 500,00. Expanded by document the sheet would show Дт 1 000,00 and Кт 800,00.
+func TestTurnoverSheetExpandsSettlementsByContract(t *testing.T) {
+	const (
+		contract2 = "00000000-0000-0000-0000-0000000000d2"
+		sale2     = "00000000-0000-0000-0000-0000000000b2"
+		advance   = "00000000-0000-0000-0000-0000000000b3"
+	)
+	l := handMadeLedger()
+	l.Contracts = append(l.Contracts, Contract{Ref: contract2, OwnerRef: hmAlfa, OrganizationRef: hmOrg, Number: "2",
+		Date: "2024-06-01", Name: "Договор № 2", Kind: "with_customer", Currency: "RUB"})
+	on := func(ctr, doc string) []Subconto {
+		return []Subconto{{Kind: "Контрагенты", Ref: hmAlfa}, {Kind: "ДоговорыКонтрагентов", Ref: ctr},
+			{Kind: "ДокументыРасчетовСКонтрагентами", Ref: doc}}
+	}
+	day, err := time.Parse("2006-01-02T15:04:05", "2024-12-20T10:00:00")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mv := func(line int, dr string, sdr []Subconto, cr string, scr []Subconto, amount Kopecks) Movement {
+		return Movement{Period: LocalTime{day}, RecorderRef: "00000000-0000-0000-0000-000000000103", RecorderType: "ОперацияБух",
+			Line: line, OrganizationRef: hmOrg, AccountDr: dr, AccountCr: cr, SubcontoDr: sdr, SubcontoCr: scr, Amount: amount}
+	}
+	// Only 62.01 is asked, so the hand-made ledger's other records stay out of the figures;
+	// its sale of 500,00 under contract № 1 on 31.01.2025 adds to the turnover and the cell.
+	l.Movements = append(l.Movements,
+		mv(1, "62.01", on(hmContract, sale2), "90.01.1", nil, 100000),
+		mv(2, "50.01", nil, "62.01", on(hmContract, advance), 30000),
+		mv(3, "50.01", nil, "62.01", on(contract2, advance), 50000),
+	)
+	got := sheetOf(t, NewDemo(l), idSheetByAccount, "62.01", "")
+	want := [6]Kopecks{70000, 50000, 50000, 0, 120000, 50000}
+	if got["62.01"] != want {
+		t.Errorf("62.01 = %v, want %v (opening Дт, Кт, turnovers Дт, Кт, closing Дт, Кт)", got["62.01"], want)
+	}
+	from, to := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2025, 1, 31, 23, 59, 59, 0, time.UTC)
+	if calc := sheetCalc(l, from, to, "")["62.01"]; calc != want {
+		t.Errorf("the calculation: 62.01 = %v, want %v", calc, want)
+	}
+}
