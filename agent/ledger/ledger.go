@@ -295,6 +295,10 @@ func rowItem(res runner.Result, row runner.Row) facts.Item {
 			add("Дебет по субсчетам и договорам", row.Debt.String())
 			add("Кредит по субсчетам и договорам", row.Advance.String())
 		}
+		if row.Count > 0 { // the open settlement documents behind it, counted in 1C
+			it.Text += fmt.Sprintf("; открытых документов расчётов: %d", row.Count)
+			add("Открытых документов расчётов", strconv.Itoa(row.Count))
+		}
 	case recipe.OpenContracts:
 		it.Title = row.Name
 		it.Text = fmt.Sprintf("%s — %s: дебет %s, кредит %s, сальдо %s", row.Name, row.Party, row.Debit, row.Credit, row.Amount)

@@ -107,8 +107,8 @@ func TestScaledLedgerMatchesOracle(t *testing.T) {
 			for _, token := range []string{"51", "60.02", "62", "000"} {
 				t.Run(strings.Join([]string{"balance_snapshot", org.Name, ds, token}, "/"), func(t *testing.T) {
 					rows := exec(t, "address.account.balance_snapshot", balanceParams(org.Ref, day(t, ds), token))
-					want := o.balanceCells(org.Ref, day(t, ds), token)
-					if diff := gocmp.Diff(want, balancesOf(t, rows)); diff != "" {
+					want := o.snapshot(org.Ref, day(t, ds), token)
+					if diff := gocmp.Diff(want, snapshotOf(t, rows)); diff != "" {
 						t.Errorf("balances (-oracle +demo):\n%s", diff)
 					}
 				})

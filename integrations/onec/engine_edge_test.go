@@ -3,6 +3,7 @@ package onec_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
@@ -70,7 +71,6 @@ func TestEdgeCasesOfTheRegister(t *testing.T) {
 	org := onec.Ref{UUID: orgUUID, Type: onec.TypeOrganization, Presentation: "ООО «Тест»"}
 	cust := onec.Ref{UUID: custUUID, Type: onec.TypeCounterparty, Presentation: "ООО «Покупатель»"}
 	ghost := onec.Ref{UUID: ghostUUID, Type: onec.TypeCounterparty, Presentation: "<Объект не найден> (" + ghostUUID + ")"}
-	ctr := onec.Ref{UUID: ctrUUID, Type: onec.TypeContract, Presentation: "Договор № 1"}
 	full := func(r onec.Ref) map[string]any {
 		m := r.Param()
 		m["Представление"] = r.Presentation
@@ -86,25 +86,22 @@ func TestEdgeCasesOfTheRegister(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The toolkit's forms: NULL is "" (a missing analytic, the name of an object this base
-	// lacks), a date ends in Z, a number has no trailing zeros.
-	row := func(acc string, cp onec.Ref, withSettlement bool, amount string) map[string]any {
-		r := map[string]any{"Счет": acc, "Организация": full(org), "ОрганизацияНаименование": "ООО «Тест»",
+	// lacks), a date ends in Z, a number has no trailing zeros. The snapshot sums a
+	// counterparty's lines in 1C — 62.01 and 62.01.1, its contract — into one row under the
+	// account asked, with its open settlement documents counted.
+	row := func(cp onec.Ref, amount string, docs int) map[string]any {
+		r := map[string]any{"Счет": "62", "Организация": full(org), "ОрганизацияНаименование": "ООО «Тест»",
 			"Контрагент": full(cp), "КонтрагентНаименование": "",
 			"Договор": "", "ДоговорНаименование": "", "ДокументРасчетов": "", "ДокументРасчетовДата": "", "ДокументРасчетовНомер": "",
-			"СуммаОстатокДт": json.Number(amount), "СуммаОстатокКт": json.Number("0")}
+			"СуммаОстатокДт": json.Number(amount), "СуммаОстатокКт": json.Number("0"), "КоличествоДокументов": json.Number(fmt.Sprint(docs))}
 		if cp != ghost {
 			r["КонтрагентНаименование"] = cp.Presentation
-		}
-		if withSettlement {
-			// the balance per contract: the snapshot sums its documents in 1C
-			r["Договор"], r["ДоговорНаименование"] = full(ctr), "Договор № 1"
 		}
 		return r
 	}
 	want := []map[string]any{
-		row("62.01", ghost, false, "5"), // its name is NULL, which sorts first
-		row("62.01", cust, true, "100"),
-		row("62.01.1", cust, true, "9"),
+		row(ghost, "5", 0),  // its name is NULL, which sorts first; no contract, no document
+		row(cust, "109", 1), // 100,00 on 62.01 and 9,00 on 62.01.1, one document
 	}
 	if diff := gocmp.Diff(want, got); diff != "" {
 		t.Errorf("balance at 2025-01-31 (-want +got):\n%s", diff)
@@ -113,7 +110,8 @@ func TestEdgeCasesOfTheRegister(t *testing.T) {
 	// A day later the midnight record counts too.
 	params["НаДату"] = "2025-02-02T00:00:00"
 	got, _ = d.Execute(context.Background(), q, params, 1000)
-	want[1]["СуммаОстатокДт"] = json.Number("150") // the midnight document's 50,00 joins its contract's balance
+	want[1]["СуммаОстатокДт"] = json.Number("159") // the midnight document's 50,00 joins its contract's balance
+	want[1]["КоличествоДокументов"] = json.Number("2")
 	if diff := gocmp.Diff(want, got); diff != "" {
 		t.Errorf("balance at 2025-02-01 (-want +got):\n%s", diff)
 	}

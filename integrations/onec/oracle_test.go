@@ -2,6 +2,7 @@ package onec_test
 
 import (
 	"encoding/json"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -157,22 +158,59 @@ func (o *oracle) counterpartySaldo(org string, day time.Time, token string) (sal
 // turnover is debit and credit turnover of one settlement.
 type turnover struct{ Dt, Kt onec.Kopecks }
 
-// balanceCells is the account's balance as the snapshot template sums it in 1C: each settlement
-// document's balance placed in Дт or Кт (split), then added up per sub-account, organization,
-// counterparty and contract — the document itself left out.
-func (o *oracle) balanceCells(org string, day time.Time, token string) map[settlement]turnover {
-	out := map[settlement]turnover{}
+// snap is one row of the balance snapshot: its Дт and Кт and its open settlement documents.
+type snap struct {
+	Dt, Kt onec.Kopecks
+	Docs   int
+}
+
+// snapshot is the account's balance as the snapshot template sums it in 1C, computed from the
+// records: a counterparty's lines are one row under the account asked (token), its net per
+// sub-account and contract put in Дт when positive and in Кт when negative and added up (BP's
+// expanded balance), with the number of its settlement documents (under a contract) whose net
+// over the accounts is not zero; lines without a counterparty are one row per sub-account, each
+// document's (or line's) balance placed in Дт or Кт by the account's type and added up column
+// by column, as СУММА over Остатки does.
+func (o *oracle) snapshot(org string, day time.Time, token string) map[settlement]snap {
+	out := map[settlement]snap{}
+	cells := map[[3]string]onec.Kopecks{} // sub-account, counterparty, contract
+	docs := map[[2]string]onec.Kopecks{}  // counterparty, document
 	for k, net := range o.balanceSums(org, day, token) {
-		v, ok := o.split(k.Acc, net)
-		if !ok {
+		if k.Cp == "" {
+			v, ok := o.split(k.Acc, net)
+			if !ok {
+				continue
+			}
+			key := settlement{Acc: k.Acc, Org: org}
+			r := out[key]
+			r.Dt += v.Dt
+			r.Kt += v.Kt
+			out[key] = r
 			continue
 		}
-		k.Doc = ""
-		c := out[k]
-		c.Dt += v.Dt
-		c.Kt += v.Kt
-		out[k] = c
+		cells[[3]string{k.Acc, k.Cp, k.Ctr}] += net
+		if k.Ctr != "" && k.Doc != "" {
+			docs[[2]string{k.Cp, k.Doc}] += net
+		}
 	}
+	for c, net := range cells {
+		key := settlement{Acc: token, Org: org, Cp: c[1]}
+		r := out[key]
+		if net > 0 {
+			r.Dt += net
+		} else {
+			r.Kt -= net
+		}
+		out[key] = r
+	}
+	for d, net := range docs {
+		key := settlement{Acc: token, Org: org, Cp: d[0]}
+		if r, ok := out[key]; ok && net != 0 {
+			r.Docs++
+			out[key] = r
+		}
+	}
+	maps.DeleteFunc(out, func(k settlement, r snap) bool { return k.Cp != "" && r == snap{} })
 	return out
 }
 

@@ -187,39 +187,97 @@ var receivablesText = partyTotalsText("address.receivables.counterparty_totals")
 // payablesText: the same over the suppliers' account (60 by default).
 var payablesText = partyTotalsText("address.payables.counterparty_totals")
 
-// balanceSnapshotText: the account's balance per sub-account, organization, counterparty and
-// contract, summed in 1C (51 collapses to one row per organization; 60 and 62 expand by their
-// counterparties and contracts, which BP's expanded balance needs). Not per settlement document
-// or VAT invoice: 19.xx of a real base has one balance line per received invoice, thousands,
-// and the toolkit returns at most 1,000 rows — «остаток по 19» was always cut.
+// balanceSnapshotText: the account's balance, summed in 1C so that it fits the toolkit's 1,000
+// rows on a real base. A line with a counterparty (60, 62, 76, 19.xx: Субконто1) is summed per
+// counterparty — one row each, its СуммаОстатокДт and СуммаОстатокКт BP's expanded balance per
+// sub-account and contract (the debit cells added up, the credit ones apart; «развёрнутое
+// сальдо», see queries_reports.go), so Дт − Кт is its balance over all its sub-accounts and
+// contracts — with КоличествоДокументов, its open settlement documents (Субконто3 where
+// Субконто2 is a contract, a non-zero balance). A line without one (51, 41, 10) is summed per
+// sub-account and organization, its Дт and Кт columns as Остатки gives them. Not one row per
+// settlement document or VAT invoice («остаток по 19» had one per received invoice), nor per
+// contract: «остаток по 62» on the realistic base had 2,061 rows (sub-account, counterparty,
+// contract) and was always cut; grouped so it is one row per counterparty (813).
 var balanceSnapshotText = `// finbot: address.account.balance_snapshot
 ВЫБРАТЬ
-	Т.Счет КАК Счет,
-	Т.Организация КАК Организация,
-	Т.Организация.Наименование КАК ОрганизацияНаименование,
-	Т.Контрагент КАК Контрагент,
-	Т.Контрагент.Наименование КАК КонтрагентНаименование,
-	Т.Договор КАК Договор,
-	Т.Договор.Наименование КАК ДоговорНаименование,
+	Линии.Счет КАК Счет,
+	Линии.Организация КАК Организация,
+	Линии.Организация.Наименование КАК ОрганизацияНаименование,
+	Линии.Контрагент КАК Контрагент,
+	Линии.Контрагент.Наименование КАК КонтрагентНаименование,
+	NULL КАК Договор,
+	NULL КАК ДоговорНаименование,
 	NULL КАК ДокументРасчетов,
 	NULL КАК ДокументРасчетовДата,
 	NULL КАК ДокументРасчетовНомер,
-	СУММА(Т.СуммаОстатокДт) КАК СуммаОстатокДт,
-	СУММА(Т.СуммаОстатокКт) КАК СуммаОстатокКт
-ИЗ` + balanceNested + `) КАК Т
+	СУММА(Линии.СуммаОстатокДт) КАК СуммаОстатокДт,
+	СУММА(Линии.СуммаОстатокКт) КАК СуммаОстатокКт,
+	МАКСИМУМ(ЕСТЬNULL(Документы.Количество, 0)) КАК КоличествоДокументов
+ИЗ
+	(ВЫБРАТЬ
+		ВЫБОР
+			КОГДА Ячейки.Контрагент ЕСТЬ NULL
+				ТОГДА Ячейки.Счет
+			ИНАЧЕ &СчетКод
+		КОНЕЦ КАК Счет,
+		Ячейки.Организация КАК Организация,
+		Ячейки.Контрагент КАК Контрагент,
+		ВЫБОР
+			КОГДА Ячейки.Контрагент ЕСТЬ NULL
+				ТОГДА Ячейки.СуммаОстатокДт
+			КОГДА Ячейки.СуммаОстатокДт > Ячейки.СуммаОстатокКт
+				ТОГДА Ячейки.СуммаОстатокДт - Ячейки.СуммаОстатокКт
+			ИНАЧЕ 0
+		КОНЕЦ КАК СуммаОстатокДт,
+		ВЫБОР
+			КОГДА Ячейки.Контрагент ЕСТЬ NULL
+				ТОГДА Ячейки.СуммаОстатокКт
+			КОГДА Ячейки.СуммаОстатокКт > Ячейки.СуммаОстатокДт
+				ТОГДА Ячейки.СуммаОстатокКт - Ячейки.СуммаОстатокДт
+			ИНАЧЕ 0
+		КОНЕЦ КАК СуммаОстатокКт
+	ИЗ
+		(ВЫБРАТЬ
+			Т.Счет КАК Счет,
+			Т.Организация КАК Организация,
+			Т.Контрагент КАК Контрагент,
+			Т.Договор КАК Договор,
+			СУММА(Т.СуммаОстатокДт) КАК СуммаОстатокДт,
+			СУММА(Т.СуммаОстатокКт) КАК СуммаОстатокКт
+		ИЗ` + nest(balanceNested, 2) + `) КАК Т
+		СГРУППИРОВАТЬ ПО
+			Т.Счет,
+			Т.Организация,
+			Т.Контрагент,
+			Т.Договор) КАК Ячейки) КАК Линии
+		ЛЕВОЕ СОЕДИНЕНИЕ (ВЫБРАТЬ
+			Открытые.Контрагент КАК Контрагент,
+			КОЛИЧЕСТВО(Открытые.ДокументРасчетов) КАК Количество
+		ИЗ
+			(ВЫБРАТЬ
+				Ост.Субконто1 КАК Контрагент,
+				Ост.Субконто3 КАК ДокументРасчетов
+			ИЗ` + partyBalance + `
+				И Ост.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов
+				И НЕ Ост.Субконто3.Дата ЕСТЬ NULL
+			СГРУППИРОВАТЬ ПО
+				Ост.Субконто1,
+				Ост.Субконто3
+			ИМЕЮЩИЕ
+				СУММА(Ост.СуммаОстатокДт) <> СУММА(Ост.СуммаОстатокКт)) КАК Открытые
+		СГРУППИРОВАТЬ ПО
+			Открытые.Контрагент) КАК Документы
+		ПО Линии.Контрагент = Документы.Контрагент
 СГРУППИРОВАТЬ ПО
-	Т.Счет,
-	Т.Организация,
-	Т.Организация.Наименование,
-	Т.Контрагент,
-	Т.Контрагент.Наименование,
-	Т.Договор,
-	Т.Договор.Наименование
+	Линии.Счет,
+	Линии.Организация,
+	Линии.Организация.Наименование,
+	Линии.Контрагент,
+	Линии.Контрагент.Наименование
 УПОРЯДОЧИТЬ ПО
 	Счет,
 	ОрганизацияНаименование,
-	КонтрагентНаименование,
-	ДоговорНаименование`
+	КонтрагентНаименование`
 
 // settlementAccounts is the account condition (УсловиеСчета) of the settlement templates: 60,
 // 62, 76 and their sub-accounts. It stands in the virtual table's parameters, so 1C reads only

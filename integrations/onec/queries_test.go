@@ -73,7 +73,7 @@ var wantKeys = map[string][]string{
 	"address.open_contracts.by_asof":          balanceKeys,
 	"address.payables.counterparty_totals":    append([]string{"КоличествоДокументов"}, balanceKeys...),
 	"address.receivables.counterparty_totals": append([]string{"КоличествоДокументов"}, balanceKeys...),
-	"address.account.balance_snapshot":        balanceKeys,
+	"address.account.balance_snapshot":        append([]string{"КоличествоДокументов"}, balanceKeys...),
 	"address.open_items.by_counterparty":      balanceKeys,
 	"address.open_items.by_contract":          balanceKeys,
 	"address.documents.by_counterparty":       documentKeys,

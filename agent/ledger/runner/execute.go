@@ -216,8 +216,16 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r recip
 		// page may be a cut one. Totals and lists of a cut result would be wrong, so none is shown.
 		dbg.RuntimeReadiness = ReadyLiveLimited
 		dbg.MCPCallStatus, dbg.MCPCallStatusLegacy = StageMatched, legacyStatus(StageMatched)
+		rows := ru.Count(l.opts.MaxRows, "строку", "строки", "строк")
+		if r.Name == recipe.AccountBalance {
+			// already one row per counterparty, summed in 1C: only a narrower account helps (the
+			// message is plain text, escaped where it is rendered)
+			return res.limited(ReasonVisibilityGap, fmt.Sprintf("Результат обрезан на %s: остаток по счёту %s 1С сложила по контрагентам, "+
+				"и контрагентов с остатком больше — это предел одного запроса к 1С. Итог по обрезанной выборке был бы неверным, поэтому я его "+
+				"не показываю. Уточните субсчёт, например %s.01.", rows, tokens[0], tokens[0]))
+		}
 		return res.limited(ReasonVisibilityGap, fmt.Sprintf("Результат обрезан на %s — это предел одного запроса к 1С, "+
-			"и итоги по обрезанной выборке были бы неверными, поэтому я их не показываю. Уточните период, счёт, контрагента или договор.", ru.Count(l.opts.MaxRows, "строку", "строки", "строк")))
+			"и итоги по обрезанной выборке были бы неверными, поэтому я их не показываю. Уточните период, счёт, контрагента или договор.", rows))
 	}
 	mode := r.Scope
 	if f.Account != "" {
@@ -429,7 +437,11 @@ func partyTotals(rows []onec.BalanceRow, payables bool) (out, hidden []Row, filt
 }
 
 // balanceSnapshot is the expanded balance for accounts with counterparty subconto and the
-// collapsed balance otherwise.
+// collapsed balance otherwise. The template sums in 1C: a row per counterparty (its Дт and Кт
+// columns BP's expanded balance per sub-account and contract, its open settlement documents
+// counted) and a row per sub-account for the lines without one. Debit and Credit are the
+// counterparties' nets split by sign; Debt and Advance BP's expansion per sub-account and
+// contract where it differs; Count the open settlement documents.
 func balanceSnapshot(rows []onec.BalanceRow, token string, cats *catalogs) ([]Row, int) {
 	expanded := false
 	for code, a := range cats.accounts {
@@ -437,18 +449,26 @@ func balanceSnapshot(rows []onec.BalanceRow, token string, cats *catalogs) ([]Ro
 			expanded = true
 		}
 	}
-	var net onec.Kopecks
+	var net, dt, kt onec.Kopecks
 	parties := map[string]onec.Kopecks{}
-	cells := map[[3]string]onec.Kopecks{} // sub-account, counterparty, contract: BP's expansion
+	documents := 0
 	for _, r := range rows {
 		net += r.Net()
 		parties[r.Counterparty.UUID] += r.Net()
-		cells[[3]string{r.Account, r.Counterparty.UUID, r.Contract.UUID}] += r.Net()
+		documents += r.Documents
+		if r.Counterparty.UUID != "" { // already split per sub-account and contract in 1C
+			dt += r.Debit
+			kt += r.Credit
+		} else if v := r.Net(); v > 0 { // a sub-account's lines without a counterparty: one cell
+			dt += v
+		} else {
+			kt -= v
+		}
 	}
 	if len(rows) == 0 {
 		return nil, 0
 	}
-	row := Row{Account: token, Name: cats.accounts[token].name}
+	row := Row{Account: token, Name: cats.accounts[token].name, Count: documents}
 	if expanded {
 		for _, v := range parties {
 			if v > 0 {
@@ -459,14 +479,6 @@ func balanceSnapshot(rows []onec.BalanceRow, token string, cats *catalogs) ([]Ro
 		}
 		// The turnover sheet expands 60, 62 and 76 per sub-account and contract, as BP's does;
 		// where that differs from the per-counterparty figure, the row carries it too.
-		var dt, kt onec.Kopecks
-		for _, v := range cells {
-			if v > 0 {
-				dt += v
-			} else {
-				kt -= v
-			}
-		}
 		if dt != row.Debit {
 			row.Debt, row.Advance = dt, kt
 		}

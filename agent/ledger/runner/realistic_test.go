@@ -29,6 +29,13 @@ func TestRealisticBaseAnswersSayWhenCut(t *testing.T) {
 		{"payables", ask(recipe.Payables, recipe.Filters{AsOfDate: "2026-03-31"}), false},
 		{"documents forming 62", ask(recipe.DocumentsFormBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "62"}), true},
 		{"bank account balance", ask(recipe.AccountBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "51"}), false},
+		// «остаток по 62»: summed per counterparty in 1C (813 rows; per sub-account, counterparty
+		// and contract it was 2,061 and always cut)
+		{"balance of 62", ask(recipe.AccountBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "62"}), false},
+		{"balance of 60", ask(recipe.AccountBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "60"}), false},
+		// 76 has 1,048 counterparties with a balance (76.АВ's VAT on advances among them): cut,
+		// and said so
+		{"balance of 76", ask(recipe.AccountBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "76"}), true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res := lane.Run(context.Background(), tt.d)
@@ -38,6 +45,12 @@ func TestRealisticBaseAnswersSayWhenCut(t *testing.T) {
 			}
 			if !tt.wantCut && (res.LimitedReason != "" || len(res.Rows) == 0) {
 				t.Errorf("no figures: %s %q", res.LimitedReason, res.Message)
+			}
+			if tt.d.Intent == recipe.AccountBalance && tt.d.Filters.Account != "51" && !tt.wantCut {
+				// the open settlement documents behind the balance, counted in 1C and said
+				if len(res.Rows) != 1 || res.Rows[0].Count == 0 || !strings.Contains(res.Markdown(), "Открытых документов расчётов:") {
+					t.Errorf("rows %+v; want one row with the open documents counted and said:\n%s", res.Rows, res.Markdown())
+				}
 			}
 			if !strings.Contains(res.Source, "реалистичная") {
 				t.Errorf("source %q does not name the realistic base", res.Source)

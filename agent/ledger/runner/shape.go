@@ -337,6 +337,11 @@ func (r Result) headline() (head, details string) {
 		if row.Debt != 0 || row.Advance != 0 {
 			details = fmt.Sprintf("По субсчетам и договорам, как в ОСВ: дебет %s, кредит %s.", row.Debt, row.Advance)
 		}
+		if row.Count > 0 {
+			// counted in 1C with the balance, per counterparty: the documents behind it, as
+			// «расшифруй остаток» would list them
+			details = strings.TrimSpace(details + " " + fmt.Sprintf("Открытых документов расчётов: %d.", row.Count))
+		}
 	case recipe.DocumentsByParty, recipe.DocumentsByContract:
 		what := "Документы"
 		if k, ok := documentKindTitles[r.Filters.DocumentType]; ok {

@@ -1,0 +1,49 @@
+package app
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// ONEC_DEMO=realistic through the whole app, as an accountant asks it: the balance of an
+// account with counterparty subconto is summed per counterparty in 1C and fits the proxy's
+// 1,000 rows the app asks the realistic base through («остаток по 62»: 813 counterparties, it
+// had been 2,061 rows and cut), with its open settlement documents counted; where even that
+// is past the limit (76), the answer says it was cut and shows no total.
+func TestRealisticBalanceThroughTheApp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the realistic base takes a few seconds to generate")
+	}
+	a, err := New(t.Context(), loadConfig(t, map[string]string{"ONEC_DEMO": "realistic"}), Options{Console: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	for _, tt := range []struct {
+		q         string
+		want, not []string
+	}{
+		{"остаток по 62 на 31.03.2026", []string{"Остаток по счёту 62 на 31.03.2026", "Открытых документов расчётов: 6450", "реалистичная"}, []string{"обрезан"}},
+		{"остаток по 60 на 31.03.2026", []string{"Остаток по счёту 60 на 31.03.2026", "Открытых документов расчётов: 4701"}, []string{"обрезан"}},
+		{"остаток по 76 на 31.03.2026", []string{"обрезан на 1000 строк", "76.01"}, []string{"Остаток по счёту 76 на"}},
+	} {
+		var out bytes.Buffer
+		ans, _ := a.Ask(t.Context(), &out, 1, 0, tt.q)
+		if ans == nil || ans.Scenario != "1c" {
+			t.Errorf("%q: scenario %+v; want 1C:\n%s", tt.q, ans, out.String())
+			continue
+		}
+		text := strings.ReplaceAll(out.String(), "\\", "")
+		for _, w := range tt.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%q: no %q in\n%s", tt.q, w, text)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(text, n) {
+				t.Errorf("%q: %q in\n%s", tt.q, n, text)
+			}
+		}
+	}
+}
