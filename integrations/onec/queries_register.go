@@ -372,8 +372,9 @@ var openContractsText = `// finbot: address.open_contracts.by_asof` + partyColum
 	ДоговорНаименование`
 
 // movementColumns open the selection of a ДвиженияССубконто template (Движения): the record,
-// its accounts and amount, and the counterparty of each side, picked by kind.
-const movementColumns = `
+// its accounts and amount, and the counterparty of each side, picked by kind from whichever
+// subconto holds it (Субконто1 on 60, 62, 76; Субконто2 on 98.01, 002, 004.02, 012.02).
+var movementColumns = `
 ВЫБРАТЬ
 	Движения.Период КАК Период,
 	Движения.Регистратор КАК Регистратор,
@@ -381,17 +382,43 @@ const movementColumns = `
 	Движения.НомерСтроки КАК НомерСтроки,
 	Движения.СчетДт.Код КАК СчетДт,
 	Движения.СчетКт.Код КАК СчетКт,
-	Движения.Сумма КАК Сумма,
-	ВЫБОР
-		КОГДА Движения.СубконтоДт1 ССЫЛКА Справочник.Контрагенты
-			ТОГДА Движения.СубконтоДт1
+	Движения.Сумма КАК Сумма,` + sideCounterparty("Дт") + `,` + sideCounterparty("Кт")
+
+// sideCounterparty is the column Контрагент<side> of a record: the first of the side's three
+// subconto that is a counterparty, NULL when none is.
+func sideCounterparty(side string) string {
+	c := `
+	ВЫБОР`
+	for _, n := range []string{"1", "2", "3"} {
+		c += `
+		КОГДА Движения.Субконто` + side + n + ` ССЫЛКА Справочник.Контрагенты
+			ТОГДА Движения.Субконто` + side + n
+	}
+	return c + `
 		ИНАЧЕ NULL
-	КОНЕЦ КАК КонтрагентДт,
-	ВЫБОР
-		КОГДА Движения.СубконтоКт1 ССЫЛКА Справочник.Контрагенты
-			ТОГДА Движения.СубконтоКт1
-		ИНАЧЕ NULL
-	КОНЕЦ КАК КонтрагентКт`
+	КОНЕЦ КАК Контрагент` + side
+}
+
+// sideCondition is the condition on one side of a record (Дт or Кт) inside a ДвиженияССубконто
+// parameter: the account asked on that side and, when given, the counterparty (and the
+// contract) in any of that side's subconto — a counterparty is Субконто1 on 60, 62, 76 but
+// Субконто2 on 98.01, 002, 004.02, 012.02, and BP's own card filters by any subconto
+// (Reports/КарточкаСчета: Субконто1, Субконто2, Субконто3 of ДвиженияССубконто). An anchor of
+// another type equals no subconto.
+func sideCondition(side, indent string, anchors ...string) string {
+	c := `(Счет` + side + `.Код = &СчетКод
+` + indent + `		ИЛИ Счет` + side + `.Код ПОДОБНО &СчетМаска)`
+	for _, a := range anchors {
+		c += `
+` + indent + `	И (&` + a + ` ЕСТЬ NULL`
+		for _, n := range []string{"1", "2", "3"} {
+			c += `
+` + indent + `		ИЛИ Субконто` + side + n + ` = &` + a
+		}
+		c += `)`
+	}
+	return c
+}
 
 // drilldownText: the documents that form an account's balance, as BP reads them — the open
 // settlement documents, Остатки by the third subconto, with the account condition, the
@@ -413,8 +440,10 @@ const idRegisterRecords = "register.movements"
 // registerRecordsText: every register record that touches the account on either side, newest
 // first. The account, counterparty and contract conditions stand in the virtual table's
 // condition parameter, so 1C selects only the account's records before ordering them; the
-// counterparty and contract anchors apply to the side of the matched account.
-const registerRecordsText = `// finbot: register.movements` + movementColumns + `,
+// counterparty and contract anchors apply to the side of the matched account, in any of its
+// subconto. Records of one moment are ordered by their registrar (a reference: its type's
+// order), not by its number: Регистратор.Номер is each document type's own numbering.
+var registerRecordsText = `// finbot: register.movements` + movementColumns + `,
 	ВЫБОР
 		КОГДА Движения.СубконтоДт2 ССЫЛКА Справочник.ДоговорыКонтрагентов
 			ТОГДА Движения.СубконтоДт2
@@ -430,23 +459,13 @@ const registerRecordsText = `// finbot: register.movements` + movementColumns + 
 			,
 			ДОБАВИТЬКДАТЕ(&НаДату, СЕКУНДА, -1),
 			Организация = &Организация
-				И ((СчетДт.Код = &СчетКод
-							ИЛИ СчетДт.Код ПОДОБНО &СчетМаска)
-						И (&Контрагент ЕСТЬ NULL
-							ИЛИ СубконтоДт1 = &Контрагент)
-						И (&Договор ЕСТЬ NULL
-							ИЛИ СубконтоДт2 = &Договор)
-					ИЛИ (СчетКт.Код = &СчетКод
-							ИЛИ СчетКт.Код ПОДОБНО &СчетМаска)
-						И (&Контрагент ЕСТЬ NULL
-							ИЛИ СубконтоКт1 = &Контрагент)
-						И (&Договор ЕСТЬ NULL
-							ИЛИ СубконтоКт2 = &Договор)),
+				И (` + sideCondition("Дт", "\t\t\t\t\t", "Контрагент", "Договор") + `
+					ИЛИ ` + sideCondition("Кт", "\t\t\t\t\t", "Контрагент", "Договор") + `),
 			,
 			) КАК Движения
 УПОРЯДОЧИТЬ ПО
 	Период УБЫВ,
-	РегистраторНомер УБЫВ,
+	Регистратор УБЫВ,
 	НомерСтроки`
 
 // idFirstPosting is the date of the register's first record, which the lane reads with the

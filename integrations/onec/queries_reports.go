@@ -224,26 +224,24 @@ var cardBalancesText = `// finbot: address.account_card.balances
 ИЗ` + periodRowsNested
 
 // cardMovementsText: every register record of the period with the account on a side (and the
-// counterparty on that side, when one is given), oldest first: the first rows of a cut result
-// are the first of the period, so their running balance is right.
-const cardMovementsText = `// finbot: address.account_card.movements` + movementColumns + `
+// counterparty in any subconto of that side, when one is given), in BP's card's order: by
+// Период, then Регистратор, then НомерСтроки (Reports/КарточкаСчета, the schema's order
+// Период, УточнениеПериода, Регистратор, НомерСтроки), oldest first, so the first rows of a cut
+// result are the first of the period and their running balance is right. The conditions stand
+// in the virtual table's parameter, so 1C reads the account's records only; ordering in ГДЕ's
+// stead by Регистратор.Номер had 1C sort the organization's whole register of the period by a
+// field of every document table it joins, and a number is each document type's own.
+var cardMovementsText = `// finbot: address.account_card.movements` + movementColumns + `
 ИЗ
 	РегистрБухгалтерии.Хозрасчетный.ДвиженияССубконто(
 			&НачалоПериода,
 			&КонецПериода,
-			Организация = &Организация,
+			Организация = &Организация
+				И (` + sideCondition("Дт", "\t\t\t\t\t", "Контрагент") + `
+					ИЛИ ` + sideCondition("Кт", "\t\t\t\t\t", "Контрагент") + `),
 			,
 			) КАК Движения
-ГДЕ
-	((Движения.СчетДт.Код = &СчетКод
-				ИЛИ Движения.СчетДт.Код ПОДОБНО &СчетМаска)
-			И (&Контрагент ЕСТЬ NULL
-				ИЛИ Движения.СубконтоДт1 = &Контрагент)
-		ИЛИ (Движения.СчетКт.Код = &СчетКод
-				ИЛИ Движения.СчетКт.Код ПОДОБНО &СчетМаска)
-			И (&Контрагент ЕСТЬ NULL
-				ИЛИ Движения.СубконтоКт1 = &Контрагент))
 УПОРЯДОЧИТЬ ПО
 	Период,
-	РегистраторНомер,
+	Регистратор,
 	НомерСтроки`

@@ -13,6 +13,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/integrations/onec/qlang"
 	"github.com/finbot/finbot/internal/golden"
 )
 
@@ -342,6 +343,55 @@ func TestOptionalParametersBothWays(t *testing.T) {
 			for _, row := range rows {
 				if got, _ := onec.RefOf(row[tt.column]); got.UUID != want.UUID {
 					t.Fatalf("row with %s %v, want %s", tt.column, row[tt.column], want.UUID)
+				}
+			}
+		})
+	}
+}
+
+// The register's records are filtered in 1C before they are ordered: the account, the
+// counterparty and the contract stand in ДвиженияССубконто's condition parameter (no ГДЕ), and
+// the order is BP's card's — Период, then the registrar itself, then the record's line —
+// never a field dereferenced through Регистратор (Регистратор.Номер joins every document table
+// of the register and is each document type's own numbering).
+func TestRegisterRecordsFilteredAndOrderedInTheVirtualTable(t *testing.T) {
+	for _, tt := range []struct {
+		id    string
+		order []string
+	}{
+		{"address.account_card.movements", []string{"Период", "Регистратор", "НомерСтроки"}},
+		{"register.movements", []string{"Период УБЫВ", "Регистратор УБЫВ", "НомерСтроки"}},
+	} {
+		t.Run(tt.id, func(t *testing.T) {
+			text, _ := onec.Query(tt.id)
+			b, err := qlang.Parse(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := b.Queries[len(b.Queries)-1]
+			var order []string
+			for _, o := range q.OrderBy {
+				s := qlang.Format(o.Expr)
+				if o.Desc {
+					s += " УБЫВ"
+				}
+				order = append(order, s)
+			}
+			if !slices.Equal(order, tt.order) {
+				t.Errorf("УПОРЯДОЧИТЬ ПО %v, want %v", order, tt.order)
+			}
+			sel := q.Selects[0]
+			if sel.Where != nil {
+				t.Errorf("ГДЕ %s: the conditions belong in the virtual table's parameter", qlang.Format(sel.Where))
+			}
+			src := sel.Sources()[0]
+			if len(src.Params) < 3 || src.Params[2] == nil {
+				t.Fatalf("ДвиженияССубконто without a condition: %v", src.Params)
+			}
+			cond := qlang.Format(src.Params[2])
+			for _, want := range []string{"СчетДт.Код", "СчетКт.Код", "СубконтоДт2 = &Контрагент", "СубконтоКт3 = &Контрагент"} {
+				if !strings.Contains(cond, want) {
+					t.Errorf("the condition has no %s: %s", want, cond)
 				}
 			}
 		})

@@ -364,3 +364,59 @@ func TestTurnoverSheetExpandsSettlementsByContract(t *testing.T) {
 		t.Errorf("the calculation: 62.01 = %v, want %v", calc, want)
 	}
 }
+
+// The card and the register records find a counterparty in whichever subconto holds it: on
+// 98.01 ООО «Альфа» is Субконто2, and its two records (12 000,00 of rent paid ahead, 1 000,00
+// recognised) are its card, with the card's totals; the counterparty columns name it. Before,
+// the condition read Субконто1 only: no rows, while the totals (any subconto) had them.
+func TestCardFindsTheCounterpartyInAnySubconto(t *testing.T) {
+	d := NewDemo(handMadeLedger())
+	alfa := Ref{UUID: hmAlfa, Type: TypeCounterparty}.Param()
+	org := Ref{UUID: hmOrg, Type: TypeOrganization}.Param()
+	type rec struct {
+		Dt, Kt, Party string
+		Sum           any
+	}
+	for _, tt := range []struct {
+		id     string
+		params map[string]any
+		want   []rec
+	}{
+		{idCardMovements, map[string]any{"НачалоПериода": "2025-01-01T00:00:00", "КонецПериода": "2025-01-31T23:59:59",
+			"Организация": org, "СчетКод": "98.01", "СчетМаска": "98.01.%", "Контрагент": alfa},
+			[]rec{{"50.01", "98.01", "ООО «Альфа»", WireNumber(1200000)}, {"98.01", "91.01", "ООО «Альфа»", WireNumber(100000)}}},
+		{idRegisterRecords, map[string]any{"НаДату": "2025-02-01T00:00:00", "Организация": org, "СчетКод": "98.01",
+			"СчетМаска": "98.01.%", "Контрагент": alfa, "Договор": nil},
+			[]rec{{"98.01", "91.01", "ООО «Альфа»", WireNumber(100000)}, {"50.01", "98.01", "ООО «Альфа»", WireNumber(1200000)}}}, // newest first
+	} {
+		t.Run(tt.id, func(t *testing.T) {
+			q, _ := Query(tt.id)
+			rows, err := d.Execute(context.Background(), q, tt.params, MaxDemoRows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []rec
+			for _, r := range rows {
+				party := r["КонтрагентДт"]
+				if r["СчетКт"] == "98.01" {
+					party = r["КонтрагентКт"]
+				}
+				p, _ := RefOf(party)
+				got = append(got, rec{fmt.Sprint(r["СчетДт"]), fmt.Sprint(r["СчетКт"]), p.Presentation, r["Сумма"]})
+			}
+			if diff := gocmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("records of 98.01 of ООО «Альфа» (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// the card's totals over the same records agree with its rows
+	q, _ := Query(idCardBalances)
+	bal, err := d.Execute(context.Background(), q, map[string]any{"НачалоПериода": "2025-01-01T00:00:00", "КонецПериода": "2025-01-31T23:59:59",
+		"Организация": org, "СчетКод": "98.01", "СчетМаска": "98.01.%", "Контрагент": alfa}, MaxDemoRows)
+	if err != nil || len(bal) != 1 {
+		t.Fatalf("%v, %v", bal, err)
+	}
+	if bal[0]["ОборотДт"] != WireNumber(100000) || bal[0]["ОборотКт"] != WireNumber(1200000) {
+		t.Errorf("card totals %v, want Дт 1 000,00 Кт 12 000,00", bal[0])
+	}
+}
