@@ -3,11 +3,15 @@ package ledger
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
 )
 
 // namedRunner is a runner that only says which base it is.
@@ -130,5 +134,101 @@ func TestSkillAsksTheAskersBase(t *testing.T) {
 	}
 	if x, _ := b.For(ctx, 2, 2); x.ID != "south" {
 		t.Errorf("a forged press chose %s", x.ID)
+	}
+}
+
+// twoDemoBases are «north», the demo company, and «south», the same books under another
+// organization's name — the same 1C references, as a copy of a base has — each over its own
+// lane; user 1 may use both, user 2 only south.
+func twoDemoBases(t *testing.T) *Bases {
+	t.Helper()
+	now := func() time.Time { return time.Date(2026, 4, 30, 12, 0, 0, 0, ru.Moscow) }
+	lane := func(name string, rename bool) Runner {
+		l, err := onec.LoadDemo()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rename {
+			for i := range l.Organizations {
+				l.Organizations[i].Name = strings.Replace(l.Organizations[i].Name, "Северный ветер", "Южный порт", 1)
+			}
+		}
+		d := onec.NewNamedDemo(l, name)
+		return runner.NewLane(d, runner.Options{Now: now, Organization: d.MainOrganization()})
+	}
+	b, err := NewBases([]Base{
+		{ID: "north", Title: "Север", Runner: lane("база Север", false), Users: []int64{1}},
+		{ID: "south", Title: "Юг", Runner: lane("база Юг", true), Users: []int64{1, 2}},
+	}, BasesOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// A drilldown runs on the base whose answer it is under: user 1 asks north, switches to south
+// with /base and presses the drilldown — north answers it (the two bases share references, so
+// on south it would have answered with south's figures in silence). User 2, to whom north is
+// not open, and an unbound button of before are told the button is stale; nothing runs.
+func TestDrilldownRunsOnItsOwnBase(t *testing.T) {
+	b := twoDemoBases(t)
+	s := New(nil, nil, Options{Bases: b, LedgerAccess: func(int64, int64) bool { return true }})
+	ctx := t.Context()
+	first, err := s.Answer(ctx, skill.Query{UserID: 1, ChatID: 1, Command: "debts", Text: "31.03.2026"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(first.Text, "Северный ветер") {
+		t.Fatalf("north did not answer: %s", first.Text)
+	}
+	var drill string
+	for _, btn := range first.Buttons {
+		if runner.IsDrill(btn.Data) {
+			drill = btn.Data
+			break
+		}
+	}
+	if drill == "" || !strings.HasSuffix(drill, ":"+baseTag("north")) || len(drill) > maxCallbackData {
+		t.Fatalf("no drilldown bound to north: %+v", first.Buttons)
+	}
+	if _, err := b.Choose(ctx, 1, 1, "south"); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Answer(ctx, skill.Query{UserID: 1, ChatID: 1, Command: "drill", Text: drill})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.Text, "Северный ветер") || strings.Contains(r.Text, "Южный порт") || len(r.Sources) == 0 ||
+		!strings.Contains(r.Sources[0].Title, "база Север") {
+		t.Errorf("the drilldown after switching to south: want north's answer, named so:\n%s\n%+v", r.Text, r.Sources)
+	}
+	for _, btn := range r.Buttons { // its own drilldowns stay bound to north
+		if runner.IsDrill(btn.Data) && !strings.HasSuffix(btn.Data, ":"+baseTag("north")) {
+			t.Errorf("a drilldown of north's answer bound elsewhere: %q", btn.Data)
+		}
+	}
+	untagged := drill[:strings.LastIndexByte(drill, ':')]
+	for _, tt := range []struct {
+		user int64
+		data string
+	}{{2, drill}, {1, untagged}, {1, untagged + ":" + baseTag("west")}} {
+		r, err := s.Answer(ctx, skill.Query{UserID: tt.user, ChatID: tt.user, Command: "drill", Text: tt.data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(r.Text, "₽") || !strings.Contains(r.Text, "устарела") && !strings.Contains(r.Text, "не открыта") {
+			t.Errorf("user %d pressing %q: %s", tt.user, tt.data, r.Text)
+		}
+	}
+	// With one base nothing changes: the data of before, no tag.
+	one := New(b.List()[0].Runner, nil, Options{LedgerAccess: func(int64, int64) bool { return true }})
+	r, err = one.Answer(ctx, skill.Query{UserID: 1, ChatID: 1, Command: "debts", Text: "31.03.2026"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, btn := range r.Buttons {
+		if runner.IsDrill(btn.Data) && strings.Count(btn.Data, ":") != 5 {
+			t.Errorf("one base: drilldown data %q carries a tag", btn.Data)
+		}
 	}
 }

@@ -77,7 +77,12 @@ func exportable(res runner.Result) bool {
 // with the recipe, the organization and the base; a button per candidate and drilldown, and
 // the export when there are rows to export. id is the result's id (NewID) that the choice and
 // export buttons carry; with none ("", the result could not be kept) they are left out.
-func Reply(res runner.Result, id string) skill.Reply {
+func Reply(res runner.Result, id string) skill.Reply { return replyOn(res, id, "") }
+
+// replyOn is Reply with the drilldowns bound to the base tagged base (baseTag; "" with one base):
+// a drilldown whose data cannot carry the tag within Telegram's bound is left out rather than
+// offered unbound.
+func replyOn(res runner.Result, id, base string) skill.Reply {
 	r := skill.Reply{Text: res.Markdown()}
 	if res.ResultMode != runner.Limited {
 		// Figures always name their source: the recipe, the organization and the base, marked
@@ -91,7 +96,13 @@ func Reply(res runner.Result, id string) skill.Reply {
 		}
 	}
 	for _, d := range res.Drills() {
-		r.Buttons = append(r.Buttons, skill.Button{Text: d.Text, Data: d.Data})
+		data := d.Data
+		if base != "" {
+			if data = tagDrill(data, base); data == "" {
+				continue
+			}
+		}
+		r.Buttons = append(r.Buttons, skill.Button{Text: d.Text, Data: data})
 	}
 	if exportable(res) && id != "" {
 		r.Buttons = append(r.Buttons, skill.Button{Text: "Выгрузить в Excel", Data: ExportPrefix + id})

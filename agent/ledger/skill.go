@@ -222,14 +222,19 @@ func (s *Skill) with(ctx context.Context, q skill.Query, planned *runner.Decompo
 		if strings.HasPrefix(text, ExportPrefix) || strings.HasPrefix(text, ChoicePrefix) {
 			return StaleButton(), nil // a button of before (x:last, c:<index>) or forged data
 		}
-		r, err := s.runner.Drill(ctx, text)
+		// with several bases, the base the button's answer came from (bases_drill.go)
+		on, data, why := s.drillBase(q, text)
+		if why != "" {
+			return askAgain(why), nil
+		}
+		r, err := on.runner.Drill(ctx, data)
 		switch {
 		case errors.Is(err, runner.ErrStaleDrill):
 			return staleDrillButton(), nil
 		case errors.Is(err, runner.ErrBadDrill):
 			return skill.Text(badDrillText), nil
 		}
-		res = r
+		return on.reply(ctx, q, r), nil // its buttons bound to that base too
 	case Commands[q.Command] != "":
 		d := q.Decision // the command's arguments, read by the agent as a question is
 		if d.Kind != understand.KindLedger {
@@ -258,7 +263,7 @@ func (s *Skill) reply(ctx context.Context, q skill.Query, res runner.Result) ski
 	if Bound(res) {
 		id, kept = s.keep(ctx, q, res)
 	}
-	r := Reply(res, id)
+	r := replyOn(res, id, s.drillTag())
 	r.Recipe = string(res.Intent)
 	dbg := res.Debug
 	r.Trace = skill.Trace{"ledger": &dbg, "result": &res}

@@ -101,6 +101,7 @@ func TestChannelsPerUser(t *testing.T) {
 
 	// Before any choice: the first base open to the asker, named under the answer.
 	ans, base := answered(t, a, srv, ask(1, 1, debtsQuestion))
+	northAnswer := ans
 	if base != "north" || !strings.Contains(ans.Text, "Северный ветер") || !hasSource(ans, "ООО Северный ветер — бухгалтерия") {
 		t.Fatalf("user 1 before choosing: base %q\n%s\n%+v", base, ans.Text, ans.Sources)
 	}
@@ -119,6 +120,26 @@ func TestChannelsPerUser(t *testing.T) {
 	}
 	if _, base = answered(t, a, srv, ask(1, 1, debtsQuestion)); base != "south" {
 		t.Fatalf("after choosing south, base %q answered", base)
+	}
+	// A drilldown under north's answer, pressed now, runs on north — the base of its answer,
+	// which the two bases' shared references would not tell — and says so.
+	var drill string
+	for _, d := range buttonData(northAnswer) {
+		if strings.HasPrefix(d, "b:") {
+			drill = d
+			break
+		}
+	}
+	if drill == "" {
+		t.Fatalf("no drilldown under north's answer: %+v", northAnswer.Buttons)
+	}
+	drillReq := api.Request{UserID: 1, ChatID: 1, Command: "drill", Text: drill}
+	if ans, base = answered(t, a, srv, drillReq); base != "north" || !hasSource(ans, "ООО Северный ветер — бухгалтерия") {
+		t.Fatalf("north's drilldown after choosing south: base %q\n%s\n%+v", base, ans.Text, ans.Sources)
+	}
+	// User 2, to whom north is not open, is told the button is stale; nothing runs.
+	if ans, base = answered(t, a, srv, api.Request{UserID: 2, ChatID: 2, Command: "drill", Text: drill}); base != "" || strings.Contains(ans.Text, "₽") {
+		t.Fatalf("user 2 pressing north's drilldown: base %q\n%s", base, ans.Text)
 	}
 
 	// A new agent over the same Redis (a restart, another replica) keeps the choice.
