@@ -165,7 +165,7 @@ func dueDayFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 	if q.Now.IsZero() || !askedDeadline.MatchString(q.Text) && !((askedWhen.MatchString(q.Text) || untilWhat.MatchString(q.Text)) && askedDeadline.MatchString(q.Continues)) {
 		return ""
 	}
-	p, ok := periodOf(q.Text, q.Now)
+	p, ok := termMonth(q.Text, q.Now) // «январскую аренду когда платим»: the January to come
 	if !ok || p.Single() {
 		return ""
 	}
