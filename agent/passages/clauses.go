@@ -355,6 +355,9 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		net = grossOfVAT(q, current, cds, placeOf) // «газель час с ндс»: a net tariff plus the VAT charged on top
 	}
 	if net == "" && pen == "" && due == "" {
+		net = monthsOfPaymentFor(q, current, placeOf, monthly) // «ограничена суммой абонентской платы за 3 месяца»
+	}
+	if net == "" && pen == "" && due == "" {
 		// «страховка груза на 2 млн сколько будет»: a share of the sum the question names
 		var shareHit library.ClauseHit
 		if net, shareHit = shareFor(q, hits, cds, placeOf); net != "" {

@@ -47,3 +47,28 @@ func TestShareFor(t *testing.T) {
 		}
 	}
 }
+
+func TestMonthsOfPaymentFor(t *testing.T) {
+	monthly := func(int) (int64, string, string, bool) {
+		return 9_760_000, "п. 3.1", "3.1. Абонентская плата за Услуги составляет 97 600,00 рублей в месяц.", true
+	}
+	place := func(h library.ClauseHit) string { return "п. " + h.Unit.Number }
+	for _, tt := range []struct {
+		q, clause, want string
+	}{
+		{"на какую сумму максимум отвечает исполнитель", "5.3. Совокупная ответственность Исполнителя ограничена суммой абонентской платы за 3 (три) месяца.",
+			"3 × 97 600,00 ₽ (платёж в месяц, п. 3.1) = **292 800,00 ₽** (расчёт по п. 5.3)."},
+		{"какой обеспечительный платёж", "6.1. Обеспечительный платёж вносится в размере месячной абонентской платы.",
+			"1 × 97 600,00 ₽ (платёж в месяц, п. 3.1) = **97 600,00 ₽** (расчёт по п. 6.1)."},
+		// a clause that states its own sum, and one counted in another payment, compute nothing
+		{"какой обеспечительный платёж", "6.1. Обеспечительный платёж — 195 200,00 рублей (абонентская плата за 2 месяца).", ""},
+		{"сколько неустойка максимум", "7.1. Неустойка не более арендной платы за 2 месяца.", ""},
+		{"кто отвечает за сбои", "5.3. Ответственность ограничена суммой абонентской платы за 3 месяца.", ""},
+	} {
+		h := library.ClauseHit{Unit: library.Unit{Number: strings.SplitN(tt.clause, ". ", 2)[0], Text: tt.clause}}
+		got := strings.NewReplacer("\\", "", "\u00a0", " ", "\u202f", " ").Replace(monthsOfPaymentFor(Question{Text: tt.q}, []library.ClauseHit{h}, place, monthly))
+		if got != tt.want {
+			t.Errorf("%q over %q: %q, want %q", tt.q, tt.clause, got, tt.want)
+		}
+	}
+}
