@@ -36,6 +36,12 @@ func TestPenaltyOfOwnFigures(t *testing.T) {
 				"SL-2026/118**: Пени: 240 000,00 ₽ × 0,05 % × 12 дн. = **1 440,00 ₽**",
 				"АГ-09/2026**: Пени: 240 000,00 ₽ × 0,03 % × 12 дн. = **864,00 ₽**"},
 			[]string{"**ДС2 субаренда скан**: Пени"}},
+		// Penalties compared: each contract's daily rate of late payment, highest first, the
+		// sublease's as its supplementary agreement set it, and which is highest.
+		{docset3Dir, "в каком договоре самые высокие пени",
+			[]string{"от высоких к низким", "ТЭ-305/26**: 0,1 % в день, не более 10 % (п. 5.5)",
+				"СА-14/26**: 0,05 % в день, не более 10 % (п. 8.1 в новой редакции)", "АГ-09/2026**: 0,03 % в день (п. 7.1)",
+				"Выше всего — по «ДОГОВОР ТРАНСПОРТНОЙ ЭКСПЕДИЦИИ № ТЭ-305/26»: в 2 раза выше"}, []string{"ДС2 субаренда скан**: 0"}},
 		// Figures of the user's own that no computation takes: said so, then the clauses.
 		{docset3Dir, "грузчики 2 чел на 2 часа почем",
 			[]string{"Посчитать это по вашим цифрам не берусь", "650,00"}, nil},

@@ -202,7 +202,10 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		ir.Units = res.Units
 		return r, ir, true
 	}
-	if across(q) && !oneContract(rds, docs, q.Prefer) {
+	// «где пени выше — у экспедитора или по складу»: the daily rates compared, quoted below
+	cmpLead, cmpUnits, compared := penaltiesCompared(q, rds, hits, func(h library.ClauseHit) string { return unitPlace(h.Unit, docs[h.Doc].Meta) },
+		func(di int) string { return docs[di].Meta.Title })
+	if across(q) && !oneContract(rds, docs, q.Prefer) && !compared {
 		return acrossDocs(q, rds, docs, hits, res)
 	}
 	var kept []library.ClauseHit
@@ -320,7 +323,11 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	}
 	pen, penHit := penaltyFor(q, penOf, placeOf, monthly)
 	due := deadlineFor(q, current, placeOf, signed, ends)
-	across, acrossUnits, penAcross := penaltiesAcross(q, rds, hits, placeOf, func(di int) string { return docs[di].Meta.Title })
+	titleOf := func(di int) string { return docs[di].Meta.Title }
+	across, acrossUnits, penAcross := penaltiesAcross(q, rds, hits, placeOf, titleOf)
+	if compared {
+		across, acrossUnits, penAcross = cmpLead, cmpUnits, true
+	}
 	if penAcross {
 		pen, kept = across, acrossUnits // «задолжали 240 000 на 12 дней сколько пени»: under which contract?
 	} else if pen != "" && !slices.ContainsFunc(kept, func(k library.ClauseHit) bool { return k.Doc == penHit.Doc && k.Unit.Index == penHit.Unit.Index }) {

@@ -3,9 +3,11 @@ package passages
 // «задолжали 240 000 на 12 дней сколько пени» names the amount and the days but no contract:
 // with several of the user's contracts charging a daily penalty on an unpaid sum, the best
 // scoring clause is one of them by chance. Each is computed, contract by contract, and the
-// user picks — never one stated as the answer.
+// user picks — never one stated as the answer. «где пени выше — у экспедитора или по складу»
+// compares the same clauses' daily rates.
 
 import (
+	"math/big"
 	"regexp"
 	"slices"
 	"strings"
@@ -18,10 +20,48 @@ import (
 // («просрочили оплату», «задолжали», «не заплатим»).
 var aboutPaying = regexp.MustCompile(`(?i)оплат|платеж|платёж|задолж|заплат|долг|недоимк|аренд|абонент`)
 
+// latePayment is a document's clause charging a daily penalty on an unpaid sum, in its
+// current wording (hit.Unit as the document states it; text as amended).
+type latePayment struct {
+	hit  library.ClauseHit
+	text string
+	rate *big.Rat // per day, in per cent
+	pct  string   // as written: «0,05»
+}
+
+// latePayments are such clauses, one a document (of prefer, when the dialog is about some; of
+// only, when not nil), supplementary agreements left out: theirs is their contract's, amended.
+func latePayments(q Question, rds []*readDoc, only map[int]bool) []latePayment {
+	var out []latePayment
+	for di, rd := range rds {
+		if len(q.Prefer) > 0 && !slices.Contains(q.Prefer, rd.cd.ID) || len(rd.amends) > 0 || only != nil && !only[di] {
+			continue
+		}
+		for _, u := range rd.cd.Units {
+			h := library.ClauseHit{Doc: di, Unit: u}
+			text := u.Text
+			if am, _, ok := amendmentOf(rds, h); ok && am.Text != "" {
+				text = am.Text
+			}
+			m := dailyRate.FindStringSubmatch(text)
+			if m == nil || !paymentBase.MatchString(text) {
+				continue
+			}
+			r, ok := new(big.Rat).SetString(strings.ReplaceAll(m[1], ",", "."))
+			if !ok {
+				continue
+			}
+			out = append(out, latePayment{hit: h, text: text, rate: r, pct: m[1]})
+			break // one penalty clause a document
+		}
+	}
+	return out
+}
+
 // penaltiesAcross computes the penalty for the amount and days the question names under every
-// document (of prefer, when the dialog is about some) with a clause that charges a daily
-// penalty on an unpaid sum; ok is false unless the question asks such a penalty with both
-// figures, names no document, and two documents or more have such a clause.
+// document with a clause that charges a daily penalty on an unpaid sum; ok is false unless the
+// question asks such a penalty with both figures, names no document, and two documents or more
+// have such a clause.
 func penaltiesAcross(q Question, rds []*readDoc, hits []library.ClauseHit, place func(library.ClauseHit) string, title func(doc int) string) (lead string, units []library.ClauseHit, ok bool) {
 	text := strings.ToLower(q.Text)
 	if len(hits) == 0 || hits[0].Named || !askedPenalty.MatchString(text) || !askedDays.MatchString(text) ||
@@ -29,26 +69,15 @@ func penaltiesAcross(q Question, rds []*readDoc, hits []library.ClauseHit, place
 		return "", nil, false
 	}
 	var lines []string
-	for di, rd := range rds {
-		if len(q.Prefer) > 0 && !slices.Contains(q.Prefer, rd.cd.ID) || len(rd.amends) > 0 {
-			continue // a supplementary agreement's penalty is its contract's, in its new wording
+	for _, lp := range latePayments(q, rds, nil) {
+		h := lp.hit
+		h.Unit.Text = lp.text
+		line, _ := penaltyFor(Question{Text: q.Text}, []library.ClauseHit{h}, place, nil)
+		if line == "" {
+			return "", nil, false // no amount named: the monthly payment of which contract?
 		}
-		for _, u := range rd.cd.Units {
-			h := library.ClauseHit{Doc: di, Unit: u}
-			if am, _, ok := amendmentOf(rds, h); ok && am.Text != "" {
-				h.Unit.Text = am.Text
-			}
-			if !dailyRate.MatchString(h.Unit.Text) || !paymentBase.MatchString(h.Unit.Text) {
-				continue
-			}
-			line, _ := penaltyFor(Question{Text: q.Text}, []library.ClauseHit{h}, place, nil)
-			if line == "" {
-				return "", nil, false // no amount named: the monthly payment of which contract?
-			}
-			lines = append(lines, "\\- **"+md.Escape(title(di))+"**: "+line)
-			units = append(units, library.ClauseHit{Doc: di, Unit: u})
-			break // one penalty clause a document
-		}
+		lines = append(lines, "\\- **"+md.Escape(title(h.Doc))+"**: "+line)
+		units = append(units, lp.hit)
 	}
 	if len(lines) < 2 {
 		return "", nil, false
@@ -56,3 +85,56 @@ func penaltiesAcross(q Question, rds []*readDoc, hits []library.ClauseHit, place
 	return "Пени за просрочку оплаты по каждому договору, где они начисляются за каждый день — какой из них имеется в виду, уточните:\n" +
 		strings.Join(lines, "\n"), units, true
 }
+
+// comparesPenalties: the question compares penalties («где пени выше», «в каком договоре самые
+// высокие пени», «сравни неустойку»).
+var comparesPenalties = regexp.MustCompile(`(?i)(выше|ниже|больше|меньше|высок\p{L}*|низк\p{L}*|максимальн\p{L}*|минимальн\p{L}*|сравн\p{L}*|разниц\p{L}*)`)
+
+// penaltiesCompared lists the daily rates of late payment of the documents the question names
+// (every document when it names fewer than two), highest first, and says which is highest;
+// ok is false unless the question compares penalties (not a computation of one) and two
+// documents or more charge one.
+func penaltiesCompared(q Question, rds []*readDoc, hits []library.ClauseHit, place func(library.ClauseHit) string, title func(doc int) string) (lead string, units []library.ClauseHit, ok bool) {
+	text := strings.ToLower(q.Text)
+	if len(hits) == 0 || !askedPenalty.MatchString(text) || !comparesPenalties.MatchString(text) || askedDays.MatchString(text) {
+		return "", nil, false
+	}
+	named := map[int]bool{}
+	for _, h := range hits {
+		if h.Affinity > 0 {
+			named[h.Doc] = true
+		}
+	}
+	only := named
+	if len(named) < 2 {
+		only = nil // «в каком договоре самые высокие пени»: all of them
+	}
+	lps := latePayments(q, rds, only)
+	if len(lps) < 2 {
+		return "", nil, false
+	}
+	slices.SortStableFunc(lps, func(a, b latePayment) int { return b.rate.Cmp(a.rate) })
+	esc := md.Escape
+	var lines []string
+	for _, lp := range lps {
+		line := "\\- **" + esc(title(lp.hit.Doc)) + "**: " + esc(lp.pct+" % в день")
+		if c := rateCap.FindStringSubmatch(lp.text); c != nil {
+			line += esc(", не более " + c[1] + " %")
+		}
+		where := place(lp.hit)
+		if lp.text != lp.hit.Unit.Text {
+			where += " в новой редакции"
+		}
+		lines = append(lines, line+esc(" ("+where+")"))
+		units = append(units, lp.hit)
+	}
+	top, next := lps[0], lps[1]
+	verdict := "Выше всего — по «" + title(top.hit.Doc) + "»"
+	if top.rate.Cmp(next.rate) == 0 {
+		verdict = "Самая высокая ставка одинакова у «" + title(top.hit.Doc) + "» и «" + title(next.hit.Doc) + "»"
+	} else if q := new(big.Rat).Quo(top.rate, next.rate); q.IsInt() {
+		verdict += ": в " + q.RatString() + " раза выше, чем по «" + title(next.hit.Doc) + "»"
+	}
+	return "Пени за просрочку оплаты, от высоких к низким:\n" + strings.Join(lines, "\n") + "\n\n" + esc(verdict+"."), units, true
+}
+
