@@ -42,6 +42,9 @@ func TestPenaltyOfOwnFigures(t *testing.T) {
 			[]string{"от высоких к низким", "ТЭ-305/26**: 0,1 % в день, не более 10 % (п. 5.5)",
 				"СА-14/26**: 0,05 % в день, не более 10 % (п. 8.1 в новой редакции)", "АГ-09/2026**: 0,03 % в день (п. 7.1)",
 				"Выше всего — по «ДОГОВОР ТРАНСПОРТНОЙ ЭКСПЕДИЦИИ № ТЭ-305/26»: в 2 раза выше"}, []string{"ДС2 субаренда скан**: 0"}},
+		// …and the lowest, as a follow-up; the loan's penalty on an overdue sum is one of them.
+		{docsetDir, "где у нас самые высокие пени за просрочку оплаты",
+			[]string{"от высоких к низким", "А-07/26**: 0,1 % в день (п. 7.1)", "03/ВГЗ-26**: 0,03 % в день (п. 6.1)"}, nil},
 		// Figures of the user's own that no computation takes: said so, then the clauses.
 		{docset3Dir, "грузчики 2 чел на 2 часа почем",
 			[]string{"Посчитать это по вашим цифрам не берусь", "650,00"}, nil},
@@ -75,5 +78,25 @@ func TestRenewedEnd(t *testing.T) {
 		if !strings.Contains(ans.Text, w) {
 			t.Errorf("no %q in\n%s", w, ans.Text)
 		}
+	}
+}
+
+// TestLowestPenaltyFollowUp: «а самые низкие» after «где самые высокие пени» lists the same
+// rates from the lowest.
+func TestLowestPenaltyFollowUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads a document set")
+	}
+	a := docsetAgent(t, "", docsetFilesIn(t, docsetDir), 27000)
+	req := Request{UserID: 27000, ChatID: 27700}
+	ask(t, a, req, "где у нас самые высокие пени за просрочку оплаты")
+	ans := ask(t, a, req, "а самые низкие")
+	for _, w := range []string{"от низких к высоким", "Ниже всего — по «ДОГОВОР № 47/У»"} {
+		if !strings.Contains(ans.Text, w) {
+			t.Errorf("no %q in\n%s", w, ans.Text)
+		}
+	}
+	if i, j := strings.Index(ans.Text, "47/У**: 0,02"), strings.Index(ans.Text, "А-07/26**: 0,1"); i < 0 || j < 0 || i > j {
+		t.Errorf("not from the lowest:\n%s", ans.Text)
 	}
 }

@@ -857,11 +857,43 @@ func acrossDocs(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.
 			most = max(most, held[i])
 		}
 	}
+	// A document named by its party only («сравни грузчиков векторТранс и складлогистик» and the
+	// sublease with ООО «СкладЛогистик Подольск»): its unit must hold something the question
+	// asks about besides the names, or it is no answer.
+	namesOf := func(di int) []string {
+		n := docs[di].Meta.Title + " " + DocName(docs[di].Meta) + " " + rds[di].header.Title
+		for _, p := range rds[di].parties {
+			n += " " + p.Name
+		}
+		return retrieval.Tokens(n)
+	}
+	var asked []string
+	for _, t := range retrieval.Tokens(q.Text) {
+		if !library.DocumentWord(t) && !library.QuestionWord(t) {
+			asked = append(asked, t)
+		}
+	}
+	aboutSomething := func(h library.ClauseHit) bool {
+		names, in := namesOf(h.Doc), retrieval.Tokens(h.Unit.Text+" "+h.Unit.Lead)
+		rest := 0
+		for _, t := range asked {
+			if slices.Contains(names, t) || slices.ContainsFunc(hits, func(o library.ClauseHit) bool { return slices.Contains(namesOf(o.Doc), t) }) {
+				continue
+			}
+			rest++
+			if slices.Contains(in, t) {
+				return true
+			}
+		}
+		return rest == 0 // the question asks nothing but names
+	}
 	seen := map[int]bool{}
 	var kept []library.ClauseHit
 	for i, h := range hits {
 		switch {
 		case seen[h.Doc] || h.Matched == 0 || named && h.Affinity == 0 || contracts && !contract(h.Doc):
+			continue
+		case named && !has && q.Continues == "" && !aboutSomething(h):
 			continue
 		case has && held[i] < most:
 			continue

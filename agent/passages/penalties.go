@@ -88,6 +88,9 @@ func penaltiesAcross(q Question, rds []*readDoc, hits []library.ClauseHit, place
 
 // comparesPenalties: the question compares penalties («где пени выше», «в каком договоре самые
 // высокие пени», «сравни неустойку»).
+// asksLowest: the question asks the lowest («самые низкие», «где меньше»).
+var asksLowest = regexp.MustCompile(`(?i)ниже|меньш\p{L}*|низк\p{L}*|минимальн\p{L}*`)
+
 var comparesPenalties = regexp.MustCompile(`(?i)(выше|ниже|больше|меньше|высок\p{L}*|низк\p{L}*|максимальн\p{L}*|минимальн\p{L}*|сравн\p{L}*|разниц\p{L}*)`)
 
 // penaltiesCompared lists the daily rates of late payment of the documents the question names
@@ -96,9 +99,12 @@ var comparesPenalties = regexp.MustCompile(`(?i)(выше|ниже|больше|
 // documents or more charge one.
 func penaltiesCompared(q Question, rds []*readDoc, hits []library.ClauseHit, place func(library.ClauseHit) string, title func(doc int) string) (lead string, units []library.ClauseHit, ok bool) {
 	text := strings.ToLower(q.Text)
-	if len(hits) == 0 || !askedPenalty.MatchString(text) || !comparesPenalties.MatchString(text) || askedDays.MatchString(text) {
+	// «а самые низкие» after «где самые высокие пени»: the penalty is the continued question's
+	penalty := askedPenalty.MatchString(text) || q.Continues != "" && askedPenalty.MatchString(strings.ToLower(q.Continues))
+	if len(hits) == 0 || !penalty || !comparesPenalties.MatchString(text) || askedDays.MatchString(text) {
 		return "", nil, false
 	}
+	lowest := asksLowest.MatchString(text)
 	named := map[int]bool{}
 	for _, h := range hits {
 		if h.Affinity > 0 {
@@ -113,7 +119,12 @@ func penaltiesCompared(q Question, rds []*readDoc, hits []library.ClauseHit, pla
 	if len(lps) < 2 {
 		return "", nil, false
 	}
-	slices.SortStableFunc(lps, func(a, b latePayment) int { return b.rate.Cmp(a.rate) })
+	slices.SortStableFunc(lps, func(a, b latePayment) int {
+		if lowest {
+			return a.rate.Cmp(b.rate)
+		}
+		return b.rate.Cmp(a.rate)
+	})
 	esc := md.Escape
 	var lines []string
 	for _, lp := range lps {
@@ -129,12 +140,16 @@ func penaltiesCompared(q Question, rds []*readDoc, hits []library.ClauseHit, pla
 		units = append(units, lp.hit)
 	}
 	top, next := lps[0], lps[1]
-	verdict := "Выше всего — по «" + title(top.hit.Doc) + "»"
-	if top.rate.Cmp(next.rate) == 0 {
-		verdict = "Самая высокая ставка одинакова у «" + title(top.hit.Doc) + "» и «" + title(next.hit.Doc) + "»"
-	} else if q := new(big.Rat).Quo(top.rate, next.rate); q.IsInt() {
-		verdict += ": в " + q.RatString() + " раза выше, чем по «" + title(next.hit.Doc) + "»"
+	head, most, than, ratio := "Пени за просрочку оплаты, от высоких к низким:\n", "Выше всего", "выше", new(big.Rat).Quo(top.rate, next.rate)
+	if lowest {
+		head, most, than, ratio = "Пени за просрочку оплаты, от низких к высоким:\n", "Ниже всего", "ниже", new(big.Rat).Quo(next.rate, top.rate)
 	}
-	return "Пени за просрочку оплаты, от высоких к низким:\n" + strings.Join(lines, "\n") + "\n\n" + esc(verdict+"."), units, true
+	verdict := most + " — по «" + title(top.hit.Doc) + "»"
+	if top.rate.Cmp(next.rate) == 0 {
+		verdict = most + " — одинаково по «" + title(top.hit.Doc) + "» и «" + title(next.hit.Doc) + "»"
+	} else if ratio.IsInt() {
+		verdict += ": в " + ratio.RatString() + " раза " + than + ", чем по «" + title(next.hit.Doc) + "»"
+	}
+	return head + strings.Join(lines, "\n") + "\n\n" + esc(verdict+"."), units, true
 }
 
