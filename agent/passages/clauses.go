@@ -350,6 +350,13 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	}
 	net := ""
 	if pen == "" && due == "" {
+		// «сколько в месяц за склад вместе с тко»: the monthly payment and the fee named with it
+		var with []library.ClauseHit
+		if net, with = monthlyWith(q, kept, rds, docs, placeOf); net != "" {
+			kept = with
+		}
+	}
+	if net == "" && pen == "" && due == "" {
 		net = perUnitFor(q, current, placeOf) // «аренда за год без ндс»: twelve months of the net amount
 	}
 	if net == "" {

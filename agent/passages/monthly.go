@@ -189,3 +189,46 @@ func wholeTermFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc,
 		esc(fmt.Sprintf(" (срок с %s по %s — %s; платёж — %s).", p.From.Format("02.01.2006"), p.To.Format("02.01.2006"),
 			place(t.Unit, doc), place(u, doc)))
 }
+
+// monthlyWith is the line (Markdown) that adds a contract's monthly payment and another monthly
+// sum of the same contract the question names with it («сколько в месяц за склад вместе с
+// тко»: the fixed part, in the wording a supplementary agreement set, and the waste removal
+// fee), and the two units; "" when the question asks no such total, the best unit states no
+// monthly sum apart from the payment, or one sum includes VAT and the other not.
+func monthlyWith(q Question, kept []library.ClauseHit, rds []*readDoc, docs []docstore.Doc, place func(library.ClauseHit) string) (string, []library.ClauseHit) {
+	if len(kept) == 0 || !perMonth.MatchString(q.Text) || !together.MatchString(q.Text) {
+		return "", nil
+	}
+	h := kept[0]
+	cd := rds[h.Doc].cd
+	u, amount, ok := monthlyOf(cd)
+	if !ok || u.Index == h.Unit.Index {
+		return "", nil
+	}
+	extraText := h.Unit.Text
+	if am, _, ok := amendmentOf(rds, h); ok && am.Text != "" {
+		extraText = am.Text
+	}
+	extra, ok := monthlyIn(library.Unit{Text: extraText})
+	if !ok {
+		return "", nil
+	}
+	main := library.ClauseHit{Doc: h.Doc, Unit: u}
+	mainText, by := u.Text, ""
+	if am, ai, ok := amendmentOf(rds, main); ok && am.Text != "" {
+		if a, ok := monthlyIn(library.Unit{Text: am.Text}); ok {
+			amount, mainText, by = a, am.Text, " в редакции «"+amendedBy(rds[ai], docs[ai])+"»"
+		}
+	}
+	if statesNet.MatchString(mainText) != statesNet.MatchString(extraText) {
+		return "", nil // one with VAT, one without: no sum of the two
+	}
+	a, ok1 := kopecks(amount)
+	b, ok2 := kopecks(extra)
+	if !ok1 || !ok2 {
+		return "", nil
+	}
+	esc := md.Escape
+	return esc(fmt.Sprintf("В месяц: %s (%s%s) + %s (%s) = ", ru.Money(a), place(main), by, ru.Money(b), place(h))) +
+		"**" + esc(ru.Money(a+b)) + "**" + esc("."), []library.ClauseHit{main, h}
+}
