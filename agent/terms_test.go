@@ -37,3 +37,38 @@ func TestMonthlyWithFee(t *testing.T) {
 		t.Errorf("no %q in\n%s", want, text)
 	}
 }
+
+// TestOurSigners: «кто подписывал договоры с нашей стороны» names, document by document, who
+// signed for the user's company — a supplementary agreement signed by proxy with its power of
+// attorney; one document named, that one only.
+func TestOurSigners(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads a document set")
+	}
+	a := docsetAgent(t, "", docsetFilesIn(t, docset3Dir), 40000)
+	for i, tt := range []struct {
+		q    string
+		want []string
+		not  []string
+	}{
+		{"кто подписывал договоры с нашей стороны", []string{"Со стороны ООО «Альтаир Трейд» документы подписаны:",
+			"**ДОГОВОР № СА-14/26** — в лице генерального директора Воронцовой Марины Алексеевны",
+			"**АГЕНТСКИЙ ДОГОВОР № АГ-09/2026** — в лице генерального директора Воронцовой Марины Алексеевны",
+			"(ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 2)** — в лице коммерческого директора Лаптева Дениса Николаевича, по доверенности № 27 от 12.01.2026"},
+			[]string{"ВекторТранс"}},
+		{"кто от нас подписал договор экспедиции", []string{"документ подписан:", "ТЭ-305/26** — в лице генерального директора Воронцовой"},
+			[]string{"СА-14/26"}},
+	} {
+		ans := ask(t, a, Request{UserID: 40000, ChatID: int64(40800 + i)}, tt.q)
+		for _, w := range tt.want {
+			if !strings.Contains(ans.Text, w) {
+				t.Errorf("%q: no %q in\n%s", tt.q, w, ans.Text)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(ans.Text, n) {
+				t.Errorf("%q: %q in\n%s", tt.q, n, ans.Text)
+			}
+		}
+	}
+}

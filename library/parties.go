@@ -14,6 +14,9 @@ type Party struct {
 	INN  string
 	// By is who signs for it: «генерального директора Корнилова Андрея Викторовича».
 	By string
+	// Proxy is the power of attorney the signer acts by («доверенности № 27 от 12.01.2026»);
+	// "" when the charter (or nothing) is named.
+	Proxy string
 	// Unit is the index of the unit that names it.
 	Unit int
 }
@@ -24,6 +27,8 @@ var (
 	partyRole = regexp.MustCompile(`именуем\p{L}*\s+(?:в\s+дальнейшем\s+)?«([^»]+)»|\(далее\s*[—–-]?\s*«([^»]+)»\)`)
 	partyINN  = regexp.MustCompile(`ИНН\s*:?\s*(\d{10}|\d{12})\b`)
 	partyBy   = regexp.MustCompile(`^,?\s*в\s+лице\s+([^,]+)`)
+	// partyProxy: the signer acts by a power of attorney, not the charter.
+	partyProxy = regexp.MustCompile(`^,?\s*действующ\p{L}*\s+на\s+основании\s+(доверенности\s+[^,;]+?)\s*(?:,|;|$)`)
 	// partyShort: the short name a preamble gives in parentheses, «(ООО «ТехноЛайн»)».
 	partyShort = regexp.MustCompile(`\(((?:ООО|АО|ПАО|НАО|ЗАО|ОАО|ИП|ФГУП|МУП|АНО)\s+«[^»]+»)\)`)
 	// partyFull: a legal form spelt out and the name in quotes.
@@ -87,6 +92,10 @@ func Parties(us []Unit) []Party {
 			}
 			if by := partyBy.FindStringSubmatch(u.Text[loc[1]:]); by != nil {
 				p.By = strings.TrimSpace(by[1])
+				// «…, действующего на основании доверенности № 27 от 12.01.2026»: signed by proxy
+				if proxy := partyProxy.FindStringSubmatch(u.Text[loc[1]+len(by[0]):]); proxy != nil {
+					p.Proxy = strings.TrimSpace(proxy[1])
+				}
 			}
 			out = append(out, p)
 		}

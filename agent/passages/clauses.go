@@ -189,6 +189,9 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if headerCue.MatchString(q.Text) {
 		return headerOf(rds, docs, hits, res)
 	}
+	if r, ok := ourSigners(q, rds, docs, hits); ok {
+		return r, res, true // «кто подписывал договоры с нашей стороны»
+	}
 	if r, ok := monthlyTotal(q, hits, rds, docs); ok {
 		return r, res, true
 	}

@@ -5,7 +5,10 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/agent/skill"
+	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/library"
 )
 
@@ -13,7 +16,7 @@ import (
 var asksWho = regexp.MustCompile(`(?i)(^|[^\p{L}])(кто|кого|кем|чей|чья|чьё|чье|с\s+кем|как\p{L}*\s+(организаци|компани|фирм|контрагент))`)
 
 // asksSigner: the question asks who signed the document («кто подписал», «кто подписывал»).
-var asksSigner = regexp.MustCompile(`(?i)кто\s+(\p{L}+\s+)?подпис|подписант|за\s+подписью\s+кого`)
+var asksSigner = regexp.MustCompile(`(?i)кто\s+(\p{L}+\s+){0,2}подпис|подписант|за\s+подписью\s+кого`)
 
 // partiesFor is the line (Markdown) that says who a side of the document is, when q asks who
 // («кто арендодатель», «исполнитель по ит договору кто», «кто делает текущий ремонт»): the
@@ -70,7 +73,9 @@ func partiesFor(q Question, kept []library.ClauseHit, rds []*readDoc) (line stri
 		if p.INN != "" {
 			s += md.Escape(", ИНН " + p.INN)
 		}
-		if p.By != "" {
+		if p.By != "" && p.Proxy != "" {
+			s += md.Escape(" (в лице " + p.By + ", по " + p.Proxy + ")")
+		} else if p.By != "" {
 			s += md.Escape(" (в лице " + p.By + ")")
 		}
 		parts = append(parts, s)
@@ -95,3 +100,60 @@ func roleStem(role string) string {
 
 // fold is text lower-cased with «ё» read as «е».
 func fold(s string) string { return strings.ReplaceAll(strings.ToLower(s), "ё", "е") }
+
+// ourSide: the question is about the user's own side («с нашей стороны», «от нас», «наш
+// подписант»).
+var ourSide = regexp.MustCompile(`(?i)(^|[^\p{L}])(с\s+нашей\s+стороны|от\s+нас|у\s+нас|наш\p{L}*|мы)([^\p{L}]|$)`)
+
+// ourSigners answers «кто подписывал договоры с нашей стороны»: in each document that names the
+// user's company (the party every contract names) with its signer, who signed for it —
+// supplementary agreements too, which a deputy may sign. ok is false unless the question asks
+// who signed for our side and either names one document that names our signer or names none
+// and two documents name one.
+func ourSigners(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.ClauseHit) (skill.Reply, bool) {
+	if !asksSigner.MatchString(q.Text) || !ourSide.MatchString(q.Text) {
+		return skill.Reply{}, false
+	}
+	one := -1 // «допник по складу кто от нас подписывал»: the document named
+	if len(hits) > 0 && hits[0].Named && !across(q) {
+		one = hits[0].Doc
+	}
+	own := ownCompany(rds, docs)
+	if own == "" {
+		return skill.Reply{}, false
+	}
+	var lines []string
+	var srcs []facts.Source
+	var quoted []string
+	for i, rd := range rds {
+		if one >= 0 && i != one {
+			continue
+		}
+		for _, p := range rd.parties {
+			if p.Name != own || p.By == "" {
+				continue
+			}
+			srcs = append(srcs, facts.Source{Title: docs[i].Meta.Title})
+			quoted = append(quoted, docs[i].Meta.ID)
+			title := docs[i].Meta.Title
+			if rd.header.Title != "" && len(rd.amends) > 0 {
+				title += " (" + rd.header.Title + ")"
+			}
+			by := p.By
+			if p.Proxy != "" {
+				by += ", по " + p.Proxy
+			}
+			lines = append(lines, fmt.Sprintf("\\- **%s** — в лице %s [%d]", md.Escape(title), md.Escape(by), len(srcs)))
+			break
+		}
+	}
+	if len(lines) == 0 || one < 0 && len(lines) < 2 {
+		return skill.Reply{}, false
+	}
+	head := "Со стороны " + own + " документы подписаны:"
+	if len(lines) == 1 {
+		head = "Со стороны " + own + " документ подписан:"
+	}
+	return skill.Reply{Text: md.Escape(head) + "\n" + strings.Join(lines, "\n"),
+		Sources: srcs, Quoted: quoted}, true
+}

@@ -152,4 +152,3 @@ func penaltiesCompared(q Question, rds []*readDoc, hits []library.ClauseHit, pla
 	}
 	return head + strings.Join(lines, "\n") + "\n\n" + esc(verdict+"."), units, true
 }
-
