@@ -72,3 +72,24 @@ func TestOurSigners(t *testing.T) {
 		}
 	}
 }
+
+// TestDeadlineThroughAnotherEvent: a payment due 10 working days after a report is approved,
+// asked with the day the report arrives, is counted through the clause that sets approval's
+// own term (5 working days after receipt) — not from the arrival, nor by a clause on sending
+// originals that is no payment's.
+func TestDeadlineThroughAnotherEvent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads a document set")
+	}
+	a := docsetAgent(t, "", docsetFilesIn(t, docset3Dir), 40000)
+	for i, tt := range []struct{ q, want, not string }{
+		{"отчет за ноябрь придет 07.12, утвердим в последний день — крайний срок оплаты агенту",
+			"Срок: до **28.12.2026** включительно (утверждение — не позднее 14.12.2026 (5 рабочих дн. с 07.12.2026, п. 5.3); затем 10 рабочих дн. с 14.12.2026 (п. 4.6)", "21.12.2026"},
+		{"отчет утвердили 10.12 — до какого числа платить агенту", "Срок: до **24.12.2026** включительно (10 рабочих дн. с 10.12.2026", "утверждение —"},
+	} {
+		ans := ask(t, a, Request{UserID: 40000, ChatID: int64(40900 + i)}, tt.q)
+		if !strings.Contains(ans.Text, tt.want) || strings.Contains(ans.Text, tt.not) {
+			t.Errorf("%q: want %q, not %q, in\n%s", tt.q, tt.want, tt.not, ans.Text)
+		}
+	}
+}

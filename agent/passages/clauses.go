@@ -325,7 +325,19 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 	}
 	pen, penHit := penaltyFor(q, penOf, placeOf, monthly)
-	due := deadlineFor(q, current, placeOf, signed, ends)
+	unitsOf := func(doc int) []library.Unit { return cds[doc].Units }
+	due, dueHit := deadlineFor(q, current, placeOf, signed, ends, unitsOf)
+	if due == "" && asksPaying.MatchString(q.Text) {
+		// «крайний срок оплаты агенту»: the payment's term among the clauses scoring near the
+		// kept ones, when none of these is a payment's
+		due, dueHit = deadlineFor(q, penOf, placeOf, signed, ends, unitsOf)
+	}
+	if due != "" && !slices.ContainsFunc(kept, func(k library.ClauseHit) bool { return k.Doc == dueHit.Doc && k.Unit.Index == dueHit.Unit.Index }) {
+		kept = []library.ClauseHit{dueHit} // the clause computed by is the one quoted
+		if i := slices.IndexFunc(hits, func(k library.ClauseHit) bool { return k.Doc == dueHit.Doc && k.Unit.Index == dueHit.Unit.Index }); i >= 0 {
+			kept[0] = hits[i] // in its own wording: an amended one follows
+		}
+	}
 	titleOf := func(di int) string { return docs[di].Meta.Title }
 	across, acrossUnits, penAcross := penaltiesAcross(q, rds, hits, placeOf, titleOf)
 	if compared {

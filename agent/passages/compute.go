@@ -186,6 +186,12 @@ var (
 		`(?:^|\s)(?:то\s+|тогда\s+)?до\s*\??\s*$|до\s+когда`)
 )
 
+// asksPaying: the question asks when to pay; statesPaying: a clause's term is of a payment.
+var (
+	asksPaying   = regexp.MustCompile(`(?i)оплат|(^|[^\p{L}])(за)?плат|выплат|перечисл|внести|вносить|погас`)
+	statesPaying = regexp.MustCompile(`(?i)оплач|оплат|плат[её]ж|плат[аиуы]|выплач|перечисл|внос|внес|уплач|возмещ|погаш`)
+)
+
 // writtenDay: a date written in figures («11.12», «14.12.2026»).
 var writtenDay = regexp.MustCompile(`(^|[^\d.])(\d{1,2}\.\d{1,2}(?:\.\d{2,4})?)($|[^\d.])`)
 
@@ -250,9 +256,9 @@ var fixedHolidays = map[[2]int]bool{{1, 1}: true, {1, 2}: true, {1, 3}: true, {1
 // own clause states (ends: its last day and where it is stated; nil when unknown) — then «когда» asks it too. "" when the question
 // asks no deadline, there is no day to count from, or no unit states such a period.
 func deadlineFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string, signed func(library.ClauseHit) (time.Time, bool),
-	ends func(library.ClauseHit) (time.Time, string, bool)) string {
+	ends func(library.ClauseHit) (time.Time, string, bool), unitsOf func(doc int) []library.Unit) (string, library.ClauseHit) {
 	if q.Now.IsZero() || !askedDeadline.MatchString(q.Text) && !askedWhen.MatchString(q.Text) {
-		return ""
+		return "", library.ClauseHit{}
 	}
 	var start time.Time
 	text := q.Text
@@ -286,6 +292,9 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 		if n <= 0 || n > 365 || ofOtherMonth(h.Unit.Text, q.Text) {
 			continue
 		}
+		if asksPaying.MatchString(q.Text) && !statesPaying.MatchString(h.Unit.Text) {
+			continue // «крайний срок оплаты агенту»: not the ten days to send the original of a report
+		}
 		after := h.Unit.Text[strings.Index(h.Unit.Text, m[0])+len(m[0]):]
 		// counted from the term's end: the end the contract states, whatever day the question
 		// names («продлится на 27й» is no 27th)
@@ -302,6 +311,28 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 			from, termAt = d, at
 		} else if termEnd.MatchString(after) {
 			continue // the term's end unknown, a follow-up's, or the term itself asked («срок аренды до какого»)
+		}
+		chain := ""
+		if anchor, dated := clauseAnchor(after), datedEvent(q.Text); !fromEnd && !back && !from.IsZero() && anchor != "" && dated != "" && anchor != dated {
+			// counted from another event than the one the question dates: through the clause
+			// that sets that event's own term, or not at all
+			if unitsOf == nil {
+				continue
+			}
+			cm, cu, ok := chainStep(unitsOf(h.Doc), anchor, dated)
+			if !ok {
+				continue
+			}
+			cn, _ := strconv.Atoi(cm[1])
+			ck := strings.ToLower(cm[2])
+			mid := addTerm(from, cn, ck, 1)
+			cdays := fmt.Sprintf("%d %s дн.", cn, ck)
+			if ck == "" {
+				cdays = fmt.Sprintf("%d дн.", cn)
+			}
+			chain = eventNames[anchor] + " — не позднее " + mid.Format("02.01.2006") + " (" + cdays + " с " + from.Format("02.01.2006") + ", " +
+				place(library.ClauseHit{Doc: h.Doc, Unit: cu}) + ")"
+			from = mid
 		}
 		if from.IsZero() {
 			d, ok := time.Time{}, false
@@ -322,23 +353,15 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 		if back {
 			step = -1
 		}
-		day := from
-		switch kind {
-		case "рабочих", "банковских":
-			for left := n; left > 0; {
-				day = day.AddDate(0, 0, step)
-				if wd := day.Weekday(); wd != time.Saturday && wd != time.Sunday && !fixedHolidays[[2]int{int(day.Month()), day.Day()}] {
-					left--
-				}
-			}
-		default:
-			day = day.AddDate(0, 0, step*n)
-		}
+		day := addTerm(from, n, kind, step)
 		days := fmt.Sprintf("%d %s дн.", n, kind)
 		if kind == "" {
 			days = fmt.Sprintf("%d дн.", n)
 		}
 		how := days + " с " + from.Format("02.01.2006") + ", со следующего дня"
+		if chain != "" {
+			how = chain + "; затем " + days + " с " + from.Format("02.01.2006") + " (" + place(h) + ")"
+		}
 		switch {
 		case fromEnd && back:
 			how = days + " до окончания срока " + from.Format("02.01.2006") + " по " + termAt
@@ -360,9 +383,9 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 		if today := time.Date(q.Now.Year(), q.Now.Month(), q.Now.Day(), 0, 0, 0, 0, day.Location()); day.Before(today) {
 			how += "; этот срок уже прошёл"
 		}
-		return esc(lead) + "**" + esc(day.Format("02.01.2006")) + "**" + esc(tail+how+"; расчёт по "+place(h)+").")
+		return esc(lead) + "**" + esc(day.Format("02.01.2006")) + "**" + esc(tail+how+"; расчёт по "+place(h)+")."), h
 	}
-	return ""
+	return "", library.ClauseHit{}
 }
 
 var (

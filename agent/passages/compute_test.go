@@ -110,11 +110,11 @@ func TestDeadlineFor(t *testing.T) {
 	rent.Score = 3
 	deposit := unit("3.6. Обеспечительный платёж вносится в течение 5 (пяти) банковских дней с даты подписания Договора.")
 	deposit.Score = 2
-	if got := deadlineFor(Question{Text: "когда платить", Now: now}, []library.ClauseHit{rent, deposit}, place, signed, ends); got != "" {
+	if got, _ := deadlineFor(Question{Text: "когда платить", Now: now}, []library.ClauseHit{rent, deposit}, place, signed, ends, nil); got != "" {
 		t.Errorf("the deposit's deadline given for the rent: %q", got)
 	}
 	for _, tt := range tests {
-		got := deadlineFor(Question{Text: tt.q, Now: now}, []library.ClauseHit{tt.hit}, place, signed, ends)
+		got, _ := deadlineFor(Question{Text: tt.q, Now: now}, []library.ClauseHit{tt.hit}, place, signed, ends, nil)
 		if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
 			t.Errorf("deadlineFor(%q) = %q, want %q", tt.q, got, tt.want)
 		}

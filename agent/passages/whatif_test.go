@@ -80,3 +80,27 @@ func TestTermMonth(t *testing.T) {
 		}
 	}
 }
+
+func TestDatedEvent(t *testing.T) {
+	for _, c := range []struct{ q, want string }{
+		{"отчет за ноябрь придет 07.12, утвердим в последний день — крайний срок оплаты агенту", "receive"},
+		{"отчет утвердили 10.12 — до какого числа платить", "approve"},
+		{"акт подписали 03.12 до какого оплатить", "sign"},
+		{"до какого числа платить аренду", ""},
+	} {
+		if got := datedEvent(c.q); got != c.want {
+			t.Errorf("datedEvent(%q) = %q, want %q", c.q, got, c.want)
+		}
+	}
+	if got := clauseAnchor(" с даты утверждения отчёта Агента Принципалом."); got != "approve" {
+		t.Errorf("clauseAnchor = %q", got)
+	}
+	units := []library.Unit{{Text: "4.6. Вознаграждение выплачивается в течение 10 (десяти) рабочих дней с даты утверждения отчёта."},
+		{Text: "5.3. Принципал в течение 5 (пяти) рабочих дней с даты получения отчёта утверждает его либо направляет возражения."}}
+	if m, u, ok := chainStep(units, "approve", "receive"); !ok || u.Text != units[1].Text || m[1] != "5" {
+		t.Errorf("chainStep: %v %q %v", m, u.Text, ok)
+	}
+	if _, _, ok := chainStep(units, "approve", "sign"); ok {
+		t.Error("chainStep from signing found a step")
+	}
+}
