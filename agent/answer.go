@@ -265,6 +265,9 @@ var asksPrice = regexp.MustCompile(`(^|\s)(почем|почём|сколько\
 var docMention = regexp.MustCompile(`(^|[^\p{L}])(в|во|по|из|к|у|от)\s+(\p{L}+\s+)?(договор|акт|прайс|положени|соглашени|спецификаци|дс)|` +
 	`(^|[^\p{L}])(дог|допник\p{L}*)([^\p{L}]|$)|(^|[^\p{L}])(наш\p{L}*|этом\p{L}*)\s+(договор|акт|положени|прайс)`)
 
+// penaltyAsked: the message asks about a penalty — a contract's, never a 1C figure.
+var penaltyAsked = regexp.MustCompile(`(^|[^\p{L}])(пен[иья]|неустойк\p{L}*|штраф\p{L}*)`)
+
 // docsOfferPrefix starts the button that asks the user's documents what 1C answered: the
 // parser reads «в моих документах» as a question about them. maxOfferRunes bounds the
 // questions offered so (a button's text is the question sent back).
@@ -311,7 +314,10 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 			return partOfName(d.Counterparty.Value.Name, w) && a.namesDocument(ctx, q, w)
 		}))
 	partyToo = partyToo || wordOfName
-	if named1C && !partyToo {
+	// 1C keeps no penalties: «заплатили постоянку 20.11, пени будут?» is no bank statement of
+	// December, whatever «заплатили» reads as — unless a counterparty 1C knows is named.
+	penalty1C := d.Kind == understand.KindLedger && !party1C && penaltyAsked.MatchString(strings.ToLower(q.Text))
+	if named1C && !partyToo && !penalty1C {
 		return d, fits && d.Counterparty.Set
 	}
 	if hit.AnyNamed && docMention.MatchString(strings.ToLower(q.Text)) {
@@ -349,7 +355,7 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// with documents is about them when a clause holds some of its words: the knowledge base would
 	// only say that it did not understand.
 	signless := d.Kind == understand.KindKB && d.Rule == "default"
-	if unknown || ownPolicy || signless {
+	if unknown || ownPolicy || signless || penalty1C {
 		sure, need = false, docsRouteWeak
 	}
 	// A 1C or Bank of Russia reading that names nothing of theirs — no counterparty, account
@@ -372,6 +378,9 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 		need = docsRouteStrong
 	case asksBack && planned:
 		need = docsRouteWeak // the planner's 1C reading would only ask back whose
+	}
+	if penalty1C {
+		need = docsRouteWeak // whatever 1C would ask back, it keeps no penalty
 	}
 	if sure {
 		switch {

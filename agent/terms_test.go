@@ -93,3 +93,25 @@ func TestDeadlineThroughAnotherEvent(t *testing.T) {
 		}
 	}
 }
+
+// TestPenaltyForAMonthPaidLate: a month's payment paid on the day the question names is late by
+// the days after the month's term (as amended), and the penalty is computed from the monthly
+// payment (as amended) at the daily rate (as amended); paid in time, there is none — and a
+// penalty question is never read as a bank statement.
+func TestPenaltyForAMonthPaidLate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads a document set")
+	}
+	a := docsetAgent(t, "", docsetFilesIn(t, docset3Dir), 40000)
+	for i, tt := range []struct{ q, want string }{
+		{"заплатили аренду склада за декабрь 04.12, пени скольо будет",
+			"Пени: 600 118,00 ₽ × 0,05 % × 9 дн. (с 26.11.2026 по 04.12.2026; срок был 25.11.2026 по п. 4.3) = **2 700,53 ₽**"},
+		{"заплатили постоянку за декабрь 20.11, пени будут?", "Пени нет: оплата 20.11.2026 — в срок (срок был 25.11.2026 по п. 4.3)."},
+	} {
+		ans := ask(t, a, Request{UserID: 40000, ChatID: int64(41000 + i)}, tt.q)
+		text := strings.NewReplacer("\u00a0", " ", "\u202f", " ").Replace(ans.Text)
+		if !strings.Contains(text, tt.want) {
+			t.Errorf("%q: no %q in\n%s", tt.q, tt.want, text)
+		}
+	}
+}

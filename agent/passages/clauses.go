@@ -325,6 +325,14 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 	}
 	pen, penHit := penaltyFor(q, penOf, placeOf, monthly)
+	latePaid := false // computed from the month's term, its payment and the day paid: whatever the coverage
+	if pen == "" {
+		// «заплатили аренду за декабрь 04.12, пени сколько»: the days late from the month's term
+		if pen, penHit = latePaidPenalty(q, hits, rds, placeOf); pen != "" {
+			kept = kept[:0:0] // the penalty clause alone, quoted below
+			latePaid = true
+		}
+	}
 	unitsOf := func(doc int) []library.Unit { return cds[doc].Units }
 	due, dueHit := deadlineFor(q, current, placeOf, signed, ends, unitsOf)
 	if due == "" && asksPaying.MatchString(q.Text) {
@@ -439,7 +447,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	// The first line computed from the units answers, in this order; with none, a best unit
 	// that holds too little of the question does not answer it either.
 	lead := cmp.Or(chg, interest, whole, net, pen, due, sum)
-	if lead != "" && res.Coverage < MinClauseCoverage*weakComputed && !named && !hits[0].Named && !scheduled && q.Continues == "" && !penAcross {
+	if lead != "" && res.Coverage < MinClauseCoverage*weakComputed && !named && !hits[0].Named && !scheduled && q.Continues == "" && !penAcross && !latePaid {
 		// a figure computed from a clause that holds little of the question («тко за весь срок»
 		// and the rent's monthly payment) is no answer to it
 		lead = ""

@@ -1,0 +1,134 @@
+package passages
+
+// «заплатили аренду склада за декабрь 04.12, пени сколько будет»: the month's payment was due by
+// the contract's day (25.11 — «не позднее 25 числа месяца, предшествующего оплачиваемому», as
+// amended), paid on the day the question names: the days late, the monthly payment and the
+// daily rate of late payment give the penalty. Every figure comes from the clauses, as they read
+// now, and the answer shows each.
+
+import (
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/ru"
+)
+
+// monthDue is the day a month's payment falls due by a clause that sets it by the day of a
+// month («не позднее 10 числа оплачиваемого месяца», «до 25 числа месяца, предшествующего
+// оплачиваемому»), moved to the next working day (art. 193 of the Civil Code); ok is false when
+// the clause sets none so or the period is not one month.
+func monthDue(p ru.Period, text string) (due time.Time, day int, ok bool) {
+	m := nextMonthDay.FindStringSubmatch(text)
+	if m == nil || p.From.Month() != p.To.Month() || p.From.Year() != p.To.Year() {
+		return time.Time{}, 0, false
+	}
+	day, _ = strconv.Atoi(m[1])
+	month := p.To
+	switch {
+	case m[4] != "": // the month before the one paid for
+		month = p.From.AddDate(0, -2, 0)
+	case m[2] == "": // the month paid for
+		month = p.From.AddDate(0, -1, 0)
+	}
+	due = time.Date(month.Year(), month.Month()+1, day, 0, 0, 0, 0, ru.Moscow)
+	if due.Day() != day {
+		return time.Time{}, 0, false
+	}
+	return workingDayFrom(due), day, true
+}
+
+// latePaidPenalty is the line (Markdown) that computes the penalty for a month's payment paid on
+// the day the question names, and the penalty clause computed by; "" when the question names no
+// payment day or month, or the document (of the best hit) states no monthly term, payment or
+// daily rate of late payment.
+func latePaidPenalty(q Question, hits []library.ClauseHit, rds []*readDoc, place func(library.ClauseHit) string) (string, library.ClauseHit) {
+	text := strings.ToLower(q.Text)
+	if len(hits) == 0 || q.Now.IsZero() || !askedPenalty.MatchString(text) || askedDays.MatchString(text) {
+		return "", library.ClauseHit{}
+	}
+	d := writtenDay.FindStringSubmatch(q.Text)
+	if d == nil {
+		return "", library.ClauseHit{}
+	}
+	paid, ok, err := ru.ParsePeriod(d[2], q.Now)
+	if err != nil || !ok || paid.Kind != ru.KindDay {
+		return "", library.ClauseHit{}
+	}
+	rest := strings.Replace(q.Text, d[2], " ", 1)
+	period, ok := termMonth(rest, q.Now)
+	if !ok {
+		return "", library.ClauseHit{}
+	}
+	// the first document among the best clauses' that sets a monthly term, payment and penalty
+	seen := map[int]bool{}
+	for _, h := range hits {
+		if h.Score < hits[0].Score*weakPenalty {
+			break
+		}
+		if seen[h.Doc] {
+			continue
+		}
+		seen[h.Doc] = true
+		if line, lp := latePaidIn(q, h.Doc, paid.From, period, rds, place); line != "" {
+			return line, lp
+		}
+	}
+	return "", library.ClauseHit{}
+}
+
+// latePaidIn is latePaidPenalty by the clauses of document doc.
+func latePaidIn(q Question, doc int, paidOn time.Time, period ru.Period, rds []*readDoc, place func(library.ClauseHit) string) (string, library.ClauseHit) {
+	current := func(u library.Unit) string {
+		if am, _, ok := amendmentOf(rds, library.ClauseHit{Doc: doc, Unit: u}); ok && am.Text != "" {
+			return am.Text
+		}
+		return u.Text
+	}
+	var due time.Time
+	var term library.ClauseHit
+	for _, u := range rds[doc].cd.Units {
+		if dd, _, ok := monthDue(period, current(u)); ok && !ofOtherMonth(current(u), q.Text) {
+			due, term = dd, library.ClauseHit{Doc: doc, Unit: u}
+			break
+		}
+	}
+	mu, amount, ok := monthlyOf(rds[doc].cd)
+	if due.IsZero() || !ok {
+		return "", library.ClauseHit{}
+	}
+	if a, ok := monthlyIn(library.Unit{Text: current(mu)}); ok {
+		amount = a
+	}
+	base, ok := kopecks(amount)
+	lps := latePayments(q, rds, map[int]bool{doc: true})
+	if !ok || len(lps) == 0 {
+		return "", library.ClauseHit{}
+	}
+	lp := lps[0]
+	esc := md.Escape
+	late := int(paidOn.Sub(due).Hours()/24 + 0.5)
+	dueAt := esc(fmt.Sprintf("срок был %s по %s", due.Format("02.01.2006"), place(term)))
+	if late <= 0 {
+		return esc("Пени нет: оплата "+paidOn.Format("02.01.2006")+" — в срок (") + dueAt + esc(")."), term // the term is the answer
+	}
+	sum := new(big.Rat).Mul(big.NewRat(base, 100), new(big.Rat).Quo(lp.rate, big.NewRat(100, 1)))
+	sum.Mul(sum, big.NewRat(int64(late), 1))
+	line := esc(fmt.Sprintf("Пени: %s × %s %% × %d дн. (с %s по %s; ", ru.Money(base), lp.pct, late,
+		due.AddDate(0, 0, 1).Format("02.01.2006"), paidOn.Format("02.01.2006"))) + dueAt + esc(") = ") +
+		"**" + esc(ru.Money(ru.Kopecks(sum))) + "**"
+	if c := rateCap.FindStringSubmatch(lp.text); c != nil {
+		if cr, ok := new(big.Rat).SetString(strings.ReplaceAll(c[1], ",", ".")); ok {
+			limit := new(big.Rat).Mul(big.NewRat(base, 100), new(big.Rat).Quo(cr, big.NewRat(100, 1)))
+			if sum.Cmp(limit) > 0 {
+				line += esc(fmt.Sprintf(", но не более %s %% — %s", c[1], ru.Money(ru.Kopecks(limit))))
+			}
+		}
+	}
+	return line + esc(fmt.Sprintf(" (расчёт по %s; платёж за месяц — %s по %s).", place(lp.hit), ru.Money(base),
+		place(library.ClauseHit{Doc: doc, Unit: mu}))), lp.hit
+}
