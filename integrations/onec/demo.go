@@ -120,6 +120,10 @@ type Account struct {
 	Name     string   `json:"name"`
 	Type     string   `json:"type"`
 	Subconto []string `json:"subconto"`
+	// Currency is the chart's «Валютный» flag (признак учёта): the account keeps Валюта and
+	// ВалютнаяСумма beside the rouble amount (52, 60.21, 62.21 …). Only the realistic demo base
+	// sets it; the default chart has no currency accounts, so its file is unchanged.
+	Currency bool `json:"currency,omitempty"`
 }
 
 // Ledger is a whole 1C company in memory.

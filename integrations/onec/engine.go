@@ -3,6 +3,7 @@ package onec
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"slices"
 	"strings"
@@ -42,6 +43,11 @@ type Demo struct {
 
 	accounts []string         // account codes: the chart, then codes only the register uses
 	accIdx   map[string]int16 // code → index into accounts
+	// curAcc marks the accounts the chart keeps currency accounting on (Валютный): only their
+	// records carry Валюта and ВалютнаяСумма (eval_register.go).
+	curAcc []bool
+
+	curs *refTable // Справочник.Валюты: the currencies the ledger names (contracts, records)
 
 	movs  []mov        // register records of posted documents, by Период
 	byAcc [][2][]int32 // account → [Дт, Кт] → records with the account on that side, by Период
@@ -66,6 +72,10 @@ type mov struct {
 	acc    [2]int16    // [Дт, Кт]
 	sub    [2][3]int32 // Субконто1–3 of the debit and the credit side, by the side's kinds; -1 none
 	kinds  [2]uint16   // the kinds each side's subconto are kept in (Demo.kindLists)
+	// cur and curAmount are each side's Валюта (an entry of Demo.curs, -1 none) and
+	// ВалютнаяСумма, as the ledger gives them; they count only on a currency account (curAcc).
+	cur       [2]int32
+	curAmount [2]Kopecks
 }
 
 const (
@@ -91,6 +101,7 @@ func NewDemo(l *Ledger) *Demo {
 		docs:   newRefTable(len(l.Documents)),
 		banks:  newRefTable(len(l.Organizations)),
 		accIdx: make(map[string]int16, len(l.Accounts)),
+		curs:   newRefTable(4),
 
 		kindListIdx: map[string]uint16{},
 		chartKinds:  make(map[string][]string, len(l.Accounts)),
@@ -105,6 +116,10 @@ func NewDemo(l *Ledger) *Demo {
 	for _, c := range l.Contracts {
 		d.ctrs.add(normUUID(c.Ref), TypeContract, c.Name)
 	}
+	d.currency("RUB") // bank accounts are rouble accounts (engine_banks.go)
+	for _, c := range l.Contracts {
+		d.currency(c.Currency)
+	}
 	for _, a := range l.Accounts {
 		d.account(a.Code)
 		if _, seen := d.chartKinds[a.Code]; !seen {
@@ -115,6 +130,13 @@ func NewDemo(l *Ledger) *Demo {
 		d.docs.add(normUUID(doc.Ref), TypeDocumentPrefix+bpDocumentType(doc.Type), documentPresentation(bpDocumentType(doc.Type), doc.Number, doc.Date.Time))
 	}
 	d.internMovements()
+	d.curAcc = make([]bool, len(d.accounts))
+	for _, a := range l.Accounts {
+		if a.Currency {
+			d.curAcc[d.accIdx[a.Code]] = true
+		}
+	}
+	d.curs.rankBy(d.curs.byName)
 	d.indexDocuments()
 	d.indexMovements()
 	d.orgs.rankBy(d.orgs.byName)
@@ -153,7 +175,9 @@ func (d *Demo) internMovements() {
 			acc:    [2]int16{d.account(m.AccountDr), d.account(m.AccountCr)},
 			sub: [2][3]int32{d.sideRefs(d.kindLists[kinds[dt]], m.SubcontoDr),
 				d.sideRefs(d.kindLists[kinds[kt]], m.SubcontoCr)},
-			kinds: kinds,
+			kinds:     kinds,
+			cur:       [2]int32{d.currency(m.CurrencyDr), d.currency(m.CurrencyCr)},
+			curAmount: [2]Kopecks{m.CurrencyAmountDr, m.CurrencyAmountCr},
 		})
 	}
 	slices.SortStableFunc(d.movs, func(a, b mov) int { return cmp.Compare(a.period, b.period) })
@@ -198,6 +222,22 @@ func (d *Demo) indexMovements() {
 			d.byAcc[m.acc[s]][s] = append(d.byAcc[m.acc[s]][s], mi)
 		}
 	}
+}
+
+// currency interns a currency by its name (the ledger's "USD"); "" is none (-1).
+func (d *Demo) currency(name string) int32 {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return -1
+	}
+	return d.curs.add(currencyUUID(name), TypeCurrency, name)
+}
+
+// currencyUUID is a currency's reference: the ledger names currencies only, so the demo derives
+// a fixed UUID from the name.
+func currencyUUID(name string) string {
+	h := sha256.Sum256([]byte("Справочник.Валюты/" + name))
+	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
 }
 
 // account interns an account code.

@@ -12,21 +12,19 @@ import (
 // or a catalog table reads, from the ledger's files.
 
 // objectIndex maps reference entries back to the ledger's rows and holds what the ledger keeps
-// only as names (subconto kinds, currencies).
+// only as names (subconto kinds; currencies are Demo.curs).
 type objectIndex struct {
 	orgAt, cpAt, ctrAt []int32 // reference entry → index into the ledger's slice (-1: none)
 	accChart           int     // the accounts below it are the chart's; the rest only the register names
 	accAt              []int32 // account → index into Ledger.Accounts (-1: not in the chart)
 	kinds              []string
 	kindIdx            map[string]int32
-	currencies         []string
-	currencyIdx        map[string]int32
 	banksByKey         map[string]int32 // organization entry + "\x00" + number → bank account
 }
 
 // indexObjects builds the objectIndex; NewDemo calls it last.
 func (d *Demo) indexObjects() {
-	o := &objectIndex{kindIdx: map[string]int32{}, currencyIdx: map[string]int32{}, banksByKey: map[string]int32{}}
+	o := &objectIndex{kindIdx: map[string]int32{}, banksByKey: map[string]int32{}}
 	back := func(t *refTable, n int, refOf func(int) string) []int32 {
 		at := make([]int32, len(t.uuids))
 		for i := range at {
@@ -56,9 +54,6 @@ func (d *Demo) indexObjects() {
 		}
 	}
 	o.accChart = len(l.Accounts)
-	for _, c := range l.Contracts {
-		o.currency(c.Currency)
-	}
 	for i := range d.banks.known {
 		o.banksByKey[bankKey(d.bankOrgs[i], d.banks.pres[i])] = i
 	}
@@ -79,13 +74,9 @@ func (o *objectIndex) kind(name string) int32 {
 	return int32(len(o.kinds) - 1)
 }
 
-func (o *objectIndex) currency(name string) int32 {
-	if i, ok := o.currencyIdx[name]; ok {
-		return i
-	}
-	o.currencies = append(o.currencies, name)
-	o.currencyIdx[name] = int32(len(o.currencies) - 1)
-	return int32(len(o.currencies) - 1)
+// currencyOf is the currency named so (-1 for none or one the ledger never names).
+func (d *Demo) currencyOf(name string) int32 {
+	return lookup(d.curs, currencyUUID(strings.TrimSpace(name)))
 }
 
 // errNoField is a field the object has not: 1C's «Поле не найдено».
@@ -133,7 +124,7 @@ func (d *Demo) field(v val, name string) (val, error) {
 		if v.t == tKind {
 			return strVal(d.obj.kinds[i]), nil
 		}
-		return strVal(d.obj.currencies[i]), nil
+		return strVal(d.curs.pres[i]), nil
 	}
 	if name == "НАИМЕНОВАНИЕ" || name == "ПРЕДСТАВЛЕНИЕ" || name == "КОД" {
 		if v.t == tOther && i >= 0 && name != "КОД" {
@@ -256,7 +247,7 @@ func (d *Demo) ctrField(i int32, name string) (val, error) {
 		}
 		return enumVal("Перечисление.ВидыДоговоровКонтрагентов." + kind), nil
 	case "ВАЛЮТАВЗАИМОРАСЧЕТОВ":
-		return refVal(tCurrency, d.obj.currencyIdx[c.Currency]), nil
+		return refVal(tCurrency, d.currencyOf(c.Currency)), nil
 	case "ПОМЕТКАУДАЛЕНИЯ":
 		return boolVal(c.DeletionMark), nil
 	}
@@ -358,7 +349,7 @@ func (d *Demo) bankField(i int32, name string) (val, error) {
 	case "БАНК": // the ledger names no bank
 		return val{k: vRef, t: tOther, n: -1, s: "Справочник.Банки"}, nil
 	case "ВАЛЮТАДЕНЕЖНЫХСРЕДСТВ": // the ledger's accounts are rouble accounts
-		return refVal(tCurrency, d.obj.currency("RUB")), nil
+		return refVal(tCurrency, d.currencyOf("RUB")), nil
 	}
 	return vFalse, nil
 }
@@ -380,7 +371,7 @@ func (d *Demo) accountKind(i int32) string {
 func (d *Demo) accField(i int32, name string) (val, error) {
 	if i < 0 {
 		switch name {
-		case "КОД", "НАИМЕНОВАНИЕ", "ВИД", "ЗАБАЛАНСОВЫЙ", "ПОМЕТКАУДАЛЕНИЯ", "ПРЕДСТАВЛЕНИЕ":
+		case "КОД", "НАИМЕНОВАНИЕ", "ВИД", "ЗАБАЛАНСОВЫЙ", "ПОМЕТКАУДАЛЕНИЯ", "ПРЕДСТАВЛЕНИЕ", "ВАЛЮТНЫЙ":
 			return null, nil
 		}
 		return null, &errNoField{"ПланСчетов.Хозрасчетный", name}
@@ -397,6 +388,8 @@ func (d *Demo) accField(i int32, name string) (val, error) {
 		return enumVal("ВидСчета." + d.accountKind(i)), nil
 	case "ЗАБАЛАНСОВЫЙ", "ПОМЕТКАУДАЛЕНИЯ": // the demo chart has no off-balance accounts
 		return vFalse, nil
+	case "ВАЛЮТНЫЙ": // the признак учёта: Валюта and ВалютнаяСумма are kept on the account
+		return boolVal(d.curAcc[i]), nil
 	}
 	return null, &errNoField{"ПланСчетов.Хозрасчетный", name}
 }

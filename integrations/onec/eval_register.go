@@ -40,12 +40,27 @@ var virtualTables = map[string]vtShape{
 }
 
 // sideCols are the fields a balance or turnover table's conditions read: the account, the
-// dimension and the subconto of the account's side of a record.
-var sideCols = foldAll("Счет", "Организация", "Субконто1", "Субконто2", "Субконто3")
+// dimensions and the subconto of the account's side of a record. Валюта is a dimension with a
+// признак учёта (Валютный): NULL on an account that keeps no currency (sideCurrency).
+var sideCols = foldAll("Счет", "Организация", "Субконто1", "Субконто2", "Субконто3", "Валюта")
 
 // recordCols are the fields of a record: the register's own table and ДвиженияССубконто.
+// Валюта and ВалютнаяСумма are not balanced (BP's Хозрасчетный), so each side has its own.
 var recordCols = foldAll("Период", "Регистратор", "НомерСтроки", "Активность", "Организация", "СчетДт", "СчетКт",
-	"СубконтоДт1", "СубконтоДт2", "СубконтоДт3", "СубконтоКт1", "СубконтоКт2", "СубконтоКт3", "Сумма")
+	"СубконтоДт1", "СубконтоДт2", "СубконтоДт3", "СубконтоКт1", "СубконтоКт2", "СубконтоКт3", "Сумма",
+	"ВалютаДт", "ВалютаКт", "ВалютнаяСуммаДт", "ВалютнаяСуммаКт")
+
+// sideCurrency is a record side's Валюта and ВалютнаяСумма: on an account the chart keeps
+// currency accounting on (Валютный), the record's currency (an empty reference where it gives
+// none) and its currency amount (0 where it gives none); on any other account NULL, both — the
+// platform keeps no value of a dimension or resource whose признак учёта the account has not
+// (BP's own queries read them so: ЕСТЬNULL(Остатки.Валюта, …), ВЫБОР КОГДА Счет.Валютный).
+func (d *Demo) sideCurrency(m *mov, s int) (cur, amount val) {
+	if !d.curAcc[m.acc[s]] {
+		return null, null
+	}
+	return refVal(tCurrency, m.cur[s]), numVal(m.curAmount[s])
+}
 
 // subconto is the pos-th subconto of a record's side: by the kinds given (a virtual table's
 // Субконто parameter), else by the side's own kinds (the account's in the chart, else the
@@ -93,8 +108,14 @@ func (d *Demo) recordField(mi int32, c int, kinds []string) val {
 		return d.subconto(m, dt, c-7, kinds)
 	case 10, 11, 12:
 		return d.subconto(m, kt, c-10, kinds)
+	case 13:
+		return numVal(m.amount)
+	case 14, 15:
+		cur, _ := d.sideCurrency(m, c-14)
+		return cur
 	}
-	return numVal(m.amount)
+	_, amount := d.sideCurrency(m, c-16)
+	return amount
 }
 
 // virtualTable evaluates a virtual table's parameters and builds its rows.
@@ -180,6 +201,9 @@ func (c *compiler) virtualTable(src *qlang.Source, vt vtShape) (*table, error) {
 			return refVal(tAcc, int32(m.acc[r%2]))
 		case 1:
 			return refVal(tOrg, m.org)
+		case 5:
+			cur, _ := c.d.sideCurrency(m, r%2)
+			return cur
 		}
 		return c.d.subconto(m, r%2, col-2, kinds)
 	}}
@@ -280,15 +304,23 @@ func (d *Demo) cutoff(sec int64) int {
 	return lo
 }
 
-// balanceKey is a row of a balance or turnover table: the account, the organization and the
-// three subconto of the account's side.
+// balanceKey is a row of a balance or turnover table: the account, the organization, the
+// three subconto of the account's side and its Валюта (NULL on an account without currency
+// accounting).
 type balanceKey struct {
 	acc int16
 	org int32
 	sub [3]val
+	cur val
 }
 
-type balanceSums struct{ open, dt, kt Kopecks }
+// balanceSums are a row's resources: Сумма, and ВалютнаяСумма (cur is false while the row is
+// of an account without currency accounting, whose ВалютнаяСумма columns are NULL).
+type balanceSums struct {
+	open, dt, kt          Kopecks
+	curOpen, curDt, curKt Kopecks
+	cur                   bool
+}
 
 // balanceTable is Остатки, Обороты or ОстаткиИОбороты: per account, organization and subconto,
 // the records before `before` make the opening balance, those with from <= Период <= to the
@@ -327,72 +359,101 @@ func (c *compiler) balanceTable(kind vtKind, accOK []bool, cond func(*ctx) (val,
 				for p := range k.sub {
 					k.sub[p] = d.subconto(m, s, p, kinds)
 				}
+				var curAmount val
+				k.cur, curAmount = d.sideCurrency(m, s)
 				r := sums[k]
 				if r == nil {
-					r = &balanceSums{}
+					r = &balanceSums{cur: curAmount.k == vNum}
 					sums[k] = r
 					order = append(order, k)
 				}
-				amount := m.amount
+				amount, curSigned := m.amount, Kopecks(curAmount.n)
 				if s == kt {
-					amount = -amount
+					amount, curSigned = -amount, -curSigned
 				}
 				switch {
 				case m.period < before:
 					r.open += amount
+					r.curOpen += curSigned
 				case s == dt:
 					r.dt += m.amount
+					r.curDt += Kopecks(curAmount.n)
 				default:
 					r.kt += m.amount
+					r.curKt += Kopecks(curAmount.n)
 				}
 			}
 		}
 	}
 	var cols []string
-	switch kind {
-	case vtBalance:
-		cols = foldAll("СуммаОстаток", "СуммаОстатокДт", "СуммаОстатокКт")
-	case vtTurnover:
-		cols = foldAll("СуммаОборот", "СуммаОборотДт", "СуммаОборотКт")
-	default:
-		cols = foldAll("СуммаНачальныйОстаток", "СуммаНачальныйОстатокДт", "СуммаНачальныйОстатокКт",
-			"СуммаОборот", "СуммаОборотДт", "СуммаОборотКт",
-			"СуммаКонечныйОстаток", "СуммаКонечныйОстатокДт", "СуммаКонечныйОстатокКт")
+	for _, resource := range []string{"Сумма", "ВалютнаяСумма"} {
+		switch kind {
+		case vtBalance:
+			cols = append(cols, foldAll(resource+"Остаток", resource+"ОстатокДт", resource+"ОстатокКт")...)
+		case vtTurnover:
+			cols = append(cols, foldAll(resource+"Оборот", resource+"ОборотДт", resource+"ОборотКт")...)
+		default:
+			cols = append(cols, foldAll(resource+"НачальныйОстаток", resource+"НачальныйОстатокДт", resource+"НачальныйОстатокКт",
+				resource+"Оборот", resource+"ОборотДт", resource+"ОборотКт",
+				resource+"КонечныйОстаток", resource+"КонечныйОстатокДт", resource+"КонечныйОстатокКт")...)
+		}
 	}
 	var rows [][]val
 	for _, k := range order {
 		r := sums[k]
-		closing := r.open + r.dt - r.kt
-		row := []val{refVal(tAcc, int32(k.acc)), refVal(tOrg, k.org), k.sub[0], k.sub[1], k.sub[2]}
-		split := func(net Kopecks) []val {
-			a, b := d.splitBalance(k.acc, net)
-			return []val{numVal(net), numVal(a), numVal(b)}
-		}
+		// A row whose resources are all zero is not in the table: Сумма and, on a currency
+		// account, ВалютнаяСумма (a balance of currency without roubles is still a balance).
 		switch kind {
 		case vtBalance:
-			if r.open == 0 {
+			if r.open == 0 && r.curOpen == 0 {
 				continue
 			}
-			row = append(row, split(r.open)...)
 		case vtTurnover:
-			if r.dt == 0 && r.kt == 0 {
+			if r.dt == 0 && r.kt == 0 && r.curDt == 0 && r.curKt == 0 {
 				continue
 			}
-			row = append(row, numVal(r.dt-r.kt), numVal(r.dt), numVal(r.kt))
 		default:
-			if r.open == 0 && r.dt == 0 && r.kt == 0 {
+			if r.open == 0 && r.dt == 0 && r.kt == 0 && r.curOpen == 0 && r.curDt == 0 && r.curKt == 0 {
 				continue
 			}
-			row = append(row, split(r.open)...)
-			row = append(row, numVal(r.dt-r.kt), numVal(r.dt), numVal(r.kt))
-			row = append(row, split(closing)...)
 		}
+		row := []val{refVal(tAcc, int32(k.acc)), refVal(tOrg, k.org), k.sub[0], k.sub[1], k.sub[2], k.cur}
+		row = append(row, d.resourceColumns(kind, k.acc, r.open, r.dt, r.kt, true)...)
+		row = append(row, d.resourceColumns(kind, k.acc, r.curOpen, r.curDt, r.curKt, r.cur)...)
 		rows = append(rows, row)
 	}
 	return rowsTable(append(append([]string{}, sideCols...), cols...), rows), nil
 }
 
-// splitBalance places a net balance as the platform does, by the account's kind (ВидСчета):
+// resourceColumns are one resource's columns of a row of Остатки, Обороты or
+// ОстаткиИОбороты: the balance and its Дт and Кт parts (splitBalance), the turnovers; all NULL
+// when the row's account does not keep the resource (kept false: ВалютнаяСумма off a currency
+// account).
+func (d *Demo) resourceColumns(kind vtKind, acc int16, open, dtSum, ktSum Kopecks, kept bool) []val {
+	split := func(net Kopecks) []val {
+		a, b := d.splitBalance(acc, net)
+		return []val{numVal(net), numVal(a), numVal(b)}
+	}
+	var out []val
+	switch kind {
+	case vtBalance:
+		out = split(open)
+	case vtTurnover:
+		out = []val{numVal(dtSum - ktSum), numVal(dtSum), numVal(ktSum)}
+	default:
+		out = append(split(open), numVal(dtSum-ktSum), numVal(dtSum), numVal(ktSum))
+		out = append(out, split(open+dtSum-ktSum)...)
+	}
+	if !kept {
+		for i := range out {
+			out[i] = null
+		}
+	}
+	return out
+}
+
+// splitBalance places a net balance as the platform does, by the account's kind (ВидСчета),
+// each resource by its own balance (ВалютнаяСумма as Сумма):
 // an active account's balance is always in ОстатокДт (negative when «red»), a passive one's
 // always in ОстатокКт (negative when the account is overpaid), an active-passive one's by its
 // sign. An account the chart lacks is active-passive (accountKind). Every template and the lane

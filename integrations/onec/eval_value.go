@@ -159,6 +159,8 @@ func (d *Demo) refs(t tableID) *refTable {
 		return d.docs
 	case tBank:
 		return d.banks
+	case tCurrency:
+		return d.curs
 	case tOther:
 		return d.others
 	}

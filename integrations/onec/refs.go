@@ -13,6 +13,7 @@ const (
 	TypeCounterparty = "СправочникСсылка.Контрагенты"
 	TypeContract     = "СправочникСсылка.ДоговорыКонтрагентов"
 	TypeBankAccount  = "СправочникСсылка.БанковскиеСчета"
+	TypeCurrency     = "СправочникСсылка.Валюты"
 	// TypeDocumentPrefix starts the ТипОбъекта of a document, e.g.
 	// "ДокументСсылка.ВводНачальныхОстатков".
 	TypeDocumentPrefix = "ДокументСсылка."
