@@ -48,9 +48,9 @@ const (
 var realisticAccounts = []onec.Account{
 	{Code: "10.01", Name: "Сырье и материалы", Type: "active", Subconto: []string{kindItem}},
 	{Code: "20.01", Name: "Основное производство", Type: "active", Subconto: []string{"Номенклатурные группы"}},
-	{Code: "52", Name: "Валютные счета", Type: "active", Subconto: []string{"БанковскиеСчета"}},
-	{Code: "60.21", Name: "Расчеты с поставщиками и подрядчиками (в валюте)", Type: "active_passive", Subconto: settlementKinds()},
-	{Code: "62.21", Name: "Расчеты с покупателями и заказчиками (в валюте)", Type: "active_passive", Subconto: settlementKinds()},
+	{Code: "52", Name: "Валютные счета", Type: "active", Subconto: []string{"БанковскиеСчета"}, Currency: true},
+	{Code: "60.21", Name: "Расчеты с поставщиками и подрядчиками (в валюте)", Type: "active_passive", Subconto: settlementKinds(), Currency: true},
+	{Code: "62.21", Name: "Расчеты с покупателями и заказчиками (в валюте)", Type: "active_passive", Subconto: settlementKinds(), Currency: true},
 	{Code: acc76AV, Name: "НДС по авансам и предоплатам полученным", Type: "active", Subconto: []string{"Контрагенты", kindSFOut}},
 	{Code: acc76VA, Name: "НДС по авансам и предоплатам выданным", Type: "passive", Subconto: []string{"Контрагенты", kindSFIn}},
 	{Code: "91.01", Name: "Прочие доходы", Type: "passive", Subconto: []string{"ПрочиеДоходыИРасходы"}},
@@ -402,14 +402,14 @@ func (r *reshaper) currency() {
 				p := r.addDoc("ПоступлениеНаРасчетныйСчет", payDay, head, cp.Ref, ctr.Ref, rubPay, 0, "Оплата по контракту "+num+" ("+cur+")")
 				r.l.Documents[p].BankAccount = &bank
 				// The receivable is revalued to the payment day's rate first, then closed.
-				r.exchange(p, acc, sub(ref), diff, true)
+				r.exchange(p, acc, sub(ref), cur, diff, true)
 				r.addMove(p, onec.Movement{AccountDr: "52", AccountCr: acc, SubcontoCr: sub(ref), Amount: rubPay, Content: "Оплата от покупателя (валюта)",
 					CurrencyDr: cur, CurrencyAmountDr: amountCur, CurrencyCr: cur, CurrencyAmountCr: amountCur})
 				continue
 			}
 			p := r.addDoc("СписаниеСРасчетногоСчета", payDay, head, cp.Ref, ctr.Ref, rubPay, 0, "Оплата по контракту "+num+" ("+cur+")")
 			r.l.Documents[p].BankAccount = &bank
-			r.exchange(p, acc, sub(ref), diff, false)
+			r.exchange(p, acc, sub(ref), cur, diff, false)
 			r.addMove(p, onec.Movement{AccountDr: acc, AccountCr: "52", SubcontoDr: sub(ref), Amount: rubPay, Content: "Оплата поставщику (валюта)",
 				CurrencyDr: cur, CurrencyAmountDr: amountCur, CurrencyCr: cur, CurrencyAmountCr: amountCur})
 		}
@@ -417,18 +417,21 @@ func (r *reshaper) currency() {
 }
 
 // exchange posts the exchange difference of a settlement (diff: the rouble value's change):
-// a receivable that grew is income, a payable that grew an expense.
-func (r *reshaper) exchange(doc int, acc string, sub []onec.Subconto, diff onec.Kopecks, receivable bool) {
+// a receivable that grew is income, a payable that grew an expense. The settlement side keeps
+// the contract's Валюта with no ВалютнаяСумма, as BP's revaluation does: the debt in currency
+// is unchanged, only its rouble value moves (a record without the currency would be a line of
+// its own in Остатки, Валюта being a dimension of the register).
+func (r *reshaper) exchange(doc int, acc string, sub []onec.Subconto, cur string, diff onec.Kopecks, receivable bool) {
 	switch {
 	case diff == 0:
 	case receivable && diff > 0:
-		r.addMove(doc, onec.Movement{AccountDr: acc, AccountCr: "91.01", SubcontoDr: sub, Amount: diff, Content: "Курсовая разница"})
+		r.addMove(doc, onec.Movement{AccountDr: acc, AccountCr: "91.01", SubcontoDr: sub, Amount: diff, Content: "Курсовая разница", CurrencyDr: cur})
 	case receivable:
-		r.addMove(doc, onec.Movement{AccountDr: "91.02", AccountCr: acc, SubcontoCr: sub, Amount: -diff, Content: "Курсовая разница"})
+		r.addMove(doc, onec.Movement{AccountDr: "91.02", AccountCr: acc, SubcontoCr: sub, Amount: -diff, Content: "Курсовая разница", CurrencyCr: cur})
 	case diff > 0:
-		r.addMove(doc, onec.Movement{AccountDr: "91.02", AccountCr: acc, SubcontoCr: sub, Amount: diff, Content: "Курсовая разница"})
+		r.addMove(doc, onec.Movement{AccountDr: "91.02", AccountCr: acc, SubcontoCr: sub, Amount: diff, Content: "Курсовая разница", CurrencyCr: cur})
 	default:
-		r.addMove(doc, onec.Movement{AccountDr: acc, AccountCr: "91.01", SubcontoDr: sub, Amount: -diff, Content: "Курсовая разница"})
+		r.addMove(doc, onec.Movement{AccountDr: acc, AccountCr: "91.01", SubcontoDr: sub, Amount: -diff, Content: "Курсовая разница", CurrencyDr: cur})
 	}
 }
 
