@@ -57,7 +57,7 @@ func run(t testing.TB, d *onec.Demo, id string, params map[string]any) []map[str
 var (
 	settlementKeys = []string{"Договор", "ДоговорНаименование", "ДокументРасчетов", "ДокументРасчетовДата", "ДокументРасчетовНомер",
 		"Контрагент", "КонтрагентНаименование", "Организация", "ОрганизацияНаименование", "Счет"}
-	balanceKeys = append([]string{"СуммаОстатокДт", "СуммаОстатокКт"}, settlementKeys...)
+	balanceKeys = append([]string{"СуммаОстатокДт", "СуммаОстатокКт", "Валюта", "ВалютнаяСуммаОстатокДт", "ВалютнаяСуммаОстатокКт"}, settlementKeys...)
 )
 
 // balancesOf reads BALANCE rows into Дт/Кт per settlement, checking keys and uniqueness.

@@ -93,7 +93,9 @@ func TestEdgeCasesOfTheRegister(t *testing.T) {
 		r := map[string]any{"Счет": "62", "Организация": full(org), "ОрганизацияНаименование": "ООО «Тест»",
 			"Контрагент": full(cp), "КонтрагентНаименование": "",
 			"Договор": "", "ДоговорНаименование": "", "ДокументРасчетов": "", "ДокументРасчетовДата": "", "ДокументРасчетовНомер": "",
-			"СуммаОстатокДт": json.Number(amount), "СуммаОстатокКт": json.Number("0"), "КоличествоДокументов": json.Number(fmt.Sprint(docs))}
+			"СуммаОстатокДт": json.Number(amount), "СуммаОстатокКт": json.Number("0"), "КоличествоДокументов": json.Number(fmt.Sprint(docs)),
+			// 62 keeps no currency (its chart has no «Валютный»): NULL, all three
+			"Валюта": "", "ВалютнаяСуммаОстатокДт": "", "ВалютнаяСуммаОстатокКт": ""}
 		if cp != ghost {
 			r["КонтрагентНаименование"] = cp.Presentation
 		}

@@ -142,7 +142,17 @@ type BalanceRow struct {
 	// Documents is КоличествоДокументов of the counterparty totals (its open settlement
 	// documents, counted in 1C); 0 elsewhere.
 	Documents int
+	// Currency is the row's Валюта where the account keeps currency accounting (60.21, 62.21,
+	// 52: the chart's «Валютный»), by its name ("USD"); "" on a rouble account (NULL) and where
+	// a record gave none (the empty reference). A settlement template has a row per currency.
+	Currency string
+	// CurrencyDebit and CurrencyCredit are ВалютнаяСуммаОстатокДт and …Кт, the balance in
+	// Currency (NULL, on a rouble account, is 0).
+	CurrencyDebit, CurrencyCredit Kopecks
 }
+
+// CurrencyNet is the balance in Currency, Дт − Кт.
+func (r BalanceRow) CurrencyNet() Kopecks { return r.CurrencyDebit - r.CurrencyCredit }
 
 // Net is the balance Дт − Кт.
 func (r BalanceRow) Net() Kopecks { return r.Debit - r.Credit }
@@ -271,10 +281,16 @@ func (res *Result) decode(r map[string]any) string {
 		if acc == "" || !ok1 || !ok2 || (isNull(r["СуммаОстатокДт"]) && isNull(r["СуммаОстатокКт"])) {
 			return DropUnknownShape
 		}
+		curDt, ok1 := amount(r["ВалютнаяСуммаОстатокДт"])
+		curKt, ok2 := amount(r["ВалютнаяСуммаОстатокКт"])
+		if !ok1 || !ok2 {
+			return DropUnknownShape
+		}
 		date, _ := rowDate(r["ДокументРасчетовДата"])
 		res.Balances = append(res.Balances, BalanceRow{Account: acc, Debit: dt, Credit: kt,
 			Counterparty: ref(r["Контрагент"]), Contract: ref(r["Договор"]), SettlementDocument: ref(r["ДокументРасчетов"]),
-			DocumentDate: date, DocumentNumber: str(r["ДокументРасчетовНомер"]), Documents: count(r["КоличествоДокументов"])})
+			DocumentDate: date, DocumentNumber: str(r["ДокументРасчетовНомер"]), Documents: count(r["КоличествоДокументов"]),
+			Currency: ref(r["Валюта"]).Presentation, CurrencyDebit: curDt, CurrencyCredit: curKt})
 	case RowsMovement:
 		period, hasPeriod := rowDate(r["Период"])
 		reg, hasReg := RefOf(r["Регистратор"])

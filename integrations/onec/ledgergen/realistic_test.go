@@ -393,13 +393,20 @@ func checkPartyTotals(t *testing.T, res *onec.Result, lines map[key]onec.Kopecks
 		}
 	}
 	maps.DeleteFunc(want, func(_ string, p party) bool { return p == party{} })
+	// A row per counterparty and currency (Валюта, NULL on a rouble line): the counterparty's
+	// figures are its rows added up.
 	got := map[string]party{}
+	seen := map[[2]string]bool{}
 	for _, r := range res.Balances {
 		cp := refID(r.Counterparty)
-		if _, dup := got[cp]; dup {
-			t.Errorf("%s: counterparty %s in two rows", id, cp)
+		if k := [2]string{cp, r.Currency}; seen[k] {
+			t.Errorf("%s: counterparty %s in two rows of currency %q", id, cp, r.Currency)
+		} else {
+			seen[k] = true
 		}
-		got[cp] = party{r.Debit, r.Credit, r.Documents}
+		p := got[cp]
+		p.dt, p.kt, p.docs = p.dt+r.Debit, p.kt+r.Credit, p.docs+r.Documents
+		got[cp] = p
 	}
 	if len(got) != len(want) {
 		t.Errorf("%s: %d counterparties, the calculation %d", id, len(got), len(want))
