@@ -397,6 +397,7 @@ func partyTotals(rows []onec.BalanceRow, payables bool) (out, hidden []Row, filt
 		party         Ref
 		debit, credit onec.Kopecks
 		documents     int
+		currencies    currencySums
 	}
 	by := map[string]*acc{}
 	var order []string
@@ -407,13 +408,15 @@ func partyTotals(rows []onec.BalanceRow, payables bool) (out, hidden []Row, filt
 		filtered++
 		a := by[r.Counterparty.UUID]
 		if a == nil {
-			a = &acc{party: r.Counterparty}
+			a = &acc{party: r.Counterparty, currencies: currencySums{}}
 			by[r.Counterparty.UUID] = a
 			order = append(order, r.Counterparty.UUID)
 		}
+		// a row per counterparty and currency: its roubles add up, its currencies stay apart
 		a.debit += r.Debit
 		a.credit += r.Credit
 		a.documents += r.Documents
+		a.currencies.add(r)
 	}
 	for _, id := range order {
 		a := by[id]
@@ -421,7 +424,8 @@ func partyTotals(rows []onec.BalanceRow, payables bool) (out, hidden []Row, filt
 		if payables {
 			amount, debt, advance = -amount, a.credit, a.debit
 		}
-		row := Row{Ref: a.party.UUID, Name: a.party.Presentation, Amount: amount, Count: a.documents}
+		row := Row{Ref: a.party.UUID, Name: a.party.Presentation, Amount: amount, Count: a.documents,
+			Currencies: a.currencies.list(payables)}
 		if advance != 0 {
 			row.Debt, row.Advance = debt, advance
 		}
@@ -452,10 +456,18 @@ func balanceSnapshot(rows []onec.BalanceRow, token string, cats *catalogs) ([]Ro
 	var net, dt, kt onec.Kopecks
 	parties := map[string]onec.Kopecks{}
 	documents := 0
+	// The balance in each currency: a counterparty's (one row per counterparty and currency)
+	// split by its sign as the roubles are, a line without one by its own.
+	currencies := currencySums{}
 	for _, r := range rows {
 		net += r.Net()
 		parties[r.Counterparty.UUID] += r.Net()
 		documents += r.Documents
+		if v := r.CurrencyNet(); r.Currency != "" && v > 0 {
+			currencies.addSplit(r.Currency, v, 0)
+		} else if r.Currency != "" {
+			currencies.addSplit(r.Currency, 0, -v)
+		}
 		if r.Counterparty.UUID != "" { // already split per sub-account and contract in 1C
 			dt += r.Debit
 			kt += r.Credit
@@ -468,7 +480,7 @@ func balanceSnapshot(rows []onec.BalanceRow, token string, cats *catalogs) ([]Ro
 	if len(rows) == 0 {
 		return nil, 0
 	}
-	row := Row{Account: token, Name: cats.accounts[token].name, Count: documents}
+	row := Row{Account: token, Name: cats.accounts[token].name, Count: documents, Currencies: currencies.list(false)}
 	if expanded {
 		for _, v := range parties {
 			if v > 0 {
@@ -507,6 +519,7 @@ func openItems(rows []onec.BalanceRow, tokens []string, a anchors, cats *catalog
 		number        string
 		party, deal   Ref
 		debit, credit onec.Kopecks
+		currencies    currencySums
 	}
 	by := map[string]*acc{}
 	var order []string
@@ -530,23 +543,25 @@ func openItems(rows []onec.BalanceRow, tokens []string, a anchors, cats *catalog
 		key := account + "\x00" + r.Counterparty.UUID + "\x00" + doc.UUID
 		x := by[key]
 		if x == nil {
-			x = &acc{account: account, doc: doc, date: date, number: number, party: r.Counterparty, deal: r.Contract}
+			x = &acc{account: account, doc: doc, date: date, number: number, party: r.Counterparty, deal: r.Contract, currencies: currencySums{}}
 			by[key] = x
 			order = append(order, key)
 		}
 		x.debit += r.Debit
 		x.credit += r.Credit
+		x.currencies.add(r)
 	}
 	var out []Row
 	for _, key := range order {
 		x := by[key]
 		open := x.debit - x.credit
-		if open == 0 { // 60.01 and 60.02 of one document may cancel out
+		cur := x.currencies.list(false)
+		if open == 0 && len(cur) == 0 { // 60.01 and 60.02 of one document may cancel out
 			continue
 		}
 		out = append(out, Row{Ref: x.doc.UUID, Name: x.doc.Presentation, Type: x.doc.Kind(), Number: x.number, Date: day(x.date),
 			Debit: x.debit, Credit: x.credit, Amount: open, Party: x.party.Presentation, PartyID: x.party.UUID, Deal: x.deal.Presentation, DealID: x.deal.UUID,
-			Account: x.account})
+			Account: x.account, Currencies: cur})
 	}
 	return out, anchored
 }
@@ -556,6 +571,7 @@ func openContracts(rows []onec.BalanceRow, a anchors) ([]Row, int) {
 	type acc struct {
 		deal, party   Ref
 		debit, credit onec.Kopecks
+		currencies    currencySums
 	}
 	by := map[string]*acc{}
 	var order []string
@@ -567,18 +583,21 @@ func openContracts(rows []onec.BalanceRow, a anchors) ([]Row, int) {
 		anchored++
 		x := by[r.Contract.UUID]
 		if x == nil {
-			x = &acc{deal: r.Contract, party: r.Counterparty}
+			x = &acc{deal: r.Contract, party: r.Counterparty, currencies: currencySums{}}
 			by[r.Contract.UUID] = x
 			order = append(order, r.Contract.UUID)
 		}
 		x.debit += r.Debit
 		x.credit += r.Credit
+		x.currencies.add(r)
 	}
 	var out []Row
 	for _, id := range order {
 		x := by[id]
-		if saldo := x.debit - x.credit; saldo != 0 {
-			out = append(out, Row{Ref: id, Name: x.deal.Presentation, Debit: x.debit, Credit: x.credit, Amount: saldo, Party: x.party.Presentation, PartyID: x.party.UUID, DealID: id, Deal: x.deal.Presentation})
+		cur := x.currencies.list(false)
+		if saldo := x.debit - x.credit; saldo != 0 || len(cur) > 0 {
+			out = append(out, Row{Ref: id, Name: x.deal.Presentation, Debit: x.debit, Credit: x.credit, Amount: saldo, Party: x.party.Presentation,
+				PartyID: x.party.UUID, DealID: id, Deal: x.deal.Presentation, Currencies: cur})
 		}
 	}
 	return out, anchored

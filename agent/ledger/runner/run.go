@@ -110,6 +110,9 @@ type Row struct {
 	Sheet *Turnover `json:"turnover_sheet,omitempty"`
 	Level int       `json:"level,omitempty"`
 	Corr  string    `json:"corr_account,omitempty"`
+	// Currencies are the row's balances in foreign currency, where its account keeps currency
+	// accounting (60.21, 62.21, 52), one per currency by name (currency.go).
+	Currencies []CurrencyAmount `json:"currency_amounts,omitempty"`
 }
 
 // limited ends a run with an honest reason.

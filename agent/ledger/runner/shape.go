@@ -49,20 +49,29 @@ var shapes = map[recipe.Name]shape{
 	recipe.BankOpsByParty:       {columns: [2]string{"Операция", "Сумма, ₽"}, cells: postedCells},
 	recipe.OpenContracts: {columns: [2]string{"Договор", "Сальдо, ₽"},
 		cells: func(r Result, row Row) [2]string {
-			return [2]string{md.Escape(row.Name + " — " + row.Party), amountCell(row.Amount)}
+			return [2]string{md.Escape(withCurrency(row.Name+" — "+row.Party, row)), amountCell(row.Amount)}
 		}},
 	recipe.AccountBalance: {columns: [2]string{"Счёт", "Сальдо, ₽"},
 		cells: func(r Result, row Row) [2]string {
-			return [2]string{md.Escape(strings.TrimSpace(row.Account + " " + row.Name)), amountCell(row.Amount)}
+			return [2]string{md.Escape(withCurrency(strings.TrimSpace(row.Account+" "+row.Name), row)), amountCell(row.Amount)}
 		}},
 }
 
+// partyCells are a counterparty and its balance, its balances in foreign currency after its
+// name («Global Trade LLC (600,00 USD)»): the column is roubles.
 func partyCells(r Result, row Row) [2]string {
-	return [2]string{md.Escape(row.Name), amountCell(row.Amount)}
+	return [2]string{md.Escape(withCurrency(row.Name, row)), amountCell(row.Amount)}
 }
 
-// openCells are an open document and what of it is open; postedCells a document and its sum.
-func openCells(r Result, row Row) [2]string   { return [2]string{docCell(row), amountCell(row.Amount)} }
+// openCells are an open document and what of it is open (in its currency too); postedCells a
+// document and its sum.
+func openCells(r Result, row Row) [2]string {
+	cell := docCell(row)
+	if len(row.Currencies) > 0 {
+		cell += md.Escape(" (" + currencyText(row.Currencies) + ")")
+	}
+	return [2]string{cell, amountCell(row.Amount)}
+}
 func postedCells(r Result, row Row) [2]string { return [2]string{docCell(row), postedCell(row)} }
 
 // writeTable writes a two-column table (Markdown; the bot fits it to a phone): a text column
@@ -192,7 +201,7 @@ func (r Result) answerFirst(mark string) (string, bool) {
 		cells := make([][2]string, 0, len(rows))
 		for _, row := range rows {
 			if flip {
-				row.Amount = -row.Amount
+				row.Amount, row.Currencies = -row.Amount, negated(row.Currencies)
 			}
 			cells = append(cells, sh.cells(r, row))
 		}
@@ -296,6 +305,7 @@ func (r Result) headline() (head, details string) {
 		if s := strings.Trim(r.splitTotal(), " ()"); s != "" {
 			details = "Суммы — сальдо по всем договорам контрагента; как в отчёте БП " + side.report + ": " + s + "."
 		}
+		details = joinDetails(details, currencyLine(r.All, false, false))
 	case recipe.OpenItemsByParty, recipe.OpenItemsByContract:
 		who := md.Escape(r.Party)
 		if r.Intent == recipe.OpenItemsByContract && r.Contract != "" {
@@ -308,9 +318,12 @@ func (r Result) headline() (head, details string) {
 			}
 		}
 		head = r.openItemsHead(who)
+		// one side's credit saldo is told as a debt (answerFirst flips its rows): its currency too
+		details = currencyLine(r.All, false, len(r.Summary.Subtotals) <= 1 && r.Summary.TotalAmount < 0)
 	case recipe.DocumentsFormBalance:
 		head = fmt.Sprintf("Остаток %s %s складывается из %d %s.", bold(r.Summary.TotalAmount.String()), r.when(), n,
 			ru.Plural(n, "документа", "документов", "документов"))
+		details = currencyLine(r.All, false, false)
 	case recipe.OpenContracts:
 		var dr, cr onec.Kopecks
 		for _, row := range r.All {
@@ -321,6 +334,7 @@ func (r Result) headline() (head, details string) {
 			}
 		}
 		head = fmt.Sprintf("Незакрытых договоров %s: %d — дебетовое сальдо %s, кредитовое %s.", r.when(), n, bold(dr.String()), bold(cr.String()))
+		details = currencyLine(r.All, true, false)
 	case recipe.AccountBalance:
 		if len(r.Rows) != 1 {
 			// several accounts' balances: the table is the answer
@@ -342,6 +356,7 @@ func (r Result) headline() (head, details string) {
 			// «расшифруй остаток» would list them
 			details = strings.TrimSpace(details + " " + fmt.Sprintf("Открытых документов расчётов: %d.", row.Count))
 		}
+		details = joinDetails(details, currencyLine(r.Rows, true, false))
 	case recipe.DocumentsByParty, recipe.DocumentsByContract:
 		what := "Документы"
 		if k, ok := documentKindTitles[r.Filters.DocumentType]; ok {

@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -181,6 +182,13 @@ func (r Result) table() ([]string, [][]any) {
 				posted = "нет"
 			}
 			cells = append(cells, []any{x.Name, typeName(x.Type), x.Number, shortDate(x.Date), x.Amount, posted, x.Hint})
+		}
+	}
+	if slices.ContainsFunc(rows, func(x Row) bool { return len(x.Currencies) > 0 }) {
+		// balances in foreign currency beside the roubles, as text: they never add up
+		header = append(header, "В валюте")
+		for i, x := range rows {
+			cells[i] = append(cells[i], currencyText(x.Currencies))
 		}
 	}
 	return header, cells
