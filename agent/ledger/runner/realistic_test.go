@@ -33,6 +33,8 @@ func TestRealisticBaseAnswersSayWhenCut(t *testing.T) {
 		// and contract it was 2,061 and always cut)
 		{"balance of 62", ask(recipe.AccountBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "62"}), false},
 		{"balance of 60", ask(recipe.AccountBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "60"}), false},
+		// the currency account, a row per currency
+		{"balance of 52", ask(recipe.AccountBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "52"}), false},
 		// 76 has 1,048 counterparties with a balance (76.АВ's VAT on advances among them): cut,
 		// and said so
 		{"balance of 76", ask(recipe.AccountBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "76"}), true},
@@ -46,10 +48,17 @@ func TestRealisticBaseAnswersSayWhenCut(t *testing.T) {
 			if !tt.wantCut && (res.LimitedReason != "" || len(res.Rows) == 0) {
 				t.Errorf("no figures: %s %q", res.LimitedReason, res.Message)
 			}
-			if tt.d.Intent == recipe.AccountBalance && tt.d.Filters.Account != "51" && !tt.wantCut {
+			if tt.d.Intent == recipe.AccountBalance && tt.d.Filters.Account != "51" && tt.d.Filters.Account != "52" && !tt.wantCut {
 				// the open settlement documents behind the balance, counted in 1C and said
 				if len(res.Rows) != 1 || res.Rows[0].Count == 0 || !strings.Contains(res.Markdown(), "Открытых документов расчётов:") {
 					t.Errorf("rows %+v; want one row with the open documents counted and said:\n%s", res.Rows, res.Markdown())
+				}
+			}
+			if tt.d.Intent == recipe.AccountBalance && tt.d.Filters.Account == "52" {
+				// the currency account: its balance in each currency beside the roubles
+				if len(res.Rows) != 1 || len(res.Rows[0].Currencies) != 2 || !strings.Contains(res.Markdown(), "В валюте") ||
+					!strings.Contains(res.Markdown(), "EUR") || !strings.Contains(res.Markdown(), "USD") {
+					t.Errorf("52: rows %+v; want its balance in EUR and USD said:\n%s", res.Rows, res.Markdown())
 				}
 			}
 			if !strings.Contains(res.Source, "реалистичная") {

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/onec/ledgergen"
 )
@@ -676,4 +678,209 @@ func BenchmarkRealisticStartup(b *testing.B) {
 		runtime.KeepAlive(d)
 	}
 	b.ReportMetric(float64(heap)/(1<<20), "heap-MB")
+}
+
+// currencyAccounts are the accounts the exported chart marks «Валютный» (its optional field
+// currency): only their records' Валюта and ВалютнаяСумма count, as in 1C.
+func (c *calc) currencyAccounts() map[string]bool {
+	out := map[string]bool{}
+	for _, a := range c.l.Accounts {
+		if a.Currency {
+			out[a.Code] = true
+		}
+	}
+	return out
+}
+
+// curKey is a balance line in one currency: the line (account, counterparty, contract,
+// document) and its currency ("" on a rouble account).
+type curKey struct {
+	key
+	cur string
+}
+
+// currencyBalances: per line and currency of the accounts under token before `to`, the
+// roubles and the currency amount, each signed as the balance moves (debit +, credit −).
+func (c *calc) currencyBalances(org, token string, to time.Time) (rub, cur map[curKey]onec.Kopecks) {
+	curAcc := c.currencyAccounts()
+	rub, cur = map[curKey]onec.Kopecks{}, map[curKey]onec.Kopecks{}
+	c.each(org, time.Time{}, to, func(m onec.Movement, k key, v onec.Kopecks, debit bool) {
+		if !under(k.acc, token) {
+			return
+		}
+		ck := curKey{key: k}
+		if curAcc[k.acc] {
+			amount := -m.CurrencyAmountCr
+			ck.cur = m.CurrencyCr
+			if debit {
+				ck.cur, amount = m.CurrencyDr, m.CurrencyAmountDr
+			}
+			cur[ck] += amount
+		}
+		rub[ck] += v
+	})
+	return rub, cur
+}
+
+// TestRealisticCurrencyAgainstCalculation: the currency settlements of the realistic base (60.21,
+// 62.21 and 52 in USD and EUR) — a counterparty's balance per currency beside its roubles, the
+// balance of 52 per currency, a currency counterparty's open documents in their currency — against
+// the records' ВалютнаяСумма added up per line.
+func TestRealisticCurrencyAgainstCalculation(t *testing.T) {
+	l, d := realisticBase(t)
+	c := newCalc(l)
+	org := l.Organizations[0] // the currency contracts are the head organization's
+	params := func(token string) onec.Params {
+		return onec.Params{"НаДату": onec.AsOfParam(asOf), "Организация": ref(org.Ref, onec.TypeOrganization),
+			"СчетКод": token, "СчетМаска": token + ".%"}
+	}
+	// split: a line's balance on its side (BP's expanded balance), as [Дт, Кт].
+	split := func(v onec.Kopecks) [2]onec.Kopecks { return [2]onec.Kopecks{max(v, 0), max(-v, 0)} }
+	type party struct{ cp, cur string }
+	type figures struct{ rubDt, rubKt, curDt, curKt onec.Kopecks }
+	for _, tc := range []struct{ id, token string }{
+		{"address.receivables.counterparty_totals", "62"},
+		{"address.payables.counterparty_totals", "60"},
+		{"address.account.balance_snapshot", "62.21"},
+		{"address.account.balance_snapshot", "60.21"},
+	} {
+		t.Run(tc.id+"/"+tc.token, func(t *testing.T) {
+			rub, cur := c.currencyBalances(org.Ref, tc.token, asOfNext)
+			// BP's cells: per sub-account, counterparty, contract and currency; then per
+			// counterparty and currency (the counterparty totals split each cell by sign; the
+			// snapshot, whose rows are counterparties, by the counterparty's net).
+			cellRub, cellCur := map[curKey]onec.Kopecks{}, map[curKey]onec.Kopecks{}
+			for k, v := range rub {
+				if k.cp != "" {
+					cellRub[curKey{key{acc: k.acc, cp: k.cp, ctr: k.ctr}, k.cur}] += v
+				}
+			}
+			for k, v := range cur {
+				if k.cp != "" {
+					cellCur[curKey{key{acc: k.acc, cp: k.cp, ctr: k.ctr}, k.cur}] += v
+				}
+			}
+			want := map[party]figures{}
+			snapshot := strings.Contains(tc.id, "snapshot")
+			add := func(cells map[curKey]onec.Kopecks, set func(f *figures, s [2]onec.Kopecks)) {
+				net := map[party]onec.Kopecks{}
+				for k, v := range cells {
+					p := party{k.cp, k.cur}
+					if snapshot {
+						net[p] += v
+						continue
+					}
+					f := want[p]
+					set(&f, split(v))
+					want[p] = f
+				}
+				for p, v := range net {
+					f := want[p]
+					set(&f, split(v))
+					want[p] = f
+				}
+			}
+			add(cellRub, func(f *figures, s [2]onec.Kopecks) { f.rubDt += s[0]; f.rubKt += s[1] })
+			add(cellCur, func(f *figures, s [2]onec.Kopecks) { f.curDt += s[0]; f.curKt += s[1] })
+			maps.DeleteFunc(want, func(_ party, f figures) bool { return f == figures{} })
+			res := ask(t, d, tc.id, params(tc.token), 0)
+			got := map[party]figures{}
+			inCurrency := 0
+			for _, r := range res.Balances {
+				p := party{refID(r.Counterparty), r.Currency}
+				if p.cp == "" {
+					continue
+				}
+				if r.Currency != "" {
+					inCurrency++
+				}
+				f := got[p]
+				f.rubDt, f.rubKt, f.curDt, f.curKt = f.rubDt+r.Debit, f.rubKt+r.Credit, f.curDt+r.CurrencyDebit, f.curKt+r.CurrencyCredit
+				got[p] = f
+			}
+			if inCurrency == 0 {
+				t.Fatalf("%s %s: no row in a currency", tc.id, tc.token)
+			}
+			// a counterparty's rouble row may net to nothing per contract and still count open
+			// documents (checkPartyTotals counts them): no figure to compare here
+			maps.DeleteFunc(got, func(_ party, f figures) bool { return f == figures{} })
+			bad := 0
+			for p, w := range want {
+				if g := got[p]; g != w {
+					if bad++; bad <= 5 {
+						t.Errorf("%s %s: %s in %q: %+v; the calculation %+v", tc.id, tc.token, p.cp, p.cur, g, w)
+					}
+				}
+			}
+			for p := range got {
+				if _, ok := want[p]; !ok {
+					t.Errorf("%s %s: %s in %q, not expected", tc.id, tc.token, p.cp, p.cur)
+				}
+			}
+			t.Logf("%s %s: %d counterparty-currency rows, %d in a currency", tc.id, tc.token, len(got), inCurrency)
+		})
+	}
+	t.Run("balance of 52 per currency", func(t *testing.T) {
+		rub, cur := c.currencyBalances(org.Ref, "52", asOfNext)
+		want := map[string][2]onec.Kopecks{}
+		for k, v := range rub {
+			x := want[k.cur]
+			x[0] += v
+			want[k.cur] = x
+		}
+		for k, v := range cur {
+			x := want[k.cur]
+			x[1] += v
+			want[k.cur] = x
+		}
+		got := map[string][2]onec.Kopecks{}
+		for _, r := range ask(t, d, "address.account.balance_snapshot", params("52"), 0).Balances {
+			x := got[r.Currency]
+			x[0], x[1] = x[0]+r.Net(), x[1]+r.CurrencyNet()
+			got[r.Currency] = x
+		}
+		if diff := cmp.Diff(want, got); diff != "" || len(got) < 2 {
+			t.Errorf("52 per currency, [roubles, currency] (-calculation +template):\n%s", diff)
+		}
+		t.Logf("52: %v", got)
+	})
+	t.Run("open items of a currency counterparty", func(t *testing.T) {
+		var cp string // the counterparty with the most open currency documents
+		_, cur := c.currencyBalances(org.Ref, "62", asOfNext)
+		count := map[string]int{}
+		for k, v := range cur {
+			if v != 0 {
+				count[k.cp]++
+			}
+		}
+		for p, n := range count {
+			if n > count[cp] || n == count[cp] && p < cp {
+				cp = p
+			}
+		}
+		if cp == "" {
+			t.Fatal("no open currency document on 62")
+		}
+		want := map[curKey]onec.Kopecks{}
+		for _, token := range []string{"60", "62"} {
+			_, cur := c.currencyBalances(org.Ref, token, asOfNext)
+			for k, v := range cur {
+				if k.cp == cp && v != 0 {
+					want[k] += v
+				}
+			}
+		}
+		res := ask(t, d, "address.open_items.by_counterparty", onec.Params{"НаДату": onec.AsOfParam(asOf),
+			"Организация": ref(org.Ref, onec.TypeOrganization), "Контрагент": ref(cp, onec.TypeCounterparty), "Договор": nil}, 0)
+		got := map[curKey]onec.Kopecks{}
+		for _, r := range res.Balances {
+			if r.Currency != "" && r.CurrencyNet() != 0 {
+				got[curKey{key{r.Account, refID(r.Counterparty), refID(r.Contract), refID(r.SettlementDocument)}, r.Currency}] += r.CurrencyNet()
+			}
+		}
+		if s := diff(got, want); s != "" {
+			t.Errorf("open currency documents of %s: %d, the calculation %d:\n%s", cp, len(got), len(want), s)
+		}
+		t.Logf("%s: %d open documents in a currency", cp, len(got))
+	})
 }
