@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -175,35 +176,81 @@ func TestTemplatesAnswerInTheRowsTheLaneReads(t *testing.T) {
 }
 
 // A restricted 1C user: the templates select РАЗРЕШЕННЫЕ, and 1C then drops what the user may
-// not see without a trace, so over the wire (the toolkit's stand-in) every factual answer says
-// its figures cover only what this user may see; an unrestricted user's answers do not.
+// not see without a trace. Over the toolkit's stand-in of such a user — RLS confines them to
+// ООО «Северный ветер Трейд», the other organization's records, documents, contracts and bank
+// accounts hidden, and a query without РАЗРЕШЕННЫЕ fails with 1C's «Нарушение прав доступа!» —
+// every recipe answers with the figures of what the user may see, exactly those that full
+// rights give for that organization, and no query is refused; with ONEC_RESTRICTED_USER
+// (Options.RestrictedRights, a channel's «restricted») every factual answer says its figures
+// cover only what this user may see; a user with full rights' answers do not.
 func TestRestrictedRightsAreStated(t *testing.T) {
-	d, _ := demo(t)
-	srv := onectest.NewServer(t, d)
-	proxy, err := onec.NewProxy(onec.ProxyOptions{URL: srv.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, l := demo(t)
 	for _, id := range onec.QueryIDs() {
 		if q, _ := onec.Query(id); !strings.Contains(q, "\nВЫБРАТЬ РАЗРЕШЕННЫЕ") {
 			t.Errorf("%s: the first selection is not РАЗРЕШЕННЫЕ", id)
 		}
 	}
+	trade := l.Organizations[1] // ООО «Северный ветер Трейд»
+	rls := onectest.NewRestricted(l, trade.Ref)
+	srv := onectest.NewServer(t, rls)
+	proxy, err := onec.NewProxy(onec.ProxyOptions{URL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every recipe, asked of the organization the user may see: the only one its catalog shows,
+	// so the lane needs no main organization configured.
 	questions := []Decomposition{
 		ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31"}),
-		ask(recipe.OpenItemsByParty, recipe.Filters{AsOfDate: "2026-03-31", Counterparty: "Альфе", Status: "open"}),
+		ask(recipe.Payables, recipe.Filters{AsOfDate: "2026-03-31"}),
+		ask(recipe.AccountBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "62"}),
+		ask(recipe.OpenItemsByParty, recipe.Filters{AsOfDate: "2025-06-30", Counterparty: "Альфе", Status: "open"}),
+		ask(recipe.OpenItemsByContract, recipe.Filters{AsOfDate: "2025-06-30", Contract: "П-77/2024", Status: "open"}),
+		ask(recipe.OpenContracts, recipe.Filters{AsOfDate: "2026-03-31", Status: "open"}),
+		ask(recipe.DocumentsByParty, recipe.Filters{PeriodFrom: "2025-01-01", PeriodTo: "2026-03-31", Counterparty: "Альфе"}),
+		ask(recipe.DocumentsByContract, recipe.Filters{PeriodFrom: "2025-01-01", PeriodTo: "2026-03-31", Contract: "П-77/2024"}),
+		ask(recipe.BankOpsByParty, recipe.Filters{PeriodFrom: "2025-01-01", PeriodTo: "2026-03-31", Counterparty: "Альфе"}),
+		ask(recipe.DocumentsFormBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "62"}),
 		ask(recipe.TurnoverSheet, recipe.Filters{PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31"}),
+		ask(recipe.AccountCard, recipe.Filters{PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31", Account: "62"}),
 	}
-	for _, restricted := range []bool{true, false} {
-		lane := NewLane(proxy, Options{Now: fixedNow, Organization: mainOrg, RestrictedRights: restricted})
-		for _, q := range questions {
-			res := lane.Run(t.Context(), q)
-			if res.ResultMode != FactualList && res.ResultMode != FactualSummary {
-				t.Fatalf("%s: %s %q; want figures", q.Intent, res.ResultMode, res.Message)
-			}
-			if got := slices.Contains(res.Notes, RightsNote); got != restricted {
-				t.Errorf("%s restricted=%v: rights note %v, notes %q", q.Intent, restricted, got, res.Notes)
-			}
+	covered := map[recipe.Name]bool{}
+	for _, q := range questions {
+		covered[q.Intent] = true
+	}
+	for _, r := range recipe.Specs {
+		if !covered[r.Name] {
+			t.Errorf("recipe %s is not asked", r.Name)
 		}
+	}
+	fullRights := NewLane(d, Options{Now: fixedNow, Organization: trade.INN})
+	for _, restricted := range []bool{true, false} {
+		lane := NewLane(proxy, Options{Now: fixedNow, RestrictedRights: restricted})
+		for _, q := range questions {
+			t.Run(fmt.Sprintf("%s restricted=%v", q.Intent, restricted), func(t *testing.T) {
+				res := lane.Run(t.Context(), q)
+				if res.ResultMode != FactualList && res.ResultMode != FactualSummary {
+					t.Fatalf("%s %s %q; want figures", res.ResultMode, res.LimitedReason, res.Message)
+				}
+				if res.Organization != trade.Name {
+					t.Errorf("answered for %q, want %q", res.Organization, trade.Name)
+				}
+				if got := slices.Contains(res.Notes, RightsNote); got != restricted {
+					t.Errorf("rights note %v, notes %q", got, res.Notes)
+				}
+				want := fullRights.Run(t.Context(), q)
+				if diff := cmp.Diff(want.Summary, res.Summary); diff != "" {
+					t.Errorf("total (-full rights +restricted):\n%s", diff)
+				}
+				if diff := cmp.Diff(want.All, res.All); diff != "" {
+					t.Errorf("rows (-full rights +restricted):\n%s", diff)
+				}
+			})
+		}
+	}
+	if refused := rls.Refused(); len(refused) != 0 {
+		t.Errorf("%d queries refused for want of РАЗРЕШЕННЫЕ: %.200q", len(refused), refused)
+	}
+	if len(srv.Queries()) == 0 {
+		t.Fatal("no query reached the stand-in")
 	}
 }
