@@ -29,8 +29,8 @@ func TestRealisticBaseAnswersSayWhenCut(t *testing.T) {
 		{"payables", ask(recipe.Payables, recipe.Filters{AsOfDate: "2026-03-31"}), false},
 		{"documents forming 62", ask(recipe.DocumentsFormBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "62"}), true},
 		{"bank account balance", ask(recipe.AccountBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "51"}), false},
-		// «остаток по 62»: summed per counterparty in 1C (813 rows; per sub-account, counterparty
-		// and contract it was 2,061 and always cut)
+		// «остаток по 62»: summed per counterparty and currency in 1C (825 rows, 813
+		// counterparties; per sub-account, counterparty and contract it was 2,061 and always cut)
 		{"balance of 62", ask(recipe.AccountBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "62"}), false},
 		{"balance of 60", ask(recipe.AccountBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "60"}), false},
 		// the currency account, a row per currency
