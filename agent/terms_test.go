@@ -115,3 +115,29 @@ func TestPenaltyForAMonthPaidLate(t *testing.T) {
 		}
 	}
 }
+
+// TestNextPayment: «когда следующий платёж» dates the main monthly payment's next term from
+// today — as amended, moved off a weekend — with its amount, in the document the question names.
+func TestNextPayment(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads two document sets")
+	}
+	three := docsetAgent(t, "", docsetFilesIn(t, docset3Dir), 40000)
+	one := docsetAgent(t, "", docsetFilesIn(t, docsetDir), 27000)
+	for i, tt := range []struct {
+		a       *Agent
+		user    int64
+		q, want string
+	}{
+		{three, 40000, "когда следующий платеж по субаренде", "Следующий платёж — не позднее **25.12.2026** (за январь 2027; п. 4.3; сумма — 600 118,00 ₽ по п. 4.2)."},
+		{one, 27000, "ближайший платеж по ит договору когда", "Следующий платёж — не позднее **10.12.2026** (за декабрь 2026; п. 3.2; сумма — 97 600,00 ₽ по п. 3.1)."},
+		// 05.12.2026 is a Saturday: the term moves to Monday (art. 193); the fixed rent, not the variable part
+		{one, 27000, "когда следующий платеж по аренде офиса", "Следующий платёж — не позднее **07.12.2026** (за декабрь 2026; п. 3.5; сумма — 185 760,00 ₽ по п. 3.2)."},
+	} {
+		ans := ask(t, tt.a, Request{UserID: tt.user, ChatID: tt.user + int64(1100+i)}, tt.q)
+		text := strings.NewReplacer("\u00a0", " ", "\u202f", " ").Replace(ans.Text)
+		if !strings.Contains(text, tt.want) {
+			t.Errorf("%q: no %q in\n%s", tt.q, tt.want, text)
+		}
+	}
+}

@@ -360,6 +360,16 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 	}
 	if due == "" {
+		// «когда следующий платёж по субаренде»: the monthly term's next date from today
+		var next library.ClauseHit
+		if due, next = nextPaymentDue(q, hits, rds, placeOf); due != "" {
+			kept = []library.ClauseHit{next}
+			if i := slices.IndexFunc(hits, func(k library.ClauseHit) bool { return k.Doc == next.Doc && k.Unit.Index == next.Unit.Index }); i >= 0 {
+				kept[0] = hits[i]
+			}
+		}
+	}
+	if due == "" {
 		due = dueDayFor(q, current, placeOf)
 	}
 	if due == "" {

@@ -7,11 +7,15 @@ package passages
 // now, and the answer shows each.
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/library"
@@ -131,4 +135,99 @@ func latePaidIn(q Question, doc int, paidOn time.Time, period ru.Period, rds []*
 	}
 	return line + esc(fmt.Sprintf(" (расчёт по %s; платёж за месяц — %s по %s).", place(lp.hit), ru.Money(base),
 		place(library.ClauseHit{Doc: doc, Unit: mu}))), lp.hit
+}
+
+// asksNextPayment: «когда следующий платёж», «ближайшая оплата по аренде», «следующая оплата когда».
+var asksNextPayment = regexp.MustCompile(`(?i)(следующ|ближайш|очередн)\p{L}*\s+(\p{L}+\s+)?(плат[её]ж|оплат|взнос|перечислени)`)
+
+// nextPaymentDue is the line (Markdown) that dates the next monthly payment of the best
+// document that sets one by the day of a month, from today, with its amount when the document
+// states one, and the clause; "" when the question asks no next payment or no document among
+// the best clauses' sets such a term.
+func nextPaymentDue(q Question, hits []library.ClauseHit, rds []*readDoc, place func(library.ClauseHit) string) (string, library.ClauseHit) {
+	if len(hits) == 0 || q.Now.IsZero() || !asksNextPayment.MatchString(q.Text) {
+		return "", library.ClauseHit{}
+	}
+	today := time.Date(q.Now.In(ru.Moscow).Year(), q.Now.In(ru.Moscow).Month(), q.Now.In(ru.Moscow).Day(), 0, 0, 0, 0, ru.Moscow)
+	seen := map[int]bool{}
+	for _, h := range hits {
+		if h.Score < hits[0].Score*weakPenalty || seen[h.Doc] || hits[0].Named && h.Doc != hits[0].Doc {
+			continue // the document the question names, when it names one
+		}
+		seen[h.Doc] = true
+		doc := h.Doc
+		current := func(u library.Unit) string {
+			if am, _, ok := amendmentOf(rds, library.ClauseHit{Doc: doc, Unit: u}); ok && am.Text != "" {
+				return am.Text
+			}
+			return u.Text
+		}
+		// the monthly terms of payments, the main payment's first («Постоянная часть … не позднее
+		// 5-го числа» before the variable part's): the most words shared with the monthly sum
+		mu, _, hasMonthly := monthlyOf(rds[doc].cd)
+		var terms []library.Unit
+		for _, u := range rds[doc].cd.Units {
+			text := current(u)
+			if nextMonthDay.FindStringSubmatch(text) == nil || monthOf.MatchString(text) || notMonthly.MatchString(text) || !statesPaying.MatchString(text) {
+				continue // a one-off month's term, a quarter's, or no payment's
+			}
+			terms = append(terms, u)
+		}
+		if hasMonthly {
+			slices.SortStableFunc(terms, func(a, b library.Unit) int {
+				return cmp.Compare(sharedWords(current(b), current(mu)), sharedWords(current(a), current(mu)))
+			})
+		}
+		for _, u := range terms {
+			text := current(u)
+			// the earliest month whose payment falls due today or later
+			for k := -1; k <= 2; k++ {
+				first := time.Date(today.Year(), today.Month()+time.Month(k), 1, 0, 0, 0, 0, ru.Moscow)
+				p := ru.Period{From: first, To: first.AddDate(0, 1, -1), Kind: ru.KindMonth}
+				due, _, ok := monthDue(p, text)
+				if !ok || due.Before(today) {
+					continue
+				}
+				term := library.ClauseHit{Doc: doc, Unit: u}
+				esc := md.Escape
+				line := esc("Следующий платёж — не позднее ") + "**" + esc(due.Format("02.01.2006")) + "**" +
+					esc(" (за "+ru.MonthName(first.Month())+" "+strconv.Itoa(first.Year())+"; "+place(term))
+				if mu, amount, ok := monthlyOf(rds[doc].cd); ok {
+					if a, ok := monthlyIn(library.Unit{Text: current(mu)}); ok {
+						amount = a
+					}
+					if k, ok := kopecks(amount); ok {
+						line += esc("; сумма — " + ru.Money(k) + " по " + place(library.ClauseHit{Doc: doc, Unit: mu}))
+					}
+				}
+				return line + esc(")."), term
+			}
+		}
+	}
+	return "", library.ClauseHit{}
+}
+
+// notMonthly: a term of a quarter's or another period's payment («ежеквартально», «за истекшим
+// процентным периодом»).
+var notMonthly = regexp.MustCompile(`(?i)кварта|истекш\p{L}*\s+(процентн|отчетн|отчётн)|ежегодн|полугоди`)
+
+// sharedWords is how many words of five letters or more (by their first five) two texts share,
+// the words every payment clause has aside.
+func sharedWords(a, b string) int {
+	words := func(s string) map[string]bool {
+		out := map[string]bool{}
+		for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if r := []rune(w); len(r) >= 5 && !subjectGeneric[string(r[:5])] {
+				out[string(r[:5])] = true
+			}
+		}
+		return out
+	}
+	wb, n := words(b), 0
+	for w := range words(a) {
+		if wb[w] {
+			n++
+		}
+	}
+	return n
 }
