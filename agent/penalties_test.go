@@ -45,6 +45,14 @@ func TestPenaltyOfOwnFigures(t *testing.T) {
 		// …and the lowest, as a follow-up; the loan's penalty on an overdue sum is one of them.
 		{docsetDir, "где у нас самые высокие пени за просрочку оплаты",
 			[]string{"от высоких к низким", "А-07/26**: 0,1 % в день (п. 7.1)", "03/ВГЗ-26**: 0,03 % в день (п. 6.1)"}, nil},
+		// Caps: one contract's, yes or no with its other penalty clauses; every contract's, capped
+		// and not, each penalty with what it is for.
+		{docsetDir, "пени по займу ограничены максимумом?",
+			[]string{"Нет, предел пеней не установлен:", "за просрочку возврата суммы займа (её части) и/или уплаты процентов: 0,03 % в день, без предела (п. 6.1)",
+				"6.2. Пени начисляются до дня фактического исполнения"}, []string{"318-П"}},
+		{docsetDir, "в каких договорах пени ограничены максимумом",
+			[]string{"Пени ограничены максимумом:", "318-П** — за нарушение сроков оплаты товара: 0,05 % в день, не более 5 % (п. 7.1)",
+				"Без предела:", "А-07/26** — за просрочку передачи помещения: 0,1 % в день, без предела (п. 7.2)"}, nil},
 		// Figures of the user's own that no computation takes: said so, then the clauses.
 		{docset3Dir, "грузчики 2 чел на 2 часа почем",
 			[]string{"Посчитать это по вашим цифрам не берусь", "650,00"}, nil},

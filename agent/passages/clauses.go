@@ -208,6 +208,11 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	// «где пени выше — у экспедитора или по складу»: the daily rates compared, quoted below
 	cmpLead, cmpUnits, compared := penaltiesCompared(q, rds, hits, func(h library.ClauseHit) string { return unitPlace(h.Unit, docs[h.Doc].Meta) },
 		func(di int) string { return docs[di].Meta.Title })
+	if !compared {
+		// «пени по займу ограничены максимумом?», «в каких договорах пени ограничены»
+		cmpLead, cmpUnits, compared = penaltyCaps(q, rds, hits, func(h library.ClauseHit) string { return unitPlace(h.Unit, docs[h.Doc].Meta) },
+			func(di int) string { return docs[di].Meta.Title })
+	}
 	if across(q) && !oneContract(rds, docs, q.Prefer) && !compared {
 		return acrossDocs(q, rds, docs, hits, res)
 	}

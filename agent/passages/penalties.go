@@ -152,3 +152,124 @@ func penaltiesCompared(q Question, rds []*readDoc, hits []library.ClauseHit, pla
 	}
 	return head + strings.Join(lines, "\n") + "\n\n" + esc(verdict+"."), units, true
 }
+
+// asksCap: the question asks whether a penalty is capped («ограничены максимумом», «есть предел»,
+// «не более скольки»).
+var asksCap = regexp.MustCompile(`(?i)максимум|ограничен|предел|потолок|не\s+более|лимит`)
+
+// penaltyClause is a clause that charges a penalty by the day — whoever pays — in its current
+// wording.
+type penaltyClause struct {
+	hit  library.ClauseHit
+	text string
+	pct  string // the daily rate as written
+	cap  string // «10» of «но не более 10 %»; "" when uncapped
+}
+
+// dailyPenalties are the clauses of document di that charge a penalty by the day, as amended.
+func dailyPenalties(rds []*readDoc, di int) []penaltyClause {
+	var out []penaltyClause
+	for _, u := range rds[di].cd.Units {
+		h := library.ClauseHit{Doc: di, Unit: u}
+		text := u.Text
+		if am, _, ok := amendmentOf(rds, h); ok && am.Text != "" {
+			text = am.Text
+		}
+		m := dailyRate.FindStringSubmatch(text)
+		if m == nil || !askedPenalty.MatchString(text) {
+			continue
+		}
+		pc := penaltyClause{hit: h, text: text, pct: m[1]}
+		if c := rateCap.FindStringSubmatch(text); c != nil {
+			pc.cap = c[1]
+		}
+		out = append(out, pc)
+	}
+	return out
+}
+
+// penaltyCaps answers whether the penalties of the documents the question names (every
+// contract, when it names none or asks «в каких договорах») are capped: each daily penalty with
+// its cap or none. ok is false unless the question asks so, with no amount or days of its own.
+func penaltyCaps(q Question, rds []*readDoc, hits []library.ClauseHit, place func(library.ClauseHit) string, title func(int) string) (string, []library.ClauseHit, bool) {
+	text := strings.ToLower(q.Text)
+	if len(hits) == 0 || !askedPenalty.MatchString(text) || !asksCap.MatchString(text) || askedDays.MatchString(text) || askedAmount(text, -1) != nil {
+		return "", nil, false
+	}
+	only := map[int]bool{}
+	if !acrossCue.MatchString(q.Text) {
+		for _, h := range hits {
+			if h.Named {
+				only[h.Doc] = true
+			}
+		}
+	}
+	esc := md.Escape
+	var capped, uncapped []string
+	var units []library.ClauseHit
+	for di, rd := range rds {
+		if len(only) > 0 && !only[di] || len(rd.amends) > 0 {
+			continue
+		}
+		for _, pc := range dailyPenalties(rds, di) {
+			where := place(pc.hit)
+			if pc.text != pc.hit.Unit.Text {
+				where += " в новой редакции"
+			}
+			line := "\\- **" + esc(title(di)) + "**"
+			if f := penaltyFor_.FindStringSubmatch(pc.text); f != nil {
+				line += esc(" — "+strings.ToLower(f[1])) // «за просрочку передачи Помещения»
+			}
+			line += ": " + esc(pc.pct+" % в день")
+			if pc.cap != "" {
+				capped = append(capped, line+esc(", не более "+pc.cap+" % ("+where+")"))
+			} else {
+				uncapped = append(uncapped, line+esc(", без предела ("+where+")"))
+			}
+			units = append(units, pc.hit)
+		}
+	}
+	if len(units) == 0 {
+		return "", nil, false
+	}
+	if len(only) == 1 {
+		// one contract asked: its other clauses on penalties say the rest («Пени начисляются до
+		// дня фактического исполнения обязательства»)
+		for di := range only {
+			for _, u := range rds[di].cd.Units {
+				if askedPenalty.MatchString(strings.ToLower(u.Text)) && !dailyRate.MatchString(u.Text) && len(units) < 4 {
+					units = append(units, library.ClauseHit{Doc: di, Unit: u})
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(units, func(a, b library.ClauseHit) int { // quoted in reading order, document by document
+		if a.Doc != b.Doc {
+			return a.Doc - b.Doc
+		}
+		return a.Unit.Index - b.Unit.Index
+	})
+	var b strings.Builder
+	switch {
+	case len(only) > 0 && len(uncapped) == 0:
+		b.WriteString("Да, пени ограничены:\n")
+	case len(only) > 0 && len(capped) == 0:
+		b.WriteString("Нет, предел пеней не установлен:\n")
+	case len(capped) > 0:
+		b.WriteString("Пени ограничены максимумом:\n")
+	default:
+		b.WriteString("Ни в одном договоре предел пеней не установлен:\n")
+	}
+	b.WriteString(strings.Join(capped, "\n"))
+	if len(uncapped) > 0 {
+		if len(capped) > 0 {
+			b.WriteString("\n\nБез предела:\n")
+		}
+		b.WriteString(strings.Join(uncapped, "\n"))
+	}
+	return b.String(), units, true
+}
+
+// penaltyFor_: what a penalty clause charges for, as it opens («За просрочку передачи
+// Помещения Арендодатель уплачивает …»: «за просрочку передачи Помещения»).
+var penaltyFor_ = regexp.MustCompile(`^\s*(?:\d+(?:\.\d+)*\.?\s*)?(За\s+[^,;:]{3,70}?)\s+\p{Lu}\p{Ll}+\s+(?:вправе|уплачива|выплачива|обязан)`)
