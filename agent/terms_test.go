@@ -141,3 +141,25 @@ func TestNextPayment(t *testing.T) {
 		}
 	}
 }
+
+// TestMostAfterIncrease: «а максимум какая тогда будет плата в месяц» after a question on the
+// rent's increase: the monthly payment grown by the most the contract allows.
+func TestMostAfterIncrease(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads two document sets")
+	}
+	one := docsetAgent(t, "", docsetFilesIn(t, docsetDir), 27000)
+	req := Request{UserID: 27000, ChatID: 27900}
+	ask(t, one, req, "индексация аренды на сколько")
+	ans := ask(t, one, req, "а максимум какая тогда будет плата в месяц")
+	want := "Самое большее: 185 760,00 ₽ × (1 + 6 %) = **196 905,60 ₽** (рост не более 6 % — п. 4.1; сумма сейчас — п. 3.2)."
+	if text := strings.NewReplacer("\u00a0", " ", "\u202f", " ").Replace(ans.Text); !strings.Contains(text, want) {
+		t.Errorf("no %q in\n%s", want, text)
+	}
+	three := docsetAgent(t, "", docsetFilesIn(t, docset3Dir), 40000)
+	ans = ask(t, three, Request{UserID: 40000, ChatID: 41200}, "какая максимальная аренда склада в 2027")
+	want = "Самое большее: 600 118,00 ₽ × (1 + 8 %) = **648 127,44 ₽** (рост не более 8 % — п. 5.1; сумма сейчас — п. 4.2)."
+	if text := strings.NewReplacer("\u00a0", " ", "\u202f", " ").Replace(ans.Text); !strings.Contains(text, want) {
+		t.Errorf("no %q in\n%s", want, text)
+	}
+}

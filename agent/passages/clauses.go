@@ -410,6 +410,16 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		net = monthsOfPaymentFor(q, current, placeOf, monthly) // «ограничена суммой абонентской платы за 3 месяца»
 	}
 	if net == "" && pen == "" && due == "" {
+		// «а максимум какая тогда будет плата в месяц»: the payment grown by the most its cap allows
+		var capHit library.ClauseHit
+		if net, capHit = mostAfterIncrease(q, hits, rds, placeOf); net != "" {
+			kept = []library.ClauseHit{capHit}
+			if i := slices.IndexFunc(hits, func(k library.ClauseHit) bool { return k.Doc == capHit.Doc && k.Unit.Index == capHit.Unit.Index }); i >= 0 {
+				kept[0] = hits[i]
+			}
+		}
+	}
+	if net == "" && pen == "" && due == "" {
 		// «страховка груза на 2 млн сколько будет»: a share of the sum the question names
 		var shareHit library.ClauseHit
 		if net, shareHit = shareFor(q, hits, cds, placeOf); net != "" {

@@ -1,0 +1,87 @@
+package passages
+
+// «а максимум какая тогда будет плата в месяц» after «индексация аренды на сколько», «в худшем
+// случае сколько заплатим за продление»: a contract caps how much its payment may rise («не
+// более чем на 6 процентов от действующего размера», «не может превышать действующую стоимость
+// более чем на 10 %»): the most it may come to is the payment as it reads now times that.
+
+import (
+	"math/big"
+	"regexp"
+	"strings"
+
+	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/library"
+	"github.com/finbot/finbot/ru"
+)
+
+var (
+	// increaseCap: «увеличить … не более чем на 6 (шесть) процентов», «индексируются … но не более
+	// чем на 8 (восемь) процентов», «не может превышать действующую стоимость более чем на 10 %».
+	increaseCap = regexp.MustCompile(`(?i)(увелич\p{L}*|индексир\p{L}*|повыш\p{L}*|превыша\p{L}*)(?:[^.;]|\.\s*[\dа-яё,]){0,200}?(?:не\s+более\s+(?:чем\s+)?на|более\s+чем\s+на)\s+(\d{1,2}(?:,\d{1,2})?)\s*(?:\([^)]{1,30}\)\s*)?(?:%|процент)`)
+	// asksUpTo: the question asks the most a sum may come to.
+	asksUpTo = regexp.MustCompile(`(?i)максим\p{L}*|в\s+худшем|самое\s+большее|потолок|предельн\p{L}*`)
+	// monthlyAsked: the question is about a monthly payment or rent.
+	monthlyAsked = regexp.MustCompile(`(?i)в\s+месяц|месячн|ежемесячн|аренд|плат[аеуы]\b|постоянк`)
+	// priceStated: «Лицензионное вознаграждение составляет 620 500,00».
+	priceStated = regexp.MustCompile(`(?i)составляет\s+(\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})*,\d{2})`)
+)
+
+// mostAfterIncrease is the line (Markdown) that computes the most a payment may come to under
+// the cap on its increase the best document states, and the cap clause; "" when the question
+// asks no such most or no document among the best clauses' caps an increase.
+func mostAfterIncrease(q Question, hits []library.ClauseHit, rds []*readDoc, place func(library.ClauseHit) string) (string, library.ClauseHit) {
+	text := q.Text + " " + q.Continues
+	if len(hits) == 0 || !asksUpTo.MatchString(q.Text) || askedPenalty.MatchString(strings.ToLower(text)) {
+		return "", library.ClauseHit{}
+	}
+	doc := hits[0].Doc
+	current := func(u library.Unit) string {
+		if am, _, ok := amendmentOf(rds, library.ClauseHit{Doc: doc, Unit: u}); ok && am.Text != "" {
+			return am.Text
+		}
+		return u.Text
+	}
+	var capHit library.ClauseHit
+	var pct string
+	for _, u := range rds[doc].cd.Units {
+		if m := increaseCap.FindStringSubmatch(current(u)); m != nil {
+			capHit, pct = library.ClauseHit{Doc: doc, Unit: u}, m[2]
+			break
+		}
+	}
+	if pct == "" {
+		return "", library.ClauseHit{}
+	}
+	var base int64
+	var basis library.ClauseHit
+	if mu, amount, ok := monthlyOf(rds[doc].cd); ok && monthlyAsked.MatchString(text) {
+		if a, ok := monthlyIn(library.Unit{Text: current(mu)}); ok {
+			amount = a
+		}
+		if k, ok := kopecks(amount); ok {
+			base, basis = k, library.ClauseHit{Doc: doc, Unit: mu}
+		}
+	}
+	if base == 0 {
+		for _, u := range rds[doc].cd.Units {
+			if m := priceStated.FindStringSubmatch(current(u)); m != nil {
+				if k, ok := kopecks(m[1]); ok {
+					base, basis = k, library.ClauseHit{Doc: doc, Unit: u}
+					break
+				}
+			}
+		}
+	}
+	if base == 0 {
+		return "", library.ClauseHit{}
+	}
+	r, ok := new(big.Rat).SetString(strings.ReplaceAll(pct, ",", "."))
+	if !ok {
+		return "", library.ClauseHit{}
+	}
+	most := new(big.Rat).Mul(big.NewRat(base, 100), new(big.Rat).Add(big.NewRat(1, 1), new(big.Rat).Quo(r, big.NewRat(100, 1))))
+	esc := md.Escape
+	return esc("Самое большее: "+ru.Money(base)+" × (1 + "+pct+" %) = ") + "**" + esc(ru.Money(ru.Kopecks(most))) + "**" +
+		esc(" (рост не более "+pct+" % — "+place(capHit)+"; сумма сейчас — "+place(basis)+")."), capHit
+}
