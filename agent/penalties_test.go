@@ -53,6 +53,12 @@ func TestPenaltyOfOwnFigures(t *testing.T) {
 		{docsetDir, "в каких договорах пени ограничены максимумом",
 			[]string{"Пени ограничены максимумом:", "318-П** — за нарушение сроков оплаты товара: 0,05 % в день, не более 5 % (п. 7.1)",
 				"Без предела:", "А-07/26** — за просрочку передачи помещения: 0,1 % в день, без предела (п. 7.2)"}, nil},
+		// An amount and days with no contract and no kind of delay: each contract's late-payment
+		// penalty, not the best-scoring one's alone; a delivery's delay is the supply contract's.
+		{docsetDir, "пени 100 тыс на 10 дней сколько",
+			[]string{"по каждому договору", "А-07/26**: Пени: 100 000,00 ₽ × 0,1 % × 10 дн. = **1 000,00 ₽**", "47/У**: Пени: 100 000,00 ₽ × 0,02 % × 10 дн. = **200,00 ₽**"}, nil},
+		{docsetDir, "просрочка поставки 100 тыс на 10 дней пени",
+			[]string{"Пени: 100 000,00 ₽ × 0,2 % × 10 дн. = **2 000,00 ₽** (расчёт по п. 7.2)."}, []string{"по каждому договору"}},
 		// Figures of the user's own that no computation takes: said so, then the clauses.
 		{docset3Dir, "грузчики 2 чел на 2 часа почем",
 			[]string{"Посчитать это по вашим цифрам не берусь", "650,00"}, nil},

@@ -16,6 +16,10 @@ import (
 	"github.com/finbot/finbot/library"
 )
 
+// otherDelay: the question is about another delay than a payment's — a delivery, a handover,
+// work («если поставщик опоздает на 5 дней», «просрочка поставки»).
+var otherDelay = regexp.MustCompile(`(?i)постав|достав|опозда|привез|передач|переда|выполн|работ|возврат\p{L}*\s+(склад|помещ|товар)|отчет|отчёт`)
+
 // aboutPaying: the question is about a payment made late, not a delivery or a service
 // («просрочили оплату», «задолжали», «не заплатим»).
 var aboutPaying = regexp.MustCompile(`(?i)оплат|платеж|платёж|задолж|заплат|долг|недоимк|аренд|абонент`)
@@ -64,8 +68,10 @@ func latePayments(q Question, rds []*readDoc, only map[int]bool) []latePayment {
 // have such a clause.
 func penaltiesAcross(q Question, rds []*readDoc, hits []library.ClauseHit, place func(library.ClauseHit) string, title func(doc int) string) (lead string, units []library.ClauseHit, ok bool) {
 	text := strings.ToLower(q.Text)
+	// about paying late — or about nothing else: «пени 100 тыс на 10 дней» is most likely an
+	// unpaid sum's, and the answer says that it computes those
 	if len(hits) == 0 || hits[0].Named || !askedPenalty.MatchString(text) || !askedDays.MatchString(text) ||
-		!(weDelayPaying.MatchString(text) || aboutPaying.MatchString(text)) {
+		!(weDelayPaying.MatchString(text) || aboutPaying.MatchString(text) || !otherDelay.MatchString(text)) {
 		return "", nil, false
 	}
 	var lines []string
