@@ -162,7 +162,7 @@ func (d *Demo) orgField(i int32, name string) (val, error) {
 		return v, nil
 	}
 	switch name {
-	case "НАИМЕНОВАНИЕ", "ИНН", "КПП", "ПОМЕТКАУДАЛЕНИЯ":
+	case "НАИМЕНОВАНИЕ", "ИНН", "КПП", "ПОМЕТКАУДАЛЕНИЯ", "ГОЛОВНАЯОРГАНИЗАЦИЯ", "ОБОСОБЛЕННОЕПОДРАЗДЕЛЕНИЕ":
 	default:
 		return null, &errNoField{"Справочник.Организации", name}
 	}
@@ -170,6 +170,17 @@ func (d *Demo) orgField(i int32, name string) (val, error) {
 		return null, nil
 	}
 	o := &d.l.Organizations[d.obj.orgAt[i]]
+	switch name {
+	case "ГОЛОВНАЯОРГАНИЗАЦИЯ":
+		// BP fills ГоловнаяОрганизация always: a head organization refers to itself
+		// (Catalogs/Организации/Ext/ObjectModule.bsl, ПередЗаписью), a division to its head.
+		if o.HeadRef == "" {
+			return refVal(tOrg, i), nil
+		}
+		return refVal(tOrg, lookup(d.orgs, o.HeadRef)), nil
+	case "ОБОСОБЛЕННОЕПОДРАЗДЕЛЕНИЕ":
+		return boolVal(o.HeadRef != ""), nil
+	}
 	return map[string]val{"НАИМЕНОВАНИЕ": strVal(o.Name), "ИНН": strVal(o.INN), "КПП": strVal(o.KPP), "ПОМЕТКАУДАЛЕНИЯ": vFalse}[name], nil
 }
 

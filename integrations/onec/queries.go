@@ -11,6 +11,36 @@ import (
 // fragments below once, at package initialisation, and never change afterwards: a template is
 // recognised by its exact bytes.
 
+// orgCondition is every template's organization condition, as BP 3.0's reports build it when
+// «Включать обособленные подразделения» is on (kassya20/buh, BP 3.0.198.19,
+// CommonModules/БухгалтерскиеОтчетыВызовСервера, ДобавитьОтборПоОрганизации: a group ИЛИ of
+// Организация = the organization and Организация.ГоловнаяОрганизация = the organization; the
+// same condition stands in Хозрасчетный.Обороты's Условие in CommonModules/УчетОС). BP fills
+// ГоловнаяОрганизация always — a head organization refers to itself, an обособленное
+// подразделение on its own balance to its head (Catalogs/Организации, ПередЗаписью) — so a head
+// organization covers itself and its divisions, and a division only itself. field is the
+// organization field the condition reads (Организация in a virtual table's Условие, Док.Организация
+// in ГДЕ).
+func orgCondition(field string) string {
+	return `(` + field + ` = &Организация
+				ИЛИ ` + field + `.ГоловнаяОрганизация = &Организация)`
+}
+
+// vtOrgCondition is orgCondition inside a register virtual table's Условие.
+var vtOrgCondition = orgCondition("Организация")
+
+// askedOrganization is the organization asked for a row of field's organization: the row's own
+// when it is that one, else its head (a division's rows under the head asked). The counterparty
+// totals and the balance snapshot sum a counterparty (or a sub-account) over the head and its
+// divisions into one row, as BP's report on the head «с обособленными подразделениями» shows it.
+func askedOrganization(field string) string {
+	return `ВЫБОР
+			КОГДА ` + field + ` = &Организация
+				ТОГДА ` + field + `
+			ИНАЧЕ ` + field + `.ГоловнаяОрганизация
+		КОНЕЦ`
+}
+
 // paramKind is the value type a template parameter must have.
 type paramKind int
 

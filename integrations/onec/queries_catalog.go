@@ -12,14 +12,14 @@ type docFilter func(head, party, contract string) string
 func documentsByPartyWhere(head, party, _ string) string {
 	return `
 	И ` + head + `.Дата МЕЖДУ &НачалоПериода И &КонецПериода
-	И ` + head + `.Организация = &Организация
+	И ` + orgCondition(head+".Организация") + `
 	И ` + party + ` = &Контрагент`
 }
 
 func documentsByContractWhere(head, _, contract string) string {
 	return `
 	И ` + head + `.Дата МЕЖДУ &НачалоПериода И &КонецПериода
-	И ` + head + `.Организация = &Организация
+	И ` + orgCondition(head+".Организация") + `
 	И ` + contract + ` = &Договор`
 }
 
@@ -31,7 +31,7 @@ func bankOpsWhere(head, party, _ string) string {
 			ИЛИ ` + head + `.Дата >= &НачалоПериода)
 	И (&КонецПериода ЕСТЬ NULL
 			ИЛИ ` + head + `.Дата <= &КонецПериода)
-	И ` + head + `.Организация = &Организация
+	И ` + orgCondition(head+".Организация") + `
 	И ` + party + ` = &Контрагент`
 }
 
@@ -229,12 +229,16 @@ func paymentLinesBranch(typ string, where docFilter) string {
 // ХранилищеОбщихНастроек (Справочники.Организации.ОрганизацияПоУмолчанию), which no query
 // reads; Организации has no predefined elements, so Предопределенный is always false. The
 // runtime takes the only organization, or the one configured (see agent/ledger/runner).
+// ГоловнаяОрганизация is the organization itself, or for an обособленное подразделение on its
+// own balance its head: the runtime says which divisions an answer on the head includes
+// (orgCondition).
 const organizationsText = `// finbot: catalog.organizations
 ВЫБРАТЬ
 	Организации.Ссылка КАК Ссылка,
 	Организации.Наименование КАК Наименование,
 	Организации.ИНН КАК ИНН,
-	Организации.КПП КАК КПП
+	Организации.КПП КАК КПП,
+	Организации.ГоловнаяОрганизация КАК ГоловнаяОрганизация
 ИЗ
 	Справочник.Организации КАК Организации
 ГДЕ

@@ -69,7 +69,7 @@ const settlementOrder = `
 
 // balanceNested picks the three settlement analytics of Остатки by kind; where the account
 // lacks one, the column is NULL.
-const balanceNested = `
+var balanceNested = `
 	(ВЫБРАТЬ
 		Ост.Счет.Код КАК Счет,
 		Ост.Организация КАК Организация,
@@ -101,19 +101,19 @@ const balanceNested = `
 				Счет.Код = &СчетКод
 					ИЛИ Счет.Код ПОДОБНО &СчетМаска,
 				,
-				Организация = &Организация) КАК Ост`
+				` + vtOrgCondition + `) КАК Ост`
 
 var balanceColumns = settlementColumns("СуммаОстатокДт", "СуммаОстатокКт")
 
 // partyBalance is Остатки of the account asked (its code or its sub-accounts) for the
 // organization, on the lines whose first subconto is a counterparty.
-const partyBalance = `
+var partyBalance = `
 				РегистрБухгалтерии.Хозрасчетный.Остатки(
 						&НаДату,
 						Счет.Код = &СчетКод
 							ИЛИ Счет.Код ПОДОБНО &СчетМаска,
 						,
-						Организация = &Организация) КАК Ост
+						` + vtOrgCondition + `) КАК Ост
 			ГДЕ
 				Ост.Субконто1 ССЫЛКА Справочник.Контрагенты`
 
@@ -122,7 +122,7 @@ const partyBalance = `
 // document counting when its balance over the account's lines is not zero, in roubles or in
 // its currency. The counterparty totals and the balance snapshot join it to their lines by
 // counterparty and currency (NULL with NULL: a comparison with NULL is never true).
-const openDocuments = ` (ВЫБРАТЬ
+var openDocuments = ` (ВЫБРАТЬ
 			Открытые.Контрагент КАК Контрагент,
 			Открытые.Валюта КАК Валюта,
 			КОЛИЧЕСТВО(Открытые.ДокументРасчетов) КАК Количество
@@ -193,7 +193,7 @@ func partyTotalsText(id string) string {
 	МАКСИМУМ(ЕСТЬNULL(Документы.Количество, 0)) КАК КоличествоДокументов
 ИЗ
 	(ВЫБРАТЬ
-		Сальдо.Организация КАК Организация,
+		` + askedOrganization("Сальдо.Организация") + ` КАК Организация,
 		Сальдо.Контрагент КАК Контрагент,
 		Сальдо.Валюта КАК Валюта,` + cellSplit("Сальдо.Сумма", "СуммаОстатокДт", "СуммаОстатокКт") + `,` +
 		cellSplit("Сальдо.ВалютнаяСумма", "ВалютнаяСуммаОстатокДт", "ВалютнаяСуммаОстатокКт") + `
@@ -271,7 +271,7 @@ var balanceSnapshotText = `// finbot: address.account.balance_snapshot
 				ТОГДА Ячейки.Счет
 			ИНАЧЕ &СчетКод
 		КОНЕЦ КАК Счет,
-		Ячейки.Организация КАК Организация,
+		` + askedOrganization("Ячейки.Организация") + ` КАК Организация,
 		Ячейки.Контрагент КАК Контрагент,
 		Ячейки.Валюта КАК Валюта,` + cellColumns("СуммаОстатокДт", "СуммаОстатокКт") + `,` + cellColumns("ВалютнаяСуммаОстатокДт", "ВалютнаяСуммаОстатокКт") + `
 	ИЗ
@@ -372,14 +372,14 @@ const openItemsRows = `) КАК Ост
 // openItemsByPartyText: the open settlement documents of a counterparty (optionally of one of
 // its contracts) on 60, 62, 76 and their sub-accounts; the runtime scopes the accounts asked.
 var openItemsByPartyText = `// finbot: address.open_items.by_counterparty` + balanceColumns + openItemsNested + `
-				Организация = &Организация
+				` + vtOrgCondition + `
 					И Субконто1 = &Контрагент
 					И (&Договор ЕСТЬ NULL
 						ИЛИ Субконто2 = &Договор)` + openItemsRows + settlementOrder
 
 // openItemsByContractText: the same for one contract.
 var openItemsByContractText = `// finbot: address.open_items.by_contract` + balanceColumns + openItemsNested + `
-				Организация = &Организация
+				` + vtOrgCondition + `
 					И Субконто2 = &Договор
 					И (&Контрагент ЕСТЬ NULL
 						ИЛИ Субконто1 = &Контрагент)` + openItemsRows + settlementOrder
@@ -410,7 +410,7 @@ var openContractsText = `// finbot: address.open_contracts.by_asof` + partyColum
 				&НаДату,
 				` + settlementAccounts + `,
 				,
-				Организация = &Организация
+				` + vtOrgCondition + `
 					И (&Контрагент ЕСТЬ NULL
 						ИЛИ Субконто1 = &Контрагент)) КАК Ост
 	ГДЕ
@@ -485,7 +485,7 @@ func sideCondition(side, indent string, anchors ...string) string {
 // account without settlement documents the rows are its balances per analytics; on 19.xx the
 // second subconto, the received VAT invoice, is the document behind its balance.
 var drilldownText = `// finbot: address.balance.drilldown_documents` + balanceColumns + strings.Replace(balanceNested,
-	"Организация = &Организация) КАК Ост", `Организация = &Организация
+	vtOrgCondition+") КАК Ост", vtOrgCondition+`
 					И (&Контрагент ЕСТЬ NULL
 						ИЛИ Субконто1 = &Контрагент)
 					И (&Договор ЕСТЬ NULL
@@ -516,7 +516,7 @@ var registerRecordsText = `// finbot: register.movements` + movementColumns + `,
 	РегистрБухгалтерии.Хозрасчетный.ДвиженияССубконто(
 			,
 			ДОБАВИТЬКДАТЕ(&НаДату, СЕКУНДА, -1),
-			Организация = &Организация
+			` + vtOrgCondition + `
 				И (` + sideCondition("Дт", "\t\t\t\t\t", "Контрагент", "Договор") + `
 					ИЛИ ` + sideCondition("Кт", "\t\t\t\t\t", "Контрагент", "Договор") + `),
 			,

@@ -82,7 +82,7 @@ var wantKeys = map[string][]string{
 	"address.documents.by_contract":           documentKeys,
 	"address.balance.drilldown_documents":     balanceKeys,
 	"register.movements":                      movementKeys,
-	"catalog.organizations":                   {"ИНН", "КПП", "Наименование", "Ссылка"},
+	"catalog.organizations":                   {"ГоловнаяОрганизация", "ИНН", "КПП", "Наименование", "Ссылка"},
 	"catalog.counterparties":                  {"ИНН", "КПП", "Код", "Наименование", "НаименованиеПолное", "ПометкаУдаления", "Ссылка", "ЮрФизЛицо"},
 	"catalog.contracts": {"ВалютаВзаиморасчетов", "ВидДоговора", "Владелец", "Дата", "Код", "Наименование", "Номер",
 		"Организация", "ПометкаУдаления", "Ссылка"},

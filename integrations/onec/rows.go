@@ -206,6 +206,14 @@ type FirstPostingRow struct {
 type OrganizationRow struct {
 	Ref       Ref
 	Name, INN string
+	// Head is ГоловнаяОрганизация: the organization itself for a head organization (BP fills it
+	// so), its head for an обособленное подразделение; empty where a base leaves it unfilled.
+	Head Ref
+}
+
+// Division reports whether the organization is an обособленное подразделение of another.
+func (o OrganizationRow) Division() bool {
+	return strings.Trim(o.Head.UUID, "0-") != "" && normUUID(o.Head.UUID) != normUUID(o.Ref.UUID)
 }
 
 // CounterpartyRow is Справочник.Контрагенты.
@@ -350,7 +358,7 @@ func (res *Result) decode(r map[string]any) string {
 func (res *Result) decodeCatalog(r map[string]any) {
 	switch res.Kind {
 	case RowsOrganization:
-		res.Organizations = append(res.Organizations, OrganizationRow{Ref: ref(r["Ссылка"]), Name: str(r["Наименование"]), INN: str(r["ИНН"])})
+		res.Organizations = append(res.Organizations, OrganizationRow{Ref: ref(r["Ссылка"]), Name: str(r["Наименование"]), INN: str(r["ИНН"]), Head: ref(r["ГоловнаяОрганизация"])})
 	case RowsCounterparty:
 		res.Counterparties = append(res.Counterparties, CounterpartyRow{Ref: ref(r["Ссылка"]), Code: str(r["Код"]), Name: str(r["Наименование"]),
 			FullName: str(r["НаименованиеПолное"]), INN: str(r["ИНН"]), Deleted: boolOf(r["ПометкаУдаления"])})

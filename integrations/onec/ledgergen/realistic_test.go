@@ -138,15 +138,26 @@ func TestRealisticDeterministic(t *testing.T) {
 type calc struct {
 	l      *onec.Ledger
 	posted map[string]bool
+	head   map[string]string // an обособленное подразделение → its head organization (head_ref)
 }
 
 func newCalc(l *onec.Ledger) *calc {
-	c := &calc{l: l, posted: map[string]bool{}}
+	c := &calc{l: l, posted: map[string]bool{}, head: map[string]string{}}
 	for _, d := range l.Documents {
 		c.posted[d.Ref] = d.Posted
 	}
+	for _, o := range l.Organizations {
+		if o.HeadRef != "" {
+			c.head[o.Ref] = o.HeadRef
+		}
+	}
 	return c
 }
+
+// in says whether data of organization ref is in an answer about org: org's own, and, org
+// being a head organization, its обособленные подразделения's (BP's reports on the head with
+// «Включать обособленные подразделения»); a division's answer is its own data only.
+func (c *calc) in(ref, org string) bool { return ref == org || c.head[ref] == org }
 
 // key is one balance line: account, counterparty, contract, and the settlement document or
 // the VAT invoice (what the templates' ДокументРасчетов column carries).
@@ -213,7 +224,7 @@ func (c *calc) bpLine(acc string, subs []onec.Subconto) string {
 // is the debit side (a storno is a negative amount on its own side, not the other's).
 func (c *calc) each(org string, from, to time.Time, f func(m onec.Movement, k key, signed onec.Kopecks, debit bool)) {
 	for _, m := range c.l.Movements {
-		if p, known := c.posted[m.RecorderRef]; (known && !p) || m.OrganizationRef != org || m.Period.Before(from) || !m.Period.Before(to) {
+		if p, known := c.posted[m.RecorderRef]; (known && !p) || !c.in(m.OrganizationRef, org) || m.Period.Before(from) || !m.Period.Before(to) {
 			continue
 		}
 		f(m, sideKey(m.AccountDr, m.SubcontoDr), m.Amount, true)
@@ -500,7 +511,7 @@ func TestRealisticDocumentsAgainstCalculation(t *testing.T) {
 					"РасходныйКассовыйОрдер", "ВозвратТоваровОтПокупателя", "ВозвратТоваровПоставщику", "КорректировкаРеализации",
 					"КорректировкаПоступления", "КорректировкаДолга", "СчетФактураВыданный", "СчетФактураПолученный"}
 				for _, doc := range l.Documents {
-					if doc.OrganizationRef != org.Ref || doc.CounterpartyRef != cp || doc.DeletionMark || doc.Date.Before(from) || !doc.Date.Before(to) {
+					if !c.in(doc.OrganizationRef, org.Ref) || doc.CounterpartyRef != cp || doc.DeletionMark || doc.Date.Before(from) || !doc.Date.Before(to) {
 						continue
 					}
 					if !slices.Contains(templateTypes, doc.Type) {
@@ -528,7 +539,7 @@ func TestRealisticDocumentsAgainstCalculation(t *testing.T) {
 			t.Run(org.Name+"/bank_ops", func(t *testing.T) {
 				want := map[string]onec.Kopecks{}
 				for _, doc := range l.Documents {
-					if doc.OrganizationRef == org.Ref && doc.CounterpartyRef == cp && !doc.DeletionMark &&
+					if c.in(doc.OrganizationRef, org.Ref) && doc.CounterpartyRef == cp && !doc.DeletionMark &&
 						(doc.Type == "ПоступлениеНаРасчетныйСчет" || doc.Type == "СписаниеСРасчетногоСчета") {
 						want[doc.Ref] = doc.Amount
 					}
@@ -564,7 +575,7 @@ func TestRealisticReportsAgainstCalculation(t *testing.T) {
 				var open, dr, cr onec.Kopecks
 				records := 0
 				for _, m := range l.Movements {
-					if p, known := c.posted[m.RecorderRef]; (known && !p) || m.OrganizationRef != org.Ref || !m.Period.Before(asOfNext) {
+					if p, known := c.posted[m.RecorderRef]; (known && !p) || !c.in(m.OrganizationRef, org.Ref) || !m.Period.Before(asOfNext) {
 						continue
 					}
 					onDr, onCr := under(m.AccountDr, token), under(m.AccountCr, token)
@@ -883,4 +894,117 @@ func TestRealisticCurrencyAgainstCalculation(t *testing.T) {
 		}
 		t.Logf("%s: %d open documents in a currency", cp, len(got))
 	})
+}
+
+// TestRealisticDivisionInTheHead: an answer about the head organization covers its обособленное
+// подразделение too, as BP's reports with «Включать обособленные подразделения» do
+// (Организация = &Организация ИЛИ Организация.ГоловнаяОрганизация = &Организация), and one about
+// the division covers only the division: per figure, the head's answer is the head's own records
+// plus the division's, each added up apart from the other over the exported files, and the
+// division's part is not zero — so the figures the other tests check for the head do include it.
+func TestRealisticDivisionInTheHead(t *testing.T) {
+	l, d := realisticBase(t)
+	c := newCalc(l)
+	var head, branch onec.Organization
+	for _, o := range l.Organizations {
+		if o.HeadRef != "" {
+			branch = o
+		}
+	}
+	for _, o := range l.Organizations {
+		if o.Ref == branch.HeadRef {
+			head = o
+		}
+	}
+	if head.Ref == "" || branch.Ref == "" {
+		t.Fatal("the realistic base has no division with its head")
+	}
+	// own is the net of org's own records on the accounts under token before `to`, and its
+	// debit and credit turnover from `from`: no division, by the organization of the record.
+	own := func(org, token string, from, to time.Time) (balance, dr, cr onec.Kopecks) {
+		for _, m := range l.Movements {
+			if p, known := c.posted[m.RecorderRef]; (known && !p) || m.OrganizationRef != org || !m.Period.Before(to) {
+				continue
+			}
+			onDr, onCr := under(m.AccountDr, token), under(m.AccountCr, token)
+			if onDr {
+				balance += m.Amount
+			}
+			if onCr {
+				balance -= m.Amount
+			}
+			if !m.Period.Before(from) {
+				if onDr {
+					dr += m.Amount
+				}
+				if onCr {
+					cr += m.Amount
+				}
+			}
+		}
+		return balance, dr, cr
+	}
+	netOf := func(res *onec.Result) (n onec.Kopecks) {
+		for _, r := range res.Balances {
+			n += r.Net()
+		}
+		return n
+	}
+	params := func(org onec.Organization, token string) onec.Params {
+		return onec.Params{"НаДату": onec.AsOfParam(asOf), "Организация": ref(org.Ref, onec.TypeOrganization),
+			"СчетКод": token, "СчетМаска": token + ".%"}
+	}
+	for _, tc := range []struct{ id, token string }{
+		{"address.receivables.counterparty_totals", "62"},
+		{"address.payables.counterparty_totals", "60"},
+		{"address.account.balance_snapshot", "51"},
+		{"address.account.balance_snapshot", "62"},
+		{"address.account.balance_snapshot", "41"},
+	} {
+		t.Run(tc.id+"/"+tc.token, func(t *testing.T) {
+			h, _, _ := own(head.Ref, tc.token, asOfNext, asOfNext)
+			b, _, _ := own(branch.Ref, tc.token, asOfNext, asOfNext)
+			if b == 0 {
+				t.Fatalf("the division has no balance on %s: nothing to include", tc.token)
+			}
+			gotHead := netOf(ask(t, d, tc.id, params(head, tc.token), 0))
+			gotBranch := netOf(ask(t, d, tc.id, params(branch, tc.token), 0))
+			if gotHead != h+b || gotBranch != b {
+				t.Errorf("head %s (own %s + division %s = %s), division %s (own %s)", gotHead.Decimal(), h.Decimal(), b.Decimal(),
+					(h + b).Decimal(), gotBranch.Decimal(), b.Decimal())
+			}
+			t.Logf("%s %s: head %s = own %s + division %s", tc.id, tc.token, gotHead.Decimal(), h.Decimal(), b.Decimal())
+			// one row per counterparty and currency over the head and its division (not one per
+			// organization): checkPartyTotals in TestRealisticBalancesAgainstCalculation checks it
+		})
+	}
+	period := func(org onec.Organization, token string) onec.Params {
+		return onec.Params{"НачалоПериода": onec.PeriodStartParam(q1From), "КонецПериода": "2026-03-31T23:59:59",
+			"Организация": ref(org.Ref, onec.TypeOrganization), "СчетКод": token, "СчетМаска": token + ".%", "Контрагент": nil}
+	}
+	for _, token := range []string{"51", "60", "62"} {
+		t.Run("card and sheet/"+token, func(t *testing.T) {
+			hBal, hDr, hCr := own(head.Ref, token, q1From, asOfNext)
+			bBal, bDr, bCr := own(branch.Ref, token, q1From, asOfNext)
+			if bDr == 0 && bCr == 0 {
+				t.Fatalf("the division has no turnover on %s in the quarter", token)
+			}
+			for _, x := range []struct {
+				org         onec.Organization
+				bal, dr, cr onec.Kopecks
+			}{{head, hBal + bBal, hDr + bDr, hCr + bCr}, {branch, bBal, bDr, bCr}} {
+				card := ask(t, d, "address.account_card.balances", period(x.org, token), 0).CardTotals
+				if len(card) != 1 || card[0].Closing != x.bal || card[0].Debit != x.dr || card[0].Credit != x.cr {
+					t.Errorf("%s: card %+v; the calculation closing %s, Дт %s, Кт %s", x.org.Name, card, x.bal.Decimal(), x.dr.Decimal(), x.cr.Decimal())
+				}
+				var dr, cr onec.Kopecks
+				for _, r := range ask(t, d, "address.turnover_sheet.by_account", period(x.org, token), 0).Sheet {
+					dr, cr = dr+r.Debit, cr+r.Credit
+				}
+				if dr != x.dr || cr != x.cr {
+					t.Errorf("%s: sheet turnovers Дт %s Кт %s; the calculation Дт %s Кт %s", x.org.Name, dr.Decimal(), cr.Decimal(), x.dr.Decimal(), x.cr.Decimal())
+				}
+			}
+		})
+	}
 }
