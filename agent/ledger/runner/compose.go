@@ -178,11 +178,22 @@ func (r Result) title() string {
 	return title
 }
 
+// divisionsNote says which обособленные подразделения the figures include, "" for none.
+func (r Result) divisionsNote() string {
+	if len(r.Divisions) == 0 {
+		return ""
+	}
+	return "включая обособленные подразделения: " + strings.Join(r.Divisions, ", ")
+}
+
 // scopeLine states organization, account and source, so no figure is read out of context.
 func (r Result) scopeLine() string {
 	parts := []string{"Организация: " + r.Organization}
 	if r.OrgDefaulted {
 		parts[0] += " (основная; другую можно указать в вопросе)"
+	}
+	if d := r.divisionsNote(); d != "" {
+		parts[0] += ", " + d
 	}
 	if r.BankAccount != "" {
 		parts = append(parts, "р/с "+r.BankAccount)

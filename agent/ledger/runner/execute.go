@@ -101,7 +101,22 @@ func (l *Lane) resolveAnchors(res *Result, cats *catalogs, r recipe.Spec, f reci
 	if a.org.Ref == "" { // a contract without an organization, and no main one
 		return askOrganization(res, cats)
 	}
+	res.Divisions = divisionsOf(a.org, cats.orgs)
 	return a, false
+}
+
+// divisionsOf names the обособленные подразделения of org (those whose ГоловнаяОрганизация it
+// is): every template's organization condition covers them on a question about the head, as
+// BP's reports do with «Включать обособленные подразделения» (onec's orgCondition), so the
+// answer says so. A division has none: a question naming it covers only it.
+func divisionsOf(org recipe.Entity, orgs []recipe.Entity) []string {
+	var out []string
+	for _, o := range orgs {
+		if o.HeadRef != "" && o.HeadRef == org.Ref && o.Ref != org.Ref {
+			out = append(out, o.Name)
+		}
+	}
+	return out
 }
 
 // askOrganization ends a run that names no organization when the base has several and none is

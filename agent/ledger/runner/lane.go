@@ -172,7 +172,11 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 		return nil, err
 	}
 	for _, r := range res.Organizations {
-		c.orgs = append(c.orgs, recipe.Entity{Ref: r.Ref.UUID, Name: r.Name, INN: r.INN})
+		e := recipe.Entity{Ref: r.Ref.UUID, Name: r.Name, INN: r.INN}
+		if r.Division() {
+			e.HeadRef = r.Head.UUID
+		}
+		c.orgs = append(c.orgs, e)
 	}
 	c.defaultOrg = l.mainOrganization(ctx, c.orgs)
 	if res, err = load("catalog.counterparties"); err != nil {
@@ -262,8 +266,14 @@ func (l *Lane) mainOrganization(ctx context.Context, orgs []recipe.Entity) recip
 		}
 		return recipe.Entity{}
 	}
+	// An обособленное подразделение has its head's INN: the INN names the head.
 	for _, o := range orgs {
-		if o.INN == want || strings.EqualFold(o.Name, want) {
+		if strings.EqualFold(o.Name, want) || o.INN == want && o.HeadRef == "" {
+			return o
+		}
+	}
+	for _, o := range orgs {
+		if o.INN == want {
 			return o
 		}
 	}

@@ -67,3 +67,49 @@ func TestRealisticBaseAnswersSayWhenCut(t *testing.T) {
 		})
 	}
 }
+
+// TestRealisticDivisionSaid: on the realistic base the head organization's answers include its
+// обособленное подразделение (every template's organization condition, as BP's reports «с
+// обособленными подразделениями») and say so; a question naming the division is the division's
+// alone and says nothing of the kind. The figures are checked in ledgergen
+// (TestRealisticDivisionInTheHead).
+func TestRealisticDivisionSaid(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the realistic base takes a few seconds to generate")
+	}
+	l := ledgergen.Realistic(ledgergen.DefaultSeed)
+	var branch string
+	for _, o := range l.Organizations {
+		if o.HeadRef != "" {
+			branch = o.Name
+		}
+	}
+	d := onec.NewNamedDemo(l, ledgergen.RealisticName)
+	lane := NewLane(d, Options{Now: fixedNow, Organization: d.MainOrganization(), MaxRows: onec.MaxProxyRows})
+	note := "включая обособленные подразделения: " + branch
+	for _, tt := range []struct {
+		name     string
+		d        Decomposition
+		wantNote bool
+	}{
+		{"receivables of the head", ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31"}), true},
+		{"balance of 51 of the head", ask(recipe.AccountBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "51"}), true},
+		{"turnover sheet of the head", ask(recipe.TurnoverSheet, recipe.Filters{PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31", Account: "51"}), true},
+		{"receivables of the division", ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31", Organization: branch}), false},
+		{"balance of 51 of the division", ask(recipe.AccountBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "51", Organization: branch}), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := lane.Run(context.Background(), tt.d)
+			if res.LimitedReason != "" {
+				t.Fatalf("no figures: %s %q", res.LimitedReason, res.Message)
+			}
+			md := strings.ReplaceAll(res.Markdown(), `\`, "") // Markdown escapes the parentheses
+			if got := strings.Contains(md, note); got != tt.wantNote {
+				t.Errorf("note %q said %v, want %v:\n%s", note, got, tt.wantNote, md)
+			}
+			if !tt.wantNote && res.Organization != branch {
+				t.Errorf("organization %q, want the division %q", res.Organization, branch)
+			}
+		})
+	}
+}

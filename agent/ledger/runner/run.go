@@ -44,13 +44,17 @@ type Result struct {
 	// Notes are said before the figures (defaults applied, clamping).
 	Notes []string `json:"notes,omitempty"`
 	// Scope of the figures.
-	Organization string    `json:"organization,omitempty"`
-	OrgDefaulted bool      `json:"organization_defaulted,omitempty"`
-	AsOf         time.Time `json:"-"`
-	From, To     time.Time `json:"-"`
-	Account      string    `json:"account,omitempty"`
-	Party        string    `json:"counterparty,omitempty"`
-	Contract     string    `json:"contract,omitempty"`
+	Organization string `json:"organization,omitempty"`
+	OrgDefaulted bool   `json:"organization_defaulted,omitempty"`
+	// Divisions are the обособленные подразделения the figures include: the organization's own
+	// when it is their head (every template covers them, as BP's reports «с обособленными
+	// подразделениями»); none for a division asked by itself.
+	Divisions []string  `json:"divisions,omitempty"`
+	AsOf      time.Time `json:"-"`
+	From, To  time.Time `json:"-"`
+	Account   string    `json:"account,omitempty"`
+	Party     string    `json:"counterparty,omitempty"`
+	Contract  string    `json:"contract,omitempty"`
 	// ContractParty is the counterparty the contract is with, ContractNumber and ContractDate
 	// (YYYY-MM-DD) its details from the catalog: a question by contract number is answered
 	// naming the company.

@@ -234,6 +234,9 @@ func (r Result) shortScope() string {
 	if r.OrgDefaulted {
 		parts[0] += " (основная)"
 	}
+	if d := r.divisionsNote(); d != "" {
+		parts[0] += ", " + d
+	}
 	if r.BankAccount != "" {
 		parts = append(parts, "р/с "+r.BankAccount)
 	}
