@@ -244,8 +244,9 @@ var payablesText = partyTotalsText("address.payables.counterparty_totals")
 // sub-account and organization, its Дт and Кт columns as Остатки gives them. Not one row per
 // settlement document or VAT invoice («остаток по 19» had one per received invoice), nor per
 // contract: «остаток по 62» on the realistic base had 2,061 rows (sub-account, counterparty,
-// contract) and was always cut; grouped so it is one row per counterparty and currency (825
-// rows, 813 counterparties).
+// contract) and was always cut; grouped so it is one row per counterparty and currency (874
+// rows, 862 counterparties, for the head with its обособленное подразделение: a counterparty and
+// a sub-account are one row over both, askedOrganization).
 var balanceSnapshotText = `// finbot: address.account.balance_snapshot
 ВЫБРАТЬ
 	Линии.Счет КАК Счет,
