@@ -10,7 +10,7 @@ type Entity struct {
 	Number   string // contracts: «П-15/2025»
 	OwnerRef string // contracts: the counterparty
 	OrgRef   string // contracts: our organization
-	HeadRef  string // organizations: the head organization of an обособленное подразделение (ГоловнаяОрганизация), "" for a head
+	HeadRef  string `json:",omitempty"` // organizations: the head organization of an обособленное подразделение (ГоловнаяОрганизация), "" for a head
 	Date     string // contracts: YYYY-MM-DD
 	Deleted  bool   // deletion-marked: never chosen
 }
