@@ -60,6 +60,13 @@ type Contract struct {
 	Kind            string `json:"kind"`
 	Currency        string `json:"currency"`
 	DeletionMark    bool   `json:"deletion_mark"`
+	// PaymentTermSet and PaymentTermDays are the contract's payment term as BP 3.0 keeps it:
+	// УстановленСрокОплаты («Установлен срок оплаты по договору») and СрокОплаты, days after
+	// the settlement document. BP reads the days only when the flag is set; a contract without
+	// it takes the base's default (Константа СрокОплатыПокупателей / СрокОплатыПоставщикам).
+	// Omitted when unset: the shared demo ledger's files predate them.
+	PaymentTermSet  bool `json:"payment_term_set,omitempty"`
+	PaymentTermDays int  `json:"payment_term_days,omitempty"`
 }
 
 // Document is a document of any type.

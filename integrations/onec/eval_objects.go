@@ -229,7 +229,7 @@ func (d *Demo) ctrField(i int32, name string) (val, error) {
 	}
 	switch name {
 	case "КОД", "ВЛАДЕЛЕЦ", "ОРГАНИЗАЦИЯ", "НОМЕР", "ДАТА", "НАИМЕНОВАНИЕ", "ВИДДОГОВОРА", "ВАЛЮТАВЗАИМОРАСЧЕТОВ",
-		"ПОМЕТКАУДАЛЕНИЯ", "ЭТОГРУППА":
+		"ПОМЕТКАУДАЛЕНИЯ", "ЭТОГРУППА", "УСТАНОВЛЕНСРОКОПЛАТЫ", "СРОКОПЛАТЫ":
 	default:
 		return null, &errNoField{"Справочник.ДоговорыКонтрагентов", name}
 	}
@@ -261,6 +261,10 @@ func (d *Demo) ctrField(i int32, name string) (val, error) {
 		return refVal(tCurrency, d.currencyOf(c.Currency)), nil
 	case "ПОМЕТКАУДАЛЕНИЯ":
 		return boolVal(c.DeletionMark), nil
+	case "УСТАНОВЛЕНСРОКОПЛАТЫ": // BP's «Установлен срок оплаты по договору»
+		return boolVal(c.PaymentTermSet), nil
+	case "СРОКОПЛАТЫ": // days after the settlement document; read by BP only with the flag
+		return numVal(Kopecks(100 * c.PaymentTermDays)), nil
 	}
 	return vFalse, nil // ЭтоГруппа
 }

@@ -29,6 +29,7 @@ const DefaultSeed = 550
 func Generate(scale int, seed uint64) *onec.Ledger {
 	g := &gen{rnd: newPyRand(seed), scale: max(scale, 1), seq: map[seqKey]int{}, bankAccounts: map[int]string{}}
 	g.makeCatalogs()
+	PaymentTerms(g.contracts)
 	// The default company has about 1,200 documents and 2,300 records per copy; reserving them
 	// spares the large scales most of their copying (the realistic base is scale 48).
 	g.documents = make([]onec.Document, 0, 1300*g.scale)
