@@ -204,6 +204,8 @@ func paramVal(q qvalue) val {
 		return dateVal(q.date)
 	case kindString:
 		return strVal(q.str)
+	case kindNumber:
+		return numVal(q.num)
 	}
 	switch q.ref.typ {
 	case TypeOrganization:

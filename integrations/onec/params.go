@@ -16,9 +16,10 @@ const refNothing int32 = -2
 type qvalue struct {
 	null bool
 	kind paramKind
-	date int64  // kindDate: Unix seconds of a zone-less time
-	str  string // kindString
-	ref  qref   // kindRef
+	date int64   // kindDate: Unix seconds of a zone-less time
+	str  string  // kindString
+	ref  qref    // kindRef
+	num  Kopecks // kindNumber: hundredths, as the evaluator keeps numbers
 }
 
 // qref is a reference parameter: its type and its index in the demo's table of that type
@@ -88,6 +89,12 @@ func (d *Demo) bindValue(t *template, p paramSpec, v any) (qvalue, error) {
 			return qvalue{}, err
 		}
 		return qvalue{null: !bounded, kind: kindDate, date: sec}, nil
+	case kindNumber:
+		n, ok := wholeNumber(v)
+		if !ok {
+			return qvalue{}, queryErrorAt(t, p.name, "Несовместимые типы: параметр &%s (%s) сравнивается с числом", p.name, typeName1C(v))
+		}
+		return qvalue{kind: kindNumber, num: Kopecks(100 * n)}, nil
 	case kindRef:
 		if v == nil {
 			return qvalue{null: true, kind: kindRef}, nil
@@ -104,6 +111,25 @@ func (d *Demo) bindValue(t *template, p paramSpec, v any) (qvalue, error) {
 		}
 		return qvalue{kind: kindString, str: s}, nil
 	}
+}
+
+// wholeNumber reads a number parameter as a JSON decoder or a Go caller gives it: a whole
+// number only (the templates' numbers are days).
+func wholeNumber(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int:
+		return int64(x), true
+	case int64:
+		return x, true
+	case float64:
+		if x == float64(int64(x)) {
+			return int64(x), true
+		}
+	case json.Number:
+		n, err := x.Int64()
+		return n, err == nil
+	}
+	return 0, false
 }
 
 // bindDate reads a date parameter. The toolkit turns only an exact YYYY-MM-DDTHH:MM:SS string

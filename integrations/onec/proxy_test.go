@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -50,7 +51,16 @@ func sampleCalls(l *onec.Ledger) map[string]map[string]any {
 		"СчетКод": "62", "СчетМаска": "62.%", "Контрагент": nil}
 	card := map[string]any{"НачалоПериода": "2026-03-01T00:00:00", "КонецПериода": "2026-03-31T23:59:59", "Организация": org,
 		"СчетКод": "62", "СчетМаска": "62.%", "Контрагент": cp}
+	aging := map[string]any{"НаДату": asOf, "Организация": org, "СчетКод": "62", "СчетМаска": "62.%", "Контрагент": nil,
+		"СрокОплатыПоУмолчанию": 10, "Разрез": onec.AgingByContract}
+	for i, d := range []string{"2025-12-31", "2025-12-01", "2025-11-01", "2025-10-02", "2025-10-02", "2025-10-02", "2025-10-02"} {
+		aging[onec.AgingBoundParam(i)] = d + "T00:00:00"
+	}
+	payables := maps.Clone(aging)
+	payables["СчетКод"], payables["СчетМаска"], payables["Разрез"] = "60", "60.%", ""
 	return map[string]map[string]any{
+		"address.aging.receivables":               aging,
+		"address.aging.payables":                  payables,
 		"address.turnover_sheet.by_account":       {"НачалоПериода": from, "КонецПериода": to, "Организация": org, "СчетКод": "", "СчетМаска": "%", "Контрагент": cp},
 		"address.turnover_sheet.by_counterparty":  sheet,
 		"address.turnover_sheet.by_contract":      sheet,

@@ -48,6 +48,7 @@ const (
 	kindDate   paramKind = iota // a string exactly YYYY-MM-DDTHH:MM:SS (the toolkit makes it a Дата)
 	kindRef                     // an object reference of refType
 	kindString                  // a string
+	kindNumber                  // a whole number (JSON number; the toolkit hands it to 1C as a Число)
 )
 
 // paramSpec is one &Parameter of a template.
@@ -128,6 +129,8 @@ var templates = []template{
 	{idCardBalances, allowed(cardBalancesText), reportParams, RowsCardTotals},
 	{idFirstPosting, allowed(firstPostingText), nil, RowsFirstPosting}, // the first posting: queries_register.go
 	{idRegisterRecords, allowed(registerRecordsText), []paramSpec{pAsOf, pOrg, pAccCode, pAccMask, pCpOpt, pCtrOpt}, RowsMovement},
+	{idAgingReceivables, allowed(agingReceivablesText), agingParams, RowsAging}, // aging: queries_aging.go
+	{idAgingPayables, allowed(agingPayablesText), agingParams, RowsAging},
 }
 
 // allowed makes a template's first selection ВЫБРАТЬ РАЗРЕШЕННЫЕ: a 1C user whose rights
@@ -172,8 +175,8 @@ func Query(id string) (text string, ok bool) {
 }
 
 // QueryIDs lists the whitelisted queries: the ten recipes of agent/ledger/runner, the five
-// catalog lookups, the five templates of the turnover sheet and the account card, then the
-// date of the register's first posting.
+// catalog lookups, the five templates of the turnover sheet and the account card, the date of
+// the register's first posting, the register records, then the two aging templates.
 func QueryIDs() []string {
 	ids := make([]string, len(templates))
 	for i, t := range templates {

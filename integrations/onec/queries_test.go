@@ -28,6 +28,7 @@ var wantIDs = []string{
 	"address.turnover_sheet.by_account", "address.turnover_sheet.by_counterparty", "address.turnover_sheet.by_contract",
 	"address.account_card.movements", "address.account_card.balances",
 	"register.first_posting", "register.movements",
+	"address.aging.receivables", "address.aging.payables",
 }
 
 // wantParams and the row keys of each template: the contract with the runtime.
@@ -54,12 +55,23 @@ var wantParams = map[string][]string{
 	"catalog.bank_accounts":                   {},
 	"register.first_posting":                  {},
 	"register.movements":                      {"НаДату", "Организация", "СчетКод", "СчетМаска", "Контрагент", "Договор"},
+	"address.aging.receivables":               agingParams,
+	"address.aging.payables":                  agingParams,
 }
 
 // The report templates' parameters and the six sums of a turnover sheet row.
 var (
 	reportParams = []string{"НачалоПериода", "КонецПериода", "Организация", "СчетКод", "СчетМаска", "Контрагент"}
 	sheetSumKeys = []string{"НачальныйОстатокДт", "НачальныйОстатокКт", "ОборотДт", "ОборотКт", "КонечныйОстатокДт", "КонечныйОстатокКт"}
+)
+
+// agingParams are the aging templates' parameters; agingKeys their columns.
+var (
+	agingParams = []string{"НаДату", "Организация", "СчетКод", "СчетМаска", "Контрагент", "СрокОплатыПоУмолчанию", "Разрез",
+		"Граница0", "Граница1", "Граница2", "Граница3", "Граница4", "Граница5", "Граница6"}
+	agingKeys = []string{"Контрагент", "КонтрагентНаименование", "Договор", "ДоговорНаименование", "СрокОплатыДней", "СрокПоДоговору",
+		"Долг", "Интервал0", "Интервал1", "Интервал2", "Интервал3", "Интервал4", "Интервал5", "Интервал6", "Интервал7",
+		"КоличествоДокументов", "СамыйРаннийСрок"}
 )
 
 var movementKeys = []string{"ДоговорДт", "ДоговорКт", "КонтрагентДт", "КонтрагентКт", "НомерСтроки", "Период", "Регистратор",
@@ -86,9 +98,11 @@ var wantKeys = map[string][]string{
 	"catalog.counterparties":                  {"ИНН", "КПП", "Код", "Наименование", "НаименованиеПолное", "ПометкаУдаления", "Ссылка", "ЮрФизЛицо"},
 	"catalog.contracts": {"ВалютаВзаиморасчетов", "ВидДоговора", "Владелец", "Дата", "Код", "Наименование", "Номер",
 		"Организация", "ПометкаУдаления", "Ссылка"},
-	"catalog.accounts":       {"Вид", "ВидыСубконто", "Код", "Наименование", "УчетПоДокументамРасчетов"},
-	"catalog.bank_accounts":  {"Банк", "ВалютаДенежныхСредств", "Владелец", "ВладелецНаименование", "НомерСчета", "ПометкаУдаления", "Ссылка"},
-	"register.first_posting": {"Период"},
+	"catalog.accounts":          {"Вид", "ВидыСубконто", "Код", "Наименование", "УчетПоДокументамРасчетов"},
+	"catalog.bank_accounts":     {"Банк", "ВалютаДенежныхСредств", "Владелец", "ВладелецНаименование", "НомерСчета", "ПометкаУдаления", "Ссылка"},
+	"register.first_posting":    {"Период"},
+	"address.aging.receivables": agingKeys,
+	"address.aging.payables":    agingKeys,
 }
 
 func TestQueryRegistry(t *testing.T) {
@@ -182,6 +196,10 @@ func TestRowKeys(t *testing.T) {
 		"НаДату": "2026-01-01T00:00:00", "НачалоПериода": "2025-01-01T00:00:00", "КонецПериода": "2025-12-31T23:59:59",
 		"Организация": ref(onec.TypeOrganization, org.Ref), "Контрагент": ref(onec.TypeCounterparty, ctr.OwnerRef),
 		"Договор": ref(onec.TypeContract, ctr.Ref), "СчетКод": "62", "СчетМаска": "62.%", "ТипДокумента": "", "ПослеКода": "",
+		"СрокОплатыПоУмолчанию": 0, "Разрез": onec.AgingByContract,
+	}
+	for i, d := range []string{"2026-01-01", "2025-12-02", "2025-11-02", "2025-10-03", "2025-10-03", "2025-10-03", "2025-10-03"} {
+		params[onec.AgingBoundParam(i)] = d + "T00:00:00"
 	}
 	for _, id := range wantIDs {
 		rows := run(t, d, id, params)

@@ -85,6 +85,7 @@ const (
 	RowsContract             // ContractRow
 	RowsAccount              // AccountRow
 	RowsBankAccount          // BankAccountRow
+	RowsAging                // AgingRow: debts by days overdue (queries_aging.go)
 )
 
 // RowKindOf says which family a whitelisted template answers in.
@@ -130,6 +131,7 @@ type Result struct {
 	Contracts      []ContractRow
 	Accounts       []AccountRow
 	BankAccounts   []BankAccountRow
+	Aging          []AgingRow
 }
 
 // BalanceRow is a settlement balance (address.payables…, receivables…, account.balance_snapshot).
@@ -202,6 +204,23 @@ type FirstPostingRow struct {
 	Period time.Time
 }
 
+// AgingRow is a counterparty's (or a contract's) debt at a date by days overdue
+// (address.aging.*): Intervals[0] is not yet due, Intervals[i] overdue up to the i-th bound of
+// days, the last past the last bound; they add up to Debt.
+type AgingRow struct {
+	Counterparty, Contract Ref // Contract is empty in the rows per counterparty
+	Debt                   Kopecks
+	Intervals              [AgingColumns]Kopecks
+	// TermDays is the payment term applied (the largest, over a counterparty's contracts);
+	// OwnTerm is set where it is the contract's own (УстановленСрокОплаты).
+	TermDays int
+	OwnTerm  bool
+	// Documents counts the open debt documents; EarliestDue is the earliest due date among them
+	// (zero where the base keeps no documents).
+	Documents   int
+	EarliestDue time.Time
+}
+
 // OrganizationRow is Справочник.Организации.
 type OrganizationRow struct {
 	Ref       Ref
@@ -256,7 +275,7 @@ func Decode(id string, wire []map[string]any) (*Result, error) {
 		return nil, fmt.Errorf("onec: no whitelisted query %q", id)
 	}
 	res := &Result{ID: id, Kind: kind, Fetched: len(wire), Dropped: map[string]int{}}
-	catalog := kind >= RowsOrganization
+	catalog := kind >= RowsOrganization && kind <= RowsBankAccount
 	for _, r := range wire {
 		if r == nil {
 			if catalog { // an empty catalog row reads as empty, as it always has
@@ -341,6 +360,18 @@ func (res *Result) decode(r map[string]any) string {
 			return DropUnknownShape
 		}
 		res.CardTotals = append(res.CardTotals, row)
+	case RowsAging:
+		row := AgingRow{Counterparty: ref(r["Контрагент"]), Contract: ref(r["Договор"]), TermDays: count(r["СрокОплатыДней"]),
+			OwnTerm: count(r["СрокПоДоговору"]) > 0, Documents: count(r["КоличествоДокументов"])}
+		row.EarliestDue, _ = rowDate(r["СамыйРаннийСрок"])
+		cells := map[string]*Kopecks{"Долг": &row.Debt}
+		for i := range row.Intervals {
+			cells["Интервал"+strconv.Itoa(i)] = &row.Intervals[i]
+		}
+		if row.Counterparty.UUID == "" || !amounts(r, cells) {
+			return DropUnknownShape
+		}
+		res.Aging = append(res.Aging, row)
 	case RowsFirstPosting:
 		v, has := r["Период"]
 		period, ok := rowDate(v)
