@@ -98,8 +98,13 @@ type Config struct {
 	OneCTimeout      time.Duration // ONEC_TIMEOUT
 	OneCOrganization string        // ONEC_ORGANIZATION: INN or name of the main organization
 	OneCRestricted   bool          // ONEC_RESTRICTED_USER: the 1C user has restricted rights (RLS)
-	LedgerAllowUsers []int64       // LEDGER_ALLOWED_USER_IDS
-	LedgerAllowChats []int64       // LEDGER_ALLOWED_CHAT_IDS
+	// OneCDefaultPaymentDays is the payment term of a contract without its own
+	// (ONEC_DEFAULT_PAYMENT_DAYS); OneCAgingBuckets the bounds of days overdue of the aging
+	// (ONEC_AGING_BUCKETS), ascending.
+	OneCDefaultPaymentDays int
+	OneCAgingBuckets       []int
+	LedgerAllowUsers       []int64 // LEDGER_ALLOWED_USER_IDS
+	LedgerAllowChats       []int64 // LEDGER_ALLOWED_CHAT_IDS
 	// OneCChannels are the 1C bases of ONEC_CHANNELS (tokens from ONEC_CHANNEL_TOKENS); empty =
 	// one base on ONEC_CHANNEL. OneCBases is the list either way.
 	OneCChannels []OneCChannel
@@ -206,6 +211,8 @@ func Vars() []Var {
 		{"ONEC_TIMEOUT", "30s", "Deadline of one 1C query."},
 		{"ONEC_ORGANIZATION", "", "INN or name of the main organization, for questions that name none (BP keeps it in each user's settings, which queries cannot read). Empty: the base's only organization; with several, the bot asks which one."},
 		{"ONEC_RESTRICTED_USER", "false", "true: the 1C user the proxy runs under has restricted rights (RLS, e.g. by organization). The queries say ВЫБРАТЬ РАЗРЕШЕННЫЕ, and 1C then leaves out what the user may not see without saying so; every 1C figure is then stated as covering only what this user may see."},
+		{"ONEC_DEFAULT_PAYMENT_DAYS", "0", "Payment term, in days after the settlement document, of a contract that has none of its own («Установлен срок оплаты по договору» off) — the aging's due date. Set it to BP's «Сроки оплаты покупателями» (the constant СрокОплатыПокупателей); 0 = due on the document's day, as BP with no term set."},
+		{"ONEC_AGING_BUCKETS", "30,60,90", "Bounds of days overdue of the aging of receivables and payables (/aging), ascending, at most 6: 30,60,90 gives «не наступил срок», 1–30, 31–60, 61–90, более 90."},
 		{"ONEC_BREAKER_TIMEOUT", "60s", "After 5 failed 1C queries in a row (timeouts, resets, 5xx; not errors in the query) its circuit breaker opens; this long later one probe query may close it."},
 		{"LEDGER_ALLOWED_USER_IDS", "", "Users allowed to see 1C data. With a real 1C and both ledger lists empty, nobody is; with the demo ledger, everyone is."},
 		{"LEDGER_ALLOWED_CHAT_IDS", "", "Chats (groups) whose members may see 1C data."},
@@ -300,15 +307,17 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 		TavilyAPIKey:  Secret(r.str("TAVILY_API_KEY")),
 		TavilyTimeout: r.duration("TAVILY_TIMEOUT", 100*time.Millisecond, 5*time.Minute),
 
-		OneCURL:          r.url("ONEC_URL"),
-		OneCChannel:      r.str("ONEC_CHANNEL"),
-		OneCDemo:         r.oneOf("ONEC_DEMO", "default", "realistic"),
-		OneCOrganization: r.str("ONEC_ORGANIZATION"),
-		OneCRestricted:   r.boolean("ONEC_RESTRICTED_USER"),
-		OneCToken:        Secret(r.str("ONEC_TOKEN")),
-		OneCTimeout:      r.duration("ONEC_TIMEOUT", 100*time.Millisecond, 10*time.Minute),
-		LedgerAllowUsers: r.ids("LEDGER_ALLOWED_USER_IDS"),
-		LedgerAllowChats: r.ids("LEDGER_ALLOWED_CHAT_IDS"),
+		OneCURL:                r.url("ONEC_URL"),
+		OneCChannel:            r.str("ONEC_CHANNEL"),
+		OneCDemo:               r.oneOf("ONEC_DEMO", "default", "realistic"),
+		OneCOrganization:       r.str("ONEC_ORGANIZATION"),
+		OneCRestricted:         r.boolean("ONEC_RESTRICTED_USER"),
+		OneCDefaultPaymentDays: r.integer("ONEC_DEFAULT_PAYMENT_DAYS", 0, MaxAgingDays),
+		OneCAgingBuckets:       r.agingBuckets("ONEC_AGING_BUCKETS"),
+		OneCToken:              Secret(r.str("ONEC_TOKEN")),
+		OneCTimeout:            r.duration("ONEC_TIMEOUT", 100*time.Millisecond, 10*time.Minute),
+		LedgerAllowUsers:       r.ids("LEDGER_ALLOWED_USER_IDS"),
+		LedgerAllowChats:       r.ids("LEDGER_ALLOWED_CHAT_IDS"),
 
 		LLMBreakerTimeout:    r.duration("LLM_BREAKER_TIMEOUT", 100*time.Millisecond, time.Hour),
 		CBRBreakerTimeout:    r.duration("CBR_BREAKER_TIMEOUT", 100*time.Millisecond, time.Hour),
@@ -544,6 +553,40 @@ func (r *reader) duration(key string, lo, hi time.Duration) time.Duration {
 		r.fail(key, fmt.Sprintf("is out of range: %s", d))
 	}
 	return d
+}
+
+// MaxAgingBuckets and MaxAgingDays bound ONEC_AGING_BUCKETS (the aging template takes six
+// bounds: integrations/onec.AgingBounds, which internal/app checks against) and the days of a
+// payment term or a bound.
+const (
+	MaxAgingBuckets = 6
+	MaxAgingDays    = 3650
+)
+
+// agingBuckets reads bounds of days overdue: whole numbers, ascending, separated by commas.
+func (r *reader) agingBuckets(key string) []int {
+	v := r.str(key)
+	var out []int
+	for part := range strings.SplitSeq(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(part))
+		switch {
+		case err != nil:
+			r.fail(key, fmt.Sprintf("must list whole numbers of days separated by commas, such as 30,60,90, got %q", v))
+			return nil
+		case n < 1 || n > MaxAgingDays:
+			r.fail(key, fmt.Sprintf("must list days between 1 and %d, got %d", MaxAgingDays, n))
+			return nil
+		case len(out) > 0 && n <= out[len(out)-1]:
+			r.fail(key, fmt.Sprintf("must ascend, got %d after %d", n, out[len(out)-1]))
+			return nil
+		}
+		out = append(out, n)
+	}
+	if len(out) > MaxAgingBuckets {
+		r.fail(key, fmt.Sprintf("must list at most %d bounds, got %d", MaxAgingBuckets, len(out)))
+		return nil
+	}
+	return out
 }
 
 func (r *reader) ids(key string) []int64 {

@@ -22,8 +22,10 @@ const (
 	BankOpsByParty       Name = "bank_ops_by_counterparty"
 	DocumentsByContract  Name = "documents_by_contract"
 	DocumentsFormBalance Name = "documents_forming_balance"
-	TurnoverSheet        Name = "turnover_sheet" // оборотно-сальдовая ведомость за период (report.go)
-	AccountCard          Name = "account_card"   // карточка счёта за период (report.go)
+	TurnoverSheet        Name = "turnover_sheet"    // оборотно-сальдовая ведомость за период (report.go)
+	AccountCard          Name = "account_card"      // карточка счёта за период (report.go)
+	ReceivablesAging     Name = "receivables_aging" // дебиторка по срокам долга на дату (aging.go)
+	PayablesAging        Name = "payables_aging"    // кредиторка по срокам долга на дату
 	Unknown              Name = "unknown"
 )
 
@@ -31,7 +33,7 @@ const (
 func Names() []Name {
 	return []Name{OpenContracts, Payables, Receivables, AccountBalance,
 		OpenItemsByParty, OpenItemsByContract, DocumentsByParty, BankOpsByParty,
-		DocumentsByContract, DocumentsFormBalance, TurnoverSheet, AccountCard}
+		DocumentsByContract, DocumentsFormBalance, TurnoverSheet, AccountCard, ReceivablesAging, PayablesAging}
 }
 
 // Filter keys of the filter catalog.
@@ -154,6 +156,15 @@ var Specs = []Spec{
 		Required: []string{FilterAccount, FilterPeriodFrom, FilterPeriodTo}, Optional: []string{FilterOrganization, FilterCounterparty, FilterLimit},
 		Output:      []string{"date", "document_ref", "document_type", "number", "corr_account", "counterparty_name", "debit", "credit", "balance"},
 		DefaultSort: "date_asc", DefaultLimit: MaxLimit, Scope: ScopeStrict},
+	// Aging (runner/aging.go): the debt at a date by days overdue, per counterparty and contract.
+	{ID: "address.aging.receivables", Name: ReceivablesAging, Purpose: "Дебиторская задолженность по срокам долга",
+		Required: []string{FilterAsOfDate}, Optional: []string{FilterOrganization, FilterCounterparty, FilterLimit},
+		Output:      []string{"counterparty_ref", "counterparty_name", "contract_name", "debt", "not_due", "overdue_by_interval", "doc_count", "earliest_due"},
+		DefaultSort: "overdue_desc", DefaultLimit: DefaultLimit, Drilldowns: []string{"address.open_items.by_counterparty"}, Scope: ScopeStrict},
+	{ID: "address.aging.payables", Name: PayablesAging, Purpose: "Кредиторская задолженность по срокам долга",
+		Required: []string{FilterAsOfDate}, Optional: []string{FilterOrganization, FilterCounterparty, FilterLimit},
+		Output:      []string{"counterparty_ref", "counterparty_name", "contract_name", "debt", "not_due", "overdue_by_interval", "doc_count", "earliest_due"},
+		DefaultSort: "overdue_desc", DefaultLimit: DefaultLimit, Drilldowns: []string{"address.open_items.by_counterparty"}, Scope: ScopeStrict},
 }
 
 // For returns the recipe of an intent.

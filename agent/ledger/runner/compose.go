@@ -23,6 +23,8 @@ var titles = map[recipe.Name]string{
 	recipe.DocumentsFormBalance: "Расшифровка остатка до документов на %s",
 	recipe.TurnoverSheet:        "Оборотно-сальдовая ведомость %s",
 	recipe.AccountCard:          "Карточка счёта %s",
+	recipe.ReceivablesAging:     "Дебиторка по срокам долга на %s",
+	recipe.PayablesAging:        "Кредиторка по срокам долга на %s",
 }
 
 // documentTypeNames are the Russian names of the whitelisted document types.
@@ -92,6 +94,9 @@ func baseName(source string) string {
 func (r Result) markdown(mark string) string {
 	if r.Report != nil && r.ResultMode != Limited {
 		return r.reportMarkdown(mark) // report_compose.go
+	}
+	if r.Aging != nil && r.ResultMode != Limited {
+		return r.agingMarkdown(mark) // aging_compose.go
 	}
 	cite := func(line string) string {
 		if mark == "" {

@@ -117,6 +117,9 @@ func (r Result) Drills() []Drill {
 		switch {
 		case slices.Contains(target.Required, recipe.FilterCounterparty) && row.Ref != "" && (r.Intent == recipe.Receivables || r.Intent == recipe.Payables):
 			anchor, text = row.Ref, thumbLabel(shortParty(row.Name), row.Amount)
+		case slices.Contains(target.Required, recipe.FilterCounterparty) && row.PartyID != "" && row.Ages != nil:
+			// an aging's company, by what it has overdue: its open documents with their dates
+			anchor, text = row.PartyID, thumbLabel(shortParty(row.Party), row.Ages.Overdue())
 		case slices.Contains(target.Required, recipe.FilterCounterparty) && row.PartyID != "":
 			anchor, text = row.PartyID, thumbLabel(shortParty(row.Party), 0)
 		case slices.Contains(target.Required, recipe.FilterContract) && row.DealID != "":

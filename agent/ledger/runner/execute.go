@@ -151,6 +151,9 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r recip
 	if r.Name == recipe.TurnoverSheet || r.Name == recipe.AccountCard {
 		return l.report(ctx, res, cats, r, f, a) // report.go
 	}
+	if r.Name == recipe.ReceivablesAging || r.Name == recipe.PayablesAging {
+		return l.aging(ctx, res, r, f, a) // aging.go
+	}
 	dbg := &res.Debug
 	params := onec.Params{"Организация": refParam(a.org, refOrg)}
 	asOf, _ := parseDay(f.AsOfDate)

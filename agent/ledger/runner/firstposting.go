@@ -49,6 +49,8 @@ var noDataWhat = map[recipe.Name]string{
 	recipe.BankOpsByParty:       "операций не было",
 	recipe.TurnoverSheet:        "оборотов не было",
 	recipe.AccountCard:          "проводок не было",
+	recipe.ReceivablesAging:     "нам никто не был должен",
+	recipe.PayablesAging:        "мы никому не были должны",
 }
 
 // beforeData is the answer for the day of the base's first posting first: an empty answer

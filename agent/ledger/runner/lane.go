@@ -53,6 +53,12 @@ type Options struct {
 	// a partial result; when the operator says the user is restricted, every factual answer
 	// states that its figures cover only what this user may see (RightsNote).
 	RestrictedRights bool
+	// AgingBounds are the aging's bounds of days overdue, ascending (ONEC_AGING_BUCKETS);
+	// DefaultAgingBounds when empty or invalid. DefaultPaymentDays is the payment term of a
+	// contract without its own (ONEC_DEFAULT_PAYMENT_DAYS; BP's constants СрокОплатыПокупателей
+	// and СрокОплатыПоставщикам).
+	AgingBounds        []int
+	DefaultPaymentDays int
 }
 
 // RightsNote is the line under a factual 1C answer when the 1C user's rights are restricted.

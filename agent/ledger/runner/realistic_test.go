@@ -113,3 +113,40 @@ func TestRealisticDivisionSaid(t *testing.T) {
 		})
 	}
 }
+
+// The aging on the realistic base through the proxy's 1,000 rows: the head organization's
+// customers have 1,178 contracts in debt, so its receivables come per counterparty (796) and say
+// why; its suppliers' 804 contracts fit. The organization without settlement documents is aged
+// by the increases of its debt, and says so. The figures are checked in ledgergen.
+func TestRealisticAging(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the realistic base takes a few seconds to generate")
+	}
+	d := onec.NewNamedDemo(ledgergen.Realistic(ledgergen.DefaultSeed), ledgergen.RealisticName)
+	lane := NewLane(d, Options{Now: fixedNow, Organization: d.MainOrganization(), MaxRows: onec.MaxProxyRows})
+	for _, tt := range []struct {
+		name       string
+		d          Decomposition
+		byContract bool
+		rows       int
+		says       string
+	}{
+		{"receivables", ask(recipe.ReceivablesAging, recipe.Filters{AsOfDate: "2026-03-31"}), false, 796, "поэтому по контрагентам"},
+		{"payables", ask(recipe.PayablesAging, recipe.Filters{AsOfDate: "2026-03-31"}), true, 804, "| 1–30 дн"},
+		{"no settlement documents", ask(recipe.ReceivablesAging, recipe.Filters{AsOfDate: "2026-03-31", Organization: "Северный ветер Трейд"}),
+			true, 313, "отнесён к последним начислениям"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := lane.Run(context.Background(), tt.d)
+			if res.ResultMode == Limited || res.Aging == nil {
+				t.Fatalf("%s %q", res.LimitedReason, res.Message)
+			}
+			if res.Aging.ByContract != tt.byContract || res.Summary.Rows != tt.rows {
+				t.Errorf("by contract %v, %d rows; want %v, %d", res.Aging.ByContract, res.Summary.Rows, tt.byContract, tt.rows)
+			}
+			if md := res.Markdown(); !strings.Contains(md, tt.says) {
+				t.Errorf("the answer does not say %q:\n%s", tt.says, md)
+			}
+		})
+	}
+}

@@ -74,6 +74,8 @@ type Result struct {
 	All []Row `json:"-"`
 	// Report is the turnover sheet's total or the account card's balances (report.go).
 	Report *Report `json:"report,omitempty"`
+	// Aging is the aging's intervals and totals (aging.go).
+	Aging *Aging `json:"aging,omitempty"`
 }
 
 // Summary is the aggregate of a result.
@@ -117,6 +119,8 @@ type Row struct {
 	// Currencies are the row's balances in foreign currency, where its account keeps currency
 	// accounting (60.21, 62.21, 52), one per currency by name (currency.go).
 	Currencies []CurrencyAmount `json:"currency_amounts,omitempty"`
+	// Ages is an aging row's debt by interval (aging.go).
+	Ages *AgingLine `json:"aging,omitempty"`
 }
 
 // limited ends a run with an honest reason.
@@ -180,7 +184,7 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 		dbg.ToolGateDecision, dbg.ToolGateReason = "deny", "no catalog intent"
 		return res.limited(ReasonUnsupported, "Не понял, какие данные 1С нужны. Я умею отвечать: кто нам должен и кому должны мы на дату, "+
 			"остаток по счёту, открытые позиции по контрагенту или договору, незакрытые договоры, документы и банковские операции контрагента, расшифровка остатка до документов, "+
-			"оборотно-сальдовая ведомость и карточка счёта за период.")
+			"оборотно-сальдовая ведомость и карточка счёта за период, дебиторка и кредиторка по срокам долга (просрочка).")
 	}
 	rc, _ := recipe.For(d.Intent)
 	res.RecipeID = rc.ID

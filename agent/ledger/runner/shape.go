@@ -23,7 +23,7 @@ const ShownTop = 5
 // Shown is how many of the matched rows the answer shows.
 func (r Result) Shown() int {
 	_, shaped := shapes[r.Intent]
-	if r.Report == nil && shaped || r.Report != nil && (r.Intent == recipe.AccountCard || r.Report.Detail != "") {
+	if r.Report == nil && (shaped || r.Aging != nil) || r.Report != nil && (r.Intent == recipe.AccountCard || r.Report.Detail != "") {
 		return min(len(r.Rows), ShownTop)
 	}
 	return len(r.Rows)

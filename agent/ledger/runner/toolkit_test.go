@@ -132,6 +132,8 @@ func TestCutResultShowsNoTotal(t *testing.T) {
 		ask(recipe.DocumentsFormBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "62"}),
 		ask(recipe.Receivables, recipe.Filters{AsOfDate: "2026-03-31"}), // 18 counterparties owe: a full page
 		ask(recipe.DocumentsByParty, recipe.Filters{Counterparty: "Альфе", PeriodFrom: "2024-01-01", PeriodTo: "2026-03-31"}),
+		// 25 contracts in debt, then 18 counterparties: cut by contract, and by counterparty too
+		ask(recipe.ReceivablesAging, recipe.Filters{AsOfDate: "2026-03-31"}),
 	} {
 		res := lane.Run(t.Context(), q)
 		if res.ResultMode != Limited || res.LimitedReason != ReasonVisibilityGap || !strings.Contains(res.Message, "обрезан на 18 строк") ||
@@ -163,6 +165,8 @@ func TestTemplatesAnswerInTheRowsTheLaneReads(t *testing.T) {
 			want[r.ID] = onec.RowsBalance
 		case recipe.DocumentsByParty, recipe.DocumentsByContract, recipe.BankOpsByParty:
 			want[r.ID] = onec.RowsDocument
+		case recipe.ReceivablesAging, recipe.PayablesAging:
+			want[r.ID] = onec.RowsAging
 		}
 	}
 	for id, kind := range want {
@@ -212,6 +216,8 @@ func TestRestrictedRightsAreStated(t *testing.T) {
 		ask(recipe.DocumentsFormBalance, recipe.Filters{AsOfDate: "2026-03-31", Account: "62"}),
 		ask(recipe.TurnoverSheet, recipe.Filters{PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31"}),
 		ask(recipe.AccountCard, recipe.Filters{PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31", Account: "62"}),
+		ask(recipe.ReceivablesAging, recipe.Filters{AsOfDate: "2026-03-31"}),
+		ask(recipe.PayablesAging, recipe.Filters{AsOfDate: "2026-03-31"}),
 	}
 	covered := map[recipe.Name]bool{}
 	for _, q := range questions {

@@ -75,8 +75,17 @@ func (r Result) XLSX() ([]byte, error) {
 	if err := set(1, totalRow, r.exportTotal(len(cells))); err != nil {
 		return nil, err
 	}
-	// The total as a number under the amounts it adds, where adding them means something.
-	if col := totalColumn(header); col > 0 && r.Report == nil && r.Intent != recipe.DocumentsByParty &&
+	// The total as a number under the amounts it adds, where adding them means something: an
+	// aging's under each of its money columns.
+	if r.Aging != nil {
+		for col, sum := range agingColumnTotals(cells) {
+			name, _ := excelize.CoordinatesToCellName(col, totalRow)
+			if err := f.SetCellFloat(s, name, float64(sum)/100, 2, 64); err != nil {
+				return nil, err
+			}
+			f.SetCellStyle(s, name, name, money)
+		}
+	} else if col := totalColumn(header); col > 0 && r.Report == nil && r.Intent != recipe.DocumentsByParty &&
 		r.Intent != recipe.DocumentsByContract && r.Intent != recipe.BankOpsByParty {
 		name, _ := excelize.CoordinatesToCellName(col, totalRow)
 		if err := f.SetCellFloat(s, name, float64(r.Summary.TotalAmount)/100, 2, 64); err != nil {
@@ -121,6 +130,11 @@ func (r Result) ExportName() string {
 		name = "Кредиторка " + r.when()
 	case recipe.TurnoverSheet, recipe.AccountCard:
 		name = r.reportTitle()
+	case recipe.ReceivablesAging, recipe.PayablesAging:
+		name = map[recipe.Name]string{recipe.ReceivablesAging: "Дебиторка по срокам ", recipe.PayablesAging: "Кредиторка по срокам "}[r.Intent] + r.when()
+		if r.Party != "" {
+			name += " — " + r.Party
+		}
 	default:
 		name = r.title()
 	}
@@ -145,6 +159,10 @@ func (r Result) table() ([]string, [][]any) {
 	switch r.Intent {
 	case recipe.TurnoverSheet, recipe.AccountCard:
 		return r.reportTable(rows) // report_compose.go
+	case recipe.ReceivablesAging, recipe.PayablesAging:
+		if r.Aging != nil {
+			return r.agingTable(rows) // aging_compose.go
+		}
 	case recipe.Receivables, recipe.Payables:
 		// the columns of the message, and BP's split of each balance into debt and advances
 		debt, advance := "Долг, ₽", "Авансы полученные, ₽"
@@ -215,6 +233,10 @@ func (r Result) exportTotal(n int) string {
 		return "Итого: " + rows
 	case recipe.TurnoverSheet, recipe.AccountCard:
 		return r.reportExportTotal(rows)
+	case recipe.ReceivablesAging, recipe.PayablesAging:
+		if r.Aging != nil {
+			return r.agingExportTotal(rows)
+		}
 	}
 	return fmt.Sprintf("Итого: %s, %s", rows, r.Summary.TotalAmount)
 }
