@@ -192,3 +192,34 @@ func TestOneCDemo(t *testing.T) {
 		}
 	}
 }
+
+// TestOneCAging: the aging's bounds of days overdue (ONEC_AGING_BUCKETS) and the default payment
+// term (ONEC_DEFAULT_PAYMENT_DAYS), their defaults and every way they can be wrong.
+func TestOneCAging(t *testing.T) {
+	for _, tt := range []struct {
+		buckets, days string
+		want          string
+		wantErr       string
+	}{
+		{"", "", "[30 60 90] 0", ""},
+		{" 15, 45 ", "10", "[15 45] 10", ""},
+		{"10,20,30,60,90,180", "365", "[10 20 30 60 90 180] 365", ""},
+		{"10,20,30,60,90,180,365", "", "", "ONEC_AGING_BUCKETS must list at most 6 bounds, got 7"},
+		{"60,30", "", "", "ONEC_AGING_BUCKETS must ascend, got 30 after 60"},
+		{"30,30", "", "", "must ascend"},
+		{"0,30", "", "", "ONEC_AGING_BUCKETS must list days between 1 and 3650, got 0"},
+		{"30;60", "", "", `must list whole numbers of days separated by commas, such as 30,60,90, got "30;60"`},
+		{"", "-1", "", "ONEC_DEFAULT_PAYMENT_DAYS must be between 0 and 3650, got -1"},
+		{"", "тридцать", "", "ONEC_DEFAULT_PAYMENT_DAYS must be a whole number"},
+	} {
+		c, err := Load(env(map[string]string{"ONEC_AGING_BUCKETS": tt.buckets, "ONEC_DEFAULT_PAYMENT_DAYS": tt.days}))
+		switch {
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("%q, %q: error %v, want %q", tt.buckets, tt.days, err, tt.wantErr)
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("%q, %q: %v", tt.buckets, tt.days, err)
+		case tt.wantErr == "" && fmt.Sprint(c.OneCAgingBuckets, " ", c.OneCDefaultPaymentDays) != tt.want:
+			t.Errorf("%q, %q: %v %d, want %s", tt.buckets, tt.days, c.OneCAgingBuckets, c.OneCDefaultPaymentDays, tt.want)
+		}
+	}
+}

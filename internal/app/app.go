@@ -379,7 +379,7 @@ func (a *App) ledger() (lane *runner.Lane, bases *ledger.Bases, err error) {
 		}
 	}
 	return runner.NewLane(source, runner.Options{Logger: a.log, QueryTimeout: cfg.OneCTimeout, MaxRows: maxRows, Organization: org,
-		RestrictedRights: cfg.OneCRestricted}), nil, nil
+		RestrictedRights: cfg.OneCRestricted, AgingBounds: cfg.OneCAgingBuckets, DefaultPaymentDays: cfg.OneCDefaultPaymentDays}), nil, nil
 }
 
 // ledgerBases are the lanes of ONEC_CHANNELS, built at start-up (a lane makes no call until
@@ -395,7 +395,8 @@ func (a *App) ledgerBases() (*ledger.Bases, error) {
 		}
 		a.breakers["onec_"+ch.ID] = proxy.State
 		lane := runner.NewLane(proxy, runner.Options{Logger: a.log.With("onec_channel", ch.ID), QueryTimeout: cfg.OneCTimeout,
-			MaxRows: onec.MaxProxyRows, Organization: ch.Organization, RestrictedRights: ch.Restricted})
+			MaxRows: onec.MaxProxyRows, Organization: ch.Organization, RestrictedRights: ch.Restricted,
+			AgingBounds: cfg.OneCAgingBuckets, DefaultPaymentDays: cfg.OneCDefaultPaymentDays})
 		list = append(list, ledger.Base{ID: ch.ID, Title: ch.Title, Runner: lane, Users: ch.Users, Chats: ch.Chats, All: ch.All})
 		if !ch.All {
 			a.warnUngated(ch)

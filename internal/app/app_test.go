@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/finbot/finbot/agent/api"
+	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/config"
+	"github.com/finbot/finbot/integrations/onec"
 )
 
 func loadConfig(t *testing.T, env map[string]string) config.Config {
@@ -150,5 +152,16 @@ func TestLedgerAccess(t *testing.T) {
 		if got := tt.access(tt.user, tt.chat); got != tt.want {
 			t.Errorf("%s: access(%d, %d) = %v, want %v", tt.name, tt.user, tt.chat, got, tt.want)
 		}
+	}
+}
+
+// The configuration's bounds of the aging are those the template and the lane take.
+func TestAgingConfigFitsTheTemplate(t *testing.T) {
+	if config.MaxAgingBuckets != onec.AgingBounds || config.MaxAgingDays != runner.MaxAgingBound {
+		t.Errorf("config takes %d bounds of up to %d days; the template %d, the lane %d days",
+			config.MaxAgingBuckets, config.MaxAgingDays, onec.AgingBounds, runner.MaxAgingBound)
+	}
+	if err := runner.CheckAgingBounds([]int{30, 60, 90}); err != nil {
+		t.Error(err)
 	}
 }
