@@ -32,7 +32,7 @@ func (p *Parser) decide(s *scan, d *Decision) {
 			}
 		}
 	}
-	ledgerAsk := s.is(ledgerFigures...) || s.is(CContracts) && s.is(CNotClosed) ||
+	ledgerAsk := s.is(ledgerFigures...) || s.is(CContracts) && s.is(CNotClosed) || s.asksAging(d) ||
 		s.hasValue(CAccountCard, "") || s.is(CAccountCard) && (d.Period.Set || d.Date.Set) || // «карточка за март»
 		d.Counterparty.Set || len(d.Parties) > 0 || d.Contract.Set || len(d.Candidates) > 0 ||
 		d.BankAccount.Set || d.UnknownBankAccount != "" || len(d.BankAccountCandidates) > 0 || d.UnknownContract != "" ||
@@ -317,8 +317,9 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 	}
 	// Which side of a debt: «нам должен» says it outright; «поставщики» or «покупатели» decide
 	// a debt, an open item or an unpaid bill that does not.
-	toUs := s.is(CReceivables) || s.saysToUs()
-	fromUs := s.is(CPayables, CWeOwe) || len(s.toks) > 0 && s.toks[0].Text == "кому" && s.hasStemPrefix("должн")
+	toUs := s.is(CReceivables) || s.saysToUs() || s.hasValue(CAging, "receivables")
+	fromUs := s.is(CPayables, CWeOwe) || len(s.toks) > 0 && s.toks[0].Text == "кому" && s.hasStemPrefix("должн") ||
+		s.hasValue(CAging, "payables")
 	if !toUs && !fromUs || s.is(COwesUs) && !s.saysToUs() {
 		switch {
 		case s.is(CSuppliers) && !s.is(CCustomers):
@@ -331,6 +332,22 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 	}
 	tradeKind := salesOrPurchases(s.in.Text)
 	switch {
+	case s.asksAging(d) && !s.is(CDocuments, CForming, CTurnoverSheet, CAccountCard) && (s.is(CAging) || !s.is(CBankOps)):
+		// «просрочка по покупателям на 1.04», «старение кредиторки», «дз старше 90 дней»: the
+		// debt by days overdue, on the side the message names
+		switch {
+		case fromUs && !toUs:
+			set(recipe.PayablesAging, "payables_aging", "кредиторская задолженность по срокам долга")
+		case toUs && !fromUs:
+			set(recipe.ReceivablesAging, "receivables_aging", "дебиторская задолженность по срокам долга")
+		case party || d.Contract.Set:
+			// «на сколько дней вектор просрочил оплату»: the company's debt to us first; the
+			// skill looks at what we owe it when it owes nothing
+			set(recipe.ReceivablesAging, "aging_of_party", "просрочка контрагента: сторона долга не названа")
+		default:
+			d.Kind, d.Rule, d.Sure = KindClarify, "aging_direction", false
+			d.Reasons = append(d.Reasons, "просрочка, но непонятно чья: покупателей или наша поставщикам")
+		}
 	case s.is(CAccountCard) && (s.hasValue(CAccountCard, "") || d.Account.Set || d.UnknownAccount != "" || single || d.Period.Set || d.Date.Set):
 		set(recipe.AccountCard, "account_card", "карточка счёта за период")
 	case s.is(CTurnoverSheet) && !asOfDate(d):
@@ -469,6 +486,20 @@ func (s *scan) hasStemPrefix(prefix string) bool {
 		}
 	}
 	return false
+}
+
+// olderThan is a debt's age in days overdue, not its amount: «больше 90 дней», «старше 60 дн».
+var olderThan = regexp.MustCompile(`(^|\s)(больше|более|свыше|старше|дольше)\s+\d+\s*(дн|день|дня|дней)`)
+
+// asksAging reports whether the message asks for a debt by days overdue: a phrase that means
+// the aging alone («старение дебиторки», «по срокам долга»), or one that does beside a debt or
+// its side («просрочка по покупателям», «дебиторка по срокам», «кто должен нам больше 90 дней»).
+func (s *scan) asksAging(d *Decision) bool {
+	if s.hasValue(CAging, "strong") || s.hasValue(CAging, "receivables") || s.hasValue(CAging, "payables") {
+		return true
+	}
+	aged := s.is(CAging) || olderThan.MatchString(s.folded)
+	return aged && (s.is(CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CCustomers, CSuppliers) || d.Counterparty.Set || d.Unknown != "")
 }
 
 // asOfDate reports whether the message gives an as-of date («на 1.04», «на конец марта»): a

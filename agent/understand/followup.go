@@ -82,11 +82,11 @@ func StateOf(d Decision, question string) (State, bool) {
 // «а гранит?», «в юанях») only gives slots.
 var subjectConcepts = []Concept{CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CDocuments,
 	CBankOps, CContracts, CForming, CWrite, CRate, CKeyRate, CNews, CSmallTalk, CKBQuestion, CKBTopic, CMyDocs, CDocTerms,
-	CAnalysis, CTurnoverSheet, CAccountCard}
+	CAnalysis, CTurnoverSheet, CAccountCard, CAging}
 
 // ledgerSubjects are the subject concepts of a 1C question.
 var ledgerSubjects = []Concept{CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CDocuments,
-	CBankOps, CContracts, CForming, CTurnoverSheet, CAccountCard}
+	CBankOps, CContracts, CForming, CTurnoverSheet, CAccountCard, CAging}
 
 // FollowUp reads a message in the light of the previous question's state. It returns the
 // decision for the message and true when the message continues that question; a message that
@@ -162,6 +162,8 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 		if isListRecipe(prev.Recipe) && !own.Account.Set && d.Account.Source == FromDialog && own.Recipe != prev.Recipe {
 			d.Account = Slot[string]{} // «дебиторка по 62» → «а кредиторка?»: its own default account
 		}
+	case subject && ledgerPrev && s.is(CAging):
+		d.Recipe = agingOf(d.Recipe) // «кто нам должен на 31.03» → «а просроченная?»
 	case subject && ledgerPrev && s.is(CBankOps):
 		d.Recipe = recipe.BankOpsByParty // «а платежи?»
 	case subject && ledgerPrev && s.is(CDocuments) && !s.is(CForming):
@@ -184,13 +186,13 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 	if !subject && ledgerPrev && isListRecipe(d.Recipe) {
 		switch {
 		case s.hasToken("кому"):
-			d.Recipe = recipe.Payables // «кто нам должен» → «а мы кому?»
+			d.Recipe = sideOf(d.Recipe, true) // «кто нам должен» → «а мы кому?»
 		case s.hasToken("нам") && (s.hasToken("кто") || s.hasToken("сколько")):
-			d.Recipe = recipe.Receivables
+			d.Recipe = sideOf(d.Recipe, false)
 		case s.is(CSuppliers) && !s.is(CCustomers):
-			d.Recipe = recipe.Payables // «кто нам должен» → «а поставщикам?»: what we owe them
+			d.Recipe = sideOf(d.Recipe, true) // «кто нам должен» → «а поставщикам?»: what we owe them
 		case s.is(CCustomers) && !s.is(CSuppliers):
-			d.Recipe = recipe.Receivables // «кому мы должны» → «а покупатели?»: what they owe us
+			d.Recipe = sideOf(d.Recipe, false) // «кому мы должны» → «а покупатели?»: what they owe us
 		}
 		if d.Recipe != prev.Recipe && !cur.Account.Set && d.Account.Source == FromDialog {
 			d.Account = Slot[string]{} // «дебиторка по 62» → «а мы кому?»: 60, not 62
@@ -305,9 +307,38 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 	return d, true
 }
 
-// isListRecipe reports whether r lists counterparties by a debt's direction.
+// isListRecipe reports whether r lists counterparties by a debt's direction (their debts, or
+// their debts by days overdue).
 func isListRecipe(r recipe.Name) bool {
-	return r == recipe.Receivables || r == recipe.Payables
+	switch r {
+	case recipe.Receivables, recipe.Payables, recipe.ReceivablesAging, recipe.PayablesAging:
+		return true
+	}
+	return false
+}
+
+// sideOf is the list recipe r on the side asked: what we owe (payables) or what is owed to us,
+// by days overdue when r is.
+func sideOf(r recipe.Name, payables bool) recipe.Name {
+	aging := r == recipe.ReceivablesAging || r == recipe.PayablesAging
+	switch {
+	case aging && payables:
+		return recipe.PayablesAging
+	case aging:
+		return recipe.ReceivablesAging
+	case payables:
+		return recipe.Payables
+	}
+	return recipe.Receivables
+}
+
+// agingOf is the aging on the side of r: what we owe by days overdue after the payables, what
+// is owed to us otherwise («долг альфы» → «а просрочка?»: Альфа's).
+func agingOf(r recipe.Name) recipe.Name {
+	if r == recipe.Payables || r == recipe.PayablesAging {
+		return recipe.PayablesAging
+	}
+	return recipe.ReceivablesAging
 }
 
 // pickCandidate is the one candidate of a question back that the answer names by a word of

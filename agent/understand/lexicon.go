@@ -51,13 +51,17 @@ const (
 	// The reports of a period (the turnover sheet, the account card).
 	CTurnoverSheet Concept = "turnover_sheet"
 	CAccountCard   Concept = "account_card"
+	// CAging is a debt by days overdue (the aging of receivables and payables); value "strong"
+	// when the phrase alone asks for it, else only beside a debt.
+	CAging Concept = "aging"
 )
 
 var knownConcepts = map[Concept]bool{CReceivables: true, CPayables: true, CDebt: true, COwesUs: true, CWeOwe: true,
 	CBalance: true, COpenItems: true, CDocuments: true, CBankOps: true, CContracts: true, CNotClosed: true,
 	CForming: true, CAccount: true, CAccountWord: true, CWrite: true, CRate: true, CKeyRate: true, CNews: true,
 	CSmallTalk: true, CKBQuestion: true, CKBTopic: true, CMyDocs: true, CDocTerms: true, COrg: true,
-	CCustomers: true, CSuppliers: true, CByParty: true, CFollowUp: true, CAnalysis: true, CTurnoverSheet: true, CAccountCard: true}
+	CCustomers: true, CSuppliers: true, CByParty: true, CFollowUp: true, CAnalysis: true, CTurnoverSheet: true, CAccountCard: true,
+	CAging: true}
 
 //go:embed lexicon.tsv
 var lexiconTSV string
