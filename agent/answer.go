@@ -187,7 +187,7 @@ func (a *Agent) command(ctx context.Context, q skill.Query) (api.Answer, error) 
 		q.Decision = a.parser.Parse(in)
 	}
 	q.Decision.Kind = r.kind
-	if rc, ok := ledger.Commands[q.Command]; ok && r.kind == understand.KindLedger {
+	if rc, ok := ledger.CommandRecipe(q.Command, q.Text, q.Decision); ok && r.kind == understand.KindLedger {
 		// «/debts 31.03» leaves the dialog what «кто нам должен на 31.03» would: «а поставщикам?»
 		// and «а на 1 апреля?» continue it.
 		q.Decision.Recipe = rc

@@ -65,11 +65,18 @@ func TestAnalysisWithoutLLMSaysWhatItShows(t *testing.T) {
 	}
 }
 
-// «просроченная дебиторка»: overdue needs the contracts' payment terms, which no query reads;
-// the answer says that it lists all receivables instead of passing them off as overdue.
-func TestOverdueSaysWhatItShows(t *testing.T) {
-	ans := ask(t, noLLMAgent(t), Request{UserID: 71, ChatID: 71}, "просроченная дебиторка на 31.03")
-	if !strings.HasPrefix(ans.Text, "_Просрочку по срокам оплаты") || !strings.Contains(ans.Text, "Нам должны **") {
-		t.Errorf("overdue receivables:\n%s", ans.Text)
+// «просроченная дебиторка»: the aging — the debt by days overdue from the contracts' payment
+// terms — never all the receivables passed off as overdue; «а поставщикам?» turns it to ours.
+func TestOverdueIsTheAging(t *testing.T) {
+	a := noLLMAgent(t)
+	req := Request{UserID: 71, ChatID: 71}
+	ans := ask(t, a, req, "просроченная дебиторка на 31.03")
+	ans.Text = strings.ReplaceAll(ans.Text, "\u00a0", " ")
+	if ans.Recipe != "receivables_aging" || !strings.Contains(ans.Text, "из них просрочено **34 817 884,44 ₽**") || !strings.Contains(ans.Text, "| Более 90 дн") {
+		t.Errorf("overdue receivables (%s):\n%s", ans.Recipe, ans.Text)
+	}
+	if ours := ask(t, a, req, "а поставщикам?"); ours.Recipe != "payables_aging" || !strings.HasPrefix(ours.Text, "Мы должны поставщикам") ||
+		!strings.Contains(ours.Text, "на 31.03.2026") {
+		t.Errorf("the follow-up (%s):\n%s", ours.Recipe, ours.Text)
 	}
 }

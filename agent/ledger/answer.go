@@ -48,6 +48,9 @@ func (s *Skill) decision(ctx context.Context, q skill.Query) (skill.Reply, error
 		if len(d.Organizations) > 1 && !d.Organization.Set && (snapshot(d.Recipe) || d.Recipe == recipe.TurnoverSheet) {
 			return s.everyOrganization(ctx, q, d)
 		}
+		if d.Rule == "aging_of_party" {
+			return s.agingOfParty(ctx, q, d)
+		}
 		r, err := s.run(ctx, q, FromDecision(d))
 		if err == nil && !q.HandedOff && asksWhose(r) {
 			// 1C would only ask whose («надо собрать 150 шт поштучно, сколько заплатим»): the
@@ -67,10 +70,6 @@ func (s *Skill) decision(ctx context.Context, q skill.Query) (skill.Reply, error
 			note := "_Суммы в рублях: ответы из 1С даются в рублях; курс Банка России — кнопкой ниже._"
 			r.Buttons = append(r.Buttons, skill.Button{Text: "курс " + strings.Join(d.Currencies.Value, " ") + " на сегодня"})
 			r.Text = underHead(r.Text, note)
-		}
-		if err == nil && d.Overdue {
-			// Overdue needs each contract's payment terms, which no whitelisted query reads.
-			r.Text = "_Просрочку по срокам оплаты договоров я не считаю: ниже вся задолженность; даты документов — в расшифровке по контрагенту._\n\n" + r.Text
 		}
 		if d.Analysis && err == nil {
 			// The planner did not plan the comparison (no LLM, or it failed): say what this is.
@@ -115,10 +114,27 @@ func underHead(text, note string) string {
 // can be compared.
 func snapshot(r recipe.Name) bool {
 	switch r {
-	case recipe.Receivables, recipe.Payables, recipe.AccountBalance, recipe.OpenItemsByParty, recipe.OpenItemsByContract:
+	case recipe.Receivables, recipe.Payables, recipe.AccountBalance, recipe.OpenItemsByParty, recipe.OpenItemsByContract,
+		recipe.ReceivablesAging, recipe.PayablesAging:
 		return true
 	}
 	return false
+}
+
+// agingOfParty answers a company's overdue asked without a side («на сколько дней вектор
+// просрочил оплату»): its debt to us by days overdue, or — when it owes us nothing — ours to it.
+func (s *Skill) agingOfParty(ctx context.Context, q skill.Query, d understand.Decision) (skill.Reply, error) {
+	if s.runner == nil || !s.access(q.UserID, q.ChatID) {
+		return s.run(ctx, q, FromDecision(d))
+	}
+	res := s.runner.Run(ctx, FromDecision(d))
+	if res.ResultMode == runner.Limited && res.LimitedReason == runner.ReasonEmptyMatch {
+		d.Recipe = recipe.PayablesAging
+		if ours := s.runner.Run(ctx, FromDecision(d)); ours.ResultMode != runner.Limited {
+			res = ours
+		}
+	}
+	return s.reply(ctx, q, res), nil
 }
 
 // twoDates answers a snapshot asked on two days («долг альфы на 1 марта и на 1 апреля», «сравни
@@ -143,6 +159,9 @@ func (s *Skill) twoDates(ctx context.Context, q skill.Query, d understand.Decisi
 		return head
 	}
 	diff := second.Summary.TotalAmount - first.Summary.TotalAmount
+	if first.Aging != nil && second.Aging != nil {
+		diff = second.Aging.Overdue - first.Aging.Overdue // «просрочка на 1 марта и на 1 апреля»: the overdue's change
+	}
 	change := "без изменений"
 	switch {
 	case diff > 0:
@@ -154,7 +173,11 @@ func (s *Skill) twoDates(ctx context.Context, q skill.Query, d understand.Decisi
 		// an account's saldo is net, debit plus: say which way it moved
 		change += map[bool]string{true: " (сальдо сдвинулось в дебет)", false: " (сальдо сдвинулось в кредит)"}[diff > 0]
 	}
-	cmp := fmt.Sprintf("Изменение с %s по %s: **%s**.\n- %s\n- %s", d.Date.Value.Format("02.01.2006"), later.Date.Value.Format("02.01.2006"),
+	what := "Изменение"
+	if first.Aging != nil && second.Aging != nil {
+		what = "Просроченный долг изменился"
+	}
+	cmp := fmt.Sprintf("%s с %s по %s: **%s**.\n- %s\n- %s", what, d.Date.Value.Format("02.01.2006"), later.Date.Value.Format("02.01.2006"),
 		md.Escape(change), line(first), line(second))
 	r.Text = cmp + "\n\n" + r.Text
 	return r, nil
@@ -250,8 +273,9 @@ func (s *Skill) everyParty(ctx context.Context, q skill.Query, d understand.Deci
 	}
 	r := sv.r
 	r.Text = strings.Join(sv.lines, "\n")
-	if sv.all && snapshot(d.Recipe) {
-		// the saldo of settlements: plus — they owe us, minus — we owe them
+	if sv.all && snapshot(d.Recipe) && !aging(d.Recipe) {
+		// the saldo of settlements: plus — they owe us, minus — we owe them (an aging's debts
+		// are each on its side: each line says it)
 		sum := "расчёты с ними в сумме закрыты"
 		switch {
 		case sv.total > 0:

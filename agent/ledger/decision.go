@@ -40,8 +40,9 @@ func FromDecision(d understand.Decision) runner.Decomposition {
 		f.Sort = "amount_desc" // the lists are by amount already; the answer names the largest first
 		f.Limit = d.Top
 	}
-	if d.Recipe == recipe.TurnoverSheet && d.Contract.Set && !d.Counterparty.Set {
-		// «осв по 62 по договору П-77/2024»: the sheet of the contract's counterparty by contract.
+	if (d.Recipe == recipe.TurnoverSheet || aging(d.Recipe)) && d.Contract.Set && !d.Counterparty.Set {
+		// «осв по 62 по договору П-77/2024»: the sheet of the contract's counterparty by contract;
+		// «просрочка по договору П-77/2024»: its counterparty's aging, the contract a row of it.
 		f.Counterparty = d.Contract.Value.OwnerRef
 	}
 	if d.Organization.Set {
@@ -71,23 +72,41 @@ func FromDecision(d understand.Decision) runner.Decomposition {
 	return dec
 }
 
-// Commands are the ledger commands and the recipe each asks for.
+// Commands are the ledger commands and the recipe each asks for (/aging: receivables, or
+// payables when its arguments say so — CommandRecipe).
 var Commands = map[string]recipe.Name{
 	"debts":    recipe.Receivables,
 	"payables": recipe.Payables,
 	"balance":  recipe.AccountBalance,
+	"aging":    recipe.ReceivablesAging,
 }
+
+// payablesWords are /aging's arguments that ask for what we owe: «/aging поставщики», «/aging кз».
+var payablesWords = regexp.MustCompile(`(?i)(поставщик|кредитор|(^|[^\p{L}\d])кз($|[^\p{L}])|(^|[^\d.])60($|[^\d])|мы\s+должн)`)
+
+// CommandRecipe is the recipe a ledger command asks for, its arguments (args, as the parser read
+// them in parsed) considered: «/aging поставщики» is the payables' aging.
+func CommandRecipe(command, args string, parsed understand.Decision) (recipe.Name, bool) {
+	name, ok := Commands[command]
+	if ok && command == "aging" && (parsed.Recipe == recipe.Payables || parsed.Recipe == recipe.PayablesAging || payablesWords.MatchString(args)) {
+		name = recipe.PayablesAging
+	}
+	return name, ok
+}
+
+// aging reports whether r is an aging recipe.
+func aging(r recipe.Name) bool { return r == recipe.ReceivablesAging || r == recipe.PayablesAging }
 
 // accountToken is an account code argument: 51, 62.01.
 var accountToken = regexp.MustCompile(`^\d{2,3}(\.\d{1,2}){0,2}$`)
 
-// FromCommand is the lane's request for a ledger command (/debts, /payables, /balance) whose
+// FromCommand is the lane's request for a ledger command (/debts, /payables, /balance, /aging) whose
 // arguments the parser read into d: the command fixes the recipe, the arguments give the date
 // (a period's end), the account («/balance 51 31.03.2026»: the first argument) and the names; a
 // name the catalogs lack goes as written, for the lane's resolver to try. ok is false for a
 // command that is not a ledger one.
 func FromCommand(command, args string, d understand.Decision) (dec runner.Decomposition, ok bool) {
-	name, ok := Commands[command]
+	name, ok := CommandRecipe(command, args, d)
 	if !ok {
 		return runner.Decomposition{}, false
 	}

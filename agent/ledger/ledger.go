@@ -107,6 +107,15 @@ func replyOn(res runner.Result, id, base string) skill.Reply {
 	if exportable(res) && id != "" {
 		r.Buttons = append(r.Buttons, skill.Button{Text: "Выгрузить в Excel", Data: ExportPrefix + id})
 	}
+	r.Chart = agingChart(res) // nil but for an aging
+	if res.Aging != nil && res.ResultMode != runner.Limited && res.Party == "" {
+		// the other side's aging on the same day, asked as a question
+		other := "Просрочка поставщикам на "
+		if res.Aging.Payables {
+			other = "Просрочка покупателей на "
+		}
+		r.Buttons = append(r.Buttons, skill.Button{Text: other + res.AsOf.Format("02.01.2006")})
+	}
 	r.Buttons = skill.InPairs(r.Buttons) // three rows for five drilldowns and the export
 	return r
 }
@@ -280,6 +289,8 @@ func rowItem(res runner.Result, row runner.Row) facts.Item {
 	switch res.Intent {
 	case recipe.TurnoverSheet, recipe.AccountCard:
 		return reportItem(res, row, it) // report.go
+	case recipe.ReceivablesAging, recipe.PayablesAging:
+		return agingItem(res, row, it) // aging.go
 	case recipe.Receivables, recipe.Payables:
 		it.Title = row.Name
 		it.Text = fmt.Sprintf("%s — %s", row.Name, row.Amount)
@@ -368,6 +379,8 @@ func totalItem(res runner.Result) facts.Item {
 	switch res.Intent {
 	case recipe.TurnoverSheet, recipe.AccountCard:
 		return reportTotal(res, it) // report.go
+	case recipe.ReceivablesAging, recipe.PayablesAging:
+		return agingTotal(res, it) // aging.go
 	case recipe.Receivables:
 		parties := ru.Count(n, "контрагент", "контрагента", "контрагентов")
 		it.Text = fmt.Sprintf("Итого нам должны: %s — %s.", sum, parties)
