@@ -67,3 +67,34 @@ func TestAskLedgerThroughProxyStandIn(t *testing.T) {
 		t.Errorf("with a rejected token:\n%s", res.Text)
 	}
 }
+
+// The aging end to end through the toolkit's stand-in, with its configuration: the intervals of
+// ONEC_AGING_BUCKETS and the default term of ONEC_DEFAULT_PAYMENT_DAYS reach the template (a
+// number parameter over the wire), the answer says them, and only whitelisted text was sent.
+func TestAskAgingThroughProxyStandIn(t *testing.T) {
+	demo, err := onec.DemoDefault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := onectest.NewServer(t, demo)
+	env := map[string]string{"ONEC_URL": srv.URL, "ONEC_ORGANIZATION": demo.MainOrganization(),
+		"ONEC_AGING_BUCKETS": "15,45", "ONEC_DEFAULT_PAYMENT_DAYS": "10"}
+	res := askJSON(t, env, "дебиторка по срокам на 30.06.2025")
+	plain := strings.ReplaceAll(strings.Join(res.Replies, " "), "\u00a0", " ")
+	// the figures of the lane's golden answer with these bounds (agent/ledger/runner/testdata/lane/aging_own_bounds.golden)
+	for _, want := range []string{"Покупатели должны нам 25 381 165,11 ₽ на 30.06.2025, из них просрочено 17 555 595,24 ₽",
+		"1–15 дн.         │  3 724 750,73", "Более 45 дн.     │ 10 775 999,64", "10 дней по умолчанию", "1С: MCP toolkit",
+		"Просрочено 17 555 595,24 ₽ из 25 381 165,11 ₽ на 30.06.2025"} { // the last: the chart's caption
+		if !strings.Contains(plain, want) {
+			t.Errorf("answer lacks %q:\n%s", want, plain)
+		}
+	}
+	if res.Recipe != "receivables_aging" {
+		t.Errorf("recipe %q", res.Recipe)
+	}
+	for _, q := range srv.Queries() {
+		if _, ok := onec.QueryID(q); !ok {
+			t.Errorf("non-whitelisted query sent: %.60q", q)
+		}
+	}
+}
