@@ -273,7 +273,6 @@ func (s *scan) saysToUs() bool {
 
 // ledger picks the recipe of a question for 1C.
 func (p *Parser) ledger(s *scan, d *Decision) {
-	d.Overdue = s.hasStemPrefix("просроч")
 	d.Top = topAsked(s.folded)
 	d.AtLeast = atLeastAsked(s.folded)
 	d.NetOfVAT = strings.Contains(s.folded, "без ндс")

@@ -84,9 +84,6 @@ type Decision struct {
 	// reason («сравни», «динамика», «почему»). The recipe's report is what it builds on; without
 	// an LLM to plan the rest, the answer says it shows only that report.
 	Analysis bool
-	// Overdue: the message asks for overdue debts («просроченная дебиторка»). Overdue needs each
-	// contract's payment terms, which no recipe reads: the answer says it lists all debts.
-	Overdue bool
 	// Turnover is the side of an account's turnover the message asks for a period («выручка за
 	// март»: "credit" of 90.01; «закупки за квартал»: "credit" of 60.01; «расходы по 26»:
 	// "debit"), "" when it asks for balances.
