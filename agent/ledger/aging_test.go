@@ -2,13 +2,16 @@ package ledger
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/xuri/excelize/v2"
 
 	"github.com/finbot/finbot/agent/ledger/runner"
+	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/agent/skill"
 )
 
 // An aging's reply: its drilldowns open a company's documents on the day, the export is every
@@ -92,5 +95,24 @@ func TestAgingOfPartyWithoutSide(t *testing.T) {
 	r = ask(t, s, 1, 1, "на сколько дней вектор просрочил оплату")
 	if d := ledgerDebug(r); d == nil || d.SelectedRecipe != "address.aging.receivables" || !strings.Contains(r.Text, "Дольше всех просрочен документ") {
 		t.Errorf("debug %+v\n%s", d, r.Text)
+	}
+}
+
+// The planner's ledger_query with the aging: each row with its intervals, and the total by
+// interval, amounts exact.
+func TestAgingFacts(t *testing.T) {
+	s := newSkill(t, everyone)
+	call := plan.ToolCall{Tool: plan.ToolLedgerQuery, Args: json.RawMessage(`{"recipe":"payables_aging","filters":{"as_of_date":"2026-03-31"}}`)}
+	p, err := s.Facts(t.Context(), skill.Query{UserID: 1, ChatID: 1, Text: "просроченная кредиторка на 31.03.2026"}, call)
+	if err != nil || len(p.Items) < 2 {
+		t.Fatalf("facts %+v, %v", p, err)
+	}
+	total := p.Items[len(p.Items)-1]
+	if !strings.HasPrefix(strings.ReplaceAll(total.Text, "\u00a0", " "), "Итого долг ") || !strings.Contains(total.Text, "из него просрочено") ||
+		!strings.Contains(total.Text, "более 90 дн.") {
+		t.Errorf("total %q", total.Text)
+	}
+	if first := p.Items[0]; !strings.Contains(first.Text, "просрочено") || len(first.Fields) < 8 {
+		t.Errorf("first row %q, fields %+v", first.Text, first.Fields)
 	}
 }
