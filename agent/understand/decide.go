@@ -334,6 +334,7 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 	case s.asksAging(d) && !s.is(CDocuments, CForming, CTurnoverSheet, CAccountCard) && (s.is(CAging) || !s.is(CBankOps)):
 		// «просрочка по покупателям на 1.04», «старение кредиторки», «дз старше 90 дней»: the
 		// debt by days overdue, on the side the message names
+		d.OverdueDays = overdueDays(s.folded)
 		switch {
 		case fromUs && !toUs:
 			set(recipe.PayablesAging, "payables_aging", "кредиторская задолженность по срокам долга")
@@ -488,7 +489,17 @@ func (s *scan) hasStemPrefix(prefix string) bool {
 }
 
 // olderThan is a debt's age in days overdue, not its amount: «больше 90 дней», «старше 60 дн».
-var olderThan = regexp.MustCompile(`(^|\s)(больше|более|свыше|старше|дольше)\s+\d+\s*(дн|день|дня|дней)`)
+var olderThan = regexp.MustCompile(`(^|\s)(больше|более|свыше|старше|дольше)\s+(\d+)\s*(дн|день|дня|дней)`)
+
+// overdueDays is the days an aging asks past («больше 90 дней»: 90); 0 when it names none.
+func overdueDays(folded string) int {
+	if m := olderThan.FindStringSubmatch(folded); m != nil {
+		if n, err := strconv.Atoi(m[3]); err == nil && n > 0 && n <= 3650 {
+			return n
+		}
+	}
+	return 0
+}
 
 // asksAging reports whether the message asks for a debt by days overdue: a phrase that means
 // the aging alone («старение дебиторки», «по срокам долга»), or one that does beside a debt or

@@ -97,6 +97,9 @@ type Decision struct {
 	// AtLeast is the smallest debt a list asks for, in kopecks («кто нам должен больше
 	// миллиона»: 100000000); 0 for every debt.
 	AtLeast int64
+	// OverdueDays is the days overdue an aging asks past («кто должен нам больше 90 дней»: 90);
+	// 0 for the whole aging.
+	OverdueDays int
 	// Top: the message asks for the largest debts only — «самый крупный должник» (1), «топ 5
 	// кредиторов» (5), «кому больше всех должны» (1); 0 when it asks for the list.
 	Top int

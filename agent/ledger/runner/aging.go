@@ -71,6 +71,11 @@ type Aging struct {
 	Undocumented bool `json:"undocumented,omitempty"`
 	// Earliest is the earliest due date of an open debt document (the longest overdue).
 	Earliest string `json:"earliest_due,omitempty"`
+	// OverdueDays is the days the question asked past («больше 90 дней»), a bound of Bounds;
+	// Past is the debt overdue by more, from the interval PastFrom on. 0 when none was asked.
+	OverdueDays int          `json:"overdue_days,omitempty"`
+	PastFrom    int          `json:"past_from,omitempty"`
+	Past        onec.Kopecks `json:"past,omitempty"`
 }
 
 // AgingLine is an aging row's figures: the debt in each interval, the term applied and the
@@ -83,12 +88,42 @@ type AgingLine struct {
 }
 
 // Overdue is the line's debt past its due date.
-func (a AgingLine) Overdue() onec.Kopecks {
+func (a AgingLine) Overdue() onec.Kopecks { return a.from(1) }
+
+// from is the line's debt in the intervals from i on.
+func (a AgingLine) from(i int) onec.Kopecks {
 	var sum onec.Kopecks
-	for _, v := range a.Intervals[1:] {
+	for _, v := range a.Intervals[min(i, len(a.Intervals)):] {
 		sum += v
 	}
 	return sum
+}
+
+// asked is the line's overdue the question asked for: past its days (Aging.PastFrom), or all.
+func (a AgingLine) asked(ag *Aging) onec.Kopecks {
+	if ag.OverdueDays > 0 {
+		return a.from(ag.PastFrom)
+	}
+	return a.Overdue()
+}
+
+// withBound is bounds with n among them (the days a question asks past, «больше 45 дней»), so
+// that the debt past n is a sum of intervals; past the template's six bounds, the largest other
+// ones give way.
+func withBound(bounds []int, n int) []int {
+	if n <= 0 || n > MaxAgingBound || slices.Contains(bounds, n) {
+		return bounds
+	}
+	out := append(slices.Clone(bounds), n)
+	slices.Sort(out)
+	for len(out) > onec.AgingBounds {
+		i := len(out) - 1
+		if out[i] == n {
+			i--
+		}
+		out = slices.Delete(out, i, i+1)
+	}
+	return out
 }
 
 // agingBounds are the lane's intervals: Options.AgingBounds when valid, else BP's usual ones.
@@ -122,7 +157,7 @@ func (l *Lane) aging(ctx context.Context, res *Result, r recipe.Spec, f recipe.F
 	res.Account = token
 	dbg.AccountTokenRaw, dbg.AccountTokenNormalized = f.Account, []string{token}
 	dbg.AccountScopeMatchStrategy = "code_or_subaccount"
-	bounds := l.agingBounds()
+	bounds := withBound(l.agingBounds(), res.OverdueDays)
 	params := onec.Params{"НаДату": boundary(asOf), "Организация": refParam(a.org, refOrg), "СчетКод": token, "СчетМаска": token + ".%",
 		"Контрагент": refParam(a.party, refParty), "СрокОплатыПоУмолчанию": l.opts.DefaultPaymentDays, "Разрез": onec.AgingByContract,
 		onec.AgingBoundParam(0): onec.PeriodStartParam(asOf)}
@@ -190,6 +225,12 @@ func (l *Lane) aging(ctx context.Context, res *Result, r recipe.Spec, f recipe.F
 	for _, v := range ag.Totals[1:] {
 		ag.Overdue += v
 	}
+	if i := slices.Index(bounds, res.OverdueDays); res.OverdueDays > 0 && i >= 0 {
+		ag.OverdueDays, ag.PastFrom = res.OverdueDays, i+2 // interval i+1 ends at the bound
+		for _, v := range ag.Totals[ag.PastFrom:] {
+			ag.Past += v
+		}
+	}
 	res.Aging = ag
 	l.matchedRows(res, q.Fetched, len(q.Aging), len(out))
 	if len(out) == 0 {
@@ -198,9 +239,10 @@ func (l *Lane) aging(ctx context.Context, res *Result, r recipe.Spec, f recipe.F
 		res.Aging = nil
 		return res.limited(ReasonEmptyMatch, agingEmpty(res, payables))
 	}
-	// The most overdue first: the overdue debt, then the longest interval's, then the debt.
+	// The most overdue first: the overdue debt (past the days asked), then the longest
+	// interval's, then the debt.
 	slices.SortStableFunc(out, func(x, y Row) int {
-		return cmp.Or(cmp.Compare(y.Ages.Overdue(), x.Ages.Overdue()), cmp.Compare(y.Ages.Intervals[n-1], x.Ages.Intervals[n-1]),
+		return cmp.Or(cmp.Compare(y.Ages.asked(ag), x.Ages.asked(ag)), cmp.Compare(y.Ages.Intervals[n-1], x.Ages.Intervals[n-1]),
 			cmp.Compare(y.Amount, x.Amount), cmp.Compare(x.Name, y.Name), cmp.Compare(x.Deal, y.Deal), cmp.Compare(x.Ref, y.Ref))
 	})
 	var total onec.Kopecks

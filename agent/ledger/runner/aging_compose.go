@@ -35,17 +35,20 @@ func (r Result) agingMarkdown(mark string) string {
 	if len(r.All) > 1 {
 		var top [][2]string
 		for _, row := range r.Rows[:min(len(r.Rows), ShownTop)] {
-			if row.Ages.Overdue() == 0 {
-				break // sorted by overdue: the rest is not due yet
+			if row.Ages.asked(ag) == 0 {
+				break // sorted by it: the rest is not overdue (so long)
 			}
-			top = append(top, [2]string{md.Escape(agingLabel(row, r.Party != "")), amountCell(row.Ages.Overdue())})
+			top = append(top, [2]string{md.Escape(agingLabel(row, r.Party != "")), amountCell(row.Ages.asked(ag))})
 		}
 		if len(top) > 0 {
-			what := "Контрагент"
+			what, figure := "Контрагент", "Просрочено, ₽"
 			if ag.ByContract {
 				what = "Договор"
 			}
-			writeTable(&b, [2]string{what, "Просрочено, ₽"}, top)
+			if ag.OverdueDays > 0 {
+				figure = fmt.Sprintf("Более %d дн., ₽", ag.OverdueDays)
+			}
+			writeTable(&b, [2]string{what, md.Escape(figure)}, top)
 			restLine(&b, r.Summary.Rows-len(top))
 		}
 	}
@@ -82,6 +85,11 @@ func (r Result) agingHeadline() string {
 	}
 	if ag.Overdue == 0 {
 		return fmt.Sprintf("%s %s %s, просроченного долга нет%s.", who, esc(debt.String()), esc(r.when()), count)
+	}
+	if ag.OverdueDays > 0 {
+		// «кто должен нам больше 90 дней»: the debt past those days in bold, the whole overdue beside it
+		return fmt.Sprintf("%s %s %s; больше %s просрочено %s (всего просрочено %s)%s.", who, esc(debt.String()), esc(r.when()),
+			daysWord(ag.OverdueDays), bold(esc(ag.Past.String())), esc(ag.Overdue.String()), count)
 	}
 	return fmt.Sprintf("%s %s %s, из них просрочено %s%s.", who, esc(debt.String()), esc(r.when()), overdue, count)
 }

@@ -33,6 +33,9 @@ func TestAgingGolden(t *testing.T) {
 			ask(recipe.PayablesAging, recipe.Filters{AsOfDate: "2026-03-31", Counterparty: "ООО «Вектор Плюс»"}), Options{}},
 		{"aging_before_data", "просроченная дебиторка на 1 января 2024",
 			ask(recipe.ReceivablesAging, recipe.Filters{AsOfDate: "2024-01-01"}), Options{}},
+		{"aging_past_45_days", "кто должен нам больше 45 дней на 31.03.2026",
+			Decomposition{QuestionMode: ModeLedger, Intent: recipe.ReceivablesAging, Filters: recipe.Filters{AsOfDate: "2026-03-31"}, OverdueDays: 45},
+			Options{}},
 		{"aging_trade_org", "старение кредиторки по организации Северный ветер Трейд на 31.12.2025",
 			ask(recipe.PayablesAging, recipe.Filters{AsOfDate: "2025-12-31", Organization: "Северный ветер Трейд"}), Options{}},
 	}
@@ -104,5 +107,21 @@ func TestAgingBounds(t *testing.T) {
 	}
 	if got := (&Lane{opts: Options{AgingBounds: []int{60, 30}}}).agingBounds(); fmt.Sprint(got) != fmt.Sprint(DefaultAgingBounds) {
 		t.Errorf("invalid bounds fall back to %v, want %v", got, DefaultAgingBounds)
+	}
+	// the days a question asks past join the bounds: «больше 45 дней» between 30 and 60
+	for _, tc := range []struct {
+		bounds []int
+		n      int
+		want   string
+	}{
+		{[]int{30, 60, 90}, 45, "[30 45 60 90]"},
+		{[]int{30, 60, 90}, 90, "[30 60 90]"},
+		{[]int{30, 60, 90}, 0, "[30 60 90]"},
+		{[]int{10, 20, 30, 60, 90, 180}, 45, "[10 20 30 45 60 90]"},
+		{[]int{10, 20, 30, 60, 90, 180}, 365, "[10 20 30 60 90 365]"},
+	} {
+		if got := fmt.Sprint(withBound(tc.bounds, tc.n)); got != tc.want {
+			t.Errorf("withBound(%v, %d) = %s, want %s", tc.bounds, tc.n, got, tc.want)
+		}
 	}
 }

@@ -39,8 +39,10 @@ type Result struct {
 	Corr string `json:"corr,omitempty"`
 	// AtLeast is the smallest debt the question asked for (Decomposition.AtLeast); Everyone is
 	// the whole list's count and total then.
-	AtLeast  onec.Kopecks `json:"at_least,omitempty"`
-	Everyone *Summary     `json:"everyone,omitempty"`
+	AtLeast onec.Kopecks `json:"at_least,omitempty"`
+	// OverdueDays is the days overdue the aging was asked past (Decomposition.OverdueDays).
+	OverdueDays int      `json:"overdue_days,omitempty"`
+	Everyone    *Summary `json:"everyone,omitempty"`
 	// Notes are said before the figures (defaults applied, clamping).
 	Notes []string `json:"notes,omitempty"`
 	// Scope of the figures.
@@ -148,7 +150,8 @@ func (r *Result) limited(reason, message string) Result {
 // whitelisted query, pass the rows through the runtime stages, and compose the result.
 func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 	res := Result{QuestionMode: d.QuestionMode, Intent: d.Intent, Filters: d.Filters, Source: l.src.Name(), Turnover: d.Turnover, AtLeast: d.AtLeast, Corr: d.Corr, Last: d.Last,
-		Summary: Summary{Currency: "RUB"}, Limitations: []string{}}
+		OverdueDays: d.OverdueDays,
+		Summary:     Summary{Currency: "RUB"}, Limitations: []string{}}
 	dbg := &res.Debug
 	confidence := 1.0
 	if d.Unsure {

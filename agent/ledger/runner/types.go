@@ -46,6 +46,8 @@ type Decomposition struct {
 	Corr string `json:"corr,omitempty"`
 	// AtLeast is the smallest debt a debts list asks for («больше миллиона»); 0 for all.
 	AtLeast onec.Kopecks `json:"at_least,omitempty"`
+	// OverdueDays is the days overdue an aging asks past («больше 90 дней»); 0 for all.
+	OverdueDays int `json:"overdue_days,omitempty"`
 	// FallbackRuleHit names the deterministic rule that decided (empty when the LLM did).
 	FallbackRuleHit string `json:"fallback_rule_hit,omitempty"`
 	// Reasons explain the decision in Russian, for the debug payload.
