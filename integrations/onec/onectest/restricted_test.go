@@ -42,11 +42,16 @@ func TestRestrictedBaseOverTheWire(t *testing.T) {
 		t.Fatal(err)
 	}
 	params := func(org string) map[string]any { // a template ignores the parameters it does not use
-		return map[string]any{"НаДату": "2026-04-01T00:00:00", "НачалоПериода": "2025-01-01T00:00:00", "КонецПериода": "2026-03-31T23:59:59",
+		p := map[string]any{"НаДату": "2026-04-01T00:00:00", "НачалоПериода": "2025-01-01T00:00:00", "КонецПериода": "2026-03-31T23:59:59",
 			"Организация": onec.Ref{UUID: org, Type: onec.TypeOrganization}.Param(),
 			"Контрагент":  onec.Ref{UUID: alfa, Type: onec.TypeCounterparty}.Param(),
 			"Договор":     onec.Ref{UUID: contract, Type: onec.TypeContract}.Param(),
-			"СчетКод":     "62", "СчетМаска": "62.%", "ТипДокумента": "", "ПослеКода": ""}
+			"СчетКод":     "62", "СчетМаска": "62.%", "ТипДокумента": "", "ПослеКода": "",
+			"СрокОплатыПоУмолчанию": 0, "Разрез": onec.AgingByContract}
+		for i, d := range []string{"2026-03-31", "2026-03-01", "2026-01-30", "2025-12-31", "2025-12-31", "2025-12-31", "2025-12-31"} {
+			p[onec.AgingBoundParam(i)] = d + "T00:00:00" // the aging's bounds: 30, 60, 90 days
+		}
+		return p
 	}
 	unrestricted := map[string]bool{"catalog.counterparties": true, "catalog.accounts": true}
 	withRows := 0
