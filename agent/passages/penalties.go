@@ -224,7 +224,7 @@ func penaltyCaps(q Question, rds []*readDoc, hits []library.ClauseHit, place fun
 			}
 			line := "\\- **" + esc(title(di)) + "**"
 			if f := penaltyFor_.FindStringSubmatch(pc.text); f != nil {
-				line += esc(" — "+strings.ToLower(f[1])) // «за просрочку передачи Помещения»
+				line += esc(" — " + strings.ToLower(f[1])) // «за просрочку передачи Помещения»
 			}
 			line += ": " + esc(pc.pct+" % в день")
 			if pc.cap != "" {
