@@ -223,7 +223,7 @@ func penaltyCaps(q Question, rds []*readDoc, hits []library.ClauseHit, place fun
 				where += " в новой редакции"
 			}
 			line := "\\- **" + esc(title(di)) + "**"
-			if f := penaltyFor_.FindStringSubmatch(pc.text); f != nil {
+			if f := penaltyCause.FindStringSubmatch(pc.text); f != nil {
 				line += esc(" — " + strings.ToLower(f[1])) // «за просрочку передачи Помещения»
 			}
 			line += ": " + esc(pc.pct+" % в день")
@@ -276,6 +276,6 @@ func penaltyCaps(q Question, rds []*readDoc, hits []library.ClauseHit, place fun
 	return b.String(), units, true
 }
 
-// penaltyFor_: what a penalty clause charges for, as it opens («За просрочку передачи
+// penaltyCause: what a penalty clause charges for, as it opens («За просрочку передачи
 // Помещения Арендодатель уплачивает …»: «за просрочку передачи Помещения»).
-var penaltyFor_ = regexp.MustCompile(`^\s*(?:\d+(?:\.\d+)*\.?\s*)?(За\s+[^,;:]{3,70}?)\s+\p{Lu}\p{Ll}+\s+(?:вправе|уплачива|выплачива|обязан)`)
+var penaltyCause = regexp.MustCompile(`^\s*(?:\d+(?:\.\d+)*\.?\s*)?(За\s+[^,;:]{3,70}?)\s+\p{Lu}\p{Ll}+\s+(?:вправе|уплачива|выплачива|обязан)`)
