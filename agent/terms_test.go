@@ -109,6 +109,14 @@ func TestPenaltyForAMonthPaidLate(t *testing.T) {
 		{"заплатили постоянку за декабрь 20.11, пени будут?", "Пени нет: оплата 20.11.2026 — в срок (срок был 25.11.2026 по п. 4.3)."},
 	} {
 		ans := ask(t, a, Request{UserID: 40000, ChatID: int64(41000 + i)}, tt.q)
+		if i == 0 {
+			// …and the most they may come to: the clause's cap on the same month's payment
+			ans := ask(t, a, Request{UserID: 40000, ChatID: int64(41000 + i)}, "а максимум сколько могут насчитать по этому платежу")
+			want := "Не более 10 % от задолженности: 600 118,00 ₽ по п. 4.2 × 10 % = **60 011,80 ₽** (предел — п. 8.1)."
+			if text := strings.NewReplacer("\u00a0", " ", "\u202f", " ").Replace(ans.Text); !strings.Contains(text, want) {
+				t.Errorf("the cap: no %q in\n%s", want, text)
+			}
+		}
 		text := strings.NewReplacer("\u00a0", " ", "\u202f", " ").Replace(ans.Text)
 		if !strings.Contains(text, tt.want) {
 			t.Errorf("%q: no %q in\n%s", tt.q, tt.want, text)

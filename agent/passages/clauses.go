@@ -332,6 +332,13 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	pen, penHit := penaltyFor(q, penOf, placeOf, monthly)
 	latePaid := false // computed from the month's term, its payment and the day paid: whatever the coverage
 	if pen == "" {
+		// «а максимум сколько могут насчитать» after a penalty: the clause's cap on the same sum
+		if pen, penHit = penaltyCapOf(q, rds, placeOf); pen != "" {
+			kept = kept[:0:0]
+			latePaid = true
+		}
+	}
+	if pen == "" {
 		// «заплатили аренду за декабрь 04.12, пени сколько»: the days late from the month's term
 		if pen, penHit = latePaidPenalty(q, hits, rds, placeOf); pen != "" {
 			kept = kept[:0:0] // the penalty clause alone, quoted below

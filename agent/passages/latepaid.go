@@ -231,3 +231,61 @@ func sharedWords(a, b string) int {
 	}
 	return n
 }
+
+// penaltyCapOf answers «а максимум сколько могут насчитать» after a penalty was computed: the
+// cap of the late-payment clause («но не более 10 % от суммы задолженности») on the sum the
+// continued question counted from — its own amount, or the month's payment (as amended) of the
+// document the dialog is about. "" when the question continues no penalty or the clause has no
+// cap (then it says so).
+func penaltyCapOf(q Question, rds []*readDoc, place func(library.ClauseHit) string) (string, library.ClauseHit) {
+	prev := strings.ToLower(q.Continues)
+	if q.Continues == "" || !asksUpTo.MatchString(q.Text) || !askedPenalty.MatchString(prev) || len(q.Prefer) == 0 {
+		return "", library.ClauseHit{}
+	}
+	// the one contract of the dialog with a late-payment penalty: of several («задолжали 240 000
+	// … сколько пени» answered for each), the cap of which one is not for this answer to pick
+	var lps []latePayment
+	for di, rd := range rds {
+		if slices.Contains(q.Prefer, rd.cd.ID) && len(rd.amends) == 0 {
+			lps = append(lps, latePayments(Question{Text: q.Continues}, rds, map[int]bool{di: true})...)
+		}
+	}
+	if len(lps) != 1 {
+		return "", library.ClauseHit{}
+	}
+	for _, lp := range lps {
+		di, rd := lp.hit.Doc, rds[lp.hit.Doc]
+		esc := md.Escape
+		c := rateCap.FindStringSubmatch(lp.text)
+		if c == nil {
+			return esc("Предел пеней в договоре не установлен: они начисляются за каждый день просрочки (" + place(lp.hit) + ")."), lp.hit
+		}
+		var base int64
+		baseAt := ""
+		if v := askedAmount(prev, -1); v != nil {
+			base = ru.Kopecks(v)
+		} else if mu, amount, ok := monthlyOf(rd.cd); ok {
+			text := mu.Text
+			if am, _, ok := amendmentOf(rds, library.ClauseHit{Doc: di, Unit: mu}); ok && am.Text != "" {
+				text = am.Text
+			}
+			if a, ok := monthlyIn(library.Unit{Text: text}); ok {
+				amount = a
+			}
+			if k, ok := kopecks(amount); ok {
+				base, baseAt = k, " по "+place(library.ClauseHit{Doc: di, Unit: mu})
+			}
+		}
+		if base == 0 {
+			return "", library.ClauseHit{}
+		}
+		cr, ok := new(big.Rat).SetString(strings.ReplaceAll(c[1], ",", "."))
+		if !ok {
+			return "", library.ClauseHit{}
+		}
+		limit := new(big.Rat).Mul(big.NewRat(base, 100), new(big.Rat).Quo(cr, big.NewRat(100, 1)))
+		return esc("Не более "+c[1]+" % от задолженности: "+ru.Money(base)+baseAt+" × "+c[1]+" % = ") + "**" +
+			esc(ru.Money(ru.Kopecks(limit))) + "**" + esc(" (предел — "+place(lp.hit)+")."), lp.hit
+	}
+	return "", library.ClauseHit{}
+}
