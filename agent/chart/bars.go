@@ -53,15 +53,9 @@ const barWidthShare = 0.62
 // BarsPNG renders a bar chart. It returns an error (never panics) for no bars, a negative or
 // non-finite value or an out-of-range size.
 func BarsPNG(s BarSpec) (out []byte, err error) {
-	w, h := s.Width, s.Height
-	if w == 0 {
-		w = DefaultWidth
-	}
-	if h == 0 {
-		h = DefaultHeight
-	}
-	if w < MinSize || w > MaxSize || h < MinSize || h > MaxSize {
-		return nil, fmt.Errorf("%w: %d×%d, each side must be in [%d, %d]", ErrBadSize, w, h, MinSize, MaxSize)
+	w, h, err := size(s.Width, s.Height)
+	if err != nil {
+		return nil, err
 	}
 	if len(s.Bars) == 0 {
 		return nil, ErrNoBars

@@ -125,10 +125,9 @@ var (
 	fontBold    = font.Font{Typeface: "Liberation", Variant: "Sans", Weight: xfont.WeightBold}
 )
 
-// PNG renders the chart. It returns an error (never panics) for no points,
-// a non-finite value or an out-of-range size.
-func PNG(s Spec) (out []byte, err error) {
-	w, h := s.Width, s.Height
+// size is a chart's width and height in pixels, the defaults for zero; an error for a side out
+// of [MinSize, MaxSize].
+func size(w, h int) (int, int, error) {
 	if w == 0 {
 		w = DefaultWidth
 	}
@@ -136,7 +135,17 @@ func PNG(s Spec) (out []byte, err error) {
 		h = DefaultHeight
 	}
 	if w < MinSize || w > MaxSize || h < MinSize || h > MaxSize {
-		return nil, fmt.Errorf("%w: %d×%d, each side must be in [%d, %d]", ErrBadSize, w, h, MinSize, MaxSize)
+		return 0, 0, fmt.Errorf("%w: %d×%d, each side must be in [%d, %d]", ErrBadSize, w, h, MinSize, MaxSize)
+	}
+	return w, h, nil
+}
+
+// PNG renders the chart. It returns an error (never panics) for no points,
+// a non-finite value or an out-of-range size.
+func PNG(s Spec) (out []byte, err error) {
+	w, h, err := size(s.Width, s.Height)
+	if err != nil {
+		return nil, err
 	}
 	if len(s.Points) == 0 {
 		return nil, ErrNoPoints

@@ -322,7 +322,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		if !slices.ContainsFunc(current, func(k library.ClauseHit) bool { return k.Doc == h.Doc }) {
 			continue // a document the answer does not quote: another contract's penalty
 		}
-		if !slices.ContainsFunc(penOf, func(k library.ClauseHit) bool { return k.Doc == h.Doc && k.Unit.Index == h.Unit.Index }) {
+		if !slices.ContainsFunc(penOf, sameUnit(h)) {
 			if am, _, ok := amendmentOf(rds, h); ok && am.Text != "" && !asksBefore.MatchString(q.Text) {
 				h.Unit.Text = am.Text
 			}
@@ -352,11 +352,8 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		// kept ones, when none of these is a payment's
 		due, dueHit = deadlineFor(q, penOf, placeOf, signed, ends, unitsOf)
 	}
-	if due != "" && !slices.ContainsFunc(kept, func(k library.ClauseHit) bool { return k.Doc == dueHit.Doc && k.Unit.Index == dueHit.Unit.Index }) {
-		kept = []library.ClauseHit{dueHit} // the clause computed by is the one quoted
-		if i := slices.IndexFunc(hits, func(k library.ClauseHit) bool { return k.Doc == dueHit.Doc && k.Unit.Index == dueHit.Unit.Index }); i >= 0 {
-			kept[0] = hits[i] // in its own wording: an amended one follows
-		}
+	if due != "" && !slices.ContainsFunc(kept, sameUnit(dueHit)) {
+		kept = quotedAlone(hits, dueHit) // the clause computed by is the one quoted
 	}
 	titleOf := func(di int) string { return docs[di].Meta.Title }
 	across, acrossUnits, penAcross := penaltiesAcross(q, rds, hits, placeOf, titleOf)
@@ -365,20 +362,14 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	}
 	if penAcross {
 		pen, kept = across, acrossUnits // «задолжали 240 000 на 12 дней сколько пени»: under which contract?
-	} else if pen != "" && !slices.ContainsFunc(kept, func(k library.ClauseHit) bool { return k.Doc == penHit.Doc && k.Unit.Index == penHit.Unit.Index }) {
-		kept = []library.ClauseHit{penHit} // the clause computed by is the one quoted
-		if i := slices.IndexFunc(hits, func(k library.ClauseHit) bool { return k.Doc == penHit.Doc && k.Unit.Index == penHit.Unit.Index }); i >= 0 {
-			kept[0] = hits[i] // in its own wording: an amended one follows
-		}
+	} else if pen != "" && !slices.ContainsFunc(kept, sameUnit(penHit)) {
+		kept = quotedAlone(hits, penHit) // the clause computed by is the one quoted
 	}
 	if due == "" {
 		// «когда следующий платёж по субаренде»: the monthly term's next date from today
 		var next library.ClauseHit
 		if due, next = nextPaymentDue(q, hits, rds, placeOf); due != "" {
-			kept = []library.ClauseHit{next}
-			if i := slices.IndexFunc(hits, func(k library.ClauseHit) bool { return k.Doc == next.Doc && k.Unit.Index == next.Unit.Index }); i >= 0 {
-				kept[0] = hits[i]
-			}
+			kept = quotedAlone(hits, next)
 		}
 	}
 	if due == "" {
@@ -420,10 +411,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		// «а максимум какая тогда будет плата в месяц»: the payment grown by the most its cap allows
 		var capHit library.ClauseHit
 		if net, capHit = mostAfterIncrease(q, hits, rds, placeOf); net != "" {
-			kept = []library.ClauseHit{capHit}
-			if i := slices.IndexFunc(hits, func(k library.ClauseHit) bool { return k.Doc == capHit.Doc && k.Unit.Index == capHit.Unit.Index }); i >= 0 {
-				kept[0] = hits[i]
-			}
+			kept = quotedAlone(hits, capHit)
 		}
 	}
 	if net == "" && pen == "" && due == "" {
@@ -595,6 +583,20 @@ var (
 		`(дн|дней|суток|недел|месяцев|лет|год|час|минут|штук|шт|раз|человек|мест|лиценз|паллет|короб|км|километр|тонн|процент)`)
 	asksShare = regexp.MustCompile(`(?i)(^|[^\p{L}])дол[яюи]([^\p{L}]|$)`)
 )
+
+// sameUnit matches a hit of h's unit.
+func sameUnit(h library.ClauseHit) func(library.ClauseHit) bool {
+	return func(k library.ClauseHit) bool { return k.Doc == h.Doc && k.Unit.Index == h.Unit.Index }
+}
+
+// quotedAlone is the unit of h as the answer quotes it alone: as ranked, when it was (in its own
+// wording, an amended one following), else as h has it.
+func quotedAlone(hits []library.ClauseHit, h library.ClauseHit) []library.ClauseHit {
+	if i := slices.IndexFunc(hits, sameUnit(h)); i >= 0 {
+		return []library.ClauseHit{hits[i]}
+	}
+	return []library.ClauseHit{h}
+}
 
 // weakPenalty: a clause scoring this share of the best one's may still be the penalty a
 // question's days and amount are computed by.

@@ -36,12 +36,7 @@ func mostAfterIncrease(q Question, hits []library.ClauseHit, rds []*readDoc, pla
 		return "", library.ClauseHit{}
 	}
 	doc := hits[0].Doc
-	current := func(u library.Unit) string {
-		if am, _, ok := amendmentOf(rds, library.ClauseHit{Doc: doc, Unit: u}); ok && am.Text != "" {
-			return am.Text
-		}
-		return u.Text
-	}
+	current := func(u library.Unit) string { return currentText(rds, doc, u) }
 	var capHit library.ClauseHit
 	var pct string
 	for _, u := range rds[doc].cd.Units {
@@ -55,13 +50,8 @@ func mostAfterIncrease(q Question, hits []library.ClauseHit, rds []*readDoc, pla
 	}
 	var base int64
 	var basis library.ClauseHit
-	if mu, amount, ok := monthlyOf(rds[doc].cd); ok && monthlyAsked.MatchString(text) {
-		if a, ok := monthlyIn(library.Unit{Text: current(mu)}); ok {
-			amount = a
-		}
-		if k, ok := kopecks(amount); ok {
-			base, basis = k, library.ClauseHit{Doc: doc, Unit: mu}
-		}
+	if mu, k, ok := monthlyNow(rds, doc); ok && monthlyAsked.MatchString(text) {
+		base, basis = k, library.ClauseHit{Doc: doc, Unit: mu}
 	}
 	if base == 0 {
 		for _, u := range rds[doc].cd.Units {

@@ -87,12 +87,7 @@ func latePaidPenalty(q Question, hits []library.ClauseHit, rds []*readDoc, place
 
 // latePaidIn is latePaidPenalty by the clauses of document doc.
 func latePaidIn(q Question, doc int, paidOn time.Time, period ru.Period, rds []*readDoc, place func(library.ClauseHit) string) (string, library.ClauseHit) {
-	current := func(u library.Unit) string {
-		if am, _, ok := amendmentOf(rds, library.ClauseHit{Doc: doc, Unit: u}); ok && am.Text != "" {
-			return am.Text
-		}
-		return u.Text
-	}
+	current := func(u library.Unit) string { return currentText(rds, doc, u) }
 	var due time.Time
 	var term library.ClauseHit
 	for _, u := range rds[doc].cd.Units {
@@ -101,14 +96,10 @@ func latePaidIn(q Question, doc int, paidOn time.Time, period ru.Period, rds []*
 			break
 		}
 	}
-	mu, amount, ok := monthlyOf(rds[doc].cd)
+	mu, base, ok := monthlyNow(rds, doc)
 	if due.IsZero() || !ok {
 		return "", library.ClauseHit{}
 	}
-	if a, ok := monthlyIn(library.Unit{Text: current(mu)}); ok {
-		amount = a
-	}
-	base, ok := kopecks(amount)
 	lps := latePayments(q, rds, map[int]bool{doc: true})
 	if !ok || len(lps) == 0 {
 		return "", library.ClauseHit{}
@@ -125,13 +116,8 @@ func latePaidIn(q Question, doc int, paidOn time.Time, period ru.Period, rds []*
 	line := esc(fmt.Sprintf("Пени: %s × %s %% × %d дн. (с %s по %s; ", ru.Money(base), lp.pct, late,
 		due.AddDate(0, 0, 1).Format("02.01.2006"), paidOn.Format("02.01.2006"))) + dueAt + esc(") = ") +
 		"**" + esc(ru.Money(ru.Kopecks(sum))) + "**"
-	if c := rateCap.FindStringSubmatch(lp.text); c != nil {
-		if cr, ok := new(big.Rat).SetString(strings.ReplaceAll(c[1], ",", ".")); ok {
-			limit := new(big.Rat).Mul(big.NewRat(base, 100), new(big.Rat).Quo(cr, big.NewRat(100, 1)))
-			if sum.Cmp(limit) > 0 {
-				line += esc(fmt.Sprintf(", но не более %s %% — %s", c[1], ru.Money(ru.Kopecks(limit))))
-			}
-		}
+	if limit, ok := lp.limit(base); ok && sum.Cmp(limit) > 0 {
+		line += esc(fmt.Sprintf(", но не более %s %% — %s", lp.cap, ru.Money(ru.Kopecks(limit))))
 	}
 	return line + esc(fmt.Sprintf(" (расчёт по %s; платёж за месяц — %s по %s).", place(lp.hit), ru.Money(base),
 		place(library.ClauseHit{Doc: doc, Unit: mu}))), lp.hit
@@ -156,12 +142,7 @@ func nextPaymentDue(q Question, hits []library.ClauseHit, rds []*readDoc, place 
 		}
 		seen[h.Doc] = true
 		doc := h.Doc
-		current := func(u library.Unit) string {
-			if am, _, ok := amendmentOf(rds, library.ClauseHit{Doc: doc, Unit: u}); ok && am.Text != "" {
-				return am.Text
-			}
-			return u.Text
-		}
+		current := func(u library.Unit) string { return currentText(rds, doc, u) }
 		// the monthly terms of payments, the main payment's first («Постоянная часть … не позднее
 		// 5-го числа» before the variable part's): the most words shared with the monthly sum
 		mu, _, hasMonthly := monthlyOf(rds[doc].cd)
@@ -192,13 +173,8 @@ func nextPaymentDue(q Question, hits []library.ClauseHit, rds []*readDoc, place 
 				esc := md.Escape
 				line := esc("Следующий платёж — не позднее ") + "**" + esc(due.Format("02.01.2006")) + "**" +
 					esc(" (за "+ru.MonthName(first.Month())+" "+strconv.Itoa(first.Year())+"; "+place(term))
-				if mu, amount, ok := monthlyOf(rds[doc].cd); ok {
-					if a, ok := monthlyIn(library.Unit{Text: current(mu)}); ok {
-						amount = a
-					}
-					if k, ok := kopecks(amount); ok {
-						line += esc("; сумма — " + ru.Money(k) + " по " + place(library.ClauseHit{Doc: doc, Unit: mu}))
-					}
+				if mu, k, ok := monthlyNow(rds, doc); ok {
+					line += esc("; сумма — " + ru.Money(k) + " по " + place(library.ClauseHit{Doc: doc, Unit: mu}))
 				}
 				return line + esc(")."), term
 			}
@@ -244,48 +220,26 @@ func penaltyCapOf(q Question, rds []*readDoc, place func(library.ClauseHit) stri
 	}
 	// the one contract of the dialog with a late-payment penalty: of several («задолжали 240 000
 	// … сколько пени» answered for each), the cap of which one is not for this answer to pick
-	var lps []latePayment
-	for di, rd := range rds {
-		if slices.Contains(q.Prefer, rd.cd.ID) && len(rd.amends) == 0 {
-			lps = append(lps, latePayments(Question{Text: q.Continues}, rds, map[int]bool{di: true})...)
-		}
-	}
+	lps := latePayments(Question{Text: q.Continues, Prefer: q.Prefer}, rds, nil)
 	if len(lps) != 1 {
 		return "", library.ClauseHit{}
 	}
-	for _, lp := range lps {
-		di, rd := lp.hit.Doc, rds[lp.hit.Doc]
-		esc := md.Escape
-		c := rateCap.FindStringSubmatch(lp.text)
-		if c == nil {
-			return esc("Предел пеней в договоре не установлен: они начисляются за каждый день просрочки (" + place(lp.hit) + ")."), lp.hit
-		}
-		var base int64
-		baseAt := ""
-		if v := askedAmount(prev, -1); v != nil {
-			base = ru.Kopecks(v)
-		} else if mu, amount, ok := monthlyOf(rd.cd); ok {
-			text := mu.Text
-			if am, _, ok := amendmentOf(rds, library.ClauseHit{Doc: di, Unit: mu}); ok && am.Text != "" {
-				text = am.Text
-			}
-			if a, ok := monthlyIn(library.Unit{Text: text}); ok {
-				amount = a
-			}
-			if k, ok := kopecks(amount); ok {
-				base, baseAt = k, " по "+place(library.ClauseHit{Doc: di, Unit: mu})
-			}
-		}
-		if base == 0 {
-			return "", library.ClauseHit{}
-		}
-		cr, ok := new(big.Rat).SetString(strings.ReplaceAll(c[1], ",", "."))
-		if !ok {
-			return "", library.ClauseHit{}
-		}
-		limit := new(big.Rat).Mul(big.NewRat(base, 100), new(big.Rat).Quo(cr, big.NewRat(100, 1)))
-		return esc("Не более "+c[1]+" % от задолженности: "+ru.Money(base)+baseAt+" × "+c[1]+" % = ") + "**" +
-			esc(ru.Money(ru.Kopecks(limit))) + "**" + esc(" (предел — "+place(lp.hit)+")."), lp.hit
+	lp, di := lps[0], lps[0].hit.Doc
+	esc := md.Escape
+	if lp.cap == "" {
+		return esc("Предел пеней в договоре не установлен: они начисляются за каждый день просрочки (" + place(lp.hit) + ")."), lp.hit
 	}
-	return "", library.ClauseHit{}
+	var base int64
+	baseAt := ""
+	if v := askedAmount(prev, -1); v != nil {
+		base = ru.Kopecks(v)
+	} else if mu, k, ok := monthlyNow(rds, di); ok {
+		base, baseAt = k, " по "+place(library.ClauseHit{Doc: di, Unit: mu})
+	}
+	limit, ok := lp.limit(base)
+	if base == 0 || !ok {
+		return "", library.ClauseHit{}
+	}
+	return esc("Не более "+lp.cap+" % от задолженности: "+ru.Money(base)+baseAt+" × "+lp.cap+" % = ") + "**" +
+		esc(ru.Money(ru.Kopecks(limit))) + "**" + esc(" (предел — "+place(lp.hit)+")."), lp.hit
 }

@@ -232,3 +232,26 @@ func monthlyWith(q Question, kept []library.ClauseHit, rds []*readDoc, docs []do
 	return esc(fmt.Sprintf("В месяц: %s (%s%s) + %s (%s) = ", ru.Money(a), place(main), by, ru.Money(b), place(h))) +
 		"**" + esc(ru.Money(a+b)) + "**" + esc("."), []library.ClauseHit{main, h}
 }
+
+// currentText is the text of document doc's unit u as it reads now: in the wording a
+// supplementary agreement set, when one set it anew.
+func currentText(rds []*readDoc, doc int, u library.Unit) string {
+	if am, _, ok := amendmentOf(rds, library.ClauseHit{Doc: doc, Unit: u}); ok && am.Text != "" {
+		return am.Text
+	}
+	return u.Text
+}
+
+// monthlyNow is document doc's monthly payment as it reads now (currentText), exactly, and the
+// unit that states it; ok is false when the document states none.
+func monthlyNow(rds []*readDoc, doc int) (library.Unit, int64, bool) {
+	u, amount, ok := monthlyOf(rds[doc].cd)
+	if !ok {
+		return library.Unit{}, 0, false
+	}
+	if a, ok := monthlyIn(library.Unit{Text: currentText(rds, doc, u)}); ok {
+		amount = a
+	}
+	k, ok := kopecks(amount)
+	return u, k, ok
+}

@@ -24,39 +24,62 @@ var otherDelay = regexp.MustCompile(`(?i)постав|достав|опозда|
 // («просрочили оплату», «задолжали», «не заплатим»).
 var aboutPaying = regexp.MustCompile(`(?i)оплат|платеж|платёж|задолж|заплат|долг|недоимк|аренд|абонент`)
 
-// latePayment is a document's clause charging a daily penalty on an unpaid sum, in its
-// current wording (hit.Unit as the document states it; text as amended).
-type latePayment struct {
+// dailyClause is a document's clause that charges a rate by the day, in its current wording
+// (hit.Unit as the document states it; text as amended).
+type dailyClause struct {
 	hit  library.ClauseHit
 	text string
 	rate *big.Rat // per day, in per cent
 	pct  string   // as written: «0,05»
+	cap  string   // «10» of «но не более 10 %»; "" when uncapped
 }
 
-// latePayments are such clauses, one a document (of prefer, when the dialog is about some; of
-// only, when not nil), supplementary agreements left out: theirs is their contract's, amended.
-func latePayments(q Question, rds []*readDoc, only map[int]bool) []latePayment {
-	var out []latePayment
+// dailyClauses are the clauses of document di that charge a rate by the day, as amended.
+func dailyClauses(rds []*readDoc, di int) []dailyClause {
+	var out []dailyClause
+	for _, u := range rds[di].cd.Units {
+		text := currentText(rds, di, u)
+		m := dailyRate.FindStringSubmatch(text)
+		if m == nil {
+			continue
+		}
+		r, ok := new(big.Rat).SetString(strings.ReplaceAll(m[1], ",", "."))
+		if !ok {
+			continue
+		}
+		dc := dailyClause{hit: library.ClauseHit{Doc: di, Unit: u}, text: text, rate: r, pct: m[1]}
+		if c := rateCap.FindStringSubmatch(text); c != nil {
+			dc.cap = c[1]
+		}
+		out = append(out, dc)
+	}
+	return out
+}
+
+// limit is the cap of the clause on base kopecks (its cap per cent of it), exactly; ok is
+// false when the clause has no cap.
+func (dc dailyClause) limit(base int64) (*big.Rat, bool) {
+	cr, ok := new(big.Rat).SetString(strings.ReplaceAll(dc.cap, ",", "."))
+	if dc.cap == "" || !ok {
+		return nil, false
+	}
+	return new(big.Rat).Mul(big.NewRat(base, 100), new(big.Rat).Quo(cr, big.NewRat(100, 1))), true
+}
+
+// latePayments are the clauses charging a daily penalty on an unpaid sum, one a document (of
+// prefer, when the dialog is about some; of only, when not nil), supplementary agreements left
+// out: theirs is their contract's, amended.
+func latePayments(q Question, rds []*readDoc, only map[int]bool) []dailyClause {
+	var out []dailyClause
 	for di, rd := range rds {
 		if len(q.Prefer) > 0 && !slices.Contains(q.Prefer, rd.cd.ID) || len(rd.amends) > 0 || only != nil && !only[di] {
 			continue
 		}
-		for _, u := range rd.cd.Units {
-			h := library.ClauseHit{Doc: di, Unit: u}
-			text := u.Text
-			if am, _, ok := amendmentOf(rds, h); ok && am.Text != "" {
-				text = am.Text
+		for _, dc := range dailyClauses(rds, di) {
+			if paymentBase.MatchString(dc.text) {
+				out = append(out, dc)
+				break // one penalty clause a document
 			}
-			m := dailyRate.FindStringSubmatch(text)
-			if m == nil || !paymentBase.MatchString(text) {
-				continue
-			}
-			r, ok := new(big.Rat).SetString(strings.ReplaceAll(m[1], ",", "."))
-			if !ok {
-				continue
-			}
-			out = append(out, latePayment{hit: h, text: text, rate: r, pct: m[1]})
-			break // one penalty clause a document
 		}
 	}
 	return out
@@ -125,7 +148,7 @@ func penaltiesCompared(q Question, rds []*readDoc, hits []library.ClauseHit, pla
 	if len(lps) < 2 {
 		return "", nil, false
 	}
-	slices.SortStableFunc(lps, func(a, b latePayment) int {
+	slices.SortStableFunc(lps, func(a, b dailyClause) int {
 		if lowest {
 			return a.rate.Cmp(b.rate)
 		}
@@ -135,8 +158,8 @@ func penaltiesCompared(q Question, rds []*readDoc, hits []library.ClauseHit, pla
 	var lines []string
 	for _, lp := range lps {
 		line := "\\- **" + esc(title(lp.hit.Doc)) + "**: " + esc(lp.pct+" % в день")
-		if c := rateCap.FindStringSubmatch(lp.text); c != nil {
-			line += esc(", не более " + c[1] + " %")
+		if lp.cap != "" {
+			line += esc(", не более " + lp.cap + " %")
 		}
 		where := place(lp.hit)
 		if lp.text != lp.hit.Unit.Text {
@@ -163,35 +186,10 @@ func penaltiesCompared(q Question, rds []*readDoc, hits []library.ClauseHit, pla
 // «не более скольки»).
 var asksCap = regexp.MustCompile(`(?i)максимум|ограничен|предел|потолок|не\s+более|лимит`)
 
-// penaltyClause is a clause that charges a penalty by the day — whoever pays — in its current
-// wording.
-type penaltyClause struct {
-	hit  library.ClauseHit
-	text string
-	pct  string // the daily rate as written
-	cap  string // «10» of «но не более 10 %»; "" when uncapped
-}
-
-// dailyPenalties are the clauses of document di that charge a penalty by the day, as amended.
-func dailyPenalties(rds []*readDoc, di int) []penaltyClause {
-	var out []penaltyClause
-	for _, u := range rds[di].cd.Units {
-		h := library.ClauseHit{Doc: di, Unit: u}
-		text := u.Text
-		if am, _, ok := amendmentOf(rds, h); ok && am.Text != "" {
-			text = am.Text
-		}
-		m := dailyRate.FindStringSubmatch(text)
-		if m == nil || !askedPenalty.MatchString(text) {
-			continue
-		}
-		pc := penaltyClause{hit: h, text: text, pct: m[1]}
-		if c := rateCap.FindStringSubmatch(text); c != nil {
-			pc.cap = c[1]
-		}
-		out = append(out, pc)
-	}
-	return out
+// dailyPenalties are the clauses of document di that charge a penalty by the day — whoever
+// pays — as amended.
+func dailyPenalties(rds []*readDoc, di int) []dailyClause {
+	return slices.DeleteFunc(dailyClauses(rds, di), func(dc dailyClause) bool { return !askedPenalty.MatchString(dc.text) })
 }
 
 // penaltyCaps answers whether the penalties of the documents the question names (every
