@@ -123,8 +123,8 @@ func latePaidIn(q Question, doc int, paidOn time.Time, period ru.Period, rds []*
 		place(library.ClauseHit{Doc: doc, Unit: mu}))), lp.hit
 }
 
-// asksNextPayment: «когда следующий платёж», «ближайшая оплата по аренде», «следующая оплата когда».
-var asksNextPayment = regexp.MustCompile(`(?i)(следующ|ближайш|очередн)\p{L}*\s+(\p{L}+\s+)?(плат[её]ж|оплат|взнос|перечислени)`)
+// asksNextPayment: «когда следующий платёж», «когда след платёж», «ближайшая оплата по аренде».
+var asksNextPayment = regexp.MustCompile(`(?i)(^|[^\p{L}])(следующ\p{L}*|след\.?|ближайш\p{L}*|очередн\p{L}*)\s+(\p{L}+\s+)?(плат[её]ж|оплат|взнос|перечислени)`)
 
 // nextPaymentDue is the line (Markdown) that dates the next monthly payment of the best
 // document that sets one by the day of a month, from today, with its amount when the document
