@@ -354,7 +354,7 @@ var (
 	asksHowMuch = regexp.MustCompile(`(?i)(^|\s)(сколько|почем|почём)(\s|$|\?)`)
 	// asksTermWord: the question asks a time limit in so many words.
 	asksTermWord = regexp.MustCompile(`(?i)(^|\s)(срок\p{L}*|когда|до\s+какого|в\s+течение\s+скольких)(\s|$|\?)`)
-	asksDuration = regexp.MustCompile(`(?i)сколько\s+((рабочих|календарных|банковских|полных|целых)\s+)?(дн|день|месяц|лет|год|недел|час)`)
+	asksDuration = regexp.MustCompile(`(?i)сколько\s+((рабочих|календарных|банковских|полных|целых)\s+)?(дн|день|месяц|лет|год|недел|час|времен)|(^|\s)как\s+долго(\s|$)`)
 	asksDate     = regexp.MustCompile(`(?i)(^|\s)(когда|какого числа|до какого|с какого|дата|датой|от какого)(\s|$|\?)|номер и дата`)
 )
 

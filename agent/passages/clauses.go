@@ -186,7 +186,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if byDate.MatchString(q.Text) {
 		return datedDocs(rds, docs, res)
 	}
-	if headerCue.MatchString(q.Text) {
+	if headerCue.MatchString(q.Text) && !fromDate.MatchString(q.Text) {
 		return headerOf(rds, docs, hits, res)
 	}
 	if r, ok := ourSigners(q, rds, docs, hits); ok {
@@ -795,8 +795,13 @@ func amendedClause(rds []*readDoc, cds []library.ClauseDoc, h library.ClauseHit)
 var (
 	// headerCue: a question about a document's number or date («номер и дата договора аренды»,
 	// «когда допник подписан», «от какого числа акт»).
-	headerCue = regexp.MustCompile(`(?i)номер\s+и\s+дат|дат[аеуы]\s+(договор|подписан|заключен|акт|соглашен|допник)|от\s+какого\s+числа|` +
-		`когда\s+(\p{L}+\s+){0,3}(подписан|заключ)|какой\s+номер|номер\s+(договор|акт|соглашен|допник)`)
+	// «дата агентского договора», «дата допсоглашения», «когда подписали сублицензию» (done:
+	// «когда подписать» asks a deadline, not a date).
+	headerCue = regexp.MustCompile(`(?i)номер\s+и\s+дат|дат[аеуы]\s+(\p{L}+(ого|его|ой|ей|ых|их)\s+)?(договор|подписан|заключен|акт|соглашен|допсоглашен|доп\.?\s*соглашен|допник|дс\b|спецификац|доверенност|положени|приказ)|от\s+какого\s+числа|` +
+		`когда\s+(\p{L}+\s+){0,3}(подписан|подписали|подписал[аи]?|заключ[её]н|заключили|заключал)|какой\s+номер|номер\s+(\p{L}+(ого|его|ой|ей|ых|их)\s+)?(договор|акт|соглашен|допсоглашен|допник)`)
+	// fromDate: «через сколько дней с даты счёта» counts a term from a document's date — it
+	// asks the term, not the date.
+	fromDate = regexp.MustCompile(`(?i)(^|[^\p{L}])(с|со|от|после)\s+дат[ыи]`)
 	// byDate: a question that orders documents by their dates («какой договор подписан раньше
 	// всех», «самый новый договор»).
 	byDate = regexp.MustCompile(`(?i)раньше\s+всех|позже\s+всех|самы[йме]\s+(ранн|поздн|стар|нов|перв|последн)`)

@@ -39,7 +39,7 @@ var (
 	// whenWords ask for a time limit without the word «срок».
 	whenWords = regexp.MustCompile(`(?i)(^|[^\p{L}])(когда|до какого|сколько (рабочих |банковских |календарных )?дней|в течение какого)([^\p{L}]|$)`)
 	// howLong asks for a duration: «сколько лет», «сколько дней».
-	howLong = regexp.MustCompile(`(?i)(^|[^\p{L}])сколько\s+(\p{L}+\s+)?(дн|лет|год|месяц|недел)`)
+	howLong = regexp.MustCompile(`(?i)(^|[^\p{L}])(сколько\s+(\p{L}+\s+)?(дн|лет|год|месяц|недел|времен)|как\s+долго)`)
 	// asksTerm asks for a time limit by the word «срок» («в какой срок», «срок уплаты», «сроки
 	// сдачи»); termPassed is a term that passed («с истекшим сроком», «истёк срок давности»).
 	asksTerm   = regexp.MustCompile(`(?i)(^|[^\p{L}])срок(и|а|ов)?([^\p{L}]|$)`)
@@ -50,7 +50,7 @@ var (
 	// what the question asks it of: «числа» in «до какого числа», «дней» in «за сколько дней».
 	deadlineAsk = regexp.MustCompile(`(?i)(^|[^\p{L}])(до\s+какого|в\s+как(ой|ие|ом)\s+срок|не\s+позднее\s+как|за\s+сколько)`)
 	askingTime  = regexp.MustCompile(`(?i)(до|к|не\s+позднее)\s+какого\s+(числа|дня|срока|месяца)|в\s+как(ой|ие|ом)\s+срок\p{L}*|` +
-		`(за\s+)?сколько\s+(\p{L}+\s+)?(дн\p{L}*|лет|год\p{L}*|месяц\p{L}*|недел\p{L}*)`)
+		`(за\s+)?сколько\s+(\p{L}+\s+)?(дн\p{L}*|лет|год\p{L}*|месяц\p{L}*|недел\p{L}*|времени)|как\s+долго`)
 )
 
 // deeds are the terms of what is done by a time limit — filing, paying, transferring, issuing

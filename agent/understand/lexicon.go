@@ -295,7 +295,7 @@ func stem(w string) string {
 			return w
 		}
 	}
-	if utf8.RuneCountInString(w) <= 3 || listVerbs[w] {
+	if utf8.RuneCountInString(w) <= 3 || listVerbs[w] || keptWhole[w] {
 		return w
 	}
 	return stems.get(w, snowball)
@@ -304,6 +304,10 @@ func stem(w string) string {
 // listVerbs ask for a list («перечисли обязанности арендатора»): their stem would be that of
 // «перечислили», a bank transfer.
 var listVerbs = map[string]bool{"перечисли": true, "перечислите": true}
+
+// keptWhole are words whose stem is another word's: «как долго» asks a duration, and «долго»'s
+// stem would be «долг», a debt.
+var keptWhole = map[string]bool{"долго": true, "недолго": true, "надолго": true}
 
 // stems remembers the stems of the words met: a team's messages use few words, again and again.
 var stems = newMemo[string](1 << 16)

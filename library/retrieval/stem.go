@@ -186,6 +186,8 @@ var families = map[string]string{
 	"загранич": "границ", "заграничн": "границ", "зарубежн": "границ", "зарубеж": "границ",
 	// превысить / превышение / превышает (a limit)
 	"превыс": "превыш", "превышен": "превыш", "превыша": "превыш",
+	// экспедитор / экспедиция (the contract of transport forwarding is named by its party)
+	"экспедиторск": "экспедиц", "экспедитор": "экспедиц",
 	// год / годовой / ежегодный
 	"годов": "год", "ежегодн": "год", "лет": "год",
 }
@@ -228,6 +230,10 @@ func normalizeWord(w []byte, cyr, lat bool) string {
 		return f
 	}
 	if cyr {
+		stem = aspectBase(stem)
+		if f, ok := families[stem]; ok {
+			return f
+		}
 		stem = adjectiveBase(stem)
 		if f, ok := families[stem]; ok {
 			stem = f
@@ -266,6 +272,18 @@ func adjectiveBase(stem string) string {
 		return stem
 	}
 	return string(r[:n-cut])
+}
+
+// aspectBase folds an imperfective verb's «-вля-/-мля-/-пля-/-бля-» stem onto its perfective's:
+// «предъявляются» and «предъявить», «направляет» and «направить», «оформляет» and «оформить»
+// (Snowball leaves «предъявля» and «предъяв»). Only where a stem of at least four letters stays.
+func aspectBase(stem string) string {
+	r := []rune(stem)
+	n := len(r)
+	if n >= 7 && r[n-2] == 'л' && r[n-1] == 'я' && strings.ContainsRune("вмпбф", r[n-3]) {
+		return string(r[:n-2])
+	}
+	return stem
 }
 
 // consonant: a Russian consonant letter (й included; ь and ъ are not).
