@@ -237,6 +237,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 			kept[i] = c
 		}
 	}
+	kept = withQualifier(kept, hits)
 	// A question that asks for two kinds of answer («сколько и до какого числа») gets a unit
 	// for each, when one states it well enough.
 	for bit := library.Facets(1); bit != 0 && bit <= hits[0].Asked; bit <<= 1 {
@@ -1180,4 +1181,45 @@ func namesOneOff(question, clause, title string) bool {
 		}
 	}
 	return false
+}
+
+// qualifies: a clause that opens by qualifying the one before it — a condition («Если такие
+// поступления превышают…», «При превышении…», «В случае…») or a word that points back at it
+// («Указанная ставка…», «Такое вознаграждение…»).
+var qualifies = regexp.MustCompile(`^\s*(\d+(\.\d+)*\.?\s*)?(Если|При\s|В\s+случае|Указанн|Так(ой|ая|ое|ие)\s|Дан(ный|ная|ное|ные)\s|Эт(от|а|о|и)\s)`)
+
+// withQualifier adds to the units kept the clause right after each when it qualifies it and
+// states what the question asks: «агентское вознаграждение какой %» is 6 % (п. 4.1) and 7 %
+// past 5 000 000,00 a month (п. 4.2) — the first alone is a confident half-answer.
+func withQualifier(kept, hits []library.ClauseHit) []library.ClauseHit {
+	if len(kept) == 0 || kept[0].Asked == 0 {
+		return kept
+	}
+	parent := func(n string) string {
+		if i := strings.LastIndex(n, "."); i > 0 {
+			return n[:i]
+		}
+		return ""
+	}
+	qualifier := func(of library.ClauseHit) (library.ClauseHit, bool) {
+		for _, h := range hits {
+			if h.Doc == of.Doc && h.Unit.Index == of.Unit.Index+1 && h.Unit.Kind == library.UnitClause &&
+				of.Unit.Number != "" && parent(h.Unit.Number) == parent(of.Unit.Number) &&
+				qualifies.MatchString(h.Unit.Text) && h.States&kept[0].Asked != 0 {
+				return h, true
+			}
+		}
+		return library.ClauseHit{}, false
+	}
+	out := make([]library.ClauseHit, 0, len(kept)+1)
+	for _, k := range kept {
+		if slices.ContainsFunc(out, sameUnit(k)) {
+			continue
+		}
+		out = append(out, k)
+		if q, ok := qualifier(k); ok && !slices.ContainsFunc(out, sameUnit(q)) {
+			out = append(out, q)
+		}
+	}
+	return out[:min(len(out), clauseQuotes)]
 }
