@@ -299,6 +299,10 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// The user's documents hold the question strongly too: 1C answers what it names, and the
 	// documents are offered (a counterparty of the same name, «сколько оплатили меридиану»).
 	fits := hit.Coverage >= passages.MinClauseCoverage && hit.Matched >= 2 && d.Kind == understand.KindLedger
+	// A name 1C does not know that is a party of the user's document («сколько заплатили
+	// векторТранс в ноябре» beside the forwarding contract with ООО «ВекторТранс»): 1C says it
+	// does not know it, and one press asks the documents — which state terms, not payments.
+	fits = fits || d.Kind == understand.KindUnknownEntity && hit.AnyNamed && a.namesDocument(ctx, q, d.Unknown)
 	// A counterparty the user's documents name too («сколько платим меридиану в месяц за
 	// офис» with the lease of «Меридиан Недвижимость»): what is asked decides, not the name —
 	// a debt, a balance or documents posted are 1C's («долг перед меридианом»).

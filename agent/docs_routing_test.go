@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -216,5 +217,27 @@ func TestAcrossDocumentsCurrentWording(t *testing.T) {
 	ans := ask(t, a, Request{UserID: 40000, ChatID: 40000}, "в каких договорах есть штрафы")
 	if !strings.Contains(ans.Text, "п. 8.1 — в редакции «ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 2") || strings.Contains(ans.Text, "0,1 % (ноль целых одна") {
 		t.Errorf("%q", ans.Text)
+	}
+}
+
+// TestUnknownNameOfADocumentsParty: a company 1C does not know, typed in a hurry with a capital
+// inside («векторТранс»), is read as a name — never dropped to answer the whole account 51 — and
+// said back as typed; the user's contract with that company is offered by a button.
+func TestUnknownNameOfADocumentsParty(t *testing.T) {
+	a := docsetAgent(t, "", docsetFilesIn(t, docset3Dir), 40100)
+	for i, q := range []string{"сколько заплатили векторТранс в ноябре", "сколько заплатили ВекторТранс в ноябре"} {
+		ans := ask(t, a, Request{UserID: 40100, ChatID: 40101 + int64(i)}, q)
+		name := strings.Fields(q)[2]
+		if ans.Kind != understand.KindUnknownEntity || !strings.Contains(ans.Text, "«"+name+"»") {
+			t.Errorf("%q: %s, want the unknown name «%s» said back: %q", q, ans.Kind, name, ans.Text)
+		}
+		if !slices.ContainsFunc(ans.Buttons, func(b Button) bool { return b.Text == docsOfferPrefix+q }) {
+			t.Errorf("%q: the forwarding contract with ООО «ВекторТранс» is not offered: %+v", q, ans.Buttons)
+		}
+	}
+	// A name neither 1C nor the documents know gets no such button.
+	ans := ask(t, a, Request{UserID: 40100, ChatID: 40110}, "сколько заплатили ГрузЭкспресс в ноябре")
+	if slices.ContainsFunc(ans.Buttons, func(b Button) bool { return strings.HasPrefix(b.Text, docsOfferPrefix) }) {
+		t.Errorf("a name no document holds: %+v", ans.Buttons)
 	}
 }

@@ -937,9 +937,26 @@ func (s *scan) unknownName() string {
 		for end > j+1 && s.toks[end-1].Text == "и" {
 			end-- // «рога и» is no name; «рога и копыта» is
 		}
-		return s.span(j, end)
+		return asWritten(raw, s.toks[j:end])
 	}
 	return ""
+}
+
+// asWritten is the words of toks as the message writes them («векторТранс», not the folded
+// «вектортранс»): a name is said back to the user as they typed it.
+func asWritten(raw []string, toks []Token) string {
+	ws := make([]string, 0, len(toks))
+	for _, t := range toks {
+		w := t.Text
+		for _, r := range raw {
+			if r = strings.Trim(r, ".,!?:;«»\"'()"); ru.Fold(r) == t.Text {
+				w = r
+				break
+			}
+		}
+		ws = append(ws, w)
+	}
+	return strings.Join(ws, " ")
 }
 
 var quotedRe = regexp.MustCompile(`[«"']([^«»"']{2,60})[»"']`)
@@ -977,14 +994,15 @@ func isWordToken(w string) bool {
 	return len([]rune(w)) >= 3
 }
 
-// capitalized reports whether the message writes the folded word w with a capital letter
-// somewhere other than at its very beginning.
+// capitalized reports whether the message writes the folded word w, somewhere other than at
+// its very beginning, with a capital letter — first or inside («векторТранс» typed in a hurry
+// is a name as «ВекторТранс» is) — or in Latin.
 func capitalized(raw []string, w string) bool {
 	for i, r := range raw {
 		r = strings.Trim(r, ".,!?:;«»\"'()")
 		if i > 0 && ru.Fold(r) == w {
 			first := []rune(r)[0]
-			return unicode.IsUpper(first) || unicode.Is(unicode.Latin, first)
+			return strings.IndexFunc(r, unicode.IsUpper) >= 0 || unicode.Is(unicode.Latin, first)
 		}
 	}
 	return false
