@@ -164,6 +164,40 @@ func TestTaxAmountIsNotComputed(t *testing.T) {
 	}
 }
 
+// TestPaymentsNarrowedByAnUnreadWord: payments narrowed by a purpose («за аренду») or a payee
+// 1C does not know («грузэкспрессу») are never answered with the whole of 51's payments; the
+// reply says what it can do, and its button — the period's payments — is answered. The
+// period's own words and a side the statement knows («поставщикам», «зарплаты») narrow as
+// before.
+func TestPaymentsNarrowedByAnUnreadWord(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	for i, c := range []struct{ q, want string }{
+		{"сколько заплатили за аренду в марте", "Отобрать платежи «за аренду» по выписке 1С не могу"},
+		{"сколько заплатили за тко в ноябре", "Отобрать платежи «за тко»"},
+		{"сколько перечислили грузэкспрессу в ноябре", "Контрагента «грузэкспрессу» в 1С не нашёл"},
+	} {
+		me := Request{UserID: 840 + int64(i), ChatID: 840 + int64(i)}
+		ans := ask(t, a, me, c.q)
+		if ans.Debug.Route.Rule != "payment_scope" || !strings.Contains(ans.Text, c.want) || strings.Contains(ans.Text, "Списано со счёта 51") {
+			t.Errorf("%q: %s/%s\n%s", c.q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, ans.Text)
+			continue
+		}
+		if len(ans.Buttons) != 1 || !strings.HasPrefix(ans.Buttons[0].Text, "Все списания за ") {
+			t.Errorf("%q: buttons %+v", c.q, ans.Buttons)
+			continue
+		}
+		if got := ask(t, a, me, ans.Buttons[0].Text); got.Debug.Route.Rule != "bank_statement" || !strings.Contains(got.Text, "Списано со счёта 51") {
+			t.Errorf("button %q: %s/%s\n%s", ans.Buttons[0].Text, got.Debug.Route.Kind, got.Debug.Route.Rule, got.Text)
+		}
+	}
+	for i, q := range []string{"сколько заплатили за прошлый месяц", "сколько всего заплатили в марте", "сколько заплатили поставщикам в марте",
+		"сколько перечислили зарплаты в марте", "списания за 1 квартал"} {
+		if got := ask(t, a, Request{UserID: 850 + int64(i), ChatID: 850 + int64(i)}, q); got.Debug.Route.Rule != "bank_statement" {
+			t.Errorf("%q: %s/%s\n%s", q, got.Debug.Route.Kind, got.Debug.Route.Rule, got.Text)
+		}
+	}
+}
+
 // A contract number three counterparties share is asked back — whose? — naming them, and each
 // button (its question with the name) answers for that counterparty's contract.
 func TestSharedContractNumber(t *testing.T) {

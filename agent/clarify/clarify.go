@@ -69,6 +69,8 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 				Reason: "слово из названия контрагента, но вопрос не о расчётах: нашёлся ответ в документах пользователя"}
 		}
 		return r, nil
+	case d.Rule == "payment_scope":
+		return paymentScope(d, q), nil
 	case d.Rule == "tax_amount":
 		return taxAmount(d), nil
 	case d.Rule == "debt_direction":
@@ -215,4 +217,39 @@ func taxAmount(d understand.Decision) skill.Reply {
 			"Что видно в 1С — расчёты с бюджетом на счёте 68: остаток на дату и движение за период.",
 		Buttons: []skill.Button{{Text: "Сальдо 68" + on}, {Text: "Карточка счёта 68" + period, SameRow: true}},
 	}
+}
+
+// paymentScope answers a question about the bank's payments narrowed by a word the statement
+// cannot select by («сколько заплатили за аренду в марте», «… грузэкспрессу в ноябре»): the
+// whole of 51's payments would be a confident wrong answer. It says what it can do instead —
+// the payments to a counterparty named as 1C names it, or all of the period's — and hands the
+// message to the user's documents, which may state the payment («аренда в месяц»).
+func paymentScope(d understand.Decision, q skill.Query) skill.Reply {
+	period := ""
+	switch {
+	case d.Period.Set:
+		period = " за " + d.Period.Value.From.Format("02.01.2006") + " – " + d.Period.Value.To.Format("02.01.2006")
+	case d.Date.Set:
+		period = " за " + d.Date.Value.Format("02.01.2006")
+	}
+	var r skill.Reply
+	if strings.HasPrefix(d.Scope, "за ") {
+		r.Text = "Отобрать платежи «" + md.Escape(d.Scope) + "» по выписке 1С не могу: по назначению платежа я не отбираю. " +
+			"Назовите получателя, как он записан в 1С (или его ИНН), — покажу платежи ему"
+	} else {
+		r.Text = "Контрагента «" + md.Escape(d.Scope) + "» в 1С не нашёл, поэтому платежи ему по выписке не отобрать. " +
+			"Проверьте название или укажите ИНН"
+	}
+	if period != "" {
+		r.Text += "; или могу показать все списания" + md.Escape(period)
+	}
+	r.Text += "."
+	if period != "" {
+		r.Buttons = append(r.Buttons, skill.Button{Text: "Все списания" + period})
+	}
+	if !q.HandedOff {
+		r.Then = &skill.Handoff{Kind: understand.KindDocs, OnlyIfFound: true, Direct: true,
+			Reason: "платежи отобраны словом, которого нет в 1С: нашёлся ответ в документах пользователя"}
+	}
+	return r
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/ru"
@@ -375,6 +376,15 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		// the card does not tell one account of 51 from another.
 		d.Account = slot("51", FromLexicon, "выписка по расчётному счёту")
 		set(recipe.AccountCard, "bank_statement", "движение по расчётному счёту за период: карточка счёта 51")
+		if w := s.unreadScope(); w != "" {
+			// «сколько заплатили за аренду в марте», «сколько заплатили грузэкспрессу в ноябре»:
+			// the whole of 51's payments would answer what was not asked — the word that narrows
+			// them is neither a counterparty 1C knows nor anything a statement selects by
+			d.Kind, d.Rule, d.Sure = KindClarify, "payment_scope", true
+			d.Scope = w
+			d.Reasons = append(d.Reasons, "платежи отобраны словом, по которому выписку не отобрать: «"+w+"»")
+			return
+		}
 		// «сколько поступило с начала года», «платежи поставщикам за март»: the side asked, and
 		// whom (the corresponding account)
 		in, out := moneyIn.MatchString(s.folded), moneyOut.MatchString(s.folded)
@@ -697,3 +707,57 @@ func topAsked(folded string) int {
 	}
 	return 0
 }
+
+// unreadScope is a word that narrows a question about the bank's movements and that the
+// reading left unread: the payment's purpose after «за» («за аренду», «за доставку») or its
+// payee after the verb («заплатили грузэкспрессу»). "" when the message has none: the period's
+// words, amounts, pronouns and the like narrow nothing.
+func (s *scan) unreadScope() string {
+	covered := make([]bool, len(s.toks))
+	for _, h := range s.hits {
+		for i := h.Start; i < h.End && i < len(covered); i++ {
+			covered[i] = true
+		}
+	}
+	for _, sp := range s.spans {
+		for i := sp[0]; i < sp[1] && i < len(covered); i++ {
+			covered[i] = true
+		}
+	}
+	raw := strings.Fields(s.in.Text)
+	for i := 0; i+1 < len(s.toks); i++ {
+		t := s.toks[i]
+		after := t.Text == "за" || paidVerb.MatchString(t.Text)
+		j := i + 1
+		if !after || covered[j] {
+			continue
+		}
+		w := s.toks[j]
+		short := 4 // «за тко», «за газ»: a purpose may be short
+		if t.Text == "за" {
+			short = 3
+		}
+		if !isWordToken(w.Text) || utf8.RuneCountInString(w.Text) < short || calendarWord(w.Text) || pronoun[w.Text] || scopeless[w.Text] ||
+			notName[w.Stem] || scopeless[w.Stem] || legalForms[w.Text] {
+			continue
+		}
+		if t.Text == "за" {
+			return "за " + asWritten(raw, s.toks[j:j+1])
+		}
+		return asWritten(raw, s.toks[j:j+1])
+	}
+	return ""
+}
+
+// paidVerb: a verb of paying whose object or addressee narrows the payments («заплатили
+// грузэкспрессу», «перечислили за аренду»).
+var paidVerb = regexp.MustCompile(`^(за|о|у|вы|пере)?(плат|плач|числ|перечисл|отправ|перевел|перевед|списал|ушл|ушло|пришл|поступ)`)
+
+// scopeless are stems that follow «за» or a verb of paying without narrowing anything: a
+// period's words and adverbs («за прошлый месяц», «заплатили всего», «перечислили реально»).
+var scopeless = map[string]bool{"прошл": true, "текущ": true, "эт": true, "этот": true, "последн": true, "весь": true, "вес": true,
+	"пер": true, "период": true, "недел": true, "ден": true, "дня": true, "дни": true, "сутк": true, "год": true, "полгод": true,
+	"реальн": true, "фактическ": true, "итог": true, "уж": true, "вообщ": true, "тольк": true, "прям": true, "примерн": true,
+	"нынешн": true, "отчетн": true, "отчётн": true, "предыдущ": true, "минувш": true, "указан": true, "данн": true,
+	"полугод": true, "квартал": true, "месяц": true, "вчерашн": true, "сегодняшн": true, "позавчер": true,
+	"все": true, "всё": true, "всю": true, "тот": true, "ту": true}
