@@ -178,7 +178,7 @@ type Decision struct {
 	Unknown string
 	// Scope is a word that narrows a question about the bank's movements that nothing read:
 	// the payment's purpose or payee («за аренду», «грузэкспрессу»), asked back (payment_scope).
-	Scope string
+	Scope   string
 	Closest []recipe.Entity
 
 	// Duty: the message asks when, until which date, how or how much («когда», «в какой срок»,
