@@ -176,10 +176,10 @@ type Decision struct {
 	// Unknown is a name the message gives that no catalog entry matches (KindUnknownEntity),
 	// with the closest names to offer.
 	Unknown string
+	Closest []recipe.Entity
 	// Scope is a word that narrows a question about the bank's movements that nothing read:
 	// the payment's purpose or payee («за аренду», «грузэкспрессу»), asked back (payment_scope).
-	Scope   string
-	Closest []recipe.Entity
+	Scope string
 
 	// Duty: the message asks when, until which date, how or how much («когда», «в какой срок»,
 	// «до какого числа», «как», «сколько») something is paid, filed, transferred or withheld —
