@@ -179,7 +179,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if len(hits) == 0 {
 		return skill.Reply{}, res, false
 	}
-	hits = regularFirst(q, hits)
+	hits = countFirst(q, regularFirst(q, hits))
 	res.Coverage, res.Named = hits[0].Coverage, hits[0].AnyNamed || library.MentionsKind(q.Text, cds)
 	res.Policy = isPolicy(rds[hits[0].Doc], cds[hits[0].Doc])
 	res.Mentions = library.MentionsKind(q.Text, cds) || hits[0].Named && hits[0].Titled >= 0.5
