@@ -121,14 +121,22 @@ var (
 // that goroutine notices the cancellation at its next read and stops soon after. It only reads
 // data, but the caller should not modify data while such a goroutine may still run.
 func Extract(ctx context.Context, name string, data []byte, l Limits) (Document, error) {
+	return runJob(ctx, data, l, func(j *job) (Document, error) { return j.run(name, data) })
+}
+
+// runJob runs work on data within the limits l: the input size, a slot, the timeout, panics
+// recovered as ErrMalformed. work runs in a goroutine of its own so that the caller gets its
+// answer on time (see Extract); its result is the zero T when it fails.
+func runJob[T any](ctx context.Context, data []byte, l Limits, work func(j *job) (T, error)) (T, error) {
+	var zero T
 	l = l.withDefaults()
 	if int64(len(data)) > l.MaxBytes {
-		return Document{}, newErr(ErrTooLarge,
+		return zero, newErr(ErrTooLarge,
 			fmt.Sprintf("Файл слишком большой (%s): я принимаю документы до %s. Разделите его на части или пришлите только нужные страницы.", mb(int64(len(data))), mb(l.MaxBytes)),
 			fmt.Sprintf("%d bytes > %d", len(data), l.MaxBytes), nil)
 	}
 	if err := l.Slots.acquire(ctx); err != nil {
-		return Document{}, err
+		return zero, err
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, l.Timeout, errTimeout)
 	defer cancel()
@@ -138,11 +146,11 @@ func Extract(ctx context.Context, name string, data []byte, l Limits) (Document,
 	context.AfterFunc(ctx, func() { j.stopped.Store(true) })
 	if ctx.Err() != nil {
 		l.Slots.release()
-		return Document{}, j.ctxErr()
+		return zero, j.ctxErr()
 	}
 
 	type result struct {
-		doc Document
+		v   T
 		err error
 	}
 	ch := make(chan result, 1)
@@ -158,21 +166,21 @@ func Extract(ctx context.Context, name string, data []byte, l Limits) (Document,
 				r = result{err: malformed(fmt.Sprintf("parser panic: %v", p), nil)}
 			}
 		}()
-		r.doc, r.err = j.run(name, data)
+		r.v, r.err = work(j)
 		if r.err != nil {
-			r.doc = Document{}
+			r.v = zero
 		}
 	}()
 	select {
 	case r := <-ch:
-		return r.doc, r.err
+		return r.v, r.err
 	case <-ctx.Done():
 		select {
 		case r := <-ch:
-			return r.doc, r.err
+			return r.v, r.err
 		default:
 		}
-		return Document{}, j.ctxErr()
+		return zero, j.ctxErr()
 	}
 }
 

@@ -248,7 +248,8 @@ type pdfExtractor struct {
 	// Operators met in content streams: known ones and other keywords. Mostly unknown ones mean
 	// garbage, typically content that the library decrypted wrongly.
 	opsKnown, opsUnknown int
-	runes                int // bytes of text emitted (bounded by the text limit)
+	runes                int  // bytes of text emitted (bounded by the text limit)
+	keepRuns             bool // every string shown is kept with its position (Layout)
 }
 
 type pdfLine struct {
@@ -264,25 +265,46 @@ type pdfLine struct {
 
 type pdfPage struct {
 	lines []*pdfLine
+	runs  []Run // with keepRuns
 }
 
 func extractPDF(j *job, data []byte, b *docBuilder) (err error) {
+	e, title, err := readPDF(j, data, false)
+	if err != nil {
+		return err
+	}
+	b.title = title
+	defer func() {
+		if p := recover(); p != nil {
+			if f := j.failure; f != nil {
+				err = f
+			} else {
+				err = malformed(fmt.Sprintf("pdf: panic: %v", p), nil)
+			}
+		}
+	}()
+	return e.blocks(b)
+}
+
+// readPDF interprets every page of a PDF: the lines of text, and with keepRuns every string
+// shown with its position (Layout). A PDF whose pages hold (almost) no text is ErrScanned.
+func readPDF(j *job, data []byte, keepRuns bool) (e *pdfExtractor, title string, err error) {
 	if i := bytes.Index(data[:min(len(data), 1024)], []byte("%PDF-")); i > 0 {
 		data = data[i:]
 	}
 	k := bytes.LastIndex(data, []byte("%%EOF"))
 	if k < 0 {
-		return malformed("pdf: no %%EOF (truncated)", nil)
+		return nil, "", malformed("pdf: no %%EOF (truncated)", nil)
 	}
 	data = data[:k+5]
 	if err := precheckPDF(j, data); err != nil {
-		return err
+		return nil, "", err
 	}
 	ra := &pdfReaderAt{data: data, j: j, maxReads: 1<<30 + 64*int64(len(data))}
 	if !validHeader(data) {
 		ra.head = []byte("%PDF-1.7\n")
 	}
-	e := &pdfExtractor{j: j, fonts: map[string]*pdfFont{}, seen: map[uint64]bool{}, encrypt: reEncrypt.Match(data)}
+	e = &pdfExtractor{j: j, fonts: map[string]*pdfFont{}, seen: map[uint64]bool{}, encrypt: reEncrypt.Match(data), keepRuns: keepRuns}
 	defer func() {
 		if p := recover(); p != nil {
 			if f := j.failure; f != nil {
@@ -295,40 +317,40 @@ func extractPDF(j *job, data []byte, b *docBuilder) (err error) {
 	e.r, err = pdf.NewReader(ra, int64(len(data)))
 	if err != nil {
 		if f := j.failure; f != nil {
-			return f
+			return nil, "", f
 		}
 		if errors.Is(err, pdf.ErrInvalidPassword) || e.encrypt || strings.Contains(err.Error(), "encrypt") {
-			return newErr(ErrEncrypted, "", "pdf", err)
+			return nil, "", newErr(ErrEncrypted, "", "pdf", err)
 		}
-		return malformed("pdf", err)
+		return nil, "", malformed("pdf", err)
 	}
 	if e.r.Trailer().Key("Encrypt").Kind() != pdf.Null {
 		e.encrypt = true
 	}
-	b.title = pdfText(e.r.Trailer().Key("Info").Key("Title").RawString(), e.encrypt)
+	title = pdfText(e.r.Trailer().Key("Info").Key("Title").RawString(), e.encrypt)
 	var pages []pdf.Value
 	if err := e.collect(e.r.Trailer().Key("Root").Key("Pages"), 0, &pages); err != nil {
-		return err
+		return nil, "", err
 	}
 	if len(pages) == 0 {
 		if f := j.failure; f != nil {
-			return f
+			return nil, "", f
 		}
 		if e.encrypt {
-			return newErr(ErrEncrypted, "", "pdf without readable pages", nil)
+			return nil, "", newErr(ErrEncrypted, "", "pdf without readable pages", nil)
 		}
-		return malformed("pdf without pages", nil)
+		return nil, "", malformed("pdf without pages", nil)
 	}
 	for _, pg := range pages {
 		if err := e.page(pg); err != nil {
-			return err
+			return nil, "", err
 		}
 	}
 	if e.failed == len(pages) {
 		if e.encrypt {
-			return newErr(ErrEncrypted, "", "pdf content cannot be decrypted", nil)
+			return nil, "", newErr(ErrEncrypted, "", "pdf content cannot be decrypted", nil)
 		}
-		return malformed("pdf: no page content could be read", nil)
+		return nil, "", malformed("pdf: no page content could be read", nil)
 	}
 	alnum := 0
 	for _, p := range e.pages {
@@ -342,11 +364,11 @@ func extractPDF(j *job, data []byte, b *docBuilder) (err error) {
 	}
 	if alnum < 16*len(pages) {
 		if e.encrypt && (e.failed > 0 || e.opsUnknown > e.opsKnown) {
-			return newErr(ErrEncrypted, "", "pdf content cannot be decrypted", nil)
+			return nil, "", newErr(ErrEncrypted, "", "pdf content cannot be decrypted", nil)
 		}
-		return newErr(ErrScanned, "", fmt.Sprintf("%d letters and digits on %d pages", alnum, len(pages)), nil)
+		return nil, "", newErr(ErrScanned, "", fmt.Sprintf("%d letters and digits on %d pages", alnum, len(pages)), nil)
 	}
-	return e.blocks(b)
+	return e, title, nil
 }
 
 // pdfText decodes a text string (UTF-16BE or UTF-8 with BOM, else PDFDocEncoding, read as
@@ -658,6 +680,10 @@ func (e *pdfExtractor) emit(text string, x0, y0, x1, y1, size, ux, uy float64) {
 		if e.runes > 4*(2*e.j.l.MaxChars+65536) && e.j.failure == nil {
 			e.j.failure = e.j.tooManyChars() // seen by the interpreter's next check
 		}
+	}
+	if e.keepRuns && text != "" && ux > 0.99 && math.Abs(uy) < 0.01 {
+		// Horizontal text only: a table's cells are; a rotated stamp or margin note is not.
+		e.cur.runs = append(e.cur.runs, Run{X0: x0, X1: x1, Y: y0, Size: size, Text: text})
 	}
 	if text == "" {
 		if l != nil && math.Abs(across-l.acr) < 0.5*math.Max(size, l.size) {

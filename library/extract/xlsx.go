@@ -17,32 +17,9 @@ import (
 // archive/zip refuses to inflate an entry beyond its declared size, so checking the declared
 // sizes against the budget before excelize reads the package bounds the inflated bytes.
 func extractXLSX(j *job, data []byte, zr *zip.Reader, b *docBuilder) error {
-	var total uint64
-	for _, f := range zr.File {
-		total += f.UncompressedSize64
-		if total > uint64(j.remaining()) {
-			return j.bombErr()
-		}
-	}
-	if err := checkXLSX(j, zr); err != nil {
-		return err
-	}
-	if err := j.inflate(int64(total)); err != nil {
-		return err
-	}
-	lim := max(j.remaining()+int64(total), 1)
-	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{
-		UnzipSizeLimit:    lim,
-		UnzipXMLSizeLimit: lim, // keep everything in memory: no temporary files
-	})
+	f, err := openXLSX(j, data, zr)
 	if err != nil {
-		if f != nil {
-			_ = f.Close()
-		}
-		if e := j.check(); e != nil {
-			return e
-		}
-		return malformed("xlsx", err)
+		return err
 	}
 	defer f.Close()
 	if props, err := f.GetDocProps(); err == nil && props != nil {
@@ -123,6 +100,39 @@ func extractXLSX(j *job, data []byte, zr *zip.Reader, b *docBuilder) error {
 		}
 	}
 	return nil
+}
+
+// openXLSX opens a workbook with excelize once its parts are checked against the limits
+// (checkXLSX); the caller closes it.
+func openXLSX(j *job, data []byte, zr *zip.Reader) (*excelize.File, error) {
+	var total uint64
+	for _, f := range zr.File {
+		total += f.UncompressedSize64
+		if total > uint64(j.remaining()) {
+			return nil, j.bombErr()
+		}
+	}
+	if err := checkXLSX(j, zr); err != nil {
+		return nil, err
+	}
+	if err := j.inflate(int64(total)); err != nil {
+		return nil, err
+	}
+	lim := max(j.remaining()+int64(total), 1)
+	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{
+		UnzipSizeLimit:    lim,
+		UnzipXMLSizeLimit: lim, // keep everything in memory: no temporary files
+	})
+	if err != nil {
+		if f != nil {
+			_ = f.Close()
+		}
+		if e := j.check(); e != nil {
+			return nil, e
+		}
+		return nil, malformed("xlsx", err)
+	}
+	return f, nil
 }
 
 // excelize reads a whole workbook into memory, builds trees of its shared strings, styles and

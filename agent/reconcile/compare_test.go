@@ -1,0 +1,187 @@
+package reconcile
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/finbot/finbot/internal/golden"
+	"github.com/finbot/finbot/ru"
+)
+
+// ourOrgs are the demo's organizations, as the catalogs name them.
+var ourOrgs = []Party{
+	{Name: "ООО «Северный ветер»", INN: "1031699119", KPP: "776601001"},
+	{Name: "ООО «Северный ветер Трейд»", INN: "6079411793", KPP: "771501001"},
+}
+
+var (
+	q1From = day(2026, 1, 1)
+	q1To   = day(2026, 3, 31)
+)
+
+// testNow is the day the tests read the acts on.
+func testNow() time.Time { return time.Date(2026, 4, 10, 12, 0, 0, 0, ru.Moscow) }
+
+// ourAlfa is our act with ООО «Альфа» for the first quarter of 2026, from the demo's raw data.
+func ourAlfa(t *testing.T) Act {
+	t.Helper()
+	a := demoAct(t, "1031699119", "ООО «Альфа»", q1From, q1To)
+	// What the fixtures were written against: 1 930 644,06 at the start, nine documents,
+	// 3 076 579,33 at the end.
+	if a.Opening != kop("1930644.06") || a.Closing != kop("3076579.33") || len(a.Lines) != 9 {
+		t.Fatalf("demo act with ООО «Альфа»: opening %s, closing %s, %d lines; the fixtures expect 1930644.06, 3076579.33, 9",
+			a.Opening.Decimal(), a.Closing.Decimal(), len(a.Lines))
+	}
+	return a
+}
+
+func parseFixture(t *testing.T, path string) Theirs {
+	t.Helper()
+	th, err := Parse(t.Context(), path, readFixture(t, path), ParseOptions{Ours: ourOrgs, Now: testNow})
+	if err != nil {
+		t.Fatalf("Parse(%s): %v (%s)", path, err, UserMessage(err))
+	}
+	return th
+}
+
+// found is a difference as the tests state it: its kind, the document's number (ours, else
+// theirs) or the month, and its amounts and effect in roubles.
+type found struct {
+	Kind                 DiffKind
+	What                 string
+	Ours, Theirs, Effect string
+}
+
+func foundOf(d Diff) found {
+	f := found{Kind: d.Kind, Ours: d.OursAmount.Decimal(), Theirs: d.TheirsAmount.Decimal(), Effect: d.Effect.Decimal()}
+	switch {
+	case d.Kind == DiffMonth:
+		f.What = d.Month.Format("01.2006")
+	case d.Ours != nil:
+		f.What = d.Ours.Number
+	case d.Theirs != nil:
+		f.What = numberKey(d.Theirs.Number)
+	}
+	return f
+}
+
+// TestCompareFixtures compares three acts of ООО «Альфа» with planted differences and one
+// identical act against ours computed from the demo ledger: every planted difference is found
+// with its amount, nothing else is, and the differences add up to the difference of the closing
+// balances.
+func TestCompareFixtures(t *testing.T) {
+	ours := ourAlfa(t)
+	tests := []struct {
+		file    string
+		layout  string
+		grouped bool
+		want    []found
+		gap     string
+	}{
+		{
+			// BP's printed form, their half «По данным ООО «Альфа»» on the left.
+			file: fxBP, layout: LayoutHalves,
+			want: []found{
+				{DiffOnlyOurs, "СВ00-000050", "461036.40", "0.00", "461036.40"},
+				{DiffOnlyTheirs, "633", "0.00", "-50000.00", "50000.00"},
+				{DiffSum, "СВ00-000014", "414417.35", "414471.35", "-54.00"},
+				{DiffDate, "СВ00-000003", "-566682.67", "-566682.67", "0.00"},
+			},
+			gap: "510982.40",
+		},
+		{
+			// Their own columns: «№ док.» | «Сумма расхода» | «Дата операции» | «Содержание
+			// операции» | «Сумма прихода», serial dates.
+			file: fxHandmade, layout: LayoutTable,
+			want: []found{
+				{DiffOpening, "", "1930644.06", "1903644.06", "27000.00"},
+				{DiffOnlyOurs, "СВ00-000021", "-118251.11", "0.00", "-118251.11"},
+				{DiffSum, "СВ00-000028", "685570.14", "685750.14", "-180.00"},
+			},
+			gap: "-91431.11",
+		},
+		{
+			// Month totals under «По данным ООО «Альфа»».
+			file: fxMonthly, layout: LayoutTable, grouped: true,
+			want: []found{
+				{DiffMonth, "02.2026", "-28895.19", "95430.01", "-124325.20"},
+				{DiffMonth, "03.2026", "342785.29", "297785.29", "45000.00"},
+			},
+			gap: "-79325.20",
+		},
+		{
+			// BP's form with their half on the right, dates «05.01.26»: nothing differs.
+			file: fxIdentical, layout: LayoutHalves,
+			gap: "0.00",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(strings.TrimPrefix(tt.file, "testdata/"), func(t *testing.T) {
+			th := parseFixture(t, tt.file)
+			if th.Layout != tt.layout || th.Grouped != tt.grouped {
+				t.Errorf("layout %q, grouped %v; want %q, %v", th.Layout, th.Grouped, tt.layout, tt.grouped)
+			}
+			if !th.From.Equal(q1From) || !th.To.Equal(q1To) {
+				t.Errorf("period %s – %s, want 01.01.2026 – 31.03.2026", date(th.From), date(th.To))
+			}
+			if th.Theirs.Name != "ООО «Альфа»" {
+				t.Errorf("their name %q, want ООО «Альфа»", th.Theirs.Name)
+			}
+			c, err := Compare(ours, th)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []found
+			for _, d := range c.Diffs {
+				got = append(got, foundOf(d))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("differences (-want +got):\n%s", diff)
+			}
+			if c.Gap.Decimal() != tt.gap {
+				t.Errorf("gap %s, want %s", c.Gap.Decimal(), tt.gap)
+			}
+			if c.Equal() != (len(tt.want) == 0) {
+				t.Errorf("Equal() = %v with %d differences", c.Equal(), len(tt.want))
+			}
+			golden.Check(t, strings.TrimSuffix(tt.file, filepath.Ext(tt.file))+".md.golden", c.Markdown("[1]"))
+		})
+	}
+}
+
+// TestParseBP reads their half of BP's form line by line, turned to our side.
+func TestParseBP(t *testing.T) {
+	th := parseFixture(t, fxBP)
+	var got []string
+	for _, l := range th.Lines {
+		got = append(got, fmt.Sprintf("%s|%s|%s|%s|%s", date(l.Date), l.Number, l.Kind, l.Debit.Decimal(), l.Credit.Decimal()))
+	}
+	want := []string{
+		"05.01.2026|7|Приход (05.01.2026 № 7)|394170.36|0.00",
+		"15.01.2026|187|Оплата (15.01.2026 № 187)|0.00|566682.67",
+		"19.01.2026|14|Приход (19.01.2026 № 14)|414471.35|0.00",
+		"23.01.2026|20|Приход (23.01.2026 № 20)|590140.13|0.00",
+		"06.02.2026|241|Оплата (06.02.2026 № 241)|0.00|124325.20",
+		"09.02.2026|28|Приход (09.02.2026 № 28)|685570.14|0.00",
+		"09.02.2026|256|Оплата (09.02.2026 № 256)|0.00|590140.13",
+		"09.03.2026|318|Оплата (09.03.2026 № 318)|0.00|118251.11",
+		"25.03.2026|633|Оплата (25.03.2026 № 633) аванс по счёту 112|0.00|50000.00",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+	if th.Opening != kop("1930644.06") || th.Closing != kop("2565596.93") || !th.HasOpening || !th.HasClosing || !th.Stated {
+		t.Errorf("opening %s, closing %s, stated %v", th.Opening.Decimal(), th.Closing.Decimal(), th.Stated)
+	}
+	if len(th.Notes) > 0 {
+		t.Errorf("notes %q, want none", th.Notes)
+	}
+	if th.Turnover == nil || th.Turnover[0] != kop("2084351.98") || th.Turnover[1] != kop("1449399.11") {
+		t.Errorf("turnover %v", th.Turnover)
+	}
+}
