@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/xuri/excelize/v2"
 
 	"github.com/finbot/finbot/internal/golden"
 	"github.com/finbot/finbot/ru"
@@ -183,5 +185,145 @@ func TestParseBP(t *testing.T) {
 	}
 	if th.Turnover == nil || th.Turnover[0] != kop("2084351.98") || th.Turnover[1] != kop("1449399.11") {
 		t.Errorf("turnover %v", th.Turnover)
+	}
+}
+
+// TestMatchPasses: a number with another date is one document dated differently; a payment is
+// found by its sum within a few days, not beyond; a number on the other side is another
+// document; two equal payments pair one to one.
+func TestMatchPasses(t *testing.T) {
+	ours := Act{Opening: 0, Lines: []Line{
+		{Date: day(2026, 1, 10), Kind: "Реализация", Number: "СВ00-000028", Debit: 1000_00},
+		{Date: day(2026, 1, 12), Kind: "Поступление на расчётный счёт", Number: "СВ00-000028", Credit: 300_00},
+		{Date: day(2026, 1, 20), Kind: "Поступление на расчётный счёт", Number: "СВ00-000040", Credit: 200_00},
+		{Date: day(2026, 1, 20), Kind: "Поступление на расчётный счёт", Number: "СВ00-000041", Credit: 200_00},
+		{Date: day(2026, 2, 1), Kind: "Поступление на расчётный счёт", Number: "СВ00-000050", Credit: 500_00},
+	}}
+	d, c := ours.Turnovers()
+	ours.Closing = d - c
+	theirs := Theirs{Stated: true, HasOpening: true, HasClosing: true, Act: Act{Lines: []Line{
+		{Date: day(2026, 1, 21), Kind: "Приход", Number: "28", Debit: 1000_00}, // our sale, received 11 days later
+		{Date: day(2026, 1, 13), Kind: "Оплата", Number: "77", Credit: 300_00}, // our receipt, the bank's next day
+		{Date: day(2026, 1, 19), Kind: "Оплата", Number: "80", Credit: 200_00},
+		{Date: day(2026, 1, 20), Kind: "Оплата", Number: "81", Credit: 200_00},
+		{Date: day(2026, 2, 9), Kind: "Оплата", Number: "90", Credit: 500_00}, // 8 days: not the same payment
+	}}}
+	theirs.Closing = theirs.Opening + 1000_00 - 1200_00
+	cmpr, err := Compare(ours, theirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []found
+	for _, d := range cmpr.Diffs {
+		got = append(got, foundOf(d))
+	}
+	want := []found{
+		{DiffOnlyOurs, "СВ00-000050", "-500.00", "0.00", "-500.00"},
+		{DiffOnlyTheirs, "90", "0.00", "-500.00", "500.00"},
+		{DiffDate, "СВ00-000028", "1000.00", "1000.00", "0.00"},
+		{DiffDate, "СВ00-000028", "-300.00", "-300.00", "0.00"},
+		{DiffDate, "СВ00-000041", "-200.00", "-200.00", "0.00"}, // 040 took the payment of its own day
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("differences (-want +got):\n%s", diff)
+	}
+	if cmpr.Gap != 0 {
+		t.Errorf("gap %s", cmpr.Gap.Decimal())
+	}
+}
+
+// TestCompareFlipped: an act whose columns do not say whose debit they are, written from our
+// side, matches our documents only read the other way round — and is compared so, saying it.
+func TestCompareFlipped(t *testing.T) {
+	ours := ourAlfa(t)
+	rows := [][]string{{"Акт сверки за период 01.01.2026 - 31.03.2026"}, {"между ООО «Альфа» и ООО «Северный ветер»"},
+		{"Дата", "Документ", "Дебет", "Кредит"}, {"", "Сальдо начальное", "1 930 644,06", ""}}
+	for _, l := range ours.Lines {
+		rows = append(rows, []string{date(l.Date), l.Kind + " № " + l.Number, money(l.Debit), money(l.Credit)})
+	}
+	rows = append(rows, []string{"", "Сальдо конечное", "3 076 579,33", ""})
+	th, err := Parse(t.Context(), "a.xlsx", sheet(rows...), ParseOptions{Ours: ourOrgs, Now: testNow})
+	if err != nil {
+		t.Fatal(err, UserMessage(err))
+	}
+	c, err := Compare(ours, th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Flipped || !c.Equal() {
+		t.Fatalf("flipped %v, differences %+v", c.Flipped, c.Diffs)
+	}
+	if md := c.Markdown(""); !strings.Contains(md, "если читать их наоборот") || !strings.Contains(md, "расхождений нет") {
+		t.Errorf("markdown:\n%s", md)
+	}
+}
+
+// TestCompareNoBalances: an act without balances is compared by its documents only.
+func TestCompareNoBalances(t *testing.T) {
+	ours := ourAlfa(t)
+	rows := [][]string{{"Акт сверки за период 01.01.2026 - 31.03.2026"}, {"Дата", "Документ", "Дебет", "Кредит"}}
+	for _, l := range ours.Lines[:8] {
+		rows = append(rows, []string{date(l.Date), l.Kind + " № " + l.Number, money(l.Credit), money(l.Debit)})
+	}
+	th, err := Parse(t.Context(), "a.xlsx", sheet(rows...), ParseOptions{Ours: ourOrgs, Now: testNow})
+	if err != nil {
+		t.Fatal(err, UserMessage(err))
+	}
+	c, err := Compare(ours, th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.NoBalances || len(c.Diffs) != 1 || c.Diffs[0].Kind != DiffOnlyOurs || c.Gap != kop("461036.40") {
+		t.Fatalf("no balances %v, gap %s, differences %+v", c.NoBalances, c.Gap.Decimal(), c.Diffs)
+	}
+	if md := c.Markdown(""); !strings.Contains(md, "Сальдо в их акте не указано") || !strings.Contains(md, "Разница оборотов") {
+		t.Errorf("markdown:\n%s", md)
+	}
+}
+
+// TestComparisonXLSX: the workbook lists every pair beside each other and every difference with
+// its effect; the effects add up to the difference of the closing balances it states.
+func TestComparisonXLSX(t *testing.T) {
+	c, err := Compare(ourAlfa(t), parseFixture(t, fxBP))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.XLSX()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := f.GetRows("Сверка")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// title, note, blank, header, opening, 10 pairs, turnovers, closing, blank, gap
+	if len(rows) != 4+1+10+2+2 {
+		t.Fatalf("%d rows: %q", len(rows), rows)
+	}
+	if got := strings.Join(rows[5], "|"); got != "05.01.2026|Реализация (акт, накладная) № СВ00-000007|394,170.36||05.01.2026|Приход (05.01.2026 № 7)|394,170.36" {
+		t.Errorf("first pair %q", got)
+	}
+	var only []string
+	for _, r := range rows[5:15] {
+		if len(r) > 8 {
+			only = append(only, r[8]+" "+r[9])
+		}
+	}
+	want := []string{"Другая дата 0.00", "Другая сумма -54.00", "Нет у них 461,036.40", "Нет у нас 50,000.00"}
+	if diff := cmp.Diff(want, only); diff != "" {
+		t.Errorf("marked differences (-want +got):\n%s", diff)
+	}
+	diffs, _ := f.GetRows("Расхождения")
+	last := diffs[len(diffs)-1]
+	if last[0] != "Итого" || last[4] != "510,982.40" || len(diffs) != 3+4+2 {
+		t.Errorf("differences sheet %q", diffs)
+	}
+	if name := c.ExportName(); name != "Сверка с ООО «Альфа» за 01.01.2026 – 31.03.2026.xlsx" {
+		t.Errorf("ExportName %q", name)
 	}
 }

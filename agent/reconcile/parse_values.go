@@ -150,9 +150,9 @@ func monthIn(s string) (time.Time, bool) {
 }
 
 var (
-	reAmountRu = regexp.MustCompile(`^\d{1,3}(?:[  \x{202F}]\d{3})+(?:,\d{1,2})?$|^\d+(?:,\d{1,2})?$`)
-	reAmountEn = regexp.MustCompile(`^\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?$|^\d+\.\d{1,2}$`)
-	reAmountX  = regexp.MustCompile(`^\d{1,3}(?:[ .\x{202F}]\d{3})+,\d{2}$`) // «1.234,56»
+	reAmountRu = regexp.MustCompile(`^\d{1,3}(?: \d{3})+(?:,\d{1,2})?$|^\d+(?:,\d{1,2})?$`)
+	reAmountEn = regexp.MustCompile(`^\d{1,3}(?:,\d{3})+\.\d{1,2}$|^\d+\.\d{1,2}$`) // «1,234» alone is ambiguous: no amount
+	reAmountX  = regexp.MustCompile(`^\d{1,3}(?:\.\d{3})+,\d{2}$`)                  // «1.234,56»
 	reRawNum   = regexp.MustCompile(`^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$`)
 )
 
@@ -184,11 +184,11 @@ func parseAmount(s string, raw bool) (onec.Kopecks, bool) {
 	var dec string
 	switch {
 	case reAmountRu.MatchString(s):
-		dec = strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(s, " ", ""), "\u202f", ""), ",", ".")
+		dec = strings.ReplaceAll(strings.ReplaceAll(s, " ", ""), ",", ".")
 	case reAmountEn.MatchString(s):
 		dec = strings.ReplaceAll(s, ",", "")
 	case reAmountX.MatchString(s):
-		dec = strings.ReplaceAll(strings.NewReplacer(".", "", " ", "", "\u202f", "").Replace(s), ",", ".")
+		dec = strings.ReplaceAll(strings.ReplaceAll(s, ".", ""), ",", ".")
 	default:
 		return 0, false
 	}
