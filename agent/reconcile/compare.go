@@ -230,7 +230,7 @@ func matchMonths(ours, theirs []Line) []Pair {
 	byMonth := map[time.Time]*Pair{}
 	var order []time.Time
 	add := func(l Line, mine bool) {
-		m := day(l.Date.Year(), l.Date.Month(), 1)
+		m := mskDay(l.Date.Year(), l.Date.Month(), 1)
 		p, ok := byMonth[m]
 		if !ok {
 			p = &Pair{How: "month"}

@@ -121,7 +121,7 @@ func demoAct(t *testing.T, org, party string, from, to time.Time) Act {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := day(at.Year(), at.Month(), at.Day())
+		d := mskDay(at.Year(), at.Month(), at.Day())
 		k, err := onec.ParseKopecks(m.Amount.String())
 		if err != nil {
 			t.Fatal(err)

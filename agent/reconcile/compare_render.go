@@ -86,25 +86,25 @@ func (c Comparison) item(d Diff) string {
 	them := c.theirName()
 	switch d.Kind {
 	case DiffOpening:
-		s := fmt.Sprintf("**Сальдо начальное**: у нас %s, у них %s — разница %s", balance(d.OursAmount, them), balance(d.TheirsAmount, them), signed(d.Effect))
+		s := fmt.Sprintf("**Сальдо начальное**: у нас %s, у них %s — разница %s", balance(d.OursAmount, them), balance(d.TheirsAmount, them), signedMoney(d.Effect))
 		if !c.Theirs.HasOpening {
 			s += " (в их акте его нет — выведено из конечного сальдо и оборотов)"
 		}
 		return s + "."
 	case DiffOnlyOurs:
-		return fmt.Sprintf("**Нет у них**: %s — %s.", describe(*d.Ours), side(*d.Ours))
+		return fmt.Sprintf("**Нет у них**: %s — %s.", describe(*d.Ours), sideWords(*d.Ours))
 	case DiffOnlyTheirs:
-		return fmt.Sprintf("**Нет у нас**: %s — %s.", describe(*d.Theirs), side(*d.Theirs))
+		return fmt.Sprintf("**Нет у нас**: %s — %s.", describe(*d.Theirs), sideWords(*d.Theirs))
 	case DiffSum:
-		s := fmt.Sprintf("**Другая сумма**: %s — у нас %s, у них %s", describe(*d.Ours), side(*d.Ours), side(*d.Theirs))
+		s := fmt.Sprintf("**Другая сумма**: %s — у нас %s, у них %s", describe(*d.Ours), sideWords(*d.Ours), sideWords(*d.Theirs))
 		if !d.Ours.Date.Equal(d.Theirs.Date) {
 			s += fmt.Sprintf(" датой %s", date(d.Theirs.Date))
 		}
-		return s + fmt.Sprintf(" — разница %s.", signed(d.Effect))
+		return s + fmt.Sprintf(" — разница %s.", signedMoney(d.Effect))
 	case DiffDate:
 		return fmt.Sprintf("**Другая дата**: %s, %s — у них %s; на сальдо не влияет.", describe(*d.Ours), ru.Money(abs(d.OursAmount)), date(d.Theirs.Date))
 	case DiffMonth:
-		return fmt.Sprintf("**%s**: у нас %s, у них %s — разница %s.", upperFirst(monthName(d.Month)), turnover(d.Ours), turnover(d.Theirs), signed(d.Effect))
+		return fmt.Sprintf("**%s**: у нас %s, у них %s — разница %s.", upperFirst(monthName(d.Month)), turnover(d.Ours), turnover(d.Theirs), signedMoney(d.Effect))
 	case DiffTheirTotals:
 		return fmt.Sprintf("**Их итог**: сальдо конечное в их акте %s, а их начальное сальдо и строки дают %s.", balance(d.TheirsAmount, them), balance(d.OursAmount, them))
 	case DiffOurTotals:
@@ -120,7 +120,7 @@ func (c Comparison) explain(money []Diff) string {
 		if d.Effect == 0 {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s (%s)", signed(d.Effect), reason(d)))
+		parts = append(parts, fmt.Sprintf("%s (%s)", signedMoney(d.Effect), reason(d)))
 	}
 	what := "Разница сальдо (у нас минус у них)"
 	if c.NoBalances {
@@ -129,7 +129,7 @@ func (c Comparison) explain(money []Diff) string {
 	if len(parts) == 0 {
 		return what + " — ноль: расхождения в суммах взаимно погашаются."
 	}
-	return fmt.Sprintf("%s %s = %s — сходится.", what, signed(c.Gap), strings.TrimPrefix(strings.Join(parts, " "), "+"))
+	return fmt.Sprintf("%s %s = %s — сходится.", what, signedMoney(c.Gap), strings.TrimPrefix(strings.Join(parts, " "), "+"))
 }
 
 // reason is a difference's name in the explanation.
@@ -201,8 +201,8 @@ func describe(l Line) string {
 	return md.Escape(extract.Defang(s))
 }
 
-// side is a line's sum with its side, ours: «461 036,40 ₽ по дебету».
-func side(l Line) string {
+// sideWords is a line's sum with its side, ours: «461 036,40 ₽ по дебету».
+func sideWords(l Line) string {
 	switch {
 	case l.Debit != 0 && l.Credit != 0:
 		return fmt.Sprintf("%s по дебету и %s по кредиту", ru.Money(int64(l.Debit)), ru.Money(int64(l.Credit)))
@@ -233,8 +233,8 @@ func balance(k onec.Kopecks, them string) string {
 	return "0,00\u00a0₽"
 }
 
-// signed is an amount with its sign: «+461 036,40 ₽», «−54,00 ₽».
-func signed(k onec.Kopecks) string {
+// signedMoney is an amount with its sign: «+461 036,40 ₽», «−54,00 ₽».
+func signedMoney(k onec.Kopecks) string {
 	if k > 0 {
 		return "+" + ru.Money(int64(k))
 	}

@@ -22,8 +22,8 @@ var ourOrgs = []Party{
 }
 
 var (
-	q1From = day(2026, 1, 1)
-	q1To   = day(2026, 3, 31)
+	q1From = mskDay(2026, 1, 1)
+	q1To   = mskDay(2026, 3, 31)
 )
 
 // testNow is the day the tests read the acts on.
@@ -193,20 +193,20 @@ func TestParseBP(t *testing.T) {
 // document; two equal payments pair one to one.
 func TestMatchPasses(t *testing.T) {
 	ours := Act{Opening: 0, Lines: []Line{
-		{Date: day(2026, 1, 10), Kind: "Реализация", Number: "СВ00-000028", Debit: 1000_00},
-		{Date: day(2026, 1, 12), Kind: "Поступление на расчётный счёт", Number: "СВ00-000028", Credit: 300_00},
-		{Date: day(2026, 1, 20), Kind: "Поступление на расчётный счёт", Number: "СВ00-000040", Credit: 200_00},
-		{Date: day(2026, 1, 20), Kind: "Поступление на расчётный счёт", Number: "СВ00-000041", Credit: 200_00},
-		{Date: day(2026, 2, 1), Kind: "Поступление на расчётный счёт", Number: "СВ00-000050", Credit: 500_00},
+		{Date: mskDay(2026, 1, 10), Kind: "Реализация", Number: "СВ00-000028", Debit: 1000_00},
+		{Date: mskDay(2026, 1, 12), Kind: "Поступление на расчётный счёт", Number: "СВ00-000028", Credit: 300_00},
+		{Date: mskDay(2026, 1, 20), Kind: "Поступление на расчётный счёт", Number: "СВ00-000040", Credit: 200_00},
+		{Date: mskDay(2026, 1, 20), Kind: "Поступление на расчётный счёт", Number: "СВ00-000041", Credit: 200_00},
+		{Date: mskDay(2026, 2, 1), Kind: "Поступление на расчётный счёт", Number: "СВ00-000050", Credit: 500_00},
 	}}
 	d, c := ours.Turnovers()
 	ours.Closing = d - c
 	theirs := Theirs{Stated: true, HasOpening: true, HasClosing: true, Act: Act{Lines: []Line{
-		{Date: day(2026, 1, 21), Kind: "Приход", Number: "28", Debit: 1000_00}, // our sale, received 11 days later
-		{Date: day(2026, 1, 13), Kind: "Оплата", Number: "77", Credit: 300_00}, // our receipt, the bank's next day
-		{Date: day(2026, 1, 19), Kind: "Оплата", Number: "80", Credit: 200_00},
-		{Date: day(2026, 1, 20), Kind: "Оплата", Number: "81", Credit: 200_00},
-		{Date: day(2026, 2, 9), Kind: "Оплата", Number: "90", Credit: 500_00}, // 8 days: not the same payment
+		{Date: mskDay(2026, 1, 21), Kind: "Приход", Number: "28", Debit: 1000_00}, // our sale, received 11 days later
+		{Date: mskDay(2026, 1, 13), Kind: "Оплата", Number: "77", Credit: 300_00}, // our receipt, the bank's next day
+		{Date: mskDay(2026, 1, 19), Kind: "Оплата", Number: "80", Credit: 200_00},
+		{Date: mskDay(2026, 1, 20), Kind: "Оплата", Number: "81", Credit: 200_00},
+		{Date: mskDay(2026, 2, 9), Kind: "Оплата", Number: "90", Credit: 500_00}, // 8 days: not the same payment
 	}}}
 	theirs.Closing = theirs.Opening + 1000_00 - 1200_00
 	cmpr, err := Compare(ours, theirs)

@@ -27,7 +27,7 @@ var diffNames = map[DiffKind]string{
 func (c Comparison) XLSX() ([]byte, error) {
 	f := excelize.NewFile()
 	defer f.Close()
-	w := &sheetWriter{f: f, name: "Сверка"}
+	w := &cmpSheet{f: f, name: "Сверка"}
 	if err := f.SetSheetName("Sheet1", w.name); err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func (c Comparison) XLSX() ([]byte, error) {
 	if _, err := f.NewSheet("Расхождения"); err != nil {
 		return nil, err
 	}
-	w = &sheetWriter{f: f, name: "Расхождения", money: w.money, bold: w.bold}
+	w = &cmpSheet{f: f, name: "Расхождения", money: w.money, bold: w.bold}
 	w.row(title + ": " + ru.Count(len(c.Diffs), "расхождение", "расхождения", "расхождений"))
 	w.row()
 	w.header("Расхождение", "Документ или месяц", "У нас, ₽", "У них, ₽", "Влияние на сальдо, ₽")
@@ -187,8 +187,8 @@ func diffCells(ok bool, k DiffKind, effect onec.Kopecks) []any {
 
 func ptrTo[T any](v T) *T { return &v }
 
-// sheetWriter writes rows one after another; the first error stops it.
-type sheetWriter struct {
+// cmpSheet writes rows one after another; the first error stops it.
+type cmpSheet struct {
 	f           *excelize.File
 	name        string
 	n           int
@@ -196,7 +196,7 @@ type sheetWriter struct {
 	err         error
 }
 
-func (w *sheetWriter) row(cells ...any) {
+func (w *cmpSheet) row(cells ...any) {
 	w.n++
 	for i, v := range cells {
 		if v == nil || w.err != nil {
@@ -220,7 +220,7 @@ func (w *sheetWriter) row(cells ...any) {
 	}
 }
 
-func (w *sheetWriter) header(names ...string) {
+func (w *cmpSheet) header(names ...string) {
 	cells := make([]any, len(names))
 	for i, n := range names {
 		cells[i] = n

@@ -69,24 +69,24 @@ type alfaLine struct {
 // 18.03 missing, a payment of 50 000,00 on 25.03 that we do not have.
 func alfaQ1() []alfaLine {
 	return []alfaLine{
-		{day(2026, 1, 5), "Приход", "7", false, kop("394170.36")},
-		{day(2026, 1, 15), "Оплата", "187", true, kop("566682.67")},
-		{day(2026, 1, 19), "Приход", "14", false, kop("414471.35")},
-		{day(2026, 1, 23), "Приход", "20", false, kop("590140.13")},
-		{day(2026, 2, 6), "Оплата", "241", true, kop("124325.20")},
-		{day(2026, 2, 9), "Приход", "28", false, kop("685570.14")},
-		{day(2026, 2, 9), "Оплата", "256", true, kop("590140.13")},
-		{day(2026, 3, 9), "Оплата", "318", true, kop("118251.11")},
-		{day(2026, 3, 25), "Оплата", "633", true, kop("50000.00")},
+		{mskDay(2026, 1, 5), "Приход", "7", false, kop("394170.36")},
+		{mskDay(2026, 1, 15), "Оплата", "187", true, kop("566682.67")},
+		{mskDay(2026, 1, 19), "Приход", "14", false, kop("414471.35")},
+		{mskDay(2026, 1, 23), "Приход", "20", false, kop("590140.13")},
+		{mskDay(2026, 2, 6), "Оплата", "241", true, kop("124325.20")},
+		{mskDay(2026, 2, 9), "Приход", "28", false, kop("685570.14")},
+		{mskDay(2026, 2, 9), "Оплата", "256", true, kop("590140.13")},
+		{mskDay(2026, 3, 9), "Оплата", "318", true, kop("118251.11")},
+		{mskDay(2026, 3, 25), "Оплата", "633", true, kop("50000.00")},
 	}
 }
 
 // alfaExact is their quarter as it agrees with ours.
 func alfaExact() []alfaLine {
 	ls := alfaQ1()
-	ls[1].date = day(2026, 1, 16)
+	ls[1].date = mskDay(2026, 1, 16)
 	ls[2].sum = kop("414417.35")
-	ls = append(ls[:8], alfaLine{day(2026, 3, 18), "Приход", "50", false, kop("461036.40")})
+	ls = append(ls[:8], alfaLine{mskDay(2026, 3, 18), "Приход", "50", false, kop("461036.40")})
 	return ls
 }
 

@@ -202,7 +202,8 @@ const (
 	kindAmount
 )
 
-func kindOf(c cell) kind {
+// cellKind is what a cell holds: a date, an amount or other text.
+func cellKind(c cell) kind {
 	if _, ok := parseDate(c.text, false); ok {
 		return kindDate
 	}
@@ -228,7 +229,7 @@ func fits(k kind, ro role, raw bool) bool {
 // place is the column a data cell stands in: the header columns it overlaps most that may hold
 // it, else the nearest such; -1 for none.
 func (h *header) place(c cell) int {
-	k := kindOf(c)
+	k := cellKind(c)
 	best, bestScore := -1, math.Inf(-1)
 	for i, col := range h.cols {
 		if !fits(k, col.role, c.raw) {

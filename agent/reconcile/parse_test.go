@@ -282,7 +282,7 @@ func TestParseTheirArithmetic(t *testing.T) {
 	if diff := cmp.Diff(want, th.Notes); diff != "" {
 		t.Errorf("notes (-want +got):\n%s", diff)
 	}
-	ours := Act{Opening: 100000, Closing: 110000, Lines: []Line{{Date: day(2026, 1, 5), Number: "СВ00-000007", Debit: 10000}}}
+	ours := Act{Opening: 100000, Closing: 110000, Lines: []Line{{Date: mskDay(2026, 1, 5), Number: "СВ00-000007", Debit: 10000}}}
 	c, err := Compare(ours, th)
 	if err != nil {
 		t.Fatal(err)

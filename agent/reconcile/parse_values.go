@@ -15,8 +15,8 @@ import (
 	"github.com/finbot/finbot/ru"
 )
 
-// day is a calendar date at midnight Moscow, as Line.Date holds it.
-func day(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, ru.Moscow) }
+// mskDay is a calendar date at midnight Moscow, as Line.Date holds it.
+func mskDay(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, ru.Moscow) }
 
 var (
 	// «05.03.2026», «05.03.26», «5/3/2026», «05-03-2026»
@@ -54,7 +54,7 @@ func parseDate(s string, serial bool) (time.Time, bool) {
 			// Excel's day 1 is 1900-01-01 and it counts a 29 February 1900 that never was:
 			// from March 1900 on, serial n is 1899-12-30 + n days.
 			t := time.Date(1899, 12, 30, 0, 0, 0, 0, ru.Moscow).AddDate(0, 0, int(f))
-			return day(t.Year(), t.Month(), t.Day()), true
+			return mskDay(t.Year(), t.Month(), t.Day()), true
 		}
 	}
 	return time.Time{}, false
@@ -84,7 +84,7 @@ func valid(y, m, d int) (time.Time, bool) {
 	if y < 1990 || y > 2100 || m < 1 || m > 12 || d < 1 {
 		return time.Time{}, false
 	}
-	t := day(y, time.Month(m), d)
+	t := mskDay(y, time.Month(m), d)
 	if t.Day() != d {
 		return time.Time{}, false // 31.02
 	}
