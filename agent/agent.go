@@ -23,6 +23,7 @@ import (
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/rates"
 	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/agent/reconcile"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/history"
@@ -56,7 +57,12 @@ type Deps struct {
 	Planner Planner
 	// Results keeps, for a while, what the buttons of answers are bound to (a 1C result, a long
 	// button's question) in a chat's scope (*history.RedisResults); nil = in this process only.
+	// The counterparty's acts users upload are kept there too, for a reply «сверь».
 	Results buttons.Store
+	// Acts builds our act of reconciliation from 1C, which a counterparty's uploaded act is
+	// compared with; nil = their act is read and summed up, and the answer says ours cannot be
+	// built yet.
+	Acts reconcile.OurActs
 }
 
 // Options tune the agent.
@@ -129,7 +135,8 @@ type Agent struct {
 	// the 1C catalogs the parser resolves names against, the Bank of Russia's inline offers.
 	docs  docsSkill
 	books ledgerSkill
-	bases *ledger.Bases // nil with one base
+	acts  *reconcile.Comparer // the counterparty's acts compared with ours; nil without 1C
+	bases *ledger.Bases       // nil with one base
 	cbr   *rates.Skill
 	log   *slog.Logger
 	now   func() time.Time
@@ -171,6 +178,7 @@ func New(d Deps, o Options) *Agent {
 	a.docs, _ = a.skills["documents"].(docsSkill)
 	a.books, _ = a.skills["ledger"].(ledgerSkill)
 	a.cbr, _ = a.skills["rates"].(*rates.Skill)
+	a.acts, _ = a.skills["reconcile"].(*reconcile.Comparer)
 	return a
 }
 

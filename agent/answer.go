@@ -110,7 +110,10 @@ func (a *Agent) question(ctx context.Context, req api.Request, q skill.Query) (a
 	route := api.Route{Source: "rules", Sure: q.Decision.Sure, Rule: q.Decision.Rule, Reasons: q.Decision.Reasons}
 	var ans api.Answer
 	var err error
-	if q.Decision.Sure || a.planner == nil || phrase.Down(a.llm) {
+	// «сверь» over a counterparty's uploaded act is the comparison's, whatever a planner would
+	// read into the word.
+	_, compares := a.actsClaim(q)
+	if q.Decision.Sure || a.planner == nil || phrase.Down(a.llm) || compares {
 		ans, err = a.decided(ctx, q, route)
 	} else {
 		ans, err = a.planned(ctx, q, route)
@@ -123,6 +126,14 @@ func (a *Agent) question(ctx context.Context, req api.Request, q skill.Query) (a
 		ans.Debug.Degraded = append([]string{"documents_unavailable"}, ans.Debug.Degraded...)
 	}
 	return ans, err
+}
+
+// actsClaim is the comparison's claim on q (reconcile.Comparer.Claims), false without it.
+func (a *Agent) actsClaim(q skill.Query) ([]string, bool) {
+	if a.acts == nil {
+		return nil, false
+	}
+	return a.acts.Claims(q)
 }
 
 // understand reads a message once, into a typed decision. Names are resolved against the 1C

@@ -32,10 +32,34 @@ func (a *Agent) Upload(ctx context.Context, req api.Request, f api.File) (api.An
 	}
 	if rep.Receipt != "" {
 		in.key = conversation(req)
+		rep = a.compareAct(ctx, req, f, rep)
 	}
 	ans := reply(rowOf(understand.KindDocs), rep, api.Route{Source: "command", Sure: true})
 	ans.Scenario, ans.Kind = api.Command, "upload"
 	return a.exit(ctx, in, ans, nil)
+}
+
+// compareAct adds to an upload's receipt the comparison of the file with our data, when the file
+// is a counterparty's act of reconciliation and the asker may see 1C (reconcile.Comparer). A file
+// with a caption is only kept: the caption («сверь» or another question) is answered next. A
+// failure of 1C leaves the receipt whole and says to ask again.
+func (a *Agent) compareAct(ctx context.Context, req api.Request, f api.File, rep skill.Reply) skill.Reply {
+	if a.acts == nil {
+		return rep
+	}
+	cmp, ok, err := a.acts.Received(ctx, query(req), api.Owner(req), rep.Receipt, f.Name, f.Data, !f.Captioned)
+	switch {
+	case err != nil:
+		a.log.WarnContext(ctx, "compare the act", "chat_id", req.ChatID, "err", err)
+		rep.Text += "\n\nЭто акт сверки, но сверить его с 1С сейчас не получилось. Ответьте «сверь» на это сообщение чуть позже."
+		rep.Degraded = append(rep.Degraded, "reconcile_unavailable")
+	case ok:
+		rep.Text += "\n\n" + cmp.Text
+		rep.Sources = append(rep.Sources, cmp.Sources...)
+		rep.Document, rep.Trace = cmp.Document, cmp.Trace
+		rep.Degraded = append(rep.Degraded, cmp.Degraded...)
+	}
+	return rep
 }
 
 // RememberReceipt records that the bot's message messageID is the receipt of document id, so

@@ -18,6 +18,7 @@ import (
 	"github.com/finbot/finbot/agent/news"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/rates"
+	"github.com/finbot/finbot/agent/reconcile"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/smalltalk"
 	"github.com/finbot/finbot/agent/understand"
@@ -54,6 +55,9 @@ var table = []row{
 		commands: []string{"news"}, raw: true, build: buildNews},
 	{kind: understand.KindKB, scenario: api.S2General, skill: "kb", tools: []plan.Tool{plan.ToolSearchGeneralKB},
 		missing: "Корпоративная база знаний в этой установке не подключена.", build: buildKB},
+	// «сверь» over a counterparty's uploaded act: claimed before the documents claim the
+	// questions over a selection.
+	{kind: understand.KindReconcile, scenario: api.OneC, skill: "reconcile", missing: ledgerMissing, build: buildReconcile},
 	{kind: understand.KindDocs, scenario: api.S1Search, skill: "documents",
 		tools:   []plan.Tool{plan.ToolSearchUserDocuments, plan.ToolLoadDocumentsFull},
 		missing: "Поиск по документам в этой установке не подключён.", build: buildDocuments},
@@ -213,4 +217,32 @@ func buildLedger(a *Agent, d Deps) skill.Skill {
 	return ledger.New(d.Ledger, d.Results, ledger.Options{Writer: a.writer, Parser: a.parser, Now: a.opts.Now,
 		Logger: a.opts.Logger, LedgerAccess: a.access, ToolTimeout: a.opts.ToolTimeout, HistoryTimeout: a.opts.HistoryTimeout,
 		Bases: d.Bases})
+}
+
+// buildReconcile is the comparison of a counterparty's act with ours: with 1C connected, for the
+// users who may see it.
+func buildReconcile(a *Agent, d Deps) skill.Skill {
+	if !hasLedger(d) {
+		return nil
+	}
+	return reconcile.NewComparer(d.Acts, d.Results, reconcile.ComparerOptions{Access: a.access, Organizations: a.organizations,
+		StoreTimeout: a.opts.HistoryTimeout, Now: a.opts.Now, Logger: a.opts.Logger})
+}
+
+// organizations are our organizations as the asker's 1C catalogs name them.
+func (a *Agent) organizations(ctx context.Context, userID, chatID int64) []reconcile.Party {
+	if a.books == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, understandTimeout)
+	defer cancel()
+	cats := a.books.Catalogs(ctx, userID, chatID)
+	if cats == nil {
+		return nil
+	}
+	out := make([]reconcile.Party, 0, len(cats.Organizations))
+	for _, o := range cats.Organizations {
+		out = append(out, reconcile.Party{Name: o.Name, INN: o.INN})
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/finbot/finbot/agent/api"
+	"github.com/finbot/finbot/bot/tgmd"
 )
 
 // Documents users send: download, store, receipt, and a caption answered as a question.
@@ -46,6 +47,11 @@ func (c *core) receiptOut(ctx context.Context, in incoming, req api.Request, ans
 	if in.group {
 		out.replyTo = in.messageID
 	}
+	if d := ans.Document; d != nil && len(d.Bytes) > 0 {
+		// A file the upload brings back (a counterparty's act compared with ours: the matched
+		// table), after the receipt.
+		out.documents = append(out.documents, document{name: d.Name, caption: tgmd.Message{Text: d.Caption}, data: d.Bytes})
+	}
 	if ans.Receipt != "" {
 		sctx := context.WithoutCancel(ctx)
 		out.sent = func(messageID int) {
@@ -70,7 +76,7 @@ func (c *core) receive(ctx context.Context, in incoming, req api.Request, hold b
 	defer cancel()
 	defer c.startTyping(ctx, in.chatID)()
 
-	f := api.File{Name: in.file.name, Size: in.file.size}
+	f := api.File{Name: in.file.name, Size: in.file.size, Captioned: hold}
 	if f.Size <= api.MaxUploadBytes {
 		data, err := c.files.fetch(ctx, in.file.id, api.MaxUploadBytes)
 		switch {

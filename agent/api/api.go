@@ -159,6 +159,9 @@ type File struct {
 	// Size is the size Telegram reported, checked before Data is fetched.
 	Size int64
 	Data []byte
+	// Captioned: a caption comes with the file and is answered next as a question about it; what
+	// the upload would add by itself (a counterparty's act compared with ours) waits for it.
+	Captioned bool
 }
 
 // Owner is whose documents a request reads and writes: the group's shared set in a group, the

@@ -102,9 +102,6 @@ func Parse(ctx context.Context, name string, data []byte, o ParseOptions) (Their
 	if err != nil {
 		return Theirs{}, fmt.Errorf("reconcile: read %s: %w", name, err)
 	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
 	return parseLayout(l, o)
 }
 
@@ -112,9 +109,11 @@ func Parse(ctx context.Context, name string, data []byte, o ParseOptions) (Their
 // title or its first lines. It reads the layout once; Parse reads it again.
 func IsAct(ctx context.Context, name string, data []byte, limits extract.Limits) bool {
 	l, err := extract.ReadLayout(ctx, name, data, limits)
-	if err != nil {
-		return false
-	}
+	return err == nil && isActLayout(l)
+}
+
+// isActLayout reports whether one of the layout's tables is titled as an act.
+func isActLayout(l extract.Layout) bool {
 	for _, g := range grids(l) {
 		if titled(l.Title, g) {
 			return true
@@ -125,6 +124,9 @@ func IsAct(ctx context.Context, name string, data []byte, limits extract.Limits)
 
 // parseLayout reads the first table of the layout that holds an act.
 func parseLayout(l extract.Layout, o ParseOptions) (Theirs, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	var first error
 	for _, g := range grids(l) {
 		if !titled(l.Title, g) {

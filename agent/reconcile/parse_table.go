@@ -407,6 +407,7 @@ func parseGrid(g grid, o ParseOptions) (Theirs, error) {
 	var opening, closing *onec.Kopecks
 	var openAt, closeAt time.Time
 	lastWasLine := false
+	read := 0 // amounts read in their half
 	for i := h.row + 1; i < len(g.rows); i++ {
 		row := g.rows[i]
 		if h2, ok := findHeader(grid{rows: []gridRow{row}}); ok && len(h2.cols) >= 3 {
@@ -422,6 +423,7 @@ func parseGrid(g grid, o ParseOptions) (Theirs, error) {
 		if r.cells == 0 {
 			continue
 		}
+		read += r.amounts
 		if !r.direction() {
 			return Theirs{}, unreadable("Не понял направление суммы «%s» в строке «%s»: ожидаю «Дебет»/«Кредит», «Д»/«К» или «приход»/«расход».", r.dir, strings.TrimSpace(row.text()))
 		}
@@ -492,8 +494,11 @@ func parseGrid(g grid, o ParseOptions) (Theirs, error) {
 		}
 		t.Lines = append(t.Lines, p.line)
 	}
-	if len(t.Lines) == 0 && opening == nil && closing == nil {
-		return Theirs{}, unreadable("В таблице акта не нашёл ни одной строки с суммой: ни документов, ни сальдо.")
+	switch {
+	case read == 0 && len(h.halves) > 1:
+		return Theirs{}, unreadable("В акте не заполнена половина «По данным %s»: данных контрагента в нём нет — похоже, это акт, который контрагент ещё не заполнил.", h.halves[hi].caption)
+	case read == 0:
+		return Theirs{}, unreadable("В таблице акта не нашёл ни одной суммы: ни документов, ни сальдо.")
 	}
 	if t.From.IsZero() && !openAt.IsZero() {
 		t.From = openAt
@@ -579,8 +584,18 @@ func parties(hd heading, caption string, ours []Party) (us, them Party) {
 	if capt := (Party{Name: caption}); caption != "" && !isOurs(capt, ours) && (them.Name == "" || !sameParty(capt, them)) {
 		them = capt
 	}
+	if us.Name == "" {
+		return us, them
+	}
+	// The organization the name is exactly, before one whose name merely contains it («ООО
+	// «Северный ветер»» is not «ООО «Северный ветер Трейд»»).
 	for _, o := range ours {
-		if us.Name != "" && sameParty(us, o) {
+		if us.INN != "" && us.INN == o.INN || nameKey(us.Name) == nameKey(o.Name) {
+			return o, them
+		}
+	}
+	for _, o := range ours {
+		if sameParty(us, o) {
 			return o, them
 		}
 	}

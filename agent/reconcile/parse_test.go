@@ -216,6 +216,10 @@ func TestParseRefusals(t *testing.T) {
 			[]string{"", "Приход без даты", "", "100,00"}), ourOrgs, ErrUnreadable, "не нашёл даты документа"},
 		{"direction", "a.xlsx", sheet(head, []string{"Дата", "Документ", "Сумма", "Направление"},
 			[]string{"05.01.2026", "Приход 7", "100,00", "туда"}), ourOrgs, ErrUnreadable, "Не понял направление суммы «туда»"},
+		{"their half empty", "a.xlsx", sheet(head, []string{"По данным ООО «Северный ветер»", "", "", "", "По данным ООО «Альфа»"},
+			[]string{"Дата", "Документ", "Дебет", "Кредит", "Дата", "Документ", "Дебет", "Кредит"},
+			[]string{"", "Сальдо начальное", "100,00", "", "", "Сальдо начальное"},
+			[]string{"05.01.2026", "Продажа (05.01.2026 № 7)", "50,00", ""}), ourOrgs, ErrUnreadable, "не заполнена половина «По данным ООО «Альфа»»"},
 		{"not an act", "a.xlsx", sheet([]string{"Счёт на оплату № 5"}, []string{"Дата", "Документ", "Дебет", "Кредит"}), ourOrgs, ErrNotAct, "не похоже на акт сверки"},
 		{"docx", "a.docx", testdocs.DOCX("Акт сверки", testdocs.Section{Heading: "Акт сверки", Body: "текст"}), ourOrgs, extract.ErrUnknownType, "PDF с текстовым слоем или из XLSX"},
 		{"scan", "a.pdf", testdocs.PDFText("", " "), ourOrgs, extract.ErrScanned, "скан без текстового слоя"},
@@ -296,4 +300,17 @@ func TestParseTheirArithmetic(t *testing.T) {
 		t.Errorf("differences (-want +got):\n%s", diff)
 	}
 	_ = onec.Kopecks(0)
+}
+
+// TestPartiesExactBeforeContained: the act's «ООО «Северный ветер»» is that organization, not
+// «ООО «Северный ветер Трейд»», whose name contains it, whichever the catalog lists first.
+func TestPartiesExactBeforeContained(t *testing.T) {
+	reversed := []Party{ourOrgs[1], ourOrgs[0]}
+	th, err := Parse(t.Context(), fxBP, readFixture(t, fxBP), ParseOptions{Ours: reversed, Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if th.Ours.INN != "1031699119" {
+		t.Errorf("ours %+v, want ООО «Северный ветер» (1031699119)", th.Ours)
+	}
 }

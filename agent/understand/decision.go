@@ -39,6 +39,10 @@ const (
 	// KindGeneral is a question with no structure the planner recognised: its tools' facts are
 	// phrased by the answer LLM; only the planner proposes it.
 	KindGeneral Kind = "general"
+	// KindReconcile is the check of a counterparty's uploaded act against ours («сверь» over
+	// it): the comparison claims it (Decision.Reconcile with one act selected); the parser never
+	// decides it alone.
+	KindReconcile Kind = "reconcile"
 )
 
 // Source says where a slot's value came from.
@@ -138,6 +142,9 @@ type Decision struct {
 	// Forecast: the message asks what a rate will be («прогноз», «что будет с курсом»): no
 	// source gives it, and the answer says so before what the Bank set.
 	Forecast bool
+	// Reconcile: the message asks to check a counterparty's act against our data («сверь»,
+	// «сделай сверку», «сравни с 1С»); over an uploaded act, its comparison answers.
+	Reconcile bool
 	// UnknownCurrencies are codes the message names that the Bank of Russia does not quote.
 	UnknownCurrencies []string
 

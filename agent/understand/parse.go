@@ -157,6 +157,7 @@ func (p *Parser) parse(s *scan) Decision {
 		d.Settles = d.Settles || has
 	}
 	d.Asks = asksOf(s.in.Text)
+	d.Reconcile = reconcileCue.MatchString(" " + ru.Fold(s.in.Text) + " ")
 	d.DocumentType = documentKind(d, s.in.Text)
 	if taxAmount(s.in.Text) && !(d.Account.Set && d.Account.Source == FromText) && d.Kind != KindDocs {
 		// «сколько ндс платить за квартал»: an amount of tax to pay, which no recipe computes —
@@ -458,6 +459,9 @@ var (
 	explicitINN = regexp.MustCompile(`(?i)(?:^|[^\p{L}])инн\s*:?\s*(\d{5,15})(?:\D|$)`)
 	// crossCue: one currency against another — «евро к доллару», «eur/usd», «кросс-курс».
 	crossCue = regexp.MustCompile(`кросс|\p{L}\s*/\s*\p{L}|\s(к|против)\s+(доллар|евро|юан|фунт|франк|иен|тенге|рубл|usd|eur|cny|gbp|chf|jpy|kzt|\p{Lu}{3})`)
+	// reconcileCue: a check of an act against our data — «сверь», «сверить», «сделай сверку»,
+	// «сравни с 1С / с нашими данными»; not «акт сверки», which names the document.
+	reconcileCue = regexp.MustCompile(` (свер(ь|ьте|ить|им|ите|яю|яем|ять|ка|ку|кой)|сравни(те)? (акт )?с (1с|нами|нашими|нашим|нашей|учетом|данными))( |$)`)
 	// forecastCue: what a rate will be — a forecast, an expectation, a future move.
 	forecastCue = regexp.MustCompile(`прогноз|ожида|вырастет|упад[её]т|снизят|повысят|поднимут|опустят|что\s+будет\s+с|куда\s+пойд|будет\s+(снижен|повышен|расти|падать|дороже|дешевле)`)
 )
