@@ -1,11 +1,10 @@
 package reconcile
 
-// Our side of the tests' acts, computed from the demo ledger's raw data (integrations/onec's
-// embedded demodata), independently of any 1C template: the settlement accounts' movements with
-// the counterparty, by document.
+// Our side of the tests' acts, computed from a demo ledger's raw data (the default base embedded
+// in integrations/onec, the realistic one ledgergen draws), independently of any 1C template:
+// the settlement accounts' movements with the counterparty, by document.
 
 import (
-	"bytes"
 	"encoding/json"
 	"io/fs"
 	"slices"
@@ -16,49 +15,21 @@ import (
 	"github.com/finbot/finbot/integrations/onec"
 )
 
-type demoSubconto struct {
-	Kind string `json:"kind"`
-	Ref  string `json:"ref"`
-}
-
-type demoMovement struct {
-	Period      string         `json:"period"`
-	Recorder    string         `json:"recorder_ref"`
-	Org         string         `json:"organization_ref"`
-	AccountDr   string         `json:"account_dr"`
-	AccountCr   string         `json:"account_cr"`
-	SubcontoDr  []demoSubconto `json:"subconto_dr"`
-	SubcontoCr  []demoSubconto `json:"subconto_cr"`
-	Amount      json.Number    `json:"amount"`
-	RecorderTyp string         `json:"recorder_type"`
-}
-
-type demoDoc struct {
-	Ref    string `json:"ref"`
-	Type   string `json:"type"`
-	Number string `json:"number"`
-}
-
-type demoRef struct {
-	Ref  string `json:"ref"`
-	Name string `json:"name"`
-	INN  string `json:"inn"`
-	KPP  string `json:"kpp"`
-}
-
-func demoJSON[T any](t *testing.T, name string) []T {
+// defaultLedger is the default demo base, read from the embedded files.
+func defaultLedger(t *testing.T) *onec.Ledger {
 	t.Helper()
-	b, err := fs.ReadFile(onec.DemoFiles(), name)
-	if err != nil {
-		t.Fatal(err)
+	l := &onec.Ledger{}
+	for name, into := range map[string]any{"organizations.json": &l.Organizations, "counterparties.json": &l.Counterparties,
+		"documents.json": &l.Documents, "movements.json": &l.Movements} {
+		b, err := fs.ReadFile(onec.DemoFiles(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, into); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
 	}
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var out []T
-	if err := d.Decode(&out); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return out
+	return l
 }
 
 // demoKinds name the demo's documents as an act lists them.
@@ -70,36 +41,51 @@ var demoKinds = map[string]string{
 }
 
 // demoAct is our act with the counterparty named party, for our organization of INN org, over
-// [from, to]: the movements of accounts 60, 62 and 76 whose counterparty subconto is party — a
-// debit increases their debt to us —, before from into the opening balance, within the period
-// summed by document; a movement between two of these accounts of the same counterparty (an
-// advance offset) moves nothing.
+// [from, to], in the default demo base.
 func demoAct(t *testing.T, org, party string, from, to time.Time) Act {
 	t.Helper()
-	var us, them demoRef
-	for _, o := range demoJSON[demoRef](t, "organizations.json") {
-		if o.INN == org {
+	return actFrom(t, defaultLedger(t), org, party, from, to)
+}
+
+// settlementAccount reports whether an act counts the account: 60, 62, 76 and their
+// sub-accounts, without the VAT on advances (76.АВ, 76.ВА) and 76.НА, which are no settlements.
+func settlementAccount(acc string) bool {
+	root, sub, _ := strings.Cut(acc, ".")
+	if root != "60" && root != "62" && root != "76" {
+		return false
+	}
+	return sub != "АВ" && sub != "ВА" && sub != "НА"
+}
+
+// actFrom is our act with the counterparty named party (or of that INN), for our organization of
+// INN org (the head, not a division), over [from, to]: the settlement accounts' movements whose
+// counterparty is party — a debit increases their debt to us —, before from into the opening
+// balance, within the period summed by document; a movement between two of these accounts of
+// the same counterparty (an advance offset) moves nothing.
+func actFrom(t *testing.T, l *onec.Ledger, org, party string, from, to time.Time) Act {
+	t.Helper()
+	var us onec.Organization
+	for _, o := range l.Organizations {
+		if o.INN == org && o.HeadRef == "" {
 			us = o
 		}
 	}
-	for _, c := range demoJSON[demoRef](t, "counterparties.json") {
-		if c.Name == party {
+	var them onec.Counterparty
+	for _, c := range l.Counterparties {
+		if c.Name == party || c.INN == party {
 			them = c
+			break
 		}
 	}
 	if us.Ref == "" || them.Ref == "" {
 		t.Fatalf("demo: no organization %s or counterparty %s", org, party)
 	}
-	docs := map[string]demoDoc{}
-	for _, d := range demoJSON[demoDoc](t, "documents.json") {
+	docs := map[string]onec.Document{}
+	for _, d := range l.Documents {
 		docs[d.Ref] = d
 	}
-	settles := func(acc string, sub []demoSubconto) bool {
-		root, _, _ := strings.Cut(acc, ".")
-		if root != "60" && root != "62" && root != "76" {
-			return false
-		}
-		return slices.ContainsFunc(sub, func(s demoSubconto) bool { return s.Kind == "Контрагенты" && s.Ref == them.Ref })
+	settles := func(acc string, sub []onec.Subconto) bool {
+		return settlementAccount(acc) && slices.ContainsFunc(sub, func(s onec.Subconto) bool { return s.Kind == "Контрагенты" && s.Ref == them.Ref })
 	}
 	act := Act{Ours: Party{Name: us.Name, INN: us.INN, KPP: us.KPP}, Theirs: Party{Name: them.Name, INN: them.INN, KPP: them.KPP}, From: from, To: to}
 	type key struct {
@@ -109,46 +95,38 @@ func demoAct(t *testing.T, org, party string, from, to time.Time) Act {
 	lines := map[key]*Line{}
 	var order []key
 	end := to.AddDate(0, 0, 1)
-	for _, m := range demoJSON[demoMovement](t, "movements.json") {
-		if m.Org != us.Ref {
+	for _, m := range l.Movements {
+		if m.OrganizationRef != us.Ref {
 			continue
 		}
 		dr, cr := settles(m.AccountDr, m.SubcontoDr), settles(m.AccountCr, m.SubcontoCr)
 		if dr == cr {
 			continue
 		}
-		at, err := time.ParseInLocation("2006-01-02T15:04:05", m.Period, time.UTC)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := mskDay(at.Year(), at.Month(), at.Day())
-		k, err := onec.ParseKopecks(m.Amount.String())
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := mskDay(m.Period.Year(), m.Period.Month(), m.Period.Day())
 		switch {
 		case d.Before(from):
 			if dr {
-				act.Opening += k
+				act.Opening += m.Amount
 			} else {
-				act.Opening -= k
+				act.Opening -= m.Amount
 			}
 			continue
 		case !d.Before(end):
 			continue
 		}
-		kk := key{d, m.Recorder}
-		l, ok := lines[kk]
+		k := key{d, m.RecorderRef}
+		ln, ok := lines[k]
 		if !ok {
-			doc := docs[m.Recorder]
-			l = &Line{Date: d, Kind: demoKinds[doc.Type], Number: doc.Number}
-			lines[kk] = l
-			order = append(order, kk)
+			doc := docs[m.RecorderRef]
+			ln = &Line{Date: d, Kind: cmpOr(demoKinds[doc.Type], doc.Type), Number: doc.Number}
+			lines[k] = ln
+			order = append(order, k)
 		}
 		if dr {
-			l.Debit += k
+			ln.Debit += m.Amount
 		} else {
-			l.Credit += k
+			ln.Credit += m.Amount
 		}
 	}
 	slices.SortStableFunc(order, func(a, b key) int { return a.day.Compare(b.day) })
@@ -158,4 +136,11 @@ func demoAct(t *testing.T, org, party string, from, to time.Time) Act {
 	d, c := act.Turnovers()
 	act.Closing = act.Opening + d - c
 	return act
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
