@@ -18,7 +18,8 @@ import (
 type cell struct {
 	x0, x1 float64
 	text   string
-	raw    bool // a workbook's stored value: numbers unformatted (serial dates, amounts)
+	raw    bool    // a workbook's stored value: numbers unformatted (serial dates, amounts)
+	size   float64 // a PDF's font size; 0 in a workbook
 }
 
 func (c cell) center() float64 { return (c.x0 + c.x1) / 2 }
@@ -117,12 +118,31 @@ func pdfRows(p extract.LaidPage) []gridRow {
 					continue
 				}
 			}
-			row.cells = append(row.cells, cell{x0: r.X0, x1: r.X1, text: r.Text})
+			row.cells = append(row.cells, cell{x0: r.X0, x1: r.X1, text: r.Text, size: r.Size})
 		}
 		for i := range row.cells {
 			row.cells[i].text = strings.Join(strings.Fields(row.cells[i].text), " ")
 		}
 		out = append(out, row)
+	}
+	return out
+}
+
+// phrases joins a PDF row's cells that stand a word's space apart («Дата» «документа» drawn as
+// two strings): a header's words are one column's name. Cells of neighbouring columns stand
+// further apart — a header's names are centred in their columns.
+func (r gridRow) phrases() gridRow {
+	out := gridRow{page: r.page}
+	for _, c := range r.cells {
+		if n := len(out.cells); n > 0 && c.size > 0 {
+			last := &out.cells[n-1]
+			if gap := c.x0 - last.x1; gap >= 0 && gap < 0.6*c.size {
+				last.text += " " + c.text
+				last.x1 = c.x1
+				continue
+			}
+		}
+		out.cells = append(out.cells, c)
 	}
 	return out
 }

@@ -30,12 +30,13 @@ const (
 	roleOut         // «Сумма расхода», «Расход»: what left them, our credit
 	roleAmount      // «Сумма»: signed, or with a direction column
 	roleDir         // «Направление», «Д/К», «Вид движения»
+	roleSkip        // «№ п/п», «Сальдо» (a running balance), «Примечание»: read and left out
 )
 
 var roleNames = map[role]string{
 	roleDate: "дата", roleDoc: "документ", roleNumber: "номер документа", roleDebit: "их дебет — наш кредит",
 	roleCredit: "их кредит — наш дебет", roleIn: "приход у них — наш дебет", roleOut: "расход у них — наш кредит",
-	roleAmount: "сумма", roleDir: "направление суммы",
+	roleAmount: "сумма", roleDir: "направление суммы", roleSkip: "не учитывается",
 }
 
 // roleOf is the role a header cell's words give its column; roleNone for any other text.
@@ -56,6 +57,8 @@ func roleOf(s string) role {
 	switch {
 	case f == "":
 		return roleNone
+	case has("п/п", "строк", "сальдо", "остаток", "примечани", "комментари"):
+		return roleSkip // the rows' count, a running balance, remarks: no document's figures
 	case has("направлени", "д/к", "дт/кт", "вид движения", "тип движения"):
 		return roleDir
 	case has("дебет") || f == "дт" || f == "д-т":
@@ -104,14 +107,18 @@ func findHeader(g grid) (header, bool) {
 	for i, r := range g.rows {
 		var cols []column
 		seen := map[role]bool{}
-		for _, c := range r.cells {
+		for _, c := range r.phrases().cells {
 			if ro := roleOf(c.text); ro != roleNone {
 				cols = append(cols, column{role: ro, name: c.text, x0: c.x0, x1: c.x1})
 				seen[ro] = true
 			}
 		}
 		money := seen[roleDebit] && seen[roleCredit] || seen[roleIn] && seen[roleOut] || seen[roleAmount]
-		if len(cols) < 3 || !money || !(seen[roleDate] || seen[roleDoc]) {
+		named := len(seen)
+		if seen[roleSkip] {
+			named--
+		}
+		if named < 3 || !money || !(seen[roleDate] || seen[roleDoc]) {
 			continue
 		}
 		h := header{row: i, cols: cols}
@@ -130,7 +137,7 @@ func (h *header) split() {
 	h.halves = []half{{}}
 	for i := range h.cols {
 		ro := h.cols[i].role
-		if cur[ro] {
+		if cur[ro] && ro != roleSkip {
 			h.halves = append(h.halves, half{})
 			cur = map[role]bool{}
 		}
@@ -290,6 +297,7 @@ func (h *header) read(r gridRow, hi int) rowData {
 			add(&out.number)
 		case roleDir:
 			add(&out.dir)
+		case roleSkip:
 		default:
 			v, _ := parseAmount(c.text, c.raw)
 			out.amounts++

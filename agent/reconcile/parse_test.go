@@ -314,3 +314,55 @@ func TestPartiesExactBeforeContained(t *testing.T) {
 		t.Errorf("ours %+v, want ООО «Северный ветер» (1031699119)", th.Ours)
 	}
 }
+
+// TestHeaderWordsDrawnApart: a PDF that draws a header's words as separate strings («Дата»
+// «документа») still names one column with them; «№ п/п» counts rows and is no number.
+func TestHeaderWordsDrawnApart(t *testing.T) {
+	run := func(x0, x1, y float64, s string) extract.Run {
+		return extract.Run{X0: x0, X1: x1, Y: y, Size: 8, Text: s}
+	}
+	page := extract.LaidPage{Number: 1, Runs: []extract.Run{
+		run(40, 140, 800, "Акт сверки взаимных расчетов за период 01.01.2026 - 31.03.2026"),
+		run(10, 22, 760, "№ п/п"),
+		run(30, 47, 760, "Дата"), run(49, 87, 760, "документа"),
+		run(120, 160, 760, "Документ"), run(220, 242, 760, "Дебет"), run(280, 305, 760, "Кредит"),
+		run(12, 16, 748, "1"), run(30, 70, 748, "05.01.2026"), run(110, 200, 748, "Приход (05.01.2026 № 7)"), run(282, 320, 748, "394 170,36"),
+	}}
+	h, ok := findHeader(grids(extract.Layout{Format: "pdf", Pages: []extract.LaidPage{page}})[0])
+	if !ok {
+		t.Fatal("no header")
+	}
+	var names []string
+	for _, c := range h.cols {
+		names = append(names, c.name+"="+roleNames[c.role])
+	}
+	want := []string{"№ п/п=не учитывается", "Дата документа=дата", "Документ=документ", "Дебет=их дебет — наш кредит", "Кредит=их кредит — наш дебет"}
+	if diff := cmp.Diff(want, names); diff != "" || len(h.halves) != 1 {
+		t.Errorf("columns (-want +got):\n%s\nhalves %d", diff, len(h.halves))
+	}
+	th, err := parseLayout(extract.Layout{Format: "pdf", Pages: []extract.LaidPage{page}}, ParseOptions{Ours: ourOrgs, Now: testNow})
+	if err != nil {
+		t.Fatal(err, UserMessage(err))
+	}
+	if got := lineStrings(th.Lines); len(got) != 1 || got[0] != "05.01.2026|7|Приход (05.01.2026 № 7)|394170.36|0.00" {
+		t.Errorf("lines %q", got)
+	}
+}
+
+// TestRunningBalanceLeftOut: a running balance («Сальдо») beside the debit and credit is read as
+// no document's sum.
+func TestRunningBalanceLeftOut(t *testing.T) {
+	data := sheet([]string{"Акт сверки взаимных расчетов за период 01.01.2026 - 31.03.2026"},
+		[]string{"№ п/п", "Дата", "Документ", "Дебет", "Кредит", "Сальдо"},
+		[]string{"1", "05.01.2026", "Приход № 7", "", "100,00", "100,00"},
+		[]string{"2", "06.01.2026", "Оплата № 8", "40,00", "", "60,00"},
+		[]string{"", "", "Обороты за период", "40,00", "100,00", ""})
+	th, err := Parse(t.Context(), "a.xlsx", data, ParseOptions{Ours: ourOrgs, Now: testNow})
+	if err != nil {
+		t.Fatal(err, UserMessage(err))
+	}
+	want := []string{"05.01.2026|7|Приход № 7|100.00|0.00", "06.01.2026|8|Оплата № 8|0.00|40.00"}
+	if diff := cmp.Diff(want, lineStrings(th.Lines)); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+}
