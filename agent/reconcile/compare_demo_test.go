@@ -20,7 +20,7 @@ func defaultLedger(t *testing.T) *onec.Ledger {
 	t.Helper()
 	l := &onec.Ledger{}
 	for name, into := range map[string]any{"organizations.json": &l.Organizations, "counterparties.json": &l.Counterparties,
-		"documents.json": &l.Documents, "movements.json": &l.Movements} {
+		"documents.json": &l.Documents, "movements.json": &l.Movements, "contracts.json": &l.Contracts} {
 		b, err := fs.ReadFile(onec.DemoFiles(), name)
 		if err != nil {
 			t.Fatal(err)
