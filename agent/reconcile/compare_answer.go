@@ -50,7 +50,8 @@ type ComparerOptions struct {
 	// Organizations are our organizations as the asker's 1C names them (the half of BP's form
 	// that names one is ours); nil = none known.
 	Organizations func(ctx context.Context, userID, chatID int64) []Party
-	// Limits bound reading a file (those of uploaded documents).
+	// Limits bound reading an uploaded file as an act, on top of the library's own reading: an
+	// act is small, so a long document is given up early (default: 1,000,000 characters, 15 s).
 	Limits extract.Limits
 	// StoreTimeout bounds each read and write of the kept acts (default 2s).
 	StoreTimeout time.Duration
@@ -78,6 +79,12 @@ var (
 func NewComparer(acts OurActs, store buttons.Store, o ComparerOptions) *Comparer {
 	if o.Access == nil {
 		o.Access = func(int64, int64) bool { return false }
+	}
+	if o.Limits.MaxChars <= 0 {
+		o.Limits.MaxChars = 1_000_000
+	}
+	if o.Limits.Timeout <= 0 {
+		o.Limits.Timeout = 15 * time.Second
 	}
 	if o.StoreTimeout <= 0 {
 		o.StoreTimeout = 2 * time.Second

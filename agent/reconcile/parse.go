@@ -105,13 +105,6 @@ func Parse(ctx context.Context, name string, data []byte, o ParseOptions) (Their
 	return parseLayout(l, o)
 }
 
-// IsAct reports whether a file's text reads as an act of reconciliation: «Акт сверки» in its
-// title or its first lines. It reads the layout once; Parse reads it again.
-func IsAct(ctx context.Context, name string, data []byte, limits extract.Limits) bool {
-	l, err := extract.ReadLayout(ctx, name, data, limits)
-	return err == nil && isActLayout(l)
-}
-
 // isActLayout reports whether one of the layout's tables is titled as an act.
 func isActLayout(l extract.Layout) bool {
 	for _, g := range grids(l) {

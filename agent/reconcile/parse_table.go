@@ -390,7 +390,7 @@ func parseGrid(g grid, o ParseOptions) (Theirs, error) {
 		return Theirs{}, unreadable("Не нашёл в акте строку заголовка таблицы: нужны столбцы с датой или документом и суммами (дебет и кредит, приход и расход или сумма). Пришлите акт, в котором у таблицы есть такие заголовки.")
 	}
 	hd := readHeading(g.rows[:h.row], o.Now())
-	hi, err := theirHalf(h, hd, o.Ours)
+	hi, err := theirHalf(h, o.Ours)
 	if err != nil {
 		return Theirs{}, err
 	}
@@ -516,7 +516,8 @@ func parseGrid(g grid, o ParseOptions) (Theirs, error) {
 	}
 	d, c := t.Turnovers()
 	if tt := t.Turnover; tt != nil && (tt[0] != d || tt[1] != c) {
-		return Theirs{}, unreadable("Обороты за период в акте — %s и %s, а строки, которые я прочитал, дают %s и %s: часть строк я не разобрал, поэтому сверять не стал. Пришлите акт в XLSX или проверьте, что в PDF есть текстовый слой.",
+		// Their debit is our credit: the figures are said in their terms, as their act prints them.
+		return Theirs{}, unreadable("Обороты за период в их акте — дебет %s, кредит %s, а строки, которые я прочитал, дают дебет %s, кредит %s: часть строк я не разобрал, поэтому сверять не стал. Пришлите акт в XLSX или проверьте, что в PDF есть текстовый слой.",
 			ru.Money(int64(tt[1])), ru.Money(int64(tt[0])), ru.Money(int64(c)), ru.Money(int64(d)))
 	}
 	net := d - c
@@ -547,7 +548,7 @@ func parseGrid(g grid, o ParseOptions) (Theirs, error) {
 }
 
 // theirHalf is the half of the header that holds the counterparty's data.
-func theirHalf(h header, hd heading, ours []Party) (int, error) {
+func theirHalf(h header, ours []Party) (int, error) {
 	if len(h.halves) == 1 {
 		if c := h.halves[0].caption; c != "" && isOurs(Party{Name: c}, ours) {
 			return 0, unreadable("В акте заполнены только данные %s — это наши данные, а данных контрагента в нём нет.", c)
