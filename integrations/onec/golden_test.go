@@ -43,6 +43,12 @@ func TestDemoGolden(t *testing.T) {
 		{"documents_granit_2025q2", "address.documents.by_counterparty",
 			map[string]any{"НачалоПериода": "2025-04-01T00:00:00", "КонецПериода": "2025-06-30T23:59:59", "Организация": org,
 				"Контрагент": ref(onec.TypeCounterparty, byName["ООО «Гранит»"]), "ТипДокумента": ""}, 4},
+		{"reconciliation_balances_alfa_2026q1", "address.reconciliation.balances",
+			map[string]any{"НачалоПериода": "2026-01-01T00:00:00", "КонецПериода": "2026-03-31T23:59:59", "Организация": org,
+				"Контрагент": ref(onec.TypeCounterparty, byName["ООО «Альфа»"]), "Договор": nil}, 1},
+		{"reconciliation_lines_alfa_2026q1", "address.reconciliation.lines",
+			map[string]any{"НачалоПериода": "2026-01-01T00:00:00", "КонецПериода": "2026-03-31T23:59:59", "Организация": org,
+				"Контрагент": ref(onec.TypeCounterparty, byName["ООО «Альфа»"]), "Договор": nil}, 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

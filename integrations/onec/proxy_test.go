@@ -61,6 +61,8 @@ func sampleCalls(l *onec.Ledger) map[string]map[string]any {
 	return map[string]map[string]any{
 		"address.aging.receivables":               aging,
 		"address.aging.payables":                  payables,
+		"address.reconciliation.balances":         {"НачалоПериода": "2026-01-01T00:00:00", "КонецПериода": "2026-03-31T23:59:59", "Организация": org, "Контрагент": cp, "Договор": nil},
+		"address.reconciliation.lines":            {"НачалоПериода": from, "КонецПериода": to, "Организация": org, "Контрагент": cp, "Договор": contract},
 		"address.turnover_sheet.by_account":       {"НачалоПериода": from, "КонецПериода": to, "Организация": org, "СчетКод": "", "СчетМаска": "%", "Контрагент": cp},
 		"address.turnover_sheet.by_counterparty":  sheet,
 		"address.turnover_sheet.by_contract":      sheet,
