@@ -73,20 +73,20 @@ func query(ctx context.Context, w Wire, id string, params Params, limit int) (*R
 type RowKind int
 
 const (
-	rowsNone         RowKind = iota
-	RowsBalance              // BalanceRow: balances (Остатки), per settlement document where the account has one
-	RowsMovement             // MovementRow: register records (Движения)
-	RowsDocument             // DocumentRow: document headers
-	RowsSheet                // SheetRow: the turnover sheet
-	RowsCardTotals           // CardTotalsRow: the account card's opening, turnovers and closing
-	RowsFirstPosting         // FirstPostingRow: the date of the register's first record
-	RowsOrganization         // OrganizationRow
-	RowsCounterparty         // CounterpartyRow
-	RowsContract             // ContractRow
-	RowsAccount              // AccountRow
-	RowsBankAccount          // BankAccountRow
-	RowsAging                // AgingRow: debts by days overdue (queries_aging.go)
-	RowsReconciliation       // ReconciliationRow: the lines of an act of reconciliation (queries_reconcile.go)
+	rowsNone           RowKind = iota
+	RowsBalance                // BalanceRow: balances (Остатки), per settlement document where the account has one
+	RowsMovement               // MovementRow: register records (Движения)
+	RowsDocument               // DocumentRow: document headers
+	RowsSheet                  // SheetRow: the turnover sheet
+	RowsCardTotals             // CardTotalsRow: the account card's opening, turnovers and closing
+	RowsFirstPosting           // FirstPostingRow: the date of the register's first record
+	RowsOrganization           // OrganizationRow
+	RowsCounterparty           // CounterpartyRow
+	RowsContract               // ContractRow
+	RowsAccount                // AccountRow
+	RowsBankAccount            // BankAccountRow
+	RowsAging                  // AgingRow: debts by days overdue (queries_aging.go)
+	RowsReconciliation         // ReconciliationRow: the lines of an act of reconciliation (queries_reconcile.go)
 )
 
 // RowKindOf says which family a whitelisted template answers in.
