@@ -7,6 +7,7 @@ type Entity struct {
 	Name     string // Наименование: «ООО «Альфа»»
 	FullName string // НаименованиеПолное (counterparties)
 	INN      string
+	KPP      string `json:",omitempty"` // organizations and counterparties: КПП, "" for an individual entrepreneur
 	Number   string // contracts: «П-15/2025»
 	OwnerRef string // contracts: the counterparty
 	OrgRef   string // contracts: our organization

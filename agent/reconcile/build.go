@@ -175,6 +175,19 @@ func (p Party) Label() string {
 	return p.Name + " (" + strings.Join(details, ", ") + ")"
 }
 
+// ByContract is «по договору поставки № П-77/2024 от 06.02.2024» of an act for one contract
+// (its name as the catalog has it, «Договор поставки № …», made the phrase's), "" for an act of
+// all of them.
+func (a Act) ByContract() string {
+	switch {
+	case a.Contract == "":
+		return ""
+	case strings.HasPrefix(a.Contract, "Договор"):
+		return "по договору" + strings.TrimPrefix(a.Contract, "Договор")
+	}
+	return "по договору «" + a.Contract + "»"
+}
+
 // Document names a line as the act prints it: «Реализация (акт, накладная) № 7 от 05.01.2026».
 func (l Line) Document() string {
 	s := l.Kind

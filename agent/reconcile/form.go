@@ -25,8 +25,8 @@ func (a Act) heading() []string {
 		"между " + a.Ours.Label(),
 		"и " + a.Theirs.Label(),
 	}
-	if a.Contract != "" {
-		out = append(out, "по договору "+a.Contract)
+	if c := a.ByContract(); c != "" {
+		out = append(out, c)
 	}
 	return append(out, "Мы, нижеподписавшиеся, представитель "+a.Ours.Name+", с одной стороны, и представитель "+a.Theirs.Name+
 		", с другой стороны, составили настоящий акт сверки в том, что состояние взаимных расчётов по данным учёта следующее:")

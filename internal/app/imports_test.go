@@ -194,7 +194,7 @@ func layer(p string) int {
 
 // core are the agent's shared packages: the vocabulary, the planner, the answer LLM and the
 // skills' interface. Every other package under agent/ is a skill.
-var core = []string{"api", "understand", "plan", "skill", "recipe", "phrase", "passages", "buttons", "dialog", "executor", "facts", "render", "postcheck", "md", "chart"}
+var core = []string{"api", "understand", "plan", "skill", "recipe", "phrase", "passages", "buttons", "dialog", "executor", "facts", "render", "postcheck", "md", "chart", "reconcile"}
 
 // skill is the skill p belongs to ("agent/ledger" for agent/ledger/runner), "" when p is not
 // a skill's.

@@ -154,6 +154,9 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r recip
 	if r.Name == recipe.ReceivablesAging || r.Name == recipe.PayablesAging {
 		return l.aging(ctx, res, r, f, a) // aging.go
 	}
+	if r.Name == recipe.ReconciliationAct {
+		return l.act(ctx, res, cats, r, f, a) // act.go
+	}
 	dbg := &res.Debug
 	params := onec.Params{"Организация": refParam(a.org, refOrg)}
 	asOf, _ := parseDay(f.AsOfDate)

@@ -51,6 +51,7 @@ var noDataWhat = map[recipe.Name]string{
 	recipe.AccountCard:          "проводок не было",
 	recipe.ReceivablesAging:     "нам никто не был должен",
 	recipe.PayablesAging:        "мы никому не были должны",
+	recipe.ReconciliationAct:    "взаимная задолженность отсутствовала",
 }
 
 // beforeData is the answer for the day of the base's first posting first: an empty answer

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/finbot/finbot/agent/reconcile"
 	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
@@ -78,6 +79,8 @@ type Result struct {
 	Report *Report `json:"report,omitempty"`
 	// Aging is the aging's intervals and totals (aging.go).
 	Aging *Aging `json:"aging,omitempty"`
+	// Act is the act of reconciliation (act.go): both sides, the balances and every line.
+	Act *reconcile.Act `json:"act,omitempty"`
 }
 
 // Summary is the aggregate of a result.
@@ -187,7 +190,7 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 		dbg.ToolGateDecision, dbg.ToolGateReason = "deny", "no catalog intent"
 		return res.limited(ReasonUnsupported, "Не понял, какие данные 1С нужны. Я умею отвечать: кто нам должен и кому должны мы на дату, "+
 			"остаток по счёту, открытые позиции по контрагенту или договору, незакрытые договоры, документы и банковские операции контрагента, расшифровка остатка до документов, "+
-			"оборотно-сальдовая ведомость и карточка счёта за период, дебиторка и кредиторка по срокам долга (просрочка).")
+			"оборотно-сальдовая ведомость и карточка счёта за период, дебиторка и кредиторка по срокам долга (просрочка), акт сверки с контрагентом.")
 	}
 	rc, _ := recipe.For(d.Intent)
 	res.RecipeID = rc.ID

@@ -167,6 +167,8 @@ func TestTemplatesAnswerInTheRowsTheLaneReads(t *testing.T) {
 			want[r.ID] = onec.RowsDocument
 		case recipe.ReceivablesAging, recipe.PayablesAging:
 			want[r.ID] = onec.RowsAging
+		case recipe.ReconciliationAct:
+			want[r.ID], want[idReconcileBalances] = onec.RowsReconciliation, onec.RowsCardTotals
 		}
 	}
 	for id, kind := range want {
@@ -218,6 +220,7 @@ func TestRestrictedRightsAreStated(t *testing.T) {
 		ask(recipe.AccountCard, recipe.Filters{PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31", Account: "62"}),
 		ask(recipe.ReceivablesAging, recipe.Filters{AsOfDate: "2026-03-31"}),
 		ask(recipe.PayablesAging, recipe.Filters{AsOfDate: "2026-03-31"}),
+		ask(recipe.ReconciliationAct, recipe.Filters{PeriodFrom: "2025-01-01", PeriodTo: "2026-03-31", Counterparty: "Альфе"}),
 	}
 	covered := map[recipe.Name]bool{}
 	for _, q := range questions {
@@ -249,6 +252,9 @@ func TestRestrictedRightsAreStated(t *testing.T) {
 				}
 				if diff := cmp.Diff(want.All, res.All); diff != "" {
 					t.Errorf("rows (-full rights +restricted):\n%s", diff)
+				}
+				if res.Act != nil && strings.Contains(res.Act.Source, RightsNote) != restricted {
+					t.Errorf("the act's files say %q", res.Act.Source)
 				}
 			})
 		}

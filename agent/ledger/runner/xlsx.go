@@ -19,6 +19,9 @@ func (r Result) XLSX() ([]byte, error) {
 	if r.ResultMode == Limited {
 		return nil, fmt.Errorf("address: nothing to export")
 	}
+	if r.Act != nil {
+		return r.Act.XLSX() // the act's own two-sided form (agent/reconcile)
+	}
 	f := excelize.NewFile()
 	defer f.Close()
 	const sheet = "Sheet1"
@@ -122,6 +125,9 @@ func totalColumn(header []string) int {
 // ExportName is the export's file name as a person would save it: «Дебиторка на 31.03.2026.xlsx»,
 // «Документы ООО «Альфа» за 01.03.2026 – 31.03.2026.xlsx».
 func (r Result) ExportName() string {
+	if r.Act != nil {
+		return r.Act.FileName("xlsx")
+	}
 	var name string
 	switch r.Intent {
 	case recipe.Receivables:
@@ -216,6 +222,9 @@ func (r Result) table() ([]string, [][]any) {
 // where adding them means something; for the lists of documents and bank operations, which mix
 // sales and payments, the rows only.
 func (r Result) ExportCaption() string {
+	if r.Act != nil {
+		return r.actCaption("Excel")
+	}
 	_, cells := r.table()
 	total := strings.TrimPrefix(r.exportTotal(len(cells)), "Итого: ")
 	switch r.Intent {

@@ -1,0 +1,155 @@
+package runner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/finbot/finbot/agent/md"
+	"github.com/finbot/finbot/agent/reconcile"
+	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/ru"
+)
+
+// The act's answer in the chat: the heading, the verdict with its figure in bold, the balances
+// and turnovers, the lines when they are few (all of them are in the files), and what the act
+// takes. Every figure is the templates', exact to the kopeck.
+
+// ActShown is the most lines of an act the chat shows; a longer act is counted and left to its
+// files.
+const ActShown = 10
+
+// actShortKinds are the lines' kinds as a narrow table says them.
+var actShortKinds = map[string]string{reconcile.KindSale: "Реализация", reconcile.KindPurchase: "Поступление"}
+
+// actMarkdown renders an act.
+func (r Result) actMarkdown(mark string) string {
+	a := r.Act
+	esc := md.Escape
+	var b strings.Builder
+	b.WriteString("**" + esc(r.actHeading()) + "**\n")
+	fmt.Fprintf(&b, "_%s_\n", esc(r.shortScope()))
+	for _, n := range append(r.Notes, r.Limitations...) {
+		b.WriteString("\n" + esc(n) + "\n")
+	}
+	verdict := esc(a.Verdict())
+	if _, sum, ok := a.Creditor(); ok {
+		// the figure asked for in bold: «… в пользу ООО «Альфа» составляет **1 200,00 руб.**»
+		figure := reconcile.Roubles(sum) + " руб."
+		verdict = esc(strings.TrimSuffix(a.Verdict(), figure)) + bold(esc(figure))
+	}
+	if mark != "" {
+		verdict += " " + mark
+	}
+	b.WriteString("\n" + verdict + "\n")
+	d, c := a.Turnovers()
+	writeTable(&b, [2]string{"Сальдо и обороты", "₽"}, [][2]string{
+		{esc("Сальдо на " + ruDay(a.From)), esc(SideAmountCell(a.Opening))},
+		{"Дебет за период", amountCell(d)},
+		{"Кредит за период", amountCell(c)},
+		{esc("Сальдо на " + ruDay(a.To)), esc(SideAmountCell(a.Closing))},
+	})
+	switch n := len(a.Lines); {
+	case n == 0:
+		b.WriteString("\nЗа период движений не было — в акте только сальдо.\n")
+	case n <= ActShown:
+		cells := make([][2]string, 0, n)
+		for _, l := range a.Lines {
+			cells = append(cells, [2]string{esc(actLineLabel(l)), esc(actLineAmount(l))})
+		}
+		writeTable(&b, [2]string{"Документ", "Дт / Кт, ₽"}, cells)
+	default:
+		fmt.Fprintf(&b, "\n%s за период — все в файлах акта.\n", ru.Count(n, "документ", "документа", "документов"))
+	}
+	b.WriteString("\n" + esc(r.actDetails()))
+	return strings.TrimSpace(b.String())
+}
+
+// actHeading is «Акт сверки с ООО «Альфа» за 01.01.2026 – 31.03.2026», with the contract when
+// the act is for one.
+func (r Result) actHeading() string {
+	a := r.Act
+	s := "Акт сверки с " + a.Theirs.Name
+	if c := a.ByContract(); c != "" {
+		s += " " + c
+	}
+	return s + " " + periodWords(a.From, a.To)
+}
+
+// actDetails says which settlements the act takes and how its sides read.
+func (r Result) actDetails() string {
+	a := r.Act
+	parts := []string{fmt.Sprintf("Дт — то, что увеличивает долг %s нам (реализации, наши оплаты), Кт — то, что его уменьшает (их оплаты, поступления от них).", a.Theirs.Name),
+		"Расчёты на счетах 60, 62, 76 по договорам, как в акте сверки 1С; взаимозачёты авансов внутри расчётов с контрагентом в строки не попадают."}
+	if a.Contract == "" {
+		parts = append(parts, "По всем договорам; по одному — назовите его номер.")
+	}
+	parts = append(parts, "Акт целиком — в файлах Excel и PDF: колонки "+a.Theirs.Name+" оставлены для их данных.")
+	return strings.Join(parts, " ")
+}
+
+// actLineLabel names a line in the narrow table: «05.01.26 Реализация 7».
+func actLineLabel(l reconcile.Line) string {
+	kind := l.Kind
+	if short, ok := actShortKinds[kind]; ok {
+		kind = short
+	}
+	s := l.Date.Format("02.01.06") + " " + kind
+	if l.Number != "" {
+		s += " " + l.Number
+	}
+	return s
+}
+
+// actLineAmount is a line's figure on its side: «Дт 394 170,36», «Кт 566 682,67»; both when a
+// document moved both ways.
+func actLineAmount(l reconcile.Line) string {
+	var parts []string
+	if l.Debit != 0 {
+		parts = append(parts, "Дт "+amountCell(l.Debit))
+	}
+	if l.Credit != 0 {
+		parts = append(parts, "Кт "+amountCell(l.Credit))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// SideAmountCell is a net balance on its side without the currency sign: «Дт 1 930 644,06»,
+// «Кт 5 000,00», «0,00».
+func SideAmountCell(net onec.Kopecks) string {
+	return strings.TrimSuffix(SideAmount(net), "\u00a0₽")
+}
+
+// PDF is the act of reconciliation as a PDF (agent/reconcile); an error for any other result.
+func (r Result) PDF() ([]byte, error) {
+	if r.Act == nil || r.ResultMode == Limited {
+		return nil, fmt.Errorf("address: no act to print")
+	}
+	return r.Act.PDF()
+}
+
+// PDFName is the act's PDF file name.
+func (r Result) PDFName() string {
+	if r.Act == nil {
+		return ""
+	}
+	return r.Act.FileName("pdf")
+}
+
+// actCaption says what the act's file holds: «Акт сверки с ООО «Альфа» за … в PDF: 9 документов;
+// сальдо на 31.03.2026 Дт 3 076 579,33 ₽.»
+func (r Result) actCaption(format string) string {
+	a := r.Act
+	lines := ru.Count(len(a.Lines), "документ", "документа", "документов")
+	if len(a.Lines) == 0 {
+		lines = "движений нет"
+	}
+	return fmt.Sprintf("%s в %s: %s; сальдо на %s %s.", r.actHeading(), format, lines, ruDay(a.To), SideAmount(a.Closing))
+}
+
+// PDFCaption is actCaption of the PDF.
+func (r Result) PDFCaption() string {
+	if r.Act == nil {
+		return ""
+	}
+	return r.actCaption("PDF")
+}
