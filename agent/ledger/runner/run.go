@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/finbot/finbot/agent/reconcile"
 	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/agent/reconcile"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
