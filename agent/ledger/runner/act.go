@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/finbot/finbot/agent/reconcile"
 	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/agent/reconcile"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )

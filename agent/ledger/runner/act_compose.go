@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/reconcile"
@@ -18,8 +19,10 @@ import (
 // files.
 const ActShown = 10
 
-// actShortKinds are the lines' kinds as a narrow table says them.
-var actShortKinds = map[string]string{reconcile.KindSale: "Реализация", reconcile.KindPurchase: "Поступление"}
+// actShortKinds are the lines' kinds as a narrow table says them: the words of BP's printed act.
+var actShortKinds = map[string]string{reconcile.KindSale: "Продажа", reconcile.KindPurchase: "Приход",
+	reconcile.KindRefund: "Возврат", reconcile.KindReturnFromBuyer: "Возврат", reconcile.KindReturnToVendor: "Возврат",
+	reconcile.KindSaleCorrection: "Корр. продажи", reconcile.KindBuyCorrection: "Корр. прихода", reconcile.KindDebtCorrection: "Корр. долга"}
 
 // actMarkdown renders an act.
 func (r Result) actMarkdown(mark string) string {
@@ -42,21 +45,27 @@ func (r Result) actMarkdown(mark string) string {
 	}
 	b.WriteString("\n" + verdict + "\n")
 	d, c := a.Turnovers()
+	// a phone's table is 32 characters wide: the balance's side goes with its label, the
+	// figures stay whole
+	short := actDay(a.From, a.To)
 	writeTable(&b, [2]string{"Сальдо и обороты", "₽"}, [][2]string{
-		{esc("Сальдо на " + ruDay(a.From)), esc(SideAmountCell(a.Opening))},
+		{esc(balanceLabel(a.From.Format(short), a.Opening)), amountCell(max(a.Opening, -a.Opening))},
 		{"Дебет за период", amountCell(d)},
 		{"Кредит за период", amountCell(c)},
-		{esc("Сальдо на " + ruDay(a.To)), esc(SideAmountCell(a.Closing))},
+		{esc(balanceLabel(a.To.Format(short), a.Closing)), amountCell(max(a.Closing, -a.Closing))},
 	})
 	switch n := len(a.Lines); {
 	case n == 0:
 		b.WriteString("\nЗа период движений не было — в акте только сальдо.\n")
 	case n <= ActShown:
+		fmt.Fprintf(&b, "\n%s за период:\n", ru.Count(n, "документ", "документа", "документов"))
 		cells := make([][2]string, 0, n)
 		for _, l := range a.Lines {
-			cells = append(cells, [2]string{esc(actLineLabel(l)), esc(actLineAmount(l))})
+			for _, side := range actLineSides(l) {
+				cells = append(cells, [2]string{esc(actLineLabel(l, short)), esc(signedCell(side))})
+			}
 		}
-		writeTable(&b, [2]string{"Документ", "Дт / Кт, ₽"}, cells)
+		writeTable(&b, [2]string{"Документ", "±, ₽"}, cells)
 	default:
 		fmt.Fprintf(&b, "\n%s за период — все в файлах акта.\n", ru.Count(n, "документ", "документа", "документов"))
 	}
@@ -78,7 +87,7 @@ func (r Result) actHeading() string {
 // actDetails says which settlements the act takes and how its sides read.
 func (r Result) actDetails() string {
 	a := r.Act
-	parts := []string{fmt.Sprintf("Дт — то, что увеличивает долг %s нам (реализации, наши оплаты), Кт — то, что его уменьшает (их оплаты, поступления от них).", a.Theirs.Name),
+	parts := []string{fmt.Sprintf("Дт (+) — то, что увеличивает долг %s нам (реализации, наши оплаты), Кт (−) — то, что его уменьшает (их оплаты, поступления от них).", a.Theirs.Name),
 		"Расчёты на счетах 60, 62, 76 по договорам, как в акте сверки 1С; взаимозачёты авансов внутри расчётов с контрагентом в строки не попадают."}
 	if a.Contract == "" {
 		parts = append(parts, "По всем договорам; по одному — назовите его номер.")
@@ -87,30 +96,70 @@ func (r Result) actDetails() string {
 	return strings.Join(parts, " ")
 }
 
-// actLineLabel names a line in the narrow table: «05.01.26 Реализация 7».
-func actLineLabel(l reconcile.Line) string {
+// actDay is the layout of a day in the act's narrow tables: «05.01» within one year, «05.01.26»
+// over several.
+func actDay(from, to time.Time) string {
+	if from.Year() == to.Year() {
+		return "02.01"
+	}
+	return "02.01.06"
+}
+
+// balanceLabel is a balance's row: «На 01.01, Дт», «На 31.03, Кт», «На 31.03» for none.
+func balanceLabel(day string, net onec.Kopecks) string {
+	switch {
+	case net > 0:
+		return "На " + day + ", Дт"
+	case net < 0:
+		return "На " + day + ", Кт"
+	}
+	return "На " + day
+}
+
+// actLineLabel names a line in the narrow table: «05.01 Реализация 7».
+func actLineLabel(l reconcile.Line, layout string) string {
 	kind := l.Kind
 	if short, ok := actShortKinds[kind]; ok {
 		kind = short
 	}
-	s := l.Date.Format("02.01.06") + " " + kind
+	s := l.Date.Format(layout) + " " + kind
 	if l.Number != "" {
 		s += " " + l.Number
 	}
 	return s
 }
 
-// actLineAmount is a line's figure on its side: «Дт 394 170,36», «Кт 566 682,67»; both when a
-// document moved both ways.
-func actLineAmount(l reconcile.Line) string {
-	var parts []string
+// signedCell is a line's figure by its effect on the counterparty's debt to us: a debit «+»,
+// a credit «−» (a negative credit, a return to the supplier, «+»): the narrow table has no
+// room for two columns.
+func signedCell(s lineSide) string {
+	sum := s.sum
+	if s.name == "Кт" {
+		sum = -sum
+	}
+	if sum > 0 {
+		return "+" + amountCell(sum)
+	}
+	return amountCell(sum) // «−1 200,00»
+}
+
+// lineSide is a line's figure on one side.
+type lineSide struct {
+	name string // Дт, Кт
+	sum  onec.Kopecks
+}
+
+// actLineSides are a line's figures: its debit, its credit, or both when a document moved both
+// ways.
+func actLineSides(l reconcile.Line) []lineSide {
+	var out []lineSide
 	if l.Debit != 0 {
-		parts = append(parts, "Дт "+amountCell(l.Debit))
+		out = append(out, lineSide{"Дт", l.Debit})
 	}
 	if l.Credit != 0 {
-		parts = append(parts, "Кт "+amountCell(l.Credit))
+		out = append(out, lineSide{"Кт", l.Credit})
 	}
-	return strings.Join(parts, ", ")
+	return out
 }
 
 // SideAmountCell is a net balance on its side without the currency sign: «Дт 1 930 644,06»,
