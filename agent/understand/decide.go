@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -33,7 +34,7 @@ func (p *Parser) decide(s *scan, d *Decision) {
 			}
 		}
 	}
-	ledgerAsk := s.is(ledgerFigures...) || s.is(CContracts) && s.is(CNotClosed) || s.asksAging(d) ||
+	ledgerAsk := s.is(ledgerFigures...) || s.is(CContracts) && s.is(CNotClosed) || s.asksAging(d) || s.asksAct() ||
 		s.hasValue(CAccountCard, "") || s.is(CAccountCard) && (d.Period.Set || d.Date.Set) || // «карточка за март»
 		d.Counterparty.Set || len(d.Parties) > 0 || d.Contract.Set || len(d.Candidates) > 0 ||
 		d.BankAccount.Set || d.UnknownBankAccount != "" || len(d.BankAccountCandidates) > 0 || d.UnknownContract != "" ||
@@ -68,7 +69,11 @@ func (p *Parser) decide(s *scan, d *Decision) {
 	case s.is(CSmallTalk) && !ledgerAsk && !s.is(CRate, CKeyRate, CNews, CKBQuestion, CKBTopic, CMyDocs, CDocTerms) && len(s.toks) <= 8:
 		set(KindSmallTalk, "smalltalk", "приветствие или разговор о боте", true)
 	case p.aboutMyDocs(s, d):
-		set(KindDocs, "docs", "вопрос о загруженных документах", true)
+		rule := "docs"
+		if s.asksAct() && s.in.Catalogs == nil {
+			rule = "docs_act" // NeedsCatalogs: the company it names may be another than the act's
+		}
+		set(KindDocs, rule, "вопрос о загруженных документах", true)
 	case kbAsk && !(d.Currencies.Set && s.is(CRate)) && !s.is(CNews):
 		switch {
 		case s.hasValue(CKBQuestion, "definition"):
@@ -189,7 +194,15 @@ func (p *Parser) aboutMyDocs(s *scan, d *Decision) bool {
 	if d.Account.Set || d.Contract.Set || s.is(CReceivables, CPayables, CByParty) {
 		return false // the uploaded contract is not in 1C: a 1C contract number is the ledger's
 	}
-	kind, noun, own, number := s.uploadedRefs(d)
+	kind, noun, own, number, named := s.uploadedRefs(d)
+	if s.asksAct() && !weak {
+		// «сделай акт сверки с …», or an act with a company no uploaded document names: the act
+		// of 1C, not the uploaded one («акт сверки с гранитом» of an uploaded act with Гранит
+		// stays the document's)
+		if makeAct.MatchString(s.folded) || d.Counterparty.Set && !named {
+			return false
+		}
+	}
 	figures := s.is(CBalance, COpenItems, CBankOps, COwesUs, CWeOwe, CForming, CDebt)
 	switch {
 	case number:
@@ -208,10 +221,15 @@ func (p *Parser) aboutMyDocs(s *scan, d *Decision) bool {
 var docKinds = map[string]bool{"договор": true, "акт": true, "счет": true, "накладн": true, "соглашен": true,
 	"спецификац": true, "дополнительн": true, "приложен": true, "упд": true}
 
+// makeAct: the message asks to make an act, not about one («сделай акт сверки», «нужен акт
+// сверки», «пришли сверку»).
+var makeAct = regexp.MustCompile(`(^|\s)(сделай|сделайте|сформируй|сформируйте|составь|составьте|подготовь|подготовьте|выгрузи|выгрузите|нужен|нужна|пришли|пришлите|распечатай|построй|сверь|сверьте|давай)(\s|$)`)
+
 // uploadedRefs reports what the message names of the uploaded documents: the kind of one
 // («акт сверки»: its first two words), something of its own (a company in its title, a number
-// of its title, its date), and its number («15-П», a number with a dash or slash).
-func (s *scan) uploadedRefs(d *Decision) (kind, noun, own, number bool) {
+// of its title, its date), its number («15-П», a number with a dash or slash), and whether
+// what it names of its own is a word of a title (a company's name), not a number or a date.
+func (s *scan) uploadedRefs(d *Decision) (kind, noun, own, number, named bool) {
 	for _, title := range s.in.Docs {
 		tt := Tokenize(title)
 		if len(tt) >= 2 && docKinds[tt[0].Stem] && s.hasBigram(tt[0].Stem, tt[1].Stem) {
@@ -233,12 +251,12 @@ func (s *scan) uploadedRefs(d *Decision) (kind, noun, own, number bool) {
 					own = own || len(t.Text) <= 2 && kind // «за 1 квартал»
 				case !isNum && len([]rune(t.Text)) >= 5 && !genericTitleWord(t.Stem) && !docKinds[t.Stem] &&
 					(m.Text == t.Text || declined(m.Text, t.Text) || typoEligible(m.Stem) && within1(m.Stem, t.Stem)):
-					own = true
+					own, named = true, true
 				}
 			}
 		}
 	}
-	return kind, noun, own, number
+	return kind, noun, own, number, named
 }
 
 // hasBigram reports whether two stems follow each other in the message.
@@ -254,7 +272,7 @@ func (s *scan) hasBigram(a, b string) bool {
 // genericTitleWord are the words of document titles that name no particular document.
 func genericTitleWord(stem string) bool {
 	switch stem {
-	case "договор", "поставк", "сверк", "квартал", "оказан", "услуг", "аренд", "подряд", "выполнен", "работ",
+	case "договор", "поставк", "сверк", "квартал", "кварта", "оказан", "услуг", "аренд", "подряд", "выполнен", "работ",
 		"соглашен", "дополнительн", "приложен", "спецификац", "счет", "накладн":
 		return true
 	}
@@ -332,6 +350,15 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 	}
 	tradeKind := salesOrPurchases(s.in.Text)
 	switch {
+	case s.asksAct():
+		// «акт сверки с альфой за 1 квартал», «сверка с бетой по договору № 5 за март», «сделай
+		// акт сверки с ромашкой на 31.03»: the act of the company (and the contract) over the
+		// period; a date alone is its end, a day «за» it its whole period
+		if d.Date.Set && strings.HasPrefix(d.Date.Text, "за ") {
+			d.Period = slot(ru.Period{From: d.Date.Value, To: d.Date.Value, Kind: ru.KindDay, Text: d.Date.Text}, d.Date.Source, d.Date.Text)
+			d.Date = Slot[time.Time]{}
+		}
+		set(recipe.ReconciliationAct, "reconciliation_act", "акт сверки взаиморасчётов с контрагентом")
 	case s.asksAging(d) && !s.is(CDocuments, CForming, CTurnoverSheet, CAccountCard) && (s.is(CAging) || !s.is(CBankOps)):
 		// «просрочка по покупателям на 1.04», «старение кредиторки», «дз старше 90 дней»: the
 		// debt by days overdue, on the side the message names
@@ -520,6 +547,16 @@ func (s *scan) asksAging(d *Decision) bool {
 	}
 	aged := s.is(CAging) || olderThan.MatchString(s.folded)
 	return aged && (s.is(CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CCustomers, CSuppliers) || d.Counterparty.Set || d.Unknown != "")
+}
+
+// actsListed: «акты сверки с альфой за 2025» in the plural are the act documents 1C keeps, not
+// an act to make; «сальдо для акта сверки» asks for the balance to put in one.
+var actsListed = regexp.MustCompile(`(^|\s)(акты|актов|актам|актами|актах)\s+сверк|(^|\s)(для|к|под|в)\s+акт\p{L}*\s+сверк`)
+
+// asksAct reports whether the message asks for the act of reconciliation with a company («акт
+// сверки с альфой», «сверка с бетой за март»), not for the act documents of 1C.
+func (s *scan) asksAct() bool {
+	return s.is(CReconcile) && !actsListed.MatchString(s.folded)
 }
 
 // asOfDate reports whether the message gives an as-of date («на 1.04», «на конец марта»): a

@@ -82,11 +82,11 @@ func StateOf(d Decision, question string) (State, bool) {
 // «а гранит?», «в юанях») only gives slots.
 var subjectConcepts = []Concept{CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CDocuments,
 	CBankOps, CContracts, CForming, CWrite, CRate, CKeyRate, CNews, CSmallTalk, CKBQuestion, CKBTopic, CMyDocs, CDocTerms,
-	CAnalysis, CTurnoverSheet, CAccountCard, CAging}
+	CAnalysis, CTurnoverSheet, CAccountCard, CAging, CReconcile}
 
 // ledgerSubjects are the subject concepts of a 1C question.
 var ledgerSubjects = []Concept{CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CDocuments,
-	CBankOps, CContracts, CForming, CTurnoverSheet, CAccountCard, CAging}
+	CBankOps, CContracts, CForming, CTurnoverSheet, CAccountCard, CAging, CReconcile}
 
 // FollowUp reads a message in the light of the previous question's state. It returns the
 // decision for the message and true when the message continues that question; a message that
@@ -137,6 +137,8 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 			cur.Counterparty = slot(e, FromCatalog, e.Name)
 			cur.Candidates, cur.Unknown, cur.Kind = nil, "", KindLedger
 		}
+	case actContract(s, cur, prev):
+		// «а по договору П-77/2024?» after an act: its «по договору» is no uploaded document's
 	case subject && s.is(CNews, CSmallTalk, CKBQuestion, CMyDocs, CDocTerms, CWrite):
 		return fresh()
 	case subject && s.is(CKBTopic) && !s.is(ledgerSubjects...) && !s.is(CRate, CKeyRate):
@@ -154,6 +156,8 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 	d.Rule, d.Sure = "follow_up", true
 	d.Reasons = []string{"продолжение вопроса «" + ru.Truncate(prev.Question, 80) + "»"}
 	switch {
+	case actContract(s, own, prev):
+		// «а по договору П-77/2024?» after an act: the act of that contract
 	case subject && ledgerPrev && own.Recipe != "":
 		d.Recipe = own.Recipe // «дебиторка на 1.03» → «а кредиторка?»; «а отгрузки?»
 		if !takesParty(d.Recipe) {
@@ -305,6 +309,13 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 	}
 	p.settleDates(&d)
 	return d, true
+}
+
+// actContract reports whether the message only names a contract after an act of
+// reconciliation («а по договору П-77/2024?»): the act of that contract.
+func actContract(s *scan, cur Decision, prev State) bool {
+	return prev.Kind == KindLedger && prev.Recipe == recipe.ReconciliationAct && cur.Contract.Set && !s.is(CReceivables, CPayables,
+		CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CDocuments, CBankOps, CForming, CTurnoverSheet, CAccountCard, CAging)
 }
 
 // isListRecipe reports whether r lists counterparties by a debt's direction (their debts, or
@@ -501,7 +512,7 @@ func partyRecipe(r recipe.Name) recipe.Name {
 // asOfRecipe reports whether a recipe reads a balance at a date (not documents over a period).
 func asOfRecipe(r recipe.Name) bool {
 	return !slices.Contains([]recipe.Name{recipe.DocumentsByParty, recipe.BankOpsByParty,
-		recipe.DocumentsByContract, recipe.TurnoverSheet, recipe.AccountCard}, r)
+		recipe.DocumentsByContract, recipe.TurnoverSheet, recipe.AccountCard, recipe.ReconciliationAct}, r)
 }
 
 // decision is the state as a decision, its slots marked as coming from the dialog.
