@@ -218,7 +218,8 @@ func (a *Agent) answerBy(ctx context.Context, r row, q skill.Query, route api.Ro
 // reply is a skill's reply as the answer of row r, routed as route says.
 func reply(r row, rep skill.Reply, route api.Route) api.Answer {
 	ans := api.Answer{Scenario: cmp.Or(rep.Scenario, r.scenario), Kind: cmp.Or(rep.Kind, r.kind), Recipe: rep.Recipe,
-		Text: rep.Text, Chart: rep.Chart, Buttons: rep.Buttons, Document: rep.Document, Receipt: rep.Receipt}
+		Text: rep.Text, Chart: rep.Chart, Buttons: rep.Buttons, Document: rep.Document,
+		Attachments: rep.Attachments, Receipt: rep.Receipt}
 	ans.Sources, ans.Debug.Calls, ans.Debug.Degraded = rep.Sources, rep.Calls, rep.Degraded
 	if len(rep.Trace) > 0 {
 		ans.Debug.Trace = maps.Clone(rep.Trace)

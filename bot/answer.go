@@ -97,6 +97,11 @@ func (c *core) ask(ctx context.Context, in incoming, req api.Request) error {
 		}
 		out.documents = append(out.documents, doc)
 	}
+	for _, d := range ans.Attachments { // further files, each its own message after the first
+		if len(d.Bytes) > 0 {
+			out.documents = append(out.documents, document{name: d.Name, caption: tgmd.Message{Text: d.Caption}, data: d.Bytes})
+		}
+	}
 	if c.debugOn(in.chatID) && c.access.isAdmin(in.userID) && ans.Debug.Trace["ledger"] != nil {
 		if data, err := json.MarshalIndent(ans.Debug, "", "  "); err == nil {
 			out.documents = append(out.documents, document{name: "debug.json", caption: tgmd.Message{Text: "debug: " + ans.Recipe}, data: []byte(c.redact(string(data)))})

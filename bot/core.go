@@ -170,4 +170,7 @@ func (c *core) clean(ans *api.Answer) {
 	if ans.Document != nil {
 		ans.Document.Caption, ans.Document.Name = c.redact(ans.Document.Caption), c.redact(ans.Document.Name)
 	}
+	for i := range ans.Attachments {
+		ans.Attachments[i].Caption, ans.Attachments[i].Name = c.redact(ans.Attachments[i].Caption), c.redact(ans.Attachments[i].Name)
+	}
 }

@@ -71,6 +71,9 @@ type Answer struct {
 	Chart *Chart `json:"chart,omitempty"`
 	// Document is a file sent after the text.
 	Document *Document `json:"document,omitempty"`
+	// Attachments are further files sent after Document (an act of reconciliation's PDF beside
+	// its Excel).
+	Attachments []Document `json:"attachments,omitempty"`
 	// Receipt is the id of a document this answer acknowledges; the front end reports the
 	// message it sent with Agent.RememberReceipt.
 	Receipt string `json:"receipt,omitempty"`

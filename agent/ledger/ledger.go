@@ -33,6 +33,8 @@ const (
 	// ChoicePrefix starts a clarification button: "c:<result id>:<candidate index>" picks one
 	// candidate of that ambiguous result, which the agent re-runs with that reference.
 	ChoicePrefix = "c:"
+	// PDFPrefix starts an act of reconciliation's «Акт в PDF»: "p:<result id>".
+	PDFPrefix = "p:"
 	// LegacyExport is the export button before results were kept per answer: it named "the
 	// conversation's last result" and is refused as stale (as is "c:<index>" with no id).
 	LegacyExport = "x:last"
@@ -43,6 +45,7 @@ const (
 type Press struct {
 	ID        string
 	Export    bool
+	PDF       bool // the act's PDF (PDFPrefix)
 	Candidate int
 }
 
@@ -51,6 +54,9 @@ type Press struct {
 func ParsePress(data string) (Press, bool) {
 	if id, ok := strings.CutPrefix(data, ExportPrefix); ok {
 		return Press{ID: id, Export: true}, buttons.ValidID(id)
+	}
+	if id, ok := strings.CutPrefix(data, PDFPrefix); ok {
+		return Press{ID: id, PDF: true}, buttons.ValidID(id)
 	}
 	rest, ok := strings.CutPrefix(data, ChoicePrefix)
 	if !ok {
@@ -66,7 +72,7 @@ func ParsePress(data string) (Press, bool) {
 
 // Bound reports whether the reply of res has buttons bound to res itself (a choice or the
 // export), which need res kept under an id.
-func Bound(res runner.Result) bool { return len(res.Candidates) > 0 || exportable(res) }
+func Bound(res runner.Result) bool { return len(res.Candidates) > 0 || exportable(res) || actOf(res) }
 
 // exportable: the result has rows to export.
 func exportable(res runner.Result) bool {
@@ -104,7 +110,9 @@ func replyOn(res runner.Result, id, base string) skill.Reply {
 		}
 		r.Buttons = append(r.Buttons, skill.Button{Text: d.Text, Data: data})
 	}
-	if exportable(res) && id != "" {
+	if actOf(res) {
+		actReply(&r, res, id) // act.go: its files and buttons
+	} else if exportable(res) && id != "" {
 		r.Buttons = append(r.Buttons, skill.Button{Text: "Выгрузить в Excel", Data: ExportPrefix + id})
 	}
 	r.Chart = agingChart(res) // nil but for an aging
@@ -291,6 +299,8 @@ func rowItem(res runner.Result, row runner.Row) facts.Item {
 		return reportItem(res, row, it) // report.go
 	case recipe.ReceivablesAging, recipe.PayablesAging:
 		return agingItem(res, row, it) // aging.go
+	case recipe.ReconciliationAct:
+		return actItem(row, it) // act.go
 	case recipe.Receivables, recipe.Payables:
 		it.Title = row.Name
 		it.Text = fmt.Sprintf("%s — %s", row.Name, row.Amount)
@@ -381,6 +391,8 @@ func totalItem(res runner.Result) facts.Item {
 		return reportTotal(res, it) // report.go
 	case recipe.ReceivablesAging, recipe.PayablesAging:
 		return agingTotal(res, it) // aging.go
+	case recipe.ReconciliationAct:
+		return actTotal(res, it) // act.go
 	case recipe.Receivables:
 		parties := ru.Count(n, "контрагент", "контрагента", "контрагентов")
 		it.Text = fmt.Sprintf("Итого нам должны: %s — %s.", sum, parties)

@@ -209,6 +209,8 @@ type Reply struct {
 	Degraded []string
 	// Document is a file sent after the text (an Excel export).
 	Document *Document
+	// Attachments are further files sent after Document (an act of reconciliation's PDF).
+	Attachments []Document
 	// Receipt is the id of an uploaded document this reply acknowledges.
 	Receipt string
 	// Scenario, when set, is the scenario the skill settled in (S3 or S4 over selected
