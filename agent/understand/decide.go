@@ -34,7 +34,7 @@ func (p *Parser) decide(s *scan, d *Decision) {
 			}
 		}
 	}
-	ledgerAsk := s.is(ledgerFigures...) || s.is(CContracts) && s.is(CNotClosed) || s.asksAging(d) || s.asksAct() ||
+	ledgerAsk := s.is(ledgerFigures...) || s.is(CContracts) && s.is(CNotClosed) || s.asksAging(d) || s.asksAct(d) ||
 		s.hasValue(CAccountCard, "") || s.is(CAccountCard) && (d.Period.Set || d.Date.Set) || // «карточка за март»
 		d.Counterparty.Set || len(d.Parties) > 0 || d.Contract.Set || len(d.Candidates) > 0 ||
 		d.BankAccount.Set || d.UnknownBankAccount != "" || len(d.BankAccountCandidates) > 0 || d.UnknownContract != "" ||
@@ -70,7 +70,7 @@ func (p *Parser) decide(s *scan, d *Decision) {
 		set(KindSmallTalk, "smalltalk", "приветствие или разговор о боте", true)
 	case p.aboutMyDocs(s, d):
 		rule := "docs"
-		if s.asksAct() && s.in.Catalogs == nil {
+		if s.asksAct(d) && s.in.Catalogs == nil {
 			rule = "docs_act" // NeedsCatalogs: the company it names may be another than the act's
 		}
 		set(KindDocs, rule, "вопрос о загруженных документах", true)
@@ -195,7 +195,7 @@ func (p *Parser) aboutMyDocs(s *scan, d *Decision) bool {
 		return false // the uploaded contract is not in 1C: a 1C contract number is the ledger's
 	}
 	kind, noun, own, number, named := s.uploadedRefs(d)
-	if s.asksAct() && !weak {
+	if s.asksAct(d) && !weak {
 		// «сделай акт сверки с …», or an act with a company no uploaded document names: the act
 		// of 1C, not the uploaded one («акт сверки с гранитом» of an uploaded act with Гранит
 		// stays the document's)
@@ -350,7 +350,7 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 	}
 	tradeKind := salesOrPurchases(s.in.Text)
 	switch {
-	case s.asksAct():
+	case s.asksAct(d):
 		// «акт сверки с альфой за 1 квартал», «сверка с бетой по договору № 5 за март», «сделай
 		// акт сверки с ромашкой на 31.03»: the act of the company (and the contract) over the
 		// period; a date alone is its end, a day «за» it its whole period
@@ -554,9 +554,15 @@ func (s *scan) asksAging(d *Decision) bool {
 var actsListed = regexp.MustCompile(`(^|\s)(акты|актов|актам|актами|актах)\s+сверк|(^|\s)(для|к|под|в)\s+акт\p{L}*\s+сверк`)
 
 // asksAct reports whether the message asks for the act of reconciliation with a company («акт
-// сверки с альфой», «сверка с бетой за март»), not for the act documents of 1C.
-func (s *scan) asksAct() bool {
-	return s.is(CReconcile) && !actsListed.MatchString(s.folded)
+// сверки с альфой», «сверка с бетой за март», «сделай акт сверки»), not for the act documents
+// of 1C nor about acts in general («акт сверки обязателен или по желанию?»): it names a company
+// or a contract, a date or a period, asks to make one, or says no more than «акт сверки».
+func (s *scan) asksAct(d *Decision) bool {
+	if !s.is(CReconcile) || actsListed.MatchString(s.folded) {
+		return false
+	}
+	return d.Counterparty.Set || len(d.Candidates) > 0 || d.Unknown != "" || d.Contract.Set || d.UnknownContract != "" ||
+		d.Date.Set || d.Period.Set || makeAct.MatchString(s.folded) || len(s.toks) <= 3
 }
 
 // asOfDate reports whether the message gives an as-of date («на 1.04», «на конец марта»): a

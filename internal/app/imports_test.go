@@ -22,7 +22,7 @@ import (
 //     included (one constructor of the application);
 //   - the agent's core is what every skill may use: api (what the agent and the front ends say to
 //     each other), understand, plan, skill, recipe, phrase,
-//     passages, buttons, dialog, executor, facts, render, postcheck, md, chart. Every other package under
+//     passages, buttons, dialog, executor, facts, render, postcheck, md, chart, reconcile (the act of reconciliation). Every other package under
 //     agent/ is a skill
 //     (or a skill's own subpackage, such as agent/ledger/runner) and is registered by a row of
 //     the agent's table: a skill imports no other skill, and the core imports no skill. A new

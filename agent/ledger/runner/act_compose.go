@@ -29,21 +29,22 @@ func (r Result) actMarkdown(mark string) string {
 	a := r.Act
 	esc := md.Escape
 	var b strings.Builder
-	b.WriteString("**" + esc(r.actHeading()) + "**\n")
+	// the answer on its opening line: the act and whom the closing balance is in favour of, the
+	// figure in bold; BP's own wording of the verdict is in the files
+	head := "**" + esc(r.actHeading()) + ":** "
+	if p, sum, ok := a.Creditor(); ok {
+		head += esc("задолженность в пользу "+p.Name+" составляет ") + bold(esc(reconcile.Roubles(sum)+" руб."))
+	} else {
+		head += "взаимной задолженности нет\\."
+	}
+	if mark != "" {
+		head += " " + mark
+	}
+	b.WriteString(head + "\n")
 	fmt.Fprintf(&b, "_%s_\n", esc(r.shortScope()))
 	for _, n := range append(r.Notes, r.Limitations...) {
 		b.WriteString("\n" + esc(n) + "\n")
 	}
-	verdict := esc(a.Verdict())
-	if _, sum, ok := a.Creditor(); ok {
-		// the figure asked for in bold: «… в пользу ООО «Альфа» составляет **1 200,00 руб.**»
-		figure := reconcile.Roubles(sum) + " руб."
-		verdict = esc(strings.TrimSuffix(a.Verdict(), figure)) + bold(esc(figure))
-	}
-	if mark != "" {
-		verdict += " " + mark
-	}
-	b.WriteString("\n" + verdict + "\n")
 	d, c := a.Turnovers()
 	// a phone's table is 32 characters wide: the balance's side goes with its label, the
 	// figures stay whole

@@ -314,6 +314,9 @@ func (l *Lane) today() time.Time {
 
 // askFor asks for the missing required filters in Russian.
 func askFor(r recipe.Spec, missing []string) string {
+	if r.Name == recipe.ReconciliationAct {
+		return "С кем сделать акт сверки? Назовите контрагента (название или ИНН) и, если нужно, период и договор — например, «акт сверки с Альфой за 1 квартал»."
+	}
 	names := map[string]string{
 		recipe.FilterCounterparty: "контрагента (название или ИНН)", recipe.FilterContract: "договор (номер, например П-15/2025)",
 		recipe.FilterAccount: "счёт (например, 60, 62.01 или 51)", recipe.FilterPeriodFrom: "период (например, «за март» или «с 01.03.2026 по 31.03.2026»)",

@@ -369,7 +369,7 @@ class Builder:
         credit turnovers and its number of documents (oracle.Ledger.act). Added with the act
         (issue #30) by its author, so not held out like the lines above."""
         a = self.L.act(period[0], period[1], cp, org=org, contract=contract)
-        figs = [fmt(abs(a["opening"])), fmt(a["debit"]), fmt(a["credit"]), fmt(abs(a["closing"]))]
+        figs = [fmt(abs(a["closing"])), fmt(abs(a["opening"])), fmt(a["debit"]), fmt(a["credit"])]
         figs = [f for f in figs if f != "0.00"]
         nf = []
         if namesake:
