@@ -117,7 +117,7 @@ func TestAskActThroughProxyStandIn(t *testing.T) {
 	res := askJSON(t, env, "/act Альфа 01.01.2026 31.03.2026")
 	plain := strings.ReplaceAll(strings.Join(res.Replies, "\n"), "\u00a0", " ")
 	if res.Recipe != "reconciliation_act" || !strings.Contains(plain,
-		"Акт сверки с ООО «Альфа» за 01.01.2026 – 31.03.2026: задолженность в пользу ООО «Северный ветер» составляет 3 076 579,33 руб.") ||
+		"Акт сверки с ООО «Альфа» за 01.01.2026 – 31.03.2026: задолженность в пользу ООО «Северный ветер» составляет 3 076 579,33 ₽") ||
 		!strings.Contains(plain, "1С: MCP toolkit") {
 		t.Fatalf("answer (%s):\n%s", res.Recipe, plain)
 	}

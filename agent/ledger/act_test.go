@@ -21,7 +21,7 @@ func TestActReply(t *testing.T) {
 	r := ask(t, s, 1, 1, "акт сверки с альфой за 1 квартал 2026")
 	text := plain(r.Text)
 	if r.Recipe != string(recipe.ReconciliationAct) || !strings.Contains(text,
-		"**Акт сверки с ООО «Альфа» за 01.01.2026 – 31.03.2026:** задолженность в пользу ООО «Северный ветер» составляет **3 076 579,33 руб.** [1]") {
+		"**Акт сверки с ООО «Альфа» за 01.01.2026 – 31.03.2026:** задолженность в пользу ООО «Северный ветер» составляет **3 076 579,33 ₽** [1]") {
 		t.Fatalf("reply (%s):\n%s", r.Recipe, text)
 	}
 	if r.Document == nil || r.Document.Name != "Акт сверки ООО «Альфа» 01.01.2026–31.03.2026.xlsx" || len(r.Attachments) != 1 ||

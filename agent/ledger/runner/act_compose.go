@@ -30,10 +30,10 @@ func (r Result) actMarkdown(mark string) string {
 	esc := md.Escape
 	var b strings.Builder
 	// the answer on its opening line: the act and whom the closing balance is in favour of, the
-	// figure in bold; BP's own wording of the verdict is in the files
+	// figure in bold as every answer's; BP's own wording of the verdict («… руб.») is in the files
 	head := "**" + esc(r.actHeading()) + ":** "
 	if p, sum, ok := a.Creditor(); ok {
-		head += esc("задолженность в пользу "+p.Name+" составляет ") + bold(esc(reconcile.Roubles(sum)+" руб."))
+		head += esc("задолженность в пользу "+p.Name+" составляет ") + bold(esc(sum.String()))
 	} else {
 		head += "взаимной задолженности нет\\."
 	}
@@ -88,12 +88,12 @@ func (r Result) actHeading() string {
 // actDetails says which settlements the act takes and how its sides read.
 func (r Result) actDetails() string {
 	a := r.Act
-	parts := []string{fmt.Sprintf("Дт (+) — то, что увеличивает долг %s нам (реализации, наши оплаты), Кт (−) — то, что его уменьшает (их оплаты, поступления от них).", a.Theirs.Name),
-		"Расчёты на счетах 60, 62, 76 по договорам, как в акте сверки 1С; взаимозачёты авансов внутри расчётов с контрагентом в строки не попадают."}
+	parts := []string{fmt.Sprintf("Дт (+) увеличивает долг %s нам (реализации, наши оплаты), Кт (−) уменьшает (их оплаты, поступления от них).", a.Theirs.Name),
+		"Счета 60, 62, 76 по договорам, как в акте сверки 1С; зачёты авансов внутри расчётов с контрагентом в строки не входят."}
 	if a.Contract == "" {
 		parts = append(parts, "По всем договорам; по одному — назовите его номер.")
 	}
-	parts = append(parts, "Акт целиком — в файлах Excel и PDF: колонки "+a.Theirs.Name+" оставлены для их данных.")
+	parts = append(parts, "Акт целиком — в файлах Excel и PDF, колонки "+a.Theirs.Name+" — для их данных.")
 	return strings.Join(parts, " ")
 }
 
