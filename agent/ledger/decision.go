@@ -79,6 +79,8 @@ var Commands = map[string]recipe.Name{
 	"payables": recipe.Payables,
 	"balance":  recipe.AccountBalance,
 	"aging":    recipe.ReceivablesAging,
+	"card":     recipe.CounterpartyCard,
+	"offsets":  recipe.OffsetCandidates,
 }
 
 // payablesWords are /aging's arguments that ask for what we owe: «/aging поставщики», «/aging кз».

@@ -154,6 +154,12 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r recip
 	if r.Name == recipe.ReceivablesAging || r.Name == recipe.PayablesAging {
 		return l.aging(ctx, res, r, f, a) // aging.go
 	}
+	switch r.Name {
+	case recipe.CounterpartyCard:
+		return l.partyCard(ctx, res, cats, f, a) // party_card.go
+	case recipe.OffsetCandidates:
+		return l.offsets(ctx, res, f, a) // offsets.go
+	}
 	dbg := &res.Debug
 	params := onec.Params{"Организация": refParam(a.org, refOrg)}
 	asOf, _ := parseDay(f.AsOfDate)
