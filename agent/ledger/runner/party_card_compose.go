@@ -52,14 +52,19 @@ func (r Result) cardText(cite bool) (string, []string) {
 			if debt == 0 && advance == 0 {
 				return
 			}
-			line := "- " + label + ": " + esc(debt.String())
+			line := "- " + label + ": "
+			if debt != 0 {
+				line += esc(debt.String())
+			} else {
+				line += "долга нет"
+			}
 			if advance != 0 {
 				line += esc("; " + advanceWord + " " + advance.String())
 			}
 			b.WriteString(line + "\n")
 		}
-		side("Должен нам", pc.TheyOwe, pc.Advanced, "выданный им аванс (переплата)")
-		side("Мы должны", pc.WeOwe, pc.Prepaid, "полученный от них аванс (переплата)")
+		side("Должен нам", pc.TheyOwe, pc.Advanced, "наш аванс ему (или переплата)")
+		side("Мы должны", pc.WeOwe, pc.Prepaid, "его аванс нам (или переплата)")
 	} else {
 		b.WriteString("\nРасчёты на эту дату закрыты: задолженности нет ни у них, ни у нас." + mark(pc.Sources.Balances) + "\n")
 	}
