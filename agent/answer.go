@@ -104,6 +104,9 @@ func (a *Agent) question(ctx context.Context, req api.Request, q skill.Query) (a
 	if st, ok := understand.LastState(q.History); ok {
 		prev = &st
 	}
+	if st, ok := a.replied(ctx, req); ok {
+		prev = &st // a reply to one of the bot's answers continues that answer
+	}
 	q.Decision = a.understand(ctx, q, prev)
 	var offerDocs bool
 	q.Decision, offerDocs = a.weighDocuments(ctx, q, false)
@@ -210,6 +213,7 @@ func (a *Agent) answerBy(ctx context.Context, r row, q skill.Query, route api.Ro
 		d = understand.Decision{Kind: understand.KindDocs, Continues: d.Continues, ContinuesDocs: rep.Quoted}
 	}
 	if st, ok := understand.StateOf(d, q.Text); ok && remember {
+		st.Listed = rep.Listed
 		ans.State = &st
 	}
 	return ans, nil
