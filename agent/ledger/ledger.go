@@ -350,6 +350,10 @@ func rowItem(res runner.Result, row runner.Row) facts.Item {
 		return reportItem(res, row, it) // report.go
 	case recipe.ReceivablesAging, recipe.PayablesAging:
 		return agingItem(res, row, it) // aging.go
+	case recipe.CounterpartyCard:
+		return cardItem(row, it) // card.go
+	case recipe.OffsetCandidates:
+		return offsetItem(row, it)
 	case recipe.Receivables, recipe.Payables:
 		it.Title = row.Name
 		it.Text = fmt.Sprintf("%s — %s", row.Name, row.Amount)
@@ -440,6 +444,10 @@ func totalItem(res runner.Result) facts.Item {
 		return reportTotal(res, it) // report.go
 	case recipe.ReceivablesAging, recipe.PayablesAging:
 		return agingTotal(res, it) // aging.go
+	case recipe.CounterpartyCard:
+		return cardTotal(res, it) // card.go
+	case recipe.OffsetCandidates:
+		return offsetsTotal(res, it)
 	case recipe.Receivables:
 		parties := ru.Count(n, "контрагент", "контрагента", "контрагентов")
 		it.Text = fmt.Sprintf("Итого нам должны: %s — %s.", sum, parties)

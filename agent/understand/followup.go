@@ -89,11 +89,14 @@ func StateOf(d Decision, question string) (State, bool) {
 // «а гранит?», «в юанях») only gives slots.
 var subjectConcepts = []Concept{CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CDocuments,
 	CBankOps, CContracts, CForming, CWrite, CRate, CKeyRate, CNews, CSmallTalk, CKBQuestion, CKBTopic, CMyDocs, CDocTerms,
-	CAnalysis, CTurnoverSheet, CAccountCard, CAging}
+	CAnalysis, CTurnoverSheet, CAccountCard, CAging, COffsets}
 
 // ledgerSubjects are the subject concepts of a 1C question.
 var ledgerSubjects = []Concept{CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CDocuments,
-	CBankOps, CContracts, CForming, CTurnoverSheet, CAccountCard, CAging}
+	CBankOps, CContracts, CForming, CTurnoverSheet, CAccountCard, CAging, COffsets}
+
+// isLedgerSubject reports whether the message names a subject of a 1C question.
+func (s *scan) isLedgerSubject() bool { return s.is(ledgerSubjects...) || s.hasValue(CPartyCard, "strong") }
 
 // FollowUp reads a message in the light of the previous question's state. It returns the
 // decision for the message and true when the message continues that question; a message that
@@ -117,7 +120,9 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 	same := s.startsWith("то же", "тоже самое", "то же самое") || s.hasPhrase("ту же", "тот же", "то же", "эту дату", "эту же",
 		"этот же", "этому счету", "этому счёту", "по нему", "по ним", "тогда")
 	cue := s.first(CFollowUp) == 0 || same || s.startsWith("теперь", "ну а", "а для", "и для")
-	subject := s.is(subjectConcepts...)
+	// A card asked by its own words («досье», «карточка контрагента») is a subject; «что по …»
+	// after a list only names the company the list continues with.
+	subject := s.is(subjectConcepts...) || s.hasValue(CPartyCard, "strong")
 	ledgerPrev := prev.Kind == KindLedger
 	// own is the message read without its opening «а»: the parser takes «а кредиторка?» for a
 	// bare continuation, and «а что ты умеешь?» for one too.
@@ -149,13 +154,13 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 		}
 	case subject && s.is(CNews, CSmallTalk, CKBQuestion, CMyDocs, CDocTerms, CWrite):
 		return fresh()
-	case subject && s.is(CKBTopic) && !s.is(ledgerSubjects...) && !s.is(CRate, CKeyRate):
+	case subject && s.is(CKBTopic) && !s.isLedgerSubject() && !s.is(CRate, CKeyRate):
 		return fresh()
-	case subject && !cue && !(ledgerPrev && lacks(own) && s.is(ledgerSubjects...)):
+	case subject && !cue && !(ledgerPrev && lacks(own) && s.isLedgerSubject()):
 		return Decision{}, false // a complete question of its own
-	case subject && ledgerPrev && !s.is(ledgerSubjects...) && !s.is(CAccount, CAccountWord):
+	case subject && ledgerPrev && !s.isLedgerSubject() && !s.is(CAccount, CAccountWord):
 		return fresh() // «а курс евро?» after a 1C figure: a new topic
-	case subject && !ledgerPrev && s.is(ledgerSubjects...):
+	case subject && !ledgerPrev && s.isLedgerSubject():
 		return fresh() // «а кто нам должен?» after a rate: a new topic
 	case !subject && !cue && !slotsOnly(s, cur):
 		return Decision{}, false
