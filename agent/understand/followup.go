@@ -96,7 +96,9 @@ var ledgerSubjects = []Concept{CReceivables, CPayables, CDebt, COwesUs, CWeOwe, 
 	CBankOps, CContracts, CForming, CTurnoverSheet, CAccountCard, CAging, COffsets}
 
 // isLedgerSubject reports whether the message names a subject of a 1C question.
-func (s *scan) isLedgerSubject() bool { return s.is(ledgerSubjects...) || s.hasValue(CPartyCard, "strong") }
+func (s *scan) isLedgerSubject() bool {
+	return s.is(ledgerSubjects...) || s.hasValue(CPartyCard, "strong")
+}
 
 // FollowUp reads a message in the light of the previous question's state. It returns the
 // decision for the message and true when the message continues that question; a message that
