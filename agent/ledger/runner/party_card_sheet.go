@@ -158,7 +158,7 @@ func (r Result) cardParts() []sheetPart {
 			pays.cells = append(pays.cells, []any{s.label, typeName(x.Type), x.Number, shortDate(x.Date), x.Amount})
 		}
 	}
-	pays.total = fmt.Sprintf("Последние %d оплат каждого направления; всего от них %d, мы им %d", CardPayments, pc.InCount, pc.OutCount)
+	pays.total = fmt.Sprintf("Последние оплаты, до %d каждого направления; всего от них %d, мы им %d", CardPayments, pc.InCount, pc.OutCount)
 	out = append(out, pays)
 
 	docs := sheetPart{name: "Документы", title: "Последние документы до " + ruDay(r.AsOf) + ": " + r.Party,
