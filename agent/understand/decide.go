@@ -516,7 +516,8 @@ func (s *scan) asksPartyCard(d *Decision, party bool) bool {
 	case !party || asked:
 		return false
 	case s.is(CPartyCard):
-		return true
+		// «что по энергии за март»: what happened over a period is its documents, not a card
+		return !d.Period.Set || !d.Period.Value.From.Before(d.Period.Value.To)
 	}
 	for _, h := range s.hits {
 		if h.Concept == CAccountCard && h.Phrase == "карточка" {
