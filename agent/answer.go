@@ -421,7 +421,10 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// So does the parser's «документы контрагента» (whose?) to a document the message names
 	// and the user has («упд статус 1? ндс к вычету можно») — not a report 1C would ask a
 	// period or a party of («оборотка за 1 квартал» beside an act of the third quarter).
-	namedOverPlan := asksBack && hit.Named && (planned || d.Rule == "documents")
+	// …and a deadline asked of a document the message names («упд 1452 получили 03.12 до какого
+	// оплатить»): 1C keeps what was paid, never by when — its question back whose would be no
+	// answer.
+	namedOverPlan := asksBack && hit.Named && (planned || d.Rule == "documents" || d.Asks.Deadline)
 	if hit.Coverage < need || hit.Matched < 2 && !pricedRow && !namedOverPlan && !wordOfName {
 		return d, fits
 	}
