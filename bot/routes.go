@@ -30,6 +30,8 @@ func commands() []command {
 		{name: "aging", description: "Просрочка по срокам долга: /aging, /aging 31.03.2026, /aging поставщики", handle: handleAgentCommand},
 		{name: "act", description: "Акт сверки с контрагентом: /act Альфа 1 кв, /act Альфа 01.01.2026 31.03.2026", handle: handleAgentCommand},
 		{name: "sverka", description: "Акт сверки (то же, что /act): /sverka Альфа за март", handle: handleAgentCommand},
+		{name: "card", description: "Карточка контрагента: /card Альфа, /card 9366414049, /card Альфа 31.03.2026", handle: handleAgentCommand},
+		{name: "offsets", description: "Встречные долги для взаимозачёта: /offsets, /offsets 31.03.2026", handle: handleAgentCommand},
 		{name: "base", description: "База 1С: из какой базы отвечать, если вам открыто несколько", handle: handleAgentCommand},
 		{name: "docs", description: "Мои документы: выбрать для вопросов, снять выбор, удалить", handle: handleAgentCommand},
 		{name: "reset", description: "Забыть историю диалога и начать заново", handle: handleReset},

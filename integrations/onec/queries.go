@@ -133,6 +133,7 @@ var templates = []template{
 	{idAgingPayables, allowed(agingPayablesText), agingParams, RowsAging},
 	{idReconcileBalances, allowed(reconcileBalancesText), reconcileParams, RowsCardTotals}, // the act of reconciliation: queries_reconcile.go
 	{idReconcileLines, allowed(reconcileLinesText), reconcileParams, RowsReconciliation},
+	{idOffsets, allowed(offsetsText), []paramSpec{pAsOf, pOrg, pCpOpt}, RowsBalance}, // offsets: queries_offsets.go
 }
 
 // allowed makes a template's first selection ВЫБРАТЬ РАЗРЕШЕННЫЕ: a 1C user whose rights
@@ -178,8 +179,8 @@ func Query(id string) (text string, ok bool) {
 
 // QueryIDs lists the whitelisted queries: the ten recipes of agent/ledger/runner, the five
 // catalog lookups, the five templates of the turnover sheet and the account card, the date of
-// the register's first posting, the register records, the two aging templates, then the two of
-// the act of reconciliation.
+// the register's first posting, the register records, the two aging templates, the two of the
+// act of reconciliation, then the offset candidates.
 func QueryIDs() []string {
 	ids := make([]string, len(templates))
 	for i, t := range templates {
