@@ -2,11 +2,16 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/xuri/excelize/v2"
+
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/integrations/onec/onectest"
+	"github.com/finbot/finbot/library/extract"
 )
 
 // The 1C path end to end: ask → agent → 1C lane → proxy client → a stand-in of the MCP
@@ -91,6 +96,113 @@ func TestAskAgingThroughProxyStandIn(t *testing.T) {
 	}
 	if res.Recipe != "receivables_aging" {
 		t.Errorf("recipe %q", res.Recipe)
+	}
+	for _, q := range srv.Queries() {
+		if _, ok := onec.QueryID(q); !ok {
+			t.Errorf("non-whitelisted query sent: %.60q", q)
+		}
+	}
+}
+
+// The act of reconciliation end to end through the toolkit's stand-in: /act with a company and
+// two dates, both templates over the wire, the verdict in the answer and both files sent — the
+// PDF read back as the bot reads an upload, with the act's figures, and the Excel opened.
+func TestAskActThroughProxyStandIn(t *testing.T) {
+	demo, err := onec.DemoDefault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := onectest.NewServer(t, demo)
+	env := map[string]string{"ONEC_URL": srv.URL, "ONEC_ORGANIZATION": demo.MainOrganization()}
+	res := askJSON(t, env, "/act Альфа 01.01.2026 31.03.2026")
+	plain := strings.ReplaceAll(strings.Join(res.Replies, "\n"), "\u00a0", " ")
+	if res.Recipe != "reconciliation_act" || !strings.Contains(plain,
+		"Акт сверки с ООО «Альфа» за 01.01.2026 – 31.03.2026: задолженность в пользу ООО «Северный ветер» составляет 3 076 579,33 ₽") ||
+		!strings.Contains(plain, "1С: MCP toolkit") {
+		t.Fatalf("answer (%s):\n%s", res.Recipe, plain)
+	}
+	files := map[string]string{} // extension → the file the console saved
+	for _, line := range strings.Split(plain, "\n") {
+		if rest, ok := strings.CutPrefix(line, "📎 "); ok {
+			if i := strings.LastIndex(rest, ": "); i > 0 {
+				path := rest[i+2:]
+				t.Cleanup(func() { os.Remove(path) })
+				files[filepath.Ext(path)] = path
+			}
+		}
+	}
+	if len(files) != 2 || files[".pdf"] == "" || files[".xlsx"] == "" {
+		t.Fatalf("files sent: %v\n%s", files, plain)
+	}
+	data, err := os.ReadFile(files[".pdf"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := extract.Extract(t.Context(), "act.pdf", data, extract.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(strings.ReplaceAll(doc.Pages[0].Text, "\u00a0", " ")), " ")
+	for _, want := range []string{"ИНН 9366414049, КПП 917301001", "Сальдо начальное 1 930 644,06", "Обороты за период 2 545 334,38 1 399 399,11",
+		"Сальдо конечное 3 076 579,33", "задолженность в пользу ООО «Северный ветер» составляет 3 076 579,33 руб."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the PDF lacks %q:\n%s", want, text)
+		}
+	}
+	if x, err := excelize.OpenFile(files[".xlsx"]); err != nil {
+		t.Errorf("the Excel: %v", err)
+	} else {
+		x.Close()
+	}
+	sent := strings.Join(srv.Queries(), "\x00")
+	for _, id := range []string{"address.reconciliation.balances", "address.reconciliation.lines"} {
+		if q, _ := onec.Query(id); !strings.Contains(sent, q) {
+			t.Errorf("%s did not go over the wire", id)
+		}
+	}
+	for _, q := range srv.Queries() {
+		if _, ok := onec.QueryID(q); !ok {
+			t.Errorf("non-whitelisted query sent: %.60q", q)
+		}
+	}
+}
+
+// The counterparty card and the offsets end to end through the toolkit's stand-in: the everyday
+// questions reach the recipes, the figures are the lane's (checked against a calculation in
+// agent/ledger/runner), each part of the card cites its recipe, and only whitelisted text was sent.
+func TestAskCardAndOffsetsThroughProxyStandIn(t *testing.T) {
+	demo, err := onec.DemoDefault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := onectest.NewServer(t, demo)
+	env := map[string]string{"ONEC_URL": srv.URL, "ONEC_ORGANIZATION": demo.MainOrganization()}
+	for _, c := range []struct {
+		q, recipe string
+		wants     []string
+	}{
+		{"карточка контрагента универсал на 31.03.2026", "counterparty_card", []string{
+			"ООО «Универсал», ИНН 5214649585 на 31.03.2026: в целом должен нам 763 472,12 ₽ (сальдо расчётов).",
+			"Должен нам: 2 131 029,84 ₽", "Мы должны: 1 330 424,57 ₽", "1С: Незакрытые договоры, ООО «Северный ветер», MCP toolkit",
+			"1С: Кредиторка по срокам долга", "1С: Банковские операции контрагента", "Акт сверки с Универсал", "Выгрузить в Excel"}},
+		{"встречные долги на 31.03.2026", "offset_candidates", []string{
+			"На 31.03.2026 встречные долги есть у 1 контрагента: зачесть можно до 1 330 424,57 ₽.", "по соглашению обеих сторон",
+			"1С: Встречные долги, ООО «Северный ветер», MCP toolkit"}},
+	} {
+		res := askJSON(t, env, c.q)
+		var labels []string
+		for _, b := range res.Buttons {
+			labels = append(labels, b.Text)
+		}
+		plain := strings.ReplaceAll(strings.ReplaceAll(strings.Join(append(res.Replies, labels...), " "), "\u00a0", " "), "*", "")
+		for _, want := range c.wants {
+			if !strings.Contains(plain, want) {
+				t.Errorf("%q: the answer lacks %q:\n%s", c.q, want, plain)
+			}
+		}
+		if res.Recipe != c.recipe {
+			t.Errorf("%q: recipe %q, want %q", c.q, res.Recipe, c.recipe)
+		}
 	}
 	for _, q := range srv.Queries() {
 		if _, ok := onec.QueryID(q); !ok {

@@ -104,6 +104,13 @@ func guard(ans *api.Answer, question string) {
 		d.Caption = ru.Truncate(postcheck.Defang(d.Caption, allowed), maxCaption)
 		ans.Document = &d
 	}
+	if len(ans.Attachments) > 0 {
+		files := slices.Clone(ans.Attachments)
+		for i := range files {
+			files[i].Caption = ru.Truncate(postcheck.Defang(files[i].Caption, allowed), maxCaption)
+		}
+		ans.Attachments = files
+	}
 }
 
 // bindLongButtons gives every question button too long for the callback data a kept question

@@ -97,6 +97,11 @@ func (c *core) ask(ctx context.Context, in incoming, req api.Request) error {
 		}
 		out.documents = append(out.documents, doc)
 	}
+	for _, d := range ans.Attachments { // further files, each its own message after the first
+		if len(d.Bytes) > 0 {
+			out.documents = append(out.documents, document{name: d.Name, caption: tgmd.Message{Text: d.Caption}, data: d.Bytes})
+		}
+	}
 	if c.debugOn(in.chatID) && c.access.isAdmin(in.userID) && ans.Debug.Trace["ledger"] != nil {
 		if data, err := json.MarshalIndent(ans.Debug, "", "  "); err == nil {
 			out.documents = append(out.documents, document{name: "debug.json", caption: tgmd.Message{Text: "debug: " + ans.Recipe}, data: []byte(c.redact(string(data)))})
@@ -110,6 +115,15 @@ func (c *core) ask(ctx context.Context, in incoming, req api.Request) error {
 		// A press's answer in a group goes to the presser only (ephemeral.go); one with buttons
 		// stays in the group, where pressing them works.
 		out.ephemeral = toPresser(in)
+	}
+	if r, ok := c.answerer.(answerRememberer); ok && out.sent == nil && out.ephemeral == nil && ans.State != nil && len(ans.State.Listed) > 0 {
+		// A list of companies: a reply to it («карточка 3») continues this answer.
+		sctx := context.WithoutCancel(ctx)
+		out.sent = func(messageID int) {
+			if err := r.RememberAnswer(sctx, req, messageID, ans); err != nil {
+				c.log.WarnContext(sctx, "remember answer", "chat_id", in.chatID, "err", err)
+			}
+		}
 	}
 	// The answer is ready: deliver it even if the user cancels now or the deadline passes (and
 	// /cancel says there is nothing left to stop).

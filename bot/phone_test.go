@@ -68,6 +68,7 @@ func TestPhoneShapes(t *testing.T) {
 		{"drilldown_62", "расшифруй остаток по 62 на 31.03.2026"},
 		{"sheet_62", "осв по 62 за март 2026"},
 		{"card_51", "карточка 51 за март 2026"},
+		{"act_alfa", "акт сверки с альфой за 1 квартал 2026"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ans, err := a.Answer(t.Context(), api.Request{UserID: int64(9100 + i), ChatID: int64(9100 + i), Text: tt.q})

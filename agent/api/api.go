@@ -71,13 +71,17 @@ type Answer struct {
 	Chart *Chart `json:"chart,omitempty"`
 	// Document is a file sent after the text.
 	Document *Document `json:"document,omitempty"`
+	// Attachments are further files sent after Document (an act of reconciliation's PDF beside
+	// its Excel).
+	Attachments []Document `json:"attachments,omitempty"`
 	// Receipt is the id of a document this answer acknowledges; the front end reports the
 	// message it sent with Agent.RememberReceipt.
 	Receipt string `json:"receipt,omitempty"`
 	Debug   Debug  `json:"debug"`
 
 	// State is what the dialog keeps of the question this answer answered, for a follow-up; the
-	// agent sets and reads it, the front ends leave it alone.
+	// agent sets and reads it, the front ends leave it alone — but for handing the answer back
+	// with the message it went out as (Agent.RememberAnswer), when it lists companies.
 	State *understand.State `json:"-"`
 }
 

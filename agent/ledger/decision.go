@@ -1,10 +1,13 @@
 package ledger
 
 import (
-	"github.com/finbot/finbot/integrations/onec"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
+
+	"github.com/finbot/finbot/integrations/onec"
 
 	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/recipe"
@@ -40,9 +43,10 @@ func FromDecision(d understand.Decision) runner.Decomposition {
 		f.Sort = "amount_desc" // the lists are by amount already; the answer names the largest first
 		f.Limit = d.Top
 	}
-	if (d.Recipe == recipe.TurnoverSheet || aging(d.Recipe)) && d.Contract.Set && !d.Counterparty.Set {
+	if (d.Recipe == recipe.TurnoverSheet || aging(d.Recipe) || d.Recipe == recipe.ReconciliationAct) && d.Contract.Set && !d.Counterparty.Set {
 		// «осв по 62 по договору П-77/2024»: the sheet of the contract's counterparty by contract;
-		// «просрочка по договору П-77/2024»: its counterparty's aging, the contract a row of it.
+		// «просрочка по договору П-77/2024»: its counterparty's aging, the contract a row of it;
+		// «акт сверки по договору П-77/2024»: the act of its counterparty, by that contract.
 		f.Counterparty = d.Contract.Value.OwnerRef
 	}
 	if d.Organization.Set {
@@ -79,6 +83,10 @@ var Commands = map[string]recipe.Name{
 	"payables": recipe.Payables,
 	"balance":  recipe.AccountBalance,
 	"aging":    recipe.ReceivablesAging,
+	"act":      recipe.ReconciliationAct,
+	"sverka":   recipe.ReconciliationAct,
+	"card":     recipe.CounterpartyCard,
+	"offsets":  recipe.OffsetCandidates,
 }
 
 // payablesWords are /aging's arguments that ask for what we owe: «/aging поставщики», «/aging кз».
@@ -92,6 +100,29 @@ func CommandRecipe(command, args string, parsed understand.Decision) (recipe.Nam
 		name = recipe.PayablesAging
 	}
 	return name, ok
+}
+
+// nameWritten is a command's arguments without its period or date and the words around a
+// name («с», «за»): what is left names the company; "" when nothing is.
+func nameWritten(args string, d understand.Decision) string {
+	for _, t := range []string{d.Period.Text, d.Date.Text} {
+		if t != "" {
+			args = strings.Replace(args, t, " ", 1)
+		}
+	}
+	var words []string
+	for _, w := range strings.Fields(args) {
+		switch strings.ToLower(w) {
+		case "с", "со", "за", "по", "на", "акт", "сверка", "сверки":
+			continue
+		}
+		words = append(words, w)
+	}
+	name := strings.Trim(strings.Join(words, " "), " ,.;:!?")
+	if !strings.ContainsFunc(name, unicode.IsLetter) {
+		return ""
+	}
+	return name
 }
 
 // aging reports whether r is an aging recipe.
@@ -111,14 +142,21 @@ func FromCommand(command, args string, d understand.Decision) (dec runner.Decomp
 		return runner.Decomposition{}, false
 	}
 	d.Kind, d.Recipe = understand.KindLedger, name
-	if d.Period.Set && !d.Date.Set {
+	if d.Period.Set && !d.Date.Set && name != recipe.ReconciliationAct { // an act is of a period
 		d.Date = understand.Slot[time.Time]{Value: d.Period.Value.To, Source: d.Period.Source, Text: d.Period.Text, Set: true}
 		d.Period = understand.Slot[ru.Period]{}
 	}
 	dec = FromDecision(d)
 	dec.FallbackRuleHit = "command_" + command
-	if d.Unknown != "" && !d.Counterparty.Set {
+	switch {
+	case d.Unknown != "" && !d.Counterparty.Set:
 		dec.Filters.Counterparty = d.Unknown
+	case name == recipe.ReconciliationAct && !d.Counterparty.Set && d.Contract.Set:
+		dec.Filters.Counterparty = d.Contract.Value.OwnerRef // «/act П-77/2024»: the contract's company
+	case name == recipe.ReconciliationAct && !d.Counterparty.Set:
+		// «/act Гамма», «/act Гранит»: the words besides the period are the company as written —
+		// the lane's resolver says it found none, or offers the companies it fits as buttons
+		dec.Filters.Counterparty = nameWritten(args, d)
 	}
 	if command == "balance" {
 		if first, _, _ := strings.Cut(strings.TrimSpace(args), " "); accountToken.MatchString(first) {
@@ -127,4 +165,23 @@ func FromCommand(command, args string, d understand.Decision) (dec runner.Decomp
 	}
 	dec.Missing = recipe.MissingFilters(dec.Intent, dec.Filters)
 	return dec, true
+}
+
+// digitsOnly is an argument of digits alone: «/card 7701234567» names an INN or nothing.
+var digitsOnly = regexp.MustCompile(`^\d{5,15}$`)
+
+// notINN says why the argument of /card is no INN (its length, its check digits); "" when it is
+// one, or is not digits alone.
+func notINN(command, args string) string {
+	arg := strings.TrimSpace(args)
+	if command != "card" || !digitsOnly.MatchString(arg) {
+		return ""
+	}
+	switch {
+	case len(arg) != 10 && len(arg) != 12:
+		return fmt.Sprintf("«%s» — не ИНН: у организации в ИНН 10 цифр, у ИП — 12. Проверьте номер или назовите контрагента.", arg)
+	case !recipe.ValidINN(arg):
+		return fmt.Sprintf("«%s» — не ИНН: не сходятся контрольные цифры. Проверьте номер или назовите контрагента.", arg)
+	}
+	return ""
 }

@@ -236,8 +236,19 @@ func (s *Skill) with(ctx context.Context, q skill.Query, planned *runner.Decompo
 		}
 		return on.reply(ctx, q, r), nil // its buttons bound to that base too
 	case Commands[q.Command] != "":
+		if why := notINN(q.Command, text); why != "" {
+			return skill.Text(why), nil
+		}
 		d := q.Decision // the command's arguments, read by the agent as a question is
-		if d.Kind != understand.KindLedger {
+		switch {
+		case Commands[q.Command] == recipe.ReconciliationAct:
+			// «/act Альфа 1 кв» reads as «акт сверки Альфа 1 кв»: its period, contract and name
+			// as an act's, not as the arguments alone would be read (an as-of date of a debt)
+			d = s.parser.Parse(understand.Input{Text: "акт сверки " + text, Now: s.now(), Catalogs: s.Catalogs(ctx, q.UserID, q.ChatID)})
+			if d.Kind == understand.KindUnknownEntity && d.UnknownContract != "" {
+				return unknownContractAnswer(d, "/"+q.Command+" "+text), nil // never the act of all contracts instead
+			}
+		case d.Kind != understand.KindLedger:
 			d = s.parser.Parse(understand.Input{Text: text, Now: s.now(), Catalogs: s.Catalogs(ctx, q.UserID, q.ChatID)})
 		}
 		dec, _ := FromCommand(q.Command, text, d)
@@ -323,6 +334,9 @@ func (s *Skill) press(ctx context.Context, q skill.Query, p Press) (skill.Reply,
 	}
 	if p.Export {
 		return export(res)
+	}
+	if p.PDF {
+		return exportPDF(res)
 	}
 	d, ok := Choice(res, p.Candidate)
 	if !ok {

@@ -250,7 +250,13 @@ func tableAnswer(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 	count := asksRowCount.MatchString(q.Text)
 	which := asksWhichRows.MatchString(q.Text)
 	if !cheap && !dear && !count && !which {
-		return skill.Reply{}, false
+		// «ставка ндс в прайсе»: a short question of a column's name and the table's asks the
+		// values the column takes (or, naming one, the rows that have it) — as «какая …» does;
+		// a row it names too makes it no such question (below)
+		if len(strings.Fields(q.Text)) > 5 {
+			return skill.Reply{}, false
+		}
+		which = true
 	}
 	s := tableFor(rds, hits)
 	if s == nil {
@@ -423,11 +429,12 @@ func tableAnswer(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 				if c == name || len(ts) == 0 || s.distinct(c)*2 > len(s.rows) {
 					continue
 				}
-				all := true
+				all, some := true, false // «Ед.»: a header of short words alone names nothing
 				for _, t := range ts {
 					all = all && (qt[t] || len([]rune(t)) < 3)
+					some = some || qt[t] && len([]rune(t)) >= 3
 				}
-				if all {
+				if all && some {
 					named = c
 				}
 			}

@@ -22,10 +22,13 @@ const (
 	BankOpsByParty       Name = "bank_ops_by_counterparty"
 	DocumentsByContract  Name = "documents_by_contract"
 	DocumentsFormBalance Name = "documents_forming_balance"
-	TurnoverSheet        Name = "turnover_sheet"    // оборотно-сальдовая ведомость за период (report.go)
-	AccountCard          Name = "account_card"      // карточка счёта за период (report.go)
-	ReceivablesAging     Name = "receivables_aging" // дебиторка по срокам долга на дату (aging.go)
-	PayablesAging        Name = "payables_aging"    // кредиторка по срокам долга на дату
+	TurnoverSheet        Name = "turnover_sheet"     // оборотно-сальдовая ведомость за период (report.go)
+	AccountCard          Name = "account_card"       // карточка счёта за период (report.go)
+	ReceivablesAging     Name = "receivables_aging"  // дебиторка по срокам долга на дату (aging.go)
+	PayablesAging        Name = "payables_aging"     // кредиторка по срокам долга на дату
+	ReconciliationAct    Name = "reconciliation_act" // акт сверки взаиморасчётов с контрагентом за период (runner/act.go)
+	CounterpartyCard     Name = "counterparty_card"  // карточка контрагента на дату (card.go)
+	OffsetCandidates     Name = "offset_candidates"  // встречные долги, кандидаты на взаимозачёт (offsets.go)
 	Unknown              Name = "unknown"
 )
 
@@ -33,7 +36,8 @@ const (
 func Names() []Name {
 	return []Name{OpenContracts, Payables, Receivables, AccountBalance,
 		OpenItemsByParty, OpenItemsByContract, DocumentsByParty, BankOpsByParty,
-		DocumentsByContract, DocumentsFormBalance, TurnoverSheet, AccountCard, ReceivablesAging, PayablesAging}
+		DocumentsByContract, DocumentsFormBalance, TurnoverSheet, AccountCard, ReceivablesAging, PayablesAging, ReconciliationAct,
+		CounterpartyCard, OffsetCandidates}
 }
 
 // Filter keys of the filter catalog.
@@ -165,6 +169,26 @@ var Specs = []Spec{
 		Required: []string{FilterAsOfDate}, Optional: []string{FilterOrganization, FilterCounterparty, FilterLimit},
 		Output:      []string{"counterparty_ref", "counterparty_name", "contract_name", "debt", "not_due", "overdue_by_interval", "doc_count", "earliest_due"},
 		DefaultSort: "overdue_desc", DefaultLimit: DefaultLimit, Drilldowns: []string{"address.open_items.by_counterparty"}, Scope: ScopeStrict},
+	// The act of reconciliation (runner/act.go): its balances and its lines, two templates of
+	// integrations/onec/queries_reconcile.go. No period: the current quarter so far (a date alone:
+	// from the start of its quarter), said in the answer.
+	{ID: "address.reconciliation.lines", Name: ReconciliationAct, Purpose: "Акт сверки взаиморасчётов",
+		Required: []string{FilterCounterparty}, Optional: []string{FilterPeriodFrom, FilterPeriodTo, FilterAsOfDate, FilterOrganization, FilterContract, FilterLimit},
+		Output:      []string{"date", "document_type", "number", "debit", "credit", "opening_balance", "closing_balance"},
+		DefaultSort: "date_asc", DefaultLimit: MaxLimit, Scope: ScopeStrict},
+	// The counterparty card (runner/card.go): one counterparty at a date through the templates of
+	// the recipes above — its settlements by contract (open contracts), its overdue on both sides
+	// (the aging), its latest bank operations and documents. Its ID names no single template.
+	{ID: "card.counterparty", Name: CounterpartyCard, Purpose: "Карточка контрагента",
+		Required: []string{FilterCounterparty, FilterAsOfDate}, Optional: []string{FilterOrganization},
+		Output:      []string{"counterparty_name", "inn", "receivable", "payable", "net", "overdue_by_interval", "payments", "contracts", "documents"},
+		DefaultSort: "account_asc", DefaultLimit: MaxLimit, Drilldowns: []string{"address.aging.receivables", "address.aging.payables"}, Scope: ScopeStrict},
+	// Offset candidates (runner/offsets.go): counterparties both our debtor and our creditor at a
+	// date, per pair of contracts.
+	{ID: "address.offsets.candidates", Name: OffsetCandidates, Purpose: "Встречные долги: кандидаты на взаимозачёт",
+		Required: []string{FilterAsOfDate}, Optional: []string{FilterOrganization, FilterCounterparty, FilterLimit},
+		Output:      []string{"counterparty_name", "receivable_contract", "receivable", "payable_contract", "payable", "nettable"},
+		DefaultSort: "amount_desc", DefaultLimit: DefaultLimit, Drilldowns: []string{"card.counterparty"}, Scope: ScopeStrict},
 }
 
 // For returns the recipe of an intent.

@@ -17,7 +17,7 @@ import (
 type Party struct {
 	Name string // «ООО "Альфа"» as the catalog names it
 	INN  string
-	KPP  string
+	KPP  string // "" for an individual entrepreneur, or where the catalog has none
 }
 
 // Line is one document or payment of the period.
@@ -38,6 +38,9 @@ type Act struct {
 	// the counterparty owes us, negative — we owe them.
 	Opening, Closing onec.Kopecks
 	Lines            []Line
+	// Source names where our side's figures come from («1С: Акт сверки, ООО «Северный ветер»,
+	// демо-база (встроенная)»), printed under the act; "" for none.
+	Source string
 }
 
 // Turnovers returns the sums of the lines' debit and credit.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -33,7 +34,8 @@ func (p *Parser) decide(s *scan, d *Decision) {
 			}
 		}
 	}
-	ledgerAsk := s.is(ledgerFigures...) || s.is(CContracts) && s.is(CNotClosed) || s.asksAging(d) ||
+	ledgerAsk := s.is(ledgerFigures...) || s.is(CContracts) && s.is(CNotClosed) || s.asksAging(d) || s.asksAct(d) ||
+		s.is(COffsets) || s.asksPartyCard(d, d.Unknown != "") ||
 		s.hasValue(CAccountCard, "") || s.is(CAccountCard) && (d.Period.Set || d.Date.Set) || // «карточка за март»
 		d.Counterparty.Set || len(d.Parties) > 0 || d.Contract.Set || len(d.Candidates) > 0 ||
 		d.BankAccount.Set || d.UnknownBankAccount != "" || len(d.BankAccountCandidates) > 0 || d.UnknownContract != "" ||
@@ -68,7 +70,11 @@ func (p *Parser) decide(s *scan, d *Decision) {
 	case s.is(CSmallTalk) && !ledgerAsk && !s.is(CRate, CKeyRate, CNews, CKBQuestion, CKBTopic, CMyDocs, CDocTerms) && len(s.toks) <= 8:
 		set(KindSmallTalk, "smalltalk", "приветствие или разговор о боте", true)
 	case p.aboutMyDocs(s, d):
-		set(KindDocs, "docs", "вопрос о загруженных документах", true)
+		rule := "docs"
+		if s.asksAct(d) && s.in.Catalogs == nil {
+			rule = "docs_act" // NeedsCatalogs: the company it names may be another than the act's
+		}
+		set(KindDocs, rule, "вопрос о загруженных документах", true)
 	case kbAsk && !(d.Currencies.Set && s.is(CRate)) && !s.is(CNews):
 		switch {
 		case s.hasValue(CKBQuestion, "definition"):
@@ -189,7 +195,15 @@ func (p *Parser) aboutMyDocs(s *scan, d *Decision) bool {
 	if d.Account.Set || d.Contract.Set || s.is(CReceivables, CPayables, CByParty) {
 		return false // the uploaded contract is not in 1C: a 1C contract number is the ledger's
 	}
-	kind, noun, own, number := s.uploadedRefs(d)
+	kind, noun, own, number, named := s.uploadedRefs(d)
+	if s.asksAct(d) && !weak {
+		// «сделай акт сверки с …», or an act with a company no uploaded document names: the act
+		// of 1C, not the uploaded one («акт сверки с гранитом» of an uploaded act with Гранит
+		// stays the document's)
+		if makeAct.MatchString(s.folded) || d.Counterparty.Set && !named {
+			return false
+		}
+	}
 	figures := s.is(CBalance, COpenItems, CBankOps, COwesUs, CWeOwe, CForming, CDebt)
 	switch {
 	case number:
@@ -208,10 +222,15 @@ func (p *Parser) aboutMyDocs(s *scan, d *Decision) bool {
 var docKinds = map[string]bool{"договор": true, "акт": true, "счет": true, "накладн": true, "соглашен": true,
 	"спецификац": true, "дополнительн": true, "приложен": true, "упд": true}
 
+// makeAct: the message asks to make an act, not about one («сделай акт сверки», «нужен акт
+// сверки», «пришли сверку»).
+var makeAct = regexp.MustCompile(`(^|\s)(сделай|сделайте|сформируй|сформируйте|составь|составьте|подготовь|подготовьте|выгрузи|выгрузите|нужен|нужна|пришли|пришлите|распечатай|построй|сверь|сверьте|давай)(\s|$)`)
+
 // uploadedRefs reports what the message names of the uploaded documents: the kind of one
 // («акт сверки»: its first two words), something of its own (a company in its title, a number
-// of its title, its date), and its number («15-П», a number with a dash or slash).
-func (s *scan) uploadedRefs(d *Decision) (kind, noun, own, number bool) {
+// of its title, its date), its number («15-П», a number with a dash or slash), and whether
+// what it names of its own is a word of a title (a company's name), not a number or a date.
+func (s *scan) uploadedRefs(d *Decision) (kind, noun, own, number, named bool) {
 	for _, title := range s.in.Docs {
 		tt := Tokenize(title)
 		if len(tt) >= 2 && docKinds[tt[0].Stem] && s.hasBigram(tt[0].Stem, tt[1].Stem) {
@@ -233,12 +252,12 @@ func (s *scan) uploadedRefs(d *Decision) (kind, noun, own, number bool) {
 					own = own || len(t.Text) <= 2 && kind // «за 1 квартал»
 				case !isNum && len([]rune(t.Text)) >= 5 && !genericTitleWord(t.Stem) && !docKinds[t.Stem] &&
 					(m.Text == t.Text || declined(m.Text, t.Text) || typoEligible(m.Stem) && within1(m.Stem, t.Stem)):
-					own = true
+					own, named = true, true
 				}
 			}
 		}
 	}
-	return kind, noun, own, number
+	return kind, noun, own, number, named
 }
 
 // hasBigram reports whether two stems follow each other in the message.
@@ -254,7 +273,7 @@ func (s *scan) hasBigram(a, b string) bool {
 // genericTitleWord are the words of document titles that name no particular document.
 func genericTitleWord(stem string) bool {
 	switch stem {
-	case "договор", "поставк", "сверк", "квартал", "оказан", "услуг", "аренд", "подряд", "выполнен", "работ",
+	case "договор", "поставк", "сверк", "квартал", "кварта", "оказан", "услуг", "аренд", "подряд", "выполнен", "работ",
 		"соглашен", "дополнительн", "приложен", "спецификац", "счет", "накладн":
 		return true
 	}
@@ -332,6 +351,25 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 	}
 	tradeKind := salesOrPurchases(s.in.Text)
 	switch {
+	case s.asksAct(d):
+		// «акт сверки с альфой за 1 квартал», «сверка с бетой по договору № 5 за март», «сделай
+		// акт сверки с ромашкой на 31.03»: the act of the company (and the contract) over the
+		// period; a date alone is its end, a day «за» it its whole period
+		if d.Date.Set && strings.HasPrefix(d.Date.Text, "за ") {
+			d.Period = slot(ru.Period{From: d.Date.Value, To: d.Date.Value, Kind: ru.KindDay, Text: d.Date.Text}, d.Date.Source, d.Date.Text)
+			d.Date = Slot[time.Time]{}
+		}
+		set(recipe.ReconciliationAct, "reconciliation_act", "акт сверки взаиморасчётов с контрагентом")
+	case s.is(COffsets) && !s.is(CDocuments, CBankOps, CTurnoverSheet, CForming) && !d.Contract.Set && !d.Account.Set:
+		// «взаимозачёт», «кого можно зачесть», «встречные долги на 31.03»: the companies both our
+		// debtor and our creditor, on a day (a period asked: its end)
+		set(recipe.OffsetCandidates, "offsets", "встречные долги: кандидаты на взаимозачёт")
+		asOfPeriodEnd(d)
+	case s.asksPartyCard(d, party):
+		// «карточка контрагента альфа», «что у нас с бетой», «досье на ромашку»: everything about
+		// one company on a day
+		set(recipe.CounterpartyCard, "counterparty_card", "карточка контрагента: расчёты, просрочка, оплаты, документы")
+		asOfPeriodEnd(d)
 	case s.asksAging(d) && !s.is(CDocuments, CForming, CTurnoverSheet, CAccountCard) && (s.is(CAging) || !s.is(CBankOps)):
 		// «просрочка по покупателям на 1.04», «старение кредиторки», «дз старше 90 дней»: the
 		// debt by days overdue, on the side the message names
@@ -488,6 +526,43 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 	}
 }
 
+// asksPartyCard reports whether the message asks for a counterparty's card: a phrase that means
+// it alone («карточка контрагента», «досье»), or with a company named and nothing else asked of
+// it — «что у нас с бетой», «всё по гранит», «карточка альфы» (a «карточка» with no account and
+// no period: with them it is the account's card). party: a company is named (or a name 1C does
+// not know).
+func (s *scan) asksPartyCard(d *Decision, party bool) bool {
+	if d.Contract.Set || d.Account.Set || d.UnknownAccount != "" || d.UnknownContract != "" || d.BankAccount.Set {
+		return false
+	}
+	asked := s.is(CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CDocuments, CBankOps, CContracts,
+		CForming, CTurnoverSheet, CAging, CNotClosed)
+	switch {
+	case s.hasValue(CPartyCard, "strong"):
+		return true
+	case !party || asked:
+		return false
+	case s.is(CPartyCard):
+		// «что по энергии за март»: what happened over a period is its documents, not a card
+		return !d.Period.Set || !d.Period.Value.From.Before(d.Period.Value.To)
+	}
+	for _, h := range s.hits {
+		if h.Concept == CAccountCard && h.Phrase == "карточка" {
+			return !d.Period.Set && !s.hasValue(CAccountCard, "")
+		}
+	}
+	return false
+}
+
+// asOfPeriodEnd makes a period the message names its end's day: a card or the offsets are as of
+// a day («досье на ромашку за март»: on 31.03).
+func asOfPeriodEnd(d *Decision) {
+	if d.Period.Set && !d.Date.Set {
+		d.Date = slot(d.Period.Value.To, d.Period.Source, d.Period.Text)
+		d.Period = Slot[ru.Period]{}
+	}
+}
+
 // hasStemPrefix reports whether a word of the message starts with prefix («должны», «должен»).
 func (s *scan) hasStemPrefix(prefix string) bool {
 	for _, t := range s.toks {
@@ -520,6 +595,22 @@ func (s *scan) asksAging(d *Decision) bool {
 	}
 	aged := s.is(CAging) || olderThan.MatchString(s.folded)
 	return aged && (s.is(CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CCustomers, CSuppliers) || d.Counterparty.Set || d.Unknown != "")
+}
+
+// actsListed: «акты сверки с альфой за 2025» in the plural are the act documents 1C keeps, not
+// an act to make; «сальдо для акта сверки» asks for the balance to put in one.
+var actsListed = regexp.MustCompile(`(^|\s)(акты|актов|актам|актами|актах)\s+сверк|(^|\s)(для|к|под|в)\s+акт\p{L}*\s+сверк`)
+
+// asksAct reports whether the message asks for the act of reconciliation with a company («акт
+// сверки с альфой», «сверка с бетой за март», «сделай акт сверки»), not for the act documents
+// of 1C nor about acts in general («акт сверки обязателен или по желанию?»): it names a company
+// or a contract, a date or a period, asks to make one, or says no more than «акт сверки».
+func (s *scan) asksAct(d *Decision) bool {
+	if !s.is(CReconcile) || actsListed.MatchString(s.folded) {
+		return false
+	}
+	return d.Counterparty.Set || len(d.Candidates) > 0 || d.Unknown != "" || d.Contract.Set || d.UnknownContract != "" ||
+		d.Date.Set || d.Period.Set || makeAct.MatchString(s.folded) || len(s.toks) <= 3
 }
 
 // asOfDate reports whether the message gives an as-of date («на 1.04», «на конец марта»): a

@@ -67,6 +67,10 @@ func NeedsCatalogs(d Decision) bool {
 	switch d.Kind {
 	case KindLedger, KindUnknownEntity, KindClarify:
 		return true
+	case KindDocs:
+		// «акт сверки с альфой за 1 квартал» beside an uploaded act with another company: whose
+		// act it asks for, the catalogs say
+		return d.Rule == "docs_act"
 	case KindKB:
 		// «сколько нам должен вектор с ндс»: a rules topic with no company named — until the
 		// catalogs say «вектор» is one
@@ -384,6 +388,15 @@ func (p *Parser) dates(s *scan, d *Decision) {
 		// «на 1 марта и на 1 апреля»: a second day after «и» or a comma
 		if i := strings.Index(text, per.Text); i >= 0 {
 			rest := text[i+len(per.Text):]
+			if m := nextDate.FindStringIndex(rest); m != nil {
+				// «/act Альфа 01.01.2026 31.03.2026»: two dates side by side are a period's bounds
+				if p2, ok2, err2 := ru.ParsePeriod(rest, s.in.Now); err2 == nil && ok2 && p2.Kind == ru.KindDay &&
+					strings.HasPrefix(strings.TrimSpace(rest), p2.Text) && p2.From.After(per.From) {
+					d.Date = Slot[time.Time]{}
+					d.Period = slot(ru.Period{From: per.From, To: p2.From, Kind: ru.KindRange, Text: per.Text + rest[:m[1]]}, FromText, per.Text+rest[:m[1]])
+					return
+				}
+			}
 			if m := secondDay.FindStringIndex(rest); m != nil && m[0] == 0 {
 				if p2, ok2, err2 := ru.ParsePeriod(rest, s.in.Now); err2 == nil && ok2 && p2.Kind == ru.KindDay && !p2.From.Equal(per.From) {
 					first, second := per.From, p2.From
@@ -427,6 +440,9 @@ func ForOrganization(text, name string) string {
 	}
 	return strings.TrimSpace(text) + " по организации " + name
 }
+
+// nextDate is a numeric date right after another, a space apart: «01.01.2026 31.03.2026».
+var nextDate = regexp.MustCompile(`^\s+\d{1,2}\.\d{1,2}(?:\.\d{2,4})?`)
 
 // secondDay: what joins a second as-of date to the first («… и на 1 апреля», «, 1 апреля»).
 var secondDay = regexp.MustCompile(`^\s*(?:,|и|а\s+также|vs|против)\s`)
@@ -1113,6 +1129,9 @@ func (s *scan) outsideNames(c Concept) bool {
 func (p *Parser) settleDates(d *Decision) {
 	asOf := d.Kind == KindKeyRate || d.Kind == KindRate || d.Kind == KindLedger && asOfRecipe(d.Recipe)
 	switch {
+	case d.Recipe == recipe.ReconciliationAct:
+		// an act is of a period; a date alone is its end («на 31.03»), which the lane takes
+		// from the start of its quarter (decide made «за 31.03» a one-day period)
 	case asOf && d.Period.Set && d.Kind == KindLedger:
 		end := d.Period.Value.To
 		d.Date = slot(end, d.Period.Source, d.Period.Text)

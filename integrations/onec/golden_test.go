@@ -40,9 +40,17 @@ func TestDemoGolden(t *testing.T) {
 		{"drilldown_62_vector", "address.balance.drilldown_documents",
 			map[string]any{"НаДату": "2026-04-01T00:00:00", "Организация": org, "СчетКод": "62", "СчетМаска": "62.%",
 				"Контрагент": ref(onec.TypeCounterparty, byName["АО «Вектор»"]), "Договор": nil}, 4},
+		{"offsets_2026-03-31", "address.offsets.candidates",
+			map[string]any{"НаДату": "2026-04-01T00:00:00", "Организация": org, "Контрагент": nil}, 10},
 		{"documents_granit_2025q2", "address.documents.by_counterparty",
 			map[string]any{"НачалоПериода": "2025-04-01T00:00:00", "КонецПериода": "2025-06-30T23:59:59", "Организация": org,
 				"Контрагент": ref(onec.TypeCounterparty, byName["ООО «Гранит»"]), "ТипДокумента": ""}, 4},
+		{"reconciliation_balances_alfa_2026q1", "address.reconciliation.balances",
+			map[string]any{"НачалоПериода": "2026-01-01T00:00:00", "КонецПериода": "2026-03-31T23:59:59", "Организация": org,
+				"Контрагент": ref(onec.TypeCounterparty, byName["ООО «Альфа»"]), "Договор": nil}, 1},
+		{"reconciliation_lines_alfa_2026q1", "address.reconciliation.lines",
+			map[string]any{"НачалоПериода": "2026-01-01T00:00:00", "КонецПериода": "2026-03-31T23:59:59", "Организация": org,
+				"Контрагент": ref(onec.TypeCounterparty, byName["ООО «Альфа»"]), "Договор": nil}, 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -73,19 +73,20 @@ func query(ctx context.Context, w Wire, id string, params Params, limit int) (*R
 type RowKind int
 
 const (
-	rowsNone         RowKind = iota
-	RowsBalance              // BalanceRow: balances (Остатки), per settlement document where the account has one
-	RowsMovement             // MovementRow: register records (Движения)
-	RowsDocument             // DocumentRow: document headers
-	RowsSheet                // SheetRow: the turnover sheet
-	RowsCardTotals           // CardTotalsRow: the account card's opening, turnovers and closing
-	RowsFirstPosting         // FirstPostingRow: the date of the register's first record
-	RowsOrganization         // OrganizationRow
-	RowsCounterparty         // CounterpartyRow
-	RowsContract             // ContractRow
-	RowsAccount              // AccountRow
-	RowsBankAccount          // BankAccountRow
-	RowsAging                // AgingRow: debts by days overdue (queries_aging.go)
+	rowsNone           RowKind = iota
+	RowsBalance                // BalanceRow: balances (Остатки), per settlement document where the account has one
+	RowsMovement               // MovementRow: register records (Движения)
+	RowsDocument               // DocumentRow: document headers
+	RowsSheet                  // SheetRow: the turnover sheet
+	RowsCardTotals             // CardTotalsRow: the account card's opening, turnovers and closing
+	RowsFirstPosting           // FirstPostingRow: the date of the register's first record
+	RowsOrganization           // OrganizationRow
+	RowsCounterparty           // CounterpartyRow
+	RowsContract               // ContractRow
+	RowsAccount                // AccountRow
+	RowsBankAccount            // BankAccountRow
+	RowsAging                  // AgingRow: debts by days overdue (queries_aging.go)
+	RowsReconciliation         // ReconciliationRow: the lines of an act of reconciliation (queries_reconcile.go)
 )
 
 // RowKindOf says which family a whitelisted template answers in.
@@ -132,6 +133,7 @@ type Result struct {
 	Accounts       []AccountRow
 	BankAccounts   []BankAccountRow
 	Aging          []AgingRow
+	Reconciliation []ReconciliationRow
 }
 
 // BalanceRow is a settlement balance (address.payables…, receivables…, account.balance_snapshot).
@@ -221,10 +223,23 @@ type AgingRow struct {
 	EarliestDue time.Time
 }
 
+// ReconciliationRow is a line of an act of reconciliation (address.reconciliation.lines): one
+// registrar of the period, its movements on the counterparty's settlement lines.
+type ReconciliationRow struct {
+	Registrar Ref       // Регистратор: its Type names the document («ДокументСсылка.РеализацияТоваровУслуг»)
+	Date      time.Time // Дата: the registrar's records' Период (the earliest)
+	Number    string    // Номер: the registrar's number as 1C keeps it («СВ00-000015»)
+	Account   string    // Счет: the settlement account it moved (the greatest code, when several)
+	// Debit increases the counterparty's debt to us, Credit decreases it (a return to a
+	// supplier is a negative credit, as BP prints it).
+	Debit, Credit Kopecks
+}
+
 // OrganizationRow is Справочник.Организации.
 type OrganizationRow struct {
 	Ref       Ref
 	Name, INN string
+	KPP       string
 	// Head is ГоловнаяОрганизация: the organization itself for a head organization (BP fills it
 	// so), its head for an обособленное подразделение; empty where a base leaves it unfilled.
 	Head Ref
@@ -239,6 +254,7 @@ func (o OrganizationRow) Division() bool {
 type CounterpartyRow struct {
 	Ref                       Ref
 	Code, Name, FullName, INN string
+	KPP                       string
 	Deleted                   bool
 }
 
@@ -249,6 +265,10 @@ type ContractRow struct {
 	Owner, Organization Ref
 	Date                time.Time // zero when none
 	Deleted             bool
+	// TermSet is УстановленСрокОплаты («Установлен срок оплаты по договору»); TermDays is
+	// СрокОплаты, the payment term in days, which BP applies only when TermSet is.
+	TermSet  bool
+	TermDays int
 }
 
 // AccountRow is an account of ПланСчетов.Хозрасчетный.
@@ -372,6 +392,19 @@ func (res *Result) decode(r map[string]any) string {
 			return DropUnknownShape
 		}
 		res.Aging = append(res.Aging, row)
+	case RowsReconciliation:
+		reg, hasReg := RefOf(r["Регистратор"])
+		date, hasDate := rowDate(r["Дата"])
+		row := ReconciliationRow{Registrar: reg, Date: date, Number: str(r["Номер"]), Account: str(r["Счет"])}
+		switch {
+		case !hasReg:
+			return DropNoRegistrar
+		case !hasDate:
+			return DropNoPeriod
+		case !amounts(r, map[string]*Kopecks{"Дебет": &row.Debit, "Кредит": &row.Credit}):
+			return DropUnknownShape
+		}
+		res.Reconciliation = append(res.Reconciliation, row)
 	case RowsFirstPosting:
 		v, has := r["Период"]
 		period, ok := rowDate(v)
@@ -389,14 +422,15 @@ func (res *Result) decode(r map[string]any) string {
 func (res *Result) decodeCatalog(r map[string]any) {
 	switch res.Kind {
 	case RowsOrganization:
-		res.Organizations = append(res.Organizations, OrganizationRow{Ref: ref(r["Ссылка"]), Name: str(r["Наименование"]), INN: str(r["ИНН"]), Head: ref(r["ГоловнаяОрганизация"])})
+		res.Organizations = append(res.Organizations, OrganizationRow{Ref: ref(r["Ссылка"]), Name: str(r["Наименование"]), INN: str(r["ИНН"]), KPP: str(r["КПП"]), Head: ref(r["ГоловнаяОрганизация"])})
 	case RowsCounterparty:
 		res.Counterparties = append(res.Counterparties, CounterpartyRow{Ref: ref(r["Ссылка"]), Code: str(r["Код"]), Name: str(r["Наименование"]),
-			FullName: str(r["НаименованиеПолное"]), INN: str(r["ИНН"]), Deleted: boolOf(r["ПометкаУдаления"])})
+			FullName: str(r["НаименованиеПолное"]), INN: str(r["ИНН"]), KPP: str(r["КПП"]), Deleted: boolOf(r["ПометкаУдаления"])})
 	case RowsContract:
 		date, _ := rowDate(r["Дата"])
 		res.Contracts = append(res.Contracts, ContractRow{Ref: ref(r["Ссылка"]), Code: str(r["Код"]), Name: str(r["Наименование"]),
-			Number: str(r["Номер"]), Owner: ref(r["Владелец"]), Organization: ref(r["Организация"]), Date: date, Deleted: boolOf(r["ПометкаУдаления"])})
+			Number: str(r["Номер"]), Owner: ref(r["Владелец"]), Organization: ref(r["Организация"]), Date: date, Deleted: boolOf(r["ПометкаУдаления"]),
+			TermSet: boolOf(r["УстановленСрокОплаты"]), TermDays: count(r["СрокОплаты"])})
 	case RowsAccount:
 		var kinds []string
 		for s := range strings.SplitSeq(str(r["ВидыСубконто"]), ",") {

@@ -204,7 +204,7 @@ func TestEveryTemplateHasTypedRows(t *testing.T) {
 				t.Fatalf("%s via %s: %v", id, src.Name(), err)
 			}
 			n := len(res.Balances) + len(res.Movements) + len(res.Documents) + len(res.Sheet) + len(res.CardTotals) +
-				len(res.FirstPosting) +
+				len(res.FirstPosting) + len(res.Reconciliation) +
 				len(res.Organizations) + len(res.Counterparties) + len(res.Contracts) + len(res.Accounts) + len(res.BankAccounts)
 			seen[res.Kind] += res.Received
 			if res.ID != id || len(res.Dropped) != 0 || n != res.Received {

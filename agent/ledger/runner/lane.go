@@ -178,7 +178,7 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 		return nil, err
 	}
 	for _, r := range res.Organizations {
-		e := recipe.Entity{Ref: r.Ref.UUID, Name: r.Name, INN: r.INN}
+		e := recipe.Entity{Ref: r.Ref.UUID, Name: r.Name, INN: r.INN, KPP: r.KPP}
 		if r.Division() {
 			e.HeadRef = r.Head.UUID
 		}
@@ -189,14 +189,15 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 		return nil, err
 	}
 	for _, r := range res.Counterparties {
-		c.parties = append(c.parties, recipe.Entity{Ref: r.Ref.UUID, Name: r.Name, FullName: r.FullName, INN: r.INN, Deleted: r.Deleted})
+		c.parties = append(c.parties, recipe.Entity{Ref: r.Ref.UUID, Name: r.Name, FullName: r.FullName, INN: r.INN, KPP: r.KPP, Deleted: r.Deleted})
 	}
 	if res, err = load("catalog.contracts"); err != nil {
 		return nil, err
 	}
 	for _, r := range res.Contracts {
 		c.contracts = append(c.contracts, recipe.Entity{Ref: r.Ref.UUID, Name: r.Name, Number: r.Number,
-			OwnerRef: r.Owner.UUID, OrgRef: r.Organization.UUID, Date: r.Date.Format(time.DateOnly), Deleted: r.Deleted})
+			OwnerRef: r.Owner.UUID, OrgRef: r.Organization.UUID, Date: r.Date.Format(time.DateOnly), Deleted: r.Deleted,
+			TermSet: r.TermSet, TermDays: r.TermDays})
 	}
 	if res, err = load("catalog.accounts"); err != nil {
 		return nil, err

@@ -150,3 +150,65 @@ func TestRealisticAging(t *testing.T) {
 		})
 	}
 }
+
+// The act of reconciliation on the realistic base through the proxy's 1,000 rows: the head
+// organization (with its обособленное подразделение) and its busiest counterparty over a year —
+// the act adds up, says the division is included, and its files render (the PDF over several
+// pages); a currency customer's act is in roubles. The figures are checked in ledgergen.
+func TestRealisticAct(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the realistic base takes a few seconds to generate")
+	}
+	l := ledgergen.Realistic(ledgergen.DefaultSeed)
+	d := onec.NewNamedDemo(l, ledgergen.RealisticName)
+	lane := NewLane(d, Options{Now: fixedNow, Organization: d.MainOrganization(), MaxRows: onec.MaxProxyRows})
+	head := l.Organizations[0]
+	moves, currency := map[string]int{}, ""
+	for _, m := range l.Movements {
+		if m.OrganizationRef != head.Ref || m.Period.Year() != 2025 {
+			continue
+		}
+		for _, side := range []struct {
+			acc  string
+			subs []onec.Subconto
+		}{{m.AccountDr, m.SubcontoDr}, {m.AccountCr, m.SubcontoCr}} {
+			if len(side.subs) > 0 && side.subs[0].Kind == "Контрагенты" && (strings.HasPrefix(side.acc, "60") || strings.HasPrefix(side.acc, "62")) {
+				moves[side.subs[0].Ref]++
+				if side.acc == "62.21" {
+					currency = side.subs[0].Ref
+				}
+			}
+		}
+	}
+	busiest := ""
+	for cp, n := range moves {
+		if n > moves[busiest] || n == moves[busiest] && cp < busiest {
+			busiest = cp
+		}
+	}
+	for _, tt := range []struct{ name, cp string }{{"busiest", busiest}, {"currency", currency}} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.cp == "" {
+				t.Fatal("no such counterparty in the realistic base")
+			}
+			res := lane.Run(context.Background(), ask(recipe.ReconciliationAct, recipe.Filters{Counterparty: tt.cp, PeriodFrom: "2025-01-01", PeriodTo: "2025-12-31"}))
+			if res.ResultMode == Limited || res.Act == nil {
+				t.Fatalf("%s %q", res.LimitedReason, res.Message)
+			}
+			if !res.Act.Balanced() || len(res.Act.Lines) == 0 {
+				t.Errorf("balanced %v, %d lines", res.Act.Balanced(), len(res.Act.Lines))
+			}
+			if md := res.Markdown(); !strings.Contains(md, "включая обособленные подразделения") {
+				t.Errorf("the answer does not say the division is included:\n%s", md)
+			}
+			if _, err := res.XLSX(); err != nil {
+				t.Error(err)
+			}
+			pdf, err := res.PDF()
+			if err != nil || len(pdf) == 0 {
+				t.Errorf("PDF: %v", err)
+			}
+			t.Logf("%s: %d lines, closing %s", res.Act.Theirs.Name, len(res.Act.Lines), res.Act.Closing)
+		})
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/agent/reconcile"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/ru"
 )
@@ -78,6 +79,12 @@ type Result struct {
 	Report *Report `json:"report,omitempty"`
 	// Aging is the aging's intervals and totals (aging.go).
 	Aging *Aging `json:"aging,omitempty"`
+	// Act is the act of reconciliation (act.go): both sides, the balances and every line.
+	Act *reconcile.Act `json:"act,omitempty"`
+	// PartyCard is a counterparty card's parts (party_card.go); its Rows are the settlement lines.
+	PartyCard *PartyCard `json:"party_card,omitempty"`
+	// Offsets are the offset candidates' counterparties and totals (offsets.go); its Rows the pairs.
+	Offsets *Offsets `json:"offsets,omitempty"`
 }
 
 // Summary is the aggregate of a result.
@@ -123,6 +130,8 @@ type Row struct {
 	Currencies []CurrencyAmount `json:"currency_amounts,omitempty"`
 	// Ages is an aging row's debt by interval (aging.go).
 	Ages *AgingLine `json:"aging,omitempty"`
+	// Offset is an offset row's pair of contracts (offsets.go).
+	Offset *OffsetPair `json:"offset,omitempty"`
 }
 
 // limited ends a run with an honest reason.
@@ -187,7 +196,7 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 		dbg.ToolGateDecision, dbg.ToolGateReason = "deny", "no catalog intent"
 		return res.limited(ReasonUnsupported, "Не понял, какие данные 1С нужны. Я умею отвечать: кто нам должен и кому должны мы на дату, "+
 			"остаток по счёту, открытые позиции по контрагенту или договору, незакрытые договоры, документы и банковские операции контрагента, расшифровка остатка до документов, "+
-			"оборотно-сальдовая ведомость и карточка счёта за период, дебиторка и кредиторка по срокам долга (просрочка).")
+			"оборотно-сальдовая ведомость и карточка счёта за период, дебиторка и кредиторка по срокам долга (просрочка), акт сверки с контрагентом.")
 	}
 	rc, _ := recipe.For(d.Intent)
 	res.RecipeID = rc.ID
@@ -311,6 +320,9 @@ func (l *Lane) today() time.Time {
 
 // askFor asks for the missing required filters in Russian.
 func askFor(r recipe.Spec, missing []string) string {
+	if r.Name == recipe.ReconciliationAct {
+		return "С кем сделать акт сверки? Назовите контрагента (название или ИНН) и, если нужно, период и договор — например, «акт сверки с Альфой за 1 квартал»."
+	}
 	names := map[string]string{
 		recipe.FilterCounterparty: "контрагента (название или ИНН)", recipe.FilterContract: "договор (номер, например П-15/2025)",
 		recipe.FilterAccount: "счёт (например, 60, 62.01 или 51)", recipe.FilterPeriodFrom: "период (например, «за март» или «с 01.03.2026 по 31.03.2026»)",

@@ -19,6 +19,15 @@ func (r Result) XLSX() ([]byte, error) {
 	if r.ResultMode == Limited {
 		return nil, fmt.Errorf("address: nothing to export")
 	}
+	if r.Act != nil {
+		return r.Act.XLSX() // the act's own two-sided form (agent/reconcile)
+	}
+	switch {
+	case r.PartyCard != nil:
+		return r.workbook(r.cardParts()) // party_card_sheet.go
+	case r.Offsets != nil:
+		return r.workbook(r.offsetsParts())
+	}
 	f := excelize.NewFile()
 	defer f.Close()
 	const sheet = "Sheet1"
@@ -122,6 +131,9 @@ func totalColumn(header []string) int {
 // ExportName is the export's file name as a person would save it: «Дебиторка на 31.03.2026.xlsx»,
 // «Документы ООО «Альфа» за 01.03.2026 – 31.03.2026.xlsx».
 func (r Result) ExportName() string {
+	if r.Act != nil {
+		return r.Act.FileName("xlsx")
+	}
 	var name string
 	switch r.Intent {
 	case recipe.Receivables:
@@ -132,6 +144,13 @@ func (r Result) ExportName() string {
 		name = r.reportTitle()
 	case recipe.ReceivablesAging, recipe.PayablesAging:
 		name = map[recipe.Name]string{recipe.ReceivablesAging: "Дебиторка по срокам ", recipe.PayablesAging: "Кредиторка по срокам "}[r.Intent] + r.when()
+		if r.Party != "" {
+			name += " — " + r.Party
+		}
+	case recipe.CounterpartyCard:
+		name = "Карточка " + r.Party + " " + r.when()
+	case recipe.OffsetCandidates:
+		name = "Взаимозачёт " + r.when()
 		if r.Party != "" {
 			name += " — " + r.Party
 		}
@@ -216,6 +235,16 @@ func (r Result) table() ([]string, [][]any) {
 // where adding them means something; for the lists of documents and bank operations, which mix
 // sales and payments, the rows only.
 func (r Result) ExportCaption() string {
+	if r.Act != nil {
+		return r.actCaption("Excel")
+	}
+	switch {
+	case r.PartyCard != nil:
+		return fmt.Sprintf("Выгрузка в Excel: листы «Расчёты», «Просрочка», «Оплаты», «Документы»; сальдо %s.", r.PartyCard.Net)
+	case r.Offsets != nil:
+		return fmt.Sprintf("Выгрузка в Excel: %s на листе «Пары договоров», %s на листе «Контрагенты»; к зачёту до %s.",
+			ru.Count(len(r.All), "пара", "пары", "пар"), ru.Count(len(r.Offsets.Parties), "контрагент", "контрагента", "контрагентов"), r.Offsets.Total)
+	}
 	_, cells := r.table()
 	total := strings.TrimPrefix(r.exportTotal(len(cells)), "Итого: ")
 	switch r.Intent {

@@ -364,6 +364,24 @@ class Builder:
                    recipe="account_card", account=account, organization=org, counterparty=cp,
                    opening=fmt(r["opening"]), closing=fmt(r["closing"]))
 
+    def act(self, q, cp, period, org=None, contract=None, namesake=None, date=None, note=""):
+        """The act of reconciliation: its opening and closing balance (absolute), its debit and
+        credit turnovers and its number of documents (oracle.Ledger.act). Added with the act
+        (issue #30) by its author, so not held out like the lines above."""
+        a = self.L.act(period[0], period[1], cp, org=org, contract=contract)
+        figs = [fmt(abs(a["closing"])), fmt(abs(a["opening"])), fmt(a["debit"]), fmt(a["credit"])]
+        figs = [f for f in figs if f != "0.00"]
+        nf = []
+        if namesake:
+            o = self.L.act(period[0], period[1], namesake, org=org)
+            nf = [fmt(abs(o["closing"]))]
+        side = "their debt to us" if a["closing"] > 0 else "our debt to them" if a["closing"] < 0 else "none"
+        notes = [note] if note else []
+        notes.append("closing balance: %s; %d documents" % (side, a["count"]))
+        self._emit(q, "ledger", date=date, period=None if date else period, figures=figs, count=a["count"], company=cp,
+                   not_figures=nf, note="; ".join(notes), recipe="reconciliation_act", organization=org or None,
+                   contract=contract, period_asked={"from": period[0], "to": period[1]} if date else None)
+
     def other(self, q, kind, note, **meaning):
         self._emit(q, kind, figures=[], note=note, **meaning)
 
@@ -654,6 +672,17 @@ def build(b):
     b.card("карточка 62 по вектор плюс за март", "62", MAR, cp=VEKTOR_P)
     b.card("карточка 62 за 31.12.24", "62", ("2024-12-31", "2024-12-31"), note="the day the opening balances were entered")
     b.card("карточка 60.01 по промпоставке за декабрь", "60.01", DEC25, cp=PROM)
+    # The act of reconciliation (issue #30): written with the act, by its author.
+    b.act("акт сверки с альфой за 1 квартал", ALFA, Q1, namesake="ООО «Альфа Поставка»")
+    b.act("сверка с универсалом за 2025 год", "ООО «Универсал»", ("2025-01-01", "2025-12-31"),
+          note="a customer and a supplier at once: 60 and 62 in one act")
+    b.act("акт сверки с техснабом за 1 кв", "ООО «Техснаб»", Q1)
+    b.act("акт сверки с альфой по договору П-77/2024 за 2025", ALFA, ("2025-01-01", "2025-12-31"), org=TRADE, contract="П-77/2024",
+          note="the contract is ООО «Северный ветер Трейд»'s: the act is that organization's")
+    b.act("сделай акт сверки с ромашкой на 31.03", ROMASHKA, Q1, date="2026-03-31",
+          note="a date alone is the act's end; the period is its quarter up to it")
+    b.act("акт сверки с вектором с начала года", VEKTOR, ("2026-01-01", TODAY), namesake="ООО «Вектор Плюс»")
+    b.other("акт сверки с ООО Гамма за март", "unknown_entity", "no such counterparty in the catalog")
 
     # ================================================================ clarify
     b.other("сколько должны гранитовские", "clarify",

@@ -469,6 +469,55 @@ class Ledger:
         return {"opening": opening, "debit": dt, "credit": kt, "closing": opening + dt - kt,
                 "count": len(postings), "postings": postings}
 
+    def act(self, date_from, date_to, cp, org=None, contract=None):
+        """The act of reconciliation with cp (and one contract), BP 3.0's «по данным организации»
+        (Documents/АктСверкиВзаиморасчетов, УчетВзаиморасчетов.ТекстЗапросаРасчетыСКонтрагентами):
+        a side of a movement is on the act when its account is 60, 62, 76 or a sub-account, its
+        Контрагенты subconto is cp and it carries a contract (the one asked). The opening balance
+        is the sides before the first day, debit less credit; the closing one those up to the
+        last day's end. Each document of the period is a line: the movements with exactly one
+        side on the act, the debit side to its debit, the credit side to its credit; a movement
+        with both sides on the act (an advance offset) moves nothing between the two companies
+        and is left out. (The ledger has no returns to suppliers; BP prints those as a negative
+        credit.)"""
+        orgref = self.org(org)
+        cpref = self.cp(cp)
+        ctref = self.contract(contract, cp) if contract else None
+        start, limit = date_from + "T00:00:00", end_of_day(date_to)
+
+        def on(account, subconto):
+            root = account.split(".")[0]
+            ct = self._sub(subconto, "ДоговорыКонтрагентов")
+            return (root in ("60", "62", "76") and account != "76.НА" and self._sub(subconto, CP) == cpref
+                    and ct is not None and (ctref is None or ct == ctref))
+
+        opening = closing = ZERO
+        lines = {}
+        for m in self.moves:
+            if m["organization_ref"] != orgref or m["period"] > limit:
+                continue
+            dr, cr = on(m["account_dr"], m["subconto_dr"]), on(m["account_cr"], m["subconto_cr"])
+            net = (m["amount"] if dr else ZERO) - (m["amount"] if cr else ZERO)
+            closing += net
+            if m["period"] < start:
+                opening += net
+                continue
+            if dr == cr:
+                continue
+            doc = self.doc_by_ref[m["recorder_ref"]]
+            line = lines.setdefault(m["recorder_ref"], {"date": m["period"], "number": doc["number"], "type": doc["type"],
+                                                        "debit": ZERO, "credit": ZERO})
+            line["date"] = min(line["date"], m["period"])
+            if dr:
+                line["debit"] += m["amount"]
+            else:
+                line["credit"] += m["amount"]
+        rows = sorted((l for l in lines.values() if l["debit"] or l["credit"]), key=lambda l: (l["date"], l["number"]))
+        dt = sum((l["debit"] for l in rows), ZERO)
+        kt = sum((l["credit"] for l in rows), ZERO)
+        assert opening + dt - kt == closing, "the act does not add up"
+        return {"opening": opening, "debit": dt, "credit": kt, "closing": closing, "count": len(rows), "lines": rows}
+
 
 # --------------------------------------------------------------------- CLI
 def _jsonable(x):

@@ -1,0 +1,181 @@
+package onec
+
+// The act of reconciliation («акт сверки взаиморасчётов») with one counterparty (optionally one
+// of its contracts) over a period, as BP 3.0's document АктСверкиВзаиморасчетов fills «По данным
+// организации» (kassya20/buh, BP 3.0.198.19: Documents/АктСверкиВзаиморасчетов ManagerModule,
+// ПодготовитьДанныеДляЗаполнения; the query is CommonModules/УчетВзаиморасчетов,
+// ТекстЗапросаРасчетыСКонтрагентами):
+//
+//   - the accounts are the settlement accounts BP lists for the act
+//     (УчетВзаиморасчетов.ПолучитьТаблицуСчетовУчетаВзаиморасчетов: the accounts of 60, 62, 76 —
+//     and 58, 66, 67, which the templates leave out — that carry both Контрагенты and Договоры,
+//     76.НА excluded): 60, 62, 76 and their sub-accounts, on the lines whose Субконто1 is the
+//     counterparty and Субконто2 a contract (76.АВ/76.ВА carry a VAT invoice there and drop out),
+//     all currencies in roubles (BP's act in the regulated currency reads СуммаОстаток and
+//     СуммаОборот, not ВалютнаяСумма);
+//   - the opening balance is Остатки at the start of the period (BP: Остатки(&ДатаНачала, …)),
+//     net, Дт − Кт over those lines; the closing one at its end, the same way;
+//   - a line of the act is one registrar of the period with its movements on those lines: our
+//     debit (the counterparty's debt to us grows: a sale, our payment to them) and our credit
+//     (a payment from them, a purchase from them). A record with both sides on the
+//     counterparty's settlement lines (an advance offset 62.02 → 62.01, 60.01 → 60.02, a debt
+//     netting between its 60 and 62) moves nothing between the two companies and is left out,
+//     as BP leaves out a turnover whose КорСчет is a settlement account and КорСубконто1 the
+//     counterparty (with a contract asked: and КорСубконто2 that contract);
+//   - a return to a supplier and a correction of a purchase (ВозвратТоваровПоставщику,
+//     КорректировкаПоступления) are a negative credit, never a debit, as BP prints them: the
+//     supplier's act has them as a negative sale.
+//
+// So the closing balance is the opening one plus the lines' debit less their credit, exactly:
+// a record left out moves nothing on the act's lines taken together. The lane checks it.
+//
+// Dates. НачалоПериода is 00:00:00 of the first day, КонецПериода 23:59:59 of the last; Остатки
+// of ОстаткиИОбороты' start excludes records at НачалоПериода itself, and both ends of the
+// turnovers and ДвиженияССубконто are inclusive.
+
+// Query IDs of the act of reconciliation (the lane's recipe reconciliation_act runs both).
+const (
+	idReconcileBalances = "address.reconciliation.balances"
+	idReconcileLines    = "address.reconciliation.lines"
+)
+
+// reconcileParams are the parameters of the act's templates.
+var reconcileParams = []paramSpec{pFrom, pTo, pOrg, pCp, pCtrOpt}
+
+// reconcileAccounts is the account condition of the act on the virtual tables' УсловиеСчета:
+// the settlement accounts (settlementAccounts) without 76.НА, BP's excluded VAT of a tax agent.
+const reconcileAccounts = `(` + settlementAccounts + `)
+				И Счет.Код <> "76.НА"`
+
+// reconcileSide is a record's side (Дт or Кт) on the act: a settlement account other than 76.НА,
+// the counterparty in its Субконто1, a contract (the one asked, if any) in its Субконто2.
+func reconcileSide(side string) string {
+	acc := `Движения.Счет` + side + `.Код`
+	return `(` + acc + ` В ("60", "62", "76")
+					ИЛИ ` + acc + ` ПОДОБНО "60.%"
+					ИЛИ ` + acc + ` ПОДОБНО "62.%"
+					ИЛИ ` + acc + ` ПОДОБНО "76.%")
+				И ` + acc + ` <> "76.НА"
+				И Движения.Субконто` + side + `1 = &Контрагент
+				И Движения.Субконто` + side + `2 ССЫЛКА Справочник.ДоговорыКонтрагентов
+				И (&Договор ЕСТЬ NULL
+					ИЛИ Движения.Субконто` + side + `2 = &Договор)`
+}
+
+// reconcileRecords is the condition of ДвиженияССубконто on one side of a record: a settlement
+// account with the counterparty in its first subconto (the rest is reconcileSide's, in ГДЕ).
+func reconcileRecords(side string) string {
+	return `(Счет` + side + `.Код В ("60", "62", "76")
+								ИЛИ Счет` + side + `.Код ПОДОБНО "60.%"
+								ИЛИ Счет` + side + `.Код ПОДОБНО "62.%"
+								ИЛИ Счет` + side + `.Код ПОДОБНО "76.%")
+							И Субконто` + side + `1 = &Контрагент`
+}
+
+// reconcileBalancesText: the act's opening and closing balance, net (Дт − Кт: positive, the
+// counterparty owes us), in the columns of the account card's totals. Its turnovers are the
+// lines' gross ones, internal offsets included: the act's turnovers are its lines'.
+var reconcileBalancesText = `// finbot: address.reconciliation.balances
+ВЫБРАТЬ
+	ЕСТЬNULL(СУММА(Строки.НачальноеСальдо), 0) КАК НачальноеСальдо,
+	ЕСТЬNULL(СУММА(Строки.ОборотДт), 0) КАК ОборотДт,
+	ЕСТЬNULL(СУММА(Строки.ОборотКт), 0) КАК ОборотКт,
+	ЕСТЬNULL(СУММА(Строки.КонечноеСальдо), 0) КАК КонечноеСальдо
+ИЗ
+	(ВЫБРАТЬ
+		ЕСТЬNULL(ОиО.СуммаНачальныйОстатокДт, 0) - ЕСТЬNULL(ОиО.СуммаНачальныйОстатокКт, 0) КАК НачальноеСальдо,
+		ЕСТЬNULL(ОиО.СуммаОборотДт, 0) КАК ОборотДт,
+		ЕСТЬNULL(ОиО.СуммаОборотКт, 0) КАК ОборотКт,
+		ЕСТЬNULL(ОиО.СуммаКонечныйОстатокДт, 0) - ЕСТЬNULL(ОиО.СуммаКонечныйОстатокКт, 0) КАК КонечноеСальдо
+	ИЗ
+		РегистрБухгалтерии.Хозрасчетный.ОстаткиИОбороты(
+				&НачалоПериода,
+				&КонецПериода,
+				,
+				,
+				` + reconcileAccounts + `,
+				,
+				` + vtOrgCondition + `
+					И Субконто1 = &Контрагент
+					И (&Договор ЕСТЬ NULL
+						ИЛИ Субконто2 = &Договор)) КАК ОиО
+	ГДЕ
+		ОиО.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов) КАК Строки`
+
+// reconcileLinesText: one row per registrar of the period — its date (the record's Период, as
+// BP's act dates a line), its number, the settlement account it moved and its debit and credit
+// on the act. The conditions on the account and the counterparty stand in the virtual table's
+// parameter, so 1C reads only the counterparty's settlement records.
+var reconcileLinesText = `// finbot: address.reconciliation.lines
+ВЫБРАТЬ
+	Строки.Регистратор КАК Регистратор,
+	МИНИМУМ(Строки.Период) КАК Дата,
+	Строки.Регистратор.Номер КАК Номер,
+	МАКСИМУМ(Строки.Счет) КАК Счет,
+	СУММА(Строки.Дебет) КАК Дебет,
+	СУММА(Строки.Кредит) КАК Кредит
+ИЗ
+	(ВЫБРАТЬ
+		Записи.Регистратор КАК Регистратор,
+		Записи.Период КАК Период,
+		ВЫБОР
+			КОГДА Записи.НаДебете = 1
+				ТОГДА Записи.СчетДт
+			ИНАЧЕ Записи.СчетКт
+		КОНЕЦ КАК Счет,
+		ВЫБОР
+			КОГДА Записи.НаДебете = 1
+					И Записи.Возврат = 0
+				ТОГДА Записи.Сумма
+			ИНАЧЕ 0
+		КОНЕЦ КАК Дебет,
+		ВЫБОР
+			КОГДА Записи.НаКредите = 1
+				ТОГДА Записи.Сумма
+			КОГДА Записи.Возврат = 1
+				ТОГДА -Записи.Сумма
+			ИНАЧЕ 0
+		КОНЕЦ КАК Кредит
+	ИЗ
+		(ВЫБРАТЬ
+			Движения.Регистратор КАК Регистратор,
+			Движения.Период КАК Период,
+			Движения.СчетДт.Код КАК СчетДт,
+			Движения.СчетКт.Код КАК СчетКт,
+			Движения.Сумма КАК Сумма,
+			ВЫБОР
+				КОГДА ` + reconcileSide("Дт") + `
+					ТОГДА 1
+				ИНАЧЕ 0
+			КОНЕЦ КАК НаДебете,
+			ВЫБОР
+				КОГДА ` + reconcileSide("Кт") + `
+					ТОГДА 1
+				ИНАЧЕ 0
+			КОНЕЦ КАК НаКредите,
+			ВЫБОР
+				КОГДА Движения.Регистратор ССЫЛКА Документ.ВозвратТоваровПоставщику
+						ИЛИ Движения.Регистратор ССЫЛКА Документ.КорректировкаПоступления
+					ТОГДА 1
+				ИНАЧЕ 0
+			КОНЕЦ КАК Возврат
+		ИЗ
+			РегистрБухгалтерии.Хозрасчетный.ДвиженияССубконто(
+					&НачалоПериода,
+					&КонецПериода,
+					` + vtOrgCondition + `
+						И (` + reconcileRecords("Дт") + `
+							ИЛИ ` + reconcileRecords("Кт") + `),
+					,
+					) КАК Движения) КАК Записи
+	ГДЕ
+		Записи.НаДебете + Записи.НаКредите = 1) КАК Строки
+СГРУППИРОВАТЬ ПО
+	Строки.Регистратор,
+	Строки.Регистратор.Номер
+ИМЕЮЩИЕ
+	СУММА(Строки.Дебет) <> 0
+	ИЛИ СУММА(Строки.Кредит) <> 0
+УПОРЯДОЧИТЬ ПО
+	Дата,
+	Регистратор`
