@@ -207,7 +207,7 @@ func (c *Comparer) answer(ctx context.Context, q skill.Query, k kept) (skill.Rep
 		return skill.Reply{}, err
 	}
 	rep := skill.Reply{Scenario: skill.OneC, Text: cmp.Markdown("[1][2]"),
-		Sources: []facts.Source{{Title: "Акт контрагента: «" + extract.Defang(k.File) + "»"}, {Title: "1С: акт сверки " + ourTitle(ours)}}}
+		Sources: []facts.Source{{Title: "Акт контрагента: «" + extract.Defang(k.File) + "»"}, {Title: ourSource(ours)}}}
 	if b, err := cmp.XLSX(); err != nil {
 		c.opts.Logger.WarnContext(ctx, "comparison workbook", "err", err)
 		rep.Degraded = append(rep.Degraded, "reconcile_xlsx")
@@ -239,6 +239,15 @@ func (c *Comparer) summary(th Theirs, file, why string) skill.Reply {
 	}
 	s += ".\n\nСверить с нашими данными пока не могу: " + why + "."
 	return skill.Reply{Scenario: skill.OneC, Text: s, Sources: []facts.Source{{Title: "Акт контрагента: «" + extract.Defang(file) + "»"}}}
+}
+
+// ourSource is the footnote of our act: where the lane read it («1С: Акт сверки, ООО «Северный
+// ветер», демо-база (встроенная)», with the restricted rights' note), else what it is of.
+func ourSource(a Act) string {
+	if a.Source != "" {
+		return a.Source
+	}
+	return "1С: акт сверки " + ourTitle(a)
 }
 
 // ourTitle is «с ООО «Альфа» за 01.01.2026 – 31.03.2026, ООО «Северный ветер»».

@@ -55,7 +55,9 @@ func (p *Parser) Understand(in Input, prev *State, load func() *recipe.Catalogs)
 		in.Catalogs = load() // the message alone needed no names; the 1C question it may continue does
 	}
 	if f, ok := p.followUp(p.scanOf(in, r), d, *prev); ok {
-		f.Duty, f.Money, f.Asks = d.Duty, d.Money, d.Asks // what the message itself says, whatever it continues
+		// what the message itself says, whatever it continues: a «сверь» after an act is still a
+		// check of the uploaded act (Decision.Reconcile), which the comparison claims
+		f.Duty, f.Money, f.Asks, f.Reconcile = d.Duty, d.Money, d.Asks, d.Reconcile
 		f.DocumentType = documentKind(f, in.Text)
 		return f
 	}

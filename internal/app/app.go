@@ -24,6 +24,7 @@ import (
 	"github.com/finbot/finbot/agent/phrase"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/rates"
+	"github.com/finbot/finbot/agent/reconcile"
 	"github.com/finbot/finbot/bot"
 	"github.com/finbot/finbot/config"
 	"github.com/finbot/finbot/integrations/cbr"
@@ -205,9 +206,14 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		planner = plan.NewPlanner(llmClient, plan.Options{Model: cfg.PlannerModel, JSONObject: cfg.PlannerResponseFormat == "json_object",
 			Temperature: float32(cfg.PlannerTemperature), MaxTokens: cfg.PlannerMaxTokens, Timeout: cfg.LLMTimeout})
 	}
+	access := ledgerAccess(cfg, o.Console)
+	var acts reconcile.OurActs // a counterparty's uploaded act is compared with ours built here
+	if lane != nil || bases != nil {
+		acts = ledger.NewActs(lane, ledger.Options{LedgerAccess: access, Bases: bases, Logger: a.log})
+	}
 	a.Agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: lane, Bases: bases, Library: a.Docs, KB: kbLib, Planner: planner,
-		Results: a.results},
-		agent.Options{Logger: a.log, LedgerAccess: ledgerAccess(cfg, o.Console), PlanConfidence: cfg.PlanConfidenceThreshold,
+		Results: a.results, Acts: acts},
+		agent.Options{Logger: a.log, LedgerAccess: access, PlanConfidence: cfg.PlanConfidenceThreshold,
 			MaxToolCalls: cfg.MaxToolCalls, AnswerModel: cfg.AnswerModel, AnswerTemperature: float32(cfg.AnswerTemperature),
 			PlanCacheTTL: cfg.PlanCacheTTL, LLMBudget: cfg.LLMBudget})
 	a.answerer = a.Agent
