@@ -37,6 +37,10 @@ import (
 // ErrTooManySubscriptions: the chat already has as many subscriptions as it may.
 var ErrTooManySubscriptions = errors.New("history: too many subscriptions in the chat")
 
+// ErrDelivered: the slot claimed, or a later one, was delivered already, or the subscription is
+// gone — there is nothing to do for it.
+var ErrDelivered = errors.New("history: slot delivered")
+
 // Subscription is one stored subscription of a chat.
 type Subscription struct {
 	ChatID int64
@@ -261,8 +265,8 @@ func (s *RedisSubscriptions) Delivered(ctx context.Context, chatID int64, id str
 }
 
 // Claim takes slot of the chat's subscription id for this instance for ttl. It returns nil
-// when there is nothing to do: another instance holds the slot, the slot (or a later one) was
-// delivered, or the subscription is gone.
+// and no error when another instance holds the slot, and ErrDelivered when the slot (or a later
+// one) was delivered or the subscription is gone.
 func (s *RedisSubscriptions) Claim(ctx context.Context, chatID int64, id string, slot int64, ttl time.Duration) (*SlotRun, error) {
 	lease := NewLeaseFenced(s.rdb, s.run(chatID, id, slot), s.fence(chatID, id), ttl)
 	token, ok, err := lease.Acquire(ctx)
@@ -295,7 +299,7 @@ func (s *RedisSubscriptions) Claim(ctx context.Context, chatID int64, id string,
 		if err := lease.Release(ctx, token); err != nil {
 			return nil, err
 		}
-		return nil, nil
+		return nil, ErrDelivered
 	}
 	r := &SlotRun{ChatID: chatID, ID: id, Slot: slot, Token: token, lease: lease}
 	if b, err := state.Bytes(); err == nil {
@@ -482,7 +486,7 @@ func (m *MemorySubscriptions) Claim(_ context.Context, chatID int64, id string, 
 		return nil, nil
 	}
 	if _, ok := m.subs[chatID][id]; !ok || m.done[f] >= slot {
-		return nil, nil
+		return nil, ErrDelivered
 	}
 	m.tokens++
 	m.runs[key] = m.tokens
