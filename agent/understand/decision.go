@@ -39,6 +39,9 @@ const (
 	// KindGeneral is a question with no structure the planner recognised: its tools' facts are
 	// phrased by the answer LLM; only the planner proposes it.
 	KindGeneral Kind = "general"
+	// KindSubscribe asks for digests or alerts on a schedule (agent/digest): /subscribe and
+	// its everyday phrasings («присылай курсы каждое утро в 9»).
+	KindSubscribe Kind = "subscribe"
 )
 
 // Source says where a slot's value came from.
