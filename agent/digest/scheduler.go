@@ -130,8 +130,21 @@ func NewScheduler(store Store, prod Producer, send Sender, o SchedulerOptions) *
 func (s *Scheduler) Run(ctx context.Context) {
 	work, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
-	stop := context.AfterFunc(ctx, func() { time.AfterFunc(s.opts.Grace, cancel) })
-	defer stop()
+	var mu sync.Mutex
+	var grace *time.Timer
+	stop := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		grace = time.AfterFunc(s.opts.Grace, cancel)
+		mu.Unlock()
+	})
+	defer func() {
+		stop()
+		mu.Lock()
+		if grace != nil {
+			grace.Stop()
+		}
+		mu.Unlock()
+	}()
 	for {
 		s.tick(ctx, work)
 		every := int64(s.opts.Every)

@@ -146,7 +146,7 @@ const (
 	ledgerDenied = "Сводки и уведомления по данным 1С в этот чат не отправляю: здесь нет доступа к данным учёта. " +
 		"Если он нужен, обратитесь к администратору бота. Курсы ЦБ и ключевая ставка доступны: /subscribe утро 9:00, /subscribe ставка."
 	ratesMissing = "Курсы Банка России в этой установке не подключены — подписаться на них нельзя."
-	tooMany      = "В этом чате уже %d подписок — больше нельзя. Лишние отмените: /unsubscribe."
+	tooMany      = "В этом чате уже %s — больше нельзя. Лишние отмените: /unsubscribe."
 	morningDays  = "Утренняя сводка приходит каждый день или по будням (/subscribe утро 9:00 будни); по дню недели — недельная сводка по дебиторке: /subscribe неделя пн 10:00."
 )
 
@@ -237,7 +237,7 @@ func (s *Skill) subscribe(ctx context.Context, q skill.Query, text string) (skil
 	cancel()
 	switch {
 	case errors.Is(err, history.ErrTooManySubscriptions):
-		return skill.Text(fmt.Sprintf(tooMany, s.opts.MaxPerChat)), nil
+		return skill.Text(fmt.Sprintf(tooMany, ru.Count(s.opts.MaxPerChat, "подписка", "подписки", "подписок"))), nil
 	case err != nil:
 		return skill.Reply{}, storeFailed(err)
 	}
@@ -358,7 +358,7 @@ func (s *Skill) unsubscribe(ctx context.Context, q skill.Query, text string) (sk
 		case text == "":
 			return s.list(ctx, q, "Что отменить? Нажмите кнопку или напишите, например, /unsubscribe утро; всё сразу — /unsubscribe все.")
 		case !all && len(ids) == 0:
-			return s.list(ctx, q, "На это этот чат не подписан.")
+			return s.list(ctx, q, "Такой подписки в этом чате нет.")
 		}
 	}
 	if all {

@@ -110,8 +110,9 @@ func Decode(chatID int64, id string, data []byte) (Subscription, error) {
 
 // Latest is the latest slot of s at or before now: a digest's scheduled time, or an alert's
 // hourly check, in loc. Slots are times of the chat's own calendar made with time.Date, so a
-// day's slot is one instant however the zone shifts its clocks (a time that a change of clocks
-// skips is taken as time.Date normalizes it, an hour later).
+// day's slot is one instant however the zone shifts its clocks: a time repeated by a change is
+// one of the two, a time skipped by one is where time.Date puts it (2:30 on a night that jumps
+// from 2:00 to 3:00 is read with the new offset, 1:30 of the old).
 func (s Subscription) Latest(now time.Time, loc *time.Location) time.Time {
 	local := now.In(loc)
 	y, m, d := local.Date()
