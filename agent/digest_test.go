@@ -35,7 +35,9 @@ import (
 var moscow = ru.Moscow
 
 // digestDay is the test's day at the Moscow hour and minute.
-func digestDay(day, hour, minute int) time.Time { return time.Date(2026, 3, day, hour, minute, 0, 0, moscow) }
+func digestDay(day, hour, minute int) time.Time {
+	return time.Date(2026, 3, day, hour, minute, 0, 0, moscow)
+}
 
 // delivered is one message a replica's sender received.
 type delivered struct {
