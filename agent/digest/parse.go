@@ -30,19 +30,21 @@ var kindWords = []struct {
 	{Morning, regexp.MustCompile(`утр|morning|курс|ежедневн|каждый\s+день`)},
 	{Weekly, regexp.MustCompile(`недел|weekly|дебиторк|(^|[^\p{L}])дз([^\p{L}]|$)`)},
 	{KeyRate, regexp.MustCompile(`ставк|ключев|keyrate|(^|[^\p{L}])кс([^\p{L}]|$)`)},
-	{Debtor, regexp.MustCompile(`должник|долг|debtor|порог`)},
+	{Debtor, regexp.MustCompile(`должник|долг|должен|должны|задолж|debtor|порог`)},
 	{Overdue, regexp.MustCompile(`просроч|overdue`)},
 }
 
 var (
-	zoneWord  = regexp.MustCompile(`(?:часов\p{L}*\s+)?(?:пояс\p{L}*|зон\p{L}*|timezone|time\s+zone|tz)\s*[:=]?\s*`)
-	clockTime = regexp.MustCompile(`(^|[^\d])(\d{1,2})[:.](\d{2})([^\d]|$)`)
-	atHour    = regexp.MustCompile(`(^|[^\p{L}\d])(?:в\s*(\d{1,2})(?:\s*(?:ч\p{L}*))?|(\d{1,2})\s*(?:ч|час\p{L}*|утра|вечера))([^\p{L}\d]|$)`)
-	bareHour  = regexp.MustCompile(`(^|\s)(\d{1,2})(\s|$)`)
-	workdays  = regexp.MustCompile(`будн|рабоч`)
-	allWords  = regexp.MustCompile(`^(все|всё|всех|all|всего)$`)
-	number    = regexp.MustCompile(`\d+`)
-	amount    = regexp.MustCompile(`(\d{1,3}(?:[ \x{00a0}]\d{3})+|\d+)(?:[.,](\d{1,2}))?\s*(млрд|млн|миллион\p{L}*|лям\p{L}*|тыс\p{L}*|тр|т\.р|k|к)?([^\p{L}]|$)`)
+	zoneWord      = regexp.MustCompile(`(?:часов\p{L}*\s+)?(?:пояс\p{L}*|зон\p{L}*|timezone|time\s+zone|tz)\s*[:=]?\s*`)
+	clockTime     = regexp.MustCompile(`(^|[^\d])(\d{1,2})[:.](\d{2})([^\d]|$)`)
+	atHour        = regexp.MustCompile(`(^|[^\p{L}\d])(?:в\s*(\d{1,2})(?:\s*(?:ч\p{L}*))?|(\d{1,2})\s*(?:ч|час\p{L}*|утра|вечера))([^\p{L}\d]|$)`)
+	bareHour      = regexp.MustCompile(`(^|\s)(\d{1,2})(\s|$)`)
+	workdays      = regexp.MustCompile(`будн|рабоч`)
+	allWords      = regexp.MustCompile(`^(все|всё|всех|all|всего)$`)
+	number        = regexp.MustCompile(`\d+`)
+	morningRhythm = regexp.MustCompile(`утр|ежеднев|кажд`)
+	unitOnly      = regexp.MustCompile(`(^|[^\p{L}])(миллиард\p{L}*|миллион\p{L}*|млрд|млн|лям\p{L}*)([^\p{L}]|$)`)
+	amount        = regexp.MustCompile(`(\d{1,3}(?:[ \x{00a0}]\d{3})+|\d+)(?:[.,](\d{1,2}))?\s*(млрд|млн|миллион\p{L}*|лям\p{L}*|тыс\p{L}*|тр|т\.р|k|к)?([^\p{L}]|$)`)
 )
 
 // weekdayStems name the days: full, in any case, or the usual two letters.
@@ -81,6 +83,9 @@ func kindsOf(folded string) []Kind {
 	}
 	if len(out) > 1 && contains(out, Overdue) {
 		return []Kind{Overdue}
+	}
+	if len(out) == 2 && contains(out, Morning) && contains(out, KeyRate) && morningRhythm.MatchString(folded) {
+		return []Kind{Morning} // «курсы и ставку каждое утро»: the morning digest has both
 	}
 	return out
 }
@@ -214,7 +219,15 @@ func parseSubscribe(text string) (r request, problem string) {
 func parseAmount(folded string) (kopecks int64, found, ok bool) {
 	m := amount.FindStringSubmatch(folded)
 	if m == nil {
-		return 0, false, false
+		// «больше миллиона»: the unit alone is one of it.
+		switch u := unitOnly.FindStringSubmatch(folded); {
+		case u == nil:
+			return 0, false, false
+		case strings.HasPrefix(u[2], "миллиард") || u[2] == "млрд":
+			return 1_000_000_000_00, true, true
+		default:
+			return 1_000_000_00, true, true
+		}
 	}
 	digits := strings.NewReplacer(" ", "", "\u00a0", "").Replace(m[1])
 	n, good := new(big.Rat).SetString(digits)

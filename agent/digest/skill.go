@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -114,11 +115,41 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 		r, err = s.unsubscribe(ctx, q, text)
 	case CommandDigest:
 		r, err = s.now(ctx, q, strings.TrimPrefix(text, DigestPrefix))
+	case "":
+		r, err = s.phrased(ctx, q, text)
 	default:
 		r, err = s.subscribe(ctx, q, strings.TrimPrefix(text, SubscribePrefix))
 	}
 	r.Scenario = cmp.Or(r.Scenario, skill.Command)
 	return r, err
+}
+
+// The everyday phrasings of the commands: the list («мои подписки»), stopping («отпишись от
+// утренней сводки», «отпиши от всего»); the rest asks to subscribe («присылай курсы каждое
+// утро в 9», «сообщай, если кто-то должен больше миллиона»).
+var (
+	listPhrased  = regexp.MustCompile(`(^|\s)(мои|наши|какие)(\s+(у\s+(меня|нас)|есть))?\s+подписк`)
+	unsubPhrased = regexp.MustCompile(`отпиш|отписа|отмени\p{L}*\s+(все\s+)?(подписк|рассылк|утренн)`)
+	allPhrased   = regexp.MustCompile(`(^|\s)(все|всего|всех|всё)(\s|$)`)
+)
+
+// phrased answers a message understood as one of the skill's commands said in words.
+func (s *Skill) phrased(ctx context.Context, q skill.Query, text string) (skill.Reply, error) {
+	t := fold(text)
+	switch {
+	case listPhrased.MatchString(t):
+		return s.list(ctx, q, "")
+	case unsubPhrased.MatchString(t):
+		kinds := kindsOf(t)
+		if allPhrased.MatchString(t) && len(kinds) == 0 {
+			return s.unsubscribe(ctx, q, "все")
+		}
+		if len(kinds) == 0 {
+			return s.unsubscribe(ctx, q, "")
+		}
+		return s.unsubscribe(ctx, q, t)
+	}
+	return s.subscribe(ctx, q, t)
 }
 
 // storeFailed is a store error as the skill returns it: the front end says the data is

@@ -3,6 +3,7 @@ package digest
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -163,3 +164,31 @@ func (downStore) Put(context.Context, int64, string, []byte, int) error {
 	return errDown
 }
 func (downStore) Chat(context.Context, int64) ([]history.Subscription, error) { return nil, errDown }
+
+// Subscriptions said in words (the parser sends them here as questions, with no command).
+func TestSkillPhrasings(t *testing.T) {
+	s, store := newSkill(t)
+	for _, tt := range []struct{ text, id, reply string }{
+		{"присылай курсы каждое утро в 8:30", "morning", "Готово: **утренняя сводка** — каждый день в 08:30"},
+		{"присылайте сводку по дебиторке по пятницам в 17", "weekly", "по пятницам в 17:00"},
+		{"сообщай, если кто-то должен нам больше миллиона", "debtor:1000000", "превысит 1\u00a0000\u00a0000,00\u00a0₽"},
+		{"уведомляй о просрочке больше 45 дней", "overdue:45", "больше чем на 45 дней"},
+	} {
+		r := ask(t, s, 1, 1, "", tt.text)
+		if !strings.Contains(r.Text, tt.reply) {
+			t.Errorf("%q = %q, want it to say %q", tt.text, r.Text, tt.reply)
+		}
+		if subs, _ := store.Chat(t.Context(), 1); !slices.ContainsFunc(subs, func(e history.Subscription) bool { return e.ID == tt.id }) {
+			t.Errorf("%q: %s not stored", tt.text, tt.id)
+		}
+	}
+	if r := ask(t, s, 1, 1, "", "какие у меня подписки?"); !strings.Contains(r.Text, "**Подписки этого чата**") {
+		t.Errorf("the list: %q", r.Text)
+	}
+	if r := ask(t, s, 1, 1, "", "отпишись от утренней сводки"); r.Text != "Отменил: **Утренняя сводка**. Остальные подписки — /subscriptions." {
+		t.Errorf("unsubscribe: %q", r.Text)
+	}
+	if r := ask(t, s, 1, 1, "", "отпиши меня от всего"); !strings.HasPrefix(r.Text, "Отменил все подписки этого чата (3)") {
+		t.Errorf("unsubscribe from all: %q", r.Text)
+	}
+}
