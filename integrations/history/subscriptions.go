@@ -66,7 +66,7 @@ type SlotRun struct {
 func subField(chatID int64, id string) string { return strconv.FormatInt(chatID, 10) + "/" + id }
 
 // RedisSubscriptions keeps subscriptions in Redis. It is safe for concurrent use and across
-// processes sharing the Redis; each RedisSubscriptions is one instance for the runs' leases.
+// processes sharing the Redis; each run (Claim) holds its lease as an instance of its own.
 type RedisSubscriptions struct {
 	rdb  redis.UniversalClient
 	base string
