@@ -46,7 +46,8 @@ func TestParseSubscribe(t *testing.T) {
 		{in: "пояс america/new_york", want: request{zoneName: "America/New_York"}},
 		{in: "пояс Марс", problem: badZone},
 		{in: "утро 9:00 Asia/Omsk", want: request{kind: Morning, hour: 9, timeSet: true, zoneName: "Asia/Omsk"}},
-		{in: "утро и ставка", problem: oneAtATime},
+		{in: "утро и ставка", want: request{kind: Morning, hour: 9}}, // the morning digest has the key rate
+		{in: "неделя и ставка", problem: oneAtATime},
 		{in: "погода", problem: notUnderstood},
 	}
 	for _, tt := range tests {
