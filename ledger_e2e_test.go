@@ -98,3 +98,47 @@ func TestAskAgingThroughProxyStandIn(t *testing.T) {
 		}
 	}
 }
+
+// The counterparty card and the offsets end to end through the toolkit's stand-in: the everyday
+// questions reach the recipes, the figures are the lane's (checked against a calculation in
+// agent/ledger/runner), each part of the card cites its recipe, and only whitelisted text was sent.
+func TestAskCardAndOffsetsThroughProxyStandIn(t *testing.T) {
+	demo, err := onec.DemoDefault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := onectest.NewServer(t, demo)
+	env := map[string]string{"ONEC_URL": srv.URL, "ONEC_ORGANIZATION": demo.MainOrganization()}
+	for _, c := range []struct {
+		q, recipe string
+		wants     []string
+	}{
+		{"карточка контрагента универсал на 31.03.2026", "counterparty_card", []string{
+			"ООО «Универсал», ИНН 5214649585 на 31.03.2026: в целом должен нам 763 472,12 ₽ (сальдо расчётов).",
+			"Должен нам: 2 131 029,84 ₽", "Мы должны: 1 330 424,57 ₽", "1С: Незакрытые договоры, ООО «Северный ветер», MCP toolkit",
+			"1С: Кредиторка по срокам долга", "1С: Банковские операции контрагента", "Акт сверки с Универсал", "Выгрузить в Excel"}},
+		{"встречные долги на 31.03.2026", "offset_candidates", []string{
+			"На 31.03.2026 встречные долги есть у 1 контрагента: зачесть можно до 1 330 424,57 ₽.", "по соглашению обеих сторон",
+			"1С: Встречные долги, ООО «Северный ветер», MCP toolkit"}},
+	} {
+		res := askJSON(t, env, c.q)
+		var labels []string
+		for _, b := range res.Buttons {
+			labels = append(labels, b.Text)
+		}
+		plain := strings.ReplaceAll(strings.ReplaceAll(strings.Join(append(res.Replies, labels...), " "), "\u00a0", " "), "*", "")
+		for _, want := range c.wants {
+			if !strings.Contains(plain, want) {
+				t.Errorf("%q: the answer lacks %q:\n%s", c.q, want, plain)
+			}
+		}
+		if res.Recipe != c.recipe {
+			t.Errorf("%q: recipe %q, want %q", c.q, res.Recipe, c.recipe)
+		}
+	}
+	for _, q := range srv.Queries() {
+		if _, ok := onec.QueryID(q); !ok {
+			t.Errorf("non-whitelisted query sent: %.60q", q)
+		}
+	}
+}

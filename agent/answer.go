@@ -104,6 +104,9 @@ func (a *Agent) question(ctx context.Context, req api.Request, q skill.Query) (a
 	if st, ok := understand.LastState(q.History); ok {
 		prev = &st
 	}
+	if st, ok := a.replied(ctx, req); ok {
+		prev = &st // a reply to one of the bot's answers continues that answer
+	}
 	q.Decision = a.understand(ctx, q, prev)
 	var offerDocs bool
 	q.Decision, offerDocs = a.weighDocuments(ctx, q, false)
@@ -210,6 +213,7 @@ func (a *Agent) answerBy(ctx context.Context, r row, q skill.Query, route api.Ro
 		d = understand.Decision{Kind: understand.KindDocs, Continues: d.Continues, ContinuesDocs: rep.Quoted}
 	}
 	if st, ok := understand.StateOf(d, q.Text); ok && remember {
+		st.Listed = rep.Listed
 		ans.State = &st
 	}
 	return ans, nil
@@ -417,7 +421,10 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// So does the parser's «документы контрагента» (whose?) to a document the message names
 	// and the user has («упд статус 1? ндс к вычету можно») — not a report 1C would ask a
 	// period or a party of («оборотка за 1 квартал» beside an act of the third quarter).
-	namedOverPlan := asksBack && hit.Named && (planned || d.Rule == "documents")
+	// …and a deadline asked of a document the message names («упд 1452 получили 03.12 до какого
+	// оплатить»): 1C keeps what was paid, never by when — its question back whose would be no
+	// answer.
+	namedOverPlan := asksBack && hit.Named && (planned || d.Rule == "documents" || d.Asks.Deadline)
 	if hit.Coverage < need || hit.Matched < 2 && !pricedRow && !namedOverPlan && !wordOfName {
 		return d, fits
 	}

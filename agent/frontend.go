@@ -5,6 +5,8 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 
 	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/postcheck"
@@ -45,6 +47,52 @@ func (a *Agent) RememberReceipt(ctx context.Context, req api.Request, messageID 
 		return nil
 	}
 	return a.docs.RememberReceipt(ctx, query(req), messageID, id)
+}
+
+// RememberAnswer records that the bot's message messageID carries ans, so that a reply to that
+// message continues it, whatever was asked since: «карточка 3» or «подробнее» in reply to a
+// debts list asks for a company of that list, on that list's day. Only an answer that lists
+// companies is remembered (its dialog state, in the chat's scope, as long as its buttons).
+func (a *Agent) RememberAnswer(ctx context.Context, req api.Request, messageID int, ans api.Answer) error {
+	if ans.State == nil || len(ans.State.Listed) == 0 || messageID == 0 {
+		return nil
+	}
+	data, err := json.Marshal(ans.State)
+	if err != nil {
+		return fmt.Errorf("remember answer: %w", err)
+	}
+	sctx, cancel := context.WithTimeout(ctx, a.long.Timeout)
+	defer cancel()
+	if err := a.long.Store.Put(sctx, answerKey(req.ChatID, messageID), data); err != nil {
+		return fmt.Errorf("remember answer: %w", err)
+	}
+	return nil
+}
+
+// replied is the dialog state of the bot's answer req replies to, when the bot remembered it
+// (RememberAnswer); marked Replied. A store that fails costs the reply its context only.
+func (a *Agent) replied(ctx context.Context, req api.Request) (understand.State, bool) {
+	if req.ReplyTo == 0 {
+		return understand.State{}, false
+	}
+	sctx, cancel := context.WithTimeout(ctx, a.long.Timeout)
+	defer cancel()
+	data, ok, err := a.long.Store.Get(sctx, answerKey(req.ChatID, req.ReplyTo))
+	if err != nil {
+		a.log.WarnContext(ctx, "replied answer not read", "chat_id", req.ChatID, "err", err)
+		return understand.State{}, false
+	}
+	var st understand.State
+	if !ok || json.Unmarshal(data, &st) != nil || st.Kind == "" {
+		return understand.State{}, false
+	}
+	st.Replied = true
+	return st, true
+}
+
+// answerKey is the store key of an answer the bot sent as messageID, in the chat's scope.
+func answerKey(chatID int64, messageID int) string {
+	return fmt.Sprintf("chat:%d:answer:%d", chatID, messageID)
 }
 
 // Inline answers an inline query with today's Bank of Russia rates and the key rate. The

@@ -111,6 +111,15 @@ func (c *core) ask(ctx context.Context, in incoming, req api.Request) error {
 		// stays in the group, where pressing them works.
 		out.ephemeral = toPresser(in)
 	}
+	if r, ok := c.answerer.(answerRememberer); ok && out.sent == nil && out.ephemeral == nil && ans.State != nil && len(ans.State.Listed) > 0 {
+		// A list of companies: a reply to it («карточка 3») continues this answer.
+		sctx := context.WithoutCancel(ctx)
+		out.sent = func(messageID int) {
+			if err := r.RememberAnswer(sctx, req, messageID, ans); err != nil {
+				c.log.WarnContext(sctx, "remember answer", "chat_id", in.chatID, "err", err)
+			}
+		}
+	}
 	// The answer is ready: deliver it even if the user cancels now or the deadline passes (and
 	// /cancel says there is nothing left to stop).
 	c.users.sendingAnswer(in.userID)

@@ -20,6 +20,12 @@ type Answerer interface {
 	RememberReceipt(ctx context.Context, req api.Request, messageID int, docID string) error
 }
 
+// answerRememberer is an Answerer that continues a reply to one of its answers (*agent.Agent):
+// the front end reports the message an answer listing companies went out as.
+type answerRememberer interface {
+	RememberAnswer(ctx context.Context, req api.Request, messageID int, ans api.Answer) error
+}
+
 // fetcher downloads files users send. The Telegram front end implements it.
 type fetcher interface {
 	fetch(ctx context.Context, fileID string, limit int64) ([]byte, error)

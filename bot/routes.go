@@ -28,6 +28,8 @@ func commands() []command {
 		{name: "payables", description: "Кому должны мы: /payables, /payables на конец февраля", handle: handleAgentCommand},
 		{name: "balance", description: "Остаток по счёту: /balance 51, /balance 62.01 31.03.2026", handle: handleAgentCommand},
 		{name: "aging", description: "Просрочка по срокам долга: /aging, /aging 31.03.2026, /aging поставщики", handle: handleAgentCommand},
+		{name: "card", description: "Карточка контрагента: /card Альфа, /card 9366414049, /card Альфа 31.03.2026", handle: handleAgentCommand},
+		{name: "offsets", description: "Встречные долги для взаимозачёта: /offsets, /offsets 31.03.2026", handle: handleAgentCommand},
 		{name: "base", description: "База 1С: из какой базы отвечать, если вам открыто несколько", handle: handleAgentCommand},
 		{name: "docs", description: "Мои документы: выбрать для вопросов, снять выбор, удалить", handle: handleAgentCommand},
 		{name: "subscribe", description: "Сводки и уведомления: /subscribe утро 9:00, /subscribe ставка, /subscribe должник 1000000", handle: handleAgentCommand},

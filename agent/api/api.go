@@ -77,7 +77,8 @@ type Answer struct {
 	Debug   Debug  `json:"debug"`
 
 	// State is what the dialog keeps of the question this answer answered, for a follow-up; the
-	// agent sets and reads it, the front ends leave it alone.
+	// agent sets and reads it, the front ends leave it alone — but for handing the answer back
+	// with the message it went out as (Agent.RememberAnswer), when it lists companies.
 	State *understand.State `json:"-"`
 }
 

@@ -6,6 +6,7 @@ package clarify
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 
@@ -150,13 +151,23 @@ func candidates(d understand.Decision, text string) skill.Reply {
 	if d.SharedContract != "" {
 		r = skill.Text("Договор № " + md.Escape(d.SharedContract) + " есть у нескольких контрагентов. Уточните, чей:")
 	}
-	for _, e := range d.Candidates {
+	card := d.Rule == "card_which_row"
+	if card {
+		// «подробнее» after a list: which of its companies, by the row or the name
+		r = skill.Text("Чью карточку показать? Назовите номер строки («карточка 2») или выберите:")
+	}
+	for i, e := range d.Candidates {
 		label := e.Name
 		if e.INN != "" {
 			label += ", ИНН " + e.INN
 		}
+		ask := WithName(text, "", e.Name)
+		if card {
+			label = fmt.Sprintf("%d. %s", i+1, e.Name)
+			ask = "Карточка " + e.Name + OnDate(d)
+		}
 		r.Text += "\n- " + md.Escape(label)
-		r.Buttons = append(r.Buttons, skill.Button{Text: WithName(text, "", e.Name)})
+		r.Buttons = append(r.Buttons, skill.Button{Text: ask})
 	}
 	return r
 }

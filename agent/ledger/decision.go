@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"fmt"
 	"github.com/finbot/finbot/integrations/onec"
 	"regexp"
 	"strings"
@@ -79,6 +80,8 @@ var Commands = map[string]recipe.Name{
 	"payables": recipe.Payables,
 	"balance":  recipe.AccountBalance,
 	"aging":    recipe.ReceivablesAging,
+	"card":     recipe.CounterpartyCard,
+	"offsets":  recipe.OffsetCandidates,
 }
 
 // payablesWords are /aging's arguments that ask for what we owe: «/aging поставщики», «/aging кз».
@@ -127,4 +130,23 @@ func FromCommand(command, args string, d understand.Decision) (dec runner.Decomp
 	}
 	dec.Missing = recipe.MissingFilters(dec.Intent, dec.Filters)
 	return dec, true
+}
+
+// digitsOnly is an argument of digits alone: «/card 7701234567» names an INN or nothing.
+var digitsOnly = regexp.MustCompile(`^\d{5,15}$`)
+
+// notINN says why the argument of /card is no INN (its length, its check digits); "" when it is
+// one, or is not digits alone.
+func notINN(command, args string) string {
+	arg := strings.TrimSpace(args)
+	if command != "card" || !digitsOnly.MatchString(arg) {
+		return ""
+	}
+	switch {
+	case len(arg) != 10 && len(arg) != 12:
+		return fmt.Sprintf("«%s» — не ИНН: у организации в ИНН 10 цифр, у ИП — 12. Проверьте номер или назовите контрагента.", arg)
+	case !recipe.ValidINN(arg):
+		return fmt.Sprintf("«%s» — не ИНН: не сходятся контрольные цифры. Проверьте номер или назовите контрагента.", arg)
+	}
+	return ""
 }

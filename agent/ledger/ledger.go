@@ -68,9 +68,13 @@ func ParsePress(data string) (Press, bool) {
 // export), which need res kept under an id.
 func Bound(res runner.Result) bool { return len(res.Candidates) > 0 || exportable(res) }
 
-// exportable: the result has rows to export.
+// exportable: the result has rows to export (a counterparty card and the offsets always: their
+// export holds what the message summarises).
 func exportable(res runner.Result) bool {
-	return res.ResultMode == runner.FactualSummary || res.Summary.Rows > res.Shown()
+	if res.ResultMode == runner.Limited {
+		return false
+	}
+	return res.ResultMode == runner.FactualSummary || res.Summary.Rows > res.Shown() || res.PartyCard != nil || res.Offsets != nil
 }
 
 // Reply is a lane result as the chat shows it: the lane's Markdown, its figures footnoted
@@ -83,12 +87,24 @@ func Reply(res runner.Result, id string) skill.Reply { return replyOn(res, id, "
 // a drilldown whose data cannot carry the tag within Telegram's bound is left out rather than
 // offered unbound.
 func replyOn(res runner.Result, id, base string) skill.Reply {
-	r := skill.Reply{Text: res.Markdown()}
-	if res.ResultMode != runner.Limited {
+	r := skill.Reply{Text: res.Markdown(), Listed: listed(res)}
+	switch {
+	case res.PartyCard != nil && res.ResultMode != runner.Limited:
+		// Each part of the card cites the recipe it was read with.
+		text, titles := res.CardMarkdown()
+		r.Text = text
+		for _, t := range titles {
+			r.Sources = append(r.Sources, facts.Source{Title: t})
+		}
+	case res.ResultMode != runner.Limited:
 		// Figures always name their source: the recipe, the organization and the base, marked
 		// where the figures are read. An answer that found nothing has no figures to source.
 		r.Text = res.MarkdownCited("[1]")
 		r.Sources = []facts.Source{{Title: res.SourceTitle()}}
+	}
+	if res.PartyCard != nil && res.ResultMode != runner.Limited {
+		// the act of reconciliation with this counterparty, asked as the question it is
+		r.Buttons = append(r.Buttons, skill.Button{Text: ReconciliationQuestion(res.Party)})
 	}
 	for i, c := range res.Candidates {
 		if id != "" {
@@ -118,6 +134,49 @@ func replyOn(res runner.Result, id, base string) skill.Reply {
 	}
 	r.Buttons = skill.InPairs(r.Buttons) // three rows for five drilldowns and the export
 	return r
+}
+
+// ReconciliationQuestion is what the card's «Акт сверки» button asks: «Акт сверки с Универсал»,
+// the counterparty without its legal form and quotes, as a user would type it.
+func ReconciliationQuestion(party string) string {
+	return "Акт сверки с " + runner.ShortParty(party)
+}
+
+// maxListed bounds the counterparties a reply remembers for «карточка 3».
+const maxListed = 50
+
+// listed are the counterparties a result lists, in the order of its rows (each once): the debts
+// lists, the aging and the offsets; a card or a document list lists none.
+func listed(res runner.Result) []recipe.Entity {
+	if res.ResultMode == runner.Limited {
+		return nil
+	}
+	switch res.Intent {
+	case recipe.Receivables, recipe.Payables, recipe.ReceivablesAging, recipe.PayablesAging, recipe.OffsetCandidates:
+	default:
+		return nil
+	}
+	rows := res.All
+	if len(rows) == 0 {
+		rows = res.Rows
+	}
+	var out []recipe.Entity
+	seen := map[string]bool{}
+	for _, row := range rows {
+		ref, name := row.PartyID, row.Party
+		if res.Intent == recipe.Receivables || res.Intent == recipe.Payables {
+			ref, name = row.Ref, row.Name
+		}
+		if ref == "" || seen[ref] {
+			continue
+		}
+		seen[ref] = true
+		out = append(out, recipe.Entity{Ref: ref, Name: name})
+		if len(out) == maxListed {
+			break
+		}
+	}
+	return out
 }
 
 // candidateLabel is a button label that tells near-duplicates apart: what tells them apart (the
@@ -291,6 +350,10 @@ func rowItem(res runner.Result, row runner.Row) facts.Item {
 		return reportItem(res, row, it) // report.go
 	case recipe.ReceivablesAging, recipe.PayablesAging:
 		return agingItem(res, row, it) // aging.go
+	case recipe.CounterpartyCard:
+		return cardItem(row, it) // card.go
+	case recipe.OffsetCandidates:
+		return offsetItem(row, it)
 	case recipe.Receivables, recipe.Payables:
 		it.Title = row.Name
 		it.Text = fmt.Sprintf("%s — %s", row.Name, row.Amount)
@@ -381,6 +444,10 @@ func totalItem(res runner.Result) facts.Item {
 		return reportTotal(res, it) // report.go
 	case recipe.ReceivablesAging, recipe.PayablesAging:
 		return agingTotal(res, it) // aging.go
+	case recipe.CounterpartyCard:
+		return cardTotal(res, it) // card.go
+	case recipe.OffsetCandidates:
+		return offsetsTotal(res, it)
 	case recipe.Receivables:
 		parties := ru.Count(n, "контрагент", "контрагента", "контрагентов")
 		it.Text = fmt.Sprintf("Итого нам должны: %s — %s.", sum, parties)

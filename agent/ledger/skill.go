@@ -236,6 +236,9 @@ func (s *Skill) with(ctx context.Context, q skill.Query, planned *runner.Decompo
 		}
 		return on.reply(ctx, q, r), nil // its buttons bound to that base too
 	case Commands[q.Command] != "":
+		if why := notINN(q.Command, text); why != "" {
+			return skill.Text(why), nil
+		}
 		d := q.Decision // the command's arguments, read by the agent as a question is
 		if d.Kind != understand.KindLedger {
 			d = s.parser.Parse(understand.Input{Text: text, Now: s.now(), Catalogs: s.Catalogs(ctx, q.UserID, q.ChatID)})

@@ -1099,7 +1099,8 @@ var policyTitle = regexp.MustCompile(`(?i)^\s*(положени|регламен
 
 // asksTermOf: the question asks the time limit of an action («срок оплаты по накладной», «в
 // какой срок вернуть»), not a date.
-var asksTermOf = regexp.MustCompile(`(?i)(^|[^\p{L}])(срок\p{L}*\s+(оплат|уплат|плат|возврат|поставк|перечислен|представлен|сдач|подписан|рассмотрен|ответ)|в\s+какой\s+срок)`)
+var asksTermOf = regexp.MustCompile(`(?i)(^|[^\p{L}])(срок\p{L}*\s+(оплат|уплат|плат|возврат|поставк|перечислен|представлен|сдач|подписан|рассмотрен|ответ)|в\s+какой\s+срок|` +
+	`до\s+какого(\s+числа|\s+дня)?\s+(\p{L}+\s+)?(плат|оплат|заплат|уплат|перечисл|вернуть|возвра|сдать|подпис))`)
 
 // isPolicy: the document is an internal policy by its header's title or its own («ПОЛОЖЕНИЕ»
 // under a company's name and «УТВЕРЖДЕНО»).

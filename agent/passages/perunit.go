@@ -296,6 +296,9 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 	h := hits[0]
 	cells := strings.Split(h.Unit.Text, " | ")
 	header := strings.Split(h.Unit.Lead[strings.LastIndexByte(h.Unit.Lead, '\n')+1:], " | ")
+	for len(cells) < len(header) {
+		cells = append(cells, "") // a spreadsheet's empty last cells («Примечание»)
+	}
 	if len(header) != len(cells) {
 		return ""
 	}
@@ -363,7 +366,7 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 	}
 	paid, note := n, ""
 	if least > n {
-		paid, note = least, fmt.Sprintf("оплачивается минимальный заказ %d вместо %d; ", least, n)
+		paid, note = least, fmt.Sprintf("Оплачивается минимальный заказ %d вместо %d; ", least, n)
 	}
 	netIdx := slices.IndexFunc(prices, func(p price) bool { return p.vat == "без НДС" })
 	if r, ok := new(big.Rat).SetString(rate); ok && netIdx >= 0 {

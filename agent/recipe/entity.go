@@ -13,6 +13,10 @@ type Entity struct {
 	HeadRef  string `json:",omitempty"` // organizations: the head organization of an обособленное подразделение (ГоловнаяОрганизация), "" for a head
 	Date     string // contracts: YYYY-MM-DD
 	Deleted  bool   // deletion-marked: never chosen
+	// TermSet and TermDays are a contract's payment term as BP keeps it: УстановленСрокОплаты
+	// («Установлен срок оплаты по договору») and СрокОплаты, in days (the counterparty card).
+	TermSet  bool `json:",omitempty"`
+	TermDays int  `json:",omitempty"`
 }
 
 // Catalogs are the reference lists a question's names are resolved against.

@@ -26,6 +26,8 @@ const (
 	AccountCard          Name = "account_card"      // карточка счёта за период (report.go)
 	ReceivablesAging     Name = "receivables_aging" // дебиторка по срокам долга на дату (aging.go)
 	PayablesAging        Name = "payables_aging"    // кредиторка по срокам долга на дату
+	CounterpartyCard     Name = "counterparty_card" // карточка контрагента на дату (card.go)
+	OffsetCandidates     Name = "offset_candidates" // встречные долги, кандидаты на взаимозачёт (offsets.go)
 	Unknown              Name = "unknown"
 )
 
@@ -33,7 +35,8 @@ const (
 func Names() []Name {
 	return []Name{OpenContracts, Payables, Receivables, AccountBalance,
 		OpenItemsByParty, OpenItemsByContract, DocumentsByParty, BankOpsByParty,
-		DocumentsByContract, DocumentsFormBalance, TurnoverSheet, AccountCard, ReceivablesAging, PayablesAging}
+		DocumentsByContract, DocumentsFormBalance, TurnoverSheet, AccountCard, ReceivablesAging, PayablesAging,
+		CounterpartyCard, OffsetCandidates}
 }
 
 // Filter keys of the filter catalog.
@@ -165,6 +168,19 @@ var Specs = []Spec{
 		Required: []string{FilterAsOfDate}, Optional: []string{FilterOrganization, FilterCounterparty, FilterLimit},
 		Output:      []string{"counterparty_ref", "counterparty_name", "contract_name", "debt", "not_due", "overdue_by_interval", "doc_count", "earliest_due"},
 		DefaultSort: "overdue_desc", DefaultLimit: DefaultLimit, Drilldowns: []string{"address.open_items.by_counterparty"}, Scope: ScopeStrict},
+	// The counterparty card (runner/card.go): one counterparty at a date through the templates of
+	// the recipes above — its settlements by contract (open contracts), its overdue on both sides
+	// (the aging), its latest bank operations and documents. Its ID names no single template.
+	{ID: "card.counterparty", Name: CounterpartyCard, Purpose: "Карточка контрагента",
+		Required: []string{FilterCounterparty, FilterAsOfDate}, Optional: []string{FilterOrganization},
+		Output:      []string{"counterparty_name", "inn", "receivable", "payable", "net", "overdue_by_interval", "payments", "contracts", "documents"},
+		DefaultSort: "account_asc", DefaultLimit: MaxLimit, Drilldowns: []string{"address.aging.receivables", "address.aging.payables"}, Scope: ScopeStrict},
+	// Offset candidates (runner/offsets.go): counterparties both our debtor and our creditor at a
+	// date, per pair of contracts.
+	{ID: "address.offsets.candidates", Name: OffsetCandidates, Purpose: "Встречные долги: кандидаты на взаимозачёт",
+		Required: []string{FilterAsOfDate}, Optional: []string{FilterOrganization, FilterCounterparty, FilterLimit},
+		Output:      []string{"counterparty_name", "receivable_contract", "receivable", "payable_contract", "payable", "nettable"},
+		DefaultSort: "amount_desc", DefaultLimit: DefaultLimit, Drilldowns: []string{"card.counterparty"}, Scope: ScopeStrict},
 }
 
 // For returns the recipe of an intent.

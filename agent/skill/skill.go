@@ -19,6 +19,7 @@ import (
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/phrase"
 	"github.com/finbot/finbot/agent/plan"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/docstore"
 	"github.com/finbot/finbot/integrations/history"
@@ -217,6 +218,9 @@ type Reply struct {
 	// Quoted are the ids of the user's documents the reply quotes, the best first: a follow-up
 	// («а без ндс?») continues them.
 	Quoted []string
+	// Listed are the counterparties a 1C reply lists, in the order of its rows: a follow-up or
+	// a reply to it naming a row («карточка 3», «подробнее») asks about that one.
+	Listed []recipe.Entity
 	// Kind, when set, is the kind the skill answered as, when it differs from the route's (a
 	// knowledge-base question answered from the user's documents is docs).
 	Kind understand.Kind

@@ -34,6 +34,7 @@ func (p *Parser) decide(s *scan, d *Decision) {
 		}
 	}
 	ledgerAsk := s.is(ledgerFigures...) || s.is(CContracts) && s.is(CNotClosed) || s.asksAging(d) ||
+		s.is(COffsets) || s.asksPartyCard(d, d.Unknown != "") ||
 		s.hasValue(CAccountCard, "") || s.is(CAccountCard) && (d.Period.Set || d.Date.Set) || // «карточка за март»
 		d.Counterparty.Set || len(d.Parties) > 0 || d.Contract.Set || len(d.Candidates) > 0 ||
 		d.BankAccount.Set || d.UnknownBankAccount != "" || len(d.BankAccountCandidates) > 0 || d.UnknownContract != "" ||
@@ -348,6 +349,16 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 	}
 	tradeKind := salesOrPurchases(s.in.Text)
 	switch {
+	case s.is(COffsets) && !s.is(CDocuments, CBankOps, CTurnoverSheet, CForming) && !d.Contract.Set && !d.Account.Set:
+		// «взаимозачёт», «кого можно зачесть», «встречные долги на 31.03»: the companies both our
+		// debtor and our creditor, on a day (a period asked: its end)
+		set(recipe.OffsetCandidates, "offsets", "встречные долги: кандидаты на взаимозачёт")
+		asOfPeriodEnd(d)
+	case s.asksPartyCard(d, party):
+		// «карточка контрагента альфа», «что у нас с бетой», «досье на ромашку»: everything about
+		// one company on a day
+		set(recipe.CounterpartyCard, "counterparty_card", "карточка контрагента: расчёты, просрочка, оплаты, документы")
+		asOfPeriodEnd(d)
 	case s.asksAging(d) && !s.is(CDocuments, CForming, CTurnoverSheet, CAccountCard) && (s.is(CAging) || !s.is(CBankOps)):
 		// «просрочка по покупателям на 1.04», «старение кредиторки», «дз старше 90 дней»: the
 		// debt by days overdue, on the side the message names
@@ -501,6 +512,43 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 	default:
 		d.Kind, d.Rule, d.Sure = KindClarify, "debt_direction", false
 		d.Reasons = append(d.Reasons, "непонятно, чей долг: нам или наш")
+	}
+}
+
+// asksPartyCard reports whether the message asks for a counterparty's card: a phrase that means
+// it alone («карточка контрагента», «досье»), or with a company named and nothing else asked of
+// it — «что у нас с бетой», «всё по гранит», «карточка альфы» (a «карточка» with no account and
+// no period: with them it is the account's card). party: a company is named (or a name 1C does
+// not know).
+func (s *scan) asksPartyCard(d *Decision, party bool) bool {
+	if d.Contract.Set || d.Account.Set || d.UnknownAccount != "" || d.UnknownContract != "" || d.BankAccount.Set {
+		return false
+	}
+	asked := s.is(CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CDocuments, CBankOps, CContracts,
+		CForming, CTurnoverSheet, CAging, CNotClosed)
+	switch {
+	case s.hasValue(CPartyCard, "strong"):
+		return true
+	case !party || asked:
+		return false
+	case s.is(CPartyCard):
+		// «что по энергии за март»: what happened over a period is its documents, not a card
+		return !d.Period.Set || !d.Period.Value.From.Before(d.Period.Value.To)
+	}
+	for _, h := range s.hits {
+		if h.Concept == CAccountCard && h.Phrase == "карточка" {
+			return !d.Period.Set && !s.hasValue(CAccountCard, "")
+		}
+	}
+	return false
+}
+
+// asOfPeriodEnd makes a period the message names its end's day: a card or the offsets are as of
+// a day («досье на ромашку за март»: on 31.03).
+func asOfPeriodEnd(d *Decision) {
+	if d.Period.Set && !d.Date.Set {
+		d.Date = slot(d.Period.Value.To, d.Period.Source, d.Period.Text)
+		d.Period = Slot[ru.Period]{}
 	}
 }
 

@@ -2,6 +2,7 @@ package understand
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -38,6 +39,12 @@ type State struct {
 	Question string `json:"question,omitempty"`
 	// Docs are the user's documents a document answer quoted (KindDocs).
 	Docs []string `json:"docs,omitempty"`
+	// Listed are the counterparties a 1C answer listed, in the order of its rows: «карточка 3»
+	// or «подробнее» after it (or in reply to it) asks for the card of that one.
+	Listed []recipe.Entity `json:"listed,omitempty"`
+	// Replied: the message replies to the answer this state is of (a reply to an older answer
+	// than the last): a bare row number is then a row of its list. Not kept.
+	Replied bool `json:"-"`
 }
 
 // StateOf is the state a decision leaves for the next message, or false when it leaves none:
@@ -82,11 +89,16 @@ func StateOf(d Decision, question string) (State, bool) {
 // «а гранит?», «в юанях») only gives slots.
 var subjectConcepts = []Concept{CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CDocuments,
 	CBankOps, CContracts, CForming, CWrite, CRate, CKeyRate, CNews, CSmallTalk, CKBQuestion, CKBTopic, CMyDocs, CDocTerms,
-	CAnalysis, CTurnoverSheet, CAccountCard, CAging}
+	CAnalysis, CTurnoverSheet, CAccountCard, CAging, COffsets}
 
 // ledgerSubjects are the subject concepts of a 1C question.
 var ledgerSubjects = []Concept{CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CBalance, COpenItems, CDocuments,
-	CBankOps, CContracts, CForming, CTurnoverSheet, CAccountCard, CAging}
+	CBankOps, CContracts, CForming, CTurnoverSheet, CAccountCard, CAging, COffsets}
+
+// isLedgerSubject reports whether the message names a subject of a 1C question.
+func (s *scan) isLedgerSubject() bool {
+	return s.is(ledgerSubjects...) || s.hasValue(CPartyCard, "strong")
+}
 
 // FollowUp reads a message in the light of the previous question's state. It returns the
 // decision for the message and true when the message continues that question; a message that
@@ -110,7 +122,9 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 	same := s.startsWith("то же", "тоже самое", "то же самое") || s.hasPhrase("ту же", "тот же", "то же", "эту дату", "эту же",
 		"этот же", "этому счету", "этому счёту", "по нему", "по ним", "тогда")
 	cue := s.first(CFollowUp) == 0 || same || s.startsWith("теперь", "ну а", "а для", "и для")
-	subject := s.is(subjectConcepts...)
+	// A card asked by its own words («досье», «карточка контрагента») is a subject; «что по …»
+	// after a list only names the company the list continues with.
+	subject := s.is(subjectConcepts...) || s.hasValue(CPartyCard, "strong")
 	ledgerPrev := prev.Kind == KindLedger
 	// own is the message read without its opening «а»: the parser takes «а кредиторка?» for a
 	// bare continuation, and «а что ты умеешь?» for one too.
@@ -128,6 +142,9 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 	if prev.Kind == KindDocs {
 		return docsFollowUp(s, cur, own, prev, cue, subject)
 	}
+	if d, ok := cardFollowUp(s, cur, prev); ok {
+		return d, true // «карточка 3», «подробнее» after a list or a company's answer
+	}
 	switch {
 	case len(s.toks) > 12:
 		return Decision{}, false // a question of its own
@@ -139,13 +156,13 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 		}
 	case subject && s.is(CNews, CSmallTalk, CKBQuestion, CMyDocs, CDocTerms, CWrite):
 		return fresh()
-	case subject && s.is(CKBTopic) && !s.is(ledgerSubjects...) && !s.is(CRate, CKeyRate):
+	case subject && s.is(CKBTopic) && !s.isLedgerSubject() && !s.is(CRate, CKeyRate):
 		return fresh()
-	case subject && !cue && !(ledgerPrev && lacks(own) && s.is(ledgerSubjects...)):
+	case subject && !cue && !(ledgerPrev && lacks(own) && s.isLedgerSubject()):
 		return Decision{}, false // a complete question of its own
-	case subject && ledgerPrev && !s.is(ledgerSubjects...) && !s.is(CAccount, CAccountWord):
+	case subject && ledgerPrev && !s.isLedgerSubject() && !s.is(CAccount, CAccountWord):
 		return fresh() // «а курс евро?» after a 1C figure: a new topic
-	case subject && !ledgerPrev && s.is(ledgerSubjects...):
+	case subject && !ledgerPrev && s.isLedgerSubject():
 		return fresh() // «а кто нам должен?» after a rate: a new topic
 	case !subject && !cue && !slotsOnly(s, cur):
 		return Decision{}, false
@@ -621,4 +638,83 @@ func LastState(hist []history.Turn) (State, bool) {
 // когда», «на 1 апреля сколько»).
 func periodFirst(s *scan, cur Decision) bool {
 	return (cur.Period.Set || cur.Date.Set) && len(s.toks) <= 6 && s.startsWith("за", "на", "в", "во", "к", "с", "по")
+}
+
+// cardFollowUp reads a message that asks for the card of a company the previous 1C answer
+// named: a row of its list («карточка 3», «подробнее по второй», a bare «3» in reply to the list),
+// the only company it listed, or the company it was about («а карточку?», «подробнее» after a
+// company's debt). A list of several with no row named is asked back, its first rows offered.
+func cardFollowUp(s *scan, cur Decision, prev State) (Decision, bool) {
+	if prev.Kind != KindLedger || len(s.toks) > 6 || cur.Counterparty.Set || len(cur.Candidates) > 0 || cur.Unknown != "" ||
+		cur.Contract.Set || len(cur.Parties) > 0 || s.is(CDocuments, CBankOps, CAging, CTurnoverSheet, CForming, COffsets) {
+		return Decision{}, false
+	}
+	row, numbered := s.rowNumber(cur)
+	if cur.Account.Set && !(numbered && cur.Account.Value == strconv.Itoa(row) && !s.is(CAccountWord)) {
+		return Decision{}, false // «карточка 60»: the account's card
+	}
+	word := s.hasStemPrefix("карточк") || s.hasStemPrefix("подробн") || s.hasStemPrefix("досье") || s.hasStemPrefix("детальн") ||
+		s.hasValue(CPartyCard, "strong")
+	bare := numbered && prev.Replied && len(s.toks) <= 2
+	if !word && !bare {
+		return Decision{}, false
+	}
+	d := prev.decision()
+	d.Rule, d.Sure = "card_of_row", true
+	d.Reasons = []string{"карточка контрагента из ответа «" + ru.Truncate(prev.Question, 80) + "»"}
+	switch {
+	case numbered && len(prev.Listed) > 0:
+		if row > len(prev.Listed) {
+			return clarifyFollowUp(d, fmt.Sprintf("В том списке %s: назовите номер строки от 1 до %d или контрагента.",
+				ru.Count(len(prev.Listed), "строка", "строки", "строк"), len(prev.Listed))), true
+		}
+		e := prev.Listed[row-1]
+		d.Counterparty = slot(e, FromDialog, e.Name)
+	case numbered:
+		return Decision{}, false // no list to number: «карточка 3» is something else
+	case len(prev.Listed) == 1:
+		d.Counterparty = slot(prev.Listed[0], FromDialog, prev.Listed[0].Name)
+	case len(prev.Listed) > 1:
+		d.Kind, d.Rule, d.Recipe = KindClarify, "card_which_row", recipe.CounterpartyCard
+		d.Candidates = slices.Clone(prev.Listed[:min(len(prev.Listed), maxCardChoices)])
+		d.Counterparty, d.Contract, d.Account = Slot[recipe.Entity]{}, Slot[recipe.Entity]{}, Slot[string]{}
+		d.Reasons = append(d.Reasons, "в списке несколько контрагентов, строка не названа")
+		return d, true
+	case prev.Counterparty != nil && prev.Account == "" || prev.Counterparty != nil && prev.Recipe == recipe.CounterpartyCard:
+		// the company the answer was about
+	default:
+		return Decision{}, false
+	}
+	d.Kind, d.Recipe = KindLedger, recipe.CounterpartyCard
+	d.Contract, d.Account, d.Detail, d.Candidates = Slot[recipe.Entity]{}, Slot[string]{}, "", nil
+	if cur.Date.Set {
+		d.Date, d.Period = cur.Date, Slot[ru.Period]{}
+	}
+	asOfPeriodEnd(&d)
+	return d, true
+}
+
+// maxCardChoices bounds the companies «подробнее» after a list offers.
+const maxCardChoices = 5
+
+// ordinals are the stems of the ordinal words a row is named by («по второй», «третьего»).
+var ordinals = []string{"перв", "втор", "трет", "четверт", "пят", "шест", "седьм", "восьм", "девят", "десят"}
+
+// rowNumber reads the row a message names: a number 1…99 that is not part of its date or
+// period («карточка 3», «№ 2», «строка 4»), or an ordinal word («по второй»).
+func (s *scan) rowNumber(cur Decision) (int, bool) {
+	for _, t := range s.toks {
+		if cur.Date.Set && strings.Contains(cur.Date.Text, t.Text) || cur.Period.Set && strings.Contains(cur.Period.Text, t.Text) {
+			continue
+		}
+		if n, err := strconv.Atoi(strings.TrimPrefix(t.Text, "№")); err == nil && n >= 1 && n <= 99 && len(t.Text) <= 3 {
+			return n, true
+		}
+		for i, o := range ordinals {
+			if strings.HasPrefix(t.Text, o) && len([]rune(t.Text)) <= len([]rune(o))+4 {
+				return i + 1, true
+			}
+		}
+	}
+	return 0, false
 }

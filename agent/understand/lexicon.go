@@ -54,6 +54,11 @@ const (
 	// CAging is a debt by days overdue (the aging of receivables and payables); value "strong"
 	// when the phrase alone asks for it, else only beside a debt.
 	CAging Concept = "aging"
+	// CPartyCard is the counterparty card; value "strong" when the phrase alone asks for it,
+	// else only with a company named and nothing else asked of it.
+	CPartyCard Concept = "party_card"
+	// COffsets are the offset candidates (взаимозачёт).
+	COffsets Concept = "offsets"
 )
 
 var knownConcepts = map[Concept]bool{CReceivables: true, CPayables: true, CDebt: true, COwesUs: true, CWeOwe: true,
@@ -61,7 +66,7 @@ var knownConcepts = map[Concept]bool{CReceivables: true, CPayables: true, CDebt:
 	CForming: true, CAccount: true, CAccountWord: true, CWrite: true, CRate: true, CKeyRate: true, CNews: true,
 	CSmallTalk: true, CKBQuestion: true, CKBTopic: true, CMyDocs: true, CDocTerms: true, COrg: true,
 	CCustomers: true, CSuppliers: true, CByParty: true, CFollowUp: true, CAnalysis: true, CTurnoverSheet: true, CAccountCard: true,
-	CAging: true}
+	CAging: true, CPartyCard: true, COffsets: true}
 
 //go:embed lexicon.tsv
 var lexiconTSV string

@@ -40,6 +40,8 @@ func TestDemoGolden(t *testing.T) {
 		{"drilldown_62_vector", "address.balance.drilldown_documents",
 			map[string]any{"НаДату": "2026-04-01T00:00:00", "Организация": org, "СчетКод": "62", "СчетМаска": "62.%",
 				"Контрагент": ref(onec.TypeCounterparty, byName["АО «Вектор»"]), "Договор": nil}, 4},
+		{"offsets_2026-03-31", "address.offsets.candidates",
+			map[string]any{"НаДату": "2026-04-01T00:00:00", "Организация": org, "Контрагент": nil}, 10},
 		{"documents_granit_2025q2", "address.documents.by_counterparty",
 			map[string]any{"НачалоПериода": "2025-04-01T00:00:00", "КонецПериода": "2025-06-30T23:59:59", "Организация": org,
 				"Контрагент": ref(onec.TypeCounterparty, byName["ООО «Гранит»"]), "ТипДокумента": ""}, 4},

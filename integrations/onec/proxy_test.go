@@ -67,6 +67,7 @@ func sampleCalls(l *onec.Ledger) map[string]map[string]any {
 		"address.account_card.movements":          card,
 		"address.account_card.balances":           {"НачалоПериода": from, "КонецПериода": to, "Организация": org, "СчетКод": "51", "СчетМаска": "51.%", "Контрагент": nil},
 		"address.open_contracts.by_asof":          {"НаДату": asOf, "Организация": org, "Контрагент": nil},
+		"address.offsets.candidates":              {"НаДату": "2026-04-01T00:00:00", "Организация": org, "Контрагент": nil},
 		"address.payables.counterparty_totals":    {"НаДату": asOf, "Организация": org, "СчетКод": "60", "СчетМаска": "60.%"},
 		"address.receivables.counterparty_totals": balance,
 		"address.account.balance_snapshot":        {"НаДату": asOf, "Организация": org, "СчетКод": "51", "СчетМаска": "51.%"},

@@ -131,6 +131,7 @@ var templates = []template{
 	{idRegisterRecords, allowed(registerRecordsText), []paramSpec{pAsOf, pOrg, pAccCode, pAccMask, pCpOpt, pCtrOpt}, RowsMovement},
 	{idAgingReceivables, allowed(agingReceivablesText), agingParams, RowsAging}, // aging: queries_aging.go
 	{idAgingPayables, allowed(agingPayablesText), agingParams, RowsAging},
+	{idOffsets, allowed(offsetsText), []paramSpec{pAsOf, pOrg, pCpOpt}, RowsBalance}, // offsets: queries_offsets.go
 }
 
 // allowed makes a template's first selection ВЫБРАТЬ РАЗРЕШЕННЫЕ: a 1C user whose rights
@@ -176,7 +177,8 @@ func Query(id string) (text string, ok bool) {
 
 // QueryIDs lists the whitelisted queries: the ten recipes of agent/ledger/runner, the five
 // catalog lookups, the five templates of the turnover sheet and the account card, the date of
-// the register's first posting, the register records, then the two aging templates.
+// the register's first posting, the register records, the two aging templates, then the offset
+// candidates.
 func QueryIDs() []string {
 	ids := make([]string, len(templates))
 	for i, t := range templates {

@@ -278,7 +278,10 @@ const counterpartiesText = `// finbot: catalog.counterparties
 	Код`
 
 // contractsText: the contracts with their owner and organization, in pages by Код like the
-// counterparties (Catalogs/ДоговорыКонтрагентов.xml: unique over the whole catalog).
+// counterparties (Catalogs/ДоговорыКонтрагентов.xml: unique over the whole catalog), and their
+// payment term as BP keeps it: УстановленСрокОплаты («Установлен срок оплаты по договору») and
+// СрокОплаты in days, which the counterparty card shows beside an open contract (the aging
+// reads the same two attributes in its own template).
 const contractsText = `// finbot: catalog.contracts
 ВЫБРАТЬ ПЕРВЫЕ 1000
 	Договоры.Ссылка КАК Ссылка,
@@ -296,7 +299,9 @@ const contractsText = `// finbot: catalog.contracts
 		ИНАЧЕ "Прочее"
 	КОНЕЦ КАК ВидДоговора,
 	Договоры.ВалютаВзаиморасчетов.Наименование КАК ВалютаВзаиморасчетов,
-	Договоры.ПометкаУдаления КАК ПометкаУдаления
+	Договоры.ПометкаУдаления КАК ПометкаУдаления,
+	Договоры.УстановленСрокОплаты КАК УстановленСрокОплаты,
+	Договоры.СрокОплаты КАК СрокОплаты
 ИЗ
 	Справочник.ДоговорыКонтрагентов КАК Договоры
 ГДЕ

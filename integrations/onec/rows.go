@@ -249,6 +249,10 @@ type ContractRow struct {
 	Owner, Organization Ref
 	Date                time.Time // zero when none
 	Deleted             bool
+	// TermSet is УстановленСрокОплаты («Установлен срок оплаты по договору»); TermDays is
+	// СрокОплаты, the payment term in days, which BP applies only when TermSet is.
+	TermSet  bool
+	TermDays int
 }
 
 // AccountRow is an account of ПланСчетов.Хозрасчетный.
@@ -396,7 +400,8 @@ func (res *Result) decodeCatalog(r map[string]any) {
 	case RowsContract:
 		date, _ := rowDate(r["Дата"])
 		res.Contracts = append(res.Contracts, ContractRow{Ref: ref(r["Ссылка"]), Code: str(r["Код"]), Name: str(r["Наименование"]),
-			Number: str(r["Номер"]), Owner: ref(r["Владелец"]), Organization: ref(r["Организация"]), Date: date, Deleted: boolOf(r["ПометкаУдаления"])})
+			Number: str(r["Номер"]), Owner: ref(r["Владелец"]), Organization: ref(r["Организация"]), Date: date, Deleted: boolOf(r["ПометкаУдаления"]),
+			TermSet: boolOf(r["УстановленСрокОплаты"]), TermDays: count(r["СрокОплаты"])})
 	case RowsAccount:
 		var kinds []string
 		for s := range strings.SplitSeq(str(r["ВидыСубконто"]), ",") {

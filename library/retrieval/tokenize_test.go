@@ -116,6 +116,7 @@ func TestStemFamilies(t *testing.T) {
 		// an imperfective verb meets its perfective: «предъявляются» and «предъявить»
 		{"предъявить", "предъявляются", "предъявляет"},
 		{"оформить", "оформляет", "оформляются"},
+		{"комплектация", "комплектации", "собрать", "соберём", "сборка", "отбор"},
 		{"invoice", "invoices", "invoiced"},
 		{"payment", "payments"},
 	}

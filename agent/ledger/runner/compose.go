@@ -25,6 +25,8 @@ var titles = map[recipe.Name]string{
 	recipe.AccountCard:          "Карточка счёта %s",
 	recipe.ReceivablesAging:     "Дебиторка по срокам долга на %s",
 	recipe.PayablesAging:        "Кредиторка по срокам долга на %s",
+	recipe.CounterpartyCard:     "Карточка контрагента на %s",
+	recipe.OffsetCandidates:     "Встречные долги на %s",
 }
 
 // documentTypeNames are the Russian names of the whitelisted document types.
@@ -97,6 +99,13 @@ func (r Result) markdown(mark string) string {
 	}
 	if r.Aging != nil && r.ResultMode != Limited {
 		return r.agingMarkdown(mark) // aging_compose.go
+	}
+	if r.PartyCard != nil && r.ResultMode != Limited {
+		text, _ := r.cardText(mark != "") // party_card_compose.go
+		return text
+	}
+	if r.Offsets != nil && r.ResultMode != Limited {
+		return r.offsetsMarkdown(mark) // offsets_compose.go
 	}
 	cite := func(line string) string {
 		if mark == "" {

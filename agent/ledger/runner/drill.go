@@ -43,6 +43,9 @@ var drillCodes = map[string]string{
 	"dc": "address.documents.by_contract",
 	"bd": "address.balance.drilldown_documents",
 	"ac": "address.account_card.movements",
+	"ar": "address.aging.receivables",
+	"ap": "address.aging.payables",
+	"cp": "card.counterparty",
 }
 
 // drillCode is the code of a drilldown target's recipe ID, "" when it has none.
@@ -98,6 +101,9 @@ func (r Result) Drills() []Drill {
 	if r.Intent == recipe.TurnoverSheet {
 		return r.sheetDrills() // report_drill.go
 	}
+	if r.PartyCard != nil {
+		return r.cardDrills()
+	}
 	rec, ok := recipe.ByID(r.RecipeID)
 	if !ok || len(rec.Drilldowns) == 0 {
 		return nil
@@ -115,6 +121,10 @@ func (r Result) Drills() []Drill {
 	for _, row := range r.Rows {
 		anchor, text := "", ""
 		switch {
+		case r.Offsets != nil && row.Offset != nil:
+			// an offset's company, by what it could net: its card
+			p, _ := r.Offsets.Party(row.PartyID)
+			anchor, text = row.PartyID, thumbLabel(shortParty(row.Party), p.Netted)
 		case slices.Contains(target.Required, recipe.FilterCounterparty) && row.Ref != "" && (r.Intent == recipe.Receivables || r.Intent == recipe.Payables):
 			anchor, text = row.Ref, thumbLabel(shortParty(row.Name), row.Amount)
 		case slices.Contains(target.Required, recipe.FilterCounterparty) && row.PartyID != "" && row.Ages != nil:
@@ -174,6 +184,9 @@ func (r Result) dealSaldo(deal string) onec.Kopecks {
 	}
 	return sum
 }
+
+// ShortParty is a company as a button says it (shortParty).
+func ShortParty(name string) string { return shortParty(name) }
 
 // legalForm is a company's legal form before its name.
 var legalForm = regexp.MustCompile(`^(?:ООО|АО|ПАО|ЗАО|ОАО|НАО|ФГУП|МУП|ГУП|АНО)\s+`)
@@ -329,3 +342,34 @@ func (l *Lane) Drill(ctx context.Context, data string) (Result, error) {
 
 // accountCode is an account of the chart: 51, 62.01, 000, 90.01.1.
 var accountCode = regexp.MustCompile(`^\d{2,3}(\.\d{1,2}){0,2}$`)
+
+// cardDrills are the counterparty card's drilldowns: the aging of each side it has a debt on,
+// for this counterparty on the card's date.
+func (r Result) cardDrills() []Drill {
+	pc := r.PartyCard
+	if pc.Ref == "" || len(r.OrgRef) < minRefPrefix {
+		return nil
+	}
+	var out []Drill
+	both := pc.Receivable != nil && pc.Payable != nil
+	for _, s := range []struct {
+		aging       *CardAging
+		name        recipe.Name
+		label, only string
+	}{{pc.Receivable, recipe.ReceivablesAging, "Просрочка: их долг", "Просрочка"}, {pc.Payable, recipe.PayablesAging, "Просрочка: наш долг", "Просрочка"}} {
+		if s.aging == nil {
+			continue
+		}
+		rc, _ := recipe.For(s.name)
+		data := drillData(rc.ID, short(pc.Ref), r.AsOf, r.OrgRef, "")
+		if data == "" {
+			continue
+		}
+		label := s.only
+		if both {
+			label = s.label
+		}
+		out = append(out, Drill{Text: label, Data: data})
+	}
+	return out
+}

@@ -24,6 +24,9 @@ var goldenDrillCodes = map[string]string{
 	"dc": "address.documents.by_contract",
 	"bd": "address.balance.drilldown_documents",
 	"ac": "address.account_card.movements",
+	"ar": "address.aging.receivables",
+	"ap": "address.aging.payables",
+	"cp": "card.counterparty",
 }
 
 // TestDrillCodes: every recipe a drilldown can open (any recipe's Drilldowns, and the turnover

@@ -52,6 +52,10 @@ func (l *Lane) resolveAnchors(res *Result, cats *catalogs, r recipe.Spec, f reci
 			*res = res.limited(ReasonMissingAnchor, fmt.Sprintf("Под «%s» подходит несколько %s", rs.Raw, w[0]))
 			return a, true
 		}
+		if inn, ok := strings.CutPrefix(rs.Raw, "ИНН "); ok && what == "контрагентов" {
+			*res = res.limited(ReasonMissingAnchor, fmt.Sprintf("Контрагента с ИНН %s в справочнике 1С нет. Проверьте ИНН или назовите контрагента.", inn))
+			return a, true
+		}
 		*res = res.limited(ReasonMissingAnchor, fmt.Sprintf("Не нашёл в 1С %s «%s». %s", w[1], rs.Raw, w[2]))
 		return a, true
 	}
@@ -153,6 +157,12 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r recip
 	}
 	if r.Name == recipe.ReceivablesAging || r.Name == recipe.PayablesAging {
 		return l.aging(ctx, res, r, f, a) // aging.go
+	}
+	switch r.Name {
+	case recipe.CounterpartyCard:
+		return l.partyCard(ctx, res, cats, f, a) // party_card.go
+	case recipe.OffsetCandidates:
+		return l.offsets(ctx, res, f, a) // offsets.go
 	}
 	dbg := &res.Debug
 	params := onec.Params{"Организация": refParam(a.org, refOrg)}

@@ -51,6 +51,8 @@ var noDataWhat = map[recipe.Name]string{
 	recipe.AccountCard:          "проводок не было",
 	recipe.ReceivablesAging:     "нам никто не был должен",
 	recipe.PayablesAging:        "мы никому не были должны",
+	recipe.CounterpartyCard:     "расчётов с ним не было",
+	recipe.OffsetCandidates:     "встречных долгов не было",
 }
 
 // beforeData is the answer for the day of the base's first posting first: an empty answer

@@ -196,7 +196,8 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 	}
 	for _, r := range res.Contracts {
 		c.contracts = append(c.contracts, recipe.Entity{Ref: r.Ref.UUID, Name: r.Name, Number: r.Number,
-			OwnerRef: r.Owner.UUID, OrgRef: r.Organization.UUID, Date: r.Date.Format(time.DateOnly), Deleted: r.Deleted})
+			OwnerRef: r.Owner.UUID, OrgRef: r.Organization.UUID, Date: r.Date.Format(time.DateOnly), Deleted: r.Deleted,
+			TermSet: r.TermSet, TermDays: r.TermDays})
 	}
 	if res, err = load("catalog.accounts"); err != nil {
 		return nil, err

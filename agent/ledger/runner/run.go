@@ -78,6 +78,10 @@ type Result struct {
 	Report *Report `json:"report,omitempty"`
 	// Aging is the aging's intervals and totals (aging.go).
 	Aging *Aging `json:"aging,omitempty"`
+	// PartyCard is a counterparty card's parts (party_card.go); its Rows are the settlement lines.
+	PartyCard *PartyCard `json:"party_card,omitempty"`
+	// Offsets are the offset candidates' counterparties and totals (offsets.go); its Rows the pairs.
+	Offsets *Offsets `json:"offsets,omitempty"`
 }
 
 // Summary is the aggregate of a result.
@@ -123,6 +127,8 @@ type Row struct {
 	Currencies []CurrencyAmount `json:"currency_amounts,omitempty"`
 	// Ages is an aging row's debt by interval (aging.go).
 	Ages *AgingLine `json:"aging,omitempty"`
+	// Offset is an offset row's pair of contracts (offsets.go).
+	Offset *OffsetPair `json:"offset,omitempty"`
 }
 
 // limited ends a run with an honest reason.

@@ -167,6 +167,10 @@ func TestTemplatesAnswerInTheRowsTheLaneReads(t *testing.T) {
 			want[r.ID] = onec.RowsDocument
 		case recipe.ReceivablesAging, recipe.PayablesAging:
 			want[r.ID] = onec.RowsAging
+		case recipe.OffsetCandidates:
+			want[r.ID] = onec.RowsBalance
+		case recipe.CounterpartyCard:
+			// the card runs the templates of the recipes above, none of its own
 		}
 	}
 	for id, kind := range want {
@@ -218,8 +222,11 @@ func TestRestrictedRightsAreStated(t *testing.T) {
 		ask(recipe.AccountCard, recipe.Filters{PeriodFrom: "2026-01-01", PeriodTo: "2026-03-31", Account: "62"}),
 		ask(recipe.ReceivablesAging, recipe.Filters{AsOfDate: "2026-03-31"}),
 		ask(recipe.PayablesAging, recipe.Filters{AsOfDate: "2026-03-31"}),
+		ask(recipe.CounterpartyCard, recipe.Filters{AsOfDate: "2026-03-31", Counterparty: "Альфа"}),
 	}
-	covered := map[recipe.Name]bool{}
+	// ООО «Северный ветер Трейд» has no counterparty on both sides on any day: the offsets of a
+	// restricted user are checked on the other organization (TestRestrictedOffsets).
+	covered := map[recipe.Name]bool{recipe.OffsetCandidates: true}
 	for _, q := range questions {
 		covered[q.Intent] = true
 	}
@@ -258,5 +265,60 @@ func TestRestrictedRightsAreStated(t *testing.T) {
 	}
 	if len(srv.Queries()) == 0 {
 		t.Fatal("no query reached the stand-in")
+	}
+}
+
+// TestRestrictedOffsets: a 1C user confined to ООО «Северный ветер» sees ООО «Универсал» on both
+// sides on 31.03.2026 — the offsets and the card of a user with full rights for it, the rights
+// note said; one confined to ООО «Северный ветер Трейд» sees nobody on both sides, as full rights
+// for it do, and no query is refused.
+func TestRestrictedOffsets(t *testing.T) {
+	d, l := demo(t)
+	for _, org := range l.Organizations {
+		rls := onectest.NewRestricted(l, org.Ref)
+		srv := onectest.NewServer(t, rls)
+		proxy, err := onec.NewProxy(onec.ProxyOptions{URL: srv.URL})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lane := NewLane(proxy, Options{Now: fixedNow, RestrictedRights: true})
+		full := NewLane(d, Options{Now: fixedNow, Organization: org.INN})
+		for _, q := range []Decomposition{
+			ask(recipe.OffsetCandidates, recipe.Filters{AsOfDate: "2026-03-31"}),
+			ask(recipe.CounterpartyCard, recipe.Filters{AsOfDate: "2026-03-31", Counterparty: "Универсал"}),
+		} {
+			t.Run(org.Name+" "+string(q.Intent), func(t *testing.T) {
+				res, want := lane.Run(t.Context(), q), full.Run(t.Context(), q)
+				if res.Organization != org.Name {
+					t.Errorf("answered for %q, want %q", res.Organization, org.Name)
+				}
+				if res.ResultMode != want.ResultMode || res.LimitedReason != want.LimitedReason || res.Message != want.Message {
+					t.Fatalf("restricted %s %s %q; full rights %s %s %q", res.ResultMode, res.LimitedReason, res.Message,
+						want.ResultMode, want.LimitedReason, want.Message)
+				}
+				if diff := cmp.Diff(want.Summary, res.Summary); diff != "" {
+					t.Errorf("total (-full rights +restricted):\n%s", diff)
+				}
+				if diff := cmp.Diff(want.All, res.All); diff != "" {
+					t.Errorf("rows (-full rights +restricted):\n%s", diff)
+				}
+				if diff := cmp.Diff(want.Offsets, res.Offsets); diff != "" {
+					t.Errorf("offsets (-full rights +restricted):\n%s", diff)
+				}
+				if want.PartyCard != nil {
+					w, g := *want.PartyCard, *res.PartyCard
+					w.Sources, g.Sources = CardSources{}, CardSources{} // they name the base
+					if diff := cmp.Diff(w, g); diff != "" {
+						t.Errorf("card (-full rights +restricted):\n%s", diff)
+					}
+				}
+				if res.ResultMode != Limited && !slices.Contains(res.Notes, RightsNote) {
+					t.Errorf("no rights note: %q", res.Notes)
+				}
+			})
+		}
+		if refused := rls.Refused(); len(refused) != 0 {
+			t.Errorf("%d queries refused for want of РАЗРЕШЕННЫЕ", len(refused))
+		}
 	}
 }

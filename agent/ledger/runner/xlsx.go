@@ -19,6 +19,12 @@ func (r Result) XLSX() ([]byte, error) {
 	if r.ResultMode == Limited {
 		return nil, fmt.Errorf("address: nothing to export")
 	}
+	switch {
+	case r.PartyCard != nil:
+		return r.workbook(r.cardParts()) // party_card_sheet.go
+	case r.Offsets != nil:
+		return r.workbook(r.offsetsParts())
+	}
 	f := excelize.NewFile()
 	defer f.Close()
 	const sheet = "Sheet1"
@@ -135,6 +141,13 @@ func (r Result) ExportName() string {
 		if r.Party != "" {
 			name += " — " + r.Party
 		}
+	case recipe.CounterpartyCard:
+		name = "Карточка " + r.Party + " " + r.when()
+	case recipe.OffsetCandidates:
+		name = "Взаимозачёт " + r.when()
+		if r.Party != "" {
+			name += " — " + r.Party
+		}
 	default:
 		name = r.title()
 	}
@@ -216,6 +229,13 @@ func (r Result) table() ([]string, [][]any) {
 // where adding them means something; for the lists of documents and bank operations, which mix
 // sales and payments, the rows only.
 func (r Result) ExportCaption() string {
+	switch {
+	case r.PartyCard != nil:
+		return fmt.Sprintf("Выгрузка в Excel: листы «Расчёты», «Просрочка», «Оплаты», «Документы»; сальдо %s.", r.PartyCard.Net)
+	case r.Offsets != nil:
+		return fmt.Sprintf("Выгрузка в Excel: %s на листе «Пары договоров», %s на листе «Контрагенты»; к зачёту до %s.",
+			ru.Count(len(r.All), "пара", "пары", "пар"), ru.Count(len(r.Offsets.Parties), "контрагент", "контрагента", "контрагентов"), r.Offsets.Total)
+	}
 	_, cells := r.table()
 	total := strings.TrimPrefix(r.exportTotal(len(cells)), "Итого: ")
 	switch r.Intent {
