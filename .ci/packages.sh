@@ -37,10 +37,15 @@ mod=$(go list -m)
 #   period, each run through the demo's query evaluator (a union of 15 document kinds) in one
 #   goroutine: 32 s under -race, 4 s plain. The demo's and the proxy client's concurrency are
 #   raced by the package's other tests.
+#   internal/app TestOverdueAlertFollowsAging: one subscription's hourly checks over two days on a
+#   fake clock, each the demo's aging template run by its query evaluator, one at a time: 33 s
+#   under -race, 1.5 s plain. The scheduler's goroutines are raced in agent/digest, through the
+#   bot in bot, and with the same agent in the package's other digest tests.
 plain_tests=$(printf '%s\t%s\n' \
   "$mod/library/extract" '^TestHostileShapes$' \
   "$mod/integrations/onec/ledgergen" '^TestRealistic' \
-  "$mod/integrations/onec" '^TestDocumentsBy(Counterparty|Contract)$')
+  "$mod/integrations/onec" '^TestDocumentsBy(Counterparty|Contract)$' \
+  "$mod/internal/app" '^TestOverdueAlertFollowsAging$')
 
 goroutines='^[[:space:]]*go (func|[A-Za-z_][A-Za-z0-9_.]*\()|\.Go\(|sync\.WaitGroup|errgroup\.|(time|context)\.AfterFunc|testing/synctest|\.Parallel\(\)'
 

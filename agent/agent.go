@@ -16,6 +16,7 @@ import (
 	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/buttons"
 	"github.com/finbot/finbot/agent/dialog"
+	"github.com/finbot/finbot/agent/digest"
 	"github.com/finbot/finbot/agent/documents"
 	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/news"
@@ -63,6 +64,9 @@ type Deps struct {
 	// compared with; nil = their act is read and summed up, and the answer says ours cannot be
 	// built yet.
 	Acts reconcile.OurActs
+	// Digests keeps the chats' subscriptions to digests and alerts
+	// (*history.RedisSubscriptions); nil = /subscribe is not offered.
+	Digests digest.Store
 }
 
 // Options tune the agent.
@@ -91,6 +95,9 @@ type Options struct {
 	// PlanCacheTTL is how long a plan is reused for the same question and context (default
 	// 10m; negative = no cache).
 	PlanCacheTTL time.Duration
+	// DigestZone is the time zone of a chat that set none for its digests (DIGEST_ZONE);
+	// Moscow when nil.
+	DigestZone *time.Location
 	// LLMBudget is the time every LLM call of one answer shares — planner, repair, query
 	// expansion, the answer model (LLM_BUDGET; default 20s; negative = none). When it runs out
 	// the answer is given from the facts, as without an LLM.
@@ -141,6 +148,9 @@ type Agent struct {
 	log   *slog.Logger
 	now   func() time.Time
 	opts  Options
+	// preview is previewDigest, for the digest skill's /digest: a method value the table's
+	// builders may reach without an initialization cycle through the table.
+	preview func(ctx context.Context, sub digest.Subscription) (skill.Reply, error)
 }
 
 // New builds an agent and its skills: one per skill of the table whose dependency is set.
@@ -154,6 +164,7 @@ func New(d Deps, o Options) *Agent {
 	o = o.withDefaults()
 	a := &Agent{bases: d.Bases, llm: d.LLM, dialogs: dialog.Keeper{Store: d.History, Timeout: o.HistoryTimeout, Log: o.Logger}, parser: understand.NewParser(),
 		long: buttons.Long{Store: d.Results, Timeout: o.HistoryTimeout}, log: o.Logger, now: o.Now, opts: o}
+	a.preview = a.previewDigest
 	if d.Planner != nil {
 		// Valid plans are kept by question and context, each for Options.PlanCacheTTL.
 		a.planner = plan.Cached{Planner: d.Planner, Cache: plan.NewCache(defaultPlanCacheSize, o.PlanCacheTTL, o.Now)}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/clarify"
+	"github.com/finbot/finbot/agent/digest"
 	"github.com/finbot/finbot/agent/documents"
 	"github.com/finbot/finbot/agent/general"
 	"github.com/finbot/finbot/agent/kb"
@@ -74,6 +75,9 @@ var table = []row{
 	{kind: understand.KindUnknownEntity, scenario: api.OneC, skill: "ledger", missing: ledgerMissing, build: buildLedger},
 	// Guarded discovery: the skill runs the plan's primitives itself, within its budget.
 	{kind: understand.KindLedgerDeep, scenario: api.OneC, skill: "ledger", missing: ledgerMissing, build: buildLedger},
+	// Digests and alerts: /subscribe, /subscriptions, /unsubscribe, /digest and their buttons.
+	{kind: understand.KindSubscribe, scenario: api.Command, skill: "digest", commands: digest.Commands, raw: true,
+		missing: "Подписки на сводки в этой установке не подключены.", build: buildDigest},
 	{kind: understand.KindSmallTalk, scenario: api.S2General, skill: "smalltalk", build: buildSmallTalk},
 	{kind: understand.KindClarify, scenario: api.S5Clarify, skill: "clarify", build: buildClarify},
 	// A plan of several sources: the executor runs its calls over the other rows' tools and the
@@ -245,4 +249,15 @@ func (a *Agent) organizations(ctx context.Context, userID, chatID int64) []recon
 		out = append(out, reconcile.Party{Name: o.Name, INN: o.INN})
 	}
 	return out
+}
+
+// buildDigest is the digests and alerts of /subscribe: with a subscriptions' store.
+func buildDigest(a *Agent, d Deps) skill.Skill {
+	if d.Digests == nil {
+		return nil
+	}
+	return digest.New(d.Digests, digest.Options{Now: a.opts.Now, Zone: a.opts.DigestZone, Logger: a.opts.Logger, Rates: d.Rates != nil,
+		LedgerFor:    func(userID, chatID int64) bool { return hasLedger(d) && a.access(userID, chatID) },
+		Produce:      func(ctx context.Context, sub digest.Subscription) (skill.Reply, error) { return a.preview(ctx, sub) },
+		StoreTimeout: a.opts.HistoryTimeout})
 }

@@ -49,7 +49,8 @@ func (b *Bot) answerCallback(ctx context.Context, id, text string) {
 
 // buttonCommand is the hidden command a button's data goes to: "doc" for the document
 // buttons, "base" for the choice of a 1C base, "drill" for drilldowns, exports and choices, "page" for «Ещё ▸» and «◂ Назад» (the
-// bot's own, pages.go), "" for a question typed by a tap.
+// bot's own, pages.go), "subscribe", "unsubscribe" and "digest" for the subscriptions' buttons,
+// "" for a question typed by a tap.
 func buttonCommand(data string) string {
 	switch {
 	case strings.HasPrefix(data, "d:"):
@@ -59,6 +60,12 @@ func buttonCommand(data string) string {
 	case strings.HasPrefix(data, "base:"):
 		// A /base button: the agent checks the base against the presser's own (ledger.BasePrefix).
 		return "base"
+	case strings.HasPrefix(data, "s:"):
+		return "subscribe" // a kind of /subscribe (digest.SubscribePrefix)
+	case strings.HasPrefix(data, "u:"):
+		return "unsubscribe" // one subscription cancelled (digest.UnsubscribePrefix)
+	case strings.HasPrefix(data, "n:"):
+		return "digest" // a digest now (digest.DigestPrefix)
 	case strings.HasPrefix(data, "b:"), strings.HasPrefix(data, "a:"), strings.HasPrefix(data, "x:"), strings.HasPrefix(data, "c:"), strings.HasPrefix(data, "t:"):
 		// "b:" a drilldown, "a:" one of before, which the agent answers as stale (lane.Drill);
 		// "t:" a question kept server-side (api.TextButtonPrefix).

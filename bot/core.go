@@ -51,6 +51,9 @@ type outgoing struct {
 	// rich, when set, is the reply's one part as a rich message, for its table (rich.go); the
 	// part is what goes where Telegram refuses it.
 	rich *tgmd.RichMessage
+	// unasked: the reply is a delivery nobody asked for just now (a digest, Bot.Deliver): a chat
+	// that blocked the bot is reported (api.ErrBlocked) rather than ignored.
+	unasked bool
 }
 
 // document is a file with its caption.

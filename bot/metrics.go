@@ -13,6 +13,8 @@ type Metrics struct {
 	streamEdits prometheus.Counter
 	// streamDrafts counts native drafts (sendMessageDraft) shown while answers are written.
 	streamDrafts prometheus.Counter
+	// digests counts the digests and alerts delivered (Bot.Deliver).
+	digests prometheus.Counter
 }
 
 // NewMetrics creates the series and registers them with reg (nil: not registered, for tests
@@ -41,9 +43,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		streamDrafts: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "finbot_stream_drafts_total", Help: "Native drafts (sendMessageDraft) shown while answers are written.",
 		}),
+		digests: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "finbot_digests_total", Help: "Digests and alerts of subscriptions delivered.",
+		}),
 	}
 	if reg != nil {
-		reg.MustRegister(m.updates, m.replies, m.errors, m.latency, m.routes, m.streamEdits, m.streamDrafts)
+		reg.MustRegister(m.updates, m.replies, m.errors, m.latency, m.routes, m.streamEdits, m.streamDrafts, m.digests)
 	}
 	return m
 }

@@ -11,6 +11,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
+	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/bot/tgmd"
 )
 
@@ -22,6 +23,10 @@ import (
 // in a line what is missing, and the reply counts as delivered.
 func (b *Bot) send(ctx context.Context, out outgoing) error {
 	replyTo, to, parts := out.replyTo, out.ephemeral, out.parts
+	ignoreBlocked := ignoreBlocked
+	if out.unasked {
+		ignoreBlocked = func(err error) error { return err } // the scheduler unsubscribes the chat
+	}
 	// The keyboard goes under the last message of the text; it is made once (keyboardFor keeps
 	// its pages), whether the rich message or the text carries it.
 	var kb *inlineKeyboard
@@ -190,8 +195,9 @@ func badRequest(err error) bool {
 	return ok && e.Code == http.StatusBadRequest && !isParseError(e.Message)
 }
 
-// errBlocked means the user blocked the bot: nothing more can be delivered.
-var errBlocked = errors.New("bot: blocked by the user")
+// errBlocked means the user blocked the bot (or removed it from the group): nothing more can be
+// delivered. It is api.ErrBlocked, for what was delivered unasked.
+var errBlocked = fmt.Errorf("bot: blocked by the user: %w", api.ErrBlocked)
 
 // errTelegramDown marks a send that failed on Telegram's side (server or transport errors,
 // flood control) every time it was tried.

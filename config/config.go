@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	_ "time/tzdata" // DIGEST_ZONE is checked against the zones built in, as the digests read them
 )
 
 // Secret is a credential. It never prints: not via fmt, not via slog's text or JSON handlers,
@@ -140,6 +141,11 @@ type Config struct {
 	UserRateBurst   int           // USER_RATE_BURST
 	ShutdownTimeout time.Duration // SHUTDOWN_TIMEOUT: how long SIGTERM waits for answers in flight
 
+	// Digests and alerts (/subscribe).
+	DigestZone    string        // DIGEST_ZONE: time zone of chats that set none (IANA name)
+	DigestEvery   time.Duration // DIGEST_CHECK_EVERY: how often a replica looks for due digests
+	DigestCatchUp time.Duration // DIGEST_CATCHUP: how late a digest still goes out
+
 	// Operations.
 	MetricsAddr string     // METRICS_ADDR: /healthz and /metrics; empty disables
 	LogLevel    slog.Level // LOG_LEVEL: debug, info, warn, error
@@ -237,6 +243,9 @@ func Vars() []Var {
 		{"USER_RATE_PER_MIN", "20", "Messages one user may send per minute before a flood notice."},
 		{"USER_RATE_BURST", "5", "Messages one user may send at once."},
 		{"SHUTDOWN_TIMEOUT", "30s", "On SIGTERM, how long answers in flight may take to finish."},
+		{"DIGEST_ZONE", "Europe/Moscow", "Time zone (IANA name) of the digests of a chat that set none with /subscribe пояс."},
+		{"DIGEST_CHECK_EVERY", "1m", "How often each replica looks for digests and alerts due (at whole multiples: a 9:00 digest goes at 9:00); 10s–1h."},
+		{"DIGEST_CATCHUP", "3h", "How late a digest still goes out when no replica ran at its time (a restart, an outage); later, that day's is skipped. Alerts are checked at the latest hour whenever that is."},
 		{"METRICS_ADDR", "127.0.0.1:9090", "Address of /healthz and /metrics for `serve` (loopback by default; \":9090\" serves every interface); empty disables."},
 		{"LOG_LEVEL", "info", "debug, info, warn or error."},
 	}
@@ -346,6 +355,10 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 		UserRateBurst:   r.integer("USER_RATE_BURST", 1, 1000),
 		ShutdownTimeout: r.duration("SHUTDOWN_TIMEOUT", 0, time.Hour),
 
+		DigestZone:    r.str("DIGEST_ZONE"),
+		DigestEvery:   r.duration("DIGEST_CHECK_EVERY", 10*time.Second, time.Hour),
+		DigestCatchUp: r.duration("DIGEST_CATCHUP", time.Minute, 24*time.Hour),
+
 		MetricsAddr: r.emptyable("METRICS_ADDR"),
 		LogLevel:    r.level("LOG_LEVEL"),
 	}
@@ -392,6 +405,9 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 	}
 	if m := c.StreamMode; m != "auto" && m != "draft" && m != "edit" && m != "off" {
 		r.fail("STREAM_MODE", fmt.Sprintf("must be auto, draft, edit or off, got %q", m))
+	}
+	if _, err := time.LoadLocation(c.DigestZone); err != nil || c.DigestZone == "" || c.DigestZone == "Local" {
+		r.fail("DIGEST_ZONE", fmt.Sprintf("must be a time zone of the IANA database, such as Europe/Moscow or Asia/Yekaterinburg, got %q", c.DigestZone))
 	}
 	if c.LLMAPIKey != "" && c.LLMModel == "" {
 		r.fail("LLM_MODEL", "is empty while LLM_API_KEY is set")

@@ -148,6 +148,10 @@ var (
 	ErrUnavailable = skill.ErrUnavailable
 	// ErrTooLong means the message is longer than the agent accepts.
 	ErrTooLong = errors.New("agent: message too long")
+	// ErrBlocked means a chat cannot receive the bot's messages any more: the user blocked the
+	// bot, the bot was removed from the group, or the access lists no longer let the chat in. A
+	// front end returns it for what it was asked to deliver unasked (a digest).
+	ErrBlocked = errors.New("front end: the chat does not receive the bot's messages")
 )
 
 // EscapeMarkdown makes a dynamic value (a counterparty name, a document title, a currency name

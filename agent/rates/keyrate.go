@@ -66,6 +66,16 @@ func (s *Skill) KeyRate(ctx context.Context, p ru.Period) KeyRates {
 	return k
 }
 
+// Current is the key rate in force on the day asked (the period's first), and the day it took
+// effect; ok is false when the Bank gave none.
+func (k KeyRates) Current() (rate decimal.Decimal, since time.Time, ok bool) {
+	if k.Err != nil || k.early() {
+		return decimal.Decimal{}, time.Time{}, false
+	}
+	run, ok := runAt(keyRateRuns(k.Rates.Points), k.Period.From)
+	return run.rate, run.since, ok
+}
+
 // notDecided is the answer about the key rate asked for a day after today.
 func notDecided(on time.Time) string {
 	return fmt.Sprintf("На %s ключевой ставки ещё нет: Банк России объявляет её решением совета директоров, будущее значение неизвестно.", day(on))

@@ -63,6 +63,8 @@ func (p *Parser) decide(s *scan, d *Decision) {
 	switch {
 	case letters < 2:
 		set(KindClarify, "too_short", "в сообщении нет вопроса", true)
+	case subscribeAsked.MatchString(s.folded) && !s.hasValue(CKBQuestion, "definition"):
+		set(KindSubscribe, "subscribe", "подписка на сводки или уведомления, отписка или список подписок", true)
 	case s.is(CWrite) && s.first(CWrite) <= 1 && !kbAsk:
 		set(KindLedgerWrite, "write", "просьба изменить данные 1С — бот только читает", true)
 	case followUp:
@@ -105,6 +107,20 @@ func (p *Parser) decide(s *scan, d *Decision) {
 		set(KindKB, "default", "нет признаков документа, курса, новостей или 1С", false)
 	}
 }
+
+// subscribeAsked: the message asks for digests or alerts on a schedule, or to stop them, or for
+// the list of them — «подпиши на ключевую ставку», «присылай курсы каждое утро в 9», «сообщай,
+// если кто-то должен больше миллиона», «отпишись от утренней сводки», «мои подписки». A request
+// to send something regularly needs its rhythm or a digest named («присылай курсы» alone is a
+// question about rates); a request to be told is a verb of repeated telling with its subject
+// («уведомляй о просрочке») or its condition («сообщай, если»): «сообщи, когда срок оплаты»
+// asks a question. «Подписать» (sign) a document is not one: subscribing takes «на».
+var subscribeAsked = regexp.MustCompile(`(^|\s)(` +
+	`подпиш(и|ите)(\s+(меня|нас|чат))?\s+на\s|подписать(ся)?\s+(меня\s+|нас\s+|чат\s+)?на\s|подписыва(й|йте)\s+на\s|` +
+	`(присыла|отправля|скидыва|высыла|шли)\p{L}*\s+(.*\s)?(кажд\p{L}*\s+(утр|ден|дн|недел|понедельн|вторн|сред|четверг|пятниц)|ежеднев|еженедел|по\s+утрам|по\s+(понедельник|вторник|сред|четверг|пятниц)|утренн\p{L}*\s+сводк|сводк\p{L}*\s+по\s+утрам)|` +
+	`(уведомля\p{L}*|уведоми(те)?|сообща(й|йте)|оповеща(й|йте)|оповести(те)?|предупрежда(й|йте))\s+(мне\s+|меня\s+|нам\s+|нас\s+)?((о|об|про)\s|(.*\s)?(если|когда|как\s+только)\s)|` +
+	`отпиш\p{L}*|отписать\p{L}*|отмени\p{L}*\s+(все\s+)?(подписк|рассылк|утренн\p{L}*\s+сводк)|` +
+	`(мои|наши|какие)(\s+(у\s+(меня|нас)|есть))?\s+подписк\p{L}*)`)
 
 // hasValue reports whether a hit of concept c carries value v.
 func (s *scan) hasValue(c Concept, v string) bool {

@@ -43,6 +43,9 @@ const (
 	// it): the comparison claims it (Decision.Reconcile with one act selected); the parser never
 	// decides it alone.
 	KindReconcile Kind = "reconcile"
+	// KindSubscribe asks for digests or alerts on a schedule (agent/digest): /subscribe and
+	// its everyday phrasings («присылай курсы каждое утро в 9»).
+	KindSubscribe Kind = "subscribe"
 )
 
 // Source says where a slot's value came from.

@@ -41,3 +41,31 @@ func TestCBRTestSpeaksTheWireFormat(t *testing.T) {
 		t.Errorf("calls = %q", got)
 	}
 }
+
+// cbrtest's KeyRate reads as the recorded key_rate.xml does: the rate in force on each day asked,
+// ascending once parsed, a decision taking effect on its date.
+func TestCBRTestKeyRate(t *testing.T) {
+	recorded, err := parseKeyRate(fixture(t, "key_rate.xml"))
+	if err != nil || len(recorded) == 0 {
+		t.Fatalf("recorded: %v, %v", recorded, err)
+	}
+	s := cbrtest.New(t)
+	s.SetKeyRate(day(2025, 12, 19), "16.50")
+	s.SetKeyRate(day(2026, 2, 16), "15.50")
+	c := New(Options{BaseURL: s.URL, HTTPClient: s.Client, Now: func() time.Time { return testNow }})
+	kr, err := c.KeyRate(t.Context(), day(2026, 2, 14), day(2026, 2, 17))
+	if err != nil || len(kr.Points) != 4 {
+		t.Fatalf("KeyRate = %+v, %v", kr, err)
+	}
+	var got []string
+	for _, p := range kr.Points {
+		got = append(got, p.Date.Format(time.DateOnly)+" "+p.Rate.StringFixed(2))
+	}
+	want := []string{"2026-02-14 16.50", "2026-02-15 16.50", "2026-02-16 15.50", "2026-02-17 15.50"}
+	if !slices.Equal(got, want) {
+		t.Errorf("points = %q, want %q", got, want)
+	}
+	if !slices.Contains(s.Calls(), "KeyRate 2026-02-14T00:00:00 2026-02-17T00:00:00") {
+		t.Errorf("calls = %q", s.Calls())
+	}
+}

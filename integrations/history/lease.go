@@ -53,6 +53,7 @@ return 0
 type Lease struct {
 	rdb    redis.UniversalClient
 	key    string
+	fence  string // the token counter: key + ":fence" unless NewLeaseFenced named another
 	holder string
 	ttl    time.Duration
 }
@@ -61,14 +62,22 @@ type Lease struct {
 // acquired. key should carry a hash tag ("prefix{inbox}:sweeper") shared with the keys of the
 // work it fences.
 func NewLease(rdb redis.UniversalClient, key string, ttl time.Duration) *Lease {
-	return &Lease{rdb: rdb, key: key, holder: instanceID(), ttl: ttl}
+	return NewLeaseFenced(rdb, key, key+":fence", ttl)
+}
+
+// NewLeaseFenced is NewLease with the token counter under fence instead of key + ":fence": a
+// lease taken once per occasion (a digest's run of one scheduled slot, whose key names the
+// slot) keeps one counter for all its occasions, rather than leaving a counter behind for each.
+// fence must share key's hash tag.
+func NewLeaseFenced(rdb redis.UniversalClient, key, fence string, ttl time.Duration) *Lease {
+	return &Lease{rdb: rdb, key: key, fence: fence, holder: instanceID(), ttl: ttl}
 }
 
 // Acquire takes the lease, or renews it when this instance holds it, and returns its fencing
 // token. ok is false when another instance holds it.
 func (l *Lease) Acquire(ctx context.Context) (token int64, ok bool, err error) {
 	ms := max(l.ttl.Milliseconds(), 1)
-	token, err = acquireScript.Run(ctx, l.rdb, []string{l.key, l.key + ":fence"}, l.holder, ms).Int64()
+	token, err = acquireScript.Run(ctx, l.rdb, []string{l.key, l.fence}, l.holder, ms).Int64()
 	if err != nil {
 		return 0, false, fmt.Errorf("history: acquire lease %s: %w: %w", l.key, ErrUnavailable, err)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/finbot/finbot/agent"
 	"github.com/finbot/finbot/agent/buttons"
+	"github.com/finbot/finbot/agent/digest"
 	"github.com/finbot/finbot/agent/ledger"
 	"github.com/finbot/finbot/agent/ledger/runner"
 	"github.com/finbot/finbot/agent/news"
@@ -58,6 +59,10 @@ var (
 	_ bot.Deduper      = (*history.MemoryDedupe)(nil)
 	_ bot.Inbox        = (*history.RedisInbox)(nil)
 	_ bot.Transcriber  = (*llm.Transcriber)(nil)
+	_ digest.Store     = (*history.RedisSubscriptions)(nil)
+	_ digest.Store     = (*history.MemorySubscriptions)(nil)
+	_ digest.Producer  = (*agent.Agent)(nil)
+	_ digest.Sender    = (*bot.Bot)(nil)
 )
 
 // Answerer is the agent as a front end (the Telegram bot, the console) asks it.
@@ -89,6 +94,9 @@ type Options struct {
 	Transport func(client string, pool http.RoundTripper) http.RoundTripper
 	// Answerer, when set, wraps the agent before a front end gets it.
 	Answerer func(Answerer) Answerer
+	// DigestClock, when set, is the clock the digests' scheduler reads to find the slots due
+	// (tests); time.Now otherwise.
+	DigestClock func() time.Time
 }
 
 // App is finbot built from one configuration.
@@ -118,9 +126,12 @@ type App struct {
 	durableDocs bool                     // documents live in Redis, not in this process
 	breakers    map[string]func() string // name → state ("closed", "half-open", "open")
 	dedupe      bot.Deduper
-	inbox       bot.Inbox      // webhook updates until answered; nil without Redis
-	results     buttons.Store  // what the buttons of 1C answers are bound to
-	choices     ledger.Results // which 1C base each user chose in each chat (ONEC_CHANNELS)
+	inbox       bot.Inbox         // webhook updates until answered; nil without Redis
+	results     buttons.Store     // what the buttons of 1C answers are bound to
+	digests     digest.Store      // the chats' subscriptions to digests and alerts
+	zone        *time.Location    // DIGEST_ZONE
+	scheduler   *digest.Scheduler // delivers the digests; nil for the console
+	choices     ledger.Results    // which 1C base each user chose in each chat (ONEC_CHANNELS)
 	status      func(ctx context.Context) []string
 	closers     []func() // in the order opened; Close runs them backwards
 	// speech transcribes voice messages and audio files (the console's too); nil when not
@@ -211,9 +222,12 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if lane != nil || bases != nil {
 		acts = ledger.NewActs(lane, ledger.Options{LedgerAccess: access, Bases: bases, Logger: a.log})
 	}
+	if a.zone, err = time.LoadLocation(cfg.DigestZone); err != nil {
+		return nil, fmt.Errorf("DIGEST_ZONE: %w", err)
+	}
 	a.Agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: lane, Bases: bases, Library: a.Docs, KB: kbLib, Planner: planner,
-		Results: a.results, Acts: acts},
-		agent.Options{Logger: a.log, LedgerAccess: access, PlanConfidence: cfg.PlanConfidenceThreshold,
+		Results: a.results, Acts: acts, Digests: a.digests},
+		agent.Options{Logger: a.log, LedgerAccess: access, PlanConfidence: cfg.PlanConfidenceThreshold, DigestZone: a.zone,
 			MaxToolCalls: cfg.MaxToolCalls, AnswerModel: cfg.AnswerModel, AnswerTemperature: float32(cfg.AnswerTemperature),
 			PlanCacheTTL: cfg.PlanCacheTTL, LLMBudget: cfg.LLMBudget})
 	a.answerer = a.Agent
@@ -321,6 +335,7 @@ func (a *App) stores(ctx context.Context) (hist agent.History, ping func(context
 		a.dedupe = history.NewMemoryDedupe(100_000, cfg.DedupeTTL)
 		a.results = history.NewMemoryResults(0, history.DefaultResultTTL)
 		a.choices = history.NewMemoryResults(0, baseChoiceTTL)
+		a.digests = history.NewMemorySubscriptions()
 		return history.NewMemory(cfg.MemoryChatsLimit, limits), nil, nil
 	}
 	rdb, err := redisClient(cfg)
@@ -336,6 +351,7 @@ func (a *App) stores(ctx context.Context) (hist agent.History, ping func(context
 	a.inbox = history.NewRedisInbox(rdb, cfg.RedisPrefix, inboxSweep(cfg))
 	a.results = history.NewRedisResults(rdb, cfg.RedisPrefix, history.DefaultResultTTL)
 	a.choices = history.NewRedisResults(rdb, cfg.RedisPrefix, baseChoiceTTL)
+	a.digests = history.NewRedisSubscriptions(rdb, cfg.RedisPrefix)
 	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	if err := store.Ping(pctx); err != nil {

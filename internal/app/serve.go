@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/finbot/finbot/agent/digest"
 	"github.com/finbot/finbot/bot"
 	"github.com/finbot/finbot/config"
 )
@@ -48,6 +50,9 @@ func (a *App) newBot(ctx context.Context) error {
 		return err
 	}
 	a.Bot, a.Metrics = b, reg
+	// The digests are made by the agent and sent through the bot's send path and limits.
+	a.scheduler = digest.NewScheduler(a.digests, a.Agent, b, digest.SchedulerOptions{Now: a.opts.DigestClock,
+		Every: cfg.DigestEvery, CatchUp: cfg.DigestCatchUp, Zone: a.zone, Logger: a.log.With("component", "digests")})
 	return nil
 }
 
@@ -66,6 +71,10 @@ func (a *App) Run(ctx context.Context) error {
 		defer stopOps()
 	}
 	a.log.Info("finbot started", "bot", a.Bot.Username(), "llm", a.cfg.HasLLM(), "redis", a.cfg.RedisURL != "", "redis_topology", a.cfg.RedisTopology().String(), "webhook", a.cfg.WebhookURL != "")
+	// The scheduler stops with ctx; the runs it began get their grace while the bot drains.
+	var digests sync.WaitGroup
+	digests.Go(func() { a.scheduler.Run(ctx) })
+	defer digests.Wait()
 	err := a.Bot.Run(ctx)
 	a.log.Info("finbot stopped")
 	return err

@@ -99,6 +99,9 @@ func (a AgingLine) from(i int) onec.Kopecks {
 	return sum
 }
 
+// Asked is the line's overdue the question asked for: past its days (Aging.OverdueDays), or all.
+func (a AgingLine) Asked(ag *Aging) onec.Kopecks { return a.asked(ag) }
+
 // asked is the line's overdue the question asked for: past its days (Aging.PastFrom), or all.
 func (a AgingLine) asked(ag *Aging) onec.Kopecks {
 	if ag.OverdueDays > 0 {

@@ -1,5 +1,5 @@
 // Package cbrtest is a stand-in of the Bank of Russia's DailyInfo SOAP service for tests
-// outside integrations/cbr: it answers GetCursOnDate, GetCursDynamic and EnumValutes over
+// outside integrations/cbr: it answers GetCursOnDate, GetCursDynamic, EnumValutes and KeyRate over
 // SOAP 1.1 in the service's wire format (DataSets: an xs:schema and a diffgr:diffgram, the
 // effective date in msprop:OnDate, dates with the +03:00 offset, padded names and codes) from
 // a history the test writes, and checks each request's SOAPAction, Content-Type and envelope.
@@ -57,8 +57,15 @@ type Server struct {
 	mu    sync.Mutex
 	pubs  map[string][]Quote // "2006-01-02" → the rates set for that date
 	empty map[string]bool    // dates GetCursOnDate answers with an empty table
+	keys  []keyDecision      // the key rate's decisions, by the date each took effect
 	down  bool
 	calls []string
+}
+
+// keyDecision is a key rate in force from a date.
+type keyDecision struct {
+	from time.Time
+	rate string
 }
 
 // New starts a stand-in, closed with the test.
@@ -80,6 +87,16 @@ func (s *Server) Publish(on time.Time, quotes ...Quote) {
 		}
 	}
 	s.pubs[key(on)] = append(s.pubs[key(on)], quotes...)
+}
+
+// SetKeyRate records a decision of the Bank: the key rate (with a dot: "21.00") in force from
+// the Moscow date of from on. KeyRate answers, for each day asked, the rate in force then.
+func (s *Server) SetKeyRate(from time.Time, rate string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	day, _ := time.ParseInLocation(time.DateOnly, key(from), Moscow)
+	s.keys = append(s.keys, keyDecision{from: day, rate: rate})
+	slices.SortStableFunc(s.keys, func(a, b keyDecision) int { return a.from.Compare(b.from) })
 }
 
 // Empty makes GetCursOnDate answer for the date with an empty table (msprop:OnDate of the date,
@@ -123,7 +140,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	call := op
-	for _, n := range []string{"On_date", "FromDate", "ToDate", "ValutaCode", "Seld"} {
+	for _, n := range []string{"On_date", "FromDate", "fromDate", "ToDate", "ValutaCode", "Seld"} {
 		if v, ok := params[n]; ok {
 			call += " " + v
 		}
@@ -152,6 +169,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.cursDynamic(w, from, to, params["ValutaCode"])
 	case "EnumValutes":
 		enumValutes(w)
+	case "KeyRate":
+		from, err1 := date(params["fromDate"])
+		to, err2 := date(params["ToDate"])
+		if err1 != nil || err2 != nil {
+			fault(w, "not a valid AllXsd value")
+			return
+		}
+		s.keyRate(w, from, to)
 	default:
 		fault(w, "Server did not recognize the value of HTTP Header SOAPAction: "+soapNS+op+".")
 	}
@@ -202,6 +227,32 @@ func (s *Server) cursDynamic(w io.Writer, from, to time.Time, id string) {
 	}
 	schema := `<xs:schema id="ValuteData" xmlns="" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:msdata="urn:schemas-microsoft-com:xml-msdata"><xs:element name="ValuteData" msdata:IsDataSet="true" msdata:UseCurrentLocale="true"><xs:complexType><xs:choice minOccurs="0" maxOccurs="unbounded"><xs:element name="ValuteCursDynamic"><xs:complexType><xs:sequence><xs:element name="CursDate" type="xs:dateTime" minOccurs="0" /><xs:element name="Vcode" type="xs:string" minOccurs="0" /><xs:element name="Vnom" type="xs:decimal" minOccurs="0" /><xs:element name="Vcurs" type="xs:decimal" minOccurs="0" /><xs:element name="VunitRate" type="xs:double" minOccurs="0" /></xs:sequence></xs:complexType></xs:element></xs:choice></xs:complexType></xs:element></xs:schema>`
 	respond(w, "GetCursDynamic", schema+diffgram(rows.String()))
+}
+
+// keyRate answers with the key rate in force on each day from from to to, newest first, as the
+// service lists it.
+func (s *Server) keyRate(w io.Writer, from, to time.Time) {
+	var rows strings.Builder
+	n := 0
+	for d := to; !d.Before(from); d = d.AddDate(0, 0, -1) {
+		rate := ""
+		for _, k := range s.keys {
+			if !k.from.After(d) {
+				rate = k.rate
+			}
+		}
+		if rate == "" {
+			continue
+		}
+		fmt.Fprintf(&rows, `<KR diffgr:id="KR%d" msdata:rowOrder="%d"><DT>%sT00:00:00+03:00</DT><Rate>%s</Rate></KR>`, n+1, n, key(d), rate)
+		n++
+	}
+	schema := `<xs:schema id="KeyRate" xmlns="" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:msdata="urn:schemas-microsoft-com:xml-msdata"><xs:element name="KeyRate" msdata:IsDataSet="true" msdata:UseCurrentLocale="true"><xs:complexType><xs:choice minOccurs="0" maxOccurs="unbounded"><xs:element name="KR"><xs:complexType><xs:sequence><xs:element name="DT" type="xs:dateTime" minOccurs="0" /><xs:element name="Rate" type="xs:decimal" minOccurs="0" /></xs:sequence></xs:complexType></xs:element></xs:choice></xs:complexType></xs:element></xs:schema>`
+	body := `<diffgr:diffgram xmlns:msdata="urn:schemas-microsoft-com:xml-msdata" xmlns:diffgr="urn:schemas-microsoft-com:xml-diffgram-v1" />`
+	if n > 0 {
+		body = `<diffgr:diffgram xmlns:msdata="urn:schemas-microsoft-com:xml-msdata" xmlns:diffgr="urn:schemas-microsoft-com:xml-diffgram-v1"><KeyRate xmlns="">` + rows.String() + `</KeyRate></diffgr:diffgram>`
+	}
+	respond(w, "KeyRate", schema+body)
 }
 
 func enumValutes(w io.Writer) {
