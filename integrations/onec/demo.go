@@ -5,6 +5,7 @@ package onec
 import (
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"time"
@@ -111,14 +112,14 @@ type Movement struct {
 	Content         string     `json:"content"`
 	// The register's other resources, per side, as BP keeps them where the account has them:
 	// currency accounts (52, 60.21, 62.21 …) carry Валюта and ВалютнаяСумма, quantity accounts
-	// (10.01, 41.01) Количество (in whole units here). Only the realistic demo base fills them;
-	// the default one has none, so its files are unchanged.
-	CurrencyDr       string  `json:"currency_dr,omitempty"`
-	CurrencyAmountDr Kopecks `json:"currency_amount_dr,omitempty"`
-	QuantityDr       int64   `json:"quantity_dr,omitempty"`
-	CurrencyCr       string  `json:"currency_cr,omitempty"`
-	CurrencyAmountCr Kopecks `json:"currency_amount_cr,omitempty"`
-	QuantityCr       int64   `json:"quantity_cr,omitempty"`
+	// (10.01, 41.01) Количество (1C's Число(15, 3): «15.3» кг). Only the realistic demo base
+	// fills them; the default one has none, so its files are unchanged.
+	CurrencyDr       string   `json:"currency_dr,omitempty"`
+	CurrencyAmountDr Kopecks  `json:"currency_amount_dr,omitempty"`
+	QuantityDr       Quantity `json:"quantity_dr,omitempty"`
+	CurrencyCr       string   `json:"currency_cr,omitempty"`
+	CurrencyAmountCr Kopecks  `json:"currency_amount_cr,omitempty"`
+	QuantityCr       Quantity `json:"quantity_cr,omitempty"`
 }
 
 // Account is one account of ПланСчетов.Хозрасчетный.
@@ -131,6 +132,23 @@ type Account struct {
 	// ВалютнаяСумма beside the rouble amount (52, 60.21, 62.21 …). Only the realistic demo base
 	// sets it; the default chart has no currency accounts, so its file is unchanged.
 	Currency bool `json:"currency,omitempty"`
+	// Quantity is the chart's «Количественный» flag (признак учёта): the account keeps the
+	// resource Количество beside the amount (10.01, 41.01 …), by every subconto it has. Only the
+	// realistic demo base sets it; the default chart has none, so its file is unchanged.
+	Quantity bool `json:"quantity,omitempty"`
+}
+
+// Item is an entry of Справочник.Номенклатура, the subconto «Номенклатура» of the quantity
+// accounts: its code, name and unit of measure (ЕдиницаИзмерения, a reference to
+// Справочник.КлассификаторЕдиницИзмерения, by its short name «шт», «кг» and full name
+// «Штука», «Килограмм»).
+type Item struct {
+	Ref          string `json:"ref"`
+	Code         string `json:"code"`
+	Name         string `json:"name"`
+	Unit         string `json:"unit,omitempty"`
+	UnitFullName string `json:"unit_full_name,omitempty"`
+	DeletionMark bool   `json:"deletion_mark,omitempty"`
 }
 
 // Ledger is a whole 1C company in memory.
@@ -141,6 +159,9 @@ type Ledger struct {
 	Documents      []Document
 	Movements      []Movement
 	Accounts       []Account
+	// Items are Справочник.Номенклатура (nomenclature.json, optional: only the realistic demo
+	// base has it; a subconto of the kind Номенклатура names an entry).
+	Items []Item
 }
 
 // LocalTime is a 1C local datetime without a zone ("2024-12-31T23:59:59").
@@ -165,7 +186,11 @@ func (t *LocalTime) UnmarshalJSON(b []byte) error {
 	return fmt.Errorf("date %q is not YYYY-MM-DD[THH:MM:SS]", s)
 }
 
-// LoadLedger parses a ledger from a folder holding the six JSON files.
+// itemsFile holds Справочник.Номенклатура, when a ledger has it.
+const itemsFile = "nomenclature.json"
+
+// LoadLedger parses a ledger from a folder holding the six JSON files (and nomenclature.json,
+// when it has one).
 func LoadLedger(fsys fs.FS) (*Ledger, error) {
 	var l Ledger
 	files := []struct {
@@ -187,6 +212,14 @@ func LoadLedger(fsys fs.FS) (*Ledger, error) {
 		if err := json.Unmarshal(b, f.dst); err != nil {
 			return nil, fmt.Errorf("onec: ledger: %s: %w", f.name, err)
 		}
+	}
+	// The nomenclature is optional: the shared demo ledger's format has no such file.
+	if b, err := fs.ReadFile(fsys, itemsFile); err == nil {
+		if err := json.Unmarshal(b, &l.Items); err != nil {
+			return nil, fmt.Errorf("onec: ledger: %s: %w", itemsFile, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("onec: ledger: %w", err)
 	}
 	if len(l.Organizations) == 0 {
 		return nil, fmt.Errorf("onec: ledger: no organizations")

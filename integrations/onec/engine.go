@@ -44,10 +44,15 @@ type Demo struct {
 	accounts []string         // account codes: the chart, then codes only the register uses
 	accIdx   map[string]int16 // code → index into accounts
 	// curAcc marks the accounts the chart keeps currency accounting on (Валютный): only their
-	// records carry Валюта and ВалютнаяСумма (eval_register.go).
-	curAcc []bool
+	// records carry Валюта and ВалютнаяСумма (eval_register.go); qtyAcc those it keeps quantity
+	// accounting on (Количественный): only theirs carry Количество.
+	curAcc, qtyAcc []bool
 
 	curs *refTable // Справочник.Валюты: the currencies the ledger names (contracts, records)
+	// items is Справочник.Номенклатура (the ledger's nomenclature, the subconto Номенклатура of
+	// the quantity accounts); units Справочник.КлассификаторЕдиницИзмерения, the items' units of
+	// measure by name (the ledger names units only, so the demo derives their UUIDs).
+	items, units *refTable
 
 	movs  []mov        // register records of posted documents, by Период
 	byAcc [][2][]int32 // account → [Дт, Кт] → records with the account on that side, by Период
@@ -76,6 +81,9 @@ type mov struct {
 	// ВалютнаяСумма, as the ledger gives them; they count only on a currency account (curAcc).
 	cur       [2]int32
 	curAmount [2]Kopecks
+	// qty is each side's Количество as the ledger gives it; it counts only on a quantity
+	// account (qtyAcc).
+	qty [2]Quantity
 }
 
 const (
@@ -88,6 +96,8 @@ const (
 	// A received or an issued VAT invoice (19.xx, 76.ВА; 76.АВ): a document reference too.
 	subcontoInvoiceIn  = "СФПолученные"
 	subcontoInvoiceOut = "СФВыданные"
+	// The nomenclature of the quantity accounts (10.01, 41.01): Справочник.Номенклатура.
+	subcontoItem = "Номенклатура"
 )
 
 // NewDemo indexes the ledger once: records by account and side, by counterparty and by
@@ -102,6 +112,8 @@ func NewDemo(l *Ledger) *Demo {
 		banks:  newRefTable(len(l.Organizations)),
 		accIdx: make(map[string]int16, len(l.Accounts)),
 		curs:   newRefTable(4),
+		items:  newRefTable(len(l.Items)),
+		units:  newRefTable(8),
 
 		kindListIdx: map[string]uint16{},
 		chartKinds:  make(map[string][]string, len(l.Accounts)),
@@ -115,6 +127,12 @@ func NewDemo(l *Ledger) *Demo {
 	}
 	for _, c := range l.Contracts {
 		d.ctrs.add(normUUID(c.Ref), TypeContract, c.Name)
+	}
+	for _, it := range l.Items {
+		d.items.add(normUUID(it.Ref), TypeItem, it.Name)
+		if u := strings.TrimSpace(it.Unit); u != "" {
+			d.units.add(derivedUUID("Справочник.КлассификаторЕдиницИзмерения/"+u), TypeUnit, u)
+		}
 	}
 	d.currency("RUB") // bank accounts are rouble accounts (engine_banks.go)
 	for _, c := range l.Contracts {
@@ -130,13 +148,18 @@ func NewDemo(l *Ledger) *Demo {
 		d.docs.add(normUUID(doc.Ref), TypeDocumentPrefix+bpDocumentType(doc.Type), documentPresentation(bpDocumentType(doc.Type), doc.Number, doc.Date.Time))
 	}
 	d.internMovements()
-	d.curAcc = make([]bool, len(d.accounts))
+	d.curAcc, d.qtyAcc = make([]bool, len(d.accounts)), make([]bool, len(d.accounts))
 	for _, a := range l.Accounts {
 		if a.Currency {
 			d.curAcc[d.accIdx[a.Code]] = true
 		}
+		if a.Quantity {
+			d.qtyAcc[d.accIdx[a.Code]] = true
+		}
 	}
 	d.curs.rankBy(d.curs.byName)
+	d.items.rankBy(d.items.byName)
+	d.units.rankBy(d.units.byName)
 	d.indexDocuments()
 	d.indexMovements()
 	d.orgs.rankBy(d.orgs.byName)
@@ -178,6 +201,7 @@ func (d *Demo) internMovements() {
 			kinds:     kinds,
 			cur:       [2]int32{d.currency(m.CurrencyDr), d.currency(m.CurrencyCr)},
 			curAmount: [2]Kopecks{m.CurrencyAmountDr, m.CurrencyAmountCr},
+			qty:       [2]Quantity{m.QuantityDr, m.QuantityCr},
 		})
 	}
 	slices.SortStableFunc(d.movs, func(a, b mov) int { return cmp.Compare(a.period, b.period) })
@@ -236,7 +260,12 @@ func (d *Demo) currency(name string) int32 {
 // currencyUUID is a currency's reference: the ledger names currencies only, so the demo derives
 // a fixed UUID from the name.
 func currencyUUID(name string) string {
-	h := sha256.Sum256([]byte("Справочник.Валюты/" + name))
+	return derivedUUID("Справочник.Валюты/" + name)
+}
+
+// derivedUUID is a fixed UUID of what the ledger names only (a currency, a unit of measure).
+func derivedUUID(key string) string {
+	h := sha256.Sum256([]byte(key))
 	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
 }
 

@@ -275,7 +275,7 @@ func TestCatalogs(t *testing.T) {
 	for _, a := range l.Accounts {
 		i := slices.IndexFunc(accs, func(r map[string]any) bool { return r["Код"] == a.Code })
 		want := map[string]any{"Код": a.Code, "Наименование": a.Name, "Вид": kinds[a.Type], "ВидыСубконто": strings.Join(a.Subconto, ","),
-			"УчетПоДокументамРасчетов": slices.Contains(a.Subconto, "ДокументыРасчетовСКонтрагентами")}
+			"УчетПоДокументамРасчетов": slices.Contains(a.Subconto, "ДокументыРасчетовСКонтрагентами"), "Количественный": a.Quantity}
 		if diff := gocmp.Diff(want, accs[i]); diff != "" {
 			t.Errorf("account %s (-want +got):\n%s", a.Code, diff)
 		}

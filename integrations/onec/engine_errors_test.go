@@ -174,7 +174,7 @@ func TestDemoConcurrentUse(t *testing.T) {
 			p := receivablesParams(l)
 			p["Контрагент"], p["Договор"], p["ТипДокумента"], p["ПослеКода"] = nil, nil, "", ""
 			p["НачалоПериода"], p["КонецПериода"] = "2025-01-01T00:00:00", "2025-12-31T23:59:59"
-			p["СрокОплатыПоУмолчанию"], p["Разрез"] = 0, onec.AgingByContract
+			p["СрокОплатыПоУмолчанию"], p["Разрез"], p["Номенклатура"] = 0, onec.AgingByContract, nil
 			for i := range onec.AgingBounds + 1 {
 				p[onec.AgingBoundParam(i)] = "2025-12-01T00:00:00"
 			}

@@ -57,7 +57,7 @@ func (d *Demo) paymentLines(typ string) *table {
 			ps = []part{{ctr: d.docCtr[i], sum: d.docSrc[i].Amount}}
 		}
 		for n, p := range ps {
-			rows = append(rows, []val{refVal(tDoc, i), numVal(Kopecks(100 * (n + 1))), refVal(tCtr, p.ctr), numVal(p.sum)})
+			rows = append(rows, []val{refVal(tDoc, i), intVal(int64(n + 1)), refVal(tCtr, p.ctr), numVal(p.sum)})
 		}
 	}
 	return rowsTable(foldAll("Ссылка", "НомерСтроки", "ДоговорКонтрагента", "СуммаПлатежа"), rows)
@@ -70,7 +70,7 @@ func (d *Demo) debtLines(receivables bool) *table {
 	var rows [][]val
 	for i := range d.docs.known {
 		if receivables && d.docType[i] == debtCorrectionType {
-			rows = append(rows, []val{refVal(tDoc, i), numVal(100), refVal(tCtr, d.docCtr[i]), numVal(d.docSrc[i].Amount)})
+			rows = append(rows, []val{refVal(tDoc, i), intVal(1), refVal(tCtr, d.docCtr[i]), numVal(d.docSrc[i].Amount)})
 		}
 	}
 	return rowsTable(foldAll("Ссылка", "НомерСтроки", "ДоговорКонтрагента", "Сумма"), rows)

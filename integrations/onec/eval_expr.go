@@ -186,16 +186,16 @@ func (c *compiler) expr(e qlang.Expr, sc *scope, g *grouping) (fn, error) {
 	return nil, unsupported(e, qlang.Format(e))
 }
 
-// literal reads a constant; a number must be exact to the hundredth (the demo counts money in
-// kopecks).
+// literal reads a constant; a number must be exact to the thousandth (the demo counts money in
+// kopecks and quantities in thousandths, as 1C keeps them).
 func literal(e *qlang.Literal) (val, error) {
 	switch e.Kind {
 	case qlang.LitNumber:
-		k, err := ParseKopecks(e.Value)
+		q, err := ParseQuantity(e.Value)
 		if err != nil {
-			return null, qerr(e, "Число %s: демо-база считает точно до сотых", e.Value)
+			return null, qerr(e, "Число %s: демо-база считает точно до тысячных", e.Value)
 		}
-		return numVal(k), nil
+		return qtyVal(q), nil
 	case qlang.LitString:
 		return strVal(e.Value), nil
 	case qlang.LitTrue:
@@ -368,10 +368,10 @@ func (c *compiler) binary(e *qlang.Binary, sc *scope, g *grouping) (fn, error) {
 		case e.Op == qlang.Sub:
 			return val{k: vNum, n: x.n - y.n}, nil
 		}
-		if p := x.n * y.n; p%100 == 0 { // hundredths times hundredths
-			return val{k: vNum, n: p / 100}, nil
+		if p := x.n * y.n; p%numScale == 0 { // thousandths times thousandths
+			return val{k: vNum, n: p / numScale}, nil
 		}
-		return null, qerr(e, "Произведение точнее сотых: демо-база считает в копейках")
+		return null, qerr(e, "Произведение точнее тысячных: демо-база считает точно")
 	}, nil
 }
 
@@ -438,6 +438,10 @@ func (c *compiler) refs(e *qlang.Refs, sc *scope, g *grouping) (fn, error) {
 		test = func(v val) bool { return v.t == tCtr }
 	case foldName("Справочник.БанковскиеСчета"):
 		test = func(v val) bool { return v.t == tBank }
+	case foldName("Справочник.Номенклатура"):
+		test = func(v val) bool { return v.t == tItem }
+	case foldName("Справочник.КлассификаторЕдиницИзмерения"):
+		test = func(v val) bool { return v.t == tUnit }
 	case foldName("ПланСчетов.Хозрасчетный"):
 		test = func(v val) bool { return v.t == tAcc }
 	default:
@@ -675,10 +679,10 @@ func (c *compiler) call(e *qlang.Call, sc *scope, g *grouping) (fn, error) {
 			if err != nil || t.k == vNull || n.k == vNull {
 				return null, err
 			}
-			if t.k != vDate || n.k != vNum || n.n%100 != 0 {
+			if t.k != vDate || n.k != vNum || n.n%numScale != 0 {
 				return null, qerr(e, "Несовместимые типы: ДОБАВИТЬКДАТЕ(%s, %s, %s)", typeOf(t), unit.s, typeOf(n))
 			}
-			return dateVal(addToDate(t.n, unit.s, n.n/100)), nil
+			return dateVal(addToDate(t.n, unit.s, n.n/numScale)), nil
 		}, nil
 	}
 	return nil, unsupported(e, "функция "+e.Name)
@@ -775,7 +779,7 @@ func (c *compiler) aggregate(e *qlang.Call, sc *scope) (fn, error) {
 			}
 		}
 		if kind == "КОЛИЧЕСТВО" {
-			return numVal(Kopecks(100 * count)), nil
+			return intVal(int64(count)), nil
 		}
 		return acc, nil
 	}, nil

@@ -15,6 +15,7 @@ import (
 // only as names (subconto kinds; currencies are Demo.curs).
 type objectIndex struct {
 	orgAt, cpAt, ctrAt []int32 // reference entry → index into the ledger's slice (-1: none)
+	itemAt             []int32 // Номенклатура entry → index into Ledger.Items (-1: none)
 	accChart           int     // the accounts below it are the chart's; the rest only the register names
 	accAt              []int32 // account → index into Ledger.Accounts (-1: not in the chart)
 	kinds              []string
@@ -41,6 +42,7 @@ func (d *Demo) indexObjects() {
 	o.orgAt = back(d.orgs, len(l.Organizations), func(i int) string { return l.Organizations[i].Ref })
 	o.cpAt = back(d.cps, len(l.Counterparties), func(i int) string { return l.Counterparties[i].Ref })
 	o.ctrAt = back(d.ctrs, len(l.Contracts), func(i int) string { return l.Contracts[i].Ref })
+	o.itemAt = back(d.items, len(l.Items), func(i int) string { return l.Items[i].Ref })
 	o.accAt = make([]int32, len(d.accounts))
 	for i := range o.accAt {
 		o.accAt[i] = -1
@@ -114,6 +116,10 @@ func (d *Demo) field(v val, name string) (val, error) {
 		return d.bankField(i, name)
 	case tAcc:
 		return d.accField(i, name)
+	case tItem:
+		return d.itemField(i, name)
+	case tUnit:
+		return d.unitField(i, name)
 	case tKind, tCurrency:
 		if name != "НАИМЕНОВАНИЕ" && name != "ПРЕДСТАВЛЕНИЕ" {
 			return null, &errNoField{"вид субконто или валюта", name}
@@ -264,9 +270,69 @@ func (d *Demo) ctrField(i int32, name string) (val, error) {
 	case "УСТАНОВЛЕНСРОКОПЛАТЫ": // BP's «Установлен срок оплаты по договору»
 		return boolVal(c.PaymentTermSet), nil
 	case "СРОКОПЛАТЫ": // days after the settlement document; read by BP only with the flag
-		return numVal(Kopecks(100 * c.PaymentTermDays)), nil
+		return intVal(int64(c.PaymentTermDays)), nil
 	}
 	return vFalse, nil // ЭтоГруппа
+}
+
+// itemField reads an attribute of Справочник.Номенклатура: Код, Наименование,
+// НаименованиеПолное (the name: the ledger keeps one), ЕдиницаИзмерения (a reference to
+// Справочник.КлассификаторЕдиницИзмерения, empty where the item names no unit),
+// ПометкаУдаления, ЭтоГруппа (the ledger keeps no groups).
+func (d *Demo) itemField(i int32, name string) (val, error) {
+	if v, ok := catalogCommon(d.items, i, name); ok {
+		return v, nil
+	}
+	switch name {
+	case "КОД", "НАИМЕНОВАНИЕ", "НАИМЕНОВАНИЕПОЛНОЕ", "ЕДИНИЦАИЗМЕРЕНИЯ", "ПОМЕТКАУДАЛЕНИЯ", "ЭТОГРУППА":
+	default:
+		return null, &errNoField{"Справочник.Номенклатура", name}
+	}
+	if i < 0 || d.obj.itemAt[i] < 0 {
+		return null, nil
+	}
+	it := &d.l.Items[d.obj.itemAt[i]]
+	switch name {
+	case "КОД":
+		return strVal(it.Code), nil
+	case "НАИМЕНОВАНИЕ", "НАИМЕНОВАНИЕПОЛНОЕ":
+		return strVal(it.Name), nil
+	case "ЕДИНИЦАИЗМЕРЕНИЯ":
+		return refVal(tUnit, lookup(d.units, derivedUUID("Справочник.КлассификаторЕдиницИзмерения/"+strings.TrimSpace(it.Unit)))), nil
+	case "ПОМЕТКАУДАЛЕНИЯ":
+		return boolVal(it.DeletionMark), nil
+	}
+	return vFalse, nil // ЭтоГруппа
+}
+
+// unitField reads an attribute of Справочник.КлассификаторЕдиницИзмерения: Наименование (the
+// short name, «шт»), НаименованиеПолное («Штука»), Код (the ledger keeps no ОКЕИ code: "").
+func (d *Demo) unitField(i int32, name string) (val, error) {
+	if v, ok := catalogCommon(d.units, i, name); ok {
+		return v, nil
+	}
+	switch name {
+	case "КОД", "НАИМЕНОВАНИЕ", "НАИМЕНОВАНИЕПОЛНОЕ", "ПОМЕТКАУДАЛЕНИЯ":
+	default:
+		return null, &errNoField{"Справочник.КлассификаторЕдиницИзмерения", name}
+	}
+	if i < 0 || i >= d.units.known {
+		return null, nil
+	}
+	switch name {
+	case "КОД":
+		return strVal(""), nil
+	case "НАИМЕНОВАНИЕ":
+		return strVal(d.units.pres[i]), nil
+	case "НАИМЕНОВАНИЕПОЛНОЕ":
+		for _, it := range d.l.Items {
+			if strings.TrimSpace(it.Unit) == d.units.pres[i] && it.UnitFullName != "" {
+				return strVal(it.UnitFullName), nil
+			}
+		}
+		return strVal(d.units.pres[i]), nil
+	}
+	return vFalse, nil // ПометкаУдаления
 }
 
 // contractDate reads a contract's date ("2024-02-06"); a contract without one has the empty
@@ -386,7 +452,7 @@ func (d *Demo) accountKind(i int32) string {
 func (d *Demo) accField(i int32, name string) (val, error) {
 	if i < 0 {
 		switch name {
-		case "КОД", "НАИМЕНОВАНИЕ", "ВИД", "ЗАБАЛАНСОВЫЙ", "ПОМЕТКАУДАЛЕНИЯ", "ПРЕДСТАВЛЕНИЕ", "ВАЛЮТНЫЙ":
+		case "КОД", "НАИМЕНОВАНИЕ", "ВИД", "ЗАБАЛАНСОВЫЙ", "ПОМЕТКАУДАЛЕНИЯ", "ПРЕДСТАВЛЕНИЕ", "ВАЛЮТНЫЙ", "КОЛИЧЕСТВЕННЫЙ":
 			return null, nil
 		}
 		return null, &errNoField{"ПланСчетов.Хозрасчетный", name}
@@ -405,6 +471,8 @@ func (d *Demo) accField(i int32, name string) (val, error) {
 		return vFalse, nil
 	case "ВАЛЮТНЫЙ": // the признак учёта: Валюта and ВалютнаяСумма are kept on the account
 		return boolVal(d.curAcc[i]), nil
+	case "КОЛИЧЕСТВЕННЫЙ": // the признак учёта: Количество is kept on the account
+		return boolVal(d.qtyAcc[i]), nil
 	}
 	return null, &errNoField{"ПланСчетов.Хозрасчетный", name}
 }

@@ -45,10 +45,11 @@ var virtualTables = map[string]vtShape{
 var sideCols = foldAll("Счет", "Организация", "Субконто1", "Субконто2", "Субконто3", "Валюта")
 
 // recordCols are the fields of a record: the register's own table and ДвиженияССубконто.
-// Валюта and ВалютнаяСумма are not balanced (BP's Хозрасчетный), so each side has its own.
+// Валюта, ВалютнаяСумма and Количество are not balanced (BP's Хозрасчетный), so each side has
+// its own.
 var recordCols = foldAll("Период", "Регистратор", "НомерСтроки", "Активность", "Организация", "СчетДт", "СчетКт",
 	"СубконтоДт1", "СубконтоДт2", "СубконтоДт3", "СубконтоКт1", "СубконтоКт2", "СубконтоКт3", "Сумма",
-	"ВалютаДт", "ВалютаКт", "ВалютнаяСуммаДт", "ВалютнаяСуммаКт")
+	"ВалютаДт", "ВалютаКт", "ВалютнаяСуммаДт", "ВалютнаяСуммаКт", "КоличествоДт", "КоличествоКт")
 
 // sideCurrency is a record side's Валюта and ВалютнаяСумма: on an account the chart keeps
 // currency accounting on (Валютный), the record's currency (an empty reference where it gives
@@ -60,6 +61,20 @@ func (d *Demo) sideCurrency(m *mov, s int) (cur, amount val) {
 		return null, null
 	}
 	return refVal(tCurrency, m.cur[s]), numVal(m.curAmount[s])
+}
+
+// sideQuantity is a record side's Количество: on an account the chart keeps quantity
+// accounting on (Количественный), the record's quantity (0 where it gives none); on any other
+// account NULL — the resource has the признак учёта Количественный (AccountingRegisters/
+// Хозрасчетный.xml: AccountingFlag and ExtDimensionAccountingFlag Количественный), and BP's
+// own queries read it as a value only where Счет.Количественный. The demo takes every
+// subconto of a quantity account as quantity-kept (BP's 10.01 and 41.01: Номенклатура,
+// Склады, Партии all are).
+func (d *Demo) sideQuantity(m *mov, s int) val {
+	if !d.qtyAcc[m.acc[s]] {
+		return null
+	}
+	return qtyVal(m.qty[s])
 }
 
 // subconto is the pos-th subconto of a record's side: by the kinds given (a virtual table's
@@ -95,7 +110,7 @@ func (d *Demo) recordField(mi int32, c int, kinds []string) val {
 	case 1:
 		return refVal(tDoc, m.rec)
 	case 2:
-		return numVal(Kopecks(100 * int64(m.line)))
+		return intVal(int64(m.line))
 	case 3:
 		return vTrue // the demo's records are all active
 	case 4:
@@ -113,9 +128,11 @@ func (d *Demo) recordField(mi int32, c int, kinds []string) val {
 	case 14, 15:
 		cur, _ := d.sideCurrency(m, c-14)
 		return cur
+	case 16, 17:
+		_, amount := d.sideCurrency(m, c-16)
+		return amount
 	}
-	_, amount := d.sideCurrency(m, c-16)
-	return amount
+	return d.sideQuantity(m, c-18)
 }
 
 // virtualTable evaluates a virtual table's parameters and builds its rows.
@@ -314,13 +331,47 @@ type balanceKey struct {
 	cur val
 }
 
-// balanceSums are a row's resources: Сумма, and ВалютнаяСумма (cur is false while the row is
-// of an account without currency accounting, whose ВалютнаяСумма columns are NULL).
-type balanceSums struct {
-	open, dt, kt          Kopecks
-	curOpen, curDt, curKt Kopecks
-	cur                   bool
+// resourceSums are one resource of a row: its opening balance and its turnovers, in the
+// evaluator's thousandths; kept is false while the row is of an account that does not keep the
+// resource (ВалютнаяСумма off a currency account, Количество off a quantity one), whose
+// columns are then NULL.
+type resourceSums struct {
+	open, dt, kt int64
+	kept         bool
 }
+
+// add puts a record side's value v (a vNum, or NULL where the account keeps no such resource)
+// into the sums: the opening balance, or the side's turnover.
+func (r *resourceSums) add(v val, s int, opening bool) {
+	if v.k != vNum {
+		return
+	}
+	r.kept = true
+	switch {
+	case opening && s == kt:
+		r.open -= v.n
+	case opening:
+		r.open += v.n
+	case s == dt:
+		r.dt += v.n
+	default:
+		r.kt += v.n
+	}
+}
+
+func (r *resourceSums) zero(kind vtKind) bool {
+	switch kind {
+	case vtBalance:
+		return r.open == 0
+	case vtTurnover:
+		return r.dt == 0 && r.kt == 0
+	}
+	return r.open == 0 && r.dt == 0 && r.kt == 0
+}
+
+// resources are the register's resources the virtual tables give, in their column order:
+// Сумма, ВалютнаяСумма, Количество.
+var resources = []string{"Сумма", "ВалютнаяСумма", "Количество"}
 
 // balanceTable is Остатки, Обороты or ОстаткиИОбороты: per account, organization and subconto,
 // the records before `before` make the opening balance, those with from <= Период <= to the
@@ -328,7 +379,7 @@ type balanceSums struct {
 func (c *compiler) balanceTable(kind vtKind, accOK []bool, cond func(*ctx) (val, error), from, to, before int64,
 	kinds []string) (*table, error) {
 	d := c.d
-	sums := map[balanceKey]*balanceSums{}
+	sums := map[balanceKey]*[3]resourceSums{}
 	var order []balanceKey
 	chk := checker{ctx: c.ctx}
 	x := &ctx{rows: []int{0}}
@@ -363,30 +414,19 @@ func (c *compiler) balanceTable(kind vtKind, accOK []bool, cond func(*ctx) (val,
 				k.cur, curAmount = d.sideCurrency(m, s)
 				r := sums[k]
 				if r == nil {
-					r = &balanceSums{cur: curAmount.k == vNum}
+					r = &[3]resourceSums{{kept: true}}
 					sums[k] = r
 					order = append(order, k)
 				}
-				amount, curSigned := m.amount, Kopecks(curAmount.n)
-				if s == kt {
-					amount, curSigned = -amount, -curSigned
-				}
-				switch {
-				case m.period < before:
-					r.open += amount
-					r.curOpen += curSigned
-				case s == dt:
-					r.dt += m.amount
-					r.curDt += Kopecks(curAmount.n)
-				default:
-					r.kt += m.amount
-					r.curKt += Kopecks(curAmount.n)
-				}
+				opening := m.period < before
+				r[0].add(numVal(m.amount), s, opening)
+				r[1].add(curAmount, s, opening)
+				r[2].add(d.sideQuantity(m, s), s, opening)
 			}
 		}
 	}
 	var cols []string
-	for _, resource := range []string{"Сумма", "ВалютнаяСумма"} {
+	for _, resource := range resources {
 		switch kind {
 		case vtBalance:
 			cols = append(cols, foldAll(resource+"Остаток", resource+"ОстатокДт", resource+"ОстатокКт")...)
@@ -402,24 +442,15 @@ func (c *compiler) balanceTable(kind vtKind, accOK []bool, cond func(*ctx) (val,
 	for _, k := range order {
 		r := sums[k]
 		// A row whose resources are all zero is not in the table: Сумма and, on a currency
-		// account, ВалютнаяСумма (a balance of currency without roubles is still a balance).
-		switch kind {
-		case vtBalance:
-			if r.open == 0 && r.curOpen == 0 {
-				continue
-			}
-		case vtTurnover:
-			if r.dt == 0 && r.kt == 0 && r.curDt == 0 && r.curKt == 0 {
-				continue
-			}
-		default:
-			if r.open == 0 && r.dt == 0 && r.kt == 0 && r.curOpen == 0 && r.curDt == 0 && r.curKt == 0 {
-				continue
-			}
+		// account, ВалютнаяСумма, on a quantity account Количество (a balance of currency
+		// without roubles, or of goods written down to nothing, is still a balance).
+		if r[0].zero(kind) && r[1].zero(kind) && r[2].zero(kind) {
+			continue
 		}
 		row := []val{refVal(tAcc, int32(k.acc)), refVal(tOrg, k.org), k.sub[0], k.sub[1], k.sub[2], k.cur}
-		row = append(row, d.resourceColumns(kind, k.acc, r.open, r.dt, r.kt, true)...)
-		row = append(row, d.resourceColumns(kind, k.acc, r.curOpen, r.curDt, r.curKt, r.cur)...)
+		for i := range r {
+			row = append(row, d.resourceColumns(kind, k.acc, &r[i])...)
+		}
 		rows = append(rows, row)
 	}
 	return rowsTable(append(append([]string{}, sideCols...), cols...), rows), nil
@@ -427,24 +458,25 @@ func (c *compiler) balanceTable(kind vtKind, accOK []bool, cond func(*ctx) (val,
 
 // resourceColumns are one resource's columns of a row of Остатки, Обороты or
 // ОстаткиИОбороты: the balance and its Дт and Кт parts (splitBalance), the turnovers; all NULL
-// when the row's account does not keep the resource (kept false: ВалютнаяСумма off a currency
-// account).
-func (d *Demo) resourceColumns(kind vtKind, acc int16, open, dtSum, ktSum Kopecks, kept bool) []val {
-	split := func(net Kopecks) []val {
+// when the row's account does not keep the resource (ВалютнаяСумма off a currency account,
+// Количество off a quantity one).
+func (d *Demo) resourceColumns(kind vtKind, acc int16, r *resourceSums) []val {
+	num := func(n int64) val { return val{k: vNum, n: n} }
+	split := func(net int64) []val {
 		a, b := d.splitBalance(acc, net)
-		return []val{numVal(net), numVal(a), numVal(b)}
+		return []val{num(net), num(a), num(b)}
 	}
 	var out []val
 	switch kind {
 	case vtBalance:
-		out = split(open)
+		out = split(r.open)
 	case vtTurnover:
-		out = []val{numVal(dtSum - ktSum), numVal(dtSum), numVal(ktSum)}
+		out = []val{num(r.dt - r.kt), num(r.dt), num(r.kt)}
 	default:
-		out = append(split(open), numVal(dtSum-ktSum), numVal(dtSum), numVal(ktSum))
-		out = append(out, split(open+dtSum-ktSum)...)
+		out = append(split(r.open), num(r.dt-r.kt), num(r.dt), num(r.kt))
+		out = append(out, split(r.open+r.dt-r.kt)...)
 	}
-	if !kept {
+	if !r.kept {
 		for i := range out {
 			out[i] = null
 		}
@@ -458,7 +490,7 @@ func (d *Demo) resourceColumns(kind vtKind, acc int16, open, dtSum, ktSum Kopeck
 // always in ОстатокКт (negative when the account is overpaid), an active-passive one's by its
 // sign. An account the chart lacks is active-passive (accountKind). Every template and the lane
 // net Дт − Кт, so the choice changes columns of the virtual table, never a figure of an answer.
-func (d *Demo) splitBalance(acc int16, net Kopecks) (dtPart, ktPart Kopecks) {
+func (d *Demo) splitBalance(acc int16, net int64) (dtPart, ktPart int64) {
 	switch d.accountKind(int32(acc)) {
 	case "Активный":
 		return net, 0

@@ -114,6 +114,14 @@ func (d *Demo) objectTable(name string) (*table, bool) {
 		return refsTable(tCp, ledgerRefs(d.cps, len(l.Counterparties), func(i int) string { return l.Counterparties[i].Ref })), true
 	case foldName("Справочник.ДоговорыКонтрагентов"):
 		return refsTable(tCtr, ledgerRefs(d.ctrs, len(l.Contracts), func(i int) string { return l.Contracts[i].Ref })), true
+	case foldName("Справочник.Номенклатура"):
+		return refsTable(tItem, ledgerRefs(d.items, len(l.Items), func(i int) string { return l.Items[i].Ref })), true
+	case foldName("Справочник.КлассификаторЕдиницИзмерения"):
+		out := make([]int32, d.units.known)
+		for i := range out {
+			out[i] = int32(i)
+		}
+		return refsTable(tUnit, out), true
 	case foldName("Справочник.БанковскиеСчета"):
 		out := make([]int32, d.banks.known)
 		for i := range out {
@@ -130,7 +138,7 @@ func (d *Demo) objectTable(name string) (*table, bool) {
 		var rows [][]val
 		for _, a := range l.Accounts {
 			for k, kind := range a.Subconto {
-				rows = append(rows, []val{refVal(tAcc, int32(d.accIdx[a.Code])), numVal(Kopecks(100 * (k + 1))),
+				rows = append(rows, []val{refVal(tAcc, int32(d.accIdx[a.Code])), intVal(int64(k + 1)),
 					refVal(tKind, d.obj.kindIdx[kind])})
 			}
 		}
@@ -141,7 +149,7 @@ func (d *Demo) objectTable(name string) (*table, bool) {
 		var rows [][]val
 		for i := range d.docs.known {
 			if d.docType[i] == openingBalancesType {
-				rows = append(rows, []val{refVal(tDoc, i), numVal(100), refVal(tCp, d.docCp[i]), refVal(tCtr, d.docCtr[i]),
+				rows = append(rows, []val{refVal(tDoc, i), intVal(1), refVal(tCp, d.docCp[i]), refVal(tCtr, d.docCtr[i]),
 					numVal(d.docSrc[i].Amount), numZero})
 			}
 		}

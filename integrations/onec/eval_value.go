@@ -18,7 +18,7 @@ const (
 	vNull  vkind = iota // NULL: an absent field, a field of NULL, a left join without a match
 	vUndef              // НЕОПРЕДЕЛЕНО
 	vBool
-	vNum  // n holds hundredths: the demo's numbers are money and counts, exact to the kopeck
+	vNum  // n holds thousandths (numScale): money to the kopeck, quantities to 1C's Число(15, 3)
 	vStr  // s
 	vDate // n holds Unix seconds of a zone-less time
 	vRef  // t names the table, n the entry (-1 the empty reference, refNothing an object this base lacks)
@@ -37,6 +37,8 @@ const (
 	tAcc                         // ПланСчетов.Хозрасчетный
 	tKind                        // ПланВидовХарактеристик.ВидыСубконтоХозрасчетные
 	tCurrency                    // Справочник.Валюты (only their names are in the ledger)
+	tItem                        // Справочник.Номенклатура (the ledger's nomenclature, when it has one)
+	tUnit                        // Справочник.КлассификаторЕдиницИзмерения (the items' units, by name)
 	tOther                       // a catalog the ledger keeps no file of (subconto.go); s names it, n indexes Demo.others
 )
 
@@ -63,7 +65,13 @@ func boolVal(b bool) val {
 	return vFalse
 }
 
-func numVal(k Kopecks) val          { return val{k: vNum, n: int64(k)} }
+// numScale is the thousandths in a number of the evaluator: the finest resource of BP's
+// Хозрасчетный is Количество, Число(15, 3); money (Число(15, 2)) is a multiple of ten.
+const numScale = 1000
+
+func numVal(k Kopecks) val          { return val{k: vNum, n: int64(k) * (numScale / 100)} }
+func intVal(n int64) val            { return val{k: vNum, n: n * numScale} }
+func qtyVal(q Quantity) val         { return val{k: vNum, n: int64(q) * (numScale / QuantityScale)} }
 func strVal(s string) val           { return val{k: vStr, s: s} }
 func dateVal(sec int64) val         { return val{k: vDate, n: sec} }
 func refVal(t tableID, i int32) val { return val{k: vRef, t: t, n: int64(i)} }
@@ -161,6 +169,10 @@ func (d *Demo) refs(t tableID) *refTable {
 		return d.banks
 	case tCurrency:
 		return d.curs
+	case tItem:
+		return d.items
+	case tUnit:
+		return d.units
 	case tOther:
 		return d.others
 	}
@@ -178,7 +190,7 @@ func (d *Demo) wire(v val) (any, error) {
 	case vBool:
 		return v.n != 0, nil
 	case vNum:
-		return WireNumber(Kopecks(v.n)), nil
+		return WireQuantity(Quantity(v.n / (numScale / QuantityScale))), nil // shortest, as 1C's Формат
 	case vStr:
 		return v.s, nil
 	case vDate:
@@ -205,7 +217,7 @@ func paramVal(q qvalue) val {
 	case kindString:
 		return strVal(q.str)
 	case kindNumber:
-		return numVal(q.num)
+		return intVal(q.num)
 	}
 	switch q.ref.typ {
 	case TypeOrganization:
@@ -214,6 +226,8 @@ func paramVal(q qvalue) val {
 		return refVal(tCp, q.ref.idx)
 	case TypeContract:
 		return refVal(tCtr, q.ref.idx)
+	case TypeItem:
+		return refVal(tItem, q.ref.idx)
 	}
 	return refVal(tDoc, refNothing) // a document: this base resolves no document parameter
 }

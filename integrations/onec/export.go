@@ -10,7 +10,8 @@ import (
 
 // WriteLedger writes a ledger as the demo ledger's six JSON files (shared/demo-ledger/README.md:
 // a JSON array, one object per line) into dir, which it creates; LoadLedger reads them back
-// unchanged. It is how a base is handed to an independent calculation (`finbot ledger export`).
+// unchanged, and nomenclature.json when the ledger has a nomenclature (Справочник.Номенклатура:
+// ref, code, name, unit, unit_full_name). It is how a base is handed to an independent calculation (`finbot ledger export`).
 // Amounts are written with two decimals, so the embedded files' «495921.0» comes back as
 // «495921.00»: the same figures, not the same bytes.
 func WriteLedger(dir string, l *Ledger) error {
@@ -28,6 +29,13 @@ func WriteLedger(dir string, l *Ledger) error {
 		{"documents.json", len(l.Documents), func(i int) any { return &l.Documents[i] }},
 		{"movements.json", len(l.Movements), func(i int) any { return &l.Movements[i] }},
 		{"chart_of_accounts.json", len(l.Accounts), func(i int) any { return &l.Accounts[i] }},
+	}
+	if len(l.Items) > 0 { // the default ledger has no nomenclature, and gets no file of it
+		files = append(files, struct {
+			name string
+			n    int
+			at   func(int) any
+		}{itemsFile, len(l.Items), func(i int) any { return &l.Items[i] }})
 	}
 	for _, f := range files {
 		var b bytes.Buffer

@@ -16,10 +16,10 @@ const refNothing int32 = -2
 type qvalue struct {
 	null bool
 	kind paramKind
-	date int64   // kindDate: Unix seconds of a zone-less time
-	str  string  // kindString
-	ref  qref    // kindRef
-	num  Kopecks // kindNumber: hundredths, as the evaluator keeps numbers
+	date int64  // kindDate: Unix seconds of a zone-less time
+	str  string // kindString
+	ref  qref   // kindRef
+	num  int64  // kindNumber: a whole number
 }
 
 // qref is a reference parameter: its type and its index in the demo's table of that type
@@ -94,7 +94,7 @@ func (d *Demo) bindValue(t *template, p paramSpec, v any) (qvalue, error) {
 		if !ok {
 			return qvalue{}, queryErrorAt(t, p.name, "Несовместимые типы: параметр &%s (%s) сравнивается с числом", p.name, typeName1C(v))
 		}
-		return qvalue{kind: kindNumber, num: Kopecks(100 * n)}, nil
+		return qvalue{kind: kindNumber, num: n}, nil
 	case kindRef:
 		if v == nil {
 			return qvalue{null: true, kind: kindRef}, nil
@@ -179,6 +179,8 @@ func (d *Demo) bindRef(t *template, p paramSpec, v any) (qref, error) {
 		table = d.cps
 	case TypeContract:
 		table = d.ctrs
+	case TypeItem:
+		table = d.items
 	default:
 		return qref{typ: typ, idx: refNothing}, nil
 	}
@@ -191,7 +193,7 @@ func (d *Demo) bindRef(t *template, p paramSpec, v any) (qref, error) {
 // knownRefType says whether this base has the metadata object typ refers to.
 func knownRefType(typ string) bool {
 	switch typ {
-	case TypeOrganization, TypeCounterparty, TypeContract:
+	case TypeOrganization, TypeCounterparty, TypeContract, TypeItem:
 		return true
 	}
 	_, ok := documentSynonyms[strings.TrimPrefix(typ, TypeDocumentPrefix)]

@@ -85,18 +85,30 @@ func sampleCalls(l *onec.Ledger) map[string]map[string]any {
 		"catalog.contracts":                       {"ПослеКода": ""},
 		"catalog.accounts":                        nil,
 		"catalog.bank_accounts":                   nil,
+		// on the ledger with quantity accounts (quantityDemo)
+		"address.stock.balance": {"НаДату": "2025-03-01T00:00:00", "Организация": onec.Ref{UUID: onec.QuantityLedger().DefaultOrganization().Ref,
+			Type: onec.TypeOrganization}.Param(), "СчетКод": "41", "СчетМаска": "41.%", "Номенклатура": nil},
+		"catalog.nomenclature": {"ПослеКода": ""},
 	}
 }
 
-// Through the proxy, every template returns exactly what the Demo returns directly.
+// Through the proxy, every template returns exactly what the Demo returns directly (the
+// quantity templates on a ledger that keeps quantities).
 func TestProxyRoundTrip(t *testing.T) {
 	l, d, _ := fixture(t)
 	srv := onectest.NewServer(t, d, onectest.WithToken(testToken), onectest.WithChannel("buh_1"))
 	p := newProxy(t, onec.ProxyOptions{URL: srv.URL + "/", Channel: "buh_1", Token: testToken})
+	qd := onec.NewDemo(onec.QuantityLedger())
+	qsrv := onectest.NewServer(t, qd, onectest.WithToken(testToken), onectest.WithChannel("buh_1"))
+	qp := newProxy(t, onec.ProxyOptions{URL: qsrv.URL + "/", Channel: "buh_1", Token: testToken})
 	calls := sampleCalls(l)
-	var sent []string
+	var sent, qsent []string
 	for _, id := range onec.QueryIDs() {
 		t.Run(id, func(t *testing.T) {
+			d, p, sent := d, p, &sent
+			if quantityTemplates[id] {
+				d, p, sent = qd, qp, &qsent
+			}
 			q, _ := onec.Query(id)
 			for _, limit := range []int{1000, 2} {
 				want, err := d.Execute(context.Background(), q, calls[id], limit)
@@ -110,7 +122,7 @@ func TestProxyRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				sent = append(sent, q)
+				*sent = append(*sent, q)
 				if diff := gocmp.Diff(want, got); diff != "" {
 					t.Errorf("limit %d: proxy vs demo (-demo +proxy):\n%s", limit, diff)
 				}
@@ -119,6 +131,9 @@ func TestProxyRoundTrip(t *testing.T) {
 	}
 	if diff := gocmp.Diff(sent, srv.Queries()); diff != "" {
 		t.Errorf("texts received by the proxy (-sent +received):\n%s", diff)
+	}
+	if diff := gocmp.Diff(qsent, qsrv.Queries()); diff != "" {
+		t.Errorf("texts received by the quantity base's proxy (-sent +received):\n%s", diff)
 	}
 	for _, q := range srv.Queries() {
 		if _, ok := onec.QueryID(q); !ok {

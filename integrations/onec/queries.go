@@ -133,7 +133,9 @@ var templates = []template{
 	{idAgingPayables, allowed(agingPayablesText), agingParams, RowsAging},
 	{idReconcileBalances, allowed(reconcileBalancesText), reconcileParams, RowsCardTotals}, // the act of reconciliation: queries_reconcile.go
 	{idReconcileLines, allowed(reconcileLinesText), reconcileParams, RowsReconciliation},
-	{idOffsets, allowed(offsetsText), []paramSpec{pAsOf, pOrg, pCpOpt}, RowsBalance}, // offsets: queries_offsets.go
+	{idOffsets, allowed(offsetsText), []paramSpec{pAsOf, pOrg, pCpOpt}, RowsBalance},                               // offsets: queries_offsets.go
+	{idStockBalance, allowed(stockBalanceText), []paramSpec{pAsOf, pOrg, pAccCode, pAccMask, pItemOpt}, RowsStock}, // quantities: queries_stock.go
+	{idCatalogItems, allowed(itemsText), []paramSpec{pAfter}, RowsItem},
 }
 
 // allowed makes a template's first selection ВЫБРАТЬ РАЗРЕШЕННЫЕ: a 1C user whose rights
@@ -180,7 +182,8 @@ func Query(id string) (text string, ok bool) {
 // QueryIDs lists the whitelisted queries: the ten recipes of agent/ledger/runner, the five
 // catalog lookups, the five templates of the turnover sheet and the account card, the date of
 // the register's first posting, the register records, the two aging templates, the two of the
-// act of reconciliation, then the offset candidates.
+// act of reconciliation, the offset candidates, then the balance of the quantity accounts and
+// the nomenclature.
 func QueryIDs() []string {
 	ids := make([]string, len(templates))
 	for i, t := range templates {
@@ -201,7 +204,8 @@ func QueryID(text string) (id string, ok bool) {
 // QueryParams lists the &Parameters of a whitelisted query. The runtime passes every one of
 // them; an optional anchor is passed as nil (JSON null).
 //
-// catalog.counterparties and catalog.contracts are read in pages of CatalogPage rows:
+// catalog.counterparties, catalog.contracts and catalog.nomenclature are read in pages of
+// CatalogPage rows:
 // ПослеКода is "" for the first page, then the Код of the last row of the page before.
 func QueryParams(id string) (names []string, ok bool) {
 	t, ok := templateByID[id]

@@ -332,8 +332,9 @@ const bankAccountsText = `// finbot: catalog.bank_accounts
 	ВладелецНаименование,
 	НомерСчета`
 
-// accountsText: the chart of accounts with its analytics kinds joined by commas, and whether
-// settlements on it are kept by settlement document. BP decides the latter the same way
+// accountsText: the chart of accounts with its analytics kinds joined by commas, whether
+// settlements on it are kept by settlement document, and whether it keeps quantities (the
+// признак учёта Количественный: 10, 41, 43 in BP's chart). BP decides the latter the same way
 // (БухгалтерскийУчет.НаСчетеВедетсяУчетПоДокументамРасчетов: one of the account's subconto
 // kinds is ДокументыРасчетовСКонтрагентами); a base where the setting is off has no such kind on
 // 60, 62 and 76, and 19.xx carries СФПолученные (received VAT invoices), never a settlement
@@ -366,7 +367,8 @@ const accountsText = `// finbot: catalog.accounts
 				ИЛИ Субконто3.ВидСубконто = ЗНАЧЕНИЕ(ПланВидовХарактеристик.ВидыСубконтоХозрасчетные.ДокументыРасчетовСКонтрагентами)
 			ТОГДА ИСТИНА
 		ИНАЧЕ ЛОЖЬ
-	КОНЕЦ КАК УчетПоДокументамРасчетов
+	КОНЕЦ КАК УчетПоДокументамРасчетов,
+	Счета.Количественный КАК Количественный
 ИЗ
 	ПланСчетов.Хозрасчетный КАК Счета
 		ЛЕВОЕ СОЕДИНЕНИЕ ПланСчетов.Хозрасчетный.ВидыСубконто КАК Субконто1

@@ -30,7 +30,12 @@ var wantIDs = []string{
 	"register.first_posting", "register.movements",
 	"address.aging.receivables", "address.aging.payables",
 	"address.reconciliation.balances", "address.reconciliation.lines", "address.offsets.candidates",
+	"address.stock.balance", "catalog.nomenclature",
 }
+
+// quantityTemplates answer nothing on the default demo, which keeps no quantities: their rows
+// are read on the hand-made ledger with quantity accounts (onec.QuantityLedger).
+var quantityTemplates = map[string]bool{"address.stock.balance": true, "catalog.nomenclature": true}
 
 // wantParams and the row keys of each template: the contract with the runtime.
 var wantParams = map[string][]string{
@@ -61,6 +66,8 @@ var wantParams = map[string][]string{
 	"address.reconciliation.balances":         reconcileParams,
 	"address.reconciliation.lines":            reconcileParams,
 	"address.offsets.candidates":              {"НаДату", "Организация", "Контрагент"},
+	"address.stock.balance":                   {"НаДату", "Организация", "СчетКод", "СчетМаска", "Номенклатура"},
+	"catalog.nomenclature":                    {"ПослеКода"},
 }
 
 // The report templates' parameters and the six sums of a turnover sheet row.
@@ -105,7 +112,7 @@ var wantKeys = map[string][]string{
 	"catalog.counterparties":                  {"ИНН", "КПП", "Код", "Наименование", "НаименованиеПолное", "ПометкаУдаления", "Ссылка", "ЮрФизЛицо"},
 	"catalog.contracts": {"ВалютаВзаиморасчетов", "ВидДоговора", "Владелец", "Дата", "Код", "Наименование", "Номер",
 		"Организация", "ПометкаУдаления", "СрокОплаты", "Ссылка", "УстановленСрокОплаты"},
-	"catalog.accounts":                {"Вид", "ВидыСубконто", "Код", "Наименование", "УчетПоДокументамРасчетов"},
+	"catalog.accounts":                {"Вид", "ВидыСубконто", "Код", "Количественный", "Наименование", "УчетПоДокументамРасчетов"},
 	"catalog.bank_accounts":           {"Банк", "ВалютаДенежныхСредств", "Владелец", "ВладелецНаименование", "НомерСчета", "ПометкаУдаления", "Ссылка"},
 	"register.first_posting":          {"Период"},
 	"address.aging.receivables":       agingKeys,
@@ -113,6 +120,8 @@ var wantKeys = map[string][]string{
 	"address.reconciliation.balances": {"НачальноеСальдо", "ОборотДт", "ОборотКт", "КонечноеСальдо"},
 	"address.reconciliation.lines":    {"Регистратор", "Дата", "Номер", "Счет", "Дебет", "Кредит"},
 	"address.offsets.candidates":      balanceKeys,
+	"address.stock.balance":           {"ЕдиницаИзмерения", "КоличествоОстаток", "Номенклатура", "НоменклатураНаименование", "Счет", "СуммаОстаток"},
+	"catalog.nomenclature":            {"ЕдиницаИзмерения", "Код", "Наименование", "НаименованиеПолное", "ПометкаУдаления", "Ссылка"},
 }
 
 func TestQueryRegistry(t *testing.T) {
@@ -206,11 +215,14 @@ func TestRowKeys(t *testing.T) {
 		"НаДату": "2026-01-01T00:00:00", "НачалоПериода": "2025-01-01T00:00:00", "КонецПериода": "2025-12-31T23:59:59",
 		"Организация": ref(onec.TypeOrganization, org.Ref), "Контрагент": ref(onec.TypeCounterparty, ctr.OwnerRef),
 		"Договор": ref(onec.TypeContract, ctr.Ref), "СчетКод": "62", "СчетМаска": "62.%", "ТипДокумента": "", "ПослеКода": "",
-		"СрокОплатыПоУмолчанию": 0, "Разрез": onec.AgingByContract,
+		"СрокОплатыПоУмолчанию": 0, "Разрез": onec.AgingByContract, "Номенклатура": nil,
 	}
 	for i, d := range []string{"2026-01-01", "2025-12-02", "2025-11-02", "2025-10-03", "2025-10-03", "2025-10-03", "2025-10-03"} {
 		params[onec.AgingBoundParam(i)] = d + "T00:00:00"
 	}
+	qd := onec.NewDemo(onec.QuantityLedger())
+	qparams := map[string]any{"НаДату": "2025-03-01T00:00:00", "Организация": ref(onec.TypeOrganization, onec.QuantityLedger().DefaultOrganization().Ref),
+		"СчетКод": "", "СчетМаска": "%", "Номенклатура": nil, "ПослеКода": ""}
 	for _, id := range wantIDs {
 		p := params
 		if id == "address.offsets.candidates" {
@@ -219,6 +231,12 @@ func TestRowKeys(t *testing.T) {
 			p["Контрагент"] = nil
 		}
 		rows := run(t, d, id, p)
+		if quantityTemplates[id] {
+			if len(rows) != 0 {
+				t.Errorf("%s: %d rows on the default demo, which keeps no quantities", id, len(rows))
+			}
+			rows = run(t, qd, id, qparams)
+		}
 		if len(rows) == 0 {
 			t.Errorf("%s: no rows; pick another anchor", id)
 			continue

@@ -14,6 +14,8 @@ const (
 	TypeContract     = "СправочникСсылка.ДоговорыКонтрагентов"
 	TypeBankAccount  = "СправочникСсылка.БанковскиеСчета"
 	TypeCurrency     = "СправочникСсылка.Валюты"
+	TypeItem         = "СправочникСсылка.Номенклатура"
+	TypeUnit         = "СправочникСсылка.КлассификаторЕдиницИзмерения"
 	// TypeDocumentPrefix starts the ТипОбъекта of a document, e.g.
 	// "ДокументСсылка.ВводНачальныхОстатков".
 	TypeDocumentPrefix = "ДокументСсылка."

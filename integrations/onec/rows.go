@@ -87,6 +87,8 @@ const (
 	RowsBankAccount            // BankAccountRow
 	RowsAging                  // AgingRow: debts by days overdue (queries_aging.go)
 	RowsReconciliation         // ReconciliationRow: the lines of an act of reconciliation (queries_reconcile.go)
+	RowsStock                  // StockRow: the quantity accounts' balance per item (queries_stock.go)
+	RowsItem                   // ItemRow: Справочник.Номенклатура (a catalog, read in pages)
 )
 
 // RowKindOf says which family a whitelisted template answers in.
@@ -134,6 +136,8 @@ type Result struct {
 	BankAccounts   []BankAccountRow
 	Aging          []AgingRow
 	Reconciliation []ReconciliationRow
+	Stock          []StockRow
+	Items          []ItemRow
 }
 
 // BalanceRow is a settlement balance (address.payables…, receivables…, account.balance_snapshot).
@@ -235,6 +239,27 @@ type ReconciliationRow struct {
 	Debit, Credit Kopecks
 }
 
+// StockRow is the balance of a quantity account per item (address.stock.balance): its sum and
+// its quantity, in the item's unit of measure.
+type StockRow struct {
+	Account string // Счет: its code
+	Item    Ref    // Номенклатура; empty for the lines without one
+	Unit    string // ЕдиницаИзмерения.Наименование: «шт», «кг»; "" where the item names none
+	Amount  Kopecks
+	// Quantity is КоличествоОстаток; Counted is false where it was NULL (an account that keeps
+	// no quantity: the template reads only those that do, so a NULL is a base that differs).
+	Quantity Quantity
+	Counted  bool
+}
+
+// ItemRow is Справочник.Номенклатура.
+type ItemRow struct {
+	Ref                  Ref
+	Code, Name, FullName string
+	Unit                 string // the unit's short name, «шт»; "" for none
+	Deleted              bool
+}
+
 // OrganizationRow is Справочник.Организации.
 type OrganizationRow struct {
 	Ref       Ref
@@ -278,6 +303,9 @@ type AccountRow struct {
 	Subconto   []string // ВидыСубконто, in order
 	// ByDocuments: settlements are kept per settlement document (УчетПоДокументамРасчетов).
 	ByDocuments bool
+	// Quantity: the account keeps quantity accounting (the chart's признак учёта
+	// Количественный): Количество is a figure of its balance.
+	Quantity bool
 }
 
 // BankAccountRow is Справочник.БанковскиеСчета.
@@ -295,7 +323,7 @@ func Decode(id string, wire []map[string]any) (*Result, error) {
 		return nil, fmt.Errorf("onec: no whitelisted query %q", id)
 	}
 	res := &Result{ID: id, Kind: kind, Fetched: len(wire), Dropped: map[string]int{}}
-	catalog := kind >= RowsOrganization && kind <= RowsBankAccount
+	catalog := kind >= RowsOrganization && kind <= RowsBankAccount || kind == RowsItem
 	for _, r := range wire {
 		if r == nil {
 			if catalog { // an empty catalog row reads as empty, as it always has
@@ -405,6 +433,15 @@ func (res *Result) decode(r map[string]any) string {
 			return DropUnknownShape
 		}
 		res.Reconciliation = append(res.Reconciliation, row)
+	case RowsStock:
+		sum, ok := amount(r["СуммаОстаток"])
+		q, null, okQ := quantity(r["КоличествоОстаток"])
+		acc := str(r["Счет"])
+		if acc == "" || !ok || !okQ {
+			return DropUnknownShape
+		}
+		res.Stock = append(res.Stock, StockRow{Account: acc, Item: ref(r["Номенклатура"]), Unit: strings.TrimSpace(str(r["ЕдиницаИзмерения"])),
+			Amount: sum, Quantity: q, Counted: !null})
 	case RowsFirstPosting:
 		v, has := r["Период"]
 		period, ok := rowDate(v)
@@ -439,7 +476,10 @@ func (res *Result) decodeCatalog(r map[string]any) {
 			}
 		}
 		res.Accounts = append(res.Accounts, AccountRow{Code: str(r["Код"]), Name: str(r["Наименование"]), Kind: str(r["Вид"]),
-			Subconto: kinds, ByDocuments: boolOf(r["УчетПоДокументамРасчетов"])})
+			Subconto: kinds, ByDocuments: boolOf(r["УчетПоДокументамРасчетов"]), Quantity: boolOf(r["Количественный"])})
+	case RowsItem:
+		res.Items = append(res.Items, ItemRow{Ref: ref(r["Ссылка"]), Code: str(r["Код"]), Name: str(r["Наименование"]),
+			FullName: str(r["НаименованиеПолное"]), Unit: strings.TrimSpace(str(r["ЕдиницаИзмерения"])), Deleted: boolOf(r["ПометкаУдаления"])})
 	case RowsBankAccount:
 		res.BankAccounts = append(res.BankAccounts, BankAccountRow{Ref: ref(r["Ссылка"]), Owner: ref(r["Владелец"]),
 			Number: strings.TrimSpace(str(r["НомерСчета"])), Bank: str(r["Банк"]), Currency: str(r["ВалютаДенежныхСредств"]),

@@ -39,6 +39,8 @@ func kindOf(name string) sideKind {
 		return sideKind{name, tCtr, "Справочник.ДоговорыКонтрагентов"}
 	case subcontoDocument, subcontoInvoiceIn, subcontoInvoiceOut:
 		return sideKind{name, tDoc, ""}
+	case subcontoItem:
+		return sideKind{name, tItem, "Справочник.Номенклатура"}
 	}
 	table, ok := kindTables[name]
 	if !ok {
@@ -104,6 +106,8 @@ func (d *Demo) subcontoRef(k sideKind, s Subconto) int32 {
 		return d.ref(d.ctrs, s.Ref, TypeContract)
 	case tDoc:
 		return d.ref(d.docs, s.Ref, TypeDocumentPrefix+"ДокументРасчетовСКонтрагентами")
+	case tItem:
+		return d.ref(d.items, s.Ref, TypeItem)
 	}
 	uuid := normUUID(s.Ref)
 	if uuid == "" {

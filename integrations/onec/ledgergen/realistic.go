@@ -24,7 +24,9 @@ import (
 //   - 76.АВ / 76.ВА: VAT on advances received and issued, restored when the advance is offset;
 //   - currency contracts (USD, EUR) settled on 60.21 / 62.21 and the currency account 52, with
 //     ВалютнаяСумма and Валюта, and exchange differences on 91;
-//   - quantity accounts: 41.01 by item with Количество, materials on 10.01 written off to 20.01;
+//   - quantity accounts («Количественный»): 41.01 by item with Количество, materials on 10.01
+//     written off to 20.01, the items a catalog (Справочник.Номенклатура) with units of measure,
+//     each item's quantity kept consistent with its purchases and sales (stock.go);
 //   - storno: corrections posted as negative amounts (and quantities);
 //   - one organization (the second) keeps no settlement documents: its 60/62/76 records carry
 //     no ДокументыРасчетовСКонтрагентами (1C's empty reference there).
@@ -46,7 +48,7 @@ const (
 )
 
 var realisticAccounts = []onec.Account{
-	{Code: "10.01", Name: "Сырье и материалы", Type: "active", Subconto: []string{kindItem}},
+	{Code: "10.01", Name: "Сырье и материалы", Type: "active", Subconto: []string{kindItem}, Quantity: true},
 	{Code: "20.01", Name: "Основное производство", Type: "active", Subconto: []string{"Номенклатурные группы"}},
 	{Code: "52", Name: "Валютные счета", Type: "active", Subconto: []string{"БанковскиеСчета"}, Currency: true},
 	{Code: "60.21", Name: "Расчеты с поставщиками и подрядчиками (в валюте)", Type: "active_passive", Subconto: settlementKinds(), Currency: true},
@@ -70,6 +72,7 @@ func Realistic(seed uint64) *onec.Ledger {
 	r.quantities()
 	r.storno()
 	r.noSettlementDocuments()
+	r.stock(seed)
 	r.sort()
 	return base
 }
@@ -82,6 +85,12 @@ type reshaper struct {
 	movesOf map[string][]int // recorder ref → movement indexes
 	cpAt    map[string]int
 	items   []string // Номенклатура refs
+
+	// materials pairs each purchase of materials on 10.01 with its write-off to 20.01 (-1:
+	// none), by record index; stornoOf maps a storno record to the record it corrects. The
+	// pass stock (stock.go) reads them to keep an item's quantities consistent.
+	materials [][2]int
+	stornoOf  map[int]int
 }
 
 func (r *reshaper) uuid() string {
@@ -118,8 +127,11 @@ func (r *reshaper) index() {
 // chart gives 19.03 BP's subconto and adds the accounts the passes post to.
 func (r *reshaper) chart() {
 	for i := range r.l.Accounts {
-		if r.l.Accounts[i].Code == acc19 {
+		switch r.l.Accounts[i].Code {
+		case acc19:
 			r.l.Accounts[i].Subconto = []string{"Контрагенты", kindSFIn}
+		case "41.01":
+			r.l.Accounts[i].Quantity = true // BP's chart: 41 and its sub-accounts are «Количественный»
 		}
 	}
 	for _, a := range realisticAccounts {
@@ -386,7 +398,7 @@ func (r *reshaper) currency() {
 					CurrencyDr: cur, CurrencyAmountDr: amountCur})
 			} else {
 				r.addMove(i, onec.Movement{AccountDr: "41.01", AccountCr: acc, SubcontoDr: r.item(), SubcontoCr: sub(ref), Amount: rub, Content: "Товары (импорт)",
-					CurrencyCr: cur, CurrencyAmountCr: amountCur, QuantityDr: 1 + int64(rub)/500_000})
+					CurrencyCr: cur, CurrencyAmountCr: amountCur, QuantityDr: onec.Units(1 + int64(rub)/500_000)})
 			}
 			if r.rnd.IntN(5) == 0 { // unpaid yet
 				continue
@@ -440,13 +452,17 @@ func (r *reshaper) item() []onec.Subconto {
 }
 
 // quantities gives 41.01's records an item and a quantity (a unit price of 500 to 5,000
-// roubles), and adds materials bought on 10.01 and written off to production.
+// roubles), and adds materials bought on 10.01 and written off to production. Its draws are
+// the base's stream — their number and order fix every later pass (storno's picks among them)
+// and the materials' amounts — so they stay as they were when the items were placeholders;
+// the pass stock (stock.go) then gives every 41.01 and 10.01 record its item and quantity
+// from the catalog, consistently, with a stream of its own.
 func (r *reshaper) quantities() {
 	n := len(r.l.Movements)
 	for mi := 0; mi < n; mi++ {
 		m := &r.l.Movements[mi]
 		price := int64(50_000 + r.rnd.IntN(450_000))
-		q := max(1, int64(m.Amount)/price)
+		q := onec.Units(max(1, int64(m.Amount)/price))
 		switch {
 		case m.AccountDr == "41.01" && m.QuantityDr == 0:
 			m.SubcontoDr, m.QuantityDr = r.item(), q
@@ -475,14 +491,18 @@ func (r *reshaper) quantities() {
 		mat := r.item()
 		r.addMove(i, onec.Movement{AccountDr: "10.01", AccountCr: "60.01", SubcontoDr: mat,
 			SubcontoCr: []onec.Subconto{{Kind: "Контрагенты", Ref: c.OwnerRef}, {Kind: "ДоговорыКонтрагентов", Ref: c.Ref}, {Kind: "ДокументыРасчетовСКонтрагентами", Ref: ref}},
-			Amount:     amount, Content: "Материалы", QuantityDr: qty})
+			Amount:     amount, Content: "Материалы", QuantityDr: onec.Units(qty)})
+		pair := [2]int{len(r.l.Movements) - 1, -1}
 		used := qty * int64(30+r.rnd.IntN(70)) / 100
 		if used == 0 {
+			r.materials = append(r.materials, pair)
 			continue
 		}
 		w := r.addDoc("ТребованиеНакладная", when.AddDate(0, 0, 2), head, "", "", onec.Kopecks(used)*price, 0, "Списание материалов в производство")
 		r.addMove(w, onec.Movement{AccountDr: "20.01", AccountCr: "10.01", SubcontoCr: slices.Clone(mat), Amount: onec.Kopecks(used) * price,
-			Content: "Материалы в производство", QuantityCr: used})
+			Content: "Материалы в производство", QuantityCr: onec.Units(used)})
+		pair[1] = len(r.l.Movements) - 1
+		r.materials = append(r.materials, pair)
 	}
 }
 
@@ -509,9 +529,13 @@ func (r *reshaper) storno() {
 		c.SubcontoDr, c.SubcontoCr = slices.Clone(m.SubcontoDr), slices.Clone(m.SubcontoCr)
 		c.Amount, c.Content = cut, "Сторно: "+m.Content
 		if c.QuantityDr != 0 {
-			c.QuantityDr = -max(1, c.QuantityDr/5)
+			c.QuantityDr = -max(onec.Units(1), c.QuantityDr/5)
 		}
 		r.addMove(i, c)
+		if r.stornoOf == nil {
+			r.stornoOf = map[int]int{}
+		}
+		r.stornoOf[len(r.l.Movements)-1] = mi
 	}
 }
 

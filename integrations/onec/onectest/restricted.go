@@ -34,7 +34,8 @@ type Restricted struct {
 // references) sees it.
 func NewRestricted(l *onec.Ledger, orgs ...string) *Restricted {
 	ok := func(org string) bool { return slices.Contains(orgs, org) }
-	v := &onec.Ledger{Counterparties: l.Counterparties, Accounts: l.Accounts}
+	// Контрагенты, the chart and Номенклатура are not restricted by organization in BP.
+	v := &onec.Ledger{Counterparties: l.Counterparties, Accounts: l.Accounts, Items: l.Items}
 	for _, o := range l.Organizations {
 		if ok(o.Ref) {
 			v.Organizations = append(v.Organizations, o)

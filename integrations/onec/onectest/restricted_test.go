@@ -9,6 +9,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/finbot/finbot/integrations/onec"
+	"github.com/finbot/finbot/integrations/onec/ledgergen"
 	"github.com/finbot/finbot/integrations/onec/onectest"
 )
 
@@ -47,13 +48,13 @@ func TestRestrictedBaseOverTheWire(t *testing.T) {
 			"Контрагент":  onec.Ref{UUID: alfa, Type: onec.TypeCounterparty}.Param(),
 			"Договор":     onec.Ref{UUID: contract, Type: onec.TypeContract}.Param(),
 			"СчетКод":     "62", "СчетМаска": "62.%", "ТипДокумента": "", "ПослеКода": "",
-			"СрокОплатыПоУмолчанию": 0, "Разрез": onec.AgingByContract}
+			"СрокОплатыПоУмолчанию": 0, "Разрез": onec.AgingByContract, "Номенклатура": nil}
 		for i, d := range []string{"2026-03-31", "2026-03-01", "2026-01-30", "2025-12-31", "2025-12-31", "2025-12-31", "2025-12-31"} {
 			p[onec.AgingBoundParam(i)] = d + "T00:00:00" // the aging's bounds: 30, 60, 90 days
 		}
 		return p
 	}
-	unrestricted := map[string]bool{"catalog.counterparties": true, "catalog.accounts": true}
+	unrestricted := map[string]bool{"catalog.counterparties": true, "catalog.accounts": true, "catalog.nomenclature": true}
 	withRows := 0
 	for _, id := range onec.QueryIDs() {
 		text, _ := onec.Query(id)
@@ -126,4 +127,51 @@ func mustQuery(t *testing.T, id string) string {
 		t.Fatalf("no template %s", id)
 	}
 	return q
+}
+
+// The quantity templates under the same restriction, on the realistic base (the default one
+// keeps no quantities): the stock of ООО «Северный ветер Трейд» per account and item is what
+// full rights read for it, the head organization's none, and the nomenclature (not restricted
+// by organization in BP) is whole.
+func TestRestrictedStockOverTheWire(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the realistic base takes a few seconds to generate")
+	}
+	l := ledgergen.Realistic(ledgergen.DefaultSeed)
+	main, trade := l.Organizations[0], l.Organizations[1]
+	restricted, err := onec.NewProxy(onec.ProxyOptions{URL: onectest.NewServer(t, onectest.NewRestricted(l, trade.Ref)).URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := onec.NewProxy(onec.ProxyOptions{URL: onectest.NewServer(t, onec.NewDemo(l)).URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, mask := onec.StockAllAccounts()
+	stock := func(org string) onec.Params {
+		return onec.Params{"НаДату": "2026-04-01T00:00:00", "Организация": onec.Ref{UUID: org, Type: onec.TypeOrganization}.Param(),
+			"СчетКод": code, "СчетМаска": mask, "Номенклатура": nil}
+	}
+	got, err := restricted.Query(t.Context(), "address.stock.balance", stock(trade.Ref), onec.MaxProxyRows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := full.Query(t.Context(), "address.stock.balance", stock(trade.Ref), onec.MaxProxyRows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Stock) < 10 {
+		t.Fatalf("%d stock lines of %s under full rights: the test proves nothing", len(want.Stock), trade.Name)
+	}
+	if diff := gocmp.Diff(want.Stock, got.Stock); diff != "" {
+		t.Errorf("the permitted organization's stock (-full +restricted):\n%s", diff)
+	}
+	hidden, err := restricted.Query(t.Context(), "address.stock.balance", stock(main.Ref), onec.MaxProxyRows)
+	if err != nil || len(hidden.Stock) != 0 {
+		t.Errorf("%s's stock under the restricted user: %d lines, %v; want none", main.Name, len(hidden.Stock), err)
+	}
+	items, err := restricted.Query(t.Context(), "catalog.nomenclature", onec.Params{"ПослеКода": ""}, onec.MaxProxyRows)
+	if err != nil || len(items.Items) != len(l.Items) {
+		t.Errorf("the nomenclature the restricted user sees: %d items, %v; want all %d", len(items.Items), err, len(l.Items))
+	}
 }

@@ -313,6 +313,11 @@ func (b *builder) predefined(o *Object, dir string) error {
 				for _, e := range it.ExtDimensions {
 					a.ExtDimensions = append(a.ExtDimensions, e.Name[strings.LastIndexByte(e.Name, '.')+1:])
 				}
+				for _, f := range it.Flags {
+					if strings.TrimSpace(f.Value) == "true" {
+						a.Flags = append(a.Flags, f.Ref[strings.LastIndexByte(f.Ref, '.')+1:])
+					}
+				}
 				p.Accounts = append(p.Accounts, a)
 			}
 			walk(it.Children)

@@ -111,6 +111,10 @@ type Account struct {
 	Code          string   `json:"code"`
 	Name          string   `json:"name"`
 	ExtDimensions []string `json:"extDimensions,omitempty"` // the subconto kinds, in order
+	// Flags are the признаки учёта set on the account (AccountingFlags in Predefined.xml):
+	// «Валютный» (currency), «Количественный» (quantity), «НалоговыйУчет»,
+	// «УчетПоПодразделениям».
+	Flags []string `json:"flags,omitempty"`
 }
 
 // Register is what an accounting register adds to its Object.

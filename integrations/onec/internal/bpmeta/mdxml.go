@@ -94,7 +94,15 @@ type pdItem struct {
 	Name          string   `xml:"Name"`
 	Code          string   `xml:"Code"`
 	ExtDimensions []pdExt  `xml:"ExtDimensionTypes>ExtDimensionType"`
+	Flags         []pdFlag `xml:"AccountingFlags>Flag"`
 	Children      []pdItem `xml:"ChildItems>Item"`
+}
+
+// pdFlag is a predefined account's признак учёта: ref names it
+// ("ChartOfAccounts.Хозрасчетный.AccountingFlag.Количественный"), the text is its value.
+type pdFlag struct {
+	Ref   string `xml:"ref,attr"`
+	Value string `xml:",chardata"`
 }
 
 type pdExt struct {

@@ -39,6 +39,7 @@ var full = []string{
 	"Документ.ВозвратТоваровОтПокупателя", "Документ.ВозвратТоваровПоставщику", "Документ.КорректировкаПоступления",
 	"Документ.КорректировкаРеализации", "Документ.СчетФактураПолученный", "Документ.СчетФактураВыданный",
 	"Перечисление.ЮридическоеФизическоеЛицо", "Перечисление.ВидыДоговоровКонтрагентов",
+	"Справочник.Номенклатура", "Справочник.КлассификаторЕдиницИзмерения",
 	"ПланСчетов.Хозрасчетный", "ПланВидовХарактеристик.ВидыСубконтоХозрасчетные", "РегистрБухгалтерии.Хозрасчетный",
 }
 
@@ -53,8 +54,9 @@ var tabular = []string{
 	"Документ.КорректировкаДолга.ДебиторскаяЗадолженность", "Документ.КорректировкаДолга.КредиторскаяЗадолженность",
 }
 
-// The predefined accounts detailed with their subconto kinds: money, settlements, VAT.
-var accountPrefixes = []string{"19", "50", "51", "52", "55", "57", "60", "62", "66", "67", "68", "69", "70", "71", "73", "75", "76"}
+// The predefined accounts detailed with their subconto kinds: money, settlements, VAT, and the
+// quantity accounts (materials, goods, finished products).
+var accountPrefixes = []string{"10", "19", "41", "43", "50", "51", "52", "55", "57", "60", "62", "66", "67", "68", "69", "70", "71", "73", "75", "76"}
 
 var nameKinds = []string{bpmeta.Catalog, bpmeta.Document, bpmeta.ChartOfAccounts, bpmeta.ChartOfCharacteristic,
 	bpmeta.AccountingRegister}
