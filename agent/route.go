@@ -65,7 +65,7 @@ var table = []row{
 	{kind: understand.KindDocs, scenario: api.Command, skill: "documents", commands: []string{"docs", "doc"}, raw: true,
 		missing: "Загрузка документов в этой установке не подключена.", build: buildDocuments},
 	{kind: understand.KindLedger, scenario: api.OneC, skill: "ledger", tools: []plan.Tool{plan.ToolLedgerQuery},
-		commands: []string{"debts", "payables", "balance", "aging", "act", "sverka", "card", "offsets"}, missing: ledgerMissing, build: buildLedger},
+		commands: []string{"debts", "payables", "balance", "aging", "act", "sverka", "card", "offsets", "stock"}, missing: ledgerMissing, build: buildLedger},
 	{kind: understand.KindLedger, scenario: api.OneC, skill: "ledger", commands: []string{"drill"}, raw: true,
 		missing: ledgerMissing, build: buildLedger},
 	// /base: which of the 1C bases open to the asker answers them (ledger.BaseCommand).

@@ -32,6 +32,7 @@ func commands() []command {
 		{name: "sverka", description: "Акт сверки (то же, что /act): /sverka Альфа за март", handle: handleAgentCommand},
 		{name: "card", description: "Карточка контрагента: /card Альфа, /card 9366414049, /card Альфа 31.03.2026", handle: handleAgentCommand},
 		{name: "offsets", description: "Встречные долги для взаимозачёта: /offsets, /offsets 31.03.2026", handle: handleAgentCommand},
+		{name: "stock", description: "Остатки товаров и материалов в количестве: /stock, /stock бумага, /stock 41 31.03.2026", handle: handleAgentCommand},
 		{name: "base", description: "База 1С: из какой базы отвечать, если вам открыто несколько", handle: handleAgentCommand},
 		{name: "docs", description: "Мои документы: выбрать для вопросов, снять выбор, удалить", handle: handleAgentCommand},
 		{name: "subscribe", description: "Сводки и уведомления: /subscribe утро 9:00, /subscribe ставка, /subscribe должник 1000000", handle: handleAgentCommand},

@@ -39,6 +39,7 @@ func FromDecision(d understand.Decision) runner.Decomposition {
 	}
 	f.Detail = d.Detail
 	f.DocumentType = d.DocumentType
+	f.Item = d.Item
 	if d.Top > 0 && (d.Recipe == recipe.Receivables || d.Recipe == recipe.Payables) {
 		f.Sort = "amount_desc" // the lists are by amount already; the answer names the largest first
 		f.Limit = d.Top
@@ -87,6 +88,7 @@ var Commands = map[string]recipe.Name{
 	"sverka":   recipe.ReconciliationAct,
 	"card":     recipe.CounterpartyCard,
 	"offsets":  recipe.OffsetCandidates,
+	"stock":    recipe.StockBalance,
 }
 
 // payablesWords are /aging's arguments that ask for what we owe: «/aging поставщики», «/aging кз».
@@ -131,7 +133,12 @@ func aging(r recipe.Name) bool { return r == recipe.ReceivablesAging || r == rec
 // accountToken is an account code argument: 51, 62.01.
 var accountToken = regexp.MustCompile(`^\d{2,3}(\.\d{1,2}){0,2}$`)
 
-// FromCommand is the lane's request for a ledger command (/debts, /payables, /balance, /aging) whose
+// StockArgs is how /stock's arguments are read: as a stock question («/stock бумага 31.03.2026»
+// is «остатки на складе бумага 31.03.2026»), so that a name in them is an item of the
+// nomenclature, not a counterparty («Бумага и Ко»).
+func StockArgs(args string) string { return "остатки на складе " + args }
+
+// FromCommand is the lane's request for a ledger command (/debts, /payables, /balance, /aging, /stock) whose
 // arguments the parser read into d: the command fixes the recipe, the arguments give the date
 // (a period's end), the account («/balance 51 31.03.2026»: the first argument) and the names; a
 // name the catalogs lack goes as written, for the lane's resolver to try. ok is false for a
@@ -158,10 +165,13 @@ func FromCommand(command, args string, d understand.Decision) (dec runner.Decomp
 		// the lane's resolver says it found none, or offers the companies it fits as buttons
 		dec.Filters.Counterparty = nameWritten(args, d)
 	}
-	if command == "balance" {
+	if command == "balance" || command == "stock" {
 		if first, _, _ := strings.Cut(strings.TrimSpace(args), " "); accountToken.MatchString(first) {
 			dec.Filters.Account = first
 		}
+	}
+	if command == "stock" {
+		dec.Filters.Counterparty, dec.Filters.Contract = "", "" // a name is an item here (StockArgs)
 	}
 	dec.Missing = recipe.MissingFilters(dec.Intent, dec.Filters)
 	return dec, true

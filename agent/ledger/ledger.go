@@ -75,12 +75,14 @@ func ParsePress(data string) (Press, bool) {
 func Bound(res runner.Result) bool { return len(res.Candidates) > 0 || exportable(res) || actOf(res) }
 
 // exportable: the result has rows to export (a counterparty card and the offsets always: their
-// export holds what the message summarises).
+// export holds what the message summarises; the items of a quantity account's balance beyond
+// those shown).
 func exportable(res runner.Result) bool {
 	if res.ResultMode == runner.Limited {
 		return false
 	}
-	return res.ResultMode == runner.FactualSummary || res.Summary.Rows > res.Shown() || res.PartyCard != nil || res.Offsets != nil
+	return res.ResultMode == runner.FactualSummary || res.Summary.Rows > res.Shown() || res.PartyCard != nil || res.Offsets != nil ||
+		res.Stock != nil && len(res.Stock.Lines) > runner.ShownTop
 }
 
 // Reply is a lane result as the chat shows it: the lane's Markdown, its figures footnoted
@@ -216,6 +218,8 @@ func Choice(last runner.Result, i int) (runner.Decomposition, bool) {
 		f.Organization = "" // the account's organization is the scope
 	case "contract":
 		f.Contract = ref
+	case "item": // the item's name as the nomenclature has it: found exactly
+		f.Item = last.Candidates[i].Name
 	default:
 		f.Counterparty, f.INN = ref, ""
 	}
@@ -298,6 +302,16 @@ func Facts(res runner.Result) (facts.Payload, error) {
 	// Total counts the rows left out by the limit and the total item itself, so that
 	// Count()-len(Items) is exactly the rows not shown («ещё N»).
 	p.Total = res.Summary.Rows + 1
+	if st := res.Stock; res.Intent == recipe.AccountBalance && st != nil && len(st.Lines) > 0 {
+		// a quantity account's items beside its balance (runner/stock.go): the largest, and the total
+		for _, row := range st.Lines[:min(len(st.Lines), maxStockFacts)] {
+			it := stockItem(row, facts.Item{Section: facts.General, Kind: "ledger_row", Source: src})
+			p.Items = append(p.Items, it)
+		}
+		t := stockTotal(st, facts.Item{Section: facts.General, Kind: "ledger_total", Title: "Итого по номенклатуре", Source: src})
+		p.Items = append(p.Items, t)
+		p.Total += len(st.Lines) + 1
+	}
 	p.Limitations = limitations(res)
 	if res.Summary.Rows > len(res.Rows) {
 		p.Limitations = append(p.Limitations, fmt.Sprintf("Показаны первые %d из %s.", len(res.Rows), ru.Count(res.Summary.Rows, "строки", "строк", "строк")))
@@ -364,6 +378,8 @@ func rowItem(res runner.Result, row runner.Row) facts.Item {
 		return cardItem(row, it) // card.go
 	case recipe.OffsetCandidates:
 		return offsetItem(row, it)
+	case recipe.StockBalance:
+		return stockItem(row, it) // stock.go
 	case recipe.Receivables, recipe.Payables:
 		it.Title = row.Name
 		it.Text = fmt.Sprintf("%s — %s", row.Name, row.Amount)
@@ -460,6 +476,10 @@ func totalItem(res runner.Result) facts.Item {
 		return cardTotal(res, it) // card.go
 	case recipe.OffsetCandidates:
 		return offsetsTotal(res, it)
+	case recipe.StockBalance:
+		if res.Stock != nil {
+			return stockTotal(res.Stock, it) // stock.go
+		}
 	case recipe.Receivables:
 		parties := ru.Count(n, "контрагент", "контрагента", "контрагентов")
 		it.Text = fmt.Sprintf("Итого нам должны: %s — %s.", sum, parties)

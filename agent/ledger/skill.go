@@ -248,6 +248,8 @@ func (s *Skill) with(ctx context.Context, q skill.Query, planned *runner.Decompo
 			if d.Kind == understand.KindUnknownEntity && d.UnknownContract != "" {
 				return unknownContractAnswer(d, "/"+q.Command+" "+text), nil // never the act of all contracts instead
 			}
+		case q.Command == "stock":
+			d = s.parser.Parse(understand.Input{Text: StockArgs(text), Now: s.now(), Catalogs: s.Catalogs(ctx, q.UserID, q.ChatID)})
 		case d.Kind != understand.KindLedger:
 			d = s.parser.Parse(understand.Input{Text: text, Now: s.now(), Catalogs: s.Catalogs(ctx, q.UserID, q.ChatID)})
 		}

@@ -29,6 +29,7 @@ const (
 	ReconciliationAct    Name = "reconciliation_act" // акт сверки взаиморасчётов с контрагентом за период (runner/act.go)
 	CounterpartyCard     Name = "counterparty_card"  // карточка контрагента на дату (card.go)
 	OffsetCandidates     Name = "offset_candidates"  // встречные долги, кандидаты на взаимозачёт (offsets.go)
+	StockBalance         Name = "stock_balance"      // остатки номенклатуры (количество и сумма) на дату (stock.go)
 	Unknown              Name = "unknown"
 )
 
@@ -37,7 +38,7 @@ func Names() []Name {
 	return []Name{OpenContracts, Payables, Receivables, AccountBalance,
 		OpenItemsByParty, OpenItemsByContract, DocumentsByParty, BankOpsByParty,
 		DocumentsByContract, DocumentsFormBalance, TurnoverSheet, AccountCard, ReceivablesAging, PayablesAging, ReconciliationAct,
-		CounterpartyCard, OffsetCandidates}
+		CounterpartyCard, OffsetCandidates, StockBalance}
 }
 
 // Filter keys of the filter catalog.
@@ -55,6 +56,7 @@ const (
 	FilterLimit        = "limit"
 	FilterSort         = "sort"
 	FilterDetail       = "detail" // the turnover sheet's breakdown: DetailCounterparty or DetailContract
+	FilterItem         = "item"   // an item of the nomenclature (Справочник.Номенклатура), by name
 )
 
 // Filters are the extracted filters. Dates are "YYYY-MM-DD"; anchors are raw text until the
@@ -77,6 +79,9 @@ type Filters struct {
 	// Detail breaks the turnover sheet down by counterparty or by contract (DetailCounterparty,
 	// DetailContract); empty: by account.
 	Detail string `json:"detail,omitempty"`
+	// Item is an item of the nomenclature as the user named it («бумага», «картридж HP»): the
+	// stock of the quantity accounts narrowed to the items of that name.
+	Item string `json:"item,omitempty"`
 }
 
 // Breakdowns of the turnover sheet (Filters.Detail).
@@ -189,6 +194,12 @@ var Specs = []Spec{
 		Required: []string{FilterAsOfDate}, Optional: []string{FilterOrganization, FilterCounterparty, FilterLimit},
 		Output:      []string{"counterparty_name", "receivable_contract", "receivable", "payable_contract", "payable", "nettable"},
 		DefaultSort: "amount_desc", DefaultLimit: DefaultLimit, Drilldowns: []string{"card.counterparty"}, Scope: ScopeStrict},
+	// Quantities (runner/stock.go): the balance of the quantity accounts (10, 41, 43) per item,
+	// its quantity in the item's unit beside the sum.
+	{ID: "address.stock.balance", Name: StockBalance, Purpose: "Остатки товаров и материалов",
+		Required: []string{FilterAsOfDate}, Optional: []string{FilterOrganization, FilterAccount, FilterItem, FilterLimit},
+		Output:      []string{"account", "item_ref", "item_name", "quantity", "unit", "amount", "as_of_date"},
+		DefaultSort: "amount_desc", DefaultLimit: MaxLimit, Scope: ScopeStrict},
 }
 
 // For returns the recipe of an intent.
@@ -255,6 +266,8 @@ func filterKeyValue(f Filters, key string) string {
 		return f.Sort
 	case FilterDetail:
 		return f.Detail
+	case FilterItem:
+		return f.Item
 	}
 	return ""
 }

@@ -45,6 +45,7 @@ type want struct {
 	BankAccount  string   `json:"bank_account"`
 	Candidates   []string `json:"candidates"`
 	Detail       string   `json:"detail"`
+	Item         string   `json:"item"`
 }
 
 // corpusToday is the corpus's fixed "today" (its README).
@@ -167,6 +168,9 @@ func check(d understand.Decision, w want) []string {
 	}
 	if w.BankAccount != "" {
 		add("bank_account", d.BankAccount.Value.Number, w.BankAccount)
+	}
+	if w.Item != "" || d.Recipe == recipe.StockBalance {
+		add("item", d.Item, w.Item)
 	}
 	if len(w.Candidates) > 0 {
 		var got []string

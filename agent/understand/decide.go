@@ -34,7 +34,7 @@ func (p *Parser) decide(s *scan, d *Decision) {
 			}
 		}
 	}
-	ledgerAsk := s.is(ledgerFigures...) || s.is(CContracts) && s.is(CNotClosed) || s.asksAging(d) || s.asksAct(d) ||
+	ledgerAsk := s.is(ledgerFigures...) || s.is(CContracts) && s.is(CNotClosed) || s.asksAging(d) || s.asksAct(d) || s.asksStock() ||
 		s.is(COffsets) || s.asksPartyCard(d, d.Unknown != "") ||
 		s.hasValue(CAccountCard, "") || s.is(CAccountCard) && (d.Period.Set || d.Date.Set) || // «карточка за март»
 		d.Counterparty.Set || len(d.Parties) > 0 || d.Contract.Set || len(d.Candidates) > 0 ||
@@ -366,7 +366,19 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		}
 	}
 	tradeKind := salesOrPurchases(s.in.Text)
+	item := ""
+	if s.asksStock() {
+		item = s.stockItem()
+	}
 	switch {
+	case s.asksStock() && !s.is(CDocuments, CTurnoverSheet, CAccountCard, CForming) && !single &&
+		(item != "" || !d.Account.Set || s.hasValue(CStock, "units") || s.hasValue(CStock, "unit")):
+		// «сколько штук бумаги на складе», «остаток товара картридж в штуках», «остаток по 41 в
+		// штуках»: the stock of the quantity accounts in the items' units, of the item named (the
+		// lane finds it in 1C's nomenclature). «товары на складе», «остаток товаров на 41.01»
+		// stay the balance of the account, which shows its items anyway.
+		d.Item = item
+		set(recipe.StockBalance, "stock", "остатки номенклатуры в количестве")
 	case s.asksAct(d):
 		// «акт сверки с альфой за 1 квартал», «сверка с бетой по договору № 5 за март», «сделай
 		// акт сверки с ромашкой на 31.03»: the act of the company (and the contract) over the
@@ -627,6 +639,58 @@ func (s *scan) asksAct(d *Decision) bool {
 	}
 	return d.Counterparty.Set || len(d.Candidates) > 0 || d.Unknown != "" || d.Contract.Set || d.UnknownContract != "" ||
 		d.Date.Set || d.Period.Set || makeAct.MatchString(s.folded) || len(s.toks) <= 3
+}
+
+// asksStock reports whether the message asks for a stock in its units: a phrase that means it
+// alone («на складе», «в наличии», «в штуках»), or a unit of measure beside a balance or
+// «осталось» («сколько кг цемента осталось», «остаток бумаги в пачках»).
+func (s *scan) asksStock() bool {
+	if s.hasValue(CStock, "strong") || s.hasValue(CStock, "units") {
+		return true
+	}
+	return s.hasValue(CStock, "unit") && (s.is(CBalance) || s.hasStemPrefix("остал") || s.hasStemPrefix("налич") || s.hasStemPrefix("запас"))
+}
+
+// stockItemStop are the words around an item's name in a stock question that are no part of it
+// (by stem): «сколько у нас …», «какой остаток …», «… осталось на основном складе».
+var stockItemStop = map[string]bool{"скольк": true, "сколько": true, "у": true, "нас": true, "есть": true, "какой": true,
+	"как": true, "какая": true, "какое": true, "какие": true, "каков": true, "покаж": true, "скаж": true, "дай": true,
+	"мне": true, "по": true, "на": true, "в": true, "во": true, "из": true, "с": true, "со": true, "о": true, "об": true, "про": true,
+	"для": true, "и": true, "а": true, "ли": true, "там": true, "сейчас": true, "всег": true, "итог": true, "товар": true,
+	"материал": true, "номенклатур": true, "позиц": true, "остал": true, "осталос": true, "остат": true, "склад": true,
+	"основн": true, "наличи": true, "числ": true, "хран": true, "имеет": true, "имеетс": true, "ещ": true, "счет": true,
+	"сч": true, "еще": true, "нам": true, "мы": true, "это": true, "эт": true, "к": true, "за": true, "тепер": true,
+	"что": true, "чего": true, "где": true}
+
+// stockItem is the item a stock question names, as written: the words left when the lexicon's
+// terms, the names of ours, dates, numbers and the words around a question are taken out
+// («сколько штук бумаги на складе» → «бумаги»; «остаток товара Картридж HP 85A в штуках» →
+// «Картридж HP 85A»). "" when none is left, or more than a name's words (a sentence is no item).
+func (s *scan) stockItem() string {
+	covered := make([]bool, len(s.toks))
+	for _, h := range s.hits {
+		for i := h.Start; i < h.End && i < len(covered); i++ {
+			covered[i] = true
+		}
+	}
+	for _, sp := range s.spans {
+		for i := sp[0]; i < sp[1] && i < len(covered); i++ {
+			covered[i] = true
+		}
+	}
+	var kept []Token
+	for i, t := range s.toks {
+		letters := strings.IndexFunc(t.Text, unicode.IsLetter) >= 0
+		if covered[i] || !letters || stockItemStop[t.Text] || stockItemStop[t.Stem] || calendarWord(t.Text) || pronoun[t.Text] ||
+			t.Text == "г" || t.Text == "года" || t.Text == "гг" || strings.HasPrefix(t.Text, "остал") || strings.HasPrefix(t.Text, "остат") {
+			continue
+		}
+		kept = append(kept, t)
+	}
+	if len(kept) == 0 || len(kept) > 5 {
+		return ""
+	}
+	return asWritten(strings.Fields(s.in.Text), kept)
 }
 
 // asOfDate reports whether the message gives an as-of date («на 1.04», «на конец марта»): a

@@ -107,6 +107,9 @@ type Decision struct {
 	// OverdueDays is the days overdue an aging asks past («кто должен нам больше 90 дней»: 90);
 	// 0 for the whole aging.
 	OverdueDays int
+	// Item is an item of the nomenclature a stock question names, as written («бумаги» of
+	// «сколько штук бумаги на складе»): the lane finds it in 1C's catalog; "" for the whole stock.
+	Item string
 	// Top: the message asks for the largest debts only — «самый крупный должник» (1), «топ 5
 	// кредиторов» (5), «кому больше всех должны» (1); 0 when it asks for the list.
 	Top int

@@ -61,6 +61,11 @@ const (
 	CPartyCard Concept = "party_card"
 	// COffsets are the offset candidates (взаимозачёт).
 	COffsets Concept = "offsets"
+	// CStock is a stock of goods or materials in their units (the quantity accounts 10, 41,
+	// 43): value "strong" when the phrase alone asks for it («на складе», «в наличии»), "units"
+	// when it asks for the quantity itself («в штуках»), "unit" for a unit of measure, which asks
+	// it beside a balance or «осталось» («сколько кг цемента осталось»).
+	CStock Concept = "stock"
 )
 
 var knownConcepts = map[Concept]bool{CReceivables: true, CPayables: true, CDebt: true, COwesUs: true, CWeOwe: true,
@@ -68,7 +73,7 @@ var knownConcepts = map[Concept]bool{CReceivables: true, CPayables: true, CDebt:
 	CForming: true, CAccount: true, CAccountWord: true, CWrite: true, CRate: true, CKeyRate: true, CNews: true,
 	CSmallTalk: true, CKBQuestion: true, CKBTopic: true, CMyDocs: true, CDocTerms: true, COrg: true,
 	CCustomers: true, CSuppliers: true, CByParty: true, CFollowUp: true, CAnalysis: true, CTurnoverSheet: true, CAccountCard: true,
-	CAging: true, CReconcile: true, CPartyCard: true, COffsets: true}
+	CAging: true, CReconcile: true, CPartyCard: true, COffsets: true, CStock: true}
 
 //go:embed lexicon.tsv
 var lexiconTSV string

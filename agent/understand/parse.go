@@ -574,6 +574,11 @@ func (p *Parser) entities(s *scan, d *Decision) {
 		orgSpan = &m
 		s.spans = append(s.spans, [2]int{m.start, m.end})
 	}
+	if s.asksStock() {
+		// «сколько штук бумаги на складе»: the words are an item's, not a company's («Бумага и Ко»,
+		// «Склад-Сервис»); a stock is no counterparty's, so none is looked for
+		return
+	}
 	if !d.Counterparty.Set {
 		var parties []nameMatch
 		for _, m := range matchNames(s.toks, c.Counterparties, skip) {

@@ -28,6 +28,7 @@ var titles = map[recipe.Name]string{
 	recipe.ReconciliationAct:    "Акт сверки %s",
 	recipe.CounterpartyCard:     "Карточка контрагента на %s",
 	recipe.OffsetCandidates:     "Встречные долги на %s",
+	recipe.StockBalance:         "Остатки товаров и материалов на %s",
 }
 
 // documentTypeNames are the Russian names of the whitelisted document types.
@@ -110,6 +111,9 @@ func (r Result) markdown(mark string) string {
 	}
 	if r.Offsets != nil && r.ResultMode != Limited {
 		return r.offsetsMarkdown(mark) // offsets_compose.go
+	}
+	if r.isStock() {
+		return r.stockMarkdown(mark) // stock_compose.go
 	}
 	cite := func(line string) string {
 		if mark == "" {

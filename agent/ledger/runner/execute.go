@@ -166,6 +166,8 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r recip
 		return l.partyCard(ctx, res, cats, f, a) // party_card.go
 	case recipe.OffsetCandidates:
 		return l.offsets(ctx, res, f, a) // offsets.go
+	case recipe.StockBalance:
+		return l.stock(ctx, res, cats, f, a) // stock.go
 	}
 	dbg := &res.Debug
 	params := onec.Params{"Организация": refParam(a.org, refOrg)}
@@ -367,6 +369,9 @@ func (l *Lane) execute(ctx context.Context, res *Result, cats *catalogs, r recip
 			names[code] = acc.name
 		}
 		res.Summary.Subtotals = accountSubtotals(out, names)
+	}
+	if r.Name == recipe.AccountBalance {
+		l.withStock(ctx, res, cats, tokens[0], a) // a quantity account's items: stock.go
 	}
 	res.ResultMode = FactualList
 	if matched > listMax {

@@ -72,6 +72,9 @@ type Lane struct {
 	mu     sync.Mutex
 	cats   *catalogs
 	catsAt time.Time
+	// items is the nomenclature, loaded when a question names an item (stock.go).
+	items   []item
+	itemsAt time.Time
 }
 
 // NewLane builds the lane. It has no LLM: questions are understood before they reach it
@@ -116,6 +119,9 @@ type account struct {
 	// byDocuments: settlements are kept per settlement document (one of its subconto kinds is
 	// ДокументыРасчетовСКонтрагентами, as BP decides it); off in a base that does not keep them.
 	byDocuments bool
+	// quantity: the account keeps quantity accounting (the chart's «Количественный»): its
+	// balance has a quantity per item (stock.go).
+	quantity bool
 }
 
 // byDocuments reports whether settlements on code are kept per settlement document, read from
@@ -204,7 +210,7 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 	}
 	for _, r := range res.Accounts {
 		c.accounts[r.Code] = account{code: r.Code, name: r.Name, partySubconto: r.HasSubconto("Контрагенты"),
-			kind: r.Kind, byDocuments: r.ByDocuments}
+			kind: r.Kind, byDocuments: r.ByDocuments, quantity: r.Quantity}
 	}
 	if res, err = load("catalog.bank_accounts"); err != nil {
 		return nil, err
@@ -221,7 +227,8 @@ func (l *Lane) catalogsFor(ctx context.Context, dbg *Debug) (*catalogs, error) {
 // maxCatalogPages bounds the pages of one catalog: 100 pages of 1,000 counterparties.
 const maxCatalogPages = 100
 
-// loadPages reads a paged catalog (catalog.counterparties, catalog.contracts): a page of the
+// loadPages reads a paged catalog (catalog.counterparties, catalog.contracts,
+// catalog.nomenclature): a page of the
 // toolkit's row limit at a time, each after the last Код of the one before, until a page comes
 // back short. A real base's counterparties pass the 1,000 rows of one query.
 func (l *Lane) loadPages(ctx context.Context, dbg *Debug, id string) (*onec.Result, error) {
@@ -239,6 +246,7 @@ func (l *Lane) loadPages(ctx context.Context, dbg *Debug, id string) (*onec.Resu
 			all.Fetched += page.Fetched
 			all.Counterparties = append(all.Counterparties, page.Counterparties...)
 			all.Contracts = append(all.Contracts, page.Contracts...)
+			all.Items = append(all.Items, page.Items...)
 		}
 		if page.Fetched < size {
 			return all, nil
@@ -259,6 +267,8 @@ func lastCode(page *onec.Result) string {
 		return page.Counterparties[len(page.Counterparties)-1].Code
 	case len(page.Contracts) > 0:
 		return page.Contracts[len(page.Contracts)-1].Code
+	case len(page.Items) > 0:
+		return page.Items[len(page.Items)-1].Code
 	}
 	return ""
 }

@@ -85,6 +85,9 @@ type Result struct {
 	PartyCard *PartyCard `json:"party_card,omitempty"`
 	// Offsets are the offset candidates' counterparties and totals (offsets.go); its Rows the pairs.
 	Offsets *Offsets `json:"offsets,omitempty"`
+	// Stock is the quantity accounts' balance per item (stock.go): the answer of stock_balance,
+	// and beside the balance of a quantity account («остаток по 41»).
+	Stock *Stock `json:"stock,omitempty"`
 }
 
 // Summary is the aggregate of a result.
@@ -132,6 +135,9 @@ type Row struct {
 	Ages *AgingLine `json:"aging,omitempty"`
 	// Offset is an offset row's pair of contracts (offsets.go).
 	Offset *OffsetPair `json:"offset,omitempty"`
+	// Qty is a stock line's quantity in its item's unit (stock.go); nil elsewhere and where the
+	// account keeps no quantity.
+	Qty *Qty `json:"quantity,omitempty"`
 }
 
 // limited ends a run with an honest reason.
@@ -196,7 +202,7 @@ func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
 		dbg.ToolGateDecision, dbg.ToolGateReason = "deny", "no catalog intent"
 		return res.limited(ReasonUnsupported, "Не понял, какие данные 1С нужны. Я умею отвечать: кто нам должен и кому должны мы на дату, "+
 			"остаток по счёту, открытые позиции по контрагенту или договору, незакрытые договоры, документы и банковские операции контрагента, расшифровка остатка до документов, "+
-			"оборотно-сальдовая ведомость и карточка счёта за период, дебиторка и кредиторка по срокам долга (просрочка), акт сверки с контрагентом.")
+			"оборотно-сальдовая ведомость и карточка счёта за период, дебиторка и кредиторка по срокам долга (просрочка), акт сверки с контрагентом, остатки товаров и материалов в количестве.")
 	}
 	rc, _ := recipe.For(d.Intent)
 	res.RecipeID = rc.ID

@@ -23,7 +23,7 @@ const ShownTop = 5
 // Shown is how many of the matched rows the answer shows.
 func (r Result) Shown() int {
 	_, shaped := shapes[r.Intent]
-	if r.Report == nil && (shaped || r.Aging != nil) || r.Report != nil && (r.Intent == recipe.AccountCard || r.Report.Detail != "") {
+	if r.Report == nil && (shaped || r.Aging != nil || r.isStock()) || r.Report != nil && (r.Intent == recipe.AccountCard || r.Report.Detail != "") {
 		return min(len(r.Rows), ShownTop)
 	}
 	return len(r.Rows)
@@ -207,6 +207,9 @@ func (r Result) answerFirst(mark string) (string, bool) {
 		}
 		writeTable(&b, sh.columns, cells)
 		restLine(&b, r.Summary.Rows-len(rows))
+	}
+	if r.Intent == recipe.AccountBalance {
+		r.stockSection(&b) // a quantity account's items: stock_compose.go
 	}
 	if details != "" {
 		b.WriteString("\n" + strings.ReplaceAll(details, "**", "")) // bold is the headline's

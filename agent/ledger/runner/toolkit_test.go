@@ -156,7 +156,7 @@ func TestTemplatesAnswerInTheRowsTheLaneReads(t *testing.T) {
 		qSheetByContract: onec.RowsSheet, qCardMovements: onec.RowsMovement, qCardBalances: onec.RowsCardTotals,
 		"catalog.organizations": onec.RowsOrganization, "catalog.counterparties": onec.RowsCounterparty,
 		"catalog.contracts": onec.RowsContract, "catalog.bank_accounts": onec.RowsBankAccount,
-		qFirstPosting: onec.RowsFirstPosting,
+		qFirstPosting: onec.RowsFirstPosting, "catalog.nomenclature": onec.RowsItem,
 	}
 	for _, r := range recipe.Specs {
 		switch r.Name {
@@ -173,6 +173,8 @@ func TestTemplatesAnswerInTheRowsTheLaneReads(t *testing.T) {
 			want[r.ID] = onec.RowsBalance
 		case recipe.CounterpartyCard:
 			// the card runs the templates of the recipes above, none of its own
+		case recipe.StockBalance:
+			want[r.ID] = onec.RowsStock
 		}
 	}
 	for id, kind := range want {
@@ -228,8 +230,9 @@ func TestRestrictedRightsAreStated(t *testing.T) {
 		ask(recipe.CounterpartyCard, recipe.Filters{AsOfDate: "2026-03-31", Counterparty: "Альфа"}),
 	}
 	// ООО «Северный ветер Трейд» has no counterparty on both sides on any day: the offsets of a
-	// restricted user are checked on the other organization (TestRestrictedOffsets).
-	covered := map[recipe.Name]bool{recipe.OffsetCandidates: true}
+	// restricted user are checked on the other organization (TestRestrictedOffsets). The default
+	// base keeps no quantities: the stock is asked of the realistic one (TestRestrictedStock).
+	covered := map[recipe.Name]bool{recipe.OffsetCandidates: true, recipe.StockBalance: true}
 	for _, q := range questions {
 		covered[q.Intent] = true
 	}

@@ -64,8 +64,20 @@ func (r Result) XLSX() ([]byte, error) {
 	}
 	last, _ := excelize.CoordinatesToCellName(len(header), 4)
 	f.SetCellStyle(s, "A4", last, bold)
+	quantity, err := f.NewStyle(&excelize.Style{CustomNumFmt: ptr("#,##0.###")})
+	if err != nil {
+		return nil, err
+	}
 	for i, row := range cells {
 		for j, v := range row {
+			if q, ok := v.(onec.Quantity); ok {
+				name, _ := excelize.CoordinatesToCellName(j+1, 5+i)
+				if err := f.SetCellFloat(s, name, quantityCell(q), 3, 64); err != nil {
+					return nil, err
+				}
+				f.SetCellStyle(s, name, name, quantity)
+				continue
+			}
 			if k, ok := v.(onec.Kopecks); ok {
 				// Excel stores numbers as doubles; amounts up to 10^13 kopecks stay exact.
 				name, _ := excelize.CoordinatesToCellName(j+1, 5+i)
@@ -97,7 +109,11 @@ func (r Result) XLSX() ([]byte, error) {
 	} else if col := totalColumn(header); col > 0 && r.Report == nil && r.Intent != recipe.DocumentsByParty &&
 		r.Intent != recipe.DocumentsByContract && r.Intent != recipe.BankOpsByParty {
 		name, _ := excelize.CoordinatesToCellName(col, totalRow)
-		if err := f.SetCellFloat(s, name, float64(r.Summary.TotalAmount)/100, 2, 64); err != nil {
+		total := r.Summary.TotalAmount
+		if r.Stock != nil && len(r.Stock.Lines) > 0 {
+			total = r.Stock.Total // the items' lines: on the quantity accounts only
+		}
+		if err := f.SetCellFloat(s, name, float64(total)/100, 2, 64); err != nil {
 			return nil, err
 		}
 		f.SetCellStyle(s, name, name, money)
@@ -196,7 +212,12 @@ func (r Result) table() ([]string, [][]any) {
 			}
 			cells = append(cells, []any{x.Name, x.Amount, d, a, x.Count})
 		}
+	case recipe.StockBalance:
+		return stockExport(rows) // stock_compose.go
 	case recipe.AccountBalance:
+		if r.Stock != nil && len(r.Stock.Lines) > 0 {
+			return stockExport(r.Stock.Lines) // a quantity account: its items with their quantities
+		}
 		header = []string{"Счёт", "Дебет, ₽", "Кредит, ₽", "Сальдо, ₽"}
 		for _, x := range rows {
 			cells = append(cells, []any{x.Account, x.Debit, x.Credit, x.Amount})
@@ -265,6 +286,10 @@ func (r Result) exportTotal(n int) string {
 	case recipe.ReceivablesAging, recipe.PayablesAging:
 		if r.Aging != nil {
 			return r.agingExportTotal(rows)
+		}
+	case recipe.StockBalance, recipe.AccountBalance:
+		if r.Stock != nil && len(r.Stock.Lines) > 0 {
+			return r.stockExportTotal(rows)
 		}
 	}
 	return fmt.Sprintf("Итого: %s, %s", rows, r.Summary.TotalAmount)
