@@ -267,3 +267,42 @@ func TestQuantityDecimal(t *testing.T) {
 		t.Error("NULL not told from 0")
 	}
 }
+
+// The account card's postings carry each side's item, unit and quantity on a quantity account,
+// NULL on the others.
+func TestCardQuantities(t *testing.T) {
+	d := NewDemo(QuantityLedger())
+	org := Ref{UUID: qOrg, Type: TypeOrganization}.Param()
+	card := func(acc string) []MovementRow {
+		t.Helper()
+		res, err := d.Query(context.Background(), idCardMovements, Params{"НачалоПериода": "2025-01-01T00:00:00", "КонецПериода": "2025-01-31T23:59:59",
+			"Организация": org, "СчетКод": acc, "СчетМаска": acc + ".%", "Контрагент": nil}, MaxDemoRows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Movements
+	}
+	type side struct {
+		Item, Unit string
+		Qty        Quantity
+		Kept       bool
+	}
+	var got [][2]side
+	for _, m := range card("41.01") {
+		got = append(got, [2]side{{m.ItemDr.Presentation, m.UnitDr, m.QtyDr, m.QtyKeptDr}, {m.ItemCr.Presentation, m.UnitCr, m.QtyCr, m.QtyKeptCr}})
+	}
+	want := [][2]side{
+		{{"Бумага А4", "пачк", 100_000, true}, {"", "", 0, false}},
+		{{"Бумага А4", "пачк", 50_000, true}, {"", "", 0, false}},
+		{{"Кабель ВВГ 3х2,5", "м", 100_500, true}, {"", "", 0, false}}, // the division's, in the head's card
+		{{"", "", 0, false}, {"Бумага А4", "пачк", 20_000, true}},
+	}
+	if diff := gocmp.Diff(want, got); diff != "" {
+		t.Errorf("41.01's card (-want +got):\n%s", diff)
+	}
+	for _, m := range card("51") {
+		if m.QtyKeptDr || m.QtyKeptCr || m.ItemDr.UUID != "" {
+			t.Errorf("51's card has a quantity: %+v", m)
+		}
+	}
+}

@@ -215,6 +215,9 @@ var sheetByContractText = `// finbot: address.turnover_sheet.by_contract
 // cardBalancesText: the card's opening balance, turnovers and closing balance, collapsed over
 // the accounts (and the counterparty, when one is given): the sheet's rows Строки, summed whole.
 // An aggregate without grouping is one row even over no records; ЕСТЬNULL makes its sums 0.
+// It reads no quantity: summed over the account, the quantities of items in different units
+// would add up nothing (a card's postings carry theirs, sideItem; a balance in units is per item,
+// queries_stock.go).
 var cardBalancesText = `// finbot: address.account_card.balances
 ВЫБРАТЬ
 	ЕСТЬNULL(СУММА(Строки.НачальноеСальдо), 0) КАК НачальноеСальдо,
@@ -223,6 +226,29 @@ var cardBalancesText = `// finbot: address.account_card.balances
 	ЕСТЬNULL(СУММА(Строки.КонечноеСальдо), 0) КАК КонечноеСальдо
 ИЗ` + periodRowsNested
 
+// sideItem are the columns of a record side's item and quantity: НоменклатураДт (the first of the
+// side's subconto that is an item of Справочник.Номенклатура, NULL when none is), its unit
+// ЕдиницаДт, and КоличествоДт, the side's Количество (NULL off a quantity account).
+func sideItem(side string) string {
+	item, unit := `
+	ВЫБОР`, `
+	ВЫБОР`
+	for _, n := range []string{"1", "2", "3"} {
+		item += `
+		КОГДА Движения.Субконто` + side + n + ` ССЫЛКА Справочник.Номенклатура
+			ТОГДА Движения.Субконто` + side + n
+		unit += `
+		КОГДА Движения.Субконто` + side + n + ` ССЫЛКА Справочник.Номенклатура
+			ТОГДА Движения.Субконто` + side + n + `.ЕдиницаИзмерения.Наименование`
+	}
+	return item + `
+		ИНАЧЕ NULL
+	КОНЕЦ КАК Номенклатура` + side + `,` + unit + `
+		ИНАЧЕ NULL
+	КОНЕЦ КАК Единица` + side + `,
+	Движения.Количество` + side + ` КАК Количество` + side
+}
+
 // cardMovementsText: every register record of the period with the account on a side (and the
 // counterparty in any subconto of that side, when one is given), in BP's card's order: by
 // Период, then Регистратор, then НомерСтроки (Reports/КарточкаСчета, the schema's order
@@ -230,8 +256,9 @@ var cardBalancesText = `// finbot: address.account_card.balances
 // result are the first of the period and their running balance is right. The conditions stand
 // in the virtual table's parameter, so 1C reads the account's records only; ordering in ГДЕ's
 // stead by Регистратор.Номер had 1C sort the organization's whole register of the period by a
-// field of every document table it joins, and a number is each document type's own.
-var cardMovementsText = `// finbot: address.account_card.movements` + movementColumns + `
+// field of every document table it joins, and a number is each document type's own. On a
+// quantity account (41.01, 10.01) each side brings its item and quantity (sideItem).
+var cardMovementsText = `// finbot: address.account_card.movements` + movementColumns + `,` + sideItem("Дт") + `,` + sideItem("Кт") + `
 ИЗ
 	РегистрБухгалтерии.Хозрасчетный.ДвиженияССубконто(
 			&НачалоПериода,

@@ -92,10 +92,11 @@ var movementKeys = []string{"ДоговорДт", "ДоговорКт", "Кон�
 	"РегистраторНомер", "Сумма", "СчетДт", "СчетКт"}
 
 var wantKeys = map[string][]string{
-	"address.turnover_sheet.by_account":       append([]string{"Счет", "Забалансовый"}, sheetSumKeys...),
-	"address.turnover_sheet.by_counterparty":  append([]string{"Контрагент", "КонтрагентНаименование"}, sheetSumKeys...),
-	"address.turnover_sheet.by_contract":      append([]string{"Контрагент", "КонтрагентНаименование", "Договор", "ДоговорНаименование"}, sheetSumKeys...),
-	"address.account_card.movements":          {"КонтрагентДт", "КонтрагентКт", "НомерСтроки", "Период", "Регистратор", "РегистраторНомер", "Сумма", "СчетДт", "СчетКт"},
+	"address.turnover_sheet.by_account":      append([]string{"Счет", "Забалансовый"}, sheetSumKeys...),
+	"address.turnover_sheet.by_counterparty": append([]string{"Контрагент", "КонтрагентНаименование"}, sheetSumKeys...),
+	"address.turnover_sheet.by_contract":     append([]string{"Контрагент", "КонтрагентНаименование", "Договор", "ДоговорНаименование"}, sheetSumKeys...),
+	"address.account_card.movements": {"КонтрагентДт", "КонтрагентКт", "НомерСтроки", "Период", "Регистратор", "РегистраторНомер", "Сумма", "СчетДт", "СчетКт",
+		"НоменклатураДт", "НоменклатураКт", "ЕдиницаДт", "ЕдиницаКт", "КоличествоДт", "КоличествоКт"},
 	"address.account_card.balances":           {"НачальноеСальдо", "ОборотДт", "ОборотКт", "КонечноеСальдо"},
 	"address.open_contracts.by_asof":          balanceKeys,
 	"address.payables.counterparty_totals":    append([]string{"КоличествоДокументов"}, balanceKeys...),

@@ -174,6 +174,13 @@ type MovementRow struct {
 	PartyDr, PartyCr       Ref
 	ContractDr, ContractCr Ref
 	Amount                 Kopecks
+	// The account card's item and quantity of each side (address.account_card.movements): the
+	// side's item of the nomenclature and its unit, its Количество; QtyKeptDr/Kt are false where
+	// it was NULL (an account without quantity accounting).
+	ItemDr, ItemCr       Ref
+	UnitDr, UnitCr       string
+	QtyDr, QtyCr         Quantity
+	QtyKeptDr, QtyKeptCr bool
 }
 
 // DocumentRow is a document header (documents and bank operations).
@@ -381,9 +388,18 @@ func (res *Result) decode(r map[string]any) string {
 		if !ok {
 			return DropUnknownShape
 		}
-		res.Movements = append(res.Movements, MovementRow{Period: period, Registrar: reg, Number: str(r["РегистраторНомер"]),
+		row := MovementRow{Period: period, Registrar: reg, Number: str(r["РегистраторНомер"]),
 			AccountDr: str(r["СчетДт"]), AccountCr: str(r["СчетКт"]), Amount: sum,
-			PartyDr: ref(r["КонтрагентДт"]), PartyCr: ref(r["КонтрагентКт"]), ContractDr: ref(r["ДоговорДт"]), ContractCr: ref(r["ДоговорКт"])})
+			PartyDr: ref(r["КонтрагентДт"]), PartyCr: ref(r["КонтрагентКт"]), ContractDr: ref(r["ДоговорДт"]), ContractCr: ref(r["ДоговорКт"]),
+			ItemDr: ref(r["НоменклатураДт"]), ItemCr: ref(r["НоменклатураКт"]), UnitDr: str(r["ЕдиницаДт"]), UnitCr: str(r["ЕдиницаКт"])}
+		var nullDr, nullCr, okDr, okCr bool
+		row.QtyDr, nullDr, okDr = quantity(r["КоличествоДт"])
+		row.QtyCr, nullCr, okCr = quantity(r["КоличествоКт"])
+		if !okDr || !okCr {
+			return DropUnknownShape
+		}
+		row.QtyKeptDr, row.QtyKeptCr = !nullDr, !nullCr
+		res.Movements = append(res.Movements, row)
 	case RowsDocument:
 		doc, ok := RefOf(r["Ссылка"])
 		date, okDate := rowDate(r["Дата"])

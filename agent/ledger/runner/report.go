@@ -112,6 +112,11 @@ type Report struct {
 	// row limit before the period's end.
 	Postings int  `json:"postings,omitempty"`
 	Cut      bool `json:"cut,omitempty"`
+	// Quantities is how many of the card's postings carry a quantity: its account keeps quantity
+	// accounting (41.01, 10.01), and each posting says its item and what of it came or went
+	// (report_card.go). The card adds no quantities up: over the account they would be of items
+	// in different units.
+	Quantities int `json:"postings_with_quantity,omitempty"`
 }
 
 // report runs the turnover sheet or the account card.

@@ -83,6 +83,12 @@ func (l *Lane) card(ctx context.Context, res *Result, cats *catalogs, f recipe.F
 			own = other
 		}
 		row.Party, row.PartyID = own.Presentation, own.UUID
+		if qty := postingQuantity(p, onDt, onKt); qty != nil {
+			row.Qty, row.Item = qty, p.ItemDr.Presentation
+			if !onDt {
+				row.Item = p.ItemCr.Presentation
+			}
+		}
 		running += row.Debit - row.Credit
 		sumDt += row.Debit
 		sumKt += row.Credit
@@ -102,6 +108,11 @@ func (l *Lane) card(ctx context.Context, res *Result, cats *catalogs, f recipe.F
 	case sumDt != dt || sumKt != kt || running != closing:
 		res.Limitations = append(res.Limitations, "Проводки карточки не сходятся с оборотами и остатками 1С — проверьте карточку в 1С; итоги взяты из остатков.")
 	}
+	for _, row := range rows {
+		if row.Qty != nil {
+			rep.Quantities++
+		}
+	}
 	res.Report = rep
 	res.All = rows
 	shown := rows
@@ -112,4 +123,22 @@ func (l *Lane) card(ctx context.Context, res *Result, cats *catalogs, f recipe.F
 	res.Summary = Summary{Rows: len(rows), TotalAmount: closing, Currency: "RUB"}
 	l.matched(res, fetched, len(rows))
 	return *res
+}
+
+// postingQuantity is a card posting's quantity on the account's side: what comes in on the
+// debit, what leaves (negative) on the credit; within the account (Дт and Кт both) the two
+// cancel. nil where the side keeps no quantity.
+func postingQuantity(p onec.MovementRow, onDt, onKt bool) *Qty {
+	switch {
+	case onDt && onKt:
+		if !p.QtyKeptDr || !p.QtyKeptCr {
+			return nil
+		}
+		return &Qty{Value: p.QtyDr - p.QtyCr, Unit: p.UnitDr}
+	case onDt && p.QtyKeptDr:
+		return &Qty{Value: p.QtyDr, Unit: p.UnitDr}
+	case onKt && p.QtyKeptCr:
+		return &Qty{Value: -p.QtyCr, Unit: p.UnitCr}
+	}
+	return nil
 }

@@ -227,6 +227,11 @@ func (r Result) cardMarkdown(b *strings.Builder) {
 		b.WriteString("Проводок за период нет.\n")
 		return
 	}
+	if rep.Quantities > 0 {
+		// the items of a quantity account come and go in their own units: never added up here
+		b.WriteString(md.Escape("\nКоличество — по каждой проводке, в единицах номенклатуры; остаток в количестве по позициям — «остаток по "+
+			r.Account+" на дату».") + "\n")
+	}
 	if rep.Cut {
 		fmt.Fprintf(b, "\nВ ответе 1С только первые %s: обороты и сальдо на конец — по ним.\n", md.Escape(postingsWord(rep.Postings)))
 	}
@@ -365,6 +370,9 @@ func turnoverName(account, side string) string {
 func (r Result) postingCells(row Row) [2]string {
 	doc := Row{Type: row.Type, Number: row.Number, Date: row.Date}
 	what := docCell(doc) + md.Escape(" · "+row.Corr)
+	if row.Qty != nil { // a quantity account: the item and what of it came or went
+		what += md.Escape(" · " + strings.TrimSpace(row.Item+" "+signedQty(*row.Qty)))
+	}
 	var amounts []string
 	if row.Debit != 0 {
 		amounts = append(amounts, "+"+amountCell(row.Debit))
@@ -381,8 +389,21 @@ func (r Result) reportTable(rows []Row) ([]string, [][]any) {
 	var cells [][]any
 	if r.Intent == recipe.AccountCard {
 		header := []string{"Дата", "Документ", "Счёт", "Корр. счёт", "Контрагент", "Дебет, ₽", "Кредит, ₽", "Сальдо, ₽"}
+		quantity := r.Report != nil && r.Report.Quantities > 0
+		if quantity {
+			header = append(header, "Номенклатура", "Количество", "Ед. изм.")
+		}
 		for _, x := range rows {
-			cells = append(cells, []any{shortDate(x.Date), x.Name, x.Account, x.Corr, x.Party, x.Debit, x.Credit, x.Amount})
+			line := []any{shortDate(x.Date), x.Name, x.Account, x.Corr, x.Party, x.Debit, x.Credit, x.Amount}
+			if quantity {
+				var q any = ""
+				unit := ""
+				if x.Qty != nil {
+					q, unit = x.Qty.Value, x.Qty.Unit
+				}
+				line = append(line, x.Item, q, unit)
+			}
+			cells = append(cells, line)
 		}
 		return header, cells
 	}
@@ -415,4 +436,12 @@ func (r Result) reportExportTotal(rows string) string {
 	}
 	return fmt.Sprintf("Итого: %s; сальдо на начало Дт %s, Кт %s; обороты Дт %s, Кт %s; сальдо на конец Дт %s, Кт %s", rows,
 		t.OpenDebit, t.OpenCredit, t.Debit, t.Credit, t.CloseDebit, t.CloseCredit)
+}
+
+// signedQty is a posting's quantity with its direction: «+100 пачк» in, «−20 пачк» out.
+func signedQty(q Qty) string {
+	if q.Value > 0 {
+		return "+" + q.String()
+	}
+	return q.String() // «−» is the Russian form's own
 }

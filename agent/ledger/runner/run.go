@@ -135,9 +135,11 @@ type Row struct {
 	Ages *AgingLine `json:"aging,omitempty"`
 	// Offset is an offset row's pair of contracts (offsets.go).
 	Offset *OffsetPair `json:"offset,omitempty"`
-	// Qty is a stock line's quantity in its item's unit (stock.go); nil elsewhere and where the
-	// account keeps no quantity.
-	Qty *Qty `json:"quantity,omitempty"`
+	// Qty is a stock line's quantity in its item's unit (stock.go), or a card posting's on a
+	// quantity account (negative when it leaves the account); nil elsewhere and where the
+	// account keeps no quantity. Item is the card posting's item of the nomenclature.
+	Qty  *Qty   `json:"quantity,omitempty"`
+	Item string `json:"item,omitempty"`
 }
 
 // limited ends a run with an honest reason.

@@ -338,3 +338,68 @@ func TestResolveItems(t *testing.T) {
 		}
 	}
 }
+
+// The card of a quantity account: each posting with its item and what of it came (+) or went
+// (−), as the records say — per item over the period the postings' quantities add up to the
+// records' debit less credit on 41.01; nothing is added across items, and 51's card has no
+// quantity.
+func TestCardOfAQuantityAccount(t *testing.T) {
+	l, d := realisticForStock(t)
+	lane := NewLane(d, Options{Now: fixedNow, Organization: d.MainOrganization(), MaxRows: onec.MaxProxyRows})
+	res := lane.Run(t.Context(), ask(recipe.AccountCard, recipe.Filters{Account: "41.01", PeriodFrom: "2026-03-02", PeriodTo: "2026-03-04"}))
+	if res.Report == nil || res.Report.Cut || res.Report.Quantities == 0 || res.Report.Quantities != len(res.All) {
+		t.Fatalf("%s %q: report %+v", res.ResultMode, res.Message, res.Report)
+	}
+	got := map[string]onec.Quantity{}
+	for _, row := range res.All {
+		if row.Qty == nil || row.Item == "" {
+			t.Fatalf("a posting without its item or quantity: %+v", row)
+		}
+		got[row.Item] += row.Qty.Value
+	}
+	names, heads, posted := map[string]string{}, map[string]string{}, map[string]bool{}
+	for _, it := range l.Items {
+		names[it.Ref] = it.Name
+	}
+	for _, o := range l.Organizations {
+		heads[o.Ref] = o.HeadRef
+	}
+	for _, doc := range l.Documents {
+		posted[doc.Ref] = doc.Posted
+	}
+	head := l.Organizations[0].Ref
+	from, to := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC), time.Date(2026, 3, 5, 0, 0, 0, 0, time.UTC)
+	want := map[string]onec.Quantity{}
+	for _, m := range l.Movements {
+		if !posted[m.RecorderRef] || m.OrganizationRef != head && heads[m.OrganizationRef] != head || m.Period.Before(from) || !m.Period.Before(to) {
+			continue
+		}
+		if m.AccountDr == "41.01" {
+			want[names[m.SubcontoDr[0].Ref]] += m.QuantityDr
+		}
+		if m.AccountCr == "41.01" {
+			want[names[m.SubcontoCr[0].Ref]] -= m.QuantityCr
+		}
+	}
+	for k, v := range want {
+		if v == 0 {
+			if _, moved := got[k]; !moved {
+				delete(want, k)
+			}
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the period's quantities per item (-records +card):\n%s", diff)
+	}
+	md := res.Markdown()
+	if !strings.Contains(md, md2.Escape("Количество — по каждой проводке")) || strings.Contains(md, "Количество: на начало") {
+		t.Errorf("the card's quantities:\n%s", md)
+	}
+	if header, _ := res.table(); !slices.Contains(header, "Количество") {
+		t.Errorf("export header %q", header)
+	}
+	bank := lane.Run(t.Context(), ask(recipe.AccountCard, recipe.Filters{Account: "51", PeriodFrom: "2026-03-02", PeriodTo: "2026-03-04"}))
+	if bank.Report == nil || bank.Report.Quantities != 0 || strings.Contains(bank.Markdown(), "Количество") {
+		t.Errorf("51's card speaks of quantities:\n%s", bank.Markdown())
+	}
+}
