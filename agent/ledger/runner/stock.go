@@ -3,6 +3,7 @@ package runner
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -299,7 +300,14 @@ func (l *Lane) stock(ctx context.Context, res *Result, cats *catalogs, f recipe.
 		}
 	} else {
 		all, err := l.itemsFor(ctx, dbg)
-		if err != nil {
+		switch {
+		case errors.Is(err, ErrCatalogTruncated):
+			// a nomenclature past the pages one lookup reads: a name could not be found reliably
+			res.Stock = nil
+			return res.limited(ReasonVisibilityGap, fmt.Sprintf("Номенклатура в 1С длиннее, чем я читаю за один раз (%d страниц по %s), поэтому найти товар по названию надёжно не могу. "+
+				"Спросите остаток по счёту (например, «остаток по 41.01»): в нём количество по каждой позиции.",
+				maxCatalogPages, ru.Count(min(l.opts.MaxRows, onec.CatalogPage), "строке", "строки", "строк")))
+		case err != nil:
 			l.opts.Logger.WarnContext(ctx, "1C nomenclature", "err", err)
 			res.Stock = nil
 			return res.limited(ReasonExecutionError, sourceDown(l.src.Name()))

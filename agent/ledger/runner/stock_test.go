@@ -403,3 +403,27 @@ func TestCardOfAQuantityAccount(t *testing.T) {
 		t.Errorf("51's card speaks of quantities:\n%s", bank.Markdown())
 	}
 }
+
+// A name that fits more items than buttons can offer is asked back with the first of them; a
+// nomenclature longer than the lane reads is said so, never answered as «не нашёл».
+func TestStockItemsAskedBack(t *testing.T) {
+	l := &onec.Ledger{
+		Organizations: []onec.Organization{{Ref: "00000000-0000-0000-0000-00000000e001", Name: "ООО «Склад»", INN: "7700000003", Default: true}},
+		Accounts:      []onec.Account{{Code: "41.01", Name: "Товары на складах", Type: "active", Subconto: []string{"Номенклатура"}, Quantity: true}},
+	}
+	for i := range 2100 {
+		l.Items = append(l.Items, onec.Item{Ref: fmt.Sprintf("00000000-0000-0000-0000-0000000e%04d", i), Code: fmt.Sprintf("00-%08d", i+1),
+			Name: fmt.Sprintf("Бумага вид %04d", i), Unit: "пачк"})
+	}
+	d := onec.NewDemo(l)
+	res := NewLane(d, Options{Now: fixedNow}).Run(t.Context(), ask(recipe.StockBalance, recipe.Filters{AsOfDate: "2026-03-31", Item: "бумага"}))
+	if res.ResultMode != Limited || res.LimitedReason != ReasonMissingAnchor || res.AnchorType != "item" || len(res.Candidates) != resolveMaxCandidates ||
+		!strings.Contains(res.Message, "Под «бумага» в номенклатуре 1С 2100 позиций") {
+		t.Errorf("%s %s %q, %d candidates", res.ResultMode, res.LimitedReason, res.Message, len(res.Candidates))
+	}
+	// Pages of 20 rows: the 2,100 items are more than the lane reads (100 pages).
+	res = NewLane(d, Options{Now: fixedNow, MaxRows: 20}).Run(t.Context(), ask(recipe.StockBalance, recipe.Filters{AsOfDate: "2026-03-31", Item: "бумага"}))
+	if res.ResultMode != Limited || res.LimitedReason != ReasonVisibilityGap || !strings.Contains(res.Message, "Номенклатура в 1С длиннее") {
+		t.Errorf("%s %s %q", res.ResultMode, res.LimitedReason, res.Message)
+	}
+}
