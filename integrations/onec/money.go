@@ -15,9 +15,18 @@ type Kopecks int64
 
 // ParseKopecks reads a decimal amount such as "148530.91", "-5" or "0.5" exactly.
 func ParseKopecks(s string) (Kopecks, error) {
+	// Trailing zeros beyond kopecks are fine ("0.10" written as "0.100"); anything else is not exact.
+	v, err := parseFixed(s, 2, "amount", "has fractions of a kopeck")
+	return Kopecks(v), err
+}
+
+// parseFixed reads a decimal number s exactly as an integer count of 10^-decimals: "15.3" with
+// three decimals is 15300. Digits past decimals are allowed only as trailing zeros; what names
+// the number and tooFine the error of such digits in the messages.
+func parseFixed(s string, decimals int, what, tooFine string) (int64, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return 0, errors.New("empty amount")
+		return 0, errors.New("empty " + what)
 	}
 	neg := false
 	switch s[0] {
@@ -28,16 +37,15 @@ func ParseKopecks(s string) (Kopecks, error) {
 	}
 	whole, frac, _ := strings.Cut(s, ".")
 	if whole == "" && frac == "" {
-		return 0, fmt.Errorf("amount %q has no digits", s)
+		return 0, fmt.Errorf("%s %q has no digits", what, s)
 	}
-	if len(frac) > 2 {
-		// Trailing zeros beyond kopecks are fine ("0.10" written as "0.100"); anything else is not exact.
-		if strings.Trim(frac[2:], "0") != "" {
-			return 0, fmt.Errorf("amount %q has fractions of a kopeck", s)
+	if len(frac) > decimals {
+		if strings.Trim(frac[decimals:], "0") != "" {
+			return 0, fmt.Errorf("%s %q %s", what, s, tooFine)
 		}
-		frac = frac[:2]
+		frac = frac[:decimals]
 	}
-	for len(frac) < 2 {
+	for len(frac) < decimals {
 		frac += "0"
 	}
 	if whole == "" {
@@ -46,16 +54,20 @@ func ParseKopecks(s string) (Kopecks, error) {
 	for _, part := range []string{whole, frac} {
 		for _, r := range part {
 			if r < '0' || r > '9' {
-				return 0, fmt.Errorf("amount %q is not a decimal number", s)
+				return 0, fmt.Errorf("%s %q is not a decimal number", what, s)
 			}
 		}
 	}
-	rub, err := strconv.ParseInt(whole, 10, 64)
-	if err != nil || rub > (1<<62)/100 {
-		return 0, fmt.Errorf("amount %q is out of range", s)
+	scale := int64(1)
+	for range decimals {
+		scale *= 10
 	}
-	kop, _ := strconv.ParseInt(frac, 10, 64)
-	v := Kopecks(rub*100 + kop)
+	n, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil || n > (1<<62)/scale {
+		return 0, fmt.Errorf("%s %q is out of range", what, s)
+	}
+	f, _ := strconv.ParseInt(frac, 10, 64)
+	v := n*scale + f
 	if neg {
 		v = -v
 	}

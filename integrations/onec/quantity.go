@@ -2,7 +2,6 @@ package onec
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -22,50 +21,8 @@ const QuantityScale = 1000
 // ParseQuantity reads a decimal quantity such as "15.3", "-2" or "0.125" exactly; more than
 // three decimals other than trailing zeros is an error (1C keeps three).
 func ParseQuantity(s string) (Quantity, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, errors.New("empty quantity")
-	}
-	neg := false
-	switch s[0] {
-	case '-':
-		neg, s = true, s[1:]
-	case '+':
-		s = s[1:]
-	}
-	whole, frac, _ := strings.Cut(s, ".")
-	if whole == "" && frac == "" {
-		return 0, fmt.Errorf("quantity %q has no digits", s)
-	}
-	if len(frac) > 3 {
-		if strings.Trim(frac[3:], "0") != "" {
-			return 0, fmt.Errorf("quantity %q has more than three decimals", s)
-		}
-		frac = frac[:3]
-	}
-	for len(frac) < 3 {
-		frac += "0"
-	}
-	if whole == "" {
-		whole = "0"
-	}
-	for _, part := range []string{whole, frac} {
-		for _, r := range part {
-			if r < '0' || r > '9' {
-				return 0, fmt.Errorf("quantity %q is not a decimal number", s)
-			}
-		}
-	}
-	units, err := strconv.ParseInt(whole, 10, 64)
-	if err != nil || units > (1<<62)/QuantityScale {
-		return 0, fmt.Errorf("quantity %q is out of range", s)
-	}
-	th, _ := strconv.ParseInt(frac, 10, 64)
-	v := Quantity(units*QuantityScale + th)
-	if neg {
-		v = -v
-	}
-	return v, nil
+	v, err := parseFixed(s, 3, "quantity", "has more than three decimals")
+	return Quantity(v), err
 }
 
 // Units is a whole number of units as a Quantity.
