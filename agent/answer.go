@@ -337,7 +337,10 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// 1C keeps no penalties: «заплатили постоянку 20.11, пени будут?» is no bank statement of
 	// December, whatever «заплатили» reads as — unless a counterparty 1C knows is named.
 	penalty1C := d.Kind == understand.KindLedger && !party1C && penaltyAsked.MatchString(strings.ToLower(q.Text))
-	if named1C && !partyToo && !penalty1C {
+	// What was paid is 1C's («сколько заплатили за март»): an agreement states what is owed,
+	// not what went out — unless the message names the document.
+	paidFact := d.Kind == understand.KindLedger && d.Asks.Paid && !d.Asks.Due && !hit.Named
+	if named1C && !partyToo && !penalty1C || paidFact && !penalty1C {
 		return d, fits && d.Counterparty.Set
 	}
 	if hit.AnyNamed && docMention.MatchString(strings.ToLower(q.Text)) {
@@ -390,6 +393,11 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 		// («ставка с какого числа действует» stays the key rate)
 		d.Kind == understand.KindKeyRate && !namesKeyRate.MatchString(strings.ToLower(q.Text)) && hit.Matched >= 3
 	switch {
+	case d.Kind == understand.KindLedger && d.Asks.Due:
+		// «за октябрь по новой ставке надо было до 10го заплатить?»: what was owed by when is
+		// an agreement's term; 1C keeps what was paid (its card of 51 for October, or its
+		// question whose, would answer another question).
+		need = docsRouteNamed
 	case asksBack && !planned && !hit.Named && bare:
 		need = docsRouteBare // a list of every counterparty's («незакрытые договоры») for a question of words
 	// A 1C question that would ask back whose, in words one of the documents holds, needs them
@@ -419,6 +427,8 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 			need = docsRouteNamed
 		case hit.Named:
 			need = docsRouteSure
+		case d.Kind == understand.KindLedger && d.Asks.Due:
+			need = docsRouteNamed // what was owed by when (above)
 		case bare:
 			need = docsRouteBare
 		default:

@@ -194,3 +194,18 @@ func TestHalfHeldClauseIsTheNearest(t *testing.T) {
 		t.Errorf("the whole question held: %q", ans.Text)
 	}
 }
+
+// TestMostAfterIncreaseNotOfTheTax: the most a payment may come to under a cap on its increase
+// is computed from the payment, never from the VAT stated first in the same clause («НДС …, что
+// составляет 22 000,00»).
+func TestMostAfterIncreaseNotOfTheTax(t *testing.T) {
+	contract := "ДОГОВОР НА ОБСЛУЖИВАНИЕ № ОБ-3/26\n\n1. ПРЕДМЕТ\n1.1. Исполнитель обслуживает серверы Заказчика.\n\n" +
+		"2. ЦЕНА\n2.1. На стоимость обслуживания 100 000,00 рублей в месяц начисляется НДС по ставке 22 %, что составляет 22 000,00 рублей; " +
+		"стоимость с учётом НДС составляет 122 000,00 рублей в месяц.\n" +
+		"2.2. При продлении Договора Исполнитель вправе увеличить стоимость обслуживания не более чем на 10 (десять) процентов.\n"
+	a := docsetAgent(t, "", []File{{Name: "service.md", Data: []byte(contract)}}, 41100)
+	ans := ask(t, a, Request{UserID: 41100, ChatID: 41100}, "максимум какая будет стоимость обслуживания при продлении")
+	if text := docsetNorm(ans.Text); strings.Contains(text, "24200,00") || !strings.Contains(text, "134200,00") {
+		t.Errorf("kind %s: %q", ans.Kind, ans.Text)
+	}
+}

@@ -241,3 +241,27 @@ func TestUnknownNameOfADocumentsParty(t *testing.T) {
 		t.Errorf("a name no document holds: %+v", ans.Buttons)
 	}
 }
+
+// TestOwedByWhenIsTheAgreements: «надо было до 5го заплатить?» asks what was owed by when — a
+// term only an agreement states; 1C keeps what was paid, and its card of 51 for the month would
+// answer another question. A number with its case ending («5го») is the number the clause writes.
+func TestOwedByWhenIsTheAgreements(t *testing.T) {
+	lease := "ДОГОВОР АРЕНДЫ ОФИСА № 44/26\n\n1. ПРЕДМЕТ ДОГОВОРА\n1.1. Арендодатель передаёт Арендатору офис площадью 18 кв. м.\n\n" +
+		"2. ПЛАТЕЖИ\n2.1. Арендная плата составляет 54 000,00 рублей в месяц.\n" +
+		"2.2. Арендная плата за март вносится по новой ставке не позднее 5-го числа текущего месяца.\n" +
+		"2.3. Коммунальные платежи возмещаются по счетам Арендодателя.\n"
+	a := docsetAgent(t, "", []File{{Name: "lease44.md", Data: []byte(lease)}}, 41000)
+	me := Request{UserID: 41000, ChatID: 41000}
+	ans := ask(t, a, me, "за март по новой ставке надо было до 5го оплатить?")
+	if ans.Kind != understand.KindDocs || !strings.Contains(ans.Text, "2.2") {
+		t.Errorf("kind %s (%s): %q", ans.Kind, ans.Debug.Route.Rule, ans.Text)
+	}
+	// «заплатить», a word the lease does not write, still asks the lease, not 1C's card of 51.
+	if ans := ask(t, a, me, "за март по новой ставке надо было до 5го заплатить?"); ans.Kind == understand.KindLedger || !strings.Contains(ans.Text, "2.2") {
+		t.Errorf("kind %s (%s): %q", ans.Kind, ans.Debug.Route.Rule, ans.Text)
+	}
+	// What was paid in March stays 1C's.
+	if ans := ask(t, a, me, "сколько заплатили за март"); ans.Kind == understand.KindDocs {
+		t.Errorf("what was paid went to the documents: %q", ans.Text)
+	}
+}

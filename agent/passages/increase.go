@@ -27,6 +27,18 @@ var (
 	priceStated = regexp.MustCompile(`(?i)составляет\s+(\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})*,\d{2})`)
 )
 
+// taxNamed: the words before «составляет» name the VAT itself («начисляется НДС по ставке
+// 22 %, что составляет»), not a sum with it («с учётом НДС составляет»).
+var (
+	taxNamed   = regexp.MustCompile(`(?i)ндс[^.;:]{0,40}$`)
+	vatWithSum = regexp.MustCompile(`(?i)(с\s+учётом|с\s+учетом|включая|в\s+том\s+числе|без)\s+ндс[^.;:]{0,40}$`)
+)
+
+// vatStated: the text before an amount ends in words that make it the VAT's.
+func vatStated(before string) bool {
+	return taxNamed.MatchString(before) && !vatWithSum.MatchString(before)
+}
+
 // mostAfterIncrease is the line (Markdown) that computes the most a payment may come to under
 // the cap on its increase the best document states, and the cap clause; "" when the question
 // asks no such most or no document among the best clauses' caps an increase.
@@ -35,12 +47,15 @@ func mostAfterIncrease(q Question, hits []library.ClauseHit, rds []*readDoc, pla
 	if len(hits) == 0 || !asksUpTo.MatchString(q.Text) || askedPenalty.MatchString(strings.ToLower(text)) {
 		return "", library.ClauseHit{}
 	}
+	// The cap the best clauses state («стоимость продления … не может превышать … более чем на
+	// 10 %» for «сколько заплатим за продление»), in their order; else the first one of the best
+	// clause's document.
+	// The cap of the best clause's document…
 	doc := hits[0].Doc
-	current := func(u library.Unit) string { return currentText(rds, doc, u) }
 	var capHit library.ClauseHit
 	var pct string
 	for _, u := range rds[doc].cd.Units {
-		if m := increaseCap.FindStringSubmatch(current(u)); m != nil {
+		if m := increaseCap.FindStringSubmatch(currentText(rds, doc, u)); m != nil {
 			capHit, pct = library.ClauseHit{Doc: doc, Unit: u}, m[2]
 			break
 		}
@@ -48,17 +63,32 @@ func mostAfterIncrease(q Question, hits []library.ClauseHit, rds []*readDoc, pla
 	if pct == "" {
 		return "", library.ClauseHit{}
 	}
+	// …unless one of the best clauses is a cap itself: «стоимость продления … не может
+	// превышать … более чем на 10 %» for «сколько заплатим за продление склад про», whatever
+	// «склад» made the best clause a sublease's.
+	for _, h := range hits {
+		if m := increaseCap.FindStringSubmatch(currentText(rds, h.Doc, h.Unit)); m != nil {
+			doc, capHit, pct = h.Doc, library.ClauseHit{Doc: h.Doc, Unit: h.Unit}, m[2]
+			break
+		}
+	}
+	current := func(u library.Unit) string { return currentText(rds, doc, u) }
 	var base int64
 	var basis library.ClauseHit
 	if mu, k, ok := monthlyNow(rds, doc); ok && monthlyAsked.MatchString(text) {
 		base, basis = k, library.ClauseHit{Doc: doc, Unit: mu}
 	}
 	if base == 0 {
+	units:
 		for _, u := range rds[doc].cd.Units {
-			if m := priceStated.FindStringSubmatch(current(u)); m != nil {
-				if k, ok := kopecks(m[1]); ok {
+			t := current(u)
+			for _, m := range priceStated.FindAllStringSubmatchIndex(t, -1) {
+				if vatStated(t[:m[0]]) {
+					continue // «НДС …, что составляет 108 218,00» is the tax, not the price
+				}
+				if k, ok := kopecks(t[m[2]:m[3]]); ok {
 					base, basis = k, library.ClauseHit{Doc: doc, Unit: u}
-					break
+					break units
 				}
 			}
 		}

@@ -26,6 +26,14 @@ type Asks struct {
 	// («когда обязательно проводить инвентаризацию»), nor «срок» («с какого момента считается
 	// срок давности»).
 	Deadline bool
+	// Due: the question asks what is owed by a time limit — an obligation with one («надо было
+	// до 10го заплатить?», «до какого числа должны оплатить», «обязаны ли вернуть до конца
+	// месяца») — which only an agreement states: a ledger keeps what was paid, never by when.
+	Due bool
+	// Paid: the question asks what was paid or received, in the past tense («сколько заплатили
+	// за март», «что перечислили вектору», «поступило ли от ромашки») — a fact of the ledger,
+	// which an agreement does not record.
+	Paid bool
 	// Amount: the question asks how much — «сколько», «размер», «ставка», «тариф», «процент»,
 	// «лимит», «порог», «сумма» — and not for a time limit.
 	Amount bool
@@ -49,7 +57,14 @@ var (
 	// deadlineAsk asks for a time limit in so many words; askingTime are the words that do, not
 	// what the question asks it of: «числа» in «до какого числа», «дней» in «за сколько дней».
 	deadlineAsk = regexp.MustCompile(`(?i)(^|[^\p{L}])(до\s+какого|в\s+как(ой|ие|ом)\s+срок|не\s+позднее\s+как|за\s+сколько)`)
-	askingTime  = regexp.MustCompile(`(?i)(до|к|не\s+позднее)\s+какого\s+(числа|дня|срока|месяца)|в\s+как(ой|ие|ом)\s+срок\p{L}*|` +
+	// dueWords: an obligation («надо», «нужно», «должны», «обязаны», «следует») and a time limit
+	// («до 10го», «до 25.12», «до какого», «до конца месяца», «не позднее») in either order.
+	obligation = `(надо|нужно|необходимо|должн\p{L}*|обязан\p{L}*|следует|положено)`
+	timeLimit  = `(до\s+(\d|как\p{L}*|конца|начала|истечени\p{L}*)|не\s+позднее)`
+	dueWords   = regexp.MustCompile(`(?i)(^|[^\p{L}])(` + obligation + `[^.?!]{0,40}?` + timeLimit + `|` + timeLimit + `[^.?!]{0,40}?[^\p{L}]` + obligation + `)`)
+	paidPast   = regexp.MustCompile(`(?i)(^|[^\p{L}])((за|о|у|пере|вы|до)?плати(л|ли|ла|ло)|оплачен\p{L}*|перечисли(л|ли|ла|ло)|перевели|поступил\p{L}*|пришл[оаи]|списал[иао]?|списано)([^\p{L}]|$)`)
+	howMuch    = regexp.MustCompile(`(?i)(^|[^\p{L}])(сколько|скока|какую\s+сумму|на\s+какую\s+сумму)([^\p{L}]|$)`)
+	askingTime = regexp.MustCompile(`(?i)(до|к|не\s+позднее)\s+какого\s+(числа|дня|срока|месяца)|в\s+как(ой|ие|ом)\s+срок\p{L}*|` +
 		`(за\s+)?сколько\s+(\p{L}+\s+)?(дн\p{L}*|лет|год\p{L}*|месяц\p{L}*|недел\p{L}*|времени)|как\s+долго`)
 )
 
@@ -66,6 +81,15 @@ var deeds = func() map[string]bool {
 	return m
 }()
 
+// dues are what is owed by a time limit, beyond deeds: paying in other words, returning.
+var dues = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range retrieval.Tokens("заплатить заплатим внести вносить погасить погашать вернуть возвратить возвращать") {
+		m[t] = true
+	}
+	return m
+}()
+
 // Asks reads what text asks about (Decision.Asks), for a text that is not a message: a query
 // the planner wrote.
 func (p *Parser) Asks(text string) Asks { return asksOf(text) }
@@ -75,22 +99,25 @@ func asksOf(text string) Asks {
 	a := Asks{Subject: askingTime.ReplaceAllString(text, " ")}
 	when := whenWords.MatchString(text)
 	a.Duration = howLong.MatchString(text)
-	a.When = when || a.Duration || asksTerm.MatchString(text) && !termPassed.MatchString(text)
-	a.Amount = amountAsk.MatchString(text) && !a.When
-	a.Term = when
+	does, owes := false, false
+	for _, t := range retrieval.Tokens(a.Subject) {
+		does = does || deeds[t]
+		owes = owes || deeds[t] || dues[t]
+	}
+	// «надо было до 10го заплатить?» asks the time limit a clause states, as «до какого» does;
+	// a rate it names («по новой ставке») is what is paid, not what is asked — unless it asks
+	// how much too («сколько нужно внести до 5-го»).
+	a.Due = owes && dueWords.MatchString(text)
+	a.Paid = paidPast.MatchString(text) && !a.Due
+	a.When = when || a.Duration || asksTerm.MatchString(text) && !termPassed.MatchString(text) || a.Due
+	a.Amount = amountAsk.MatchString(text) && (!a.When || a.Due && howMuch.MatchString(text))
+	a.Term = when || a.Due
 	for _, t := range retrieval.Tokens(text) {
 		if t == "срок" {
 			a.Term = true
 			break
 		}
 	}
-	does := false
-	for _, t := range retrieval.Tokens(a.Subject) {
-		if deeds[t] {
-			does = true
-			break
-		}
-	}
-	a.Deadline = a.When && does || deadlineAsk.MatchString(text) || a.Duration
+	a.Deadline = a.When && does || deadlineAsk.MatchString(text) || a.Duration || a.Due
 	return a
 }

@@ -70,3 +70,28 @@ func TestAtLeastAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestAsksDue: an obligation with a time limit asks what is owed by when — an agreement's term,
+// never a ledger's record of what was paid.
+func TestAsksDue(t *testing.T) {
+	tests := []struct {
+		q    string
+		want bool
+	}{
+		{"за май надо было до 5го заплатить?", true},
+		{"до какого числа мы должны оплатить счёт", true},
+		{"обязаны ли вернуть залог до конца месяца", true},
+		{"аванс нужно внести не позднее какого дня", true},
+		{"до 15-го должны погасить?", true},
+		// what was paid, or an obligation with no time limit, or a time limit with no payment
+		{"сколько заплатили до 10 октября", false},
+		{"кому мы должны", false},
+		{"сколько нужно заплатить поставщикам", false},
+		{"до какого числа действует договор", false},
+	}
+	for _, tt := range tests {
+		if got := asksOf(tt.q).Due; got != tt.want {
+			t.Errorf("%q: Asks.Due = %v, want %v", tt.q, got, tt.want)
+		}
+	}
+}

@@ -270,6 +270,12 @@ func (t *tokenizer) joinerAt(s string, i int) (int, byte) {
 // classify emits the terms of the token in t.norm / t.segs. end is the
 // position in s after the token (for look-ahead of textual dates).
 func (t *tokenizer) classify(s string, end int, numberSign bool) {
+	if n, ok := t.ordinal(); ok && !numberSign {
+		// «до 10го», «10-го числа», «в 2-х экземплярах», «5ти дней»: the number, as written
+		// in figures elsewhere
+		t.emitInteger(n, false)
+		return
+	}
 	if len(t.segs) == 1 {
 		sg := t.segs[0]
 		w := t.norm[sg.start:sg.end]
@@ -305,6 +311,41 @@ func (t *tokenizer) classify(s string, end int, numberSign bool) {
 		}
 	}
 	t.emitCode(numberSign)
+}
+
+// ordinalEndings are the case endings written after a number in figures: «10-го», «5ти», «2х»,
+// «1-е», «3-й», «15-ое».
+var ordinalEndings = map[string]bool{
+	"го": true, "ого": true, "его": true, "е": true, "ое": true, "ее": true, "й": true, "ый": true,
+	"ий": true, "ой": true, "я": true, "ая": true, "м": true, "ом": true, "ем": true, "х": true,
+	"ых": true, "их": true, "ти": true, "ми": true, "ью": true, "ю": true, "ым": true, "им": true,
+}
+
+// ordinal returns the digits of a token that is a number of at most four digits with a case
+// ending («10го», «10-го»), and whether it is one.
+func (t *tokenizer) ordinal() ([]byte, bool) {
+	var digits, ending []byte
+	switch len(t.segs) {
+	case 1:
+		w := t.norm[t.segs[0].start:t.segs[0].end]
+		k := 0
+		for k < len(w) && isDigit(w[k]) {
+			k++
+		}
+		digits, ending = w[:k], w[k:]
+	case 2:
+		a, b := t.segs[0], t.segs[1]
+		if a.letters != 0 || b.digits != 0 || t.norm[a.end] != '-' {
+			return nil, false
+		}
+		digits, ending = t.norm[a.start:a.end], t.norm[b.start:b.end]
+	default:
+		return nil, false
+	}
+	if len(digits) == 0 || len(digits) > 4 || !ordinalEndings[string(ending)] {
+		return nil, false
+	}
+	return digits, true
 }
 
 // emitWord emits the term of one lower-cased letter run, via the stem

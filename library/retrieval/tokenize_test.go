@@ -20,6 +20,8 @@ func TestTokens(t *testing.T) {
 		{"single letters dropped", "г. т. п. Москва", []string{"москв"}},
 		{"question words dropped", "какой срок? сколько стоит? кто подписал?", []string{"срок", "сто", "подпис"}},
 		{"сколько typed in a hurry", "скока скоко", nil},
+		{"a number with its case ending is the number", "до 10го, 10-го числа, в 2-х экземплярах, 5ти дней", []string{"10", "10", "числ", "2", "экземпляр", "5", "ден"}},
+		{"a code with a number sign stays a code", "№ 1-е", []string{"1-е", "№1-е"}},
 		{"one family: notify, wish", "сообщить уведомляет уведомление известить хотим желании", []string{"уведом", "уведом", "уведом", "уведом", "желан", "желан"}},
 		{"one family: lost, reimbursed, employee", "потерял утрачен возместим возмещены сотрудник работник", []string{"утрат", "утрат", "возмещ", "возмещ", "работник", "работник"}},
 		{"one family: licence, sublicence", "лицензии сублицензионный", []string{"лиценз", "лиценз"}},
