@@ -30,8 +30,8 @@ type Line struct{ No, Name, Unit, Qty, Price, Net, Rate, VAT, Gross string }
 
 // Doc is a document's printed content, top to bottom.
 type Doc struct {
-	Head   []string // lines above the title (the seller's letterhead)
-	Title  string   // «СЧЁТ НА ОПЛАТУ № 28 от 02.03.2026»
+	Head    []string // lines above the title (the seller's letterhead)
+	Title   string   // «СЧЁТ НА ОПЛАТУ № 28 от 02.03.2026»
 	Parties []Party
 	// Header are the table's column titles; Lines its rows (none: no table).
 	Header Line
