@@ -170,6 +170,9 @@ type File struct {
 	// Captioned: a caption comes with the file and is answered next as a question about it; what
 	// the upload would add by itself (a counterparty's act compared with ours) waits for it.
 	Captioned bool
+	// Album are the further photos of the same document sent together with Data (a Telegram
+	// album: one media_group_id), in order: its pages 2, 3…
+	Album [][]byte
 }
 
 // Owner is whose documents a request reads and writes: the group's shared set in a group, the

@@ -13,6 +13,7 @@ package documents
 import (
 	"context"
 	"fmt"
+	"github.com/finbot/finbot/agent/reconcile"
 	"log/slog"
 	"time"
 
@@ -38,6 +39,12 @@ type Options struct {
 	// Now is the clock the dates of a question are read by («подписали 3 декабря»); time.Now
 	// when nil.
 	Now func() time.Time
+	// OCR reads photos and scanned PDFs (*ocr.Engine); nil = they are refused with what to
+	// install.
+	OCR Recognizer
+	// Acts finds a recognised primary document in 1C (the seller, the posting, the payment)
+	// through our act of reconciliation with its seller; nil = no 1C here.
+	Acts reconcile.OurActs
 }
 
 // Skill answers over the documents of lib; with lib nil it says that documents are not
