@@ -173,4 +173,3 @@ func around(d time.Time) string {
 	}
 	return " около " + d.Format("02.01.2006")
 }
-

@@ -30,7 +30,9 @@ func TestMatchPrimary(t *testing.T) {
 	purchase := func(m time.Month, d int, n string, k onec.Kopecks) Line {
 		return Line{Date: pday(m, d), Kind: KindPurchase, Number: n, Credit: k}
 	}
-	pay := func(m time.Month, d int, k onec.Kopecks) Line { return Line{Date: pday(m, d), Kind: KindPayment, Number: "п", Debit: k} }
+	pay := func(m time.Month, d int, k onec.Kopecks) Line {
+		return Line{Date: pday(m, d), Kind: KindPayment, Number: "п", Debit: k}
+	}
 	doc := Primary{UserID: 1, ChatID: 1, Seller: Party{Name: "ООО «Бумага и Ко» (misread)", INN: "2196164974"}, Number: "28", Date: pday(3, 2),
 		Total: 100_00, HasTotal: true}
 	tests := []struct {
