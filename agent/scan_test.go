@@ -159,6 +159,24 @@ func TestScanPDFAndAlbum(t *testing.T) {
 	if len(docs) != 1 || docs[0].Pages != 2 {
 		t.Fatalf("album kept as %+v", docs)
 	}
+
+	// As Telegram sends an album: one message per photo, one media_group_id; the second photo
+	// adds its page to the document the first made.
+	tg := Request{UserID: 38, ChatID: 38}
+	first, err := a.Upload(t.Context(), tg, File{Name: "photo.jpg", Data: testscans.Read("album-1.jpg"), MediaGroup: "1357"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := a.Upload(t.Context(), tg, File{Name: "photo.jpg", Data: testscans.Read("album-2.jpg"), MediaGroup: "1357"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantAll(t, "album, first photo", plain(unescape(first.Text)), "Распознал и сохранил «Счёт на оплату № 28 от 02.03.2026")
+	wantAll(t, "album, second photo", plain(unescape(second.Text)), "(JPG, 2 стр.", "✓ Всего 800 373,13 = 656 043,55 + НДС 144 329,58")
+	docs, _ = lib.List(t.Context(), api.Owner(tg))
+	if len(docs) != 1 || docs[0].Pages != 2 || docs[0].ID != second.Receipt {
+		t.Fatalf("a Telegram album kept as %+v", docs)
+	}
 }
 
 // TestScanWithoutTesseract: with no tesseract in PATH a photo is answered with the packages to

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/finbot/finbot/agent/facts"
@@ -69,9 +70,17 @@ func (s *Skill) scan(ctx context.Context, q skill.Query, f File, pdf bool) (skil
 		}
 		return skill.Reply{}, fmt.Errorf("%w: recognise: %w", skill.ErrUnavailable, err)
 	}
-	texts := make([]string, len(pages))
-	for i, p := range pages {
-		texts[i] = p.Text
+	texts := make([]string, 0, len(pages))
+	var album *albumPages
+	owner := Owner(q.UserID, q.ChatID, q.Group)
+	if f.MediaGroup != "" {
+		// A photo of a Telegram album: the pages its earlier photos gave come first, and the
+		// document they made is replaced by the whole.
+		album = s.albums.get(owner + "|" + f.MediaGroup)
+		texts = append(texts, album.texts...)
+	}
+	for _, p := range pages {
+		texts = append(texts, p.Text)
 	}
 	doc := primary.Parse(strings.Join(texts, "\n\n"))
 	if doc.Unreadable() {
@@ -92,7 +101,15 @@ func (s *Skill) scan(ctx context.Context, q skill.Query, f File, pdf bool) (skil
 	for _, a := range f.Album {
 		data = append(append([]byte{}, data...), a...)
 	}
-	added, err := s.lib.AddRecognized(ctx, Owner(q.UserID, q.ChatID, q.Group), q.UserID, f.Name, format, title(doc), data, texts)
+	if album != nil {
+		data = append(append([]byte(f.MediaGroup), byte(len(texts))), data...)
+		if album.doc != "" {
+			if _, err := s.lib.Remove(ctx, owner, album.doc); err != nil {
+				s.opts.Logger.WarnContext(ctx, "album: remove the earlier pages", "chat_id", q.ChatID, "err", err)
+			}
+		}
+	}
+	added, err := s.lib.AddRecognized(ctx, owner, q.UserID, f.Name, format, title(doc), data, texts)
 	if err != nil {
 		if msg := library.UserMessage(err); msg != "" {
 			r.Text = fmt.Sprintf("Распознал «%s», но сохранить не смог. %s", name, msg)
@@ -101,6 +118,9 @@ func (s *Skill) scan(ctx context.Context, q skill.Query, f File, pdf bool) (skil
 		return skill.Reply{}, fmt.Errorf("%w: upload scan: %w", skill.ErrUnavailable, err)
 	}
 	m := added.Meta
+	if album != nil {
+		s.albums.put(owner+"|"+f.MediaGroup, albumPages{texts: texts, doc: m.ID, at: s.opts.Now()})
+	}
 	var b strings.Builder
 	if added.Duplicate {
 		fmt.Fprintf(&b, "Этот снимок уже загружен как «%s» (%s). Повторно сохранять не стал.\n\n", md.Escape(m.Title), metaLine(m))
@@ -284,4 +304,62 @@ func (s *Skill) inLedger(ctx context.Context, q skill.Query, d primary.Document,
 		b.WriteString("_" + md.Escape(m.Source) + "_\n")
 	}
 	return b.String()
+}
+
+// albumPages are the pages recognised so far of a Telegram album, and the document they made.
+type albumPages struct {
+	texts []string
+	doc   string
+	at    time.Time
+}
+
+// albums keeps the albums being received, in this process: a few, for a few minutes (the
+// photos of one album arrive within seconds), the recognised text only.
+type albums struct {
+	mu  sync.Mutex
+	m   map[string]albumPages
+	now func() time.Time
+}
+
+const (
+	maxAlbums     = 64
+	maxAlbumPages = 10
+	albumTTL      = 10 * time.Minute
+)
+
+// get is the album's pages so far (none for a new one), at most maxAlbumPages-1.
+func (a *albums) get(key string) *albumPages {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p, ok := a.m[key]
+	if !ok || a.now().Sub(p.at) > albumTTL {
+		return &albumPages{}
+	}
+	if len(p.texts) >= maxAlbumPages {
+		p.texts = p.texts[len(p.texts)-maxAlbumPages+1:]
+	}
+	return &p
+}
+
+func (a *albums) put(key string, p albumPages) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.m == nil {
+		a.m = map[string]albumPages{}
+	}
+	for k, v := range a.m {
+		if a.now().Sub(v.at) > albumTTL {
+			delete(a.m, k)
+		}
+	}
+	if len(a.m) >= maxAlbums {
+		oldest := ""
+		for k, v := range a.m {
+			if oldest == "" || v.at.Before(a.m[oldest].at) {
+				oldest = k
+			}
+		}
+		delete(a.m, oldest)
+	}
+	a.m[key] = p
 }

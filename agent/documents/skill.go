@@ -53,6 +53,8 @@ type Skill struct {
 	lib  *library.Library
 	opts Options
 	ans  passages.Answerer
+	// albums are the Telegram albums of photos being received (scans.go).
+	albums *albums
 }
 
 var _ skill.Skill = (*Skill)(nil)
@@ -71,7 +73,7 @@ func New(lib *library.Library, opts Options) *Skill {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Skill{lib: lib, opts: opts, ans: passages.Answerer{Writer: opts.Writer, Log: opts.Logger}}
+	return &Skill{lib: lib, opts: opts, ans: passages.Answerer{Writer: opts.Writer, Log: opts.Logger}, albums: &albums{now: opts.Now}}
 }
 
 // Answer answers /docs and the document buttons (q.Command "docs" and "doc"), and a question
