@@ -33,9 +33,13 @@ func engine(t testing.TB) *ocr.Engine {
 func TestRecognise(t *testing.T) {
 	e := engine(t)
 	ctx := context.Background()
-	wants := map[string]string{
-		"invoice.png": "СЧЁТ НА ОПЛАТУ", "upd.jpg": "Счёт-фактура", "act.png": "АКТ", "receipt.png": "КАССОВЫЙ ЧЕК",
-		"album-1.jpg": "Бумага", "album-2.jpg": "Всего к оплате",
+	// The small receipt only (the agent's tests read the others); -record reads them all.
+	wants := map[string]string{"receipt.png": "КАССОВЫЙ ЧЕК"}
+	if *record {
+		wants = map[string]string{
+			"invoice.png": "СЧЁТ НА ОПЛАТУ", "upd.jpg": "Счёт-фактура", "act.png": "АКТ", "receipt.png": "КАССОВЫЙ ЧЕК",
+			"album-1.jpg": "Бумага", "album-2.jpg": "Всего к оплате",
+		}
 	}
 	for name, want := range wants {
 		p, err := e.Image(ctx, testscans.Read(name))
@@ -51,21 +55,6 @@ func TestRecognise(t *testing.T) {
 		if *record {
 			os.WriteFile(filepath.Join("..", "primary", "testdata", strings.TrimSuffix(name, filepath.Ext(name))+".txt"), []byte(p.Text), 0o644)
 		}
-	}
-}
-
-// TestScannedPDF: a PDF of two scanned pages is rendered and read page by page, in order.
-func TestScannedPDF(t *testing.T) {
-	e := engine(t)
-	pages, more, err := e.PDF(context.Background(), testscans.Read("scan.pdf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(pages) != 2 || more {
-		t.Fatalf("%d pages (more %v), want 2", len(pages), more)
-	}
-	if !strings.Contains(pages[0].Text, "СЧЁТ НА ОПЛАТУ") || !strings.Contains(pages[1].Text, "Всего к оплате") {
-		t.Errorf("pages out of order or unread:\n%s\n---\n%s", pages[0].Text, pages[1].Text)
 	}
 }
 
