@@ -11,6 +11,8 @@ import (
 
 	"github.com/finbot/finbot/internal/fakes"
 	"github.com/finbot/finbot/internal/testdocs"
+	"github.com/finbot/finbot/internal/testscans"
+	"github.com/finbot/finbot/library/ocr"
 )
 
 // The rent clause every test document holds, and what a caption asks about it.
@@ -116,8 +118,8 @@ func TestAskFile(t *testing.T) {
 		{name: "oversized document", args: []string{"--file", in("big.pdf"), rentAsked},
 			want:    []string{"Файл «big.pdf» больше 20 МБ — это предел, который Telegram разрешает ботам скачивать."},
 			notWant: []string{receipt}, wantErr: "бот не принял файл"},
-		{name: "a photo (no OCR: the bot says so)", args: []string{"--file", in("scan.jpg"), "что в счёте"},
-			want:    []string{"Не смог загрузить «scan[.]jpg». Это изображение: распознавание текста я не выполняю."},
+		{name: "a broken photo (said so, with OCR or without)", args: []string{"--file", in("scan.jpg"), "что в счёте"},
+			want:    []string{"Не смог прочитать «scan[.]jpg»."},
 			notWant: []string{receipt}, wantErr: "бот не принял файл"},
 		{name: "voice file with no speech-to-text configured", args: []string{"--file", in("question.ogg")},
 			want: []string{voiceOff}, wantErr: "бот не принял файл"},
@@ -276,5 +278,36 @@ func TestChatUpload(t *testing.T) {
 			t.Fatalf("console printed no %q after byte %d:\n%s", w, at, got)
 		}
 		at += i + len(w)
+	}
+}
+
+// TestAskFilePhoto: `ask --file photo.png` sends a photo of a счёт as Telegram would: recognised,
+// checked, found in the demo 1C, kept; with a caption, the caption is answered from it.
+func TestAskFilePhoto(t *testing.T) {
+	if m := ocr.New(ocr.Options{}).Missing(); len(m) > 0 {
+		if os.Getenv("FINBOT_REQUIRE_OCR") == "1" {
+			t.Fatalf("OCR required (FINBOT_REQUIRE_OCR=1) but missing: %v", m)
+		}
+		t.Skipf("OCR not installed: %v", m)
+	}
+	path := filepath.Join(t.TempDir(), "photo.png")
+	if err := os.WriteFile(path, testscans.Read("invoice.png"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if err := run(t.Context(), []string{"ask", "--user", "77", "--file", path}, getenv(nil), nil, &out, &errs); err != nil {
+		t.Fatalf("ask --file photo.png: %v\n%s\n%s", err, out.String(), errs.String())
+	}
+	got := strings.ReplaceAll(out.String(), "\u00a0", " ")
+	for _, want := range []string{"Распознал и сохранил «Счёт на оплату № 28 от 02.03.2026", "✗ НДС", "Контрагент в 1С"} {
+		if want == "✗ НДС" {
+			if strings.Contains(got, want) {
+				t.Errorf("a right invoice with a wrong VAT:\n%s", got)
+			}
+			continue
+		}
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in\n%s", want, got)
+		}
 	}
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Imports flow one way: main → bot → agent → {prompts, integrations/*}. Integrations, prompts,
 # config and ru import nothing of the project (anyone may import ru); the documents' algorithms
-# (library/{extract,retrieval}) import nothing of it but ru; agent never imports bot;
+# (library/{extract,retrieval,ocr}) import nothing of it but ru; agent never imports bot;
 # bot never imports integrations.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +21,7 @@ bad=$(go list -f '{{.ImportPath}}: {{join .Imports " "}}' ./integrations/... | a
 if [ -n "$bad" ]; then echo "forbidden import (an integration imports another):"; echo "$bad"; fail=1; fi
 check "./prompts/... ./config/... ./ru/..." "[a-z]" "prompts, config and ru import nothing of the project"
 check "./agent/..." "bot|config" "agent must not import bot or config"
-check "./library/extract/... ./library/retrieval/..." \
+check "./library/extract/... ./library/retrieval/... ./library/ocr/..." \
   "agent|bot|config|prompts|integrations|internal" \
   "text extraction and retrieval import nothing of the project but ru"
 check "./bot/..." "integrations|config|prompts" "bot talks to integrations only through the agent"

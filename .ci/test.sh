@@ -3,7 +3,8 @@
 # them. Idempotent; safe to run again.
 #   - installs the Bot API emulator telegram-test-api into .cache/tgemu (npm, local folder)
 #   - uses the Redis at $REDIS_URL (default redis://127.0.0.1:6379/0), or starts one
-#   - installs redis-server when missing (the fault tests stop and start one of their own)
+#   - installs redis-server when missing (the fault tests stop and start one of their own), and
+#     tesseract-ocr, tesseract-ocr-rus and poppler-utils (photos and scans) when missing
 #   - starts a three-master Redis Cluster on 127.0.0.1:7101-7103 (.ci/redis-cluster.sh), or
 #     reuses one that answers; the Redis suites run against it as well as the single server
 #   - checks formatting and the import direction; runs go test over every package (which replays
@@ -52,6 +53,15 @@ if ! command -v redis-server >/dev/null; then
   if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq redis-server >/dev/null
   else sudo apt-get update -qq && sudo apt-get install -y -qq redis-server >/dev/null; fi
 fi
+# Photos and scans are recognised by tesseract (Russian) and scanned PDFs rendered by pdftoppm;
+# FINBOT_REQUIRE_OCR=1 (below) makes the OCR tests fail rather than skip without them.
+if ! command -v tesseract >/dev/null || ! command -v pdftoppm >/dev/null ||
+  ! tesseract --list-langs 2>/dev/null | grep -qx rus; then
+  echo "installing tesseract-ocr, tesseract-ocr-rus, poppler-utils"
+  if [ "$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-rus poppler-utils >/dev/null
+  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-rus poppler-utils >/dev/null; fi
+fi
+tesseract --version 2>&1 | head -n 1
 if ! redis_up; then
   if ! command -v redis-server >/dev/null; then
     echo "no Redis answers on $rhost:$rport; installing redis-server"
@@ -133,7 +143,7 @@ bash .ci/imports.sh
 modules=$!
 
 say "go test: -race where goroutines meet, plain elsewhere (.ci/packages.sh)"
-export TGEMU_DIR="$emu" FINBOT_E2E=1 FINBOT_REQUIRE_REDIS=1
+export TGEMU_DIR="$emu" FINBOT_E2E=1 FINBOT_REQUIRE_REDIS=1 FINBOT_REQUIRE_OCR=1
 # .ci/packages.sh splits the packages by rules (bash .ci/packages.sh -v shows each one's run and
 # why) and fails unless every package is tested exactly once. Each line is one go test
 # invocation. The first, the race run over whole packages, is the long one: it waits on fault

@@ -67,6 +67,9 @@ type Deps struct {
 	// Digests keeps the chats' subscriptions to digests and alerts
 	// (*history.RedisSubscriptions); nil = /subscribe is not offered.
 	Digests digest.Store
+	// OCR reads photos and scans of documents (*ocr.Engine); nil = they are refused with the
+	// packages to install. A recognised primary document is found in 1C through Acts.
+	OCR documents.Recognizer
 }
 
 // Options tune the agent.

@@ -161,7 +161,7 @@ func TestUploadRefusals(t *testing.T) {
 	}{
 		{"too large", File{Name: "big.pdf", Size: MaxUploadBytes + 1}, "больше 20 МБ"},
 		{"empty", File{Name: "empty.txt", Size: 0, Data: nil}, "нет текста"},
-		{"picture", File{Name: "scan.png", Size: int64(len(png)), Data: png}, "изображение"},
+		{"picture with no OCR installed", File{Name: "scan.png", Size: int64(len(png)), Data: png}, "нужны пакеты tesseract-ocr, tesseract-ocr-rus"},
 		{"broken docx", File{Name: "broken.docx", Size: 4, Data: []byte("PK\x03\x04")}, "повреждён"},
 		{"markdown in the name", File{Name: "*_[x](y).exe", Size: 3, Data: []byte{0, 1, 2}}, "формат"},
 	}

@@ -202,7 +202,7 @@ func buildDocuments(a *Agent, d Deps) skill.Skill {
 		return nil
 	}
 	return documents.New(d.Library, documents.Options{Writer: a.writer, Parser: a.parser, Logger: a.opts.Logger,
-		HistoryTimeout: a.opts.HistoryTimeout, Now: a.now})
+		HistoryTimeout: a.opts.HistoryTimeout, Now: a.now, OCR: d.OCR, Acts: d.Acts})
 }
 
 func buildKB(a *Agent, d Deps) skill.Skill {

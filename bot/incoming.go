@@ -43,11 +43,24 @@ type incoming struct {
 	receipt *api.Answer
 }
 
-// fileRef is a document attached to a message.
+// fileRef is a document or a photo attached to a message.
 type fileRef struct {
 	id   string // Telegram file_id, for getFile
 	name string
 	size int64 // as Telegram reports it, 0 if unknown
+	// album is the media_group_id of a photo or a file sent in an album, "" for none.
+	album string
+}
+
+// largestPhoto is the largest size Telegram offers of a photo, nil for none.
+func largestPhoto(sizes []tgbotapi.PhotoSize) *tgbotapi.PhotoSize {
+	var best *tgbotapi.PhotoSize
+	for i := range sizes {
+		if best == nil || sizes[i].Width*sizes[i].Height > best.Width*best.Height {
+			best = &sizes[i]
+		}
+	}
+	return best
 }
 
 // identity is what the bot knows of itself, for mentions and command suffixes.
@@ -89,10 +102,15 @@ func parseMessage(u tgbotapi.Update, me identity, known func(string) bool) (inco
 	}
 	entities := m.Entities
 	if d := m.Document; d != nil {
-		in.file = &fileRef{id: d.FileID, name: d.FileName, size: int64(d.FileSize)}
+		in.file = &fileRef{id: d.FileID, name: d.FileName, size: int64(d.FileSize), album: m.MediaGroupID}
 		if in.file.name == "" {
 			in.file.name = "документ"
 		}
+		in.text, entities = m.Caption, m.CaptionEntities
+	} else if p := largestPhoto(m.Photo); p != nil {
+		// A photo (a счёт or a УПД shot with the phone): its largest size, read by recognition;
+		// the photos of an album (one media_group_id) are pages of one document.
+		in.file = &fileRef{id: p.FileID, name: "photo.jpg", size: int64(p.FileSize), album: m.MediaGroupID}
 		in.text, entities = m.Caption, m.CaptionEntities
 	} else if in.voice = voiceOf(m); in.voice != nil {
 		in.text, entities = m.Caption, m.CaptionEntities

@@ -76,7 +76,7 @@ func (c *core) receive(ctx context.Context, in incoming, req api.Request, hold b
 	defer cancel()
 	defer c.startTyping(ctx, in.chatID)()
 
-	f := api.File{Name: in.file.name, Size: in.file.size, Captioned: hold}
+	f := api.File{Name: in.file.name, Size: in.file.size, Captioned: hold, MediaGroup: in.file.album}
 	if f.Size <= api.MaxUploadBytes {
 		data, err := c.files.fetch(ctx, in.file.id, api.MaxUploadBytes)
 		switch {

@@ -45,19 +45,88 @@ func ReadInvoiceLine(text string) (InvoiceLine, bool) {
 		return InvoiceLine{}, false
 	}
 	rate := strings.TrimSpace(text[loc[2]:loc[3]])
-	before := figuresBefore(text[:loc[2]])
-	before = before[max(0, len(before)-10):] // quantity, price and sum: ten digit groups at most
-	after := figuresAfter(text[loc[3]:])
-	exempt := strings.Contains(strings.ToLower(rate), "без")
-	var pct *big.Rat
-	if !exempt {
-		pct, _ = new(big.Rat).SetString(strings.TrimSpace(strings.TrimSuffix(strings.ReplaceAll(rate, " ", ""), "%")))
-		if pct == nil {
-			return InvoiceLine{}, false
-		}
+	pct, exempt, ok := rateOf(rate)
+	if !ok {
+		return InvoiceLine{}, false
 	}
-	// The last three figures before the rate are quantity, price and sum, each one or more digit
-	// groups; try every split, from the right.
+	after := figuresAfter(text[loc[3]:])
+	var found InvoiceLine
+	readGoods(text[:loc[2]], func(qty *big.Rat, price, net int64) bool {
+		l := InvoiceLine{Quantity: qty, Price: price, Net: net, Rate: rate, Gross: net}
+		if exempt {
+			found, ok = l, true
+			return true
+		}
+		if vat, gross, bound := vatAfter(after, net, pct); bound {
+			l.VAT, l.Gross = vat, gross
+			found, ok = l, true
+			return true
+		}
+		return false
+	})
+	if found.Quantity == nil {
+		return InvoiceLine{}, false
+	}
+	return found, true
+}
+
+// ReadInvoiceLineAsPrinted reads a goods line as it is printed, so that a wrong figure can be
+// named: quantity × price = sum must bind as ReadInvoiceLine reads them, but the VAT and the
+// total after the rate are taken as written — each amount closed by its kopecks — whether or not
+// they add up (VATRead and GrossRead say which were there). A line with no rate ends with its
+// sum (Rate ""). A line whose VAT binds reads as ReadInvoiceLine reads it. ok is false when no
+// reading makes quantity × price = sum.
+func ReadInvoiceLineAsPrinted(text string) (l InvoiceLine, printed Printed, ok bool) {
+	if l, ok := ReadInvoiceLine(text); ok {
+		return l, Printed{VAT: !strings.Contains(strings.ToLower(l.Rate), "без"), Gross: true}, true
+	}
+	rate, before, rest := "", text, ""
+	if loc := lineRate.FindStringSubmatchIndex(text); loc != nil {
+		rate, before, rest = strings.TrimSpace(text[loc[2]:loc[3]]), text[:loc[2]], text[loc[3]:]
+	}
+	_, exempt, rateOK := rateOf(rate)
+	if rate != "" && !rateOK {
+		return InvoiceLine{}, Printed{}, false
+	}
+	amounts := amountsByKopecks(figuresAfter(rest))
+	readGoods(before, func(qty *big.Rat, price, net int64) bool {
+		l, ok = InvoiceLine{Quantity: qty, Price: price, Net: net, Rate: rate, Gross: net}, true
+		return true
+	})
+	if !ok {
+		return InvoiceLine{}, Printed{}, false
+	}
+	switch {
+	case rate == "":
+	case exempt && len(amounts) > 0:
+		l.Gross, printed.Gross = amounts[len(amounts)-1], true
+	case !exempt && len(amounts) >= 2:
+		l.VAT, l.Gross, printed.VAT, printed.Gross = amounts[0], amounts[1], true, true
+	case !exempt && len(amounts) == 1:
+		l.VAT, l.Gross, printed.VAT = amounts[0], l.Net+amounts[0], true
+	}
+	return l, printed, true
+}
+
+// Printed says which of a line's figures after its rate were printed (and read).
+type Printed struct{ VAT, Gross bool }
+
+// rateOf reads a rate as lineRate finds it: the percentage, or exempt for «без НДС».
+func rateOf(rate string) (pct *big.Rat, exempt, ok bool) {
+	if strings.Contains(strings.ToLower(rate), "без") {
+		return nil, true, true
+	}
+	pct, ok = new(big.Rat).SetString(strings.TrimSpace(strings.TrimSuffix(strings.ReplaceAll(rate, " ", ""), "%")))
+	return pct, false, ok
+}
+
+// readGoods offers each reading of the figures at the end of text as quantity, price and sum
+// with quantity × price = sum, from the right, until take returns true.
+func readGoods(text string, take func(qty *big.Rat, price, net int64) bool) {
+	before := figuresBefore(text)
+	before = before[max(0, len(before)-10):] // quantity, price and sum: ten digit groups at most
+	// The last three figures are quantity, price and sum, each one or more digit groups; try
+	// every split, from the right.
 	for netLen := 1; netLen <= 4 && netLen <= len(before); netLen++ {
 		net, ok := amountOf(before[len(before)-netLen:])
 		if !ok {
@@ -78,18 +147,32 @@ func ReadInvoiceLine(text string) (InvoiceLine, bool) {
 				if ru.Kopecks(new(big.Rat).Mul(qty, big.NewRat(price, 100))) != net {
 					continue
 				}
-				l := InvoiceLine{Quantity: qty, Price: price, Net: net, Rate: rate, Gross: net}
-				if exempt {
-					return l, true
-				}
-				if vat, gross, ok := vatAfter(after, net, pct); ok {
-					l.VAT, l.Gross = vat, gross
-					return l, true
+				if take(qty, price, net) {
+					return
 				}
 			}
 		}
 	}
-	return InvoiceLine{}, false
+}
+
+// amountsByKopecks reads digit groups as amounts, each closed by the group with its kopecks:
+// «1», «830,00», «10», «230,00» are 1 830,00 and 10 230,00. A group that breaks the pattern
+// ends the reading.
+func amountsByKopecks(fs []string) []int64 {
+	var out []int64
+	start := 0
+	for i, g := range fs {
+		if !strings.Contains(g, ",") {
+			continue
+		}
+		a, ok := amountOf(fs[start : i+1])
+		if !ok {
+			return out
+		}
+		out = append(out, a)
+		start = i + 1
+	}
+	return out
 }
 
 // figuresBefore are the figure tokens at the end of text, in order (the words before them cut).

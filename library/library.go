@@ -169,6 +169,32 @@ type Added struct {
 
 // Add extracts, chunks, embeds and stores one file for owner: heavy work (HeavyWatcher).
 func (l *Library) Add(ctx context.Context, owner string, uploader int64, name string, data []byte) (Added, error) {
+	return l.add(ctx, owner, uploader, name, data, func() (extract.Document, error) {
+		return extract.Extract(ctx, name, data, l.opts.Limits)
+	})
+}
+
+// AddRecognized adds the text recognition read from a photo, an album of photos or a scanned
+// PDF (pages, in order) as a document of owner, like Add: data is the file as sent (an album's
+// photos one after another) — its checksum finds a duplicate —, format names it in the receipt
+// ("jpg", "png", "pdf"), and title, when not "", names the document (the fields read from it:
+// «Счёт на оплату № 28 от 02.03.2026»).
+func (l *Library) AddRecognized(ctx context.Context, owner string, uploader int64, name, format, title string, data []byte, pages []string) (Added, error) {
+	return l.add(ctx, owner, uploader, name, data, func() (extract.Document, error) {
+		text := strings.Join(pages, "\f")
+		doc, err := extract.Extract(ctx, strings.TrimSuffix(name, filepath.Ext(name))+".txt", []byte(text), l.opts.Limits)
+		if err != nil {
+			return doc, err
+		}
+		doc.Format = format
+		if title != "" {
+			doc.Title = title
+		}
+		return doc, nil
+	})
+}
+
+func (l *Library) add(ctx context.Context, owner string, uploader int64, name string, data []byte, read func() (extract.Document, error)) (Added, error) {
 	defer beginHeavy(ctx)()
 	sum := sha256.Sum256(data)
 	sha := hex.EncodeToString(sum[:])
@@ -193,7 +219,7 @@ func (l *Library) Add(ctx context.Context, owner string, uploader int64, name st
 	if len(have) >= l.opts.MaxDocs {
 		return Added{}, fmt.Errorf("%w: %d documents", ErrQuota, len(have))
 	}
-	doc, err := extract.Extract(ctx, name, data, l.opts.Limits)
+	doc, err := read()
 	if err != nil {
 		return Added{}, fmt.Errorf("docs: extract %q: %w", name, err)
 	}

@@ -170,6 +170,12 @@ type File struct {
 	// Captioned: a caption comes with the file and is answered next as a question about it; what
 	// the upload would add by itself (a counterparty's act compared with ours) waits for it.
 	Captioned bool
+	// Album are the further photos of the same document sent together with Data, in order:
+	// its pages 2, 3… (the console's and the tests' way to send several at once).
+	Album [][]byte
+	// MediaGroup is Telegram's media_group_id of a photo sent in an album: the album's photos
+	// arrive one message each, and each one adds a page to the document the earlier ones made.
+	MediaGroup string
 }
 
 // Owner is whose documents a request reads and writes: the group's shared set in a group, the

@@ -13,6 +13,7 @@ package documents
 import (
 	"context"
 	"fmt"
+	"github.com/finbot/finbot/agent/reconcile"
 	"log/slog"
 	"time"
 
@@ -38,6 +39,12 @@ type Options struct {
 	// Now is the clock the dates of a question are read by («подписали 3 декабря»); time.Now
 	// when nil.
 	Now func() time.Time
+	// OCR reads photos and scanned PDFs (*ocr.Engine); nil = they are refused with what to
+	// install.
+	OCR Recognizer
+	// Acts finds a recognised primary document in 1C (the seller, the posting, the payment)
+	// through our act of reconciliation with its seller; nil = no 1C here.
+	Acts reconcile.OurActs
 }
 
 // Skill answers over the documents of lib; with lib nil it says that documents are not
@@ -46,6 +53,8 @@ type Skill struct {
 	lib  *library.Library
 	opts Options
 	ans  passages.Answerer
+	// albums are the Telegram albums of photos being received (scans.go).
+	albums *albums
 }
 
 var _ skill.Skill = (*Skill)(nil)
@@ -64,7 +73,7 @@ func New(lib *library.Library, opts Options) *Skill {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Skill{lib: lib, opts: opts, ans: passages.Answerer{Writer: opts.Writer, Log: opts.Logger}}
+	return &Skill{lib: lib, opts: opts, ans: passages.Answerer{Writer: opts.Writer, Log: opts.Logger}, albums: &albums{now: opts.Now}}
 }
 
 // Answer answers /docs and the document buttons (q.Command "docs" and "doc"), and a question

@@ -5,6 +5,7 @@ package documents
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -39,7 +40,13 @@ func (s *Skill) Upload(ctx context.Context, q skill.Query, f File) (skill.Reply,
 			"Разделите документ на части или пришлите только нужные страницы.", md.Escape(extract.Defang(f.Name)))
 		return r, nil
 	}
+	if len(f.Album) > 0 || extract.IsImage(f.Name, f.Data) {
+		return s.scan(ctx, q, f, false)
+	}
 	added, err := s.lib.Add(ctx, Owner(q.UserID, q.ChatID, q.Group), q.UserID, f.Name, f.Data)
+	if errors.Is(err, extract.ErrScanned) {
+		return s.scan(ctx, q, f, true)
+	}
 	if err != nil {
 		if msg := library.UserMessage(err); msg != "" {
 			s.opts.Logger.InfoContext(ctx, "document refused", "chat_id", q.ChatID, "reason", err)

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -37,6 +38,7 @@ import (
 	"github.com/finbot/finbot/integrations/tavily"
 	"github.com/finbot/finbot/library"
 	"github.com/finbot/finbot/library/extract"
+	"github.com/finbot/finbot/library/ocr"
 )
 
 // The wiring point proves every concrete type fits the interfaces its consumer declares.
@@ -103,6 +105,8 @@ type Options struct {
 type App struct {
 	// Agent answers; every front end asks it.
 	Agent *agent.Agent
+	// ocr reads photos and scans (tesseract, pdftoppm); what it lacks is in the status.
+	ocr *ocr.Engine
 	// Docs is the users' document library.
 	Docs *library.Library
 	// Bot is the Telegram front end; nil for the console.
@@ -225,8 +229,14 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if a.zone, err = time.LoadLocation(cfg.DigestZone); err != nil {
 		return nil, fmt.Errorf("DIGEST_ZONE: %w", err)
 	}
+	// Photos and scans: tesseract and pdftoppm when installed; without them the bot starts and
+	// says what is missing (the log here, /status and /healthz, and the answer to a photo).
+	a.ocr = ocr.New(ocr.Options{})
+	if m := a.ocr.Missing(); len(m) > 0 {
+		a.log.Warn("photos and scans are not recognised: install the Debian packages", "missing", strings.Join(m, " "))
+	}
 	a.Agent = agent.New(agent.Deps{LLM: model, History: hist, Rates: rates, News: news, Ledger: lane, Bases: bases, Library: a.Docs, KB: kbLib, Planner: planner,
-		Results: a.results, Acts: acts, Digests: a.digests},
+		Results: a.results, Acts: acts, Digests: a.digests, OCR: a.ocr},
 		agent.Options{Logger: a.log, LedgerAccess: access, PlanConfidence: cfg.PlanConfidenceThreshold, DigestZone: a.zone,
 			MaxToolCalls: cfg.MaxToolCalls, AnswerModel: cfg.AnswerModel, AnswerTemperature: float32(cfg.AnswerTemperature),
 			PlanCacheTTL: cfg.PlanCacheTTL, LLMBudget: cfg.LLMBudget})
@@ -273,6 +283,11 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 			lines = append(lines, "эмбеддинги: не настроены (поиск BM25)")
 		}
 		lines = append(lines, "база знаний: "+kbOrigin)
+		if m := a.ocr.Missing(); len(m) > 0 {
+			lines = append(lines, "распознавание фото и сканов: нет пакетов "+strings.Join(m, ", "))
+		} else {
+			lines = append(lines, "распознавание фото и сканов: tesseract (rus), pdftoppm")
+		}
 		switch {
 		case a.speech != nil:
 			lines = append(lines, fmt.Sprintf("распознавание речи: %s, предохранитель %s", a.speech.Model(), a.speech.State()))

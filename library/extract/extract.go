@@ -540,3 +540,12 @@ func cleanTitle(s string) string {
 	}
 	return ru.Truncate(Defang(s), 200)
 }
+
+// IsImage reports whether a file is a picture (JPEG, PNG, GIF, TIFF, BMP, WebP, HEIC) by its
+// content or, failing that, its name: what recognition (library/ocr) reads instead of
+// extraction.
+func IsImage(name string, data []byte) bool {
+	_, _, err := sniff(name, data)
+	var e *extractError
+	return errors.As(err, &e) && e.msg == msgImage
+}
