@@ -250,7 +250,9 @@ func TestHostileMessages(t *testing.T) {
 		{name: "sticker without caption", silent: true,
 			updates: []tgbotapi.Update{{Message: &tgbotapi.Message{MessageID: 1, From: &tgbotapi.User{ID: hostileAttacker}, Chat: &tgbotapi.Chat{ID: hostileAttacker, Type: "private"},
 				Sticker: &tgbotapi.Sticker{FileID: "st", FileUniqueID: "stu", Width: 512, Height: 512, Emoji: "😈"}}}}},
-		{name: "photo without caption", silent: true,
+		// A photo in a private chat is an upload (a scan to recognise): one that cannot be
+		// fetched is said so.
+		{name: "photo without caption", want: []string{"Не получилось скачать файл"},
 			updates: []tgbotapi.Update{{Message: &tgbotapi.Message{MessageID: 1, From: &tgbotapi.User{ID: hostileAttacker}, Chat: &tgbotapi.Chat{ID: hostileAttacker, Type: "private"},
 				Photo: []tgbotapi.PhotoSize{{FileID: "ph", FileUniqueID: "phu", Width: 90, Height: 90}}}}}},
 		{name: "photo without caption in a group", silent: true, chat: hostileGroup,
