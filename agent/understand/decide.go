@@ -917,8 +917,48 @@ func (s *scan) unreadScope() string {
 		}
 		return asWritten(raw, s.toks[j:j+1])
 	}
+	// …or what was paid, written before the verb: «коммуналку за август оплатили?», «аренду
+	// перечислили?»
+	for i := 1; i < len(s.toks); i++ {
+		if !paidVerb.MatchString(s.toks[i].Text) {
+			continue
+		}
+		// back over the period's words («за август», «в марте») to the first other word
+		k := i - 1
+		for k >= 0 && (s.toks[k].Text == "за" || s.toks[k].Text == "в" || calendarWord(s.toks[k].Text) || !isWordToken(s.toks[k].Text)) {
+			k--
+		}
+		if k < 0 {
+			continue
+		}
+		w := s.toks[k]
+		if covered[k] || utf8.RuneCountInString(w.Text) < 4 || pronoun[w.Text] || askWord[w.Text] || scopeless[w.Text] ||
+			notName[w.Stem] || scopeless[w.Stem] || legalForms[w.Text] || paidVerb.MatchString(w.Text) || sideWord(w.Text) {
+			continue
+		}
+		return asWritten(raw, s.toks[k:k+1])
+	}
 	return ""
 }
+
+// sideWord: a word that names a side of the bank's turnover the statement reads («поставщикам»,
+// «налоги»), not a scope it cannot.
+func sideWord(w string) bool {
+	return slices.ContainsFunc(corrWords, func(c struct {
+		re      *regexp.Regexp
+		account string
+	}) bool {
+		return c.re.MatchString(w)
+	})
+}
+
+// askWord are the words that ask, not narrow, before a verb of paying («когда оплатили», «уже
+// перечислили», «точно заплатили»).
+var askWord = map[string]bool{"когда": true, "куда": true, "зачем": true, "почему": true, "сколько": true, "скока": true,
+	"скоко": true, "разве": true, "неужели": true, "точно": true, "ещё": true, "еще": true, "уже": true, "также": true,
+	"тоже": true, "всего": true, "обратно": true, "вовремя": true, "полностью": true, "частично": true, "сегодня": true,
+	"вчера": true, "давно": true, "недавно": true, "сразу": true, "заранее": true, "авансом": true, "вообще": true,
+	"они": true, "оно": true, "она": true, "этот": true, "тогда": true, "потом": true, "снова": true, "опять": true}
 
 // paidVerb: a verb of paying whose object or addressee narrows the payments («заплатили
 // грузэкспрессу», «перечислили за аренду»).
