@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/finbot/finbot/agent/anon"
 	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/buttons"
 	"github.com/finbot/finbot/agent/dialog"
@@ -162,6 +163,9 @@ func New(d Deps, o Options) *Agent {
 		d.Results = history.NewMemoryResults(0, 0)
 	}
 	o = o.withDefaults()
+	if d.News != nil {
+		d.News = anon.News{Next: d.News} // the ledger's names never reach a web search
+	}
 	a := &Agent{bases: d.Bases, llm: d.LLM, dialogs: dialog.Keeper{Store: d.History, Timeout: o.HistoryTimeout, Log: o.Logger}, parser: understand.NewParser(),
 		long: buttons.Long{Store: d.Results, Timeout: o.HistoryTimeout}, log: o.Logger, now: o.Now, opts: o}
 	a.preview = a.previewDigest

@@ -12,6 +12,7 @@ import (
 
 	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/integrations/llm"
+	"github.com/finbot/finbot/integrations/tavily"
 )
 
 // testCatalogs are a base like the demo ledger's: names that decline, a glued one, a Latin one,
@@ -234,5 +235,29 @@ func TestSessionStable(t *testing.T) {
 	emb, _, _ := g.Outgoing(ctx, llm.Embedding, []string{"договор с Альфой, ИНН 9366414049"})
 	if emb[0] != "договор с [КОНТРАГЕНТ], ИНН [ИНН]" {
 		t.Errorf("embedding text %q, want kinds without numbers", emb[0])
+	}
+}
+
+type recordedSearch struct{ queries []string }
+
+func (r *recordedSearch) Search(_ context.Context, q tavily.Query) (tavily.Response, error) {
+	r.queries = append(r.queries, q.Text)
+	return tavily.Response{}, nil
+}
+
+func (*recordedSearch) Configured() bool { return true }
+
+func TestNewsKeepsNamesOut(t *testing.T) {
+	rec := &recordedSearch{}
+	n := News{Next: rec}
+	ctx := WithSession(t.Context(), NewSession(testCatalogs))
+	for _, q := range []string{"ООО «Альфа» банкротство", "Вектор Плюсу штраф ФНС", "Смирнов ИНН 441706417669", "Альфа", "ключевая ставка"} {
+		if _, err := n.Search(ctx, tavily.Query{Text: q}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"банкротство", "штраф ФНС", "ИНН", "ключевая ставка"}
+	if diff := cmp.Diff(want, rec.queries); diff != "" {
+		t.Errorf("queries sent (-want +got):\n%s", diff)
 	}
 }
