@@ -103,6 +103,9 @@ type Options struct {
 	// expansion, the answer model (LLM_BUDGET; default 20s; negative = none). When it runs out
 	// the answer is given from the facts, as without an LLM.
 	LLMBudget time.Duration
+	// forcePlan asks the planner even of the questions the parser is sure of: the tests that
+	// must see the LLM called for every message (the anonymiser's corpus test) set it.
+	forcePlan bool
 }
 
 // DefaultLLMBudget is Options.LLMBudget's default: with the deterministic work around it, a

@@ -121,7 +121,7 @@ func (a *Agent) question(ctx context.Context, req api.Request, q skill.Query) (a
 	// «сверь» over a counterparty's uploaded act is the comparison's, whatever a planner would
 	// read into the word.
 	_, compares := a.actsClaim(q)
-	if q.Decision.Sure || a.planner == nil || phrase.Down(a.llm) || compares {
+	if q.Decision.Sure && !a.opts.forcePlan || a.planner == nil || phrase.Down(a.llm) || compares {
 		ans, err = a.decided(ctx, q, route)
 	} else {
 		ans, err = a.planned(ctx, q, route)
