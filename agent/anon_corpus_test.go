@@ -326,4 +326,3 @@ func TestAnonymiserModes(t *testing.T) {
 		})
 	}
 }
-

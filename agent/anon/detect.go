@@ -51,14 +51,14 @@ var digitRun = regexp.MustCompile(`\d+`)
 var cardRe = regexp.MustCompile(`(?:^|[^\d])(\d{4}(?:[ -]\d{4}){3}(?:[ -]?\d{1,3})?)(?:[^\d]|$)`)
 
 // kppNear is «КПП» before a 9-digit number, or an ИНН and a slash: «ИНН/КПП 7707083893/770701001».
-var kppNear = regexp.MustCompile(`(?i)(?:кпп\D{0,12}|\d{10}\s*/\s*)(\d{9})(?:\D|$)`)
+var kppNear = regexp.MustCompile(`(?:[Кк][Пп][Пп]\D{0,12}|\d{10}\s*/\s*)(\d{9})(?:\D|$)`)
 
 // bikRe is a БИК: 9 digits starting with 04 (Russian banks).
 var bikRe = regexp.MustCompile(`(?:^|\D)(04\d{7})(?:\D|$)`)
 
 // contractRe is a contract's number where a text says it is one: «договор поставки №
 // П-77/2024», «по договору № 178», «договора 15-А».
-var contractRe = regexp.MustCompile(`(?i)договор\p{L}*(?:\s+[\p{L}-]+){0,3}?\s*(?:№|N|#)\s*([\p{L}\d][\p{L}\d/.\-]*[\p{L}\d]|\d)`)
+var contractRe = regexp.MustCompile(`[Дд][Оо][Гг][Оо][Вв][Оо][Рр]\p{L}*(?:\s+[\p{L}-]+){0,3}?\s*(?:№|N|#)\s*([\p{L}\d][\p{L}\d/.\-]*[\p{L}\d]|\d)`)
 
 // legalName is a name in quotes after a legal form: «ООО «Василёк»», «АО "Север"».
 var legalName = regexp.MustCompile(`(?:^|[^\p{L}])(?:ООО|АО|ПАО|ЗАО|ОАО|НКО|АНО|ТОО|ФГУП|МУП|ГУП)\s*[«"“„]([^«»"“”„\n]{1,80})[»"”“]`)
@@ -78,7 +78,11 @@ func detect(text string, dicts []*Dictionary) []hit {
 		}
 	}
 	// Cards grouped in fours, then every bare run of digits by its length.
-	for _, m := range cardRe.FindAllStringSubmatchIndex(text, -1) {
+	var cards [][]int
+	if groupedDigits(text) {
+		cards = cardRe.FindAllStringSubmatchIndex(text, -1)
+	}
+	for _, m := range cards {
 		d := digitsOf(text[m[2]:m[3]])
 		if len(d) >= 16 && len(d) <= 19 && luhn(d) {
 			add(hit{start: m[2], end: m[3], kind: Card, key: "card:" + d})
@@ -90,10 +94,18 @@ func detect(text string, dicts []*Dictionary) []hit {
 			add(h)
 		}
 	}
-	for _, m := range kppNear.FindAllStringSubmatchIndex(text, -1) {
+	var kpps [][]int
+	if strings.Contains(text, "КПП") || strings.Contains(text, "кпп") || strings.Contains(text, "/") {
+		kpps = kppNear.FindAllStringSubmatchIndex(text, -1)
+	}
+	for _, m := range kpps {
 		add(hit{start: m[2], end: m[3], kind: KPP, key: "kpp:" + text[m[2]:m[3]]})
 	}
-	for _, m := range contractRe.FindAllStringSubmatchIndex(text, -1) {
+	var contracts [][]int
+	if strings.Contains(text, "оговор") || strings.Contains(text, "ОГОВОР") {
+		contracts = contractRe.FindAllStringSubmatchIndex(text, -1)
+	}
+	for _, m := range contracts {
 		num := text[m[2]:m[3]]
 		if strings.ContainsAny(num, "0123456789") {
 			add(hit{start: m[2], end: m[3], kind: Contract, key: "contract:" + strings.ToLower(num)})
@@ -109,18 +121,44 @@ func detect(text string, dicts []*Dictionary) []hit {
 			add(h)
 		}
 	}
-	for _, m := range legalName.FindAllStringSubmatchIndex(text, -1) {
+	var legal [][]int
+	if strings.ContainsAny(text, "«\"“„") && strings.Contains(text, "О") {
+		legal = legalName.FindAllStringSubmatchIndex(text, -1)
+	}
+	for _, m := range legal {
 		name := strings.TrimSpace(text[m[2]:m[3]])
 		if name == "" || strings.HasPrefix(name, "[") {
 			continue
 		}
 		add(hit{start: m[2], end: m[3], kind: Counterparty, key: "name:" + fold(name)})
 	}
-	for _, m := range soleTrader.FindAllStringSubmatchIndex(text, -1) {
+	var traders [][]int
+	if strings.Contains(text, "ИП") {
+		traders = soleTrader.FindAllStringSubmatchIndex(text, -1)
+	}
+	for _, m := range traders {
 		add(hit{start: m[2], end: m[3], kind: Person, key: "person:" + fold(text[m[2]:m[3]])})
 	}
 	slices.SortFunc(hs, func(a, b hit) int { return a.start - b.start })
 	return hs
+}
+
+// groupedDigits reports whether text has four digits, a space or hyphen and a digit: what a
+// card number grouped in fours needs (a cheap test before the pattern).
+func groupedDigits(text string) bool {
+	run := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c >= '0' && c <= '9':
+			run++
+		case (c == ' ' || c == '-') && run == 4 && i+1 < len(text) && text[i+1] >= '0' && text[i+1] <= '9':
+			return true
+		default:
+			run = 0
+		}
+	}
+	return false
 }
 
 // numberHit reads a bare run of digits [start, end) of text by its length and checksum.

@@ -2,10 +2,9 @@ package anon
 
 import (
 	"hash/fnv"
-	"regexp"
-	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
@@ -25,8 +24,8 @@ type Dictionary struct {
 	inns     map[string]bool
 	kpps     map[string]bool
 	accounts map[string]bool
-	// contracts finds the catalogs' contract numbers anywhere («П-77/2024»), longest first.
-	contracts *regexp.Regexp
+	// contracts are the catalogs' contract numbers («п-77/2024»), folded, found anywhere.
+	contracts map[string]bool
 }
 
 // named is an entity of the index: its kind, and its name as a text writes it in full.
@@ -104,15 +103,11 @@ func newDictionary(c *recipe.Catalogs) *Dictionary {
 		addEntity(e, Counterparty)
 	}
 	d.index = understand.NewNameIndex(es)
-	var nums []string
+	d.contracts = map[string]bool{}
 	for _, e := range c.Contracts {
 		if n := strings.TrimSpace(e.Number); len(n) >= 2 && strings.ContainsAny(n, "0123456789") {
-			nums = append(nums, regexp.QuoteMeta(n))
+			d.contracts[ru.FoldAligned(n)] = true
 		}
-	}
-	if len(nums) > 0 {
-		sortLongestFirst(nums)
-		d.contracts = regexp.MustCompile(`(?i)(?:^|[^\p{L}\d/-])(` + strings.Join(nums, "|") + `)(?:[^\p{L}\d/-]|$)`)
 	}
 	for _, b := range c.BankAccounts {
 		d.accounts[b.Number] = true
@@ -136,19 +131,37 @@ func (d *Dictionary) names(text string) []hit {
 // numbers are the catalogs' contract numbers in text (their ИНН, КПП and accounts are read as
 // numbers by detect).
 func (d *Dictionary) numbers(text string) []hit {
-	if d == nil || d.contracts == nil {
+	if d == nil || len(d.contracts) == 0 {
 		return nil
 	}
 	var out []hit
-	for _, m := range d.contracts.FindAllStringSubmatchIndex(text, -1) {
-		out = append(out, hit{start: m[2], end: m[3], kind: Contract, key: "contract:" + strings.ToLower(text[m[2]:m[3]])})
+	start := -1
+	flush := func(end int) {
+		for end > start && (text[end-1] == '.' || text[end-1] == '-' || text[end-1] == '/') {
+			end-- // the full stop after a number
+		}
+		if end > start {
+			if n := ru.FoldAligned(text[start:end]); d.contracts[n] {
+				out = append(out, hit{start: start, end: end, kind: Contract, key: "contract:" + n})
+			}
+		}
+		start = -1
+	}
+	for i, r := range text {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || start >= 0 && (r == '/' || r == '.' || r == '-') {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			flush(i)
+		}
+	}
+	if start >= 0 {
+		flush(len(text))
 	}
 	return out
-}
-
-// sortLongestFirst orders alternatives so that the longest of two that share a beginning wins.
-func sortLongestFirst(s []string) {
-	slices.SortStableFunc(s, func(a, b string) int { return len(b) - len(a) })
 }
 
 // fold is a name as its key: lower case, ё as е, Markdown escapes and quotes gone, spaces single.

@@ -25,10 +25,10 @@ type NameSpan struct {
 // matchKey). Deletion-marked entities are found too: a name is a name. It is safe for
 // concurrent use.
 //
-// Candidates are looked up by the first two letters of each word of a name (and of its Latin
+// Candidates are looked up by the first three letters of each word of a name (and of its Latin
 // consonant skeleton), so a catalog of thousands of names costs a text a few lookups per word;
-// a typo in a word's first two letters is the price (the parser, which reads only the
-// message, still finds those).
+// a typo in a word's first three letters is the price (the parser, which reads only the
+// message, still resolves those).
 type NameIndex struct {
 	keys  []indexedKey
 	byPre map[string][]int // prefix → indexes into keys
@@ -60,12 +60,12 @@ func NewNameIndex(es []recipe.Entity) *NameIndex {
 	return x
 }
 
-// wordPrefixes are the index keys of a folded word: its first two letters, and the first two
-// consonants of its Latin skeleton (a Latin name written in Cyrillic, or the other way round).
+// wordPrefixes are the index keys of a folded word: its first three letters, and the first
+// three consonants of its Latin skeleton (a Latin name written in Cyrillic, or the other way round).
 func wordPrefixes(w string) []string {
-	out := []string{"p:" + firstRunes(w, 2)}
+	out := []string{"p:" + firstRunes(w, 3)}
 	if sk := ru.Skeleton(ru.Translit(w)); sk != "" {
-		out = append(out, "s:"+firstRunes(sk, 2))
+		out = append(out, "s:"+firstRunes(sk, 3))
 	}
 	return out
 }
