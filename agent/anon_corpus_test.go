@@ -21,6 +21,7 @@ import (
 type demoIdentifier struct {
 	what string         // for the failure message: «ИНН of ООО «Альфа»»; never the value's kind alone
 	re   *regexp.Regexp // over the request's folded text (names) or its raw text (numbers)
+	lit  string         // what re needs the text to contain: a quick test before it
 	name bool
 }
 
@@ -43,22 +44,24 @@ func demoIdentifiers(t *testing.T) []demoIdentifier {
 	number := func(s string) *regexp.Regexp { return regexp.MustCompile(`(^|\D)` + regexp.QuoteMeta(s) + `(\D|$)`) }
 	for _, e := range append(c.Organizations, c.Counterparties...) {
 		name := ru.Fold(understand.NameWords(e.Name))
-		out = append(out, demoIdentifier{what: "the name " + e.Name, re: word(name), name: true})
+		out = append(out, demoIdentifier{what: "the name " + e.Name, re: word(name), lit: name, name: true})
 		if strings.HasPrefix(e.Name, "ИП ") {
-			out = append(out, demoIdentifier{what: "the surname of " + e.Name, re: word(strings.Fields(name)[0]), name: true})
+			surname := strings.Fields(name)[0]
+			out = append(out, demoIdentifier{what: "the surname of " + e.Name, re: word(surname), lit: surname, name: true})
 		}
 		if e.INN != "" {
-			out = append(out, demoIdentifier{what: "the ИНН of " + e.Name, re: number(e.INN)})
+			out = append(out, demoIdentifier{what: "the ИНН of " + e.Name, re: number(e.INN), lit: e.INN})
 		}
 		if e.KPP != "" {
-			out = append(out, demoIdentifier{what: "the КПП of " + e.Name, re: number(e.KPP)})
+			out = append(out, demoIdentifier{what: "the КПП of " + e.Name, re: number(e.KPP), lit: e.KPP})
 		}
 	}
 	for _, k := range c.Contracts {
-		out = append(out, demoIdentifier{what: "the contract number " + k.Number, re: regexp.MustCompile(`(?i)(^|[^\p{L}\d/-])` + regexp.QuoteMeta(k.Number) + `($|[^\p{L}\d/-])`)})
+		n := ru.Fold(k.Number)
+		out = append(out, demoIdentifier{what: "the contract number " + k.Number, re: regexp.MustCompile(`(^|[^\p{L}\d/-])` + regexp.QuoteMeta(n) + `($|[^\p{L}\d/-])`), lit: n, name: true})
 	}
 	for _, b := range c.BankAccounts {
-		out = append(out, demoIdentifier{what: "the account of " + b.OrgName, re: number(b.Number)})
+		out = append(out, demoIdentifier{what: "the account of " + b.OrgName, re: number(b.Number), lit: b.Number})
 	}
 	if len(out) < 100 {
 		t.Fatalf("only %d identifiers in the demo ledger: the test would prove little", len(out))
@@ -78,7 +81,7 @@ func leaks(ids []demoIdentifier, reqs []fakes.Request) []string {
 				if id.name {
 					text = folded
 				}
-				if !seen[id.what] && id.re.MatchString(text) {
+				if !seen[id.what] && strings.Contains(text, id.lit) && id.re.MatchString(text) {
 					seen[id.what] = true
 					out = append(out, fmt.Sprintf("%s (a %s call)", id.what, r.Kind))
 				}
@@ -292,9 +295,9 @@ func TestAnonymiserModes(t *testing.T) {
 	for i := 0; i < len(qs); i += 9 {
 		sample = append(sample, qs[i])
 	}
-	plain := noLLMAgent(t)
 	for _, mode := range []anon.Mode{anon.ModeLog, anon.ModeOff, anon.ModeBlock} {
 		t.Run(string(mode), func(t *testing.T) {
+			plain := noLLMAgent(t) // the same history as the anonymised agent's
 			rec := echoLLM(t)
 			var logs bytes.Buffer
 			a := anonAgent(t, rec, mode, &logs)
