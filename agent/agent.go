@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/finbot/finbot/agent/anon"
 	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/buttons"
 	"github.com/finbot/finbot/agent/dialog"
@@ -105,6 +106,9 @@ type Options struct {
 	// expansion, the answer model (LLM_BUDGET; default 20s; negative = none). When it runs out
 	// the answer is given from the facts, as without an LLM.
 	LLMBudget time.Duration
+	// forcePlan asks the planner even of the questions the parser is sure of: the tests that
+	// must see the LLM called for every message (the anonymiser's corpus test) set it.
+	forcePlan bool
 }
 
 // DefaultLLMBudget is Options.LLMBudget's default: with the deterministic work around it, a
@@ -165,6 +169,9 @@ func New(d Deps, o Options) *Agent {
 		d.Results = history.NewMemoryResults(0, 0)
 	}
 	o = o.withDefaults()
+	if d.News != nil {
+		d.News = anon.News{Next: d.News} // the ledger's names never reach a web search
+	}
 	a := &Agent{bases: d.Bases, llm: d.LLM, dialogs: dialog.Keeper{Store: d.History, Timeout: o.HistoryTimeout, Log: o.Logger}, parser: understand.NewParser(),
 		long: buttons.Long{Store: d.Results, Timeout: o.HistoryTimeout}, log: o.Logger, now: o.Now, opts: o}
 	a.preview = a.previewDigest

@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/finbot/finbot/agent/anon"
 	"github.com/finbot/finbot/agent/api"
 	"github.com/finbot/finbot/agent/documents"
 	"github.com/finbot/finbot/agent/ledger"
@@ -72,6 +73,10 @@ func (a *Agent) Answer(ctx context.Context, req api.Request) (api.Answer, error)
 	}
 	in.text = text
 	q := query(req)
+	// One anonymiser session per answer: every LLM call of it gives a name or number the same
+	// placeholder, and the requester's catalogs are read only if a call is made (agent/anon).
+	sctx := ctx
+	ctx = anon.WithSession(ctx, anon.NewSession(func() *recipe.Catalogs { return a.catalogs(sctx, q) }))
 	q.Command, q.Text, q.History, q.Progress = req.Command, text, hist, req.Progress
 	var ans api.Answer
 	if req.Command != "" {
@@ -116,7 +121,7 @@ func (a *Agent) question(ctx context.Context, req api.Request, q skill.Query) (a
 	// «сверь» over a counterparty's uploaded act is the comparison's, whatever a planner would
 	// read into the word.
 	_, compares := a.actsClaim(q)
-	if q.Decision.Sure || a.planner == nil || phrase.Down(a.llm) || compares {
+	if q.Decision.Sure && !a.opts.forcePlan || a.planner == nil || phrase.Down(a.llm) || compares {
 		ans, err = a.decided(ctx, q, route)
 	} else {
 		ans, err = a.planned(ctx, q, route)

@@ -93,6 +93,7 @@ type wiring struct {
 	llmURL                    string                         // the LLM (planner and answers); none for ""
 	llmDeadline, planDeadline time.Duration                  // of one LLM call and of the planner; testDeadline for 0
 	source                    func(*onec.Demo) runner.Source // the 1C source over the demo base; the base itself for nil
+	guard                     llm.Guard                      // the LLM client's (the anonymiser); none for nil
 }
 
 // wholeAgent is the agent over the demo ledger, the rates stand-in and the sample knowledge
@@ -120,7 +121,7 @@ func wholeAgent(t testing.TB, w wiring, opts ...func(*Options)) *Agent {
 				*d = testDeadline
 			}
 		}
-		c := llm.New(llm.Options{BaseURL: w.llmURL, APIKey: "k", Model: "m", Timeout: w.llmDeadline, BreakerTimeout: time.Minute})
+		c := llm.New(llm.Options{BaseURL: w.llmURL, APIKey: "k", Model: "m", Timeout: w.llmDeadline, BreakerTimeout: time.Minute, Guard: w.guard})
 		deps.LLM, deps.Planner = c, plan.NewPlanner(c, plan.Options{Timeout: w.planDeadline})
 	}
 	o := Options{Now: w.now, LedgerAccess: func(int64, int64) bool { return true }, ToolTimeout: testDeadline}

@@ -82,6 +82,9 @@ type Config struct {
 	PlanConfidenceThreshold float64       // PLAN_CONFIDENCE_THRESHOLD
 	MaxToolCalls            int           // MAX_TOOL_CALLS
 	PlanCacheTTL            time.Duration // PLAN_CACHE_TTL
+	// LLMAnonymize is what is done with names, ИНН, accounts and the like in texts sent to the
+	// LLM and the embeddings service (LLM_ANONYMIZE): mask, log, block or off.
+	LLMAnonymize string
 
 	// Bank of Russia and news.
 	CBRURL        string        // CBR_URL: DailyInfo SOAP endpoint
@@ -202,6 +205,7 @@ func Vars() []Var {
 		{"PLAN_CONFIDENCE_THRESHOLD", "0.5", "Plans below this confidence (0–1) get one repair call, then the safe default plan."},
 		{"MAX_TOOL_CALLS", "4", "Tool calls one plan may make, its fallback included (1–10)."},
 		{"PLAN_CACHE_TTL", "10m", "How long a plan is reused for the same question in the same context."},
+		{"LLM_ANONYMIZE", "mask", "Identifiers in everything sent to the LLM and the embeddings service: mask (placeholders, restored in the answer), log (sent as they are; counts logged), block (masked, and a request still holding one is not sent), off (for a self-hosted LLM)."},
 		{"CBR_URL", "https://www.cbr.ru/DailyInfoWebServ/DailyInfo.asmx", "Bank of Russia DailyInfo SOAP endpoint."},
 		{"CBR_TIMEOUT", "10s", "Deadline of one call to the Bank of Russia."},
 		{"CBR_USER_AGENT", "finbot/1.0 (+https://github.com/finbot/finbot)", "User-Agent sent to the Bank of Russia (it blocks clients without one)."},
@@ -308,6 +312,7 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 		PlanConfidenceThreshold: r.float("PLAN_CONFIDENCE_THRESHOLD", 0, 1),
 		MaxToolCalls:            r.integer("MAX_TOOL_CALLS", 1, 10),
 		PlanCacheTTL:            r.duration("PLAN_CACHE_TTL", time.Second, 24*time.Hour),
+		LLMAnonymize:            strings.ToLower(r.str("LLM_ANONYMIZE")),
 
 		CBRURL:        r.url("CBR_URL"),
 		CBRTimeout:    r.duration("CBR_TIMEOUT", 100*time.Millisecond, 5*time.Minute),
@@ -399,6 +404,9 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 	}
 	if c.TranscribeAPIKey == "" && (c.TranscribeURL == "" || c.TranscribeURL == c.LLMBaseURL) {
 		c.TranscribeAPIKey = c.LLMAPIKey
+	}
+	if m := c.LLMAnonymize; m != "mask" && m != "log" && m != "block" && m != "off" {
+		r.fail("LLM_ANONYMIZE", fmt.Sprintf("must be mask, log, block or off, got %q", m))
 	}
 	if f := c.PlannerResponseFormat; f != "json_schema" && f != "json_object" {
 		r.fail("PLANNER_RESPONSE_FORMAT", fmt.Sprintf("must be json_schema or json_object, got %q", f))

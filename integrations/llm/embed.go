@@ -23,6 +23,7 @@ type Embedder struct {
 	timeout time.Duration
 	cb      *gobreaker.CircuitBreaker[[][]float32]
 	pause   *pause
+	guard   Guard
 }
 
 // NewEmbedder builds an embedder for o.Model; it makes no network call.
@@ -30,7 +31,7 @@ func NewEmbedder(o Options) *Embedder {
 	o = o.withDefaults()
 	p := newPause(o.MaxRetryAfter)
 	return &Embedder{
-		api: newAPI(o, p), model: o.Model, timeout: o.Timeout, pause: p,
+		api: newAPI(o, p), model: o.Model, timeout: o.Timeout, pause: p, guard: o.Guard,
 		cb: gobreaker.NewCircuitBreaker[[][]float32](breakerSettings("embeddings", o.BreakerTimeout)),
 	}
 }
@@ -43,7 +44,16 @@ func (e *Embedder) State() string { return e.cb.State().String() }
 
 // Embed returns one vector per text, in order. Texts are sent in batches of MaxEmbedBatch;
 // every vector of the answer must have the same, non-zero length and finite values.
+//
+// The texts pass through the embedder's Guard first (Purpose Embedding).
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if e.guard != nil {
+		sent, _, err := e.guard.Outgoing(ctx, Embedding, texts)
+		if err != nil {
+			return nil, fmt.Errorf("%w: refused before sending: %w", ErrUnavailable, err)
+		}
+		texts = sent
+	}
 	out := make([][]float32, 0, len(texts))
 	for start := 0; start < len(texts); start += MaxEmbedBatch {
 		batch := texts[start:min(start+MaxEmbedBatch, len(texts))]

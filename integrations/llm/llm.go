@@ -68,6 +68,10 @@ type Options struct {
 	// MaxRetryAfter caps the pause a 429's Retry-After imposes (default DefaultMaxRetryAfter,
 	// 60s); a negative value ignores Retry-After.
 	MaxRetryAfter time.Duration
+	// Guard sees every text before it is sent and every reply before it is returned (the
+	// anonymiser, agent/anon); nil sends texts as they are. Transcriptions do not pass through
+	// it: audio goes only to the transcription service the operator configured.
+	Guard Guard
 }
 
 // Client completes chats. It is safe for concurrent use.
@@ -77,13 +81,14 @@ type Client struct {
 	timeout time.Duration
 	cb      *gobreaker.CircuitBreaker[string]
 	pause   *pause
+	guard   Guard
 }
 
 // New builds a client; it makes no network call.
 func New(o Options) *Client {
 	o = o.withDefaults()
 	p := newPause(o.MaxRetryAfter)
-	c := &Client{api: newAPI(o, p), model: o.Model, timeout: o.Timeout, pause: p}
+	c := &Client{api: newAPI(o, p), model: o.Model, timeout: o.Timeout, pause: p, guard: o.Guard}
 	c.cb = gobreaker.NewCircuitBreaker[string](breakerSettings("llm", o.BreakerTimeout))
 	return c
 }
@@ -190,14 +195,18 @@ func (c *Client) State() string { return c.cb.State().String() }
 func (c *Client) RetryAfter() time.Time { return c.pause.untilTime() }
 
 // Complete returns the assistant's reply to msgs. It adds the call and its tokens to the
-// Usage in ctx, if any.
+// Usage in ctx, if any. The messages pass through the client's Guard, and the reply back.
 func (c *Client) Complete(ctx context.Context, msgs []Message, call Call) (string, error) {
+	msgs, restore, err := outgoing(ctx, c.guard, msgs, call)
+	if err != nil {
+		return "", err
+	}
 	req, err := c.request(msgs, call)
 	if err != nil {
 		return "", err
 	}
 	usage := UsageFrom(ctx)
-	return guarded(ctx, c.pause, c.timeout, c.cb, func(ctx context.Context) (string, error) {
+	out, err := guarded(ctx, c.pause, c.timeout, c.cb, func(ctx context.Context) (string, error) {
 		usage.addCall()
 		resp, err := c.api.CreateChatCompletion(ctx, req)
 		if err != nil {
@@ -213,6 +222,10 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, call Call) (strin
 		}
 		return text, nil
 	})
+	if err != nil {
+		return "", err
+	}
+	return restored(out, restore)
 }
 
 // request builds the chat request for one call. An invalid Schema is the caller's mistake: it

@@ -23,17 +23,36 @@ import (
 // Complete (a *RetryAfterError at once while a Retry-After runs), and an error event in the middle of the stream is an error, not a short reply. A
 // stream that ends without text is ErrBadResponse; one cut before "data: [DONE]" is
 // ErrUnavailable. The call and the tokens of the final usage chunk go to the Usage in ctx.
+//
+// With a Guard, onDelta sees the text restored: a placeholder still being written is held
+// back, and a part that cannot be restored is not shown.
 func (c *Client) Stream(ctx context.Context, msgs []Message, call Call, onDelta func(text string)) (string, error) {
+	msgs, restore, err := outgoing(ctx, c.guard, msgs, call)
+	if err != nil {
+		return "", err
+	}
 	req, err := c.request(msgs, call)
 	if err != nil {
 		return "", err
 	}
+	if restore != nil && onDelta != nil {
+		show := onDelta
+		onDelta = func(text string) {
+			if part, err := restore(settledPart(text)); err == nil && strings.TrimSpace(part) != "" {
+				show(part)
+			}
+		}
+	}
 	req.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
 	usage := UsageFrom(ctx)
-	return guarded(ctx, c.pause, c.timeout, c.cb, func(ctx context.Context) (string, error) {
+	out, err := guarded(ctx, c.pause, c.timeout, c.cb, func(ctx context.Context) (string, error) {
 		usage.addCall()
 		return c.stream(ctx, req, usage, onDelta)
 	})
+	if err != nil {
+		return "", err
+	}
+	return restored(out, restore)
 }
 
 // streamChunk is what Stream reads of a chat.completion.chunk. Error is OpenRouter's mid-stream

@@ -18,6 +18,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/finbot/finbot/agent"
+	"github.com/finbot/finbot/agent/anon"
 	"github.com/finbot/finbot/agent/buttons"
 	"github.com/finbot/finbot/agent/digest"
 	"github.com/finbot/finbot/agent/ledger"
@@ -26,6 +27,7 @@ import (
 	"github.com/finbot/finbot/agent/phrase"
 	"github.com/finbot/finbot/agent/plan"
 	"github.com/finbot/finbot/agent/rates"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/reconcile"
 	"github.com/finbot/finbot/bot"
 	"github.com/finbot/finbot/config"
@@ -165,16 +167,6 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 		return nil, err
 	}
 
-	var model phrase.LLM
-	var llmClient *llm.Client
-	if cfg.HasLLM() {
-		llmClient = llm.New(llm.Options{
-			BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey.Reveal(), Model: cfg.LLMModel, Timeout: cfg.LLMTimeout,
-			BreakerTimeout: cfg.LLMBreakerTimeout, AppTitle: "finbot", HTTPClient: a.client(ClientLLM),
-		})
-		model = llmClient
-		a.breakers["llm"] = llmClient.State
-	}
 	rates := cbr.New(cbr.Options{BaseURL: cfg.CBRURL, Timeout: cfg.CBRTimeout, UserAgent: cfg.CBRUserAgent,
 		BreakerTimeout: cfg.CBRBreakerTimeout, HTTPClient: a.client(ClientCBR)})
 	news := tavily.New(tavily.Options{BaseURL: cfg.TavilyURL, APIKey: cfg.TavilyAPIKey.Reveal(), Timeout: cfg.TavilyTimeout,
@@ -188,11 +180,28 @@ func New(ctx context.Context, cfg config.Config, o Options) (_ *App, err error) 
 	if ln != nil {
 		lane = ln
 	}
+	// Everything sent to the LLM and the embeddings service passes the anonymiser: it is the
+	// clients' Guard, so no call can go round it (LLM_ANONYMIZE; docs/security.md).
+	guard, err := anon.New(anon.Options{Mode: anon.Mode(cfg.LLMAnonymize), Logger: a.log, Catalogs: installationCatalogs(ln)})
+	if err != nil {
+		return nil, fmt.Errorf("LLM_ANONYMIZE: %w", err)
+	}
+	var model phrase.LLM
+	var llmClient *llm.Client
+	if cfg.HasLLM() {
+		llmClient = llm.New(llm.Options{
+			BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey.Reveal(), Model: cfg.LLMModel, Timeout: cfg.LLMTimeout,
+			BreakerTimeout: cfg.LLMBreakerTimeout, AppTitle: "finbot", HTTPClient: a.client(ClientLLM), Guard: guard,
+		})
+		model = llmClient
+		a.breakers["llm"] = llmClient.State
+	}
 	var embedder *llm.Embedder
 	if cfg.EmbeddingsModel != "" {
 		embedder = llm.NewEmbedder(llm.Options{
 			BaseURL: cfg.EmbeddingsBaseURL, APIKey: cfg.EmbeddingsAPIKey.Reveal(), Model: cfg.EmbeddingsModel,
 			Timeout: cfg.LLMTimeout, BreakerTimeout: cfg.LLMBreakerTimeout, AppTitle: "finbot", HTTPClient: a.client(ClientEmbeddings),
+			Guard: guard,
 		})
 		a.embedder = embedder
 		a.breakers["embeddings"] = embedder.State
@@ -318,6 +327,24 @@ func (a *App) Status(ctx context.Context) []string { return a.status(ctx) }
 
 // DurableDocs reports whether documents live in Redis (and so outlive the process).
 func (a *App) DurableDocs() bool { return a.durableDocs }
+
+// installationCatalogs are the catalogs of the one 1C base, masked in every text sent to the
+// LLM besides the requester's own (a user without access to 1C, an upload's embeddings); nil
+// with several bases (ONEC_CHANNELS), whose users' sessions bring their own.
+func installationCatalogs(ln *runner.Lane) func(ctx context.Context) *recipe.Catalogs {
+	if ln == nil {
+		return nil
+	}
+	return func(ctx context.Context) *recipe.Catalogs {
+		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		c, err := ln.Catalogs(ctx)
+		if err != nil {
+			return nil
+		}
+		return &c
+	}
+}
 
 // newTransport is http.DefaultTransport with room for concurrent answers per host.
 func newTransport() *http.Transport {

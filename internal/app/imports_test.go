@@ -22,7 +22,7 @@ import (
 //     included (one constructor of the application);
 //   - the agent's core is what every skill may use: api (what the agent and the front ends say to
 //     each other), understand, plan, skill, recipe, phrase,
-//     passages, buttons, dialog, executor, facts, render, postcheck, md, chart, reconcile (the act of reconciliation). Every other package under
+//     passages, buttons, dialog, executor, facts, render, postcheck, md, chart, reconcile (the act of reconciliation), anon (the anonymiser before the LLM). Every other package under
 //     agent/ is a skill
 //     (or a skill's own subpackage, such as agent/ledger/runner) and is registered by a row of
 //     the agent's table: a skill imports no other skill, and the core imports no skill. A new
@@ -194,7 +194,7 @@ func layer(p string) int {
 
 // core are the agent's shared packages: the vocabulary, the planner, the answer LLM and the
 // skills' interface. Every other package under agent/ is a skill.
-var core = []string{"api", "understand", "plan", "skill", "recipe", "phrase", "passages", "buttons", "dialog", "executor", "facts", "render", "postcheck", "md", "chart", "reconcile"}
+var core = []string{"anon", "api", "understand", "plan", "skill", "recipe", "phrase", "passages", "buttons", "dialog", "executor", "facts", "render", "postcheck", "md", "chart", "reconcile"}
 
 // skill is the skill p belongs to ("agent/ledger" for agent/ledger/runner), "" when p is not
 // a skill's.
