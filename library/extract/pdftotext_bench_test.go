@@ -18,15 +18,17 @@ import (
 func BenchmarkPDFReaders(b *testing.B) {
 	type input struct {
 		name string
-		data []byte
+		make func(testing.TB) []byte // made in its sub-benchmark, so that no other input counts in its peak
 	}
 	var inputs []input
 	supply, err := os.ReadFile(filepath.Join("..", "..", "agent", "documents", "testdata", "docset", "02_supply.md"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	one, _, _ := printedPDF(b, string(supply))
-	inputs = append(inputs, input{"ordinary/supply-contract", one})
+	inputs = append(inputs, input{"ordinary/supply-contract", func(t testing.TB) []byte {
+		data, _, _ := printedPDF(t, string(supply))
+		return data
+	}})
 	// The whole first docset printed as one long document.
 	var all strings.Builder
 	files, _ := filepath.Glob(filepath.Join("..", "..", "agent", "documents", "testdata", "docset*", "0*.md"))
@@ -38,11 +40,13 @@ func BenchmarkPDFReaders(b *testing.B) {
 		all.Write(raw)
 		all.WriteString("\n\n")
 	}
-	long, _, _ := printedPDF(b, strings.Repeat(all.String(), 4))
-	inputs = append(inputs, input{"ordinary/docsets-x4", long})
+	inputs = append(inputs, input{"ordinary/docsets-x4", func(t testing.TB) []byte {
+		data, _, _ := printedPDF(t, strings.Repeat(all.String(), 4))
+		return data
+	}})
 	for _, h := range hostileShapes() {
 		if strings.HasPrefix(h.name, "pdf/") {
-			inputs = append(inputs, input{"hostile/" + strings.TrimPrefix(h.name, "pdf/"), h.make(b)})
+			inputs = append(inputs, input{"hostile/" + strings.TrimPrefix(h.name, "pdf/"), h.make})
 		}
 	}
 	bin := ""
@@ -51,19 +55,24 @@ func BenchmarkPDFReaders(b *testing.B) {
 	} else if os.Getenv("FINBOT_REQUIRE_OCR") == "1" {
 		b.Fatal(err)
 	}
+	var wrap []string // GNU time, for pdftotext's own peak RSS (see runPDFToTextIn)
+	if _, err := os.Stat("/usr/bin/time"); err == nil {
+		wrap = []string{"/usr/bin/time", "-f", "maxrss=%M"}
+	}
 	for _, in := range inputs {
 		b.Run("ours/"+in.name, func(b *testing.B) {
-			b.SetBytes(int64(len(in.data)))
+			data := in.make(b)
+			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			var peak float64
 			var err error
 			for b.Loop() {
 				p := startPeak()
-				_, err = Extract(context.Background(), "x.pdf", in.data, Limits{})
+				_, err = Extract(context.Background(), "x.pdf", data, Limits{})
 				peak = max(peak, p.Stop())
 			}
 			b.ReportMetric(peak, "peak-MiB")
-			b.Logf("%s: %d bytes, %s, peak %.0f MiB", in.name, len(in.data), outcome(err), peak)
+			b.Logf("%s: %d bytes, %s, peak %.0f MiB", in.name, len(data), outcome(err), peak)
 		})
 		if bin == "" {
 			continue
@@ -73,14 +82,15 @@ func BenchmarkPDFReaders(b *testing.B) {
 				continue // the modes share the parser: one is enough for the hostile files
 			}
 			b.Run(strings.ReplaceAll(m.name, " ", "")+"/"+in.name, func(b *testing.B) {
-				b.SetBytes(int64(len(in.data)))
+				data := in.make(b)
+				b.SetBytes(int64(len(data)))
 				var peak int64
 				var err error
 				var chars int
 				for b.Loop() {
 					ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 					var r popplerRun
-					r, err = runPDFToText(ctx, bin, in.data, 4*DefaultMaxChars, m.args...)
+					r, err = runPDFToTextIn(ctx, wrap, bin, data, 4*DefaultMaxChars, m.args...)
 					cancel()
 					peak = max(peak, r.maxRSS)
 					chars = len(popplerText(r.pages))
@@ -90,7 +100,7 @@ func BenchmarkPDFReaders(b *testing.B) {
 				if err != nil {
 					res = err.Error()
 				}
-				b.Logf("%s: %d bytes, %s (%d bytes of text), peak RSS %.0f MiB", in.name, len(in.data), res, chars, float64(peak)/(1<<20))
+				b.Logf("%s: %d bytes, %s (%d bytes of text), peak RSS %.0f MiB", in.name, len(data), res, chars, float64(peak)/(1<<20))
 			})
 		}
 	}
