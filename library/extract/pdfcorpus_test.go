@@ -544,13 +544,13 @@ func wordDistance(a, b []string) int {
 
 // pdfTotals sums scores over a corpus: word figures weighted by the known words.
 type pdfTotals struct {
-	docs, failed                      int
-	words                             int
-	recall, precision, order          float64
-	clauses, clausesN, rows, rowsN    int
-	amounts, amountsN                 int
-	perfectDocs                       int
-	names                             []string // documents it failed on
+	docs, failed                   int
+	words                          int
+	recall, precision, order       float64
+	clauses, clausesN, rows, rowsN int
+	amounts, amountsN              int
+	perfectDocs                    int
+	names                          []string // documents it failed on
 }
 
 func (t *pdfTotals) add(name, want string, s pdfScore, err error) {
