@@ -157,7 +157,7 @@ var pdftotextModes = flag.Bool("pdftotext-modes", false, "TestPDFReaderQuality: 
 // TestPDFReaderQuality scores our reader on the corpus always, and pdftotext beside it when the
 // command is installed. Our reader must keep what the downstream relies on: every clause number
 // at a line start, every table row on one line, every amount whole, and the words in order.
-// Run with -v for the per-document table (-pdftotext-modes for -layout and -raw as well).
+// Run with -v for the per-document table (`-args -pdftotext-modes` for -layout and -raw as well).
 func TestPDFReaderQuality(t *testing.T) {
 	corpus := pdfCorpus(t)
 	ours := &pdfTotals{}
