@@ -1391,6 +1391,12 @@ var speakWords = map[string]string{
 	// a contract ends «отказавшись от Договора» as often as by «расторжение»
 	"расторжение": "расторжение отказ", "расторжении": "расторжение отказ",
 	"расторгнуть": "расторгнуть отказ", "расторгать": "расторгнуть отказ",
+	// a contract writes what is paid as «оплата», «вносится», «перечисляет»; a user says «заплатить»
+	// (not the shared stemmer's family: «заплатили налог» would weigh the knowledge base's every
+	// article on payments)
+	"заплатить": "оплата", "заплачу": "оплата",
+	// premises are «возвращены» by a lease's words, «освобождены» by a user's
+	"освободить": "освободить возврат",
 }
 
 func init() {
