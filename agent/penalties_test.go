@@ -88,7 +88,7 @@ func TestRenewedEnd(t *testing.T) {
 	a := docsetAgent(t, "", docsetFilesIn(t, docset3Dir), 40000)
 	ans := ask(t, a, Request{UserID: 40000, ChatID: 40500}, "какие договоры у нас заканчиваются в этом году")
 	for _, w := range []string{"ТЭ-305/26", "продлевается на следующий год", "не позднее 01.12.2026",
-		"этот срок уже прошёл: если отказ не заявляли, договор продлится до 31.12.2027"} {
+		"этот срок уже прошёл: если отказ не заявляли, договор продлится на 2027 год — до 31.12.2027"} {
 		if !strings.Contains(ans.Text, w) {
 			t.Errorf("no %q in\n%s", w, ans.Text)
 		}

@@ -182,7 +182,11 @@ func contractEnds(q Question, rds []*readDoc, docs []docstore.Doc, only []int) (
 					what += " — этот срок уже прошёл"
 					if !next.IsZero() && !q.Now.After(x.term.End.AddDate(0, 0, 1)) {
 						// nobody can object any more: the contract runs on to the renewed end
-						what += ": если отказ не заявляли, договор продлится до " + next.Format("02.01.2006")
+						what += ": если отказ не заявляли, договор продлится"
+						if next.Month() == time.December && next.Day() == 31 && next.Year() == x.term.End.Year()+1 {
+							what += " на " + strconv.Itoa(next.Year()) + " год —" // a calendar year's renewal
+						}
+						what += " до " + next.Format("02.01.2006")
 					}
 				}
 			}
