@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -207,5 +208,31 @@ func TestMostAfterIncreaseNotOfTheTax(t *testing.T) {
 	ans := ask(t, a, Request{UserID: 41100, ChatID: 41100}, "максимум какая будет стоимость обслуживания при продлении")
 	if text := docsetNorm(ans.Text); strings.Contains(text, "24200,00") || !strings.Contains(text, "134200,00") {
 		t.Errorf("kind %s: %q", ans.Kind, ans.Text)
+	}
+}
+
+// TestCleaningContractInEverydayWords: a services contract none of the question sets has, asked
+// as an accountant types — «сколько стоит» is the «стоимость» the contract states, «клининг» and
+// «генералка» its «уборка», a sum «в том числе НДС 22 %» without the tax's amount is netted by
+// its rate, and a contract one may «отказаться от» has a clause on termination: never «нет пункта
+// о расторжении».
+func TestCleaningContractInEverydayWords(t *testing.T) {
+	data, err := os.ReadFile("testdata/fresh/cleaning.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := docsetAgent(t, "", []File{{Name: "cleaning.md", Data: data}}, 41200)
+	for i, c := range []struct{ q, want, deny string }{
+		{"сколько стоит уборка в месяц", "84000,00", "не нашёл"},
+		{"генералка сколько стоит без ндс", "30000,00", "36600,00 ₽**"},
+		{"пени за просрочку оплаты клининга какие", "п. 3.1", "базе знаний"},
+		{"максимальная ответственность клининга за ущерб", "500000,00", "не нашёл"},
+		{"как расторгнуть договор с чистым домом", "", "нет пункта о расторжении"},
+	} {
+		ans := ask(t, a, Request{UserID: 41200, ChatID: 41200 + int64(i)}, c.q)
+		text := docsetNorm(ans.Text)
+		if !strings.Contains(text, c.want) || c.deny != "" && strings.Contains(text, docsetNorm(c.deny)) {
+			t.Errorf("%q (%s/%s):\n%s", c.q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, ans.Text)
+		}
 	}
 }

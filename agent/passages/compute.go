@@ -47,7 +47,35 @@ func netOfVAT(q Question, hits []library.ClauseHit, place func(library.ClauseHit
 		return fmt.Sprintf("Без НДС: %s − %s = **%s** (расчёт по %s)\\.", md.Escape(ru.Money(gross)), md.Escape(ru.Money(vat)),
 			md.Escape(ru.Money(gross-vat)), md.Escape(place(h)))
 	}
+	// no clause states its VAT's amount: the best one that states a sum with VAT included at a
+	// rate (never a rate per square metre when the monthly payment states its VAT, above)
+	for _, h := range hits {
+		if line := netOfRate(h, place); line != "" {
+			return line
+		}
+	}
 	return ""
+}
+
+// vatRateIncluded: «36 600,00 рублей, в том числе НДС 22 %» — the rate, not the tax's amount.
+var vatRateIncluded = regexp.MustCompile(`(\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})*,\d{2})(?:[^.;]|\.\s*[а-яё,]){0,160}?в\s+(?:том\s+числе|т\.\s?ч\.)\s+НДС\s+(\d{1,2})\s?%`)
+
+// netOfRate is the line that computes the amount without VAT from a unit that states a sum with
+// VAT included at a rate, not the tax itself: 36 600,00 × 100 / 122 = 30 000,00, rounded to the
+// kopeck as an invoice rounds it; "" when the unit states none.
+func netOfRate(h library.ClauseHit, place func(library.ClauseHit) string) string {
+	m := vatRateIncluded.FindStringSubmatch(h.Unit.Text)
+	if m == nil {
+		return ""
+	}
+	gross, ok := kopecks(m[1])
+	rate, err := strconv.Atoi(m[2])
+	if !ok || err != nil || rate <= 0 {
+		return ""
+	}
+	net := ru.Kopecks(new(big.Rat).SetFrac64(gross, int64(100+rate))) // kopecks × 100 / (100 + rate), in roubles
+	return fmt.Sprintf("Без НДС: %s × 100 / %d = **%s**, НДС %d %% — %s (расчёт по %s)\\.", md.Escape(ru.Money(gross)), 100+rate,
+		md.Escape(ru.Money(net)), rate, md.Escape(ru.Money(gross-net)), md.Escape(place(h)))
 }
 
 // asksWhich: the question asks which items («какие позиции в прайсе без ндс»), not an amount.

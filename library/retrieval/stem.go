@@ -69,6 +69,9 @@ var abbreviations = map[string]string{
 	"сч":   "счет",
 	"бух":  "бухгалтер",
 	"зп":   "зарплата",
+	// «сколько стоит» asks the «стоимость» a contract states (the stemmer leaves «сто», a number)
+	"стоит": "стоимость", "стоят": "стоимость", "стоить": "стоимость", "стоило": "стоимость",
+	"стоила": "стоимость", "стоили": "стоимость", "стоить-то": "стоимость",
 }
 
 // families folds Snowball stems of one derivational family, or plain
