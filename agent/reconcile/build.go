@@ -56,12 +56,36 @@ const (
 	KindDebtCorrection  = "Корректировка долга"
 	KindOpening         = "Ввод остатков"
 	KindOperation       = "Операция"
+	KindLoan            = "Займ"          // BP: a loan given (58.03) or received (66, 67), its interest
+	KindLoanReturn      = "Возврат займа" // BP: a loan returned either way
 )
+
+// loanAccount: 58, 66, 67 and their sub-accounts, BP's loan accounts of the act.
+func loanAccount(acc string) bool {
+	for _, root := range []string{"58", "66", "67"} {
+		if acc == root || strings.HasPrefix(acc, root+".") {
+			return true
+		}
+	}
+	return false
+}
 
 // kindOf names a line by its registrar's type and, for a payment, by which way it went: money in
 // on a customer's account is their payment, on a supplier's a refund to us; money out the other
 // way round.
+//
+// A line on a loan account is named by the account and the side, whatever its registrar, as BP's
+// ПредставлениеХозяйственнойОперации names it: our debit on 58.03 is a loan given («Займ»), on 66
+// or 67 a loan returned to the lender («Возврат займа»); our credit the other way round (an
+// accrued interest on 66.04 is «Займ» too).
 func kindOf(r onec.ReconciliationRow) string {
+	if loanAccount(r.Account) {
+		given := strings.HasPrefix(r.Account, "58")
+		if (r.Debit > 0) == given {
+			return KindLoan
+		}
+		return KindLoanReturn
+	}
 	supplier := strings.HasPrefix(r.Account, "60")
 	switch r.Registrar.Kind() {
 	case "РеализацияТоваровУслуг":

@@ -73,6 +73,7 @@ func Realistic(seed uint64) *onec.Ledger {
 	r.storno()
 	r.noSettlementDocuments()
 	r.stock(seed)
+	r.loans(seed)
 	r.sort()
 	return base
 }
