@@ -125,9 +125,31 @@ var reconcileBalancesText = `// finbot: address.reconciliation.balances
 	ГДЕ
 		ОиО.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов) КАК Строки`
 
+// incomingTypes are the registrars whose number and date are the counterparty's (BP 3.0's
+// НомерВходящегоДокумента and ДатаВходящегоДокумента, both attributes of the type in the
+// metadata extract): a purchase and its correction (the supplier's invoice or UPD), a bank
+// receipt or payment (the payment order's). BP prints them on the act
+// (ДанныеПервичныхДокументов.Номер and .Дата, which BP fills from those attributes); an empty
+// one falls back to ours.
+var incomingTypes = []string{"ПоступлениеТоваровУслуг", "КорректировкаПоступления", "ПоступлениеНаРасчетныйСчет", "СписаниеСРасчетногоСчета"}
+
+// incomingField is the attribute field of a registrar of incomingTypes, NULL for the others.
+func incomingField(field string) string {
+	var b strings.Builder
+	b.WriteString("ВЫБОР")
+	for _, t := range incomingTypes {
+		b.WriteString(`
+			КОГДА Строки.Регистратор ССЫЛКА Документ.` + t + `
+				ТОГДА ВЫРАЗИТЬ(Строки.Регистратор КАК Документ.` + t + `).` + field)
+	}
+	b.WriteString(`
+		КОНЕЦ`)
+	return b.String()
+}
+
 // reconcileLinesText: one row per registrar of the period — its date (the record's Период, as
-// BP's act dates a line), its number, the settlement account it moved and its debit and credit
-// on the act. The conditions on the account and the counterparty stand in the virtual table's
+// BP's act dates a line), its number, the settlement account it moved, its debit and credit
+// on the act, and the incoming number and date of a document that has them (NULL otherwise). The conditions on the account and the counterparty stand in the virtual table's
 // parameter, so 1C reads only the counterparty's settlement records.
 var reconcileLinesText = `// finbot: address.reconciliation.lines
 ВЫБРАТЬ
@@ -136,7 +158,9 @@ var reconcileLinesText = `// finbot: address.reconciliation.lines
 	Строки.Регистратор.Номер КАК Номер,
 	МАКСИМУМ(Строки.Счет) КАК Счет,
 	СУММА(Строки.Дебет) КАК Дебет,
-	СУММА(Строки.Кредит) КАК Кредит
+	СУММА(Строки.Кредит) КАК Кредит,
+	МАКСИМУМ(` + incomingField("НомерВходящегоДокумента") + `) КАК НомерВходящегоДокумента,
+	МАКСИМУМ(` + incomingField("ДатаВходящегоДокумента") + `) КАК ДатаВходящегоДокумента
 ИЗ
 	(ВЫБРАТЬ
 		Записи.Регистратор КАК Регистратор,

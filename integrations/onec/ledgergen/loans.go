@@ -3,6 +3,7 @@ package ledgergen
 import (
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -123,6 +124,49 @@ func (r *reshaper) bank(doc int, org string) {
 			acc := *d.BankAccount
 			r.l.Documents[doc].BankAccount = &acc
 			return
+		}
+	}
+}
+
+// incomingTypes are the documents that carry the counterparty's number and date
+// (НомерВходящегоДокумента, ДатаВходящегоДокумента) and BP's act prints them by.
+var incomingTypes = map[string]bool{"ПоступлениеТоваровУслуг": true, "КорректировкаПоступления": true,
+	"ПоступлениеНаРасчетныйСчет": true, "СписаниеСРасчетногоСчета": true}
+
+// incoming gives the documents of incomingTypes their incoming number and date, as a real base
+// has them: a supplier's invoice or UPD its number (digits, now and then with the supplier's
+// prefix) and date, up to three days before ours; a bank receipt the payer's payment order
+// number and its date, a day before or the same; our payment its payment order's number, one
+// sequence per organization, the same day. One purchase in twenty is left without, as a base
+// has them (BP then prints our number). A stream of its own, after every other pass.
+func (r *reshaper) incoming(seed uint64) {
+	rnd := rand.New(rand.NewPCG(seed, 0x1AC0))
+	orders := map[string]int{}
+	dateOnly := func(t time.Time, back int) *onec.LocalTime {
+		y, m, d := t.AddDate(0, 0, -back).Date()
+		return &onec.LocalTime{Time: time.Date(y, m, d, 0, 0, 0, 0, time.UTC)}
+	}
+	prefixes := []string{"УТ-", "А", "ТД-", "К/"}
+	for i := range r.l.Documents {
+		d := &r.l.Documents[i]
+		if !incomingTypes[d.Type] {
+			continue
+		}
+		switch d.Type {
+		case "ПоступлениеТоваровУслуг", "КорректировкаПоступления":
+			if rnd.IntN(20) == 0 {
+				continue
+			}
+			n := strconv.Itoa(1 + rnd.IntN(4999))
+			if rnd.IntN(4) == 0 {
+				n = prefixes[rnd.IntN(len(prefixes))] + n
+			}
+			d.IncomingNumber, d.IncomingDate = n, dateOnly(d.Date.Time, rnd.IntN(4))
+		case "ПоступлениеНаРасчетныйСчет":
+			d.IncomingNumber, d.IncomingDate = strconv.Itoa(1+rnd.IntN(999)), dateOnly(d.Date.Time, rnd.IntN(2))
+		case "СписаниеСРасчетногоСчета":
+			orders[d.OrganizationRef]++
+			d.IncomingNumber, d.IncomingDate = strconv.Itoa(orders[d.OrganizationRef]), dateOnly(d.Date.Time, 0)
 		}
 	}
 }

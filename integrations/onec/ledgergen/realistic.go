@@ -75,6 +75,7 @@ func Realistic(seed uint64) *onec.Ledger {
 	r.stock(seed)
 	r.loans(seed)
 	r.sort()
+	r.incoming(seed)
 	return base
 }
 

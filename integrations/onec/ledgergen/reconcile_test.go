@@ -40,6 +40,10 @@ type actLine struct {
 	date          time.Time
 	number        string
 	debit, credit onec.Kopecks
+	// incoming and inDate: the document's НомерВходящегоДокумента and ДатаВходящегоДокумента
+	// where its type has both (a purchase and its correction, a bank document), "" and zero else.
+	incoming string
+	inDate   time.Time
 }
 
 // actCalc is the act as the calculation makes it.
@@ -74,8 +78,10 @@ func onAct(acc string, subs []onec.Subconto, cp, ctr string) bool {
 
 func (c *calc) act(org string, tc actCase) actCalc {
 	number := map[string]string{}
+	docs := map[string]onec.Document{}
 	for _, d := range c.l.Documents {
 		number[d.Ref] = d.Number
+		docs[d.Ref] = d
 	}
 	start, end := tc.from, tc.to.AddDate(0, 0, 1)
 	out := actCalc{lines: map[string]actLine{}}
@@ -107,6 +113,13 @@ func (c *calc) act(org string, tc actCase) actCalc {
 			line.date = m.Period.Time
 		}
 		line.number = number[m.RecorderRef]
+		switch d := docs[m.RecorderRef]; d.Type {
+		case "ПоступлениеТоваровУслуг", "КорректировкаПоступления", "ПоступлениеНаРасчетныйСчет", "СписаниеСРасчетногоСчета":
+			line.incoming = d.IncomingNumber
+			if d.IncomingDate != nil {
+				line.inDate = d.IncomingDate.Time
+			}
+		}
 		switch {
 		case kt:
 			line.credit += m.Amount
@@ -168,7 +181,7 @@ func checkAct(t *testing.T, c *calc, d *onec.Demo, org string, tc actCase) actCa
 			t.Errorf("%s dated %s after a line of %s", r.Registrar.Presentation, r.Date.Format(time.DateTime), prev.Format(time.DateTime))
 		}
 		prev = r.Date
-		got[r.Registrar.UUID] = actLine{date: r.Date, number: r.Number, debit: r.Debit, credit: r.Credit}
+		got[r.Registrar.UUID] = actLine{date: r.Date, number: r.Number, debit: r.Debit, credit: r.Credit, incoming: r.IncomingNumber, inDate: r.IncomingDate}
 	}
 	if len(got) != len(want.lines) {
 		t.Errorf("%d lines, the calculation %d", len(got), len(want.lines))
@@ -194,7 +207,8 @@ func checkAct(t *testing.T, c *calc, d *onec.Demo, org string, tc actCase) actCa
 }
 
 func lineString(l actLine) string {
-	return fmt.Sprintf("%s № %s Дт %s Кт %s", l.date.Format(time.DateTime), l.number, l.debit.Decimal(), l.credit.Decimal())
+	return fmt.Sprintf("%s № %s (вх. %s от %s) Дт %s Кт %s", l.date.Format(time.DateTime), l.number, l.incoming, l.inDate.Format(time.DateOnly),
+		l.debit.Decimal(), l.credit.Decimal())
 }
 
 // actCasesOf are the acts asked of org: every counterparty it has settlement records with, over
@@ -317,7 +331,7 @@ func TestActOfBothSides(t *testing.T) {
 func TestRealisticActAgainstCalculation(t *testing.T) {
 	l, d := realisticBase(t)
 	c := newCalc(l)
-	returns, currency, loans := 0, 0, 0
+	returns, currency, loans, incoming := 0, 0, 0, 0
 	for _, org := range organizations(l) {
 		cases := actCasesOf(l, org.Ref, c, 5)
 		loanCases := map[actCase]bool{}
@@ -341,9 +355,18 @@ func TestRealisticActAgainstCalculation(t *testing.T) {
 				if loanCases[tc] {
 					loans += len(a.lines)
 				}
+				for _, line := range a.lines {
+					if line.incoming != "" {
+						incoming++
+					}
+				}
 			})
 		}
 	}
+	if incoming == 0 {
+		t.Error("no line with an incoming number")
+	}
+	t.Logf("%d lines with an incoming number", incoming)
 	if returns == 0 || currency == 0 || loans == 0 {
 		t.Errorf("the cases prove too little: %d lines with a negative credit, %d currency counterparties, %d lines of loan counterparties",
 			returns, currency, loans)
