@@ -30,9 +30,24 @@ func Build(h Heading, totals onec.CardTotalsRow, rows []onec.ReconciliationRow) 
 	a := Act{Ours: h.Ours, Theirs: h.Theirs, Contract: h.Contract, From: day(h.From), To: day(h.To),
 		Opening: totals.Opening, Closing: totals.Closing}
 	for _, r := range rows {
-		a.Lines = append(a.Lines, Line{Date: day(r.Date), Kind: kindOf(r), Number: PrintNumber(r.Number), Debit: r.Debit, Credit: r.Credit})
+		a.Lines = append(a.Lines, lineOf(r))
 	}
 	return a
+}
+
+// lineOf is a row as BP's act prints it (РеквизитыДокумента): a document with an incoming number
+// (a supplier's invoice, a payment order) under that number and, when it has one, its incoming
+// date — the counterparty's own, as their act shows the document; else our number as BP prints
+// it and the record's date. Own keeps our number where the incoming one is printed.
+func lineOf(r onec.ReconciliationRow) Line {
+	l := Line{Date: day(r.Date), Kind: kindOf(r), Number: PrintNumber(r.Number), Debit: r.Debit, Credit: r.Credit}
+	if r.IncomingNumber != "" {
+		l.Own, l.Number = l.Number, r.IncomingNumber
+	}
+	if !r.IncomingDate.IsZero() {
+		l.Date = day(r.IncomingDate)
+	}
+	return l
 }
 
 // day is t's calendar day in Moscow time: 1C's dates are Moscow's wall clock, which the toolkit
@@ -163,6 +178,18 @@ func (a Act) Verdict() string {
 		return head + " взаимная задолженность отсутствует."
 	}
 	return head + " задолженность в пользу " + p.Name + " составляет " + Roubles(sum) + " руб."
+}
+
+// PrintedVerdict is the verdict as BP's printed form writes it, the sum in words after the
+// figures (ЧислоПрописью, as ФорматироватьСуммуПрописьюПлатежногоДокумента writes it): «… составляет
+// 3 076 579,33 руб. (Три миллиона семьдесят шесть тысяч пятьсот семьдесят девять рублей 33
+// копейки).»
+func (a Act) PrintedVerdict() string {
+	_, sum, ok := a.Creditor()
+	if !ok {
+		return a.Verdict()
+	}
+	return strings.TrimSuffix(a.Verdict(), ".") + ". (" + ru.RoublesInWords(int64(sum)) + ")."
 }
 
 // Roubles writes an amount as the act prints it: «3 076 579,33», «−1 200,00», with no-break
