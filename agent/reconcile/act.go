@@ -18,13 +18,21 @@ type Party struct {
 	Name string // «ООО "Альфа"» as the catalog names it
 	INN  string
 	KPP  string // "" for an individual entrepreneur, or where the catalog has none
+	// Director and Accountant are the signatories the printed form names (BP's
+	// ОтветственныеЛицаОрганизаций: the head and the chief accountant, «Фамилия И.О.»); "" where
+	// the base keeps none — the form then prints blank lines for them, as BP does.
+	Director   string `json:",omitempty"`
+	Accountant string `json:",omitempty"`
 }
 
 // Line is one document or payment of the period.
 type Line struct {
-	Date   time.Time    // the document's date (Moscow), day precision
-	Kind   string       // «Реализация (акт, накладная)», «Оплата», «Поступление (акт, накладная)» …
-	Number string       // the document's number as printed, may be empty
+	Date   time.Time // the document's date (Moscow), day precision
+	Kind   string    // «Реализация (акт, накладная)», «Оплата», «Поступление (акт, накладная)» …
+	Number string    // the document's number as printed, may be empty
+	// Own is our document's number as BP prints it where Number is the counterparty's incoming
+	// one (НомерВходящегоДокумента), "" otherwise.
+	Own    string       `json:",omitempty"`
 	Debit  onec.Kopecks // increases the counterparty's debt to us
 	Credit onec.Kopecks // decreases it
 }

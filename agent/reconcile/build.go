@@ -30,9 +30,24 @@ func Build(h Heading, totals onec.CardTotalsRow, rows []onec.ReconciliationRow) 
 	a := Act{Ours: h.Ours, Theirs: h.Theirs, Contract: h.Contract, From: day(h.From), To: day(h.To),
 		Opening: totals.Opening, Closing: totals.Closing}
 	for _, r := range rows {
-		a.Lines = append(a.Lines, Line{Date: day(r.Date), Kind: kindOf(r), Number: PrintNumber(r.Number), Debit: r.Debit, Credit: r.Credit})
+		a.Lines = append(a.Lines, lineOf(r))
 	}
 	return a
+}
+
+// lineOf is a row as BP's act prints it (РеквизитыДокумента): a document with an incoming number
+// (a supplier's invoice, a payment order) under that number and, when it has one, its incoming
+// date — the counterparty's own, as their act shows the document; else our number as BP prints
+// it and the record's date. Own keeps our number where the incoming one is printed.
+func lineOf(r onec.ReconciliationRow) Line {
+	l := Line{Date: day(r.Date), Kind: kindOf(r), Number: PrintNumber(r.Number), Debit: r.Debit, Credit: r.Credit}
+	if r.IncomingNumber != "" {
+		l.Own, l.Number = l.Number, r.IncomingNumber
+	}
+	if !r.IncomingDate.IsZero() {
+		l.Date = day(r.IncomingDate)
+	}
+	return l
 }
 
 // day is t's calendar day in Moscow time: 1C's dates are Moscow's wall clock, which the toolkit
@@ -56,12 +71,36 @@ const (
 	KindDebtCorrection  = "Корректировка долга"
 	KindOpening         = "Ввод остатков"
 	KindOperation       = "Операция"
+	KindLoan            = "Займ"          // BP: a loan given (58.03) or received (66, 67), its interest
+	KindLoanReturn      = "Возврат займа" // BP: a loan returned either way
 )
+
+// loanAccount: 58, 66, 67 and their sub-accounts, BP's loan accounts of the act.
+func loanAccount(acc string) bool {
+	for _, root := range []string{"58", "66", "67"} {
+		if acc == root || strings.HasPrefix(acc, root+".") {
+			return true
+		}
+	}
+	return false
+}
 
 // kindOf names a line by its registrar's type and, for a payment, by which way it went: money in
 // on a customer's account is their payment, on a supplier's a refund to us; money out the other
 // way round.
+//
+// A line on a loan account is named by the account and the side, whatever its registrar, as BP's
+// ПредставлениеХозяйственнойОперации names it: our debit on 58.03 is a loan given («Займ»), on 66
+// or 67 a loan returned to the lender («Возврат займа»); our credit the other way round (an
+// accrued interest on 66.04 is «Займ» too).
 func kindOf(r onec.ReconciliationRow) string {
+	if loanAccount(r.Account) {
+		given := strings.HasPrefix(r.Account, "58")
+		if (r.Debit > 0) == given {
+			return KindLoan
+		}
+		return KindLoanReturn
+	}
 	supplier := strings.HasPrefix(r.Account, "60")
 	switch r.Registrar.Kind() {
 	case "РеализацияТоваровУслуг":
@@ -139,6 +178,18 @@ func (a Act) Verdict() string {
 		return head + " взаимная задолженность отсутствует."
 	}
 	return head + " задолженность в пользу " + p.Name + " составляет " + Roubles(sum) + " руб."
+}
+
+// PrintedVerdict is the verdict as BP's printed form writes it, the sum in words after the
+// figures (ЧислоПрописью, as ФорматироватьСуммуПрописьюПлатежногоДокумента writes it): «… составляет
+// 3 076 579,33 руб. (Три миллиона семьдесят шесть тысяч пятьсот семьдесят девять рублей 33
+// копейки).»
+func (a Act) PrintedVerdict() string {
+	_, sum, ok := a.Creditor()
+	if !ok {
+		return a.Verdict()
+	}
+	return strings.TrimSuffix(a.Verdict(), ".") + ". (" + ru.RoublesInWords(int64(sum)) + ")."
 }
 
 // Roubles writes an amount as the act prints it: «3 076 579,33», «−1 200,00», with no-break

@@ -50,6 +50,21 @@ func TestBuild(t *testing.T) {
 		{Registrar: doc("ВводНачальныхОстатков", "8"), Date: day(3, 1), Number: "СВ00-000001", Account: "62.01", Debit: 2_00},
 		{Registrar: doc("ОперацияБух", "9"), Date: day(3, 2), Number: "", Account: "76.05", Debit: 1_00},
 	}
+	// Loans (BP's ПредставлениеХозяйственнойОперации): by the account and the side, whatever
+	// the registrar; they net to zero so the sums below stand.
+	loans := []onec.ReconciliationRow{
+		{Registrar: doc("ПоступлениеНаРасчетныйСчет", "l1"), Date: day(3, 3), Number: "Р1", Account: "66.03", Credit: 40_00},
+		{Registrar: doc("ОперацияБух", "l2"), Date: day(3, 4), Number: "Р2", Account: "66.04", Credit: 1_00},
+		{Registrar: doc("СписаниеСРасчетногоСчета", "l3"), Date: day(3, 5), Number: "Р3", Account: "67.03", Debit: 11_00},
+		{Registrar: doc("СписаниеСРасчетногоСчета", "l4"), Date: day(3, 6), Number: "Р4", Account: "58.03", Debit: 20_00},
+		{Registrar: doc("ПоступлениеНаРасчетныйСчет", "l5"), Date: day(3, 7), Number: "Р5", Account: "58.03", Credit: 10_00},
+	}
+	loanKinds := []string{reconcile.KindLoan, reconcile.KindLoan, reconcile.KindLoanReturn, reconcile.KindLoan, reconcile.KindLoanReturn}
+	for i, l := range reconcile.Build(h, onec.CardTotalsRow{}, loans).Lines {
+		if l.Kind != loanKinds[i] {
+			t.Errorf("%s on %s: %q, want %q", loans[i].Registrar.Kind(), loans[i].Account, l.Kind, loanKinds[i])
+		}
+	}
 	got := reconcile.Build(h, onec.CardTotalsRow{Opening: 10_00, Debit: 999, Credit: 999, Closing: 69_00}, rows)
 	msk := func(m time.Month, d int) time.Time { return time.Date(2026, m, d, 0, 0, 0, 0, ru.Moscow) }
 	want := reconcile.Act{Ours: h.Ours, Theirs: h.Theirs, From: msk(1, 1), To: msk(3, 31), Opening: 10_00, Closing: 69_00,

@@ -47,7 +47,7 @@ type Diff struct {
 type Pair struct {
 	Ours, Theirs *Line
 	// How they were matched: "number" (number, date and sum), "number_off" (the number, with
-	// another sum or date), "amount" (the sum within a few days: payments, whose numbers the
+	// another sum or date), "own_number" (our number where we print their incoming one), "amount" (the sum within a few days: payments, whose numbers the
 	// two sides write differently), "month" (a month's totals), "" when one side is missing.
 	How string
 }
@@ -195,6 +195,11 @@ func match(ours, theirs []Line) []Pair {
 	}, closer)
 	pass("number_off", func(o, t Line) bool {
 		return key(o) != "" && key(o) == key(t) && sameSide(o, t) && days(o.Date, t.Date) <= numberWindow
+	}, closer)
+	// A counterparty that prints our number where we print theirs (an incoming number of ours
+	// they never saw: a payment order's of the bank statement).
+	pass("own_number", func(o, t Line) bool {
+		return numberKey(o.Own) != "" && numberKey(o.Own) == key(t) && sameSide(o, t) && days(o.Date, t.Date) <= numberWindow
 	}, closer)
 	pass("amount", func(o, t Line) bool {
 		return net(o) == net(t) && days(o.Date, t.Date) <= amountWindow

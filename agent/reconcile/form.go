@@ -77,9 +77,18 @@ func (a Act) FileName(ext string) string {
 	return name + "." + ext
 }
 
-// signed is the signature block of a side.
+// signed is the signature block of a side as BP's form prints it: the head and the chief
+// accountant with their names where they are known, blank lines for the name otherwise.
 func signed(p Party) []string {
-	return []string{"От " + p.Name, "", "________________________ (________________)", "М.П."}
+	name := func(s string) string {
+		if s == "" {
+			return "________________"
+		}
+		return s
+	}
+	return []string{"От " + p.Name, "",
+		"Руководитель ______________ (" + name(p.Director) + ")", "",
+		"Главный бухгалтер ______________ (" + name(p.Accountant) + ")", "М.П."}
 }
 
 // theirVerdict is the counterparty's verdict line, left for them to fill as BP leaves it.

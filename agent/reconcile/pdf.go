@@ -78,11 +78,11 @@ func (a Act) PDF() ([]byte, error) {
 
 	f.Ln(4)
 	f.SetFont(font, "B", 9)
-	f.MultiCell(0, 4.5, a.Verdict(), "", "L", false)
+	f.MultiCell(0, 4.5, a.PrintedVerdict(), "", "L", false)
 	f.SetFont(font, "", 9)
 	f.MultiCell(0, 4.5, a.theirVerdict(), "", "L", false)
 	f.Ln(5)
-	if f.GetY()+24 > pageHeight-bottom {
+	if f.GetY()+float64(len(signed(a.Ours)))*5+2 > pageHeight-bottom {
 		f.AddPage()
 	}
 	y := f.GetY()

@@ -14,6 +14,7 @@ import (
 	"github.com/finbot/finbot/agent/reconcile"
 	"github.com/finbot/finbot/integrations/onec"
 	"github.com/finbot/finbot/library/extract"
+	"github.com/finbot/finbot/ru"
 )
 
 // demoAct is the act of the demo's main organization with the counterparty named, over the
@@ -90,6 +91,8 @@ func TestXLSXReadsBack(t *testing.T) {
 	for _, want := range []string{"Акт сверки", "взаимных расчётов за период: 01.01.2026 – 31.03.2026",
 		"между ООО «Северный ветер» (ИНН 1031699119, КПП 776601001)", "и ООО «Альфа» (ИНН 9366414049, КПП 917301001)",
 		"По данным ООО «Северный ветер», руб.", "По данным ООО «Альфа», руб.", a.Verdict(),
+		a.PrintedVerdict(), "руб. (Три миллиона семьдесят шесть тысяч пятьсот семьдесят девять рублей 33 копейки).",
+		"Руководитель ______________ (________________)", "Главный бухгалтер ______________ (________________)",
 		"Реализация (акт, накладная) (7 от 05.01.2026)", "Оплата (3 от 16.01.2026)"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("the workbook lacks %q:\n%s", want, text.String())
@@ -189,7 +192,11 @@ func TestPDFReadsBack(t *testing.T) {
 			want := []string{"Акт сверки", "взаимных расчётов за период: " + a.From.Format("02.01.2006") + " – " + a.To.Format("02.01.2006"),
 				"ИНН 1031699119, КПП 776601001", "ИНН 9366414049, КПП 917301001",
 				figures("Сальдо начальное", abs(a.Opening)), figures("Обороты за период", d, c),
-				figures("Сальдо конечное", abs(a.Closing)), sp(a.Verdict())}
+				figures("Сальдо конечное", abs(a.Closing)), sp(a.Verdict()), "Руководитель", "Главный бухгалтер"}
+			if _, sum, ok := a.Creditor(); ok {
+				words := []rune(ru.RoublesInWords(int64(sum)))
+				want = append(want, string(words[:min(len(words), 30)])) // the words wrap; their start is on the line
+			}
 			for _, l := range a.Lines {
 				want = append(want, strings.TrimSuffix(l.Kind, ")")) // the document is cut to its column where long
 			}

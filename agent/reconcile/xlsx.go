@@ -61,7 +61,7 @@ func (a Act) XLSX() ([]byte, error) {
 		row++
 	}
 	row++
-	w.text(1, row, a.Verdict(), w.bold)
+	w.text(1, row, a.PrintedVerdict(), w.bold)
 	w.merge(1, row, 8, row)
 	row++
 	w.text(1, row, a.theirVerdict(), 0)

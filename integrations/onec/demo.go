@@ -86,6 +86,12 @@ type Document struct {
 	VATAmount       Kopecks   `json:"vat_amount"`
 	BankAccount     *string   `json:"bank_account"`
 	Purpose         string    `json:"purpose"`
+	// IncomingNumber and IncomingDate are BP's НомерВходящегоДокумента and
+	// ДатаВходящегоДокумента: the supplier's number and date of its invoice on a purchase, the
+	// payment order's on a bank document. Only the realistic demo base fills them; the default
+	// one has none, so its files are unchanged.
+	IncomingNumber string     `json:"incoming_number,omitempty"`
+	IncomingDate   *LocalTime `json:"incoming_date,omitempty"`
 }
 
 // Subconto is one analytic dimension of a register record.

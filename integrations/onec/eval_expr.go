@@ -171,7 +171,7 @@ func (c *compiler) expr(e qlang.Expr, sc *scope, g *grouping) (fn, error) {
 	case *qlang.Call:
 		return c.call(e, sc, g)
 	case *qlang.Cast:
-		return nil, unsupported(e, "ВЫРАЗИТЬ")
+		return c.cast(e, sc, g)
 	case *qlang.TypeOf:
 		return nil, unsupported(e, "ТИП")
 	case *qlang.Star:
@@ -419,6 +419,36 @@ func capitalize(s string) string {
 		r[0] = []rune(strings.ToUpper(string(r[0])))[0]
 	}
 	return string(r)
+}
+
+// cast compiles ВЫРАЗИТЬ(X КАК Документ.Тип).Поле…, the one form the demo runs: a document
+// reference of that type read through its attributes, NULL for anything else (1C's cast of a
+// composite reference to a type it is not).
+func (c *compiler) cast(e *qlang.Cast, sc *scope, g *grouping) (fn, error) {
+	if len(e.Type.Name) != 2 || !qlang.EqualNames(e.Type.Name[0], "Документ") {
+		return nil, unsupported(e, "ВЫРАЗИТЬ")
+	}
+	x, err := c.expr(e.X, sc, g)
+	if err != nil {
+		return nil, err
+	}
+	typ := foldName(TypeDocumentPrefix + e.Type.Name[1])
+	fields := foldAll(e.Fields...)
+	return func(r *ctx) (val, error) {
+		v, err := x(r)
+		if err != nil {
+			return null, err
+		}
+		if v.k != vRef || v.t != tDoc || v.n < 0 || foldName(c.d.docs.types[v.n]) != typ {
+			return null, nil
+		}
+		for _, f := range fields {
+			if v, err = c.d.field(v, f); err != nil {
+				return null, qerr(e, "%v", err)
+			}
+		}
+		return v, nil
+	}, nil
 }
 
 // refs compiles X ССЫЛКА Таблица: a type test, false for NULL.

@@ -354,7 +354,7 @@ func catalogCode(i int) string { return fmt.Sprintf("%09d", i+1) }
 // refused rather than answered as NULL.
 var docStored = []string{"ОРГАНИЗАЦИЯ", "КОНТРАГЕНТ", "ДОГОВОРКОНТРАГЕНТА", "СУММАДОКУМЕНТА", "СЧЕТОРГАНИЗАЦИИ",
 	"НАЗНАЧЕНИЕПЛАТЕЖА", "КОММЕНТАРИЙ",
-	"КОНТРАГЕНТДЕБИТОР", "КОНТРАГЕНТКРЕДИТОР"}
+	"КОНТРАГЕНТДЕБИТОР", "КОНТРАГЕНТКРЕДИТОР", "НОМЕРВХОДЯЩЕГОДОКУМЕНТА", "ДАТАВХОДЯЩЕГОДОКУМЕНТА"}
 
 func (d *Demo) docField(i int32, name string) (val, error) {
 	switch name {
@@ -382,10 +382,21 @@ func (d *Demo) docField(i int32, name string) (val, error) {
 	}
 	// A BP attribute the document's type has not is NULL: the field of a composite reference
 	// (Регистратор, Субконто3) of another type.
-	if attrs, ok := bpDocumentAttributes[d.docType[i]]; ok && !hasFolded(attrs, name) {
+	attrs, ok := bpDocumentAttributes[d.docType[i]]
+	if ok && !hasFolded(attrs, name) {
 		return null, nil
 	}
 	switch name {
+	case "НОМЕРВХОДЯЩЕГОДОКУМЕНТА", "ДАТАВХОДЯЩЕГОДОКУМЕНТА":
+		switch {
+		case !ok: // a type the demo keeps no attributes of (ОперацияБух): not BP's incoming document
+			return null, nil
+		case name == "ДАТАВХОДЯЩЕГОДОКУМЕНТА" && doc.IncomingDate != nil:
+			return dateVal(doc.IncomingDate.Unix()), nil
+		case name == "ДАТАВХОДЯЩЕГОДОКУМЕНТА":
+			return dateVal(EmptyDateSec), nil // 1C's empty date of an attribute left blank
+		}
+		return strVal(doc.IncomingNumber), nil
 	case "ОРГАНИЗАЦИЯ":
 		return refVal(tOrg, d.docOrg[i]), nil
 	case "КОНТРАГЕНТ", "КОНТРАГЕНТДЕБИТОР", "КОНТРАГЕНТКРЕДИТОР": // a debt correction's one counterparty is both

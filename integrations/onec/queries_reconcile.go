@@ -1,5 +1,7 @@
 package onec
 
+import "strings"
+
 // The act of reconciliation («акт сверки взаиморасчётов») with one counterparty (optionally one
 // of its contracts) over a period, as BP 3.0's document АктСверкиВзаиморасчетов fills «По данным
 // организации» (kassya20/buh, BP 3.0.198.19: Documents/АктСверкиВзаиморасчетов ManagerModule,
@@ -7,9 +9,9 @@ package onec
 // ТекстЗапросаРасчетыСКонтрагентами):
 //
 //   - the accounts are the settlement accounts BP lists for the act
-//     (УчетВзаиморасчетов.ПолучитьТаблицуСчетовУчетаВзаиморасчетов: the accounts of 60, 62, 76 —
-//     and 58, 66, 67, which the templates leave out — that carry both Контрагенты and Договоры,
-//     76.НА excluded): 60, 62, 76 and their sub-accounts, on the lines whose Субконто1 is the
+//     (УчетВзаиморасчетов.ПолучитьТаблицуСчетовУчетаВзаиморасчетов: the accounts of 58, 60, 62,
+//     66, 67, 76 that carry both Контрагенты and Договоры, 76.НА, 76.07.1 and 76.07.9 excluded):
+//     those and their sub-accounts (reconcileAccountRoots), on the lines whose Субконто1 is the
 //     counterparty and Субконто2 a contract (76.АВ/76.ВА carry a VAT invoice there and drop out),
 //     all currencies in roubles (BP's act in the regulated currency reads СуммаОстаток and
 //     СуммаОборот, not ВалютнаяСумма);
@@ -42,20 +44,43 @@ const (
 // reconcileParams are the parameters of the act's templates.
 var reconcileParams = []paramSpec{pFrom, pTo, pOrg, pCp, pCtrOpt}
 
-// reconcileAccounts is the account condition of the act on the virtual tables' УсловиеСчета:
-// the settlement accounts (settlementAccounts) without 76.НА, BP's excluded VAT of a tax agent.
-const reconcileAccounts = `(` + settlementAccounts + `)
-				И Счет.Код <> "76.НА"`
+// reconcileAccountRoots are the settlement accounts of BP's act
+// (УчетВзаиморасчетов.ПолучитьТаблицуСчетовУчетаВзаиморасчетов): the hierarchies of 58
+// (ФинансовыеВложения: 58.03 ПредоставленныеЗаймы carries the counterparty and the contract), 60,
+// 62, 66 and 67 (loans and credits received, their interest), 76 (АрендныеПлатежи 76.07.2 among
+// its sub-accounts). Only the accounts that carry both Контрагенты and Договоры are BP's: here the
+// lines whose Субконто1 is the counterparty and Субконто2 a contract.
+var reconcileAccountRoots = []string{"58", "60", "62", "66", "67", "76"}
 
-// reconcileSide is a record's side (Дт or Кт) on the act: a settlement account other than 76.НА,
-// the counterparty in its Субконто1, a contract (the one asked, if any) in its Субконто2.
+// reconcileExcluded are BP's exclusions (СписокСчетовИсключить): 76.НА, the VAT of a tax agent;
+// 76.07.1 АрендныеОбязательства and 76.07.9 НДСпоАренднымОбязательствам, the lease liability.
+var reconcileExcluded = []string{"76.НА", "76.07.1", "76.07.9"}
+
+// reconcileAccountCondition is the condition on an account code acc: one of the roots or under
+// one, not excluded.
+func reconcileAccountCondition(acc, indent string) string {
+	var roots, like []string
+	for _, r := range reconcileAccountRoots {
+		roots = append(roots, `"`+r+`"`)
+		like = append(like, acc+` ПОДОБНО "`+r+`.%"`)
+	}
+	var ex []string
+	for _, e := range reconcileExcluded {
+		ex = append(ex, `"`+e+`"`)
+	}
+	return `(` + acc + ` В (` + strings.Join(roots, ", ") + `)
+` + indent + `ИЛИ ` + strings.Join(like, "\n"+indent+"ИЛИ ") + `)
+` + indent[:len(indent)-1] + `И НЕ ` + acc + ` В (` + strings.Join(ex, ", ") + `)`
+}
+
+// reconcileAccounts is the act's account condition on the virtual tables' УсловиеСчета.
+var reconcileAccounts = reconcileAccountCondition("Счет.Код", "\t\t\t\t\t")
+
+// reconcileSide is a record's side (Дт or Кт) on the act: a settlement account of the act, the
+// counterparty in its Субконто1, a contract (the one asked, if any) in its Субконто2.
 func reconcileSide(side string) string {
 	acc := `Движения.Счет` + side + `.Код`
-	return `(` + acc + ` В ("60", "62", "76")
-					ИЛИ ` + acc + ` ПОДОБНО "60.%"
-					ИЛИ ` + acc + ` ПОДОБНО "62.%"
-					ИЛИ ` + acc + ` ПОДОБНО "76.%")
-				И ` + acc + ` <> "76.НА"
+	return reconcileAccountCondition(acc, "\t\t\t\t\t") + `
 				И Движения.Субконто` + side + `1 = &Контрагент
 				И Движения.Субконто` + side + `2 ССЫЛКА Справочник.ДоговорыКонтрагентов
 				И (&Договор ЕСТЬ NULL
@@ -63,12 +88,10 @@ func reconcileSide(side string) string {
 }
 
 // reconcileRecords is the condition of ДвиженияССубконто on one side of a record: a settlement
-// account with the counterparty in its first subconto (the rest is reconcileSide's, in ГДЕ).
+// account of the act with the counterparty in its first subconto (the rest is reconcileSide's,
+// in ГДЕ).
 func reconcileRecords(side string) string {
-	return `(Счет` + side + `.Код В ("60", "62", "76")
-								ИЛИ Счет` + side + `.Код ПОДОБНО "60.%"
-								ИЛИ Счет` + side + `.Код ПОДОБНО "62.%"
-								ИЛИ Счет` + side + `.Код ПОДОБНО "76.%")
+	return reconcileAccountCondition(`Счет`+side+`.Код`, "\t\t\t\t\t\t\t\t") + `
 							И Субконто` + side + `1 = &Контрагент`
 }
 
@@ -102,9 +125,31 @@ var reconcileBalancesText = `// finbot: address.reconciliation.balances
 	ГДЕ
 		ОиО.Субконто2 ССЫЛКА Справочник.ДоговорыКонтрагентов) КАК Строки`
 
+// incomingTypes are the registrars whose number and date are the counterparty's (BP 3.0's
+// НомерВходящегоДокумента and ДатаВходящегоДокумента, both attributes of the type in the
+// metadata extract): a purchase and its correction (the supplier's invoice or UPD), a bank
+// receipt or payment (the payment order's). BP prints them on the act
+// (ДанныеПервичныхДокументов.Номер and .Дата, which BP fills from those attributes); an empty
+// one falls back to ours.
+var incomingTypes = []string{"ПоступлениеТоваровУслуг", "КорректировкаПоступления", "ПоступлениеНаРасчетныйСчет", "СписаниеСРасчетногоСчета"}
+
+// incomingField is the attribute field of a registrar of incomingTypes, NULL for the others.
+func incomingField(field string) string {
+	var b strings.Builder
+	b.WriteString("ВЫБОР")
+	for _, t := range incomingTypes {
+		b.WriteString(`
+			КОГДА Строки.Регистратор ССЫЛКА Документ.` + t + `
+				ТОГДА ВЫРАЗИТЬ(Строки.Регистратор КАК Документ.` + t + `).` + field)
+	}
+	b.WriteString(`
+		КОНЕЦ`)
+	return b.String()
+}
+
 // reconcileLinesText: one row per registrar of the period — its date (the record's Период, as
-// BP's act dates a line), its number, the settlement account it moved and its debit and credit
-// on the act. The conditions on the account and the counterparty stand in the virtual table's
+// BP's act dates a line), its number, the settlement account it moved, its debit and credit
+// on the act, and the incoming number and date of a document that has them (NULL otherwise). The conditions on the account and the counterparty stand in the virtual table's
 // parameter, so 1C reads only the counterparty's settlement records.
 var reconcileLinesText = `// finbot: address.reconciliation.lines
 ВЫБРАТЬ
@@ -113,7 +158,9 @@ var reconcileLinesText = `// finbot: address.reconciliation.lines
 	Строки.Регистратор.Номер КАК Номер,
 	МАКСИМУМ(Строки.Счет) КАК Счет,
 	СУММА(Строки.Дебет) КАК Дебет,
-	СУММА(Строки.Кредит) КАК Кредит
+	СУММА(Строки.Кредит) КАК Кредит,
+	МАКСИМУМ(` + incomingField("НомерВходящегоДокумента") + `) КАК НомерВходящегоДокумента,
+	МАКСИМУМ(` + incomingField("ДатаВходящегоДокумента") + `) КАК ДатаВходящегоДокумента
 ИЗ
 	(ВЫБРАТЬ
 		Записи.Регистратор КАК Регистратор,

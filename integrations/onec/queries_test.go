@@ -119,7 +119,7 @@ var wantKeys = map[string][]string{
 	"address.aging.receivables":       agingKeys,
 	"address.aging.payables":          agingKeys,
 	"address.reconciliation.balances": {"НачальноеСальдо", "ОборотДт", "ОборотКт", "КонечноеСальдо"},
-	"address.reconciliation.lines":    {"Регистратор", "Дата", "Номер", "Счет", "Дебет", "Кредит"},
+	"address.reconciliation.lines":    {"Регистратор", "Дата", "Номер", "Счет", "Дебет", "Кредит", "НомерВходящегоДокумента", "ДатаВходящегоДокумента"},
 	"address.offsets.candidates":      balanceKeys,
 	"address.stock.balance":           {"ЕдиницаИзмерения", "КоличествоОстаток", "Номенклатура", "НоменклатураНаименование", "Счет", "СуммаОстаток"},
 	"catalog.nomenclature":            {"ЕдиницаИзмерения", "Код", "Наименование", "НаименованиеПолное", "ПометкаУдаления", "Ссылка"},

@@ -244,6 +244,11 @@ type ReconciliationRow struct {
 	// Debit increases the counterparty's debt to us, Credit decreases it (a return to a
 	// supplier is a negative credit, as BP prints it).
 	Debit, Credit Kopecks
+	// IncomingNumber and IncomingDate: НомерВходящегоДокумента and ДатаВходящегоДокумента of a
+	// purchase or a bank document, the counterparty's own number and date ("" and zero where the
+	// document has none or they are empty).
+	IncomingNumber string
+	IncomingDate   time.Time
 }
 
 // StockRow is the balance of a quantity account per item (address.stock.balance): its sum and
@@ -439,7 +444,11 @@ func (res *Result) decode(r map[string]any) string {
 	case RowsReconciliation:
 		reg, hasReg := RefOf(r["Регистратор"])
 		date, hasDate := rowDate(r["Дата"])
-		row := ReconciliationRow{Registrar: reg, Date: date, Number: str(r["Номер"]), Account: str(r["Счет"])}
+		row := ReconciliationRow{Registrar: reg, Date: date, Number: str(r["Номер"]), Account: str(r["Счет"]),
+			IncomingNumber: strings.TrimSpace(str(r["НомерВходящегоДокумента"]))}
+		if in, ok := rowDate(r["ДатаВходящегоДокумента"]); ok && in.Year() > 1 {
+			row.IncomingDate = in
+		}
 		switch {
 		case !hasReg:
 			return DropNoRegistrar

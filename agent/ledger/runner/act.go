@@ -70,7 +70,7 @@ func (l *Lane) act(ctx context.Context, res *Result, cats *catalogs, r recipe.Sp
 		// задолженность отсутствует» of a time 1C knows nothing of: beforeData says so instead
 		return res.limited(ReasonEmptyMatch, fmt.Sprintf("За %s – %s в базе 1С расчётов с %s нет.", ruDay(from), ruDay(to), a.party.Name))
 	}
-	dbg.AccountTokenNormalized = []string{"60", "62", "76"}
+	dbg.AccountTokenNormalized = []string{"58", "60", "62", "66", "67", "76"}
 	dbg.AccountScopeMatchStrategy = "code_or_subaccount"
 	params := onec.Params{"НачалоПериода": onec.PeriodStartParam(from), "КонецПериода": onec.PeriodEndParam(to),
 		"Организация": refParam(a.org, refOrg), "Контрагент": refParam(a.party, refParty), "Договор": refParam(a.contract, refContract)}
@@ -102,7 +102,7 @@ func (l *Lane) act(ctx context.Context, res *Result, cats *catalogs, r recipe.Sp
 			"начальное %s плюс дебет %s минус кредит %s. Такой акт я не покажу — проверьте проведение документов за период в 1С.",
 			ruDay(to), reconcile.Roubles(act.Closing), reconcile.Roubles(act.Opening), reconcile.Roubles(d), reconcile.Roubles(c)))
 	}
-	res.Account = "60, 62, 76"
+	res.Account = "58, 60, 62, 66, 67, 76"
 	act.Source = res.SourceTitle()
 	if l.opts.RestrictedRights {
 		act.Source += ". " + RightsNote // the files say it too: they travel without the chat's note

@@ -73,7 +73,9 @@ func Realistic(seed uint64) *onec.Ledger {
 	r.storno()
 	r.noSettlementDocuments()
 	r.stock(seed)
+	r.loans(seed)
 	r.sort()
+	r.incoming(seed)
 	return base
 }
 

@@ -17,8 +17,9 @@ import (
 // CommonModules/УчетВзаиморасчетов, ТекстЗапросаРасчетыСКонтрагентами in kassya20/buh), with
 // plain loops over the ledger's posted records: no query language, no code of the templates.
 //
-//   - A side of a record is on the act when its account is 60, 62, 76 or one of their
-//     sub-accounts (not 76.НА), its Контрагенты subconto is the counterparty and it carries a
+//   - A side of a record is on the act when its account is 58, 60, 62, 66, 67, 76 or one of
+//     their sub-accounts (not 76.НА, 76.07.1, 76.07.9: ПолучитьТаблицуСчетовУчетаВзаиморасчетов's
+//     list and its exclusions), its Контрагенты subconto is the counterparty and it carries a
 //     contract (the one asked, when one is).
 //   - The opening balance is the sides on the act before the first day, debit less credit; the
 //     closing one those up to the end of the last day.
@@ -39,6 +40,10 @@ type actLine struct {
 	date          time.Time
 	number        string
 	debit, credit onec.Kopecks
+	// incoming and inDate: the document's НомерВходящегоДокумента and ДатаВходящегоДокумента
+	// where its type has both (a purchase and its correction, a bank document), "" and zero else.
+	incoming string
+	inDate   time.Time
 }
 
 // actCalc is the act as the calculation makes it.
@@ -48,9 +53,23 @@ type actCalc struct {
 	internal         int                // records left out with both sides on the act
 }
 
+// actAccount: acc is one of BP's accounts of the act.
+func actAccount(acc string) bool {
+	switch acc {
+	case "76.НА", "76.07.1", "76.07.9":
+		return false
+	}
+	for _, root := range []string{"58", "60", "62", "66", "67", "76"} {
+		if under(acc, root) {
+			return true
+		}
+	}
+	return false
+}
+
 // onAct reports whether a side of a record is on the act of cp (and ctr).
 func onAct(acc string, subs []onec.Subconto, cp, ctr string) bool {
-	if !under(acc, "60") && !under(acc, "62") && !under(acc, "76") || acc == "76.НА" {
+	if !actAccount(acc) {
 		return false
 	}
 	k := sideKey(acc, subs)
@@ -59,8 +78,10 @@ func onAct(acc string, subs []onec.Subconto, cp, ctr string) bool {
 
 func (c *calc) act(org string, tc actCase) actCalc {
 	number := map[string]string{}
+	docs := map[string]onec.Document{}
 	for _, d := range c.l.Documents {
 		number[d.Ref] = d.Number
+		docs[d.Ref] = d
 	}
 	start, end := tc.from, tc.to.AddDate(0, 0, 1)
 	out := actCalc{lines: map[string]actLine{}}
@@ -92,6 +113,13 @@ func (c *calc) act(org string, tc actCase) actCalc {
 			line.date = m.Period.Time
 		}
 		line.number = number[m.RecorderRef]
+		switch d := docs[m.RecorderRef]; d.Type {
+		case "ПоступлениеТоваровУслуг", "КорректировкаПоступления", "ПоступлениеНаРасчетныйСчет", "СписаниеСРасчетногоСчета":
+			line.incoming = d.IncomingNumber
+			if d.IncomingDate != nil {
+				line.inDate = d.IncomingDate.Time
+			}
+		}
 		switch {
 		case kt:
 			line.credit += m.Amount
@@ -153,7 +181,7 @@ func checkAct(t *testing.T, c *calc, d *onec.Demo, org string, tc actCase) actCa
 			t.Errorf("%s dated %s after a line of %s", r.Registrar.Presentation, r.Date.Format(time.DateTime), prev.Format(time.DateTime))
 		}
 		prev = r.Date
-		got[r.Registrar.UUID] = actLine{date: r.Date, number: r.Number, debit: r.Debit, credit: r.Credit}
+		got[r.Registrar.UUID] = actLine{date: r.Date, number: r.Number, debit: r.Debit, credit: r.Credit, incoming: r.IncomingNumber, inDate: r.IncomingDate}
 	}
 	if len(got) != len(want.lines) {
 		t.Errorf("%d lines, the calculation %d", len(got), len(want.lines))
@@ -179,7 +207,8 @@ func checkAct(t *testing.T, c *calc, d *onec.Demo, org string, tc actCase) actCa
 }
 
 func lineString(l actLine) string {
-	return fmt.Sprintf("%s № %s Дт %s Кт %s", l.date.Format(time.DateTime), l.number, l.debit.Decimal(), l.credit.Decimal())
+	return fmt.Sprintf("%s № %s (вх. %s от %s) Дт %s Кт %s", l.date.Format(time.DateTime), l.number, l.incoming, l.inDate.Format(time.DateOnly),
+		l.debit.Decimal(), l.credit.Decimal())
 }
 
 // actCasesOf are the acts asked of org: every counterparty it has settlement records with, over
@@ -195,7 +224,7 @@ func actCasesOf(l *onec.Ledger, org string, c *calc, limit int) []actCase {
 			continue
 		}
 		for _, k := range []key{sideKey(m.AccountDr, m.SubcontoDr), sideKey(m.AccountCr, m.SubcontoCr)} {
-			if k.cp != "" && k.ctr != "" && (under(k.acc, "60") || under(k.acc, "62") || under(k.acc, "76")) {
+			if k.cp != "" && k.ctr != "" && actAccount(k.acc) {
 				moves[k.cp]++
 				if contracts[k.cp] == nil {
 					contracts[k.cp] = map[string]bool{}
@@ -302,9 +331,15 @@ func TestActOfBothSides(t *testing.T) {
 func TestRealisticActAgainstCalculation(t *testing.T) {
 	l, d := realisticBase(t)
 	c := newCalc(l)
-	returns, currency := 0, 0
+	returns, currency, loans, incoming := 0, 0, 0, 0
 	for _, org := range organizations(l) {
 		cases := actCasesOf(l, org.Ref, c, 5)
+		loanCases := map[actCase]bool{}
+		for _, cp := range loanParties(l, c, org.Ref) {
+			tc := actCase{cp: cp, from: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), to: time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC)}
+			cases = append(cases, tc)
+			loanCases[tc] = true
+		}
 		if cp := currencyParty(l, c, org.Ref); cp != "" {
 			cases = append(cases, actCase{cp: cp, from: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), to: time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC)})
 			currency++
@@ -317,13 +352,46 @@ func TestRealisticActAgainstCalculation(t *testing.T) {
 						returns++
 					}
 				}
+				if loanCases[tc] {
+					loans += len(a.lines)
+				}
+				for _, line := range a.lines {
+					if line.incoming != "" {
+						incoming++
+					}
+				}
 			})
 		}
 	}
-	if returns == 0 || currency == 0 {
-		t.Errorf("the cases prove too little: %d lines with a negative credit, %d currency counterparties", returns, currency)
+	if incoming == 0 {
+		t.Error("no line with an incoming number")
 	}
-	t.Logf("%d lines with a negative credit (returns, corrections of purchases), %d currency counterparties", returns, currency)
+	t.Logf("%d lines with an incoming number", incoming)
+	if returns == 0 || currency == 0 || loans == 0 {
+		t.Errorf("the cases prove too little: %d lines with a negative credit, %d currency counterparties, %d lines of loan counterparties",
+			returns, currency, loans)
+	}
+	t.Logf("%d lines with a negative credit (returns, corrections of purchases), %d currency counterparties, %d lines of loan counterparties",
+		returns, currency, loans)
+}
+
+// loanParties are the counterparties of org with records on a loan account (58.03, 66, 67): the
+// accounts BP's act reads besides 60, 62 and 76.
+func loanParties(l *onec.Ledger, c *calc, org string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range l.Movements {
+		if !c.in(m.OrganizationRef, org) {
+			continue
+		}
+		for _, k := range []key{sideKey(m.AccountDr, m.SubcontoDr), sideKey(m.AccountCr, m.SubcontoCr)} {
+			if (under(k.acc, "58") || under(k.acc, "66") || under(k.acc, "67")) && k.cp != "" && !seen[k.cp] {
+				seen[k.cp] = true
+				out = append(out, k.cp)
+			}
+		}
+	}
+	return out
 }
 
 // currencyParty is a counterparty of org with records on a currency settlement account (60.21,
