@@ -317,7 +317,9 @@ var (
 	// двойном размере».
 	facetPenalty = regexp.MustCompile(`(?i)пен[иеяь]|неустойк|штраф|(^|[^\p{L}])за\s+просрочк|в\s+двойном\s+размере`)
 	facetParty   = regexp.MustCompile(`ООО|АО |ИП |ИНН|именуем|в лице|директор|бухгалтер`)
-	facetDate    = regexp.MustCompile(`\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}\s+(январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр)\p{L}*\s+\d{4}`)
+	// facetClock: a time of day («с 19:00 до 22:00», «до 18.00 часов»).
+	facetClock = regexp.MustCompile(`(^|[^\d.,:])([01]?\d|2[0-3])[:.][0-5]\d([^\d.,:]|$)`)
+	facetDate  = regexp.MustCompile(`\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}\s+(январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр)\p{L}*\s+\d{4}`)
 )
 
 // ClauseQuestion is what a question asks of a document's units.
@@ -334,7 +336,7 @@ type ClauseQuestion struct {
 
 // asks are the kinds of answer a question asks for, read from its words.
 type asks struct {
-	term, amount, percent, penalty, party, date bool
+	term, amount, percent, penalty, party, date, clock bool
 }
 
 var (
@@ -355,19 +357,22 @@ var (
 	// asksTermWord: the question asks a time limit in so many words.
 	asksTermWord = regexp.MustCompile(`(?i)(^|\s)(срок\p{L}*|когда|до\s+какого|в\s+течение\s+скольких)(\s|$|\?)`)
 	asksDuration = regexp.MustCompile(`(?i)сколько\s+((рабочих|календарных|банковских|полных|целых)\s+)?(дн|день|месяц|лет|год|недел|час|времен)|(^|\s)как\s+долго(\s|$)`)
-	asksDate     = regexp.MustCompile(`(?i)(^|\s)(когда|какого числа|до какого|с какого|дата|датой|от какого)(\s|$|\?)|номер и дата`)
+	// asksClock: a time of day is asked («во сколько убираются», «в какое время приёмка»).
+	asksClock = regexp.MustCompile(`(?i)(^|\s)(во\s+сколько|в\s+какое\s+время|с\s+какого\s+часа|до\s+скольки|со\s+скольки|часы\s+работы)(\s|$|\?)`)
+	asksDate  = regexp.MustCompile(`(?i)(^|\s)(когда|какого числа|до какого|с какого|дата|датой|от какого)(\s|$|\?)|номер и дата`)
 )
 
 func readAsks(q ClauseQuestion) asks {
 	t := strings.ToLower(q.Text)
 	return asks{
 		term: q.Asking.Term || q.Asking.When,
-		amount: q.Asking.Amount || asksAmount.MatchString(t) && !asksDuration.MatchString(t) && !asksIncluded.MatchString(t) &&
+		amount: q.Asking.Amount && !asksClock.MatchString(t) || asksAmount.MatchString(t) && !asksDuration.MatchString(t) && !asksIncluded.MatchString(t) && !asksClock.MatchString(t) &&
 			(asksHowMuch.MatchString(t) || !asksTermWord.MatchString(t)),
 		percent: asksPercent.MatchString(t) || byHowMuch.MatchString(t), // «на сколько поднимут» — by a percentage too
 		penalty: asksPenalty.MatchString(t),
 		party:   asksParty.MatchString(t),
 		date:    asksDate.MatchString(t),
+		clock:   asksClock.MatchString(t),
 	}
 }
 
@@ -518,13 +523,14 @@ const (
 	facetPenaltyBit
 	facetPartyBit
 	facetDateBit
+	facetClockBit
 )
 
 // statesOf are the kinds of answer a unit's text states.
 func statesOf(text string) Facets {
 	var f Facets
 	for bit, re := range map[Facets]*regexp.Regexp{facetTermBit: facetTerm, facetMoneyBit: facetMoney, facetPercentBit: facetPercent,
-		facetPenaltyBit: facetPenalty, facetPartyBit: facetParty, facetDateBit: facetWhen} {
+		facetPenaltyBit: facetPenalty, facetPartyBit: facetParty, facetDateBit: facetWhen, facetClockBit: facetClock} {
 		if re.MatchString(text) {
 			f |= bit
 		}
@@ -1108,6 +1114,7 @@ func facetFactor(a asks, states Facets) (float64, Facets, Facets) {
 	check(a.penalty, facetPenaltyBit)
 	check(a.party, facetPartyBit)
 	check(a.date && !a.term, facetDateBit)
+	check(a.clock, facetClockBit)
 	if asked > 0 {
 		f = 0.7 + 0.6*float64(met)/float64(asked)
 	}
