@@ -44,13 +44,14 @@ func (r gridRow) text() string {
 type grid struct {
 	rows []gridRow
 	pdf  bool
+	scan bool // recognised words of a photo or a scan
 }
 
 // grids are a layout's tables: every sheet of a workbook, a Word document's paragraphs and
 // tables as one sheet, all the pages of a PDF or a scan as one.
 func grids(l extract.Layout) []grid {
 	if l.Format == "pdf" || l.Format == formatScan {
-		g := grid{pdf: true}
+		g := grid{pdf: true, scan: l.Format == formatScan}
 		for _, p := range l.Pages {
 			g.rows = append(g.rows, pdfRows(p)...)
 		}

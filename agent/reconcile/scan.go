@@ -7,8 +7,10 @@ package reconcile
 // does not read as one makes the act unreadable, with the line named.
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"regexp"
 	"slices"
 	"strings"
@@ -98,7 +100,9 @@ func scanRuns(height int, ws []ocr.Word) []extract.Run {
 // with little confidence («р» off a table's rule).
 func noise(w ocr.Word) bool {
 	t := strings.TrimSpace(w.Text)
-	if !strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("№-–—", r) }) {
+	if !strings.ContainsFunc(t, func(r rune) bool {
+		return unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("№-–—", r)
+	}) {
 		return true
 	}
 	return utf8.RuneCountInString(t) == 1 && !unicode.IsDigit([]rune(t)[0]) && t != "№" && w.Conf < 70
@@ -131,4 +135,41 @@ func mendCell(s string) string {
 		s = b.String() + m[2]
 	}
 	return s
+}
+
+// recognise reads a photo (a file the layout reader refused as an image) or a scanned PDF
+// (refused as having no text layer) with the OCR, as laid out; scanned is false for any other
+// file, and for a picture the OCR cannot read (the documents' receipt has said why).
+func (c *Comparer) recognise(ctx context.Context, data []byte, refused error) (l extract.Layout, scanned bool, err error) {
+	if c.opts.OCR == nil {
+		return extract.Layout{}, false, nil
+	}
+	var pages []ocr.Page
+	switch {
+	case errors.Is(refused, extract.ErrScanned):
+		pages, _, err = c.opts.OCR.PDF(ctx, data)
+	case isImage(data):
+		var p ocr.Page
+		p, err = c.opts.OCR.Image(ctx, data)
+		pages = []ocr.Page{p}
+	default:
+		return extract.Layout{}, false, nil
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return extract.Layout{}, false, ctx.Err()
+		}
+		return extract.Layout{}, false, nil
+	}
+	return ScanLayout(pages), true, nil
+}
+
+// isImage: a picture the OCR reads (PNG, JPEG, TIFF, GIF, BMP, WebP).
+func isImage(b []byte) bool {
+	for _, sig := range []string{"\x89PNG", "\xFF\xD8\xFF", "II*\x00", "MM\x00*", "GIF8", "BM"} {
+		if bytes.HasPrefix(b, []byte(sig)) {
+			return true
+		}
+	}
+	return len(b) > 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP"
 }

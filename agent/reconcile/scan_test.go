@@ -1,13 +1,17 @@
 package reconcile
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/finbot/finbot/integrations/history"
 	"github.com/finbot/finbot/internal/testscans"
 	"github.com/finbot/finbot/library/ocr"
 )
@@ -83,4 +87,91 @@ func TestScanActLive(t *testing.T) {
 		}
 	}
 	comparePhoto(t, []ocr.Page{p})
+}
+
+// TestScanUnreadableAmount: an amount the recognition misread beyond mending is never guessed —
+// the act is refused with the line named.
+func TestScanUnreadableAmount(t *testing.T) {
+	b, err := os.ReadFile(fxPhotoWords)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pages []ocr.Page
+	if err := json.Unmarshal(b, &pages); err != nil {
+		t.Fatal(err)
+	}
+	hit := false
+	for i, w := range pages[0].Boxes {
+		if w.Text == "658" {
+			pages[0].Boxes[i].Text, hit = "6S8", true
+		}
+	}
+	if !hit {
+		t.Fatal("no «658» among the recognised words")
+	}
+	_, err = parseLayout(ScanLayout(pages), ParseOptions{Ours: ourOrgs, Now: testNow})
+	if !errors.Is(err, ErrUnreadable) || !strings.Contains(UserMessage(err), "6S8 570,14") {
+		t.Errorf("err = %v (%s)", err, UserMessage(err))
+	}
+}
+
+// fakeOCR recognises any picture or scan as the kept words of the act's photo.
+type fakeOCR struct {
+	pages []ocr.Page
+	calls int
+}
+
+func (f *fakeOCR) Image(context.Context, []byte) (ocr.Page, error) { f.calls++; return f.pages[0], nil }
+func (f *fakeOCR) PDF(context.Context, []byte) ([]ocr.Page, bool, error) {
+	f.calls++
+	return f.pages, false, nil
+}
+
+// TestComparerUploadPhotoAndWord: a photo of an act (and a scanned PDF) goes through the OCR to
+// the comparison, a DOCX act straight to it; a photo of anything else is left to the documents.
+func TestComparerUploadPhotoAndWord(t *testing.T) {
+	b, err := os.ReadFile(fxPhotoWords)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pages []ocr.Page
+	if err := json.Unmarshal(b, &pages); err != nil {
+		t.Fatal(err)
+	}
+	photo := testscans.Read("reconciliation.png")
+	tests := []struct {
+		name, file string
+		data       []byte
+		ocr        []ocr.Page
+		head       string
+	}{
+		{"photo", "act.png", photo, pages, "**Сверка с ООО «Альфа» за 01.01.2026 – 31.03.2026: 1 расхождение** [1][2]"},
+		{"scanned pdf", "act.pdf", testscans.ScanPDF(photo), pages, "**Сверка с ООО «Альфа» за 01.01.2026 – 31.03.2026: 1 расхождение** [1][2]"},
+		{"word", "act.docx", readFixture(t, fxDOCX), nil, "**Сверка с ООО «Альфа» за 01.01.2026 – 31.03.2026: 1 расхождение** [1][2]"},
+		{"word identical", "act.docx", readFixture(t, fxDOCXIdentical), nil, "**Сверка с ООО «Альфа» за 01.01.2026 – 31.03.2026: расхождений нет** [1][2]"},
+		{"another photo", "receipt.png", testscans.Read("receipt.png"), []ocr.Page{{Boxes: []ocr.Word{{Text: "КАССОВЫЙ", Line: 1, Height: 20}, {Text: "ЧЕК", Left: 200, Line: 1, Height: 20}}}}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeOCR{pages: tt.ocr}
+			c := NewComparer(demoActs(t), history.NewMemoryResults(0, 0), ComparerOptions{
+				Access:        func(int64, int64) bool { return true },
+				Organizations: func(context.Context, int64, int64) []Party { return ourOrgs },
+				Now:           testNow, OCR: f,
+			})
+			rep, ok, err := c.Received(t.Context(), asker, "u7", "doc1", tt.file, tt.data, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok != (tt.head != "") || !strings.HasPrefix(rep.Text, tt.head) {
+				t.Fatalf("ok %v, text:\n%s", ok, rep.Text)
+			}
+			if (f.calls > 0) != (tt.ocr != nil) {
+				t.Errorf("OCR called %d times", f.calls)
+			}
+			if scanned := strings.Contains(rep.Text, "прочитан с фото"); ok && scanned != (tt.ocr != nil) {
+				t.Errorf("the photo's note: %v\n%s", scanned, rep.Text)
+			}
+		})
+	}
 }
