@@ -169,6 +169,9 @@ func New(d Deps, o Options) *Agent {
 		d.Results = history.NewMemoryResults(0, 0)
 	}
 	o = o.withDefaults()
+	if d.OCR != nil {
+		d.OCR = &ocrMemo{next: d.OCR} // one recognition serves the documents and the act's comparison
+	}
 	if d.News != nil {
 		d.News = anon.News{Next: d.News} // the ledger's names never reach a web search
 	}

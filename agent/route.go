@@ -230,7 +230,7 @@ func buildReconcile(a *Agent, d Deps) skill.Skill {
 		return nil
 	}
 	return reconcile.NewComparer(d.Acts, d.Results, reconcile.ComparerOptions{Access: a.access, Organizations: a.organizations,
-		StoreTimeout: a.opts.HistoryTimeout, Now: a.opts.Now, Logger: a.opts.Logger})
+		StoreTimeout: a.opts.HistoryTimeout, Now: a.opts.Now, Logger: a.opts.Logger, OCR: d.OCR})
 }
 
 // organizations are our organizations as the asker's 1C catalogs name them.

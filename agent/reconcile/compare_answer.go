@@ -53,6 +53,9 @@ type ComparerOptions struct {
 	// Limits bound reading an uploaded file as an act, on top of the library's own reading: an
 	// act is small, so a long document is given up early (default: 1,000,000 characters, 15 s).
 	Limits extract.Limits
+	// OCR recognises an act sent as a photo or a scanned PDF (ScanLayout); nil: such an act is
+	// not read as one.
+	OCR Recognizer
 	// StoreTimeout bounds each read and write of the kept acts (default 2s).
 	StoreTimeout time.Duration
 	Now          func() time.Time
@@ -120,7 +123,10 @@ func (c *Comparer) Received(ctx context.Context, q skill.Query, owner, docID, na
 		if ctx.Err() != nil {
 			return skill.Reply{}, false, ctx.Err()
 		}
-		return skill.Reply{}, false, nil // not a PDF or a workbook, or the library has said why the file is refused
+		var scanned bool
+		if l, scanned, err = c.recognise(ctx, data, err); err != nil || !scanned {
+			return skill.Reply{}, false, err // not a PDF, a workbook, a DOCX or a picture, or the library has said why the file is refused
+		}
 	}
 	if !isActLayout(l) {
 		return skill.Reply{}, false, nil // only an act costs the catalogs of 1C
@@ -162,7 +168,7 @@ func (c *Comparer) Answer(ctx context.Context, q skill.Query) (skill.Reply, erro
 		return skill.Text("Сверять акты с данными 1С могут только те, кому открыт доступ к 1С."), nil
 	}
 	if len(q.Docs.Selected) != 1 {
-		return skill.Text("Пришлите акт сверки контрагента файлом (PDF с текстом или XLSX) или ответьте «сверь» на сообщение о его загрузке."), nil
+		return skill.Text("Пришлите акт сверки контрагента файлом (PDF, XLSX, DOCX или фото) или ответьте «сверь» на сообщение о его загрузке."), nil
 	}
 	m := q.Docs.Selected[0]
 	var k kept

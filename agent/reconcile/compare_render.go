@@ -160,6 +160,9 @@ func (c Comparison) notes(b *strings.Builder) {
 	for _, n := range c.Theirs.Notes {
 		b.WriteString("\n\n" + md.Escape(n))
 	}
+	if c.Theirs.Scanned {
+		b.WriteString("\n\n_Их акт прочитан с фото или скана: цифры, которые не читались наверняка, я не угадывал, но найденные расхождения сверьте с оригиналом._")
+	}
 }
 
 // matchedWords is «8 из 9 наших и 9 их».

@@ -121,6 +121,20 @@ func TestCompareFixtures(t *testing.T) {
 			file: fxIdentical, layout: LayoutHalves,
 			gap: "0.00",
 		},
+		{
+			// A table in Word: «Содержание операции» | «Дата док.» | «№» | «Расход, руб.» |
+			// «Приход, руб.», amounts as text, the balances' labels spanning three columns.
+			file: fxDOCX, layout: LayoutTable,
+			want: []found{
+				{DiffSum, "СВ00-000020", "590140.13", "591140.13", "-1000.00"},
+			},
+			gap: "-1000.00",
+		},
+		{
+			// The same Word table agreeing with ours: nothing differs.
+			file: fxDOCXIdentical, layout: LayoutTable,
+			gap: "0.00",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(strings.TrimPrefix(tt.file, "testdata/"), func(t *testing.T) {

@@ -38,6 +38,8 @@ type Theirs struct {
 	Notes []string
 	// Turnover is their «Обороты за период» turned to our side, when printed.
 	Turnover *[2]onec.Kopecks
+	// Scanned: read from a photo or a scan by OCR; the answer asks to check its figures.
+	Scanned bool `json:",omitempty"`
 }
 
 // The layouts of an act.
@@ -127,6 +129,7 @@ func parseLayout(l extract.Layout, o ParseOptions) (Theirs, error) {
 		}
 		t, err := parseGrid(g, o)
 		if err == nil {
+			t.Scanned = g.scan
 			return t, nil
 		}
 		if first == nil {
@@ -136,5 +139,5 @@ func parseLayout(l extract.Layout, o ParseOptions) (Theirs, error) {
 	if first != nil {
 		return Theirs{}, first
 	}
-	return Theirs{}, &readError{kind: ErrNotAct, msg: "Это не похоже на акт сверки: в файле нет заголовка «Акт сверки». Пришлите акт сверки в PDF с текстом или в XLSX."}
+	return Theirs{}, &readError{kind: ErrNotAct, msg: "Это не похоже на акт сверки: в файле нет заголовка «Акт сверки». Пришлите акт сверки в PDF, XLSX, DOCX или фото."}
 }

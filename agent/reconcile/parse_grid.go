@@ -44,12 +44,14 @@ func (r gridRow) text() string {
 type grid struct {
 	rows []gridRow
 	pdf  bool
+	scan bool // recognised words of a photo or a scan
 }
 
-// grids are a layout's tables: every sheet of a workbook, all the pages of a PDF as one.
+// grids are a layout's tables: every sheet of a workbook, a Word document's paragraphs and
+// tables as one sheet, all the pages of a PDF or a scan as one.
 func grids(l extract.Layout) []grid {
-	if l.Format == "pdf" {
-		g := grid{pdf: true}
+	if l.Format == "pdf" || l.Format == formatScan {
+		g := grid{pdf: true, scan: l.Format == formatScan}
 		for _, p := range l.Pages {
 			g.rows = append(g.rows, pdfRows(p)...)
 		}
@@ -57,13 +59,14 @@ func grids(l extract.Layout) []grid {
 	}
 	var out []grid
 	for _, p := range l.Pages {
-		out = append(out, sheetGrid(p))
+		out = append(out, sheetGrid(p, l.Format == "xlsx"))
 	}
 	return out
 }
 
-// sheetGrid is a sheet's rows; a merged cell spans its columns (a caption over a half).
-func sheetGrid(p extract.LaidPage) grid {
+// sheetGrid is a sheet's rows; a merged cell spans its columns (a caption over a half). raw: the
+// cells are a workbook's stored values (a Word table's are text as written).
+func sheetGrid(p extract.LaidPage, raw bool) grid {
 	span := map[[2]int]int{} // (row, first column) → last column
 	for _, m := range p.Merged {
 		span[[2]int{m.Row0, m.Col0}] = m.Col1
@@ -77,7 +80,7 @@ func sheetGrid(p extract.LaidPage) grid {
 			if l, ok := span[[2]int{i + 1, c.Col}]; ok {
 				last = l
 			}
-			row.cells = append(row.cells, cell{x0: float64(c.Col - 1), x1: float64(last), text: c.Value, raw: true})
+			row.cells = append(row.cells, cell{x0: float64(c.Col - 1), x1: float64(last), text: c.Value, raw: raw})
 		}
 		g.rows = append(g.rows, row)
 	}

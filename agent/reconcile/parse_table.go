@@ -463,6 +463,12 @@ func parseGrid(g grid, o ParseOptions) (Theirs, error) {
 		if k == rowClosing {
 			break
 		}
+		if r.amounts == 0 && g.scan {
+			if _, ok := parseDate(r.date, false); ok {
+				// A document's line whose amount the recognition did not read for sure: never guessed.
+				return Theirs{}, unreadable("На снимке не разобрал сумму в строке «%s», а угадывать цифры я не стану. Пришлите снимок чётче (ровно, при хорошем свете) или сам акт файлом — PDF, XLSX или DOCX.", strings.TrimSpace(row.text()))
+			}
+		}
 		if r.amounts == 0 {
 			// A document's words wrapped onto the next row continue the line above.
 			if lastWasLine && r.doc != "" && r.date == "" && r.number == "" {

@@ -221,7 +221,8 @@ func TestParseRefusals(t *testing.T) {
 			[]string{"", "Сальдо начальное", "100,00", "", "", "Сальдо начальное"},
 			[]string{"05.01.2026", "Продажа (05.01.2026 № 7)", "50,00", ""}), ourOrgs, ErrUnreadable, "не заполнена половина «По данным ООО «Альфа»»"},
 		{"not an act", "a.xlsx", sheet([]string{"Счёт на оплату № 5"}, []string{"Дата", "Документ", "Дебет", "Кредит"}), ourOrgs, ErrNotAct, "не похоже на акт сверки"},
-		{"docx", "a.docx", testdocs.DOCX("Акт сверки", testdocs.Section{Heading: "Акт сверки", Body: "текст"}), ourOrgs, extract.ErrUnknownType, "PDF с текстовым слоем или из XLSX"},
+		{"docx without a table", "a.docx", testdocs.DOCX("Акт сверки", testdocs.Section{Heading: "Акт сверки", Body: "текст"}), ourOrgs, ErrUnreadable, "Не нашёл в акте строку заголовка"},
+		{"text file", "a.txt", []byte("Акт сверки"), ourOrgs, extract.ErrUnknownType, "PDF с текстовым слоем, XLSX или DOCX"},
 		{"scan", "a.pdf", testdocs.PDFText("", " "), ourOrgs, extract.ErrScanned, "скан без текстового слоя"},
 	}
 	for _, tt := range tests {

@@ -29,6 +29,7 @@ func Fixtures() []Fixture {
 		{"unreadable.jpg", Doc{}, Look{Width: 600, Scrawl: true, Seed: 5, JPEG: true}},
 		{"album-1.jpg", inv1, Look{Skew: 0.5, Blur: 1, Noise: 0.003, Seed: 6, JPEG: true}},
 		{"album-2.jpg", inv2, Look{Skew: -0.7, Blur: 1, Noise: 0.003, Seed: 7, JPEG: true}},
+		{"reconciliation.png", ReconciliationAct(), Look{Skew: 0.5, Blur: 1, Noise: 0.003, Seed: 10}},
 	}
 }
 

@@ -40,6 +40,22 @@ type Doc struct {
 	Foot   []string // signatures and the like
 	// Text is a free-form document (a till receipt): its lines only, no table.
 	Text []string
+	// Sub are lines under the title (an act's period and parties).
+	Sub []string
+	// Grid is a table of any columns (an act of reconciliation), drawn after the parties.
+	Grid *Grid
+}
+
+// Grid is a table whose columns are placed by Cols: its first row is the header (bold, smaller).
+type Grid struct {
+	Cols []GridCol
+	Rows [][]string
+}
+
+// GridCol is a column: its left edge (or right edge, for figures) in thousandths of the width.
+type GridCol struct {
+	At    int
+	Right bool
 }
 
 // Look is how the picture was taken.
@@ -85,7 +101,10 @@ func Render(d Doc, look Look) []byte {
 		look.Size = 26
 	}
 	lh := int(look.Size * 1.55)
-	rows := len(d.Head) + 2 + len(d.Parties)*2 + len(d.Lines) + 2 + len(d.Totals) + len(d.Foot) + len(d.Text) + 4
+	rows := len(d.Head) + 2 + len(d.Parties)*2 + len(d.Lines) + 2 + len(d.Totals) + len(d.Foot) + len(d.Text) + 4 + len(d.Sub)
+	if d.Grid != nil {
+		rows += len(d.Grid.Rows) + 2
+	}
 	if len(d.Lines) > 0 {
 		rows += 2
 	}
@@ -113,6 +132,38 @@ func Render(d Doc, look Look) []byte {
 			y += lh / 2
 			put(big, x0, d.Title)
 			y += lh + lh/2
+		}
+		for _, s := range d.Sub {
+			put(reg, x0, s)
+			y += lh
+		}
+		if g := d.Grid; g != nil {
+			y += lh / 2
+			small := face(true, look.Size*0.85)
+			for i, r := range g.Rows {
+				f := reg
+				if i == 0 {
+					f = small
+				}
+				for j, s := range r {
+					if j >= len(g.Cols) {
+						break
+					}
+					at := g.Cols[j].At * look.Width / 1000
+					if g.Cols[j].Right {
+						right(f, at, s)
+					} else {
+						put(f, at, s)
+					}
+				}
+				if i == 0 {
+					for x := x0; x < look.Width-70; x++ {
+						img.SetGray(x, y+10, color.Gray{Y: 60})
+					}
+				}
+				y += lh
+			}
+			y += lh / 2
 		}
 		for _, p := range d.Parties {
 			put(bold, x0, p.Role+":")

@@ -11,15 +11,17 @@ import (
 
 // Layout is a table-shaped file as it is laid out, for readers whose columns carry meaning (an
 // act of reconciliation: which column is the debit, which half is whose): a PDF's strings with
-// their positions, a workbook's cells by row and column. Extract joins the same text into lines;
-// Layout keeps where each piece stands.
+// their positions, a workbook's cells by row and column, a Word document's paragraphs and table
+// cells as one sheet's rows (layoutDOCX). Extract joins the same text into lines; Layout keeps
+// where each piece stands.
 type Layout struct {
-	Format string // "pdf" or "xlsx"
+	Format string // "pdf", "xlsx" or "docx" (cells as text, never raw numbers)
 	Title  string // from the file's metadata, "" when it has none
 	Pages  []LaidPage
 }
 
-// LaidPage is one page of a PDF (Runs) or one sheet of a workbook (Rows, Merged).
+// LaidPage is one page of a PDF or a scan (Runs) or one sheet of a workbook or a Word document
+// (Rows, Merged).
 type LaidPage struct {
 	Number int    // 1-based
 	Sheet  string // the sheet's name (xlsx)
@@ -56,9 +58,9 @@ type Span struct {
 // person sends, far below what the limits of Extract let through.
 const maxLayoutCells = 2_000_000
 
-// ReadLayout reads a PDF with a text layer or an XLSX workbook as laid out, within the same
-// limits and with the same refusals as Extract (ErrScanned, ErrEncrypted, ErrBomb…); another
-// format is ErrUnknownType with a message that names the two.
+// ReadLayout reads a PDF with a text layer, an XLSX workbook or a DOCX as laid out, within the
+// same limits and with the same refusals as Extract (ErrScanned, ErrEncrypted, ErrBomb…); another
+// format is ErrUnknownType with a message that names the three.
 func ReadLayout(ctx context.Context, name string, data []byte, l Limits) (Layout, error) {
 	return runJob(ctx, data, l, func(j *job) (Layout, error) {
 		format, zr, err := sniff(name, data)
@@ -70,8 +72,10 @@ func ReadLayout(ctx context.Context, name string, data []byte, l Limits) (Layout
 			return layoutPDF(j, data)
 		case "xlsx":
 			return layoutXLSX(j, data, zr)
+		case "docx":
+			return layoutDOCX(j, zr)
 		}
-		return Layout{}, newErr(ErrUnknownType, "Таблицу я читаю из PDF с текстовым слоем или из XLSX: пришлите файл в одном из этих форматов.", format, nil)
+		return Layout{}, newErr(ErrUnknownType, "Таблицу я читаю из PDF с текстовым слоем, XLSX или DOCX: пришлите файл в одном из этих форматов.", format, nil)
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"codeberg.org/go-fonts/liberation/liberationsansregular"
 	"codeberg.org/go-pdf/fpdf"
+	"github.com/google/go-cmp/cmp"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -78,5 +79,40 @@ func TestReadLayoutRefusesOtherFormats(t *testing.T) {
 	_, err := ReadLayout(t.Context(), "a.txt", []byte("Акт сверки"), Limits{})
 	if !errors.Is(err, ErrUnknownType) || UserMessage(err) == "" {
 		t.Errorf("err = %v (%q)", err, UserMessage(err))
+	}
+}
+
+func TestReadLayoutDOCX(t *testing.T) {
+	cell := func(pr, s string) string {
+		return `<w:tc>` + pr + wPara("", s) + `</w:tc>`
+	}
+	body := wPara("", "Акт сверки") + wPara("", "") +
+		`<w:tbl><w:tr>` + cell("", "Дата") + cell("", "Документ") + cell("", "Сумма") + `</w:tr>` +
+		`<w:tr>` + cell(`<w:tcPr><w:gridSpan w:val="2"/></w:tcPr>`, "Сальдо начальное") + cell("", "1 000,00") + `</w:tr>` +
+		`<w:tr><w:trPr><w:gridBefore w:val="1"/></w:trPr>` + cell(`<w:tcPr><w:vMerge w:val="restart"/></w:tcPr>`, "Продажа") +
+		`<w:tc><w:tbl><w:tr>` + cell("", "вложенная") + `</w:tr></w:tbl></w:tc></w:tr>` +
+		`<w:tr>` + cell("", "05.01.2026") + cell(`<w:tcPr><w:vMerge/></w:tcPr>`, "") + cell("", "2 000,00") + `</w:tr></w:tbl>` +
+		wPara("", "Подписи")
+	l, err := ReadLayout(t.Context(), "act.docx", makeDOCXBody(t, body, true), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Format != "docx" || l.Title != "Договор поставки № П-15/2025" || len(l.Pages) != 1 {
+		t.Fatalf("layout %q %q, %d pages", l.Format, l.Title, len(l.Pages))
+	}
+	want := [][]Cell{
+		{{Col: 1, Value: "Акт сверки"}},
+		{{Col: 1, Value: "Дата"}, {Col: 2, Value: "Документ"}, {Col: 3, Value: "Сумма"}},
+		{{Col: 1, Value: "Сальдо начальное"}, {Col: 3, Value: "1 000,00"}},
+		{{Col: 2, Value: "Продажа"}, {Col: 3, Value: "вложенная"}},
+		{{Col: 1, Value: "05.01.2026"}, {Col: 3, Value: "2 000,00"}},
+		nil,
+		{{Col: 1, Value: "Подписи"}},
+	}
+	if diff := cmp.Diff(want, l.Pages[0].Rows); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	if m := l.Pages[0].Merged; len(m) != 1 || m[0] != (Span{Row0: 3, Col0: 1, Row1: 3, Col1: 2}) {
+		t.Errorf("merged %+v", m)
 	}
 }

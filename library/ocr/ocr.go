@@ -161,6 +161,20 @@ type Page struct {
 	Words int
 	// PeakRSS is the tesseract process's peak resident memory in bytes, when the OS reports it.
 	PeakRSS int64
+	// Width and Height are the image's size in pixels, as tesseract read it (0 when unknown).
+	Width, Height int
+	// Boxes are the recognised words where they stand, in reading order: what a reader of a
+	// table (an act of reconciliation) needs to tell the columns apart.
+	Boxes []Word
+}
+
+// Word is a recognised word: its box in pixels from the image's top left, tesseract's
+// confidence (0–100) and the line it belongs to (Line is unique on the page).
+type Word struct {
+	Left, Top, Width, Height int
+	Conf                     float64
+	Line                     int
+	Text                     string
 }
 
 // unavailable is ErrUnavailable naming the packages.
@@ -409,9 +423,20 @@ func parseTSV(tsv []byte) Page {
 			line = line[:0]
 		}
 	}
+	lines := 0
 	for i, row := range strings.Split(string(tsv), "\n") {
 		f := strings.Split(row, "\t")
-		if i == 0 || len(f) < 12 || f[0] != "5" {
+		if i == 0 || len(f) < 12 {
+			continue
+		}
+		box := [4]int{}
+		for j := range box {
+			box[j], _ = strconv.Atoi(f[6+j])
+		}
+		if f[0] == "1" && p.Width == 0 {
+			p.Width, p.Height = box[2], box[3]
+		}
+		if f[0] != "5" {
 			continue
 		}
 		word := strings.TrimSpace(f[11])
@@ -422,12 +447,15 @@ func parseTSV(tsv []byte) Page {
 		if key != lastKey {
 			flush()
 			lastKey = key
+			lines++
 		}
 		line = append(line, word)
-		if c, err := strconv.ParseFloat(f[10], 64); err == nil && c >= 0 {
+		c, err := strconv.ParseFloat(f[10], 64)
+		if err == nil && c >= 0 {
 			sum += c
 			p.Words++
 		}
+		p.Boxes = append(p.Boxes, Word{Left: box[0], Top: box[1], Width: box[2], Height: box[3], Conf: c, Line: lines, Text: word})
 	}
 	flush()
 	p.Text = b.String()

@@ -49,6 +49,9 @@ func TestRecognise(t *testing.T) {
 		if !strings.Contains(p.Text, want) {
 			t.Errorf("%s: no %q in\n%s", name, want, p.Text)
 		}
+		if p.Width == 0 || p.Height == 0 || len(p.Boxes) < p.Words || p.Boxes[len(p.Boxes)-1].Line < 2 {
+			t.Errorf("%s: %d×%d, %d boxes of %d words", name, p.Width, p.Height, len(p.Boxes), p.Words)
+		}
 		if p.Confidence < 50 {
 			t.Errorf("%s: confidence %.0f", name, p.Confidence)
 		}

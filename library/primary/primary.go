@@ -525,3 +525,8 @@ func tillOf(lines []string) Till {
 	}
 	return t
 }
+
+// Normalize mends one recognised line as Parse does: noise tokens dropped, a figure's lookalike
+// letters and misread separators mended only where its shape leaves no doubt. A reader of
+// recognised tables (an act of reconciliation) applies it to each cell.
+func Normalize(line string) string { return normalize(line) }
