@@ -192,3 +192,20 @@ func TestScanWithoutTesseract(t *testing.T) {
 	rc = upload(t, a, Request{UserID: 37, ChatID: 37}, "photo.png", testscans.Read("receipt.png"))
 	wantAll(t, "no engine", rc.Text, "tesseract-ocr, tesseract-ocr-rus, poppler-utils")
 }
+
+// TestScanReconciliationAct: a photo of an act of reconciliation is kept, said to be one, and
+// left to the comparison with 1C — never read as a primary document with fields and checks.
+func TestScanReconciliationAct(t *testing.T) {
+	a, _ := scanAgent(t, needOCR(t))
+	rc := upload(t, a, Request{UserID: 32, ChatID: 32}, "sverka.png", testscans.Read("reconciliation.png"))
+	text := plain(rc.Text)
+	wantAll(t, "act", text, "Акт сверки", "Это акт сверки взаиморасчётов")
+	for _, no := range []string{"**Проверка**", "Продавец:", "Контрагент в 1С"} {
+		if strings.Contains(text, no) {
+			t.Errorf("an act of reconciliation read as a primary document (%q):\n%s", no, text)
+		}
+	}
+	if rc.Receipt == "" {
+		t.Error("no receipt: the act was not kept")
+	}
+}

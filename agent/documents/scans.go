@@ -130,6 +130,18 @@ func (s *Skill) scan(ctx context.Context, q skill.Query, f File, pdf bool) (skil
 	if more {
 		b.WriteString("Прочитал только первые страницы скана — остальные пришлите отдельно.\n\n")
 	}
+	if doc.Kind == primary.Reconciliation {
+		// an act of reconciliation is compared with 1C's own (agent/reconcile answers it apart):
+		// a primary document's fields and checks would only repeat its lines
+		b.WriteString("Это акт сверки взаиморасчётов: его строки сравниваются с данными 1С отдельным ответом. " +
+			"Если сравнения нет, ответьте на этот снимок словом «сверь».\n")
+		b.WriteString("\n_Текст распознан с фото — сверьте цифры с оригиналом. Он среди ваших документов (/docs)._")
+		r.Text = strings.TrimSpace(b.String())
+		r.Receipt = m.ID
+		r.Buttons = []skill.Button{{Text: "Мои документы", Data: "d:p:0"}}
+		r.Degraded = append(r.Degraded, added.Degraded...)
+		return r, nil
+	}
 	b.WriteString(fields(doc))
 	if checks := primary.Check(doc); len(checks) > 0 {
 		b.WriteString("\n**Проверка**\n")

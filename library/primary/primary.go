@@ -32,6 +32,9 @@ const (
 	Act        Kind = "act"         // акт (об оказании услуг, выполненных работ)
 	Waybill    Kind = "waybill"     // товарная накладная (ТОРГ-12)
 	Receipt    Kind = "receipt"     // кассовый чек
+	// Reconciliation is an act of reconciliation (акт сверки взаиморасчётов): no primary document,
+	// its lines are compared with 1C's (agent/reconcile), not checked here.
+	Reconciliation Kind = "reconciliation"
 )
 
 // Name is the kind as a heading says it: «Счёт на оплату», «УПД».
@@ -49,6 +52,8 @@ func (k Kind) Name() string {
 		return "Товарная накладная"
 	case Receipt:
 		return "Кассовый чек"
+	case Reconciliation:
+		return "Акт сверки"
 	}
 	return "Документ"
 }
@@ -224,6 +229,8 @@ func kindOf(low string) Kind {
 	switch {
 	case has(low, "кассовый чек") || (has(low, "фн") && has(low, "фд")) || has(low, "фп") && strings.Contains(low, "итог"):
 		return Receipt
+	case strings.Contains(low, "акт сверки") || strings.Contains(low, "сверки взаимо"):
+		return Reconciliation
 	case strings.Contains(low, "универсальный передаточный") || has(low, "упд") ||
 		strings.Contains(low, "счет-фактура") && has(low, "статус"):
 		return UPD
