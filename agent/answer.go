@@ -113,6 +113,10 @@ func (a *Agent) question(ctx context.Context, req api.Request, q skill.Query) (a
 		prev = &st // a reply to one of the bot's answers continues that answer
 	}
 	q.Decision = a.understand(ctx, q, prev)
+	if c := q.Decision.Counterparty; c.Set && c.Source == understand.FromCatalog {
+		// the name as the message wrote it, typo and all, is masked as the one the parser read
+		anon.Alias(ctx, c.Text, c.Value.Name)
+	}
 	var offerDocs bool
 	q.Decision, offerDocs = a.weighDocuments(ctx, q, false)
 	route := api.Route{Source: "rules", Sure: q.Decision.Sure, Rule: q.Decision.Rule, Reasons: q.Decision.Reasons}

@@ -261,3 +261,24 @@ func TestNewsKeepsNamesOut(t *testing.T) {
 		t.Errorf("queries sent (-want +got):\n%s", diff)
 	}
 }
+
+// TestAliasMasksTheTypoTheParserRead: a name the parser resolved from a typo the dictionary's
+// index cannot find (a first letter off) is masked as that entity, sharing its placeholder, and
+// restored to the catalog's form.
+func TestAliasMasksTheTypoTheParserRead(t *testing.T) {
+	g, _ := New(Options{})
+	ctx := WithSession(t.Context(), NewSession(testCatalogs))
+	Alias(ctx, "по Эльфе", "Альфа") // the message's «долг по эльфе», as the parser's slot wrote it
+	out, restore, err := g.Outgoing(ctx, llm.ChatJSON, []string{"долг по эльфе? а Альфа сколько должна?"})
+	if err != nil || out[0] != "долг по [КОНТРАГЕНТ_1]? а [КОНТРАГЕНТ_1] сколько должна?" {
+		t.Fatalf("masked %q, %v", out, err)
+	}
+	if got, _ := restore("долг [КОНТРАГЕНТ_1]"); got != "долг Альфа" {
+		t.Errorf("restored %q, want the catalog's form", got)
+	}
+	// …and not inside a longer word
+	out, _, _ = g.Outgoing(ctx, llm.ChatJSON, []string{"эльфийский"})
+	if out[0] != "эльфийский" {
+		t.Errorf("masked inside a word: %q", out[0])
+	}
+}

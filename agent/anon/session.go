@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/recipe"
+	"github.com/finbot/finbot/agent/understand"
+	"github.com/finbot/finbot/ru"
 )
 
 // Session is the placeholders of one answer: every LLM call of it (the planner, its repair,
@@ -24,10 +27,11 @@ type Session struct {
 	once     sync.Once
 	dict     *Dictionary
 
-	mu     sync.Mutex
-	byKey  map[string]*slot
-	labels map[string]*slot
-	next   map[Kind]int
+	mu      sync.Mutex
+	aliases []alias
+	byKey   map[string]*slot
+	labels  map[string]*slot
+	next    map[Kind]int
 }
 
 // slot is one placeholder: its label and the ways the texts wrote what it stands for.
@@ -82,7 +86,7 @@ func (c Counts) Total() int {
 
 // mask replaces the identifiers of text, found with dicts, by the session's placeholders.
 func (s *Session) mask(text string, dicts []*Dictionary) (string, Counts) {
-	hs := detect(text, dicts)
+	hs := s.aliasHits(text, detect(text, dicts))
 	if len(hs) == 0 {
 		return text, nil
 	}
@@ -231,4 +235,75 @@ func jsonContent(v string) string {
 	_ = enc.Encode(v)
 	q := strings.TrimSpace(b.String())
 	return q[1 : len(q)-1]
+}
+
+// alias is a name as the user wrote it that the parser resolved to a catalog's entity — a typo
+// the dictionary's index cannot find («ворона» for «Вектор»… or a first letter off: «гомашка»).
+type alias struct {
+	written string // folded
+	kind    Kind
+	key     string
+	words   string
+}
+
+// leadingPrep are the prepositions a slot's text may start with («по вектору», «у ромашки»).
+var leadingPrep = regexp.MustCompile(`(?i)^(по|у|от|для|с|со|к|ко|перед|о|об|про|на|в|за)\s+`)
+
+// Alias records, in the session of ctx, that written — a name as the message wrote it — is the
+// catalog entity name: the parser resolved it, so it is masked as the entity wherever a text of
+// this answer holds it, even where the dictionary's own reading of names would miss the typo.
+func Alias(ctx context.Context, written, name string) {
+	s := sessionFrom(ctx)
+	written = strings.TrimSpace(leadingPrep.ReplaceAllString(strings.TrimSpace(written), ""))
+	if s == nil || utf8.RuneCountInString(written) < 3 || strings.TrimSpace(name) == "" {
+		return
+	}
+	k := Counterparty
+	if strings.HasPrefix(fold(name), "ип ") {
+		k = Person
+	}
+	words := understand.NameWords(name)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.aliases = append(s.aliases, alias{written: ru.FoldAligned(strings.ReplaceAll(written, `\`, "")), kind: k, key: string(k) + ":" + fold(words), words: words})
+}
+
+// aliasHits are the places text writes one of the session's aliases, outside hs.
+func (s *Session) aliasHits(text string, hs []hit) []hit {
+	s.mu.Lock()
+	as := slices.Clone(s.aliases)
+	s.mu.Unlock()
+	if len(as) == 0 {
+		return hs
+	}
+	folded := ru.FoldAligned(text) // byte offsets of text itself
+	for _, a := range as {
+		for from := 0; ; {
+			i := strings.Index(folded[from:], a.written)
+			if i < 0 {
+				break
+			}
+			start, end := from+i, from+i+len(a.written)
+			from = end
+			if start > 0 && isLetterBefore(text, start) || end < len(text) && isLetterAt(text, end) {
+				continue // inside a longer word
+			}
+			h := hit{start: start, end: end, kind: a.kind, key: a.key, preferred: a.words}
+			if !slices.ContainsFunc(hs, func(o hit) bool { return h.start < o.end && o.start < h.end }) {
+				hs = append(hs, h)
+			}
+		}
+	}
+	slices.SortFunc(hs, func(a, b hit) int { return a.start - b.start })
+	return hs
+}
+
+func isLetterBefore(s string, i int) bool {
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+func isLetterAt(s string, i int) bool {
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
