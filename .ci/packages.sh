@@ -41,11 +41,14 @@ mod=$(go list -m)
 #   fake clock, each the demo's aging template run by its query evaluator, one at a time: 33 s
 #   under -race, 1.5 s plain. The scheduler's goroutines are raced in agent/digest, through the
 #   bot in bot, and with the same agent in the package's other digest tests.
+#   internal/testscans TestFixtures: renders the nine test pictures (noise, blur, skew) in one
+#   goroutine and compares them with the committed ones: 86 s under -race in a loaded run.
 plain_tests=$(printf '%s\t%s\n' \
   "$mod/library/extract" '^TestHostileShapes$' \
   "$mod/integrations/onec/ledgergen" '^TestRealistic' \
   "$mod/integrations/onec" '^TestDocumentsBy(Counterparty|Contract)$' \
-  "$mod/internal/app" '^TestOverdueAlertFollowsAging$')
+  "$mod/internal/app" '^TestOverdueAlertFollowsAging$' \
+  "$mod/internal/testscans" '^TestFixtures$')
 
 goroutines='^[[:space:]]*go (func|[A-Za-z_][A-Za-z0-9_.]*\()|\.Go\(|sync\.WaitGroup|errgroup\.|(time|context)\.AfterFunc|testing/synctest|\.Parallel\(\)'
 

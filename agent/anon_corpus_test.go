@@ -292,7 +292,7 @@ func TestAnonymiserModes(t *testing.T) {
 	ids := demoIdentifiers(t)
 	qs := corpusQuestions(t)
 	var sample []string
-	for i := 0; i < len(qs); i += 9 {
+	for i := 0; i < len(qs); i += 27 { // what each mode does, on every 27th message: the whole corpus is TestAnonymisedCorpus's
 		sample = append(sample, qs[i])
 	}
 	for _, mode := range []anon.Mode{anon.ModeLog, anon.ModeOff, anon.ModeBlock} {
