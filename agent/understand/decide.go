@@ -667,17 +667,7 @@ var stockItemStop = map[string]bool{"скольк": true, "сколько": true
 // («сколько штук бумаги на складе» → «бумаги»; «остаток товара Картридж HP 85A в штуках» →
 // «Картридж HP 85A»). "" when none is left, or more than a name's words (a sentence is no item).
 func (s *scan) stockItem() string {
-	covered := make([]bool, len(s.toks))
-	for _, h := range s.hits {
-		for i := h.Start; i < h.End && i < len(covered); i++ {
-			covered[i] = true
-		}
-	}
-	for _, sp := range s.spans {
-		for i := sp[0]; i < sp[1] && i < len(covered); i++ {
-			covered[i] = true
-		}
-	}
+	covered := s.covered()
 	var kept []Token
 	for i, t := range s.toks {
 		letters := strings.IndexFunc(t.Text, unicode.IsLetter) >= 0
@@ -879,11 +869,9 @@ func topAsked(folded string) int {
 	return 0
 }
 
-// unreadScope is a word that narrows a question about the bank's movements and that the
-// reading left unread: the payment's purpose after «за» («за аренду», «за доставку») or its
-// payee after the verb («заплатили грузэкспрессу»). "" when the message has none: the period's
-// words, amounts, pronouns and the like narrow nothing.
-func (s *scan) unreadScope() string {
+// covered marks the tokens the reading took: the lexicon's terms and the spans of names, dates
+// and numbers.
+func (s *scan) covered() []bool {
 	covered := make([]bool, len(s.toks))
 	for _, h := range s.hits {
 		for i := h.Start; i < h.End && i < len(covered); i++ {
@@ -895,6 +883,15 @@ func (s *scan) unreadScope() string {
 			covered[i] = true
 		}
 	}
+	return covered
+}
+
+// unreadScope is a word that narrows a question about the bank's movements and that the
+// reading left unread: the payment's purpose after «за» («за аренду», «за доставку») or its
+// payee after the verb («заплатили грузэкспрессу»). "" when the message has none: the period's
+// words, amounts, pronouns and the like narrow nothing.
+func (s *scan) unreadScope() string {
+	covered := s.covered()
 	raw := strings.Fields(s.in.Text)
 	for i := 0; i+1 < len(s.toks); i++ {
 		t := s.toks[i]
@@ -944,12 +941,12 @@ func (s *scan) unreadScope() string {
 // sideWord: a word that names a side of the bank's turnover the statement reads («поставщикам»,
 // «налоги»), not a scope it cannot.
 func sideWord(w string) bool {
-	return slices.ContainsFunc(corrWords, func(c struct {
-		re      *regexp.Regexp
-		account string
-	}) bool {
-		return c.re.MatchString(w)
-	})
+	for _, c := range corrWords {
+		if c.re.MatchString(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // askWord are the words that ask, not narrow, before a verb of paying («когда оплатили», «уже

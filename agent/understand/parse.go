@@ -928,17 +928,7 @@ func (s *scan) unknownName() string {
 	if q := quoted(s.in.Text); q != "" {
 		return q
 	}
-	covered := make([]bool, len(s.toks))
-	for _, h := range s.hits {
-		for i := h.Start; i < h.End; i++ {
-			covered[i] = true
-		}
-	}
-	for _, sp := range s.spans {
-		for i := sp[0]; i < sp[1]; i++ {
-			covered[i] = true
-		}
-	}
+	covered := s.covered()
 	raw := strings.Fields(s.in.Text)
 	for i := 0; i+1 < len(s.toks); i++ {
 		if !nameCues[s.toks[i].Text] && !s.coveredBy(i, ledgerFigures...) && !s.coveredBy(i, CDocuments) {

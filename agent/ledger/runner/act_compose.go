@@ -37,14 +37,7 @@ func (r Result) actMarkdown(mark string) string {
 	} else {
 		head += "взаимной задолженности нет\\."
 	}
-	if mark != "" {
-		head += " " + mark
-	}
-	b.WriteString(head + "\n")
-	fmt.Fprintf(&b, "_%s_\n", esc(r.shortScope()))
-	for _, n := range append(r.Notes, r.Limitations...) {
-		b.WriteString("\n" + esc(n) + "\n")
-	}
+	r.writeLead(&b, head, mark)
 	d, c := a.Turnovers()
 	// a phone's table is 32 characters wide: the balance's side goes with its label, the
 	// figures stay whole

@@ -17,15 +17,7 @@ import (
 func (r Result) agingMarkdown(mark string) string {
 	ag := r.Aging
 	var b strings.Builder
-	head := r.agingHeadline()
-	if mark != "" {
-		head += " " + mark
-	}
-	b.WriteString(head + "\n")
-	fmt.Fprintf(&b, "_%s_\n", md.Escape(r.shortScope()))
-	for _, n := range append(r.Notes, r.Limitations...) {
-		b.WriteString("\n" + md.Escape(n) + "\n")
-	}
+	r.writeLead(&b, r.agingHeadline(), mark)
 	names := IntervalNames(ag.Bounds)
 	cells := make([][2]string, 0, len(names))
 	for i, name := range names {

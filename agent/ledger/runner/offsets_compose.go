@@ -25,14 +25,7 @@ func (r Result) offsetsMarkdown(mark string) string {
 		head = fmt.Sprintf("%s %s должен нам %s, мы ему — %s: зачесть можно до %s.", upperFirst(esc(r.when())), esc(p.Name),
 			esc(p.Receivable.String()), esc(p.Payable.String()), bold(esc(p.Netted.String())))
 	}
-	if mark != "" {
-		head += " " + mark
-	}
-	b.WriteString(head + "\n")
-	fmt.Fprintf(&b, "_%s_\n", esc(r.shortScope()))
-	for _, note := range append(r.Notes, r.Limitations...) {
-		b.WriteString("\n" + esc(note) + "\n")
-	}
+	r.writeLead(&b, head, mark)
 	var cells [][2]string
 	for _, row := range r.Rows[:min(len(r.Rows), ShownTop)] {
 		cells = append(cells, [2]string{esc(offsetLabel(row, r.Party != "")), amountCell(row.Amount)})

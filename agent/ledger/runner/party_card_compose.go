@@ -40,11 +40,7 @@ func (r Result) cardText(cite bool) (string, []string) {
 	}
 	esc := md.Escape
 	var b strings.Builder
-	b.WriteString(r.cardHeadline() + mark(pc.Sources.Balances) + "\n")
-	fmt.Fprintf(&b, "_%s_\n", esc(r.shortScope()))
-	for _, n := range append(r.Notes, r.Limitations...) {
-		b.WriteString("\n" + esc(n) + "\n")
-	}
+	r.writeLead(&b, r.cardHeadline()+mark(pc.Sources.Balances), "")
 
 	if pc.TheyOwe != 0 || pc.WeOwe != 0 || pc.Advanced != 0 || pc.Prepaid != 0 {
 		b.WriteString("\n**Расчёты**" + mark(pc.Sources.Balances) + "\n")

@@ -524,3 +524,16 @@ func contractDative(label string) string {
 
 // When is the answer's date or period as its headline says it («на 31.03.2026»).
 func (r Result) When() string { return r.when() }
+
+// writeLead writes an answer's first lines: the headline (with its footnote mark), the scope in
+// italics, then the result's notes and limitations, each a paragraph.
+func (r Result) writeLead(b *strings.Builder, head, mark string) {
+	if mark != "" {
+		head += " " + mark
+	}
+	b.WriteString(head + "\n")
+	fmt.Fprintf(b, "_%s_\n", md.Escape(r.shortScope()))
+	for _, n := range append(r.Notes, r.Limitations...) {
+		b.WriteString("\n" + md.Escape(n) + "\n")
+	}
+}

@@ -19,15 +19,7 @@ import (
 func (r Result) stockMarkdown(mark string) string {
 	st := r.Stock
 	var b strings.Builder
-	head := r.stockHeadline()
-	if mark != "" {
-		head += " " + mark
-	}
-	b.WriteString(head + "\n")
-	fmt.Fprintf(&b, "_%s_\n", md.Escape(r.shortScope()))
-	for _, n := range append(r.Notes, r.Limitations...) {
-		b.WriteString("\n" + md.Escape(n) + "\n")
-	}
+	r.writeLead(&b, r.stockHeadline(), mark)
 	if len(st.Lines) > 1 {
 		r.stockTable(&b, st)
 	}
