@@ -83,12 +83,9 @@ func newDictionary(c *recipe.Catalogs) *Dictionary {
 		if strings.TrimSpace(e.Name) == "" {
 			return
 		}
-		if k == Counterparty && strings.HasPrefix(ru.Fold(e.Name), "ип ") {
-			k = Person
-		}
-		words := understand.NameWords(e.Name)
+		k, key, words := entityKey(k, e.Name)
 		es = append(es, e)
-		d.entities = append(d.entities, named{kind: k, key: string(k) + ":" + fold(words), preferred: words})
+		d.entities = append(d.entities, named{kind: k, key: key, preferred: words})
 		if e.INN != "" {
 			d.inns[e.INN] = true
 		}
@@ -113,6 +110,16 @@ func newDictionary(c *recipe.Catalogs) *Dictionary {
 		d.accounts[b.Number] = true
 	}
 	return d
+}
+
+// entityKey is a catalog name's kind (a counterparty named «ИП …» is a person), the key its
+// placeholder is kept by, and its words as the catalog writes them.
+func entityKey(k Kind, name string) (Kind, string, string) {
+	if k == Counterparty && strings.HasPrefix(ru.Fold(name), "ип ") {
+		k = Person
+	}
+	words := understand.NameWords(name)
+	return k, string(k) + ":" + fold(words), words
 }
 
 // names are the catalogs' names in text.

@@ -14,7 +14,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/recipe"
-	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/ru"
 )
 
@@ -258,14 +257,10 @@ func Alias(ctx context.Context, written, name string) {
 	if s == nil || utf8.RuneCountInString(written) < 3 || strings.TrimSpace(name) == "" {
 		return
 	}
-	k := Counterparty
-	if strings.HasPrefix(fold(name), "ип ") {
-		k = Person
-	}
-	words := understand.NameWords(name)
+	k, key, words := entityKey(Counterparty, name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.aliases = append(s.aliases, alias{written: ru.FoldAligned(strings.ReplaceAll(written, `\`, "")), kind: k, key: string(k) + ":" + fold(words), words: words})
+	s.aliases = append(s.aliases, alias{written: ru.FoldAligned(strings.ReplaceAll(written, `\`, "")), kind: k, key: key, words: words})
 }
 
 // aliasHits are the places text writes one of the session's aliases, outside hs.
@@ -285,7 +280,9 @@ func (s *Session) aliasHits(text string, hs []hit) []hit {
 			}
 			start, end := from+i, from+i+len(a.written)
 			from = end
-			if start > 0 && isLetterBefore(text, start) || end < len(text) && isLetterAt(text, end) {
+			before, _ := utf8.DecodeLastRuneInString(text[:start])
+			after, _ := utf8.DecodeRuneInString(text[end:])
+			if wordRune(before) || wordRune(after) {
 				continue // inside a longer word
 			}
 			h := hit{start: start, end: end, kind: a.kind, key: a.key, preferred: a.words}
@@ -298,12 +295,6 @@ func (s *Session) aliasHits(text string, hs []hit) []hit {
 	return hs
 }
 
-func isLetterBefore(s string, i int) bool {
-	r, _ := utf8.DecodeLastRuneInString(s[:i])
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
-}
-
-func isLetterAt(s string, i int) bool {
-	r, _ := utf8.DecodeRuneInString(s[i:])
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
-}
+// wordRune: a letter or digit — what a name found inside a longer word is next to. (RuneError,
+// what an empty side decodes to, is neither.)
+func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
