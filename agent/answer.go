@@ -119,6 +119,11 @@ func (a *Agent) question(ctx context.Context, req api.Request, q skill.Query) (a
 	}
 	var offerDocs bool
 	q.Decision, offerDocs = a.weighDocuments(ctx, q, false)
+	if q.Decision.Kind == understand.KindLedger && understand.Future(q.Text) && !penaltyAsked.MatchString(strings.ToLower(q.Text)) {
+		// what 1C will show has not been posted (the user's documents, which state what is due,
+		// were weighed first; a penalty to come is theirs too)
+		q.Decision = understand.AsForecast(q.Decision)
+	}
 	route := api.Route{Source: "rules", Sure: q.Decision.Sure, Rule: q.Decision.Rule, Reasons: q.Decision.Reasons}
 	var ans api.Answer
 	var err error

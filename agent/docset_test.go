@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -266,6 +267,46 @@ func docsetOutcome(l docsetLine, ans Answer) (string, []string) {
 	return "wrong", miss
 }
 
+// docsetSource names where a reply came from, coarsely, for the per-part tallies (which say
+// where the held-out part's misses come from without showing any of its lines): the route's
+// kind, and for the documents whether the reply hedged, computed or quoted.
+func docsetSource(ans Answer) string {
+	src := string(ans.Debug.Route.Kind)
+	if ans.Debug.Route.Kind != understand.KindDocs {
+		return src
+	}
+	first := strings.SplitN(ans.Text, "\n", 2)[0]
+	switch {
+	case strings.HasPrefix(first, "Прямого ответа") || strings.HasPrefix(first, "Строки, в которой") || strings.HasPrefix(first, "Посчитать"):
+		return src + "/hedged"
+	case strings.HasPrefix(first, "**") && strings.Contains(first, "**,"), strings.HasPrefix(first, "**") && strings.HasSuffix(first, "**:"):
+		return src + "/quoted"
+	default:
+		return src + "/stated"
+	}
+}
+
+// tally writes the counts of one part by their middle key: «docs/quoted right 3 wrong 1, …».
+func tally(m map[string]int, part string) string {
+	keys := map[string]bool{}
+	for k := range m {
+		if f := strings.Split(k, "\x00"); f[0] == part {
+			keys[f[1]] = true
+		}
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		s := k
+		for _, o := range []string{"right", "honest", "wrong"} {
+			if n := m[part+"\x00"+k+"\x00"+o]; n > 0 {
+				s += fmt.Sprintf(" %s %d", o, n)
+			}
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, "; ")
+}
+
 // dateWords is «31 декабря 2026» for 31.12.2026: documents write dates both ways.
 func dateWords(d string) string {
 	t, err := time.Parse("02.01.2006", d)
@@ -322,7 +363,8 @@ func TestDocumentSet(t *testing.T) {
 		for _, p := range parts {
 			counts[p] = map[string]int{}
 		}
-		byKind := map[string]int{} // split, kind, outcome → questions
+		byKind := map[string]int{}   // split, kind, outcome → questions
+		bySource := map[string]int{} // split, source of the reply, outcome → questions
 		chat := map[string]int64{}
 		for i, l := range lines {
 			root := l.ID
@@ -354,6 +396,7 @@ func TestDocumentSet(t *testing.T) {
 			part := fmt.Sprintf("set %d %s", l.Set, l.Split)
 			counts[part][outcome]++
 			byKind[part+"\x00"+l.Kind+"\x00"+outcome]++
+			bySource[part+"\x00"+docsetSource(ans)+"\x00"+outcome]++
 			if l.Split == "dev" && outcome != "right" && *docsetMisses && v.name == *docsetVariant {
 				cl := ""
 				if d, ok := ans.Debug.Trace["docs"].(*passages.Debug); ok && d.Clauses != nil {
@@ -387,6 +430,7 @@ func TestDocumentSet(t *testing.T) {
 				per = append(per, fmt.Sprintf("%s %d/%d (wrong %d)", k, r, all, byKind[split+"\x00"+k+"\x00wrong"]))
 			}
 			t.Logf("%s, %s, by kind of answer: %s", v.name, split, strings.Join(per, ", "))
+			t.Logf("%s, %s, by source of the reply: %s", v.name, split, tally(bySource, split))
 		}
 	}
 	if *docsetOnly != "" {

@@ -164,6 +164,47 @@ func TestTaxAmountIsNotComputed(t *testing.T) {
 	}
 }
 
+// A 1C figure asked in the future tense is a forecast no source holds: a past January's
+// balance («в январе» read as January 2026 on 7 December) or a past year's receivables would be
+// a confident answer to another question. The reply says so, its button — the figure as posted
+// today — is answered, and a fresh question in the future tense after a company's debt does not
+// inherit the company (it had listed Вектор's bank operations for «сколько налога на прибыль
+// заплатим за год»).
+func TestForecastIsAskedBack(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	for i, c := range []struct{ q, button string }{
+		{"какой будет остаток на 51 в январе", "Остаток по счёту 51 на сегодня"},
+		{"сколько будет дебиторки на конец года", "Кто нам должен?"},
+		{"сколько нам заплатит вектор в январе", "Расчёты с АО «Вектор»"},
+		{"когда получим деньги от альфы", "Расчёты с ООО «Альфа»"},
+	} {
+		me := Request{UserID: int64(830 + i), ChatID: int64(830 + i)}
+		ans := ask(t, a, me, c.q)
+		if ans.Debug.Route.Rule != "forecast" || !strings.Contains(ans.Text, "Прогнозов я не делаю") || strings.Contains(ans.Text, "₽") {
+			t.Errorf("%q: %s/%s\n%s", c.q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, ans.Text)
+			continue
+		}
+		if len(ans.Buttons) == 0 || ans.Buttons[0].Text != c.button {
+			t.Errorf("%q: buttons %v, want %q first", c.q, ans.Buttons, c.button)
+			continue
+		}
+		if got := ask(t, a, me, c.button); got.Debug.Route.Kind != understand.KindLedger || !strings.Contains(got.Text, "₽") {
+			t.Errorf("button %q: %s/%s\n%s", c.button, got.Debug.Route.Kind, got.Debug.Route.Rule, got.Text)
+		}
+	}
+	me := Request{UserID: 840, ChatID: 840}
+	ask(t, a, me, "долг вектора")
+	if ans := ask(t, a, me, "сколько налога на прибыль заплатим за год"); ans.Debug.Route.Rule != "tax_amount" {
+		t.Errorf("a tax amount after a company's debt: %s/%s\n%s", ans.Debug.Route.Kind, ans.Debug.Route.Rule, ans.Text)
+	}
+	// the past tense and a date to come stay 1C's: what was posted, said to be no forecast
+	for _, q := range []string{"сколько заплатил вектор в марте", "остаток на 51 на 31.01.2027"} {
+		if ans := ask(t, a, Request{UserID: 841, ChatID: 841}, q); ans.Debug.Route.Kind != understand.KindLedger {
+			t.Errorf("%q: %s/%s\n%s", q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, ans.Text)
+		}
+	}
+}
+
 // TestPaymentsNarrowedByAnUnreadWord: payments narrowed by a purpose («за аренду») or a payee
 // 1C does not know («грузэкспрессу») are never answered with the whole of 51's payments; the
 // reply says what it can do, and its button — the period's payments — is answered. The

@@ -318,6 +318,8 @@ func TestCrossRateAndForecast(t *testing.T) {
 		{"прогноз курса доллара", []string{"**81,1134 ₽**"}, nil, true},
 		{"ключевую ставку снизят летом?", []string{"15,50%"}, nil, true},
 		{"сколько будет 100 долларов в рублях", []string{"100 USD"}, nil, false},
+		// a month to come: the latest rate, never that month of a past year
+		{"какой будет курс доллара в январе", []string{"**81,1134 ₽**"}, []string{"январ"}, true},
 	}
 	for i, tt := range tests {
 		ans := ask(t, a, Request{UserID: int64(700 + i), ChatID: int64(700 + i)}, tt.q)

@@ -13,6 +13,7 @@ import (
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/phrase"
 	"github.com/finbot/finbot/agent/postcheck"
+	"github.com/finbot/finbot/agent/recipe"
 	"github.com/finbot/finbot/agent/skill"
 	"github.com/finbot/finbot/agent/understand"
 	"github.com/finbot/finbot/integrations/llm"
@@ -74,6 +75,8 @@ func (s *Skill) Answer(ctx context.Context, q skill.Query) (skill.Reply, error) 
 		return paymentScope(d, q), nil
 	case d.Rule == "tax_amount":
 		return taxAmount(d), nil
+	case d.Rule == "forecast":
+		return forecast(d), nil
 	case d.Rule == "debt_direction":
 		return debtDirection(d), nil
 	case d.Rule == "advance_direction":
@@ -228,6 +231,26 @@ func taxAmount(d understand.Decision) skill.Reply {
 			"Что видно в 1С — расчёты с бюджетом на счёте 68: остаток на дату и движение за период.",
 		Buttons: []skill.Button{{Text: "Сальдо 68" + on}, {Text: "Карточка счёта 68" + period, SameRow: true}},
 	}
+}
+
+// forecast answers a question about a 1C figure yet to come («какой будет остаток на 51 в
+// январе», «сколько нам заплатит вектор»): 1C holds only what was posted, so it says so and
+// offers the figure as posted today — the question it can answer.
+func forecast(d understand.Decision) skill.Reply {
+	r := skill.Reply{Text: "Прогнозов я не делаю: в 1С только проведённые операции, будущих платежей и остатков в ней нет. " +
+		"Могу показать, как есть на сегодня."}
+	party := d.Counterparty.Set && d.Counterparty.Source == understand.FromCatalog
+	switch {
+	case party:
+		r.Buttons = []skill.Button{{Text: "Расчёты с " + d.Counterparty.Value.Name}}
+	case d.Account.Set:
+		r.Buttons = []skill.Button{{Text: "Остаток по счёту " + d.Account.Value + " на сегодня"}}
+	case d.Recipe == recipe.Payables || d.Recipe == recipe.PayablesAging:
+		r.Buttons = []skill.Button{{Text: "Кому должны мы?"}}
+	default:
+		r.Buttons = []skill.Button{{Text: "Кто нам должен?"}, {Text: "Кому должны мы?", SameRow: true}}
+	}
+	return r
 }
 
 // paymentScope answers a question about the bank's payments narrowed by a word the statement

@@ -142,6 +142,11 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 	if prev.Kind == KindDocs {
 		return docsFollowUp(s, cur, own, prev, cue, subject)
 	}
+	if cur.Rule == "tax_amount" {
+		// «сколько налога на прибыль заплатим за год» after a company's debt: a question of its
+		// own, which no previous company or period answers
+		return Decision{}, false
+	}
 	if d, ok := cardFollowUp(s, cur, prev); ok {
 		return d, true // «карточка 3», «подробнее» after a list or a company's answer
 	}

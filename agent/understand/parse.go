@@ -171,7 +171,33 @@ func (p *Parser) parse(s *scan) Decision {
 		d = Decision{Kind: KindClarify, Rule: "tax_amount", Sure: true, Date: d.Date, Period: d.Period, Asks: d.Asks,
 			Reasons: []string{"сумма налога к уплате: её не считает ни один рецепт 1С"}}
 	}
+	if Future(s.in.Text) && (d.Kind == KindRate || d.Kind == KindKeyRate) && !strings.Contains(ru.Fold(s.in.Text), "завтра") && !d.Nominal.Set {
+		// «какой будет курс доллара в январе»: the latest rate, said to be no forecast — never
+		// a past January's. Tomorrow's rate is no forecast at all: the Bank of Russia sets it the
+		// day before; «сколько будет 100 долларов в рублях» is a conversion.
+		d.Forecast = true
+		d.Date, d.Period = Slot[time.Time]{}, Slot[ru.Period]{}
+	}
 	return d
+}
+
+// Future reports whether a message is in the future tense or asks a forecast («будет»,
+// «заплатит», «поступят», «прогноз»): what it asks has not happened yet.
+func Future(text string) bool { return futureTense.MatchString(ru.Fold(text)) }
+
+// futureTense: a verb of the future or a word of forecasting («будет», «заплатит», «поступят»,
+// «прогноз») — what is asked has not happened yet.
+var futureTense = regexp.MustCompile(`(^|[^\p{L}])(будет|будут|будем|заплатит|заплатят|заплатим|оплатит|оплатят|оплатим|поступит|поступят|придет|придут|` +
+	`вернет|вернут|вернем|перечислит|перечислят|перечислим|получим|спишется|спишут|станет|прогноз\p{L}*|спрогнозир\p{L}*)([^\p{L}]|$)`)
+
+// AsForecast is the question back to a 1C question in the future tense («какой будет остаток на
+// 51 в январе», «сколько нам заплатит вектор»): 1C holds what was posted — a past January's
+// balance, or today's, would be a confident answer to another question. The recipe, account
+// and company stay, for the reply to offer what can be shown today.
+func AsForecast(d Decision) Decision {
+	return Decision{Kind: KindClarify, Rule: "forecast", Sure: true, Recipe: d.Recipe, Account: d.Account,
+		Counterparty: d.Counterparty, Asks: d.Asks, Continues: d.Continues,
+		Reasons: append(slices.Clone(d.Reasons), "прогноз: будущих операций нет в 1С, а прошлые — ответ на другой вопрос")}
 }
 
 var (
