@@ -405,7 +405,7 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 		// «до какого они обязаны сообщить новую ставку на 27 год» beside a sublease: «ставка» not
 		// named as the Bank of Russia's, among more of a document's words than the rate's own
 		// («ставка с какого числа действует» stays the key rate)
-		d.Kind == understand.KindKeyRate && !namesKeyRate.MatchString(strings.ToLower(q.Text)) && hit.Matched >= 3
+		d.Kind == understand.KindKeyRate && !namesKeyRate.MatchString(strings.ToLower(q.Text)) && (hit.Matched >= 3 || hit.Named)
 	switch {
 	case d.Kind == understand.KindLedger && d.Asks.Due:
 		// «за октябрь по новой ставке надо было до 10го заплатить?»: what was owed by when is
@@ -435,6 +435,10 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 			// ООО «Склад-Сервис» in 1C, the warehouse sublease in the documents), and nothing
 			// only 1C keeps is asked («склад чей, собственник кто»): the document answers.
 			need = docsRouteWeak
+		case hit.Named && d.Kind == understand.KindKeyRate && bare:
+			// «ставка доп работ ит»: a rate of the document the message names, not the Bank of
+			// Russia's, which the message does not name
+			need = docsRouteNamed
 		case hit.Named && d.Kind == understand.KindLedger:
 			// 1C read the message by its vocabulary alone («пени по займу за 10 дней просрочки
 			// декабрьского платежа» is no card of 51): the named document answers what it holds.
@@ -461,7 +465,11 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// оплатить»): 1C keeps what was paid, never by when — its question back whose would be no
 	// answer.
 	namedOverPlan := asksBack && hit.Named && (planned || d.Rule == "documents" || d.Asks.Deadline)
-	if hit.Coverage < need || hit.Matched < 2 && !pricedRow && !namedOverPlan && !wordOfName {
+	// A message of no source's signs that names a document or its party («есть у кронверка
+	// лицензия фстэк») is about it, though the rest of its words are nowhere: the documents say
+	// they do not state it — «не понял вопрос» would be no answer.
+	namedSignless := signless && hit.Named && hit.Titled > 0
+	if hit.Coverage < need || hit.Matched < 2 && !pricedRow && !namedOverPlan && !wordOfName && !namedSignless {
 		return d, fits
 	}
 	why := fmt.Sprintf("документы: %s (%.0f %% слов вопроса)", hit.Unit.Number, 100*hit.Coverage)

@@ -290,6 +290,9 @@ func isHeading(line, next string) bool {
 	if !isTitleLine(line) {
 		return false
 	}
+	if namedSection.MatchString(line) {
+		return true // «Раздел 7. Срок действия и прекращение Договора», «Статья 2. Обязанности Агента»
+	}
 	upper := strings.ToUpper(line) == line && strings.ToLower(line) != line && !requisites.MatchString(line)
 	if m := clauseNumber.FindStringSubmatch(line); m != nil {
 		n := m[1]
@@ -297,6 +300,10 @@ func isHeading(line, next string) bool {
 	}
 	return upper && utf8.RuneCountInString(line) > 3
 }
+
+// namedSection: a section's title that names itself one («Раздел 7. …», «Статья 2. …»,
+// «Глава 3. …») in any case.
+var namedSection = regexp.MustCompile(`(?i)^(раздел|статья|глава)\s+\d{1,2}\.?\s+\p{L}`)
 
 // requisites is a line of a company's details («ИНН 7743815260, КПП 774301001»), in capitals
 // but no heading.
@@ -1408,6 +1415,11 @@ var speakWords = map[string]string{
 	"клининг": "уборка", "генералка": "генеральная уборка", "туалетка": "туалетная бумага", "мыло": "мыло моющие",
 	// «плохая уборка» is what a contract calls «некачественная» or «ненадлежащая»
 	"плохой": "некачественный ненадлежащий", "плохо": "некачественный ненадлежащий",
+	// words cut short without a dot («доп работы», «раб места», «техподдержка»)
+	"доп": "дополнительный", "допы": "дополнительный", "осн": "основной", "ежемес": "ежемесячный",
+	"обсл": "обслуживание", "обслуж": "обслуживание", "раб": "рабочий", "календ": "календарный", "мес": "месяц",
+	"техподдержка": "техническая поддержка", "техподдержки": "техническая поддержка", "техподдержку": "техническая поддержка",
+	"зп": "заработная плата", "зарплата": "заработная плата", "зарплату": "заработная плата", "зарплаты": "заработная плата",
 }
 
 func init() {

@@ -40,6 +40,10 @@ var (
 	renews = regexp.MustCompile(`(?i)считается\s+продл|пролонгир|автоматически\s+продл`)
 	// exitByNotice: a party may leave the contract by a notice given some days ahead.
 	exitByNotice = regexp.MustCompile(`(?i)(отказ\p{L}*|расторг\p{L}*)[^.;]{0,120}?уведом\p{L}*[^.;]{0,80}?за\s+\d`)
+	// termSection: the section on the contract's term («Срок действия и прекращение Договора»).
+	termSection = regexp.MustCompile(`(?i)срок\p{L}*\s+(действия|договора)`)
+	// runsFromTo: a period from one date to another («с 01 февраля 2026 г. по 31 января 2027 г.»).
+	runsFromTo = regexp.MustCompile(`(?i)(?:^|[^\p{L}])с\s+(?P<from>` + headerDate.String() + `)(?:\s*г\.)?\s+(?:по|до)\s+(?P<to>` + headerDate.String() + `)`)
 	// finalDate: «Окончательный срок возврата займа — не позднее 30 июня 2027 г.».
 	finalDate = regexp.MustCompile(`(?i)окончательн\p{L}*\s+срок(?:[^.;]|г\.){0,60}?(` + headerDate.String() + `)`)
 )
@@ -70,6 +74,23 @@ func TermOf(us []Unit) (Term, bool) {
 		if !found && untilPerformed.MatchString(u.Text) {
 			t = Term{Performance: true, Unit: u}
 			found = true
+		}
+	}
+	if !found {
+		// «Раздел 7. Срок действия …» — «7.1. … Услуги оказываются с 01 февраля 2026 г. по 31 января
+		// 2027 г.»: the period its term section states is the contract's
+		for _, u := range us {
+			if u.Kind != UnitClause || !termSection.MatchString(u.Section) {
+				continue
+			}
+			if m := runsFromTo.FindStringSubmatch(u.Text); m != nil {
+				from, ok1 := firstDate(m[runsFromTo.SubexpIndex("from")])
+				end, ok2 := firstDate(m[runsFromTo.SubexpIndex("to")])
+				if ok1 && ok2 && from.Before(end) {
+					t, found = Term{End: end, Start: from, Unit: u}, true
+					break
+				}
+			}
 		}
 	}
 	if found {

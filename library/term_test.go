@@ -24,6 +24,10 @@ func TestTermOf(t *testing.T) {
 		{"sublease", "3.1. Срок субаренды — с 01 марта 2026 г. по 31 января 2027 г. включительно.", Term{End: day("31.01.2027")}, false, "01.03.2026"},
 		{"licence", "3.1. Срок лицензии — 12 (двенадцать) месяцев: с 01 февраля 2026 г. по 31 января 2027 г. включительно.", Term{End: day("31.01.2027")}, false, "01.02.2026"},
 		{"delivery", "3.1.2. Срок поставки второй партии — до 13 марта 2026 г.", Term{}, false, ""}, // a term of delivery, not of the contract
+		// the period of service its term section states, under a heading that names itself a section
+		{"outsourcing", "Раздел 7. Срок действия и прекращение Договора\n7.1. Договор вступает в силу с даты подписания. Услуги оказываются с 01 февраля 2026 г. по 31 января 2027 г.",
+			Term{End: day("31.01.2027")}, false, "01.02.2026"},
+		{"outsourcing, no term section", "Раздел 3. Порядок оказания услуг\n3.1. Услуги оказываются с 01 февраля 2026 г. по 31 января 2027 г.", Term{}, false, ""},
 	}
 	for _, tt := range tests {
 		got, ok := TermOf(Units(tt.text))

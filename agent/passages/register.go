@@ -45,6 +45,9 @@ var (
 	// actionVerb: the question asks the time limit of something done under the contract
 	// («до какой даты оплатить», «сообщить»), not the contract's own term.
 	actionVerb = regexp.MustCompile(`(?i)плат|оплат|внес|вернут|возвра|перечисл|сообщ|уведом|подать|подат|представ|выстав|сдать|отчит|отчет|отчёт|аванс|постав|отгруз|привез`)
+	// contractName: a contract named by its kind («договор поставки», «дог. оказания услуг»):
+	// its word is no action asked.
+	contractName = regexp.MustCompile(`(?i)(договор\p{L}*|дог\.?|контракт\p{L}*)\s+\p{L}+`)
 	// noticeDays: how many days before the end a party must say it ends the contract («не
 	// позднее чем за 30 (тридцать) календарных дней до окончания»).
 	noticeDays = regexp.MustCompile(`(?i)за\s+(\d{1,3})\s*(?:\([^)]*\)\s*)?(?:календарных\s+)?дн\p{L}*\s+до\s+(?:окончания|истечения)`)
@@ -89,7 +92,8 @@ func register(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.Cl
 			}
 		}
 	}
-	if asksEnds.MatchString(q.Text) && !actionVerb.MatchString(q.Text) || asksLeft.MatchString(q.Text) || asksValidity.MatchString(q.Text) && !actionVerb.MatchString(q.Text) {
+	acts := actionVerb.MatchString(contractName.ReplaceAllString(q.Text, " "))
+	if asksEnds.MatchString(q.Text) && !acts || asksLeft.MatchString(q.Text) || asksValidity.MatchString(q.Text) && !acts {
 		// «когда истекает договор аренды», «когда заканчивается аренда»: the contract the question
 		// names, even when another document's clause uses the word («заканчивается 31 марта»)
 		for _, h := range hits {

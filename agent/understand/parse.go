@@ -961,8 +961,9 @@ func (s *scan) unknownName() string {
 			continue
 		}
 		j := i + 1
-		if covered[j] || !isWordToken(s.toks[j].Text) || calendarWord(s.toks[j].Text) || pronoun[s.toks[j].Text] {
-			continue
+		if covered[j] || !isWordToken(s.toks[j].Text) || calendarWord(s.toks[j].Text) || pronoun[s.toks[j].Text] ||
+			nameCues[s.toks[j].Text] && !legalForms[s.toks[j].Text] {
+			continue // «долг перед итд»: the name follows «перед», it is not «перед итд»
 		}
 		legal := legalForms[s.toks[i].Text]
 		cue := s.toks[i].Text
