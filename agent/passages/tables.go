@@ -28,6 +28,12 @@ var (
 	// sum among those it names.
 	asksCheapest = regexp.MustCompile(`(?i)(сам\p{L}*|наиболее)\s+(дешев|дешёв|недорог|бюджетн|маленьк|низк)|дешевле\s+всего|минимальн\p{L}*\s+(цен|стоимост|сумм|тариф)|(цен|стоимост|сумм|тариф)\p{L}*\s+минимальн`)
 	asksDearest  = regexp.MustCompile(`(?i)(сам\p{L}*|наиболее)\s+(дорог|больш|крупн|высок)|дороже\s+всего|максимальн\p{L}*\s+(цен|стоимост|сумм|тариф)|(цен|стоимост|сумм|тариф)\p{L}*\s+максимальн`)
+	// asksWhichOfTwo: the question compares two rows it names, one «или» the other («что
+	// дешевле оксфорд 240 или 600», «грета или флис — что дороже»).
+	asksWhichOfTwo = regexp.MustCompile(`(?i)(^|[^\p{L}])(дешевле|дороже)([^\p{L}]|$)`)
+	orWord         = regexp.MustCompile(`(?i)\s+или\s+`)
+	// unitPrice: a header cell of a price per unit, not of a sum («Цена за ед.», «Тариф»).
+	unitPrice = regexp.MustCompile(`(?i)цен|тариф`)
 	// asksWhichRows: the question asks for the rows as a list («какие позиции», «на что», «что
 	// в прайсе», «перечисли»).
 	asksWhichRows = regexp.MustCompile(`(?i)(^|[^\p{L}])(как\p{L}*|на\s+что|что|перечисли\p{L}*|список|где|у\s+чего|для\s+чего)([^\p{L}]|$)`)
@@ -81,6 +87,9 @@ func sheetOf(doc int, units []library.Unit, lead string) *sheet {
 			continue
 		}
 		cs := strings.Split(u.Text, " | ")
+		if totalRow.MatchString(cs[0]) {
+			continue // «Итого | 3 820 210,00 | …»: the table's total, no item (its cells merged)
+		}
 		if len(cs) > len(header) {
 			return nil
 		}
@@ -247,6 +256,9 @@ func tableFor(rds []*readDoc, hits []library.ClauseHit) *sheet {
 // or when no table of the documents is what it asks about.
 func tableAnswer(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.ClauseHit) (skill.Reply, bool) {
 	cheap, dear := asksCheapest.MatchString(q.Text), asksDearest.MatchString(q.Text)
+	if !cheap && !dear && asksWhichOfTwo.MatchString(q.Text) && len(orWord.Split(q.Text, -1)) == 2 {
+		return whichOfTwo(q, rds, docs, hits)
+	}
 	count := asksRowCount.MatchString(q.Text)
 	which := asksWhichRows.MatchString(q.Text)
 	if !cheap && !dear && !count && !which {
@@ -482,4 +494,165 @@ func termSet(ts []string) map[string]bool {
 		out[t] = true
 	}
 	return out
+}
+
+// whichOfTwo answers which of two rows a question names one «или» the other is cheaper or
+// dearer («что дешевле оксфорд 240 или 600»): each side's words pick its rows (a side of a
+// figure alone takes the other side's words — «600» is «оксфорд 600»; «240» is «240D» of a
+// model's name), and the two are compared by the first price column (with VAT when asked). A
+// side that picks no row, or rows of different prices, gets no verdict: nothing is compared
+// that the table does not state.
+func whichOfTwo(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.ClauseHit) (skill.Reply, bool) {
+	s := tableFor(rds, hits)
+	if s == nil {
+		return skill.Reply{}, false
+	}
+	prices := s.priceColumns()
+	// a specification's unit prices, not its sums of quantity × price
+	if unit := slices.DeleteFunc(slices.Clone(prices), func(c int) bool { return !unitPrice.MatchString(s.header[c]) }); len(unit) > 0 {
+		prices = unit
+	}
+	if len(prices) == 0 {
+		return skill.Reply{}, false
+	}
+	d := docs[s.doc].Meta
+	title := termSet(retrieval.Tokens(d.Title + " " + rds[s.doc].header.Title))
+	rowOwn := make([]map[string]bool, len(s.rows))
+	for i, u := range s.rows {
+		rowOwn[i] = termSet(retrieval.Tokens(u.Text))
+		for t := range rowOwn[i] {
+			// a model's number with its letters («240d», «600d») is also the number alone
+			if j := strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }); j > 0 {
+				rowOwn[i][t[:j]] = true
+			}
+		}
+	}
+	headerTerms := map[string]bool{}
+	for _, h := range s.header {
+		for _, t := range retrieval.Tokens(h) {
+			headerTerms[t] = true
+		}
+	}
+	known := func(t string) bool {
+		return slices.ContainsFunc(rowOwn, func(own map[string]bool) bool { return own[t] })
+	}
+	// Each side's words that name rows: not how the question asks, not the table's title.
+	sideTerms := func(text string) []string {
+		var out []string
+		for _, t := range retrieval.Tokens(text) {
+			if tableWords[t] || headerTerms[t] || title[t] && !known(t) || library.QuestionWord(t) || !known(t) {
+				continue
+			}
+			out = append(out, t)
+		}
+		return out
+	}
+	parts := orWord.Split(q.Text, 2)
+	left, right := sideTerms(parts[0]), sideTerms(parts[1])
+	numeric := func(ts []string) bool {
+		return len(ts) > 0 && !slices.ContainsFunc(ts, func(t string) bool { return strings.IndexFunc(t, unicode.IsLetter) >= 0 })
+	}
+	switch {
+	case numeric(right) && !numeric(left):
+		for _, t := range left {
+			if strings.IndexFunc(t, unicode.IsLetter) >= 0 {
+				right = append(right, t) // «оксфорд 240 или 600»: «600» is «оксфорд 600»
+			}
+		}
+	case numeric(left) && !numeric(right):
+		for _, t := range right {
+			if strings.IndexFunc(t, unicode.IsLetter) >= 0 {
+				left = append(left, t)
+			}
+		}
+	}
+	rowsOf := func(ts []string) []int {
+		if len(ts) == 0 {
+			return nil
+		}
+		var out []int
+		for i := range s.rows {
+			all := true
+			for _, t := range ts {
+				all = all && rowOwn[i][t]
+			}
+			if all {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	a, b := rowsOf(left), rowsOf(right)
+	if len(a) == 0 || len(b) == 0 || slices.ContainsFunc(a, func(i int) bool { return slices.Contains(b, i) }) {
+		return skill.Reply{}, false
+	}
+	col := prices[0]
+	if asksGross.MatchString(q.Text) {
+		col = prices[len(prices)-1]
+	}
+	price := func(rows []int) (int64, bool) {
+		p := moneyCell(s.cells[rows[0]][col])
+		for _, i := range rows[1:] {
+			if moneyCell(s.cells[i][col]) != p {
+				return 0, false
+			}
+		}
+		return p, p >= 0
+	}
+	name := s.nameColumn()
+	label := func(i int) string {
+		if name < 0 {
+			return s.rows[i].Text
+		}
+		return s.cells[i][name]
+	}
+	line := func(i int) string {
+		var ps []string
+		for _, c := range prices {
+			ps = append(ps, strings.TrimSuffix(strings.TrimSpace(s.header[c]), ", руб.")+": "+ru.Money(moneyCell(s.cells[i][c])))
+		}
+		return strings.Join(ps, "; ") + ", " + unitPlace(s.rows[i], d)
+	}
+	esc := md.Escape
+	r := skill.Reply{Sources: []facts.Source{{Title: d.Title}}, Quoted: []string{d.ID}}
+	var out strings.Builder
+	pa, oka := price(a)
+	pb, okb := price(b)
+	side := func(rows []int) {
+		for _, i := range rows[:min(len(rows), 3)] {
+			fmt.Fprintf(&out, "- **%s** — %s\n", esc(label(i)), esc(line(i)))
+		}
+		if len(rows) > 3 {
+			out.WriteString(esc(fmt.Sprintf("…и ещё %d.", len(rows)-3)) + "\n")
+		}
+	}
+	column := strings.TrimSuffix(strings.TrimSpace(s.header[col]), ", руб.")
+	if !oka || !okb || pa == pb {
+		what := "Цены по таблице «" + d.Title + "»"
+		if oka && okb && pa == pb {
+			what = "Цена одинаковая (" + column + ": " + ru.Money(pa) + ")"
+		}
+		fmt.Fprintf(&out, "%s: [1]\n", esc(what))
+		side(a)
+		side(b)
+		r.Text = strings.TrimSpace(out.String())
+		return r, true
+	}
+	lo, hi, plo, phi := a, b, pa, pb
+	if pb < pa {
+		lo, hi, plo, phi = b, a, pb, pa
+	}
+	verdict := "Дешевле"
+	first, second := lo, hi
+	if strings.Contains(strings.ToLower(q.Text), "дороже") {
+		verdict, first, second = "Дороже", hi, lo
+	}
+	fmt.Fprintf(&out, "%s — **%s**: %s [1]\n\n", verdict, esc(label(first[0])), esc(line(first[0])))
+	fmt.Fprintf(&out, "%s\n", esc(fmt.Sprintf("Против %s у «%s» (%s); разница %s.", ru.Money(map[bool]int64{true: phi, false: plo}[verdict == "Дешевле"]),
+		label(second[0]), unitPlace(s.rows[second[0]], d), ru.Money(phi-plo))))
+	if us := s.unitsOf(append(slices.Clone(a), b...)); len(us) > 1 {
+		out.WriteString("\n" + esc("Цены указаны за разные единицы ("+strings.Join(us, ", ")+"): сравнивайте с учётом объёма.") + "\n")
+	}
+	r.Text = strings.TrimSpace(out.String())
+	return r, true
 }

@@ -61,3 +61,49 @@ func TestTableAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestWhichOfTwo: «что дешевле A или B» compares the two rows the sides name by their unit
+// price — a side of a figure alone takes the other's words («оксфорд 240 или 600»), a model's
+// number is its name's («240» of «240D») — and gives no verdict where a side names rows of
+// different prices; a side that names no row is no comparison.
+func TestWhichOfTwo(t *testing.T) {
+	const head = "Артикул | Наименование | Ед. изм. | Цена без НДС, руб. | Ставка НДС | Цена с НДС, руб."
+	var units []library.Unit
+	for i, r := range []string{
+		"OX600 | Ткань «Оксфорд 600D» PU, чёрная | м | 209,00 | 22% | 254,98",
+		"OX240 | Ткань «Оксфорд 240D» PU, синяя | м | 142,00 | 22% | 173,24",
+		"FL280 | Флис 280 г/м², тёмно-синий | м | 359,00 | 22% | 437,98",
+		"FL190 | Флис 190 г/м², серый | м | 238,00 | 22% | 290,36",
+		"Итого | 948,00 | | | |",
+	} {
+		units = append(units, library.Unit{Kind: library.UnitRow, Number: string(rune('1' + i)), Lead: head, Text: r, Index: i})
+	}
+	cd := library.NewClauseDoc("p", "Прайс ткани.xlsx", units)
+	rds := []*readDoc{{cd: cd}}
+	docs := []docstore.Doc{{Meta: docstore.Meta{ID: "p", Title: "Прайс ткани.xlsx", Format: "xlsx"}}}
+	for _, tt := range []struct {
+		q    string
+		want []string // nil: no comparison
+	}{
+		{"что дешевле оксфорд 240 или 600", []string{"Дешевле — **Ткань «Оксфорд 240D» PU, синяя**", "Против 209,00 ₽", "разница 67,00 ₽"}},
+		{"оксфорд 600 или флис 190 что дороже", []string{"Дороже — **Флис 190 г/м², серый**", "разница 29,00 ₽"}},
+		{"что дешевле флис или оксфорд 600", []string{"Цены по таблице", "Флис 280", "Флис 190", "Оксфорд 600D"}}, // two fleeces, two prices
+		{"что дешевле с ндс оксфорд 240 или флис 190", []string{"Цена с НДС: 173,24 ₽", "Против 290,36 ₽"}},
+		{"что дешевле оксфорд или кран", nil},
+	} {
+		hits := library.RankClauses([]library.ClauseDoc{cd}, library.ClauseQuestion{Text: tt.q})
+		for i := range hits {
+			hits[i].Named = true
+		}
+		r, ok := tableAnswer(Question{Text: tt.q}, rds, docs, hits)
+		if ok != (tt.want != nil) {
+			t.Errorf("%q: answered %v:\n%s", tt.q, ok, r.Text)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(strings.NewReplacer("\u00a0", " ", "\u202f", " ").Replace(r.Text), w) {
+				t.Errorf("%q: no %q in\n%s", tt.q, w, r.Text)
+			}
+		}
+	}
+}
