@@ -439,9 +439,51 @@ func companyTerms(us []Unit) map[string]bool {
 			for _, t := range clauseTokens(m[1]) {
 				out[t] = true
 			}
+			if a := acronym(m[1]); a != "" {
+				out[a] = true // «итд» for «Ивановский Текстильный Дом», as accountants write it
+			}
 		}
 	}
 	return out
+}
+
+// Acronyms are the initials of every run of two to four capitalised words of a title («Прайс
+// Ивановский Текстильный Дом с 01.11.2026» → «пи», …, «итд»), three letters or more: how a user
+// names the company a file is of.
+func Acronyms(title string) []string {
+	var out []string
+	words := strings.FieldsFunc(title, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for i := range words {
+		for n := 3; n <= 4 && i+n <= len(words); n++ {
+			if a := acronym(strings.Join(words[i:i+n], " ")); a != "" && utf8.RuneCountInString(a) >= 3 && !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// acronym is a company name of two to four words written as its initials («Ивановский
+// Текстильный Дом» → «итд»), "" for a name of one word or more than four; «АйТи» and «IT» count
+// as one word.
+func acronym(name string) string {
+	var b strings.Builder
+	words := strings.FieldsFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	if len(words) < 2 || len(words) > 4 {
+		return ""
+	}
+	for _, w := range words {
+		r, _ := utf8.DecodeRuneInString(w)
+		if !unicode.IsUpper(r) {
+			return "" // «Дом и сад» is no name of initials
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	ts := clauseTokens(b.String())
+	if len(ts) != 1 {
+		return ""
+	}
+	return ts[0]
 }
 
 // NewClauseDoc is a document ready for RankClauses: its units' terms read once, so that a
@@ -450,6 +492,9 @@ func NewClauseDoc(id, names string, units []Unit) ClauseDoc {
 	d := ClauseDoc{ID: id, Names: names, Units: units, terms: make([]clauseTerms, len(units)), companies: companyTerms(units),
 		defined: definedTerms(units), title: ReadHeader(units).Title}
 	d.named = set(clauseTokens(d.Names + " " + firstLine(units) + " " + d.title))
+	for _, a := range Acronyms(d.Names + " " + d.title) {
+		d.named[a] = true // «прайс итд» for «Прайс Ивановский Текстильный Дом…»
+	}
 	for i, u := range units {
 		d.terms[i] = unitTermsOf(u)
 	}

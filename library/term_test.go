@@ -51,3 +51,30 @@ func TestTermOf(t *testing.T) {
 		t.Error("a contract that states no term")
 	}
 }
+
+// A company is named by its initials as accountants write them («итд» for «Ивановский
+// Текстильный Дом»): runs of two to four capitalised words, three letters or more.
+func TestAcronyms(t *testing.T) {
+	for _, tt := range []struct {
+		title string
+		want  []string
+	}{
+		{"Прайс Ивановский Текстильный Дом с 01.11.2026.xlsx", []string{"пит", "питд", "итд"}},
+		{"Договор ИТ аутсорсинг Кронверк 2026.docx", nil},
+		{"Дом и сад", nil},
+	} {
+		got := Acronyms(tt.title)
+		if len(got) != len(tt.want) {
+			t.Errorf("%q: %q, want %q", tt.title, got, tt.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tt.want[i] {
+				t.Errorf("%q: %q, want %q", tt.title, got, tt.want)
+			}
+		}
+	}
+	if a := companyTerms(Units("Поставщик: ООО «Ивановский Текстильный Дом», ИНН 3702123456.")); !a["итд"] {
+		t.Errorf("a party's initials: %v", a)
+	}
+}

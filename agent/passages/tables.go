@@ -283,6 +283,7 @@ func tableAnswer(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 	}
 	// The question's words that name rows: not how it asks, not a header's, not the document's.
 	title := termSet(retrieval.Tokens(d.Title + " " + rds[s.doc].header.Title))
+	acronyms := termSet(library.Acronyms(d.Title + " " + d.FileName + " " + rds[s.doc].header.Title)) // «итд»: whose table, not which rows
 	var rowTerms []string
 	headerTerms := map[string]bool{}
 	for _, h := range s.header {
@@ -310,7 +311,7 @@ func tableAnswer(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 			// перевозки»), not when none or all do
 			n := rowsWith(t)
 			titleOnly := title[t] && (n == 0 || n == len(s.rows))
-			if !tableWords[t] && !headerTerms[t] && !titleOnly && !library.QuestionWord(t) && !slices.Contains(rowTerms, t) {
+			if !tableWords[t] && !headerTerms[t] && !titleOnly && !acronyms[t] && !library.QuestionWord(t) && !slices.Contains(rowTerms, t) {
 				rowTerms = append(rowTerms, t)
 				asWritten = append(asWritten, strings.ToLower(w))
 			}
@@ -357,6 +358,17 @@ func tableAnswer(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 		}
 		if len(rows) == 0 || len(rowTerms) == 0 && len(rows) < len(s.rows) {
 			return skill.Reply{}, false
+		}
+		if name >= 0 {
+			// «самая дорогая ткань»: the rows that are a fabric («Ткань сигнальная …»), not one
+			// that only mentions it («Протокол лабораторных испытаний ткани») — when some are
+			heads := slices.DeleteFunc(slices.Clone(rows), func(i int) bool {
+				ts := retrieval.Tokens(s.cells[i][name])
+				return len(ts) == 0 || !slices.Contains(rowTerms, ts[0])
+			})
+			if len(heads) > 0 {
+				rows = heads
+			}
 		}
 		col := prices[0]
 		if asksGross.MatchString(q.Text) {
