@@ -290,9 +290,6 @@ func isHeading(line, next string) bool {
 	if !isTitleLine(line) {
 		return false
 	}
-	if namedSection.MatchString(line) {
-		return true // «Раздел 7. Срок действия и прекращение Договора», «Статья 2. Обязанности Агента»
-	}
 	upper := strings.ToUpper(line) == line && strings.ToLower(line) != line && !requisites.MatchString(line)
 	if m := clauseNumber.FindStringSubmatch(line); m != nil {
 		n := m[1]
@@ -302,7 +299,9 @@ func isHeading(line, next string) bool {
 }
 
 // namedSection: a section's title that names itself one («Раздел 7. …», «Статья 2. …»,
-// «Глава 3. …») in any case.
+// «Глава 3. …») in any case. Units keeps it a paragraph of its own (its clauses stay under the
+// document's title, which their ranking reads as their context); TermOf reads it as the
+// section it opens.
 var namedSection = regexp.MustCompile(`(?i)^(раздел|статья|глава)\s+\d{1,2}\.?\s+\p{L}`)
 
 // requisites is a line of a company's details («ИНН 7743815260, КПП 774301001»), in capitals
@@ -323,7 +322,10 @@ var (
 	// …or a sanction in other words: «За просрочку возврата Склада … вносит Постоянную часть в
 	// двойном размере».
 	facetPenalty = regexp.MustCompile(`(?i)пен[иеяь]|неустойк|штраф|(^|[^\p{L}])за\s+просрочк|в\s+двойном\s+размере`)
-	facetParty   = regexp.MustCompile(`ООО|АО |ИП |ИНН|именуем|в лице|директор|бухгалтер`)
+	// …or a person by name and patronymic («Жукова Анна Павловна»), or a role a person holds
+	// («сервис-менеджер», «ответственным лицом», «представитель»).
+	facetParty = regexp.MustCompile(`ООО|АО |ИП |ИНН|именуем|в лице|директор|бухгалтер|(?i:менеджер|руководител|представител|ответственн\p{L}*\s+лиц|контактн\p{L}*\s+лиц)|` +
+		`\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+(вич|вна|ична|ич)([^\p{L}]|$)`)
 	// facetClock: a time of day («с 19:00 до 22:00», «до 18.00 часов»).
 	facetClock = regexp.MustCompile(`(^|[^\d.,:])([01]?\d|2[0-3])[:.][0-5]\d([^\d.,:]|$)`)
 	facetDate  = regexp.MustCompile(`\d{1,2}\.\d{1,2}\.\d{2,4}|\d{1,2}\s+(январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр)\p{L}*\s+\d{4}`)
@@ -530,7 +532,9 @@ func tableContext(us []Unit, terms []clauseTerms) {
 
 // unitTermsOf reads a unit's terms: its own, its section's and lead's, its neighbouring pairs.
 func unitTermsOf(u Unit) clauseTerms {
-	toks := clauseTokens(u.Text)
+	// «Общество с ограниченной ответственностью» is a company's form: no «ответственность» a
+	// question asks about
+	toks := clauseTokens(legalFormWords.ReplaceAllString(u.Text, " "))
 	for _, m := range numericDate.FindAllStringSubmatch(u.Text, -1) {
 		// «31.12.2026» is in December: «вернуть в декабре» asks for it
 		if mo, err := strconv.Atoi(m[1]); err == nil && mo >= 1 && mo <= 12 {
@@ -1465,6 +1469,11 @@ var speakWords = map[string]string{
 	"обсл": "обслуживание", "обслуж": "обслуживание", "раб": "рабочий", "календ": "календарный", "мес": "месяц",
 	"техподдержка": "техническая поддержка", "техподдержки": "техническая поддержка", "техподдержку": "техническая поддержка",
 	"зп": "заработная плата", "зарплата": "заработная плата", "зарплату": "заработная плата", "зарплаты": "заработная плата",
+	// a contract's «засчитывается», «погашаются», «конфиденциальная информация» in a user's words
+	"зачесть": "зачет засчитывается", "зачтут": "зачет засчитывается", "зачтем": "зачет засчитывается", "засчитать": "зачет засчитывается",
+	"гасятся": "погашение погашаются", "гасится": "погашение погашаются", "гасить": "погашение погашаются", "погасить": "погашение погашаются",
+	"nda": "конфиденциальность конфиденциальная", "нда": "конфиденциальность конфиденциальная",
+	"персданные": "персональные данные", "персданных": "персональные данные", "пдн": "персональные данные",
 }
 
 func init() {
@@ -1642,6 +1651,10 @@ var (
 	asksBasis  = regexp.MustCompile(`(?i)(по|на\s+основании)\s+как\p{L}*\s+(договор|контракт)|основани`)
 	basisTerms = retrieval.Tokens("основание")
 )
+
+// legalFormWords: a company's legal form written out («Общество с ограниченной
+// ответственностью», «Публичное акционерное общество»).
+var legalFormWords = regexp.MustCompile(`(?i)(общество\s+с\s+ограниченной\s+ответственностью|(публичное\s+|непубличное\s+)?акционерное\s+общество|индивидуальный\s+предприниматель)`)
 
 // monthTerms are the months' names as terms: a unit that holds only them of a question dates
 // something («г. Москва «24» ноября 2025 г.») rather than answers it.

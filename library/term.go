@@ -79,8 +79,13 @@ func TermOf(us []Unit) (Term, bool) {
 	if !found {
 		// «Раздел 7. Срок действия …» — «7.1. … Услуги оказываются с 01 февраля 2026 г. по 31 января
 		// 2027 г.»: the period its term section states is the contract's
+		section := ""
 		for _, u := range us {
-			if u.Kind != UnitClause || !termSection.MatchString(u.Section) {
+			if u.Kind == UnitText && namedSection.MatchString(u.Text) {
+				section = u.Text // «Раздел 7. Срок действия и прекращение Договора»
+				continue
+			}
+			if u.Kind != UnitClause || !termSection.MatchString(u.Section+" "+section) {
 				continue
 			}
 			if m := runsFromTo.FindStringSubmatch(u.Text); m != nil {
