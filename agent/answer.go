@@ -406,8 +406,15 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 		// named as the Bank of Russia's, among more of a document's words than the rate's own
 		// («ставка с какого числа действует» stays the key rate)
 		d.Kind == understand.KindKeyRate && !namesKeyRate.MatchString(strings.ToLower(q.Text)) && (hit.Matched >= 3 || hit.Named)
+	// What is to be paid («есть скидка если оплатим итд раньше срока», «сколько заплатим за
+	// аренду в январе») is an agreement's, never 1C's, which holds only what was posted.
+	future := d.Kind == understand.KindLedger && understand.Future(q.Text)
 	switch {
-	case d.Kind == understand.KindLedger && d.Asks.Due:
+	case future && hit.Named:
+		// «есть скидка если оплатим итд раньше срока»: 1C would only say it makes no
+		// forecasts; the document the message names answers, or says it states no such thing
+		need = docsRouteWeak
+	case d.Kind == understand.KindLedger && (d.Asks.Due || future):
 		// «за октябрь по новой ставке надо было до 10го заплатить?»: what was owed by when is
 		// an agreement's term; 1C keeps what was paid (its card of 51 for October, or its
 		// question whose, would answer another question).
@@ -439,14 +446,16 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 			// «ставка доп работ ит»: a rate of the document the message names, not the Bank of
 			// Russia's, which the message does not name
 			need = docsRouteNamed
+		case hit.Named && future:
+			need = docsRouteWeak // what is to be paid under the document the message names (above)
 		case hit.Named && d.Kind == understand.KindLedger:
 			// 1C read the message by its vocabulary alone («пени по займу за 10 дней просрочки
 			// декабрьского платежа» is no card of 51): the named document answers what it holds.
 			need = docsRouteNamed
 		case hit.Named:
 			need = docsRouteSure
-		case d.Kind == understand.KindLedger && d.Asks.Due:
-			need = docsRouteNamed // what was owed by when (above)
+		case d.Kind == understand.KindLedger && (d.Asks.Due || future):
+			need = docsRouteNamed // what was owed by when, what is to be paid (above)
 		case bare:
 			need = docsRouteBare
 		default:
