@@ -198,7 +198,9 @@ var (
 	// termBefore: «не позднее чем за 2 (два) рабочих дня до начала командировки».
 	termBefore = regexp.MustCompile(`(?i)(?:^|[^\p{L}])за\s+(\d{1,3})\s*(?:\([^)]{1,40}\)\s*)?(рабочих|банковских|календарных)?\s*(?:дн(?:я|ей)|день)\s+до\s`)
 	// fromSigning: a period counted from the contract's signing («с даты подписания Договора»).
-	fromSigning = regexp.MustCompile(`(?i)^[^.;]{0,40}с\s+(даты|момента|дня)\s+(подписания|заключения)\s+(настоящего\s+)?договора`)
+	// …or of the agreement that is the document itself («с даты подписания Соглашения» of a
+	// supplementary agreement).
+	fromSigning = regexp.MustCompile(`(?i)^[^.;]{0,40}с\s+(даты|момента|дня)\s+(подписания|заключения)\s+(настоящего\s+)?(договора|соглашения|дополнительного\s+соглашения)`)
 	// termEnd: a period counted from the end of the contract's term («… до окончания срока
 	// лицензии», «… после окончания срока субаренды», «… до истечения срока действия Договора»).
 	termEnd = regexp.MustCompile(`(?i)^\s*(?:после\s+)?(?:окончания|истечения)\s+(?:срока|действия)`)
@@ -398,7 +400,11 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 		case back:
 			how = days + " до " + from.Format("02.01.2006")
 		case fromDoc:
-			how = days + " с даты договора " + from.Format("02.01.2006") + ", со следующего дня"
+			what := "договора"
+			if m := fromSigning.FindStringSubmatch(h.Unit.Text[strings.Index(h.Unit.Text, m[0]):]); m != nil && !strings.EqualFold(m[4], "договора") {
+				what = "соглашения" // a supplementary agreement's own date
+			}
+			how = days + " с даты " + what + " " + from.Format("02.01.2006") + ", со следующего дня"
 		}
 		if kind == "рабочих" || kind == "банковских" {
 			how += "; выходные и праздники по Трудовому кодексу, переносы выходных в этом году проверьте по производственному календарю"
