@@ -105,3 +105,6 @@ func firstDate(s string) (time.Time, bool) {
 	}
 	return d, true
 }
+
+// FirstDate is the first date written in s («01 апреля 2026 г.», «01.04.2026»).
+func FirstDate(s string) (time.Time, bool) { return firstDate(s) }

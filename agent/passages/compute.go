@@ -198,6 +198,12 @@ var (
 	// termBefore: «не позднее чем за 2 (два) рабочих дня до начала командировки».
 	termBefore = regexp.MustCompile(`(?i)(?:^|[^\p{L}])за\s+(\d{1,3})\s*(?:\([^)]{1,40}\)\s*)?(рабочих|банковских|календарных)?\s*(?:дн(?:я|ей)|день)\s+до\s`)
 	// fromSigning: a period counted from the contract's signing («с даты подписания Договора»).
+	// fromAct: a term counted from the act of acceptance («в течение 5 рабочих дней с даты
+	// подписания акта приёма-передачи Помещения»), which another clause of the contract dates.
+	fromAct = regexp.MustCompile(`(?i)^[^.;]{0,40}?с\s+(?:даты|момента|дня)\s+(?:подписания\s+|составления\s+)?(?:сторонами\s+)?акта\s+при[её]ма-передачи`)
+	// actDated: a clause that dates the act of acceptance («Помещение передаётся Арендатору по
+	// акту приёма-передачи 01 апреля 2026 г.»).
+	actDated = regexp.MustCompile(`(?i)акт\p{L}*\s+при[её]ма-передачи`)
 	// …or of the agreement that is the document itself («с даты подписания Соглашения» of a
 	// supplementary agreement).
 	fromSigning = regexp.MustCompile(`(?i)^[^.;]{0,40}с\s+(даты|момента|дня)\s+(подписания|заключения)\s+(настоящего\s+)?(договора|соглашения|дополнительного\s+соглашения)`)
@@ -364,6 +370,12 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 				place(library.ClauseHit{Doc: h.Doc, Unit: cu}) + ")"
 			from = mid
 		}
+		actAt := "" // where the act a term counts from is dated («по акту приёма-передачи 01 апреля 2026 г.», п. 2.2)
+		if from.IsZero() && unitsOf != nil && !back && q.Continues == "" && h.Score >= topScore && fromAct.MatchString(h.Unit.Text[strings.Index(h.Unit.Text, m[0]):]) {
+			if d, u, ok := actDay(unitsOf(h.Doc), h.Unit); ok {
+				from, actAt = d, place(library.ClauseHit{Doc: h.Doc, Unit: u})
+			}
+		}
 		if from.IsZero() {
 			d, ok := time.Time{}, false
 			// only for a question of its own: a follow-up's «а до какого числа платить» may be
@@ -399,6 +411,8 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 			how = days + " после окончания срока " + from.Format("02.01.2006") + " по " + termAt + ", со следующего дня"
 		case back:
 			how = days + " до " + from.Format("02.01.2006")
+		case actAt != "":
+			how = days + " с даты акта приёма-передачи " + from.Format("02.01.2006") + " (" + actAt + "), со следующего дня"
 		case fromDoc:
 			what := "договора"
 			if m := fromSigning.FindStringSubmatch(h.Unit.Text[strings.Index(h.Unit.Text, m[0]):]); m != nil && !strings.EqualFold(m[4], "договора") {
@@ -481,4 +495,33 @@ func askedAmount(text string, skip int) *big.Rat {
 		return v
 	}
 	return nil
+}
+
+// actDay is the day the contract's act of acceptance is dated by a clause other than self
+// («2.2. Помещение передаётся Арендатору по акту приёма-передачи 01 апреля 2026 г.»): the one
+// date written after the act's name in that clause; ok is false when no clause, or more than
+// one, dates it so.
+func actDay(units []library.Unit, self library.Unit) (time.Time, library.Unit, bool) {
+	var day time.Time
+	var at library.Unit
+	found := 0
+	for _, u := range units {
+		if u.Index == self.Index || u.Kind != library.UnitClause {
+			continue
+		}
+		loc := actDated.FindStringIndex(u.Text)
+		if loc == nil {
+			continue
+		}
+		tail := []rune(u.Text[loc[1]:])
+		tail = tail[:min(len(tail), 80)] // the date that follows the act's name, not the clause's others
+		if d, ok := library.FirstDate(string(tail)); ok {
+			if found > 0 && !d.Equal(day) {
+				return time.Time{}, library.Unit{}, false // two acts, two dates: which one is meant is not said
+			}
+			day, at = time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, ru.Moscow), u
+			found++
+		}
+	}
+	return day, at, found > 0
 }
