@@ -811,6 +811,10 @@ func TestDocumentSet4Classes(t *testing.T) {
 		{"кто у кронверка ответственный по договору", "сервис-менеджер Жукова Анна Павловна", ""},
 		// a term counted from a supplementary agreement's own date («с даты подписания Соглашения»)
 		{"на сколько доплатить обеспечительный по допнику и до когда", "Срок: до **27.10.2026** включительно (5 рабочих дн. с даты соглашения 20.10.2026", ""},
+		// a month's rent due the 20th of the month before (as the supplementary agreement
+		// amended it), a Sunday: the contract moves it to the working day before, not the Civil
+		// Code to the one after; the variable part's invoice day is no day to pay by
+		{"до какого числа платить аренду за январь", "20.12.2026 — выходной, по п. 3.8 срок — предшествующий рабочий день, 18.12.2026", "10.02.2027"},
 		// …and from the act of acceptance another clause dates
 		{"до какого числа надо было оплатить аренду за апрель", "Срок: до **08.04.2026** включительно (5 рабочих дн. с даты акта приёма-передачи 01.04.2026 (п. 2.2)", ""},
 		{"что дешевле оксфорд 240 или 600", "Дешевле — **Ткань «Оксфорд 240D» PU", ""},

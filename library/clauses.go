@@ -565,7 +565,16 @@ func unitTermsOf(u Unit) clauseTerms {
 			head = toks[i]
 		}
 	}
-	return clauseTerms{own: set(toks), ctx: set(clauseTokens(u.Section + " " + u.Lead)), next: next, head: head,
+	var forMonth map[string]bool
+	for _, m := range monthPaidFor.FindAllStringSubmatch(strings.ToLower(u.Text), -1) {
+		if forMonth == nil {
+			forMonth = map[string]bool{}
+		}
+		for _, t := range clauseTokens(m[1]) {
+			forMonth[t] = true
+		}
+	}
+	return clauseTerms{own: set(toks), ctx: set(clauseTokens(u.Section + " " + u.Lead)), next: next, head: head, forMonth: forMonth,
 		states: statesOf(u.Text), limit: timeLimit.MatchString(u.Text), penalty: facetPenalty.MatchString(u.Text),
 		period: periodLimit.MatchString(u.Text), dayOfMonth: dayOfMonth.MatchString(u.Text),
 		opening: u.Kind == UnitRow && openingRow.MatchString(u.Text)}
@@ -983,6 +992,13 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			}
 		}
 	}
+	// «аренда за январь»: the month a payment is for
+	forMonth := map[string]bool{}
+	for _, m := range monthPaidFor.FindAllStringSubmatch(strings.ToLower(q.Text), -1) {
+		for _, t := range clauseTokens(m[1]) {
+			forMonth[t] = monthTerms[t]
+		}
+	}
 	dayAsked := asksDay.MatchString(q.Text)
 	focus := ""
 	if m := askedNoun.FindStringSubmatch(q.Text); m != nil {
@@ -1034,8 +1050,11 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 					content = content || !titleTerms[di][t] && !documentWords[t] && !monthTerms[t]
 					if partyTerms[di][t] || titleTerms[di][t] && (strings.ContainsAny(t, "0123456789") || monthTerms[t]) {
 						w *= 0.2 // «Сетевые Решения», «318-П», «акт за ноябрь» say which document, not which of its clauses
-					} else if parameters[t] {
-						w *= 0.3 // «за год», «10 дней»: what the question counts with, not what it is about
+					} else if parameters[t] || forMonth[t] && !ut.forMonth[t] {
+						// «за год», «10 дней»: what the question counts with, not what it is about;
+						// «аренда за январь» and a clause that dates something in January
+						// («индексируются с 01 января») — not one for January («за апрель 2026 г.»)
+						w *= 0.3
 					}
 					s += w
 					if counts {
@@ -1248,6 +1267,9 @@ type clauseTerms struct {
 	dayOfMonth     bool   // dayOfMonth: «не позднее 5-го числа»
 	opening        bool   // openingRow: a table's opening balance
 	head           string // a clause's first term («Территория деятельности Агента: …» — «территор»)
+	// forMonth are the months the unit holds as a month something is for («за апрель 2026 г.»);
+	// any other month it holds dates something («индексируются с 01 января 2027 г.»).
+	forMonth map[string]bool
 }
 
 // askedNoun: the noun a question asks which of («на каких территориях», «какой лимит»).
@@ -1655,6 +1677,9 @@ var (
 // legalFormWords: a company's legal form written out («Общество с ограниченной
 // ответственностью», «Публичное акционерное общество»).
 var legalFormWords = regexp.MustCompile(`(?i)(общество\s+с\s+ограниченной\s+ответственностью|(публичное\s+|непубличное\s+)?акционерное\s+общество|индивидуальный\s+предприниматель)`)
+
+// monthPaidFor: a month something is for («за январь», «за ноябрь 2026 г.»).
+var monthPaidFor = regexp.MustCompile(`(?:^|[^\p{L}])за\s+(январ\p{L}*|феврал\p{L}*|март\p{L}*|апрел\p{L}*|ма[йяе]|июн\p{L}*|июл\p{L}*|август\p{L}*|сентябр\p{L}*|октябр\p{L}*|ноябр\p{L}*|декабр\p{L}*)`)
 
 // monthTerms are the months' names as terms: a unit that holds only them of a question dates
 // something («г. Москва «24» ноября 2025 г.») rather than answers it.

@@ -374,7 +374,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 	}
 	if due == "" {
-		due = dueDayFor(q, current, placeOf)
+		due = dueDayFor(q, current, placeOf, unitsOf)
 	}
 	if due == "" {
 		// «инвентаризация когда»: «ежегодно по состоянию на 31 декабря», that clause alone quoted

@@ -159,7 +159,7 @@ var nthWorkingDay = regexp.MustCompile(`(?i)(?:не\s+позднее|до)\s+(\d
 // from the period the question names: «проценты за 3 квартал до какого числа» with «не позднее
 // 15-го числа месяца, следующего за истекшим процентным периодом» is 15.10.2026; a day off moves
 // it to the next working day (Civil Code art. 193).
-func dueDayFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string) string {
+func dueDayFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string, unitsOf func(doc int) []library.Unit) string {
 	// «за ноябрь значит когда» after «агентский отчёт до какого числа сдают»: the follow-up names
 	// the period, the question it continues asked the deadline
 	if q.Now.IsZero() || !askedDeadline.MatchString(q.Text) && !((askedWhen.MatchString(q.Text) || untilWhat.MatchString(q.Text)) && askedDeadline.MatchString(q.Continues)) {
@@ -189,6 +189,11 @@ func dueDayFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 		if m == nil {
 			continue
 		}
+		if asksPaying.MatchString(q.Text) && issuedBy(h.Unit.Text, m[0]) {
+			// «Арендодатель выставляет счёт … до 10-го числа месяца, следующего за расчётным»:
+			// the day the invoice is issued by, not the day it is paid by
+			continue
+		}
 		day, _ := strconv.Atoi(m[1])
 		month := p.To
 		how := "месяца, следующего за периодом " + p.From.Format("02.01.2006") + "–" + p.To.Format("02.01.2006")
@@ -210,12 +215,62 @@ func dueDayFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 			continue // «31-го числа» of a shorter month
 		}
 		line := esc("Срок: не позднее ") + "**" + esc(due.Format("02.01.2006")) + "**" + esc(fmt.Sprintf(" (%d-е число %s", day, how))
-		if moved := workingDayFrom(due); !moved.Equal(due) {
+		if rule, ok := dayOffBefore(unitsOf, h.Doc); ok && !workingDayFrom(due).Equal(due) {
+			// the contract's own rule: «если последний день срока платежа приходится на
+			// нерабочий день, платёж вносится не позднее предшествующего ему рабочего дня»
+			moved := workingDayBefore(due)
+			line += esc(fmt.Sprintf("; %s — выходной, по %s срок — предшествующий рабочий день, %s", due.Format("02.01.2006"),
+				place(library.ClauseHit{Doc: h.Doc, Unit: rule}), moved.Format("02.01.2006")))
+		} else if moved := workingDayFrom(due); !moved.Equal(due) {
 			line += esc(fmt.Sprintf("; %s — выходной, по ст. 193 ГК РФ срок переносится на %s", due.Format("02.01.2006"), moved.Format("02.01.2006")))
 		}
 		return line + esc("; "+basis(place(h))+").")
 	}
 	return ""
+}
+
+// issuedBy reports whether the deadline term (its words as matched in text) is the one by which a
+// document is issued or sent («выставляет счёт … до 10-го числа», «направляет акт не позднее
+// 3-го числа»), read in the term's own sentence before it.
+func issuedBy(text, term string) bool {
+	i := strings.Index(text, term)
+	if i < 0 {
+		return false
+	}
+	before := text[:i]
+	if j := strings.LastIndexAny(before, ".;"); j >= 0 {
+		before = before[j+1:]
+	}
+	return issuing.MatchString(before)
+}
+
+// issuing: a document issued or sent («выставляет счёт», «направляет акт», «представляет отчёт»).
+var issuing = regexp.MustCompile(`(?i)(выставля|выставит|направля|направит|представля|представит)\p{L}*`)
+
+// dayOffBefore is the clause of the document that moves a deadline falling on a day off to the
+// working day before it («…приходится на нерабочий день, платёж вносится не позднее
+// предшествующего ему рабочего дня»), overriding the Civil Code's next working day.
+func dayOffBefore(unitsOf func(doc int) []library.Unit, doc int) (library.Unit, bool) {
+	if unitsOf == nil {
+		return library.Unit{}, false
+	}
+	for _, u := range unitsOf(doc) {
+		if u.Kind == library.UnitClause && dayOffRuleBefore.MatchString(u.Text) {
+			return u, true
+		}
+	}
+	return library.Unit{}, false
+}
+
+// dayOffRuleBefore: a contract's rule that a deadline on a day off moves back.
+var dayOffRuleBefore = regexp.MustCompile(`(?i)(нерабоч\p{L}*|выходн\p{L}*|праздничн\p{L}*)\s+д\p{L}*[^.]{0,80}?предшествующ\p{L}*\s+(\p{L}+\s+)?рабоч`)
+
+// workingDayBefore is day, or the last working day before it.
+func workingDayBefore(day time.Time) time.Time {
+	for day.Weekday() == time.Saturday || day.Weekday() == time.Sunday || fixedHolidays[[2]int{int(day.Month()), day.Day()}] {
+		day = day.AddDate(0, 0, -1)
+	}
+	return day
 }
 
 // workingDayFrom is day, or the first working day after it (weekends and the Labour Code's

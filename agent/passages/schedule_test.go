@@ -125,14 +125,14 @@ func TestDueDayFor(t *testing.T) {
 		{"за ноябрь значит когда", "сколько агенту за ноябрь", agentReport, ""}, // no deadline asked
 	}
 	for _, tt := range tests {
-		got := dueDayFor(Question{Text: tt.q, Continues: tt.continues, Now: now}, []library.ClauseHit{tt.hit}, place)
+		got := dueDayFor(Question{Text: tt.q, Continues: tt.continues, Now: now}, []library.ClauseHit{tt.hit}, place, nil)
 		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
 			t.Errorf("dueDayFor(%q) = %q, want %q in it", tt.q, got, tt.want)
 		}
 	}
 	// 15.01.2026 is a holiday (art. 112 of the Labour Code has 1–8 January; the 15th is a Thursday): no move.
 	// 05.07.2026 is a Sunday: the deadline moves to Monday 06.07.2026.
-	if got := dueDayFor(Question{Text: "до какого числа аренду за июль", Now: now}, []library.ClauseHit{rent}, place); !strings.Contains(got, "06\\.07\\.2026") {
+	if got := dueDayFor(Question{Text: "до какого числа аренду за июль", Now: now}, []library.ClauseHit{rent}, place, nil); !strings.Contains(got, "06\\.07\\.2026") {
 		t.Errorf("a Sunday's deadline moves to Monday: %q", got)
 	}
 }
