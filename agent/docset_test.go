@@ -815,6 +815,8 @@ func TestDocumentSet4Classes(t *testing.T) {
 		// amended it), a Sunday: the contract moves it to the working day before, not the Civil
 		// Code to the one after; the variable part's invoice day is no day to pay by
 		{"до какого числа платить аренду за январь", "20.12.2026 — выходной, по п. 3.8 срок — предшествующий рабочий день, 18.12.2026", "10.02.2027"},
+		// a fixed yearly rate's interest for a quarter, with its due date when both are asked
+		{"проценты по займу за 3 кв сколько и до какого числа платить", "× 12,5 % × 92/365 = **472", ""},
 		// …and from the act of acceptance another clause dates
 		{"до какого числа надо было оплатить аренду за апрель", "Срок: до **08.04.2026** включительно (5 рабочих дн. с даты акта приёма-передачи 01.04.2026 (п. 2.2)", ""},
 		{"что дешевле оксфорд 240 или 600", "Дешевле — **Ткань «Оксфорд 240D» PU", ""},

@@ -467,7 +467,13 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	}
 	// The first line computed from the units answers, in this order; with none, a best unit
 	// that holds too little of the question does not answer it either.
+	if askedPenalty.MatchString(strings.ToLower(q.Text)) {
+		interest = "" // «проценты за 3 кв заплатил на 5 дней позже, пеня скока»: the penalty is asked, not the interest
+	}
 	lead := cmp.Or(chg, interest, whole, net, pen, due, sum)
+	if interest != "" && due != "" && lead == interest {
+		lead = interest + "\n" + due // «сколько и до какого числа»: both
+	}
 	if lead != "" && res.Coverage < MinClauseCoverage*weakComputed && !named && !hits[0].Named && !scheduled && q.Continues == "" && !penAcross && !latePaid {
 		// a figure computed from a clause that holds little of the question («тко за весь срок»
 		// and the rent's monthly payment) is no answer to it

@@ -24,15 +24,26 @@ var (
 	// givenKeyRate: the key rate the question gives («ключевая 16 %», «при ключевой 21»).
 	givenKeyRate = regexp.MustCompile(`(?i)ключев\p{L}*(?:\s+ставк\p{L}*)?\s+(?:будет\s+|равна\s+|—\s*|-\s*)?(\d{1,2}(?:[.,]\d{1,2})?)\s*%?`)
 	// asksInterest: the question asks the interest itself («сколько процентов», «проценты за»).
-	asksInterest = regexp.MustCompile(`(?i)процент\p{L}*\s+(по\s+займу\s+)?за\s|сколько\s+процент|сумм\p{L}*\s+процент`)
+	asksInterest = regexp.MustCompile(`(?i)процент\p{L}*\s+(по\s+займу\s+)?(\p{L}+\s+)?за\s|сколько\s+процент|сумм\p{L}*\s+процент`)
+	// asksHowMuch: an amount asked («сколько», «скока», «какая сумма»).
+	asksHowMuch = regexp.MustCompile(`(?i)(^|[^\p{L}])(сколько|скока|скоко|скольк\p{L}*|какая\s+сумма|на\s+какую\s+сумму)([^\p{L}]|$)`)
+	// fixedRate: a loan's fixed yearly rate («проценты по ставке 12,5 % (…) годовых»).
+	fixedRate = regexp.MustCompile(`(?i)ставк\p{L}*\s+(\d{1,2}(?:,\d{1,3})?)\s*(?:%|процент\p{L}*)\s*(?:\([^()]{1,80}\)\s*)?годовых`)
+	// firstPeriod: the first interest period's first day («первый процентный период — с 06 марта по 31 марта 2026 г.»).
+	firstPeriod = regexp.MustCompile(`(?i)перв\p{L}*\s+процентн\p{L}*\s+период\p{L}*\s*[—–-]?\s*с\s+(\d{1,2}\s+\p{L}+)(?:\s+(\d{4}))?\s*(?:г\.\s*)?по\s+\d{1,2}\s+\p{L}+\s+(\d{4})`)
 )
 
 // interestFor is the line (Markdown) that computes the interest, or "" when the question gives no
 // key rate or period, or the documents set no such rate or balance.
 func interestFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc, place func(library.Unit, int) string) string {
-	km := givenKeyRate.FindStringSubmatch(q.Text)
-	if km == nil || len(hits) == 0 || !asksInterest.MatchString(q.Text) || q.Now.IsZero() {
+	// «а за 3 кв скока» after «проценты по займу …»: the follow-up asks how much of the same
+	asked := asksInterest.MatchString(q.Text) || q.Continues != "" && asksHowMuch.MatchString(q.Text) && strings.Contains(strings.ToLower(q.Continues), "процент")
+	if len(hits) == 0 || !asked || q.Now.IsZero() {
 		return ""
+	}
+	km := givenKeyRate.FindStringSubmatch(q.Text)
+	if km == nil {
+		return fixedInterestFor(q, hits, cds, place)
 	}
 	p, ok := periodOf(q.Text, q.Now)
 	if !ok || p.Single() {
@@ -133,4 +144,69 @@ func balanceBefore(us []library.Unit, day time.Time) (int64, string, bool) {
 	}
 	k, ok := kopecks(strings.TrimSpace(cells[col]))
 	return k, fmt.Sprintf("по графику после платежа %s (строка %s)", lastDue.Format("02.01.2006"), last.Number), ok
+}
+
+// fixedInterestFor computes the interest for the period the question names of a loan with a
+// fixed yearly rate («проценты по займу за 3 кв скока»): the balance the schedule leaves before
+// the period × the rate × its days over the days of its year, from the first interest period's
+// first day when the period starts before it. "" when the question names no period within one
+// year, or the documents the question names set no such rate.
+func fixedInterestFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc, place func(library.Unit, int) string) string {
+	p, ok := periodOf(q.Text, q.Now)
+	if !ok || p.Single() || p.From.Year() != p.To.Year() {
+		return ""
+	}
+	doc, rateUnit, rate := -1, library.Unit{}, ""
+	for _, h := range hits {
+		if hits[0].Affinity > 0 && h.Affinity == 0 {
+			break // not the document the question names
+		}
+		for _, u := range cds[h.Doc].Units {
+			if m := fixedRate.FindStringSubmatch(u.Text); m != nil && u.Kind == library.UnitClause {
+				doc, rateUnit, rate = h.Doc, u, m[1]
+				break
+			}
+		}
+		if doc >= 0 {
+			break
+		}
+	}
+	if doc < 0 {
+		return ""
+	}
+	r, ok := new(big.Rat).SetString(strings.ReplaceAll(rate, ",", "."))
+	if !ok {
+		return ""
+	}
+	from := p.From
+	for _, u := range cds[doc].Units {
+		if m := firstPeriod.FindStringSubmatch(u.Text); m != nil {
+			year := m[2]
+			if year == "" {
+				year = m[3]
+			}
+			if d, ok := library.FirstDate(m[1] + " " + year); ok {
+				if start := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, ru.Moscow); start.After(from) {
+					from = start
+				}
+			}
+			break
+		}
+	}
+	if from.After(p.To) {
+		return "" // the loan had not been given in the period
+	}
+	balance, where, ok := balanceBefore(cds[doc].Units, from)
+	if !ok {
+		return ""
+	}
+	days := p.To.YearDay() - from.YearDay() + 1
+	yearDays := time.Date(from.Year(), 12, 31, 0, 0, 0, 0, ru.Moscow).YearDay()
+	roubles := new(big.Rat).SetInt64(balance)
+	roubles.Mul(roubles, r)
+	roubles.Mul(roubles, big.NewRat(int64(days), int64(100*100*yearDays)))
+	esc := md.Escape
+	return esc(fmt.Sprintf("%s × %s %% × %d/%d = ", ru.Money(balance), rate, days, yearDays)) + "**" + esc(ru.Money(ru.Kopecks(roubles))) + "**" +
+		esc(fmt.Sprintf(" (проценты за %s–%s по ставке %s; остаток займа — %s; при возврате по графику).",
+			from.Format("02.01.2006"), p.To.Format("02.01.2006"), place(rateUnit, doc), where))
 }
