@@ -159,6 +159,21 @@ func (s *sheet) unitsOf(rows []int) []string {
 	return out
 }
 
+// priceLine is row i's prices in the columns cols («Цена без НДС: 500,00 ₽; Цена с НДС:
+// 500,00 ₽»), with the unit they are for when the sheet names one («за 1 000 руб. стоимости
+// партии»: 1,20 ₽ alone would read as a price per item).
+func (s *sheet) priceLine(i int, cols []int) string {
+	var ps []string
+	for _, c := range cols {
+		ps = append(ps, strings.TrimSuffix(strings.TrimSpace(s.header[c]), ", руб.")+": "+ru.Money(moneyCell(s.cells[i][c])))
+	}
+	line := strings.Join(ps, "; ")
+	if c := slices.IndexFunc(s.header, func(h string) bool { return unitColumn.MatchString(h) }); c >= 0 && strings.TrimSpace(s.cells[i][c]) != "" {
+		line += " (за " + strings.TrimSpace(s.cells[i][c]) + ")"
+	}
+	return line
+}
+
 // unitColumn: a header cell of the unit of measure.
 var unitColumn = regexp.MustCompile(`(?i)^\s*ед(\.|иниц)`)
 
@@ -337,13 +352,7 @@ func tableAnswer(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 		return s.cells[i][name]
 	}
 	prices := s.priceColumns()
-	priced := func(i int) string {
-		var ps []string
-		for _, c := range prices {
-			ps = append(ps, strings.TrimSuffix(strings.TrimSpace(s.header[c]), ", руб.")+": "+ru.Money(moneyCell(s.cells[i][c])))
-		}
-		return strings.Join(ps, "; ")
-	}
+	priced := func(i int) string { return s.priceLine(i, prices) }
 	place := func(i int) string { return unitPlace(s.rows[i], d) }
 	esc := md.Escape
 	r := skill.Reply{Sources: []facts.Source{{Title: d.Title}}, Quoted: []string{d.ID}}
@@ -618,13 +627,7 @@ func whichOfTwo(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.
 		}
 		return s.cells[i][name]
 	}
-	line := func(i int) string {
-		var ps []string
-		for _, c := range prices {
-			ps = append(ps, strings.TrimSuffix(strings.TrimSpace(s.header[c]), ", руб.")+": "+ru.Money(moneyCell(s.cells[i][c])))
-		}
-		return strings.Join(ps, "; ") + ", " + unitPlace(s.rows[i], d)
-	}
+	line := func(i int) string { return s.priceLine(i, prices) + ", " + unitPlace(s.rows[i], d) }
 	esc := md.Escape
 	r := skill.Reply{Sources: []facts.Source{{Title: d.Title}}, Quoted: []string{d.ID}}
 	var out strings.Builder
