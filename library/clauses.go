@@ -1750,8 +1750,12 @@ func (f Facets) Answers(asked Facets) bool {
 		asked&facetPenaltyBit != 0 && f&(facetPercentBit|facetMoneyBit) != 0
 }
 
-// MoneyBit is the facet of an amount in roubles.
-const MoneyBit = facetMoneyBit
+// MoneyBit is the facet of an amount in roubles; FigureBits those of any figure a question may
+// ask (an amount, a rate, a date, a term).
+const (
+	MoneyBit   = facetMoneyBit
+	FigureBits = facetMoneyBit | facetPercentBit | facetDateBit | facetTermBit
+)
 
 // MentionsKind reports whether the question names the kind of one of docs by a word of its
 // title («по положению» and «Положение о командировках», «в договоре» and «Договор аренды»).

@@ -490,7 +490,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		res.NotFound = true
 		kept = kept[:1]
 		b.WriteString("Прямого ответа в ваших документах не нашёл: срока в них нет. Ближе всего по смыслу:\n\n")
-	case lead == "" && !named && !scheduled && hits[0].Asked != 0 && res.Coverage < sureClauseCoverage && interrogative.MatchString(q.Text) &&
+	case lead == "" && !named && !scheduled && hits[0].Asked != 0 && (res.Coverage < sureClauseCoverage || hits[0].Asked&library.FigureBits != 0) && interrogative.MatchString(q.Text) &&
 		!slices.ContainsFunc(kept, func(h library.ClauseHit) bool { return h.States.Answers(hits[0].Asked) }):
 		// «кто от нас подписывал допник» and a clause that names nobody: what it holds is not
 		// what was asked
