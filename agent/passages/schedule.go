@@ -38,6 +38,8 @@ var (
 	// asksLastRow: the question asks the schedule's last row («последний платёж», «окончательный
 	// срок»).
 	asksLastRow = regexp.MustCompile(`(?i)(^|[^\p{L}])(последн|окончательн|финальн)\p{L}*`)
+	// asksFirstRow: the question asks the schedule's first row («первый платёж», «первая часть»).
+	asksFirstRow = regexp.MustCompile(`(?i)(^|[^\p{L}])(перв(ый|ая|ое|ого|ой|ую)|1-?(й|ый|ая))\s+(платеж|платёж|взнос|част|транш|возврат|погашени)`)
 	// atEnd: «на конец года», «на конец этого квартала»: the day the period ends.
 	atEnd = regexp.MustCompile(`(?i)на\s+конец\s+(этого\s+|текущего\s+)?(года|месяца|квартала)`)
 	// amountColumn is the header of the column a schedule's total adds up.
@@ -106,6 +108,12 @@ func scheduleFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc) 
 		last := len(rows) - 1
 		s.rows[rows[last].Index] = true
 		s.line = md.Escape(fmt.Sprintf("Последний срок по графику (%s) — %s (строка %s):", where, due[last].Format("02.01.2006"), rows[last].Number))
+		return s, true
+	}
+	if asksFirstRow.MatchString(q.Text) {
+		// «когда первый платёж по возврату займа и сколько»: the schedule's first row
+		s.rows[rows[0].Index] = true
+		s.line = md.Escape(fmt.Sprintf("Первый срок по графику (%s) — %s (строка %s):", where, due[0].Format("02.01.2006"), rows[0].Number))
 		return s, true
 	}
 	if asksNext.MatchString(q.Text) {
