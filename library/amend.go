@@ -3,6 +3,7 @@ package library
 import (
 	"regexp"
 	"strings"
+	"time"
 )
 
 // An amendment: a supplementary agreement that sets a contract's clause anew («Пункт 2.2
@@ -19,6 +20,10 @@ type Amendment struct {
 	Clause, Text string
 	// Unit is the amending document's unit that does it.
 	Unit Unit
+	// From is the first month whose payment the new wording applies to, when the agreement
+	// says so («Новый срок применяется начиная с платы за декабрь 2026 г.»): a month before it
+	// is paid as the clause read before; zero when it does not say.
+	From time.Time
 }
 
 var (
@@ -46,12 +51,34 @@ func Amendments(us []Unit) []Amendment {
 		return nil
 	}
 	var out []Amendment
-	for _, u := range us {
+	for i, u := range us {
 		if m := newWording.FindStringSubmatch(u.Text); m != nil {
-			out = append(out, Amendment{Contract: contract, Clause: m[1], Text: strings.TrimSpace(m[2]), Unit: u})
+			am := Amendment{Contract: contract, Clause: m[1], Text: strings.TrimSpace(m[2]), Unit: u}
+			// the transition said in the unit itself or in the paragraph right after it
+			for _, t := range []string{u.Text[strings.Index(u.Text, m[0])+len(m[0]):], nextText(us, i)} {
+				if f := appliesFrom.FindStringSubmatch(t); f != nil {
+					if d, ok := firstDate("01 " + f[1] + " " + f[2]); ok {
+						am.From = d
+						break
+					}
+				}
+			}
+			out = append(out, am)
 		}
 	}
 	return out
+}
+
+// appliesFrom: the first payment a new wording applies to («Новый срок применяется начиная с
+// платы за декабрь 2026 г.», «…с платежа за ноябрь 2026 года»).
+var appliesFrom = regexp.MustCompile(`(?i)применя\p{L}*\s+(?:начиная\s+)?с\s+(?:платы|платежа|оплаты)\s+за\s+(\p{L}+)\s+(\d{4})`)
+
+// nextText is the text of the unit after us[i] when it is an unnumbered paragraph, else "".
+func nextText(us []Unit, i int) string {
+	if i+1 < len(us) && us[i+1].Kind == UnitText {
+		return us[i+1].Text
+	}
+	return ""
 }
 
 // SameNumber reports whether two document numbers are one («318-П» and «318-п»).

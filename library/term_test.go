@@ -78,3 +78,23 @@ func TestAcronyms(t *testing.T) {
 		t.Errorf("a party's initials: %v", a)
 	}
 }
+
+// A supplementary agreement that says from which payment its new wording applies («Новый срок
+// применяется начиная с платы за декабрь 2026 г.», in the clause or the paragraph after it)
+// gives the month: an earlier month is paid as the clause read before.
+func TestAmendmentAppliesFrom(t *testing.T) {
+	text := "к Договору аренды № 47-О/26 от 12.03.2026\n" +
+		"3. Пункт 3.6 Договора изложить в следующей редакции: «3.6. Плата вносится не позднее 20-го числа месяца, предшествующего оплачиваемому».\n" +
+		"Новый срок применяется начиная с платы за декабрь 2026 г. Плата за ноябрь 2026 г. вносится не позднее 05 ноября 2026 г.\n" +
+		"4. Пункт 4.1 Договора изложить в следующей редакции: «4.1. Ставка индексируется на 5 процентов»."
+	ams := Amendments(Units(text))
+	if len(ams) != 2 {
+		t.Fatalf("amendments: %+v", ams)
+	}
+	if want := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC); !ams[0].From.Equal(want) {
+		t.Errorf("3.6 applies from %v, want %v", ams[0].From, want)
+	}
+	if !ams[1].From.IsZero() {
+		t.Errorf("4.1 says no month, read %v", ams[1].From)
+	}
+}

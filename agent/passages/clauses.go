@@ -299,8 +299,14 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	current := kept
 	if !asksBefore.MatchString(q.Text) {
 		current = slices.Clone(kept)
+		asked, monthAsked := termMonth(q.Text, q.Now)
 		for i, h := range current {
 			if am, _, ok := amendmentOf(rds, h); ok && am.Text != "" {
+				if monthAsked && !am.From.IsZero() && !q.Now.IsZero() && asked.From.Before(time.Date(am.From.Year(), am.From.Month(), 1, 0, 0, 0, 0, ru.Moscow)) {
+					// «аренду за ноябрь до какого»: the agreement's new term applies «начиная с
+					// платы за декабрь» — November is paid as the clause read before
+					continue
+				}
 				current[i].Unit.Text = am.Text
 			}
 		}
