@@ -205,6 +205,25 @@ func TestForecastIsAskedBack(t *testing.T) {
 	}
 }
 
+// A company's bank operations asked in one direction open with that direction's sum, zero said
+// as zero: «сколько заплатили вектору в марте» had been answered «поступило 1 056 147,99 ₽» — what
+// Вектор paid us, read as what we paid it.
+func TestBankOpsInTheDirectionAsked(t *testing.T) {
+	a := demoAgent(t, answersNow, "")
+	for i, c := range []struct{ q, want, not string }{
+		{"сколько заплатили вектору в марте", "Платежей АО «Вектор» за 01.03.2026 – 31.03.2026 нет: проведённых списаний ему не было. Поступило от него — ", "Банковские операции"},
+		{"сколько вектор заплатил нам в марте", "Поступило от АО «Вектор» за 01.03.2026 – 31.03.2026: ", "Платежей"},
+		{"сколько получили от вектора в марте", "Поступило от АО «Вектор» за 01.03.2026 – 31.03.2026: ", ""},
+		{"платежи вектора за март", "Банковские операции АО «Вектор» за 01.03.2026 – 31.03.2026: поступило ", ""},
+	} {
+		ans := ask(t, a, Request{UserID: int64(850 + i), ChatID: int64(850 + i)}, c.q)
+		text := strings.ReplaceAll(ans.Text, "**", "")
+		if !strings.Contains(text, c.want) || c.not != "" && strings.Contains(text, c.not) {
+			t.Errorf("%q:\n%s\nwant %q, not %q", c.q, ans.Text, c.want, c.not)
+		}
+	}
+}
+
 // TestPaymentsNarrowedByAnUnreadWord: payments narrowed by a purpose («за аренду») or a payee
 // 1C does not know («грузэкспрессу») are never answered with the whole of 51's payments; the
 // reply says what it can do, and its button — the period's payments — is answered. The

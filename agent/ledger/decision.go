@@ -64,7 +64,7 @@ func FromDecision(d understand.Decision) runner.Decomposition {
 			name = recipe.OpenItemsByParty
 		}
 	}
-	dec := runner.Decomposition{QuestionMode: runner.ModeLedger, Intent: name, Unsure: !d.Sure, Planned: d.Rule == "planner", Turnover: d.Turnover, Corr: d.Corr, Last: d.Last, AtLeast: onec.Kopecks(d.AtLeast), OverdueDays: d.OverdueDays,
+	dec := runner.Decomposition{QuestionMode: runner.ModeLedger, Intent: name, Unsure: !d.Sure, Planned: d.Rule == "planner", Turnover: d.Turnover, Corr: d.Corr, Last: d.Last, Flow: d.Flow, AtLeast: onec.Kopecks(d.AtLeast), OverdueDays: d.OverdueDays,
 		Filters: f, FallbackRuleHit: "understand:" + d.Rule, Reasons: d.Reasons, QueryShape: "list"}
 	// A settlement account goes as its number: the lane scopes the answer to its organization
 	// and names it (no recipe filters by the account itself; see runner.Decomposition).

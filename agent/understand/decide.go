@@ -468,6 +468,16 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		}
 	case s.is(CBankOps) && !s.is(COpenItems) && (party || !s.is(CDebt, CReceivables, CPayables, COwesUs, CWeOwe)):
 		set(recipe.BankOpsByParty, "bank_ops", "банковские операции с контрагентом")
+		if !lastAsked.MatchString(s.folded) {
+			// «сколько заплатили вектору в марте»: what we sent, not what it sent us
+			switch in, out := moneyIn.MatchString(s.folded) || theyPaidUs.MatchString(s.folded) || paidToUs.MatchString(s.folded),
+				wePaidThem.MatchString(s.folded); {
+			case in && !out:
+				d.Flow = "in"
+			case out && !in:
+				d.Flow = "out"
+			}
+		}
 		if lastAsked.MatchString(s.folded) {
 			// «когда вектор последний раз платил», «последний платёж от вектора»: the latest one,
 			// received (the company paid) or sent (we paid it) as the message says
@@ -719,7 +729,13 @@ var (
 	// lastAsked: the latest one is asked («последний платёж», «когда последний раз платил»).
 	lastAsked = regexp.MustCompile(`последн`)
 	// theyPaid: the company paid us («вектор платил», «от вектора»).
-	theyPaid = regexp.MustCompile(`(^|\s)от\s|\p{L}+\s+(последний\s+раз\s+)?(платил|оплатил|заплатил|перечислил|рассчитал)`)
+	// wePaidThem: we sent the money («заплатили вектору», «оплатили», «перечислили»); paidToUs:
+	// they sent it to us («нам»).
+	wePaidThem = regexp.MustCompile(`(^|\s)(мы\s+)?(заплатили|оплатили|перечислили|выплатили|отправили|списали)(\s|$)`)
+	paidToUs   = regexp.MustCompile(`(^|\s)нам(\s|$)`)
+	// theyPaidUs: the company sent it («от вектора», «вектор заплатил»: the verb in the singular).
+	theyPaidUs = regexp.MustCompile(`(^|\s)от\s|\p{L}+\s+(платил|оплатил|заплатил|перечислил|рассчитался)(\s|$)`)
+	theyPaid   = regexp.MustCompile(`(^|\s)от\s|\p{L}+\s+(последний\s+раз\s+)?(платил|оплатил|заплатил|перечислил|рассчитал)`)
 	// moneyIn and moneyOut: money received or paid out («поступило», «пришло»; «списано»,
 	// «заплатили», «платежи»).
 	moneyIn  = regexp.MustCompile(`поступ|пришл|получил|зачисл|приход`)

@@ -98,6 +98,9 @@ type Decision struct {
 	// Last: the latest bank operation is asked («последний платёж от вектора»): "in" — received,
 	// "out" — sent, "any"; "" for the list.
 	Last string
+	// Flow is the direction of money a list of a company's bank operations asks («сколько
+	// заплатили вектору»: "out", sent to it; «сколько вектор заплатил нам»: "in"); "" for both.
+	Flow string
 	// Corr is the corresponding account a bank turnover is asked of («платежи поставщикам»: 60,
 	// «налоги»: 68), "" for all.
 	Corr string

@@ -36,6 +36,8 @@ type Result struct {
 	Turnover string `json:"turnover,omitempty"`
 	// Last is the latest bank operation asked (Decomposition.Last).
 	Last string `json:"last,omitempty"`
+	// Flow is the direction of money asked (Decomposition.Flow).
+	Flow string `json:"flow,omitempty"`
 	// Corr is the corresponding account the card's turnover was asked of (Decomposition.Corr).
 	Corr string `json:"corr,omitempty"`
 	// AtLeast is the smallest debt the question asked for (Decomposition.AtLeast); Everyone is
@@ -166,7 +168,7 @@ func (r *Result) limited(reason, message string) Result {
 // Run executes a decomposition: validate filters, resolve anchors, run the recipe's
 // whitelisted query, pass the rows through the runtime stages, and compose the result.
 func (l *Lane) Run(ctx context.Context, d Decomposition) Result {
-	res := Result{QuestionMode: d.QuestionMode, Intent: d.Intent, Filters: d.Filters, Source: l.src.Name(), Turnover: d.Turnover, AtLeast: d.AtLeast, Corr: d.Corr, Last: d.Last,
+	res := Result{QuestionMode: d.QuestionMode, Intent: d.Intent, Filters: d.Filters, Source: l.src.Name(), Turnover: d.Turnover, AtLeast: d.AtLeast, Corr: d.Corr, Last: d.Last, Flow: d.Flow,
 		OverdueDays: d.OverdueDays,
 		Summary:     Summary{Currency: "RUB"}, Limitations: []string{}}
 	dbg := &res.Debug

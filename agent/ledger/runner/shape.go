@@ -392,12 +392,56 @@ func (r Result) headline() (head, details string) {
 		head += "."
 	case recipe.BankOpsByParty:
 		head = fmt.Sprintf("Банковские операции %s %s: %s.", md.Escape(r.Party), r.when(), bankMoved(r.Summary.Subtotals))
+		if flow, ok := r.flowFirst(); ok {
+			head = flow
+		}
 		if last, ok := r.lastOperation(); ok {
 			head = last + " " + head
 		}
 		details = withoutCount(bankOpsTotal(n, r.Summary.Subtotals), n)
 	}
 	return head, details
+}
+
+// flowFirst is the headline of a company's bank operations when the question asked one
+// direction («сколько заплатили вектору в марте»): that direction's posted sum first — zero said
+// as zero — then the other's, so «поступило 1 056 147,99» never stands for what we paid.
+func (r Result) flowFirst() (string, bool) {
+	if r.Flow != "in" && r.Flow != "out" || r.Last != "" {
+		return "", false
+	}
+	sum := func(typ string) (string, bool) {
+		for _, s := range r.Summary.Subtotals {
+			if s.Key == typ && s.Rows > 0 {
+				return s.Amount.String(), true
+			}
+		}
+		return "", false
+	}
+	in, hasIn := sum("ПоступлениеНаРасчетныйСчет")
+	out, hasOut := sum("СписаниеСРасчетногоСчета")
+	party := md.Escape(r.Party)
+	var head string
+	if r.Flow == "out" {
+		if hasOut {
+			head = fmt.Sprintf("Списано %s %s: %s.", party, r.when(), bold(out))
+		} else {
+			head = fmt.Sprintf("Платежей %s %s нет: проведённых списаний ему не было.", party, r.when())
+		}
+		if hasIn {
+			head += " Поступило от него — " + bold(in) + "."
+		}
+		return head, true
+	}
+	if hasIn {
+		head = fmt.Sprintf("Поступило от %s %s: %s.", party, r.when(), bold(in))
+	} else {
+		head = fmt.Sprintf("Поступлений от %s %s нет: проведённых не было.", party, r.when())
+	}
+	if hasOut {
+		head += " Списано ему — " + bold(out) + "."
+	}
+	return head, true
 }
 
 // lastOperation is the opening of an answer to «когда вектор последний раз платил»: the latest
