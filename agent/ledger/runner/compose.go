@@ -251,6 +251,16 @@ func emptyMessage(r *Result, rec recipe.Spec, a anchors) string {
 		return fmt.Sprintf("На %s незакрытых договоров нет.", when)
 	case recipe.DocumentsFormBalance:
 		return fmt.Sprintf("На %s остаток по счёту %s не формируют никакие документы.", when, r.Account)
+	case recipe.BankOpsByParty:
+		// «сколько заплатили альфа поставке в марте»: no payment either way, not «no documents»
+		what := "Банковских операций"
+		switch r.Flow {
+		case "out":
+			what = "Платежей"
+		case "in":
+			what = "Поступлений"
+		}
+		return what + of + " " + periodPhrase(r.Filters) + " в 1С нет: проведённых операций не найдено."
 	default:
 		what := "Документов"
 		if k, ok := documentKindNone[r.Filters.DocumentType]; ok {
