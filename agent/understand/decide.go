@@ -632,7 +632,9 @@ func (s *scan) asksAging(d *Decision) bool {
 		return true
 	}
 	aged := s.is(CAging) || olderThan.MatchString(s.folded)
-	return aged && (s.is(CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CCustomers, CSuppliers) || d.Counterparty.Set || d.Unknown != "")
+	// …or days overdue with the word for it («просрочка свыше 30 дней»: whose, it is asked back)
+	return aged && (s.is(CReceivables, CPayables, CDebt, COwesUs, CWeOwe, CCustomers, CSuppliers) || d.Counterparty.Set || d.Unknown != "" ||
+		s.is(CAging) && olderThan.MatchString(s.folded))
 }
 
 // actsListed: «акты сверки с альфой за 2025» in the plural are the act documents 1C keeps, not

@@ -19,15 +19,18 @@ import (
 // the slots it names and keeps the rest. It is kept with the dialog's history (as JSON, in Redis
 // when configured), per chat and user, so it survives a restart.
 type State struct {
-	Kind         Kind                `json:"kind"`
-	Recipe       recipe.Name         `json:"recipe,omitempty"`
-	Date         *time.Time          `json:"date,omitempty"`
-	DateText     string              `json:"date_text,omitempty"`
-	Period       *ru.Period          `json:"period,omitempty"`
-	Currencies   []string            `json:"currencies,omitempty"`
-	Nominal      int                 `json:"nominal,omitempty"`
-	Account      string              `json:"account,omitempty"`
-	Detail       string              `json:"detail,omitempty"`
+	Kind       Kind        `json:"kind"`
+	Recipe     recipe.Name `json:"recipe,omitempty"`
+	Date       *time.Time  `json:"date,omitempty"`
+	DateText   string      `json:"date_text,omitempty"`
+	Period     *ru.Period  `json:"period,omitempty"`
+	Currencies []string    `json:"currencies,omitempty"`
+	Nominal    int         `json:"nominal,omitempty"`
+	Account    string      `json:"account,omitempty"`
+	Detail     string      `json:"detail,omitempty"`
+	// OverdueDays is the days overdue an aging asked past («дебиторка старше 60 дней»): «а на
+	// 1 апреля?» keeps them, «а больше 30?» sets others.
+	OverdueDays  int                 `json:"overdue_days,omitempty"`
 	Counterparty *recipe.Entity      `json:"counterparty,omitempty"`
 	Contract     *recipe.Entity      `json:"contract,omitempty"`
 	Organization *recipe.Entity      `json:"organization,omitempty"`
@@ -76,7 +79,7 @@ func StateOf(d Decision, question string) (State, bool) {
 	}
 	s.Date, s.Period = d.Date.ptr(), d.Period.ptr()
 	s.Currencies, s.Nominal = d.Currencies.Value, d.Nominal.Value
-	s.Account, s.Detail = d.Account.Value, d.Detail
+	s.Account, s.Detail, s.OverdueDays = d.Account.Value, d.Detail, d.OverdueDays
 	s.Counterparty, s.Contract, s.Organization = d.Counterparty.ptr(), d.Contract.ptr(), d.Organization.ptr()
 	s.BankAccount = d.BankAccount.ptr()
 	if d.Kind == KindClarify {
@@ -176,6 +179,9 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 	}
 	d := prev.decision()
 	d.Rule, d.Sure = "follow_up", true
+	if n := overdueDays(s.folded); n > 0 && (d.Recipe == recipe.ReceivablesAging || d.Recipe == recipe.PayablesAging) {
+		d.OverdueDays = n // «а больше 30 дней?» after «дебиторка старше 60 дней»
+	}
 	d.Reasons = []string{"продолжение вопроса «" + ru.Truncate(prev.Question, 80) + "»"}
 	switch {
 	case actContract(s, own, prev):
@@ -539,7 +545,7 @@ func asOfRecipe(r recipe.Name) bool {
 
 // decision is the state as a decision, its slots marked as coming from the dialog.
 func (st State) decision() Decision {
-	d := Decision{Kind: st.Kind, Recipe: st.Recipe, Detail: st.Detail}
+	d := Decision{Kind: st.Kind, Recipe: st.Recipe, Detail: st.Detail, OverdueDays: st.OverdueDays}
 	if st.Date != nil {
 		d.Date = slot(st.Date.In(ru.Moscow), FromDialog, st.DateText)
 	}

@@ -1013,7 +1013,8 @@ func quoted(text string) string {
 }
 
 // notName are words that follow «должны», «перед» without being a name.
-var notName = map[string]bool{"всег": true, "вообщ": true, "сейчас": true, "итог": true, "примерн": true, "точн": true,
+var notName = map[string]bool{"старш": true, "дольш": true, // «долги старше 90 дней»
+	"всег": true, "вообщ": true, "сейчас": true, "итог": true, "примерн": true, "точн": true,
 	"кажд": true, "бюджет": true, "налогов": true, "банк": true, "сотрудник": true, "работник": true, "персона": true,
 	"заплат": true, "оплат": true, "верн": true, "получ": true, "перевест": true, "был": true, "будет": true, "ещ": true,
 	"уж": true, "денег": true, "деньг": true, "рубл": true, "сумм": true, "покупател": true, "поставщик": true,

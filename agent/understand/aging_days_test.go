@@ -1,0 +1,43 @@
+package understand
+
+import (
+	"testing"
+	"time"
+
+	"github.com/finbot/finbot/agent/recipe"
+)
+
+// Days overdue are an aging's condition wherever they are written: «старше 90 дней» is no
+// company «старше», «просрочка свыше 30 дней» asks whose, and a follow-up «а больше 30 дней?»
+// sets them while «а на 1 апреля?» keeps them — they had been dropped, the whole overdue debt
+// answered.
+func TestAgingDaysAreKept(t *testing.T) {
+	p := NewParser()
+	now := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	none := func() *recipe.Catalogs { return nil }
+	for _, tt := range []struct {
+		text string
+		rule string
+		days int
+	}{
+		{"долги старше 90 дней", "aging_direction", 90},
+		{"просрочка свыше 30 дней", "aging_direction", 30},
+		{"дебиторка старше 60 дней", "", 60},
+	} {
+		d := p.Understand(Input{Text: tt.text, Now: now}, nil, none)
+		if d.Unknown != "" || d.OverdueDays != tt.days || tt.rule != "" && d.Rule != tt.rule {
+			t.Errorf("%q: %s/%s, unknown %q, days %d; want rule %q, days %d", tt.text, d.Kind, d.Rule, d.Unknown, d.OverdueDays, tt.rule, tt.days)
+		}
+	}
+	first := p.Understand(Input{Text: "дебиторка старше 60 дней", Now: now}, nil, none)
+	st, ok := StateOf(first, "дебиторка старше 60 дней")
+	if !ok || st.OverdueDays != 60 {
+		t.Fatalf("state %+v", st)
+	}
+	if d := p.Understand(Input{Text: "а больше 30 дней?", Now: now}, &st, none); d.Recipe != recipe.ReceivablesAging || d.OverdueDays != 30 {
+		t.Errorf("«а больше 30 дней?»: %s, days %d", d.Recipe, d.OverdueDays)
+	}
+	if d := p.Understand(Input{Text: "а на 1 апреля?", Now: now}, &st, none); d.Recipe != recipe.ReceivablesAging || d.OverdueDays != 60 || !d.Date.Set {
+		t.Errorf("«а на 1 апреля?»: %s, days %d, date %v", d.Recipe, d.OverdueDays, d.Date)
+	}
+}
