@@ -41,3 +41,24 @@ func TestAgingDaysAreKept(t *testing.T) {
 		t.Errorf("«а на 1 апреля?»: %s, days %d, date %v", d.Recipe, d.OverdueDays, d.Date)
 	}
 }
+
+// A list's threshold and its top count stay with a follow-up that moves the date or the side
+// («кто нам должен больше миллиона» → «а на 1 апреля?»; «топ 3 должников» → «а кому мы?»).
+func TestListConditionsAreKept(t *testing.T) {
+	p := NewParser()
+	now := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	none := func() *recipe.Catalogs { return nil }
+	for _, tt := range []struct{ first, next string }{
+		{"кто нам должен больше миллиона", "а на 1 апреля?"},
+		{"топ 3 должников", "а кому мы?"},
+	} {
+		d := p.Understand(Input{Text: tt.first, Now: now}, nil, none)
+		st, ok := StateOf(d, tt.first)
+		if !ok || st.AtLeast != d.AtLeast || st.Top != d.Top || d.AtLeast == 0 && d.Top == 0 {
+			t.Fatalf("%q: state %+v of %+v", tt.first, st, d)
+		}
+		if n := p.Understand(Input{Text: tt.next, Now: now}, &st, none); n.AtLeast != d.AtLeast || n.Top != d.Top {
+			t.Errorf("%q after %q: at least %d, top %d; want %d, %d", tt.next, tt.first, n.AtLeast, n.Top, d.AtLeast, d.Top)
+		}
+	}
+}

@@ -30,7 +30,11 @@ type State struct {
 	Detail     string      `json:"detail,omitempty"`
 	// OverdueDays is the days overdue an aging asked past («дебиторка старше 60 дней»): «а на
 	// 1 апреля?» keeps them, «а больше 30?» sets others.
-	OverdueDays  int                 `json:"overdue_days,omitempty"`
+	OverdueDays int `json:"overdue_days,omitempty"`
+	// AtLeast and Top are a list's conditions («кто нам должен больше миллиона», «топ 3
+	// должников»): a follow-up that only moves the date keeps them.
+	AtLeast      int64               `json:"at_least,omitempty"`
+	Top          int                 `json:"top,omitempty"`
 	Counterparty *recipe.Entity      `json:"counterparty,omitempty"`
 	Contract     *recipe.Entity      `json:"contract,omitempty"`
 	Organization *recipe.Entity      `json:"organization,omitempty"`
@@ -80,6 +84,9 @@ func StateOf(d Decision, question string) (State, bool) {
 	s.Date, s.Period = d.Date.ptr(), d.Period.ptr()
 	s.Currencies, s.Nominal = d.Currencies.Value, d.Nominal.Value
 	s.Account, s.Detail, s.OverdueDays = d.Account.Value, d.Detail, d.OverdueDays
+	if isListRecipe(d.Recipe) {
+		s.AtLeast, s.Top = d.AtLeast, d.Top
+	}
 	s.Counterparty, s.Contract, s.Organization = d.Counterparty.ptr(), d.Contract.ptr(), d.Organization.ptr()
 	s.BankAccount = d.BankAccount.ptr()
 	if d.Kind == KindClarify {
@@ -545,7 +552,7 @@ func asOfRecipe(r recipe.Name) bool {
 
 // decision is the state as a decision, its slots marked as coming from the dialog.
 func (st State) decision() Decision {
-	d := Decision{Kind: st.Kind, Recipe: st.Recipe, Detail: st.Detail, OverdueDays: st.OverdueDays}
+	d := Decision{Kind: st.Kind, Recipe: st.Recipe, Detail: st.Detail, OverdueDays: st.OverdueDays, AtLeast: st.AtLeast, Top: st.Top}
 	if st.Date != nil {
 		d.Date = slot(st.Date.In(ru.Moscow), FromDialog, st.DateText)
 	}
