@@ -62,3 +62,29 @@ func TestListConditionsAreKept(t *testing.T) {
 		}
 	}
 }
+
+// After the card of 51, «а поступления?» is the card's debit, not a company's bank operations
+// (whose?); the side and the corresponding account stay with «а за апрель?».
+func TestCardFollowUpsKeepTheSide(t *testing.T) {
+	p := NewParser()
+	now := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	none := func() *recipe.Catalogs { return nil }
+	card := p.Understand(Input{Text: "карточка 51 за март", Now: now}, nil, none)
+	st, ok := StateOf(card, "карточка 51 за март")
+	if !ok || card.Recipe != recipe.AccountCard {
+		t.Fatalf("card: %+v", card)
+	}
+	in := p.Understand(Input{Text: "а поступления?", Now: now}, &st, none)
+	if in.Recipe != recipe.AccountCard || in.Turnover != "debit" || in.Account.Value != "51" {
+		t.Fatalf("«а поступления?»: %s, turnover %q, account %q", in.Recipe, in.Turnover, in.Account.Value)
+	}
+	st, _ = StateOf(in, "а поступления?")
+	if apr := p.Understand(Input{Text: "а за апрель?", Now: now}, &st, none); apr.Turnover != "debit" || !apr.Period.Set || apr.Period.Value.From.Month() != time.April {
+		t.Errorf("«а за апрель?»: turnover %q, period %+v", apr.Turnover, apr.Period)
+	}
+	pay := p.Understand(Input{Text: "платежи поставщикам за март", Now: now}, nil, none)
+	st, _ = StateOf(pay, "платежи поставщикам за март")
+	if feb := p.Understand(Input{Text: "а за февраль?", Now: now}, &st, none); feb.Turnover != pay.Turnover || feb.Corr != pay.Corr || pay.Corr == "" {
+		t.Errorf("«а за февраль?» after payments to suppliers: %q/%q, want %q/%q", feb.Turnover, feb.Corr, pay.Turnover, pay.Corr)
+	}
+}

@@ -33,8 +33,12 @@ type State struct {
 	OverdueDays int `json:"overdue_days,omitempty"`
 	// AtLeast and Top are a list's conditions («кто нам должен больше миллиона», «топ 3
 	// должников»): a follow-up that only moves the date keeps them.
-	AtLeast      int64               `json:"at_least,omitempty"`
-	Top          int                 `json:"top,omitempty"`
+	AtLeast int64 `json:"at_least,omitempty"`
+	Top     int   `json:"top,omitempty"`
+	// Turnover and Corr are a card's side and corresponding account («списания с 51 за март»,
+	// «платежи поставщикам»): «а за апрель?» keeps them.
+	Turnover     string              `json:"turnover,omitempty"`
+	Corr         string              `json:"corr,omitempty"`
 	Counterparty *recipe.Entity      `json:"counterparty,omitempty"`
 	Contract     *recipe.Entity      `json:"contract,omitempty"`
 	Organization *recipe.Entity      `json:"organization,omitempty"`
@@ -86,6 +90,9 @@ func StateOf(d Decision, question string) (State, bool) {
 	s.Account, s.Detail, s.OverdueDays = d.Account.Value, d.Detail, d.OverdueDays
 	if isListRecipe(d.Recipe) {
 		s.AtLeast, s.Top = d.AtLeast, d.Top
+	}
+	if d.Recipe == recipe.AccountCard || d.Recipe == recipe.TurnoverSheet {
+		s.Turnover, s.Corr = d.Turnover, d.Corr
 	}
 	s.Counterparty, s.Contract, s.Organization = d.Counterparty.ptr(), d.Contract.ptr(), d.Organization.ptr()
 	s.BankAccount = d.BankAccount.ptr()
@@ -191,6 +198,15 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 	}
 	d.Reasons = []string{"продолжение вопроса «" + ru.Truncate(prev.Question, 80) + "»"}
 	switch {
+	case prev.Recipe == recipe.AccountCard && strings.HasPrefix(prev.Account, "51") && s.is(CBankOps) && !own.Counterparty.Set:
+		// «а поступления?», «а списания?» after the card of 51: one side of the same card, not a
+		// company's bank operations (whose?)
+		switch in, out := moneyIn.MatchString(s.folded), moneyOut.MatchString(s.folded); {
+		case in && !out:
+			d.Turnover = "debit"
+		case out && !in:
+			d.Turnover = "credit"
+		}
 	case actContract(s, own, prev):
 		// «а по договору П-77/2024?» after an act: the act of that contract
 	case subject && ledgerPrev && own.Recipe != "":
@@ -552,7 +568,8 @@ func asOfRecipe(r recipe.Name) bool {
 
 // decision is the state as a decision, its slots marked as coming from the dialog.
 func (st State) decision() Decision {
-	d := Decision{Kind: st.Kind, Recipe: st.Recipe, Detail: st.Detail, OverdueDays: st.OverdueDays, AtLeast: st.AtLeast, Top: st.Top}
+	d := Decision{Kind: st.Kind, Recipe: st.Recipe, Detail: st.Detail, OverdueDays: st.OverdueDays, AtLeast: st.AtLeast, Top: st.Top,
+		Turnover: st.Turnover, Corr: st.Corr}
 	if st.Date != nil {
 		d.Date = slot(st.Date.In(ru.Moscow), FromDialog, st.DateText)
 	}
