@@ -817,6 +817,8 @@ func TestDocumentSet4Classes(t *testing.T) {
 		{"до какого числа платить аренду за январь", "20.12.2026 — выходной, по п. 3.8 срок — предшествующий рабочий день, 18.12.2026", "10.02.2027"},
 		// a fixed yearly rate's interest for a quarter, with its due date when both are asked
 		{"проценты по займу за 3 кв сколько и до какого числа платить", "× 12,5 % × 92/365 = **472", ""},
+		// a debt sold to a factor is an assignment of claims: the clause on it, not «нет статьи»
+		{"можно ли итд продать наш долг факторингу", "п. 3.8", "В базе знаний нет статьи"},
 		// a schedule's first row, as its last and its next
 		{"когда первый платеж по возврату займа и сколько", "Первый срок по графику (п. 4.1) — 31.03.2027 (строка 1)", ""},
 		// …and from the act of acceptance another clause dates
