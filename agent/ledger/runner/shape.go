@@ -418,28 +418,19 @@ func (r Result) flowFirst() (string, bool) {
 		}
 		return "", false
 	}
-	in, hasIn := sum("ПоступлениеНаРасчетныйСчет")
-	out, hasOut := sum("СписаниеСРасчетногоСчета")
+	// each direction as the asked one (its sum, or none) and as the other (said after)
+	dirs := map[string]struct{ key, moved, none, after string }{
+		"out": {"СписаниеСРасчетногоСчета", "Списано %s %s: %s.", "Платежей %s %s нет: проведённых списаний ему не было.", " Списано ему — "},
+		"in":  {"ПоступлениеНаРасчетныйСчет", "Поступило от %s %s: %s.", "Поступлений от %s %s нет: проведённых не было.", " Поступило от него — "},
+	}
+	asked, other := dirs[r.Flow], dirs[map[string]string{"in": "out", "out": "in"}[r.Flow]]
 	party := md.Escape(r.Party)
-	var head string
-	if r.Flow == "out" {
-		if hasOut {
-			head = fmt.Sprintf("Списано %s %s: %s.", party, r.when(), bold(out))
-		} else {
-			head = fmt.Sprintf("Платежей %s %s нет: проведённых списаний ему не было.", party, r.when())
-		}
-		if hasIn {
-			head += " Поступило от него — " + bold(in) + "."
-		}
-		return head, true
+	head := fmt.Sprintf(asked.none, party, r.when())
+	if v, ok := sum(asked.key); ok {
+		head = fmt.Sprintf(asked.moved, party, r.when(), bold(v))
 	}
-	if hasIn {
-		head = fmt.Sprintf("Поступило от %s %s: %s.", party, r.when(), bold(in))
-	} else {
-		head = fmt.Sprintf("Поступлений от %s %s нет: проведённых не было.", party, r.when())
-	}
-	if hasOut {
-		head += " Списано ему — " + bold(out) + "."
+	if v, ok := sum(other.key); ok {
+		head += other.after + bold(v) + "."
 	}
 	return head, true
 }
