@@ -282,3 +282,21 @@ func TestAliasMasksTheTypoTheParserRead(t *testing.T) {
 		t.Errorf("masked inside a word: %q", out[0])
 	}
 }
+
+// A long text sent again (the planner's instructions) is scanned once per set of catalogs; what
+// it masks is the same the second time, in another session, and a dictionary of other
+// catalogs scans it anew.
+func TestLongTextMaskedAlikeWhenRemembered(t *testing.T) {
+	cats := &recipe.Catalogs{Counterparties: []recipe.Entity{{Ref: "1", Name: "ООО «Василёк»", INN: "7707083893"}}}
+	d := DictionaryOf(cats)
+	long := strings.Repeat("Инструкция планировщику: отвечай строго JSON. ", 120) + " Долг ООО «Василёк», ИНН 7707083893."
+	first, c1 := NewSession(nil).mask(long, []*Dictionary{d})
+	second, c2 := NewSession(nil).mask(long, []*Dictionary{d})
+	if first != second || c1.Total() != c2.Total() || c1.Total() < 2 || strings.Contains(second, "Василёк") || strings.Contains(second, "7707083893") {
+		t.Fatalf("masked %d then %d identifiers:\n%.200s", c1.Total(), c2.Total(), second[len(second)-120:])
+	}
+	other := DictionaryOf(&recipe.Catalogs{Counterparties: []recipe.Entity{{Ref: "2", Name: "ООО «Инструкция»"}}})
+	if got, _ := NewSession(nil).mask(long, []*Dictionary{other}); strings.Contains(got, "Инструкция планировщику") {
+		t.Errorf("another catalog's name was not masked in the remembered text: %.80s", got)
+	}
+}

@@ -26,6 +26,8 @@ type Dictionary struct {
 	accounts map[string]bool
 	// contracts are the catalogs' contract numbers («п-77/2024»), folded, found anywhere.
 	contracts map[string]bool
+	// sum is the fingerprint of the catalogs it was built of.
+	sum uint64
 }
 
 // named is an entity of the index: its kind, and its name as a text writes it in full.
@@ -57,6 +59,7 @@ func DictionaryOf(c *recipe.Catalogs) *Dictionary {
 		return d
 	}
 	d := newDictionary(c)
+	d.sum = sum
 	dictionaries.Add(sum, d)
 	return d
 }

@@ -85,7 +85,7 @@ func (c Counts) Total() int {
 
 // mask replaces the identifiers of text, found with dicts, by the session's placeholders.
 func (s *Session) mask(text string, dicts []*Dictionary) (string, Counts) {
-	hs := s.aliasHits(text, detect(text, dicts))
+	hs := s.aliasHits(text, detectLong(text, dicts))
 	if len(hs) == 0 {
 		return text, nil
 	}
