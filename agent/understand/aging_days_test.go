@@ -88,3 +88,24 @@ func TestCardFollowUpsKeepTheSide(t *testing.T) {
 		t.Errorf("«а за февраль?» after payments to suppliers: %q/%q, want %q/%q", feb.Turnover, feb.Corr, pay.Turnover, pay.Corr)
 	}
 }
+
+// «долги старше 90 дней» after a company's payments is that company's aging past 90 days, never
+// its payments again; «карточка 51 за март» after a list of 15 is the account's card, not row 51.
+func TestFollowUpsOfOtherSubjects(t *testing.T) {
+	p := NewParser()
+	now := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	none := func() *recipe.Catalogs { return nil }
+	vector := recipe.Entity{Ref: "v", Name: "АО «Вектор»"}
+	st := State{Kind: KindLedger, Recipe: recipe.BankOpsByParty, Counterparty: &vector, Question: "сколько заплатили вектору в марте"}
+	if d := p.Understand(Input{Text: "долги старше 90 дней", Now: now}, &st, none); d.Recipe != recipe.ReceivablesAging || d.OverdueDays != 90 || d.Counterparty.Value.Name != vector.Name {
+		t.Errorf("«долги старше 90 дней» after Вектор's payments: %s, days %d, %q", d.Recipe, d.OverdueDays, d.Counterparty.Value.Name)
+	}
+	listed := make([]recipe.Entity, 15)
+	list := State{Kind: KindLedger, Recipe: recipe.Receivables, Listed: listed, Question: "кто нам должен больше миллиона"}
+	if d := p.Understand(Input{Text: "карточка 51 за март", Now: now}, &list, none); d.Recipe != recipe.AccountCard || d.Account.Value != "51" {
+		t.Errorf("«карточка 51 за март» after a list of 15: %s/%s %s, account %q", d.Kind, d.Rule, d.Recipe, d.Account.Value)
+	}
+	if d := p.Understand(Input{Text: "карточка 3", Now: now}, &list, none); d.Recipe != recipe.CounterpartyCard {
+		t.Errorf("«карточка 3» after a list of 15: %s/%s %s", d.Kind, d.Rule, d.Recipe)
+	}
+}

@@ -217,8 +217,13 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 		if isListRecipe(prev.Recipe) && !own.Account.Set && d.Account.Source == FromDialog && own.Recipe != prev.Recipe {
 			d.Account = Slot[string]{} // «дебиторка по 62» → «а кредиторка?»: its own default account
 		}
-	case subject && ledgerPrev && s.is(CAging):
-		d.Recipe = agingOf(d.Recipe) // «кто нам должен на 31.03» → «а просроченная?»
+	case subject && ledgerPrev && (s.is(CAging) || overdueDays(s.folded) > 0):
+		// «кто нам должен на 31.03» → «а просроченная?»; «долги старше 90 дней» after a
+		// company's payments: that company's aging, never its payments again
+		d.Recipe = agingOf(d.Recipe)
+		if n := overdueDays(s.folded); n > 0 {
+			d.OverdueDays = n
+		}
 	case subject && ledgerPrev && s.is(CBankOps):
 		d.Recipe = recipe.BankOpsByParty // «а платежи?»
 	case subject && ledgerPrev && s.is(CDocuments) && !s.is(CForming):
@@ -696,8 +701,8 @@ func cardFollowUp(s *scan, cur Decision, prev State) (Decision, bool) {
 		return Decision{}, false
 	}
 	row, numbered := s.rowNumber(cur)
-	if cur.Account.Set && !(numbered && cur.Account.Value == strconv.Itoa(row) && !s.is(CAccountWord)) {
-		return Decision{}, false // «карточка 60»: the account's card
+	if cur.Account.Set && !(numbered && cur.Account.Value == strconv.Itoa(row) && !s.is(CAccountWord) && row <= len(prev.Listed)) {
+		return Decision{}, false // «карточка 60», «карточка 51 за март» after a list of 15: the account's card
 	}
 	word := s.hasStemPrefix("карточк") || s.hasStemPrefix("подробн") || s.hasStemPrefix("досье") || s.hasStemPrefix("детальн") ||
 		s.hasValue(CPartyCard, "strong")
