@@ -303,7 +303,28 @@ type docxParser struct {
 	runes, maxRunes int
 }
 
-func (p *docxParser) parse(d *xml.Decoder) error {
+func (p *docxParser) parse(d *xml.Decoder) error { return walkXML(p.j, d, p) }
+
+// chars takes a run's text (w:t) into the open paragraph or cell.
+func (p *docxParser) chars(t xml.CharData) error {
+	if p.inT && len(p.paras) > 0 {
+		if err := p.take(t); err != nil {
+			return err
+		}
+		p.write(string(t))
+	}
+	return nil
+}
+
+// xmlPart is what walkXML drives: a reader of a part's elements and text.
+type xmlPart interface {
+	start(d *xml.Decoder, t xml.StartElement) error
+	end(t xml.EndElement) error
+	chars(t xml.CharData) error
+}
+
+// walkXML reads a part's tokens into h to the end, checking the job's limits every 1024 tokens.
+func walkXML(j *job, d *xml.Decoder, h xmlPart) error {
 	n := 0
 	for {
 		tok, err := d.Token()
@@ -314,26 +335,20 @@ func (p *docxParser) parse(d *xml.Decoder) error {
 			return err
 		}
 		if n++; n%1024 == 0 {
-			if err := p.j.check(); err != nil {
+			if err := j.check(); err != nil {
 				return err
 			}
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			if err := p.start(d, t); err != nil {
-				return err
-			}
+			err = h.start(d, t)
 		case xml.EndElement:
-			if err := p.end(t); err != nil {
-				return err
-			}
+			err = h.end(t)
 		case xml.CharData:
-			if p.inT && len(p.paras) > 0 {
-				if err := p.take(t); err != nil {
-					return err
-				}
-				p.write(string(t))
-			}
+			err = h.chars(t)
+		}
+		if err != nil {
+			return err
 		}
 	}
 }

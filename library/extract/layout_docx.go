@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"encoding/xml"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -66,39 +65,17 @@ type docxLayout struct {
 	runes, maxRunes int
 }
 
-func (p *docxLayout) parse(d *xml.Decoder) error {
-	n := 0
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return nil
+func (p *docxLayout) parse(d *xml.Decoder) error { return walkXML(p.j, d, p) }
+
+// chars takes a run's text (w:t) into the current paragraph or cell, within the text bound.
+func (p *docxLayout) chars(t xml.CharData) error {
+	if p.inT {
+		if p.runes += utf8.RuneCount(t); p.runes > p.maxRunes {
+			return p.j.tooManyChars()
 		}
-		if err != nil {
-			return err
-		}
-		if n++; n%1024 == 0 {
-			if err := p.j.check(); err != nil {
-				return err
-			}
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if err := p.start(d, t); err != nil {
-				return err
-			}
-		case xml.EndElement:
-			if err := p.end(t); err != nil {
-				return err
-			}
-		case xml.CharData:
-			if p.inT {
-				if p.runes += utf8.RuneCount(t); p.runes > p.maxRunes {
-					return p.j.tooManyChars()
-				}
-				p.text.Write(t)
-			}
-		}
+		p.text.Write(t)
 	}
+	return nil
 }
 
 func (p *docxLayout) space() {
