@@ -54,6 +54,12 @@ func comparePhoto(t *testing.T, pages []ocr.Page) {
 // TestScanAct compares the photo's recognised words (kept) with ours: the planted sum is found
 // with its amount, nothing else.
 func TestScanAct(t *testing.T) {
+	comparePhoto(t, photoWords(t))
+}
+
+// photoWords are the kept words of the act's photo (fxPhotoWords).
+func photoWords(t *testing.T) []ocr.Page {
+	t.Helper()
 	b, err := os.ReadFile(fxPhotoWords)
 	if err != nil {
 		t.Fatalf("%v (go test -run TestScanActLive -record writes it)", err)
@@ -62,7 +68,7 @@ func TestScanAct(t *testing.T) {
 	if err := json.Unmarshal(b, &pages); err != nil {
 		t.Fatal(err)
 	}
-	comparePhoto(t, pages)
+	return pages
 }
 
 // TestScanActLive recognises the photo with tesseract (skipped without it unless
@@ -92,14 +98,7 @@ func TestScanActLive(t *testing.T) {
 // TestScanUnreadableAmount: an amount the recognition misread beyond mending is never guessed —
 // the act is refused with the line named.
 func TestScanUnreadableAmount(t *testing.T) {
-	b, err := os.ReadFile(fxPhotoWords)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pages []ocr.Page
-	if err := json.Unmarshal(b, &pages); err != nil {
-		t.Fatal(err)
-	}
+	pages := photoWords(t)
 	hit := false
 	for i, w := range pages[0].Boxes {
 		if w.Text == "658" {
@@ -109,7 +108,7 @@ func TestScanUnreadableAmount(t *testing.T) {
 	if !hit {
 		t.Fatal("no «658» among the recognised words")
 	}
-	_, err = parseLayout(ScanLayout(pages), ParseOptions{Ours: ourOrgs, Now: testNow})
+	_, err := parseLayout(ScanLayout(pages), ParseOptions{Ours: ourOrgs, Now: testNow})
 	if !errors.Is(err, ErrUnreadable) || !strings.Contains(UserMessage(err), "6S8 570,14") {
 		t.Errorf("err = %v (%s)", err, UserMessage(err))
 	}
@@ -130,14 +129,7 @@ func (f *fakeOCR) PDF(context.Context, []byte) ([]ocr.Page, bool, error) {
 // TestComparerUploadPhotoAndWord: a photo of an act (and a scanned PDF) goes through the OCR to
 // the comparison, a DOCX act straight to it; a photo of anything else is left to the documents.
 func TestComparerUploadPhotoAndWord(t *testing.T) {
-	b, err := os.ReadFile(fxPhotoWords)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pages []ocr.Page
-	if err := json.Unmarshal(b, &pages); err != nil {
-		t.Fatal(err)
-	}
+	pages := photoWords(t)
 	photo := testscans.Read("reconciliation.png")
 	tests := []struct {
 		name, file string
