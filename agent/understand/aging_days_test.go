@@ -37,6 +37,9 @@ func TestAgingDaysAreKept(t *testing.T) {
 	if d := p.Understand(Input{Text: "а больше 30 дней?", Now: now}, &st, none); d.Recipe != recipe.ReceivablesAging || d.OverdueDays != 30 {
 		t.Errorf("«а больше 30 дней?»: %s, days %d", d.Recipe, d.OverdueDays)
 	}
+	if d := p.Understand(Input{Text: "а больше 90?", Now: now}, &st, none); d.Recipe != recipe.ReceivablesAging || d.OverdueDays != 90 {
+		t.Errorf("«а больше 90?»: %s, days %d", d.Recipe, d.OverdueDays)
+	}
 	if d := p.Understand(Input{Text: "а на 1 апреля?", Now: now}, &st, none); d.Recipe != recipe.ReceivablesAging || d.OverdueDays != 60 || !d.Date.Set {
 		t.Errorf("«а на 1 апреля?»: %s, days %d, date %v", d.Recipe, d.OverdueDays, d.Date)
 	}

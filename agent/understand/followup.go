@@ -193,8 +193,16 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 	}
 	d := prev.decision()
 	d.Rule, d.Sure = "follow_up", true
-	if n := overdueDays(s.folded); n > 0 && (d.Recipe == recipe.ReceivablesAging || d.Recipe == recipe.PayablesAging) {
-		d.OverdueDays = n // «а больше 30 дней?» after «дебиторка старше 60 дней»
+	if d.Recipe == recipe.ReceivablesAging || d.Recipe == recipe.PayablesAging {
+		// «а больше 30 дней?», «а больше 90?» after «дебиторка старше 60 дней»: an aging's
+		// figure with no unit is its days
+		n := overdueDays(s.folded)
+		if m := bareOlder.FindStringSubmatch(s.folded); n == 0 && m != nil {
+			n, _ = strconv.Atoi(m[2])
+		}
+		if n > 0 && n <= 3650 {
+			d.OverdueDays = n
+		}
 	}
 	d.Reasons = []string{"продолжение вопроса «" + ru.Truncate(prev.Question, 80) + "»"}
 	switch {
@@ -684,6 +692,9 @@ func LastState(hist []history.Turn) (State, bool) {
 	}
 	return State{}, false
 }
+
+// bareOlder: «больше 90» with no unit after it — days, in a follow-up of an aging.
+var bareOlder = regexp.MustCompile(`(^|\s)(?:больше|более|свыше|старше|дольше)\s+(\d{1,4})\s*\??$`)
 
 // periodFirst: a short message that opens with the period or day it asks («за ноябрь значит
 // когда», «на 1 апреля сколько»).
