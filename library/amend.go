@@ -29,8 +29,12 @@ type Amendment struct {
 var (
 	// amendedContract: «к Договору поставки № 318-П от 24 ноября 2025 г.».
 	amendedContract = regexp.MustCompile(`(?i)к\s+договору[^№]{0,60}№\s*([\p{L}\d](?:[\p{L}\d/\-.]*[\p{L}\d])?)`)
-	// newWording: «Пункт 2.2 Договора изложить в следующей редакции: «…»».
-	newWording = regexp.MustCompile(`(?i)(?:пункт|подпункт)\s+(\d{1,2}(?:\.\d{1,3}){0,3})\s+договора\s+изложить\s+в\s+(?:следующей|новой)\s+редакции\s*:?\s*«(.+)»`)
+	// newWording: «Пункт 2.2 Договора изложить в следующей редакции: «…»», «Пункт 3.2 Договора
+	// с 01 ноября 2026 г. изложить …» (the day it takes effect in group 2).
+	newWording = regexp.MustCompile(`(?i)(?:пункт|подпункт)\s+(\d{1,2}(?:\.\d{1,3}){0,3})\s+договора\s+(?:с\s+(` + headerDate.String() + `)\s*(?:г\.|года)?\s+)?изложить\s+в\s+(?:следующей|новой)\s+редакции\s*:?\s*«`)
+	// effectiveLead: «С 01 октября 2026 г. пункт 4.1 Договора изложить …»: the day the new
+	// wording takes effect, opening the unit.
+	effectiveLead = regexp.MustCompile(`(?i)^(?:\d{1,2}\.\s*)?с\s+(` + headerDate.String() + `)\s*(?:г\.|года)?,?\s+(?:пункт|подпункт)`)
 )
 
 // Amendments are the clauses a document sets anew in the contract its header names; none when
@@ -52,26 +56,95 @@ func Amendments(us []Unit) []Amendment {
 	}
 	var out []Amendment
 	for i, u := range us {
-		if m := newWording.FindStringSubmatch(u.Text); m != nil {
-			am := Amendment{Contract: contract, Clause: m[1], Text: strings.TrimSpace(m[2]), Unit: u}
-			// the transition said in the unit itself or in the paragraph right after it
-			for _, t := range []string{u.Text[strings.Index(u.Text, m[0])+len(m[0]):], nextText(us, i)} {
-				if f := appliesFrom.FindStringSubmatch(t); f != nil {
-					if d, ok := firstDate("01 " + f[1] + " " + f[2]); ok {
-						am.From = d
-						break
-					}
+		m := newWording.FindStringSubmatchIndex(u.Text)
+		if m == nil {
+			continue
+		}
+		text, last, ok := quotedFrom(us, i, m[1])
+		if !ok {
+			continue
+		}
+		am := Amendment{Contract: contract, Clause: u.Text[m[2]:m[3]], Text: text, Unit: u}
+		// the transition said in the unit itself or in the paragraph right after the wording
+		var after string
+		if last == i {
+			after = u.Text[m[1]:]
+		}
+		for _, t := range []string{after, nextText(us, last)} {
+			if f := appliesFrom.FindStringSubmatch(t); f != nil {
+				if d, ok := firstDate("01 " + f[1] + " " + f[2]); ok {
+					am.From = d
+					break
 				}
 			}
-			out = append(out, am)
+			if f := arisingFrom.FindStringSubmatch(t); f != nil {
+				if d, ok := firstDate(f[1]); ok {
+					am.From = d
+					break
+				}
+			}
 		}
+		if am.From.IsZero() {
+			// «С 01 октября 2026 г. пункт 4.1 … изложить», «Пункт 3.2 Договора с 01 ноября
+			// 2026 г. изложить»: from that day on — a month's payment from the month it opens
+			eff := ""
+			if m[4] >= 0 {
+				eff = u.Text[m[4]:m[5]]
+			}
+			if l := effectiveLead.FindStringSubmatch(u.Text); l != nil {
+				eff = l[1]
+			}
+			if d, ok := firstDate(eff); ok {
+				am.From = d
+			}
+		}
+		out = append(out, am)
 	}
 	return out
 }
 
 // appliesFrom: the first payment a new wording applies to («Новый срок применяется начиная с
 // платы за декабрь 2026 г.», «…с платежа за ноябрь 2026 года»).
-var appliesFrom = regexp.MustCompile(`(?i)применя\p{L}*\s+(?:начиная\s+)?с\s+(?:платы|платежа|оплаты)\s+за\s+(\p{L}+)\s+(\d{4})`)
+// «…начиная с Постоянной части за ноябрь 2026 г.»; arisingFrom: «применяется к просрочкам,
+// возникшим с 01.10.2026».
+var (
+	appliesFrom = regexp.MustCompile(`(?i)применя\p{L}*\s+(?:начиная\s+)?с\s+(?:платы|платежа|оплаты|(?:\p{L}+\s+){1,2}части)\s+за\s+(\p{L}+)\s+(\d{4})`)
+	arisingFrom = regexp.MustCompile(`(?i)применя\p{L}*\s+к\s+\p{L}+,?\s+возникш\p{L}*\s+с\s+(` + headerDate.String() + `)`)
+)
+
+// quotedFrom is the new wording that opens at byte at of us[i].Text (right after its «) and
+// closes at the » that balances it — in the same unit, or in one of the few after it when the
+// wording holds a table («3.2. … рассчитывается следующим образом:» and the table's rows); last
+// is the unit it closes in. ok is false when no » closes it.
+func quotedFrom(us []Unit, i, at int) (text string, last int, ok bool) {
+	var b strings.Builder
+	depth := 1
+	for j := i; j < len(us) && j <= i+quotedUnits; j++ {
+		t := us[j].Text
+		if j == i {
+			t = t[at:]
+		} else {
+			b.WriteByte('\n')
+		}
+		for k, r := range t {
+			switch r {
+			case '«':
+				depth++
+			case '»':
+				depth--
+			}
+			if depth == 0 {
+				b.WriteString(t[:k])
+				return strings.TrimSpace(b.String()), j, true
+			}
+		}
+		b.WriteString(t)
+	}
+	return "", 0, false
+}
+
+// quotedUnits bounds the units a new wording may run over.
+const quotedUnits = 16
 
 // nextText is the text of the unit after us[i] when it is an unnumbered paragraph, else "".
 func nextText(us []Unit, i int) string {

@@ -1,6 +1,7 @@
 package library
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -96,5 +97,31 @@ func TestAmendmentAppliesFrom(t *testing.T) {
 	}
 	if !ams[1].From.IsZero() {
 		t.Errorf("4.1 says no month, read %v", ams[1].From)
+	}
+}
+
+// A new wording takes effect from the day the agreement names — before «пункт» or between
+// «Договора» and «изложить» — and may hold a table, closing after its rows; a new penalty
+// applies to delays «возникшим с» a day; «начиная с Постоянной части за ноябрь» names the month.
+func TestAmendmentEffective(t *testing.T) {
+	text := "ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 1\nк Договору аренды № 47-О/26 от 16.03.2026\n\n" +
+		"1. С 01 октября 2026 г. пункт 4.2 Договора изложить в следующей редакции: «4.2. Постоянная часть составляет 600 118,00 рублей в месяц.»\n\n" +
+		"2. Пункт 3.2 Договора с 01 ноября 2026 г. изложить в следующей редакции:\n«3.2. Базовая арендная плата составляет 257 970,00 рублей в месяц и рассчитывается так:\n\n" +
+		"Помещение\tСумма в месяц, руб.\nОфис «Гранит»\t245190\nКладовая\t12780\n\n»\n\n" +
+		"3. Пункт 4.3 Договора изложить в следующей редакции: «4.3. Вносится до 25 числа.»\nПункт 4.3 в новой редакции применяется начиная с Постоянной части за ноябрь 2026 г.\n\n" +
+		"4. Пункт 8.1 Договора изложить в следующей редакции: «8.1. Пени 0,05 % в день.»\nПункт 8.1 в новой редакции применяется к просрочкам, возникшим с 01.10.2026.\n\n" +
+		"5. Пункт 9.1 Договора изложить в следующей редакции: «9.1. Споры — в суде."
+	ams := Amendments(Units(text))
+	want := map[string]string{"4.2": "01.10.2026", "3.2": "01.11.2026", "4.3": "01.11.2026", "8.1": "01.10.2026"}
+	if len(ams) != len(want) {
+		t.Fatalf("amendments: %+v", ams)
+	}
+	for _, am := range ams {
+		if got := am.From.Format("02.01.2006"); got != want[am.Clause] {
+			t.Errorf("%s applies from %s, want %s", am.Clause, got, want[am.Clause])
+		}
+		if am.Clause == "3.2" && (!strings.Contains(am.Text, "257 970,00 рублей в месяц") || !strings.Contains(am.Text, "Кладовая") || !strings.Contains(am.Text, "Офис «Гранит»") || strings.HasSuffix(am.Text, "»")) {
+			t.Errorf("3.2 with its table: %q", am.Text)
+		}
 	}
 }

@@ -440,6 +440,13 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		_, _, ok := amendmentOf(rds, library.ClauseHit{Doc: hits[0].Doc, Unit: u})
 		return ok
 	}, placeUnit), interestFor(q, hits, cds, placeUnit)
+	if whole == "" && net == "" && pen == "" && due == "" {
+		// «сколько за 2026 год постоянки»: month by month, each in its wording then
+		var used []library.ClauseHit
+		if whole, used = periodTotalFor(q, hits, rds, docs); whole != "" {
+			kept = used
+		}
+	}
 	sum, summed := rowsTotalFor(q, hits, placeOf)
 	if sum != "" {
 		kept = summed // every row of the sum, whatever clauseQuotes keeps
