@@ -388,7 +388,9 @@ var sentenceEnd = regexp.MustCompile(`\.\s+\p{Lu}`)
 // dateAt finds a date as library.FirstDate reads one, to read on after it.
 var dateAt = regexp.MustCompile(`(?i)\d{1,2}»?\s+(январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр)\p{L}*\s+\d{4}|\d{2}\.\d{2}\.\d{4}`)
 
-func monthStart(d time.Time) time.Time { return time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, ru.Moscow) }
+func monthStart(d time.Time) time.Time {
+	return time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, ru.Moscow)
+}
 
 // monthsName is «апрель–октябрь 2026» for a run of months, «ноябрь 2026» for one.
 func monthsName(from, to time.Time) string {
