@@ -380,6 +380,13 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 	}
 	if due == "" {
+		// «допник 2 с какого числа новая ставка»: the day the new wording applies from
+		var eh library.ClauseHit
+		if due, eh = effectiveFor(q, hits, rds, docs); due != "" {
+			kept = quotedAlone(hits, eh)
+		}
+	}
+	if due == "" {
 		due = dueDayFor(q, current, placeOf, unitsOf)
 	}
 	if due == "" {
