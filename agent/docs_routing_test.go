@@ -182,14 +182,18 @@ func TestPartyLineOnlyForWho(t *testing.T) {
 }
 
 // TestInvoiceSumIsItsTotal: a sum or VAT asked of a primary document the question names, and of
-// no line of it, is the document's total row — not another document's clause that mentions such
+// no line of it, is the document's total row, its sum asked stated first — not another document's clause that mentions such
 // a paper («представляет … УПД на сумму вознаграждения»), nor the first line's VAT.
 func TestInvoiceSumIsItsTotal(t *testing.T) {
 	a := docsetAgent(t, "", docsetFilesIn(t, docset3Dir), 40000)
 	me := Request{UserID: 40000, ChatID: 40000}
-	for _, q := range []string{"какая сумма по упд", "какой ндс в упд"} {
+	// the sum asked first, read by the row's columns, then the row itself
+	for q, lead := range map[string]string{
+		"какая сумма по упд": "Сумма «УПД 1452 от 27.11.2026»: **448\u00a0371,96\u00a0₽** с НДС, в т.ч. НДС 80\u00a0853,96\u00a0₽",
+		"какой ндс в упд":    "НДС по «УПД 1452 от 27.11.2026»: **80\u00a0853,96\u00a0₽**",
+	} {
 		ans := ask(t, a, me, q)
-		if !strings.HasPrefix(ans.Text, "**УПД 1452 от 27.11.2026**, таблица, строка «Всего…»") ||
+		if !strings.HasPrefix(ans.Text, lead) || !strings.Contains(ans.Text, "**УПД 1452 от 27.11.2026**, таблица, строка «Всего…»") ||
 			!strings.Contains(ans.Text, "80 853,96") || !strings.Contains(ans.Text, "448 371,96") {
 			t.Errorf("%q: %q", q, ans.Text)
 		}

@@ -198,12 +198,12 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if r, ok := register(q, rds, docs, hits); ok {
 		return r, res, true
 	}
-	if r, ok := tableAnswer(q, rds, docs, hits); ok {
-		return r, res, true
-	}
 	if r, ir, ok := invoiceTotal(q, rds, docs, hits); ok {
 		ir.Units = res.Units
 		return r, ir, true
+	}
+	if r, ok := tableAnswer(q, rds, docs, hits); ok {
+		return r, res, true
 	}
 	// «где пени выше — у экспедитора или по складу»: the daily rates compared, quoted below
 	cmpLead, cmpUnits, compared := penaltiesCompared(q, rds, hits, func(h library.ClauseHit) string { return unitPlace(h.Unit, docs[h.Doc].Meta) },
@@ -490,7 +490,12 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if askedPenalty.MatchString(strings.ToLower(q.Text)) {
 		interest = "" // «проценты за 3 кв заплатил на 5 дней позже, пеня скока»: the penalty is asked, not the interest
 	}
-	lead := cmp.Or(chg, interest, whole, net, pen, due, sum)
+	// «на какую сумму упд», «ндс по акту»: the total the form states
+	formSum, formUnits := docTotalFor(q, hits, rds, docs)
+	if formSum != "" {
+		kept = formUnits
+	}
+	lead := cmp.Or(chg, formSum, interest, whole, net, pen, due, sum)
 	if interest != "" && due != "" && lead == interest {
 		lead = interest + "\n" + due // «сколько и до какого числа»: both
 	}

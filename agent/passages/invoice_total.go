@@ -38,6 +38,21 @@ func init() {
 	}
 }
 
+// namesNoLine reports whether the question names no line of a document titled title: its
+// words are the document's names and what is asked of a sum.
+func namesNoLine(q Question, title string) bool {
+	own := map[string]bool{}
+	for _, t := range retrieval.Tokens(title) {
+		own[t] = true
+	}
+	for _, t := range retrieval.Tokens(q.Text) {
+		if !own[t] && !amountWords[t] && !library.QuestionWord(t) && !library.DocumentWord(t) {
+			return false
+		}
+	}
+	return true
+}
+
 // invoiceTotal answers a sum or VAT asked of a primary document the question names and no line
 // of it («какая сумма по упд», «какой ндс в упд»): the document's total row, quoted — not its
 // first line, and not another document's clause that mentions such a paper («представляет …
@@ -57,15 +72,8 @@ func invoiceTotal(q Question, rds []*readDoc, docs []docstore.Doc, hits []librar
 	if doc < 0 || !invoiceTitle.MatchString(rds[doc].header.Title) && !invoiceTitle.MatchString(docs[doc].Meta.Title) {
 		return skill.Reply{}, res, false
 	}
-	// The question names no line: its words are the document's names and what is asked of a sum.
-	title := map[string]bool{}
-	for _, t := range retrieval.Tokens(rds[doc].header.Title + " " + docs[doc].Meta.Title) {
-		title[t] = true
-	}
-	for _, t := range retrieval.Tokens(q.Text) {
-		if !title[t] && !amountWords[t] && !library.QuestionWord(t) && !library.DocumentWord(t) {
-			return skill.Reply{}, res, false
-		}
+	if !namesNoLine(q, rds[doc].header.Title+" "+docs[doc].Meta.Title) {
+		return skill.Reply{}, res, false
 	}
 	units := rds[doc].cd.Units
 	i := slices.IndexFunc(units, func(u library.Unit) bool { return u.Kind == library.UnitRow && totalRow.MatchString(u.Text) })
@@ -77,5 +85,8 @@ func invoiceTotal(q Question, rds []*readDoc, docs []docstore.Doc, hits []librar
 	res.Coverage, res.Named = 1, true
 	res.Quoted = []string{d.Title + " " + where}
 	text := fmt.Sprintf("**%s**, %s:\n> %s [1]", md.Escape(d.Title), md.Escape(where), quoteText(u))
+	if line, _ := docTotalFor(q, hits, rds, docs); line != "" {
+		text = line + "\n\n" + text // the total row's sums read by their columns, the one asked first
+	}
 	return skill.Reply{Text: strings.TrimSpace(text), Sources: []facts.Source{{Title: d.Title}}, Quoted: []string{d.ID}}, res, true
 }
