@@ -759,6 +759,9 @@ func TestDocumentClauseAnswers(t *testing.T) {
 		t.Skip("uploads the document set")
 	}
 	askDocsCases(t, docsetDir, 29200, []docsCase{
+		// a monthly payment of a contract with no end, over this year from the day its services start
+		{"абонентская плата за 2026 год сколько всего", "за 2026 год: **1\u00a0073\u00a0600,00\u00a0₽** с НДС — с начала оказания 01.02.2026 (п. 1.4; договор бессрочный)", ""},
+		{"абонентская плата за 2027 год сколько всего", "", "за 2027 год: **"},
 		{"когда право собственности на технику переходит к нам", "3.6. Право собственности", ""},
 		{"аренда в месяц сколько", "**185\u00a0760,00\u00a0₽** — п. 3.2.", ""}, // the one sum of the clause opens the answer
 		// the term itself is asked: the contract's end, never the notice period's deadline before it
@@ -835,6 +838,12 @@ func TestDocumentSet4Classes(t *testing.T) {
 		{"акт за ноябрь на сколько", "**299\u00a0022,00\u00a0₽** с НДС", ""},
 		{"на какую сумму спецификация", "**4\u00a0660\u00a0656,20\u00a0₽** с НДС, в т.ч. НДС 840\u00a0446,20\u00a0₽", ""},
 		{"сколько метров флиса по спецификации", "", "Сумма «"},
+		// a count in the row's own unit («60 м»), by the price list's row with its minimum lot
+		// over the specification's row of the same goods; two rows of the goods named: neither
+		{"надо 40 м флиса 280 сколько с ндс", "Оплачивается минимальный заказ 100 вместо 40; 359,00\u00a0₽ × 100 = 35\u00a0900,00\u00a0₽ без НДС + НДС 22 % 7\u00a0898,00\u00a0₽ = **43\u00a0798,00\u00a0₽**", ""},
+		{"150 м флиса по прайсу сколько с ндс", "", "× 150"},
+		// «парковка» is the lease's «машино-место»; «сколько стоит» asks, «стоит» is no word of it
+		{"сколько стоит стоянка по аренде", "п. 3.5", ""},
 		{"сколько базовой аренды за март 2027", "Срок договора — с 01.04.2026 по 28.02.2027 (п. 2.1): март 2027 в него не входит", "₽"},
 	})
 }

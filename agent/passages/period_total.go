@@ -62,11 +62,31 @@ func periodTotalFor(q Question, hits []library.ClauseHit, rds []*readDoc, docs [
 	}
 	cds := clauseDocs(rds)
 	t, ok := library.TermOf(cds[doc].Units)
-	if !ok || t.End.IsZero() || t.Performance || t.Indefinite {
+	if !ok || t.Performance {
 		return "", nil
 	}
-	term, ok, err := ru.ParsePeriod(t.Unit.Text, q.Now)
-	if err != nil || !ok || term.Kind != ru.KindRange || term.From.Day() != 1 || term.To.AddDate(0, 0, 1).Day() != 1 {
+	var term ru.Period
+	if t.Indefinite {
+		// «заключён на неопределённый срок», «Оказание Услуг начинается с 01 февраля 2026 г.»:
+		// from that day to the end of this year at most — a year to come may see it ended
+		start, su, ok := startOf(cds[doc].Units)
+		yearEnd := time.Date(q.Now.In(ru.Moscow).Year(), 12, 31, 0, 0, 0, 0, ru.Moscow)
+		if !ok || whole || asked.To.After(yearEnd) {
+			return "", nil
+		}
+		term = ru.Period{From: start, To: yearEnd, Kind: ru.KindRange}
+		t.Unit = su
+	} else {
+		if t.End.IsZero() {
+			return "", nil
+		}
+		p, ok, err := ru.ParsePeriod(t.Unit.Text, q.Now)
+		if err != nil || !ok || p.Kind != ru.KindRange {
+			return "", nil
+		}
+		term = p
+	}
+	if term.From.Day() != 1 || term.To.AddDate(0, 0, 1).Day() != 1 {
 		return "", nil
 	}
 	from, to := term.From, term.To
@@ -188,7 +208,11 @@ func periodTotalFor(q Question, hits []library.ClauseHit, rds []*readDoc, docs [
 		}
 		return b.String(), used
 	}
-	b.WriteString(esc(fmt.Sprintf(" — по сроку с %s по %s (%s):", term.From.Format("02.01.2006"), term.To.Format("02.01.2006"), unitPlace(t.Unit, docs[doc].Meta))))
+	if t.Indefinite {
+		b.WriteString(esc(fmt.Sprintf(" — с начала оказания %s (%s; договор бессрочный):", term.From.Format("02.01.2006"), unitPlace(t.Unit, docs[doc].Meta))))
+	} else {
+		b.WriteString(esc(fmt.Sprintf(" — по сроку с %s по %s (%s):", term.From.Format("02.01.2006"), term.To.Format("02.01.2006"), unitPlace(t.Unit, docs[doc].Meta))))
+	}
 	for _, s := range spans {
 		n := monthsBetween(s.from, s.to) + 1
 		b.WriteString("\n" + esc(fmt.Sprintf("- %s: %d × %s = %s (%s);", monthsName(s.from, s.to), n, ru.Money(s.k), ru.Money(s.k*int64(n)), s.place)))
@@ -333,6 +357,22 @@ func earlier(a, b time.Time) time.Time {
 		return b
 	}
 	return a
+}
+
+// startsFrom: the first day a contract's performance starts («Оказание Услуг начинается с 01
+// февраля 2026 г.», «Исполнитель приступает к оказанию Услуг с 01.02.2026»).
+var startsFrom = regexp.MustCompile(`(?i)(?:начина\p{L}*|приступа\p{L}*[^.]{0,40}?)\s+с\s+((?:\d{1,2}\s+\p{L}+\s+\d{4}|\d{2}\.\d{2}\.\d{4}))`)
+
+// startOf is the day a contract's performance starts and the unit that says so.
+func startOf(us []library.Unit) (time.Time, library.Unit, bool) {
+	for _, u := range us {
+		if m := startsFrom.FindStringSubmatch(u.Text); m != nil {
+			if d, ok := library.FirstDate(m[1]); ok {
+				return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, ru.Moscow), u, true
+			}
+		}
+	}
+	return time.Time{}, library.Unit{}, false
 }
 
 // contractOf is the contract document doc amends when it is a supplementary agreement (by the

@@ -349,6 +349,21 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 		return ""
 	}
 	h := hits[0]
+	for _, o := range hits[1:min(len(hits), 3)] {
+		if o.Doc == h.Doc && o.Unit.Kind == library.UnitRow && o.Unit.Lead == h.Unit.Lead && o.Score >= h.Score*tiedRows {
+			return "" // «150 м флиса» and two rows of fleece: which one is not said
+		}
+	}
+	if !minimumIn(h.Unit.Lead) && !specAsked.MatchString(q.Text) {
+		// «нужно 60 м флиса»: a price list's row with its minimum lot over a specification's row
+		// of the same goods — the list prices what is bought now, the specification one order
+		for _, o := range hits[1:min(len(hits), 3)] {
+			if o.Unit.Kind == library.UnitRow && minimumIn(o.Unit.Lead) && sameGoods(h.Unit.Text, o.Unit.Text) {
+				h = o
+				break
+			}
+		}
+	}
 	cells := strings.Split(h.Unit.Text, " | ")
 	header := strings.Split(h.Unit.Lead[strings.LastIndexByte(h.Unit.Lead, '\n')+1:], " | ")
 	for len(cells) < len(header) {
@@ -378,6 +393,15 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 		}
 		n, _ = strconv.Atoi(count)
 		break
+	}
+	if n <= 0 && unit != "" {
+		// «60 м», «12 кг»: a count in the row's own unit
+		for _, m := range measured.FindAllStringSubmatch(q.Text, -1) {
+			if strings.EqualFold(strings.TrimSuffix(m[2], "."), strings.TrimSuffix(strings.TrimSpace(unit), ".")) {
+				n, _ = strconv.Atoi(strings.Join(strings.Fields(m[1]), ""))
+				break
+			}
+		}
 	}
 	if n <= 0 {
 		return ""
@@ -469,6 +493,33 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 		line += esc("; цены без НДС в этой строке нет")
 	}
 	return line + esc(" ("+basis(place(h))+").")
+}
+
+var (
+	// measured: a count with a short unit («60 м», «12 кг», «3 рул.»).
+	measured = regexp.MustCompile(`(?i)(?:^|\s)(\d{1,3}(?:[ \x{00a0}]\d{3})*|\d{4,6})\s*(м|кг|г|л|т|рул\.?|пог\.?\s*м|м2|м²|м3|м³)(?:$|[\s,.?!])`)
+	// specAsked: the question asks of a specification («по спецификации», «по спеке»).
+	specAsked = regexp.MustCompile(`(?i)специф|спек`)
+)
+
+// tiedRows: a row of the same table scoring this share of the best one's is as likely meant.
+const tiedRows = 0.97
+
+// minimumIn: a table's header with a minimum order or lot («Мин. партия, ед.», «Мин. заказ»).
+func minimumIn(lead string) bool {
+	l := strings.ToLower(lead[strings.LastIndexByte(lead, '\n')+1:])
+	return strings.Contains(l, "мин")
+}
+
+// sameGoods: two rows name the same goods — a code or the name cell of one in the other.
+func sameGoods(a, b string) bool {
+	for _, c := range strings.Split(a, " | ") {
+		c = strings.TrimSpace(c)
+		if len([]rune(c)) >= 6 && !moneyCellText.MatchString(c) && strings.Contains(b, c) {
+			return true
+		}
+	}
+	return false
 }
 
 // countsIn: the row itself counts the word («до 1 500 коробов»).
