@@ -844,6 +844,10 @@ func TestDocumentSet4Classes(t *testing.T) {
 		{"150 м флиса по прайсу сколько с ндс", "", "× 150"},
 		// «парковка» is the lease's «машино-место»; «сколько стоит» asks, «стоит» is no word of it
 		{"сколько стоит стоянка по аренде", "п. 3.5", ""},
+		// a month's term among the contract's clauses when the month's word draws another one
+		// first; the landlord's day to invoice is no day to pay
+		{"аренду за февраль до какого", "не позднее **20.01.2027**", "п. 3.4"},
+		{"офис за ноябрь до какого числа надо было платить", "не позднее **05.11.2026**", ""},
 		{"сколько базовой аренды за март 2027", "Срок договора — с 01.04.2026 по 28.02.2027 (п. 2.1): март 2027 в него не входит", "₽"},
 	})
 }
@@ -872,6 +876,8 @@ func TestDocumentClauseAnswersNewDocuments(t *testing.T) {
 		{"постоянную часть по субаренде за декабрь до какого числа платить", "**25.11.2026**", "10.12.2026"}, // as ДС № 2 set 4.3 anew
 		// a month's payment in the wording of that month; an indexation by an index no document
 		// states gives no sum
+		// the agreement's own unit that sets the term anew from November: October by the first wording
+		{"постоянку за октябрь до какого числа", "не позднее **10.10.2026**", "25.09.2026"},
 		{"сколько постоянки за октябрь", "за октябрь 2026: **600\u00a0118,00\u00a0₽** (п. 4.2 в редакции", ""},
 		{"постоянка за январь 27 сколько", "", "за январь 2027: **"},
 		// from when a supplementary agreement's change holds: the wording that states an amount

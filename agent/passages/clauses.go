@@ -296,21 +296,37 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	// agreement set anew in its new wording («до 25 числа месяца, предшествующего
 	// оплачиваемому», not the original «до 10 числа оплачиваемого месяца») — unless the question
 	// asks what it was before.
-	current := kept
-	if !asksBefore.MatchString(q.Text) {
-		current = slices.Clone(kept)
+	asNow := func(hs []library.ClauseHit) []library.ClauseHit {
+		if asksBefore.MatchString(q.Text) {
+			return hs
+		}
+		now := slices.Clone(hs)
 		asked, monthAsked := termMonth(q.Text, q.Now)
-		for i, h := range current {
+		before := func(am library.Amendment) bool {
+			return monthAsked && !am.From.IsZero() && !q.Now.IsZero() && asked.From.Before(time.Date(am.From.Year(), am.From.Month(), 1, 0, 0, 0, 0, ru.Moscow))
+		}
+		for i, h := range now {
+			for _, am := range rds[h.Doc].amends {
+				if am.Unit.Index == h.Unit.Index && before(am) {
+					// «постоянку за октябрь до какого числа» and the agreement's unit that sets the
+					// term anew from November: October is paid as the contract's clause read before
+					if c, ok := amendedClause(rds, cds, h); ok {
+						now[i] = c
+					}
+				}
+			}
 			if am, _, ok := amendmentOf(rds, h); ok && am.Text != "" {
-				if monthAsked && !am.From.IsZero() && !q.Now.IsZero() && asked.From.Before(time.Date(am.From.Year(), am.From.Month(), 1, 0, 0, 0, 0, ru.Moscow)) {
+				if before(am) {
 					// «аренду за ноябрь до какого»: the agreement's new term applies «начиная с
 					// платы за декабрь» — November is paid as the clause read before
 					continue
 				}
-				current[i].Unit.Text = am.Text
+				now[i].Unit.Text = am.Text
 			}
 		}
+		return now
 	}
+	current := asNow(kept)
 	ends := func(h library.ClauseHit) (time.Time, string, bool) {
 		t, ok := library.TermOf(cds[h.Doc].Units)
 		if !ok || t.End.IsZero() || t.Performance {
@@ -388,6 +404,32 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	}
 	if due == "" {
 		due = dueDayFor(q, current, placeOf, unitsOf)
+	}
+	if due == "" && askedDeadline.MatchString(q.Text) && len(kept) > 0 {
+		// «аренду за ноябрь до какого надо было»: the month's word draws the agreement's clause
+		// on what it hands over from November; the payment's monthly term is among the clauses
+		// of the quoted documents and of the contracts they amend
+		var docsOf []int
+		for _, k := range kept {
+			docsOf = append(docsOf, k.Doc)
+			if c := contractOf(rds, k.Doc); c >= 0 {
+				docsOf = append(docsOf, c)
+			}
+		}
+		var terms []library.ClauseHit
+		for _, h := range asNow(hits) {
+			if slices.Contains(docsOf, h.Doc) && h.Unit.Kind == library.UnitClause && paysByDay(h.Unit.Text) {
+				terms = append(terms, h)
+				if len(terms) == 3 {
+					break
+				}
+			}
+		}
+		if len(terms) > 0 {
+			if due = dueDayFor(q, terms, placeOf, unitsOf); due != "" {
+				kept = quotedAlone(hits, terms[0])
+			}
+		}
 	}
 	if due == "" {
 		// «инвентаризация когда»: «ежегодно по состоянию на 31 декабря», that clause alone quoted
@@ -753,6 +795,20 @@ func tableOf(us []library.Unit, u library.Unit, only map[int]bool) string {
 
 // tableRows bounds the rows of a table quoted with its clause.
 const tableRows = 12
+
+// paysByDay: a clause sets a monthly payment's term by a day of a month («не позднее 5-го
+// числа текущего месяца», «до 5-го рабочего дня месяца, следующего за …») — not the day an
+// invoice is issued by («выставляет счёт … до 10-го числа месяца, следующего за расчётным»).
+func paysByDay(text string) bool {
+	for _, re := range []*regexp.Regexp{nextMonthDay, nthWorkingDay} {
+		for _, m := range re.FindAllString(text, -1) {
+			if !issuedBy(text, m) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // amendmentOf is the new wording another of the documents gives the clause of h (a
 // supplementary agreement to h's contract, by the contract's number), with that document's
