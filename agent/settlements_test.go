@@ -80,3 +80,28 @@ func TestOverdueIsTheAging(t *testing.T) {
 		t.Errorf("the follow-up (%s):\n%s", ours.Recipe, ours.Text)
 	}
 }
+
+// The side of a company's debt asked is said back when the saldo is the other's: «сколько мы
+// должны альфе» of a customer that owes us is «нашего долга нет — наоборот, …», never its debt
+// read as ours; a name after «перед» is the company asked («долг перед итд»), so it is not
+// inherited from the dialog's company.
+func TestPartyDebtSideAsked(t *testing.T) {
+	a := noLLMAgent(t)
+	for i, c := range []struct{ q, prefix, not string }{
+		{"сколько мы должны альфе", "Нашего долга перед ООО «Альфа» на ", ""},
+		{"долг перед альфой на 31.03", "Нашего долга перед ООО «Альфа» на 31.03.2026 нет — наоборот, долг ООО «Альфа» перед нами **", ""},
+		{"сколько нам должна промпоставка", "Долга ООО «ПромПоставка» перед нами на ", ""},
+		{"долг альфы перед нами", "Долг ООО «Альфа» перед нами **", "наоборот"},
+		{"мы должны промпоставке", "Мы должны ООО «ПромПоставка» **", "наоборот"},
+	} {
+		ans := ask(t, a, Request{UserID: int64(31 + i), ChatID: int64(31 + i)}, c.q)
+		if !strings.HasPrefix(ans.Text, c.prefix) || c.not != "" && strings.Contains(ans.Text, c.not) {
+			t.Errorf("%q: %q, want it to open with %q", c.q, ans.Text, c.prefix)
+		}
+	}
+	req := Request{UserID: 40, ChatID: 40}
+	ask(t, a, req, "долг альфы")
+	if ans := ask(t, a, req, "долг перед итд на сегодня какой"); !strings.Contains(ans.Text, "«итд»") || strings.Contains(ans.Text, "Альфа") {
+		t.Errorf("a company named after «перед» inherited the dialog's: %q", ans.Text)
+	}
+}

@@ -307,6 +307,11 @@ func (s *scan) saysToUs() bool {
 	return false
 }
 
+// hasTok reports whether the message has the word w («перед», «нами»).
+func (s *scan) hasTok(w string) bool {
+	return slices.ContainsFunc(s.toks, func(t Token) bool { return t.Text == w })
+}
+
 // ledger picks the recipe of a question for 1C.
 func (p *Parser) ledger(s *scan, d *Decision) {
 	d.Top = topAsked(s.folded)
@@ -522,6 +527,14 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		set(recipe.DocumentsByParty, "documents_over_period", "документы контрагента за период")
 	case party:
 		set(recipe.OpenItemsByParty, "open_items_by_counterparty", "расчёты с одним контрагентом")
+		// «сколько мы должны альфе», «долг перед альфой»: the side asked, said back when the
+		// saldo is the other's
+		switch in, out := s.saysToUs() || s.hasTok("нами"), s.is(CWeOwe) || s.hasTok("перед") && !s.hasTok("нами"); {
+		case in && !out:
+			d.Flow = "in"
+		case out && !in:
+			d.Flow = "out"
+		}
 	// Advances named by their words decide the side themselves: «какие авансы выданы
 	// поставщикам» is 60.02's debit balances (the suppliers owe us the goods), whatever
 	// «поставщикам» would say about a debt's direction.

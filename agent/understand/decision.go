@@ -99,7 +99,9 @@ type Decision struct {
 	// "out" — sent, "any"; "" for the list.
 	Last string
 	// Flow is the direction of money a list of a company's bank operations asks («сколько
-	// заплатили вектору»: "out", sent to it; «сколько вектор заплатил нам»: "in"); "" for both.
+	// заплатили вектору»: "out", sent to it; «сколько вектор заплатил нам»: "in"), or the side
+	// of a company's debt asked («сколько мы должны альфе»: "out", ours; «долг альфы перед
+	// нами»: "in"); "" for both.
 	Flow string
 	// Corr is the corresponding account a bank turnover is asked of («платежи поставщикам»: 60,
 	// «налоги»: 68), "" for all.

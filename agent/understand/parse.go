@@ -970,7 +970,12 @@ func (s *scan) unknownName() string {
 		afterDebt := s.coveredBy(i, CDebt, COwesUs, CWeOwe) ||
 			(cue == "перед" || cue == "у" || cue == "от" || cue == "для") && s.is(ledgerFigures...) ||
 			cue == "по" && s.coveredBy(i-1, ledgerFigures...) // «кредиторка по лукойлу»
-		if !legal && !capitalized(raw, s.toks[j].Text) && !(afterDebt && !notName[s.toks[j].Stem] && len([]rune(s.toks[j].Text)) >= 4) {
+		// a name after a debt's word: four letters at least, three after «перед» («долг перед итд»)
+		least := 4
+		if cue == "перед" {
+			least = 3
+		}
+		if !legal && !capitalized(raw, s.toks[j].Text) && !(afterDebt && !notName[s.toks[j].Stem] && len([]rune(s.toks[j].Text)) >= least) {
 			continue
 		}
 		end := j + 1

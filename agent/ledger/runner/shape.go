@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/agent/recipe"
@@ -478,13 +480,32 @@ func (r Result) openItemsHead(who string) string {
 		if len(subs) == 1 {
 			account = subs[0].Key
 		}
-		return fmt.Sprintf("%s %s — %s.", upperFirst(owes(account, r.Summary.TotalAmount, who)), r.when(), docs)
+		head := fmt.Sprintf("%s %s — %s.", upperFirst(owes(account, r.Summary.TotalAmount, who)), r.when(), docs)
+		if other := otherSide(r.Flow, owingOf(account, r.Summary.TotalAmount)); other != "" && r.Intent == recipe.OpenItemsByParty {
+			// «сколько мы должны альфе» and Альфа owes us: the side asked is zero, said first
+			first, size := utf8.DecodeRuneInString(head)
+			return fmt.Sprintf(other, who, r.when()) + " " + string(unicode.ToLower(first)) + head[size:]
+		}
+		return head
 	}
 	parts := make([]string, 0, len(subs))
 	for _, s := range subs {
 		parts = append(parts, fmt.Sprintf("%s (сч. %s)", owes(s.Key, s.Amount, ""), md.Escape(s.Key)))
 	}
 	return fmt.Sprintf("%s %s: %s — %s.", who, r.when(), strings.Join(parts, "; "), docs)
+}
+
+// otherSide is the sentence (a format of who and when) that says the side of a debt asked
+// (Decision.Flow) is nil because the saldo w is the other's: "" when it is the one asked, or
+// none was.
+func otherSide(flow string, w owing) string {
+	switch {
+	case flow == "out" && (w == owingToUs || w == owingAdvanceOut):
+		return "Нашего долга перед %s %s нет — наоборот,"
+	case flow == "in" && (w == owingByUs || w == owingAdvanceIn):
+		return "Долга %s перед нами %s нет — наоборот,"
+	}
+	return ""
 }
 
 // owes says a settlement saldo as who owes whom (owingOf), with the figure in bold and the

@@ -41,7 +41,8 @@ type Decomposition struct {
 	Turnover string `json:"turnover,omitempty"`
 	// Last asks the latest bank operation first: "in", "out" or "any" (Decision.Last).
 	Last string `json:"last,omitempty"`
-	// Flow asks one direction of a company's bank operations first: "in" or "out" (Decision.Flow).
+	// Flow asks one direction of a company's bank operations first, or one side of its debt:
+	// "in" or "out" (Decision.Flow).
 	Flow string `json:"flow,omitempty"`
 	// Corr narrows a card's turnover to postings against the accounts it opens («60»: paid to
 	// suppliers); "" for all.
