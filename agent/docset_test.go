@@ -990,3 +990,18 @@ func wantDocsAnswer(t *testing.T, q string, ans Answer, want, not string) {
 		t.Errorf("%q: %s/%s, want %q and not %q in\n%s", q, ans.Debug.Route.Kind, ans.Debug.Route.Rule, want, not, ans.Text)
 	}
 }
+
+// TestDocumentSet5Classes: classes found on the fifth set's development lines, each asked in
+// words of its own.
+func TestDocumentSet5Classes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads the fifth set")
+	}
+	askDocsCases(t, docset5Dir, 29700, []docsCase{
+		// «не позднее 3-го рабочего дня следующего месяца»; 4 November is a holiday
+		{"реестр путевых листов за октябрь до какого в бухгалтерию сдать", "не позднее **05.11.2026** (3-й рабочий день месяца, следующего за периодом 01.10.2026–31.10.2026", ""},
+		// a tariff row's minimum volume is paid for less
+		{"мойка окон 35 кв.м почем выйдет", "Оплачивается минимальный объём 50 вместо 35; 110,00\u00a0₽ × 50 = **5\u00a0500,00\u00a0₽**", ""},
+		{"мойка окон 80 кв м сколько", "110,00\u00a0₽ × 80 = **8\u00a0800,00\u00a0₽**", "минимальный"},
+	})
+}

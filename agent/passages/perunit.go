@@ -94,6 +94,10 @@ func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 						continue
 					}
 					if k, ok := kopecks(p); ok {
+						if least := rowMinimum(h.Unit); least > n {
+							// «мойка окон 35 кв.м» with «Минимальный объём 50 кв. м»: the minimum is paid
+							return md.Escape(fmt.Sprintf("Оплачивается минимальный объём %d вместо %d; ", least, n)) + timesLine("", k, least, "", place(h))
+						}
 						return timesLine("", k, n, "", place(h))
 					}
 				}
@@ -145,6 +149,25 @@ func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 	return ""
 }
 
+// rowMinimum is the minimum order a tariff's row states under a header of it («Минимальный
+// объём»: «50 кв. м», «Мин. заказ, ед.»: «3»); 0 when none.
+func rowMinimum(u library.Unit) int {
+	header := strings.Split(u.Lead[strings.LastIndexByte(u.Lead, '\n')+1:], " | ")
+	cells := strings.Split(u.Text, " | ")
+	for i, hd := range header {
+		if i < len(cells) && strings.Contains(strings.ToLower(hd), "мин") {
+			if m := leadingCount.FindStringSubmatch(strings.TrimSpace(cells[i])); m != nil {
+				n, _ := strconv.Atoi(strings.Join(strings.Fields(m[1]), ""))
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// leadingCount: a whole number opening a cell («50 кв. м», «3»).
+var leadingCount = regexp.MustCompile(`^(\d{1,3}(?:[ \x{00a0}]\d{3})*|\d+)(?:\s|$)`)
+
 // untilWhat: a follow-up that ends on «до» («а за декабрь значит до?»): until when.
 var untilWhat = regexp.MustCompile(`(?i)(^|\s)до\s*\?*\s*$`)
 
@@ -152,8 +175,9 @@ var untilWhat = regexp.MustCompile(`(?i)(^|\s)до\s*\?*\s*$`)
 // «до 25 числа месяца, следующего за отчётным кварталом», «не позднее 5-го числа текущего месяца».
 var nextMonthDay = regexp.MustCompile(`(?i)(?:не\s+позднее|до)\s+(\d{1,2})[-\s]?(?:го|ого)?\s*(?:\([^()]{1,30}\)\s*)?числа\s+(?:(месяца,?\s+следующего\s+за)|(текущего|оплачиваемого|расчётного|расчетного)\s+(?:\([^()]{1,30}\)\s*)?месяца|(месяца,?\s+предшествующего))`)
 
-// nthWorkingDay: «не позднее 5-го рабочего дня месяца, следующего за отчётным».
-var nthWorkingDay = regexp.MustCompile(`(?i)(?:не\s+позднее|до)\s+(\d{1,2})[-\s]?(?:го|ого)?\s*(?:\([^()]{1,30}\)\s*)?рабочего\s+дня\s+месяца,?\s+следующего\s+за`)
+// nthWorkingDay: «не позднее 5-го рабочего дня месяца, следующего за отчётным», «не позднее
+// 3-го рабочего дня следующего месяца».
+var nthWorkingDay = regexp.MustCompile(`(?i)(?:не\s+позднее|до)\s+(\d{1,2})[-\s]?(?:го|ого)?\s*(?:\([^()]{1,30}\)\s*)?рабочего\s+дня\s+(?:месяца,?\s+следующего\s+за|следующего\s+месяца)`)
 
 // dueDayFor is the line (Markdown) that dates a deadline a clause sets by the day of a month
 // from the period the question names: «проценты за 3 квартал до какого числа» with «не позднее

@@ -439,6 +439,15 @@ func tableAnswer(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 				}
 			}
 		}
+		if col >= 0 && len(rowTerms) > 0 {
+			for i, cs := range s.cells {
+				if holds(i) && cellKey(cs[col]) != val {
+					// «кефир 1% цена без ндс»: a row named whose value is another — «без ндс»
+					// asks its price without VAT, not the rows without it
+					return skill.Reply{}, false
+				}
+			}
+		}
 		switch {
 		case col >= 0:
 			var rows []int

@@ -40,6 +40,7 @@ func TestTableAnswer(t *testing.T) {
 		{"сколько стоит погрузка", nil, ""},                // one row: the row answers
 		{"самый дешевый кран", nil, ""},                    // no row is a crane
 		{"какая ставка ндс на страхование груза", nil, ""}, // one row's cell, not the column
+		{"погрузка цена без ндс", nil, ""},                 // a row named whose rate is 22 %: its price without VAT, not the rows without VAT
 	}
 	for _, tt := range tests {
 		hits := library.RankClauses([]library.ClauseDoc{cd}, library.ClauseQuestion{Text: tt.q})
