@@ -32,13 +32,26 @@ var (
 	// «Общая стоимость Товара по Спецификации № 1 — …», «… на сумму 299 022,00 руб.»).
 	totalLine = regexp.MustCompile(`(?i)^[\s|№\d.()]*(итого|всего|ндс|общая\s+стоимость|сумма\s+ндс)|на\s+сумму|в\s+(том\s+числе|т\.\s?ч\.)\s+ндс`)
 	// netLabel, vatLabel, grossLabel: how a total line names its sum.
-	netLabel   = regexp.MustCompile(`(?i)без\s+(ндс|налога)`)
-	vatLabel   = regexp.MustCompile(`(?i)^[\s|]*(сумма\s+)?ндс`)
+	netLabel   = regexp.MustCompile(`(?i)(итого|всего|сумма)[^:]{0,20}без\s+(ндс|налога)`)
+	vatLabel   = regexp.MustCompile(`(?i)^[\s|]*(в\s+том\s+числе\s+|в\s+т\.\s?ч\.\s+)?(сумма\s+)?ндс\s*(\d{1,2}\s*%)?`)
+	// exemptLine: the part of a form's total no VAT is charged on («Без НДС (залог за
+	// возвратную тару): 10 000,00»): no sum of it is the form's.
+	exemptLine = regexp.MustCompile(`(?i)^[\s|]*без\s+ндс`)
 	grossLabel = regexp.MustCompile(`(?i)(с|включая)\s+(ндс|налогом)|к\s+оплате|^[\s|]*всего`)
 )
 
 // formTotals are a form's sums: without VAT, the VAT, with VAT; 0 when not read.
-type formTotals struct{ net, vat, gross int64 }
+type formTotals struct {
+	net, vat, gross int64
+	// rates are the VAT by rate when the form charges several («НДС 10 %», «НДС 22 %»).
+	rates []rateVAT
+}
+
+// rateVAT is the VAT a form charges at one rate.
+type rateVAT struct {
+	rate string
+	k    int64
+}
 
 // docTotalFor is the line (Markdown) that states the total of the form the question names, with
 // the units it reads it from; "" when the question asks no such sum, no best hit's document is a
@@ -81,14 +94,26 @@ func docTotalFor(q Question, hits []library.ClauseHit, rds []*readDoc, docs []do
 			name = strings.TrimSpace(scope[0].Section) + " (" + d.Meta.Title + ")"
 		}
 		esc := md.Escape
+		vat := ru.Money(t.vat)
+		if len(t.rates) > 1 {
+			var parts []string
+			for _, r := range t.rates {
+				parts = append(parts, "по ставке "+r.rate+" — "+ru.Money(r.k))
+			}
+			vat += " (" + strings.Join(parts, ", ") + ")"
+		}
 		var line string
 		switch {
 		case vatOnly.MatchString(q.Text) && !withVAT.MatchString(q.Text) && !withoutVAT.MatchString(q.Text) && t.vat > 0:
-			line = esc("НДС по «"+name+"»: ") + "**" + esc(ru.Money(t.vat)) + "**" + esc(fmt.Sprintf(" (без НДС %s, с НДС %s).", ru.Money(t.net), ru.Money(t.gross)))
+			line = esc("НДС по «"+name+"»: ") + "**" + esc(ru.Money(t.vat)) + "**"
+			if len(t.rates) > 1 {
+				line += esc(strings.TrimPrefix(vat, ru.Money(t.vat)))
+			}
+			line += esc(fmt.Sprintf(" (без НДС %s, с НДС %s).", ru.Money(t.net), ru.Money(t.gross)))
 		case withoutVAT.MatchString(q.Text):
-			line = esc("«"+name+"» без НДС: ") + "**" + esc(ru.Money(t.net)) + "**" + esc(fmt.Sprintf(" (НДС %s, с НДС %s).", ru.Money(t.vat), ru.Money(t.gross)))
+			line = esc("«"+name+"» без НДС: ") + "**" + esc(ru.Money(t.net)) + "**" + esc(fmt.Sprintf(" (НДС %s, с НДС %s).", vat, ru.Money(t.gross)))
 		default:
-			line = esc("Сумма «"+name+"»: ") + "**" + esc(ru.Money(t.gross)) + "**" + esc(fmt.Sprintf(" с НДС, в т.ч. НДС %s (без НДС %s).", ru.Money(t.vat), ru.Money(t.net)))
+			line = esc("Сумма «"+name+"»: ") + "**" + esc(ru.Money(t.gross)) + "**" + esc(fmt.Sprintf(" с НДС, в т.ч. НДС %s; без НДС %s.", vat, ru.Money(t.net)))
 		}
 		var quoted []library.ClauseHit
 		for _, u := range used {
@@ -144,6 +169,15 @@ func totalsOf(us []library.Unit) (formTotals, []library.Unit, bool) {
 		}
 		took := true
 		switch {
+		case exemptLine.MatchString(text):
+			continue
+		case len(sums) == 1 && vatLabel.MatchString(text) && vatLabel.FindStringSubmatch(text)[3] != "":
+			// «В том числе НДС 10 %: 11 742,40» beside «НДС 22 %: 1 254,00»: the VAT by rate, added
+			rate := strings.Join(strings.Fields(vatLabel.FindStringSubmatch(text)[3]), " ")
+			if slices.ContainsFunc(t.rates, func(r rateVAT) bool { return r.rate == rate }) {
+				return formTotals{}, nil, false
+			}
+			t.rates = append(t.rates, rateVAT{rate, sums[0]})
 		case len(sums) >= 3 && addsUp(sums, &t):
 		case vatIncluded.MatchString(u.Text):
 			m := vatIncluded.FindStringSubmatch(u.Text)
@@ -163,6 +197,19 @@ func totalsOf(us []library.Unit) (formTotals, []library.Unit, bool) {
 			return formTotals{}, nil, false
 		}
 		used = append(used, u)
+	}
+	if len(t.rates) > 0 {
+		var vat int64
+		for _, r := range t.rates {
+			vat += r.k
+		}
+		if t.vat != 0 && t.vat != vat {
+			return formTotals{}, nil, false
+		}
+		t.vat = vat
+		if len(t.rates) == 1 {
+			t.rates = nil // one rate: the VAT says it
+		}
 	}
 	switch {
 	case t.gross != 0 && t.vat != 0 && t.net == 0:

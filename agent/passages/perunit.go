@@ -265,8 +265,23 @@ func issuedBy(text, term string) bool {
 	if j := strings.LastIndexAny(before, ".;"); j >= 0 {
 		before = before[j+1:]
 	}
-	return issuing.MatchString(before)
+	if issuing.MatchString(before) {
+		return true
+	}
+	// «Лизингодатель ежемесячно, не позднее 5-го числа …, направляет … УПД»: the verb after the
+	// term, in its sentence, and no payment in it
+	after := text[i+len(term):]
+	if j := strings.IndexAny(after, ";"); j >= 0 {
+		after = after[:j]
+	}
+	if j := sentenceEnd.FindStringIndex(after); j != nil {
+		after = after[:j[0]]
+	}
+	return issuing.MatchString(after) && !paysIn.MatchString(before+after)
 }
+
+// paysIn: a sentence that pays («оплачивает», «вносит», «уплачивает», «перечисляет»).
+var paysIn = regexp.MustCompile(`(?i)оплач|внос|уплач|перечисл|выплач`)
 
 // issuing: a document issued or sent («выставляет счёт», «направляет акт», «представляет отчёт»).
 var issuing = regexp.MustCompile(`(?i)(выставля|выставит|направля|направит|представля|представит)\p{L}*`)

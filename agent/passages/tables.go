@@ -283,6 +283,9 @@ func tableAnswer(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 		if len(strings.Fields(q.Text)) > 5 {
 			return skill.Reply{}, false
 		}
+		if _, dated := termMonth(q.Text, q.Now); dated && !q.Now.IsZero() {
+			return skill.Reply{}, false // «лизинговый платеж за январь»: a schedule's row by its date, not the rows of a kind
+		}
 		which = true
 	}
 	s := tableFor(rds, hits)
