@@ -32,8 +32,8 @@ var (
 	// «Общая стоимость Товара по Спецификации № 1 — …», «… на сумму 299 022,00 руб.»).
 	totalLine = regexp.MustCompile(`(?i)^[\s|№\d.()]*(итого|всего|ндс|общая\s+стоимость|сумма\s+ндс)|на\s+сумму|в\s+(том\s+числе|т\.\s?ч\.)\s+ндс`)
 	// netLabel, vatLabel, grossLabel: how a total line names its sum.
-	netLabel   = regexp.MustCompile(`(?i)(итого|всего|сумма)[^:]{0,20}без\s+(ндс|налога)`)
-	vatLabel   = regexp.MustCompile(`(?i)^[\s|]*(в\s+том\s+числе\s+|в\s+т\.\s?ч\.\s+)?(сумма\s+)?ндс\s*(\d{1,2}\s*%)?`)
+	netLabel = regexp.MustCompile(`(?i)(итого|всего|сумма)[^:]{0,20}без\s+(ндс|налога)`)
+	vatLabel = regexp.MustCompile(`(?i)^[\s|]*(в\s+том\s+числе\s+|в\s+т\.\s?ч\.\s+)?(сумма\s+)?ндс\s*(\d{1,2}\s*%)?`)
 	// exemptLine: the part of a form's total no VAT is charged on («Без НДС (залог за
 	// возвратную тару): 10 000,00»): no sum of it is the form's.
 	exemptLine = regexp.MustCompile(`(?i)^[\s|]*без\s+ндс`)
