@@ -1005,6 +1005,13 @@ func TestDocumentSet5Classes(t *testing.T) {
 		{"мойка окон 80 кв м сколько", "110,00\u00a0₽ × 80 = **8\u00a0800,00\u00a0₽**", "минимальный"},
 		// an invoice's VAT at two rates, added, each said; the part without VAT is no sum of the form
 		{"на какую сумму счет 2417", "**146\u00a0120,40\u00a0₽** с НДС, в т.ч. НДС 12\u00a0996,40\u00a0₽ (по ставке 10 % — 11\u00a0742,40\u00a0₽, по ставке 22 % — 1\u00a0254,00\u00a0₽); без НДС 133\u00a0124,00\u00a0₽", ""},
+		// a wording that sets the payment from days of its own, month by month; a question naming
+		// the service reaches its contract (no 1C company «клинингу»); an amount and its term
+		// asked together are both said; two contracts asked are no one contract's sum
+		{"абонка по клинингу за 2026 год сколько", "за 2026 год: **1\u00a0308\u00a0300,00\u00a0₽** с НДС", ""},
+		{"абонентская плата по клинингу за октябрь", "за октябрь 2026: **116\u00a0900,00\u00a0₽** с НДС (п. 4.1)", ""},
+		{"за декабрь клининг сколько и до какого платим", "за декабрь 2026: **128\u00a0100,00\u00a0₽**", ""},
+		{"в феврале 27 сколько уйдет на лизинг и клининг", "", "за февраль 2027: **"},
 		// a schedule's month asked is no list of the rows of a kind; a document the lessor sends by
 		// a day is no day to pay
 		{"лизинговый платеж за январь сколько", "", "«Вид платежа» = «Лизинговый платёж»"},

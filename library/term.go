@@ -36,8 +36,9 @@ var (
 	indefinite = regexp.MustCompile(`(?i)неопредел[её]нный\s+срок|бессрочн`)
 	// untilPerformed: «действует до полного исполнения Сторонами своих обязательств».
 	untilPerformed = regexp.MustCompile(`(?i)действует\s+до\s+(?:полного\s+)?исполнения`)
-	// renews: «…Договор считается продлённым на тот же срок», «пролонгируется».
-	renews = regexp.MustCompile(`(?i)считается\s+продл|пролонгир|автоматически\s+продл`)
+	// renews: «…Договор считается продлённым на тот же срок», «пролонгируется», «срок оказания
+	// услуг продлевается до 31 января 2028 г.».
+	renews = regexp.MustCompile(`(?i)считается\s+продл|пролонгир|автоматически\s+продл|продлевается\s+(?:на|до)\s`)
 	// exitByNotice: a party may leave the contract by a notice given some days ahead.
 	exitByNotice = regexp.MustCompile(`(?i)(отказ\p{L}*|расторг\p{L}*)[^.;]{0,120}?уведом\p{L}*[^.;]{0,80}?за\s+\d`)
 	// termSection: the section on the contract's term («Срок действия и прекращение Договора»).

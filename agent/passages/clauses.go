@@ -537,6 +537,14 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if formSum != "" {
 		kept = formUnits
 	}
+	if due != "" && whole == "" && net == "" && pen == "" && asksHowMuch.MatchString(q.Text) {
+		// «за ноябрь клининг сколько и до какого платим»: the month's payment and its term
+		qq := q
+		qq.Text = askedDeadline.ReplaceAllString(q.Text, " ")
+		if total, _ := periodTotalFor(qq, hits, rds, docs); total != "" {
+			due = total + "\n" + due
+		}
+	}
 	lead := cmp.Or(chg, formSum, interest, whole, net, pen, due, sum)
 	if interest != "" && due != "" && lead == interest {
 		lead = interest + "\n" + due // «сколько и до какого числа»: both

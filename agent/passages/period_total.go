@@ -43,7 +43,9 @@ type monthSpan struct {
 // потребительских цен») falls within the period: that figure is the landlord's to compute.
 func periodTotalFor(q Question, hits []library.ClauseHit, rds []*readDoc, docs []docstore.Doc) (string, []library.ClauseHit) {
 	lower := strings.ToLower(q.Text)
-	if len(hits) == 0 || !asksHowMuch.MatchString(q.Text) && !together.MatchString(q.Text) || asksTermOf.MatchString(q.Text) ||
+	// «абонентская плата за октябрь»: a month and the payment's clause first ask its amount too
+	implicit := !asksHowMuch.MatchString(q.Text) && !together.MatchString(q.Text)
+	if len(hits) == 0 || implicit && interrogative.MatchString(q.Text) || asksTermOf.MatchString(q.Text) ||
 		askedPenalty.MatchString(lower) || asksInterest.MatchString(q.Text) || countsOther.MatchString(lower) {
 		return "", nil
 	}
@@ -57,8 +59,8 @@ func periodTotalFor(q Question, hits []library.ClauseHit, rds []*readDoc, docs [
 		asked = p
 	}
 	doc := contractOf(rds, hits[0].Doc)
-	if doc < 0 {
-		return "", nil
+	if doc < 0 || bothNamed.MatchString(q.Text) && namedDocs(rds, hits) > 1 || namesAnother(q.Text, rds, docs, doc) {
+		return "", nil // «сколько уйдет на лизинг и клининг»: two contracts asked, one summed would be half
 	}
 	cds := clauseDocs(rds)
 	t, ok := library.TermOf(cds[doc].Units)
@@ -114,22 +116,39 @@ func periodTotalFor(q Question, hits []library.ClauseHit, rds []*readDoc, docs [
 		}
 	}
 	k, ok := kopecks(amount)
-	if !ok || !nearTop(hits, doc, u) {
+	if !ok || !nearTop(hits, doc, u) || implicit && (asked.Kind != ru.KindMonth || !nearTop(hits[:1], doc, u)) {
 		return "", nil
 	}
 	place := unitPlace(u, docs[doc].Meta)
 	used := []library.ClauseHit{{Doc: doc, Unit: u}, {Doc: doc, Unit: t.Unit}}
-	// A new wording from its month on.
-	newFrom, nk, by := time.Time{}, int64(0), ""
+	// A new wording from its month on — or, when it states amounts by day («— с 01 ноября
+	// 2026 г. — 128 100,00 …; — с 01 февраля 2027 г. — 151 280,00 …»), each from its own.
+	steps := []payStep{{k: k, place: place}}
 	if am, ai, ok := amendmentOf(rds, library.ClauseHit{Doc: doc, Unit: u}); ok && am.Text != "" {
-		a, ok := monthlyIn(library.Unit{Text: am.Text})
-		if ok {
-			nk, ok = kopecks(a)
+		by := place + " в редакции «" + amendedBy(rds[ai], docs[ai]) + "»"
+		if statesNet.MatchString(am.Text) != statesNet.MatchString(u.Text) {
+			return "", nil // a new payment on another basis
 		}
-		if !ok || am.From.IsZero() || am.From.Day() != 1 || statesNet.MatchString(am.Text) != statesNet.MatchString(u.Text) {
-			return "", nil // a new payment from no stated month, from the middle of one, or on another basis
+		if st := stepsIn(am.Text); len(st) > 0 {
+			for _, s := range st {
+				steps = append(steps, payStep{from: s.from, k: s.k, place: by})
+			}
+		} else {
+			a, ok := monthlyIn(library.Unit{Text: am.Text})
+			var nk int64
+			if ok {
+				nk, ok = kopecks(a)
+			}
+			if !ok || am.From.IsZero() {
+				return "", nil // a new payment from no stated month
+			}
+			steps = append(steps, payStep{from: am.From, k: nk, place: by})
 		}
-		newFrom, by = am.From, place+" в редакции «"+amendedBy(rds[ai], docs[ai])+"»"
+		for _, s := range steps[1:] {
+			if s.from.Day() != 1 {
+				return "", nil // a new payment from the middle of a month: a part of a month at each
+			}
+		}
 	}
 	// An indexation by a stated percentage from its month on; by an index not stated, no sum.
 	indexFrom, percent, indexPlace := time.Time{}, (*big.Rat)(nil), ""
@@ -156,8 +175,10 @@ func periodTotalFor(q Question, hits []library.ClauseHit, rds []*readDoc, docs [
 	var spans []monthSpan
 	for m := monthStart(from); !m.After(to); m = m.AddDate(0, 1, 0) {
 		a, at := k, place
-		if !newFrom.IsZero() && !m.Before(monthStart(newFrom)) {
-			a, at = nk, by
+		for _, st := range steps[1:] {
+			if !m.Before(monthStart(st.from)) {
+				a, at = st.k, st.place
+			}
 		}
 		if percent != nil && !m.Before(monthStart(indexFrom)) {
 			grown := new(big.Rat).Mul(big.NewRat(a, 100), new(big.Rat).Add(big.NewRat(1, 1), new(big.Rat).Quo(percent, big.NewRat(100, 1))))
@@ -373,6 +394,73 @@ func startOf(us []library.Unit) (time.Time, library.Unit, bool) {
 		}
 	}
 	return time.Time{}, library.Unit{}, false
+}
+
+// bothNamed: «X и Y» in a question.
+var bothNamed = regexp.MustCompile(`(?i)\p{L}\s+и\s+\p{L}`)
+
+// namedDocs counts the contracts the question names by their titles among the best hits (a
+// supplementary agreement counts as its contract).
+func namedDocs(rds []*readDoc, hits []library.ClauseHit) int {
+	var seen []int
+	for _, h := range hits[:min(len(hits), 8)] {
+		if c := contractOf(rds, h.Doc); h.Named && !slices.Contains(seen, c) {
+			seen = append(seen, c)
+		}
+	}
+	return len(seen)
+}
+
+// andWords: the words «и» joins («на лизинг и клининг»).
+var andWords = regexp.MustCompile(`(?i)(\p{L}{4,})\s+и\s+(\p{L}{4,})`)
+
+// namesAnother reports whether the question joins with «и» a word that opens a word of the title
+// of another contract than doc («лизинг и клининг»): two contracts are asked.
+func namesAnother(q string, rds []*readDoc, docs []docstore.Doc, doc int) bool {
+	var words []string
+	for _, m := range andWords.FindAllStringSubmatch(q, -1) {
+		words = append(words, m[1], m[2])
+	}
+	for _, word := range words {
+		r := []rune(strings.ToLower(word))
+		stem := string(r[:min(len(r), 5)])
+		for i := range rds {
+			if i == doc || contractOf(rds, i) == doc {
+				continue
+			}
+			for _, w := range strings.FieldsFunc(strings.ToLower(docs[i].Meta.Title+" "+rds[i].header.Title), func(c rune) bool { return !unicode.IsLetter(c) }) {
+				if strings.HasPrefix(w, stem) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// payStep is a monthly payment from a day on (zero: from the contract's start).
+type payStep struct {
+	from  time.Time
+	k     int64
+	place string
+}
+
+// stepAt: an amount a wording sets from a day («— с 01 февраля 2027 г. (с учётом …) — 151 280,00»).
+var stepAt = regexp.MustCompile(`(?i)с\s+((?:\d{1,2}\s+\p{L}+\s+\d{4}|\d{2}\.\d{2}\.\d{4}))\s*(?:г\.|года)?\s*(?:\([^()]{1,120}\)\s*)?[—–-]\s*(\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})*,\d{2})`)
+
+// stepsIn are the amounts a wording sets from days of their own, in the order it states them;
+// none when it states fewer than one so.
+func stepsIn(text string) []payStep {
+	var out []payStep
+	for _, m := range stepAt.FindAllStringSubmatch(text, -1) {
+		d, ok := library.FirstDate(m[1])
+		k, ok2 := kopecks(m[2])
+		if !ok || !ok2 {
+			return nil
+		}
+		out = append(out, payStep{from: time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, ru.Moscow), k: k})
+	}
+	return out
 }
 
 // contractOf is the contract document doc amends when it is a supplementary agreement (by the
