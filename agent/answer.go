@@ -314,7 +314,9 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	d = q.Decision
 	// 1C keeps no prices: «почём бумага» asks the price list, whatever counterparty «бумага» names.
 	price := asksPrice.MatchString(strings.ToLower(q.Text))
-	if a.docs == nil || d.Kind == understand.KindDocs && d.Sure || d.Kind == understand.KindLedgerWrite || d.DateError != "" ||
+	// An impossible date («31.02») is said to be one; a period yet to begin («с марта 2027») may
+	// be a contract's.
+	if a.docs == nil || d.Kind == understand.KindDocs && d.Sure || d.Kind == understand.KindLedgerWrite || d.DateError != "" && !d.DateFuture ||
 		d.Rule == "kb_definition" || len(d.Candidates) > 0 {
 		return d, false
 	}
@@ -408,7 +410,7 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 		d.Kind == understand.KindKeyRate && !namesKeyRate.MatchString(strings.ToLower(q.Text)) && (hit.Matched >= 3 || hit.Named)
 	// What is to be paid («есть скидка если оплатим итд раньше срока», «сколько заплатим за
 	// аренду в январе») is an agreement's, never 1C's, which holds only what was posted.
-	future := d.Kind == understand.KindLedger && understand.Future(q.Text)
+	future := d.Kind == understand.KindLedger && (understand.Future(q.Text) || d.DateFuture)
 	switch {
 	case future && hit.Named:
 		// «есть скидка если оплатим итд раньше срока»: 1C would only say it makes no

@@ -887,6 +887,8 @@ func TestDocumentClauseAnswersNewDocuments(t *testing.T) {
 		// a month's payment in the wording of that month; an indexation by an index no document
 		// states gives no sum
 		// the agreement's own unit that sets the term anew from November: October by the first wording
+		// a period yet to begin is no impossible date: the contract may speak of it
+		{"сколько за склад платить с января 2027", "ДОГОВОР № СА-14/26", "такой даты нет"},
 		{"постоянку за октябрь до какого числа", "не позднее **10.10.2026**", "25.09.2026"},
 		{"сколько постоянки за октябрь", "за октябрь 2026: **600\u00a0118,00\u00a0₽** (п. 4.2 в редакции", ""},
 		{"постоянка за январь 27 сколько", "", "за январь 2027: **"},

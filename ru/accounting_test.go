@@ -231,15 +231,15 @@ func TestParsePeriodAccountantInvalid(t *testing.T) {
 		in   string
 		want *DateError
 	}{
-		{"на 31.02", &DateError{"на 31.02", feb}},
-		{"за 31.02", &DateError{"за 31.02", feb}},
-		{"31.02", &DateError{"31.02", feb}},
-		{"сальдо 62.01 на 31.02", &DateError{"на 31.02", feb}},
-		{"на 32.01", &DateError{"на 32.01", "в январе 31 день"}},
-		{"на 1.13", &DateError{"на 1.13", "месяца с номером 13 нет: месяцы нумеруются от 1 до 12"}},
-		{"по состоянию на 31.04", &DateError{"по состоянию на 31.04", "в апреле 30 дней"}},
-		{"с 31.02 по 5.03", &DateError{"с 31.02 по 5.03", feb}},
-		{"с 1.02 по 31.02", &DateError{"с 1.02 по 31.02", "в феврале 2026 года 28 дней"}},
+		{"на 31.02", &DateError{Text: "на 31.02", Reason: feb}},
+		{"за 31.02", &DateError{Text: "за 31.02", Reason: feb}},
+		{"31.02", &DateError{Text: "31.02", Reason: feb}},
+		{"сальдо 62.01 на 31.02", &DateError{Text: "на 31.02", Reason: feb}},
+		{"на 32.01", &DateError{Text: "на 32.01", Reason: "в январе 31 день"}},
+		{"на 1.13", &DateError{Text: "на 1.13", Reason: "месяца с номером 13 нет: месяцы нумеруются от 1 до 12"}},
+		{"по состоянию на 31.04", &DateError{Text: "по состоянию на 31.04", Reason: "в апреле 30 дней"}},
+		{"с 31.02 по 5.03", &DateError{Text: "с 31.02 по 5.03", Reason: feb}},
+		{"с 1.02 по 31.02", &DateError{Text: "с 1.02 по 31.02", Reason: "в феврале 2026 года 28 дней"}},
 		{"с 1.04 по 30.04", nil}, // a valid range that ends ahead: not an error
 	}
 	for _, tt := range tests {

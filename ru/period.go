@@ -67,6 +67,9 @@ type DateError struct {
 	Text string
 	// Reason says in Russian what is wrong, e.g. "в феврале 2026 года 28 дней".
 	Reason string
+	// Future: the date exists, but a period from it has not begun («с марта 2027» in December
+	// 2026) — no balance or turnover of the ledger is of it, though a contract may speak of it.
+	Future bool
 }
 
 // Error returns a Russian message with the phrase and the reason.

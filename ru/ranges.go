@@ -41,8 +41,10 @@ func (p *parser) matchOpenRange(i int) (result, bool) {
 		return errResult(e.end, reason), true
 	}
 	if from.After(p.today) {
-		return errResult(e.end, fmt.Sprintf("начало периода (%s) позже сегодняшнего дня (%s)",
-			formatDate(from), formatDate(p.today))), true
+		r := errResult(e.end, fmt.Sprintf("начало периода (%s) позже сегодняшнего дня (%s)",
+			formatDate(from), formatDate(p.today)))
+		r.err.Future = true
+		return r, true
 	}
 	kind := KindRange
 	if e.start {

@@ -141,6 +141,9 @@ type Decision struct {
 	// DateError is set when the message names a date that does not exist («31.02»): the
 	// answer says so instead of guessing. A Russian sentence: «31.02» — такой даты нет: ….
 	DateError string
+	// DateFuture: DateError's date exists but its period has not begun («с марта 2027»): no 1C
+	// figure is of it, a document may speak of it.
+	DateFuture bool
 
 	Currencies Slot[[]string] // ISO codes
 	Nominal    Slot[int]      // «100 тенге» → 100

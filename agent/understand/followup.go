@@ -271,7 +271,7 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 	case ok:
 		d.Date, d.Period = shiftSlots(d, shift, in.Now)
 	case cur.DateError != "":
-		d.DateError = cur.DateError
+		d.DateError, d.DateFuture = cur.DateError, cur.DateFuture
 	case cur.Period.Set && d.Kind == KindLedger && asOfRecipe(d.Recipe):
 		d.Date, d.Period = slot(cur.Period.Value.To, FromText, cur.Period.Text), Slot[ru.Period]{}
 	case cur.Period.Set:

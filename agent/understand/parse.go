@@ -408,6 +408,7 @@ func (p *Parser) dates(s *scan, d *Decision) {
 	switch {
 	case errors.As(err, &de):
 		d.DateError = fmt.Sprintf("«%s» — такой даты нет: %s.", de.Text, de.Reason)
+		d.DateFuture = de.Future
 	case err != nil:
 		d.DateError = err.Error()
 	case !ok:
