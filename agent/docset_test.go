@@ -827,7 +827,7 @@ func TestDocumentSet4Classes(t *testing.T) {
 		// a month's rent due the 20th of the month before (as the supplementary agreement
 		// amended it), a Sunday: the contract moves it to the working day before, not the Civil
 		// Code to the one after; the variable part's invoice day is no day to pay by
-		{"до какого числа платить аренду за январь", "20.12.2026 — выходной, по п. 3.8 срок — предшествующий рабочий день, 18.12.2026", "10.02.2027"},
+		{"до какого числа платить аренду за январь", "**18.12.2026** (20-е число месяца, предшествующего месяцу 01.2027; 20.12.2026 — выходной, по п. 3.8 срок — предшествующий рабочий день, 18.12.2026", "10.02.2027"},
 		// a fixed yearly rate's interest for a quarter, with its due date when both are asked
 		{"проценты по займу за 3 кв сколько и до какого числа платить", "× 12,5 % × 92/365 = **472", ""},
 		// a debt sold to a factor is an assignment of claims: the clause on it, not «нет статьи»
@@ -1017,6 +1017,6 @@ func TestDocumentSet5Classes(t *testing.T) {
 		// a schedule's month asked is no list of the rows of a kind; a document the lessor sends by
 		// a day is no day to pay
 		{"лизинговый платеж за январь сколько", "", "«Вид платежа» = «Лизинговый платёж»"},
-		{"ноябрьский платёж по лизингу до какого числа надо было внести", "", "расчёт по п. 3.9"},
+		{"лизинговый платеж за ноябрь до какого числа", "не позднее **13.11.2026** (15-е число месяца 11.2026; 15.11.2026 — выходной, по п. 3.6 срок — предшествующий рабочий день", "расчёт по п. 3.9"},
 	})
 }

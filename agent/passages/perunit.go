@@ -172,8 +172,9 @@ var leadingCount = regexp.MustCompile(`^(\d{1,3}(?:[ \x{00a0}]\d{3})*|\d+)(?:\s|
 var untilWhat = regexp.MustCompile(`(?i)(^|\s)до\s*\?*\s*$`)
 
 // nextMonthDay: «не позднее 15-го числа месяца, следующего за истекшим процентным периодом»,
+// «не позднее 15-го числа каждого месяца»,
 // «до 25 числа месяца, следующего за отчётным кварталом», «не позднее 5-го числа текущего месяца».
-var nextMonthDay = regexp.MustCompile(`(?i)(?:не\s+позднее|до)\s+(\d{1,2})[-\s]?(?:го|ого)?\s*(?:\([^()]{1,30}\)\s*)?числа\s+(?:(месяца,?\s+следующего\s+за)|(текущего|оплачиваемого|расчётного|расчетного)\s+(?:\([^()]{1,30}\)\s*)?месяца|(месяца,?\s+предшествующего))`)
+var nextMonthDay = regexp.MustCompile(`(?i)(?:не\s+позднее|до)\s+(\d{1,2})[-\s]?(?:го|ого)?\s*(?:\([^()]{1,30}\)\s*)?числа\s+(?:(месяца,?\s+следующего\s+за)|(текущего|оплачиваемого|расчётного|расчетного|каждого)\s+(?:\([^()]{1,30}\)\s*)?месяца|(месяца,?\s+предшествующего))`)
 
 // nthWorkingDay: «не позднее 5-го рабочего дня месяца, следующего за отчётным», «не позднее
 // 3-го рабочего дня следующего месяца».
@@ -238,17 +239,20 @@ func dueDayFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 		if due.Day() != day {
 			continue // «31-го числа» of a shorter month
 		}
-		line := esc("Срок: не позднее ") + "**" + esc(due.Format("02.01.2006")) + "**" + esc(fmt.Sprintf(" (%d-е число %s", day, how))
+		// The day to pay by opens the answer in bold: a day off moves it back by the contract's
+		// own rule («если последний день срока платежа приходится на нерабочий день, платёж
+		// вносится не позднее предшествующего ему рабочего дня»); with none, the Civil Code's
+		// next working day is said beside the day the contract names.
+		holds, why := due, ""
 		if rule, ok := dayOffBefore(unitsOf, h.Doc); ok && !workingDayFrom(due).Equal(due) {
-			// the contract's own rule: «если последний день срока платежа приходится на
-			// нерабочий день, платёж вносится не позднее предшествующего ему рабочего дня»
-			moved := workingDayBefore(due)
-			line += esc(fmt.Sprintf("; %s — выходной, по %s срок — предшествующий рабочий день, %s", due.Format("02.01.2006"),
-				place(library.ClauseHit{Doc: h.Doc, Unit: rule}), moved.Format("02.01.2006")))
+			holds = workingDayBefore(due)
+			why = fmt.Sprintf("; %s — выходной, по %s срок — предшествующий рабочий день, %s", due.Format("02.01.2006"),
+				place(library.ClauseHit{Doc: h.Doc, Unit: rule}), holds.Format("02.01.2006"))
 		} else if moved := workingDayFrom(due); !moved.Equal(due) {
-			line += esc(fmt.Sprintf("; %s — выходной, по ст. 193 ГК РФ срок переносится на %s", due.Format("02.01.2006"), moved.Format("02.01.2006")))
+			// forward: the day the contract names stays in bold — paying by it is never late
+			why = fmt.Sprintf("; %s — выходной, по ст. 193 ГК РФ срок переносится на %s", due.Format("02.01.2006"), moved.Format("02.01.2006"))
 		}
-		return line + esc("; "+basis(place(h))+").")
+		return esc("Срок: не позднее ") + "**" + esc(holds.Format("02.01.2006")) + "**" + esc(fmt.Sprintf(" (%d-е число %s%s; %s).", day, how, why, basis(place(h))))
 	}
 	return ""
 }
@@ -302,7 +306,7 @@ func dayOffBefore(unitsOf func(doc int) []library.Unit, doc int) (library.Unit, 
 }
 
 // dayOffRuleBefore: a contract's rule that a deadline on a day off moves back.
-var dayOffRuleBefore = regexp.MustCompile(`(?i)(нерабоч\p{L}*|выходн\p{L}*|праздничн\p{L}*)\s+д\p{L}*[^.]{0,80}?предшествующ\p{L}*\s+(\p{L}+\s+)?рабоч`)
+var dayOffRuleBefore = regexp.MustCompile(`(?i)(нерабоч\p{L}*|выходн\p{L}*|праздничн\p{L}*)\s+д\p{L}*[^.]{0,80}?(?:предшествующ\p{L}*\s+(\p{L}+\s+)?рабоч|рабоч\p{L}*\s+дн\p{L}*,?\s+предшествующ)`)
 
 // workingDayBefore is day, or the last working day before it.
 func workingDayBefore(day time.Time) time.Time {
