@@ -102,7 +102,7 @@ var (
 	// неоплаченной суммы», «от ежемесячной арендной платы»), not from goods undelivered.
 	paymentBase = regexp.MustCompile(`(?i)от\s+(суммы\s+задолженност|неоплаченн|невыплаченн|просроченн\p{L}*\s+(?:суммы|задолженност|платеж|оплат)|суммы\s+ежемесячн|ежемесячн|суммы\s+(?:арендн|абонентск))`)
 	// rateCap: «но не более 5 % от …».
-	rateCap = regexp.MustCompile(`не\s+более\s+(\d+(?:,\d+)?)\s?%`)
+	rateCap = regexp.MustCompile(`не\s+более\s+(\d+(?:,\d+)?)\s*(?:\([^()]{1,40}\)\s*)?(?:%|процент)`)
 )
 
 // penaltyFor is the line (Markdown) that computes a penalty for the amount and the days of
