@@ -25,7 +25,7 @@ var (
 	// clause's first per cent is its VAT.
 	asksRate = regexp.MustCompile(`(?i)пен[иья]|неустойк|процент|ставк|%`)
 	// firstPercent: the first rate in per cent a clause states («0,1 % (ноль целых …)»).
-	firstPercent = regexp.MustCompile(`(\d+(?:,\d+)?)\s?%`)
+	firstPercent = regexp.MustCompile(`(\d+(?:,\d+)?)\s*(?:\([^()]{1,60}\)\s*)?(?:%|процент)`)
 )
 
 // mostOf is the line (Markdown) that ranks the kept units' documents by the first rate in per
