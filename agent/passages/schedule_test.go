@@ -104,6 +104,11 @@ func TestDueDayFor(t *testing.T) {
 		Text: "3.2. Держатель карты представляет авансовый отчёт ежемесячно, не позднее 5-го рабочего дня месяца, следующего за отчётным."}}
 	agentReport := library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "5.1",
 		Text: "5.1. Агент ежемесячно, не позднее 7 (седьмого) числа месяца, следующего за отчётным, представляет Принципалу отчёт."}}
+	// «следующего месяца» without «за»; «каждого месяца»
+	phone := library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "4.2",
+		Text: "4.2. Заказчик оплачивает услуги связи до 10 числа следующего месяца."}}
+	lease := library.ClauseHit{Unit: library.Unit{Kind: library.UnitClause, Number: "3.4",
+		Text: "3.4. Лизинговые платежи уплачиваются не позднее 15-го числа каждого месяца."}}
 	place := func(h library.ClauseHit) string { return "п. " + h.Unit.Number }
 	tests := []struct {
 		q, continues string // continues: the question a follow-up continues
@@ -123,6 +128,8 @@ func TestDueDayFor(t *testing.T) {
 		{"за ноябрь значит когда", "агентский отчет до какого числа сдают", agentReport, "**07\\.12\\.2026**"},
 		{"а за декабрь значит до", "а до какого числа платим", rent, "05\\.12\\.2026 — выходной, по ст\\. 193 ГК РФ срок переносится на 07\\.12\\.2026"},
 		{"за ноябрь значит когда", "сколько агенту за ноябрь", agentReport, ""}, // no deadline asked
+		{"связь за ноябрь до какого числа оплатить", "", phone, "**10\\.12\\.2026** \\(10\\-е число месяца, следующего за периодом 01\\.11\\.2026–30\\.11\\.2026"},
+		{"лизинг за октябрь до какого", "", lease, "**15\\.10\\.2026** \\(15\\-е число месяца 10\\.2026"},
 	}
 	for _, tt := range tests {
 		got := dueDayFor(Question{Text: tt.q, Continues: tt.continues, Now: now}, []library.ClauseHit{tt.hit}, place, nil)
