@@ -23,7 +23,7 @@ const (
 	// KBMinEvidence is the gate for a message not read as a question about rules.
 	KBMinEvidence = 2.0734
 	// KBMinEvidenceRules is the gate for a question the parser read as one about rules.
-	KBMinEvidenceRules = 1.6849
+	KBMinEvidenceRules = 1.6857
 )
 
 // minGateChunks is the smallest index the gate applies to. Evidence reads a BM25 score in units

@@ -487,6 +487,10 @@ func (t *tokenizer) emitCode(numberSign bool) {
 		if numberSign {
 			t.emitBytes(numberSignBytes, t.norm)
 		}
+		if n == 2 && t.segs[0].digits == 0 && t.segs[1].letters == 0 {
+			// «КС-2», «ТОРГ-12» as a question types them: «кс2», «торг12»
+			t.emitBytes(t.norm[t.segs[0].start:t.segs[0].end], t.norm[t.segs[1].start:t.segs[1].end])
+		}
 		for k := 1; k < n-1; k++ {
 			t.emitBytes(t.norm[:t.segs[k].end])
 		}

@@ -64,7 +64,8 @@ func TestTokens(t *testing.T) {
 		{"12-digit INN", "ИНН 500100732259", []string{"инн", "500100732259"}},
 		{"INN/KPP pair", "7714583920/771401001", []string{"7714583920/771401001", "7714583920", "771401001"}},
 		{"contract number", "П-15/2025", []string{"п-15/2025", "п-15"}},
-		{"contract number prefix", "П-15", []string{"п-15"}},
+		{"contract number prefix", "П-15", []string{"п-15", "п15"}}, // and as typed without the hyphen
+		{"form code typed joined", "КС-2", []string{"кс-2", "кс2"}},
 		{"number sign", "№ 77", []string{"77", "№77"}},
 		{"number sign without space", "№77", []string{"77", "№77"}},
 		{"number sign with code", "№ П-15/2025", []string{"п-15/2025", "№п-15/2025", "п-15"}},
