@@ -532,8 +532,12 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if askedPenalty.MatchString(strings.ToLower(q.Text)) {
 		interest = "" // «проценты за 3 кв заплатил на 5 дней позже, пеня скока»: the penalty is asked, not the interest
 	}
-	// «на какую сумму упд», «ндс по акту»: the total the form states
+	// «на какую сумму упд», «ндс по акту»: the total the form states; «предоплата по счёту»:
+	// the parts of it the form pays by days of their own
 	formSum, formUnits := docTotalFor(q, hits, rds, docs)
+	if share, sh := formSharesFor(q, rds, docs); share != "" {
+		formSum, formUnits = share, []library.ClauseHit{sh}
+	}
 	if formSum != "" {
 		kept = formUnits
 	}
