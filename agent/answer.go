@@ -284,6 +284,9 @@ const (
 var namesKeyRate = regexp.MustCompile(`ключев|ключик|цб|центробанк|банк\p{L}*\s+росси|рефинанс|(^|[^\p{L}])кс([^\p{L}]|$)`)
 
 // givesKeyRate: the message gives the key rate itself («если ключевая 16 %», «при ключевой 21»).
+// rateChanges: a change of a rate supposed («поднимут», «повысят», «подорожает», «если изменится»).
+var rateChanges = regexp.MustCompile(`(^|[^\p{L}])(поднимут|поднимет|повысят|повысит|снизят|снизит|понизят|изменится|изменят|вырастет|упадет|упадёт|подорожа\p{L}*|подешеве\p{L}*|если)([^\p{L}]|$)`)
+
 var givesKeyRate = regexp.MustCompile(`ключев\p{L}*(\s+ставк\p{L}*)?\s+(будет\s+|равна\s+)?\d{1,2}([.,]\d{1,2})?(\s*%|\s|$)`)
 
 // asksPrice: the message asks what something costs («почём», «сколько стоит», «цена …»).
@@ -394,7 +397,10 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// with documents is about them when a clause holds some of its words: the knowledge base would
 	// only say that it did not understand.
 	signless := d.Kind == understand.KindKB && d.Rule == "default"
-	if unknown || ownPolicy || signless || penalty1C {
+	// «ключевую поднимут — лизинг подорожает?»: what a change of the key rate does to the
+	// contract the message names is the contract's to say, not the Bank of Russia's rate today
+	rateWhatIf := d.Kind == understand.KindKeyRate && hit.Named && (understand.Future(q.Text) || rateChanges.MatchString(strings.ToLower(q.Text)))
+	if unknown || ownPolicy || signless || penalty1C || rateWhatIf {
 		sure, need = false, docsRouteWeak
 	}
 	// A 1C or Bank of Russia reading that names nothing of theirs — no counterparty, account

@@ -1004,6 +1004,9 @@ func TestDocumentSet5Classes(t *testing.T) {
 		{"реестр путевых листов за октябрь до какого в бухгалтерию сдать", "не позднее **05.11.2026** (3-й рабочий день месяца, следующего за периодом 01.10.2026–31.10.2026", ""},
 		// a tariff row's minimum volume is paid for less
 		{"мойка окон 35 кв.м почем выйдет", "Оплачивается минимальный объём 50 вместо 35; 110,00\u00a0₽ × 50 = **5\u00a0500,00\u00a0₽**", ""},
+		// a change of the key rate supposed, of a contract named: the contract's clause, not
+		// the Bank of Russia's rate today
+		{"если ключевая вырастет платежи по лизингу изменятся?", "п. 3.7", "Ключевая ставка Банка России на"},
 		// parts of an invoice's total paid by days of their own, computed from its total
 		{"сколько предоплата по счету и до какого", "- 50 % — **73\u00a0060,20\u00a0₽** не позднее 04.12.2026\n- 50 % — **73\u00a0060,20\u00a0₽** не позднее 10.12.2026", ""},
 		// «кс2» as typed is the form «КС-2» the clause names
