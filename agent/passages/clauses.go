@@ -353,6 +353,25 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 	}
 	pen, penHit := penaltyFor(q, penOf, placeOf, monthly)
+	if pen == "" && len(penOf) > 0 && askedAmount(strings.ToLower(q.Text), -1) == nil {
+		// «сдал кровлю на 9 дней позже, какую неустойку»: a penalty «от стоимости этапа» of the
+		// stage the question names, its cost from the table's row
+		for _, h := range penOf {
+			if !rowCostBase.MatchString(h.Unit.Text) || !dailyRate.MatchString(h.Unit.Text) {
+				continue
+			}
+			cost, row, ok := rowCost(q, hits, h.Doc)
+			if ok {
+				qq := q
+				qq.Text = q.Text + " сумма " + strings.NewReplacer(" ", "", "\u00a0", "").Replace(cost)
+				if line, ph := penaltyFor(qq, []library.ClauseHit{h}, placeOf, nil); line != "" {
+					k, _ := kopecks(cost)
+					pen, penHit = md.Escape("Стоимость «"+rowLabel(row.Unit)+"» — "+ru.Money(k)+" ("+placeOf(row)+"). ")+line, ph
+				}
+			}
+			break
+		}
+	}
 	latePaid := false // computed from the month's term, its payment and the day paid: whatever the coverage
 	if pen == "" {
 		// «а максимум сколько могут насчитать» after a penalty: the clause's cap on the same sum
