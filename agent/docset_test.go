@@ -1008,6 +1008,10 @@ func TestDocumentSet5Classes(t *testing.T) {
 		// stages named equally well («кровля» in the demolition and the roofing) compute nothing
 		{"по подряду электромонтаж сдали на 20 дней позже, неустойка сколько", "Стоимость «Электромонтажные работы, светодиодное освещение, пусконаладка» — 810\u00a0000,00\u00a0₽ (таблица, строка 4). Пени: 810\u00a0000,00\u00a0₽ × 0,1 % × 20 дн. = **16\u00a0200,00\u00a0₽**", ""},
 		{"по подряду кровлю сдали на 9 дней позже, неустойка сколько", "", "Стоимость «"},
+		// a tariff that pays the distance both ways doubles the one asked, with VAT beside; a
+		// reduction asked is no agreement's rise
+		{"доставка в верхнюю пышму 25 км от границы сколько стоит", "Оплачивается пробег в обе стороны: 25 × 2 = 50 км; 55,00\u00a0₽ × 50 = **2\u00a0750,00\u00a0₽**", ""},
+		{"на сколько уменьшить абонентскую плату за 2 дня без уборки в ноябре", "", "Изменение:"},
 		// a change of the key rate supposed, of a contract named: the contract's clause, not
 		// the Bank of Russia's rate today
 		{"если ключевая вырастет платежи по лизингу изменятся?", "п. 3.7", "Ключевая ставка Банка России на"},

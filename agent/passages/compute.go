@@ -440,6 +440,9 @@ var (
 	// asksChange: the question asks by how much something changed («на сколько подорожал»,
 	// «разница», «насколько увеличилась сумма»).
 	asksChange = regexp.MustCompile(`(?i)на\s*сколько\s+(\p{L}+\s+)?(подорож|подешев|измен|вырос|увелич|уменьш|сниз|поднял)|разниц|изменил\p{L}*\s+на\s+сколько`)
+	// askedFall, askedRise: the direction of a change asked.
+	askedFall = regexp.MustCompile(`(?i)уменьш|сниз|подешев|меньше`)
+	askedRise = regexp.MustCompile(`(?i)подорож|вырос|увелич|поднял|больше`)
 	// firstAmount: the first amount in roubles and kopecks a text states.
 	firstAmount = regexp.MustCompile(`\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})*,\d{2}`)
 )
@@ -458,6 +461,11 @@ func changeOf(q Question, old, new, by string) string {
 		return ""
 	}
 	d := nk - ok
+	if d > 0 && askedFall.MatchString(q.Text) || d < 0 && askedRise.MatchString(q.Text) {
+		// «на сколько уменьшаем абонентскую плату» and an agreement that raised it: another
+		// reduction is asked (a day not served), not this change
+		return ""
+	}
 	sign := "+"
 	if d < 0 {
 		sign, d = "−", -d

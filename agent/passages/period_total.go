@@ -46,7 +46,7 @@ func periodTotalFor(q Question, hits []library.ClauseHit, rds []*readDoc, docs [
 	// «абонентская плата за октябрь»: a month and the payment's clause first ask its amount too
 	implicit := !asksHowMuch.MatchString(q.Text) && !together.MatchString(q.Text)
 	if len(hits) == 0 || implicit && interrogative.MatchString(q.Text) || asksTermOf.MatchString(q.Text) ||
-		askedPenalty.MatchString(lower) || asksInterest.MatchString(q.Text) || countsOther.MatchString(lower) {
+		askedPenalty.MatchString(lower) || asksInterest.MatchString(q.Text) || countsOther.MatchString(lower) || asksChange.MatchString(q.Text) {
 		return "", nil
 	}
 	whole := asksWholeTerm.MatchString(q.Text)

@@ -94,6 +94,10 @@ func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 						continue
 					}
 					if k, ok := kopecks(p); ok {
+						if kind == "km" && bothWays.MatchString(h.Unit.Text) && !bothWays.MatchString(q.Text) && !oneWay.MatchString(q.Text) {
+							// «Оплачивается пробег в обе стороны»: the distance asked is one way
+							return md.Escape(fmt.Sprintf("Оплачивается пробег в обе стороны: %d × 2 = %d км; ", n, 2*n)) + timesLine("", k, 2*n, "", place(h)) + grossOfRow(h.Unit, 2*n)
+						}
 						if least := rowMinimum(h.Unit); least > n {
 							// «мойка окон 35 кв.м» with «Минимальный объём 50 кв. м»: the minimum is paid
 							return md.Escape(fmt.Sprintf("Оплачивается минимальный объём %d вместо %d; ", least, n)) + timesLine("", k, least, "", place(h))
@@ -144,6 +148,25 @@ func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 					esc(" ("+basis(place(h))+").")
 			}
 			return line
+		}
+	}
+	return ""
+}
+
+// bothWays: a distance paid there and back («пробег в обе стороны», «туда и обратно»).
+var bothWays = regexp.MustCompile(`(?i)в\s+обе\s+стороны|туда\s+и\s+обратно`)
+
+// grossOfRow is the line (Markdown) that adds a tariff row's price with VAT times n, when the row
+// has a column of it beside the one without: «; с НДС: 67,10 ₽ × 90 = 6 039,00 ₽».
+func grossOfRow(u library.Unit, n int) string {
+	header := strings.Split(u.Lead[strings.LastIndexByte(u.Lead, '\n')+1:], " | ")
+	cells := strings.Split(u.Text, " | ")
+	for i, hd := range header {
+		l := strings.ToLower(hd)
+		if i < len(cells) && strings.Contains(l, "с ндс") && moneyCellText.MatchString(strings.TrimSpace(cells[i])) {
+			if k, ok := kopecks(strings.TrimSpace(cells[i])); ok {
+				return " " + md.Escape(fmt.Sprintf("С НДС: %s × %d = ", ru.Money(k), n)) + "**" + md.Escape(ru.Money(k*int64(n))) + "**" + md.Escape(".")
+			}
 		}
 	}
 	return ""
