@@ -1037,3 +1037,19 @@ func TestDocumentSet5Classes(t *testing.T) {
 		{"лизинговый платеж за ноябрь до какого числа", "не позднее **13.11.2026** (15-е число месяца 11.2026; 15.11.2026 — выходной, по п. 3.6 срок — предшествующий рабочий день", "расчёт по п. 3.9"},
 	})
 }
+
+// A month alone after a question that asked an amount and its term («а декабрь» after «за
+// ноябрь клининг сколько и до какого платим») asks both of that month: each in its wording.
+func TestDocumentSet5MonthFollowUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads the fifth set")
+	}
+	a := docsetAgent(t, "", docsetFilesIn(t, docset5Dir), 29800)
+	me := Request{UserID: 29800, ChatID: 29801}
+	first := ask(t, a, me, "за ноябрь клининг сколько и до какого платим")
+	wantDocsAnswer(t, "ноябрь", first, "за ноябрь 2026: **128\u00a0100,00\u00a0₽** с НДС", "")
+	wantDocsAnswer(t, "ноябрь", first, "Срок: не позднее **10.12.2026**", "")
+	next := ask(t, a, me, "а декабрь")
+	wantDocsAnswer(t, "а декабрь", next, "за декабрь 2026: **128\u00a0100,00\u00a0₽** с НДС", "")
+	wantDocsAnswer(t, "а декабрь", next, "Срок: не позднее **18.12.2026**", "")
+}

@@ -560,10 +560,14 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if formSum != "" {
 		kept = formUnits
 	}
-	if due != "" && whole == "" && net == "" && pen == "" && asksHowMuch.MatchString(q.Text) {
+	alsoHowMuch := asksHowMuch.MatchString(q.Text) || len(strings.Fields(q.Text)) <= 3 && asksHowMuch.MatchString(q.Continues)
+	if due != "" && whole == "" && net == "" && pen == "" && alsoHowMuch {
 		// «за ноябрь клининг сколько и до какого платим»: the month's payment and its term
 		qq := q
 		qq.Text = askedDeadline.ReplaceAllString(q.Text, " ")
+		if !asksHowMuch.MatchString(qq.Text) {
+			qq.Text += " сколько" // «а декабрь» continues «… сколько и до какого платим»
+		}
 		if total, _ := periodTotalFor(qq, hits, rds, docs); total != "" {
 			due = total + "\n" + due
 		}

@@ -210,7 +210,9 @@ var nthWorkingDay = regexp.MustCompile(`(?i)(?:не\s+позднее|до)\s+(\d
 func dueDayFor(q Question, hits []library.ClauseHit, place func(library.ClauseHit) string, unitsOf func(doc int) []library.Unit) string {
 	// «за ноябрь значит когда» after «агентский отчёт до какого числа сдают»: the follow-up names
 	// the period, the question it continues asked the deadline
-	if q.Now.IsZero() || !askedDeadline.MatchString(q.Text) && !((askedWhen.MatchString(q.Text) || untilWhat.MatchString(q.Text)) && askedDeadline.MatchString(q.Continues)) {
+	// …or «а декабрь» after «за ноябрь клининг сколько и до какого платим»: a month alone
+	elliptical := len(strings.Fields(q.Text)) <= 3 && askedDeadline.MatchString(q.Continues)
+	if q.Now.IsZero() || !askedDeadline.MatchString(q.Text) && !((askedWhen.MatchString(q.Text) || untilWhat.MatchString(q.Text) || elliptical) && askedDeadline.MatchString(q.Continues)) {
 		return ""
 	}
 	p, ok := termMonth(q.Text, q.Now) // «январскую аренду когда платим»: the January to come
