@@ -523,7 +523,16 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	}
 	who, named := partiesFor(q, kept, rds)
 	sched, scheduled := scheduleFor(q, hits, cds)
-	if scheduled {
+	if scheduled && sched.appendix {
+		// an appendix's schedule: the rows the period selects, each quoted with the header
+		kept = kept[:0:0]
+		for _, r := range sched.all {
+			if sched.rows[r.Index] && len(kept) < tableRows {
+				kept = append(kept, library.ClauseHit{Doc: sched.doc, Unit: r})
+			}
+		}
+		sched.rows = nil
+	} else if scheduled {
 		h := kept[0]
 		h.Doc, h.Unit = sched.doc, sched.of
 		kept = []library.ClauseHit{h} // the schedule's clause, with the rows the period selects

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/library"
@@ -24,6 +26,9 @@ type schedule struct {
 	of   library.Unit   // the clause that introduces the table
 	doc  int            // the document, as in ClauseHit.Doc
 	all  []library.Unit // the table's rows
+	// appendix: no clause introduces the table (an appendix's schedule): its selected rows are
+	// quoted each with the header, not under a clause.
+	appendix bool
 }
 
 // scheduleWeaker: the schedule's unit may score this share of the best one.
@@ -78,14 +83,44 @@ func scheduleFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc) 
 			break
 		}
 	}
-	if intro.Index < 0 {
-		return schedule{}, false
+	appendix := false
+	if intro.Index < 0 || datedRowsOf(cds[h.Doc].Units, intro) < 2 {
+		h, intro = library.ClauseHit{}, library.Unit{Index: -1}
+		// A table no clause introduces — an appendix's «График лизинговых платежей»: the best
+		// dated row's table, read from its first row
+		for _, c := range hits {
+			if c.Score < hits[0].Score*scheduleWeaker {
+				break
+			}
+			if c.Doc == hits[0].Doc && c.Unit.Kind == library.UnitRow && c.Unit.Clause == "" && rowDate.MatchString(c.Unit.Text) && paymentTable(c.Unit) {
+				h, intro, appendix = c, c.Unit, true
+				break
+			}
+		}
+		if !appendix && strings.Contains(strings.ToLower(q.Text), "график") {
+			// «сколько по графику лизинга платим»: the table headed «График …» of the best
+			// hit's document, however its rows scored
+			for _, u := range cds[hits[0].Doc].Units {
+				if u.Kind == library.UnitRow && u.Clause == "" && rowDate.MatchString(u.Text) && paymentTable(u) {
+					h, intro, appendix = library.ClauseHit{Doc: hits[0].Doc, Unit: u, Score: hits[0].Score}, u, true
+					break
+				}
+			}
+		}
+		if !appendix {
+			return schedule{}, false
+		}
+		us := cds[h.Doc].Units
+		for intro.Index > 0 && us[intro.Index-1].Kind == library.UnitRow && us[intro.Index-1].Lead == intro.Lead {
+			intro = us[intro.Index-1]
+		}
+		intro.Index-- // the rows from intro's own on
 	}
 	us := cds[h.Doc].Units
 	var rows []library.Unit
 	var due []time.Time
 	for _, r := range us[min(intro.Index+1, len(us)):] {
-		if r.Kind != library.UnitRow || r.Clause != intro.Number {
+		if r.Kind != library.UnitRow || !appendix && r.Clause != intro.Number || appendix && (r.Clause != "" || r.Lead != h.Unit.Lead) {
 			break
 		}
 		m := rowDate.FindStringSubmatch(r.Text)
@@ -101,8 +136,15 @@ func scheduleFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc) 
 	if len(rows) < 2 {
 		return schedule{}, false
 	}
-	s := schedule{rows: map[int]bool{}, of: intro, doc: h.Doc, all: rows}
+	s := schedule{rows: map[int]bool{}, of: intro, doc: h.Doc, all: rows, appendix: appendix}
 	where := "п. " + intro.Number
+	if appendix {
+		s.of = h.Unit
+		where = "таблица"
+		if sec := strings.TrimSpace(h.Unit.Section); sec != "" {
+			where = "«" + upperFirstRune(strings.ToLower(sec)) + "»"
+		}
+	}
 	if asksLastRow.MatchString(q.Text) {
 		// «когда последний платёж по займу»: the schedule's last row
 		last := len(rows) - 1
@@ -132,6 +174,9 @@ func scheduleFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc) 
 		return s, true
 	}
 	p, ok := periodOf(q.Text, q.Now)
+	if m, isMonth := termMonth(q.Text, q.Now); ok && isMonth && p.Kind == ru.KindMonth {
+		p = m // «платеж за январь» in December: the January to come, as a schedule runs ahead
+	}
 	if !ok && q.Continues != "" {
 		p, ok = periodOf(q.Continues, q.Now)
 	}
@@ -221,27 +266,61 @@ func periodOf(text string, now time.Time) (ru.Period, bool) {
 // column whose header names a sum, not a balance.
 func columnTotal(rows []library.Unit) (int64, bool) {
 	header := strings.Split(rows[0].Lead[strings.LastIndexByte(rows[0].Lead, '\n')+1:], " | ")
-	col := -1
-	for i, h := range header {
-		if amountColumn.MatchString(h) && !strings.Contains(strings.ToLower(h), "остат") {
-			col = i
+	// the first column of sums whose every cell is one («Вид платежа» is a column of words)
+	for col, h := range header {
+		if !amountColumn.MatchString(h) || strings.Contains(strings.ToLower(h), "остат") {
+			continue
+		}
+		var total int64
+		ok := true
+		for _, r := range rows {
+			cells := strings.Split(r.Text, " | ")
+			if col >= len(cells) {
+				ok = false
+				break
+			}
+			k, good := kopecks(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(cells[col]), "₽")))
+			if !good {
+				ok = false
+				break
+			}
+			total += k
+		}
+		if ok {
+			return total, true
+		}
+	}
+	return 0, false
+}
+
+// scheduleHeader: a payment schedule's column of due dates («Срок уплаты (не позднее)», «Дата
+// платежа»).
+var scheduleHeader = regexp.MustCompile(`(?i)(срок|дата)\p{L}*\s+(уплат|оплат|платеж|платёж|погашен|возврат)`)
+
+// paymentTable reports whether a row no clause introduces is one of a payment schedule: its
+// section says «график», or its header has a column of due dates — not an act of
+// reconciliation's dated operations.
+func paymentTable(u library.Unit) bool {
+	return strings.Contains(strings.ToLower(u.Section), "график") && !strings.Contains(strings.ToLower(u.Section), "сверк") ||
+		scheduleHeader.MatchString(u.Lead[strings.LastIndexByte(u.Lead, '\n')+1:])
+}
+
+// datedRowsOf counts the dated rows of the table clause intro introduces.
+func datedRowsOf(us []library.Unit, intro library.Unit) int {
+	n := 0
+	for _, r := range us[min(intro.Index+1, len(us)):] {
+		if r.Kind != library.UnitRow || r.Clause != intro.Number {
 			break
 		}
-	}
-	if col < 0 {
-		return 0, false
-	}
-	var total int64
-	for _, r := range rows {
-		cells := strings.Split(r.Text, " | ")
-		if col >= len(cells) {
-			return 0, false
+		if rowDate.MatchString(r.Text) {
+			n++
 		}
-		k, ok := kopecks(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(cells[col]), "₽")))
-		if !ok {
-			return 0, false
-		}
-		total += k
 	}
-	return total, true
+	return n
+}
+
+// upperFirstRune is s with its first letter in upper case («График лизинговых платежей»).
+func upperFirstRune(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[size:]
 }
