@@ -7,8 +7,10 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math/big"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -353,25 +355,24 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 	}
 	pen, penHit := penaltyFor(q, penOf, placeOf, monthly)
-	if pen == "" && len(penOf) > 0 && askedAmount(strings.ToLower(q.Text), -1) == nil {
+	if pen == "" && len(penOf) > 0 && askedPenalty.MatchString(strings.ToLower(q.Text)) && askedAmount(strings.ToLower(q.Text), -1) == nil {
 		// «сдал кровлю на 9 дней позже, какую неустойку»: a penalty «от стоимости этапа» of the
 		// stage the question names, its cost from the table's row
-		for _, h := range penOf {
-			if !rowCostBase.MatchString(h.Unit.Text) || !dailyRate.MatchString(h.Unit.Text) {
-				continue
-			}
-			cost, row, ok := rowCost(q, hits, h.Doc)
-			if ok {
-				qq := q
-				qq.Text = q.Text + " сумма " + strings.NewReplacer(" ", "", "\u00a0", "").Replace(cost)
-				if line, ph := penaltyFor(qq, []library.ClauseHit{h}, placeOf, nil); line != "" {
-					k, _ := kopecks(cost)
-					pen, penHit = md.Escape("Стоимость «"+rowLabel(row.Unit)+"» — "+ru.Money(k)+" ("+placeOf(row)+"). ")+line, ph
+		if dm := askedDays.FindStringSubmatch(strings.ToLower(q.Text)); dm != nil {
+			days, _ := strconv.Atoi(dm[1])
+			for _, h := range penOf {
+				if !rowCostBase.MatchString(h.Unit.Text) || !dailyRate.MatchString(h.Unit.Text) {
+					continue
 				}
+				if k, row, ok := rowCost(q, hits, h.Doc); ok && days > 0 {
+					line := penaltyLine(h, big.NewRat(k, 100), days, "", placeOf)
+					pen, penHit = md.Escape("Стоимость «"+rowLabel(row.Unit)+"» — "+ru.Money(k)+" ("+placeOf(row)+"). ")+line, h
+				}
+				break
 			}
-			break
 		}
 	}
+
 	latePaid := false // computed from the month's term, its payment and the day paid: whatever the coverage
 	if pen == "" {
 		// «а максимум сколько могут насчитать» after a penalty: the clause's cap on the same sum
@@ -570,14 +571,12 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		kept = formUnits
 	}
 	alsoHowMuch := asksHowMuch.MatchString(q.Text) || len(strings.Fields(q.Text)) <= 3 && asksHowMuch.MatchString(q.Continues)
-	if due != "" && whole == "" && net == "" && pen == "" && alsoHowMuch {
-		// «за ноябрь клининг сколько и до какого платим»: the month's payment and its term
-		qq := q
-		qq.Text = askedDeadline.ReplaceAllString(q.Text, " ")
-		if !asksHowMuch.MatchString(qq.Text) {
-			qq.Text += " сколько" // «а декабрь» continues «… сколько и до какого платим»
-		}
-		if total, _ := periodTotalFor(qq, hits, rds, docs); total != "" {
+	lower := strings.ToLower(q.Text)
+	if due != "" && whole == "" && net == "" && pen == "" && interest == "" && alsoHowMuch &&
+		!askedPenalty.MatchString(lower) && !asksInterest.MatchString(q.Text) && !countsOther.MatchString(lower) && !asksChange.MatchString(q.Text) {
+		// «за ноябрь клининг сколько и до какого платим» (or «а декабрь» after it): the month's
+		// payment and its term
+		if total, _ := periodTotalOf(q, hits, rds, docs, false); total != "" {
 			due = total + "\n" + due
 		}
 	}

@@ -156,28 +156,41 @@ func penaltyFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 			}
 			base, from = big.NewRat(k, 100), " — от ежемесячного платежа по "+where
 		}
-		rate, ok := new(big.Rat).SetString(strings.ReplaceAll(m[1], ",", "."))
-		if !ok {
-			continue
+		if line := penaltyLine(h, base, days, from, place); line != "" {
+			return line, h
 		}
-		pct := new(big.Rat).Quo(rate, big.NewRat(100, 1))
-		sum := new(big.Rat).Mul(base, pct)
-		sum.Mul(sum, big.NewRat(int64(days), 1))
-		esc := md.Escape
-		head := esc(fmt.Sprintf("Пени: %s × %s %% × %d дн. = ", ru.Money(ru.Kopecks(base)), m[1], days))
-		line := head + "**" + esc(ru.Money(ru.Kopecks(sum))) + "**"
-		if c := rateCap.FindStringSubmatch(h.Unit.Text); c != nil {
-			if cr, ok := new(big.Rat).SetString(strings.ReplaceAll(c[1], ",", ".")); ok {
-				limit := new(big.Rat).Mul(base, new(big.Rat).Quo(cr, big.NewRat(100, 1)))
-				if sum.Cmp(limit) > 0 {
-					line = head + esc(fmt.Sprintf("%s, но не более %s %% — ", ru.Money(ru.Kopecks(sum)), c[1])) +
-						"**" + esc(ru.Money(ru.Kopecks(limit))) + "**"
-				}
-			}
-		}
-		return line + " " + esc("(расчёт по "+place(h)+from+")."), h
 	}
 	return "", library.ClauseHit{}
+}
+
+// penaltyLine is the line (Markdown) that computes the daily penalty clause h charges on base for
+// days, capped as the clause caps it; from says where the base comes from (" — от …"), when not
+// from the question; "" when h states no daily rate.
+func penaltyLine(h library.ClauseHit, base *big.Rat, days int, from string, place func(library.ClauseHit) string) string {
+	m := dailyRate.FindStringSubmatch(h.Unit.Text)
+	if m == nil {
+		return ""
+	}
+	rate, ok := new(big.Rat).SetString(strings.ReplaceAll(m[1], ",", "."))
+	if !ok {
+		return ""
+	}
+	pct := new(big.Rat).Quo(rate, big.NewRat(100, 1))
+	sum := new(big.Rat).Mul(base, pct)
+	sum.Mul(sum, big.NewRat(int64(days), 1))
+	esc := md.Escape
+	head := esc(fmt.Sprintf("Пени: %s × %s %% × %d дн. = ", ru.Money(ru.Kopecks(base)), m[1], days))
+	line := head + "**" + esc(ru.Money(ru.Kopecks(sum))) + "**"
+	if c := rateCap.FindStringSubmatch(h.Unit.Text); c != nil {
+		if cr, ok := new(big.Rat).SetString(strings.ReplaceAll(c[1], ",", ".")); ok {
+			limit := new(big.Rat).Mul(base, new(big.Rat).Quo(cr, big.NewRat(100, 1)))
+			if sum.Cmp(limit) > 0 {
+				line = head + esc(fmt.Sprintf("%s, но не более %s %% — ", ru.Money(ru.Kopecks(sum)), c[1])) +
+					"**" + esc(ru.Money(ru.Kopecks(limit))) + "**"
+			}
+		}
+	}
+	return line + " " + esc("(расчёт по "+place(h)+from+").")
 }
 
 // weDelayPaying: the question is about the asker paying late («если просрочим абонентку»,

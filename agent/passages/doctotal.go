@@ -94,22 +94,20 @@ func docTotalFor(q Question, hits []library.ClauseHit, rds []*readDoc, docs []do
 			name = strings.TrimSpace(scope[0].Section) + " (" + d.Meta.Title + ")"
 		}
 		esc := md.Escape
-		vat := ru.Money(t.vat)
+		byRate := "" // « (по ставке 10 % — …, по ставке 22 % — …)» when the form charges several
 		if len(t.rates) > 1 {
 			var parts []string
 			for _, r := range t.rates {
 				parts = append(parts, "по ставке "+r.rate+" — "+ru.Money(r.k))
 			}
-			vat += " (" + strings.Join(parts, ", ") + ")"
+			byRate = " (" + strings.Join(parts, ", ") + ")"
 		}
+		vat := ru.Money(t.vat) + byRate
 		var line string
 		switch {
 		case vatOnly.MatchString(q.Text) && !withVAT.MatchString(q.Text) && !withoutVAT.MatchString(q.Text) && t.vat > 0:
-			line = esc("НДС по «"+name+"»: ") + "**" + esc(ru.Money(t.vat)) + "**"
-			if len(t.rates) > 1 {
-				line += esc(strings.TrimPrefix(vat, ru.Money(t.vat)))
-			}
-			line += esc(fmt.Sprintf(" (без НДС %s, с НДС %s).", ru.Money(t.net), ru.Money(t.gross)))
+			line = esc("НДС по «"+name+"»: ") + "**" + esc(ru.Money(t.vat)) + "**" + esc(byRate) +
+				esc(fmt.Sprintf(" (без НДС %s, с НДС %s).", ru.Money(t.net), ru.Money(t.gross)))
 		case withoutVAT.MatchString(q.Text):
 			line = esc("«"+name+"» без НДС: ") + "**" + esc(ru.Money(t.net)) + "**" + esc(fmt.Sprintf(" (НДС %s, с НДС %s).", vat, ru.Money(t.gross)))
 		default:

@@ -111,8 +111,7 @@ func sinceStems(q string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) }) {
 		r := []rune(w)
-		if len(r) < 4 || sinceStop[w] || strings.HasPrefix(w, "допник") || strings.HasPrefix(w, "соглашен") || strings.HasPrefix(w, "договор") ||
-			strings.HasPrefix(w, "действ") || strings.HasPrefix(w, "вступ") || strings.HasPrefix(w, "подорож") || strings.HasPrefix(w, "измен") || strings.HasPrefix(w, "нов") {
+		if len(r) < 4 || sinceStop[w] || slices.ContainsFunc(sinceStopStems, func(p string) bool { return strings.HasPrefix(w, p) }) {
 			continue
 		}
 		out = append(out, string(r[:min(len(r), 5)]))
@@ -138,6 +137,10 @@ func speaksOf(text string, stems []string) bool {
 
 // role: the ending of a party's role («арендатор», «арендодатель», «поставщик», «заказчик»).
 var role = regexp.MustCompile(`(тор|тель|щик|чик)(а|у|ом|е|ы|ов|ам|ами|ах)?$`)
+
+// sinceStopStems open the words of how a change is asked about, in any form («допника»,
+// «действует», «подорожала», «новая»).
+var sinceStopStems = []string{"допник", "соглашен", "договор", "действ", "вступ", "подорож", "измен", "нов"}
 
 var sinceStop = map[string]bool{"какого": true, "какой": true, "какая": true, "числа": true, "число": true, "даты": true, "дата": true, "когда": true,
 	"откогда": true, "силу": true, "момента": true, "месяца": true, "начинается": true, "начинает": true, "поменялась": true, "поменялся": true, "повысилась": true}

@@ -45,8 +45,17 @@ func periodTotalFor(q Question, hits []library.ClauseHit, rds []*readDoc, docs [
 	lower := strings.ToLower(q.Text)
 	// «абонентская плата за октябрь»: a month and the payment's clause first ask its amount too
 	implicit := !asksHowMuch.MatchString(q.Text) && !together.MatchString(q.Text)
-	if len(hits) == 0 || implicit && interrogative.MatchString(q.Text) || asksTermOf.MatchString(q.Text) ||
+	if implicit && interrogative.MatchString(q.Text) || asksTermOf.MatchString(q.Text) ||
 		askedPenalty.MatchString(lower) || asksInterest.MatchString(q.Text) || countsOther.MatchString(lower) || asksChange.MatchString(q.Text) {
+		return "", nil
+	}
+	return periodTotalOf(q, hits, rds, docs, implicit)
+}
+
+// periodTotalOf is periodTotalFor once the question is known to ask the amount (implicit: by a
+// month and the payment's clause alone, which must then be the best hit).
+func periodTotalOf(q Question, hits []library.ClauseHit, rds []*readDoc, docs []docstore.Doc, implicit bool) (string, []library.ClauseHit) {
+	if len(hits) == 0 {
 		return "", nil
 	}
 	whole := asksWholeTerm.MatchString(q.Text)
@@ -183,7 +192,7 @@ func periodTotalFor(q Question, hits []library.ClauseHit, rds []*readDoc, docs [
 		if percent != nil && !m.Before(monthStart(indexFrom)) {
 			grown := new(big.Rat).Mul(big.NewRat(a, 100), new(big.Rat).Add(big.NewRat(1, 1), new(big.Rat).Quo(percent, big.NewRat(100, 1))))
 			a = ru.Kopecks(grown)
-			at += fmt.Sprintf(", с индексацией на %s %% с %s — %s", strings.Replace(percent.FloatString(2), ".00", "", 1), indexFrom.Format("02.01.2006"), indexPlace)
+			at += fmt.Sprintf(", с индексацией на %s %% с %s — %s", percentText(percent), indexFrom.Format("02.01.2006"), indexPlace)
 		}
 		if n := len(spans); n > 0 && spans[n-1].k == a && spans[n-1].place == at {
 			spans[n-1].to = m
@@ -201,7 +210,7 @@ func periodTotalFor(q Question, hits []library.ClauseHit, rds []*readDoc, docs [
 		head = "За " + periodName(asked)
 	}
 	if what := paymentName(u.Text, amount); what != "" {
-		head = what + " " + strings.ToLower(head[:len("З")]) + head[len("З"):] // «Базовая арендная плата за 2026 год»
+		head = what + " " + lowerFirst(head) // «Базовая арендная плата за 2026 год»
 	}
 	var b strings.Builder
 	b.WriteString(esc(head+": ") + "**" + esc(ru.Money(total)) + "**")
@@ -295,6 +304,12 @@ func otherMonthly(rds []*readDoc, docs []docstore.Doc, doc int, u library.Unit, 
 func lowerFirst(s string) string {
 	r, size := utf8.DecodeRuneInString(s)
 	return string(unicode.ToLower(r)) + s[size:]
+}
+
+// upperFirst is s with its first letter in upper case («График лизинговых платежей»).
+func upperFirst(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[size:]
 }
 
 // countsOther: «сколько» asks a count of something else than money («сколько дней»).
@@ -394,6 +409,11 @@ func startOf(us []library.Unit) (time.Time, library.Unit, bool) {
 		}
 	}
 	return time.Time{}, library.Unit{}, false
+}
+
+// percentText is a percentage as a document writes it: «5», «2,5».
+func percentText(r *big.Rat) string {
+	return strings.Replace(strings.TrimRight(strings.TrimRight(r.FloatString(2), "0"), "."), ".", ",", 1)
 }
 
 // bothNamed: «X и Y» in a question.

@@ -16,9 +16,9 @@ import (
 var rowCostBase = regexp.MustCompile(`(?i)от\s+стоимости\s+(этапа|партии|позиции|работ|услуг\s+этапа|соответствующ)`)
 
 // rowCost is the cost of the table row of document doc the question names — its cell under a
-// header of cost or sum («Стоимость этапа с НДС, руб.») — and the row; ok is false when no row
-// or more than one is named equally well, or the row states no cost.
-func rowCost(q Question, hits []library.ClauseHit, doc int) (string, library.ClauseHit, bool) {
+// header of cost or sum («Стоимость этапа с НДС, руб.»), in kopecks — and the row; ok is false
+// when no row or more than one is named equally well, or the row states no cost.
+func rowCost(q Question, hits []library.ClauseHit, doc int) (int64, library.ClauseHit, bool) {
 	var rows []library.ClauseHit
 	for _, h := range hits[:min(len(hits), 12)] {
 		if h.Doc == doc && h.Unit.Kind == library.UnitRow && h.Unit.Number != "" {
@@ -26,22 +26,23 @@ func rowCost(q Question, hits []library.ClauseHit, doc int) (string, library.Cla
 		}
 	}
 	if len(rows) == 0 || len(rows) > 1 && rows[1].Score >= rows[0].Score*tiedRows {
-		return "", library.ClauseHit{}, false
+		return 0, library.ClauseHit{}, false
 	}
 	h := rows[0]
 	header := strings.Split(h.Unit.Lead[strings.LastIndexByte(h.Unit.Lead, '\n')+1:], " | ")
 	cells := strings.Split(h.Unit.Text, " | ")
 	if len(header) != len(cells) {
-		return "", library.ClauseHit{}, false
+		return 0, library.ClauseHit{}, false
 	}
 	i := slices.IndexFunc(header, func(hd string) bool {
 		l := strings.ToLower(hd)
 		return (strings.Contains(l, "стоимост") || strings.HasPrefix(l, "сумма")) && !strings.Contains(l, "в т. ч.") && !strings.Contains(l, "в т.ч.")
 	})
 	if i < 0 || !moneyCellText.MatchString(strings.TrimSpace(cells[i])) {
-		return "", library.ClauseHit{}, false
+		return 0, library.ClauseHit{}, false
 	}
-	return strings.TrimSpace(cells[i]), h, true
+	k, ok := kopecks(strings.TrimSpace(cells[i]))
+	return k, h, ok
 }
 
 // rowLabel is how a row is named: its longest cell of words («Устройство кровли из

@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/md"
 	"github.com/finbot/finbot/library"
@@ -93,7 +91,7 @@ func scheduleFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc) 
 				break
 			}
 			if c.Doc == hits[0].Doc && c.Unit.Kind == library.UnitRow && c.Unit.Clause == "" && rowDate.MatchString(c.Unit.Text) && paymentTable(c.Unit) {
-				h, intro, appendix = c, c.Unit, true
+				h, appendix = c, true
 				break
 			}
 		}
@@ -102,7 +100,7 @@ func scheduleFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc) 
 			// hit's document, however its rows scored
 			for _, u := range cds[hits[0].Doc].Units {
 				if u.Kind == library.UnitRow && u.Clause == "" && rowDate.MatchString(u.Text) && paymentTable(u) {
-					h, intro, appendix = library.ClauseHit{Doc: hits[0].Doc, Unit: u, Score: hits[0].Score}, u, true
+					h, appendix = library.ClauseHit{Doc: hits[0].Doc, Unit: u, Score: hits[0].Score}, true
 					break
 				}
 			}
@@ -110,16 +108,16 @@ func scheduleFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc) 
 		if !appendix {
 			return schedule{}, false
 		}
-		us := cds[h.Doc].Units
-		for intro.Index > 0 && us[intro.Index-1].Kind == library.UnitRow && us[intro.Index-1].Lead == intro.Lead {
-			intro = us[intro.Index-1]
-		}
-		intro.Index-- // the rows from intro's own on
 	}
 	us := cds[h.Doc].Units
+	start := intro.Index + 1 // the rows after the clause that introduces them
+	if appendix {
+		for start = h.Unit.Index; start > 0 && us[start-1].Kind == library.UnitRow && us[start-1].Lead == h.Unit.Lead; start-- {
+		} // …or the table's first row
+	}
 	var rows []library.Unit
 	var due []time.Time
-	for _, r := range us[min(intro.Index+1, len(us)):] {
+	for _, r := range us[min(start, len(us)):] {
 		if r.Kind != library.UnitRow || !appendix && r.Clause != intro.Number || appendix && (r.Clause != "" || r.Lead != h.Unit.Lead) {
 			break
 		}
@@ -139,10 +137,9 @@ func scheduleFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc) 
 	s := schedule{rows: map[int]bool{}, of: intro, doc: h.Doc, all: rows, appendix: appendix}
 	where := "п. " + intro.Number
 	if appendix {
-		s.of = h.Unit
-		where = "таблица"
+		s.of, where = h.Unit, "таблица"
 		if sec := strings.TrimSpace(h.Unit.Section); sec != "" {
-			where = "«" + upperFirstRune(strings.ToLower(sec)) + "»"
+			where = "«" + upperFirst(strings.ToLower(sec)) + "»"
 		}
 	}
 	if asksLastRow.MatchString(q.Text) {
@@ -317,10 +314,4 @@ func datedRowsOf(us []library.Unit, intro library.Unit) int {
 		}
 	}
 	return n
-}
-
-// upperFirstRune is s with its first letter in upper case («График лизинговых платежей»).
-func upperFirstRune(s string) string {
-	r, size := utf8.DecodeRuneInString(s)
-	return string(unicode.ToUpper(r)) + s[size:]
 }
