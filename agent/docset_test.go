@@ -1036,6 +1036,9 @@ func TestDocumentSet5Classes(t *testing.T) {
 		{"абонентская плата по клинингу за октябрь", "за октябрь 2026: **116\u00a0900,00\u00a0₽** с НДС (п. 4.1)", ""},
 		{"за декабрь клининг сколько и до какого платим", "за декабрь 2026: **128\u00a0100,00\u00a0₽**", ""},
 		{"в феврале 27 сколько уйдет на лизинг и клининг", "", "за февраль 2027: **"},
+		// a contract the question names by its title is no other contract's sum («за декабрь»
+		// drew the cleaning agreement's clause)
+		{"лизинг за декабрь скока и когда", "", "Абонентская плата за Регулярную уборку за декабрь"},
 		// a schedule's month asked is no list of the rows of a kind; a document the lessor sends by
 		// a day is no day to pay
 		{"лизинговый платеж за январь сколько", "", "«Вид платежа» = «Лизинговый платёж»"},

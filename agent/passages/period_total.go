@@ -68,7 +68,7 @@ func periodTotalOf(q Question, hits []library.ClauseHit, rds []*readDoc, docs []
 		asked = p
 	}
 	doc := contractOf(rds, hits[0].Doc)
-	if doc < 0 || bothNamed.MatchString(q.Text) && namedDocs(rds, hits) > 1 || namesAnother(q.Text, rds, docs, doc) {
+	if doc < 0 || namesAnother(q.Text, rds, docs, doc) {
 		return "", nil // «сколько уйдет на лизинг и клининг»: two contracts asked, one summed would be half
 	}
 	cds := clauseDocs(rds)
@@ -416,42 +416,40 @@ func percentText(r *big.Rat) string {
 	return strings.Replace(strings.TrimRight(strings.TrimRight(r.FloatString(2), "0"), "."), ".", ",", 1)
 }
 
-// bothNamed: «X и Y» in a question.
-var bothNamed = regexp.MustCompile(`(?i)\p{L}\s+и\s+\p{L}`)
-
-// namedDocs counts the contracts the question names by their titles among the best hits (a
-// supplementary agreement counts as its contract).
-func namedDocs(rds []*readDoc, hits []library.ClauseHit) int {
-	var seen []int
-	for _, h := range hits[:min(len(hits), 8)] {
-		if c := contractOf(rds, h.Doc); h.Named && !slices.Contains(seen, c) {
-			seen = append(seen, c)
+// namesAnother reports whether a word of the question opens a word of the title of another
+// contract than doc and none of doc's own (nor of its supplementary agreements' or its parties'
+// names): «лизинг за
+// декабрь» is no question about the cleaning contract the words «за декабрь» drew, nor «лизинг и
+// клининг» one about either alone.
+func namesAnother(q string, rds []*readDoc, docs []docstore.Doc, doc int) bool {
+	titleWords := func(i int) []string {
+		return strings.FieldsFunc(strings.ToLower(docs[i].Meta.Title+" "+rds[i].header.Title), func(c rune) bool { return !unicode.IsLetter(c) })
+	}
+	opens := func(ws []string, stem string) bool {
+		return slices.ContainsFunc(ws, func(w string) bool { return strings.HasPrefix(w, stem) })
+	}
+	var own []string
+	for i := range rds {
+		if contractOf(rds, i) == doc {
+			own = append(own, titleWords(i)...)
 		}
 	}
-	return len(seen)
-}
-
-// andWords: the words «и» joins («на лизинг и клининг»).
-var andWords = regexp.MustCompile(`(?i)(\p{L}{4,})\s+и\s+(\p{L}{4,})`)
-
-// namesAnother reports whether the question joins with «и» a word that opens a word of the title
-// of another contract than doc («лизинг и клининг»): two contracts are asked.
-func namesAnother(q string, rds []*readDoc, docs []docstore.Doc, doc int) bool {
-	var words []string
-	for _, m := range andWords.FindAllStringSubmatch(q, -1) {
-		words = append(words, m[1], m[2])
+	for _, p := range rds[doc].parties {
+		// «складлогистик»: the contract's party, though a price list of it has the name in its title
+		own = append(own, strings.FieldsFunc(strings.ToLower(p.Name), func(c rune) bool { return !unicode.IsLetter(c) })...)
 	}
-	for _, word := range words {
-		r := []rune(strings.ToLower(word))
+	for _, word := range strings.FieldsFunc(strings.ToLower(q), func(c rune) bool { return !unicode.IsLetter(c) }) {
+		r := []rune(word)
+		if len(r) < 4 {
+			continue
+		}
 		stem := string(r[:min(len(r), 5)])
+		if opens(own, stem) {
+			continue
+		}
 		for i := range rds {
-			if i == doc || contractOf(rds, i) == doc {
-				continue
-			}
-			for _, w := range strings.FieldsFunc(strings.ToLower(docs[i].Meta.Title+" "+rds[i].header.Title), func(c rune) bool { return !unicode.IsLetter(c) }) {
-				if strings.HasPrefix(w, stem) {
-					return true
-				}
+			if contractOf(rds, i) != doc && opens(titleWords(i), stem) {
+				return true
 			}
 		}
 	}
