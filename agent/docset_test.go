@@ -1039,6 +1039,10 @@ func TestDocumentSet5Classes(t *testing.T) {
 		// a contract the question names by its title is no other contract's sum («за декабрь»
 		// drew the cleaning agreement's clause)
 		{"лизинг за декабрь скока и когда", "", "Абонентская плата за Регулярную уборку за декабрь"},
+		// no agreement amends the lease: the cleaning one's day is not its, and an agreement's day
+		// names the contract it amends
+		{"когда вступил в силу допник по лизингу", "", "С даты подписания"},
+		{"когда вступил в силу допник по клинингу", "С даты подписания — **23.10.2026** (ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 1 от 23.10.2026 к договору № КЛ-55/2026", ""},
 		// a schedule's month asked is no list of the rows of a kind; a document the lessor sends by
 		// a day is no day to pay
 		{"лизинговый платеж за январь сколько", "", "«Вид платежа» = «Лизинговый платёж»"},

@@ -22,6 +22,8 @@ var (
 	asksSince = regexp.MustCompile(`(?i)(^|[^\p{L}])(с\s+какого\s+(числа|дня|месяца|момента)|с\s+какой\s+даты|с\s+когда|откогда|когда\s+(вступ\p{L}*|начина\p{L}*|подорожа\p{L}*|поменя\p{L}*|измени\p{L}*|повыси\p{L}*))([^\p{L}]|$)`)
 	// asksInForce: the question asks when a document enters into force.
 	asksInForce = regexp.MustCompile(`(?i)вступ\p{L}*\s+в\s+силу|в\s+силу\s+вступ`)
+	// asksSupplement: the question is about a supplementary agreement.
+	asksSupplement = regexp.MustCompile(`(?i)допник|доп\.?\s*соглаш|дополнительн\p{L}*\s+соглаш|(^|[^\p{L}])дс\s*№?\s*\d*([^\p{L}]|$)`)
 	// dearer: the question asks when a price rose.
 	dearer = regexp.MustCompile(`(?i)подорож|дороже|повыс|повыш|выросл|увелич`)
 	// roubles: an amount in roubles («760,00 руб.», «600 118,00 (…) рублей»), not a percentage.
@@ -41,11 +43,16 @@ func effectiveFor(q Question, hits []library.ClauseHit, rds []*readDoc, docs []d
 		return "", library.ClauseHit{}
 	}
 	esc := md.Escape
+	// «допник по лизингу» is no agreement to the cleaning contract, whatever its clauses score
+	other := func(doc int) bool { c := contractOf(rds, doc); return c < 0 || namesAnother(q.Text, rds, docs, c) }
 	if asksInForce.MatchString(q.Text) {
 		for _, h := range hits[:min(len(hits), effectiveHits)] {
-			if d := rds[h.Doc].header.Date; inForceOnSigning.MatchString(h.Unit.Text) && !d.IsZero() {
+			if asksSupplement.MatchString(q.Text) && len(rds[h.Doc].amends) == 0 {
+				continue // «когда вступил в силу допник по лизингу»: the lease's own entry into force is not asked
+			}
+			if d := rds[h.Doc].header.Date; inForceOnSigning.MatchString(h.Unit.Text) && !d.IsZero() && !other(h.Doc) {
 				return esc("С даты подписания — ") + "**" + esc(d.Format("02.01.2006")) + "**" +
-					esc(fmt.Sprintf(" (%s, %s).", amendedBy(rds[h.Doc], docs[h.Doc]), unitPlace(h.Unit, docs[h.Doc].Meta))), h
+					esc(fmt.Sprintf(" (%s%s, %s).", amendedBy(rds[h.Doc], docs[h.Doc]), toContract(rds[h.Doc]), unitPlace(h.Unit, docs[h.Doc].Meta))), h
 			}
 		}
 		return "", library.ClauseHit{}
@@ -54,7 +61,7 @@ func effectiveFor(q Question, hits []library.ClauseHit, rds []*readDoc, docs []d
 	var from []int
 	for _, h := range hits[:min(len(hits), effectiveHits)] {
 		for i, rd := range rds {
-			if len(rd.amends) > 0 && !slices.Contains(from, i) && (i == h.Doc || library.SameNumber(rd.amends[0].Contract, rds[h.Doc].header.Number)) {
+			if len(rd.amends) > 0 && !slices.Contains(from, i) && !other(i) && (i == h.Doc || library.SameNumber(rd.amends[0].Contract, rds[h.Doc].header.Number)) {
 				from = append(from, i)
 			}
 		}
@@ -94,15 +101,23 @@ func effectiveFor(q Question, hits []library.ClauseHit, rds []*readDoc, docs []d
 			clauses = append(clauses, d.am.Clause)
 		}
 		return esc(fmt.Sprintf("Новая редакция п. %s договора действует с ", strings.Join(clauses, ", "))) + "**" + esc(pick[0].am.From.Format("02.01.2006")) + "**" +
-			esc(fmt.Sprintf(" (%s, %s).", amendedBy(rds[pick[0].doc], docs[pick[0].doc]), unitPlace(pick[0].am.Unit, docs[pick[0].doc].Meta))), first
+			esc(fmt.Sprintf(" (%s%s, %s).", amendedBy(rds[pick[0].doc], docs[pick[0].doc]), toContract(rds[pick[0].doc]), unitPlace(pick[0].am.Unit, docs[pick[0].doc].Meta))), first
 	}
 	// different days: each wording with its own, none stated as the answer
 	var b strings.Builder
 	b.WriteString(esc("Новые редакции действуют с разных дат:"))
 	for _, d := range pick {
-		b.WriteString("\n" + esc(fmt.Sprintf("- п. %s договора — с %s (%s, %s);", d.am.Clause, d.am.From.Format("02.01.2006"), amendedBy(rds[d.doc], docs[d.doc]), unitPlace(d.am.Unit, docs[d.doc].Meta))))
+		b.WriteString("\n" + esc(fmt.Sprintf("- п. %s договора — с %s (%s%s, %s);", d.am.Clause, d.am.From.Format("02.01.2006"), amendedBy(rds[d.doc], docs[d.doc]), toContract(rds[d.doc]), unitPlace(d.am.Unit, docs[d.doc].Meta))))
 	}
 	return strings.TrimSuffix(b.String(), ";"), first
+}
+
+// toContract names the contract a supplementary agreement amends: « к договору № КЛ-55/2026».
+func toContract(rd *readDoc) string {
+	if len(rd.amends) == 0 || rd.amends[0].Contract == "" {
+		return ""
+	}
+	return " к договору № " + rd.amends[0].Contract
 }
 
 // sinceStems are the first five letters of the words of a «с какого числа» question that name
