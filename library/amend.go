@@ -16,8 +16,14 @@ type Amendment struct {
 	// Contract is the number of the contract amended («318-П»), as the amending document's
 	// header names it.
 	Contract string
-	// Clause is the clause set anew («2.2»); Text its new wording, without the quotes.
+	// Clause is the clause set anew («2.2»); Text its new wording, without the quotes (for a
+	// row's new price, the unit that sets it).
 	Clause, Text string
+	// Row is, for a new price of a tariff's or a price list's row («тариф по строке 4
+	// «Дезинфекция холодильной камеры» составляет 59,00 рубля за 1 кв. м»), the row's number,
+	// Name the row's name the agreement quotes (may be empty) and Price the new price as
+	// written («59,00»); Clause is empty then.
+	Row, Name, Price string
 	// Unit is the amending document's unit that does it.
 	Unit Unit
 	// From is the first month whose payment the new wording applies to, when the agreement
@@ -58,6 +64,10 @@ func Amendments(us []Unit) []Amendment {
 	for i, u := range us {
 		m := newWording.FindStringSubmatchIndex(u.Text)
 		if m == nil {
+			if am, ok := rowPriceOf(u); ok {
+				am.Contract = contract
+				out = append(out, am)
+			}
 			continue
 		}
 		text, last, ok := quotedFrom(us, i, m[1])
@@ -112,6 +122,48 @@ var (
 	appliesFrom = regexp.MustCompile(`(?i)применя\p{L}*\s+(?:начиная\s+)?с\s+(?:\p{L}+\s+){0,2}(?:платы|платежа|оплаты|части)\s+за\s+(\p{L}+)\s+(\d{4})`)
 	arisingFrom = regexp.MustCompile(`(?i)применя\p{L}*\s+к\s+\p{L}+,?\s+возникш\p{L}*\s+с\s+(` + headerDate.String() + `)`)
 )
+
+// Of names what the amendment sets anew: «п. 4.1 договора», «цену по строке 4 «Дезинфекция
+// холодильной камеры»».
+func (a Amendment) Of() string {
+	if a.Row == "" {
+		return "п. " + a.Clause + " договора"
+	}
+	if a.Name != "" {
+		return "цену по строке " + a.Row + " «" + a.Name + "»"
+	}
+	return "цену по строке " + a.Row
+}
+
+// rowPrice: an agreement's new price of a table's row — «тариф по строке 4 «Дезинфекция
+// холодильной камеры (стены, потолок, стеллажи)» составляет 59,00 рубля за 1 кв. м», «цену
+// по строке 2 установить в размере 1 250,00 руб.» (the row in group 1, its quoted name in 2,
+// the price in 3); rowFrom: the day it holds from, said before it in the unit («с 01 ноября
+// 2026 г. тариф …»).
+var (
+	rowPrice = regexp.MustCompile(`(?i)(?:тариф|цен|стоимост|ставк)\p{L}*\s+(?:по\s+|в\s+)?строк\p{L}*\s+(?:№\s*)?(\d{1,3})(?:\s+(?:приложения|таблицы)[^«»]{0,30}?)?\s*(?:«((?:[^«»]|«[^«»]*»){1,200})»)?\s*,?\s*` +
+		`(?:составляет|составит|устанавлива\p{L}*(?:\s+в\s+размере)?|установить(?:\s+в\s+размере)?|равн\p{L}*)\s+(\d{1,3}(?:[ \x{a0}]\d{3})*,\d{2})`)
+	rowFrom = regexp.MustCompile(`(?i)(?:^|[^\p{L}])с\s+(` + headerDate.String() + `)`)
+)
+
+// rowPriceOf reads u as an agreement's new price of a table's row (rowPrice), with the day it
+// holds from when the unit says it before the price.
+func rowPriceOf(u Unit) (Amendment, bool) {
+	m := rowPrice.FindStringSubmatchIndex(u.Text)
+	if m == nil {
+		return Amendment{}, false
+	}
+	am := Amendment{Row: u.Text[m[2]:m[3]], Price: u.Text[m[6]:m[7]], Text: u.Text, Unit: u}
+	if m[4] >= 0 {
+		am.Name = u.Text[m[4]:m[5]]
+	}
+	if f := rowFrom.FindStringSubmatch(u.Text[:m[0]]); f != nil {
+		if d, ok := firstDate(f[1]); ok {
+			am.From = d
+		}
+	}
+	return am, true
+}
 
 // quotedFrom is the new wording that opens at byte at of us[i].Text (right after its «) and
 // closes at the » that balances it — in the same unit, or in one of the few after it when the

@@ -1,8 +1,8 @@
 package library
 
 import (
-	"cmp"
 	"fmt"
+	"cmp"
 	"maps"
 	"math"
 	"regexp"
@@ -1014,6 +1014,14 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 		doc  int
 		lead string
 	}
+	// «2 часа», «100 м2»: the measure of a quantity the question counts with — every row of a
+	// tariff has one, so it says nothing of which row is asked.
+	measured := map[string]bool{}
+	for _, m := range quantityMeasure.FindAllStringSubmatch(strings.ToLower(q.Text), -1) {
+		for _, t := range clauseTokens(m[1]) {
+			measured[t] = true
+		}
+	}
 	rowHeld := map[int][]string{}
 	tableHeld := map[rowTable][]string{}
 	// The question names a document by its number: a term with digits of the best one's title
@@ -1044,7 +1052,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 				switch {
 				case ut.own[t] || t == "срок" && a.term && ut.limit:
 					// a clause states a term as a period or a date, not with the word «срок»
-					if u.Kind == UnitRow && i < own && ut.own[t] && !titleTerms[di][t] {
+					if u.Kind == UnitRow && i < own && ut.own[t] && !titleTerms[di][t] && !measured[t] && !parameter(t) {
 						ownHeld = append(ownHeld, t)
 					}
 					w := weight[t]
@@ -1272,6 +1280,9 @@ type clauseTerms struct {
 	// any other month it holds dates something («индексируются с 01 января 2027 г.»).
 	forMonth map[string]bool
 }
+
+// quantityMeasure: a figure's measure in a question («2 часа», «35 кв.м», «100 м2»).
+var quantityMeasure = regexp.MustCompile(`\d\s*(\p{L}{1,6}(?:\.\s*\p{L}{1,3})?)(?:[^\p{L}]|$)`)
 
 // askedNoun: the noun a question asks which of («на каких территориях», «какой лимит»).
 var askedNoun = regexp.MustCompile(`(?i)(?:^|[^\p{L}])как(?:ой|ая|ое|ие|их|им|ую|ом|ому|ова|овы|ов)\s+(\p{L}{4,})`)

@@ -1,6 +1,7 @@
 package library
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -123,5 +124,37 @@ func TestAmendmentEffective(t *testing.T) {
 		if am.Clause == "3.2" && (!strings.Contains(am.Text, "257 970,00 рублей в месяц") || !strings.Contains(am.Text, "Кладовая") || !strings.Contains(am.Text, "Офис «Гранит»") || strings.HasSuffix(am.Text, "»")) {
 			t.Errorf("3.2 with its table: %q", am.Text)
 		}
+	}
+}
+
+// An agreement may price a row of the contract's tariff anew («тариф по строке 4 «…» составляет
+// 59,00 рубля»), from a day it names before: the row, its quoted name (quotes inside kept), the
+// price and the day are read; a row named without a price, or a price of no row, is none.
+func TestAmendmentOfRowPrice(t *testing.T) {
+	text := "ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 2\nк Договору № КЛ-55/2026 от 26.01.2026\n\n" +
+		"1. Внести изменения в Приложение № 2 к Договору:\n" +
+		"1.1. с 01 ноября 2026 г. тариф по строке 4 «Дезинфекция холодильной камеры (цех «Север»)» составляет 59,00 рубля за 1 кв. м, в том числе НДС 22 %;\n" +
+		"1.2. цену по строке 7 установить в размере 4 150,00 руб. за смену;\n" +
+		"1.3. дополнить строкой 8: «Разовая уборка — по тарифу строки 3 со скидкой 10 процентов».\n" +
+		"2. Стоимость Услуг составляет 1 000,00 рублей."
+	ams := Amendments(Units(text))
+	type row struct{ row, name, price, from string }
+	var got []row
+	for _, am := range ams {
+		from := ""
+		if !am.From.IsZero() {
+			from = am.From.Format("02.01.2006")
+		}
+		got = append(got, row{am.Row, am.Name, am.Price, from})
+		if am.Contract != "КЛ-55/2026" || am.Clause != "" {
+			t.Errorf("%+v: contract %q, clause %q", am, am.Contract, am.Clause)
+		}
+	}
+	want := []row{{"4", "Дезинфекция холодильной камеры (цех «Север»)", "59,00", "01.11.2026"}, {"7", "", "4 150,00", ""}}
+	if !slices.Equal(got, want) {
+		t.Errorf("row prices = %+v, want %+v", got, want)
+	}
+	if of := ams[0].Of(); of != "цену по строке 4 «Дезинфекция холодильной камеры (цех «Север»)»" {
+		t.Errorf("Of() = %q", of)
 	}
 }

@@ -273,8 +273,12 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		return x.Unit.Index - y.Unit.Index
 	})
 	var b strings.Builder
+	rowBy := map[[2]int]string{} // a row whose price an agreement set anew (asNow): by which
 	placeOf := func(h library.ClauseHit) string {
 		if p := unitPlace(h.Unit, docs[h.Doc].Meta); p != "" {
+			if by, ok := rowBy[[2]int{h.Doc, h.Unit.Index}]; ok {
+				p += " в редакции " + by
+			}
 			return p
 		}
 		return "документу «" + docs[h.Doc].Meta.Title + "»"
@@ -316,6 +320,16 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 						now[i] = c
 					}
 				}
+			}
+			if h.Unit.Kind == library.UnitRow {
+				// «дезинфекция камеры 200 кв м»: the row's price as an agreement set it anew
+				if am, ai, ok := rowAmendmentOf(rds, h); ok && !before(am) && (monthAsked || q.Now.IsZero() || !q.Now.Before(am.From)) {
+					if text, ok := withPrice(h.Unit.Text, am.Price); ok {
+						now[i].Unit.Text = text
+						rowBy[[2]int{h.Doc, h.Unit.Index}] = "«" + amendedBy(rds[ai], docs[ai]) + "», " + unitPlace(am.Unit, docs[ai].Meta)
+					}
+				}
+				continue
 			}
 			if am, _, ok := amendmentOf(rds, h); ok && am.Text != "" {
 				if before(am) {
@@ -871,6 +885,53 @@ func amendmentOf(rds []*readDoc, h library.ClauseHit) (library.Amendment, int, b
 		}
 	}
 	return found, at, ok
+}
+
+// rowAmendmentOf is the agreement's new price of h, a row of a contract's table (by the
+// row's number and, when the agreement quotes it, its name), and the agreement's document.
+func rowAmendmentOf(rds []*readDoc, h library.ClauseHit) (library.Amendment, int, bool) {
+	number := rds[h.Doc].header.Number
+	if h.Unit.Kind != library.UnitRow || number == "" {
+		return library.Amendment{}, 0, false
+	}
+	for i, rd := range rds {
+		for _, am := range rd.amends {
+			if i == h.Doc || am.Row == "" || am.Row != h.Unit.Number || !library.SameNumber(am.Contract, number) {
+				continue
+			}
+			if am.Name != "" && !strings.Contains(strings.ToLower(h.Unit.Text), strings.ToLower(firstWords(am.Name, 2))) {
+				continue // another table's row of that number
+			}
+			return am, i, true
+		}
+	}
+	return library.Amendment{}, 0, false
+}
+
+// firstWords are the first n words of s, as written.
+func firstWords(s string, n int) string {
+	f := strings.Fields(s)
+	return strings.Join(f[:min(n, len(f))], " ")
+}
+
+// withPrice is a row's text with its one amount set to price; ok is false when the row has
+// no amount or several (which one the agreement sets is then not known).
+func withPrice(row, price string) (string, bool) {
+	cells := strings.Split(row, " | ")
+	at := -1
+	for i, c := range cells {
+		if moneyCellText.MatchString(strings.TrimSpace(c)) {
+			if at >= 0 {
+				return "", false
+			}
+			at = i
+		}
+	}
+	if at < 0 {
+		return "", false
+	}
+	cells[at] = price
+	return strings.Join(cells, " | "), true
 }
 
 // asksBefore: the question asks what a clause said before it was amended («до допника»,

@@ -96,18 +96,29 @@ func effectiveFor(q Question, hits []library.ClauseHit, rds []*readDoc, docs []d
 	first := library.ClauseHit{Doc: pick[0].doc, Unit: pick[0].am.Unit}
 	same := !slices.ContainsFunc(pick, func(d dated) bool { return !d.am.From.Equal(pick[0].am.From) })
 	if same {
-		var clauses []string
+		var clauses, rows []string
 		for _, d := range pick {
-			clauses = append(clauses, d.am.Clause)
+			if d.am.Row != "" {
+				rows = append(rows, d.am.Of())
+			} else {
+				clauses = append(clauses, d.am.Clause)
+			}
 		}
-		return esc(fmt.Sprintf("Новая редакция п. %s договора действует с ", strings.Join(clauses, ", "))) + "**" + esc(pick[0].am.From.Format("02.01.2006")) + "**" +
+		what := "Новая редакция п. " + strings.Join(clauses, ", ") + " договора действует с "
+		switch {
+		case len(clauses) == 0:
+			what = "Новую " + strings.Join(rows, ", ") + " применяют с "
+		case len(rows) > 0:
+			what = "Новая редакция п. " + strings.Join(clauses, ", ") + " договора и новую " + strings.Join(rows, ", ") + " применяют с "
+		}
+		return esc(what) + "**" + esc(pick[0].am.From.Format("02.01.2006")) + "**" +
 			esc(fmt.Sprintf(" (%s%s, %s).", amendedBy(rds[pick[0].doc], docs[pick[0].doc]), toContract(rds[pick[0].doc]), unitPlace(pick[0].am.Unit, docs[pick[0].doc].Meta))), first
 	}
 	// different days: each wording with its own, none stated as the answer
 	var b strings.Builder
 	b.WriteString(esc("Новые редакции действуют с разных дат:"))
 	for _, d := range pick {
-		b.WriteString("\n" + esc(fmt.Sprintf("- п. %s договора — с %s (%s%s, %s);", d.am.Clause, d.am.From.Format("02.01.2006"), amendedBy(rds[d.doc], docs[d.doc]), toContract(rds[d.doc]), unitPlace(d.am.Unit, docs[d.doc].Meta))))
+		b.WriteString("\n" + esc(fmt.Sprintf("- %s — с %s (%s%s, %s);", d.am.Of(), d.am.From.Format("02.01.2006"), amendedBy(rds[d.doc], docs[d.doc]), toContract(rds[d.doc]), unitPlace(d.am.Unit, docs[d.doc].Meta))))
 	}
 	return strings.TrimSuffix(b.String(), ";"), first
 }

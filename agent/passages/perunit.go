@@ -23,7 +23,7 @@ var (
 	// perUnitPrice: an amount in roubles, then within a few words what it is per.
 	perUnitPrice = regexp.MustCompile(`(?i)(\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})*(?:,\d{2})?)\s*(?:\([^()]{1,80}\)\s*)?(?:руб\p{L}*\.?|₽)(?:\s*\d{2}\s*коп\p{L}*\.?)?[^.;:]{0,60}?(?:за\s+(?:каждый|каждые|1|один|одни)\s*(?:\([^()]{1,20}\)\s*)?|в\s+)(календарн\p{L}*\s+|рабоч\p{L}*\s+)?(день|дня|сутки|час|км|километр|месяц|кв\.\s*м)`)
 	// askedQuantity: the quantity the question gives: «за 5 дней», «7 часов», «300 км».
-	askedQuantity = regexp.MustCompile(`(?i)(\d{1,4})\s*(дн\p{L}*|день|сут\p{L}*|час\p{L}*|км|километр\p{L}*|месяц\p{L}*|мес\.?|кв\.?\s*м|шт\p{L}*\.?|штук\p{L}*)`)
+	askedQuantity = regexp.MustCompile(`(?i)(\d{1,4})\s*(дн\p{L}*|день|сут\p{L}*|час\p{L}*|км|километр\p{L}*|месяц\p{L}*|мес\.?|кв\.?\s*м|м2|м²|квм|шт\p{L}*\.?|штук\p{L}*)`)
 	// askedMonths: a span of months the question names in words («за год», «за квартал»).
 	askedMonths = regexp.MustCompile(`(?:^|\s)за\s+(год|квартал|полгода|полугодие)(?:\s|$|\?)`)
 	// monthlyPrice: a monthly payment's amount, exact to the kopeck.
@@ -42,6 +42,14 @@ var (
 	limitBefore = regexp.MustCompile(`(?i)(^|\s)(до|от)\s*$`)
 )
 
+// countedThings: a figure with what it counts («2 чел», «2 часа», «170 км»), a date's or an
+// amount's digits aside.
+var countedThings = regexp.MustCompile(`(?i)(?:^|[^\d.,])\d{1,4}\s*(?:-?\s*(?:х|ти|и|ми|ух|ех|ёх))?\s*(?:чел\p{L}*|люд\p{L}*|грузчик\p{L}*|рабоч\p{L}*|сотрудник\p{L}*|машин\p{L}*|смен\p{L}*|дн\p{L}*|день|сут\p{L}*|час\p{L}*|ч\b|км|километр\p{L}*|мес\p{L}*|кв\.?\s*м|м2|м²|шт\p{L}*|штук\p{L}*|раз\p{L}*)`)
+
+// compoundHour: an hour of something, as a tariff's unit cell writes it («маш.-час»,
+// «чел.-ч.»).
+var compoundHour = regexp.MustCompile(`^\p{L}{2,4}\.?\s*-\s*ч(ас)?\.?$`)
+
 var monthsIn = map[string]int{"год": 12, "квартал": 3, "полгода": 6, "полугодие": 6}
 
 // perUnitKind is what a price or a quantity counts: day, hour, km, month, m².
@@ -56,8 +64,10 @@ func perUnitKind(w string) string {
 		return "km"
 	case strings.HasPrefix(w, "мес"):
 		return "month"
-	case strings.HasPrefix(w, "кв"):
+	case strings.HasPrefix(w, "кв"), w == "м2", w == "м²":
 		return "m2"
+	case compoundHour.MatchString(w):
+		return "hour" // «маш.-час», «чел.-ч»: an hour of a machine, of a worker
 	case strings.HasPrefix(w, "шт"):
 		return "piece"
 	}
@@ -79,30 +89,33 @@ func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 	if n <= 0 || kind == "piece" {
 		return piecesFor(q, hits, place) // «5 шт»: the row's prices with and without VAT
 	}
+	if len(countedThings.FindAllString(q.Text, -1)) > 1 {
+		return "" // «грузчики 2 чел на 2 часа»: quantities multiplied, each priced otherwise
+	}
 	for _, h := range hits[:min(len(hits), 2)] {
 		if h.Unit.Kind == library.UnitRow {
 			// A price list's or a tariff's row: «Выездные работы … | час | 2 440,00»: the unit
 			// cell, then the first amount after it (a quantity may stand between).
 			cells := strings.Split(h.Unit.Text, " | ")
 			for i, c := range cells {
-				if perUnitKind(strings.TrimSpace(c)) != kind || len([]rune(strings.TrimSpace(c))) > 5 {
+				if perUnitKind(strings.TrimSpace(c)) != kind || len([]rune(strings.TrimSpace(c))) > 5 && !compoundHour.MatchString(strings.ToLower(strings.TrimSpace(c))) {
 					continue
 				}
-				for _, p := range cells[i+1:] {
-					p = strings.TrimSpace(p)
+				for j := i + 1; j < len(cells); j++ {
+					p := strings.TrimSpace(cells[j])
 					if !moneyCellText.MatchString(p) {
 						continue
 					}
 					if k, ok := kopecks(p); ok {
 						if kind == "km" && bothWays.MatchString(h.Unit.Text) && !bothWays.MatchString(q.Text) && !oneWay.MatchString(q.Text) {
 							// «Оплачивается пробег в обе стороны»: the distance asked is one way
-							return md.Escape(fmt.Sprintf("Оплачивается пробег в обе стороны: %d × 2 = %d км; ", n, 2*n)) + timesLine("", k, 2*n, "", place(h)) + grossOfRow(h.Unit, 2*n)
+							return md.Escape(fmt.Sprintf("Оплачивается пробег в обе стороны: %d × 2 = %d км; ", n, 2*n)) + timesLine("", k, 2*n, "", place(h)) + grossOfRow(h.Unit, 2*n, j)
 						}
 						if least := rowMinimum(h.Unit); least > n {
 							// «мойка окон 35 кв.м» with «Минимальный объём 50 кв. м»: the minimum is paid
-							return md.Escape(fmt.Sprintf("Оплачивается минимальный объём %d вместо %d; ", least, n)) + timesLine("", k, least, "", place(h))
+							return md.Escape(fmt.Sprintf("Оплачивается минимальный объём %d вместо %d; ", least, n)) + timesLine("", k, least, "", place(h)) + grossOfRow(h.Unit, least, j)
 						}
-						return timesLine("", k, n, "", place(h))
+						return timesLine("", k, n, "", place(h)) + grossOfRow(h.Unit, n, j)
 					}
 				}
 				break
@@ -157,13 +170,14 @@ func perUnitFor(q Question, hits []library.ClauseHit, place func(library.ClauseH
 var bothWays = regexp.MustCompile(`(?i)в\s+обе\s+стороны|туда\s+и\s+обратно`)
 
 // grossOfRow is the line (Markdown) that adds a tariff row's price with VAT times n, when the row
-// has a column of it beside the one without: «; с НДС: 67,10 ₽ × 90 = 6 039,00 ₽».
-func grossOfRow(u library.Unit, n int) string {
+// has a column of it beside the one without (priced, the cell counted): «С НДС: 67,10 ₽ × 90 =
+// 6 039,00 ₽».
+func grossOfRow(u library.Unit, n, priced int) string {
 	header := strings.Split(u.Lead[strings.LastIndexByte(u.Lead, '\n')+1:], " | ")
 	cells := strings.Split(u.Text, " | ")
 	for i, hd := range header {
 		l := strings.ToLower(hd)
-		if i < len(cells) && strings.Contains(l, "с ндс") && moneyCellText.MatchString(strings.TrimSpace(cells[i])) {
+		if i < len(cells) && i != priced && strings.Contains(l, "с ндс") && moneyCellText.MatchString(strings.TrimSpace(cells[i])) {
 			if k, ok := kopecks(strings.TrimSpace(cells[i])); ok {
 				return " " + md.Escape(fmt.Sprintf("С НДС: %s × %d = ", ru.Money(k), n)) + "**" + md.Escape(ru.Money(k*int64(n))) + "**" + md.Escape(".")
 			}

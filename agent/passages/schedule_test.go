@@ -222,6 +222,11 @@ func TestPiecesFor(t *testing.T) {
 		{"20 машин на хранение", pallet, ""}, // «машин» is not what the row counts
 		{"в 40 футовике 1800 коробов сколько за разгрузку", tariff("ПР-03 | Разгрузка контейнера 40' навалом (до 1 500 коробов) | контейнер | 15 400,00 | 22% | 18 788,00 | 1"), ""}, // priced per container
 		{"ноутбук hp за 5 дней", hp, ""}, // days count no goods
+		// an hour of a machine or of a worker («маш.-час», «чел.-час») is an hour asked; people
+		// and hours asked together are counted by neither alone
+		{"трактор 5 часов сколько", tariff("СН-01 | Уборка снега трактором | маш.-час | 3\u00a0600,00 | 22% | 4\u00a0392,00 | 3"),
+			"3\u00a0600,00\u00a0₽ × 5 = **18\u00a0000,00\u00a0₽** \\(расчёт: строка 3\\)\\. С НДС: 4\u00a0392,00\u00a0₽ × 5 = **21\u00a0960,00\u00a0₽**\\."},
+		{"грузчики 2 чел на 4 часа сколько", tariff("ДП-01 | Работа грузчика | чел.-час | 720,00 | 22% | 878,40 | 2"), ""},
 	}
 	for _, tt := range tests {
 		if got := perUnitFor(Question{Text: tt.q}, []library.ClauseHit{tt.hit}, place); got != tt.want {
