@@ -1,8 +1,8 @@
 package library
 
 import (
-	"fmt"
 	"cmp"
+	"fmt"
 	"maps"
 	"math"
 	"regexp"
