@@ -181,7 +181,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if len(hits) == 0 {
 		return skill.Reply{}, res, false
 	}
-	hits = countFirst(q, regularFirst(q, hits))
+	hits = namedFirst(q.Text, countFirst(q, regularFirst(q, hits)), func(doc int) string { return cds[doc].Names + " " + rds[doc].header.Title })
 	res.Coverage, res.Named = hits[0].Coverage, hits[0].AnyNamed || library.MentionsKind(q.Text, cds)
 	res.Policy = isPolicy(rds[hits[0].Doc], cds[hits[0].Doc])
 	res.Mentions = library.MentionsKind(q.Text, cds) || hits[0].Named && hits[0].Titled >= 0.5
@@ -885,6 +885,52 @@ func amendmentOf(rds []*readDoc, h library.ClauseHit) (library.Amendment, int, b
 		}
 	}
 	return found, at, ok
+}
+
+// namedFirst: a unit of the document the question names («аванс по подряду когда
+// зачитывается») that scores nearly as well as the best, another document's, and holds as much
+// of the question answers first — the other document's is then no answer (Clauses keeps only
+// the named one's).
+//
+// A document named by a figure of its title only («за 2026 год» and «Акт … ноябрь 2026») is not
+// named so.
+func namedFirst(q string, hits []library.ClauseHit, title func(doc int) string) []library.ClauseHit {
+	if len(hits) < 2 || hits[0].Named || !hits[0].AnyNamed {
+		return hits
+	}
+	for i, h := range hits[1:] {
+		if h.Score < hits[0].Score*weakerClause {
+			break
+		}
+		if h.Named && h.Coverage >= hits[0].Coverage && sharesWord(q, title(h.Doc)) {
+			out := make([]library.ClauseHit, 0, len(hits))
+			out = append(out, h)
+			out = append(out, hits[:i+1]...)
+			return append(out, hits[i+2:]...)
+		}
+	}
+	return hits
+}
+
+// sharesWord reports whether a and b have a word of four letters or more in common, in any
+// form (their first five letters: «подряду» and «ПОДРЯДА»).
+func sharesWord(a, b string) bool {
+	stems := func(s string) map[string]bool {
+		out := map[string]bool{}
+		for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if r := []rune(w); len(r) >= 4 {
+				out[string(r[:min(5, len(r))])] = true
+			}
+		}
+		return out
+	}
+	sb := stems(b)
+	for st := range stems(a) {
+		if sb[st] {
+			return true
+		}
+	}
+	return false
 }
 
 // rowAmendmentOf is the agreement's new price of h, a row of a contract's table (by the
