@@ -1053,6 +1053,10 @@ func TestDocumentSet5Classes(t *testing.T) {
 		{"с какого числа новый тариф на дезинфекцию камер", "Новую цену по строке 4 «Дезинфекция холодильной камеры (стены, потолок, стеллажи)» применяют с **01.11.2026**", ""},
 		// the document the question names answers before another's clause of the same words
 		{"аванс по подряду когда зачитывается", "п. 4.2", "ДОГОВОР ЛИЗИНГА"},
+		// an invoice's title under its requisites is its title: its terms of payment are its clause,
+		// and a month of its date names no document in a follow-up
+		{"срок оплаты по счету 2417", "1. Оплата: 50 % суммы счёта — не позднее 04.12.2026", "срока в них нет"},
+		{"что по счету надо оплатить в декабре", "1. Оплата: 50 % суммы счёта", "ДОГОВОР № КЛ-55/2026"},
 		// a machine-hour's tariff for hours asked, its minimum paid for fewer; the figure and the
 		// measure asked are no words of another row
 		{"снег трактором почистить 2 часа почем", "Оплачивается минимальный объём 3 вместо 2; 3\u00a0600,00\u00a0₽ × 3 = **10\u00a0800,00\u00a0₽**", ""},

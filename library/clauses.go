@@ -493,7 +493,7 @@ func acronym(name string) string {
 func NewClauseDoc(id, names string, units []Unit) ClauseDoc {
 	d := ClauseDoc{ID: id, Names: names, Units: units, terms: make([]clauseTerms, len(units)), companies: companyTerms(units),
 		defined: definedTerms(units), title: ReadHeader(units).Title}
-	d.named = set(clauseTokens(d.Names + " " + firstLine(units) + " " + d.title))
+	d.named = set(clauseTokens(d.Names + " " + firstLine(units) + " " + onPayment.ReplaceAllString(d.title, "$1")))
 	for _, a := range Acronyms(d.Names + " " + d.title) {
 		d.named[a] = true // «прайс итд» for «Прайс Ивановский Текстильный Дом…»
 	}
@@ -504,6 +504,10 @@ func NewClauseDoc(id, names string, units []Unit) ClauseDoc {
 	d.vocab = vocabOf(d.terms)
 	return d
 }
+
+// onPayment: a form's title «СЧЁТ НА ОПЛАТУ»: «на оплату» names no invoice — every payment
+// asked of would name it.
+var onPayment = regexp.MustCompile(`(?i)(сч[её]т)\s+на\s+оплату`)
 
 // tableContext gives a clause that introduces a table («1. Исполнитель оказал, а Заказчик
 // принял следующие услуги:») its rows' terms as context: «какие услуги за ноябрь» is answered
@@ -959,7 +963,9 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	ownNamesNone := true
 	for di := range docs {
 		for _, t := range qt[:own] {
-			if titleTerms[di][t] && !documentWords[t] {
+			// (a month or a figure of a title — «СЧЁТ … от 03 декабря 2026 г.» — dates it: «а
+			// декабрь» names no document)
+			if titleTerms[di][t] && !documentWords[t] && !monthTerms[t] && !parameter(t) {
 				ownNamesNone = false
 			}
 		}
@@ -1105,6 +1111,9 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 				if ut.next[p] || ut.next[[2]string{p[1], p[0]}] { // «без ндс сумма» is «сумма без НДС»
 					s += (weight[p[0]] + weight[p[1]]) / 2
 				}
+			}
+			if u.Kind == UnitText && d.title != "" && u.Text == d.title {
+				content = false // the title line («СЧЁТ НА ОПЛАТУ № 2417 от …») names the document
 			}
 			if !content && u.Kind == UnitText {
 				s *= 0.3 // it only names the document («Приложение № 1 к Договору поставки № 318-П»): no content

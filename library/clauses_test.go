@@ -152,6 +152,13 @@ func TestReadHeader(t *testing.T) {
 	if rec.Date.Format("02.01.2006") != "07.10.2026" {
 		t.Errorf("act of reconciliation header = %+v", rec)
 	}
+	// An invoice's title «СЧЁТ НА ОПЛАТУ № …» under the supplier's requisites and a payment
+	// order's sample (a table of its own): it is the title, with its number and day.
+	inv := ReadHeader(Units("ООО «Завод»\n620000, г. Екатеринбург\n\nОбразец заполнения платёжного поручения\n\n| ИНН 6625016830 | КПП 662501001 |\n|---|---|\n| Получатель: ООО «Завод» | |\n| Банк | БИК 046577 |\n\n" +
+		"СЧЁТ НА ОПЛАТУ № 2417 от 03 декабря 2026 г.\n\nПоставщик: ООО «Завод»\n\n1. Оплата: не позднее 10.12.2026."))
+	if inv.Title != "СЧЁТ НА ОПЛАТУ № 2417 от 03 декабря 2026 г." || inv.Number != "2417" || inv.Date.Format("02.01.2006") != "03.12.2026" {
+		t.Errorf("invoice header = %+v", inv)
+	}
 	if h := ReadHeader(Units("СПРАВКА\nвыдана «31» июня 2026 г.")); !h.Date.IsZero() {
 		t.Errorf("an impossible date read as %v", h.Date)
 	}

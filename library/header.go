@@ -25,7 +25,7 @@ var (
 )
 
 // documentKind is a form's title line: the kind of document and its number.
-var documentKind = regexp.MustCompile(`(?i)^(акт|сч[её]т(-фактура)?|товарная\s+накладная|накладная|универсальный\s+передаточный\s+документ|упд|платёжное\s+поручение|платежное\s+поручение|доверенность|приказ|спецификация)\s+№`)
+var documentKind = regexp.MustCompile(`(?i)^(акт|сч[её]т(-фактура|\s+на\s+оплату)?|товарная\s+накладная|накладная|универсальный\s+передаточный\s+документ|упд|платёжное\s+поручение|платежное\s+поручение|доверенность|приказ|спецификация)\s+№`)
 
 var monthStems = []string{"январ", "феврал", "март", "апрел", "ма", "июн", "июл", "август", "сентябр", "октябр", "ноябр", "декабр"}
 
@@ -49,8 +49,8 @@ func ReadHeader(us []Unit) Header {
 		lines = append(lines, u.Text)
 	}
 	for i, u := range us {
-		if u.Kind == UnitClause || i >= 6 {
-			break
+		if u.Kind == UnitClause || i >= 12 {
+			break // (a form's title may stand under its issuer's requisites and a payment order's sample)
 		}
 		if u.Kind == UnitText && documentKind.MatchString(u.Text) && u.Text != h.Title {
 			h.Title = u.Text // «АКТ № 1187 от 30 ноября 2026 г.» under the issuer's name and address

@@ -899,7 +899,7 @@ func namedFirst(q string, hits []library.ClauseHit, title func(doc int) string) 
 		return hits
 	}
 	for i, h := range hits[1:] {
-		if h.Score < hits[0].Score*weakerClause {
+		if h.Score < hits[0].Score*namedOverOther {
 			break
 		}
 		if h.Named && h.Coverage >= hits[0].Coverage && sharesWord(q, title(h.Doc)) {
@@ -911,6 +911,10 @@ func namedFirst(q string, hits []library.ClauseHit, title func(doc int) string) 
 	}
 	return hits
 }
+
+// namedOverOther is how much lower the named document's unit may score than another's and
+// still answer first (namedFirst).
+const namedOverOther = 0.7
 
 // sharesWord reports whether a and b have a word of four letters or more in common, in any
 // form (their first five letters: «подряду» and «ПОДРЯДА»).

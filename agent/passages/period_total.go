@@ -444,8 +444,8 @@ func namesAnother(q string, rds []*readDoc, docs []docstore.Doc, doc int) bool {
 			continue
 		}
 		stem := string(r[:min(len(r), 5)])
-		if opens(own, stem) {
-			continue
+		if opens(own, stem) || monthWord.MatchString(word) {
+			continue // (a month names a period, though a title dates a form by it)
 		}
 		for i := range rds {
 			if contractOf(rds, i) != doc && opens(titleWords(i), stem) {
@@ -455,6 +455,9 @@ func namesAnother(q string, rds []*readDoc, docs []docstore.Doc, doc int) bool {
 	}
 	return false
 }
+
+// monthWord: a month's name in some form («декабрь», «декабря», «мае»).
+var monthWord = regexp.MustCompile(`^(январ|феврал|март|апрел|май|мая|мае|маю|июн|июл|август|сентябр|октябр|ноябр|декабр)`)
 
 // payStep is a monthly payment from a day on (zero: from the contract's start).
 type payStep struct {
