@@ -751,6 +751,20 @@ func sumsOf(text string) []string {
 	return out
 }
 
+// bound reports whether an amount of text bounds something — a threshold or a limit, «при
+// выручке свыше 2 500 000,00 рублей», «не более 300 000,00 рублей» — rather than states it.
+func bound(text string) bool {
+	for _, at := range firstAmount.FindAllStringIndex(text, -1) {
+		if boundBefore.MatchString(text[max(0, at[0]-30):at[0]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// boundBefore: the words right before a bounding amount.
+var boundBefore = regexp.MustCompile(`(?i)(свыше|превыша\p{L}*|сверх|более|менее|(^|[^\p{L}])(до|от))\s*$`)
+
 // vatBefore: the text before an amount names VAT («в том числе НДС 22 % — »).
 var vatBefore = regexp.MustCompile(`НДС[^.;,]{0,15}$|НДС\s*\d{1,2}\s*%\s*[—–-]?\s*$`)
 
@@ -773,8 +787,8 @@ func amountLead(q Question, hits, kept []library.ClauseHit, rds []*readDoc, plac
 		text = am.Text
 	}
 	amounts := sumsOf(text)
-	if len(amounts) != 1 {
-		return ""
+	if len(amounts) != 1 || bound(text) {
+		return "" // (an amount that bounds something — «при выручке свыше 2 500 000,00 рублей» — is no sum of it)
 	}
 	for _, h := range hits[1:] {
 		if h.Score < best.Score*rivalClause {

@@ -154,3 +154,18 @@ func penaltyOnly(q Question, hits []library.ClauseHit, place func(library.Clause
 	line, _ := penaltyFor(q, hits, place, monthly)
 	return line
 }
+
+// An amount that bounds something is no sum a clause states: a threshold of a revenue, a cap.
+func TestBound(t *testing.T) {
+	for text, want := range map[string]bool{
+		"4.1.2. при выручке за месяц свыше 2 500 000,00 рублей — 7 (семь) процентов от всей суммы выручки за месяц.": true,
+		"5.6. Ответственность ограничена суммой не более 3 000 000,00 рублей.":                                       true,
+		"4.1.1. при выручке за месяц до 2 500 000,00 рублей включительно — 6 процентов;":                             true,
+		"3.1. Цена Договора составляет 4 860 000,00 рублей, в том числе НДС 22 % — 876 393,44 рубля.":                false,
+		"3.2. Ежемесячная арендная плата составляет 185 760,00 рублей.":                                              false,
+	} {
+		if got := bound(text); got != want {
+			t.Errorf("bound(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
