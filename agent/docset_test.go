@@ -1057,6 +1057,11 @@ func TestDocumentSet5Classes(t *testing.T) {
 		// and a month of its date names no document in a follow-up
 		{"срок оплаты по счету 2417", "1. Оплата: 50 % суммы счёта — не позднее 04.12.2026", "срока в них нет"},
 		{"что по счету надо оплатить в декабре", "1. Оплата: 50 % суммы счёта", "ДОГОВОР № КЛ-55/2026"},
+		// a side named by its role in a question of when is no question of who
+		{"когда подрядчик должен закончить работы", "", "**Подрядчик** —"},
+		{"кто подрядчик по ремонту", "**Подрядчик** — ООО «СК Горизонт-Урал»", ""},
+		// a revenue's threshold is no sum of the contract
+		{"сумма договора комиссии", "", "**2\u00a0500\u00a0000,00\u00a0₽** —"},
 		// a machine-hour's tariff for hours asked, its minimum paid for fewer; the figure and the
 		// measure asked are no words of another row
 		{"снег трактором почистить 2 часа почем", "Оплачивается минимальный объём 3 вместо 2; 3\u00a0600,00\u00a0₽ × 3 = **10\u00a0800,00\u00a0₽**", ""},

@@ -15,6 +15,9 @@ import (
 // asksWho: the question asks who a side is («кто», «какая организация», «с кем», «чей»).
 var asksWho = regexp.MustCompile(`(?i)(^|[^\p{L}])(кто|кого|кем|чей|чья|чьё|чье|с\s+кем|как\p{L}*\s+(организаци|компани|фирм|контрагент))`)
 
+// asksNotWho: the question asks when, how much or whether — of a side it names by its role.
+var asksNotWho = regexp.MustCompile(`(?i)(^|[^\p{L}])(когда|сколько|скока|до\s+какого|в\s+какой\s+срок|срок\p{L}*|можно|можем|может|могут|вправе|должен|должна|должно|должны|обязан\p{L}*)([^\p{L}]|$)`)
+
 // asksSigner: the question asks who signed the document («кто подписал», «кто подписывал»).
 var asksSigner = regexp.MustCompile(`(?i)кто\s+(\p{L}+\s+){0,2}подпис|подписант|за\s+подписью\s+кого`)
 
@@ -27,9 +30,9 @@ func partiesFor(q Question, kept []library.ClauseHit, rds []*readDoc) (line stri
 	if len(kept) == 0 || !kept[0].Asked.Party() {
 		return "", false
 	}
-	if kept[0].Asked.Money() && !asksWho.MatchString(q.Text) {
-		// «на какую сумму максимум отвечает исполнитель»: the role is whose amount is asked, not
-		// who the side is
+	if (kept[0].Asked.Money() || asksNotWho.MatchString(q.Text)) && !asksWho.MatchString(q.Text) {
+		// «на какую сумму максимум отвечает исполнитель», «когда подрядчик должен закончить
+		// работы»: the role is whose amount, term or right is asked, not who the side is
 		return "", false
 	}
 	ps := rds[kept[0].Doc].parties
