@@ -705,7 +705,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			vocabs[di] = vocabOf(terms[di])
 		}
 	}
-	qt = withCountries(qt, q.Text, terms)
+	qt, countryShare := withCountries(qt, q.Text, terms)
 	// «обеспечит. платежа»: a word cut short with a dot, a lower-case word after it, is the
 	// documents' word that starts so.
 	for _, m := range abbreviation.FindAllStringSubmatch(q.Text, -1) {
@@ -913,6 +913,9 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	total := 0.0
 	for i, t := range qt {
 		w := math.Log(1 + float64(n)/float64(1+df[t]))
+		if f, ok := countryShare[t]; ok {
+			w *= f
+		}
 		if documentWords[t] {
 			w *= 0.2
 		}

@@ -285,3 +285,15 @@ func TestRankClausesAsAccountantsWrite(t *testing.T) {
 		}
 	}
 }
+
+// A country asked is one word of the question, however many words its name has: «по России»
+// read as «Российская Федерация», «РФ» does not outweigh what is asked of it.
+func TestCountryWeighsAsOneWord(t *testing.T) {
+	doc := NewClauseDoc("p", "Положение о командировках", Units("1. ОБЩИЕ ПОЛОЖЕНИЯ\n\n"+
+		"1.1. Положение устанавливает порядок командировок на территории Российской Федерации и за её пределы в соответствии с Трудовым кодексом РФ и Постановлением Правительства РФ.\n\n"+
+		"4. СУТОЧНЫЕ\n\n4.1. Суточные по РФ выплачиваются в размере 1 500 рублей за каждый день.\n\n4.2. Суточные за рубежом — 3 000 рублей за каждый день.\n"))
+	hits := RankClauses([]ClauseDoc{doc}, ClauseQuestion{Text: "суточные по россии сколько"})
+	if len(hits) == 0 || hits[0].Unit.Number != "4.1" {
+		t.Fatalf("best = %+v, want 4.1", hits)
+	}
+}

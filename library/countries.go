@@ -3,6 +3,7 @@ package library
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/finbot/finbot/library/retrieval"
 )
@@ -98,6 +99,16 @@ func countryTerms(text string) map[int][]string {
 				ts = append(ts, w)
 			}
 		}
+		for _, n := range c.names {
+			// its abbreviation too: a table's header says «Суточные по РФ»
+			if utf8.RuneCountInString(n) <= 3 {
+				for _, w := range retrieval.Tokens(n) {
+					if !slices.Contains(ts, w) {
+						ts = append(ts, w)
+					}
+				}
+			}
+		}
 		out[i] = ts
 	}
 	return out
@@ -120,10 +131,19 @@ var otherCountries = strings.Fields("прочие страны")
 // withCountries returns the question's terms qt with each country text names read as the
 // documents name it: its official name's terms instead of the word asked; when no unit names
 // the country, the row of «прочие страны». terms are the units' terms, by document.
-func withCountries(qt []string, text string, terms [][]clauseTerms) []string {
+//
+// share is, for each term of a country's name, the part of a term's weight it has: a country
+// is one word asked, whether its name has one word or three («Российская Федерация», «РФ»).
+func withCountries(qt []string, text string, terms [][]clauseTerms) (_ []string, share map[string]float64) {
 	cs := countryTerms(text)
 	if len(cs) == 0 {
-		return qt
+		return qt, nil
+	}
+	share = map[string]float64{}
+	for _, ts := range cs {
+		for _, t := range ts {
+			share[t] = 1 / float64(len(ts))
+		}
 	}
 	qt = slices.DeleteFunc(slices.Clone(qt), func(t string) bool { _, ok := countryStems[t]; return ok })
 	named := func(t string) bool {
@@ -152,5 +172,5 @@ func withCountries(qt []string, text string, terms [][]clauseTerms) []string {
 			}
 		}
 	}
-	return qt
+	return qt, share
 }
