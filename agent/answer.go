@@ -471,8 +471,10 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 		}
 	}
 	// One word in common is not «strongly» — unless the message asks a price and the word names
-	// a priced row («сколько стоит бумага»).
-	pricedRow := price && hit.Unit.Kind == library.UnitRow && hit.States.Money() && hit.Coverage >= need
+	// a priced row («сколько стоит бумага») or a priced clause of the document the message names
+	// («сколько стоит поддержка склад про»: 1C keeps no prices, whatever counterparty «склад»
+	// names).
+	pricedRow := price && (hit.Unit.Kind == library.UnitRow || hit.Named) && hit.States.Money() && hit.Coverage >= need
 	// A planner's 1C plan that would only ask back whose loses to a document the message names
 	// («ДС1 к поставке от какого числа»), however few of its words a clause holds.
 	// So does the parser's «документы контрагента» (whose?) to a document the message names

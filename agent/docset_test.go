@@ -995,6 +995,17 @@ func wantDocsAnswer(t *testing.T, q string, ans Answer, want, not string) {
 
 // TestDocumentSet5Classes: classes found on the fifth set's development lines, each asked in
 // words of its own.
+// A price asked of a document the message names is the document's, though a word of it
+// names a 1C counterparty («склад» of ООО «Склад-Сервис»): 1C keeps no prices.
+func TestPriceOfNamedDocumentOver1C(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads the third set")
+	}
+	askDocsCases(t, docset3Dir, 29650, []docsCase{
+		{"сколько стоит поддержка склад про в год", "5.2. Стоимость поддержки составляет 12 % от лицензионного вознаграждения в год — 74 460,00 рубля", "Склад-Сервис"},
+	})
+}
+
 func TestDocumentSet5Classes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("uploads the fifth set")
