@@ -909,6 +909,14 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			ownTerms = ownTerms || df[t] > 0 && !parameter(t) && !monthTerms[t]
 		}
 	}
+	// «аренда за квартал», «абонентка за полгода»: a span to count a payment over, not a subject
+	// («ежеквартально проводят сверку» is no answer to it)
+	spans := map[string]bool{}
+	for _, m := range countedSpan.FindAllStringSubmatch(strings.ToLower(q.Text), -1) {
+		for _, t := range clauseTokens(m[2]) {
+			spans[t] = true
+		}
+	}
 	weight := map[string]float64{}
 	total := 0.0
 	for i, t := range qt {
@@ -929,7 +937,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			w *= altWeight // «…или платим отдельно»: how it may be answered, not what it is about
 		}
 		weight[t] = w
-		if (!ownTerms || i < own) && !parameter(t) && !alt[t] {
+		if (!ownTerms || i < own) && !parameter(t) && !spans[t] && !alt[t] {
 			total += w // a follow-up's coverage is that of its own terms; «4 млн», «10 дней» are its figures
 		}
 	}
@@ -938,8 +946,8 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 	best := 0.0
 	for di := range docs {
 		for _, t := range qt {
-			if titleTerms[di][t] && !documentWords[t] {
-				affinity[di] += weight[t]
+			if titleTerms[di][t] && !documentWords[t] && !spans[t] {
+				affinity[di] += weight[t] // (a span counted over names no act «за 3 квартал»)
 			}
 		}
 		best = max(best, affinity[di])
@@ -1057,7 +1065,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			s, cov, matched, content := 0.0, 0.0, 0, false
 			var ownHeld []string // the question's own terms a row holds in its own cells
 			for i, t := range qt {
-				counts := (!ownTerms || i < own) && !parameter(t)
+				counts := (!ownTerms || i < own) && !parameter(t) && !spans[t]
 				switch {
 				case ut.own[t] || t == "срок" && a.term && ut.limit:
 					// a clause states a term as a period or a date, not with the word «срок»
@@ -1068,7 +1076,7 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 					content = content || !titleTerms[di][t] && !documentWords[t] && !monthTerms[t]
 					if partyTerms[di][t] || titleTerms[di][t] && (strings.ContainsAny(t, "0123456789") || monthTerms[t]) {
 						w *= 0.2 // «Сетевые Решения», «318-П», «акт за ноябрь» say which document, not which of its clauses
-					} else if parameters[t] || forMonth[t] && !ut.forMonth[t] {
+					} else if parameters[t] || spans[t] || forMonth[t] && !ut.forMonth[t] {
 						// «за год», «10 дней»: what the question counts with, not what it is about;
 						// «аренда за январь» and a clause that dates something in January
 						// («индексируются с 01 января») — not one for January («за апрель 2026 г.»)
@@ -1292,6 +1300,10 @@ type clauseTerms struct {
 	// any other month it holds dates something («индексируются с 01 января 2027 г.»).
 	forMonth map[string]bool
 }
+
+// countedSpan: a span of months a payment is counted over («за квартал», «за полгода», «за 3
+// месяца»).
+var countedSpan = regexp.MustCompile(`(^|[^\p{L}])за\s+(квартал|полгода|полугодие|\d{1,2}\s+месяц\p{L}*)([^\p{L}]|$)`)
 
 // quantityMeasure: a figure's measure in a question («2 часа», «35 кв.м», «100 м2»).
 var quantityMeasure = regexp.MustCompile(`\d\s*(\p{L}{1,6}(?:\.\s*\p{L}{1,3})?)(?:[^\p{L}]|$)`)
