@@ -1098,3 +1098,20 @@ func TestDocumentSet5MonthFollowUp(t *testing.T) {
 	wantDocsAnswer(t, "а декабрь", next, "за декабрь 2026: **128\u00a0100,00\u00a0₽** с НДС", "")
 	wantDocsAnswer(t, "а декабрь", next, "Срок: не позднее **18.12.2026**", "")
 }
+
+// A commission's fee set by tiers of the month's revenue, with the additional fee and VAT on
+// top, for the revenue the question gives; «они» in the next message are the commissioner the
+// answer was about; a new revenue after it is counted by the same contract.
+func TestDocumentSet5CommissionDialog(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads the fifth set")
+	}
+	a := docsetAgent(t, "", docsetFilesIn(t, docset5Dir), 29900)
+	me := Request{UserID: 29900, ChatID: 29901}
+	fee := ask(t, a, me, "тобол за ноябрь продал на 2 830 400, сколько комиссионных с ндс")
+	wantDocsAnswer(t, "fee", fee, "2\u00a0830\u00a0400,00\u00a0₽ × (7 % (п. 4.1.2) + 1,5 % (п. 4.2)) = 240\u00a0584,00\u00a0₽ + НДС 22 % 52\u00a0928,48\u00a0₽ (п. 4.3) = **293\u00a0512,48\u00a0₽**", "")
+	when := ask(t, a, me, "когда они нам перечислят деньги")
+	wantDocsAnswer(t, "они", when, "5.3. Комиссионер перечисляет Комитенту выручку", "ДОГОВОР ПОДРЯДА")
+	other := ask(t, a, me, "а если бы выручка была 2 млн")
+	wantDocsAnswer(t, "2 млн", other, "2\u00a0000\u00a0000,00\u00a0₽ × (6 % (п. 4.1.1) + 1,5 % (п. 4.2))", "")
+}

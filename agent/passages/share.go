@@ -55,7 +55,7 @@ func shareFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc, pla
 		if hits[0].Named && h.Doc != hits[0].Doc {
 			continue // the question names the contract: another's share is no answer
 		}
-		if shareOf(h.Unit.Text) && !perDay.MatchString(h.Unit.Text) && (h.Named || sameSubject(q.Text, h.Unit.Text)) {
+		if (shareOf(h.Unit.Text) || tierOf(h.Unit) != nil || leadsTiers(h.Unit, cds[h.Doc].Units)) && !perDay.MatchString(h.Unit.Text) && (h.Named || sameSubject(q.Text, h.Unit.Text+" "+h.Unit.Lead)) {
 			// …of what the question is about: a share of some other sum is no answer to it
 			rule, found = h, true
 			break
@@ -68,7 +68,7 @@ func shareFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc, pla
 				continue
 			}
 			for _, u := range cd.Units {
-				if shareOf(u.Text) && !perDay.MatchString(u.Text) && !shareAbove.MatchString(u.Text) {
+				if (shareOf(u.Text) && !shareAbove.MatchString(u.Text) || leadsTiers(u, cd.Units)) && !perDay.MatchString(u.Text) {
 					if found {
 						return "", library.ClauseHit{} // two documents share: which one is meant?
 					}
@@ -81,8 +81,11 @@ func shareFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc, pla
 	if !found {
 		return "", library.ClauseHit{}
 	}
-	// The contract's rules of the share: the plain one, the one past a threshold, VAT on top.
 	units := cds[rule.Doc].Units
+	if line, use, ok := tieredShare(q, base, rule, units, place); ok {
+		return line, use
+	}
+	// The contract's rules of the share: the plain one, the one past a threshold, VAT on top.
 	plain, above := rule, library.ClauseHit{}
 	var limit *big.Rat
 	for _, u := range units {
@@ -170,3 +173,121 @@ func shareOfMatch(text string) []string {
 
 // shareOf reports whether text sets a share of a sum (not a cap).
 func shareOf(text string) bool { return shareOfMatch(text) != nil }
+
+// A share set by tiers of the sum under a clause that says what it is a share of: «4.1.
+// Вознаграждение … определяется в процентах от выручки …: 4.1.1. при выручке за месяц до
+// 2 500 000,00 рублей включительно — 6 процентов; 4.1.2. при выручке за месяц свыше
+// 2 500 000,00 рублей — 7 процентов от всей суммы выручки».
+var (
+	// tierRate: a tier's bound (group 1: до / свыше …, group 2: the amount) and its share (3).
+	tierRate = regexp.MustCompile(`(?i)^(?:\d{1,2}(?:\.\d{1,3}){1,3}\.?\s*)?при\s+[^—–;]{0,80}?(до|не\s+более|свыше|более|сверх|от)\s+(\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})*,\d{2})[^—–;]{0,80}?[—–-]\s*(\d{1,2}(?:,\d{1,3})?)\s*(?:\([^)]{1,60}\)\s*)?(?:%|процент)`)
+	// tierLead: the clause the tiers complete says the share is of a sum.
+	tierLead = regexp.MustCompile(`(?i)(процент\p{L}*|%)\s+от\s+`)
+	// extraShare: a fee added to it — «дополнительное вознаграждение в размере 1,5 (одной целой
+	// пяти десятых) процента от суммы …».
+	extraShare = regexp.MustCompile(`(?i)дополнительн\p{L}*\s+вознагражден\p{L}*[^.;]{0,60}?(\d{1,2}(?:,\d{1,3})?)\s*(?:\([^)]{1,80}\)\s*)?(?:%|процент)`)
+)
+
+// tier is one tier of a share: the share above (or up to) a bound of the sum.
+type tier struct {
+	above bool
+	bound *big.Rat
+	pct   string
+	unit  library.Unit
+}
+
+// tierOf reads u as a tier of a share (tierRate, under a lead of a share of a sum); nil when
+// it is none.
+func tierOf(u library.Unit) *tier {
+	m := tierRate.FindStringSubmatch(u.Text)
+	if m == nil || !tierLead.MatchString(u.Lead) {
+		return nil
+	}
+	k, ok := kopecks(m[2])
+	if !ok {
+		return nil
+	}
+	w := strings.ToLower(m[1])
+	return &tier{above: w == "свыше" || w == "более" || w == "сверх" || w == "от", bound: big.NewRat(k, 100), pct: m[3], unit: u}
+}
+
+// leadsTiers reports whether u is the clause tiers of a share complete (tierOf).
+func leadsTiers(u library.Unit, units []library.Unit) bool {
+	n := 0
+	for _, o := range units {
+		if o.Lead == u.Text && tierOf(o) != nil {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// tieredShare is shareFor's line for a share set by tiers (tierOf) of the units under rule's
+// lead: the tier the sum falls in, an additional fee of the same contract added (extraShare,
+// when the question asks the whole fee), VAT charged on top; ok is false when rule is no tier.
+func tieredShare(q Question, base *big.Rat, rule library.ClauseHit, units []library.Unit, place func(library.ClauseHit) string) (string, library.ClauseHit, bool) {
+	lead := rule.Unit.Lead
+	if tierOf(rule.Unit) == nil {
+		lead = rule.Unit.Text // the clause the tiers complete
+	}
+	var tiers []*tier
+	for _, u := range units {
+		if t := tierOf(u); t != nil && u.Lead == lead {
+			tiers = append(tiers, t)
+		}
+	}
+	if len(tiers) < 2 {
+		return "", library.ClauseHit{}, false
+	}
+	var use *tier
+	for _, t := range tiers {
+		c := base.Cmp(t.bound)
+		if t.above && c > 0 || !t.above && c <= 0 {
+			if use != nil {
+				return "", library.ClauseHit{}, false // tiers that overlap: which one is not known
+			}
+			use = t
+		}
+	}
+	if use == nil {
+		return "", library.ClauseHit{}, false
+	}
+	esc := md.Escape
+	hit := library.ClauseHit{Doc: rule.Doc, Unit: use.unit}
+	pct, ok := new(big.Rat).SetString(strings.ReplaceAll(use.pct, ",", "."))
+	if !ok {
+		return "", library.ClauseHit{}, false
+	}
+	line := esc(ru.Money(ru.Kopecks(base)) + " × " + use.pct + " % (" + place(hit) + ")")
+	fee := new(big.Rat).Mul(base, new(big.Rat).Quo(pct, big.NewRat(100, 1)))
+	for _, u := range units {
+		m := extraShare.FindStringSubmatch(u.Text)
+		if m == nil || u.Index == use.unit.Index || perDay.MatchString(u.Text) {
+			continue
+		}
+		x, ok := new(big.Rat).SetString(strings.ReplaceAll(m[1], ",", "."))
+		if !ok {
+			continue
+		}
+		// «комиссионные сколько»: the whole fee the contract pays, the additional one too
+		fee.Add(fee, new(big.Rat).Mul(base, new(big.Rat).Quo(x, big.NewRat(100, 1))))
+		line = esc(ru.Money(ru.Kopecks(base))+" × ("+use.pct+" % ("+place(hit)+") + "+m[1]+" % ("+place(library.ClauseHit{Doc: rule.Doc, Unit: u})+"))") +
+			esc(" = "+ru.Money(ru.Kopecks(fee)))
+		break
+	}
+	if !strings.Contains(line, " = ") {
+		line += esc(" = " + ru.Money(ru.Kopecks(fee)))
+	}
+	total := fee
+	for _, u := range units {
+		if v := feeVATOnTop.FindStringSubmatch(u.Text); v != nil {
+			rate := v[1] + v[2]
+			r, _ := new(big.Rat).SetString(rate)
+			vat := new(big.Rat).Mul(fee, new(big.Rat).Quo(r, big.NewRat(100, 1)))
+			total = new(big.Rat).Add(fee, vat)
+			line += esc(" + НДС " + rate + " % " + ru.Money(ru.Kopecks(vat)) + " (" + place(library.ClauseHit{Doc: rule.Doc, Unit: u}) + ")")
+			break
+		}
+	}
+	return "По вашей сумме: " + line + " = **" + esc(ru.Money(ru.Kopecks(total))) + "**" + esc("."), hit, true
+}

@@ -89,3 +89,33 @@ func TestIncreaseCap(t *testing.T) {
 		}
 	}
 }
+
+// A share set by tiers of the sum under the clause that says what it is a share of: the tier
+// the sum falls in, the contract's additional fee added, VAT on top.
+func TestTieredShare(t *testing.T) {
+	lead := "4.1. Вознаграждение Комиссионера определяется в процентах от выручки — стоимости Товара, реализованного за календарный месяц:"
+	commission := library.ClauseDoc{ID: "commission", Units: []library.Unit{
+		{Index: 0, Number: "4.1", Text: lead},
+		{Index: 1, Number: "4.1.1", Lead: lead, Text: "4.1.1. при выручке за месяц до 2 500 000,00 (двух миллионов пятисот тысяч) рублей включительно — 6 (шесть) процентов;"},
+		{Index: 2, Number: "4.1.2", Lead: lead, Text: "4.1.2. при выручке за месяц свыше 2 500 000,00 рублей — 7 (семь) процентов от всей суммы выручки за месяц."},
+		{Index: 3, Number: "4.2", Text: "4.2. За ручательство (делькредере) Комиссионеру выплачивается дополнительное вознаграждение в размере 1,5 (одной целой пяти десятых) процента от выручки."},
+		{Index: 4, Number: "4.3", Text: "4.3. Вознаграждение указано без НДС. НДС по ставке 22 % начисляется на сумму вознаграждения сверх неё."},
+	}}
+	cds := []library.ClauseDoc{commission}
+	place := func(h library.ClauseHit) string { return "п. " + h.Unit.Number }
+	for _, tt := range []struct {
+		q    string
+		unit int
+		want string
+	}{
+		{"продали на 2 830 400, комиссионные сколько", 2, "2 830 400,00 ₽ × (7 % (п. 4.1.2) + 1,5 % (п. 4.2)) = 240 584,00 ₽ + НДС 22 % 52 928,48 ₽ (п. 4.3) = **293 512,48 ₽**"},
+		{"выручка 2,4 млн сколько комиссионеру", 0, "2 400 000,00 ₽ × (6 % (п. 4.1.1) + 1,5 % (п. 4.2)) = 180 000,00 ₽ + НДС 22 % 39 600,00 ₽ (п. 4.3) = **219 600,00 ₽**"},
+		{"выручка ровно 2,5 млн сколько комиссионеру", 1, "2 500 000,00 ₽ × (6 % (п. 4.1.1)"},
+	} {
+		got, _ := shareFor(Question{Text: tt.q}, []library.ClauseHit{{Doc: 0, Unit: commission.Units[tt.unit], Score: 1, Named: true}}, cds, place)
+		got = strings.NewReplacer("\\", "", "\u00a0", " ", "\u202f", " ").Replace(got)
+		if !strings.Contains(got, tt.want) {
+			t.Errorf("%q: %q, want %q", tt.q, got, tt.want)
+		}
+	}
+}

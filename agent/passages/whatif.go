@@ -24,7 +24,9 @@ var (
 	bigFigure = regexp.MustCompile(`(?:^|[\s(])(\d{1,3}(?:[ \x{00a0}]\d{3})+(?:,\d{1,2})?|\d{7,})(?:[^\d.,]|$)`)
 	// asksAmountOf: the question asks what something comes to — an amount, a price, a sum.
 	asksAmountOf = regexp.MustCompile(`(?i)(^|[^\p{L}])(сколько|скольк\p{L}*|скока|скоко|почем|почём|во\s+что|во\s+сколько|стоимост\p{L}*|сумм\p{L}*|` +
-		`выйдет|выходит|обойд\p{L}*|заплат\p{L}*|заплот\p{L}*|платить|будет|посчита\p{L}*|рассчита\p{L}*|было\s+бы|если\s+бы)([^\p{L}]|$)`)
+		`выйдет|выходит|обойд\p{L}*|заплат\p{L}*|заплот\p{L}*|платить|будет|посчита\p{L}*|рассчита\p{L}*|было\s+бы|если\s+бы|` +
+		// a fee named beside the sum it is of («вознаграждение при выручке 3 млн», «какая премия»)
+		`вознагражден\p{L}*|комиссионн\p{L}*|преми\p{L}*)([^\p{L}]|$)`)
 	// docNumberBefore: a number that names a document or a clause («акт 1187», «упд № 1452»).
 	docNumberBefore = regexp.MustCompile(`(?i)(№|n|номер|акт\p{L}*|упд|накладн\p{L}*|сч[её]т\p{L}*|фактур\p{L}*|договор\p{L}*|дог\.?|дс|допник\p{L}*|соглашени\p{L}*|п\.|пункт\p{L}*|заявк\p{L}*|спецификаци\p{L}*)\s*$`)
 )

@@ -157,7 +157,9 @@ func (p *Parser) followUp(s *scan, cur Decision, prev State) (Decision, bool) {
 	}
 	cbr := func(k Kind) bool { return k == KindRate || k == KindKeyRate }
 	if prev.Kind == KindDocs {
-		return docsFollowUp(s, cur, own, prev, cue, subject)
+		// «сколько они нам перечислят и когда» after the commission's fee: «они» are the
+		// document's side the last answer was about
+		return docsFollowUp(s, cur, own, prev, cue || refersBack.MatchString(ru.Fold(in.Text)), subject)
 	}
 	if cur.Rule == "tax_amount" {
 		// «сколько налога на прибыль заплатим за год» after a company's debt: a question of its
@@ -642,6 +644,10 @@ func (s *scan) rawAfterCue() []string {
 
 // followUpCue starts an explicit follow-up: «а по Альфе?», «а в евро?», «и на конец февраля».
 var followUpCue = regexp.MustCompile(`^(а|и|ну а|а если|а что|а теперь|а еще|и еще|тоже|то же самое|также)( |$)`)
+
+// refersBack: a personal pronoun that stands for what the last answer named («они», «ему», «с
+// ними»): the message continues it, whatever subject it asks.
+var refersBack = regexp.MustCompile(`(^|[^\p{L}])(он|она|они|оно|ему|ей|им|их|него|нему|неё|нее|ней|ним|ними)([^\p{L}]|$)`)
 
 // maxFollowUpWords bounds a follow-up: a longer message is a question of its own.
 const maxFollowUpWords = 8
