@@ -1070,6 +1070,8 @@ func TestDocumentSet5Classes(t *testing.T) {
 		// and a month of its date names no document in a follow-up
 		{"срок оплаты по счету 2417", "1. Оплата: 50 % суммы счёта — не позднее 04.12.2026", "срока в них нет"},
 		{"что по счету надо оплатить в декабре", "1. Оплата: 50 % суммы счёта", "ДОГОВОР № КЛ-55/2026"},
+		// who does what is asked: the side a clause names right before it, not every side
+		{"кто страхует машину по лизингу", "**Лизингополучатель** — ООО «Малахит Продукт»", "**Лизингодатель** —"},
 		// a side named by its role in a question of when is no question of who
 		{"когда подрядчик должен закончить работы", "", "**Подрядчик** —"},
 		{"кто подрядчик по ремонту", "**Подрядчик** — ООО «СК Горизонт-Урал»", ""},

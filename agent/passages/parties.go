@@ -3,7 +3,9 @@ package passages
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/md"
@@ -57,7 +59,15 @@ func partiesFor(q Question, kept []library.ClauseHit, rds []*readDoc) (line stri
 		}
 	}
 	named = len(pick) > 0
-	if !named {
+	if !named && asksWho.MatchString(q.Text) {
+		// «кто страхует машину по лизингу»: the side that does what the question asks — the role
+		// a quoted clause names right before the question's own word («Лизингополучатель за свой
+		// счёт страхует»), not every side its best clause names
+		if p, ok := doer(q.Text, kept, rds, ps); ok {
+			pick = []library.Party{p}
+		}
+	}
+	if !named && len(pick) == 0 {
 		u := fold(kept[0].Unit.Lead + " " + kept[0].Unit.Text)
 		at := map[string]int{}
 		for _, p := range ps {
@@ -87,6 +97,51 @@ func partiesFor(q Question, kept []library.ClauseHit, rds []*readDoc) (line stri
 		return "", false
 	}
 	return strings.Join(parts, ";\n") + md.Escape("."), named
+}
+
+// doer is the side of ps that does what q asks who does: in the first of kept (in the best
+// unit's document) that holds a word of the question's own (its first five letters, not a word
+// of the document's sides or title), the role named closest before that word, within the
+// sentence.
+func doer(q string, kept []library.ClauseHit, rds []*readDoc, ps []library.Party) (library.Party, bool) {
+	title := fold(rds[kept[0].Doc].header.Title)
+	var stems []string
+	for _, w := range strings.FieldsFunc(fold(q), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		r := []rune(w)
+		if len(r) < 5 || asksWho.MatchString(w) {
+			continue
+		}
+		st := string(r[:5])
+		if strings.Contains(title, st) || slices.ContainsFunc(ps, func(p library.Party) bool {
+			return strings.Contains(fold(p.Role+" "+p.Name), st)
+		}) {
+			continue // «по лизингу», «рифей»: which document, not what is done
+		}
+		stems = append(stems, st)
+	}
+	for _, h := range kept {
+		if h.Doc != kept[0].Doc {
+			continue
+		}
+		u := fold(h.Unit.Lead + " " + h.Unit.Text)
+		for _, st := range stems {
+			at := strings.Index(u, st)
+			if at < 0 {
+				continue
+			}
+			from := strings.LastIndexAny(u[:at], ".;:") + 1 // the sentence the word stands in
+			best, bestAt := library.Party{}, -1
+			for _, p := range ps {
+				if i := strings.LastIndex(u[from:at], roleStem(p.Role)); i >= 0 && from+i > bestAt {
+					best, bestAt = p, from+i
+				}
+			}
+			if bestAt >= 0 {
+				return best, true
+			}
+		}
+	}
+	return library.Party{}, false
 }
 
 // roleStem is a role as a question may write it in any case: «арендодател», «заемщ».
