@@ -816,6 +816,9 @@ func TestDocumentClauseAnswers(t *testing.T) {
 // source holds is said not to be in the documents, never «не понял вопрос».
 func TestDocumentSet4Classes(t *testing.T) {
 	askDocsCases(t, docset4Dir, 29600, []docsCase{
+		// a form that states no term is paid by the contract it follows («Основание: Договор №
+		// ИТ-08/2026»), counted from the day our side signed it by its e-signature stamp
+		{"акт 1187 до какого оплатить", "по договору № ИТ-08/2026, на основании которого он составлен (п. 3.6): до **16.12.2026** включительно (10 рабочих дн. с даты подписания нашей стороной 02.12.2026", ""},
 		{"до какого числа действует договор поставки", "до 31.12.2027 (п. 7.1)", "п. 3.2"},
 		{"до какого числа действует дог ит", "до 31.01.2027 (с 01.02.2026, 12 месяцев; п. 7.1)", ""},
 		{"ставка доп работ ит", "ДОГОВОР № ИТ-08/2026", "Ключевая ставка"},
@@ -885,6 +888,8 @@ func TestDocumentClauseAnswersNewDocuments(t *testing.T) {
 		t.Skip("uploads the third set")
 	}
 	askDocsCases(t, docset3Dir, 29300, []docsCase{
+		// a form whose contract the user has not uploaded: another contract's term is no answer
+		{"упд 1452 до какого оплатить", "«УПД 1452 от 27.11.2026» составлен по договору № 77/П: загрузите договор", "ТЭ-305/26"},
 		{"постоянную часть по субаренде за декабрь до какого числа платить", "**25.11.2026**", "10.12.2026"}, // as ДС № 2 set 4.3 anew
 		// a month's payment in the wording of that month; an indexation by an index no document
 		// states gives no sum
@@ -935,7 +940,7 @@ func TestDocumentClauseAnswersNewDocuments(t *testing.T) {
 		{"сколько времени на претензию по грузу", "5.6. Претензии по сохранности груза", "3.6."},
 		{"как долго действует лицензия", "до 31.01.2027 (с 01.02.2026, 12 месяцев; п. 3.1)", ""},
 		{"какой процент получает агент", "4.2. Если такие поступления", ""},                                                  // the condition that changes the rate, beside the rate
-		{"упд 1452 получили 03.12 до какого оплатить", "Прямого ответа в ваших документах не нашёл", "уточните контрагента"}, // a form states no term of payment: neither its consignee's line nor 1C's «whose?»
+		{"упд 1452 получили 03.12 до какого оплатить", "Срока оплаты в этом документе не нашёл", "уточните контрагента"}, // a form states no term of payment, its contract is not uploaded: neither its consignee's line nor 1C's «whose?»
 	})
 }
 

@@ -584,6 +584,12 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if formSum != "" {
 		kept = formUnits
 	}
+	if due == "" && pen == "" && formSum == "" && interest == "" {
+		// «акт 1187 до какого оплатить»: a form that states no term is paid by its contract's
+		if line, units := formTermFor(q, rds, docs, hits, placeOf); line != "" {
+			due, kept = line, units
+		}
+	}
 	alsoHowMuch := asksHowMuch.MatchString(q.Text) || len(strings.Fields(q.Text)) <= 3 && asksHowMuch.MatchString(q.Continues)
 	lower := strings.ToLower(q.Text)
 	if due != "" && whole == "" && net == "" && pen == "" && interest == "" && alsoHowMuch &&
