@@ -939,7 +939,7 @@ func TestDocumentClauseAnswersNewDocuments(t *testing.T) {
 		{"как долго можно предъявить претензию за повреждённый груз", "5.6. Претензии по сохранности груза", "контрагента"}, // «долго» is no debt, and asks a duration, not money
 		{"сколько времени на претензию по грузу", "5.6. Претензии по сохранности груза", "3.6."},
 		{"как долго действует лицензия", "до 31.01.2027 (с 01.02.2026, 12 месяцев; п. 3.1)", ""},
-		{"какой процент получает агент", "4.2. Если такие поступления", ""},                                                  // the condition that changes the rate, beside the rate
+		{"какой процент получает агент", "4.2. Если такие поступления", ""},                                              // the condition that changes the rate, beside the rate
 		{"упд 1452 получили 03.12 до какого оплатить", "Срока оплаты в этом документе не нашёл", "уточните контрагента"}, // a form states no term of payment, its contract is not uploaded: neither its consignee's line nor 1C's «whose?»
 	})
 }
