@@ -818,6 +818,8 @@ func TestDocumentSet4Classes(t *testing.T) {
 	askDocsCases(t, docset4Dir, 29600, []docsCase{
 		// a form that states no term is paid by the contract it follows («Основание: Договор №
 		// ИТ-08/2026»), counted from the day our side signed it by its e-signature stamp
+		// when a form was signed: each side's day by its e-signature stamp, the side asked bold
+		{"когда мы подписали акт 1187", "ООО «Северная Мануфактура», Кузьмин Павел Сергеевич, генеральный директор (наша сторона) — **02.12.2026**", ""},
 		{"акт 1187 до какого оплатить", "по договору № ИТ-08/2026, на основании которого он составлен (п. 3.6): до **16.12.2026** включительно (10 рабочих дн. с даты подписания нашей стороной 02.12.2026", ""},
 		{"до какого числа действует договор поставки", "до 31.12.2027 (п. 7.1)", "п. 3.2"},
 		{"до какого числа действует дог ит", "до 31.01.2027 (с 01.02.2026, 12 месяцев; п. 7.1)", ""},
