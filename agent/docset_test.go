@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -116,44 +115,16 @@ func docsetSet(t *testing.T, path string) []docsetLine {
 // numeric cells.
 func docsetFiles(t testing.TB) []File { return docsetFilesIn(t, docsetDir) }
 
-// docsetFilesIn returns the documents of the set in dir.
+// docsetFilesIn returns the documents of the set in dir (testdocs.SetFiles).
 func docsetFilesIn(t testing.TB, dir string) []File {
 	t.Helper()
-	var files []File
-	for _, r := range readTSV(t, filepath.Join(dir, "manifest.tsv")) {
-		src, as, title := r[0], r[1], r[2]
-		raw, err := os.ReadFile(filepath.Join(dir, src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var data []byte
-		switch as {
-		case "docx":
-			data = testdocs.DOCXText(string(raw))
-		case "pdf", "pdf-scan":
-			data = testdocs.PDFText(strings.TrimSuffix(title, ".pdf"), string(raw))
-		case "xlsx":
-			var rows [][]any
-			for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-				var row []any
-				for _, c := range strings.Split(line, "\t") {
-					if n, err := strconv.ParseFloat(c, 64); err == nil && i > 0 {
-						row = append(row, n)
-					} else {
-						row = append(row, c)
-					}
-				}
-				rows = append(rows, row)
-			}
-			sheet := "Лист1" // as a spreadsheet program names it; the first set's price list was named
-			if r[3] == "pricelist" {
-				sheet = "Прайс"
-			}
-			data = testdocs.XLSX(sheet, rows)
-		default:
-			t.Fatalf("manifest: %s: upload as %q?", src, as)
-		}
-		files = append(files, File{Name: title, Size: int64(len(data)), Data: data})
+	set, err := testdocs.SetFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := make([]File, len(set))
+	for i, f := range set {
+		files[i] = File{Name: f.Name, Size: int64(len(f.Data)), Data: f.Data}
 	}
 	return files
 }

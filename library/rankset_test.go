@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -62,38 +61,15 @@ func TestClauseRankSets(t *testing.T) {
 		dir := base + set.dir
 		lib := New(docstore.NewMemory(), nil, Options{})
 		title := map[string]string{} // src → title
-		for _, r := range rankTSV(t, filepath.Join(dir, "manifest.tsv")) {
-			src, as, ttl := r[0], r[1], r[2]
-			raw, _ := os.ReadFile(filepath.Join(dir, src))
-			var data []byte
-			switch as {
-			case "docx":
-				data = testdocs.DOCXText(string(raw))
-			case "pdf", "pdf-scan":
-				data = testdocs.PDFText(strings.TrimSuffix(ttl, ".pdf"), string(raw))
-			case "xlsx":
-				var rows [][]any
-				for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-					var row []any
-					for _, c := range strings.Split(line, "\t") {
-						if n, err := strconv.ParseFloat(c, 64); err == nil && i > 0 {
-							row = append(row, n)
-						} else {
-							row = append(row, c)
-						}
-					}
-					rows = append(rows, row)
-				}
-				sheet := "Лист1"
-				if r[3] == "pricelist" {
-					sheet = "Прайс"
-				}
-				data = testdocs.XLSX(sheet, rows)
-			}
-			if _, err := lib.Add(t.Context(), "u:1", 1, ttl, data); err != nil {
+		files, err := testdocs.SetFiles(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range rankTSV(t, filepath.Join(dir, "manifest.tsv")) {
+			if _, err := lib.Add(t.Context(), "u:1", 1, files[i].Name, files[i].Data); err != nil {
 				t.Fatal(err)
 			}
-			title[src] = ttl
+			title[r[0]] = r[2]
 		}
 		metas, err := lib.List(t.Context(), "u:1")
 		if err != nil {

@@ -136,16 +136,9 @@ func shareFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc, pla
 	case shareNoVAT.MatchString(use.Unit.Text):
 		vatNote = esc(", без НДС")
 	default:
-		for _, u := range units {
-			if v := feeVATOnTop.FindStringSubmatch(u.Text); v != nil {
-				rate := v[1] + v[2]
-				r, _ := new(big.Rat).SetString(rate)
-				vat := new(big.Rat).Mul(fee, new(big.Rat).Quo(r, big.NewRat(100, 1)))
-				total = new(big.Rat).Add(fee, vat)
-				line += esc(" = " + ru.Money(ru.Kopecks(fee)) + " + НДС " + rate + " % " + ru.Money(ru.Kopecks(vat)) + " (" +
-					place(library.ClauseHit{Doc: rule.Doc, Unit: u}) + ")")
-				break
-			}
+		if t, vat, ok := feeWithVAT(fee, rule.Doc, units, place); ok {
+			total = t
+			line += esc(" = "+ru.Money(ru.Kopecks(fee))) + vat
 		}
 	}
 	return "По вашей сумме: " + line + " = **" + esc(ru.Money(ru.Kopecks(total))) + "**" + vatNote + esc(" (расчёт по "+place(use)+")") + note + esc("."), use
@@ -279,15 +272,23 @@ func tieredShare(q Question, base *big.Rat, rule library.ClauseHit, units []libr
 		line += esc(" = " + ru.Money(ru.Kopecks(fee)))
 	}
 	total := fee
+	if t, vat, ok := feeWithVAT(fee, rule.Doc, units, place); ok {
+		total, line = t, line+vat
+	}
+	return "По вашей сумме: " + line + " = **" + esc(ru.Money(ru.Kopecks(total))) + "**" + esc("."), hit, true
+}
+
+// feeWithVAT is a fee with the VAT the contract charges on top of it («НДС по ставке 22 %
+// начисляется … сверх»: a unit of doc's units), and the words (Markdown) that add it: « + НДС
+// 22 % 52 928,48 ₽ (п. 4.3)»; ok is false when the contract charges none on top.
+func feeWithVAT(fee *big.Rat, doc int, units []library.Unit, place func(library.ClauseHit) string) (*big.Rat, string, bool) {
 	for _, u := range units {
 		if v := feeVATOnTop.FindStringSubmatch(u.Text); v != nil {
 			rate := v[1] + v[2]
 			r, _ := new(big.Rat).SetString(rate)
 			vat := new(big.Rat).Mul(fee, new(big.Rat).Quo(r, big.NewRat(100, 1)))
-			total = new(big.Rat).Add(fee, vat)
-			line += esc(" + НДС " + rate + " % " + ru.Money(ru.Kopecks(vat)) + " (" + place(library.ClauseHit{Doc: rule.Doc, Unit: u}) + ")")
-			break
+			return new(big.Rat).Add(fee, vat), md.Escape(" + НДС " + rate + " % " + ru.Money(ru.Kopecks(vat)) + " (" + place(library.ClauseHit{Doc: doc, Unit: u}) + ")"), true
 		}
 	}
-	return "По вашей сумме: " + line + " = **" + esc(ru.Money(ru.Kopecks(total))) + "**" + esc("."), hit, true
+	return fee, "", false
 }

@@ -8,6 +8,9 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 
 	"codeberg.org/go-fonts/liberation/liberationsansbold"
@@ -193,4 +196,64 @@ func PDFText(title, text string) []byte {
 		panic(fmt.Sprintf("testdocs: pdf: %v", err))
 	}
 	return buf.Bytes()
+}
+
+// SetFile is one document of a question set as the user uploads it.
+type SetFile struct {
+	Name string // the file name the user gave it
+	Data []byte
+}
+
+// SetFiles returns the documents of the question set in dir as its manifest.tsv says they are
+// uploaded (file, upload_as, title, kind): DOCX with a paragraph per clause and real tables, PDF
+// with a text layer, a price list or a tariff as XLSX with numeric cells.
+func SetFiles(dir string) ([]SetFile, error) {
+	raw, err := os.ReadFile(filepath.Join(dir, "manifest.tsv"))
+	if err != nil {
+		return nil, err
+	}
+	var files []SetFile
+	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		r := strings.Split(line, "\t")
+		if i == 0 || strings.TrimSpace(line) == "" {
+			continue // the header
+		}
+		for len(r) < 4 {
+			r = append(r, "")
+		}
+		src, as, title := r[0], r[1], r[2]
+		text, err := os.ReadFile(filepath.Join(dir, src))
+		if err != nil {
+			return nil, err
+		}
+		var data []byte
+		switch as {
+		case "docx":
+			data = DOCXText(string(text))
+		case "pdf", "pdf-scan":
+			data = PDFText(strings.TrimSuffix(title, ".pdf"), string(text))
+		case "xlsx":
+			var rows [][]any
+			for j, l := range strings.Split(strings.TrimSpace(string(text)), "\n") {
+				var row []any
+				for _, c := range strings.Split(l, "\t") {
+					if n, err := strconv.ParseFloat(c, 64); err == nil && j > 0 {
+						row = append(row, n)
+					} else {
+						row = append(row, c)
+					}
+				}
+				rows = append(rows, row)
+			}
+			sheet := "Лист1" // as a spreadsheet program names it; the first set's price list was named
+			if r[3] == "pricelist" {
+				sheet = "Прайс"
+			}
+			data = XLSX(sheet, rows)
+		default:
+			return nil, fmt.Errorf("manifest: %s: upload as %q?", src, as)
+		}
+		files = append(files, SetFile{Name: title, Data: data})
+	}
+	return files, nil
 }
