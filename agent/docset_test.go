@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"maps"
@@ -40,23 +39,11 @@ type docsetLine struct {
 	Dir                                            string // the set's documents
 }
 
+// readTSV reads a set's tab-separated file (testdocs.TSV).
 func readTSV(t testing.TB, path string) [][]string {
 	t.Helper()
-	f, err := os.Open(path)
+	rows, err := testdocs.TSV(path)
 	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var rows [][]string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for first := true; sc.Scan(); first = false {
-		if first || strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		rows = append(rows, strings.Split(sc.Text(), "\t"))
-	}
-	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
 	return rows

@@ -1,9 +1,7 @@
 package library
 
 import (
-	"bufio"
 	"flag"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -17,23 +15,14 @@ import (
 // to the questions' eight columns.
 func rankTSV(t *testing.T, path string) [][]string {
 	t.Helper()
-	f, err := os.Open(path)
+	rows, err := testdocs.TSV(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var rows [][]string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for first := true; sc.Scan(); first = false {
-		if first || strings.TrimSpace(sc.Text()) == "" {
-			continue
+	for i := range rows {
+		for len(rows[i]) < 8 {
+			rows[i] = append(rows[i], "")
 		}
-		r := strings.Split(sc.Text(), "\t")
-		for len(r) < 8 {
-			r = append(r, "")
-		}
-		rows = append(rows, r)
 	}
 	return rows
 }

@@ -257,3 +257,21 @@ func SetFiles(dir string) ([]SetFile, error) {
 	}
 	return files, nil
 }
+
+// TSV reads a question set's tab-separated file: its rows, the header line and blank lines
+// skipped.
+func TSV(path string) ([][]string, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var rows [][]string
+	for i, line := range strings.Split(string(raw), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if i == 0 || strings.TrimSpace(line) == "" {
+			continue
+		}
+		rows = append(rows, strings.Split(line, "\t"))
+	}
+	return rows, nil
+}
