@@ -733,6 +733,8 @@ func TestDocumentClauseAnswers(t *testing.T) {
 		{"когда право собственности на технику переходит к нам", "3.6. Право собственности", ""},
 		{"аренда в месяц сколько", "**185\u00a0760,00\u00a0₽** — п. 3.2.", ""}, // the one sum of the clause opens the answer
 		// a span counted over is no subject: not the quarterly reconciliation, nor the act «за 3 квартал»
+		// a clause that leaves the term to others («в сроки, предусмотренные Договором») states none
+		{"когда платить проценты по займу", "3.4. Проценты уплачиваются ежеквартально", "1.1. Займодавец"},
 		{"аренда за квартал без ндс", "без НДС 152\u00a0262,30\u00a0₽ × 3 мес. = **456\u00a0786,90\u00a0₽** (расчёт по п. 3.2)", "3.9."},
 		// the term itself is asked: the contract's end, never the notice period's deadline before it
 		{"когда кончается аренда", "до 31.12.2026", "Срок: не позднее"},

@@ -600,12 +600,20 @@ func statesOf(text string) Facets {
 	var f Facets
 	for bit, re := range map[Facets]*regexp.Regexp{facetTermBit: facetTerm, facetMoneyBit: facetMoney, facetPercentBit: facetPercent,
 		facetPenaltyBit: facetPenalty, facetPartyBit: facetParty, facetDateBit: facetWhen, facetClockBit: facetClock} {
-		if re.MatchString(text) {
+		t := text
+		if bit == facetTermBit {
+			t = referredTerm.ReplaceAllString(text, " ") // «в сроки, предусмотренные Договором» states none
+		}
+		if re.MatchString(t) {
 			f |= bit
 		}
 	}
 	return f
 }
+
+// referredTerm: a term a clause leaves to others («уплатить проценты в сроки и в порядке,
+// предусмотренные Договором», «в срок, установленный Спецификацией»).
+var referredTerm = regexp.MustCompile(`(?i)(в\s+)?сроки?(\s+и\s+(в\s+)?порядке)?,?\s+(предусмотренн|установленн|указанн|определённ|определенн|согласованн)\p{L}*`)
 
 // ClauseHit is a unit that answers a question, with how well.
 type ClauseHit struct {

@@ -126,6 +126,13 @@ func TestAsksReadsWordsWhole(t *testing.T) {
 	if statesOf("составляет 1 957 400,00 (один миллион…) рублей")&facetMoneyBit == 0 {
 		t.Error("an amount")
 	}
+	// a term a clause leaves to others states none; one it sets does
+	if statesOf("1.1. Заёмщик обязуется возвратить Сумму займа и уплатить проценты на неё в сроки и в порядке, предусмотренные Договором.")&facetTermBit != 0 {
+		t.Error("«в сроки, предусмотренные Договором» is no term")
+	}
+	if statesOf("3.4. Проценты уплачиваются не позднее 15-го числа месяца, следующего за кварталом; срок может быть продлён.")&facetTermBit == 0 {
+		t.Error("a term")
+	}
 }
 
 func TestRankClausesReadsAbbreviationsAndCompounds(t *testing.T) {
