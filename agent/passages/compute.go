@@ -375,10 +375,7 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 			cn, _ := strconv.Atoi(cm[1])
 			ck := strings.ToLower(cm[2])
 			mid := addTerm(from, cn, ck, 1)
-			cdays := fmt.Sprintf("%d %s дн.", cn, ck)
-			if ck == "" {
-				cdays = fmt.Sprintf("%d дн.", cn)
-			}
+			cdays := termDaysText(cn, ck)
 			chain = eventNames[anchor] + " — не позднее " + mid.Format("02.01.2006") + " (" + cdays + " с " + from.Format("02.01.2006") + ", " +
 				place(library.ClauseHit{Doc: h.Doc, Unit: cu}) + ")"
 			from = mid
@@ -409,10 +406,7 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 			step = -1
 		}
 		day := addTerm(from, n, kind, step)
-		days := fmt.Sprintf("%d %s дн.", n, kind)
-		if kind == "" {
-			days = fmt.Sprintf("%d дн.", n)
-		}
+		days := termDaysText(n, kind)
 		how := days + " с " + from.Format("02.01.2006") + ", со следующего дня"
 		if chain != "" {
 			how = chain + "; затем " + days + " с " + from.Format("02.01.2006") + " (" + place(h) + ")"
@@ -433,9 +427,7 @@ func deadlineFor(q Question, hits []library.ClauseHit, place func(library.Clause
 			}
 			how = days + " с даты " + what + " " + from.Format("02.01.2006") + ", со следующего дня"
 		}
-		if kind == "рабочих" || kind == "банковских" {
-			how += "; выходные и праздники по Трудовому кодексу, переносы выходных в этом году проверьте по производственному календарю"
-		}
+		how += workingDaysNote(kind)
 		esc := md.Escape
 		lead, tail := "Срок: до ", " включительно ("
 		if back {
@@ -545,4 +537,20 @@ func actDay(units []library.Unit, self library.Unit) (time.Time, library.Unit, b
 		}
 	}
 	return day, at, found > 0
+}
+
+// termDaysText is a term's days as an answer says them: «10 рабочих дн.», «5 дн.».
+func termDaysText(n int, kind string) string {
+	if kind == "" {
+		return fmt.Sprintf("%d дн.", n)
+	}
+	return fmt.Sprintf("%d %s дн.", n, kind)
+}
+
+// workingDaysNote is what a count of working or banking days adds: the days off it assumes.
+func workingDaysNote(kind string) string {
+	if kind == "рабочих" || kind == "банковских" {
+		return "; выходные и праздники по Трудовому кодексу, переносы выходных в этом году проверьте по производственному календарю"
+	}
+	return ""
 }

@@ -9,7 +9,6 @@ package passages
 // «Северная Мануфактура», …; подписан 02.12.2026 16:42 (МСК)»).
 
 import (
-	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -123,14 +122,7 @@ func formTermFor(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 	n, _ := strconv.Atoi(m[1])
 	kind := strings.ToLower(m[2])
 	day := addTerm(from, n, kind, 1)
-	days := fmt.Sprintf("%d %s дн.", n, kind)
-	if kind == "" {
-		days = fmt.Sprintf("%d дн.", n)
-	}
-	note := ""
-	if kind == "рабочих" || kind == "банковских" {
-		note = "; выходные и праздники по Трудовому кодексу, переносы выходных в этом году проверьте по производственному календарю"
-	}
+	days, note := termDaysText(n, kind), workingDaysNote(kind)
 	if day.Before(time.Date(q.Now.Year(), q.Now.Month(), q.Now.Day(), 0, 0, 0, 0, day.Location())) {
 		note += "; этот срок уже прошёл"
 	}
