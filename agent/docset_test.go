@@ -850,6 +850,8 @@ func TestDocumentClauseAnswersNewDocuments(t *testing.T) {
 		t.Skip("uploads the third set")
 	}
 	askDocsCases(t, docset3Dir, 29300, []docsCase{
+		// a term's definition («1.3. «Постоянная часть» — … по ставкам раздела 4») states no figure
+		{"ставка за метр склада", "4.1. Постоянная часть рассчитывается по следующим ставкам", "1.3. «Постоянная часть»"},
 		// a form whose contract the user has not uploaded: another contract's term is no answer
 		{"упд 1452 до какого оплатить", "«УПД 1452 от 27.11.2026» составлен по договору № 77/П: загрузите договор", "ТЭ-305/26"},
 		{"постоянную часть по субаренде за декабрь до какого числа платить", "**25.11.2026**", "10.12.2026"}, // as ДС № 2 set 4.3 anew

@@ -1151,6 +1151,9 @@ func RankClauses(docs []ClauseDoc, q ClauseQuestion) []ClauseHit {
 			if focus != "" && ut.head == focus {
 				s *= 1.8 // «на каких территориях …»: «Территория деятельности Агента: …» is about it
 			}
+			if u.Kind == UnitClause && (a.amount || a.term || a.percent || a.date) && definingClause.MatchString(u.Text) && !asksMeaning.MatchString(q.Text) {
+				s *= definitionWeight // «1.3. «Постоянная часть» — … по ставкам раздела 4»: a word defined, no figure stated
+			}
 			if ut.opening && !asksOpening {
 				s *= 0.7 // «сколько мы должны по акту сверки»: the closing balance, not the opening one
 			}
@@ -1312,6 +1315,16 @@ type clauseTerms struct {
 // countedSpan: a span of months a payment is counted over («за квартал», «за полгода», «за 3
 // месяца»).
 var countedSpan = regexp.MustCompile(`(^|[^\p{L}])за\s+(квартал|полгода|полугодие|\d{1,2}\s+месяц\p{L}*)([^\p{L}]|$)`)
+
+// definingClause: a clause that defines a term («1.3. «Постоянная часть» — фиксированная
+// ежемесячная плата …»); asksMeaning: a question of what a term means.
+var (
+	definingClause = regexp.MustCompile(`^\d{1,2}(\.\d{1,3}){0,3}\.?\s*«[^»]{2,60}»\s*(\([^()]{1,40}\)\s*)?[—–-]`)
+	asksMeaning    = regexp.MustCompile(`(?i)что\s+(так\p{L}*|значит|означает|понимается|считается)|определени`)
+)
+
+// definitionWeight lowers a term's definition for a question of a figure.
+const definitionWeight = 0.6
 
 // quantityMeasure: a figure's measure in a question («2 часа», «35 кв.м», «100 м2»).
 var quantityMeasure = regexp.MustCompile(`\d\s*(\p{L}{1,6}(?:\.\s*\p{L}{1,3})?)(?:[^\p{L}]|$)`)

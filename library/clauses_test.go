@@ -297,3 +297,17 @@ func TestCountryWeighsAsOneWord(t *testing.T) {
 		t.Fatalf("best = %+v, want 4.1", hits)
 	}
 }
+
+// A clause that defines a term states no figure of it: a question of a figure is answered by the
+// clause that states it, a question of what the term means by the definition.
+func TestDefinitionIsNoFigure(t *testing.T) {
+	doc := NewClauseDoc("s", "Договор субаренды склада", Units("1. ТЕРМИНЫ\n\n"+
+		"1.3. «Постоянная часть» — фиксированная ежемесячная плата за пользование Складом, рассчитанная по ставкам раздела 4.\n\n"+
+		"4. ПЛАТА\n\n4.1. Постоянная часть рассчитывается по ставке 760,00 руб. за 1 кв. м в месяц без НДС.\n"))
+	for q, want := range map[string]string{"ставка постоянной части склада": "4.1", "что такое постоянная часть": "1.3"} {
+		hits := RankClauses([]ClauseDoc{doc}, ClauseQuestion{Text: q})
+		if len(hits) == 0 || hits[0].Unit.Number != want {
+			t.Errorf("%q: best %+v, want %s", q, hits, want)
+		}
+	}
+}
