@@ -1099,12 +1099,12 @@ func headerOf(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.Cl
 		// stamps — the form's own date is the day it was drawn up
 		if ss := signaturesOf(rds[di]); len(ss) > 0 {
 			own := fold(ownCompany(rds, docs))
-			ours := ourSide.MatchString(q.Text)
+			askedOurs := ourSide.MatchString(q.Text)
 			var lines []string
 			for _, sg := range ss {
-				mine := own != "" && strings.Contains(fold(sg.company), own)
+				mine := ours(sg.company, own)
 				day := md.Escape(sg.day.Format("02.01.2006"))
-				if ours && mine || !ours && !mine && sharesWord(q.Text, sg.company) {
+				if askedOurs && mine || !askedOurs && !mine && sharesWord(q.Text, sg.company) {
 					day = "**" + day + "**" // the side asked
 				}
 				who := sg.company
@@ -1120,35 +1120,6 @@ func headerOf(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.Cl
 		}
 	}
 	return skill.Reply{Text: line, Sources: []facts.Source{{Title: d.Meta.Title}}, Quoted: []string{d.Meta.ID}}, res, true
-}
-
-// signedWhen: the question asks when a document was signed («когда подписали акт»).
-var signedWhen = regexp.MustCompile(`(?i)когда\s+(\p{L}+\s+){0,3}подпис|дат\p{L}*\s+подписани`)
-
-// signature is one side's e-signature stamp on a document: who signed for which company, when.
-type signature struct {
-	company, signer string
-	day             time.Time
-}
-
-// signaturesOf are the e-signature stamps a document ends with («Отправитель: ООО «…»,
-// Ганиев Тимур Рашидович, генеральный директор; …; подписан 01.12.2026 10:14 (МСК)»).
-func signaturesOf(rd *readDoc) []signature {
-	var out []signature
-	for _, u := range rd.cd.Units {
-		for _, m := range signedStamp.FindAllStringSubmatch(u.Text, -1) {
-			d, err := time.ParseInLocation("02.01.2006", m[3], ru.Moscow)
-			if err != nil {
-				continue
-			}
-			sg := signature{company: strings.TrimSpace(m[2]), day: d}
-			if rest := strings.SplitN(u.Text[strings.Index(u.Text, m[2])+len(m[2]):], ";", 2); len(rest) > 0 {
-				sg.signer = strings.Trim(rest[0], " ,")
-			}
-			out = append(out, sg)
-		}
-	}
-	return out
 }
 
 // datedDocs lists the documents by the dates of their headers, the earliest first; those

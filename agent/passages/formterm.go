@@ -106,10 +106,11 @@ func formTermFor(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 	units := []library.ClauseHit{clause}
 	var from time.Time
 	how := ""
+	bySigning := fromFormSigning.MatchString(clause.Unit.Text)
 	if p, ok, err := ru.ParsePeriod(q.Text, q.Now); err == nil && ok && p.Kind == ru.KindDay && !q.Now.IsZero() &&
-		(!fromFormSigning.MatchString(clause.Unit.Text) || signedAsked.MatchString(q.Text)) {
+		(!bySigning || signedAsked.MatchString(q.Text)) {
 		from, how = p.From, " с "+p.From.Format("02.01.2006")
-	} else if fromFormSigning.MatchString(clause.Unit.Text) {
+	} else if bySigning {
 		// counted from the form's signing: the day our side signed it, not the day it came
 		if d, stamp, ok := ourSignature(rds, docs, f); ok {
 			from, how = d, " с даты подписания нашей стороной "+d.Format("02.01.2006")+" (отметка об электронной подписи в "+what+")"
@@ -133,18 +134,46 @@ func formTermFor(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 // the unit that states it.
 func ourSignature(rds []*readDoc, docs []docstore.Doc, f int) (time.Time, library.ClauseHit, bool) {
 	own := fold(ownCompany(rds, docs))
-	if own == "" {
-		return time.Time{}, library.ClauseHit{}, false
-	}
-	for _, u := range rds[f].cd.Units {
-		for _, m := range signedStamp.FindAllStringSubmatch(u.Text, -1) {
-			if !strings.Contains(fold(m[2]), own) && !strings.Contains(own, strings.Trim(fold(m[2]), " ")) {
-				continue
-			}
-			if d, err := time.ParseInLocation("02.01.2006", m[3], ru.Moscow); err == nil {
-				return d, library.ClauseHit{Doc: f, Unit: u}, true
-			}
+	for _, sg := range signaturesOf(rds[f]) {
+		if ours(sg.company, own) {
+			return sg.day, library.ClauseHit{Doc: f, Unit: sg.unit}, true
 		}
 	}
 	return time.Time{}, library.ClauseHit{}, false
+}
+
+// ours reports whether a stamp's company is own, the user's company folded ("": unknown, none).
+func ours(company, own string) bool {
+	c := strings.TrimSpace(fold(company))
+	return own != "" && (strings.Contains(c, own) || strings.Contains(own, c))
+}
+
+// signedWhen: the question asks when a document was signed («когда подписали акт»).
+var signedWhen = regexp.MustCompile(`(?i)когда\s+(\p{L}+\s+){0,3}подпис|дат\p{L}*\s+подписани`)
+
+// signature is one side's e-signature stamp on a document: who signed for which company, when.
+type signature struct {
+	company, signer string
+	day             time.Time
+	unit            library.Unit // the unit that states it
+}
+
+// signaturesOf are the e-signature stamps a document ends with («Отправитель: ООО «…»,
+// Ганиев Тимур Рашидович, генеральный директор; …; подписан 01.12.2026 10:14 (МСК)»).
+func signaturesOf(rd *readDoc) []signature {
+	var out []signature
+	for _, u := range rd.cd.Units {
+		for _, m := range signedStamp.FindAllStringSubmatch(u.Text, -1) {
+			d, err := time.ParseInLocation("02.01.2006", m[3], ru.Moscow)
+			if err != nil {
+				continue
+			}
+			sg := signature{company: strings.TrimSpace(m[2]), day: d, unit: u}
+			if rest := strings.SplitN(u.Text[strings.Index(u.Text, m[2])+len(m[2]):], ";", 2); len(rest) > 0 {
+				sg.signer = strings.Trim(rest[0], " ,")
+			}
+			out = append(out, sg)
+		}
+	}
+	return out
 }

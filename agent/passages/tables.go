@@ -269,9 +269,6 @@ func tableFor(rds []*readDoc, hits []library.ClauseHit) *sheet {
 
 // tableAnswer answers a question about a table as a whole; ok is false for any other question,
 // or when no table of the documents is what it asks about.
-// asksDueDay: the question asks by when («до какого числа», «когда», «в какой срок»).
-var asksDueDay = regexp.MustCompile(`(?i)(^|[^\p{L}])(до\s+какого|когда|в\s+какой\s+срок|какого\s+числа)([^\p{L}]|$)`)
-
 func tableAnswer(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.ClauseHit) (skill.Reply, bool) {
 	cheap, dear := asksCheapest.MatchString(q.Text), asksDearest.MatchString(q.Text)
 	if !cheap && !dear && asksWhichOfTwo.MatchString(q.Text) && len(orWord.Split(q.Text, -1)) == 2 {
@@ -279,7 +276,7 @@ func tableAnswer(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 	}
 	count := asksRowCount.MatchString(q.Text)
 	which := asksWhichRows.MatchString(q.Text)
-	if _, dated := termMonth(q.Text, q.Now); dated && !q.Now.IsZero() && asksDueDay.MatchString(q.Text) {
+	if _, dated := termMonth(q.Text, q.Now); dated && !q.Now.IsZero() && (askedDeadline.MatchString(q.Text) || askedWhen.MatchString(q.Text) || asksTermOf.MatchString(q.Text)) {
 		return skill.Reply{}, false // «лизинговый платеж за ноябрь до какого числа»: a day to pay, not the rows of a kind
 	}
 	if !cheap && !dear && !count && !which {
