@@ -251,7 +251,7 @@ func tieredShare(q Question, base *big.Rat, rule library.ClauseHit, units []libr
 	if !ok {
 		return "", library.ClauseHit{}, false
 	}
-	line := esc(ru.Money(ru.Kopecks(base)) + " × " + use.pct + " % (" + place(hit) + ")")
+	shares := use.pct + " % (" + place(hit) + ")"
 	fee := new(big.Rat).Mul(base, new(big.Rat).Quo(pct, big.NewRat(100, 1)))
 	for _, u := range units {
 		m := extraShare.FindStringSubmatch(u.Text)
@@ -264,13 +264,10 @@ func tieredShare(q Question, base *big.Rat, rule library.ClauseHit, units []libr
 		}
 		// «комиссионные сколько»: the whole fee the contract pays, the additional one too
 		fee.Add(fee, new(big.Rat).Mul(base, new(big.Rat).Quo(x, big.NewRat(100, 1))))
-		line = esc(ru.Money(ru.Kopecks(base))+" × ("+use.pct+" % ("+place(hit)+") + "+m[1]+" % ("+place(library.ClauseHit{Doc: rule.Doc, Unit: u})+"))") +
-			esc(" = "+ru.Money(ru.Kopecks(fee)))
+		shares = "(" + shares + " + " + m[1] + " % (" + place(library.ClauseHit{Doc: rule.Doc, Unit: u}) + "))"
 		break
 	}
-	if !strings.Contains(line, " = ") {
-		line += esc(" = " + ru.Money(ru.Kopecks(fee)))
-	}
+	line := esc(ru.Money(ru.Kopecks(base)) + " × " + shares + " = " + ru.Money(ru.Kopecks(fee)))
 	total := fee
 	if t, vat, ok := feeWithVAT(fee, rule.Doc, units, place); ok {
 		total, line = t, line+vat
