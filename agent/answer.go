@@ -488,7 +488,11 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// лицензия фстэк») is about it, though the rest of its words are nowhere: the documents say
 	// they do not state it — «не понял вопрос» would be no answer.
 	namedSignless := signless && hit.Named && hit.Titled > 0
-	if hit.Coverage < need || hit.Matched < 2 && !pricedRow && !namedOverPlan && !wordOfName && !namedSignless {
+	// A computation with the message's own figures of a document it names («тобол за ноябрь
+	// наторговал на 3 100 000, сколько им комиссионных») is the document's, however few of its
+	// words one clause holds — not a knowledge-base article on the same term.
+	namedWhatIf := ownPolicy && hit.Titled > 0 && passages.WhatIf(q.Text)
+	if hit.Coverage < need || hit.Matched < 2 && !pricedRow && !namedOverPlan && !wordOfName && !namedSignless && !namedWhatIf {
 		return d, fits
 	}
 	why := fmt.Sprintf("документы: %s (%.0f %% слов вопроса)", hit.Unit.Number, 100*hit.Coverage)

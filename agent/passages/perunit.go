@@ -23,7 +23,7 @@ var (
 	// perUnitPrice: an amount in roubles, then within a few words what it is per.
 	perUnitPrice = regexp.MustCompile(`(?i)(\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})*(?:,\d{2})?)\s*(?:\([^()]{1,80}\)\s*)?(?:руб\p{L}*\.?|₽)(?:\s*\d{2}\s*коп\p{L}*\.?)?[^.;:]{0,60}?(?:за\s+(?:каждый|каждые|1|один|одни)\s*(?:\([^()]{1,20}\)\s*)?|в\s+)(календарн\p{L}*\s+|рабоч\p{L}*\s+)?(день|дня|сутки|час|км|километр|месяц|кв\.\s*м)`)
 	// askedQuantity: the quantity the question gives: «за 5 дней», «7 часов», «300 км».
-	askedQuantity = regexp.MustCompile(`(?i)(\d{1,4})\s*(дн\p{L}*|день|сут\p{L}*|час\p{L}*|км|километр\p{L}*|месяц\p{L}*|мес\.?|кв\.?\s*м|м2|м²|квм|шт\p{L}*\.?|штук\p{L}*)`)
+	askedQuantity = regexp.MustCompile(`(?i)(\d{1,4})\s*(дн\p{L}*|день|сут\p{L}*|час\p{L}*|ч\.?(?:\s|$)|км|километр\p{L}*|месяц\p{L}*|мес\.?|кв\.?\s*м|м2|м²|квм|шт\p{L}*\.?|штук\p{L}*)`)
 	// askedMonths: a span of months the question names in words («за год», «за квартал»).
 	askedMonths = regexp.MustCompile(`(?:^|\s)за\s+(год|квартал|полгода|полугодие)(?:\s|$|\?)`)
 	// monthlyPrice: a monthly payment's amount, exact to the kopeck.
@@ -58,7 +58,7 @@ func perUnitKind(w string) string {
 	switch {
 	case strings.HasPrefix(w, "д"), strings.HasPrefix(w, "сут"):
 		return "day"
-	case strings.HasPrefix(w, "час"):
+	case strings.HasPrefix(w, "час"), strings.TrimRight(w, ". ") == "ч":
 		return "hour"
 	case strings.HasPrefix(w, "км"), strings.HasPrefix(w, "километр"):
 		return "km"

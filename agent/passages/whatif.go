@@ -32,6 +32,10 @@ var (
 )
 
 // whatIf reports whether question gives figures of its own and asks what they come to.
+// WhatIf reports whether question gives figures of its own to compute with and asks an amount
+// («продали на 3 100 000, сколько комиссионных»).
+func WhatIf(question string) bool { return whatIf(question) }
+
 func whatIf(question string) bool {
 	q := strings.ToLower(question)
 	if !asksAmountOf.MatchString(q) {
