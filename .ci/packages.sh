@@ -15,11 +15,16 @@
 # CPU-bound work in one goroutine inside a race package runs in the plain run, and the rest of
 # its package under -race.
 #
-# Prints one line per go test invocation to make, tab-separated:
+# Prints the go test invocations to make, one per line, tab-separated:
 #   race|plain <TAB> filter <TAB> package...
-# where filter is "-" (every test) or "-run=RE" / "-skip=RE". Then checks that every package
-# of `go list ./...` is tested exactly once: in one run whole, or in both with -skip=RE in one
-# and -run=RE in the other. `bash .ci/packages.sh -v` prints each package's run and why instead.
+# where filter is "-" (every test) or "-run=RE" / "-skip=RE". Three lines: the race run (every
+# race package, and the split packages' race parts, under -skip=UNION of the split expressions),
+# the plain run (every plain package, whole), and the split packages' plain parts (-run=UNION).
+# One race invocation lets a part that waits long (internal/app's) start with the rest rather
+# than alone at the end of a chain of small runs. Then checks that every package of
+# `go list ./...` is tested exactly once — whole, or split by one expression across both runs —
+# and that UNION matches no test of a race package but its own split part.
+# `bash .ci/packages.sh -v` prints each package's run and why instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,6 +46,10 @@ mod=$(go list -m)
 #   fake clock, each the demo's aging template run by its query evaluator, one at a time: 33 s
 #   under -race, 1.5 s plain. The scheduler's goroutines are raced in agent/digest, through the
 #   bot in bot, and with the same agent in the package's other digest tests.
+#   library TestClauseRankSets, TestIndexSizeEstimate: rank every question of the five document
+#   sets' clauses, and index the evaluation corpus ten times over, each in one goroutine: 20 s
+#   under -race, 2.4 s plain. The library's goroutines (the index build, the quota) are raced
+#   by the package's other tests.
 #   internal/testscans TestFixtures: renders the nine test pictures (noise, blur, skew) in one
 #   goroutine and compares them with the committed ones: 86 s under -race in a loaded run.
 plain_tests=$(printf '%s\t%s\n' \
@@ -48,6 +57,7 @@ plain_tests=$(printf '%s\t%s\n' \
   "$mod/integrations/onec/ledgergen" '^TestRealistic' \
   "$mod/integrations/onec" '^TestDocumentsBy(Counterparty|Contract)$' \
   "$mod/internal/app" '^TestOverdueAlertFollowsAging$' \
+  "$mod/library" '^(TestClauseRankSets|TestIndexSizeEstimate)$' \
   "$mod/internal/testscans" '^TestFixtures$')
 
 goroutines='^[[:space:]]*go (func|[A-Za-z_][A-Za-z0-9_.]*\()|\.Go\(|sync\.WaitGroup|errgroup\.|(time|context)\.AfterFunc|testing/synctest|\.Parallel\(\)'
@@ -96,19 +106,50 @@ if [ "$verbose" = 1 ]; then
   exit 0
 fi
 
+# The split packages' parts join the two runs as two filters: their race parts go into the one
+# race invocation under -skip=UNION (so that a long-waiting part such as internal/app's starts
+# with the other race packages rather than alone at the end), their plain parts into one plain
+# invocation under -run=UNION. UNION is every split expression, each anchored as given; the
+# check below the lines makes sure that no test of another package matches it.
+union=$(for s in "${split[@]}"; do printf '%s\n' "${s#*	}"; done | paste -sd'|')
+union="(${union})"
+splitpkgs=$(for s in "${split[@]}"; do printf '%s ' "${s%%	*}"; done)
+splitpkgs=${splitpkgs% }
+
+# No whole package's test, benchmark, fuzz target or example may match UNION: the race run's
+# -skip would drop it. Nor may a split package's test match another package's expression
+# unless it matches its own: the plain run's -run would run it twice.
+names_of() { # package dir → its test function names
+  (cd "$1" && grep -ho '^func \(Test\|Benchmark\|Fuzz\|Example\)[A-Za-z0-9_]*' ./*_test.go 2>/dev/null | sed 's/^func //') || true
+}
+bad=0
+while IFS='|' read -r pkg dir; do
+  [[ " ${race[*]} $splitpkgs " == *" $pkg "* ]] || continue # the plain run has no filter
+  own=""
+  for s in "${split[@]}"; do [ "${s%%	*}" = "$pkg" ] && own=${s#*	}; done
+  while read -r name; do
+    [ -n "$name" ] || continue
+    if printf '%s\n' "$name" | grep -qE "$union"; then
+      if [ -z "$own" ] || ! printf '%s\n' "$name" | grep -qE "$own"; then
+        echo "packages.sh: $pkg's $name matches the split expressions $union but is not its package's split part" >&2
+        bad=1
+      fi
+    fi
+  done < <(names_of "$dir")
+done < <(go list -f '{{.ImportPath}}|{{.Dir}}' ./...)
+[ "$bad" = 0 ] || exit 1
+
 out=$(
-  printf 'race\t-\t%s\n' "${race[*]}"
+  printf 'race\t-skip=%s\t%s\n' "$union" "${race[*]} $splitpkgs"
   printf 'plain\t-\t%s\n' "${plain[*]}"
-  for s in "${split[@]}"; do
-    printf 'race\t-skip=%s\t%s\n' "${s#*	}" "${s%%	*}"
-    printf 'plain\t-run=%s\t%s\n' "${s#*	}" "${s%%	*}"
-  done
+  printf 'plain\t-run=%s\t%s\n' "$union" "$splitpkgs"
 )
 
-# The check: every package once, whole in one run or split by one expression across both.
-awk -F'\t' -v all="$(go list ./... | tr '\n' ' ')" '
+# The check: every package once, whole (in the plain run, or in the race run and not split) or
+# split across the race run's -skip and the split plain run's -run.
+awk -F'\t' -v all="$(go list ./... | tr '\n' ' ')" -v splitpkgs=" $splitpkgs " '
   { n = split($3, p, " "); for (i = 1; i <= n; i++) {
-      if ($2 == "-") whole[p[i]]++
+      if ($2 == "-" || index(splitpkgs, " " p[i] " ") == 0) whole[p[i]]++
       else { re = $2; sub(/^-(run|skip)=/, "", re); kind = substr($2, 2, index($2, "=") - 2)
              part[p[i] SUBSEP kind] = re; parts[p[i]]++ }
   } }

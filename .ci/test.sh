@@ -146,9 +146,9 @@ say "go test: -race where goroutines meet, plain elsewhere (.ci/packages.sh)"
 export TGEMU_DIR="$emu" FINBOT_E2E=1 FINBOT_REQUIRE_REDIS=1 FINBOT_REQUIRE_OCR=1
 # .ci/packages.sh splits the packages by rules (bash .ci/packages.sh -v shows each one's run and
 # why) and fails unless every package is tested exactly once. Each line is one go test
-# invocation. The first, the race run over whole packages, is the long one: it waits on fault
-# timeouts, the replicas and the load run. The others (the plain run, then the split packages'
-# parts) follow one another beside it, so that their CPU-bound tests and builds fill that
+# invocation. The first, the race run (every race package, the split ones' race parts among
+# them), is the long one: it waits on fault timeouts, the replicas and the load run. The others
+# (the plain run, then the split packages' plain parts) follow one another beside it, so that their CPU-bound tests and builds fill that
 # waiting; started all at once they would compile the same standard library and dependencies
 # twice (separate go commands do not share work in progress). Outputs are printed after, in order.
 runs=$(bash .ci/packages.sh)

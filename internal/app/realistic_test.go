@@ -11,7 +11,7 @@ import (
 // 1,000 rows the app asks the realistic base through («остаток по 62»: 813 counterparties, it
 // had been 2,061 rows and cut), with its open settlement documents counted; where even that
 // is past the limit (76), the answer says it was cut and shows no total.
-func TestRealisticBalanceThroughTheApp(t *testing.T) {
+func TestBalanceOfRealisticBaseThroughTheApp(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the realistic base takes a few seconds to generate")
 	}
