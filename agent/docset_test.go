@@ -727,6 +727,9 @@ func TestDocumentClauseAnswers(t *testing.T) {
 		t.Skip("uploads the document set")
 	}
 	askDocsCases(t, docsetDir, 29200, []docsCase{
+		// a liability capped by months of the monthly fee, the clause found in the document named
+		// though the question shares few of its words
+		{"максимум ответственности по договору с сетевыми решениями сколько", "3 × 97\u00a0600,00\u00a0₽ = **292\u00a0800,00\u00a0₽**", ""},
 		// a monthly payment of a contract with no end, over this year from the day its services start
 		{"абонентская плата за 2026 год сколько всего", "за 2026 год: **1\u00a0073\u00a0600,00\u00a0₽** с НДС — с начала оказания 01.02.2026 (п. 1.4; договор бессрочный)", ""},
 		{"абонентская плата за 2027 год сколько всего", "", "за 2027 год: **"},
@@ -778,6 +781,8 @@ func TestDocumentClauseAnswers(t *testing.T) {
 // source holds is said not to be in the documents, never «не понял вопрос».
 func TestDocumentSet4Classes(t *testing.T) {
 	askDocsCases(t, docset4Dir, 29600, []docsCase{
+		// a cap by a share of the monthly fee «без НДС»
+		{"сервисные кредиты в месяц максимум сколько", "180\u00a0000,00\u00a0₽ × 15 % = **27\u00a0000,00\u00a0₽** (ежемесячная плата без НДС — п. 3.1)", ""},
 		// a form that states no term is paid by the contract it follows («Основание: Договор №
 		// ИТ-08/2026»), counted from the day our side signed it by its e-signature stamp
 		// when a form was signed: each side's day by its e-signature stamp, the side asked bold
@@ -984,6 +989,12 @@ func TestDocumentSet5Classes(t *testing.T) {
 		t.Skip("uploads the fifth set")
 	}
 	askDocsCases(t, docset5Dir, 29700, []docsCase{
+		// a cap by a share of a base, in roubles: the stage the question names by a word of its
+		// row (the demolition «… пола и кровли» names floors too, less of it); the contract's
+		// price; a stage named as much in two rows («кровля») computes no cap
+		{"какой потолок неустойки для подрядчика по этапу с полами", "1\u00a0950\u00a0000,00\u00a0₽ × 10 % = **195\u00a0000,00\u00a0₽** (стоимость «Устройство наливного полиуретанового пола»", ""},
+		{"допсоглашениями цену ремонта насколько максимум можно поднять", "4\u00a0860\u00a0000,00\u00a0₽ × 10 % = **486\u00a0000,00\u00a0₽**, то есть до 5\u00a0346\u00a0000,00\u00a0₽", ""},
+		{"максимальная неустойка за кровлю в рублях", "", "Предел —"},
 		// «не позднее 3-го рабочего дня следующего месяца»; 4 November is a holiday
 		{"реестр путевых листов за октябрь до какого в бухгалтерию сдать", "не позднее **05.11.2026** (3-й рабочий день месяца, следующего за периодом 01.10.2026–31.10.2026", ""},
 		// a tariff row's minimum volume is paid for less

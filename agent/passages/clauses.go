@@ -207,10 +207,15 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if r, ok := tableAnswer(q, rds, docs, hits); ok {
 		return r, res, true
 	}
+	// «потолок неустойки за просрочку по полам»: a cap by a share of a base the documents state,
+	// in roubles — before the caps of every contract are listed
+	capLine, capUnits := capAmountFor(q, hits, rds, func(h library.ClauseHit) string { return unitPlace(h.Unit, docs[h.Doc].Meta) })
 	// «где пени выше — у экспедитора или по складу»: the daily rates compared, quoted below
 	cmpLead, cmpUnits, compared := penaltiesCompared(q, rds, hits, func(h library.ClauseHit) string { return unitPlace(h.Unit, docs[h.Doc].Meta) },
 		func(di int) string { return docs[di].Meta.Title })
-	if !compared {
+	if capLine != "" {
+		compared = false
+	} else if !compared {
 		// «пени по займу ограничены максимумом?», «в каких договорах пени ограничены»
 		cmpLead, cmpUnits, compared = penaltyCaps(q, rds, hits, func(h library.ClauseHit) string { return unitPlace(h.Unit, docs[h.Doc].Meta) },
 			func(di int) string { return docs[di].Meta.Title })
@@ -388,6 +393,9 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	}
 
 	latePaid := false // computed from the month's term, its payment and the day paid: whatever the coverage
+	if pen == "" && capLine != "" {
+		pen, kept, latePaid = capLine, capUnits, true
+	}
 	if pen == "" {
 		// «а максимум сколько могут насчитать» after a penalty: the clause's cap on the same sum
 		if pen, penHit = penaltyCapOf(q, rds, placeOf); pen != "" {
@@ -601,6 +609,9 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 	}
 	lead := cmp.Or(chg, formSum, interest, whole, net, pen, due, sum)
+	if lead != "" && lead == capLine {
+		kept = capUnits // the cap's clause and its base, whatever else was found on the way
+	}
 	if interest != "" && due != "" && lead == interest {
 		lead = interest + "\n" + due // «сколько и до какого числа»: both
 	}

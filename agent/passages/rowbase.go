@@ -28,21 +28,26 @@ func rowCost(q Question, hits []library.ClauseHit, doc int) (int64, library.Clau
 	if len(rows) == 0 || len(rows) > 1 && rows[1].Score >= rows[0].Score*tiedRows {
 		return 0, library.ClauseHit{}, false
 	}
-	h := rows[0]
+	k, ok := costCell(rows[0])
+	return k, rows[0], ok
+}
+
+// costCell is a table row's cell under a header of cost or sum («Стоимость этапа с НДС,
+// руб.»; not the VAT within it), in kopecks; ok is false when it has none.
+func costCell(h library.ClauseHit) (int64, bool) {
 	header := strings.Split(h.Unit.Lead[strings.LastIndexByte(h.Unit.Lead, '\n')+1:], " | ")
 	cells := strings.Split(h.Unit.Text, " | ")
 	if len(header) != len(cells) {
-		return 0, library.ClauseHit{}, false
+		return 0, false
 	}
 	i := slices.IndexFunc(header, func(hd string) bool {
 		l := strings.ToLower(hd)
 		return (strings.Contains(l, "стоимост") || strings.HasPrefix(l, "сумма")) && !strings.Contains(l, "в т. ч.") && !strings.Contains(l, "в т.ч.")
 	})
 	if i < 0 || !moneyCellText.MatchString(strings.TrimSpace(cells[i])) {
-		return 0, library.ClauseHit{}, false
+		return 0, false
 	}
-	k, ok := kopecks(strings.TrimSpace(cells[i]))
-	return k, h, ok
+	return kopecks(strings.TrimSpace(cells[i]))
 }
 
 // rowLabel is how a row is named: its longest cell of words («Устройство кровли из
