@@ -526,6 +526,13 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 			kept = same
 		}
 	}
+	if net == "" && pen == "" && due == "" {
+		// «сэкономил 60 л, средняя цена 66,40, премия какая»: a share of the cost the question gives
+		var ph library.ClauseHit
+		if net, ph = productShareFor(q, hits, placeOf); net != "" {
+			kept = quotedAlone(hits, ph)
+		}
+	}
 	placeUnit := func(u library.Unit, doc int) string { return unitPlace(u, docs[doc].Meta) }
 	whole, interest := wholeTermFor(q, hits, cds, func(u library.Unit) bool {
 		_, _, ok := amendmentOf(rds, library.ClauseHit{Doc: hits[0].Doc, Unit: u})
