@@ -67,10 +67,10 @@ func productShareFor(q Question, hits []library.ClauseHit, place func(library.Cl
 		cost := new(big.Rat).Mul(qty, p)
 		share := new(big.Rat).Quo(new(big.Rat).Mul(cost, r), big.NewRat(100, 1))
 		esc := md.Escape
-		line := esc(qm[0][1]+" "+qm[0][2]+" × "+price+" = "+ru.Money(ru.Kopecks(cost))+"; "+pct+" % = ")
+		line := esc(qm[0][1] + " " + qm[0][2] + " × " + price + " = " + ru.Money(ru.Kopecks(cost)) + "; " + pct + " % = ")
 		if cm := costCap.FindStringSubmatch(h.Unit.Text[m[1]:]); cm != nil {
 			if k, ok := kopecks(cm[1]); ok && share.Cmp(big.NewRat(k, 100)) > 0 {
-				line += esc(ru.Money(ru.Kopecks(share))+", но не более "+ru.Money(k)+" = ")
+				line += esc(ru.Money(ru.Kopecks(share)) + ", но не более " + ru.Money(k) + " = ")
 				share = big.NewRat(k, 100)
 			}
 		}
