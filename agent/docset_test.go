@@ -781,6 +781,8 @@ func TestDocumentClauseAnswers(t *testing.T) {
 // source holds is said not to be in the documents, never «не понял вопрос».
 func TestDocumentSet4Classes(t *testing.T) {
 	askDocsCases(t, docset4Dir, 29600, []docsCase{
+		// a price list's rate per thousand roubles of a batch's value
+		{"страхование партии на 650 000 руб сколько стоит", "650\u00a0000,00\u00a0₽ / 1 000 × 1,20 = **780,00\u00a0₽**, без НДС", ""},
 		// a cap by a share of the monthly fee «без НДС»
 		{"сервисные кредиты в месяц максимум сколько", "180\u00a0000,00\u00a0₽ × 15 % = **27\u00a0000,00\u00a0₽** (ежемесячная плата без НДС — п. 3.1)", ""},
 		// a form that states no term is paid by the contract it follows («Основание: Договор №
@@ -857,6 +859,11 @@ func TestDocumentClauseAnswersNewDocuments(t *testing.T) {
 		t.Skip("uploads the third set")
 	}
 	askDocsCases(t, docset3Dir, 29300, []docsCase{
+		// a tariff's rate per thousand roubles of a sum, a month's over the months asked; the
+		// transport's share of the declared value answers a question of the cargo's insurance
+		{"сколько стоит страховка грузов на складе если товара на 5 млн", "5\u00a0000\u00a0000,00\u00a0₽ / 1 000 × 0,35 = **1\u00a0750,00\u00a0₽**, без НДС", ""},
+		{"страховка грузов на складе на 5 млн за квартал", "/ 1 000 × 0,35 × 3 мес. = **5\u00a0250,00\u00a0₽**", ""},
+		{"страховка груза на 2 млн сколько", "2\u00a0000\u00a0000,00\u00a0₽ × 0,12 % = **2\u00a0400,00\u00a0₽**", "/ 1 000"},
 		// a term's definition («1.3. «Постоянная часть» — … по ставкам раздела 4») states no figure
 		{"ставка за метр склада", "4.1. Постоянная часть рассчитывается по следующим ставкам", "1.3. «Постоянная часть»"},
 		// a form whose contract the user has not uploaded: another contract's term is no answer

@@ -392,22 +392,24 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 	}
 
-	latePaid := false // computed from the month's term, its payment and the day paid: whatever the coverage
+	// computed by a rule that found its own units (a month's term, its payment and the day paid;
+	// a cap and its base; a rate per thousand): whatever the coverage of the best clause
+	byOwnRule := false
 	if pen == "" && capLine != "" {
-		pen, kept, latePaid = capLine, capUnits, true
+		pen, kept, byOwnRule = capLine, capUnits, true
 	}
 	if pen == "" {
 		// «а максимум сколько могут насчитать» after a penalty: the clause's cap on the same sum
 		if pen, penHit = penaltyCapOf(q, rds, placeOf); pen != "" {
 			kept = kept[:0:0]
-			latePaid = true
+			byOwnRule = true
 		}
 	}
 	if pen == "" {
 		// «заплатили аренду за декабрь 04.12, пени сколько»: the days late from the month's term
 		if pen, penHit = latePaidPenalty(q, hits, rds, placeOf); pen != "" {
 			kept = kept[:0:0] // the penalty clause alone, quoted below
-			latePaid = true
+			byOwnRule = true
 		}
 	}
 	unitsOf := func(doc int) []library.Unit { return cds[doc].Units }
@@ -527,6 +529,14 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 	}
 	if net == "" && pen == "" && due == "" {
+		// «страхование товара на 8 млн в мес»: a rate per thousand roubles of the sum (a share
+		// of it a clause sets answered first)
+		var th library.ClauseHit
+		if net, th = perThousandFor(q, hits, cds, placeOf); net != "" {
+			kept, byOwnRule = []library.ClauseHit{th}, true
+		}
+	}
+	if net == "" && pen == "" && due == "" {
 		// «сэкономил 60 л, средняя цена 66,40, премия какая»: a share of the cost the question gives
 		var ph library.ClauseHit
 		if net, ph = productShareFor(q, hits, placeOf); net != "" {
@@ -622,7 +632,7 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if interest != "" && due != "" && lead == interest {
 		lead = interest + "\n" + due // «сколько и до какого числа»: both
 	}
-	if lead != "" && res.Coverage < MinClauseCoverage*weakComputed && !named && !hits[0].Named && !scheduled && q.Continues == "" && !penAcross && !latePaid {
+	if lead != "" && res.Coverage < MinClauseCoverage*weakComputed && !named && !hits[0].Named && !scheduled && q.Continues == "" && !penAcross && !byOwnRule {
 		// a figure computed from a clause that holds little of the question («тко за весь срок»
 		// and the rent's monthly payment) is no answer to it
 		lead = ""
