@@ -1712,6 +1712,7 @@ func clauseTokens(text string) []string {
 	if strings.Contains(text, "кв") || strings.Contains(text, "м2") || strings.Contains(text, "м²") {
 		text = squareMetre.ReplaceAllString(text, "${1}квадратный метр$2") // not «кв.», a quarter
 	}
+	text = digitGlued.ReplaceAllString(text, "$1 $2") // «400г», «9%» as «400 г», «9 %» are written in documents
 	ts := retrieval.Tokens(text)
 	for i, t := range ts {
 		if f, ok := clauseFold[t]; ok {
@@ -1720,6 +1721,10 @@ func clauseTokens(text string) []string {
 	}
 	return ts
 }
+
+// digitGlued: a figure and its measure written together («400г», «10кг», «9%»); not a code
+// that starts with letters («ИТ-08», «ЧЗ-131»).
+var digitGlued = regexp.MustCompile(`(\d)(%|\p{Ll}{1,3}(?:[^\p{L}]|$))`)
 
 // squareMetre: «кв. м», «кв.м», «м2», «м²» — the tokenizer reads «кв» as a quarter.
 var squareMetre = regexp.MustCompile(`(^|[^\p{L}])(?:[Кк]в\.?\s?м\.?|м2|м²)([^\p{L}\d]|$)`)

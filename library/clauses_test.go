@@ -311,3 +311,18 @@ func TestDefinitionIsNoFigure(t *testing.T) {
 		}
 	}
 }
+
+// TestClauseTokensGluedMeasures: a figure and its measure written together read as the
+// documents write them apart; a code that starts with letters is left whole.
+func TestClauseTokensGluedMeasures(t *testing.T) {
+	for glued, apart := range map[string]string{"творог 400г": "творог 400 г", "жирность 9%": "жирность 9 %", "10кг, сколько": "10 кг, сколько"} {
+		if g, a := clauseTokens(glued), clauseTokens(apart); !slices.Equal(g, a) {
+			t.Errorf("clauseTokens(%q) = %q, clauseTokens(%q) = %q", glued, g, apart, a)
+		}
+	}
+	for _, code := range []string{"ИТ-08/2026", "ЧЗ-131", "2-й этап", "ст. 149 НК"} {
+		if got := digitGlued.ReplaceAllString(code, "$1 $2"); got != code {
+			t.Errorf("%q read as %q", code, got)
+		}
+	}
+}

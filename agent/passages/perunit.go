@@ -439,8 +439,8 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 	if !minimumIn(h.Unit.Lead) && !specAsked.MatchString(q.Text) {
 		// «нужно 60 м флиса»: a price list's row with its minimum lot over a specification's row
 		// of the same goods — the list prices what is bought now, the specification one order
-		for _, o := range hits[1:min(len(hits), 3)] {
-			if o.Unit.Kind == library.UnitRow && minimumIn(o.Unit.Lead) && sameGoods(h.Unit.Text, o.Unit.Text) {
+		for _, o := range hits[1:min(len(hits), 6)] {
+			if o.Unit.Kind == library.UnitRow && minimumIn(o.Unit.Lead) && (sameGoods(h.Unit.Text, o.Unit.Text) || sameGoods(o.Unit.Text, h.Unit.Text)) {
 				h = o
 				break
 			}
@@ -457,8 +457,8 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 	pieces := slices.ContainsFunc(cells, func(c string) bool { return pieceUnit.MatchString(strings.TrimSpace(c)) })
 	unit := "" // the cell under «Ед. изм.», «Единица»
 	for i, hd := range header {
-		if l := strings.ToLower(hd); strings.HasPrefix(l, "ед") || strings.Contains(l, "единиц") {
-			unit = cells[i]
+		if l := strings.ToLower(hd); (strings.HasPrefix(l, "ед") || strings.Contains(l, "единиц")) && !packHeader.MatchString(l) {
+			unit = cells[i] // not «Ед. в коробе»: how many a box holds
 		}
 	}
 	n := 0
@@ -495,6 +495,7 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 	}
 	var prices []price
 	rate, least := "", 0
+	packs, perPack, pack := 0, 0, "" // a minimum in boxes («Мин. заказ, коробов»), the units in one («Ед. в коробе»)
 	for i, hd := range header {
 		l, c := strings.ToLower(hd), strings.TrimSpace(cells[i])
 		switch {
@@ -503,8 +504,15 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 				rate = m[1]
 			}
 			continue
+		case strings.Contains(l, "мин") && packHeader.MatchString(l):
+			packs, _ = strconv.Atoi(strings.Join(strings.Fields(c), ""))
+			pack = packHeader.FindString(l)
+			continue
 		case strings.Contains(l, "мин"):
 			least, _ = strconv.Atoi(strings.Join(strings.Fields(c), ""))
+			continue
+		case strings.HasPrefix(l, "ед") && packHeader.MatchString(l) || strings.Contains(l, "в коробе") || strings.Contains(l, "в ящике") || strings.Contains(l, "в упаковке"):
+			perPack, _ = strconv.Atoi(strings.Join(strings.Fields(c), ""))
 			continue
 		case !strings.Contains(l, "цена"):
 			continue
@@ -528,6 +536,10 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 	paid, note := n, ""
 	if least > n {
 		paid, note = least, fmt.Sprintf("Оплачивается минимальный заказ %d вместо %d; ", least, n)
+	}
+	if packs > 0 && perPack > 0 && packs*perPack > n {
+		// «Мин. заказ, коробов: 4», «Ед. в коробе: 10»: 40 units at least
+		paid, note = packs*perPack, fmt.Sprintf("Минимальный заказ, %s: %d, по %d в каждом — %d вместо %d; ", pack, packs, perPack, packs*perPack, n)
 	}
 	netIdx := slices.IndexFunc(prices, func(p price) bool { return p.vat == "без НДС" })
 	if r, ok := new(big.Rat).SetString(rate); ok && netIdx >= 0 {
@@ -580,6 +592,8 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 var (
 	// measured: a count with a short unit («60 м», «12 кг», «3 рул.»).
 	measured = regexp.MustCompile(`(?i)(?:^|\s)(\d{1,3}(?:[ \x{00a0}]\d{3})*|\d{4,6})\s*(м|кг|г|л|т|рул\.?|пог\.?\s*м|м2|м²|м3|м³)(?:$|[\s,.?!])`)
+	// packHeader: a header that counts boxes («Мин. заказ, коробов», «Ед. в коробе»).
+	packHeader = regexp.MustCompile(`короб\p{L}*|ящик\p{L}*|упаков\p{L}*`)
 	// specAsked: the question asks of a specification («по спецификации», «по спеке»).
 	specAsked = regexp.MustCompile(`(?i)специф|спек`)
 )
