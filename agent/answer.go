@@ -492,7 +492,14 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// наторговал на 3 100 000, сколько им комиссионных») is the document's, however few of its
 	// words one clause holds — not a knowledge-base article on the same term.
 	namedWhatIf := ownPolicy && hit.Titled > 0 && passages.WhatIf(q.Text)
-	if hit.Coverage < need || hit.Matched < 2 && !pricedRow && !namedOverPlan && !wordOfName && !namedSignless && !namedWhatIf {
+	// A name 1C does not know that names the user's document — its title or its party
+	// («остаток долга по лизингу», «сколько мы должны горизонту за второй этап» beside the
+	// repair contract with ООО «СК Горизонт-Урал») — in a question of what is owed, not of what
+	// was paid: the document is the only source that may hold it, however few of the other
+	// words one clause holds («Не нашёл в 1С контрагента «лизингу»» is no answer). What was paid
+	// stays 1C's, the documents offered (fits, above).
+	unknownNamed := unknown && !d.Asks.Paid && a.namesDocument(ctx, q, d.Unknown)
+	if hit.Coverage < need || hit.Matched < 2 && !pricedRow && !namedOverPlan && !wordOfName && !namedSignless && !namedWhatIf && !unknownNamed {
 		return d, fits
 	}
 	why := fmt.Sprintf("документы: %s (%.0f %% слов вопроса)", hit.Unit.Number, 100*hit.Coverage)

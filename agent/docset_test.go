@@ -1005,6 +1005,12 @@ func TestDocumentSet5Classes(t *testing.T) {
 		// a share of the cost of a quantity at a price the question gives, capped as the clause caps it
 		{"водитель сэкономил 250 литров по цене 70,00, какая премия", "250 литров × 70,00 = 17\u00a0500,00\u00a0₽; 30 % = 5\u00a0250,00\u00a0₽, но не более 5\u00a0000,00\u00a0₽ = **5\u00a0000,00\u00a0₽**", ""},
 		{"экономия 10 л по 60, премия", "10 л × 60 = 600,00\u00a0₽; 30 % = **180,00\u00a0₽**", ""},
+		// a word 1C does not know as a counterparty that names the user's document, in a question
+		// of what is owed: the documents answer (the leasing schedule's title, the repair
+		// contractor); a stage asked by its ordinal is its row
+		{"остаток долга по лизингу", "", "Не нашёл в 1С"},
+		{"сколько мы должны горизонту за второй этап", "таблица, строка 2", "Не нашёл в 1С"},
+		{"стоимость третьего этапа по подряду", "таблица, строка 3", ""},
 		// a price list's minimum order in boxes, the units a box holds; a figure and its measure
 		// written together («3кг»)
 		{"нужно 50 пачек масла крестьянского сколько стоит", "Минимальный заказ, коробов: 5, по 20 в каждом — 100 вместо 50; 152,00\u00a0₽ × 100 = 15\u00a0200,00\u00a0₽ без НДС + НДС 10 % 1\u00a0520,00\u00a0₽ = **16\u00a0720,00\u00a0₽**", ""},

@@ -551,6 +551,15 @@ func unitTermsOf(u Unit) clauseTerms {
 			toks = append(toks, ordinalTerm[n-1])
 		}
 	}
+	if u.Kind == UnitRow {
+		// a row numbered under «№ этапа», «№ партии»: «второй этап» asks row 2
+		header := u.Lead[strings.LastIndexByte(u.Lead, '\n')+1:]
+		if numberedRows.MatchString(header) {
+			if n, err := strconv.Atoi(u.Number); err == nil && n >= 1 && n <= len(ordinalTerm) {
+				toks = append(toks, ordinalTerm[n-1])
+			}
+		}
+	}
 	for _, w := range compoundWord.FindAllStringSubmatch(u.Text, -1) {
 		toks = append(toks, clauseTokens(w[2])...) // «нижеподписавшиеся» are who signed («кто подписал»)
 	}
@@ -1340,6 +1349,10 @@ var numericDate = regexp.MustCompile(`\b\d{1,2}\.(\d{1,2})\.\d{4}\b`)
 
 // countedNoun: a figure that numbers what follows it — «3 квартал», «2-я партия», «4 этаж».
 var countedNoun = regexp.MustCompile(`(?:^|[^\d,.])(\d{1,2})(?:-?(?:й|я|е|го|м|ой))?\s+(?:квартал|парти|этаж|полугоди|месяц|недел|очеред|этап|год)`)
+
+// numberedRows: a table's header that numbers its rows by what they are («№ этапа», «№
+// партии», «№ платежа»), not by position alone («№», «№ п/п»).
+var numberedRows = regexp.MustCompile(`^№\s+(этап\p{L}*|парти\p{L}*|платеж\p{L}*|платёж\p{L}*|транш\p{L}*|очеред\p{L}*)`)
 
 // ordinalTerm are the ordinals' terms, «первый» to «двенадцатый», as the question's words read.
 var ordinalTerm [12]string

@@ -326,3 +326,18 @@ func TestClauseTokensGluedMeasures(t *testing.T) {
 		}
 	}
 }
+
+// TestRankRowByOrdinal: a row numbered under «№ этапа» is asked by its ordinal («второй этап»).
+func TestRankRowByOrdinal(t *testing.T) {
+	lead := "Календарный план\n№ этапа | Наименование работ | Стоимость этапа, руб."
+	doc := NewClauseDoc("d", "Договор подряда", []Unit{
+		{Index: 0, Kind: UnitClause, Number: "4.2", Text: "4.2. Каждый этап оплачивается в течение 10 рабочих дней после подписания акта."},
+		{Index: 1, Kind: UnitRow, Number: "1", Lead: lead, Text: "1 | Демонтаж | 620 000,00"},
+		{Index: 2, Kind: UnitRow, Number: "2", Lead: lead, Text: "2 | Кровля | 1 480 000,00"},
+		{Index: 3, Kind: UnitRow, Number: "3", Lead: lead, Text: "3 | Полы | 1 950 000,00"},
+	})
+	hits := RankClauses([]ClauseDoc{doc}, ClauseQuestion{Text: "стоимость второго этапа"})
+	if len(hits) == 0 || hits[0].Unit.Number != "2" {
+		t.Fatalf("второй этап: %+v", hits)
+	}
+}
