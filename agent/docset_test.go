@@ -859,6 +859,8 @@ func TestDocumentClauseAnswersNewDocuments(t *testing.T) {
 		t.Skip("uploads the third set")
 	}
 	askDocsCases(t, docset3Dir, 29300, []docsCase{
+		// a form's signature lines, a PDF's line of two of them cut apart
+		{"кто подписал упд 1452", "Генеральный директор — **В. А. Никитин**\n- Главный бухгалтер или иное уполномоченное лицо — **С. Н. Орлова**", ""},
 		// a tariff's rate per thousand roubles of a sum, a month's over the months asked; the
 		// transport's share of the declared value answers a question of the cargo's insurance
 		{"сколько стоит страховка грузов на складе если товара на 5 млн", "5\u00a0000\u00a0000,00\u00a0₽ / 1 000 × 0,35 = **1\u00a0750,00\u00a0₽**, без НДС", ""},

@@ -1,6 +1,7 @@
 package passages
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/finbot/finbot/library"
@@ -78,5 +79,21 @@ func TestMonthsAsked(t *testing.T) {
 		if n, ok := monthsAsked(c.text); n != c.n || ok != c.ok {
 			t.Errorf("monthsAsked(%q) = %d, %v; want %d, %v", c.text, n, ok, c.n, c.ok)
 		}
+	}
+}
+
+func TestSplitSigns(t *testing.T) {
+	got := splitSigns("Руководитель организации: Генеральный директор В. А. Никитин Главный бухгалтер: С. Н. Орлова Индивидуальный предприниматель: —")
+	want := []string{"Руководитель организации: Генеральный директор В. А. Никитин", "Главный бухгалтер: С. Н. Орлова", "Индивидуальный предприниматель: —"}
+	if !slices.Equal(got, want) {
+		t.Errorf("splitSigns = %q, want %q", got, want)
+	}
+	for _, l := range want[:2] {
+		if !signLine.MatchString(l) {
+			t.Errorf("%q is no signature line", l)
+		}
+	}
+	if signLine.MatchString("Дата отгрузки, передачи (сдачи): 27.11.2026") {
+		t.Error("a date line read as a signature")
 	}
 }

@@ -194,6 +194,9 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if r, ok := ourSigners(q, rds, docs, hits); ok {
 		return r, res, true // «кто подписывал договоры с нашей стороны»
 	}
+	if r, ok := formSigners(q, rds, docs, hits); ok {
+		return r, res, true // «кто подписал упд 1452»: the form's signature lines
+	}
 	if r, ok := monthlyTotal(q, hits, rds, docs); ok {
 		return r, res, true
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/finbot/finbot/agent/facts"
 	"github.com/finbot/finbot/agent/md"
@@ -214,4 +215,71 @@ func ourSigners(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.
 	}
 	return skill.Reply{Text: md.Escape(head) + "\n" + strings.Join(lines, "\n"),
 		Sources: srcs, Quoted: quoted}, true
+}
+
+// signLine: a form's line of a signature — who signs and the initials and surname under it,
+// the blank for the signature gone as the text is read («Руководитель организации или иное
+// уполномоченное лицо: Генеральный директор ________ В. А. Никитин», «Товар (груз) получил …:
+// заведующий складом А. С. Мухин (доверенность № 212 от 25.11.2026)»).
+var signLine = regexp.MustCompile(`^\s*((?:[^\n:]{0,120}?(?i:руководител|бухгалтер|передал|получил|сдал|принял|ответственн|подпис|директор)[^\n:]{0,120}?):?[^\n]{0,80}?)\s*_*\s*([А-ЯЁ]\.\s?[А-ЯЁ]\.\s?[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?)\s*(\([^)]{0,80}\))?\s*(?:\[\d+\])?\s*$`)
+
+// formSigners answers «кто подписал упд 1452»: the signature lines of the form the question
+// names, each with who signs and the name under it. ok is false unless the question asks who
+// signed, names a document that is a form (an act, a УПД, an invoice, a waybill), and that
+// document has such lines.
+func formSigners(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.ClauseHit) (skill.Reply, bool) {
+	if len(hits) == 0 || !asksSigner.MatchString(q.Text) || ourSide.MatchString(q.Text) || across(q) {
+		return skill.Reply{}, false
+	}
+	di := slices.IndexFunc(hits, func(h library.ClauseHit) bool { return h.Named })
+	if di < 0 {
+		return skill.Reply{}, false
+	}
+	di = hits[di].Doc
+	if !formTitle.MatchString(rds[di].header.Title) && !formTitle.MatchString(docs[di].Meta.Title) {
+		return skill.Reply{}, false // a contract's signers are its parties' (partiesFor)
+	}
+	var lines []string
+	var signs []string // a unit's lines: a form's block of signatures may be one unit
+	for _, u := range rds[di].cd.Units {
+		for _, l := range strings.Split(u.Text, "\n") {
+			signs = append(signs, splitSigns(l)...)
+		}
+	}
+	for _, l := range signs {
+		m := signLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		role := strings.Trim(strings.Join(strings.Fields(strings.ReplaceAll(m[1], "_", " ")), " "), ":;, ")
+		line := "\\- " + md.Escape(role) + " — **" + md.Escape(strings.Join(strings.Fields(m[2]), " ")) + "**"
+		if m[3] != "" {
+			line += " " + md.Escape(m[3])
+		}
+		lines = append(lines, line)
+	}
+	if len(lines) == 0 {
+		return skill.Reply{}, false
+	}
+	title := docs[di].Meta.Title
+	return skill.Reply{Text: md.Escape("Подписи в «"+title+"»:") + "\n" + strings.Join(lines, "\n") + " [1]",
+		Sources: []facts.Source{{Title: title}}, Quoted: []string{docs[di].Meta.ID}}, true
+}
+
+// initialsName: «В. А. Никитин».
+var initialsName = regexp.MustCompile(`[А-ЯЁ]\.\s?[А-ЯЁ]\.\s?[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?`)
+
+// splitSigns cuts a line a PDF joined of several signature lines after each name that a
+// capitalised word follows («… директор В. А. Никитин Главный бухгалтер …: С. Н. Орлова»).
+func splitSigns(line string) []string {
+	var out []string
+	from := 0
+	for _, m := range initialsName.FindAllStringIndex(line, -1) {
+		rest := strings.TrimLeft(line[m[1]:], " ")
+		if r, _ := utf8.DecodeRuneInString(rest); unicode.IsUpper(r) {
+			out = append(out, line[from:m[1]])
+			from = len(line) - len(rest)
+		}
+	}
+	return append(out, line[from:])
 }
