@@ -529,7 +529,9 @@ func (p *Parser) ledger(s *scan, d *Decision) {
 		set(recipe.OpenItemsByParty, "open_items_by_counterparty", "расчёты с одним контрагентом")
 		// «сколько мы должны альфе», «долг перед альфой»: the side asked, said back when the
 		// saldo is the other's
-		switch in, out := s.saysToUs() || s.hasTok("нами"), s.is(CWeOwe) || s.hasTok("перед") && !s.hasTok("нами"); {
+		// «сколько должны меридиану»: owed to the company, in the dative — our debt to it
+		owedTo := s.hasStemPrefix("должн") && !s.hasTok("нам") && d.Counterparty.Set && writtenDative(d.Counterparty.Text, d.Counterparty.Value.Name)
+		switch in, out := s.saysToUs() || s.hasTok("нами"), s.is(CWeOwe) || s.hasTok("перед") && !s.hasTok("нами") || owedTo; {
 		case in && !out:
 			d.Flow = "in"
 		case out && !in:
@@ -1000,3 +1002,29 @@ var scopeless = map[string]bool{"прошл": true, "текущ": true, "эт": 
 	"нынешн": true, "отчетн": true, "отчётн": true, "предыдущ": true, "минувш": true, "указан": true, "данн": true,
 	"полугод": true, "квартал": true, "месяц": true, "вчерашн": true, "сегодняшн": true, "позавчер": true,
 	"все": true, "всё": true, "всю": true, "тот": true, "ту": true}
+
+// writtenDative reports whether a counterparty is written in the dative, as one is owed to
+// («меридиану», «вектору», «ромашке» for ООО «Меридиан», «Вектор», «Ромашка»): the last word
+// written is a word of its name with the dative's ending.
+func writtenDative(written, name string) bool {
+	ws := strings.Fields(strings.ToLower(strings.ReplaceAll(written, "ё", "е")))
+	if len(ws) == 0 {
+		return false
+	}
+	w := []rune(ws[len(ws)-1])
+	for _, nw := range strings.FieldsFunc(strings.ToLower(strings.ReplaceAll(name, "ё", "е")), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		n := []rune(nw)
+		if len(n) < 3 {
+			continue
+		}
+		switch last := n[len(n)-1]; {
+		case string(w) == nw+"у" || string(w) == nw+"ю":
+			return true // Меридиан — меридиану
+		case (last == 'а' || last == 'я') && string(w) == string(n[:len(n)-1])+"е":
+			return true // Ромашка — ромашке
+		case last == 'й' && string(w) == string(n[:len(n)-1])+"ю":
+			return true // Алтай — алтаю
+		}
+	}
+	return false
+}
