@@ -12,7 +12,7 @@ func TestWrittenDative(t *testing.T) {
 		{"алтаю", "ООО «Алтай»", true},
 		{"меридиан", "ООО «Меридиан»", false},
 		{"меридиана", "ООО «Меридиан»", false}, // whose: the genitive
-		{"альфой", "ООО «Альфа»", false},      // «перед альфой»: the instrumental, said by «перед»
+		{"альфой", "ООО «Альфа»", false},       // «перед альфой»: the instrumental, said by «перед»
 	} {
 		if got := writtenDative(c.written, c.name); got != c.want {
 			t.Errorf("writtenDative(%q, %q) = %v, want %v", c.written, c.name, got, c.want)
