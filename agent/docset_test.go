@@ -727,6 +727,9 @@ func TestDocumentClauseAnswers(t *testing.T) {
 		t.Skip("uploads the document set")
 	}
 	askDocsCases(t, docsetDir, 29200, []docsCase{
+		// what is left of a loan by its schedule's balance column, on a day another document's
+		// clause names too (the lease's «01 января 2027 г.»)
+		{"остаток займа на 01.01.2027", "остаток — **7\u00a0000\u00a0000,00\u00a0₽** после платежа 31.12.2026 (строка 2), если платежи внесены в срок", ""},
 		// a liability capped by months of the monthly fee, the clause found in the document named
 		// though the question shares few of its words
 		{"максимум ответственности по договору с сетевыми решениями сколько", "3 × 97\u00a0600,00\u00a0₽ = **292\u00a0800,00\u00a0₽**", ""},
@@ -1013,6 +1016,8 @@ func TestDocumentSet5Classes(t *testing.T) {
 		{"остаток долга по лизингу", "", "Не нашёл в 1С"},
 		{"сколько мы должны горизонту за второй этап", "таблица, строка 2", "Не нашёл в 1С"},
 		{"стоимость третьего этапа по подряду", "таблица, строка 3", ""},
+		// what is left of a schedule with no balance column: the rows to come, added
+		{"сколько останется платить по лизингу после январского платежа", "осталось 14 строк на **3\u00a0206\u00a0500,00\u00a0₽**, если платежи внесены в срок", ""},
 		// a price list's minimum order in boxes, the units a box holds; a figure and its measure
 		// written together («3кг»)
 		{"нужно 50 пачек масла крестьянского сколько стоит", "Минимальный заказ, коробов: 5, по 20 в каждом — 100 вместо 50; 152,00\u00a0₽ × 100 = 15\u00a0200,00\u00a0₽ без НДС + НДС 10 % 1\u00a0520,00\u00a0₽ = **16\u00a0720,00\u00a0₽**", ""},

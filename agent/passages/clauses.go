@@ -566,6 +566,21 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	}
 	who, named := partiesFor(q, kept, rds)
 	sched, scheduled := scheduleFor(q, hits, cds)
+	if !scheduled && asksRest.MatchString(q.Text) {
+		// «остаток займа на 01.01.2027»: the schedule of the document the question names, though
+		// another's clause (a date of the lease) scored best
+		if i := slices.IndexFunc(hits, func(h library.ClauseHit) bool { return h.Named }); i > 0 && hits[i].Doc != hits[0].Doc {
+			var own []library.ClauseHit
+			for _, h := range hits {
+				if h.Doc == hits[i].Doc {
+					own = append(own, h)
+				}
+			}
+			if sched, scheduled = scheduleFor(q, own, cds); scheduled {
+				kept = own[:1]
+			}
+		}
+	}
 	if scheduled && sched.appendix {
 		// an appendix's schedule: the rows the period selects, each quoted with the header
 		kept = kept[:0:0]
@@ -738,6 +753,10 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	}
 	return skill.Reply{Text: strings.TrimSpace(b.String()), Sources: srcs, Quoted: quoted}, res, true
 }
+
+// asksRest: the question asks what is left of a sum («остаток займа», «сколько осталось
+// вернуть», «какой долг останется»).
+var asksRest = regexp.MustCompile(`(?i)остат\p{L}*|осталось|останется|оставш\p{L}*`)
 
 // interrogative: the question asks by a question word what kind of answer it wants («кто», «когда»,
 // «сколько», «какой срок»), not whether something holds («можно ли …?»).

@@ -177,8 +177,30 @@ func scheduleFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc) 
 	if !ok && q.Continues != "" {
 		p, ok = periodOf(q.Continues, q.Now)
 	}
+	if m, isMonth := termMonth(q.Text, q.Now); !ok && isMonth {
+		p, ok = m, true // «после декабрьского платежа»
+	}
+	if asksRest.MatchString(q.Text) {
+		switch {
+		case ok && !p.Single() && afterTerm.MatchString(q.Text):
+			// «остаток после декабрьского платежа»: what is left at the month's end
+			p, ok = ru.Period{From: p.To, To: p.To, Kind: ru.KindDay}, true
+		case !ok && !afterTerm.MatchString(q.Text):
+			// «сколько осталось вернуть по займу»: what is left today
+			today := time.Date(q.Now.In(ru.Moscow).Year(), q.Now.In(ru.Moscow).Month(), q.Now.In(ru.Moscow).Day(), 0, 0, 0, 0, ru.Moscow)
+			p, ok = ru.Period{From: today, To: today, Kind: ru.KindDay}, true
+		}
+	}
 	if !ok {
 		return schedule{}, false
+	}
+	if p.Single() && p.From.Before(due[0]) && !writtenYear.MatchString(q.Text) && !q.Now.IsZero() {
+		// «остаток займа на 1 января» in December, of a schedule that starts later than the
+		// January past: the January to come, as a schedule runs ahead (a balance before any of
+		// its terms would be no question)
+		if next := p.From.AddDate(1, 0, 0); next.After(q.Now) && !next.Before(due[0]) && !next.After(due[len(due)-1]) {
+			p.From, p.To = next, next
+		}
 	}
 	if p.Single() {
 		last := -1
@@ -195,6 +217,29 @@ func scheduleFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc) 
 		s.rows[rows[last].Index] = true
 		s.line = md.Escape(fmt.Sprintf("На %s по графику (%s) последний срок до этой даты — %s (строка %s):", p.From.Format("02.01.2006"), where,
 			due[last].Format("02.01.2006"), rows[last].Number))
+		if rest, ok := restCell(rows[last]); ok {
+			// the balance column says what is left, when each term is paid on time
+			s.line = md.Escape(fmt.Sprintf("На %s по графику (%s) остаток — ", p.From.Format("02.01.2006"), where)) + "**" + md.Escape(ru.Money(rest)) + "**" +
+				md.Escape(fmt.Sprintf(" после платежа %s (строка %s), если платежи внесены в срок:", due[last].Format("02.01.2006"), rows[last].Number))
+		} else if asksRest.MatchString(q.Text) {
+			// «долг по лизингу после декабрьского платежа какой останется» of a schedule with no
+			// balance column: the rows still to come, added
+			left := rows[last+1:]
+			if len(left) == 0 {
+				s.line = md.Escape(fmt.Sprintf("После %s по графику (%s) платежей не остаётся: это последний срок.", due[last].Format("02.01.2006"), where))
+				return s, true
+			}
+			total, ok := columnTotal(left)
+			if !ok {
+				return schedule{}, false // what is left is not a column's sum: not said
+			}
+			s.rows = map[int]bool{}
+			for _, r := range left {
+				s.rows[r.Index] = true
+			}
+			s.line = md.Escape(fmt.Sprintf("После платежа %s (строка %s) по графику (%s) осталось %s на ", due[last].Format("02.01.2006"), rows[last].Number, where,
+				ru.Count(len(left), "строка", "строки", "строк"))) + "**" + md.Escape(ru.Money(total)) + "**" + md.Escape(", если платежи внесены в срок:")
+		}
 		return s, true
 	}
 	var picked []library.Unit
@@ -314,4 +359,27 @@ func datedRowsOf(us []library.Unit, intro library.Unit) int {
 		}
 	}
 	return n
+}
+
+// afterTerm: the question asks what is left after a period's payment («после декабрьского
+// платежа», «после платежа за март»).
+var afterTerm = regexp.MustCompile(`(?i)(^|[^\p{L}])после\s`)
+
+// writtenYear: a date the question writes with its year («01.01.2027», «1 января 2027», «27 г.»).
+var writtenYear = regexp.MustCompile(`\b20\d{2}\b|\d{1,2}\.\d{1,2}\.\d{2,4}|\b\d{2}\s*г`)
+
+// restCell is a schedule row's cell under its balance column («Остаток после платежа, руб.»), in
+// kopecks; ok is false when the table has no such column.
+func restCell(r library.Unit) (int64, bool) {
+	header := strings.Split(r.Lead[strings.LastIndexByte(r.Lead, '\n')+1:], " | ")
+	cells := strings.Split(r.Text, " | ")
+	if len(header) != len(cells) {
+		return 0, false
+	}
+	for i, hd := range header {
+		if c := strings.TrimSpace(cells[i]); strings.Contains(strings.ToLower(hd), "остат") && moneyCellText.MatchString(c) {
+			return kopecks(c)
+		}
+	}
+	return 0, false
 }
