@@ -121,6 +121,7 @@ type docsSkill interface {
 	Scope(ctx context.Context, who documents.Asker) (skill.Docs, error)
 	Titles(ctx context.Context, owner string) []string
 	Evidence(ctx context.Context, q skill.Query) (library.ClauseHit, bool)
+	NamesParty(ctx context.Context, q skill.Query) bool
 	Upload(ctx context.Context, q skill.Query, f api.File) (skill.Reply, error)
 	RememberReceipt(ctx context.Context, q skill.Query, messageID int, id string) error
 }

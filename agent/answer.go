@@ -499,7 +499,11 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// words one clause holds («Не нашёл в 1С контрагента «лизингу»» is no answer). What was paid
 	// stays 1C's, the documents offered (fits, above).
 	unknownNamed := unknown && !d.Asks.Paid && a.namesDocument(ctx, q, d.Unknown)
-	if hit.Coverage < need || hit.Matched < 2 && !pricedRow && !namedOverPlan && !wordOfName && !namedSignless && !namedWhatIf && !unknownNamed {
+	// …nor is a company 1C's catalog does not have and the parser did not take for one, named
+	// whole as a party of the document the message names («сколько нам должен см ритейл по
+	// займу на конец года» with the loan to ООО «СМ Ритейл»): 1C would answer every debtor's.
+	unknownParty := d.Kind == understand.KindLedger && !d.Counterparty.Set && !d.Asks.Paid && hit.Named && hit.Coverage >= need && a.docs.NamesParty(ctx, q)
+	if hit.Coverage < need || hit.Matched < 2 && !pricedRow && !namedOverPlan && !wordOfName && !namedSignless && !namedWhatIf && !unknownNamed && !unknownParty {
 		return d, fits
 	}
 	why := fmt.Sprintf("документы: %s (%.0f %% слов вопроса)", hit.Unit.Number, 100*hit.Coverage)

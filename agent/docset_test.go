@@ -784,6 +784,9 @@ func TestDocumentClauseAnswers(t *testing.T) {
 // source holds is said not to be in the documents, never «не понял вопрос».
 func TestDocumentSet4Classes(t *testing.T) {
 	askDocsCases(t, docset4Dir, 29600, []docsCase{
+		// a company 1C does not have, named whole as the party of the loan the message names: the
+		// loan's schedule, not every debtor of 1C; before its first term all of it is owed
+		{"сколько нам должен см ритейл по займу на конец года", "ни один срок ещё не наступил (первый — 31.03.2027): остаток — **15\u00a0000\u00a0000,00\u00a0₽**", ""},
 		// a price list's rate per thousand roubles of a batch's value
 		{"страхование партии на 650 000 руб сколько стоит", "650\u00a0000,00\u00a0₽ / 1 000 × 1,20 = **780,00\u00a0₽**, без НДС", ""},
 		// a cap by a share of the monthly fee «без НДС»

@@ -157,6 +157,17 @@ func (s *Skill) Offers(ctx context.Context, q skill.Query) bool {
 	return err != nil || len(all) > 0
 }
 
+// NamesParty reports whether q's text names a party of q's documents by its whole name
+// (passages.NamesParty).
+func (s *Skill) NamesParty(ctx context.Context, q skill.Query) bool {
+	if s.lib == nil {
+		return false
+	}
+	lctx, cancel := context.WithTimeout(ctx, s.opts.HistoryTimeout)
+	defer cancel()
+	return passages.NamesParty(lctx, s.lib, owner(q), q.Text)
+}
+
 // Evidence is how strongly q's documents answer it: their best unit for q's text, read as
 // clauses (passages.Evidence); ok is false when none holds its terms or they cannot be read.
 func (s *Skill) Evidence(ctx context.Context, q skill.Query) (library.ClauseHit, bool) {

@@ -1,6 +1,7 @@
 package passages
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -283,3 +284,48 @@ func splitSigns(line string) []string {
 	}
 	return append(out, line[from:])
 }
+
+// NamesParty reports whether text names a party of one of the owner's documents by its whole
+// short name («см ритейл» for ООО «СМ Ритейл», «горизонт урал» for ООО «СК Горизонт-Урал» —
+// every word of the name, in any form), the user's own company aside.
+func NamesParty(ctx context.Context, lib *library.Library, own, text string) bool {
+	metas, rds, err := readDocs(ctx, lib, own, nil, nil)
+	if err != nil {
+		return false
+	}
+	docs := make([]docstore.Doc, len(metas))
+	for i, m := range metas {
+		docs[i] = docstore.Doc{Meta: m}
+	}
+	ours := fold(ownCompany(rds, docs))
+	words := strings.FieldsFunc(fold(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for _, rd := range rds {
+		for _, p := range rd.parties {
+			if fold(p.Name) == ours {
+				continue
+			}
+			m := quotedName.FindStringSubmatch(p.Name)
+			if m == nil {
+				continue
+			}
+			name := strings.FieldsFunc(fold(m[1]), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+			if len(name) == 0 || len(name) == 1 && len([]rune(name[0])) < 4 {
+				continue // a name of one short word is as likely another word
+			}
+			all := true
+			for _, nw := range name {
+				if !slices.ContainsFunc(words, func(w string) bool { return w == nw || sameWord(w, nw) }) {
+					all = false
+					break
+				}
+			}
+			if all {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// quotedName: the name in quotes of a company («ООО «СМ Ритейл»» — «СМ Ритейл»).
+var quotedName = regexp.MustCompile(`«(.+)»`)

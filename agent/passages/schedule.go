@@ -194,7 +194,7 @@ func scheduleFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc) 
 	if !ok {
 		return schedule{}, false
 	}
-	if p.Single() && p.From.Before(due[0]) && !writtenYear.MatchString(q.Text) && !q.Now.IsZero() {
+	if p.Single() && p.From.Before(due[0]) && dayOfMonthNamed.MatchString(q.Text) && !writtenYear.MatchString(q.Text) && !q.Now.IsZero() {
 		// «остаток займа на 1 января» in December, of a schedule that starts later than the
 		// January past: the January to come, as a schedule runs ahead (a balance before any of
 		// its terms would be no question)
@@ -211,6 +211,13 @@ func scheduleFor(q Question, hits []library.ClauseHit, cds []library.ClauseDoc) 
 		}
 		if last < 0 {
 			s.line = md.Escape(fmt.Sprintf("На %s по графику (%s) ни один срок ещё не наступил: первый — %s.", p.From.Format("02.01.2006"), where, due[0].Format("02.01.2006")))
+			if rest, ok := restCell(rows[0]); ok && (asksRest.MatchString(q.Text) || owedWords.MatchString(q.Text)) {
+				if paid, ok := columnTotal(rows[:1]); ok {
+					// what is left before the first term: the first balance and its payment
+					s.line = md.Escape(fmt.Sprintf("На %s по графику (%s) ни один срок ещё не наступил (первый — %s): остаток — ", p.From.Format("02.01.2006"), where,
+						due[0].Format("02.01.2006"))) + "**" + md.Escape(ru.Money(rest+paid)) + "**" + md.Escape(fmt.Sprintf(" (%s + %s по строке %s).", ru.Money(rest), ru.Money(paid), rows[0].Number))
+				}
+			}
 			s.rows[rows[0].Index] = true
 			return s, true
 		}
@@ -321,8 +328,9 @@ func columnTotal(rows []library.Unit) (int64, bool) {
 				ok = false
 				break
 			}
-			k, good := kopecks(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(cells[col]), "₽")))
-			if !good {
+			cell := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(cells[col]), "₽"))
+			k, good := kopecks(cell)
+			if !good || !moneyCellText.MatchString(cell) { // «№ платежа»: a row's number is no sum
 				ok = false
 				break
 			}
@@ -364,6 +372,13 @@ func datedRowsOf(us []library.Unit, intro library.Unit) int {
 // afterTerm: the question asks what is left after a period's payment («после декабрьского
 // платежа», «после платежа за март»).
 var afterTerm = regexp.MustCompile(`(?i)(^|[^\p{L}])после\s`)
+
+// owedWords: the question asks a debt («сколько нам должен», «долг по займу», «задолженность»).
+var owedWords = regexp.MustCompile(`(?i)должен|должна|должны|долг|задолж`)
+
+// dayOfMonthNamed: a day written with its month's name («на 1 января», «5-го марта»), not an
+// end of a period («на конец года»).
+var dayOfMonthNamed = regexp.MustCompile(`(?i)(^|[^\d])\d{1,2}(-?г?о)?\s+(январ|феврал|март|апрел|ма[йя]|июн|июл|август|сентябр|октябр|ноябр|декабр)`)
 
 // writtenYear: a date the question writes with its year («01.01.2027», «1 января 2027», «27 г.»).
 var writtenYear = regexp.MustCompile(`\b20\d{2}\b|\d{1,2}\.\d{1,2}\.\d{2,4}|\b\d{2}\s*г`)
