@@ -45,7 +45,7 @@ func TestClauseRankSets(t *testing.T) {
 	}
 	total := map[string][2]int{}
 	base := "../agent/documents/testdata/"
-	sets := []struct{ dir, file string }{{"docset", "questions.tsv"}, {"docset", "questions2.tsv"}, {"docset3", "questions.tsv"}, {"docset4", "questions.tsv"}, {"docset5", "questions.tsv"}}
+	sets := []struct{ dir, file string }{{"docset", "questions.tsv"}, {"docset", "questions2.tsv"}, {"docset3", "questions.tsv"}, {"docset4", "questions.tsv"}, {"docset5", "questions.tsv"}, {"docset6", "questions.tsv"}}
 	for si, set := range sets {
 		dir := base + set.dir
 		lib := New(docstore.NewMemory(), nil, Options{})
