@@ -417,7 +417,14 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// What is to be paid («есть скидка если оплатим итд раньше срока», «сколько заплатим за
 	// аренду в январе») is an agreement's, never 1C's, which holds only what was posted.
 	future := d.Kind == understand.KindLedger && (understand.Future(q.Text) || d.DateFuture)
+	// «пазик по рапорту 7 ч 10 мин отработал, сколько оплатим», «нужно 300 коробов … сколько
+	// заплатим»: a payment to come that names no counterparty, account or day — 1C would only
+	// say it makes no forecasts, or ask back whose; the documents answer what they hold of it,
+	// or say they do not.
+	futureBare := future && bare && !d.Counterparty.Set && !d.Asks.Paid
 	switch {
+	case futureBare:
+		need = docsRouteWeak
 	case future && hit.Named:
 		// «есть скидка если оплатим итд раньше срока»: 1C would only say it makes no
 		// forecasts; the document the message names answers, or says it states no such thing
@@ -503,7 +510,7 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 	// whole as a party of the document the message names («сколько нам должен см ритейл по
 	// займу на конец года» with the loan to ООО «СМ Ритейл»): 1C would answer every debtor's.
 	unknownParty := d.Kind == understand.KindLedger && !d.Counterparty.Set && !d.Asks.Paid && hit.Named && hit.Coverage >= need && a.docs.NamesParty(ctx, q)
-	if hit.Coverage < need || hit.Matched < 2 && !pricedRow && !namedOverPlan && !wordOfName && !namedSignless && !namedWhatIf && !unknownNamed && !unknownParty {
+	if hit.Coverage < need || hit.Matched < 2 && !pricedRow && !namedOverPlan && !wordOfName && !namedSignless && !namedWhatIf && !unknownNamed && !unknownParty && !futureBare {
 		return d, fits
 	}
 	why := fmt.Sprintf("документы: %s (%.0f %% слов вопроса)", hit.Unit.Number, 100*hit.Coverage)

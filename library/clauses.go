@@ -1358,8 +1358,9 @@ var numberedRows = regexp.MustCompile(`^№\s+(этап\p{L}*|парти\p{L}*|�
 var ordinalTerm [12]string
 
 // compoundWord: a compound word whose rest is a word of its own («нижеподписавшиеся»,
-// «вышеуказанный»).
-var compoundWord = regexp.MustCompile(`(?i)(^|[^\p{L}])(?:ниже|выше)(\p{L}{4,})`)
+// «вышеуказанный»; «гофрокороб», «электромонтаж», «стрейчплёнка» — a user says «короб»,
+// «монтаж», «плёнка»).
+var compoundWord = regexp.MustCompile(`(?i)(^|[^\p{L}])(?:ниже|выше|гофро|стрейч|электро|термо|гидро)-?(\p{L}{4,})`)
 
 func init() {
 	for i, w := range []string{"первый", "второй", "третий", "четвёртый", "пятый", "шестой", "седьмой", "восьмой", "девятый", "десятый", "одиннадцатый", "двенадцатый"} {
@@ -1725,6 +1726,12 @@ func clauseTokens(text string) []string {
 	if strings.Contains(text, "кв") || strings.Contains(text, "м2") || strings.Contains(text, "м²") {
 		text = squareMetre.ReplaceAllString(text, "${1}квадратный метр$2") // not «кв.», a quarter
 	}
+	if strings.ContainsAny(text, "хХxX×*") {
+		// «600х400х400», «1200x1000», «1,2 × 100 м»: a size's figures, however the times sign is typed
+		for range 2 { // «a×b×c»: the match of «a×b» consumes b
+			text = dimensionTimes.ReplaceAllString(text, "$1 $2")
+		}
+	}
 	text = digitGlued.ReplaceAllString(text, "$1 $2") // «400г», «9%» as «400 г», «9 %» are written in documents
 	ts := retrieval.Tokens(text)
 	for i, t := range ts {
@@ -1734,6 +1741,9 @@ func clauseTokens(text string) []string {
 	}
 	return ts
 }
+
+// dimensionTimes: a times sign between two figures of a size («600х400», «1200 x 1000»).
+var dimensionTimes = regexp.MustCompile(`(\d)\s*[хХxX×*]\s*(\d)`)
 
 // digitGlued: a figure and its measure written together («400г», «10кг», «9%»); not a code
 // that starts with letters («ИТ-08», «ЧЗ-131»).

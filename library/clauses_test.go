@@ -341,3 +341,13 @@ func TestRankRowByOrdinal(t *testing.T) {
 		t.Fatalf("второй этап: %+v", hits)
 	}
 }
+
+// TestClauseTokensDimensions: a size reads the same whatever times sign is typed.
+func TestClauseTokensDimensions(t *testing.T) {
+	want := clauseTokens("короб 600×400×400")
+	for _, q := range []string{"короб 600х400х400", "короб 600x400x400", "короб 600 * 400 * 400"} {
+		if got := clauseTokens(q); !slices.Equal(got, want) {
+			t.Errorf("clauseTokens(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
