@@ -278,6 +278,9 @@ const (
 	// the travel policy uploaded: the user's policy beats the general article), a name 1C does
 	// not know that a document's title holds, a planner's 1C plan that would only ask back.
 	docsRouteWeak = 0.2
+	// docsRouteAskedBack: a 1C reading that would only ask back whose, of a message that names
+	// nothing of 1C's (no counterparty, account, date or period).
+	docsRouteAskedBack = 0.3
 )
 
 // namesKeyRate: the message names the Bank of Russia's rate as such, not only «ставка».
@@ -435,7 +438,11 @@ func (a *Agent) weighDocuments(ctx context.Context, q skill.Query, planned bool)
 		// question whose, would answer another question).
 		need = docsRouteNamed
 	case asksBack && !planned && !hit.Named && bare:
-		need = docsRouteBare // a list of every counterparty's («незакрытые договоры») for a question of words
+		// 1C would only ask back whose («банковские операции по контрагенту») of a question that
+		// names nothing of its own («дивиденды участникам можно платить пока кредит не
+		// погашен», «отменили заявку на кран накануне — платим что-то»): the documents that hold
+		// some of its words answer, or say they do not state it
+		need = docsRouteAskedBack
 	// A 1C question that would ask back whose, in words one of the documents holds, needs them
 	// held strongly — unless it names the document («остаток займа после сентябрьского платежа»).
 	case d.Kind == understand.KindSmallTalk || asksBack && !planned && !hit.Named:
