@@ -1145,3 +1145,17 @@ func TestDocumentSet5CommissionDialog(t *testing.T) {
 	other := ask(t, a, me, "а если бы выручка была 2 млн")
 	wantDocsAnswer(t, "2 млн", other, "2\u00a0000\u00a0000,00\u00a0₽ × (6 % (п. 4.1.1) + 1,5 % (п. 4.2))", "")
 }
+
+// TestDocumentSet6Classes: classes the sixth set showed, asked in words of their own.
+func TestDocumentSet6Classes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uploads the sixth set")
+	}
+	askDocsCases(t, docset6Dir, 29950, []docsCase{
+		// a PDF's last line of goods read with the total after it: the total's part of the line
+		{"на какую сумму упд 2318", "Сумма «УПД 2318 Камский Полимер 26.11.2026»: **8\u00a0535\u00a0181,00\u00a0₽** с НДС, в т.ч. НДС 1\u00a0539\u00a0131,00\u00a0₽", ""},
+		// the side a form's signature line is under («… права принял:» above it), and its day
+		{"кто получил товар по упд 2318", "Кладовщик склада сырья — **Е. А. Пронина**\n- Дата получения (приёмки): 27.11.2026", "Галиуллин"},
+		{"кто отгрузил по упд 2318", "Начальник отдела логистики — **Д. И. Шарипов**", "Пронина"},
+	})
+}

@@ -31,6 +31,8 @@ var (
 	// totalLine: a form's total («Итого без НДС: 245 100,00», «Всего к оплате», «НДС 22 %: …»,
 	// «Общая стоимость Товара по Спецификации № 1 — …», «… на сумму 299 022,00 руб.»).
 	totalLine = regexp.MustCompile(`(?i)^[\s|№\d.()]*(итого|всего|ндс|общая\s+стоимость|сумма\s+ндс)|на\s+сумму|в\s+(том\s+числе|т\.\s?ч\.)\s+ндс`)
+	// midTotal: a total's label inside a line («… РОССИЯ — Всего к оплате (9) …»).
+	midTotal = regexp.MustCompile(`(?i)(всего\s+к\s+оплате|итого\s+к\s+оплате)`)
 	// netLabel, vatLabel, grossLabel: how a total line names its sum.
 	netLabel = regexp.MustCompile(`(?i)(итого|всего|сумма)[^:]{0,20}без\s+(ндс|налога)`)
 	vatLabel = regexp.MustCompile(`(?i)^[\s|]*(в\s+том\s+числе\s+|в\s+т\.\s?ч\.\s+)?(сумма\s+)?ндс\s*(\d{1,2}\s*%)?`)
@@ -152,49 +154,57 @@ func totalsOf(us []library.Unit) (formTotals, []library.Unit, bool) {
 		return true
 	}
 	for _, u := range us {
-		text := strings.ReplaceAll(u.Text, " | ", " ")
-		if !totalLine.MatchString(text) {
-			continue
-		}
-		var sums []int64
-		for _, m := range firstAmount.FindAllString(text, -1) {
-			if k, ok := kopecks(m); ok {
-				sums = append(sums, k)
+		// a unit's lines: a PDF's last line of goods may be read with the total under it
+		for _, line := range strings.Split(u.Text, "\n") {
+			text := strings.ReplaceAll(line, " | ", " ")
+			if loc := midTotal.FindStringIndex(text); loc != nil && loc[0] > 0 && !totalLine.MatchString(text) {
+				text = text[loc[0]:] // «… 475 800,00 643 РОССИЯ — Всего к оплате (9) 6 996 050,00 X …»: a PDF's line of goods and the total after it
 			}
-		}
-		if len(sums) == 0 {
-			continue
-		}
-		took := true
-		switch {
-		case exemptLine.MatchString(text):
-			continue
-		case len(sums) == 1 && vatLabel.MatchString(text) && vatLabel.FindStringSubmatch(text)[3] != "":
-			// «В том числе НДС 10 %: 11 742,40» beside «НДС 22 %: 1 254,00»: the VAT by rate, added
-			rate := strings.Join(strings.Fields(vatLabel.FindStringSubmatch(text)[3]), " ")
-			if slices.ContainsFunc(t.rates, func(r rateVAT) bool { return r.rate == rate }) {
+			if !totalLine.MatchString(text) {
+				continue
+			}
+			var sums []int64
+			for _, m := range firstAmount.FindAllString(text, -1) {
+				if k, ok := kopecks(m); ok {
+					sums = append(sums, k)
+				}
+			}
+			if len(sums) == 0 {
+				continue
+			}
+			took := true
+			switch {
+			case exemptLine.MatchString(text):
+				continue
+			case len(sums) == 1 && vatLabel.MatchString(text) && vatLabel.FindStringSubmatch(text)[3] != "":
+				// «В том числе НДС 10 %: 11 742,40» beside «НДС 22 %: 1 254,00»: the VAT by rate, added
+				rate := strings.Join(strings.Fields(vatLabel.FindStringSubmatch(text)[3]), " ")
+				if slices.ContainsFunc(t.rates, func(r rateVAT) bool { return r.rate == rate }) {
+					return formTotals{}, nil, false
+				}
+				t.rates = append(t.rates, rateVAT{rate, sums[0]})
+			case len(sums) >= 3 && addsUp(sums, &t):
+			case vatIncluded.MatchString(text):
+				m := vatIncluded.FindStringSubmatch(text)
+				g, _ := kopecks(m[1])
+				v, _ := kopecks(m[2])
+				took = set(&t.gross, g) && set(&t.vat, v)
+			case len(sums) == 1 && netLabel.MatchString(text):
+				took = set(&t.net, sums[0])
+			case len(sums) == 1 && vatLabel.MatchString(text):
+				took = set(&t.vat, sums[0])
+			case len(sums) == 1 && grossLabel.MatchString(text):
+				took = set(&t.gross, sums[0])
+			default:
+				continue
+			}
+			if !took {
 				return formTotals{}, nil, false
 			}
-			t.rates = append(t.rates, rateVAT{rate, sums[0]})
-		case len(sums) >= 3 && addsUp(sums, &t):
-		case vatIncluded.MatchString(u.Text):
-			m := vatIncluded.FindStringSubmatch(u.Text)
-			g, _ := kopecks(m[1])
-			v, _ := kopecks(m[2])
-			took = set(&t.gross, g) && set(&t.vat, v)
-		case len(sums) == 1 && netLabel.MatchString(text):
-			took = set(&t.net, sums[0])
-		case len(sums) == 1 && vatLabel.MatchString(text):
-			took = set(&t.vat, sums[0])
-		case len(sums) == 1 && grossLabel.MatchString(text):
-			took = set(&t.gross, sums[0])
-		default:
-			continue
+			if !slices.ContainsFunc(used, func(o library.Unit) bool { return o.Index == u.Index }) {
+				used = append(used, u)
+			}
 		}
-		if !took {
-			return formTotals{}, nil, false
-		}
-		used = append(used, u)
 	}
 	if len(t.rates) > 0 {
 		var vat int64

@@ -222,14 +222,15 @@ func ourSigners(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.
 // the blank for the signature gone as the text is read («Руководитель организации или иное
 // уполномоченное лицо: Генеральный директор ________ В. А. Никитин», «Товар (груз) получил …:
 // заведующий складом А. С. Мухин (доверенность № 212 от 25.11.2026)»).
-var signLine = regexp.MustCompile(`^\s*((?:[^\n:]{0,120}?(?i:руководител|бухгалтер|передал|получил|сдал|принял|ответственн|подпис|директор)[^\n:]{0,120}?):?[^\n]{0,80}?)\s*_*\s*([А-ЯЁ]\.\s?[А-ЯЁ]\.\s?[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?)\s*(\([^)]{0,80}\))?\s*(?:\[\d+\])?\s*$`)
+var signLine = regexp.MustCompile(`^\s*((?:[^\n:]{0,120}?(?i:руководител|бухгалтер|передал|получил|сдал|принял|ответственн|подпис|директор|кладовщик|начальник|заведующ|менеджер|мастер|инженер|экспедитор|водител)[^\n:]{0,120}?):?[^\n]{0,80}?)\s*_*\s*([А-ЯЁ]\.\s?[А-ЯЁ]\.\s?[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?)\s*(\([^)]{0,80}\))?\s*(?:\[\d+\])?\s*$`)
 
 // formSigners answers «кто подписал упд 1452»: the signature lines of the form the question
 // names, each with who signs and the name under it. ok is false unless the question asks who
 // signed, names a document that is a form (an act, a УПД, an invoice, a waybill), and that
 // document has such lines.
 func formSigners(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.ClauseHit) (skill.Reply, bool) {
-	if len(hits) == 0 || !asksSigner.MatchString(q.Text) || ourSide.MatchString(q.Text) || across(q) {
+	side := asksFormSide.FindStringSubmatch(strings.ToLower(q.Text)) // «кто принял груз по упд»: the receiving side's lines
+	if len(hits) == 0 || !asksSigner.MatchString(q.Text) && side == nil || ourSide.MatchString(q.Text) || across(q) {
 		return skill.Reply{}, false
 	}
 	di := slices.IndexFunc(hits, func(h library.ClauseHit) bool { return h.Named })
@@ -247,12 +248,25 @@ func formSigners(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 			signs = append(signs, splitSigns(l)...)
 		}
 	}
+	heading := "" // «Товар (груз) получил / … права принял:» above the line it heads
 	for _, l := range signs {
+		l = strings.TrimSpace(footnoteMark.ReplaceAllString(l, ""))
 		m := signLine.FindStringSubmatch(l)
 		if m == nil {
+			if strings.HasSuffix(l, ":") && !initialsName.MatchString(l) {
+				heading = strings.TrimSuffix(l, ":")
+			} else if l != "" {
+				heading = ""
+			}
 			continue
 		}
 		role := strings.Trim(strings.Join(strings.Fields(strings.ReplaceAll(m[1], "_", " ")), " "), ":;, ")
+		if heading != "" {
+			role = heading + ": " + role
+		}
+		if side != nil && !strings.Contains(strings.ToLower(role), formSides[side[2]]) {
+			continue // «кто принял»: not who handed over
+		}
 		line := "\\- " + md.Escape(role) + " — **" + md.Escape(strings.Join(strings.Fields(m[2]), " ")) + "**"
 		if m[3] != "" {
 			line += " " + md.Escape(m[3])
@@ -261,6 +275,15 @@ func formSigners(q Question, rds []*readDoc, docs []docstore.Doc, hits []library
 	}
 	if len(lines) == 0 {
 		return skill.Reply{}, false
+	}
+	if side != nil {
+		// «Дата получения (приёмки): 27.11.2026» of the side asked
+		for _, l := range signs {
+			if m := sideDay.FindStringSubmatch(l); m != nil && (m[1] == "получения") == (formSides[side[2]] == "получил") {
+				lines = append(lines, "\\- "+md.Escape(strings.TrimSpace(m[0])))
+				break
+			}
+		}
 	}
 	title := docs[di].Meta.Title
 	return skill.Reply{Text: md.Escape("Подписи в «"+title+"»:") + "\n" + strings.Join(lines, "\n") + " [1]",
@@ -329,3 +352,17 @@ func NamesParty(ctx context.Context, lib *library.Library, own, text string) boo
 
 // quotedName: the name in quotes of a company («ООО «СМ Ритейл»» — «СМ Ритейл»).
 var quotedName = regexp.MustCompile(`«(.+)»`)
+
+var (
+	// asksFormSide: «кто принял груз», «кто получил товар», «кто отгрузил».
+	asksFormSide = regexp.MustCompile(`(^|[^\p{L}])кто\s+(принял|приняла|получил|получила|отгрузил|отгрузила|передал|передала|сдал|сдала)`)
+	// sideDay: the day a form says a side received or handed over («Дата получения (приёмки):
+	// 27.11.2026», «Дата отгрузки, передачи (сдачи): 26.11.2026»).
+	sideDay = regexp.MustCompile(`Дата\s+(получения|отгрузки)[^:]{0,40}:\s*\d{2}\.\d{2}\.\d{4}`)
+	// footnoteMark: a form's line number in brackets («[15] Кладовщик …», «… Пронина [15]»).
+	footnoteMark = regexp.MustCompile(`\[\d{1,2}[а-я]?\]`)
+)
+
+// formSides: the word of a form's signature line of the side a verb asks.
+var formSides = map[string]string{"принял": "получил", "приняла": "получил", "получил": "получил", "получила": "получил",
+	"отгрузил": "передал", "отгрузила": "передал", "передал": "передал", "передала": "передал", "сдал": "передал", "сдала": "передал"}
