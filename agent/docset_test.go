@@ -1157,5 +1157,10 @@ func TestDocumentSet6Classes(t *testing.T) {
 		// the side a form's signature line is under («… права принял:» above it), and its day
 		{"кто получил товар по упд 2318", "Кладовщик склада сырья — **Е. А. Пронина**\n- Дата получения (приёмки): 27.11.2026", "Галиуллин"},
 		{"кто отгрузил по упд 2318", "Начальник отдела логистики — **Д. И. Шарипов**", "Пронина"},
+		// a scan's agreement that sets rows of the specification anew by a table read as text:
+		// the row's price from the agreement's day, the agreement dated by itself, not by the
+		// recipient's incoming stamp above its title
+		{"30 т пэвд 15803 в январе сколько с ндс", "190\u00a0320,00\u00a0₽ × 30 = **5\u00a0709\u00a0600,00\u00a0₽** с НДС", ""},
+		{"допник по поставке от какого числа", "ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 1**: № 1 от 26.10.2026", "28.10.2026"},
 	})
 }

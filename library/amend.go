@@ -2,6 +2,7 @@ package library
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -67,6 +68,8 @@ func Amendments(us []Unit) []Amendment {
 			if am, ok := rowPriceOf(u); ok {
 				am.Contract = contract
 				out = append(out, am)
+			} else if rowsSetAnew.MatchString(u.Text) {
+				out = append(out, rowsOf(us, i, contract)...)
 			}
 			continue
 		}
@@ -163,6 +166,74 @@ func rowPriceOf(u Unit) (Amendment, bool) {
 		}
 	}
 	return am, true
+}
+
+// rowsSetAnew: an agreement's unit that sets rows of a contract's table anew, the rows in a
+// table after it («С 01 ноября 2026 г. строки 1 и 3 Спецификации № 1 … изложить в следующей
+// редакции:», «Цену Товара второй партии (позиции 4–6 Спецификации № 1) установить в следующем
+// размере:»).
+var rowsSetAnew = regexp.MustCompile(`(?i)(строк\p{L}*|позици\p{L}*)[^.:]{0,120}(изложить\s+в\s+(следующей|новой)\s+редакции|установить\s+в\s+следующем\s+размере)\s*:\s*$`)
+
+// rowsOf are the rows of the table right after us[i] (rowsSetAnew), each a row of the contract's
+// table set anew: its number, its name (the longest cell of words) and its new text, from the
+// day the unit says.
+func rowsOf(us []Unit, i int, contract string) []Amendment {
+	var from time.Time
+	if f := rowFrom.FindStringSubmatch(us[i].Text); f != nil {
+		from, _ = firstDate(f[1])
+	}
+	var out []Amendment
+	for _, r := range us[i+1:] {
+		if r.Kind != UnitRow {
+			break
+		}
+		if !strings.Contains(r.Text, " | ") {
+			// a scan's table read as one line of text, the rows run together: each row the
+			// lead names («строки 1 и 3», «позиции 4–6») is set by it, found there by its name
+			for _, n := range rowNumbers(us[i].Text) {
+				out = append(out, Amendment{Contract: contract, Row: n, Text: r.Text, Unit: r, From: from})
+			}
+			break
+		}
+		if r.Number == "" {
+			continue
+		}
+		name := ""
+		for _, c := range strings.Split(r.Text, " | ") {
+			if c = strings.TrimSpace(c); strings.IndexFunc(c, func(x rune) bool { return x > 'z' }) >= 0 && len([]rune(c)) > len([]rune(name)) {
+				name = c
+			}
+		}
+		out = append(out, Amendment{Contract: contract, Row: r.Number, Name: name, Text: r.Text, Unit: r, From: from})
+	}
+	return out
+}
+
+// rowList: the rows an agreement's unit names («строки 1 и 3», «позиции 4–6», «строк 2, 5»).
+var rowList = regexp.MustCompile(`(?i)(?:строк|позици)\p{L}*\s+((?:\d{1,3}\s*(?:,|и|–|-|—)?\s*)+)`)
+
+// rowNumbers are the rows text names, ranges spelt out («4–6»: 4, 5, 6).
+func rowNumbers(text string) []string {
+	m := rowList.FindStringSubmatch(text)
+	if m == nil {
+		return nil
+	}
+	var out []string
+	nums := regexp.MustCompile(`\d{1,3}|[–—-]`).FindAllString(m[1], -1)
+	for k := 0; k < len(nums); k++ {
+		if (nums[k] == "–" || nums[k] == "—" || nums[k] == "-") && k > 0 && k+1 < len(nums) {
+			a, _ := strconv.Atoi(nums[k-1])
+			b, _ := strconv.Atoi(nums[k+1])
+			for x := a + 1; x < b && x-a < 50; x++ {
+				out = append(out, strconv.Itoa(x))
+			}
+			continue
+		}
+		if _, err := strconv.Atoi(nums[k]); err == nil {
+			out = append(out, nums[k])
+		}
+	}
+	return out
 }
 
 // quotedFrom is the new wording that opens at byte at of us[i].Text (right after its «) and

@@ -25,7 +25,10 @@ var (
 )
 
 // documentKind is a form's title line: the kind of document and its number.
-var documentKind = regexp.MustCompile(`(?i)^(акт|сч[её]т(-фактура|\s+на\s+оплату)?|товарная\s+накладная|накладная|универсальный\s+передаточный\s+документ|упд|платёжное\s+поручение|платежное\s+поручение|доверенность|приказ|спецификация)\s+№`)
+var documentKind = regexp.MustCompile(`(?i)^(акт|сч[её]т(-фактура|\s+на\s+оплату)?|товарная\s+накладная|накладная|универсальный\s+передаточный\s+документ|упд|платёжное\s+поручение|платежное\s+поручение|доверенность|приказ|спецификация|дополнительное\s+соглашение)\s+№`)
+
+// incomingStamp: a recipient's stamp of an incoming document («Вх. № 412 от 28.10.2026»).
+var incomingStamp = regexp.MustCompile(`(?i)(^|[^\p{L}])(вх\.?|входящ\p{L}*)\s*№`)
 
 var monthStems = []string{"январ", "феврал", "март", "апрел", "ма", "июн", "июл", "август", "сентябр", "октябр", "ноябр", "декабр"}
 
@@ -57,13 +60,17 @@ func ReadHeader(us []Unit) Header {
 			lines = append(lines, u.Text)
 			break
 		}
+		if sec := strings.TrimSpace(u.Section); sec != h.Title && documentKind.MatchString(sec) && incomingStamp.MatchString(strings.Join(lines, "\n")) {
+			h.Title = sec // «ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 1» under the recipient's stamp of a scan
+			break
+		}
 	}
 	if m := headerNumber.FindStringSubmatch(h.Title); m != nil {
 		h.Number = m[1]
 	}
 	for _, l := range lines {
-		if otherDocument.MatchString(l) || periodLine.MatchString(l) {
-			continue
+		if otherDocument.MatchString(l) || periodLine.MatchString(l) || incomingStamp.MatchString(l) {
+			continue // «Вх. № 412 от 28.10.2026»: the day it came in, not its own
 		}
 		if d, ok := firstDate(l); ok {
 			h.Date = d

@@ -479,7 +479,11 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 	if n <= 0 && unit != "" {
 		// «60 м», «12 кг»: a count in the row's own unit
 		for _, m := range measured.FindAllStringSubmatch(q.Text, -1) {
-			if strings.EqualFold(strings.TrimSuffix(m[2], "."), strings.TrimSuffix(strings.TrimSpace(unit), ".")) {
+			written := strings.TrimSuffix(m[2], ".")
+			if strings.HasPrefix(strings.ToLower(written), "тонн") {
+				written = "т" // «20 тонн» of a row priced by the «т»
+			}
+			if strings.EqualFold(written, strings.TrimSuffix(strings.TrimSpace(unit), ".")) {
 				n, _ = strconv.Atoi(strings.Join(strings.Fields(m[1]), ""))
 				break
 			}
@@ -591,7 +595,7 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 
 var (
 	// measured: a count with a short unit («60 м», «12 кг», «3 рул.»).
-	measured = regexp.MustCompile(`(?i)(?:^|\s)(\d{1,3}(?:[ \x{00a0}]\d{3})*|\d{4,6})\s*(м|кг|г|л|т|рул\.?|пог\.?\s*м|м2|м²|м3|м³)(?:$|[\s,.?!])`)
+	measured = regexp.MustCompile(`(?i)(?:^|\s)(\d{1,3}(?:[ \x{00a0}]\d{3})*|\d{4,6})\s*(м|кг|г|л|т|тонн\p{L}*|рул\.?|пог\.?\s*м|м2|м²|м3|м³)(?:$|[\s,.?!])`)
 	// packHeader: a header that counts boxes («Мин. заказ, коробов», «Ед. в коробе»).
 	packHeader = regexp.MustCompile(`короб\p{L}*|ящик\p{L}*|упаков\p{L}*`)
 	// specAsked: the question asks of a specification («по спецификации», «по спеке»).
