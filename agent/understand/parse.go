@@ -1030,7 +1030,9 @@ var notName = map[string]bool{"старш": true, "дольш": true, // «до�
 	"проч": true, "всем": true, "остальн": true, "разн": true, "шестьдесят": true, "пятьдесят": true, "семьдесят": true,
 	"восемьдесят": true, "девяност": true, "сорок": true, "перв": true, "втор": true, "трет": true, "счет": true, "счёт": true,
 	// «свыше 3 млн», «более миллиона»: a threshold, not a name
-	"свыш": true, "боле": true, "бол": true, "более": true, "выш": true, "миллион": true, "млн": true, "тыс": true, "тысяч": true, "млрд": true}
+	"свыш": true, "боле": true, "бол": true, "более": true, "выш": true, "миллион": true, "млн": true, "тыс": true, "тысяч": true, "млрд": true,
+	// «первый платёж по графику», «по спецификации»: a document's part, not a company
+	"график": true, "спецификац": true, "приложен": true}
 
 var pronoun = map[string]bool{"нам": true, "нас": true, "мы": true, "нами": true, "вас": true, "вам": true, "них": true,
 	"кого": true, "кому": true, "ним": true, "нему": true, "ней": true, "всем": true, "всех": true, "каким": true, "какой": true,
