@@ -735,6 +735,8 @@ func TestDocumentClauseAnswers(t *testing.T) {
 		t.Skip("uploads the document set")
 	}
 	askDocsCases(t, docsetDir, 29200, []docsCase{
+		// the contract's price as a supplementary agreement set it anew
+		{"общая сумма договора поставки", "Цена договора — **1\u00a0979\u00a0080,00\u00a0₽**", ""},
 		// what is left of a loan by its schedule's balance column, on a day another document's
 		// clause names too (the lease's «01 января 2027 г.»)
 		{"остаток займа на 01.01.2027", "остаток — **7\u00a0000\u00a0000,00\u00a0₽** после платежа 31.12.2026 (строка 2), если платежи внесены в срок", ""},
@@ -1157,6 +1159,8 @@ func TestDocumentSet6Classes(t *testing.T) {
 		// the side a form's signature line is under («… права принял:» above it), and its day
 		{"кто получил товар по упд 2318", "Кладовщик склада сырья — **Е. А. Пронина**\n- Дата получения (приёмки): 27.11.2026", "Галиуллин"},
 		{"кто отгрузил по упд 2318", "Начальник отдела логистики — **Д. И. Шарипов**", "Пронина"},
+		// the contract's own price, not the first row of its table of stages
+		{"цена договора аудита", "Цена договора — **951\u00a0600,00\u00a0₽**, в т.ч. НДС 171\u00a0600,00\u00a0₽; без НДС 780\u00a0000,00\u00a0₽ (п. 4.1)", ""},
 		// a scan's agreement that sets rows of the specification anew by a table read as text:
 		// the row's price from the agreement's day, the agreement dated by itself, not by the
 		// recipient's incoming stamp above its title

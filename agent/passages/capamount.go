@@ -37,7 +37,8 @@ var (
 	// asksIncrease: the question asks how far a sum may grow.
 	asksIncrease = regexp.MustCompile(`(?i)увелич\p{L}*|повы\p{L}*|подня\p{L}*|рост\p{L}*|доп\p{L}*\s+соглаш|допник`)
 	// contractPrice: «Цена Договора составляет 4 860 000,00», «Общая стоимость Договора — …».
-	contractPrice = regexp.MustCompile(`(?i)(?:цена|стоимость|сумма)\s+договора[^.;]{0,60}?(?:составляет|—|-|:)\s*(\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})*,\d{2})`)
+	// «Стоимость услуг по Договору составляет 951 600,00», «Общая сумма Договора — …».
+	contractPrice = regexp.MustCompile(`(?i)(?:цена|стоимость|сумма)(?:\s+(?:услуг|работ|товара))?\s+(?:по\s+)?договор\p{L}*[^.;]{0,60}?(?:составляет|—|-|:)\s*(\d{1,3}(?:[ \x{00a0}\x{202f}]\d{3})*,\d{2})`)
 )
 
 // capBase is what a cap's share is counted from, by the words after it: a row of the

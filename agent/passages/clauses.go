@@ -628,6 +628,13 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 	if share, sh := formSharesFor(q, rds, docs); share != "" {
 		formSum, formUnits = share, []library.ClauseHit{sh}
 	}
+	if formSum == "" {
+		// «цена договора аудита»: the contract's own price, not a row of its stages
+		var th library.ClauseHit
+		if formSum, th = contractTotalFor(q, hits, rds, placeOf); formSum != "" {
+			formUnits = quotedAlone(hits, th)
+		}
+	}
 	if formSum != "" {
 		kept = formUnits
 	}
