@@ -306,3 +306,95 @@ func sameWord(a, b string) bool {
 // rowStop are short words every question and row may hold.
 var rowStop = map[string]bool{"для": true, "без": true, "при": true, "что": true, "как": true, "под": true, "над": true,
 	"это": true, "все": true, "всё": true, "наш": true, "или": true, "так": true, "там": true, "тот": true}
+
+var (
+	// rowShare: a share of a row's cost a clause sets («аванс в размере 30 % (тридцати
+	// процентов) стоимости каждого этапа», «удерживает 5 (пять) процентов стоимости этапа»).
+	rowShare = regexp.MustCompile(`(?i)(\d{1,2}(?:,\d{1,3})?)\s*(?:\([^)]{1,40}\)\s*)?(?:%|процент\p{L}*)\s*(?:\([^)]{1,40}\)\s*)?(?:от\s+)?стоимости\s+(?:каждого\s+|этого\s+|соответствующего\s+|данного\s+)?(этапа|партии|позиции)`)
+	// stageNumber: the row a question names by its number («по 3 этапу», «этап 2», «2-й этап»).
+	stageNumber = regexp.MustCompile(`(?i)(?:^|[^\d])(\d{1,2})\s*(?:-?\s*(?:й|му|го|ому|ему|ый|ой))?\s*(этап|парти|позици)\p{L}*|(этап|парти|позици)\p{L}*\s*(?:№\s*)?(\d{1,2})(?:[^\d]|$)`)
+	// ordinalWords: a row named by its ordinal («второму этапу», «третьей партии»).
+	ordinalWords = regexp.MustCompile(`(?i)(перв|втор|трет|четв[её]рт|пят|шест|седьм|восьм|девят|десят)\p{L}*\s+(этап|парти|позици)\p{L}*`)
+)
+
+// lessShares: the question asks a sum less shares of it («за минусом», «за вычетом», «без учёта»).
+var lessShares = regexp.MustCompile(`(?i)за\s+минусом|за\s+вычетом|минус|без\s+уч[её]та|после\s+вычета|с\s+уч[её]том\s+(зач[её]та|удержан)`)
+
+var ordinalStems = map[string]int{"перв": 1, "втор": 2, "трет": 3, "четверт": 4, "четвёрт": 4, "пят": 5, "шест": 6, "седьм": 7, "восьм": 8, "девят": 9, "десят": 10}
+
+// numberedRow is the row of document doc's tables numbered n under a header that numbers its
+// rows by what they are («Этап», «№ этапа»), with its cost; ok is false when there is not one.
+func numberedRow(rds []*readDoc, doc, n int, noun string) (int64, library.ClauseHit, bool) {
+	var found []library.ClauseHit
+	for _, u := range rds[doc].cd.Units {
+		if u.Kind != library.UnitRow || u.Number != strconv.Itoa(n) {
+			continue
+		}
+		header := strings.ToLower(u.Lead[strings.LastIndexByte(u.Lead, '\n')+1:])
+		first := strings.TrimSpace(strings.SplitN(header, "|", 2)[0])
+		if !strings.Contains(first, noun) {
+			continue
+		}
+		found = append(found, library.ClauseHit{Doc: doc, Unit: u})
+	}
+	if len(found) != 1 {
+		return 0, library.ClauseHit{}, false
+	}
+	k, ok := costCell(found[0])
+	return k, found[0], ok
+}
+
+// rowShareFor is the line (Markdown) that computes the share of a row's cost a clause sets —
+// «аванс аудиторам по 3 этапу сколько» with «аванс … 30 % стоимости каждого этапа» and the third
+// stage's cost — and the units it is computed from; "" when the question asks no amount, gives
+// figures of its own, or names no row the documents price, or no clause among the best sets such
+// a share of what the question asks.
+func rowShareFor(q Question, hits []library.ClauseHit, rds []*readDoc, place func(library.ClauseHit) string) (string, []library.ClauseHit) {
+	text := strings.ToLower(q.Text)
+	if len(hits) == 0 || !asksHowMuch.MatchString(q.Text) || askedAmount(text, -1) != nil || askedDays.MatchString(text) || whatIf(q.Text) ||
+		lessShares.MatchString(text) {
+		return "", nil // «за 2 этап за минусом зачёта аванса и гарантийки» asks what is left, not a share
+	}
+	for _, h := range hits[:min(len(hits), 6)] {
+		if h.Score < hits[0].Score*weakPenalty {
+			break
+		}
+		t := currentText(rds, h.Doc, h.Unit)
+		m := rowShare.FindStringSubmatchIndex(t)
+		if m == nil || perDay.MatchString(t) || capBefore.MatchString(t[max(0, m[0]-40):m[0]]) || sharedWords(q.Text, t[:m[0]]) == 0 {
+			continue // no share of a row, a penalty's, a cap's, or not of what is asked («аванс»)
+		}
+		pct := t[m[2]:m[3]]
+		noun := strings.ToLower(t[m[4]:m[5]])[:5] // «этапа» — «этап», «партии» — «парти»
+		n := 0
+		if sm := stageNumber.FindStringSubmatch(text); sm != nil {
+			if sm[1] != "" {
+				n, _ = strconv.Atoi(sm[1])
+			} else {
+				n, _ = strconv.Atoi(sm[4])
+			}
+		} else if om := ordinalWords.FindStringSubmatch(text); om != nil {
+			n = ordinalStems[strings.ReplaceAll(om[1], "ё", "е")]
+		}
+		var cost int64
+		var row library.ClauseHit
+		ok := false
+		if n > 0 {
+			cost, row, ok = numberedRow(rds, h.Doc, n, strings.TrimSuffix(noun, "а"))
+		} else {
+			cost, row, ok = rowNamed(q, rds, h.Doc)
+		}
+		if !ok {
+			return "", nil // the share is the asked one, its row is not named once
+		}
+		r, okR := new(big.Rat).SetString(strings.ReplaceAll(pct, ",", "."))
+		if !okR {
+			return "", nil
+		}
+		share := ru.Kopecks(new(big.Rat).Quo(new(big.Rat).Mul(big.NewRat(cost, 100), r), big.NewRat(100, 1)))
+		esc := md.Escape
+		return esc(pct+" % × "+ru.Money(cost)+" (стоимость «"+rowLabel(row.Unit)+"» — "+place(row)+") = ") + "**" + esc(ru.Money(share)) + "**" +
+			esc(" (расчёт по "+place(h)+")."), []library.ClauseHit{h, row}
+	}
+	return "", nil
+}

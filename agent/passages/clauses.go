@@ -544,6 +544,13 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 		}
 	}
 	if net == "" && pen == "" && due == "" {
+		// «аванс аудиторам по 3 этапу сколько»: a clause's share of the cost of the row named
+		var rs []library.ClauseHit
+		if net, rs = rowShareFor(q, hits, rds, placeOf); net != "" {
+			kept, byOwnRule = rs, true
+		}
+	}
+	if net == "" && pen == "" && due == "" {
 		// «сэкономил 60 л, средняя цена 66,40, премия какая»: a share of the cost the question gives
 		var ph library.ClauseHit
 		if net, ph = productShareFor(q, hits, placeOf); net != "" {

@@ -33,17 +33,24 @@ func rowCost(q Question, hits []library.ClauseHit, doc int) (int64, library.Clau
 }
 
 // costCell is a table row's cell under a header of cost or sum («Стоимость этапа с НДС,
-// руб.»; not the VAT within it), in kopecks; ok is false when it has none.
+// руб.»; not the VAT within it; with VAT rather than without when it has both), in kopecks; ok
+// is false when it has none.
 func costCell(h library.ClauseHit) (int64, bool) {
 	header := strings.Split(h.Unit.Lead[strings.LastIndexByte(h.Unit.Lead, '\n')+1:], " | ")
 	cells := strings.Split(h.Unit.Text, " | ")
 	if len(header) != len(cells) {
 		return 0, false
 	}
-	i := slices.IndexFunc(header, func(hd string) bool {
+	isCost := func(hd string) bool {
 		l := strings.ToLower(hd)
 		return (strings.Contains(l, "стоимост") || strings.HasPrefix(l, "сумма")) && !strings.Contains(l, "в т. ч.") && !strings.Contains(l, "в т.ч.")
-	})
+	}
+	// the cost with VAT when the table has it beside the one without («Стоимость без НДС» |
+	// «НДС» | «Стоимость с НДС»): a contract's price, and a share of it, includes its VAT
+	i := slices.IndexFunc(header, func(hd string) bool { return isCost(hd) && strings.Contains(strings.ToLower(hd), "с ндс") })
+	if i < 0 {
+		i = slices.IndexFunc(header, isCost)
+	}
 	if i < 0 || !moneyCellText.MatchString(strings.TrimSpace(cells[i])) {
 		return 0, false
 	}
