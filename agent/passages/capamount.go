@@ -351,9 +351,12 @@ func numberedRow(rds []*readDoc, doc, n int, noun string) (int64, library.Clause
 // a share of what the question asks.
 func rowShareFor(q Question, hits []library.ClauseHit, rds []*readDoc, place func(library.ClauseHit) string) (string, []library.ClauseHit) {
 	text := strings.ToLower(q.Text)
-	if len(hits) == 0 || !asksHowMuch.MatchString(q.Text) || askedAmount(text, -1) != nil || askedDays.MatchString(text) || whatIf(q.Text) ||
-		lessShares.MatchString(text) {
-		return "", nil // «за 2 этап за минусом зачёта аванса и гарантийки» asks what is left, not a share
+	if len(hits) == 0 || !asksHowMuch.MatchString(q.Text) || askedAmount(text, -1) != nil || askedDays.MatchString(text) || whatIf(q.Text) {
+		return "", nil
+	}
+	if loc := lessShares.FindStringIndex(text); loc != nil {
+		// «за 2 этап за минусом зачёта аванса и гарантийки»: what is left of the row's cost
+		return rowLessShares(q, text[loc[1]:], hits, rds, place)
 	}
 	for _, h := range hits[:min(len(hits), 6)] {
 		if h.Score < hits[0].Score*weakPenalty {
@@ -366,24 +369,7 @@ func rowShareFor(q Question, hits []library.ClauseHit, rds []*readDoc, place fun
 		}
 		pct := t[m[2]:m[3]]
 		noun := strings.ToLower(t[m[4]:m[5]])[:5] // «этапа» — «этап», «партии» — «парти»
-		n := 0
-		if sm := stageNumber.FindStringSubmatch(text); sm != nil {
-			if sm[1] != "" {
-				n, _ = strconv.Atoi(sm[1])
-			} else {
-				n, _ = strconv.Atoi(sm[4])
-			}
-		} else if om := ordinalWords.FindStringSubmatch(text); om != nil {
-			n = ordinalStems[strings.ReplaceAll(om[1], "ё", "е")]
-		}
-		var cost int64
-		var row library.ClauseHit
-		ok := false
-		if n > 0 {
-			cost, row, ok = numberedRow(rds, h.Doc, n, strings.TrimSuffix(noun, "а"))
-		} else {
-			cost, row, ok = rowNamed(q, rds, h.Doc)
-		}
+		cost, row, ok := rowAsked(q, text, rds, h.Doc, noun)
 		if !ok {
 			return "", nil // the share is the asked one, its row is not named once
 		}
@@ -397,4 +383,89 @@ func rowShareFor(q Question, hits []library.ClauseHit, rds []*readDoc, place fun
 			esc(" (расчёт по "+place(h)+")."), []library.ClauseHit{h, row}
 	}
 	return "", nil
+}
+
+// rowAsked is the row of document doc's table of noun («этап», «парти», «позиц») the question
+// names — by its number, its ordinal or a word of its name — with its cost.
+func rowAsked(q Question, text string, rds []*readDoc, doc int, noun string) (int64, library.ClauseHit, bool) {
+	n := 0
+	if sm := stageNumber.FindStringSubmatch(text); sm != nil {
+		if sm[1] != "" {
+			n, _ = strconv.Atoi(sm[1])
+		} else {
+			n, _ = strconv.Atoi(sm[4])
+		}
+	} else if om := ordinalWords.FindStringSubmatch(text); om != nil {
+		n = ordinalStems[strings.ReplaceAll(om[1], "ё", "е")]
+	}
+	if n > 0 {
+		return numberedRow(rds, doc, n, strings.TrimSuffix(noun, "а"))
+	}
+	return rowNamed(q, rds, doc)
+}
+
+// rowLessShares is the line (Markdown) that computes what is left of the cost of the row the
+// question names less the shares of it the clauses its words after «за минусом» name («зачёт
+// аванса» — «удерживается 30 процентов стоимости этого этапа в счёт зачёта аванса»,
+// «гарантийки» — «5 процентов стоимости этапа в качестве гарантийного удержания»), and the units;
+// "" unless each named share is one clause's and the row is named once.
+func rowLessShares(q Question, less string, hits []library.ClauseHit, rds []*readDoc, place func(library.ClauseHit) string) (string, []library.ClauseHit) {
+	doc := hits[0].Doc
+	for _, h := range hits {
+		if h.Named {
+			doc = h.Doc
+			break
+		}
+	}
+	var shares []library.ClauseHit
+	var pcts []string
+	noun := ""
+	for _, u := range rds[doc].cd.Units {
+		t := currentText(rds, doc, u)
+		m := rowShare.FindStringSubmatchIndex(t)
+		if m == nil || perDay.MatchString(t) || capBefore.MatchString(t[max(0, m[0]-40):m[0]]) || !namesShare(less, t) {
+			continue
+		}
+		shares, pcts = append(shares, library.ClauseHit{Doc: doc, Unit: u}), append(pcts, t[m[2]:m[3]])
+		noun = strings.ToLower(t[m[4]:m[5]])[:5]
+	}
+	if len(shares) == 0 || len(shares) > 3 {
+		return "", nil
+	}
+	cost, row, ok := rowAsked(q, strings.ToLower(q.Text), rds, doc, noun)
+	if !ok {
+		return "", nil
+	}
+	esc := md.Escape
+	line := esc(ru.Money(cost) + " (стоимость «" + rowLabel(row.Unit) + "» — " + place(row) + ")")
+	left := cost
+	for i, p := range pcts {
+		r, ok := new(big.Rat).SetString(strings.ReplaceAll(p, ",", "."))
+		if !ok {
+			return "", nil
+		}
+		part := ru.Kopecks(new(big.Rat).Quo(new(big.Rat).Mul(big.NewRat(cost, 100), r), big.NewRat(100, 1)))
+		left -= part
+		line += esc(" − " + p + " % (" + ru.Money(part) + ", " + place(shares[i]) + ")")
+	}
+	return line + esc(" = ") + "**" + esc(ru.Money(left)) + "**" + esc("."), append([]library.ClauseHit{row}, shares...)
+}
+
+// shareGeneric are words every deduction's clause may hold: they name none of them.
+var shareGeneric = map[string]bool{"удерж": true, "зачет": true, "зачёт": true, "вычет": true, "стоим": true, "оплат": true, "сумма": true, "суммы": true, "этапа": true}
+
+// namesShare reports whether the words after «за минусом» name the share clause t sets by a
+// word of its own (first five letters: «гарантийки» — «гарантийного»), not a generic one.
+func namesShare(less, t string) bool {
+	tl := strings.ToLower(t)
+	for _, w := range strings.FieldsFunc(strings.ToLower(less), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		r := []rune(w)
+		if len(r) < 5 || shareGeneric[string(r[:5])] {
+			continue
+		}
+		if strings.Contains(tl, string(r[:5])) {
+			return true
+		}
+	}
+	return false
 }
