@@ -1167,6 +1167,9 @@ func TestDocumentSet6Classes(t *testing.T) {
 		// a clause's share of the cost of the stage named by its ordinal (with VAT: the table has
 		// both)
 		{"сколько аванс по третьему этапу аудита", "30 % × 518\u00a0500,00\u00a0₽ (стоимость «Заключительная проверка", ""},
+		// a clause whose words an agreement replaced («слова «25 000 000,00 …» заменить словами
+		// «35 000 000,00 …»») is quoted in its new wording
+		{"какой лимит задолженности по поставке", "п. 4.2 — в редакции «ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 1 от 26.10.2026»:\n> 4.2. Лимит задолженности Покупателя по оплате Товара, поставленного с отсрочкой платежа, составляет 35 000 000,00", ""},
 		// the contract's own price, not the first row of its table of stages
 		{"цена договора аудита", "Цена договора — **951\u00a0600,00\u00a0₽**, в т.ч. НДС 171\u00a0600,00\u00a0₽; без НДС 780\u00a0000,00\u00a0₽ (п. 4.1)", ""},
 		// a scan's agreement that sets rows of the specification anew by a table read as text:

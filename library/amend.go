@@ -25,6 +25,11 @@ type Amendment struct {
 	// Name the row's name the agreement quotes (may be empty) and Price the new price as
 	// written («59,00»); Clause is empty then.
 	Row, Name, Price string
+	// Old and New are, for an agreement that replaces words of a clause («В пункте 4.2 Договора
+	// слова «25 000 000,00 …» заменить словами «35 000 000,00 …»»), the words replaced and
+	// their replacement; Text is empty then — the clause's new wording is its text with them
+	// replaced (Reworded).
+	Old, New string
 	// Unit is the amending document's unit that does it.
 	Unit Unit
 	// From is the first month whose payment the new wording applies to, when the agreement
@@ -70,6 +75,12 @@ func Amendments(us []Unit) []Amendment {
 				out = append(out, am)
 			} else if rowsSetAnew.MatchString(u.Text) {
 				out = append(out, rowsOf(us, i, contract)...)
+			} else if r := wordsReplaced.FindStringSubmatch(u.Text); r != nil {
+				am := Amendment{Contract: contract, Clause: r[1], Old: r[2], New: r[3], Unit: u}
+				if f := rowFrom.FindStringSubmatch(u.Text); f != nil {
+					am.From, _ = firstDate(f[1])
+				}
+				out = append(out, am)
 			}
 			continue
 		}
@@ -166,6 +177,31 @@ func rowPriceOf(u Unit) (Amendment, bool) {
 		}
 	}
 	return am, true
+}
+
+// wordsReplaced: «В пункте 4.2 Договора слова «25 000 000,00 (двадцать пять миллионов) рублей»
+// заменить словами «35 000 000,00 (тридцать пять миллионов) рублей»».
+var wordsReplaced = regexp.MustCompile(`(?i)в\s+(?:пункте|подпункте)\s+(\d{1,2}(?:\.\d{1,3}){0,3})\s+договора\s+слов\p{L}*\s+«([^«»]{1,300})»\s+заменить\s+слов\p{L}*\s+«([^«»]{1,300})»`)
+
+// Reworded is the clause text with the words an amendment replaces replaced (its Old by its
+// New, spaces as either writes them); ok is false when the text does not hold them.
+func (a Amendment) Reworded(text string) (string, bool) {
+	if a.Old == "" {
+		return "", false
+	}
+	fields := strings.Fields(a.Old)
+	for i, f := range fields {
+		fields[i] = regexp.QuoteMeta(f)
+	}
+	re, err := regexp.Compile(strings.Join(fields, `[\s\x{00a0}\x{202f}]+`))
+	if err != nil {
+		return "", false
+	}
+	loc := re.FindStringIndex(text)
+	if loc == nil {
+		return "", false
+	}
+	return text[:loc[0]] + a.New + text[loc[1]:], true
 }
 
 // rowsSetAnew: an agreement's unit that sets rows of a contract's table anew, the rows in a

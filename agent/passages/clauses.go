@@ -968,6 +968,14 @@ func amendmentOf(rds []*readDoc, h library.ClauseHit) (library.Amendment, int, b
 	for i, rd := range rds {
 		for _, am := range rd.amends {
 			if i != h.Doc && am.Clause == h.Unit.Number && library.SameNumber(am.Contract, number) {
+				if am.Old != "" {
+					// words of the clause replaced: its new wording is its text so changed
+					text, replaced := am.Reworded(h.Unit.Text)
+					if !replaced {
+						continue
+					}
+					am.Text = text
+				}
 				found, at, ok = am, i, true
 			}
 		}
