@@ -419,14 +419,14 @@ func TestDocumentSet(t *testing.T) {
 	}
 	// Floors: the figures measured on 2026-12-08, sixteenth session (docs/benchmarks.md, dev and
 	// held-out together with no LLM: set 1 197 of 234, set 2 142 of 180, set 3 109 of 170, set 4
-	// 93 of 134, set 5 84 of 150, set 6 85 of 209; the sixth was 80 when it was written)
+	// 93 of 134, set 5 85 of 150, set 6 88 of 209; the sixth was 80 when it was written)
 	// less a margin of four. An LLM that answers filler or lies changes nothing: it may only add.
 	for _, f := range []struct {
 		set   string
 		right map[string]int
 		floor int
-	}{{"set 1", right[1], 193}, {"set 2", right[2], 138}, {"set 3", right[3], 105}, {"set 4", right[4], 89}, {"set 5", right[5], 80},
-		{"set 6", right[6], 81}} {
+	}{{"set 1", right[1], 193}, {"set 2", right[2], 138}, {"set 3", right[3], 105}, {"set 4", right[4], 89}, {"set 5", right[5], 81},
+		{"set 6", right[6], 84}} {
 		if f.right["no LLM"] < f.floor {
 			t.Errorf("%s, no LLM: %d right, want at least %d", f.set, f.right["no LLM"], f.floor)
 		}
