@@ -114,17 +114,9 @@ func capAmountFor(q Question, hits []library.ClauseHit, rds []*readDoc, place fu
 				if v, err := strconv.Atoi(mm[1]); err == nil {
 					n = v
 				}
-				u, k, ok := monthlyNow(rds, h.Doc)
+				k, basis, what, ok := monthlyBase(rds, h.Doc, strings.Contains(strings.ToLower(mm[0]), "без ндс"))
 				if !ok || n <= 0 || unresolved {
 					return "", nil
-				}
-				basis := library.ClauseHit{Doc: h.Doc, Unit: u}
-				what := "ежемесячная плата"
-				if strings.Contains(strings.ToLower(mm[0]), "без ндс") {
-					if k, ok = netOfMonthly(currentText(rds, h.Doc, u), k); !ok {
-						return "", nil
-					}
-					what = "ежемесячная плата без НДС"
 				}
 				return esc(fmt.Sprintf("Предел — плата за %d мес. (%s): %d × %s = ", n, place(h), n, ru.Money(k))) + "**" + esc(ru.Money(k*int64(n))) + "**" +
 					esc(" ("+what+" — "+place(basis)+")."), []library.ClauseHit{h, basis}
@@ -161,27 +153,17 @@ func capAmountFor(q Question, hits []library.ClauseHit, rds []*readDoc, place fu
 			}
 			base, basis, what = k, row, "стоимость «"+rowLabel(row.Unit)+"»"
 		case "price":
-			for _, u := range rds[h.Doc].cd.Units {
-				if m := contractPrice.FindStringSubmatch(currentText(rds, h.Doc, u)); m != nil {
-					if k, ok := kopecks(m[1]); ok {
-						base, basis, what = k, library.ClauseHit{Doc: h.Doc, Unit: u}, "цена договора"
-						break
-					}
-				}
-			}
-		case "monthly":
-			u, k, ok := monthlyNow(rds, h.Doc)
+			k, at, ok := contractPriceOf(rds, h.Doc)
 			if !ok {
 				return "", nil
 			}
-			base, basis, what = k, library.ClauseHit{Doc: h.Doc, Unit: u}, "ежемесячная плата"
-			if strings.Contains(strings.ToLower(words), "без ндс") {
-				net, ok := netOfMonthly(currentText(rds, h.Doc, u), k)
-				if !ok {
-					return "", nil
-				}
-				base, what = net, "ежемесячная плата без НДС"
+			base, basis, what = k, at, "цена договора"
+		case "monthly":
+			k, at, w, ok := monthlyBase(rds, h.Doc, strings.Contains(strings.ToLower(words), "без ндс"))
+			if !ok {
+				return "", nil
 			}
+			base, basis, what = k, at, w
 		}
 		if base == 0 {
 			return "", nil
@@ -217,6 +199,22 @@ func capOfAsked(question, clause string) bool {
 		return strings.Contains(c, "кредит")
 	}
 	return sharedWords(question, clause) > 0
+}
+
+// monthlyBase is document doc's monthly payment as it reads now — without its VAT when net —,
+// the unit that states it and what it is called; ok is false when the document states none, or
+// no VAT within it when net is asked.
+func monthlyBase(rds []*readDoc, doc int, net bool) (int64, library.ClauseHit, string, bool) {
+	u, k, ok := monthlyNow(rds, doc)
+	if !ok {
+		return 0, library.ClauseHit{}, "", false
+	}
+	at := library.ClauseHit{Doc: doc, Unit: u}
+	if !net {
+		return k, at, "ежемесячная плата", true
+	}
+	k, ok = netOfMonthly(currentText(rds, doc, u), k)
+	return k, at, "ежемесячная плата без НДС", ok
 }
 
 // monthlyVAT: «…, в том числе НДС 22 % — 23 100,00 рубля».
@@ -330,8 +328,7 @@ func numberedRow(rds []*readDoc, doc, n int, noun string) (int64, library.Clause
 		if u.Kind != library.UnitRow || u.Number != strconv.Itoa(n) {
 			continue
 		}
-		header := strings.ToLower(u.Lead[strings.LastIndexByte(u.Lead, '\n')+1:])
-		first := strings.TrimSpace(strings.SplitN(header, "|", 2)[0])
+		first := strings.ToLower(strings.TrimSpace(headerCells(u)[0]))
 		if !strings.Contains(first, noun) {
 			continue
 		}
@@ -410,13 +407,7 @@ func rowAsked(q Question, text string, rds []*readDoc, doc int, noun string) (in
 // «гарантийки» — «5 процентов стоимости этапа в качестве гарантийного удержания»), and the units;
 // "" unless each named share is one clause's and the row is named once.
 func rowLessShares(q Question, less string, hits []library.ClauseHit, rds []*readDoc, place func(library.ClauseHit) string) (string, []library.ClauseHit) {
-	doc := hits[0].Doc
-	for _, h := range hits {
-		if h.Named {
-			doc = h.Doc
-			break
-		}
-	}
+	doc := namedDoc(hits)
 	var shares []library.ClauseHit
 	var pcts []string
 	noun := ""

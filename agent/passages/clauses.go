@@ -1054,74 +1054,6 @@ func rowAmendmentOf(rds []*readDoc, h library.ClauseHit) (library.Amendment, int
 	return library.Amendment{}, 0, false
 }
 
-// withRow is a contract's table row as an agreement's table sets it anew: each cell under a
-// header the agreement's table has too («Цена без НДС, руб.», «Цена с НДС, руб.») in its new
-// value, the others as they were; ok is false when no figure changes.
-func withRow(old, set library.Unit) (string, bool) {
-	header := func(u library.Unit) []string {
-		return strings.Split(u.Lead[strings.LastIndexByte(u.Lead, '\n')+1:], " | ")
-	}
-	norm := func(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
-	if !strings.Contains(set.Text, " | ") {
-		return withScannedRow(old, set.Text)
-	}
-	oh, nh := header(old), header(set)
-	oc, nc := strings.Split(old.Text, " | "), strings.Split(set.Text, " | ")
-	if len(oh) != len(oc) || len(nh) != len(nc) {
-		return "", false
-	}
-	changed := false
-	for j, h := range oh {
-		k := slices.IndexFunc(nh, func(x string) bool { return norm(x) == norm(h) })
-		if k < 0 || strings.TrimSpace(nc[k]) == strings.TrimSpace(oc[j]) {
-			continue
-		}
-		if moneyCellText.MatchString(strings.TrimSpace(nc[k])) {
-			changed = true
-		}
-		oc[j] = nc[k]
-	}
-	return strings.Join(oc, " | "), changed
-}
-
-// withScannedRow is withRow for a scan's table read as text, its rows run together: the row is
-// found by the first words of its name, and the sums after them set its money cells in their
-// order — when there are as many and, three of them, a price, its VAT and their sum add up.
-func withScannedRow(old library.Unit, text string) (string, bool) {
-	key := strings.ToLower(firstWords(rowLabel(old), 3))
-	i := strings.Index(strings.ToLower(text), key)
-	if key == "" || i < 0 {
-		return "", false
-	}
-	oc := strings.Split(old.Text, " | ")
-	var money []int
-	for j, c := range oc {
-		if moneyCellText.MatchString(strings.TrimSpace(c)) {
-			money = append(money, j)
-		}
-	}
-	figs := firstAmount.FindAllString(text[i:], -1)
-	if len(money) == 0 || len(figs) < len(money) {
-		return "", false
-	}
-	figs = figs[:len(money)]
-	if len(figs) == 3 {
-		a, _ := kopecks(figs[0])
-		b, _ := kopecks(figs[1])
-		c, _ := kopecks(figs[2])
-		if a+b != c {
-			return "", false // not a price, its VAT and their sum: the row is not read so
-		}
-	}
-	changed := false
-	for k, j := range money {
-		if strings.TrimSpace(oc[j]) != figs[k] {
-			oc[j], changed = figs[k], true
-		}
-	}
-	return strings.Join(oc, " | "), changed
-}
-
 // firstWords are the first n words of s, as written.
 func firstWords(s string, n int) string {
 	f := strings.Fields(s)
@@ -1216,13 +1148,7 @@ var (
 // headerOf answers a question about a document's number or date from its header: the document
 // the question names, else the one whose unit answers best.
 func headerOf(q Question, rds []*readDoc, docs []docstore.Doc, hits []library.ClauseHit, res ClauseResult) (skill.Reply, ClauseResult, bool) {
-	di := hits[0].Doc
-	for _, h := range hits {
-		if h.Named {
-			di = h.Doc
-			break
-		}
-	}
+	di := namedDoc(hits)
 	h := rds[di].header
 	d := docs[di]
 	res.Quoted = []string{d.Meta.Title + " (заголовок)"}

@@ -25,13 +25,27 @@ func contractTotalFor(q Question, hits []library.ClauseHit, rds []*readDoc, plac
 	if len(hits) == 0 || !asksContractTotal.MatchString(q.Text) || whatIf(q.Text) {
 		return "", library.ClauseHit{}
 	}
-	doc := hits[0].Doc
-	for _, h := range hits {
-		if h.Named {
-			doc = h.Doc
-			break
-		}
+	k, found, ok := contractPriceOf(rds, namedDoc(hits))
+	if !ok {
+		return "", library.ClauseHit{}
 	}
+	esc := md.Escape
+	line := esc("Цена договора — ") + "**" + esc(ru.Money(k)) + "**"
+	text := currentText(rds, found.Doc, found.Unit)
+	if m := monthlyVAT.FindStringSubmatch(text); m != nil {
+		if vat, ok := kopecks(m[1]); ok && vat < k {
+			line += esc(", в т.ч. НДС " + ru.Money(vat) + "; без НДС " + ru.Money(k-vat))
+		}
+	} else if shareNoVAT.MatchString(text) && !strings.Contains(strings.ToLower(text), "сверх") {
+		line += esc(", без НДС")
+	}
+	return line + esc(" ("+place(found)+")."), found
+}
+
+// contractPriceOf is the price document doc states for the whole contract, in its wording as
+// amended («Стоимость услуг по Договору составляет 951 600,00»), in kopecks, and the unit; ok
+// is false when it states none, or two (which one is not said), or only a bound.
+func contractPriceOf(rds []*readDoc, doc int) (int64, library.ClauseHit, bool) {
 	var found []library.ClauseHit
 	var amount string
 	for _, u := range rds[doc].cd.Units {
@@ -41,20 +55,8 @@ func contractTotalFor(q Question, hits []library.ClauseHit, rds []*readDoc, plac
 		}
 	}
 	if len(found) != 1 {
-		return "", library.ClauseHit{} // none, or two prices: which one is not said
+		return 0, library.ClauseHit{}, false
 	}
 	k, ok := kopecks(amount)
-	if !ok {
-		return "", library.ClauseHit{}
-	}
-	esc := md.Escape
-	line := esc("Цена договора — ") + "**" + esc(ru.Money(k)) + "**"
-	if m := monthlyVAT.FindStringSubmatch(currentText(rds, doc, found[0].Unit)); m != nil {
-		if vat, ok := kopecks(m[1]); ok && vat < k {
-			line += esc(", в т.ч. НДС " + ru.Money(vat) + "; без НДС " + ru.Money(k-vat))
-		}
-	} else if shareNoVAT.MatchString(currentText(rds, doc, found[0].Unit)) && !strings.Contains(strings.ToLower(currentText(rds, doc, found[0].Unit)), "сверх") {
-		line += esc(", без НДС")
-	}
-	return line + esc(" ("+place(found[0])+")."), found[0]
+	return k, found[0], ok
 }

@@ -109,7 +109,7 @@ func balanceBefore(us []library.Unit, day time.Time) (int64, string, bool) {
 		if u.Kind != library.UnitRow || u.Number == "" {
 			continue
 		}
-		header := strings.Split(u.Lead[strings.LastIndexByte(u.Lead, '\n')+1:], " | ")
+		header := headerCells(u)
 		for j, h := range header {
 			if strings.Contains(strings.ToLower(h), "остат") {
 				col = j

@@ -173,7 +173,7 @@ var bothWays = regexp.MustCompile(`(?i)в\s+обе\s+стороны|туда\s+�
 // has a column of it beside the one without (priced, the cell counted): «С НДС: 67,10 ₽ × 90 =
 // 6 039,00 ₽».
 func grossOfRow(u library.Unit, n, priced int) string {
-	header := strings.Split(u.Lead[strings.LastIndexByte(u.Lead, '\n')+1:], " | ")
+	header := headerCells(u)
 	cells := strings.Split(u.Text, " | ")
 	for i, hd := range header {
 		l := strings.ToLower(hd)
@@ -189,7 +189,7 @@ func grossOfRow(u library.Unit, n, priced int) string {
 // rowMinimum is the minimum order a tariff's row states under a header of it («Минимальный
 // объём»: «50 кв. м», «Мин. заказ, ед.»: «3»); 0 when none.
 func rowMinimum(u library.Unit) int {
-	header := strings.Split(u.Lead[strings.LastIndexByte(u.Lead, '\n')+1:], " | ")
+	header := headerCells(u)
 	cells := strings.Split(u.Text, " | ")
 	for i, hd := range header {
 		if i < len(cells) && strings.Contains(strings.ToLower(hd), "мин") {
@@ -447,7 +447,7 @@ func piecesFor(q Question, hits []library.ClauseHit, place func(library.ClauseHi
 		}
 	}
 	cells := strings.Split(h.Unit.Text, " | ")
-	header := strings.Split(h.Unit.Lead[strings.LastIndexByte(h.Unit.Lead, '\n')+1:], " | ")
+	header := headerCells(h.Unit)
 	for len(cells) < len(header) {
 		cells = append(cells, "") // a spreadsheet's empty last cells («Примечание»)
 	}

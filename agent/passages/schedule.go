@@ -314,7 +314,7 @@ func periodOf(text string, now time.Time) (ru.Period, bool) {
 // columnTotal adds up the amount column of rows read as cells (« | »-joined): the first
 // column whose header names a sum, not a balance.
 func columnTotal(rows []library.Unit) (int64, bool) {
-	header := strings.Split(rows[0].Lead[strings.LastIndexByte(rows[0].Lead, '\n')+1:], " | ")
+	header := headerCells(rows[0])
 	// the first column of sums whose every cell is one («Вид платежа» is a column of words)
 	for col, h := range header {
 		if !amountColumn.MatchString(h) || strings.Contains(strings.ToLower(h), "остат") {
@@ -386,7 +386,7 @@ var writtenYear = regexp.MustCompile(`\b20\d{2}\b|\d{1,2}\.\d{1,2}\.\d{2,4}|\b\d
 // restCell is a schedule row's cell under its balance column («Остаток после платежа, руб.»), in
 // kopecks; ok is false when the table has no such column.
 func restCell(r library.Unit) (int64, bool) {
-	header := strings.Split(r.Lead[strings.LastIndexByte(r.Lead, '\n')+1:], " | ")
+	header := headerCells(r)
 	cells := strings.Split(r.Text, " | ")
 	if len(header) != len(cells) {
 		return 0, false

@@ -87,7 +87,7 @@ func unitTexts(us []library.Unit) []string {
 // column the question names best (with that column's header).
 func netAmount(q Question, u library.Unit) (int64, string, bool) {
 	if u.Kind == library.UnitRow && strings.Contains(u.Text, " | ") {
-		header := strings.Split(u.Lead[strings.LastIndexByte(u.Lead, '\n')+1:], " | ")
+		header := headerCells(u)
 		cells := strings.Split(u.Text, " | ")
 		if len(cells) > len(header) {
 			return 0, "", false
