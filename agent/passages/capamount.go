@@ -315,6 +315,9 @@ var (
 	ordinalWords = regexp.MustCompile(`(?i)(перв|втор|трет|четв[её]рт|пят|шест|седьм|восьм|девят|десят)\p{L}*\s+(этап|парти|позици)\p{L}*`)
 )
 
+// asksWhenOrDays: the question asks a term or a day, not a sum («сколько дней», «когда»).
+var asksWhenOrDays = regexp.MustCompile(`(?i)(^|[^\p{L}])(дн\p{L}*|день|срок\p{L}*|когда|числ\p{L}*)([^\p{L}]|$)`)
+
 // lessShares: the question asks a sum less shares of it («за минусом», «за вычетом», «без учёта»).
 var lessShares = regexp.MustCompile(`(?i)за\s+минусом|за\s+вычетом|минус|без\s+уч[её]та|после\s+вычета|с\s+уч[её]том\s+(зач[её]та|удержан)`)
 
@@ -348,8 +351,9 @@ func numberedRow(rds []*readDoc, doc, n int, noun string) (int64, library.Clause
 // a share of what the question asks.
 func rowShareFor(q Question, hits []library.ClauseHit, rds []*readDoc, place func(library.ClauseHit) string) (string, []library.ClauseHit) {
 	text := strings.ToLower(q.Text)
-	if len(hits) == 0 || !asksHowMuch.MatchString(q.Text) || askedAmount(text, -1) != nil || askedDays.MatchString(text) || whatIf(q.Text) {
-		return "", nil
+	if len(hits) == 0 || !asksHowMuch.MatchString(q.Text) || askedAmount(text, -1) != nil || askedDays.MatchString(text) || whatIf(q.Text) ||
+		asksWhenOrDays.MatchString(text) {
+		return "", nil // «сколько у нас дней подписать акт»: a term, not a sum
 	}
 	if loc := lessShares.FindStringIndex(text); loc != nil {
 		// «за 2 этап за минусом зачёта аванса и гарантийки»: what is left of the row's cost
@@ -361,8 +365,8 @@ func rowShareFor(q Question, hits []library.ClauseHit, rds []*readDoc, place fun
 		}
 		t := currentText(rds, h.Doc, h.Unit)
 		m := rowShare.FindStringSubmatchIndex(t)
-		if m == nil || perDay.MatchString(t) || capBefore.MatchString(t[max(0, m[0]-40):m[0]]) || sharedWords(q.Text, t[:m[0]]) == 0 {
-			continue // no share of a row, a penalty's, a cap's, or not of what is asked («аванс»)
+		if m == nil || perDay.MatchString(t) || capBefore.MatchString(t[max(0, m[0]-40):m[0]]) || !namesShare(q.Text, t) {
+			continue // no share of a row, a penalty's, a cap's, or not of what is asked («аванс», «гарантийка»)
 		}
 		pct := t[m[2]:m[3]]
 		noun := strings.ToLower(t[m[4]:m[5]])[:5] // «этапа» — «этап», «партии» — «парти»
@@ -443,7 +447,8 @@ func rowLessShares(q Question, less string, hits []library.ClauseHit, rds []*rea
 }
 
 // shareGeneric are words every deduction's clause may hold: they name none of them.
-var shareGeneric = map[string]bool{"удерж": true, "зачет": true, "зачёт": true, "вычет": true, "стоим": true, "оплат": true, "сумма": true, "суммы": true, "этапа": true}
+var shareGeneric = map[string]bool{"удерж": true, "зачет": true, "зачёт": true, "вычет": true, "стоим": true, "оплат": true, "сумма": true, "суммы": true,
+	"этапа": true, "этапу": true, "этапо": true, "сколь": true, "скока": true, "переч": true}
 
 // namesShare reports whether the words after «за минусом» name the share clause t sets by a
 // word of its own (first five letters: «гарантийки» — «гарантийного»), not a generic one.

@@ -773,8 +773,8 @@ func Clauses(ctx context.Context, lib *library.Library, own string, ids []string
 }
 
 // asksRest: the question asks what is left of a sum («остаток займа», «сколько осталось
-// вернуть», «какой долг останется»).
-var asksRest = regexp.MustCompile(`(?i)остат\p{L}*|осталось|останется|оставш\p{L}*`)
+// вернуть», «какой долг останется», «сколько ещё платить»).
+var asksRest = regexp.MustCompile(`(?i)остат\p{L}*|осталось|останется|оставш\p{L}*|ещ[её]\s+(?:\p{L}+\s+)?(?:плат|заплат|внест|вернуть|гасить|погасить)\p{L}*`)
 
 // interrogative: the question asks by a question word what kind of answer it wants («кто», «когда»,
 // «сколько», «какой срок»), not whether something holds («можно ли …?»).
